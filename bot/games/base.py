@@ -1,0 +1,237 @@
+"""The engine contract every game implements (ARCHITECTURE.md, "The engine contract").
+
+An engine is a stateless object whose methods are pure functions over pydantic models:
+
+- ``new_game(players, seed=..., options=...) -> State``
+- ``legal_actions(state, player) -> list[Action]``: the single source of truth for buttons,
+  the AI and validation.
+- ``apply(state, player, action) -> (State, list[Event])``: never mutates its input, raises
+  :class:`IllegalAction` on a refused action and never "fixes" one.
+- ``view(state, viewer) -> BaseModel``: all that ``viewer`` (a seat id, or ``None`` for a
+  spectator) may see. Hidden cards never appear in another seat's view.
+- ``pending(state) -> Pending``: who must decide now, and the timeout the runtime enforces.
+- ``result(state) -> Result | None``: final scores with breakdown, ``None`` while running.
+
+Seats are opaque strings (``"s0"``, ``"s1"`` ...); no Discord ids live in the rules.
+Randomness comes only from :func:`rng`, derived from the state's seed and a counter, so a
+game replays exactly from ``(seed, options, actions)``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from typing import Any, ClassVar, Generic, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+#: The seat id the runtime uses for actions nobody chose (timeouts). Engines accept it only
+#: for the actions they list in :attr:`Pending.timeouts`.
+SYSTEM_SEAT = "@system"
+
+
+class IllegalAction(Exception):
+    """An action the rules refuse.
+
+    Attributes:
+        code: a stable machine-readable reason, e.g. ``"not_your_turn"``, ``"cannot_pay"``.
+        message: one sentence for the player, in plain words, with no hidden information.
+    """
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+class Model(BaseModel):
+    """Base for states, actions, events and views: strict fields, JSON round-trippable."""
+
+    model_config = ConfigDict(extra="forbid", validate_assignment=False)
+
+
+class Action(Model):
+    """Base for a game's actions. Each game defines subclasses with a ``type`` literal and
+    exposes a discriminated union through :attr:`Engine.action_adapter`."""
+
+    type: str
+
+
+class Event(Model):
+    """Something that happened, told in words.
+
+    Attributes:
+        type: a short tag (``"took"``, ``"scored"`` ...).
+        text: one sentence a player reads in the thread or the game log.
+        to: ``None`` for a public event; otherwise the seats allowed to see it (a private
+            event may name hidden cards; a public one never does).
+        data: structured details for renderers and tests (same visibility as ``text``).
+    """
+
+    type: str
+    text: str
+    to: list[str] | None = None
+    data: dict[str, Any] = Field(default_factory=dict)
+
+    def visible_to(self, seat: str | None) -> bool:
+        """True when ``seat`` (``None`` = spectator) may see this event."""
+        return self.to is None or (seat is not None and seat in self.to)
+
+
+class Timeout(Model):
+    """What the runtime does when a timed decision runs out.
+
+    Attributes:
+        seat: the seat the action is applied for (may be :data:`SYSTEM_SEAT`).
+        action: the action applied at expiry, as a JSON-able dict of the game's actions.
+    """
+
+    seat: str
+    action: dict[str, Any]
+
+
+class Pending(Model):
+    """Who must decide now.
+
+    Attributes:
+        seats: seats whose decision the game waits for (empty when finished).
+        kind: ``"turn"``, ``"setup"``, ``"negotiation"``, ``"reaction"``, ``"choice"`` ...
+        key: identifies this decision point; the runtime starts a new timer whenever the key
+            changes and keeps a running one while it stays the same.
+        seconds: the rules' own deadline in seconds (negotiation minute, reaction window);
+            ``None`` when only the optional per-game turn timer applies.
+        timeouts: actions the runtime applies, in order, when ``seconds`` run out.
+    """
+
+    seats: list[str]
+    kind: str = "turn"
+    key: str = ""
+    seconds: float | None = None
+    timeouts: list[Timeout] = Field(default_factory=list)
+
+
+class ScoreLine(Model):
+    """One line of a player's final score breakdown, e.g. ``("Longest neck", 4)``."""
+
+    label: str
+    points: int
+
+
+class Result(Model):
+    """The end of a game.
+
+    Attributes:
+        scores: final total per seat.
+        winners: the winning seats (several on a shared victory; empty if everyone loses).
+        breakdown: per seat, the score lines in the order the rulebook scores them.
+        reason: how the game ended, in words.
+    """
+
+    scores: dict[str, int]
+    winners: list[str]
+    breakdown: dict[str, list[ScoreLine]] = Field(default_factory=dict)
+    reason: str = ""
+
+
+class GameState(Model):
+    """Fields every game's state carries.
+
+    Attributes:
+        seats: seat ids in turn order.
+        seed: the game's seed.
+        rng_calls: how many RNG streams :func:`rng` has handed out (part of replay).
+        version: increases by one with every accepted action.
+    """
+
+    seats: list[str]
+    seed: int
+    rng_calls: int = 0
+    version: int = 0
+
+
+def rng(state: GameState) -> random.Random:
+    """Return a fresh deterministic RNG for ``state`` and advance its counter.
+
+    Mutates ``state.rng_calls``: call it only on a copy the engine is building. The stream
+    depends only on ``(seed, rng_calls)`` so replays reproduce every shuffle.
+    """
+    digest = hashlib.sha256(f"{state.seed}:{state.rng_calls}".encode()).digest()
+    state.rng_calls += 1
+    return random.Random(int.from_bytes(digest[:8], "big"))
+
+
+S = TypeVar("S", bound=GameState)
+O = TypeVar("O", bound=BaseModel)
+
+
+class Engine(ABC, Generic[S, O]):
+    """A game's rules. Subclasses are stateless; every method is a pure function.
+
+    Class attributes:
+        key: registry key, e.g. ``"llamas-alpacas"``.
+        state_model: the pydantic state class (``state_model.model_validate_json`` loads).
+        options_model: the pydantic options class; its validators enforce player counts.
+        action_adapter: a ``TypeAdapter`` over the discriminated union of actions.
+    """
+
+    key: ClassVar[str]
+    state_model: ClassVar[type[GameState]]
+    options_model: ClassVar[type[BaseModel]]
+    action_adapter: ClassVar[TypeAdapter[Any]]
+
+    @abstractmethod
+    def new_game(self, players: Sequence[str], *, seed: int, options: O) -> S:
+        """Set up a game for ``players`` (seat ids in turn order). Raises ``ValueError``
+        for an unsupported player count."""
+
+    @abstractmethod
+    def legal_actions(self, state: S, player: str) -> list[Action]:
+        """Every action ``player`` may take now (empty when it is not their decision)."""
+
+    @abstractmethod
+    def apply(self, state: S, player: str, action: Action) -> tuple[S, list[Event]]:
+        """Apply ``action`` for ``player`` on a copy of ``state``; ``version`` + 1.
+        Raises :class:`IllegalAction` when the rules refuse it."""
+
+    @abstractmethod
+    def view(self, state: S, viewer: str | None) -> BaseModel:
+        """Everything ``viewer`` may see (``None``: a spectator)."""
+
+    @abstractmethod
+    def pending(self, state: S) -> Pending:
+        """Who must decide now and any rules deadline."""
+
+    @abstractmethod
+    def result(self, state: S) -> Result | None:
+        """The final result once the game is over, else ``None``."""
+
+    # -- helpers shared by all engines -------------------------------------------------
+
+    def parse_action(self, data: dict[str, Any] | str) -> Action:
+        """Parse an action from a dict or JSON. Raises :class:`IllegalAction`
+        (``"bad_action"``) when it does not fit the game's action union."""
+        try:
+            if isinstance(data, str):
+                return self.action_adapter.validate_json(data)
+            return self.action_adapter.validate_python(data)
+        except Exception as exc:  # pydantic.ValidationError and JSON errors
+            raise IllegalAction("bad_action", "That action is not part of this game.") from exc
+
+    def load_state(self, data: str) -> S:
+        """Load a state from its JSON text."""
+        return self.state_model.model_validate_json(data)  # type: ignore[return-value]
+
+    def is_legal(self, state: S, player: str, action: Action) -> bool:
+        """True when ``action`` is among ``legal_actions(state, player)``."""
+        return action in self.legal_actions(state, player)
+
+    def replay(
+        self, players: Sequence[str], *, seed: int, options: O, actions: Sequence[tuple[str, Action]]
+    ) -> S:
+        """Rebuild a state from its seed, options and the ``(seat, action)`` log."""
+        state = self.new_game(players, seed=seed, options=options)
+        for seat, action in actions:
+            state, _ = self.apply(state, seat, action)
+        return state

@@ -1,0 +1,100 @@
+"""The registry of games: key -> :class:`GameSpec`.
+
+Each game package exposes a ``SPEC`` in ``bot/games/<pkg>/spec.py``; :func:`builtin_games`
+imports the ones that exist. Tests may register their own games in a private registry.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import BaseModel
+
+from bot.games.base import Engine
+
+log = logging.getLogger(__name__)
+
+#: Packages of the games herdbot ships, in the order /play lists them.
+BUILTIN_PACKAGES = ("llamas_alpacas", "pacapaca", "unleashed")
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """What the bot needs to know about one game.
+
+    Attributes:
+        key: the stable key used in commands, custom_ids and the store (``"pacapaca"``).
+        name: the display name (``"Alpaca Pacapaca"``).
+        description: one line shown in the /play choice list (max 100 characters).
+        min_players / max_players: the supported player range (rulebook / RULES.md).
+        engine: the rules engine instance.
+        options_model: pydantic model of the lobby options.
+        cog: dotted path of the cog extension that plays it in Discord (may be empty).
+        policy: ``policy(view, legal_actions, rng) -> Action`` for AI seats.
+        rules_summary: the /rules text in our own words (markdown).
+    """
+
+    key: str
+    name: str
+    description: str
+    min_players: int
+    max_players: int
+    engine: Engine[Any, Any]
+    options_model: type[BaseModel]
+    cog: str = ""
+    policy: Callable[..., Any] | None = None
+    rules_summary: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+class Registry:
+    """An ordered mapping of game key to :class:`GameSpec`."""
+
+    def __init__(self, specs: list[GameSpec] | None = None) -> None:
+        self._specs: dict[str, GameSpec] = {}
+        for spec in specs or []:
+            self.register(spec)
+
+    def register(self, spec: GameSpec) -> None:
+        """Add ``spec``. Raises ``ValueError`` on a duplicate key."""
+        if spec.key in self._specs:
+            raise ValueError(f"game {spec.key!r} is already registered")
+        self._specs[spec.key] = spec
+
+    def get(self, key: str) -> GameSpec | None:
+        """The spec for ``key``, or ``None``."""
+        return self._specs.get(key)
+
+    def __getitem__(self, key: str) -> GameSpec:
+        return self._specs[key]
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._specs
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        return iter(self._specs.values())
+
+    def __len__(self) -> int:
+        return len(self._specs)
+
+    def keys(self) -> list[str]:
+        """Registered keys in order."""
+        return list(self._specs)
+
+
+def builtin_games() -> Registry:
+    """A registry of every game package under ``bot.games`` that provides ``spec.SPEC``."""
+    reg = Registry()
+    for pkg in BUILTIN_PACKAGES:
+        try:
+            module = importlib.import_module(f"bot.games.{pkg}.spec")
+        except ModuleNotFoundError as exc:
+            if exc.name and exc.name.startswith(f"bot.games.{pkg}"):
+                continue
+            raise
+        reg.register(module.SPEC)
+    return reg
