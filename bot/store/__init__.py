@@ -1,1 +1,23 @@
-"""bot.store"""
+"""The SQLite store: games, seats, the action log, timers, stats, settings."""
+
+from bot.store.store import (
+    ActionRecord,
+    GameRecord,
+    GuildSettings,
+    SeatRecord,
+    StaleVersion,
+    StatRecord,
+    Store,
+    TimerRecord,
+)
+
+__all__ = [
+    "ActionRecord",
+    "GameRecord",
+    "GuildSettings",
+    "SeatRecord",
+    "StaleVersion",
+    "StatRecord",
+    "Store",
+    "TimerRecord",
+]

@@ -1,0 +1,101 @@
+"""Timers stored in SQLite that survive restarts.
+
+A timer is a row ``(game_id, kind, key, due_at, payload)``; at most one per game and kind.
+:class:`TimerService` runs one background task that sleeps until the earliest due timer,
+then hands it to the handler. On start every stored timer is re-armed; already-due ones fire
+at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from bot.runtime.clock import Clock
+from bot.store import Store, TimerRecord
+
+log = logging.getLogger(__name__)
+
+TimerHandler = Callable[[TimerRecord], Awaitable[None]]
+
+
+class TimerService:
+    """Fires stored timers through ``handler(timer)``.
+
+    The handler is called after the timer row is deleted, so a timer fires at most once; a
+    handler that raises is logged and does not stop the service.
+    """
+
+    def __init__(self, store: Store, clock: Clock, handler: TimerHandler) -> None:
+        self._store = store
+        self._clock = clock
+        self._handler = handler
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self._firing = asyncio.Lock()
+        clock.on_advance(self.poke)
+
+    async def start(self) -> int:
+        """Re-arm every stored timer; return how many there are. Due ones fire at once."""
+        count = len(await self._store.timers())
+        if self._task is None:
+            self._task = asyncio.create_task(self._run(), name="herdbot-timers")
+        self.poke()
+        return count
+
+    async def stop(self) -> None:
+        """Stop the background task (timers stay stored)."""
+        if self._task is not None:
+            self._task.cancel()
+            try:
+                await self._task
+            except asyncio.CancelledError:
+                pass
+            self._task = None
+
+    def poke(self) -> None:
+        """Wake the service to look at the stored timers again (after a change)."""
+        self._wake.set()
+
+    async def schedule(
+        self, game_id: int, kind: str, key: str, due_at: float, payload: dict[str, Any] | None = None
+    ) -> TimerRecord:
+        """Store (or replace) the game's ``kind`` timer due at ``due_at`` (unix seconds)."""
+        timer = await self._store.upsert_timer(game_id, kind, key, due_at, payload or {})
+        self.poke()
+        return timer
+
+    async def cancel(self, game_id: int, kind: str | None = None) -> None:
+        """Delete the game's ``kind`` timer (all of them when ``None``)."""
+        await self._store.delete_timer(game_id, kind)
+        self.poke()
+
+    async def fire_due(self) -> int:
+        """Fire every timer due now; return how many fired."""
+        fired = 0
+        async with self._firing:
+            for timer in await self._store.timers():
+                if timer.due_at > self._clock.now():
+                    break
+                current = await self._store.timer(timer.game_id, timer.kind)
+                if current is None or current.id != timer.id or current.key != timer.key:
+                    continue
+                await self._store.delete_timer(timer.game_id, timer.kind)
+                try:
+                    await self._handler(timer)
+                except Exception:
+                    log.exception("timer %s of game %s failed", timer.kind, timer.game_id)
+                fired += 1
+        return fired
+
+    async def _run(self) -> None:
+        while True:
+            self._wake.clear()
+            await self.fire_due()
+            timers = await self._store.timers()
+            timeout = None if not timers else max(0.0, timers[0].due_at - self._clock.now())
+            if timeout == 0.0:
+                continue
+            await self._clock.wait(self._wake, timeout)

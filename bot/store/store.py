@@ -1,0 +1,545 @@
+"""The SQLite store (aiosqlite, WAL, foreign keys). The only module that writes SQL.
+
+Every write is one transaction behind a single asyncio lock, so a coroutine never sees
+another's half-written change. :meth:`Store.commit_action` writes the new state and its
+action row together: a crash between them cannot leave one without the other.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import AsyncIterator, Iterable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+from pydantic import BaseModel
+
+from bot.store.migrations import MIGRATIONS, SCHEMA_VERSION
+
+
+class StaleVersion(Exception):
+    """The game's stored version is not the one the caller expected (an old button)."""
+
+    def __init__(self, expected: int, actual: int) -> None:
+        super().__init__(f"expected version {expected}, stored {actual}")
+        self.expected = expected
+        self.actual = actual
+
+
+class GameRecord(BaseModel):
+    """One row of ``games``: a lobby or a game. ``state`` is the engine state JSON."""
+
+    id: int
+    kind: str
+    guild_id: int | None
+    channel_id: int | None
+    thread_id: int | None
+    lobby_message_id: int | None
+    table_message_id: int | None
+    host_id: int
+    status: str
+    options: dict[str, Any]
+    seed: int
+    state: str | None
+    version: int
+    created_at: float
+    updated_at: float
+
+
+class SeatRecord(BaseModel):
+    """One row of ``seats``: a seat id, its Discord member (``None`` for an AI) and flags."""
+
+    game_id: int
+    seat: str
+    position: int
+    user_id: int | None
+    name: str
+    is_ai: bool
+    missed_turns: int = 0
+    ai_takeover: bool = False
+
+
+class ActionRecord(BaseModel):
+    """One row of the append-only action log: the action that produced ``version``."""
+
+    game_id: int
+    version: int
+    seat: str
+    action: dict[str, Any]
+    events: list[dict[str, Any]]
+    created_at: float
+
+
+class TimerRecord(BaseModel):
+    """A stored timer: at ``due_at`` (unix seconds) fire ``kind`` for the game."""
+
+    id: int
+    game_id: int
+    kind: str
+    key: str
+    due_at: float
+    payload: dict[str, Any]
+
+
+class GuildSettings(BaseModel):
+    """Per-server settings; ``None`` fields fall back to the bot's config defaults."""
+
+    guild_id: int
+    turn_timer: str | None = None
+    dm_notifications: bool | None = None
+    game_channel_id: int | None = None
+
+
+class StatRecord(BaseModel):
+    """Per-server, per-member, per-game statistics."""
+
+    guild_id: int
+    user_id: int
+    kind: str
+    played: int
+    won: int
+    best_score: int | None
+
+
+_GAME_COLS = (
+    "id, kind, guild_id, channel_id, thread_id, lobby_message_id, table_message_id, host_id, "
+    "status, options, seed, state, version, created_at, updated_at"
+)
+
+
+def _game(row: aiosqlite.Row) -> GameRecord:
+    data = dict(row)
+    data["options"] = json.loads(data["options"] or "{}")
+    return GameRecord.model_validate(data)
+
+
+def _seat(row: aiosqlite.Row) -> SeatRecord:
+    return SeatRecord.model_validate(dict(row))
+
+
+class Store:
+    """Async repository over one SQLite file.
+
+    Use :meth:`open` (which migrates) and :meth:`close`. ``path`` may be ``":memory:"``.
+    """
+
+    def __init__(self, conn: aiosqlite.Connection, clock: Any = time.time) -> None:
+        self._db = conn
+        self._lock = asyncio.Lock()
+        self._clock = clock
+
+    # -- lifecycle ---------------------------------------------------------------------
+
+    @classmethod
+    async def open(cls, path: str | Path, *, migrate: bool = True, clock: Any = time.time) -> Store:
+        """Open (creating) the database at ``path``, enable WAL and foreign keys, migrate."""
+        conn = await aiosqlite.connect(str(path), isolation_level=None)
+        conn.row_factory = aiosqlite.Row
+        await conn.execute("PRAGMA journal_mode=WAL")
+        await conn.execute("PRAGMA synchronous=NORMAL")
+        await conn.execute("PRAGMA foreign_keys=ON")
+        await conn.execute("PRAGMA busy_timeout=5000")
+        store = cls(conn, clock)
+        if migrate:
+            await store.migrate()
+        return store
+
+    async def close(self) -> None:
+        """Close the connection."""
+        await self._db.close()
+
+    async def user_version(self) -> int:
+        """The schema version recorded in ``PRAGMA user_version``."""
+        async with self._db.execute("PRAGMA user_version") as cur:
+            row = await cur.fetchone()
+        return int(row[0]) if row else 0
+
+    async def migrate(self, target: int = SCHEMA_VERSION) -> int:
+        """Apply migrations after the current ``user_version`` up to ``target``; return it.
+        Each migration runs in its own transaction with its version bump."""
+        current = await self.user_version()
+        for number in range(current + 1, target + 1):
+            script = MIGRATIONS[number - 1]
+            async with self._tx() as db:
+                for statement in _split_sql(script):
+                    await db.execute(statement)
+                await db.execute(f"PRAGMA user_version={number}")
+        return await self.user_version()
+
+    @asynccontextmanager
+    async def _tx(self) -> AsyncIterator[aiosqlite.Connection]:
+        async with self._lock:
+            await self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                await self._db.execute("ROLLBACK")
+                raise
+            else:
+                await self._db.execute("COMMIT")
+
+    async def _one(self, sql: str, args: Iterable[Any] = ()) -> aiosqlite.Row | None:
+        async with self._db.execute(sql, tuple(args)) as cur:
+            return await cur.fetchone()
+
+    async def _all(self, sql: str, args: Iterable[Any] = ()) -> list[aiosqlite.Row]:
+        async with self._db.execute(sql, tuple(args)) as cur:
+            return list(await cur.fetchall())
+
+    # -- games -------------------------------------------------------------------------
+
+    async def create_game(
+        self,
+        *,
+        kind: str,
+        guild_id: int | None,
+        channel_id: int | None,
+        host_id: int,
+        host_name: str,
+        options: dict[str, Any],
+        seed: int,
+    ) -> GameRecord:
+        """Create a lobby with the host in seat ``s0``; return its record."""
+        now = self._clock()
+        async with self._tx() as db:
+            cur = await db.execute(
+                "INSERT INTO games (kind, guild_id, channel_id, host_id, status, options, seed,"
+                " version, created_at, updated_at) VALUES (?,?,?,?,'lobby',?,?,0,?,?)",
+                (kind, guild_id, channel_id, host_id, json.dumps(options), seed, now, now),
+            )
+            game_id = int(cur.lastrowid or 0)
+            await db.execute(
+                "INSERT INTO seats (game_id, seat, position, user_id, name, is_ai)"
+                " VALUES (?, 's0', 0, ?, ?, 0)",
+                (game_id, host_id, host_name),
+            )
+        record = await self.get_game(game_id)
+        assert record is not None
+        return record
+
+    async def get_game(self, game_id: int) -> GameRecord | None:
+        """The game with ``game_id`` or ``None``."""
+        row = await self._one(f"SELECT {_GAME_COLS} FROM games WHERE id=?", (game_id,))
+        return _game(row) if row else None
+
+    async def game_by_thread(self, thread_id: int) -> GameRecord | None:
+        """The most recent game played in ``thread_id`` or ``None``."""
+        row = await self._one(
+            f"SELECT {_GAME_COLS} FROM games WHERE thread_id=? ORDER BY id DESC LIMIT 1",
+            (thread_id,),
+        )
+        return _game(row) if row else None
+
+    async def games_with_status(self, *statuses: str) -> list[GameRecord]:
+        """Every game whose status is one of ``statuses``."""
+        marks = ",".join("?" * len(statuses))
+        rows = await self._all(
+            f"SELECT {_GAME_COLS} FROM games WHERE status IN ({marks}) ORDER BY id", statuses
+        )
+        return [_game(r) for r in rows]
+
+    async def active_games_of(self, user_id: int, guild_id: int | None = None) -> list[GameRecord]:
+        """Lobbies and active games where ``user_id`` holds a seat (newest first)."""
+        rows = await self._all(
+            f"SELECT {', '.join('g.' + c.strip() for c in _GAME_COLS.split(','))} FROM games g"
+            " JOIN seats s ON s.game_id=g.id WHERE s.user_id=? AND g.status IN ('lobby','active')"
+            " AND (? IS NULL OR g.guild_id=?) ORDER BY g.id DESC",
+            (user_id, guild_id, guild_id),
+        )
+        return [_game(r) for r in rows]
+
+    async def update_game(self, game_id: int, **fields: Any) -> None:
+        """Set columns of a game row (message ids, thread id, status, options)."""
+        allowed = {
+            "thread_id", "lobby_message_id", "table_message_id", "status", "options", "host_id",
+        }
+        unknown = set(fields) - allowed
+        if unknown:
+            raise ValueError(f"cannot update {sorted(unknown)}")
+        if "options" in fields:
+            fields["options"] = json.dumps(fields["options"])
+        cols = ", ".join(f"{k}=?" for k in fields)
+        async with self._tx() as db:
+            await db.execute(
+                f"UPDATE games SET {cols}, updated_at=? WHERE id=?",
+                (*fields.values(), self._clock(), game_id),
+            )
+
+    async def start_game(self, game_id: int, *, state: str, version: int) -> None:
+        """Turn a lobby into an active game with its first state (version ``version``).
+        Raises :class:`StaleVersion` if the lobby is no longer a lobby."""
+        async with self._tx() as db:
+            cur = await db.execute(
+                "UPDATE games SET status='active', state=?, version=?, updated_at=?"
+                " WHERE id=? AND status='lobby'",
+                (state, version, self._clock(), game_id),
+            )
+            if cur.rowcount != 1:
+                raise StaleVersion(0, -1)
+
+    async def commit_action(
+        self,
+        game_id: int,
+        *,
+        expected_version: int,
+        state: str,
+        version: int,
+        seat: str,
+        action: dict[str, Any],
+        events: list[dict[str, Any]],
+        status: str | None = None,
+    ) -> None:
+        """Write the new state and its action row in ONE transaction.
+
+        Raises :class:`StaleVersion` when the stored version is not ``expected_version``
+        (nothing is written then).
+        """
+        now = self._clock()
+        async with self._tx() as db:
+            cur = await db.execute(
+                "UPDATE games SET state=?, version=?, updated_at=?, status=COALESCE(?, status)"
+                " WHERE id=? AND version=? AND status='active'",
+                (state, version, now, status, game_id, expected_version),
+            )
+            if cur.rowcount != 1:
+                row = await self._one("SELECT version FROM games WHERE id=?", (game_id,))
+                raise StaleVersion(expected_version, int(row[0]) if row else -1)
+            await db.execute(
+                "INSERT INTO actions (game_id, version, seat, action, events, created_at)"
+                " VALUES (?,?,?,?,?,?)",
+                (game_id, version, seat, json.dumps(action), json.dumps(events), now),
+            )
+
+    async def actions(self, game_id: int) -> list[ActionRecord]:
+        """The action log of a game in order."""
+        rows = await self._all(
+            "SELECT game_id, version, seat, action, events, created_at FROM actions"
+            " WHERE game_id=? ORDER BY version",
+            (game_id,),
+        )
+        return [
+            ActionRecord(
+                game_id=r["game_id"],
+                version=r["version"],
+                seat=r["seat"],
+                action=json.loads(r["action"]),
+                events=json.loads(r["events"]),
+                created_at=r["created_at"],
+            )
+            for r in rows
+        ]
+
+    async def count_games(self) -> dict[str, int]:
+        """Number of games per status."""
+        rows = await self._all("SELECT status, COUNT(*) FROM games GROUP BY status")
+        return {r[0]: r[1] for r in rows}
+
+    # -- seats -------------------------------------------------------------------------
+
+    async def seats(self, game_id: int) -> list[SeatRecord]:
+        """Seats of a game in turn order."""
+        rows = await self._all(
+            "SELECT * FROM seats WHERE game_id=? ORDER BY position", (game_id,)
+        )
+        return [_seat(r) for r in rows]
+
+    async def add_seat(
+        self, game_id: int, *, user_id: int | None, name: str, is_ai: bool, max_seats: int
+    ) -> SeatRecord | None:
+        """Add a seat to a lobby (next free ``sN`` id and position). Returns ``None`` when
+        the lobby is full, not a lobby any more, or ``user_id`` already sits there."""
+        async with self._tx() as db:
+            game = await self._one("SELECT status FROM games WHERE id=?", (game_id,))
+            if game is None or game[0] != "lobby":
+                return None
+            rows = await self._all(
+                "SELECT seat, position, user_id FROM seats WHERE game_id=?", (game_id,)
+            )
+            if len(rows) >= max_seats:
+                return None
+            if user_id is not None and any(r["user_id"] == user_id for r in rows):
+                return None
+            used = {r["seat"] for r in rows}
+            seat = next(f"s{i}" for i in range(len(rows) + 1) if f"s{i}" not in used)
+            position = max((r["position"] for r in rows), default=-1) + 1
+            await db.execute(
+                "INSERT INTO seats (game_id, seat, position, user_id, name, is_ai)"
+                " VALUES (?,?,?,?,?,?)",
+                (game_id, seat, position, user_id, name, int(is_ai)),
+            )
+            await db.execute("UPDATE games SET updated_at=? WHERE id=?", (self._clock(), game_id))
+        return SeatRecord(
+            game_id=game_id, seat=seat, position=position, user_id=user_id, name=name, is_ai=is_ai
+        )
+
+    async def remove_seat(self, game_id: int, seat: str) -> bool:
+        """Remove a seat from a lobby; True if one was removed."""
+        async with self._tx() as db:
+            cur = await db.execute(
+                "DELETE FROM seats WHERE game_id=? AND seat=? AND EXISTS"
+                " (SELECT 1 FROM games WHERE id=? AND status='lobby')",
+                (game_id, seat, game_id),
+            )
+            return cur.rowcount == 1
+
+    async def renumber_seats(self, game_id: int) -> list[SeatRecord]:
+        """Give a lobby's seats the ids ``s0..sN-1`` in position order (before start)."""
+        seats = await self.seats(game_id)
+        async with self._tx() as db:
+            for i, s in enumerate(seats):
+                await db.execute(
+                    "UPDATE seats SET seat=?, position=? WHERE game_id=? AND seat=?",
+                    (f"tmp{i}", i, game_id, s.seat),
+                )
+            for i in range(len(seats)):
+                await db.execute(
+                    "UPDATE seats SET seat=? WHERE game_id=? AND seat=?",
+                    (f"s{i}", game_id, f"tmp{i}"),
+                )
+        return await self.seats(game_id)
+
+    async def set_seat(self, game_id: int, seat: str, **fields: Any) -> None:
+        """Update a seat's ``is_ai``, ``missed_turns``, ``ai_takeover``, ``user_id`` or ``name``."""
+        allowed = {"is_ai", "missed_turns", "ai_takeover", "user_id", "name"}
+        if set(fields) - allowed:
+            raise ValueError(f"cannot update {sorted(set(fields) - allowed)}")
+        cols = ", ".join(f"{k}=?" for k in fields)
+        async with self._tx() as db:
+            await db.execute(
+                f"UPDATE seats SET {cols} WHERE game_id=? AND seat=?",
+                (*(int(v) if isinstance(v, bool) else v for v in fields.values()), game_id, seat),
+            )
+
+    # -- timers ------------------------------------------------------------------------
+
+    async def upsert_timer(
+        self, game_id: int, kind: str, key: str, due_at: float, payload: dict[str, Any]
+    ) -> TimerRecord:
+        """Create or replace the game's timer of ``kind``."""
+        async with self._tx() as db:
+            await db.execute(
+                "INSERT INTO timers (game_id, kind, key, due_at, payload) VALUES (?,?,?,?,?)"
+                " ON CONFLICT (game_id, kind) DO UPDATE SET key=excluded.key,"
+                " due_at=excluded.due_at, payload=excluded.payload",
+                (game_id, kind, key, due_at, json.dumps(payload)),
+            )
+        row = await self._one(
+            "SELECT * FROM timers WHERE game_id=? AND kind=?", (game_id, kind)
+        )
+        assert row is not None
+        return _timer(row)
+
+    async def delete_timer(self, game_id: int, kind: str | None = None) -> None:
+        """Delete the game's timer of ``kind`` (every timer of the game when ``None``)."""
+        async with self._tx() as db:
+            if kind is None:
+                await db.execute("DELETE FROM timers WHERE game_id=?", (game_id,))
+            else:
+                await db.execute(
+                    "DELETE FROM timers WHERE game_id=? AND kind=?", (game_id, kind)
+                )
+
+    async def timers(self) -> list[TimerRecord]:
+        """Every stored timer, earliest first."""
+        rows = await self._all("SELECT * FROM timers ORDER BY due_at, id")
+        return [_timer(r) for r in rows]
+
+    async def timer(self, game_id: int, kind: str) -> TimerRecord | None:
+        """The game's timer of ``kind`` or ``None``."""
+        row = await self._one(
+            "SELECT * FROM timers WHERE game_id=? AND kind=?", (game_id, kind)
+        )
+        return _timer(row) if row else None
+
+    # -- settings and preferences ------------------------------------------------------
+
+    async def guild_settings(self, guild_id: int) -> GuildSettings:
+        """Stored settings for a server (all ``None`` when never set)."""
+        row = await self._one("SELECT * FROM guild_settings WHERE guild_id=?", (guild_id,))
+        if row is None:
+            return GuildSettings(guild_id=guild_id)
+        data = dict(row)
+        if data["dm_notifications"] is not None:
+            data["dm_notifications"] = bool(data["dm_notifications"])
+        return GuildSettings.model_validate(data)
+
+    async def save_guild_settings(self, settings: GuildSettings) -> None:
+        """Insert or replace a server's settings."""
+        async with self._tx() as db:
+            await db.execute(
+                "INSERT OR REPLACE INTO guild_settings VALUES (?,?,?,?)",
+                (
+                    settings.guild_id,
+                    settings.turn_timer,
+                    None if settings.dm_notifications is None else int(settings.dm_notifications),
+                    settings.game_channel_id,
+                ),
+            )
+
+    async def member_prefs(self, user_id: int) -> dict[str, bool]:
+        """``{"dm_opt_out", "dm_closed", "dm_closed_told"}`` for a member (all False by default)."""
+        row = await self._one("SELECT * FROM member_prefs WHERE user_id=?", (user_id,))
+        if row is None:
+            return {"dm_opt_out": False, "dm_closed": False, "dm_closed_told": False}
+        return {k: bool(row[k]) for k in ("dm_opt_out", "dm_closed", "dm_closed_told")}
+
+    async def set_member_prefs(self, user_id: int, **flags: bool) -> None:
+        """Set some of ``dm_opt_out``, ``dm_closed``, ``dm_closed_told`` for a member."""
+        prefs = await self.member_prefs(user_id)
+        prefs.update(flags)
+        async with self._tx() as db:
+            await db.execute(
+                "INSERT OR REPLACE INTO member_prefs VALUES (?,?,?,?)",
+                (user_id, int(prefs["dm_opt_out"]), int(prefs["dm_closed"]),
+                 int(prefs["dm_closed_told"])),
+            )
+
+    # -- stats -------------------------------------------------------------------------
+
+    async def record_result(
+        self, guild_id: int, kind: str, rows: list[tuple[int, bool, int]]
+    ) -> None:
+        """Add one finished game to the stats: ``rows`` of ``(user_id, won, score)``."""
+        async with self._tx() as db:
+            for user_id, won, score in rows:
+                await db.execute(
+                    "INSERT INTO stats (guild_id, user_id, kind, played, won, best_score)"
+                    " VALUES (?,?,?,1,?,?) ON CONFLICT (guild_id, user_id, kind) DO UPDATE SET"
+                    " played=played+1, won=won+excluded.won,"
+                    " best_score=MAX(COALESCE(best_score, excluded.best_score), excluded.best_score)",
+                    (guild_id, user_id, kind, int(won), score),
+                )
+
+    async def stats(
+        self, guild_id: int, *, kind: str | None = None, user_id: int | None = None
+    ) -> list[StatRecord]:
+        """Stats rows of a server, optionally of one game and/or member, best first."""
+        rows = await self._all(
+            "SELECT * FROM stats WHERE guild_id=? AND (? IS NULL OR kind=?)"
+            " AND (? IS NULL OR user_id=?) ORDER BY won DESC, played ASC, user_id",
+            (guild_id, kind, kind, user_id, user_id),
+        )
+        return [StatRecord.model_validate(dict(r)) for r in rows]
+
+    async def forget_stats(self, user_id: int, guild_id: int | None = None) -> int:
+        """Delete a member's stats (in one server, or everywhere); return rows deleted."""
+        async with self._tx() as db:
+            cur = await db.execute(
+                "DELETE FROM stats WHERE user_id=? AND (? IS NULL OR guild_id=?)",
+                (user_id, guild_id, guild_id),
+            )
+            return cur.rowcount
+
+
+def _timer(row: aiosqlite.Row) -> TimerRecord:
+    data = dict(row)
+    data["payload"] = json.loads(data["payload"] or "{}")
+    return TimerRecord.model_validate(data)
+
+
+def _split_sql(script: str) -> list[str]:
+    return [s.strip() for s in script.split(";") if s.strip()]

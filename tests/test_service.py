@@ -1,0 +1,163 @@
+"""GameService: lobby rules, act with version checks and one lock, AI seats, timers."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from bot.runtime import GameError, GameService, Update
+from tests.support.tinygame import Add
+
+
+async def _lobby(service: GameService, **kw) -> int:
+    up = await service.create_lobby("tiny", guild_id=1, channel_id=2, host_id=10,
+                                    host_name="Ana", seed=42, **kw)
+    return up.record.id
+
+
+async def test_unknown_game_is_refused(service):
+    with pytest.raises(GameError) as info:
+        await service.create_lobby("chess", guild_id=1, channel_id=2, host_id=1, host_name="A")
+    assert info.value.code == "unknown_game"
+
+
+async def test_lobby_join_leave_full_and_host_rules(service):
+    gid = await _lobby(service)
+    await service.join(gid, 11, "Bo")
+    with pytest.raises(GameError) as info:
+        await service.join(gid, 11, "Bo")
+    assert info.value.code == "already_joined"
+    await service.join(gid, 12, "Cy")
+    await service.join(gid, 13, "Di")
+    with pytest.raises(GameError) as info:
+        await service.join(gid, 14, "Ed")
+    assert (info.value.code, info.value.message) == ("full", "This table is full (4 players).")
+    up = await service.leave_lobby(gid, 12)
+    assert [s.name for s in up.seats] == ["Ana", "Bo", "Di"]
+    with pytest.raises(GameError) as info:
+        await service.start(gid, 11)
+    assert info.value.code == "not_host"
+    with pytest.raises(GameError) as info:
+        await service.leave_lobby(gid, 10)
+    assert info.value.code == "host_leave"
+
+
+async def test_double_join_applies_once(service):
+    gid = await _lobby(service)
+    results = await asyncio.gather(*(service.join(gid, 11, "Bo") for _ in range(10)),
+                                   return_exceptions=True)
+    assert sum(isinstance(r, Update) for r in results) == 1
+    assert [s.user_id for s in await service.store.seats(gid)] == [10, 11]
+
+
+async def test_start_needs_min_players(service):
+    gid = await _lobby(service)
+    with pytest.raises(GameError) as info:
+        await service.start(gid, 10)
+    assert (info.value.code, info.value.message) == ("too_few", "Tiny Race needs at least 2 players.")
+
+
+async def test_act_checks_turn_version_and_persists(service):
+    gid = await _lobby(service)
+    await service.join(gid, 11, "Bo")
+    up = await service.start(gid, 10)
+    assert up.state.version == 0 and up.record.status == "active"
+    with pytest.raises(GameError) as info:
+        await service.act(gid, "s1", Add(n=1))
+    assert info.value.code == "not_your_turn"
+    up = await service.act(gid, "s0", Add(n=2), expected_version=0)
+    assert (up.state.counter, up.state.version) == (2, 1)
+    with pytest.raises(GameError) as info:
+        await service.act(gid, "s1", Add(n=1), expected_version=0)
+    assert (info.value.code, info.value.message) == ("stale", "This table has moved on.")
+    log = await service.store.actions(gid)
+    assert [(a.version, a.seat, a.action) for a in log] == [(1, "s0", {"type": "add", "n": 2})]
+
+
+async def test_simultaneous_identical_clicks_apply_once(service):
+    gid = await _lobby(service)
+    await service.join(gid, 11, "Bo")
+    await service.start(gid, 10)
+    results = await asyncio.gather(
+        *(service.act(gid, "s0", Add(n=1), expected_version=0) for _ in range(50)),
+        return_exceptions=True)
+    applied = [r for r in results if isinstance(r, Update)]
+    refused = [r for r in results if isinstance(r, GameError)]
+    assert (len(applied), len(refused)) == (1, 49)
+    assert {r.code for r in refused} == {"stale"}
+    assert (await service.get(gid)).version == 1
+
+
+async def test_ai_seat_moves_until_a_human_must_act(service):
+    gid = await _lobby(service)
+    await service.add_ai(gid, 10)
+    await service.start(gid, 10)
+    up = await service.act(gid, "s0", Add(n=1))
+    # The AI (s1) adds 2 right after the human's move: counter 1 + 2 = 3, human to play.
+    assert [(s.seat, s.action, s.by_ai) for s in up.steps] == [
+        ("s0", Add(n=1), False), ("s1", Add(n=2), True)]
+    assert up.state.counter == 3
+
+
+async def test_rules_timer_fires_when_the_clock_passes_the_deadline(service, clock):
+    gid = await _lobby(service)
+    await service.join(gid, 11, "Bo")
+    await service.start(gid, 10)
+    published: list[Update] = []
+
+    async def grab(update: Update) -> None:
+        published.append(update)
+
+    service.subscribe(grab)
+    await service.act(gid, "s0", {"type": "wait"})
+    timer = await service.store.timer(gid, "rules")
+    assert timer.due_at == clock.now() + 30
+    clock.advance(29)
+    assert await service.timers.fire_due() == 0
+    clock.advance(1)
+    await asyncio.sleep(0)
+    await service.timers.fire_due()
+    state = service.registry["tiny"].engine.load_state((await service.get(gid)).state)
+    assert (state.waiting, state.turn) == (False, 1)
+    assert published[-1].kind == "timeout"
+    assert await service.store.timers() == []
+
+
+async def test_timers_survive_a_restart_and_due_ones_fire_at_start(store, clock):
+    svc = GameService(store, __import__("tests.support.tinygame", fromlist=["x"]).tiny_registry(),
+                      clock=clock)
+    gid = await _lobby(svc)
+    await svc.join(gid, 11, "Bo")
+    await svc.start(gid, 10)
+    await svc.act(gid, "s0", {"type": "wait"})
+    await svc.timers.stop()
+    clock.advance(120)  # the bot is down while the deadline passes
+    svc2 = GameService(store, svc.registry, clock=clock)
+    assert await svc2.timers.start() == 1
+    for _ in range(20):
+        await asyncio.sleep(0.01)
+        if not await store.timers():
+            break
+    state = svc2.registry["tiny"].engine.load_state((await svc2.get(gid)).state)
+    assert (state.waiting, state.turn) == (False, 1)
+    await svc2.timers.stop()
+
+
+async def test_turn_timer_lets_the_ai_play_and_takes_over_after_three(service, clock):
+    gid = await _lobby(service, options={"turn_timer": "2m"})
+    await service.join(gid, 11, "Bo")
+    await service.start(gid, 10)
+    for missed in (1, 2, 3):
+        # s0 times out; then s1 (human Bo) plays 1 by hand.
+        clock.advance(120)
+        await service.timers.fire_due()
+        seat = (await service.store.seats(gid))[0]
+        assert seat.missed_turns == missed
+        if missed < 3:
+            await service.act(gid, "s1", Add(n=1))
+    seat = (await service.store.seats(gid))[0]
+    assert seat.ai_takeover is True
+    await service.set_takeover(gid, 10, False)
+    seat = (await service.store.seats(gid))[0]
+    assert (seat.ai_takeover, seat.missed_turns) == (False, 0)
