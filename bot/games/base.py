@@ -163,10 +163,10 @@ def rng(state: GameState) -> random.Random:
 
 
 S = TypeVar("S", bound=GameState)
-O = TypeVar("O", bound=BaseModel)
+OptT = TypeVar("OptT", bound=BaseModel)
 
 
-class Engine(ABC, Generic[S, O]):
+class Engine(ABC, Generic[S, OptT]):
     """A game's rules. Subclasses are stateless; every method is a pure function.
 
     Class attributes:
@@ -182,7 +182,7 @@ class Engine(ABC, Generic[S, O]):
     action_adapter: ClassVar[TypeAdapter[Any]]
 
     @abstractmethod
-    def new_game(self, players: Sequence[str], *, seed: int, options: O) -> S:
+    def new_game(self, players: Sequence[str], *, seed: int, options: OptT) -> S:
         """Set up a game for ``players`` (seat ids in turn order). Raises ``ValueError``
         for an unsupported player count."""
 
@@ -228,7 +228,7 @@ class Engine(ABC, Generic[S, O]):
         return action in self.legal_actions(state, player)
 
     def replay(
-        self, players: Sequence[str], *, seed: int, options: O, actions: Sequence[tuple[str, Action]]
+        self, players: Sequence[str], *, seed: int, options: OptT, actions: Sequence[tuple[str, Action]]
     ) -> S:
         """Rebuild a state from its seed, options and the ``(seat, action)`` log."""
         state = self.new_game(players, seed=seed, options=options)

@@ -1,0 +1,21 @@
+# herdbot: `docker build -t herdbot . && docker run -e DISCORD_TOKEN=... -v herdbot-data:/data herdbot`
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    HERDBOT_DATABASE=/data/herdbot.sqlite3
+
+WORKDIR /app
+COPY pyproject.toml README.md ./
+COPY bot ./bot
+COPY cogs ./cogs
+COPY seeds ./seeds
+COPY assets ./assets
+RUN pip install -e . \
+    && useradd --create-home --uid 10001 herdbot \
+    && mkdir -p /data && chown herdbot:herdbot /data
+
+USER herdbot
+VOLUME ["/data"]
+CMD ["herdbot", "run"]

@@ -1,0 +1,120 @@
+"""The ``herdbot`` command: ``run`` (the bot), ``demo`` (offline game), ``simulate``."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import sys
+
+from bot.config import Settings
+
+NO_TOKEN = """\
+herdbot: no Discord token.
+
+Set DISCORD_TOKEN in the environment or in a .env file (copy .env.example):
+  1. Open https://discord.com/developers/applications and create an application.
+  2. Bot -> Reset Token, copy it into DISCORD_TOKEN.
+  3. Invite it with the URL in README.md (scopes: bot applications.commands).
+
+No token at hand? `herdbot demo` plays a whole game offline in the built-in sandbox.
+"""
+
+
+def _parser() -> argparse.ArgumentParser:
+    from bot.games.registry import builtin_games
+
+    keys = builtin_games().keys()
+    parser = argparse.ArgumentParser(
+        prog="herdbot",
+        description="A Discord bot hosting llama-and-alpaca card games.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="{run,demo,simulate}")
+    sub.add_parser("run", help="run the bot on Discord (needs DISCORD_TOKEN)")
+    demo = sub.add_parser("demo", help="play a full game offline in the Discord sandbox")
+    demo.add_argument("--game", choices=keys or None, default=keys[0] if keys else None)
+    demo.add_argument("--players", type=int, default=None)
+    demo.add_argument("--seed", type=int, default=1)
+    demo.add_argument("--out", default="demo-out", help="folder for the transcript and PNGs")
+    sim = sub.add_parser("simulate", help="AI-versus-AI games through an engine")
+    sim.add_argument("game", choices=keys or None, nargs="?" if not keys else None)
+    sim.add_argument("--games", type=int, default=100)
+    sim.add_argument("--seed", type=int, default=1)
+    sim.add_argument("--players", type=int, default=None)
+    sim.add_argument("--json", action="store_true", help="print JSON")
+    return parser
+
+
+def setup_logging(level: str) -> None:
+    """Log to stderr with timestamps; discord.py at WARNING unless DEBUG."""
+    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if level != "DEBUG":
+        logging.getLogger("discord").setLevel(logging.WARNING)
+
+
+def cmd_run(settings: Settings) -> int:
+    """Start the bot; exit 2 without a token."""
+    if settings.discord_token is None or not settings.discord_token.get_secret_value().strip():
+        sys.stderr.write(NO_TOKEN)
+        return 2
+    from bot.discord.bot import HerdBot
+
+    bot = HerdBot(settings)
+    bot.run(settings.discord_token.get_secret_value(), log_handler=None)
+    return 0
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    """AI-vs-AI games; prints the figures (JSON with --json)."""
+    from bot.ai.simulate import simulate
+    from bot.games.registry import builtin_games
+
+    registry = builtin_games()
+    if not len(registry):
+        print("herdbot: no game is registered yet.", file=sys.stderr)
+        return 1
+    report = simulate(registry[args.game], games=args.games, seed=args.seed, players=args.players)
+    if args.json:
+        print(json.dumps(report.as_dict()))
+    else:
+        d = report.as_dict()
+        print(f"{registry[args.game].name}: {d['games']} games, {d['finished']} finished, "
+              f"{d['errors']} errors, {d['turns_mean']} turns on average, "
+              f"winning score {d['winning_score_mean']} on average, "
+              f"{d['games_per_s']} games/s")
+        for line in report.error_samples:
+            print("  error:", line)
+    return 1 if report.errors else 0
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    """A full game offline through the real cogs in the sandbox."""
+    from bot.games.registry import builtin_games
+
+    if not len(builtin_games()):
+        print("herdbot: no game is registered yet.", file=sys.stderr)
+        return 1
+    from bot.sandbox.demo import run_demo
+
+    return asyncio.run(run_demo(game=args.game, players=args.players, seed=args.seed, out=args.out))
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``herdbot`` console script and ``python -m bot``."""
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 0
+    settings = Settings()
+    setup_logging(settings.log_level)
+    if args.command == "run":
+        return cmd_run(settings)
+    if args.command == "simulate":
+        return cmd_simulate(args)
+    return cmd_demo(args)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

@@ -1,0 +1,190 @@
+"""HerdBot: the discord.py bot class and its setup_hook.
+
+``setup_hook`` opens and migrates the store, starts the GameService, loads every cog as an
+extension, registers the persistent DynamicItem components, re-arms stored timers and syncs
+the app commands (globally, or to ``HERDBOT_DEV_GUILDS``).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.config import Settings
+from bot.discord import ids
+from bot.discord.components import HerdButton, HerdSelect
+from bot.discord.notify import Notifier
+from bot.discord.replies import send_error
+from bot.games.registry import Registry, builtin_games
+from bot.runtime import Clock, GameError, GameService, Update
+from bot.store import Store
+
+if TYPE_CHECKING:
+    from bot.discord.game_cog import GameCog
+
+log = logging.getLogger(__name__)
+
+#: Cogs every bot loads; game cogs come from the registry.
+CORE_EXTENSIONS = ("cogs.lobby", "cogs.game", "cogs.admin")
+
+#: What a player sees when something unexpected breaks (the log gets the traceback).
+OOPS = "Something went wrong on our side; nothing was changed. Please try again."
+
+
+class HerdTree(app_commands.CommandTree["HerdBot"]):
+    """CommandTree whose errors become a short ephemeral message; tracebacks go to the log."""
+
+    async def on_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        original = getattr(error, "original", error)
+        if isinstance(original, GameError):
+            await send_error(interaction, original.message)
+            return
+        if isinstance(error, app_commands.CheckFailure):
+            await send_error(interaction, str(error) or "You cannot use this command here.")
+            return
+        if isinstance(error, app_commands.TransformerError):
+            await send_error(interaction, f"That value does not fit: {error.value!r}.")
+            return
+        log.error("command %s failed", getattr(interaction.command, "qualified_name", "?"),
+                  exc_info=original)
+        await send_error(interaction, OOPS)
+
+
+class HerdBot(commands.Bot):
+    """The herdbot client.
+
+    Attributes:
+        settings: the configuration.
+        registry: the games this bot offers.
+        store / service: opened in :meth:`setup_hook`.
+        clock: wall clock (a manual clock in tests).
+    """
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        registry: Registry | None = None,
+        clock: Clock | None = None,
+        extensions: tuple[str, ...] | None = None,
+        sync_commands: bool = True,
+        **kwargs: Any,
+    ) -> None:
+        intents = discord.Intents.none()
+        intents.guilds = True
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            tree_cls=HerdTree,
+            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            shard_count=settings.shard_count,
+            **kwargs,
+        )
+        self.settings = settings
+        self.registry = registry if registry is not None else builtin_games()
+        self.clock = clock or Clock()
+        self._extensions = extensions
+        self._sync = sync_commands
+        self.store: Store
+        self.service: GameService
+
+    # -- lifecycle ---------------------------------------------------------------------
+
+    async def setup_hook(self) -> None:
+        self.store = await Store.open(self.settings.database_path, clock=self.clock.now)
+        self.service = GameService(self.store, self.registry, clock=self.clock)
+        self.service.subscribe(self.on_game_update)
+        self.notifier = Notifier(self)
+        extensions = self._extensions or (
+            *CORE_EXTENSIONS, *(spec.cog for spec in self.registry if spec.cog)
+        )
+        for ext in dict.fromkeys(extensions):
+            await self.load_extension(ext)
+        self.add_dynamic_items(HerdButton, HerdSelect)
+        armed = await self.service.timers.start()
+        log.info("store %s ready; %d timers re-armed", self.settings.database_path, armed)
+        if self._sync:
+            await self.sync_commands()
+
+    async def sync_commands(self) -> None:
+        """Sync app commands to the dev guilds (instant) or globally."""
+        if self.settings.dev_guild_ids:
+            for gid in self.settings.dev_guild_ids:
+                guild = discord.Object(id=gid)
+                self.tree.copy_global_to(guild=guild)
+                await self.tree.sync(guild=guild)
+        else:
+            await self.tree.sync()
+
+    async def close(self) -> None:
+        service = getattr(self, "service", None)
+        if service is not None:
+            await service.timers.stop()
+        await super().close()
+        store = getattr(self, "store", None)
+        if store is not None:
+            await store.close()
+
+    # -- routing -----------------------------------------------------------------------
+
+    def game_cog(self, kind: str) -> GameCog | None:
+        """The loaded cog that plays game ``kind``."""
+        from bot.discord.game_cog import GameCog
+
+        for cog in self.cogs.values():
+            if isinstance(cog, GameCog) and cog.kind == kind:
+                return cog
+        return None
+
+    async def on_game_update(self, update: Update) -> None:
+        """Service subscriber: hand published updates to the lobby or the game's cog."""
+        if update.kind in ("lobby", "cancelled"):
+            lobby = self.get_cog("Lobby")
+            if lobby is not None:
+                await lobby.on_lobby_update(update)  # type: ignore[attr-defined]
+            return
+        cog = self.game_cog(update.record.kind)
+        if cog is not None:
+            await cog.on_update(update)
+
+    async def route_component(
+        self, interaction: discord.Interaction, custom_id: str, values: list[str]
+    ) -> None:
+        """Dispatch a herdbot button or select to the lobby or the game's cog. Unparseable
+        ids, unknown games and unexpected errors get an ephemeral sentence."""
+        try:
+            cid = ids.parse(custom_id)
+        except ids.BadCustomId:
+            await send_error(interaction, "This button is not one herdbot understands.")
+            return
+        try:
+            if cid.scope == "l":
+                lobby = self.get_cog("Lobby")
+                await lobby.on_component(interaction, cid, values)  # type: ignore[union-attr]
+                return
+            record = await self.service.get(cid.game_id)
+            cog = self.game_cog(record.kind)
+            if cog is None:
+                raise GameError("unknown_game", "This game is not available on this bot.")
+            await cog.handle_component(interaction, cid, values)
+        except GameError as exc:
+            await send_error(interaction, exc.message)
+        except Exception:
+            log.exception("component %s failed", custom_id)
+            await send_error(interaction, OOPS)
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Answer component clicks whose custom id is not herdbot's (never 'This interaction
+        failed')."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        custom_id = str((interaction.data or {}).get("custom_id", ""))  # type: ignore[union-attr]
+        if not custom_id.startswith(("hb:", "hs:")):
+            await send_error(interaction, "This button is not one herdbot understands.")

@@ -1,0 +1,350 @@
+"""The base of every game cog: the table message, turn pings, private updates, the end.
+
+A game cog subclasses :class:`GameCog` and supplies what is particular to its game:
+``render`` (PNG bytes from a view), ``turn_text``, ``table_items`` (the action buttons),
+``on_game_component`` (what a click or selection does) and ``private_panel`` (the
+ephemeral "My hand" content). Rules stay in the engine; this layer only translates.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import discord
+from discord.ext import commands
+
+from bot.discord import ids
+from bot.discord.components import button, view_of
+from bot.discord.replies import defer, send_ephemeral, send_error
+from bot.games.base import Action, Event, GameState, Pending, Result
+from bot.games.registry import GameSpec
+from bot.runtime import GameError, Update
+from bot.store import GameRecord, SeatRecord
+
+if TYPE_CHECKING:
+    from bot.discord.bot import HerdBot
+
+log = logging.getLogger(__name__)
+
+#: Discord's limit on an embed description.
+EMBED_LIMIT = 4096
+
+
+@dataclass
+class Table:
+    """A loaded game as a cog sees it."""
+
+    record: GameRecord
+    seats: list[SeatRecord]
+    spec: GameSpec
+    state: GameState
+
+    @property
+    def names(self) -> dict[str, str]:
+        """Seat id -> display name."""
+        return {s.seat: s.name for s in self.seats}
+
+    def seat_of(self, user_id: int) -> SeatRecord | None:
+        """The seat held by ``user_id``."""
+        return next((s for s in self.seats if s.user_id == user_id), None)
+
+    def seat(self, seat_id: str) -> SeatRecord:
+        """The seat record of ``seat_id``."""
+        return next(s for s in self.seats if s.seat == seat_id)
+
+    def is_human(self, seat_id: str) -> bool:
+        """True when a member plays ``seat_id`` (not an AI, not taken over)."""
+        s = self.seat(seat_id)
+        return s.user_id is not None and not s.is_ai and not s.ai_takeover
+
+    @property
+    def pending(self) -> Pending:
+        """Who must decide now."""
+        return self.spec.engine.pending(self.state)
+
+    @property
+    def result(self) -> Result | None:
+        """The result once finished."""
+        return self.spec.engine.result(self.state)
+
+    def legal(self, seat_id: str) -> list[Action]:
+        """Legal actions of ``seat_id``."""
+        return self.spec.engine.legal_actions(self.state, seat_id)
+
+    def view(self, seat_id: str | None) -> Any:
+        """The engine view for ``seat_id`` (``None``: spectator)."""
+        return self.spec.engine.view(self.state, seat_id)
+
+    def mention(self, seat_id: str) -> str:
+        """``<@id>`` for a member, the bare name for an AI."""
+        s = self.seat(seat_id)
+        return f"<@{s.user_id}>" if s.user_id is not None and not s.is_ai else s.name
+
+
+class GameCog(commands.Cog):
+    """Base class of the game cogs. Subclasses set ``kind`` and override the hooks."""
+
+    kind: ClassVar[str] = ""
+
+    def __init__(self, bot: HerdBot) -> None:
+        self.bot = bot
+
+    # -- hooks for subclasses ----------------------------------------------------------
+
+    def render(self, table: Table) -> bytes:
+        """PNG bytes of the public table (runs in a worker thread)."""
+        raise NotImplementedError
+
+    def turn_text(self, table: Table) -> str:
+        """One or two lines: whose turn and what they can do."""
+        names = ", ".join(table.names[s] for s in table.pending.seats)
+        return f"Waiting for **{names}**."
+
+    def table_items(self, table: Table) -> list[discord.ui.Item[Any]]:
+        """The public action buttons for the current state (excluding My hand)."""
+        return []
+
+    async def on_game_component(
+        self, interaction: discord.Interaction, table: Table, seat: SeatRecord,
+        cid: ids.ComponentId, values: list[str],
+    ) -> None:
+        """Handle a game button or select (the base already checked game, seat and version)."""
+        raise GameError("bad_button", "This button is not one herdbot understands.")
+
+    async def private_panel(
+        self, table: Table, seat: SeatRecord
+    ) -> dict[str, Any]:
+        """Keyword arguments for the ephemeral "My hand" message (content/embed/file/view)."""
+        return {"content": "You have no hidden cards in this game."}
+
+    def final_text(self, table: Table) -> str:
+        """The end-of-game breakdown in words."""
+        result = table.result
+        if result is None:
+            return ""
+        names = table.names
+        lines = []
+        order = sorted(result.scores, key=lambda s: -result.scores[s])
+        for seat in order:
+            parts = ", ".join(f"{ln.label} {ln.points:+d}" for ln in result.breakdown.get(seat, []))
+            crown = "\N{TROPHY} " if seat in result.winners else ""
+            lines.append(f"{crown}**{names[seat]}**: {result.scores[seat]}" +
+                         (f" ({parts})" if parts else ""))
+        if result.winners:
+            win = " and ".join(names[s] for s in result.winners)
+            head = f"**{win}** win{'s' if len(result.winners) == 1 else ''}!"
+        else:
+            head = "Nobody wins this time."
+        if result.reason:
+            head = f"{result.reason} {head}"
+        return head + "\n" + "\n".join(lines)
+
+    # -- loading -----------------------------------------------------------------------
+
+    async def load_table(self, game_id: int) -> Table:
+        """Load a started game. Raises :class:`GameError` if it does not exist."""
+        record, seats, spec, state = await self.bot.service.load(game_id)
+        return Table(record, seats, spec, state)
+
+    async def render_file(self, table: Table, filename: str = "table.png") -> discord.File:
+        """Render the table in a worker thread and wrap it as an attachment."""
+        data = await asyncio.to_thread(self.render, table)
+        return discord.File(io.BytesIO(data), filename=filename)
+
+    def table_view(self, table: Table) -> discord.ui.View:
+        """The action buttons plus My hand (and I'm back for a taken-over seat)."""
+        items = list(self.table_items(table)) if table.result is None else []
+        if table.record.status == "active" and table.result is None:
+            items.append(button("g", table.record.id, "hand", "My hand", emoji="\N{OPEN BOOK}",
+                                style=discord.ButtonStyle.secondary))
+            if any(s.ai_takeover for s in table.seats):
+                items.append(button("g", table.record.id, "back", "I'm back",
+                                    style=discord.ButtonStyle.success))
+        return view_of(*items)
+
+    def table_embed(self, table: Table, events: list[Event] | None = None) -> discord.Embed:
+        """The table embed: events just played, whose turn, the picture."""
+        lines = [e.text for e in (events or []) if e.to is None][-12:]
+        desc = "\n".join(f"\N{BULLET} {t}" for t in lines)
+        if table.result is None and table.record.status == "active":
+            desc = (desc + "\n\n" if desc else "") + self.turn_text(table)
+        embed = discord.Embed(
+            title=f"{table.spec.name} #{table.record.id}", description=desc[:EMBED_LIMIT],
+            colour=0xC8A165,
+        )
+        embed.set_image(url="attachment://table.png")
+        embed.set_footer(text=f"Move {table.state.version}")
+        return embed
+
+    # -- posting -----------------------------------------------------------------------
+
+    def channel_of(self, record: GameRecord) -> discord.abc.Messageable | None:
+        """The game's thread (or channel) object, from the cache or as a partial."""
+        target = record.thread_id or record.channel_id
+        if target is None:
+            return None
+        return self.bot.get_channel(target) or self.bot.get_partial_messageable(target)  # type: ignore[return-value]
+
+    async def post_table(self, table: Table, events: list[Event] | None = None) -> None:
+        """Post the table (picture, turn text, buttons) in the thread and retire the old
+        table message's buttons. Pings the members who must act now, once per turn."""
+        channel = self.channel_of(table.record)
+        if channel is None:
+            return
+        file = await self.render_file(table)
+        ping = ""
+        if table.result is None and table.record.status == "active":
+            humans = [s for s in table.pending.seats if table.is_human(s)]
+            ping = " ".join(table.mention(s) for s in humans)
+        old = table.record.table_message_id
+        message = await channel.send(
+            content=ping or None, embed=self.table_embed(table, events), file=file,
+            view=self.table_view(table),
+        )
+        await self.bot.store.update_game(table.record.id, table_message_id=message.id)
+        if old:
+            try:
+                await channel.get_partial_message(old).edit(view=None)  # type: ignore[attr-defined]
+            except (discord.HTTPException, AttributeError):
+                pass
+
+    async def on_update(self, update: Update, interaction: discord.Interaction | None = None) -> None:
+        """Show what changed: notes, the new table, private events, and the end."""
+        if update.kind in ("lobby", "cancelled") or update.state is None:
+            return
+        table = Table(update.record, update.seats, update.spec, update.state)
+        channel = self.channel_of(table.record)
+        if update.kind == "ended":
+            if channel is not None:
+                await channel.send(
+                    "\N{BLACK SQUARE FOR STOP} This game was ended early; no scores are recorded."
+                )
+                if table.record.table_message_id:
+                    try:
+                        await channel.get_partial_message(table.record.table_message_id).edit(view=None)  # type: ignore[attr-defined]
+                    except (discord.HTTPException, AttributeError):
+                        pass
+            return
+        if update.notes and channel is not None:
+            await channel.send("\n".join(update.notes))
+        await self.post_table(table, update.events())
+        await self.send_private_events(table, update, interaction)
+        if update.result is not None:
+            await self.finish(table)
+
+    async def send_private_events(
+        self, table: Table, update: Update, interaction: discord.Interaction | None
+    ) -> None:
+        """Private events reach their seat: the actor by an ephemeral followup, others by DM."""
+        per_seat: dict[str, list[str]] = {}
+        for event in update.events():
+            for seat in event.to or []:
+                per_seat.setdefault(seat, []).append(event.text)
+        actor = table.seat_of(interaction.user.id) if interaction else None
+        for seat_id, texts in per_seat.items():
+            if not table.is_human(seat_id):
+                continue
+            body = "\n".join(texts)[:1900]
+            if actor is not None and actor.seat == seat_id and interaction is not None:
+                await send_ephemeral(interaction, body)
+            else:
+                user_id = table.seat(seat_id).user_id
+                assert user_id is not None
+                await self.bot.notifier.dm(table.record, user_id, body)
+
+    async def finish(self, table: Table) -> None:
+        """Post the final scores and record the stats."""
+        channel = self.channel_of(table.record)
+        result = table.result
+        if result is None:
+            return
+        if channel is not None:
+            embed = discord.Embed(title=f"{table.spec.name} #{table.record.id}: final scores",
+                                  description=self.final_text(table)[:EMBED_LIMIT],
+                                  colour=0xE0B000)
+            await channel.send(embed=embed)
+        rows = []
+        for seat in table.seats:
+            if seat.user_id is None or seat.is_ai:
+                continue
+            won = seat.seat in result.winners and not seat.ai_takeover
+            rows.append((seat.user_id, won, result.scores.get(seat.seat, 0)))
+        if table.record.guild_id is not None and rows:
+            await self.bot.store.record_result(table.record.guild_id, table.spec.key, rows)
+
+    # -- interactions ------------------------------------------------------------------
+
+    async def handle_component(
+        self, interaction: discord.Interaction, cid: ids.ComponentId, values: list[str]
+    ) -> None:
+        """Checks shared by every game component, then :meth:`on_game_component`."""
+        table = await self.load_table(cid.game_id)
+        seat = table.seat_of(interaction.user.id)
+        if cid.code == "endyes":
+            perms = getattr(interaction.user, "guild_permissions", None)
+            await defer(interaction, ephemeral=True)
+            await self.bot.service.end(cid.game_id, interaction.user.id,
+                                       manage_guild=bool(perms and perms.manage_guild))
+            await send_ephemeral(interaction, "The game has ended.")
+            return
+        if table.record.status != "active":
+            raise GameError("not_active", "This game is over.")
+        if seat is None:
+            raise GameError("not_in_game", "You are not in this game.")
+        if cid.code == "hand":
+            await send_ephemeral(interaction, **await self.private_panel(table, seat))
+            return
+        if cid.code == "back":
+            if not seat.ai_takeover:
+                raise GameError("not_away", "Your seat is already yours.")
+            await defer(interaction)
+            update = await self.bot.service.set_takeover(table.record.id, interaction.user.id, False)
+            await send_ephemeral(interaction, "Welcome back: your seat is yours again.")
+            del update
+            return
+        if cid.version is not None and cid.version != table.record.version:
+            await self.answer_stale(interaction, table)
+            return
+        await self.on_game_component(interaction, table, seat, cid, values)
+
+    async def answer_stale(self, interaction: discord.Interaction, table: Table) -> None:
+        """"This table has moved on", with the current table (ephemeral)."""
+        file = await self.render_file(table)
+        await send_ephemeral(
+            interaction, "This table has moved on. Here is the current one:",
+            embed=self.table_embed(table), file=file,
+        )
+
+    async def act(
+        self,
+        interaction: discord.Interaction,
+        table: Table,
+        seat: SeatRecord,
+        action: Action | dict[str, Any],
+        *,
+        version: int | None = None,
+    ) -> Update | None:
+        """Acknowledge, apply ``action`` through the service and show the result. A refusal
+        is answered ephemerally in words and changes nothing; returns ``None`` then."""
+        if seat.ai_takeover:
+            await send_error(interaction, "The AI is playing your seat: press I'm back first.")
+            return None
+        await defer(interaction)
+        try:
+            update = await self.bot.service.act(
+                table.record.id, seat.seat, action,
+                expected_version=table.record.version if version is None else version,
+                publish=False,
+            )
+        except GameError as exc:
+            if exc.code == "stale":
+                await self.answer_stale(interaction, await self.load_table(table.record.id))
+            else:
+                await send_error(interaction, exc.message)
+            return None
+        await self.on_update(update, interaction)
+        return update

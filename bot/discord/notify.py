@@ -1,0 +1,82 @@
+"""Direct messages: hands and turn notices by DM, with opt-out and closed-DM memory.
+
+A member's closed DMs (Discord error 50007) are remembered, so the bot stops trying; the
+member is told once, in the game's thread and without any secret, to use the My hand button.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.store import GameRecord
+
+if TYPE_CHECKING:
+    from bot.discord.bot import HerdBot
+
+log = logging.getLogger(__name__)
+
+
+def thread_link(record: GameRecord) -> str:
+    """A link to the game's thread (or channel)."""
+    target = record.thread_id or record.channel_id
+    return f"https://discord.com/channels/{record.guild_id or '@me'}/{target}"
+
+
+class Notifier:
+    """Sends DMs on behalf of the games."""
+
+    def __init__(self, bot: HerdBot) -> None:
+        self.bot = bot
+
+    async def may_dm(self, record: GameRecord, user_id: int) -> bool:
+        """True unless the member opted out, their DMs are known closed, or the server
+        turned DM notifications off."""
+        prefs = await self.bot.store.member_prefs(user_id)
+        if prefs["dm_opt_out"] or prefs["dm_closed"]:
+            return False
+        if record.guild_id is not None:
+            settings = await self.bot.store.guild_settings(record.guild_id)
+            if settings.dm_notifications is not None:
+                return settings.dm_notifications
+        return self.bot.settings.default_dm_notifications
+
+    async def dm(self, record: GameRecord, user_id: int, text: str, **kwargs: Any) -> bool:
+        """DM ``text`` (prefixed with the game's name and a link to its thread). Returns
+        True when sent. On 50007 the member is marked and told once in the thread."""
+        if not await self.may_dm(record, user_id):
+            return False
+        spec = self.bot.registry.get(record.kind)
+        name = spec.name if spec else record.kind
+        header = f"**{name} #{record.id}** \N{EM DASH} {thread_link(record)}\n"
+        try:
+            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+            await user.send(header + text, **kwargs)
+            return True
+        except discord.Forbidden as exc:
+            if exc.code == 50007:
+                await self._closed(record, user_id)
+            return False
+        except discord.HTTPException as exc:
+            log.info("DM to %s failed: %s", user_id, exc)
+            return False
+
+    async def _closed(self, record: GameRecord, user_id: int) -> None:
+        prefs = await self.bot.store.member_prefs(user_id)
+        await self.bot.store.set_member_prefs(user_id, dm_closed=True, dm_closed_told=True)
+        if prefs["dm_closed_told"]:
+            return
+        target = record.thread_id or record.channel_id
+        if target is None:
+            return
+        channel = self.bot.get_partial_messageable(target)
+        try:
+            await channel.send(
+                f"<@{user_id}>, I cannot send you direct messages, so I will not try again. "
+                "Use the **My hand** button on the table to see your cards.",
+                allowed_mentions=discord.AllowedMentions(users=True),
+            )
+        except discord.HTTPException:
+            log.info("could not tell %s about closed DMs", user_id)

@@ -1,0 +1,122 @@
+"""Server and member commands: ``/settings``, ``/stats``, ``/notify``."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.discord.bot import HerdBot
+from bot.discord.replies import send_ephemeral
+from bot.runtime import GameError
+
+TIMERS = [
+    app_commands.Choice(name="No turn timer", value="off"),
+    app_commands.Choice(name="2 minutes", value="2m"),
+    app_commands.Choice(name="10 minutes", value="10m"),
+    app_commands.Choice(name="1 hour", value="1h"),
+    app_commands.Choice(name="24 hours", value="24h"),
+]
+
+
+class Admin(commands.Cog):
+    """Per-server settings, statistics and DM preferences."""
+
+    stats_group = app_commands.Group(name="stats", description="Game statistics on this server",
+                                     guild_only=True)
+
+    def __init__(self, bot: HerdBot) -> None:
+        self.bot = bot
+        choices = [app_commands.Choice(name=s.name, value=s.key) for s in bot.registry]
+        self.stats_show._params["game"].choices = choices  # type: ignore[attr-defined]
+
+    @app_commands.command(name="settings", description="Server defaults for herdbot games.")
+    @app_commands.describe(
+        turn_timer="Default turn timer for new games",
+        dm_notifications="DM players their hands and turn notices",
+        game_channel="The only channel where games may be started (leave empty for any)",
+        clear_channel="Allow games in every channel again",
+    )
+    @app_commands.choices(turn_timer=TIMERS)
+    @app_commands.default_permissions(manage_guild=True)
+    @app_commands.guild_only()
+    async def settings(
+        self,
+        interaction: discord.Interaction,
+        turn_timer: app_commands.Choice[str] | None = None,
+        dm_notifications: bool | None = None,
+        game_channel: discord.TextChannel | None = None,
+        clear_channel: bool = False,
+    ) -> None:
+        perms = getattr(interaction.user, "guild_permissions", None)
+        if not (perms and perms.manage_guild):
+            raise GameError("no_permission", "Only members with Manage Server can change settings.")
+        store = self.bot.store
+        current = await store.guild_settings(interaction.guild_id or 0)
+        if turn_timer is not None:
+            current.turn_timer = turn_timer.value
+        if dm_notifications is not None:
+            current.dm_notifications = dm_notifications
+        if game_channel is not None:
+            current.game_channel_id = game_channel.id
+        if clear_channel:
+            current.game_channel_id = None
+        await store.save_guild_settings(current)
+        cfg = self.bot.settings
+        timer = current.turn_timer or cfg.default_turn_timer
+        dms = cfg.default_dm_notifications if current.dm_notifications is None else current.dm_notifications
+        channel = f"<#{current.game_channel_id}>" if current.game_channel_id else "any channel"
+        await send_ephemeral(
+            interaction,
+            f"**herdbot settings**\nDefault turn timer: {timer}\nDM hands and turn notices: "
+            f"{'on' if dms else 'off'}\nGames may start in: {channel}",
+        )
+
+    @stats_group.command(name="show", description="Games played and won on this server.")
+    @app_commands.describe(game="Which game", member="Whose stats (default: the leaderboard)")
+    async def stats_show(
+        self, interaction: discord.Interaction, game: str | None = None,
+        member: discord.Member | None = None,
+    ) -> None:
+        if game is not None and game not in self.bot.registry:
+            raise GameError("unknown_game", f"There is no game called {game!r}.")
+        rows = await self.bot.store.stats(interaction.guild_id or 0, kind=game,
+                                          user_id=member.id if member else None)
+        title = (self.bot.registry[game].name if game else "All games") + " leaderboard"
+        embed = discord.Embed(title=title, colour=0x6B8E23)
+        if not rows:
+            embed.description = "No finished games yet."
+        else:
+            lines = []
+            for i, r in enumerate(rows[:15], 1):
+                rate = 100 * r.won / r.played if r.played else 0
+                name = self.bot.registry.get(r.kind)
+                lines.append(
+                    f"{i}. <@{r.user_id}> {name.name if name and not game else ''} \N{EM DASH} "
+                    f"{r.won}/{r.played} won ({rate:.0f}%), best {r.best_score}"
+                )
+            embed.description = "\n".join(lines)
+        await interaction.response.send_message(embed=embed,
+                                                allowed_mentions=discord.AllowedMentions.none())
+
+    @stats_group.command(name="forget", description="Delete your own statistics on this server.")
+    async def stats_forget(self, interaction: discord.Interaction) -> None:
+        n = await self.bot.store.forget_stats(interaction.user.id, interaction.guild_id)
+        await send_ephemeral(interaction, f"Your statistics are deleted ({n} game kinds).")
+
+    @app_commands.command(name="notify", description="Turn herdbot's direct messages on or off.")
+    @app_commands.describe(direct_messages="on: DM my hands and turn notices; off: never DM me")
+    @app_commands.choices(direct_messages=[app_commands.Choice(name="on", value="on"),
+                                           app_commands.Choice(name="off", value="off")])
+    async def notify(self, interaction: discord.Interaction,
+                     direct_messages: app_commands.Choice[str]) -> None:
+        on = direct_messages.value == "on"
+        await self.bot.store.set_member_prefs(interaction.user.id, dm_opt_out=not on,
+                                              dm_closed=False, dm_closed_told=False)
+        await send_ephemeral(interaction, "I will DM you your hands and turn notices." if on
+                             else "I will not DM you; use the My hand button in games.")
+
+
+async def setup(bot: HerdBot) -> None:
+    """Extension entry point."""
+    await bot.add_cog(Admin(bot))

@@ -1,0 +1,156 @@
+"""``/game`` (hand, status, leave, end, log) and ``/rules``: routed to the game's cog."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.discord.bot import HerdBot
+from bot.discord.components import button, view_of
+from bot.discord.game_cog import GameCog, Table
+from bot.discord.replies import defer, send_ephemeral
+from bot.games.base import Event
+from bot.runtime import GameError
+from bot.store import GameRecord
+
+
+def _manage(interaction: discord.Interaction) -> bool:
+    perms = getattr(interaction.user, "guild_permissions", None)
+    return bool(perms and perms.manage_guild)
+
+
+class GameCommands(commands.Cog):
+    """Commands that act on the game of the current thread (or the member's latest game)."""
+
+    game = app_commands.Group(name="game", description="Your current game", guild_only=True)
+
+    def __init__(self, bot: HerdBot) -> None:
+        self.bot = bot
+        choices = [app_commands.Choice(name=s.name, value=s.key) for s in bot.registry]
+        self.rules._params["game"].choices = choices  # type: ignore[attr-defined]
+
+    async def find_game(self, interaction: discord.Interaction, *, active: bool = True) -> GameRecord:
+        """The game of this thread, else the member's newest running game in this server.
+        Raises :class:`GameError` when there is none."""
+        store = self.bot.store
+        if interaction.channel_id is not None:
+            record = await store.game_by_thread(interaction.channel_id)
+            if record is not None and (record.status == "active" or not active):
+                return record
+        mine = [g for g in await store.active_games_of(interaction.user.id, interaction.guild_id)
+                if g.status == "active"]
+        if mine:
+            return mine[0]
+        raise GameError("no_game_here", "You have no running game here. Start one with /play.")
+
+    def cog_for(self, record: GameRecord) -> GameCog:
+        cog = self.bot.game_cog(record.kind)
+        if cog is None:
+            raise GameError("unknown_game", "This game is not available on this bot.")
+        return cog
+
+    @game.command(name="hand", description="See your private cards (only you can see them).")
+    async def hand(self, interaction: discord.Interaction) -> None:
+        record = await self.find_game(interaction)
+        cog = self.cog_for(record)
+        table = await cog.load_table(record.id)
+        seat = table.seat_of(interaction.user.id)
+        if seat is None:
+            raise GameError("not_in_game", "You are not in this game.")
+        await send_ephemeral(interaction, **await cog.private_panel(table, seat))
+
+    @game.command(name="status", description="Post the current table again.")
+    async def status(self, interaction: discord.Interaction) -> None:
+        record = await self.find_game(interaction)
+        cog = self.cog_for(record)
+        await defer(interaction, ephemeral=True)
+        table = await cog.load_table(record.id)
+        await cog.post_table(table)
+        await send_ephemeral(interaction, "The table is posted in the game's thread.")
+
+    @game.command(name="leave", description="Leave your game; an AI takes your seat.")
+    async def leave(self, interaction: discord.Interaction) -> None:
+        record = await self.find_game(interaction)
+        cog = self.cog_for(record)
+        table = await cog.load_table(record.id)
+        seat = table.seat_of(interaction.user.id)
+        if seat is None:
+            raise GameError("not_in_game", "You are not in this game.")
+        await defer(interaction, ephemeral=True)
+        humans = [s for s in table.seats if table.is_human(s.seat) and s.seat != seat.seat]
+        if not humans:
+            await self.bot.service.end(record.id, record.host_id, manage_guild=True)
+            await send_ephemeral(interaction, "You were the last player, so the game has ended.")
+            return
+        await self.bot.service.set_takeover(record.id, interaction.user.id, True)
+        channel = cog.channel_of(record)
+        if channel is not None:
+            await channel.send(f"{seat.name} left the game; the AI plays their seat now.")
+        await send_ephemeral(interaction, "You left the game; the AI plays your seat.")
+
+    @game.command(name="end", description="End the game early (host or server managers).")
+    async def end(self, interaction: discord.Interaction) -> None:
+        record = await self.find_game(interaction)
+        if interaction.user.id != record.host_id and not _manage(interaction):
+            raise GameError("not_host", "Only the host (or a server manager) can end the game.")
+        view = view_of(
+            button("g", record.id, "endyes", "Yes, end the game", style=discord.ButtonStyle.danger),
+        )
+        await send_ephemeral(interaction, "End this game for everyone? No scores are recorded.",
+                             view=view)
+
+    @game.command(name="log", description="The moves so far, with others' hidden cards left out.")
+    async def log(self, interaction: discord.Interaction) -> None:
+        record = await self.find_game(interaction, active=False)
+        cog = self.cog_for(record)
+        table = await cog.load_table(record.id)
+        seat = table.seat_of(interaction.user.id)
+        viewer = seat.seat if seat else None
+        lines: list[str] = []
+        for row in await self.bot.store.actions(record.id):
+            for raw in row.events:
+                event = Event.model_validate(raw)
+                if event.visible_to(viewer):
+                    lines.append(f"{row.version}. {'(private) ' if event.to else ''}{event.text}")
+        if not lines:
+            lines = ["No moves yet."]
+        text = "\n".join(lines)
+        if len(text) <= 1900:
+            await send_ephemeral(interaction, f"**{table.spec.name} #{record.id}: log**\n{text}")
+        else:
+            await send_ephemeral(
+                interaction, f"**{table.spec.name} #{record.id}: log** (last moves below, full log attached)\n"
+                + "\n".join(lines[-15:])[-1500:],
+                file=discord.File(io.BytesIO(text.encode()), filename=f"game-{record.id}-log.txt"),
+            )
+
+    @app_commands.command(name="rules", description="How to play one of the games.")
+    @app_commands.describe(game="Which game")
+    async def rules(self, interaction: discord.Interaction, game: str) -> None:
+        spec = self.bot.registry.get(game)
+        if spec is None:
+            raise GameError("unknown_game", f"There is no game called {game!r}.")
+        embed = discord.Embed(title=f"How to play {spec.name}", description=spec.rules_summary[:4000],
+                              colour=0x6B8E23)
+        embed.set_footer(text=f"{spec.min_players}-{spec.max_players} players. Start with /play.")
+        kwargs: dict[str, Any] = {"embed": embed}
+        cog = self.bot.game_cog(spec.key)
+        example = getattr(cog, "example_image", None)
+        if example is not None:
+            data = await example()
+            if data:
+                kwargs["file"] = discord.File(io.BytesIO(data), filename="example.png")
+                embed.set_image(url="attachment://example.png")
+        await send_ephemeral(interaction, **kwargs)
+
+
+async def setup(bot: HerdBot) -> None:
+    """Extension entry point."""
+    await bot.add_cog(GameCommands(bot))
+
+
+__all__ = ["GameCommands", "Table", "setup"]

@@ -1,0 +1,232 @@
+"""The lobby: ``/play`` posts a lobby that players join; Start opens the game's thread.
+
+Flow and looks: UX.md, "Common to all games". The lobby message is edited in place; its
+buttons are DynamicItems, so a lobby still works after a restart.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.discord import ids
+from bot.discord.bot import HerdBot
+from bot.discord.components import button, view_of
+from bot.discord.replies import defer
+from bot.games.registry import GameSpec
+from bot.runtime import GameError, Update
+from bot.store import GameRecord, SeatRecord
+
+log = logging.getLogger(__name__)
+
+TIMER_CHOICES = [
+    app_commands.Choice(name="No turn timer", value="off"),
+    app_commands.Choice(name="2 minutes per turn", value="2m"),
+    app_commands.Choice(name="10 minutes per turn", value="10m"),
+    app_commands.Choice(name="1 hour per turn", value="1h"),
+    app_commands.Choice(name="24 hours per turn", value="24h"),
+]
+TIMER_LABELS = {c.value: c.name for c in TIMER_CHOICES}
+
+
+def _bool_options(spec: GameSpec) -> list[tuple[str, str]]:
+    """Boolean lobby options of a game as ``(field, label)``, from its options model."""
+    out = []
+    for name, field in spec.options_model.model_fields.items():
+        if field.annotation is bool:
+            out.append((name, field.description or name.replace("_", " ").capitalize()))
+    return out
+
+
+def lobby_embed(record: GameRecord, seats: list[SeatRecord], spec: GameSpec) -> discord.Embed:
+    """The lobby embed: game, seats (host marked), options and what happens next."""
+    status = record.status
+    colour = {"lobby": 0x6B8E23, "cancelled": 0x888888}.get(status, 0x3B82F6)
+    embed = discord.Embed(title=f"{spec.name}: lobby #{record.id}", colour=colour,
+                          description=spec.description)
+    lines = []
+    for i, seat in enumerate(seats, 1):
+        who = f"\N{ROBOT FACE} {seat.name}" if seat.is_ai else f"<@{seat.user_id}>"
+        host = " \N{CROWN} host" if seat.user_id == record.host_id else ""
+        lines.append(f"{i}. {who}{host}")
+    for i in range(len(seats) + 1, spec.max_players + 1):
+        lines.append(f"{i}. *open seat*" if i <= max(spec.min_players, len(seats) + 1) else "")
+    embed.add_field(name=f"Seats ({len(seats)}/{spec.max_players})",
+                    value="\n".join(line for line in lines if line) or "-", inline=True)
+    opts = [f"Turn timer: {TIMER_LABELS.get(record.options.get('turn_timer', 'off'), 'off')}"]
+    for name, label in _bool_options(spec):
+        opts.append(f"{label}: {'on' if record.options.get(name) else 'off'}")
+    embed.add_field(name="Options", value="\n".join(opts), inline=True)
+    if status == "lobby":
+        need = spec.min_players - len(seats)
+        foot = (f"Waiting for {need} more player{'s' * (need != 1)}." if need > 0
+                else "The host can start the game.")
+        embed.set_footer(text=f"{spec.min_players}-{spec.max_players} players. {foot}")
+    elif status == "cancelled":
+        embed.set_footer(text="This lobby was cancelled.")
+    else:
+        embed.set_footer(text="The game has started in its thread.")
+    return embed
+
+
+def lobby_view(record: GameRecord, seats: list[SeatRecord], spec: GameSpec) -> discord.ui.View | None:
+    """Join, Leave, Add AI seat, Start, Cancel (and option toggles), with disabled states."""
+    if record.status != "lobby":
+        return None
+    gid = record.id
+    full = len(seats) >= spec.max_players
+    items = [
+        button("l", gid, "join", "Join", style=discord.ButtonStyle.success, disabled=full),
+        button("l", gid, "leave", "Leave"),
+        button("l", gid, "ai", "Add AI seat", disabled=full or spec.policy is None),
+        button("l", gid, "unai", "Remove AI seat", disabled=not any(s.is_ai for s in seats)),
+        button("l", gid, "start", "Start", style=discord.ButtonStyle.primary,
+               disabled=len(seats) < spec.min_players),
+        button("l", gid, "cancel", "Cancel", style=discord.ButtonStyle.danger, row=1),
+    ]
+    items[0].row = items[1].row = items[2].row = items[3].row = items[4].row = 0
+    for name, label in _bool_options(spec):
+        on = bool(record.options.get(name))
+        items.append(button("l", gid, f"opt.{name}", f"{label}: {'on' if on else 'off'}", row=1))
+    return view_of(*items)
+
+
+class Lobby(commands.Cog):
+    """``/play`` and the lobby buttons."""
+
+    def __init__(self, bot: HerdBot) -> None:
+        self.bot = bot
+        choices = [app_commands.Choice(name=f"{s.name}: {s.description}"[:100], value=s.key)
+                   for s in bot.registry]
+        self.play.parameters  # noqa: B018 - make sure the command is built
+        self.play._params["game"].choices = choices  # type: ignore[attr-defined]
+
+    @app_commands.command(name="play", description="Open a lobby for a llama-and-alpaca game.")
+    @app_commands.describe(game="Which game to play", turn_timer="Time each player has per turn")
+    @app_commands.choices(turn_timer=TIMER_CHOICES)
+    @app_commands.guild_only()
+    async def play(
+        self,
+        interaction: discord.Interaction,
+        game: str,
+        turn_timer: app_commands.Choice[str] | None = None,
+    ) -> None:
+        """Post a lobby for ``game`` in this channel."""
+        spec = self.bot.registry.get(game)
+        if spec is None:
+            raise GameError("unknown_game", f"There is no game called {game!r}. Pick one from the list.")
+        settings = await self.bot.store.guild_settings(interaction.guild_id or 0)
+        if settings.game_channel_id and interaction.channel_id != settings.game_channel_id:
+            raise GameError("wrong_channel",
+                            f"Games are played in <#{settings.game_channel_id}> on this server.")
+        if isinstance(interaction.channel, discord.Thread):
+            raise GameError("in_thread", "Start games in a channel, not inside a thread.")
+        timer = (turn_timer.value if turn_timer else
+                 settings.turn_timer or self.bot.settings.default_turn_timer)
+        update = await self.bot.service.create_lobby(
+            spec.key,
+            guild_id=interaction.guild_id,
+            channel_id=interaction.channel_id,
+            host_id=interaction.user.id,
+            host_name=interaction.user.display_name,
+            options={"turn_timer": timer},
+        )
+        kwargs: dict[str, Any] = {"embed": lobby_embed(update.record, update.seats, spec)}
+        view = lobby_view(update.record, update.seats, spec)
+        if view is not None:
+            kwargs["view"] = view
+        await interaction.response.send_message(**kwargs)
+        message = await interaction.original_response()
+        await self.bot.store.update_game(update.record.id, lobby_message_id=message.id)
+
+    async def on_component(
+        self, interaction: discord.Interaction, cid: ids.ComponentId, values: list[str]
+    ) -> None:
+        """Lobby buttons. Every refusal is ephemeral and changes nothing."""
+        service = self.bot.service
+        user = interaction.user
+        manage = bool(getattr(getattr(user, "guild_permissions", None), "manage_guild", False))
+        gid = cid.game_id
+        code = cid.code
+        if code == "join":
+            update = await service.join(gid, user.id, user.display_name)
+        elif code == "leave":
+            update = await service.leave_lobby(gid, user.id)
+        elif code == "ai":
+            update = await service.add_ai(gid, user.id)
+        elif code == "unai":
+            update = await service.remove_ai(gid, user.id)
+        elif code == "cancel":
+            update = await service.cancel(gid, user.id, manage_guild=manage)
+        elif code.startswith("opt."):
+            name = code[4:]
+            record = await service.get(gid)
+            spec = service.spec_of(record)
+            if name not in dict(_bool_options(spec)):
+                raise GameError("bad_option", "That option does not exist.")
+            update = await service.set_options(gid, user.id, {name: not record.options.get(name)})
+        elif code == "start":
+            await self._start(interaction, gid)
+            return
+        else:
+            raise GameError("bad_button", "This button is not one herdbot understands.")
+        await self._edit_lobby(interaction, update)
+
+    async def _edit_lobby(self, interaction: discord.Interaction, update: Update) -> None:
+        embed = lobby_embed(update.record, update.seats, update.spec)
+        view = lobby_view(update.record, update.seats, update.spec)
+        if interaction.response.is_done():
+            await interaction.edit_original_response(embed=embed, view=view)
+        else:
+            await interaction.response.edit_message(embed=embed, view=view)
+
+    async def on_lobby_update(self, update: Update) -> None:
+        """Service subscriber hook (lobby changes come back through the click itself)."""
+
+    async def _start(self, interaction: discord.Interaction, game_id: int) -> None:
+        service = self.bot.service
+        acked = await defer(interaction)
+        update = await service.start(game_id, interaction.user.id, publish=False)
+        record = update.record
+        spec = update.spec
+        thread: discord.abc.Messageable | None = None
+        message = interaction.message
+        try:
+            if message is None:
+                raise discord.HTTPException  # pragma: no cover - components always have one
+            thread = await message.create_thread(
+                name=f"{spec.name} #{record.id}"[:100], auto_archive_duration=1440
+            )
+            for seat in update.seats:
+                if seat.user_id is not None:
+                    try:
+                        await thread.add_user(discord.Object(id=seat.user_id))  # type: ignore[union-attr]
+                    except discord.HTTPException:
+                        log.info("could not add %s to thread %s", seat.user_id, thread.id)  # type: ignore[union-attr]
+            thread_id = thread.id  # type: ignore[union-attr]
+        except discord.HTTPException:
+            log.warning("could not open a thread for game %s; playing in the channel", record.id)
+            thread_id = record.channel_id
+        await service.store.update_game(record.id, thread_id=thread_id)
+        update.record = await service.get(record.id)
+        embed = lobby_embed(update.record, update.seats, spec)
+        embed.description = f"{spec.description}\n\n**Playing in <#{thread_id}>.**"
+        if acked:
+            try:
+                await interaction.edit_original_response(embed=embed, view=None)
+            except discord.HTTPException:
+                log.info("lobby message %s could not be edited", record.lobby_message_id)
+        cog = self.bot.game_cog(record.kind)
+        if cog is not None:
+            await cog.on_update(update)
+        else:
+            await service.publish(update)
+
+
+async def setup(bot: HerdBot) -> None:
+    """Extension entry point."""
+    await bot.add_cog(Lobby(bot))
