@@ -99,7 +99,8 @@ class HerdBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.settings.database_path, clock=self.clock.now)
-        self.service = GameService(self.store, self.registry, clock=self.clock)
+        self.service = GameService(self.store, self.registry, clock=self.clock,
+                                   archive_after_s=self.settings.archive_after_s)
         self.service.subscribe(self.on_game_update)
         self.notifier = Notifier(self)
         extensions = self._extensions or (

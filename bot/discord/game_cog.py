@@ -214,10 +214,22 @@ class GameCog(commands.Cog):
 
     async def on_update(self, update: Update, interaction: discord.Interaction | None = None) -> None:
         """Show what changed: notes, the new table, private events, and the end."""
+        if update.kind == "archive":
+            await self.archive(update.record)
+            return
         if update.kind in ("lobby", "cancelled") or update.state is None:
             return
         table = Table(update.record, update.seats, update.spec, update.state)
         channel = self.channel_of(table.record)
+        if update.kind == "reminder":
+            humans = [s for s in table.pending.seats if table.is_human(s)]
+            if channel is not None and humans:
+                deadline = int(float(update.notes[0] or 0))
+                await channel.send(
+                    f"\N{ALARM CLOCK} {' '.join(table.mention(s) for s in humans)}, half your "
+                    f"time is gone: the AI plays for you <t:{deadline}:R>."
+                )
+            return
         if update.kind == "ended":
             if channel is not None:
                 await channel.send(
@@ -235,6 +247,19 @@ class GameCog(commands.Cog):
         await self.send_private_events(table, update, interaction)
         if update.result is not None:
             await self.finish(table)
+
+    async def archive(self, record: GameRecord) -> None:
+        """Archive the finished game's thread (its buttons were already retired)."""
+        if not record.thread_id or record.thread_id == record.channel_id:
+            return
+        thread = self.bot.get_channel(record.thread_id)
+        try:
+            if isinstance(thread, discord.Thread):
+                await thread.edit(archived=True)
+            else:
+                await self.bot.http.edit_channel(record.thread_id, archived=True)
+        except discord.HTTPException:
+            log.info("could not archive thread %s", record.thread_id)
 
     async def send_private_events(
         self, table: Table, update: Update, interaction: discord.Interaction | None

@@ -91,8 +91,12 @@ class GameService:
     changes nothing.
     """
 
-    def __init__(self, store: Store, registry: Registry, *, clock: Clock | None = None) -> None:
+    def __init__(
+        self, store: Store, registry: Registry, *, clock: Clock | None = None,
+        archive_after_s: float = 600,
+    ) -> None:
         self.store = store
+        self.archive_after_s = archive_after_s
         self.registry = registry
         self.clock = clock or Clock()
         self.timers = TimerService(store, self.clock, self._on_timer)
@@ -270,7 +274,7 @@ class GameService:
         update = Update("lobby", record, await self.store.seats(game_id), self.spec_of(record))
         return update
 
-    async def start(self, game_id: int, user_id: int) -> Update:
+    async def start(self, game_id: int, user_id: int, *, publish: bool = True) -> Update:
         """Start the game (host only, player count in range): new state, seats renumbered in
         lobby order, AI seats moved, timers armed; publishes ``started``."""
         async with self.lock(game_id):
@@ -300,7 +304,8 @@ class GameService:
                 update.state = spec.engine.load_state(update.record.state or "")
             update.result = spec.engine.result(update.state)  # type: ignore[arg-type]
             await self._sync_timers(update.record, seats, spec, update.state)  # type: ignore[arg-type]
-        await self.publish(update)
+        if publish:
+            await self.publish(update)
         return update
 
     # -- play --------------------------------------------------------------------------
@@ -417,7 +422,12 @@ class GameService:
         self, record: GameRecord, seats: list[SeatRecord], spec: GameSpec, state: GameState
     ) -> None:
         if record.status != "active" or spec.engine.result(state) is not None:
-            await self.timers.cancel(record.id)
+            await self.timers.cancel(record.id, "rules")
+            await self.timers.cancel(record.id, "turn")
+            await self.timers.cancel(record.id, "remind")
+            if await self.store.timer(record.id, "archive") is None:
+                await self.timers.schedule(record.id, "archive", "archive",
+                                           self.clock.now() + self.archive_after_s)
             return
         pending = spec.engine.pending(state)
         now = self.clock.now()
@@ -440,10 +450,16 @@ class GameService:
             if current is None or current.payload.get("turn_key") != _turn_key(pending, humans):
                 await self.timers.schedule(
                     record.id, "turn", key, now + seconds,
-                    {"seats": humans, "turn_key": _turn_key(pending, humans), "half": False},
+                    {"seats": humans, "turn_key": _turn_key(pending, humans)},
+                )
+                await self.timers.schedule(
+                    record.id, "remind", key, now + seconds / 2,
+                    {"seats": humans, "turn_key": _turn_key(pending, humans),
+                     "deadline": now + seconds},
                 )
         else:
             await self.timers.cancel(record.id, "turn")
+            await self.timers.cancel(record.id, "remind")
 
     async def deadline(self, game_id: int, kind: str = "rules") -> float | None:
         """Unix time at which the game's ``kind`` timer fires, or ``None``."""
@@ -455,6 +471,25 @@ class GameService:
             await self._fire_rules_timer(timer)
         elif timer.kind == "turn":
             await self._fire_turn_timer(timer)
+        elif timer.kind in ("remind", "archive"):
+            record = await self.store.get_game(timer.game_id)
+            if record is None:
+                return
+            spec = self.spec_of(record)
+            state = spec.engine.load_state(record.state) if record.state else None
+            if timer.kind == "remind":
+                if record.status != "active" or state is None:
+                    return
+                pending = spec.engine.pending(state)
+                seats = await self.store.seats(record.id)
+                humans = [s for s in pending.seats if not self.is_ai(seats, s)]
+                if timer.payload.get("turn_key") != _turn_key(pending, humans):
+                    return
+                update = Update("reminder", record, seats, spec, state,
+                                notes=[str(timer.payload.get("deadline", ""))])
+            else:
+                update = Update("archive", record, await self.store.seats(record.id), spec, state)
+            await self.publish(update)
 
     async def _fire_rules_timer(self, timer: TimerRecord) -> None:
         async with self.lock(timer.game_id):
@@ -560,6 +595,8 @@ class GameService:
                 raise GameError("not_host", "Only the host (or a server manager) can end it.")
             await self.store.update_game(game_id, status="ended")
             await self.timers.cancel(game_id)
+            await self.timers.schedule(game_id, "archive", "archive",
+                                       self.clock.now() + self.archive_after_s)
             record = await self.get(game_id)
             spec = self.spec_of(record)
             state = spec.engine.load_state(record.state or "")
