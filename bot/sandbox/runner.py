@@ -1,0 +1,593 @@
+"""A real discord.py bot connected to a :class:`~bot.sandbox.World` with no network.
+
+See the package docstring (``bot.sandbox``) for a usage example.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import traceback
+from collections.abc import Iterator
+from typing import Any
+
+import discord
+from discord.http import Route
+
+from . import payloads as P
+from .rest import FakeSession, Router, current_interaction
+from .world import (
+    RecordedRequest,
+    SandboxError,
+    SimChannel,
+    SimInteraction,
+    SimMember,
+    SimMessage,
+    World,
+)
+
+#: Task names the settle loop never waits for (long-lived by design).
+BACKGROUND_TASK_PREFIXES = ("discord-ui-view-timeout", "discord-ext-tasks", "herdbot-timers")
+
+
+class CapturedError:
+    """An ERROR record logged by discord.py (or an exception no one retrieved from a task)."""
+
+    def __init__(self, source: str, message: str, exc: BaseException | None):
+        self.source = source
+        self.message = message
+        self.exc = exc
+
+    def __str__(self) -> str:
+        tb = ""
+        if self.exc is not None:
+            tb = "".join(traceback.format_exception(self.exc)).rstrip()
+        return f"[{self.source}] {self.message}\n{tb}".rstrip()
+
+    __repr__ = __str__
+
+
+class _LogCapture(logging.Handler):
+    def __init__(self, sandbox: Sandbox):
+        super().__init__(level=logging.ERROR)
+        self.sandbox = sandbox
+
+    def emit(self, record: logging.LogRecord) -> None:
+        exc = record.exc_info[1] if record.exc_info else None
+        self.sandbox.errors.append(CapturedError(record.name, record.getMessage(), exc))
+
+
+class _FakeGateway:
+    """Stands in for ``bot.ws``: presence changes are recorded, chunk requests answered."""
+
+    open = False
+    latency = 0.0
+    shard_id = None
+
+    def __init__(self, sandbox: Sandbox):
+        self.sandbox = sandbox
+
+    async def change_presence(self, *, activity: Any = None, status: Any = None,
+                              since: float = 0.0) -> None:
+        self.sandbox.world.presence = {"activity": activity, "status": status}
+
+    async def request_chunks(self, guild_id: int, query: str | None = None, *, limit: int,
+                             user_ids: list[int] | None = None, presences: bool = False,
+                             nonce: str | None = None) -> None:
+        w = self.sandbox.world
+        members = [w.bot_member()] + [m.member_payload() for m in w.members.values()]
+        self.sandbox.gateway("GUILD_MEMBERS_CHUNK", {
+            "guild_id": str(guild_id), "members": members, "chunk_index": 0,
+            "chunk_count": 1, "nonce": nonce, "not_found": []})
+
+    def is_ratelimited(self) -> bool:
+        return False
+
+    async def close(self, code: int = 1000) -> None:
+        return None
+
+
+class Sandbox:
+    """One connected bot. Created by :meth:`World.connect`; closed by
+    :meth:`World.disconnect` (or :meth:`close`).
+
+    Attributes: ``world``, ``bot``, ``requests`` (requests made by this bot),
+    ``errors`` (:class:`CapturedError` list), ``raise_errors`` (raise captured errors at
+    the next settle/close), ``settle_timeout`` (real seconds before a hung settle fails),
+    ``short_timer`` (sleeps shorter than this are awaited by settle, longer ones are
+    treated as parked timers: use :meth:`advance`), ``strict_ack`` (when True a member
+    action raises :class:`SandboxError` if the bot never acknowledged the interaction;
+    Discord would show "This interaction failed").
+    """
+
+    def __init__(self, world: World, bot: discord.Client, *, raise_errors: bool = True,
+                 settle_timeout: float = 10.0, loggers: tuple[str, ...] = ("discord",)):
+        self.world = world
+        self.bot = bot
+        self.raise_errors = raise_errors
+        self.settle_timeout = settle_timeout
+        self.short_timer = 0.05
+        self.strict_ack = False
+        self.requests: list[RecordedRequest] = []
+        self.errors: list[CapturedError] = []
+        self.router = Router(self)
+        self.session = FakeSession(self)
+        self.closed = False
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._finished: list[asyncio.Task[Any]] = []
+        self._settling: set[asyncio.Task[Any]] = set()
+        self._ignored: set[asyncio.Task[Any]] = set()
+        self._loggers = loggers
+        self._handler = _LogCapture(self)
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._prev_factory: Any = None
+        self._cmd_cache: dict[tuple[int, int | None], dict[str, Any]] = {}
+
+    # ------------------------------------------------------------------ lifecycle
+    async def start(self, token: str) -> None:
+        """Install the fake exits, ``await bot.login(token)`` (runs ``setup_hook``), then
+        feed READY/GUILD_CREATE and wait until ``on_ready`` handlers settled."""
+        loop = asyncio.get_running_loop()
+        self._loop = loop
+        bot = self.bot
+        http = bot.http
+        sb = self
+
+        async def static_login(tok: str) -> Any:
+            http._HTTPClient__session = sb.session  # type: ignore[attr-defined]
+            http._global_over = asyncio.Event()
+            http._global_over.set()
+            http.token = tok
+            return await http.request(Route("GET", "/users/@me"))
+
+        http.static_login = static_login  # type: ignore[method-assign,assignment]
+        self._prev_factory = loop.get_task_factory()
+        loop.set_task_factory(self._task_factory)
+        for name in self._loggers:
+            logging.getLogger(name).addHandler(self._handler)
+        self.world.sandbox = self
+        try:
+            await bot.login(token)
+            bot.ws = _FakeGateway(self)  # type: ignore[assignment]
+            state = bot._connection
+            saved = state.guild_ready_timeout
+            state.guild_ready_timeout = 0
+            try:
+                state.parse_ready(self._ready_payload())  # type: ignore[arg-type]
+                ready_task = state._ready_task
+                for guild in bot.guilds:
+                    state.dispatch("guild_available", guild)
+                if ready_task is not None:
+                    await ready_task
+            finally:
+                state.guild_ready_timeout = saved
+            await self.settle()
+        except BaseException:
+            with contextlib.suppress(Exception):
+                await bot.close()
+            await self._teardown()
+            raise
+
+    def _ready_payload(self) -> dict[str, Any]:
+        w = self.world
+        return {
+            "v": 10, "user": w.bot_user(), "guilds": [w.guild_payload()],
+            "session_id": f"sandbox{w.clock.snowflake()}", "resume_gateway_url": "wss://sandbox",
+            "shard": [0, 1], "application": {"id": str(w.application_id), "flags": 1 << 19},
+            "private_channels": [], "relationships": [], "presences": [],
+            "guild_join_requests": [], "user_settings": {}, "auth": {},
+        }
+
+    async def close(self) -> None:
+        """Settle, ``await bot.close()``, cancel the bot's leftover tasks (a dead process
+        keeps none), restore discord.py's exits. Raises :class:`SandboxError` if errors
+        were captured (and ``raise_errors``)."""
+        if self.closed:
+            return
+        pending_error: BaseException | None = None
+        try:
+            await self.settle()
+        except SandboxError as e:
+            pending_error = e
+        try:
+            await self.bot.close()
+            await self._cancel_leftovers()
+        finally:
+            await self._teardown()
+        if pending_error is not None:
+            raise pending_error
+        self._raise_errors()
+
+    async def _cancel_leftovers(self) -> None:
+        me = asyncio.current_task()
+        left = [t for t in self._tasks if not t.done() and t is not me
+                and t not in self._settling]
+        for t in left:
+            t.cancel()
+        if left:
+            await asyncio.gather(*left, return_exceptions=True)
+
+    async def _teardown(self) -> None:
+        self.closed = True
+        http = self.bot.http
+        http.__dict__.pop("static_login", None)
+        if self._loop is not None and self._loop.get_task_factory() == self._task_factory:
+            self._loop.set_task_factory(self._prev_factory)
+        for name in self._loggers:
+            logging.getLogger(name).removeHandler(self._handler)
+        if self.bot.ws is not None and isinstance(self.bot.ws, _FakeGateway):
+            self.bot.ws = None  # type: ignore[assignment]
+        if self.world.sandbox is self:
+            self.world.sandbox = None
+
+    # ------------------------------------------------------------------ tasks & errors
+    def _task_factory(self, loop: asyncio.AbstractEventLoop, coro: Any,
+                      context: Any = None) -> asyncio.Task[Any]:
+        prev = self._prev_factory
+        if prev is not None:
+            task = prev(loop, coro) if context is None else prev(loop, coro, context=context)
+        else:
+            task = asyncio.Task(coro, loop=loop, context=context)
+        if not self.closed:
+            self._tasks.add(task)
+        return task
+
+    def ignore_task(self, task: asyncio.Task[Any]) -> None:
+        """Never wait for ``task`` in :meth:`settle` (a permanent background consumer)."""
+        self._ignored.add(task)
+
+    def _timers(self) -> tuple[dict[int, float], set[asyncio.Task[Any]]]:
+        """Futures woken by scheduled timers (id -> when) and tasks under asyncio.timeout."""
+        futs: dict[int, float] = {}
+        tasks: set[asyncio.Task[Any]] = set()
+        for h in getattr(self._loop, "_scheduled", ()):
+            if h._cancelled:
+                continue
+            when = h._when
+            for a in h._args or ():
+                if isinstance(a, asyncio.Future):
+                    futs[id(a)] = when
+            owner = getattr(h._callback, "__self__", None)
+            if isinstance(owner, asyncio.Future):
+                futs[id(owner)] = when
+            elif isinstance(owner, asyncio.Timeout):
+                task = getattr(owner, "_task", None)
+                if task is not None:
+                    tasks.add(task)
+        return futs, tasks
+
+    def _parked(self, fut: Any, timers: tuple[dict[int, float], set[Any]], now: float,
+                depth: int = 0) -> bool:
+        futs, tasks = timers
+        if depth > 8:
+            return False
+        if isinstance(fut, asyncio.Task):
+            if fut.done():
+                return False
+            if fut in tasks or fut in self._ignored or fut in self._settling:
+                return True
+            if fut.get_name().startswith(BACKGROUND_TASK_PREFIXES):
+                return True
+            waiter = getattr(fut, "_fut_waiter", None)
+            return waiter is not None and self._parked(waiter, timers, now, depth + 1)
+        when = futs.get(id(fut))
+        if when is not None:
+            return when - now > self.short_timer
+        children = getattr(fut, "_children", None)  # asyncio.gather
+        if children:
+            return all(c.done() or self._parked(c, timers, now, depth + 1) for c in children)
+        return False
+
+    def _busy(self) -> list[asyncio.Task[Any]]:
+        busy = []
+        timers = None
+        now = self._loop.time() if self._loop else 0.0
+        for t in list(self._tasks):
+            if t.done():
+                self._tasks.discard(t)
+                self._finished.append(t)
+                continue
+            if t in self._settling or t in self._ignored:
+                continue
+            if t.get_name().startswith(BACKGROUND_TASK_PREFIXES):
+                continue
+            if getattr(t, "_fut_waiter", None) is not None:
+                if timers is None:
+                    timers = self._timers()
+                if self._parked(t, timers, now):
+                    continue
+            busy.append(t)
+        return busy
+
+    async def settle(self, timeout: float | None = None) -> None:
+        """Wait until every task the bot's loop spawned since connecting (command and view
+        callbacks, on_* events, the bot's own tasks, gateway echoes) is done or parked on a
+        long timer (> ``short_timer``). Raises :class:`SandboxError` when discord.py logged
+        an error meanwhile (and ``raise_errors``), or after ``timeout`` real seconds."""
+        loop = asyncio.get_running_loop()
+        me = asyncio.current_task()
+        if me is not None:
+            self._settling.add(me)
+        deadline = loop.time() + (timeout or self.settle_timeout)
+        ready = getattr(loop, "_ready", None)
+        try:
+            while True:
+                await asyncio.sleep(0)
+                busy = self._busy()
+                if ready and self._others_ready(ready):
+                    continue
+                if not busy:
+                    break
+                if loop.time() > deadline:
+                    names = ", ".join(f"{t.get_name()}: {t.get_coro()!r}" for t in busy)
+                    raise SandboxError(f"settle timed out; still busy: {names}")
+                await asyncio.wait(busy, timeout=0.002, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            if me is not None:
+                self._settling.discard(me)
+        self._check_finished()
+        self._raise_errors()
+
+    def _others_ready(self, ready: Any) -> bool:
+        """True when the loop has runnable callbacks other than settling tasks' wakeups."""
+        settling = self._settling
+        for h in ready:
+            if h._cancelled:
+                continue
+            if getattr(h._callback, "__self__", None) not in settling:
+                return True
+        return False
+
+    def _check_finished(self) -> None:
+        for t in self._finished:
+            if t.cancelled():
+                continue
+            if getattr(t, "_log_traceback", False):
+                exc = t.exception()  # marks it retrieved
+                self.errors.append(CapturedError(f"task {t.get_name()}",
+                                                 "Task exception was never retrieved", exc))
+        self._finished.clear()
+
+    def _unhandled(self, what: str) -> None:
+        self.errors.append(CapturedError("sandbox", f"unhandled route {what}", None))
+
+    def _raise_errors(self) -> None:
+        if self.errors and self.raise_errors:
+            errs = self.take_errors()
+            raise SandboxError(f"{len(errs)} error(s) in the bot:\n" + "\n".join(map(str, errs)))
+
+    def take_errors(self) -> list[CapturedError]:
+        """Return and clear the captured errors."""
+        errs, self.errors = self.errors, []
+        return errs
+
+    @contextlib.contextmanager
+    def allow_errors(self) -> Iterator[list[CapturedError]]:
+        """Within the block captured errors are not raised; on exit the yielded list holds
+        the errors captured meanwhile (they are removed from :attr:`errors`)."""
+        saved, start = self.raise_errors, len(self.errors)
+        self.raise_errors = False
+        got: list[CapturedError] = []
+        try:
+            yield got
+        finally:
+            self.raise_errors = saved
+            got.extend(self.errors[start:])
+            del self.errors[start:]
+
+    # ------------------------------------------------------------------ clock
+    async def advance(self, seconds: float) -> None:
+        """Move the world clock by ``seconds`` and fast-forward the loop's timers (every
+        pending ``asyncio.sleep``/``call_later`` fires ``seconds`` earlier), then settle.
+        Code that re-checks ``time.monotonic()`` (discord.py view timeouts) sleeps again."""
+        self.world.clock.offset += seconds
+        for h in getattr(self._loop, "_scheduled", ()):
+            h._when -= seconds  # a uniform shift keeps the heap ordered
+        await self.settle()
+
+    # ------------------------------------------------------------------ gateway
+    def gateway(self, event: str, data: dict[str, Any]) -> None:
+        """Deliver gateway ``event`` to the bot on the next loop iteration."""
+        if self.closed or self._loop is None:
+            return
+        self._loop.call_soon(self._feed, event, data)
+
+    def _feed(self, event: str, data: dict[str, Any]) -> None:
+        if self.closed:
+            return
+        parser = self.bot._connection.parsers.get(event)
+        if parser is None:
+            return
+        try:
+            parser(data)
+        except Exception as e:  # noqa: BLE001 - reported through settle
+            self.errors.append(CapturedError(f"gateway {event}", str(e), e))
+
+    def echo_message(self, event: str, msg: SimMessage) -> None:
+        ch = self.world.channels.get(msg.channel_id)
+        if ch is None or self.closed:
+            return
+        intents = self.bot.intents
+        if ch.kind == "dm":
+            if not intents.dm_messages:
+                return
+            data = dict(msg.data)
+        else:
+            if not intents.guild_messages:
+                return
+            data = dict(msg.data, guild_id=str(self.world.guild_id),
+                        member=P.member(self.world.bot_user(), [self.world.bot_role_id],
+                                        self.world.created, with_user=False))
+        self.gateway(event, data)
+
+    # ------------------------------------------------------------------ inbound
+    def _base_payload(self, it: SimInteraction, data: dict[str, Any]) -> dict[str, Any]:
+        w = self.world
+        ch = it.channel
+        payload: dict[str, Any] = {
+            "id": str(it.id), "application_id": str(w.application_id), "type": it.type,
+            "data": data, "channel_id": str(ch.id), "token": it.token, "version": 1,
+            "app_permissions": str(P.BOT_PERMISSIONS), "locale": "en-US",
+            "entitlements": [], "entitlement_sku_ids": [],
+            "attachment_size_limit": 10 * 1024 * 1024,
+        }
+        chan = ch.payload()
+        if ch.kind == "dm":
+            payload["user"] = it.member.user_payload()
+            payload["context"] = 1
+            payload["authorizing_integration_owners"] = {"0": str(w.guild_id)}
+        else:
+            chan["permissions"] = str(it.member.permissions)
+            payload["guild_id"] = str(w.guild_id)
+            payload["guild_locale"] = "en-US"
+            payload["guild"] = {"id": str(w.guild_id), "locale": "en-US", "features": []}
+            payload["member"] = it.member.member_payload(permissions=True)
+            payload["context"] = 0
+            payload["authorizing_integration_owners"] = {"0": str(w.guild_id)}
+        payload["channel"] = chan
+        return payload
+
+    def _new_interaction(self, member: SimMember, kind: str, itype: int, channel: SimChannel,
+                         message: SimMessage | None = None) -> SimInteraction:
+        w = self.world
+        if self.closed:
+            raise SandboxError("the bot is disconnected")
+        it = SimInteraction(w, member, kind, itype, channel, message)
+        if w.faults.expired_tokens > 0:
+            w.faults.expired_tokens -= 1
+            it.token_expired = True
+        w.interactions[it.token] = it
+        member.interactions.append(it)
+        return it
+
+    async def _dispatch(self, it: SimInteraction, payload: dict[str, Any]) -> SimInteraction:
+        token = current_interaction.set(it)
+        try:
+            self.bot._connection.parse_interaction_create(payload)  # type: ignore[arg-type]
+        finally:
+            current_interaction.reset(token)
+        await self.settle()
+        if self.strict_ack and not it.responded and not it.failed:
+            raise SandboxError(f"the bot never acknowledged {it!r} (interaction failed)")
+        return it
+
+    def _command_def(self, root: str, guild_scoped: bool) -> tuple[Any, dict[str, Any]]:
+        tree = self.bot._connection._command_tree
+        if tree is None:
+            raise SandboxError("the bot has no CommandTree")
+        cmd = tree.get_command(root, guild=discord.Object(self.world.guild_id))
+        gid: int | None = self.world.guild_id
+        if cmd is None:
+            cmd, gid = tree.get_command(root), None
+        if cmd is None:
+            raise SandboxError(f"the bot has no /{root} command")
+        key = (id(cmd), gid)
+        d = self._cmd_cache.get(key)
+        if d is None:
+            d = cmd.to_dict(tree)
+            synced = self.world.commands.get((gid, f"1:{root}"))
+            d["id"] = synced["id"] if synced else str(
+                self.world.command_ids.setdefault((gid, root), self.world.clock.snowflake()))
+            d["_guild_id"] = gid
+            self._cmd_cache[key] = d
+        return cmd, d
+
+    async def run_command(self, member: SimMember, command: str, channel: SimChannel,
+                          options: dict[str, Any], focused: str | None = None
+                          ) -> SimInteraction:
+        """Send an APPLICATION_COMMAND (or, with ``focused``, AUTOCOMPLETE) interaction."""
+        parts = command.strip().lstrip("/").split()
+        _, d = self._command_def(parts[0], True)
+        resolved: dict[str, dict[str, Any]] = {}
+        top: list[dict[str, Any]] = []
+        container, defs = top, d.get("options") or []
+        for sub in parts[1:]:
+            node = next((o for o in defs if o["name"] == sub and o["type"] in (1, 2)), None)
+            if node is None:
+                raise SandboxError(f"/{command}: no subcommand {sub!r}")
+            entry: dict[str, Any] = {"type": node["type"], "name": sub, "options": []}
+            container.append(entry)
+            container, defs = entry["options"], node.get("options") or []
+        if any(o["type"] in (1, 2) for o in defs):
+            raise SandboxError(f"/{command} is a group; name a subcommand")
+        by_name = {o["name"]: o for o in defs}
+        for name, value in options.items():
+            od = by_name.get(name)
+            if od is None:
+                raise SandboxError(f"/{command} has no option {name!r}; has {list(by_name)}")
+            opt: dict[str, Any] = {"name": name, "type": od["type"]}
+            if name == focused:
+                opt["value"], opt["focused"] = str(value), True
+            else:
+                opt["value"] = self._option_value(od, value, resolved)
+            container.append(opt)
+        if focused is None:
+            missing = [o["name"] for o in defs if o.get("required") and o["name"] not in options]
+            if missing:
+                raise SandboxError(f"/{command}: missing required options {missing}")
+        data: dict[str, Any] = {"id": d["id"], "name": d["name"], "type": 1, "options": top}
+        if resolved:
+            data["resolved"] = resolved
+        if d["_guild_id"] is not None:
+            data["guild_id"] = str(d["_guild_id"])
+        kind, itype = ("autocomplete", 4) if focused else ("command", 2)
+        it = self._new_interaction(member, kind, itype, channel)
+        return await self._dispatch(it, self._base_payload(it, data))
+
+    def _option_value(self, od: dict[str, Any], value: Any,
+                      resolved: dict[str, dict[str, Any]]) -> Any:
+        t = od["type"]
+        w = self.world
+        if od.get("choices"):
+            for c in od["choices"]:
+                if value == c["name"] and value not in [x["value"] for x in od["choices"]]:
+                    value = c["value"]
+        if t == 3:
+            return str(value)
+        if t == 4:
+            return int(value)
+        if t == 5:
+            return bool(value)
+        if t == 10:
+            return float(value)
+        if t in (6, 9):
+            uid = str(getattr(value, "id", value))
+            r = w.resolved_for([uid])
+            for k in ("users", "members"):
+                resolved.setdefault(k, {}).update(r[k])
+            return uid
+        if t == 7:
+            ch = w.channel(value)
+            cp = ch.payload()
+            cp["permissions"] = str(P.EVERYONE_PERMISSIONS)
+            resolved.setdefault("channels", {})[str(ch.id)] = cp
+            return str(ch.id)
+        if t == 8:
+            rid = str(getattr(value, "id", value))
+            resolved.setdefault("roles", {})[rid] = w.roles[int(rid)]
+            return rid
+        if t == 11:
+            if isinstance(value, tuple):
+                value = w.new_attachment(*value)
+            aid = str(value.id)
+            resolved.setdefault("attachments", {})[aid] = value.payload(w.main.id)
+            return aid
+        return value
+
+    async def run_component(self, member: SimMember, message: SimMessage,
+                            data: dict[str, Any]) -> SimInteraction:
+        """Send a MESSAGE_COMPONENT interaction for ``message`` (button click or select)."""
+        it = self._new_interaction(member, "component", 3, message.channel, message)
+        payload = self._base_payload(it, data)
+        payload["message"] = message.data
+        return await self._dispatch(it, payload)
+
+    async def run_modal(self, member: SimMember, origin: SimInteraction,
+                        data: dict[str, Any]) -> SimInteraction:
+        """Send a MODAL_SUBMIT interaction answering the modal ``origin`` opened."""
+        it = self._new_interaction(member, "modal", 5, origin.channel, origin.message)
+        payload = self._base_payload(it, data)
+        if origin.message is not None:
+            payload["message"] = origin.message.data
+        return await self._dispatch(it, payload)

