@@ -1,0 +1,215 @@
+"""AI seats for Llamas Unleashed: they read only the seat's view and the legal actions.
+
+``heuristic_policy(view, legal, rng) -> Action``: plays Animals into its own Field (a
+winning one first), Downgrades into the leader's Field, Upgrades into its own, Magic when
+it can; uses every optional start-of-turn effect; answers with an Instant when the card on
+the pile is dangerous (Magic, a Magical Animal, a Downgrade, an Animal that would let the
+player win, or an Instant against its own card); picks targets from the leader's Field and
+gives up its least useful cards. ``random_policy`` picks uniformly.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from bot.games.base import Action
+from bot.games.unleashed.models import (
+    Activate,
+    CardView,
+    Choose,
+    ChooseBaby,
+    DrawCard,
+    Pass,
+    Play,
+    Proceed,
+    Respond,
+    UnleashedView,
+)
+
+#: How much the AI likes keeping a card of each type (low = discarded first).
+KEEP = {"instant": 6, "magical": 5, "magic": 4, "basic": 3, "upgrade": 2, "downgrade": 1,
+        "baby": 0}
+#: How much the AI likes removing an opponent's card of each type.
+HURT = {"magical": 6, "basic": 4, "baby": 3, "upgrade": 2, "downgrade": -5}
+
+
+def random_policy(view: UnleashedView, legal: list[Action], rng: random.Random) -> Action:
+    """A uniformly random legal action. Raises ``IndexError`` when ``legal`` is empty."""
+    return rng.choice(legal)
+
+
+def _cards(view: UnleashedView) -> dict[int, tuple[str, CardView]]:
+    """card id -> (owner seat, card) for every card in a Field."""
+    out: dict[int, tuple[str, CardView]] = {}
+    for seat, f in view.fields.items():
+        for c in [*f.animals, *f.upgrades, *f.downgrades]:
+            out[c.id] = (seat, c)
+    return out
+
+
+def _threat(view: UnleashedView, seat: str) -> float:
+    """How close ``seat`` is to winning (higher = more dangerous)."""
+    f = view.fields[seat]
+    return f.animal_count / max(1, f.animals_to_win) + 0.01 * view.hand_sizes.get(seat, 0)
+
+
+def _leader(view: UnleashedView, me: str | None, pool: list[str] | None = None) -> str | None:
+    seats = [s for s in (pool or view.seats) if s != me]
+    return max(seats, key=lambda s: _threat(view, s)) if seats else None
+
+
+def _play_score(view: UnleashedView, me: str, a: Play, hand: dict[int, CardView]) -> float:
+    c = hand.get(a.card)
+    if c is None:
+        return 0.0
+    mine = view.fields[me]
+    lead = _leader(view, me)
+    if c.type in ("basic", "magical"):
+        if a.field != me:
+            return -50.0
+        gain = 2 if c.key == "grand_llama" else 1
+        if mine.animal_count + gain >= mine.animals_to_win:
+            return 100.0
+        return 10.0 + (2.0 if c.type == "magical" else 0.0)
+    if c.type == "upgrade":
+        return 5.0 if a.field == me else -50.0
+    if c.type == "downgrade":
+        if a.field == me:
+            return -50.0
+        return 6.0 + (3.0 if a.field == lead else 0.0)
+    if c.type == "magic":
+        if c.key in ("stampede", "lasso"):
+            return 9.0
+        if c.key in ("swap_meet", "greener_pastures"):
+            return 2.5
+        return 5.0
+    return 0.0
+
+
+def _respond(view: UnleashedView, me: str, legal: list[Action],
+             hand: dict[int, CardView]) -> Action:
+    responds = [a for a in legal if isinstance(a, Respond)]
+    if not responds or not view.stack:
+        return Pass()
+    top = view.stack[-1]
+    below = view.stack[-2] if len(view.stack) > 1 else None
+    danger = top.card.type in ("magic", "magical", "downgrade")
+    if top.card.type == "downgrade" and top.field != me:
+        danger = False
+    if top.card.type in ("basic", "magical") and top.field is not None:
+        f = view.fields[top.field]
+        danger = danger or f.animal_count + 1 >= f.animals_to_win
+    if top.card.type == "instant" and below is not None and below.seat == me:
+        danger = True
+    if top.card.type in ("basic", "magical"):
+        ambush = [a for a in responds if hand[a.card].key == "coyote_ambush"]
+        if ambush and view.fields[top.seat].animal_count > 0:
+            return ambush[0]
+    counters = [a for a in responds if hand[a.card].key != "coyote_ambush"]
+    if danger and counters:
+        # prefer a counter of the card's own kind: it takes the card.
+        same = [a for a in counters if set(hand[a.card].kinds) & set(top.card.kinds)]
+        return (same or counters)[0]
+    return Pass()
+
+
+def _choose(view: UnleashedView, me: str, legal: list[Action]) -> Action:
+    assert view.choice is not None
+    opts = view.choice.options
+    prompt = view.choice.prompt
+    where = _cards(view)
+    hand = {c.id: c for c in view.hand or []}
+    lead = _leader(view, me)
+
+    def score(i: int) -> float:
+        o = opts[i]
+        if o.value == "yes":
+            return 1.0
+        if o.value == "no":
+            return 0.0
+        if o.value == "done":
+            return 0.5
+        if o.value.startswith("o"):
+            return -i
+        if o.seat is not None:
+            if prompt.startswith("Move"):
+                moving = prompt[5:].split(" into")[0]
+                is_bad = any(c.name == moving and c.type == "downgrade" for _, c in where.values())
+                if is_bad:
+                    return 10.0 if o.seat == lead else (-10.0 if o.seat == me else 1.0)
+                return 10.0 if o.seat == me else 0.0
+            if prompt.startswith("Choose a player"):
+                return 2.0 if o.seat != me else -1.0
+            if prompt.startswith("Swap"):
+                return float(view.hand_sizes.get(o.seat, 0))
+            return _threat(view, o.seat) + 0.1 * view.hand_sizes.get(o.seat, 0)
+        if o.card is not None:
+            cid = o.card
+            if cid in hand:  # discard / bring from hand
+                c = hand[cid]
+                if "discard" in prompt:
+                    return -float(KEEP.get(c.type, 0))
+                return float(KEEP.get(c.type, 0))
+            if cid in where:
+                owner, c = where[cid]
+                if prompt.startswith("Choose a card in your Field to sacrifice"):
+                    return 10.0 if c.type == "downgrade" else -float(KEEP.get(c.type, 0))
+                if prompt.startswith("Choose a card to move"):
+                    if c.type == "downgrade" and owner == me:
+                        return 10.0
+                    if c.type == "upgrade" and owner != me:
+                        return 8.0
+                    return -5.0
+                if owner == me:
+                    return -10.0 + (12 if c.type == "downgrade" else 0)
+                return HURT.get(c.type, 0) + 3 * _threat(view, owner)
+            return 1.0  # a card from the deck, discard pile, Nursery or another hand
+        return 0.0
+
+    best = max(range(len(opts)), key=score)
+    return Choose(option=best)
+
+
+def _worth(view: UnleashedView, me: str, a: Activate) -> bool:
+    """Whether an optional start-of-turn effect helps: a hand swap only for a bigger hand,
+    the Ram Herd Bonus only with a spare card; everything else always."""
+    kind, _, ref = a.source.partition(":")
+    if kind == "herd":
+        return ref != "ram" or len(view.hand or []) >= 2
+    key = next((c.key for c in [*view.fields[me].animals, *view.fields[me].upgrades]
+                if str(c.id) == ref), "")
+    if key == "trader_llama":
+        mine = len(view.hand or [])
+        return any(n > mine for s, n in view.hand_sizes.items() if s != me)
+    return True
+
+
+def heuristic_policy(view: UnleashedView, legal: list[Action], rng: random.Random) -> Action:
+    """Pick an action for the seat ``view.viewer`` from ``legal`` (see the module
+    docstring). Raises ``IndexError`` when ``legal`` is empty."""
+    me = view.viewer
+    if me is None or not legal:
+        return rng.choice(legal)
+    hand = {c.id: c for c in view.hand or []}
+    kinds = {type(a) for a in legal}
+    if ChooseBaby in kinds:
+        babies = [a for a in legal if isinstance(a, ChooseBaby) and a.card is not None]
+        return rng.choice(babies) if babies else legal[0]
+    if Choose in kinds and view.choice is not None:
+        return _choose(view, me, legal)
+    if Pass in kinds:
+        return _respond(view, me, legal, hand)
+    acts = [a for a in legal if isinstance(a, Activate) and _worth(view, me, a)]
+    if acts:
+        return acts[0]
+    plays = [a for a in legal if isinstance(a, Play)]
+    scored: list[tuple[float, Any]] = [(_play_score(view, me, a, hand), a) for a in plays]
+    if any(isinstance(a, DrawCard) for a in legal):
+        scored.append((3.0, DrawCard()))
+    if any(isinstance(a, Proceed) for a in legal):
+        scored.append((0.5, Proceed()))
+    if not scored:
+        return legal[0]
+    best = max(s for s, _ in scored)
+    return rng.choice([a for s, a in scored if s == best])

@@ -1,0 +1,23 @@
+"""Llamas & Alpacas: deck data, pure rules engine and helpers."""
+
+from bot.games.llamas_alpacas.engine import (
+    Keep,
+    LlamasAlpacasEngine,
+    LlamasAlpacasOptions,
+    LlamasAlpacasState,
+    LlamasAlpacasView,
+    Move,
+    Place,
+    Take,
+)
+
+__all__ = [
+    "Keep",
+    "LlamasAlpacasEngine",
+    "LlamasAlpacasOptions",
+    "LlamasAlpacasState",
+    "LlamasAlpacasView",
+    "Move",
+    "Place",
+    "Take",
+]

@@ -1,0 +1,835 @@
+"""The Llamas & Alpacas rules engine (pure; rulebook ``llamas-and-alpacas.txt`` and
+RULES.md: Llamas & Alpacas).
+
+Phases and who decides (see :meth:`LlamasAlpacasEngine.pending`):
+
+- ``"setup"``: every seat that has not placed its starting card yet, in any order;
+  action :class:`Place` (space 0-8).
+- ``"turn"``: the active seat; :class:`Take` (position 1-6) or :class:`Move` (from, to).
+- ``"keep_treats"``: after a take that would leave the player above 10 treats with more
+  than one way to keep 10; :class:`Keep` (clovers, carrots summing to 10).
+- ``"choose_space"``: the taken card is held; :class:`Place` (space 0-8; an empty space,
+  or any space when the board is full, which replaces that card).
+- ``"finished"``: nobody.
+
+Board spaces are 0-8 row by row; row positions are 1-6 (1 is free to take).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Annotated, Literal, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from bot.games.base import (
+    Action,
+    Engine,
+    Event,
+    GameState,
+    IllegalAction,
+    Model,
+    Pending,
+    Result,
+    ScoreLine,
+    rng,
+)
+from bot.games.llamas_alpacas.cards import card, cards_by_id
+from bot.games.llamas_alpacas.models import Card
+from bot.games.llamas_alpacas.scoring import affordable, payment, score_placement, space_name
+
+ROW_SIZE = 6
+BOARD_SIZE = 9
+TREAT_LIMIT = 10
+START_TREATS = 3
+END_SCORE = 18
+MIN_PLAYERS = 2
+MAX_PLAYERS = 4
+
+_M = TypeVar("_M", bound=BaseModel)
+
+
+def _empty_board() -> list[int | None]:
+    return [None] * BOARD_SIZE
+
+
+Phase = Literal["setup", "turn", "keep_treats", "choose_space", "finished"]
+
+
+# -- options and actions ----------------------------------------------------------------
+
+
+class LlamasAlpacasOptions(BaseModel):
+    """Lobby options: none; the game plays 2-4 players (checked by ``new_game``)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class Place(Action):
+    """Put a card on board space ``space`` (0-8, row by row).
+
+    In ``"setup"`` it places the seat's starting card; in ``"choose_space"`` the card just
+    taken (on an empty space, or, with a full board, replacing the card on ``space``)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    type: Literal["place"] = "place"
+    space: int = Field(ge=0, le=8)
+
+
+class Take(Action):
+    """Take the row card at ``position`` (1-6), paying a treat for each earlier card."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    type: Literal["take"] = "take"
+    position: int = Field(ge=1, le=ROW_SIZE)
+
+
+class Move(Action):
+    """Instead of taking, move the own card on ``src`` to the empty space ``dst`` (0-8)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    type: Literal["move"] = "move"
+    src: int = Field(ge=0, le=8)
+    dst: int = Field(ge=0, le=8)
+
+
+class Keep(Action):
+    """Keep ``clovers`` + ``carrots`` (= 10) treats; the excess goes onto the next row card."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    type: Literal["keep"] = "keep"
+    clovers: int = Field(ge=0, le=TREAT_LIMIT)
+    carrots: int = Field(ge=0, le=TREAT_LIMIT)
+
+
+LlamasAlpacasAction = Annotated[Place | Take | Move | Keep, Field(discriminator="type")]
+
+# Prebuilt action instances (legal_actions returns these; treat them as read-only).
+_PLACES = [Place(space=s) for s in range(9)]
+_TAKES = [Take(position=k) for k in range(1, ROW_SIZE + 1)]
+_MOVES = {(a, b): Move(src=a, dst=b) for a in range(9) for b in range(9) if a != b}
+_KEEPS = {c: Keep(clovers=c, carrots=10 - c) for c in range(11)}
+
+
+# -- state ----------------------------------------------------------------------------
+
+
+class RowSlot(Model):
+    """A face-up row card with the treats lying on it."""
+
+    card: int
+    clovers: int = 0
+    carrots: int = 0
+
+
+class PlayerState(Model):
+    """One seat: board (9 card ids or ``None``), treats, points and bookkeeping.
+
+    ``start_card`` holds the starting card until it is placed in set-up; ``lines`` counts
+    the lines scored with 1, 2 and 3 conditions."""
+
+    seat: str
+    board: list[int | None] = Field(default_factory=lambda: _empty_board())
+    clovers: int = START_TREATS
+    carrots: int = START_TREATS
+    score: int = 0
+    turns: int = 0
+    start_card: int | None = None
+    lines: list[int] = Field(default_factory=lambda: [0, 0, 0])
+
+
+class KeepChoice(Model):
+    """The open treat-limit choice: totals held and where the excess goes (row index 0-5)."""
+
+    clovers: int
+    carrots: int
+    target: int
+
+
+class LlamasAlpacasState(GameState):
+    """The whole game. ``draw`` is the face-down pile (top = last item)."""
+
+    phase: Phase = "setup"
+    players: list[PlayerState]
+    row: list[RowSlot]
+    draw: list[int]
+    discard: list[int] = Field(default_factory=list)
+    first: int = 0
+    active: int = 0
+    held: int | None = None
+    keep: KeepChoice | None = None
+    end_triggered: bool = False
+    turn_no: int = 0
+
+
+# -- views ----------------------------------------------------------------------------
+
+
+class TakeCost(Model):
+    """What taking a row position costs the active player, in treats."""
+
+    clovers: int
+    carrots: int
+
+
+class RowCardView(Model):
+    """A row card as everyone sees it.
+
+    ``cost`` is the active player's payment to take it (``None`` when unaffordable or not
+    in the ``"turn"`` phase)."""
+
+    position: int
+    card: Card
+    clovers: int
+    carrots: int
+    cost: TakeCost | None = None
+
+
+class PlayerView(Model):
+    """A player as everyone sees it. ``board`` lists 9 spaces row by row."""
+
+    seat: str
+    board: list[Card | None]
+    score: int
+    clovers: int
+    carrots: int
+    turns: int
+    placed_start: bool
+    start_card: Card | None = None
+    lines: list[int]
+
+
+class LlamasAlpacasView(Model):
+    """What a seat (or a spectator, ``viewer=None``) sees. All information in this game is
+    public except the order of the draw pile, of which only the count is shown."""
+
+    viewer: str | None
+    version: int
+    phase: Phase
+    seats: list[str]
+    first: str
+    active: str | None
+    pending: list[str]
+    row: list[RowCardView]
+    players: list[PlayerView]
+    draw_count: int
+    discard_count: int
+    discard_top: Card | None
+    held: Card | None
+    keep: KeepChoice | None
+    end_triggered: bool
+    finished: bool
+    winners: list[str]
+
+
+# -- engine ---------------------------------------------------------------------------
+
+
+def _copy(model: _M, **update: object) -> _M:
+    """A shallow copy of a pydantic model with ``update`` applied, skipping validation.
+
+    Same result as ``model.model_copy(update=...)`` for our extra-forbidding, private-free
+    models, several times faster (it matters for AI playouts)."""
+    new = object.__new__(type(model))
+    data = model.__dict__.copy()
+    data.update(update)
+    object.__setattr__(new, "__dict__", data)
+    object.__setattr__(
+        new, "__pydantic_fields_set__", set(model.__pydantic_fields_set__) | set(update)
+    )
+    object.__setattr__(new, "__pydantic_extra__", None)
+    object.__setattr__(new, "__pydantic_private__", None)
+    return new
+
+
+def _clone(state: LlamasAlpacasState, seat: str) -> LlamasAlpacasState:
+    """A copy safe to change for an action of ``seat``: the lists are copied, the acting
+    player is copied deeply; row slots and other players are shared and must be replaced,
+    never mutated (copy-on-write)."""
+    return _copy(
+        state,
+        seats=list(state.seats),
+        players=[
+            _copy(p, board=list(p.board), lines=list(p.lines)) if p.seat == seat else p
+            for p in state.players
+        ],
+        row=list(state.row),
+        draw=list(state.draw),
+        discard=list(state.discard),
+    )
+
+
+_ANIMAL = {cid: c.animal for cid, c in cards_by_id().items()}
+
+
+def _board_cards(p: PlayerState) -> list[Card | None]:
+    by_id = cards_by_id()
+    return [None if c is None else by_id[c] for c in p.board]
+
+
+def _ev(type_: str, text: str, **data: object) -> Event:
+    return Event(type=type_, text=text, data=dict(data))
+
+
+class LlamasAlpacasEngine(Engine[LlamasAlpacasState, LlamasAlpacasOptions]):
+    """Llamas & Alpacas for 2-4 players. Stateless; every method is pure."""
+
+    key = "llamas-alpacas"
+    state_model = LlamasAlpacasState
+    options_model = LlamasAlpacasOptions
+    action_adapter = TypeAdapter(LlamasAlpacasAction)
+
+    # ---- set-up ---------------------------------------------------------------------
+
+    def new_game(
+        self, players: Sequence[str], *, seed: int, options: LlamasAlpacasOptions | None = None
+    ) -> LlamasAlpacasState:
+        """Shuffle, deal the row of 6, give each seat 3 clovers, 3 carrots and a non-wild
+        starting card (wild cards drawn for it go back and the pile is reshuffled), and
+        pick the first player at random (rulebook "Game Preparation").
+
+        Raises ``ValueError`` unless there are 2-4 distinct seats."""
+        seats = list(players)
+        if not MIN_PLAYERS <= len(seats) <= MAX_PLAYERS:
+            raise ValueError("Llamas & Alpacas needs 2 to 4 players.")
+        if len(set(seats)) != len(seats):
+            raise ValueError("seat ids must be distinct")
+        state = LlamasAlpacasState(seats=seats, seed=seed, players=[], row=[], draw=[])
+        deck = sorted(cards_by_id())
+        rng(state).shuffle(deck)
+        state.draw = deck
+        state.row = [RowSlot(card=state.draw.pop()) for _ in range(ROW_SIZE)]
+        set_aside: list[int] = []
+        for seat in seats:
+            start = state.draw.pop()
+            while card(start).wild:
+                set_aside.append(start)
+                start = state.draw.pop()
+            state.players.append(PlayerState(seat=seat, start_card=start))
+        if set_aside:
+            state.draw.extend(set_aside)
+            rng(state).shuffle(state.draw)
+        state.first = rng(state).randrange(len(seats))
+        state.active = state.first
+        return state
+
+    # ---- queries --------------------------------------------------------------------
+
+    def _player(self, state: LlamasAlpacasState, seat: str) -> PlayerState | None:
+        for p in state.players:
+            if p.seat == seat:
+                return p
+        return None
+
+    def pending(self, state: LlamasAlpacasState) -> Pending:
+        """Setup: every seat still holding its starting card (kind ``"setup"``); then the
+        active seat with kind ``"turn"``, ``"keep_treats"`` or ``"choose_space"``; no
+        rules deadline. ``key`` stays the same through the steps of one turn."""
+        if state.phase == "finished":
+            return Pending(seats=[], kind="finished", key="finished")
+        if state.phase == "setup":
+            seats = [p.seat for p in state.players if p.start_card is not None]
+            return Pending(seats=seats, kind="setup", key="setup")
+        return Pending(
+            seats=[state.seats[state.active]], kind=state.phase, key=f"turn-{state.turn_no}"
+        )
+
+    def costs(self, state: LlamasAlpacasState, seat: str) -> list[TakeCost | None]:
+        """Per row position, what ``seat`` would pay to take it (``None``: unaffordable)."""
+        p = self._player(state, seat)
+        if p is None:
+            return [None] * len(state.row)
+        animals = [card(r.card).animal for r in state.row]
+        out: list[TakeCost | None] = []
+        for pos in range(1, len(state.row) + 1):
+            paid = payment(animals, p.clovers, p.carrots, pos)
+            out.append(
+                None
+                if paid is None
+                else TakeCost(clovers=sum(a for a, _ in paid), carrots=sum(b for _, b in paid))
+            )
+        return out
+
+    def legal_actions(self, state: LlamasAlpacasState, player: str) -> list[Action]:
+        """Every complete action ``player`` may take now, in a stable order.
+
+        setup: Place on each space (if still holding the starting card); turn: each
+        affordable Take, then each Move (occupied -> empty); keep_treats: each Keep split
+        of exactly 10; choose_space: Place on each empty space (each space when full)."""
+        p = self._player(state, player)
+        if p is None or state.phase == "finished":
+            return []
+        if state.phase == "setup":
+            if p.start_card is None:
+                return []
+            return list(_PLACES)
+        if state.seats[state.active] != player:
+            return []
+        if state.phase == "turn":
+            animals = [_ANIMAL[r.card] for r in state.row]
+            acts: list[Action] = list(_TAKES[: affordable(animals, p.clovers, p.carrots)])
+            board = p.board
+            empty = [s for s in range(BOARD_SIZE) if board[s] is None]
+            full = [s for s in range(BOARD_SIZE) if board[s] is not None]
+            acts.extend(_MOVES[(a, b)] for a in full for b in empty)
+            return acts
+        if state.phase == "keep_treats":
+            k = state.keep
+            assert k is not None
+            return [_KEEPS[c] for c in _keep_range(k.clovers, k.carrots)]
+        # choose_space
+        empty = [s for s in range(BOARD_SIZE) if p.board[s] is None]
+        return [_PLACES[s] for s in (empty or range(BOARD_SIZE))]
+
+    # ---- apply ----------------------------------------------------------------------
+
+    def apply(
+        self, state: LlamasAlpacasState, player: str, action: Action
+    ) -> tuple[LlamasAlpacasState, list[Event]]:
+        """Apply ``action`` for ``player`` on a copy; ``version`` + 1.
+
+        Raises :class:`IllegalAction` with codes ``game_over``, ``not_in_game``,
+        ``not_your_turn``, ``already_placed``, ``cannot_pay``, ``occupied``, ``empty_space``,
+        ``wrong_step``, ``bad_keep`` or ``bad_action``; the input state is never changed."""
+        if not isinstance(action, Place | Take | Move | Keep):
+            raise IllegalAction("bad_action", "That action is not part of this game.")
+        if not self._allowed(state, player, action):
+            self._refuse(state, player, action)
+        s = _clone(state, player)
+        s.version += 1
+        p = self._player(s, player)
+        assert p is not None
+        events: list[Event] = []
+        if s.phase == "setup":
+            assert isinstance(action, Place)
+            self._place_start(s, p, action.space, events)
+        elif isinstance(action, Take):
+            self._take(s, p, action.position, events)
+        elif isinstance(action, Keep):
+            self._keep(s, p, action, events)
+        elif isinstance(action, Place):
+            self._place_taken(s, p, action.space, events)
+        else:
+            assert isinstance(action, Move)
+            self._move(s, p, action, events)
+        return s, events
+
+    def _allowed(self, state: LlamasAlpacasState, player: str, action: Action) -> bool:
+        """Exactly ``action in legal_actions(state, player)``, checked directly (fast)."""
+        p = self._player(state, player)
+        if p is None or state.phase == "finished":
+            return False
+        if state.phase == "setup":
+            return isinstance(action, Place) and p.start_card is not None
+        if state.seats[state.active] != player:
+            return False
+        if state.phase == "turn":
+            if isinstance(action, Take):
+                if action.position > len(state.row):
+                    return False
+                animals = [_ANIMAL[r.card] for r in state.row]
+                return action.position <= affordable(animals, p.clovers, p.carrots)
+            if isinstance(action, Move):
+                return p.board[action.src] is not None and p.board[action.dst] is None
+            return False
+        if state.phase == "keep_treats":
+            k = state.keep
+            return (
+                isinstance(action, Keep)
+                and k is not None
+                and action.clovers + action.carrots == TREAT_LIMIT
+                and action.clovers in _keep_range(k.clovers, k.carrots)
+            )
+        return isinstance(action, Place) and (p.board[action.space] is None or None not in p.board)
+
+    def _refuse(self, state: LlamasAlpacasState, player: str, action: Action) -> None:
+        """Raise the IllegalAction that explains why ``action`` is refused."""
+        p = self._player(state, player)
+        if state.phase == "finished":
+            raise IllegalAction("game_over", "The game is over.")
+        if p is None:
+            raise IllegalAction("not_in_game", "You are not in this game.")
+        if state.phase == "setup":
+            if p.start_card is None:
+                raise IllegalAction("already_placed", "You have already placed your starting card.")
+            raise IllegalAction(
+                "wrong_step", "First place your starting card on an empty space of your board."
+            )
+        if state.seats[state.active] != player:
+            raise IllegalAction("not_your_turn", f"It is {state.seats[state.active]}'s turn.")
+        if state.phase == "turn":
+            if isinstance(action, Take):
+                if action.position > len(state.row):
+                    raise IllegalAction("no_card", "There is no card at that position of the row.")
+                raise IllegalAction(
+                    "cannot_pay",
+                    "You cannot pay for every skipped card: each needs its own treat (clover for a llama, "
+                    "carrot for an alpaca) or two of the other kind.",
+                )
+            if isinstance(action, Move):
+                if p.board[action.src] is None:
+                    raise IllegalAction("empty_space", "There is no card on that space to move.")
+                raise IllegalAction("occupied", "A card can only move to an empty space.")
+            raise IllegalAction(
+                "wrong_step", "Take a card from the row or move a card on your board."
+            )
+        if state.phase == "keep_treats":
+            if isinstance(action, Keep):
+                raise IllegalAction("bad_keep", "Keep exactly 10 treats out of those you hold.")
+            raise IllegalAction("wrong_step", "First choose which 10 treats to keep.")
+        if isinstance(action, Place):
+            raise IllegalAction("occupied", "Place the card on an empty space of your board.")
+        raise IllegalAction("wrong_step", "First place the card you took on your board.")
+
+    def _place_start(
+        self, s: LlamasAlpacasState, p: PlayerState, space: int, events: list[Event]
+    ) -> None:
+        cid = p.start_card
+        assert cid is not None
+        p.board[space] = cid
+        p.start_card = None
+        events.append(
+            _ev(
+                "placed_start",
+                f"{p.seat} places the starting card, {card(cid).describe()}, on {space_name(space)}.",
+                seat=p.seat,
+                card=cid,
+                space=space,
+            )
+        )
+        if all(q.start_card is None for q in s.players):
+            s.phase = "turn"
+            s.active = s.first
+            events.append(_ev("turn", f"{s.seats[s.first]} goes first.", seat=s.seats[s.first]))
+
+    def _draw(self, s: LlamasAlpacasState, events: list[Event]) -> int | None:
+        """Draw the top card; an empty pile is first refilled by shuffling the discard pile
+        (rulebook "Sequence of Play"). ``None`` when both are empty."""
+        if not s.draw and s.discard:
+            s.draw = s.discard
+            s.discard = []
+            rng(s).shuffle(s.draw)
+            events.append(
+                _ev(
+                    "reshuffle",
+                    f"The discard pile is shuffled into a new draw pile of {len(s.draw)} cards.",
+                    count=len(s.draw),
+                )
+            )
+        if not s.draw:
+            return None
+        return s.draw.pop()
+
+    def _take(
+        self, s: LlamasAlpacasState, p: PlayerState, position: int, events: list[Event]
+    ) -> None:
+        animals = [card(r.card).animal for r in s.row]
+        paid = payment(animals, p.clovers, p.carrots, position)
+        assert paid is not None
+        for i, (cl, ca) in enumerate(paid):
+            slot = s.row[i]
+            s.row[i] = _copy(slot, clovers=slot.clovers + cl, carrots=slot.carrots + ca)
+            p.clovers -= cl
+            p.carrots -= ca
+        taken = s.row.pop(position - 1)
+        p.clovers += taken.clovers
+        p.carrots += taken.carrots
+        s.held = taken.card
+        pay_cl = sum(a for a, _ in paid)
+        pay_ca = sum(b for _, b in paid)
+        text = f"{p.seat} takes card {position}, {card(taken.card).describe()}"
+        if paid:
+            text += f", paying {_treats(pay_cl, pay_ca)}"
+        if taken.clovers or taken.carrots:
+            text += f" and picking up {_treats(taken.clovers, taken.carrots)}"
+        events.append(
+            _ev(
+                "took",
+                text + ".",
+                seat=p.seat,
+                card=taken.card,
+                position=position,
+                paid=[list(x) for x in paid],
+                picked_up=[taken.clovers, taken.carrots],
+            )
+        )
+        # Shift toward position 1 and refill position 6.
+        drawn = self._draw(s, events)
+        if drawn is not None:
+            s.row.append(RowSlot(card=drawn))
+        if p.clovers + p.carrots > TREAT_LIMIT:
+            target = min(position - 1, len(s.row) - 1)
+            options = _keep_range(p.clovers, p.carrots)
+            if len(options) == 1 or target < 0:
+                keep_cl = options[0]
+                self._apply_keep(s, p, keep_cl, TREAT_LIMIT - keep_cl, target, events)
+            else:
+                s.keep = KeepChoice(clovers=p.clovers, carrots=p.carrots, target=target)
+                s.phase = "keep_treats"
+                return
+        s.phase = "choose_space"
+
+    def _apply_keep(
+        self,
+        s: LlamasAlpacasState,
+        p: PlayerState,
+        clovers: int,
+        carrots: int,
+        target: int,
+        events: list[Event],
+    ) -> None:
+        ex_cl, ex_ca = p.clovers - clovers, p.carrots - carrots
+        p.clovers, p.carrots = clovers, carrots
+        if target >= 0:
+            slot = s.row[target]
+            s.row[target] = _copy(slot, clovers=slot.clovers + ex_cl, carrots=slot.carrots + ex_ca)
+        events.append(
+            _ev(
+                "kept",
+                f"{p.seat} keeps {_treats(clovers, carrots)} and puts {_treats(ex_cl, ex_ca)} on card {target + 1} of the row.",
+                seat=p.seat,
+                kept=[clovers, carrots],
+                excess=[ex_cl, ex_ca],
+                position=target + 1,
+            )
+        )
+
+    def _keep(
+        self, s: LlamasAlpacasState, p: PlayerState, action: Keep, events: list[Event]
+    ) -> None:
+        assert s.keep is not None
+        self._apply_keep(s, p, action.clovers, action.carrots, s.keep.target, events)
+        s.keep = None
+        s.phase = "choose_space"
+
+    def _place_taken(
+        self, s: LlamasAlpacasState, p: PlayerState, space: int, events: list[Event]
+    ) -> None:
+        cid = s.held
+        assert cid is not None
+        s.held = None
+        old = p.board[space]
+        p.board[space] = cid
+        if old is not None:
+            s.discard.append(old)
+            events.append(
+                _ev(
+                    "replaced",
+                    f"{p.seat}'s board is full: {card(cid).describe()} replaces {card(old).describe()} on {space_name(space)}.",
+                    seat=p.seat,
+                    card=cid,
+                    replaced=old,
+                    space=space,
+                )
+            )
+        else:
+            events.append(
+                _ev(
+                    "placed",
+                    f"{p.seat} places {card(cid).describe()} on {space_name(space)}.",
+                    seat=p.seat,
+                    card=cid,
+                    space=space,
+                )
+            )
+        self._score(s, p, space, events)
+        self._end_turn(s, p, events)
+
+    def _move(
+        self, s: LlamasAlpacasState, p: PlayerState, action: Move, events: list[Event]
+    ) -> None:
+        cid = p.board[action.src]
+        assert cid is not None
+        p.board[action.src] = None
+        p.board[action.dst] = cid
+        events.append(
+            _ev(
+                "moved",
+                f"{p.seat} moves {card(cid).describe()} from {space_name(action.src)} to {space_name(action.dst)}.",
+                seat=p.seat,
+                card=cid,
+                src=action.src,
+                dst=action.dst,
+            )
+        )
+        self._score(s, p, action.dst, events)
+        self._end_turn(s, p, events)
+
+    def _score(
+        self, s: LlamasAlpacasState, p: PlayerState, space: int, events: list[Event]
+    ) -> None:
+        """Score the full lines through ``space`` and discard the scored cards."""
+        result = score_placement(_board_cards(p), space)
+        if not result.lines:
+            if result.full_lines:
+                events.append(
+                    _ev(
+                        "no_score",
+                        f"{' and '.join(result.full_lines)} of {p.seat}'s board is full but scores nothing.",
+                        seat=p.seat,
+                        lines=list(result.full_lines),
+                    )
+                )
+            return
+        placed = card(p.board[space])  # type: ignore[arg-type]
+        for line in result.lines:
+            p.lines[line.check.conditions - 1] += 1
+        p.score += result.points
+        for sp in result.removed:
+            cid = p.board[sp]
+            assert cid is not None
+            s.discard.append(cid)
+            p.board[sp] = None
+        texts = "; ".join(line.text() for line in result.lines)
+        extra = ""
+        if result.wild_choice is not None:
+            d, col = result.wild_choice
+            parts = []
+            if placed.star and d is not None:
+                parts.append(f"the star counts as {d}")
+            if placed.white and col is not None:
+                parts.append(f"white counts as {col}")
+            extra = f" ({' and '.join(parts)} in both lines)"
+        events.append(
+            _ev(
+                "scored",
+                f"{p.seat} scores {result.points} points. {texts}{extra}.",
+                seat=p.seat,
+                points=result.points,
+                lines=[
+                    {"name": x.name, "spaces": list(x.spaces), "points": x.points, "text": x.text()}
+                    for x in result.lines
+                ],
+                removed=list(result.removed),
+                total=p.score,
+            )
+        )
+
+    def _end_turn(self, s: LlamasAlpacasState, p: PlayerState, events: list[Event]) -> None:
+        """Pass the turn left; at 18+ points finish the round (the seat before the first
+        player ends it) (rulebook "Game End")."""
+        p.turns += 1
+        s.turn_no += 1
+        s.phase = "turn"
+        if not s.end_triggered and any(q.score >= END_SCORE for q in s.players):
+            s.end_triggered = True
+            events.append(
+                _ev(
+                    "end_triggered",
+                    f"{p.seat} has {p.score} points: this round is the last.",
+                    seat=p.seat,
+                )
+            )
+        last = (s.first - 1) % len(s.seats)
+        if s.end_triggered and s.active == last:
+            s.phase = "finished"
+            res = self.result(s)
+            assert res is not None
+            events.append(_ev("game_over", res.reason, winners=res.winners, scores=res.scores))
+            return
+        s.active = (s.active + 1) % len(s.seats)
+        events.append(_ev("turn", f"It is {s.seats[s.active]}'s turn.", seat=s.seats[s.active]))
+
+    # ---- view and result -------------------------------------------------------------
+
+    def view(self, state: LlamasAlpacasState, viewer: str | None) -> LlamasAlpacasView:
+        """The public table for ``viewer`` (every seat sees the same; the draw pile only as
+        a count)."""
+        by_id = cards_by_id()
+        active = state.seats[state.active] if state.phase not in ("setup", "finished") else None
+        costs: list[TakeCost | None] = (
+            self.costs(state, active)
+            if active is not None and state.phase == "turn"
+            else [None] * len(state.row)
+        )
+        res = self.result(state)
+        return LlamasAlpacasView(
+            viewer=viewer,
+            version=state.version,
+            phase=state.phase,
+            seats=list(state.seats),
+            first=state.seats[state.first],
+            active=active,
+            pending=self.pending(state).seats,
+            row=[
+                RowCardView(
+                    position=i + 1,
+                    card=by_id[r.card],
+                    clovers=r.clovers,
+                    carrots=r.carrots,
+                    cost=costs[i],
+                )
+                for i, r in enumerate(state.row)
+            ],
+            players=[
+                PlayerView(
+                    seat=p.seat,
+                    board=[None if c is None else by_id[c] for c in p.board],
+                    score=p.score,
+                    clovers=p.clovers,
+                    carrots=p.carrots,
+                    turns=p.turns,
+                    placed_start=p.start_card is None,
+                    start_card=None if p.start_card is None else by_id[p.start_card],
+                    lines=list(p.lines),
+                )
+                for p in state.players
+            ],
+            draw_count=len(state.draw),
+            discard_count=len(state.discard),
+            discard_top=by_id[state.discard[-1]] if state.discard else None,
+            held=None if state.held is None else by_id[state.held],
+            keep=state.keep,
+            end_triggered=state.end_triggered,
+            finished=state.phase == "finished",
+            winners=res.winners if res else [],
+        )
+
+    def result(self, state: LlamasAlpacasState) -> Result | None:
+        """Once finished: most points wins; tie -> most treats; still tied -> shared
+        victory (rulebook "Game End"). Breakdown: lines by conditions met, treats held."""
+        if state.phase != "finished":
+            return None
+        scores = {p.seat: p.score for p in state.players}
+        best = max(scores.values())
+        tied = [p for p in state.players if p.score == best]
+        most = max(p.clovers + p.carrots for p in tied)
+        winners = [p.seat for p in tied if p.clovers + p.carrots == most]
+        breakdown = {}
+        for p in state.players:
+            lines = [
+                ScoreLine(
+                    label=f"{n} line{'s' if n != 1 else ''} with {i + 1} condition{'s' if i else ''}",
+                    points=n * 2 * (i + 1),
+                )
+                for i, n in enumerate(p.lines)
+                if n
+            ]
+            lines.append(
+                ScoreLine(label=f"Treats held (tie-break): {p.clovers + p.carrots}", points=0)
+            )
+            breakdown[p.seat] = lines
+        if len(winners) == 1:
+            how = "" if len(tied) == 1 else f" (tie on points, most treats: {most})"
+            reason = f"{winners[0]} wins with {best} points{how}."
+        else:
+            reason = f"Shared victory for {', '.join(winners)} with {best} points and {most} treats each."
+        return Result(scores=scores, winners=winners, breakdown=breakdown, reason=reason)
+
+
+def _keep_range(clovers: int, carrots: int) -> list[int]:
+    """Clover counts that can be kept so that exactly 10 treats remain."""
+    return list(range(max(0, TREAT_LIMIT - carrots), min(clovers, TREAT_LIMIT) + 1))
+
+
+def _treats(clovers: int, carrots: int) -> str:
+    parts = []
+    if clovers:
+        parts.append(f"{clovers} clover{'s' if clovers != 1 else ''}")
+    if carrots:
+        parts.append(f"{carrots} carrot{'s' if carrots != 1 else ''}")
+    return " and ".join(parts) if parts else "nothing"

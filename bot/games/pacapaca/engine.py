@@ -1,0 +1,760 @@
+"""The Alpaca Pacapaca rules engine (pure).
+
+Rules: the rulebook ``alpaca-pacapaca.txt`` and RULES.md, "Alpaca Pacapaca". Turn flow:
+
+- phase ``turn``: the active player picks A (:class:`Draw2`), B (:class:`TakePile`) or
+  C (:class:`StartNegotiation`); :class:`Pass` only when the deck and the pile are empty.
+- phase ``drawn``: :class:`Keep` one of the two drawn cards; the other goes face down on
+  the pile. With one card left in the deck, Draw2 adds it at once.
+- phase ``negotiation``: both negotiators :class:`Propose` / :class:`Accept`; the partner
+  may :class:`Decline`; the active player may :class:`GiveUp`; the runtime applies
+  :class:`NegotiationTimeout` as ``SYSTEM_SEAT`` after 60 s. A deal both accepted ends the
+  turn; a failed negotiation returns to phase ``turn`` with C no longer allowed.
+- When the deck is empty at the end of a turn, every player takes one more turn starting
+  with the next player; then the game is scored (:mod:`bot.games.pacapaca.scoring`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from bot.games.base import (
+    SYSTEM_SEAT,
+    Action,
+    Engine,
+    Event,
+    IllegalAction,
+    Pending,
+    Result,
+    Timeout,
+    rng,
+)
+from bot.games.pacapaca.cards import catalog, kind_table
+from bot.games.pacapaca.models import (
+    ACTION_ADAPTER,
+    Accept,
+    Alpaca,
+    AlpacaView,
+    Decline,
+    Draw2,
+    FinalAlpaca,
+    FinalView,
+    GiveUp,
+    Keep,
+    Negotiation,
+    NegotiationTimeout,
+    NegotiationView,
+    PacapacaOptions,
+    PacapacaState,
+    PacapacaView,
+    Pass,
+    PileCard,
+    Propose,
+    StartNegotiation,
+    TakePile,
+)
+from bot.games.pacapaca.scoring import SeatScore, score_all
+
+
+def _name(card: int) -> str:
+    return catalog().name_of(card)
+
+
+def _names(cards: Sequence[int]) -> str:
+    if not cards:
+        return "nothing"
+    return ", ".join(_name(c) for c in cards)
+
+
+def _shallow(m):
+    """A shallow copy of a pydantic model without validation (fast path for _clone)."""
+    new = m.__class__.__new__(m.__class__)
+    object.__setattr__(new, "__dict__", dict(m.__dict__))
+    object.__setattr__(new, "__pydantic_fields_set__", set(m.__pydantic_fields_set__))
+    object.__setattr__(new, "__pydantic_extra__", m.__pydantic_extra__)
+    object.__setattr__(new, "__pydantic_private__", m.__pydantic_private__)
+    return new
+
+
+def _clone(s: PacapacaState) -> PacapacaState:
+    """A deep-enough copy: every list the engine mutates is copied (PileCard, options
+    and the catalog are never mutated). Equal to ``s.model_copy(deep=True)``."""
+    new = _shallow(s)
+    d = new.__dict__
+    alpacas = {}
+    for k, a in s.alpacas.items():
+        na = _shallow(a)
+        na.__dict__["neck"] = list(a.neck)
+        na.__dict__["babies"] = list(a.babies)
+        alpacas[k] = na
+    d["alpacas"] = alpacas
+    d["deck"] = list(s.deck)
+    d["pile"] = list(s.pile)
+    d["drawn"] = list(s.drawn)
+    d["seats"] = list(s.seats)
+    if s.negotiation is not None:
+        n = _shallow(s.negotiation)
+        n.__dict__["active_gives"] = list(s.negotiation.active_gives)
+        n.__dict__["partner_gives"] = list(s.negotiation.partner_gives)
+        n.__dict__["accepted"] = list(s.negotiation.accepted)
+        d["negotiation"] = n
+    return new
+
+
+_PROPOSALS: dict[tuple[tuple[int, ...], tuple[int, ...]], Propose] = {}
+
+
+def _proposal(give: list[int], get: list[int]) -> Propose:
+    """A shared, never-mutated :class:`Propose` (legal_actions builds many; hot path)."""
+    key = (tuple(give), tuple(get))
+    p = _PROPOSALS.get(key)
+    if p is None:
+        p = _PROPOSALS[key] = Propose(give=give, get=get)
+    return p
+
+
+class PacapacaEngine(Engine[PacapacaState, PacapacaOptions]):
+    """Alpaca Pacapaca (key ``"pacapaca"``), 2-6 players."""
+
+    key: ClassVar[str] = "pacapaca"
+    state_model: ClassVar[type[PacapacaState]] = PacapacaState
+    options_model: ClassVar[type[PacapacaOptions]] = PacapacaOptions
+    action_adapter: ClassVar = ACTION_ADAPTER
+
+    # -- set-up ------------------------------------------------------------------------
+
+    def new_game(
+        self, players: Sequence[str], *, seed: int, options: PacapacaOptions | None = None
+    ) -> PacapacaState:
+        """Set up: one head and one body each (distinct random designs), the deck =
+        primary set + 10/20/30/40 random cards for 2-5 players or everything for 6
+        (babies in the random pool when the option is on; always with 6), shuffled; a
+        random starting player (rulebook "Set Up"; RULES.md: Alpaca Pacapaca).
+
+        Raises ``ValueError`` for fewer than 2 or more than 6 distinct seats, or when
+        ``options.players`` disagrees with ``len(players)``.
+        """
+        options = options or PacapacaOptions()
+        cat = catalog()
+        n = len(players)
+        if not (cat.players.min <= n <= cat.players.max):
+            raise ValueError(f"Alpaca Pacapaca needs 2 to 6 players, not {n}")
+        if len(set(players)) != n or SYSTEM_SEAT in players:
+            raise ValueError("seats must be distinct player ids")
+        if options.players is not None and options.players != n:
+            raise ValueError(f"options say {options.players} players, but {n} seats were given")
+        s = PacapacaState(seats=list(players), seed=seed, options=options)
+        r = rng(s)
+        s.babies = cat.babies_in(n, options.babies)
+        heads = [d.id for d in cat.heads]
+        bodies = [d.id for d in cat.bodies]
+        r.shuffle(heads)
+        r.shuffle(bodies)
+        s.alpacas = {p: Alpaca(head=heads[i], body=bodies[i]) for i, p in enumerate(players)}
+        primary = cat.primary_ids()
+        rest = [c for c in cat.neck_deck if c not in primary]
+        if s.babies:
+            rest += cat.baby_ids
+        extra = cat.random_count(n)
+        chosen = rest if extra is None else r.sample(rest, extra)
+        deck = primary + chosen
+        r.shuffle(deck)
+        s.deck = deck
+        s.pool_size = len(deck)
+        s.active = r.randrange(n)
+        return s
+
+    # -- queries -----------------------------------------------------------------------
+
+    def _active(self, s: PacapacaState) -> str:
+        return s.seats[s.active]
+
+    @staticmethod
+    def _tradeable(s: PacapacaState, seat: str) -> list[int]:
+        a = s.alpacas[seat]
+        return [*a.neck, *a.babies]
+
+    def legal_actions(self, state: PacapacaState, player: str) -> list[Action]:
+        """Every action ``player`` may take now. During a negotiation the :class:`Propose`
+        entries are a representative set (every 1-for-1, 1-for-0 and 0-for-1 deal, one
+        card per kind); :meth:`apply` and :meth:`is_legal` accept any deal the rules
+        allow. ``SYSTEM_SEAT`` gets ``[NegotiationTimeout()]`` during a negotiation."""
+        s = state
+        if s.phase == "finished":
+            return []
+        if player == SYSTEM_SEAT:
+            return [NegotiationTimeout()] if s.phase == "negotiation" else []
+        active = self._active(s)
+        if s.phase == "turn":
+            if player != active:
+                return []
+            acts: list[Action] = []
+            if s.deck:
+                acts.append(Draw2())
+            if s.pile:
+                acts.append(TakePile())
+            if not s.negotiated:
+                mine = bool(self._tradeable(s, active))
+                for p in s.seats:
+                    if p != active and (mine or self._tradeable(s, p)):
+                        acts.append(StartNegotiation(partner=p))
+            if not s.deck and not s.pile:
+                acts.append(Pass())
+            return acts
+        if s.phase == "drawn":
+            if player != active:
+                return []
+            return [Keep(card=c) for c in s.drawn]
+        # negotiation
+        neg = s.negotiation
+        assert neg is not None
+        if player not in (active, neg.partner):
+            return []
+        acts = []
+        has_deal = bool(neg.active_gives or neg.partner_gives)
+        if has_deal and player not in neg.accepted:
+            acts.append(Accept(version=neg.deal_version))
+        if has_deal and player == neg.partner:
+            acts.append(Decline())
+        if player == active:
+            acts.append(GiveUp())
+        if neg.proposals < catalog().negotiation.max_proposals:
+            other = neg.partner if player == active else active
+            acts.extend(self._sample_proposals(s, player, other))
+        return acts
+
+    def _sample_proposals(self, s: PacapacaState, me: str, other: str) -> list[Action]:
+        kt = kind_table()
+
+        def one_per_kind(cards: list[int]) -> list[int]:
+            seen: dict[str, int] = {}
+            for c in sorted(cards):
+                seen.setdefault(kt[c], c)
+            return list(seen.values())
+
+        mine = one_per_kind(self._tradeable(s, me))
+        theirs = one_per_kind(self._tradeable(s, other))
+        mk = _proposal
+        out: list[Action] = [mk(give=[g], get=[]) for g in mine]
+        out += [mk(give=[], get=[t]) for t in theirs]
+        out += [mk(give=[g], get=[t]) for g in mine for t in theirs]
+        return out
+
+    def is_legal(self, state: PacapacaState, player: str, action: Action) -> bool:
+        """True when :meth:`apply` would accept ``action`` (any valid deal for Propose)."""
+        try:
+            self._check(state, player, action)
+        except IllegalAction:
+            return False
+        return True
+
+    # -- validation --------------------------------------------------------------------
+
+    def _check(self, s: PacapacaState, player: str, action: Action) -> None:
+        """Raise :class:`IllegalAction` unless ``action`` is legal for ``player``."""
+        if s.phase == "finished":
+            raise IllegalAction("game_over", "The game is over.")
+        if isinstance(action, NegotiationTimeout):
+            if player != SYSTEM_SEAT:
+                raise IllegalAction("system_only", "Only the clock can end a negotiation.")
+            if s.phase != "negotiation":
+                raise IllegalAction("no_negotiation", "No negotiation is running.")
+            return
+        if player not in s.seats:
+            raise IllegalAction("not_in_game", "You are not in this game.")
+        active = self._active(s)
+        neg = s.negotiation
+        if s.phase == "negotiation":
+            assert neg is not None
+            if player not in (active, neg.partner):
+                raise IllegalAction(
+                    "not_negotiating", "Only the two negotiating players can act now."
+                )
+            if not isinstance(action, Propose | Accept | Decline | GiveUp):
+                raise IllegalAction(
+                    "negotiating", "Finish the negotiation first: accept, propose or give up."
+                )
+            if isinstance(action, Propose):
+                self._check_proposal(s, player, action)
+                return
+            if isinstance(action, Accept):
+                if not (neg.active_gives or neg.partner_gives):
+                    raise IllegalAction("empty_deal", "There is no deal to accept yet.")
+                if action.version != neg.deal_version:
+                    raise IllegalAction(
+                        "stale_deal", "The deal changed since you saw it; look again."
+                    )
+                if player in neg.accepted:
+                    raise IllegalAction("already_accepted", "You already accepted this deal.")
+                return
+            if isinstance(action, Decline):
+                if player != neg.partner:
+                    raise IllegalAction(
+                        "not_partner", "Only the invited player declines; you can give up."
+                    )
+                if not (neg.active_gives or neg.partner_gives):
+                    raise IllegalAction("empty_deal", "There is no deal to decline.")
+                return
+            if player != active:
+                raise IllegalAction("not_active", "Only the player whose turn it is can give up.")
+            return
+        if player != active:
+            raise IllegalAction("not_your_turn", f"It is {active}'s turn.")
+        if isinstance(action, Keep):
+            if s.phase != "drawn":
+                raise IllegalAction("nothing_drawn", "You have no drawn cards to keep.")
+            if action.card not in s.drawn:
+                raise IllegalAction("not_drawn", "That card is not one of the two you drew.")
+            return
+        if s.phase == "drawn":
+            raise IllegalAction("keep_first", "Keep one of the two cards you drew first.")
+        if isinstance(action, Draw2):
+            if not s.deck:
+                raise IllegalAction("deck_empty", "The deck is empty.")
+            return
+        if isinstance(action, TakePile):
+            if not s.pile:
+                raise IllegalAction("pile_empty", "The discard pile is empty.")
+            return
+        if isinstance(action, StartNegotiation):
+            if s.negotiated:
+                raise IllegalAction(
+                    "already_negotiated", "You already negotiated this turn: draw or take the pile."
+                )
+            if action.partner == player:
+                raise IllegalAction("self_partner", "You cannot negotiate with yourself.")
+            if action.partner not in s.seats:
+                raise IllegalAction("bad_partner", "That player is not in this game.")
+            if not self._tradeable(s, player) and not self._tradeable(s, action.partner):
+                raise IllegalAction("nothing_to_trade", "Neither of you has a card to trade yet.")
+            return
+        if isinstance(action, Pass):
+            if s.deck or s.pile:
+                raise IllegalAction("must_act", "You can still draw or take the pile.")
+            return
+        raise IllegalAction("wrong_phase", "That move is not possible now.")
+
+    def _check_proposal(self, s: PacapacaState, player: str, p: Propose) -> None:
+        neg = s.negotiation
+        assert neg is not None
+        cat = catalog()
+        if neg.proposals >= cat.negotiation.max_proposals:
+            raise IllegalAction(
+                "too_many_proposals", "No more proposals this time: accept, decline or give up."
+            )
+        if not p.give and not p.get:
+            raise IllegalAction("empty_deal", "A deal must move at least one card.")
+        design_ids = {d.id for d in [*cat.heads, *cat.bodies]}
+        if any(c in design_ids for c in [*p.give, *p.get]):
+            raise IllegalAction("head_or_body", "Heads and bodies cannot be traded.")
+        if len(set(p.give)) != len(p.give) or len(set(p.get)) != len(p.get):
+            raise IllegalAction("duplicate_card", "A card is named twice in that deal.")
+        other = neg.partner if player == self._active(s) else self._active(s)
+        mine, theirs = set(self._tradeable(s, player)), set(self._tradeable(s, other))
+        if not set(p.give) <= mine:
+            raise IllegalAction("not_your_card", "You can only offer cards your alpaca has.")
+        if not set(p.get) <= theirs:
+            raise IllegalAction(
+                "not_their_card", f"You can only ask for cards {other}'s alpaca has."
+            )
+
+    # -- apply -------------------------------------------------------------------------
+
+    def apply(
+        self, state: PacapacaState, player: str, action: Action
+    ) -> tuple[PacapacaState, list[Event]]:
+        """Apply ``action`` for ``player`` on a copy. Raises :class:`IllegalAction` (state
+        unchanged) for a refused action: codes ``game_over``, ``not_in_game``,
+        ``not_your_turn``, ``deck_empty``, ``pile_empty``, ``self_partner``,
+        ``bad_partner``, ``already_negotiated``, ``nothing_to_trade``, ``not_drawn``,
+        ``keep_first``, ``nothing_drawn``, ``negotiating``, ``not_negotiating``,
+        ``empty_deal``, ``stale_deal``, ``already_accepted``, ``not_partner``,
+        ``not_active``, ``head_or_body``, ``duplicate_card``, ``not_your_card``,
+        ``not_their_card``, ``too_many_proposals``, ``system_only``, ``no_negotiation``,
+        ``must_act``, ``bad_action``."""
+        if isinstance(action, dict | str):
+            action = self.parse_action(action)
+        self._check(state, player, action)
+        s = _clone(state)
+        s.version += 1
+        ev: list[Event] = []
+        active = self._active(s)
+        if isinstance(action, Draw2):
+            self._draw(s, active, ev)
+        elif isinstance(action, Keep):
+            other = [c for c in s.drawn if c != action.card]
+            self._add(s, active, [action.card])
+            for c in other:
+                s.pile.append(PileCard(card=c, by=active))
+            s.drawn = []
+            ev.append(
+                Event(
+                    type="kept",
+                    text=f"{active} added a {_name(action.card)} and put the other card face down on the pile.",
+                    data={"seat": active, "card": action.card},
+                )
+            )
+            ev.append(
+                Event(
+                    type="discarded",
+                    text=f"You put your {_names(other)} face down on the pile.",
+                    to=[active],
+                    data={"seat": active, "cards": other},
+                )
+            )
+            self._end_turn(s, ev)
+        elif isinstance(action, TakePile):
+            cards = [pc.card for pc in s.pile]
+            s.pile = []
+            self._add(s, active, cards)
+            ev.append(
+                Event(
+                    type="took_pile",
+                    text=f"{active} took the discard pile ({len(cards)} cards): {_names(cards)}.",
+                    data={"seat": active, "cards": cards},
+                )
+            )
+            self._end_turn(s, ev)
+        elif isinstance(action, StartNegotiation):
+            s.phase = "negotiation"
+            s.negotiation = Negotiation(partner=action.partner)
+            secs = catalog().negotiation.seconds
+            ev.append(
+                Event(
+                    type="negotiation_started",
+                    text=f"{active} opened a negotiation with {action.partner} ({secs} seconds).",
+                    data={"seat": active, "partner": action.partner, "seconds": secs},
+                )
+            )
+        elif isinstance(action, Propose):
+            neg = s.negotiation
+            assert neg is not None
+            if player == active:
+                neg.active_gives, neg.partner_gives = list(action.give), list(action.get)
+            else:
+                neg.active_gives, neg.partner_gives = list(action.get), list(action.give)
+            neg.deal_version += 1
+            neg.proposals += 1
+            neg.accepted = []
+            neg.proposed_by = player
+            ev.append(
+                Event(
+                    type="proposed",
+                    text=(
+                        f"{player} proposed: {active} gives {_names(neg.active_gives)}; "
+                        f"{neg.partner} gives {_names(neg.partner_gives)}."
+                    ),
+                    data={
+                        "seat": player,
+                        "active_gives": neg.active_gives,
+                        "partner_gives": neg.partner_gives,
+                        "deal_version": neg.deal_version,
+                    },
+                )
+            )
+        elif isinstance(action, Accept):
+            neg = s.negotiation
+            assert neg is not None
+            neg.accepted.append(player)
+            ev.append(
+                Event(
+                    type="accepted",
+                    text=f"{player} accepted the deal.",
+                    data={"seat": player, "deal_version": neg.deal_version},
+                )
+            )
+            if set(neg.accepted) == {active, neg.partner}:
+                self._trade(s, active, neg, ev)
+                self._end_turn(s, ev)
+        elif isinstance(action, Decline):
+            neg = s.negotiation
+            assert neg is not None
+            neg.active_gives, neg.partner_gives = [], []
+            neg.accepted = []
+            neg.deal_version += 1
+            neg.proposed_by = None
+            ev.append(
+                Event(
+                    type="declined",
+                    text=f"{player} declined the deal.",
+                    data={"seat": player, "deal_version": neg.deal_version},
+                )
+            )
+        elif isinstance(action, GiveUp | NegotiationTimeout):
+            why = (
+                f"{active} gave up the negotiation"
+                if isinstance(action, GiveUp)
+                else "Time ran out, so the negotiation failed"
+            )
+            self._fail_negotiation(
+                s, ev, why, "gave_up" if isinstance(action, GiveUp) else "timeout"
+            )
+        elif isinstance(action, Pass):
+            ev.append(
+                Event(
+                    type="passed",
+                    text=f"{active} cannot draw or take the pile, so they pass.",
+                    data={"seat": active},
+                )
+            )
+            self._end_turn(s, ev)
+        return s, ev
+
+    # -- steps -------------------------------------------------------------------------
+
+    def _add(self, s: PacapacaState, seat: str, cards: Sequence[int]) -> None:
+        cat = catalog()
+        a = s.alpacas[seat]
+        for c in cards:
+            (a.babies if cat.is_baby(c) else a.neck).append(c)
+
+    def _draw(self, s: PacapacaState, active: str, ev: list[Event]) -> None:
+        if len(s.deck) == 1:
+            card = s.deck.pop()
+            self._add(s, active, [card])
+            ev.append(
+                Event(
+                    type="drew_last",
+                    text=f"{active} drew the last card, a {_name(card)}, and added it.",
+                    data={"seat": active, "card": card},
+                )
+            )
+            self._end_turn(s, ev)
+            return
+        drawn = [s.deck.pop(), s.deck.pop()]
+        s.drawn = drawn
+        s.phase = "drawn"
+        ev.append(
+            Event(
+                type="drew",
+                text=f"{active} drew two cards and is choosing one.",
+                data={"seat": active, "deck_size": len(s.deck)},
+            )
+        )
+        ev.append(
+            Event(
+                type="drew_private",
+                text=f"You drew {_names(drawn)}: keep one, the other goes face down on the pile.",
+                to=[active],
+                data={"seat": active, "cards": drawn},
+            )
+        )
+
+    def _trade(self, s: PacapacaState, active: str, neg: Negotiation, ev: list[Event]) -> None:
+        a, p = s.alpacas[active], s.alpacas[neg.partner]
+        for src, dst, cards in (
+            (a, neg.partner, neg.active_gives),
+            (p, active, neg.partner_gives),
+        ):
+            for c in cards:
+                if c in src.neck:
+                    src.neck.remove(c)
+                else:
+                    src.babies.remove(c)
+            self._add(s, dst, cards)
+        ev.append(
+            Event(
+                type="traded",
+                text=(
+                    f"Deal! {active} gave {_names(neg.active_gives)} and got "
+                    f"{_names(neg.partner_gives)} from {neg.partner}."
+                ),
+                data={
+                    "seat": active,
+                    "partner": neg.partner,
+                    "active_gives": list(neg.active_gives),
+                    "partner_gives": list(neg.partner_gives),
+                },
+            )
+        )
+
+    def _fail_negotiation(self, s: PacapacaState, ev: list[Event], why: str, code: str) -> None:
+        active = self._active(s)
+        neg = s.negotiation
+        assert neg is not None
+        s.negotiation = None
+        s.phase = "turn"
+        s.negotiated = True
+        if s.deck or s.pile:
+            then = "they must now draw or take the pile"
+        else:
+            then = "they can only pass"
+        ev.append(
+            Event(
+                type="negotiation_failed",
+                text=f"{why}; {then}.",
+                data={"seat": active, "partner": neg.partner, "reason": code},
+            )
+        )
+
+    def _end_turn(self, s: PacapacaState, ev: list[Event]) -> None:
+        s.phase = "turn"
+        s.drawn = []
+        s.negotiation = None
+        s.negotiated = False
+        if s.final_turns_left is not None:
+            s.final_turns_left -= 1
+            if s.final_turns_left <= 0:
+                self._finish(s, ev)
+                return
+        elif not s.deck:
+            s.final_turns_left = len(s.seats)
+            ev.append(
+                Event(
+                    type="final_round",
+                    text="The deck is empty: everyone takes one last turn.",
+                    data={"turns": len(s.seats)},
+                )
+            )
+        s.active = (s.active + 1) % len(s.seats)
+        s.turn_number += 1
+        ev.append(
+            Event(
+                type="turn",
+                text=f"It is {self._active(s)}'s turn.",
+                data={"seat": self._active(s), "turn_number": s.turn_number},
+            )
+        )
+
+    def _finish(self, s: PacapacaState, ev: list[Event]) -> None:
+        s.phase = "finished"
+        res = self.result(s)
+        assert res is not None
+        win = " and ".join(res.winners)
+        ev.append(
+            Event(
+                type="game_over",
+                text=f"The game is over: {win} {'wins' if len(res.winners) == 1 else 'share the win'}.",
+                data={"scores": res.scores, "winners": res.winners},
+            )
+        )
+
+    # -- outputs -----------------------------------------------------------------------
+
+    def scores(self, state: PacapacaState) -> dict[str, SeatScore]:
+        """Score the alpacas as they stand (also usable mid-game for a preview)."""
+        return score_all({p: (state.alpacas[p].neck, state.alpacas[p].babies) for p in state.seats})
+
+    def result(self, state: PacapacaState) -> Result | None:
+        """Final scores, winners (all seats sharing the highest total) and per-seat score
+        lines (neck length first, then bows, scarves, charms, bonus, mud, babies);
+        ``None`` while the game runs."""
+        if state.phase != "finished":
+            return None
+        sc = self.scores(state)
+        totals = {p: sc[p].total for p in state.seats}
+        best = max(totals.values())
+        return Result(
+            scores=totals,
+            winners=[p for p in state.seats if totals[p] == best],
+            breakdown={p: sc[p].lines for p in state.seats},
+            reason="The deck ran out and everyone took one last turn.",
+        )
+
+    def pending(self, state: PacapacaState) -> Pending:
+        """Who must decide now.
+
+        - finished: no seats, kind ``finished``;
+        - turn / drawn: the active seat, kind ``turn``, key ``turn:<n>`` (``turn:<n>:after``
+          after a failed negotiation, so a turn timer restarts);
+        - negotiation: kind ``negotiation``, key ``neg:<n>``, 60 seconds, timeout
+          ``NegotiationTimeout`` for ``SYSTEM_SEAT``. ``seats`` lists who owes a decision:
+          the active player while the deal is empty; otherwise each negotiator who has not
+          accepted the current version. (The other negotiator may still act: propose a
+          change or give up; use :meth:`legal_actions`, not ``seats``, to validate.)
+        """
+        s = state
+        if s.phase == "finished":
+            return Pending(seats=[], kind="finished", key="end")
+        active = self._active(s)
+        if s.phase == "negotiation":
+            neg = s.negotiation
+            assert neg is not None
+            if neg.active_gives or neg.partner_gives:
+                seats = [p for p in (active, neg.partner) if p not in neg.accepted]
+            else:
+                seats = [active]
+            return Pending(
+                seats=seats,
+                kind="negotiation",
+                key=f"neg:{s.turn_number}",
+                seconds=float(catalog().negotiation.seconds),
+                timeouts=[Timeout(seat=SYSTEM_SEAT, action={"type": "negotiation_timeout"})],
+            )
+        key = f"turn:{s.turn_number}" + (":after" if s.negotiated else "")
+        return Pending(seats=[active], kind="turn", key=key)
+
+    def view(self, state: PacapacaState, viewer: str | None) -> PacapacaView:
+        """Everything ``viewer`` may see: all alpacas, deck and pile sizes, the viewer's own
+        discards still in the pile and own drawn cards, the public negotiation, and the
+        final scoring when over. Never the deck order, others' drawn cards or discards."""
+        s = state
+        cat = catalog()
+        finished = s.phase == "finished"
+        active = None if finished else self._active(s)
+        neg_view = None
+        if s.negotiation is not None and active is not None:
+            n = s.negotiation
+            neg_view = NegotiationView(
+                active=active,
+                partner=n.partner,
+                active_gives=list(n.active_gives),
+                partner_gives=list(n.partner_gives),
+                deal_version=n.deal_version,
+                accepted=list(n.accepted),
+                proposals=n.proposals,
+                proposals_left=cat.negotiation.max_proposals - n.proposals,
+                proposed_by=n.proposed_by,
+                deadline_seconds=cat.negotiation.seconds,
+            )
+        final = None
+        if finished:
+            sc = self.scores(s)
+            res = self.result(s)
+            assert res is not None
+            final = FinalView(
+                alpacas=[
+                    FinalAlpaca(
+                        seat=p,
+                        kept=sc[p].analysis.kept,
+                        removed=sc[p].analysis.removed,
+                        scarves=sc[p].analysis.scarves,
+                        ribbons=sc[p].analysis.ribbons,
+                        neck_length=sc[p].analysis.length,
+                        lines=sc[p].lines,
+                        total=sc[p].total,
+                    )
+                    for p in s.seats
+                ],
+                winners=res.winners,
+            )
+        return PacapacaView(
+            viewer=viewer,
+            seats=list(s.seats),
+            active=active,
+            turn_number=s.turn_number,
+            phase=s.phase,
+            alpacas=[
+                AlpacaView(
+                    seat=p,
+                    head=s.alpacas[p].head,
+                    body=s.alpacas[p].body,
+                    neck=list(s.alpacas[p].neck),
+                    babies=list(s.alpacas[p].babies),
+                )
+                for p in s.seats
+            ],
+            deck_size=len(s.deck),
+            pile_size=len(s.pile),
+            my_discards=[pc.card for pc in s.pile if viewer is not None and pc.by == viewer],
+            drawn=list(s.drawn) if viewer is not None and viewer == active else [],
+            drawn_count=len(s.drawn),
+            negotiation=neg_view,
+            negotiated=s.negotiated,
+            final_round=s.final_turns_left is not None,
+            final_turns_left=s.final_turns_left,
+            babies=s.babies,
+            pool_size=s.pool_size,
+            final=final,
+        )

@@ -1,0 +1,573 @@
+"""The Llamas Unleashed rules engine (pure; see ``bot.games.base`` for the contract).
+
+Turn (rulebook, Playing the Game; RULES.md: Llamas Unleashed): start of turn (Herd Bonuses
+and "at the start of your turn" effects: mandatory ones resolve first, optional ones are
+offered until the player proceeds), Draw phase (1 card), Action phase (play one card or
+draw one more), end of turn (discard down to the hand limit). A played card goes onto the
+pile; other players holding an Instant they may play get a reaction window; responses
+stack and resolve last in, first out. The win (7 Animals with 2-5 players, 6 with 6-8) and
+the deck-out end are checked only once the whole chain has resolved.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from pydantic import TypeAdapter
+
+from bot.games.base import (
+    Action,
+    Engine,
+    Event,
+    IllegalAction,
+    Pending,
+    Result,
+    ScoreLine,
+    Timeout,
+    rng,
+)
+from bot.games.unleashed import effects as fx
+from bot.games.unleashed.cards import catalog
+from bot.games.unleashed.effects import card, name, say
+from bot.games.unleashed.models import (
+    Activate,
+    CardView,
+    ChoiceView,
+    Choose,
+    ChooseBaby,
+    DrawCard,
+    FieldView,
+    Frame,
+    Pass,
+    Play,
+    Proceed,
+    Reaction,
+    Respond,
+    StackItem,
+    StackView,
+    TriggerView,
+    UnleashedOptions,
+    UnleashedState,
+    UnleashedView,
+    action_adapter,
+)
+
+HAND_SIZE = 5  # rulebook, Setting Up: deal 5 cards to each player
+
+
+def copy_state(state: UnleashedState) -> UnleashedState:
+    """A copy of ``state`` that shares nothing the engine mutates (equal to
+    ``state.model_copy(deep=True)``, several times faster). Effect trees inside frames are
+    shared: the interpreter only reads them."""
+    st = state.model_copy()
+    st.seats = list(state.seats)
+    st.deck = list(state.deck)
+    st.discard = list(state.discard)
+    st.nursery = list(state.nursery)
+    st.hands = {k: list(v) for k, v in state.hands.items()}
+    st.fields = {k: list(v) for k, v in state.fields.items()}
+    st.stack = [i.model_copy() for i in state.stack]
+    st.work = [f.model_copy(update={"data": copy.deepcopy(f.data)}) for f in state.work]
+    st.choice = state.choice.model_copy(deep=True) if state.choice is not None else None
+    st.reaction = (state.reaction.model_copy(update={"eligible": list(state.reaction.eligible),
+                                                     "passed": list(state.reaction.passed)})
+                   if state.reaction is not None else None)
+    st.links = {k: list(v) for k, v in state.links.items()}
+    st.herd = list(state.herd)
+    st.start_cards = list(state.start_cards)
+    st.used_triggers = list(state.used_triggers)
+    st.skip_next = list(state.skip_next)
+    st.shields = {k: list(v) for k, v in state.shields.items()}
+    st.babies_chosen = list(state.babies_chosen)
+    return st
+
+
+class UnleashedEngine(Engine[UnleashedState, UnleashedOptions]):
+    """Llamas Unleashed for 2-8 players (RULES.md: Llamas Unleashed)."""
+
+    key: ClassVar[str] = "unleashed"
+    state_model: ClassVar[type[UnleashedState]] = UnleashedState
+    options_model: ClassVar[type[UnleashedOptions]] = UnleashedOptions
+    action_adapter: ClassVar[TypeAdapter[Any]] = action_adapter
+
+    # -- set-up ---------------------------------------------------------------------------
+
+    def new_game(self, players: Sequence[str], *, seed: int,
+                 options: UnleashedOptions | None = None) -> UnleashedState:
+        """Shuffle the deck, put the Babies in the Nursery and wait for every player to
+        choose a Baby (rulebook, Setting Up). Raises ``ValueError`` outside 2-8 players."""
+        players = list(players)
+        if not 2 <= len(players) <= 8 or len(set(players)) != len(players):
+            raise ValueError("Llamas Unleashed needs 2 to 8 distinct players")
+        cat = catalog()
+        st = UnleashedState(seats=players, seed=seed, options=options or UnleashedOptions())
+        st.deck = list(cat.deck_ids)
+        fx.shuffle_deck(st)
+        st.nursery = list(cat.nursery_ids)
+        st.hands = {s: [] for s in players}
+        st.fields = {s: [] for s in players}
+        st.shields = {s: [] for s in players}
+        return st
+
+    def _finish_setup(self, st: UnleashedState, ev: list[Event]) -> None:
+        for _ in range(HAND_SIZE):
+            for s in st.seats:
+                st.hands[s].append(st.deck.pop())
+        for s in st.seats:
+            say(ev, "dealt", f"{s} is dealt {HAND_SIZE} cards.", seat=s)
+            say(ev, "dealt_private", "Your hand: " + ", ".join(name(c) for c in st.hands[s]) + ".",
+                to=[s], cards=list(st.hands[s]))
+        first = st.seats[rng(st).randrange(len(st.seats))]
+        say(ev, "first", f"{first} goes first.", seat=first)
+        self._begin_turn(st, first, ev)
+
+    # -- turn structure -------------------------------------------------------------------
+
+    def _begin_turn(self, st: UnleashedState, seat: str, ev: list[Event]) -> None:
+        for _ in range(len(st.seats) + 1):
+            if seat not in st.skip_next:
+                break
+            st.skip_next.remove(seat)
+            say(ev, "skipped", f"{seat} skips this turn.", seat=seat)
+            seat = fx.others(st, seat)[0]
+        st.active = seat
+        st.turn += 1
+        st.phase = "start"
+        st.start_done = False
+        st.used_triggers = []
+        st.plays_left = 0
+        st.acted = False
+        st.shields[seat] = []
+        st.herd = fx.herd_kinds(st, seat)
+        st.start_cards = [c for c in st.fields[seat] if card(c).start is not None]
+        say(ev, "turn", f"It is {seat}'s turn.", seat=seat, turn=st.turn)
+        bonuses = catalog().card_set.herd.bonuses
+        mandatory: list[Frame] = []
+        for k in st.herd:
+            b = bonuses[k]  # type: ignore[index]
+            if not b.optional:
+                mandatory.append(Frame(eff=b.eff.model_dump(exclude_defaults=True), actor=seat,
+                                       link=fx.new_id(st)))
+        for cid in st.fields[seat]:
+            t = card(cid).start
+            if t is not None and not t.optional:
+                mandatory.append(Frame(eff=t.eff.model_dump(exclude_defaults=True), actor=seat,
+                                       source=cid, link=fx.new_id(st)))
+        st.work.extend(reversed(mandatory))
+
+    def optional_triggers(self, st: UnleashedState) -> list[tuple[str, dict[str, Any], str]]:
+        """Optional start-of-turn effects the active player may still use:
+        ``(source, effect dict, text)``; only those that could do something now."""
+        if st.phase != "start" or st.start_done or st.active is None:
+            return []
+        seat = st.active
+        out = []
+        bonuses = catalog().card_set.herd.bonuses
+        for k in st.herd:
+            b = bonuses[k]  # type: ignore[index]
+            src = f"herd:{k}"
+            if b.optional and src not in st.used_triggers:
+                out.append((src, b.eff.model_dump(exclude_defaults=True), b.text))
+        for cid in st.fields[seat]:
+            t = card(cid).start
+            src = f"card:{cid}"
+            if (t is not None and t.optional and src not in st.used_triggers
+                    and cid in st.start_cards):
+                out.append((src, t.eff.model_dump(exclude_defaults=True), card(cid).text))
+        return [o for o in out if fx.feasible(st, o[1], seat)]
+
+    def _advance(self, st: UnleashedState, ev: list[Event]) -> bool:
+        """Automatic steps once the chain is empty. True when something changed."""
+        seat = st.active
+        if st.phase == "start" and seat is not None:
+            if not st.start_done and self.optional_triggers(st):
+                return False
+            st.start_done = True
+            if fx.skips_draw(st, seat):
+                say(ev, "skip_draw", f"{seat} skips their Draw phase.", seat=seat)
+            else:
+                fx.draw(st, seat, 1, ev)
+            st.phase = "action"
+            st.plays_left = 1 + fx.extra_plays(st, seat)
+            return True
+        if st.phase == "action" and seat is not None:
+            if st.plays_left > 0:
+                return False
+            st.phase = "end"
+            return True
+        if st.phase == "end" and seat is not None:
+            excess = len(st.hands[seat]) - fx.hand_limit(st, seat)
+            if excess > 0:
+                st.work.append(Frame(eff={"op": "discard", "n": excess}, actor=seat,
+                                     link=fx.new_id(st)))
+                return True
+            self._begin_turn(st, fx.others(st, seat)[0], ev)
+            return True
+        return False
+
+    def _run(self, st: UnleashedState, ev: list[Event]) -> None:
+        """Resolve the chain until a player must decide or the game ends."""
+        while st.phase != "over" and st.choice is None and st.reaction is None:
+            if st.work:
+                fx.step(st, st.work.pop(), ev)
+                continue
+            if st.stack and not st.stack[-1].resolving:
+                self._resolve_top(st, ev)
+                continue
+            st.links = {}
+            if self._check_end(st, ev):
+                return
+            if not self._advance(st, ev):
+                return
+
+    # -- the pile ---------------------------------------------------------------------------
+
+    def instant_ok(self, st: UnleashedState, seat: str, cid: int) -> bool:
+        """Whether ``seat`` may play Instant ``cid`` on the top card of the pile now."""
+        if not st.stack or st.stack[-1].resolving:
+            return False
+        top = st.stack[-1]
+        d = card(cid)
+        if d.instant is None or top.seat == seat or not fx.may_play_instants(st, seat):
+            return False
+        return d.instant.respond == "any" or card(top.card).is_animal
+
+    def _open_window(self, st: UnleashedState) -> None:
+        top = st.stack[-1]
+        order = fx.others(st, top.seat)
+        if st.options.open_windows:
+            eligible = [s for s in order if fx.may_play_instants(st, s)]
+        else:
+            eligible = [s for s in order if any(self.instant_ok(st, s, c) for c in st.hands[s])]
+        st.reaction = Reaction(id=fx.new_id(st), eligible=eligible) if eligible else None
+
+    def _resolve_top(self, st: UnleashedState, ev: list[Event]) -> None:
+        item = st.stack[-1]
+        d = card(item.card)
+        if d.instant is not None:
+            st.stack.pop()
+            fx.to_discard(st, item.card)
+            target = st.stack[-1] if st.stack else None
+            if target is None:
+                return
+            if d.instant.op == "counter":
+                st.stack.pop()
+                if d.kind is not None and card(target.card).kind == d.kind:
+                    st.hands[item.seat].append(target.card)
+                    say(ev, "countered", f"{item.seat}'s {d.name} cancels {name(target.card)} and "
+                        f"{item.seat} takes it into their hand.", card=target.card, seat=item.seat,
+                        taken=True)
+                else:
+                    fx.to_discard(st, target.card)
+                    say(ev, "countered", f"{item.seat}'s {d.name} cancels {name(target.card)}.",
+                        card=target.card, seat=item.seat, taken=False)
+            else:  # ambush
+                say(ev, "ambush", f"{item.seat}'s {d.name} strikes {target.seat}'s Field.",
+                    seat=item.seat, victim=target.seat)
+                st.work.append(Frame(eff={"op": "destroy", "whose": "seat", "seat": target.seat,
+                                          "filter": {"types": ["baby", "basic", "magical"]}},
+                                     actor=item.seat, source=item.card, link=fx.new_id(st)))
+            return
+        if d.type == "magic":
+            assert d.play is not None
+            item.resolving = True
+            link = fx.new_id(st)
+            st.work.append(Frame(eff={"op": "_finish", "card": item.card}, actor=item.seat,
+                                 source=item.card, link=link))
+            st.work.append(Frame(eff=d.play.model_dump(exclude_defaults=True), actor=item.seat,
+                                 source=item.card, link=link))
+            return
+        st.stack.pop()
+        dest = item.field or item.seat
+        if fx.can_enter(st, item.card, dest):
+            say(ev, "enter", f"{d.name} enters {dest}'s Field.", card=item.card, seat=dest)
+            fx.enter_field(st, item.card, dest, ev)
+        else:
+            fx.to_discard(st, item.card)
+            say(ev, "fizzle", f"{d.name} cannot enter {dest}'s Field and is discarded.",
+                card=item.card, seat=dest)
+
+    # -- the end -----------------------------------------------------------------------------
+
+    def _check_end(self, st: UnleashedState, ev: list[Event]) -> bool:
+        if st.phase in ("setup", "over"):
+            return False
+        order = [st.active, *fx.others(st, st.active)] if st.active else list(st.seats)
+        for s in order:
+            if fx.animal_count(st, s) >= fx.animals_to_win(st, s):
+                self._finish(st, [s], f"{s} has {fx.animal_count(st, s)} Animals.", ev)
+                return True
+        if not st.deck:
+            self._finish(st, self.deck_out_winners(st), "The deck ran out.", ev)
+            return True
+        return False
+
+    @staticmethod
+    def letters(st: UnleashedState, seat: str) -> int:
+        """Letters in the names of the Animal cards in ``seat``'s Field (deck-out tie-break)."""
+        return sum(sum(ch.isalpha() for ch in name(c)) for c in st.fields[seat]
+                   if card(c).is_animal)
+
+    def deck_out_winners(self, st: UnleashedState) -> list[str]:
+        """Rulebook, The Game Ends: most Animals; tie: most letters in their Animals' names;
+        still tied: everyone loses (empty list)."""
+        best = max(fx.animal_count(st, s) for s in st.seats)
+        tied = [s for s in st.seats if fx.animal_count(st, s) == best]
+        if len(tied) > 1:
+            most = max(self.letters(st, s) for s in tied)
+            tied = [s for s in tied if self.letters(st, s) == most]
+        return tied if len(tied) == 1 else []
+
+    def _finish(self, st: UnleashedState, winners: list[str], reason: str,
+                ev: list[Event]) -> None:
+        st.phase = "over"
+        st.reaction = None
+        st.choice = None
+        scores = {s: fx.animal_count(st, s) for s in st.seats}
+        breakdown = {s: [ScoreLine(label="Animals", points=scores[s]),
+                         ScoreLine(label="Letters in Animal names", points=self.letters(st, s))]
+                     for s in st.seats}
+        st.result = Result(scores=scores, winners=winners, breakdown=breakdown, reason=reason)
+        text = f"{', '.join(winners)} wins. {reason}" if winners else f"Everyone loses. {reason}"
+        say(ev, "game_over", text, winners=winners)
+
+    # -- contract ----------------------------------------------------------------------------
+
+    def pending(self, state: UnleashedState) -> Pending:
+        """Who decides now. Set-up: every seat without a Baby (timeout: a random Baby);
+        a choice: its seat (timeout: the last option, which is "No" or "Done" where
+        those exist); a reaction window: the eligible
+        seats that have not passed, ``reaction_seconds``, timeout Pass; else the active
+        player's turn."""
+        st = state
+        if st.phase == "over":
+            return Pending(seats=[], kind="over", key="over")
+        if st.phase == "setup":
+            seats = [s for s in st.seats if s not in st.babies_chosen]
+            return Pending(seats=seats, kind="setup", key="setup",
+                           seconds=st.options.setup_seconds,
+                           timeouts=[Timeout(seat=s, action={"type": "baby", "card": None})
+                                     for s in seats])
+        if st.choice is not None:
+            return Pending(seats=[st.choice.seat], kind="choice", key=f"choice:{st.choice.id}",
+                           timeouts=[Timeout(seat=st.choice.seat,
+                                             action={"type": "choose",
+                                                     "option": len(st.choice.options) - 1})])
+        if st.reaction is not None:
+            seats = [s for s in st.reaction.eligible if s not in st.reaction.passed]
+            return Pending(seats=seats, kind="reaction", key=f"reaction:{st.reaction.id}",
+                           seconds=st.options.reaction_seconds,
+                           timeouts=[Timeout(seat=s, action={"type": "pass"}) for s in seats])
+        assert st.active is not None
+        return Pending(seats=[st.active], kind="turn", key=f"turn:{st.turn}:{st.phase}")
+
+    def legal_actions(self, state: UnleashedState, player: str) -> list[Action]:
+        """Every action ``player`` may take now (see :mod:`.models` for the classes)."""
+        st = state
+        if st.phase == "over" or player not in st.seats:
+            return []
+        if st.phase == "setup":
+            if player in st.babies_chosen:
+                return []
+            return [ChooseBaby(card=None), *(ChooseBaby(card=c) for c in st.nursery)]
+        if st.choice is not None:
+            if st.choice.seat != player:
+                return []
+            return [Choose(option=i) for i in range(len(st.choice.options))]
+        if st.reaction is not None:
+            r = st.reaction
+            if player not in r.eligible or player in r.passed:
+                return []
+            acts: list[Action] = [Respond(card=c) for c in st.hands[player]
+                                  if self.instant_ok(st, player, c)]
+            return [*acts, Pass()]
+        if player != st.active:
+            return []
+        if st.phase == "start":
+            return [*(Activate(source=src) for src, _, _ in self.optional_triggers(st)),
+                    Proceed()]
+        if st.phase == "action" and st.plays_left > 0:
+            out: list[Action] = []
+            for c in st.hands[player]:
+                out.extend(self.plays_for(st, player, c))
+            if st.deck:
+                out.append(DrawCard())
+            if st.acted:
+                out.append(Proceed())
+            return out
+        return []
+
+    def _legal(self, st: UnleashedState, player: str, action: Action) -> bool:
+        """``action in legal_actions(st, player)``, without listing every play."""
+        if isinstance(action, Play):
+            return (st.phase == "action" and st.choice is None and st.reaction is None
+                    and player == st.active and st.plays_left > 0
+                    and action.card in st.hands[player]
+                    and action in self.plays_for(st, player, action.card))
+        return action in self.legal_actions(st, player)
+
+    def plays_for(self, st: UnleashedState, player: str, cid: int) -> list[Play]:
+        """The ways ``player`` may play ``cid`` from hand in the Action phase: Magic only
+        when its requirement can be met; Animals into any Field they may enter; Upgrades
+        and Downgrades into any Field; Instants never (they answer plays)."""
+        d = card(cid)
+        if d.type == "magic":
+            assert d.play is not None
+            eff = d.play.model_dump(exclude_defaults=True)
+            return [Play(card=cid)] if fx.feasible(st, eff, player, cid, exclude=cid) else []
+        if d.type in ("basic", "magical", "upgrade", "downgrade"):
+            return [Play(card=cid, field=s) for s in [player, *fx.others(st, player)]
+                    if fx.can_enter(st, cid, s)]
+        return []
+
+    def apply(self, state: UnleashedState, player: str,
+              action: Action) -> tuple[UnleashedState, list[Event]]:
+        """Apply ``action`` for ``player`` on a copy. Raises :class:`IllegalAction`:
+        ``game_over``, ``not_your_turn`` (not a seat that must decide now) or ``illegal``."""
+        if state.phase == "over":
+            raise IllegalAction("game_over", "The game is over.")
+        if player not in self.pending(state).seats:
+            raise IllegalAction("not_your_turn", "It is not your decision right now.")
+        if not self._legal(state, player, action):
+            raise IllegalAction("illegal", "You cannot do that right now.")
+        st = copy_state(state)
+        st.version += 1
+        ev: list[Event] = []
+        if isinstance(action, ChooseBaby):
+            cid = action.card
+            if cid is None:
+                cid = st.nursery[rng(st).randrange(len(st.nursery))]
+            st.nursery.remove(cid)
+            st.fields[player].append(cid)
+            st.babies_chosen.append(player)
+            say(ev, "baby", f"{player} chooses {name(cid)} for their Field.", seat=player, card=cid)
+            if len(st.babies_chosen) == len(st.seats):
+                self._finish_setup(st, ev)
+        elif isinstance(action, Choose):
+            assert st.choice is not None
+            opt = st.choice.options[action.option]
+            st.choice = None
+            st.work[-1].data["pick"] = opt.value
+        elif isinstance(action, Respond):
+            st.hands[player].remove(action.card)
+            target = st.stack[-1]
+            st.stack.append(StackItem(card=action.card, seat=player))
+            say(ev, "respond", f"{player} answers {name(target.card)} with {name(action.card)}.",
+                seat=player, card=action.card, target=target.card)
+            self._open_window(st)
+        elif isinstance(action, Pass):
+            assert st.reaction is not None
+            st.reaction.passed.append(player)
+            if set(st.reaction.eligible) <= set(st.reaction.passed):
+                st.reaction = None
+        elif isinstance(action, Activate):
+            for src, eff, _ in self.optional_triggers(st):
+                if src == action.source:
+                    st.used_triggers.append(src)
+                    cid = int(src[5:]) if src.startswith("card:") else None
+                    say(ev, "activate", f"{player} uses {name(cid) if cid is not None else src}.",
+                        seat=player, source=src)
+                    st.work.append(Frame(eff=eff, actor=player, source=cid, link=fx.new_id(st)))
+                    break
+        elif isinstance(action, Proceed):
+            if st.phase == "start":
+                st.start_done = True
+            else:
+                st.plays_left = 0
+        elif isinstance(action, DrawCard):
+            st.plays_left -= 1
+            st.acted = True
+            fx.draw(st, player, 1, ev)
+        elif isinstance(action, Play):
+            st.plays_left -= 1
+            st.acted = True
+            st.hands[player].remove(action.card)
+            st.stack.append(StackItem(card=action.card, seat=player, field=action.field))
+            where = f" into {action.field}'s Field" if action.field else ""
+            say(ev, "play", f"{player} plays {name(action.card)}{where}.", seat=player,
+                card=action.card, field=action.field)
+            self._open_window(st)
+        self._run(st, ev)
+        return st, ev
+
+    def action_label(self, state: UnleashedState, action: Action) -> str:
+        """Short words for a button or select entry (seat ids stand for players; the cog
+        may replace them with names). Never names a card the acting seat cannot see."""
+        st = state
+        if isinstance(action, ChooseBaby):
+            return "Pick one for me" if action.card is None else f"Take {name(action.card)}"
+        if isinstance(action, Play):
+            d = card(action.card)
+            if action.field is None:
+                return f"Play {d.name}"
+            if action.field == st.active:
+                return f"Play {d.name} into your Field"
+            return f"Play {d.name} into {action.field}'s Field"
+        if isinstance(action, DrawCard):
+            return "Draw a card"
+        if isinstance(action, Activate):
+            kind, _, ref = action.source.partition(":")
+            if kind == "herd":
+                return f"Use the {ref.title()} Herd Bonus"
+            return f"Use {name(int(ref))}"
+        if isinstance(action, Proceed):
+            return "Go to the Draw phase" if st.phase == "start" else "End your Action phase"
+        if isinstance(action, Choose):
+            if st.choice is not None and 0 <= action.option < len(st.choice.options):
+                return st.choice.options[action.option].label
+            return f"Option {action.option}"
+        if isinstance(action, Respond):
+            return f"Respond with {name(action.card)}"
+        if isinstance(action, Pass):
+            return "Pass"
+        return action.type
+
+    def result(self, state: UnleashedState) -> Result | None:
+        """The result once the game is over."""
+        return state.result
+
+    # -- views -------------------------------------------------------------------------------
+
+    def card_view(self, st: UnleashedState, cid: int, seat: str | None = None) -> CardView:
+        """A card as seen, with its kinds as they count in ``seat``'s Field."""
+        d = card(cid)
+        return CardView(id=cid, key=d.key, name=d.name, type=d.type,
+                        kinds=fx.kinds(st, cid, seat), text=d.text)
+
+    def view(self, state: UnleashedState, viewer: str | None) -> UnleashedView:
+        """What ``viewer`` may see: own hand only, all Fields, hand sizes, public piles."""
+        st = state
+        fields = {}
+        for s in st.seats:
+            cards = st.fields[s]
+            fields[s] = FieldView(
+                seat=s,
+                animals=[self.card_view(st, c, s) for c in cards if card(c).is_animal],
+                upgrades=[self.card_view(st, c, s) for c in cards if card(c).type == "upgrade"],
+                downgrades=[self.card_view(st, c, s) for c in cards
+                            if card(c).type == "downgrade"],
+                animal_count=fx.animal_count(st, s), animals_to_win=fx.animals_to_win(st, s),
+                hand_limit=fx.hand_limit(st, s), may_play_instants=fx.may_play_instants(st, s),
+                shielded_kinds=list(st.shields.get(s, [])), skips_next_turn=s in st.skip_next)
+        pend = self.pending(st)
+        own = viewer is not None and viewer in st.seats
+        choice = None
+        if st.choice is not None and own and st.choice.seat == viewer:
+            choice = ChoiceView(prompt=st.choice.prompt, options=list(st.choice.options))
+        triggers = [TriggerView(source=src, text=text)
+                    for src, _, text in self.optional_triggers(st)]
+        return UnleashedView(
+            viewer=viewer, seats=list(st.seats), phase=st.phase, active=st.active, turn=st.turn,
+            hand=[self.card_view(st, c) for c in st.hands[viewer]] if own else None,  # type: ignore[index]
+            hand_sizes={s: len(st.hands[s]) for s in st.seats}, fields=fields,
+            deck_count=len(st.deck), discard=[self.card_view(st, c) for c in st.discard],
+            nursery=[self.card_view(st, c) for c in st.nursery],
+            stack=[StackView(card=self.card_view(st, i.card), seat=i.seat, field=i.field)
+                   for i in st.stack],
+            pending_kind=pend.kind, pending_seats=pend.seats, choice=choice,
+            reaction_eligible=list(st.reaction.eligible) if st.reaction else [],
+            reaction_passed=list(st.reaction.passed) if st.reaction else [],
+            reaction_seconds=st.options.reaction_seconds, triggers=triggers,
+            plays_left=st.plays_left, result=st.result)

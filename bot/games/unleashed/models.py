@@ -1,0 +1,279 @@
+"""Llamas Unleashed state, actions, options and views (pydantic, JSON round-trippable).
+
+Card ids are the catalog's physical ids (:mod:`bot.games.unleashed.cards`). Zones hold ids;
+the top of the deck and of the discard pile is the *last* element of their lists.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, Field, TypeAdapter, field_validator
+
+from bot.games.base import Action, GameState, Model, Result
+
+Phase = Literal["setup", "start", "action", "end", "over"]
+
+
+class UnleashedOptions(BaseModel):
+    """Lobby options.
+
+    Attributes:
+        reaction_seconds: length of each Instant reaction window (RULES.md: Llamas
+            Unleashed, reaction window; default 20 s).
+        setup_seconds: time to choose a Baby before the runtime picks one at random.
+        open_windows: when True, every other player allowed to play Instants gets each
+            reaction window (holding one or not), so a window does not reveal who holds an
+            Instant. Default False: only holders get it (RULES.md: reaction window).
+    """
+
+    reaction_seconds: float = Field(default=20.0, gt=0, le=600)
+    setup_seconds: float = Field(default=60.0, gt=0, le=3600)
+    open_windows: bool = False
+
+
+# -- actions -------------------------------------------------------------------------------
+
+
+class ChooseBaby(Action):
+    """Set-up: put Baby ``card`` from the Nursery into your Field; ``None`` = a random one
+    (the runtime's timeout action)."""
+
+    type: Literal["baby"] = "baby"
+    card: int | None = None
+
+
+class Play(Action):
+    """Action phase: play ``card`` from your hand. ``field`` is the seat whose Field an
+    Animal, Upgrade or Downgrade goes into (``None`` for Magic)."""
+
+    type: Literal["play"] = "play"
+    card: int
+    field: str | None = None
+
+
+class DrawCard(Action):
+    """Action phase: draw a card instead of playing one."""
+
+    type: Literal["draw"] = "draw"
+
+
+class Activate(Action):
+    """Start of turn: use an optional trigger. ``source`` is ``"card:<id>"`` for a card in
+    your Field or ``"herd:<kind>"`` for a Herd Bonus."""
+
+    type: Literal["activate"] = "activate"
+    source: str
+
+
+class Proceed(Action):
+    """Move on: from the start of turn to the Draw phase (optional triggers not used are
+    lost), or end the Action phase while an extra play is still unused."""
+
+    type: Literal["proceed"] = "proceed"
+
+
+class Choose(Action):
+    """Answer the pending choice with the option at index ``option``."""
+
+    type: Literal["choose"] = "choose"
+    option: int
+
+
+class Respond(Action):
+    """Reaction window: play Instant ``card`` from your hand on the top card of the pile."""
+
+    type: Literal["respond"] = "respond"
+    card: int
+
+
+class Pass(Action):
+    """Reaction window: do not respond."""
+
+    type: Literal["pass"] = "pass"
+
+
+UnleashedAction = Annotated[
+    ChooseBaby | Play | DrawCard | Activate | Proceed | Choose | Respond | Pass,
+    Field(discriminator="type"),
+]
+action_adapter: TypeAdapter[Any] = TypeAdapter(UnleashedAction)
+
+
+# -- state ---------------------------------------------------------------------------------
+
+
+class StackItem(Model):
+    """A played card on the pile. ``field``: target Field of an Animal/Upgrade/Downgrade.
+    ``resolving``: a Magic card whose effect is being carried out."""
+
+    card: int
+    seat: str
+    field: str | None = None
+    resolving: bool = False
+
+
+class Frame(Model):
+    """One pending piece of the effect chain: an effect node (dict form of
+    :class:`~bot.games.unleashed.cards.Effect`, or an internal op starting with ``_``),
+    the player it acts for, the card it comes from, its link number and progress data."""
+
+    eff: dict[str, Any]
+    actor: str
+    source: int | None = None
+    link: int = 0
+    data: dict[str, Any] = Field(default_factory=dict)
+
+
+class ChoiceOption(Model):
+    """One option of a pending choice.
+
+    ``value``: ``"c<id>"`` a card, ``"s<seat>"`` a player, ``"yes"``/``"no"``, ``"o<i>"``
+    the i-th branch of a choose-one card, ``"done"`` to stop choosing players.
+    ``label``: words for a button or select. ``card``/``seat``: what it names, if any."""
+
+    value: str
+    label: str
+    card: int | None = None
+    seat: str | None = None
+
+
+class Choice(Model):
+    """A decision the effect chain waits for: ``seat`` picks one of ``options``
+    (``Choose(option=index)``). ``prompt`` is shown only to ``seat``."""
+
+    id: int
+    seat: str
+    prompt: str
+    options: list[ChoiceOption]
+    source: int | None = None
+
+
+class Reaction(Model):
+    """An open reaction window on the top card of the pile."""
+
+    id: int
+    eligible: list[str]
+    passed: list[str] = Field(default_factory=list)
+
+
+class UnleashedState(GameState):
+    """The whole game. See the module docstring for zone order."""
+
+    options: UnleashedOptions = Field(default_factory=UnleashedOptions)
+    phase: Phase = "setup"
+    active: str | None = None
+    turn: int = 0
+    deck: list[int] = Field(default_factory=list)
+    discard: list[int] = Field(default_factory=list)
+    nursery: list[int] = Field(default_factory=list)
+    hands: dict[str, list[int]] = Field(default_factory=dict)
+    fields: dict[str, list[int]] = Field(default_factory=dict)
+    stack: list[StackItem] = Field(default_factory=list)
+    work: list[Frame] = Field(default_factory=list)
+    choice: Choice | None = None
+    reaction: Reaction | None = None
+    last_ok: bool = True
+    links: dict[str, list[int]] = Field(default_factory=dict)
+    counter: int = 0
+    plays_left: int = 0
+    acted: bool = False
+    start_done: bool = False
+    herd: list[str] = Field(default_factory=list)
+    start_cards: list[int] = Field(default_factory=list)
+    used_triggers: list[str] = Field(default_factory=list)
+    skip_next: list[str] = Field(default_factory=list)
+    shields: dict[str, list[str]] = Field(default_factory=dict)
+    babies_chosen: list[str] = Field(default_factory=list)
+    result: Result | None = None
+
+    @field_validator("seats")
+    @classmethod
+    def _count(cls, v: list[str]) -> list[str]:
+        if not 2 <= len(v) <= 8 or len(set(v)) != len(v):
+            raise ValueError("Llamas Unleashed needs 2 to 8 distinct seats")
+        return v
+
+
+# -- views ---------------------------------------------------------------------------------
+
+
+class CardView(Model):
+    """A visible card: id, design key, name, type, kinds (as they count now), rules text."""
+
+    id: int
+    key: str
+    name: str
+    type: str
+    kinds: list[str] = Field(default_factory=list)
+    text: str
+
+
+class FieldView(Model):
+    """One player's Field and the numbers the rules read from it."""
+
+    seat: str
+    animals: list[CardView]
+    upgrades: list[CardView]
+    downgrades: list[CardView]
+    animal_count: int
+    animals_to_win: int
+    hand_limit: int
+    may_play_instants: bool
+    shielded_kinds: list[str]
+    skips_next_turn: bool
+
+
+class StackView(Model):
+    """A card on the pile (played cards are public)."""
+
+    card: CardView
+    seat: str
+    field: str | None = None
+
+
+class ChoiceView(Model):
+    """The viewer's own pending choice."""
+
+    prompt: str
+    options: list[ChoiceOption]
+
+
+class TriggerView(Model):
+    """An optional start-of-turn trigger the active player may still use."""
+
+    source: str
+    text: str
+
+
+class UnleashedView(Model):
+    """What ``viewer`` sees (``None``: spectator, who sees no hand).
+
+    ``hand`` is the viewer's own hand (``None`` for a spectator); ``hand_sizes`` gives every
+    player's count. The discard pile and the Nursery are face up. ``choice`` is set only
+    for the seat that must choose; everyone sees ``pending_seats``/``pending_kind``.
+    ``reaction_*`` describe an open Instant window; ``triggers`` the active player's
+    optional start-of-turn effects (shown to all: they are printed on public cards).
+    """
+
+    viewer: str | None
+    seats: list[str]
+    phase: Phase
+    active: str | None
+    turn: int
+    hand: list[CardView] | None
+    hand_sizes: dict[str, int]
+    fields: dict[str, FieldView]
+    deck_count: int
+    discard: list[CardView]
+    nursery: list[CardView]
+    stack: list[StackView]
+    pending_kind: str
+    pending_seats: list[str]
+    choice: ChoiceView | None
+    reaction_eligible: list[str]
+    reaction_passed: list[str]
+    reaction_seconds: float
+    triggers: list[TriggerView]
+    plays_left: int
+    result: Result | None

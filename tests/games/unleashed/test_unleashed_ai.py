@@ -1,0 +1,69 @@
+"""Llamas Unleashed AI seats and registry entry."""
+
+from __future__ import annotations
+
+import random
+
+from unleashed_helpers import E, build, play
+
+from bot.ai.unleashed import heuristic_policy, random_policy
+from bot.games.registry import builtin_games
+from bot.games.unleashed.models import Pass, Play, Respond
+from bot.games.unleashed.spec import SPEC
+
+
+def _game(seed: int, policies: dict, n: int = 2, cap: int = 3000):
+    rnd = random.Random(seed)
+    st = E.new_game([f"s{i}" for i in range(n)], seed=seed)
+    for _ in range(cap):
+        if st.phase == "over":
+            break
+        seat = rnd.choice(E.pending(st).seats)
+        legal = E.legal_actions(st, seat)
+        action = policies[seat](E.view(st, seat), legal, rnd)
+        assert action in legal
+        st, _ = E.apply(st, seat, action)
+    return st
+
+
+def test_heuristic_beats_random_in_two_player_games():
+    games, wins = 40, 0
+    for g in range(games):
+        h, r = (f"s{g % 2}", f"s{1 - g % 2}")
+        st = _game(g, {h: heuristic_policy, r: random_policy})
+        assert st.phase == "over"
+        wins += st.result.winners == [h]
+    assert wins >= 0.7 * games
+
+
+def test_heuristic_games_with_many_players_finish():
+    for n in (3, 6, 8):
+        st = _game(100 + n, {f"s{i}": heuristic_policy for i in range(n)}, n=n)
+        assert st.phase == "over"
+
+
+def test_heuristic_plays_a_winning_animal_into_its_own_field():
+    field = ["trail_llama", "sleepy_llama", "suri_alpaca", "meadow_goat", "woolly_ram",
+             "cria_button"]
+    st = build(hands={"s0": ["hay_harvest", "hilltop_ram"]}, fields={"s0": field})
+    a = heuristic_policy(E.view(st, "s0"), E.legal_actions(st, "s0"), random.Random(1))
+    assert isinstance(a, Play) and a.field == "s0" and E.view(st, "s0").hand[1].id == a.card
+
+
+def test_heuristic_counters_a_dangerous_card_and_lets_a_harmless_one_pass():
+    st = build(hands={"s0": ["stampede", "trail_llama"], "s1": ["llama_spit"]},
+               fields={"s1": ["sleepy_llama"]})
+    st1, _ = play(st, "s0", "stampede")
+    a = heuristic_policy(E.view(st1, "s1"), E.legal_actions(st1, "s1"), random.Random(1))
+    assert isinstance(a, Respond)
+    st2, _ = play(st, "s0", "trail_llama")
+    a = heuristic_policy(E.view(st2, "s1"), E.legal_actions(st2, "s1"), random.Random(1))
+    assert a == Pass()
+
+
+def test_spec():
+    assert (SPEC.key, SPEC.name, SPEC.min_players, SPEC.max_players) == (
+        "unleashed", "Llamas Unleashed", 2, 8)
+    assert SPEC.cog == "cogs.unleashed" and SPEC.policy is heuristic_policy
+    assert len(SPEC.rules_summary) < 1500 and len(SPEC.description) <= 100
+    assert "unleashed" in builtin_games()

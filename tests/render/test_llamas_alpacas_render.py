@@ -1,0 +1,84 @@
+"""Renderer for Llamas & Alpacas: valid PNGs of the expected size for 2-4 players, the
+set-up, a turn with treats on the row, the treat choice and a finished game."""
+
+import io
+import random
+
+import pytest
+from PIL import Image
+
+from bot.ai.llamas_alpacas import heuristic_policy, random_policy
+from bot.games.llamas_alpacas.engine import LlamasAlpacasEngine
+from bot.render.llamas_alpacas import WIDTH, card_tile, render_table
+
+ENGINE = LlamasAlpacasEngine()
+NAMES = {"s0": "Maya", "s1": "Tomasz", "s2": "Ana Lucia with a very long name", "s3": "Bob"}
+
+
+def _play(n, seed, steps, policy=random_policy):
+    s = ENGINE.new_game([f"s{i}" for i in range(n)], seed=seed)
+    r = random.Random(seed)
+    k = 0
+    while s.phase != "finished" and k < steps:
+        seat = ENGINE.pending(s).seats[0]
+        s, _ = ENGINE.apply(s, seat, policy(ENGINE.view(s, seat), ENGINE.legal_actions(s, seat), r))
+        k += 1
+    return s
+
+
+def _png(data: bytes) -> Image.Image:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    assert len(data) < 8 * 1024 * 1024
+    img = Image.open(io.BytesIO(data))
+    img.load()
+    return img
+
+
+@pytest.mark.parametrize("n,height", [(2, 964), (3, 1526), (4, 1526)])
+@pytest.mark.parametrize("steps", [0, 40])
+def test_render_players(n, height, steps):
+    s = _play(n, 11, steps)
+    img = _png(render_table(ENGINE.view(s, "s0"), names=NAMES))
+    assert img.size == (WIDTH, height)
+
+
+def test_render_finished_game_and_highlight():
+    s = _play(2, 3, 10**6, heuristic_policy)
+    assert s.phase == "finished"
+    img = _png(render_table(ENGINE.view(s, None), highlight={"row": [1], "s0": [0, 4]}))
+    assert img.size == (WIDTH, 964)
+
+
+def test_render_choose_space_and_keep_phases():
+    seen = set()
+    for seed in range(40):
+        s = ENGINE.new_game(["s0", "s1"], seed=seed)
+        r = random.Random(seed)
+        while s.phase != "finished" and not {"keep_treats", "choose_space"} <= seen:
+            seat = ENGINE.pending(s).seats[0]
+            if s.phase in ("keep_treats", "choose_space") and s.phase not in seen:
+                seen.add(s.phase)
+                _png(render_table(ENGINE.view(s, seat)))
+            s, _ = ENGINE.apply(
+                s, seat, random_policy(ENGINE.view(s, seat), ENGINE.legal_actions(s, seat), r)
+            )
+        if len(seen) == 2:
+            break
+    assert seen == {"keep_treats", "choose_space"}
+
+
+def test_short_row_renders():
+    s = _play(2, 4, 6)
+    s.row = s.row[:4]
+    _png(render_table(ENGINE.view(s, None)))
+
+
+def test_render_is_deterministic():
+    s = _play(3, 8, 25)
+    v = ENGINE.view(s, None)
+    assert render_table(v, names=NAMES) == render_table(v, names=NAMES)
+
+
+def test_card_tile_size():
+    assert card_tile(1, 150, 200).size == (150, 200)
+    assert card_tile(82, 112, 144).mode == "RGBA"
