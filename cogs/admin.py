@@ -112,9 +112,10 @@ class Admin(commands.Cog):
                      direct_messages: app_commands.Choice[str]) -> None:
         on = direct_messages.value == "on"
         await self.bot.store.set_member_prefs(interaction.user.id, dm_opt_out=not on,
-                                              dm_closed=False, dm_closed_told=False)
-        await send_ephemeral(interaction, "I will DM you your hands and turn notices." if on
-                             else "I will not DM you; use the My hand button in games.")
+                                              turn_notices=on, dm_closed=False,
+                                              dm_closed_told=False)
+        await send_ephemeral(interaction, "I will DM you your hands and a notice when it is your "
+                             "turn." if on else "I will not DM you; use the My hand button in games.")
 
 
 async def setup(bot: HerdBot) -> None:

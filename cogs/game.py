@@ -11,7 +11,7 @@ from discord.ext import commands
 
 from bot.discord.bot import HerdBot
 from bot.discord.components import button, view_of
-from bot.discord.game_cog import GameCog, Table
+from bot.discord.game_cog import GameCog, Table, named
 from bot.discord.replies import defer, send_ephemeral
 from bot.games.base import Event
 from bot.runtime import GameError
@@ -61,7 +61,7 @@ class GameCommands(commands.Cog):
         seat = table.seat_of(interaction.user.id)
         if seat is None:
             raise GameError("not_in_game", "You are not in this game.")
-        await send_ephemeral(interaction, **await cog.private_panel(table, seat))
+        await send_ephemeral(interaction, secret=True, **await cog.private_panel(table, seat))
 
     @game.command(name="status", description="Post the current table again.")
     async def status(self, interaction: discord.Interaction) -> None:
@@ -115,7 +115,8 @@ class GameCommands(commands.Cog):
             for raw in row.events:
                 event = Event.model_validate(raw)
                 if event.visible_to(viewer):
-                    lines.append(f"{row.version}. {'(private) ' if event.to else ''}{event.text}")
+                    text = named(event.text, table.names)
+                    lines.append(f"{row.version}. {'(private) ' if event.to else ''}{text}")
         if not lines:
             lines = ["No moves yet."]
         text = "\n".join(lines)

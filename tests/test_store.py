@@ -13,7 +13,7 @@ from bot.store.migrations import MIGRATIONS, SCHEMA_VERSION
 
 async def test_migrate_from_empty_reaches_latest(tmp_path):
     store = await Store.open(tmp_path / "a.db")
-    assert await store.user_version() == SCHEMA_VERSION == len(MIGRATIONS) == 2
+    assert await store.user_version() == SCHEMA_VERSION == len(MIGRATIONS) == 3
     async with store._db.execute("PRAGMA journal_mode") as cur:
         assert (await cur.fetchone())[0] == "wal"
     async with store._db.execute("PRAGMA foreign_keys") as cur:
@@ -132,7 +132,7 @@ async def test_settings_prefs_and_stats(tmp_path, opened):
     assert (s.turn_timer, s.dm_notifications) == ("10m", False)
     await store.set_member_prefs(4, dm_closed=True)
     assert await store.member_prefs(4) == {"dm_opt_out": False, "dm_closed": True,
-                                           "dm_closed_told": False}
+                                           "dm_closed_told": False, "turn_notices": False}
     await store.record_result(9, "tiny", [(4, True, 12), (5, False, 8)])
     await store.record_result(9, "tiny", [(4, False, 15), (5, True, 20)])
     rows = await store.stats(9, kind="tiny")

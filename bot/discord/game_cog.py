@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -32,6 +33,13 @@ log = logging.getLogger(__name__)
 
 #: Discord's limit on an embed description.
 EMBED_LIMIT = 4096
+
+_SEAT_ID = re.compile(r"\bs(\d{1,2})\b")
+
+
+def named(text: str, names: dict[str, str]) -> str:
+    """Replace the engines' seat ids (``s0``, ``s1`` ...) in ``text`` with display names."""
+    return _SEAT_ID.sub(lambda m: names.get(m.group(0), m.group(0)), text)
 
 
 @dataclass
@@ -92,6 +100,8 @@ class GameCog(commands.Cog):
 
     def __init__(self, bot: HerdBot) -> None:
         self.bot = bot
+        #: game id -> the pending key last pinged, so each turn pings once.
+        self._pinged: dict[int, str] = {}
 
     # -- hooks for subclasses ----------------------------------------------------------
 
@@ -140,7 +150,7 @@ class GameCog(commands.Cog):
         else:
             head = "Nobody wins this time."
         if result.reason:
-            head = f"{result.reason} {head}"
+            head = f"{named(result.reason, names)} {head}"
         return head + "\n" + "\n".join(lines)
 
     # -- loading -----------------------------------------------------------------------
@@ -166,12 +176,17 @@ class GameCog(commands.Cog):
                                     style=discord.ButtonStyle.success))
         return view_of(*items)
 
-    def table_embed(self, table: Table, events: list[Event] | None = None) -> discord.Embed:
-        """The table embed: events just played, whose turn, the picture."""
-        lines = [e.text for e in (events or []) if e.to is None][-12:]
+    def table_embed(
+        self, table: Table, events: list[Event] | None = None, *, deadline: float | None = None
+    ) -> discord.Embed:
+        """The table embed: events just played, whose turn (with the turn timer's deadline
+        as a relative timestamp), the picture."""
+        lines = [named(e.text, table.names) for e in (events or []) if e.to is None][-12:]
         desc = "\n".join(f"\N{BULLET} {t}" for t in lines)
         if table.result is None and table.record.status == "active":
             desc = (desc + "\n\n" if desc else "") + self.turn_text(table)
+            if deadline is not None:
+                desc += f"\n\N{ALARM CLOCK} Turn timer: the AI plays for you <t:{int(deadline)}:R>."
         embed = discord.Embed(
             title=f"{table.spec.name} #{table.record.id}", description=desc[:EMBED_LIMIT],
             colour=0xC8A165,
@@ -197,15 +212,24 @@ class GameCog(commands.Cog):
             return
         file = await self.render_file(table)
         ping = ""
+        humans: list[str] = []
         if table.result is None and table.record.status == "active":
-            humans = [s for s in table.pending.seats if table.is_human(s)]
-            ping = " ".join(table.mention(s) for s in humans)
+            pending = table.pending
+            key = f"{pending.kind}:{pending.key}:{','.join(pending.seats)}"
+            if self._pinged.get(table.record.id) != key:
+                self._pinged[table.record.id] = key
+                humans = [s for s in pending.seats if table.is_human(s)]
+                ping = " ".join(table.mention(s) for s in humans)
         old = table.record.table_message_id
+        deadline = await self.bot.service.deadline(table.record.id, "turn")
         message = await channel.send(
-            content=ping or None, embed=self.table_embed(table, events), file=file,
+            content=ping or None, embed=self.table_embed(table, events, deadline=deadline),
+            file=file,
             view=self.table_view(table),
         )
         await self.bot.store.update_game(table.record.id, table_message_id=message.id)
+        for seat_id in humans:
+            await self.turn_notice(table, seat_id, message)
         if old:
             try:
                 await channel.get_partial_message(old).edit(view=None)  # type: ignore[attr-defined]
@@ -248,6 +272,13 @@ class GameCog(commands.Cog):
         if update.result is not None:
             await self.finish(table)
 
+    async def turn_notice(self, table: Table, seat_id: str, message: discord.Message) -> None:
+        """DM a turn notice to a member who opted in with ``/notify on``."""
+        user_id = table.seat(seat_id).user_id
+        if user_id is None or not (await self.bot.store.member_prefs(user_id))["turn_notices"]:
+            return
+        await self.bot.notifier.dm(table.record, user_id, "It is your turn.")
+
     async def archive(self, record: GameRecord) -> None:
         """Archive the finished game's thread (its buttons were already retired)."""
         if not record.thread_id or record.thread_id == record.channel_id:
@@ -268,14 +299,14 @@ class GameCog(commands.Cog):
         per_seat: dict[str, list[str]] = {}
         for event in update.events():
             for seat in event.to or []:
-                per_seat.setdefault(seat, []).append(event.text)
+                per_seat.setdefault(seat, []).append(named(event.text, table.names))
         actor = table.seat_of(interaction.user.id) if interaction else None
         for seat_id, texts in per_seat.items():
             if not table.is_human(seat_id):
                 continue
             body = "\n".join(texts)[:1900]
             if actor is not None and actor.seat == seat_id and interaction is not None:
-                await send_ephemeral(interaction, body)
+                await send_ephemeral(interaction, body, secret=True)
             else:
                 user_id = table.seat(seat_id).user_id
                 assert user_id is not None
@@ -321,7 +352,7 @@ class GameCog(commands.Cog):
         if seat is None:
             raise GameError("not_in_game", "You are not in this game.")
         if cid.code == "hand":
-            await send_ephemeral(interaction, **await self.private_panel(table, seat))
+            await send_ephemeral(interaction, secret=True, **await self.private_panel(table, seat))
             return
         if cid.code == "back":
             if not seat.ai_takeover:
@@ -369,7 +400,7 @@ class GameCog(commands.Cog):
             if exc.code == "stale":
                 await self.answer_stale(interaction, await self.load_table(table.record.id))
             else:
-                await send_error(interaction, exc.message)
+                await send_error(interaction, named(exc.message, table.names))
             return None
         await self.on_update(update, interaction)
         return update

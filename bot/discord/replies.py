@@ -1,4 +1,10 @@
-"""Replies that never fail loudly: ephemeral errors, safe followups, expired-token fallback."""
+"""Replies that never fail loudly: ephemeral errors, safe followups, expired-token fallback.
+
+When Discord refuses an interaction reply because the interaction is gone (10062: answered
+too late) or its token expired (50027), the reply falls back: public-safe text is posted in
+the channel with a mention; secret content goes to the member's DMs. The player never sees
+"This interaction failed" and never sees another player's secret.
+"""
 
 from __future__ import annotations
 
@@ -14,20 +20,61 @@ UNKNOWN_INTERACTION = 10062
 INVALID_WEBHOOK_TOKEN = 50027
 CANNOT_DM = 50007
 
+_GONE = (UNKNOWN_INTERACTION, INVALID_WEBHOOK_TOKEN)
 
-async def send_ephemeral(interaction: discord.Interaction, content: str | None = None, **kwargs: Any) -> None:
+
+async def send_ephemeral(
+    interaction: discord.Interaction, content: str | None = None, *, secret: bool = False,
+    **kwargs: Any,
+) -> bool:
     """Answer ``interaction`` ephemerally, whether or not it was already acknowledged.
 
-    Falls back silently (logged) when the interaction expired; never raises for a Discord
-    HTTP error.
+    Args:
+        secret: the content is private (a hand); if the interaction is gone it goes by DM
+            instead of the channel.
+
+    Returns True when the member got the message one way or another. Never raises for a
+    Discord HTTP error.
     """
     try:
         if interaction.response.is_done():
             await interaction.followup.send(content, ephemeral=True, **kwargs)
         else:
             await interaction.response.send_message(content, ephemeral=True, **kwargs)
+        return True
     except discord.HTTPException as exc:
-        log.info("could not answer interaction %s: %s", interaction.id, exc)
+        if exc.code not in _GONE and exc.status not in (401, 404):
+            log.info("could not answer interaction %s: %s", interaction.id, exc)
+            return False
+        return await _fallback(interaction, content, secret=secret, **kwargs)
+
+
+async def _fallback(
+    interaction: discord.Interaction, content: str | None, *, secret: bool, **kwargs: Any
+) -> bool:
+    kwargs.pop("view", None)  # components of an ephemeral panel make no sense elsewhere
+    file = kwargs.pop("file", None)
+    extra: dict[str, Any] = {}
+    if file is not None:
+        file.reset()
+        extra["file"] = file
+    if "embed" in kwargs:
+        extra["embed"] = kwargs["embed"]
+    try:
+        if secret:
+            await interaction.user.send(content, **extra)
+        else:
+            channel = interaction.channel
+            if channel is None or not hasattr(channel, "send"):
+                return False
+            text = f"{interaction.user.mention} {content or ''}".strip()
+            await channel.send(  # type: ignore[union-attr]
+                text, allowed_mentions=discord.AllowedMentions(users=True), **extra
+            )
+        return True
+    except discord.HTTPException as exc:
+        log.info("fallback reply for %s failed: %s", interaction.id, exc)
+        return False
 
 
 async def send_error(interaction: discord.Interaction, message: str) -> None:
@@ -37,7 +84,7 @@ async def send_error(interaction: discord.Interaction, message: str) -> None:
 
 async def defer(interaction: discord.Interaction, *, ephemeral: bool = False, thinking: bool = False) -> bool:
     """Acknowledge within Discord's 3 seconds. Returns False when the interaction is gone
-    (10062: answered too late); the caller then posts in the channel instead."""
+    (10062: answered too late); later replies then fall back to the channel or DMs."""
     if interaction.response.is_done():
         return True
     try:

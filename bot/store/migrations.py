@@ -84,6 +84,10 @@ MIGRATIONS: list[str] = [
     ALTER TABLE seats ADD COLUMN missed_turns INTEGER NOT NULL DEFAULT 0;
     ALTER TABLE seats ADD COLUMN ai_takeover INTEGER NOT NULL DEFAULT 0;
     """,
+    # 3: turn notices by DM are opt-in (/notify on).
+    """
+    ALTER TABLE member_prefs ADD COLUMN turn_notices INTEGER NOT NULL DEFAULT 0;
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -480,22 +480,27 @@ class Store:
                 ),
             )
 
+    _PREFS = ("dm_opt_out", "dm_closed", "dm_closed_told", "turn_notices")
+
     async def member_prefs(self, user_id: int) -> dict[str, bool]:
-        """``{"dm_opt_out", "dm_closed", "dm_closed_told"}`` for a member (all False by default)."""
+        """``{"dm_opt_out", "dm_closed", "dm_closed_told", "turn_notices"}`` for a member
+        (all False by default)."""
         row = await self._one("SELECT * FROM member_prefs WHERE user_id=?", (user_id,))
         if row is None:
-            return {"dm_opt_out": False, "dm_closed": False, "dm_closed_told": False}
-        return {k: bool(row[k]) for k in ("dm_opt_out", "dm_closed", "dm_closed_told")}
+            return dict.fromkeys(self._PREFS, False)
+        return {k: bool(row[k]) for k in self._PREFS}
 
     async def set_member_prefs(self, user_id: int, **flags: bool) -> None:
-        """Set some of ``dm_opt_out``, ``dm_closed``, ``dm_closed_told`` for a member."""
+        """Set some of the member's DM flags (see :meth:`member_prefs`)."""
+        if set(flags) - set(self._PREFS):
+            raise ValueError(f"unknown preference {sorted(set(flags) - set(self._PREFS))}")
         prefs = await self.member_prefs(user_id)
         prefs.update(flags)
         async with self._tx() as db:
             await db.execute(
-                "INSERT OR REPLACE INTO member_prefs VALUES (?,?,?,?)",
-                (user_id, int(prefs["dm_opt_out"]), int(prefs["dm_closed"]),
-                 int(prefs["dm_closed_told"])),
+                "INSERT OR REPLACE INTO member_prefs (user_id, dm_opt_out, dm_closed,"
+                " dm_closed_told, turn_notices) VALUES (?,?,?,?,?)",
+                (user_id, *(int(prefs[k]) for k in self._PREFS)),
             )
 
     # -- stats -------------------------------------------------------------------------

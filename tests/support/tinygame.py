@@ -1,6 +1,6 @@
 """A tiny game for lobby and runtime tests (never registered in the shipped bot).
 
-"Race to 10": seats take turns adding 1 or 2 to a shared counter; whoever brings it to 10
+"Race to 20": seats take turns adding 1 or 2 to a shared counter; whoever brings it to 10
 or more wins. Each seat holds one secret token (hidden from others) that it may reveal
 instead of adding, for a test of hidden information. ``negotiate`` opens a 30 s timed
 decision whose timeout passes the turn, for timer tests.
@@ -30,7 +30,7 @@ from bot.games.registry import GameSpec, Registry
 
 class TinyOptions(BaseModel):
     players: int = Field(default=2, ge=2, le=4)
-    target: int = Field(default=10, ge=3, le=50)
+    target: int = Field(default=20, ge=3, le=50)
 
 
 class Add(Action):
@@ -51,7 +51,7 @@ TinyAction = Annotated[Add | Wait | StopWaiting, Field(discriminator="type")]
 
 class TinyState(GameState):
     counter: int = 0
-    target: int = 10
+    target: int = 20
     turn: int = 0
     turn_count: int = 0
     secrets: dict[str, int] = Field(default_factory=dict)
@@ -153,7 +153,7 @@ def tiny_policy(view, legal, rand):  # type: ignore[no-untyped-def]
 TINY_SPEC = GameSpec(
     key="tiny",
     name="Tiny Race",
-    description="A test game: race the counter to 10.",
+    description="A test game: race the counter to 20.",
     min_players=2,
     max_players=4,
     engine=TinyEngine(),

@@ -1,0 +1,189 @@
+"""Issue 7 through the sandbox with the tiny game: turn timers and AFK hand-over, restart
+with a passed deadline, leave and end, /game log redaction, stats, settings, DMs, tokens."""
+
+from __future__ import annotations
+
+from tests.discord.conftest import make_bot
+
+
+async def start_tiny(world, *, timer: str | None = None, ai: bool = False):
+    ana, bo = world.member("Ana"), world.member("Bo")
+    if timer:
+        await ana.slash("play", game="tiny", turn_timer=timer)
+    else:
+        await ana.slash("play", game="tiny")
+    lobby = ana.last_reply
+    if ai:
+        await ana.click(lobby, "Add AI seat")
+    else:
+        await bo.click(lobby, "Join")
+    await ana.click(lobby, "Start")
+    return lobby, lobby.thread
+
+
+async def expire(sb, clock, seconds: float) -> None:
+    clock.advance(seconds)
+    await sb.bot.service.timers.fire_due()
+    await sb.settle()
+
+
+async def test_turn_timer_reminds_at_half_time_then_the_ai_plays(world, sb, clock):
+    lobby, thread = await start_tiny(world, timer="2m")
+    ana = world.member("Ana")
+    table = thread.last_message
+    assert (f"\N{ALARM CLOCK} Turn timer: the AI plays for you <t:{int(clock.now() + 120)}:R>."
+            in table.embeds[0]["description"])
+    await expire(sb, clock, 60)
+    reminder = thread.last_message
+    assert reminder.content.startswith(f"\N{ALARM CLOCK} <@{ana.id}>, half your time is gone")
+    assert f"<t:{int(clock.now() + 60)}:R>" in reminder.content
+    await expire(sb, clock, 60)
+    texts = [m.content for m in thread.all_messages]
+    assert "Time ran out for Ana: the AI played their turn." in texts
+    state = sb.bot.registry["tiny"].engine.load_state((await sb.bot.store.get_game(1)).state)
+    assert (state.counter, state.turn) == (2, 1)  # the tiny AI adds 2
+
+
+async def test_three_expiries_hand_the_seat_over_and_im_back_takes_it_back(world, sb, clock):
+    lobby, thread = await start_tiny(world, timer="2m")
+    ana, bo = world.member("Ana"), world.member("Bo")
+    for _ in range(3):
+        await expire(sb, clock, 120)  # Ana's turn runs out
+        if _ < 2:
+            await bo.click(thread.last_message, "Add 1")
+    texts = [m.content for m in thread.all_messages]
+    assert ("Ana missed 3 turns in a row: the AI plays their seat until they press I'm back."
+            in texts)
+    seat = (await sb.bot.store.seats(1))[0]
+    assert seat.ai_takeover is True
+    await bo.click(thread.last_message, "Add 1")
+    # Ana's seat is played by the AI at once: it is Bo's turn again.
+    state = sb.bot.registry["tiny"].engine.load_state((await sb.bot.store.get_game(1)).state)
+    assert state.turn == 1
+    await ana.click(thread.last_message, "I'm back")
+    assert ana.last_reply.content == "Welcome back: your seat is yours again."
+    seat = (await sb.bot.store.seats(1))[0]
+    assert (seat.ai_takeover, seat.missed_turns) == (False, 0)
+
+
+async def test_restart_with_a_deadline_passed_during_the_downtime(world, clock, tmp_path):
+    db = tmp_path / "down.sqlite3"
+    sb = await world.connect(make_bot(db, clock))
+    lobby, thread = await start_tiny(world, timer="2m")
+    await world.disconnect()
+    clock.advance(3600)  # the bot is down for an hour
+    sb = await world.connect(make_bot(db, clock))
+    await sb.bot.service.timers.fire_due()
+    await sb.settle()
+    texts = [m.content for m in thread.all_messages]
+    assert "Time ran out for Ana: the AI played their turn." in texts
+    await world.disconnect()
+
+
+async def test_leave_hands_the_seat_to_the_ai_and_end_needs_confirmation(world, sb):
+    lobby, thread = await start_tiny(world)
+    ana, bo, cy = world.member("Ana"), world.member("Bo"), world.member("Cy")
+    await bo.slash("game leave", in_channel=thread)
+    assert bo.last_reply.content == "You left the game; the AI plays your seat."
+    assert "Bo left the game; the AI plays their seat now." in [m.content for m in thread.all_messages]
+    await cy.slash("game end", in_channel=thread)
+    assert cy.last_reply.ephemeral
+    await ana.slash("game end", in_channel=thread)
+    confirm = ana.last_reply
+    assert confirm.ephemeral and confirm.labels == ["Yes, end the game"]
+    await ana.click(confirm, "Yes, end the game")
+    assert (await sb.bot.store.get_game(1)).status == "ended"
+    assert thread.last_message.content.startswith("\N{BLACK SQUARE FOR STOP} This game was ended early")
+    assert all(not m.components for m in thread.all_messages if not m.ephemeral)
+
+
+async def test_game_log_redacts_other_players_private_events(world, sb):
+    lobby, thread = await start_tiny(world)
+    ana, bo = world.member("Ana"), world.member("Bo")
+    await ana.click(thread.last_message, "Add 1")
+    await bo.click(thread.last_message, "Add 2")
+    state = sb.bot.registry["tiny"].engine.load_state((await sb.bot.store.get_game(1)).state)
+    await ana.slash("game log", in_channel=thread)
+    log = ana.last_reply
+    assert log.ephemeral
+    assert f"Your token is {state.secrets['s0']}." in log.content
+    assert str(state.secrets["s1"]) not in log.content
+    assert "1. Ana adds 1: 1." in log.content and "2. Bo adds 2: 3." in log.content
+
+
+async def test_stats_after_two_finished_games(world, sb):
+    ana, bo = world.member("Ana"), world.member("Bo")
+    for game in range(2):
+        lobby, thread = await start_tiny(world)
+        # Ana adds 2 and Bo adds 1 until Ana reaches 20 first: Ana wins.
+        while (await sb.bot.store.get_game(game + 1)).status == "active":
+            state = sb.bot.registry["tiny"].engine.load_state(
+                (await sb.bot.store.get_game(game + 1)).state)
+            who, label = (ana, "Add 2") if state.turn == 0 else (bo, "Add 1")
+            await who.click(thread.last_message, label)
+    finals = [m for m in thread.all_messages if m.embeds and "final scores" in m.embeds[0].get("title", "")]
+    assert len(finals) == 1
+    rows = await sb.bot.store.stats(world.guild_id, kind="tiny")
+    assert [(r.user_id, r.played, r.won, r.best_score) for r in rows] == [
+        (ana.id, 2, 2, 1), (bo.id, 2, 0, 0)]
+    await bo.slash("stats show", game="tiny")
+    board = bo.last_reply.embeds[0]
+    assert board["title"] == "Tiny Race leaderboard"
+    assert board["description"].splitlines()[0].startswith(f"1. <@{ana.id}>")
+    assert "2/2 won (100%)" in board["description"]
+    await bo.slash("stats forget")
+    assert [r.user_id for r in await sb.bot.store.stats(world.guild_id)] == [ana.id]
+
+
+async def test_settings_change_the_default_turn_timer(world, sb):
+    mo, bo = world.member("Mo"), world.member("Bo")
+    await bo.slash("settings", turn_timer="10m")
+    assert "Manage Server" in bo.last_reply.content
+    await mo.slash("settings", turn_timer="10m")
+    assert "Default turn timer: 10m" in mo.last_reply.content
+    ana = world.member("Ana")
+    await ana.slash("play", game="tiny")
+    lobby = ana.last_reply
+    assert "Turn timer: 10 minutes per turn" in lobby.embeds[0]["fields"][1]["value"]
+
+
+async def test_closed_dms_are_tried_once_and_told_once(world, sb):
+    lobby, thread = await start_tiny(world)
+    bo = world.member("Bo")
+    world.faults.close_dms(bo)
+    record = await sb.bot.store.get_game(1)
+    assert await sb.bot.notifier.dm(record, bo.id, "secret") is False
+    assert await sb.bot.notifier.dm(record, bo.id, "secret again") is False
+    await sb.settle()
+    notices = [m for m in thread.all_messages if "cannot send you direct messages" in m.content]
+    assert len(notices) == 1 and "secret" not in notices[0].content
+    dm_posts = [r for r in sb.requests if r.method == "POST" and "/channels/" in r.path
+                and r.path.endswith("/messages") and r.json and "secret" in str(r.json)]
+    assert len(dm_posts) == 1
+
+
+async def test_expired_token_falls_back_to_a_thread_message(world, sb):
+    lobby, thread = await start_tiny(world)
+    bo = world.member("Bo")
+    before = (await sb.bot.store.get_game(1)).version
+    world.faults.expire_token()
+    await bo.click(thread.last_message, "Add 1")  # not Bo's turn: refused after the ack
+    after = (await sb.bot.store.get_game(1)).version
+    assert before == after
+    posted = thread.last_message
+    assert posted.content == f"<@{bo.id}> \N{NO ENTRY SIGN} It is not your turn."
+
+
+async def test_turn_notices_by_dm_only_for_members_who_opted_in(world, sb):
+    ana, bo = world.member("Ana"), world.member("Bo")
+    await bo.slash("notify", direct_messages="on")
+    assert bo.last_reply.content == "I will DM you your hands and a notice when it is your turn."
+    lobby, thread = await start_tiny(world)
+    await ana.click(thread.last_message, "Add 1")
+    assert [m.content for m in bo.dms] == [
+        f"**Tiny Race #1** \N{EM DASH} https://discord.com/channels/{world.guild_id}/{thread.id}"
+        "\nIt is your turn."]
+    assert ana.dms == []
+    await ana.slash("notify", direct_messages="off")
+    await bo.click(thread.last_message, "Add 1")
+    assert ana.dms == []
