@@ -1,0 +1,140 @@
+"""``herdbot demo``: a full game played offline through the real cogs in the sandbox.
+
+Simulated members join a lobby with ``/play``, the host starts, and every turn each member
+whose decision it is picks an action with the game's AI policy from their own view and
+performs it through the UI driver (buttons and selects). The transcript of every message a
+spectator sees, and each table PNG, are written to ``out``.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from bot.config import Settings
+from bot.games.registry import builtin_games
+from bot.runtime import ManualClock
+from bot.sandbox.drivers import DriverContext, driver_for
+
+NAMES = ["Maya", "Tomasz", "Ana", "Kofi", "Jun", "Lea", "Omar", "Ines"]
+#: A demo that has not finished after this many driven actions stops with an error.
+MAX_ACTIONS = 5000
+
+
+async def play_game(
+    world: Any, bot: Any, *, game: str, players: int, seed: int,
+    extra_clicks: Any = None,
+) -> int:
+    """Drive a whole game of ``game`` with ``players`` members through the UI; return its
+    game id. ``extra_clicks(ctx)`` may run after every action (tests use it)."""
+    from bot.sandbox import World  # noqa: F401 - type only
+
+    members = [world.member(n) for n in NAMES[:players]]
+    host = members[0]
+    await host.slash("play", game=game)
+    lobby = host.last_reply
+    for m in members[1:]:
+        await m.click(lobby, "Join")
+    await host.click(lobby, "Start")
+    record = (await bot.store.games_with_status("active", "finished"))[-1]
+    game_id = record.id
+    perform = driver_for(game)
+    rand = random.Random(seed)
+    seats = {s.seat: s for s in await bot.store.seats(game_id)}
+    by_user = {m.id: m for m in members}
+    for _ in range(MAX_ACTIONS):
+        record, seat_rows, spec, state = await bot.service.load(game_id)
+        if record.status != "active":
+            break
+        pending = spec.engine.pending(state)
+        acted = False
+        for seat_id in pending.seats:
+            seat = seats[seat_id]
+            legal = spec.engine.legal_actions(state, seat_id)
+            if not legal or seat.user_id is None:
+                continue
+            view = spec.engine.view(state, seat_id)
+            action = spec.policy(view, legal, rand) if spec.policy else rand.choice(legal)
+            ctx = DriverContext(world, bot, by_user[seat.user_id], game_id, seat_id)
+            ctx._thread_id = record.thread_id or record.channel_id or 0
+            await perform(ctx, action)
+            await world.settle()
+            if extra_clicks is not None:
+                await extra_clicks(ctx)
+            acted = True
+            break
+        if not acted:
+            # Only timed decisions are left (e.g. a reaction window): let the clock run.
+            bot.clock.advance(120)
+            await bot.service.timers.fire_due()
+            await world.settle()
+    else:
+        raise RuntimeError(f"the demo game {game_id} did not finish")
+    return game_id
+
+
+def transcript(world: Any, channel: Any) -> list[dict[str, Any]]:
+    """Every public message of ``channel`` as JSON-able dicts (what a spectator sees)."""
+    out = []
+    for msg in world.channel(channel).all_messages:
+        if msg.ephemeral:
+            continue
+        out.append({
+            "id": msg.id,
+            "content": msg.content,
+            "embeds": [{k: e.get(k) for k in ("title", "description", "footer") if e.get(k)}
+                       for e in msg.embeds],
+            "files": msg.filenames,
+            "buttons": msg.labels,
+        })
+    return out
+
+
+async def run_demo(*, game: str | None, players: int | None, seed: int, out: str) -> int:
+    """Play one demo game and write ``out/transcript.json``, ``out/transcript.txt`` and
+    ``out/turn-NNN.png``. Returns the process exit code."""
+    from bot.discord.bot import HerdBot
+    from bot.sandbox import World
+
+    registry = builtin_games()
+    key = game or registry.keys()[0]
+    spec = registry[key]
+    n = players or min(max(spec.min_players, 3), spec.max_players)
+    out_dir = Path(out)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    world = World()
+    for name in NAMES[:n]:
+        world.add_member(name)
+    with tempfile.TemporaryDirectory() as tmp:
+        settings = Settings(database_path=Path(tmp) / "demo.sqlite3", _env_file=None,
+                            default_dm_notifications=True)
+        bot = HerdBot(settings, registry=registry, clock=ManualClock())
+        await world.connect(bot)
+        try:
+            game_id = await play_game(world, bot, game=key, players=n, seed=seed)
+            record = await bot.store.get_game(game_id)
+            thread = record.thread_id or record.channel_id
+            lines = transcript(world, thread)
+            (out_dir / "transcript.json").write_text(json.dumps(lines, indent=1))
+            text = []
+            png = 0
+            for msg in world.channel(thread).all_messages:
+                if msg.ephemeral:
+                    continue
+                for e in msg.embeds:
+                    text.append(" | ".join(str(e.get(k, "")) for k in ("title", "description") if e.get(k)))
+                if msg.content:
+                    text.append(msg.content)
+                for name in msg.filenames:
+                    png += 1
+                    (out_dir / f"turn-{png:03d}.png").write_bytes(msg.file(name))
+                text.append("")
+            (out_dir / "transcript.txt").write_text("\n".join(text))
+            print(f"{spec.name}: game {game_id} finished with {n} players; "
+                  f"{len(lines)} messages and {png} pictures written to {out_dir}/")
+        finally:
+            await world.disconnect()
+    return 0

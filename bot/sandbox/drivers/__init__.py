@@ -1,0 +1,56 @@
+"""UI drivers: how a simulated member performs a chosen engine action by clicking.
+
+One module per game key (``-`` becomes ``_``) exposing::
+
+    async def perform(ctx: DriverContext, action: Action) -> None
+
+which must carry out ``action`` for ``ctx.seat`` only through the member's visible
+components (buttons, selects, modals), the way a player would. The demo, the full-game
+Discord tests and the load benchmark use them.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from bot.games.base import Action
+
+
+@dataclass
+class DriverContext:
+    """What a driver needs: the sandbox world, the bot, the member and their game."""
+
+    world: Any  # bot.sandbox.World
+    bot: Any  # bot.discord.bot.HerdBot
+    member: Any  # bot.sandbox.SimMember
+    game_id: int
+    seat: str
+
+    @property
+    def thread(self) -> Any:
+        """The game's thread (or channel) in the world."""
+        return self.world.channel(self._record_thread())
+
+    def _record_thread(self) -> int:
+        return self._thread_id
+
+    _thread_id: int = 0
+
+    def table_message(self) -> Any:
+        """The current table message: the last message in the thread with components."""
+        msgs = [m for m in self.member.visible(self.thread) if not m.ephemeral and m.components]
+        if not msgs:
+            raise AssertionError("no table message with components in the thread")
+        return msgs[-1]
+
+
+Perform = Callable[[DriverContext, Action], Awaitable[None]]
+
+
+def driver_for(game_key: str) -> Perform:
+    """The ``perform`` function of the game's driver module."""
+    module = importlib.import_module(f"bot.sandbox.drivers.{game_key.replace('-', '_')}")
+    return module.perform  # type: ignore[no-any-return]
