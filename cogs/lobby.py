@@ -133,7 +133,7 @@ class Lobby(commands.Cog):
             channel_id=interaction.channel_id,
             host_id=interaction.user.id,
             host_name=interaction.user.display_name,
-            options={"turn_timer": timer},
+            options=self.default_options(spec, timer),
         )
         kwargs: dict[str, Any] = {"embed": lobby_embed(update.record, update.seats, spec)}
         view = lobby_view(update.record, update.seats, spec)
@@ -142,6 +142,14 @@ class Lobby(commands.Cog):
         await interaction.response.send_message(**kwargs)
         message = await interaction.original_response()
         await self.bot.store.update_game(update.record.id, lobby_message_id=message.id)
+
+    def default_options(self, spec: GameSpec, timer: str) -> dict[str, Any]:
+        """A new lobby's options: the turn timer, and the server's reaction window for games
+        that have one."""
+        options: dict[str, Any] = {"turn_timer": timer}
+        if "reaction_seconds" in spec.options_model.model_fields:
+            options["reaction_seconds"] = float(self.bot.settings.reaction_window_s)
+        return options
 
     async def on_component(
         self, interaction: discord.Interaction, cid: ids.ComponentId, values: list[str]

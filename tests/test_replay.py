@@ -15,7 +15,7 @@ REGISTRY = builtin_games()
 async def test_replay_reproduces_the_stored_state(store, clock, key, players):
     service = GameService(store, REGISTRY, clock=clock)
     lobby = await service.create_lobby(key, guild_id=1, channel_id=2, host_id=10,
-                                       host_name="Ana", seed=1234)
+                                       host_name="Ana", seed=1234, options={"turn_timer": "off"})
     gid = lobby.record.id
     for _ in range(players - 1):
         await service.add_ai(gid, 10)
@@ -34,8 +34,7 @@ async def test_replay_reproduces_the_stored_state(store, clock, key, players):
     seats = [s.seat for s in await store.seats(gid)]
     log = await store.actions(gid)
     assert len(log) == record.version
-    options = spec.options_model.model_validate(
-        {**record.options, **({"players": players} if "players" in spec.options_model.model_fields else {})})
+    options = service.engine_options(spec, record.options, players)
     replayed = spec.engine.replay(
         seats, seed=record.seed, options=options,
         actions=[(a.seat, spec.engine.parse_action(a.action)) for a in log],

@@ -287,9 +287,7 @@ class GameService:
                 )
             seats = await self.store.renumber_seats(game_id)
             try:
-                options = spec.options_model.model_validate({**record.options, "players": len(seats)}
-                                                            if "players" in spec.options_model.model_fields
-                                                            else record.options)
+                options = self.engine_options(spec, record.options, len(seats))
                 state = spec.engine.new_game([s.seat for s in seats], seed=record.seed, options=options)
             except (ValueError, IllegalAction) as exc:
                 raise GameError("bad_options", f"These options do not work: {exc}") from exc
@@ -307,6 +305,17 @@ class GameService:
         if publish:
             await self.publish(update)
         return update
+
+    @staticmethod
+    def engine_options(spec: GameSpec, options: dict[str, Any], players: int) -> Any:
+        """The engine's options model from a lobby's options: keys the model does not know
+        (the runtime's own, such as ``turn_timer``) are left out; ``players`` is set when
+        the model has it. Raises ``ValueError`` (pydantic) for invalid values."""
+        fields = spec.options_model.model_fields
+        data = {k: v for k, v in options.items() if k in fields}
+        if "players" in fields:
+            data["players"] = players
+        return spec.options_model.model_validate(data)
 
     # -- play --------------------------------------------------------------------------
 
