@@ -9,6 +9,7 @@ import asyncio
 import contextlib
 import logging
 import traceback
+import weakref
 from collections.abc import Iterator
 from typing import Any
 
@@ -27,8 +28,11 @@ from .world import (
     World,
 )
 
-#: Task names the settle loop never waits for (long-lived by design).
-BACKGROUND_TASK_PREFIXES = ("discord-ui-view-timeout", "discord-ext-tasks", "herdbot-timers")
+#: Task names the settle loop never waits for (long-lived by design): ``discord.ext.tasks``
+#: loops and herdbot's timer service. (discord.py's ``discord-ui-view-timeout-*`` tasks run
+#: ``View.on_timeout`` and ARE awaited; the sleeping view-timeout task is parked on its
+#: loop timer anyway.)
+BACKGROUND_TASK_PREFIXES = ("discord-ext-tasks", "herdbot-timers")
 
 
 class CapturedError:
@@ -98,7 +102,10 @@ class Sandbox:
     ``short_timer`` (sleeps shorter than this are awaited by settle, longer ones are
     treated as parked timers: use :meth:`advance`), ``strict_ack`` (when True a member
     action raises :class:`SandboxError` if the bot never acknowledged the interaction;
-    Discord would show "This interaction failed").
+    Discord would show "This interaction failed"), ``idle_grace`` (real seconds after
+    which tasks blocked on futures that nothing completes, e.g. ``asyncio.Event.wait()``
+    or ``Queue.get()``, count as waiting for input; ``View.wait()``, ``Client.wait_for``
+    and timers are recognised at once).
     """
 
     def __init__(self, world: World, bot: discord.Client, *, raise_errors: bool = True,
@@ -109,6 +116,7 @@ class Sandbox:
         self.settle_timeout = settle_timeout
         self.short_timer = 0.05
         self.strict_ack = False
+        self.idle_grace = 0.25
         self.requests: list[RecordedRequest] = []
         self.errors: list[CapturedError] = []
         self.router = Router(self)
@@ -118,6 +126,8 @@ class Sandbox:
         self._finished: list[asyncio.Task[Any]] = []
         self._settling: set[asyncio.Task[Any]] = set()
         self._ignored: set[asyncio.Task[Any]] = set()
+        self._parked_on: weakref.WeakKeyDictionary[asyncio.Task[Any], Any] = (
+            weakref.WeakKeyDictionary())
         self._loggers = loggers
         self._handler = _LogCapture(self)
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -223,12 +233,12 @@ class Sandbox:
 
     # ------------------------------------------------------------------ tasks & errors
     def _task_factory(self, loop: asyncio.AbstractEventLoop, coro: Any,
-                      context: Any = None) -> asyncio.Task[Any]:
+                      **kwargs: Any) -> asyncio.Task[Any]:
         prev = self._prev_factory
         if prev is not None:
-            task = prev(loop, coro) if context is None else prev(loop, coro, context=context)
+            task = prev(loop, coro, **kwargs)
         else:
-            task = asyncio.Task(coro, loop=loop, context=context)
+            task = asyncio.Task(coro, loop=loop, **kwargs)
         if not self.closed:
             self._tasks.add(task)
         return task
@@ -238,7 +248,12 @@ class Sandbox:
         self._ignored.add(task)
 
     def _timers(self) -> tuple[dict[int, float], set[asyncio.Task[Any]]]:
-        """Futures woken by scheduled timers (id -> when) and tasks under asyncio.timeout."""
+        """Futures that only time or a member can complete (id -> deadline; ``inf`` for
+        input waits) and tasks under ``asyncio.timeout``.
+
+        Time: futures woken by scheduled loop timers (``asyncio.sleep``, ``wait_for``
+        timeouts, ``discord.ext.tasks``). Input: ``View.wait()``/``Modal.wait()`` futures of
+        views in discord.py's ViewStore and ``Client.wait_for`` futures."""
         futs: dict[int, float] = {}
         tasks: set[asyncio.Task[Any]] = set()
         for h in getattr(self._loop, "_scheduled", ()):
@@ -255,6 +270,14 @@ class Sandbox:
                 task = getattr(owner, "_task", None)
                 if task is not None:
                     tasks.add(task)
+        inf = float("inf")
+        for v in self._views():
+            fut = getattr(v, "_BaseView__stopped", None)
+            if fut is not None:
+                futs[id(fut)] = inf
+        for listeners in self.bot._listeners.values():
+            for fut, _ in listeners:
+                futs.setdefault(id(fut), inf)
         return futs, tasks
 
     def _parked(self, fut: Any, timers: tuple[dict[int, float], set[Any]], now: float,
@@ -292,18 +315,24 @@ class Sandbox:
                 continue
             if t.get_name().startswith(BACKGROUND_TASK_PREFIXES):
                 continue
-            if getattr(t, "_fut_waiter", None) is not None:
+            waiter: Any = getattr(t, "_fut_waiter", None)
+            if waiter is not None:
+                if not waiter.done() and self._parked_on.get(t) is waiter:
+                    continue  # still parked on the same future as last time
                 if timers is None:
                     timers = self._timers()
                 if self._parked(t, timers, now):
+                    self._parked_on[t] = waiter
                     continue
             busy.append(t)
         return busy
 
     async def settle(self, timeout: float | None = None) -> None:
         """Wait until every task the bot's loop spawned since connecting (command and view
-        callbacks, on_* events, the bot's own tasks, gateway echoes) is done or parked on a
-        long timer (> ``short_timer``). Raises :class:`SandboxError` when discord.py logged
+        callbacks, on_* events, the bot's own tasks, gateway echoes) is done or parked: on a
+        long timer (> ``short_timer``), in ``View.wait()``/``Client.wait_for``, or blocked
+        on a future nothing completed for ``idle_grace`` seconds (work in threads such
+        as aiosqlite's completes well before). Raises :class:`SandboxError` when discord.py logged
         an error meanwhile (and ``raise_errors``), or after ``timeout`` real seconds."""
         loop = asyncio.get_running_loop()
         me = asyncio.current_task()
@@ -311,6 +340,8 @@ class Sandbox:
             self._settling.add(me)
         deadline = loop.time() + (timeout or self.settle_timeout)
         ready = getattr(loop, "_ready", None)
+        sig: tuple[Any, ...] = ()
+        still_since = loop.time()
         try:
             while True:
                 await asyncio.sleep(0)
@@ -319,7 +350,14 @@ class Sandbox:
                     continue
                 if not busy:
                     break
-                if loop.time() > deadline:
+                now = loop.time()
+                new_sig = tuple((id(t), id(getattr(t, "_fut_waiter", None))) for t in busy)
+                if new_sig != sig:
+                    sig, still_since = new_sig, now
+                elif now - still_since > self.idle_grace and all(
+                        getattr(t, "_fut_waiter", None) is not None for t in busy):
+                    break  # blocked on futures nothing is completing: waiting for input
+                if now > deadline:
                     names = ", ".join(f"{t.get_name()}: {t.get_coro()!r}" for t in busy)
                     raise SandboxError(f"settle timed out; still busy: {names}")
                 await asyncio.wait(busy, timeout=0.002, return_when=asyncio.FIRST_COMPLETED)
@@ -379,12 +417,27 @@ class Sandbox:
     # ------------------------------------------------------------------ clock
     async def advance(self, seconds: float) -> None:
         """Move the world clock by ``seconds`` and fast-forward the loop's timers (every
-        pending ``asyncio.sleep``/``call_later`` fires ``seconds`` earlier), then settle.
-        Code that re-checks ``time.monotonic()`` (discord.py view timeouts) sleeps again."""
+        pending ``asyncio.sleep``/``call_later`` fires ``seconds`` earlier; discord.py view
+        and modal timeouts are shifted too), then settle. Other code that re-checks
+        ``time.monotonic()``/``time.time()`` after waking sleeps again: read the world's
+        clock (``world.clock.time()``) instead."""
         self.world.clock.offset += seconds
         for h in getattr(self._loop, "_scheduled", ()):
             h._when -= seconds  # a uniform shift keeps the heap ordered
+        for v in self._views():
+            expiry = getattr(v, "_BaseView__timeout_expiry", None)
+            if expiry is not None:
+                v._BaseView__timeout_expiry = expiry - seconds
         await self.settle()
+
+    def _views(self) -> list[Any]:
+        """Views and modals in discord.py's ViewStore (deduplicated)."""
+        store = self.bot._connection._view_store
+        views: dict[int, Any] = {id(v): v for v in store._modals.values()}
+        views.update((id(v), v) for v in store._synced_message_views.values())
+        for items in store._views.values():
+            views.update((id(i.view), i.view) for i in items.values() if i.view is not None)
+        return list(views.values())
 
     # ------------------------------------------------------------------ gateway
     def gateway(self, event: str, data: dict[str, Any]) -> None:

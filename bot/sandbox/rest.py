@@ -1,0 +1,709 @@
+"""The fake Discord REST API behind both of discord.py's HTTP exits.
+
+discord.py 2.7 sends every request through one ``aiohttp.ClientSession``: the bot-token
+exit ``discord.http.HTTPClient.request`` uses ``HTTPClient.__session`` and the interaction
+exit ``discord.webhook.async_.AsyncWebhookAdapter.request`` (callbacks, followups, the
+original response) is handed that same session by ``Interaction``. The sandbox replaces
+that session, per bot, by :class:`FakeSession`; both ``request`` functions run unchanged, so
+discord.py's own status handling, 429 retry loop and exception types apply.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import json
+import re
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
+
+from .world import (
+    RecordedRequest,
+    SandboxError,
+    SimAttachment,
+    SimChannel,
+    SimFile,
+    SimInteraction,
+    SimMessage,
+    World,
+)
+
+if TYPE_CHECKING:
+    from .runner import Sandbox
+
+#: The simulated interaction whose dispatch is running (inherited by every task that
+#: discord.py or the bot creates while handling it); used to attribute bot-token requests.
+current_interaction: contextvars.ContextVar[SimInteraction | None] = contextvars.ContextVar(
+    "sandbox_interaction", default=None)
+
+_MENTION = re.compile(r"<@!?(\d+)>")
+
+
+class HTTPError(Exception):
+    """Raised inside the router to answer with an error status and Discord JSON body."""
+
+    def __init__(self, status: int, code: int, message: str):
+        super().__init__(message)
+        self.status = status
+        self.body = {"message": message, "code": code}
+
+
+def _unknown(what: str, code: int) -> HTTPError:
+    return HTTPError(404, code, f"Unknown {what}")
+
+
+class FakeResponse:
+    """Just enough of ``aiohttp.ClientResponse`` for discord.py's request loops."""
+
+    def __init__(self, method: str, url: str, status: int, body: Any,
+                 headers: dict[str, str] | None = None):
+        self.method = method
+        self.url = url
+        self.status = status
+        self.reason = _REASONS.get(status, "OK")
+        self._body = body
+        self.headers = {"content-type": "application/json"} if body is not None else {}
+        if headers:
+            self.headers.update(headers)
+
+    async def text(self, encoding: str = "utf-8") -> str:
+        if isinstance(self._body, bytes):
+            return self._body.decode(encoding, "replace")
+        return "" if self._body is None else json.dumps(self._body)
+
+    async def read(self) -> bytes:
+        if isinstance(self._body, bytes):
+            return self._body
+        return (await self.text()).encode()
+
+    async def json(self) -> Any:
+        return self._body
+
+    async def __aenter__(self) -> FakeResponse:
+        return self
+
+    async def __aexit__(self, *exc: Any) -> None:
+        return None
+
+    def release(self) -> None:
+        return None
+
+
+_REASONS = {200: "OK", 204: "No Content", 400: "Bad Request", 401: "Unauthorized",
+            403: "Forbidden", 404: "Not Found", 429: "Too Many Requests"}
+
+
+class FakeSession:
+    """Replaces discord.py's ``aiohttp.ClientSession`` for one connected bot."""
+
+    def __init__(self, sandbox: Sandbox):
+        self.sandbox = sandbox
+        self.closed = False
+
+    def request(self, method: str, url: str, *, data: Any = None, params: Any = None,
+                headers: dict[str, str] | None = None, **_: Any) -> FakeResponse:
+        return self.sandbox.router.handle(method, url, data, params, headers or {})
+
+    def get(self, url: str, **kw: Any) -> FakeResponse:
+        host = urlsplit(url).netloc
+        if host in ("cdn.discordapp.com", "media.discordapp.net"):
+            return self.sandbox.router.cdn(url)
+        return self.request("GET", url, **kw)
+
+    async def ws_connect(self, *a: Any, **kw: Any) -> Any:
+        raise SandboxError("the sandbox has no gateway websocket")
+
+    async def close(self) -> None:
+        self.closed = True
+
+
+def _decode(data: Any) -> tuple[Any, list[SimFile]]:
+    """Decode a request body: JSON text, or an aiohttp FormData with payload_json + files."""
+    if data is None:
+        return None, []
+    if isinstance(data, (str, bytes)):
+        return (json.loads(data) if data else None), []
+    fields = getattr(data, "_fields", None)
+    if fields is None:
+        raise SandboxError(f"cannot decode request body {type(data)!r}")
+    payload: Any = None
+    files: list[SimFile] = []
+    for opts, hdrs, value in fields:
+        name = opts["name"]
+        if name == "payload_json":
+            payload = json.loads(value)
+            continue
+        raw = value.read() if hasattr(value, "read") else value
+        if isinstance(raw, str):
+            raw = raw.encode()
+        files.append(SimFile(name, opts.get("filename") or name, bytes(raw),
+                             hdrs.get("Content-Type")))
+    return payload, files
+
+
+class Router:
+    """Answers the REST routes a bot uses, mutating the :class:`World`."""
+
+    def __init__(self, sandbox: Sandbox):
+        self.sb = sandbox
+        self.world: World = sandbox.world
+        w = self.world
+        sf = r"(\d+)"
+        self.routes: list[tuple[str, re.Pattern[str], Any]] = [
+            (m, re.compile("^" + p + "$"), f) for m, p, f in [
+                ("POST", r"/interactions/(\d+)/([^/]+)/callback", self.callback),
+                ("POST", r"/webhooks/(\d+)/([^/]+)", self.followup),
+                ("GET", r"/webhooks/(\d+)/([^/]+)/messages/(@original|\d+)", self.wh_get),
+                ("PATCH", r"/webhooks/(\d+)/([^/]+)/messages/(@original|\d+)", self.wh_edit),
+                ("DELETE", r"/webhooks/(\d+)/([^/]+)/messages/(@original|\d+)", self.wh_delete),
+                ("GET", r"/users/@me", lambda q, b, f: w.bot_user()),
+                ("GET", r"/oauth2/applications/@me", self.app_info),
+                ("GET", r"/applications/@me", self.app_info),
+                ("GET", rf"/users/{sf}", self.get_user),
+                ("POST", r"/users/@me/channels", self.create_dm),
+                ("GET", rf"/applications/{sf}/commands", self.get_commands),
+                ("PUT", rf"/applications/{sf}/commands", self.put_commands),
+                ("GET", rf"/applications/{sf}/guilds/{sf}/commands", self.get_commands),
+                ("PUT", rf"/applications/{sf}/guilds/{sf}/commands", self.put_commands),
+                ("POST", rf"/channels/{sf}/messages", self.create_message),
+                ("GET", rf"/channels/{sf}/messages", self.history),
+                ("GET", rf"/channels/{sf}/messages/{sf}", self.get_message),
+                ("PATCH", rf"/channels/{sf}/messages/{sf}", self.edit_message),
+                ("DELETE", rf"/channels/{sf}/messages/{sf}", self.delete_message),
+                ("POST", rf"/channels/{sf}/messages/{sf}/threads", self.thread_from_message),
+                ("POST", rf"/channels/{sf}/threads", self.thread_without_message),
+                ("PUT", rf"/channels/{sf}/thread-members/(@me|\d+)", self.thread_add),
+                ("DELETE", rf"/channels/{sf}/thread-members/(@me|\d+)", self.thread_remove),
+                ("GET", rf"/channels/{sf}/thread-members", self.thread_members),
+                ("GET", rf"/channels/{sf}", self.get_channel),
+                ("PATCH", rf"/channels/{sf}", self.edit_channel),
+                ("DELETE", rf"/channels/{sf}", self.delete_channel),
+                ("POST", rf"/channels/{sf}/typing", lambda *a: None),
+                ("PUT", rf"/channels/{sf}/messages/{sf}/reactions/.+", lambda *a: None),
+                ("DELETE", rf"/channels/{sf}/messages/{sf}/reactions/.*", lambda *a: None),
+                ("PUT", rf"/channels/{sf}/pins/{sf}", lambda *a: None),
+                ("DELETE", rf"/channels/{sf}/pins/{sf}", lambda *a: None),
+                ("GET", rf"/guilds/{sf}/members/{sf}", self.get_member),
+                ("GET", rf"/guilds/{sf}", lambda q, b, f, g: w.guild_payload()),
+            ]
+        ]
+
+    # ------------------------------------------------------------------ entry
+    def handle(self, method: str, url: str, data: Any, params: Any,
+               headers: dict[str, str]) -> FakeResponse:
+        parts = urlsplit(url)
+        path = parts.path
+        if path.startswith("/api/v"):
+            path = path.split("/", 3)[3]
+            path = "/" + path
+        query = {k: str(v) for k, v in (params or {}).items()}
+        if parts.query:
+            for kv in parts.query.split("&"):
+                k, _, v = kv.partition("=")
+                query[k] = v
+        body, files = _decode(data)
+        exit_ = "webhook" if path.startswith(("/interactions/", "/webhooks/")) else "http"
+        rec = RecordedRequest(method, path, query, body, files, exit_)
+        world = self.world
+        world.requests.append(rec)
+        self.sb.requests.append(rec)
+        it = current_interaction.get()
+        if exit_ == "webhook":
+            tok = path.split("/")[3] if len(path.split("/")) > 3 else ""
+            it = world.interactions.get(tok, it)
+        rec.interaction = it
+        if it is not None:
+            it.requests.append(rec)
+
+        rule = world.faults._take(method, path)
+        if rule is not None:
+            rec.status, rec.response = rule.status, rule.body
+            return FakeResponse(method, url, rule.status, rule.body, rule.headers)
+        for m, pat, fn in self.routes:
+            if m != method:
+                continue
+            match = pat.match(path)
+            if match is None:
+                continue
+            try:
+                result = fn(query, body, files, *match.groups())
+            except HTTPError as e:
+                rec.status, rec.response = e.status, e.body
+                return FakeResponse(method, url, e.status, e.body)
+            if result is None:
+                rec.status = 204
+                return FakeResponse(method, url, 204, None)
+            rec.status, rec.response = 200, result
+            return FakeResponse(method, url, 200, result)
+        self.sb._unhandled(f"{method} {path}")
+        rec.status = 404
+        rec.response = {"message": "404: Not Found", "code": 0}
+        return FakeResponse(method, url, 404, rec.response)
+
+    def cdn(self, url: str) -> FakeResponse:
+        """GET of an attachment URL (``Attachment.read()``): the stored bytes."""
+        parts = urlsplit(url).path.split("/")
+        if len(parts) >= 5 and parts[1] == "attachments" and parts[3].isdigit():
+            a = self.world.attachments.get(int(parts[3]))
+            if a is not None:
+                resp = FakeResponse("GET", url, 200, a.data)
+                resp.headers = {"content-type": a.content_type or "application/octet-stream"}
+                return resp
+        return FakeResponse("GET", url, 404, {"message": "404: Not Found", "code": 0})
+
+    # ------------------------------------------------------------------ helpers
+    def _channel(self, cid: str | int) -> SimChannel:
+        ch = self.world.channels.get(int(cid))
+        if ch is None:
+            ch = next((c for c in self.world.dm_channels.values() if c.id == int(cid)), None)
+        if ch is None:
+            raise _unknown("Channel", 10003)
+        return ch
+
+    def _message(self, cid: str | int, mid: str | int) -> SimMessage:
+        m = self.world.messages.get(int(mid))
+        if m is None or m.deleted or m.channel_id != int(cid):
+            raise _unknown("Message", 10008)
+        return m
+
+    def _attachments(self, body: dict[str, Any], files: list[SimFile], channel_id: int,
+                     keep: list[SimAttachment]) -> list[SimAttachment]:
+        meta = {str(a.get("id")): a for a in body.get("attachments") or []}
+        out = [a for a in keep if str(a.id) in meta] if "attachments" in body else list(keep)
+        for i, f in enumerate(files):
+            info = meta.get(str(i), {})
+            ctype = f.content_type
+            if ctype in (None, "application/octet-stream"):
+                ctype = _guess_type(f.filename)
+            out.append(self.world.new_attachment(info.get("filename") or f.filename, f.data,
+                                                 ctype, info.get("description")))
+        return out
+
+    def new_message(self, channel: SimChannel, body: dict[str, Any], files: list[SimFile], *,
+                    ephemeral_for: int | None = None, interaction: SimInteraction | None = None,
+                    msg_type: int = 0, extra_flags: int = 0) -> SimMessage:
+        """Create and store a message authored by the bot; echoes MESSAGE_CREATE."""
+        w = self.world
+        mid = w.clock.snowflake()
+        body = body or {}
+        atts = self._attachments(body, files, channel.id, [])
+        flags = int(body.get("flags") or 0) | extra_flags
+        if ephemeral_for is not None:
+            flags |= 64
+        content = body.get("content") or ""
+        data: dict[str, Any] = {
+            "id": str(mid), "channel_id": str(channel.id), "author": w.bot_user(),
+            "content": content, "timestamp": w.clock.iso(), "edited_timestamp": None,
+            "tts": bool(body.get("tts")), "mention_everyone": False,
+            "mentions": self._mentions(content), "mention_roles": [],
+            "attachments": [a.payload(channel.id) for a in atts],
+            "embeds": body.get("embeds") or [], "pinned": False, "type": msg_type,
+            "flags": flags, "components": body.get("components") or [],
+        }
+        ref = body.get("message_reference")
+        if ref:
+            data["message_reference"] = {"type": 0, "channel_id": str(channel.id), **ref}
+            data["type"] = 19
+        if body.get("poll"):
+            data["poll"] = body["poll"]
+        if interaction is not None:
+            data["application_id"] = str(w.application_id)
+            data["webhook_id"] = str(w.application_id)
+            data["interaction_metadata"] = {
+                "id": str(interaction.id), "type": interaction.type,
+                "user": interaction.member.user_payload(),
+                "authorizing_integration_owners": {"0": str(w.guild_id)},
+            }
+            if interaction.message is not None:
+                data["interaction_metadata"]["interacted_message_id"] = str(interaction.message.id)
+        msg = SimMessage(w, data, atts, ephemeral_for, interaction)
+        w.messages[mid] = msg
+        channel.messages.append(mid)
+        if channel.is_thread and channel.archived and not channel.locked:
+            channel.archived = False
+        if ephemeral_for is None:
+            self.sb.echo_message("MESSAGE_CREATE", msg)
+        if interaction is not None:
+            interaction.last_touched = msg
+        return msg
+
+    def apply_edit(self, msg: SimMessage, body: dict[str, Any], files: list[SimFile],
+                   interaction: SimInteraction | None = None) -> SimMessage:
+        """Edit ``msg`` in place (fields present in ``body`` replace), echo MESSAGE_UPDATE."""
+        body = body or {}
+        d = msg.data
+        for key in ("content", "embeds", "components", "poll"):
+            if key in body:
+                d[key] = body[key] if body[key] is not None else ([] if key != "content" else "")
+        if "content" in body:
+            d["mentions"] = self._mentions(d["content"] or "")
+        if "flags" in body and body["flags"] is not None:
+            d["flags"] = (int(body["flags"]) & ~128) | (d.get("flags", 0) & 64)
+        if "attachments" in body or files:
+            msg.attachments = self._attachments(body, files, msg.channel_id, msg.attachments)
+            d["attachments"] = [a.payload(msg.channel_id) for a in msg.attachments]
+        d["flags"] = int(d.get("flags") or 0) & ~128
+        d["edited_timestamp"] = self.world.clock.iso()
+        msg.edits += 1
+        if msg.ephemeral_for is None:
+            self.sb.echo_message("MESSAGE_UPDATE", msg)
+        if interaction is not None:
+            interaction.last_touched = msg
+        return msg
+
+    def _mentions(self, content: str) -> list[dict[str, Any]]:
+        if "<@" not in content:
+            return []
+        out = []
+        for uid in _MENTION.findall(content):
+            m = self.world.members.get(int(uid))
+            if m is not None:
+                out.append(m.user_payload())
+        return out
+
+    def _delete(self, msg: SimMessage) -> None:
+        msg.deleted = True
+        ch = self.world.channels.get(msg.channel_id) or self._channel(msg.channel_id)
+        if msg.id in ch.messages:
+            ch.messages.remove(msg.id)
+        if msg.ephemeral_for is None:
+            self.sb.gateway("MESSAGE_DELETE", {"id": str(msg.id), "channel_id": str(ch.id),
+                                               **self._guild_key(ch)})
+
+    def _guild_key(self, ch: SimChannel) -> dict[str, str]:
+        return {} if ch.kind == "dm" else {"guild_id": str(self.world.guild_id)}
+
+    # ------------------------------------------------------------------ interactions
+    def _interaction(self, token: str, *, after_callback: bool = True) -> SimInteraction:
+        it = self.world.interactions.get(token)
+        if it is None:
+            raise _unknown("Webhook", 10015)
+        expired = self.world.clock.time() - it.created > 15 * 60
+        if after_callback and (it.token_expired or expired) and it.responded:
+            raise HTTPError(401, 50027, "Invalid Webhook Token")
+        if after_callback and not it.responded:
+            raise _unknown("Webhook", 10015)
+        return it
+
+    def callback(self, q: dict[str, str], body: Any, files: list[SimFile], iid: str,
+                 token: str) -> Any:
+        w = self.world
+        it = w.interactions.get(token)
+        if it is None or it.id != int(iid):
+            raise _unknown("interaction", 10062)
+        if it.failed:
+            raise _unknown("interaction", 10062)
+        if w.faults.late_acks > 0 or w.clock.time() - it.created > 3.0:
+            if w.faults.late_acks > 0:
+                w.faults.late_acks -= 1
+            it.failed = True
+            raise _unknown("interaction", 10062)
+        if it.responded:
+            raise HTTPError(400, 40060, "Interaction has already been acknowledged.")
+        rtype = int(body["type"])
+        data = body.get("data") or {}
+        it.response_type = rtype
+        resource: dict[str, Any] = {"type": rtype}
+        info: dict[str, Any] = {"id": str(it.id), "type": it.type}
+        eph = it.member.id if int(data.get("flags") or 0) & 64 else None
+        if rtype == 4:
+            msg = self.new_message(it.channel, data, files, ephemeral_for=eph, interaction=it,
+                                   msg_type=20 if it.type == 2 else 0)
+            it.original = msg
+        elif rtype == 5:
+            msg = self.new_message(it.channel, {"content": ""}, [], ephemeral_for=eph,
+                                   interaction=it, msg_type=20 if it.type == 2 else 0,
+                                   extra_flags=128)
+            it.original = msg
+            it.deferred_ephemeral = eph is not None
+            it.last_touched = None
+        elif rtype in (6, 7):
+            if it.message is None:
+                raise HTTPError(400, 50035, "Invalid Form Body: this interaction has no message")
+            msg = it.message
+            if rtype == 7:
+                self.apply_edit(msg, data, files, it)
+        elif rtype == 8:
+            it.choices = data.get("choices") or []
+            msg = None
+        elif rtype == 9:
+            it.modal = body
+            it.member.modal = body
+            it.member._modal_from = it
+            msg = None
+        elif rtype == 1:
+            msg = None
+        else:
+            msg = None
+        if msg is not None:
+            info["response_message_id"] = str(msg.id)
+            info["response_message_loading"] = rtype == 5
+            info["response_message_ephemeral"] = msg.ephemeral
+            if rtype != 6:
+                resource["message"] = msg.data
+        if "with_response" not in q:
+            return None
+        return {"interaction": info, "resource": resource}
+
+    def followup(self, q: dict[str, str], body: Any, files: list[SimFile], app: str,
+                 token: str) -> Any:
+        it = self._interaction(token)
+        body = body or {}
+        orig = it.original
+        if it.response_type == 5 and orig is not None and orig.loading:
+            body = dict(body)
+            body.pop("flags", None)
+            return self.apply_edit(orig, body, files, it).data
+        eph = it.member.id if int(body.get("flags") or 0) & 64 else None
+        channel = it.channel
+        if q.get("thread_id"):
+            channel = self._channel(q["thread_id"])
+        msg = self.new_message(channel, body, files, ephemeral_for=eph, interaction=it,
+                               msg_type=20 if it.type == 2 else 0)
+        it.followups.append(msg)
+        return msg.data if q.get("wait") in ("1", "true", "True") else None
+
+    def _wh_message(self, token: str, ref: str) -> tuple[SimInteraction, SimMessage]:
+        it = self._interaction(token)
+        if ref == "@original":
+            msg = it.original or (it.message if it.response_type in (6, 7) else None)
+        else:
+            msg = next((m for m in [it.original, it.message, *it.followups]
+                        if m is not None and m.id == int(ref)), None)
+        if msg is None or msg.deleted:
+            raise _unknown("Message", 10008)
+        return it, msg
+
+    def wh_get(self, q: dict[str, str], body: Any, files: list[SimFile], app: str, token: str,
+               ref: str) -> Any:
+        return self._wh_message(token, ref)[1].data
+
+    def wh_edit(self, q: dict[str, str], body: Any, files: list[SimFile], app: str, token: str,
+                ref: str) -> Any:
+        it, msg = self._wh_message(token, ref)
+        return self.apply_edit(msg, body or {}, files, it).data
+
+    def wh_delete(self, q: dict[str, str], body: Any, files: list[SimFile], app: str,
+                  token: str, ref: str) -> Any:
+        _, msg = self._wh_message(token, ref)
+        self._delete(msg)
+        return None
+
+    # ------------------------------------------------------------------ users/app
+    def app_info(self, q: dict[str, str], body: Any, files: list[SimFile]) -> Any:
+        from . import payloads as P
+
+        owner = P.user(self.world.owner_id, "Owner")
+        return P.application(self.world.application_id, self.world.bot_name, owner)
+
+    def get_user(self, q: dict[str, str], body: Any, files: list[SimFile], uid: str) -> Any:
+        m = self.world.members.get(int(uid))
+        if m is None:
+            if int(uid) == self.world.application_id:
+                return self.world.bot_user()
+            raise _unknown("User", 10013)
+        return m.user_payload()
+
+    def get_member(self, q: dict[str, str], body: Any, files: list[SimFile], gid: str,
+                   uid: str) -> Any:
+        m = self.world.members.get(int(uid))
+        if m is None:
+            if int(uid) == self.world.application_id:
+                return self.world.bot_member()
+            raise _unknown("Member", 10007)
+        return m.member_payload()
+
+    def create_dm(self, q: dict[str, str], body: Any, files: list[SimFile]) -> Any:
+        w = self.world
+        uid = int(body["recipient_id"])
+        if uid not in w.members:
+            raise _unknown("User", 10013)
+        ch = w.dm_channels.get(uid)
+        if ch is None:
+            ch = SimChannel(w, w.clock.snowflake(), "dm", recipient_id=uid)
+            w.dm_channels[uid] = ch
+            w.channels[ch.id] = ch
+        return ch.payload()
+
+    # ------------------------------------------------------------------ commands
+    def get_commands(self, q: dict[str, str], body: Any, files: list[SimFile], app: str,
+                     gid: str | None = None) -> Any:
+        g = int(gid) if gid else None
+        return [c for (cg, _), c in self.world.commands.items() if cg == g]
+
+    def put_commands(self, q: dict[str, str], body: Any, files: list[SimFile], app: str,
+                     gid: str | None = None) -> Any:
+        w = self.world
+        g = int(gid) if gid else None
+        old = {k: v for k, v in w.commands.items() if k[0] == g}
+        for k in old:
+            del w.commands[k]
+        out = []
+        for cmd in body or []:
+            key = (g, f"{cmd.get('type', 1)}:{cmd['name']}")
+            prev = old.get(key)
+            stored = {
+                "id": prev["id"] if prev else str(w.clock.snowflake()),
+                "application_id": str(w.application_id),
+                "version": str(w.clock.snowflake()),
+                "type": cmd.get("type", 1),
+                "description": cmd.get("description", ""),
+                "default_member_permissions": cmd.get("default_member_permissions"),
+                "nsfw": cmd.get("nsfw", False),
+                "options": cmd.get("options", []),
+                **cmd,
+            }
+            if g is not None:
+                stored["guild_id"] = str(g)
+            w.commands[key] = stored
+            out.append(stored)
+        return out
+
+    # ------------------------------------------------------------------ messages
+    def create_message(self, q: dict[str, str], body: Any, files: list[SimFile],
+                       cid: str) -> Any:
+        ch = self._channel(cid)
+        if ch.kind == "dm":
+            m = self.world.members.get(ch.recipient_id or 0)
+            if m is None or not m.dms_open:
+                raise HTTPError(403, 50007, "Cannot send messages to this user")
+        if ch.is_thread and ch.locked:
+            raise HTTPError(403, 50083, "Thread is archived")
+        return self.new_message(ch, body or {}, files, interaction=None).data
+
+    def history(self, q: dict[str, str], body: Any, files: list[SimFile], cid: str) -> Any:
+        ch = self._channel(cid)
+        msgs = [m for m in ch.all_messages if m.ephemeral_for is None]
+        if "before" in q:
+            msgs = [m for m in msgs if m.id < int(q["before"])]
+        if "after" in q:
+            msgs = [m for m in msgs if m.id > int(q["after"])]
+        limit = int(q.get("limit", 50))
+        return [m.data for m in reversed(msgs)][:limit] if "after" not in q else [
+            m.data for m in msgs][:limit][::-1]
+
+    def get_message(self, q: dict[str, str], body: Any, files: list[SimFile], cid: str,
+                    mid: str) -> Any:
+        msg = self._message(cid, mid)
+        if msg.ephemeral_for is not None:
+            raise _unknown("Message", 10008)
+        return msg.data
+
+    def edit_message(self, q: dict[str, str], body: Any, files: list[SimFile], cid: str,
+                     mid: str) -> Any:
+        msg = self._message(cid, mid)
+        if msg.ephemeral_for is not None:
+            raise _unknown("Message", 10008)
+        return self.apply_edit(msg, body or {}, files, current_interaction.get()).data
+
+    def delete_message(self, q: dict[str, str], body: Any, files: list[SimFile], cid: str,
+                       mid: str) -> Any:
+        self._delete(self._message(cid, mid))
+        return None
+
+    # ------------------------------------------------------------------ channels/threads
+    def get_channel(self, q: dict[str, str], body: Any, files: list[SimFile], cid: str) -> Any:
+        return self._channel(cid).payload()
+
+    def edit_channel(self, q: dict[str, str], body: Any, files: list[SimFile], cid: str) -> Any:
+        ch = self._channel(cid)
+        body = body or {}
+        if "name" in body:
+            ch.name = body["name"]
+        if "topic" in body:
+            ch.topic = body["topic"]
+        if "archived" in body:
+            ch.archived = bool(body["archived"])
+        if "locked" in body:
+            ch.locked = bool(body["locked"])
+        if "auto_archive_duration" in body:
+            ch.auto_archive_duration = int(body["auto_archive_duration"])
+        data = ch.payload()
+        if ch.is_thread:
+            self.sb.gateway("THREAD_UPDATE", data)
+        elif ch.kind == "text":
+            self.sb.gateway("CHANNEL_UPDATE", data)
+        return data
+
+    def delete_channel(self, q: dict[str, str], body: Any, files: list[SimFile],
+                       cid: str) -> Any:
+        ch = self._channel(cid)
+        data = ch.payload()
+        self.world.channels.pop(ch.id, None)
+        self.sb.gateway("THREAD_DELETE" if ch.is_thread else "CHANNEL_DELETE",
+                        {**data, "guild_id": str(self.world.guild_id)} if ch.is_thread else data)
+        return data
+
+    def _new_thread(self, parent: SimChannel, tid: int, body: dict[str, Any],
+                    private: bool) -> Any:
+        w = self.world
+        if parent.kind != "text":
+            raise HTTPError(400, 50024, "Cannot execute action on this channel type")
+        if tid in w.channels:
+            raise HTTPError(400, 160004, "A thread has already been created for this message")
+        th = SimChannel(w, tid, "thread", body.get("name", "thread"), parent_id=parent.id,
+                        owner_id=w.application_id, private=private)
+        th.auto_archive_duration = int(body.get("auto_archive_duration") or 1440)
+        th.members.add(w.application_id)
+        w.channels[tid] = th
+        data = th.payload()
+        self.sb.gateway("THREAD_CREATE", {**data, "newly_created": True})
+        return data
+
+    def thread_from_message(self, q: dict[str, str], body: Any, files: list[SimFile], cid: str,
+                            mid: str) -> Any:
+        parent = self._channel(cid)
+        msg = self._message(cid, mid)
+        data = self._new_thread(parent, msg.id, body or {}, False)
+        msg.data["thread"] = data
+        msg.data["flags"] = int(msg.data.get("flags") or 0) | 32
+        return data
+
+    def thread_without_message(self, q: dict[str, str], body: Any, files: list[SimFile],
+                               cid: str) -> Any:
+        parent = self._channel(cid)
+        body = body or {}
+        return self._new_thread(parent, self.world.clock.snowflake(), body,
+                                int(body.get("type", 12)) == 12)
+
+    def thread_add(self, q: dict[str, str], body: Any, files: list[SimFile], cid: str,
+                   uid: str) -> Any:
+        th = self._channel(cid)
+        if not th.is_thread:
+            raise HTTPError(400, 50024, "Cannot execute action on this channel type")
+        user_id = self.world.application_id if uid == "@me" else int(uid)
+        if user_id not in self.world.members and user_id != self.world.application_id:
+            raise _unknown("Member", 10007)
+        if th.archived:
+            raise HTTPError(400, 50083, "Thread is archived")
+        if user_id not in th.members:
+            th.members.add(user_id)
+            self.sb.gateway("THREAD_MEMBERS_UPDATE", {
+                "id": str(th.id), "guild_id": str(self.world.guild_id),
+                "member_count": len(th.members), "added_members": [{
+                    "id": str(th.id), "user_id": str(user_id),
+                    "join_timestamp": self.world.clock.iso(), "flags": 0}]})
+        return None
+
+    def thread_remove(self, q: dict[str, str], body: Any, files: list[SimFile], cid: str,
+                      uid: str) -> Any:
+        th = self._channel(cid)
+        user_id = self.world.application_id if uid == "@me" else int(uid)
+        if user_id in th.members:
+            th.members.discard(user_id)
+            self.sb.gateway("THREAD_MEMBERS_UPDATE", {
+                "id": str(th.id), "guild_id": str(self.world.guild_id),
+                "member_count": len(th.members), "removed_member_ids": [str(user_id)]})
+        return None
+
+    def thread_members(self, q: dict[str, str], body: Any, files: list[SimFile],
+                       cid: str) -> Any:
+        th = self._channel(cid)
+        return [{"id": str(th.id), "user_id": str(u), "join_timestamp": self.world.clock.iso(),
+                 "flags": 0} for u in sorted(th.members)]
+
+
+def _guess_type(filename: str) -> str | None:
+    ext = filename.rsplit(".", 1)[-1].lower() if "." in filename else ""
+    return {"png": "image/png", "jpg": "image/jpeg", "jpeg": "image/jpeg", "gif": "image/gif",
+            "webp": "image/webp", "txt": "text/plain; charset=utf-8",
+            "json": "application/json; charset=utf-8"}.get(ext)

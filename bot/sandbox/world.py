@@ -1,0 +1,971 @@
+"""The simulated Discord side: guild, channels, threads, DMs, messages, members, faults.
+
+A :class:`World` outlives the bots connected to it: ``await world.disconnect()`` closes
+the bot while channels, threads, messages (with their components and attachments) and
+DMs persist, so ``await world.connect(new_bot)`` simulates a restart.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from . import payloads as P
+
+if TYPE_CHECKING:
+    import discord
+
+    from .runner import Sandbox
+
+
+class SandboxError(AssertionError):
+    """A sandbox-detected failure: an exception logged by discord.py, an unhandled route,
+    a component that does not exist or is disabled, a settle timeout..."""
+
+
+# --------------------------------------------------------------------------- records
+
+
+@dataclasses.dataclass
+class SimAttachment:
+    """A file attached to a message: ``filename``, raw ``data`` bytes, ``content_type``."""
+
+    id: int
+    filename: str
+    data: bytes
+    content_type: str | None = None
+    description: str | None = None
+
+    @property
+    def size(self) -> int:
+        """Size in bytes."""
+        return len(self.data)
+
+    def payload(self, channel_id: int) -> dict[str, Any]:
+        """The attachment object Discord returns inside a message."""
+        url = f"https://cdn.discordapp.com/attachments/{channel_id}/{self.id}/{self.filename}"
+        d: dict[str, Any] = {
+            "id": str(self.id),
+            "filename": self.filename,
+            "size": self.size,
+            "url": url,
+            "proxy_url": url.replace("cdn.discordapp.com", "media.discordapp.net"),
+        }
+        if self.content_type:
+            d["content_type"] = self.content_type
+        if self.description:
+            d["description"] = self.description
+        return d
+
+
+@dataclasses.dataclass
+class SimFile:
+    """A file part of a multipart request: form field ``name``, ``filename``, ``data``."""
+
+    name: str
+    filename: str
+    data: bytes
+    content_type: str | None = None
+
+
+@dataclasses.dataclass
+class RecordedRequest:
+    """One HTTP request the bot made (through either exit).
+
+    ``exit`` is ``"http"`` (``HTTPClient.request``, bot token) or ``"webhook"``
+    (``AsyncWebhookAdapter.request``: interaction callbacks, followups, original response).
+    ``json`` is the decoded JSON body (or the ``payload_json`` part of a multipart body),
+    ``files`` the uploaded files, ``status`` the status the sandbox answered, ``response``
+    the decoded answer. ``interaction``/``member`` name the simulated interaction that this
+    request answered (by token for webhook requests, by asyncio context otherwise).
+    """
+
+    method: str
+    path: str
+    query: dict[str, str]
+    json: Any
+    files: list[SimFile]
+    exit: str
+    status: int = 200
+    response: Any = None
+    interaction: SimInteraction | None = None
+
+    @property
+    def member(self) -> SimMember | None:
+        """The member whose interaction this request answered, if any."""
+        return self.interaction.member if self.interaction else None
+
+    @property
+    def flags(self) -> int:
+        """Message flags in the body (``data.flags`` for callbacks), 0 when absent."""
+        body = self.json if isinstance(self.json, dict) else {}
+        if "data" in body and isinstance(body["data"], dict) and "type" in body:
+            body = body["data"]
+        return int(body.get("flags") or 0)
+
+    @property
+    def ephemeral(self) -> bool:
+        """True when the body carries the EPHEMERAL flag (64)."""
+        return bool(self.flags & 64)
+
+    def __repr__(self) -> str:
+        return f"<{self.method} {self.path} -> {self.status}>"
+
+
+# --------------------------------------------------------------------------- channels/messages
+
+
+def walk_components(components: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+    """Yield every component dict, depth first (rows, containers, sections, labels)."""
+    for c in components or []:
+        yield c
+        if c.get("components"):
+            yield from walk_components(c["components"])
+        if c.get("accessory"):
+            yield from walk_components([c["accessory"]])
+        if c.get("component"):
+            yield from walk_components([c["component"]])
+
+
+class SimMessage:
+    """A message stored by the world.
+
+    ``data`` is the message object as Discord returns it (kept current across edits).
+    ``ephemeral_for`` is the member id that alone can see it (None for public messages).
+    ``edits`` counts in-place edits; ``deleted`` is set when deleted (it then disappears
+    from channel listings).
+    """
+
+    def __init__(self, world: World, data: dict[str, Any], attachments: list[SimAttachment],
+                 ephemeral_for: int | None = None, interaction: SimInteraction | None = None):
+        self.world = world
+        self.data = data
+        self.attachments = attachments
+        self.ephemeral_for = ephemeral_for
+        self.interaction = interaction
+        self.edits = 0
+        self.deleted = False
+
+    # --- plain fields
+    @property
+    def id(self) -> int:
+        return int(self.data["id"])
+
+    @property
+    def channel_id(self) -> int:
+        return int(self.data["channel_id"])
+
+    @property
+    def channel(self) -> SimChannel:
+        return self.world.channels[self.channel_id]
+
+    @property
+    def author_id(self) -> int:
+        return int(self.data["author"]["id"])
+
+    @property
+    def content(self) -> str:
+        return self.data.get("content") or ""
+
+    @property
+    def embeds(self) -> list[dict[str, Any]]:
+        """Embed dicts (``title``, ``description``, ``fields``, ``image``...)."""
+        return self.data.get("embeds") or []
+
+    @property
+    def flags(self) -> int:
+        return int(self.data.get("flags") or 0)
+
+    @property
+    def ephemeral(self) -> bool:
+        return self.ephemeral_for is not None
+
+    @property
+    def loading(self) -> bool:
+        """True while this is a deferred "is thinking..." placeholder."""
+        return bool(self.flags & 128)
+
+    @property
+    def text(self) -> str:
+        """Content, embed titles/descriptions/fields and text displays, newline-joined."""
+        parts = [self.content] if self.content else []
+        for e in self.embeds:
+            for key in ("title", "description"):
+                if e.get(key):
+                    parts.append(e[key])
+            for f in e.get("fields") or []:
+                parts.append(f"{f.get('name', '')}: {f.get('value', '')}")
+            if (e.get("footer") or {}).get("text"):
+                parts.append(e["footer"]["text"])
+        for c in walk_components(self.components):
+            if c.get("type") == 10 and c.get("content"):
+                parts.append(c["content"])
+        return "\n".join(parts)
+
+    @property
+    def thread(self) -> SimChannel | None:
+        """The thread started from this message, if any."""
+        return self.world.channels.get(self.id) if self.id in self.world.channels else None
+
+    # --- components
+    @property
+    def components(self) -> list[dict[str, Any]]:
+        """Raw top-level component dicts."""
+        return self.data.get("components") or []
+
+    def buttons(self) -> list[dict[str, Any]]:
+        """All button dicts (type 2), in display order."""
+        return [c for c in walk_components(self.components) if c.get("type") == 2]
+
+    def selects(self) -> list[dict[str, Any]]:
+        """All select menu dicts (types 3, 5, 6, 7, 8), in display order."""
+        return [c for c in walk_components(self.components) if c.get("type") in (3, 5, 6, 7, 8)]
+
+    @property
+    def labels(self) -> list[str]:
+        """Labels of all buttons, in display order."""
+        return [b.get("label") or "" for b in self.buttons()]
+
+    def component(self, key: str) -> dict[str, Any]:
+        """The button or select whose label, emoji name, placeholder or custom_id is ``key``.
+
+        Raises :class:`SandboxError` when none matches.
+        """
+        for c in walk_components(self.components):
+            if c.get("type") not in (2, 3, 5, 6, 7, 8):
+                continue
+            emoji = (c.get("emoji") or {}).get("name")
+            if key in (c.get("custom_id"), c.get("label"), c.get("placeholder"), emoji):
+                return c
+        raise SandboxError(f"message {self.id} has no component {key!r}; buttons: {self.labels}")
+
+    def has_component(self, key: str) -> bool:
+        """True when :meth:`component` would find ``key``."""
+        try:
+            self.component(key)
+        except SandboxError:
+            return False
+        return True
+
+    def is_disabled(self, key: str) -> bool:
+        """Disabled state of the component found by :meth:`component`."""
+        return bool(self.component(key).get("disabled", False))
+
+    # --- attachments
+    @property
+    def filenames(self) -> list[str]:
+        return [a.filename for a in self.attachments]
+
+    def file(self, filename: str) -> bytes:
+        """Bytes of the attachment named ``filename`` (KeyError when absent)."""
+        for a in self.attachments:
+            if a.filename == filename:
+                return a.data
+        raise KeyError(filename)
+
+    def __repr__(self) -> str:
+        eph = f" ephemeral_for={self.ephemeral_for}" if self.ephemeral_for else ""
+        return f"<SimMessage {self.id} ch={self.channel_id}{eph} {self.text[:40]!r} {self.labels}>"
+
+
+class SimChannel:
+    """A guild text channel (``kind="text"``), thread (``"thread"``) or DM (``"dm"``).
+
+    ``messages`` holds the ids of the channel's messages in order (deleted ones removed).
+    Threads keep ``members`` (user ids), ``archived``, ``locked``, ``parent_id``,
+    ``owner_id`` and ``private``. DMs keep ``recipient_id``.
+    """
+
+    def __init__(self, world: World, cid: int, kind: str, name: str = "", *,
+                 parent_id: int | None = None, owner_id: int | None = None,
+                 recipient_id: int | None = None, private: bool = False):
+        self.world = world
+        self.id = cid
+        self.kind = kind
+        self.name = name
+        self.parent_id = parent_id
+        self.owner_id = owner_id
+        self.recipient_id = recipient_id
+        self.private = private
+        self.messages: list[int] = []
+        self.members: set[int] = set()
+        self.archived = False
+        self.locked = False
+        self.auto_archive_duration = 1440
+        self.position = 0
+        self.topic: str | None = None
+
+    @property
+    def is_thread(self) -> bool:
+        return self.kind == "thread"
+
+    @property
+    def parent(self) -> SimChannel | None:
+        return self.world.channels.get(self.parent_id) if self.parent_id else None
+
+    @property
+    def all_messages(self) -> list[SimMessage]:
+        """Every live message including everyone's ephemerals (god view)."""
+        return [self.world.messages[m] for m in self.messages]
+
+    @property
+    def last_message(self) -> SimMessage | None:
+        """Latest public message (ephemerals excluded)."""
+        for mid in reversed(self.messages):
+            m = self.world.messages[mid]
+            if m.ephemeral_for is None:
+                return m
+        return None
+
+    def payload(self) -> dict[str, Any]:
+        """The channel object as Discord returns it."""
+        w = self.world
+        last = str(self.messages[-1]) if self.messages else None
+        if self.kind == "dm":
+            return {
+                "id": str(self.id), "type": 1, "last_message_id": last, "flags": 0,
+                "recipients": [w.members[self.recipient_id].user_payload()]
+                if self.recipient_id in w.members else [],
+            }
+        if self.kind == "thread":
+            return {
+                "id": str(self.id), "type": 12 if self.private else 11,
+                "guild_id": str(w.guild_id), "parent_id": str(self.parent_id),
+                "owner_id": str(self.owner_id), "name": self.name, "last_message_id": last,
+                "rate_limit_per_user": 0, "flags": 0,
+                "message_count": len(self.messages), "member_count": len(self.members),
+                "total_message_sent": len(self.messages),
+                "thread_metadata": {
+                    "archived": self.archived, "locked": self.locked,
+                    "auto_archive_duration": self.auto_archive_duration,
+                    "archive_timestamp": w.clock.iso(), "invitable": True,
+                    "create_timestamp": w.clock.iso(),
+                },
+            }
+        return {
+            "id": str(self.id), "type": 0, "guild_id": str(w.guild_id), "name": self.name,
+            "position": self.position, "permission_overwrites": [], "parent_id": None,
+            "topic": self.topic, "nsfw": False, "last_message_id": last,
+            "rate_limit_per_user": 0, "flags": 0, "default_auto_archive_duration": 1440,
+        }
+
+    def __repr__(self) -> str:
+        return f"<SimChannel {self.kind} {self.id} {self.name!r}>"
+
+
+# --------------------------------------------------------------------------- interactions
+
+
+class SimInteraction:
+    """One interaction a member started, and what the bot answered.
+
+    ``kind``: ``"command"``, ``"autocomplete"``, ``"component"``, ``"modal"``.
+    ``response_type``: the callback type the bot used (4 message, 5 deferred message,
+    6 deferred update, 7 update message, 8 autocomplete, 9 modal), None when unanswered.
+    ``message`` is the message the component was on; ``original`` the response message
+    (type 4/5), ``followups`` the followup messages, ``modal`` the modal dict the bot
+    opened, ``choices`` the autocomplete choices, ``requests`` every request attributed
+    to it. ``failed`` is True when the acknowledgement was refused (late ack fault, or
+    more than 3 s of world clock passed). As on Discord the token is valid for 15 minutes
+    of world clock (:meth:`Sandbox.advance`); later webhook calls get 401 code 50027.
+    """
+
+    def __init__(self, world: World, member: SimMember, kind: str, itype: int,
+                 channel: SimChannel, message: SimMessage | None = None):
+        self.world = world
+        self.id = world.clock.snowflake()
+        self.token = f"aW50ZXJhY3Rpb24{self.id}x{world.clock.snowflake()}"
+        self.member = member
+        self.kind = kind
+        self.type = itype
+        self.channel = channel
+        self.message = message
+        self.response_type: int | None = None
+        self.original: SimMessage | None = None
+        self.followups: list[SimMessage] = []
+        self.modal: dict[str, Any] | None = None
+        self.choices: list[dict[str, Any]] | None = None
+        self.requests: list[RecordedRequest] = []
+        self.failed = False
+        self.token_expired = False
+        self.deferred_ephemeral = False
+        self.last_touched: SimMessage | None = None
+        self.created = world.clock.time()
+
+    @property
+    def responded(self) -> bool:
+        return self.response_type is not None
+
+    @property
+    def ephemeral(self) -> bool:
+        """True when the initial response message is ephemeral."""
+        return bool(self.original and self.original.ephemeral)
+
+    def __repr__(self) -> str:
+        return f"<SimInteraction {self.kind} by {self.member.name} response={self.response_type}>"
+
+
+# --------------------------------------------------------------------------- faults
+
+
+@dataclasses.dataclass
+class _Rule:
+    method: str | None
+    pattern: re.Pattern[str] | None
+    status: int
+    body: dict[str, Any]
+    times: int
+    headers: dict[str, str]
+
+    def matches(self, method: str, path: str) -> bool:
+        if self.method and self.method != method:
+            return False
+        return not self.pattern or bool(self.pattern.search(path))
+
+
+class Faults:
+    """Fault injection. Each method arms a fault for the next matching request(s).
+
+    Faults answer through discord.py's own HTTP code (a fake response with the status and
+    JSON body Discord sends), so the bot sees the real exception types:
+    ``discord.Forbidden`` (403 code 50007), ``discord.NotFound`` (404 code 10062),
+    ``discord.HTTPException`` (401 code 50027) and a 429 that discord.py retries itself.
+    """
+
+    def __init__(self, world: World):
+        self.world = world
+        self.rules: list[_Rule] = []
+        self.late_acks = 0
+        self.expired_tokens = 0
+
+    def close_dms(self, member: SimMember) -> None:
+        """DMs to ``member`` fail with 403 ``Cannot send messages to this user`` (50007)."""
+        member.dms_open = False
+
+    def late_ack(self, times: int = 1) -> None:
+        """The next ``times`` interaction callbacks fail with 404 Unknown interaction (10062),
+        as when the bot acknowledges after the 3-second window."""
+        self.late_acks += times
+
+    def expire_token(self, times: int = 1) -> None:
+        """The next ``times`` interactions get a token that expires right after the initial
+        callback: followups and original-response GET/PATCH/DELETE fail with
+        401 Invalid Webhook Token (50027)."""
+        self.expired_tokens += times
+
+    def rate_limit(self, method: str | None = None, path: str | None = None, *,
+                   retry_after: float = 0.001, times: int = 1, is_global: bool = False) -> None:
+        """The next ``times`` requests matching ``method`` and the ``path`` regex answer
+        429 with ``retry_after`` seconds (keep it tiny); discord.py sleeps and retries."""
+        body = {"message": "You are being rate limited.", "retry_after": retry_after,
+                "global": is_global, "code": 0}
+        headers = {"Via": "1.1 google", "Retry-After": str(retry_after),
+                   "X-RateLimit-Scope": "user"}
+        if is_global:
+            headers["X-RateLimit-Global"] = "true"
+        self.fail(method, path, 429, body=body, times=times, headers=headers)
+
+    def fail(self, method: str | None, path: str | None, status: int, *, code: int = 0,
+             message: str = "", body: dict[str, Any] | None = None, times: int = 1,
+             headers: dict[str, str] | None = None) -> None:
+        """Generic fault: the next ``times`` matching requests answer ``status`` with
+        ``{"message": message, "code": code}`` (or ``body``)."""
+        pattern = re.compile(path) if path else None
+        self.rules.append(_Rule(method.upper() if method else None, pattern, status,
+                                body or {"message": message, "code": code}, times,
+                                headers or {}))
+
+    def _take(self, method: str, path: str) -> _Rule | None:
+        for rule in self.rules:
+            if rule.matches(method, path):
+                rule.times -= 1
+                if rule.times <= 0:
+                    self.rules.remove(rule)
+                return rule
+        return None
+
+
+# --------------------------------------------------------------------------- members
+
+
+class SimMember:
+    """A simulated guild member. All actions dispatch a real INTERACTION_CREATE to the
+    connected bot and return after :meth:`Sandbox.settle` with the :class:`SimInteraction`.
+    """
+
+    def __init__(self, world: World, uid: int, name: str, permissions: int, roles: list[int],
+                 *, bot: bool = False):
+        self.world = world
+        self.id = uid
+        self.name = name
+        self.permissions = permissions
+        self.roles = roles
+        self.bot = bot
+        self.dms_open = True
+        self.joined_at = world.clock.iso()
+        self.interactions: list[SimInteraction] = []
+        self.modal: dict[str, Any] | None = None
+        self._modal_from: SimInteraction | None = None
+
+    @property
+    def mention(self) -> str:
+        return f"<@{self.id}>"
+
+    def user_payload(self) -> dict[str, Any]:
+        return P.user(self.id, self.name, bot=self.bot)
+
+    def member_payload(self, *, permissions: bool = False, with_user: bool = True) -> dict[str, Any]:
+        return P.member(self.user_payload(), self.roles, self.joined_at,
+                        permissions=self.permissions if permissions else None,
+                        with_user=with_user)
+
+    # --- what the member sees
+    def visible(self, channel: SimChannel | int | str | None = None) -> list[SimMessage]:
+        """Messages in ``channel`` (default: the world's main channel) this member can see:
+        public messages plus their own ephemerals, oldest first."""
+        ch = self.world.channel(channel)
+        if ch.kind == "dm" and ch.recipient_id != self.id:
+            return []
+        if ch.is_thread and ch.private and self.id not in ch.members:
+            return []
+        out = []
+        for mid in ch.messages:
+            m = self.world.messages[mid]
+            if m.ephemeral_for is None or m.ephemeral_for == self.id:
+                out.append(m)
+        return out
+
+    def last_visible(self, channel: SimChannel | int | str | None = None) -> SimMessage | None:
+        """The latest message in ``channel`` this member can see."""
+        msgs = self.visible(channel)
+        return msgs[-1] if msgs else None
+
+    @property
+    def ephemerals(self) -> list[SimMessage]:
+        """Every live ephemeral message shown to this member, oldest first."""
+        return [m for m in self.world.messages.values()
+                if m.ephemeral_for == self.id and not m.deleted]
+
+    @property
+    def dm_channel(self) -> SimChannel | None:
+        return self.world.dm_channels.get(self.id)
+
+    @property
+    def dms(self) -> list[SimMessage]:
+        """Messages the bot sent this member in DMs, oldest first."""
+        ch = self.dm_channel
+        return ch.all_messages if ch else []
+
+    @property
+    def last_interaction(self) -> SimInteraction | None:
+        return self.interactions[-1] if self.interactions else None
+
+    @property
+    def last_reply(self) -> SimMessage | None:
+        """The message the bot last created or edited answering this member's last
+        interaction (initial response, followup, edited original or updated component
+        message), ephemeral or not; None if the bot answered with nothing visible."""
+        it = self.last_interaction
+        return it.last_touched if it else None
+
+    # --- actions
+    def _sb(self) -> Sandbox:
+        sb = self.world.sandbox
+        if sb is None:
+            raise SandboxError("no bot is connected to the world")
+        return sb
+
+    async def slash(self, command: str, /, *, in_channel: SimChannel | int | str | None = None,
+                    **options: Any) -> SimInteraction:
+        """Run ``/command`` (``"game hand"`` for a subcommand) in ``in_channel`` (default:
+        the main channel; a thread works) with ``options`` given as Python values: str,
+        int, float, bool, :class:`SimMember` (user/mentionable), :class:`SimChannel`, role
+        id, ``(filename, bytes)`` for attachments; a choice's name or value. Returns the
+        interaction once the bot's dispatch has settled. Raises :class:`SandboxError` for
+        an unknown command/option or a missing required option."""
+        return await self._sb().run_command(self, command, self.world.channel(in_channel),
+                                            options)
+
+    async def autocomplete(self, command: str, /, *, focus: str | None = None,
+                           in_channel: SimChannel | int | str | None = None,
+                           **options: Any) -> list[dict[str, Any]]:
+        """Type into option ``focus`` (default: the last keyword) of ``/command``; returns
+        the choices the bot answered (``[{"name": ..., "value": ...}]``)."""
+        it = await self._sb().run_command(self, command, self.world.channel(in_channel),
+                                          options, focused=focus or list(options)[-1])
+        return it.choices or []
+
+    async def click(self, message: SimMessage, key: str) -> SimInteraction:
+        """Click the button labelled (or custom_id / emoji name) ``key`` on ``message``.
+        Raises :class:`SandboxError` when the member cannot see the message, the button is
+        missing, disabled or a link button."""
+        comp = self._component(message, key)
+        if comp.get("type") != 2:
+            raise SandboxError(f"{key!r} is not a button")
+        if comp.get("style") == 5 or "custom_id" not in comp:
+            raise SandboxError(f"{key!r} is a link/premium button, it has no interaction")
+        data = {"custom_id": comp["custom_id"], "component_type": 2}
+        if "id" in comp:
+            data["id"] = comp["id"]
+        return await self._sb().run_component(self, message, data)
+
+    async def select(self, message: SimMessage, values: list[Any],
+                     custom_id: str | None = None) -> SimInteraction:
+        """Choose ``values`` in a select menu on ``message`` (the only one, or the one with
+        this ``custom_id``/placeholder). String selects take option values (or labels);
+        user selects take :class:`SimMember` or ids."""
+        if custom_id is None:
+            sels = message.selects()
+            if len(sels) != 1:
+                raise SandboxError(f"message has {len(sels)} selects; pass custom_id")
+            comp = self._component(message, sels[0]["custom_id"])
+        else:
+            comp = self._component(message, custom_id)
+        ctype = comp["type"]
+        lo, hi = comp.get("min_values", 1), comp.get("max_values", 1)
+        if not lo <= len(values) <= hi:
+            raise SandboxError(f"select needs {lo}..{hi} values, got {len(values)}")
+        data: dict[str, Any] = {"custom_id": comp["custom_id"], "component_type": ctype}
+        if ctype == 3:
+            opts = comp.get("options") or []
+            out = []
+            for v in values:
+                match = [o for o in opts if o["value"] == str(v)] or [
+                    o for o in opts if o["label"] == str(v)]
+                if not match:
+                    raise SandboxError(f"select has no option {v!r}")
+                out.append(match[0]["value"])
+            data["values"] = out
+        else:
+            ids = [str(getattr(v, "id", v)) for v in values]
+            data["values"] = ids
+            data["resolved"] = self.world.resolved_for(ids, kind=ctype)
+        return await self._sb().run_component(self, message, data)
+
+    async def submit_modal(self, values: dict[str, str] | None = None,
+                           **by_label: str) -> SimInteraction:
+        """Submit the modal the bot last opened for this member. ``values`` maps text input
+        custom_id or label to the typed value (keywords also work for identifier-like
+        labels/ids); inputs left out are submitted with their default value or empty."""
+        if self.modal is None or self._modal_from is None:
+            raise SandboxError(f"{self.name} has no open modal")
+        given = dict(values or {})
+        given.update(by_label)
+        modal = self.modal
+        used: set[str] = set()
+
+        def fill(comp: dict[str, Any], label: str | None) -> dict[str, Any]:
+            cid = comp.get("custom_id")
+            for key in (cid, label, comp.get("label"), comp.get("placeholder")):
+                if key is not None and key in given:
+                    used.add(key)
+                    val = given[key]
+                    break
+            else:
+                val = comp.get("value") or ""
+            if comp.get("type") == 4:
+                return {"type": 4, "custom_id": cid, "value": str(val), "id": comp.get("id", 0)}
+            vals = val if isinstance(val, list) else [val]
+            return {"type": comp["type"], "custom_id": cid, "values": [str(v) for v in vals],
+                    "id": comp.get("id", 0)}
+
+        rows = []
+        for row in modal["data"].get("components", []):
+            if row.get("type") == 1:
+                rows.append({"type": 1, "id": row.get("id", 0),
+                             "components": [fill(c, None) for c in row.get("components", [])]})
+            elif row.get("type") == 18:
+                rows.append({"type": 18, "id": row.get("id", 0),
+                             "component": fill(row["component"], row.get("label"))})
+            elif row.get("type") == 10:
+                rows.append({"type": 10, "id": row.get("id", 0)})
+        unknown = set(given) - used
+        if unknown:
+            raise SandboxError(f"modal has no inputs {sorted(unknown)}")
+        data = {"custom_id": modal["data"]["custom_id"], "components": rows}
+        origin = self._modal_from
+        self.modal = None
+        self._modal_from = None
+        return await self._sb().run_modal(self, origin, data)
+
+    async def send(self, content: str, channel: SimChannel | int | str | None = None
+                   ) -> SimMessage:
+        """Post a plain message as this member (MESSAGE_CREATE reaches the bot if its
+        intents allow; without ``message_content`` the bot sees empty content unless the
+        message mentions it, as on Discord), then settle."""
+        sb = self._sb()
+        ch = self.world.channel(channel)
+        mid = self.world.clock.snowflake()
+        data: dict[str, Any] = {
+            "id": str(mid), "channel_id": str(ch.id), "author": self.user_payload(),
+            "content": content, "timestamp": self.world.clock.iso(), "edited_timestamp": None,
+            "tts": False, "mention_everyone": False, "mentions": [], "mention_roles": [],
+            "attachments": [], "embeds": [], "pinned": False, "type": 0, "flags": 0,
+            "components": [],
+        }
+        msg = SimMessage(self.world, data, [])
+        self.world.messages[mid] = msg
+        ch.messages.append(mid)
+        if ch.kind == "dm" or sb.bot.intents.guild_messages:
+            gw = dict(data)
+            mentioned = f"<@{self.world.application_id}>" in content
+            if ch.kind != "dm" and not sb.bot.intents.message_content and not mentioned:
+                gw["content"] = ""  # Discord blanks content without the privileged intent
+            if ch.kind != "dm":
+                gw["guild_id"] = str(self.world.guild_id)
+                gw["member"] = self.member_payload(with_user=False)
+            sb.gateway("MESSAGE_CREATE", gw)
+        await sb.settle()
+        return msg
+
+    def _component(self, message: SimMessage, key: str) -> dict[str, Any]:
+        if message.deleted:
+            raise SandboxError(f"message {message.id} was deleted")
+        if message.ephemeral_for not in (None, self.id):
+            raise SandboxError(f"{self.name} cannot see message {message.id}")
+        live = self.world.messages.get(message.id, message)
+        comp = live.component(key)
+        if comp.get("disabled"):
+            raise SandboxError(f"component {key!r} is disabled")
+        return comp
+
+    def __repr__(self) -> str:
+        return f"<SimMember {self.name} {self.id}>"
+
+
+# --------------------------------------------------------------------------- world
+
+
+class World:
+    """One simulated guild with its channels, threads, DMs, members and messages.
+
+    ``World(guild_name="Herd Hall", channel_name="general")`` creates the guild, the bot
+    user/application and one text channel (:attr:`main`). State persists across
+    ``connect``/``disconnect`` of bots. ``world.requests`` records every HTTP request.
+    """
+
+    def __init__(self, guild_name: str = "Herd Hall", channel_name: str = "general", *,
+                 bot_name: str = "herdbot"):
+        self.clock = P.Clock()
+        self.guild_id = self.clock.snowflake()
+        self.guild_name = guild_name
+        self.application_id = self.clock.snowflake()
+        self.bot_name = bot_name
+        self.owner_id = self.clock.snowflake()
+        self.bot_role_id = self.clock.snowflake()
+        self.created = self.clock.iso()
+        self.members: dict[int, SimMember] = {}
+        self.channels: dict[int, SimChannel] = {}
+        self.dm_channels: dict[int, SimChannel] = {}
+        self.messages: dict[int, SimMessage] = {}
+        self.attachments: dict[int, SimAttachment] = {}
+        self.roles: dict[int, dict[str, Any]] = {
+            self.guild_id: P.role(self.guild_id, "@everyone", P.EVERYONE_PERMISSIONS, 0),
+            self.bot_role_id: P.role(self.bot_role_id, bot_name, P.BOT_PERMISSIONS, 1),
+        }
+        self.roles[self.bot_role_id]["managed"] = True
+        self.roles[self.bot_role_id]["tags"] = {"bot_id": str(self.application_id)}
+        self.interactions: dict[str, SimInteraction] = {}
+        self.interactions_by_id: dict[int, SimInteraction] = {}
+        self.requests: list[RecordedRequest] = []
+        self.commands: dict[tuple[int | None, str], dict[str, Any]] = {}
+        self.command_ids: dict[tuple[int | None, str], int] = {}
+        self.faults = Faults(self)
+        self.sandbox: Sandbox | None = None
+        self.presence: dict[str, Any] | None = None
+        self.main = self.add_channel(channel_name)
+
+    # --- setup
+    def add_channel(self, name: str) -> SimChannel:
+        """Add a guild text channel (visible to a bot connected afterwards, or at once via
+        CHANNEL_CREATE if a bot is connected)."""
+        ch = SimChannel(self, self.clock.snowflake(), "text", name)
+        ch.position = len([c for c in self.channels.values() if c.kind == "text"])
+        self.channels[ch.id] = ch
+        if self.sandbox is not None:
+            self.sandbox.gateway("CHANNEL_CREATE", ch.payload())
+        return ch
+
+    def add_member(self, name: str, *, manage_guild: bool = False, administrator: bool = False,
+                   permissions: int = 0, bot: bool = False) -> SimMember:
+        """Add a guild member. Extra permissions (``manage_guild``, ``administrator`` or raw
+        ``permissions`` bits) are given through a personal role, so both
+        ``interaction.permissions`` and ``member.guild_permissions`` see them."""
+        uid = self.clock.snowflake()
+        extra = permissions | (1 << 5 if manage_guild else 0) | (1 << 3 if administrator else 0)
+        roles = []
+        if extra:
+            rid = self.clock.snowflake()
+            self.roles[rid] = P.role(rid, f"{name} role", extra, len(self.roles))
+            roles.append(rid)
+            if self.sandbox is not None:
+                self.sandbox.gateway("GUILD_ROLE_CREATE",
+                                     {"guild_id": str(self.guild_id), "role": self.roles[rid]})
+        perms = P.EVERYONE_PERMISSIONS | extra
+        if administrator:
+            perms = (1 << 53) - 1
+        m = SimMember(self, uid, name, perms, roles, bot=bot)
+        self.members[uid] = m
+        if self.sandbox is not None:
+            d = m.member_payload()
+            d["guild_id"] = str(self.guild_id)
+            self.sandbox.gateway("GUILD_MEMBER_ADD", d)
+        return m
+
+    def new_attachment(self, filename: str, data: bytes, content_type: str | None = None,
+                       description: str | None = None) -> SimAttachment:
+        """Create an attachment served by the fake CDN (``Attachment.read()`` works)."""
+        a = SimAttachment(self.clock.snowflake(), filename, data, content_type, description)
+        self.attachments[a.id] = a
+        return a
+
+    def member(self, name_or_id: str | int) -> SimMember:
+        """Find a member by name or id."""
+        for m in self.members.values():
+            if name_or_id in (m.name, m.id):
+                return m
+        raise KeyError(name_or_id)
+
+    def channel(self, ref: SimChannel | int | str | None = None) -> SimChannel:
+        """Resolve a channel: None -> :attr:`main`, an id, a name, or a SimChannel."""
+        if ref is None:
+            return self.main
+        if isinstance(ref, SimChannel):
+            return ref
+        if isinstance(ref, int):
+            return self.channels[ref]
+        for ch in self.channels.values():
+            if ch.name == ref:
+                return ch
+        raise KeyError(ref)
+
+    @property
+    def threads(self) -> list[SimChannel]:
+        """All threads, oldest first."""
+        return [c for c in self.channels.values() if c.is_thread]
+
+    def message(self, mid: int) -> SimMessage:
+        return self.messages[mid]
+
+    def last_message(self, channel: SimChannel | int | str | None = None) -> SimMessage | None:
+        """Latest public message in a channel or thread."""
+        return self.channel(channel).last_message
+
+    def find_message(self, text: str, channel: SimChannel | int | str | None = None
+                     ) -> SimMessage | None:
+        """Latest public message in ``channel`` (default: anywhere) whose :attr:`text`
+        contains ``text``."""
+        pool = (self.channel(channel).all_messages if channel is not None
+                else list(self.messages.values()))
+        for m in reversed(pool):
+            if not m.deleted and m.ephemeral_for is None and text in m.text:
+                return m
+        return None
+
+    def requests_to(self, method: str | None = None, path: str | None = None
+                    ) -> list[RecordedRequest]:
+        """Recorded requests filtered by method and a regex searched in the path."""
+        pat = re.compile(path) if path else None
+        return [r for r in self.requests
+                if (method is None or r.method == method.upper())
+                and (pat is None or pat.search(r.path))]
+
+    # --- payloads
+    def bot_user(self) -> dict[str, Any]:
+        return P.user(self.application_id, self.bot_name, bot=True)
+
+    def bot_member(self) -> dict[str, Any]:
+        return P.member(self.bot_user(), [self.bot_role_id], self.created)
+
+    def guild_payload(self) -> dict[str, Any]:
+        """Full GUILD_CREATE payload (channels, active threads, roles, members)."""
+        members = [self.bot_member()] + [m.member_payload() for m in self.members.values()]
+        return {
+            "id": str(self.guild_id), "name": self.guild_name, "icon": None, "splash": None,
+            "discovery_splash": None, "owner_id": str(self.owner_id), "region": None,
+            "afk_channel_id": None, "afk_timeout": 300, "verification_level": 0,
+            "default_message_notifications": 0, "explicit_content_filter": 0,
+            "roles": list(self.roles.values()), "emojis": [], "stickers": [],
+            "features": [], "mfa_level": 0, "application_id": None,
+            "system_channel_id": str(self.main.id), "system_channel_flags": 0,
+            "rules_channel_id": None, "vanity_url_code": None, "description": None,
+            "banner": None, "premium_tier": 0, "premium_subscription_count": 0,
+            "preferred_locale": "en-US", "public_updates_channel_id": None,
+            "nsfw_level": 0, "premium_progress_bar_enabled": False,
+            "joined_at": self.created, "large": False, "unavailable": False,
+            "member_count": len(members), "voice_states": [], "presences": [],
+            "members": members,
+            "channels": [c.payload() for c in self.channels.values() if c.kind == "text"],
+            "threads": [c.payload() for c in self.channels.values()
+                        if c.is_thread and not c.archived],
+            "stage_instances": [], "guild_scheduled_events": [], "soundboard_sounds": [],
+            "max_members": 500000, "max_video_channel_users": 25,
+        }
+
+    def resolved_for(self, ids: list[str], kind: int = 5) -> dict[str, Any]:
+        """``resolved`` data for select values: user/member ids (``kind`` 5 or 7), role ids
+        (6, 7) or channel ids (8)."""
+        users: dict[str, Any] = {}
+        members: dict[str, Any] = {}
+        out: dict[str, Any] = {"users": users, "members": members}
+        if kind in (6, 7):
+            roles = {i: self.roles[int(i)] for i in ids if int(i) in self.roles}
+            if roles:
+                out["roles"] = roles
+        if kind == 8:
+            chans = {}
+            for i in ids:
+                cp = self.channels[int(i)].payload()
+                cp["permissions"] = str(P.EVERYONE_PERMISSIONS)
+                chans[i] = cp
+            return {"channels": chans}
+        for i in ids:
+            if int(i) in self.roles:
+                continue
+            m = self.members.get(int(i))
+            if m is None and int(i) == self.application_id:
+                users[i] = self.bot_user()
+                continue
+            if m is not None:
+                users[i] = m.user_payload()
+                members[i] = m.member_payload(permissions=True, with_user=False)
+        return out
+
+    # --- connecting bots
+    async def connect(self, bot: discord.Client, *, token: str = "sandbox-token",
+                      raise_errors: bool = True, settle_timeout: float = 10.0,
+                      loggers: tuple[str, ...] = ("discord", "bot", "cogs", "herdbot"),
+                      ) -> Sandbox:
+        """Log ``bot`` in (running its ``setup_hook``) and feed READY + GUILD_CREATE with
+        no network; returns the :class:`~bot.sandbox.Sandbox`. One bot at a time.
+
+        ERROR records of ``loggers`` (and their children) are captured and raised as
+        :class:`SandboxError` at the next settle when ``raise_errors``."""
+        from .runner import Sandbox
+
+        if self.sandbox is not None:
+            raise SandboxError("a bot is already connected; await world.disconnect() first")
+        sb = Sandbox(self, bot, raise_errors=raise_errors, settle_timeout=settle_timeout,
+                     loggers=loggers)
+        await sb.start(token)
+        return sb
+
+    async def disconnect(self) -> None:
+        """Close the connected bot (``await bot.close()``) and restore its HTTP exits. The
+        world (channels, threads, messages, DMs) stays. Raises if errors were captured."""
+        if self.sandbox is not None:
+            await self.sandbox.close()
+
+    async def settle(self) -> None:
+        """Shortcut for ``world.sandbox.settle()``."""
+        if self.sandbox is not None:
+            await self.sandbox.settle()
+
+    async def advance(self, seconds: float) -> None:
+        """Shortcut for ``world.sandbox.advance(seconds)`` (moves the clock either way)."""
+        if self.sandbox is not None:
+            await self.sandbox.advance(seconds)
+        else:
+            self.clock.offset += seconds

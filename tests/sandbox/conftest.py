@@ -1,0 +1,35 @@
+"""Fixtures for the sandbox's own tests: a world with two members and the test bot."""
+
+from __future__ import annotations
+
+import pytest
+from sandbox_testbot import SampleBot
+
+from bot.sandbox import World
+
+
+@pytest.fixture
+def world() -> World:
+    return World()
+
+
+@pytest.fixture
+def alice(world: World):
+    return world.add_member("Alice")
+
+
+@pytest.fixture
+def bob(world: World):
+    return world.add_member("Bob")
+
+
+@pytest.fixture
+def store() -> dict:
+    return {}
+
+
+@pytest.fixture
+async def sb(world: World, alice, bob, store):
+    sandbox = await world.connect(SampleBot(store))
+    yield sandbox
+    await world.disconnect()
