@@ -103,6 +103,36 @@ async def test_bad_input_gets_clear_ephemeral_answers(world, sb):
     await ed.click(table, "Add 1")
     assert ed.last_reply.ephemeral and ed.last_reply.content.endswith("You are not in this game.")
     state_before = (await sb.bot.store.get_game(1)).version
-    # A raw custom id that does not parse, and one naming a game that does not exist.
-    await ed.click_custom_id(table, "hb:g:999:0:add.1") if hasattr(ed, "click_custom_id") else None
     assert (await sb.bot.store.get_game(1)).version == state_before
+
+
+async def test_unknown_choices_and_broken_buttons_are_answered_in_words(world, sb):
+    ana = world.member("Ana")
+    await ana.slash("rules", game="chess")
+    assert ana.last_reply.ephemeral and "no game called 'chess'" in ana.last_reply.content
+    await ana.slash("stats show", game="chess")
+    assert ana.last_reply.ephemeral and "no game called 'chess'" in ana.last_reply.content
+    await ana.slash("game hand")
+    assert ana.last_reply.content.endswith("You have no running game here. Start one with /play.")
+    await ana.slash("rules", game="tiny")
+    assert ana.last_reply.embeds[0]["title"] == "How to play Tiny Race"
+
+
+async def test_an_unexpected_error_gives_a_short_ephemeral_and_logs_the_traceback(world, sb):
+    from bot.discord.components import button, view_of
+
+    ana, bo = world.member("Ana"), world.member("Bo")
+    await ana.slash("play", game="tiny")
+    lobby = ana.last_reply
+    await bo.click(lobby, "Join")
+    await ana.click(lobby, "Start")
+    thread = lobby.thread
+    channel = sb.bot.get_channel(thread.id) or sb.bot.get_partial_messageable(thread.id)
+    await channel.send("debug", view=view_of(button("g", 1, "boom", "Boom")))
+    await sb.settle()
+    with sb.allow_errors() as errors:
+        await ana.click(thread.last_message, "Boom")
+    assert ana.last_reply.ephemeral
+    assert ana.last_reply.content == ("\N{NO ENTRY SIGN} Something went wrong on our side; "
+                                      "nothing was changed. Please try again.")
+    assert any("a bug in a cog" in str(e) for e in errors)

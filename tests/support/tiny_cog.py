@@ -44,6 +44,8 @@ class TinyCog(GameCog):
         if cid.code.startswith("add."):
             await self.act(interaction, table, seat, {"type": "add", "n": int(cid.code[4:])},
                            version=cid.version)
+        elif cid.code == "boom":
+            raise RuntimeError("a bug in a cog")
         elif cid.code == "wait":
             await self.act(interaction, table, seat, {"type": "wait"}, version=cid.version)
         else:
