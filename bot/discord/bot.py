@@ -31,6 +31,10 @@ log = logging.getLogger(__name__)
 #: Cogs every bot loads; game cogs come from the registry.
 CORE_EXTENSIONS = ("cogs.lobby", "cogs.game", "cogs.admin")
 
+# herdbot never joins voice: silence discord.py's start-up warnings about voice libraries.
+discord.VoiceClient.warn_nacl = False
+discord.VoiceClient.warn_dave = False
+
 #: What a player sees when something unexpected breaks (the log gets the traceback).
 OOPS = "Something went wrong on our side; nothing was changed. Please try again."
 

@@ -102,6 +102,8 @@ class GameService:
         self.timers = TimerService(store, self.clock, self._on_timer)
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._subscribers: list[Subscriber] = []
+        #: Where new lobbies get their seed (the demo and tests make it deterministic).
+        self.seed_factory: Callable[[], int] = lambda: secrets.randbits(31)
 
     # -- plumbing ----------------------------------------------------------------------
 
@@ -183,7 +185,7 @@ class GameService:
             host_id=host_id,
             host_name=host_name,
             options=options or {},
-            seed=seed if seed is not None else secrets.randbits(31),
+            seed=seed if seed is not None else self.seed_factory(),
         )
         update = Update("lobby", record, await self.store.seats(record.id), spec)
         return update

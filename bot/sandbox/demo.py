@@ -32,6 +32,8 @@ async def play_game(
     game id. ``extra_clicks(ctx)`` may run after every action (tests use it)."""
     from bot.sandbox import World  # noqa: F401 - type only
 
+    seeds = iter(range(seed, seed + 1_000_000))
+    bot.service.seed_factory = lambda: next(seeds)
     members = [world.member(n) for n in NAMES[:players]]
     host = members[0]
     await host.slash("play", game=game)

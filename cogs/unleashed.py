@@ -1,0 +1,565 @@
+"""The Llamas Unleashed cog: table picture, Baby choice, private hand panel, choices, the
+Instant reaction windows, hand DMs and ``/card``.
+
+Component codes (scope ``g``, all version-free: each carries the key of the decision it
+answers and is checked against the stored state, so a panel stays usable while other
+players pass, and an out-of-date one is refused in words):
+
+- ``baby`` (table) opens the Baby select ``bsel`` (values: card ids) with ``bpick``
+  ("Pick one for me").
+- ``play.<turn>`` (hand select, values: card ids) then, when the card may go into several
+  Fields, ``field.<turn>.<card>`` (values: seat ids); ``draw.<turn>``,
+  ``proc.<turn>.<phase letter>``, ``act.<turn>.<source>`` (``:`` written ``=``).
+- ``ch.<choice id>`` (select, values: option indexes) or ``chb.<choice id>.<index>``.
+- ``resp.<window id>`` / ``pass.<window id>`` (table, during a reaction window) and
+  ``rsel.<window id>`` (the ephemeral Instant select).
+
+Hidden information: the public table never says who may answer a reaction window (the
+engine's eligible list is the list of Instant holders); nobody is pinged for a window, a
+Pass is acknowledged only to the clicker, and Respond/Pass answer a player who cannot
+respond with the same neutral words. Hands go only to their owner: the ephemeral panel and
+a DM at most once per turn change (RULES.md: Llamas Unleashed; UX.md "Llamas Unleashed").
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import re
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.discord import ids
+from bot.discord.components import button, select, view_of
+from bot.discord.game_cog import EMBED_LIMIT, GameCog, Table, named
+from bot.discord.replies import send_ephemeral, send_error
+from bot.games.base import Action, Event
+from bot.games.unleashed.cards import catalog
+from bot.games.unleashed.models import (
+    Activate,
+    Choose,
+    ChooseBaby,
+    DrawCard,
+    Pass,
+    Play,
+    Proceed,
+    Respond,
+    UnleashedState,
+)
+from bot.render.unleashed import TYPE_WORDS, render_card, render_table
+from bot.runtime import GameError, Update
+from bot.store import SeatRecord
+
+#: Stale panel answer.
+OUT_OF_DATE = "This panel is out of date (the game has moved on). Press **My hand** for a fresh one."
+#: The neutral answer to Respond/Pass from a player who cannot (or no longer can) respond.
+NEUTRAL_PASS = "You pass: you will not answer this card."
+NEUTRAL_RESPOND = "You have no Instant you can play on this card right now."
+
+
+def short(text: str, n: int = 100) -> str:
+    """``text`` cut to ``n`` characters with an ellipsis."""
+    return text if len(text) <= n else text[: n - 1].rstrip() + "\u2026"
+
+
+def card_line(cid: int) -> str:
+    """``"Stampede (Magic)"`` style words for a card id."""
+    d = catalog()[cid]
+    kind = f" \u00b7 {d.kind.title()}" if d.kind else ""
+    return f"{TYPE_WORDS[d.type]}{kind}"
+
+
+_OWN_FIELD = re.compile(r"\b(s\d{1,2}) plays (.+?) into \1's Field")
+
+
+def _src_code(source: str) -> str:
+    return source.replace(":", "=")
+
+
+class UnleashedCog(GameCog):
+    """Llamas Unleashed in Discord (issue 6)."""
+
+    kind = "unleashed"
+
+    def __init__(self, bot: Any) -> None:
+        super().__init__(bot)
+        #: (game id, seat) -> the hand last DMed (sorted ids): one DM per change of turn.
+        self._dm_hands: dict[tuple[int, str], tuple[int, ...]] = {}
+        #: (game id, seat) -> private event lines waiting for the next hand DM.
+        self._dm_notes: dict[tuple[int, str], list[str]] = {}
+        #: game id -> unix deadline of the rules timer when the table was last drawn.
+        self._deadlines: dict[int, float | None] = {}
+
+    # -- helpers ---------------------------------------------------------------------------
+
+    @staticmethod
+    def st(table: Table) -> UnleashedState:
+        """The typed engine state."""
+        return table.state  # type: ignore[return-value]
+
+    def _deadline_text(self, table: Table) -> str:
+        when = self._deadlines.get(table.record.id)
+        return f"<t:{int(when)}:R>" if when else "soon"
+
+    def pile_line(self, table: Table) -> str:
+        """``"Ana plays Stampede"`` / ``"Bo answers Stampede with Llama Spit"`` for the top
+        of the pile (public: played cards are face up)."""
+        st = self.st(table)
+        if not st.stack:
+            return ""
+        names = table.names
+        top = st.stack[-1]
+        who = names.get(top.seat, top.seat)
+        d = catalog()[top.card]
+        if d.type == "instant" and len(st.stack) > 1:
+            return f"{who} answers {catalog()[st.stack[-2].card].name} with {d.name}"
+        where = ""
+        if top.field and top.field != top.seat:
+            where = f" into {names.get(top.field, top.field)}'s Field"
+        return f"{who} plays {d.name}{where}"
+
+    # -- hooks -----------------------------------------------------------------------------
+
+    def render(self, table: Table) -> bytes:
+        """The public table picture (spectator view)."""
+        return render_table(table.view(None), names=table.names)
+
+    def turn_text(self, table: Table) -> str:
+        """Whose decision it is, without naming who may answer a reaction window."""
+        st = self.st(table)
+        names = table.names
+        pending = table.pending
+        if pending.kind == "setup":
+            waiting = ", ".join(names[s] for s in pending.seats)
+            return (f"Everyone picks a Baby with **Choose your Baby** (waiting for {waiting}; "
+                    f"a random one is picked {self._deadline_text(table)}).")
+        if pending.kind == "reaction":
+            return ("Anyone who holds a fitting Instant may answer with **Respond**; the "
+                    f"window closes {self._deadline_text(table)}.")
+        if pending.kind == "choice" and st.choice is not None:
+            return f"Waiting for **{names[st.choice.seat]}** to choose: open **My hand**."
+        if st.active is not None:
+            what = {"start": "start-of-turn effects, then draw",
+                    "action": "play a card or draw"}.get(st.phase, "finish the turn")
+            return f"**{names[st.active]}**'s turn: {what} (open **My hand**)."
+        return super().turn_text(table)
+
+    def table_items(self, table: Table) -> list[discord.ui.Item[Any]]:
+        """Choose your Baby during set-up; Respond and Pass during a reaction window."""
+        st = self.st(table)
+        gid = table.record.id
+        if st.phase == "setup":
+            return [button("g", gid, "baby", "Choose your Baby", emoji="\N{BABY BOTTLE}",
+                           style=discord.ButtonStyle.primary)]
+        if st.reaction is not None:
+            rid = st.reaction.id
+            return [button("g", gid, f"resp.{rid}", "Respond", emoji="\N{HIGH VOLTAGE SIGN}",
+                           style=discord.ButtonStyle.danger),
+                    button("g", gid, f"pass.{rid}", "Pass", style=discord.ButtonStyle.secondary)]
+        return []
+
+    def final_text(self, table: Table) -> str:
+        """Winner(s), the reason (7 Animals or the deck ran out) and every player's count."""
+        result = table.result
+        if result is None:
+            return ""
+        names = table.names
+        head = named(result.reason, names)
+        if result.winners:
+            head += f" **{' and '.join(names[s] for s in result.winners)}** wins!"
+        else:
+            head += " Still tied on Animals and letters: everyone loses."
+        lines = []
+        for seat in sorted(result.scores, key=lambda s: -result.scores[s]):
+            letters = next((ln.points for ln in result.breakdown.get(seat, [])
+                            if ln.label.startswith("Letters")), 0)
+            crown = "\N{TROPHY} " if seat in result.winners else ""
+            lines.append(f"{crown}**{names[seat]}**: {result.scores[seat]} Animals "
+                         f"({letters} letters in their names)")
+        return head + "\n" + "\n".join(lines)
+
+    # -- posting ---------------------------------------------------------------------------
+
+    async def post_table(self, table: Table, events: list[Event] | None = None) -> None:
+        """Post the table. During a reaction window the message reads "Ana plays Stampede -
+        respond <t:...:R>" and pings nobody (pinging the eligible would reveal who holds an
+        Instant); otherwise the base pings the members who must act."""
+        self._deadlines[table.record.id] = await self.bot.service.deadline(table.record.id)
+        channel = self.channel_of(table.record)
+        if channel is None:
+            return
+        file = await self.render_file(table)
+        content = None
+        if table.result is None and table.record.status == "active":
+            pending = table.pending
+            if pending.kind == "reaction":
+                content = (f"\N{HIGH VOLTAGE SIGN} {self.pile_line(table)} \u2013 respond "
+                           f"{self._deadline_text(table)}")
+            else:
+                humans = [s for s in pending.seats if table.is_human(s)]
+                content = " ".join(table.mention(s) for s in humans) or None
+        old = table.record.table_message_id
+        message = await channel.send(content=content, embed=self.table_embed(table, events),
+                                     file=file, view=self.table_view(table))
+        await self.bot.store.update_game(table.record.id, table_message_id=message.id)
+        if old:
+            try:
+                await channel.get_partial_message(old).edit(view=None)  # type: ignore[attr-defined]
+            except (discord.HTTPException, AttributeError):
+                pass
+
+    async def on_update(self, update: Update, interaction: discord.Interaction | None = None) -> None:
+        """As the base, but a Pass that leaves the window open posts nothing public, and
+        hands are DMed once per change of turn."""
+        if self.nothing_public(update):
+            return
+        await super().on_update(update, interaction)
+        if update.state is not None and update.kind in ("action", "timeout", "started"):
+            if any(e.type == "turn" for e in update.events()):
+                table = Table(update.record, update.seats, update.spec, update.state)
+                await self.dm_hands(table)
+
+    def nothing_public(self, update: Update) -> bool:
+        """True when ``update`` changed nothing anyone else needs to see: Passes that leave
+        the window open (saying so would reveal who holds Instants), or a step of a choice
+        with no public event after which the same player decides again."""
+        if update.kind not in ("action", "timeout") or update.state is None or not update.steps:
+            return False
+        if update.result is not None or update.notes:
+            return False
+        st: UnleashedState = update.state  # type: ignore[assignment]
+        if all(isinstance(s.action, Pass) for s in update.steps) and st.reaction is not None:
+            return True
+        if any(e.to is None for e in update.events()):
+            return False
+        pending = update.spec.engine.pending(st)
+        actors = {s.seat for s in update.steps}
+        return pending.kind == "choice" and set(pending.seats) <= actors
+
+    def table_embed(self, table: Table, events: list[Event] | None = None) -> discord.Embed:
+        """The base embed; "s0 plays X into s0's Field" reads "... into their own Field"."""
+        events = [e.model_copy(update={"text": _OWN_FIELD.sub(r"\1 plays \2 into their own Field",
+                                                              e.text)})
+                  for e in events or []]
+        return super().table_embed(table, events)
+
+    async def send_private_events(self, table: Table, update: Update,
+                                  interaction: discord.Interaction | None) -> None:
+        """Private events reach the acting player at once (ephemeral); other players get
+        them with their next hand DM (at most one DM per change of turn)."""
+        actor = table.seat_of(interaction.user.id) if interaction else None
+        per_seat: dict[str, list[str]] = {}
+        for event in update.events():
+            for seat in event.to or []:
+                per_seat.setdefault(seat, []).append(named(event.text, table.names))
+        for seat_id, texts in per_seat.items():
+            if not table.is_human(seat_id):
+                continue
+            if actor is not None and actor.seat == seat_id and interaction is not None:
+                await send_ephemeral(interaction, "\n".join(texts)[:1900])
+            else:
+                self._dm_notes.setdefault((table.record.id, seat_id), []).extend(texts)
+
+    async def dm_hands(self, table: Table) -> None:
+        """DM each member whose hand changed since their last DM (names the game and links
+        the thread through the notifier; opt-outs and closed DMs are the notifier's)."""
+        st = self.st(table)
+        for seat in table.seats:
+            if not table.is_human(seat.seat) or seat.user_id is None:
+                continue
+            key = (table.record.id, seat.seat)
+            hand = tuple(sorted(st.hands[seat.seat]))
+            notes = self._dm_notes.pop(key, [])
+            if self._dm_hands.get(key) == hand:
+                continue
+            self._dm_hands[key] = hand
+            words = ", ".join(catalog()[c].name for c in st.hands[seat.seat]) or "no cards"
+            body = "\n".join([*notes[-8:], f"Your hand ({len(hand)}): {words}."])
+            await self.bot.notifier.dm(table.record, seat.user_id, body[:1900])
+
+    # -- the private panel -----------------------------------------------------------------
+
+    async def private_panel(self, table: Table, seat: SeatRecord) -> dict[str, Any]:
+        """The ephemeral panel: your hand with short texts, what you must decide now, and
+        its components (Baby select, choice select/buttons, triggers, hand select, Draw,
+        End Action phase) plus Refresh."""
+        st = self.st(table)
+        me = seat.seat
+        gid = table.record.id
+        names = table.names
+        hand = st.hands[me]
+        lines = [f"**{catalog()[c].name}** ({card_line(c)}): {short(catalog()[c].text, 90)}"
+                 for c in hand]
+        embed = discord.Embed(title=f"Your hand ({len(hand)} cards)",
+                              description=("\n".join(lines) or "No cards.")[:EMBED_LIMIT],
+                              colour=0xC46E20)
+        items: list[discord.ui.Item[Any]] = []
+        pending = table.pending
+        legal = table.legal(me)
+        status = "Nothing to decide right now."
+        if st.phase == "setup":
+            if me in st.babies_chosen:
+                status = "You have your Baby; waiting for the others."
+            else:
+                status = "Choose your Baby."
+                items += self._baby_items(table)
+        elif st.choice is not None and st.choice.seat == me:
+            status = f"**{named(st.choice.prompt, names)}**"
+            items += self._choice_items(table)
+        elif pending.kind == "reaction":
+            status = (f"{self.pile_line(table)}: use **Respond** or **Pass** on the table "
+                      f"(closes {self._deadline_text(table)}).")
+        elif st.active == me and st.phase == "start" and legal:
+            status = "Start of your turn: use an optional effect, or go on to the Draw phase."
+            for a in legal:
+                if isinstance(a, Activate):
+                    items.append(button("g", gid, f"act.{st.turn}.{_src_code(a.source)}",
+                                        named(self.label(table, a), names),
+                                        style=discord.ButtonStyle.primary))
+            items.append(button("g", gid, f"proc.{st.turn}.s", "Go to the Draw phase",
+                                style=discord.ButtonStyle.success))
+        elif st.active == me and st.phase == "action" and legal:
+            left = "" if st.plays_left <= 1 else f" ({st.plays_left} plays left)"
+            status = f"Your Action phase{left}: play a card or draw one."
+            playable = {a.card for a in legal if isinstance(a, Play)}
+            opts = []
+            for c in hand:
+                d = catalog()[c]
+                ok = c in playable
+                opts.append(discord.SelectOption(
+                    label=short(d.name if ok else f"{d.name} (cannot be played now)", 100),
+                    value=str(c), description=short(f"{card_line(c)}: {d.text}", 100)))
+            if opts:
+                items.append(select("g", gid, f"play.{st.turn}", opts,
+                                    placeholder="Play a card from your hand"))
+            if any(isinstance(a, DrawCard) for a in legal):
+                items.append(button("g", gid, f"draw.{st.turn}", "Draw a card",
+                                    style=discord.ButtonStyle.primary))
+            if any(isinstance(a, Proceed) for a in legal):
+                items.append(button("g", gid, f"proc.{st.turn}.a", "End your Action phase",
+                                    style=discord.ButtonStyle.secondary))
+        elif pending.seats:
+            if pending.kind == "choice" and st.choice is not None:
+                status = f"Waiting for {names[st.choice.seat]} to choose."
+            elif st.active is not None:
+                status = f"It is {names[st.active]}'s turn."
+        items.append(button("g", gid, "hand", "Refresh", emoji="\N{CLOCKWISE OPEN CIRCLE ARROW}"))
+        return {"content": status, "embed": embed, "view": view_of(*items)}
+
+    def label(self, table: Table, action: Action) -> str:
+        """The engine's words for ``action``."""
+        return table.spec.engine.action_label(table.state, action)  # type: ignore[attr-defined]
+
+    def _baby_items(self, table: Table) -> list[discord.ui.Item[Any]]:
+        st = self.st(table)
+        gid = table.record.id
+        opts = [discord.SelectOption(label=catalog()[c].name, value=str(c),
+                                     description=short(card_line(c), 100)) for c in st.nursery]
+        return [select("g", gid, "bsel", opts, placeholder="Choose your Baby"),
+                button("g", gid, "bpick", "Pick one for me")]
+
+    def _choice_items(self, table: Table) -> list[discord.ui.Item[Any]]:
+        st = self.st(table)
+        assert st.choice is not None
+        gid = table.record.id
+        names = table.names
+        ch = st.choice
+        opts = ch.options
+        if len(opts) <= 5 and all(o.card is None for o in opts):
+            return [button("g", gid, f"chb.{ch.id}.{i}", short(named(o.label, names), 80),
+                           style=discord.ButtonStyle.primary if o.value != "no"
+                           else discord.ButtonStyle.secondary)
+                    for i, o in enumerate(opts)]
+        out: list[discord.ui.Item[Any]] = []
+        for start in range(0, min(len(opts), 100), 25):
+            chunk = []
+            for i in range(start, min(start + 25, len(opts))):
+                o = opts[i]
+                desc = short(card_line(o.card), 100) if o.card is not None else None
+                chunk.append(discord.SelectOption(label=short(named(o.label, names), 100),
+                                                  value=str(i), description=desc))
+            out.append(select("g", gid, f"ch.{ch.id}", chunk,
+                              placeholder=short(named(ch.prompt, names), 150)))
+        return out
+
+    # -- components ------------------------------------------------------------------------
+
+    async def on_game_component(self, interaction: discord.Interaction, table: Table,
+                                seat: SeatRecord, cid: ids.ComponentId,
+                                values: list[str]) -> None:
+        """Decode a click or selection into an engine action (see the module docstring)."""
+        st = self.st(table)
+        code, _, rest = cid.code.partition(".")
+        me = seat.seat
+        if code == "baby":
+            if st.phase != "setup":
+                raise GameError("over", "Everyone already has a Baby.")
+            if me in st.babies_chosen:
+                raise GameError("chosen", "You already chose your Baby.")
+            await send_ephemeral(interaction, "Choose your Baby:",
+                                 view=view_of(*self._baby_items(table)))
+            return
+        if code in ("bsel", "bpick"):
+            if st.phase != "setup" or me in st.babies_chosen:
+                raise GameError("chosen", "You already have your Baby.")
+            card = None
+            if code == "bsel":
+                card = self._int(values)
+                if card not in st.nursery:
+                    raise GameError("gone", "That Baby is no longer in the Nursery: choose another.")
+            await self.act(interaction, table, seat, ChooseBaby(card=card))
+            return
+        if code in ("resp", "pass", "rsel"):
+            await self._reaction(interaction, table, seat, code, rest, values)
+            return
+        if code in ("ch", "chb"):
+            choice_id, _, idx = rest.partition(".")
+            if st.choice is None or str(st.choice.id) != choice_id:
+                raise GameError("stale_choice", "That choice is no longer open. " + OUT_OF_DATE)
+            if st.choice.seat != me:
+                raise GameError("not_yours", "That choice is not yours to make.")
+            option = self._int([idx] if code == "chb" else values)
+            if option is None or not 0 <= option < len(st.choice.options):
+                raise GameError("bad_option", "That is not one of the options.")
+            if await self.act(interaction, table, seat, Choose(option=option)):
+                await self.follow_up(interaction, table.record.id, me)
+            return
+        turn, _, extra = rest.partition(".")
+        if code not in ("play", "field", "draw", "proc", "act"):
+            raise GameError("bad_button", "This button is not one herdbot understands.")
+        if st.active != me:
+            raise GameError("not_your_turn", "It is not your turn.")
+        if str(st.turn) != turn or st.choice is not None or st.reaction is not None:
+            raise GameError("stale_panel", OUT_OF_DATE)
+        action: Action
+        if code == "play":
+            card = self._int(values)
+            if card is None or card not in st.hands[me]:
+                raise GameError("not_in_hand", "That card is no longer in your hand. " + OUT_OF_DATE)
+            plays = [a for a in table.legal(me) if isinstance(a, Play) and a.card == card]
+            name = catalog()[card].name
+            if not plays:
+                why = (" Instants answer other players' cards from a reaction window."
+                       if catalog()[card].type == "instant" else "")
+                raise GameError("unplayable", f"You cannot play {name} right now.{why}")
+            if len(plays) > 1:
+                await send_ephemeral(interaction, f"Into whose Field does {name} go?",
+                                     view=view_of(self._field_select(table, plays)))
+                return
+            action = plays[0]
+        elif code == "field":
+            card = self._int([extra])
+            field = values[0] if values else ""
+            action = Play(card=card if card is not None else -1, field=field)
+            if card is None or card not in st.hands[me]:
+                raise GameError("not_in_hand", "That card is no longer in your hand. " + OUT_OF_DATE)
+            if action not in table.legal(me):
+                raise GameError("bad_field", f"{catalog()[card].name} cannot go into that Field now.")
+        elif code == "draw":
+            action = DrawCard()
+        elif code == "proc":
+            if extra != st.phase[:1]:
+                raise GameError("stale_panel", OUT_OF_DATE)
+            action = Proceed()
+        else:
+            action = Activate(source=extra.replace("=", ":"))
+        if action not in table.legal(me):
+            raise GameError("stale_panel", OUT_OF_DATE)
+        if await self.act(interaction, table, seat, action):
+            await self.follow_up(interaction, table.record.id, me)
+
+    def _field_select(self, table: Table, plays: list[Play]) -> discord.ui.Item[Any]:
+        st = self.st(table)
+        names = table.names
+        card = plays[0].card
+        opts = [discord.SelectOption(
+            label="Your Field" if p.field == st.active else f"{names[p.field or '']}'s Field",
+            value=p.field or "") for p in plays]
+        return select("g", table.record.id, f"field.{st.turn}.{card}", opts,
+                      placeholder="Choose the Field")
+
+    async def follow_up(self, interaction: discord.Interaction, game_id: int, seat: str) -> None:
+        """After a panel action: if the same player must decide again (a choice, or more
+        of their turn), send them a fresh panel."""
+        table = await self.load_table(game_id)
+        if table.record.status != "active" or table.result is not None:
+            return
+        st = self.st(table)
+        if seat in table.pending.seats and table.pending.kind in ("choice", "turn") and (
+                st.choice is not None or st.active == seat):
+            await send_ephemeral(interaction, **await self.private_panel(table, table.seat(seat)))
+
+    async def _reaction(self, interaction: discord.Interaction, table: Table, seat: SeatRecord,
+                        code: str, rid: str, values: list[str]) -> None:
+        st = self.st(table)
+        if st.reaction is None or str(st.reaction.id) != rid:
+            raise GameError("window_closed", "This reaction window has closed.")
+        me = seat.seat
+        legal = table.legal(me)
+        if code == "pass":
+            if Pass() in legal:
+                await self.act(interaction, table, seat, Pass())
+            await send_ephemeral(interaction, NEUTRAL_PASS)
+            return
+        responses = [a for a in legal if isinstance(a, Respond)]
+        if code == "resp":
+            if not responses:
+                await send_ephemeral(interaction, NEUTRAL_RESPOND)
+                return
+            opts = [discord.SelectOption(label=catalog()[a.card].name, value=str(a.card),
+                                         description=short(catalog()[a.card].text, 100))
+                    for a in responses]
+            await send_ephemeral(
+                interaction, f"Answer **{self.pile_line(table)}** with:",
+                view=view_of(select("g", table.record.id, f"rsel.{rid}", opts,
+                                    placeholder="Choose an Instant"),
+                             button("g", table.record.id, f"pass.{rid}", "Pass")))
+            return
+        card = self._int(values)
+        if card is None or Respond(card=card) not in responses:
+            raise GameError("cannot_respond", NEUTRAL_RESPOND)
+        await self.act(interaction, table, seat, Respond(card=card))
+
+    @staticmethod
+    def _int(values: list[str]) -> int | None:
+        try:
+            return int(values[0])
+        except (IndexError, ValueError):
+            return None
+
+    # -- /card -----------------------------------------------------------------------------
+
+    @app_commands.command(name="card", description="Show a Llamas Unleashed card and its text.")
+    @app_commands.describe(name="The card's name")
+    async def card(self, interaction: discord.Interaction, name: str) -> None:
+        """Ephemeral picture and rules text of the card called ``name``."""
+        try:
+            design = catalog().by_name(name.strip())
+        except KeyError:
+            await send_error(interaction, f"There is no Llamas Unleashed card called {name!r}.")
+            return
+        cid = catalog().ids_of(design.key)[0]
+        data = await asyncio.to_thread(render_card, cid)
+        kind = f" \u00b7 {design.kind.title()}" if design.kind else ""
+        embed = discord.Embed(title=design.name, description=design.text, colour=0xC46E20)
+        embed.set_footer(text=f"{TYPE_WORDS[design.type]}{kind} \u00b7 {design.copies} "
+                              f"{'copy' if design.copies == 1 else 'copies'}")
+        embed.set_image(url="attachment://card.png")
+        await send_ephemeral(interaction, embed=embed,
+                             file=discord.File(io.BytesIO(data), filename="card.png"))
+
+    @card.autocomplete("name")
+    async def card_autocomplete(self, interaction: discord.Interaction,
+                                current: str) -> list[app_commands.Choice[str]]:
+        """Card names containing what was typed (names starting with it first), 25 at most."""
+        typed = current.strip().lower()
+        names = [d.name for d in catalog().designs.values() if typed in d.name.lower()]
+        names.sort(key=lambda n: (not n.lower().startswith(typed), n))
+        return [app_commands.Choice(name=n, value=n) for n in names[:25]]
+
+
+async def setup(bot: Any) -> None:
+    """Load the cog."""
+    await bot.add_cog(UnleashedCog(bot))

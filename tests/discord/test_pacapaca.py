@@ -1,0 +1,648 @@
+"""Alpaca Pacapaca through real discord.py dispatch in the sandbox: the turn buttons, the
+secret Draw 2, the pile, negotiations (deal, re-proposal, timeout, restart), refusals, full
+games to the scoring, and the leak check."""
+
+from __future__ import annotations
+
+import copy
+import random
+import types
+
+import pytest
+import pytest_asyncio
+
+import bot.runtime.service as service_mod
+from bot.games.pacapaca.cards import catalog
+from bot.games.pacapaca.models import Draw2, Keep
+from bot.games.pacapaca.spec import SPEC
+from bot.games.registry import Registry
+from bot.runtime import ManualClock
+from bot.sandbox import World
+from bot.sandbox.demo import NAMES, play_game
+from bot.sandbox.drivers import DriverContext
+from bot.sandbox.drivers.pacapaca import find, perform
+from bot.sandbox.world import SimMessage
+from tests.discord.conftest import make_bot
+
+EXTENSIONS = ("cogs.lobby", "cogs.game", "cogs.admin", "cogs.pacapaca")
+GID = 1
+
+
+def pacapaca_bot(db, clock):
+    return make_bot(db, clock, registry=Registry([SPEC]), extensions=EXTENSIONS)
+
+
+@pytest.fixture
+def seed(monkeypatch):
+    """Fix the game seed the service draws for a new lobby (default 5)."""
+    box = {"seed": 5}
+    monkeypatch.setattr(service_mod, "secrets",
+                        types.SimpleNamespace(randbits=lambda n: box["seed"]))
+    return box
+
+
+@pytest_asyncio.fixture
+async def world():
+    w = World()
+    for name in [*NAMES[:4], "Zed"]:
+        w.add_member(name)
+    return w
+
+
+@pytest_asyncio.fixture
+async def clock():
+    return ManualClock()
+
+
+@pytest_asyncio.fixture
+async def sb(world, clock, tmp_path, seed):
+    sandbox = await world.connect(pacapaca_bot(tmp_path / "bot.sqlite3", clock))
+    yield sandbox
+    await world.disconnect()
+
+
+# -- helpers ------------------------------------------------------------------------------
+
+
+async def start(world, names):
+    host = world.member(names[0])
+    await host.slash("play", game="pacapaca")
+    lobby = host.last_reply
+    for n in names[1:]:
+        await world.member(n).click(lobby, "Join")
+    await host.click(lobby, "Start")
+    return lobby.thread
+
+
+async def load(bot):
+    record, seats, spec, state = await bot.service.load(GID)
+    return record, {s.seat: s for s in seats}, state
+
+
+async def member_of(world, bot, seat):
+    _, seats, _ = await load(bot)
+    return world.member(seats[seat].user_id)
+
+
+async def active_member(world, bot):
+    _, _, st = await load(bot)
+    return await member_of(world, bot, st.seats[st.active])
+
+
+def table_message(member, thread):
+    msgs = [m for m in member.visible(thread) if not m.ephemeral and m.components]
+    return msgs[-1]
+
+
+def names_of(cards):
+    return [catalog().name_of(c) for c in cards]
+
+
+async def ctx_for(world, bot, thread, seat):
+    ctx = DriverContext(world, bot, await member_of(world, bot, seat), GID, seat)
+    ctx._thread_id = thread.id
+    return ctx
+
+
+async def draw_and_keep_first(world, bot, thread):
+    """The active player draws 2 and keeps the first drawn card (through the UI)."""
+    _, _, st = await load(bot)
+    seat = st.seats[st.active]
+    ctx = await ctx_for(world, bot, thread, seat)
+    await perform(ctx, Draw2())
+    _, _, st = await load(bot)
+    await perform(ctx, Keep(card=st.drawn[0]))
+
+
+async def until_both_have_necks(world, bot, thread):
+    for _ in range(12):
+        _, _, st = await load(bot)
+        if all(st.alpacas[s].neck for s in st.seats):
+            return st
+        await draw_and_keep_first(world, bot, thread)
+    raise AssertionError("necks stayed empty")
+
+
+async def open_negotiation(world, bot, thread, partner=None):
+    """Play until everyone has neck cards, then the active player negotiates with
+    ``partner`` (default: the next seat)."""
+    st = await until_both_have_necks(world, bot, thread)
+    active = st.seats[st.active]
+    partner = partner or st.seats[(st.active + 1) % len(st.seats)]
+    am = await member_of(world, bot, active)
+    await am.click(table_message(am, thread), "Negotiate")
+    picker = am.last_reply
+    assert picker.ephemeral and picker.selects()[0]["placeholder"] == "Negotiate with..."
+    _, seats, _ = await load(bot)
+    assert [o["label"] for o in picker.selects()[0]["options"]] == [
+        seats[s].name for s in st.seats if s != active]
+    await am.select(picker, [partner])
+    assert am.last_reply.content == f"You opened a negotiation with {seats[partner].name}."
+    return active, partner
+
+
+async def propose(member, thread, give, get):
+    panel = table_message(member, thread)
+    await member.click(panel, "Edit deal")
+    editor = member.last_reply
+    assert editor.ephemeral
+    await member.select(editor, [str(c) for c in give], custom_id=find(editor, "give.", prefix=True)["custom_id"])
+    editor = member.last_reply
+    await member.select(editor, [str(c) for c in get], custom_id=find(editor, "get.", prefix=True)["custom_id"])
+    editor = member.last_reply
+    await member.click(editor, "Propose")
+    return editor
+
+
+def snapshot(world, message):
+    """The message as a client that has not refreshed still shows it."""
+    return SimMessage(world, copy.deepcopy(message.data), [])
+
+
+async def raw_click(world, member, message, custom_id):
+    """Click ``custom_id`` on ``message`` (a :func:`snapshot` for an old client's view);
+    returns the bot's answer."""
+    it = await world.sandbox.run_component(member, message, {"custom_id": custom_id,
+                                                             "component_type": 2})
+    return it.last_touched
+
+
+# -- the turn --------------------------------------------------------------------------------
+
+
+async def test_table_buttons_and_draw2_is_secret_to_the_drawer(world, sb, clock):
+    thread = await start(world, NAMES[:2])
+    record, seats, st = await load(sb.bot)
+    am = await active_member(world, sb.bot)
+    other = next(world.member(s.user_id) for s in seats.values() if s.user_id != am.id)
+    table = thread.last_message
+    assert table.labels == ["Draw 2", "Take discard pile (0)", "Negotiate", "My hand"]
+    assert table.is_disabled("Take discard pile (0)") and table.is_disabled("Negotiate")
+    assert table.content == am.mention and table.filenames == ["table.png"]
+    assert f"**{am.name}**'s turn: draw 2.\nDeck 20 \N{MIDDLE DOT} discard pile 0" in table.embeds[0]["description"]
+    await am.click(table, "Draw 2")
+    _, _, st = await load(sb.bot)
+    drawn = list(st.drawn)
+    reply = am.last_reply
+    assert reply.ephemeral and reply.ephemeral_for == am.id
+    assert reply.filenames == ["drawn.png"]
+    assert [b["custom_id"].split(":")[-1] for b in reply.buttons()] == [f"keep.{c}" for c in drawn]
+    assert reply.labels[0] == f"Keep {names_of(drawn)[0]}"
+    assert f"You drew **{', '.join(names_of(drawn))}**" in reply.content
+    assert reply not in other.visible(thread) and reply not in other.ephemerals
+    public = thread.last_message
+    assert f"{am.name} drew two cards and is choosing one." in public.embeds[0]["description"]
+    assert public.labels == ["My hand"]
+    # My hand shows the same two cards with Keep buttons, only to the drawer.
+    await am.click(public, "My hand")
+    assert am.last_reply.filenames == ["drawn.png"] and len(am.last_reply.buttons()) == 2
+    await other.click(public, "My hand")
+    assert other.last_reply.content == ("You have no cards face down in the discard pile. "
+                                        "Your alpaca is in the table picture.")
+    await am.click(reply, f"Keep {names_of(drawn)[0]}")
+    _, _, st = await load(sb.bot)
+    assert st.alpacas[st.seats[1 - st.active]].neck == [drawn[0]]
+    assert [(p.card, p.by) for p in st.pile] == [(drawn[1], st.seats[1 - st.active])]
+    assert reply.content == f"You kept the {names_of(drawn)[0]}." and reply.buttons() == []
+    assert any(m.content == f"You put your {names_of(drawn)[1]} face down on the pile."
+               for m in am.ephemerals)
+    # the drawer's own discard is in their My hand, the other player's is empty
+    await am.click(thread.last_message, "My hand")
+    assert am.last_reply.filenames == ["my-discards.png"]
+    assert f"**{names_of(drawn)[1]}**" in am.last_reply.content
+
+
+async def test_take_pile_adds_every_card(world, sb):
+    thread = await start(world, NAMES[:2])
+    await draw_and_keep_first(world, sb.bot, thread)
+    _, _, st = await load(sb.bot)
+    pile = [p.card for p in st.pile]
+    taker = st.seats[st.active]
+    before = list(st.alpacas[taker].neck)
+    tm = await member_of(world, sb.bot, taker)
+    table = table_message(tm, thread)
+    assert not table.is_disabled("Take discard pile (1)")
+    await tm.click(table, "Take discard pile (1)")
+    _, _, st = await load(sb.bot)
+    assert st.alpacas[taker].neck == before + pile and st.pile == []
+    desc = thread.last_message.embeds[0]["description"]
+    assert f"{tm.name} took the discard pile (1 cards): {names_of(pile)[0]}." in desc
+    assert thread.last_message.is_disabled("Take discard pile (0)")
+
+
+# -- negotiation -------------------------------------------------------------------------------
+
+
+async def test_negotiation_deal_both_accept_the_same_version(world, sb, clock):
+    thread = await start(world, NAMES[:2])
+    active, partner = await open_negotiation(world, sb.bot, thread)
+    _, seats, st = await load(sb.bot)
+    am, pm = await member_of(world, sb.bot, active), await member_of(world, sb.bot, partner)
+    panel = thread.last_message
+    deadline = await sb.bot.service.deadline(GID)
+    assert deadline == clock.now() + 60
+    assert panel.embeds[0]["title"] == f"Negotiation: {am.name} \N{LEFT RIGHT ARROW} {pm.name}"
+    assert f"The talks end <t:{int(deadline)}:R>." in panel.embeds[0]["description"]
+    assert panel.labels == ["Edit deal", "Accept", "Decline", "Give up", "My hand"]
+    assert panel.is_disabled("Accept") and panel.content == am.mention
+    give, get = st.alpacas[active].neck[:1], st.alpacas[partner].neck[:1]
+    editor = await propose(am, thread, give, get)
+    assert f"You give: {names_of(give)[0]}" in editor.content
+    _, _, st = await load(sb.bot)
+    assert st.negotiation.active_gives == give and st.negotiation.partner_gives == get
+    assert panel.labels == ["Edit deal", "Accept deal v1", "Decline", "Give up", "My hand"]
+    desc = panel.embeds[0]["description"]
+    assert f"{am.name} gives: {names_of(give)[0]}" in desc and f"{pm.name} gives: {names_of(get)[0]}" in desc
+    line = thread.last_message
+    assert line.content.startswith(f"\N{BULLET} {am.name} proposed: {am.name} gives {names_of(give)[0]}; "
+                                   f"{pm.name} gives {names_of(get)[0]}.")
+    await pm.click(panel, "Accept deal v1")
+    assert "Accepted by: " + pm.name in panel.embeds[0]["description"]
+    a_neck, p_neck = list(st.alpacas[active].neck), list(st.alpacas[partner].neck)
+    await am.click(panel, "Accept deal v1")
+    _, _, st = await load(sb.bot)
+    assert st.phase == "turn" and st.seats[st.active] == partner
+    assert sorted(st.alpacas[active].neck) == sorted([c for c in a_neck if c not in give] + get)
+    assert sorted(st.alpacas[partner].neck) == sorted([c for c in p_neck if c not in get] + give)
+    assert panel.buttons() == [] and panel.embeds[0]["title"].endswith("(closed)")
+    assert panel.embeds[0]["description"] == (
+        f"\N{HANDSHAKE} Deal! {am.name} gave {names_of(give)[0]} and got {names_of(get)[0]} from {pm.name}.")
+    assert await sb.bot.service.deadline(GID) is None
+
+
+async def test_reproposal_resets_acceptance_and_old_accept_is_refused(world, sb):
+    thread = await start(world, NAMES[:2])
+    active, partner = await open_negotiation(world, sb.bot, thread)
+    am, pm = await member_of(world, sb.bot, active), await member_of(world, sb.bot, partner)
+    _, _, st = await load(sb.bot)
+    await propose(am, thread, st.alpacas[active].neck[:1], [])
+    panel = table_message(am, thread)
+    old_accept = find(panel, "acc.", prefix=True)["custom_id"]
+    old_panel = snapshot(world, panel)
+    await pm.click(panel, "Accept deal v1")
+    await propose(pm, thread, [], st.alpacas[active].neck[:1] + st.alpacas[partner].neck[:0])
+    _, _, st2 = await load(sb.bot)
+    assert st2.negotiation.deal_version == 2 and st2.negotiation.accepted == []
+    assert "Accepted by: nobody yet" in panel.embeds[0]["description"]
+    version = st2.version
+    reply = await raw_click(world, am, old_panel, old_accept)
+    assert reply.ephemeral and reply.ephemeral_for == am.id
+    assert reply.content == "\N{NO ENTRY SIGN} The deal changed since you saw it; look again."
+    _, _, st3 = await load(sb.bot)
+    assert st3.version == version
+
+
+async def test_negotiation_timeout_then_draw_and_take_work(world, sb, clock):
+    thread = await start(world, NAMES[:2])
+    active, partner = await open_negotiation(world, sb.bot, thread)
+    am = await member_of(world, sb.bot, active)
+    panel = table_message(am, thread)
+    clock.advance(61)
+    await sb.bot.service.timers.fire_due()
+    await world.settle()
+    _, _, st = await load(sb.bot)
+    assert st.phase == "turn" and st.negotiated and st.seats[st.active] == active
+    assert panel.buttons() == []
+    assert panel.embeds[0]["description"] == (
+        f"\N{ALARM CLOCK} Time is up: no deal. {am.name} must now draw or take the pile.")
+    table = thread.last_message
+    assert table.is_disabled("Negotiate") and not table.is_disabled("Draw 2")
+    assert "Time ran out, so the negotiation failed" in table.embeds[0]["description"]
+    assert "no second one this turn" in table.embeds[0]["description"]
+    if st.pile:
+        await am.click(table, f"Take discard pile ({len(st.pile)})")
+    else:
+        await am.click(table, "Draw 2")
+        _, _, st = await load(sb.bot)
+        await am.click(am.last_reply, find(am.last_reply, f"keep.{st.drawn[0]}")["custom_id"])
+    _, _, st = await load(sb.bot)
+    assert st.seats[st.active] == partner and not st.negotiated
+
+
+async def test_restart_during_negotiation_keeps_the_timer(world, clock, tmp_path, seed):
+    db = tmp_path / "restart.sqlite3"
+    sb = await world.connect(pacapaca_bot(db, clock))
+    thread = await start(world, NAMES[:2])
+    active, partner = await open_negotiation(world, sb.bot, thread)
+    deadline = await sb.bot.service.deadline(GID)
+    am = await member_of(world, sb.bot, active)
+    panel = table_message(am, thread)
+    clock.advance(30)
+    await world.disconnect()
+    sb = await world.connect(pacapaca_bot(db, clock))
+    try:
+        assert await sb.bot.service.deadline(GID) == deadline
+        _, _, st = await load(sb.bot)
+        # the panel still works after the restart
+        await propose(am, thread, st.alpacas[active].neck[:1], [])
+        _, _, st = await load(sb.bot)
+        assert st.negotiation.deal_version == 1
+        clock.advance(20)
+        await sb.bot.service.timers.fire_due()
+        await world.settle()
+        _, _, st = await load(sb.bot)
+        assert st.phase == "negotiation"
+        clock.advance(11)
+        await sb.bot.service.timers.fire_due()
+        await world.settle()
+        _, _, st = await load(sb.bot)
+        assert st.phase == "turn" and st.negotiated
+        assert panel.embeds[0]["title"].endswith("(closed)") and panel.buttons() == []
+        assert thread.last_message.is_disabled("Negotiate")
+    finally:
+        await world.disconnect()
+
+
+# -- refusals ------------------------------------------------------------------------------
+
+
+async def test_refusals_in_words_change_nothing(world, sb):
+    thread = await start(world, NAMES[:2])
+    record, seats, st = await load(sb.bot)
+    am = await active_member(world, sb.bot)
+    om = next(world.member(s.user_id) for s in seats.values() if s.user_id != am.id)
+    zed = world.member("Zed")
+    table = thread.last_message
+    v0 = st.version
+    await om.click(table, "Draw 2")
+    assert om.last_reply.content == f"\N{NO ENTRY SIGN} It is {am.name}'s turn."
+    await zed.click(table, "Draw 2")
+    assert zed.last_reply.content == "\N{NO ENTRY SIGN} You are not in this game."
+    take = find(table, "take")["custom_id"]
+    reply = await raw_click(world, am, table, take)
+    assert reply.content == "\N{NO ENTRY SIGN} The discard pile is empty."
+    assert (await load(sb.bot))[2].version == v0
+    # a stale button (the table moved on)
+    old_draw, old_table = find(table, "draw")["custom_id"], snapshot(world, table)
+    await draw_and_keep_first(world, sb.bot, thread)
+    v1 = (await load(sb.bot))[2].version
+    reply = await raw_click(world, am, old_table, old_draw)
+    assert reply.content == "This table has moved on. Here is the current one:"
+    assert reply.filenames == ["table.png"]
+    assert (await load(sb.bot))[2].version == v1
+    # negotiation refusals
+    active, partner = await open_negotiation(world, sb.bot, thread)
+    am, pm = await member_of(world, sb.bot, active), await member_of(world, sb.bot, partner)
+    _, _, st = await load(sb.bot)
+    await propose(am, thread, st.alpacas[active].neck[:1], [])
+    panel = table_message(am, thread)
+    v2 = (await load(sb.bot))[2].version
+    await am.click(panel, "Decline")
+    assert am.last_reply.content == "\N{NO ENTRY SIGN} Only the invited player declines; you can give up."
+    await zed.click(panel, "Accept deal v1")
+    assert zed.last_reply.content == "\N{NO ENTRY SIGN} You are not in this game."
+    await pm.click(panel, "Give up")
+    assert pm.last_reply.content == "\N{NO ENTRY SIGN} Only the player whose turn it is can give up."
+    await pm.click(panel, "Accept deal v1")
+    await pm.click(panel, "Accept deal v1")
+    assert pm.last_reply.content == "\N{NO ENTRY SIGN} You already accepted this deal."
+    assert (await load(sb.bot))[2].version == v2 + 1
+    # an empty proposal is refused in words
+    await propose(pm, thread, [], [])
+    assert pm.last_reply.content == "\N{NO ENTRY SIGN} A deal must move at least one card."
+    await pm.click(panel, "Decline")
+    _, _, st = await load(sb.bot)
+    assert st.negotiation.active_gives == [] and st.negotiation.deal_version == 2
+    open_panel = snapshot(world, panel)
+    await am.click(panel, "Give up")
+    _, _, st = await load(sb.bot)
+    assert st.phase == "turn" and st.negotiated
+    assert panel.embeds[0]["description"] == (
+        f"\N{WHITE FLAG} {am.name} gave up: no deal. {am.name} must now draw or take the pile.")
+    # a panel of a finished negotiation refuses
+    await am.click(thread.last_message, "Draw 2")
+    reply = await raw_click(world, am, open_panel, find(open_panel, "giveup.", prefix=True)["custom_id"])
+    assert reply.content == "\N{NO ENTRY SIGN} This negotiation is over."
+
+
+# -- full games and the leak check --------------------------------------------------------
+
+
+def hidden_names(state, seat):
+    """Names of cards ``seat`` must not see named, minus names it sees anyway."""
+    hidden = list(state.deck)
+    mine_drawn = state.phase == "drawn" and state.seats[state.active] == seat
+    if not mine_drawn:
+        hidden += list(state.drawn)
+    hidden += [p.card for p in state.pile if p.by != seat]
+    seen = [c for a in state.alpacas.values() for c in (*a.neck, *a.babies)]
+    seen += [p.card for p in state.pile if p.by == seat]
+    if mine_drawn:
+        seen += list(state.drawn)
+    return set(names_of(hidden)) - set(names_of(seen))
+
+
+def message_words(msg):
+    parts = [msg.text, *msg.labels, *msg.filenames]
+    for s in msg.selects():
+        for o in s.get("options") or []:
+            parts += [o.get("label", ""), o.get("description", "") or ""]
+    return "\n".join(parts)
+
+
+class LeakWatch:
+    """After every driven action: each new (or edited) message a member can see names no
+    card hidden from that member."""
+
+    def __init__(self, world, bot, thread_id):
+        self.world, self.bot, self.thread_id = world, bot, thread_id
+        self.seen: dict[int, int] = {}
+        self.checked = 0
+        self.calls = 0
+        self.hands = 0
+
+    async def __call__(self, ctx) -> None:
+        self.calls += 1
+        record, seats, spec, state = await self.bot.service.load(ctx.game_id)
+        if self.calls % 3 == 0 and record.status == "active":
+            # everyone (and an outsider) opens My hand now and then
+            table = ctx.table_message()
+            for name in [*NAMES[:len(seats)], "Zed"]:
+                await self.world.member(name).click(table, "My hand")
+                self.hands += 1
+        thread = self.world.channel(record.thread_id)
+        by_user = {s.user_id: s.seat for s in seats}
+        for member in [self.world.member(n) for n in [*NAMES[:4], "Zed"]]:
+            seat = by_user.get(member.id)
+            bad = hidden_names(state, seat) if seat else set(names_of([
+                *state.deck, *state.drawn, *[p.card for p in state.pile]])) - set(names_of(
+                    [c for a in state.alpacas.values() for c in (*a.neck, *a.babies)]))
+            msgs = [*member.visible(thread), *member.dms,
+                    *[m for m in member.ephemerals if m.channel_id == thread.id]]
+            for m in msgs:
+                key = m.id * 10 + member.id % 7
+                if self.seen.get(key) == m.edits:
+                    continue
+                self.seen[key] = m.edits
+                words = message_words(m)
+                leaked = sorted(n for n in bad if n in words)
+                assert not leaked, f"{member.name} sees {leaked} in {words!r}"
+                self.checked += 1
+
+
+async def test_full_two_player_game_through_the_ui(world, sb, seed):
+    seed["seed"] = 3
+    game_id = await play_game(world, sb.bot, game="pacapaca", players=2, seed=1)
+    record, seats, spec, state = await sb.bot.service.load(game_id)
+    assert record.status == "finished" and state.phase == "finished"
+    result = spec.engine.result(state)
+    thread = world.channel(record.thread_id)
+    public = [m for m in thread.all_messages if not m.ephemeral]
+    texts = [m.text for m in public]
+    step1 = next(i for i, t in enumerate(texts) if t.startswith("**Scoring, step 1 of 3"))
+    assert texts[step1 + 1].startswith("**Step 2 of 3: neck lengths**")
+    assert texts[step1 + 2].startswith("**Step 3 of 3: bows, scarves")
+    final = public[step1 + 3]
+    assert final.filenames == ["final.png"] and final.file("final.png")[:8] == b"\x89PNG\r\n\x1a\n"
+    assert final.embeds[0]["title"] == f"Alpaca Pacapaca #{game_id}: final scores"
+    names = {s.seat: s.name for s in seats}
+    for seat, score in result.scores.items():
+        assert f"**{names[seat]}**: {score}" in final.embeds[0]["description"]
+    assert not any(m.components for m in thread.all_messages)  # every button retired
+
+
+async def test_full_four_player_game_with_negotiations_and_no_leaks(world, sb, seed):
+    seed["seed"] = 1  # with policy seed 5: two negotiations, both ending in a deal
+    watch = LeakWatch(world, sb.bot, 0)
+    game_id = await play_game(world, sb.bot, game="pacapaca", players=4, seed=5,
+                              extra_clicks=watch)
+    record, seats, spec, state = await sb.bot.service.load(game_id)
+    assert record.status == "finished"
+    thread = world.channel(record.thread_id)
+    texts = "\n".join(m.text for m in thread.all_messages if not m.ephemeral)
+    assert texts.count("opened a negotiation with") == 2
+    assert texts.count("\N{HANDSHAKE} Deal!") == 2  # both panels closed with the deal
+    assert watch.checked > 200 and watch.hands > 50
+    assert "Scoring, step 1 of 3" in texts
+
+
+async def test_rules_shows_an_example_picture(world, sb):
+    zed = world.member("Zed")
+    await zed.slash("rules", game="pacapaca")
+    reply = zed.last_reply
+    assert reply.ephemeral and reply.filenames == ["example.png"]
+    assert reply.embeds[0]["title"] == "How to play Alpaca Pacapaca"
+
+
+async def finish_with_policy(world, bot, thread, clock, seed):
+    """Play the rest of the game with the AI policy choosing and the driver clicking."""
+    rand = random.Random(seed)
+    engine = SPEC.engine
+    for _ in range(1000):
+        record, seats, state = await load(bot)
+        if record.status != "active":
+            return
+        for seat in engine.pending(state).seats:
+            legal = engine.legal_actions(state, seat)
+            if legal:
+                action = SPEC.policy(engine.view(state, seat), legal, rand)
+                await perform(await ctx_for(world, bot, thread, seat), action)
+                await world.settle()
+                break
+        else:
+            clock.advance(61)
+            await bot.service.timers.fire_due()
+            await world.settle()
+    raise AssertionError("the game did not finish")
+
+
+async def test_three_player_game_deal_timeout_and_restart(world, clock, tmp_path, seed):
+    """Issue 4, "Must show": a 3-player game through buttons with an accepted
+    negotiation, a negotiation that times out, and a restart during a negotiation whose
+    timer is honoured afterwards; then played to the scoring."""
+    db = tmp_path / "three.sqlite3"
+    sb = await world.connect(pacapaca_bot(db, clock))
+    thread = await start(world, NAMES[:3])
+    # 1. an accepted deal
+    active, partner = await open_negotiation(world, sb.bot, thread)
+    am, pm = await member_of(world, sb.bot, active), await member_of(world, sb.bot, partner)
+    _, _, st = await load(sb.bot)
+    give, get = st.alpacas[active].neck[:1], st.alpacas[partner].neck[:1]
+    await propose(pm, thread, get, give)  # the partner proposes the same swap from its side
+    panel = table_message(am, thread)
+    await am.click(panel, "Accept deal v1")
+    await pm.click(panel, "Accept deal v1")
+    _, _, st = await load(sb.bot)
+    assert give[0] in st.alpacas[partner].neck and get[0] in st.alpacas[active].neck
+    assert st.seats[st.active] == partner
+    # 2. a negotiation that times out; the player then draws
+    active, partner = await open_negotiation(world, sb.bot, thread)
+    clock.advance(61)
+    await sb.bot.service.timers.fire_due()
+    await world.settle()
+    _, _, st = await load(sb.bot)
+    assert st.phase == "turn" and st.negotiated and st.seats[st.active] == active
+    assert thread.last_message.is_disabled("Negotiate")
+    await draw_and_keep_first(world, sb.bot, thread)
+    # 3. a restart in the middle of a negotiation: the stored timer still ends it
+    active, partner = await open_negotiation(world, sb.bot, thread)
+    _, _, st = await load(sb.bot)
+    am = await member_of(world, sb.bot, active)
+    await propose(am, thread, st.alpacas[active].neck[:1], [])
+    clock.advance(40)
+    await world.disconnect()
+    sb = await world.connect(pacapaca_bot(db, clock))
+    try:
+        pm = await member_of(world, sb.bot, partner)
+        await pm.click(table_message(pm, thread), "Accept deal v1")
+        _, _, st = await load(sb.bot)
+        assert st.negotiation.accepted == [partner]
+        clock.advance(21)
+        await sb.bot.service.timers.fire_due()
+        await world.settle()
+        _, _, st = await load(sb.bot)
+        assert st.phase == "turn" and st.negotiated and st.seats[st.active] == active
+        await finish_with_policy(world, sb.bot, thread, clock, seed=3)
+        record, _, st = await load(sb.bot)
+        assert record.status == "finished"
+        public = [m.text for m in thread.all_messages if not m.ephemeral]
+        assert sum("(closed)" in t for t in public) >= 3
+        assert any(t.startswith("**Scoring, step 1 of 3") for t in public)
+    finally:
+        await world.disconnect()
+
+
+async def test_draw2_with_an_expired_token_goes_by_dm_never_public(world, sb):
+    thread = await start(world, NAMES[:2])
+    am = await active_member(world, sb.bot)
+    public_before = len([m for m in thread.all_messages if not m.ephemeral])
+    world.faults.expire_token(1)
+    await am.click(thread.last_message, "Draw 2")
+    _, _, st = await load(sb.bot)
+    drawn = names_of(st.drawn)
+    public = [m for m in thread.all_messages if not m.ephemeral][public_before:]
+    assert all(n not in m.text for m in public for n in drawn)
+    dm = am.dms[-1]
+    assert f"You drew **{', '.join(drawn)}**" in dm.content and dm.filenames == ["drawn.png"]
+    assert dm.buttons() == []  # no Keep buttons in a DM: My hand shows them
+    await am.click(thread.last_message, "My hand")
+    assert am.last_reply.ephemeral and len(am.last_reply.buttons()) == 2
+
+
+async def test_selections_that_are_no_longer_valid_are_refused(world, sb):
+    thread = await start(world, NAMES[:2])
+    st = await until_both_have_necks(world, sb.bot, thread)
+    am = await member_of(world, sb.bot, st.seats[st.active])
+    await am.click(table_message(am, thread), "Negotiate")
+    picker = am.last_reply
+    await am.click(table_message(am, thread), "Draw 2")  # the turn moves on instead
+    version = (await load(sb.bot))[2].version
+    await am.select(picker, [st.seats[1 - st.active]])
+    assert am.last_reply.content == "This table has moved on. Here is the current one:"
+    assert (await load(sb.bot))[2].version == version
+    # a deal editor outliving its negotiation
+    _, _, st = await load(sb.bot)
+    await perform(await ctx_for(world, sb.bot, thread, st.seats[st.active]), Keep(card=st.drawn[0]))
+    active, partner = await open_negotiation(world, sb.bot, thread)
+    am = await member_of(world, sb.bot, active)
+    await am.click(table_message(am, thread), "Edit deal")
+    editor = am.last_reply
+    _, _, st = await load(sb.bot)
+    await am.select(editor, [str(st.alpacas[active].neck[0])],
+                    custom_id=find(editor, "give.", prefix=True)["custom_id"])
+    assert f"You give: {names_of(st.alpacas[active].neck[:1])[0]}" in editor.content
+    await am.click(table_message(am, thread), "Give up")
+    version = (await load(sb.bot))[2].version
+    await am.click(editor, "Propose")
+    assert am.last_reply.content == "\N{NO ENTRY SIGN} This negotiation is over."
+    assert (await load(sb.bot))[2].version == version

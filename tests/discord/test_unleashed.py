@@ -1,0 +1,495 @@
+"""Llamas Unleashed through real discord.py dispatch in the sandbox: Baby choice, the hand
+panel, choices, reaction windows (counter, ambush, restart), the start-of-turn effect, the
+discard to the hand limit, bad input, /card, a full 3-player game and the leak check."""
+
+from __future__ import annotations
+
+import re
+
+import pytest_asyncio
+
+from bot.games.registry import Registry
+from bot.games.unleashed.cards import catalog
+from bot.games.unleashed.models import UnleashedState
+from bot.games.unleashed.spec import SPEC
+from bot.sandbox import World
+from bot.sandbox.demo import NAMES, play_game
+from bot.sandbox.drivers.unleashed import find
+from cogs.unleashed import NEUTRAL_PASS, NEUTRAL_RESPOND, OUT_OF_DATE
+from tests.discord.conftest import make_bot
+from tests.games.unleashed.unleashed_helpers import build
+
+EXT = ("cogs.lobby", "cogs.game", "cogs.admin", "cogs.unleashed")
+CAT = catalog()
+BOLT = "\N{HIGH VOLTAGE SIGN}"
+
+
+def new_bot(db, clock):
+    return make_bot(db, clock, registry=Registry([SPEC]), extensions=EXT,
+                    default_dm_notifications=True)
+
+
+@pytest_asyncio.fixture
+async def sb(world, clock, tmp_path):
+    sandbox = await world.connect(new_bot(tmp_path / "u.sqlite3", clock))
+    yield sandbox
+    await world.disconnect()
+
+
+async def start(world, names=("Ana", "Bo", "Cy")):
+    """A started game (id 1) with ``names`` seated s0, s1, ... in order; its thread."""
+    host = world.member(names[0])
+    await host.slash("play", game="unleashed")
+    lobby = host.last_reply
+    for n in names[1:]:
+        await world.member(n).click(lobby, "Join")
+    await host.click(lobby, "Start")
+    return lobby.thread
+
+
+async def state_of(bot, gid=1) -> UnleashedState:
+    rec = await bot.store.get_game(gid)
+    return UnleashedState.model_validate_json(rec.state)
+
+
+async def version(bot, gid=1) -> int:
+    return (await bot.store.get_game(gid)).version
+
+
+async def install(world, bot, state: UnleashedState, gid=1) -> None:
+    """Test set-up only: store ``state`` as the game's next version, arm its rules timer
+    and post its table, as the service would after an action."""
+    rec = await bot.store.get_game(gid)
+    state.version = rec.version + 1
+    await bot.store.commit_action(gid, expected_version=rec.version,
+                                  state=state.model_dump_json(), version=state.version,
+                                  seat="test", action={"type": "setup"}, events=[])
+    rec = await bot.store.get_game(gid)
+    await bot.service._sync_timers(rec, await bot.store.seats(gid), SPEC, state)
+    cog = bot.game_cog("unleashed")
+    await cog.post_table(await cog.load_table(gid))
+    await world.settle()
+
+
+def public_text(thread, n):
+    """The text of the last ``n`` public messages of ``thread``."""
+    return "\n".join(m.text for m in [m for m in thread.all_messages if not m.ephemeral][-n:])
+
+
+def table_of(member, thread):
+    return [m for m in member.visible(thread) if not m.ephemeral and m.components][-1]
+
+
+async def open_panel(member, thread):
+    await member.click(table_of(member, thread), "My hand")
+    reply = member.last_reply
+    assert reply.ephemeral
+    return reply
+
+
+async def pick(member, message, prefix, value):
+    await member.select(message, [str(value)], custom_id=find(message, prefix)["custom_id"])
+
+
+def cid_of(state, key, zone):
+    return next(c for c in zone if CAT[c].key == key)
+
+
+def keys(zone):
+    return [CAT[c].key for c in zone]
+
+
+# -- set-up -------------------------------------------------------------------------------
+
+
+async def test_baby_choice_by_select_and_random_on_timeout(world, sb, clock):
+    ana, bo = world.member("Ana"), world.member("Bo")
+    thread = await start(world, ("Ana", "Bo"))
+    table = thread.last_message
+    assert table.labels == ["Choose your Baby", "My hand"]
+    deadline = int(clock.now()) + 60
+    assert f"a random one is picked <t:{deadline}:R>" in table.embeds[0]["description"]
+    await ana.click(table, "Choose your Baby")
+    menu = ana.last_reply
+    assert menu.ephemeral and menu.content == "Choose your Baby:"
+    babies = [o["label"] for o in find(menu, "bsel")["options"]]
+    assert len(babies) == 12 and babies[0] == "Cria Button"
+    await pick(ana, menu, "bsel", CAT.ids_of("kid_clover")[0])
+    st = await state_of(sb.bot)
+    assert keys(st.fields["s0"]) == ["kid_clover"] and st.babies_chosen == ["s0"]
+    assert "Ana chooses Kid Clover for their Field." in thread.last_message.embeds[0]["description"]
+    # A second choice is refused in words, nothing changes.
+    before = await version(sb.bot)
+    await pick(ana, menu, "bsel", CAT.ids_of("cria_wisp")[0])
+    assert ana.last_reply.content.endswith("You already have your Baby.")
+    assert await version(sb.bot) == before
+    # Bo does not choose: the rules timer picks a random Baby, deals and starts.
+    clock.advance(61)
+    await sb.bot.service.timers.fire_due()
+    await world.settle()
+    st = await state_of(sb.bot)
+    assert len(st.fields["s1"]) == 1 and CAT[st.fields["s1"][0]].type == "baby"
+    assert st.phase == "action" and len(st.hands[st.active]) == 6
+    # Each player's hand arrives by DM (the game named, the thread linked), once.
+    for m, seat in ((ana, "s0"), (bo, "s1")):
+        assert len(m.dms) == 1
+        dm = m.dms[0].content
+        assert dm.startswith("**Llamas Unleashed #1** \N{EM DASH} https://discord.com/channels/")
+        names = ", ".join(CAT[c].name for c in st.hands[seat])
+        assert dm.endswith(f"Your hand ({len(st.hands[seat])}): {names}.")
+
+
+# -- reaction windows ---------------------------------------------------------------------
+
+
+async def test_counter_instant_takes_the_card_and_the_window_names_nobody(world, sb, clock):
+    ana, bo, cy = (world.member(n) for n in ("Ana", "Bo", "Cy"))
+    thread = await start(world)
+    st = build(3, hands={"s0": ["trail_llama", "hay_harvest"], "s1": ["llama_spit"],
+                         "s2": ["meadow_goat"]},
+               fields={"s0": ["cria_button"], "s1": ["lamb_acorn"], "s2": ["kid_clover"]},
+               plays=1)
+    await install(world, sb.bot, st)
+    llama = cid_of(st, "trail_llama", st.hands["s0"])
+    panel = await open_panel(ana, thread)
+    assert panel.content == "Your Action phase: play a card or draw one."
+    options = find(panel, "play.")["options"]
+    assert [o["label"] for o in options] == ["Trail Llama", "Hay Harvest"]
+    assert options[1]["description"] == "Magic: Draw 2 cards."
+    await pick(ana, panel, "play.", llama)
+    where = ana.last_reply
+    assert where.content == "Into whose Field does Trail Llama go?"
+    assert [o["label"] for o in find(where, "field.")["options"]] == [
+        "Your Field", "Bo's Field", "Cy's Field"]
+    await pick(ana, where, "field.", "s0")
+    table = thread.last_message
+    deadline = int(clock.now()) + 20
+    assert table.content == f"{BOLT} Ana plays Trail Llama \u2013 respond <t:{deadline}:R>"
+    assert table.labels == ["Respond", "Pass", "My hand"]
+    # The window does not say (or ping) who may answer.
+    assert "Bo" not in table.text and "Cy" not in table.text and "<@" not in table.content
+    # Cy holds no Instant: neutral answers, nothing changes.
+    before = await version(sb.bot)
+    await cy.click(table, "Respond")
+    assert cy.last_reply.ephemeral and cy.last_reply.content == NEUTRAL_RESPOND
+    await cy.click(table, "Pass")
+    assert cy.last_reply.content == NEUTRAL_PASS
+    assert await version(sb.bot) == before
+    # Bo answers with Llama Spit: the Llama goes to Bo's hand.
+    await bo.click(table, "Respond")
+    menu = bo.last_reply
+    assert menu.content == "Answer **Ana plays Trail Llama** with:"
+    await pick(bo, menu, "rsel.", cid_of(st, "llama_spit", st.hands["s1"]))
+    after = await state_of(sb.bot)
+    assert llama in after.hands["s1"] and llama not in after.fields["s0"]
+    assert keys(after.discard)[-1] == "llama_spit"
+    text = public_text(thread, 3)
+    assert "Bo answers Trail Llama with Llama Spit." in text
+    assert "Bo's Llama Spit cancels Trail Llama and Bo takes it into their hand." in text
+    assert after.active == "s1"
+
+
+async def test_ambush_instant_and_a_choice_made_by_another_player(world, sb):
+    ana, bo, cy = (world.member(n) for n in ("Ana", "Bo", "Cy"))
+    thread = await start(world)
+    st = build(3, hands={"s0": ["woolly_ram"], "s2": ["coyote_ambush"]},
+               fields={"s0": ["cria_button", "trail_llama"], "s1": ["lamb_acorn"],
+                       "s2": ["kid_clover"]}, plays=2)
+    await install(world, sb.bot, st)
+    panel = await open_panel(ana, thread)
+    await pick(ana, panel, "play.", cid_of(st, "woolly_ram", st.hands["s0"]))
+    await pick(ana, ana.last_reply, "field.", "s0")
+    table = thread.last_message
+    await cy.click(table, "Respond")
+    await pick(cy, cy.last_reply, "rsel.", cid_of(st, "coyote_ambush", st.hands["s2"]))
+    # Cy chooses which of Ana's Animals the Coyote takes: pinged, from My hand.
+    table = thread.last_message
+    assert table.content == cy.mention
+    assert "Waiting for **Cy** to choose" in table.embeds[0]["description"]
+    mid = await state_of(sb.bot)
+    # Ana sending Cy's choice is refused; nothing changes.
+    cy_panel = await open_panel(cy, thread)
+    assert cy_panel.content.startswith("**Choose")
+    labels = [o["label"] for o in find(cy_panel, "ch.")["options"]]
+    assert labels == ["Cria Button (Ana)", "Trail Llama (Ana)"]
+    data = {"custom_id": find(cy_panel, "ch.")["custom_id"], "component_type": 3,
+            "values": ["1"]}
+    await sb.run_component(ana, cy_panel, data)
+    assert ana.last_reply.content.endswith("That choice is not yours to make.")
+    assert await version(sb.bot) == mid.version
+    await pick(cy, cy_panel, "ch.", 1)
+    after = await state_of(sb.bot)
+    assert keys(after.fields["s0"]) == ["cria_button", "woolly_ram"]
+    assert "trail_llama" in keys(after.discard)
+    text = public_text(thread, 2)
+    assert "Cy's Coyote Ambush strikes Ana's Field." in text
+    assert "Cy destroys Trail Llama." in text and "Woolly Ram enters Ana's Field." in text
+
+
+async def test_restart_during_an_open_window_then_respond_pass_and_timer(world, clock, tmp_path):
+    db = tmp_path / "restart.sqlite3"
+    sb = await world.connect(new_bot(db, clock))
+    ana, bo, cy = (world.member(n) for n in ("Ana", "Bo", "Cy"))
+    thread = await start(world)
+    st = build(3, hands={"s0": ["stampede", "goat_headbutt"], "s1": ["ram_rebuff"],
+                         "s2": ["alpaca_huff"]},
+               fields={"s0": ["cria_button"], "s1": ["lamb_acorn", "woolly_ram"],
+                       "s2": ["kid_clover"]}, plays=1)
+    await install(world, sb.bot, st)
+    panel = await open_panel(ana, thread)
+    await pick(ana, panel, "play.", cid_of(st, "stampede", st.hands["s0"]))
+    window = thread.last_message
+    assert window.content.startswith(f"{BOLT} Ana plays Stampede \u2013 respond <t:")
+    await world.disconnect()
+    sb = await world.connect(new_bot(db, clock))
+    # Cy passes after the restart: acknowledged only to Cy, nothing public.
+    count = len(thread.all_messages)
+    await cy.click(window, "Pass")
+    assert cy.last_reply.ephemeral and cy.last_reply.content == NEUTRAL_PASS
+    assert (await state_of(sb.bot)).reaction.passed == ["s2"]
+    assert len(thread.all_messages) == count
+    # Bo answers with Ram Rebuff; Ana may answer back (a new window).
+    await bo.click(window, "Respond")
+    await pick(bo, bo.last_reply, "rsel.", cid_of(st, "ram_rebuff", st.hands["s1"]))
+    second = thread.last_message
+    assert second.content.startswith(f"{BOLT} Bo answers Stampede with Ram Rebuff \u2013 respond")
+    # Ana opens Respond but waits: the window's stored timer passes for her.
+    await ana.click(second, "Respond")
+    stale_menu = ana.last_reply
+    clock.advance(21)
+    await sb.bot.service.timers.fire_due()
+    await world.settle()
+    after = await state_of(sb.bot)
+    assert after.reaction is None and after.active == "s1"
+    assert keys(after.discard)[-2:] == ["ram_rebuff", "stampede"]
+    assert "Bo's Ram Rebuff cancels Stampede." in thread.last_message.embeds[0]["description"]
+    # A response after the window closed is refused in words.
+    before = after.version
+    await pick(ana, stale_menu, "rsel.", cid_of(st, "goat_headbutt", st.hands["s0"]))
+    assert ana.last_reply.content.endswith("This reaction window has closed.")
+    assert await version(sb.bot) == before
+    await world.disconnect()
+
+
+# -- turn flow ----------------------------------------------------------------------------
+
+
+async def test_start_of_turn_optional_effect(world, sb):
+    ana, bo = world.member("Ana"), world.member("Bo")
+    thread = await start(world)
+    st = build(3, hands={"s0": ["meadow_goat"]},
+               fields={"s0": ["cria_button", "feed_trough"], "s1": ["lamb_acorn"],
+                       "s2": ["kid_clover"]}, phase="start")
+    trough = cid_of(st, "feed_trough", st.fields["s0"])
+    st.start_cards = [trough]
+    await install(world, sb.bot, st)
+    bo_panel = await open_panel(bo, thread)
+    assert bo_panel.content == "It is Ana's turn." and bo_panel.labels == ["Refresh"]
+    panel = await open_panel(ana, thread)
+    assert panel.content.startswith("Start of your turn")
+    assert panel.labels == ["Use Feed Trough", "Go to the Draw phase", "Refresh"]
+    await ana.click(panel, "Use Feed Trough")
+    after = await state_of(sb.bot)
+    assert len(after.hands["s0"]) == 3 and after.phase == "action"
+    text = thread.last_message.embeds[0]["description"]
+    assert "Ana uses Feed Trough." in text and text.count("Ana draws a card.") == 2
+    private = [m.content for m in ana.ephemerals if m.content.startswith("You draw")]
+    assert private == [f"You draw {CAT[after.hands['s0'][1]].name}.\n"
+                       f"You draw {CAT[after.hands['s0'][2]].name}."]
+    # The follow-up panel is the Action phase panel.
+    assert ana.last_reply.content == "Your Action phase: play a card or draw one."
+
+
+async def test_discard_down_to_the_hand_limit_one_select_at_a_time(world, sb):
+    ana = world.member("Ana")
+    thread = await start(world)
+    hand = ["trail_llama", "highland_llama", "sleepy_llama", "suri_alpaca", "shy_alpaca",
+            "meadow_goat", "cliff_goat", "woolly_ram"]
+    st = build(3, hands={"s0": hand}, fields={"s0": ["cria_button"], "s1": ["lamb_acorn"],
+                                              "s2": ["kid_clover"]}, plays=1)
+    await install(world, sb.bot, st)
+    panel = await open_panel(ana, thread)
+    await ana.click(panel, "Draw a card")
+    first = ana.last_reply
+    assert first.content == "**Choose a card to discard:**"
+    assert len(find(first, "ch.")["options"]) == 9
+    await pick(ana, first, "ch.", 0)
+    second = ana.last_reply
+    assert second.content == "**Choose a card to discard:**"
+    assert len(find(second, "ch.")["options"]) == 8
+    await pick(ana, second, "ch.", 0)
+    after = await state_of(sb.bot)
+    assert len(after.hands["s0"]) == 7 and after.active == "s1"
+    assert keys(after.discard)[-2:] == ["trail_llama", "highland_llama"]
+    text = thread.last_message.embeds[0]["description"]
+    assert "Ana discards Trail Llama." in text and "Ana discards Highland Llama." in text
+
+
+async def test_bad_input_is_refused_in_words_and_changes_nothing(world, sb):
+    ana, bo, ed = world.member("Ana"), world.member("Bo"), world.member("Ed")
+    thread = await start(world)
+    st = build(3, hands={"s0": ["trail_llama", "meadow_goat", "llama_spit"]},
+               fields={"s0": ["cria_button"], "s1": ["lamb_acorn"], "s2": ["kid_clover"]},
+               plays=2)
+    await install(world, sb.bot, st)
+    goat = cid_of(st, "meadow_goat", st.hands["s0"])
+    panel = await open_panel(ana, thread)
+    assert [o["label"] for o in find(panel, "play.")["options"]] == [
+        "Trail Llama", "Meadow Goat", "Llama Spit (cannot be played now)"]
+    v = await version(sb.bot)
+    await pick(ana, panel, "play.", cid_of(st, "llama_spit", st.hands["s0"]))
+    assert ana.last_reply.content.endswith(
+        "You cannot play Llama Spit right now. Instants answer other players' cards from a "
+        "reaction window.")
+    assert await version(sb.bot) == v
+    await pick(ana, panel, "play.", goat)
+    await pick(ana, ana.last_reply, "field.", "s0")
+    assert goat in (await state_of(sb.bot)).fields["s0"]
+    # The old panel still offers the Goat: refused, the hand changed.
+    v = await version(sb.bot)
+    await pick(ana, panel, "play.", goat)
+    assert ana.last_reply.content == f"\N{NO ENTRY SIGN} That card is no longer in your hand. {OUT_OF_DATE}"
+    assert await version(sb.bot) == v
+    # Bo sends Ana's panel selection.
+    data = {"custom_id": find(panel, "play.")["custom_id"], "component_type": 3,
+            "values": [str(cid_of(st, "trail_llama", st.hands["s0"]))]}
+    await sb.run_component(bo, panel, data)
+    assert bo.last_reply.content.endswith("It is not your turn.")
+    await sb.run_component(ed, panel, data)
+    assert ed.last_reply.content.endswith("You are not in this game.")
+    assert await version(sb.bot) == v
+    # After the turn moved on, Ana's old Draw button is out of date.
+    await ana.click(await open_panel(ana, thread), "End your Action phase")
+    v = await version(sb.bot)
+    assert (await state_of(sb.bot)).active == "s1"
+    await ana.click(panel, "Draw a card")
+    assert ana.last_reply.content.endswith("It is not your turn.")
+    assert await version(sb.bot) == v
+
+
+async def test_card_command_with_autocomplete(world, sb):
+    ana = world.member("Ana")
+    choices = await ana.autocomplete("card", name="spit")
+    assert [c["name"] for c in choices] == ["Llama Spit"]
+    choices = await ana.autocomplete("card", name="go")
+    assert [c["name"] for c in choices][:2] == ["Goat Costume", "Goat Headbutt"]
+    await ana.slash("card", name="Llama Spit")
+    reply = ana.last_reply
+    assert reply.ephemeral and reply.filenames == ["card.png"]
+    assert reply.embeds[0]["title"] == "Llama Spit"
+    assert reply.embeds[0]["footer"]["text"] == "Instant \u00b7 Llama \u00b7 3 copies"
+    assert reply.file("card.png")[:8] == b"\x89PNG\r\n\x1a\n"
+    await ana.slash("card", name="Dragon")
+    assert ana.last_reply.content.endswith("There is no Llamas Unleashed card called 'Dragon'.")
+
+
+# -- a whole game, and the leak check ------------------------------------------------------
+
+_NAME_RE = re.compile("|".join(sorted((re.escape(d.name) for d in CAT.designs.values()),
+                                      key=len, reverse=True)))
+
+
+def card_names(text: str) -> set[str]:
+    return set(_NAME_RE.findall(text or ""))
+
+
+def message_strings(msg) -> list[str]:
+    out = [msg.text, *msg.filenames, *msg.labels]
+    for s in msg.selects():
+        out.append(s.get("placeholder") or "")
+        for o in s.get("options", []):
+            out += [o.get("label", ""), o.get("description") or ""]
+    return out
+
+
+class LeakWatch:
+    """Names a member may see at each moment: cards that were ever public (Fields, piles,
+    Nursery, played cards, public events) plus, for a seat, cards that were in its hand,
+    in its own choices or in events addressed to it."""
+
+    def __init__(self, world, bot, gid, members):
+        self.world, self.bot, self.gid, self.members = world, bot, gid, members
+        self.public: set[str] = set()
+        self.private: dict[str, set[str]] = {s: set() for s in members}
+        self.seen: set[tuple[int, int]] = set()
+        self.public_msgs = 0
+
+    async def snap(self):
+        st = await state_of(self.bot, self.gid)
+        public = [c for f in st.fields.values() for c in f] + st.discard + st.nursery
+        public += [i.card for i in st.stack]
+        self.public |= {CAT[c].name for c in public}
+        for seat, hand in st.hands.items():
+            self.private[seat] |= {CAT[c].name for c in hand}
+        if st.choice is not None:
+            self.private[st.choice.seat] |= {CAT[o.card].name for o in st.choice.options
+                                             if o.card is not None}
+        for row in await self.bot.store.actions(self.gid):
+            for e in row.events:
+                names = card_names(e["text"])
+                if e.get("to") is None:
+                    self.public |= names
+                else:
+                    for seat in e["to"]:
+                        self.private[seat] |= names
+
+    async def check(self, thread):
+        await self.snap()
+        for msg in thread.all_messages:
+            if msg.ephemeral or (0, msg.id) in self.seen:
+                continue
+            self.seen.add((0, msg.id))
+            self.public_msgs += 1
+            for s in message_strings(msg):
+                leaked = card_names(s) - self.public
+                assert not leaked, f"public message {msg!r} names hidden {leaked}"
+            for comp in [*msg.buttons(), *msg.selects()]:
+                assert re.fullmatch(r"h[bs]:g:\d+:x:(baby|hand|back|(resp|pass)\.\d+)",
+                                    comp["custom_id"]), comp["custom_id"]
+        for seat, m in self.members.items():
+            for msg in [*m.dms, *m.ephemerals]:
+                if (m.id, msg.id) in self.seen:
+                    continue
+                self.seen.add((m.id, msg.id))
+                for s in message_strings(msg):
+                    leaked = card_names(s) - self.public - self.private[seat]
+                    assert not leaked, f"{m.name} saw hidden {leaked} in {msg!r}"
+
+
+async def test_full_three_player_game_through_the_panels_never_leaks(clock, tmp_path):
+    world = World()
+    for name in NAMES[:3]:
+        world.add_member(name)
+    sb = await world.connect(new_bot(tmp_path / "full.sqlite3", clock))
+    watch: dict[str, LeakWatch] = {}
+    kinds: list[str] = []
+
+    async def after_each(ctx):
+        if "w" not in watch:
+            seats = await sb.bot.store.seats(ctx.game_id)
+            watch["w"] = LeakWatch(world, sb.bot, ctx.game_id,
+                                   {s.seat: world.member(s.user_id) for s in seats})
+        rows = await sb.bot.store.actions(ctx.game_id)
+        kinds.append(rows[-1].action["type"])
+        await watch["w"].check(ctx.thread)
+
+    gid = await play_game(world, sb.bot, game="unleashed", players=3, seed=11,
+                          extra_clicks=after_each)
+    record = await sb.bot.store.get_game(gid)
+    thread = world.channel(record.thread_id)
+    await watch["w"].check(thread)
+    assert record.status == "finished"
+    st = await state_of(sb.bot, gid)
+    assert st.phase == "over" and st.result is not None
+    assert {"baby", "play", "choose"} <= set(kinds)
+    final = thread.all_messages[-1]
+    assert final.embeds[0]["title"] == "Llamas Unleashed #1: final scores"
+    assert thread.all_messages[-2].filenames == ["table.png"]
+    assert thread.all_messages[-2].components == []
+    # Hands by DM: at most one per member per change of turn.
+    turns = st.turn
+    for seat, m in watch["w"].members.items():
+        assert 1 <= len(m.dms) <= turns
+        assert all("Your hand (" in d.content for d in m.dms)
+    assert watch["w"].public_msgs > 20
+    await world.disconnect()

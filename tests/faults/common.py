@@ -1,0 +1,111 @@
+"""Shared helpers of the fault suite: the real HerdBot with the tiny game in the sandbox.
+
+Used in-process by the tests and by the kill-and-restart child script (``killrun.py``).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from bot.config import Settings
+from bot.discord.bot import HerdBot
+from bot.games.registry import Registry
+from bot.runtime import ManualClock
+from bot.sandbox import Sandbox, SimInteraction, SimMember, SimMessage, World, current_interaction
+from tests.support.tinygame import tiny_registry
+
+#: Extensions of a tiny-game bot (the real core cogs plus the tiny test cog).
+TINY_EXTENSIONS = ("cogs.lobby", "cogs.game", "cogs.admin", "tests.support.tiny_cog")
+
+#: ``HERDBOT_FUZZ_FULL=1`` turns on the heavy on-demand modes.
+FULL = os.environ.get("HERDBOT_FUZZ_FULL", "") == "1"
+
+#: The sentence of a stale button (GameCog.answer_stale).
+MOVED_ON = "This table has moved on. Here is the current one:"
+
+
+def make_bot(db_path: Path | str, clock: ManualClock, registry: Registry | None = None,
+             **settings: Any) -> HerdBot:
+    """A HerdBot on the SQLite file ``db_path`` playing the tiny game only."""
+    cfg = Settings(database_path=db_path, _env_file=None, **settings)  # type: ignore[call-arg]
+    return HerdBot(cfg, registry=registry or tiny_registry(), clock=clock,
+                   extensions=TINY_EXTENSIONS)
+
+
+async def start_tiny(world: World, host: SimMember, others: list[SimMember], *,
+                     timer: str | None = None) -> SimMessage:
+    """Open a tiny lobby with ``/play``, let ``others`` join, start; return the lobby
+    message (its ``thread`` holds the table)."""
+    if timer:
+        await host.slash("play", game="tiny", turn_timer=timer)
+    else:
+        await host.slash("play", game="tiny")
+    lobby = host.last_reply
+    assert lobby is not None
+    for m in others:
+        await m.click(lobby, "Join")
+    await host.click(lobby, "Start")
+    assert lobby.thread is not None
+    return lobby
+
+
+def answers(it: SimInteraction) -> list[SimMessage]:
+    """Every message the bot created or edited to answer ``it`` (initial response, edited
+    original, followups, the updated component message)."""
+    out: list[SimMessage] = []
+    if it.original is not None:
+        out.append(it.original)
+    out.extend(it.followups)
+    if it.last_touched is not None and it.last_touched not in out:
+        out.append(it.last_touched)
+    return out
+
+
+def answered(it: SimInteraction) -> bool:
+    """True when the member saw an answer: the bot acknowledged the interaction and some
+    message was created or edited for it (never a silent "thinking..." forever)."""
+    if it.failed or not it.responded:
+        return False
+    msgs = answers(it)
+    return bool(msgs) and not all(m.loading for m in msgs)
+
+
+def answer_text(it: SimInteraction) -> str:
+    """The texts of every answer of ``it``, newline-joined."""
+    return "\n".join(m.text for m in answers(it))
+
+
+def press_all(sb: Sandbox, presses: list[tuple[SimMember, SimMessage, dict[str, Any]]]
+              ) -> list[SimInteraction]:
+    """Deliver one MESSAGE_COMPONENT interaction per ``(member, message, data)`` in the
+    same loop iteration, without settling in between (call ``await sb.settle()`` after).
+
+    ``data`` is the interaction data (``{"custom_id": ..., "component_type": 2}``), so any
+    raw custom id can be clicked on any message. This does what
+    :meth:`Sandbox.run_component` does minus its per-call settle: 50 concurrent settles
+    make the sandbox itself too slow to acknowledge within Discord's 3 s window.
+    """
+    its = []
+    for member, message, data in presses:
+        it = sb._new_interaction(member, "component", 3, message.channel, message)
+        payload = sb._base_payload(it, dict(data))
+        payload["message"] = message.data
+        token = current_interaction.set(it)
+        try:
+            sb.bot._connection.parse_interaction_create(payload)  # type: ignore[arg-type]
+        finally:
+            current_interaction.reset(token)
+        its.append(it)
+    return its
+
+
+async def click_raw(sb: Sandbox, member: SimMember, message: SimMessage, custom_id: str,
+                    values: list[str] | None = None) -> SimInteraction:
+    """Click (or, with ``values``, select) the raw ``custom_id`` on ``message``, whatever
+    components the message shows, and settle."""
+    data: dict[str, Any] = {"custom_id": custom_id, "component_type": 2}
+    if values is not None:
+        data = {"custom_id": custom_id, "component_type": 3, "values": values}
+    return await sb.run_component(member, message, data)

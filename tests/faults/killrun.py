@@ -1,0 +1,323 @@
+"""Child process of the kill-and-restart test (issue 8, item 2). Not a test module.
+
+``python -m tests.faults.killrun drive OUT --games 200 --seed S``
+    Runs the real HerdBot (tiny game) in the sandbox on ``OUT/bot.sqlite3``: opens
+    ``--games`` games (odd ones with the 2-minute turn timer), writes ``OUT/games.json``,
+    then plays random moves for ever (members clicking Add 1 / Add 2 / Wait on the latest
+    table message; a Wait opens the tiny game's 30 s rules timer and leaves the game
+    waiting). After every click whose interaction settled AND whose action the store
+    committed (version + 1, an action row), one JSON line ``{"g", "v", "m"}`` is appended
+    to ``OUT/journal.jsonl`` with flush + fsync, ``m`` being the message data of the game's
+    newest table message (the one whose buttons a member would press next). The parent
+    kills this process with SIGKILL.
+
+``python -m tests.faults.killrun check OUT --seed S``
+    Restarts on the same SQLite file in a new world holding the same guild, members and
+    threads (the world's clock is frozen so its snowflakes repeat; see ``freeze_world``),
+    injects each game's last journaled table message into its thread, and checks:
+    every journaled action is in the store; every stored timer fires once the bot's
+    ManualClock passes its deadline; buttons of the messages from before the kill still
+    work (an action press applies when the message is current and is answered "This table
+    has moved on" otherwise; My hand answers with the member's own token); every game is
+    then played to its end, with an action log of versions 1..N without holes. Writes
+    ``OUT/check.json`` with the figures; any failure raises (exit status 1).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from bot.runtime import ManualClock  # noqa: E402
+from bot.sandbox import SimChannel, SimMessage, World  # noqa: E402
+from bot.sandbox import payloads as P  # noqa: E402
+from tests.faults.common import MOVED_ON, answer_text, click_raw, make_bot, start_tiny  # noqa: E402
+from tests.support.tinygame import TinyEngine  # noqa: E402
+
+#: The frozen world time (unix seconds) and the number of members.
+WORLD_TIME = 1_790_000_000.0
+N_MEMBERS = 8
+ENGINE = TinyEngine()
+
+
+def freeze_world() -> None:
+    """Freeze the sandbox world's clock so that two processes building the same world in
+    the same order get the same snowflakes (guild, channel and member ids). The sandbox
+    has no API to rebuild a world with given ids; ``advance`` still moves it."""
+    P.Clock.time = lambda self: WORLD_TIME + self.offset  # type: ignore[method-assign]
+
+
+def new_world() -> World:
+    """The world of both phases: guild, #general and members M0..M7, in that order."""
+    freeze_world()
+    world = World()
+    for i in range(N_MEMBERS):
+        world.add_member(f"M{i}")
+    return world
+
+
+def atomic_json(path: Path, data: Any) -> None:
+    """Write ``data`` as JSON to ``path`` atomically (temp file, fsync, rename)."""
+    tmp = path.with_suffix(".tmp")
+    with open(tmp, "w") as f:
+        json.dump(data, f)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def table_message(thread: SimChannel) -> SimMessage | None:
+    """The newest public message of ``thread`` carrying the table's Add 1 button."""
+    for m in reversed(thread.all_messages):
+        if m.ephemeral_for is None and m.has_component("Add 1"):
+            return m
+    return None
+
+
+# ------------------------------------------------------------------------------ drive
+
+
+async def drive(out: Path, games: int, seed: int) -> None:
+    world = new_world()
+    clock = ManualClock()
+    sb = await world.connect(make_bot(out / "bot.sqlite3", clock))
+    store = sb.bot.store
+    members = [world.member(f"M{i}") for i in range(N_MEMBERS)]
+    info: dict[str, Any] = {"guild_id": world.guild_id, "main_id": world.main.id,
+                            "members": {m.name: m.id for m in members}, "games": {}}
+    for g in range(games):
+        host, other = members[g % N_MEMBERS], members[(g + 1 + g // N_MEMBERS) % N_MEMBERS]
+        if other is host:
+            other = members[(g + 1) % N_MEMBERS]
+        lobby = await start_tiny(world, host, [other], timer="2m" if g % 2 else None)
+        thread = lobby.thread
+        assert thread is not None
+        record = await store.game_by_thread(thread.id)
+        assert record is not None and record.status == "active"
+        seats = {s.seat: s.user_id for s in await store.seats(record.id)}
+        info["games"][str(record.id)] = {"thread_id": thread.id, "name": thread.name,
+                                         "seats": seats, "timer": bool(g % 2)}
+    info["max_id"] = world.clock._last_id
+    atomic_json(out / "games.json", info)
+    rnd = random.Random(seed)
+    by_id = {m.id: m for m in members}
+    journal = open(out / "journal.jsonl", "a")  # noqa: SIM115 - lives until the kill
+    # Nothing but these clicks changes a game in this phase (no AI seat, the clock stands
+    # still), so the states are cached and refreshed after each click.
+    games_now: dict[int, Any] = {}
+    for gid in (int(g) for g in info["games"]):
+        record = await store.get_game(gid)
+        assert record is not None and record.state is not None
+        games_now[gid] = (record, ENGINE.load_state(record.state))
+    while True:
+        active = [(r, s) for r, s in games_now.values()
+                  if r.status == "active" and not s.waiting]
+        if not active:
+            await asyncio.sleep(0.05)  # nothing left to play: wait for the kill
+            continue
+        record, state = rnd.choice(active)
+        gid = record.id
+        thread = world.channels[info["games"][str(gid)]["thread_id"]]
+        msg = table_message(thread)
+        assert msg is not None, f"game {gid} has no table message"
+        member = by_id[info["games"][str(gid)]["seats"][state.seats[state.turn]]]
+        r = rnd.random()
+        label = "Wait" if r < 0.12 and state.turn_count % 5 != 4 else (
+            "Add 1" if r < 0.56 else "Add 2")
+        await member.click(msg, label)
+        after = await store.get_game(gid)
+        assert after is not None
+        if after.version != record.version + 1:
+            raise AssertionError(f"game {gid}: click {label} was not applied: "
+                                 f"{answer_text(member.last_interaction)}")
+        rows = await store.actions(gid)
+        assert rows[-1].version == after.version
+        games_now[gid] = (after, ENGINE.load_state(after.state or ""))
+        latest = table_message(thread)
+        line = {"g": gid, "v": after.version, "m": latest.data if latest else None}
+        journal.write(json.dumps(line) + "\n")
+        journal.flush()
+        os.fsync(journal.fileno())
+
+
+# ------------------------------------------------------------------------------ check
+
+
+def read_journal(path: Path) -> list[dict[str, Any]]:
+    """The complete lines of the journal (a line cut by the kill is ignored)."""
+    out = []
+    if not path.exists():
+        return out
+    for line in path.read_text().split("\n"):
+        try:
+            out.append(json.loads(line))
+        except json.JSONDecodeError:
+            continue
+    return out
+
+
+async def check(out: Path, seed: int) -> dict[str, Any]:
+    started = time.perf_counter()
+    info = json.loads((out / "games.json").read_text())
+    journal = read_journal(out / "journal.jsonl")
+    world = new_world()
+    assert world.guild_id == info["guild_id"] and world.main.id == info["main_id"]
+    assert {m.name: m.id for m in world.members.values()} == info["members"]
+    by_id = {m.id: m for m in world.members.values()}
+    # Rebuild the threads and the last journaled table message of each game.
+    last_msg: dict[int, dict[str, Any]] = {}
+    for entry in journal:
+        if entry["m"] is not None:
+            last_msg[entry["g"]] = entry["m"]
+        elif entry["g"] in last_msg:
+            del last_msg[entry["g"]]
+    max_id = info["max_id"]
+    for gid, g in info["games"].items():
+        ch = SimChannel(world, g["thread_id"], "thread", g["name"], parent_id=world.main.id,
+                        owner_id=world.application_id)
+        ch.members = {int(u) for u in g["seats"].values()}
+        world.channels[ch.id] = ch
+    for gid, data in last_msg.items():
+        msg = SimMessage(world, data, [])
+        world.messages[msg.id] = msg
+        world.channels[msg.channel_id].messages.append(msg.id)
+        max_id = max(max_id, msg.id)
+    # New snowflakes far above every id the first process may have drawn.
+    world.clock._last_id = max_id + 10**12
+
+    clock = ManualClock()
+    sb = await world.connect(make_bot(out / "bot.sqlite3", clock))
+    store = sb.bot.store
+    figures: dict[str, Any] = {"journaled": len(journal), "games": len(info["games"])}
+
+    # 1. Every acknowledged action is in the store.
+    versions: dict[int, set[int]] = {}
+    for gid in info["games"]:
+        versions[int(gid)] = {r.version for r in await store.actions(int(gid))}
+    missing = [(e["g"], e["v"]) for e in journal if e["v"] not in versions[e["g"]]]
+    assert not missing, f"acknowledged actions missing from the store: {missing[:10]}"
+    figures["stored_actions"] = sum(len(v) for v in versions.values())
+    figures["unjournaled_commits"] = figures["stored_actions"] - len(journal)
+
+    # 2. Every pending timer fires once its deadline passes (the clock moves 121 s).
+    timers = await store.timers()
+    pre = {gid: (await store.get_game(gid)) for gid in versions}
+    figures["timers"] = {k: sum(t.kind == k for t in timers) for k in ("rules", "turn", "remind")}
+    assert figures["timers"]["rules"] > 0 and figures["timers"]["turn"] > 0
+    assert all(t.due_at <= clock.now() + 121 for t in timers if t.kind != "archive")
+    clock.advance(121)
+    await sb.bot.service.timers.fire_due()
+    await sb.settle()
+    for t in timers:
+        if t.kind == "archive":
+            continue
+        now = await store.timer(t.game_id, t.kind)
+        assert now is None or (now.key, now.due_at) != (t.key, t.due_at), f"{t} did not fire"
+        before = pre[t.game_id]
+        assert before is not None and before.state is not None
+        record = await store.get_game(t.game_id)
+        assert record is not None
+        rows = [r for r in await store.actions(t.game_id) if r.version > before.version]
+        thread = world.channels[info["games"][str(t.game_id)]["thread_id"]]
+        if t.kind == "rules":
+            seat = t.payload["timeouts"][0]["seat"]
+            assert rows and (rows[0].seat, rows[0].action) == (seat, {"type": "stop_waiting"})
+            assert not ENGINE.load_state(record.state or "").waiting
+        elif t.kind == "turn":
+            seat = t.payload["seats"][0]
+            assert rows and rows[0].seat == seat
+            assert [s.missed_turns for s in await store.seats(t.game_id) if s.seat == seat] == [1]
+            assert any("Time ran out for" in m.content for m in thread.all_messages)
+        else:
+            assert any("half your time is gone" in m.content for m in thread.all_messages)
+    figures["timers_fired"] = sum(figures["timers"].values())
+
+    # 3. Buttons of messages from before the kill still work.
+    applied = stale = hands = 0
+    for gid, data in last_msg.items():
+        record = await store.get_game(gid)
+        assert record is not None and record.state is not None
+        if record.status != "active":
+            continue
+        state = ENGINE.load_state(record.state)
+        msg = world.messages[int(data["id"])]
+        seat_user = info["games"][str(gid)]["seats"][state.seats[state.turn]]
+        member = by_id[int(seat_user)]
+        it = await click_raw(sb, member, msg, msg.component("My hand")["custom_id"])
+        assert answer_text(it) == f"Your secret token is {state.secrets[state.seats[state.turn]]}."
+        hands += 1
+        if state.waiting:
+            continue
+        cid = msg.component("Add 1")["custom_id"]
+        drawn_for = int(cid.split(":")[3])
+        it = await click_raw(sb, member, msg, cid)
+        after = await store.get_game(gid)
+        assert after is not None
+        if drawn_for == record.version:
+            assert after.version == record.version + 1, answer_text(it)
+            applied += 1
+        else:
+            assert after.version == record.version
+            assert answer_text(it).startswith(MOVED_ON)
+            stale += 1
+    figures["old_buttons"] = {"applied": applied, "stale_answered": stale, "my_hand": hands}
+    assert applied > 0 and hands > 0
+
+    # 4. Every game continues to its end.
+    moves = 0
+    for _ in range(200):
+        active = [r for r in await store.games_with_status("active")]
+        if not active:
+            break
+        for record in active:
+            state = ENGINE.load_state(record.state or "")
+            member = by_id[int(info["games"][str(record.id)]["seats"][state.seats[state.turn]])]
+            thread = world.channels[info["games"][str(record.id)]["thread_id"]]
+            msg = table_message(thread)
+            if msg is None or int(msg.component("Add 1")["custom_id"].split(":")[3]) != record.version:
+                await member.slash("game status", in_channel=thread)
+                msg = table_message(thread)
+            assert msg is not None
+            assert not state.waiting, f"game {record.id} still waits: its timer did not fire"
+            await member.click(msg, "Add 2")
+            moves += 1
+    games = await store.games_with_status("finished")
+    assert len(games) == len(info["games"]), "some games did not finish"
+    for record in games:
+        rows = await store.actions(record.id)
+        assert [r.version for r in rows] == list(range(1, record.version + 1))
+        state = ENGINE.load_state(record.state or "")
+        assert state.winner is not None and state.counter >= state.target
+    figures["moves_after_restart"] = moves
+    figures["check_seconds"] = round(time.perf_counter() - started, 2)
+    await world.disconnect()
+    return figures
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("phase", choices=["drive", "check"])
+    parser.add_argument("out", type=Path)
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    if args.phase == "drive":
+        asyncio.run(drive(args.out, args.games, args.seed))
+    else:
+        figures = asyncio.run(check(args.out, args.seed))
+        atomic_json(args.out / "check.json", figures)
+
+
+if __name__ == "__main__":
+    main()
