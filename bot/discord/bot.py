@@ -7,6 +7,7 @@ the app commands (globally, or to ``HERDBOT_DEV_GUILDS``).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -114,6 +115,8 @@ class HerdBot(commands.Bot):
             await self.load_extension(ext)
         self.add_dynamic_items(HerdButton, HerdSelect)
         armed = await self.service.timers.start()
+        self._reconcile = asyncio.create_task(self.service.reconcile_timers(),
+                                              name="herdbot-reconcile-timers")
         log.info("store %s ready; %d timers re-armed", self.settings.database_path, armed)
         if self._sync:
             await self.sync_commands()
@@ -186,10 +189,36 @@ class HerdBot(commands.Bot):
             await send_error(interaction, OOPS)
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
-        """Answer component clicks whose custom id is not herdbot's (never 'This interaction
-        failed')."""
+        """Answer component clicks discord.py's dispatch will not route (never 'This
+        interaction failed'): ids that are not herdbot's, ids a DynamicItem template cannot
+        match, and clicks on a component no longer on its message (the table moved on
+        between the click and its arrival) - those go to the router, which answers them."""
         if interaction.type is not discord.InteractionType.component:
             return
-        custom_id = str((interaction.data or {}).get("custom_id", ""))  # type: ignore[union-attr]
+        data = interaction.data or {}
+        custom_id = str(data.get("custom_id", ""))  # type: ignore[union-attr]
         if not custom_id.startswith(("hb:", "hs:")):
             await send_error(interaction, "This button is not one herdbot understands.")
+            return
+        on_message = _component_ids(interaction.message)
+        if "\n" in custom_id or "\r" in custom_id or custom_id not in on_message:
+            values = [str(v) for v in data.get("values", [])]  # type: ignore[union-attr]
+            await self.route_component(interaction, custom_id, values)
+
+
+def _component_ids(message: discord.Message | None) -> set[str]:
+    """Every custom id among a message's components (rows and nested children)."""
+    found: set[str] = set()
+    if message is None:
+        return found
+    stack: list[Any] = list(message.components)
+    while stack:
+        comp = stack.pop()
+        custom_id = getattr(comp, "custom_id", None)
+        if custom_id:
+            found.add(custom_id)
+        stack.extend(getattr(comp, "children", []) or [])
+        accessory = getattr(comp, "accessory", None)
+        if accessory is not None:
+            stack.append(accessory)
+    return found

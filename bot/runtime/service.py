@@ -472,6 +472,26 @@ class GameService:
             await self.timers.cancel(record.id, "turn")
             await self.timers.cancel(record.id, "remind")
 
+    async def reconcile_timers(self) -> int:
+        """Arm the timers every active game's state calls for (start-up, in the background).
+
+        An action is committed before its timers are armed; a process killed in between
+        would leave a game waiting on a deadline with no timer. Returns the games checked.
+        """
+        checked = 0
+        for record in await self.store.games_with_status("active"):
+            async with self.lock(record.id):
+                record = await self.get(record.id)
+                if record.status != "active" or record.state is None:
+                    continue
+                spec = self.registry.get(record.kind)
+                if spec is None:
+                    continue
+                state = spec.engine.load_state(record.state)
+                await self._sync_timers(record, await self.store.seats(record.id), spec, state)
+                checked += 1
+        return checked
+
     async def deadline(self, game_id: int, kind: str = "rules") -> float | None:
         """Unix time at which the game's ``kind`` timer fires, or ``None``."""
         timer = await self.store.timer(game_id, kind)

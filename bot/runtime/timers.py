@@ -24,8 +24,9 @@ TimerHandler = Callable[[TimerRecord], Awaitable[None]]
 class TimerService:
     """Fires stored timers through ``handler(timer)``.
 
-    The handler is called after the timer row is deleted, so a timer fires at most once; a
-    handler that raises is logged and does not stop the service.
+    The timer row is deleted after its handler returns (or raises: that is logged and does
+    not stop the service), so a crash while firing leaves the timer to fire again at the
+    next start; handlers must be idempotent.
     """
 
     def __init__(self, store: Store, clock: Clock, handler: TimerHandler) -> None:
@@ -80,13 +81,17 @@ class TimerService:
                 if timer.due_at > self._clock.now():
                     break
                 current = await self._store.timer(timer.game_id, timer.kind)
-                if current is None or current.id != timer.id or current.key != timer.key:
+                if current != timer:
                     continue
-                await self._store.delete_timer(timer.game_id, timer.kind)
+                # The row is deleted only after the handler ran, so a process killed while
+                # firing fires the timer again after the restart (handlers check that the
+                # decision they time out is still pending). A handler that schedules a new
+                # timer of the same kind replaces the row, which is then kept.
                 try:
                     await self._handler(timer)
                 except Exception:
                     log.exception("timer %s of game %s failed", timer.kind, timer.game_id)
+                await self._store.delete_timer_if_unchanged(timer)
                 fired += 1
         return fired
 

@@ -443,6 +443,15 @@ class Store:
                     "DELETE FROM timers WHERE game_id=? AND kind=?", (game_id, kind)
                 )
 
+    async def delete_timer_if_unchanged(self, timer: TimerRecord) -> bool:
+        """Delete ``timer`` unless it was replaced meanwhile (other key or due time)."""
+        async with self._tx() as db:
+            cur = await db.execute(
+                "DELETE FROM timers WHERE id=? AND key=? AND due_at=?",
+                (timer.id, timer.key, timer.due_at),
+            )
+            return cur.rowcount == 1
+
     async def timers(self) -> list[TimerRecord]:
         """Every stored timer, earliest first."""
         rows = await self._all("SELECT * FROM timers ORDER BY due_at, id")
