@@ -30,8 +30,8 @@ import discord
 
 from bot.discord import ids
 from bot.discord.components import button, select, view_of
-from bot.discord.game_cog import GameCog, Table, named
-from bot.discord.replies import send_ephemeral
+from bot.discord.game_cog import EMBED_LIMIT, GameCog, Table, named
+from bot.discord.replies import defer, send_ephemeral, send_error
 from bot.games.base import Event
 from bot.games.llamas_alpacas.engine import (
     TREAT_LIMIT,
@@ -44,8 +44,8 @@ from bot.games.llamas_alpacas.engine import (
     Take,
     TakeCost,
 )
-from bot.render.llamas_alpacas import render_table
-from bot.runtime import GameError
+from bot.render.llamas_alpacas import render_table, warm_up
+from bot.runtime import GameError, Update
 from bot.store import SeatRecord
 
 if TYPE_CHECKING:
@@ -91,6 +91,27 @@ def space_label(view_player: PlayerView, space: int, *, replace: bool = False) -
     return f"{space + 1} · {'replace ' if replace else ''}{card.short()}"
 
 
+def highlight_of(events: list[Event]) -> dict[str, list[int]]:
+    """Spaces to outline per seat from public events: where a card was placed, replaced or
+    moved to, and every space of a scored line (whose cards have left the board)."""
+    out: dict[str, list[int]] = {}
+    for e in events:
+        seat = e.data.get("seat")
+        if e.to is not None or not isinstance(seat, str):
+            continue
+        spaces: list[int] = []
+        if e.type in ("placed_start", "placed", "replaced"):
+            spaces = [int(e.data["space"])]
+        elif e.type == "moved":
+            spaces = [int(e.data["dst"])]
+        elif e.type == "scored":
+            spaces = [int(sp) for line in e.data.get("lines", []) for sp in line["spaces"]]
+        for sp in spaces:
+            if sp not in out.setdefault(seat, []):
+                out[seat].append(sp)
+    return out
+
+
 class LlamasAlpacasCog(GameCog):
     """Discord flows of Llamas & Alpacas on top of :class:`GameCog`."""
 
@@ -99,6 +120,17 @@ class LlamasAlpacasCog(GameCog):
     def __init__(self, bot: HerdBot) -> None:
         super().__init__(bot)
         self._example: bytes | None = None
+        #: game id -> gold outlines for the next pictures: the spaces where the last
+        #: update placed or moved cards and the lines it scored (``{seat: [spaces]}``).
+        self._highlight: dict[int, dict[str, list[int]]] = {}
+        self._post_locks: dict[int, asyncio.Lock] = {}
+
+    async def cog_load(self) -> None:
+        """Pay the renderer's one-off warm-up (about 1 s: palette and card tiles) and build
+        the /rules example picture at start-up, in a worker thread, so that the first
+        table of the first game is as quick as the others."""
+        await asyncio.to_thread(warm_up)
+        await self.example_image()
 
     # -- helpers -----------------------------------------------------------------------
 
@@ -122,7 +154,18 @@ class LlamasAlpacasCog(GameCog):
 
     def render(self, table: Table) -> bytes:
         """The table picture (row and every board) from the spectator view."""
-        return render_table(self._view(table), names=table.names)
+        return render_table(self._view(table), names=table.names,
+                            highlight=self._highlight.get(table.record.id))
+
+    async def on_update(self, update: Update, interaction: discord.Interaction | None = None) -> None:
+        """Remember where the update's cards landed and what scored (outlined in gold on
+        the picture), then the base behaviour."""
+        if update.state is not None and update.steps:
+            self._highlight[update.record.id] = highlight_of(update.events())
+        await super().on_update(update, interaction)
+        if update.result is not None or update.kind in ("ended", "archive"):
+            self._highlight.pop(update.record.id, None)
+            self._post_locks.pop(update.record.id, None)
 
     async def example_image(self) -> bytes:
         """A mid-game 3-player table for ``/rules`` (computed once, off the event loop)."""
@@ -170,9 +213,9 @@ class LlamasAlpacasCog(GameCog):
                     f"rest go onto card {view.keep.target + 1} of the row.{last}")
         held = view.held.short() if view.held else "the card"
         if None in me.board:
-            return f"{who} places **{held}**: pick a free space on {who}'s board.{last}"
+            return f"{who} places **{held}**: pick a free space on their board.{last}"
         return (f"{who}'s board is full: **{held}** replaces the card on the space "
-                f"{who} picks (the old card is discarded).{last}")
+                f"they pick (the old card is discarded).{last}")
 
     def table_items(self, table: Table) -> list[discord.ui.Item[Any]]:
         """The buttons (or select) of the current phase; see the module docstring."""
@@ -240,31 +283,56 @@ class LlamasAlpacasCog(GameCog):
         return view_of(*items)
 
     async def post_table(self, table: Table, events: list[Event] | None = None) -> None:
-        """The base table post, pinging only once per turn: the players who must place a
-        starting card on the first table, then the active player when a turn begins (not
-        again for the keep-treats and place steps of the same turn)."""
-        channel = self.channel_of(table.record)
-        if channel is None:
-            return
-        file = await self.render_file(table)
-        ping = ""
-        state = self._state(table)
-        if table.result is None and table.record.status == "active":
-            first = table.record.table_message_id is None
-            if state.phase == "turn" or (state.phase == "setup" and first):
-                humans = [s for s in table.pending.seats if table.is_human(s)]
-                ping = " ".join(table.mention(s) for s in humans)
-        old = table.record.table_message_id
-        message = await channel.send(
-            content=ping or None, embed=self.table_embed(table, events), file=file,
-            view=self.table_view(table),
-        )
-        await self.bot.store.update_game(table.record.id, table_message_id=message.id)
-        if old:
-            try:
-                await channel.get_partial_message(old).edit(view=None)  # type: ignore[attr-defined]
-            except (discord.HTTPException, AttributeError):
-                pass
+        """Post the table (picture, turn text, buttons) and retire the previous one.
+
+        Unlike the base: posts of one game are serialised and use the stored game, so when
+        two updates race (two set-up placements at once) the later post shows the newest
+        state and the only live buttons are on the newest message; and the ping goes out
+        once per turn: to the players who must place a starting card on the first table,
+        then to the active player when a turn begins (not again for the keep-treats and
+        place steps of the same turn)."""
+        async with self._post_lock(table.record.id):
+            record = await self.bot.store.get_game(table.record.id)
+            if record.version != table.record.version:
+                table = await self.load_table(table.record.id)
+            else:
+                table = Table(record, table.seats, table.spec, table.state)
+            channel = self.channel_of(table.record)
+            if channel is None:
+                return
+            file = await self.render_file(table)
+            ping = ""
+            state = self._state(table)
+            if table.result is None and table.record.status == "active":
+                first = table.record.table_message_id is None
+                if state.phase == "turn" or (state.phase == "setup" and first):
+                    humans = [s for s in table.pending.seats if table.is_human(s)]
+                    ping = " ".join(table.mention(s) for s in humans)
+            old = table.record.table_message_id
+            message = await channel.send(
+                content=ping or None, embed=self.table_embed(table, events), file=file,
+                view=self.table_view(table),
+            )
+            await self.bot.store.update_game(table.record.id, table_message_id=message.id)
+            if old:
+                try:
+                    await channel.get_partial_message(old).edit(view=None)  # type: ignore[attr-defined]
+                except (discord.HTTPException, AttributeError):
+                    pass
+
+    def table_embed(self, table: Table, events: list[Event] | None = None) -> discord.Embed:
+        """The base embed, but showing up to 30 public event lines (three AI turns in a row
+        take about 12)."""
+        lines = [named(e.text, table.names) for e in (events or []) if e.to is None][-30:]
+        embed = super().table_embed(table, None)
+        desc = "\n".join(f"\N{BULLET} {t}" for t in lines)
+        if embed.description:
+            desc = (desc + "\n\n" if desc else "") + embed.description
+        embed.description = desc[:EMBED_LIMIT]
+        return embed
+
+    def _post_lock(self, game_id: int) -> asyncio.Lock:
+        return self._post_locks.setdefault(game_id, asyncio.Lock())
 
     def final_text(self, table: Table) -> str:
         """The result sentence, then per player (best first): points, the lines scored by
@@ -282,7 +350,7 @@ class LlamasAlpacasCog(GameCog):
             crown = "\N{TROPHY} " if seat in result.winners else ""
             detail = "; ".join(lines) if lines else "no lines scored"
             out.append(f"{crown}**{names[seat]}**: {result.scores[seat]} points - {detail}; "
-                       f"{p.clovers + p.carrots} treats left ({p.clovers}{CLOVER} "
+                       f"{plural(p.clovers + p.carrots, 'treat')} left ({p.clovers}{CLOVER} "
                        f"{p.carrots}{CARROT})")
         return "\n".join(out)
 
@@ -316,23 +384,28 @@ class LlamasAlpacasCog(GameCog):
         """Decode a grid/take/move/keep component into an engine action and play it."""
         code = cid.code
         head, _, rest = code.partition(".")
+        bad = GameError("bad_button", "This button is not one herdbot understands.")
         try:
             nums = [int(x) for x in rest.split(".")] if rest else []
         except ValueError:
-            raise GameError("bad_button", "This button is not one herdbot understands.") from None
+            raise bad from None
+        limit = {"st": 8, "pl": 8, "mf": 8, "mt": 8, "tk": 6}.get(head, 8)
+        low = 1 if head == "tk" else 0
+        if any(not low <= n <= limit for n in nums):
+            raise bad
         if head == "st" and len(nums) == 1:
             # Set-up buttons carry no version: players place in any order, so a click
             # racing another player's placement still counts. Only valid during set-up.
             if self._state(table).phase != "setup":
                 await self.answer_stale(interaction, table)
                 return
-            await self.act(interaction, table, seat, Place(space=nums[0]))
+            await self.place_start(interaction, table, seat, nums[0])
         elif head == "pl" and len(nums) == 1:
             await self.act(interaction, table, seat, Place(space=nums[0]), version=cid.version)
         elif head == "tk" and len(nums) == 1:
             await self.act(interaction, table, seat, Take(position=nums[0]), version=cid.version)
         elif head == "kp":
-            if len(values) != 1 or not values[0].isdigit():
+            if len(values) != 1 or not values[0].isdigit() or int(values[0]) > TREAT_LIMIT:
                 raise GameError("bad_choice", "Choose one way to keep 10 treats.")
             clovers = int(values[0])
             await self.act(interaction, table, seat,
@@ -355,7 +428,27 @@ class LlamasAlpacasCog(GameCog):
                     view=None)
             await self.act(interaction, table, seat, Move(src=src, dst=dst), version=cid.version)
         else:
-            raise GameError("bad_button", "This button is not one herdbot understands.")
+            raise bad
+
+    async def place_start(
+        self, interaction: discord.Interaction, table: Table, seat: SeatRecord, space: int
+    ) -> None:
+        """Place the starting card on ``space`` (0-8) without a version check: set-up
+        placements do not depend on each other, so one made a moment after another
+        player's still counts. The engine refuses a second placement in words."""
+        if seat.ai_takeover:
+            await send_error(interaction, "The AI is playing your seat: press I'm back first.")
+            return
+        await defer(interaction)
+        try:
+            update = await self.bot.service.act(
+                table.record.id, seat.seat, Place(space=space), expected_version=None,
+                publish=False,
+            )
+        except GameError as exc:
+            await send_error(interaction, named(exc.message, table.names))
+            return
+        await self.on_update(update, interaction)
 
     def _check_can_move(self, table: Table, seat: SeatRecord, src: int | None = None) -> None:
         """Refuse (``GameError``) opening the move panel out of turn or when no move exists."""
