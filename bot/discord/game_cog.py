@@ -102,6 +102,8 @@ class GameCog(commands.Cog):
         self.bot = bot
         #: game id -> the pending key last pinged, so each turn pings once.
         self._pinged: dict[int, str] = {}
+        #: game id -> lock serialising the posts of its tables.
+        self._post_locks: dict[int, asyncio.Lock] = {}
 
     # -- hooks for subclasses ----------------------------------------------------------
 
@@ -210,6 +212,24 @@ class GameCog(commands.Cog):
         channel = self.channel_of(table.record)
         if channel is None:
             return
+        lock = self._post_locks.setdefault(table.record.id, asyncio.Lock())
+        async with lock:
+            await self._post_table(channel, table, events)
+
+    async def _post_table(
+        self, channel: discord.abc.Messageable, table: Table, events: list[Event] | None
+    ) -> None:
+        # Two updates of one game can be published out of order (a timer and a click);
+        # posts are serialised per game and a table older than the stored state only
+        # tells its events, so the newest table is the one with live buttons.
+        stored = await self.bot.store.get_game(table.record.id)
+        if stored is not None and stored.version > table.state.version:
+            lines = [named(e.text, table.names) for e in (events or []) if e.to is None]
+            if lines:
+                await channel.send("\n".join(f"\N{BULLET} {t}" for t in lines)[:2000])
+            return
+        if stored is not None:
+            table.record = stored
         file = await self.render_file(table)
         ping = ""
         humans: list[str] = []

@@ -26,14 +26,16 @@ MAX_ACTIONS = 5000
 
 async def play_game(
     world: Any, bot: Any, *, game: str, players: int, seed: int,
-    extra_clicks: Any = None,
+    extra_clicks: Any = None, game_seed: int | None = None,
 ) -> int:
     """Drive a whole game of ``game`` with ``players`` members through the UI; return its
-    game id. ``extra_clicks(ctx)`` may run after every action (tests use it)."""
+    game id. ``seed`` seeds the members' AI choices; ``game_seed`` (when given) the game's
+    own shuffles. ``extra_clicks(ctx)`` may run after every action (tests use it)."""
     from bot.sandbox import World  # noqa: F401 - type only
 
-    seeds = iter(range(seed, seed + 1_000_000))
-    bot.service.seed_factory = lambda: next(seeds)
+    if game_seed is not None:
+        seeds = iter(range(game_seed, game_seed + 1_000_000))
+        bot.service.seed_factory = lambda: next(seeds)
     members = [world.member(n) for n in NAMES[:players]]
     host = members[0]
     await host.slash("play", game=game)
@@ -116,7 +118,7 @@ async def run_demo(*, game: str | None, players: int | None, seed: int, out: str
         bot = HerdBot(settings, registry=registry, clock=ManualClock())
         await world.connect(bot)
         try:
-            game_id = await play_game(world, bot, game=key, players=n, seed=seed)
+            game_id = await play_game(world, bot, game=key, players=n, seed=seed, game_seed=seed)
             record = await bot.store.get_game(game_id)
             thread = record.thread_id or record.channel_id
             lines = transcript(world, thread)

@@ -119,7 +119,7 @@ def table_of(thread):
 
 
 async def _full_game(world, bot, players):
-    game_id = await play_game(world, bot, game=KEY, players=players, seed=5)
+    game_id = await play_game(world, bot, game=KEY, players=players, seed=5, game_seed=5)
     record, seats, spec, state = await bot.service.load(game_id)
     assert record.status == "finished"
     result = spec.engine.result(state)
@@ -552,6 +552,6 @@ async def test_no_message_names_a_card_still_hidden_in_the_draw_pile(la):
                   if _words(cards_by_id()[c]) in kinds)
     assert leaks([f"Next card: {hidden.short()}"], kinds) == [hidden.short()]
     assert leaks([f"Next card: {hidden.describe()}"], kinds) == [hidden.describe()]
-    await play_game(world, bot, game=KEY, players=2, seed=9, extra_clicks=check)
+    await play_game(world, bot, game=KEY, players=2, seed=9, game_seed=9, extra_clicks=check)
     assert checked["messages"] > 50 and checked["kinds"] > 100
 
