@@ -65,7 +65,7 @@ def short(text: str, n: int = 100) -> str:
 
 
 def card_line(cid: int) -> str:
-    """``"Stampede (Magic)"`` style words for a card id."""
+    """The type line of a card id: ``"Basic Animal · Llama"``, ``"Magic"``."""
     d = catalog()[cid]
     kind = f" \u00b7 {d.kind.title()}" if d.kind else ""
     return f"{TYPE_WORDS[d.type]}{kind}"
@@ -139,7 +139,13 @@ class UnleashedCog(GameCog):
             return ("Anyone who holds a fitting Instant may answer with **Respond**; the "
                     f"window closes {self._deadline_text(table)}.")
         if pending.kind == "choice" and st.choice is not None:
-            return f"Waiting for **{names[st.choice.seat]}** to choose: open **My hand**."
+            why = ""
+            if st.choice.source is not None:
+                why = f" for {catalog()[st.choice.source].name}"
+            elif st.phase == "end":
+                why = " what to discard down to the hand limit"
+            return (f"Waiting for **{names[st.choice.seat]}** to choose{why}: open "
+                    "**My hand**.")
         if st.active is not None:
             what = {"start": "start-of-turn effects, then draw",
                     "action": "play a card or draw"}.get(st.phase, "finish the turn")
@@ -176,44 +182,58 @@ class UnleashedCog(GameCog):
             letters = next((ln.points for ln in result.breakdown.get(seat, [])
                             if ln.label.startswith("Letters")), 0)
             crown = "\N{TROPHY} " if seat in result.winners else ""
-            lines.append(f"{crown}**{names[seat]}**: {result.scores[seat]} Animals "
+            n = result.scores[seat]
+            lines.append(f"{crown}**{names[seat]}**: {n} Animal{'' if n == 1 else 's'} "
                          f"({letters} letters in their names)")
         return head + "\n" + "\n".join(lines)
 
     # -- posting ---------------------------------------------------------------------------
 
-    async def post_table(self, table: Table, events: list[Event] | None = None) -> None:
-        """Post the table. During a reaction window the message reads "Ana plays Stampede -
-        respond <t:...:R>" and pings nobody (pinging the eligible would reveal who holds an
-        Instant); otherwise the base pings the members who must act."""
-        self._deadlines[table.record.id] = await self.bot.service.deadline(table.record.id)
-        channel = self.channel_of(table.record)
-        if channel is None:
+    async def _post_table(self, channel: discord.abc.Messageable, table: Table,
+                          events: list[Event] | None) -> None:
+        """The base's post (serialised per game by ``post_table``; an older table only
+        tells its events), except during a reaction window: the message then reads "Ana
+        plays Stampede - respond <t:...:R>" and pings nobody and sends no turn notice
+        (the eligible seats are the Instant holders: naming them would leak hands)."""
+        stored = await self.bot.store.get_game(table.record.id)
+        if stored is not None and stored.version > table.state.version:
+            await super()._post_table(channel, table, events)
             return
-        file = await self.render_file(table)
-        content = None
-        if table.result is None and table.record.status == "active":
-            pending = table.pending
-            if pending.kind == "reaction":
-                content = (f"\N{HIGH VOLTAGE SIGN} {self.pile_line(table)} \u2013 respond "
-                           f"{self._deadline_text(table)}")
-            else:
-                humans = [s for s in pending.seats if table.is_human(s)]
-                content = " ".join(table.mention(s) for s in humans) or None
-        old = table.record.table_message_id
-        message = await channel.send(content=content, embed=self.table_embed(table, events),
-                                     file=file, view=self.table_view(table))
-        await self.bot.store.update_game(table.record.id, table_message_id=message.id)
-        if old:
-            try:
-                await channel.get_partial_message(old).edit(view=None)  # type: ignore[attr-defined]
-            except (discord.HTTPException, AttributeError):
-                pass
+        if table.result is None and table.pending.kind == "reaction":
+            self._deadlines[table.record.id] = await self.bot.service.deadline(table.record.id)
+            if stored is not None:
+                table.record = stored
+            file = await self.render_file(table)
+            self._pinged.pop(table.record.id, None)
+            content = (f"\N{HIGH VOLTAGE SIGN} {self.pile_line(table)} \u2013 respond "
+                       f"{self._deadline_text(table)}")
+            old = table.record.table_message_id
+            message = await channel.send(content=content, embed=self.table_embed(table, events),
+                                         file=file, view=self.table_view(table))
+            await self.bot.store.update_game(table.record.id, table_message_id=message.id)
+            if old:
+                try:
+                    await channel.get_partial_message(old).edit(view=None)  # type: ignore[attr-defined]
+                except (discord.HTTPException, AttributeError):
+                    pass
+            return
+        self._deadlines[table.record.id] = await self.bot.service.deadline(table.record.id)
+        await super()._post_table(channel, table, events)
 
     async def on_update(self, update: Update, interaction: discord.Interaction | None = None) -> None:
         """As the base, but a Pass that leaves the window open posts nothing public, and
         hands are DMed once per change of turn."""
         if self.nothing_public(update):
+            return
+        st: UnleashedState | None = update.state  # type: ignore[assignment]
+        if (update.kind in ("action", "timeout") and st is not None and st.phase == "setup"
+                and update.steps):
+            # A Baby chosen while others still choose: one line, the table stays.
+            channel = self.channel_of(update.record)
+            lines = [named(e.text, {s.seat: s.name for s in update.seats})
+                     for e in update.events() if e.to is None]
+            if channel is not None and lines:
+                await channel.send("\n".join(f"\N{BULLET} {t}" for t in lines)[:2000])
             return
         await super().on_update(update, interaction)
         if update.state is not None and update.kind in ("action", "timeout", "started"):
@@ -238,12 +258,13 @@ class UnleashedCog(GameCog):
         actors = {s.seat for s in update.steps}
         return pending.kind == "choice" and set(pending.seats) <= actors
 
-    def table_embed(self, table: Table, events: list[Event] | None = None) -> discord.Embed:
+    def table_embed(self, table: Table, events: list[Event] | None = None, *,
+                    deadline: float | None = None) -> discord.Embed:
         """The base embed; "s0 plays X into s0's Field" reads "... into their own Field"."""
         events = [e.model_copy(update={"text": _OWN_FIELD.sub(r"\1 plays \2 into their own Field",
                                                               e.text)})
                   for e in events or []]
-        return super().table_embed(table, events)
+        return super().table_embed(table, events, deadline=deadline)
 
     async def send_private_events(self, table: Table, update: Update,
                                   interaction: discord.Interaction | None) -> None:
@@ -258,7 +279,7 @@ class UnleashedCog(GameCog):
             if not table.is_human(seat_id):
                 continue
             if actor is not None and actor.seat == seat_id and interaction is not None:
-                await send_ephemeral(interaction, "\n".join(texts)[:1900])
+                await send_ephemeral(interaction, "\n".join(texts)[:1900], secret=True)
             else:
                 self._dm_notes.setdefault((table.record.id, seat_id), []).extend(texts)
 
@@ -446,7 +467,7 @@ class UnleashedCog(GameCog):
                 raise GameError("unplayable", f"You cannot play {name} right now.{why}")
             if len(plays) > 1:
                 await send_ephemeral(interaction, f"Into whose Field does {name} go?",
-                                     view=view_of(self._field_select(table, plays)))
+                                     secret=True, view=view_of(self._field_select(table, plays)))
                 return
             action = plays[0]
         elif code == "field":
@@ -489,7 +510,8 @@ class UnleashedCog(GameCog):
         st = self.st(table)
         if seat in table.pending.seats and table.pending.kind in ("choice", "turn") and (
                 st.choice is not None or st.active == seat):
-            await send_ephemeral(interaction, **await self.private_panel(table, table.seat(seat)))
+            await send_ephemeral(interaction, secret=True,
+                                 **await self.private_panel(table, table.seat(seat)))
 
     async def _reaction(self, interaction: discord.Interaction, table: Table, seat: SeatRecord,
                         code: str, rid: str, values: list[str]) -> None:
@@ -501,18 +523,18 @@ class UnleashedCog(GameCog):
         if code == "pass":
             if Pass() in legal:
                 await self.act(interaction, table, seat, Pass())
-            await send_ephemeral(interaction, NEUTRAL_PASS)
+            await send_ephemeral(interaction, NEUTRAL_PASS, secret=True)
             return
         responses = [a for a in legal if isinstance(a, Respond)]
         if code == "resp":
             if not responses:
-                await send_ephemeral(interaction, NEUTRAL_RESPOND)
+                await send_ephemeral(interaction, NEUTRAL_RESPOND, secret=True)
                 return
             opts = [discord.SelectOption(label=catalog()[a.card].name, value=str(a.card),
                                          description=short(catalog()[a.card].text, 100))
                     for a in responses]
             await send_ephemeral(
-                interaction, f"Answer **{self.pile_line(table)}** with:",
+                interaction, f"Answer **{self.pile_line(table)}** with:", secret=True,
                 view=view_of(select("g", table.record.id, f"rsel.{rid}", opts,
                                     placeholder="Choose an Instant"),
                              button("g", table.record.id, f"pass.{rid}", "Pass")))

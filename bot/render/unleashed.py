@@ -17,7 +17,7 @@ numbers, turn line) is at least 26 px so it reads on a phone.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import cache
+from functools import cache, lru_cache
 
 from PIL import Image, ImageDraw
 
@@ -100,6 +100,15 @@ def badge(d: ImageDraw.ImageDraw, cx: float, cy: float, r: int, colour: RGB, let
            anchor="mm")
 
 
+@lru_cache(maxsize=64)
+def _badge_sprite(colour: RGB, letter: str) -> Image.Image:
+    """A 41 px kind/type badge on a transparent square (cached)."""
+    img = Image.new("RGBA", (41, 41), (0, 0, 0, 0))
+    badge(ImageDraw.Draw(img), 20, 20, 20, colour, letter,
+          size=24 if letter.isalpha() else 22)
+    return img
+
+
 def _kind_of(c: CardView) -> str | None:
     return c.kinds[0] if c.kinds else None
 
@@ -119,28 +128,46 @@ NAME_COL = 300
 ROW_GAP = 8
 
 
+@lru_cache(maxsize=1024)
+def _name_width(name: str) -> int:
+    probe = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    return int(probe.textlength(name, font=font(CHIP_FONT))) + 30
+
+
 def _chip_width(d: ImageDraw.ImageDraw, c: CardView) -> int:
-    return int(d.textlength(c.name, font=font(CHIP_FONT))) + 30
+    return _name_width(c.name)
 
 
-def _chip(d: ImageDraw.ImageDraw, x: int, y: int, c: CardView, colour: RGB) -> int:
-    """A small card face: a tinted rounded card with a colour bar and its name. Magical
-    Animals get a gold rim, Babies a dotted one. Returns the width used."""
-    w = _chip_width(d, c)
-    rim: RGB = GOLD if c.type == "magical" else _dark(colour, 0.8)
-    d.rounded_rectangle((x, y, x + w, y + CHIP_H), radius=9, fill=_tint(colour, 0.82),
-                        outline=rim, width=3 if c.type == "magical" else 1)
-    d.rounded_rectangle((x, y, x + 8, y + CHIP_H), radius=4, fill=colour)
-    if c.type == "baby":
-        for i in range(x + 14, x + w - 8, 12):
-            d.line((i, y + CHIP_H - 6, i + 5, y + CHIP_H - 6), fill=_dark(colour, 0.8), width=2)
-    d.text((x + 18, y + CHIP_H // 2), c.name, font=font(CHIP_FONT), fill=INK, anchor="lm")
-    return w
+@lru_cache(maxsize=1024)
+def _chip_sprite(name: str, ctype: str, colour: RGB) -> Image.Image:
+    """A small card face (RGBA, transparent corners): a tinted rounded card with a colour
+    bar and the card's name; Magical Animals get a gold rim, Babies a dashed line. Cached:
+    the same cards come back in every picture."""
+    probe = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    w = int(probe.textlength(name, font=font(CHIP_FONT))) + 30
+    img = Image.new("RGBA", (w + 1, CHIP_H + 1), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    rim: RGB = GOLD if ctype == "magical" else _dark(colour, 0.8)
+    d.rounded_rectangle((0, 0, w, CHIP_H), radius=9, fill=_tint(colour, 0.82),
+                        outline=rim, width=3 if ctype == "magical" else 1)
+    d.rounded_rectangle((0, 0, 8, CHIP_H), radius=4, fill=colour)
+    if ctype == "baby":
+        for i in range(14, w - 8, 12):
+            d.line((i, CHIP_H - 6, i + 5, CHIP_H - 6), fill=_dark(colour, 0.8), width=2)
+    d.text((18, CHIP_H // 2), name, font=font(CHIP_FONT), fill=INK, anchor="lm")
+    return img
+
+
+def _chip(img: Image.Image, x: int, y: int, c: CardView, colour: RGB) -> int:
+    """Paste the small card face of ``c`` at (x, y); returns its width."""
+    sprite = _chip_sprite(c.name, c.type, colour)
+    img.paste(sprite, (x, y), sprite)
+    return sprite.width - 1
 
 
 def _groups(f: FieldView) -> list[tuple[RGB, str, str, list[CardView]]]:
     """(colour, badge letter, group words, cards) for each non-empty group of a Field."""
-    out = []
+    out: list[tuple[RGB, str, str, list[CardView]]] = []
     by_kind: dict[str, list[CardView]] = {}
     for c in f.animals:
         by_kind.setdefault(_kind_of(c) or "?", []).append(c)
@@ -222,7 +249,7 @@ def _header(d: ImageDraw.ImageDraw, view: UnleashedView, names: dict[str, str]) 
             if item.field and item.field != item.seat:
                 where = f" into {names.get(item.field, item.field)}'s Field"
             parts.append(f"{names.get(item.seat, item.seat)}: {item.card.name}{where}")
-        text = "On the pile: " + "  \u2190  ".join(reversed(parts))
+        text = "On the pile (top first): " + "  \u2190  ".join(reversed(parts))
         d.rounded_rectangle((MARGIN, y, WIDTH - MARGIN, y + 44), radius=10, fill=(255, 226, 214),
                             outline=(214, 120, 90), width=2)
         d.text((MARGIN + 14, y + 22), _fit(d, text, font(26, True), WIDTH - 2 * MARGIN - 28),
@@ -290,11 +317,11 @@ def render_table(view: UnleashedView, *, names: Mapping[str, str] | None = None)
         for ix, iy, item in items:
             if isinstance(item, tuple) and item and item[0] == "badge":
                 _, colour, letter, count = item
-                badge(d, field_x + ix + 20, fy + iy + CHIP_H // 2, 20, colour, letter,
-                      size=24 if len(letter) == 1 and letter.isalpha() else 22)
+                sprite = _badge_sprite(colour, letter)
+                img.paste(sprite, (field_x + ix, fy + iy + CHIP_H // 2 - 20), sprite)
             else:
                 c, colour = item  # type: ignore[misc]
-                _chip(d, field_x + ix, fy + iy, c, colour)
+                _chip(img, field_x + ix, fy + iy, c, colour)
         y += h + 12
     # Legend.
     lx = MARGIN

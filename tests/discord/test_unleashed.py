@@ -117,7 +117,9 @@ async def test_baby_choice_by_select_and_random_on_timeout(world, sb, clock):
     await pick(ana, menu, "bsel", CAT.ids_of("kid_clover")[0])
     st = await state_of(sb.bot)
     assert keys(st.fields["s0"]) == ["kid_clover"] and st.babies_chosen == ["s0"]
-    assert "Ana chooses Kid Clover for their Field." in thread.last_message.embeds[0]["description"]
+    # One line in the thread; the table (and its button) stays for the others.
+    assert thread.last_message.content == "\N{BULLET} Ana chooses Kid Clover for their Field."
+    assert table_of(bo, thread).id == table.id and not table.is_disabled("Choose your Baby")
     # A second choice is refused in words, nothing changes.
     before = await version(sb.bot)
     await pick(ana, menu, "bsel", CAT.ids_of("cria_wisp")[0])
@@ -137,6 +139,29 @@ async def test_baby_choice_by_select_and_random_on_timeout(world, sb, clock):
         assert dm.startswith("**Llamas Unleashed #1** \N{EM DASH} https://discord.com/channels/")
         names = ", ".join(CAT[c].name for c in st.hands[seat])
         assert dm.endswith(f"Your hand ({len(st.hands[seat])}): {names}.")
+
+
+async def test_closed_dms_get_one_notice_without_secrets(world, sb, clock):
+    ana, bo = world.member("Ana"), world.member("Bo")
+    world.faults.close_dms(bo)
+    thread = await start(world, ("Ana", "Bo"))
+    clock.advance(61)
+    await sb.bot.service.timers.fire_due()
+    await world.settle()
+    notice = f"{bo.mention}, I cannot send you direct messages, so I will not try again. " \
+             "Use the **My hand** button on the table to see your cards."
+    public = [m.content for m in thread.all_messages if not m.ephemeral]
+    assert public.count(notice) == 1 and len(ana.dms) == 1 and bo.dms == []
+    # The next change of turn does not try (or tell) again.
+    st = await state_of(sb.bot)
+    who = world.member("Ana" if st.active == "s0" else "Bo")
+    panel = await open_panel(who, thread)
+    await who.click(panel, "Draw a card")
+    while (await state_of(sb.bot)).choice is not None:  # discard down to the limit if needed
+        await pick(who, who.last_reply, "ch.", 0)
+    assert (await state_of(sb.bot)).turn == st.turn + 1
+    public = [m.content for m in thread.all_messages if not m.ephemeral]
+    assert public.count(notice) == 1 and bo.dms == []
 
 
 # -- reaction windows ---------------------------------------------------------------------
@@ -187,6 +212,48 @@ async def test_counter_instant_takes_the_card_and_the_window_names_nobody(world,
     assert "Bo answers Trail Llama with Llama Spit." in text
     assert "Bo's Llama Spit cancels Trail Llama and Bo takes it into their hand." in text
     assert after.active == "s1"
+
+
+async def test_window_closes_early_when_everyone_who_could_answer_passed(world, sb, clock):
+    ana, bo, cy = (world.member(n) for n in ("Ana", "Bo", "Cy"))
+    thread = await start(world)
+    st = build(3, hands={"s0": ["trail_llama"], "s1": ["llama_spit"], "s2": ["alpaca_huff"]},
+               fields={"s0": ["cria_button"], "s1": ["lamb_acorn"], "s2": ["kid_clover"]},
+               plays=2)
+    await install(world, sb.bot, st)
+    await pick(ana, await open_panel(ana, thread), "play.",
+               cid_of(st, "trail_llama", st.hands["s0"]))
+    await pick(ana, ana.last_reply, "field.", "s0")
+    window = thread.last_message
+    await bo.click(window, "Pass")
+    assert bo.last_reply.content == NEUTRAL_PASS
+    assert thread.last_message.id == window.id  # nothing public yet
+    await cy.click(window, "Pass")
+    after = await state_of(sb.bot)
+    assert after.reaction is None and keys(after.fields["s0"]) == ["cria_button", "trail_llama"]
+    assert await sb.bot.service.deadline(1) is None  # closed before its timer: disarmed
+    assert "Trail Llama enters Ana's Field." in thread.last_message.embeds[0]["description"]
+    assert window.components == []  # the window's buttons are retired
+
+
+async def test_late_answers_about_hands_go_by_dm_never_to_the_thread(world, sb):
+    ana, bo, cy = (world.member(n) for n in ("Ana", "Bo", "Cy"))
+    thread = await start(world)
+    st = build(3, hands={"s0": ["trail_llama"], "s1": ["llama_spit"], "s2": ["meadow_goat"]},
+               fields={"s0": ["cria_button"], "s1": ["lamb_acorn"], "s2": ["kid_clover"]})
+    await install(world, sb.bot, st)
+    await pick(ana, await open_panel(ana, thread), "play.",
+               cid_of(st, "trail_llama", st.hands["s0"]))
+    await pick(ana, ana.last_reply, "field.", "s0")
+    window = thread.last_message
+    public_before = len([m for m in thread.all_messages if not m.ephemeral])
+    world.faults.late_ack()
+    await cy.click(window, "Respond")  # Cy holds no Instant: that must not become public
+    world.faults.late_ack()
+    await bo.click(window, "Respond")  # Bo's Instants: private
+    assert len([m for m in thread.all_messages if not m.ephemeral]) == public_before
+    assert cy.dms[-1].content.endswith(NEUTRAL_RESPOND)
+    assert "Answer **Ana plays Trail Llama** with:" in bo.dms[-1].content
 
 
 async def test_ambush_instant_and_a_choice_made_by_another_player(world, sb):
@@ -243,11 +310,11 @@ async def test_restart_during_an_open_window_then_respond_pass_and_timer(world, 
     await world.disconnect()
     sb = await world.connect(new_bot(db, clock))
     # Cy passes after the restart: acknowledged only to Cy, nothing public.
-    count = len(thread.all_messages)
+    count = len([m for m in thread.all_messages if not m.ephemeral])
     await cy.click(window, "Pass")
     assert cy.last_reply.ephemeral and cy.last_reply.content == NEUTRAL_PASS
     assert (await state_of(sb.bot)).reaction.passed == ["s2"]
-    assert len(thread.all_messages) == count
+    assert len([m for m in thread.all_messages if not m.ephemeral]) == count
     # Bo answers with Ram Rebuff; Ana may answer back (a new window).
     await bo.click(window, "Respond")
     await pick(bo, bo.last_reply, "rsel.", cid_of(st, "ram_rebuff", st.hands["s1"]))
@@ -321,7 +388,7 @@ async def test_discard_down_to_the_hand_limit_one_select_at_a_time(world, sb):
     after = await state_of(sb.bot)
     assert len(after.hands["s0"]) == 7 and after.active == "s1"
     assert keys(after.discard)[-2:] == ["trail_llama", "highland_llama"]
-    text = thread.last_message.embeds[0]["description"]
+    text = public_text(thread, 2)
     assert "Ana discards Trail Llama." in text and "Ana discards Highland Llama." in text
 
 
@@ -370,7 +437,7 @@ async def test_bad_input_is_refused_in_words_and_changes_nothing(world, sb):
 async def test_card_command_with_autocomplete(world, sb):
     ana = world.member("Ana")
     choices = await ana.autocomplete("card", name="spit")
-    assert [c["name"] for c in choices] == ["Llama Spit"]
+    assert [c["name"] for c in choices] == ["Spitfire Llama", "Llama Spit"]
     choices = await ana.autocomplete("card", name="go")
     assert [c["name"] for c in choices][:2] == ["Goat Costume", "Goat Headbutt"]
     await ana.slash("card", name="Llama Spit")
@@ -481,15 +548,36 @@ async def test_full_three_player_game_through_the_panels_never_leaks(clock, tmp_
     assert record.status == "finished"
     st = await state_of(sb.bot, gid)
     assert st.phase == "over" and st.result is not None
-    assert {"baby", "play", "choose"} <= set(kinds)
+    assert {"baby", "play", "choose", "respond"} <= set(kinds)
     final = thread.all_messages[-1]
     assert final.embeds[0]["title"] == "Llamas Unleashed #1: final scores"
     assert thread.all_messages[-2].filenames == ["table.png"]
     assert thread.all_messages[-2].components == []
     # Hands by DM: at most one per member per change of turn.
     turns = st.turn
-    for seat, m in watch["w"].members.items():
+    for m in watch["w"].members.values():
         assert 1 <= len(m.dms) <= turns
         assert all("Your hand (" in d.content for d in m.dms)
     assert watch["w"].public_msgs > 20
     await world.disconnect()
+
+
+async def test_deck_out_ending_is_announced_with_the_final_picture(world, sb):
+    ana = world.member("Ana")
+    thread = await start(world)
+    st = build(3, hands={"s0": ["meadow_goat"]}, deck=["hay_harvest"], deck_rest=False,
+               fields={"s0": ["cria_button", "trail_llama"], "s1": ["lamb_acorn"],
+                       "s2": ["kid_clover"]}, plays=1)
+    await install(world, sb.bot, st)
+    await ana.click(await open_panel(ana, thread), "Draw a card")
+    record = await sb.bot.store.get_game(1)
+    assert record.status == "finished"
+    public = [m for m in thread.all_messages if not m.ephemeral]
+    picture, final = public[-2], public[-1]
+    assert picture.filenames == ["table.png"] and picture.components == []
+    assert "The deck ran out." in picture.embeds[0]["description"]
+    assert final.embeds[0]["description"] == (
+        "The deck ran out. **Ana** wins!\n"
+        "\N{TROPHY} **Ana**: 2 Animals (20 letters in their names)\n"
+        "**Bo**: 1 Animal (9 letters in their names)\n"
+        "**Cy**: 1 Animal (9 letters in their names)")
