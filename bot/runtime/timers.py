@@ -77,9 +77,7 @@ class TimerService:
         """Fire every timer due now; return how many fired."""
         fired = 0
         async with self._firing:
-            for timer in await self._store.timers():
-                if timer.due_at > self._clock.now():
-                    break
+            for timer in await self._store.due_timers(self._clock.now()):
                 current = await self._store.timer(timer.game_id, timer.kind)
                 if current != timer:
                     continue
@@ -99,8 +97,8 @@ class TimerService:
         while True:
             self._wake.clear()
             await self.fire_due()
-            timers = await self._store.timers()
-            timeout = None if not timers else max(0.0, timers[0].due_at - self._clock.now())
+            due = await self._store.next_due()
+            timeout = None if due is None else max(0.0, due - self._clock.now())
             if timeout == 0.0:
                 continue
             await self._clock.wait(self._wake, timeout)

@@ -452,6 +452,18 @@ class Store:
             )
             return cur.rowcount == 1
 
+    async def due_timers(self, now: float) -> list[TimerRecord]:
+        """Timers due at ``now`` (unix seconds) or earlier, earliest first."""
+        rows = await self._all(
+            "SELECT * FROM timers WHERE due_at <= ? ORDER BY due_at, id", (now,)
+        )
+        return [_timer(r) for r in rows]
+
+    async def next_due(self) -> float | None:
+        """The earliest ``due_at`` of all timers, or ``None`` when there are none."""
+        row = await self._one("SELECT MIN(due_at) FROM timers")
+        return float(row[0]) if row and row[0] is not None else None
+
     async def timers(self) -> list[TimerRecord]:
         """Every stored timer, earliest first."""
         rows = await self._all("SELECT * FROM timers ORDER BY due_at, id")

@@ -187,3 +187,32 @@ async def test_turn_notices_by_dm_only_for_members_who_opted_in(world, sb):
     await ana.slash("notify", direct_messages="off")
     await bo.click(thread.last_message, "Add 1")
     assert ana.dms == []
+
+
+async def test_a_finished_game_thread_is_archived_after_a_while(world, sb, clock):
+    lobby, thread = await start_tiny(world, ai=True)
+    ana = world.member("Ana")
+    while (await sb.bot.store.get_game(1)).status == "active":
+        await ana.click(thread.last_message, "Add 2")
+    assert thread.archived is False
+    timer = await sb.bot.store.timer(1, "archive")
+    assert timer.due_at == clock.now() + 600
+    await expire(sb, clock, 599)
+    assert thread.archived is False
+    await expire(sb, clock, 1)
+    assert thread.archived is True
+
+
+async def test_a_seat_the_ai_took_over_earns_its_member_no_win(world, sb, clock):
+    lobby, thread = await start_tiny(world)
+    ana, bo = world.member("Ana"), world.member("Bo")
+    await ana.slash("game leave", in_channel=thread)
+    # Bo plays 1 at a time; the AI in Ana's seat adds 2 each turn and reaches 20 first.
+    while (await sb.bot.store.get_game(1)).status == "active":
+        table = [m for m in thread.all_messages if m.components][-1]
+        await bo.click(table, "Add 1")
+    rows = {r.user_id: (r.played, r.won) for r in await sb.bot.store.stats(world.guild_id)}
+    result = sb.bot.registry["tiny"].engine.result(
+        sb.bot.registry["tiny"].engine.load_state((await sb.bot.store.get_game(1)).state))
+    assert result.winners == ["s0"]
+    assert rows == {ana.id: (1, 0), bo.id: (1, 0)}

@@ -13,7 +13,15 @@ from bot.config import Settings
 from bot.discord.bot import HerdBot
 from bot.games.registry import Registry
 from bot.runtime import ManualClock
-from bot.sandbox import Sandbox, SimInteraction, SimMember, SimMessage, World, current_interaction
+from bot.sandbox import (
+    Sandbox,
+    SimChannel,
+    SimInteraction,
+    SimMember,
+    SimMessage,
+    World,
+    current_interaction,
+)
 from tests.support.tinygame import tiny_registry
 
 #: Extensions of a tiny-game bot (the real core cogs plus the tiny test cog).
@@ -109,3 +117,30 @@ async def click_raw(sb: Sandbox, member: SimMember, message: SimMessage, custom_
     if values is not None:
         data = {"custom_id": custom_id, "component_type": 3, "values": values}
     return await sb.run_component(member, message, data)
+
+
+def inject_component(sb: Sandbox, channel: SimChannel, custom_id: str,
+                     values: list[str] | None = None) -> SimMessage:
+    """Post, as the bot, a message in ``channel`` holding one button (or, with ``values``,
+    one string select offering those values) with the raw ``custom_id``; return it.
+
+    The sandbox has no public call for this; its router's ``new_message`` builds the same
+    message object a bot POST would (a message the bot itself might have sent earlier)."""
+    if values is None:
+        comp: dict[str, Any] = {"type": 2, "style": 2, "label": "Fuzz", "custom_id": custom_id}
+    else:
+        options = [{"label": v, "value": v} for v in dict.fromkeys(values)]
+        comp = {"type": 3, "custom_id": custom_id, "options": options,
+                "min_values": 1, "max_values": len(options)}
+    body = {"content": "", "components": [{"type": 1, "components": [comp]}]}
+    return sb.router.new_message(channel, body, [])
+
+
+async def click_injected(sb: Sandbox, member: SimMember, channel: SimChannel, custom_id: str,
+                         values: list[str] | None = None) -> SimInteraction:
+    """Inject a message with the component ``custom_id`` (see :func:`inject_component`)
+    and click it (or choose every one of ``values``) as ``member``; settle."""
+    message = inject_component(sb, channel, custom_id, values)
+    if values is None:
+        return await member.click(message, custom_id)
+    return await member.select(message, list(dict.fromkeys(values)), custom_id=custom_id)

@@ -32,6 +32,7 @@ import os
 import random
 import sys
 import time
+import traceback
 from pathlib import Path
 from typing import Any
 
@@ -106,8 +107,11 @@ async def drive(out: Path, games: int, seed: int) -> None:
         record = await store.game_by_thread(thread.id)
         assert record is not None and record.status == "active"
         seats = {s.seat: s.user_id for s in await store.seats(record.id)}
+        first = table_message(thread)
+        assert first is not None
         info["games"][str(record.id)] = {"thread_id": thread.id, "name": thread.name,
-                                         "seats": seats, "timer": bool(g % 2)}
+                                         "seats": seats, "timer": bool(g % 2),
+                                         "table": first.data}
     info["max_id"] = world.clock._last_id
     atomic_json(out / "games.json", info)
     rnd = random.Random(seed)
@@ -176,19 +180,19 @@ async def check(out: Path, seed: int) -> dict[str, Any]:
     assert {m.name: m.id for m in world.members.values()} == info["members"]
     by_id = {m.id: m for m in world.members.values()}
     # Rebuild the threads and the last journaled table message of each game.
-    last_msg: dict[int, dict[str, Any]] = {}
+    last_msg: dict[int, dict[str, Any]] = {int(g): v["table"] for g, v in info["games"].items()}
     for entry in journal:
         if entry["m"] is not None:
             last_msg[entry["g"]] = entry["m"]
         elif entry["g"] in last_msg:
             del last_msg[entry["g"]]
     max_id = info["max_id"]
-    for gid, g in info["games"].items():
+    for g in info["games"].values():
         ch = SimChannel(world, g["thread_id"], "thread", g["name"], parent_id=world.main.id,
                         owner_id=world.application_id)
         ch.members = {int(u) for u in g["seats"].values()}
         world.channels[ch.id] = ch
-    for gid, data in last_msg.items():
+    for data in last_msg.values():
         msg = SimMessage(world, data, [])
         world.messages[msg.id] = msg
         world.channels[msg.channel_id].messages.append(msg.id)
@@ -210,7 +214,57 @@ async def check(out: Path, seed: int) -> dict[str, Any]:
     figures["stored_actions"] = sum(len(v) for v in versions.values())
     figures["unjournaled_commits"] = figures["stored_actions"] - len(journal)
 
-    # 2. Every pending timer fires once its deadline passes (the clock moves 121 s).
+    # A game left waiting without its rules timer (a kill between the commit of its Wait
+    # and the timer's upsert, unless start-up re-derives the timers) is reported and left
+    # out of the checks below; the parent test requires there are none.
+    lost = []
+    for record in await store.games_with_status("active"):
+        state = ENGINE.load_state(record.state or "")
+        if state.waiting and await store.timer(record.id, "rules") is None:
+            lost.append(record.id)
+            last_msg.pop(record.id, None)
+    figures["lost_timers"] = lost
+
+    # 2. Buttons of messages from before the kill still work: My hand on every active
+    # game; Add 1 on the games with no pending timer (a move would re-arm a turn timer
+    # that step 3 checks).
+    applied = stale = hands = 0
+    for gid, data in last_msg.items():
+        record = await store.get_game(gid)
+        assert record is not None and record.state is not None
+        if record.status != "active":
+            continue
+        state = ENGINE.load_state(record.state)
+        msg = world.messages[int(data["id"])]
+        seat_user = info["games"][str(gid)]["seats"][state.seats[state.turn]]
+        member = by_id[int(seat_user)]
+        it = await click_raw(sb, member, msg, msg.component("My hand")["custom_id"])
+        assert answer_text(it) == f"Your secret token is {state.secrets[state.seats[state.turn]]}."
+        hands += 1
+        if state.waiting or await store.timer(gid, "turn") is not None:
+            continue
+        cid = msg.component("Add 1")["custom_id"]
+        drawn_for = int(cid.split(":")[3])
+        it = await click_raw(sb, member, msg, cid)
+        after = await store.get_game(gid)
+        assert after is not None
+        if drawn_for == record.version:
+            assert after.version == record.version + 1, answer_text(it)
+            applied += 1
+            # The same button again: its message was retired, the table moved on.
+            it = await click_raw(sb, member, msg, cid)
+            again = await store.get_game(gid)
+            assert again is not None and again.version == after.version
+            assert answer_text(it).startswith(MOVED_ON), answer_text(it)
+            stale += 1
+        else:
+            assert after.version == record.version
+            assert answer_text(it).startswith(MOVED_ON)
+            stale += 1
+    figures["old_buttons"] = {"applied": applied, "stale_answered": stale, "my_hand": hands}
+    assert applied > 0 and hands > 0
+
+    # 3. Every pending timer fires once its deadline passes (the clock moves 121 s).
     timers = await store.timers()
     pre = {gid: (await store.get_game(gid)) for gid in versions}
     figures["timers"] = {k: sum(t.kind == k for t in timers) for k in ("rules", "turn", "remind")}
@@ -243,41 +297,14 @@ async def check(out: Path, seed: int) -> dict[str, Any]:
             assert any("half your time is gone" in m.content for m in thread.all_messages)
     figures["timers_fired"] = sum(figures["timers"].values())
 
-    # 3. Buttons of messages from before the kill still work.
-    applied = stale = hands = 0
-    for gid, data in last_msg.items():
-        record = await store.get_game(gid)
-        assert record is not None and record.state is not None
-        if record.status != "active":
-            continue
-        state = ENGINE.load_state(record.state)
-        msg = world.messages[int(data["id"])]
-        seat_user = info["games"][str(gid)]["seats"][state.seats[state.turn]]
-        member = by_id[int(seat_user)]
-        it = await click_raw(sb, member, msg, msg.component("My hand")["custom_id"])
-        assert answer_text(it) == f"Your secret token is {state.secrets[state.seats[state.turn]]}."
-        hands += 1
-        if state.waiting:
-            continue
-        cid = msg.component("Add 1")["custom_id"]
-        drawn_for = int(cid.split(":")[3])
-        it = await click_raw(sb, member, msg, cid)
-        after = await store.get_game(gid)
-        assert after is not None
-        if drawn_for == record.version:
-            assert after.version == record.version + 1, answer_text(it)
-            applied += 1
-        else:
-            assert after.version == record.version
-            assert answer_text(it).startswith(MOVED_ON)
-            stale += 1
-    figures["old_buttons"] = {"applied": applied, "stale_answered": stale, "my_hand": hands}
-    assert applied > 0 and hands > 0
-
-    # 4. Every game continues to its end.
+    # 4. Every game continues to its end. The clock stands still from here on, so the
+    # timer task is stopped (timers are still stored and re-armed by every move): it
+    # re-reads and parses every timer row after each change, which would triple this
+    # step's time.
+    await sb.bot.service.timers.stop()
     moves = 0
     for _ in range(200):
-        active = [r for r in await store.games_with_status("active")]
+        active = [r for r in await store.games_with_status("active") if r.id not in lost]
         if not active:
             break
         for record in active:
@@ -293,7 +320,7 @@ async def check(out: Path, seed: int) -> dict[str, Any]:
             await member.click(msg, "Add 2")
             moves += 1
     games = await store.games_with_status("finished")
-    assert len(games) == len(info["games"]), "some games did not finish"
+    assert len(games) == len(info["games"]) - len(lost), "some games did not finish"
     for record in games:
         rows = await store.actions(record.id)
         assert [r.version for r in rows] == list(range(1, record.version + 1))
@@ -312,11 +339,18 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
-    if args.phase == "drive":
-        asyncio.run(drive(args.out, args.games, args.seed))
-    else:
-        figures = asyncio.run(check(args.out, args.seed))
-        atomic_json(args.out / "check.json", figures)
+    try:
+        if args.phase == "drive":
+            asyncio.run(drive(args.out, args.games, args.seed))
+        else:
+            figures = asyncio.run(check(args.out, args.seed))
+            atomic_json(args.out / "check.json", figures)
+    except BaseException:
+        traceback.print_exc()
+        sys.stderr.flush()
+        os._exit(1)  # aiosqlite's worker thread would keep a failed run alive
+    sys.stdout.flush()
+    os._exit(0)
 
 
 if __name__ == "__main__":

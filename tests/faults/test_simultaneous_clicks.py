@@ -3,6 +3,11 @@
 Exactly one is applied (version + 1, one new action row); every other press is answered
 ephemerally with the reason: "This table has moved on" for a stale press, "It is not your
 turn." when the engine refuses, "You are not in this game." for a member without a seat.
+
+The 50 interactions are delivered in the same loop iteration (``press_all``) rather than
+by ``asyncio.gather`` of 50 ``member.click`` calls: each click settles the sandbox, and 50
+concurrent settles slow the sandbox so much that no press is acknowledged within
+Discord's 3 seconds of world clock (all 50 then fail as "This interaction failed").
 """
 
 from __future__ import annotations
