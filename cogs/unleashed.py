@@ -81,7 +81,7 @@ def _src_code(source: str) -> str:
 class UnleashedCog(GameCog):
     """Llamas Unleashed in Discord (issue 6)."""
 
-    kind = "unleashed"
+    kind = "llamas-unleashed"
 
     def __init__(self, bot: Any) -> None:
         super().__init__(bot)

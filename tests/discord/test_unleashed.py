@@ -39,7 +39,7 @@ async def sb(world, clock, tmp_path):
 async def start(world, names=("Ana", "Bo", "Cy")):
     """A started game (id 1) with ``names`` seated s0, s1, ... in order; its thread."""
     host = world.member(names[0])
-    await host.slash("play", game="unleashed")
+    await host.slash("play", game="llamas-unleashed")
     lobby = host.last_reply
     for n in names[1:]:
         await world.member(n).click(lobby, "Join")
@@ -66,7 +66,7 @@ async def install(world, bot, state: UnleashedState, gid=1) -> None:
                                   seat="test", action={"type": "setup"}, events=[])
     rec = await bot.store.get_game(gid)
     await bot.service._sync_timers(rec, await bot.store.seats(gid), SPEC, state)
-    cog = bot.game_cog("unleashed")
+    cog = bot.game_cog("llamas-unleashed")
     await cog.post_table(await cog.load_table(gid))
     await world.settle()
 
@@ -540,7 +540,7 @@ async def test_full_three_player_game_through_the_panels_never_leaks(clock, tmp_
         kinds.append(rows[-1].action["type"])
         await watch["w"].check(ctx.thread)
 
-    gid = await play_game(world, sb.bot, game="unleashed", players=3, seed=11,
+    gid = await play_game(world, sb.bot, game="llamas-unleashed", players=3, seed=11,
                           extra_clicks=after_each)
     record = await sb.bot.store.get_game(gid)
     thread = world.channel(record.thread_id)

@@ -87,7 +87,7 @@ def copy_state(state: UnleashedState) -> UnleashedState:
 class UnleashedEngine(Engine[UnleashedState, UnleashedOptions]):
     """Llamas Unleashed for 2-8 players (RULES.md: Llamas Unleashed)."""
 
-    key: ClassVar[str] = "unleashed"
+    key: ClassVar[str] = "llamas-unleashed"
     state_model: ClassVar[type[UnleashedState]] = UnleashedState
     options_model: ClassVar[type[UnleashedOptions]] = UnleashedOptions
     action_adapter: ClassVar[TypeAdapter[Any]] = action_adapter

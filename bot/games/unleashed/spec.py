@@ -28,7 +28,7 @@ Animal.
 Animals wins, then most letters in their names; still tied, everyone loses."""
 
 SPEC = GameSpec(
-    key="unleashed",
+    key="llamas-unleashed",
     name="Llamas Unleashed",
     description="Build a herd of 7 Animals with magic, upgrades and instant answers (2-8).",
     min_players=2,

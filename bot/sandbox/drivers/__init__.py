@@ -1,6 +1,6 @@
 """UI drivers: how a simulated member performs a chosen engine action by clicking.
 
-One module per game key (``-`` becomes ``_``) exposing::
+One module per game, named like its cog module, exposing::
 
     async def perform(ctx: DriverContext, action: Action) -> None
 
@@ -51,6 +51,11 @@ Perform = Callable[[DriverContext, Action], Awaitable[None]]
 
 
 def driver_for(game_key: str) -> Perform:
-    """The ``perform`` function of the game's driver module."""
-    module = importlib.import_module(f"bot.sandbox.drivers.{game_key.replace('-', '_')}")
+    """The ``perform`` function of the game's driver module, named like its cog module
+    (``cogs.unleashed`` -> ``bot.sandbox.drivers.unleashed``)."""
+    from bot.games.registry import builtin_games
+
+    spec = builtin_games().get(game_key)
+    name = spec.cog.rsplit(".", 1)[-1] if spec and spec.cog else game_key.replace("-", "_")
+    module = importlib.import_module(f"bot.sandbox.drivers.{name}")
     return module.perform  # type: ignore[no-any-return]

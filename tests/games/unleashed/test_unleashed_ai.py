@@ -63,7 +63,7 @@ def test_heuristic_counters_a_dangerous_card_and_lets_a_harmless_one_pass():
 
 def test_spec():
     assert (SPEC.key, SPEC.name, SPEC.min_players, SPEC.max_players) == (
-        "unleashed", "Llamas Unleashed", 2, 8)
+        "llamas-unleashed", "Llamas Unleashed", 2, 8)
     assert SPEC.cog == "cogs.unleashed" and SPEC.policy is heuristic_policy
     assert len(SPEC.rules_summary) < 1500 and len(SPEC.description) <= 100
-    assert "unleashed" in builtin_games()
+    assert "llamas-unleashed" in builtin_games()
