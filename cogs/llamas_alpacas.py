@@ -31,7 +31,7 @@ import discord
 from bot.discord import ids
 from bot.discord.components import button, select, view_of
 from bot.discord.game_cog import EMBED_LIMIT, GameCog, Table, named
-from bot.discord.replies import defer, send_ephemeral, send_error
+from bot.discord.replies import defer, edit_panel, send_ephemeral, send_error
 from bot.games.base import Event
 from bot.games.llamas_alpacas.engine import (
     TREAT_LIMIT,
@@ -416,16 +416,15 @@ class LlamasAlpacasCog(GameCog):
             await send_ephemeral(interaction, **self._move_panel(table, seat, None))
         elif head == "mf" and len(nums) == 1:
             self._check_can_move(table, seat, src=nums[0])
-            await interaction.response.edit_message(**self._move_panel(table, seat, nums[0]))
+            await edit_panel(interaction, **self._move_panel(table, seat, nums[0]))
         elif head == "mt" and len(nums) == 2:
             src, dst = nums
             view = self._view(table)
             card = self._player(view, seat.seat).board[src]
-            if not interaction.response.is_done():
-                what = card.short() if card else "the card"
-                await interaction.response.edit_message(
-                    content=f"Moving {what} from space {src + 1} to space {dst + 1}...",
-                    view=None)
+            what = card.short() if card else "the card"
+            await edit_panel(interaction,
+                             content=f"Moving {what} from space {src + 1} to space {dst + 1}...",
+                             view=None)
             await self.act(interaction, table, seat, Move(src=src, dst=dst), version=cid.version)
         else:
             raise bad
@@ -512,7 +511,7 @@ class LlamasAlpacasCog(GameCog):
             if seat is not None and table.record.status == "active" \
                     and cid.version == table.record.version:
                 self._check_can_move(table, seat)
-                await interaction.response.edit_message(**self._move_panel(table, seat, None))
+                await edit_panel(interaction, **self._move_panel(table, seat, None))
                 return
         await super().handle_component(interaction, cid, values)
 

@@ -16,7 +16,7 @@ from discord.ext import commands
 from bot.discord import ids
 from bot.discord.bot import HerdBot
 from bot.discord.components import button, view_of
-from bot.discord.replies import defer
+from bot.discord.replies import defer, edit_panel
 from bot.games.registry import GameSpec
 from bot.runtime import GameError, Update
 from bot.store import GameRecord, SeatRecord
@@ -139,8 +139,8 @@ class Lobby(commands.Cog):
         view = lobby_view(update.record, update.seats, spec)
         if view is not None:
             kwargs["view"] = view
-        await interaction.response.send_message(**kwargs)
-        message = await interaction.original_response()
+        await defer(interaction)
+        message = await interaction.edit_original_response(**kwargs)
         await self.bot.store.update_game(update.record.id, lobby_message_id=message.id)
 
     def default_options(self, spec: GameSpec, timer: str) -> dict[str, Any]:
@@ -187,10 +187,7 @@ class Lobby(commands.Cog):
     async def _edit_lobby(self, interaction: discord.Interaction, update: Update) -> None:
         embed = lobby_embed(update.record, update.seats, update.spec)
         view = lobby_view(update.record, update.seats, update.spec)
-        if interaction.response.is_done():
-            await interaction.edit_original_response(embed=embed, view=view)
-        else:
-            await interaction.response.edit_message(embed=embed, view=view)
+        await edit_panel(interaction, embed=embed, view=view)
 
     async def on_lobby_update(self, update: Update) -> None:
         """Service subscriber hook (lobby changes come back through the click itself)."""

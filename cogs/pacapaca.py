@@ -32,7 +32,7 @@ import discord
 from bot.discord import ids
 from bot.discord.components import button, select, view_of
 from bot.discord.game_cog import EMBED_LIMIT, GameCog, Table, named
-from bot.discord.replies import send_ephemeral
+from bot.discord.replies import edit_panel, send_ephemeral
 from bot.games.base import Event
 from bot.games.pacapaca.cards import catalog
 from bot.games.pacapaca.engine import PacapacaEngine
@@ -551,7 +551,7 @@ class PacapacaCog(GameCog):
             get = chosen
         kwargs = self._deal_panel(table, seat, (give, get))
         try:
-            await interaction.response.edit_message(**kwargs)
+            await edit_panel(interaction, **kwargs)
         except discord.HTTPException as exc:
             log.info("could not update the deal editor: %s", exc)
 

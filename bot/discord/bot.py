@@ -19,7 +19,7 @@ from bot.config import Settings
 from bot.discord import ids
 from bot.discord.components import HerdButton, HerdSelect
 from bot.discord.notify import Notifier
-from bot.discord.replies import send_error
+from bot.discord.replies import defer, send_error
 from bot.games.registry import Registry, builtin_games
 from bot.runtime import Clock, GameError, GameService, Update
 from bot.store import Store
@@ -172,6 +172,8 @@ class HerdBot(commands.Bot):
         except ids.BadCustomId:
             await send_error(interaction, "This button is not one herdbot understands.")
             return
+        # Acknowledge at once: the work below reads the store, which can queue under load.
+        await defer(interaction)
         try:
             if cid.scope == "l":
                 lobby = self.get_cog("Lobby")

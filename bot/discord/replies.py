@@ -77,6 +77,15 @@ async def _fallback(
         return False
 
 
+async def edit_panel(interaction: discord.Interaction, **kwargs: Any) -> None:
+    """Edit the message the component sits on (the lobby, an ephemeral panel), whether the
+    click was already acknowledged (deferred) or not."""
+    if interaction.response.is_done():
+        await interaction.edit_original_response(**kwargs)
+    else:
+        await interaction.response.edit_message(**kwargs)
+
+
 async def send_error(interaction: discord.Interaction, message: str) -> None:
     """Tell the user why their click or command was refused (ephemeral, one sentence)."""
     await send_ephemeral(interaction, f"\N{NO ENTRY SIGN} {message}")

@@ -459,15 +459,13 @@ class GameService:
             key = f"{pending.kind}:{pending.key}:{state.version}:{','.join(humans)}"
             current = await self.store.timer(record.id, "turn")
             if current is None or current.payload.get("turn_key") != _turn_key(pending, humans):
-                await self.timers.schedule(
-                    record.id, "turn", key, now + seconds,
-                    {"seats": humans, "turn_key": _turn_key(pending, humans)},
-                )
-                await self.timers.schedule(
-                    record.id, "remind", key, now + seconds / 2,
-                    {"seats": humans, "turn_key": _turn_key(pending, humans),
-                     "deadline": now + seconds},
-                )
+                turn_key = _turn_key(pending, humans)
+                await self.timers.schedule_many([
+                    (record.id, "turn", key, now + seconds,
+                     {"seats": humans, "turn_key": turn_key}),
+                    (record.id, "remind", key, now + seconds / 2,
+                     {"seats": humans, "turn_key": turn_key, "deadline": now + seconds}),
+                ])
         else:
             await self.timers.cancel(record.id, "turn")
             await self.timers.cancel(record.id, "remind")

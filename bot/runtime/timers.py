@@ -68,10 +68,15 @@ class TimerService:
         self.poke()
         return timer
 
+    async def schedule_many(self, timers: list[tuple[int, str, str, float, dict[str, Any]]]) -> None:
+        """Store several ``(game_id, kind, key, due_at, payload)`` timers atomically."""
+        await self._store.upsert_timers(timers)
+        self.poke()
+
     async def cancel(self, game_id: int, kind: str | None = None) -> None:
         """Delete the game's ``kind`` timer (all of them when ``None``)."""
-        await self._store.delete_timer(game_id, kind)
-        self.poke()
+        if await self._store.delete_timer(game_id, kind):
+            self.poke()
 
     async def fire_due(self) -> int:
         """Fire every timer due now; return how many fired."""

@@ -183,12 +183,11 @@ class Store:
                 await self._db.execute("COMMIT")
 
     async def _one(self, sql: str, args: Iterable[Any] = ()) -> aiosqlite.Row | None:
-        async with self._db.execute(sql, tuple(args)) as cur:
-            return await cur.fetchone()
+        rows = await self._db.execute_fetchall(sql, tuple(args))
+        return next(iter(rows), None)
 
     async def _all(self, sql: str, args: Iterable[Any] = ()) -> list[aiosqlite.Row]:
-        async with self._db.execute(sql, tuple(args)) as cur:
-            return list(await cur.fetchall())
+        return list(await self._db.execute_fetchall(sql, tuple(args)))
 
     # -- games -------------------------------------------------------------------------
 
@@ -420,28 +419,40 @@ class Store:
         self, game_id: int, kind: str, key: str, due_at: float, payload: dict[str, Any]
     ) -> TimerRecord:
         """Create or replace the game's timer of ``kind``."""
-        async with self._tx() as db:
-            await db.execute(
-                "INSERT INTO timers (game_id, kind, key, due_at, payload) VALUES (?,?,?,?,?)"
-                " ON CONFLICT (game_id, kind) DO UPDATE SET key=excluded.key,"
-                " due_at=excluded.due_at, payload=excluded.payload",
-                (game_id, kind, key, due_at, json.dumps(payload)),
-            )
+        await self.upsert_timers([(game_id, kind, key, due_at, payload)])
         row = await self._one(
             "SELECT * FROM timers WHERE game_id=? AND kind=?", (game_id, kind)
         )
         assert row is not None
         return _timer(row)
 
-    async def delete_timer(self, game_id: int, kind: str | None = None) -> None:
-        """Delete the game's timer of ``kind`` (every timer of the game when ``None``)."""
+    async def upsert_timers(
+        self, timers: list[tuple[int, str, str, float, dict[str, Any]]]
+    ) -> None:
+        """Create or replace several ``(game_id, kind, key, due_at, payload)`` timers in
+        one transaction (a turn timer and its reminder go together or not at all)."""
         async with self._tx() as db:
-            if kind is None:
-                await db.execute("DELETE FROM timers WHERE game_id=?", (game_id,))
-            else:
+            for game_id, kind, key, due_at, payload in timers:
                 await db.execute(
+                    "INSERT INTO timers (game_id, kind, key, due_at, payload)"
+                    " VALUES (?,?,?,?,?) ON CONFLICT (game_id, kind) DO UPDATE SET"
+                    " key=excluded.key, due_at=excluded.due_at, payload=excluded.payload",
+                    (game_id, kind, key, due_at, json.dumps(payload)),
+                )
+
+    async def delete_timer(self, game_id: int, kind: str | None = None) -> int:
+        """Delete the game's timer of ``kind`` (every timer of the game when ``None``);
+        return how many rows went. One statement, so no explicit transaction is needed."""
+        async with self._lock:
+            if kind is None:
+                cur = await self._db.execute("DELETE FROM timers WHERE game_id=?", (game_id,))
+            else:
+                cur = await self._db.execute(
                     "DELETE FROM timers WHERE game_id=? AND kind=?", (game_id, kind)
                 )
+            count = cur.rowcount
+            await cur.close()
+            return count
 
     async def delete_timer_if_unchanged(self, timer: TimerRecord) -> bool:
         """Delete ``timer`` unless it was replaced meanwhile (other key or due time)."""
