@@ -1,0 +1,290 @@
+"""``python -m bench [--quick] [--only SECTIONS] [--try-fixes [NAMES]] [--profile]``.
+
+Runs the sections (engine, render, store, startup, load), prints a table of the figures
+against the targets, writes the full JSON to ``bench/out/bench-<mode>-<UTC time>.json``
+and, in full mode, the summary ``bench/summary.json`` (committed). ``--quick`` finishes
+in under two minutes; the full mode takes about ten.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from bench.common import loadavg, machine, peak_rss_mb
+
+HERE = Path(__file__).resolve().parent
+OUT = HERE / "out"
+SECTIONS = ("engine", "render", "store", "startup", "load")
+
+#: (name, limit, unit) of the targets of issue 8.
+TARGETS = {
+    "ack_p99_500": (150.0, "ms"),
+    "render_p50": (40.0, "ms"),
+    "render_p50_unleashed_6": (60.0, "ms"),
+    "commit_p50": (2.0, "ms"),
+    "startup": (3.0, "s"),
+    "rss_1000": (150.0, "MiB"),
+}
+
+MODES = {
+    # engine s/config, render iterations, commits, load window s, load Ns
+    "quick": {"engine_s": 0.5, "render_n": 8, "commits": 300, "load_s": 5.0,
+              "games": (100, 500, 1000)},
+    "full": {"engine_s": 5.0, "render_n": 60, "commits": 3000, "load_s": 30.0,
+             "games": (100, 500, 1000)},
+}
+
+
+def check(results: dict[str, Any]) -> list[dict[str, Any]]:
+    """The targets with the measured value and ``ok`` (None when not measured)."""
+    rows: list[dict[str, Any]] = []
+
+    def add(name: str, what: str, value: float | None) -> None:
+        limit, unit = TARGETS[name]
+        rows.append({"target": name, "what": what, "limit": limit, "unit": unit,
+                     "value": value, "ok": None if value is None else value <= limit})
+
+    load = {r["games"]: r for r in results.get("load", [])}
+    add("ack_p99_500", "ack p99 at 500 games", load.get(500, {}).get("ack", {}).get("p99_ms"))
+    render = [r for r in results.get("render", []) if r.get("status") == "ok"]
+    def u6_row(r: dict[str, Any]) -> bool:
+        return r.get("package", r["game"]) == "unleashed" and r["players"] == 6
+
+    normal = [r for r in render if not u6_row(r)]
+    worst = max(normal, key=lambda r: r["render"]["p50_ms"], default=None)
+    add("render_p50", "render p50, slowest table"
+        + (f" ({worst['game']} {worst['players']}p)" if worst else ""),
+        worst["render"]["p50_ms"] if worst else None)
+    u6 = next((r for r in render if u6_row(r)), None)
+    add("render_p50_unleashed_6", "render p50, Llamas Unleashed 6p",
+        u6["render"]["p50_ms"] if u6 else None)
+    commit = results.get("store", {}).get("commit")
+    add("commit_p50", "commit_action p50 (WAL)", commit["p50_ms"] if commit else None)
+    start = results.get("startup")
+    add("startup", "setup_hook with 10,000 games", start["setup_hook_s"] if start else None)
+    add("rss_1000", "RSS at 1,000 games", load.get(1000, {}).get("rss_mib"))
+    return rows
+
+
+def fmt(v: Any) -> str:
+    if v is None:
+        return "-"
+    if isinstance(v, float):
+        return f"{v:.3g}" if abs(v) < 100 else f"{v:.0f}"
+    return str(v)
+
+
+def print_table(results: dict[str, Any]) -> None:
+    """Print every section's rows and the targets."""
+    out = sys.stdout.write
+    if "engine" in results:
+        out("\nengine (random playouts, one core)\n")
+        out(f"{'game':18}{'pl':>3}{'playouts/s':>12}{'act/game':>10}{'apply p50 ms':>14}"
+            f"{'p99 ms':>9}\n")
+        for r in results["engine"]:
+            out(f"{r['game']:18}{r['players']:>3}{fmt(r['playouts_per_s']):>12}"
+                f"{fmt(r['actions_per_playout']):>10}{fmt(r['apply']['p50_ms']):>14}"
+                f"{fmt(r['apply']['p99_ms']):>9}\n")
+    if "render" in results:
+        out("\nrender (table PNG of a mid-game spectator view)\n")
+        out(f"{'game':18}{'pl':>3}{'p50 ms':>9}{'p99 ms':>9}{'KiB':>7}{'cold ms':>9}\n")
+        for r in results["render"]:
+            if r.get("status") != "ok":
+                out(f"{r['game']:18}{r['players']:>3}  {r['status']}\n")
+                continue
+            out(f"{r['game']:18}{r['players']:>3}{fmt(r['render']['p50_ms']):>9}"
+                f"{fmt(r['render']['p99_ms']):>9}{fmt(r['png_kib']):>7}{fmt(r['cold_ms']):>9}\n")
+    if "store" in results:
+        c = results["store"]["commit"]
+        out(f"\nstore: commit_action ({c['journal_mode']}, {c['state_bytes']} B state) "
+            f"p50 {fmt(c['p50_ms'])} ms, p99 {fmt(c['p99_ms'])} ms over {c['n']}\n")
+    if "startup" in results:
+        s = results["startup"]
+        out(f"\nstart-up: {s['games']} games ({s['active']} active, {s['actions']} actions, "
+            f"{s['timers']} timers, {s['db_mib']} MiB): setup_hook {fmt(s['setup_hook_s'])} s "
+            f"{s['phases_s']}; every active game's timers reconciled after "
+            f"{fmt(s['timers_reconciled_s'])} s; process start to settled {fmt(s['process_s'])} s; "
+            f"one full timer scan {fmt(s['timer_scan_ms'])} ms\n")
+    if "load" in results:
+        out("\nservice under load (tiny game through the sandbox; steady state)\n")
+        out(f"{'games':>6}{'moves/s':>9}{'ack p50':>9}{'ack p99':>9}{'handled p50':>13}"
+            f"{'late':>6}{'RSS MiB':>9}{'errors':>8}  loadavg\n")
+        for r in results["load"]:
+            out(f"{r['games']:>6}{fmt(r['moves_per_s']):>9}{fmt(r['ack']['p50_ms']):>9}"
+                f"{fmt(r['ack']['p99_ms']):>9}{fmt(r['handled']['p50_ms']):>13}"
+                f"{r['unacked_or_late']:>6}{fmt(r['rss_mib']):>9}{r.get('bot_errors', 0):>8}"
+                f"  {r['loadavg']}\n")
+            if "heap" in r:
+                out(f"{'':6}live heap: {r['heap']}\n")
+    out("\ntargets\n")
+    for t in results["targets"]:
+        mark = {True: "ok", False: "MISSED", None: "not measured"}[t["ok"]]
+        out(f"  {t['what']:46} {fmt(t['value']):>8} {t['unit']:4} <= {fmt(t['limit'])}  "
+            f"{mark}\n")
+    out(f"\nload average at the end: {results['loadavg_end']}\n")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m bench", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--quick", action="store_true", help="under two minutes")
+    ap.add_argument("--only", default=",".join(SECTIONS),
+                    help=f"comma-separated sections of {', '.join(SECTIONS)}")
+    ap.add_argument("--games", default="", help="load: comma-separated N (default 100,500,1000)")
+    ap.add_argument("--try-fixes", nargs="?", const="all", default="",
+                    help="apply the proposed fixes (bench/experiments.py) in this process: "
+                         "'all' or comma-separated names")
+    ap.add_argument("--profile", action="store_true",
+                    help="profile the 500-game load phase with pyinstrument (bench only)")
+    ap.add_argument("--memory", action="store_true",
+                    help="load: after each phase, estimate the Python objects retained by the "
+                         "simulated Discord and by the bot")
+    ap.add_argument("--no-summary", action="store_true", help="do not write bench/summary.json")
+    ap.add_argument("--child-startup", metavar="DB", help=argparse.SUPPRESS)
+    ap.add_argument("--child-load", action="store_true", help=argparse.SUPPRESS)
+    args = ap.parse_args(argv)
+
+    if args.child_startup:
+        from bench.store import boot
+
+        if args.try_fixes:
+            from bench import experiments
+
+            experiments.apply(experiments.ALL if args.try_fixes == "all"
+                              else args.try_fixes.split(","))
+        print(json.dumps(asyncio.run(boot(Path(args.child_startup)))))
+        return 0
+
+    mode = "quick" if args.quick else "full"
+    cfg = MODES[mode]
+    if args.child_load:
+        from bench.load import bench_load
+
+        if args.try_fixes:
+            from bench import experiments
+
+            experiments.apply(experiments.ALL if args.try_fixes == "all"
+                              else args.try_fixes.split(","))
+        profiler = None
+        if args.profile:
+            from pyinstrument import Profiler
+
+            profiler = Profiler(interval=0.001, async_mode="disabled")
+        games = tuple(int(x) for x in args.games.split(",")) if args.games else cfg["games"]
+        rows = asyncio.run(bench_load(games, cfg["load_s"], profile=profiler,
+                                      memory=args.memory))
+        if profiler is not None and profiler.last_session is not None:
+            OUT.mkdir(exist_ok=True)
+            stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+            (OUT / f"profile-load-500-{stamp}.txt").write_text(
+                profiler.output_text(unicode=False, color=False))
+            (OUT / f"profile-load-500-{stamp}.html").write_text(profiler.output_html())
+        print(json.dumps(rows))
+        return 0
+    sections = [s.strip() for s in args.only.split(",") if s.strip()]
+    unknown = set(sections) - set(SECTIONS)
+    if unknown:
+        ap.error(f"unknown sections {sorted(unknown)}")
+    fixes: list[str] = []
+    if args.try_fixes:
+        from bench import experiments
+
+        names = experiments.ALL if args.try_fixes == "all" else args.try_fixes.split(",")
+        fixes = experiments.apply(names)
+    results: dict[str, Any] = {"mode": mode, "machine": machine(), "fixes_tried": fixes}
+    started = time.perf_counter()
+
+    def log(msg: str) -> None:
+        print(f"[{time.perf_counter() - started:6.1f}s] {msg}", flush=True)
+
+    if "engine" in sections:
+        from bench.engine import bench_engine
+
+        log("engine")
+        results["engine"] = bench_engine(cfg["engine_s"])
+    if "render" in sections:
+        from bench.render import bench_render
+
+        log("render")
+        results["render"] = bench_render(cfg["render_n"])
+    if "store" in sections:
+        from bench.store import bench_commit, sample_states
+
+        log("store")
+        states = sample_states()
+        state = next((v for k, v in states.items() if "unleashed" in k),
+                     next(iter(states.values())))
+        results["store"] = {"commit": asyncio.run(bench_commit(cfg["commits"], state))}
+    if "startup" in sections:
+        from bench.store import bench_startup
+
+        log("startup")
+        results["startup"] = bench_startup(fixes=fixes)
+    if "load" in sections:
+        import subprocess
+
+        log("load (in a fresh process, so RSS holds only the bot and the simulated Discord)")
+        cmd = [sys.executable, "-m", "bench", "--child-load"]
+        cmd += ["--quick"] if args.quick else []
+        cmd += ["--games", args.games] if args.games else []
+        cmd += ["--try-fixes", ",".join(fixes)] if fixes else []
+        cmd += ["--profile"] if args.profile else []
+        cmd += ["--memory"] if args.memory else []
+        child = subprocess.run(cmd, stdout=subprocess.PIPE, text=True, check=False,
+                               timeout=3600)
+        if child.returncode != 0:
+            raise SystemExit(f"load child failed with {child.returncode}")
+        lines = child.stdout.strip().splitlines()
+        for line in lines[:-1]:
+            print(line, flush=True)
+        results["load"] = json.loads(lines[-1])
+    results["seconds"] = round(time.perf_counter() - started, 1)
+    results["peak_rss_mib"] = round(peak_rss_mb(), 1)
+    results["loadavg_end"] = loadavg()
+    results["targets"] = check(results)
+
+    OUT.mkdir(exist_ok=True)
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+    tag = f"{mode}{'-fixes' if fixes else ''}"
+    path = OUT / f"bench-{tag}-{stamp}.json"
+    path.write_text(json.dumps(results, indent=2))
+    if (mode == "full" and not fixes and not args.memory and not args.profile
+            and set(sections) == set(SECTIONS) and not args.no_summary):
+        (HERE / "summary.json").write_text(json.dumps(summarise(results), indent=2) + "\n")
+    print_table(results)
+    log(f"wrote {path.relative_to(HERE.parent)}")
+    return 0
+
+
+def summarise(results: dict[str, Any]) -> dict[str, Any]:
+    """The committed summary: machine, targets and the main figures of each section."""
+    return {
+        "machine": results["machine"],
+        "loadavg_end": results["loadavg_end"],
+        "targets": results["targets"],
+        "engine": [{k: r[k] for k in ("game", "players", "playouts_per_s")}
+                   | {"apply_p50_ms": r["apply"]["p50_ms"], "apply_p99_ms": r["apply"]["p99_ms"]}
+                   for r in results["engine"]],
+        "render": [{"game": r["game"], "players": r["players"], "status": r["status"]}
+                   | ({"p50_ms": r["render"]["p50_ms"], "p99_ms": r["render"]["p99_ms"],
+                       "png_kib": r["png_kib"]} if r["status"] == "ok" else {})
+                   for r in results["render"]],
+        "commit": {k: results["store"]["commit"][k] for k in ("p50_ms", "p99_ms", "n")},
+        "startup": {k: results["startup"][k] for k in (
+            "games", "active", "setup_hook_s", "phases_s", "process_s", "timer_scan_ms")},
+        "load": [{k: r[k] for k in ("games", "moves_per_s", "rss_mib", "unacked_or_late",
+                                     "loadavg")}
+                 | {"ack_p50_ms": r["ack"]["p50_ms"], "ack_p99_ms": r["ack"]["p99_ms"],
+                    "handled_p50_ms": r["handled"]["p50_ms"]}
+                 for r in results["load"]],
+    }
+
+
+if __name__ == "__main__":
+    sys.exit(main())
