@@ -1,0 +1,91 @@
+"""Fixtures of the adversarial suite: the real HerdBot with all three games in the sandbox."""
+
+from __future__ import annotations
+
+import types
+
+import pytest
+import pytest_asyncio
+
+import bot.runtime.service as service_mod
+from bot.config import Settings
+from bot.discord.bot import HerdBot
+from bot.games.registry import builtin_games
+from bot.runtime import ManualClock
+from bot.sandbox import World
+
+MEMBERS = ("Ana", "Bo", "Cy", "Di", "Ed", "Fay", "Gus", "Hal")
+
+
+def make_bot(db_path, clock: ManualClock, **settings) -> HerdBot:
+    """A HerdBot with every built-in game and its cog."""
+    cfg = Settings(database_path=db_path, _env_file=None, **settings)
+    return HerdBot(cfg, registry=builtin_games(), clock=clock)
+
+
+@pytest.fixture(autouse=True)
+def fixed_seed(monkeypatch):
+    """Every new lobby draws game seed 5, so deals are reproducible."""
+    monkeypatch.setattr(service_mod, "secrets", types.SimpleNamespace(randbits=lambda n: 5))
+
+
+@pytest_asyncio.fixture
+async def world():
+    """A guild with members Ana..Hal and Mo (Manage Server)."""
+    w = World()
+    for name in MEMBERS:
+        w.add_member(name)
+    w.add_member("Mo", manage_guild=True)
+    return w
+
+
+@pytest_asyncio.fixture
+async def clock():
+    return ManualClock()
+
+
+@pytest_asyncio.fixture
+async def sb(world, clock, tmp_path):
+    sandbox = await world.connect(make_bot(tmp_path / "bot.sqlite3", clock))
+    yield sandbox
+    await world.disconnect()
+
+
+async def start(world, game: str, names: list[str], ai: int = 0, **play):
+    """Open a lobby of ``game`` with ``/play`` by ``names[0]``, let the others join, add
+    ``ai`` AI seats, start; return the lobby message (``.thread`` is the game thread)."""
+    host = world.member(names[0])
+    await host.slash("play", game=game, **play)
+    lobby = host.last_reply
+    for n in names[1:]:
+        await world.member(n).click(lobby, "Join")
+    for _ in range(ai):
+        await host.click(lobby, "Add AI seat")
+    await host.click(lobby, "Start")
+    assert lobby.thread is not None
+    return lobby
+
+
+async def open_negotiation(world, sb, game_id: int = 1):
+    """In a 2-player Pacapaca game (s0 = host), draw and keep through the service until s0
+    may negotiate, then open a negotiation with s1 through the buttons; return
+    (panel message, state)."""
+    from bot.games.pacapaca.models import Draw2, Keep, StartNegotiation
+
+    svc = sb.bot.service
+    record = await sb.bot.store.get_game(game_id)
+    thread = world.channel(record.thread_id)
+    for _ in range(40):
+        _, seats, spec, st = await svc.load(game_id)
+        seat = spec.engine.pending(st).seats[0]
+        legal = spec.engine.legal_actions(st, seat)
+        if seat == "s0" and any(isinstance(a, StartNegotiation) for a in legal):
+            break
+        action = next(a for a in legal if isinstance(a, Draw2 | Keep))
+        await svc.act(game_id, seat, action, expected_version=st.version)
+        await world.settle()
+    host = world.member(next(s.user_id for s in seats if s.seat == "s0"))
+    await host.click(thread.last_message, "Negotiate")
+    await host.select(host.last_reply, ["s1"])
+    _, _, _, st = await svc.load(game_id)
+    return thread.last_message, st

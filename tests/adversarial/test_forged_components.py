@@ -1,0 +1,163 @@
+"""Raw clicks: custom ids of other players' ephemeral panels pressed on the public table,
+and select values that are not among the options (a modified client can send both)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.adversarial.conftest import make_bot, open_negotiation, start
+from tests.faults.common import click_injected, click_raw
+
+NO = "\N{NO ENTRY SIGN} "
+
+
+async def la_after_setup(world):
+    """Ana and Bo in Llamas & Alpacas, both starting cards placed; Ana's turn."""
+    ana, bo = world.member("Ana"), world.member("Bo")
+    lobby = await start(world, "llamas-alpacas", ["Ana", "Bo"])
+    thread = lobby.thread
+    await ana.click(thread.last_message, "5 \N{MIDDLE DOT} free")
+    await bo.click(thread.last_message, "5 \N{MIDDLE DOT} free")
+    return ana, bo, thread
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "Any seated player can wipe the public table: a click with the move panel's custom id "
+    "hb:g:<id>:<version>:mt.<src>.<dst> on the TABLE message edits that message to 'Moving "
+    "... from space 5 to space 1...' and removes every button (cogs/llamas_alpacas.py, "
+    "on_game_component 'mt' branch: the message the click came from is edited BEFORE "
+    "act() checks whose turn it is; same for 'mf', and pacapaca's give/get selects edit "
+    "the public negotiation panel via _draft_changed). Fix: only edit the clicked message "
+    "when it is ephemeral (interaction.message.flags.ephemeral), and check the turn "
+    "(_check_can_move) before editing; otherwise answer with a new ephemeral."))
+async def test_a_forged_move_click_cannot_wipe_the_public_table(world, sb):
+    ana, bo, thread = await la_after_setup(world)
+    table = thread.last_message
+    version = (await sb.bot.store.get_game(1)).version
+    labels = list(table.labels)
+    await click_raw(sb, bo, table, f"hb:g:1:{version}:mt.4.0")
+    assert bo.last_reply.ephemeral
+    assert bo.last_reply.content == NO + "It is Ana's turn."
+    assert world.message(table.id).labels == labels
+    del ana
+
+
+async def test_other_players_panel_ids_are_refused_and_change_nothing(world, sb):
+    """Keep/partner/deal/Baby/choice ids of someone else's ephemeral, pressed on the
+    public table by the wrong player, are refused in words, state unchanged."""
+    ana, bo = world.member("Ana"), world.member("Bo")
+    lobby = await start(world, "pacapaca", ["Ana", "Bo"])
+    thread = lobby.thread
+    await ana.click(thread.last_message, "Draw 2")
+    keep = ana.last_reply
+    assert keep.ephemeral and len(keep.labels) == 2
+    ids = [b["custom_id"] for b in keep.buttons()]
+    before = await sb.bot.store.get_game(1)
+    for cid in ids:
+        await click_raw(sb, bo, thread.last_message, cid)
+        assert bo.last_reply.ephemeral
+        assert bo.last_reply.content.startswith(NO), bo.last_reply.content
+        assert "Keep" not in bo.last_reply.content
+    await click_raw(sb, bo, thread.last_message, f"hs:g:1:{before.version}:partner",
+                    values=["s0"])
+    assert bo.last_reply.content.startswith(NO)
+    after = await sb.bot.store.get_game(1)
+    assert (after.version, after.state) == (before.version, before.state)
+    # The drawer's own Keep still works afterwards.
+    await ana.click(keep, keep.labels[0])
+    assert (await sb.bot.store.get_game(1)).version == before.version + 1
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "A select value that str.isdigit() accepts but int() does not (a superscript '\u00b2') "
+    "crashes the handler: 'Something went wrong on our side' and a logged traceback instead "
+    "of 'Choose one way to keep 10 treats.' (cogs/llamas_alpacas.py kp branch: "
+    "values[0].isdigit() then int(values[0]); the same pattern in cogs/pacapaca.py keep."
+    "<card> (parts[1].isdigit()) and _draft_changed (v.isdigit())). Fix: use "
+    "str.isdecimal() / try int() and raise GameError, as cogs/unleashed.py _int does."))
+async def test_unicode_digit_values_are_refused_in_words(world, sb):
+    ana, bo, thread = await la_after_setup(world)
+    version = (await sb.bot.store.get_game(1)).version
+    await click_injected(sb, ana, thread, f"hs:g:1:{version}:kp", values=["\u00b2"])
+    assert ana.last_reply.content == NO + "Choose one way to keep 10 treats."
+    del bo
+
+
+async def test_unleashed_values_outside_the_options_are_refused(world, sb):
+    """Baby, field, play, choice and respond selects with values that were never offered."""
+    bo = world.member("Bo")
+    lobby = await start(world, "llamas-unleashed", ["Ana", "Bo"])
+    thread = lobby.thread
+    before = await sb.bot.store.get_game(1)
+    cases = [
+        ("hs:g:1:x:bsel", ["9999"], "That Baby is no longer in the Nursery: choose another."),
+        ("hs:g:1:x:bsel", ["-1"], "That Baby is no longer in the Nursery: choose another."),
+        ("hs:g:1:x:bsel", ["\u00b2"], "That Baby is no longer in the Nursery: choose another."),
+        ("hs:g:1:x:rsel.0", ["1"], "This reaction window has closed."),
+        ("hs:g:1:x:ch.0", ["0"], "That choice is no longer open."),
+        ("hs:g:1:x:play.1", ["1"], "It is not your turn."),
+    ]
+    for cid, values, answer in cases:
+        await click_injected(sb, bo, thread, cid, values=values)
+        assert bo.last_reply.ephemeral
+        assert bo.last_reply.content.startswith(NO + answer), (cid, bo.last_reply.content)
+    after = await sb.bot.store.get_game(1)
+    assert (after.version, after.state) == (before.version, before.state)
+
+
+async def test_im_back_is_only_for_the_member_whose_seat_the_ai_plays(world, sb):
+    """Bo leaves (the AI plays his seat); the table then offers I'm back to everyone."""
+    ana, bo, thread = await la_after_setup(world)
+    cy = world.member("Cy")
+    await bo.slash("game leave", in_channel=thread)
+    table = [m for m in thread.all_messages if not m.ephemeral and m.components][-1]
+    assert "I'm back" in table.labels
+    await ana.click(table, "I'm back")
+    assert ana.last_reply.content == NO + "Your seat is already yours."
+    await cy.click(table, "I'm back")
+    assert cy.last_reply.content == NO + "You are not in this game."
+    await bo.click(table, "I'm back")
+    assert bo.last_reply.content == "Welcome back: your seat is yours again."
+    seats = {s.user_id: s for s in await sb.bot.store.seats(1)}
+    assert seats[bo.id].ai_takeover is False
+    table = [m for m in thread.all_messages if not m.ephemeral and m.components][-1]
+    assert "I'm back" not in table.labels and "My hand" in table.labels
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "A negotiator can turn the PUBLIC negotiation panel into their private deal editor: a "
+    "'Cards I give' selection (custom id hs:g:<id>:x:give.<turn>) sent on the panel message "
+    "edits the panel itself (cogs/pacapaca.py _draft_changed -> edit_panel) to 'Your deal "
+    "with Cy (only you see this...)' with only a Propose button, so Accept/Decline/Give "
+    "up/My hand vanish for both. Fix: in _draft_changed, edit only an ephemeral message "
+    "(interaction.message.flags.ephemeral), else answer with a fresh ephemeral deal panel."))
+async def test_a_forged_deal_selection_cannot_replace_the_public_negotiation_panel(world, sb):
+    lobby = await start(world, "pacapaca", ["Cy", "Di"])
+    del lobby
+    di = world.member("Di")
+    panel, st = await open_negotiation(world, sb)
+    labels = list(panel.labels)
+    assert labels == ["Edit deal", "Accept", "Decline", "Give up", "My hand"]
+    card = st.alpacas["s1"].neck[0]
+    await click_raw(sb, di, panel, f"hs:g:1:x:give.{st.turn_number}", values=[str(card)])
+    assert world.message(panel.id).labels == labels
+    assert world.message(panel.id).embeds[0]["title"].startswith("Negotiation: Cy")
+
+
+async def test_an_ephemeral_keep_panel_still_works_after_a_restart(world, clock, tmp_path):
+    """Ana draws 2, the bot restarts, Ana presses Keep on the panel she got before."""
+    db = tmp_path / "restart.sqlite3"
+    await world.connect(make_bot(db, clock))
+    ana, bo = world.member("Ana"), world.member("Bo")
+    lobby = await start(world, "pacapaca", ["Ana", "Bo"])
+    await ana.click(lobby.thread.last_message, "Draw 2")
+    keep = ana.last_reply
+    version = (await world.sandbox.bot.store.get_game(1)).version
+    await world.disconnect()
+    sb = await world.connect(make_bot(db, clock))
+    await ana.click(keep, keep.labels[0])
+    assert ana.last_reply.content.startswith("You kept the ")
+    assert (await sb.bot.store.get_game(1)).version == version + 1
+    table = [m for m in lobby.thread.all_messages if not m.ephemeral and m.components][-1]
+    assert table.content == f"<@{bo.id}>"
+    await world.disconnect()
