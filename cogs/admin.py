@@ -7,7 +7,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord.bot import HerdBot
-from bot.discord.replies import send_ephemeral
+from bot.discord.replies import quoted, send_ephemeral
 from bot.runtime import GameError
 
 TIMERS = [
@@ -79,7 +79,7 @@ class Admin(commands.Cog):
         member: discord.Member | None = None,
     ) -> None:
         if game is not None and game not in self.bot.registry:
-            raise GameError("unknown_game", f"There is no game called {game!r}.")
+            raise GameError("unknown_game", f"There is no game called “{quoted(game)}”.")
         rows = await self.bot.store.stats(interaction.guild_id or 0, kind=game,
                                           user_id=member.id if member else None)
         title = (self.bot.registry[game].name if game else "All games") + " leaderboard"

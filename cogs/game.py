@@ -12,7 +12,7 @@ from discord.ext import commands
 from bot.discord.bot import HerdBot
 from bot.discord.components import button, view_of
 from bot.discord.game_cog import GameCog, Table, named
-from bot.discord.replies import defer, send_ephemeral
+from bot.discord.replies import defer, quoted, send_ephemeral
 from bot.games.base import Event
 from bot.runtime import GameError
 from bot.store import GameRecord
@@ -34,18 +34,37 @@ class GameCommands(commands.Cog):
         self.rules._params["game"].choices = choices  # type: ignore[attr-defined]
 
     async def find_game(self, interaction: discord.Interaction, *, active: bool = True) -> GameRecord:
-        """The game of this thread, else the member's newest running game in this server.
-        Raises :class:`GameError` when there is none."""
+        """The game a /game command means.
+
+        Inside a game's thread it is always that game (a finished one is refused when
+        ``active``). A game played in the channel itself counts only for its own seats.
+        Elsewhere it is the member's running game in this server; with several, the member
+        is asked to use the command in the right thread. Raises :class:`GameError`.
+        """
         store = self.bot.store
         if interaction.channel_id is not None:
             record = await store.game_by_thread(interaction.channel_id)
-            if record is not None and (record.status == "active" or not active):
+            in_thread = record is not None and record.thread_id != record.channel_id
+            seated = record is not None and any(
+                s.user_id == interaction.user.id for s in await store.seats(record.id))
+            if record is not None and (in_thread or seated):
+                if active and record.status != "active":
+                    raise GameError("game_over", f"{self._title(record)} is over.")
                 return record
         mine = [g for g in await store.active_games_of(interaction.user.id, interaction.guild_id)
                 if g.status == "active"]
-        if mine:
+        if len(mine) == 1:
             return mine[0]
+        if mine:
+            where = ", ".join(f"{self._title(g)} in <#{g.thread_id or g.channel_id}>" for g in mine)
+            raise GameError("which_game",
+                            f"You are in {len(mine)} games ({where}): use the command in the "
+                            "game's thread.")
         raise GameError("no_game_here", "You have no running game here. Start one with /play.")
+
+    def _title(self, record: GameRecord) -> str:
+        spec = self.bot.registry.get(record.kind)
+        return f"{spec.name if spec else record.kind} #{record.id}"
 
     def cog_for(self, record: GameRecord) -> GameCog:
         cog = self.bot.game_cog(record.kind)
@@ -80,6 +99,9 @@ class GameCommands(commands.Cog):
         seat = table.seat_of(interaction.user.id)
         if seat is None:
             raise GameError("not_in_game", "You are not in this game.")
+        if seat.ai_takeover:
+            raise GameError("already_left", "The AI already plays your seat; press I'm back on "
+                            "the table to return.")
         await defer(interaction, ephemeral=True)
         humans = [s for s in table.seats if table.is_human(s.seat) and s.seat != seat.seat]
         if not humans:
@@ -100,7 +122,8 @@ class GameCommands(commands.Cog):
         view = view_of(
             button("g", record.id, "endyes", "Yes, end the game", style=discord.ButtonStyle.danger),
         )
-        await send_ephemeral(interaction, "End this game for everyone? No scores are recorded.",
+        await send_ephemeral(interaction, f"End {self._title(record)} for everyone? No scores "
+                             "are recorded.",
                              view=view)
 
     @game.command(name="log", description="The moves so far, with others' hidden cards left out.")
@@ -121,12 +144,14 @@ class GameCommands(commands.Cog):
             lines = ["No moves yet."]
         text = "\n".join(lines)
         if len(text) <= 1900:
-            await send_ephemeral(interaction, f"**{table.spec.name} #{record.id}: log**\n{text}")
+            await send_ephemeral(interaction, f"**{table.spec.name} #{record.id}: log**\n{text}",
+                                 secret=True)
         else:
             await send_ephemeral(
                 interaction, f"**{table.spec.name} #{record.id}: log** (last moves below, full log attached)\n"
                 + "\n".join(lines[-15:])[-1500:],
                 file=discord.File(io.BytesIO(text.encode()), filename=f"game-{record.id}-log.txt"),
+                secret=True,
             )
 
     @app_commands.command(name="rules", description="How to play one of the games.")
@@ -134,7 +159,7 @@ class GameCommands(commands.Cog):
     async def rules(self, interaction: discord.Interaction, game: str) -> None:
         spec = self.bot.registry.get(game)
         if spec is None:
-            raise GameError("unknown_game", f"There is no game called {game!r}.")
+            raise GameError("unknown_game", f"There is no game called “{quoted(game)}”.")
         embed = discord.Embed(title=f"How to play {spec.name}", description=spec.rules_summary[:4000],
                               colour=0x6B8E23)
         embed.set_footer(text=f"{spec.min_players}-{spec.max_players} players. Start with /play.")

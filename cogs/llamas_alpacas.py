@@ -116,6 +116,8 @@ class LlamasAlpacasCog(GameCog):
     """Discord flows of Llamas & Alpacas on top of :class:`GameCog`."""
 
     kind = "llamas-alpacas"
+    #: Nothing is hidden but the draw pile order, which no refusal names.
+    hidden_info = False
 
     def __init__(self, bot: HerdBot) -> None:
         super().__init__(bot)
@@ -154,7 +156,7 @@ class LlamasAlpacasCog(GameCog):
 
     def render(self, table: Table) -> bytes:
         """The table picture (row and every board) from the spectator view."""
-        return render_table(self._view(table), names=table.names,
+        return render_table(self._view(table), names=table.plain_names,
                             highlight=self._highlight.get(table.record.id))
 
     async def on_update(self, update: Update, interaction: discord.Interaction | None = None) -> None:
@@ -405,7 +407,7 @@ class LlamasAlpacasCog(GameCog):
         elif head == "tk" and len(nums) == 1:
             await self.act(interaction, table, seat, Take(position=nums[0]), version=cid.version)
         elif head == "kp":
-            if len(values) != 1 or not values[0].isdigit() or int(values[0]) > TREAT_LIMIT:
+            if len(values) != 1 or not values[0].isdecimal() or int(values[0]) > TREAT_LIMIT:
                 raise GameError("bad_choice", "Choose one way to keep 10 treats.")
             clovers = int(values[0])
             await self.act(interaction, table, seat,
@@ -416,13 +418,14 @@ class LlamasAlpacasCog(GameCog):
             await send_ephemeral(interaction, **self._move_panel(table, seat, None))
         elif head == "mf" and len(nums) == 1:
             self._check_can_move(table, seat, src=nums[0])
-            await edit_panel(interaction, **self._move_panel(table, seat, nums[0]))
+            await edit_panel(interaction, private=True, **self._move_panel(table, seat, nums[0]))
         elif head == "mt" and len(nums) == 2:
             src, dst = nums
             view = self._view(table)
             card = self._player(view, seat.seat).board[src]
+            self._check_can_move(table, seat, src=src)
             what = card.short() if card else "the card"
-            await edit_panel(interaction,
+            await edit_panel(interaction, private=True,
                              content=f"Moving {what} from space {src + 1} to space {dst + 1}...",
                              view=None)
             await self.act(interaction, table, seat, Move(src=src, dst=dst), version=cid.version)
@@ -511,7 +514,7 @@ class LlamasAlpacasCog(GameCog):
             if seat is not None and table.record.status == "active" \
                     and cid.version == table.record.version:
                 self._check_can_move(table, seat)
-                await edit_panel(interaction, **self._move_panel(table, seat, None))
+                await edit_panel(interaction, private=True, **self._move_panel(table, seat, None))
                 return
         await super().handle_component(interaction, cid, values)
 

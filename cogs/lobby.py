@@ -16,7 +16,7 @@ from discord.ext import commands
 from bot.discord import ids
 from bot.discord.bot import HerdBot
 from bot.discord.components import button, view_of
-from bot.discord.replies import defer, edit_panel
+from bot.discord.replies import defer, edit_panel, quoted
 from bot.games.registry import GameSpec
 from bot.runtime import GameError, Update
 from bot.store import GameRecord, SeatRecord
@@ -118,7 +118,7 @@ class Lobby(commands.Cog):
         """Post a lobby for ``game`` in this channel."""
         spec = self.bot.registry.get(game)
         if spec is None:
-            raise GameError("unknown_game", f"There is no game called {game!r}. Pick one from the list.")
+            raise GameError("unknown_game", f"There is no game called “{quoted(game)}”. Pick one from the list.")
         settings = await self.bot.store.guild_settings(interaction.guild_id or 0)
         if settings.game_channel_id and interaction.channel_id != settings.game_channel_id:
             raise GameError("wrong_channel",

@@ -111,7 +111,7 @@ class PacapacaCog(GameCog):
 
     def render(self, table: Table) -> bytes:
         """The public table picture (spectator view; the final picture once over)."""
-        return render_table(table.view(None), names=table.names)
+        return render_table(table.view(None), names=table.plain_names)
 
     async def example_image(self) -> bytes:
         """An example table for /rules: three alpacas after a few seeded turns."""
@@ -179,7 +179,7 @@ class PacapacaCog(GameCog):
         if channel is None:
             return
         if table.result is not None:
-            lines = [named(e.text, table.names) for e in (events or []) if e.to is None][-12:]
+            lines = [named(e.text, table.names) for e in (events or []) if e.to is None]
             old = table.record.table_message_id
             if lines:
                 await channel.send(embed=discord.Embed(
@@ -399,7 +399,7 @@ class PacapacaCog(GameCog):
             await self.act(interaction, table, seat, TakePile(), version=cid.version)
         elif head == "pass":
             await self.act(interaction, table, seat, Pass(), version=cid.version)
-        elif head == "keep" and len(parts) == 2 and parts[1].isdigit():
+        elif head == "keep" and len(parts) == 2 and parts[1].isdecimal():
             update = await self.act(interaction, table, seat, Keep(card=int(parts[1])),
                                     version=cid.version)
             if update is not None:
@@ -415,7 +415,7 @@ class PacapacaCog(GameCog):
                 who = table.names.get(values[0], values[0])
                 await self._done_ephemeral(interaction, f"You opened a negotiation with {who}.")
         elif head in ("edit", "acc", "dec", "giveup", "give", "get", "prop"):
-            if len(parts) < 2 or not parts[1].isdigit():
+            if len(parts) < 2 or not parts[1].isdecimal():
                 raise GameError("bad_button", "This button is not one herdbot understands.")
             if st.phase != "negotiation" or st.turn_number != int(parts[1]):
                 raise GameError("neg_over", "This negotiation is over.")
@@ -434,7 +434,7 @@ class PacapacaCog(GameCog):
             elif head == "giveup":
                 await self.act(interaction, table, seat, GiveUp())
             else:
-                if len(parts) != 3 or not parts[2].isdigit():
+                if len(parts) != 3 or not parts[2].isdecimal():
                     raise GameError("bad_button", "This button is not one herdbot understands.")
                 dv = int(parts[2])
                 if head == "acc":
@@ -468,7 +468,7 @@ class PacapacaCog(GameCog):
                 raise GameError("already_negotiated",
                                 "You already negotiated this turn: draw or take the pile.")
             raise GameError("cannot_negotiate", "You cannot negotiate now.")
-        options = [discord.SelectOption(label=table.names[p], value=p) for p in partners]
+        options = [discord.SelectOption(label=table.plain_names[p][:100], value=p) for p in partners]
         sel = select("g", table.record.id, "partner", options, version=table.record.version,
                      placeholder="Negotiate with...")
         await send_ephemeral(interaction, "Who do you want to negotiate with? You will have "
@@ -531,7 +531,7 @@ class PacapacaCog(GameCog):
             for child in getattr(row, "children", []):
                 cid = getattr(child, "custom_id", None) or ""
                 if isinstance(child, discord.SelectMenu) and cid.endswith(":" + code):
-                    return [int(o.value) for o in child.options if o.default and o.value.isdigit()]
+                    return [int(o.value) for o in child.options if o.default and o.value.isdecimal()]
         return None
 
     def _draft_of(self, message: discord.Message | None, table: Table,
@@ -544,14 +544,14 @@ class PacapacaCog(GameCog):
     async def _draft_changed(self, interaction: discord.Interaction, table: Table, seat: str,
                              which: str, values: list[str]) -> None:
         give, get = self._draft_of(interaction.message, table, seat)
-        chosen = [int(v) for v in values if v.isdigit()]
+        chosen = [int(v) for v in values if v.isdecimal()]
         if which == "give":
             give = chosen
         else:
             get = chosen
         kwargs = self._deal_panel(table, seat, (give, get))
         try:
-            await edit_panel(interaction, **kwargs)
+            await edit_panel(interaction, private=True, **kwargs)
         except discord.HTTPException as exc:
             log.info("could not update the deal editor: %s", exc)
 
@@ -591,7 +591,7 @@ class PacapacaCog(GameCog):
         if channel is not None:
             for step in self.scoring_steps(table):
                 await channel.send(step[:2000])
-            data = await asyncio.to_thread(render_final, table.view(None), names=table.names)
+            data = await asyncio.to_thread(render_final, table.view(None), names=table.plain_names)
             embed = discord.Embed(title=f"{table.spec.name} #{table.record.id}: final scores",
                                   description=self.final_text(table)[:EMBED_LIMIT],
                                   colour=0xE0B000)

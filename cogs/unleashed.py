@@ -34,7 +34,7 @@ from discord import app_commands
 from bot.discord import ids
 from bot.discord.components import button, select, view_of
 from bot.discord.game_cog import EMBED_LIMIT, GameCog, Table, named
-from bot.discord.replies import send_ephemeral, send_error
+from bot.discord.replies import quoted, send_ephemeral, send_error
 from bot.games.base import Action, Event
 from bot.games.unleashed.cards import catalog
 from bot.games.unleashed.models import (
@@ -124,7 +124,7 @@ class UnleashedCog(GameCog):
 
     def render(self, table: Table) -> bytes:
         """The public table picture (spectator view)."""
-        return render_table(table.view(None), names=table.names)
+        return render_table(table.view(None), names=table.plain_names)
 
     def turn_text(self, table: Table) -> str:
         """Whose decision it is, without naming who may answer a reaction window."""
@@ -560,7 +560,7 @@ class UnleashedCog(GameCog):
         try:
             design = catalog().by_name(name.strip())
         except KeyError:
-            await send_error(interaction, f"There is no Llamas Unleashed card called {name!r}.")
+            await send_error(interaction, f"There is no Llamas Unleashed card called “{quoted(name)}”.")
             return
         cid = catalog().ids_of(design.key)[0]
         data = await asyncio.to_thread(render_card, cid)

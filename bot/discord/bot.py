@@ -19,7 +19,7 @@ from bot.config import Settings
 from bot.discord import ids
 from bot.discord.components import HerdButton, HerdSelect
 from bot.discord.notify import Notifier
-from bot.discord.replies import defer, send_error
+from bot.discord.replies import defer, quoted, send_error
 from bot.games.registry import Registry, builtin_games
 from bot.runtime import Clock, GameError, GameService, Update
 from bot.store import Store
@@ -54,7 +54,7 @@ class HerdTree(app_commands.CommandTree["HerdBot"]):
             await send_error(interaction, str(error) or "You cannot use this command here.")
             return
         if isinstance(error, app_commands.TransformerError):
-            await send_error(interaction, f"That value does not fit: {error.value!r}.")
+            await send_error(interaction, f"That value does not fit: “{quoted(error.value)}”.")
             return
         log.error("command %s failed", getattr(interaction.command, "qualified_name", "?"),
                   exc_info=original)
@@ -174,6 +174,7 @@ class HerdBot(commands.Bot):
             return
         # Acknowledge at once: the work below reads the store, which can queue under load.
         await defer(interaction)
+        cog: GameCog | None = None
         try:
             if cid.scope == "l":
                 lobby = self.get_cog("Lobby")
@@ -185,7 +186,7 @@ class HerdBot(commands.Bot):
                 raise GameError("unknown_game", "This game is not available on this bot.")
             await cog.handle_component(interaction, cid, values)
         except GameError as exc:
-            await send_error(interaction, exc.message)
+            await send_error(interaction, exc.message, secret=bool(cog and cog.hidden_info))
         except Exception:
             log.exception("component %s failed", custom_id)
             await send_error(interaction, OOPS)

@@ -37,6 +37,22 @@ EMBED_LIMIT = 4096
 _SEAT_ID = re.compile(r"\bs(\d{1,2})\b")
 
 
+def fit_lines(lines: list[str], limit: int) -> str:
+    """Bullet ``lines`` into at most ``limit`` characters; when they do not fit, the oldest
+    are summarised as "(N earlier moves: /game log)" so no move goes untold."""
+    out: list[str] = []
+    size = 0
+    for line in reversed(lines):
+        text = f"\N{BULLET} {line}"
+        if size + len(text) + 1 > limit - 60:
+            hidden = len(lines) - len(out)
+            out.append(f"({hidden} earlier move{'s' * (hidden != 1)}: see /game log)")
+            break
+        out.append(text)
+        size += len(text) + 1
+    return "\n".join(reversed(out))
+
+
 def named(text: str, names: dict[str, str]) -> str:
     """Replace the engines' seat ids (``s0``, ``s1`` ...) in ``text`` with display names."""
     return _SEAT_ID.sub(lambda m: names.get(m.group(0), m.group(0)), text)
@@ -53,7 +69,13 @@ class Table:
 
     @property
     def names(self) -> dict[str, str]:
-        """Seat id -> display name."""
+        """Seat id -> display name, escaped for Discord markdown and mentions (for text)."""
+        return {s.seat: discord.utils.escape_mentions(discord.utils.escape_markdown(s.name))
+                for s in self.seats}
+
+    @property
+    def plain_names(self) -> dict[str, str]:
+        """Seat id -> display name as typed (for pictures and select labels)."""
         return {s.seat: s.name for s in self.seats}
 
     def seat_of(self, user_id: int) -> SeatRecord | None:
@@ -97,6 +119,9 @@ class GameCog(commands.Cog):
     """Base class of the game cogs. Subclasses set ``kind`` and override the hooks."""
 
     kind: ClassVar[str] = ""
+    #: True when the game has hidden cards: refusals (which may name them) then never fall
+    #: back to the channel when Discord refuses the ephemeral answer.
+    hidden_info: ClassVar[bool] = True
 
     def __init__(self, bot: HerdBot) -> None:
         self.bot = bot
@@ -183,8 +208,8 @@ class GameCog(commands.Cog):
     ) -> discord.Embed:
         """The table embed: events just played, whose turn (with the turn timer's deadline
         as a relative timestamp), the picture."""
-        lines = [named(e.text, table.names) for e in (events or []) if e.to is None][-12:]
-        desc = "\n".join(f"\N{BULLET} {t}" for t in lines)
+        lines = [named(e.text, table.names) for e in (events or []) if e.to is None]
+        desc = fit_lines(lines, EMBED_LIMIT - 600)
         if table.result is None and table.record.status == "active":
             desc = (desc + "\n\n" if desc else "") + self.turn_text(table)
             if deadline is not None:
@@ -420,7 +445,8 @@ class GameCog(commands.Cog):
             if exc.code == "stale":
                 await self.answer_stale(interaction, await self.load_table(table.record.id))
             else:
-                await send_error(interaction, named(exc.message, table.names))
+                await send_error(interaction, named(exc.message, table.names),
+                                 secret=self.hidden_info)
             return None
         await self.on_update(update, interaction)
         return update

@@ -23,6 +23,15 @@ CANNOT_DM = 50007
 _GONE = (UNKNOWN_INTERACTION, INVALID_WEBHOOK_TOKEN)
 
 
+def quoted(value: object, limit: int = 60) -> str:
+    """A member's text for an error message: markdown and mentions escaped, cut to
+    ``limit`` characters (put it between typographic quotes; never a Python repr)."""
+    text = str(value)
+    if len(text) > limit:
+        text = text[: limit - 1] + "\N{HORIZONTAL ELLIPSIS}"
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(text))
+
+
 async def send_ephemeral(
     interaction: discord.Interaction, content: str | None = None, *, secret: bool = False,
     **kwargs: Any,
@@ -77,18 +86,28 @@ async def _fallback(
         return False
 
 
-async def edit_panel(interaction: discord.Interaction, **kwargs: Any) -> None:
+async def edit_panel(interaction: discord.Interaction, *, private: bool = False, **kwargs: Any) -> None:
     """Edit the message the component sits on (the lobby, an ephemeral panel), whether the
-    click was already acknowledged (deferred) or not."""
+    click was already acknowledged (deferred) or not. With ``private``, a click arriving
+    from a public message (a forged custom id) gets a new ephemeral instead, so a private
+    panel never replaces a message everyone sees."""
+    message = interaction.message
+    if private and (message is None or not message.flags.ephemeral):
+        await send_ephemeral(interaction, secret=True, **kwargs)
+        return
     if interaction.response.is_done():
         await interaction.edit_original_response(**kwargs)
     else:
         await interaction.response.edit_message(**kwargs)
 
 
-async def send_error(interaction: discord.Interaction, message: str) -> None:
-    """Tell the user why their click or command was refused (ephemeral, one sentence)."""
-    await send_ephemeral(interaction, f"\N{NO ENTRY SIGN} {message}")
+async def send_error(interaction: discord.Interaction, message: str, *, secret: bool = False) -> None:
+    """Tell the user why their click or command was refused (ephemeral, one sentence).
+
+    When the interaction is gone the refusal is posted in the channel with a mention, or,
+    with ``secret`` (games with hidden hands, whose refusals may name the member's own
+    cards), sent by DM and never to the channel."""
+    await send_ephemeral(interaction, f"\N{NO ENTRY SIGN} {message}", secret=secret)
 
 
 async def defer(interaction: discord.Interaction, *, ephemeral: bool = False, thinking: bool = False) -> bool:

@@ -177,7 +177,7 @@ class GameService:
         (``unknown_game``) for a kind not in the registry."""
         spec = self.registry.get(kind)
         if spec is None:
-            raise GameError("unknown_game", f"There is no game called {kind!r}.")
+            raise GameError("unknown_game", f"There is no game called “{kind}”.")
         record = await self.store.create_game(
             kind=kind,
             guild_id=guild_id,

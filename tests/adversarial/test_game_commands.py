@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import random
 
-import pytest
-
 from tests.adversarial.conftest import open_negotiation, start
 from tests.faults.common import answer_text, click_raw, press_all
 
@@ -23,13 +21,6 @@ async def seat_rows(sb, game_id):
     return {s.user_id: s for s in await sb.bot.store.seats(game_id)}
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "/game leave typed in the thread of a game that is over makes the member leave their "
-    "OTHER running game (AI takes the seat, announced there) without a word of warning: "
-    "GameCommands.find_game (cogs/game.py:36-48) ignores the thread's game when it is not "
-    "active and falls back to the member's newest game. Fix: when the channel is a game's "
-    "thread, always use that game (and answer 'This game is over' for leave/end/hand/status); "
-    "fall back to the member's games only outside game threads."))
 async def test_leave_in_a_finished_games_thread_does_not_leave_another_game(world, sb):
     ana, cy = world.member("Ana"), world.member("Cy")
     old = await start(world, "pacapaca", ["Ana", "Bo"])
@@ -38,7 +29,7 @@ async def test_leave_in_a_finished_games_thread_does_not_leave_another_game(worl
     await ana.slash("game leave", in_channel=old.thread)
     assert ana.last_reply.ephemeral
     assert (await seat_rows(sb, 2))[ana.id].ai_takeover is False
-    assert ana.last_reply.content == NO + "This game is over."
+    assert ana.last_reply.content == NO + "Alpaca Pacapaca #1 is over."
     del cy
 
 
@@ -54,14 +45,6 @@ async def test_leave_in_the_games_own_thread_picks_that_game(world, sb):
     assert first.thread.last_message.content.startswith("Ana left the game")
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "A member in two games who types /game hand or /game end in the channel gets the newest "
-    "game's hand / an 'End this game for everyone?' button without being told WHICH game "
-    "(cogs/game.py:44-47 picks mine[0]; the replies at cogs/game.py:64 and :103 name no "
-    "game). Ana could end the wrong game. Fix: outside a game thread, when the member has "
-    "more than one running game, refuse and list them ('You are in Alpaca Pacapaca #1 "
-    "(<#..>) and Llamas Unleashed #2 (<#..>): use the command in the game's thread'), and "
-    "name the game in the /game end confirmation."))
 async def test_game_commands_in_the_channel_name_the_game_when_in_two(world, sb):
     ana = world.member("Ana")
     await start(world, "pacapaca", ["Ana", "Bo"])
@@ -73,13 +56,6 @@ async def test_game_commands_in_the_channel_name_the_game_when_in_two(world, sb)
     assert "Alpaca Pacapaca #1" in ana.last_reply.text
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "When a game could not open a thread it is played in the channel (cogs/lobby.py:218 "
-    "thread_id = channel_id); from then on store.game_by_thread(channel) makes EVERY /game "
-    "command typed in that channel resolve to that game (cogs/game.py:39-43), so members of "
-    "other games get 'You are not in this game.' for /game hand and /game leave. Fix: in "
-    "find_game only take the channel's game when the member holds a seat in it (or when "
-    "the channel is a thread), else fall back to the member's own games."))
 async def test_a_game_played_in_the_channel_does_not_capture_other_players_commands(world, sb):
     ana, bo, cy = world.member("Ana"), world.member("Bo"), world.member("Cy")
     world.faults.fail("POST", r"/threads", 403, code=50013, message="Missing Permissions")
@@ -94,11 +70,6 @@ async def test_a_game_played_in_the_channel_does_not_capture_other_players_comma
     assert cy.last_reply.content != NO + "You are not in this game."
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "A second /game leave by a member whose seat the AI already plays announces "
-    "'Ana left the game; the AI plays their seat now.' in the thread again and replies 'You "
-    "left the game' again (cogs/game.py:79-93 does not look at seat.ai_takeover). Fix: "
-    "answer 'The AI already plays your seat; press I'm back to return.' and post nothing."))
 async def test_leaving_twice_is_answered_without_a_second_announcement(world, sb):
     ana = world.member("Ana")
     lobby = await start(world, "pacapaca", ["Ana", "Bo", "Cy"])

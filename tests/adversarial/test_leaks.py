@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import random
 
-import pytest
-
 from bot.games.unleashed.cards import catalog
 from bot.games.unleashed.models import Play
 from tests.adversarial.conftest import start
@@ -39,15 +37,6 @@ async def ana_holds_an_unplayable_card(world, sb):
     raise AssertionError("situation not reached")
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "When the interaction cannot be answered (late acknowledgement 10062 under load, or an "
-    "expired token), a refusal is re-posted PUBLICLY in the thread with a mention "
-    "(bot/discord/replies.py send_error -> send_ephemeral(secret=False) -> _fallback), and "
-    "Llama Unleashed refusals name the card from the player's hand: '@Ana You cannot play "
-    "Llama Spit right now. Instants answer...' tells everyone Ana holds that Instant "
-    "(cogs/unleashed.py on_game_component 'unplayable' and 'bad_field'). Fix: send_error "
-    "must pass secret=True (an error is for one member: DM it or drop it, never the "
-    "channel), and keep card names out of refusal texts where possible."))
 async def test_a_refusal_naming_a_hand_card_never_falls_back_to_the_thread(world, sb):
     ana = world.member("Ana")
     thread, card = await ana_holds_an_unplayable_card(world, sb)
@@ -79,14 +68,6 @@ async def test_the_same_refusal_is_ephemeral_when_discord_answers_in_time(world,
     assert (after.version, after.state) == (before.version, before.state)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "/game log includes the member's own private lines ('(private) You drew X and Y') but "
-    "is sent with send_ephemeral(secret=False) (cogs/game.py:124 and :126), so when the "
-    "interaction cannot be answered (late acknowledgement 10062, expired token) the "
-    "fallback posts the whole log PUBLICLY in the channel with a mention, naming the cards "
-    "only Ana may know (here her face-down discard). Fix: secret=True for every reply "
-    "built from a seat's view or private events, or make secret the default of "
-    "send_ephemeral."))
 async def test_game_log_with_private_lines_never_falls_back_to_the_channel(world, sb):
     ana = world.member("Ana")
     lobby = await start(world, "pacapaca", ["Ana", "Bo"])

@@ -7,10 +7,10 @@ import json
 import re
 
 import discord
-import pytest
 
 import bot.sandbox.demo as demo
 from bot.games.base import Event
+from cogs.unleashed import _OWN_FIELD
 from tests.adversarial.conftest import start
 from tests.faults.common import press_all
 
@@ -25,14 +25,6 @@ def public_table(thread):
     return [m for m in thread.all_messages if not m.ephemeral and m.components][-1]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "The table embed keeps only the LAST 12 public events (bot/discord/game_cog.py:186 "
-    "'[-12:]', also cogs/pacapaca.py:182): with AI seats, one human move is followed by "
-    "many AI turns and the earlier lines are silently dropped - in a 1+7 Llamas Unleashed "
-    "game Ana never sees the other Babies' or the first AI turns' lines (the same in a 1+5 "
-    "Pacapaca: her own 'Ana added ...' and the first AI turn vanish). Fix: put every "
-    "public line up to the 4096-character limit, and post the overflow as a plain "
-    "'Meanwhile:' message before the table (or say '(N earlier moves: /game log)')."))
 async def test_every_public_move_since_the_last_table_is_told(world, sb):
     ana = world.member("Ana")
     lobby = await start(world, "llamas-unleashed", ["Ana"], ai=7)
@@ -51,19 +43,13 @@ async def test_every_public_move_since_the_last_table_is_told(world, sb):
             continue
         for raw in row.events:
             event = Event.model_validate(raw)
-            text = re.sub(r"\bs(\d)\b", lambda m: names[m.group(0)], event.text)
+            own = _OWN_FIELD.sub(r"\1 plays \2 into their own Field", event.text)
+            text = re.sub(r"\bs(\d)\b", lambda m: names[m.group(0)], own)
             if event.to is None and event.type != "turn" and text not in told:
                 missing.append(text)
     assert missing == []
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "Display names are pasted into markdown unescaped (Table.names, bot/discord/game_cog.py:"
-    "56, used in every turn_text/final_text f-string): a member called '**Star**' shows as "
-    "'****Star****' and one called '`code' opens an inline code span that swallows the "
-    "rest of the line. Fix: escape once where names are built, e.g. "
-    "discord.utils.escape_markdown(escape_mentions(s.name)) in Table.names (keep the raw "
-    "name for the renderer)."))
 async def test_markdown_in_display_names_is_escaped(world, sb):
     star = world.add_member("**Star**")
     await star.slash("play", game="pacapaca")
@@ -74,18 +60,13 @@ async def test_markdown_in_display_names_is_escaped(world, sb):
     assert discord.utils.escape_markdown("**Star**") in desc
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "Python reprs reach players: 'There is no game called \"it\\'s a \\\\\\\\ game\".' "
-    "(cogs/game.py:137 /rules, cogs/lobby.py:121 /play, cogs/admin.py:82 /stats, "
-    "cogs/unleashed.py:563 /card, bot/discord/bot.py:57 TransformerError all use {x!r}). "
-    "A typed backslash comes back doubled. Fix: quote with '\u201c{x}\u201d' after "
-    "discord.utils.escape_markdown, never !r."))
 async def test_unknown_names_are_quoted_in_words_not_python_reprs(world, sb):
     ana = world.member("Ana")
     typed = "it's a \\ game"
     await ana.slash("rules", game=typed)
     assert ana.last_reply.content.startswith(NO + "There is no game called")
-    assert "\\\\" not in ana.last_reply.content
+    # The typed backslash is escaped once for markdown, so Discord shows it as typed.
+    assert "“it's a \\\\ game”" in ana.last_reply.content
 
 
 async def test_eight_weird_names_stay_within_discord_limits_and_never_ping_everyone(
@@ -123,8 +104,8 @@ async def test_eight_weird_names_stay_within_discord_limits_and_never_ping_every
         for bad in ("Traceback", "object at 0x", "Exception", "NoneType", "<bot.", "KeyError"):
             assert bad not in text, (bad, m)
     final = world.channel(record.thread_id).last_message.embeds[0]["description"]
-    for name in WEIRD:
-        assert name in final  # every player is listed (raw names, see the markdown xfail)
+    for name in WEIRD:  # every player is listed, markdown and mentions escaped
+        assert discord.utils.escape_mentions(discord.utils.escape_markdown(name)) in final
 
 
 async def test_a_double_click_on_draw_two_applies_once(world, sb):

@@ -94,7 +94,7 @@ async def test_lobby_buttons_work_after_a_restart(world, clock, tmp_path):
 async def test_bad_input_gets_clear_ephemeral_answers(world, sb):
     ana, ed = world.member("Ana"), world.member("Ed")
     await ana.slash("play", game="chess")
-    assert ana.last_reply.ephemeral and "no game called 'chess'" in ana.last_reply.content
+    assert ana.last_reply.ephemeral and "no game called “chess”" in ana.last_reply.content
     await ana.slash("play", game="tiny")
     lobby = ana.last_reply
     await ana.click(lobby, "Add AI seat")
@@ -109,9 +109,9 @@ async def test_bad_input_gets_clear_ephemeral_answers(world, sb):
 async def test_unknown_choices_and_broken_buttons_are_answered_in_words(world, sb):
     ana = world.member("Ana")
     await ana.slash("rules", game="chess")
-    assert ana.last_reply.ephemeral and "no game called 'chess'" in ana.last_reply.content
+    assert ana.last_reply.ephemeral and "no game called “chess”" in ana.last_reply.content
     await ana.slash("stats show", game="chess")
-    assert ana.last_reply.ephemeral and "no game called 'chess'" in ana.last_reply.content
+    assert ana.last_reply.ephemeral and "no game called “chess”" in ana.last_reply.content
     await ana.slash("game hand")
     assert ana.last_reply.content.endswith("You have no running game here. Start one with /play.")
     await ana.slash("rules", game="tiny")

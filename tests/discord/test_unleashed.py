@@ -447,7 +447,7 @@ async def test_card_command_with_autocomplete(world, sb):
     assert reply.embeds[0]["footer"]["text"] == "Instant \u00b7 Llama \u00b7 3 copies"
     assert reply.file("card.png")[:8] == b"\x89PNG\r\n\x1a\n"
     await ana.slash("card", name="Dragon")
-    assert ana.last_reply.content.endswith("There is no Llamas Unleashed card called 'Dragon'.")
+    assert ana.last_reply.content.endswith("There is no Llamas Unleashed card called “Dragon”.")
 
 
 # -- a whole game, and the leak check ------------------------------------------------------

@@ -17,6 +17,7 @@ from bot.store import SeatRecord
 
 class TinyCog(GameCog):
     kind = "tiny"
+    hidden_info = False
 
     def render(self, table: Table) -> bytes:
         img = Image.new("RGB", (200, 60), "white")
