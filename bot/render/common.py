@@ -101,8 +101,12 @@ def to_png(
     faster to encode and smaller, and looks the same for flat drawings."""
     buf = io.BytesIO()
     if palette and image.mode == "RGB":
-        image = image.quantize(
-            colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
-        )
+        # The palette is chosen on a quarter-size copy (4x fewer pixels to cluster; every
+        # flat colour survives the shrink), then the full picture is mapped onto it.
+        small = image.resize((max(1, image.width // 2), max(1, image.height // 2)),
+                             Image.Resampling.NEAREST)
+        pal = small.quantize(colors=256, method=Image.Quantize.FASTOCTREE,
+                             dither=Image.Dither.NONE)
+        image = image.quantize(palette=pal, dither=Image.Dither.NONE)
     image.save(buf, format="PNG", optimize=optimize, compress_level=9 if optimize else level)
     return buf.getvalue()
