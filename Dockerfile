@@ -18,4 +18,6 @@ RUN pip install -e . \
 
 USER herdbot
 VOLUME ["/data"]
+# Python as PID 1 ignores SIGTERM; SIGINT lets discord.py close cleanly on `docker stop`.
+STOPSIGNAL SIGINT
 CMD ["herdbot", "run"]

@@ -34,14 +34,16 @@ def _parser() -> argparse.ArgumentParser:
     sub.add_parser("run", help="run the bot on Discord (needs DISCORD_TOKEN)")
     demo = sub.add_parser("demo", help="play a full game offline in the Discord sandbox")
     demo.add_argument("--game", choices=keys or None, default=keys[0] if keys else None)
-    demo.add_argument("--players", type=int, default=None)
+    demo.add_argument("--players", type=int, default=None,
+                      help="seats (default 3, within the game's range)")
     demo.add_argument("--seed", type=int, default=1)
     demo.add_argument("--out", default="demo-out", help="folder for the transcript and PNGs")
     sim = sub.add_parser("simulate", help="AI-versus-AI games through an engine")
     sim.add_argument("game", choices=keys or None, nargs="?" if not keys else None)
     sim.add_argument("--games", type=int, default=100)
     sim.add_argument("--seed", type=int, default=1)
-    sim.add_argument("--players", type=int, default=None)
+    sim.add_argument("--players", type=int, default=None,
+                     help="seats per game (default the game's minimum)")
     sim.add_argument("--json", action="store_true", help="print JSON")
     return parser
 
@@ -107,6 +109,14 @@ def main(argv: list[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return 0
+    players = getattr(args, "players", None)
+    key = getattr(args, "game", None)
+    if players is not None and key:
+        from bot.games.registry import builtin_games
+
+        spec = builtin_games().get(key)
+        if spec is not None and not spec.min_players <= players <= spec.max_players:
+            parser.error(f"{spec.name} takes {spec.min_players}-{spec.max_players} players")
     settings = Settings()
     setup_logging(settings.log_level)
     if args.command == "run":

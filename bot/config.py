@@ -37,7 +37,6 @@ class Settings(BaseSettings):
         default_dm_notifications: whether hands and turn notices are DMed by default.
         reaction_window_s: Llamas Unleashed reaction window in seconds.
         archive_after_s: seconds after a game ends before its thread is archived.
-        shard_count: Discord gateway shards (``None``: one process, automatic).
     """
 
     discord_token: SecretStr | None = Field(default=None, validation_alias="DISCORD_TOKEN")
@@ -50,7 +49,6 @@ class Settings(BaseSettings):
     default_dm_notifications: bool = True
     reaction_window_s: int = Field(default=20, ge=5, le=120)
     archive_after_s: int = Field(default=600, ge=0)
-    shard_count: int | None = None
 
     model_config = SettingsConfigDict(
         env_file=".env",
@@ -58,6 +56,7 @@ class Settings(BaseSettings):
         env_prefix="HERDBOT_",
         extra="ignore",
         populate_by_name=True,
+        env_ignore_empty=True,
     )
 
     @field_validator("dev_guild_ids", mode="before")

@@ -44,6 +44,8 @@ def test_simulate_prints_json_figures(game, capsys):
     assert data["turns_mean"] > 0
 
 
-def test_simulate_refuses_an_unsupported_player_count():
-    with pytest.raises(ValueError, match="takes 2-4 players"):
+def test_simulate_refuses_an_unsupported_player_count(capsys):
+    with pytest.raises(SystemExit) as info:
         main(["simulate", "llamas-alpacas", "--games", "1", "--players", "9"])
+    assert info.value.code == 2
+    assert "Llamas & Alpacas takes 2-4 players" in capsys.readouterr().err

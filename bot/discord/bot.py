@@ -89,7 +89,6 @@ class HerdBot(commands.Bot):
             help_command=None,
             tree_cls=HerdTree,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
-            shard_count=settings.shard_count,
             **kwargs,
         )
         self.settings = settings

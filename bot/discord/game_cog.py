@@ -34,6 +34,10 @@ log = logging.getLogger(__name__)
 #: Discord's limit on an embed description.
 EMBED_LIMIT = 4096
 
+#: Tables rendered and posted at once, over all games: under a burst of moves the pictures
+#: wait their turn instead of all being held in memory together.
+_RENDER_SLOTS = asyncio.Semaphore(16)
+
 _SEAT_ID = re.compile(r"\bs(\d{1,2})\b")
 
 
@@ -238,7 +242,7 @@ class GameCog(commands.Cog):
         if channel is None:
             return
         lock = self._post_locks.setdefault(table.record.id, asyncio.Lock())
-        async with lock:
+        async with lock, _RENDER_SLOTS:
             await self._post_table(channel, table, events)
 
     async def _post_table(

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import io
 from functools import cache
-from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
-FONT_DIR = Path(__file__).resolve().parents[2] / "assets" / "fonts"
+from bot.paths import ASSETS_DIR
+
+FONT_DIR = ASSETS_DIR / "fonts"
 _FONT_FILES = {False: "DejaVuSans.ttf", True: "DejaVuSans-Bold.ttf"}
 
 RGB = tuple[int, int, int]

@@ -25,6 +25,7 @@ from PIL import Image, ImageDraw, ImageFont
 from bot.games.pacapaca.cards import catalog, kind_table
 from bot.games.pacapaca.models import AlpacaView, PacapacaView
 from bot.games.pacapaca.scoring import analyse
+from bot.paths import ASSETS_DIR
 
 RGB = tuple[int, int, int]
 
@@ -75,7 +76,7 @@ def _font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont | ImageFont.I
         pass
     name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
     for folder in (
-        Path(__file__).resolve().parents[2] / "assets" / "fonts",
+        ASSETS_DIR / "fonts",
         Path("/usr/share/fonts/truetype/dejavu"),
     ):
         try:

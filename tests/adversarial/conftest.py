@@ -13,6 +13,7 @@ from bot.discord.bot import HerdBot
 from bot.games.registry import builtin_games
 from bot.runtime import ManualClock
 from bot.sandbox import World
+from tests.support import close_world
 
 MEMBERS = ("Ana", "Bo", "Cy", "Di", "Ed", "Fay", "Gus", "Hal")
 
@@ -36,7 +37,8 @@ async def world():
     for name in MEMBERS:
         w.add_member(name)
     w.add_member("Mo", manage_guild=True)
-    return w
+    yield w
+    await close_world(w)
 
 
 @pytest_asyncio.fixture

@@ -9,6 +9,7 @@ from bot.discord.bot import HerdBot
 from bot.games.registry import Registry
 from bot.runtime import ManualClock
 from bot.sandbox import World
+from tests.support import close_world
 from tests.support.tinygame import tiny_registry
 
 TINY_EXTENSIONS = ("cogs.lobby", "cogs.game", "cogs.admin", "tests.support.tiny_cog")
@@ -28,7 +29,8 @@ async def world():
     for name in ("Ana", "Bo", "Cy", "Di", "Ed"):
         w.add_member(name)
     w.add_member("Mo", manage_guild=True)
-    return w
+    yield w
+    await close_world(w)
 
 
 @pytest_asyncio.fixture

@@ -8,6 +8,7 @@ import pytest_asyncio
 from bot.runtime import ManualClock
 from bot.sandbox import World
 from tests.faults.common import make_bot
+from tests.support import close_world
 
 MEMBERS = ("Ana", "Bo", "Cy", "Di", "Ed")
 
@@ -19,7 +20,8 @@ async def world():
     for name in MEMBERS:
         w.add_member(name)
     w.add_member("Mo", manage_guild=True)
-    return w
+    yield w
+    await close_world(w)
 
 
 @pytest_asyncio.fixture

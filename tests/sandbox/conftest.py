@@ -6,11 +6,14 @@ import pytest
 from sandbox_testbot import SampleBot
 
 from bot.sandbox import World
+from tests.support import close_world
 
 
 @pytest.fixture
-def world() -> World:
-    return World()
+async def world():
+    w = World()
+    yield w
+    await close_world(w)
 
 
 @pytest.fixture

@@ -6,9 +6,10 @@ from functools import lru_cache
 from pathlib import Path
 
 from bot.games.llamas_alpacas.models import Card, DeckFile
+from bot.paths import SEEDS_DIR
 
 #: Default location of the deck data: ``<repo>/seeds/llamas_alpacas.json``.
-SEED_PATH = Path(__file__).resolve().parents[3] / "seeds" / "llamas_alpacas.json"
+SEED_PATH = SEEDS_DIR / "llamas_alpacas.json"
 
 
 def load_deck(path: Path | str | None = None) -> DeckFile:

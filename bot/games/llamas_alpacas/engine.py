@@ -545,7 +545,7 @@ class LlamasAlpacasEngine(Engine[LlamasAlpacasState, LlamasAlpacasOptions]):
         if paid:
             text += f", paying {_treats(pay_cl, pay_ca)}"
         if taken.clovers or taken.carrots:
-            text += f" and picking up {_treats(taken.clovers, taken.carrots)}"
+            text += f", picking up {_treats(taken.clovers, taken.carrots)}"
         events.append(
             _ev(
                 "took",

@@ -14,8 +14,10 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
 
+from bot.paths import SEEDS_DIR
+
 #: Where the seed file lives (``<repo>/seeds/pacapaca.json``).
-SEED_PATH = Path(__file__).resolve().parents[3] / "seeds" / "pacapaca.json"
+SEED_PATH = SEEDS_DIR / "pacapaca.json"
 
 Group = Literal["plain", "scarf", "ribbon", "pendant", "mud", "baby"]
 

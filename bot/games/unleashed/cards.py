@@ -15,8 +15,10 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from bot.paths import SEEDS_DIR
+
 #: Where the seed file lives (``<repo>/seeds/unleashed.json``).
-SEED_PATH = Path(__file__).resolve().parents[3] / "seeds" / "unleashed.json"
+SEED_PATH = SEEDS_DIR / "unleashed.json"
 
 Kind = Literal["llama", "alpaca", "goat", "ram"]
 CardType = Literal["baby", "basic", "magical", "magic", "upgrade", "downgrade", "instant"]
