@@ -1,11 +1,16 @@
-"""Shared fixtures: a migrated store on a temp file, a GameService with the tiny game."""
+"""Shared fixtures: a migrated store on a temp file, a GameService with the tiny game, and
+the sandbox (``world`` with ``members``, ``sb``: the real HerdBot built by ``bot_factory``).
+A test folder overrides ``members`` or ``bot_factory`` in its own conftest."""
 
 from __future__ import annotations
 
+import pytest
 import pytest_asyncio
 
 from bot.runtime import GameService, ManualClock
+from bot.sandbox import World
 from bot.store import Store
+from tests.support import close_world
 from tests.support.tinygame import tiny_registry
 
 
@@ -30,3 +35,37 @@ async def service(store, clock):
     await svc.timers.start()
     yield svc
     await svc.timers.stop()
+
+
+@pytest.fixture
+def members() -> tuple[str, ...]:
+    """Names of the sandbox members (Mo, with Manage Server, is always added)."""
+    return ("Ana", "Bo", "Cy", "Di", "Ed")
+
+
+@pytest.fixture
+def bot_factory():
+    """``factory(db_path, clock) -> HerdBot``; default: the tiny game only."""
+    from tests.discord.conftest import make_bot
+
+    return make_bot
+
+
+@pytest_asyncio.fixture
+async def world(members):
+    """A sandbox guild with ``members`` and Mo (Manage Server); a bot a failed test left
+    connected is disconnected afterwards."""
+    w = World()
+    for name in members:
+        w.add_member(name)
+    w.add_member("Mo", manage_guild=True)
+    yield w
+    await close_world(w)
+
+
+@pytest_asyncio.fixture
+async def sb(world, clock, tmp_path, bot_factory):
+    """The real bot connected to ``world`` on ``tmp_path/bot.sqlite3``."""
+    sandbox = await world.connect(bot_factory(tmp_path / "bot.sqlite3", clock))
+    yield sandbox
+    await world.disconnect()

@@ -5,15 +5,12 @@ from __future__ import annotations
 import types
 
 import pytest
-import pytest_asyncio
 
 import bot.runtime.service as service_mod
 from bot.config import Settings
 from bot.discord.bot import HerdBot
 from bot.games.registry import builtin_games
 from bot.runtime import ManualClock
-from bot.sandbox import World
-from tests.support import close_world
 
 MEMBERS = ("Ana", "Bo", "Cy", "Di", "Ed", "Fay", "Gus", "Hal")
 
@@ -30,27 +27,16 @@ def fixed_seed(monkeypatch):
     monkeypatch.setattr(service_mod, "secrets", types.SimpleNamespace(randbits=lambda n: 5))
 
 
-@pytest_asyncio.fixture
-async def world():
-    """A guild with members Ana..Hal and Mo (Manage Server)."""
-    w = World()
-    for name in MEMBERS:
-        w.add_member(name)
-    w.add_member("Mo", manage_guild=True)
-    yield w
-    await close_world(w)
+@pytest.fixture
+def members() -> tuple[str, ...]:
+    """Ana..Hal (Mo, with Manage Server, is added by the shared ``world``)."""
+    return MEMBERS
 
 
-@pytest_asyncio.fixture
-async def clock():
-    return ManualClock()
-
-
-@pytest_asyncio.fixture
-async def sb(world, clock, tmp_path):
-    sandbox = await world.connect(make_bot(tmp_path / "bot.sqlite3", clock))
-    yield sandbox
-    await world.disconnect()
+@pytest.fixture
+def bot_factory():
+    """Bots with every built-in game."""
+    return make_bot
 
 
 async def start(world, game: str, names: list[str], ai: int = 0, **play):

@@ -6,13 +6,8 @@ Used in-process by the tests and by the kill-and-restart child script (``killrun
 from __future__ import annotations
 
 import os
-from pathlib import Path
 from typing import Any
 
-from bot.config import Settings
-from bot.discord.bot import HerdBot
-from bot.games.registry import Registry
-from bot.runtime import ManualClock
 from bot.sandbox import (
     Sandbox,
     SimChannel,
@@ -22,24 +17,15 @@ from bot.sandbox import (
     World,
     current_interaction,
 )
-from tests.support.tinygame import tiny_registry
 
 #: Extensions of a tiny-game bot (the real core cogs plus the tiny test cog).
-TINY_EXTENSIONS = ("cogs.lobby", "cogs.game", "cogs.admin", "tests.support.tiny_cog")
+from tests.discord.conftest import TINY_EXTENSIONS, make_bot  # noqa: E402,F401 - shared
 
 #: ``HERDBOT_FUZZ_FULL=1`` turns on the heavy on-demand modes.
 FULL = os.environ.get("HERDBOT_FUZZ_FULL", "") == "1"
 
 #: The sentence of a stale button (GameCog.answer_stale).
 MOVED_ON = "This table has moved on. Here is the current one:"
-
-
-def make_bot(db_path: Path | str, clock: ManualClock, registry: Registry | None = None,
-             **settings: Any) -> HerdBot:
-    """A HerdBot on the SQLite file ``db_path`` playing the tiny game only."""
-    cfg = Settings(database_path=db_path, _env_file=None, **settings)  # type: ignore[call-arg]
-    return HerdBot(cfg, registry=registry or tiny_registry(), clock=clock,
-                   extensions=TINY_EXTENSIONS)
 
 
 async def start_tiny(world: World, host: SimMember, others: list[SimMember], *,
