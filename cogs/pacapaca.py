@@ -68,8 +68,9 @@ def card_name(card: int) -> str:
 
 
 def card_list(cards: list[int]) -> str:
-    """``"Scarf top, Plain neck"`` or ``"nothing"``."""
-    return ", ".join(card_name(c) for c in cards) if cards else "nothing"
+    """``"Scarf top; Bow, right loop"`` or ``"nothing"`` (semicolons: some names hold a
+    comma)."""
+    return "; ".join(card_name(c) for c in cards) if cards else "nothing"
 
 
 def card_options(cards: list[int], chosen: set[int]) -> list[discord.SelectOption]:
@@ -566,7 +567,8 @@ class PacapacaCog(GameCog):
         off, necks, rest = [], [], []
         for fa in v.final.alpacas:
             who = f"**{names[fa.seat]}**"
-            off.append(f"{who}: " + (f"{card_list(fa.removed)} fall off." if fa.removed
+            verb = "falls" if len(fa.removed) == 1 else "fall"
+            off.append(f"{who}: " + (f"{card_list(fa.removed)} {verb} off." if fa.removed
                                      else "nothing falls off."))
             neck = [ln for ln in fa.lines if ln.label.startswith("Neck")]
             other = [ln for ln in fa.lines if not ln.label.startswith("Neck")]

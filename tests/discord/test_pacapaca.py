@@ -188,7 +188,7 @@ async def test_table_buttons_and_draw2_is_secret_to_the_drawer(world, sb, clock)
     assert reply.filenames == ["drawn.png"]
     assert [b["custom_id"].split(":")[-1] for b in reply.buttons()] == [f"keep.{c}" for c in drawn]
     assert reply.labels[0] == f"Keep {names_of(drawn)[0]}"
-    assert f"You drew **{', '.join(names_of(drawn))}**" in reply.content
+    assert f"You drew **{'; '.join(names_of(drawn))}**" in reply.content
     assert reply not in other.visible(thread) and reply not in other.ephemerals
     public = thread.last_message
     assert f"{am.name} drew two cards and is choosing one." in public.embeds[0]["description"]
@@ -613,7 +613,7 @@ async def test_draw2_with_an_expired_token_goes_by_dm_never_public(world, sb):
     public = [m for m in thread.all_messages if not m.ephemeral][public_before:]
     assert all(n not in m.text for m in public for n in drawn)
     dm = am.dms[-1]
-    assert f"You drew **{', '.join(drawn)}**" in dm.content and dm.filenames == ["drawn.png"]
+    assert f"You drew **{'; '.join(drawn)}**" in dm.content and dm.filenames == ["drawn.png"]
     assert dm.buttons() == []  # no Keep buttons in a DM: My hand shows them
     await am.click(thread.last_message, "My hand")
     assert am.last_reply.ephemeral and len(am.last_reply.buttons()) == 2

@@ -411,7 +411,8 @@ class PacapacaEngine(Engine[PacapacaState, PacapacaOptions]):
             ev.append(
                 Event(
                     type="took_pile",
-                    text=f"{active} took the discard pile ({len(cards)} cards): {_names(cards)}.",
+                    text=f"{active} took the discard pile ({len(cards)} card{'s' * (len(cards) != 1)}): "
+                         f"{_names(cards)}.",
                     data={"seat": active, "cards": cards},
                 )
             )
