@@ -226,7 +226,7 @@ async def test_take_pile_adds_every_card(world, sb):
     _, _, st = await load(sb.bot)
     assert st.alpacas[taker].neck == before + pile and st.pile == []
     desc = thread.last_message.embeds[0]["description"]
-    assert f"{tm.name} took the discard pile (1 cards): {names_of(pile)[0]}." in desc
+    assert f"{tm.name} took the discard pile (1 card): {names_of(pile)[0]}." in desc
     assert thread.last_message.is_disabled("Take discard pile (0)")
 
 
