@@ -131,7 +131,7 @@ class LlamasAlpacasCog(GameCog):
         """Pay the renderer's one-off warm-up (about 1 s: palette and card tiles) and build
         the /rules example picture at start-up, in a worker thread, so that the first
         table of the first game is as quick as the others."""
-        await asyncio.to_thread(warm_up)
+        await self.bot.render(warm_up)
         await self.example_image()
 
     # -- helpers -----------------------------------------------------------------------
@@ -172,7 +172,7 @@ class LlamasAlpacasCog(GameCog):
     async def example_image(self) -> bytes:
         """A mid-game 3-player table for ``/rules`` (computed once, off the event loop)."""
         if self._example is None:
-            self._example = await asyncio.to_thread(self._build_example)
+            self._example = await self.bot.render(self._build_example)
         return self._example
 
     def _build_example(self) -> bytes:

@@ -22,7 +22,6 @@ only in their owner's ephemerals and DMs; everything public names neck cards onl
 
 from __future__ import annotations
 
-import asyncio
 import io
 import logging
 from typing import Any
@@ -116,7 +115,7 @@ class PacapacaCog(GameCog):
 
     async def example_image(self) -> bytes:
         """An example table for /rules: three alpacas after a few seeded turns."""
-        return await asyncio.to_thread(_example_png)
+        return await self.bot.render(_example_png)
 
     # -- table -----------------------------------------------------------------------------
 
@@ -354,7 +353,7 @@ class PacapacaCog(GameCog):
                 if (event.type == "drew_private" and actor is not None and seat == actor.seat
                         and st.phase == "drawn" and st.seats[st.active] == seat):
                     assert interaction is not None
-                    await send_ephemeral(interaction, secret=True, **await asyncio.to_thread(
+                    await send_ephemeral(interaction, secret=True, **await self.bot.render(
                         self._keep_panel, table, seat, ""))
                     continue
                 per_seat.setdefault(seat, []).append(named(event.text, table.names))
@@ -377,10 +376,10 @@ class PacapacaCog(GameCog):
         pile = (f"Your cards face down in the discard pile: **{card_list(mine)}**."
                 if mine else "You have no cards face down in the discard pile.")
         if v.drawn:
-            return await asyncio.to_thread(self._keep_panel, table, seat.seat, pile + "\n")
+            return await self.bot.render(self._keep_panel, table, seat.seat, pile + "\n")
         if not mine:
             return {"content": pile + " Your alpaca is in the table picture."}
-        data = await asyncio.to_thread(render_cards, mine, title="Your cards face down in the pile")
+        data = await self.bot.render(render_cards, mine, title="Your cards face down in the pile")
         return {"content": pile + " Only you know these; whoever takes the pile gets them.",
                 "file": discord.File(io.BytesIO(data), filename="my-discards.png")}
 
@@ -593,7 +592,7 @@ class PacapacaCog(GameCog):
         if channel is not None:
             for step in self.scoring_steps(table):
                 await channel.send(step[:2000])
-            data = await asyncio.to_thread(render_final, table.view(None), names=table.plain_names)
+            data = await self.bot.render(render_final, table.view(None), names=table.plain_names)
             embed = discord.Embed(title=f"{table.spec.name} #{table.record.id}: final scores",
                                   description=self.final_text(table)[:EMBED_LIMIT],
                                   colour=0xE0B000)

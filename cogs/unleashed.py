@@ -23,7 +23,6 @@ a DM at most once per turn change (RULES.md: Llamas Unleashed; UX.md "Llamas Unl
 
 from __future__ import annotations
 
-import asyncio
 import io
 import re
 from typing import Any
@@ -563,7 +562,7 @@ class UnleashedCog(GameCog):
             await send_error(interaction, f"There is no Llamas Unleashed card called “{quoted(name)}”.")
             return
         cid = catalog().ids_of(design.key)[0]
-        data = await asyncio.to_thread(render_card, cid)
+        data = await self.bot.render(render_card, cid)
         kind = f" \u00b7 {design.kind.title()}" if design.kind else ""
         embed = discord.Embed(title=design.name, description=design.text, colour=0xC46E20)
         embed.set_footer(text=f"{TYPE_WORDS[design.type]}{kind} \u00b7 {design.copies} "

@@ -8,8 +8,11 @@ the app commands (globally, or to ``HERDBOT_DEV_GUILDS``).
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 from discord import app_commands
@@ -28,6 +31,7 @@ if TYPE_CHECKING:
     from bot.discord.game_cog import GameCog
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 #: Cogs every bot loads; game cogs come from the registry.
 CORE_EXTENSIONS = ("cogs.lobby", "cogs.game", "cogs.admin")
@@ -102,6 +106,14 @@ class HerdBot(commands.Bot):
     # -- lifecycle ---------------------------------------------------------------------
 
     async def setup_hook(self) -> None:
+        #: Tables rendered and posted at once over all games: under a burst of moves the
+        #: pictures wait their turn instead of all being held in memory together. Made here,
+        #: inside the bot's own event loop.
+        self.render_slots = asyncio.Semaphore(16)
+        #: Pillow work runs off the event loop in ONE worker thread: fonts (FreeType faces)
+        #: are cached and shared, and FreeType must not be used from two threads at once.
+        self.render_executor = ThreadPoolExecutor(max_workers=1,
+                                                  thread_name_prefix="herdbot-render")
         self.store = await Store.open(self.settings.database_path, clock=self.clock.now)
         self.service = GameService(self.store, self.registry, clock=self.clock,
                                    archive_after_s=self.settings.archive_after_s)
@@ -130,6 +142,12 @@ class HerdBot(commands.Bot):
         else:
             await self.tree.sync()
 
+    async def render(self, func: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
+        """Run a Pillow rendering function in the render thread; returns its result."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self.render_executor,
+                                          functools.partial(func, *args, **kwargs))
+
     async def close(self) -> None:
         service = getattr(self, "service", None)
         if service is not None:
@@ -138,6 +156,9 @@ class HerdBot(commands.Bot):
         store = getattr(self, "store", None)
         if store is not None:
             await store.close()
+        executor = getattr(self, "render_executor", None)
+        if executor is not None:
+            executor.shutdown(wait=False, cancel_futures=True)
 
     # -- routing -----------------------------------------------------------------------
 

@@ -34,10 +34,6 @@ log = logging.getLogger(__name__)
 #: Discord's limit on an embed description.
 EMBED_LIMIT = 4096
 
-#: Tables rendered and posted at once, over all games: under a burst of moves the pictures
-#: wait their turn instead of all being held in memory together.
-_RENDER_SLOTS = asyncio.Semaphore(16)
-
 _SEAT_ID = re.compile(r"\bs(\d{1,2})\b")
 
 
@@ -193,7 +189,7 @@ class GameCog(commands.Cog):
 
     async def render_file(self, table: Table, filename: str = "table.png") -> discord.File:
         """Render the table in a worker thread and wrap it as an attachment."""
-        data = await asyncio.to_thread(self.render, table)
+        data = await self.bot.render(self.render, table)
         return discord.File(io.BytesIO(data), filename=filename)
 
     def table_view(self, table: Table) -> discord.ui.View:
@@ -242,7 +238,7 @@ class GameCog(commands.Cog):
         if channel is None:
             return
         lock = self._post_locks.setdefault(table.record.id, asyncio.Lock())
-        async with lock, _RENDER_SLOTS:
+        async with lock, self.bot.render_slots:
             await self._post_table(channel, table, events)
 
     async def _post_table(

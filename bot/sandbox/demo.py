@@ -49,10 +49,17 @@ async def play_game(
     rand = random.Random(seed)
     seats = {s.seat: s for s in await bot.store.seats(game_id)}
     by_user = {m.id: m for m in members}
+    stalled = 0
+    last_version = -1
     for _ in range(MAX_ACTIONS):
         record, seat_rows, spec, state = await bot.service.load(game_id)
         if record.status != "active":
             break
+        stalled = stalled + 1 if record.version == last_version else 0
+        last_version = record.version
+        if stalled >= 20:
+            raise RuntimeError(f"game {game_id} is stuck at version {record.version}: "
+                               f"{spec.engine.pending(state)!r}")
         pending = spec.engine.pending(state)
         acted = False
         for seat_id in pending.seats:
