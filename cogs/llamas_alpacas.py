@@ -22,7 +22,6 @@ and the select ``kp`` whose value is the number of clovers kept.
 
 from __future__ import annotations
 
-import asyncio
 import random
 from typing import TYPE_CHECKING, Any
 
@@ -30,7 +29,7 @@ import discord
 
 from bot.discord import ids
 from bot.discord.components import button, select, view_of
-from bot.discord.game_cog import EMBED_LIMIT, GameCog, Table, named
+from bot.discord.game_cog import GameCog, Table, named
 from bot.discord.replies import defer, edit_panel, send_ephemeral, send_error
 from bot.games.base import Event
 from bot.games.llamas_alpacas.engine import (
@@ -125,7 +124,6 @@ class LlamasAlpacasCog(GameCog):
         #: game id -> gold outlines for the next pictures: the spaces where the last
         #: update placed or moved cards and the lines it scored (``{seat: [spaces]}``).
         self._highlight: dict[int, dict[str, list[int]]] = {}
-        self._post_locks: dict[int, asyncio.Lock] = {}
 
     async def cog_load(self) -> None:
         """Pay the renderer's one-off warm-up (about 1 s: palette and card tiles) and build
@@ -284,57 +282,13 @@ class LlamasAlpacasCog(GameCog):
                                     style=discord.ButtonStyle.success, row=3))
         return view_of(*items)
 
-    async def post_table(self, table: Table, events: list[Event] | None = None) -> None:
-        """Post the table (picture, turn text, buttons) and retire the previous one.
+    def ping_key(self, table: Table) -> str:
+        """Once per turn: the players who must place a starting card are pinged on the
+        first table only, then the active player when a turn begins (not again for the
+        keep-treats and place steps of the same turn, which share the pending key
+        ``turn-N``)."""
+        return table.pending.key
 
-        Unlike the base: posts of one game are serialised and use the stored game, so when
-        two updates race (two set-up placements at once) the later post shows the newest
-        state and the only live buttons are on the newest message; and the ping goes out
-        once per turn: to the players who must place a starting card on the first table,
-        then to the active player when a turn begins (not again for the keep-treats and
-        place steps of the same turn)."""
-        async with self._post_lock(table.record.id):
-            record = await self.bot.store.get_game(table.record.id)
-            if record.version != table.record.version:
-                table = await self.load_table(table.record.id)
-            else:
-                table = Table(record, table.seats, table.spec, table.state)
-            channel = self.channel_of(table.record)
-            if channel is None:
-                return
-            file = await self.render_file(table)
-            ping = ""
-            state = self._state(table)
-            if table.result is None and table.record.status == "active":
-                first = table.record.table_message_id is None
-                if state.phase == "turn" or (state.phase == "setup" and first):
-                    humans = [s for s in table.pending.seats if table.is_human(s)]
-                    ping = " ".join(table.mention(s) for s in humans)
-            old = table.record.table_message_id
-            message = await channel.send(
-                content=ping or None, embed=self.table_embed(table, events), file=file,
-                view=self.table_view(table),
-            )
-            await self.bot.store.update_game(table.record.id, table_message_id=message.id)
-            if old:
-                try:
-                    await channel.get_partial_message(old).edit(view=None)  # type: ignore[attr-defined]
-                except (discord.HTTPException, AttributeError):
-                    pass
-
-    def table_embed(self, table: Table, events: list[Event] | None = None) -> discord.Embed:
-        """The base embed, but showing up to 30 public event lines (three AI turns in a row
-        take about 12)."""
-        lines = [named(e.text, table.names) for e in (events or []) if e.to is None][-30:]
-        embed = super().table_embed(table, None)
-        desc = "\n".join(f"\N{BULLET} {t}" for t in lines)
-        if embed.description:
-            desc = (desc + "\n\n" if desc else "") + embed.description
-        embed.description = desc[:EMBED_LIMIT]
-        return embed
-
-    def _post_lock(self, game_id: int) -> asyncio.Lock:
-        return self._post_locks.setdefault(game_id, asyncio.Lock())
 
     def final_text(self, table: Table) -> str:
         """The result sentence, then per player (best first): points, the lines scored by

@@ -357,16 +357,7 @@ class PacapacaCog(GameCog):
                         self._keep_panel, table, seat, ""))
                     continue
                 per_seat.setdefault(seat, []).append(named(event.text, table.names))
-        for seat_id, texts in per_seat.items():
-            if not table.is_human(seat_id):
-                continue
-            body = "\n".join(texts)[:1900]
-            if actor is not None and actor.seat == seat_id and interaction is not None:
-                await send_ephemeral(interaction, body, secret=True)
-            else:
-                user_id = table.seat(seat_id).user_id
-                assert user_id is not None
-                await self.bot.notifier.dm(table.record, user_id, body)
+        await self.deliver_private(table, per_seat, interaction)
 
     async def private_panel(self, table: Table, seat: SeatRecord) -> dict[str, Any]:
         """My hand: the two drawn cards with Keep buttons while choosing; otherwise the

@@ -158,6 +158,12 @@ class GameCog(commands.Cog):
         """Keyword arguments for the ephemeral "My hand" message (content/embed/file/view)."""
         return {"content": "You have no hidden cards in this game."}
 
+    def ping_key(self, table: Table) -> str:
+        """The decision a ping is for: the members who must act are pinged (and sent a turn
+        notice) when this changes. Default: the pending decision and who owes it."""
+        pending = table.pending
+        return f"{pending.kind}:{pending.key}:{','.join(pending.seats)}"
+
     def final_text(self, table: Table) -> str:
         """The end-of-game breakdown in words."""
         result = table.result
@@ -260,7 +266,7 @@ class GameCog(commands.Cog):
         humans: list[str] = []
         if table.result is None and table.record.status == "active":
             pending = table.pending
-            key = f"{pending.kind}:{pending.key}:{','.join(pending.seats)}"
+            key = self.ping_key(table)
             if self._pinged.get(table.record.id) != key:
                 self._pinged[table.record.id] = key
                 humans = [s for s in pending.seats if table.is_human(s)]
@@ -345,6 +351,14 @@ class GameCog(commands.Cog):
         for event in update.events():
             for seat in event.to or []:
                 per_seat.setdefault(seat, []).append(named(event.text, table.names))
+        await self.deliver_private(table, per_seat, interaction)
+
+    async def deliver_private(
+        self, table: Table, per_seat: dict[str, list[str]],
+        interaction: discord.Interaction | None,
+    ) -> None:
+        """Send each human seat its private lines: the member who clicked gets an ephemeral
+        followup, everyone else a DM (through the notifier's opt-outs and closed-DM memory)."""
         actor = table.seat_of(interaction.user.id) if interaction else None
         for seat_id, texts in per_seat.items():
             if not table.is_human(seat_id):
