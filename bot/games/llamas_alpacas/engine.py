@@ -18,6 +18,7 @@ Board spaces are 0-8 row by row; row positions are 1-6 (1 is free to take).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 from typing import Annotated, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
@@ -32,11 +33,19 @@ from bot.games.base import (
     Pending,
     Result,
     ScoreLine,
+    StateModel,
     rng,
 )
 from bot.games.llamas_alpacas.cards import card, cards_by_id
 from bot.games.llamas_alpacas.models import Card
-from bot.games.llamas_alpacas.scoring import affordable, payment, score_placement, space_name
+from bot.games.llamas_alpacas.scoring import (
+    affordable,
+    card_key,
+    lines_through,
+    payment,
+    score_keys,
+    space_name,
+)
 
 ROW_SIZE = 6
 BOARD_SIZE = 9
@@ -115,10 +124,19 @@ _MOVES = {(a, b): Move(src=a, dst=b) for a in range(9) for b in range(9) if a !=
 _KEEPS = {c: Keep(clovers=c, carrots=10 - c) for c in range(11)}
 
 
+@cache
+def _moves_for(empty: tuple[bool, ...]) -> tuple[Move, ...]:
+    """Every Move on a board whose spaces 0-8 are empty where ``empty`` is True, in
+    (src, dst) order (occupied -> empty); cached per occupancy pattern (512 at most)."""
+    full = [sp for sp in range(BOARD_SIZE) if not empty[sp]]
+    free = [sp for sp in range(BOARD_SIZE) if empty[sp]]
+    return tuple(_MOVES[(a, b)] for a in full for b in free)
+
+
 # -- state ----------------------------------------------------------------------------
 
 
-class RowSlot(Model):
+class RowSlot(StateModel):
     """A face-up row card with the treats lying on it."""
 
     card: int
@@ -126,7 +144,7 @@ class RowSlot(Model):
     carrots: int = 0
 
 
-class PlayerState(Model):
+class PlayerState(StateModel):
     """One seat: board (9 card ids or ``None``), treats, points and bookkeeping.
 
     ``start_card`` holds the starting card until it is placed in set-up; ``lines`` counts
@@ -142,7 +160,7 @@ class PlayerState(Model):
     lines: list[int] = Field(default_factory=lambda: [0, 0, 0])
 
 
-class KeepChoice(Model):
+class KeepChoice(StateModel):
     """The open treat-limit choice: totals held and where the excess goes (row index 0-5)."""
 
     clovers: int
@@ -264,11 +282,8 @@ def _clone(state: LlamasAlpacasState, seat: str) -> LlamasAlpacasState:
 
 
 _ANIMAL = {cid: c.animal for cid, c in cards_by_id().items()}
-
-
-def _board_cards(p: PlayerState) -> list[Card | None]:
-    by_id = cards_by_id()
-    return [None if c is None else by_id[c] for c in p.board]
+_KEY = {cid: card_key(c) for cid, c in cards_by_id().items()}
+_THROUGH = tuple(tuple(lines_through(sp)) for sp in range(BOARD_SIZE))
 
 
 def _ev(type_: str, text: str, **data: object) -> Event:
@@ -320,9 +335,8 @@ class LlamasAlpacasEngine(Engine[LlamasAlpacasState, LlamasAlpacasOptions]):
     # ---- queries --------------------------------------------------------------------
 
     def _player(self, state: LlamasAlpacasState, seat: str) -> PlayerState | None:
-        for p in state.players:
-            if p.seat == seat:
-                return p
+        if seat in state.seats:
+            return state.players[state.seats.index(seat)]
         return None
 
     def pending(self, state: LlamasAlpacasState) -> Pending:
@@ -330,13 +344,11 @@ class LlamasAlpacasEngine(Engine[LlamasAlpacasState, LlamasAlpacasOptions]):
         active seat with kind ``"turn"``, ``"keep_treats"`` or ``"choose_space"``; no
         rules deadline. ``key`` stays the same through the steps of one turn."""
         if state.phase == "finished":
-            return Pending(seats=[], kind="finished", key="finished")
+            return Pending.quick([], "finished", "finished")
         if state.phase == "setup":
             seats = [p.seat for p in state.players if p.start_card is not None]
-            return Pending(seats=seats, kind="setup", key="setup")
-        return Pending(
-            seats=[state.seats[state.active]], kind=state.phase, key=f"turn-{state.turn_no}"
-        )
+            return Pending.quick(seats, "setup", "setup")
+        return Pending.quick([state.seats[state.active]], state.phase, f"turn-{state.turn_no}")
 
     def costs(self, state: LlamasAlpacasState, seat: str) -> list[TakeCost | None]:
         """Per row position, what ``seat`` would pay to take it (``None``: unaffordable)."""
@@ -360,24 +372,21 @@ class LlamasAlpacasEngine(Engine[LlamasAlpacasState, LlamasAlpacasOptions]):
         setup: Place on each space (if still holding the starting card); turn: each
         affordable Take, then each Move (occupied -> empty); keep_treats: each Keep split
         of exactly 10; choose_space: Place on each empty space (each space when full)."""
-        p = self._player(state, player)
-        if p is None or state.phase == "finished":
-            return []
-        if state.phase == "setup":
-            if p.start_card is None:
+        phase = state.phase
+        if phase == "setup":
+            p = self._player(state, player)
+            if p is None or p.start_card is None:
                 return []
             return list(_PLACES)
-        if state.seats[state.active] != player:
+        if phase == "finished" or state.seats[state.active] != player:
             return []
-        if state.phase == "turn":
+        p = state.players[state.active]
+        if phase == "turn":
             animals = [_ANIMAL[r.card] for r in state.row]
             acts: list[Action] = list(_TAKES[: affordable(animals, p.clovers, p.carrots)])
-            board = p.board
-            empty = [s for s in range(BOARD_SIZE) if board[s] is None]
-            full = [s for s in range(BOARD_SIZE) if board[s] is not None]
-            acts.extend(_MOVES[(a, b)] for a in full for b in empty)
+            acts += _moves_for(tuple([c is None for c in p.board]))
             return acts
-        if state.phase == "keep_treats":
+        if phase == "keep_treats":
             k = state.keep
             assert k is not None
             return [_KEEPS[c] for c in _keep_range(k.clovers, k.carrots)]
@@ -395,56 +404,94 @@ class LlamasAlpacasEngine(Engine[LlamasAlpacasState, LlamasAlpacasOptions]):
         Raises :class:`IllegalAction` with codes ``game_over``, ``not_in_game``,
         ``not_your_turn``, ``already_placed``, ``cannot_pay``, ``occupied``, ``empty_space``,
         ``wrong_step``, ``bad_keep`` or ``bad_action``; the input state is never changed."""
-        if not isinstance(action, Place | Take | Move | Keep):
-            raise IllegalAction("bad_action", "That action is not part of this game.")
-        if not self._allowed(state, player, action):
+        index = self._actor(state, player, action)
+        if index < 0:
             self._refuse(state, player, action)
         s = _clone(state, player)
-        s.version += 1
-        p = self._player(s, player)
-        assert p is not None
         events: list[Event] = []
-        if s.phase == "setup":
-            assert isinstance(action, Place)
-            self._place_start(s, p, action.space, events)
-        elif isinstance(action, Take):
-            self._take(s, p, action.position, events)
-        elif isinstance(action, Keep):
-            self._keep(s, p, action, events)
-        elif isinstance(action, Place):
-            self._place_taken(s, p, action.space, events)
-        else:
-            assert isinstance(action, Move)
-            self._move(s, p, action, events)
+        self._step(s, s.players[index], action, events)
         return s, events
 
-    def _allowed(self, state: LlamasAlpacasState, player: str, action: Action) -> bool:
-        """Exactly ``action in legal_actions(state, player)``, checked directly (fast)."""
-        p = self._player(state, player)
-        if p is None or state.phase == "finished":
-            return False
-        if state.phase == "setup":
-            return isinstance(action, Place) and p.start_card is not None
-        if state.seats[state.active] != player:
-            return False
-        if state.phase == "turn":
-            if isinstance(action, Take):
-                if action.position > len(state.row):
-                    return False
-                animals = [_ANIMAL[r.card] for r in state.row]
-                return action.position <= affordable(animals, p.clovers, p.carrots)
-            if isinstance(action, Move):
-                return p.board[action.src] is not None and p.board[action.dst] is None
-            return False
-        if state.phase == "keep_treats":
-            k = state.keep
-            return (
-                isinstance(action, Keep)
-                and k is not None
-                and action.clovers + action.carrots == TREAT_LIMIT
-                and action.clovers in _keep_range(k.clovers, k.carrots)
-            )
-        return isinstance(action, Place) and (p.board[action.space] is None or None not in p.board)
+    def play(self, state: LlamasAlpacasState, player: str, action: Action) -> None:
+        """:meth:`apply` in place and without events, for playouts (bench, AI search).
+
+        ``state`` must be owned by the caller: from :meth:`new_game`, :meth:`load_state`
+        or :meth:`fork` (a state returned by :meth:`apply` shares parts with its input).
+        Same rules and refusals as :meth:`apply`; afterwards ``state`` equals what
+        :meth:`apply` would have returned. Raises :class:`IllegalAction` (state unchanged)."""
+        index = self._actor(state, player, action)
+        if index < 0:
+            self._refuse(state, player, action)
+        self._step(state, state.players[index], action, None)
+
+    def fork(self, state: LlamasAlpacasState) -> LlamasAlpacasState:
+        """An independent copy of ``state`` that :meth:`play` may change (row slots are
+        never mutated, only replaced, so they stay shared)."""
+        return _copy(
+            state,
+            seats=list(state.seats),
+            players=[_copy(p, board=list(p.board), lines=list(p.lines)) for p in state.players],
+            row=list(state.row),
+            draw=list(state.draw),
+            discard=list(state.discard),
+        )
+
+    def _step(
+        self, s: LlamasAlpacasState, p: PlayerState, action: Action, events: list[Event] | None
+    ) -> None:
+        """Carry out an allowed ``action`` of ``p`` on ``s`` (owned by the caller; ``p`` is
+        one of its players); events are produced only when ``events`` is a list."""
+        s.version += 1
+        kind = type(action)
+        if kind is Move:  # the commonest action in playouts
+            self._move(s, p, action, events)  # type: ignore[arg-type]
+        elif s.phase == "setup":
+            self._place_start(s, p, action.space, events)  # type: ignore[attr-defined]
+        elif kind is Take:
+            self._take(s, p, action.position, events)  # type: ignore[attr-defined]
+        elif kind is Keep:
+            self._keep(s, p, action, events)  # type: ignore[arg-type]
+        else:
+            self._place_taken(s, p, action.space, events)  # type: ignore[attr-defined]
+
+    def _actor(self, state: LlamasAlpacasState, player: str, action: Action) -> int:
+        """The index of ``player`` in ``state.players`` when ``action`` is in
+        ``legal_actions(state, player)``, else -1 (checked directly, without the list)."""
+        phase = state.phase
+        kind = type(action)
+        if phase == "turn" or phase == "choose_space" or phase == "keep_treats":
+            index = state.active
+            if state.seats[index] != player:
+                return -1
+            p = state.players[index]
+            if phase == "turn":
+                if kind is Move:
+                    ok = p.board[action.src] is not None and p.board[action.dst] is None  # type: ignore[attr-defined]
+                elif kind is Take:
+                    position = action.position  # type: ignore[attr-defined]
+                    animals = [_ANIMAL[r.card] for r in state.row]
+                    ok = position <= len(animals) and position <= affordable(
+                        animals, p.clovers, p.carrots
+                    )
+                else:
+                    ok = False
+            elif phase == "keep_treats":
+                k = state.keep
+                ok = (
+                    kind is Keep
+                    and k is not None
+                    and action.clovers + action.carrots == TREAT_LIMIT  # type: ignore[attr-defined]
+                    and action.clovers in _keep_range(k.clovers, k.carrots)  # type: ignore[attr-defined]
+                )
+            else:
+                ok = kind is Place and (
+                    p.board[action.space] is None or None not in p.board  # type: ignore[attr-defined]
+                )
+            return index if ok else -1
+        if phase == "setup" and kind is Place and player in state.seats:
+            index = state.seats.index(player)
+            return index if state.players[index].start_card is not None else -1
+        return -1
 
     def _refuse(self, state: LlamasAlpacasState, player: str, action: Action) -> None:
         """Raise the IllegalAction that explains why ``action`` is refused."""
@@ -486,48 +533,51 @@ class LlamasAlpacasEngine(Engine[LlamasAlpacasState, LlamasAlpacasOptions]):
         raise IllegalAction("wrong_step", "First place the card you took on your board.")
 
     def _place_start(
-        self, s: LlamasAlpacasState, p: PlayerState, space: int, events: list[Event]
+        self, s: LlamasAlpacasState, p: PlayerState, space: int, events: list[Event] | None
     ) -> None:
         cid = p.start_card
         assert cid is not None
         p.board[space] = cid
         p.start_card = None
-        events.append(
-            _ev(
-                "placed_start",
-                f"{p.seat} places the starting card, {card(cid).describe()}, on {space_name(space)}.",
-                seat=p.seat,
-                card=cid,
-                space=space,
+        if events is not None:
+            events.append(
+                _ev(
+                    "placed_start",
+                    f"{p.seat} places the starting card, {card(cid).describe()}, on {space_name(space)}.",
+                    seat=p.seat,
+                    card=cid,
+                    space=space,
+                )
             )
-        )
         if all(q.start_card is None for q in s.players):
             s.phase = "turn"
             s.active = s.first
-            events.append(_ev("turn", f"{s.seats[s.first]} goes first.", seat=s.seats[s.first]))
+            if events is not None:
+                events.append(_ev("turn", f"{s.seats[s.first]} goes first.", seat=s.seats[s.first]))
 
-    def _draw(self, s: LlamasAlpacasState, events: list[Event]) -> int | None:
+    def _draw(self, s: LlamasAlpacasState, events: list[Event] | None) -> int | None:
         """Draw the top card; an empty pile is first refilled by shuffling the discard pile
         (rulebook "Sequence of Play"). ``None`` when both are empty."""
         if not s.draw and s.discard:
             s.draw = s.discard
             s.discard = []
             rng(s).shuffle(s.draw)
-            events.append(
-                _ev(
-                    "reshuffle",
-                    f"The discard pile is shuffled into a new draw pile of {len(s.draw)} cards.",
-                    count=len(s.draw),
+            if events is not None:
+                events.append(
+                    _ev(
+                        "reshuffle",
+                        f"The discard pile is shuffled into a new draw pile of {len(s.draw)} cards.",
+                        count=len(s.draw),
+                    )
                 )
-            )
         if not s.draw:
             return None
         return s.draw.pop()
 
     def _take(
-        self, s: LlamasAlpacasState, p: PlayerState, position: int, events: list[Event]
+        self, s: LlamasAlpacasState, p: PlayerState, position: int, events: list[Event] | None
     ) -> None:
-        animals = [card(r.card).animal for r in s.row]
+        animals = [_ANIMAL[r.card] for r in s.row]
         paid = payment(animals, p.clovers, p.carrots, position)
         assert paid is not None
         for i, (cl, ca) in enumerate(paid):
@@ -539,24 +589,25 @@ class LlamasAlpacasEngine(Engine[LlamasAlpacasState, LlamasAlpacasOptions]):
         p.clovers += taken.clovers
         p.carrots += taken.carrots
         s.held = taken.card
-        pay_cl = sum(a for a, _ in paid)
-        pay_ca = sum(b for _, b in paid)
-        text = f"{p.seat} takes card {position}, {card(taken.card).describe()}"
-        if paid:
-            text += f", paying {_treats(pay_cl, pay_ca)}"
-        if taken.clovers or taken.carrots:
-            text += f", picking up {_treats(taken.clovers, taken.carrots)}"
-        events.append(
-            _ev(
-                "took",
-                text + ".",
-                seat=p.seat,
-                card=taken.card,
-                position=position,
-                paid=[list(x) for x in paid],
-                picked_up=[taken.clovers, taken.carrots],
+        if events is not None:
+            pay_cl = sum(a for a, _ in paid)
+            pay_ca = sum(b for _, b in paid)
+            text = f"{p.seat} takes card {position}, {card(taken.card).describe()}"
+            if paid:
+                text += f", paying {_treats(pay_cl, pay_ca)}"
+            if taken.clovers or taken.carrots:
+                text += f", picking up {_treats(taken.clovers, taken.carrots)}"
+            events.append(
+                _ev(
+                    "took",
+                    text + ".",
+                    seat=p.seat,
+                    card=taken.card,
+                    position=position,
+                    paid=[list(x) for x in paid],
+                    picked_up=[taken.clovers, taken.carrots],
+                )
             )
-        )
         # Shift toward position 1 and refill position 6.
         drawn = self._draw(s, events)
         if drawn is not None:
@@ -580,26 +631,27 @@ class LlamasAlpacasEngine(Engine[LlamasAlpacasState, LlamasAlpacasOptions]):
         clovers: int,
         carrots: int,
         target: int,
-        events: list[Event],
+        events: list[Event] | None,
     ) -> None:
         ex_cl, ex_ca = p.clovers - clovers, p.carrots - carrots
         p.clovers, p.carrots = clovers, carrots
         if target >= 0:
             slot = s.row[target]
             s.row[target] = _copy(slot, clovers=slot.clovers + ex_cl, carrots=slot.carrots + ex_ca)
-        events.append(
-            _ev(
-                "kept",
-                f"{p.seat} keeps {_treats(clovers, carrots)} and puts {_treats(ex_cl, ex_ca)} on card {target + 1} of the row.",
-                seat=p.seat,
-                kept=[clovers, carrots],
-                excess=[ex_cl, ex_ca],
-                position=target + 1,
+        if events is not None:
+            events.append(
+                _ev(
+                    "kept",
+                    f"{p.seat} keeps {_treats(clovers, carrots)} and puts {_treats(ex_cl, ex_ca)} on card {target + 1} of the row.",
+                    seat=p.seat,
+                    kept=[clovers, carrots],
+                    excess=[ex_cl, ex_ca],
+                    position=target + 1,
+                )
             )
-        )
 
     def _keep(
-        self, s: LlamasAlpacasState, p: PlayerState, action: Keep, events: list[Event]
+        self, s: LlamasAlpacasState, p: PlayerState, action: Keep, events: list[Event] | None
     ) -> None:
         assert s.keep is not None
         self._apply_keep(s, p, action.clovers, action.carrots, s.keep.target, events)
@@ -607,7 +659,7 @@ class LlamasAlpacasEngine(Engine[LlamasAlpacasState, LlamasAlpacasOptions]):
         s.phase = "choose_space"
 
     def _place_taken(
-        self, s: LlamasAlpacasState, p: PlayerState, space: int, events: list[Event]
+        self, s: LlamasAlpacasState, p: PlayerState, space: int, events: list[Event] | None
     ) -> None:
         cid = s.held
         assert cid is not None
@@ -616,66 +668,76 @@ class LlamasAlpacasEngine(Engine[LlamasAlpacasState, LlamasAlpacasOptions]):
         p.board[space] = cid
         if old is not None:
             s.discard.append(old)
-            events.append(
-                _ev(
-                    "replaced",
-                    f"{p.seat}'s board is full: {card(cid).describe()} replaces {card(old).describe()} on {space_name(space)}.",
-                    seat=p.seat,
-                    card=cid,
-                    replaced=old,
-                    space=space,
+            if events is not None:
+                events.append(
+                    _ev(
+                        "replaced",
+                        f"{p.seat}'s board is full: {card(cid).describe()} replaces {card(old).describe()} on {space_name(space)}.",
+                        seat=p.seat,
+                        card=cid,
+                        replaced=old,
+                        space=space,
+                    )
                 )
-            )
         else:
-            events.append(
-                _ev(
-                    "placed",
-                    f"{p.seat} places {card(cid).describe()} on {space_name(space)}.",
-                    seat=p.seat,
-                    card=cid,
-                    space=space,
+            if events is not None:
+                events.append(
+                    _ev(
+                        "placed",
+                        f"{p.seat} places {card(cid).describe()} on {space_name(space)}.",
+                        seat=p.seat,
+                        card=cid,
+                        space=space,
+                    )
                 )
-            )
         self._score(s, p, space, events)
         self._end_turn(s, p, events)
 
     def _move(
-        self, s: LlamasAlpacasState, p: PlayerState, action: Move, events: list[Event]
+        self, s: LlamasAlpacasState, p: PlayerState, action: Move, events: list[Event] | None
     ) -> None:
         cid = p.board[action.src]
         assert cid is not None
         p.board[action.src] = None
         p.board[action.dst] = cid
-        events.append(
-            _ev(
-                "moved",
-                f"{p.seat} moves {card(cid).describe()} from {space_name(action.src)} to {space_name(action.dst)}.",
-                seat=p.seat,
-                card=cid,
-                src=action.src,
-                dst=action.dst,
+        if events is not None:
+            events.append(
+                _ev(
+                    "moved",
+                    f"{p.seat} moves {card(cid).describe()} from {space_name(action.src)} to {space_name(action.dst)}.",
+                    seat=p.seat,
+                    card=cid,
+                    src=action.src,
+                    dst=action.dst,
+                )
             )
-        )
         self._score(s, p, action.dst, events)
         self._end_turn(s, p, events)
 
     def _score(
-        self, s: LlamasAlpacasState, p: PlayerState, space: int, events: list[Event]
+        self, s: LlamasAlpacasState, p: PlayerState, space: int, events: list[Event] | None
     ) -> None:
         """Score the full lines through ``space`` and discard the scored cards."""
-        result = score_placement(_board_cards(p), space)
+        b = p.board
+        (_, (r1, r2, r3)), (_, (c1, c2, c3)) = _THROUGH[space]
+        if (b[r1] is None or b[r2] is None or b[r3] is None) and (
+            b[c1] is None or b[c2] is None or b[c3] is None
+        ):
+            return  # no full line through the space: nothing to check
+        result = score_keys([None if c is None else _KEY[c] for c in p.board], space)
         if not result.lines:
             if result.full_lines:
-                events.append(
-                    _ev(
-                        "no_score",
-                        f"{' and '.join(result.full_lines)} of {p.seat}'s board is full but scores nothing.",
-                        seat=p.seat,
-                        lines=list(result.full_lines),
+                if events is not None:
+                    events.append(
+                        _ev(
+                            "no_score",
+                            f"{' and '.join(result.full_lines)} of {p.seat}'s board is full but scores nothing.",
+                            seat=p.seat,
+                            lines=list(result.full_lines),
+                        )
                     )
-                )
             return
-        placed = card(p.board[space])  # type: ignore[arg-type]
+        placed_id = p.board[space]
         for line in result.lines:
             p.lines[line.check.conditions - 1] += 1
         p.score += result.points
@@ -684,55 +746,61 @@ class LlamasAlpacasEngine(Engine[LlamasAlpacasState, LlamasAlpacasOptions]):
             assert cid is not None
             s.discard.append(cid)
             p.board[sp] = None
-        texts = "; ".join(line.text() for line in result.lines)
-        extra = ""
-        if result.wild_choice is not None:
-            d, col = result.wild_choice
-            parts = []
-            if placed.star and d is not None:
-                parts.append(f"the star counts as {d}")
-            if placed.white and col is not None:
-                parts.append(f"white counts as {col}")
-            extra = f" ({' and '.join(parts)} in both lines)"
-        events.append(
-            _ev(
-                "scored",
-                f"{p.seat} scores {result.points} points. {texts}{extra}.",
-                seat=p.seat,
-                points=result.points,
-                lines=[
-                    {"name": x.name, "spaces": list(x.spaces), "points": x.points, "text": x.text()}
-                    for x in result.lines
-                ],
-                removed=list(result.removed),
-                total=p.score,
+        if events is not None:
+            placed = card(placed_id)  # type: ignore[arg-type]
+            texts = "; ".join(line.text() for line in result.lines)
+            extra = ""
+            if result.wild_choice is not None:
+                d, col = result.wild_choice
+                parts = []
+                if placed.star and d is not None:
+                    parts.append(f"the star counts as {d}")
+                if placed.white and col is not None:
+                    parts.append(f"white counts as {col}")
+                extra = f" ({' and '.join(parts)} in both lines)"
+            events.append(
+                _ev(
+                    "scored",
+                    f"{p.seat} scores {result.points} points. {texts}{extra}.",
+                    seat=p.seat,
+                    points=result.points,
+                    lines=[
+                        {"name": x.name, "spaces": list(x.spaces), "points": x.points, "text": x.text()}
+                        for x in result.lines
+                    ],
+                    removed=list(result.removed),
+                    total=p.score,
+                )
             )
-        )
 
-    def _end_turn(self, s: LlamasAlpacasState, p: PlayerState, events: list[Event]) -> None:
+    def _end_turn(self, s: LlamasAlpacasState, p: PlayerState, events: list[Event] | None) -> None:
         """Pass the turn left; at 18+ points finish the round (the seat before the first
         player ends it) (rulebook "Game End")."""
         p.turns += 1
         s.turn_no += 1
         s.phase = "turn"
-        if not s.end_triggered and any(q.score >= END_SCORE for q in s.players):
+        # Only the acting player's score changed since the last check.
+        if not s.end_triggered and p.score >= END_SCORE:
             s.end_triggered = True
-            events.append(
-                _ev(
-                    "end_triggered",
-                    f"{p.seat} has {p.score} points: this round is the last.",
-                    seat=p.seat,
+            if events is not None:
+                events.append(
+                    _ev(
+                        "end_triggered",
+                        f"{p.seat} has {p.score} points: this round is the last.",
+                        seat=p.seat,
+                    )
                 )
-            )
         last = (s.first - 1) % len(s.seats)
         if s.end_triggered and s.active == last:
             s.phase = "finished"
-            res = self.result(s)
-            assert res is not None
-            events.append(_ev("game_over", res.reason, winners=res.winners, scores=res.scores))
+            if events is not None:
+                res = self.result(s)
+                assert res is not None
+                events.append(_ev("game_over", res.reason, winners=res.winners, scores=res.scores))
             return
         s.active = (s.active + 1) % len(s.seats)
-        events.append(_ev("turn", f"It is {s.seats[s.active]}'s turn.", seat=s.seats[s.active]))
+        if events is not None:
+            events.append(_ev("turn", f"It is {s.seats[s.active]}'s turn.", seat=s.seats[s.active]))
 
     # ---- view and result -------------------------------------------------------------
 

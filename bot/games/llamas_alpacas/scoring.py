@@ -40,6 +40,10 @@ def lines_through(space: int) -> list[tuple[str, tuple[int, int, int]]]:
     return [LINES[space // 3], LINES[3 + space % 3]]
 
 
+#: Per space 0-8, the row and the column through it (as :func:`lines_through`).
+_THROUGH = tuple(tuple(lines_through(sp)) for sp in range(9))
+
+
 def space_name(space: int) -> str:
     """``space`` (0-8) in words: ``"row 2, column 3"``."""
     return f"row {space // 3 + 1}, column {space % 3 + 1}"
@@ -171,15 +175,22 @@ def score_placement(board: list[Card | None], space: int) -> Placement:
     cards), then the lowest digit / first colour (red, blue, green, yellow).
     Raises ``ValueError`` if ``space`` is empty.
     """
-    placed = board[space]
-    if placed is None:
+    return score_keys([None if c is None else card_key(c) for c in board], space)
+
+
+#: The result of a placement that completes no line.
+NOTHING = Placement()
+
+
+def score_keys(keys: Sequence[Key | None], space: int) -> Placement:
+    """:func:`score_placement` over scoring keys (see :func:`card_key`) instead of cards:
+    ``keys`` is 9 keys or ``None`` (empty), row by row. Same rules, same ``ValueError``."""
+    base = keys[space]
+    if base is None:
         raise ValueError("no card on that space")
-    full = [
-        (name, sp) for name, sp in lines_through(space) if all(board[s] is not None for s in sp)
-    ]
+    full = [(name, sp) for name, sp in _THROUGH[space] if None not in (keys[sp[0]], keys[sp[1]], keys[sp[2]])]
     if not full:
-        return Placement()
-    base = card_key(placed)
+        return NOTHING
     digit_opts: tuple[int | None, ...] = DIGITS if base[2] is None else (base[2],)
     colour_opts: tuple[str | None, ...] = COLOURS if base[1] is None else (base[1],)
     wild = base[1] is None or base[2] is None
@@ -192,8 +203,8 @@ def score_placement(board: list[Card | None], space: int) -> Placement:
             key = (base[0], col, d)
             scored = []
             for name, sp in full:
-                keys = tuple(key if s == space else card_key(board[s]) for s in sp)  # type: ignore[arg-type]
-                chk = check_line(keys)  # type: ignore[arg-type]
+                line = tuple(key if s == space else keys[s] for s in sp)
+                chk = check_line(line)  # type: ignore[arg-type]
                 if chk.points:
                     scored.append(ScoredLine(name, sp, chk))
             total = sum(x.points for x in scored)

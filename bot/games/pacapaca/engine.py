@@ -17,7 +17,8 @@ Rules: the rulebook ``alpaca-pacapaca.txt`` and RULES.md, "Alpaca Pacapaca". Tur
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
+from functools import cache, lru_cache
+from typing import ClassVar, NamedTuple
 
 from bot.games.base import (
     SYSTEM_SEAT,
@@ -55,6 +56,53 @@ from bot.games.pacapaca.models import (
     TakePile,
 )
 from bot.games.pacapaca.scoring import SeatScore, score_all
+
+
+class _Tables(NamedTuple):
+    """Catalog facts the engine reads on every action (looked up once)."""
+
+    max_proposals: int
+    seconds: int
+    design_ids: frozenset[int]
+    babies: frozenset[int]
+    kinds: dict[int, str]
+
+
+@cache
+def _tables() -> _Tables:
+    cat = catalog()
+    return _Tables(
+        max_proposals=cat.negotiation.max_proposals,
+        seconds=cat.negotiation.seconds,
+        design_ids=frozenset(d.id for d in [*cat.heads, *cat.bodies]),
+        babies=frozenset(cat.baby_ids),
+        kinds=kind_table(),
+    )
+
+
+# Shared, never-mutated action instances (legal_actions returns them on every call).
+_DRAW2 = Draw2()
+_TAKE_PILE = TakePile()
+_PASS = Pass()
+_GIVE_UP = GiveUp()
+_DECLINE = Decline()
+_TIMEOUT = NegotiationTimeout()
+_TIMEOUT_RULE = Timeout(seat=SYSTEM_SEAT, action={"type": "negotiation_timeout"})
+
+
+@cache
+def _start(partner: str) -> StartNegotiation:
+    return StartNegotiation(partner=partner)
+
+
+@cache
+def _keep(card: int) -> Keep:
+    return Keep(card=card)
+
+
+@lru_cache(maxsize=256)
+def _accept(version: int) -> Accept:
+    return Accept(version=version)
 
 
 def _name(card: int) -> str:
@@ -112,6 +160,29 @@ def _proposal(give: list[int], get: list[int]) -> Propose:
     if p is None:
         p = _PROPOSALS[key] = Propose(give=give, get=get)
     return p
+
+
+def _one_per_kind(cards: tuple[int, ...]) -> list[int]:
+    """The lowest card id of each kind among ``cards``, in id order."""
+    kt = _tables().kinds
+    seen: dict[str, int] = {}
+    for c in sorted(cards):
+        seen.setdefault(kt[c], c)
+    return list(seen.values())
+
+
+@lru_cache(maxsize=4096)
+def _sample_proposals(mine_all: tuple[int, ...], theirs_all: tuple[int, ...]) -> tuple[Propose, ...]:
+    """The representative proposals of :meth:`PacapacaEngine.legal_actions` for a
+    proposer holding ``mine_all`` and a counterpart holding ``theirs_all``: every
+    1-for-0, 0-for-1 and 1-for-1 deal with one card per kind (cached)."""
+    mine = _one_per_kind(mine_all)
+    theirs = _one_per_kind(theirs_all)
+    mk = _proposal
+    out = [mk(give=[g], get=[]) for g in mine]
+    out += [mk(give=[], get=[t]) for t in theirs]
+    out += [mk(give=[g], get=[t]) for g in mine for t in theirs]
+    return tuple(out)
 
 
 class PacapacaEngine(Engine[PacapacaState, PacapacaOptions]):
@@ -184,28 +255,30 @@ class PacapacaEngine(Engine[PacapacaState, PacapacaOptions]):
         if s.phase == "finished":
             return []
         if player == SYSTEM_SEAT:
-            return [NegotiationTimeout()] if s.phase == "negotiation" else []
+            return [_TIMEOUT] if s.phase == "negotiation" else []
         active = self._active(s)
         if s.phase == "turn":
             if player != active:
                 return []
             acts: list[Action] = []
             if s.deck:
-                acts.append(Draw2())
+                acts.append(_DRAW2)
             if s.pile:
-                acts.append(TakePile())
+                acts.append(_TAKE_PILE)
             if not s.negotiated:
-                mine = bool(self._tradeable(s, active))
+                alpacas = s.alpacas
+                a = alpacas[active]
+                mine = bool(a.neck or a.babies)
                 for p in s.seats:
-                    if p != active and (mine or self._tradeable(s, p)):
-                        acts.append(StartNegotiation(partner=p))
+                    if p != active and (mine or alpacas[p].neck or alpacas[p].babies):
+                        acts.append(_start(p))
             if not s.deck and not s.pile:
-                acts.append(Pass())
+                acts.append(_PASS)
             return acts
         if s.phase == "drawn":
             if player != active:
                 return []
-            return [Keep(card=c) for c in s.drawn]
+            return [_keep(c) for c in s.drawn]
         # negotiation
         neg = s.negotiation
         assert neg is not None
@@ -214,32 +287,17 @@ class PacapacaEngine(Engine[PacapacaState, PacapacaOptions]):
         acts = []
         has_deal = bool(neg.active_gives or neg.partner_gives)
         if has_deal and player not in neg.accepted:
-            acts.append(Accept(version=neg.deal_version))
+            acts.append(_accept(neg.deal_version))
         if has_deal and player == neg.partner:
-            acts.append(Decline())
+            acts.append(_DECLINE)
         if player == active:
-            acts.append(GiveUp())
-        if neg.proposals < catalog().negotiation.max_proposals:
+            acts.append(_GIVE_UP)
+        if neg.proposals < _tables().max_proposals:
             other = neg.partner if player == active else active
-            acts.extend(self._sample_proposals(s, player, other))
+            acts += _sample_proposals(
+                tuple(self._tradeable(s, player)), tuple(self._tradeable(s, other))
+            )
         return acts
-
-    def _sample_proposals(self, s: PacapacaState, me: str, other: str) -> list[Action]:
-        kt = kind_table()
-
-        def one_per_kind(cards: list[int]) -> list[int]:
-            seen: dict[str, int] = {}
-            for c in sorted(cards):
-                seen.setdefault(kt[c], c)
-            return list(seen.values())
-
-        mine = one_per_kind(self._tradeable(s, me))
-        theirs = one_per_kind(self._tradeable(s, other))
-        mk = _proposal
-        out: list[Action] = [mk(give=[g], get=[]) for g in mine]
-        out += [mk(give=[], get=[t]) for t in theirs]
-        out += [mk(give=[g], get=[t]) for g in mine for t in theirs]
-        return out
 
     def is_legal(self, state: PacapacaState, player: str, action: Action) -> bool:
         """True when :meth:`apply` would accept ``action`` (any valid deal for Propose)."""
@@ -338,23 +396,27 @@ class PacapacaEngine(Engine[PacapacaState, PacapacaOptions]):
     def _check_proposal(self, s: PacapacaState, player: str, p: Propose) -> None:
         neg = s.negotiation
         assert neg is not None
-        cat = catalog()
-        if neg.proposals >= cat.negotiation.max_proposals:
+        tables = _tables()
+        if neg.proposals >= tables.max_proposals:
             raise IllegalAction(
                 "too_many_proposals", "No more proposals this time: accept, decline or give up."
             )
         if not p.give and not p.get:
             raise IllegalAction("empty_deal", "A deal must move at least one card.")
-        design_ids = {d.id for d in [*cat.heads, *cat.bodies]}
-        if any(c in design_ids for c in [*p.give, *p.get]):
+        design_ids = tables.design_ids
+        give, get = p.give, p.get
+        if any(c in design_ids for c in give) or any(c in design_ids for c in get):
             raise IllegalAction("head_or_body", "Heads and bodies cannot be traded.")
-        if len(set(p.give)) != len(p.give) or len(set(p.get)) != len(p.get):
+        if (len(give) > 1 and len(set(give)) != len(give)) or (
+            len(get) > 1 and len(set(get)) != len(get)
+        ):
             raise IllegalAction("duplicate_card", "A card is named twice in that deal.")
-        other = neg.partner if player == self._active(s) else self._active(s)
-        mine, theirs = set(self._tradeable(s, player)), set(self._tradeable(s, other))
-        if not set(p.give) <= mine:
+        active = s.seats[s.active]
+        other = neg.partner if player == active else active
+        mine, theirs = s.alpacas[player], s.alpacas[other]
+        if not all(c in mine.neck or c in mine.babies for c in give):
             raise IllegalAction("not_your_card", "You can only offer cards your alpaca has.")
-        if not set(p.get) <= theirs:
+        if not all(c in theirs.neck or c in theirs.babies for c in get):
             raise IllegalAction(
                 "not_their_card", f"You can only ask for cards {other}'s alpaca has."
             )
@@ -377,58 +439,32 @@ class PacapacaEngine(Engine[PacapacaState, PacapacaOptions]):
             action = self.parse_action(action)
         self._check(state, player, action)
         s = _clone(state)
-        s.version += 1
         ev: list[Event] = []
-        active = self._active(s)
-        if isinstance(action, Draw2):
-            self._draw(s, active, ev)
-        elif isinstance(action, Keep):
-            other = [c for c in s.drawn if c != action.card]
-            self._add(s, active, [action.card])
-            for c in other:
-                s.pile.append(PileCard(card=c, by=active))
-            s.drawn = []
-            ev.append(
-                Event(
-                    type="kept",
-                    text=f"{active} added a {_name(action.card)} and put the other card face down on the pile.",
-                    data={"seat": active, "card": action.card},
-                )
-            )
-            ev.append(
-                Event(
-                    type="discarded",
-                    text=f"You put your {_names(other)} face down on the pile.",
-                    to=[active],
-                    data={"seat": active, "cards": other},
-                )
-            )
-            self._end_turn(s, ev)
-        elif isinstance(action, TakePile):
-            cards = [pc.card for pc in s.pile]
-            s.pile = []
-            self._add(s, active, cards)
-            ev.append(
-                Event(
-                    type="took_pile",
-                    text=f"{active} took the discard pile ({len(cards)} card{'s' * (len(cards) != 1)}): "
-                         f"{_names(cards)}.",
-                    data={"seat": active, "cards": cards},
-                )
-            )
-            self._end_turn(s, ev)
-        elif isinstance(action, StartNegotiation):
-            s.phase = "negotiation"
-            s.negotiation = Negotiation(partner=action.partner)
-            secs = catalog().negotiation.seconds
-            ev.append(
-                Event(
-                    type="negotiation_started",
-                    text=f"{active} opened a negotiation with {action.partner} ({secs} seconds).",
-                    data={"seat": active, "partner": action.partner, "seconds": secs},
-                )
-            )
-        elif isinstance(action, Propose):
+        self._step(s, player, action, ev)
+        return s, ev
+
+    def play(self, state: PacapacaState, player: str, action: Action) -> None:
+        """:meth:`apply` in place and without events, for playouts (bench, AI search).
+
+        ``state`` must be owned by the caller (from :meth:`new_game`, :meth:`load_state`,
+        :meth:`fork` or :meth:`apply`). Same rules and refusals as :meth:`apply`;
+        afterwards ``state`` equals what :meth:`apply` would have returned. Raises
+        :class:`IllegalAction` (state unchanged)."""
+        self._check(state, player, action)
+        self._step(state, player, action, None)
+
+    def fork(self, state: PacapacaState) -> PacapacaState:
+        """An independent copy of ``state`` (every list the engine changes is copied)."""
+        return _clone(state)
+
+    def _step(
+        self, s: PacapacaState, player: str, action: Action, ev: list[Event] | None
+    ) -> None:
+        """Carry out a checked ``action`` on ``s`` (owned by the caller); events are
+        produced only when ``ev`` is a list."""
+        s.version += 1
+        active = s.seats[s.active]
+        if type(action) is Propose:  # the commonest action in playouts
             neg = s.negotiation
             assert neg is not None
             if player == active:
@@ -439,32 +475,86 @@ class PacapacaEngine(Engine[PacapacaState, PacapacaOptions]):
             neg.proposals += 1
             neg.accepted = []
             neg.proposed_by = player
-            ev.append(
-                Event(
-                    type="proposed",
-                    text=(
-                        f"{player} proposed: {active} gives {_names(neg.active_gives)}; "
-                        f"{neg.partner} gives {_names(neg.partner_gives)}."
-                    ),
-                    data={
-                        "seat": player,
-                        "active_gives": neg.active_gives,
-                        "partner_gives": neg.partner_gives,
-                        "deal_version": neg.deal_version,
-                    },
+            if ev is not None:
+                ev.append(
+                    Event(
+                        type="proposed",
+                        text=(
+                            f"{player} proposed: {active} gives {_names(neg.active_gives)}; "
+                            f"{neg.partner} gives {_names(neg.partner_gives)}."
+                        ),
+                        data={
+                            "seat": player,
+                            "active_gives": neg.active_gives,
+                            "partner_gives": neg.partner_gives,
+                            "deal_version": neg.deal_version,
+                        },
+                    )
                 )
-            )
+        elif isinstance(action, Draw2):
+            self._draw(s, active, ev)
+        elif isinstance(action, Keep):
+            other = [c for c in s.drawn if c != action.card]
+            self._add(s, active, [action.card])
+            for c in other:
+                s.pile.append(PileCard(card=c, by=active))
+            s.drawn = []
+            if ev is not None:
+                ev.append(
+                    Event(
+                        type="kept",
+                        text=f"{active} added a {_name(action.card)} and put the other card face down on the pile.",
+                        data={"seat": active, "card": action.card},
+                    )
+                )
+            if ev is not None:
+                ev.append(
+                    Event(
+                        type="discarded",
+                        text=f"You put your {_names(other)} face down on the pile.",
+                        to=[active],
+                        data={"seat": active, "cards": other},
+                    )
+                )
+            self._end_turn(s, ev)
+        elif isinstance(action, TakePile):
+            cards = [pc.card for pc in s.pile]
+            s.pile = []
+            self._add(s, active, cards)
+            if ev is not None:
+                ev.append(
+                    Event(
+                        type="took_pile",
+                        text=f"{active} took the discard pile ({len(cards)} card{'s' * (len(cards) != 1)}): "
+                             f"{_names(cards)}.",
+                        data={"seat": active, "cards": cards},
+                    )
+                )
+            self._end_turn(s, ev)
+        elif isinstance(action, StartNegotiation):
+            s.phase = "negotiation"
+            s.negotiation = Negotiation(partner=action.partner)
+            secs = catalog().negotiation.seconds
+            if ev is not None:
+                ev.append(
+                    Event(
+                        type="negotiation_started",
+                        text=f"{active} opened a negotiation with {action.partner} ({secs} seconds).",
+                        data={"seat": active, "partner": action.partner, "seconds": secs},
+                    )
+                )
         elif isinstance(action, Accept):
             neg = s.negotiation
             assert neg is not None
             neg.accepted.append(player)
-            ev.append(
-                Event(
-                    type="accepted",
-                    text=f"{player} accepted the deal.",
-                    data={"seat": player, "deal_version": neg.deal_version},
+            if ev is not None:
+                ev.append(
+                    Event(
+                        type="accepted",
+                        text=f"{player} accepted the deal.",
+                        data={"seat": player, "deal_version": neg.deal_version},
+                    )
                 )
-            )
             if set(neg.accepted) == {active, neg.partner}:
                 self._trade(s, active, neg, ev)
                 self._end_turn(s, ev)
@@ -475,13 +565,14 @@ class PacapacaEngine(Engine[PacapacaState, PacapacaOptions]):
             neg.accepted = []
             neg.deal_version += 1
             neg.proposed_by = None
-            ev.append(
-                Event(
-                    type="declined",
-                    text=f"{player} declined the deal.",
-                    data={"seat": player, "deal_version": neg.deal_version},
+            if ev is not None:
+                ev.append(
+                    Event(
+                        type="declined",
+                        text=f"{player} declined the deal.",
+                        data={"seat": player, "deal_version": neg.deal_version},
+                    )
                 )
-            )
         elif isinstance(action, GiveUp | NegotiationTimeout):
             why = (
                 f"{active} gave up the negotiation"
@@ -492,57 +583,60 @@ class PacapacaEngine(Engine[PacapacaState, PacapacaOptions]):
                 s, ev, why, "gave_up" if isinstance(action, GiveUp) else "timeout"
             )
         elif isinstance(action, Pass):
-            ev.append(
-                Event(
-                    type="passed",
-                    text=f"{active} cannot draw or take the pile, so they pass.",
-                    data={"seat": active},
+            if ev is not None:
+                ev.append(
+                    Event(
+                        type="passed",
+                        text=f"{active} cannot draw or take the pile, so they pass.",
+                        data={"seat": active},
+                    )
                 )
-            )
             self._end_turn(s, ev)
-        return s, ev
 
     # -- steps -------------------------------------------------------------------------
 
     def _add(self, s: PacapacaState, seat: str, cards: Sequence[int]) -> None:
-        cat = catalog()
+        babies = _tables().babies
         a = s.alpacas[seat]
         for c in cards:
-            (a.babies if cat.is_baby(c) else a.neck).append(c)
+            (a.babies if c in babies else a.neck).append(c)
 
-    def _draw(self, s: PacapacaState, active: str, ev: list[Event]) -> None:
+    def _draw(self, s: PacapacaState, active: str, ev: list[Event] | None) -> None:
         if len(s.deck) == 1:
             card = s.deck.pop()
             self._add(s, active, [card])
-            ev.append(
-                Event(
-                    type="drew_last",
-                    text=f"{active} drew the last card, a {_name(card)}, and added it.",
-                    data={"seat": active, "card": card},
+            if ev is not None:
+                ev.append(
+                    Event(
+                        type="drew_last",
+                        text=f"{active} drew the last card, a {_name(card)}, and added it.",
+                        data={"seat": active, "card": card},
+                    )
                 )
-            )
             self._end_turn(s, ev)
             return
         drawn = [s.deck.pop(), s.deck.pop()]
         s.drawn = drawn
         s.phase = "drawn"
-        ev.append(
-            Event(
-                type="drew",
-                text=f"{active} drew two cards and is choosing one.",
-                data={"seat": active, "deck_size": len(s.deck)},
+        if ev is not None:
+            ev.append(
+                Event(
+                    type="drew",
+                    text=f"{active} drew two cards and is choosing one.",
+                    data={"seat": active, "deck_size": len(s.deck)},
+                )
             )
-        )
-        ev.append(
-            Event(
-                type="drew_private",
-                text=f"You drew {_names(drawn)}: keep one, the other goes face down on the pile.",
-                to=[active],
-                data={"seat": active, "cards": drawn},
+        if ev is not None:
+            ev.append(
+                Event(
+                    type="drew_private",
+                    text=f"You drew {_names(drawn)}: keep one, the other goes face down on the pile.",
+                    to=[active],
+                    data={"seat": active, "cards": drawn},
+                )
             )
-        )
 
-    def _trade(self, s: PacapacaState, active: str, neg: Negotiation, ev: list[Event]) -> None:
+    def _trade(self, s: PacapacaState, active: str, neg: Negotiation, ev: list[Event] | None) -> None:
         a, p = s.alpacas[active], s.alpacas[neg.partner]
         for src, dst, cards in (
             (a, neg.partner, neg.active_gives),
@@ -554,23 +648,24 @@ class PacapacaEngine(Engine[PacapacaState, PacapacaOptions]):
                 else:
                     src.babies.remove(c)
             self._add(s, dst, cards)
-        ev.append(
-            Event(
-                type="traded",
-                text=(
-                    f"Deal! {active} gave {_names(neg.active_gives)} and got "
-                    f"{_names(neg.partner_gives)} from {neg.partner}."
-                ),
-                data={
-                    "seat": active,
-                    "partner": neg.partner,
-                    "active_gives": list(neg.active_gives),
-                    "partner_gives": list(neg.partner_gives),
-                },
+        if ev is not None:
+            ev.append(
+                Event(
+                    type="traded",
+                    text=(
+                        f"Deal! {active} gave {_names(neg.active_gives)} and got "
+                        f"{_names(neg.partner_gives)} from {neg.partner}."
+                    ),
+                    data={
+                        "seat": active,
+                        "partner": neg.partner,
+                        "active_gives": list(neg.active_gives),
+                        "partner_gives": list(neg.partner_gives),
+                    },
+                )
             )
-        )
 
-    def _fail_negotiation(self, s: PacapacaState, ev: list[Event], why: str, code: str) -> None:
+    def _fail_negotiation(self, s: PacapacaState, ev: list[Event] | None, why: str, code: str) -> None:
         active = self._active(s)
         neg = s.negotiation
         assert neg is not None
@@ -581,15 +676,16 @@ class PacapacaEngine(Engine[PacapacaState, PacapacaOptions]):
             then = "they must now draw or take the pile"
         else:
             then = "they can only pass"
-        ev.append(
-            Event(
-                type="negotiation_failed",
-                text=f"{why}; {then}.",
-                data={"seat": active, "partner": neg.partner, "reason": code},
+        if ev is not None:
+            ev.append(
+                Event(
+                    type="negotiation_failed",
+                    text=f"{why}; {then}.",
+                    data={"seat": active, "partner": neg.partner, "reason": code},
+                )
             )
-        )
 
-    def _end_turn(self, s: PacapacaState, ev: list[Event]) -> None:
+    def _end_turn(self, s: PacapacaState, ev: list[Event] | None) -> None:
         s.phase = "turn"
         s.drawn = []
         s.negotiation = None
@@ -601,35 +697,38 @@ class PacapacaEngine(Engine[PacapacaState, PacapacaOptions]):
                 return
         elif not s.deck:
             s.final_turns_left = len(s.seats)
-            ev.append(
-                Event(
-                    type="final_round",
-                    text="The deck is empty: everyone takes one last turn.",
-                    data={"turns": len(s.seats)},
+            if ev is not None:
+                ev.append(
+                    Event(
+                        type="final_round",
+                        text="The deck is empty: everyone takes one last turn.",
+                        data={"turns": len(s.seats)},
+                    )
                 )
-            )
         s.active = (s.active + 1) % len(s.seats)
         s.turn_number += 1
-        ev.append(
-            Event(
-                type="turn",
-                text=f"It is {self._active(s)}'s turn.",
-                data={"seat": self._active(s), "turn_number": s.turn_number},
+        if ev is not None:
+            ev.append(
+                Event(
+                    type="turn",
+                    text=f"It is {self._active(s)}'s turn.",
+                    data={"seat": self._active(s), "turn_number": s.turn_number},
+                )
             )
-        )
 
-    def _finish(self, s: PacapacaState, ev: list[Event]) -> None:
+    def _finish(self, s: PacapacaState, ev: list[Event] | None) -> None:
         s.phase = "finished"
         res = self.result(s)
         assert res is not None
         win = " and ".join(res.winners)
-        ev.append(
-            Event(
-                type="game_over",
-                text=f"The game is over: {win} {'wins' if len(res.winners) == 1 else 'share the win'}.",
-                data={"scores": res.scores, "winners": res.winners},
+        if ev is not None:
+            ev.append(
+                Event(
+                    type="game_over",
+                    text=f"The game is over: {win} {'wins' if len(res.winners) == 1 else 'share the win'}.",
+                    data={"scores": res.scores, "winners": res.winners},
+                )
             )
-        )
 
     # -- outputs -----------------------------------------------------------------------
 
@@ -667,7 +766,7 @@ class PacapacaEngine(Engine[PacapacaState, PacapacaOptions]):
         """
         s = state
         if s.phase == "finished":
-            return Pending(seats=[], kind="finished", key="end")
+            return Pending.quick([], "finished", "end")
         active = self._active(s)
         if s.phase == "negotiation":
             neg = s.negotiation
@@ -676,15 +775,15 @@ class PacapacaEngine(Engine[PacapacaState, PacapacaOptions]):
                 seats = [p for p in (active, neg.partner) if p not in neg.accepted]
             else:
                 seats = [active]
-            return Pending(
-                seats=seats,
-                kind="negotiation",
-                key=f"neg:{s.turn_number}",
-                seconds=float(catalog().negotiation.seconds),
-                timeouts=[Timeout(seat=SYSTEM_SEAT, action={"type": "negotiation_timeout"})],
+            return Pending.quick(
+                seats,
+                "negotiation",
+                f"neg:{s.turn_number}",
+                float(_tables().seconds),
+                [_TIMEOUT_RULE],  # shared; read-only
             )
-        key = f"turn:{s.turn_number}" + (":after" if s.negotiated else "")
-        return Pending(seats=[active], kind="turn", key=key)
+        key = f"turn:{s.turn_number}:after" if s.negotiated else f"turn:{s.turn_number}"
+        return Pending.quick([active], "turn", key)
 
     def view(self, state: PacapacaState, viewer: str | None) -> PacapacaView:
         """Everything ``viewer`` may see: all alpacas, deck and pile sizes, the viewer's own

@@ -9,7 +9,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, TypeAdapter
 
-from bot.games.base import Action, GameState, Model, ScoreLine
+from bot.games.base import Action, GameState, Model, ScoreLine, StateModel
 
 Phase = Literal["turn", "drawn", "negotiation", "finished"]
 
@@ -27,7 +27,7 @@ class PacapacaOptions(Model):
     babies: bool = False
 
 
-class Alpaca(Model):
+class Alpaca(StateModel):
     """One player's alpaca: head and body design ids, neck card ids (top to bottom in
     the order added; order never matters for scoring) and babies beside it."""
 
@@ -37,14 +37,14 @@ class Alpaca(Model):
     babies: list[int] = Field(default_factory=list)
 
 
-class PileCard(Model):
+class PileCard(StateModel):
     """A face-down discard: the card and who put it there."""
 
     card: int
     by: str
 
 
-class Negotiation(Model):
+class Negotiation(StateModel):
     """The deal being shaped (RULES.md: Alpaca Pacapaca, C).
 
     Attributes:
