@@ -30,7 +30,14 @@ TARGETS = {
     "commit_p50": (2.0, "ms"),
     "startup": (3.0, "s"),
     "rss_1000": (150.0, "MiB"),
+    # floors (at least): random playouts per second on one core (issues 3, 4, 5)
+    "playouts_llamas_alpacas": (300.0, "games/s"),
+    "playouts_pacapaca": (1000.0, "games/s"),
+    "playouts_unleashed": (50.0, "games/s"),
 }
+
+#: Targets that are floors (measured >= limit) rather than ceilings.
+FLOORS = {"playouts_llamas_alpacas", "playouts_pacapaca", "playouts_unleashed"}
 
 MODES = {
     # engine s/config, render iterations, commits, load window s, load Ns
@@ -47,8 +54,9 @@ def check(results: dict[str, Any]) -> list[dict[str, Any]]:
 
     def add(name: str, what: str, value: float | None) -> None:
         limit, unit = TARGETS[name]
+        ok = None if value is None else (value >= limit if name in FLOORS else value <= limit)
         rows.append({"target": name, "what": what, "limit": limit, "unit": unit,
-                     "value": value, "ok": None if value is None else value <= limit})
+                     "value": value, "ok": ok})
 
     load = {r["games"]: r for r in results.get("load", [])}
     add("ack_p99_500", "ack p99 at 500 games", load.get(500, {}).get("ack", {}).get("p99_ms"))
@@ -69,6 +77,15 @@ def check(results: dict[str, Any]) -> list[dict[str, Any]]:
     start = results.get("startup")
     add("startup", "setup_hook with 10,000 games", start["setup_hook_s"] if start else None)
     add("rss_1000", "RSS at 1,000 games", load.get(1000, {}).get("rss_mib"))
+    engine = results.get("engine", [])
+    for name, key, what in (
+        ("playouts_llamas_alpacas", "llamas-alpacas", "random playouts/s, Llamas & Alpacas (slowest count)"),
+        ("playouts_pacapaca", "pacapaca", "random playouts/s, Alpaca Pacapaca 2p"),
+        ("playouts_unleashed", "llamas-unleashed", "random playouts/s, Llamas Unleashed (slowest count)"),
+    ):
+        rates = [r["playouts_per_s"] for r in engine if r["game"] == key
+                 and (key != "pacapaca" or r["players"] == 2)]
+        add(name, what, min(rates) if rates else None)
     return rows
 
 
@@ -84,11 +101,12 @@ def print_table(results: dict[str, Any]) -> None:
     """Print every section's rows and the targets."""
     out = sys.stdout.write
     if "engine" in results:
-        out("\nengine (random playouts, one core)\n")
-        out(f"{'game':18}{'pl':>3}{'playouts/s':>12}{'act/game':>10}{'apply p50 ms':>14}"
-            f"{'p99 ms':>9}\n")
+        out("\nengine (random playouts, one core; playouts/s = median of the rounds)\n")
+        out(f"{'game':18}{'pl':>3}{'playouts/s':>12}{'best':>7}{'via apply':>11}{'act/game':>10}"
+            f"{'apply p50 ms':>14}{'p99 ms':>9}\n")
         for r in results["engine"]:
             out(f"{r['game']:18}{r['players']:>3}{fmt(r['playouts_per_s']):>12}"
+                f"{fmt(r['playouts_per_s_best']):>7}{fmt(r['apply_playouts_per_s']):>11}"
                 f"{fmt(r['actions_per_playout']):>10}{fmt(r['apply']['p50_ms']):>14}"
                 f"{fmt(r['apply']['p99_ms']):>9}\n")
     if "render" in results:
@@ -125,7 +143,8 @@ def print_table(results: dict[str, Any]) -> None:
     out("\ntargets\n")
     for t in results["targets"]:
         mark = {True: "ok", False: "MISSED", None: "not measured"}[t["ok"]]
-        out(f"  {t['what']:46} {fmt(t['value']):>8} {t['unit']:4} <= {fmt(t['limit'])}  "
+        sign = ">=" if t["target"] in FLOORS else "<="
+        out(f"  {t['what']:52} {fmt(t['value']):>8} {t['unit']:7} {sign} {fmt(t['limit'])}  "
             f"{mark}\n")
     out(f"\nload average at the end: {results['loadavg_end']}\n")
 

@@ -53,7 +53,8 @@ def play_one(
     options: dict[str, Any] | None = None,
 ) -> tuple[GameState, int]:
     """Play one game with ``policy`` (default: the spec's) in every seat; return the final
-    state and the number of applied actions. Raises whatever the engine raises."""
+    state and the number of actions played (``engine.play``, the same rules as ``apply``).
+    Raises whatever the engine raises."""
     engine = spec.engine
     seats = [f"s{i}" for i in range(players)]
     fields = spec.options_model.model_fields
@@ -69,7 +70,7 @@ def play_one(
             break
         legal = engine.legal_actions(state, seat)
         action = choose(engine.view(state, seat), legal, rand) if choose else rand.choice(legal)
-        state, _ = engine.apply(state, seat, action)
+        engine.play(state, seat, action)  # in place: the state is ours, events unused
         steps += 1
     return state, steps
 

@@ -15,7 +15,9 @@ leaves the state unchanged (``model_dump`` before == after):
 "Legal" is ``engine.is_legal`` (``action in legal_actions`` by default; Alpaca Pacapaca
 lists representative proposals and accepts any valid deal, its docstring says so).
 
-Every legal move conserves the cards (each game's own zones, counted as in the engines'
+Every refusal is checked on both paths, ``apply`` and the in-place ``play`` (same code,
+state unchanged), and every legal move played with ``play`` on a ``fork`` gives the state
+``apply`` returned. Every legal move conserves the cards (each game's own zones, counted as in the engines'
 property tests) and bumps ``version`` by one. Default: a few playouts per game (hypothesis
 picks seeds and player counts); ``HERDBOT_FUZZ_FULL=1``: 10,000 playouts per game.
 """
@@ -131,6 +133,12 @@ def _assert_refused(spec: GameSpec, state: GameState, seat: str, action: Action)
         spec.engine.apply(state, seat, action)
     assert info.value.code and info.value.message
     assert state.model_dump() == before, "a refused action changed the state"
+    # The playout path refuses it the same way and leaves its (own) state unchanged too.
+    mine = spec.engine.fork(state)
+    with pytest.raises(IllegalAction) as again:
+        spec.engine.play(mine, seat, action)
+    assert again.value.code == info.value.code
+    assert mine.model_dump() == before, "a refused play changed the state"
 
 
 def _illegal_attempts(spec: GameSpec, state: GameState, r: random.Random, seats: list[str],
@@ -207,6 +215,10 @@ def playout(spec: GameSpec, players: int, seed: int, policy_seed: int, *,
         before = state.model_dump()
         new, _events = engine.apply(state, seat, action)
         assert state.model_dump() == before, "apply mutated its input"
+        played = engine.fork(state)
+        engine.play(played, seat, action)
+        assert played.model_dump() == new.model_dump(), "play and apply disagree"
+        assert state.model_dump() == before, "play on a fork changed the original"
         assert new.version == state.version + 1
         assert count(new) == start, f"cards not conserved after {action!r}"
         stale = (stale + r.sample(legal, min(2, len(legal))))[-40:]

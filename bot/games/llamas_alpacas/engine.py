@@ -18,7 +18,8 @@ Board spaces are 0-8 row by row; row positions are 1-6 (1 is free to take).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
+from functools import cache, lru_cache
+from operator import attrgetter
 from typing import Annotated, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
@@ -119,7 +120,7 @@ LlamasAlpacasAction = Annotated[Place | Take | Move | Keep, Field(discriminator=
 
 # Prebuilt action instances (legal_actions returns these; treat them as read-only).
 _PLACES = [Place(space=s) for s in range(9)]
-_TAKES = [Take(position=k) for k in range(1, ROW_SIZE + 1)]
+_TAKES: list[Action] = [Take(position=k) for k in range(1, ROW_SIZE + 1)]
 _MOVES = {(a, b): Move(src=a, dst=b) for a in range(9) for b in range(9) if a != b}
 _KEEPS = {c: Keep(clovers=c, carrots=10 - c) for c in range(11)}
 
@@ -283,6 +284,20 @@ def _clone(state: LlamasAlpacasState, seat: str) -> LlamasAlpacasState:
 
 _ANIMAL = {cid: c.animal for cid, c in cards_by_id().items()}
 _KEY = {cid: card_key(c) for cid, c in cards_by_id().items()}
+_CARD_OF = attrgetter("card")
+#: ``pending`` keys of the first turns, made once.
+_TURN_KEYS = tuple(f"turn-{n}" for n in range(1024))
+
+
+def _affordable(row: list[RowSlot], clovers: int, carrots: int) -> int:
+    """:func:`~bot.games.llamas_alpacas.scoring.affordable` for the row slots (cached by
+    the row's card ids and the treats held: both change only when a card is taken)."""
+    return _affordable_ids(tuple(map(_CARD_OF, row)), clovers, carrots)
+
+
+@lru_cache(maxsize=4096)
+def _affordable_ids(row: tuple[int, ...], clovers: int, carrots: int) -> int:
+    return affordable(map(_ANIMAL.__getitem__, row), clovers, carrots)
 _THROUGH = tuple(tuple(lines_through(sp)) for sp in range(BOARD_SIZE))
 
 
@@ -348,7 +363,9 @@ class LlamasAlpacasEngine(Engine[LlamasAlpacasState, LlamasAlpacasOptions]):
         if state.phase == "setup":
             seats = [p.seat for p in state.players if p.start_card is not None]
             return Pending.quick(seats, "setup", "setup")
-        return Pending.quick([state.seats[state.active]], state.phase, f"turn-{state.turn_no}")
+        n = state.turn_no
+        key = _TURN_KEYS[n] if n < len(_TURN_KEYS) else f"turn-{n}"
+        return Pending.quick([state.seats[state.active]], state.phase, key)
 
     def costs(self, state: LlamasAlpacasState, seat: str) -> list[TakeCost | None]:
         """Per row position, what ``seat`` would pay to take it (``None``: unaffordable)."""
@@ -382,9 +399,15 @@ class LlamasAlpacasEngine(Engine[LlamasAlpacasState, LlamasAlpacasOptions]):
             return []
         p = state.players[state.active]
         if phase == "turn":
-            animals = [_ANIMAL[r.card] for r in state.row]
-            acts: list[Action] = list(_TAKES[: affordable(animals, p.clovers, p.carrots)])
-            acts += _moves_for(tuple([c is None for c in p.board]))
+            acts: list[Action] = _TAKES[: _affordable(state.row, p.clovers, p.carrots)]  # a copy
+            b = p.board
+            acts += _moves_for(
+                (
+                    b[0] is None, b[1] is None, b[2] is None,
+                    b[3] is None, b[4] is None, b[5] is None,
+                    b[6] is None, b[7] is None, b[8] is None,
+                )
+            )
             return acts
         if phase == "keep_treats":
             k = state.keep
@@ -469,10 +492,7 @@ class LlamasAlpacasEngine(Engine[LlamasAlpacasState, LlamasAlpacasOptions]):
                     ok = p.board[action.src] is not None and p.board[action.dst] is None  # type: ignore[attr-defined]
                 elif kind is Take:
                     position = action.position  # type: ignore[attr-defined]
-                    animals = [_ANIMAL[r.card] for r in state.row]
-                    ok = position <= len(animals) and position <= affordable(
-                        animals, p.clovers, p.carrots
-                    )
+                    ok = position <= _affordable(state.row, p.clovers, p.carrots)
                 else:
                     ok = False
             elif phase == "keep_treats":

@@ -7,7 +7,7 @@ column, read left to right or top to bottom (RULES.md: Llamas & Alpacas, board; 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -188,7 +188,10 @@ def score_keys(keys: Sequence[Key | None], space: int) -> Placement:
     base = keys[space]
     if base is None:
         raise ValueError("no card on that space")
-    full = [(name, sp) for name, sp in _THROUGH[space] if None not in (keys[sp[0]], keys[sp[1]], keys[sp[2]])]
+    full = [
+        (name, sp) for name, sp in _THROUGH[space]
+        if keys[sp[0]] is not None and keys[sp[1]] is not None and keys[sp[2]] is not None
+    ]
     if not full:
         return NOTHING
     digit_opts: tuple[int | None, ...] = DIGITS if base[2] is None else (base[2],)
@@ -197,29 +200,34 @@ def score_keys(keys: Sequence[Key | None], space: int) -> Placement:
     if not wild or len(full) == 1:
         # Independent lines: the free evaluation already is the best for each line.
         digit_opts, colour_opts = (base[2],), (base[1],)
-    best: tuple[int, list[ScoredLine], tuple[int | None, str | None] | None] | None = None
+    # (total, lines scored, [(name, spaces, check)], wild choice) of the best value so far
+    best: tuple[int, int, list[tuple[str, tuple[int, int, int], LineCheck]], tuple[int | None, str | None]] | None = None
     for d in digit_opts:
         for col in colour_opts:
             key = (base[0], col, d)
             scored = []
+            total = 0
             for name, sp in full:
-                line = tuple(key if s == space else keys[s] for s in sp)
-                chk = check_line(line)  # type: ignore[arg-type]
-                if chk.points:
-                    scored.append(ScoredLine(name, sp, chk))
-            total = sum(x.points for x in scored)
-            if best is None or (total, len(scored)) > (best[0], len(best[1])):
-                best = (
-                    total,
-                    scored,
-                    (d if base[2] is None else None, col if base[1] is None else None),
-                )
+                a, b, c = sp
+                chk = check_line((
+                    key if a == space else keys[a],
+                    key if b == space else keys[b],
+                    key if c == space else keys[c],
+                ))  # type: ignore[arg-type]
+                points = POINTS.get(chk.conditions, 0)
+                if points:
+                    scored.append((name, sp, chk))
+                    total += points
+            if best is None or (total, len(scored)) > (best[0], best[1]):
+                choice = (d if base[2] is None else None, col if base[1] is None else None)
+                best = (total, len(scored), scored, choice)
     assert best is not None
-    total, scored, choice = best
-    removed = sorted({s for line in scored for s in line.spaces})
-    shared = wild and len(scored) == 2
+    _, _, found, choice = best
+    scored_lines = [ScoredLine(name, sp, chk) for name, sp, chk in found]
+    removed = sorted({s for line in scored_lines for s in line.spaces})
+    shared = wild and len(scored_lines) == 2
     return Placement(
-        lines=tuple(scored),
+        lines=tuple(scored_lines),
         full_lines=tuple(name for name, _ in full),
         wild_choice=choice if shared else None,
         removed=tuple(removed),
@@ -262,23 +270,26 @@ def payment(
     return paid
 
 
-def affordable(animals: Sequence[str], clovers: int, carrots: int) -> int:
+def affordable(animals: Iterable[str], clovers: int, carrots: int) -> int:
     """How many row positions are affordable: position k (1-based) can be taken iff
-    ``k <= affordable(...)``. Same rule as :func:`payment`, computed in one pass."""
-    for i, animal in enumerate(animals):
-        # Can the player pay for card i (so that position i + 2 is reachable)?
+    ``k <= affordable(...)``. Same rule as :func:`payment`, computed in one pass over
+    ``animals`` (the row in order; any iterable)."""
+    count = 0
+    for animal in animals:
+        count += 1
+        # Can the player pay for this card (so that the next position is reachable)?
         if animal == "llama":
             if clovers >= 1:
                 clovers -= 1
             elif carrots >= 2:
                 carrots -= 2
             else:
-                return i + 1
+                return count
         else:
             if carrots >= 1:
                 carrots -= 1
             elif clovers >= 2:
                 clovers -= 2
             else:
-                return i + 1
-    return len(animals)
+                return count
+    return count

@@ -66,17 +66,28 @@ class _Tables(NamedTuple):
     design_ids: frozenset[int]
     babies: frozenset[int]
     kinds: dict[int, str]
+    heads: tuple[int, ...]
+    bodies: tuple[int, ...]
+    primary: tuple[int, ...]
+    rest: tuple[int, ...]  # the neck deck without the primary set, in id order
+    baby_ids: tuple[int, ...]
 
 
 @cache
 def _tables() -> _Tables:
     cat = catalog()
+    primary = cat.primary_ids()
     return _Tables(
         max_proposals=cat.negotiation.max_proposals,
         seconds=cat.negotiation.seconds,
         design_ids=frozenset(d.id for d in [*cat.heads, *cat.bodies]),
         babies=frozenset(cat.baby_ids),
         kinds=kind_table(),
+        heads=tuple(d.id for d in cat.heads),
+        bodies=tuple(d.id for d in cat.bodies),
+        primary=tuple(primary),
+        rest=tuple(c for c in cat.neck_deck if c not in primary),
+        baby_ids=tuple(cat.baby_ids),
     )
 
 
@@ -87,6 +98,8 @@ _PASS = Pass()
 _GIVE_UP = GiveUp()
 _DECLINE = Decline()
 _TIMEOUT = NegotiationTimeout()
+_NEGOTIATION_SECONDS = float(catalog().negotiation.seconds)
+_NEGOTIATION_ACTIONS = frozenset((Propose, Accept, Decline, GiveUp))
 _TIMEOUT_RULE = Timeout(seat=SYSTEM_SEAT, action={"type": "negotiation_timeout"})
 
 
@@ -150,38 +163,41 @@ def _clone(s: PacapacaState) -> PacapacaState:
     return new
 
 
-_PROPOSALS: dict[tuple[tuple[int, ...], tuple[int, ...]], Propose] = {}
+class _ProposalTable(dict[tuple[int | None, int | None], Propose]):
+    """``table[give, get]``: the shared, never-mutated :class:`Propose` giving card
+    ``give`` for card ``get`` (``None``: nothing on that side), made on first use;
+    legal_actions lists many of them (hot path)."""
+
+    def __missing__(self, key: tuple[int | None, int | None]) -> Propose:
+        give, get = key
+        p = self[key] = Propose(
+            give=[] if give is None else [give], get=[] if get is None else [get]
+        )
+        return p
 
 
-def _proposal(give: list[int], get: list[int]) -> Propose:
-    """A shared, never-mutated :class:`Propose` (legal_actions builds many; hot path)."""
-    key = (tuple(give), tuple(get))
-    p = _PROPOSALS.get(key)
-    if p is None:
-        p = _PROPOSALS[key] = Propose(give=give, get=get)
-    return p
+_PROPOSALS = _ProposalTable()
 
 
-def _one_per_kind(cards: tuple[int, ...]) -> list[int]:
-    """The lowest card id of each kind among ``cards``, in id order."""
+@lru_cache(maxsize=4096)
+def _one_per_kind(cards: tuple[int, ...]) -> tuple[int, ...]:
+    """The lowest card id of each kind among ``cards``, in id order (cached)."""
     kt = _tables().kinds
     seen: dict[str, int] = {}
     for c in sorted(cards):
         seen.setdefault(kt[c], c)
-    return list(seen.values())
+    return tuple(seen.values())
 
 
-@lru_cache(maxsize=4096)
-def _sample_proposals(mine_all: tuple[int, ...], theirs_all: tuple[int, ...]) -> tuple[Propose, ...]:
+@lru_cache(maxsize=8192)
+def _sample_proposals(mine: tuple[int, ...], theirs: tuple[int, ...]) -> tuple[Propose, ...]:
     """The representative proposals of :meth:`PacapacaEngine.legal_actions` for a
-    proposer holding ``mine_all`` and a counterpart holding ``theirs_all``: every
-    1-for-0, 0-for-1 and 1-for-1 deal with one card per kind (cached)."""
-    mine = _one_per_kind(mine_all)
-    theirs = _one_per_kind(theirs_all)
-    mk = _proposal
-    out = [mk(give=[g], get=[]) for g in mine]
-    out += [mk(give=[], get=[t]) for t in theirs]
-    out += [mk(give=[g], get=[t]) for g in mine for t in theirs]
+    proposer whose cards, one per kind, are ``mine`` and a counterpart's ``theirs`` (see
+    :func:`_one_per_kind`): every 1-for-0, 0-for-1 and 1-for-1 deal (cached)."""
+    table = _PROPOSALS
+    out = [table[g, None] for g in mine]
+    out += [table[None, t] for t in theirs]
+    out += [table[g, t] for g in mine for t in theirs]
     return tuple(out)
 
 
@@ -218,15 +234,16 @@ class PacapacaEngine(Engine[PacapacaState, PacapacaOptions]):
         s = PacapacaState(seats=list(players), seed=seed, options=options)
         r = rng(s)
         s.babies = cat.babies_in(n, options.babies)
-        heads = [d.id for d in cat.heads]
-        bodies = [d.id for d in cat.bodies]
+        tables = _tables()
+        heads = list(tables.heads)
+        bodies = list(tables.bodies)
         r.shuffle(heads)
         r.shuffle(bodies)
         s.alpacas = {p: Alpaca(head=heads[i], body=bodies[i]) for i, p in enumerate(players)}
-        primary = cat.primary_ids()
-        rest = [c for c in cat.neck_deck if c not in primary]
+        primary = list(tables.primary)
+        rest = list(tables.rest)
         if s.babies:
-            rest += cat.baby_ids
+            rest += tables.baby_ids
         extra = cat.random_count(n)
         chosen = rest if extra is None else r.sample(rest, extra)
         deck = primary + chosen
@@ -294,8 +311,9 @@ class PacapacaEngine(Engine[PacapacaState, PacapacaOptions]):
             acts.append(_GIVE_UP)
         if neg.proposals < _tables().max_proposals:
             other = neg.partner if player == active else active
+            me, them = s.alpacas[player], s.alpacas[other]
             acts += _sample_proposals(
-                tuple(self._tradeable(s, player)), tuple(self._tradeable(s, other))
+                _one_per_kind((*me.neck, *me.babies)), _one_per_kind((*them.neck, *them.babies))
             )
         return acts
 
@@ -311,6 +329,13 @@ class PacapacaEngine(Engine[PacapacaState, PacapacaOptions]):
 
     def _check(self, s: PacapacaState, player: str, action: Action) -> None:
         """Raise :class:`IllegalAction` unless ``action`` is legal for ``player``."""
+        if type(action) is Propose and s.phase == "negotiation":
+            # The commonest action in playouts; the same checks as the general path below.
+            neg = s.negotiation
+            assert neg is not None
+            if player == neg.partner or player == s.seats[s.active]:
+                self._check_proposal(s, player, action)
+                return
         if s.phase == "finished":
             raise IllegalAction("game_over", "The game is over.")
         if isinstance(action, NegotiationTimeout):
@@ -329,12 +354,12 @@ class PacapacaEngine(Engine[PacapacaState, PacapacaOptions]):
                 raise IllegalAction(
                     "not_negotiating", "Only the two negotiating players can act now."
                 )
-            if not isinstance(action, Propose | Accept | Decline | GiveUp):
+            if type(action) not in _NEGOTIATION_ACTIONS:
                 raise IllegalAction(
                     "negotiating", "Finish the negotiation first: accept, propose or give up."
                 )
-            if isinstance(action, Propose):
-                self._check_proposal(s, player, action)
+            if type(action) is Propose:
+                self._check_proposal(s, player, action)  # type: ignore[arg-type]
                 return
             if isinstance(action, Accept):
                 if not (neg.active_gives or neg.partner_gives):
@@ -405,7 +430,7 @@ class PacapacaEngine(Engine[PacapacaState, PacapacaOptions]):
             raise IllegalAction("empty_deal", "A deal must move at least one card.")
         design_ids = tables.design_ids
         give, get = p.give, p.get
-        if any(c in design_ids for c in give) or any(c in design_ids for c in get):
+        if not (design_ids.isdisjoint(give) and design_ids.isdisjoint(get)):
             raise IllegalAction("head_or_body", "Heads and bodies cannot be traded.")
         if (len(give) > 1 and len(set(give)) != len(give)) or (
             len(get) > 1 and len(set(get)) != len(get)
@@ -414,12 +439,14 @@ class PacapacaEngine(Engine[PacapacaState, PacapacaOptions]):
         active = s.seats[s.active]
         other = neg.partner if player == active else active
         mine, theirs = s.alpacas[player], s.alpacas[other]
-        if not all(c in mine.neck or c in mine.babies for c in give):
-            raise IllegalAction("not_your_card", "You can only offer cards your alpaca has.")
-        if not all(c in theirs.neck or c in theirs.babies for c in get):
-            raise IllegalAction(
-                "not_their_card", f"You can only ask for cards {other}'s alpaca has."
-            )
+        for c in give:
+            if c not in mine.neck and c not in mine.babies:
+                raise IllegalAction("not_your_card", "You can only offer cards your alpaca has.")
+        for c in get:
+            if c not in theirs.neck and c not in theirs.babies:
+                raise IllegalAction(
+                    "not_their_card", f"You can only ask for cards {other}'s alpaca has."
+                )
 
     # -- apply -------------------------------------------------------------------------
 
@@ -718,10 +745,10 @@ class PacapacaEngine(Engine[PacapacaState, PacapacaOptions]):
 
     def _finish(self, s: PacapacaState, ev: list[Event] | None) -> None:
         s.phase = "finished"
-        res = self.result(s)
-        assert res is not None
-        win = " and ".join(res.winners)
         if ev is not None:
+            res = self.result(s)
+            assert res is not None
+            win = " and ".join(res.winners)
             ev.append(
                 Event(
                     type="game_over",
@@ -765,21 +792,24 @@ class PacapacaEngine(Engine[PacapacaState, PacapacaOptions]):
           change or give up; use :meth:`legal_actions`, not ``seats``, to validate.)
         """
         s = state
-        if s.phase == "finished":
+        phase = s.phase
+        if phase == "finished":
             return Pending.quick([], "finished", "end")
-        active = self._active(s)
-        if s.phase == "negotiation":
+        active = s.seats[s.active]
+        if phase == "negotiation":
             neg = s.negotiation
             assert neg is not None
-            if neg.active_gives or neg.partner_gives:
+            if not (neg.active_gives or neg.partner_gives):
+                seats = [active]
+            elif neg.accepted:
                 seats = [p for p in (active, neg.partner) if p not in neg.accepted]
             else:
-                seats = [active]
+                seats = [active, neg.partner]
             return Pending.quick(
                 seats,
                 "negotiation",
                 f"neg:{s.turn_number}",
-                float(_tables().seconds),
+                _NEGOTIATION_SECONDS,
                 [_TIMEOUT_RULE],  # shared; read-only
             )
         key = f"turn:{s.turn_number}:after" if s.negotiated else f"turn:{s.turn_number}"

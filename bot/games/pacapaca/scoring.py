@@ -72,7 +72,6 @@ def analyse(neck: Sequence[int], babies: Sequence[int] = ()) -> NeckAnalysis:
     by: dict[str, list[int]] = {}
     for c in neck:
         by.setdefault(kt[c], []).append(c)
-    a = NeckAnalysis()
     tops, bottoms = sorted(by.get("scarf_top", [])), sorted(by.get("scarf_bottom", []))
     middles = sorted(by.get("scarf_middle", []))
     n_scarves = min(len(tops), len(bottoms))
@@ -85,10 +84,8 @@ def analyse(neck: Sequence[int], babies: Sequence[int] = ()) -> NeckAnalysis:
         loose_mid = middles
     for i in range(n_scarves):
         scarves[i].append(bottoms[i])
-    a.scarves = scarves
     lefts, rights = sorted(by.get("ribbon_left", [])), sorted(by.get("ribbon_right", []))
     n_ribbons = min(len(lefts), len(rights))
-    a.ribbons = [[lefts[i], rights[i]] for i in range(n_ribbons)]
     loose = {
         "scarf_top": tops[n_scarves:],
         "scarf_middle": loose_mid,
@@ -96,15 +93,19 @@ def analyse(neck: Sequence[int], babies: Sequence[int] = ()) -> NeckAnalysis:
         "ribbon_left": lefts[n_ribbons:],
         "ribbon_right": rights[n_ribbons:],
     }
-    a.loose = {k: v for k, v in loose.items() if v}
     removed = {c for v in loose.values() for c in v}
-    a.removed = [c for c in neck if c in removed]
-    a.kept = [c for c in neck if c not in removed]
-    a.pendants = [c for c in neck if kt[c] in PENDANTS]
-    a.mud = [c for c in neck if kt[c] == "mud"]
-    a.plain = [c for c in neck if kt[c] == "neck"]
-    a.male_babies = [c for c in babies if kt[c] == "baby_male"]
-    a.female_babies = [c for c in babies if kt[c] == "baby_female"]
+    a = NeckAnalysis(
+        scarves=scarves,
+        ribbons=[[lefts[i], rights[i]] for i in range(n_ribbons)],
+        loose={k: v for k, v in loose.items() if v},
+        removed=[c for c in neck if c in removed],
+        kept=[c for c in neck if c not in removed],
+        pendants=[c for c in neck if kt[c] in PENDANTS],
+        mud=[c for c in neck if kt[c] == "mud"],
+        plain=[c for c in neck if kt[c] == "neck"],
+        male_babies=[c for c in babies if kt[c] == "baby_male"],
+        female_babies=[c for c in babies if kt[c] == "baby_female"],
+    )
     return a
 
 

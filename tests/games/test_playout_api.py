@@ -1,0 +1,149 @@
+"""The playout path of the engine contract (``bot/games/base.py``): ``play`` carries out
+an action in place without events, ``fork`` gives a state ``play`` may change. Both must
+agree exactly with ``apply``, for every game (Llamas Unleashed uses the base defaults).
+Refusals on both paths are covered action by action in ``tests/faults/test_fuzz_engines``.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bench.engine import new_state, playout, playout_apply
+from bot.games.base import SYSTEM_SEAT, IllegalAction, Pending, StateModel, Timeout
+from bot.games.llamas_alpacas.engine import Move, Take
+from bot.games.registry import builtin_games
+
+SPECS = {spec.key: spec for spec in builtin_games()}
+CASES = [
+    (key, players, seed)
+    for key, spec in sorted(SPECS.items())
+    for players in sorted({spec.min_players, spec.max_players})
+    for seed in (3, 11)
+]
+
+
+def _choose(engine, state, rand):
+    for seat in engine.pending(state).seats:
+        legal = engine.legal_actions(state, seat)
+        if legal:
+            return seat, rand.choice(legal)
+    raise AssertionError("a running game always has a seat with a legal action")
+
+
+@pytest.mark.parametrize(("key", "players", "seed"), CASES)
+def test_play_in_place_matches_apply_step_by_step(key, players, seed):
+    spec = SPECS[key]
+    engine = spec.engine
+    by_apply = new_state(spec, players, seed)
+    by_play = engine.fork(by_apply)
+    rand = random.Random(seed)
+    log = []
+    steps = 0
+    while engine.result(by_apply) is None and steps < 3000:
+        seat, action = _choose(engine, by_apply, rand)
+        before = by_apply.model_dump()
+        by_apply, _ = engine.apply(by_apply, seat, action)
+        engine.play(by_play, seat, action)
+        log.append((seat, action))
+        steps += 1
+        assert by_play.model_dump() == by_apply.model_dump()
+        assert by_play.version == before["version"] + 1
+    assert engine.result(by_apply) is not None, "the random game ended"
+    assert engine.result(by_play) == engine.result(by_apply)
+    # The in-place state is a valid state: it survives a JSON round trip and replays.
+    assert engine.load_state(by_play.model_dump_json()) == by_play
+    seats = list(by_apply.seats)
+    replayed = engine.replay(seats, seed=seed, options=by_apply_options(spec, players),
+                             actions=log)
+    assert replayed.model_dump() == by_play.model_dump()
+
+
+def by_apply_options(spec, players):
+    fields = spec.options_model.model_fields
+    return spec.options_model.model_validate({"players": players} if "players" in fields else {})
+
+
+@pytest.mark.parametrize("key", sorted(SPECS))
+def test_fork_is_independent_of_the_original(key):
+    spec = SPECS[key]
+    engine = spec.engine
+    state = new_state(spec, spec.min_players, 5)
+    rand = random.Random(5)
+    for _ in range(8):  # some way into the game, through apply (structure is shared)
+        if engine.result(state) is not None:
+            break
+        state, _ = engine.apply(state, *_choose(engine, state, rand))
+    assert engine.result(state) is None, "pick a seed whose game is still running"
+    before = state.model_dump()
+    mine = engine.fork(state)
+    for _ in range(40):
+        if engine.result(mine) is not None:
+            break
+        engine.play(mine, *_choose(engine, mine, rand))
+    assert state.model_dump() == before
+    assert mine.version > state.version
+
+
+def test_llamas_alpacas_take_in_place_leaves_the_fork_source_untouched():
+    """Taking pays treats onto earlier row cards; those slots are replaced in the playing
+    state, never changed in place, so a state forked from it keeps its treats."""
+    spec = SPECS["llamas-alpacas"]
+    engine = spec.engine
+    state = new_state(spec, 2, 1)
+    for seat in state.seats:
+        engine.play(state, seat, engine.legal_actions(state, seat)[0])
+    active = state.seats[state.active]
+    copy = engine.fork(state)
+    engine.play(copy, active, Take(position=3))
+    assert [(r.clovers, r.carrots) for r in state.row[:2]] == [(0, 0), (0, 0)]
+    assert sum(r.clovers + r.carrots for r in copy.row) == 2  # two skipped cards, one treat each
+    assert state.players[state.active].clovers + state.players[state.active].carrots == 6
+
+
+def test_play_refuses_and_changes_nothing():
+    spec = SPECS["llamas-alpacas"]
+    engine = spec.engine
+    state = new_state(spec, 2, 1)
+    before = state.model_dump()
+    with pytest.raises(IllegalAction) as info:
+        engine.play(state, state.seats[0], Move(src=0, dst=1))  # set-up: place first
+    assert info.value.code == "wrong_step"
+    with pytest.raises(IllegalAction) as info:
+        engine.play(state, SYSTEM_SEAT, Take(position=1))
+    assert info.value.code == "not_in_game"
+    assert state.model_dump() == before
+
+
+@pytest.mark.parametrize("key", sorted(SPECS))
+def test_bench_playout_paths_play_the_same_game(key):
+    spec = SPECS[key]
+    times: list[float] = []
+    assert playout(spec, spec.min_players, 7) == playout_apply(spec, spec.min_players, 7, times)
+    steps, finished = playout(spec, spec.min_players, 7)
+    assert finished and steps == len(times) > 0
+
+
+def test_state_model_assignment_is_a_plain_store():
+    class Part(StateModel):
+        count: int = 0
+
+    part = Part()
+    part.count = 5
+    assert part.count == 5
+    assert part.model_dump() == {"count": 5}
+    assert part.model_fields_set == set()  # no per-assignment bookkeeping (documented)
+    part.count = "seven"  # type: ignore[assignment]  # no validation on assignment
+    assert part.__dict__["count"] == "seven"
+
+
+def test_pending_quick_equals_the_validating_constructor():
+    timeout = Timeout(seat=SYSTEM_SEAT, action={"type": "negotiation_timeout"})
+    quick = Pending.quick(["s0", "s1"], "negotiation", "neg:4", 60.0, [timeout])
+    slow = Pending(seats=["s0", "s1"], kind="negotiation", key="neg:4", seconds=60.0,
+                   timeouts=[timeout])
+    assert quick == slow
+    assert quick.model_dump_json() == slow.model_dump_json()
+    assert Pending.quick(["s0"], "turn", "t") == Pending(seats=["s0"], kind="turn", key="t")
+    assert Pending.quick(["s0"], "turn", "t").timeouts == []
