@@ -23,7 +23,7 @@ import hashlib
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, Self, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
@@ -65,6 +65,20 @@ class StateModel(Model):
     # (they share one type slot); pydantic's Python-level versions cost 5-10x more.
     __setattr__ = object.__setattr__
     __delattr__ = object.__delattr__
+
+    def fast_copy(self, **changes: Any) -> Self:
+        """A shallow copy with ``changes`` applied, without validation: the same result as
+        ``model_copy(update=changes)`` (``changes`` must already have the fields' types),
+        several times faster. Lists and sub-models are shared unless replaced."""
+        new = object.__new__(type(self))
+        data = self.__dict__.copy()
+        if changes:
+            data.update(changes)
+        new.__dict__ = data
+        new.__pydantic_fields_set__ = self.__pydantic_fields_set__ | changes.keys()
+        new.__pydantic_extra__ = None
+        new.__pydantic_private__ = None
+        return new
 
 
 class Action(Model):

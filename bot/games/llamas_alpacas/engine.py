@@ -145,6 +145,13 @@ class RowSlot(StateModel):
     carrots: int = 0
 
 
+@cache
+def _fresh_slot(card_id: int) -> RowSlot:
+    """The row slot of ``card_id`` with no treats on it, shared by every state: row slots
+    are never changed in place, only replaced (see ``_clone``)."""
+    return RowSlot(card=card_id)
+
+
 class PlayerState(StateModel):
     """One seat: board (9 card ids or ``None``), treats, points and bookkeeping.
 
@@ -248,32 +255,14 @@ class LlamasAlpacasView(Model):
 # -- engine ---------------------------------------------------------------------------
 
 
-def _copy(model: _M, **update: object) -> _M:
-    """A shallow copy of a pydantic model with ``update`` applied, skipping validation.
-
-    Same result as ``model.model_copy(update=...)`` for our extra-forbidding, private-free
-    models, several times faster (it matters for AI playouts)."""
-    new = object.__new__(type(model))
-    data = model.__dict__.copy()
-    data.update(update)
-    object.__setattr__(new, "__dict__", data)
-    object.__setattr__(
-        new, "__pydantic_fields_set__", set(model.__pydantic_fields_set__) | set(update)
-    )
-    object.__setattr__(new, "__pydantic_extra__", None)
-    object.__setattr__(new, "__pydantic_private__", None)
-    return new
-
-
 def _clone(state: LlamasAlpacasState, seat: str) -> LlamasAlpacasState:
     """A copy safe to change for an action of ``seat``: the lists are copied, the acting
     player is copied deeply; row slots and other players are shared and must be replaced,
     never mutated (copy-on-write)."""
-    return _copy(
-        state,
+    return state.fast_copy(
         seats=list(state.seats),
         players=[
-            _copy(p, board=list(p.board), lines=list(p.lines)) if p.seat == seat else p
+            p.fast_copy(board=list(p.board), lines=list(p.lines)) if p.seat == seat else p
             for p in state.players
         ],
         row=list(state.row),
@@ -332,7 +321,7 @@ class LlamasAlpacasEngine(Engine[LlamasAlpacasState, LlamasAlpacasOptions]):
         deck = sorted(cards_by_id())
         rng(state).shuffle(deck)
         state.draw = deck
-        state.row = [RowSlot(card=state.draw.pop()) for _ in range(ROW_SIZE)]
+        state.row = [_fresh_slot(state.draw.pop()) for _ in range(ROW_SIZE)]
         set_aside: list[int] = []
         for seat in seats:
             start = state.draw.pop()
@@ -450,10 +439,9 @@ class LlamasAlpacasEngine(Engine[LlamasAlpacasState, LlamasAlpacasOptions]):
     def fork(self, state: LlamasAlpacasState) -> LlamasAlpacasState:
         """An independent copy of ``state`` that :meth:`play` may change (row slots are
         never mutated, only replaced, so they stay shared)."""
-        return _copy(
-            state,
+        return state.fast_copy(
             seats=list(state.seats),
-            players=[_copy(p, board=list(p.board), lines=list(p.lines)) for p in state.players],
+            players=[p.fast_copy(board=list(p.board), lines=list(p.lines)) for p in state.players],
             row=list(state.row),
             draw=list(state.draw),
             discard=list(state.discard),
@@ -602,7 +590,7 @@ class LlamasAlpacasEngine(Engine[LlamasAlpacasState, LlamasAlpacasOptions]):
         assert paid is not None
         for i, (cl, ca) in enumerate(paid):
             slot = s.row[i]
-            s.row[i] = _copy(slot, clovers=slot.clovers + cl, carrots=slot.carrots + ca)
+            s.row[i] = slot.fast_copy(clovers=slot.clovers + cl, carrots=slot.carrots + ca)
             p.clovers -= cl
             p.carrots -= ca
         taken = s.row.pop(position - 1)
@@ -631,7 +619,7 @@ class LlamasAlpacasEngine(Engine[LlamasAlpacasState, LlamasAlpacasOptions]):
         # Shift toward position 1 and refill position 6.
         drawn = self._draw(s, events)
         if drawn is not None:
-            s.row.append(RowSlot(card=drawn))
+            s.row.append(_fresh_slot(drawn))
         if p.clovers + p.carrots > TREAT_LIMIT:
             target = min(position - 1, len(s.row) - 1)
             options = _keep_range(p.clovers, p.carrots)
@@ -657,7 +645,9 @@ class LlamasAlpacasEngine(Engine[LlamasAlpacasState, LlamasAlpacasOptions]):
         p.clovers, p.carrots = clovers, carrots
         if target >= 0:
             slot = s.row[target]
-            s.row[target] = _copy(slot, clovers=slot.clovers + ex_cl, carrots=slot.carrots + ex_ca)
+            s.row[target] = slot.fast_copy(
+                clovers=slot.clovers + ex_cl, carrots=slot.carrots + ex_ca
+            )
         if events is not None:
             events.append(
                 _ev(

@@ -103,16 +103,16 @@ class LineCheck:
         return " and ".join(parts) if parts else "nothing matches"
 
 
-@cache
 def check_line(keys: tuple[Key, Key, Key]) -> LineCheck:
     """Check the three conditions for one full line of card keys in line order.
 
     Same animal; same colour where white matches any colour; digits equal or a run (a star
     is any digit). Source: rulebook "Scoring", RULES.md: Llamas & Alpacas, scoring.
     """
-    animals = {k[0] for k in keys}
-    animal = next(iter(animals)) if len(animals) == 1 else None
-    colours = {k[1] for k in keys if k[1] is not None}
+    (a1, c1, d1), (a2, c2, d2), (a3, c3, d3) = keys
+    animal = a1 if a1 == a2 == a3 else None
+    colours = {c1, c2, c3}
+    colours.discard(None)
     colour: str | None
     if not colours:
         colour = WHITE
@@ -120,7 +120,14 @@ def check_line(keys: tuple[Key, Key, Key]) -> LineCheck:
         colour = next(iter(colours))
     else:
         colour = None
-    digits = digit_run((keys[0][2], keys[1][2], keys[2][2]))
+    return _line_check(animal, colour, digit_run((d1, d2, d3)))
+
+
+@cache
+def _line_check(
+    animal: str | None, colour: str | None, digits: tuple[int, int, int] | None
+) -> LineCheck:
+    """One shared (frozen) :class:`LineCheck` per outcome; there are a few hundred."""
     return LineCheck(animal, colour, digits)
 
 
@@ -223,6 +230,8 @@ def score_keys(keys: Sequence[Key | None], space: int) -> Placement:
                 best = (total, len(scored), scored, choice)
     assert best is not None
     _, _, found, choice = best
+    if not found:
+        return _no_score(tuple(full))
     scored_lines = [ScoredLine(name, sp, chk) for name, sp, chk in found]
     removed = sorted({s for line in scored_lines for s in line.spaces})
     shared = wild and len(scored_lines) == 2
@@ -232,6 +241,12 @@ def score_keys(keys: Sequence[Key | None], space: int) -> Placement:
         wild_choice=choice if shared else None,
         removed=tuple(removed),
     )
+
+
+@cache
+def _no_score(full: tuple[tuple[str, tuple[int, int, int]], ...]) -> Placement:
+    """The shared result of full lines that score nothing (a few dozen kinds)."""
+    return Placement(full_lines=tuple(name for name, _ in full))
 
 
 def payment(

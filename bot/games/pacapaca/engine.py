@@ -58,6 +58,13 @@ from bot.games.pacapaca.models import (
 from bot.games.pacapaca.scoring import SeatScore, score_all
 
 
+@lru_cache(maxsize=4096)
+def _pile_card(card: int, by: str) -> PileCard:
+    """The face-down discard ``card`` put there by ``by``, shared by every state (pile
+    cards are never changed in place)."""
+    return PileCard(card=card, by=by)
+
+
 class _Tables(NamedTuple):
     """Catalog facts the engine reads on every action (looked up once)."""
 
@@ -103,7 +110,7 @@ _NEGOTIATION_ACTIONS = frozenset((Propose, Accept, Decline, GiveUp))
 _TIMEOUT_RULE = Timeout(seat=SYSTEM_SEAT, action={"type": "negotiation_timeout"})
 
 
-@cache
+@lru_cache(maxsize=256)
 def _start(partner: str) -> StartNegotiation:
     return StartNegotiation(partner=partner)
 
@@ -128,39 +135,24 @@ def _names(cards: Sequence[int]) -> str:
     return ", ".join(_name(c) for c in cards)
 
 
-def _shallow(m):
-    """A shallow copy of a pydantic model without validation (fast path for _clone)."""
-    new = m.__class__.__new__(m.__class__)
-    object.__setattr__(new, "__dict__", dict(m.__dict__))
-    object.__setattr__(new, "__pydantic_fields_set__", set(m.__pydantic_fields_set__))
-    object.__setattr__(new, "__pydantic_extra__", m.__pydantic_extra__)
-    object.__setattr__(new, "__pydantic_private__", m.__pydantic_private__)
-    return new
-
-
 def _clone(s: PacapacaState) -> PacapacaState:
     """A deep-enough copy: every list the engine mutates is copied (PileCard, options
     and the catalog are never mutated). Equal to ``s.model_copy(deep=True)``."""
-    new = _shallow(s)
-    d = new.__dict__
-    alpacas = {}
-    for k, a in s.alpacas.items():
-        na = _shallow(a)
-        na.__dict__["neck"] = list(a.neck)
-        na.__dict__["babies"] = list(a.babies)
-        alpacas[k] = na
-    d["alpacas"] = alpacas
-    d["deck"] = list(s.deck)
-    d["pile"] = list(s.pile)
-    d["drawn"] = list(s.drawn)
-    d["seats"] = list(s.seats)
-    if s.negotiation is not None:
-        n = _shallow(s.negotiation)
-        n.__dict__["active_gives"] = list(s.negotiation.active_gives)
-        n.__dict__["partner_gives"] = list(s.negotiation.partner_gives)
-        n.__dict__["accepted"] = list(s.negotiation.accepted)
-        d["negotiation"] = n
-    return new
+    neg = s.negotiation
+    return s.fast_copy(
+        alpacas={
+            k: a.fast_copy(neck=list(a.neck), babies=list(a.babies)) for k, a in s.alpacas.items()
+        },
+        deck=list(s.deck),
+        pile=list(s.pile),
+        drawn=list(s.drawn),
+        seats=list(s.seats),
+        negotiation=None if neg is None else neg.fast_copy(
+            active_gives=list(neg.active_gives),
+            partner_gives=list(neg.partner_gives),
+            accepted=list(neg.accepted),
+        ),
+    )
 
 
 class _ProposalTable(dict[tuple[int | None, int | None], Propose]):
@@ -524,7 +516,7 @@ class PacapacaEngine(Engine[PacapacaState, PacapacaOptions]):
             other = [c for c in s.drawn if c != action.card]
             self._add(s, active, [action.card])
             for c in other:
-                s.pile.append(PileCard(card=c, by=active))
+                s.pile.append(_pile_card(c, active))
             s.drawn = []
             if ev is not None:
                 ev.append(
