@@ -156,7 +156,7 @@ class Pending(StateModel):
             "seats": seats, "kind": kind, "key": key, "seconds": seconds,
             "timeouts": [] if timeouts is None else timeouts,
         }
-        new.__pydantic_fields_set__ = set(_PENDING_FIELDS)
+        new.__pydantic_fields_set__ = _PENDING_FIELDS  # shared; never added to (StateModel)
         new.__pydantic_extra__ = None
         new.__pydantic_private__ = None
         return new

@@ -105,6 +105,8 @@ _PASS = Pass()
 _GIVE_UP = GiveUp()
 _DECLINE = Decline()
 _TIMEOUT = NegotiationTimeout()
+#: A fresh negotiation (every list is replaced when it is copied for a partner).
+_NEW_NEGOTIATION = Negotiation(partner="")
 _NEGOTIATION_SECONDS = float(catalog().negotiation.seconds)
 _NEGOTIATION_ACTIONS = frozenset((Propose, Accept, Decline, GiveUp))
 _TIMEOUT_RULE = Timeout(seat=SYSTEM_SEAT, action={"type": "negotiation_timeout"})
@@ -552,7 +554,9 @@ class PacapacaEngine(Engine[PacapacaState, PacapacaOptions]):
             self._end_turn(s, ev)
         elif isinstance(action, StartNegotiation):
             s.phase = "negotiation"
-            s.negotiation = Negotiation(partner=action.partner)
+            s.negotiation = _NEW_NEGOTIATION.fast_copy(
+                partner=action.partner, active_gives=[], partner_gives=[], accepted=[]
+            )
             secs = catalog().negotiation.seconds
             if ev is not None:
                 ev.append(
