@@ -67,15 +67,16 @@ class StateModel(Model):
     __delattr__ = object.__delattr__
 
     def fast_copy(self, **changes: Any) -> Self:
-        """A shallow copy with ``changes`` applied, without validation: the same result as
+        """A shallow copy with ``changes`` applied, without validation: the same fields as
         ``model_copy(update=changes)`` (``changes`` must already have the fields' types),
-        several times faster. Lists and sub-models are shared unless replaced."""
+        several times faster. Lists and sub-models are shared unless replaced; the copy
+        shares the original's ``model_fields_set`` (not maintained, see the class)."""
         new = object.__new__(type(self))
         data = self.__dict__.copy()
         if changes:
             data.update(changes)
         new.__dict__ = data
-        new.__pydantic_fields_set__ = self.__pydantic_fields_set__ | changes.keys()
+        new.__pydantic_fields_set__ = self.__pydantic_fields_set__
         new.__pydantic_extra__ = None
         new.__pydantic_private__ = None
         return new
@@ -152,10 +153,12 @@ class Pending(StateModel):
         """The same :class:`Pending` as the constructor, built without validation (engines
         call ``pending`` after every action; the values they pass are already typed)."""
         new = object.__new__(cls)
-        new.__dict__ = {
-            "seats": seats, "kind": kind, "key": key, "seconds": seconds,
-            "timeouts": [] if timeouts is None else timeouts,
-        }
+        # Attribute stores (C-level for a StateModel) are cheaper than assigning __dict__.
+        new.seats = seats
+        new.kind = kind
+        new.key = key
+        new.seconds = seconds
+        new.timeouts = [] if timeouts is None else timeouts
         new.__pydantic_fields_set__ = _PENDING_FIELDS  # shared; never added to (StateModel)
         new.__pydantic_extra__ = None
         new.__pydantic_private__ = None
