@@ -18,6 +18,7 @@ from __future__ import annotations
 import random
 import statistics
 import time
+from collections.abc import Callable
 from typing import Any
 
 from bench.common import summary_ms
@@ -35,8 +36,11 @@ def new_state(spec: GameSpec, players: int, seed: int) -> Any:
     return spec.engine.new_game(seats, seed=seed, options=spec.options_model.model_validate(raw))
 
 
-def playout(spec: GameSpec, players: int, seed: int) -> tuple[int, bool]:
-    """One random game through ``engine.play``; returns (actions played, finished)."""
+def _random_game(
+    spec: GameSpec, players: int, seed: int, step: Callable[[Any, str, Any], Any]
+) -> tuple[int, bool]:
+    """One random game: ``step(state, seat, action)`` carries each action out and returns
+    the state to go on with; returns (actions carried out, finished)."""
     engine = spec.engine
     state = new_state(spec, players, seed)
     rand = random.Random(seed)
@@ -51,10 +55,21 @@ def playout(spec: GameSpec, players: int, seed: int) -> tuple[int, bool]:
                 break
         if choice is None:
             break
-        engine.play(state, *choice)
+        state = step(state, *choice)
         steps += 1
         result = engine.result(state)
     return steps, result is not None
+
+
+def playout(spec: GameSpec, players: int, seed: int) -> tuple[int, bool]:
+    """One random game through ``engine.play``; returns (actions played, finished)."""
+    play = spec.engine.play
+
+    def step(state: Any, seat: str, action: Any) -> Any:
+        play(state, seat, action)
+        return state
+
+    return _random_game(spec, players, seed, step)
 
 
 def playout_apply(
@@ -62,27 +77,16 @@ def playout_apply(
 ) -> tuple[int, bool]:
     """The same random game as :func:`playout` (same seed, same choices) through
     ``engine.apply``; appends each ``apply`` duration (s) to ``apply_times``."""
-    engine = spec.engine
-    state = new_state(spec, players, seed)
-    rand = random.Random(seed)
-    steps = 0
+    apply = spec.engine.apply
     clock = time.perf_counter
-    result = engine.result(state)
-    while result is None and steps < STEP_CAP:
-        choice = None
-        for seat in engine.pending(state).seats:
-            legal = engine.legal_actions(state, seat)
-            if legal:
-                choice = (seat, rand.choice(legal))
-                break
-        if choice is None:
-            break
+
+    def step(state: Any, seat: str, action: Any) -> Any:
         t0 = clock()
-        state, _ = engine.apply(state, *choice)
+        new, _ = apply(state, seat, action)
         apply_times.append(clock() - t0)
-        steps += 1
-        result = engine.result(state)
-    return steps, result is not None
+        return new
+
+    return _random_game(spec, players, seed, step)
 
 
 def _run(budget_s: float, one: Any, seed: int = 1000) -> tuple[int, int, int, float]:

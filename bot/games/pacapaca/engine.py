@@ -528,7 +528,6 @@ class PacapacaEngine(Engine[PacapacaState, PacapacaOptions]):
                         data={"seat": active, "card": action.card},
                     )
                 )
-            if ev is not None:
                 ev.append(
                     Event(
                         type="discarded",
@@ -649,7 +648,6 @@ class PacapacaEngine(Engine[PacapacaState, PacapacaOptions]):
                     data={"seat": active, "deck_size": len(s.deck)},
                 )
             )
-        if ev is not None:
             ev.append(
                 Event(
                     type="drew_private",
