@@ -198,22 +198,23 @@ class Lobby(commands.Cog):
         update = await service.start(game_id, interaction.user.id, publish=False)
         record = update.record
         spec = update.spec
-        thread: discord.abc.Messageable | None = None
         message = interaction.message
-        try:
-            if message is None:
-                raise discord.HTTPException  # pragma: no cover - components always have one
-            thread = await message.create_thread(
-                name=f"{spec.name} #{record.id}"[:100], auto_archive_duration=1440
-            )
-            for seat in update.seats:
-                if seat.user_id is not None:
-                    try:
-                        await thread.add_user(discord.Object(id=seat.user_id))  # type: ignore[union-attr]
-                    except discord.HTTPException:
-                        log.info("could not add %s to thread %s", seat.user_id, thread.id)  # type: ignore[union-attr]
-            thread_id = thread.id  # type: ignore[union-attr]
-        except discord.HTTPException:
+        thread_id: int | None = None
+        if message is not None:  # a component interaction always has one
+            try:
+                thread = await message.create_thread(
+                    name=f"{spec.name} #{record.id}"[:100], auto_archive_duration=1440
+                )
+                for seat in update.seats:
+                    if seat.user_id is not None:
+                        try:
+                            await thread.add_user(discord.Object(id=seat.user_id))
+                        except discord.HTTPException:
+                            log.info("could not add %s to thread %s", seat.user_id, thread.id)
+                thread_id = thread.id
+            except discord.HTTPException:
+                pass
+        if thread_id is None:
             log.warning("could not open a thread for game %s; playing in the channel", record.id)
             thread_id = record.channel_id
         await service.store.update_game(record.id, thread_id=thread_id)

@@ -211,7 +211,8 @@ def _candidate_deals(view: PacapacaView, me: str, other: str) -> list[tuple[list
         return list(seen.values())
 
     mine, theirs = one_per_kind(_all(view, me)), one_per_kind(_all(view, other))
-    out = [([g], []) for g in mine] + [([], [t]) for t in theirs]
+    out: list[tuple[list[int], list[int]]] = [([g], []) for g in mine]
+    out += [([], [t]) for t in theirs]
     out += [([g], [t]) for g in mine for t in theirs]
     return out
 

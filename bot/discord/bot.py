@@ -218,8 +218,8 @@ class HerdBot(commands.Bot):
         between the click and its arrival) - those go to the router, which answers them."""
         if interaction.type is not discord.InteractionType.component:
             return
-        data = interaction.data or {}
-        custom_id = str(data.get("custom_id", ""))  # type: ignore[union-attr]
+        data: dict[str, Any] = dict(interaction.data or {})
+        custom_id = str(data.get("custom_id", ""))
         if not custom_id.startswith(("hb:", "hs:")):
             await send_error(interaction, "This button is not one herdbot understands.")
             return

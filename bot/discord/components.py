@@ -63,7 +63,8 @@ class HerdSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"hs:(
 
     async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
         bot: HerdBot = interaction.client  # type: ignore[assignment]
-        values = list((interaction.data or {}).get("values", []))  # type: ignore[union-attr]
+        data: dict[str, Any] = dict(interaction.data or {})
+        values = [str(v) for v in data.get("values", [])]
         await bot.route_component(interaction, self.item.custom_id or "", values)
 
 

@@ -47,7 +47,7 @@ async def send_ephemeral(
     """
     try:
         if interaction.response.is_done():
-            await interaction.followup.send(content, ephemeral=True, **kwargs)
+            await interaction.followup.send(content, ephemeral=True, **kwargs)  # type: ignore[arg-type]  # None sends no text; discord.py accepts it
         else:
             await interaction.response.send_message(content, ephemeral=True, **kwargs)
         return True

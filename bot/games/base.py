@@ -159,7 +159,7 @@ class Pending(StateModel):
         new.key = key
         new.seconds = seconds
         new.timeouts = [] if timeouts is None else timeouts
-        new.__pydantic_fields_set__ = _PENDING_FIELDS  # shared; never added to (StateModel)
+        new.__pydantic_fields_set__ = _PENDING_FIELDS  # type: ignore[assignment]  # shared, never added to (StateModel)
         new.__pydantic_extra__ = None
         new.__pydantic_private__ = None
         return new

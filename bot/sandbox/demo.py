@@ -120,13 +120,14 @@ async def run_demo(*, game: str | None, players: int | None, seed: int, out: str
     for name in NAMES[:n]:
         world.add_member(name)
     with tempfile.TemporaryDirectory() as tmp:
-        settings = Settings(database_path=Path(tmp) / "demo.sqlite3", _env_file=None,
+        settings = Settings(database_path=Path(tmp) / "demo.sqlite3", _env_file=None,  # type: ignore[call-arg]  # pydantic-settings init arguments
                             default_dm_notifications=True)
         bot = HerdBot(settings, registry=registry, clock=ManualClock())
         await world.connect(bot)
         try:
             game_id = await play_game(world, bot, game=key, players=n, seed=seed, game_seed=seed)
             record = await bot.store.get_game(game_id)
+            assert record is not None, "the game the demo just played is stored"
             thread = record.thread_id or record.channel_id
             lines = transcript(world, thread)
             (out_dir / "transcript.json").write_text(json.dumps(lines, indent=1))
