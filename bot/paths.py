@@ -9,6 +9,6 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-ROOT = Path(os.environ.get("HERDBOT_ROOT", Path(__file__).resolve().parents[1]))
+ROOT = Path(os.environ.get("HERDBOT_ROOT") or Path(__file__).resolve().parents[1])
 SEEDS_DIR = ROOT / "seeds"
 ASSETS_DIR = ROOT / "assets"

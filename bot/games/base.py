@@ -69,14 +69,13 @@ class StateModel(Model):
     def fast_copy(self, **changes: Any) -> Self:
         """A shallow copy with ``changes`` applied, without validation: the same fields as
         ``model_copy(update=changes)`` (``changes`` must already have the fields' types),
-        several times faster. Lists and sub-models are shared unless replaced; the copy
-        shares the original's ``model_fields_set`` (not maintained, see the class)."""
+        several times faster. Lists and sub-models are shared unless replaced."""
         new = object.__new__(type(self))
         data = self.__dict__.copy()
         if changes:
             data.update(changes)
         new.__dict__ = data
-        new.__pydantic_fields_set__ = self.__pydantic_fields_set__
+        new.__pydantic_fields_set__ = self.__pydantic_fields_set__ | changes.keys()
         new.__pydantic_extra__ = None
         new.__pydantic_private__ = None
         return new
@@ -159,7 +158,7 @@ class Pending(StateModel):
         new.key = key
         new.seconds = seconds
         new.timeouts = [] if timeouts is None else timeouts
-        new.__pydantic_fields_set__ = _PENDING_FIELDS  # type: ignore[assignment]  # shared, never added to (StateModel)
+        new.__pydantic_fields_set__ = set(_PENDING_FIELDS)
         new.__pydantic_extra__ = None
         new.__pydantic_private__ = None
         return new
@@ -272,9 +271,10 @@ class Engine(ABC, Generic[S, OptT]):
 
     def play(self, state: S, player: str, action: Action) -> None:
         """:meth:`apply` in place and without events: the fast path for playouts (bench,
-        simulations, AI search). ``state`` must be owned by the caller (from
-        :meth:`new_game`, :meth:`load_state` or :meth:`fork`; a state returned by
-        :meth:`apply` may share parts with its input). Afterwards ``state`` equals what
+        simulations, AI search). Any state may be played on: an engine's ``apply`` shares
+        between its input and output only parts that no step changes in place, so playing
+        on one never reaches the other; every other reference to this same object sees the
+        change, so :meth:`fork` first to keep the original. Afterwards ``state`` equals what
         :meth:`apply` would have returned. Raises :class:`IllegalAction`, state unchanged.
 
         This default applies and copies the result back; engines override it."""

@@ -147,3 +147,85 @@ def test_pending_quick_equals_the_validating_constructor():
     assert quick.model_dump_json() == slow.model_dump_json()
     assert Pending.quick(["s0"], "turn", "t") == Pending(seats=["s0"], kind="turn", key="t")
     assert Pending.quick(["s0"], "turn", "t").timeouts == []
+
+
+@pytest.mark.parametrize("key", sorted(SPECS))
+def test_apply_input_and_output_can_both_be_played_on(key):
+    """``apply`` shares only parts no step changes in place, so playing on its input never
+    reaches its output, nor the other way round (a search keeping child states relies on
+    it). Found by a review: Llamas & Alpacas once shared the other players' boards."""
+    spec = SPECS[key]
+    engine = spec.engine
+    rand = random.Random(2)
+    for seed in range(6):
+        s0 = new_state(spec, spec.min_players, seed)
+        for _ in range(rand.randrange(0, 6)):
+            if engine.result(s0) is not None:
+                break
+            s0, _ = engine.apply(s0, *_choose(engine, s0, rand))
+        if engine.result(s0) is not None:
+            continue
+        s1, _ = engine.apply(s0, *_choose(engine, s0, rand))
+        dump0, dump1 = s0.model_dump(), s1.model_dump()
+        for _ in range(12):  # play on the input: the output stays
+            if engine.result(s0) is not None:
+                break
+            engine.play(s0, *_choose(engine, s0, rand))
+        assert s1.model_dump() == dump1
+        s0b = engine.fork(s0)
+        for _ in range(12):  # play on the output: the (played) input stays
+            if engine.result(s1) is not None:
+                break
+            engine.play(s1, *_choose(engine, s1, rand))
+        assert s0.model_dump() == s0b.model_dump()
+        assert dump0 != s0.model_dump() or engine.result(s0) is not None
+
+
+def test_llamas_alpacas_review_repro_other_players_board():
+    spec = SPECS["llamas-alpacas"]
+    engine = spec.engine
+    s0 = engine.new_game(["s0", "s1"], seed=1)
+    from bot.games.llamas_alpacas.engine import Place
+
+    s1, _ = engine.apply(s0, "s0", Place(space=0))
+    engine.play(s0, "s1", Place(space=4))
+    assert s1.players[1].board[4] is None
+    assert s0.players[1].board[4] is not None
+
+
+def test_pending_quick_supports_the_pydantic_api():
+    quick = Pending.quick(["s0"], "turn", "t")
+    assert quick.model_copy(update={"seats": []}).seats == []
+    assert quick.model_dump(exclude_unset=True) == quick.model_dump()
+    assert quick.model_fields_set == {"seats", "kind", "key", "seconds", "timeouts"}
+
+
+def test_fast_copy_keeps_the_set_fields_like_model_copy():
+    from bot.games.pacapaca.models import Negotiation
+
+    neg = Negotiation(partner="s1")
+    copy = neg.fast_copy(proposals=2)
+    assert copy.model_fields_set == neg.model_copy(update={"proposals": 2}).model_fields_set
+    assert neg.model_fields_set == {"partner"}  # the original's set is not shared
+    assert copy.model_dump(exclude_unset=True) == {"partner": "s1", "proposals": 2}
+
+
+def test_pacapaca_play_takes_the_same_action_forms_as_apply():
+    spec = SPECS["pacapaca"]
+    engine = spec.engine
+    state = new_state(spec, 2, 4)
+    seat = state.seats[state.active]
+    by_apply, _ = engine.apply(state, seat, {"type": "draw2"})
+    engine.play(state, seat, '{"type": "draw2"}')
+    assert state.model_dump() == by_apply.model_dump()
+
+
+def test_pacapaca_shared_legal_actions_are_frozen():
+    from pydantic import ValidationError
+
+    spec = SPECS["pacapaca"]
+    engine = spec.engine
+    state = new_state(spec, 2, 4)
+    for action in engine.legal_actions(state, state.seats[state.active]):
+        with pytest.raises(ValidationError):
+            action.type = "pass"

@@ -255,16 +255,13 @@ class LlamasAlpacasView(Model):
 # -- engine ---------------------------------------------------------------------------
 
 
-def _clone(state: LlamasAlpacasState, seat: str) -> LlamasAlpacasState:
-    """A copy safe to change for an action of ``seat``: the lists are copied, the acting
-    player is copied deeply; row slots and other players are shared and must be replaced,
-    never mutated (copy-on-write)."""
+def _clone(state: LlamasAlpacasState) -> LlamasAlpacasState:
+    """A copy that shares only parts no engine step changes in place (row slots are
+    replaced, never changed): ``play`` on the copy or on the original never reaches the
+    other. Used by ``apply`` (on its input) and ``fork``."""
     return state.fast_copy(
         seats=list(state.seats),
-        players=[
-            p.fast_copy(board=list(p.board), lines=list(p.lines)) if p.seat == seat else p
-            for p in state.players
-        ],
+        players=[p.fast_copy(board=list(p.board), lines=list(p.lines)) for p in state.players],
         row=list(state.row),
         draw=list(state.draw),
         discard=list(state.discard),
@@ -419,7 +416,7 @@ class LlamasAlpacasEngine(Engine[LlamasAlpacasState, LlamasAlpacasOptions]):
         index = self._actor(state, player, action)
         if index < 0:
             self._refuse(state, player, action)
-        s = _clone(state, player)
+        s = _clone(state)
         events: list[Event] = []
         self._step(s, s.players[index], action, events)
         return s, events
@@ -427,25 +424,19 @@ class LlamasAlpacasEngine(Engine[LlamasAlpacasState, LlamasAlpacasOptions]):
     def play(self, state: LlamasAlpacasState, player: str, action: Action) -> None:
         """:meth:`apply` in place and without events, for playouts (bench, AI search).
 
-        ``state`` must be owned by the caller: from :meth:`new_game`, :meth:`load_state`
-        or :meth:`fork` (a state returned by :meth:`apply` shares parts with its input).
-        Same rules and refusals as :meth:`apply`; afterwards ``state`` equals what
-        :meth:`apply` would have returned. Raises :class:`IllegalAction` (state unchanged)."""
+        Any state may be played on, also one given to or returned by :meth:`apply` (they
+        share only parts no step changes in place); every other state holding ``state``
+        sees the change, so :meth:`fork` first to keep the original. Same rules and
+        refusals as :meth:`apply`; afterwards ``state`` equals what :meth:`apply` would
+        have returned. Raises :class:`IllegalAction` (state unchanged)."""
         index = self._actor(state, player, action)
         if index < 0:
             self._refuse(state, player, action)
         self._step(state, state.players[index], action, None)
 
     def fork(self, state: LlamasAlpacasState) -> LlamasAlpacasState:
-        """An independent copy of ``state`` that :meth:`play` may change (row slots are
-        never mutated, only replaced, so they stay shared)."""
-        return state.fast_copy(
-            seats=list(state.seats),
-            players=[p.fast_copy(board=list(p.board), lines=list(p.lines)) for p in state.players],
-            row=list(state.row),
-            draw=list(state.draw),
-            discard=list(state.discard),
-        )
+        """An independent copy of ``state`` for :meth:`play` (see ``_clone``)."""
+        return _clone(state)
 
     def _step(
         self, s: LlamasAlpacasState, p: PlayerState, action: Action, events: list[Event] | None

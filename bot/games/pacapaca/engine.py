@@ -467,10 +467,13 @@ class PacapacaEngine(Engine[PacapacaState, PacapacaOptions]):
     def play(self, state: PacapacaState, player: str, action: Action) -> None:
         """:meth:`apply` in place and without events, for playouts (bench, AI search).
 
-        ``state`` must be owned by the caller (from :meth:`new_game`, :meth:`load_state`,
-        :meth:`fork` or :meth:`apply`). Same rules and refusals as :meth:`apply`;
-        afterwards ``state`` equals what :meth:`apply` would have returned. Raises
-        :class:`IllegalAction` (state unchanged)."""
+        Any state may be played on, also one given to or returned by :meth:`apply` (they
+        share only parts no step changes in place); :meth:`fork` first to keep the
+        original. Same rules, refusals and action forms (dict or JSON too) as
+        :meth:`apply`; afterwards ``state`` equals what :meth:`apply` would have returned.
+        Raises :class:`IllegalAction` (state unchanged)."""
+        if isinstance(action, dict | str):
+            action = self.parse_action(action)
         self._check(state, player, action)
         self._step(state, player, action, None)
 

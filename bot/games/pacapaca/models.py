@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field, TypeAdapter
+from pydantic import ConfigDict, Field, TypeAdapter
 
 from bot.games.base import Action, GameState, Model, ScoreLine, StateModel
 
@@ -103,13 +103,20 @@ class PacapacaState(GameState):
 # -- actions ----------------------------------------------------------------------------
 
 
-class Draw2(Action):
+class PacapacaActionBase(Action):
+    """Base of the Alpaca Pacapaca actions: frozen, because ``legal_actions`` hands out
+    shared instances (never change a ``Propose``'s lists either)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Draw2(PacapacaActionBase):
     """A: draw two cards secretly (with one card left it is drawn and added at once)."""
 
     type: Literal["draw2"] = "draw2"
 
 
-class Keep(Action):
+class Keep(PacapacaActionBase):
     """After Draw2: add ``card`` (one of the drawn) to the neck; the other goes face down
     on the discard pile."""
 
@@ -117,20 +124,20 @@ class Keep(Action):
     card: int
 
 
-class TakePile(Action):
+class TakePile(PacapacaActionBase):
     """B: add every card of the discard pile (illegal when it is empty)."""
 
     type: Literal["take_pile"] = "take_pile"
 
 
-class StartNegotiation(Action):
+class StartNegotiation(PacapacaActionBase):
     """C: open a negotiation with ``partner`` (another seat in the game)."""
 
     type: Literal["negotiate"] = "negotiate"
     partner: str
 
 
-class Propose(Action):
+class Propose(PacapacaActionBase):
     """Either negotiator sets the deal: ``give`` = cards the proposer hands over, ``get`` =
     cards the proposer receives (neck cards and babies only; any sizes, not both empty).
     Resets acceptance and bumps ``deal_version``."""
@@ -140,32 +147,32 @@ class Propose(Action):
     get: list[int] = Field(default_factory=list)
 
 
-class Accept(Action):
+class Accept(PacapacaActionBase):
     """Accept the deal as of ``version``; the trade runs when both accepted it."""
 
     type: Literal["accept"] = "accept"
     version: int
 
 
-class Decline(Action):
+class Decline(PacapacaActionBase):
     """The partner refuses the current proposal (the deal is cleared; talks go on)."""
 
     type: Literal["decline"] = "decline"
 
 
-class GiveUp(Action):
+class GiveUp(PacapacaActionBase):
     """The active player ends the negotiation early; it fails."""
 
     type: Literal["give_up"] = "give_up"
 
 
-class NegotiationTimeout(Action):
+class NegotiationTimeout(PacapacaActionBase):
     """The minute ran out (applied by the runtime as ``SYSTEM_SEAT``); it fails."""
 
     type: Literal["negotiation_timeout"] = "negotiation_timeout"
 
 
-class Pass(Action):
+class Pass(PacapacaActionBase):
     """Only when neither A nor B is possible (deck and pile empty in the final round)."""
 
     type: Literal["pass"] = "pass"
