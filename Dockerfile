@@ -1,5 +1,7 @@
 # herdbot: `docker build -t herdbot . && docker run -e DISCORD_TOKEN=... -v herdbot-data:/data herdbot`
-FROM python:3.11-slim
+# Python 3.12: the same code runs the rules engines about 20% faster than 3.11 (bench/README.md);
+# CI runs the tests on 3.11 and, where the machine has it, on 3.12.
+FROM python:3.12-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
