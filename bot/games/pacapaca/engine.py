@@ -105,6 +105,17 @@ _PASS = Pass()
 _GIVE_UP = GiveUp()
 _DECLINE = Decline()
 _TIMEOUT = NegotiationTimeout()
+#: ``pending`` keys of the first turns, made once (a key is made for every action).
+_TURN_KEYS = tuple(f"turn:{n}" for n in range(512))
+_AFTER_KEYS = tuple(f"turn:{n}:after" for n in range(512))
+_NEG_KEYS = tuple(f"neg:{n}" for n in range(512))
+
+
+def _key(made: tuple[str, ...], head: str, n: int, tail: str = "") -> str:
+    """``f"{head}{n}{tail}"``, from ``made`` when ``n`` is in it."""
+    return made[n] if n < len(made) else f"{head}{n}{tail}"
+
+
 #: A fresh negotiation (every list is replaced when it is copied for a partner).
 _NEW_NEGOTIATION = Negotiation(partner="")
 _NEGOTIATION_SECONDS = float(catalog().negotiation.seconds)
@@ -181,6 +192,19 @@ def _one_per_kind(cards: tuple[int, ...]) -> tuple[int, ...]:
     for c in sorted(cards):
         seen.setdefault(kt[c], c)
     return tuple(seen.values())
+
+
+@lru_cache(maxsize=8192)
+def _proposals_for(
+    neck: tuple[int, ...], babies: tuple[int, ...], their_neck: tuple[int, ...],
+    their_babies: tuple[int, ...],
+) -> tuple[Propose, ...]:
+    """:func:`_sample_proposals` for a proposer holding ``neck`` and ``babies`` and a
+    counterpart holding ``their_neck`` and ``their_babies`` (cached: holdings do not
+    change during a negotiation)."""
+    return _sample_proposals(
+        _one_per_kind(neck + babies), _one_per_kind(their_neck + their_babies)
+    )
 
 
 @lru_cache(maxsize=8192)
@@ -306,8 +330,8 @@ class PacapacaEngine(Engine[PacapacaState, PacapacaOptions]):
         if neg.proposals < _tables().max_proposals:
             other = neg.partner if player == active else active
             me, them = s.alpacas[player], s.alpacas[other]
-            acts += _sample_proposals(
-                _one_per_kind((*me.neck, *me.babies)), _one_per_kind((*them.neck, *them.babies))
+            acts += _proposals_for(
+                tuple(me.neck), tuple(me.babies), tuple(them.neck), tuple(them.babies)
             )
         return acts
 
@@ -805,11 +829,12 @@ class PacapacaEngine(Engine[PacapacaState, PacapacaOptions]):
             return Pending.quick(
                 seats,
                 "negotiation",
-                f"neg:{s.turn_number}",
+                _key(_NEG_KEYS, "neg:", s.turn_number),
                 _NEGOTIATION_SECONDS,
                 [_TIMEOUT_RULE],  # shared; read-only
             )
-        key = f"turn:{s.turn_number}:after" if s.negotiated else f"turn:{s.turn_number}"
+        n = s.turn_number
+        key = _key(_AFTER_KEYS, "turn:", n, ":after") if s.negotiated else _key(_TURN_KEYS, "turn:", n)
         return Pending.quick([active], "turn", key)
 
     def view(self, state: PacapacaState, viewer: str | None) -> PacapacaView:
