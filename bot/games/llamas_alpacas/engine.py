@@ -268,11 +268,11 @@ def _clone(state: LlamasAlpacasState) -> LlamasAlpacasState:
     )
 
 
-# _fields: the hottest functions (legal_actions, pending, _actor, _end_turn) read state
-# fields from ``model.__dict__`` (where pydantic keeps them) instead of as attributes:
-# pydantic's ``BaseModel.__getattr__`` sends every attribute read through a slower generic
-# path in CPython (about 400 more instructions a read), and random playouts do millions.
-# Writes stay attribute stores (cheap on a StateModel).
+# _fields: the hottest functions (legal_actions, pending, _actor, _move, _end_turn) read
+# several fields of one model from ``model.__dict__`` (where pydantic keeps them) instead of
+# as attributes: pydantic's ``BaseModel.__getattr__`` sends every attribute read through a
+# slower generic path in CPython (about 400 more instructions a read; reading ``__dict__``
+# is one such read), and random playouts do millions. Writes stay attribute stores.
 _ANIMAL = {cid: c.animal for cid, c in cards_by_id().items()}
 _KEY = {cid: card_key(c) for cid, c in cards_by_id().items()}
 _CARD_OF = attrgetter("card")
@@ -710,22 +710,25 @@ class LlamasAlpacasEngine(Engine[LlamasAlpacasState, LlamasAlpacasOptions]):
     def _move(
         self, s: LlamasAlpacasState, p: PlayerState, action: Move, events: list[Event] | None
     ) -> None:
-        cid = p.board[action.src]
+        move = action.__dict__  # plain reads (hot path; see _fields)
+        src, dst = move["src"], move["dst"]
+        board = p.board
+        cid = board[src]
         assert cid is not None
-        p.board[action.src] = None
-        p.board[action.dst] = cid
+        board[src] = None
+        board[dst] = cid
         if events is not None:
             events.append(
                 _ev(
                     "moved",
-                    f"{p.seat} moves {card(cid).describe()} from {space_name(action.src)} to {space_name(action.dst)}.",
+                    f"{p.seat} moves {card(cid).describe()} from {space_name(src)} to {space_name(dst)}.",
                     seat=p.seat,
                     card=cid,
-                    src=action.src,
-                    dst=action.dst,
+                    src=src,
+                    dst=dst,
                 )
             )
-        self._score(s, p, action.dst, events)
+        self._score(s, p, dst, events)
         self._end_turn(s, p, events)
 
     def _score(

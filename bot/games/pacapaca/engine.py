@@ -65,11 +65,11 @@ def _pile_card(card: int, by: str) -> PileCard:
     return PileCard(card=card, by=by)
 
 
-# _fields: the hottest functions (legal_actions, pending, the proposal checks) read state
-# fields from ``model.__dict__`` (where pydantic keeps them) instead of as attributes:
-# pydantic's ``BaseModel.__getattr__`` sends every attribute read through a slower generic
-# path in CPython (about 400 more instructions a read), and random playouts do millions.
-# Writes stay attribute stores (cheap on a StateModel).
+# _fields: the hottest functions (legal_actions, pending, the proposal check and step) read
+# several fields of one model from ``model.__dict__`` (where pydantic keeps them) instead of
+# as attributes: pydantic's ``BaseModel.__getattr__`` sends every attribute read through a
+# slower generic path in CPython (about 400 more instructions a read; reading ``__dict__``
+# is one such read), and random playouts do millions. Writes stay attribute stores.
 
 
 class _Tables(NamedTuple):
