@@ -1,4 +1,4 @@
-"""``python -m bench [--quick] [--only SECTIONS] [--try-fixes [NAMES]] [--profile]``.
+"""``python -m bench [--quick] [--only SECTIONS] [--profile] [--memory]``.
 
 Runs the sections (engine, render, store, startup, load), prints a table of the figures
 against the targets, writes the full JSON to ``bench/out/bench-<mode>-<UTC time>.json``
@@ -158,9 +158,6 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", default=",".join(SECTIONS),
                     help=f"comma-separated sections of {', '.join(SECTIONS)}")
     ap.add_argument("--games", default="", help="load: comma-separated N (default 100,500,1000)")
-    ap.add_argument("--try-fixes", nargs="?", const="all", default="",
-                    help="apply the proposed fixes (bench/experiments.py) in this process: "
-                         "'all' or comma-separated names")
     ap.add_argument("--profile", action="store_true",
                     help="profile the 500-game load phase with pyinstrument (bench only)")
     ap.add_argument("--memory", action="store_true",
@@ -174,11 +171,6 @@ def main(argv: list[str] | None = None) -> int:
     if args.child_startup:
         from bench.store import boot
 
-        if args.try_fixes:
-            from bench import experiments
-
-            experiments.apply(experiments.ALL if args.try_fixes == "all"
-                              else args.try_fixes.split(","))
         print(json.dumps(asyncio.run(boot(Path(args.child_startup)))))
         return 0
 
@@ -187,11 +179,6 @@ def main(argv: list[str] | None = None) -> int:
     if args.child_load:
         from bench.load import bench_load
 
-        if args.try_fixes:
-            from bench import experiments
-
-            experiments.apply(experiments.ALL if args.try_fixes == "all"
-                              else args.try_fixes.split(","))
         profiler = None
         if args.profile:
             from pyinstrument import Profiler
@@ -212,13 +199,7 @@ def main(argv: list[str] | None = None) -> int:
     unknown = set(sections) - set(SECTIONS)
     if unknown:
         ap.error(f"unknown sections {sorted(unknown)}")
-    fixes: list[str] = []
-    if args.try_fixes:
-        from bench import experiments
-
-        names = experiments.ALL if args.try_fixes == "all" else args.try_fixes.split(",")
-        fixes = experiments.apply(names)
-    results: dict[str, Any] = {"mode": mode, "machine": machine(), "fixes_tried": fixes}
+    results: dict[str, Any] = {"mode": mode, "machine": machine()}
     started = time.perf_counter()
 
     def log(msg: str) -> None:
@@ -246,7 +227,7 @@ def main(argv: list[str] | None = None) -> int:
         from bench.store import bench_startup
 
         log("startup")
-        results["startup"] = bench_startup(fixes=fixes)
+        results["startup"] = bench_startup()
     if "load" in sections:
         import subprocess
 
@@ -254,7 +235,6 @@ def main(argv: list[str] | None = None) -> int:
         cmd = [sys.executable, "-m", "bench", "--child-load"]
         cmd += ["--quick"] if args.quick else []
         cmd += ["--games", args.games] if args.games else []
-        cmd += ["--try-fixes", ",".join(fixes)] if fixes else []
         cmd += ["--profile"] if args.profile else []
         cmd += ["--memory"] if args.memory else []
         child = subprocess.run(cmd, stdout=subprocess.PIPE, text=True, check=False,
@@ -272,10 +252,9 @@ def main(argv: list[str] | None = None) -> int:
 
     OUT.mkdir(exist_ok=True)
     stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
-    tag = f"{mode}{'-fixes' if fixes else ''}"
-    path = OUT / f"bench-{tag}-{stamp}.json"
+    path = OUT / f"bench-{mode}-{stamp}.json"
     path.write_text(json.dumps(results, indent=2))
-    if (mode == "full" and not fixes and not args.memory and not args.profile
+    if (mode == "full" and not args.memory and not args.profile
             and set(sections) == set(SECTIONS) and not args.no_summary):
         (HERE / "summary.json").write_text(json.dumps(summarise(results), indent=2) + "\n")
     print_table(results)

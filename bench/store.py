@@ -215,8 +215,8 @@ async def boot(path: Path) -> dict[str, Any]:
     }
 
 
-def bench_startup(games: int = 10_000, active: int = 1_000, actions_per_game: int = 20,
-                  fixes: list[str] | None = None) -> dict[str, Any]:
+def bench_startup(games: int = 10_000, active: int = 1_000,
+                  actions_per_game: int = 20) -> dict[str, Any]:
     """Pre-fill a temporary database (see :func:`prefill`), then boot the bot on it in a
     fresh Python process (``python -m bench --child-startup PATH``) so module imports done
     by ``setup_hook`` (the cogs) are cold, as at a real start. Returns the child's figures
@@ -233,9 +233,7 @@ def bench_startup(games: int = 10_000, active: int = 1_000, actions_per_game: in
         info = prefill(path, games=games, active=active, actions_per_game=actions_per_game,
                        states=states, now=1_800_000_000.0)
         t0 = time.perf_counter()
-        extra = ["--try-fixes", ",".join(fixes)] if fixes else []
-        out = subprocess.run([sys.executable, "-m", "bench", "--child-startup", str(path),
-                              *extra],
+        out = subprocess.run([sys.executable, "-m", "bench", "--child-startup", str(path)],
                              capture_output=True, text=True, check=False, timeout=300)
         process_s = time.perf_counter() - t0
         if out.returncode != 0:
