@@ -61,9 +61,10 @@ async def start(world, bot, n=2):
     return members, lobby.thread
 
 
-async def drive(world, bot, stop, seed=1, game_id=1):
+async def drive(world, bot, stop, seed=1, game_id=1, *, moves=True):
     """Play seeded random legal actions through the service (published, so the cog posts
-    each table) until ``stop(state)``; the same choices as an engine-only playout."""
+    each table) until ``stop(state)``; the same choices as an engine-only playout. With
+    ``moves=False`` no Move is chosen (boards fill up)."""
     rand = random.Random(seed)
     engine = SPEC.engine
     for _ in range(500):
@@ -71,25 +72,15 @@ async def drive(world, bot, stop, seed=1, game_id=1):
         if stop(state):
             return state
         seat = engine.pending(state).seats[0]
-        action = rand.choice(engine.legal_actions(state, seat))
-        await bot.service.act(game_id, seat, action, expected_version=state.version)
+        legal = [a for a in engine.legal_actions(state, seat) if moves or not isinstance(a, Move)]
+        await bot.service.act(game_id, seat, rand.choice(legal), expected_version=state.version)
         await world.settle()
     raise AssertionError("the situation was not reached")
 
 
 async def drive_takes(world, bot, stop, seed=1, game_id=1):
-    """Like :func:`drive` but never moves (boards fill up)."""
-    rand = random.Random(seed)
-    engine = SPEC.engine
-    for _ in range(500):
-        _, _, _, state = await bot.service.load(game_id)
-        if stop(state):
-            return state
-        seat = engine.pending(state).seats[0]
-        legal = [a for a in engine.legal_actions(state, seat) if not isinstance(a, Move)]
-        await bot.service.act(game_id, seat, rand.choice(legal), expected_version=state.version)
-        await world.settle()
-    raise AssertionError("the situation was not reached")
+    """:func:`drive` without moves (boards fill up)."""
+    return await drive(world, bot, stop, seed, game_id, moves=False)
 
 
 async def click_injected(sb, member, channel, custom_id, values=None):

@@ -35,6 +35,7 @@ from hypothesis import strategies as st
 from bot.games.base import SYSTEM_SEAT, Action, GameState, IllegalAction
 from bot.games.registry import GameSpec, builtin_games
 from tests.faults.common import FULL
+from tests.games.pacapaca.pacapaca_helpers import all_cards as pacapaca_cards
 
 SPECS = {spec.key: spec for spec in builtin_games()}
 PLAYOUTS = 10_000 if FULL else 6
@@ -57,17 +58,6 @@ def _cards_llamas(s: Any) -> Counter[Any]:
     return out
 
 
-def _cards_pacapaca(s: Any) -> Counter[Any]:
-    """Deck, discard pile, drawn cards, necks and babies."""
-    cnt = Counter(s.deck)
-    cnt.update(p.card for p in s.pile)
-    cnt.update(s.drawn)
-    for a in s.alpacas.values():
-        cnt.update(a.neck)
-        cnt.update(a.babies)
-    return cnt
-
-
 def _cards_unleashed(s: Any) -> Counter[Any]:
     """Deck, discard, nursery, the stack, hands and fields (128 cards)."""
     out = Counter(s.deck + s.discard + s.nursery + [i.card for i in s.stack])
@@ -76,7 +66,7 @@ def _cards_unleashed(s: Any) -> Counter[Any]:
     return out
 
 
-CONSERVED = {"llamas-alpacas": _cards_llamas, "pacapaca": _cards_pacapaca,
+CONSERVED = {"llamas-alpacas": _cards_llamas, "pacapaca": pacapaca_cards,
              "llamas-unleashed": _cards_unleashed}
 EXPECTED_TOTAL = {"llamas-alpacas": lambda n: 82, "pacapaca": None, "llamas-unleashed": lambda n: 128}
 

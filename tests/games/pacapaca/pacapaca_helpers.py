@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 from bot.games.pacapaca.cards import catalog
 from bot.games.pacapaca.models import Alpaca, PacapacaState
 
@@ -63,3 +65,15 @@ def cards_in(dump: object) -> set[int]:
         for v in dump:
             out |= cards_in(v)
     return out
+
+
+def all_cards(s: PacapacaState) -> Counter[int]:
+    """Every card of the game's pool where it lies: deck, discard pile, drawn cards, necks
+    and babies (a multiset, so a duplicated or lost card shows)."""
+    cnt = Counter(s.deck)
+    cnt.update(p.card for p in s.pile)
+    cnt.update(s.drawn)
+    for a in s.alpacas.values():
+        cnt.update(a.neck)
+        cnt.update(a.babies)
+    return cnt

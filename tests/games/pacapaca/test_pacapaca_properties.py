@@ -4,7 +4,6 @@ through JSON, replay exactly and never leak hidden cards into another seat's vie
 from __future__ import annotations
 
 import random
-from collections import Counter
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -12,20 +11,10 @@ from hypothesis import strategies as st
 from bot.games.base import SYSTEM_SEAT
 from bot.games.pacapaca.engine import PacapacaEngine
 from bot.games.pacapaca.models import PacapacaOptions, PacapacaState
-from tests.games.pacapaca.pacapaca_helpers import cards_in
+from tests.games.pacapaca.pacapaca_helpers import all_cards, cards_in
 
 E = PacapacaEngine()
 HIDDEN_KEYS = ("card", "cards", "active_gives", "partner_gives")
-
-
-def all_cards(s: PacapacaState) -> Counter:
-    cnt = Counter(s.deck)
-    cnt.update(p.card for p in s.pile)
-    cnt.update(s.drawn)
-    for a in s.alpacas.values():
-        cnt.update(a.neck)
-        cnt.update(a.babies)
-    return cnt
 
 
 def public_cards(s: PacapacaState) -> set[int]:
