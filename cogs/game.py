@@ -165,9 +165,8 @@ class GameCommands(commands.Cog):
         embed.set_footer(text=f"{spec.min_players}-{spec.max_players} players. Start with /play.")
         kwargs: dict[str, Any] = {"embed": embed}
         cog = self.bot.game_cog(spec.key)
-        example = getattr(cog, "example_image", None)
-        if example is not None:
-            data = await example()
+        if cog is not None:
+            data = await cog.example_image()
             if data:
                 kwargs["file"] = discord.File(io.BytesIO(data), filename="example.png")
                 embed.set_image(url="attachment://example.png")

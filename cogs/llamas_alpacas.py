@@ -120,7 +120,6 @@ class LlamasAlpacasCog(GameCog):
 
     def __init__(self, bot: HerdBot) -> None:
         super().__init__(bot)
-        self._example: bytes | None = None
         #: game id -> gold outlines for the next pictures: the spaces where the last
         #: update placed or moved cards and the lines it scored (``{seat: [spaces]}``).
         self._highlight: dict[int, dict[str, list[int]]] = {}
@@ -167,13 +166,8 @@ class LlamasAlpacasCog(GameCog):
             self._highlight.pop(update.record.id, None)
             self._post_locks.pop(update.record.id, None)
 
-    async def example_image(self) -> bytes:
-        """A mid-game 3-player table for ``/rules`` (computed once, off the event loop)."""
-        if self._example is None:
-            self._example = await self.bot.render(self._build_example)
-        return self._example
-
-    def _build_example(self) -> bytes:
+    def build_example(self) -> bytes:
+        """A mid-game 3-player table for ``/rules``."""
         from bot.ai.llamas_alpacas import heuristic_policy
         from bot.games.llamas_alpacas.engine import LlamasAlpacasEngine
 

@@ -113,9 +113,9 @@ class PacapacaCog(GameCog):
         """The public table picture (spectator view; the final picture once over)."""
         return render_table(table.view(None), names=table.plain_names)
 
-    async def example_image(self) -> bytes:
+    def build_example(self) -> bytes:
         """An example table for /rules: three alpacas after a few seeded turns."""
-        return await self.bot.render(_example_png)
+        return _example_png()
 
     # -- table -----------------------------------------------------------------------------
 

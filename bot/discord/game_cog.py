@@ -129,12 +129,25 @@ class GameCog(commands.Cog):
         self._pinged: dict[int, str] = {}
         #: game id -> lock serialising the posts of its tables.
         self._post_locks: dict[int, asyncio.Lock] = {}
+        #: the /rules example picture, once built.
+        self._example: bytes | None = None
 
     # -- hooks for subclasses ----------------------------------------------------------
 
     def render(self, table: Table) -> bytes:
         """PNG bytes of the public table (runs in a worker thread)."""
         raise NotImplementedError
+
+    def build_example(self) -> bytes | None:
+        """PNG bytes of an example table for ``/rules`` (seeded; runs in a worker thread),
+        or ``None`` for no picture (the default)."""
+        return None
+
+    async def example_image(self) -> bytes | None:
+        """The :meth:`build_example` picture, built once, off the event loop."""
+        if self._example is None:
+            self._example = await self.bot.render(self.build_example)
+        return self._example
 
     def turn_text(self, table: Table) -> str:
         """One or two lines: whose turn and what they can do."""
