@@ -167,20 +167,27 @@ class LlamasAlpacasCog(GameCog):
             self._post_locks.pop(update.record.id, None)
 
     def build_example(self) -> bytes:
-        """A mid-game 3-player table for ``/rules``."""
+        """A mid-game 3-player table for ``/rules``: of the first 15 turns of a seeded AI
+        game, the start of the turn with the most cards on the boards (scored lines leave
+        the boards, so a later turn can show empty ones)."""
         from bot.ai.llamas_alpacas import heuristic_policy
         from bot.games.llamas_alpacas.engine import LlamasAlpacasEngine
 
         engine = LlamasAlpacasEngine()
         state = engine.new_game(list(EXAMPLE_NAMES), seed=11)
         rand = random.Random(11)
+        best, most = state, -1
         for _ in range(200):
-            if state.phase == "turn" and state.turn_no >= 15:
-                break
+            if state.phase == "turn":
+                cards = sum(c is not None for p in state.players for c in p.board)
+                if cards >= most:
+                    best, most = state, cards
+                if state.turn_no >= 15:
+                    break
             seat = engine.pending(state).seats[0]
             legal = engine.legal_actions(state, seat)
             state, _ = engine.apply(state, seat, heuristic_policy(engine.view(state, seat), legal, rand))
-        return render_table(engine.view(state, None), names=EXAMPLE_NAMES)
+        return render_table(engine.view(best, None), names=EXAMPLE_NAMES)
 
     def turn_text(self, table: Table) -> str:
         """What must happen now, in words, e.g. ``"**Maya**'s turn (3🍀 3🥕): take a card
