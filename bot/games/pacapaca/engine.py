@@ -112,17 +112,6 @@ _PASS = Pass()
 _GIVE_UP = GiveUp()
 _DECLINE = Decline()
 _TIMEOUT = NegotiationTimeout()
-#: ``pending`` keys of the first turns, made once (a key is made for every action).
-_TURN_KEYS = tuple(f"turn:{n}" for n in range(512))
-_AFTER_KEYS = tuple(f"turn:{n}:after" for n in range(512))
-_NEG_KEYS = tuple(f"neg:{n}" for n in range(512))
-
-
-def _key(made: tuple[str, ...], head: str, n: int, tail: str = "") -> str:
-    """``f"{head}{n}{tail}"``, from ``made`` when ``n`` is in it."""
-    return made[n] if n < len(made) else f"{head}{n}{tail}"
-
-
 #: A fresh negotiation (every list is replaced when it is copied for a partner).
 _NEW_NEGOTIATION = Negotiation(partner="")
 _NEGOTIATION_SECONDS = float(catalog().negotiation.seconds)
@@ -845,14 +834,12 @@ class PacapacaEngine(Engine[PacapacaState, PacapacaOptions]):
             return Pending.quick(
                 seats,
                 "negotiation",
-                _key(_NEG_KEYS, "neg:", fields["turn_number"]),
+                f"neg:{fields['turn_number']}",
                 _NEGOTIATION_SECONDS,
                 [_TIMEOUT_RULE],  # shared; read-only
             )
         n = fields["turn_number"]
-        key = (
-            _key(_AFTER_KEYS, "turn:", n, ":after") if fields["negotiated"] else _key(_TURN_KEYS, "turn:", n)
-        )
+        key = f"turn:{n}:after" if fields["negotiated"] else f"turn:{n}"
         return Pending.quick([active], "turn", key)
 
     def view(self, state: PacapacaState, viewer: str | None) -> PacapacaView:
