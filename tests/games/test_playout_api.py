@@ -6,12 +6,23 @@ Refusals on both paths are covered action by action in ``tests/faults/test_fuzz_
 
 from __future__ import annotations
 
+import dataclasses
 import random
+from typing import Literal
 
 import pytest
+from pydantic import ValidationError
 
 from bench.engine import new_state, playout, playout_apply
-from bot.games.base import SYSTEM_SEAT, IllegalAction, Pending, StateModel, Timeout
+from bot.games.base import (
+    SYSTEM_SEAT,
+    IllegalAction,
+    Pending,
+    PlainGameState,
+    PlainState,
+    StateModel,
+    Timeout,
+)
 from bot.games.llamas_alpacas.engine import Move, Take
 from bot.games.registry import builtin_games
 
@@ -138,15 +149,57 @@ def test_state_model_assignment_is_a_plain_store():
     assert part.__dict__["count"] == "seven"
 
 
-def test_pending_quick_equals_the_validating_constructor():
+def test_pending_is_a_plain_state_with_the_pydantic_round_trip():
     timeout = Timeout(seat=SYSTEM_SEAT, action={"type": "negotiation_timeout"})
-    quick = Pending.quick(["s0", "s1"], "negotiation", "neg:4", 60.0, [timeout])
-    slow = Pending(seats=["s0", "s1"], kind="negotiation", key="neg:4", seconds=60.0,
-                   timeouts=[timeout])
-    assert quick == slow
-    assert quick.model_dump_json() == slow.model_dump_json()
-    assert Pending.quick(["s0"], "turn", "t") == Pending(seats=["s0"], kind="turn", key="t")
-    assert Pending.quick(["s0"], "turn", "t").timeouts == []
+    p = Pending(seats=["s0", "s1"], kind="negotiation", key="neg:4", seconds=60.0,
+                timeouts=[timeout])
+    assert p.model_dump() == {
+        "seats": ["s0", "s1"], "kind": "negotiation", "key": "neg:4", "seconds": 60.0,
+        "timeouts": [{"seat": SYSTEM_SEAT, "action": {"type": "negotiation_timeout"}}],
+    }
+    assert Pending.model_validate_json(p.model_dump_json()) == p
+    assert Pending(seats=["s0"]) == Pending(seats=["s0"], kind="turn", key="", seconds=None,
+                                            timeouts=[])
+    assert Pending(seats=["s0"]).timeouts is not Pending(seats=["s0"]).timeouts
+
+
+@dataclasses.dataclass(slots=True, kw_only=True)
+class _Part(PlainState):
+    name: str
+    cards: list[int] = dataclasses.field(default_factory=list)
+
+
+@dataclasses.dataclass(slots=True, kw_only=True)
+class _Whole(PlainGameState):
+    parts: dict[str, _Part] = dataclasses.field(default_factory=dict)
+    mode: Literal["a", "b"] = "a"
+
+
+def test_plain_state_loads_validated_and_refuses_what_does_not_fit():
+    whole = _Whole(seats=["s0"], seed=9, parts={"x": _Part(name="x", cards=[3, 1])})
+    text = whole.model_dump_json()
+    assert text == ('{"seats":["s0"],"seed":9,"rng_calls":0,"version":0,'
+                    '"parts":{"x":{"name":"x","cards":[3,1]}},"mode":"a"}')
+    loaded = _Whole.model_validate_json(text)
+    assert loaded == whole and type(loaded.parts["x"]) is _Part
+    for bad in (text.replace('"mode":"a"', '"mode":"c"'),             # not a Literal value
+                text.replace('"cards":[3,1]', '"cards":[3,"one"]'),  # not an int
+                text.replace('"mode":"a"', '"mode":"a","extra":1'),  # unknown field
+                text.replace('"seed":9,', '')):                      # missing field
+        with pytest.raises(ValidationError):
+            _Whole.model_validate_json(bad)
+
+
+def test_plain_state_copies():
+    whole = _Whole(seats=["s0"], seed=9, parts={"x": _Part(name="x", cards=[3])})
+    deep = whole.model_copy(deep=True)
+    deep.parts["x"].cards.append(4)
+    deep.seats.append("s1")
+    assert whole.parts["x"].cards == [3] and whole.seats == ["s0"]
+    shallow = whole.model_copy(update={"mode": "b"})
+    assert shallow.mode == "b" and whole.mode == "a" and shallow.parts is whole.parts
+    with pytest.raises(AttributeError):  # slotted: a misspelt field is refused
+        whole.mdoe = "b"  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize("key", sorted(SPECS))
@@ -193,17 +246,12 @@ def test_llamas_alpacas_review_repro_other_players_board():
     assert s0.players[1].board[4] is not None
 
 
-def test_pending_quick_supports_the_pydantic_api():
-    quick = Pending.quick(["s0"], "turn", "t")
-    assert quick.model_copy(update={"seats": []}).seats == []
-    assert quick.model_dump(exclude_unset=True) == quick.model_dump()
-    assert quick.model_fields_set == {"seats", "kind", "key", "seconds", "timeouts"}
-
-
 def test_fast_copy_keeps_the_set_fields_like_model_copy():
-    from bot.games.pacapaca.models import Negotiation
+    class Deal(StateModel):
+        partner: str
+        proposals: int = 0
 
-    neg = Negotiation(partner="s1")
+    neg = Deal(partner="s1")
     copy = neg.fast_copy(proposals=2)
     assert copy.model_fields_set == neg.model_copy(update={"proposals": 2}).model_fields_set
     assert neg.model_fields_set == {"partner"}  # the original's set is not shared
@@ -229,3 +277,20 @@ def test_pacapaca_shared_legal_actions_are_frozen():
     for action in engine.legal_actions(state, state.seats[state.active]):
         with pytest.raises(ValidationError):
             action.type = "pass"
+
+
+def test_the_default_play_works_on_plain_states_too():
+    """``Engine.play``'s default (apply, then copy the fields back) on a plain state
+    (Pacapaca's), compared with Pacapaca's own ``play``."""
+    from bot.games.base import Engine
+
+    spec = SPECS["pacapaca"]
+    engine = spec.engine
+    by_default = new_state(spec, 3, 5)
+    by_engine = engine.fork(by_default)
+    rand = random.Random(5)
+    for _ in range(40):
+        seat, action = _choose(engine, by_engine, rand)
+        Engine.play(engine, by_default, seat, action)
+        engine.play(by_engine, seat, action)
+        assert by_default == by_engine

@@ -16,6 +16,7 @@ Rules: the rulebook ``alpaca-pacapaca.txt`` and RULES.md, "Alpaca Pacapaca". Tur
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from functools import cache, lru_cache
 from typing import ClassVar, NamedTuple
@@ -65,13 +66,6 @@ def _pile_card(card: int, by: str) -> PileCard:
     return PileCard(card=card, by=by)
 
 
-# _fields: the hottest functions (legal_actions, pending, the proposal check and step) read
-# several fields of one model from ``model.__dict__`` (where pydantic keeps them) instead of
-# as attributes: pydantic's ``BaseModel.__getattr__`` sends every attribute read through a
-# slower generic path in CPython (about 400 more instructions a read; reading ``__dict__``
-# is one such read), and random playouts do millions. Writes stay attribute stores.
-
-
 class _Tables(NamedTuple):
     """Catalog facts the engine reads on every action (looked up once)."""
 
@@ -112,8 +106,6 @@ _PASS = Pass()
 _GIVE_UP = GiveUp()
 _DECLINE = Decline()
 _TIMEOUT = NegotiationTimeout()
-#: A fresh negotiation (every list is replaced when it is copied for a partner).
-_NEW_NEGOTIATION = Negotiation(partner="")
 _NEGOTIATION_SECONDS = float(catalog().negotiation.seconds)
 _NEGOTIATION_ACTIONS = frozenset((Propose, Accept, Decline, GiveUp))
 _TIMEOUT_RULE = Timeout(seat=SYSTEM_SEAT, action={"type": "negotiation_timeout"})
@@ -145,18 +137,21 @@ def _names(cards: Sequence[int]) -> str:
 
 
 def _clone(s: PacapacaState) -> PacapacaState:
-    """A deep-enough copy: every list the engine mutates is copied (PileCard, options
+    """A deep-enough copy: every list the engine mutates is copied (pile cards, options
     and the catalog are never mutated). Equal to ``s.model_copy(deep=True)``."""
     neg = s.negotiation
-    return s.fast_copy(
+    replace = dataclasses.replace
+    return replace(
+        s,
         alpacas={
-            k: a.fast_copy(neck=list(a.neck), babies=list(a.babies)) for k, a in s.alpacas.items()
+            k: replace(a, neck=list(a.neck), babies=list(a.babies)) for k, a in s.alpacas.items()
         },
         deck=list(s.deck),
         pile=list(s.pile),
         drawn=list(s.drawn),
         seats=list(s.seats),
-        negotiation=None if neg is None else neg.fast_copy(
+        negotiation=None if neg is None else replace(
+            neg,
             active_gives=list(neg.active_gives),
             partner_gives=list(neg.partner_gives),
             accepted=list(neg.accepted),
@@ -283,13 +278,12 @@ class PacapacaEngine(Engine[PacapacaState, PacapacaOptions]):
         card per kind); :meth:`apply` and :meth:`is_legal` accept any deal the rules
         allow. ``SYSTEM_SEAT`` gets ``[NegotiationTimeout()]`` during a negotiation."""
         s = state
-        fields = s.__dict__  # plain reads of the fields (hot path; see _fields)
-        phase = fields["phase"]
+        phase = s.phase
         if phase == "finished":
             return []
         if player == SYSTEM_SEAT:
             return [_TIMEOUT] if phase == "negotiation" else []
-        active = fields["seats"][fields["active"]]
+        active = s.seats[s.active]
         if phase == "turn":
             if player != active:
                 return []
@@ -311,26 +305,27 @@ class PacapacaEngine(Engine[PacapacaState, PacapacaOptions]):
         if phase == "drawn":
             if player != active:
                 return []
-            return [_keep(c) for c in fields["drawn"]]
+            return [_keep(c) for c in s.drawn]
         # negotiation
-        neg = fields["negotiation"].__dict__
-        partner = neg["partner"]
+        neg = s.negotiation
+        assert neg is not None
+        partner = neg.partner
         if player != active and player != partner:
             return []
         acts = []
-        has_deal = bool(neg["active_gives"] or neg["partner_gives"])
-        if has_deal and player not in neg["accepted"]:
-            acts.append(_accept(neg["deal_version"]))
+        has_deal = bool(neg.active_gives or neg.partner_gives)
+        if has_deal and player not in neg.accepted:
+            acts.append(_accept(neg.deal_version))
         if has_deal and player == partner:
             acts.append(_DECLINE)
         if player == active:
             acts.append(_GIVE_UP)
-        if neg["proposals"] < _tables().max_proposals:
-            alpacas = fields["alpacas"]
-            me = alpacas[player].__dict__
-            them = alpacas[partner if player == active else active].__dict__
+        if neg.proposals < _tables().max_proposals:
+            alpacas = s.alpacas
+            me = alpacas[player]
+            them = alpacas[partner if player == active else active]
             acts += _proposals_for(
-                tuple(me["neck"]), tuple(me["babies"]), tuple(them["neck"]), tuple(them["babies"])
+                tuple(me.neck), tuple(me.babies), tuple(them.neck), tuple(them.babies)
             )
         return acts
 
@@ -346,11 +341,10 @@ class PacapacaEngine(Engine[PacapacaState, PacapacaOptions]):
 
     def _check(self, s: PacapacaState, player: str, action: Action) -> None:
         """Raise :class:`IllegalAction` unless ``action`` is legal for ``player``."""
-        fields = s.__dict__  # plain reads of the fields (hot path; see _fields)
-        if type(action) is Propose and fields["phase"] == "negotiation":
+        if type(action) is Propose and s.phase == "negotiation":
             # The commonest action in playouts; the same checks as the general path below.
-            active = fields["seats"][fields["active"]]
-            partner = fields["negotiation"].__dict__["partner"]
+            active = s.seats[s.active]
+            partner = s.negotiation.partner  # type: ignore[union-attr]
             if player == partner or player == active:
                 self._check_proposal(s, player, action, active)  # type: ignore[arg-type]
                 return
@@ -439,15 +433,14 @@ class PacapacaEngine(Engine[PacapacaState, PacapacaOptions]):
     def _check_proposal(self, s: PacapacaState, player: str, p: Propose, active: str) -> None:
         """Raise :class:`IllegalAction` unless ``p`` is a deal ``player`` (one of the two
         negotiators; ``active`` is the player whose turn it is) may propose now."""
-        fields = s.__dict__  # plain reads of the fields (hot path; see _fields)
-        neg = fields["negotiation"].__dict__
+        neg = s.negotiation
+        assert neg is not None
         tables = _tables()
-        if neg["proposals"] >= tables.max_proposals:
+        if neg.proposals >= tables.max_proposals:
             raise IllegalAction(
                 "too_many_proposals", "No more proposals this time: accept, decline or give up."
             )
-        deal = p.__dict__
-        give, get = deal["give"], deal["get"]
+        give, get = p.give, p.get
         if not give and not get:
             raise IllegalAction("empty_deal", "A deal must move at least one card.")
         design_ids = tables.design_ids
@@ -457,14 +450,14 @@ class PacapacaEngine(Engine[PacapacaState, PacapacaOptions]):
             len(get) > 1 and len(set(get)) != len(get)
         ):
             raise IllegalAction("duplicate_card", "A card is named twice in that deal.")
-        other = neg["partner"] if player == active else active
-        alpacas = fields["alpacas"]
-        mine, theirs = alpacas[player].__dict__, alpacas[other].__dict__
+        other = neg.partner if player == active else active
+        alpacas = s.alpacas
+        mine, theirs = alpacas[player], alpacas[other]
         for c in give:
-            if c not in mine["neck"] and c not in mine["babies"]:
+            if c not in mine.neck and c not in mine.babies:
                 raise IllegalAction("not_your_card", "You can only offer cards your alpaca has.")
         for c in get:
-            if c not in theirs["neck"] and c not in theirs["babies"]:
+            if c not in theirs.neck and c not in theirs.babies:
                 raise IllegalAction(
                     "not_their_card", f"You can only ask for cards {other}'s alpaca has."
                 )
@@ -518,14 +511,12 @@ class PacapacaEngine(Engine[PacapacaState, PacapacaOptions]):
         if type(action) is Propose:  # the commonest action in playouts
             neg = s.negotiation
             assert neg is not None
-            deal = action.__dict__  # plain reads (hot path; see _fields)
             if player == active:
-                neg.active_gives, neg.partner_gives = list(deal["give"]), list(deal["get"])
+                neg.active_gives, neg.partner_gives = list(action.give), list(action.get)
             else:
-                neg.active_gives, neg.partner_gives = list(deal["get"]), list(deal["give"])
-            counts = neg.__dict__
-            neg.deal_version = counts["deal_version"] + 1
-            neg.proposals = counts["proposals"] + 1
+                neg.active_gives, neg.partner_gives = list(action.get), list(action.give)
+            neg.deal_version += 1
+            neg.proposals += 1
             neg.accepted = []
             neg.proposed_by = player
             if ev is not None:
@@ -585,9 +576,7 @@ class PacapacaEngine(Engine[PacapacaState, PacapacaOptions]):
             self._end_turn(s, ev)
         elif isinstance(action, StartNegotiation):
             s.phase = "negotiation"
-            s.negotiation = _NEW_NEGOTIATION.fast_copy(
-                partner=action.partner, active_gives=[], partner_gives=[], accepted=[]
-            )
+            s.negotiation = Negotiation(partner=action.partner)
             secs = catalog().negotiation.seconds
             if ev is not None:
                 ev.append(
@@ -818,29 +807,29 @@ class PacapacaEngine(Engine[PacapacaState, PacapacaOptions]):
           change or give up; use :meth:`legal_actions`, not ``seats``, to validate.)
         """
         s = state
-        fields = s.__dict__  # plain reads of the fields (hot path; see _fields)
-        phase = fields["phase"]
+        phase = s.phase
         if phase == "finished":
-            return Pending.quick([], "finished", "end")
-        active = fields["seats"][fields["active"]]
+            return Pending(seats=[], kind="finished", key="end")
+        active = s.seats[s.active]
         if phase == "negotiation":
-            neg = fields["negotiation"].__dict__
-            if not (neg["active_gives"] or neg["partner_gives"]):
+            neg = s.negotiation
+            assert neg is not None
+            if not (neg.active_gives or neg.partner_gives):
                 seats = [active]
-            elif neg["accepted"]:
-                seats = [p for p in (active, neg["partner"]) if p not in neg["accepted"]]
+            elif neg.accepted:
+                seats = [p for p in (active, neg.partner) if p not in neg.accepted]
             else:
-                seats = [active, neg["partner"]]
-            return Pending.quick(
-                seats,
-                "negotiation",
-                f"neg:{fields['turn_number']}",
-                _NEGOTIATION_SECONDS,
-                [_TIMEOUT_RULE],  # shared; read-only
+                seats = [active, neg.partner]
+            return Pending(
+                seats=seats,
+                kind="negotiation",
+                key=f"neg:{s.turn_number}",
+                seconds=_NEGOTIATION_SECONDS,
+                timeouts=[_TIMEOUT_RULE],  # shared; read-only
             )
-        n = fields["turn_number"]
-        key = f"turn:{n}:after" if fields["negotiated"] else f"turn:{n}"
-        return Pending.quick([active], "turn", key)
+        n = s.turn_number
+        key = f"turn:{n}:after" if s.negotiated else f"turn:{n}"
+        return Pending(seats=[active], kind="turn", key=key)
 
     def view(self, state: PacapacaState, viewer: str | None) -> PacapacaView:
         """Everything ``viewer`` may see: all alpacas, deck and pile sizes, the viewer's own

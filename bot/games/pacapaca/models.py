@@ -1,15 +1,20 @@
-"""Alpaca Pacapaca models: options, state, actions and views (all pydantic, JSON-safe).
+"""Alpaca Pacapaca models: options, state, actions and views (all JSON-safe).
 
-Card ids refer to :mod:`bot.games.pacapaca.cards`. Seats are opaque strings.
+The state and its parts are plain slotted dataclasses (:class:`PlainState`: pydantic
+validates them when they load and serialises them, but reading their fields costs what a
+plain object's does, which random playouts need: issue 4); options, actions and views are
+pydantic models. Card ids refer to :mod:`bot.games.pacapaca.cards`. Seats are opaque
+strings.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Annotated, Literal
 
 from pydantic import ConfigDict, Field, TypeAdapter
 
-from bot.games.base import Action, GameState, Model, ScoreLine, StateModel
+from bot.games.base import Action, Model, PlainGameState, PlainState, ScoreLine
 
 Phase = Literal["turn", "drawn", "negotiation", "finished"]
 
@@ -27,24 +32,27 @@ class PacapacaOptions(Model):
     babies: bool = False
 
 
-class Alpaca(StateModel):
+@dataclass(slots=True, kw_only=True)
+class Alpaca(PlainState):
     """One player's alpaca: head and body design ids, neck card ids (top to bottom in
     the order added; order never matters for scoring) and babies beside it."""
 
     head: int
     body: int
-    neck: list[int] = Field(default_factory=list)
-    babies: list[int] = Field(default_factory=list)
+    neck: list[int] = field(default_factory=list)
+    babies: list[int] = field(default_factory=list)
 
 
-class PileCard(StateModel):
-    """A face-down discard: the card and who put it there."""
+@dataclass(slots=True, kw_only=True, frozen=True)
+class PileCard(PlainState):
+    """A face-down discard: the card and who put it there (frozen: shared by states)."""
 
     card: int
     by: str
 
 
-class Negotiation(StateModel):
+@dataclass(slots=True, kw_only=True)
+class Negotiation(PlainState):
     """The deal being shaped (RULES.md: Alpaca Pacapaca, C).
 
     Attributes:
@@ -58,15 +66,16 @@ class Negotiation(StateModel):
     """
 
     partner: str
-    active_gives: list[int] = Field(default_factory=list)
-    partner_gives: list[int] = Field(default_factory=list)
+    active_gives: list[int] = field(default_factory=list)
+    partner_gives: list[int] = field(default_factory=list)
     deal_version: int = 0
-    accepted: list[str] = Field(default_factory=list)
+    accepted: list[str] = field(default_factory=list)
     proposals: int = 0
     proposed_by: str | None = None
 
 
-class PacapacaState(GameState):
+@dataclass(slots=True, kw_only=True)
+class PacapacaState(PlainGameState):
     """The full (secret-holding) state.
 
     Attributes:
@@ -85,15 +94,15 @@ class PacapacaState(GameState):
         pool_size: how many cards the game uses (deck at set-up).
     """
 
-    options: PacapacaOptions = Field(default_factory=PacapacaOptions)
+    options: PacapacaOptions = field(default_factory=PacapacaOptions)
     babies: bool = False
-    alpacas: dict[str, Alpaca] = Field(default_factory=dict)
-    deck: list[int] = Field(default_factory=list)
-    pile: list[PileCard] = Field(default_factory=list)
+    alpacas: dict[str, Alpaca] = field(default_factory=dict)
+    deck: list[int] = field(default_factory=list)
+    pile: list[PileCard] = field(default_factory=list)
     active: int = 0
     turn_number: int = 1
     phase: Phase = "turn"
-    drawn: list[int] = Field(default_factory=list)
+    drawn: list[int] = field(default_factory=list)
     negotiation: Negotiation | None = None
     negotiated: bool = False
     final_turns_left: int | None = None
