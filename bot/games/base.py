@@ -237,9 +237,10 @@ class PlainGameState(PlainState):
     version: int = 0
 
 
-@dataclasses.dataclass(slots=True, kw_only=True)
+@dataclasses.dataclass(slots=True)
 class Pending(PlainState):
-    """Who must decide now (a plain dataclass: engines build one after every action).
+    """Who must decide now (a plain dataclass: engines build one after every action;
+    ``Pending(seats, kind, key, seconds, timeouts)``, positional arguments are cheaper).
 
     Attributes:
         seats: seats whose decision the game waits for (empty when finished).

@@ -352,13 +352,13 @@ class LlamasAlpacasEngine(Engine[LlamasAlpacasState, LlamasAlpacasOptions]):
         fields = state.__dict__  # plain reads of the fields (hot path; see _fields)
         phase = fields["phase"]
         if phase == "finished":
-            return Pending(seats=[], kind="finished", key="finished")
+            return Pending([], "finished", "finished")
         if phase == "setup":
             seats = [p.seat for p in state.players if p.start_card is not None]
-            return Pending(seats=seats, kind="setup", key="setup")
+            return Pending(seats, "setup", "setup")
         n = fields["turn_no"]
         key = _TURN_KEYS[n] if n < len(_TURN_KEYS) else f"turn-{n}"
-        return Pending(seats=[fields["seats"][fields["active"]]], kind=phase, key=key)
+        return Pending([fields["seats"][fields["active"]]], phase, key)
 
     def costs(self, state: LlamasAlpacasState, seat: str) -> list[TakeCost | None]:
         """Per row position, what ``seat`` would pay to take it (``None``: unaffordable)."""

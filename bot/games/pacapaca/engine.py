@@ -350,7 +350,7 @@ class PacapacaEngine(Engine[PacapacaState, PacapacaOptions]):
                 return
         if s.phase == "finished":
             raise IllegalAction("game_over", "The game is over.")
-        if isinstance(action, NegotiationTimeout):
+        if type(action) is NegotiationTimeout:
             if player != SYSTEM_SEAT:
                 raise IllegalAction("system_only", "Only the clock can end a negotiation.")
             if s.phase != "negotiation":
@@ -373,7 +373,7 @@ class PacapacaEngine(Engine[PacapacaState, PacapacaOptions]):
             if type(action) is Propose:
                 self._check_proposal(s, player, action, active)  # type: ignore[arg-type]
                 return
-            if isinstance(action, Accept):
+            if type(action) is Accept:
                 if not (neg.active_gives or neg.partner_gives):
                     raise IllegalAction("empty_deal", "There is no deal to accept yet.")
                 if action.version != neg.deal_version:
@@ -383,7 +383,7 @@ class PacapacaEngine(Engine[PacapacaState, PacapacaOptions]):
                 if player in neg.accepted:
                     raise IllegalAction("already_accepted", "You already accepted this deal.")
                 return
-            if isinstance(action, Decline):
+            if type(action) is Decline:
                 if player != neg.partner:
                     raise IllegalAction(
                         "not_partner", "Only the invited player declines; you can give up."
@@ -396,7 +396,7 @@ class PacapacaEngine(Engine[PacapacaState, PacapacaOptions]):
             return
         if player != active:
             raise IllegalAction("not_your_turn", f"It is {active}'s turn.")
-        if isinstance(action, Keep):
+        if type(action) is Keep:
             if s.phase != "drawn":
                 raise IllegalAction("nothing_drawn", "You have no drawn cards to keep.")
             if action.card not in s.drawn:
@@ -404,15 +404,15 @@ class PacapacaEngine(Engine[PacapacaState, PacapacaOptions]):
             return
         if s.phase == "drawn":
             raise IllegalAction("keep_first", "Keep one of the two cards you drew first.")
-        if isinstance(action, Draw2):
+        if type(action) is Draw2:
             if not s.deck:
                 raise IllegalAction("deck_empty", "The deck is empty.")
             return
-        if isinstance(action, TakePile):
+        if type(action) is TakePile:
             if not s.pile:
                 raise IllegalAction("pile_empty", "The discard pile is empty.")
             return
-        if isinstance(action, StartNegotiation):
+        if type(action) is StartNegotiation:
             if s.negotiated:
                 raise IllegalAction(
                     "already_negotiated", "You already negotiated this turn: draw or take the pile."
@@ -424,7 +424,7 @@ class PacapacaEngine(Engine[PacapacaState, PacapacaOptions]):
             if not self._tradeable(s, player) and not self._tradeable(s, action.partner):
                 raise IllegalAction("nothing_to_trade", "Neither of you has a card to trade yet.")
             return
-        if isinstance(action, Pass):
+        if type(action) is Pass:
             if s.deck or s.pile:
                 raise IllegalAction("must_act", "You can still draw or take the pile.")
             return
@@ -476,7 +476,7 @@ class PacapacaEngine(Engine[PacapacaState, PacapacaOptions]):
         ``not_active``, ``head_or_body``, ``duplicate_card``, ``not_your_card``,
         ``not_their_card``, ``too_many_proposals``, ``system_only``, ``no_negotiation``,
         ``must_act``, ``bad_action``."""
-        if isinstance(action, dict | str):
+        if isinstance(action, (dict, str)):
             action = self.parse_action(action)
         self._check(state, player, action)
         s = _clone(state)
@@ -492,7 +492,7 @@ class PacapacaEngine(Engine[PacapacaState, PacapacaOptions]):
         original. Same rules, refusals and action forms (dict or JSON too) as
         :meth:`apply`; afterwards ``state`` equals what :meth:`apply` would have returned.
         Raises :class:`IllegalAction` (state unchanged)."""
-        if isinstance(action, dict | str):
+        if isinstance(action, (dict, str)):
             action = self.parse_action(action)
         self._check(state, player, action)
         self._step(state, player, action, None)
@@ -535,9 +535,9 @@ class PacapacaEngine(Engine[PacapacaState, PacapacaOptions]):
                         },
                     )
                 )
-        elif isinstance(action, Draw2):
+        elif type(action) is Draw2:
             self._draw(s, active, ev)
-        elif isinstance(action, Keep):
+        elif type(action) is Keep:
             other = [c for c in s.drawn if c != action.card]
             self._add(s, active, [action.card])
             for c in other:
@@ -560,7 +560,7 @@ class PacapacaEngine(Engine[PacapacaState, PacapacaOptions]):
                     )
                 )
             self._end_turn(s, ev)
-        elif isinstance(action, TakePile):
+        elif type(action) is TakePile:
             cards = [pc.card for pc in s.pile]
             s.pile = []
             self._add(s, active, cards)
@@ -574,7 +574,7 @@ class PacapacaEngine(Engine[PacapacaState, PacapacaOptions]):
                     )
                 )
             self._end_turn(s, ev)
-        elif isinstance(action, StartNegotiation):
+        elif type(action) is StartNegotiation:
             s.phase = "negotiation"
             s.negotiation = Negotiation(partner=action.partner)
             secs = catalog().negotiation.seconds
@@ -586,7 +586,7 @@ class PacapacaEngine(Engine[PacapacaState, PacapacaOptions]):
                         data={"seat": active, "partner": action.partner, "seconds": secs},
                     )
                 )
-        elif isinstance(action, Accept):
+        elif type(action) is Accept:
             neg = s.negotiation
             assert neg is not None
             neg.accepted.append(player)
@@ -601,7 +601,7 @@ class PacapacaEngine(Engine[PacapacaState, PacapacaOptions]):
             if set(neg.accepted) == {active, neg.partner}:
                 self._trade(s, active, neg, ev)
                 self._end_turn(s, ev)
-        elif isinstance(action, Decline):
+        elif type(action) is Decline:
             neg = s.negotiation
             assert neg is not None
             neg.active_gives, neg.partner_gives = [], []
@@ -616,16 +616,16 @@ class PacapacaEngine(Engine[PacapacaState, PacapacaOptions]):
                         data={"seat": player, "deal_version": neg.deal_version},
                     )
                 )
-        elif isinstance(action, GiveUp | NegotiationTimeout):
+        elif type(action) in (GiveUp, NegotiationTimeout):
             why = (
                 f"{active} gave up the negotiation"
-                if isinstance(action, GiveUp)
+                if type(action) is GiveUp
                 else "Time ran out, so the negotiation failed"
             )
             self._fail_negotiation(
-                s, ev, why, "gave_up" if isinstance(action, GiveUp) else "timeout"
+                s, ev, why, "gave_up" if type(action) is GiveUp else "timeout"
             )
-        elif isinstance(action, Pass):
+        elif type(action) is Pass:
             if ev is not None:
                 ev.append(
                     Event(
@@ -809,7 +809,7 @@ class PacapacaEngine(Engine[PacapacaState, PacapacaOptions]):
         s = state
         phase = s.phase
         if phase == "finished":
-            return Pending(seats=[], kind="finished", key="end")
+            return Pending([], "finished", "end")
         active = s.seats[s.active]
         if phase == "negotiation":
             neg = s.negotiation
@@ -821,15 +821,12 @@ class PacapacaEngine(Engine[PacapacaState, PacapacaOptions]):
             else:
                 seats = [active, neg.partner]
             return Pending(
-                seats=seats,
-                kind="negotiation",
-                key=f"neg:{s.turn_number}",
-                seconds=_NEGOTIATION_SECONDS,
-                timeouts=[_TIMEOUT_RULE],  # shared; read-only
+                seats, "negotiation", f"neg:{s.turn_number}", _NEGOTIATION_SECONDS,
+                [_TIMEOUT_RULE],  # the Timeout is shared (read-only)
             )
         n = s.turn_number
         key = f"turn:{n}:after" if s.negotiated else f"turn:{n}"
-        return Pending(seats=[active], kind="turn", key=key)
+        return Pending([active], "turn", key)
 
     def view(self, state: PacapacaState, viewer: str | None) -> PacapacaView:
         """Everything ``viewer`` may see: all alpacas, deck and pile sizes, the viewer's own

@@ -14,8 +14,7 @@ details follow RULES.md, "Alpaca Pacapaca", scoring order:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-
-from pydantic import BaseModel, ConfigDict, Field
+from dataclasses import dataclass, field
 
 from bot.games.base import ScoreLine
 from bot.games.pacapaca.cards import Catalog, catalog, kind_table
@@ -23,8 +22,10 @@ from bot.games.pacapaca.cards import Catalog, catalog, kind_table
 PENDANTS = ("pendant_bell", "pendant_heart", "pendant_star", "pendant_leaf")
 
 
-class NeckAnalysis(BaseModel):
-    """How one alpaca's cards form illustrations.
+@dataclass(slots=True, kw_only=True)
+class NeckAnalysis:
+    """How one alpaca's cards form illustrations (a plain dataclass: the end of every
+    random playout builds some, and nothing stores them).
 
     Attributes:
         scarves: each complete scarf as ``[top, middle..., bottom]`` card ids.
@@ -36,18 +37,16 @@ class NeckAnalysis(BaseModel):
         male_babies / female_babies: baby ids by sex.
     """
 
-    model_config = ConfigDict(extra="forbid")
-
-    scarves: list[list[int]] = Field(default_factory=list)
-    ribbons: list[list[int]] = Field(default_factory=list)
-    removed: list[int] = Field(default_factory=list)
-    kept: list[int] = Field(default_factory=list)
-    pendants: list[int] = Field(default_factory=list)
-    mud: list[int] = Field(default_factory=list)
-    plain: list[int] = Field(default_factory=list)
-    loose: dict[str, list[int]] = Field(default_factory=dict)
-    male_babies: list[int] = Field(default_factory=list)
-    female_babies: list[int] = Field(default_factory=list)
+    scarves: list[list[int]] = field(default_factory=list)
+    ribbons: list[list[int]] = field(default_factory=list)
+    removed: list[int] = field(default_factory=list)
+    kept: list[int] = field(default_factory=list)
+    pendants: list[int] = field(default_factory=list)
+    mud: list[int] = field(default_factory=list)
+    plain: list[int] = field(default_factory=list)
+    loose: dict[str, list[int]] = field(default_factory=dict)
+    male_babies: list[int] = field(default_factory=list)
+    female_babies: list[int] = field(default_factory=list)
 
     @property
     def length(self) -> int:
@@ -70,10 +69,21 @@ def analyse(neck: Sequence[int], babies: Sequence[int] = ()) -> NeckAnalysis:
     """
     kt = kind_table()
     by: dict[str, list[int]] = {}
-    for c in neck:
-        by.setdefault(kt[c], []).append(c)
-    tops, bottoms = sorted(by.get("scarf_top", [])), sorted(by.get("scarf_bottom", []))
-    middles = sorted(by.get("scarf_middle", []))
+    pendants: list[int] = []
+    mud: list[int] = []
+    plain: list[int] = []
+    for c in neck:  # one pass; every list keeps the neck's order
+        k = kt[c]
+        if k == "neck":
+            plain.append(c)
+        elif k == "mud":
+            mud.append(c)
+        elif k in PENDANTS:
+            pendants.append(c)
+        else:
+            by.setdefault(k, []).append(c)
+    tops, bottoms = sorted(by.get("scarf_top", ())), sorted(by.get("scarf_bottom", ()))
+    middles = sorted(by.get("scarf_middle", ()))
     n_scarves = min(len(tops), len(bottoms))
     scarves: list[list[int]] = [[tops[i]] for i in range(n_scarves)]
     if n_scarves:
@@ -84,7 +94,7 @@ def analyse(neck: Sequence[int], babies: Sequence[int] = ()) -> NeckAnalysis:
         loose_mid = middles
     for i in range(n_scarves):
         scarves[i].append(bottoms[i])
-    lefts, rights = sorted(by.get("ribbon_left", [])), sorted(by.get("ribbon_right", []))
+    lefts, rights = sorted(by.get("ribbon_left", ())), sorted(by.get("ribbon_right", ()))
     n_ribbons = min(len(lefts), len(rights))
     loose = {
         "scarf_top": tops[n_scarves:],
@@ -93,20 +103,33 @@ def analyse(neck: Sequence[int], babies: Sequence[int] = ()) -> NeckAnalysis:
         "ribbon_left": lefts[n_ribbons:],
         "ribbon_right": rights[n_ribbons:],
     }
-    removed = {c for v in loose.values() for c in v}
-    a = NeckAnalysis(
+    loose = {k: v for k, v in loose.items() if v}
+    if loose:
+        removed_ids = {c for v in loose.values() for c in v}
+        removed = [c for c in neck if c in removed_ids]
+        kept = [c for c in neck if c not in removed_ids]
+    else:
+        removed, kept = [], list(neck)
+    male: list[int] = []
+    female: list[int] = []
+    for c in babies:
+        k = kt[c]
+        if k == "baby_male":
+            male.append(c)
+        elif k == "baby_female":
+            female.append(c)
+    return NeckAnalysis(
         scarves=scarves,
         ribbons=[[lefts[i], rights[i]] for i in range(n_ribbons)],
-        loose={k: v for k, v in loose.items() if v},
-        removed=[c for c in neck if c in removed],
-        kept=[c for c in neck if c not in removed],
-        pendants=[c for c in neck if kt[c] in PENDANTS],
-        mud=[c for c in neck if kt[c] == "mud"],
-        plain=[c for c in neck if kt[c] == "neck"],
-        male_babies=[c for c in babies if kt[c] == "baby_male"],
-        female_babies=[c for c in babies if kt[c] == "baby_female"],
+        loose=loose,
+        removed=removed,
+        kept=kept,
+        pendants=pendants,
+        mud=mud,
+        plain=plain,
+        male_babies=male,
+        female_babies=female,
     )
-    return a
 
 
 def length_points(lengths: Mapping[str, int], cat: Catalog | None = None) -> dict[str, int]:
@@ -189,10 +212,9 @@ def fashion_lines(a: NeckAnalysis, cat: Catalog | None = None) -> list[ScoreLine
     return lines
 
 
-class SeatScore(BaseModel):
+@dataclass(slots=True, kw_only=True)
+class SeatScore:
     """One seat's final scoring: the analysis, its score lines and the total."""
-
-    model_config = ConfigDict(extra="forbid")
 
     seat: str
     analysis: NeckAnalysis
