@@ -79,6 +79,7 @@ class _Tables(NamedTuple):
     primary: tuple[int, ...]
     rest: tuple[int, ...]  # the neck deck without the primary set, in id order
     baby_ids: tuple[int, ...]
+    tradeable: int  # neck cards and babies have ids below this
 
 
 @cache
@@ -96,6 +97,7 @@ def _tables() -> _Tables:
         primary=tuple(primary),
         rest=tuple(c for c in cat.neck_deck if c not in primary),
         baby_ids=tuple(cat.baby_ids),
+        tradeable=max([*cat.neck_deck, *cat.baby_ids]) + 1,
     )
 
 
@@ -159,20 +161,14 @@ def _clone(s: PacapacaState) -> PacapacaState:
     )
 
 
-class _ProposalTable(dict[tuple[int | None, int | None], Propose]):
-    """``table[give, get]``: the shared, never-mutated :class:`Propose` giving card
-    ``give`` for card ``get`` (``None``: nothing on that side), made on first use;
-    legal_actions lists many of them (hot path)."""
-
-    def __missing__(self, key: tuple[int | None, int | None]) -> Propose:
-        give, get = key
-        p = self[key] = Propose(
-            give=[] if give is None else [give], get=[] if get is None else [get]
-        )
-        return p
-
-
-_PROPOSALS = _ProposalTable()
+@cache
+def _deal_row(give: int | None) -> tuple[Propose, ...]:
+    """The shared, never-mutated :class:`Propose` deals that give card ``give`` (``None``:
+    nothing): ``row[t]`` asks for card ``t`` in return, ``row[-1]`` for nothing (made once
+    per card, on first use; legal_actions lists many of them, so it indexes, not builds)."""
+    wanted: list[list[int]] = [[t] for t in range(_tables().tradeable)] + [[]]
+    mine = [] if give is None else [give]
+    return tuple(Propose(give=mine, get=get) for get in wanted)
 
 
 @lru_cache(maxsize=4096)
@@ -203,10 +199,12 @@ def _sample_proposals(mine: tuple[int, ...], theirs: tuple[int, ...]) -> tuple[P
     """The representative proposals of :meth:`PacapacaEngine.legal_actions` for a
     proposer whose cards, one per kind, are ``mine`` and a counterpart's ``theirs`` (see
     :func:`_one_per_kind`): every 1-for-0, 0-for-1 and 1-for-1 deal (cached)."""
-    table = _PROPOSALS
-    out = [table[g, None] for g in mine]
-    out += [table[None, t] for t in theirs]
-    out += [table[g, t] for g in mine for t in theirs]
+    out = [_deal_row(g)[-1] for g in mine]
+    asks = _deal_row(None)
+    out += [asks[t] for t in theirs]
+    for g in mine:
+        row = _deal_row(g)
+        out += [row[t] for t in theirs]
     return tuple(out)
 
 
