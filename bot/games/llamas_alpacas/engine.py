@@ -17,6 +17,7 @@ Board spaces are 0-8 row by row; row positions are 1-6 (1 is free to take).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from functools import cache, lru_cache
 from operator import attrgetter
@@ -28,13 +29,13 @@ from bot.games.base import (
     Action,
     Engine,
     Event,
-    GameState,
     IllegalAction,
     Model,
     Pending,
+    PlainGameState,
+    PlainState,
     Result,
     ScoreLine,
-    StateModel,
     rng,
 )
 from bot.games.llamas_alpacas.cards import card, cards_by_id
@@ -137,8 +138,10 @@ def _moves_for(empty: tuple[bool, ...]) -> tuple[Move, ...]:
 # -- state ----------------------------------------------------------------------------
 
 
-class RowSlot(StateModel):
-    """A face-up row card with the treats lying on it."""
+@dataclasses.dataclass(slots=True, kw_only=True, frozen=True)
+class RowSlot(PlainState):
+    """A face-up row card with the treats lying on it (frozen: states share slots and
+    replace them, never change them)."""
 
     card: int
     clovers: int = 0
@@ -152,23 +155,25 @@ def _fresh_slot(card_id: int) -> RowSlot:
     return RowSlot(card=card_id)
 
 
-class PlayerState(StateModel):
+@dataclasses.dataclass(slots=True, kw_only=True)
+class PlayerState(PlainState):
     """One seat: board (9 card ids or ``None``), treats, points and bookkeeping.
 
     ``start_card`` holds the starting card until it is placed in set-up; ``lines`` counts
     the lines scored with 1, 2 and 3 conditions."""
 
     seat: str
-    board: list[int | None] = Field(default_factory=lambda: _empty_board())
+    board: list[int | None] = dataclasses.field(default_factory=lambda: _empty_board())
     clovers: int = START_TREATS
     carrots: int = START_TREATS
     score: int = 0
     turns: int = 0
     start_card: int | None = None
-    lines: list[int] = Field(default_factory=lambda: [0, 0, 0])
+    lines: list[int] = dataclasses.field(default_factory=lambda: [0, 0, 0])
 
 
-class KeepChoice(StateModel):
+@dataclasses.dataclass(slots=True, kw_only=True)
+class KeepChoice(PlainState):
     """The open treat-limit choice: totals held and where the excess goes (row index 0-5)."""
 
     clovers: int
@@ -176,14 +181,17 @@ class KeepChoice(StateModel):
     target: int
 
 
-class LlamasAlpacasState(GameState):
-    """The whole game. ``draw`` is the face-down pile (top = last item)."""
+@dataclasses.dataclass(slots=True, kw_only=True)
+class LlamasAlpacasState(PlainGameState):
+    """The whole game. ``draw`` is the face-down pile (top = last item). A plain slotted
+    dataclass, as are its parts (:class:`PlainState`: pydantic validates it when it loads;
+    random playouts read its fields millions of times)."""
 
     phase: Phase = "setup"
     players: list[PlayerState]
     row: list[RowSlot]
     draw: list[int]
-    discard: list[int] = Field(default_factory=list)
+    discard: list[int] = dataclasses.field(default_factory=list)
     first: int = 0
     active: int = 0
     held: int | None = None
@@ -259,20 +267,17 @@ def _clone(state: LlamasAlpacasState) -> LlamasAlpacasState:
     """A copy that shares only parts no engine step changes in place (row slots are
     replaced, never changed): ``play`` on the copy or on the original never reaches the
     other. Used by ``apply`` (on its input) and ``fork``."""
-    return state.fast_copy(
+    replace = dataclasses.replace
+    return replace(
+        state,
         seats=list(state.seats),
-        players=[p.fast_copy(board=list(p.board), lines=list(p.lines)) for p in state.players],
+        players=[replace(p, board=list(p.board), lines=list(p.lines)) for p in state.players],
         row=list(state.row),
         draw=list(state.draw),
         discard=list(state.discard),
     )
 
 
-# _fields: the hottest functions (legal_actions, pending, _actor, _move, _end_turn) read
-# several fields of one model from ``model.__dict__`` (where pydantic keeps them) instead of
-# as attributes: pydantic's ``BaseModel.__getattr__`` sends every attribute read through a
-# slower generic path in CPython (about 400 more instructions a read; reading ``__dict__``
-# is one such read), and random playouts do millions. Writes stay attribute stores.
 _ANIMAL = {cid: c.animal for cid, c in cards_by_id().items()}
 _KEY = {cid: card_key(c) for cid, c in cards_by_id().items()}
 _CARD_OF = attrgetter("card")
@@ -349,16 +354,15 @@ class LlamasAlpacasEngine(Engine[LlamasAlpacasState, LlamasAlpacasOptions]):
         """Setup: every seat still holding its starting card (kind ``"setup"``); then the
         active seat with kind ``"turn"``, ``"keep_treats"`` or ``"choose_space"``; no
         rules deadline. ``key`` stays the same through the steps of one turn."""
-        fields = state.__dict__  # plain reads of the fields (hot path; see _fields)
-        phase = fields["phase"]
+        phase = state.phase
         if phase == "finished":
             return Pending([], "finished", "finished")
         if phase == "setup":
             seats = [p.seat for p in state.players if p.start_card is not None]
             return Pending(seats, "setup", "setup")
-        n = fields["turn_no"]
+        n = state.turn_no
         key = _TURN_KEYS[n] if n < len(_TURN_KEYS) else f"turn-{n}"
-        return Pending([fields["seats"][fields["active"]]], phase, key)
+        return Pending([state.seats[state.active]], phase, key)
 
     def costs(self, state: LlamasAlpacasState, seat: str) -> list[TakeCost | None]:
         """Per row position, what ``seat`` would pay to take it (``None``: unaffordable)."""
@@ -382,21 +386,19 @@ class LlamasAlpacasEngine(Engine[LlamasAlpacasState, LlamasAlpacasOptions]):
         setup: Place on each space (if still holding the starting card); turn: each
         affordable Take, then each Move (occupied -> empty); keep_treats: each Keep split
         of exactly 10; choose_space: Place on each empty space (each space when full)."""
-        fields = state.__dict__  # plain reads of the fields (hot path; see _fields)
-        phase = fields["phase"]
+        phase = state.phase
         if phase == "setup":
             p = self._player(state, player)
             if p is None or p.start_card is None:
                 return []
             return list(_PLACES)
-        active = fields["active"]
-        if phase == "finished" or fields["seats"][active] != player:
+        active = state.active
+        if phase == "finished" or state.seats[active] != player:
             return []
-        p = fields["players"][active]
+        p = state.players[active]
         if phase == "turn":
-            mine = p.__dict__
-            acts: list[Action] = _TAKES[: _affordable(fields["row"], mine["clovers"], mine["carrots"])]
-            b = mine["board"]
+            acts: list[Action] = _TAKES[: _affordable(state.row, p.clovers, p.carrots)]
+            b = p.board
             acts += _moves_for(
                 (
                     b[0] is None, b[1] is None, b[2] is None,
@@ -469,19 +471,20 @@ class LlamasAlpacasEngine(Engine[LlamasAlpacasState, LlamasAlpacasOptions]):
     def _actor(self, state: LlamasAlpacasState, player: str, action: Action) -> int:
         """The index of ``player`` in ``state.players`` when ``action`` is in
         ``legal_actions(state, player)``, else -1 (checked directly, without the list)."""
-        fields = state.__dict__  # plain reads of the fields (hot path; see _fields)
-        phase = fields["phase"]
+        phase = state.phase
         kind = type(action)
         if phase == "turn" or phase == "choose_space" or phase == "keep_treats":
-            index = fields["active"]
-            if fields["seats"][index] != player:
+            index = state.active
+            if state.seats[index] != player:
                 return -1
-            p = fields["players"][index]
+            p = state.players[index]
             if phase == "turn":
                 if kind is Move:
-                    move = action.__dict__
-                    board = p.__dict__["board"]
-                    ok = board[move["src"]] is not None and board[move["dst"]] is None
+                    board = p.board
+                    ok = (
+                        board[action.src] is not None  # type: ignore[attr-defined]
+                        and board[action.dst] is None  # type: ignore[attr-defined]
+                    )
                 elif kind is Take:
                     position = action.position  # type: ignore[attr-defined]
                     ok = position <= _affordable(state.row, p.clovers, p.carrots)
@@ -594,7 +597,7 @@ class LlamasAlpacasEngine(Engine[LlamasAlpacasState, LlamasAlpacasOptions]):
         assert paid is not None
         for i, (cl, ca) in enumerate(paid):
             slot = s.row[i]
-            s.row[i] = slot.fast_copy(clovers=slot.clovers + cl, carrots=slot.carrots + ca)
+            s.row[i] = RowSlot(card=slot.card, clovers=slot.clovers + cl, carrots=slot.carrots + ca)
             p.clovers -= cl
             p.carrots -= ca
         taken = s.row.pop(position - 1)
@@ -649,8 +652,8 @@ class LlamasAlpacasEngine(Engine[LlamasAlpacasState, LlamasAlpacasOptions]):
         p.clovers, p.carrots = clovers, carrots
         if target >= 0:
             slot = s.row[target]
-            s.row[target] = slot.fast_copy(
-                clovers=slot.clovers + ex_cl, carrots=slot.carrots + ex_ca
+            s.row[target] = RowSlot(
+                card=slot.card, clovers=slot.clovers + ex_cl, carrots=slot.carrots + ex_ca
             )
         if events is not None:
             events.append(
@@ -710,8 +713,7 @@ class LlamasAlpacasEngine(Engine[LlamasAlpacasState, LlamasAlpacasOptions]):
     def _move(
         self, s: LlamasAlpacasState, p: PlayerState, action: Move, events: list[Event] | None
     ) -> None:
-        move = action.__dict__  # plain reads (hot path; see _fields)
-        src, dst = move["src"], move["dst"]
+        src, dst = action.src, action.dst
         board = p.board
         cid = board[src]
         assert cid is not None
@@ -793,12 +795,11 @@ class LlamasAlpacasEngine(Engine[LlamasAlpacasState, LlamasAlpacasOptions]):
     def _end_turn(self, s: LlamasAlpacasState, p: PlayerState, events: list[Event] | None) -> None:
         """Pass the turn left; at 18+ points finish the round (the seat before the first
         player ends it) (rulebook "Game End")."""
-        fields = s.__dict__  # plain reads of the fields (hot path; see _fields)
         p.turns += 1
-        s.turn_no = fields["turn_no"] + 1
+        s.turn_no += 1
         s.phase = "turn"
         # Only the acting player's score changed since the last check.
-        if not fields["end_triggered"] and p.score >= END_SCORE:
+        if not s.end_triggered and p.score >= END_SCORE:
             s.end_triggered = True
             if events is not None:
                 events.append(
@@ -808,8 +809,8 @@ class LlamasAlpacasEngine(Engine[LlamasAlpacasState, LlamasAlpacasOptions]):
                         seat=p.seat,
                     )
                 )
-        seats, active = fields["seats"], fields["active"]
-        if fields["end_triggered"] and active == (fields["first"] - 1) % len(seats):
+        seats, active = s.seats, s.active
+        if s.end_triggered and active == (s.first - 1) % len(seats):
             s.phase = "finished"
             if events is not None:
                 res = self.result(s)
