@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from bot.games.base import GameState
+from bot.games.base import State
 from bot.games.registry import GameSpec
 
 #: A game that takes more steps than this is counted as unfinished.
@@ -51,7 +51,7 @@ class SimulationReport:
 def play_one(
     spec: GameSpec, players: int, seed: int, policy: Callable[..., Any] | None = None,
     options: dict[str, Any] | None = None,
-) -> tuple[GameState, int]:
+) -> tuple[State, int]:
     """Play one game with ``policy`` (default: the spec's) in every seat; return the final
     state and the number of actions played (``engine.play``, the same rules as ``apply``).
     Raises whatever the engine raises."""

@@ -21,7 +21,7 @@ from discord.ext import commands
 from bot.discord import ids
 from bot.discord.components import button, view_of
 from bot.discord.replies import defer, send_ephemeral, send_error
-from bot.games.base import Action, Event, GameState, Pending, Result
+from bot.games.base import Action, Event, Pending, Result, State
 from bot.games.registry import GameSpec
 from bot.runtime import GameError, Update
 from bot.store import GameRecord, SeatRecord
@@ -65,7 +65,7 @@ class Table:
     record: GameRecord
     seats: list[SeatRecord]
     spec: GameSpec
-    state: GameState
+    state: State
 
     @property
     def names(self) -> dict[str, str]:

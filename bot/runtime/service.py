@@ -16,7 +16,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.games.base import SYSTEM_SEAT, Action, Event, GameState, IllegalAction, Result
+from bot.games.base import SYSTEM_SEAT, Action, Event, IllegalAction, Result, State
 from bot.games.registry import GameSpec, Registry
 from bot.runtime.clock import Clock
 from bot.runtime.timers import TimerService
@@ -70,7 +70,7 @@ class Update:
     record: GameRecord
     seats: list[SeatRecord]
     spec: GameSpec
-    state: GameState | None = None
+    state: State | None = None
     steps: list[Step] = field(default_factory=list)
     result: Result | None = None
     notes: list[str] = field(default_factory=list)
@@ -146,7 +146,7 @@ class GameService:
             raise GameError("no_game", "That game no longer exists.")
         return record
 
-    async def load(self, game_id: int) -> tuple[GameRecord, list[SeatRecord], GameSpec, GameState]:
+    async def load(self, game_id: int) -> tuple[GameRecord, list[SeatRecord], GameSpec, State]:
         """Record, seats, spec and parsed state of a started game."""
         record = await self.get(game_id)
         spec = self.spec_of(record)
@@ -368,8 +368,8 @@ class GameService:
         self,
         record: GameRecord,
         spec: GameSpec,
-        old: GameState,
-        new: GameState,
+        old: State,
+        new: State,
         seat: str,
         action: Action,
         events: list[Event],
@@ -393,7 +393,7 @@ class GameService:
         """True when ``seat`` is played by the AI (an AI seat or one taken over)."""
         return any(s.seat == seat and (s.is_ai or s.ai_takeover) for s in seats)
 
-    def ai_action(self, spec: GameSpec, state: GameState, seat: str) -> Action | None:
+    def ai_action(self, spec: GameSpec, state: State, seat: str) -> Action | None:
         """The AI's choice for ``seat`` from its own view, or ``None`` if it has no move."""
         legal = spec.engine.legal_actions(state, seat)
         if not legal:
@@ -404,7 +404,7 @@ class GameService:
         return spec.policy(spec.engine.view(state, seat), legal, rand)
 
     async def _drive_ai(
-        self, record: GameRecord, seats: list[SeatRecord], spec: GameSpec, state: GameState
+        self, record: GameRecord, seats: list[SeatRecord], spec: GameSpec, state: State
     ) -> tuple[list[Step], list[str]]:
         steps: list[Step] = []
         for _ in range(MAX_AI_STEPS):
@@ -430,7 +430,7 @@ class GameService:
         return TURN_TIMERS.get(str(record.options.get("turn_timer", "off")))
 
     async def _sync_timers(
-        self, record: GameRecord, seats: list[SeatRecord], spec: GameSpec, state: GameState
+        self, record: GameRecord, seats: list[SeatRecord], spec: GameSpec, state: State
     ) -> None:
         if record.status != "active" or spec.engine.result(state) is not None:
             await self.timers.cancel(record.id, "rules")

@@ -32,7 +32,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.games.base import SYSTEM_SEAT, Action, GameState, IllegalAction
+from bot.games.base import SYSTEM_SEAT, Action, IllegalAction, State
 from bot.games.registry import GameSpec, builtin_games
 from tests.faults.common import FULL
 from tests.games.pacapaca.pacapaca_helpers import all_cards as pacapaca_cards
@@ -117,7 +117,7 @@ def _mutants(r: random.Random, legal: list[Action], types: list[str]) -> list[An
     return out
 
 
-def _assert_refused(spec: GameSpec, state: GameState, seat: str, action: Action) -> None:
+def _assert_refused(spec: GameSpec, state: State, seat: str, action: Action) -> None:
     before = state.model_dump()
     with pytest.raises(IllegalAction) as info:
         spec.engine.apply(state, seat, action)
@@ -131,7 +131,7 @@ def _assert_refused(spec: GameSpec, state: GameState, seat: str, action: Action)
     assert mine.model_dump() == before, "a refused play changed the state"
 
 
-def _illegal_attempts(spec: GameSpec, state: GameState, r: random.Random, seats: list[str],
+def _illegal_attempts(spec: GameSpec, state: State, r: random.Random, seats: list[str],
                       stale: list[Action], types: list[str]) -> int:
     """Fire illegal attempts at ``state``; return how many were checked."""
     engine = spec.engine
@@ -170,7 +170,7 @@ def _illegal_attempts(spec: GameSpec, state: GameState, r: random.Random, seats:
 
 
 def playout(spec: GameSpec, players: int, seed: int, policy_seed: int, *,
-            illegal_every: int = 1) -> tuple[GameState, int, int]:
+            illegal_every: int = 1) -> tuple[State, int, int]:
     """One random playout with illegal attempts every ``illegal_every`` steps; returns the
     final state, the number of legal moves and of illegal attempts checked."""
     engine = spec.engine
