@@ -1,6 +1,10 @@
 """The engine contract every game implements (ARCHITECTURE.md, "The engine contract").
 
-An engine is a stateless object whose methods are pure functions over pydantic models:
+An engine is a stateless object whose methods are pure functions over typed, JSON
+round-trippable values: actions, events, views and results are pydantic models; a state is
+a pydantic :class:`GameState` or, where random playouts must be fast, a plain slotted
+dataclass (:class:`PlainGameState`) that pydantic validates when it loads. The runtime sees
+either through the :class:`State` protocol.
 
 - ``new_game(players, seed=..., options=...) -> State``
 - ``legal_actions(state, player) -> list[Action]``: the single source of truth for buttons,
