@@ -175,6 +175,11 @@ class _Whole(PlainGameState):
     mode: Literal["a", "b"] = "a"
 
 
+@dataclasses.dataclass(slots=True, kw_only=True, frozen=True)
+class _Slot(PlainState):
+    card: int
+
+
 def test_plain_state_loads_validated_and_refuses_what_does_not_fit():
     whole = _Whole(seats=["s0"], seed=9, parts={"x": _Part(name="x", cards=[3, 1])})
     text = whole.model_dump_json()
@@ -198,6 +203,12 @@ def test_plain_state_copies():
     assert whole.parts["x"].cards == [3] and whole.seats == ["s0"]
     shallow = whole.model_copy(update={"mode": "b"})
     assert shallow.mode == "b" and whole.mode == "a" and shallow.parts is whole.parts
+    deep_b = whole.model_copy(update={"mode": "b"}, deep=True)
+    assert deep_b.mode == "b" and deep_b.parts == whole.parts and deep_b.parts is not whole.parts
+    with pytest.raises(TypeError):  # not a field
+        whole.model_copy(update={"nosuch": 1})
+    slot = _Slot(card=1)
+    assert slot.model_copy(update={"card": 2}) == _Slot(card=2) and slot.card == 1  # frozen
     with pytest.raises(AttributeError):  # slotted: a misspelt field is refused
         whole.mdoe = "b"  # type: ignore[attr-defined]
 
@@ -244,18 +255,6 @@ def test_llamas_alpacas_review_repro_other_players_board():
     engine.play(s0, "s1", Place(space=4))
     assert s1.players[1].board[4] is None
     assert s0.players[1].board[4] is not None
-
-
-def test_fast_copy_keeps_the_set_fields_like_model_copy():
-    class Deal(StateModel):
-        partner: str
-        proposals: int = 0
-
-    neg = Deal(partner="s1")
-    copy = neg.fast_copy(proposals=2)
-    assert copy.model_fields_set == neg.model_copy(update={"proposals": 2}).model_fields_set
-    assert neg.model_fields_set == {"partner"}  # the original's set is not shared
-    assert copy.model_dump(exclude_unset=True) == {"partner": "s1", "proposals": 2}
 
 
 def test_pacapaca_play_takes_the_same_action_forms_as_apply():

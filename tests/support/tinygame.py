@@ -129,7 +129,7 @@ class TinyEngine(Engine[TinyState, TinyOptions]):
         seat = self._active(state)
         if state.waiting:
             return Pending(seats=[seat], kind="wait", key=f"wait:{state.turn_count}",
-                           seconds=30, timeouts=[Timeout(seat=seat, action={"type": "stop_waiting"})])
+                           seconds=30.0, timeouts=[Timeout(seat=seat, action={"type": "stop_waiting"})])
         return Pending(seats=[seat], kind="turn", key=f"turn:{state.turn_count}")
 
     def result(self, state):  # type: ignore[no-untyped-def]
