@@ -33,15 +33,19 @@ def _parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="{run,demo,simulate}")
     sub.add_parser("run", help="run the bot on Discord (needs DISCORD_TOKEN)")
     demo = sub.add_parser("demo", help="play a full game offline in the Discord sandbox")
-    demo.add_argument("--game", choices=keys or None, default=keys[0] if keys else None)
+    first = next(iter(keys), None)
+    demo.add_argument("--game", choices=keys or None, default=first,
+                      help=f"which game (default {first})")
     demo.add_argument("--players", type=int, default=None,
                       help="seats (default 3, within the game's range)")
-    demo.add_argument("--seed", type=int, default=1)
-    demo.add_argument("--out", default="demo-out", help="folder for the transcript and PNGs")
+    demo.add_argument("--seed", type=int, default=1, help="the game's seed (default 1)")
+    demo.add_argument("--out", default="demo-out",
+                      help="folder for the transcript and PNGs (default demo-out; its old "
+                           "turn-*.png files are replaced)")
     sim = sub.add_parser("simulate", help="AI-versus-AI games through an engine")
     sim.add_argument("game", choices=keys or None, nargs="?" if not keys else None)
-    sim.add_argument("--games", type=int, default=100)
-    sim.add_argument("--seed", type=int, default=1)
+    sim.add_argument("--games", type=int, default=100, help="how many games (default 100)")
+    sim.add_argument("--seed", type=int, default=1, help="the first game's seed (default 1)")
     sim.add_argument("--players", type=int, default=None,
                      help="seats per game (default the game's minimum)")
     sim.add_argument("--json", action="store_true", help="print JSON")
@@ -62,8 +66,19 @@ def cmd_run(settings: Settings) -> int:
         return 2
     from bot.discord.bot import HerdBot
 
+    import discord
+
     bot = HerdBot(settings)
-    bot.run(settings.discord_token.get_secret_value(), log_handler=None)
+    try:
+        bot.run(settings.discord_token.get_secret_value(), log_handler=None)
+    except discord.LoginFailure:
+        sys.stderr.write("herdbot: Discord refused the token. Copy it again from the Bot page "
+                         "of your application (Reset Token) into DISCORD_TOKEN.\n")
+        return 2
+    except OSError as exc:  # aiohttp's connection errors are OSErrors
+        sys.stderr.write(f"herdbot: cannot reach Discord ({exc.__class__.__name__}: {exc}). "
+                         "Check the network connection and try again.\n")
+        return 1
     return 0
 
 

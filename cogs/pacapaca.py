@@ -130,7 +130,8 @@ class PacapacaCog(GameCog):
         who = f"**{table.names[v.active]}**"
         counts = f"Deck {v.deck_size} \N{MIDDLE DOT} discard pile {v.pile_size}"
         if v.final_round:
-            counts += f" \N{MIDDLE DOT} final round: {v.final_turns_left} turn(s) left"
+            left = v.final_turns_left
+            counts += f" \N{MIDDLE DOT} final round: {left} turn{'' if left == 1 else 's'} left"
         if v.phase == "drawn":
             return f"{who} is choosing which of two drawn cards to keep.\n{counts}"
         if v.phase == "negotiation" and v.negotiation is not None:

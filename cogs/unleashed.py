@@ -177,13 +177,16 @@ class UnleashedCog(GameCog):
         else:
             head += " Still tied on Animals and letters: everyone loses."
         lines = []
+        best = max(result.scores.values(), default=0)
+        # Letters break a tie on Animals (RULES.md: deck runs out); shown only when one did.
+        tied = sum(n == best for n in result.scores.values()) > 1
         for seat in sorted(result.scores, key=lambda s: -result.scores[s]):
             letters = next((ln.points for ln in result.breakdown.get(seat, [])
                             if ln.label.startswith("Letters")), 0)
             crown = "\N{TROPHY} " if seat in result.winners else ""
             n = result.scores[seat]
-            lines.append(f"{crown}**{names[seat]}**: {n} Animal{'' if n == 1 else 's'} "
-                         f"({letters} letters in their names)")
+            tail = f" ({letters} letters in their names)" if tied and n == best else ""
+            lines.append(f"{crown}**{names[seat]}**: {n} Animal{'' if n == 1 else 's'}{tail}")
         return head + "\n" + "\n".join(lines)
 
     # -- posting ---------------------------------------------------------------------------
@@ -270,17 +273,20 @@ class UnleashedCog(GameCog):
         """Private events reach the acting player at once (ephemeral); other players get
         them with their next hand DM (at most one DM per change of turn)."""
         actor = table.seat_of(interaction.user.id) if interaction else None
-        per_seat: dict[str, list[str]] = {}
+        per_seat: dict[str, list[tuple[str, str]]] = {}
         for event in update.events():
             for seat in event.to or []:
-                per_seat.setdefault(seat, []).append(named(event.text, table.names))
-        for seat_id, texts in per_seat.items():
+                per_seat.setdefault(seat, []).append((event.type, named(event.text, table.names)))
+        for seat_id, items in per_seat.items():
             if not table.is_human(seat_id):
                 continue
             if actor is not None and actor.seat == seat_id and interaction is not None:
-                await send_ephemeral(interaction, "\n".join(texts)[:1900], secret=True)
+                await send_ephemeral(interaction, "\n".join(t for _, t in items)[:1900], secret=True)
             else:
-                self._dm_notes.setdefault((table.record.id, seat_id), []).extend(texts)
+                # The hand DM ends with the whole hand, so the deal's own list would repeat it.
+                self._dm_notes.setdefault((table.record.id, seat_id), []).extend(
+                    t for kind, t in items if kind != "dealt_private"
+                )
 
     async def dm_hands(self, table: Table) -> None:
         """DM each member whose hand changed since their last DM (names the game and links

@@ -49,3 +49,41 @@ def test_simulate_refuses_an_unsupported_player_count(capsys):
         main(["simulate", "llamas-alpacas", "--games", "1", "--players", "9"])
     assert info.value.code == 2
     assert "Llamas & Alpacas takes 2-4 players" in capsys.readouterr().err
+
+
+async def test_demo_replaces_an_earlier_demos_pictures(tmp_path, capsys):
+    from bot.sandbox.demo import run_demo
+
+    (tmp_path / "turn-999.png").write_bytes(b"old")
+    (tmp_path / "notes.txt").write_text("mine")
+    assert await run_demo(game="pacapaca", players=2, seed=1, out=str(tmp_path)) == 0
+    printed = capsys.readouterr().out
+    pictures = sorted(p.name for p in tmp_path.glob("turn-*.png"))
+    assert f"and {len(pictures)} pictures written" in printed
+    assert pictures[0] == "turn-001.png" and "turn-999.png" not in pictures
+    assert (tmp_path / "notes.txt").read_text() == "mine"  # only its own files go
+
+
+@pytest.mark.parametrize(
+    ("error", "code", "words"),
+    [
+        (OSError(-3, "Temporary failure in name resolution"), 1, "cannot reach Discord"),
+        ("login", 2, "Discord refused the token"),
+    ],
+)
+def test_run_explains_an_unreachable_discord_or_a_refused_token(monkeypatch, capsys, error, code,
+                                                                 words):
+    import discord
+
+    from bot.cli import cmd_run
+    from bot.config import Settings
+    from bot.discord.bot import HerdBot
+
+    def fail(self, token, **kwargs):
+        raise discord.LoginFailure("Improper token has been passed.") if error == "login" else error
+
+    monkeypatch.setattr(HerdBot, "run", fail)
+    settings = Settings(_env_file=None, DISCORD_TOKEN="abc.def.ghi")  # type: ignore[call-arg]
+    assert cmd_run(settings) == code
+    err = capsys.readouterr().err
+    assert err.startswith(f"herdbot: {words}") and "Traceback" not in err

@@ -116,6 +116,8 @@ async def run_demo(*, game: str | None, players: int | None, seed: int, out: str
     n = players or min(max(spec.min_players, 3), spec.max_players)
     out_dir = Path(out)
     out_dir.mkdir(parents=True, exist_ok=True)
+    for stale in out_dir.glob("turn-*.png"):  # an earlier demo's pictures would not match
+        stale.unlink()
     world = World()
     for name in NAMES[:n]:
         world.add_member(name)

@@ -139,6 +139,25 @@ async def test_baby_choice_by_select_and_random_on_timeout(world, sb, clock):
         assert dm.startswith("**Llamas Unleashed #1** \N{EM DASH} https://discord.com/channels/")
         names = ", ".join(CAT[c].name for c in st.hands[seat])
         assert dm.endswith(f"Your hand ({len(st.hands[seat])}): {names}.")
+        assert dm.count("Your hand") == 1  # the deal's own list is not repeated
+
+
+async def test_deck_out_tie_on_animals_shows_the_letters_that_broke_it(world, sb):
+    ana = world.member("Ana")
+    thread = await start(world)
+    st = build(3, hands={"s0": ["meadow_goat"]}, deck=["hay_harvest"], deck_rest=False,
+               fields={"s0": ["cria_button", "trail_llama"], "s1": ["lamb_acorn", "woolly_ram"],
+                       "s2": ["kid_clover"]}, plays=1)
+    await install(world, sb.bot, st)
+    await ana.click(await open_panel(ana, thread), "Draw a card")
+    final = [m for m in thread.all_messages if not m.ephemeral][-1]
+    # Cria Button + Trail Llama: 10 + 10 letters; Lamb Acorn + Woolly Ram: 9 + 9.
+    assert final.embeds[0]["description"] == (
+        "The deck ran out. **Ana** wins!\n"
+        "\N{TROPHY} **Ana**: 2 Animals (20 letters in their names)\n"
+        "**Bo**: 2 Animals (18 letters in their names)\n"
+        "**Cy**: 1 Animal")
+    await world.disconnect()
 
 
 async def test_closed_dms_get_one_notice_without_secrets(world, sb, clock):
@@ -578,6 +597,6 @@ async def test_deck_out_ending_is_announced_with_the_final_picture(world, sb):
     assert "The deck ran out." in picture.embeds[0]["description"]
     assert final.embeds[0]["description"] == (
         "The deck ran out. **Ana** wins!\n"
-        "\N{TROPHY} **Ana**: 2 Animals (20 letters in their names)\n"
-        "**Bo**: 1 Animal (9 letters in their names)\n"
-        "**Cy**: 1 Animal (9 letters in their names)")
+        "\N{TROPHY} **Ana**: 2 Animals\n"  # letters only break a tie for the most Animals
+        "**Bo**: 1 Animal\n"
+        "**Cy**: 1 Animal")

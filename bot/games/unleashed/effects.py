@@ -270,8 +270,9 @@ def leave_field(st: UnleashedState, cid: int, how: str, ev: list[Event]) -> int:
         say(ev, "returned", f"{name(cid)} returns to {owner}'s hand instead.", card=cid, seat=owner)
     else:
         to_discard(st, cid)
-        say(ev, how + "ed" if how == "destroy" else "sacrificed",
-            f"{name(cid)} leaves {owner}'s Field ({how}).", card=cid, seat=owner)
+        text = (f"{name(cid)} is destroyed and leaves {owner}'s Field." if how == "destroy"
+                else f"{owner} sacrifices {name(cid)}.")
+        say(ev, how + "ed" if how == "destroy" else "sacrificed", text, card=cid, seat=owner)
     return cid
 
 

@@ -84,6 +84,15 @@ def copy_state(state: UnleashedState) -> UnleashedState:
     return st
 
 
+
+def _source_words(source: str) -> str:
+    """A trigger source in words: ``"herd:ram"`` -> ``"the Ram Herd Bonus"``,
+    ``"card:<id>"`` -> the card's name."""
+    kind, _, ref = source.partition(":")
+    if kind == "herd":
+        return f"the {ref.title()} Herd Bonus"
+    return name(int(ref))
+
 class UnleashedEngine(Engine[UnleashedState, UnleashedOptions]):
     """Llamas Unleashed for 2-8 players (RULES.md: Llamas Unleashed)."""
 
@@ -467,7 +476,7 @@ class UnleashedEngine(Engine[UnleashedState, UnleashedOptions]):
                 if src == action.source:
                     st.used_triggers.append(src)
                     cid = int(src[5:]) if src.startswith("card:") else None
-                    say(ev, "activate", f"{player} uses {name(cid) if cid is not None else src}.",
+                    say(ev, "activate", f"{player} uses {_source_words(src)}.",
                         seat=player, source=src)
                     st.work.append(Frame(eff=eff, actor=player, source=cid, link=fx.new_id(st)))
                     break
@@ -508,10 +517,7 @@ class UnleashedEngine(Engine[UnleashedState, UnleashedOptions]):
         if isinstance(action, DrawCard):
             return "Draw a card"
         if isinstance(action, Activate):
-            kind, _, ref = action.source.partition(":")
-            if kind == "herd":
-                return f"Use the {ref.title()} Herd Bonus"
-            return f"Use {name(int(ref))}"
+            return f"Use {_source_words(action.source)}"
         if isinstance(action, Proceed):
             return "Go to the Draw phase" if st.phase == "start" else "End your Action phase"
         if isinstance(action, Choose):

@@ -338,8 +338,11 @@ def test_llama_herd_may_draw():
     st = build(active="s1", plays=1, fields={"s0": ["trail_llama", "sleepy_llama", "cria_button"]})
     st = pass_turn(st)
     assert E.legal_actions(st, "s0") == [Activate(source="herd:llama"), Proceed()]
-    st, _ = act(st, "s0", Activate(source="herd:llama"))
+    assert E.action_label(st, Activate(source="herd:llama")) == "Use the Llama Herd Bonus"
+    st, ev = act(st, "s0", Activate(source="herd:llama"))
     assert len(st.hands["s0"]) == 2
+    # Said in words, never as the internal key (found by a demo read-through).
+    assert ev[0].text == "s0 uses the Llama Herd Bonus."
 
 
 def test_alpaca_herd_shields_alpacas_until_next_turn():
