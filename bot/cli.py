@@ -64,9 +64,9 @@ def cmd_run(settings: Settings) -> int:
     if settings.discord_token is None or not settings.discord_token.get_secret_value().strip():
         sys.stderr.write(NO_TOKEN)
         return 2
-    from bot.discord.bot import HerdBot
-
     import discord
+
+    from bot.discord.bot import HerdBot
 
     bot = HerdBot(settings)
     try:
