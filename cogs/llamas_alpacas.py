@@ -214,7 +214,7 @@ class LlamasAlpacasCog(GameCog):
                     f"rest go onto card {view.keep.target + 1} of the row.{last}")
         held = view.held.short() if view.held else "the card"
         if None in me.board:
-            return f"{who} places **{held}**: pick a free space on their board.{last}"
+            return f"{who} is placing **{held}** on a free space of their board.{last}"
         return (f"{who}'s board is full: **{held}** replaces the card on the space "
                 f"they pick (the old card is discarded).{last}")
 

@@ -770,13 +770,9 @@ class LlamasAlpacasEngine(Engine[LlamasAlpacasState, LlamasAlpacasOptions]):
             texts = "; ".join(line.text() for line in result.lines)
             extra = ""
             if result.wild_choice is not None:
-                d, col = result.wild_choice
-                parts = []
+                d, _ = result.wild_choice  # a white card's colour: each line's words say it
                 if placed.star and d is not None:
-                    parts.append(f"the star counts as {d}")
-                if placed.white and col is not None:
-                    parts.append(f"white counts as {col}")
-                extra = f" ({' and '.join(parts)} in both lines)"
+                    extra = f" (the star counts as {d} in both lines)"
             events.append(
                 _ev(
                     "scored",

@@ -75,11 +75,13 @@ class LineCheck:
         animal: the shared animal, or ``None``.
         colour: the shared colour (``"white"`` when all three are white), or ``None``.
         digits: the resolved digits (equal or a run), or ``None``.
+        white_as: True when a white card counts as ``colour`` (said in :meth:`words`).
     """
 
     animal: str | None
     colour: str | None
     digits: tuple[int, int, int] | None
+    white_as: bool = False
 
     @property
     def conditions(self) -> int:
@@ -97,7 +99,8 @@ class LineCheck:
         if self.animal:
             parts.append(f"three {self.animal}s")
         if self.colour:
-            parts.append(f"all {self.colour}")
+            parts.append(f"all {self.colour}" + (
+                f" (white counts as {self.colour})" if self.white_as else ""))
         if self.digits:
             parts.append("-".join(str(d) for d in self.digits))
         return " and ".join(parts) if parts else "nothing matches"
@@ -120,15 +123,16 @@ def check_line(keys: tuple[Key, Key, Key]) -> LineCheck:
         colour = next(iter(colours))
     else:
         colour = None
-    return _line_check(animal, colour, digit_run((d1, d2, d3)))
+    white_as = colour is not None and colour != WHITE and None in (c1, c2, c3)
+    return _line_check(animal, colour, digit_run((d1, d2, d3)), white_as)
 
 
 @cache
 def _line_check(
-    animal: str | None, colour: str | None, digits: tuple[int, int, int] | None
+    animal: str | None, colour: str | None, digits: tuple[int, int, int] | None, white_as: bool
 ) -> LineCheck:
     """One shared (frozen) :class:`LineCheck` per outcome; there are a few hundred."""
-    return LineCheck(animal, colour, digits)
+    return LineCheck(animal, colour, digits, white_as)
 
 
 @dataclass(frozen=True)

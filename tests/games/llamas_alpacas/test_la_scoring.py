@@ -78,6 +78,13 @@ def test_white_matches_any_colour():
     assert check_line(line("LW1", "AR3", "LB4")).colour is None
 
 
+
+def test_a_white_card_that_counts_as_a_colour_is_said_in_words():
+    # Found by a new-user read-through: "all yellow" read wrong with a white card in it.
+    assert check_line(line("LR1", "AW3", "LR2")).words() == "all red (white counts as red)"
+    assert check_line(line("LR1", "AR3", "LR2")).words() == "all red"
+    assert check_line(line("LW1", "AW3", "LW4")).words() == "all white"
+
 def test_star_is_any_digit():
     assert digit_run((1, None, 3)) == (1, 2, 3)
     assert digit_run((None, None, 4)) == (4, 4, 4)
