@@ -279,7 +279,7 @@ async def test_take_buttons_show_costs_and_disable_what_cannot_be_paid(la):
         f"{i + 1} · free" if c is None else f"{i + 1} · {cards_by_id()[c].short()}"
         for i, c in enumerate(board)
     ]
-    assert "**Tomasz** places **" in grid.embeds[0]["description"]
+    assert "**Tomasz** is placing **" in grid.embeds[0]["description"]
 
 
 # -- keep treats --------------------------------------------------------------------------
@@ -448,7 +448,7 @@ async def test_an_old_table_button_is_answered_with_the_current_table(la):
     reply = active.last_reply
     assert reply.ephemeral and reply.content == "This table has moved on. Here is the current one:"
     assert reply.embeds[0]["title"] == "Llamas & Alpacas #1" and reply.filenames == ["table.png"]
-    assert f"**{active.name}** places **" in reply.embeds[0]["description"]
+    assert f"**{active.name}** is placing **" in reply.embeds[0]["description"]
     assert await version(bot) == v
 
 
