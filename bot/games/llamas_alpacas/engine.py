@@ -776,7 +776,9 @@ class LlamasAlpacasEngine(Engine[LlamasAlpacasState, LlamasAlpacasOptions]):
             events.append(
                 _ev(
                     "scored",
-                    f"{p.seat} scores {result.points} points. {texts}{extra}.",
+                    f"{p.seat} scores {result.points} points. {texts}{extra}. "
+                    f"The {len(result.removed)} cards of the scored line"
+                    f"{'s' if len(result.lines) > 1 else ''} go to the discard pile.",
                     seat=p.seat,
                     points=result.points,
                     lines=[

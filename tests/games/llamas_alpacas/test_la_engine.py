@@ -259,7 +259,7 @@ def test_move_to_empty_space_scores_only_lines_through_destination():
     assert s2.players[0].score == 2 and s2.players[0].board == [None] * 9
     assert sorted(s2.discard) == sorted(c for c in b if c)
     assert ev[0].type == "moved"
-    assert ev[1].text == "s0 scores 2 points. Row 1: three llamas - 2 points."
+    assert ev[1].text == "s0 scores 2 points. Row 1: three llamas - 2 points. The 3 cards of the scored line go to the discard pile."
 
 
 def test_not_your_turn():
@@ -281,7 +281,7 @@ def test_rulebook_star_example_scores_4_and_discards():
     assert s3.players[0].board == [None] * 9
     assert sorted(s3.discard) == sorted([b[0], b[1], cid("LG*")])
     scored = next(e for e in ev if e.type == "scored")
-    assert scored.text == "s0 scores 4 points. Row 1: three llamas and 1-1-1 - 4 points."
+    assert scored.text == "s0 scores 4 points. Row 1: three llamas and 1-1-1 - 4 points. The 3 cards of the scored line go to the discard pile."
 
 
 def test_rulebook_white_bandana_example_cannot_score():
@@ -306,7 +306,8 @@ def test_row_and_column_at_once_both_score():
     assert len(s3.discard) == 5
     scored = next(e for e in ev if e.type == "scored")
     assert scored.text == (
-        "s0 scores 6 points. Row 1: three llamas and 1-2-3 - 4 points; Column 3: 3-3-3 - 2 points."
+        "s0 scores 6 points. Row 1: three llamas and 1-2-3 - 4 points; Column 3: 3-3-3 - 2 points. "
+        "The 5 cards of the scored lines go to the discard pile."
     )
 
 
@@ -317,7 +318,7 @@ def test_shared_wild_value_in_event():
     s3, ev = apply(s2, "s0", Place(space=8))
     assert s3.players[0].score == 4
     scored = next(e for e in ev if e.type == "scored")
-    assert scored.text.endswith("(the star counts as 4 in both lines).")
+    assert "(the star counts as 4 in both lines). The 5 cards" in scored.text
 
 
 # -- end of the game ----------------------------------------------------------------------------
