@@ -141,6 +141,8 @@ class UnleashedCog(GameCog):
             why = ""
             if st.choice.source is not None:
                 why = f" for {catalog()[st.choice.source].name}"
+            elif st.choice.herd is not None:
+                why = f" for the {st.choice.herd.title()} Herd Bonus"
             elif st.phase == "end":
                 why = " what to discard down to the hand limit"
             return (f"Waiting for **{names[st.choice.seat]}** to choose{why}: open "

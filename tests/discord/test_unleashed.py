@@ -10,14 +10,14 @@ import pytest_asyncio
 
 from bot.games.registry import Registry
 from bot.games.unleashed.cards import catalog
-from bot.games.unleashed.models import UnleashedState
+from bot.games.unleashed.models import Activate, UnleashedState
 from bot.games.unleashed.spec import SPEC
 from bot.sandbox import World
 from bot.sandbox.demo import NAMES, play_game
 from bot.sandbox.drivers.unleashed import find
 from cogs.unleashed import NEUTRAL_PASS, NEUTRAL_RESPOND, OUT_OF_DATE
 from tests.discord.conftest import make_bot
-from tests.games.unleashed.unleashed_helpers import build
+from tests.games.unleashed.unleashed_helpers import act, build, pass_turn
 
 EXT = ("cogs.lobby", "cogs.game", "cogs.admin", "cogs.unleashed")
 CAT = catalog()
@@ -273,6 +273,18 @@ async def test_late_answers_about_hands_go_by_dm_never_to_the_thread(world, sb):
     assert len([m for m in thread.all_messages if not m.ephemeral]) == public_before
     assert cy.dms[-1].content.endswith(NEUTRAL_RESPOND)
     assert "Answer **Ana plays Trail Llama** with:" in bo.dms[-1].content
+
+
+async def test_a_herd_bonus_choice_is_named_on_the_table(world, sb):
+    thread = await start(world)
+    st = build(3, active="s2", plays=1,
+               fields={"s0": ["woolly_ram", "curlhorn_ram", "lamb_acorn"], "s1": ["trail_llama"]},
+               hands={"s0": ["lasso", "stampede"]})
+    st = pass_turn(st, "s2")
+    st, _ = act(st, "s0", Activate(source="herd:ram"))
+    await install(world, sb.bot, st)
+    assert ("Waiting for **Ana** to choose for the Ram Herd Bonus: open **My hand**."
+            in thread.last_message.embeds[0]["description"])
 
 
 async def test_ambush_instant_and_a_choice_made_by_another_player(world, sb):

@@ -397,7 +397,7 @@ def _choose(st: UnleashedState, fr: Frame, seat: str, prompt: str,
     if len(options) == 1 and not ask_single:
         return options[0].value
     st.choice = Choice(id=new_id(st), seat=seat, prompt=prompt, options=options,
-                       source=fr.source)
+                       source=fr.source, herd=fr.herd)
     st.work.append(fr)
     return None
 
@@ -418,7 +418,8 @@ def seat_opts(seats: list[str]) -> list[ChoiceOption]:
 
 
 def _push(st: UnleashedState, fr: Frame, eff: dict[str, Any], actor: str | None = None) -> None:
-    st.work.append(Frame(eff=eff, actor=actor or fr.actor, source=fr.source, link=fr.link))
+    st.work.append(Frame(eff=eff, actor=actor or fr.actor, source=fr.source, herd=fr.herd,
+                         link=fr.link))
 
 
 def _ok(st: UnleashedState, ok: bool) -> None:

@@ -158,7 +158,7 @@ class UnleashedEngine(Engine[UnleashedState, UnleashedOptions]):
             b = bonuses[k]  # type: ignore[index]
             if not b.optional:
                 mandatory.append(Frame(eff=b.eff.model_dump(exclude_defaults=True), actor=seat,
-                                       link=fx.new_id(st)))
+                                       herd=k, link=fx.new_id(st)))
         for cid in st.fields[seat]:
             t = card(cid).start
             if t is not None and not t.optional:
@@ -478,7 +478,9 @@ class UnleashedEngine(Engine[UnleashedState, UnleashedOptions]):
                     cid = int(src[5:]) if src.startswith("card:") else None
                     say(ev, "activate", f"{player} uses {_source_words(src)}.",
                         seat=player, source=src)
-                    st.work.append(Frame(eff=eff, actor=player, source=cid, link=fx.new_id(st)))
+                    herd = src[5:] if src.startswith("herd:") else None
+                    st.work.append(Frame(eff=eff, actor=player, source=cid, herd=herd,
+                                         link=fx.new_id(st)))
                     break
         elif isinstance(action, Proceed):
             if st.phase == "start":

@@ -116,11 +116,13 @@ class StackItem(Model):
 class Frame(Model):
     """One pending piece of the effect chain: an effect node (dict form of
     :class:`~bot.games.unleashed.cards.Effect`, or an internal op starting with ``_``),
-    the player it acts for, the card it comes from, its link number and progress data."""
+    the player it acts for, the card it comes from (or ``herd``: the kind whose Herd Bonus
+    it comes from), its link number and progress data."""
 
     eff: dict[str, Any]
     actor: str
     source: int | None = None
+    herd: str | None = None
     link: int = 0
     data: dict[str, Any] = Field(default_factory=dict)
 
@@ -140,13 +142,15 @@ class ChoiceOption(Model):
 
 class Choice(Model):
     """A decision the effect chain waits for: ``seat`` picks one of ``options``
-    (``Choose(option=index)``). ``prompt`` is shown only to ``seat``."""
+    (``Choose(option=index)``). ``prompt`` is shown only to ``seat``; ``source`` (a card)
+    or ``herd`` (a Herd Bonus's kind) says publicly what the choice is for."""
 
     id: int
     seat: str
     prompt: str
     options: list[ChoiceOption]
     source: int | None = None
+    herd: str | None = None
 
 
 class Reaction(Model):

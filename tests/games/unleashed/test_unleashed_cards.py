@@ -7,7 +7,7 @@ import re
 from collections import Counter
 
 import pytest
-from unleashed_helpers import E, act, build, find, keys, pick, pick_key, play
+from unleashed_helpers import E, act, build, find, keys, pass_turn, pick, pick_key, play
 
 from bot.games.unleashed import effects as fx
 from bot.games.unleashed.cards import catalog
@@ -18,12 +18,6 @@ CAT = catalog()
 
 def designs(type_: str) -> list[str]:
     return [k for k, d in CAT.designs.items() if d.type == type_]
-
-
-def pass_turn(st, seat="s1"):
-    """``seat`` (active, in its Action phase with one play) draws; the next turn begins."""
-    st, _ = act(st, seat, DrawCard())
-    return st
 
 
 # -- the data ---------------------------------------------------------------------------------

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from unleashed_helpers import E, act, build, find, keys, pick, pick_key, play, total
+from unleashed_helpers import E, act, build, find, keys, pass_turn, pick, pick_key, play, total
 
 from bot.games.base import IllegalAction, Timeout
 from bot.games.unleashed import effects as fx
@@ -22,11 +22,6 @@ from bot.games.unleashed.models import (
 )
 
 CAT = catalog()
-
-
-def pass_turn(st, seat="s1"):
-    st, _ = act(st, seat, DrawCard())
-    return st
 
 
 # -- set-up -------------------------------------------------------------------------------------
@@ -379,6 +374,18 @@ def test_ram_herd_discard_to_destroy():
     st = pass_turn(st)
     st, _ = act(st, "s0", Activate(source="herd:ram"))
     assert keys(st.discard)[:2] == ["lasso", "trail_llama"] and st.fields["s1"] == []
+
+
+def test_a_herd_bonus_choice_says_publicly_which_bonus_asks():
+    st = build(active="s1", plays=1, fields={"s0": ["woolly_ram", "curlhorn_ram", "lamb_acorn"],
+                                            "s1": ["trail_llama"]},
+               hands={"s0": ["lasso", "stampede"]})
+    st = pass_turn(st)
+    st, _ = act(st, "s0", Activate(source="herd:ram"))
+    assert st.choice is not None and st.choice.seat == "s0"
+    assert (st.choice.herd, st.choice.source) == ("ram", None)  # which card to discard
+    st, _ = act(st, "s0", Choose(option=0))
+    assert st.choice is None and st.fields["s1"] == []  # the one target is taken at once
 
 
 def test_ram_herd_not_offered_without_a_card_to_discard():

@@ -5,7 +5,7 @@ from __future__ import annotations
 from bot.games.base import Event
 from bot.games.unleashed.cards import catalog
 from bot.games.unleashed.engine import UnleashedEngine
-from bot.games.unleashed.models import Choose, Play, UnleashedState
+from bot.games.unleashed.models import Choose, DrawCard, Play, UnleashedState
 
 E = UnleashedEngine()
 
@@ -117,3 +117,9 @@ def total(st: UnleashedState) -> int:
     """Cards across every zone (must always be 128)."""
     n = len(st.deck) + len(st.discard) + len(st.nursery) + len(st.stack)
     return n + sum(map(len, st.hands.values())) + sum(map(len, st.fields.values()))
+
+
+def pass_turn(st: UnleashedState, seat: str = "s1") -> UnleashedState:
+    """``seat`` (active, in its Action phase with one play) draws; the next turn begins."""
+    st, _ = act(st, seat, DrawCard())
+    return st
