@@ -215,3 +215,15 @@ def test_rulebook_example_1_partial_scarf_and_ribbon_removed():
     ls, total = lines(neck, others={"o": ([c("neck", 1)], [])})
     assert ls == [("Neck 2 long, longest", 4), ("Charms x1", 1)]
     assert total == 5
+
+
+def test_tie_labels_say_what_each_tied_player_gets():
+    # RULES.md, Alpaca Pacapaca, scoring step 2: a tie for longest gives 3 each and no second;
+    # a tie for second gives 1 each. (A read-through found "tied longest" alone unclear.)
+    plain = [c("neck", i) for i in range(6)]
+    sc = score_all({"a": (plain[:3], []), "b": (plain[3:6], []), "c": ([], [])})
+    assert [(x.label, x.points) for x in sc["a"].lines] == [
+        ("Neck 3 long, tied longest (3 each, no second place)", 3)]
+    assert sc["c"].lines[0].label == "Neck 0 long" and sc["c"].lines[0].points == 0
+    sc = score_all({"a": (plain[:3], []), "b": (plain[3:4], []), "c": (plain[4:5], [])})
+    assert [(x.label, x.points) for x in sc["b"].lines] == [("Neck 1 long, tied second (1 each)", 1)]
