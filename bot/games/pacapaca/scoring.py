@@ -164,9 +164,9 @@ def _length_label(points: int, cat: Catalog) -> str:
     p = cat.points
     return {
         p.longest: "longest",
-        p.tied_longest: f"tied longest ({p.tied_longest} each, no second place)",
+        p.tied_longest: f"tied longest, {p.tied_longest} each, no second place",
         p.second: "second longest",
-        p.tied_second: f"tied second ({p.tied_second} each)",
+        p.tied_second: f"tied second, {p.tied_second} each",
     }.get(points, "")
 
 

@@ -223,7 +223,7 @@ def test_tie_labels_say_what_each_tied_player_gets():
     plain = [c("neck", i) for i in range(6)]
     sc = score_all({"a": (plain[:3], []), "b": (plain[3:6], []), "c": ([], [])})
     assert [(x.label, x.points) for x in sc["a"].lines] == [
-        ("Neck 3 long, tied longest (3 each, no second place)", 3)]
+        ("Neck 3 long, tied longest, 3 each, no second place", 3)]
     assert sc["c"].lines[0].label == "Neck 0 long" and sc["c"].lines[0].points == 0
     sc = score_all({"a": (plain[:3], []), "b": (plain[3:4], []), "c": (plain[4:5], [])})
-    assert [(x.label, x.points) for x in sc["b"].lines] == [("Neck 1 long, tied second (1 each)", 1)]
+    assert [(x.label, x.points) for x in sc["b"].lines] == [("Neck 1 long, tied second, 1 each", 1)]
