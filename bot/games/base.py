@@ -101,6 +101,13 @@ class Event(Model):
         return self.to is None or (seat is not None and seat in self.to)
 
 
+def say(ev: list[Event], type_: str, text: str, to: list[str] | None = None, **data: Any) -> None:
+    """Append one :class:`Event` to ``ev``: public when ``to`` is ``None``, else only for
+    the seats in ``to``; ``data`` becomes the event's ``data``. Engines call it only when
+    they produce events (``apply``), so ``play`` builds no texts."""
+    ev.append(Event(type=type_, text=text, to=to, data=data))
+
+
 class Timeout(Model):
     """What the runtime does when a timed decision runs out.
 

@@ -37,6 +37,7 @@ from bot.games.base import (
     Result,
     ScoreLine,
     rng,
+    say,
 )
 from bot.games.llamas_alpacas.cards import card, cards_by_id
 from bot.games.llamas_alpacas.models import Card
@@ -297,10 +298,6 @@ def _affordable_ids(row: tuple[int, ...], clovers: int, carrots: int) -> int:
 _THROUGH = tuple(tuple(lines_through(sp)) for sp in range(BOARD_SIZE))
 
 
-def _ev(type_: str, text: str, **data: object) -> Event:
-    return Event(type=type_, text=text, data=dict(data))
-
-
 class LlamasAlpacasEngine(Engine[LlamasAlpacasState, LlamasAlpacasOptions]):
     """Llamas & Alpacas for 2-4 players. Stateless; every method is pure."""
 
@@ -555,20 +552,14 @@ class LlamasAlpacasEngine(Engine[LlamasAlpacasState, LlamasAlpacasOptions]):
         p.board[space] = cid
         p.start_card = None
         if events is not None:
-            events.append(
-                _ev(
-                    "placed_start",
-                    f"{p.seat} places the starting card, {card(cid).describe()}, on {space_name(space)}.",
-                    seat=p.seat,
-                    card=cid,
-                    space=space,
-                )
-            )
+            say(events, "placed_start",
+                f"{p.seat} places the starting card, {card(cid).describe()}, on {space_name(space)}.",
+                seat=p.seat, card=cid, space=space)
         if all(q.start_card is None for q in s.players):
             s.phase = "turn"
             s.active = s.first
             if events is not None:
-                events.append(_ev("turn", f"{s.seats[s.first]} goes first.", seat=s.seats[s.first]))
+                say(events, "turn", f"{s.seats[s.first]} goes first.", seat=s.seats[s.first])
 
     def _draw(self, s: LlamasAlpacasState, events: list[Event] | None) -> int | None:
         """Draw the top card; an empty pile is first refilled by shuffling the discard pile
@@ -578,13 +569,9 @@ class LlamasAlpacasEngine(Engine[LlamasAlpacasState, LlamasAlpacasOptions]):
             s.discard = []
             rng(s).shuffle(s.draw)
             if events is not None:
-                events.append(
-                    _ev(
-                        "reshuffle",
-                        f"The discard pile is shuffled into a new draw pile of {len(s.draw)} cards.",
-                        count=len(s.draw),
-                    )
-                )
+                say(events, "reshuffle",
+                    f"The discard pile is shuffled into a new draw pile of {len(s.draw)} cards.",
+                    count=len(s.draw))
         if not s.draw:
             return None
         return s.draw.pop()
@@ -612,17 +599,10 @@ class LlamasAlpacasEngine(Engine[LlamasAlpacasState, LlamasAlpacasOptions]):
                 text += f", paying {_treats(pay_cl, pay_ca)}"
             if taken.clovers or taken.carrots:
                 text += f", picking up {_treats(taken.clovers, taken.carrots)}"
-            events.append(
-                _ev(
-                    "took",
-                    text + ".",
-                    seat=p.seat,
-                    card=taken.card,
-                    position=position,
-                    paid=[list(x) for x in paid],
-                    picked_up=[taken.clovers, taken.carrots],
-                )
-            )
+            say(events, "took",
+                text + ".",
+                seat=p.seat, card=taken.card, position=position, paid=[list(x) for x in paid],
+                picked_up=[taken.clovers, taken.carrots])
         # Shift toward position 1 and refill position 6.
         drawn = self._draw(s, events)
         if drawn is not None:
@@ -656,16 +636,9 @@ class LlamasAlpacasEngine(Engine[LlamasAlpacasState, LlamasAlpacasOptions]):
                 card=slot.card, clovers=slot.clovers + ex_cl, carrots=slot.carrots + ex_ca
             )
         if events is not None:
-            events.append(
-                _ev(
-                    "kept",
-                    f"{p.seat} keeps {_treats(clovers, carrots)} and puts {_treats(ex_cl, ex_ca)} on card {target + 1} of the row.",
-                    seat=p.seat,
-                    kept=[clovers, carrots],
-                    excess=[ex_cl, ex_ca],
-                    position=target + 1,
-                )
-            )
+            say(events, "kept",
+                f"{p.seat} keeps {_treats(clovers, carrots)} and puts {_treats(ex_cl, ex_ca)} on card {target + 1} of the row.",
+                seat=p.seat, kept=[clovers, carrots], excess=[ex_cl, ex_ca], position=target + 1)
 
     def _keep(
         self, s: LlamasAlpacasState, p: PlayerState, action: Keep, events: list[Event] | None
@@ -686,27 +659,14 @@ class LlamasAlpacasEngine(Engine[LlamasAlpacasState, LlamasAlpacasOptions]):
         if old is not None:
             s.discard.append(old)
             if events is not None:
-                events.append(
-                    _ev(
-                        "replaced",
-                        f"{p.seat}'s board is full: {card(cid).describe()} replaces {card(old).describe()} on {space_name(space)}.",
-                        seat=p.seat,
-                        card=cid,
-                        replaced=old,
-                        space=space,
-                    )
-                )
+                say(events, "replaced",
+                    f"{p.seat}'s board is full: {card(cid).describe()} replaces {card(old).describe()} on {space_name(space)}.",
+                    seat=p.seat, card=cid, replaced=old, space=space)
         else:
             if events is not None:
-                events.append(
-                    _ev(
-                        "placed",
-                        f"{p.seat} places {card(cid).describe()} on {space_name(space)}.",
-                        seat=p.seat,
-                        card=cid,
-                        space=space,
-                    )
-                )
+                say(events, "placed",
+                    f"{p.seat} places {card(cid).describe()} on {space_name(space)}.",
+                    seat=p.seat, card=cid, space=space)
         self._score(s, p, space, events)
         self._end_turn(s, p, events)
 
@@ -720,16 +680,9 @@ class LlamasAlpacasEngine(Engine[LlamasAlpacasState, LlamasAlpacasOptions]):
         board[src] = None
         board[dst] = cid
         if events is not None:
-            events.append(
-                _ev(
-                    "moved",
-                    f"{p.seat} moves {card(cid).describe()} from {space_name(src)} to {space_name(dst)}.",
-                    seat=p.seat,
-                    card=cid,
-                    src=src,
-                    dst=dst,
-                )
-            )
+            say(events, "moved",
+                f"{p.seat} moves {card(cid).describe()} from {space_name(src)} to {space_name(dst)}.",
+                seat=p.seat, card=cid, src=src, dst=dst)
         self._score(s, p, dst, events)
         self._end_turn(s, p, events)
 
@@ -747,14 +700,9 @@ class LlamasAlpacasEngine(Engine[LlamasAlpacasState, LlamasAlpacasOptions]):
         if not result.lines:
             if result.full_lines:
                 if events is not None:
-                    events.append(
-                        _ev(
-                            "no_score",
-                            f"{' and '.join(result.full_lines)} of {p.seat}'s board is full but scores nothing.",
-                            seat=p.seat,
-                            lines=list(result.full_lines),
-                        )
-                    )
+                    say(events, "no_score",
+                        f"{' and '.join(result.full_lines)} of {p.seat}'s board is full but scores nothing.",
+                        seat=p.seat, lines=list(result.full_lines))
             return
         placed_id = p.board[space]
         for line in result.lines:
@@ -773,22 +721,14 @@ class LlamasAlpacasEngine(Engine[LlamasAlpacasState, LlamasAlpacasOptions]):
                 d, _ = result.wild_choice  # a white card's colour: each line's words say it
                 if placed.star and d is not None:
                     extra = f" (the star counts as {d} in both lines)"
-            events.append(
-                _ev(
-                    "scored",
-                    f"{p.seat} scores {result.points} points. {texts}{extra}. "
-                    f"The {len(result.removed)} cards of the scored line"
-                    f"{'s' if len(result.lines) > 1 else ''} go to the discard pile.",
-                    seat=p.seat,
-                    points=result.points,
-                    lines=[
-                        {"name": x.name, "spaces": list(x.spaces), "points": x.points, "text": x.text()}
-                        for x in result.lines
-                    ],
-                    removed=list(result.removed),
-                    total=p.score,
-                )
-            )
+            say(events, "scored",
+                f"{p.seat} scores {result.points} points. {texts}{extra}. "
+                f"The {len(result.removed)} cards of the scored line"
+                f"{'s' if len(result.lines) > 1 else ''} go to the discard pile.",
+                seat=p.seat, points=result.points,
+                lines=[{"name": x.name, "spaces": list(x.spaces), "points": x.points,
+                        "text": x.text()} for x in result.lines],
+                removed=list(result.removed), total=p.score)
 
     def _end_turn(self, s: LlamasAlpacasState, p: PlayerState, events: list[Event] | None) -> None:
         """Pass the turn left; at 18+ points finish the round (the seat before the first
@@ -800,24 +740,20 @@ class LlamasAlpacasEngine(Engine[LlamasAlpacasState, LlamasAlpacasOptions]):
         if not s.end_triggered and p.score >= END_SCORE:
             s.end_triggered = True
             if events is not None:
-                events.append(
-                    _ev(
-                        "end_triggered",
-                        f"{p.seat} has {p.score} points: this round is the last.",
-                        seat=p.seat,
-                    )
-                )
+                say(events, "end_triggered",
+                    f"{p.seat} has {p.score} points: this round is the last.",
+                    seat=p.seat)
         seats, active = s.seats, s.active
         if s.end_triggered and active == (s.first - 1) % len(seats):
             s.phase = "finished"
             if events is not None:
                 res = self.result(s)
                 assert res is not None
-                events.append(_ev("game_over", res.reason, winners=res.winners, scores=res.scores))
+                say(events, "game_over", res.reason, winners=res.winners, scores=res.scores)
             return
         s.active = (active + 1) % len(seats)
         if events is not None:
-            events.append(_ev("turn", f"It is {s.seats[s.active]}'s turn.", seat=s.seats[s.active]))
+            say(events, "turn", f"It is {s.seats[s.active]}'s turn.", seat=s.seats[s.active])
 
     # ---- view and result -------------------------------------------------------------
 

@@ -31,6 +31,7 @@ from bot.games.base import (
     Result,
     Timeout,
     rng,
+    say,
 )
 from bot.games.pacapaca.cards import catalog, kind_table
 from bot.games.pacapaca.models import (
@@ -518,21 +519,11 @@ class PacapacaEngine(Engine[PacapacaState, PacapacaOptions]):
             neg.accepted = []
             neg.proposed_by = player
             if ev is not None:
-                ev.append(
-                    Event(
-                        type="proposed",
-                        text=(
-                            f"{player} proposed: {active} gives {_names(neg.active_gives)}; "
-                            f"{neg.partner} gives {_names(neg.partner_gives)}."
-                        ),
-                        data={
-                            "seat": player,
-                            "active_gives": neg.active_gives,
-                            "partner_gives": neg.partner_gives,
-                            "deal_version": neg.deal_version,
-                        },
-                    )
-                )
+                say(ev, "proposed",
+                    f"{player} proposed: {active} gives {_names(neg.active_gives)}; "
+                    f"{neg.partner} gives {_names(neg.partner_gives)}.",
+                    seat=player, active_gives=neg.active_gives, partner_gives=neg.partner_gives,
+                    deal_version=neg.deal_version)
         elif type(action) is Draw2:
             self._draw(s, active, ev)
         elif type(action) is Keep:
@@ -542,60 +533,39 @@ class PacapacaEngine(Engine[PacapacaState, PacapacaOptions]):
                 s.pile.append(_pile_card(c, active))
             s.drawn = []
             if ev is not None:
-                ev.append(
-                    Event(
-                        type="kept",
-                        text=f"{active} added a {_name(action.card)} and put the other card face down on the pile.",
-                        data={"seat": active, "card": action.card},
-                    )
-                )
-                ev.append(
-                    Event(
-                        type="discarded",
-                        text=f"You put your {_names(other)} face down on the pile.",
-                        to=[active],
-                        data={"seat": active, "cards": other},
-                    )
-                )
+                say(ev, "kept",
+                    f"{active} added a {_name(action.card)} and put the other card face down on the pile.",
+                    seat=active, card=action.card)
+                say(ev, "discarded",
+                    f"You put your {_names(other)} face down on the pile.",
+                    to=[active], seat=active, cards=other)
             self._end_turn(s, ev)
         elif type(action) is TakePile:
             cards = [pc.card for pc in s.pile]
             s.pile = []
             self._add(s, active, cards)
             if ev is not None:
-                ev.append(
-                    Event(
-                        type="took_pile",
-                        text=f"{active} took the discard pile ({len(cards)} card{'s' * (len(cards) != 1)}): "
-                             f"{_names(cards)}.",
-                        data={"seat": active, "cards": cards},
-                    )
-                )
+                say(ev, "took_pile",
+                    f"{active} took the discard pile ({len(cards)} card{'s' * (len(cards) != 1)}): "
+                    f"{_names(cards)}.",
+                    seat=active, cards=cards)
             self._end_turn(s, ev)
         elif type(action) is StartNegotiation:
             s.phase = "negotiation"
             s.negotiation = Negotiation(partner=action.partner)
             secs = catalog().negotiation.seconds
             if ev is not None:
-                ev.append(
-                    Event(
-                        type="negotiation_started",
-                        text=f"{active} opened a negotiation with {action.partner} ({secs} seconds).",
-                        data={"seat": active, "partner": action.partner, "seconds": secs},
-                    )
-                )
+                say(ev, "negotiation_started",
+                    f"{active} opened a negotiation with {action.partner} ({secs} seconds).",
+                    seat=active, partner=action.partner, seconds=secs)
         elif type(action) is Accept:
             neg = s.negotiation
             assert neg is not None
             neg.accepted.append(player)
             if ev is not None:
-                ev.append(
-                    Event(
-                        type="accepted",
-                        text=f"{player} accepted the deal.",
-                        data={"seat": player, "deal_version": neg.deal_version},
-                    )
-                )
+                say(ev, "accepted",
+                    f"{player} accepted the deal.",
+                    seat=player, deal_version=neg.deal_version)
             if set(neg.accepted) == {active, neg.partner}:
                 self._trade(s, active, neg, ev)
                 self._end_turn(s, ev)
@@ -607,13 +577,9 @@ class PacapacaEngine(Engine[PacapacaState, PacapacaOptions]):
             neg.deal_version += 1
             neg.proposed_by = None
             if ev is not None:
-                ev.append(
-                    Event(
-                        type="declined",
-                        text=f"{player} declined the deal.",
-                        data={"seat": player, "deal_version": neg.deal_version},
-                    )
-                )
+                say(ev, "declined",
+                    f"{player} declined the deal.",
+                    seat=player, deal_version=neg.deal_version)
         elif type(action) in (GiveUp, NegotiationTimeout):
             why = (
                 f"{active} gave up the negotiation"
@@ -625,13 +591,9 @@ class PacapacaEngine(Engine[PacapacaState, PacapacaOptions]):
             )
         elif type(action) is Pass:
             if ev is not None:
-                ev.append(
-                    Event(
-                        type="passed",
-                        text=f"{active} cannot draw or take the pile, so they pass.",
-                        data={"seat": active},
-                    )
-                )
+                say(ev, "passed",
+                    f"{active} cannot draw or take the pile, so they pass.",
+                    seat=active)
             self._end_turn(s, ev)
 
     # -- steps -------------------------------------------------------------------------
@@ -647,34 +609,21 @@ class PacapacaEngine(Engine[PacapacaState, PacapacaOptions]):
             card = s.deck.pop()
             self._add(s, active, [card])
             if ev is not None:
-                ev.append(
-                    Event(
-                        type="drew_last",
-                        text=f"{active} drew the last card, a {_name(card)}, and added it.",
-                        data={"seat": active, "card": card},
-                    )
-                )
+                say(ev, "drew_last",
+                    f"{active} drew the last card, a {_name(card)}, and added it.",
+                    seat=active, card=card)
             self._end_turn(s, ev)
             return
         drawn = [s.deck.pop(), s.deck.pop()]
         s.drawn = drawn
         s.phase = "drawn"
         if ev is not None:
-            ev.append(
-                Event(
-                    type="drew",
-                    text=f"{active} drew two cards and is choosing one.",
-                    data={"seat": active, "deck_size": len(s.deck)},
-                )
-            )
-            ev.append(
-                Event(
-                    type="drew_private",
-                    text=f"You drew {_names(drawn)}: keep one, the other goes face down on the pile.",
-                    to=[active],
-                    data={"seat": active, "cards": drawn},
-                )
-            )
+            say(ev, "drew",
+                f"{active} drew two cards and is choosing one.",
+                seat=active, deck_size=len(s.deck))
+            say(ev, "drew_private",
+                f"You drew {_names(drawn)}: keep one, the other goes face down on the pile.",
+                to=[active], seat=active, cards=drawn)
 
     def _trade(self, s: PacapacaState, active: str, neg: Negotiation, ev: list[Event] | None) -> None:
         a, p = s.alpacas[active], s.alpacas[neg.partner]
@@ -689,21 +638,11 @@ class PacapacaEngine(Engine[PacapacaState, PacapacaOptions]):
                     src.babies.remove(c)
             self._add(s, dst, cards)
         if ev is not None:
-            ev.append(
-                Event(
-                    type="traded",
-                    text=(
-                        f"Deal! {active} gave {_names(neg.active_gives)} and got "
-                        f"{_names(neg.partner_gives)} from {neg.partner}."
-                    ),
-                    data={
-                        "seat": active,
-                        "partner": neg.partner,
-                        "active_gives": list(neg.active_gives),
-                        "partner_gives": list(neg.partner_gives),
-                    },
-                )
-            )
+            say(ev, "traded",
+                f"Deal! {active} gave {_names(neg.active_gives)} and got "
+                f"{_names(neg.partner_gives)} from {neg.partner}.",
+                seat=active, partner=neg.partner, active_gives=list(neg.active_gives),
+                partner_gives=list(neg.partner_gives))
 
     def _fail_negotiation(self, s: PacapacaState, ev: list[Event] | None, why: str, code: str) -> None:
         active = self._active(s)
@@ -717,13 +656,9 @@ class PacapacaEngine(Engine[PacapacaState, PacapacaOptions]):
         else:
             then = "they can only pass"
         if ev is not None:
-            ev.append(
-                Event(
-                    type="negotiation_failed",
-                    text=f"{why}; {then}.",
-                    data={"seat": active, "partner": neg.partner, "reason": code},
-                )
-            )
+            say(ev, "negotiation_failed",
+                f"{why}; {then}.",
+                seat=active, partner=neg.partner, reason=code)
 
     def _end_turn(self, s: PacapacaState, ev: list[Event] | None) -> None:
         s.phase = "turn"
@@ -738,23 +673,15 @@ class PacapacaEngine(Engine[PacapacaState, PacapacaOptions]):
         elif not s.deck:
             s.final_turns_left = len(s.seats)
             if ev is not None:
-                ev.append(
-                    Event(
-                        type="final_round",
-                        text="The deck is empty: everyone takes one last turn.",
-                        data={"turns": len(s.seats)},
-                    )
-                )
+                say(ev, "final_round",
+                    "The deck is empty: everyone takes one last turn.",
+                    turns=len(s.seats))
         s.active = (s.active + 1) % len(s.seats)
         s.turn_number += 1
         if ev is not None:
-            ev.append(
-                Event(
-                    type="turn",
-                    text=f"It is {self._active(s)}'s turn.",
-                    data={"seat": self._active(s), "turn_number": s.turn_number},
-                )
-            )
+            say(ev, "turn",
+                f"It is {self._active(s)}'s turn.",
+                seat=self._active(s), turn_number=s.turn_number)
 
     def _finish(self, s: PacapacaState, ev: list[Event] | None) -> None:
         s.phase = "finished"
@@ -762,13 +689,9 @@ class PacapacaEngine(Engine[PacapacaState, PacapacaOptions]):
             res = self.result(s)
             assert res is not None
             win = " and ".join(res.winners)
-            ev.append(
-                Event(
-                    type="game_over",
-                    text=f"The game is over: {win} {'wins' if len(res.winners) == 1 else 'share the win'}.",
-                    data={"scores": res.scores, "winners": res.winners},
-                )
-            )
+            say(ev, "game_over",
+                f"The game is over: {win} {'wins' if len(res.winners) == 1 else 'share the win'}.",
+                scores=res.scores, winners=res.winners)
 
     # -- outputs -----------------------------------------------------------------------
 

@@ -44,7 +44,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from bot.games.base import Event, rng
+from bot.games.base import Event, rng, say
 from bot.games.unleashed.cards import CardDesign, Static, catalog
 from bot.games.unleashed.models import Choice, ChoiceOption, Frame, UnleashedState
 
@@ -64,11 +64,6 @@ def card(cid: int) -> CardDesign:
 def name(cid: int) -> str:
     """The printed name of card ``cid``."""
     return card(cid).name
-
-
-def say(ev: list[Event], type_: str, text: str, to: list[str] | None = None, **data: Any) -> None:
-    """Append one event (public when ``to`` is ``None``)."""
-    ev.append(Event(type=type_, text=text, to=to, data=data))
 
 
 def cards_word(n: int) -> str:

@@ -27,10 +27,11 @@ from bot.games.base import (
     ScoreLine,
     Timeout,
     rng,
+    say,
 )
 from bot.games.unleashed import effects as fx
 from bot.games.unleashed.cards import catalog
-from bot.games.unleashed.effects import card, name, say
+from bot.games.unleashed.effects import card, name
 from bot.games.unleashed.models import (
     Activate,
     CardView,
