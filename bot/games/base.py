@@ -169,11 +169,13 @@ class PlainState:
     they offer the same method names the runtime and tests call on pydantic states.
     Construction does not validate or convert (engines pass typed values); loading does,
     and refuses unknown fields. Unlike a pydantic model, a dataclass does not record which
-    fields were set, so ``model_dump(exclude_unset=True)`` dumps every field. Why: reading an attribute of a pydantic model goes through pydantic's
-    Python-level ``__getattr__`` hook, which makes CPython take a slower generic path for
-    every read (about 400 instructions more; 3.11 cannot specialise it), and an engine's
-    inner loop reads state fields millions of times per second; a slotted dataclass reads
-    at C speed and copies several times faster."""
+    fields were set, so ``model_dump(exclude_unset=True)`` dumps every field.
+
+    Why: reading an attribute of a pydantic model goes through pydantic's Python-level
+    ``__getattr__`` hook, which makes CPython take a slower generic path for every read
+    (about 400 instructions more; 3.11 cannot specialise it), and an engine's inner loop
+    reads state fields millions of times per second; a slotted dataclass reads at C speed
+    and copies several times faster."""
 
     __slots__ = ()
     # pydantic reads this for a stdlib dataclass (inherited by the subclasses).
@@ -218,11 +220,12 @@ def _plain_adapter(cls: type) -> TypeAdapter[Any]:
     return adapter
 
 
-def _deep_copy(obj: PlainStateT) -> PlainStateT:
-    return type(obj).model_validate(obj.model_dump())
-
-
 PlainStateT = TypeVar("PlainStateT", bound=PlainState)
+
+
+def _deep_copy(obj: PlainStateT) -> PlainStateT:
+    """A fully independent copy, through pydantic's own dump and validation."""
+    return type(obj).model_validate(obj.model_dump())
 
 
 @dataclasses.dataclass(slots=True, kw_only=True)

@@ -71,7 +71,6 @@ class _Tables(NamedTuple):
     """Catalog facts the engine reads on every action (looked up once)."""
 
     max_proposals: int
-    seconds: int
     design_ids: frozenset[int]
     babies: frozenset[int]
     kinds: dict[int, str]
@@ -89,7 +88,6 @@ def _tables() -> _Tables:
     primary = cat.primary_ids()
     return _Tables(
         max_proposals=cat.negotiation.max_proposals,
-        seconds=cat.negotiation.seconds,
         design_ids=frozenset(d.id for d in [*cat.heads, *cat.bodies]),
         babies=frozenset(cat.baby_ids),
         kinds=kind_table(),
