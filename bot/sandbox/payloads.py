@@ -13,19 +13,46 @@ from typing import Any
 
 DISCORD_EPOCH_MS = 1420070400000
 
-#: Permission bits the simulated bot is granted in every guild channel (all text perms).
+#: Discord's permission flags by name (bit numbers from Discord's permissions documentation;
+#: names as discord.py spells them). ``World.deny_bot`` takes these names.
+PERMISSIONS: dict[str, int] = {
+    "create_instant_invite": 1 << 0,
+    "administrator": 1 << 3,
+    "manage_channels": 1 << 4,
+    "manage_guild": 1 << 5,
+    "add_reactions": 1 << 6,
+    "view_channel": 1 << 10,
+    "send_messages": 1 << 11,
+    "send_tts_messages": 1 << 12,
+    "manage_messages": 1 << 13,
+    "embed_links": 1 << 14,
+    "attach_files": 1 << 15,
+    "read_message_history": 1 << 16,
+    "mention_everyone": 1 << 17,
+    "use_external_emojis": 1 << 18,
+    "manage_roles": 1 << 28,
+    "use_application_commands": 1 << 31,
+    "manage_threads": 1 << 34,
+    "create_public_threads": 1 << 35,
+    "create_private_threads": 1 << 36,
+    "send_messages_in_threads": 1 << 38,
+}
+
+#: Permission bits the simulated bot's role grants in the guild: what the README's invite
+#: URL asks for (View Channels, Send Messages, Send Messages in Threads, Create Public
+#: Threads, Embed Links, Attach Files, Read Message History) plus a few harmless ones. No
+#: Manage Messages and no Manage Threads: like the real bot, it cannot post in a thread a
+#: moderator locked.
 BOT_PERMISSIONS = (
     (1 << 0)  # create instant invite
     | (1 << 6)  # add reactions
     | (1 << 10)  # view channel
     | (1 << 11)  # send messages
-    | (1 << 13)  # manage messages
     | (1 << 14)  # embed links
     | (1 << 15)  # attach files
     | (1 << 16)  # read message history
     | (1 << 18)  # use external emojis
     | (1 << 31)  # use application commands
-    | (1 << 34)  # manage threads
     | (1 << 35)  # create public threads
     | (1 << 36)  # create private threads
     | (1 << 38)  # send messages in threads

@@ -51,6 +51,16 @@ def _unknown(what: str, code: int) -> HTTPError:
     return HTTPError(404, code, f"Unknown {what}")
 
 
+def _missing_permissions() -> HTTPError:
+    return HTTPError(403, 50013, "Missing Permissions")
+
+
+def _archived() -> HTTPError:
+    # Discord answers an operation on an archived (or, without Manage Threads, locked)
+    # thread with 400 and code 50083.
+    return HTTPError(400, 50083, "Thread is archived")
+
+
 class FakeResponse:
     """Just enough of ``aiohttp.ClientResponse`` for discord.py's request loops."""
 
@@ -260,10 +270,42 @@ class Router:
         return ch
 
     def _message(self, cid: str | int, mid: str | int) -> SimMessage:
+        self._channel(cid)
         m = self.world.messages.get(int(mid))
         if m is None or m.deleted or m.channel_id != int(cid):
             raise _unknown("Message", 10008)
         return m
+
+    def _can(self, ch: SimChannel, name: str) -> bool:
+        from .payloads import PERMISSIONS
+
+        return bool(self.world.bot_permissions(ch) & PERMISSIONS[name])
+
+    def _check_post(self, ch: SimChannel, body: dict[str, Any], files: list[SimFile], *,
+                    edit: bool = False) -> dict[str, Any]:
+        """What Discord checks before the bot (its token, not an interaction webhook) posts
+        or edits a message in a guild channel: View Channel (403 50001), Send Messages or in
+        a thread Send Messages in Threads (403 50013; not for edits), Attach Files when
+        files come along (403 50013), a locked thread without Manage Threads, or an edit in
+        an archived thread (400 50083).
+        Embeds without Embed Links are dropped silently, as Discord does. Returns the body
+        to apply."""
+        if ch.kind == "dm":
+            return body
+        if not self._can(ch, "view_channel"):
+            raise HTTPError(403, 50001, "Missing Access")
+        send = "send_messages_in_threads" if ch.is_thread else "send_messages"
+        if not edit and not self._can(ch, send):
+            raise _missing_permissions()
+        if files and not self._can(ch, "attach_files"):
+            raise _missing_permissions()
+        if ch.is_thread and ch.locked and not self._can(ch, "manage_threads"):
+            raise _archived()
+        if edit and ch.is_thread and ch.archived:
+            raise _archived()  # an edit does not unarchive; a new message does
+        if body.get("embeds") and not self._can(ch, "embed_links"):
+            body = {**body, "embeds": []}
+        return body
 
     def _attachments(self, body: dict[str, Any], files: list[SimFile], channel_id: int,
                      keep: list[SimAttachment]) -> list[SimAttachment]:
@@ -318,8 +360,12 @@ class Router:
         msg = SimMessage(w, data, atts, ephemeral_for, interaction)
         w.messages[mid] = msg
         channel.messages.append(mid)
+        if ephemeral_for is None:
+            channel.last_activity = w.clock.time()
         if channel.is_thread and channel.archived and not channel.locked:
-            channel.archived = False
+            channel.archived = False  # a post unarchives an unlocked thread
+            channel.last_activity = w.clock.time()
+            self.sb.gateway("THREAD_UPDATE", channel.payload())
         if ephemeral_for is None:
             self.sb.echo_message("MESSAGE_CREATE", msg)
         if interaction is not None:
@@ -566,9 +612,8 @@ class Router:
             m = self.world.members.get(ch.recipient_id or 0)
             if m is None or not m.dms_open:
                 raise HTTPError(403, 50007, "Cannot send messages to this user")
-        if ch.is_thread and ch.locked:
-            raise HTTPError(403, 50083, "Thread is archived")
-        return self.new_message(ch, body or {}, files, interaction=None).data
+        body = self._check_post(ch, body or {}, files)
+        return self.new_message(ch, body, files, interaction=None).data
 
     def history(self, q: dict[str, str], body: Any, files: list[SimFile], cid: str) -> Any:
         ch = self._channel(cid)
@@ -593,7 +638,8 @@ class Router:
         msg = self._message(cid, mid)
         if msg.ephemeral_for is not None:
             raise _unknown("Message", 10008)
-        return self.apply_edit(msg, body or {}, files, current_interaction.get()).data
+        body = self._check_post(msg.channel, body or {}, files, edit=True)
+        return self.apply_edit(msg, body, files, current_interaction.get()).data
 
     def delete_message(self, q: dict[str, str], body: Any, files: list[SimFile], cid: str,
                        mid: str) -> Any:
@@ -612,11 +658,14 @@ class Router:
         if "topic" in body:
             ch.topic = body["topic"]
         if "archived" in body:
+            if ch.archived and not body["archived"]:
+                ch.last_activity = self.world.clock.time()
             ch.archived = bool(body["archived"])
         if "locked" in body:
             ch.locked = bool(body["locked"])
         if "auto_archive_duration" in body:
             ch.auto_archive_duration = int(body["auto_archive_duration"])
+            ch.last_activity = self.world.clock.time()
         data = ch.payload()
         if ch.is_thread:
             self.sb.gateway("THREAD_UPDATE", data)
@@ -626,18 +675,17 @@ class Router:
 
     def delete_channel(self, q: dict[str, str], body: Any, files: list[SimFile],
                        cid: str) -> Any:
-        ch = self._channel(cid)
-        data = ch.payload()
-        self.world.channels.pop(ch.id, None)
-        self.sb.gateway("THREAD_DELETE" if ch.is_thread else "CHANNEL_DELETE",
-                        {**data, "guild_id": str(self.world.guild_id)} if ch.is_thread else data)
-        return data
+        return self.world.remove_channel(self._channel(cid))
 
     def _new_thread(self, parent: SimChannel, tid: int, body: dict[str, Any],
                     private: bool) -> Any:
         w = self.world
         if parent.kind != "text":
             raise HTTPError(400, 50024, "Cannot execute action on this channel type")
+        if not self._can(parent, "view_channel"):
+            raise HTTPError(403, 50001, "Missing Access")
+        if not self._can(parent, "create_private_threads" if private else "create_public_threads"):
+            raise _missing_permissions()
         if tid in w.channels:
             raise HTTPError(400, 160004, "A thread has already been created for this message")
         th = SimChannel(w, tid, "thread", body.get("name", "thread"), parent_id=parent.id,
@@ -674,7 +722,9 @@ class Router:
         if user_id not in self.world.members and user_id != self.world.application_id:
             raise _unknown("Member", 10007)
         if th.archived:
-            raise HTTPError(400, 50083, "Thread is archived")
+            raise _archived()
+        if not self._can(th, "send_messages_in_threads"):
+            raise _missing_permissions()
         if user_id not in th.members:
             th.members.add(user_id)
             self.sb.gateway("THREAD_MEMBERS_UPDATE", {

@@ -424,7 +424,27 @@ class Sandbox:
         pending ``asyncio.sleep``/``call_later`` fires ``seconds`` earlier; discord.py view
         and modal timeouts are shifted too), then settle. Other code that re-checks
         ``time.monotonic()``/``time.time()`` after waking sleeps again: read the world's
-        clock (``world.clock.time()``) instead."""
+        clock (``world.clock.time()``) instead.
+
+        Threads idle for their ``auto_archive_duration`` archive on the way, at the moment
+        they are due (THREAD_UPDATE): the clock stops at each such moment and settles, so
+        activity from timers firing earlier counts."""
+        world = self.world
+        remaining = seconds
+        for _ in range(10_000):
+            due = world.next_auto_archive() if remaining > 0 else None
+            step = remaining
+            if due is not None:
+                step = min(remaining, max(0.0, due - world.clock.time()))
+            await self._shift(step)
+            remaining -= step
+            if world.archive_idle_threads():
+                await self.settle()
+            if remaining <= 1e-9:
+                return
+        raise SandboxError("advance: threads keep auto-archiving without the clock moving")
+
+    async def _shift(self, seconds: float) -> None:
         self.world.clock.offset += seconds
         for h in getattr(self._loop, "_scheduled", ()):
             h._when -= seconds  # a uniform shift keeps the heap ordered
@@ -485,7 +505,7 @@ class Sandbox:
         payload: dict[str, Any] = {
             "id": str(it.id), "application_id": str(w.application_id), "type": it.type,
             "data": data, "channel_id": str(ch.id), "token": it.token, "version": 1,
-            "app_permissions": str(P.BOT_PERMISSIONS), "locale": "en-US",
+            "app_permissions": str(w.bot_permissions(ch)), "locale": "en-US",
             "entitlements": [], "entitlement_sku_ids": [],
             "attachment_size_limit": 10 * 1024 * 1024,
         }

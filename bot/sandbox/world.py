@@ -275,7 +275,11 @@ class SimChannel:
 
     ``messages`` holds the ids of the channel's messages in order (deleted ones removed).
     Threads keep ``members`` (user ids), ``archived``, ``locked``, ``parent_id``,
-    ``owner_id`` and ``private``. DMs keep ``recipient_id``.
+    ``owner_id``, ``private``, ``auto_archive_duration`` (minutes) and ``last_activity``
+    (world time of the last message, unarchive or duration change). DMs keep
+    ``recipient_id``. Text channels keep ``overwrites``: target id -> permission overwrite
+    dict as Discord sends it (see :meth:`World.deny_bot`). ``deleted`` is set once the
+    channel was deleted (every later request to it answers 404 Unknown Channel, 10003).
     """
 
     def __init__(self, world: World, cid: int, kind: str, name: str = "", *,
@@ -296,6 +300,9 @@ class SimChannel:
         self.auto_archive_duration = 1440
         self.position = 0
         self.topic: str | None = None
+        self.overwrites: dict[int, dict[str, Any]] = {}
+        self.deleted = False
+        self.last_activity = world.clock.time()
 
     @property
     def is_thread(self) -> bool:
@@ -346,7 +353,9 @@ class SimChannel:
             }
         return {
             "id": str(self.id), "type": 0, "guild_id": str(w.guild_id), "name": self.name,
-            "position": self.position, "permission_overwrites": [], "parent_id": None,
+            "position": self.position,
+            "permission_overwrites": [dict(o) for o in self.overwrites.values()],
+            "parent_id": None,
             "topic": self.topic, "nsfw": False, "last_message_id": last,
             "rate_limit_per_user": 0, "flags": 0, "default_auto_archive_duration": 1440,
         }
@@ -708,6 +717,7 @@ class SimMember:
         msg = SimMessage(self.world, data, [])
         self.world.messages[mid] = msg
         ch.messages.append(mid)
+        ch.last_activity = self.world.clock.time()
         if ch.kind == "dm" or sb.bot.intents.guild_messages:
             gw = dict(data)
             mentioned = f"<@{self.world.application_id}>" in content
@@ -758,6 +768,7 @@ class World:
         self.created = self.clock.iso()
         self.members: dict[int, SimMember] = {}
         self.channels: dict[int, SimChannel] = {}
+        self.deleted_channels: dict[int, SimChannel] = {}
         self.dm_channels: dict[int, SimChannel] = {}
         self.messages: dict[int, SimMessage] = {}
         self.attachments: dict[int, SimAttachment] = {}
@@ -872,6 +883,145 @@ class World:
                 if (method is None or r.method == method.upper())
                 and (pat is None or pat.search(r.path))]
 
+    # --- permissions and moderation
+    def _perm_channel(self, channel: SimChannel | int | str | None) -> SimChannel:
+        """The channel whose overwrites apply: a thread's parent (threads inherit)."""
+        ch = self.channel(channel)
+        return ch.parent or ch if ch.is_thread else ch
+
+    def _bot_overwrite(self, ch: SimChannel) -> dict[str, Any]:
+        return ch.overwrites.setdefault(self.application_id, {
+            "id": str(self.application_id), "type": 1, "allow": "0", "deny": "0"})
+
+    def _channel_changed(self, ch: SimChannel) -> None:
+        if self.sandbox is not None:
+            self.sandbox.gateway("CHANNEL_UPDATE", ch.payload())
+
+    def deny_bot(self, channel: SimChannel | int | str | None, *permissions: str) -> None:
+        """Deny the bot ``permissions`` in a text channel (for a thread: in its parent, as
+        threads inherit their parent's permissions), the way a server admin does: a member
+        permission overwrite on the channel. Names are those of
+        :data:`~bot.sandbox.payloads.PERMISSIONS` (``"view_channel"``, ``"send_messages"``,
+        ``"send_messages_in_threads"``, ``"create_public_threads"``, ``"attach_files"``,
+        ``"embed_links"``...). discord.py learns it by CHANNEL_UPDATE, so
+        ``channel.permissions_for(guild.me)`` sees it, and so do
+        ``interaction.app_permissions`` and the REST routes. KeyError for an unknown name."""
+        bits = 0
+        for name in permissions:
+            bits |= P.PERMISSIONS[name]
+        ch = self._perm_channel(channel)
+        ow = self._bot_overwrite(ch)
+        ow["deny"] = str(int(ow["deny"]) | bits)
+        ow["allow"] = str(int(ow["allow"]) & ~bits)
+        self._channel_changed(ch)
+
+    def allow_bot(self, channel: SimChannel | int | str | None, *permissions: str) -> None:
+        """Undo :meth:`deny_bot` for ``permissions`` (their deny bits are cleared)."""
+        bits = 0
+        for name in permissions:
+            bits |= P.PERMISSIONS[name]
+        ch = self._perm_channel(channel)
+        ow = self._bot_overwrite(ch)
+        ow["deny"] = str(int(ow["deny"]) & ~bits)
+        self._channel_changed(ch)
+
+    def bot_permissions(self, channel: SimChannel | int | str | None = None) -> int:
+        """The bot's effective permission bits in ``channel``, computed as Discord documents
+        it: @everyone and the bot's role, then the channel's @everyone, role and member
+        overwrites (a thread uses its parent's), then the implicit denials (no View Channel:
+        no channel permission at all; no Send Messages, in a thread no Send Messages in
+        Threads: no Embed Links, Attach Files, Mention Everyone, Send TTS)."""
+        ch = self.channel(channel)
+        if ch.kind == "dm":
+            return P.BOT_PERMISSIONS
+        base = int(self.roles[self.guild_id]["permissions"])
+        base |= int(self.roles[self.bot_role_id]["permissions"])
+        if base & P.PERMISSIONS["administrator"]:
+            return (1 << 53) - 1
+        src = self._perm_channel(ch)
+        for target in (self.guild_id, self.bot_role_id, self.application_id):
+            ow = src.overwrites.get(target)
+            if ow is not None:
+                base = (base & ~int(ow["deny"])) | int(ow["allow"])
+        perm = P.PERMISSIONS
+        if not base & perm["view_channel"]:
+            keep = perm["administrator"] | perm["manage_guild"] | perm["manage_roles"]
+            return base & keep
+        send = perm["send_messages_in_threads"] if ch.is_thread else perm["send_messages"]
+        if not base & send:
+            base &= ~(perm["embed_links"] | perm["attach_files"] | perm["mention_everyone"]
+                      | perm["send_tts_messages"])
+        return base
+
+    def bot_can(self, channel: SimChannel | int | str | None, permission: str) -> bool:
+        """True when the bot has ``permission`` (a name of ``payloads.PERMISSIONS``) in
+        ``channel`` (see :meth:`bot_permissions`)."""
+        return bool(self.bot_permissions(channel) & P.PERMISSIONS[permission])
+
+    def moderate_thread(self, thread: SimChannel | int | str, *, locked: bool | None = None,
+                        archived: bool | None = None) -> None:
+        """Lock/unlock or archive/unarchive ``thread`` as a moderator would; the bot gets
+        THREAD_UPDATE. Unarchiving counts as activity (restarts the auto-archive clock)."""
+        th = self.channel(thread)
+        if locked is not None:
+            th.locked = locked
+        if archived is not None:
+            if th.archived and not archived:
+                th.last_activity = self.clock.time()
+            th.archived = archived
+        if self.sandbox is not None:
+            self.sandbox.gateway("THREAD_UPDATE", th.payload())
+
+    def remove_channel(self, channel: SimChannel | int | str) -> dict[str, Any]:
+        """Delete a channel or thread now (a text channel takes its threads along): it and
+        its messages are gone, every later request to it answers 404 Unknown Channel
+        (10003), and the bot gets THREAD_DELETE / CHANNEL_DELETE. Returns the channel
+        object as it was. See :meth:`delete_thread` for the awaitable form."""
+        ch = self.channel(channel)
+        data = ch.payload()
+        if ch.kind == "text":
+            for th in [t for t in self.threads if t.parent_id == ch.id]:
+                self.remove_channel(th)
+        self.channels.pop(ch.id, None)
+        self.deleted_channels[ch.id] = ch
+        ch.deleted = True
+        for mid in ch.messages:
+            self.messages[mid].deleted = True
+        ch.messages = []
+        if self.sandbox is not None:
+            if ch.is_thread:
+                self.sandbox.gateway("THREAD_DELETE", {
+                    "id": str(ch.id), "guild_id": str(self.guild_id),
+                    "parent_id": str(ch.parent_id), "type": data["type"]})
+            else:
+                self.sandbox.gateway("CHANNEL_DELETE", data)
+        return data
+
+    async def delete_thread(self, thread: SimChannel | int | str) -> None:
+        """A moderator deletes ``thread`` (see :meth:`remove_channel`); then settle."""
+        self.remove_channel(thread)
+        await self.settle()
+
+    def next_auto_archive(self) -> float | None:
+        """World time at which the next active thread auto-archives, or None."""
+        due = [t.last_activity + t.auto_archive_duration * 60 for t in self.threads
+               if not t.archived]
+        return min(due) if due else None
+
+    def archive_idle_threads(self) -> list[SimChannel]:
+        """Archive every active thread idle for its ``auto_archive_duration`` (minutes), as
+        Discord does (activity: a message, an unarchive, a duration change); the bot gets
+        THREAD_UPDATE. Returns the threads archived now."""
+        now = self.clock.time()
+        done = []
+        for th in self.threads:
+            if not th.archived and now >= th.last_activity + th.auto_archive_duration * 60 - 1e-6:
+                th.archived = True
+                done.append(th)
+                if self.sandbox is not None:
+                    self.sandbox.gateway("THREAD_UPDATE", th.payload())
+        return done
+
     # --- payloads
     def bot_user(self) -> dict[str, Any]:
         return P.user(self.application_id, self.bot_name, bot=True)
@@ -964,8 +1114,10 @@ class World:
             await self.sandbox.settle()
 
     async def advance(self, seconds: float) -> None:
-        """Shortcut for ``world.sandbox.advance(seconds)`` (moves the clock either way)."""
+        """Shortcut for ``world.sandbox.advance(seconds)`` (moves the clock either way;
+        idle threads auto-archive on the way)."""
         if self.sandbox is not None:
             await self.sandbox.advance(seconds)
         else:
             self.clock.offset += seconds
+            self.archive_idle_threads()
