@@ -405,7 +405,7 @@ class LlamasAlpacasCog(GameCog):
         except GameError as exc:
             await send_error(interaction, named(exc.message, table.names))
             return
-        await self.on_update(update, interaction)
+        await self.show_update(update, interaction)
 
     def _check_can_move(self, table: Table, seat: SeatRecord, src: int | None = None) -> None:
         """Refuse (``GameError``) opening the move panel out of turn or when no move exists."""

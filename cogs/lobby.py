@@ -16,7 +16,9 @@ from discord.ext import commands
 from bot.discord import ids
 from bot.discord.bot import HerdBot
 from bot.discord.components import button, view_of
-from bot.discord.replies import defer, edit_panel, quoted
+from bot.discord.game_cog import thread_is_gone, why_not_posted
+from bot.discord.permissions import require_game_permissions
+from bot.discord.replies import defer, edit_panel, quoted, send_error
 from bot.games.registry import GameSpec
 from bot.runtime import GameError, Update
 from bot.store import GameRecord, SeatRecord
@@ -125,6 +127,7 @@ class Lobby(commands.Cog):
                             f"Games are played in <#{settings.game_channel_id}> on this server.")
         if isinstance(interaction.channel, discord.Thread):
             raise GameError("in_thread", "Start games in a channel, not inside a thread.")
+        require_game_permissions(interaction)
         timer = (turn_timer.value if turn_timer else
                  settings.turn_timer or self.bot.settings.default_turn_timer)
         update = await self.bot.service.create_lobby(
@@ -194,24 +197,23 @@ class Lobby(commands.Cog):
 
     async def _start(self, interaction: discord.Interaction, game_id: int) -> None:
         service = self.bot.service
+        require_game_permissions(interaction)  # refused before anything changes
         acked = await defer(interaction)
         update = await service.start(game_id, interaction.user.id, publish=False)
         record = update.record
         spec = update.spec
         message = interaction.message
         thread_id: int | None = None
-        if message is not None:  # a component interaction always has one
+        if record.thread_id and record.thread_id != record.channel_id:
+            thread_id = record.thread_id  # opened by an earlier Start whose table failed
+            await self._add_members(thread_id, update.seats)
+        elif message is not None:  # a component interaction always has one
             try:
                 thread = await message.create_thread(
                     name=f"{spec.name} #{record.id}"[:100], auto_archive_duration=1440
                 )
-                for seat in update.seats:
-                    if seat.user_id is not None:
-                        try:
-                            await thread.add_user(discord.Object(id=seat.user_id))
-                        except discord.HTTPException:
-                            log.info("could not add %s to thread %s", seat.user_id, thread.id)
                 thread_id = thread.id
+                await self._add_members(thread_id, update.seats)
             except discord.HTTPException:
                 pass
         if thread_id is None:
@@ -219,6 +221,15 @@ class Lobby(commands.Cog):
             thread_id = record.channel_id
         await service.store.update_game(record.id, thread_id=thread_id)
         update.record = await service.get(record.id)
+        cog = self.bot.game_cog(record.kind)
+        if cog is not None:
+            try:
+                await cog.on_update(update)
+            except discord.HTTPException as exc:
+                await self._start_failed(interaction, update, thread_id, exc, acked)
+                return
+        else:
+            await service.publish(update)
         embed = lobby_embed(update.record, update.seats, spec)
         embed.description = f"{spec.description}\n\n**Playing in <#{thread_id}>.**"
         if acked:
@@ -226,11 +237,40 @@ class Lobby(commands.Cog):
                 await interaction.edit_original_response(embed=embed, view=None)
             except discord.HTTPException:
                 log.info("lobby message %s could not be edited", record.lobby_message_id)
-        cog = self.bot.game_cog(record.kind)
+
+    async def _add_members(self, thread_id: int, seats: list[SeatRecord]) -> None:
+        for seat in seats:
+            if seat.user_id is not None:
+                try:
+                    await self.bot.http.add_user_to_thread(thread_id, seat.user_id)
+                except discord.HTTPException:
+                    log.info("could not add %s to thread %s", seat.user_id, thread_id)
+
+    async def _start_failed(self, interaction: discord.Interaction, update: Update,
+                            where: int | None, exc: discord.HTTPException, acked: bool) -> None:
+        """The first table could not be posted: the game goes back to the lobby (the host
+        is told why and presses Start again once it is fixed), never started with no
+        table."""
+        game_id = update.record.id
+        log.warning("game %s: first table refused (%s); back to the lobby", game_id, exc)
+        try:
+            back = await self.bot.service.return_to_lobby(game_id)
+        except GameError:  # it already finished or ended meanwhile: nothing to undo
+            return
+        if thread_is_gone(exc):
+            await self.bot.store.update_game(game_id, thread_id=None)
+        cog = self.bot.game_cog(update.record.kind)
         if cog is not None:
-            await cog.on_update(update)
-        else:
-            await service.publish(update)
+            cog._pinged.pop(game_id, None)
+        if acked:
+            try:
+                await edit_panel(interaction, embed=lobby_embed(back.record, back.seats, back.spec),
+                                 view=lobby_view(back.record, back.seats, back.spec))
+            except discord.HTTPException:
+                log.info("lobby message of game %s could not be edited", game_id)
+        await send_error(interaction, f"The game could not start: I could not post its table "
+                         f"in <#{where}> ({why_not_posted(exc)}). It is back in the lobby: "
+                         "once that is fixed, press Start again.")
 
 
 async def setup(bot: HerdBot) -> None:

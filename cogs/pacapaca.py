@@ -575,12 +575,13 @@ class PacapacaCog(GameCog):
         ]
 
     async def finish(self, table: Table) -> None:
-        """Show the scoring steps one by one, then the final picture and totals; record
-        the members' results."""
+        """Record the members' results, then show the scoring steps one by one, the final
+        picture and totals."""
         channel = self.channel_of(table.record)
         result = table.result
         if result is None:
             return
+        await self.record_stats(table)
         if channel is not None:
             for step in self.scoring_steps(table):
                 await channel.send(step[:2000])
@@ -590,14 +591,6 @@ class PacapacaCog(GameCog):
                                   colour=0xE0B000)
             embed.set_image(url="attachment://final.png")
             await channel.send(embed=embed, file=discord.File(io.BytesIO(data), filename="final.png"))
-        rows = []
-        for seat in table.seats:
-            if seat.user_id is None or seat.is_ai:
-                continue
-            won = seat.seat in result.winners and not seat.ai_takeover
-            rows.append((seat.user_id, won, result.scores.get(seat.seat, 0)))
-        if table.record.guild_id is not None and rows:
-            await self.bot.store.record_result(table.record.guild_id, table.spec.key, rows)
 
 
 def _example_png() -> bytes:

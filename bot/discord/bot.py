@@ -25,7 +25,7 @@ from bot.discord.notify import Notifier
 from bot.discord.replies import defer, quoted, send_error
 from bot.games.registry import Registry, builtin_games
 from bot.runtime import Clock, GameError, GameService, Update
-from bot.store import Store
+from bot.store import GameRecord, Store
 
 if TYPE_CHECKING:
     from bot.discord.game_cog import GameCog
@@ -42,6 +42,9 @@ discord.VoiceClient.warn_dave = False
 
 #: What a player sees when something unexpected breaks (the log gets the traceback).
 OOPS = "Something went wrong on our side; nothing was changed. Please try again."
+#: The same when the game had already changed (stored) before it broke.
+OOPS_AFTER_CHANGE = ("Something went wrong on our side after the game was updated; what "
+                     "you did was saved. See /game status.")
 
 
 class HerdTree(app_commands.CommandTree["HerdBot"]):
@@ -180,7 +183,7 @@ class HerdBot(commands.Bot):
             return
         cog = self.game_cog(update.record.kind)
         if cog is not None:
-            await cog.on_update(update)
+            await cog.show_update(update)
 
     async def route_component(
         self, interaction: discord.Interaction, custom_id: str, values: list[str]
@@ -195,7 +198,9 @@ class HerdBot(commands.Bot):
         # Acknowledge at once: the work below reads the store, which can queue under load.
         await defer(interaction)
         cog: GameCog | None = None
+        before: GameRecord | None = None
         try:
+            before = await self.store.get_game(cid.game_id)
             if cid.scope == "l":
                 lobby = self.get_cog("Lobby")
                 await lobby.on_component(interaction, cid, values)  # type: ignore[union-attr]
@@ -209,7 +214,15 @@ class HerdBot(commands.Bot):
             await send_error(interaction, exc.message, secret=bool(cog and cog.hidden_info))
         except Exception:
             log.exception("component %s failed", custom_id)
-            await send_error(interaction, OOPS)
+            changed = False
+            if before is not None:
+                try:
+                    after = await self.store.get_game(cid.game_id)
+                except Exception:  # the store itself broke: say nothing more than OOPS
+                    after = None
+                changed = after is not None and (
+                    (before.status, before.version) != (after.status, after.version))
+            await send_error(interaction, OOPS_AFTER_CHANGE if changed else OOPS)
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """Answer component clicks discord.py's dispatch will not route (never 'This

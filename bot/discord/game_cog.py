@@ -34,6 +34,29 @@ log = logging.getLogger(__name__)
 #: Discord's limit on an embed description.
 EMBED_LIMIT = 4096
 
+#: Discord's error codes for a channel that no longer exists and for a locked thread.
+UNKNOWN_CHANNEL = 10003
+THREAD_ARCHIVED = 50083
+
+
+def thread_is_gone(exc: discord.HTTPException) -> bool:
+    """True when Discord says the game's channel or thread no longer exists (404, 10003)."""
+    return exc.status == 404 and exc.code == UNKNOWN_CHANNEL
+
+
+def why_not_posted(exc: discord.HTTPException) -> str:
+    """A few words on why Discord refused a post in the game's thread (for a sentence)."""
+    if exc.code == THREAD_ARCHIVED:
+        return "it is locked"
+    if exc.code == 50013:
+        return "I am missing a permission there"
+    if exc.code == 50001:
+        return "I cannot see it"
+    if thread_is_gone(exc):
+        return "it was deleted"
+    return "Discord refused the message"
+
+
 _SEAT_ID = re.compile(r"\bs(\d{1,2})\b")
 
 
@@ -129,6 +152,8 @@ class GameCog(commands.Cog):
         self._pinged: dict[int, str] = {}
         #: game id -> lock serialising the posts of its tables.
         self._post_locks: dict[int, asyncio.Lock] = {}
+        #: games whose result this process recorded (a finish is recorded once).
+        self._recorded: set[int] = set()
         #: the /rules example picture, once built.
         self._example: bytes | None = None
 
@@ -300,6 +325,65 @@ class GameCog(commands.Cog):
             except (discord.HTTPException, AttributeError):
                 pass
 
+    async def show_update(
+        self, update: Update, interaction: discord.Interaction | None = None
+    ) -> bool:
+        """:meth:`on_update` for a change that is already stored. When Discord refuses a
+        post in the game's thread the change stays made and the member who acted (if any)
+        is told so, with where to look; a deleted thread ends the game (see
+        :meth:`thread_gone`). Never raises for a Discord refusal; returns True when
+        everything was posted."""
+        try:
+            await self.on_update(update, interaction)
+            return True
+        except discord.HTTPException as exc:
+            if update.state is not None and update.result is not None:
+                await self.record_stats(
+                    Table(update.record, update.seats, update.spec, update.state))
+            what = await self.posting_failed(update.record, exc)
+            if interaction is not None:
+                more = "" if thread_is_gone(exc) else " See /game status."
+                await send_ephemeral(interaction, f"Your move was made, but {what}.{more}")
+            return False
+
+    async def posting_failed(self, record: GameRecord, exc: discord.HTTPException) -> str:
+        """Deal with Discord refusing a post in ``record``'s thread after a stored change
+        and return a true clause for the member ("I could not post the table in the
+        game's thread (it is locked)"). A deleted thread ends the game; other refusals
+        are logged (warning, not error: a locked thread is a moderator's choice)."""
+        if thread_is_gone(exc):
+            await self.thread_gone(record)
+            return "the game's thread was deleted, so the game has ended (no scores recorded)"
+        log.warning("game %s: could not post in %s: %s", record.id,
+                    record.thread_id or record.channel_id, exc)
+        return f"I could not post the table in the game's thread ({why_not_posted(exc)})"
+
+    async def thread_gone(self, record: GameRecord) -> bool:
+        """The game's thread was deleted on Discord: end the game (timers stop, nothing
+        more is posted there, no scores) and say so in the lobby's channel. Returns True
+        when this call ended it (False: it was not running)."""
+        update = await self.bot.service.end_without_thread(record.id)
+        if update is None:
+            return False
+        self._pinged.pop(record.id, None)
+        if record.channel_id and record.channel_id != record.thread_id:
+            try:
+                await self.bot.get_partial_messageable(record.channel_id).send(
+                    f"\N{BLACK SQUARE FOR STOP} {update.spec.name} #{record.id} has ended: its "
+                    "thread was deleted. No scores are recorded."
+                )
+            except discord.HTTPException as exc:
+                log.info("game %s: could not post the end note: %s", record.id, exc)
+        return True
+
+    @commands.Cog.listener()
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        """A deleted thread that holds one of this cog's running games ends that game."""
+        record = await self.bot.store.game_by_thread(payload.thread_id)
+        if record is None or record.kind != self.kind or record.thread_id == record.channel_id:
+            return
+        await self.thread_gone(record)
+
     async def on_update(self, update: Update, interaction: discord.Interaction | None = None) -> None:
         """Show what changed: notes, the new table, private events, and the end."""
         if update.kind == "archive":
@@ -320,9 +404,14 @@ class GameCog(commands.Cog):
             return
         if update.kind == "ended":
             if channel is not None:
-                await channel.send(
-                    "\N{BLACK SQUARE FOR STOP} This game was ended early; no scores are recorded."
-                )
+                try:
+                    await channel.send(
+                        "\N{BLACK SQUARE FOR STOP} This game was ended early; no scores are "
+                        "recorded."
+                    )
+                except discord.HTTPException as exc:  # the game is ended all the same
+                    log.info("game %s: could not post the end: %s", update.record.id, exc)
+                    return
                 if table.record.table_message_id:
                     try:
                         await channel.get_partial_message(table.record.table_message_id).edit(view=None)  # type: ignore[attr-defined]
@@ -390,11 +479,20 @@ class GameCog(commands.Cog):
         result = table.result
         if result is None:
             return
+        await self.record_stats(table)
         if channel is not None:
             embed = discord.Embed(title=f"{table.spec.name} #{table.record.id}: final scores",
                                   description=self.final_text(table)[:EMBED_LIMIT],
                                   colour=0xE0B000)
             await channel.send(embed=embed)
+
+    async def record_stats(self, table: Table) -> None:
+        """Record a finished game's result in the server's stats (before anything is
+        posted, so a refused post loses nothing)."""
+        result = table.result
+        if result is None or table.record.id in self._recorded:
+            return
+        self._recorded.add(table.record.id)
         rows = []
         for seat in table.seats:
             if seat.user_id is None or seat.is_ai:
@@ -475,5 +573,5 @@ class GameCog(commands.Cog):
                 await send_error(interaction, named(exc.message, table.names),
                                  secret=self.hidden_info)
             return None
-        await self.on_update(update, interaction)
+        await self.show_update(update, interaction)
         return update

@@ -633,6 +633,33 @@ class GameService:
         await self.publish(update)
         return update
 
+    async def return_to_lobby(self, game_id: int) -> Update:
+        """Undo the start of a game whose table could not be posted (Discord refused): its
+        timers are cancelled and it is a lobby again with the same seats and options, so
+        the host can press Start once the cause is fixed. Nothing is published. Raises
+        :class:`GameError` (``not_active``) when the game is not running."""
+        async with self.lock(game_id):
+            await self.timers.cancel(game_id)
+            if not await self.store.reset_to_lobby(game_id):
+                raise GameError("not_active", "This game is not running.")
+            return await self._lobby_update(game_id)
+
+    async def end_without_thread(self, game_id: int) -> Update | None:
+        """End an active game whose thread was deleted on Discord: status ``ended``, every
+        timer (turn, reminder, rules, archive) cancelled, no result recorded, nothing
+        published (there is nowhere to post). Returns the ``ended`` update, or ``None``
+        when the game was not active (already ended: nothing done)."""
+        async with self.lock(game_id):
+            record = await self.store.get_game(game_id)
+            if record is None or record.status != "active":
+                return None
+            await self.store.update_game(game_id, status="ended")
+            await self.timers.cancel(game_id)
+            record = await self.get(game_id)
+            spec = self.spec_of(record)
+            state = spec.engine.load_state(record.state) if record.state else None
+            return Update("ended", record, await self.store.seats(game_id), spec, state)
+
     async def system_seat_act(self, game_id: int, action: dict[str, Any]) -> Update:
         """Apply an action as :data:`SYSTEM_SEAT` (used by rules timeouts in tests)."""
         return await self.act(game_id, SYSTEM_SEAT, action)

@@ -280,6 +280,21 @@ class Store:
             if cur.rowcount != 1:
                 raise StaleVersion(0, -1)
 
+    async def reset_to_lobby(self, game_id: int) -> bool:
+        """Undo a start whose table could not be shown: the game becomes a lobby again (no
+        state, version 0, no table message, its action log emptied; seats, options and
+        ``thread_id`` kept). Returns False when the game was not active (nothing done)."""
+        async with self._tx() as db:
+            cur = await db.execute(
+                "UPDATE games SET status='lobby', state=NULL, version=0, table_message_id=NULL,"
+                " updated_at=? WHERE id=? AND status='active'",
+                (self._clock(), game_id),
+            )
+            if cur.rowcount != 1:
+                return False
+            await db.execute("DELETE FROM actions WHERE game_id=?", (game_id,))
+        return True
+
     async def commit_action(
         self,
         game_id: int,
