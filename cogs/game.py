@@ -11,7 +11,7 @@ from discord.ext import commands
 
 from bot.discord.bot import HerdBot
 from bot.discord.components import button, view_of
-from bot.discord.game_cog import GameCog, Table, named
+from bot.discord.game_cog import GameCog, Table, named, thread_is_gone
 from bot.discord.replies import defer, quoted, send_ephemeral
 from bot.games.base import Event
 from bot.runtime import GameError
@@ -88,7 +88,17 @@ class GameCommands(commands.Cog):
         cog = self.cog_for(record)
         await defer(interaction, ephemeral=True)
         table = await cog.load_table(record.id)
-        await cog.post_table(table)
+        try:
+            await cog.post_table(table)
+        except discord.HTTPException as exc:
+            what = await cog.posting_failed(record, exc)
+            if thread_is_gone(exc):
+                await send_ephemeral(interaction, f"{self._title(record)}: {what}.")
+                return
+            # The table is public: show it to the member who asked (without its buttons).
+            await send_ephemeral(interaction, f"{what[0].upper()}{what[1:]}. Here it is:",
+                                 embed=cog.table_embed(table), file=await cog.render_file(table))
+            return
         await send_ephemeral(interaction, "The table is posted in the game's thread.")
 
     @game.command(name="leave", description="Leave your game; an AI takes your seat.")
@@ -111,7 +121,13 @@ class GameCommands(commands.Cog):
         await self.bot.service.set_takeover(record.id, interaction.user.id, True)
         channel = cog.channel_of(record)
         if channel is not None:
-            await channel.send(f"{seat.name} left the game; the AI plays their seat now.")
+            try:
+                await channel.send(f"{seat.name} left the game; the AI plays their seat now.")
+            except discord.HTTPException as exc:  # the seat is the AI's all the same
+                what = await cog.posting_failed(record, exc)
+                if thread_is_gone(exc):
+                    await send_ephemeral(interaction, f"You left {self._title(record)}: {what}.")
+                    return
         await send_ephemeral(interaction, "You left the game; the AI plays your seat.")
 
     @game.command(name="end", description="End the game early (host or server managers).")
