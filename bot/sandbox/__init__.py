@@ -31,6 +31,10 @@ Usage (pytest-asyncio, ``asyncio_mode = "auto"``)::
         world.faults.late_ack()                           # 404 10062 on next callback
         world.faults.expire_token()                       # 401 50027 on followups
         world.faults.rate_limit("POST", r"^/channels/\d+/messages$")  # one 429
+        world.deny_bot(world.main, "create_public_threads")   # 403 50013, app_permissions
+        world.moderate_thread(thread, locked=True)        # bot posts: 400 50083
+        await world.delete_thread(thread)                 # THREAD_DELETE; 404 10003 after
+        await sb.advance(24 * 3600)                       # idle threads auto-archive
         await world.disconnect()                          # bot.close(); world persists
         await world.connect(MyBot(...))                   # restart: old buttons work
         await alice.click(lobby, "Leave")

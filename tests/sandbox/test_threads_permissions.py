@@ -184,7 +184,7 @@ async def test_a_thread_auto_archives_after_its_duration_of_inactivity(world, sb
     assert updates == []  # archived by Discord, not by a request of the bot
 
 
-async def test_a_long_advance_stops_at_each_archive_moment(world, sb):
+async def test_a_long_advance_archives_and_leaves_nothing_due(world, sb):
     sim, _ = await new_thread(sb, world, minutes=60)
     await sb.advance(5 * 3600)
     assert sim.archived is True
