@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import random
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -26,17 +27,19 @@ MAX_ACTIONS = 5000
 
 async def play_game(
     world: Any, bot: Any, *, game: str, players: int, seed: int,
-    extra_clicks: Any = None, game_seed: int | None = None,
+    extra_clicks: Any = None, game_seed: int | None = None, names: Sequence[str] | None = None,
 ) -> int:
     """Drive a whole game of ``game`` with ``players`` members through the UI; return its
     game id. ``seed`` seeds the members' AI choices; ``game_seed`` (when given) the game's
-    own shuffles. ``extra_clicks(ctx)`` may run after every action (tests use it)."""
+    own shuffles. ``extra_clicks(ctx)`` may run after every action (tests use it). The
+    players are the world's members named ``names[:players]`` (default :data:`NAMES`; the
+    first one hosts)."""
     from bot.sandbox import World  # noqa: F401 - type only
 
     if game_seed is not None:
         seeds = iter(range(game_seed, game_seed + 1_000_000))
         bot.service.seed_factory = lambda: next(seeds)
-    members = [world.member(n) for n in NAMES[:players]]
+    members = [world.member(n) for n in (NAMES if names is None else names)[:players]]
     host = members[0]
     await host.slash("play", game=game)
     lobby = host.last_reply
