@@ -13,6 +13,7 @@ from bot.discord.bot import HerdBot
 from bot.discord.components import button, view_of
 from bot.discord.game_cog import GameCog, Table, named
 from bot.discord.replies import defer, quoted, send_ephemeral
+from bot.discord.text import md_name
 from bot.games.base import Event
 from bot.runtime import GameError
 from bot.store import GameRecord
@@ -111,7 +112,7 @@ class GameCommands(commands.Cog):
         await self.bot.service.set_takeover(record.id, interaction.user.id, True)
         channel = cog.channel_of(record)
         if channel is not None:
-            await channel.send(f"{seat.name} left the game; the AI plays their seat now.")
+            await channel.send(f"{md_name(seat.name)} left the game; the AI plays their seat now.")
         await send_ephemeral(interaction, "You left the game; the AI plays your seat.")
 
     @game.command(name="end", description="End the game early (host or server managers).")
