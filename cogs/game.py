@@ -135,12 +135,14 @@ class GameCommands(commands.Cog):
         seat = table.seat_of(interaction.user.id)
         viewer = seat.seat if seat else None
         lines: list[str] = []
+        plain: list[str] = []  # the attached .txt shows no markdown: names as typed
         for row in await self.bot.store.actions(record.id):
             for raw in row.events:
                 event = Event.model_validate(raw)
                 if event.visible_to(viewer):
-                    text = named(event.text, table.names)
-                    lines.append(f"{row.version}. {'(private) ' if event.to else ''}{text}")
+                    head = f"{row.version}. {'(private) ' if event.to else ''}"
+                    lines.append(head + named(event.text, table.names))
+                    plain.append(head + named(event.text, table.plain_names))
         if not lines:
             lines = ["No moves yet."]
         text = "\n".join(lines)
@@ -151,7 +153,8 @@ class GameCommands(commands.Cog):
             await send_ephemeral(
                 interaction, f"**{table.spec.name} #{record.id}: log** (last moves below, full log attached)\n"
                 + "\n".join(lines[-15:])[-1500:],
-                file=discord.File(io.BytesIO(text.encode()), filename=f"game-{record.id}-log.txt"),
+                file=discord.File(io.BytesIO("\n".join(plain).encode()),
+                                  filename=f"game-{record.id}-log.txt"),
                 secret=True,
             )
 

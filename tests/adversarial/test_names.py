@@ -134,8 +134,18 @@ async def test_unleashed_with_a_loud_nickname(world, sb, monkeypatch):
     assert reminders and all(len(m.data["mentions"]) == 1 for m in reminders)
     # A whole game through the UI: options name loud's Field and cards in it.
     monkeypatch.setattr(demo, "NAMES", [nick, "Ana", "Bo"])
-    await demo.play_game(world, sb.bot, game="llamas-unleashed", players=3, seed=3, game_seed=3)
-    players = {loud.id, world.member("Ana").id, world.member("Bo").id}
+    game_id = await demo.play_game(world, sb.bot, game="llamas-unleashed", players=3, seed=3,
+                                   game_seed=3)
+    # /game log: escaped in the message, as typed in the attached text file.
+    ana = world.member("Ana")
+    record = await sb.bot.store.get_game(game_id)
+    await ana.slash("game log", in_channel=record.thread_id)
+    log = ana.last_reply
+    assert log.filenames == [f"game-{game_id}-log.txt"]
+    attached = log.file(f"game-{game_id}-log.txt").decode()
+    assert f"{nick} chooses " in attached and "\\" not in attached
+    assert md_name(nick) in log.content
+    players = {loud.id, ana.id, world.member("Bo").id}
     counts = check_world(world, victim, loud, nick, players)
     assert counts["pinged_loud"] >= 3 and counts["escaped"] >= 10 and counts["plain"] >= 5, counts
 
