@@ -37,6 +37,8 @@ class Settings(BaseSettings):
         default_dm_notifications: whether hands and turn notices are DMed by default.
         reaction_window_s: Llamas Unleashed reaction window in seconds.
         archive_after_s: seconds after a game ends before its thread is archived.
+        max_open_lobbies: open lobbies (not yet started) one member may host at once in a
+            server, until ``/settings`` changes it (``HERDBOT_MAX_OPEN_LOBBIES``, 1-25).
     """
 
     discord_token: SecretStr | None = Field(default=None, validation_alias="DISCORD_TOKEN")
@@ -49,6 +51,7 @@ class Settings(BaseSettings):
     default_dm_notifications: bool = True
     reaction_window_s: int = Field(default=20, ge=5, le=120)
     archive_after_s: int = Field(default=600, ge=0)
+    max_open_lobbies: int = Field(default=3, ge=1, le=25)
 
     model_config = SettingsConfigDict(
         env_file=".env",

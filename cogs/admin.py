@@ -10,6 +10,9 @@ from bot.discord.bot import HerdBot
 from bot.discord.replies import quoted, send_ephemeral
 from bot.runtime import GameError
 
+#: The most open lobbies a server may allow one member (as the config's upper bound).
+MAX_LOBBIES = 25
+
 TIMERS = [
     app_commands.Choice(name="No turn timer", value="off"),
     app_commands.Choice(name="2 minutes", value="2m"),
@@ -36,6 +39,7 @@ class Admin(commands.Cog):
         dm_notifications="DM players their hands and turn notices",
         game_channel="The only channel where games may be started (leave empty for any)",
         clear_channel="Allow games in every channel again",
+        lobbies_per_member="How many open lobbies one member may host at once (1-25)",
     )
     @app_commands.choices(turn_timer=TIMERS)
     @app_commands.default_permissions(manage_guild=True)
@@ -47,6 +51,7 @@ class Admin(commands.Cog):
         dm_notifications: bool | None = None,
         game_channel: discord.TextChannel | None = None,
         clear_channel: bool = False,
+        lobbies_per_member: app_commands.Range[int, 1, MAX_LOBBIES] | None = None,
     ) -> None:
         perms = getattr(interaction.user, "guild_permissions", None)
         if not (perms and perms.manage_guild):
@@ -61,15 +66,19 @@ class Admin(commands.Cog):
             current.game_channel_id = game_channel.id
         if clear_channel:
             current.game_channel_id = None
+        if lobbies_per_member is not None:
+            current.max_open_lobbies = lobbies_per_member
         await store.save_guild_settings(current)
         cfg = self.bot.settings
         timer = current.turn_timer or cfg.default_turn_timer
         dms = cfg.default_dm_notifications if current.dm_notifications is None else current.dm_notifications
         channel = f"<#{current.game_channel_id}>" if current.game_channel_id else "any channel"
+        lobbies = current.max_open_lobbies or cfg.max_open_lobbies
         await send_ephemeral(
             interaction,
             f"**herdbot settings**\nDefault turn timer: {timer}\nDM hands and turn notices: "
-            f"{'on' if dms else 'off'}\nGames may start in: {channel}",
+            f"{'on' if dms else 'off'}\nGames may start in: {channel}\n"
+            f"Open lobbies per member: {lobbies}",
         )
 
     @stats_group.command(name="show", description="Games played and won on this server.")

@@ -13,6 +13,7 @@ from bot.discord.bot import HerdBot
 from bot.discord.components import button, view_of
 from bot.discord.game_cog import GameCog, Table, named, thread_is_gone
 from bot.discord.replies import defer, quoted, send_ephemeral
+from bot.discord.text import md_name
 from bot.games.base import Event
 from bot.runtime import GameError
 from bot.store import GameRecord
@@ -122,7 +123,7 @@ class GameCommands(commands.Cog):
         channel = cog.channel_of(record)
         if channel is not None:
             try:
-                await channel.send(f"{seat.name} left the game; the AI plays their seat now.")
+                await channel.send(f"{md_name(seat.name)} left the game; the AI plays their seat now.")
             except discord.HTTPException as exc:  # the seat is the AI's all the same
                 what = await cog.posting_failed(record, exc)
                 if thread_is_gone(exc):
@@ -150,12 +151,14 @@ class GameCommands(commands.Cog):
         seat = table.seat_of(interaction.user.id)
         viewer = seat.seat if seat else None
         lines: list[str] = []
+        plain: list[str] = []  # the attached .txt shows no markdown: names as typed
         for row in await self.bot.store.actions(record.id):
             for raw in row.events:
                 event = Event.model_validate(raw)
                 if event.visible_to(viewer):
-                    text = named(event.text, table.names)
-                    lines.append(f"{row.version}. {'(private) ' if event.to else ''}{text}")
+                    head = f"{row.version}. {'(private) ' if event.to else ''}"
+                    lines.append(head + named(event.text, table.names))
+                    plain.append(head + named(event.text, table.plain_names))
         if not lines:
             lines = ["No moves yet."]
         text = "\n".join(lines)
@@ -166,7 +169,8 @@ class GameCommands(commands.Cog):
             await send_ephemeral(
                 interaction, f"**{table.spec.name} #{record.id}: log** (last moves below, full log attached)\n"
                 + "\n".join(lines[-15:])[-1500:],
-                file=discord.File(io.BytesIO(text.encode()), filename=f"game-{record.id}-log.txt"),
+                file=discord.File(io.BytesIO("\n".join(plain).encode()),
+                                  filename=f"game-{record.id}-log.txt"),
                 secret=True,
             )
 

@@ -19,6 +19,7 @@ from bot.discord.components import button, view_of
 from bot.discord.game_cog import thread_is_gone, why_not_posted
 from bot.discord.permissions import require_game_permissions
 from bot.discord.replies import defer, edit_panel, quoted, send_error
+from bot.discord.text import md_name
 from bot.games.registry import GameSpec
 from bot.runtime import GameError, Update
 from bot.store import GameRecord, SeatRecord
@@ -52,7 +53,7 @@ def lobby_embed(record: GameRecord, seats: list[SeatRecord], spec: GameSpec) -> 
                           description=spec.description)
     lines = []
     for i, seat in enumerate(seats, 1):
-        who = f"\N{ROBOT FACE} {seat.name}" if seat.is_ai else f"<@{seat.user_id}>"
+        who = f"\N{ROBOT FACE} {md_name(seat.name)}" if seat.is_ai else f"<@{seat.user_id}>"
         host = " \N{CROWN} host" if seat.user_id == record.host_id else ""
         lines.append(f"{i}. {who}{host}")
     for i in range(len(seats) + 1, spec.max_players + 1):
@@ -137,6 +138,7 @@ class Lobby(commands.Cog):
             host_id=interaction.user.id,
             host_name=interaction.user.display_name,
             options=self.default_options(spec, timer),
+            max_open=settings.max_open_lobbies or self.bot.settings.max_open_lobbies,
         )
         kwargs: dict[str, Any] = {"embed": lobby_embed(update.record, update.seats, spec)}
         view = lobby_view(update.record, update.seats, spec)

@@ -254,7 +254,8 @@ class PacapacaCog(GameCog):
         ]
         humans = [s for s in table.pending.seats if table.is_human(s)]
         ping = " ".join(table.mention(s) for s in humans)
-        return {"content": ping or None, "embed": embed, "view": view_of(*items)}
+        return {"content": ping or None, "embed": embed, "view": view_of(*items),
+                "allowed_mentions": table.pings(humans)}
 
     async def _edit_panel(self, table: Table) -> None:
         channel = self.channel_of(table.record)
@@ -262,6 +263,7 @@ class PacapacaCog(GameCog):
             return
         kwargs = await self._panel_kwargs(table)
         kwargs.pop("content", None)
+        kwargs.pop("allowed_mentions", None)
         try:
             await channel.get_partial_message(table.record.table_message_id).edit(**kwargs)  # type: ignore[attr-defined]
         except (discord.HTTPException, AttributeError):
@@ -311,14 +313,15 @@ class PacapacaCog(GameCog):
         channel = self.channel_of(table.record)
         await self._edit_panel(table)
         lines = [named(e.text, table.names) for e in events if e.to is None]
-        lines += update.notes
+        lines += [named(n, table.names) for n in update.notes]
         if channel is not None and lines:
             actor = table.seat_of(interaction.user.id) if interaction is not None else None
             humans = [s for s in table.pending.seats if table.is_human(s)
                       and (actor is None or s != actor.seat)]
             ping = " ".join(table.mention(s) for s in humans)
             text = "\n".join(f"\N{BULLET} {t}" for t in lines)
-            await channel.send((text + (f"\n{ping}" if ping else ""))[:1900])
+            await channel.send((text + (f"\n{ping}" if ping else ""))[:1900],
+                               allowed_mentions=table.pings(humans))
         await self.send_private_events(table, update, interaction)
 
     # -- private -----------------------------------------------------------------------
@@ -494,10 +497,11 @@ class PacapacaCog(GameCog):
         other, mine, theirs = self._sides(table, seat)
         gid, t = table.record.id, st.turn_number
         oname = table.names[other]
+        plain = table.plain_names[other]  # placeholders and option labels render no markdown
         items: list[discord.ui.Item[Any]] = []
         for code, cards, chosen, ph, empty in (
             ("give", mine, give, "Cards I give", "Your alpaca has no neck cards to give"),
-            ("get", theirs, get, f"Cards I get from {oname}", f"{oname} has no neck cards"),
+            ("get", theirs, get, f"Cards I get from {plain}", f"{plain} has no neck cards"),
         ):
             if cards:
                 opts = card_options(cards, set(chosen))

@@ -234,8 +234,8 @@ class UnleashedCog(GameCog):
                 and update.steps):
             # A Baby chosen while others still choose: one line, the table stays.
             channel = self.channel_of(update.record)
-            lines = [named(e.text, {s.seat: s.name for s in update.seats})
-                     for e in update.events() if e.to is None]
+            names = Table(update.record, update.seats, update.spec, st).names
+            lines = [named(e.text, names) for e in update.events() if e.to is None]
             if channel is not None and lines:
                 await channel.send("\n".join(f"\N{BULLET} {t}" for t in lines)[:2000])
             return
@@ -344,7 +344,7 @@ class UnleashedCog(GameCog):
             for a in legal:
                 if isinstance(a, Activate):
                     items.append(button("g", gid, f"act.{st.turn}.{_src_code(a.source)}",
-                                        named(self.label(table, a), names),
+                                        named(self.label(table, a), table.plain_names),
                                         style=discord.ButtonStyle.primary))
             items.append(button("g", gid, f"proc.{st.turn}.s", "Go to the Draw phase",
                                 style=discord.ButtonStyle.success))
@@ -392,7 +392,7 @@ class UnleashedCog(GameCog):
         st = self.st(table)
         assert st.choice is not None
         gid = table.record.id
-        names = table.names
+        names = table.plain_names  # labels and placeholders render no markdown
         ch = st.choice
         opts = ch.options
         if len(opts) <= 5 and all(o.card is None for o in opts):
@@ -500,7 +500,7 @@ class UnleashedCog(GameCog):
 
     def _field_select(self, table: Table, plays: list[Play]) -> discord.ui.Item[Any]:
         st = self.st(table)
-        names = table.names
+        names = table.plain_names  # option labels render no markdown
         card = plays[0].card
         opts = [discord.SelectOption(
             label="Your Field" if p.field == st.active else f"{names[p.field or '']}'s Field",

@@ -13,7 +13,7 @@ from bot.store.migrations import MIGRATIONS, SCHEMA_VERSION
 
 async def test_migrate_from_empty_reaches_latest(tmp_path):
     store = await Store.open(tmp_path / "a.db")
-    assert await store.user_version() == SCHEMA_VERSION == len(MIGRATIONS) == 3
+    assert await store.user_version() == SCHEMA_VERSION == len(MIGRATIONS) == 4
     async with store._db.execute("PRAGMA journal_mode") as cur:
         assert (await cur.fetchone())[0] == "wal"
     async with store._db.execute("PRAGMA foreign_keys") as cur:

@@ -95,7 +95,8 @@ class HerdBot(commands.Bot):
             intents=intents,
             help_command=None,
             tree_cls=HerdTree,
-            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            # Nobody is pinged unless a send names the members (bot.discord.text.pinging).
+            allowed_mentions=discord.AllowedMentions.none(),
             **kwargs,
         )
         self.settings = settings

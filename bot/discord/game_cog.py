@@ -21,6 +21,7 @@ from discord.ext import commands
 from bot.discord import ids
 from bot.discord.components import button, view_of
 from bot.discord.replies import defer, send_ephemeral, send_error
+from bot.discord.text import md_name, pinging, plain_name
 from bot.games.base import Action, Event, Pending, Result, State
 from bot.games.registry import GameSpec
 from bot.runtime import GameError, Update
@@ -92,14 +93,15 @@ class Table:
 
     @property
     def names(self) -> dict[str, str]:
-        """Seat id -> display name, escaped for Discord markdown and mentions (for text)."""
-        return {s.seat: discord.utils.escape_mentions(discord.utils.escape_markdown(s.name))
-                for s in self.seats}
+        """Seat id -> display name for markdown-rendered text (content, embed titles and
+        descriptions): escaped, never a mention (:func:`bot.discord.text.md_name`)."""
+        return {s.seat: md_name(s.name) for s in self.seats}
 
     @property
     def plain_names(self) -> dict[str, str]:
-        """Seat id -> display name as typed (for pictures and select labels)."""
-        return {s.seat: s.name for s in self.seats}
+        """Seat id -> display name as typed, for pictures and the places Discord shows
+        without markdown (labels, placeholders: :func:`bot.discord.text.plain_name`)."""
+        return {s.seat: plain_name(s.name) for s in self.seats}
 
     def seat_of(self, user_id: int) -> SeatRecord | None:
         """The seat held by ``user_id``."""
@@ -133,9 +135,15 @@ class Table:
         return self.spec.engine.view(self.state, seat_id)
 
     def mention(self, seat_id: str) -> str:
-        """``<@id>`` for a member, the bare name for an AI."""
+        """``<@id>`` for a member, the (escaped) name for an AI."""
         s = self.seat(seat_id)
-        return f"<@{s.user_id}>" if s.user_id is not None and not s.is_ai else s.name
+        return f"<@{s.user_id}>" if s.user_id is not None and not s.is_ai else md_name(s.name)
+
+    def pings(self, seat_ids: list[str]) -> discord.AllowedMentions:
+        """Allowed mentions pinging exactly the members playing ``seat_ids`` (AI seats
+        ping nobody); pass it with every message meant to ping."""
+        return pinging(s.user_id for s in self.seats
+                       if s.seat in seat_ids and s.user_id is not None and not s.is_ai)
 
 
 class GameCog(commands.Cog):
@@ -315,6 +323,7 @@ class GameCog(commands.Cog):
             content=ping or None, embed=self.table_embed(table, events, deadline=deadline),
             file=file,
             view=self.table_view(table),
+            allowed_mentions=table.pings(humans),
         )
         await self.bot.store.update_game(table.record.id, table_message_id=message.id)
         for seat_id in humans:
@@ -399,7 +408,8 @@ class GameCog(commands.Cog):
                 deadline = int(float(update.notes[0] or 0))
                 await channel.send(
                     f"\N{ALARM CLOCK} {' '.join(table.mention(s) for s in humans)}, half your "
-                    f"time is gone: the AI plays for you <t:{deadline}:R>."
+                    f"time is gone: the AI plays for you <t:{deadline}:R>.",
+                    allowed_mentions=table.pings(humans),
                 )
             return
         if update.kind == "ended":
@@ -419,7 +429,7 @@ class GameCog(commands.Cog):
                         pass
             return
         if update.notes and channel is not None:
-            await channel.send("\n".join(update.notes))
+            await channel.send("\n".join(named(n, table.names) for n in update.notes)[:2000])
         await self.post_table(table, update.events())
         await self.send_private_events(table, update, interaction)
         if update.result is not None:

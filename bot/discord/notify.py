@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.discord.text import pinging
 from bot.store import GameRecord
 
 if TYPE_CHECKING:
@@ -76,7 +77,7 @@ class Notifier:
             await channel.send(
                 f"<@{user_id}>, I cannot send you direct messages, so I will not try again. "
                 "Use the **My hand** button on the table to see your cards.",
-                allowed_mentions=discord.AllowedMentions(users=True),
+                allowed_mentions=pinging([user_id]),
             )
         except discord.HTTPException:
             log.info("could not tell %s about closed DMs", user_id)

@@ -13,6 +13,8 @@ from typing import Any
 
 import discord
 
+from bot.discord.text import md_name, pinging
+
 log = logging.getLogger(__name__)
 
 #: Discord error codes herdbot handles.
@@ -26,10 +28,7 @@ _GONE = (UNKNOWN_INTERACTION, INVALID_WEBHOOK_TOKEN)
 def quoted(value: object, limit: int = 60) -> str:
     """A member's text for an error message: markdown and mentions escaped, cut to
     ``limit`` characters (put it between typographic quotes; never a Python repr)."""
-    text = str(value)
-    if len(text) > limit:
-        text = text[: limit - 1] + "\N{HORIZONTAL ELLIPSIS}"
-    return discord.utils.escape_mentions(discord.utils.escape_markdown(text))
+    return md_name(str(value), limit)
 
 
 async def send_ephemeral(
@@ -78,7 +77,7 @@ async def _fallback(
                 return False
             text = f"{interaction.user.mention} {content or ''}".strip()
             await channel.send(  # type: ignore[union-attr]
-                text, allowed_mentions=discord.AllowedMentions(users=True), **extra
+                text, allowed_mentions=pinging([interaction.user.id]), **extra
             )
         return True
     except discord.HTTPException as exc:

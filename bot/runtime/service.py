@@ -20,7 +20,7 @@ from bot.games.base import SYSTEM_SEAT, Action, Event, IllegalAction, Result, St
 from bot.games.registry import GameSpec, Registry
 from bot.runtime.clock import Clock
 from bot.runtime.timers import TimerService
-from bot.store import GameRecord, SeatRecord, StaleVersion, Store, TimerRecord
+from bot.store import GameRecord, LobbyLimit, SeatRecord, StaleVersion, Store, TimerRecord
 
 log = logging.getLogger(__name__)
 
@@ -63,7 +63,9 @@ class Update:
         state: the engine state after the change (``None`` for a lobby).
         steps: the actions applied (the human's first, then any AI moves).
         result: the final result when the game just finished.
-        notes: extra lines for the thread (e.g. "The AI played for Maya").
+        notes: extra lines for the thread, naming seats by id like events do (e.g.
+            "Time ran out for s1: ..."; the cogs put in the names); for a ``"reminder"``
+            the turn deadline (Unix seconds).
     """
 
     kind: str
@@ -172,21 +174,33 @@ class GameService:
         host_name: str,
         options: dict[str, Any] | None = None,
         seed: int | None = None,
+        max_open: int | None = None,
     ) -> Update:
-        """Open a lobby of game ``kind`` with the host seated. Raises :class:`GameError`
-        (``unknown_game``) for a kind not in the registry."""
+        """Open a lobby of game ``kind`` with the host seated. Raises :class:`GameError`:
+        ``unknown_game`` for a kind not in the registry, ``too_many_lobbies`` when
+        ``max_open`` is given and the host already hosts that many open (not yet started)
+        lobbies in the server ``guild_id``."""
         spec = self.registry.get(kind)
         if spec is None:
             raise GameError("unknown_game", f"There is no game called “{kind}”.")
-        record = await self.store.create_game(
-            kind=kind,
-            guild_id=guild_id,
-            channel_id=channel_id,
-            host_id=host_id,
-            host_name=host_name,
-            options=options or {},
-            seed=seed if seed is not None else self.seed_factory(),
-        )
+        try:
+            record = await self.store.create_game(
+                kind=kind,
+                guild_id=guild_id,
+                channel_id=channel_id,
+                host_id=host_id,
+                host_name=host_name,
+                options=options or {},
+                seed=seed if seed is not None else self.seed_factory(),
+                max_open=max_open,
+            )
+        except LobbyLimit as exc:
+            lobbies = "lobby" if exc.open == 1 else "lobbies"
+            raise GameError(
+                "too_many_lobbies",
+                f"You already have {exc.open} open {lobbies} in this server; start or cancel "
+                "one first.",
+            ) from None
         update = Update("lobby", record, await self.store.seats(record.id), spec)
         return update
 
@@ -557,7 +571,6 @@ class GameService:
                 return
             steps: list[Step] = []
             notes: list[str] = []
-            names = {s.seat: s.name for s in seats}
             for seat_id in timer.payload.get("seats", []):
                 # The AI plays this seat's decisions until it no longer has to decide.
                 for _ in range(50):
@@ -577,12 +590,12 @@ class GameService:
                     await self.store.set_seat(record.id, seat_id, missed_turns=missed,
                                               ai_takeover=True)
                     notes.append(
-                        f"{names[seat_id]} missed {missed} turns in a row: the AI plays their "
+                        f"{seat_id} missed {missed} turns in a row: the AI plays their "
                         "seat until they press I'm back."
                     )
                 else:
                     await self.store.set_seat(record.id, seat_id, missed_turns=missed)
-                    notes.append(f"Time ran out for {names[seat_id]}: the AI played their turn.")
+                    notes.append(f"Time ran out for {seat_id}: the AI played their turn.")
             seats = await self.store.seats(record.id)
             more, _ = await self._drive_ai(record, seats, spec, state)
             steps += more

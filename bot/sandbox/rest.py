@@ -36,6 +36,11 @@ current_interaction: contextvars.ContextVar[SimInteraction | None] = contextvars
     "sandbox_interaction", default=None)
 
 _MENTION = re.compile(r"<@!?(\d+)>")
+_ROLE_MENTION = re.compile(r"<@&(\d+)>")
+_EVERYONE = re.compile(r"@(?:everyone|here)\b")
+#: Permission bits: Administrator, Mention @everyone, @here and All Roles.
+_ADMINISTRATOR = 1 << 3
+_MENTION_EVERYONE = 1 << 17
 
 
 class HTTPError(Exception):
@@ -335,8 +340,8 @@ class Router:
         data: dict[str, Any] = {
             "id": str(mid), "channel_id": str(channel.id), "author": w.bot_user(),
             "content": content, "timestamp": w.clock.iso(), "edited_timestamp": None,
-            "tts": bool(body.get("tts")), "mention_everyone": False,
-            "mentions": self._mentions(content), "mention_roles": [],
+            "tts": bool(body.get("tts")),
+            **self._mentions(content, body),
             "attachments": [a.payload(channel.id) for a in atts],
             "embeds": body.get("embeds") or [], "pinned": False, "type": msg_type,
             "flags": flags, "components": body.get("components") or [],
@@ -381,7 +386,7 @@ class Router:
             if key in body:
                 d[key] = body[key] if body[key] is not None else ([] if key != "content" else "")
         if "content" in body:
-            d["mentions"] = self._mentions(d["content"] or "")
+            d.update(self._mentions(d["content"] or "", body, reply=False))
         if "flags" in body and body["flags"] is not None:
             d["flags"] = (int(body["flags"]) & ~128) | (d.get("flags", 0) & 64)
         if "attachments" in body or files:
@@ -396,15 +401,48 @@ class Router:
             interaction.last_touched = msg
         return msg
 
-    def _mentions(self, content: str) -> list[dict[str, Any]]:
-        if "<@" not in content:
-            return []
-        out = []
+    def _mentions(self, content: str, body: dict[str, Any], *,
+                  reply: bool = True) -> dict[str, Any]:
+        """``mentions``, ``mention_roles`` and ``mention_everyone`` of a message the bot
+        posts (or edits: ``reply=False``), i.e. who is pinged, as Discord documents it: the
+        mentions written in ``content`` that the request's ``allowed_mentions`` permits
+        (``parse`` of "users"/"roles"/"everyone", or the ``users``/``roles`` id lists),
+        plus the author of the replied-to message when ``replied_user`` is true. Without
+        ``allowed_mentions`` everything in the content is parsed and a reply pings its
+        author. @everyone/@here and roles that are not mentionable also need the bot's
+        Mention Everyone permission."""
+        allowed = body.get("allowed_mentions")
+        if isinstance(allowed, dict):
+            parse = set(allowed.get("parse") or [])
+            users = {str(u) for u in allowed.get("users") or []}
+            roles = {str(r) for r in allowed.get("roles") or []}
+            replied_user = bool(allowed.get("replied_user"))
+        else:
+            parse, users, roles, replied_user = {"users", "roles", "everyone"}, set(), set(), True
+        w = self.world
+        mentions: dict[int, dict[str, Any]] = {}
         for uid in _MENTION.findall(content):
-            m = self.world.members.get(int(uid))
-            if m is not None:
-                out.append(m.user_payload())
-        return out
+            member = w.members.get(int(uid))
+            if member is not None and ("users" in parse or uid in users):
+                mentions[member.id] = member.user_payload()
+        ref = body.get("message_reference") if reply else None
+        if isinstance(ref, dict) and replied_user and ref.get("message_id"):
+            replied = w.messages.get(int(ref["message_id"]))
+            author = w.members.get(replied.author_id) if replied is not None else None
+            if author is not None:
+                mentions.setdefault(author.id, author.user_payload())
+        bot_perms = 0
+        for rid in (w.guild_id, w.bot_role_id):
+            bot_perms |= int((w.roles.get(rid) or {}).get("permissions") or 0)
+        may_everyone = bool(bot_perms & (_ADMINISTRATOR | _MENTION_EVERYONE))
+        mention_roles = [
+            rid for rid in dict.fromkeys(_ROLE_MENTION.findall(content))
+            if int(rid) in w.roles and ("roles" in parse or rid in roles)
+            and (w.roles[int(rid)].get("mentionable") or may_everyone)
+        ]
+        everyone = "everyone" in parse and may_everyone and bool(_EVERYONE.search(content))
+        return {"mentions": list(mentions.values()), "mention_roles": mention_roles,
+                "mention_everyone": everyone}
 
     def _delete(self, msg: SimMessage) -> None:
         msg.deleted = True

@@ -88,6 +88,10 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE member_prefs ADD COLUMN turn_notices INTEGER NOT NULL DEFAULT 0;
     """,
+    # 4: how many open lobbies one member may host at once in a server (NULL: the default).
+    """
+    ALTER TABLE guild_settings ADD COLUMN max_open_lobbies INTEGER;
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

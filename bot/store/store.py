@@ -21,6 +21,15 @@ from pydantic import BaseModel
 from bot.store.migrations import MIGRATIONS, SCHEMA_VERSION
 
 
+class LobbyLimit(Exception):
+    """Raised by :meth:`Store.create_game` when the host already has ``open`` open lobbies
+    in the server (``open`` >= the ``max_open`` asked for); nothing was created."""
+
+    def __init__(self, open_lobbies: int) -> None:
+        super().__init__(f"{open_lobbies} open lobbies")
+        self.open = open_lobbies
+
+
 class StaleVersion(Exception):
     """The game's stored version is not the one the caller expected (an old button)."""
 
@@ -92,6 +101,7 @@ class GuildSettings(BaseModel):
     turn_timer: str | None = None
     dm_notifications: bool | None = None
     game_channel_id: int | None = None
+    max_open_lobbies: int | None = None
 
 
 class StatRecord(BaseModel):
@@ -201,10 +211,25 @@ class Store:
         host_name: str,
         options: dict[str, Any],
         seed: int,
+        max_open: int | None = None,
     ) -> GameRecord:
-        """Create a lobby with the host in seat ``s0``; return its record."""
+        """Create a lobby with the host in seat ``s0``; return its record.
+
+        With ``max_open`` (and a ``guild_id``), raises :class:`LobbyLimit` instead when
+        the host already hosts that many open lobbies (status ``lobby``) in the server;
+        the count and the insert are one transaction, so two requests cannot both pass.
+        """
         now = self._clock()
         async with self._tx() as db:
+            if max_open is not None and guild_id is not None:
+                cur = await db.execute(
+                    "SELECT COUNT(*) FROM games WHERE host_id=? AND guild_id=? AND status='lobby'",
+                    (host_id, guild_id),
+                )
+                row = await cur.fetchone()
+                count = int(row[0]) if row else 0
+                if count >= max_open:
+                    raise LobbyLimit(count)
             cur = await db.execute(
                 "INSERT INTO games (kind, guild_id, channel_id, host_id, status, options, seed,"
                 " version, created_at, updated_at) VALUES (?,?,?,?,'lobby',?,?,0,?,?)",
@@ -518,12 +543,14 @@ class Store:
         """Insert or replace a server's settings."""
         async with self._tx() as db:
             await db.execute(
-                "INSERT OR REPLACE INTO guild_settings VALUES (?,?,?,?)",
+                "INSERT OR REPLACE INTO guild_settings (guild_id, turn_timer, dm_notifications,"
+                " game_channel_id, max_open_lobbies) VALUES (?,?,?,?,?)",
                 (
                     settings.guild_id,
                     settings.turn_timer,
                     None if settings.dm_notifications is None else int(settings.dm_notifications),
                     settings.game_channel_id,
+                    settings.max_open_lobbies,
                 ),
             )
 

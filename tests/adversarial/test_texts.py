@@ -9,6 +9,7 @@ import re
 import discord
 
 import bot.sandbox.demo as demo
+from bot.discord.text import md_name
 from bot.games.base import Event
 from cogs.unleashed import _OWN_FIELD
 from tests.adversarial.conftest import start
@@ -105,7 +106,7 @@ async def test_eight_weird_names_stay_within_discord_limits_and_never_ping_every
             assert bad not in text, (bad, m)
     final = world.channel(record.thread_id).last_message.embeds[0]["description"]
     for name in WEIRD:  # every player is listed, markdown and mentions escaped
-        assert discord.utils.escape_mentions(discord.utils.escape_markdown(name)) in final
+        assert md_name(name) in final
 
 
 async def test_a_double_click_on_draw_two_applies_once(world, sb):
