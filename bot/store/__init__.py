@@ -2,6 +2,7 @@
 
 from bot.store.store import (
     ActionRecord,
+    GameHeader,
     GameRecord,
     GuildSettings,
     SeatRecord,
@@ -9,10 +10,13 @@ from bot.store.store import (
     StatRecord,
     Store,
     TimerRecord,
+    UnreadableRow,
+    describe_error,
 )
 
 __all__ = [
     "ActionRecord",
+    "GameHeader",
     "GameRecord",
     "GuildSettings",
     "SeatRecord",
@@ -20,4 +24,6 @@ __all__ = [
     "StatRecord",
     "Store",
     "TimerRecord",
+    "UnreadableRow",
+    "describe_error",
 ]
