@@ -46,6 +46,9 @@ class TimerService:
         self._wake = asyncio.Event()
         self._running = False
         self._firing = asyncio.Lock()
+        #: Timers whose handler ran but whose row could not be deleted (the database
+        #: refused the write): a retry deletes them without running the handler again.
+        self._handled: set[tuple[int, str, float]] = set()
         self.supervisor = supervisor or Supervisor(clock)
         clock.on_advance(self.poke)
 
@@ -92,18 +95,23 @@ class TimerService:
             for timer in await self._store.due_timers(self._clock.now()):
                 current = await self._store.timer(timer.game_id, timer.kind)
                 if current != timer:
+                    self._handled.discard((timer.id, timer.key, timer.due_at))
                     continue
                 # The row is deleted only after the handler ran, so a process killed while
                 # firing fires the timer again after the restart (handlers check that the
                 # decision they time out is still pending). A handler that schedules a new
                 # timer of the same kind replaces the row, which is then kept.
-                try:
-                    await self._handler(timer)
-                except sqlite3.Error:
-                    raise  # the store cannot write: keep the row, retry after a backoff
-                except Exception:
-                    log.exception("timer %s of game %s failed", timer.kind, timer.game_id)
+                mark = (timer.id, timer.key, timer.due_at)
+                if mark not in self._handled:
+                    try:
+                        await self._handler(timer)
+                    except sqlite3.Error:
+                        raise  # the store cannot write: keep the row, retry after a backoff
+                    except Exception:
+                        log.exception("timer %s of game %s failed", timer.kind, timer.game_id)
+                    self._handled.add(mark)
                 await self._store.delete_timer_if_unchanged(timer)
+                self._handled.discard(mark)
                 fired += 1
         return fired
 
