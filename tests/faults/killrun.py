@@ -33,8 +33,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import logging
+import os
 import random
 import sqlite3
 import sys
