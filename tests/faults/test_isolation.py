@@ -211,6 +211,9 @@ async def test_a_full_disk_then_freed_the_overdue_turn_timer_fires_without_a_res
         assert ana.last_reply.content == STORE_DOWN and ana.last_reply.ephemeral
         assert [(r.version, r.seat, r.action) for r in await store.actions(1)] == stored
         assert (await store.get_game(1)).version == 2
+        await bo.slash("play", game="tiny")  # a command is refused the same way
+        assert bo.last_reply.content == STORE_DOWN and bo.last_reply.ephemeral
+        assert await store.get_game(2) is None
         # The deadline passes: the reminder is posted (no write), then the loop fails on
         # the writes; it is retried with backoff (1 s, 2 s, 4 s ...) and logged once.
         clock.advance(121)
