@@ -15,7 +15,7 @@ from bot.discord.game_cog import GameCog, Table, named, thread_is_gone
 from bot.discord.replies import defer, quoted, send_ephemeral
 from bot.discord.text import md_name
 from bot.games.base import Event
-from bot.runtime import GameError
+from bot.runtime import GameError, GameUnreadable
 from bot.store import GameRecord
 
 
@@ -41,13 +41,22 @@ class GameCommands(commands.Cog):
         ``active``). A game played in the channel itself counts only for its own seats.
         Elsewhere it is the member's running game in this server; with several, the member
         is asked to use the command in the right thread. Raises :class:`GameError`.
+
+        A quarantined game (its saved data does not validate) is found too, as a stand-in
+        record, so that ``/game end`` works; its other commands answer with
+        :class:`GameUnreadable`'s sentence.
         """
         store = self.bot.store
         if interaction.channel_id is not None:
-            record = await store.game_by_thread(interaction.channel_id)
+            record = await self._game_in(interaction.channel_id)
             in_thread = record is not None and record.thread_id != record.channel_id
-            seated = record is not None and any(
-                s.user_id == interaction.user.id for s in await store.seats(record.id))
+            seated = False
+            if record is not None and not in_thread:
+                try:
+                    seated = any(s.user_id == interaction.user.id
+                                 for s in await self.bot.service.seats(record.id))
+                except GameUnreadable:
+                    seated = False
             if record is not None and (in_thread or seated):
                 if active and record.status != "active":
                     raise GameError("game_over", f"{self._title(record)} is over.")
@@ -62,6 +71,13 @@ class GameCommands(commands.Cog):
                             f"You are in {len(mine)} games ({where}): use the command in the "
                             "game's thread.")
         raise GameError("no_game_here", "You have no running game here. Start one with /play.")
+
+    async def _game_in(self, channel_id: int) -> GameRecord | None:
+        """The latest game played in ``channel_id`` (a stand-in for an unreadable row)."""
+        game_id = await self.bot.store.game_id_by_thread(channel_id)
+        if game_id is None:
+            return None
+        return await self.bot.service.record_or_stub(game_id)
 
     def _title(self, record: GameRecord) -> str:
         spec = self.bot.registry.get(record.kind)

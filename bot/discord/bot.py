@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import sqlite3
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -45,6 +46,14 @@ OOPS = "Something went wrong on our side; nothing was changed. Please try again.
 #: The same when the game had already changed (stored) before it broke.
 OOPS_AFTER_CHANGE = ("Something went wrong on our side after the game was updated; what "
                      "you did was saved. See /game status.")
+#: What a player sees when the database refuses a write (a full disk) or cannot be read.
+STORE_DOWN = ("herdbot cannot save anything right now (its database is full or unavailable), "
+              "so this was not done. Please try again in a few minutes.")
+
+
+def log_store_error(what: str, exc: sqlite3.Error) -> None:
+    """One log line (no traceback) for a request refused because the database failed."""
+    log.warning("%s refused: database error (%s: %s)", what, type(exc).__name__, exc)
 
 
 class HerdTree(app_commands.CommandTree["HerdBot"]):
@@ -62,6 +71,11 @@ class HerdTree(app_commands.CommandTree["HerdBot"]):
             return
         if isinstance(error, app_commands.TransformerError):
             await send_error(interaction, f"That value does not fit: “{quoted(error.value)}”.")
+            return
+        if isinstance(original, sqlite3.Error):
+            log_store_error(f"command {getattr(interaction.command, 'qualified_name', '?')}",
+                            original)
+            await send_error(interaction, STORE_DOWN)
             return
         log.error("command %s failed", getattr(interaction.command, "qualified_name", "?"),
                   exc_info=original)
@@ -130,8 +144,9 @@ class HerdBot(commands.Bot):
             await self.load_extension(ext)
         self.add_dynamic_items(HerdButton, HerdSelect)
         armed = await self.service.timers.start()
-        self._reconcile = asyncio.create_task(self.service.reconcile_timers(),
-                                              name="herdbot-reconcile-timers")
+        # Supervised: a failure (a full disk) is logged once and the pass runs again later.
+        self._reconcile = self.service.supervisor.start(
+            "herdbot-reconcile-timers", self.service.reconcile_timers, forever=False)
         log.info("store %s ready; %d timers re-armed", self.settings.database_path, armed)
         if self._sync:
             await self.sync_commands()
@@ -156,6 +171,7 @@ class HerdBot(commands.Bot):
         service = getattr(self, "service", None)
         if service is not None:
             await service.timers.stop()
+            await service.supervisor.stop()
         await super().close()
         store = getattr(self, "store", None)
         if store is not None:
@@ -206,13 +222,18 @@ class HerdBot(commands.Bot):
                 lobby = self.get_cog("Lobby")
                 await lobby.on_component(interaction, cid, values)  # type: ignore[union-attr]
                 return
-            record = await self.service.get(cid.game_id)
+            # A quarantined game's row may not validate: its kind still finds the cog, which
+            # answers every click but "end the game" with GameUnreadable's sentence.
+            record = await self.service.record_or_stub(cid.game_id)
             cog = self.game_cog(record.kind)
             if cog is None:
                 raise GameError("unknown_game", "This game is not available on this bot.")
             await cog.handle_component(interaction, cid, values)
         except GameError as exc:
             await send_error(interaction, exc.message, secret=bool(cog and cog.hidden_info))
+        except sqlite3.Error as exc:
+            log_store_error(f"component {custom_id}", exc)
+            await send_error(interaction, STORE_DOWN)
         except Exception:
             log.exception("component %s failed", custom_id)
             changed = False

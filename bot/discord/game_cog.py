@@ -398,6 +398,9 @@ class GameCog(commands.Cog):
         if update.kind == "archive":
             await self.archive(update.record)
             return
+        if update.kind == "ended" and update.state is None:  # a quarantined game
+            await self._announce_end(update.record)
+            return
         if update.kind in ("lobby", "cancelled") or update.state is None:
             return
         table = Table(update.record, update.seats, update.spec, update.state)
@@ -413,20 +416,7 @@ class GameCog(commands.Cog):
                 )
             return
         if update.kind == "ended":
-            if channel is not None:
-                try:
-                    await channel.send(
-                        "\N{BLACK SQUARE FOR STOP} This game was ended early; no scores are "
-                        "recorded."
-                    )
-                except discord.HTTPException as exc:  # the game is ended all the same
-                    log.info("game %s: could not post the end: %s", update.record.id, exc)
-                    return
-                if table.record.table_message_id:
-                    try:
-                        await channel.get_partial_message(table.record.table_message_id).edit(view=None)  # type: ignore[attr-defined]
-                    except (discord.HTTPException, AttributeError):
-                        pass
+            await self._announce_end(table.record)
             return
         if update.notes and channel is not None:
             await channel.send("\n".join(named(n, table.names) for n in update.notes)[:2000])
@@ -434,6 +424,24 @@ class GameCog(commands.Cog):
         await self.send_private_events(table, update, interaction)
         if update.result is not None:
             await self.finish(table)
+
+    async def _announce_end(self, record: GameRecord) -> None:
+        """Say in the thread that the game was ended early and retire the table's buttons."""
+        channel = self.channel_of(record)
+        if channel is None:
+            return
+        try:
+            await channel.send(
+                "\N{BLACK SQUARE FOR STOP} This game was ended early; no scores are recorded."
+            )
+        except discord.HTTPException as exc:  # the game is ended all the same
+            log.info("game %s: could not post the end: %s", record.id, exc)
+            return
+        if record.table_message_id:
+            try:
+                await channel.get_partial_message(record.table_message_id).edit(view=None)  # type: ignore[attr-defined]
+            except (discord.HTTPException, AttributeError):
+                pass
 
     async def turn_notice(self, table: Table, seat_id: str, message: discord.Message) -> None:
         """DM a turn notice to a member who opted in with ``/notify on``."""
@@ -518,15 +526,15 @@ class GameCog(commands.Cog):
         self, interaction: discord.Interaction, cid: ids.ComponentId, values: list[str]
     ) -> None:
         """Checks shared by every game component, then :meth:`on_game_component`."""
-        table = await self.load_table(cid.game_id)
-        seat = table.seat_of(interaction.user.id)
-        if cid.code == "endyes":
+        if cid.code == "endyes":  # before loading: a quarantined game can be ended too
             perms = getattr(interaction.user, "guild_permissions", None)
             await defer(interaction, ephemeral=True)
             await self.bot.service.end(cid.game_id, interaction.user.id,
                                        manage_guild=bool(perms and perms.manage_guild))
             await send_ephemeral(interaction, "The game has ended.")
             return
+        table = await self.load_table(cid.game_id)
+        seat = table.seat_of(interaction.user.id)
         if table.record.status != "active":
             raise GameError("not_active", "This game is over.")
         if seat is None:

@@ -19,8 +19,18 @@ from typing import Any
 from bot.games.base import SYSTEM_SEAT, Action, Event, IllegalAction, Result, State
 from bot.games.registry import GameSpec, Registry
 from bot.runtime.clock import Clock
+from bot.runtime.supervisor import Supervisor
 from bot.runtime.timers import TimerService
-from bot.store import GameRecord, LobbyLimit, SeatRecord, StaleVersion, Store, TimerRecord
+from bot.store import (
+    GameRecord,
+    LobbyLimit,
+    SeatRecord,
+    StaleVersion,
+    Store,
+    TimerRecord,
+    UnreadableRow,
+    describe_error,
+)
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +49,22 @@ class GameError(Exception):
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
+
+
+#: What a player of a quarantined game sees on any button or command.
+UNREADABLE = ("This game's saved data could not be read; the host or a member with Manage "
+              "Server can end it with /game end.")
+
+
+class GameUnreadable(GameError):
+    """Game ``game_id``'s stored row, state or seats do not validate (hand-edited, written
+    by a newer herdbot, a field missing): the game is quarantined. Code
+    ``game_unreadable``; ``reason`` is the one-line validation error (for the log only)."""
+
+    def __init__(self, game_id: int, reason: str) -> None:
+        super().__init__("game_unreadable", UNREADABLE)
+        self.game_id = game_id
+        self.reason = reason
 
 
 @dataclass
@@ -101,7 +127,11 @@ class GameService:
         self.archive_after_s = archive_after_s
         self.registry = registry
         self.clock = clock or Clock()
-        self.timers = TimerService(store, self.clock, self._on_timer)
+        #: Runs the long-lived background work (timers, reconciliation) with restarts.
+        self.supervisor = Supervisor(self.clock)
+        self.timers = TimerService(store, self.clock, self._on_timer, self.supervisor)
+        #: Quarantined games: id -> why their saved data could not be read (logged once).
+        self.quarantined: dict[int, str] = {}
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._subscribers: list[Subscriber] = []
         #: Where new lobbies get their seed (the demo and tests make it deterministic).
@@ -141,21 +171,77 @@ class GameService:
             raise GameError("unknown_game", "This game is not available on this bot.")
         return spec
 
+    def quarantine(self, game_id: int, reason: str) -> GameUnreadable:
+        """Mark game ``game_id`` unreadable (the log names it and ``reason`` once per
+        process) and return the :class:`GameUnreadable` to raise."""
+        if game_id not in self.quarantined:
+            self.quarantined[game_id] = reason
+            log.warning("game %d quarantined: its saved data could not be read (%s); its "
+                        "players are told, and the host can end it with /game end",
+                        game_id, reason)
+        return GameUnreadable(game_id, self.quarantined[game_id])
+
+    def note_unreadable(self) -> None:
+        """Quarantine the games the store's listings skipped (see ``Store.unreadable``)."""
+        for game_id, reason in list(self.store.unreadable.items()):
+            self.quarantine(game_id, reason)
+
     async def get(self, game_id: int) -> GameRecord:
-        """The game row. Raises :class:`GameError` (``no_game``) when it does not exist."""
-        record = await self.store.get_game(game_id)
+        """The game row. Raises :class:`GameError` (``no_game``) when it does not exist and
+        :class:`GameUnreadable` when its row does not validate."""
+        try:
+            record = await self.store.get_game(game_id)
+        except UnreadableRow as exc:
+            raise self.quarantine(game_id, exc.reason) from exc
         if record is None:
             raise GameError("no_game", "That game no longer exists.")
         return record
 
-    async def load(self, game_id: int) -> tuple[GameRecord, list[SeatRecord], GameSpec, State]:
-        """Record, seats, spec and parsed state of a started game."""
-        record = await self.get(game_id)
-        spec = self.spec_of(record)
+    async def seats(self, game_id: int) -> list[SeatRecord]:
+        """The game's seats in turn order. Raises :class:`GameUnreadable` when a seat row
+        does not validate."""
+        try:
+            return await self.store.seats(game_id)
+        except UnreadableRow as exc:
+            raise self.quarantine(game_id, exc.reason) from exc
+
+    def parse_state(self, record: GameRecord, spec: GameSpec) -> State:
+        """The engine state of a started game. Raises :class:`GameUnreadable` when the
+        stored JSON does not validate (and ``not_started`` for a lobby)."""
         if record.state is None:
             raise GameError("not_started", "This game has not started yet.")
-        state = spec.engine.load_state(record.state)
-        return record, await self.store.seats(game_id), spec, state
+        try:
+            return spec.engine.load_state(record.state)
+        except (ValueError, TypeError, KeyError) as exc:  # pydantic's ValidationError too
+            raise self.quarantine(record.id, "state: " + describe_error(exc)) from exc
+
+    async def load(self, game_id: int) -> tuple[GameRecord, list[SeatRecord], GameSpec, State]:
+        """Record, seats, spec and parsed state of a started game. Raises
+        :class:`GameUnreadable` when any of them does not validate."""
+        if game_id in self.quarantined:
+            raise GameUnreadable(game_id, self.quarantined[game_id])
+        record = await self.get(game_id)
+        spec = self.spec_of(record)
+        state = self.parse_state(record, spec)
+        return record, await self.seats(game_id), spec, state
+
+    async def record_or_stub(self, game_id: int) -> GameRecord:
+        """The game row, or for a row that does not validate a stand-in built from the
+        columns that can be read (no options, state or seed). Raises ``no_game``."""
+        try:
+            return await self.get(game_id)
+        except GameUnreadable:
+            header = await self.store.game_header(game_id)
+            if header is None:
+                raise GameError("no_game", "That game no longer exists.") from None
+            now = self.clock.now()
+            return GameRecord(
+                id=game_id, kind=header.kind or "", guild_id=header.guild_id,
+                channel_id=header.channel_id, thread_id=header.thread_id,
+                lobby_message_id=None, table_message_id=header.table_message_id,
+                host_id=header.host_id or 0, status=header.status or "active", options={},
+                seed=0, state=None, version=0, created_at=now, updated_at=now,
+            )
 
     @staticmethod
     def seat_of(seats: list[SeatRecord], user_id: int) -> SeatRecord | None:
@@ -201,14 +287,14 @@ class GameService:
                 f"You already have {exc.open} open {lobbies} in this server; start or cancel "
                 "one first.",
             ) from None
-        update = Update("lobby", record, await self.store.seats(record.id), spec)
+        update = Update("lobby", record, await self.seats(record.id), spec)
         return update
 
     async def _lobby(self, game_id: int) -> tuple[GameRecord, GameSpec, list[SeatRecord]]:
         record = await self.get(game_id)
         if record.status != "lobby":
             raise GameError("not_lobby", "This lobby is closed: the game has started or ended.")
-        return record, self.spec_of(record), await self.store.seats(game_id)
+        return record, self.spec_of(record), await self.seats(game_id)
 
     async def join(self, game_id: int, user_id: int, name: str) -> Update:
         """Seat ``user_id`` in the lobby. Refused when already seated or full."""
@@ -287,7 +373,7 @@ class GameService:
 
     async def _lobby_update(self, game_id: int) -> Update:
         record = await self.get(game_id)
-        update = Update("lobby", record, await self.store.seats(game_id), self.spec_of(record))
+        update = Update("lobby", record, await self.seats(game_id), self.spec_of(record))
         return update
 
     async def start(self, game_id: int, user_id: int, *, publish: bool = True) -> Update:
@@ -371,7 +457,7 @@ class GameService:
             steps += more
             record = await self.get(game_id)
             state_after = engine.load_state(record.state or "")
-            update = Update("action", record, await self.store.seats(game_id), spec, state_after,
+            update = Update("action", record, await self.seats(game_id), spec, state_after,
                             steps, engine.result(state_after), notes)
             await self._sync_timers(record, update.seats, spec, state_after)
         if publish:
@@ -489,18 +575,25 @@ class GameService:
 
         An action is committed before its timers are armed; a process killed in between
         would leave a game waiting on a deadline with no timer. Returns the games checked.
+        A game whose saved data does not validate is quarantined (logged once) and skipped;
+        a database error ends the pass (its supervisor runs it again after a backoff).
         """
         checked = 0
-        for record in await self.store.games_with_status("active"):
+        records = await self.store.games_with_status("active")
+        self.note_unreadable()
+        for record in records:
             async with self.lock(record.id):
-                record = await self.get(record.id)
-                if record.status != "active" or record.state is None:
+                try:
+                    record = await self.get(record.id)
+                    if record.status != "active" or record.state is None:
+                        continue
+                    spec = self.registry.get(record.kind)
+                    if spec is None:
+                        continue
+                    state = self.parse_state(record, spec)
+                    await self._sync_timers(record, await self.seats(record.id), spec, state)
+                except GameUnreadable:
                     continue
-                spec = self.registry.get(record.kind)
-                if spec is None:
-                    continue
-                state = spec.engine.load_state(record.state)
-                await self._sync_timers(record, await self.store.seats(record.id), spec, state)
                 checked += 1
         return checked
 
@@ -510,29 +603,42 @@ class GameService:
         return timer.due_at if timer else None
 
     async def _on_timer(self, timer: TimerRecord) -> None:
+        try:
+            await self._fire_timer(timer)
+        except GameUnreadable:
+            # Quarantined (and logged once): the timer goes; reconciliation re-derives the
+            # game's timers at the next start if its data is repaired.
+            return
+
+    async def _fire_timer(self, timer: TimerRecord) -> None:
         if timer.kind == "rules":
             await self._fire_rules_timer(timer)
         elif timer.kind == "turn":
             await self._fire_turn_timer(timer)
-        elif timer.kind in ("remind", "archive"):
-            record = await self.store.get_game(timer.game_id)
-            if record is None:
+        elif timer.kind == "archive":
+            # Archiving needs only the thread: it works for a quarantined game too.
+            try:
+                record = await self.record_or_stub(timer.game_id)
+            except GameError:
                 return
+            spec = self.registry.get(record.kind)
+            if spec is not None:
+                await self.publish(Update("archive", record, [], spec))
+        elif timer.kind == "remind":
+            record = await self.get(timer.game_id)
             spec = self.spec_of(record)
-            state = spec.engine.load_state(record.state) if record.state else None
+            state = self.parse_state(record, spec) if record.state else None
             if timer.kind == "remind":
                 if record.status != "active" or state is None:
                     return
                 pending = spec.engine.pending(state)
-                seats = await self.store.seats(record.id)
+                seats = await self.seats(record.id)
                 humans = [s for s in pending.seats if not self.is_ai(seats, s)]
                 if timer.payload.get("turn_key") != _turn_key(pending, humans):
                     return
                 update = Update("reminder", record, seats, spec, state,
                                 notes=[str(timer.payload.get("deadline", ""))])
-            else:
-                update = Update("archive", record, await self.store.seats(record.id), spec, state)
-            await self.publish(update)
+                await self.publish(update)
 
     async def _fire_rules_timer(self, timer: TimerRecord) -> None:
         async with self.lock(timer.game_id):
@@ -596,7 +702,7 @@ class GameService:
                 else:
                     await self.store.set_seat(record.id, seat_id, missed_turns=missed)
                     notes.append(f"Time ran out for {seat_id}: the AI played their turn.")
-            seats = await self.store.seats(record.id)
+            seats = await self.seats(record.id)
             more, _ = await self._drive_ai(record, seats, spec, state)
             steps += more
             record = await self.get(timer.game_id)
@@ -616,7 +722,7 @@ class GameService:
             if record.status != "active":
                 raise GameError("not_active", "This game is over.")
             await self.store.set_seat(game_id, seat.seat, ai_takeover=takeover, missed_turns=0)
-            seats = await self.store.seats(game_id)
+            seats = await self.seats(game_id)
             steps: list[Step] = []
             if takeover:
                 steps, _ = await self._drive_ai(record, seats, spec, state)
@@ -627,10 +733,16 @@ class GameService:
         await self.publish(update)
         return update
 
-    async def end(self, game_id: int, user_id: int, *, manage_guild: bool = False) -> Update:
-        """End an active game early (host or Manage Server); no result is recorded."""
+    async def end(self, game_id: int, user_id: int, *, manage_guild: bool = False) -> Update | None:
+        """End an active game early (host or Manage Server); no result is recorded.
+
+        Works for a quarantined game too (its state is never loaded): the update then has
+        no seats and ``state`` ``None``; ``None`` is returned (nothing published) when that
+        game's kind is not one this bot knows.
+        """
         async with self.lock(game_id):
-            record = await self.get(game_id)
+            record = await self.record_or_stub(game_id)
+            unreadable = game_id in self.quarantined
             if record.status != "active":
                 raise GameError("not_active", "This game is not running.")
             if user_id != record.host_id and not manage_guild:
@@ -639,10 +751,18 @@ class GameService:
             await self.timers.cancel(game_id)
             await self.timers.schedule(game_id, "archive", "archive",
                                        self.clock.now() + self.archive_after_s)
-            record = await self.get(game_id)
-            spec = self.spec_of(record)
-            state = spec.engine.load_state(record.state or "")
-            update = Update("ended", record, await self.store.seats(game_id), spec, state)
+            if unreadable:
+                record = await self.record_or_stub(game_id)
+                log.info("quarantined game %d ended by member %d", game_id, user_id)
+                known = self.registry.get(record.kind)
+                if known is None:
+                    return None
+                update = Update("ended", record, [], known)
+            else:
+                record = await self.get(game_id)
+                spec = self.spec_of(record)
+                state = spec.engine.load_state(record.state or "")
+                update = Update("ended", record, await self.seats(game_id), spec, state)
         await self.publish(update)
         return update
 

@@ -1,19 +1,23 @@
 """Timers stored in SQLite that survive restarts.
 
 A timer is a row ``(game_id, kind, key, due_at, payload)``; at most one per game and kind.
-:class:`TimerService` runs one background task that sleeps until the earliest due timer,
-then hands it to the handler. On start every stored timer is re-armed; already-due ones fire
-at once.
+:class:`TimerService` runs one background task (under the runtime's :class:`Supervisor`)
+that sleeps until the earliest due timer, then hands it to the handler. On start every
+stored timer is re-armed; already-due ones fire at once. When the database fails (a full
+disk) the loop fails, the supervisor starts it again with backoff, and the timers it could
+not fire are still stored, so the overdue ones fire as soon as writes succeed again.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import sqlite3
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bot.runtime.clock import Clock
+from bot.runtime.supervisor import Supervisor
 from bot.store import Store, TimerRecord
 
 log = logging.getLogger(__name__)
@@ -24,37 +28,43 @@ TimerHandler = Callable[[TimerRecord], Awaitable[None]]
 class TimerService:
     """Fires stored timers through ``handler(timer)``.
 
-    The timer row is deleted after its handler returns (or raises: that is logged and does
-    not stop the service), so a crash while firing leaves the timer to fire again at the
-    next start; handlers must be idempotent.
+    The timer row is deleted after its handler returns, or raises anything but a database
+    error (that is logged and does not stop the service), so a crash while firing leaves
+    the timer to fire again at the next start; handlers must be idempotent. A database
+    error (``sqlite3.Error``, e.g. "database or disk is full") keeps the row and fails the
+    loop: its supervisor retries with backoff and the timer fires once writes work again.
     """
 
-    def __init__(self, store: Store, clock: Clock, handler: TimerHandler) -> None:
+    #: The name of the background task (the sandbox never waits for it to finish).
+    TASK_NAME = "herdbot-timers"
+
+    def __init__(self, store: Store, clock: Clock, handler: TimerHandler,
+                 supervisor: Supervisor | None = None) -> None:
         self._store = store
         self._clock = clock
         self._handler = handler
         self._wake = asyncio.Event()
-        self._task: asyncio.Task[None] | None = None
+        self._running = False
         self._firing = asyncio.Lock()
+        #: Timers whose handler ran but whose row could not be deleted (the database
+        #: refused the write): a retry deletes them without running the handler again.
+        self._handled: set[tuple[int, str, float]] = set()
+        self.supervisor = supervisor or Supervisor(clock)
         clock.on_advance(self.poke)
 
     async def start(self) -> int:
         """Re-arm every stored timer; return how many there are. Due ones fire at once."""
         count = len(await self._store.timers())
-        if self._task is None:
-            self._task = asyncio.create_task(self._run(), name="herdbot-timers")
+        self.supervisor.start(self.TASK_NAME, self._run)
+        self._running = True
         self.poke()
         return count
 
     async def stop(self) -> None:
         """Stop the background task (timers stay stored)."""
-        if self._task is not None:
-            self._task.cancel()
-            try:
-                await self._task
-            except asyncio.CancelledError:
-                pass
-            self._task = None
+        if self._running:
+            await self.supervisor.stop(self.TASK_NAME)
+            self._running = False
 
     def poke(self) -> None:
         """Wake the service to look at the stored timers again (after a change)."""
@@ -85,16 +95,23 @@ class TimerService:
             for timer in await self._store.due_timers(self._clock.now()):
                 current = await self._store.timer(timer.game_id, timer.kind)
                 if current != timer:
+                    self._handled.discard((timer.id, timer.key, timer.due_at))
                     continue
                 # The row is deleted only after the handler ran, so a process killed while
                 # firing fires the timer again after the restart (handlers check that the
                 # decision they time out is still pending). A handler that schedules a new
                 # timer of the same kind replaces the row, which is then kept.
-                try:
-                    await self._handler(timer)
-                except Exception:
-                    log.exception("timer %s of game %s failed", timer.kind, timer.game_id)
+                mark = (timer.id, timer.key, timer.due_at)
+                if mark not in self._handled:
+                    try:
+                        await self._handler(timer)
+                    except sqlite3.Error:
+                        raise  # the store cannot write: keep the row, retry after a backoff
+                    except Exception:
+                        log.exception("timer %s of game %s failed", timer.kind, timer.game_id)
+                    self._handled.add(mark)
                 await self._store.delete_timer_if_unchanged(timer)
+                self._handled.discard(mark)
                 fired += 1
         return fired
 
@@ -103,6 +120,7 @@ class TimerService:
             self._wake.clear()
             await self.fire_due()
             due = await self._store.next_due()
+            self.supervisor.ok(self.TASK_NAME)
             timeout = None if due is None else max(0.0, due - self._clock.now())
             if timeout == 0.0:
                 continue

@@ -2,6 +2,7 @@
 
 from bot.store.store import (
     ActionRecord,
+    GameHeader,
     GameRecord,
     GuildSettings,
     LobbyLimit,
@@ -10,10 +11,13 @@ from bot.store.store import (
     StatRecord,
     Store,
     TimerRecord,
+    UnreadableRow,
+    describe_error,
 )
 
 __all__ = [
     "ActionRecord",
+    "GameHeader",
     "GameRecord",
     "GuildSettings",
     "LobbyLimit",
@@ -22,4 +26,6 @@ __all__ = [
     "StatRecord",
     "Store",
     "TimerRecord",
+    "UnreadableRow",
+    "describe_error",
 ]

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import aiosqlite
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
 from bot.store.migrations import MIGRATIONS, SCHEMA_VERSION
 
@@ -37,6 +37,45 @@ class StaleVersion(Exception):
         super().__init__(f"expected version {expected}, stored {actual}")
         self.expected = expected
         self.actual = actual
+
+
+class UnreadableRow(ValueError):
+    """A stored row of game ``game_id`` (the game itself or one of its seats) that does not
+    validate: hand-edited, written by a newer herdbot, or missing a field. ``reason`` is a
+    one-line summary of the validation error (field paths and messages, no values)."""
+
+    def __init__(self, game_id: int, reason: str) -> None:
+        super().__init__(f"game {game_id}: {reason}")
+        self.game_id = game_id
+        self.reason = reason
+
+
+def describe_error(exc: Exception, limit: int = 3) -> str:
+    """One line naming what failed in ``exc``: for a pydantic ``ValidationError`` the first
+    ``limit`` errors as ``path: message`` (never the stored values), else ``Type: text``."""
+    if isinstance(exc, ValidationError):
+        errors = exc.errors(include_url=False, include_input=False)
+        parts = [f"{'.'.join(str(p) for p in e['loc']) or '(root)'}: {e['msg']}"
+                 for e in errors[:limit]]
+        more = f" (+{len(errors) - limit} more)" if len(errors) > limit else ""
+        return f"{exc.error_count()} validation error(s): " + "; ".join(parts) + more
+    text = " ".join(str(exc).split())[:200]
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+class GameHeader(BaseModel):
+    """The few columns of a game row that ending and archiving it need, read without
+    parsing its options, state or seats (for a game whose row does not validate).
+    A column that is not of its type reads as ``None``."""
+
+    id: int
+    kind: str | None
+    guild_id: int | None
+    channel_id: int | None
+    thread_id: int | None
+    table_message_id: int | None
+    host_id: int | None
+    status: str | None
 
 
 class GameRecord(BaseModel):
@@ -122,13 +161,38 @@ _GAME_COLS = (
 
 
 def _game(row: aiosqlite.Row) -> GameRecord:
+    """Parse a games row. Raises :class:`UnreadableRow` when it does not validate."""
     data = dict(row)
-    data["options"] = json.loads(data["options"] or "{}")
-    return GameRecord.model_validate(data)
+    try:
+        data["options"] = json.loads(data["options"] or "{}")
+        return GameRecord.model_validate(data)
+    except (ValueError, TypeError) as exc:
+        raise UnreadableRow(_int_or(data.get("id"), -1), "game row: " + describe_error(exc)) from exc
 
 
 def _seat(row: aiosqlite.Row) -> SeatRecord:
-    return SeatRecord.model_validate(dict(row))
+    """Parse a seats row. Raises :class:`UnreadableRow` when it does not validate."""
+    data = dict(row)
+    try:
+        return SeatRecord.model_validate(data)
+    except (ValueError, TypeError) as exc:
+        raise UnreadableRow(_int_or(data.get("game_id"), -1),
+                            f"seat {data.get('seat')!r}: " + describe_error(exc)) from exc
+
+
+def _int_or(value: Any, default: int) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else default
+
+
+def _readable(rows: list[aiosqlite.Row], unreadable: dict[int, str]) -> list[GameRecord]:
+    """The rows that parse; the others go to ``unreadable`` (game id -> reason)."""
+    out = []
+    for row in rows:
+        try:
+            out.append(_game(row))
+        except UnreadableRow as exc:
+            unreadable[exc.game_id] = exc.reason
+    return out
 
 
 class Store:
@@ -141,6 +205,9 @@ class Store:
         self._db = conn
         self._lock = asyncio.Lock()
         self._clock = clock
+        #: Games whose row a listing skipped because it does not validate (id -> reason);
+        #: the runtime quarantines them (see ``GameService.quarantine``).
+        self.unreadable: dict[int, str] = {}
 
     # -- lifecycle ---------------------------------------------------------------------
 
@@ -246,7 +313,8 @@ class Store:
         return record
 
     async def get_game(self, game_id: int) -> GameRecord | None:
-        """The game with ``game_id`` or ``None``."""
+        """The game with ``game_id`` or ``None``. Raises :class:`UnreadableRow` when its
+        row does not validate (as do :meth:`game_by_thread` and :meth:`seats`)."""
         row = await self._one(f"SELECT {_GAME_COLS} FROM games WHERE id=?", (game_id,))
         return _game(row) if row else None
 
@@ -258,23 +326,45 @@ class Store:
         )
         return _game(row) if row else None
 
+    async def game_header(self, game_id: int) -> GameHeader | None:
+        """The columns of game ``game_id`` needed to end and archive it, read leniently (no
+        JSON parsed; a value of the wrong type reads as ``None``), or ``None`` if no row."""
+        row = await self._one(
+            "SELECT id, kind, guild_id, channel_id, thread_id, table_message_id, host_id, status"
+            " FROM games WHERE id=?", (game_id,))
+        if row is None:
+            return None
+        data = dict(row)
+        text = {k: data[k] if isinstance(data[k], str) else None for k in ("kind", "status")}
+        ints = {k: _int_or(data[k], 0) or None for k in (
+            "guild_id", "channel_id", "thread_id", "table_message_id", "host_id")}
+        return GameHeader.model_validate({"id": game_id, **text, **ints})
+
+    async def game_id_by_thread(self, thread_id: int) -> int | None:
+        """The id of the most recent game played in ``thread_id`` (no row parsed)."""
+        row = await self._one(
+            "SELECT id FROM games WHERE thread_id=? ORDER BY id DESC LIMIT 1", (thread_id,))
+        return int(row[0]) if row else None
+
     async def games_with_status(self, *statuses: str) -> list[GameRecord]:
-        """Every game whose status is one of ``statuses``."""
+        """Every game whose status is one of ``statuses``; rows that do not validate are
+        left out and noted in :attr:`unreadable`."""
         marks = ",".join("?" * len(statuses))
         rows = await self._all(
             f"SELECT {_GAME_COLS} FROM games WHERE status IN ({marks}) ORDER BY id", statuses
         )
-        return [_game(r) for r in rows]
+        return _readable(rows, self.unreadable)
 
     async def active_games_of(self, user_id: int, guild_id: int | None = None) -> list[GameRecord]:
-        """Lobbies and active games where ``user_id`` holds a seat (newest first)."""
+        """Lobbies and active games where ``user_id`` holds a seat (newest first); rows that
+        do not validate are left out and noted in :attr:`unreadable`."""
         rows = await self._all(
             f"SELECT {', '.join('g.' + c.strip() for c in _GAME_COLS.split(','))} FROM games g"
             " JOIN seats s ON s.game_id=g.id WHERE s.user_id=? AND g.status IN ('lobby','active')"
             " AND (? IS NULL OR g.guild_id=?) ORDER BY g.id DESC",
             (user_id, guild_id, guild_id),
         )
-        return [_game(r) for r in rows]
+        return _readable(rows, self.unreadable)
 
     async def update_game(self, game_id: int, **fields: Any) -> None:
         """Set columns of a game row (message ids, thread id, status, options)."""

@@ -3,7 +3,9 @@
 ``python -m tests.faults.killrun drive OUT --games 200 --seed S``
     Runs the real HerdBot (tiny game) in the sandbox on ``OUT/bot.sqlite3``: opens
     ``--games`` games (odd ones with the 2-minute turn timer), writes ``OUT/games.json``,
-    then plays random moves for ever (members clicking Add 1 / Add 2 / Wait on the latest
+    makes game 2 unreadable (its stored state gains a field this herdbot does not know,
+    written with sqlite3 as a newer herdbot would: the game is quarantined), then plays
+    random moves in the other games for ever (members clicking Add 1 / Add 2 / Wait on the latest
     table message; a Wait opens the tiny game's 30 s rules timer and leaves the game
     waiting). After every click whose interaction settled AND whose action the store
     committed (version + 1, an action row), one JSON line ``{"g", "v", "m"}`` is appended
@@ -19,7 +21,10 @@
     ManualClock passes its deadline; buttons of the messages from before the kill still
     work (an action press applies when the message is current and is answered "This table
     has moved on" otherwise; My hand answers with the member's own token); every game is
-    then played to its end, with an action log of versions 1..N without holes. Writes
+    then played to its end, with an action log of versions 1..N without holes. The
+    quarantined game: the log names it once, its timers are dropped without effect, My hand
+    on its table answers with the quarantine sentence, and its host ends it with /game end
+    (figures under ``"quarantined"``). Writes
     ``OUT/check.json`` with the figures; any failure raises (exit status 1).
 """
 
@@ -28,8 +33,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import logging
 import os
 import random
+import sqlite3
 import sys
 import time
 import traceback
@@ -50,6 +57,25 @@ from tests.support.tinygame import TinyEngine  # noqa: E402
 WORLD_TIME = 1_790_000_000.0
 N_MEMBERS = 8
 ENGINE = TinyEngine()
+#: The game made unreadable before the write burst (a 2-minute turn timer game).
+QUARANTINED = 2
+#: What its players see on any button or command.
+UNREADABLE = ("\N{NO ENTRY SIGN} This game's saved data could not be read; the host or a "
+              "member with Manage Server can end it with /game end.")
+
+
+def make_unreadable(db: Path, game_id: int) -> None:
+    """Add a field this herdbot does not know to the game's stored state (sqlite3, in one
+    committed transaction, as a newer herdbot sharing the file would)."""
+    conn = sqlite3.connect(db, timeout=5)
+    try:
+        with conn:
+            row = conn.execute("SELECT state FROM games WHERE id=?", (game_id,)).fetchone()
+            state = json.loads(row[0])
+            state["added_by_a_newer_herdbot"] = True
+            conn.execute("UPDATE games SET state=? WHERE id=?", (json.dumps(state), game_id))
+    finally:
+        conn.close()
 
 
 def freeze_world() -> None:
@@ -113,6 +139,8 @@ async def drive(out: Path, games: int, seed: int) -> None:
                                          "seats": seats, "timer": bool(g % 2),
                                          "table": first.data}
     info["max_id"] = world.clock._last_id
+    make_unreadable(out / "bot.sqlite3", QUARANTINED)
+    info["quarantined"] = QUARANTINED
     atomic_json(out / "games.json", info)
     rnd = random.Random(seed)
     by_id = {m.id: m for m in members}
@@ -120,7 +148,7 @@ async def drive(out: Path, games: int, seed: int) -> None:
     # Nothing but these clicks changes a game in this phase (no AI seat, the clock stands
     # still), so the states are cached and refreshed after each click.
     games_now: dict[int, Any] = {}
-    for gid in (int(g) for g in info["games"]):
+    for gid in (int(g) for g in info["games"] if int(g) != QUARANTINED):
         record = await store.get_game(gid)
         assert record is not None and record.state is not None
         games_now[gid] = (record, ENGINE.load_state(record.state))
@@ -200,10 +228,21 @@ async def check(out: Path, seed: int) -> dict[str, Any]:
     # New snowflakes far above every id the first process may have drawn.
     world.clock._last_id = max_id + 10**12
 
+    quarantine_log: list[str] = []
+
+    class Quarantine(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            if "quarantined" in record.getMessage():
+                quarantine_log.append(record.getMessage())
+
+    logging.getLogger("bot.runtime.service").addHandler(Quarantine(logging.WARNING))
+    bad = int(info["quarantined"])
     clock = ManualClock()
     sb = await world.connect(make_bot(out / "bot.sqlite3", clock))
     store = sb.bot.store
     figures: dict[str, Any] = {"journaled": len(journal), "games": len(info["games"])}
+    quarantined: dict[str, Any] = {"id": bad}
+    figures["quarantined"] = quarantined
 
     # 1. Every acknowledged action is in the store.
     versions: dict[int, set[int]] = {}
@@ -219,6 +258,8 @@ async def check(out: Path, seed: int) -> dict[str, Any]:
     # out of the checks below; the parent test requires there are none.
     lost = []
     for record in await store.games_with_status("active"):
+        if record.id == bad:
+            continue
         state = ENGINE.load_state(record.state or "")
         if state.waiting and await store.timer(record.id, "rules") is None:
             lost.append(record.id)
@@ -229,6 +270,12 @@ async def check(out: Path, seed: int) -> dict[str, Any]:
     # game; Add 1 on the games with no pending timer (a move would re-arm a turn timer
     # that step 3 checks).
     applied = stale = hands = 0
+    bad_msg = world.messages[int(last_msg.pop(bad)["id"])]
+    bad_seats = info["games"][str(bad)]["seats"]
+    it = await click_raw(sb, by_id[int(bad_seats["s1"])], bad_msg,
+                         bad_msg.component("My hand")["custom_id"])
+    quarantined["answer"] = answer_text(it)
+    assert quarantined["answer"] == UNREADABLE, quarantined["answer"]
     for gid, data in last_msg.items():
         record = await store.get_game(gid)
         assert record is not None and record.state is not None
@@ -266,9 +313,13 @@ async def check(out: Path, seed: int) -> dict[str, Any]:
 
     # 3. Every pending timer fires once its deadline passes (the clock moves 121 s).
     timers = await store.timers()
-    pre = {gid: (await store.get_game(gid)) for gid in versions}
+    bad_timers = sorted(t.kind for t in timers if t.game_id == bad)
+    timers = [t for t in timers if t.game_id != bad]
+    pre = {gid: (await store.get_game(gid)) for gid in versions if gid != bad}
     figures["timers"] = {k: sum(t.kind == k for t in timers) for k in ("rules", "turn", "remind")}
     assert figures["timers"]["rules"] > 0 and figures["timers"]["turn"] > 0
+    bad_thread = world.channels[info["games"][str(bad)]["thread_id"]]
+    bad_before = len(bad_thread.all_messages)
     assert all(t.due_at <= clock.now() + 121 for t in timers if t.kind != "archive")
     clock.advance(121)
     await sb.bot.service.timers.fire_due()
@@ -284,6 +335,7 @@ async def check(out: Path, seed: int) -> dict[str, Any]:
         assert record is not None
         rows = [r for r in await store.actions(t.game_id) if r.version > before.version]
         thread = world.channels[info["games"][str(t.game_id)]["thread_id"]]
+        said = [m.content for m in thread.all_messages]
         if t.kind == "rules":
             seat = t.payload["timeouts"][0]["seat"]
             assert rows and (rows[0].seat, rows[0].action) == (seat, {"type": "stop_waiting"})
@@ -292,10 +344,17 @@ async def check(out: Path, seed: int) -> dict[str, Any]:
             seat = t.payload["seats"][0]
             assert rows and rows[0].seat == seat
             assert [s.missed_turns for s in await store.seats(t.game_id) if s.seat == seat] == [1]
-            assert any("Time ran out for" in m.content for m in thread.all_messages)
+            # Fired once: one AI move for the seat, one notice.
+            assert [r.seat for r in rows].count(seat) == 1, rows
+            assert sum("Time ran out for" in c for c in said) == 1, said
         else:
-            assert any("half your time is gone" in m.content for m in thread.all_messages)
+            assert sum("half your time is gone" in c for c in said) == 1, said
     figures["timers_fired"] = sum(figures["timers"].values())
+    # The quarantined game's timers were dropped without touching it.
+    quarantined["timers_dropped"] = [k for k in bad_timers if await store.timer(bad, k) is None]
+    assert quarantined["timers_dropped"] == bad_timers
+    assert len(bad_thread.all_messages) == bad_before
+    assert await store.actions(bad) == []
 
     # 4. Every game continues to its end. The clock stands still from here on, so the
     # timer task is stopped (timers are still stored and re-armed by every move): it
@@ -304,7 +363,8 @@ async def check(out: Path, seed: int) -> dict[str, Any]:
     await sb.bot.service.timers.stop()
     moves = 0
     for _ in range(200):
-        active = [r for r in await store.games_with_status("active") if r.id not in lost]
+        active = [r for r in await store.games_with_status("active")
+                  if r.id not in lost and r.id != bad]
         if not active:
             break
         for record in active:
@@ -320,13 +380,24 @@ async def check(out: Path, seed: int) -> dict[str, Any]:
             await member.click(msg, "Add 2")
             moves += 1
     games = await store.games_with_status("finished")
-    assert len(games) == len(info["games"]) - len(lost), "some games did not finish"
+    assert len(games) == len(info["games"]) - len(lost) - 1, "some games did not finish"
     for record in games:
         rows = await store.actions(record.id)
         assert [r.version for r in rows] == list(range(1, record.version + 1))
         state = ENGINE.load_state(record.state or "")
         assert state.winner is not None and state.counter >= state.target
     figures["moves_after_restart"] = moves
+
+    # 5. The host ends the quarantined game; the log named it once.
+    host = by_id[int(bad_seats["s0"])]
+    await host.slash("game end", in_channel=bad_thread)
+    await host.click(host.last_reply, "Yes, end the game")
+    quarantined["end_answer"] = answer_text(host.last_interaction)
+    header = await store.game_header(bad)
+    assert header is not None
+    quarantined["status"] = header.status
+    quarantined["log_lines"] = quarantine_log
+    assert header.status == "ended", quarantined["end_answer"]
     figures["check_seconds"] = round(time.perf_counter() - started, 2)
     await world.disconnect()
     return figures

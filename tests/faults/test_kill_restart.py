@@ -5,7 +5,8 @@ game in the sandbox and plays 200 games, journaling every acknowledged action wi
 This test kills it with SIGKILL once a seeded, random number of actions were acknowledged
 (plus a seeded random delay), then runs ``killrun.py check`` on the same file, which
 asserts that every journaled action is stored, old buttons still work, every pending
-timer fires and every game plays to its end (see killrun's docstring). Set
+timer fires once and every game plays to its end, while game 2, made unreadable before
+the burst, stays quarantined and is ended by its host (see killrun's docstring). Set
 ``HERDBOT_KILL_SEED`` to replay another seed; ``HERDBOT_FUZZ_FULL=1`` runs three seeds.
 """
 
@@ -91,3 +92,14 @@ def test_sigkill_mid_play_then_restart_loses_nothing(tmp_path, seed):
     assert figures["timers_fired"] == sum(figures["timers"].values())
     # No game waits on a deadline without its timer (start-up re-derives them).
     assert figures["lost_timers"] == []
+    # Issue 14: the game made unreadable before the burst is quarantined, logged once,
+    # answered in words, its timers dropped, and its host ends it.
+    bad = figures["quarantined"]
+    assert bad["answer"] == ("\N{NO ENTRY SIGN} This game's saved data could not be read; the "
+                             "host or a member with Manage Server can end it with /game end.")
+    assert bad["timers_dropped"] == ["remind", "turn"]
+    assert bad["end_answer"] == "The game has ended." and bad["status"] == "ended"
+    assert bad["log_lines"] == [
+        "game 2 quarantined: its saved data could not be read (state: 1 validation error(s): "
+        "added_by_a_newer_herdbot: Extra inputs are not permitted); its players are told, "
+        "and the host can end it with /game end"]
