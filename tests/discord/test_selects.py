@@ -13,6 +13,8 @@ from bot.discord import choices
 from bot.discord.choices import Option, paged_select, parse_page, split_selects
 from bot.discord.components import view_of
 from bot.games.pacapaca.cards import catalog as pacapaca_catalog
+from bot.games.registry import Registry
+from tests.discord.conftest import make_bot
 from tests.discord.test_unleashed import CAT, install, new_bot, open_panel, start, state_of
 from tests.games.unleashed.unleashed_helpers import build
 from tests.support.component_rules import assert_components_ok, component_problems
@@ -254,3 +256,68 @@ async def test_a_lasso_at_7_and_8_players_steals_the_last_of_more_than_25_target
     assert f"Ana steals {name} from {NAMES8[n - 1]}" in thread.last_message.text
     # Every message of the game kept Discord's component limits.
     assert assert_components_ok(world) >= 8
+
+
+async def test_pacapaca_deal_editor_offers_all_30_neck_cards_in_two_selects(world, clock,
+                                                                          tmp_path):
+    """A neck of 30 cards: "Cards I give" is two selects (25 + 5) with their own ids; a
+    card chosen in each is kept when the other changes, and Propose sends both."""
+    from bot.games.pacapaca.spec import SPEC as PSPEC
+    from tests.discord.test_pacapaca import EXTENSIONS, GID
+
+    bot = make_bot(tmp_path / "p.sqlite3", clock, registry=Registry([PSPEC]),
+                   extensions=EXTENSIONS)
+    await world.connect(bot)
+    ana, bo = world.member("Ana"), world.member("Bo")
+    await ana.slash("play", game="pacapaca")
+    lobby = ana.last_reply
+    await bo.click(lobby, "Join")
+    await ana.click(lobby, "Start")
+    thread = lobby.thread
+    engine = PSPEC.engine
+    rec = await bot.store.get_game(GID)
+    st = engine.load_state(rec.state)
+    me, other = st.seats[st.active], st.seats[1 - st.active]
+    # Test set-up: 30 neck cards for the active player, 3 for the other, from the
+    # catalog's neck deck (a 2-player game deals fewer).
+    free = [c for c in pacapaca_catalog().neck_deck
+            if all(c not in a.neck for a in st.alpacas.values())][:33]
+    st.alpacas[me].neck, st.alpacas[other].neck = free[:30], free[30:]
+    st.deck = [c for c in st.deck if c not in free]
+    st.version = rec.version + 1
+    await bot.store.commit_action(GID, expected_version=rec.version,
+                                  state=st.model_dump_json(), version=st.version, seat="test",
+                                  action={"type": "setup"}, events=[])
+    am = ana if me == "s0" else bo
+    cog = bot.game_cog("pacapaca")
+    await cog.post_table(await cog.load_table(GID))
+    await world.settle()
+    table = [m for m in am.visible(thread) if not m.ephemeral and m.components][-1]
+    await am.click(table, "Negotiate")
+    await am.select(am.last_reply, [other])
+    panel = [m for m in am.visible(thread) if not m.ephemeral and m.components][-1]
+    await am.click(panel, "Edit deal")
+    editor = am.last_reply
+    t = (await bot.service.load(GID))[3].turn_number
+    assert [_code(s) for s in editor.selects()] == [f"give.{t},p0", f"give.{t},p1", f"get.{t}"]
+    give0, give1, get = editor.selects()
+    assert give0["placeholder"] == "Cards 1-25 of 30: Cards I give"
+    assert give1["placeholder"] == "Cards 26-30 of 30: Cards I give"
+    assert (len(give0["options"]), give0["max_values"]) == (25, 25)
+    assert (len(give1["options"]), give1["max_values"]) == (5, 5)
+    offered = {o["value"] for s in (give0, give1) for o in s["options"]}
+    assert offered == {str(c) for c in st.alpacas[me].neck}  # none left out
+    first, last = give0["options"][0]["value"], give1["options"][-1]["value"]
+    await am.select(editor, [last], custom_id=give1["custom_id"])
+    editor = am.last_reply
+    await am.select(editor, [first], custom_id=give0["custom_id"])
+    editor = am.last_reply
+    wanted = editor.selects()[2]["options"][0]["value"]
+    await am.select(editor, [wanted], custom_id=editor.selects()[2]["custom_id"])
+    editor = am.last_reply
+    await am.click(editor, "Propose")
+    neg = (await bot.service.load(GID))[3].negotiation
+    assert sorted(neg.active_gives) == sorted([int(first), int(last)])
+    assert neg.partner_gives == [int(wanted)]
+    assert assert_components_ok(world) >= 5
+    await world.disconnect()
