@@ -11,7 +11,8 @@ Components (custom id codes, scope ``g``):
   ephemeral "Edit deal" panel), ``acc.<t>.<deal version>``, ``dec.<t>.<deal version>``,
   ``giveup.<t>``;
 - the "Edit deal" ephemeral: selects ``give.<t>`` ("Cards I give") and ``get.<t>`` ("Cards
-  I get"), button ``prop.<t>`` (Propose). Each select change re-draws the ephemeral with
+  I get"; past 25 cards a list is several selects ``give.<t>,p<k>``, one per 25 cards, all
+  shown), button ``prop.<t>`` (Propose). Each select change re-draws the ephemeral with
   the chosen options marked as defaults, so the draft lives in the message itself (one
   select per interaction, nothing kept in memory, survives a restart); Propose reads both
   selects' defaults from the message it was clicked on.

@@ -14,6 +14,10 @@ players pass, and an out-of-date one is refused in words):
 - ``resp.<window id>`` / ``pass.<window id>`` (table, during a reaction window) and
   ``rsel.<window id>`` (the ephemeral Instant select).
 
+Every select offers all its options: past 25 it shows one page at a time with
+Previous/Next (``<code>,p<page>`` / ``,b<page>`` / ``,f<page>``, see
+:mod:`bot.discord.choices`); :meth:`UnleashedCog.turn_page` redraws the message at the page.
+
 Hidden information: the public table never says who may answer a reaction window (the
 engine's eligible list is the list of Instant holders); nobody is pinged for a window, a
 Pass is acknowledged only to the clicker, and Respond/Pass answer a player who cannot

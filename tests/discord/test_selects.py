@@ -321,3 +321,14 @@ async def test_pacapaca_deal_editor_offers_all_30_neck_cards_in_two_selects(worl
     assert neg.partner_gives == [int(wanted)]
     assert assert_components_ok(world) >= 5
     await world.disconnect()
+
+
+def test_a_single_select_refuses_more_than_25_options_instead_of_cutting():
+    from bot.discord.components import select
+
+    many = [o.select_option() for o in opts(26)]
+    with pytest.raises(ValueError, match="a select holds 1-25 options, not 26"):
+        select("g", 1, "c", many)
+    with pytest.raises(ValueError, match="a select holds 1-25 options, not 0"):
+        select("g", 1, "c", [])
+    assert len(select("g", 1, "c", many[:25]).item.options) == 25
