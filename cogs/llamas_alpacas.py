@@ -28,7 +28,8 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.discord import ids
-from bot.discord.components import button, select, view_of
+from bot.discord.choices import Option, paged_select
+from bot.discord.components import button, view_of
 from bot.discord.game_cog import GameCog, Table, named
 from bot.discord.replies import defer, edit_panel, send_ephemeral, send_error
 from bot.games.base import Event
@@ -251,7 +252,7 @@ class LlamasAlpacasCog(GameCog):
             k = view.keep
             lo, hi = max(0, TREAT_LIMIT - k.carrots), min(k.clovers, TREAT_LIMIT)
             options = [
-                discord.SelectOption(
+                Option(
                     label=keep_label(c), value=str(c),
                     description=(f"{plural(k.clovers - c, 'clover')} and "
                                  f"{plural(k.carrots - (TREAT_LIMIT - c), 'carrot')} go onto "
@@ -259,8 +260,9 @@ class LlamasAlpacasCog(GameCog):
                 )
                 for c in range(lo, hi + 1)
             ]
-            return [select("g", gid, "kp", options, version=ver,
-                           placeholder="Which 10 treats do you keep?", row=0)]
+            # At most 11 splits (0-10 clovers): one select in row 0.
+            return list(paged_select("g", gid, "kp", options, version=ver, noun="Splits",
+                                     placeholder="Which 10 treats do you keep?", row=0))
         # choose_space
         full = None not in me.board
         return [

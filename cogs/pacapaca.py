@@ -11,7 +11,8 @@ Components (custom id codes, scope ``g``):
   ephemeral "Edit deal" panel), ``acc.<t>.<deal version>``, ``dec.<t>.<deal version>``,
   ``giveup.<t>``;
 - the "Edit deal" ephemeral: selects ``give.<t>`` ("Cards I give") and ``get.<t>`` ("Cards
-  I get"), button ``prop.<t>`` (Propose). Each select change re-draws the ephemeral with
+  I get"; past 25 cards a list is several selects ``give.<t>,p<k>``, one per 25 cards, all
+  shown), button ``prop.<t>`` (Propose). Each select change re-draws the ephemeral with
   the chosen options marked as defaults, so the draft lives in the message itself (one
   select per interaction, nothing kept in memory, survives a restart); Propose reads both
   selects' defaults from the message it was clicked on.
@@ -28,7 +29,8 @@ from typing import Any
 
 import discord
 
-from bot.discord import ids
+from bot.discord import choices, ids
+from bot.discord.choices import Option, paged_select, split_selects
 from bot.discord.components import button, select, view_of
 from bot.discord.game_cog import EMBED_LIMIT, GameCog, Table, named
 from bot.discord.replies import edit_panel, send_ephemeral
@@ -56,8 +58,6 @@ log = logging.getLogger(__name__)
 
 #: Events that close a negotiation opened earlier.
 _CLOSING = ("traded", "negotiation_failed")
-#: Discord's limit on options in one select menu.
-MAX_OPTIONS = 25
 NEG_COLOUR = 0x4A90D9
 
 
@@ -72,20 +72,13 @@ def card_list(cards: list[int]) -> str:
     return "; ".join(card_name(c) for c in cards) if cards else "nothing"
 
 
-def card_options(cards: list[int], chosen: set[int]) -> list[discord.SelectOption]:
-    """Select options for ``cards`` (public neck cards and babies), value = card id.
+def card_options(cards: list[int], chosen: set[int]) -> list[Option]:
+    """Options for ``cards`` (public neck cards and babies), value = card id, every card
+    offered (:func:`bot.discord.choices.split_selects` spreads them over selects of 25).
 
-    Copies of a kind are numbered ("Plain neck #2"); past 25 cards, spare copies of the
-    most common kinds are left out (any copy of a kind is as good as another)."""
+    Copies of a kind are numbered ("Plain neck #2")."""
     cat = catalog()
     ordered = sorted(cards, key=lambda c: (cat.kind_of(c), c))
-    while len(ordered) > MAX_OPTIONS:
-        counts: dict[str, list[int]] = {}
-        for c in ordered:
-            counts.setdefault(cat.kind_of(c), []).append(c)
-        spare = max(counts.values(), key=lambda v: (len(v), -v[0]))
-        drop = next((c for c in reversed(spare) if c not in chosen), spare[-1])
-        ordered.remove(drop)
     seen: dict[str, int] = {}
     total = {k: sum(1 for c in ordered if cat.kind_of(c) == k) for k in {cat.kind_of(c) for c in ordered}}
     out = []
@@ -93,8 +86,7 @@ def card_options(cards: list[int], chosen: set[int]) -> list[discord.SelectOptio
         kind = cat.card_kind(c)
         seen[kind.kind] = seen.get(kind.kind, 0) + 1
         label = kind.name if total[kind.kind] == 1 else f"{kind.name} #{seen[kind.kind]}"
-        out.append(discord.SelectOption(label=label, value=str(c), description=kind.blurb[:100],
-                                        default=c in chosen))
+        out.append(Option(label=label, value=str(c), description=kind.blurb, default=c in chosen))
     return out
 
 
@@ -463,12 +455,13 @@ class PacapacaCog(GameCog):
                 raise GameError("already_negotiated",
                                 "You already negotiated this turn: draw or take the pile.")
             raise GameError("cannot_negotiate", "You cannot negotiate now.")
-        options = [discord.SelectOption(label=table.plain_names[p][:100], value=p) for p in partners]
-        sel = select("g", table.record.id, "partner", options, version=table.record.version,
-                     placeholder="Negotiate with...")
+        options = [Option(label=table.plain_names[p], value=p) for p in partners]
+        sel = paged_select("g", table.record.id, "partner", options,
+                           version=table.record.version, placeholder="Negotiate with...",
+                           noun="Players")
         await send_ephemeral(interaction, "Who do you want to negotiate with? You will have "
                              f"{catalog().negotiation.seconds} seconds to agree on one swap.",
-                             view=view_of(sel))
+                             view=view_of(*sel))
 
     # -- the deal editor ------------------------------------------------------------------
 
@@ -499,14 +492,17 @@ class PacapacaCog(GameCog):
         oname = table.names[other]
         plain = table.plain_names[other]  # placeholders and option labels render no markdown
         items: list[discord.ui.Item[Any]] = []
+        # 4 rows for the selects (one per 25 cards), the 5th for Propose; 60 tradeable
+        # cards in all never need more than 4 (tests/discord/test_selects.py).
         for code, cards, chosen, ph, empty in (
             ("give", mine, give, "Cards I give", "Your alpaca has no neck cards to give"),
             ("get", theirs, get, f"Cards I get from {plain}", f"{plain} has no neck cards"),
         ):
             if cards:
-                opts = card_options(cards, set(chosen))
-                items.append(select("g", gid, f"{code}.{t}", opts, placeholder=ph[:150],
-                                    min_values=0, max_values=len(opts)))
+                room = choices.MAX_ROWS - 1 - len(items) - (
+                    choices.selects_needed(len(theirs)) if code == "give" else 0)
+                items += split_selects("g", gid, f"{code}.{t}", card_options(cards, set(chosen)),
+                                       placeholder=ph, noun="Cards", max_selects=room)
             else:
                 items.append(select("g", gid, f"{code}.{t}",
                                     [discord.SelectOption(label=empty[:100], value="none")],
@@ -519,16 +515,25 @@ class PacapacaCog(GameCog):
         return {"content": content, "view": view_of(*items)}
 
     @staticmethod
-    def _defaults(message: discord.Message | None, code: str) -> list[int] | None:
-        """The chosen (default) options of the select ``code`` on ``message``."""
-        if message is None:
-            return None
-        for row in message.components:
+    def _selects(message: discord.Message | None, code: str) -> list[discord.SelectMenu]:
+        """The selects of ``message`` whose code is ``code`` (any of its pages)."""
+        out = []
+        for row in message.components if message is not None else []:
             for child in getattr(row, "children", []):
                 cid = getattr(child, "custom_id", None) or ""
-                if isinstance(child, discord.SelectMenu) and cid.endswith(":" + code):
-                    return [int(o.value) for o in child.options if o.default and o.value.isdecimal()]
-        return None
+                if (isinstance(child, discord.SelectMenu) and cid.startswith("hs:")
+                        and choices.parse_page(cid.split(":", 4)[-1])[0] == code):
+                    out.append(child)
+        return out
+
+    @classmethod
+    def _defaults(cls, message: discord.Message | None, code: str) -> list[int] | None:
+        """The chosen (default) options of the selects ``code`` on ``message``."""
+        sels = cls._selects(message, code)
+        if not sels:
+            return None
+        return [int(o.value) for s in sels for o in s.options
+                if o.default and o.value.isdecimal()]
 
     def _draft_of(self, message: discord.Message | None, table: Table,
                   seat: str) -> tuple[list[int], list[int]]:
@@ -541,10 +546,18 @@ class PacapacaCog(GameCog):
                              which: str, values: list[str]) -> None:
         give, get = self._draft_of(interaction.message, table, seat)
         chosen = [int(v) for v in values if v.isdecimal()]
+        t = self._state(table).turn_number
+        # Only the cards of the select that changed are replaced: the other selects of
+        # the same list (past 25 cards) keep their choices.
+        cid = str(dict(interaction.data or {}).get("custom_id", ""))
+        changed = next((s for s in self._selects(interaction.message, f"{which}.{t}")
+                        if s.custom_id == cid), None)
+        here = ({int(o.value) for o in changed.options if o.value.isdecimal()}
+                if changed is not None else None)
         if which == "give":
-            give = chosen
+            give = chosen if here is None else [c for c in give if c not in here] + chosen
         else:
-            get = chosen
+            get = chosen if here is None else [c for c in get if c not in here] + chosen
         kwargs = self._deal_panel(table, seat, (give, get))
         try:
             await edit_panel(interaction, private=True, **kwargs)

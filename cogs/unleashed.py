@@ -14,6 +14,10 @@ players pass, and an out-of-date one is refused in words):
 - ``resp.<window id>`` / ``pass.<window id>`` (table, during a reaction window) and
   ``rsel.<window id>`` (the ephemeral Instant select).
 
+Every select offers all its options: past 25 it shows one page at a time with
+Previous/Next (``<code>,p<page>`` / ``,b<page>`` / ``,f<page>``, see
+:mod:`bot.discord.choices`); :meth:`UnleashedCog.turn_page` redraws the message at the page.
+
 Hidden information: the public table never says who may answer a reaction window (the
 engine's eligible list is the list of Instant holders); nobody is pinged for a window, a
 Pass is acknowledged only to the clicker, and Respond/Pass answer a player who cannot
@@ -31,9 +35,10 @@ import discord
 from discord import app_commands
 
 from bot.discord import ids
-from bot.discord.components import button, select, view_of
+from bot.discord.choices import Option, paged_select
+from bot.discord.components import button, view_of
 from bot.discord.game_cog import EMBED_LIMIT, GameCog, Table, named
-from bot.discord.replies import quoted, send_ephemeral, send_error
+from bot.discord.replies import edit_panel, quoted, send_ephemeral, send_error
 from bot.games.base import Action, Event
 from bot.games.unleashed.cards import catalog
 from bot.games.unleashed.models import (
@@ -309,10 +314,12 @@ class UnleashedCog(GameCog):
 
     # -- the private panel -----------------------------------------------------------------
 
-    async def private_panel(self, table: Table, seat: SeatRecord) -> dict[str, Any]:
+    async def private_panel(self, table: Table, seat: SeatRecord, *,
+                            page: int = 0) -> dict[str, Any]:
         """The ephemeral panel: your hand with short texts, what you must decide now, and
         its components (Baby select, choice select/buttons, triggers, hand select, Draw,
-        End Action phase) plus Refresh."""
+        End Action phase) plus Refresh. ``page`` (from 0) is the page shown of a paged
+        choice or hand select (past 25 options, see :mod:`bot.discord.choices`)."""
         st = self.st(table)
         me = seat.seat
         gid = table.record.id
@@ -332,10 +339,10 @@ class UnleashedCog(GameCog):
                 status = "You have your Baby; waiting for the others."
             else:
                 status = "Choose your Baby."
-                items += self._baby_items(table)
+                items += self._baby_items(table, page)
         elif st.choice is not None and st.choice.seat == me:
             status = f"**{named(st.choice.prompt, names)}**"
-            items += self._choice_items(table)
+            items += self._choice_items(table, page)
         elif pending.kind == "reaction":
             status = (f"{self.pile_line(table)}: use **Respond** or **Pass** on the table "
                       f"(closes {self._deadline_text(table)}).")
@@ -356,12 +363,12 @@ class UnleashedCog(GameCog):
             for c in hand:
                 d = catalog()[c]
                 ok = c in playable
-                opts.append(discord.SelectOption(
-                    label=short(d.name if ok else f"{d.name} (cannot be played now)", 100),
-                    value=str(c), description=short(f"{card_line(c)}: {d.text}", 100)))
+                opts.append(Option(
+                    label=d.name if ok else f"{d.name} (cannot be played now)",
+                    value=str(c), description=f"{card_line(c)}: {d.text}"))
             if opts:
-                items.append(select("g", gid, f"play.{st.turn}", opts,
-                                    placeholder="Play a card from your hand"))
+                items += paged_select("g", gid, f"play.{st.turn}", opts, page=page,
+                                      placeholder="Play a card from your hand", noun="Cards")
             if any(isinstance(a, DrawCard) for a in legal):
                 items.append(button("g", gid, f"draw.{st.turn}", "Draw a card",
                                     style=discord.ButtonStyle.primary))
@@ -380,15 +387,16 @@ class UnleashedCog(GameCog):
         """The engine's words for ``action``."""
         return table.spec.engine.action_label(table.state, action)  # type: ignore[attr-defined]
 
-    def _baby_items(self, table: Table) -> list[discord.ui.Item[Any]]:
+    def _baby_items(self, table: Table, page: int = 0) -> list[discord.ui.Item[Any]]:
         st = self.st(table)
         gid = table.record.id
-        opts = [discord.SelectOption(label=catalog()[c].name, value=str(c),
-                                     description=short(card_line(c), 100)) for c in st.nursery]
-        return [select("g", gid, "bsel", opts, placeholder="Choose your Baby"),
+        opts = [Option(label=catalog()[c].name, value=str(c), description=card_line(c))
+                for c in st.nursery]
+        return [*paged_select("g", gid, "bsel", opts, page=page, placeholder="Choose your Baby",
+                              noun="Babies"),
                 button("g", gid, "bpick", "Pick one for me")]
 
-    def _choice_items(self, table: Table) -> list[discord.ui.Item[Any]]:
+    def _choice_items(self, table: Table, page: int = 0) -> list[discord.ui.Item[Any]]:
         st = self.st(table)
         assert st.choice is not None
         gid = table.record.id
@@ -400,17 +408,12 @@ class UnleashedCog(GameCog):
                            style=discord.ButtonStyle.primary if o.value != "no"
                            else discord.ButtonStyle.secondary)
                     for i, o in enumerate(opts)]
-        out: list[discord.ui.Item[Any]] = []
-        for start in range(0, min(len(opts), 100), 25):
-            chunk = []
-            for i in range(start, min(start + 25, len(opts))):
-                o = opts[i]
-                desc = short(card_line(o.card), 100) if o.card is not None else None
-                chunk.append(discord.SelectOption(label=short(named(o.label, names), 100),
-                                                  value=str(i), description=desc))
-            out.append(select("g", gid, f"ch.{ch.id}", chunk,
-                              placeholder=short(named(ch.prompt, names), 150)))
-        return out
+        # The value is the option's index in the engine's list, whatever page shows it.
+        shown = [Option(label=named(o.label, names), value=str(i),
+                        description=card_line(o.card) if o.card is not None else None)
+                 for i, o in enumerate(opts)]
+        return list(paged_select("g", gid, f"ch.{ch.id}", shown, page=page,
+                                 placeholder=named(ch.prompt, names), noun="Options"))
 
     # -- components ------------------------------------------------------------------------
 
@@ -474,7 +477,7 @@ class UnleashedCog(GameCog):
                 raise GameError("unplayable", f"You cannot play {name} right now.{why}")
             if len(plays) > 1:
                 await send_ephemeral(interaction, f"Into whose Field does {name} go?",
-                                     secret=True, view=view_of(self._field_select(table, plays)))
+                                     secret=True, view=view_of(*self._field_select(table, plays)))
                 return
             action = plays[0]
         elif code == "field":
@@ -498,15 +501,60 @@ class UnleashedCog(GameCog):
         if await self.act(interaction, table, seat, action):
             await self.follow_up(interaction, table.record.id, me)
 
-    def _field_select(self, table: Table, plays: list[Play]) -> discord.ui.Item[Any]:
+    def _field_select(self, table: Table, plays: list[Play],
+                      page: int = 0) -> list[discord.ui.Item[Any]]:
         st = self.st(table)
         names = table.plain_names  # option labels render no markdown
         card = plays[0].card
-        opts = [discord.SelectOption(
+        opts = [Option(
             label="Your Field" if p.field == st.active else f"{names[p.field or '']}'s Field",
             value=p.field or "") for p in plays]
-        return select("g", table.record.id, f"field.{st.turn}.{card}", opts,
-                      placeholder="Choose the Field")
+        return list(paged_select("g", table.record.id, f"field.{st.turn}.{card}", opts,
+                                 page=page, placeholder="Choose the Field", noun="Fields"))
+
+    async def turn_page(self, interaction: discord.Interaction, table: Table,
+                        seat: SeatRecord, code: str, page: int) -> None:
+        """Previous/Next of a paged select: the same message redrawn at ``page`` from the
+        current state; a select whose decision is over is refused like its own clicks."""
+        st = self.st(table)
+        me = seat.seat
+        head, _, rest = code.partition(".")
+        kwargs: dict[str, Any]
+        if head == "bsel":
+            if st.phase != "setup" or me in st.babies_chosen:
+                raise GameError("chosen", "You already have your Baby.")
+            kwargs = {"content": "Choose your Baby:",
+                      "view": view_of(*self._baby_items(table, page))}
+        elif head == "rsel":
+            if st.reaction is None or str(st.reaction.id) != rest:
+                raise GameError("window_closed", "This reaction window has closed.")
+            responses = [a for a in table.legal(me) if isinstance(a, Respond)]
+            if not responses:
+                raise GameError("cannot_respond", NEUTRAL_RESPOND)
+            kwargs = self._respond_message(table, rest, responses, page)
+        elif head == "ch":
+            if st.choice is None or str(st.choice.id) != rest:
+                raise GameError("stale_choice", "That choice is no longer open. " + OUT_OF_DATE)
+            if st.choice.seat != me:
+                raise GameError("not_yours", "That choice is not yours to make.")
+            kwargs = await self.private_panel(table, seat, page=page)
+        elif head in ("play", "field"):
+            turn, _, card_text = rest.partition(".")
+            if (st.active != me or str(st.turn) != turn or st.phase != "action"
+                    or st.choice is not None or st.reaction is not None):
+                raise GameError("stale_panel", OUT_OF_DATE)
+            if head == "play":
+                kwargs = await self.private_panel(table, seat, page=page)
+            else:
+                card = self._int([card_text])
+                plays = [a for a in table.legal(me) if isinstance(a, Play) and a.card == card]
+                if card is None or len(plays) < 2:
+                    raise GameError("stale_panel", OUT_OF_DATE)
+                kwargs = {"content": f"Into whose Field does {catalog()[card].name} go?",
+                          "view": view_of(*self._field_select(table, plays, page))}
+        else:
+            raise GameError("bad_button", "This button is not one herdbot understands.")
+        await edit_panel(interaction, private=True, **kwargs)
 
     async def follow_up(self, interaction: discord.Interaction, game_id: int, seat: str) -> None:
         """After a panel action: if the same player must decide again (a choice, or more
@@ -537,19 +585,24 @@ class UnleashedCog(GameCog):
             if not responses:
                 await send_ephemeral(interaction, NEUTRAL_RESPOND, secret=True)
                 return
-            opts = [discord.SelectOption(label=catalog()[a.card].name, value=str(a.card),
-                                         description=short(catalog()[a.card].text, 100))
-                    for a in responses]
-            await send_ephemeral(
-                interaction, f"Answer **{self.pile_line(table)}** with:", secret=True,
-                view=view_of(select("g", table.record.id, f"rsel.{rid}", opts,
-                                    placeholder="Choose an Instant"),
-                             button("g", table.record.id, f"pass.{rid}", "Pass")))
+            await send_ephemeral(interaction, secret=True,
+                                 **self._respond_message(table, rid, responses))
             return
         card = self._int(values)
         if card is None or Respond(card=card) not in responses:
             raise GameError("cannot_respond", NEUTRAL_RESPOND)
         await self.act(interaction, table, seat, Respond(card=card))
+
+    def _respond_message(self, table: Table, rid: str, responses: list[Respond],
+                         page: int = 0) -> dict[str, Any]:
+        """The ephemeral Instant select of window ``rid`` (paged past 25) and Pass."""
+        opts = [Option(label=catalog()[a.card].name, value=str(a.card),
+                       description=catalog()[a.card].text) for a in responses]
+        gid = table.record.id
+        return {"content": f"Answer **{self.pile_line(table)}** with:",
+                "view": view_of(*paged_select("g", gid, f"rsel.{rid}", opts, page=page,
+                                              placeholder="Choose an Instant", noun="Instants"),
+                                button("g", gid, f"pass.{rid}", "Pass"))}
 
     @staticmethod
     def _int(values: list[str]) -> int | None:

@@ -103,11 +103,15 @@ def select(
     disabled: bool = False,
     row: int | None = None,
 ) -> HerdSelect:
-    """A herdbot string select with at most 25 options (persistent across restarts)."""
+    """A herdbot string select (persistent across restarts) of 1 to 25 options, Discord's
+    documented limit: more raise ``ValueError`` rather than being cut (offer more with
+    :mod:`bot.discord.choices`)."""
+    if not 1 <= len(options) <= 25:
+        raise ValueError(f"a select holds 1-25 options, not {len(options)}")
     item = HerdSelect(
         ids.select_id(scope, game_id, code, version),
-        options=options[:25], placeholder=placeholder, min_values=min_values,
-        max_values=min(max_values, len(options[:25]) or 1), disabled=disabled,
+        options=options, placeholder=placeholder, min_values=min_values,
+        max_values=min(max_values, len(options)), disabled=disabled,
     )
     if row is not None:
         item.row = row

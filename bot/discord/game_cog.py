@@ -9,6 +9,7 @@ ephemeral "My hand" content). Rules stay in the engine; this layer only translat
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import io
 import logging
 import re
@@ -18,7 +19,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import discord
 from discord.ext import commands
 
-from bot.discord import ids
+from bot.discord import choices, ids
 from bot.discord.components import button, view_of
 from bot.discord.replies import defer, send_ephemeral, send_error
 from bot.discord.text import md_name, pinging, plain_name
@@ -196,6 +197,15 @@ class GameCog(commands.Cog):
         cid: ids.ComponentId, values: list[str],
     ) -> None:
         """Handle a game button or select (the base already checked game, seat and version)."""
+        raise GameError("bad_button", "This button is not one herdbot understands.")
+
+    async def turn_page(
+        self, interaction: discord.Interaction, table: Table, seat: SeatRecord, code: str,
+        page: int,
+    ) -> None:
+        """Previous/Next of the paged select ``code`` (see :mod:`bot.discord.choices`):
+        edit the clicked message to show page ``page`` (from 0), or raise
+        :class:`GameError` when the select is out of date. Default: no paged selects."""
         raise GameError("bad_button", "This button is not one herdbot understands.")
 
     async def private_panel(
@@ -553,6 +563,14 @@ class GameCog(commands.Cog):
         if cid.version is not None and cid.version != table.record.version:
             await self.answer_stale(interaction, table)
             return
+        code, paged, page = choices.parse_page(cid.code)
+        if paged is not None:
+            # A page of a paged select: the cog sees its own code; Previous/Next redraw.
+            cid = dataclasses.replace(cid, code=code)
+            if paged in ("b", "f"):
+                await self.turn_page(interaction, table, seat, code,
+                                     page - 1 if paged == "b" else page + 1)
+                return
         await self.on_game_component(interaction, table, seat, cid, values)
 
     async def answer_stale(self, interaction: discord.Interaction, table: Table) -> None:

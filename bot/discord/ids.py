@@ -5,7 +5,8 @@
 - ``version``: the state version the component was drawn for, or ``x`` for components that
   work at any version (My hand, Join ...).
 - ``code``: what the component does, interpreted by the lobby or the game's cog; at most
-  the 100 characters Discord allows for the whole id.
+  the 100 characters Discord allows for the whole id. A paged select adds ``,p<page>``
+  (its Previous/Next buttons ``,b<page>`` / ``,f<page>``; see :mod:`bot.discord.choices`).
 """
 
 from __future__ import annotations

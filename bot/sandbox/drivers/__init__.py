@@ -50,6 +50,38 @@ class DriverContext:
 Perform = Callable[[DriverContext, Action], Awaitable[None]]
 
 
+def base_code(component: dict[str, Any]) -> str:
+    """The code of a herdbot custom id without its page part (``hs:g:1:x:ch.7,p2`` ->
+    ``ch.7``; see :mod:`bot.discord.choices`)."""
+    from bot.discord.choices import parse_page
+
+    return parse_page(str(component.get("custom_id", "")).split(":", 4)[-1])[0]
+
+
+async def choose(member: Any, message: Any, prefix: str, value: str) -> None:
+    """Choose the option ``value`` in the select whose code (page part aside) starts with
+    ``prefix`` on ``message``, turning its pages with Next (then Previous) until the
+    option shows, as a player would. Raises ``AssertionError`` when no page has it."""
+    world = member.world
+    for direction in ("f", "b"):
+        for _ in range(1000):
+            message = world.messages.get(message.id, message)
+            sel = next((c for c in message.selects() if base_code(c).startswith(prefix)), None)
+            if sel is None:
+                raise AssertionError(f"no select {prefix!r} on {message!r}")
+            if any(o["value"] == value for o in sel.get("options", [])):
+                await member.select(message, [value], custom_id=sel["custom_id"])
+                return
+            code = str(sel["custom_id"]).split(":", 4)[-1]
+            turn = next((b for b in message.buttons() if base_code(b) == base_code(sel)
+                         and str(b["custom_id"]).split(":", 4)[-1].rpartition(",")[2][:1]
+                         == direction and not b.get("disabled")), None)
+            if turn is None or "," not in code:
+                break
+            await member.click(message, turn["custom_id"])
+    raise AssertionError(f"option {value!r} is on no page of {prefix!r}")
+
+
 def driver_for(game_key: str) -> Perform:
     """The ``perform`` function of the game's driver module, named like its cog module
     (``cogs.unleashed`` -> ``bot.sandbox.drivers.unleashed``)."""

@@ -83,13 +83,22 @@ async def perform(ctx: DriverContext, action: Action) -> None:
         await _click(ctx, ctx.table_message(), "edit.", prefix=True)
         editor = member.last_reply
         for code, cards in (("give.", action.give), ("get.", action.get)):
-            comp = find(editor, code, prefix=True)
-            if comp is None or comp.get("disabled"):
+            # Past 25 cards a list is spread over several selects (``give.<t>,p<k>``):
+            # each gets the chosen cards among its own options.
+            sels = [c for c in editor.selects() if _code(c).startswith(code)]
+            if not sels or any(c.get("disabled") for c in sels):
                 if cards:
                     raise AssertionError(f"cannot choose {cards} in {editor!r}")
                 continue
-            await member.select(editor, [str(c) for c in cards], custom_id=comp["custom_id"])
-            editor = member.last_reply
+            left = [str(c) for c in cards]
+            for comp in sels:
+                here = {o["value"] for o in comp.get("options", [])}
+                await member.select(editor, [v for v in left if v in here],
+                                    custom_id=comp["custom_id"])
+                left = [v for v in left if v not in here]
+                editor = member.last_reply
+            if left:
+                raise AssertionError(f"cards {left} are in no select of {editor!r}")
         await _click(ctx, editor, "prop.", prefix=True)
     elif isinstance(action, Accept):
         panel = ctx.table_message()

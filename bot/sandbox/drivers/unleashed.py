@@ -23,7 +23,7 @@ from bot.games.unleashed.models import (
     Proceed,
     Respond,
 )
-from bot.sandbox.drivers import DriverContext
+from bot.sandbox.drivers import DriverContext, base_code, choose
 
 
 def _code(comp: dict[str, Any]) -> str:
@@ -32,9 +32,10 @@ def _code(comp: dict[str, Any]) -> str:
 
 
 def find(message: Any, prefix: str) -> dict[str, Any]:
-    """The first component of ``message`` whose code starts with ``prefix``."""
-    for comp in [*message.buttons(), *message.selects()]:
-        if _code(comp).startswith(prefix):
+    """The first component of ``message`` whose code starts with ``prefix``: a select
+    first (whatever page it shows), then a button."""
+    for comp in [*message.selects(), *message.buttons()]:
+        if base_code(comp).startswith(prefix):
             return comp
     raise AssertionError(f"no component {prefix!r} on {message!r}")
 
@@ -45,12 +46,7 @@ async def _choose(ctx: DriverContext, panel: Any, option: int) -> None:
         if _code(comp).startswith("chb.") and _code(comp).endswith(f".{option}"):
             await m.click(panel, comp["custom_id"])
             return
-    for comp in panel.selects():
-        if _code(comp).startswith("ch.") and any(o["value"] == str(option)
-                                                 for o in comp.get("options", [])):
-            await m.select(panel, [str(option)], custom_id=comp["custom_id"])
-            return
-    raise AssertionError(f"option {option} is not on the panel {panel!r}")
+    await choose(m, panel, "ch.", str(option))
 
 
 async def perform(ctx: DriverContext, action: Action) -> None:
@@ -64,22 +60,22 @@ async def perform(ctx: DriverContext, action: Action) -> None:
         if action.card is None:
             await m.click(panel, "Pick one for me")
         else:
-            await m.select(panel, [str(action.card)], custom_id=find(panel, "bsel")["custom_id"])
+            await choose(m, panel, "bsel", str(action.card))
     elif isinstance(action, Pass):
         await m.click(table, "Pass")
     elif isinstance(action, Respond):
         await m.click(table, "Respond")
         panel = m.last_reply
-        await m.select(panel, [str(action.card)], custom_id=find(panel, "rsel")["custom_id"])
+        await choose(m, panel, "rsel", str(action.card))
     else:
         await m.click(table, "My hand")
         panel = m.last_reply
         if isinstance(action, Play):
-            await m.select(panel, [str(action.card)], custom_id=find(panel, "play.")["custom_id"])
+            await choose(m, panel, "play.", str(action.card))
             reply = m.last_reply
             if reply is not None and reply.ephemeral and any(
                     _code(c).startswith("field.") for c in reply.selects()):
-                await m.select(reply, [action.field], custom_id=find(reply, "field.")["custom_id"])
+                await choose(m, reply, "field.", str(action.field))
         elif isinstance(action, DrawCard):
             await m.click(panel, find(panel, "draw.")["custom_id"])
         elif isinstance(action, Proceed):
