@@ -60,6 +60,11 @@ exceptions no one retrieved from a task, and requests to routes the sandbox does
 make the next settle (or ``world.disconnect()``) raise :class:`SandboxError`. Expect an
 error with ``with sb.allow_errors() as errors: ...``.
 
+Limits: every body that carries a message, a modal or a channel name is checked against
+Discord's documented limits (:mod:`bot.sandbox.limits`) before anything is stored; a
+refused request answers 400 with code 50035 and Discord's ``errors`` object (50006 for an
+empty message), which discord.py raises as ``HTTPException``.
+
 Seeing: ``member.visible(channel)`` (public messages + own ephemerals),
 ``member.ephemerals``, ``member.dms``, ``member.last_reply``,
 ``world.last_message(channel)``, ``world.find_message(text)``, ``world.threads``;

@@ -16,6 +16,7 @@ import re
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
+from . import limits
 from .world import (
     RecordedRequest,
     SandboxError,
@@ -44,12 +45,16 @@ _MENTION_EVERYONE = 1 << 17
 
 
 class HTTPError(Exception):
-    """Raised inside the router to answer with an error status and Discord JSON body."""
+    """Raised inside the router to answer with an error status and Discord JSON body;
+    ``errors`` is Discord's nested field-error object (sent with code 50035)."""
 
-    def __init__(self, status: int, code: int, message: str):
+    def __init__(self, status: int, code: int, message: str,
+                 errors: dict[str, Any] | None = None):
         super().__init__(message)
         self.status = status
-        self.body = {"message": message, "code": code}
+        self.body: dict[str, Any] = {"message": message, "code": code}
+        if errors is not None:
+            self.body["errors"] = errors
 
 
 def _unknown(what: str, code: int) -> HTTPError:
@@ -241,7 +246,7 @@ class Router:
                 continue
             try:
                 result = fn(query, body, files, *match.groups())
-            except HTTPError as e:
+            except (HTTPError, limits.Refusal) as e:
                 rec.status, rec.response = e.status, e.body
                 return FakeResponse(method, url, e.status, e.body)
             if result is None:
@@ -483,6 +488,7 @@ class Router:
             raise _unknown("interaction", 10062)
         if it.responded:
             raise HTTPError(400, 40060, "Interaction has already been acknowledged.")
+        limits.check_callback(body, _names(files), current=it.message.data if it.message else None)
         rtype = int(body["type"])
         data = body.get("data") or {}
         it.response_type = rtype
@@ -531,6 +537,7 @@ class Router:
     def followup(self, q: dict[str, str], body: Any, files: list[SimFile], app: str,
                  token: str) -> Any:
         it = self._interaction(token)
+        limits.check_message(body, _names(files), create=True)
         body = body or {}
         orig = it.original
         if it.response_type == 5 and orig is not None and orig.loading:
@@ -564,6 +571,7 @@ class Router:
     def wh_edit(self, q: dict[str, str], body: Any, files: list[SimFile], app: str, token: str,
                 ref: str) -> Any:
         it, msg = self._wh_message(token, ref)
+        limits.check_message(body, _names(files), create=False, current=msg.data)
         return self.apply_edit(msg, body or {}, files, it).data
 
     def wh_delete(self, q: dict[str, str], body: Any, files: list[SimFile], app: str,
@@ -645,6 +653,7 @@ class Router:
     # ------------------------------------------------------------------ messages
     def create_message(self, q: dict[str, str], body: Any, files: list[SimFile],
                        cid: str) -> Any:
+        limits.check_message(body, _names(files), create=True)
         ch = self._channel(cid)
         if ch.kind == "dm":
             m = self.world.members.get(ch.recipient_id or 0)
@@ -676,6 +685,7 @@ class Router:
         msg = self._message(cid, mid)
         if msg.ephemeral_for is not None:
             raise _unknown("Message", 10008)
+        limits.check_message(body, _names(files), create=False, current=msg.data)
         body = self._check_post(msg.channel, body or {}, files, edit=True)
         return self.apply_edit(msg, body, files, current_interaction.get()).data
 
@@ -689,6 +699,7 @@ class Router:
         return self._channel(cid).payload()
 
     def edit_channel(self, q: dict[str, str], body: Any, files: list[SimFile], cid: str) -> Any:
+        limits.check_channel_name(body, required=False)
         ch = self._channel(cid)
         body = body or {}
         if "name" in body:
@@ -737,6 +748,7 @@ class Router:
 
     def thread_from_message(self, q: dict[str, str], body: Any, files: list[SimFile], cid: str,
                             mid: str) -> Any:
+        limits.check_channel_name(body, required=True)
         parent = self._channel(cid)
         msg = self._message(cid, mid)
         data = self._new_thread(parent, msg.id, body or {}, False)
@@ -746,6 +758,7 @@ class Router:
 
     def thread_without_message(self, q: dict[str, str], body: Any, files: list[SimFile],
                                cid: str) -> Any:
+        limits.check_channel_name(body, required=True)
         parent = self._channel(cid)
         body = body or {}
         return self._new_thread(parent, self.world.clock.snowflake(), body,
@@ -788,6 +801,10 @@ class Router:
         th = self._channel(cid)
         return [{"id": str(th.id), "user_id": str(u), "join_timestamp": self.world.clock.iso(),
                  "flags": 0} for u in sorted(th.members)]
+
+
+def _names(files: list[SimFile]) -> list[str]:
+    return [f.filename for f in files]
 
 
 def _guess_type(filename: str) -> str | None:
