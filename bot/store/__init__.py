@@ -5,9 +5,12 @@ from bot.store.store import (
     GameRecord,
     GuildSettings,
     SeatRecord,
+    SchemaTooNew,
     StaleVersion,
     StatRecord,
     Store,
+    StoreError,
+    StoreUnavailable,
     TimerRecord,
 )
 
@@ -16,8 +19,11 @@ __all__ = [
     "GameRecord",
     "GuildSettings",
     "SeatRecord",
+    "SchemaTooNew",
     "StaleVersion",
     "StatRecord",
     "Store",
+    "StoreError",
+    "StoreUnavailable",
     "TimerRecord",
 ]
