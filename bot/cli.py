@@ -204,7 +204,8 @@ def cmd_backup(settings: Settings, path: str) -> int:
         sys.stderr.write(f"{exc}\n")
         return 1
     print(f"herdbot: backed up {settings.database_path} to {report.path} "
-          f"({report.games} games, schema version {report.schema}, {report.size} bytes).")
+          f"({report.games} game{'' if report.games == 1 else 's'}, schema version "
+          f"{report.schema}, {report.size} bytes).")
     return 0
 
 

@@ -17,7 +17,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
 
-from bot.store.store import StoreUnavailable, unavailable_cause
+from bot.store.store import StoreError, StoreUnavailable, unavailable_cause
+
+
+def _target_error(target: Path, cause: str) -> StoreError:
+    return StoreError(f"herdbot: cannot write the backup {target}: {cause}.")
 
 
 @dataclass(frozen=True)
@@ -45,7 +49,8 @@ def backup(database: Path, target: Path) -> BackupReport:
     replaced if present, or a folder, see :func:`backup_target`).
 
     The copy is a standalone file (rollback journal, no ``-wal`` beside it). Raises
-    :class:`StoreUnavailable` naming the database or the target and the cause.
+    :class:`StoreUnavailable` naming the database and the cause, or :class:`StoreError`
+    naming the target and the cause (one line each).
     """
     if not database.is_file():
         cause = "no such file" if not database.exists() else unavailable_cause(
@@ -53,9 +58,9 @@ def backup(database: Path, target: Path) -> BackupReport:
         raise StoreUnavailable(database, cause)
     target = backup_target(target)
     if not target.parent.is_dir():
-        raise StoreUnavailable(target, f"its folder {target.parent} does not exist")
+        raise _target_error(target, f"its folder {target.parent} does not exist")
     if not os.access(target.parent, os.W_OK | os.X_OK):
-        raise StoreUnavailable(target, f"its folder {target.parent} is read-only")
+        raise _target_error(target, f"its folder {target.parent} is read-only")
     temp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
     # mode=rw: never create the database when it is missing.
     uri = f"file:{quote(str(database.resolve()))}?mode=rw"
@@ -67,7 +72,7 @@ def backup(database: Path, target: Path) -> BackupReport:
         try:
             copy = sqlite3.connect(temp)
         except sqlite3.Error as exc:
-            raise StoreUnavailable(target, unavailable_cause(temp, exc)) from exc
+            raise _target_error(target, str(exc)) from exc
         try:
             try:
                 source.backup(copy)
