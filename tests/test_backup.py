@@ -19,7 +19,7 @@ from bot.store import Store
 from bot.store.migrations import SCHEMA_VERSION
 
 ENV = {k: v for k, v in os.environ.items()
-       if k != "DISCORD_TOKEN" and not k.startswith("HERDBOT_")}
+       if k != "DISCORD_TOKEN" and (not k.startswith("HERDBOT_") or k == "HERDBOT_ROOT")}
 
 #: A writer like the bot: holds the writer lock and plays games of three actions each, one
 #: transaction per step, printing the number of finished games after each.

@@ -22,7 +22,7 @@ from bot.store.lock import DatabaseInUse, WriterLock
 from bot.store.migrations import SCHEMA_VERSION
 
 ENV = {k: v for k, v in os.environ.items()
-       if k != "DISCORD_TOKEN" and not k.startswith("HERDBOT_")}
+       if k != "DISCORD_TOKEN" and (not k.startswith("HERDBOT_") or k == "HERDBOT_ROOT")}
 
 #: A real ``herdbot run`` whose connection to Discord is replaced by a long sleep: the
 #: lock, the database check and everything before ``HerdBot.run`` are the real code.
@@ -69,8 +69,8 @@ def _migrated(path: Path) -> None:
     asyncio.run(go())
 
 
-def _workers() -> list[str]:
-    return [t.name for t in threading.enumerate() if "_connection_worker_thread" in t.name]
+def _workers() -> set[threading.Thread]:
+    return {t for t in threading.enumerate() if "_connection_worker_thread" in t.name}
 
 
 # -- item 3: schema guard, unusable files -------------------------------------------------
@@ -143,11 +143,12 @@ async def test_a_failed_open_leaves_no_database_thread(tmp_path, case):
         conn = sqlite3.connect(db)
         conn.execute("PRAGMA user_version=99")
         conn.close()
-    assert _workers() == []
+    before = _workers()
     error = SchemaTooNew if case == "newer schema" else StoreUnavailable
     with pytest.raises(error):
         await Store.open(db)
-    assert _workers() == []  # aiosqlite's thread is gone: nothing keeps the process alive
+    assert _workers() - before == set()  # aiosqlite's thread is gone: nothing keeps the
+    # process alive
 
 
 # -- item 4: one writer per file ------------------------------------------------------------
@@ -233,7 +234,7 @@ COMMANDS = [["run"], ["demo", "--out", "demo-out"], ["simulate", "pacapaca", "--
 def test_a_bad_setting_is_one_line_and_exit_2_for_every_command(tmp_path, monkeypatch, capsys,
                                                                  command, var, value, allowed):
     monkeypatch.chdir(tmp_path)
-    for key in [k for k in os.environ if k.startswith("HERDBOT_")]:
+    for key in [k for k in os.environ if k.startswith("HERDBOT_") and k != "HERDBOT_ROOT"]:
         monkeypatch.delenv(key)
     monkeypatch.setenv("DISCORD_TOKEN", "not.a.real.token")
     monkeypatch.setenv(var, value)
