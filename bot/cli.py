@@ -1,4 +1,9 @@
-"""The ``herdbot`` command: ``run`` (the bot), ``demo`` (offline game), ``simulate``."""
+"""The ``herdbot`` command: ``run`` (the bot), ``demo`` (offline game), ``simulate``,
+``backup`` (copy the live database).
+
+Exit status: 0 done; 1 the bot or the database failed (one line on stderr); 2 bad usage,
+a bad setting (one line per bad variable) or no token.
+"""
 
 from __future__ import annotations
 
@@ -7,8 +12,12 @@ import asyncio
 import json
 import logging
 import sys
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
 
-from bot.config import Settings
+from pydantic import ValidationError
+
+from bot.config import Settings, describe_errors
 
 NO_TOKEN = """\
 herdbot: no Discord token.
@@ -21,6 +30,34 @@ Set DISCORD_TOKEN in the environment or in a .env file (copy .env.example):
 No token at hand? `herdbot demo` plays a whole game offline in the built-in sandbox.
 """
 
+RUN_HELP = """\
+Run the bot on Discord.
+
+Settings come from the environment or from a .env file in the current folder (copy
+.env.example, which documents each): DISCORD_TOKEN is the bot token (required);
+HERDBOT_DATABASE is the SQLite file (default herdbot.sqlite3).
+
+One bot per database file: while it runs, `herdbot run` holds an OS lock on
+<database>.lock and a second `herdbot run` on the same file is refused.
+`herdbot backup PATH` copies the database while the bot runs.
+"""
+
+BACKUP_HELP = """\
+Copy the database (HERDBOT_DATABASE) to PATH with SQLite's online backup API: a
+consistent copy, safe to take while the bot runs. PATH is replaced if it exists; when it
+is a folder, the copy is named herdbot-YYYYmmdd-HHMMSS.sqlite3 (UTC) inside it.
+
+To restore: stop the bot, copy the backup over the database file (removing the file's
+-wal and -shm companions if any are left), start the bot.
+"""
+
+
+def _version() -> str:
+    try:
+        return version("herdbot")
+    except PackageNotFoundError:  # pragma: no cover - run from a tree that is not installed
+        return "unknown"
+
 
 def _parser() -> argparse.ArgumentParser:
     from bot.games.registry import builtin_games
@@ -30,8 +67,10 @@ def _parser() -> argparse.ArgumentParser:
         prog="herdbot",
         description="A Discord bot hosting llama-and-alpaca card games.",
     )
-    sub = parser.add_subparsers(dest="command", metavar="{run,demo,simulate}")
-    sub.add_parser("run", help="run the bot on Discord (needs DISCORD_TOKEN)")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    sub = parser.add_subparsers(dest="command", metavar="{run,demo,simulate,backup}")
+    sub.add_parser("run", help="run the bot on Discord (needs DISCORD_TOKEN)",
+                   description=RUN_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     demo = sub.add_parser("demo", help="play a full game offline in the Discord sandbox")
     first = next(iter(keys), None)
     demo.add_argument("--game", choices=keys or None, default=first,
@@ -49,6 +88,10 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("--players", type=int, default=None,
                      help="seats per game (default the game's minimum)")
     sim.add_argument("--json", action="store_true", help="print JSON")
+    backup = sub.add_parser("backup", help="copy the live database to PATH (safe while the "
+                            "bot runs)", description=BACKUP_HELP,
+                            formatter_class=argparse.RawDescriptionHelpFormatter)
+    backup.add_argument("path", metavar="PATH", help="the copy's file, or a folder for it")
     return parser
 
 
@@ -59,15 +102,48 @@ def setup_logging(level: str) -> None:
         logging.getLogger("discord").setLevel(logging.WARNING)
 
 
+async def _check_store(path: Path) -> None:
+    """Open (migrating) and close the database: its errors surface before Discord login."""
+    from bot.store import Store
+
+    store = await Store.open(path)
+    await store.close()
+
+
 def cmd_run(settings: Settings) -> int:
-    """Start the bot; exit 2 without a token."""
+    """Start the bot; exit 2 without a token, 1 (one line) when the database is in use by
+    another herdbot, from a newer herdbot, or cannot be opened or written.
+
+    The database's writer lock (``bot.store.lock``) is held until the bot stops."""
     if settings.discord_token is None or not settings.discord_token.get_secret_value().strip():
         sys.stderr.write(NO_TOKEN)
         return 2
+    from bot.store import StoreError
+    from bot.store.lock import WriterLock
+
+    lock = WriterLock(settings.database_path)
+    try:
+        lock.acquire()
+        asyncio.run(_check_store(settings.database_path))
+    except StoreError as exc:
+        lock.release()
+        sys.stderr.write(f"{exc}\n")
+        return 1
+    try:
+        return _run_bot(settings)
+    except StoreError as exc:  # the file changed between the check and the bot's start
+        sys.stderr.write(f"{exc}\n")
+        return 1
+    finally:
+        lock.release()
+
+
+def _run_bot(settings: Settings) -> int:
     import discord
 
     from bot.discord.bot import HerdBot
 
+    assert settings.discord_token is not None
     bot = HerdBot(settings)
     try:
         bot.run(settings.discord_token.get_secret_value(), log_handler=None)
@@ -117,6 +193,22 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return asyncio.run(run_demo(game=args.game, players=args.players, seed=args.seed, out=args.out))
 
 
+def cmd_backup(settings: Settings, path: str) -> int:
+    """``herdbot backup PATH``: one line saying what was written; 1 (one line) on failure."""
+    from bot.store import StoreError
+    from bot.store.backup import backup
+
+    try:
+        report = backup(settings.database_path, Path(path))
+    except StoreError as exc:
+        sys.stderr.write(f"{exc}\n")
+        return 1
+    print(f"herdbot: backed up {settings.database_path} to {report.path} "
+          f"({report.games} game{'' if report.games == 1 else 's'}, schema version "
+          f"{report.schema}, {report.size} bytes).")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``herdbot`` console script and ``python -m bot``."""
     parser = _parser()
@@ -132,12 +224,18 @@ def main(argv: list[str] | None = None) -> int:
         spec = builtin_games().get(key)
         if spec is not None and not spec.min_players <= players <= spec.max_players:
             parser.error(f"{spec.name} takes {spec.min_players}-{spec.max_players} players")
-    settings = Settings()
+    try:
+        settings = Settings()
+    except ValidationError as exc:
+        sys.stderr.write("".join(f"{line}\n" for line in describe_errors(exc)))
+        return 2
     setup_logging(settings.log_level)
     if args.command == "run":
         return cmd_run(settings)
     if args.command == "simulate":
         return cmd_simulate(args)
+    if args.command == "backup":
+        return cmd_backup(settings, args.path)
     return cmd_demo(args)
 
 

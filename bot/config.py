@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import Field, SecretStr, field_validator
+from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 TurnTimer = Literal["off", "2m", "10m", "1h", "24h"]
@@ -66,7 +66,10 @@ class Settings(BaseSettings):
     @classmethod
     def _split_ids(cls, value: object) -> object:
         if isinstance(value, str):
-            return [int(part) for part in value.replace(" ", "").split(",") if part]
+            ids = [int(part) for part in value.replace(" ", "").split(",") if part]
+            if any(i <= 0 for i in ids):
+                raise ValueError("a server id is a positive whole number")
+            return ids
         if isinstance(value, int):
             return [value]
         return value
@@ -74,4 +77,43 @@ class Settings(BaseSettings):
     @field_validator("log_level", mode="before")
     @classmethod
     def _upper(cls, value: object) -> object:
-        return value.upper() if isinstance(value, str) else value
+        # Only a known level is upper-cased, so that an error shows the value as written.
+        if isinstance(value, str) and value.upper() in LOG_LEVELS:
+            return value.upper()
+        return value
+
+
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+
+#: Per setting: its variable and what it allows, as a configuration error states it.
+_ALLOWED: dict[str, tuple[str, str]] = {
+    "discord_token": ("DISCORD_TOKEN", "the bot token from the Discord developer portal"),
+    "database_path": ("HERDBOT_DATABASE", "a file path"),
+    "dev_guild_ids": ("HERDBOT_DEV_GUILDS",
+                      "server ids (positive whole numbers) separated by commas, or empty"),
+    "log_level": ("HERDBOT_LOG_LEVEL", "DEBUG, INFO, WARNING or ERROR"),
+    "default_turn_timer": ("HERDBOT_DEFAULT_TURN_TIMER", "off, 2m, 10m, 1h or 24h"),
+    "default_dm_notifications": ("HERDBOT_DEFAULT_DM_NOTIFICATIONS", "true or false"),
+    "reaction_window_s": ("HERDBOT_REACTION_WINDOW_S", "a whole number of seconds from 5 to 120"),
+    "archive_after_s": ("HERDBOT_ARCHIVE_AFTER_S", "a whole number of seconds, 0 or more"),
+}
+
+
+def describe_errors(exc: ValidationError) -> list[str]:
+    """One line per bad setting in ``exc`` (from :class:`Settings`), naming the variable, the
+    value as given and what is allowed, e.g. ``herdbot: HERDBOT_DEFAULT_TURN_TIMER='5m' is
+    not allowed; use off, 2m, 10m, 1h or 24h (set in the environment or .env).``
+    The token's value is never shown."""
+    by_var = {var: (var, allowed) for var, allowed in _ALLOWED.values()}
+    lines: dict[str, str] = {}
+    for error in exc.errors():
+        key = str(error["loc"][0]) if error["loc"] else ""
+        var, allowed = _ALLOWED.get(key) or by_var.get(key) or (key, error["msg"])
+        if var in lines:
+            continue
+        value = "(hidden)" if var == "DISCORD_TOKEN" else repr(error.get("input"))
+        if len(value) > 60:
+            value = value[:57] + "..."
+        lines[var] = (f"herdbot: {var}={value} is not allowed; use {allowed} "
+                      "(set in the environment or .env).")
+    return list(lines.values())

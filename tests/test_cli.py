@@ -21,10 +21,28 @@ def run_cli(*args: str, cwd) -> subprocess.CompletedProcess[str]:
 def test_help_lists_the_commands(tmp_path):
     proc = run_cli("--help", cwd=tmp_path)
     assert proc.returncode == 0
-    assert "{run,demo,simulate}" in proc.stdout
+    assert "{run,demo,simulate,backup}" in proc.stdout
     for line in ("run the bot on Discord (needs DISCORD_TOKEN)", "play a full game offline",
-                 "AI-versus-AI games"):
+                 "AI-versus-AI games", "copy the live database to PATH (safe while the bot"):
         assert line in proc.stdout
+
+
+def test_version_prints_the_installed_version(tmp_path):
+    from importlib.metadata import version
+
+    proc = run_cli("--version", cwd=tmp_path)
+    assert (proc.returncode, proc.stdout) == (0, f"herdbot {version('herdbot')}\n")
+    assert version("herdbot") == "0.1.0"
+
+
+def test_run_help_names_the_token_and_the_env_file(tmp_path):
+    proc = run_cli("run", "--help", cwd=tmp_path)
+    assert proc.returncode == 0
+    text = " ".join(proc.stdout.split())
+    assert ("Settings come from the environment or from a .env file in the current folder "
+            "(copy .env.example, which documents each): DISCORD_TOKEN is the bot token "
+            "(required); HERDBOT_DATABASE is the SQLite file (default herdbot.sqlite3).") in text
+    assert "a second `herdbot run` on the same file is refused" in text
 
 
 def test_run_without_a_token_exits_2_and_points_to_the_demo(tmp_path):
@@ -72,18 +90,22 @@ async def test_demo_replaces_an_earlier_demos_pictures(tmp_path, capsys):
     ],
 )
 def test_run_explains_an_unreachable_discord_or_a_refused_token(monkeypatch, capsys, error, code,
-                                                                 words):
+                                                                 words, tmp_path):
     import discord
 
     from bot.cli import cmd_run
     from bot.config import Settings
     from bot.discord.bot import HerdBot
+    from bot.store.lock import WriterLock
 
     def fail(self, token, **kwargs):
         raise discord.LoginFailure("Improper token has been passed.") if error == "login" else error
 
     monkeypatch.setattr(HerdBot, "run", fail)
-    settings = Settings(_env_file=None, DISCORD_TOKEN="abc.def.ghi")  # type: ignore[call-arg]
+    settings = Settings(_env_file=None, DISCORD_TOKEN="abc.def.ghi",  # type: ignore[call-arg]
+                        HERDBOT_DATABASE=tmp_path / "herdbot.sqlite3")
     assert cmd_run(settings) == code
+    lock = WriterLock(tmp_path / "herdbot.sqlite3").acquire()  # DatabaseInUse if still held
+    lock.release()
     err = capsys.readouterr().err
     assert err.startswith(f"herdbot: {words}") and "Traceback" not in err

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import sqlite3
 import time
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
@@ -76,6 +78,53 @@ class GameHeader(BaseModel):
     table_message_id: int | None
     host_id: int | None
     status: str | None
+
+
+class StoreError(Exception):
+    """The database cannot be used; ``str()`` is one line for the terminal, starting with
+    ``herdbot:``."""
+
+
+class StoreUnavailable(StoreError):
+    """The database file cannot be opened or written: ``path`` and a one-phrase ``cause``."""
+
+    def __init__(self, path: str | Path, cause: str) -> None:
+        super().__init__(f"herdbot: cannot use the database {path}: {cause}.")
+        self.path = path
+        self.cause = cause
+
+
+class SchemaTooNew(StoreError):
+    """The file's ``PRAGMA user_version`` (``found``) is above this herdbot's ``supported``
+    schema: a newer herdbot wrote it, and this one must not touch it."""
+
+    def __init__(self, path: str | Path, found: int, supported: int) -> None:
+        super().__init__(
+            f"herdbot: the database {path} has schema version {found}, newer than this "
+            f"herdbot's {supported}: run the newer herdbot that wrote it, or restore a backup."
+        )
+        self.path = path
+        self.found = found
+        self.supported = supported
+
+
+def unavailable_cause(path: str | Path, error: BaseException) -> str:
+    """Why ``path`` cannot be used, in one phrase: a missing folder, a folder in its place,
+    a read-only file or folder, else SQLite's (or the OS's) own message."""
+    where = Path(path)
+    folder = where.parent
+    if not folder.is_dir():
+        return f"its folder {folder} does not exist"
+    if where.is_dir():
+        return "that is a folder, not a file"
+    if where.exists() and not os.access(where, os.R_OK | os.W_OK):
+        return "the file is read-only (herdbot must write it)"
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return (f"its folder {folder} is read-only (SQLite writes {where.name}-wal and "
+                f"{where.name}-shm beside the file)")
+    if isinstance(error, OSError) and error.strerror:
+        return error.strerror
+    return str(error) or error.__class__.__name__
 
 
 class GameRecord(BaseModel):
@@ -213,16 +262,46 @@ class Store:
 
     @classmethod
     async def open(cls, path: str | Path, *, migrate: bool = True, clock: Any = time.time) -> Store:
-        """Open (creating) the database at ``path``, enable WAL and foreign keys, migrate."""
-        conn = await aiosqlite.connect(str(path), isolation_level=None)
-        conn.row_factory = aiosqlite.Row
-        await conn.execute("PRAGMA journal_mode=WAL")
-        await conn.execute("PRAGMA synchronous=NORMAL")
-        await conn.execute("PRAGMA foreign_keys=ON")
-        await conn.execute("PRAGMA busy_timeout=5000")
-        store = cls(conn, clock)
-        if migrate:
-            await store.migrate()
+        """Open (creating) the database at ``path``, enable WAL and foreign keys, check that
+        it can be written, migrate.
+
+        Raises :class:`SchemaTooNew` when the file's ``user_version`` is above
+        :data:`SCHEMA_VERSION` (nothing is written to it), :class:`StoreUnavailable` when it
+        cannot be opened or written. On every failure the connection and its worker thread
+        are closed, so a failed start lets the process exit.
+        """
+        conn = aiosqlite.connect(str(path), isolation_level=None)
+        try:
+            await conn
+        except sqlite3.Error as exc:
+            # aiosqlite queues its thread's stop without waiting for it: wait here, with the
+            # loop running, or the thread answers a closed loop with a traceback.
+            await asyncio.to_thread(conn._thread.join, 5)
+            raise StoreUnavailable(path, unavailable_cause(path, exc)) from exc
+        try:
+            conn.row_factory = aiosqlite.Row
+            store = cls(conn, clock)
+            found = await store.user_version()
+            if found > SCHEMA_VERSION:
+                raise SchemaTooNew(path, found, SCHEMA_VERSION)
+            await conn.execute("PRAGMA journal_mode=WAL")
+            await conn.execute("PRAGMA synchronous=NORMAL")
+            await conn.execute("PRAGMA foreign_keys=ON")
+            await conn.execute("PRAGMA busy_timeout=5000")
+            if migrate:
+                await store.migrate()
+            # A read-only file opens and reads fine; find out now, not at the first move.
+            async with store._tx() as db:
+                await db.execute(f"PRAGMA user_version={await store.user_version()}")
+        except BaseException as exc:
+            try:
+                await conn.close()
+            except Exception:  # noqa: S110 - the first error is the one to report
+                pass
+            await asyncio.to_thread(conn._thread.join, 5)  # gone before open() returns
+            if isinstance(exc, sqlite3.Error):
+                raise StoreUnavailable(path, unavailable_cause(path, exc)) from exc
+            raise
         return store
 
     async def close(self) -> None:
