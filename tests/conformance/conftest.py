@@ -3,6 +3,7 @@ looked for, when absent) and a closing line with the number of requests checked.
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import pytest
@@ -11,6 +12,8 @@ from bot.sandbox.conformance import SPEC_ENV, Spec, find_spec, spec_candidates
 
 #: The ``record_property`` name under which each whole-game test stores its count.
 CHECKED = "requests_checked"
+#: Set (as ``.ci/run`` does) to make a missing spec a failure instead of a skip.
+REQUIRE_ENV = "HERDBOT_REQUIRE_SPEC"
 
 
 @pytest.fixture(scope="session")
@@ -19,8 +22,11 @@ def spec() -> Spec:
     path = find_spec()
     if path is None:
         looked = ", ".join(str(p) for p in spec_candidates())
-        pytest.skip(f"Discord's OpenAPI spec (discord/discord-api-spec openapi.json) is not "
-                    f"here; looked at: {looked}. Set {SPEC_ENV} to its path.")
+        why = (f"Discord's OpenAPI spec (discord/discord-api-spec openapi.json) is not "
+               f"here; looked at: {looked}. Set {SPEC_ENV} to its path.")
+        if os.environ.get(REQUIRE_ENV):  # CI: the conformance test must never be skipped
+            pytest.fail(why)
+        pytest.skip(why)
     return Spec.load(path)
 
 
