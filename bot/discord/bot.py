@@ -216,8 +216,11 @@ class HerdBot(commands.Bot):
         await defer(interaction)
         cog: GameCog | None = None
         before: GameRecord | None = None
+        before_seats: list[Any] = []
         try:
             before = await self.store.get_game(cid.game_id)
+            if cid.scope == "l":  # lobby clicks change seats and options, not the version
+                before_seats = await self.store.seats(cid.game_id)
             if cid.scope == "l":
                 lobby = self.get_cog("Lobby")
                 await lobby.on_component(interaction, cid, values)  # type: ignore[union-attr]
@@ -240,10 +243,13 @@ class HerdBot(commands.Bot):
             if before is not None:
                 try:
                     after = await self.store.get_game(cid.game_id)
+                    after_seats = await self.store.seats(cid.game_id) if before_seats else []
                 except Exception:  # the store itself broke: say nothing more than OOPS
-                    after = None
+                    after, after_seats = None, before_seats
                 changed = after is not None and (
-                    (before.status, before.version) != (after.status, after.version))
+                    (before.status, before.version, before.options)
+                    != (after.status, after.version, after.options)
+                    or before_seats != after_seats)
             await send_error(interaction, OOPS_AFTER_CHANGE if changed else OOPS)
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:

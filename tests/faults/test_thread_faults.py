@@ -213,3 +213,22 @@ async def test_game_status_after_the_thread_vanished_offline_answers_clearly(
     assert world.main.last_message.content == GONE_NOTE
     await bo.slash("game status")
     assert bo.last_reply.content == NO + "You have no running game here. Start one with /play."
+
+
+async def test_a_join_that_broke_after_the_seat_was_taken_says_it_was_saved(world, sb):
+    """A lobby click changes seats, not the game's version: an error after the seat was
+    stored still says what was done was saved (never "nothing was changed")."""
+    ana, bo = world.member("Ana"), world.member("Bo")
+    await ana.slash("play", game="tiny")
+    lobby = ana.last_reply
+    cog = sb.bot.get_cog("Lobby")
+
+    async def broken(interaction, update):
+        raise RuntimeError("the lobby message broke")
+
+    cog._edit_lobby = broken
+    with sb.allow_errors() as errors:
+        it = await bo.click(lobby, "Join")
+    assert [s.name for s in await sb.bot.store.seats(1)] == ["Ana", "Bo"]
+    assert answer_text(it) == NO + OOPS_AFTER_CHANGE
+    assert any("the lobby message broke" in str(e) for e in errors)
