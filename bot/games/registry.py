@@ -1,7 +1,9 @@
 """The registry of games: key -> :class:`GameSpec`.
 
-Each game package exposes a ``SPEC`` in ``bot/games/<pkg>/spec.py``; :func:`builtin_games`
-imports the ones that exist. Tests may register their own games in a private registry.
+Each game package exposes a ``SPEC`` in ``bot/games/<pkg>/spec.py`` describing its rules;
+:func:`game_specs` imports the ones that exist. The AI policy and the cog of each game are
+wired in at the top (``bot.app.builtin_games``), never here. Tests may register their own
+games in a private registry.
 """
 
 from __future__ import annotations
@@ -33,8 +35,10 @@ class GameSpec:
         min_players / max_players: the supported player range (rulebook / RULES.md).
         engine: the rules engine instance.
         options_model: pydantic model of the lobby options.
-        cog: dotted path of the cog extension that plays it in Discord (may be empty).
-        policy: ``policy(view, legal_actions, rng) -> Action`` for AI seats.
+        cog: dotted path of the cog extension that plays it in Discord (may be empty; set
+            by ``bot.app``, not by the game package).
+        policy: ``policy(view, legal_actions, rng) -> Action`` for AI seats (``None``: no
+            AI seats; set by ``bot.app``, not by the game package).
         rules_summary: the /rules text in our own words (markdown).
     """
 
@@ -86,9 +90,10 @@ class Registry:
         return list(self._specs)
 
 
-def builtin_games() -> Registry:
-    """A registry of every game package under ``bot.games`` that provides ``spec.SPEC``."""
-    reg = Registry()
+def game_specs() -> list[GameSpec]:
+    """The rules-only spec (no AI, no cog) of every game package under ``bot.games`` that
+    provides ``spec.SPEC``, in :data:`BUILTIN_PACKAGES` order."""
+    specs: list[GameSpec] = []
     for pkg in BUILTIN_PACKAGES:
         try:
             module = importlib.import_module(f"bot.games.{pkg}.spec")
@@ -96,5 +101,5 @@ def builtin_games() -> Registry:
             if exc.name and exc.name.startswith(f"bot.games.{pkg}"):
                 continue
             raise
-        reg.register(module.SPEC)
-    return reg
+        specs.append(module.SPEC)
+    return specs

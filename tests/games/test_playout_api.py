@@ -14,6 +14,7 @@ import pytest
 from pydantic import ValidationError
 
 from bench.engine import new_state, playout, playout_apply
+from bot.app import builtin_games
 from bot.games.base import (
     SYSTEM_SEAT,
     IllegalAction,
@@ -24,7 +25,6 @@ from bot.games.base import (
     Timeout,
 )
 from bot.games.llamas_alpacas.engine import Move, Take
-from bot.games.registry import builtin_games
 
 SPECS = {spec.key: spec for spec in builtin_games()}
 CASES = [

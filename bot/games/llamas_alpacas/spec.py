@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from bot.ai.llamas_alpacas import heuristic_policy
 from bot.games.llamas_alpacas.engine import (
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -41,7 +40,5 @@ SPEC = GameSpec(
     max_players=MAX_PLAYERS,
     engine=LlamasAlpacasEngine(),
     options_model=LlamasAlpacasOptions,
-    cog="cogs.llamas_alpacas",
-    policy=heuristic_policy,
     rules_summary=RULES_SUMMARY,
 )
