@@ -33,7 +33,7 @@ from bot.discord.components import button, view_of
 from bot.discord.game_cog import GameCog, Table, named
 from bot.discord.replies import defer, edit_panel, send_ephemeral, send_error
 from bot.games.base import Event
-from bot.games.llamas_alpacas.engine import (
+from bot.games.llamas_alpacas.models import (
     TREAT_LIMIT,
     Keep,
     LlamasAlpacasState,

@@ -57,6 +57,11 @@ class Model(BaseModel):
     model_config = ConfigDict(extra="forbid", validate_assignment=False)
 
 
+class Options(Model):
+    """Base of every game's lobby options: a pydantic model with strict fields (an unknown
+    option is refused with ``pydantic.ValidationError``); validators enforce the ranges."""
+
+
 class StateModel(Model):
     """Base for the mutable models a game state is made of (the state and its parts).
 
@@ -288,7 +293,7 @@ def rng(state: State) -> random.Random:
 
 
 S = TypeVar("S", bound=State)
-OptT = TypeVar("OptT", bound=BaseModel)
+OptT = TypeVar("OptT", bound=Options)
 
 
 class Engine(ABC, Generic[S, OptT]):
@@ -298,13 +303,13 @@ class Engine(ABC, Generic[S, OptT]):
         key: registry key, e.g. ``"llamas-alpacas"``.
         state_model: the state class, a pydantic :class:`GameState` or a
             :class:`PlainGameState` (``state_model.model_validate_json`` loads either).
-        options_model: the pydantic options class; its validators enforce player counts.
+        options_model: the game's :class:`Options` class; its validators enforce ranges.
         action_adapter: a ``TypeAdapter`` over the discriminated union of actions.
     """
 
     key: ClassVar[str]
     state_model: ClassVar[type[GameState] | type[PlainGameState]]
-    options_model: ClassVar[type[BaseModel]]
+    options_model: ClassVar[type[Options]]
     action_adapter: ClassVar[TypeAdapter[Any]]
 
     @abstractmethod

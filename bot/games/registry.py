@@ -14,9 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from pydantic import BaseModel
-
-from bot.games.base import Engine
+from bot.games.base import Engine, Options
 
 log = logging.getLogger(__name__)
 
@@ -48,7 +46,7 @@ class GameSpec:
     min_players: int
     max_players: int
     engine: Engine[Any, Any]
-    options_model: type[BaseModel]
+    options_model: type[Options]
     cog: str = ""
     policy: Callable[..., Any] | None = None
     rules_summary: str = ""

@@ -15,7 +15,7 @@ import pytest_asyncio
 
 from bot.app import builtin_games
 from bot.games.llamas_alpacas.cards import cards_by_id
-from bot.games.llamas_alpacas.engine import Move
+from bot.games.llamas_alpacas.models import Move
 from bot.games.registry import Registry
 from bot.sandbox import World
 from bot.sandbox.demo import NAMES, play_game

@@ -24,7 +24,7 @@ from bot.games.base import (
     StateModel,
     Timeout,
 )
-from bot.games.llamas_alpacas.engine import Move, Take
+from bot.games.llamas_alpacas.models import Move, Take
 
 SPECS = {spec.key: spec for spec in builtin_games()}
 CASES = [
@@ -249,7 +249,7 @@ def test_llamas_alpacas_review_repro_other_players_board():
     spec = SPECS["llamas-alpacas"]
     engine = spec.engine
     s0 = engine.new_game(["s0", "s1"], seed=1)
-    from bot.games.llamas_alpacas.engine import Place
+    from bot.games.llamas_alpacas.models import Place
 
     s1, _ = engine.apply(s0, "s0", Place(space=0))
     engine.play(s0, "s1", Place(space=4))

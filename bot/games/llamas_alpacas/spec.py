@@ -2,12 +2,8 @@
 
 from __future__ import annotations
 
-from bot.games.llamas_alpacas.engine import (
-    MAX_PLAYERS,
-    MIN_PLAYERS,
-    LlamasAlpacasEngine,
-    LlamasAlpacasOptions,
-)
+from bot.games.llamas_alpacas.engine import LlamasAlpacasEngine
+from bot.games.llamas_alpacas.models import MAX_PLAYERS, MIN_PLAYERS, LlamasAlpacasOptions
 from bot.games.registry import GameSpec
 
 RULES_SUMMARY = """\

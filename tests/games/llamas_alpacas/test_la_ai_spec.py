@@ -7,7 +7,7 @@ from la_helpers import ENGINE, board, turn_state
 
 from bot.ai.llamas_alpacas import heuristic_policy, random_policy
 from bot.app import builtin_games
-from bot.games.llamas_alpacas.engine import Move, Place, Take
+from bot.games.llamas_alpacas.models import Move, Place, Take
 from bot.games.llamas_alpacas.spec import SPEC as RULES_SPEC
 from bot.games.registry import BUILTIN_PACKAGES, Registry
 
