@@ -281,6 +281,18 @@ class State(Protocol):
     def model_copy(self, *, update: dict[str, Any] | None = None, deep: bool = False) -> Self: ...
 
 
+StateT = TypeVar("StateT")
+
+
+def state_as(state: object, cls: type[StateT]) -> StateT:
+    """``state`` typed as its game's own state class ``cls``, for code above the engines
+    that knows which game it holds (a game's cog). Raises ``TypeError`` when ``state`` is
+    not a ``cls``."""
+    if not isinstance(state, cls):
+        raise TypeError(f"expected a {cls.__name__}, got {type(state).__name__}")
+    return state
+
+
 def rng(state: State) -> random.Random:
     """Return a fresh deterministic RNG for ``state`` and advance its counter.
 

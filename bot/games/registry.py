@@ -12,11 +12,12 @@ import importlib
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from bot.games.base import Engine, Options
 
 log = logging.getLogger(__name__)
+EngineT = TypeVar("EngineT", bound=Engine[Any, Any])
 
 #: Packages of the games herdbot ships, in the order /play lists them.
 BUILTIN_PACKAGES = ("llamas_alpacas", "pacapaca", "unleashed")
@@ -51,6 +52,16 @@ class GameSpec:
     policy: Callable[..., Any] | None = None
     rules_summary: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
+
+
+    def engine_as(self, cls: type[EngineT]) -> EngineT:
+        """The engine typed as the game's own engine class ``cls``, to reach its
+        game-specific methods (e.g. ``spec.engine_as(LlamasAlpacasEngine).costs(...)``).
+        Raises ``TypeError`` when the engine is not a ``cls``."""
+        if not isinstance(self.engine, cls):
+            raise TypeError(f"{self.key} is played by {type(self.engine).__name__}, "
+                            f"not {cls.__name__}")
+        return self.engine
 
 
 class Registry:

@@ -282,54 +282,54 @@ class LlamasAlpacasEngine(Engine[LlamasAlpacasState, LlamasAlpacasOptions]):
         """Carry out an allowed ``action`` of ``p`` on ``s`` (owned by the caller; ``p`` is
         one of its players); events are produced only when ``events`` is a list."""
         s.version += 1
-        kind = type(action)
-        if kind is Move:  # the commonest action in playouts
-            self._move(s, p, action, events)  # type: ignore[arg-type]
+        if type(action) is Move:  # the commonest action in playouts
+            self._move(s, p, action, events)
         elif s.phase == "setup":
-            self._place_start(s, p, action.space, events)  # type: ignore[attr-defined]
-        elif kind is Take:
-            self._take(s, p, action.position, events)  # type: ignore[attr-defined]
-        elif kind is Keep:
-            self._keep(s, p, action, events)  # type: ignore[arg-type]
+            assert type(action) is Place
+            self._place_start(s, p, action.space, events)
+        elif type(action) is Take:
+            self._take(s, p, action.position, events)
+        elif type(action) is Keep:
+            self._keep(s, p, action, events)
         else:
-            self._place_taken(s, p, action.space, events)  # type: ignore[attr-defined]
+            assert type(action) is Place
+            self._place_taken(s, p, action.space, events)
 
     def _actor(self, state: LlamasAlpacasState, player: str, action: Action) -> int:
         """The index of ``player`` in ``state.players`` when ``action`` is in
         ``legal_actions(state, player)``, else -1 (checked directly, without the list)."""
         phase = state.phase
-        kind = type(action)
         if phase == "turn" or phase == "choose_space" or phase == "keep_treats":
             index = state.active
             if state.seats[index] != player:
                 return -1
             p = state.players[index]
             if phase == "turn":
-                if kind is Move:
+                if type(action) is Move:
                     board = p.board
                     ok = (
-                        board[action.src] is not None  # type: ignore[attr-defined]
-                        and board[action.dst] is None  # type: ignore[attr-defined]
+                        board[action.src] is not None
+                        and board[action.dst] is None
                     )
-                elif kind is Take:
-                    position = action.position  # type: ignore[attr-defined]
+                elif type(action) is Take:
+                    position = action.position
                     ok = position <= _affordable(state.row, p.clovers, p.carrots)
                 else:
                     ok = False
             elif phase == "keep_treats":
                 k = state.keep
                 ok = (
-                    kind is Keep
+                    type(action) is Keep
                     and k is not None
-                    and action.clovers + action.carrots == TREAT_LIMIT  # type: ignore[attr-defined]
-                    and action.clovers in _keep_range(k.clovers, k.carrots)  # type: ignore[attr-defined]
+                    and action.clovers + action.carrots == TREAT_LIMIT
+                    and action.clovers in _keep_range(k.clovers, k.carrots)
                 )
             else:
-                ok = kind is Place and (
-                    p.board[action.space] is None or None not in p.board  # type: ignore[attr-defined]
+                ok = type(action) is Place and (
+                    p.board[action.space] is None or None not in p.board
                 )
             return index if ok else -1
-        if phase == "setup" and kind is Place and player in state.seats:
+        if phase == "setup" and type(action) is Place and player in state.seats:
             index = state.seats.index(player)
             return index if state.players[index].start_card is not None else -1
         return -1
