@@ -22,7 +22,8 @@ from collections.abc import Callable
 from typing import Any
 
 from bench.common import summary_ms
-from bot.games.registry import GameSpec, builtin_games
+from bot.app import builtin_games
+from bot.games.registry import GameSpec
 
 #: A playout longer than this many actions is cut (and counted as unfinished).
 STEP_CAP = 20_000

@@ -14,7 +14,8 @@ from typing import Any
 
 from bench.common import summary_ms
 from bench.engine import new_state
-from bot.games.registry import GameSpec, builtin_games
+from bot.app import builtin_games
+from bot.games.registry import GameSpec
 
 #: Display names as long as real ones, so the layout does the work it does in Discord.
 NAMES = ["Maya Longneck", "Bo the Bold", "Cyrus Fluff", "Dina Woolworth", "Ezra Carrots",

@@ -17,7 +17,7 @@ from typing import Any
 
 from bench.common import Stopwatch, rss_mb, summary_ms
 from bench.render import mid_game_state
-from bot.games.registry import builtin_games
+from bot.app import builtin_games
 from bot.store import Store
 
 
@@ -129,7 +129,7 @@ def prefill(path: Path, *, games: int, active: int, actions_per_game: int, state
 
 def game_extensions() -> tuple[str, ...]:
     """The core cogs plus every builtin game's cog that exists in this tree."""
-    from bot.discord.bot import CORE_EXTENSIONS
+    from bot.app import CORE_EXTENSIONS
 
     cogs = [spec.cog for spec in builtin_games() if spec.cog]
     present = tuple(c for c in cogs if importlib.util.find_spec(c) is not None)
@@ -181,7 +181,8 @@ async def boot(path: Path) -> dict[str, Any]:
     try:
         world = World()
         settings = Settings(database_path=path, _env_file=None)
-        bot = TimedBot(settings, clock=clock, extensions=game_extensions())
+        bot = TimedBot(settings, registry=builtin_games(), clock=clock,
+                       extensions=game_extensions())
         t0 = time.perf_counter()
         reconciled: dict[str, float] = {}
         orig_hook = TimedBot.setup_hook

@@ -60,7 +60,7 @@ def _version() -> str:
 
 
 def _parser() -> argparse.ArgumentParser:
-    from bot.games.registry import builtin_games
+    from bot.app import builtin_games
 
     keys = builtin_games().keys()
     parser = argparse.ArgumentParser(
@@ -141,10 +141,10 @@ def cmd_run(settings: Settings) -> int:
 def _run_bot(settings: Settings) -> int:
     import discord
 
-    from bot.discord.bot import HerdBot
+    from bot.app import make_bot
 
     assert settings.discord_token is not None
-    bot = HerdBot(settings)
+    bot = make_bot(settings)
     try:
         bot.run(settings.discord_token.get_secret_value(), log_handler=None)
     except discord.LoginFailure:
@@ -161,7 +161,7 @@ def _run_bot(settings: Settings) -> int:
 def cmd_simulate(args: argparse.Namespace) -> int:
     """AI-vs-AI games; prints the figures (JSON with --json)."""
     from bot.ai.simulate import simulate
-    from bot.games.registry import builtin_games
+    from bot.app import builtin_games
 
     registry = builtin_games()
     if not len(registry):
@@ -183,7 +183,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 def cmd_demo(args: argparse.Namespace) -> int:
     """A full game offline through the real cogs in the sandbox."""
-    from bot.games.registry import builtin_games
+    from bot.app import builtin_games
 
     if not len(builtin_games()):
         print("herdbot: no game is registered yet.", file=sys.stderr)
@@ -219,7 +219,7 @@ def main(argv: list[str] | None = None) -> int:
     players = getattr(args, "players", None)
     key = getattr(args, "game", None)
     if players is not None and key:
-        from bot.games.registry import builtin_games
+        from bot.app import builtin_games
 
         spec = builtin_games().get(key)
         if spec is not None and not spec.min_players <= players <= spec.max_players:

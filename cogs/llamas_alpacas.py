@@ -33,7 +33,8 @@ from bot.discord.components import button, view_of
 from bot.discord.game_cog import GameCog, Table, named
 from bot.discord.replies import defer, edit_panel, send_ephemeral, send_error
 from bot.games.base import Event
-from bot.games.llamas_alpacas.engine import (
+from bot.games.llamas_alpacas.engine import LlamasAlpacasEngine
+from bot.games.llamas_alpacas.models import (
     TREAT_LIMIT,
     Keep,
     LlamasAlpacasState,
@@ -172,7 +173,6 @@ class LlamasAlpacasCog(GameCog):
         game, the start of the turn with the most cards on the boards (scored lines leave
         the boards, so a later turn can show empty ones)."""
         from bot.ai.llamas_alpacas import heuristic_policy
-        from bot.games.llamas_alpacas.engine import LlamasAlpacasEngine
 
         engine = LlamasAlpacasEngine()
         state = engine.new_game(list(EXAMPLE_NAMES), seed=11)
@@ -234,7 +234,7 @@ class LlamasAlpacasCog(GameCog):
             return []
         me = self._player(view, view.active)
         if view.phase == "turn":
-            costs = table.spec.engine.costs(state, view.active)  # type: ignore[attr-defined]
+            costs = table.spec.engine_as(LlamasAlpacasEngine).costs(state, view.active)
             items: list[discord.ui.Item[Any]] = []
             for pos, cost in enumerate(costs, start=1):
                 items.append(button(

@@ -34,7 +34,7 @@ from bot.discord.choices import Option, paged_select, split_selects
 from bot.discord.components import button, select, view_of
 from bot.discord.game_cog import EMBED_LIMIT, GameCog, Table, named
 from bot.discord.replies import edit_panel, send_ephemeral
-from bot.games.base import Event
+from bot.games.base import Event, state_as
 from bot.games.pacapaca.cards import catalog
 from bot.games.pacapaca.engine import PacapacaEngine
 from bot.games.pacapaca.models import (
@@ -112,7 +112,7 @@ class PacapacaCog(GameCog):
     # -- table -----------------------------------------------------------------------------
 
     def _state(self, table: Table) -> PacapacaState:
-        return table.state  # type: ignore[return-value]
+        return state_as(table.state, PacapacaState)
 
     def turn_text(self, table: Table) -> str:
         """Whose turn and the choices, with deck and pile counts."""

@@ -39,8 +39,9 @@ from bot.discord.choices import Option, paged_select
 from bot.discord.components import button, view_of
 from bot.discord.game_cog import EMBED_LIMIT, GameCog, Table, named
 from bot.discord.replies import edit_panel, quoted, send_ephemeral, send_error
-from bot.games.base import Action, Event
+from bot.games.base import Action, Event, state_as
 from bot.games.unleashed.cards import catalog
+from bot.games.unleashed.engine import UnleashedEngine
 from bot.games.unleashed.models import (
     Activate,
     Choose,
@@ -101,7 +102,7 @@ class UnleashedCog(GameCog):
     @staticmethod
     def st(table: Table) -> UnleashedState:
         """The typed engine state."""
-        return table.state  # type: ignore[return-value]
+        return state_as(table.state, UnleashedState)
 
     def _deadline_text(self, table: Table) -> str:
         when = self._deadlines.get(table.record.id)
@@ -234,7 +235,7 @@ class UnleashedCog(GameCog):
         hands are DMed once per change of turn."""
         if self.nothing_public(update):
             return
-        st: UnleashedState | None = update.state  # type: ignore[assignment]
+        st = None if update.state is None else state_as(update.state, UnleashedState)
         if (update.kind in ("action", "timeout") and st is not None and st.phase == "setup"
                 and update.steps):
             # A Baby chosen while others still choose: one line, the table stays.
@@ -258,7 +259,7 @@ class UnleashedCog(GameCog):
             return False
         if update.result is not None or update.notes:
             return False
-        st: UnleashedState = update.state  # type: ignore[assignment]
+        st = state_as(update.state, UnleashedState)
         if all(isinstance(s.action, Pass) for s in update.steps) and st.reaction is not None:
             return True
         if any(e.to is None for e in update.events()):
@@ -385,7 +386,7 @@ class UnleashedCog(GameCog):
 
     def label(self, table: Table, action: Action) -> str:
         """The engine's words for ``action``."""
-        return table.spec.engine.action_label(table.state, action)  # type: ignore[attr-defined]
+        return table.spec.engine_as(UnleashedEngine).action_label(self.st(table), action)
 
     def _baby_items(self, table: Table, page: int = 0) -> list[discord.ui.Item[Any]]:
         st = self.st(table)

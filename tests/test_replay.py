@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.games.registry import builtin_games
+from bot.app import builtin_games
 from bot.runtime import GameService
 
 REGISTRY = builtin_games()

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
 from pathlib import Path
@@ -25,3 +26,203 @@ def test_mypy_finds_no_errors(tmp_path):
 def test_ruff_finds_no_errors(tmp_path):
     done = _run("ruff", "check", "--no-cache", ".", tmp_path=tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+# -- imports point down ------------------------------------------------------------------
+
+#: The layers of herdbot, lowest first (bot/app.py's docstring; the wiring in bot.app, then
+#: the sandbox, the CLI and ``python -m bot`` on top): a module may import its
+#: own layer's package and any lower layer, never a higher one, and never a sibling package
+#: of its own layer (``bot.ai`` does not import ``bot.render``). ``bot.paths`` and
+#: ``bot.config`` are leaves every layer may use.
+LAYERS: tuple[tuple[str, ...], ...] = (
+    ("bot.paths", "bot.config"),
+    ("bot.games",),
+    ("bot.ai", "bot.render", "bot.present", "bot.store"),
+    ("bot.runtime",),
+    ("bot.discord",),
+    ("cogs",),
+    ("bot.app",),
+    ("bot.sandbox",),
+    ("bot.cli",),
+    ("bot.__main__",),
+)
+#: Leaf modules any layer may import.
+LEAVES = ("bot.paths", "bot.config")
+
+
+def _package(module: str) -> tuple[int, str]:
+    """``(layer index, layer package)`` of a herdbot module. Raises ``KeyError`` for a
+    module in no layer (a new top-level package must be given a layer here)."""
+    for i, layer in enumerate(LAYERS):
+        for pkg in layer:
+            if module == pkg or module.startswith(pkg + "."):
+                return i, pkg
+    if module == "bot":
+        return 0, "bot"
+    raise KeyError(module)
+
+
+def _modules(root: Path) -> dict[str, Path]:
+    """Every module of ``bot/`` and ``cogs/`` under ``root``: dotted name -> file."""
+    out: dict[str, Path] = {}
+    for top in ("bot", "cogs"):
+        for path in sorted((root / top).rglob("*.py")):
+            parts = list(path.relative_to(root).with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts.pop()
+            out[".".join(parts)] = path
+    return out
+
+
+def _imports(name: str, path: Path, known: set[str]) -> tuple[set[str], set[str]]:
+    """``(module-level imports, all imports)`` of one module, as herdbot module names
+    (``from a.b import c`` counts as ``a.b.c`` when that is a module, else ``a.b``).
+    Module-level imports are the ones run when the module is imported (inside ``if``/``try``
+    too), not those under ``if TYPE_CHECKING:`` nor inside functions; "all" has every one."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+
+    def targets(node: ast.Import | ast.ImportFrom) -> list[str]:
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        else:
+            base = node.module or ""
+            if node.level:
+                up = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*up, *([node.module] if node.module else [])])
+            names = [f"{base}.{a.name}" if f"{base}.{a.name}" in known else base
+                     for a in node.names]
+        found = []
+        for n in names:
+            while n and n not in known:
+                n = n.rpartition(".")[0]
+            if n and n != name:
+                found.append(n)
+        return found
+
+    def walk(nodes: list[ast.stmt], top: bool, eager: set[str], every: set[str]) -> None:
+        for node in nodes:
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                every.update(targets(node))
+                if top:
+                    eager.update(targets(node))
+                continue
+            type_only = isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
+            nested_top = top and not type_only and isinstance(
+                node, (ast.If, ast.Try, ast.With, ast.For, ast.While))
+            for child in ast.iter_child_nodes(node):
+                if isinstance(child, ast.stmt):
+                    walk([child], nested_top, eager, every)
+                elif isinstance(child, ast.excepthandler):
+                    walk(child.body, nested_top, eager, every)
+
+    eager: set[str] = set()
+    every: set[str] = set()
+    walk(ast.parse(path.read_text(encoding="utf-8")).body, True, eager, every)
+    return eager, every
+
+
+def upward_imports(graph: dict[str, set[str]]) -> list[str]:
+    """``"a -> b"`` for every import of a higher layer or of a sibling package of the same
+    layer (leaves excepted), sorted."""
+    bad = []
+    for module, targets in graph.items():
+        layer, pkg = _package(module)
+        for target in targets:
+            t_layer, t_pkg = _package(target)
+            if t_pkg in LEAVES or t_pkg == pkg or t_pkg == "bot":
+                continue
+            if t_layer > layer or (t_layer == layer and module not in LEAVES):
+                bad.append(f"{module} -> {target}")
+    return sorted(bad)
+
+
+def import_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The import cycles of ``graph`` (module -> modules it imports): each strongly
+    connected group of two or more modules, or a module importing itself, sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:  # Tarjan's algorithm
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in graph.get(v, ()):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                group.append(w)
+                if w == v:
+                    break
+            if len(group) > 1 or v in graph.get(v, ()):
+                found.append(sorted(group))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return sorted(found)
+
+
+def _graphs() -> tuple[dict[str, set[str]], dict[str, set[str]]]:
+    mods = _modules(ROOT)
+    known = set(mods)
+    eager: dict[str, set[str]] = {}
+    every: dict[str, set[str]] = {}
+    for name, path in mods.items():
+        eager[name], every[name] = _imports(name, path, known)
+    return eager, every
+
+
+def test_imports_point_down():
+    """No module of bot/ or cogs/ imports a layer above its own, at module level, inside a
+    function or for type checking only."""
+    _eager, every = _graphs()
+    assert upward_imports(every) == []
+
+
+def test_no_import_cycles():
+    """No cycle among the imports that run when a module is imported (module level)."""
+    eager, _every = _graphs()
+    assert import_cycles(eager) == []
+
+
+def test_the_import_checks_catch_what_they_look_for(tmp_path):
+    """The checkers themselves: an upward import, a sibling import and a cycle are found;
+    a TYPE_CHECKING import and a function-level import count as imports but not as cycles."""
+    (tmp_path / "bot" / "games").mkdir(parents=True)
+    (tmp_path / "bot" / "ai").mkdir()
+    (tmp_path / "bot" / "render").mkdir()
+    (tmp_path / "cogs").mkdir()
+    for d in ("bot", "bot/games", "bot/ai", "bot/render", "cogs"):
+        (tmp_path / d / "__init__.py").write_text("")
+    (tmp_path / "bot/games/spec.py").write_text("from bot.ai.policy import choose\n")
+    (tmp_path / "bot/ai/policy.py").write_text(
+        "from typing import TYPE_CHECKING\nfrom bot.games import spec\n"
+        "if TYPE_CHECKING:\n    from bot.render import draw\n")
+    (tmp_path / "bot/render/draw.py").write_text(
+        "def f():\n    import cogs.game\n")
+    (tmp_path / "cogs/game.py").write_text("from bot.render import draw\n")
+    mods = _modules(tmp_path)
+    eager, every = {}, {}
+    for name, path in mods.items():
+        eager[name], every[name] = _imports(name, path, set(mods))
+    assert eager["bot.ai.policy"] == {"bot.games.spec"}
+    assert every["bot.ai.policy"] == {"bot.games.spec", "bot.render.draw"}
+    assert upward_imports(every) == [
+        "bot.ai.policy -> bot.render.draw",
+        "bot.games.spec -> bot.ai.policy",
+        "bot.render.draw -> cogs.game",
+    ]
+    assert import_cycles(eager) == [["bot.ai.policy", "bot.games.spec"]]
+    assert import_cycles(every) == [["bot.ai.policy", "bot.games.spec"],
+                                    ["bot.render.draw", "cogs.game"]]

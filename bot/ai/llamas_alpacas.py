@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from functools import cache
 
 from bot.games.base import Action
-from bot.games.llamas_alpacas.cards import cards_by_id
-from bot.games.llamas_alpacas.engine import (
+from bot.games.llamas_alpacas.cards import Card, cards_by_id
+from bot.games.llamas_alpacas.models import (
     TREAT_LIMIT,
     Keep,
     LlamasAlpacasView,
@@ -23,7 +23,6 @@ from bot.games.llamas_alpacas.engine import (
     PlayerView,
     Take,
 )
-from bot.games.llamas_alpacas.models import Card
 from bot.games.llamas_alpacas.scoring import LINES, Key, card_key, check_line, score_placement
 
 #: Weights of the heuristic (a board's promise is measured in points).

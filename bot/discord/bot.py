@@ -24,7 +24,7 @@ from bot.discord import ids
 from bot.discord.components import HerdButton, HerdSelect
 from bot.discord.notify import Notifier
 from bot.discord.replies import defer, quoted, send_error
-from bot.games.registry import Registry, builtin_games
+from bot.games.registry import Registry
 from bot.runtime import Clock, GameError, GameService, Update
 from bot.store import GameRecord, Store
 
@@ -33,9 +33,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
-
-#: Cogs every bot loads; game cogs come from the registry.
-CORE_EXTENSIONS = ("cogs.lobby", "cogs.game", "cogs.admin")
 
 # herdbot never joins voice: silence discord.py's start-up warnings about voice libraries.
 discord.VoiceClient.warn_nacl = False
@@ -87,7 +84,9 @@ class HerdBot(commands.Bot):
 
     Attributes:
         settings: the configuration.
-        registry: the games this bot offers.
+        registry: the games this bot offers (``bot.app.builtin_games`` for the real ones).
+        extensions: the cog extensions :meth:`setup_hook` loads, in order
+            (``bot.app.extensions_for``; ``bot.app.make_bot`` passes them).
         store / service: opened in :meth:`setup_hook`.
         clock: wall clock (a manual clock in tests).
     """
@@ -96,9 +95,9 @@ class HerdBot(commands.Bot):
         self,
         settings: Settings,
         *,
-        registry: Registry | None = None,
+        registry: Registry,
         clock: Clock | None = None,
-        extensions: tuple[str, ...] | None = None,
+        extensions: tuple[str, ...] = (),
         sync_commands: bool = True,
         **kwargs: Any,
     ) -> None:
@@ -114,7 +113,7 @@ class HerdBot(commands.Bot):
             **kwargs,
         )
         self.settings = settings
-        self.registry = registry if registry is not None else builtin_games()
+        self.registry = registry
         self.clock = clock or Clock()
         self._extensions = extensions
         self._sync = sync_commands
@@ -137,10 +136,7 @@ class HerdBot(commands.Bot):
                                    archive_after_s=self.settings.archive_after_s)
         self.service.subscribe(self.on_game_update)
         self.notifier = Notifier(self)
-        extensions = self._extensions or (
-            *CORE_EXTENSIONS, *(spec.cog for spec in self.registry if spec.cog)
-        )
-        for ext in dict.fromkeys(extensions):
+        for ext in dict.fromkeys(self._extensions):
             await self.load_extension(ext)
         self.add_dynamic_items(HerdButton, HerdSelect)
         armed = await self.service.timers.start()

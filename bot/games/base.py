@@ -57,6 +57,11 @@ class Model(BaseModel):
     model_config = ConfigDict(extra="forbid", validate_assignment=False)
 
 
+class Options(Model):
+    """Base of every game's lobby options: a pydantic model with strict fields (an unknown
+    option is refused with ``pydantic.ValidationError``); validators enforce the ranges."""
+
+
 class StateModel(Model):
     """Base for the mutable models a game state is made of (the state and its parts).
 
@@ -276,6 +281,18 @@ class State(Protocol):
     def model_copy(self, *, update: dict[str, Any] | None = None, deep: bool = False) -> Self: ...
 
 
+StateT = TypeVar("StateT")
+
+
+def state_as(state: object, cls: type[StateT]) -> StateT:
+    """``state`` typed as its game's own state class ``cls``, for code above the engines
+    that knows which game it holds (a game's cog). Raises ``TypeError`` when ``state`` is
+    not a ``cls``."""
+    if not isinstance(state, cls):
+        raise TypeError(f"expected a {cls.__name__}, got {type(state).__name__}")
+    return state
+
+
 def rng(state: State) -> random.Random:
     """Return a fresh deterministic RNG for ``state`` and advance its counter.
 
@@ -288,7 +305,7 @@ def rng(state: State) -> random.Random:
 
 
 S = TypeVar("S", bound=State)
-OptT = TypeVar("OptT", bound=BaseModel)
+OptT = TypeVar("OptT", bound=Options)
 
 
 class Engine(ABC, Generic[S, OptT]):
@@ -298,13 +315,13 @@ class Engine(ABC, Generic[S, OptT]):
         key: registry key, e.g. ``"llamas-alpacas"``.
         state_model: the state class, a pydantic :class:`GameState` or a
             :class:`PlainGameState` (``state_model.model_validate_json`` loads either).
-        options_model: the pydantic options class; its validators enforce player counts.
+        options_model: the game's :class:`Options` class; its validators enforce ranges.
         action_adapter: a ``TypeAdapter`` over the discriminated union of actions.
     """
 
     key: ClassVar[str]
     state_model: ClassVar[type[GameState] | type[PlainGameState]]
-    options_model: ClassVar[type[BaseModel]]
+    options_model: ClassVar[type[Options]]
     action_adapter: ClassVar[TypeAdapter[Any]]
 
     @abstractmethod

@@ -1,7 +1,9 @@
 """The registry of games: key -> :class:`GameSpec`.
 
-Each game package exposes a ``SPEC`` in ``bot/games/<pkg>/spec.py``; :func:`builtin_games`
-imports the ones that exist. Tests may register their own games in a private registry.
+Each game package exposes a ``SPEC`` in ``bot/games/<pkg>/spec.py`` describing its rules;
+:func:`game_specs` imports the ones that exist. The AI policy and the cog of each game are
+wired in at the top (``bot.app.builtin_games``), never here. Tests may register their own
+games in a private registry.
 """
 
 from __future__ import annotations
@@ -10,13 +12,12 @@ import importlib
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
-from pydantic import BaseModel
-
-from bot.games.base import Engine
+from bot.games.base import Engine, Options
 
 log = logging.getLogger(__name__)
+EngineT = TypeVar("EngineT", bound=Engine[Any, Any])
 
 #: Packages of the games herdbot ships, in the order /play lists them.
 BUILTIN_PACKAGES = ("llamas_alpacas", "pacapaca", "unleashed")
@@ -33,8 +34,10 @@ class GameSpec:
         min_players / max_players: the supported player range (rulebook / RULES.md).
         engine: the rules engine instance.
         options_model: pydantic model of the lobby options.
-        cog: dotted path of the cog extension that plays it in Discord (may be empty).
-        policy: ``policy(view, legal_actions, rng) -> Action`` for AI seats.
+        cog: dotted path of the cog extension that plays it in Discord (may be empty; set
+            by ``bot.app``, not by the game package).
+        policy: ``policy(view, legal_actions, rng) -> Action`` for AI seats (``None``: no
+            AI seats; set by ``bot.app``, not by the game package).
         rules_summary: the /rules text in our own words (markdown).
     """
 
@@ -44,11 +47,21 @@ class GameSpec:
     min_players: int
     max_players: int
     engine: Engine[Any, Any]
-    options_model: type[BaseModel]
+    options_model: type[Options]
     cog: str = ""
     policy: Callable[..., Any] | None = None
     rules_summary: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
+
+
+    def engine_as(self, cls: type[EngineT]) -> EngineT:
+        """The engine typed as the game's own engine class ``cls``, to reach its
+        game-specific methods (e.g. ``spec.engine_as(LlamasAlpacasEngine).costs(...)``).
+        Raises ``TypeError`` when the engine is not a ``cls``."""
+        if not isinstance(self.engine, cls):
+            raise TypeError(f"{self.key} is played by {type(self.engine).__name__}, "
+                            f"not {cls.__name__}")
+        return self.engine
 
 
 class Registry:
@@ -86,9 +99,10 @@ class Registry:
         return list(self._specs)
 
 
-def builtin_games() -> Registry:
-    """A registry of every game package under ``bot.games`` that provides ``spec.SPEC``."""
-    reg = Registry()
+def game_specs() -> list[GameSpec]:
+    """The rules-only spec (no AI, no cog) of every game package under ``bot.games`` that
+    provides ``spec.SPEC``, in :data:`BUILTIN_PACKAGES` order."""
+    specs: list[GameSpec] = []
     for pkg in BUILTIN_PACKAGES:
         try:
             module = importlib.import_module(f"bot.games.{pkg}.spec")
@@ -96,5 +110,5 @@ def builtin_games() -> Registry:
             if exc.name and exc.name.startswith(f"bot.games.{pkg}"):
                 continue
             raise
-        reg.register(module.SPEC)
-    return reg
+        specs.append(module.SPEC)
+    return specs

@@ -15,9 +15,9 @@ from functools import cache
 
 from PIL import Image, ImageDraw
 
+from bot.games.llamas_alpacas.cards import Card
 from bot.games.llamas_alpacas.cards import card as card_by_id
-from bot.games.llamas_alpacas.engine import LlamasAlpacasView, PlayerView
-from bot.games.llamas_alpacas.models import Card
+from bot.games.llamas_alpacas.models import LlamasAlpacasView, PlayerView
 from bot.render.common import draw_text, font, pill, rounded_box, text_size, to_png
 
 WIDTH = 1140

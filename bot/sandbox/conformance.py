@@ -509,9 +509,8 @@ async def capture_game(game: str, players: int, seed: int, *,
     """
     import tempfile
 
+    from bot.app import builtin_games, make_bot
     from bot.config import TURN_TIMER_SECONDS, Settings
-    from bot.discord.bot import HerdBot
-    from bot.games.registry import builtin_games
     from bot.runtime import ManualClock
     from bot.sandbox import World
     from bot.sandbox.demo import play_game
@@ -538,7 +537,7 @@ async def capture_game(game: str, players: int, seed: int, *,
     with tempfile.TemporaryDirectory() as tmp:
         settings = Settings(database_path=Path(tmp) / "conformance.sqlite3",  # type: ignore[call-arg]  # pydantic-settings init arguments
                             _env_file=None, default_dm_notifications=True)
-        bot = HerdBot(settings, registry=builtin_games(), clock=ManualClock())
+        bot = make_bot(settings, registry=builtin_games(), clock=ManualClock())
         await world.connect(bot)
         try:
             await host.slash("settings", turn_timer=turn_timer)

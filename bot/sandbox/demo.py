@@ -15,8 +15,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from bot.app import builtin_games
 from bot.config import Settings
-from bot.games.registry import builtin_games
 from bot.runtime import ManualClock
 from bot.sandbox.drivers import DriverContext, driver_for
 
@@ -110,7 +110,7 @@ def transcript(world: Any, channel: Any) -> list[dict[str, Any]]:
 async def run_demo(*, game: str | None, players: int | None, seed: int, out: str) -> int:
     """Play one demo game and write ``out/transcript.json``, ``out/transcript.txt`` and
     ``out/turn-NNN.png``. Returns the process exit code."""
-    from bot.discord.bot import HerdBot
+    from bot.app import make_bot
     from bot.sandbox import World
 
     registry = builtin_games()
@@ -127,7 +127,7 @@ async def run_demo(*, game: str | None, players: int | None, seed: int, out: str
     with tempfile.TemporaryDirectory() as tmp:
         settings = Settings(database_path=Path(tmp) / "demo.sqlite3", _env_file=None,  # type: ignore[call-arg]  # pydantic-settings init arguments
                             default_dm_notifications=True)
-        bot = HerdBot(settings, registry=registry, clock=ManualClock())
+        bot = make_bot(settings, registry=registry, clock=ManualClock())
         await world.connect(bot)
         try:
             game_id = await play_game(world, bot, game=key, players=n, seed=seed, game_seed=seed)

@@ -7,9 +7,10 @@ import types
 import pytest
 
 import bot.runtime.service as service_mod
+from bot import app
+from bot.app import builtin_games
 from bot.config import Settings
 from bot.discord.bot import HerdBot
-from bot.games.registry import builtin_games
 from bot.runtime import ManualClock
 
 MEMBERS = ("Ana", "Bo", "Cy", "Di", "Ed", "Fay", "Gus", "Hal")
@@ -18,7 +19,7 @@ MEMBERS = ("Ana", "Bo", "Cy", "Di", "Ed", "Fay", "Gus", "Hal")
 def make_bot(db_path, clock: ManualClock, **settings) -> HerdBot:
     """A HerdBot with every built-in game and its cog."""
     cfg = Settings(database_path=db_path, _env_file=None, **settings)
-    return HerdBot(cfg, registry=builtin_games(), clock=clock)
+    return app.make_bot(cfg, registry=builtin_games(), clock=clock)
 
 
 @pytest.fixture(autouse=True)

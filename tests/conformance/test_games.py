@@ -12,7 +12,7 @@ import copy
 
 import pytest
 
-from bot.games.registry import builtin_games
+from bot.app import builtin_games
 from bot.sandbox.conformance import MARKDOWN_NAMES, Spec, capture_game
 
 CHECKED = "requests_checked"  # the property this folder's conftest sums

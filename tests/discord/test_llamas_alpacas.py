@@ -13,13 +13,16 @@ from collections import Counter
 
 import pytest_asyncio
 
+from bot.app import builtin_games
 from bot.games.llamas_alpacas.cards import cards_by_id
-from bot.games.llamas_alpacas.engine import Move
-from bot.games.llamas_alpacas.spec import SPEC
+from bot.games.llamas_alpacas.models import Move
 from bot.games.registry import Registry
 from bot.sandbox import World
 from bot.sandbox.demo import NAMES, play_game
 from tests.discord.conftest import make_bot
+
+#: The game as the bot offers it: its rules wired to its AI and cog (bot.app).
+SPEC = builtin_games()["llamas-alpacas"]
 
 EXTENSIONS = ("cogs.lobby", "cogs.game", "cogs.admin", "cogs.llamas_alpacas")
 KEY = "llamas-alpacas"

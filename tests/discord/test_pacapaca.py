@@ -12,9 +12,9 @@ import pytest
 import pytest_asyncio
 
 import bot.runtime.service as service_mod
+from bot.app import builtin_games
 from bot.games.pacapaca.cards import catalog
 from bot.games.pacapaca.models import Draw2, Keep
-from bot.games.pacapaca.spec import SPEC
 from bot.games.registry import Registry
 from bot.runtime import ManualClock
 from bot.sandbox import World
@@ -23,6 +23,9 @@ from bot.sandbox.drivers import DriverContext
 from bot.sandbox.drivers.pacapaca import find, perform
 from bot.sandbox.world import SimMessage
 from tests.discord.conftest import make_bot
+
+#: The game as the bot offers it: its rules wired to its AI and cog (bot.app).
+SPEC = builtin_games()["pacapaca"]
 
 EXTENSIONS = ("cogs.lobby", "cogs.game", "cogs.admin", "cogs.pacapaca")
 GID = 1

@@ -262,7 +262,9 @@ async def test_pacapaca_deal_editor_offers_all_30_neck_cards_in_two_selects(worl
                                                                           tmp_path):
     """A neck of 30 cards: "Cards I give" is two selects (25 + 5) with their own ids; a
     card chosen in each is kept when the other changes, and Propose sends both."""
-    from bot.games.pacapaca.spec import SPEC as PSPEC
+    from bot.app import builtin_games
+
+    PSPEC = builtin_games()["pacapaca"]
     from tests.discord.test_pacapaca import EXTENSIONS, GID
 
     bot = make_bot(tmp_path / "p.sqlite3", clock, registry=Registry([PSPEC]),

@@ -8,16 +8,19 @@ import re
 
 import pytest_asyncio
 
+from bot.app import builtin_games
 from bot.games.registry import Registry
 from bot.games.unleashed.cards import catalog
 from bot.games.unleashed.models import Activate, UnleashedState
-from bot.games.unleashed.spec import SPEC
 from bot.sandbox import World
 from bot.sandbox.demo import NAMES, play_game
 from bot.sandbox.drivers.unleashed import find
 from cogs.unleashed import NEUTRAL_PASS, NEUTRAL_RESPOND, OUT_OF_DATE
 from tests.discord.conftest import make_bot
 from tests.games.unleashed.unleashed_helpers import act, build, pass_turn
+
+#: The game as the bot offers it: its rules wired to its AI and cog (bot.app).
+SPEC = builtin_games()["llamas-unleashed"]
 
 EXT = ("cogs.lobby", "cogs.game", "cogs.admin", "cogs.unleashed")
 CAT = catalog()

@@ -32,8 +32,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bot.app import builtin_games
 from bot.games.base import SYSTEM_SEAT, Action, IllegalAction, State
-from bot.games.registry import GameSpec, builtin_games
+from bot.games.registry import GameSpec
 from tests.faults.common import FULL
 from tests.games.pacapaca.pacapaca_helpers import all_cards as pacapaca_cards
 

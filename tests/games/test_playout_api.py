@@ -14,6 +14,7 @@ import pytest
 from pydantic import ValidationError
 
 from bench.engine import new_state, playout, playout_apply
+from bot.app import builtin_games
 from bot.games.base import (
     SYSTEM_SEAT,
     IllegalAction,
@@ -23,8 +24,7 @@ from bot.games.base import (
     StateModel,
     Timeout,
 )
-from bot.games.llamas_alpacas.engine import Move, Take
-from bot.games.registry import builtin_games
+from bot.games.llamas_alpacas.models import Move, Take
 
 SPECS = {spec.key: spec for spec in builtin_games()}
 CASES = [
@@ -249,7 +249,7 @@ def test_llamas_alpacas_review_repro_other_players_board():
     spec = SPECS["llamas-alpacas"]
     engine = spec.engine
     s0 = engine.new_game(["s0", "s1"], seed=1)
-    from bot.games.llamas_alpacas.engine import Place
+    from bot.games.llamas_alpacas.models import Place
 
     s1, _ = engine.apply(s0, "s0", Place(space=0))
     engine.play(s0, "s1", Place(space=4))

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from bot.games.registry import builtin_games
+from bot.app import builtin_games
 
 FIXTURES = Path(__file__).parent / "fixtures"
 SPECS = {spec.key: spec for spec in builtin_games()}

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, Field, TypeAdapter
+from pydantic import Field, TypeAdapter
 
 from bot.games.base import (
     Action,
@@ -19,6 +19,7 @@ from bot.games.base import (
     GameState,
     IllegalAction,
     Model,
+    Options,
     Pending,
     Result,
     ScoreLine,
@@ -28,7 +29,7 @@ from bot.games.base import (
 from bot.games.registry import GameSpec, Registry
 
 
-class TinyOptions(BaseModel):
+class TinyOptions(Options):
     players: int = Field(default=2, ge=2, le=4)
     target: int = Field(default=20, ge=3, le=50)
 

@@ -1,8 +1,8 @@
 """Llamas & Alpacas: deck data, pure rules engine and helpers."""
 
-from bot.games.llamas_alpacas.engine import (
+from bot.games.llamas_alpacas.engine import LlamasAlpacasEngine
+from bot.games.llamas_alpacas.models import (
     Keep,
-    LlamasAlpacasEngine,
     LlamasAlpacasOptions,
     LlamasAlpacasState,
     LlamasAlpacasView,

@@ -21,26 +21,43 @@ import dataclasses
 from collections.abc import Sequence
 from functools import cache, lru_cache
 from operator import attrgetter
-from typing import Annotated, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import TypeAdapter
 
 from bot.games.base import (
     Action,
     Engine,
     Event,
     IllegalAction,
-    Model,
     Pending,
-    PlainGameState,
-    PlainState,
     Result,
     ScoreLine,
     rng,
     say,
 )
 from bot.games.llamas_alpacas.cards import card, cards_by_id
-from bot.games.llamas_alpacas.models import Card
+from bot.games.llamas_alpacas.models import (
+    BOARD_SIZE,
+    END_SCORE,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    ROW_SIZE,
+    TREAT_LIMIT,
+    Keep,
+    KeepChoice,
+    LlamasAlpacasAction,
+    LlamasAlpacasOptions,
+    LlamasAlpacasState,
+    LlamasAlpacasView,
+    Move,
+    Place,
+    PlayerState,
+    PlayerView,
+    RowCardView,
+    RowSlot,
+    Take,
+    TakeCost,
+)
 from bot.games.llamas_alpacas.scoring import (
     affordable,
     card_key,
@@ -49,76 +66,6 @@ from bot.games.llamas_alpacas.scoring import (
     score_keys,
     space_name,
 )
-
-ROW_SIZE = 6
-BOARD_SIZE = 9
-TREAT_LIMIT = 10
-START_TREATS = 3
-END_SCORE = 18
-MIN_PLAYERS = 2
-MAX_PLAYERS = 4
-
-_M = TypeVar("_M", bound=BaseModel)
-
-
-def _empty_board() -> list[int | None]:
-    return [None] * BOARD_SIZE
-
-
-Phase = Literal["setup", "turn", "keep_treats", "choose_space", "finished"]
-
-
-# -- options and actions ----------------------------------------------------------------
-
-
-class LlamasAlpacasOptions(BaseModel):
-    """Lobby options: none; the game plays 2-4 players (checked by ``new_game``)."""
-
-    model_config = ConfigDict(extra="forbid")
-
-
-class Place(Action):
-    """Put a card on board space ``space`` (0-8, row by row).
-
-    In ``"setup"`` it places the seat's starting card; in ``"choose_space"`` the card just
-    taken (on an empty space, or, with a full board, replacing the card on ``space``)."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    type: Literal["place"] = "place"
-    space: int = Field(ge=0, le=8)
-
-
-class Take(Action):
-    """Take the row card at ``position`` (1-6), paying a treat for each earlier card."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    type: Literal["take"] = "take"
-    position: int = Field(ge=1, le=ROW_SIZE)
-
-
-class Move(Action):
-    """Instead of taking, move the own card on ``src`` to the empty space ``dst`` (0-8)."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    type: Literal["move"] = "move"
-    src: int = Field(ge=0, le=8)
-    dst: int = Field(ge=0, le=8)
-
-
-class Keep(Action):
-    """Keep ``clovers`` + ``carrots`` (= 10) treats; the excess goes onto the next row card."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    type: Literal["keep"] = "keep"
-    clovers: int = Field(ge=0, le=TREAT_LIMIT)
-    carrots: int = Field(ge=0, le=TREAT_LIMIT)
-
-
-LlamasAlpacasAction = Annotated[Place | Take | Move | Keep, Field(discriminator="type")]
 
 # Prebuilt action instances (legal_actions returns these; treat them as read-only).
 _PLACES = [Place(space=s) for s in range(9)]
@@ -136,129 +83,11 @@ def _moves_for(empty: tuple[bool, ...]) -> tuple[Move, ...]:
     return tuple(_MOVES[(a, b)] for a in full for b in free)
 
 
-# -- state ----------------------------------------------------------------------------
-
-
-@dataclasses.dataclass(slots=True, kw_only=True, frozen=True)
-class RowSlot(PlainState):
-    """A face-up row card with the treats lying on it (frozen: states share slots and
-    replace them, never change them)."""
-
-    card: int
-    clovers: int = 0
-    carrots: int = 0
-
-
 @cache
 def _fresh_slot(card_id: int) -> RowSlot:
     """The row slot of ``card_id`` with no treats on it, shared by every state: row slots
     are never changed in place, only replaced (see ``_clone``)."""
     return RowSlot(card=card_id)
-
-
-@dataclasses.dataclass(slots=True, kw_only=True)
-class PlayerState(PlainState):
-    """One seat: board (9 card ids or ``None``), treats, points and bookkeeping.
-
-    ``start_card`` holds the starting card until it is placed in set-up; ``lines`` counts
-    the lines scored with 1, 2 and 3 conditions."""
-
-    seat: str
-    board: list[int | None] = dataclasses.field(default_factory=lambda: _empty_board())
-    clovers: int = START_TREATS
-    carrots: int = START_TREATS
-    score: int = 0
-    turns: int = 0
-    start_card: int | None = None
-    lines: list[int] = dataclasses.field(default_factory=lambda: [0, 0, 0])
-
-
-@dataclasses.dataclass(slots=True, kw_only=True)
-class KeepChoice(PlainState):
-    """The open treat-limit choice: totals held and where the excess goes (row index 0-5)."""
-
-    clovers: int
-    carrots: int
-    target: int
-
-
-@dataclasses.dataclass(slots=True, kw_only=True)
-class LlamasAlpacasState(PlainGameState):
-    """The whole game. ``draw`` is the face-down pile (top = last item). A plain slotted
-    dataclass, as are its parts (:class:`PlainState`: pydantic validates it when it loads;
-    random playouts read its fields millions of times)."""
-
-    phase: Phase = "setup"
-    players: list[PlayerState]
-    row: list[RowSlot]
-    draw: list[int]
-    discard: list[int] = dataclasses.field(default_factory=list)
-    first: int = 0
-    active: int = 0
-    held: int | None = None
-    keep: KeepChoice | None = None
-    end_triggered: bool = False
-    turn_no: int = 0
-
-
-# -- views ----------------------------------------------------------------------------
-
-
-class TakeCost(Model):
-    """What taking a row position costs the active player, in treats."""
-
-    clovers: int
-    carrots: int
-
-
-class RowCardView(Model):
-    """A row card as everyone sees it.
-
-    ``cost`` is the active player's payment to take it (``None`` when unaffordable or not
-    in the ``"turn"`` phase)."""
-
-    position: int
-    card: Card
-    clovers: int
-    carrots: int
-    cost: TakeCost | None = None
-
-
-class PlayerView(Model):
-    """A player as everyone sees it. ``board`` lists 9 spaces row by row."""
-
-    seat: str
-    board: list[Card | None]
-    score: int
-    clovers: int
-    carrots: int
-    turns: int
-    placed_start: bool
-    start_card: Card | None = None
-    lines: list[int]
-
-
-class LlamasAlpacasView(Model):
-    """What a seat (or a spectator, ``viewer=None``) sees. All information in this game is
-    public except the order of the draw pile, of which only the count is shown."""
-
-    viewer: str | None
-    version: int
-    phase: Phase
-    seats: list[str]
-    first: str
-    active: str | None
-    pending: list[str]
-    row: list[RowCardView]
-    players: list[PlayerView]
-    draw_count: int
-    discard_count: int
-    discard_top: Card | None
-    held: Card | None
-    keep: KeepChoice | None
-    end_triggered: bool
-    finished: bool
-    winners: list[str]
 
 
 # -- engine ---------------------------------------------------------------------------
@@ -453,54 +282,54 @@ class LlamasAlpacasEngine(Engine[LlamasAlpacasState, LlamasAlpacasOptions]):
         """Carry out an allowed ``action`` of ``p`` on ``s`` (owned by the caller; ``p`` is
         one of its players); events are produced only when ``events`` is a list."""
         s.version += 1
-        kind = type(action)
-        if kind is Move:  # the commonest action in playouts
-            self._move(s, p, action, events)  # type: ignore[arg-type]
+        if type(action) is Move:  # the commonest action in playouts
+            self._move(s, p, action, events)
         elif s.phase == "setup":
-            self._place_start(s, p, action.space, events)  # type: ignore[attr-defined]
-        elif kind is Take:
-            self._take(s, p, action.position, events)  # type: ignore[attr-defined]
-        elif kind is Keep:
-            self._keep(s, p, action, events)  # type: ignore[arg-type]
+            assert type(action) is Place
+            self._place_start(s, p, action.space, events)
+        elif type(action) is Take:
+            self._take(s, p, action.position, events)
+        elif type(action) is Keep:
+            self._keep(s, p, action, events)
         else:
-            self._place_taken(s, p, action.space, events)  # type: ignore[attr-defined]
+            assert type(action) is Place
+            self._place_taken(s, p, action.space, events)
 
     def _actor(self, state: LlamasAlpacasState, player: str, action: Action) -> int:
         """The index of ``player`` in ``state.players`` when ``action`` is in
         ``legal_actions(state, player)``, else -1 (checked directly, without the list)."""
         phase = state.phase
-        kind = type(action)
         if phase == "turn" or phase == "choose_space" or phase == "keep_treats":
             index = state.active
             if state.seats[index] != player:
                 return -1
             p = state.players[index]
             if phase == "turn":
-                if kind is Move:
+                if type(action) is Move:
                     board = p.board
                     ok = (
-                        board[action.src] is not None  # type: ignore[attr-defined]
-                        and board[action.dst] is None  # type: ignore[attr-defined]
+                        board[action.src] is not None
+                        and board[action.dst] is None
                     )
-                elif kind is Take:
-                    position = action.position  # type: ignore[attr-defined]
+                elif type(action) is Take:
+                    position = action.position
                     ok = position <= _affordable(state.row, p.clovers, p.carrots)
                 else:
                     ok = False
             elif phase == "keep_treats":
                 k = state.keep
                 ok = (
-                    kind is Keep
+                    type(action) is Keep
                     and k is not None
-                    and action.clovers + action.carrots == TREAT_LIMIT  # type: ignore[attr-defined]
-                    and action.clovers in _keep_range(k.clovers, k.carrots)  # type: ignore[attr-defined]
+                    and action.clovers + action.carrots == TREAT_LIMIT
+                    and action.clovers in _keep_range(k.clovers, k.carrots)
                 )
             else:
-                ok = kind is Place and (
-                    p.board[action.space] is None or None not in p.board  # type: ignore[attr-defined]
+                ok = type(action) is Place and (
+                    p.board[action.space] is None or None not in p.board
                 )
             return index if ok else -1
-        if phase == "setup" and kind is Place and player in state.seats:
+        if phase == "setup" and type(action) is Place and player in state.seats:
             index = state.seats.index(player)
             return index if state.players[index].start_card is not None else -1
         return -1

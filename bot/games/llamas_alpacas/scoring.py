@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 
-from bot.games.llamas_alpacas.models import COLOURS, DIGITS, WHITE, Card
+from bot.games.llamas_alpacas.cards import COLOURS, DIGITS, WHITE, Card
 
 #: The six lines: (name, spaces in line order).
 LINES: tuple[tuple[str, tuple[int, int, int]], ...] = (

@@ -2,13 +2,8 @@
 
 from __future__ import annotations
 
-from bot.ai.llamas_alpacas import heuristic_policy
-from bot.games.llamas_alpacas.engine import (
-    MAX_PLAYERS,
-    MIN_PLAYERS,
-    LlamasAlpacasEngine,
-    LlamasAlpacasOptions,
-)
+from bot.games.llamas_alpacas.engine import LlamasAlpacasEngine
+from bot.games.llamas_alpacas.models import MAX_PLAYERS, MIN_PLAYERS, LlamasAlpacasOptions
 from bot.games.registry import GameSpec
 
 RULES_SUMMARY = """\
@@ -41,7 +36,5 @@ SPEC = GameSpec(
     max_players=MAX_PLAYERS,
     engine=LlamasAlpacasEngine(),
     options_model=LlamasAlpacasOptions,
-    cog="cogs.llamas_alpacas",
-    policy=heuristic_policy,
     rules_summary=RULES_SUMMARY,
 )

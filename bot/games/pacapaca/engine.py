@@ -341,9 +341,11 @@ class PacapacaEngine(Engine[PacapacaState, PacapacaOptions]):
         if type(action) is Propose and s.phase == "negotiation":
             # The commonest action in playouts; the same checks as the general path below.
             active = s.seats[s.active]
-            partner = s.negotiation.partner  # type: ignore[union-attr]
+            neg = s.negotiation
+            assert neg is not None  # phase "negotiation" always has one
+            partner = neg.partner
             if player == partner or player == active:
-                self._check_proposal(s, player, action, active)  # type: ignore[arg-type]
+                self._check_proposal(s, player, action, active)
                 return
         if s.phase == "finished":
             raise IllegalAction("game_over", "The game is over.")
@@ -368,7 +370,7 @@ class PacapacaEngine(Engine[PacapacaState, PacapacaOptions]):
                     "negotiating", "Finish the negotiation first: accept, propose or give up."
                 )
             if type(action) is Propose:
-                self._check_proposal(s, player, action, active)  # type: ignore[arg-type]
+                self._check_proposal(s, player, action, active)
                 return
             if type(action) is Accept:
                 if not (neg.active_gives or neg.partner_gives):

@@ -14,12 +14,12 @@ from typing import Annotated, Literal
 
 from pydantic import ConfigDict, Field, TypeAdapter
 
-from bot.games.base import Action, Model, PlainGameState, PlainState, ScoreLine
+from bot.games.base import Action, Model, Options, PlainGameState, PlainState, ScoreLine
 
 Phase = Literal["turn", "drawn", "negotiation", "finished"]
 
 
-class PacapacaOptions(Model):
+class PacapacaOptions(Options):
     """Lobby options.
 
     Attributes:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from bot.ai.pacapaca import heuristic_policy
 from bot.games.pacapaca.engine import PacapacaEngine
 from bot.games.pacapaca.models import PacapacaOptions
 from bot.games.registry import GameSpec
@@ -32,7 +31,5 @@ SPEC = GameSpec(
     max_players=6,
     engine=PacapacaEngine(),
     options_model=PacapacaOptions,
-    cog="cogs.pacapaca",
-    policy=heuristic_policy,
     rules_summary=RULES_SUMMARY,
 )

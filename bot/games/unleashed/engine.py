@@ -24,7 +24,6 @@ from bot.games.base import (
     IllegalAction,
     Pending,
     Result,
-    ScoreLine,
     Timeout,
     rng,
     say,
@@ -54,6 +53,7 @@ from bot.games.unleashed.models import (
     UnleashedView,
     action_adapter,
 )
+from bot.games.unleashed.scoring import deck_out_winners, final_result
 
 HAND_SIZE = 5  # rulebook, Setting Up: deal 5 cards to each player
 
@@ -310,36 +310,16 @@ class UnleashedEngine(Engine[UnleashedState, UnleashedOptions]):
                 self._finish(st, [s], f"{s} has {fx.animal_count(st, s)} Animals.", ev)
                 return True
         if not st.deck:
-            self._finish(st, self.deck_out_winners(st), "The deck ran out.", ev)
+            self._finish(st, deck_out_winners(st), "The deck ran out.", ev)
             return True
         return False
-
-    @staticmethod
-    def letters(st: UnleashedState, seat: str) -> int:
-        """Letters in the names of the Animal cards in ``seat``'s Field (deck-out tie-break)."""
-        return sum(sum(ch.isalpha() for ch in name(c)) for c in st.fields[seat]
-                   if card(c).is_animal)
-
-    def deck_out_winners(self, st: UnleashedState) -> list[str]:
-        """Rulebook, The Game Ends: most Animals; tie: most letters in their Animals' names;
-        still tied: everyone loses (empty list)."""
-        best = max(fx.animal_count(st, s) for s in st.seats)
-        tied = [s for s in st.seats if fx.animal_count(st, s) == best]
-        if len(tied) > 1:
-            most = max(self.letters(st, s) for s in tied)
-            tied = [s for s in tied if self.letters(st, s) == most]
-        return tied if len(tied) == 1 else []
 
     def _finish(self, st: UnleashedState, winners: list[str], reason: str,
                 ev: list[Event]) -> None:
         st.phase = "over"
         st.reaction = None
         st.choice = None
-        scores = {s: fx.animal_count(st, s) for s in st.seats}
-        breakdown = {s: [ScoreLine(label="Animals", points=scores[s]),
-                         ScoreLine(label="Letters in Animal names", points=self.letters(st, s))]
-                     for s in st.seats}
-        st.result = Result(scores=scores, winners=winners, breakdown=breakdown, reason=reason)
+        st.result = final_result(st, winners, reason)
         text = f"{', '.join(winners)} wins. {reason}" if winners else f"Everyone loses. {reason}"
         say(ev, "game_over", text, winners=winners)
 

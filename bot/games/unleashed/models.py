@@ -8,14 +8,14 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field, TypeAdapter, field_validator
+from pydantic import Field, TypeAdapter, field_validator
 
-from bot.games.base import Action, GameState, Model, Result
+from bot.games.base import Action, GameState, Model, Options, Result
 
 Phase = Literal["setup", "start", "action", "end", "over"]
 
 
-class UnleashedOptions(BaseModel):
+class UnleashedOptions(Options):
     """Lobby options.
 
     Attributes:

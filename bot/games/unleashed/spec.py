@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from bot.ai.unleashed import heuristic_policy
 from bot.games.registry import GameSpec
 from bot.games.unleashed.engine import UnleashedEngine
 from bot.games.unleashed.models import UnleashedOptions
@@ -35,7 +34,5 @@ SPEC = GameSpec(
     max_players=8,
     engine=UnleashedEngine(),
     options_model=UnleashedOptions,
-    cog="cogs.unleashed",
-    policy=heuristic_policy,
     rules_summary=RULES_SUMMARY,
 )

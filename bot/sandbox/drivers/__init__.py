@@ -85,7 +85,7 @@ async def choose(member: Any, message: Any, prefix: str, value: str) -> None:
 def driver_for(game_key: str) -> Perform:
     """The ``perform`` function of the game's driver module, named like its cog module
     (``cogs.unleashed`` -> ``bot.sandbox.drivers.unleashed``)."""
-    from bot.games.registry import builtin_games
+    from bot.app import builtin_games
 
     spec = builtin_games().get(game_key)
     name = spec.cog.rsplit(".", 1)[-1] if spec and spec.cog else game_key.replace("-", "_")

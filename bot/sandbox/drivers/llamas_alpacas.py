@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.games.base import Action
-from bot.games.llamas_alpacas.engine import Keep, Move, Place, Take
+from bot.games.llamas_alpacas.models import Keep, Move, Place, Take
 from bot.sandbox.drivers import DriverContext
 
 

@@ -3,11 +3,8 @@
 from __future__ import annotations
 
 from bot.games.llamas_alpacas.cards import cards_by_id
-from bot.games.llamas_alpacas.engine import (
-    LlamasAlpacasEngine,
-    LlamasAlpacasState,
-    RowSlot,
-)
+from bot.games.llamas_alpacas.engine import LlamasAlpacasEngine
+from bot.games.llamas_alpacas.models import LlamasAlpacasState, RowSlot
 
 ENGINE = LlamasAlpacasEngine()
 COLOUR_CODE = {"R": "red", "B": "blue", "G": "green", "Y": "yellow", "W": "white"}

@@ -6,9 +6,13 @@ import pytest
 from la_helpers import ENGINE, board, turn_state
 
 from bot.ai.llamas_alpacas import heuristic_policy, random_policy
-from bot.games.llamas_alpacas.engine import Move, Place, Take
-from bot.games.llamas_alpacas.spec import SPEC
+from bot.app import builtin_games
+from bot.games.llamas_alpacas.models import Move, Place, Take
+from bot.games.llamas_alpacas.spec import SPEC as RULES_SPEC
 from bot.games.registry import BUILTIN_PACKAGES, Registry
+
+#: The game as the bot offers it: its rules wired to its AI and cog (bot.app).
+SPEC = builtin_games()["llamas-alpacas"]
 
 ROW = [("LR1", 0, 0), ("AB1", 0, 0), ("AG2", 0, 0), ("LY3", 0, 0), ("AR4", 0, 0), ("LB4", 0, 0)]
 
@@ -76,6 +80,9 @@ def test_spec():
     assert SPEC.key == "llamas-alpacas" and SPEC.name == "Llamas & Alpacas"
     assert (SPEC.min_players, SPEC.max_players) == (2, 4)
     assert SPEC.cog == "cogs.llamas_alpacas" and SPEC.policy is heuristic_policy
+    # The game package names neither its AI nor its cog (imports point down).
+    assert RULES_SPEC.cog == "" and RULES_SPEC.policy is None
+    assert RULES_SPEC.engine is SPEC.engine
     assert len(SPEC.description) <= 100
     assert 200 < len(SPEC.rules_summary) < 1500
     assert SPEC.engine.key == SPEC.key

@@ -6,8 +6,7 @@ from collections import Counter
 import pytest
 from pydantic import ValidationError
 
-from bot.games.llamas_alpacas.cards import SEED_PATH, cards_by_id, load_deck
-from bot.games.llamas_alpacas.models import DeckFile
+from bot.games.llamas_alpacas.cards import SEED_PATH, DeckFile, cards_by_id, load_deck
 
 
 def test_deck_has_82_cards_with_ids_1_to_82():

@@ -6,14 +6,7 @@ from la_helpers import ENGINE, all_cards, board, cid, total_treats, turn_state
 
 from bot.games.base import IllegalAction
 from bot.games.llamas_alpacas.cards import card
-from bot.games.llamas_alpacas.engine import (
-    Keep,
-    LlamasAlpacasState,
-    Move,
-    Place,
-    RowSlot,
-    Take,
-)
+from bot.games.llamas_alpacas.models import Keep, LlamasAlpacasState, Move, Place, RowSlot, Take
 
 
 def apply(s, seat, action):

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 from la_helpers import ENGINE, all_cards, total_treats
 
 from bot.games.base import IllegalAction
-from bot.games.llamas_alpacas.engine import LlamasAlpacasState, Move, Place, Take
+from bot.games.llamas_alpacas.models import LlamasAlpacasState, Move, Place, Take
 
 MAX_ACTIONS = 3000
 

@@ -7,6 +7,7 @@ import random
 import pytest
 
 from bot.ai.pacapaca import evaluate, fashion_points, heuristic_policy, kept_length, random_policy
+from bot.app import builtin_games
 from bot.games.pacapaca.engine import PacapacaEngine
 from bot.games.pacapaca.models import (
     Accept,
@@ -18,8 +19,11 @@ from bot.games.pacapaca.models import (
     StartNegotiation,
 )
 from bot.games.pacapaca.scoring import score_all
-from bot.games.pacapaca.spec import SPEC
+from bot.games.pacapaca.spec import SPEC as RULES_SPEC
 from tests.games.pacapaca.pacapaca_helpers import c, state
+
+#: The game as the bot offers it: its rules wired to its AI and cog (bot.app).
+SPEC = builtin_games()["pacapaca"]
 
 E = PacapacaEngine()
 
@@ -115,5 +119,8 @@ def test_spec():
     assert SPEC.key == "pacapaca" and SPEC.name == "Alpaca Pacapaca"
     assert (SPEC.min_players, SPEC.max_players) == (2, 6)
     assert SPEC.cog == "cogs.pacapaca" and SPEC.policy is heuristic_policy
+    # The game package names neither its AI nor its cog (imports point down).
+    assert RULES_SPEC.cog == "" and RULES_SPEC.policy is None
+    assert RULES_SPEC.engine is SPEC.engine
     assert len(SPEC.rules_summary) < 1500 and len(SPEC.description) <= 100
     assert isinstance(SPEC.engine, PacapacaEngine) and SPEC.options_model is PacapacaOptions

@@ -7,9 +7,12 @@ import random
 from unleashed_helpers import E, build, play
 
 from bot.ai.unleashed import heuristic_policy, random_policy
-from bot.games.registry import builtin_games
+from bot.app import builtin_games
 from bot.games.unleashed.models import Pass, Play, Respond
-from bot.games.unleashed.spec import SPEC
+from bot.games.unleashed.spec import SPEC as RULES_SPEC
+
+#: The game as the bot offers it: its rules wired to its AI and cog (bot.app).
+SPEC = builtin_games()["llamas-unleashed"]
 
 
 def _game(seed: int, policies: dict, n: int = 2, cap: int = 3000):
@@ -65,5 +68,8 @@ def test_spec():
     assert (SPEC.key, SPEC.name, SPEC.min_players, SPEC.max_players) == (
         "llamas-unleashed", "Llamas Unleashed", 2, 8)
     assert SPEC.cog == "cogs.unleashed" and SPEC.policy is heuristic_policy
+    # The game package names neither its AI nor its cog (imports point down).
+    assert RULES_SPEC.cog == "" and RULES_SPEC.policy is None
+    assert RULES_SPEC.engine is SPEC.engine
     assert len(SPEC.rules_summary) < 1500 and len(SPEC.description) <= 100
     assert "llamas-unleashed" in builtin_games()

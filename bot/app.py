@@ -1,0 +1,86 @@
+"""The top of herdbot: wires engines, AIs and cogs into one registry and one bot.
+
+Layers import downwards only (``tests/test_static.py`` checks it)::
+
+    games  <  ai, render, store  <  runtime  <  discord  <  cogs  <  app, cli, sandbox
+
+A game package (``bot/games/<game>/spec.py``) describes only its rules: key, names,
+player range, engine, options and the /rules text. Which AI plays an AI seat and which cog
+plays the game in Discord are decided here, so ``bot.games`` never imports ``bot.ai`` or
+names a cog, and ``bot.discord`` never names a cog either: the CLI, the sandbox, the bench
+and the tests build their registry with :func:`builtin_games` and their bot with
+:func:`make_bot`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from bot.ai.llamas_alpacas import heuristic_policy as llamas_alpacas_policy
+from bot.ai.pacapaca import heuristic_policy as pacapaca_policy
+from bot.ai.unleashed import heuristic_policy as unleashed_policy
+from bot.games.registry import GameSpec, Registry, game_specs
+
+if TYPE_CHECKING:
+    from bot.config import Settings
+    from bot.discord.bot import HerdBot
+    from bot.runtime import Clock
+
+#: Cogs every bot loads (as discord.py extensions), before the games' own cogs.
+CORE_EXTENSIONS: tuple[str, ...] = ("cogs.lobby", "cogs.game", "cogs.admin")
+
+#: Game key -> the cog extension that plays it in Discord.
+GAME_COGS: dict[str, str] = {
+    "llamas-alpacas": "cogs.llamas_alpacas",
+    "pacapaca": "cogs.pacapaca",
+    "llamas-unleashed": "cogs.unleashed",
+}
+
+#: Game key -> the AI policy for AI seats: ``policy(view, legal_actions, rng) -> Action``.
+POLICIES: dict[str, Callable[..., Any]] = {
+    "llamas-alpacas": llamas_alpacas_policy,
+    "pacapaca": pacapaca_policy,
+    "llamas-unleashed": unleashed_policy,
+}
+
+
+def wire(spec: GameSpec) -> GameSpec:
+    """``spec`` with its AI policy and cog from :data:`POLICIES` and :data:`GAME_COGS`
+    (a key in neither comes back unchanged)."""
+    return dataclasses.replace(
+        spec,
+        policy=POLICIES.get(spec.key, spec.policy),
+        cog=GAME_COGS.get(spec.key, spec.cog),
+    )
+
+
+def builtin_games() -> Registry:
+    """A registry of every game herdbot ships, each wired to its AI and its cog, in the
+    order /play lists them."""
+    return Registry([wire(spec) for spec in game_specs()])
+
+
+def extensions_for(registry: Registry) -> tuple[str, ...]:
+    """The extensions a bot offering ``registry`` loads: :data:`CORE_EXTENSIONS`, then
+    each game's cog (no duplicates, in order)."""
+    return tuple(dict.fromkeys((*CORE_EXTENSIONS, *(s.cog for s in registry if s.cog))))
+
+
+def make_bot(
+    settings: Settings,
+    *,
+    registry: Registry | None = None,
+    clock: Clock | None = None,
+    extensions: tuple[str, ...] | None = None,
+    **kwargs: Any,
+) -> HerdBot:
+    """A :class:`~bot.discord.bot.HerdBot` for ``settings`` offering ``registry`` (default
+    :func:`builtin_games`) and loading ``extensions`` (default :func:`extensions_for` the
+    registry); ``kwargs`` go to ``HerdBot`` (e.g. ``sync_commands=False``)."""
+    from bot.discord.bot import HerdBot
+
+    reg = registry if registry is not None else builtin_games()
+    exts = extensions if extensions is not None else extensions_for(reg)
+    return HerdBot(settings, registry=reg, clock=clock, extensions=exts, **kwargs)
