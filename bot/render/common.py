@@ -151,9 +151,10 @@ def _stack() -> list[TextMeter]:
 
 
 @contextmanager
-def measuring() -> Iterator[TextMeter]:
+def measuring(*, propagate: bool = True) -> Iterator[TextMeter]:
     """A new :class:`TextMeter` for the text drawn in this thread inside the block. Meters
-    nest: on leaving, the inner one's smallest size is noted in the outer one too."""
+    nest: on leaving, the inner one's smallest size is noted in the outer one too, unless
+    ``propagate`` is false (a cached piece, noted when it is pasted)."""
     stack = _stack()
     meter = TextMeter()
     stack.append(meter)
@@ -161,7 +162,7 @@ def measuring() -> Iterator[TextMeter]:
         yield meter
     finally:
         stack.pop()
-        if stack and meter.smallest < math.inf:
+        if propagate and stack and meter.smallest < math.inf:
             stack[-1].note(meter.smallest)
 
 
@@ -191,7 +192,7 @@ def sprite(func: Callable[P, Image.Image]) -> Callable[P, Image.Image]:
 
     @wraps(func)
     def build(*args: P.args, **kwargs: P.kwargs) -> Image.Image:
-        with measuring() as m:
+        with measuring(propagate=False) as m:
             img = func(*args, **kwargs)
         img.info["text_px"] = m.smallest
         return img
