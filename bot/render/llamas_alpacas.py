@@ -664,7 +664,7 @@ BIG_CARD = (220, 272)
 
 def board_picture(view: LlamasAlpacasView, seat: str, *, names: Mapping[str, str] | None = None
                   ) -> Picture:
-    """The close-up of ``seat``'s board for "My hand": 760 px wide, the nine spaces with
+    """The close-up of ``seat``'s board for "My hand": 736 px wide, the nine spaces with
     large cards, the score and treats, and a card still to place. Raises ``KeyError`` for
     a seat not in the game."""
     p = next((q for q in view.players if q.seat == seat), None)
