@@ -53,7 +53,7 @@ from bot.games.unleashed.models import (
     Respond,
     UnleashedState,
 )
-from bot.render.unleashed import TYPE_WORDS, render_card, render_table
+from bot.render.unleashed import TYPE_WORDS, hand_picture, render_card, render_table
 from bot.runtime import GameError, Update
 from bot.store import SeatRecord
 
@@ -382,7 +382,9 @@ class UnleashedCog(GameCog):
             elif st.active is not None:
                 status = f"It is {names[st.active]}'s turn."
         items.append(button("g", gid, "hand", "Refresh", emoji="\N{CLOCKWISE OPEN CIRCLE ARROW}"))
-        return {"content": status, "embed": embed, "view": view_of(*items)}
+        pic = await self.bot.render(hand_picture, table.view(me), names=table.plain_names)
+        return {"content": status, "embed": embed, "view": view_of(*items),
+                "file": discord.File(io.BytesIO(pic.png), filename="my-hand.png")}
 
     def label(self, table: Table, action: Action) -> str:
         """The engine's words for ``action``."""
@@ -539,6 +541,7 @@ class UnleashedCog(GameCog):
             if st.choice.seat != me:
                 raise GameError("not_yours", "That choice is not yours to make.")
             kwargs = await self.private_panel(table, seat, page=page)
+            kwargs.pop("file", None)  # an edited panel keeps its picture
         elif head in ("play", "field"):
             turn, _, card_text = rest.partition(".")
             if (st.active != me or str(st.turn) != turn or st.phase != "action"
@@ -546,6 +549,7 @@ class UnleashedCog(GameCog):
                 raise GameError("stale_panel", OUT_OF_DATE)
             if head == "play":
                 kwargs = await self.private_panel(table, seat, page=page)
+                kwargs.pop("file", None)  # an edited panel keeps its picture
             else:
                 card = self._int([card_text])
                 plays = [a for a in table.legal(me) if isinstance(a, Play) and a.card == card]

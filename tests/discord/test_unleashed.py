@@ -86,7 +86,7 @@ def table_of(member, thread):
 async def open_panel(member, thread):
     await member.click(table_of(member, thread), "My hand")
     reply = member.last_reply
-    assert reply.ephemeral
+    assert reply.ephemeral and reply.filenames == ["my-hand.png"]  # the close-up
     return reply
 
 
