@@ -125,15 +125,19 @@ def can_enter(st: UnleashedState, cid: int, seat: str) -> bool:
 
 def can_be_destroyed(st: UnleashedState, cid: int, seat: str) -> bool:
     """Whether ``cid`` in ``seat``'s Field can be destroyed (``indestructible``, ``protect``,
-    the Alpaca Herd shield)."""
+    the Alpaca Herd shield). A Herd Bonus holds once granted, whatever other cards do
+    afterwards (rulebook, Herd Bonus): the shield covers an Animal of the shielded kind as
+    printed even when a card (Goat Costume) makes it count as another kind now."""
     d = card(cid)
     if any(s.q == "indestructible" for s in d.static):
         return False
     for _, s in statics(st, seat):
         if s.q == "protect" and d.type in s.types:
             return False
-    shielded = st.shields.get(seat, [])
-    return not (d.is_animal and set(kinds(st, cid, seat)) & set(shielded))
+    shielded = st.shields.get(seat)
+    if not shielded or not d.is_animal:
+        return True
+    return d.kind not in shielded and not set(kinds(st, cid, seat)) & set(shielded)
 
 
 def hand_limit(st: UnleashedState, seat: str) -> int:
@@ -635,10 +639,10 @@ def _plan(st: UnleashedState, link: Link, fr: Frame, ev: list[Event]) -> None:
     if op == "discard":
         picked: list[int] = fr.data.setdefault("cards", [])
         while len(picked) < int(e.get("n", 1)):
-            opts = candidates(st, fr)
-            if not opts:
+            found = candidates(st, fr)
+            if not found:
                 break
-            pick = _choose(st, fr, fr.actor, _prompt(fr), card_opts(st, opts))
+            pick = _choose(st, fr, fr.actor, _prompt(fr), card_opts(st, found))
             if pick is None:
                 return
             picked.append(int(pick[1:]))
@@ -646,21 +650,21 @@ def _plan(st: UnleashedState, link: Link, fr: Frame, ev: list[Event]) -> None:
         st.plan[key] = list(picked)
         return
     if op in ("pull", "look_take", "swap_hands", "skip_turn"):
-        opts = candidates(st, fr)
-        if not opts:
+        found = candidates(st, fr)
+        if not found:
             st.plan[key] = None
             return
-        pick = _choose(st, fr, fr.actor, _prompt(fr), seat_opts(opts))
+        pick = _choose(st, fr, fr.actor, _prompt(fr), seat_opts(found))
         if pick is not None:
             st.plan[key] = pick[1:]
         return
     # a card: sacrifice, destroy, steal, return_card, move, bring, take_discard
     if "card" not in fr.data:
-        opts = candidates(st, fr)
-        if not opts:
+        found = candidates(st, fr)
+        if not found:
             st.plan[key] = None
             return
-        pick = _choose(st, fr, fr.actor, _prompt(fr), card_opts(st, opts))
+        pick = _choose(st, fr, fr.actor, _prompt(fr), card_opts(st, found))
         if pick is None:
             return
         fr.data["card"] = int(pick[1:])

@@ -179,11 +179,11 @@ class UnleashedEngine(Engine[UnleashedState, UnleashedOptions]):
         """Optional start-of-turn effects the active player may still add to the
         start-of-turn link: ``(source, effect dict, text)``; only those whose required
         parts can be done now, with no card chosen already in the link."""
-        link = st.building
-        if (st.phase != "start" or st.start_done or st.active is None or link is None
-                or not link.open or link.tasks or link.later):
+        link = st.building  # None: a state stored before start-of-turn links
+        if st.phase != "start" or st.start_done or st.active is None or (
+                link is not None and (not link.open or link.tasks or link.later)):
             return []
-        taken = st.links.get(str(link.id), [])
+        taken = st.links.get(str(link.id), []) if link is not None else []
         seat = st.active
         out = []
         bonuses = catalog().card_set.herd.bonuses
@@ -512,6 +512,8 @@ class UnleashedEngine(Engine[UnleashedState, UnleashedOptions]):
                     say(ev, "activate", f"{player} uses {_source_words(src)}.",
                         seat=player, source=src)
                     herd = src[5:] if src.startswith("herd:") else None
+                    if st.building is None:  # a state stored before start-of-turn links
+                        fx.new_link(st, [], open_=True)
                     assert st.building is not None
                     fx.add_root(st, st.building, Frame(eff=eff, actor=player, source=cid,
                                                        herd=herd))

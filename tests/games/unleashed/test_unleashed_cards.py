@@ -74,6 +74,13 @@ def _atoms(eff):
         yield from _atoms(child)
 
 
+def test_enter_texts_say_every_arrival_counts():
+    texts = [d.text for d in CAT.designs.values() if d.on_enter is not None]
+    assert len(texts) == 9
+    assert all(t.startswith("Each time this card enters your Field (played, brought, stolen "
+                            "or moved in), ") for t in texts)
+
+
 def test_card_texts_use_the_rulebook_targeting_words():
     for d in CAT.designs.values():
         for eff in (d.play, d.on_enter, d.start.eff if d.start else None):
