@@ -358,7 +358,8 @@ class UnleashedCog(GameCog):
             items.append(button("g", gid, f"proc.{st.turn}.s", "Go to the Draw phase",
                                 style=discord.ButtonStyle.success))
         elif st.active == me and st.phase == "action" and legal:
-            left = "" if st.plays_left <= 1 else f" ({st.plays_left} plays left)"
+            plays = st.plays_left + st.card_plays  # card_plays: extra plays, cards only
+            left = "" if plays <= 1 else f" ({plays} plays left)"
             status = f"Your Action phase{left}: play a card or draw one."
             playable = {a.card for a in legal if isinstance(a, Play)}
             opts = []

@@ -23,8 +23,10 @@ Atomic operations (``"you"`` is the frame's actor, the owner of the Field the ca
 - ``take_discard [filter] [top]``: a card of your choice (or the top one) from the
   discard pile to your hand.
 - ``move [filter]``: a card in any Field moves to another player's Field.
+  A card stolen or moved in "enters" its new Field like a played or brought one.
 - ``swap_hands``: swap hands with any other player.  ``skip_turn``: any other player
-  skips their next turn.  ``extra_play``: you may play one more card this turn.
+  skips their next turn.  ``extra_play``: you may play one more card this turn (a
+  card play, never a draw).
 - ``reshuffle``: the discard pile is shuffled into the deck.  ``shield kind``: until your
   next turn your Animals of that kind cannot be destroyed.
 
@@ -33,10 +35,20 @@ Combinators: ``seq`` (and), ``then`` (second part only if the first happened), `
 (each player / each other player, in turn order from you, acts) and ``any_number`` (you
 choose any number of other players; each of them acts).
 
-Rulebook rulings carried out here (RULES.md: Llamas Unleashed, effect chain): an operation
-without any legal target is ignored (``last_ok`` false); each link (one card's effect)
-never targets the same card twice; a Baby leaving a Field for anywhere but another Field
-goes back to the Nursery; "pull" is random, "choose"/"look" lets you pick.
+Links (rulebook, Order of Resolution; RULES.md: Llamas Unleashed, effect chain): effects
+that trigger at the same time form one link (:class:`~bot.games.unleashed.models.Link`).
+Before a link resolves, :func:`plan_step` asks for all its targets, mandatory parts first,
+then the optional ones ("you may": asked yes/no, then their targets), and records them in
+``state.plan``; no card, in any zone, is chosen twice in a link. Then the link's effects
+resolve in order with the chosen targets (a target no longer legal by then is ignored);
+effects triggered meanwhile (a card entering a Field) are queued and form the next link.
+Chosen when the part resolves instead: what cannot be seen before (a searched deck, the
+hand looked at, a pull is random), the parts each player of a "for each" does, and a
+discard or a bring from the hand after an earlier part of the same effect added cards to
+that hand (Packmaster Llama's "draw 2, then discard"). "and", "then", "if you do" follow
+the rulebook; an impossible part forced on you is ignored (``last_ok`` false); a Baby
+leaving a Field for anywhere but another Field goes back to the Nursery; "pull" is
+random, "choose"/"look" lets you pick.
 """
 
 from __future__ import annotations

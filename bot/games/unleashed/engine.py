@@ -1,12 +1,15 @@
 """The Llamas Unleashed rules engine (pure; see ``bot.games.base`` for the contract).
 
 Turn (rulebook, Playing the Game; RULES.md: Llamas Unleashed): start of turn (Herd Bonuses
-and "at the start of your turn" effects: mandatory ones resolve first, optional ones are
-offered until the player proceeds), Draw phase (1 card), Action phase (play one card or
-draw one more), end of turn (discard down to the hand limit). A played card goes onto the
-pile; other players holding an Instant they may play get a reaction window; responses
-stack and resolve last in, first out. The win (7 Animals with 2-5 players, 6 with 6-8) and
-the deck-out end are checked only once the whole chain has resolved.
+and "at the start of your turn" effects form one link: the mandatory ones' targets are
+asked first, then the player adds optional ones, each with its targets, in the order they
+should resolve, and proceeds; then the link resolves), Draw phase (1 card), Action phase
+(play one card or draw one more; "play one more card" effects add card plays only), end
+of turn (discard down to the hand limit). A played card goes onto the pile; other players
+holding an Instant they may play get a reaction window; responses stack and resolve last
+in, first out, and after each Instant resolves a new window opens on the card now on top.
+The win (7 Animals with 2-5 players, 6 with 6-8) and the deck-out end are checked only
+once the whole chain has resolved.
 """
 
 from __future__ import annotations

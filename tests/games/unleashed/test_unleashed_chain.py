@@ -4,6 +4,8 @@ hold. One exact test (at least) per bullet of the issue's "Why"."""
 
 from __future__ import annotations
 
+import json
+
 from unleashed_helpers import E, act, build, find, keys, pass_turn, pick, pick_key, play
 
 from bot.games.unleashed import effects as fx
@@ -270,3 +272,39 @@ def test_goat_costume_does_not_end_the_alpaca_herd_shield():
     assert [fx.can_be_destroyed(st, c, "s0") for c in st.fields["s0"][:3]] == [False] * 3
     stampede = find(st, "stampede", st.hands["s1"])
     assert E.plays_for(st, "s1", stampede) == []  # no Animal it may destroy
+
+
+# -- states stored before links chose their targets first -------------------------------------
+
+
+def _old_shape(st) -> str:
+    """``st`` as a state stored before issue 18 (no link, plan, queue or card plays)."""
+    data = json.loads(st.model_dump_json())
+    for k in ("card_plays", "building", "plan", "queued", "repoll"):
+        del data[k]
+    for fr in data["work"]:
+        del fr["root"], fr["path"]
+    return json.dumps(data)
+
+
+def test_a_state_stored_at_the_start_of_a_turn_before_links_loads_and_plays_on():
+    st = build(phase="start", fields={"s0": ["feed_trough"]}, hands={"s0": ["lasso"]},
+               deck=["stampede", "rummage"])
+    st.start_cards = list(st.fields["s0"])
+    old = E.load_state(_old_shape(st))
+    assert old.building is None and old.plan == {} and old.card_plays == 0
+    trough = f"card:{old.fields['s0'][0]}"
+    assert E.legal_actions(old, "s0") == [Activate(source=trough), Proceed()]
+    new, _ = act(old, "s0", Activate(source=trough))
+    assert new.phase == "action" and keys(new.hands["s0"]) == ["lasso", "stampede", "rummage"]
+
+
+def test_a_state_stored_mid_resolution_before_links_loads_and_plays_on():
+    st = build(hands={"s0": ["stampede"]}, fields={"s1": ["trail_llama", "sleepy_llama"]})
+    st.stack = []
+    st.work = [Frame(eff={"op": "destroy", "filter": {"types": ["basic"]}}, actor="s0", link=7)]
+    E._run(st, [])
+    assert st.choice is not None and st.work[0].root == 0
+    old = E.load_state(_old_shape(st))
+    new, _ = pick_key(old, "sleepy_llama")
+    assert keys(new.fields["s1"]) == ["trail_llama"] and new.choice is None
