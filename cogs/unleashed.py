@@ -253,17 +253,18 @@ class UnleashedCog(GameCog):
 
     def nothing_public(self, update: Update) -> bool:
         """True when ``update`` changed nothing anyone else needs to see: Passes that leave
-        the window open (saying so would reveal who holds Instants), or a step of a choice
-        with no public event after which the same player decides again."""
+        the window open (saying so would reveal who holds Instants; Passes after which an
+        Instant resolved and a new window opened on the pile are public), or a step of a
+        choice with no public event after which the same player decides again."""
         if update.kind not in ("action", "timeout") or update.state is None or not update.steps:
             return False
         if update.result is not None or update.notes:
             return False
         st = state_as(update.state, UnleashedState)
+        if any(e.to is None for e in update.events()):
+            return False  # e.g. the last Pass let an Instant resolve: a new window opened
         if all(isinstance(s.action, Pass) for s in update.steps) and st.reaction is not None:
             return True
-        if any(e.to is None for e in update.events()):
-            return False
         pending = update.spec.engine.pending(st)
         actors = {s.seat for s in update.steps}
         return pending.kind == "choice" and set(pending.seats) <= actors
@@ -357,7 +358,8 @@ class UnleashedCog(GameCog):
             items.append(button("g", gid, f"proc.{st.turn}.s", "Go to the Draw phase",
                                 style=discord.ButtonStyle.success))
         elif st.active == me and st.phase == "action" and legal:
-            left = "" if st.plays_left <= 1 else f" ({st.plays_left} plays left)"
+            plays = st.plays_left + st.card_plays  # card_plays: extra plays, cards only
+            left = "" if plays <= 1 else f" ({plays} plays left)"
             status = f"Your Action phase{left}: play a card or draw one."
             playable = {a.card for a in legal if isinstance(a, Play)}
             opts = []
