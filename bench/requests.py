@@ -56,11 +56,20 @@ async def _turns(bot: Any, game_id: int) -> int:
     return turns
 
 
+def _wiring() -> tuple[Any, Any]:
+    """``(builtin_games, make_bot)`` of the checkout being measured: ``bot.app`` where the
+    registry is wired at the top, the older ``bot.games.registry`` and ``HerdBot`` before."""
+    try:
+        from bot.app import builtin_games, make_bot  # type: ignore[import-not-found]
+    except ImportError:
+        from bot.discord.bot import HerdBot as make_bot
+        from bot.games.registry import builtin_games
+    return builtin_games, make_bot
+
+
 async def measure_one(game: str, players: int, seed: int) -> dict[str, Any]:
     """Play one demo game in a fresh sandbox and count its requests and messages."""
     from bot.config import Settings
-    from bot.discord.bot import HerdBot
-    from bot.games.registry import builtin_games
     from bot.runtime import ManualClock
     from bot.sandbox import World
     from bot.sandbox.demo import NAMES, play_game
@@ -71,7 +80,8 @@ async def measure_one(game: str, players: int, seed: int) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as tmp:
         settings = Settings(database_path=Path(tmp) / "requests.sqlite3",  # type: ignore[call-arg]
                             _env_file=None, default_dm_notifications=True)
-        bot = HerdBot(settings, registry=builtin_games(), clock=ManualClock())
+        builtin_games, make_bot = _wiring()
+        bot = make_bot(settings, registry=builtin_games(), clock=ManualClock())
         await world.connect(bot)
         try:
             before = len(world.requests)
