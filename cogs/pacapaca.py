@@ -594,13 +594,12 @@ class PacapacaCog(GameCog):
         ]
 
     async def finish(self, table: Table) -> None:
-        """Record the members' results, then show the scoring steps one by one, the final
+        """Show the scoring steps one by one, the final
         picture and totals."""
         channel = self.channel_of(table.record)
         result = table.result
         if result is None:
             return
-        await self.record_stats(table)
         if channel is not None:
             for step in self.scoring_steps(table):
                 await channel.send(step[:2000])

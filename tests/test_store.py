@@ -13,7 +13,7 @@ from bot.store.migrations import MIGRATIONS, SCHEMA_VERSION
 
 async def test_migrate_from_empty_reaches_latest(tmp_path):
     store = await Store.open(tmp_path / "a.db")
-    assert await store.user_version() == SCHEMA_VERSION == len(MIGRATIONS) == 4
+    assert await store.user_version() == SCHEMA_VERSION == len(MIGRATIONS) == 5
     async with store._db.execute("PRAGMA journal_mode") as cur:
         assert (await cur.fetchone())[0] == "wal"
     async with store._db.execute("PRAGMA foreign_keys") as cur:
@@ -139,3 +139,31 @@ async def test_settings_prefs_and_stats(tmp_path, opened):
     assert [(r.user_id, r.played, r.won, r.best_score) for r in rows] == [(4, 2, 1, 15), (5, 2, 1, 20)]
     assert await store.forget_stats(4, 9) == 1
     assert [r.user_id for r in await store.stats(9)] == [5]
+
+
+async def test_a_final_move_writes_its_stats_in_the_same_transaction(store):
+    """Issue 15 item 3: commit_action with ``result`` adds the stats rows; a stale version
+    writes neither the move nor the stats."""
+    game = await store.create_game(kind="tiny", guild_id=9, channel_id=2, host_id=4,
+                                   host_name="Ana", options={}, seed=7)
+    await store.start_game(game.id, state="{}", version=0)
+    with pytest.raises(StaleVersion):
+        await store.commit_action(game.id, expected_version=3, state="{}", version=4, seat="s0",
+                                  action={}, events=[], status="finished",
+                                  result=(9, "tiny", [(4, True, 20)]))
+    assert await store.stats(9) == []
+    await store.commit_action(game.id, expected_version=0, state="{}", version=1, seat="s0",
+                              action={}, events=[], status="finished",
+                              result=(9, "tiny", [(4, True, 20), (5, False, 12)]))
+    rows = [(r.user_id, r.played, r.won, r.best_score) for r in await store.stats(9)]
+    assert rows == [(4, 1, 1, 20), (5, 1, 0, 12)]
+    assert (await store.get_game(game.id)).status == "finished"
+
+
+async def test_dm_channel_kept_beside_the_member_preferences(store):
+    assert await store.dm_channel(8) is None
+    await store.set_member_prefs(8, turn_notices=True)
+    await store.set_dm_channel(8, 777)
+    await store.set_member_prefs(8, dm_opt_out=True)
+    assert await store.dm_channel(8) == 777
+    assert (await store.member_prefs(8))["turn_notices"] is True

@@ -161,8 +161,6 @@ class GameCog(commands.Cog):
         self._pinged: dict[int, str] = {}
         #: game id -> lock serialising the posts of its tables.
         self._post_locks: dict[int, asyncio.Lock] = {}
-        #: games whose result this process recorded (a finish is recorded once).
-        self._recorded: set[int] = set()
         #: the /rules example picture, once built.
         self._example: bytes | None = None
 
@@ -356,9 +354,6 @@ class GameCog(commands.Cog):
             await self.on_update(update, interaction)
             return True
         except discord.HTTPException as exc:
-            if update.state is not None and update.result is not None:
-                await self.record_stats(
-                    Table(update.record, update.seats, update.spec, update.state))
             what = await self.posting_failed(update.record, exc)
             if interaction is not None:
                 more = "" if thread_is_gone(exc) else " See /game status."
@@ -502,33 +497,16 @@ class GameCog(commands.Cog):
                 await self.bot.notifier.dm(table.record, user_id, body)
 
     async def finish(self, table: Table) -> None:
-        """Post the final scores and record the stats."""
+        """Post the final scores (the service recorded the stats with the final move)."""
         channel = self.channel_of(table.record)
         result = table.result
         if result is None:
             return
-        await self.record_stats(table)
         if channel is not None:
             embed = discord.Embed(title=f"{table.spec.name} #{table.record.id}: final scores",
                                   description=self.final_text(table)[:EMBED_LIMIT],
                                   colour=0xE0B000)
             await channel.send(embed=embed)
-
-    async def record_stats(self, table: Table) -> None:
-        """Record a finished game's result in the server's stats (before anything is
-        posted, so a refused post loses nothing)."""
-        result = table.result
-        if result is None or table.record.id in self._recorded:
-            return
-        self._recorded.add(table.record.id)
-        rows = []
-        for seat in table.seats:
-            if seat.user_id is None or seat.is_ai:
-                continue
-            won = seat.seat in result.winners and not seat.ai_takeover
-            rows.append((seat.user_id, won, result.scores.get(seat.seat, 0)))
-        if table.record.guild_id is not None and rows:
-            await self.bot.store.record_result(table.record.guild_id, table.spec.key, rows)
 
     # -- interactions ------------------------------------------------------------------
 

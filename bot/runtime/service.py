@@ -474,7 +474,12 @@ class GameService:
         action: Action,
         events: list[Event],
     ) -> None:
-        status = "finished" if spec.engine.result(new) is not None else None
+        result = spec.engine.result(new)
+        status = "finished" if result is not None else None
+        stats = None
+        if result is not None and record.guild_id is not None:
+            rows = await self.result_rows(record.id, result)
+            stats = (record.guild_id, spec.key, rows) if rows else None
         try:
             await self.store.commit_action(
                 record.id,
@@ -485,9 +490,21 @@ class GameService:
                 action=action.model_dump(mode="json"),
                 events=[e.model_dump(mode="json") for e in events],
                 status=status,
+                result=stats,
             )
         except StaleVersion as exc:
             raise GameError("stale", "This table has moved on.") from exc
+
+    async def result_rows(self, game_id: int, result: Result) -> list[tuple[int, bool, int]]:
+        """The stats rows of a finished game: ``(user_id, won, score)`` of every member
+        seated (a seat the AI took over counts as played, never as won)."""
+        rows = []
+        for seat in await self.seats(game_id):
+            if seat.user_id is None or seat.is_ai:
+                continue
+            won = seat.seat in result.winners and not seat.ai_takeover
+            rows.append((seat.user_id, won, result.scores.get(seat.seat, 0)))
+        return rows
 
     def is_ai(self, seats: list[SeatRecord], seat: str) -> bool:
         """True when ``seat`` is played by the AI (an AI seat or one taken over)."""

@@ -92,6 +92,13 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE guild_settings ADD COLUMN max_open_lobbies INTEGER;
     """,
+    # 5: what the publisher must remember across a restart: the decision last pinged per
+    # game, the hand last sent by DM per seat, and each member's DM channel (opened once).
+    """
+    ALTER TABLE games ADD COLUMN pinged_key TEXT;
+    ALTER TABLE seats ADD COLUMN dm_hand TEXT;
+    ALTER TABLE member_prefs ADD COLUMN dm_channel_id INTEGER;
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

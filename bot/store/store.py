@@ -145,6 +145,9 @@ class GameRecord(BaseModel):
     version: int
     created_at: float
     updated_at: float
+    #: The decision whose members were last pinged (migration 5; read by the publisher
+    #: work on branch publisher-wip, not selected here yet).
+    pinged_key: str | None = None
 
 
 class SeatRecord(BaseModel):
@@ -158,6 +161,8 @@ class SeatRecord(BaseModel):
     is_ai: bool
     missed_turns: int = 0
     ai_takeover: bool = False
+    #: What the seat's member was last sent by DM about their hand (a game's own key).
+    dm_hand: str | None = None
 
 
 class ActionRecord(BaseModel):
@@ -449,6 +454,7 @@ class Store:
         """Set columns of a game row (message ids, thread id, status, options)."""
         allowed = {
             "thread_id", "lobby_message_id", "table_message_id", "status", "options", "host_id",
+            "pinged_key",
         }
         unknown = set(fields) - allowed
         if unknown:
@@ -476,12 +482,12 @@ class Store:
 
     async def reset_to_lobby(self, game_id: int) -> bool:
         """Undo a start whose table could not be shown: the game becomes a lobby again (no
-        state, version 0, no table message, its action log emptied; seats, options and
+        state, version 0, no table message or ping, its action log emptied; seats, options and
         ``thread_id`` kept). Returns False when the game was not active (nothing done)."""
         async with self._tx() as db:
             cur = await db.execute(
                 "UPDATE games SET status='lobby', state=NULL, version=0, table_message_id=NULL,"
-                " updated_at=? WHERE id=? AND status='active'",
+                " pinged_key=NULL, updated_at=? WHERE id=? AND status='active'",
                 (self._clock(), game_id),
             )
             if cur.rowcount != 1:
@@ -500,8 +506,11 @@ class Store:
         action: dict[str, Any],
         events: list[dict[str, Any]],
         status: str | None = None,
+        result: tuple[int, str, list[tuple[int, bool, int]]] | None = None,
     ) -> None:
-        """Write the new state and its action row in ONE transaction.
+        """Write the new state and its action row in ONE transaction; with ``result``
+        (``(guild_id, kind, rows)`` as :meth:`record_result` takes them: the game's final
+        move) the stats too, in the same transaction.
 
         Raises :class:`StaleVersion` when the stored version is not ``expected_version``
         (nothing is written then).
@@ -521,6 +530,8 @@ class Store:
                 " VALUES (?,?,?,?,?,?)",
                 (game_id, version, seat, json.dumps(action), json.dumps(events), now),
             )
+            if result is not None:
+                await self._add_results(db, *result)
 
     async def actions(self, game_id: int) -> list[ActionRecord]:
         """The action log of a game in order."""
@@ -611,8 +622,9 @@ class Store:
         return await self.seats(game_id)
 
     async def set_seat(self, game_id: int, seat: str, **fields: Any) -> None:
-        """Update a seat's ``is_ai``, ``missed_turns``, ``ai_takeover``, ``user_id`` or ``name``."""
-        allowed = {"is_ai", "missed_turns", "ai_takeover", "user_id", "name"}
+        """Update a seat's ``is_ai``, ``missed_turns``, ``ai_takeover``, ``user_id``, ``name``
+        or ``dm_hand``."""
+        allowed = {"is_ai", "missed_turns", "ai_takeover", "user_id", "name", "dm_hand"}
         if set(fields) - allowed:
             raise ValueError(f"cannot update {sorted(set(fields) - allowed)}")
         cols = ", ".join(f"{k}=?" for k in fields)
@@ -733,6 +745,19 @@ class Store:
             return dict.fromkeys(self._PREFS, False)
         return {k: bool(row[k]) for k in self._PREFS}
 
+    async def dm_channel(self, user_id: int) -> int | None:
+        """The id of the DM channel opened with ``user_id`` (``None``: not opened yet)."""
+        row = await self._one("SELECT dm_channel_id FROM member_prefs WHERE user_id=?",
+                              (user_id,))
+        return int(row[0]) if row is not None and row[0] is not None else None
+
+    async def set_dm_channel(self, user_id: int, channel_id: int) -> None:
+        """Remember the DM channel opened with ``user_id`` (its other preferences kept)."""
+        async with self._tx() as db:
+            await db.execute("INSERT OR IGNORE INTO member_prefs (user_id) VALUES (?)", (user_id,))
+            await db.execute("UPDATE member_prefs SET dm_channel_id=? WHERE user_id=?",
+                             (channel_id, user_id))
+
     async def set_member_prefs(self, user_id: int, **flags: bool) -> None:
         """Set some of the member's DM flags (see :meth:`member_prefs`)."""
         if set(flags) - set(self._PREFS):
@@ -740,10 +765,11 @@ class Store:
         prefs = await self.member_prefs(user_id)
         prefs.update(flags)
         async with self._tx() as db:
+            await db.execute("INSERT OR IGNORE INTO member_prefs (user_id) VALUES (?)", (user_id,))
             await db.execute(
-                "INSERT OR REPLACE INTO member_prefs (user_id, dm_opt_out, dm_closed,"
-                " dm_closed_told, turn_notices) VALUES (?,?,?,?,?)",
-                (user_id, *(int(prefs[k]) for k in self._PREFS)),
+                "UPDATE member_prefs SET dm_opt_out=?, dm_closed=?, dm_closed_told=?,"
+                " turn_notices=? WHERE user_id=?",
+                (*(int(prefs[k]) for k in self._PREFS), user_id),
             )
 
     # -- stats -------------------------------------------------------------------------
@@ -753,14 +779,19 @@ class Store:
     ) -> None:
         """Add one finished game to the stats: ``rows`` of ``(user_id, won, score)``."""
         async with self._tx() as db:
-            for user_id, won, score in rows:
-                await db.execute(
-                    "INSERT INTO stats (guild_id, user_id, kind, played, won, best_score)"
-                    " VALUES (?,?,?,1,?,?) ON CONFLICT (guild_id, user_id, kind) DO UPDATE SET"
-                    " played=played+1, won=won+excluded.won,"
-                    " best_score=MAX(COALESCE(best_score, excluded.best_score), excluded.best_score)",
-                    (guild_id, user_id, kind, int(won), score),
-                )
+            await self._add_results(db, guild_id, kind, rows)
+
+    @staticmethod
+    async def _add_results(db: aiosqlite.Connection, guild_id: int, kind: str,
+                           rows: list[tuple[int, bool, int]]) -> None:
+        for user_id, won, score in rows:
+            await db.execute(
+                "INSERT INTO stats (guild_id, user_id, kind, played, won, best_score)"
+                " VALUES (?,?,?,1,?,?) ON CONFLICT (guild_id, user_id, kind) DO UPDATE SET"
+                " played=played+1, won=won+excluded.won,"
+                " best_score=MAX(COALESCE(best_score, excluded.best_score), excluded.best_score)",
+                (guild_id, user_id, kind, int(won), score),
+            )
 
     async def stats(
         self, guild_id: int, *, kind: str | None = None, user_id: int | None = None
