@@ -47,7 +47,7 @@ class Settings(BaseSettings):
         default_factory=list, alias="HERDBOT_DEV_GUILDS"
     )
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
-    default_turn_timer: TurnTimer = "off"
+    default_turn_timer: TurnTimer = "24h"
     default_dm_notifications: bool = True
     reaction_window_s: int = Field(default=20, ge=5, le=120)
     archive_after_s: int = Field(default=600, ge=0)

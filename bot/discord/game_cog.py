@@ -335,7 +335,8 @@ class GameCog(commands.Cog):
             view=self.table_view(table),
             allowed_mentions=table.pings(humans),
         )
-        await self.bot.store.update_game(table.record.id, table_message_id=message.id)
+        await self.bot.store.update_game(table.record.id, table_message_id=message.id,
+                                         table_version=table.state.version)
         for seat_id in humans:
             await self.turn_notice(table, seat_id, message)
         if old:
@@ -409,7 +410,7 @@ class GameCog(commands.Cog):
             await self.archive(update.record)
             return
         if update.kind == "ended" and update.state is None:  # a quarantined game
-            await self._announce_end(update.record)
+            await self._announce_end(update.record, update.notes)
             return
         if update.kind in ("lobby", "cancelled") or update.state is None:
             return
@@ -426,7 +427,16 @@ class GameCog(commands.Cog):
                 )
             return
         if update.kind == "ended":
-            await self._announce_end(table.record)
+            await self._announce_end(table.record, update.notes)
+            return
+        if update.kind == "idle_notice":
+            if channel is not None:
+                humans = [s for s in table.pending.seats if table.is_human(s)]
+                who = " ".join(table.mention(s) for s in humans)
+                await channel.send(
+                    f"\N{HOURGLASS WITH FLOWING SAND} This game will end in 24 hours unless "
+                    f"someone moves.{f' Waiting for {who}.' if who else ''}",
+                    allowed_mentions=table.pings(humans))
             return
         if update.notes and channel is not None:
             await channel.send("\n".join(named(n, table.names) for n in update.notes)[:2000])
@@ -435,15 +445,15 @@ class GameCog(commands.Cog):
         if update.result is not None:
             await self.finish(table)
 
-    async def _announce_end(self, record: GameRecord) -> None:
-        """Say in the thread that the game was ended early and retire the table's buttons."""
+    async def _announce_end(self, record: GameRecord, notes: list[str] | None = None) -> None:
+        """Say in the thread that the game was ended early (``notes``: why, instead of the
+        plain sentence) and retire the table's buttons."""
         channel = self.channel_of(record)
         if channel is None:
             return
+        why = " ".join(notes or []) or "This game was ended early; no scores are recorded."
         try:
-            await channel.send(
-                "\N{BLACK SQUARE FOR STOP} This game was ended early; no scores are recorded."
-            )
+            await channel.send(f"\N{BLACK SQUARE FOR STOP} {why}"[:2000])
         except discord.HTTPException as exc:  # the game is ended all the same
             log.info("game %s: could not post the end: %s", record.id, exc)
             return
@@ -528,7 +538,8 @@ class GameCog(commands.Cog):
             won = seat.seat in result.winners and not seat.ai_takeover
             rows.append((seat.user_id, won, result.scores.get(seat.seat, 0)))
         if table.record.guild_id is not None and rows:
-            await self.bot.store.record_result(table.record.guild_id, table.spec.key, rows)
+            await self.bot.store.record_result(table.record.guild_id, table.spec.key, rows,
+                                               game_id=table.record.id)
 
     # -- interactions ------------------------------------------------------------------
 
