@@ -65,8 +65,10 @@ def lobby_embed(record: GameRecord, seats: list[SeatRecord], spec: GameSpec, *,
         lines.append(f"{i}. {who}{host}")
     for i in range(len(seats) + 1, spec.max_players + 1):
         lines.append(f"{i}. *open seat*" if i <= max(spec.min_players, len(seats) + 1) else "")
-    embed.add_field(name=f"Seats ({len(seats)}/{spec.max_players})",
-                    value="\n".join(line for line in lines if line) or "-", inline=True)
+    value = "\n".join(line for line in lines if line) or "-"
+    if not seats and status != "lobby":  # a quarantined lobby closed: its seats are unreadable
+        value = "(could not be read)"
+    embed.add_field(name=f"Seats ({len(seats)}/{spec.max_players})", value=value, inline=True)
     opts = [f"Turn timer: {TIMER_LABELS.get(record.options.get('turn_timer', 'off'), 'off')}"]
     for name, label in _bool_options(spec):
         opts.append(f"{label}: {'on' if record.options.get(name) else 'off'}")

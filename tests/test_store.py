@@ -13,7 +13,7 @@ from bot.store.migrations import MIGRATIONS, SCHEMA_VERSION
 
 async def test_migrate_from_empty_reaches_latest(tmp_path):
     store = await Store.open(tmp_path / "a.db")
-    assert await store.user_version() == SCHEMA_VERSION == len(MIGRATIONS) == 4
+    assert await store.user_version() == SCHEMA_VERSION == len(MIGRATIONS) == 5
     async with store._db.execute("PRAGMA journal_mode") as cur:
         assert (await cur.fetchone())[0] == "wal"
     async with store._db.execute("PRAGMA foreign_keys") as cur:
@@ -26,10 +26,16 @@ async def test_migrate_from_each_earlier_version(tmp_path, start):
     path = tmp_path / "b.db"
     store = await Store.open(path, migrate=False)
     assert await store.migrate(target=start) == start
-    if start >= 1:
-        await store.create_game(kind="tiny", guild_id=1, channel_id=2, host_id=3,
-                                host_name="Ana", options={}, seed=7)
     await store.close()
+    if start >= 1:  # rows as that schema holds them: a lobby, and a game with its table posted
+        with sqlite3.connect(path) as conn:
+            conn.executemany(
+                "INSERT INTO games (kind, guild_id, channel_id, table_message_id, host_id, status,"
+                " seed, state, version, created_at, updated_at) VALUES"
+                " ('tiny', 1, 2, ?, 3, ?, 7, ?, ?, 0, 0)",
+                [(None, "lobby", None, 0), (99, "active", "{}", 4), (98, "finished", "{}", 9)])
+            conn.execute("INSERT INTO seats (game_id, seat, position, user_id, name)"
+                         " VALUES (1, 's0', 0, 3, 'Ana')")
     store = await Store.open(path)
     assert await store.user_version() == SCHEMA_VERSION
     if start >= 1:
@@ -37,6 +43,13 @@ async def test_migrate_from_each_earlier_version(tmp_path, start):
         assert [(s.seat, s.name, s.missed_turns, s.ai_takeover) for s in seats] == [
             ("s0", "Ana", 0, False)
         ]
+    if 1 <= start < 5:
+        # A table posted before migration 5 counts as showing the stored version, and a
+        # game finished before it as scored.
+        assert [(g.id, g.table_version) for g in await store.games_with_status(
+            "lobby", "active", "finished")] == [(1, None), (2, 4), (3, 9)]
+        async with store._db.execute("SELECT id, result_recorded FROM games") as cur:
+            assert [tuple(r) for r in await cur.fetchall()] == [(1, 0), (2, 0), (3, 1)]
     await store.close()
 
 

@@ -13,6 +13,7 @@ import dataclasses
 import io
 import logging
 import re
+import sqlite3
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -35,6 +36,9 @@ log = logging.getLogger(__name__)
 
 #: Discord's limit on an embed description.
 EMBED_LIMIT = 4096
+
+#: The update kinds that show a new state version in the game's thread.
+SHOWS_A_VERSION = ("started", "action", "timeout", "catchup")
 
 #: Discord's error codes for a channel that no longer exists and for a locked thread.
 UNKNOWN_CHANNEL = 10003
@@ -348,13 +352,23 @@ class GameCog(commands.Cog):
     async def show_update(
         self, update: Update, interaction: discord.Interaction | None = None
     ) -> bool:
-        """:meth:`on_update` for a change that is already stored. When Discord refuses a
+        """:meth:`on_update` for a change that is already stored; once shown, its version
+        is stored as what the thread shows (``Store.mark_shown``; a version left unshown is
+        caught up at the next start). When Discord refuses a
         post in the game's thread the change stays made and the member who acted (if any)
         is told so, with where to look; a deleted thread ends the game (see
         :meth:`thread_gone`). Never raises for a Discord refusal; returns True when
         everything was posted."""
         try:
             await self.on_update(update, interaction)
+            if update.state is not None and update.kind in SHOWS_A_VERSION:
+                # The thread shows this version now (a table, a panel edit or a line; some
+                # changes show nothing public): start-up catch-up skips it.
+                try:
+                    await self.bot.store.mark_shown(update.record.id, update.state.version)
+                except sqlite3.Error as exc:  # shown all the same; a restart shows it again
+                    log.warning("game %s: could not record the version shown (%s)",
+                                update.record.id, exc)
             return True
         except discord.HTTPException as exc:
             if update.state is not None and update.result is not None:

@@ -696,6 +696,9 @@ class GameService:
                     await self.timers.schedule(game_id, "lobby", "expire", float(due))
                 elif record.status == "active" and record.state is not None:
                     spec = self.spec_of(record)
+                    # A turn timer and its reminder go together: both start again.
+                    await self.timers.cancel(game_id, "turn")
+                    await self.timers.cancel(game_id, "remind")
                     await self._sync_timers(record, await self.seats(game_id), spec,
                                             self.parse_state(record, spec))
             except GameError:

@@ -145,7 +145,8 @@ class GameRecord(BaseModel):
     version: int
     created_at: float
     updated_at: float
-    #: The state version the posted table message shows (``None``: none posted yet).
+    #: The state version the game's thread shows (its table, or what the cog posts instead;
+    #: ``None``: nothing posted yet). Behind ``version`` after a crash or a refused post.
     table_version: int | None = None
 
 
@@ -476,6 +477,14 @@ class Store:
                 f"UPDATE games SET {cols}, updated_at=? WHERE id=?",
                 (*fields.values(), self._clock(), game_id),
             )
+
+    async def mark_shown(self, game_id: int, version: int) -> None:
+        """Record that the game's thread shows state ``version`` (its table, or what the
+        game's cog posts instead); ``table_version`` only ever grows."""
+        async with self._tx() as db:
+            await db.execute(
+                "UPDATE games SET table_version=MAX(COALESCE(table_version, 0), ?) WHERE id=?",
+                (version, game_id))
 
     async def start_game(self, game_id: int, *, state: str, version: int) -> None:
         """Turn a lobby into an active game with its first state (version ``version``).

@@ -53,8 +53,9 @@ async def test_a_lobby_nobody_starts_closes_after_an_hour_across_a_restart(world
     assert status(db, 1) == "lobby" and "Join" in lobby.labels
     clock.advance(1)
 
-    async def closed() -> bool:
-        return world.message(lobby.id).components == []
+    async def closed() -> bool:  # the timer loop runs in the background
+        return world.message(lobby.id).components == [] and not [
+            t for t in await sb.bot.store.timers() if t.kind == "lobby"]
     await until(closed, "the lobby's expiry")
     await world.settle()
     message = world.message(lobby.id)
@@ -100,7 +101,8 @@ async def test_a_game_nobody_moves_in_ends_after_14_days_told_a_day_before(
     clock.advance(1)
 
     async def ended() -> bool:
-        return status(db, 1) == "ended" and texts(thread)[-1] == ENDED
+        return (status(db, 1) == "ended" and texts(thread)[-1] == ENDED
+                and world.message(table.id).components == [])
     await until(ended, "the game's end")
     await world.settle()
     assert texts(thread)[count:] == [f"{NOTICE} Waiting for {bo.mention}.", ENDED]
@@ -181,9 +183,10 @@ async def test_new_servers_get_a_24h_turn_timer_and_the_ai_plays_a_missed_turn(
         f"<t:{int(started) + DAY}:R>.")
     clock.advance(DAY)
 
-    async def played() -> bool:
-        return "Time ran out for Ana: the AI played their turn." in texts(thread)
-    await until(played, "the turn timer")
+    async def played() -> bool:  # the timer loop runs in the background
+        return texts(thread)[-2:] == ["Time ran out for Ana: the AI played their turn.",
+                                      bo.mention]
+    await until(played, "the turn timer and the new table")
     await world.settle()
     assert thread.last_message.embeds[0]["footer"]["text"] == "Move 1"
     assert thread.last_message.content == bo.mention

@@ -10,7 +10,6 @@ import logging
 import sqlite3
 
 from tests.faults.common import make_bot, start_tiny
-from tests.faults.test_isolation import texts
 
 BULLET = "\N{BULLET}"
 
@@ -76,4 +75,45 @@ async def test_a_move_whose_table_was_not_posted_is_posted_once_with_its_ping_at
     await bo.click(table, "Add 1")  # and the game plays on from the caught-up table
     assert thread.last_message.embeds[0]["footer"]["text"] == "Move 2"
     assert table_version(db, 1) == (2, 2)
+    await world.disconnect()
+
+
+async def test_a_finished_game_whose_end_was_not_posted_is_posted_at_restart_scored_once(
+        world, clock, tmp_path):
+    """The winning move is stored and its result recorded, but Discord refuses its table:
+    the next start posts the final table and scores, and the stats count the game once."""
+    db = tmp_path / "bot.sqlite3"
+    ana, bo = world.member("Ana"), world.member("Bo")
+    sb = await world.connect(make_bot(db, clock))
+    lobby = await start_tiny(world, ana, [bo])
+    thread = lobby.thread
+    for who in (ana, bo) * 4 + (ana,):  # 2 a move: 18 after nine moves
+        await who.click(thread.last_message, "Add 2")
+    assert thread.last_message.embeds[0]["footer"]["text"] == "Move 9"
+    world.faults.fail("POST", rf"^/channels/{thread.id}/messages$", 403, code=50013,
+                      message="Missing Permissions")
+    await bo.click(thread.last_message, "Add 2")  # 20: Bo wins
+    assert bo.last_reply.content.startswith("Your move was made, but I could not post")
+    stats = [(r.user_id, r.played, r.won) for r in await sb.bot.store.stats(world.guild_id)]
+    assert stats == [(bo.id, 1, 1), (ana.id, 1, 0)]
+    assert table_version(db, 1) == (10, 9)
+    await world.disconnect()
+
+    count = len(thread.all_messages)
+    sb = await world.connect(make_bot(db, clock))
+    await world.settle()
+    new = thread.all_messages[count:]
+    assert [(m.content, m.embeds[0]["title"]) for m in new] == [
+        ("", "Tiny Race #1"), ("", "Tiny Race #1: final scores")]
+    assert new[0].embeds[0]["footer"]["text"] == "Move 10"
+    assert new[0].embeds[0]["description"] == f"{BULLET} Bo adds 2: 20."
+    assert new[0].components == []
+    assert new[1].embeds[0]["description"].startswith("Bo reached 20. **Bo** wins!")
+    assert [(r.user_id, r.played, r.won)
+            for r in await sb.bot.store.stats(world.guild_id)] == stats  # counted once
+    assert table_version(db, 1) == (10, 10)
+    await world.disconnect()
+    await world.connect(make_bot(db, clock))
+    await world.settle()
+    assert len(thread.all_messages) == count + 2
     await world.disconnect()
