@@ -33,7 +33,8 @@ class Settings(BaseSettings):
         dev_guild_ids: guilds to sync commands to instantly (``HERDBOT_DEV_GUILDS``,
             comma-separated ids); empty syncs globally.
         log_level: ``HERDBOT_LOG_LEVEL`` (DEBUG, INFO, WARNING, ERROR).
-        default_turn_timer: per-server default until ``/settings`` changes it.
+        default_turn_timer: per-server default until ``/settings`` changes it (``24h``:
+            when a turn's time runs out the AI plays it; ``off`` for none).
         default_dm_notifications: whether hands and turn notices are DMed by default.
         reaction_window_s: Llamas Unleashed reaction window in seconds.
         archive_after_s: seconds after a game ends before its thread is archived.

@@ -152,3 +152,23 @@ async def test_settings_prefs_and_stats(tmp_path, opened):
     assert [(r.user_id, r.played, r.won, r.best_score) for r in rows] == [(4, 2, 1, 15), (5, 2, 1, 20)]
     assert await store.forget_stats(4, 9) == 1
     assert [r.user_id for r in await store.stats(9)] == [5]
+
+
+async def test_an_unreadable_timer_row_is_skipped_noted_and_dropped_only_while_unreadable(store):
+    game = await store.create_game(kind="tiny", guild_id=1, channel_id=2, host_id=3,
+                                   host_name="Ana", options={}, seed=7)
+    tid = (await store.upsert_timer(game.id, "turn", "k1", 10.0, {"seats": ["s0"]})).id
+    await store._db.execute("UPDATE timers SET payload='{x' WHERE id=?", (tid,))
+    assert await store.due_timers(20.0) == [] and await store.timer(game.id, "turn") is None
+    assert store.unreadable_timers == {tid: (game.id, "'turn' timer: JSONDecodeError: Expecting "
+                                             "property name enclosed in double quotes: line 1 "
+                                             "column 2 (char 1)")}
+    # Written again over the same game and kind (same row id): the new timer is kept.
+    await store.upsert_timer(game.id, "turn", "k2", 30.0, {})
+    assert await store.delete_timer_row(tid) is False
+    assert [(t.id, t.key, t.due_at) for t in await store.timers()] == [(tid, "k2", 30.0)]
+    # A due time that is not a number is never due, and next_due ignores it.
+    await store._db.execute("UPDATE timers SET due_at='soon' WHERE id=?", (tid,))
+    assert await store.next_due() is None and await store.due_timers(1e12) == []
+    assert await store.delete_timer_row(tid) is True
+    assert await store.timers() == []

@@ -129,8 +129,10 @@ class TimerService:
         noted and is dropped on the retry)."""
         dropped = 0
         for timer_id, (game_id, reason) in list(self._store.unreadable_timers.items()):
-            await self._store.delete_timer_row(timer_id)
+            gone = await self._store.delete_timer_row(timer_id)
             del self._store.unreadable_timers[timer_id]
+            if not gone:  # rewritten meanwhile (the game's timers were armed again)
+                continue
             dropped += 1
             log.warning("timer row %d of game %d dropped: it could not be read (%s); the "
                         "game's timers are re-armed from its state", timer_id, game_id, reason)

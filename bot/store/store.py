@@ -738,8 +738,17 @@ class Store:
         return out
 
     async def delete_timer_row(self, timer_id: int) -> bool:
-        """Delete the timer row ``timer_id`` (an unreadable one); True if it was there."""
+        """Delete the timer row ``timer_id`` if it is still unreadable (a timer written
+        since over the same game and kind keeps the row id and is kept); True if deleted."""
         async with self._tx() as db:
+            row = await self._one("SELECT * FROM timers WHERE id=?", (timer_id,))
+            if row is None:
+                return False
+            try:
+                _timer(row)
+                return False
+            except (ValueError, TypeError):
+                pass
             cur = await db.execute("DELETE FROM timers WHERE id=?", (timer_id,))
             return cur.rowcount == 1
 
