@@ -13,7 +13,7 @@ from bot.store.migrations import MIGRATIONS, SCHEMA_VERSION
 
 async def test_migrate_from_empty_reaches_latest(tmp_path):
     store = await Store.open(tmp_path / "a.db")
-    assert await store.user_version() == SCHEMA_VERSION == len(MIGRATIONS) == 5
+    assert await store.user_version() == SCHEMA_VERSION == len(MIGRATIONS) == 6
     async with store._db.execute("PRAGMA journal_mode") as cur:
         assert (await cur.fetchone())[0] == "wal"
     async with store._db.execute("PRAGMA foreign_keys") as cur:
@@ -26,10 +26,16 @@ async def test_migrate_from_each_earlier_version(tmp_path, start):
     path = tmp_path / "b.db"
     store = await Store.open(path, migrate=False)
     assert await store.migrate(target=start) == start
-    if start >= 1:
-        await store.create_game(kind="tiny", guild_id=1, channel_id=2, host_id=3,
-                                host_name="Ana", options={}, seed=7)
     await store.close()
+    if start >= 1:  # rows as that schema holds them: a lobby, and a game with its table posted
+        with sqlite3.connect(path) as conn:
+            conn.executemany(
+                "INSERT INTO games (kind, guild_id, channel_id, table_message_id, host_id, status,"
+                " seed, state, version, created_at, updated_at) VALUES"
+                " ('tiny', 1, 2, ?, 3, ?, 7, ?, ?, 0, 0)",
+                [(None, "lobby", None, 0), (99, "active", "{}", 4), (98, "finished", "{}", 9)])
+            conn.execute("INSERT INTO seats (game_id, seat, position, user_id, name)"
+                         " VALUES (1, 's0', 0, 3, 'Ana')")
     store = await Store.open(path)
     assert await store.user_version() == SCHEMA_VERSION
     if start >= 1:
@@ -37,6 +43,13 @@ async def test_migrate_from_each_earlier_version(tmp_path, start):
         assert [(s.seat, s.name, s.missed_turns, s.ai_takeover) for s in seats] == [
             ("s0", "Ana", 0, False)
         ]
+    if 1 <= start < 5:
+        # A table posted before migration 5 counts as showing the stored version, and a
+        # game finished before it as scored.
+        assert [(g.id, g.table_version) for g in await store.games_with_status(
+            "lobby", "active", "finished")] == [(1, None), (2, 4), (3, 9)]
+        async with store._db.execute("SELECT id, result_recorded FROM games") as cur:
+            assert [tuple(r) for r in await cur.fetchall()] == [(1, 0), (2, 0), (3, 1)]
     await store.close()
 
 
@@ -167,3 +180,23 @@ async def test_dm_channel_kept_beside_the_member_preferences(store):
     await store.set_member_prefs(8, dm_opt_out=True)
     assert await store.dm_channel(8) == 777
     assert (await store.member_prefs(8))["turn_notices"] is True
+
+
+async def test_an_unreadable_timer_row_is_skipped_noted_and_dropped_only_while_unreadable(store):
+    game = await store.create_game(kind="tiny", guild_id=1, channel_id=2, host_id=3,
+                                   host_name="Ana", options={}, seed=7)
+    tid = (await store.upsert_timer(game.id, "turn", "k1", 10.0, {"seats": ["s0"]})).id
+    await store._db.execute("UPDATE timers SET payload='{x' WHERE id=?", (tid,))
+    assert await store.due_timers(20.0) == [] and await store.timer(game.id, "turn") is None
+    assert store.unreadable_timers == {tid: (game.id, "'turn' timer: JSONDecodeError: Expecting "
+                                             "property name enclosed in double quotes: line 1 "
+                                             "column 2 (char 1)")}
+    # Written again over the same game and kind (same row id): the new timer is kept.
+    await store.upsert_timer(game.id, "turn", "k2", 30.0, {})
+    assert await store.delete_timer_row(tid) is False
+    assert [(t.id, t.key, t.due_at) for t in await store.timers()] == [(tid, "k2", 30.0)]
+    # A due time that is not a number is never due, and next_due ignores it.
+    await store._db.execute("UPDATE timers SET due_at='soon' WHERE id=?", (tid,))
+    assert await store.next_due() is None and await store.due_timers(1e12) == []
+    assert await store.delete_timer_row(tid) is True
+    assert await store.timers() == []

@@ -99,6 +99,18 @@ MIGRATIONS: list[str] = [
     ALTER TABLE seats ADD COLUMN dm_hand TEXT;
     ALTER TABLE member_prefs ADD COLUMN dm_channel_id INTEGER;
     """,
+    # 6: the version the posted table shows (start-up reposts a table behind the stored
+    # state); tables posted before this migration count as current. Whether a finished
+    # game's result is in the stats (recorded once, even when a restart posts its end again;
+    # earlier finished games count as recorded). Whether a server ends games nobody moved
+    # in for 14 days (NULL: the default, on).
+    """
+    ALTER TABLE games ADD COLUMN table_version INTEGER;
+    UPDATE games SET table_version = version WHERE table_message_id IS NOT NULL;
+    ALTER TABLE games ADD COLUMN result_recorded INTEGER NOT NULL DEFAULT 0;
+    UPDATE games SET result_recorded = 1 WHERE status = 'finished';
+    ALTER TABLE guild_settings ADD COLUMN end_idle_games INTEGER;
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -145,9 +145,11 @@ class GameRecord(BaseModel):
     version: int
     created_at: float
     updated_at: float
-    #: The decision whose members were last pinged (migration 5; read by the publisher
-    #: work on branch publisher-wip, not selected here yet).
+    #: The decision whose members were last pinged (migration 5).
     pinged_key: str | None = None
+    #: The state version the game's thread shows (its table, or what the cog posts instead;
+    #: ``None``: nothing posted yet). Behind ``version`` after a crash or a refused post.
+    table_version: int | None = None
 
 
 class SeatRecord(BaseModel):
@@ -195,6 +197,7 @@ class GuildSettings(BaseModel):
     dm_notifications: bool | None = None
     game_channel_id: int | None = None
     max_open_lobbies: int | None = None
+    end_idle_games: bool | None = None
 
 
 class StatRecord(BaseModel):
@@ -210,7 +213,7 @@ class StatRecord(BaseModel):
 
 _GAME_COLS = (
     "id, kind, guild_id, channel_id, thread_id, lobby_message_id, table_message_id, host_id, "
-    "status, options, seed, state, version, created_at, updated_at"
+    "status, options, seed, state, version, created_at, updated_at, table_version"
 )
 
 
@@ -262,6 +265,9 @@ class Store:
         #: Games whose row a listing skipped because it does not validate (id -> reason);
         #: the runtime quarantines them (see ``GameService.quarantine``).
         self.unreadable: dict[int, str] = {}
+        #: Timer rows a read skipped because they do not validate (row id -> ``(game id,
+        #: one-line reason)``); the timer service drops them (``TimerService.fire_due``).
+        self.unreadable_timers: dict[int, tuple[int, str]] = {}
 
     # -- lifecycle ---------------------------------------------------------------------
 
@@ -439,6 +445,14 @@ class Store:
         )
         return _readable(rows, self.unreadable)
 
+    async def finished_games_behind(self) -> list[GameRecord]:
+        """Finished games whose posted table shows an older version than the stored one
+        (or none was posted); rows that do not validate are noted in :attr:`unreadable`."""
+        rows = await self._all(
+            f"SELECT {_GAME_COLS} FROM games WHERE status='finished'"
+            " AND (table_version IS NULL OR table_version < version) ORDER BY id")
+        return _readable(rows, self.unreadable)
+
     async def active_games_of(self, user_id: int, guild_id: int | None = None) -> list[GameRecord]:
         """Lobbies and active games where ``user_id`` holds a seat (newest first); rows that
         do not validate are left out and noted in :attr:`unreadable`."""
@@ -454,7 +468,7 @@ class Store:
         """Set columns of a game row (message ids, thread id, status, options)."""
         allowed = {
             "thread_id", "lobby_message_id", "table_message_id", "status", "options", "host_id",
-            "pinged_key",
+            "pinged_key", "table_version",
         }
         unknown = set(fields) - allowed
         if unknown:
@@ -467,6 +481,14 @@ class Store:
                 f"UPDATE games SET {cols}, updated_at=? WHERE id=?",
                 (*fields.values(), self._clock(), game_id),
             )
+
+    async def mark_shown(self, game_id: int, version: int) -> None:
+        """Record that the game's thread shows state ``version`` (its table, or what the
+        game's cog posts instead); ``table_version`` only ever grows."""
+        async with self._tx() as db:
+            await db.execute(
+                "UPDATE games SET table_version=MAX(COALESCE(table_version, 0), ?) WHERE id=?",
+                (version, game_id))
 
     async def start_game(self, game_id: int, *, state: str, version: int) -> None:
         """Turn a lobby into an active game with its first state (version ``version``).
@@ -487,7 +509,7 @@ class Store:
         async with self._tx() as db:
             cur = await db.execute(
                 "UPDATE games SET status='lobby', state=NULL, version=0, table_message_id=NULL,"
-                " pinged_key=NULL, updated_at=? WHERE id=? AND status='active'",
+                " pinged_key=NULL, table_version=NULL, updated_at=? WHERE id=? AND status='active'",
                 (self._clock(), game_id),
             )
             if cur.rowcount != 1:
@@ -531,6 +553,7 @@ class Store:
                 (game_id, version, seat, json.dumps(action), json.dumps(events), now),
             )
             if result is not None:
+                await db.execute("UPDATE games SET result_recorded=1 WHERE id=?", (game_id,))
                 await self._add_results(db, *result)
 
     async def actions(self, game_id: int) -> list[ActionRecord]:
@@ -645,7 +668,7 @@ class Store:
             "SELECT * FROM timers WHERE game_id=? AND kind=?", (game_id, kind)
         )
         assert row is not None
-        return _timer(row)
+        return _timer(row)  # just written by json.dumps: it parses
 
     async def upsert_timers(
         self, timers: list[tuple[int, str, str, float, dict[str, Any]]]
@@ -689,24 +712,56 @@ class Store:
         rows = await self._all(
             "SELECT * FROM timers WHERE due_at <= ? ORDER BY due_at, id", (now,)
         )
-        return [_timer(r) for r in rows]
+        return self._timers_of(rows)
 
     async def next_due(self) -> float | None:
-        """The earliest ``due_at`` of all timers, or ``None`` when there are none."""
-        row = await self._one("SELECT MIN(due_at) FROM timers")
+        """The earliest numeric ``due_at`` of all timers, or ``None`` when there are none
+        (a ``due_at`` that is not a number is never due; reading it drops it)."""
+        row = await self._one(
+            "SELECT MIN(due_at) FROM timers WHERE typeof(due_at) IN ('integer', 'real')")
         return float(row[0]) if row and row[0] is not None else None
 
     async def timers(self) -> list[TimerRecord]:
-        """Every stored timer, earliest first."""
+        """Every stored timer that validates, earliest first (see :meth:`_timers_of`)."""
         rows = await self._all("SELECT * FROM timers ORDER BY due_at, id")
-        return [_timer(r) for r in rows]
+        return self._timers_of(rows)
 
     async def timer(self, game_id: int, kind: str) -> TimerRecord | None:
-        """The game's timer of ``kind`` or ``None``."""
+        """The game's timer of ``kind``, or ``None`` when there is none or its row does not
+        validate (noted in :attr:`unreadable_timers`; writing the timer again replaces it)."""
         row = await self._one(
             "SELECT * FROM timers WHERE game_id=? AND kind=?", (game_id, kind)
         )
-        return _timer(row) if row else None
+        parsed = self._timers_of([row]) if row is not None else []
+        return parsed[0] if parsed else None
+
+    def _timers_of(self, rows: list[aiosqlite.Row]) -> list[TimerRecord]:
+        """The rows that validate as timers; the others go to :attr:`unreadable_timers`."""
+        out = []
+        for row in rows:
+            try:
+                out.append(_timer(row))
+            except (ValueError, TypeError) as exc:  # bad JSON, or pydantic's ValidationError
+                data = dict(row)
+                game_id = _int_or(data.get("game_id"), -1)
+                self.unreadable_timers[int(data["id"])] = (
+                    game_id, f"{data.get('kind')!r} timer: " + describe_error(exc))
+        return out
+
+    async def delete_timer_row(self, timer_id: int) -> bool:
+        """Delete the timer row ``timer_id`` if it is still unreadable (a timer written
+        since over the same game and kind keeps the row id and is kept); True if deleted."""
+        async with self._tx() as db:
+            row = await self._one("SELECT * FROM timers WHERE id=?", (timer_id,))
+            if row is None:
+                return False
+            try:
+                _timer(row)
+                return False
+            except (ValueError, TypeError):
+                pass
+            cur = await db.execute("DELETE FROM timers WHERE id=?", (timer_id,))
+            return cur.rowcount == 1
 
     # -- settings and preferences ------------------------------------------------------
 
@@ -716,8 +771,9 @@ class Store:
         if row is None:
             return GuildSettings(guild_id=guild_id)
         data = dict(row)
-        if data["dm_notifications"] is not None:
-            data["dm_notifications"] = bool(data["dm_notifications"])
+        for flag in ("dm_notifications", "end_idle_games"):
+            if data[flag] is not None:
+                data[flag] = bool(data[flag])
         return GuildSettings.model_validate(data)
 
     async def save_guild_settings(self, settings: GuildSettings) -> None:
@@ -725,13 +781,14 @@ class Store:
         async with self._tx() as db:
             await db.execute(
                 "INSERT OR REPLACE INTO guild_settings (guild_id, turn_timer, dm_notifications,"
-                " game_channel_id, max_open_lobbies) VALUES (?,?,?,?,?)",
+                " game_channel_id, max_open_lobbies, end_idle_games) VALUES (?,?,?,?,?,?)",
                 (
                     settings.guild_id,
                     settings.turn_timer,
                     None if settings.dm_notifications is None else int(settings.dm_notifications),
                     settings.game_channel_id,
                     settings.max_open_lobbies,
+                    None if settings.end_idle_games is None else int(settings.end_idle_games),
                 ),
             )
 
@@ -775,11 +832,22 @@ class Store:
     # -- stats -------------------------------------------------------------------------
 
     async def record_result(
-        self, guild_id: int, kind: str, rows: list[tuple[int, bool, int]]
-    ) -> None:
-        """Add one finished game to the stats: ``rows`` of ``(user_id, won, score)``."""
+        self, guild_id: int, kind: str, rows: list[tuple[int, bool, int]],
+        *, game_id: int | None = None,
+    ) -> bool:
+        """Add one finished game to the stats: ``rows`` of ``(user_id, won, score)``. With
+        ``game_id`` the result is recorded once per game, whatever the number of calls and
+        processes (the game row is marked in the same transaction). Returns False when
+        that game's result was already recorded (nothing written)."""
         async with self._tx() as db:
+            if game_id is not None:
+                cur = await db.execute(
+                    "UPDATE games SET result_recorded=1 WHERE id=? AND result_recorded=0",
+                    (game_id,))
+                if cur.rowcount != 1:
+                    return False
             await self._add_results(db, guild_id, kind, rows)
+        return True
 
     @staticmethod
     async def _add_results(db: aiosqlite.Connection, guild_id: int, kind: str,
