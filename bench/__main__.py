@@ -298,14 +298,18 @@ def main(argv: list[str] | None = None) -> int:
         cmd += ["--rates", args.rates] if args.rates else []
         if args.profile_rate is not None:
             cmd += ["--profile-rate", str(args.profile_rate)]
-        child = subprocess.run(cmd, stdout=subprocess.PIPE, text=True, check=False,
-                               timeout=3600)
-        if child.returncode != 0:
-            raise SystemExit(f"capacity child failed with {child.returncode}")
-        lines = child.stdout.strip().splitlines()
-        for line in lines[:-1]:
-            print(line, flush=True)
-        results["capacity"] = json.loads(lines[-1])
+        # Stream the child's progress lines (one per rate); its last line is the JSON.
+        with subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True) as proc:
+            assert proc.stdout is not None
+            last = ""
+            for line in proc.stdout:
+                if last:
+                    print(last, end="", flush=True)
+                last = line
+        if proc.returncode != 0:
+            print(last, end="", flush=True)
+            raise SystemExit(f"capacity child failed with {proc.returncode}")
+        results["capacity"] = json.loads(last)
     results["seconds"] = round(time.perf_counter() - started, 1)
     results["peak_rss_mib"] = round(peak_rss_mb(), 1)
     results["loadavg_end"] = loadavg()

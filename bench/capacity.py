@@ -557,12 +557,34 @@ class CapacityBench:
         return time.perf_counter() - t0
 
     def prune(self) -> None:
-        """The load bench's prune (keeping interactions for 30 s), then the picture bytes
-        of every kept message are dropped: the bench never looks at them, and on Discord
-        they are not in the bot's memory either."""
+        """Drop what the simulated Discord keeps only for tests (as the load bench's
+        :func:`~bench.load.prune`, interactions kept 30 s), but never a public message
+        with components: a live table may be older than the last few messages of its
+        thread, and the bot may still edit it. The picture bytes of the kept messages are
+        dropped too: the bench never looks at them, and on Discord they are not in the
+        bot's memory."""
         with self.split.charged("bench"):
-            prune(self.sb, self.world, keep=4, older_than=30.0)
             world = self.world
+            keep: set[int] = set()
+            for channel in world.channels.values():
+                if channel.is_thread:
+                    for mid in channel.messages:
+                        msg = world.messages.get(mid)
+                        if msg is not None and msg.ephemeral_for is None and msg.components:
+                            keep.add(mid)
+            saved = {cid: list(ch.messages) for cid, ch in world.channels.items()
+                     if ch.is_thread}
+            kept = {mid: world.messages[mid] for mid in keep}
+            prune(self.sb, world, keep=4, older_than=30.0)
+            for cid, before in saved.items():
+                now = set(world.channels[cid].messages)
+                if any(mid in keep and mid not in now for mid in before):
+                    world.channels[cid].messages[:] = [
+                        mid for mid in before if mid in now or mid in keep]
+            for mid, msg in kept.items():
+                world.messages.setdefault(mid, msg)
+                for a in msg.attachments:
+                    world.attachments.setdefault(a.id, a)
             for msg in world.messages.values():
                 if msg.attachments and any(a.data for a in msg.attachments):
                     msg.attachments = [dataclasses.replace(a, data=b"")
@@ -641,8 +663,14 @@ class CapacityBench:
         done = [mv for mv in in_window if mv.t_table is not None and mv.error is None]
         shown = [mv for mv in moves if mv.t_table is not None and w0 <= mv.t_table < w1
                  and mv.error is None]
-        click = [mv.t_table - mv.t_commit for mv in done if mv.t_table is not None]
-        whole = [mv.t_table - mv.t_sched for mv in done if mv.t_table is not None]
+        # A move still without its table when the phase ended counts with the time it
+        # had waited so far (a lower bound), so a backlog raises the percentiles.
+        now = time.perf_counter()
+        unfinished = [mv for mv in in_window if mv.t_table is None and mv.error is None]
+        click = [mv.t_table - mv.t_commit for mv in done if mv.t_table is not None] + [
+            now - (mv.t_commit or mv.t_sched) for mv in unfinished]
+        whole = [mv.t_table - mv.t_sched for mv in done if mv.t_table is not None] + [
+            now - mv.t_sched for mv in unfinished]
         its = [it for mv in in_window for it in mv.its] + [
             it for it in lobby if w0 <= getattr(it, "bench_t0", 0.0) < w1]
         acks = [it.bench_ack - it.bench_t0 for it in its
@@ -662,6 +690,7 @@ class CapacityBench:
             "achieved_per_s": round(len(shown) / span, 1),
             "moves": len(in_window), "moves_errors": sum(1 for mv in in_window if mv.error),
             "moves_no_public_write": sum(1 for mv in done if not mv.public),
+            "moves_unfinished": len(unfinished),
             "interactions_per_move": round(sum(len(mv.its) for mv in in_window)
                                            / max(1, len(in_window)), 2),
             "click_to_table": summary_ms(click),
@@ -705,6 +734,9 @@ class CapacityBench:
                 for t in self.tasks:
                     t.cancel()
                 await asyncio.gather(*self.tasks, return_exceptions=True)
+                # The bot finishes the clicks already dispatched (a backlog at the top
+                # rate can take a while) before it is disconnected.
+                await self.sb.settle(timeout=300)
         finally:
             self.split.uninstall()
             with self.sb.allow_errors() as late_errors:
