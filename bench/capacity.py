@@ -90,6 +90,8 @@ class CpuSplit:
         self.last = time.thread_time()
         self.bench_tasks: weakref.WeakSet[asyncio.Task[Any]] = weakref.WeakSet()
         self._orig_run: Any = None
+        #: asyncio callbacks run so far (each costs the accounting two clock reads).
+        self.handles = 0
 
     def switch(self, cat: str) -> str:
         """Charge the time since the last switch to the current category; enter ``cat``;
@@ -127,6 +129,7 @@ class CpuSplit:
         tasks = self.bench_tasks
 
         def _run(handle: asyncio.events.Handle) -> None:
+            split.handles += 1
             owner = getattr(handle._callback, "__self__", None)
             old = split.switch("bench" if isinstance(owner, asyncio.Task) and owner in tasks
                                else "bot")
@@ -149,7 +152,7 @@ class CpuSplit:
         ru = resource.getrusage(resource.RUSAGE_SELF)
         threads = {f"t_{k}": v for k, v in thread_cpu().items()}
         return dict(self.acc, main=time.thread_time(), process=ru.ru_utime + ru.ru_stime,
-                    **threads)
+                    handles=float(self.handles), **threads)
 
 
 def thread_cpu() -> dict[str, float]:
@@ -190,7 +193,7 @@ def cpu_between(a: dict[str, float], b: dict[str, float]) -> dict[str, float]:
     threads = max(0.0, d["process"] - d["main"])
     return {"bot": d["bot"] + threads, "bot_main": d["bot"], "threads": threads,
             "render_thread": d["t_render"], "database_thread": d["t_database"],
-            "other_threads": d["t_other"],
+            "other_threads": d["t_other"], "handles": d["handles"],
             "loop": d["loop"], "sandbox": d["sandbox"], "bench": d["bench"],
             "process": d["process"]}
 
@@ -700,8 +703,11 @@ class CapacityBench:
             "schedule_lag_p99_ms": round(pct(lag, 99) * 1000, 1) if lag else None,
             "ack": summary_ms(acks),
             "interactions": len(its), "late_acks": late,
-            "cpu_ms_per_move": {k: round(v * 1000 / moves_n, 2) for k, v in cpu.items()},
-            "cpu_share_of_window": {k: round(v / span, 2) for k, v in cpu.items()},
+            "cpu_ms_per_move": {k: round(v * 1000 / moves_n, 2) for k, v in cpu.items()
+                                if k != "handles"},
+            "cpu_share_of_window": {k: round(v / span, 2) for k, v in cpu.items()
+                                    if k != "handles"},
+            "asyncio_callbacks_per_move": round(cpu["handles"] / moves_n),
             "rss_mib": round(rss, 1),
             "loadavg_start": la_start, "loadavg_end": loadavg(),
         }
