@@ -286,9 +286,8 @@ class CapacityBench:
     """The bot in the sandbox, the games, the hooks and the per-rate phases."""
 
     def __init__(self, tmp: Path, seed: int = 15):
+        from bot.app import builtin_games, make_bot
         from bot.config import Settings
-        from bot.discord.bot import HerdBot
-        from bot.games.registry import builtin_games
         from bot.sandbox import World
 
         self.rand = random.Random(seed)
@@ -298,7 +297,7 @@ class CapacityBench:
         settings = Settings(database_path=self.db_path, _env_file=None,  # type: ignore[call-arg]  # pydantic-settings init arguments
                             max_open_lobbies=25)
         self.world = World()
-        self.bot = HerdBot(settings, registry=self.registry)
+        self.bot = make_bot(settings, registry=self.registry)
         self.games: list[Game] = []
         self.moves: list[Move] = []
         self.lobby_its: list[Any] = []
