@@ -13,7 +13,7 @@ import logging
 import sqlite3
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 import discord
 from discord import app_commands
@@ -26,7 +26,7 @@ from bot.discord.notify import Notifier
 from bot.discord.replies import defer, quoted, send_error
 from bot.games.registry import Registry
 from bot.runtime import Clock, GameError, GameService, Update
-from bot.store import GameRecord, Store, UnreadableRow
+from bot.store import GameRecord, SeatRecord, Store, UnreadableRow
 
 if TYPE_CHECKING:
     from bot.discord.game_cog import GameCog
@@ -57,8 +57,30 @@ def log_store_error(what: str, exc: sqlite3.Error) -> None:
     log.warning("%s refused: database error (%s: %s)", what, type(exc).__name__, exc)
 
 
+#: Key of :attr:`discord.Interaction.extras` holding the games a command may change, as
+#: stored before it ran (:meth:`HerdBot.games_before`).
+BEFORE = "herdbot.before"
+
+
+class GamesBefore(NamedTuple):
+    """What :meth:`HerdBot.games_before` noted: ``games`` maps a game id to its stored row
+    and seats; ``seated`` holds the ids of the member's lobbies and running games."""
+
+    games: dict[int, tuple[GameRecord, list[SeatRecord]]]
+    seated: set[int]
+
+
 class HerdTree(app_commands.CommandTree["HerdBot"]):
-    """CommandTree whose errors become a short ephemeral message; tracebacks go to the log."""
+    """CommandTree whose errors become a short ephemeral message; tracebacks go to the log.
+
+    Before a slash command runs, the stored games it may change are noted (see
+    :meth:`HerdBot.games_before`), so that an error afterwards can say truly whether
+    something was saved (``STORE_DOWN_AFTER_CHANGE``, ``OOPS_AFTER_CHANGE``) or not."""
+
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        if interaction.type is discord.InteractionType.application_command:
+            interaction.extras[BEFORE] = await self.client.games_before(interaction)
+        return True
 
     async def on_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
@@ -73,14 +95,20 @@ class HerdTree(app_commands.CommandTree["HerdBot"]):
         if isinstance(error, app_commands.TransformerError):
             await send_error(interaction, f"That value does not fit: “{quoted(error.value)}”.")
             return
+        changed = await self.client.changed_since(interaction.extras.get(BEFORE), interaction)
         if isinstance(original, sqlite3.Error):
             log_store_error(f"command {getattr(interaction.command, 'qualified_name', '?')}",
                             original)
-            await send_error(interaction, STORE_DOWN)
+            if changed:
+                # The rest (AI moves, timers, the table) is caught up once writes work.
+                self.client.service.start_catch_up()
+                await send_error(interaction, STORE_DOWN_AFTER_CHANGE)
+            else:
+                await send_error(interaction, STORE_DOWN)
             return
         log.error("command %s failed", getattr(interaction.command, "qualified_name", "?"),
                   exc_info=original)
-        await send_error(interaction, OOPS)
+        await send_error(interaction, OOPS_AFTER_CHANGE if changed else OOPS)
 
 
 class HerdBot(commands.Bot):
@@ -248,6 +276,51 @@ class HerdBot(commands.Bot):
             log.exception("component %s failed", custom_id)
             changed = await self._changed(before, cid.game_id, before_seats)
             await send_error(interaction, OOPS_AFTER_CHANGE if changed else OOPS)
+
+    async def games_before(self, interaction: discord.Interaction) -> GamesBefore | None:
+        """The stored games a slash command by ``interaction.user`` may change, read before
+        it runs: the game of the channel it is used in (a game's thread) and the member's
+        lobbies and running games in this server, each with its seats. ``None`` when the
+        store cannot be read (nothing is claimed then)."""
+        try:
+            mine = await self.store.active_games_of(interaction.user.id, interaction.guild_id)
+            games = {g.id: g for g in mine}
+            here = (await self.store.game_id_by_thread(interaction.channel_id)
+                    if interaction.channel_id is not None else None)
+            if here is not None and here not in games:
+                try:
+                    record = await self.store.get_game(here)
+                except UnreadableRow:
+                    record = None
+                if record is not None:
+                    games[here] = record
+            seats = {}
+            for game_id in games:
+                try:
+                    seats[game_id] = await self.store.seats(game_id)
+                except UnreadableRow:
+                    seats[game_id] = []
+        except Exception:  # the store cannot be read: claim nothing afterwards
+            log.warning("command %s: the games it may change could not be read first",
+                        getattr(interaction.command, "qualified_name", "?"), exc_info=True)
+            return None
+        return GamesBefore({g: (r, seats[g]) for g, r in games.items()}, {g.id for g in mine})
+
+    async def changed_since(self, before: GamesBefore | None,
+                            interaction: discord.Interaction) -> bool:
+        """True when a game noted in ``before`` (:meth:`games_before`) changed in the store
+        since (status, version, options or seats), or the member holds a seat in a lobby or
+        game that was not there before (a lobby ``/play`` stored). False when unknown."""
+        if before is None:
+            return False
+        for game_id, (record, seats) in before.games.items():
+            if await self._changed(record, game_id, seats):
+                return True
+        try:
+            mine = await self.store.active_games_of(interaction.user.id, interaction.guild_id)
+        except Exception:  # the store itself broke: claim nothing
+            return False
+        return any(g.id not in before.seated for g in mine)
 
     async def _changed(self, before: GameRecord | None, game_id: int,
                        before_seats: list[Any] | None = None) -> bool:

@@ -814,23 +814,34 @@ class GameService:
         24 hours (``idle_notice`` update) and the ``end`` stage is armed; at ``end`` the
         game ends (``ended`` update with a note, no scores recorded). Nothing happens when
         a move was made since (another version), and where the server turned the setting
-        off the timer looks again a day later."""
+        off the timer looks again a day later.
+
+        The 24 hours count from the moment the notice was handed out: the ``end`` stage
+        is armed before the notice goes out (a crash while telling the thread still ends
+        the game) and armed again, ``IDLE_NOTICE_S`` from the clock's time then, once the
+        notice is out, unless a move or an end replaced it meanwhile."""
         update: Update | None = None
+        armed: TimerRecord | None = None
         async with self.lock(timer.game_id):
             record, seats, spec, state = await self.load(timer.game_id)
             version = timer.payload.get("version")
             if record.status != "active" or record.version != version:
                 return
-            now = self.clock.now()
             if not await self.ends_idle_games(record.guild_id):
-                await self.timers.schedule(record.id, "idle", f"off:{version}", now + 86400,
+                await self.timers.schedule(record.id, "idle", f"off:{version}",
+                                           self.clock.now() + 86400,
                                            {"stage": "notice", "version": version})
                 return
+            end_payload = {"stage": "end", "version": version}
             if timer.payload.get("stage") != "end":
-                await self.timers.schedule(record.id, "idle", f"end:{version}",
-                                           now + IDLE_NOTICE_S, {"stage": "end", "version": version})
+                # The clock is read after every await above: a time read before them may
+                # already lie a day in the past (a starved loop, a test's manual clock).
+                armed = await self.timers.schedule(record.id, "idle", f"end:{version}",
+                                                   self.clock.now() + IDLE_NOTICE_S,
+                                                   end_payload)
                 update = Update("idle_notice", record, seats, spec, state)
             else:
+                now = self.clock.now()
                 await self.store.update_game(record.id, status="ended")
                 await self.timers.cancel(record.id)
                 await self.timers.schedule(record.id, "archive", "archive",
@@ -838,8 +849,17 @@ class GameService:
                 log.info("game %d ended: no move for %d days", record.id, IDLE_END_S // 86400)
                 update = Update("ended", await self.get(record.id), seats, spec, state,
                                 notes=[IDLE_ENDED])
-        if update is not None:
-            await self.publish(update)
+        if update is None:
+            return
+        await self.publish(update)
+        if armed is None:
+            return
+        async with self.lock(timer.game_id):
+            due = self.clock.now() + IDLE_NOTICE_S
+            # Later than armed, and still the end armed above (no move re-armed the
+            # notice, no end removed it)?
+            if due > armed.due_at and await self.store.timer(timer.game_id, "idle") == armed:
+                await self.timers.schedule(armed.game_id, "idle", armed.key, due, end_payload)
 
     async def _fire_rules_timer(self, timer: TimerRecord) -> None:
         async with self.lock(timer.game_id):
