@@ -35,10 +35,12 @@ Run the bot on Discord.
 
 Settings come from the environment or from a .env file in the current folder (copy
 .env.example, which documents each): DISCORD_TOKEN is the bot token (required);
-HERDBOT_DATABASE is the SQLite file (default herdbot.sqlite3).
+HERDBOT_DATABASE is the SQLite file (default herdbot.sqlite3), or a PostgreSQL
+URL postgresql://user:password@host:port/db.
 
 One bot per database file: while it runs, `herdbot run` holds an OS lock on
 <database>.lock and a second `herdbot run` on the same file is refused.
+PostgreSQL needs no such lock (several processes may share it).
 `herdbot backup PATH` copies the database while the bot runs.
 """
 
@@ -102,31 +104,35 @@ def setup_logging(level: str) -> None:
         logging.getLogger("discord").setLevel(logging.WARNING)
 
 
-async def _check_store(path: Path) -> None:
+async def _check_store(target: Path | str) -> None:
     """Open (migrating) and close the database: its errors surface before Discord login."""
     from bot.store import Store
 
-    store = await Store.open(path)
+    store = await Store.open(target)
     await store.close()
 
 
 def cmd_run(settings: Settings) -> int:
     """Start the bot; exit 2 without a token, 1 (one line) when the database is in use by
-    another herdbot, from a newer herdbot, or cannot be opened or written.
+    another herdbot, from a newer herdbot, or cannot be opened or written (for
+    PostgreSQL: cannot be reached; the line names host and port).
 
-    The database's writer lock (``bot.store.lock``) is held until the bot stops."""
+    A SQLite file's writer lock (``bot.store.lock``) is held until the bot stops;
+    PostgreSQL takes none."""
     if settings.discord_token is None or not settings.discord_token.get_secret_value().strip():
         sys.stderr.write(NO_TOKEN)
         return 2
     from bot.store import StoreError
     from bot.store.lock import WriterLock
 
-    lock = WriterLock(settings.database_path)
+    lock = WriterLock(settings.sqlite_path) if settings.sqlite_path is not None else None
     try:
-        lock.acquire()
+        if lock is not None:
+            lock.acquire()
         asyncio.run(_check_store(settings.database_path))
     except StoreError as exc:
-        lock.release()
+        if lock is not None:
+            lock.release()
         sys.stderr.write(f"{exc}\n")
         return 1
     try:
@@ -135,7 +141,8 @@ def cmd_run(settings: Settings) -> int:
         sys.stderr.write(f"{exc}\n")
         return 1
     finally:
-        lock.release()
+        if lock is not None:
+            lock.release()
 
 
 def _run_bot(settings: Settings) -> int:
@@ -198,8 +205,12 @@ def cmd_backup(settings: Settings, path: str) -> int:
     from bot.store import StoreError
     from bot.store.backup import backup
 
+    if settings.sqlite_path is None:
+        sys.stderr.write("herdbot: `herdbot backup` copies a SQLite file, and HERDBOT_DATABASE "
+                         "is a PostgreSQL database: back it up with pg_dump.\n")
+        return 1
     try:
-        report = backup(settings.database_path, Path(path))
+        report = backup(settings.sqlite_path, Path(path))
     except StoreError as exc:
         sys.stderr.write(f"{exc}\n")
         return 1

@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
-import sqlite3
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -26,7 +25,7 @@ from bot.discord.notify import Notifier
 from bot.discord.replies import defer, quoted, send_error
 from bot.games.registry import Registry
 from bot.runtime import Clock, GameError, GameService, Update
-from bot.store import GameRecord, Store
+from bot.store import STORE_FAILURES, GameRecord, Store
 
 if TYPE_CHECKING:
     from bot.discord.game_cog import GameCog
@@ -43,12 +42,13 @@ OOPS = "Something went wrong on our side; nothing was changed. Please try again.
 #: The same when the game had already changed (stored) before it broke.
 OOPS_AFTER_CHANGE = ("Something went wrong on our side after the game was updated; what "
                      "you did was saved. See /game status.")
-#: What a player sees when the database refuses a write (a full disk) or cannot be read.
+#: What a player sees when the database refuses a write (a full disk), cannot be read, or
+#: (PostgreSQL) cannot be reached: nothing was written, and the same click works later.
 STORE_DOWN = ("herdbot cannot save anything right now (its database is full or unavailable), "
               "so this was not done. Please try again in a few minutes.")
 
 
-def log_store_error(what: str, exc: sqlite3.Error) -> None:
+def log_store_error(what: str, exc: Exception) -> None:
     """One log line (no traceback) for a request refused because the database failed."""
     log.warning("%s refused: database error (%s: %s)", what, type(exc).__name__, exc)
 
@@ -69,7 +69,7 @@ class HerdTree(app_commands.CommandTree["HerdBot"]):
         if isinstance(error, app_commands.TransformerError):
             await send_error(interaction, f"That value does not fit: “{quoted(error.value)}”.")
             return
-        if isinstance(original, sqlite3.Error):
+        if isinstance(original, STORE_FAILURES):
             log_store_error(f"command {getattr(interaction.command, 'qualified_name', '?')}",
                             original)
             await send_error(interaction, STORE_DOWN)
@@ -143,7 +143,7 @@ class HerdBot(commands.Bot):
         # Supervised: a failure (a full disk) is logged once and the pass runs again later.
         self._reconcile = self.service.supervisor.start(
             "herdbot-reconcile-timers", self.service.reconcile_timers, forever=False)
-        log.info("store %s ready; %d timers re-armed", self.settings.database_path, armed)
+        log.info("store %s ready; %d timers re-armed", self.store.name, armed)
         if self._sync:
             await self.sync_commands()
 
@@ -230,7 +230,7 @@ class HerdBot(commands.Bot):
             await cog.handle_component(interaction, cid, values)
         except GameError as exc:
             await send_error(interaction, exc.message, secret=bool(cog and cog.hidden_info))
-        except sqlite3.Error as exc:
+        except STORE_FAILURES as exc:
             log_store_error(f"component {custom_id}", exc)
             await send_error(interaction, STORE_DOWN)
         except Exception:
