@@ -395,7 +395,7 @@ def describe_pg_error(exc: BaseException) -> str:
     """Why PostgreSQL cannot be used, in one phrase (never the password): a refused or
     timed-out connection, an unknown host, a refused login, else the server's message."""
     if isinstance(exc, ConnectionRefusedError):
-        return "connection refused (is the server running and listening there?)"
+        return "connection refused (no server listening there)"
     if isinstance(exc, socket.gaierror):
         return "the host name is unknown"
     if isinstance(exc, TimeoutError):

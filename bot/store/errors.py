@@ -35,8 +35,8 @@ class PostgresUnavailable(StoreError):
     at start: ``host``, ``port`` and a one-phrase ``cause``."""
 
     def __init__(self, host: str, port: int, cause: str) -> None:
-        super().__init__(f"herdbot: cannot use PostgreSQL at {host}:{port}: {cause} "
-                         "(check HERDBOT_DATABASE).")
+        super().__init__(f"herdbot: cannot use PostgreSQL at {host}:{port} (HERDBOT_DATABASE): "
+                         f"{cause}.")
         self.host = host
         self.port = port
         self.cause = cause

@@ -13,6 +13,7 @@ import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -68,3 +69,63 @@ async def databases(backend: str, folder: Path) -> AsyncIterator[NewDatabase]:
                     await conn.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
             finally:
                 await conn.close()
+
+
+class CuttableProxy:
+    """A loopback TCP proxy to the test PostgreSQL server that the test can cut (every open
+    connection dropped, new ones refused) and restore, as a network outage or a server
+    restart looks to the bot. ``url(schema_url)`` points a database URL at the proxy."""
+
+    def __init__(self, host: str, port: int) -> None:
+        self._target = (host, port)
+        self._server: Any = None
+        self._pipes: set[Any] = set()
+        self.port = 0
+
+    async def start(self) -> CuttableProxy:
+        """Listen on a free loopback port (or the same one again after :meth:`cut`)."""
+        import asyncio
+
+        async def serve(reader: Any, writer: Any) -> None:
+            try:
+                up_r, up_w = await asyncio.open_connection(*self._target)
+            except OSError:
+                writer.close()
+                return
+            self._pipes.update((writer, up_w))
+
+            async def pump(src: Any, dst: Any) -> None:
+                try:
+                    while data := await src.read(65536):
+                        dst.write(data)
+                        await dst.drain()
+                except (OSError, asyncio.CancelledError):
+                    pass
+                finally:
+                    dst.close()
+
+            await asyncio.gather(pump(reader, up_w), pump(up_r, writer))
+
+        self._server = await asyncio.start_server(serve, "127.0.0.1", self.port)
+        self.port = self._server.sockets[0].getsockname()[1]
+        return self
+
+    async def cut(self) -> None:
+        """Drop every connection through the proxy and stop accepting new ones."""
+        self._server.close()
+        for w in list(self._pipes):
+            w.transport.abort()
+        self._pipes.clear()
+        await self._server.wait_closed()
+
+    async def restore(self) -> None:
+        """Accept connections again on the same port."""
+        await self.start()
+
+    def url(self, url: str) -> str:
+        """``url`` with its host and port replaced by the proxy's."""
+        from urllib.parse import urlsplit
+
+        parts = urlsplit(url)
+        user = f"{parts.username}@" if parts.username else ""
+        return parts._replace(netloc=f"{user}127.0.0.1:{self.port}").geturl()
