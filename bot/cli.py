@@ -1,5 +1,5 @@
 """The ``herdbot`` command: ``run`` (the bot), ``demo`` (offline game), ``simulate``,
-``backup`` (copy the live database).
+``backup`` (copy the live database), ``migrate-store`` (copy a database into another).
 
 Exit status: 0 done; 1 the bot or the database failed (one line on stderr); 2 bad usage,
 a bad setting (one line per bad variable) or no token.
@@ -54,6 +54,18 @@ To restore: stop the bot, copy the backup over the database file (removing the f
 """
 
 
+MIGRATE_HELP = """\
+Copy every game, seat, action, timer, stat and setting from the database FROM into the
+empty database TO, keeping ids (buttons already on Discord keep working). Each is a SQLite
+file or a PostgreSQL URL postgresql://user:password@host:port/db; both are migrated to
+this herdbot's schema first. The copy is one transaction: it lands whole or not at all.
+
+Stop the bot first, copy, then start it with HERDBOT_DATABASE=TO. For example, from SQLite
+to PostgreSQL:
+  herdbot migrate-store herdbot.sqlite3 postgresql://herdbot:secret@localhost/herdbot
+"""
+
+
 def _version() -> str:
     try:
         return version("herdbot")
@@ -70,7 +82,8 @@ def _parser() -> argparse.ArgumentParser:
         description="A Discord bot hosting llama-and-alpaca card games.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
-    sub = parser.add_subparsers(dest="command", metavar="{run,demo,simulate,backup}")
+    sub = parser.add_subparsers(dest="command",
+                                metavar="{run,demo,simulate,backup,migrate-store}")
     sub.add_parser("run", help="run the bot on Discord (needs DISCORD_TOKEN)",
                    description=RUN_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     demo = sub.add_parser("demo", help="play a full game offline in the Discord sandbox")
@@ -94,6 +107,11 @@ def _parser() -> argparse.ArgumentParser:
                             "bot runs)", description=BACKUP_HELP,
                             formatter_class=argparse.RawDescriptionHelpFormatter)
     backup.add_argument("path", metavar="PATH", help="the copy's file, or a folder for it")
+    move = sub.add_parser("migrate-store", help="copy a database into a new one (e.g. SQLite "
+                          "to PostgreSQL)", description=MIGRATE_HELP,
+                          formatter_class=argparse.RawDescriptionHelpFormatter)
+    move.add_argument("source", metavar="FROM", help="the database to copy: a file or a URL")
+    move.add_argument("target", metavar="TO", help="the empty database to fill: a file or a URL")
     return parser
 
 
@@ -220,6 +238,28 @@ def cmd_backup(settings: Settings, path: str) -> int:
     return 0
 
 
+def cmd_migrate_store(source: str, target: str) -> int:
+    """``herdbot migrate-store FROM TO``: one line with the rows copied; 1 (one line) when
+    FROM is missing, TO is not empty, or either cannot be used."""
+    from bot.store import StoreError, is_postgres_url
+    from bot.store.transfer import transfer
+
+    if not is_postgres_url(source) and not Path(source).is_file():
+        sys.stderr.write(f"herdbot: there is no database file {source} to copy.\n")
+        return 1
+    try:
+        report = asyncio.run(transfer(source if is_postgres_url(source) else Path(source),
+                                      target if is_postgres_url(target) else Path(target)))
+    except StoreError as exc:
+        sys.stderr.write(f"{exc}\n")
+        return 1
+    from bot.config import redacted
+
+    rows = ", ".join(f"{n} {table}" for table, n in report.rows.items())
+    print(f"herdbot: copied {redacted(source)} to {redacted(target)} ({rows}).")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``herdbot`` console script and ``python -m bot``."""
     parser = _parser()
@@ -247,6 +287,8 @@ def main(argv: list[str] | None = None) -> int:
         return cmd_simulate(args)
     if args.command == "backup":
         return cmd_backup(settings, args.path)
+    if args.command == "migrate-store":
+        return cmd_migrate_store(args.source, args.target)
     return cmd_demo(args)
 
 

@@ -349,3 +349,42 @@ def test_herdbot_run_on_an_unreachable_postgresql_prints_one_line_and_exits_1(tm
     assert proc.stderr == (
         f"herdbot: cannot use PostgreSQL at 127.0.0.1:{port} (HERDBOT_DATABASE): connection "
         "refused (no server listening there).\n")
+
+
+# -- HERDBOT_DATABASE: a file or a URL ------------------------------------------------
+
+
+def test_herdbot_database_is_a_file_path_or_a_postgresql_url():
+    from pathlib import Path
+
+    from bot.config import Settings
+
+    pg = Settings(_env_file=None, HERDBOT_DATABASE="postgresql://hb:pw@db:5433/herdbot")
+    assert (pg.database_url, pg.sqlite_path) == ("postgresql://hb:pw@db:5433/herdbot", None)
+    assert postgres_address(pg.database_url) == ("db", 5433)
+    assert postgres_address("postgresql:///herdbot") == ("localhost", 5432)
+    lite = Settings(_env_file=None, HERDBOT_DATABASE="data/bot.sqlite3")
+    assert (lite.database_url, lite.sqlite_path) == (None, Path("data/bot.sqlite3"))
+
+
+def test_another_url_scheme_is_refused_without_showing_the_password():
+    from pydantic import ValidationError
+
+    from bot.config import Settings, describe_errors
+
+    with pytest.raises(ValidationError) as info:
+        Settings(_env_file=None, HERDBOT_DATABASE="mysql://hb:pw@db/herdbot")
+    assert describe_errors(info.value) == [
+        "herdbot: HERDBOT_DATABASE='mysql://hb:***@db/herdbot' is not allowed; use a file "
+        "path, or a PostgreSQL URL postgresql://user:password@host:port/db (set in the "
+        "environment or .env)."]
+
+
+def test_herdbot_backup_of_a_postgresql_database_points_to_pg_dump(tmp_path):
+    env = {**os.environ, "HERDBOT_DATABASE": "postgresql://hb:pw@127.0.0.1:5/herdbot"}
+    proc = subprocess.run([sys.executable, "-m", "bot", "backup", str(tmp_path / "b")],
+                          capture_output=True, text=True, cwd=tmp_path, env=env, timeout=60)
+    assert (proc.returncode, proc.stdout) == (1, "")
+    assert proc.stderr == ("herdbot: `herdbot backup` copies a SQLite file, and "
+                           "HERDBOT_DATABASE is a PostgreSQL database: back it up with "
+                           "pg_dump.\n")
