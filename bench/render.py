@@ -1,4 +1,4 @@
-"""Render figures: table PNG p50/p99 and size per game at 2, 4 and max players.
+"""Render figures: table PNG p50/p99 and size per game at every player count.
 
 States come from seeded AI-vs-AI playouts (the game's own policy), taken at the middle
 of the game; the renderer gets the spectator view. A game whose renderer module is not
@@ -21,9 +21,6 @@ from bot.games.registry import GameSpec
 NAMES = ["Maya Longneck", "Bo the Bold", "Cyrus Fluff", "Dina Woolworth", "Ezra Carrots",
          "Fay Clover", "Gus Alpacino", "Hana Hay"]
 
-#: Extra player counts measured for a target (6-player Llamas Unleashed: 60 ms), by the
-#: game's package name under ``bot/games``.
-EXTRA = {"unleashed": (6,)}
 
 
 def package_of(spec: GameSpec) -> str:
@@ -66,13 +63,13 @@ def renderer(spec: GameSpec) -> Any | None:
 
 
 def bench_render(iterations: int, seed: int = 7) -> list[dict[str, Any]]:
-    """Per game and player count (2, 4, max, plus :data:`EXTRA`): render the spectator
-    view of a mid-game state ``iterations`` times after one cold call; one row each."""
+    """Per game and every player count (issue 16: p50 <= 25 ms, PNG <= 300 KB for each):
+    render the spectator view of a mid-game state ``iterations`` times after one cold
+    call; one row each."""
     rows = []
     for spec in builtin_games():
         render = renderer(spec)
-        counts = sorted({c for c in (2, 4, spec.max_players, *EXTRA.get(package_of(spec), ()))
-                         if spec.min_players <= c <= spec.max_players})
+        counts = list(range(spec.min_players, spec.max_players + 1))
         for players in counts:
             row: dict[str, Any] = {"game": spec.key, "package": package_of(spec),
                                    "players": players}

@@ -53,7 +53,8 @@ class Settings(BaseSettings):
         dev_guild_ids: guilds to sync commands to instantly (``HERDBOT_DEV_GUILDS``,
             comma-separated ids); empty syncs globally.
         log_level: ``HERDBOT_LOG_LEVEL`` (DEBUG, INFO, WARNING, ERROR).
-        default_turn_timer: per-server default until ``/settings`` changes it.
+        default_turn_timer: per-server default until ``/settings`` changes it (``24h``:
+            when a turn's time runs out the AI plays it; ``off`` for none).
         default_dm_notifications: whether hands and turn notices are DMed by default.
         reaction_window_s: Llamas Unleashed reaction window in seconds.
         archive_after_s: seconds after a game ends before its thread is archived.
@@ -67,7 +68,7 @@ class Settings(BaseSettings):
         default_factory=list, alias="HERDBOT_DEV_GUILDS"
     )
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
-    default_turn_timer: TurnTimer = "off"
+    default_turn_timer: TurnTimer = "24h"
     default_dm_notifications: bool = True
     reaction_window_s: int = Field(default=20, ge=5, le=120)
     archive_after_s: int = Field(default=600, ge=0)

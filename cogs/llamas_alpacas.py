@@ -22,6 +22,7 @@ and the select ``kp`` whose value is the number of clovers kept.
 
 from __future__ import annotations
 
+import io
 import random
 from typing import TYPE_CHECKING, Any
 
@@ -45,7 +46,7 @@ from bot.games.llamas_alpacas.models import (
     Take,
     TakeCost,
 )
-from bot.render.llamas_alpacas import render_table, warm_up
+from bot.render.llamas_alpacas import board_picture, render_table, warm_up
 from bot.runtime import GameError, Update
 from bot.store import SeatRecord
 
@@ -332,7 +333,9 @@ class LlamasAlpacasCog(GameCog):
         if me.start_card is not None:
             text.append(f"Your starting card, to place: **{me.start_card.short()}**.")
         text.append("Your board:\n" + "\n".join(board))
-        return {"content": "\n".join(text)}
+        pic = await self.bot.render(board_picture, view, seat.seat, names=table.plain_names)
+        return {"content": "\n".join(text),
+                "file": discord.File(io.BytesIO(pic.png), filename="my-board.png")}
 
     # -- components --------------------------------------------------------------------
 

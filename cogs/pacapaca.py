@@ -50,7 +50,7 @@ from bot.games.pacapaca.models import (
     StartNegotiation,
     TakePile,
 )
-from bot.render.pacapaca import render_cards, render_final, render_table
+from bot.render.pacapaca import alpaca_picture, render_cards, render_final, render_table
 from bot.runtime import GameError, Update
 from bot.store import SeatRecord
 
@@ -365,7 +365,9 @@ class PacapacaCog(GameCog):
         if v.drawn:
             return await self.bot.render(self._keep_panel, table, seat.seat, pile + "\n")
         if not mine:
-            return {"content": pile + " Your alpaca is in the table picture."}
+            pic = await self.bot.render(alpaca_picture, v, seat.seat, names=table.plain_names)
+            return {"content": pile + " Here is your alpaca, close up.",
+                    "file": discord.File(io.BytesIO(pic.png), filename="my-alpaca.png")}
         data = await self.bot.render(render_cards, mine, title="Your cards face down in the pile")
         return {"content": pile + " Only you know these; whoever takes the pile gets them.",
                 "file": discord.File(io.BytesIO(data), filename="my-discards.png")}
@@ -592,13 +594,12 @@ class PacapacaCog(GameCog):
         ]
 
     async def finish(self, table: Table) -> None:
-        """Record the members' results, then show the scoring steps one by one, the final
+        """Show the scoring steps one by one, the final
         picture and totals."""
         channel = self.channel_of(table.record)
         result = table.result
         if result is None:
             return
-        await self.record_stats(table)
         if channel is not None:
             for step in self.scoring_steps(table):
                 await channel.send(step[:2000])

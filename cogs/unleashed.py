@@ -53,7 +53,7 @@ from bot.games.unleashed.models import (
     Respond,
     UnleashedState,
 )
-from bot.render.unleashed import TYPE_WORDS, render_card, render_table
+from bot.render.unleashed import TYPE_WORDS, hand_picture, render_card, render_table
 from bot.runtime import GameError, Update
 from bot.store import SeatRecord
 
@@ -253,17 +253,18 @@ class UnleashedCog(GameCog):
 
     def nothing_public(self, update: Update) -> bool:
         """True when ``update`` changed nothing anyone else needs to see: Passes that leave
-        the window open (saying so would reveal who holds Instants), or a step of a choice
-        with no public event after which the same player decides again."""
+        the window open (saying so would reveal who holds Instants; Passes after which an
+        Instant resolved and a new window opened on the pile are public), or a step of a
+        choice with no public event after which the same player decides again."""
         if update.kind not in ("action", "timeout") or update.state is None or not update.steps:
             return False
         if update.result is not None or update.notes:
             return False
         st = state_as(update.state, UnleashedState)
+        if any(e.to is None for e in update.events()):
+            return False  # e.g. the last Pass let an Instant resolve: a new window opened
         if all(isinstance(s.action, Pass) for s in update.steps) and st.reaction is not None:
             return True
-        if any(e.to is None for e in update.events()):
-            return False
         pending = update.spec.engine.pending(st)
         actors = {s.seat for s in update.steps}
         return pending.kind == "choice" and set(pending.seats) <= actors
@@ -357,7 +358,8 @@ class UnleashedCog(GameCog):
             items.append(button("g", gid, f"proc.{st.turn}.s", "Go to the Draw phase",
                                 style=discord.ButtonStyle.success))
         elif st.active == me and st.phase == "action" and legal:
-            left = "" if st.plays_left <= 1 else f" ({st.plays_left} plays left)"
+            plays = st.plays_left + st.card_plays  # card_plays: extra plays, cards only
+            left = "" if plays <= 1 else f" ({plays} plays left)"
             status = f"Your Action phase{left}: play a card or draw one."
             playable = {a.card for a in legal if isinstance(a, Play)}
             opts = []
@@ -382,7 +384,9 @@ class UnleashedCog(GameCog):
             elif st.active is not None:
                 status = f"It is {names[st.active]}'s turn."
         items.append(button("g", gid, "hand", "Refresh", emoji="\N{CLOCKWISE OPEN CIRCLE ARROW}"))
-        return {"content": status, "embed": embed, "view": view_of(*items)}
+        pic = await self.bot.render(hand_picture, table.view(me), names=table.plain_names)
+        return {"content": status, "embed": embed, "view": view_of(*items),
+                "file": discord.File(io.BytesIO(pic.png), filename="my-hand.png")}
 
     def label(self, table: Table, action: Action) -> str:
         """The engine's words for ``action``."""
@@ -539,6 +543,7 @@ class UnleashedCog(GameCog):
             if st.choice.seat != me:
                 raise GameError("not_yours", "That choice is not yours to make.")
             kwargs = await self.private_panel(table, seat, page=page)
+            kwargs.pop("file", None)  # an edited panel keeps its picture
         elif head in ("play", "field"):
             turn, _, card_text = rest.partition(".")
             if (st.active != me or str(st.turn) != turn or st.phase != "action"
@@ -546,6 +551,7 @@ class UnleashedCog(GameCog):
                 raise GameError("stale_panel", OUT_OF_DATE)
             if head == "play":
                 kwargs = await self.private_panel(table, seat, page=page)
+                kwargs.pop("file", None)  # an edited panel keeps its picture
             else:
                 card = self._int([card_text])
                 plays = [a for a in table.legal(me) if isinstance(a, Play) and a.card == card]

@@ -24,7 +24,7 @@ needs_pg = pytest.mark.skipif(not PG_URL, reason=SKIP_REASON)
 
 
 async def test_migrate_from_empty_reaches_latest(store):
-    assert await store.user_version() == SCHEMA_VERSION == len(MIGRATIONS) == 5
+    assert await store.user_version() == SCHEMA_VERSION == len(MIGRATIONS) == 7
 
 
 async def test_sqlite_file_is_wal_with_foreign_keys(tmp_path):
@@ -39,10 +39,21 @@ async def test_sqlite_file_is_wal_with_foreign_keys(tmp_path):
 async def test_migrate_from_each_earlier_version(database, start):
     store = await Store.open(database, migrate=False)
     assert await store.migrate(target=start) == start
-    if start >= 1:
-        await store.create_game(kind="tiny", guild_id=1, channel_id=2, host_id=3,
-                                host_name="Ana", options={}, seed=7)
     await store.close()
+    if start >= 1:  # rows as that schema holds them: a lobby, a game with its table posted,
+        # a finished game (written with the columns of migration 1 only)
+        store = await Store.open(database, migrate=False)
+        async with store._tx() as db:
+            for table_message_id, status, state, version in [
+                    (None, "lobby", None, 0), (99, "active", "{}", 4), (98, "finished", "{}", 9)]:
+                await db.execute(
+                    "INSERT INTO games (kind, guild_id, channel_id, table_message_id, host_id,"
+                    " status, seed, state, version, created_at, updated_at) VALUES"
+                    " ('tiny', 1, 2, ?, 3, ?, 7, ?, ?, 0, 0)",
+                    (table_message_id, status, state, version))
+            await db.execute("INSERT INTO seats (game_id, seat, position, user_id, name)"
+                             " VALUES (1, 's0', 0, 3, 'Ana')")
+        await store.close()
     store = await Store.open(database)
     assert await store.user_version() == SCHEMA_VERSION
     if start >= 1:
@@ -50,6 +61,13 @@ async def test_migrate_from_each_earlier_version(database, start):
         assert [(s.seat, s.name, s.missed_turns, s.ai_takeover) for s in seats] == [
             ("s0", "Ana", 0, False)
         ]
+    if 1 <= start < 6:
+        # A table posted before migration 6 counts as showing the stored version, and a
+        # game finished before it as scored.
+        assert [(g.id, g.table_version) for g in await store.games_with_status(
+            "lobby", "active", "finished")] == [(1, None), (2, 4), (3, 9)]
+        rows = await store._all("SELECT id, result_recorded FROM games ORDER BY id")
+        assert [tuple(r) for r in rows] == [(1, 0), (2, 0), (3, 1)]
     await store.close()
 
 
@@ -235,6 +253,91 @@ async def test_settings_prefs_and_stats(opened):
     assert await store.forget_stats(4, 9) == 1
     assert [r.user_id for r in await store.stats(9)] == [5]
     assert await store.forget_stats(5) == 1
+
+
+async def test_a_final_move_writes_its_stats_in_the_same_transaction(store):
+    """Issue 15 item 3: commit_action with ``result`` adds the stats rows; a stale version
+    writes neither the move nor the stats."""
+    game = await store.create_game(kind="tiny", guild_id=9, channel_id=2, host_id=4,
+                                   host_name="Ana", options={}, seed=7)
+    await store.start_game(game.id, state="{}", version=0)
+    with pytest.raises(StaleVersion):
+        await store.commit_action(game.id, expected_version=3, state="{}", version=4, seat="s0",
+                                  action={}, events=[], status="finished",
+                                  result=(9, "tiny", [(4, True, 20)]))
+    assert await store.stats(9) == []
+    await store.commit_action(game.id, expected_version=0, state="{}", version=1, seat="s0",
+                              action={}, events=[], status="finished",
+                              result=(9, "tiny", [(4, True, 20), (5, False, 12)]))
+    rows = [(r.user_id, r.played, r.won, r.best_score) for r in await store.stats(9)]
+    assert rows == [(4, 1, 1, 20), (5, 1, 0, 12)]
+    assert (await store.get_game(game.id)).status == "finished"
+
+
+async def test_shown_version_result_once_and_idle_setting_on_each_backend(store):
+    """The catch-up columns (migrations 5-6): ``table_version`` only grows and a finished
+    game behind it is listed; a result given with ``game_id`` is recorded once; a reset
+    lobby forgets its table and ping; ``end_idle_games`` and 64-bit ids round-trip."""
+    gid = await _active_game(store)
+    await store.update_game(gid, pinged_key="turn:s0", table_message_id=1_400_000_000_000_000_002)
+    await store.mark_shown(gid, 3)
+    await store.mark_shown(gid, 2)  # an older post never lowers it
+    assert (await store.get_game(gid)).table_version == 3
+    await store.commit_action(gid, expected_version=0, state="{}", version=4, seat="s0",
+                              action={}, events=[], status="finished")
+    assert [g.id for g in await store.finished_games_behind()] == [gid]
+    await store.mark_shown(gid, 4)
+    assert await store.finished_games_behind() == []
+    rows = [(4, True, 20)]
+    assert await store.record_result(9, "tiny", rows, game_id=gid) is True
+    assert await store.record_result(9, "tiny", rows, game_id=gid) is False
+    assert [(r.user_id, r.played, r.won) for r in await store.stats(9)] == [(4, 1, 1)]
+    other = await _active_game(store)
+    await store.update_game(other, pinged_key="turn:s0", table_version=0)
+    assert await store.reset_to_lobby(other) is True
+    row = await store._one("SELECT status, pinged_key, table_version FROM games WHERE id=?",
+                           (other,))
+    assert tuple(row) == ("lobby", None, None)
+    await store.save_guild_settings(GuildSettings(guild_id=1_300_000_000_000_000_000,
+                                                  end_idle_games=False))
+    assert (await store.guild_settings(1_300_000_000_000_000_000)).end_idle_games is False
+    await store.save_guild_settings(GuildSettings(guild_id=1_300_000_000_000_000_000,
+                                                  end_idle_games=True, turn_timer="24h"))
+    got = await store.guild_settings(1_300_000_000_000_000_000)
+    assert (got.end_idle_games, got.turn_timer) == (True, "24h")
+
+
+async def test_dm_channel_kept_beside_the_member_preferences(store):
+    assert await store.dm_channel(8) is None
+    await store.set_member_prefs(8, turn_notices=True)
+    await store.set_dm_channel(8, 777)
+    await store.set_member_prefs(8, dm_opt_out=True)
+    assert await store.dm_channel(8) == 777
+    assert (await store.member_prefs(8))["turn_notices"] is True
+
+
+async def test_an_unreadable_timer_row_is_skipped_noted_and_dropped_only_while_unreadable(store):
+    game = await store.create_game(kind="tiny", guild_id=1, channel_id=2, host_id=3,
+                                   host_name="Ana", options={}, seed=7)
+    tid = (await store.upsert_timer(game.id, "turn", "k1", 10.0, {"seats": ["s0"]})).id
+    await store._backend.write("UPDATE timers SET payload='{x' WHERE id=?", (tid,))
+    assert await store.due_timers(20.0) == [] and await store.timer(game.id, "turn") is None
+    assert store.unreadable_timers == {tid: (game.id, "'turn' timer: JSONDecodeError: Expecting "
+                                             "property name enclosed in double quotes: line 1 "
+                                             "column 2 (char 1)")}
+    # Written again over the same game and kind (same row id): the new timer is kept.
+    await store.upsert_timer(game.id, "turn", "k2", 30.0, {})
+    assert await store.delete_timer_row(tid) is False
+    assert [(t.id, t.key, t.due_at) for t in await store.timers()] == [(tid, "k2", 30.0)]
+    if store.dialect == "sqlite":
+        # A due time that is not a number is never due, and next_due ignores it.
+        await store._backend.write("UPDATE timers SET due_at='soon' WHERE id=?", (tid,))
+        assert await store.next_due() is None and await store.due_timers(1e12) == []
+    else:  # a PostgreSQL due_at holds numbers only: unreadable by its payload again
+        await store._backend.write("UPDATE timers SET payload='[' WHERE id=?", (tid,))
+        assert await store.due_timers(1e12) == [] and await store.next_due() == 30.0
+    assert await store.delete_timer_row(tid) is True
+    assert await store.timers() == []
 
 
 # -- PostgreSQL: several processes on one database ------------------------------------

@@ -16,7 +16,8 @@ from tests.support.tinygame import Add, tiny_registry
 
 
 async def _played(path) -> None:
-    """A SQLite file with a finished-or-not game, a lobby, a pending timer, stats, settings."""
+    """A SQLite file with a game under way, a lobby, their timers (the game's rules and
+    idle timers, the lobby's closing), stats, settings."""
     clock = ManualClock()
     store = await Store.open(path, clock=clock.now)
     svc = GameService(store, tiny_registry(), clock=clock)
@@ -30,8 +31,12 @@ async def _played(path) -> None:
     await svc.create_lobby("tiny", guild_id=1, channel_id=2, host_id=12, host_name="Cy", seed=1)
     await store.record_result(1, "tiny", [(10, True, 20), (11, False, 7)])
     await store.save_guild_settings(GuildSettings(guild_id=1, turn_timer="2m",
-                                                  max_open_lobbies=5))
+                                                  max_open_lobbies=5, end_idle_games=False))
     await store.set_member_prefs(11, dm_opt_out=True)
+    # The columns of migrations 5 and 6 (a 64-bit DM channel id among them).
+    await store.set_dm_channel(11, 1_400_000_000_000_000_001)
+    await store.set_seat(gid, "s1", dm_hand="h1")
+    await store.mark_shown(gid, 2)
     await store.close()
 
 
@@ -48,13 +53,17 @@ async def test_migrate_store_copies_every_row_there_and_back(tmp_path, database)
     source = tmp_path / "source.sqlite3"
     await _played(source)
     report = await transfer(source, database)
-    assert report.rows == {"games": 2, "seats": 3, "actions": 2, "timers": 1, "stats": 2,
+    assert report.rows == {"games": 2, "seats": 3, "actions": 2, "timers": 3, "stats": 2,
                            "guild_settings": 1, "member_prefs": 1}
     back = tmp_path / "back.sqlite3"
     await transfer(database, back)
     before, there, again = await _dump(source), await _dump(database), await _dump(back)
     assert there == before and again == before
-    assert before["timers"][0]["kind"] == "rules"
+    assert sorted((r["game_id"], r["kind"]) for r in before["timers"]) == [
+        (1, "idle"), (1, "rules"), (2, "lobby")]
+    assert [(r["user_id"], r["dm_channel_id"]) for r in before["member_prefs"]] == [
+        (11, 1_400_000_000_000_000_001)]
+    assert [(r["id"], r["table_version"]) for r in before["games"]] == [(1, 2), (2, None)]
     # New rows in the copy get ids after the copied ones (PostgreSQL's sequences moved on).
     store = await Store.open(database)
     try:
@@ -83,7 +92,7 @@ def test_herdbot_migrate_store_prints_what_it_copied(tmp_path):
     proc = cli("a.sqlite3", "b.sqlite3")
     assert (proc.returncode, proc.stderr) == (0, "")
     assert proc.stdout == ("herdbot: copied a.sqlite3 to b.sqlite3 (2 games, 3 seats, 2 actions, "
-                           "1 timers, 2 stats, 1 guild_settings, 1 member_prefs).\n")
+                           "3 timers, 2 stats, 1 guild_settings, 1 member_prefs).\n")
     proc = cli("a.sqlite3", "b.sqlite3")
     assert (proc.returncode, proc.stdout) == (1, "")
     assert proc.stderr == ("herdbot: the target database b.sqlite3 is not empty (its table "

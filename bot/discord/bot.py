@@ -25,7 +25,7 @@ from bot.discord.notify import Notifier
 from bot.discord.replies import defer, quoted, send_error
 from bot.games.registry import Registry
 from bot.runtime import Clock, GameError, GameService, Update
-from bot.store import STORE_FAILURES, GameRecord, Store
+from bot.store import STORE_FAILURES, GameRecord, Store, UnreadableRow
 
 if TYPE_CHECKING:
     from bot.discord.game_cog import GameCog
@@ -46,6 +46,10 @@ OOPS_AFTER_CHANGE = ("Something went wrong on our side after the game was update
 #: (PostgreSQL) cannot be reached: nothing was written, and the same click works later.
 STORE_DOWN = ("herdbot cannot save anything right now (its database is full or unavailable), "
               "so this was not done. Please try again in a few minutes.")
+#: The same when what the member did was stored and a later write (AI moves, timers) failed.
+STORE_DOWN_AFTER_CHANGE = (
+    "What you did was saved, but herdbot cannot save anything more right now (its database "
+    "is full or unavailable). The game carries on by itself as soon as it can save again.")
 
 
 def log_store_error(what: str, exc: Exception) -> None:
@@ -141,8 +145,7 @@ class HerdBot(commands.Bot):
         self.add_dynamic_items(HerdButton, HerdSelect)
         armed = await self.service.timers.start()
         # Supervised: a failure (a full disk) is logged once and the pass runs again later.
-        self._reconcile = self.service.supervisor.start(
-            "herdbot-reconcile-timers", self.service.reconcile_timers, forever=False)
+        self._reconcile = self.service.start_catch_up()
         log.info("store %s ready; %d timers re-armed", self.store.name, armed)
         if self._sync:
             await self.sync_commands()
@@ -189,7 +192,7 @@ class HerdBot(commands.Bot):
 
     async def on_game_update(self, update: Update) -> None:
         """Service subscriber: hand published updates to the lobby or the game's cog."""
-        if update.kind in ("lobby", "cancelled"):
+        if update.kind in ("lobby", "cancelled", "expired"):
             lobby = self.get_cog("Lobby")
             if lobby is not None:
                 await lobby.on_lobby_update(update)  # type: ignore[attr-defined]
@@ -214,9 +217,12 @@ class HerdBot(commands.Bot):
         before: GameRecord | None = None
         before_seats: list[Any] = []
         try:
-            before = await self.store.get_game(cid.game_id)
-            if cid.scope == "l":  # lobby clicks change seats and options, not the version
-                before_seats = await self.store.seats(cid.game_id)
+            try:
+                before = await self.store.get_game(cid.game_id)
+                if cid.scope == "l":  # lobby clicks change seats and options, not the version
+                    before_seats = await self.store.seats(cid.game_id)
+            except UnreadableRow:  # quarantined: the lobby or game answers in words
+                before = None
             if cid.scope == "l":
                 lobby = self.get_cog("Lobby")
                 await lobby.on_component(interaction, cid, values)  # type: ignore[union-attr]
@@ -232,21 +238,33 @@ class HerdBot(commands.Bot):
             await send_error(interaction, exc.message, secret=bool(cog and cog.hidden_info))
         except STORE_FAILURES as exc:
             log_store_error(f"component {custom_id}", exc)
-            await send_error(interaction, STORE_DOWN)
+            if await self._changed(before, cid.game_id, before_seats):
+                # The rest (AI moves, timers, the table) is caught up once writes work.
+                self.service.start_catch_up()
+                await send_error(interaction, STORE_DOWN_AFTER_CHANGE)
+            else:
+                await send_error(interaction, STORE_DOWN)
         except Exception:
             log.exception("component %s failed", custom_id)
-            changed = False
-            if before is not None:
-                try:
-                    after = await self.store.get_game(cid.game_id)
-                    after_seats = await self.store.seats(cid.game_id) if before_seats else []
-                except Exception:  # the store itself broke: say nothing more than OOPS
-                    after, after_seats = None, before_seats
-                changed = after is not None and (
-                    (before.status, before.version, before.options)
-                    != (after.status, after.version, after.options)
-                    or before_seats != after_seats)
+            changed = await self._changed(before, cid.game_id, before_seats)
             await send_error(interaction, OOPS_AFTER_CHANGE if changed else OOPS)
+
+    async def _changed(self, before: GameRecord | None, game_id: int,
+                       before_seats: list[Any] | None = None) -> bool:
+        """True when game ``game_id``'s stored status, version or options differ from
+        ``before``, or (for a lobby, ``before_seats`` given) its seats do: what a failed
+        request had already stored. False when unknown."""
+        if before is None:
+            return False
+        try:
+            after = await self.store.get_game(game_id)
+            after_seats = await self.store.seats(game_id) if before_seats else []
+        except Exception:  # the store itself broke: claim nothing
+            return False
+        return after is not None and (
+            (before.status, before.version, before.options)
+            != (after.status, after.version, after.options)
+            or (bool(before_seats) and before_seats != after_seats))
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """Answer component clicks discord.py's dispatch will not route (never 'This

@@ -26,7 +26,7 @@ from bot.discord.text import md_name, pinging, plain_name
 from bot.games.base import Action, Event, Pending, Result, State
 from bot.games.registry import GameSpec
 from bot.runtime import GameError, Update
-from bot.store import GameRecord, SeatRecord
+from bot.store import STORE_FAILURES, GameRecord, SeatRecord
 
 if TYPE_CHECKING:
     from bot.discord.bot import HerdBot
@@ -35,6 +35,9 @@ log = logging.getLogger(__name__)
 
 #: Discord's limit on an embed description.
 EMBED_LIMIT = 4096
+
+#: The update kinds that show a new state version in the game's thread.
+SHOWS_A_VERSION = ("started", "action", "timeout", "catchup")
 
 #: Discord's error codes for a channel that no longer exists and for a locked thread.
 UNKNOWN_CHANNEL = 10003
@@ -161,8 +164,6 @@ class GameCog(commands.Cog):
         self._pinged: dict[int, str] = {}
         #: game id -> lock serialising the posts of its tables.
         self._post_locks: dict[int, asyncio.Lock] = {}
-        #: games whose result this process recorded (a finish is recorded once).
-        self._recorded: set[int] = set()
         #: the /rules example picture, once built.
         self._example: bytes | None = None
 
@@ -335,7 +336,8 @@ class GameCog(commands.Cog):
             view=self.table_view(table),
             allowed_mentions=table.pings(humans),
         )
-        await self.bot.store.update_game(table.record.id, table_message_id=message.id)
+        await self.bot.store.update_game(table.record.id, table_message_id=message.id,
+                                         table_version=table.state.version)
         for seat_id in humans:
             await self.turn_notice(table, seat_id, message)
         if old:
@@ -347,18 +349,25 @@ class GameCog(commands.Cog):
     async def show_update(
         self, update: Update, interaction: discord.Interaction | None = None
     ) -> bool:
-        """:meth:`on_update` for a change that is already stored. When Discord refuses a
+        """:meth:`on_update` for a change that is already stored; once shown, its version
+        is stored as what the thread shows (``Store.mark_shown``; a version left unshown is
+        caught up at the next start). When Discord refuses a
         post in the game's thread the change stays made and the member who acted (if any)
         is told so, with where to look; a deleted thread ends the game (see
         :meth:`thread_gone`). Never raises for a Discord refusal; returns True when
         everything was posted."""
         try:
             await self.on_update(update, interaction)
+            if update.state is not None and update.kind in SHOWS_A_VERSION:
+                # The thread shows this version now (a table, a panel edit or a line; some
+                # changes show nothing public): start-up catch-up skips it.
+                try:
+                    await self.bot.store.mark_shown(update.record.id, update.state.version)
+                except STORE_FAILURES as exc:  # shown all the same; a restart shows it again
+                    log.warning("game %s: could not record the version shown (%s)",
+                                update.record.id, exc)
             return True
         except discord.HTTPException as exc:
-            if update.state is not None and update.result is not None:
-                await self.record_stats(
-                    Table(update.record, update.seats, update.spec, update.state))
             what = await self.posting_failed(update.record, exc)
             if interaction is not None:
                 more = "" if thread_is_gone(exc) else " See /game status."
@@ -409,7 +418,7 @@ class GameCog(commands.Cog):
             await self.archive(update.record)
             return
         if update.kind == "ended" and update.state is None:  # a quarantined game
-            await self._announce_end(update.record)
+            await self._announce_end(update.record, update.notes)
             return
         if update.kind in ("lobby", "cancelled") or update.state is None:
             return
@@ -426,7 +435,16 @@ class GameCog(commands.Cog):
                 )
             return
         if update.kind == "ended":
-            await self._announce_end(table.record)
+            await self._announce_end(table.record, update.notes)
+            return
+        if update.kind == "idle_notice":
+            if channel is not None:
+                humans = [s for s in table.pending.seats if table.is_human(s)]
+                who = " ".join(table.mention(s) for s in humans)
+                await channel.send(
+                    f"\N{HOURGLASS WITH FLOWING SAND} This game will end in 24 hours unless "
+                    f"someone moves.{f' Waiting for {who}.' if who else ''}",
+                    allowed_mentions=table.pings(humans))
             return
         if update.notes and channel is not None:
             await channel.send("\n".join(named(n, table.names) for n in update.notes)[:2000])
@@ -435,15 +453,15 @@ class GameCog(commands.Cog):
         if update.result is not None:
             await self.finish(table)
 
-    async def _announce_end(self, record: GameRecord) -> None:
-        """Say in the thread that the game was ended early and retire the table's buttons."""
+    async def _announce_end(self, record: GameRecord, notes: list[str] | None = None) -> None:
+        """Say in the thread that the game was ended early (``notes``: why, instead of the
+        plain sentence) and retire the table's buttons."""
         channel = self.channel_of(record)
         if channel is None:
             return
+        why = " ".join(notes or []) or "This game was ended early; no scores are recorded."
         try:
-            await channel.send(
-                "\N{BLACK SQUARE FOR STOP} This game was ended early; no scores are recorded."
-            )
+            await channel.send(f"\N{BLACK SQUARE FOR STOP} {why}"[:2000])
         except discord.HTTPException as exc:  # the game is ended all the same
             log.info("game %s: could not post the end: %s", record.id, exc)
             return
@@ -502,33 +520,16 @@ class GameCog(commands.Cog):
                 await self.bot.notifier.dm(table.record, user_id, body)
 
     async def finish(self, table: Table) -> None:
-        """Post the final scores and record the stats."""
+        """Post the final scores (the service recorded the stats with the final move)."""
         channel = self.channel_of(table.record)
         result = table.result
         if result is None:
             return
-        await self.record_stats(table)
         if channel is not None:
             embed = discord.Embed(title=f"{table.spec.name} #{table.record.id}: final scores",
                                   description=self.final_text(table)[:EMBED_LIMIT],
                                   colour=0xE0B000)
             await channel.send(embed=embed)
-
-    async def record_stats(self, table: Table) -> None:
-        """Record a finished game's result in the server's stats (before anything is
-        posted, so a refused post loses nothing)."""
-        result = table.result
-        if result is None or table.record.id in self._recorded:
-            return
-        self._recorded.add(table.record.id)
-        rows = []
-        for seat in table.seats:
-            if seat.user_id is None or seat.is_ai:
-                continue
-            won = seat.seat in result.winners and not seat.ai_takeover
-            rows.append((seat.user_id, won, result.scores.get(seat.seat, 0)))
-        if table.record.guild_id is not None and rows:
-            await self.bot.store.record_result(table.record.guild_id, table.spec.key, rows)
 
     # -- interactions ------------------------------------------------------------------
 

@@ -53,8 +53,8 @@ class Notifier:
         name = spec.name if spec else record.kind
         header = f"**{name} #{record.id}** \N{EM DASH} {thread_link(record)}\n"
         try:
-            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-            await user.send(header + text, **kwargs)
+            channel = await self.dm_channel(user_id)
+            await channel.send(header + text, **kwargs)
             return True
         except discord.Forbidden as exc:
             if exc.code == 50007:
@@ -63,6 +63,17 @@ class Notifier:
         except discord.HTTPException as exc:
             log.info("DM to %s failed: %s", user_id, exc)
             return False
+
+    async def dm_channel(self, user_id: int) -> discord.PartialMessageable:
+        """The member's DM channel: opened once (one bot-token request) and its id kept in
+        the store, so later DMs, after a restart too, need no look-up of the member.
+        Raises :class:`discord.HTTPException` when Discord refuses to open it."""
+        channel_id = await self.bot.store.dm_channel(user_id)
+        if channel_id is None:
+            data = await self.bot.http.start_private_message(user_id)
+            channel_id = int(data["id"])
+            await self.bot.store.set_dm_channel(user_id, channel_id)
+        return self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
 
     async def _closed(self, record: GameRecord, user_id: int) -> None:
         prefs = await self.bot.store.member_prefs(user_id)

@@ -7,7 +7,13 @@ game knowledge. Fonts are DejaVu Sans (assets/fonts/, licence in DejaVu-LICENSE.
 from __future__ import annotations
 
 import io
-from functools import cache
+import math
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from functools import cache, wraps
+from typing import Any, ParamSpec
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -17,6 +23,7 @@ FONT_DIR = ASSETS_DIR / "fonts"
 _FONT_FILES = {False: "DejaVuSans.ttf", True: "DejaVuSans-Bold.ttf"}
 
 RGB = tuple[int, int, int]
+P = ParamSpec("P")
 
 
 @cache
@@ -111,3 +118,134 @@ def to_png(
         image = image.quantize(palette=pal, dither=Image.Dither.NONE)
     image.save(buf, format="PNG", optimize=optimize, compress_level=9 if optimize else level)
     return buf.getvalue()
+
+
+# -- the smallest text drawn -------------------------------------------------------------
+#
+# Every renderer draws its text through :class:`Draw` (a Pillow ``ImageDraw`` that notes
+# the size of every font it draws with) inside :func:`measuring`. Cached pieces (card
+# faces, bases) keep the smallest size drawn into them in ``image.info["text_px"]``;
+# :func:`paste` and :func:`cached_copy` note it again each time the piece is reused. So a
+# picture knows the smallest text in it, in px of the picture itself.
+
+_local = threading.local()
+
+
+class TextMeter:
+    """The smallest text size (px, a font's em size) drawn while it was current."""
+
+    def __init__(self) -> None:
+        self.smallest: float = math.inf
+
+    def note(self, px: float) -> None:
+        """Record text of ``px`` px."""
+        if px < self.smallest:
+            self.smallest = px
+
+
+def _stack() -> list[TextMeter]:
+    stack: list[TextMeter] | None = getattr(_local, "stack", None)
+    if stack is None:
+        stack = _local.stack = []
+    return stack
+
+
+@contextmanager
+def measuring(*, propagate: bool = True) -> Iterator[TextMeter]:
+    """A new :class:`TextMeter` for the text drawn in this thread inside the block. Meters
+    nest: on leaving, the inner one's smallest size is noted in the outer one too, unless
+    ``propagate`` is false (a cached piece, noted when it is pasted)."""
+    stack = _stack()
+    meter = TextMeter()
+    stack.append(meter)
+    try:
+        yield meter
+    finally:
+        stack.pop()
+        if propagate and stack and meter.smallest < math.inf:
+            stack[-1].note(meter.smallest)
+
+
+def note_text(px: float) -> None:
+    """Record text of ``px`` px in the current meter (no-op outside :func:`measuring`)."""
+    stack = _stack()
+    if stack:
+        stack[-1].note(px)
+
+
+class Draw(ImageDraw.ImageDraw):
+    """``ImageDraw.Draw`` that notes the size of every (non-blank) text it draws."""
+
+    def __init__(self, im: Image.Image) -> None:
+        super().__init__(im)
+
+    def text(self, xy: Any, text: Any, fill: Any = None, font: Any = None,  # type: ignore[override]
+             *args: Any, **kwargs: Any) -> None:
+        if str(text).strip():
+            note_text(getattr(font, "size", 10))
+        super().text(xy, text, fill, font, *args, **kwargs)
+
+
+def sprite(func: Callable[P, Image.Image]) -> Callable[P, Image.Image]:
+    """Decorator for a cached builder of a picture piece: builds it once per arguments,
+    measuring its text into ``image.info["text_px"]`` (see :func:`paste`)."""
+
+    @wraps(func)
+    def build(*args: P.args, **kwargs: P.kwargs) -> Image.Image:
+        with measuring(propagate=False) as m:
+            img = func(*args, **kwargs)
+        img.info["text_px"] = m.smallest
+        return img
+
+    return cache(build)  # type: ignore[return-value]
+
+
+def paste(dst: Image.Image, piece: Image.Image, xy: tuple[int, int], *,
+          mask: bool = True) -> None:
+    """Paste a cached ``piece`` (RGBA pieces through their own alpha if ``mask``) at
+    ``xy`` and note the smallest text drawn in it."""
+    note_text(piece.info.get("text_px", math.inf))
+    if mask and piece.mode == "RGBA":
+        dst.paste(piece, xy, piece)
+    else:
+        dst.paste(piece, xy)
+
+
+def cached_copy(piece: Image.Image) -> Image.Image:
+    """A copy of a cached ``piece`` (e.g. a background) to draw on; notes its text."""
+    note_text(piece.info.get("text_px", math.inf))
+    return piece.copy()
+
+
+@dataclass(frozen=True)
+class Picture:
+    """A rendered picture: ``png`` bytes, ``size`` (width, height) in px and the smallest
+    text drawn in it, ``smallest_text_px`` (a font's em size in px of this picture;
+    ``inf`` when it has no text). On a phone the picture is shown about 500 px wide, so
+    the text shows at ``smallest_text_px * 500 / width`` px there."""
+
+    png: bytes
+    size: tuple[int, int]
+    smallest_text_px: float
+
+    @property
+    def phone_text_px(self) -> float:
+        """The smallest text in px when the picture is shown 500 px wide."""
+        return self.smallest_text_px * PHONE_WIDTH / self.size[0]
+
+
+#: How wide a phone shows a picture in a message (px); UX.md asks for text of at least
+#: :data:`PHONE_MIN_TEXT` px at this width and pictures no taller than 1.3 times their width.
+PHONE_WIDTH = 500
+PHONE_MIN_TEXT = 14
+
+
+def min_font(width: int) -> int:
+    """The smallest font size (px) that shows at :data:`PHONE_MIN_TEXT` px or more when
+    a picture ``width`` px wide is shown :data:`PHONE_WIDTH` px wide."""
+    return math.ceil(PHONE_MIN_TEXT * width / PHONE_WIDTH)
+
+
+def picture(img: Image.Image, meter: TextMeter, **png: Any) -> Picture:
+    """Encode ``img`` (see :func:`to_png` for ``png`` options) into a :class:`Picture`."""
+    return Picture(to_png(img, **png), img.size, meter.smallest)

@@ -18,14 +18,31 @@ from PIL import Image, ImageDraw
 from bot.games.llamas_alpacas.cards import Card
 from bot.games.llamas_alpacas.cards import card as card_by_id
 from bot.games.llamas_alpacas.models import LlamasAlpacasView, PlayerView
-from bot.render.common import draw_text, font, pill, rounded_box, text_size, to_png
+from bot.render.common import (
+    Draw,
+    Picture,
+    cached_copy,
+    draw_text,
+    font,
+    measuring,
+    min_font,
+    paste,
+    pill,
+    rounded_box,
+    sprite,
+    text_size,
+)
 
-WIDTH = 1140
-MARGIN = 24
-ROW_CARD = (150, 200)
-BOARD_CARD = (112, 144)
-GAP = 14
-BOARD_GAP = 8
+WIDTH = 1000
+#: The smallest text size (14 px when the picture is shown 500 px wide on a phone).
+TEXT = min_font(WIDTH)
+MARGIN = 16
+ROW_CARD = (118, 156)
+BOARD_CARD = (104, 128)
+GAP = 8
+BOARD_GAP = 6
+PANEL_W = (WIDTH - 2 * MARGIN - 12) // 2
+PANEL_HEAD = 58
 
 INK = (58, 44, 34)
 PAPER = (250, 244, 232)
@@ -180,12 +197,15 @@ def _alpaca(
     mask.rectangle((*P(0.56, 0.34), *P(0.82, 0.42)), fill=255)
 
 
-@cache
-def card_tile(card_id: int, w: int, h: int) -> Image.Image:
-    """The RGBA picture of one card at ``w`` x ``h`` px (cached: cards never change)."""
+@sprite
+def card_tile(card_id: int, w: int, h: int, text: int = 0) -> Image.Image:
+    """The RGBA picture of one card at ``w`` x ``h`` px (cached: cards never change): the
+    animal drawn with its accessory, the digit or a star (top left), the colour as a
+    patterned strip along the bottom with the colour's letter on it. ``text`` is the
+    smallest font size to use (px; the digit and letter never go below it)."""
     c = card_by_id(card_id)
     img = Image.new("RGBA", (w, h), (0, 0, 0, 0))
-    d = ImageDraw.Draw(img)
+    d = Draw(img)
     rounded_box(
         d,
         (0, 0, w - 1, h - 1),
@@ -198,14 +218,15 @@ def card_tile(card_id: int, w: int, h: int) -> Image.Image:
     ad = ImageDraw.Draw(art)
     acc_mask = Image.new("L", (w, h), 0)
     md = ImageDraw.Draw(acc_mask)
-    size = min(w * 0.92, h * 0.6)
-    ax, ay = (w - size) / 2 - w * 0.02, h * 0.2
+    strip_h = max(int(h * 0.12), int(text * 1.2))
+    top = h * 0.1
+    size = min(w * 0.98, h - strip_h - 10 - top)
+    ax, ay = (w - size) / 2 + w * 0.04, top
     (_llama if c.animal == "llama" else _alpaca)(ad, md, ax, ay, size)
     _fill_pattern(art, c.colour, acc_mask)
     # outline the accessory so white shows on any background
     edge = acc_mask.filter(_EDGE)
     art.paste(INK, (0, 0), edge)
-    strip_h = int(h * 0.16)
     strip = (4, h - strip_h - 4, w - 4, h - 4)
     # bottom strip: accessory colour + pattern, and the animal's name
     strip_mask = Image.new("L", (w, h), 0)
@@ -216,22 +237,10 @@ def card_tile(card_id: int, w: int, h: int) -> Image.Image:
         (3, 3, w - 4, h - 4), radius=max(6, w // 10 - 2), fill=255
     )
     img.paste(art, (0, 0), art_mask)
-    d = ImageDraw.Draw(img)
+    d = Draw(img)
     d.rounded_rectangle(strip, radius=max(6, w // 14), outline=INK, width=2)
-    word = c.animal.upper()
-    fs = int(h * 0.105)
-    draw_text(
-        d,
-        (w / 2, (strip[1] + strip[3]) / 2),
-        word,
-        font(fs, True),
-        (255, 255, 255),
-        anchor="mm",
-        stroke=3,
-        stroke_fill=INK,
-    )
     # digit or star, top left
-    ds = int(h * 0.2)
+    ds = max(text, int(h * 0.2))
     if c.digit is None:
         draw_text(
             d,
@@ -245,23 +254,10 @@ def card_tile(card_id: int, w: int, h: int) -> Image.Image:
         )
     else:
         draw_text(d, (w * 0.08, h * 0.02), str(c.digit), font(ds, True), INK, anchor="la")
-    # colour badge with letter, top right
-    r = int(w * 0.15)
-    cx, cy = w - r - int(w * 0.06), r + int(h * 0.04)
-    badge = Image.new("L", (w, h), 0)
-    ImageDraw.Draw(badge).ellipse((cx - r, cy - r, cx + r, cy + r), fill=255)
-    img.paste(_pattern(c.colour, w, h), (0, 0), badge)
-    d.ellipse((cx - r, cy - r, cx + r, cy + r), outline=INK, width=3)
-    draw_text(
-        d,
-        (cx, cy),
-        LETTER[c.colour],
-        font(int(r * 1.3), True),
-        (255, 255, 255),
-        anchor="mm",
-        stroke=3,
-        stroke_fill=INK,
-    )
+    # the colour's letter on its patterned strip
+    draw_text(d, (w / 2, (strip[1] + strip[3]) / 2 + 1), LETTER[c.colour],
+              font(max(text, int(strip_h * 0.8)), True), (255, 255, 255), anchor="mm",
+              stroke=3, stroke_fill=INK)
     # the border again, on top of everything
     rounded_box(d, (0, 0, w - 1, h - 1), radius=max(8, w // 10), outline=INK, width=3)
     return img
@@ -350,11 +346,14 @@ def _treats_width(d: ImageDraw.ImageDraw, clovers: int, carrots: int, size: int)
 
 
 # -- layout ------------------------------------------------------------------------------------
+#
+# Phone first: the picture is 1000 px wide and shown about 500 px wide on a phone, so no
+# text is below TEXT = 28 px (14 px there) and the picture is at most 1.3 x 1000 px tall.
+# Header bar, the row of six cards with the draw pile, then the boards two by two.
 
 
 def _paste_card(img: Image.Image, card: Card, x: int, y: int, size: tuple[int, int]) -> None:
-    tile = card_tile(card.id, *size)
-    img.paste(tile, (x, y), tile)
+    paste(img, card_tile(card.id, *size, TEXT), (x, y))
 
 
 def _face_down(d: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int, label: str) -> None:
@@ -368,7 +367,7 @@ def _face_down(d: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int, label: st
         d,
         (x + w / 2, y + h / 2),
         label,
-        font(34, True),
+        font(max(TEXT, int(w * 0.3)), True),
         (255, 255, 255),
         anchor="mm",
         stroke=3,
@@ -395,105 +394,67 @@ def _status(view: LlamasAlpacasView, names: Mapping[str, str]) -> str:
 
 
 def _layout(n_players: int) -> tuple[int, int, int, int, int, int]:
-    """(height, header_h, row_top, row_h, boards_top, panel_h) for ``n_players``."""
+    """(height, header_h, row_top, row_h, boards_top, panel_h) for ``n_players``: fixed
+    per player count (1 row of boards for 2 players, 2 rows for 3-4)."""
     panel_rows = 1 if n_players <= 2 else 2
-    panel_h = 72 + 3 * BOARD_CARD[1] + 2 * BOARD_GAP + 22
-    header_h = 70
-    row_top = header_h + 16
-    row_h = 44 + ROW_CARD[1] + 52
-    boards_top = row_top + row_h + 16
-    height = boards_top + panel_rows * panel_h + (panel_rows - 1) * 20 + MARGIN
+    panel_h = PANEL_HEAD + 3 * BOARD_CARD[1] + 2 * BOARD_GAP + 14
+    header_h = 60
+    row_top = header_h + 10
+    row_h = 40 + ROW_CARD[1] + 52
+    boards_top = row_top + row_h + 12
+    height = boards_top + panel_rows * panel_h + (panel_rows - 1) * 12 + MARGIN
     return height, header_h, row_top, row_h, boards_top, panel_h
 
 
-PANEL_W = (WIDTH - 2 * MARGIN - 20) // 2
-
-
 def _panel_xy(k: int, boards_top: int, panel_h: int) -> tuple[int, int]:
-    return MARGIN + (k % 2) * (PANEL_W + 20), boards_top + (k // 2) * (panel_h + 20)
+    return MARGIN + (k % 2) * (PANEL_W + 12), boards_top + (k // 2) * (panel_h + 12)
 
 
 def _space_xy(x: int, y: int, i: int) -> tuple[int, int]:
     bw, bh = BOARD_CARD
-    return x + 18 + (i % 3) * (bw + BOARD_GAP), y + 72 + (i // 3) * (bh + BOARD_GAP)
+    return x + 12 + (i % 3) * (bw + BOARD_GAP), y + PANEL_HEAD + (i // 3) * (bh + BOARD_GAP)
 
 
-@cache
+def _row_x(i: int) -> int:
+    return MARGIN + 6 + i * (ROW_CARD[0] + GAP)
+
+
+@sprite
 def _base(n_players: int) -> Image.Image:
     """Everything that never changes for ``n_players``: background, header bar, the row
     frame with its position labels, and each panel with empty spaces and treat icons."""
     height, header_h, row_top, row_h, boards_top, panel_h = _layout(n_players)
     img = Image.new("RGB", (WIDTH, height), TABLE)
-    d = ImageDraw.Draw(img)
+    d = Draw(img)
     d.rectangle((0, 0, WIDTH, header_h), fill=(94, 66, 44))
-    draw_text(
-        d, (MARGIN, header_h / 2), "Llamas & Alpacas", font(34, True), (255, 244, 220), anchor="lm"
-    )
-    rounded_box(
-        d,
-        (MARGIN - 8, row_top, WIDTH - MARGIN + 8, row_top + row_h),
-        radius=18,
-        fill=PAPER,
-        outline=(200, 190, 175),
-        width=2,
-    )
+    draw_text(d, (MARGIN, header_h / 2), "Llamas & Alpacas", font(32, True), (255, 244, 220),
+              anchor="lm")
+    rounded_box(d, (MARGIN - 6, row_top, WIDTH - MARGIN + 6, row_top + row_h), radius=16,
+                fill=PAPER, outline=(200, 190, 175), width=2)
     cw, _ = ROW_CARD
     for i in range(6):
-        cx = MARGIN + 8 + i * (cw + GAP)
+        cx = _row_x(i)
         if i == 0:
-            pill(
-                d,
-                (cx + cw / 2, row_top + 22),
-                "1 · FREE",
-                font(22, True),
-                fill=FREE_GREEN,
-                text_fill=(255, 255, 255),
-                pad=(12, 4),
-            )
+            pill(d, (cx + cw / 2, row_top + 21), "1 FREE", font(TEXT, True), fill=FREE_GREEN,
+                 text_fill=(255, 255, 255), pad=(8, 2))
         else:
-            pill(
-                d,
-                (cx + cw / 2, row_top + 22),
-                str(i + 1),
-                font(22, True),
-                fill=(214, 204, 188),
-                text_fill=INK,
-                pad=(14, 4),
-            )
+            pill(d, (cx + cw / 2, row_top + 21), str(i + 1), font(TEXT, True),
+                 fill=(214, 204, 188), text_fill=INK, pad=(12, 2))
     bw, bh = BOARD_CARD
     for k in range(n_players):
         x, y = _panel_xy(k, boards_top, panel_h)
-        rounded_box(
-            d,
-            (x, y, x + PANEL_W, y + panel_h),
-            radius=18,
-            fill=PANEL,
-            outline=(200, 190, 175),
-            width=2,
-        )
+        rounded_box(d, (x, y, x + PANEL_W, y + panel_h), radius=16, fill=PANEL,
+                    outline=(200, 190, 175), width=2)
         for i in range(9):
             sx, sy = _space_xy(x, y, i)
-            rounded_box(
-                d,
-                (sx, sy, sx + bw, sy + bh),
-                radius=12,
-                fill=(238, 232, 220),
-                outline=(200, 190, 175),
-                width=2,
-            )
-            draw_text(
-                d,
-                (sx + bw / 2, sy + bh / 2),
-                str(i + 1),
-                font(26, True),
-                (205, 195, 180),
-                anchor="mm",
-            )
-        tx = x + 18 + 3 * bw + 2 * BOARD_GAP + 22
-        ty = y + 72
-        draw_text(d, (tx, ty + 14), "Treats", font(22, True), MUTED, anchor="lm")
-        _clover(d, tx + 14, ty + 52, 11)
-        _carrot(d, tx + 14, ty + 100, 11)
+            rounded_box(d, (sx, sy, sx + bw, sy + bh), radius=10, fill=(238, 232, 220),
+                        outline=(200, 190, 175), width=2)
+            draw_text(d, (sx + bw / 2, sy + bh / 2), str(i + 1), font(TEXT, True),
+                      (200, 188, 170), anchor="mm")
+        tx = x + 12 + 3 * bw + 2 * BOARD_GAP + 14
+        ty = y + PANEL_HEAD
+        _clover(d, tx + 16, ty + 22, 12)
+        _carrot(d, tx + 16, ty + 72, 12)
     if n_players == 3:
         _legend(img, d, *_panel_xy(3, boards_top, panel_h), PANEL_W, panel_h)
     return img
@@ -501,51 +462,33 @@ def _base(n_players: int) -> Image.Image:
 
 def _legend(img: Image.Image, d: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int) -> None:
     """A key to the cards and the row, drawn in the free fourth panel (3 players)."""
-    rounded_box(d, (x, y, x + w, y + h), radius=18, fill=PAPER, outline=(200, 190, 175), width=2)
-    draw_text(d, (x + 20, y + 36), "How to read the table", font(28, True), INK, anchor="lm")
-    body = font(22)
-    bold = font(22, True)
+    rounded_box(d, (x, y, x + w, y + h), radius=16, fill=PAPER, outline=(200, 190, 175), width=2)
+    draw_text(d, (x + 16, y + 30), "How to read the table", font(30, True), INK, anchor="lm")
+    body = font(TEXT)
     ly = y + 84
-    r = 17
+    r = 19
     for colour, words in (
-        ("red", "red - stripes"),
-        ("blue", "blue - dots"),
-        ("green", "green - checks"),
-        ("yellow", "yellow - lines"),
-        ("white", "white - any colour"),
+        ("red", "red: stripes"),
+        ("blue", "blue: dots"),
+        ("green", "green: checks"),
+        ("yellow", "yellow: lines"),
+        ("white", "white: any colour"),
     ):
-        cx, cy = x + 38, ly
+        cx, cy = x + 36, ly
         mask = Image.new("L", img.size, 0)
         ImageDraw.Draw(mask).ellipse((cx - r, cy - r, cx + r, cy + r), fill=255)
         img.paste(_pattern(colour, img.width, img.height), (0, 0), mask)
         d.ellipse((cx - r, cy - r, cx + r, cy + r), outline=INK, width=2)
-        draw_text(
-            d,
-            (cx, cy),
-            LETTER[colour],
-            font(20, True),
-            (255, 255, 255),
-            anchor="mm",
-            stroke=2,
-            stroke_fill=INK,
-        )
+        draw_text(d, (cx, cy), LETTER[colour], font(TEXT, True), (255, 255, 255), anchor="mm",
+                  stroke=2, stroke_fill=INK)
         draw_text(d, (x + 68, cy), words, body, INK, anchor="lm")
-        ly += 42
-    draw_text(d, (x + 26, ly), "★", font(30, True), GOLD, anchor="lm", stroke=2, stroke_fill=INK)
+        ly += 46
+    draw_text(d, (x + 20, ly), "★", font(34, True), GOLD, anchor="lm", stroke=2, stroke_fill=INK)
     draw_text(d, (x + 68, ly), "a star is any digit", body, INK, anchor="lm")
     ly += 52
-    for head, text in (
-        ("Take:", "card 1 is free; pay each card"),
-        ("", "you skip: a clover for a llama,"),
-        ("", "a carrot for an alpaca."),
-        ("Score:", "a line of 3 with the same animal,"),
-        ("", "colour, or digits (2-2-2, 1-2-3):"),
-        ("", "1 / 2 / 3 matches = 2 / 4 / 6 pts."),
-    ):
-        if head:
-            draw_text(d, (x + 26, ly), head, bold, INK, anchor="lm")
-        draw_text(d, (x + 118, ly), text, body, INK, anchor="lm")
-        ly += 32
+    for text in ("Card 1 is free; skipping a", "card costs a treat. Lines", "of 3 that match score."):
+        draw_text(d, (x + 20, ly), text, body, INK, anchor="lm")
+        ly += 38
 
 
 def _panel(
@@ -564,91 +507,146 @@ def _panel(
     active = view.active == p.seat or (view.phase == "setup" and not p.placed_start)
     winner = p.seat in view.winners
     if (active and not view.finished) or winner:
-        rounded_box(d, (x, y, x + w, y + h), radius=18, outline=GOLD, width=6)
-    name_font = font(30, True)
-    shown = name
-    while text_size(d, shown, name_font)[0] > w - 250 and len(shown) > 4:
-        shown = shown[:-2] + "…"
-    draw_text(d, (x + 20, y + 36), shown, name_font, INK, anchor="lm")
+        rounded_box(d, (x, y, x + w, y + h), radius=16, outline=GOLD, width=6)
     score = f"{p.score} pts"
-    draw_text(d, (x + w - 20, y + 36), score, font(32, True), INK, anchor="rm")
-    tag = None
-    if winner:
-        tag = "WINNER"
-    elif active and not view.finished:
-        tag = "PLACING" if view.phase == "setup" else "TURN"
-    if tag:
-        sw = text_size(d, score, font(32, True))[0]
-        tw = text_size(d, tag, font(20, True))[0]
-        pill(
-            d,
-            (x + w - 20 - sw - 22 - tw / 2, y + 36),
-            tag,
-            font(20, True),
-            fill=GOLD,
-            text_fill=INK,
-            pad=(10, 5),
-        )
+    sf = font(30, True)
+    sw = text_size(d, score, sf)[0]
+    draw_text(d, (x + w - 14, y + 28), score, sf, INK, anchor="rm")
+    mark = "★ " if winner else ("▶ " if active and not view.finished else "")
+    name_font = font(30, True)
+    shown = mark + name
+    while text_size(d, shown, name_font)[0] > w - sw - 44 and len(shown) > 4:
+        shown = shown[:-2] + "…"
+    draw_text(d, (x + 14, y + 28), shown, name_font, INK, anchor="lm")
     bw, bh = BOARD_CARD
     for i, c in enumerate(p.board):
         cx, cy = _space_xy(x, y, i)
         if c is not None:
             _paste_card(img, c, cx, cy, BOARD_CARD)
         if i in spaces_hl:
-            rounded_box(
-                d, (cx - 4, cy - 4, cx + bw + 4, cy + bh + 4), radius=14, outline=GOLD, width=5
-            )
-    sx = x + 18 + 3 * bw + 2 * BOARD_GAP + 22
-    by = y + 72
-    draw_text(d, (sx + 36, by + 56), f"×{p.clovers}", font(30, True), INK, anchor="lm")
-    draw_text(d, (sx + 36, by + 104), f"×{p.carrots}", font(30, True), INK, anchor="lm")
+            rounded_box(d, (cx - 4, cy - 4, cx + bw + 4, cy + bh + 4), radius=12, outline=GOLD,
+                        width=5)
+    sx = x + 12 + 3 * bw + 2 * BOARD_GAP + 14
+    by = y + PANEL_HEAD
+    tf = font(30, True)
+    draw_text(d, (sx + 36, by + 22), f"×{p.clovers}", tf, INK, anchor="lm")
+    draw_text(d, (sx + 36, by + 72), f"×{p.carrots}", tf, INK, anchor="lm")
     held: Card | None = None
     label = ""
     if p.start_card is not None:
-        held, label = p.start_card, "To place"
+        held, label = p.start_card, "Place"
     elif view.held is not None and view.active == p.seat:
         held, label = view.held, "Taken"
     if held is not None:
-        draw_text(d, (sx, by + 160), label, font(22, True), MUTED, anchor="lm")
-        _paste_card(img, held, sx, by + 180, BOARD_CARD)
-        rounded_box(
-            d, (sx - 4, by + 176, sx + bw + 4, by + 184 + bh), radius=14, outline=GOLD, width=4
-        )
+        draw_text(d, (sx, by + 128), label, font(TEXT, True), MUTED, anchor="lm")
+        _paste_card(img, held, sx, by + 152, BOARD_CARD)
+        rounded_box(d, (sx - 4, by + 148, sx + bw + 4, by + 156 + bh), radius=12, outline=GOLD,
+                    width=4)
     elif view.keep is not None and view.active == p.seat:
-        draw_text(d, (sx, by + 160), "Keeps 10", font(22, True), MUTED, anchor="lm")
+        draw_text(d, (sx, by + 128), "Keeps", font(TEXT, True), MUTED, anchor="lm")
+        draw_text(d, (sx, by + 164), "10", font(TEXT, True), MUTED, anchor="lm")
 
 
 @cache
 def _palette() -> Image.Image:
     """A 256-colour palette fitted (median cut, once per process) to everything the table
     uses: the base, every card tile at both sizes, treats, pile, outlines and text."""
-    base = _base(3)
-    cols = WIDTH // (BOARD_CARD[0] + 4)
-    rows = -(-82 // cols)
-    extra = (
-        rows * (BOARD_CARD[1] + 4)
-        + (-(-82 // (WIDTH // (ROW_CARD[0] + 4)))) * (ROW_CARD[1] + 4)
-        + 200
-    )
-    img = Image.new("RGB", (WIDTH, base.height + extra), TABLE)
-    img.paste(base, (0, 0))
-    y = base.height
-    for size in (BOARD_CARD, ROW_CARD):
-        per = WIDTH // (size[0] + 4)
-        for k in range(82):
-            tile = card_tile(k + 1, *size)
-            img.paste(tile, ((k % per) * (size[0] + 4), y + (k // per) * (size[1] + 4)), tile)
-        y += -(-82 // per) * (size[1] + 4)
-    d = ImageDraw.Draw(img)
-    _face_down(d, 10, y + 10, 120, 160, "63")
-    _treats(d, 150, y + 40, 3, 4, size=28)
-    rounded_box(d, (400, y + 10, 600, y + 190), radius=16, fill=PANEL, outline=GOLD, width=6)
-    pill(d, (700, y + 40), "WINNER", font(20, True), fill=GOLD, text_fill=INK)
-    draw_text(d, (800, y + 40), "Maya 12 pts ×3", font(30, True), INK, anchor="lm")
-    d.rectangle((0, y + 100, 300, y + 190), fill=(94, 66, 44))
-    draw_text(d, (10, y + 140), "Game over", font(28, True), (255, 255, 255), anchor="lm")
-    draw_text(d, (700, y + 120), "draw pile", font(20, True), MUTED, anchor="lm")
+    with measuring(propagate=False):
+        base = _base(3)
+        sizes = (BOARD_CARD, ROW_CARD)
+        extra = sum(-(-82 // (WIDTH // (sz[0] + 4))) * (sz[1] + 4) for sz in sizes) + 200
+        img = Image.new("RGB", (WIDTH, base.height + extra), TABLE)
+        img.paste(base, (0, 0))
+        y = base.height
+        for size in sizes:
+            per = WIDTH // (size[0] + 4)
+            for k in range(82):
+                tile = card_tile(k + 1, *size, TEXT)
+                img.paste(tile, ((k % per) * (size[0] + 4), y + (k // per) * (size[1] + 4)), tile)
+            y += -(-82 // per) * (size[1] + 4)
+        d = ImageDraw.Draw(img)
+        _face_down(d, 10, y + 10, 120, 160, "63")
+        _treats(d, 150, y + 40, 3, 4, size=TEXT)
+        rounded_box(d, (400, y + 10, 600, y + 190), radius=16, fill=PANEL, outline=GOLD, width=6)
+        draw_text(d, (700, y + 40), "Maya 12 pts ×3", font(30, True), INK, anchor="lm")
+        d.rectangle((0, y + 100, 300, y + 190), fill=(94, 66, 44))
+        draw_text(d, (10, y + 140), "Game over", font(28, True), (255, 255, 255), anchor="lm")
+        draw_text(d, (700, y + 120), "draw pile", font(TEXT, True), MUTED, anchor="lm")
     return img.quantize(colors=256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+
+
+def table_picture(
+    view: LlamasAlpacasView,
+    *,
+    highlight: Highlight | None = None,
+    names: Mapping[str, str] | None = None,
+) -> Picture:
+    """The table as a :class:`~bot.render.common.Picture`: 1000 px wide, 788 px high for
+    2 players and 1260 px for 3-4 (fixed per player count); no text under 28 px.
+
+    Args:
+        view: any seat's or the spectator's view (all show the same table).
+        highlight: optional gold outlines: ``{"row": [positions 1-6], seat: [spaces 0-8]}``.
+        names: display names per seat id (default: the seat ids).
+
+    The first call in a process also builds the cached palette and card tiles (call
+    :func:`warm_up` at start-up to pay it early). Pure: safe in a worker thread.
+    """
+    names = dict(names or {})
+    hl = dict(highlight or {})
+    height, header_h, row_top, row_h, boards_top, panel_h = _layout(len(view.players))
+    pal = _palette()
+    with measuring() as meter:
+        img = cached_copy(_base(len(view.players)))
+        d = Draw(img)
+        st = font(30, True)
+        title_w = text_size(d, "Llamas & Alpacas", font(32, True))[0]
+        status = _status(view, names)
+        while text_size(d, status, st)[0] > WIDTH - 3 * MARGIN - title_w and len(status) > 4:
+            status = status[:-2] + "…"
+        draw_text(d, (WIDTH - MARGIN, header_h / 2), status, st, (255, 255, 255), anchor="rm")
+
+        # the row
+        cw, ch = ROW_CARD
+        cy = row_top + 40
+        row_hl = set(hl.get("row", []))
+        for i in range(6):
+            cx = _row_x(i)
+            if i < len(view.row):
+                slot = view.row[i]
+                _paste_card(img, slot.card, cx, cy, ROW_CARD)
+                if slot.position in row_hl:
+                    rounded_box(d, (cx - 5, cy - 5, cx + cw + 5, cy + ch + 5), radius=14,
+                                outline=GOLD, width=5)
+                if slot.clovers or slot.carrots:
+                    tw = _treats_width(d, slot.clovers, slot.carrots, TEXT)
+                    _treats(d, cx + (cw - tw) / 2, cy + ch + 26, slot.clovers, slot.carrots,
+                            size=TEXT)
+            else:
+                rounded_box(d, (cx, cy, cx + cw, cy + ch), radius=12, outline=(200, 190, 175),
+                            width=2)
+        px = _row_x(6) + 4
+        pw = WIDTH - MARGIN - px
+        _face_down(d, px, cy - 30, pw, ch - 20, str(view.draw_count))
+        draw_text(d, (px + pw / 2, cy + ch + 2), "draw pile", font(TEXT, True), MUTED,
+                  anchor="mm")
+        draw_text(d, (px + pw / 2, cy + ch + 34), f"discard {view.discard_count}",
+                  font(TEXT, True), MUTED, anchor="mm")
+
+        # the players
+        for k, p in enumerate(view.players):
+            x, y = _panel_xy(k, boards_top, panel_h)
+            _panel(img, d, p, view, names.get(p.seat, p.seat), x, y, PANEL_W, panel_h,
+                   hl.get(p.seat, []))
+    return Picture(_encode(img, pal), img.size, meter.smallest)
+
+
+def _encode(img: Image.Image, pal: Image.Image) -> bytes:
+    import io
+
+    buf = io.BytesIO()
+    img.quantize(palette=pal, dither=Image.Dither.NONE).save(buf, format="PNG", compress_level=1)
+    return buf.getvalue()
 
 
 def render_table(
@@ -657,69 +655,54 @@ def render_table(
     highlight: Highlight | None = None,
     names: Mapping[str, str] | None = None,
 ) -> bytes:
-    """Render the table as PNG bytes (1140 px wide; 964 px high for 2 players and 1526 px
-    for 3-4; the first call in a process also builds the cached palette and card tiles,
-    about 1 s of CPU: call :func:`warm_up` at start-up to pay it early).
+    """PNG bytes of :func:`table_picture` (well under 8 MiB)."""
+    return table_picture(view, highlight=highlight, names=names).png
 
-    Args:
-        view: any seat's or the spectator's view (all show the same table).
-        highlight: optional gold outlines: ``{"row": [positions 1-6], seat: [spaces 0-8]}``.
-        names: display names per seat id (default: the seat ids).
 
-    Returns PNG bytes (well under 8 MiB). Pure: safe to run in a worker thread.
-    """
-    names = dict(names or {})
-    hl = dict(highlight or {})
-    height, header_h, row_top, row_h, boards_top, panel_h = _layout(len(view.players))
-    img = _base(len(view.players)).copy()
-    d = ImageDraw.Draw(img)
-    draw_text(
-        d,
-        (WIDTH - MARGIN, header_h / 2),
-        _status(view, names),
-        font(28, True),
-        (255, 255, 255),
-        anchor="rm",
-    )
+BIG_CARD = (220, 272)
 
-    # the row
-    cw, ch = ROW_CARD
-    cy = row_top + 44
-    row_hl = set(hl.get("row", []))
-    for i in range(6):
-        cx = MARGIN + 8 + i * (cw + GAP)
-        if i < len(view.row):
-            slot = view.row[i]
-            _paste_card(img, slot.card, cx, cy, ROW_CARD)
-            if slot.position in row_hl:
-                rounded_box(
-                    d, (cx - 5, cy - 5, cx + cw + 5, cy + ch + 5), radius=16, outline=GOLD, width=5
-                )
-            if slot.clovers or slot.carrots:
-                tw = _treats_width(d, slot.clovers, slot.carrots, 28)
-                _treats(d, cx + (cw - tw) / 2, cy + ch + 26, slot.clovers, slot.carrots, size=28)
-        else:
-            rounded_box(d, (cx, cy, cx + cw, cy + ch), radius=14, outline=(200, 190, 175), width=2)
-    px = MARGIN + 8 + 6 * (cw + GAP) + 6
-    pw = WIDTH - MARGIN - px
-    _face_down(d, px, cy, pw, ch - 40, str(view.draw_count))
-    draw_text(d, (px + pw / 2, cy + ch - 22), "draw pile", font(20, True), MUTED, anchor="mm")
-    draw_text(
-        d,
-        (px + pw / 2, cy + ch + 26),
-        f"discard {view.discard_count}",
-        font(20, True),
-        MUTED,
-        anchor="mm",
-    )
 
-    # the players
-    for k, p in enumerate(view.players):
-        x, y = _panel_xy(k, boards_top, panel_h)
-        _panel(
-            img, d, p, view, names.get(p.seat, p.seat), x, y, PANEL_W, panel_h, hl.get(p.seat, [])
-        )
-    return to_png(img.quantize(palette=_palette(), dither=Image.Dither.NONE))
+def board_picture(view: LlamasAlpacasView, seat: str, *, names: Mapping[str, str] | None = None
+                  ) -> Picture:
+    """The close-up of ``seat``'s board for "My hand": 736 px wide, the nine spaces with
+    large cards, the score and treats, and a card still to place. Raises ``KeyError`` for
+    a seat not in the game."""
+    p = next((q for q in view.players if q.seat == seat), None)
+    if p is None:
+        raise KeyError(seat)
+    name = (names or {}).get(seat, seat)
+    bw, bh = BIG_CARD
+    width = 3 * bw + 2 * 14 + 2 * 24
+    text = min_font(width)
+    held = p.start_card if p.start_card is not None else (
+        view.held if view.held is not None and view.active == seat else None)
+    top = 120
+    height = top + 3 * bh + 2 * 14 + 24 + (bh + 70 if held is not None else 0)
+    with measuring() as meter:
+        img = Image.new("RGB", (width, height), TABLE)
+        d = Draw(img)
+        title = f"{name}: {p.score} pts"
+        tf = font(34, True)
+        while text_size(d, title, tf)[0] > width - 48 and len(title) > 4:
+            title = title[:-2] + "…"
+        draw_text(d, (24, 40), title, tf, INK, anchor="lm")
+        x = _treats(d, 24, 92, p.clovers, p.carrots, size=max(text, 30), show_zero=True)
+        draw_text(d, (x + 10, 92), f"treats (at most {10})", font(text), MUTED, anchor="lm")
+        for i, c in enumerate(p.board):
+            sx, sy = 24 + (i % 3) * (bw + 14), top + (i // 3) * (bh + 14)
+            if c is None:
+                rounded_box(d, (sx, sy, sx + bw, sy + bh), radius=14, fill=(238, 232, 220),
+                            outline=(200, 190, 175), width=2)
+                draw_text(d, (sx + bw / 2, sy + bh / 2), str(i + 1), font(48, True),
+                          (200, 188, 170), anchor="mm")
+            else:
+                paste(img, card_tile(c.id, bw, bh, text), (sx, sy))
+        if held is not None:
+            y = top + 3 * bh + 28 + 10
+            draw_text(d, (24, y + 20), "To place" if p.start_card is not None else "Taken",
+                      font(text, True), MUTED, anchor="lm")
+            paste(img, card_tile(held.id, bw, bh, text), (24, y + 50))
+    return Picture(_encode(img, _palette()), img.size, meter.smallest)
 
 
 def warm_up() -> None:
@@ -727,7 +710,4 @@ def warm_up() -> None:
     table, e.g. in a worker thread at bot start-up. Pure and idempotent."""
     for n in (2, 3, 4):
         _base(n)
-    for cid in range(1, 83):
-        card_tile(cid, *ROW_CARD)
-        card_tile(cid, *BOARD_CARD)
     _palette()

@@ -18,14 +18,14 @@ import io
 import math
 from collections.abc import Mapping, Sequence
 from functools import cache
-from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
 from bot.games.pacapaca.cards import catalog, kind_table
 from bot.games.pacapaca.models import AlpacaView, PacapacaView
 from bot.games.pacapaca.scoring import analyse
-from bot.paths import ASSETS_DIR
+from bot.render.common import Draw, Picture, measuring, min_font
+from bot.render.common import font as common_font
 
 RGB = tuple[int, int, int]
 
@@ -54,36 +54,24 @@ CHARM = {
     "pendant_leaf": (70, 160, 70),
 }
 
-MIN_W, MAX_W = 1000, 1320
-MARGIN = 20
+WIDTH = 1000
+#: The smallest text size (14 px when the picture is shown 500 px wide on a phone).
+TEXT = min_font(WIDTH)
+#: Table height per player count (fixed: the picture never changes size in a game).
+HEIGHTS = {2: 880, 3: 880, 4: 960, 5: 1290, 6: 1290}
+MARGIN = 16
 HEADER_H = 64
-NAME_H = 86
-LEGEND_H = 46
+NAME_H = 84
+LEGEND_H = 100
+ROW_H = 46
 
 
 # -- small helpers ----------------------------------------------------------------------
 
 
-@cache
 def _font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    """DejaVu Sans at ``size`` px: ``bot.render.common.font`` when present, else a TTF
-    from assets/fonts or the system, else Pillow's default font."""
-    try:
-        from bot.render.common import font as common_font
-
-        return common_font(size, bold)
-    except ImportError:  # pragma: no cover - common helpers not there yet
-        pass
-    name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
-    for folder in (
-        ASSETS_DIR / "fonts",
-        Path("/usr/share/fonts/truetype/dejavu"),
-    ):
-        try:
-            return ImageFont.truetype(str(folder / name), size)
-        except OSError:
-            continue
-    return ImageFont.load_default(size)  # pragma: no cover
+    """DejaVu Sans at ``size`` px (``bot.render.common.font``)."""
+    return common_font(size, bold)
 
 
 def _hex(colour: str) -> RGB:
@@ -208,7 +196,7 @@ class _Painter:
 
     def __init__(self, img: Image.Image, k: float, seg: int) -> None:
         self.img = img
-        self.d = ImageDraw.Draw(img)
+        self.d = Draw(img)
         self.k = k
         self.seg = seg
 
@@ -271,7 +259,8 @@ class _Painter:
                     outline=SOFT_INK,
                     width=2,
                 )
-                d.text((qx, qy + 1), "?", font=_font(2 * r - 4, True), fill=INK, anchor="mm")
+                for dx in (-r // 2, 0, r // 2):  # "waiting for its other half"
+                    d.ellipse((qx + dx - 2, qy - 2, qx + dx + 2, qy + 2), fill=INK)
 
     def scarf(self, cx, nw, y0, h, role, group, faded, segs, i) -> None:
         d, k = self.d, self.k
@@ -570,8 +559,8 @@ class _Painter:
         if not happy:
             mark_col = _fade(mark_col, 0.45)
         sym = "♂" if male else "♀"
-        fnt = _font(22, True)
-        bx, by, r = x - int(6 * s), ground - int(60 * s), 13
+        fnt = _font(TEXT, True)
+        bx, by, r = x - int(6 * s), ground - int(60 * s), TEXT // 2 + 3
         d.ellipse((bx - r, by - r, bx + r, by + r), fill=(255, 255, 255), outline=mark_col, width=2)
         d.text((bx, by + 1), sym, font=fnt, fill=mark_col, anchor="mm")
 
@@ -579,42 +568,38 @@ class _Painter:
 # -- whole images -----------------------------------------------------------------------
 
 
-def _layout(n: int, max_len: int, *, extra_h: int) -> tuple[int, int, float, int, int]:
-    width = max(MIN_W, min(MAX_W, n * 250 + 2 * MARGIN))
-    col = (width - 2 * MARGIN) // n
+def layout(n: int) -> tuple[int, int, int]:
+    """(width, height, alpacas per row) of the table for ``n`` players: fixed per player
+    count (1000 px wide; one row of alpacas up to 4 players, two rows of 3 for 5-6)."""
+    per_row = n if n <= 4 else 3
+    return WIDTH, HEIGHTS.get(n, HEIGHTS[6]), per_row
+
+
+def _row_geometry(n: int, per_row: int, rows: int, area_h: int, final: bool
+                  ) -> tuple[int, float, int, int]:
+    """(column width, shape scale k, neck area height, row height) for alpacas in ``rows``
+    rows sharing ``area_h`` px."""
+    col = (WIDTH - 2 * MARGIN) // per_row
     k = max(0.85, min(1.35, col / 230))
-    seg = max(16, min(int(40 * k), 580 // max(1, max_len)))
-    head_h = int(120 * k)
-    body_h = int(124 * k)
-    tail = int(30 * k)
-    height = HEADER_H + head_h + max(max_len * seg, int(18 * k)) + tail + body_h + NAME_H + extra_h
-    return width, col, k, seg, height
+    if rows > 1:
+        k = 0.85 if final else 1.0
+    row_h = area_h // rows
+    fixed = int(90 * k) + int(92 * k) + NAME_H + 12
+    return col, k, max(40, row_h - fixed), row_h
 
 
 def _names(view: PacapacaView, names: Mapping[str, str] | None) -> dict[str, str]:
     return {s: (names or {}).get(s, s) for s in view.seats}
 
 
-def _draw_table(
-    view: PacapacaView, names: Mapping[str, str] | None, *, final: bool, extra_h: int
-) -> tuple[Image.Image, ImageDraw.ImageDraw, int, int, int]:
-    cat = catalog()
-    colours = {d.id: _hex(d.colour) for d in [*cat.heads, *cat.bodies]}
-    segs = {a.seat: neck_segments(a.neck, final=final) for a in view.alpacas}
-    max_len = max((len(s) for s in segs.values()), default=0)
-    width, col, k, seg, height = _layout(len(view.alpacas), max_len, extra_h=extra_h)
-    img = Image.new("RGB", (width, height), BG)
-    p = _Painter(img, k, seg)
-    d = p.d
-    label = _names(view, names)
-    # header
-    big, mid = _font(32, True), _font(28)
+def _header(d: ImageDraw.ImageDraw, view: PacapacaView, width: int) -> None:
+    big, mid = _font(34, True), _font(TEXT)
     d.text((MARGIN, HEADER_H // 2), "Alpaca Pacapaca", font=big, fill=INK, anchor="lm")
     info = f"Deck {view.deck_size}   Pile {view.pile_size}"
     if view.final is not None:
         info = "Final scores"
     elif view.final_round:
-        info += f"   Last turns: {view.final_turns_left}"
+        info = f"Deck {view.deck_size} · last turns: {view.final_turns_left}"
     tw = d.textlength(info, font=mid)
     x = width - MARGIN - tw
     d.text((x, HEADER_H // 2), info, font=mid, fill=INK, anchor="lm")
@@ -628,13 +613,34 @@ def _draw_table(
                 outline=(255, 255, 255),
                 width=2,
             )
-    ground = height - NAME_H - extra_h
-    d.rectangle((0, ground, width, ground + 10), fill=GROUND_DARK)
-    d.rectangle((0, ground + 10, width, height), fill=GROUND)
-    name_font, small = _font(28, True), _font(26)
+
+
+def _draw_alpacas(
+    img: Image.Image, view: PacapacaView, alpacas: Sequence[AlpacaView],
+    label: Mapping[str, str], *, final: bool, top: int, area_h: int, per_row: int,
+) -> None:
+    """Draw ``alpacas`` in rows of ``per_row`` between ``top`` and ``top + area_h``."""
+    cat = catalog()
+    colours = {d.id: _hex(d.colour) for d in [*cat.heads, *cat.bodies]}
+    segs = {a.seat: neck_segments(a.neck, final=final) for a in alpacas}
+    max_len = max((len(x) for x in segs.values()), default=0)
+    rows = -(-len(alpacas) // per_row)
+    col, k, neck_area, row_h = _row_geometry(len(alpacas), per_row, rows, area_h, final)
+    seg = max(6, min(int(40 * k), neck_area // max(1, max_len)))
+    p = _Painter(img, k, seg)
+    d = p.d
+    width = img.width
+    name_font, small = _font(30, True), _font(TEXT)
     neg = view.negotiation
-    for i, a in enumerate(view.alpacas):
-        x0 = MARGIN + i * col
+    for r in range(rows):
+        ground = top + (r + 1) * row_h - NAME_H
+        d.rectangle((0, ground, width, ground + 8), fill=GROUND_DARK)
+        d.rectangle((0, ground + 8, width, ground + NAME_H - 4), fill=GROUND)
+    for i, a in enumerate(alpacas):
+        r, c = divmod(i, per_row)
+        in_row = min(per_row, len(alpacas) - r * per_row)
+        x0 = MARGIN + c * col + (per_row - in_row) * col // 2
+        ground = top + (r + 1) * row_h - NAME_H
         cx = x0 + int(col * 0.6)
         tint = None
         if view.final is None and a.seat == view.active:
@@ -645,7 +651,8 @@ def _draw_table(
             tint = ACTIVE_BG
         if tint:
             d.rounded_rectangle(
-                (x0 + 4, HEADER_H, x0 + col - 4, ground + NAME_H - 6), radius=18, fill=tint
+                (x0 + 4, top + r * row_h + 4, x0 + col - 4, ground + NAME_H - 8), radius=18,
+                fill=tint,
             )
         body_col, head_col = (
             colours.get(a.body, (230, 210, 180)),
@@ -653,8 +660,8 @@ def _draw_table(
         )
         body_top = ground - int(92 * k)
         p.body(cx, ground, body_col)
-        top = p.neck(cx, body_top, segs[a.seat], body_col)
-        p.head(cx, top, a.head, head_col)
+        neck_top = p.neck(cx, body_top, segs[a.seat], body_col)
+        p.head(cx, neck_top, a.head, head_col)
         _babies(p, a, x0, cx, ground, body_col, k)
         # name plate
         mark = ""
@@ -664,23 +671,21 @@ def _draw_table(
             mark = "▶ "
         elif neg is not None and a.seat == neg.partner:
             mark = "⇄ "
-        nm = _fit(d, mark + label[a.seat], name_font, col - 16)
-        d.text((x0 + col // 2, ground + 30), nm, font=name_font, fill=INK, anchor="mm")
-        n_cards = len(a.neck)
-        sub = f"neck {n_cards}"
+        nm = _fit(d, mark + label.get(a.seat, a.seat), name_font, col - 16)
+        d.text((x0 + col // 2, ground + 26), nm, font=name_font, fill=INK, anchor="mm")
+        sub = f"neck {len(a.neck)}"
         if a.babies:
-            sub += f" · {len(a.babies)} baby" + ("" if len(a.babies) == 1 else "s")
+            sub += f" · {len(a.babies)} bab" + ("y" if len(a.babies) == 1 else "ies")
         if view.final is not None:
             fa = next(f for f in view.final.alpacas if f.seat == a.seat)
             sub = f"{fa.total} points"
         d.text(
-            (x0 + col // 2, ground + 64),
+            (x0 + col // 2, ground + 60),
             _fit(d, sub, small, col - 16),
             font=small,
             fill=INK if view.final is not None else SOFT_INK,
             anchor="mm",
         )
-    return img, d, width, height, ground
 
 
 def _babies(
@@ -700,7 +705,7 @@ def _babies(
 
 
 def _legend(d: ImageDraw.ImageDraw, p: _Painter, y: int, width: int) -> None:
-    fnt = _font(22)
+    fnt = _font(TEXT)
     items = [
         ("scarf", "scarf"),
         ("bow", "bow"),
@@ -714,8 +719,10 @@ def _legend(d: ImageDraw.ImageDraw, p: _Painter, y: int, width: int) -> None:
     x = MARGIN
     saved = p.k
     p.k = 0.7
+    cy = y + 22
     for role, text in items:
-        cy = y + LEGEND_H // 2
+        if x + 34 + d.textlength(text, font=fnt) > width - MARGIN:
+            x, cy = MARGIN, cy + 46
         if role == "scarf":
             d.rectangle((x, cy - 10, x + 28, cy + 10), fill=SCARF_COLOURS[0][0])
             d.rectangle((x, cy - 3, x + 28, cy + 3), fill=SCARF_COLOURS[0][1])
@@ -734,25 +741,50 @@ def _legend(d: ImageDraw.ImageDraw, p: _Painter, y: int, width: int) -> None:
         x += 34
         d.text((x, cy), text, font=fnt, fill=INK, anchor="lm")
         x += int(d.textlength(text, font=fnt)) + 22
-        if x > width - 60:
-            break
     p.k = saved
 
 
-def render_table(view: PacapacaView, *, names: Mapping[str, str] | None = None) -> bytes:
-    """PNG bytes of the table: every alpaca side by side with names, whose turn it is
-    (yellow, ▶), a negotiation partner (blue, ⇄), deck and pile counts, and a legend.
-
-    ``view``: any seat's or the spectator's :class:`PacapacaView`; ``names``: seat ->
-    display name (default: the seat id). Width 1000-1400 px; text >= 22 px (names and
-    counts >= 26 px). A finished view is drawn as :func:`render_final`.
-    """
+def table_picture(view: PacapacaView, *, names: Mapping[str, str] | None = None) -> Picture:
+    """The table as a :class:`~bot.render.common.Picture`: every alpaca with its name,
+    whose turn it is (yellow, ▶), a negotiation partner (blue, ⇄), deck and pile
+    counts and a legend. 1000 px wide, height fixed per player count (:func:`layout`),
+    no text under 28 px. ``names``: seat -> display name (default: the seat id). A
+    finished view is drawn as :func:`final_picture`."""
     if view.final is not None:
-        return render_final(view, names=names)
-    img, d, width, height, ground = _draw_table(view, names, final=False, extra_h=LEGEND_H)
-    p = _Painter(img, 1.0, 20)
-    _legend(d, p, height - LEGEND_H, width)
-    return _png(img)
+        return final_picture(view, names=names)
+    width, height, per_row = layout(len(view.alpacas))
+    with measuring() as meter:
+        img = Image.new("RGB", (width, height), BG)
+        d = Draw(img)
+        _header(d, view, width)
+        _draw_alpacas(img, view, view.alpacas, _names(view, names), final=False, top=HEADER_H,
+                      area_h=height - HEADER_H - LEGEND_H, per_row=per_row)
+        p = _Painter(img, 1.0, 20)
+        _legend(d, p, height - LEGEND_H, width)
+    return Picture(_png(img), img.size, meter.smallest)
+
+
+def render_table(view: PacapacaView, *, names: Mapping[str, str] | None = None) -> bytes:
+    """PNG bytes of :func:`table_picture`."""
+    return table_picture(view, names=names).png
+
+
+def alpaca_picture(view: PacapacaView, seat: str, *, names: Mapping[str, str] | None = None
+                   ) -> Picture:
+    """The close-up of ``seat``'s alpaca for "My hand": the one alpaca, larger than on
+    the table, 700 x 860 px, with its name and neck length. Raises ``KeyError`` for a seat
+    not in the game."""
+    mine = [a for a in view.alpacas if a.seat == seat]
+    if not mine:
+        raise KeyError(seat)
+    width, height = 700, 860
+    with measuring() as meter:
+        img = Image.new("RGB", (width, height), BG)
+        d = Draw(img)
+        d.text((MARGIN, 36), "Your alpaca", font=_font(34, True), fill=INK, anchor="lm")
+        _draw_alpacas(img, view, mine, _names(view, names), final=view.final is not None,
+                      top=70, area_h=height - 70, per_row=1)
+    return Picture(_png(img), img.size, meter.smallest)
 
 
 SCORE_COLUMNS = [
@@ -775,74 +807,60 @@ def score_cells(lines) -> list[int | None]:
     return out
 
 
-def render_final(view: PacapacaView, *, names: Mapping[str, str] | None = None) -> bytes:
-    """PNG bytes of the end of the game: the alpacas with removed (incomplete) parts crossed
-    out in red, winners starred, and a score table (neck, bows, scarves, charms, the
-    all-four bonus, mud, babies, total) with one row per player.
+def final_picture(view: PacapacaView, *, names: Mapping[str, str] | None = None) -> Picture:
+    """The end of the game as a :class:`~bot.render.common.Picture`, the same size as the
+    table: the alpacas with removed (incomplete) parts crossed out in red, winners
+    starred, and a score table (neck, bows, scarves, charms, the all-four bonus, mud,
+    babies, total) with one row per player.
 
     Raises ``ValueError`` if ``view.final`` is ``None`` (the game is not over)."""
     if view.final is None:
         raise ValueError("the game is not finished")
+    width, height, per_row = layout(len(view.alpacas))
     rows = len(view.final.alpacas)
-    row_h = 42
-    table_h = 20 + row_h * (rows + 1) + 16
-    img, d, width, height, ground = _draw_table(view, names, final=True, extra_h=table_h)
+    table_h = 16 + ROW_H * (rows + 1) + 12
     label = _names(view, names)
-    y = height - table_h + 14
-    x0 = MARGIN
-    name_w = max(220, width - 2 * MARGIN - 8 * 118)
-    unit = (width - 2 * MARGIN - name_w) / (len(SCORE_COLUMNS) + 1.5)
-    # column centres: the neck column (points and length) is 1.5 units wide
-    centres = [int(x0 + name_w + 0.75 * unit)]
-    centres += [int(x0 + name_w + (1.5 + j + 0.5) * unit) for j in range(len(SCORE_COLUMNS))]
-    head_f, cell_f, bold = _font(24, True), _font(28), _font(28, True)
-    d.rounded_rectangle(
-        (MARGIN - 6, y - 8, width - MARGIN + 6, height - 10),
-        radius=14,
-        fill=BG,
-        outline=GROUND_DARK,
-        width=2,
-    )
-    for j, (title, _) in enumerate([*SCORE_COLUMNS, ("Total", ())]):
-        d.text(
-            (centres[j], y + row_h // 2),
-            title,
-            font=head_f,
-            fill=SOFT_INK,
-            anchor="mm",
+    with measuring() as meter:
+        img = Image.new("RGB", (width, height), BG)
+        d = Draw(img)
+        _header(d, view, width)
+        _draw_alpacas(img, view, view.alpacas, label, final=True, top=HEADER_H,
+                      area_h=height - HEADER_H - table_h, per_row=per_row)
+        y = height - table_h + 10
+        x0 = MARGIN
+        name_w = 190
+        cols = [*SCORE_COLUMNS, ("Total", ())]
+        unit = (width - 2 * MARGIN - name_w) / len(cols)
+        centres = [int(x0 + name_w + (j + 0.5) * unit) for j in range(len(cols))]
+        head_f, cell_f, bold = _font(TEXT), _font(TEXT), _font(TEXT, True)
+        d.rounded_rectangle(
+            (MARGIN - 6, y - 6, width - MARGIN + 6, height - 8),
+            radius=14,
+            fill=BG,
+            outline=GROUND_DARK,
+            width=2,
         )
-    for r, fa in enumerate(view.final.alpacas):
-        yy = y + row_h * (r + 1)
-        if r % 2 == 0:
-            d.rectangle((MARGIN, yy, width - MARGIN, yy + row_h), fill=(244, 236, 216))
-        star = "★ " if fa.seat in view.final.winners else ""
-        d.text(
-            (x0 + 8, yy + row_h // 2),
-            _fit(d, star + label[fa.seat], bold, name_w - 12),
-            font=bold,
-            fill=INK,
-            anchor="lm",
-        )
-        for j, v in enumerate(score_cells(fa.lines)):
-            txt = "·" if v is None else (f"+{v}" if v > 0 else str(v))
-            if j == 0:
-                txt += f" ({fa.neck_length})"
-            col = RED if (v or 0) < 0 else INK
-            d.text(
-                (centres[j], yy + row_h // 2),
-                txt,
-                font=cell_f,
-                fill=col,
-                anchor="mm",
-            )
-        d.text(
-            (centres[-1], yy + row_h // 2),
-            str(fa.total),
-            font=bold,
-            fill=INK,
-            anchor="mm",
-        )
-    return _png(img)
+        for j, (title, _) in enumerate(cols):
+            d.text((centres[j], y + ROW_H // 2), title, font=head_f, fill=SOFT_INK, anchor="mm")
+        for r, fa in enumerate(view.final.alpacas):
+            yy = y + ROW_H * (r + 1)
+            if r % 2 == 0:
+                d.rectangle((MARGIN, yy, width - MARGIN, yy + ROW_H), fill=(244, 236, 216))
+            star = "★ " if fa.seat in view.final.winners else ""
+            d.text((x0 + 8, yy + ROW_H // 2), _fit(d, star + label[fa.seat], bold, name_w - 12),
+                   font=bold, fill=INK, anchor="lm")
+            for j, v in enumerate(score_cells(fa.lines)):
+                txt = "·" if v is None else (f"+{v}" if v > 0 else str(v))
+                col = RED if (v or 0) < 0 else INK
+                d.text((centres[j], yy + ROW_H // 2), txt, font=cell_f, fill=col, anchor="mm")
+            d.text((centres[-1], yy + ROW_H // 2), str(fa.total), font=bold, fill=INK,
+                   anchor="mm")
+    return Picture(_png(img), img.size, meter.smallest)
+
+
+def render_final(view: PacapacaView, *, names: Mapping[str, str] | None = None) -> bytes:
+    """PNG bytes of :func:`final_picture`. Raises ``ValueError`` for a running game."""
+    return final_picture(view, names=names).png
 
 
 CARD_W, CARD_H = 300, 390
@@ -855,19 +873,20 @@ def render_cards(cards: Sequence[int], *, title: str | None = None) -> bytes:
     """
     cat = catalog()
     n = max(1, len(cards))
-    per_row = min(n, 4)
+    per_row = min(n, 3)
     rows = (n + per_row - 1) // per_row
     top = 56 if title else 16
     width = per_row * (CARD_W + 16) + 16
     height = top + rows * (CARD_H + 16)
     img = Image.new("RGB", (width, height), BG)
+    text = max(20, min_font(width))
     p = _Painter(img, 2.0, 72)
     d = p.d
     if title:
         d.text(
             (16, top // 2),
-            _fit(d, title, _font(28, True), width - 32),
-            font=_font(28, True),
+            _fit(d, title, _font(max(28, text), True), width - 32),
+            font=_font(max(28, text), True),
             fill=INK,
             anchor="lm",
         )
@@ -901,20 +920,20 @@ def render_cards(cards: Sequence[int], *, title: str | None = None) -> bytes:
             else:
                 p.segment(cx, nw, ys, h, seg, [seg], 0, fur)
         p.k = 2.0
-        mark = _font(26, True)
+        mark = _font(max(26, text), True)
         d.rounded_rectangle(
             (x0 + 10, y0 + 10, x0 + 62, y0 + 46), radius=10, fill=BG, outline=SOFT_INK
         )
         d.text((x0 + 36, y0 + 28), kind.letter, font=mark, fill=INK, anchor="mm")
         d.text(
             (cx, y0 + 276),
-            _fit(d, kind.name, _font(28, True), CARD_W - 20),
-            font=_font(28, True),
+            _fit(d, kind.name, _font(max(28, text), True), CARD_W - 20),
+            font=_font(max(28, text), True),
             fill=INK,
             anchor="mm",
         )
         words, line, lines = kind.blurb.split(), "", []
-        small = _font(20)
+        small = _font(text)
         for w in words:
             trial = f"{line} {w}".strip()
             if d.textlength(trial, font=small) > CARD_W - 28 and line:
@@ -924,5 +943,5 @@ def render_cards(cards: Sequence[int], *, title: str | None = None) -> bytes:
                 line = trial
         lines.append(line)
         for j, ln in enumerate(lines[:3]):
-            d.text((cx, y0 + 314 + j * 24), ln, font=small, fill=SOFT_INK, anchor="mm")
+            d.text((cx, y0 + 310 + j * (text + 4)), ln, font=small, fill=SOFT_INK, anchor="mm")
     return _png(img)

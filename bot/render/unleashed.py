@@ -1,88 +1,107 @@
-"""Llamas Unleashed pictures (Pillow): the public table and single card faces.
+"""Llamas Unleashed pictures (Pillow): the public table, a player's close-up and card faces.
 
-``render_table(view, names=...)`` draws, for every player, their Field (Animals grouped by
-kind, each group with a kind badge that shows the kind by colour *and* letter; Upgrades;
-Downgrades), hand size, Animals towards the win, and the shared numbers (deck, discard,
-Nursery), whose turn it is and which phase. It reads only what the view says and never
-shows who may answer a reaction window (that would reveal who holds an Instant).
+Phone first: a picture is shown about 500 px wide in Discord on a phone, so every text here
+is at least :func:`~bot.render.common.min_font` of the picture's width (14 px at 500 px)
+and a table is never taller than 1.3 times its width. Art is our own
+(:mod:`bot.render.herd_art`): a portrait per kind (Llama, Alpaca, Goat, Ram; Babies
+smaller and rounder) and a frame colour plus icon per card type.
 
-``render_card(card_id)`` draws one card face for ``/card``: kind or type colour, a simple
-emblem drawn from our own shapes, the name, the type line and the rules text.
-
-Both return PNG bytes. Sizes: the table is 1280 px wide (height grows with the players'
-Fields, about 1000-1500 px for six players); a card is 600 x 840 px. Key text (names,
-numbers, turn line) is at least 26 px so it reads on a phone.
+- :func:`render_table` / :func:`table_picture`: every player's Field as a little herd
+  (Animals grouped by kind, each a chip with its portrait and short name; Magical Animals
+  in a gold frame with a star, Babies in round chips; Upgrades with an up arrow,
+  Downgrades with a down arrow), Animals towards the win, hand size, the shared counts, the
+  pile of played cards, whose turn it is. Only public information: never who may answer
+  a reaction window. Fixed size per player count: 1000 px wide, 2 columns of Fields.
+- :func:`render_hand` / :func:`hand_picture`: the close-up for "My hand": the viewer's
+  Field and hand as larger cards.
+- :func:`render_card` / :func:`card_picture`: one card as a real card for ``/card``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from functools import cache, lru_cache
+from collections.abc import Mapping, Sequence
+from functools import cache
 
 from PIL import Image, ImageDraw
 
 from bot.games.unleashed.cards import catalog
 from bot.games.unleashed.models import CardView, FieldView, UnleashedView
-from bot.render.common import RGB, font, to_png
+from bot.render.common import (
+    RGB,
+    Draw,
+    Picture,
+    cached_copy,
+    font,
+    measuring,
+    min_font,
+    paste,
+    picture,
+    sprite,
+)
+from bot.render.herd_art import (
+    KIND_STYLE,
+    TYPE_FRAME,
+    dark,
+    draw_icon,
+    icon,
+    portrait,
+    tint,
+)
 
-WIDTH = 1280
-MARGIN = 24
+WIDTH = 1000
+#: The smallest text size on the table (14 px when shown 500 px wide).
+TEXT = min_font(WIDTH)
+MARGIN = 16
+GAP = 12
+COL_W = (WIDTH - 2 * MARGIN - GAP) // 2
+CHIP_H = 42
+CHIP_GAP = 4
+PANEL_PAD = 10
+NAME_LINE = 44
+HEADER_H = 156
+LEGEND_H = 96
+
 BG: RGB = (246, 241, 230)
 INK: RGB = (40, 34, 28)
-MUTED: RGB = (120, 108, 96)
-PANEL: RGB = (255, 252, 245)
+MUTED: RGB = (110, 98, 86)
+FIELD: RGB = (234, 243, 220)
+FIELD_LINE: RGB = (160, 190, 130)
 ACTIVE: RGB = (255, 236, 179)
 GOLD: RGB = (201, 150, 20)
+ALERT: RGB = (170, 40, 40)
 
-#: Kind -> (colour, letter). The letter makes the kind readable without colour.
-KIND_STYLE: dict[str, tuple[RGB, str]] = {
-    "llama": ((196, 110, 32), "L"),
-    "alpaca": ((136, 72, 170), "A"),
-    "goat": ((46, 145, 80), "G"),
-    "ram": ((38, 110, 180), "R"),
-}
-#: Non-animal card types -> (colour, one-character badge).
+#: Non-animal card types -> (colour, one-character symbol), for the words and cogs.
 TYPE_STYLE: dict[str, tuple[RGB, str]] = {
-    "magic": ((214, 72, 110), "\u2605"),      # star
-    "upgrade": ((40, 150, 110), "\u25b2"),    # up triangle
-    "downgrade": ((190, 60, 50), "\u25bc"),   # down triangle
-    "instant": ((230, 150, 20), "!"),
+    "magic": (TYPE_FRAME["magic"][0], "\u2726"),
+    "upgrade": (TYPE_FRAME["upgrade"][0], "\u25b2"),
+    "downgrade": (TYPE_FRAME["downgrade"][0], "\u25bc"),
+    "instant": (TYPE_FRAME["instant"][0], "!"),
 }
-TYPE_WORDS = {
-    "baby": "Baby Animal", "basic": "Basic Animal", "magical": "Magical Animal",
-    "magic": "Magic", "upgrade": "Upgrade", "downgrade": "Downgrade", "instant": "Instant",
-}
+TYPE_WORDS = {t: words for t, (_, _, words) in TYPE_FRAME.items()}
 PHASE_WORDS = {
     "setup": "choosing Babies", "start": "start of turn", "action": "Action phase",
     "end": "end of turn", "over": "game over",
 }
+_BABY_WORDS = ("Cria ", "Kid ", "Lamb ")
 
 
-def _tint(c: RGB, amount: float) -> RGB:
-    """``c`` mixed with white (``amount`` 0 = ``c``, 1 = white)."""
-    return tuple(int(v + (255 - v) * amount) for v in c)  # type: ignore[return-value]
-
-
-def _dark(c: RGB, f: float = 0.65) -> RGB:
-    return tuple(int(v * f) for v in c)  # type: ignore[return-value]
-
-
-def _fit(d: ImageDraw.ImageDraw, text: str, fnt, width: int) -> str:
+def _fit(d: ImageDraw.ImageDraw, text: str, fnt: object, width: float) -> str:
     """``text`` cut with an ellipsis to fit ``width`` px."""
-    if d.textlength(text, font=fnt) <= width:
+    if d.textlength(text, font=fnt) <= width:  # type: ignore[arg-type]
         return text
-    while text and d.textlength(text + "\u2026", font=fnt) > width:
+    while text and d.textlength(text + "\u2026", font=fnt) > width:  # type: ignore[arg-type]
         text = text[:-1]
     return text.rstrip() + "\u2026"
 
 
-def wrap(d: ImageDraw.ImageDraw, text: str, fnt, width: int) -> list[str]:
-    """Greedy word wrap of ``text`` into lines no wider than ``width`` px."""
+def wrap(d: ImageDraw.ImageDraw, text: str, fnt: object, width: int) -> list[str]:
+    """Greedy word wrap of ``text`` into lines no wider than ``width`` px (a single word
+    wider than ``width`` keeps its own line)."""
     lines: list[str] = []
     line = ""
     for word in text.split():
         trial = f"{line} {word}".strip()
-        if d.textlength(trial, font=fnt) <= width or not line:
+        if d.textlength(trial, font=fnt) <= width or not line:  # type: ignore[arg-type]
             line = trial
         else:
             lines.append(line)
@@ -92,117 +111,177 @@ def wrap(d: ImageDraw.ImageDraw, text: str, fnt, width: int) -> list[str]:
     return lines
 
 
-def badge(d: ImageDraw.ImageDraw, cx: float, cy: float, r: int, colour: RGB, letter: str,
-          size: int | None = None) -> None:
-    """A round badge: coloured disc with a white letter or symbol."""
-    d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=colour, outline=_dark(colour), width=2)
-    d.text((cx, cy + 1), letter, font=font(size or int(r * 1.25), True), fill=(255, 255, 255),
-           anchor="mm")
-
-
-@lru_cache(maxsize=64)
-def _badge_sprite(colour: RGB, letter: str) -> Image.Image:
-    """A 41 px kind/type badge on a transparent square (cached)."""
-    img = Image.new("RGBA", (41, 41), (0, 0, 0, 0))
-    badge(ImageDraw.Draw(img), 20, 20, 20, colour, letter,
-          size=24 if letter.isalpha() else 22)
-    return img
+def short_name(name: str, ctype: str, kind: str | None) -> str:
+    """The name as a chip shows it: the kind word goes (the portrait shows the kind):
+    ``"Trail Llama"`` -> ``"Trail"``, ``"Cria Wisp"`` -> ``"Wisp"``; others unchanged."""
+    if ctype == "baby":
+        for w in _BABY_WORDS:
+            if name.startswith(w):
+                return name[len(w):]
+    if ctype in ("basic", "magical") and kind and name.endswith(" " + kind.title()):
+        return name[: -len(kind) - 1]
+    return name
 
 
 def _kind_of(c: CardView) -> str | None:
     return c.kinds[0] if c.kinds else None
 
 
-def _style(c: CardView) -> tuple[RGB, str]:
-    k = _kind_of(c)
-    if k in KIND_STYLE:
-        return KIND_STYLE[k]
-    return TYPE_STYLE.get(c.type, (MUTED, "?"))
+_PROBE = ImageDraw.Draw(Image.new("RGB", (1, 1)))
 
 
-# -- the table -----------------------------------------------------------------------------
-
-CHIP_H = 44
-CHIP_FONT = 24
-NAME_COL = 300
-ROW_GAP = 8
+# -- chips (the small cards of a Field) -------------------------------------------------
 
 
-@lru_cache(maxsize=1024)
-def _name_width(name: str) -> int:
-    probe = ImageDraw.Draw(Image.new("RGB", (1, 1)))
-    return int(probe.textlength(name, font=font(CHIP_FONT))) + 30
-
-
-def _chip_width(d: ImageDraw.ImageDraw, c: CardView) -> int:
-    return _name_width(c.name)
-
-
-@lru_cache(maxsize=1024)
-def _chip_sprite(name: str, ctype: str, colour: RGB) -> Image.Image:
-    """A small card face (RGBA, transparent corners): a tinted rounded card with a colour
-    bar and the card's name; Magical Animals get a gold rim, Babies a dashed line. Cached:
-    the same cards come back in every picture."""
-    probe = ImageDraw.Draw(Image.new("RGB", (1, 1)))
-    w = int(probe.textlength(name, font=font(CHIP_FONT))) + 30
-    img = Image.new("RGBA", (w + 1, CHIP_H + 1), (0, 0, 0, 0))
-    d = ImageDraw.Draw(img)
-    rim: RGB = GOLD if ctype == "magical" else _dark(colour, 0.8)
-    d.rounded_rectangle((0, 0, w, CHIP_H), radius=9, fill=_tint(colour, 0.82),
-                        outline=rim, width=3 if ctype == "magical" else 1)
-    d.rounded_rectangle((0, 0, 8, CHIP_H), radius=4, fill=colour)
-    if ctype == "baby":
-        for i in range(14, w - 8, 12):
-            d.line((i, CHIP_H - 6, i + 5, CHIP_H - 6), fill=_dark(colour, 0.8), width=2)
-    d.text((18, CHIP_H // 2), name, font=font(CHIP_FONT), fill=INK, anchor="lm")
+@sprite
+def _chip(name: str, ctype: str, kind: str | None) -> Image.Image:
+    """The chip of one Field card (RGBA): portrait or type icon, short name; a frame
+    by type (Basic: square corners; Baby: round; Magical: gold frame and a star)."""
+    label = short_name(name, ctype, kind)
+    fnt = font(TEXT)
+    tw = int(_PROBE.textlength(label, font=fnt))
+    star = 28 if ctype == "magical" else 0
+    w = CHIP_H + 8 + tw + 12 + star
+    img = Image.new("RGBA", (w, CHIP_H), (0, 0, 0, 0))
+    d = Draw(img)
+    frame, icon_name, _ = TYPE_FRAME.get(ctype, TYPE_FRAME["basic"])
+    if kind in KIND_STYLE and ctype in ("baby", "basic", "magical"):
+        colour = KIND_STYLE[kind][0]
+        fill = tint(colour, 0.8)
+        outline, width = (GOLD, 4) if ctype == "magical" else (dark(colour, 0.8), 2)
+        radius = CHIP_H // 2 if ctype == "baby" else 6
+        d.rounded_rectangle((0, 0, w - 1, CHIP_H - 1), radius=radius, fill=fill,
+                            outline=outline, width=width)
+        art = portrait(kind, ctype == "baby", CHIP_H - 4)
+        paste(img, art, (2, 2))
+    else:
+        fill = tint(frame, 0.8)
+        d.rounded_rectangle((0, 0, w - 1, CHIP_H - 1), radius=6, fill=fill,
+                            outline=dark(frame, 0.8), width=2)
+        paste(img, icon(icon_name, CHIP_H - 4, disc=frame), (2, 2))
+    d.text((CHIP_H + 6, CHIP_H // 2), label, font=fnt, fill=INK, anchor="lm")
+    if star:
+        draw_icon(d, "star", w - 22, CHIP_H / 2, 11, GOLD, dark(GOLD, 0.6))
     return img
 
 
-def _chip(img: Image.Image, x: int, y: int, c: CardView, colour: RGB) -> int:
-    """Paste the small card face of ``c`` at (x, y); returns its width."""
-    sprite = _chip_sprite(c.name, c.type, colour)
-    img.paste(sprite, (x, y), sprite)
-    return sprite.width - 1
+@sprite
+def _tag(text: str) -> Image.Image:
+    """A red-outlined note chip (``"skips next turn"``)."""
+    fnt = font(TEXT)
+    w = int(_PROBE.textlength(text, font=fnt)) + 20
+    img = Image.new("RGBA", (w, CHIP_H), (0, 0, 0, 0))
+    d = Draw(img)
+    d.rounded_rectangle((0, 0, w - 1, CHIP_H - 1), radius=8, fill=(255, 240, 236),
+                        outline=ALERT, width=2)
+    d.text((10, CHIP_H // 2), text, font=fnt, fill=ALERT, anchor="lm")
+    return img
 
 
-def _groups(f: FieldView) -> list[tuple[RGB, str, str, list[CardView]]]:
-    """(colour, badge letter, group words, cards) for each non-empty group of a Field."""
-    out: list[tuple[RGB, str, str, list[CardView]]] = []
+def _groups(f: FieldView) -> list[tuple[str, list[CardView]]]:
+    """(group, cards) for each non-empty group of a Field in drawing order: the Animals by
+    kind as they count now (``"llama"``, ...), then ``"upgrade"`` and ``"downgrade"``."""
+    out: list[tuple[str, list[CardView]]] = []
     by_kind: dict[str, list[CardView]] = {}
     for c in f.animals:
         by_kind.setdefault(_kind_of(c) or "?", []).append(c)
     for k in ("llama", "alpaca", "goat", "ram", "?"):
         if k in by_kind:
-            colour, letter = KIND_STYLE.get(k, (MUTED, "?"))
-            out.append((colour, letter, k, by_kind[k]))
+            out.append((k, by_kind[k]))
     if f.upgrades:
-        colour, sym = TYPE_STYLE["upgrade"]
-        out.append((colour, sym, "upgrade", f.upgrades))
+        out.append(("upgrade", list(f.upgrades)))
     if f.downgrades:
-        colour, sym = TYPE_STYLE["downgrade"]
-        out.append((colour, sym, "downgrade", f.downgrades))
+        out.append(("downgrade", list(f.downgrades)))
     return out
 
 
-def _layout_field(d: ImageDraw.ImageDraw, f: FieldView, width: int
-                  ) -> list[tuple[int, int, object]]:
-    """Positions (x, y, item) relative to the Field area; item is a badge tuple or a card."""
-    items: list[tuple[int, int, object]] = []
-    x = y = 0
-    for colour, letter, _, cards in _groups(f):
-        need = 44 + (_chip_width(d, cards[0]) if cards else 0)
-        if x and x + need > width:
-            x, y = 0, y + CHIP_H + ROW_GAP
-        items.append((x, y, ("badge", colour, letter, len(cards))))
-        x += 48
+def _field_pieces(f: FieldView) -> list[Image.Image]:
+    pieces = []
+    for group, cards in _groups(f):
         for c in cards:
-            w = _chip_width(d, c)
-            if x + w > width:
-                x, y = 48, y + CHIP_H + ROW_GAP
-            items.append((x, y, (c, colour)))
-            x += w + 8
-        x += 18
-    return items
+            kind = group if group in KIND_STYLE else None
+            pieces.append(_chip(c.name, c.type, kind))
+    if f.skips_next_turn:
+        pieces.append(_tag("skips next turn"))
+    if f.shielded_kinds:
+        pieces.append(_tag("shield: " + ", ".join(k.title() for k in f.shielded_kinds)))
+    if not f.may_play_instants:
+        pieces.append(_tag("no Instants"))
+    return pieces
+
+
+def _flow(img: Image.Image, d: ImageDraw.ImageDraw, pieces: list[Image.Image], x0: int,
+          y0: int, width: int, rows: int) -> None:
+    """Lay ``pieces`` left to right in at most ``rows`` rows; what does not fit becomes a
+    ``+N`` chip at the end."""
+    x, row = x0, 0
+    more = _tag("+99").width + CHIP_GAP
+    for i, p in enumerate(pieces):
+        rest = len(pieces) - i - 1
+        while True:
+            reserve = more if row == rows - 1 and rest else 0
+            if x + p.width <= x0 + width - reserve:
+                paste(img, p, (x, y0 + row * (CHIP_H + CHIP_GAP)))
+                x += p.width + CHIP_GAP
+                break
+            if row < rows - 1 and x > x0:
+                row, x = row + 1, x0
+                continue
+            paste(img, _tag(f"+{rest + 1}"), (x, y0 + row * (CHIP_H + CHIP_GAP)))
+            return
+
+
+# -- the table --------------------------------------------------------------------------
+
+
+def layout(n: int) -> tuple[int, int, int, int]:
+    """(height, panel rows, panel height, chip rows per Field) of the table for ``n``
+    players: Fields in two columns; an odd count leaves the last cell to the legend."""
+    panel_rows = (n + 1) // 2
+    chip_rows = 5 if n <= 6 else 4
+    panel_h = PANEL_PAD + NAME_LINE + chip_rows * (CHIP_H + CHIP_GAP) - CHIP_GAP + PANEL_PAD
+    legend = 0 if n % 2 else LEGEND_H
+    height = HEADER_H + panel_rows * (panel_h + GAP) + legend + MARGIN - GAP
+    return height, panel_rows, panel_h, chip_rows
+
+
+def _panel_xy(k: int, panel_h: int) -> tuple[int, int]:
+    return MARGIN + (k % 2) * (COL_W + GAP), HEADER_H + (k // 2) * (panel_h + GAP)
+
+
+def _legend(img: Image.Image, d: ImageDraw.ImageDraw, x: int, y: int, width: int) -> None:
+    """The key: the four portraits with their kinds, then the type frames."""
+    fnt = font(TEXT)
+    items: list[tuple[Image.Image, str]] = [
+        (portrait(k, False, 38), k.title()) for k in KIND_STYLE]
+    items += [(icon(TYPE_FRAME[t][1], 38, disc=TYPE_FRAME[t][0]), TYPE_FRAME[t][2].split()[0])
+              for t in ("magical", "baby", "upgrade", "downgrade")]
+    lx, ly = x, y
+    for art, word in items:
+        w = 38 + 8 + int(d.textlength(word, font=fnt)) + 22
+        if lx + w > x + width:
+            lx, ly = x, ly + 46
+        paste(img, art, (lx, ly))
+        d.text((lx + 46, ly + 19), word, font=fnt, fill=INK, anchor="lm")
+        lx += w
+
+
+@sprite
+def _base(n: int) -> Image.Image:
+    """Background, title and legend of the table for ``n`` players (cached)."""
+    height, _, panel_h, _ = layout(n)
+    img = Image.new("RGB", (WIDTH, height), BG)
+    d = Draw(img)
+    d.text((MARGIN, 16), "Llamas Unleashed", font=font(36, True), fill=INK)
+    if n % 2:
+        x, y = _panel_xy(n, panel_h)
+        d.rounded_rectangle((x, y, x + COL_W, y + panel_h), radius=14, fill=(255, 252, 245),
+                            outline=(205, 195, 175), width=2)
+        d.text((x + 14, y + 12), "Key", font=font(30, True), fill=INK)
+        _legend(img, d, x + 14, y + 56, COL_W - 20)
+    else:
+        _legend(img, d, MARGIN, height - LEGEND_H + 4, WIDTH - 2 * MARGIN)
+    return img
 
 
 def _names(view: UnleashedView, names: Mapping[str, str] | None) -> dict[str, str]:
@@ -210,248 +289,290 @@ def _names(view: UnleashedView, names: Mapping[str, str] | None) -> dict[str, st
     return {s: names.get(s, s) for s in view.seats}
 
 
-def _header(d: ImageDraw.ImageDraw, view: UnleashedView, names: dict[str, str]) -> int:
-    """Title line, turn line and the shared counts; returns the y below it."""
-    y = MARGIN
-    d.text((MARGIN, y), "Llamas Unleashed", font=font(34, True), fill=INK)
+def _header(d: ImageDraw.ImageDraw, view: UnleashedView, nm: dict[str, str]) -> None:
+    counts = (f"Deck {view.deck_count} \u00b7 Discard {len(view.discard)} \u00b7 "
+              f"Nursery {len(view.nursery)}")
+    d.text((WIDTH - MARGIN, 22), counts, font=font(TEXT), fill=INK, anchor="ra")
     if view.phase == "over":
         res = view.result
-        if res and res.winners:
-            turn = " and ".join(names[s] for s in res.winners) + " wins!"
-        else:
-            turn = "Game over: everyone loses."
+        turn = (" and ".join(nm[s] for s in res.winners) + " wins!") if res and res.winners \
+            else "Game over: everyone loses."
     elif view.phase == "setup":
         turn = "Everyone is choosing a Baby"
     else:
-        who = names.get(view.active or "", "?")
+        who = nm.get(view.active or "", "?")
         turn = f"Turn {view.turn}: {who} \u2013 {PHASE_WORDS[view.phase]}"
-    d.text((WIDTH - MARGIN, y + 4), _fit(d, turn, font(28, True), 820), font=font(28, True),
-           fill=INK, anchor="ra")
-    y += 54
-    # Shared zones.
-    x = MARGIN
-    top = view.discard[-1].name if view.discard else "empty"
-    for label, value in (("Deck", str(view.deck_count)),
-                         ("Discard", f"{len(view.discard)} (top: {top})"),
-                         ("Nursery", str(len(view.nursery)))):
-        text = f"{label}: {value}"
-        w = int(d.textlength(text, font=font(26))) + 28
-        w = min(w, WIDTH - MARGIN - x)
-        d.rounded_rectangle((x, y, x + w, y + 42), radius=10, fill=PANEL, outline=(200, 190, 170))
-        d.text((x + 14, y + 21), _fit(d, text, font(26), w - 24), font=font(26), fill=INK,
-               anchor="lm")
-        x += w + 12
-    y += 54
+    d.text((MARGIN, 66), _fit(d, turn, font(32, True), WIDTH - 2 * MARGIN),
+           font=font(32, True), fill=INK)
+    y = 110
     if view.stack:
         parts = []
         for item in view.stack:
             where = ""
             if item.field and item.field != item.seat:
-                where = f" into {names.get(item.field, item.field)}'s Field"
-            parts.append(f"{names.get(item.seat, item.seat)}: {item.card.name}{where}")
-        text = "On the pile (top first): " + "  \u2190  ".join(reversed(parts))
-        d.rounded_rectangle((MARGIN, y, WIDTH - MARGIN, y + 44), radius=10, fill=(255, 226, 214),
-                            outline=(214, 120, 90), width=2)
-        d.text((MARGIN + 14, y + 22), _fit(d, text, font(26, True), WIDTH - 2 * MARGIN - 28),
-               font=font(26, True), fill=INK, anchor="lm")
-        y += 56
-    return y
+                where = f" into {nm.get(item.field, item.field)}'s Field"
+            parts.append(f"{nm.get(item.seat, item.seat)}: {item.card.name}{where}")
+        text = "On the pile: " + "  \u2190  ".join(reversed(parts))
+        d.rounded_rectangle((MARGIN, y, WIDTH - MARGIN, y + 40), radius=10,
+                            fill=(255, 226, 214), outline=(214, 120, 90), width=2)
+        d.text((MARGIN + 12, y + 20), _fit(d, text, font(TEXT, True), WIDTH - 2 * MARGIN - 24),
+               font=font(TEXT, True), fill=INK, anchor="lm")
+    else:
+        top = view.discard[-1].name if view.discard else "empty"
+        d.text((MARGIN, y + 20), f"Top of the discard pile: {top}", font=font(TEXT),
+               fill=MUTED, anchor="lm")
 
 
-def _player_height(d: ImageDraw.ImageDraw, f: FieldView, field_w: int) -> tuple[int, list]:
-    items = _layout_field(d, f, field_w)
-    rows = (max(y for _, y, _ in items) // (CHIP_H + ROW_GAP) + 1) if items else 1
-    body = rows * (CHIP_H + ROW_GAP) - ROW_GAP
-    return max(124, body + 28), items
-
-
-def render_table(view: UnleashedView, *, names: Mapping[str, str] | None = None) -> bytes:
-    """The public table as PNG bytes (``WIDTH`` px wide). ``names`` maps seat ids to display
-    names (seat ids are shown otherwise). Uses only public parts of ``view``: Fields, hand
-    sizes, piles, turn and phase (never the viewer's hand nor who may answer a window)."""
-    nm = _names(view, names)
-    probe = ImageDraw.Draw(Image.new("RGB", (1, 1)))
-    field_x = MARGIN + NAME_COL
-    field_w = WIDTH - field_x - MARGIN - 14
-    layouts = [(s, *_player_height(probe, view.fields[s], field_w)) for s in view.seats]
-    header_h = MARGIN + 54 + 54 + (56 if view.stack else 0)
-    height = header_h + sum(h + 12 for _, h, _ in layouts) + 52 + MARGIN
-    img = Image.new("RGB", (WIDTH, height), BG)
-    d = ImageDraw.Draw(img)
-    y = _header(d, view, nm)
-    winners = set(view.result.winners) if view.result else set()
-    for seat, h, items in layouts:
-        f = view.fields[seat]
-        is_active = seat == view.active and view.phase not in ("setup", "over")
-        fill = ACTIVE if is_active or seat in winners else PANEL
-        outline = GOLD if is_active or seat in winners else (205, 195, 175)
-        d.rounded_rectangle((MARGIN, y, WIDTH - MARGIN, y + h), radius=14, fill=fill,
-                            outline=outline, width=3 if is_active else 1)
-        # Player column.
-        px = MARGIN + 16
-        marker = "\u25b6 " if is_active else ("\u2605 " if seat in winners else "")
-        d.text((px, y + 12), _fit(d, marker + nm[seat], font(30, True), NAME_COL - 30),
-               font=font(30, True), fill=INK)
-        goal = f"Animals {f.animal_count}/{f.animals_to_win}"
-        d.text((px, y + 50), goal, font=font(26, True),
-               fill=(170, 40, 40) if f.animal_count >= f.animals_to_win - 1 else INK)
-        hand = f"Hand {view.hand_sizes.get(seat, 0)}"
-        if f.hand_limit != 7:
-            hand += f" (limit {f.hand_limit})"
-        d.text((px, y + 84), hand, font=font(26), fill=INK)
-        notes = []
-        if f.skips_next_turn:
-            notes.append("skips next turn")
-        if f.shielded_kinds:
-            notes.append("shielded: " + ", ".join(k.title() for k in f.shielded_kinds))
-        if not f.may_play_instants:
-            notes.append("no Instants")
-        if notes:
-            d.text((px, y + 116), _fit(d, "; ".join(notes), font(20), NAME_COL - 30),
-                   font=font(20), fill=(150, 60, 40))
-        # Field.
-        fy = y + 14
-        if not items:
-            d.text((field_x, fy + CHIP_H // 2), "empty Field", font=font(24), fill=MUTED,
-                   anchor="lm")
-        for ix, iy, item in items:
-            if isinstance(item, tuple) and item and item[0] == "badge":
-                _, colour, letter, count = item
-                sprite = _badge_sprite(colour, letter)
-                img.paste(sprite, (field_x + ix, fy + iy + CHIP_H // 2 - 20), sprite)
-            else:
-                c, colour = item  # type: ignore[misc]
-                _chip(img, field_x + ix, fy + iy, c, colour)
-        y += h + 12
-    # Legend.
-    lx = MARGIN
-    ly = y + 22
-    for k, (colour, letter) in KIND_STYLE.items():
-        badge(d, lx + 14, ly, 14, colour, letter, size=18)
-        d.text((lx + 34, ly), k.title(), font=font(20), fill=INK, anchor="lm")
-        lx += 46 + int(d.textlength(k.title(), font=font(20))) + 8
-    for t in ("upgrade", "downgrade"):
-        colour, sym = TYPE_STYLE[t]
-        badge(d, lx + 14, ly, 14, colour, sym, size=14)
-        d.text((lx + 34, ly), t.title(), font=font(20), fill=INK, anchor="lm")
-        lx += 46 + int(d.textlength(t.title(), font=font(20))) + 8
-    d.rounded_rectangle((lx, ly - 12, lx + 30, ly + 12), radius=5, fill=PANEL, outline=GOLD,
-                        width=3)
-    d.text((lx + 38, ly), "Magical", font=font(20), fill=INK, anchor="lm")
-    lx += 48 + int(d.textlength("Magical", font=font(20))) + 8
-    for i in range(lx, lx + 30, 12):
-        d.line((i, ly + 6, i + 5, ly + 6), fill=MUTED, width=2)
-    d.text((lx + 38, ly), "Baby", font=font(20), fill=INK, anchor="lm")
-    return to_png(img, palette=True)
-
-
-# -- single cards --------------------------------------------------------------------------
-
-CARD_W, CARD_H = 600, 840
-
-
-def _emblem(d: ImageDraw.ImageDraw, cx: int, cy: int, kind: str | None, ctype: str,
-            colour: RGB) -> None:
-    """A simple picture made of our own shapes: an animal head for Animals, a star for
-    Magic, arrows for Upgrades/Downgrades, a bolt for Instants."""
-    light = _tint(colour, 0.75)
-    d.ellipse((cx - 150, cy - 150, cx + 150, cy + 150), fill=light, outline=colour, width=6)
-    dark = _dark(colour, 0.7)
-    if ctype in ("baby", "basic", "magical") and kind:
-        s = 0.7 if ctype == "baby" else 1.0
-        # Head, ears (llama/alpaca tall, goat pointy, ram curled horns), eyes, snout.
-        hw, hh = int(70 * s), int(90 * s)
-        if kind in ("llama", "alpaca"):
-            for side in (-1, 1):
-                ex = cx + side * int(42 * s)
-                d.polygon([(ex - 14 * s, cy - hh + 20 * s), (ex + 14 * s, cy - hh + 20 * s),
-                           (ex + side * 6 * s, cy - hh - 55 * s)], fill=colour)
-        elif kind == "goat":
-            for side in (-1, 1):
-                ex = cx + side * int(40 * s)
-                d.line((ex, cy - hh + 20 * s, ex + side * 30 * s, cy - hh - 50 * s), fill=dark,
-                       width=int(12 * s))
-        else:
-            for side in (-1, 1):
-                ex = cx + side * int(70 * s)
-                d.ellipse((ex - 38 * s, cy - 60 * s, ex + 38 * s, cy + 16 * s), outline=dark,
-                          width=int(14 * s))
-        d.ellipse((cx - hw, cy - hh, cx + hw, cy + hh), fill=colour, outline=dark, width=4)
-        if kind == "alpaca":
-            d.ellipse((cx - hw + 6, cy - hh - 22 * s, cx + hw - 6, cy - hh + 40 * s),
-                      fill=_tint(colour, 0.5))
-        for side in (-1, 1):
-            d.ellipse((cx + side * 28 * s - 9 * s, cy - 22 * s, cx + side * 28 * s + 9 * s,
-                       cy - 4 * s), fill=(255, 255, 255))
-            d.ellipse((cx + side * 28 * s - 4 * s, cy - 16 * s, cx + side * 28 * s + 4 * s,
-                       cy - 8 * s), fill=INK)
-        d.ellipse((cx - 36 * s, cy + 22 * s, cx + 36 * s, cy + 72 * s), fill=_tint(colour, 0.55))
-        d.line((cx - 12 * s, cy + 46 * s, cx + 12 * s, cy + 46 * s), fill=dark, width=3)
-        if ctype == "magical":
-            _star(d, cx + 110, cy - 110, 34, GOLD)
-        if kind == "goat":
-            d.polygon([(cx - 14 * s, cy + hh - 10), (cx + 14 * s, cy + hh - 10),
-                       (cx, cy + hh + 36 * s)], fill=dark)
-    elif ctype == "magic":
-        _star(d, cx, cy, 110, colour)
-    elif ctype in ("upgrade", "downgrade"):
-        up = ctype == "upgrade"
-        tip, base = (cy - 110, cy + 10) if up else (cy + 110, cy - 10)
-        d.polygon([(cx, tip), (cx - 100, base), (cx + 100, base)], fill=colour)
-        y0, y1 = (base, cy + 110) if up else (cy - 110, base)
-        d.rectangle((cx - 40, min(y0, y1), cx + 40, max(y0, y1)), fill=colour)
-    else:  # instant: a lightning bolt
-        d.polygon([(cx + 20, cy - 120), (cx - 70, cy + 15), (cx - 5, cy + 15), (cx - 30, cy + 120),
-                   (cx + 70, cy - 20), (cx + 5, cy - 20)], fill=colour, outline=dark)
-
-
-def _star(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, colour: RGB) -> None:
-    import math
-
-    pts = []
-    for i in range(10):
-        a = math.pi / 2 + i * math.pi / 5
-        rr = r if i % 2 == 0 else r * 0.45
-        pts.append((cx + rr * math.cos(a), cy - rr * math.sin(a)))
-    d.polygon(pts, fill=colour, outline=_dark(colour))
+def _panel(img: Image.Image, d: ImageDraw.ImageDraw, view: UnleashedView, seat: str,
+           name: str, x: int, y: int, panel_h: int, chip_rows: int, winners: set[str]) -> None:
+    f = view.fields[seat]
+    active = seat == view.active and view.phase not in ("setup", "over")
+    lit = active or seat in winners
+    d.rounded_rectangle((x, y, x + COL_W, y + panel_h), radius=14,
+                        fill=ACTIVE if lit else FIELD, outline=GOLD if lit else FIELD_LINE,
+                        width=5 if lit else 2)
+    right = f"{f.animal_count}/{f.animals_to_win} \u00b7 hand {view.hand_sizes.get(seat, 0)}"
+    if f.hand_limit != 7:
+        right += f"/{f.hand_limit}"
+    rf = font(TEXT, True)
+    rw = d.textlength(right, font=rf)
+    near = f.animal_count >= f.animals_to_win - 1
+    d.text((x + COL_W - PANEL_PAD - 4, y + PANEL_PAD + 20), right, font=rf,
+           fill=ALERT if near else INK, anchor="rm")
+    marker = "\u25b6 " if active else ("\u2605 " if seat in winners else "")
+    nf = font(30, True)
+    d.text((x + PANEL_PAD + 4, y + PANEL_PAD + 20),
+           _fit(d, marker + name, nf, COL_W - 2 * PANEL_PAD - rw - 24), font=nf, fill=INK,
+           anchor="lm")
+    pieces = _field_pieces(f)
+    top = y + PANEL_PAD + NAME_LINE
+    if not pieces:
+        d.text((x + PANEL_PAD + 4, top + CHIP_H // 2), "empty Field", font=font(TEXT),
+               fill=MUTED, anchor="lm")
+        return
+    _flow(img, d, pieces, x + PANEL_PAD, top, COL_W - 2 * PANEL_PAD, chip_rows)
 
 
 @cache
-def _card_png(key: str) -> bytes:
-    design = catalog().designs[key]
-    kind = design.kind
-    colour = KIND_STYLE[kind][0] if kind in KIND_STYLE else TYPE_STYLE.get(
-        design.type, (MUTED, "?"))[0]
-    img = Image.new("RGB", (CARD_W, CARD_H), (255, 255, 255))
-    d = ImageDraw.Draw(img)
-    d.rounded_rectangle((6, 6, CARD_W - 6, CARD_H - 6), radius=30, fill=_tint(colour, 0.88),
-                        outline=_dark(colour), width=6)
-    d.rounded_rectangle((24, 24, CARD_W - 24, 120), radius=18, fill=colour)
-    title = font(40, True)
-    d.text((CARD_W // 2, 72), _fit(d, design.name, title, CARD_W - 140), font=title,
-           fill=(255, 255, 255), anchor="mm")
-    letter = KIND_STYLE[kind][1] if kind in KIND_STYLE else TYPE_STYLE.get(
-        design.type, (MUTED, "?"))[1]
-    badge(d, 62, 72, 26, _dark(colour, 0.8), letter, size=28)
-    words = TYPE_WORDS[design.type] + (f" \u00b7 {kind.title()}" if kind else "")
-    d.text((CARD_W // 2, 150), words, font=font(28, True), fill=_dark(colour, 0.6), anchor="mm")
-    _emblem(d, CARD_W // 2, 345, kind, design.type, colour)
-    box = (40, 520, CARD_W - 40, CARD_H - 40)
-    d.rounded_rectangle(box, radius=16, fill=(255, 255, 255), outline=_dark(colour, 0.8), width=2)
-    size = 28
-    while size > 18:
-        lines = wrap(d, design.text, font(size), box[2] - box[0] - 36)
-        if len(lines) * (size + 8) <= box[3] - box[1] - 30:
-            break
-        size -= 2
-    ty = box[1] + 18
-    for line in lines:
-        d.text((box[0] + 18, ty), line, font=font(size), fill=INK)
-        ty += size + 8
-    return to_png(img, palette=True)
+def _palette() -> Image.Image:
+    """A 256-colour palette fitted once to everything the table draws: the bases, every
+    chip of every card, the tags and the highlight colours."""
+    cat = catalog()
+    tiles: list[Image.Image] = [_base(n) for n in (2, 3)]
+    for design in cat.designs.values():
+        kinds: Sequence[str | None] = (design.kind,) if design.kind else (None,)
+        if design.type in ("baby", "basic", "magical"):
+            kinds = tuple(KIND_STYLE)
+        for k in kinds:
+            tiles.append(_chip(design.name, design.type, k))
+    tiles.append(_tag("skips next turn"))
+    w = WIDTH
+    y = x = row_h = 0
+    placed = []
+    for t in tiles:
+        if x + t.width > w:
+            x, y, row_h = 0, y + row_h, 0
+        placed.append((t, x, y))
+        x += t.width
+        row_h = max(row_h, t.height)
+    sheet = Image.new("RGB", (w, y + row_h + 120), BG)
+    for t, px, py in placed:
+        if t.mode == "RGBA":
+            sheet.paste(t, (px, py), t)
+        else:
+            sheet.paste(t, (px, py))
+    d = ImageDraw.Draw(sheet)
+    for i, c in enumerate((ACTIVE, GOLD, FIELD, FIELD_LINE, (255, 226, 214), (214, 120, 90),
+                           ALERT, MUTED, INK)):
+        d.rectangle((i * 60, y + row_h + 10, i * 60 + 50, y + row_h + 110), fill=c)
+    return sheet.quantize(colors=256, method=Image.Quantize.MEDIANCUT,
+                          dither=Image.Dither.NONE)
+
+
+def _encode(img: Image.Image, meter: object) -> Picture:
+    pal = img.quantize(palette=_palette(), dither=Image.Dither.NONE)
+    return Picture(_png_bytes(pal), img.size, meter.smallest)  # type: ignore[attr-defined]
+
+
+def _png_bytes(img: Image.Image) -> bytes:
+    import io
+
+    buf = io.BytesIO()
+    img.save(buf, format="PNG", compress_level=1)
+    return buf.getvalue()
+
+
+def table_picture(view: UnleashedView, *, names: Mapping[str, str] | None = None) -> Picture:
+    """The public table as a :class:`~bot.render.common.Picture` (see the module doc;
+    ``names`` maps seat ids to display names, seat ids are shown otherwise). Uses only the
+    public parts of ``view``: Fields, hand sizes, piles, turn and phase."""
+    nm = _names(view, names)
+    n = len(view.seats)
+    with measuring() as meter:
+        _, _, panel_h, chip_rows = layout(n)
+        img = cached_copy(_base(n))
+        d = Draw(img)
+        _header(d, view, nm)
+        winners = set(view.result.winners) if view.result else set()
+        for k, seat in enumerate(view.seats):
+            x, y = _panel_xy(k, panel_h)
+            _panel(img, d, view, seat, nm[seat], x, y, panel_h, chip_rows, winners)
+    return _encode(img, meter)
+
+
+def render_table(view: UnleashedView, *, names: Mapping[str, str] | None = None) -> bytes:
+    """PNG bytes of :func:`table_picture` (``WIDTH`` px wide, height fixed per player
+    count: :func:`layout`)."""
+    return table_picture(view, names=names).png
+
+
+def warm_up() -> None:
+    """Build the cached chips, bases and palette ahead of the first table."""
+    _palette()
+    for n in range(2, 9):
+        _base(n)
+
+
+# -- larger cards: the close-up and /card ----------------------------------------------
+
+MINI_W, MINI_H = 232, 262
+
+
+def _style_colour(ctype: str, kind: str | None) -> RGB:
+    if ctype in ("baby", "basic", "magical") and kind in KIND_STYLE:
+        return KIND_STYLE[kind][0]
+    return TYPE_FRAME.get(ctype, TYPE_FRAME["basic"])[0]
+
+
+def _art(ctype: str, kind: str | None, size: int) -> Image.Image:
+    if ctype in ("baby", "basic", "magical") and kind in KIND_STYLE:
+        return portrait(kind, ctype == "baby", size)
+    frame, icon_name, _ = TYPE_FRAME.get(ctype, TYPE_FRAME["basic"])
+    return icon(icon_name, size, disc=frame)
+
+
+@sprite
+def _mini(name: str, ctype: str, kind: str | None, width: int = MINI_W) -> Image.Image:
+    """A card as the close-up shows it (RGBA ``width`` x ``MINI_H``): the type band with
+    its icon and word, the portrait or type icon, the name in up to two lines."""
+    frame, icon_name, words = TYPE_FRAME.get(ctype, TYPE_FRAME["basic"])
+    img = Image.new("RGBA", (width, MINI_H), (0, 0, 0, 0))
+    d = Draw(img)
+    colour = _style_colour(ctype, kind)
+    d.rounded_rectangle((0, 0, width - 1, MINI_H - 1), radius=18, fill=tint(colour, 0.86),
+                        outline=frame, width=6 if ctype == "magical" else 4)
+    d.rounded_rectangle((6, 6, width - 7, 48), radius=12, fill=frame)
+    paste(img, icon(icon_name, 36, fill=(255, 255, 255)), (12, 9))
+    word = words.split()[0] if ctype in ("baby", "basic", "magical") else words
+    d.text((54, 27), _fit(d, word, font(TEXT, True), width - 64), font=font(TEXT, True),
+           fill=(255, 255, 255), anchor="lm")
+    paste(img, _art(ctype, kind, 120), ((width - 120) // 2, 56))
+    lines = wrap(d, name, font(TEXT, True), width - 20)[:2]
+    for i, line in enumerate(lines):
+        d.text((width // 2, 200 + i * 32 - (16 if len(lines) == 1 else 0)),
+               _fit(d, line, font(TEXT, True), width - 16), font=font(TEXT, True), fill=INK,
+               anchor="mm")
+    return img
+
+
+def hand_picture(view: UnleashedView, *, names: Mapping[str, str] | None = None) -> Picture:
+    """The close-up for the viewer of ``view`` (a seat's view, not the spectator's): their
+    Field and their hand as cards with art, 1000 px wide (its height follows the number
+    of cards). Raises ``ValueError`` for a spectator view."""
+    if view.viewer is None or view.hand is None:
+        raise ValueError("a close-up needs a seat's view")
+    nm = _names(view, names)
+    f = view.fields[view.viewer]
+    field = [(c, g if g in KIND_STYLE else None) for g, cs in _groups(f) for c in cs]
+    hand = [(c, _kind_of(c)) for c in view.hand]
+    per = 4
+    step = MINI_W + 12
+    x0 = (WIDTH - per * step + 12) // 2
+
+    def rows(k: int) -> int:
+        return max(1, -(-k // per))
+
+    height = 24 + 2 * 60 + (rows(len(field)) + rows(len(hand))) * (MINI_H + 12) + 24
+    with measuring() as meter:
+        img = Image.new("RGB", (WIDTH, height), BG)
+        d = Draw(img)
+        y = 20
+        for title, cards in (
+            (f"{nm[view.viewer]}'s Field: {f.animal_count}/{f.animals_to_win} Animals", field),
+            (f"Your hand: {len(hand)} card{'s' if len(hand) != 1 else ''}", hand),
+        ):
+            d.text((MARGIN, y + 26), _fit(d, title, font(32, True), WIDTH - 2 * MARGIN),
+                   font=font(32, True), fill=INK, anchor="lm")
+            y += 60
+            if not cards:
+                d.text((MARGIN, y + 30), "none", font=font(TEXT), fill=MUTED, anchor="lm")
+            for i, (c, kind) in enumerate(cards):
+                paste(img, _mini(c.name, c.type, kind),
+                      (x0 + (i % per) * step, y + (i // per) * (MINI_H + 12)))
+            y += rows(len(cards)) * (MINI_H + 12)
+    return _encode(img, meter)
+
+
+def render_hand(view: UnleashedView, *, names: Mapping[str, str] | None = None) -> bytes:
+    """PNG bytes of :func:`hand_picture`."""
+    return hand_picture(view, names=names).png
+
+
+CARD_W, CARD_H = 600, 840
+#: The smallest text on a card (14 px when shown 500 px wide).
+CARD_TEXT = max(min_font(CARD_W), 26)
+
+
+@cache
+def card_picture(card_id: int) -> Picture:
+    """One card as a real card (``CARD_W`` x ``CARD_H``): frame and band in the type's
+    colour with its icon, the name, the type line, the portrait (Animals) or type icon,
+    and the rules text from the seed file. Raises ``IndexError`` for an id outside the
+    catalog. Cached per card."""
+    design = catalog()[card_id]
+    kind, ctype = design.kind, design.type
+    frame, icon_name, words = TYPE_FRAME[ctype]
+    colour = _style_colour(ctype, kind)
+    with measuring() as meter:
+        img = Image.new("RGB", (CARD_W, CARD_H), (255, 255, 255))
+        d = Draw(img)
+        d.rounded_rectangle((4, 4, CARD_W - 5, CARD_H - 5), radius=34, fill=frame,
+                            outline=dark(frame, 0.7), width=4)
+        d.rounded_rectangle((22, 22, CARD_W - 23, CARD_H - 23), radius=22,
+                            fill=tint(colour, 0.85))
+        # name band
+        d.rounded_rectangle((22, 22, CARD_W - 23, 112), radius=22, fill=dark(frame, 0.85))
+        paste(img, icon(icon_name, 64, fill=(255, 255, 255)), (34, 35))
+        title = font(42, True)
+        d.text((112, 67), _fit(d, design.name, title, CARD_W - 150), font=title,
+               fill=(255, 255, 255), anchor="lm")
+        line = words + (f" \u00b7 {kind.title()}" if kind else "")
+        d.text((CARD_W // 2, 142), line, font=font(30, True), fill=dark(colour, 0.55),
+               anchor="mm")
+        # art
+        art_size = 290 if ctype in ("baby", "basic", "magical") else 240
+        paste(img, _art(ctype, kind, art_size), ((CARD_W - art_size) // 2, 170 + (290 - art_size) // 2))
+        if ctype == "magical":
+            for sx, sy in ((110, 200), (490, 200), (480, 430)):
+                draw_icon(d, "star", sx, sy, 26, GOLD, dark(GOLD, 0.6))
+        # rules text
+        box = (40, 480, CARD_W - 40, CARD_H - 40)
+        d.rounded_rectangle(box, radius=16, fill=(255, 255, 255), outline=dark(colour, 0.8),
+                            width=3)
+        size = 34
+        while True:
+            lines = wrap(d, design.text, font(size), box[2] - box[0] - 36)
+            if len(lines) * (size + 8) <= box[3] - box[1] - 30 or size <= CARD_TEXT:
+                break
+            size -= 2
+        ty = box[1] + 18
+        for text_line in lines:
+            d.text((box[0] + 18, ty), text_line, font=font(size), fill=INK)
+            ty += size + 8
+    return picture(img, meter, palette=True)
 
 
 def render_card(card_id: int) -> bytes:
-    """One card face (``CARD_W`` x ``CARD_H`` PNG) for the catalog card ``card_id``. Raises
-    ``IndexError`` for an id outside the catalog. Cached per design."""
-    return _card_png(catalog()[card_id].key)
+    """PNG bytes of :func:`card_picture` for the catalog card ``card_id``. Raises
+    ``IndexError`` for an id outside the catalog."""
+    return card_picture(card_id).png

@@ -40,6 +40,18 @@ TURN_TIMERS: dict[str, int | None] = {"off": None, "2m": 120, "10m": 600, "1h": 
 MAX_MISSED_TURNS = 3
 #: Safety cap on AI moves applied after one human action.
 MAX_AI_STEPS = 2000
+#: Seconds after it opens that a lobby nobody started closes (issue 14).
+LOBBY_EXPIRES_S = 3600
+#: Seconds without a move after which a game ends (where the server allows it), and how
+#: long before that its thread is told (issue 14).
+IDLE_END_S = 14 * 86400
+IDLE_NOTICE_S = 86400
+#: Whether a server that never chose ends games nobody moves in (``/settings``).
+END_IDLE_GAMES_DEFAULT = True
+
+
+#: The note of an ``ended`` update for a game nobody moved in (shown in its thread).
+IDLE_ENDED = "Nobody has moved for 14 days, so this game has ended; no scores are recorded."
 
 
 class GameError(Exception):
@@ -54,6 +66,9 @@ class GameError(Exception):
 #: What a player of a quarantined game sees on any button or command.
 UNREADABLE = ("This game's saved data could not be read; the host or a member with Manage "
               "Server can end it with /game end.")
+#: The same for a lobby (not started yet): it is closed with its own Cancel button.
+UNREADABLE_LOBBY = ("This lobby's saved data could not be read; the host or a member with "
+                    "Manage Server can close it with its Cancel button.")
 
 
 class GameUnreadable(GameError):
@@ -61,8 +76,8 @@ class GameUnreadable(GameError):
     by a newer herdbot, a field missing): the game is quarantined. Code
     ``game_unreadable``; ``reason`` is the one-line validation error (for the log only)."""
 
-    def __init__(self, game_id: int, reason: str) -> None:
-        super().__init__("game_unreadable", UNREADABLE)
+    def __init__(self, game_id: int, reason: str, message: str = UNREADABLE) -> None:
+        super().__init__("game_unreadable", message)
         self.game_id = game_id
         self.reason = reason
 
@@ -129,7 +144,8 @@ class GameService:
         self.clock = clock or Clock()
         #: Runs the long-lived background work (timers, reconciliation) with restarts.
         self.supervisor = Supervisor(self.clock)
-        self.timers = TimerService(store, self.clock, self._on_timer, self.supervisor)
+        self.timers = TimerService(store, self.clock, self._on_timer, self.supervisor,
+                                   on_dropped=self.resync_timers)
         #: Quarantined games: id -> why their saved data could not be read (logged once).
         self.quarantined: dict[int, str] = {}
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
@@ -269,6 +285,7 @@ class GameService:
         spec = self.registry.get(kind)
         if spec is None:
             raise GameError("unknown_game", f"There is no game called “{kind}”.")
+        expires_at = self.clock.now() + LOBBY_EXPIRES_S
         try:
             record = await self.store.create_game(
                 kind=kind,
@@ -276,7 +293,7 @@ class GameService:
                 channel_id=channel_id,
                 host_id=host_id,
                 host_name=host_name,
-                options=options or {},
+                options={**(options or {}), "expires_at": expires_at},
                 seed=seed if seed is not None else self.seed_factory(),
                 max_open=max_open,
             )
@@ -287,14 +304,22 @@ class GameService:
                 f"You already have {exc.open} open {lobbies} in this server; start or cancel "
                 "one first.",
             ) from None
+        await self.timers.schedule(record.id, "lobby", "expire", expires_at)
         update = Update("lobby", record, await self.seats(record.id), spec)
         return update
 
     async def _lobby(self, game_id: int) -> tuple[GameRecord, GameSpec, list[SeatRecord]]:
-        record = await self.get(game_id)
-        if record.status != "lobby":
-            raise GameError("not_lobby", "This lobby is closed: the game has started or ended.")
-        return record, self.spec_of(record), await self.seats(game_id)
+        try:
+            record = await self.get(game_id)
+            if record.status != "lobby":
+                raise GameError("not_lobby",
+                                "This lobby is closed: the game has started or ended.")
+            return record, self.spec_of(record), await self.seats(game_id)
+        except GameUnreadable as exc:
+            header = await self.store.game_header(game_id)
+            if header is not None and header.status == "lobby":
+                raise GameUnreadable(game_id, exc.reason, UNREADABLE_LOBBY) from exc
+            raise
 
     async def join(self, game_id: int, user_id: int, name: str) -> Update:
         """Seat ``user_id`` in the lobby. Refused when already seated or full."""
@@ -360,14 +385,46 @@ class GameService:
             return await self._lobby_update(game_id)
 
     async def cancel(self, game_id: int, user_id: int, *, manage_guild: bool = False) -> Update:
-        """Close a lobby (host, or a member with Manage Server)."""
+        """Close a lobby (host, or a member with Manage Server). A quarantined lobby (its
+        row or seats do not validate) can be closed too: its update then has no seats.
+        Raises ``not_lobby`` when it is not a lobby, ``not_host`` for anyone else."""
         async with self.lock(game_id):
-            record, spec, seats = await self._lobby(game_id)
+            record = await self.record_or_stub(game_id)
+            if record.status != "lobby":
+                raise GameError("not_lobby",
+                                "This lobby is closed: the game has started or ended.")
             if user_id != record.host_id and not manage_guild:
                 raise GameError("not_host", "Only the host (or a server manager) can cancel.")
+            try:
+                seats = await self.seats(game_id)
+            except GameUnreadable:
+                seats = []
+            spec = self.spec_of(record)
             await self.store.update_game(game_id, status="cancelled")
-            record = await self.get(game_id)
+            await self.timers.cancel(game_id, "lobby")
+            record = await self.record_or_stub(game_id)
             update = Update("cancelled", record, seats, spec)
+        await self.publish(update)
+        return update
+
+    async def expire_lobby(self, game_id: int) -> Update | None:
+        """Close the lobby ``game_id`` nobody started in time (its ``lobby`` timer fired):
+        status ``cancelled``, then an ``expired`` update is published (the lobby message
+        says so and loses its buttons). ``None`` when it is no longer a lobby."""
+        async with self.lock(game_id):
+            try:
+                record = await self.record_or_stub(game_id)
+            except GameError:
+                return None
+            spec = self.registry.get(record.kind)
+            if record.status != "lobby" or spec is None:
+                return None
+            try:
+                seats = await self.seats(game_id)
+            except GameUnreadable:
+                seats = []
+            await self.store.update_game(game_id, status="cancelled")
+            update = Update("expired", await self.record_or_stub(game_id), seats, spec)
         await self.publish(update)
         return update
 
@@ -394,6 +451,7 @@ class GameService:
             except (ValueError, IllegalAction) as exc:
                 raise GameError("bad_options", f"These options do not work: {exc}") from exc
             await self.store.start_game(game_id, state=state.model_dump_json(), version=state.version)
+            await self.timers.cancel(game_id, "lobby")
             record = await self.get(game_id)
             update = Update("started", record, seats, spec, state)
             steps, notes = await self._drive_ai(record, seats, spec, state)
@@ -474,7 +532,12 @@ class GameService:
         action: Action,
         events: list[Event],
     ) -> None:
-        status = "finished" if spec.engine.result(new) is not None else None
+        result = spec.engine.result(new)
+        status = "finished" if result is not None else None
+        stats = None
+        if result is not None and record.guild_id is not None:
+            rows = await self.result_rows(record.id, result)
+            stats = (record.guild_id, spec.key, rows) if rows else None
         try:
             await self.store.commit_action(
                 record.id,
@@ -485,9 +548,21 @@ class GameService:
                 action=action.model_dump(mode="json"),
                 events=[e.model_dump(mode="json") for e in events],
                 status=status,
+                result=stats,
             )
         except StaleVersion as exc:
             raise GameError("stale", "This table has moved on.") from exc
+
+    async def result_rows(self, game_id: int, result: Result) -> list[tuple[int, bool, int]]:
+        """The stats rows of a finished game: ``(user_id, won, score)`` of every member
+        seated (a seat the AI took over counts as played, never as won)."""
+        rows = []
+        for seat in await self.seats(game_id):
+            if seat.user_id is None or seat.is_ai:
+                continue
+            won = seat.seat in result.winners and not seat.ai_takeover
+            rows.append((seat.user_id, won, result.scores.get(seat.seat, 0)))
+        return rows
 
     def is_ai(self, seats: list[SeatRecord], seat: str) -> bool:
         """True when ``seat`` is played by the AI (an AI seat or one taken over)."""
@@ -536,12 +611,20 @@ class GameService:
             await self.timers.cancel(record.id, "rules")
             await self.timers.cancel(record.id, "turn")
             await self.timers.cancel(record.id, "remind")
+            await self.timers.cancel(record.id, "idle")
             if await self.store.timer(record.id, "archive") is None:
                 await self.timers.schedule(record.id, "archive", "archive",
                                            self.clock.now() + self.archive_after_s)
             return
         pending = spec.engine.pending(state)
         now = self.clock.now()
+        # A game nobody moves in ends after IDLE_END_S (warned IDLE_NOTICE_S before); every
+        # move (a new version) starts the count again.
+        idle = await self.store.timer(record.id, "idle")
+        if idle is None or idle.payload.get("version") != state.version:
+            await self.timers.schedule(
+                record.id, "idle", f"notice:{state.version}", now + IDLE_END_S - IDLE_NOTICE_S,
+                {"stage": "notice", "version": state.version})
         # The rules' own deadline (negotiation minute, reaction window, baby choice).
         if pending.seconds is not None and pending.timeouts:
             current = await self.store.timer(record.id, "rules")
@@ -571,31 +654,105 @@ class GameService:
             await self.timers.cancel(record.id, "remind")
 
     async def reconcile_timers(self) -> int:
-        """Arm the timers every active game's state calls for (start-up, in the background).
+        """Start-up catch-up (in the background, under the supervisor); returns the active
+        games checked.
 
-        An action is committed before its timers are armed; a process killed in between
-        would leave a game waiting on a deadline with no timer. Returns the games checked.
+        For every active game: the AI seats that must move are played (a write that failed
+        after a stored move left them waiting), and the timers its state calls for are armed
+        (a process killed between a commit and its timers left none). Every active or
+        finished game whose posted table shows an older version than the stored one (a
+        crash or a refused post between storing a move and posting its table) gets a
+        ``catchup`` update: the moves its thread never saw and the current table, published
+        once (the posted version is stored with the table, so a second start posts
+        nothing). Every open lobby gets its expiry timer if it has none.
+
         A game whose saved data does not validate is quarantined (logged once) and skipped;
         a database error ends the pass (its supervisor runs it again after a backoff).
         """
         checked = 0
-        records = await self.store.games_with_status("active")
+        records = [*await self.store.games_with_status("active"),
+                   *await self.store.finished_games_behind()]
         self.note_unreadable()
         for record in records:
+            update: Update | None = None
             async with self.lock(record.id):
                 try:
-                    record = await self.get(record.id)
-                    if record.status != "active" or record.state is None:
-                        continue
-                    spec = self.registry.get(record.kind)
-                    if spec is None:
-                        continue
-                    state = self.parse_state(record, spec)
-                    await self._sync_timers(record, await self.seats(record.id), spec, state)
+                    update = await self._reconcile_game(record.id)
                 except GameUnreadable:
                     continue
-                checked += 1
+                if record.status == "active":
+                    checked += 1
+            if update is not None:
+                await self.publish(update)
+        for lobby in await self.store.games_with_status("lobby"):
+            if await self.store.timer(lobby.id, "lobby") is None:
+                due = lobby.options.get("expires_at", lobby.created_at + LOBBY_EXPIRES_S)
+                await self.timers.schedule(lobby.id, "lobby", "expire", float(due))
+        self.note_unreadable()
         return checked
+
+    #: The name of the supervised catch-up job (:meth:`start_catch_up`).
+    CATCH_UP_JOB = "herdbot-reconcile-timers"
+
+    def start_catch_up(self) -> asyncio.Task[None]:
+        """Run :meth:`reconcile_timers` once in the background under the supervisor (at
+        start-up, and after a write failed midway through a request); a failure (a full
+        disk) is logged once and retried with backoff until it succeeds. A run already
+        under way is returned as is."""
+        return self.supervisor.start(self.CATCH_UP_JOB, self.reconcile_timers, forever=False)
+
+    async def resync_timers(self, game_id: int) -> None:
+        """Re-arm the timers of game ``game_id`` from its state (after one of its timer
+        rows was dropped as unreadable): an open lobby gets its expiry back, an active game
+        its turn, reminder, rules and idle timers. Quarantined games are skipped."""
+        async with self.lock(game_id):
+            try:
+                record = await self.get(game_id)
+                if record.status == "lobby":
+                    due = record.options.get("expires_at", record.created_at + LOBBY_EXPIRES_S)
+                    await self.timers.schedule(game_id, "lobby", "expire", float(due))
+                elif record.status == "active" and record.state is not None:
+                    spec = self.spec_of(record)
+                    # A turn timer and its reminder go together: both start again.
+                    await self.timers.cancel(game_id, "turn")
+                    await self.timers.cancel(game_id, "remind")
+                    await self._sync_timers(record, await self.seats(game_id), spec,
+                                            self.parse_state(record, spec))
+            except GameError:
+                return
+
+    async def _reconcile_game(self, game_id: int) -> Update | None:
+        """One game of :meth:`reconcile_timers` (under its lock): the ``catchup`` update
+        to publish, or ``None`` when its posted table is current."""
+        record = await self.get(game_id)
+        if record.status not in ("active", "finished") or record.state is None:
+            return None
+        spec = self.registry.get(record.kind)
+        if spec is None:
+            return None
+        state = self.parse_state(record, spec)
+        seats = await self.seats(game_id)
+        if record.status == "active":
+            steps, _ = await self._drive_ai(record, seats, spec, state)
+            if steps:
+                record = await self.get(game_id)
+                state = self.parse_state(record, spec)
+            await self._sync_timers(record, seats, spec, state)
+        if record.table_version is not None and record.table_version >= record.version:
+            return None
+        shown = record.table_version or 0
+        missed: list[Step] = []
+        for row in await self.store.actions(game_id):
+            if row.version > shown:
+                try:
+                    action = spec.engine.parse_action(row.action)
+                    events = [Event.model_validate(e) for e in row.events]
+                except (ValueError, TypeError, IllegalAction):
+                    continue  # a log row this engine cannot read: its events are not retold
+                missed.append(Step(row.seat, action, events))
+        log.info("game %d: its posted table shows move %s of %d; posting the current one",
+                 game_id, record.table_version, record.version)
+        return Update("catchup", record, seats, spec, state, missed, spec.engine.result(state))
 
     async def deadline(self, game_id: int, kind: str = "rules") -> float | None:
         """Unix time at which the game's ``kind`` timer fires, or ``None``."""
@@ -624,6 +781,10 @@ class GameService:
             spec = self.registry.get(record.kind)
             if spec is not None:
                 await self.publish(Update("archive", record, [], spec))
+        elif timer.kind == "lobby":
+            await self.expire_lobby(timer.game_id)
+        elif timer.kind == "idle":
+            await self._fire_idle_timer(timer)
         elif timer.kind == "remind":
             record = await self.get(timer.game_id)
             spec = self.spec_of(record)
@@ -639,6 +800,46 @@ class GameService:
                 update = Update("reminder", record, seats, spec, state,
                                 notes=[str(timer.payload.get("deadline", ""))])
                 await self.publish(update)
+
+    async def ends_idle_games(self, guild_id: int | None) -> bool:
+        """Whether server ``guild_id`` ends games nobody moved in for 14 days (its
+        ``/settings`` choice, else :data:`END_IDLE_GAMES_DEFAULT`)."""
+        if guild_id is None:
+            return END_IDLE_GAMES_DEFAULT
+        chosen = (await self.store.guild_settings(guild_id)).end_idle_games
+        return END_IDLE_GAMES_DEFAULT if chosen is None else chosen
+
+    async def _fire_idle_timer(self, timer: TimerRecord) -> None:
+        """The ``idle`` timer: at its ``notice`` stage the thread is told the game ends in
+        24 hours (``idle_notice`` update) and the ``end`` stage is armed; at ``end`` the
+        game ends (``ended`` update with a note, no scores recorded). Nothing happens when
+        a move was made since (another version), and where the server turned the setting
+        off the timer looks again a day later."""
+        update: Update | None = None
+        async with self.lock(timer.game_id):
+            record, seats, spec, state = await self.load(timer.game_id)
+            version = timer.payload.get("version")
+            if record.status != "active" or record.version != version:
+                return
+            now = self.clock.now()
+            if not await self.ends_idle_games(record.guild_id):
+                await self.timers.schedule(record.id, "idle", f"off:{version}", now + 86400,
+                                           {"stage": "notice", "version": version})
+                return
+            if timer.payload.get("stage") != "end":
+                await self.timers.schedule(record.id, "idle", f"end:{version}",
+                                           now + IDLE_NOTICE_S, {"stage": "end", "version": version})
+                update = Update("idle_notice", record, seats, spec, state)
+            else:
+                await self.store.update_game(record.id, status="ended")
+                await self.timers.cancel(record.id)
+                await self.timers.schedule(record.id, "archive", "archive",
+                                           now + self.archive_after_s)
+                log.info("game %d ended: no move for %d days", record.id, IDLE_END_S // 86400)
+                update = Update("ended", await self.get(record.id), seats, spec, state,
+                                notes=[IDLE_ENDED])
+        if update is not None:
+            await self.publish(update)
 
     async def _fire_rules_timer(self, timer: TimerRecord) -> None:
         async with self.lock(timer.game_id):
@@ -775,6 +976,11 @@ class GameService:
             await self.timers.cancel(game_id)
             if not await self.store.reset_to_lobby(game_id):
                 raise GameError("not_active", "This game is not running.")
+            record = await self.get(game_id)
+            expires_at = self.clock.now() + LOBBY_EXPIRES_S
+            await self.store.update_game(game_id, options={**record.options,
+                                                           "expires_at": expires_at})
+            await self.timers.schedule(game_id, "lobby", "expire", expires_at)
             return await self._lobby_update(game_id)
 
     async def end_without_thread(self, game_id: int) -> Update | None:

@@ -207,6 +207,41 @@ MIGRATIONS: list[Migration] = [
         postgres="ALTER TABLE guild_settings ADD COLUMN max_open_lobbies BIGINT;",
     ),
     Migration(
+        "what the publisher must remember across a restart: the decision last pinged per "
+        "game, the hand last sent by DM per seat, and each member's DM channel (opened once)",
+        sqlite="""
+        ALTER TABLE games ADD COLUMN pinged_key TEXT;
+        ALTER TABLE seats ADD COLUMN dm_hand TEXT;
+        ALTER TABLE member_prefs ADD COLUMN dm_channel_id INTEGER;
+        """,
+        postgres="""
+        ALTER TABLE games ADD COLUMN pinged_key TEXT;
+        ALTER TABLE seats ADD COLUMN dm_hand TEXT;
+        ALTER TABLE member_prefs ADD COLUMN dm_channel_id BIGINT;
+        """,
+    ),
+    Migration(
+        "the version the posted table shows (start-up reposts a table behind the stored "
+        "state; tables posted before this migration count as current); whether a finished "
+        "game's result is in the stats (recorded once, even when a restart posts its end "
+        "again; earlier finished games count as recorded); whether a server ends games "
+        "nobody moved in for 14 days (NULL: the default, on)",
+        sqlite="""
+        ALTER TABLE games ADD COLUMN table_version INTEGER;
+        UPDATE games SET table_version = version WHERE table_message_id IS NOT NULL;
+        ALTER TABLE games ADD COLUMN result_recorded INTEGER NOT NULL DEFAULT 0;
+        UPDATE games SET result_recorded = 1 WHERE status = 'finished';
+        ALTER TABLE guild_settings ADD COLUMN end_idle_games INTEGER;
+        """,
+        postgres="""
+        ALTER TABLE games ADD COLUMN table_version BIGINT;
+        UPDATE games SET table_version = version WHERE table_message_id IS NOT NULL;
+        ALTER TABLE games ADD COLUMN result_recorded BIGINT NOT NULL DEFAULT 0;
+        UPDATE games SET result_recorded = 1 WHERE status = 'finished';
+        ALTER TABLE guild_settings ADD COLUMN end_idle_games BIGINT;
+        """,
+    ),
+    Migration(
         "timer leases: the process that claimed a due timer (claimed_by) and until when "
         "(lease_until, unix seconds); PostgreSQL uses them, SQLite (one writer) leaves them NULL",
         sqlite="""

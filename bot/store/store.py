@@ -110,6 +110,11 @@ class GameRecord(BaseModel):
     version: int
     created_at: float
     updated_at: float
+    #: The decision whose members were last pinged (migration 5).
+    pinged_key: str | None = None
+    #: The state version the game's thread shows (its table, or what the cog posts instead;
+    #: ``None``: nothing posted yet). Behind ``version`` after a crash or a refused post.
+    table_version: int | None = None
 
 
 class SeatRecord(BaseModel):
@@ -123,6 +128,8 @@ class SeatRecord(BaseModel):
     is_ai: bool
     missed_turns: int = 0
     ai_takeover: bool = False
+    #: What the seat's member was last sent by DM about their hand (a game's own key).
+    dm_hand: str | None = None
 
 
 class ActionRecord(BaseModel):
@@ -155,6 +162,7 @@ class GuildSettings(BaseModel):
     dm_notifications: bool | None = None
     game_channel_id: int | None = None
     max_open_lobbies: int | None = None
+    end_idle_games: bool | None = None
 
 
 class StatRecord(BaseModel):
@@ -170,7 +178,7 @@ class StatRecord(BaseModel):
 
 _GAME_COLS = (
     "id, kind, guild_id, channel_id, thread_id, lobby_message_id, table_message_id, host_id, "
-    "status, options, seed, state, version, created_at, updated_at"
+    "status, options, seed, state, version, created_at, updated_at, table_version"
 )
 
 
@@ -225,6 +233,9 @@ class Store:
         #: Games whose row a listing skipped because it does not validate (id -> reason);
         #: the runtime quarantines them (see ``GameService.quarantine``).
         self.unreadable: dict[int, str] = {}
+        #: Timer rows a read skipped because they do not validate (row id -> ``(game id,
+        #: one-line reason)``); the timer service drops them (``TimerService.fire_due``).
+        self.unreadable_timers: dict[int, tuple[int, str]] = {}
         #: This process's name in ``timers.claimed_by`` (host, process id, a random tag).
         self.claimant = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
 
@@ -401,6 +412,14 @@ class Store:
         )
         return _readable(rows, self.unreadable)
 
+    async def finished_games_behind(self) -> list[GameRecord]:
+        """Finished games whose posted table shows an older version than the stored one
+        (or none was posted); rows that do not validate are noted in :attr:`unreadable`."""
+        rows = await self._all(
+            f"SELECT {_GAME_COLS} FROM games WHERE status='finished'"
+            " AND (table_version IS NULL OR table_version < version) ORDER BY id")
+        return _readable(rows, self.unreadable)
+
     async def active_games_of(self, user_id: int, guild_id: int | None = None) -> list[GameRecord]:
         """Lobbies and active games where ``user_id`` holds a seat (newest first); rows that
         do not validate are left out and noted in :attr:`unreadable`."""
@@ -419,6 +438,7 @@ class Store:
         """Set columns of a game row (message ids, thread id, status, options)."""
         allowed = {
             "thread_id", "lobby_message_id", "table_message_id", "status", "options", "host_id",
+            "pinged_key", "table_version",
         }
         unknown = set(fields) - allowed
         if unknown:
@@ -431,6 +451,15 @@ class Store:
                 f"UPDATE games SET {cols}, updated_at=? WHERE id=?",
                 (*fields.values(), self._clock(), game_id),
             )
+
+    async def mark_shown(self, game_id: int, version: int) -> None:
+        """Record that the game's thread shows state ``version`` (its table, or what the
+        game's cog posts instead); ``table_version`` only ever grows."""
+        async with self._tx() as db:
+            await db.execute(
+                "UPDATE games SET table_version=? WHERE id=?"
+                " AND (table_version IS NULL OR table_version < ?)",
+                (version, game_id, version))
 
     async def start_game(self, game_id: int, *, state: str, version: int) -> None:
         """Turn a lobby into an active game with its first state (version ``version``).
@@ -446,12 +475,12 @@ class Store:
 
     async def reset_to_lobby(self, game_id: int) -> bool:
         """Undo a start whose table could not be shown: the game becomes a lobby again (no
-        state, version 0, no table message, its action log emptied; seats, options and
+        state, version 0, no table message or ping, its action log emptied; seats, options and
         ``thread_id`` kept). Returns False when the game was not active (nothing done)."""
         async with self._tx() as db:
             count = await db.execute(
                 "UPDATE games SET status='lobby', state=NULL, version=0, table_message_id=NULL,"
-                " updated_at=? WHERE id=? AND status='active'",
+                " pinged_key=NULL, table_version=NULL, updated_at=? WHERE id=? AND status='active'",
                 (self._clock(), game_id),
             )
             if count != 1:
@@ -470,8 +499,11 @@ class Store:
         action: dict[str, Any],
         events: list[dict[str, Any]],
         status: str | None = None,
+        result: tuple[int, str, list[tuple[int, bool, int]]] | None = None,
     ) -> None:
-        """Write the new state and its action row in ONE transaction.
+        """Write the new state and its action row in ONE transaction; with ``result``
+        (``(guild_id, kind, rows)`` as :meth:`record_result` takes them: the game's final
+        move) the stats too, in the same transaction.
 
         The game's row is read with a row lock (PostgreSQL ``SELECT ... FOR UPDATE``; the
         SQLite transaction holds the file), so moves on one game from any process apply
@@ -494,6 +526,9 @@ class Store:
                 " VALUES (?,?,?,?,?,?)",
                 (game_id, version, seat, json.dumps(action), json.dumps(events), now),
             )
+            if result is not None:
+                await db.execute("UPDATE games SET result_recorded=1 WHERE id=?", (game_id,))
+                await self._add_results(db, *result)
 
     async def actions(self, game_id: int) -> list[ActionRecord]:
         """The action log of a game in order."""
@@ -588,8 +623,9 @@ class Store:
         return await self.seats(game_id)
 
     async def set_seat(self, game_id: int, seat: str, **fields: Any) -> None:
-        """Update a seat's ``is_ai``, ``missed_turns``, ``ai_takeover``, ``user_id`` or ``name``."""
-        allowed = {"is_ai", "missed_turns", "ai_takeover", "user_id", "name"}
+        """Update a seat's ``is_ai``, ``missed_turns``, ``ai_takeover``, ``user_id``, ``name``
+        or ``dm_hand``."""
+        allowed = {"is_ai", "missed_turns", "ai_takeover", "user_id", "name", "dm_hand"}
         if set(fields) - allowed:
             raise ValueError(f"cannot update {sorted(set(fields) - allowed)}")
         cols = ", ".join(f"{k}=?" for k in fields)
@@ -610,7 +646,7 @@ class Store:
             "SELECT * FROM timers WHERE game_id=? AND kind=?", (game_id, kind)
         )
         assert row is not None
-        return _timer(row)
+        return _timer(row)  # just written by json.dumps: it parses
 
     async def upsert_timers(
         self, timers: list[tuple[int, str, str, float, dict[str, Any]]]
@@ -657,36 +693,69 @@ class Store:
         if self.dialect != "postgres":
             rows = await self._all(
                 "SELECT * FROM timers WHERE due_at <= ? ORDER BY due_at, id", (float(now),))
-            return [_timer(r) for r in rows]
+            return self._timers_of(rows)
         rows = await self._all(
             "UPDATE timers SET claimed_by=?, lease_until=? WHERE id IN (SELECT id FROM timers"
             " WHERE due_at <= ? AND (lease_until IS NULL OR lease_until <= ? OR claimed_by=?)"
             " ORDER BY due_at, id FOR UPDATE SKIP LOCKED) RETURNING *",
             (self.claimant, float(now) + self.TIMER_LEASE_S, float(now), float(now),
              self.claimant))
-        return sorted((_timer(r) for r in rows), key=lambda t: (t.due_at, t.id))
+        return sorted(self._timers_of(rows), key=lambda t: (t.due_at, t.id))
 
     async def next_due(self) -> float | None:
         """When a timer may next be fired here (unix seconds): the earliest ``due_at``, or
         for a timer another process holds a lease on, the end of that lease. ``None`` when
-        there are no timers."""
+        there are no timers. In SQLite a ``due_at`` that is not a number is never due
+        (reading the row drops it); a PostgreSQL column holds numbers only."""
+        numeric = (" WHERE typeof(due_at) IN ('integer', 'real')"
+                   if self.dialect == "sqlite" else "")
         row = await self._one(
             "SELECT MIN(CASE WHEN lease_until IS NOT NULL AND lease_until > due_at"
-            " AND claimed_by <> ? THEN lease_until ELSE due_at END) FROM timers",
+            " AND claimed_by <> ? THEN lease_until ELSE due_at END) FROM timers" + numeric,
             (self.claimant,))
         return float(row[0]) if row and row[0] is not None else None
 
     async def timers(self) -> list[TimerRecord]:
-        """Every stored timer, earliest first."""
+        """Every stored timer that validates, earliest first (see :meth:`_timers_of`)."""
         rows = await self._all("SELECT * FROM timers ORDER BY due_at, id")
-        return [_timer(r) for r in rows]
+        return self._timers_of(rows)
 
     async def timer(self, game_id: int, kind: str) -> TimerRecord | None:
-        """The game's timer of ``kind`` or ``None``."""
+        """The game's timer of ``kind``, or ``None`` when there is none or its row does not
+        validate (noted in :attr:`unreadable_timers`; writing the timer again replaces it)."""
         row = await self._one(
             "SELECT * FROM timers WHERE game_id=? AND kind=?", (game_id, kind)
         )
-        return _timer(row) if row else None
+        parsed = self._timers_of([row]) if row is not None else []
+        return parsed[0] if parsed else None
+
+    def _timers_of(self, rows: list[Row]) -> list[TimerRecord]:
+        """The rows that validate as timers; the others go to :attr:`unreadable_timers`."""
+        out = []
+        for row in rows:
+            try:
+                out.append(_timer(row))
+            except (ValueError, TypeError) as exc:  # bad JSON, or pydantic's ValidationError
+                data = dict(row)
+                game_id = _int_or(data.get("game_id"), -1)
+                self.unreadable_timers[int(data["id"])] = (
+                    game_id, f"{data.get('kind')!r} timer: " + describe_error(exc))
+        return out
+
+    async def delete_timer_row(self, timer_id: int) -> bool:
+        """Delete the timer row ``timer_id`` if it is still unreadable (a timer written
+        since over the same game and kind keeps the row id and is kept); True if deleted."""
+        async with self._tx() as db:
+            row = await db.fetchrow("SELECT * FROM timers WHERE id=?" + db.for_update,
+                                    (timer_id,))
+            if row is None:
+                return False
+            try:
+                _timer(row)
+                return False
+            except (ValueError, TypeError):
+                pass
+            return await db.execute("DELETE FROM timers WHERE id=?", (timer_id,)) == 1
 
     # -- settings and preferences ------------------------------------------------------
 
@@ -696,8 +765,9 @@ class Store:
         if row is None:
             return GuildSettings(guild_id=guild_id)
         data = dict(row)
-        if data["dm_notifications"] is not None:
-            data["dm_notifications"] = bool(data["dm_notifications"])
+        for flag in ("dm_notifications", "end_idle_games"):
+            if data[flag] is not None:
+                data[flag] = bool(data[flag])
         return GuildSettings.model_validate(data)
 
     async def save_guild_settings(self, settings: GuildSettings) -> None:
@@ -705,17 +775,19 @@ class Store:
         async with self._tx() as db:
             await db.execute(
                 "INSERT INTO guild_settings (guild_id, turn_timer, dm_notifications,"
-                " game_channel_id, max_open_lobbies) VALUES (?,?,?,?,?)"
+                " game_channel_id, max_open_lobbies, end_idle_games) VALUES (?,?,?,?,?,?)"
                 " ON CONFLICT (guild_id) DO UPDATE SET turn_timer=excluded.turn_timer,"
                 " dm_notifications=excluded.dm_notifications,"
                 " game_channel_id=excluded.game_channel_id,"
-                " max_open_lobbies=excluded.max_open_lobbies",
+                " max_open_lobbies=excluded.max_open_lobbies,"
+                " end_idle_games=excluded.end_idle_games",
                 (
                     settings.guild_id,
                     settings.turn_timer,
                     None if settings.dm_notifications is None else int(settings.dm_notifications),
                     settings.game_channel_id,
                     settings.max_open_lobbies,
+                    None if settings.end_idle_games is None else int(settings.end_idle_games),
                 ),
             )
 
@@ -728,6 +800,20 @@ class Store:
         if row is None:
             return dict.fromkeys(self._PREFS, False)
         return {k: bool(row[k]) for k in self._PREFS}
+
+    async def dm_channel(self, user_id: int) -> int | None:
+        """The id of the DM channel opened with ``user_id`` (``None``: not opened yet)."""
+        row = await self._one("SELECT dm_channel_id FROM member_prefs WHERE user_id=?",
+                              (user_id,))
+        return int(row[0]) if row is not None and row[0] is not None else None
+
+    async def set_dm_channel(self, user_id: int, channel_id: int) -> None:
+        """Remember the DM channel opened with ``user_id`` (its other preferences kept)."""
+        async with self._tx() as db:
+            await db.execute(
+                "INSERT INTO member_prefs (user_id, dm_channel_id) VALUES (?,?)"
+                " ON CONFLICT (user_id) DO UPDATE SET dm_channel_id=excluded.dm_channel_id",
+                (user_id, channel_id))
 
     async def set_member_prefs(self, user_id: int, **flags: bool) -> None:
         """Set some of the member's DM flags (see :meth:`member_prefs`); the others keep
@@ -749,20 +835,38 @@ class Store:
     # -- stats -------------------------------------------------------------------------
 
     async def record_result(
-        self, guild_id: int, kind: str, rows: list[tuple[int, bool, int]]
-    ) -> None:
-        """Add one finished game to the stats: ``rows`` of ``(user_id, won, score)``."""
+        self, guild_id: int, kind: str, rows: list[tuple[int, bool, int]],
+        *, game_id: int | None = None,
+    ) -> bool:
+        """Add one finished game to the stats: ``rows`` of ``(user_id, won, score)``. With
+        ``game_id`` the result is recorded once per game, whatever the number of calls and
+        processes (the game row is marked in the same transaction). Returns False when
+        that game's result was already recorded (nothing written)."""
         async with self._tx() as db:
-            for user_id, won, score in rows:
-                await db.execute(
-                    "INSERT INTO stats (guild_id, user_id, kind, played, won, best_score)"
-                    " VALUES (?,?,?,1,?,?) ON CONFLICT (guild_id, user_id, kind) DO UPDATE SET"
-                    " played=stats.played+1, won=stats.won+excluded.won,"
-                    " best_score=CASE WHEN stats.best_score IS NULL"
-                    " OR excluded.best_score > stats.best_score"
-                    " THEN excluded.best_score ELSE stats.best_score END",
-                    (guild_id, user_id, kind, int(won), score),
-                )
+            if game_id is not None:
+                count = await db.execute(
+                    "UPDATE games SET result_recorded=1 WHERE id=? AND result_recorded=0",
+                    (game_id,))
+                if count != 1:
+                    return False
+            await self._add_results(db, guild_id, kind, rows)
+        return True
+
+    @staticmethod
+    async def _add_results(db: Conn, guild_id: int, kind: str,
+                           rows: list[tuple[int, bool, int]]) -> None:
+        """Inside ``db``'s transaction: add one game to each ``(user_id, won, score)``
+        member's stats row (created at the first game)."""
+        for user_id, won, score in rows:
+            await db.execute(
+                "INSERT INTO stats (guild_id, user_id, kind, played, won, best_score)"
+                " VALUES (?,?,?,1,?,?) ON CONFLICT (guild_id, user_id, kind) DO UPDATE SET"
+                " played=stats.played+1, won=stats.won+excluded.won,"
+                " best_score=CASE WHEN stats.best_score IS NULL"
+                " OR excluded.best_score > stats.best_score"
+                " THEN excluded.best_score ELSE stats.best_score END",
+                (guild_id, user_id, kind, int(won), score),
+            )
 
     async def stats(
         self, guild_id: int, *, kind: str | None = None, user_id: int | None = None

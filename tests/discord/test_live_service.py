@@ -189,6 +189,26 @@ async def test_turn_notices_by_dm_only_for_members_who_opted_in(world, sb):
     assert ana.dms == []
 
 
+async def test_a_dm_channel_is_opened_once_and_remembered_with_no_user_lookup(world, sb):
+    """Issue 15 item 4: DMs go to the DM channel opened once and kept in the store; no
+    GET /users/{id} before a DM, one POST /users/@me/channels per member."""
+    ana, bo = world.member("Ana"), world.member("Bo")
+    await bo.slash("notify", direct_messages="on")
+    lobby, thread = await start_tiny(world)
+    start = len(world.requests)
+    await ana.click(thread.last_message, "Add 1")
+    await bo.click(thread.last_message, "Add 1")
+    await ana.click(thread.last_message, "Add 1")
+    assert len(bo.dms) == 2
+    played = world.requests[start:]
+    assert [r.path for r in played if r.method == "GET" and r.path.startswith("/users/")] == []
+    assert [r.json for r in played if r.path == "/users/@me/channels"] == [
+        {"recipient_id": bo.id}]
+    assert await sb.bot.store.dm_channel(bo.id) == bo.dm_channel.id
+    assert await sb.bot.store.dm_channel(ana.id) is None
+    assert (await sb.bot.store.member_prefs(bo.id))["turn_notices"] is True
+
+
 async def test_a_finished_game_thread_is_archived_after_a_while(world, sb, clock):
     lobby, thread = await start_tiny(world, ai=True)
     ana = world.member("Ana")

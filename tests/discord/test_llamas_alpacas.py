@@ -483,7 +483,7 @@ async def test_my_hand_and_rules_example(la):
     state, active, other, thread = await _after_setup(world, bot)
     await other.click(thread.last_message, "My hand")
     text = other.last_reply.content
-    assert other.last_reply.ephemeral
+    assert other.last_reply.ephemeral and other.last_reply.filenames == ["my-board.png"]
     assert "This game has no hidden cards" in text
     assert "You have **0 points** and **3🍀 3🥕** (6 of at most 10 treats)." in text
     assert "Lines scored: none yet." in text

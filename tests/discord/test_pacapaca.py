@@ -201,7 +201,8 @@ async def test_table_buttons_and_draw2_is_secret_to_the_drawer(world, sb, clock)
     assert am.last_reply.filenames == ["drawn.png"] and len(am.last_reply.buttons()) == 2
     await other.click(public, "My hand")
     assert other.last_reply.content == ("You have no cards face down in the discard pile. "
-                                        "Your alpaca is in the table picture.")
+                                        "Here is your alpaca, close up.")
+    assert other.last_reply.filenames == ["my-alpaca.png"]
     await am.click(reply, f"Keep {names_of(drawn)[0]}")
     _, _, st = await load(sb.bot)
     assert st.alpacas[st.seats[1 - st.active]].neck == [drawn[0]]

@@ -232,14 +232,14 @@ async def test_a_lasso_at_7_and_8_players_steals_the_last_of_more_than_25_target
     panel = await open_panel(ana, thread)
     await ana.select(panel, [str(st.hands["s0"][0])], custom_id=panel.selects()[0]["custom_id"])
     chooser = ana.last_reply
-    assert chooser.content == "**Choose a card to steal:**"
+    assert chooser.content == "**Choose a card to steal (Lasso):**"
     choice = (await state_of(sb.bot)).choice
     assert choice is not None and len(choice.options) == targets
     last = choice.options[-1]
     assert last.seat is None and last.card in st.fields[f"s{n - 1}"]
     sel = chooser.selects()
     assert [_code(s) for s in sel] == [f"ch.{choice.id},p0"]
-    assert sel[0]["placeholder"] == f"Options 1-25 of {targets}: Choose a card to steal:"
+    assert sel[0]["placeholder"] == f"Options 1-25 of {targets}: Choose a card to steal (Lasso):"
     # Next, then the last option (its value is its index in the engine's list).
     await ana.click(chooser, f"Options 26-{targets} of {targets} {RIGHT}")
     page2 = ana.last_reply

@@ -86,7 +86,7 @@ def table_of(member, thread):
 async def open_panel(member, thread):
     await member.click(table_of(member, thread), "My hand")
     reply = member.last_reply
-    assert reply.ephemeral
+    assert reply.ephemeral and reply.filenames == ["my-hand.png"]  # the close-up
     return reply
 
 
@@ -615,3 +615,69 @@ async def test_deck_out_ending_is_announced_with_the_final_picture(world, sb):
         "\N{TROPHY} **Ana**: 2 Animals\n"  # letters only break a tie for the most Animals
         "**Bo**: 1 Animal\n"
         "**Cy**: 1 Animal")
+
+
+# -- issue 18: a link's targets in one flow; the pile re-polls --------------------------
+
+
+async def test_a_links_targets_are_asked_in_one_flow_naming_what_each_is_for(world, sb):
+    ana = world.member("Ana")
+    thread = await start(world)
+    st = build(3, hands={"s0": ["grazing_rights", "trail_llama", "lasso"]},
+               fields={"s0": ["cria_button"], "s1": ["lamb_acorn"], "s2": ["kid_clover"]},
+               discard=["sleepy_llama", "suri_alpaca"], plays=2)
+    await install(world, sb.bot, st)
+    await pick(ana, await open_panel(ana, thread), "play.",
+               cid_of(st, "grazing_rights", st.hands["s0"]))
+    first = ana.last_reply
+    assert first.ephemeral and first.content == "**Choose a card to discard (Grazing Rights):**"
+    assert [o["label"] for o in find(first, "ch.")["options"]] == ["Trail Llama", "Lasso"]
+    assert ("Waiting for **Ana** to choose for Grazing Rights: open **My hand**."
+            in thread.last_message.embeds[0]["description"])
+    await pick(ana, first, "ch.", 0)  # Trail Llama
+    second = ana.last_reply
+    assert second.content == ("**Choose a card from the discard pile to bring into your Field "
+                              "(Grazing Rights):**")
+    # The card being discarded is not offered: the targets are chosen before anything resolves.
+    assert [o["label"] for o in find(second, "ch.")["options"]] == ["Sleepy Llama", "Suri Alpaca"]
+    mid = await state_of(sb.bot)
+    assert keys(mid.hands["s0"]) == ["trail_llama", "lasso"] and mid.discard == st.discard
+    await pick(ana, second, "ch.", 1)  # Suri Alpaca
+    after = await state_of(sb.bot)
+    assert keys(after.fields["s0"]) == ["cria_button", "suri_alpaca"]
+    assert keys(after.discard) == ["sleepy_llama", "trail_llama", "grazing_rights"]
+    text = public_text(thread, 2)
+    assert "Ana discards Trail Llama." in text
+    assert "Ana brings Suri Alpaca from the discard pile directly into their Field." in text
+
+
+async def test_a_new_window_is_posted_after_a_counter_is_countered(world, sb, clock):
+    ana, bo = world.member("Ana"), world.member("Bo")
+    thread = await start(world)
+    st = build(3, hands={"s0": ["stampede", "goat_headbutt"], "s1": ["llama_spit", "alpaca_huff"],
+                         "s2": ["meadow_goat"]},
+               fields={"s0": ["cria_button"], "s1": ["lamb_acorn", "trail_llama"],
+                       "s2": ["kid_clover"]}, plays=2)
+    await install(world, sb.bot, st)
+    await pick(ana, await open_panel(ana, thread), "play.", cid_of(st, "stampede", st.hands["s0"]))
+    await bo.click(thread.last_message, "Respond")
+    await pick(bo, bo.last_reply, "rsel.", cid_of(st, "llama_spit", st.hands["s1"]))
+    await ana.click(thread.last_message, "Respond")
+    await pick(ana, ana.last_reply, "rsel.", cid_of(st, "goat_headbutt", st.hands["s0"]))
+    window = thread.last_message
+    deadline = int(clock.now()) + 20
+    assert window.content == (f"{BOLT} Ana answers Llama Spit with Goat Headbutt \u2013 respond "
+                              f"<t:{deadline}:R>")
+    await bo.click(window, "Pass")  # Goat Headbutt cancels Llama Spit
+    again = thread.last_message
+    assert again.id != window.id and window.components == []
+    assert again.content == f"{BOLT} Ana plays Stampede \u2013 respond <t:{deadline}:R>"
+    assert again.labels == ["Respond", "Pass", "My hand"]
+    assert "Ana's Goat Headbutt cancels Llama Spit." in again.embeds[0]["description"]
+    await bo.click(again, "Respond")
+    assert bo.last_reply.content == "Answer **Ana plays Stampede** with:"
+    await pick(bo, bo.last_reply, "rsel.", cid_of(st, "alpaca_huff", st.hands["s1"]))
+    after = await state_of(sb.bot)
+    assert after.stack == [] and after.reaction is None
+    assert keys(after.fields["s1"]) == ["lamb_acorn", "trail_llama"]
+    assert "Bo's Alpaca Huff cancels Stampede." in public_text(thread, 2)

@@ -9,7 +9,7 @@ from PIL import Image
 
 from bot.ai.llamas_alpacas import heuristic_policy, random_policy
 from bot.games.llamas_alpacas.engine import LlamasAlpacasEngine
-from bot.render.llamas_alpacas import WIDTH, card_tile, render_table
+from bot.render.llamas_alpacas import WIDTH, board_picture, card_tile, render_table
 
 ENGINE = LlamasAlpacasEngine()
 NAMES = {"s0": "Maya", "s1": "Tomasz", "s2": "Ana Lucia with a very long name", "s3": "Bob"}
@@ -34,7 +34,7 @@ def _png(data: bytes) -> Image.Image:
     return img
 
 
-@pytest.mark.parametrize("n,height", [(2, 964), (3, 1526), (4, 1526)])
+@pytest.mark.parametrize("n,height", [(2, 814), (3, 1294), (4, 1294)])
 @pytest.mark.parametrize("steps", [0, 40])
 def test_render_players(n, height, steps):
     s = _play(n, 11, steps)
@@ -46,7 +46,7 @@ def test_render_finished_game_and_highlight():
     s = _play(2, 3, 10**6, heuristic_policy)
     assert s.phase == "finished"
     img = _png(render_table(ENGINE.view(s, None), highlight={"row": [1], "s0": [0, 4]}))
-    assert img.size == (WIDTH, 964)
+    assert img.size == (WIDTH, 814)
 
 
 def test_render_choose_space_and_keep_phases():
@@ -82,3 +82,15 @@ def test_render_is_deterministic():
 def test_card_tile_size():
     assert card_tile(1, 150, 200).size == (150, 200)
     assert card_tile(82, 112, 144).mode == "RGBA"
+    # the digit and the colour letter never go below the size asked for
+    assert card_tile(5, 104, 128, 28).info["text_px"] == 28
+
+
+def test_board_close_up():
+    s = _play(2, 11, 40)
+    pic = board_picture(ENGINE.view(s, "s0"), "s0", names=NAMES)
+    assert pic.size == (736, 988)
+    assert _png(pic.png).size == pic.size
+    assert pic.phone_text_px >= 14
+    with pytest.raises(KeyError):
+        board_picture(ENGINE.view(s, "s0"), "s9")

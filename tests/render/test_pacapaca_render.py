@@ -48,7 +48,7 @@ def test_table_png_for_player_counts(n):
     s = play(n, n, until_deck=8)
     assert s.phase != "finished"
     img = image(render_table(E.view(s, s.seats[0]), names=NAMES))
-    assert 1000 <= img.width <= 1400 and 600 <= img.height <= 1400
+    assert img.size == {2: (1000, 880), 4: (1000, 960), 6: (1000, 1290)}[n]
     assert len(render_table(E.view(s, None))) < 8 * 1024 * 1024
 
 
@@ -67,7 +67,7 @@ def test_final_png(n):
     s = play(10 + n, n)
     v = E.view(s, None)
     img = image(render_final(v, names=NAMES))
-    assert 1000 <= img.width <= 1400
+    assert img.size == {2: (1000, 880), 6: (1000, 1290)}[n]  # the table's own size
     # a finished view given to render_table draws the final picture too
     assert image(render_table(v, names=NAMES)).size == img.size
 
@@ -126,8 +126,19 @@ def test_render_cards_for_every_kind_and_a_drawn_pair():
 
     every = [k.first_id for k in catalog().kinds]
     img = image(render_cards(every, title="Every kind"))
-    assert img.width == 4 * 316 + 16 and img.height == 56 + 4 * (390 + 16)
+    assert img.width == 3 * 316 + 16 and img.height == 56 + 5 * (390 + 16)
     pair = image(render_cards([c("scarf_top"), c("baby_female")], title="You drew: keep one"))
     assert pair.size == (2 * 316 + 16, 56 + 390 + 16)
     with pytest.raises(KeyError):
         render_cards([100])
+
+
+def test_alpaca_close_up():
+    from bot.render.pacapaca import alpaca_picture
+
+    s = play(4, 3, until_deck=20)
+    pic = alpaca_picture(E.view(s, "s1"), "s1", names=NAMES)
+    assert pic.size == (700, 860) and image(pic.png).size == (700, 860)
+    assert pic.smallest_text_px == 28
+    with pytest.raises(KeyError):
+        alpaca_picture(E.view(s, "s1"), "s7")

@@ -20,11 +20,15 @@ from bot.render.unleashed import (
     CARD_H,
     CARD_W,
     KIND_STYLE,
-    TYPE_STYLE,
+    TYPE_FRAME,
     WIDTH,
     _groups,
+    card_picture,
+    hand_picture,
+    layout,
     render_card,
     render_table,
+    short_name,
     wrap,
 )
 from tests.games.unleashed.unleashed_helpers import build
@@ -64,8 +68,7 @@ def test_table_png_for_player_counts(n):
     s = play(n, n)
     assert s.phase != "over"
     img = image(render_table(E.view(s, None), names=NAMES))
-    assert img.width == WIDTH == 1280
-    assert 400 <= img.height <= 2400
+    assert img.size == (WIDTH, layout(n)[0]) == (1000, {2: 558, 4: 860, 6: 1162, 8: 1280}[n])
 
 
 def test_setup_final_and_pile_pictures():
@@ -78,11 +81,12 @@ def test_setup_final_and_pile_pictures():
     st = played(st)
     assert st.reaction is not None and st.stack
     img = image(render_table(E.view(st, None), names=NAMES))
-    # A pile line appears: the picture is taller than without it.
+    # A pile line appears in the header: the picture keeps its size.
     plain = image(render_table(E.view(build(3, fields={
         "s0": ["cria_button", "golden_bell", "leaky_roof"], "s1": ["lamb_acorn"]}), None),
         names=NAMES))
-    assert img.height == plain.height + 56
+    assert img.size == plain.size == (1000, layout(3)[0])
+    assert img.tobytes() != plain.tobytes()
 
 
 def test_only_public_information_is_drawn():
@@ -98,22 +102,39 @@ def test_only_public_information_is_drawn():
     assert render_table(hidden, names=NAMES) == base
 
 
-def test_kind_groups_have_a_colour_and_a_letter():
+def test_kind_groups_and_short_names():
     st = build(2, fields={"s0": ["trail_llama", "kid_clover", "spitfire_llama", "woolly_ram",
                                  "golden_bell", "leaky_roof"]})
     groups = _groups(E.view(st, None).fields["s0"])
-    assert [(g[1], g[2], [c.key for c in g[3]]) for g in groups] == [
-        ("L", "llama", ["trail_llama", "spitfire_llama"]),
-        ("G", "goat", ["kid_clover"]),
-        ("R", "ram", ["woolly_ram"]),
-        ("\u25b2", "upgrade", ["golden_bell"]),
-        ("\u25bc", "downgrade", ["leaky_roof"]),
+    assert [(g, [c.key for c in cards]) for g, cards in groups] == [
+        ("llama", ["trail_llama", "spitfire_llama"]),
+        ("goat", ["kid_clover"]),
+        ("ram", ["woolly_ram"]),
+        ("upgrade", ["golden_bell"]),
+        ("downgrade", ["leaky_roof"]),
     ]
-    assert groups[0][0] == KIND_STYLE["llama"][0] and groups[3][0] == TYPE_STYLE["upgrade"][0]
-    # Goat Costume makes every Animal a Goat: one group, the Goat badge.
+    # Goat Costume makes every Animal a Goat: one group.
     st = build(2, fields={"s0": ["trail_llama", "woolly_ram", "goat_costume"]})
     groups = _groups(E.view(st, None).fields["s0"])
-    assert [(g[1], len(g[3])) for g in groups] == [("G", 2), ("\u25bc", 1)]
+    assert [(g, len(cards)) for g, cards in groups] == [("goat", 2), ("downgrade", 1)]
+    assert short_name("Trail Llama", "basic", "llama") == "Trail"
+    assert short_name("Cria Wisp", "baby", "llama") == "Wisp"
+    assert short_name("Trail Llama", "basic", "goat") == "Trail Llama"  # in a Goat Costume
+    assert short_name("Golden Bell", "upgrade", None) == "Golden Bell"
+    # every kind and type has its own colour, and a letter or icon beside it
+    assert len({c for c, _ in KIND_STYLE.values()}) == 4
+    assert [letter for _, letter in KIND_STYLE.values()] == ["L", "A", "G", "R"]
+    assert len({c for c, _, _ in TYPE_FRAME.values()}) == len({i for _, i, _ in TYPE_FRAME.values()}) == 7
+
+
+def test_close_up_shows_field_and_hand():
+    st = build(3, hands={"s0": ["stampede", "golden_bell", "trail_llama"]},
+               fields={"s0": ["cria_button", "spitfire_llama"]})
+    pic = hand_picture(E.view(st, "s0"), names=NAMES)
+    assert pic.size == (1000, 24 + 120 + 2 * (262 + 12) + 24)
+    assert pic.smallest_text_px == 28
+    with pytest.raises(ValueError):
+        hand_picture(E.view(st, None))
 
 
 def test_every_card_face_renders():
@@ -121,6 +142,7 @@ def test_every_card_face_renders():
     for key in cat.designs:
         img = image(render_card(cat.ids_of(key)[0]))
         assert img.size == (CARD_W, CARD_H)
+        assert card_picture(cat.ids_of(key)[0]).phone_text_px >= 14
     with pytest.raises(IndexError):
         render_card(len(cat.cards))
 

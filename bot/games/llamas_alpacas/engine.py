@@ -391,19 +391,30 @@ class LlamasAlpacasEngine(Engine[LlamasAlpacasState, LlamasAlpacasOptions]):
                 say(events, "turn", f"{s.seats[s.first]} goes first.", seat=s.seats[s.first])
 
     def _draw(self, s: LlamasAlpacasState, events: list[Event] | None) -> int | None:
-        """Draw the top card; an empty pile is first refilled by shuffling the discard pile
-        (rulebook "Sequence of Play"). ``None`` when both are empty."""
-        if not s.draw and s.discard:
-            s.draw = s.discard
-            s.discard = []
-            rng(s).shuffle(s.draw)
-            if events is not None:
-                say(events, "reshuffle",
-                    f"The discard pile is shuffled into a new draw pile of {len(s.draw)} cards.",
-                    count=len(s.draw))
+        """Draw the top card. The moment the draw pile becomes empty, the discard pile is
+        shuffled to become the new draw pile (rulebook "Sequence of Play"; RULES.md: cards
+        discarded later stay in the new discard pile). A pile still empty when a card is
+        needed (the discard pile was empty at that moment, or a state stored before this
+        ruling) is refilled first. ``None`` when both are empty."""
+        self._refill(s, events)
         if not s.draw:
             return None
-        return s.draw.pop()
+        drawn = s.draw.pop()
+        self._refill(s, events)
+        return drawn
+
+    @staticmethod
+    def _refill(s: LlamasAlpacasState, events: list[Event] | None) -> None:
+        """An empty draw pile becomes the shuffled discard pile (when it has cards)."""
+        if s.draw or not s.discard:
+            return
+        s.draw = s.discard
+        s.discard = []
+        rng(s).shuffle(s.draw)
+        if events is not None:
+            say(events, "reshuffle",
+                f"The discard pile is shuffled into a new draw pile of {len(s.draw)} cards.",
+                count=len(s.draw))
 
     def _take(
         self, s: LlamasAlpacasState, p: PlayerState, position: int, events: list[Event] | None

@@ -23,8 +23,10 @@ Atomic operations (``"you"`` is the frame's actor, the owner of the Field the ca
 - ``take_discard [filter] [top]``: a card of your choice (or the top one) from the
   discard pile to your hand.
 - ``move [filter]``: a card in any Field moves to another player's Field.
+  A card stolen or moved in "enters" its new Field like a played or brought one.
 - ``swap_hands``: swap hands with any other player.  ``skip_turn``: any other player
-  skips their next turn.  ``extra_play``: you may play one more card this turn.
+  skips their next turn.  ``extra_play``: you may play one more card this turn (a
+  card play, never a draw).
 - ``reshuffle``: the discard pile is shuffled into the deck.  ``shield kind``: until your
   next turn your Animals of that kind cannot be destroyed.
 
@@ -33,20 +35,30 @@ Combinators: ``seq`` (and), ``then`` (second part only if the first happened), `
 (each player / each other player, in turn order from you, acts) and ``any_number`` (you
 choose any number of other players; each of them acts).
 
-Rulebook rulings carried out here (RULES.md: Llamas Unleashed, effect chain): an operation
-without any legal target is ignored (``last_ok`` false); each link (one card's effect)
-never targets the same card twice; a Baby leaving a Field for anywhere but another Field
-goes back to the Nursery; "pull" is random, "choose"/"look" lets you pick.
+Links (rulebook, Order of Resolution; RULES.md: Llamas Unleashed, effect chain): effects
+that trigger at the same time form one link (:class:`~bot.games.unleashed.models.Link`).
+Before a link resolves, :func:`plan_step` asks for all its targets, mandatory parts first,
+then the optional ones ("you may": asked yes/no, then their targets), and records them in
+``state.plan``; no card, in any zone, is chosen twice in a link. Then the link's effects
+resolve in order with the chosen targets (a target no longer legal by then is ignored);
+effects triggered meanwhile (a card entering a Field) are queued and form the next link.
+Chosen when the part resolves instead: what cannot be seen before (a searched deck, the
+hand looked at, a pull is random), the parts each player of a "for each" does, and a
+discard or a bring from the hand after an earlier part of the same effect added cards to
+that hand (Packmaster Llama's "draw 2, then discard"). "and", "then", "if you do" follow
+the rulebook; an impossible part forced on you is ignored (``last_ok`` false); a Baby
+leaving a Field for anywhere but another Field goes back to the Nursery; "pull" is
+random, "choose"/"look" lets you pick.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from typing import Any
 
 from bot.games.base import Event, rng, say
 from bot.games.unleashed.cards import CardDesign, Static, catalog
-from bot.games.unleashed.models import Choice, ChoiceOption, Frame, UnleashedState
+from bot.games.unleashed.models import Choice, ChoiceOption, Frame, Link, UnleashedState
 
 # -- small helpers --------------------------------------------------------------------------
 
@@ -125,15 +137,19 @@ def can_enter(st: UnleashedState, cid: int, seat: str) -> bool:
 
 def can_be_destroyed(st: UnleashedState, cid: int, seat: str) -> bool:
     """Whether ``cid`` in ``seat``'s Field can be destroyed (``indestructible``, ``protect``,
-    the Alpaca Herd shield)."""
+    the Alpaca Herd shield). A Herd Bonus holds once granted, whatever other cards do
+    afterwards (rulebook, Herd Bonus): the shield covers an Animal of the shielded kind as
+    printed even when a card (Goat Costume) makes it count as another kind now."""
     d = card(cid)
     if any(s.q == "indestructible" for s in d.static):
         return False
     for _, s in statics(st, seat):
         if s.q == "protect" and d.type in s.types:
             return False
-    shielded = st.shields.get(seat, [])
-    return not (d.is_animal and set(kinds(st, cid, seat)) & set(shielded))
+    shielded = st.shields.get(seat)
+    if not shielded or not d.is_animal:
+        return True
+    return d.kind not in shielded and not set(kinds(st, cid, seat)) & set(shielded)
 
 
 def hand_limit(st: UnleashedState, seat: str) -> int:
@@ -225,25 +241,17 @@ def to_hand(st: UnleashedState, cid: int, seat: str) -> None:
         st.hands[seat].append(cid)
 
 
-def enter_field(st: UnleashedState, cid: int, seat: str, ev: list[Event],
-                link: int | None = None) -> None:
-    """``cid`` enters ``seat``'s Field from outside any Field. Its ``on_enter`` effect is a
-    new link of the chain with the Field's owner acting; when the card was brought in by
-    link ``link``, the new link waits until that link has fully resolved (rulebook, Order
-    of Resolution: resolve the first piece before moving on to the next)."""
+def enter_field(st: UnleashedState, cid: int, seat: str, ev: list[Event]) -> None:
+    """``cid`` arrives in ``seat``'s Field (played, brought, stolen or moved in: the caller
+    has taken it from where it was). Its ``on_enter`` effect is queued with the Field's
+    owner acting: effects triggered while a link resolves form the next link (rulebook,
+    Order of Resolution; RULES.md: "enters your Field" fires on every arrival)."""
     st.fields[seat].append(cid)
     d = card(cid)
     if d.on_enter is None:
         return
-    frame = Frame(eff=d.on_enter.model_dump(exclude_defaults=True), actor=seat, source=cid,
-                  link=new_id(st))
-    at = len(st.work)
-    if link is not None:
-        for i, f in enumerate(st.work):
-            if f.link == link:
-                at = i
-                break
-    st.work.insert(at, frame)
+    st.queued.append(Frame(eff=d.on_enter.model_dump(exclude_defaults=True), actor=seat,
+                           source=cid, root=new_id(st)))
 
 
 def leave_field(st: UnleashedState, cid: int, how: str, ev: list[Event]) -> int:
@@ -291,7 +299,7 @@ def shuffle_deck(st: UnleashedState) -> None:
     rng(st).shuffle(st.deck)
 
 
-# -- candidates (shared by feasibility and the operations) ---------------------------------
+# -- candidates (shared by feasibility, planning and the operations) ------------------------
 
 
 def _targeted(st: UnleashedState, fr: Frame) -> list[int]:
@@ -303,7 +311,7 @@ def _mark(st: UnleashedState, fr: Frame, cid: int) -> None:
 
 
 def field_cards(st: UnleashedState, seats: list[str], flt: dict[str, Any] | None,
-                skip: list[int]) -> list[int]:
+                skip: Collection[int]) -> list[int]:
     """Cards in the Fields of ``seats`` matching ``flt``, minus ``skip``."""
     out = []
     for s in seats:
@@ -320,14 +328,17 @@ def _target_seats(st: UnleashedState, fr: Frame) -> list[str]:
     return others(st, fr.actor)
 
 
-def candidates(st: UnleashedState, fr: Frame, exclude: int | None = None) -> list[Any]:
-    """The legal first picks of the atomic operation in ``fr`` (card ids or seats).
+def candidates(st: UnleashedState, fr: Frame, exclude: int | None = None,
+               skip: Collection[int] | None = None) -> list[Any]:
+    """The legal first picks of the atomic operation in ``fr`` (card ids or seats), in any
+    zone never a card already chosen in the frame's link (or in ``skip`` when given).
     ``exclude``: a card in the actor's hand to ignore (the Magic card being played)."""
     e = fr.eff
     op = e["op"]
     flt = e.get("filter")
-    skip = _targeted(st, fr)
-    hand = [c for c in st.hands[fr.actor] if c != exclude]
+    if skip is None:
+        skip = _targeted(st, fr)
+    hand = [c for c in st.hands[fr.actor] if c != exclude and c not in skip]
     if op == "discard":
         return [c for c in hand if matches(c, flt, st, None)]
     if op == "sacrifice":
@@ -350,50 +361,90 @@ def candidates(st: UnleashedState, fr: Frame, exclude: int | None = None) -> lis
     if op == "bring":
         src = e["src"]
         pool = {"hand": hand, "deck": st.deck, "discard": st.discard, "nursery": st.nursery}[src]
-        return [c for c in pool if matches(c, flt, st, None) and can_enter(st, c, fr.actor)]
+        return [c for c in pool if c not in skip and matches(c, flt, st, None)
+                and can_enter(st, c, fr.actor)]
     if op == "take_discard":
         if e.get("top"):
-            return st.discard[-1:]
-        return [c for c in st.discard if matches(c, flt, st, None)]
+            return [c for c in st.discard[-1:] if c not in skip]
+        return [c for c in st.discard if c not in skip and matches(c, flt, st, None)]
     if op == "search":
-        return [c for c in st.deck if matches(c, flt, st, None)]
+        return [c for c in st.deck if c not in skip and matches(c, flt, st, None)]
     return []
 
 
+#: Operations that never need a target (always possible).
+_FREE = frozenset({"draw", "extra_play", "reshuffle", "shield", "search", "for_each",
+                   "any_number", "may", "_finish", "_then"})
+
+
 def feasible(st: UnleashedState, eff: dict[str, Any], actor: str, source: int | None = None,
-             exclude: int | None = None) -> bool:
-    """Whether ``eff`` can be carried out for ``actor`` now: every "and" part, the first
-    part of a "then", at least one branch of a choice; optional and for-each effects always
-    can. Used for "a card whose requirement you cannot meet cannot be played" and to skip
-    optional effects that could do nothing."""
+             exclude: int | None = None, taken: Collection[int] = ()) -> bool:
+    """Whether every required part of ``eff`` can be done for ``actor`` now, no card
+    chosen twice (rulebook, Actions That Are Impossible; RULES.md: a card whose
+    requirement you cannot meet cannot be played): every "and" part, both parts of a
+    "then", at least one branch of a choice; an optional part never blocks (an optional
+    effect is offered only when its own parts, "if you do" included, can be done).
+    ``taken``: cards already chosen in the link. Targets are picked greedily (first
+    candidate), which is exact for every card in the set (each asks at most one card per
+    zone)."""
+    return _feasible(st, eff, actor, source, exclude, set(taken))
+
+
+def may_feasible(st: UnleashedState, eff: dict[str, Any], actor: str,
+                 source: int | None = None, taken: Collection[int] = ()) -> bool:
+    """Whether the optional effect ``eff`` (a ``may`` node) may be offered: its ``do``
+    part and its "if you do" part can both be done."""
+    got = set(taken)
+    if not _feasible(st, eff["do"], actor, source, None, got):
+        return False
+    nxt = eff.get("if_you_do")
+    return nxt is None or _feasible(st, nxt, actor, source, None, got)
+
+
+def _feasible(st: UnleashedState, eff: dict[str, Any], actor: str, source: int | None,
+              exclude: int | None, taken: set[int]) -> bool:
     op = eff["op"]
     if op == "seq":
-        return all(feasible(st, s, actor, source, exclude) for s in eff["steps"])
+        return all(_feasible(st, s, actor, source, exclude, taken) for s in eff["steps"])
     if op == "then":
-        return feasible(st, eff["first"], actor, source, exclude)
+        return (_feasible(st, eff["first"], actor, source, exclude, taken)
+                and _feasible(st, eff["next"], actor, source, exclude, taken))
     if op == "choice":
-        return any(feasible(st, o["eff"], actor, source, exclude) for o in eff["options"])
-    if op in ("may", "for_each", "any_number", "draw", "extra_play", "reshuffle", "shield",
-              "search"):
+        return any(_feasible(st, o["eff"], actor, source, exclude, set(taken))
+                   for o in eff["options"])
+    if op in _FREE:
         return True
-    return bool(candidates(st, Frame(eff=eff, actor=actor, source=source), exclude))
+    got = candidates(st, Frame(eff=eff, actor=actor, source=source), exclude, skip=taken)
+    if not got:
+        return False
+    if isinstance(got[0], int):
+        taken.add(got[0])
+    return True
 
 
-# -- the interpreter -----------------------------------------------------------------------
+# -- choices --------------------------------------------------------------------------------
+
+
+def _src(fr: Frame) -> str:
+    """`` (Lasso)`` / `` (the Ram Herd Bonus)`` / ``""``: what a prompt is for."""
+    if fr.source is not None:
+        return f" ({name(fr.source)})"
+    if fr.herd is not None:
+        return f" (the {fr.herd.title()} Herd Bonus)"
+    return ""
 
 
 def _choose(st: UnleashedState, fr: Frame, seat: str, prompt: str,
             options: list[ChoiceOption], ask_single: bool = False) -> str | None:
-    """Return the picked option value, or ``None`` after posting a choice (the frame is
-    pushed back to resume). A single option is taken without asking unless
-    ``ask_single``."""
+    """Return the picked option value, or ``None`` after posting a choice (whoever runs
+    the frame keeps it to run again with the answer in ``data["pick"]``). A single option
+    is taken without asking unless ``ask_single``."""
     if "pick" in fr.data:
         return str(fr.data.pop("pick"))
     if len(options) == 1 and not ask_single:
         return options[0].value
     st.choice = Choice(id=new_id(st), seat=seat, prompt=prompt, options=options,
                        source=fr.source, herd=fr.herd)
-    st.work.append(fr)
     return None
 
 
@@ -412,58 +463,307 @@ def seat_opts(seats: list[str]) -> list[ChoiceOption]:
     return [ChoiceOption(value=f"s{s}", label=s, seat=s) for s in seats]
 
 
-def _push(st: UnleashedState, fr: Frame, eff: dict[str, Any], actor: str | None = None) -> None:
+def _yes_no() -> list[ChoiceOption]:
+    return [ChoiceOption(value="yes", label="Yes"), ChoiceOption(value="no", label="No")]
+
+
+#: What each targeting operation asks (the source is added in brackets).
+_ASK = {
+    "discard": "Choose a card to discard", "sacrifice": "Choose a card in your Field to "
+    "sacrifice", "destroy": "Choose a card to destroy", "steal": "Choose a card to steal",
+    "return_card": "Choose a card to return to its player's hand",
+    "move": "Choose a card to move", "pull": "Pull a random card from whose hand?",
+    "look_take": "Look at whose hand?", "swap_hands": "Swap hands with whom?",
+    "skip_turn": "Who skips their next turn?", "take_discard": "Choose a card from the "
+    "discard pile", "search": "Choose a card from the deck",
+}
+_WHERE = {"hand": "your hand", "deck": "the deck", "discard": "the discard pile",
+          "nursery": "the Nursery"}
+
+
+def _prompt(fr: Frame) -> str:
+    """The question for the atomic op of ``fr``, naming what it is for."""
+    op = fr.eff["op"]
+    if op == "bring":
+        return f"Choose a card from {_WHERE[fr.eff['src']]} to bring into your Field{_src(fr)}:"
+    text = _ASK[op]
+    if text.endswith("?"):
+        return text[:-1] + _src(fr) + "?"
+    return text + _src(fr) + ":"
+
+
+def _key(fr: Frame) -> str:
+    return f"{fr.root}:{fr.path}"
+
+
+def _planned(st: UnleashedState, fr: Frame, suffix: str = "") -> tuple[bool, Any]:
+    """``(True, value)`` when the target of ``fr`` was chosen before its link resolved."""
+    if not fr.root:
+        return False, None
+    k = _key(fr) + suffix
+    if k in st.plan:
+        return True, st.plan[k]
+    return False, None
+
+
+def _push(st: UnleashedState, fr: Frame, eff: dict[str, Any], part: str,
+          actor: str | None = None) -> None:
     st.work.append(Frame(eff=eff, actor=actor or fr.actor, source=fr.source, herd=fr.herd,
-                         link=fr.link))
+                         link=fr.link, root=fr.root, path=fr.path + part))
 
 
 def _ok(st: UnleashedState, ok: bool) -> None:
     st.last_ok = ok
 
 
+# -- links: choosing every target before the link resolves -----------------------------------
+
+#: Operations that add cards to their actor's hand: a later pick from that hand in the same
+#: effect waits until it resolves.
+_FILLS_HAND = frozenset({"draw", "pull", "look_take", "take_discard", "search", "swap_hands"})
+
+
+def _scan(eff: dict[str, Any], key: str, filled: list[bool], deferred: list[str]) -> None:
+    """Walk ``eff`` in resolution order: a discard or a bring from the hand after a part
+    that fills the actor's hand is chosen when it resolves (``deferred``)."""
+    op = eff["op"]
+    if op == "seq":
+        for i, s in enumerate(eff["steps"]):
+            _scan(s, f"{key}/s{i}", filled, deferred)
+    elif op == "then":
+        _scan(eff["first"], key + "/f", filled, deferred)
+        _scan(eff["next"], key + "/n", filled, deferred)
+    elif op == "may":
+        _scan(eff["do"], key + "/d", filled, deferred)
+        if eff.get("if_you_do"):
+            _scan(eff["if_you_do"], key + "/y", filled, deferred)
+    elif op == "choice":
+        for i, o in enumerate(eff["options"]):
+            _scan(o["eff"], f"{key}/o{i}", filled, deferred)
+    elif op in ("discard", "bring") and filled[0] and (op == "discard" or eff["src"] == "hand"):
+        deferred.append(key)
+    if op in _FILLS_HAND:
+        filled[0] = True
+
+
+def new_link(st: UnleashedState, roots: list[Frame], open_: bool = False) -> Link:
+    """Start building a link of ``roots`` (their targets are asked next)."""
+    link = Link(id=new_id(st), open=open_)
+    st.building = link
+    for fr in roots:
+        add_root(st, link, fr)
+    return link
+
+
+def add_root(st: UnleashedState, link: Link, fr: Frame) -> None:
+    """Add the effect ``fr`` to ``link`` (it resolves after the link's other effects);
+    its targets are asked in turn."""
+    if not fr.root:
+        fr.root = new_id(st)
+    fr.link = link.id
+    fr.path = ""
+    link.roots.append(fr)
+    link.tasks.append(fr.model_copy(update={"data": {}}))
+    _scan(fr.eff, _key(fr), [False], link.deferred)
+
+
+def commit_link(st: UnleashedState) -> None:
+    """The link's targets are all chosen: it resolves (its effects in order)."""
+    link = st.building
+    assert link is not None
+    st.building = None
+    for fr in reversed(link.roots):
+        st.work.append(fr)
+
+
+def plan_step(st: UnleashedState, ev: list[Event]) -> None:
+    """Ask for the next target of the link being built (``st.building``): mandatory parts
+    first, then the optional ones. Posts a choice or records the pick in ``st.plan``."""
+    link = st.building
+    assert link is not None
+    if not link.tasks:
+        link.tasks, link.later = link.later, []
+        link.second = True
+        return
+    fr = link.tasks.pop(0)
+    _plan(st, link, fr, ev)
+    if st.choice is not None:
+        link.tasks.insert(0, fr)
+
+
+def _child(fr: Frame, eff: dict[str, Any], part: str) -> Frame:
+    return Frame(eff=eff, actor=fr.actor, source=fr.source, herd=fr.herd, link=fr.link,
+                 root=fr.root, path=fr.path + part)
+
+
+def _plan(st: UnleashedState, link: Link, fr: Frame, ev: list[Event]) -> None:
+    e = fr.eff
+    op = e["op"]
+    key = _key(fr)
+    if op == "seq":
+        link.tasks[0:0] = [_child(fr, s, f"/s{i}") for i, s in enumerate(e["steps"])]
+        return
+    if op == "then":
+        link.tasks[0:0] = [_child(fr, e["first"], "/f"), _child(fr, e["next"], "/n")]
+        return
+    if op == "may":
+        if not link.second:
+            link.later.append(fr)
+            return
+        if not may_feasible(st, e, fr.actor, fr.source, _targeted(st, fr)):
+            st.plan[key] = None  # impossible: not offered
+            return
+        pick = _choose(st, fr, fr.actor, f"Do you want to use this effect{_src(fr)}?",
+                       _yes_no(), True)
+        if pick is None:
+            return
+        st.plan[key] = pick == "yes"
+        if pick == "yes":
+            parts = [_child(fr, e["do"], "/d")]
+            if e.get("if_you_do"):
+                parts.append(_child(fr, e["if_you_do"], "/y"))
+            link.tasks[0:0] = parts
+        return
+    if op == "choice":
+        taken = _targeted(st, fr)
+        opts = [ChoiceOption(value=f"o{i}", label=o["label"])
+                for i, o in enumerate(e["options"])
+                if feasible(st, o["eff"], fr.actor, fr.source, taken=taken)]
+        if not opts:
+            st.plan[key] = None
+            return
+        pick = _choose(st, fr, fr.actor, f"Choose one{_src(fr)}:", opts, True)
+        if pick is None:
+            return
+        branch = int(pick[1:])
+        st.plan[key] = branch
+        link.tasks.insert(0, _child(fr, e["options"][branch]["eff"], f"/o{branch}"))
+        return
+    if op == "any_number":
+        chosen = _ask_players(st, fr)
+        if chosen is not None:
+            st.plan[key] = chosen
+            say(ev, "chose_players", f"{fr.actor} chooses {', '.join(chosen) or 'nobody'}.",
+                seat=fr.actor, chosen=list(chosen))
+        return
+    if op in _FREE or key in link.deferred or (op == "bring" and e["src"] == "deck"):
+        return  # chosen when it resolves (or nothing to choose)
+    if op == "discard":
+        picked: list[int] = fr.data.setdefault("cards", [])
+        while len(picked) < int(e.get("n", 1)):
+            found = candidates(st, fr)
+            if not found:
+                break
+            pick = _choose(st, fr, fr.actor, _prompt(fr), card_opts(st, found))
+            if pick is None:
+                return
+            picked.append(int(pick[1:]))
+            _mark(st, fr, int(pick[1:]))
+        st.plan[key] = list(picked)
+        return
+    if op in ("pull", "look_take", "swap_hands", "skip_turn"):
+        found = candidates(st, fr)
+        if not found:
+            st.plan[key] = None
+            return
+        pick = _choose(st, fr, fr.actor, _prompt(fr), seat_opts(found))
+        if pick is not None:
+            st.plan[key] = pick[1:]
+        return
+    # a card: sacrifice, destroy, steal, return_card, move, bring, take_discard
+    if "card" not in fr.data:
+        found = candidates(st, fr)
+        if not found:
+            st.plan[key] = None
+            return
+        pick = _choose(st, fr, fr.actor, _prompt(fr), card_opts(st, found))
+        if pick is None:
+            return
+        fr.data["card"] = int(pick[1:])
+        _mark(st, fr, int(pick[1:]))
+    cid = int(fr.data["card"])
+    if op == "move":
+        owner = field_owner(st, cid) or fr.actor
+        dests = [s for s in others(st, owner) if can_enter(st, cid, s)]
+        pick = _choose(st, fr, fr.actor, f"Move {name(cid)} into whose Field{_src(fr)}?",
+                       seat_opts(dests))
+        if pick is None:
+            return
+        st.plan[key + "@to"] = pick[1:]
+    st.plan[key] = cid
+
+
+def _ask_players(st: UnleashedState, fr: Frame) -> list[str] | None:
+    """"Any number of players": ask one player at a time until Done; ``None`` while
+    waiting."""
+    chosen: list[str] = fr.data.setdefault("chosen", [])
+    while True:
+        rest = [s for s in others(st, fr.actor) if s not in chosen]
+        if not rest:
+            break
+        opts = [*seat_opts(rest), ChoiceOption(value="done", label="Done choosing")]
+        pick = _choose(st, fr, fr.actor, f"Choose a player (or Done){_src(fr)}:", opts, True)
+        if pick is None:
+            return None
+        if pick == "done":
+            break
+        chosen.append(pick[1:])
+    return list(chosen)
+
+
+# -- the interpreter (resolution) ---------------------------------------------------------
+
+
 def _op_seq(st: UnleashedState, fr: Frame, ev: list[Event]) -> None:
-    for s in reversed(fr.eff["steps"]):
-        _push(st, fr, s)
+    for i in range(len(fr.eff["steps"]) - 1, -1, -1):
+        _push(st, fr, fr.eff["steps"][i], f"/s{i}")
     _ok(st, True)
 
 
 def _op_then(st: UnleashedState, fr: Frame, ev: list[Event]) -> None:
-    _push(st, fr, {"op": "_then", "next": fr.eff["next"]})
-    _push(st, fr, fr.eff["first"])
+    _push(st, fr, {"op": "_then", "next": fr.eff["next"]}, "")
+    _push(st, fr, fr.eff["first"], "/f")
 
 
 def _op__then(st: UnleashedState, fr: Frame, ev: list[Event]) -> None:
     if st.last_ok:
-        _push(st, fr, fr.eff["next"])
+        _push(st, fr, fr.eff["next"], "/n")
 
 
 def _op_may(st: UnleashedState, fr: Frame, ev: list[Event]) -> None:
-    do = fr.eff["do"]
-    if not feasible(st, do, fr.actor, fr.source):
-        return _ok(st, False)
-    opts = [ChoiceOption(value="yes", label="Yes"), ChoiceOption(value="no", label="No")]
-    src = f" ({name(fr.source)})" if fr.source is not None else ""
-    pick = _choose(st, fr, fr.actor, f"Do you want to use this effect{src}?", opts, True)
-    if pick is None:
-        return
-    if pick == "no":
+    known, use = _planned(st, fr)
+    if not known:
+        use = None
+        if may_feasible(st, fr.eff, fr.actor, fr.source, _targeted(st, fr)):
+            pick = _choose(st, fr, fr.actor, f"Do you want to use this effect{_src(fr)}?",
+                           _yes_no(), True)
+            if pick is None:
+                return
+            use = pick == "yes"
+    if use is False:
         say(ev, "declined", f"{fr.actor} declines an optional effect.", seat=fr.actor)
+    if not use:
         return _ok(st, False)
-    if fr.eff.get("if_you_do"):
-        _push(st, fr, fr.eff["if_you_do"])
-    _push(st, fr, do)
+    if fr.eff.get("if_you_do"):  # "if you do": you chose to, whatever the first part did
+        _push(st, fr, fr.eff["if_you_do"], "/y")
+    _push(st, fr, fr.eff["do"], "/d")
 
 
 def _op_choice(st: UnleashedState, fr: Frame, ev: list[Event]) -> None:
-    opts = [ChoiceOption(value=f"o{i}", label=o["label"])
-            for i, o in enumerate(fr.eff["options"])
-            if feasible(st, o["eff"], fr.actor, fr.source)]
-    if not opts:
+    known, branch = _planned(st, fr)
+    if not known:
+        opts = [ChoiceOption(value=f"o{i}", label=o["label"])
+                for i, o in enumerate(fr.eff["options"])
+                if feasible(st, o["eff"], fr.actor, fr.source, taken=_targeted(st, fr))]
+        if not opts:
+            return _ok(st, False)
+        pick = _choose(st, fr, fr.actor, f"Choose one{_src(fr)}:", opts, True)
+        if pick is None:
+            return
+        branch = int(pick[1:])
+    if branch is None:
         return _ok(st, False)
-    pick = _choose(st, fr, fr.actor, "Choose one:", opts, True)
-    if pick is None:
-        return
-    _push(st, fr, fr.eff["options"][int(pick[1:])]["eff"])
+    _push(st, fr, fr.eff["options"][branch]["eff"], f"/o{branch}")
 
 
 def _op_for_each(st: UnleashedState, fr: Frame, ev: list[Event]) -> None:
@@ -471,27 +771,20 @@ def _op_for_each(st: UnleashedState, fr: Frame, ev: list[Event]) -> None:
     if fr.eff.get("who", "each_player") == "each_player":
         seats = [fr.actor, *seats]
     for s in reversed(seats):
-        _push(st, fr, fr.eff["eff"], actor=s)
+        _push(st, fr, fr.eff["eff"], f"/e{s}", actor=s)
     _ok(st, True)
 
 
 def _op_any_number(st: UnleashedState, fr: Frame, ev: list[Event]) -> None:
-    chosen: list[str] = fr.data.setdefault("chosen", [])
-    while True:
-        rest = [s for s in others(st, fr.actor) if s not in chosen]
-        if not rest:
-            break
-        opts = [*seat_opts(rest), ChoiceOption(value="done", label="Done choosing")]
-        pick = _choose(st, fr, fr.actor, "Choose a player (or Done):", opts, True)
-        if pick is None:
+    known, chosen = _planned(st, fr)
+    if not known:
+        chosen = _ask_players(st, fr)
+        if chosen is None:
             return
-        if pick == "done":
-            break
-        chosen.append(pick[1:])
-    say(ev, "chose_players", f"{fr.actor} chooses {', '.join(chosen) or 'nobody'}.",
-        seat=fr.actor, chosen=list(chosen))
+        say(ev, "chose_players", f"{fr.actor} chooses {', '.join(chosen) or 'nobody'}.",
+            seat=fr.actor, chosen=list(chosen))
     for s in reversed(chosen):
-        _push(st, fr, fr.eff["eff"], actor=s)
+        _push(st, fr, fr.eff["eff"], f"/e{s}", actor=s)
     _ok(st, bool(chosen))
 
 
@@ -499,35 +792,55 @@ def _op_draw(st: UnleashedState, fr: Frame, ev: list[Event]) -> None:
     _ok(st, draw(st, fr.actor, int(fr.eff.get("n", 1)), ev) > 0)
 
 
+def _discard_one(st: UnleashedState, fr: Frame, cid: int, ev: list[Event]) -> None:
+    st.hands[fr.actor].remove(cid)
+    to_discard(st, cid)
+    say(ev, "discard", f"{fr.actor} discards {name(cid)}.", seat=fr.actor, card=cid)
+
+
 def _op_discard(st: UnleashedState, fr: Frame, ev: list[Event]) -> None:
+    known, cards = _planned(st, fr)
+    if known:
+        done = 0
+        for cid in cards or []:
+            if cid in st.hands[fr.actor]:  # a chosen card gone since is ignored
+                _discard_one(st, fr, cid, ev)
+                done += 1
+        return _ok(st, done > 0)
     left = fr.data.setdefault("left", int(fr.eff.get("n", 1)))
     done = fr.data.setdefault("done", 0)
     while left > 0:
         opts = candidates(st, fr)
         if not opts:
             break
-        pick = _choose(st, fr, fr.actor, "Choose a card to discard:", card_opts(st, opts))
+        pick = _choose(st, fr, fr.actor, _prompt(fr), card_opts(st, opts))
         if pick is None:
             return
         cid = int(pick[1:])
-        st.hands[fr.actor].remove(cid)
-        to_discard(st, cid)
-        say(ev, "discard", f"{fr.actor} discards {name(cid)}.", seat=fr.actor, card=cid)
+        _mark(st, fr, cid)
+        _discard_one(st, fr, cid, ev)
         left -= 1
         done += 1
         fr.data["left"], fr.data["done"] = left, done
     _ok(st, done > 0)
 
 
-def _pick_card(st: UnleashedState, fr: Frame, prompt: str) -> int | None:
+def _pick_card(st: UnleashedState, fr: Frame) -> int | None:
     """Common first step of card-targeting ops: returns the card, ``-1`` when there is no
-    legal target (the op is ignored), or ``None`` while waiting."""
+    legal target (the op is ignored: also a card chosen ahead that can no longer be
+    taken), or ``None`` while waiting."""
     if "card" in fr.data:
         return int(fr.data["card"])
+    known, cid = _planned(st, fr)
+    if known:
+        if cid is None or cid not in candidates(st, fr, skip=()):
+            return -1
+        fr.data["card"] = cid
+        return int(cid)
     opts = candidates(st, fr)
     if not opts:
         return -1
-    pick = _choose(st, fr, fr.actor, prompt, card_opts(st, opts))
+    pick = _choose(st, fr, fr.actor, _prompt(fr), card_opts(st, opts))
     if pick is None:
         return None
     cid = int(pick[1:])
@@ -537,7 +850,7 @@ def _pick_card(st: UnleashedState, fr: Frame, prompt: str) -> int | None:
 
 
 def _op_sacrifice(st: UnleashedState, fr: Frame, ev: list[Event]) -> None:
-    cid = _pick_card(st, fr, "Choose a card in your Field to sacrifice:")
+    cid = _pick_card(st, fr)
     if cid is None:
         return
     if cid < 0:
@@ -547,7 +860,7 @@ def _op_sacrifice(st: UnleashedState, fr: Frame, ev: list[Event]) -> None:
 
 
 def _op_destroy(st: UnleashedState, fr: Frame, ev: list[Event]) -> None:
-    cid = _pick_card(st, fr, "Choose a card to destroy:")
+    cid = _pick_card(st, fr)
     if cid is None:
         return
     if cid < 0:
@@ -558,7 +871,7 @@ def _op_destroy(st: UnleashedState, fr: Frame, ev: list[Event]) -> None:
 
 
 def _op_steal(st: UnleashedState, fr: Frame, ev: list[Event]) -> None:
-    cid = _pick_card(st, fr, "Choose a card to steal:")
+    cid = _pick_card(st, fr)
     if cid is None:
         return
     if cid < 0:
@@ -566,14 +879,14 @@ def _op_steal(st: UnleashedState, fr: Frame, ev: list[Event]) -> None:
     owner = field_owner(st, cid)
     assert owner is not None
     st.fields[owner].remove(cid)
-    st.fields[fr.actor].append(cid)
     say(ev, "steal", f"{fr.actor} steals {name(cid)} from {owner}.", seat=fr.actor, card=cid,
         victim=owner)
+    enter_field(st, cid, fr.actor, ev)
     _ok(st, True)
 
 
 def _op_return_card(st: UnleashedState, fr: Frame, ev: list[Event]) -> None:
-    cid = _pick_card(st, fr, "Choose a card to return to its player's hand:")
+    cid = _pick_card(st, fr)
     if cid is None:
         return
     if cid < 0:
@@ -587,7 +900,7 @@ def _op_return_card(st: UnleashedState, fr: Frame, ev: list[Event]) -> None:
 
 
 def _op_move(st: UnleashedState, fr: Frame, ev: list[Event]) -> None:
-    cid = _pick_card(st, fr, "Choose a card to move:")
+    cid = _pick_card(st, fr)
     if cid is None:
         return
     if cid < 0:
@@ -595,24 +908,37 @@ def _op_move(st: UnleashedState, fr: Frame, ev: list[Event]) -> None:
     owner = field_owner(st, cid)
     assert owner is not None
     dests = [s for s in others(st, owner) if can_enter(st, cid, s)]
-    pick = _choose(st, fr, fr.actor, f"Move {name(cid)} into whose Field?", seat_opts(dests))
-    if pick is None:
-        return
-    dest = pick[1:]
+    known, dest = _planned(st, fr, "@to")
+    if not known:
+        pick = _choose(st, fr, fr.actor, f"Move {name(cid)} into whose Field{_src(fr)}?",
+                       seat_opts(dests))
+        if pick is None:
+            return
+        dest = pick[1:]
+    if dest not in dests:
+        return _ok(st, False)
     st.fields[owner].remove(cid)
-    st.fields[dest].append(cid)
     say(ev, "move", f"{fr.actor} moves {name(cid)} from {owner}'s Field to {dest}'s.",
         card=cid, source_seat=owner, dest=dest)
+    enter_field(st, cid, dest, ev)
     _ok(st, True)
 
 
-def _pick_seat(st: UnleashedState, fr: Frame, prompt: str) -> str | None:
+def _pick_seat(st: UnleashedState, fr: Frame) -> str | None:
+    """The player an op acts on: ``""`` when there is none (ignored), ``None`` while
+    waiting."""
     if "seat" in fr.data:
         return str(fr.data["seat"])
+    known, seat = _planned(st, fr)
+    if known:
+        if seat is None or seat not in candidates(st, fr, skip=()):
+            return ""
+        fr.data["seat"] = seat
+        return str(seat)
     opts = candidates(st, fr)
     if not opts:
         return ""
-    pick = _choose(st, fr, fr.actor, prompt, seat_opts(opts))
+    pick = _choose(st, fr, fr.actor, _prompt(fr), seat_opts(opts))
     if pick is None:
         return None
     fr.data["seat"] = pick[1:]
@@ -620,7 +946,7 @@ def _pick_seat(st: UnleashedState, fr: Frame, prompt: str) -> str | None:
 
 
 def _op_pull(st: UnleashedState, fr: Frame, ev: list[Event]) -> None:
-    victim = _pick_seat(st, fr, "Pull a random card from whose hand?")
+    victim = _pick_seat(st, fr)
     if victim is None:
         return
     if not victim:
@@ -635,18 +961,21 @@ def _op_pull(st: UnleashedState, fr: Frame, ev: list[Event]) -> None:
 
 
 def _op_look_take(st: UnleashedState, fr: Frame, ev: list[Event]) -> None:
-    victim = _pick_seat(st, fr, "Look at whose hand?")
+    victim = _pick_seat(st, fr)
     if victim is None:
         return
     if not victim:
         return _ok(st, False)
-    hand = st.hands[victim]
-    pick = _choose(st, fr, fr.actor, f"{victim}'s hand: choose a card to take.",
-                   card_opts(st, list(hand)))
+    hand = [c for c in st.hands[victim] if c not in _targeted(st, fr)]
+    if not hand:
+        return _ok(st, False)
+    pick = _choose(st, fr, fr.actor, f"{victim}'s hand: choose a card to take{_src(fr)}.",
+                   card_opts(st, hand))
     if pick is None:
         return
     cid = int(pick[1:])
-    hand.remove(cid)
+    _mark(st, fr, cid)
+    st.hands[victim].remove(cid)
     st.hands[fr.actor].append(cid)
     say(ev, "take", f"{fr.actor} looks at {victim}'s hand and takes a card.", seat=fr.actor,
         victim=victim)
@@ -656,7 +985,7 @@ def _op_look_take(st: UnleashedState, fr: Frame, ev: list[Event]) -> None:
 
 
 def _op_swap_hands(st: UnleashedState, fr: Frame, ev: list[Event]) -> None:
-    other = _pick_seat(st, fr, "Swap hands with whom?")
+    other = _pick_seat(st, fr)
     if other is None:
         return
     if not other:
@@ -667,7 +996,7 @@ def _op_swap_hands(st: UnleashedState, fr: Frame, ev: list[Event]) -> None:
 
 
 def _op_skip_turn(st: UnleashedState, fr: Frame, ev: list[Event]) -> None:
-    other = _pick_seat(st, fr, "Who skips their next turn?")
+    other = _pick_seat(st, fr)
     if other is None:
         return
     if not other:
@@ -680,26 +1009,22 @@ def _op_skip_turn(st: UnleashedState, fr: Frame, ev: list[Event]) -> None:
 
 def _op_bring(st: UnleashedState, fr: Frame, ev: list[Event]) -> None:
     src = fr.eff["src"]
-    opts = candidates(st, fr)
-    if not opts:
+    cid = _pick_card(st, fr)
+    if cid is None:
+        return
+    if cid < 0:
         if src == "deck":
             shuffle_deck(st)
         return _ok(st, False)
-    where = {"hand": "your hand", "deck": "the deck", "discard": "the discard pile",
-             "nursery": "the Nursery"}[src]
-    pick = _choose(st, fr, fr.actor, f"Choose a card from {where} to bring into your Field:",
-                   card_opts(st, opts))
-    if pick is None:
-        return
-    cid = int(pick[1:])
     pool = {"hand": st.hands[fr.actor], "deck": st.deck, "discard": st.discard,
             "nursery": st.nursery}[src]
     pool.remove(cid)
     if src == "deck":
         shuffle_deck(st)
-    say(ev, "bring", f"{fr.actor} brings {name(cid)} from {where.replace('your', 'their')} "
-        "directly into their Field.", seat=fr.actor, card=cid, src=src)
-    enter_field(st, cid, fr.actor, ev, link=fr.link)
+    where = _WHERE[src].replace("your", "their")
+    say(ev, "bring", f"{fr.actor} brings {name(cid)} from {where} directly into their Field.",
+        seat=fr.actor, card=cid, src=src)
+    enter_field(st, cid, fr.actor, ev)
     _ok(st, True)
 
 
@@ -709,10 +1034,11 @@ def _op_search(st: UnleashedState, fr: Frame, ev: list[Event]) -> None:
         shuffle_deck(st)
         say(ev, "search", f"{fr.actor} searches the deck and finds nothing.", seat=fr.actor)
         return _ok(st, False)
-    pick = _choose(st, fr, fr.actor, "Choose a card from the deck:", card_opts(st, opts))
+    pick = _choose(st, fr, fr.actor, _prompt(fr), card_opts(st, opts))
     if pick is None:
         return
     cid = int(pick[1:])
+    _mark(st, fr, cid)
     st.deck.remove(cid)
     st.hands[fr.actor].append(cid)
     shuffle_deck(st)
@@ -722,13 +1048,19 @@ def _op_search(st: UnleashedState, fr: Frame, ev: list[Event]) -> None:
 
 
 def _op_take_discard(st: UnleashedState, fr: Frame, ev: list[Event]) -> None:
-    opts = candidates(st, fr)
-    if not opts:
-        return _ok(st, False)
-    pick = _choose(st, fr, fr.actor, "Choose a card from the discard pile:", card_opts(st, opts))
-    if pick is None:
-        return
-    cid = int(pick[1:])
+    known, cid = _planned(st, fr)
+    if known:
+        if cid is None or cid not in st.discard:
+            return _ok(st, False)
+    else:
+        opts = candidates(st, fr)
+        if not opts:
+            return _ok(st, False)
+        pick = _choose(st, fr, fr.actor, _prompt(fr), card_opts(st, opts))
+        if pick is None:
+            return
+        cid = int(pick[1:])
+        _mark(st, fr, cid)
     st.discard.remove(cid)
     st.hands[fr.actor].append(cid)
     say(ev, "take_discard", f"{fr.actor} takes {name(cid)} from the discard pile.",
@@ -738,7 +1070,7 @@ def _op_take_discard(st: UnleashedState, fr: Frame, ev: list[Event]) -> None:
 
 def _op_extra_play(st: UnleashedState, fr: Frame, ev: list[Event]) -> None:
     if st.active == fr.actor and st.phase == "action":
-        st.plays_left += 1
+        st.card_plays += 1
         say(ev, "extra_play", f"{fr.actor} may play one more card this turn.", seat=fr.actor)
         return _ok(st, True)
     _ok(st, False)
@@ -785,5 +1117,9 @@ OPS: dict[str, Callable[[UnleashedState, Frame, list[Event]], None]] = {
 
 
 def step(st: UnleashedState, fr: Frame, ev: list[Event]) -> None:
-    """Carry out one frame (popped by the caller). Raises ``KeyError`` for an unknown op."""
+    """Carry out one frame (popped by the caller); a frame that posts a choice goes back
+    on the work stack to run again with the answer. Raises ``KeyError`` for an unknown
+    op."""
     OPS[fr.eff["op"]](st, fr, ev)
+    if st.choice is not None:
+        st.work.append(fr)

@@ -1,12 +1,15 @@
 """The Llamas Unleashed rules engine (pure; see ``bot.games.base`` for the contract).
 
 Turn (rulebook, Playing the Game; RULES.md: Llamas Unleashed): start of turn (Herd Bonuses
-and "at the start of your turn" effects: mandatory ones resolve first, optional ones are
-offered until the player proceeds), Draw phase (1 card), Action phase (play one card or
-draw one more), end of turn (discard down to the hand limit). A played card goes onto the
-pile; other players holding an Instant they may play get a reaction window; responses
-stack and resolve last in, first out. The win (7 Animals with 2-5 players, 6 with 6-8) and
-the deck-out end are checked only once the whole chain has resolved.
+and "at the start of your turn" effects form one link: the mandatory ones' targets are
+asked first, then the player adds optional ones, each with its targets, in the order they
+should resolve, and proceeds; then the link resolves), Draw phase (1 card), Action phase
+(play one card or draw one more; "play one more card" effects add card plays only), end
+of turn (discard down to the hand limit). A played card goes onto the pile; other players
+holding an Instant they may play get a reaction window; responses stack and resolve last
+in, first out, and after each Instant resolves a new window opens on the card now on top.
+The win (7 Animals with 2-5 players, 6 with 6-8) and the deck-out end are checked only
+once the whole chain has resolved.
 """
 
 from __future__ import annotations
@@ -76,6 +79,10 @@ def copy_state(state: UnleashedState) -> UnleashedState:
                                                      "passed": list(state.reaction.passed)})
                    if state.reaction is not None else None)
     st.links = {k: list(v) for k, v in state.links.items()}
+    st.plan = {k: list(v) if isinstance(v, list) else v for k, v in state.plan.items()}
+    st.queued = [f.model_copy(update={"data": copy.deepcopy(f.data)}) for f in state.queued]
+    st.building = (state.building.model_copy(deep=True) if state.building is not None
+                   else None)
     st.herd = list(state.herd)
     st.start_cards = list(state.start_cards)
     st.used_triggers = list(state.used_triggers)
@@ -148,6 +155,7 @@ class UnleashedEngine(Engine[UnleashedState, UnleashedOptions]):
         st.start_done = False
         st.used_triggers = []
         st.plays_left = 0
+        st.card_plays = 0
         st.acted = False
         st.shields[seat] = []
         st.herd = fx.herd_kinds(st, seat)
@@ -159,19 +167,26 @@ class UnleashedEngine(Engine[UnleashedState, UnleashedOptions]):
             b = bonuses[k]  # type: ignore[index]
             if not b.optional:
                 mandatory.append(Frame(eff=b.eff.model_dump(exclude_defaults=True), actor=seat,
-                                       herd=k, link=fx.new_id(st)))
+                                       herd=k))
         for cid in st.fields[seat]:
             t = card(cid).start
             if t is not None and not t.optional:
                 mandatory.append(Frame(eff=t.eff.model_dump(exclude_defaults=True), actor=seat,
-                                       source=cid, link=fx.new_id(st)))
-        st.work.extend(reversed(mandatory))
+                                       source=cid))
+        # Everything that triggers at the start of the turn is one link: the mandatory
+        # effects' targets are asked now, then the player adds optional effects (Activate,
+        # each with its targets) and proceeds; only then does the link resolve.
+        fx.new_link(st, mandatory, open_=True)
 
     def optional_triggers(self, st: UnleashedState) -> list[tuple[str, dict[str, Any], str]]:
-        """Optional start-of-turn effects the active player may still use:
-        ``(source, effect dict, text)``; only those that could do something now."""
-        if st.phase != "start" or st.start_done or st.active is None:
+        """Optional start-of-turn effects the active player may still add to the
+        start-of-turn link: ``(source, effect dict, text)``; only those whose required
+        parts can be done now, with no card chosen already in the link."""
+        link = st.building  # None: a state stored before start-of-turn links
+        if st.phase != "start" or st.start_done or st.active is None or (
+                link is not None and (not link.open or link.tasks or link.later)):
             return []
+        taken = st.links.get(str(link.id), []) if link is not None else []
         seat = st.active
         out = []
         bonuses = catalog().card_set.herd.bonuses
@@ -186,24 +201,27 @@ class UnleashedEngine(Engine[UnleashedState, UnleashedOptions]):
             if (t is not None and t.optional and src not in st.used_triggers
                     and cid in st.start_cards):
                 out.append((src, t.eff.model_dump(exclude_defaults=True), card(cid).text))
-        return [o for o in out if fx.feasible(st, o[1], seat)]
+        return [o for o in out if fx.feasible(st, o[1], seat, taken=taken)]
 
     def _advance(self, st: UnleashedState, ev: list[Event]) -> bool:
         """Automatic steps once the chain is empty. True when something changed."""
         seat = st.active
         if st.phase == "start" and seat is not None:
-            if not st.start_done and self.optional_triggers(st):
-                return False
-            st.start_done = True
+            if not st.start_done:
+                # A state stored before start-of-turn links: offer its optional effects.
+                fx.new_link(st, [], open_=True)
+                st.start_done = True
+                return True
             if fx.skips_draw(st, seat):
                 say(ev, "skip_draw", f"{seat} skips their Draw phase.", seat=seat)
             else:
                 fx.draw(st, seat, 1, ev)
             st.phase = "action"
-            st.plays_left = 1 + fx.extra_plays(st, seat)
+            st.plays_left = 1
+            st.card_plays = fx.extra_plays(st, seat)
             return True
         if st.phase == "action" and seat is not None:
-            if st.plays_left > 0:
+            if st.plays_left > 0 or (st.card_plays > 0 and self._any_play(st, seat)):
                 return False
             st.phase = "end"
             return True
@@ -217,16 +235,44 @@ class UnleashedEngine(Engine[UnleashedState, UnleashedOptions]):
             return True
         return False
 
+    def _any_play(self, st: UnleashedState, seat: str) -> bool:
+        return any(self.plays_for(st, seat, c) for c in st.hands[seat])
+
     def _run(self, st: UnleashedState, ev: list[Event]) -> None:
-        """Resolve the chain until a player must decide or the game ends."""
+        """Run the chain until a player must decide or the game ends: choose the targets of
+        the link being built, resolve the link's effects, start the next link from the
+        effects triggered meanwhile, then the pile (a new reaction window after each
+        Instant), then the turn's own steps."""
         while st.phase != "over" and st.choice is None and st.reaction is None:
+            link = st.building
+            if link is not None:
+                if link.tasks or link.later:
+                    fx.plan_step(st, ev)
+                    continue
+                if link.open:
+                    if self.optional_triggers(st):
+                        return  # the player adds optional effects or proceeds
+                    st.start_done = True
+                    link.open = False
+                fx.commit_link(st)
+                continue
             if st.work:
                 fx.step(st, st.work.pop(), ev)
                 continue
+            if st.queued:
+                roots, st.queued = st.queued, []
+                fx.new_link(st, roots)
+                continue
             if st.stack and not st.stack[-1].resolving:
+                if st.repoll:
+                    st.repoll = False
+                    self._open_window(st)
+                    continue
                 self._resolve_top(st, ev)
                 continue
+            st.repoll = False
             st.links = {}
+            st.plan = {}
             if self._check_end(st, ev):
                 return
             if not self._advance(st, ev):
@@ -242,7 +288,16 @@ class UnleashedEngine(Engine[UnleashedState, UnleashedOptions]):
         d = card(cid)
         if d.instant is None or top.seat == seat or not fx.may_play_instants(st, seat):
             return False
+        if d.instant.op == "ambush":
+            # Playable only when it can destroy something (rulebook, Actions That Are
+            # Impossible): an Animal in the answered player's Field as it is now.
+            return card(top.card).is_animal and fx.feasible(st, self._ambush(top.seat), seat)
         return d.instant.respond == "any" or card(top.card).is_animal
+
+    @staticmethod
+    def _ambush(victim: str) -> dict[str, Any]:
+        return {"op": "destroy", "whose": "seat", "seat": victim,
+                "filter": {"types": ["baby", "basic", "magical"]}}
 
     def _open_window(self, st: UnleashedState) -> None:
         top = st.stack[-1]
@@ -262,6 +317,7 @@ class UnleashedEngine(Engine[UnleashedState, UnleashedOptions]):
             target = st.stack[-1] if st.stack else None
             if target is None:
                 return
+            st.repoll = True  # the players get a new window on the card now on top
             if d.instant.op == "counter":
                 st.stack.pop()
                 if d.kind is not None and card(target.card).kind == d.kind:
@@ -276,18 +332,16 @@ class UnleashedEngine(Engine[UnleashedState, UnleashedOptions]):
             else:  # ambush
                 say(ev, "ambush", f"{item.seat}'s {d.name} strikes {target.seat}'s Field.",
                     seat=item.seat, victim=target.seat)
-                st.work.append(Frame(eff={"op": "destroy", "whose": "seat", "seat": target.seat,
-                                          "filter": {"types": ["baby", "basic", "magical"]}},
-                                     actor=item.seat, source=item.card, link=fx.new_id(st)))
+                fx.new_link(st, [Frame(eff=self._ambush(target.seat), actor=item.seat,
+                                       source=item.card)])
             return
         if d.type == "magic":
             assert d.play is not None
             item.resolving = True
-            link = fx.new_id(st)
+            link = fx.new_link(st, [Frame(eff=d.play.model_dump(exclude_defaults=True),
+                                          actor=item.seat, source=item.card)])
             st.work.append(Frame(eff={"op": "_finish", "card": item.card}, actor=item.seat,
-                                 source=item.card, link=link))
-            st.work.append(Frame(eff=d.play.model_dump(exclude_defaults=True), actor=item.seat,
-                                 source=item.card, link=link))
+                                 source=item.card, link=link.id))
             return
         st.stack.pop()
         dest = item.field or item.seat
@@ -378,11 +432,11 @@ class UnleashedEngine(Engine[UnleashedState, UnleashedOptions]):
         if st.phase == "start":
             return [*(Activate(source=src) for src, _, _ in self.optional_triggers(st)),
                     Proceed()]
-        if st.phase == "action" and st.plays_left > 0:
+        if st.phase == "action" and (st.plays_left > 0 or st.card_plays > 0):
             out: list[Action] = []
             for c in st.hands[player]:
                 out.extend(self.plays_for(st, player, c))
-            if st.deck:
+            if st.deck and st.plays_left > 0:  # an extra card play is never a draw
                 out.append(DrawCard())
             if st.acted:
                 out.append(Proceed())
@@ -393,7 +447,7 @@ class UnleashedEngine(Engine[UnleashedState, UnleashedOptions]):
         """``action in legal_actions(st, player)``, without listing every play."""
         if isinstance(action, Play):
             return (st.phase == "action" and st.choice is None and st.reaction is None
-                    and player == st.active and st.plays_left > 0
+                    and player == st.active and (st.plays_left > 0 or st.card_plays > 0)
                     and action.card in st.hands[player]
                     and action in self.plays_for(st, player, action.card))
         return action in self.legal_actions(st, player)
@@ -439,7 +493,8 @@ class UnleashedEngine(Engine[UnleashedState, UnleashedOptions]):
             assert st.choice is not None
             opt = st.choice.options[action.option]
             st.choice = None
-            st.work[-1].data["pick"] = opt.value
+            asking = st.building.tasks[0] if st.building is not None else st.work[-1]
+            asking.data["pick"] = opt.value
         elif isinstance(action, Respond):
             st.hands[player].remove(action.card)
             target = st.stack[-1]
@@ -460,20 +515,29 @@ class UnleashedEngine(Engine[UnleashedState, UnleashedOptions]):
                     say(ev, "activate", f"{player} uses {_source_words(src)}.",
                         seat=player, source=src)
                     herd = src[5:] if src.startswith("herd:") else None
-                    st.work.append(Frame(eff=eff, actor=player, source=cid, herd=herd,
-                                         link=fx.new_id(st)))
+                    if st.building is None:  # a state stored before start-of-turn links
+                        fx.new_link(st, [], open_=True)
+                    assert st.building is not None
+                    fx.add_root(st, st.building, Frame(eff=eff, actor=player, source=cid,
+                                                       herd=herd))
                     break
         elif isinstance(action, Proceed):
             if st.phase == "start":
                 st.start_done = True
+                if st.building is not None:
+                    st.building.open = False  # the start-of-turn link resolves now
             else:
                 st.plays_left = 0
+                st.card_plays = 0
         elif isinstance(action, DrawCard):
             st.plays_left -= 1
             st.acted = True
             fx.draw(st, player, 1, ev)
         elif isinstance(action, Play):
-            st.plays_left -= 1
+            if st.card_plays > 0:  # an extra play is spent on a card play first
+                st.card_plays -= 1
+            else:
+                st.plays_left -= 1
             st.acted = True
             st.hands[player].remove(action.card)
             st.stack.append(StackItem(card=action.card, seat=player, field=action.field))
@@ -559,4 +623,4 @@ class UnleashedEngine(Engine[UnleashedState, UnleashedOptions]):
             reaction_eligible=list(st.reaction.eligible) if st.reaction else [],
             reaction_passed=list(st.reaction.passed) if st.reaction else [],
             reaction_seconds=st.options.reaction_seconds, triggers=triggers,
-            plays_left=st.plays_left, result=st.result)
+            plays_left=st.plays_left + st.card_plays, result=st.result)

@@ -117,7 +117,13 @@ class Frame(Model):
     """One pending piece of the effect chain: an effect node (dict form of
     :class:`~bot.games.unleashed.cards.Effect`, or an internal op starting with ``_``),
     the player it acts for, the card it comes from (or ``herd``: the kind whose Herd Bonus
-    it comes from), its link number and progress data."""
+    it comes from), its link number and progress data.
+
+    ``root`` numbers the whole effect this node belongs to and ``path`` says where in its
+    tree the node sits (``""`` the root, ``"/f"`` the first part of a "then" ...): together
+    they key the targets chosen for the node before its link resolved
+    (:attr:`UnleashedState.plan`). ``root`` 0: nothing was chosen ahead (states stored
+    before links chose their targets first)."""
 
     eff: dict[str, Any]
     actor: str
@@ -125,6 +131,28 @@ class Frame(Model):
     herd: str | None = None
     link: int = 0
     data: dict[str, Any] = Field(default_factory=dict)
+    root: int = 0
+    path: str = ""
+
+
+class Link(Model):
+    """A link of the effect chain whose targets are being chosen (rulebook, Order of
+    Resolution: every target is chosen before the link resolves, mandatory ones first).
+
+    ``roots``: the link's effects in the order they will resolve. ``tasks``: parts whose
+    targets are still to choose, front first; ``later``: optional parts put off until every
+    mandatory target is chosen; ``second`` is True once they are being asked. ``deferred``:
+    plan keys chosen only when they resolve (a pick from a hand an earlier part of the
+    same effect adds cards to). ``open``: the start-of-turn link, which waits for the
+    player's optional effects (Activate) until they proceed."""
+
+    id: int
+    roots: list[Frame] = Field(default_factory=list)
+    tasks: list[Frame] = Field(default_factory=list)
+    later: list[Frame] = Field(default_factory=list)
+    second: bool = False
+    deferred: list[str] = Field(default_factory=list)
+    open: bool = False
 
 
 class ChoiceOption(Model):
@@ -162,7 +190,17 @@ class Reaction(Model):
 
 
 class UnleashedState(GameState):
-    """The whole game. See the module docstring for zone order."""
+    """The whole game. See the module docstring for zone order.
+
+    The effect chain: ``building`` is the link whose targets are being chosen; ``work``
+    the frames of the link resolving (a stack, top last); ``queued`` the effects
+    triggered meanwhile, which form the next link; ``plan`` the targets chosen ahead
+    (``"<root>:<path>"`` -> a card id, a seat, a list of them, a branch index, a yes/no, or
+    ``None`` for "no target"); ``links`` the cards chosen in each link (none twice).
+    ``plays_left``: plays or draws left in the Action phase; ``card_plays``: extra plays
+    that only a card play may use ("play one more card"). ``repoll``: an Instant has just
+    resolved, so a new window opens on the card now on top of the pile.
+    """
 
     options: UnleashedOptions = Field(default_factory=UnleashedOptions)
     phase: Phase = "setup"
@@ -181,6 +219,11 @@ class UnleashedState(GameState):
     links: dict[str, list[int]] = Field(default_factory=dict)
     counter: int = 0
     plays_left: int = 0
+    card_plays: int = 0
+    building: Link | None = None
+    plan: dict[str, Any] = Field(default_factory=dict)
+    queued: list[Frame] = Field(default_factory=list)
+    repoll: bool = False
     acted: bool = False
     start_done: bool = False
     herd: list[str] = Field(default_factory=list)

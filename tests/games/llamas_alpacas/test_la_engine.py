@@ -199,6 +199,24 @@ def test_empty_draw_pile_reshuffles_discard():
     assert sorted(s2.draw + [s2.row[-1].card]) == sorted(s.discard)
 
 
+def test_the_discard_pile_becomes_the_draw_pile_the_moment_the_draw_pile_empties():
+    # RULES.md: cards scored after the draw pile ran out stay in the new discard pile.
+    b = board("LR1", "LB1", ".", ".", ".", ".", ".", ".", ".")
+    s = turn_state(row=[("LG1", 0, 0)] + ROW[1:], boards={"s0": b})
+    old_discard = s.draw[:4]
+    last = s.draw[4]
+    s.discard, s.draw = old_discard, [last]
+    s2, ev = apply(s, "s0", Take(position=1))  # draws the last card: the pile is empty
+    assert s2.row[-1].card == last
+    assert sorted(s2.draw) == sorted(old_discard) and len(s2.draw) == 4 and s2.discard == []
+    assert [e.text for e in ev if e.type == "reshuffle"] == [
+        "The discard pile is shuffled into a new draw pile of 4 cards."]
+    s3, _ = apply(s2, "s0", Place(space=2))  # scores row 1: three llamas, 1-1-1
+    assert s3.players[0].score == 4
+    assert sorted(s3.draw) == sorted(old_discard)  # the scored cards are not shuffled in
+    assert sorted(s3.discard) == sorted([b[0], b[1], s.row[0].card])
+
+
 def test_both_piles_empty_row_stays_short():
     s = turn_state(row=ROW)
     s.draw, s.discard = [], []

@@ -74,6 +74,13 @@ def _atoms(eff):
         yield from _atoms(child)
 
 
+def test_enter_texts_say_every_arrival_counts():
+    texts = [d.text for d in CAT.designs.values() if d.on_enter is not None]
+    assert len(texts) == 9
+    assert all(t.startswith("Each time this card enters your Field (played, brought, stolen "
+                            "or moved in), ") for t in texts)
+
+
 def test_card_texts_use_the_rulebook_targeting_words():
     for d in CAT.designs.values():
         for eff in (d.play, d.on_enter, d.start.eff if d.start else None):
@@ -379,12 +386,20 @@ def test_rummage():
 
 
 def test_second_helping():
-    st = build(hands={"s0": ["second_helping"]}, deck=["lasso"], plays=1)
+    # "You may play one more card": a card play, never a draw (RULES.md).
+    st = build(hands={"s0": ["second_helping"]}, deck=["trail_llama"], plays=1)
     st, _ = play(st, "s0", "second_helping")
-    assert st.phase == "action" and st.plays_left == 1 and keys(st.hands["s0"]) == ["lasso"]
-    assert Proceed() in E.legal_actions(st, "s0")
+    assert st.phase == "action" and (st.plays_left, st.card_plays) == (0, 1)
+    assert keys(st.hands["s0"]) == ["trail_llama"] and E.view(st, "s0").plays_left == 1
+    llama = st.hands["s0"][0]
+    assert E.legal_actions(st, "s0") == [Play(card=llama, field="s0"),
+                                         Play(card=llama, field="s1"), Proceed()]
     st, _ = act(st, "s0", Proceed())
     assert st.active == "s1"
+    # With no card it could play, the extra play is lost and the turn ends at once.
+    st = build(hands={"s0": ["second_helping"]}, deck=["lasso"], plays=1)
+    st, _ = play(st, "s0", "second_helping")
+    assert st.active == "s1" and keys(st.hands["s0"]) == ["lasso"]
 
 
 def test_grazing_rights():
@@ -486,11 +501,25 @@ def test_double_stall():
     st = build(active="s1", plays=1, fields={"s0": ["double_stall"]}, hands={"s0": ["trail_llama",
                                                                              "sleepy_llama"]})
     st = pass_turn(st)
-    assert st.phase == "action" and st.plays_left == 2
-    st, _ = play(st, "s0", "trail_llama")
+    assert st.phase == "action" and (st.plays_left, st.card_plays) == (1, 1)
+    assert E.view(st, "s0").plays_left == 2
+    st, _ = play(st, "s0", "trail_llama")  # the extra (card) play is spent first
+    assert (st.plays_left, st.card_plays) == (1, 0) and DrawCard() in E.legal_actions(st, "s0")
     st, _ = play(st, "s0", "sleepy_llama")
     assert keys(st.fields["s0"]) == ["double_stall", "trail_llama", "sleepy_llama"]
     assert st.active == "s1"
+
+
+def test_double_stall_extra_play_is_a_card_play_not_a_draw():
+    st = build(active="s1", plays=1, fields={"s0": ["double_stall"]}, hands={"s0": ["trail_llama"]},
+               deck=["rummage", "lasso", "stampede"])
+    st = pass_turn(st)  # s1 draws Rummage; s0 draws Lasso in the Draw phase
+    st, _ = act(st, "s0", DrawCard())  # the one action that may be a draw
+    assert keys(st.hands["s0"]) == ["trail_llama", "lasso", "stampede"]
+    assert (st.plays_left, st.card_plays) == (0, 1)
+    llama = st.hands["s0"][0]
+    assert E.legal_actions(st, "s0") == [Play(card=llama, field="s0"),
+                                         Play(card=llama, field="s1"), Proceed()]
 
 
 def test_rally_flag():

@@ -57,7 +57,9 @@ def _check_events(before: UnleashedState, after: UnleashedState, ev: list[Event]
 
     still_hidden = hidden(before) & hidden(after)
     for e in ev:
-        if e.to is not None or e.type == "search":  # a search shows its card by the rules
+        # A search shows its card by the rules; a played card is face up (it may end in
+        # the deck again within the same apply, e.g. under Greener Pastures' reshuffle).
+        if e.to is not None or e.type in ("search", "play", "respond"):
             continue
         named = set()
         for k in ("card", "target", "saved"):

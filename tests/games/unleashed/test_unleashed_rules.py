@@ -253,7 +253,11 @@ def test_stack_resolves_last_in_first_out_and_the_answered_may_answer_back():
     assert [CAT[i.card].key for i in st.stack] == ["stampede", "llama_spit", "goat_headbutt"]
     assert st.reaction.eligible == ["s2"]  # s1 has no Instant left
     st, ev = act(st, "s2", Pass())
-    # Goat Headbutt cancels Llama Spit (not a Goat: discarded), then Stampede resolves
+    # Goat Headbutt cancels Llama Spit (not a Goat: discarded); the pile re-polls: a new
+    # window on the Stampede now on top, for whoever may still answer it
+    assert [CAT[i.card].key for i in st.stack] == ["stampede"]
+    assert st.reaction.eligible == ["s2"] and st.fields["s1"] != []
+    st, ev = act(st, "s2", Pass())
     assert st.stack == [] and st.fields["s1"] == []
     assert keys(st.discard) == ["goat_headbutt", "llama_spit", "trail_llama", "stampede"]
 
@@ -305,10 +309,12 @@ def test_no_card_is_targeted_twice_in_one_link():
 
 
 def test_then_needs_the_first_part_and_if_you_do_needs_the_choice():
-    # "then": Grazing Rights with nothing in the discard pile still discards (first part)
-    st = build(hands={"s0": ["grazing_rights", "lasso"]})
-    st, _ = play(st, "s0", "grazing_rights")
-    assert keys(st.discard) == ["lasso", "grazing_rights"] and st.fields["s0"] == []
+    # "then": Gruff Goat's draw happens only when its discard did (nothing to discard:
+    # the forced effect is ignored, no draw)
+    st = build(active="s1", plays=1, fields={"s0": ["gruff_goat"]},
+               deck=["rummage", "lasso", "stampede"])
+    st = pass_turn(st)
+    assert keys(st.hands["s0"]) == ["lasso"]  # only the Draw phase's card
     # "if you do": declining Battering Ram's sacrifice skips the destroy
     st = build(hands={"s0": ["battering_ram"]}, fields={"s1": ["golden_bell"]})
     st, _ = play(st, "s0", "battering_ram")

@@ -1,0 +1,169 @@
+"""``python -m bench.requests [--before CHECKOUT]``: Discord requests per seeded demo game.
+
+Plays one seeded demo game of each game through the real cogs in the sandbox
+(:func:`bot.sandbox.demo.play_game`, the same members and seeds every run) and prints, per
+game: the bot-token REST requests (``RecordedRequest.exit == "http"``: the ones Discord
+counts against a bot's global limit of about 50 per second), the webhook requests
+(interaction callbacks, followups and original-response edits, which it does not), the
+new messages in the game's thread, the turns and the thread messages per turn.
+
+A *turn* is a change of who must decide: replaying the game's action log from its seed,
+every state whose pending seats differ from the previous state's starts one (the first
+decision included; simultaneous decisions such as a reaction window are one turn).
+
+``--before CHECKOUT`` also runs the same games on another checkout of herdbot (e.g.
+``/work/main``, with its own ``.venv``) in a child process and prints both tables and the
+ratio of bot-token requests. ``--json`` prints the figures as JSON (what the child does).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+#: (game, players, seed) of the measured demo games.
+GAMES: tuple[tuple[str, int, int], ...] = (
+    ("llamas-alpacas", 4, 13),
+    ("pacapaca", 4, 13),
+    ("llamas-unleashed", 6, 13),
+)
+
+
+async def _turns(bot: Any, game_id: int) -> int:
+    """Turns of a stored game: changes of the pending seats over its replayed action log."""
+    from bot.runtime import GameService
+
+    record = await bot.store.get_game(game_id)
+    spec = bot.registry[record.kind]
+    seats = [s.seat for s in await bot.store.seats(game_id)]
+    options = GameService.engine_options(spec, record.options, len(seats))
+    state = spec.engine.new_game(seats, seed=record.seed, options=options)
+    turns = 0
+    last: tuple[str, ...] | None = None
+    for row in await bot.store.actions(game_id):
+        who = tuple(sorted(spec.engine.pending(state).seats))
+        if who != last:
+            turns += 1
+            last = who
+        state, _ = spec.engine.apply(state, row.seat, spec.engine.parse_action(row.action))
+    return turns
+
+
+def _wiring() -> tuple[Any, Any]:
+    """``(builtin_games, make_bot)`` of the checkout being measured: ``bot.app`` where the
+    registry is wired at the top, the older ``bot.games.registry`` and ``HerdBot`` before."""
+    try:
+        from bot.app import builtin_games, make_bot  # type: ignore[import-not-found]
+    except ImportError:
+        from bot.discord.bot import HerdBot as make_bot
+        from bot.games.registry import builtin_games
+    return builtin_games, make_bot
+
+
+async def measure_one(game: str, players: int, seed: int) -> dict[str, Any]:
+    """Play one demo game in a fresh sandbox and count its requests and messages."""
+    from bot.config import Settings
+    from bot.runtime import ManualClock
+    from bot.sandbox import World
+    from bot.sandbox.demo import NAMES, play_game
+
+    world = World()
+    for name in NAMES[:players]:
+        world.add_member(name)
+    with tempfile.TemporaryDirectory() as tmp:
+        settings = Settings(database_path=Path(tmp) / "requests.sqlite3",  # type: ignore[call-arg]
+                            _env_file=None, default_dm_notifications=True)
+        builtin_games, make_bot = _wiring()
+        bot = make_bot(settings, registry=builtin_games(), clock=ManualClock())
+        await world.connect(bot)
+        try:
+            before = len(world.requests)
+            game_id = await play_game(world, bot, game=game, players=players, seed=seed,
+                                      game_seed=seed)
+            await world.settle()
+            record = await bot.store.get_game(game_id)
+            thread = world.channel(record.thread_id or record.channel_id)
+            messages = [m for m in thread.all_messages if not m.ephemeral]
+            played = world.requests[before:]
+            turns = await _turns(bot, game_id)
+            return {
+                "game": game, "players": players, "seed": seed,
+                "http": sum(1 for r in played if r.exit == "http"),
+                "webhook": sum(1 for r in played if r.exit == "webhook"),
+                "user_gets": sum(1 for r in played
+                                 if r.exit == "http" and r.method == "GET"
+                                 and r.path.startswith("/users/")),
+                "thread_messages": len(messages),
+                "turns": turns,
+                "moves": record.version,
+            }
+        finally:
+            await world.disconnect()
+
+
+async def measure() -> list[dict[str, Any]]:
+    """:func:`measure_one` for every game of :data:`GAMES`."""
+    return [await measure_one(*g) for g in GAMES]
+
+
+def table(rows: list[dict[str, Any]], title: str) -> str:
+    """The figures as a fixed-width text table."""
+    head = (f"{title}\n{'game':<18}{'players':>8}{'moves':>7}{'turns':>7}{'bot REST':>10}"
+            f"{'GET user':>10}{'webhook':>9}{'thread msgs':>13}{'msgs/turn':>11}")
+    lines = [head]
+    for r in rows:
+        lines.append(f"{r['game']:<18}{r['players']:>8}{r['moves']:>7}{r['turns']:>7}"
+                     f"{r['http']:>10}{r['user_gets']:>10}{r['webhook']:>9}"
+                     f"{r['thread_messages']:>13}{r['thread_messages'] / max(r['turns'], 1):>11.2f}")
+    return "\n".join(lines)
+
+
+def run_checkout(checkout: Path) -> list[dict[str, Any]]:
+    """Run this measurement on another herdbot checkout (its own ``.venv``) in a child."""
+    python = checkout / ".venv" / "bin" / "python"
+    env = {**os.environ, "PYTHONPATH": str(checkout)}
+    done = subprocess.run([str(python), str(Path(__file__).resolve()), "--json"], cwd=checkout,
+                          env=env, capture_output=True, text=True, check=True)
+    return json.loads(done.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command line entry point (see the module docstring)."""
+    parser = argparse.ArgumentParser(prog="python -m bench.requests")
+    parser.add_argument("--before", type=Path, help="another checkout to measure first")
+    parser.add_argument("--json", action="store_true", help="print JSON only")
+    args = parser.parse_args(argv)
+    import logging
+
+    logging.disable(logging.WARNING)
+    after = asyncio.run(measure())
+    if args.json:
+        print(json.dumps(after))
+        return 0
+    if args.before is not None:
+        before = run_checkout(args.before)
+        print(table(before, f"BEFORE ({args.before})"))
+        print()
+        print(table(after, f"AFTER ({Path.cwd()})"))
+        print()
+        for b, a in zip(before, after, strict=True):
+            print(f"{a['game']:<18} bot REST {b['http']} -> {a['http']} "
+                  f"({b['http'] / max(a['http'], 1):.1f}x fewer); thread messages per turn "
+                  f"{b['thread_messages'] / max(b['turns'], 1):.2f} -> "
+                  f"{a['thread_messages'] / max(a['turns'], 1):.2f}")
+    else:
+        print(table(after, "herdbot requests per seeded demo game"))
+    return 0
+
+
+if __name__ == "__main__":
+    if __package__ in (None, ""):
+        sys.path.insert(0, os.getcwd())
+    sys.exit(main())
