@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
-import sqlite3
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
@@ -26,7 +25,7 @@ from bot.discord.notify import Notifier
 from bot.discord.replies import defer, quoted, send_error
 from bot.games.registry import Registry
 from bot.runtime import Clock, GameError, GameService, Update
-from bot.store import GameRecord, SeatRecord, Store, UnreadableRow
+from bot.store import STORE_FAILURES, GameRecord, SeatRecord, Store, UnreadableRow
 
 if TYPE_CHECKING:
     from bot.discord.game_cog import GameCog
@@ -43,7 +42,8 @@ OOPS = "Something went wrong on our side; nothing was changed. Please try again.
 #: The same when the game had already changed (stored) before it broke.
 OOPS_AFTER_CHANGE = ("Something went wrong on our side after the game was updated; what "
                      "you did was saved. See /game status.")
-#: What a player sees when the database refuses a write (a full disk) or cannot be read.
+#: What a player sees when the database refuses a write (a full disk), cannot be read, or
+#: (PostgreSQL) cannot be reached: nothing was written, and the same click works later.
 STORE_DOWN = ("herdbot cannot save anything right now (its database is full or unavailable), "
               "so this was not done. Please try again in a few minutes.")
 #: The same when what the member did was stored and a later write (AI moves, timers) failed.
@@ -52,7 +52,7 @@ STORE_DOWN_AFTER_CHANGE = (
     "is full or unavailable). The game carries on by itself as soon as it can save again.")
 
 
-def log_store_error(what: str, exc: sqlite3.Error) -> None:
+def log_store_error(what: str, exc: Exception) -> None:
     """One log line (no traceback) for a request refused because the database failed."""
     log.warning("%s refused: database error (%s: %s)", what, type(exc).__name__, exc)
 
@@ -96,7 +96,7 @@ class HerdTree(app_commands.CommandTree["HerdBot"]):
             await send_error(interaction, f"That value does not fit: “{quoted(error.value)}”.")
             return
         changed = await self.client.changed_since(interaction.extras.get(BEFORE), interaction)
-        if isinstance(original, sqlite3.Error):
+        if isinstance(original, STORE_FAILURES):
             log_store_error(f"command {getattr(interaction.command, 'qualified_name', '?')}",
                             original)
             if changed:
@@ -174,7 +174,7 @@ class HerdBot(commands.Bot):
         armed = await self.service.timers.start()
         # Supervised: a failure (a full disk) is logged once and the pass runs again later.
         self._reconcile = self.service.start_catch_up()
-        log.info("store %s ready; %d timers re-armed", self.settings.database_path, armed)
+        log.info("store %s ready; %d timers re-armed", self.store.name, armed)
         if self._sync:
             await self.sync_commands()
 
@@ -264,7 +264,7 @@ class HerdBot(commands.Bot):
             await cog.handle_component(interaction, cid, values)
         except GameError as exc:
             await send_error(interaction, exc.message, secret=bool(cog and cog.hidden_info))
-        except sqlite3.Error as exc:
+        except STORE_FAILURES as exc:
             log_store_error(f"component {custom_id}", exc)
             if await self._changed(before, cid.game_id, before_seats):
                 # The rest (AI moves, timers, the table) is caught up once writes work.

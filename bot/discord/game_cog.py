@@ -13,7 +13,6 @@ import dataclasses
 import io
 import logging
 import re
-import sqlite3
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -27,7 +26,7 @@ from bot.discord.text import md_name, pinging, plain_name
 from bot.games.base import Action, Event, Pending, Result, State
 from bot.games.registry import GameSpec
 from bot.runtime import GameError, Update
-from bot.store import GameRecord, SeatRecord
+from bot.store import STORE_FAILURES, GameRecord, SeatRecord
 
 if TYPE_CHECKING:
     from bot.discord.bot import HerdBot
@@ -364,7 +363,7 @@ class GameCog(commands.Cog):
                 # changes show nothing public): start-up catch-up skips it.
                 try:
                     await self.bot.store.mark_shown(update.record.id, update.state.version)
-                except sqlite3.Error as exc:  # shown all the same; a restart shows it again
+                except STORE_FAILURES as exc:  # shown all the same; a restart shows it again
                     log.warning("game %s: could not record the version shown (%s)",
                                 update.record.id, exc)
             return True

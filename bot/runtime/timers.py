@@ -12,13 +12,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import sqlite3
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bot.runtime.clock import Clock
 from bot.runtime.supervisor import Supervisor
-from bot.store import Store, TimerRecord
+from bot.store import STORE_FAILURES, Store, TimerRecord
 
 log = logging.getLogger(__name__)
 
@@ -33,8 +32,10 @@ class TimerService:
     The timer row is deleted after its handler returns, or raises anything but a database
     error (that is logged and does not stop the service), so a crash while firing leaves
     the timer to fire again at the next start; handlers must be idempotent. A database
-    error (``sqlite3.Error``, e.g. "database or disk is full") keeps the row and fails the
-    loop: its supervisor retries with backoff and the timer fires once writes work again.
+    error (``STORE_FAILURES``: "database or disk is full", a lost PostgreSQL connection)
+    keeps the row and fails the loop: its supervisor retries with backoff and the timer
+    fires once writes work again. On PostgreSQL the store claims each due timer for this
+    process (a lease), so of several processes exactly one fires it.
     """
 
     #: The name of the background task (the sandbox never waits for it to finish).
@@ -111,7 +112,7 @@ class TimerService:
                 if mark not in self._handled:
                     try:
                         await self._handler(timer)
-                    except sqlite3.Error:
+                    except STORE_FAILURES:
                         raise  # the store cannot write: keep the row, retry after a backoff
                     except Exception:
                         log.exception("timer %s of game %s failed", timer.kind, timer.game_id)
@@ -139,7 +140,7 @@ class TimerService:
             if self._on_dropped is not None and game_id >= 0:
                 try:
                     await self._on_dropped(game_id)
-                except sqlite3.Error:
+                except STORE_FAILURES:
                     raise
                 except Exception:
                     log.exception("re-arming the timers of game %d failed", game_id)
