@@ -490,7 +490,7 @@ def test_open_windows_option_hides_who_holds_an_instant():
     st.options = UnleashedOptions(open_windows=True)
     st, _ = play(st, "s0", "trail_llama")
     assert st.reaction.eligible == ["s1"]  # s2 is muzzled
-    st = build(3, hands={"s0": ["trail_llama"], "s2": ["llama_spit"]})
+    st = build(3, hands={"s0": ["trail_llama"], "s1": ["meadow_goat"], "s2": ["llama_spit"]})
     st.options = UnleashedOptions(open_windows=True)
     st, _ = play(st, "s0", "trail_llama")
     assert st.reaction.eligible == ["s1", "s2"]
@@ -533,3 +533,28 @@ def test_a_stolen_baby_changes_fields():
     st = build(hands={"s0": ["lasso"]}, fields={"s1": ["lamb_acorn"]})
     st, _ = play(st, "s0", "lasso")
     assert keys(st.fields["s0"]) == ["lamb_acorn"] and st.fields["s1"] == []
+
+
+def test_open_windows_show_the_same_whether_or_not_anybody_holds_an_instant():
+    """Issue 18 item 6, through apply: two games differing only in whether Bo (s1) holds an
+    Instant give the same public events, spectator views and deadlines, window by window,
+    and a window nobody answers lasts at most 5 s (an empty hand gets no window: public)."""
+    runs = []
+    for bo_card in ("llama_spit", "meadow_goat"):
+        st = build(4, hands={"s0": ["trail_llama", "hay_harvest"], "s1": [bo_card],
+                             "s2": ["cliff_goat"]}, plays=2)
+        st.options = UnleashedOptions(open_windows=True, reaction_seconds=20.0)
+        seen = []
+        st, ev = play(st, "s0", "trail_llama")
+        for _ in range(2):  # everyone passes, then the window closes on its own
+            pend = E.pending(st)
+            seen.append(([e.text for e in ev if e.to is None], E.view(st, None),
+                         pend.seats, pend.seconds, [t.seat for t in pend.timeouts]))
+            st, ev = act(st, pend.seats[0], Pass())
+        seen.append(([e.text for e in ev if e.to is None], E.view(st, None)))
+        runs.append(seen)
+    assert runs[0] == runs[1]
+    first = runs[0][0]
+    assert first[0] == ["s0 plays Trail Llama into s0's Field."]
+    assert first[2:] == (["s1", "s2"], 5.0, ["s1", "s2"])  # s3 has no cards: no window
+    assert runs[0][2][0] == ["Trail Llama enters s0's Field."]
