@@ -149,14 +149,16 @@ def unleashed_log(spec: GameSpec, players: int, seed: int,
 def _log_batch(args: tuple[str, int, list[int], str]) -> list[Any]:
     """Worker: logs of the games ``seeds`` (``mode`` "ai" or "vs_random": the AI in seat
     s0, random players elsewhere)."""
-    from bot.ai.unleashed import random_policy
-    from bot.app import builtin_games
+    from bot.ai.unleashed import heuristic_policy, random_policy
+    from bot.games.unleashed.spec import SPEC
 
     key, players, seeds, mode = args
-    spec = builtin_games()[key]
-    policies: list[Callable[..., Any] | None] | None = None
+    if key != SPEC.key:
+        raise ValueError(f"no balance figures for {key!r}")
+    spec = SPEC
+    policies: list[Callable[..., Any] | None] = [heuristic_policy] * players
     if mode == "vs_random":
-        policies = [spec.policy, *[random_policy] * (players - 1)]
+        policies = [heuristic_policy, *[random_policy] * (players - 1)]
     return [unleashed_log(spec, players, s, policies) for s in seeds]
 
 

@@ -5,7 +5,8 @@ and "at the start of your turn" effects form one link: the mandatory ones' targe
 asked first, then the player adds optional ones, each with its targets, in the order they
 should resolve, and proceeds; then the link resolves), Draw phase (1 card), Action phase
 (play one card or draw one more; "play one more card" effects add card plays only), end
-of turn (discard down to the hand limit). A played card goes onto the pile; other players
+of turn (discard down to the hand limit). With 2 players the player going second is dealt
+a sixth card (our ruling, for balance). A played card goes onto the pile; other players
 holding an Instant they may play get a reaction window; responses stack and resolve last
 in, first out, and after each Instant resolves a new window opens on the card now on top.
 The win (7 Animals with 2-5 players, 6 with 6-8) and the deck-out end are checked only
@@ -141,6 +142,15 @@ class UnleashedEngine(Engine[UnleashedState, UnleashedOptions]):
                 to=[s], cards=list(st.hands[s]))
         first = st.seats[rng(st).randrange(len(st.seats))]
         say(ev, "first", f"{first} goes first.", seat=first)
+        if len(st.seats) == 2 and st.deck:
+            # RULES.md (our ruling, for balance): with 2 players the one who goes second
+            # is dealt a sixth card.
+            second = fx.others(st, first)[0]
+            st.hands[second].append(st.deck.pop())
+            say(ev, "dealt_extra", f"{second} goes second and is dealt a sixth card.",
+                seat=second)
+            say(ev, "dealt_private", f"Your sixth card: {name(st.hands[second][-1])}.",
+                to=[second], cards=[st.hands[second][-1]])
         self._begin_turn(st, first, ev)
 
     # -- turn structure -------------------------------------------------------------------
