@@ -259,7 +259,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     players = getattr(args, "players", None)
     key = getattr(args, "game", None)
-    if isinstance(players, str) and not getattr(args, "stats", False):
+    if isinstance(players, str) and not (getattr(args, "stats", False)
+                                         or getattr(args, "vs_random", False)):
         try:
             players = int(players)
         except ValueError:

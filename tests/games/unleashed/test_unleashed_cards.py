@@ -472,7 +472,9 @@ def test_barn_raising():
     st, ev = play(st, "s0", "barn_raising")
     assert len(st.choice.options) == 24
     st, ev = pick_key(st, "woolly_ram")
-    assert keys(st.fields["s0"]) == ["woolly_ram"] and st.reaction is None
+    assert keys(st.hands["s0"]) == ["woolly_ram"] and st.fields["s0"] == []
+    assert [e.text for e in ev if e.to is None] == [
+        "s0 searches the deck, shows Woolly Ram and adds it to their hand."]
 
 
 def test_greener_pastures():
