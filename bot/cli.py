@@ -100,9 +100,18 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("game", choices=keys or None, nargs="?" if not keys else None)
     sim.add_argument("--games", type=int, default=100, help="how many games (default 100)")
     sim.add_argument("--seed", type=int, default=1, help="the first game's seed (default 1)")
-    sim.add_argument("--players", type=int, default=None,
+    sim.add_argument("--players", default=None,
                      help="seats per game (default the game's minimum)")
     sim.add_argument("--json", action="store_true", help="print JSON")
+    sim.add_argument("--stats", action="store_true",
+                     help="Llamas Unleashed balance figures (turns, rounds, cards leaving "
+                          "Fields, first seat, per-card lift, leader after 3 rounds, "
+                          "deck-outs); --players takes a comma list (default 2,4,6,8)")
+    sim.add_argument("--vs-random", action="store_true",
+                     help="with --stats: the AI in seat 1 against random players; prints "
+                          "its win rate")
+    sim.add_argument("--jobs", type=int, choices=(1, 2), default=1,
+                     help="processes for --stats (1 or 2)")
     backup = sub.add_parser("backup", help="copy the live database to PATH (safe while the "
                             "bot runs)", description=BACKUP_HELP,
                             formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -183,6 +192,32 @@ def _run_bot(settings: Settings) -> int:
     return 0
 
 
+def cmd_stats(args: argparse.Namespace) -> int:
+    """``simulate llamas-unleashed --stats``: the balance table per player count."""
+    from bot.ai.simulate import unleashed_stats
+    from bot.games.unleashed.stats import format_table, summarize
+
+    counts = [int(p) for p in str(args.players or "2,4,6,8").split(",")]
+    if any(not 2 <= n <= 8 for n in counts):
+        print("herdbot: Llamas Unleashed takes 2-8 players", file=sys.stderr)
+        return 2
+    mode = "vs_random" if args.vs_random else "ai"
+    tables = []
+    for n in counts:
+        logs = unleashed_stats(args.game, games=args.games, seed=args.seed, players=n,
+                               jobs=args.jobs, mode=mode)
+        if args.vs_random:
+            done = [g for g in logs if g.finished]
+            rate = sum("s0" in g.winners for g in done) / max(1, len(done))
+            print(f"{n} players: the AI (seat 1) wins {100 * rate:.1f}% of {len(done)} "
+                  "finished games against random players")
+            continue
+        tables.append(summarize(logs))
+    if tables:
+        print(json.dumps([t.as_dict() for t in tables]) if args.json else format_table(tables))
+    return 0
+
+
 def cmd_simulate(args: argparse.Namespace) -> int:
     """AI-vs-AI games; prints the figures (JSON with --json)."""
     from bot.ai.simulate import simulate
@@ -192,6 +227,12 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if not len(registry):
         print("herdbot: no game is registered yet.", file=sys.stderr)
         return 1
+    if args.stats or args.vs_random:
+        if args.game != "llamas-unleashed":
+            print("herdbot: --stats is for llamas-unleashed", file=sys.stderr)
+            return 2
+        return cmd_stats(args)
+    args.players = int(args.players) if args.players is not None else None
     report = simulate(registry[args.game], games=args.games, seed=args.seed, players=args.players)
     if args.json:
         print(json.dumps(report.as_dict()))
@@ -269,7 +310,13 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     players = getattr(args, "players", None)
     key = getattr(args, "game", None)
-    if players is not None and key:
+    if isinstance(players, str) and not (getattr(args, "stats", False)
+                                         or getattr(args, "vs_random", False)):
+        try:
+            players = int(players)
+        except ValueError:
+            parser.error("--players takes a number (a comma list only with --stats)")
+    if isinstance(players, int) and key:
         from bot.app import builtin_games
 
         spec = builtin_games().get(key)

@@ -160,9 +160,14 @@ class Lobby(commands.Cog):
         await self.bot.store.update_game(update.record.id, lobby_message_id=message.id)
 
     def default_options(self, spec: GameSpec, timer: str) -> dict[str, Any]:
-        """A new lobby's options: the turn timer, and the server's reaction window for games
-        that have one."""
+        """A new lobby's options: the turn timer, each option's ``lobby_default`` (its
+        ``json_schema_extra``) where the lobby's default differs from the model's, and the
+        server's reaction window for games that have one."""
         options: dict[str, Any] = {"turn_timer": timer}
+        for name, field in spec.options_model.model_fields.items():
+            extra = field.json_schema_extra
+            if isinstance(extra, dict) and "lobby_default" in extra:
+                options[name] = extra["lobby_default"]  # e.g. hidden reaction windows
         if "reaction_seconds" in spec.options_model.model_fields:
             options["reaction_seconds"] = float(self.bot.settings.reaction_window_s)
         return options

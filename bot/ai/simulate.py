@@ -110,3 +110,68 @@ def simulate(spec: GameSpec, *, games: int, seed: int, players: int | None = Non
         seconds=seconds,
         error_samples=samples,
     )
+
+
+# -- Llamas Unleashed balance figures (``herdbot simulate llamas-unleashed --stats``) ------
+
+
+def unleashed_log(spec: GameSpec, players: int, seed: int,
+                  policies: list[Callable[..., Any] | None] | None = None) -> Any:
+    """Play one Llamas Unleashed game (``policies[i]`` in seat ``s{i}``, default the spec's
+    AI everywhere) and return its :class:`~bot.games.unleashed.stats.GameLog`. Raises
+    whatever the engine raises."""
+    from bot.games.unleashed.stats import GameLog
+
+    engine = spec.engine
+    seats = [f"s{i}" for i in range(players)]
+    state: Any = engine.new_game(seats, seed=seed, options=None)
+    chosen: list[Callable[..., Any] | None] = policies or [spec.policy] * players
+    by_seat = dict(zip(seats, chosen, strict=True))
+    rand = random.Random(seed)
+    log = GameLog(players=players)
+    steps = 0
+    while engine.result(state) is None and steps < MAX_STEPS:
+        pending = engine.pending(state)
+        seat = next((s for s in pending.seats if engine.legal_actions(state, s)), None)
+        if seat is None:
+            break
+        legal = engine.legal_actions(state, seat)
+        policy = by_seat[seat]
+        action = (rand.choice(legal) if policy is None
+                  else policy(engine.view(state, seat), legal, rand))
+        before = {s: list(v) for s, v in state.fields.items()}
+        engine.play(state, seat, action)
+        log.observe(before, seat, action, state)
+        steps += 1
+    return log
+
+
+def _log_batch(args: tuple[str, int, list[int], str]) -> list[Any]:
+    """Worker: logs of the games ``seeds`` (``mode`` "ai" or "vs_random": the AI in seat
+    s0, random players elsewhere)."""
+    from bot.ai.unleashed import heuristic_policy, random_policy
+    from bot.games.unleashed.spec import SPEC
+
+    key, players, seeds, mode = args
+    if key != SPEC.key:
+        raise ValueError(f"no balance figures for {key!r}")
+    spec = SPEC
+    policies: list[Callable[..., Any] | None] = [heuristic_policy] * players
+    if mode == "vs_random":
+        policies = [heuristic_policy, *[random_policy] * (players - 1)]
+    return [unleashed_log(spec, players, s, policies) for s in seeds]
+
+
+def unleashed_stats(key: str, *, games: int, seed: int, players: int, jobs: int = 1,
+                    mode: str = "ai") -> list[Any]:
+    """Logs of ``games`` seeded games (seeds ``seed ..``), spread over ``jobs`` processes
+    (1 or 2: the stats are the same either way)."""
+    seeds = list(range(seed, seed + games))
+    if jobs <= 1:
+        return _log_batch((key, players, seeds, mode))
+    from concurrent.futures import ProcessPoolExecutor
+
+    parts = [seeds[i::jobs] for i in range(jobs)]
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        out = list(pool.map(_log_batch, [(key, players, p, mode) for p in parts]))
+    return [g for part in out for g in part]

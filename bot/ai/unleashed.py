@@ -1,11 +1,14 @@
 """AI seats for Llamas Unleashed: they read only the seat's view and the legal actions.
 
 ``heuristic_policy(view, legal, rng) -> Action``: plays Animals into its own Field (a
-winning one first), Downgrades into the leader's Field, Upgrades into its own, Magic when
-it can; uses every optional start-of-turn effect; answers with an Instant when the card on
-the pile is dangerous (Magic, a Magical Animal, a Downgrade, an Animal that would let the
-player win, or an Instant against its own card); picks targets from the leader's Field and
-gives up its least useful cards. ``random_policy`` picks uniformly.
+winning one first), but a card that destroys or steals first when an opponent is within 3
+Animals of winning, and a reshuffle when the deck runs low; Downgrades into the leader's
+Field, Upgrades into its own, other Magic when it can; uses every optional start-of-turn
+effect; answers with an Instant when the card on the pile is dangerous (Magic, a Magical
+Animal, a Downgrade, an Animal into the Field of a player within 3 of winning, or an
+Instant against its own card); picks targets from the leader's Field and gives up its
+least useful cards. ``random_policy`` picks uniformly. What a card does is read from the
+card data (:func:`hits`), so a changed card set needs no AI change.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import random
 from typing import Any
 
 from bot.games.base import Action
+from bot.games.unleashed.cards import catalog
 from bot.games.unleashed.models import (
     Activate,
     CardView,
@@ -26,6 +30,42 @@ from bot.games.unleashed.models import (
     Respond,
     UnleashedView,
 )
+
+#: Effect ops that take an Animal away from another player.
+HITS = frozenset({"destroy", "steal"})
+
+
+def _ops(eff: Any) -> set[str]:
+    """Every op named in an effect tree (dict form)."""
+    out: set[str] = set()
+    if isinstance(eff, dict):
+        if "op" in eff:
+            out.add(str(eff["op"]))
+        for v in eff.values():
+            out |= _ops(v)
+    elif isinstance(eff, list):
+        for v in eff:
+            out |= _ops(v)
+    return out
+
+
+def hits(key: str) -> bool:
+    """Whether design ``key`` destroys or steals when played or when it enters a Field
+    (read from the card data, so new designs need no AI change)."""
+    d = catalog().designs.get(key)
+    if d is None:
+        return False
+    eff = d.play or d.on_enter
+    return eff is not None and bool(_ops(eff.model_dump()) & HITS)
+
+
+#: Designs that count as more than one Animal (the AI removes them first).
+TWO_ANIMALS = frozenset(d.key for d in catalog().designs.values()
+                        if any(s.q == "animal_value" and s.v > 1 for s in d.static))
+
+#: Designs that shuffle the discard pile back into the deck.
+RESHUFFLES = frozenset(d.key for d in catalog().designs.values()
+                       if d.play is not None and "reshuffle" in _ops(d.play.model_dump()))
 
 #: How much the AI likes keeping a card of each type (low = discarded first).
 KEEP = {"instant": 6, "magical": 5, "magic": 4, "basic": 3, "upgrade": 2, "downgrade": 1,
@@ -65,13 +105,16 @@ def _play_score(view: UnleashedView, me: str, a: Play, hand: dict[int, CardView]
         return 0.0
     mine = view.fields[me]
     lead = _leader(view, me)
+    # An opponent close to winning is attacked before the AI builds its own herd.
+    pressing = lead is not None and (view.fields[lead].animals_to_win
+                                     - view.fields[lead].animal_count) <= 3
     if c.type in ("basic", "magical"):
         if a.field != me:
             return -50.0
         gain = 2 if c.key == "grand_llama" else 1
         if mine.animal_count + gain >= mine.animals_to_win:
             return 100.0
-        return 10.0 + (2.0 if c.type == "magical" else 0.0)
+        return 10.0 + (2.0 if c.type == "magical" else 0.0) + (2.0 if hits(c.key) else 0.0)
     if c.type == "upgrade":
         return 5.0 if a.field == me else -50.0
     if c.type == "downgrade":
@@ -79,8 +122,10 @@ def _play_score(view: UnleashedView, me: str, a: Play, hand: dict[int, CardView]
             return -50.0
         return 6.0 + (3.0 if a.field == lead else 0.0)
     if c.type == "magic":
-        if c.key in ("stampede", "lasso"):
-            return 9.0
+        if hits(c.key):
+            return 13.0 if pressing else 9.0
+        if c.key in RESHUFFLES and view.deck_count <= 4 * len(view.seats):
+            return 14.0  # the deck is running out: put the discard pile back
         if c.key in ("swap_meet", "greener_pastures"):
             return 2.5
         return 5.0
@@ -98,8 +143,9 @@ def _respond(view: UnleashedView, me: str, legal: list[Action],
     if top.card.type == "downgrade" and top.field != me:
         danger = False
     if top.card.type in ("basic", "magical") and top.field is not None:
+        # An Animal into the Field of a player within 2 of winning is worth answering.
         f = view.fields[top.field]
-        danger = danger or f.animal_count + 1 >= f.animals_to_win
+        danger = danger or (top.field != me and f.animal_count + 3 >= f.animals_to_win)
     if top.card.type == "instant" and below is not None and below.seat == me:
         danger = True
     if top.card.type in ("basic", "magical"):
@@ -163,7 +209,8 @@ def _choose(view: UnleashedView, me: str, legal: list[Action]) -> Action:
                     return -5.0
                 if owner == me:
                     return -10.0 + (12 if c.type == "downgrade" else 0)
-                return HURT.get(c.type, 0) + 3 * _threat(view, owner)
+                worth = 3.0 if c.key in TWO_ANIMALS else 0.0
+                return HURT.get(c.type, 0) + worth + 3 * _threat(view, owner)
             return 1.0  # a card from the deck, discard pile, Nursery or another hand
         return 0.0
 

@@ -583,10 +583,11 @@ async def test_full_three_player_game_through_the_panels_never_leaks(clock, tmp_
     st = await state_of(sb.bot, gid)
     assert st.phase == "over" and st.result is not None
     assert {"baby", "play", "choose", "respond"} <= set(kinds)
-    final = thread.all_messages[-1]
+    public = [m for m in thread.all_messages if not m.ephemeral]  # a Pass's reply may follow
+    final = public[-1]
     assert final.embeds[0]["title"] == "Llamas Unleashed #1: final scores"
-    assert thread.all_messages[-2].filenames == ["table.png"]
-    assert thread.all_messages[-2].components == []
+    assert public[-2].filenames == ["table.png"]
+    assert public[-2].components == []
     # Hands by DM: at most one per member per change of turn.
     turns = st.turn
     for m in watch["w"].members.values():
@@ -681,3 +682,59 @@ async def test_a_new_window_is_posted_after_a_counter_is_countered(world, sb, cl
     assert after.stack == [] and after.reaction is None
     assert keys(after.fields["s1"]) == ["lamb_acorn", "trail_llama"]
     assert "Bo's Alpaca Huff cancels Stampede." in public_text(thread, 2)
+
+
+async def test_hidden_windows_look_the_same_whether_or_not_anybody_holds_an_instant(tmp_path):
+    """Issue 18 item 6 through the panel: the lobby hides Instant holders by default, and two
+    games differing only in whether Bo holds an Instant post the same public messages (text,
+    buttons, files) through a window Bo passes and Cy lets run out after 5 s."""
+    from bot.games.unleashed.models import UnleashedOptions
+    from bot.runtime.clock import ManualClock
+
+    runs = []
+    for bo_card in ("llama_spit", "meadow_goat"):
+        clock = ManualClock()
+        world = World()
+        for n in ("Ana", "Bo", "Cy"):
+            world.add_member(n)
+        sb = await world.connect(new_bot(tmp_path / f"{bo_card}.sqlite3", clock))
+        ana, bo = world.member("Ana"), world.member("Bo")
+        await ana.slash("play", game="llamas-unleashed")
+        lobby = ana.last_reply
+        assert "Hide who holds Instants: on" in lobby.labels
+        assert "Hide who holds Instants: on" in lobby.text
+        for n in ("Bo", "Cy"):
+            await world.member(n).click(lobby, "Join")
+        await ana.click(lobby, "Start")
+        thread = lobby.thread
+        assert (await state_of(sb.bot)).options.open_windows is True
+        st = build(3, hands={"s0": ["trail_llama", "hay_harvest"], "s1": [bo_card],
+                             "s2": ["cliff_goat"]}, plays=2)
+        st.options = UnleashedOptions(open_windows=True, reaction_seconds=20.0)
+        await install(world, sb.bot, st)
+        start_at = len(thread.all_messages)
+        await pick(ana, await open_panel(ana, thread), "play.",
+                   cid_of(st, "trail_llama", st.hands["s0"]))
+        await pick(ana, ana.last_reply, "field.", "s0")
+        window = thread.last_message
+        deadline = int(clock.now()) + 5
+        assert window.content == f"{BOLT} Ana plays Trail Llama \u2013 respond <t:{deadline}:R>"
+        await bo.click(window, "Pass")
+        assert bo.last_reply.content == NEUTRAL_PASS
+        clock.advance(5)
+        await sb.bot.service.timers.fire_due()
+        await world.settle()
+        after = await state_of(sb.bot)
+        assert after.reaction is None and keys(after.fields["s0"]) == ["trail_llama"]
+        public = []
+        for m in thread.all_messages[start_at:]:
+            if not m.ephemeral:
+                text = m.text
+                for n in ("Ana", "Bo", "Cy"):  # member ids differ between the two worlds
+                    text = text.replace(f"<@{world.member(n).id}>", f"<@{n}>")
+                public.append((text, m.labels, m.filenames))
+        runs.append(public)
+        await world.disconnect()
+    assert runs[0] == runs[1]
+    assert len(runs[0]) == 2 and runs[0][-1][0].startswith(
+        "<@Ana>\nLlamas Unleashed #1\n\u2022 Trail Llama enters Ana's Field.")

@@ -5,7 +5,8 @@ and "at the start of your turn" effects form one link: the mandatory ones' targe
 asked first, then the player adds optional ones, each with its targets, in the order they
 should resolve, and proceeds; then the link resolves), Draw phase (1 card), Action phase
 (play one card or draw one more; "play one more card" effects add card plays only), end
-of turn (discard down to the hand limit). A played card goes onto the pile; other players
+of turn (discard down to the hand limit). With 2 players the player going second is dealt
+a sixth card (our ruling, for balance). A played card goes onto the pile; other players
 holding an Instant they may play get a reaction window; responses stack and resolve last
 in, first out, and after each Instant resolves a new window opens on the card now on top.
 The win (7 Animals with 2-5 players, 6 with 6-8) and the deck-out end are checked only
@@ -59,6 +60,9 @@ from bot.games.unleashed.models import (
 from bot.games.unleashed.scoring import deck_out_winners, final_result
 
 HAND_SIZE = 5  # rulebook, Setting Up: deal 5 cards to each player
+#: Longest open (hiding) reaction window in seconds: a window nobody answers adds at most
+#: this much to a play (RULES.md: reaction window, "short by default").
+OPEN_WINDOW_SECONDS = 5.0
 
 
 def copy_state(state: UnleashedState) -> UnleashedState:
@@ -138,6 +142,15 @@ class UnleashedEngine(Engine[UnleashedState, UnleashedOptions]):
                 to=[s], cards=list(st.hands[s]))
         first = st.seats[rng(st).randrange(len(st.seats))]
         say(ev, "first", f"{first} goes first.", seat=first)
+        if len(st.seats) == 2 and st.deck:
+            # RULES.md (our ruling, for balance): with 2 players the one who goes second
+            # is dealt a sixth card.
+            second = fx.others(st, first)[0]
+            st.hands[second].append(st.deck.pop())
+            say(ev, "dealt_extra", f"{second} goes second and is dealt a sixth card.",
+                seat=second)
+            say(ev, "dealt_private", f"Your sixth card: {name(st.hands[second][-1])}.",
+                to=[second], cards=[st.hands[second][-1]])
         self._begin_turn(st, first, ev)
 
     # -- turn structure -------------------------------------------------------------------
@@ -303,7 +316,8 @@ class UnleashedEngine(Engine[UnleashedState, UnleashedOptions]):
         top = st.stack[-1]
         order = fx.others(st, top.seat)
         if st.options.open_windows:
-            eligible = [s for s in order if fx.may_play_instants(st, s)]
+            # Everyone who might answer, judged only from public facts (Fields, hand sizes).
+            eligible = [s for s in order if fx.may_play_instants(st, s) and st.hands[s]]
         else:
             eligible = [s for s in order if any(self.instant_ok(st, s, c) for c in st.hands[s])]
         st.reaction = Reaction(id=fx.new_id(st), eligible=eligible) if eligible else None
@@ -383,7 +397,8 @@ class UnleashedEngine(Engine[UnleashedState, UnleashedOptions]):
         """Who decides now. Set-up: every seat without a Baby (timeout: a random Baby);
         a choice: its seat (timeout: the last option, which is "No" or "Done" where
         those exist); a reaction window: the eligible
-        seats that have not passed, ``reaction_seconds``, timeout Pass; else the active
+        seats that have not passed, ``reaction_seconds`` (at most ``OPEN_WINDOW_SECONDS``
+        with ``open_windows``; one deadline for every seat), timeout Pass; else the active
         player's turn."""
         st = state
         if st.phase == "over":
@@ -401,11 +416,20 @@ class UnleashedEngine(Engine[UnleashedState, UnleashedOptions]):
                                                      "option": len(st.choice.options) - 1})])
         if st.reaction is not None:
             seats = [s for s in st.reaction.eligible if s not in st.reaction.passed]
+            seconds = self.window_seconds(st)
             return Pending(seats=seats, kind="reaction", key=f"reaction:{st.reaction.id}",
-                           seconds=st.options.reaction_seconds,
+                           seconds=seconds,
                            timeouts=[Timeout(seat=s, action={"type": "pass"}) for s in seats])
         assert st.active is not None
         return Pending(seats=[st.active], kind="turn", key=f"turn:{st.turn}:{st.phase}")
+
+    @staticmethod
+    def window_seconds(st: UnleashedState) -> float:
+        """How long a reaction window lasts (seconds): ``reaction_seconds``, at most
+        ``OPEN_WINDOW_SECONDS`` when windows are open to everyone."""
+        if st.options.open_windows:
+            return min(st.options.reaction_seconds, OPEN_WINDOW_SECONDS)
+        return st.options.reaction_seconds
 
     def legal_actions(self, state: UnleashedState, player: str) -> list[Action]:
         """Every action ``player`` may take now (see :mod:`.models` for the classes)."""
@@ -622,5 +646,5 @@ class UnleashedEngine(Engine[UnleashedState, UnleashedOptions]):
             pending_kind=pend.kind, pending_seats=pend.seats, choice=choice,
             reaction_eligible=list(st.reaction.eligible) if st.reaction else [],
             reaction_passed=list(st.reaction.passed) if st.reaction else [],
-            reaction_seconds=st.options.reaction_seconds, triggers=triggers,
+            reaction_seconds=self.window_seconds(st), triggers=triggers,
             plays_left=st.plays_left + st.card_plays, result=st.result)

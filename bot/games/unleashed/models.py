@@ -22,14 +22,19 @@ class UnleashedOptions(Options):
         reaction_seconds: length of each Instant reaction window (RULES.md: Llamas
             Unleashed, reaction window; default 20 s).
         setup_seconds: time to choose a Baby before the runtime picks one at random.
-        open_windows: when True, every other player allowed to play Instants gets each
-            reaction window (holding one or not), so a window does not reveal who holds an
-            Instant. Default False: only holders get it (RULES.md: reaction window).
+        open_windows: when True (the lobby's default), a window opens after every play
+            for every other player who may play Instants and has cards in hand, holding a
+            fitting Instant or not, and lasts ``min(reaction_seconds, OPEN_WINDOW_SECONDS)``
+            for all of them alike, so neither its opening, its eligible seats nor its
+            length reveals who holds an Instant (RULES.md: reaction window). False: only
+            holders get a window (faster, revealing). The model's default stays False so
+            states stored before the option keep their rules.
     """
 
     reaction_seconds: float = Field(default=20.0, gt=0, le=600)
     setup_seconds: float = Field(default=60.0, gt=0, le=3600)
-    open_windows: bool = False
+    open_windows: bool = Field(default=False, description="Hide who holds Instants",
+                               json_schema_extra={"lobby_default": True})
 
 
 # -- actions -------------------------------------------------------------------------------

@@ -76,7 +76,7 @@ def _atoms(eff):
 
 def test_enter_texts_say_every_arrival_counts():
     texts = [d.text for d in CAT.designs.values() if d.on_enter is not None]
-    assert len(texts) == 9
+    assert len(texts) == 11
     assert all(t.startswith("Each time this card enters your Field (played, brought, stolen "
                             "or moved in), ") for t in texts)
 
@@ -92,11 +92,12 @@ def test_card_texts_use_the_rulebook_targeting_words():
                 if a.op in ("pull", "look_take", "swap_hands", "skip_turn"):
                     assert "any other player" in d.text.lower(), d.key
                 if a.op == "for_each":
-                    assert "Each player" in d.text, d.key
+                    who = "each player" if a.who == "each_player" else "each other player"
+                    assert who in d.text.lower(), d.key
                 if a.op == "any_number":
                     assert "Any number of players" in d.text, d.key
-                if a.op == "may":
-                    assert "you may" in d.text.lower(), d.key
+                if a.op == "may":  # "each player may": each acts in turn
+                    assert re.search(r"(you|each player) may", d.text.lower()), d.key
 
 
 def test_herd_bonuses_are_data_for_every_kind():
@@ -170,14 +171,16 @@ def test_watchful_llama():
     assert "bodyguard" in [e.type for e in ev]
 
 
-def test_grand_llama_counts_as_two_and_wins():
-    st = build(fields={"s0": ["grand_llama"]})
-    assert fx.animal_count(st, "s0") == 2
-    st = build(hands={"s0": ["grand_llama"]},
-               fields={"s0": ["trail_llama", "sleepy_llama", "suri_alpaca", "meadow_goat",
-                              "woolly_ram"]})
+def test_grand_llama_makes_each_other_player_discard():
+    st = build(3, hands={"s0": ["grand_llama"], "s1": ["stampede", "hay_harvest"],
+                         "s2": ["lasso"]})
     st, _ = play(st, "s0", "grand_llama")
-    assert st.phase == "over" and st.result.winners == ["s0"] and st.result.scores["s0"] == 7
+    assert st.choice.seat == "s1" and keys(st.discard) == []
+    st, ev = pick_key(st, "hay_harvest")
+    assert [e.text for e in ev if e.type == "discard"] == ["s1 discards Hay Harvest.",
+                                                           "s2 discards Lasso."]
+    assert keys(st.fields["s0"]) == ["grand_llama"] and keys(st.hands["s1"]) == ["stampede"]
+    assert st.hands["s2"] == [] and fx.animal_count(st, "s0") == 1
 
 
 def test_trader_llama():
@@ -217,22 +220,31 @@ def test_homing_alpaca_when_sacrificed():
     assert keys(st.hands["s0"]) == ["homing_alpaca"] and st.fields["s1"] == []
 
 
-def test_herald_alpaca():
-    st = build(hands={"s0": ["herald_alpaca", "trail_llama", "stampede"]})
+def test_herald_alpaca_returns_a_card_of_another_field_to_its_owner():
+    st = build(hands={"s0": ["herald_alpaca"]}, fields={"s1": ["trail_llama", "golden_bell"]})
     st, _ = play(st, "s0", "herald_alpaca")
-    st, ev = pick(st, "yes")
-    assert keys(st.fields["s0"]) == ["herald_alpaca", "trail_llama"]
-    assert keys(st.hands["s0"]) == ["stampede"]
-    assert "bring" in [e.type for e in ev]
+    st, _ = pick(st, "yes")
+    assert [o.label for o in st.choice.options] == ["Trail Llama (s1)", "Golden Bell (s1)"]
+    st, ev = pick_key(st, "golden_bell")
+    assert keys(st.fields["s1"]) == ["trail_llama"] and keys(st.hands["s1"]) == ["golden_bell"]
+    assert "Golden Bell goes back from s1's Field." in [e.text for e in ev]
 
 
-def test_nanny_alpaca():
-    st = build(active="s1", plays=1, fields={"s0": ["nanny_alpaca"]})
-    st = pass_turn(st)
-    st, _ = act(st, "s0", Activate(source=f"card:{st.fields['s0'][0]}"))
-    assert len(st.choice.options) == 12
+def test_nanny_alpaca_lets_each_player_bring_a_baby():
+    st = build(3, hands={"s0": ["nanny_alpaca"]})
+    st, _ = play(st, "s0", "nanny_alpaca")
+    st, _ = pick(st, "yes")
+    assert st.choice.seat == "s0" and len(st.choice.options) == 12
     st, _ = pick_key(st, "cria_button")
-    assert keys(st.fields["s0"]) == ["nanny_alpaca", "cria_button"] and len(st.nursery) == 11
+    assert st.choice.seat == "s1"
+    st, ev = pick(st, "no")
+    assert "s1 declines an optional effect." in [e.text for e in ev]
+    st, _ = pick(st, "yes")
+    assert st.choice.seat == "s2" and len(st.choice.options) == 11
+    st, _ = pick_key(st, "kid_clover")
+    assert keys(st.fields["s0"]) == ["nanny_alpaca", "cria_button"]
+    assert st.fields["s1"] == [] and keys(st.fields["s2"]) == ["kid_clover"]
+    assert len(st.nursery) == 10 and st.choice is None
 
 
 def test_pickpocket_goat():
@@ -298,13 +310,17 @@ def test_battering_ram():
     assert keys(st.discard) == ["golden_bell"] and CAT.ids_of("cria_button")[0] in st.nursery
 
 
-def test_rustler_ram():
-    st = build(hands={"s0": ["rustler_ram"]}, fields={"s1": ["trail_llama", "spitfire_llama"]})
+def test_rustler_ram_sacrifices_to_steal_a_basic_animal():
+    st = build(hands={"s0": ["rustler_ram"]}, fields={"s0": ["leaky_roof"],
+                                                      "s1": ["trail_llama", "spitfire_llama"]})
     st, _ = play(st, "s0", "rustler_ram")
+    st, _ = pick(st, "yes")
+    st, ev = pick_key(st, "leaky_roof")  # the sacrifice; one Basic Animal to steal
+    assert [e.text for e in ev] == ["s0 sacrifices Leaky Roof.", "s0 steals Trail Llama from s1."]
     assert keys(st.fields["s0"]) == ["rustler_ram", "trail_llama"]
-    assert keys(st.fields["s1"]) == ["spitfire_llama"]
+    assert keys(st.fields["s1"]) == ["spitfire_llama"] and keys(st.discard) == ["leaky_roof"]
     st = build(hands={"s0": ["rustler_ram"]}, fields={"s1": ["spitfire_llama"]})
-    st, _ = play(st, "s0", "rustler_ram")  # no Basic Animal: the forced steal is ignored
+    st, _ = play(st, "s0", "rustler_ram")  # no Basic Animal to steal: nothing is offered
     assert keys(st.fields["s0"]) == ["rustler_ram"] and st.choice is None
 
 
@@ -377,12 +393,15 @@ def test_swap_meet():
     assert keys(st.hands["s0"]) == ["stampede"] and keys(st.hands["s1"]) == ["lasso"]
 
 
-def test_rummage():
-    st = build(hands={"s0": ["rummage"]})
+def test_rockslide_destroys_an_animal_or_an_upgrade():
+    st = build(hands={"s0": ["rummage"]}, fields={"s0": ["trail_llama"],
+                                                  "s1": ["sleepy_llama", "golden_bell", "muzzle"]})
+    assert CAT.designs["rummage"].name == "Rockslide"
     st, _ = play(st, "s0", "rummage")
-    assert len(st.choice.options) == 31
-    st, _ = pick_key(st, "grand_llama")
-    assert keys(st.hands["s0"]) == ["grand_llama"]
+    assert [o.label for o in st.choice.options] == ["Sleepy Llama (s1)", "Golden Bell (s1)"]
+    st, _ = pick_key(st, "golden_bell")
+    assert keys(st.fields["s1"]) == ["sleepy_llama", "muzzle"]
+    assert keys(st.discard) == ["golden_bell", "rummage"]
 
 
 def test_second_helping():
@@ -411,13 +430,17 @@ def test_grazing_rights():
     assert not any(isinstance(a, Play) for a in E.legal_actions(st, "s0"))  # nothing to discard
 
 
-def test_winter_storm():
-    st = build(hands={"s0": ["winter_storm", "lasso"], "s1": ["stampede", "hay_harvest"]})
+def test_winter_storm_each_player_sacrifices_an_animal():
+    st = build(3, hands={"s0": ["winter_storm"]},
+               fields={"s0": ["trail_llama", "golden_bell"], "s1": ["cria_button", "meadow_goat"],
+                       "s2": ["muzzle"]})
     st, _ = play(st, "s0", "winter_storm")
-    assert st.choice.seat == "s1" and keys(st.discard) == ["lasso"]
-    st, _ = pick_key(st, "hay_harvest")
-    assert st.hands["s0"] == [] and keys(st.hands["s1"]) == ["stampede"]
-    assert keys(st.discard) == ["lasso", "hay_harvest", "winter_storm"]
+    assert st.choice.seat == "s1"  # s0 has one Animal only: no choice; s2 has none
+    st, ev = pick_key(st, "cria_button")
+    assert [e.text for e in ev if e.type == "sacrificed"] == ["s1 sacrifices Cria Button."]
+    assert keys(st.fields["s0"]) == ["golden_bell"] and keys(st.fields["s1"]) == ["meadow_goat"]
+    assert keys(st.fields["s2"]) == ["muzzle"] and "cria_button" in keys(st.nursery)
+    assert keys(st.discard) == ["trail_llama", "winter_storm"]
 
 
 def test_fence_repair():
@@ -449,7 +472,9 @@ def test_barn_raising():
     st, ev = play(st, "s0", "barn_raising")
     assert len(st.choice.options) == 24
     st, ev = pick_key(st, "woolly_ram")
-    assert keys(st.fields["s0"]) == ["woolly_ram"] and st.reaction is None
+    assert keys(st.hands["s0"]) == ["woolly_ram"] and st.fields["s0"] == []
+    assert [e.text for e in ev if e.to is None] == [
+        "s0 searches the deck, shows Woolly Ram and adds it to their hand."]
 
 
 def test_greener_pastures():
@@ -513,9 +538,10 @@ def test_double_stall():
 def test_double_stall_extra_play_is_a_card_play_not_a_draw():
     st = build(active="s1", plays=1, fields={"s0": ["double_stall"]}, hands={"s0": ["trail_llama"]},
                deck=["rummage", "lasso", "stampede"])
-    st = pass_turn(st)  # s1 draws Rummage; s0 draws Lasso in the Draw phase
+    st = pass_turn(st)  # s1 draws Rockslide; s0 skips the Draw phase (Double Stall)
+    assert keys(st.hands["s0"]) == ["trail_llama"]
     st, _ = act(st, "s0", DrawCard())  # the one action that may be a draw
-    assert keys(st.hands["s0"]) == ["trail_llama", "lasso", "stampede"]
+    assert keys(st.hands["s0"]) == ["trail_llama", "lasso"]
     assert (st.plays_left, st.card_plays) == (0, 1)
     llama = st.hands["s0"][0]
     assert E.legal_actions(st, "s0") == [Play(card=llama, field="s0"),

@@ -115,10 +115,10 @@ def test_no_card_is_chosen_twice_in_a_link_from_a_hand():
                deck=["hay_harvest", "trail_llama", "sleepy_llama", "highland_llama"])
     st = pass_turn(st)
     assert st.choice.prompt == "Choose a card to discard (Itchy Fleece):"
-    assert _labels(st) == ["Lasso", "Stampede", "Rummage"]
+    assert _labels(st) == ["Lasso", "Stampede", "Rockslide"]
     st, _ = pick_key(st, "stampede")
     assert st.choice.prompt == "Choose a card to discard (Gruff Goat):"
-    assert _labels(st) == ["Lasso", "Rummage"]
+    assert _labels(st) == ["Lasso", "Rockslide"]
     assert len(st.hands["s0"]) == 3  # nothing discarded yet
     st, _ = pick_key(st, "lasso")
     assert st.phase == "action"

@@ -61,8 +61,28 @@ def test_dealt_hands_are_private():
     st, _ = act(st, "s0", ChooseBaby(card=0))
     st, ev = act(st, "s1", ChooseBaby(card=3))
     private = [e for e in ev if e.type == "dealt_private"]
-    assert [e.to for e in private] == [["s0"], ["s1"]]
-    assert all(e.to is None for e in ev if e.type == "dealt")
+    assert [e.to for e in private] == [["s0"], ["s1"], ["s1"]]
+    assert all(e.to is None for e in ev if e.type in ("dealt", "dealt_extra"))
+
+
+def test_with_two_players_the_second_player_is_dealt_a_sixth_card():
+    """RULES.md ruling (issue 18 item 7, balance): with 2 players, the player who goes
+    second is dealt a sixth card; with 3 or more nobody is."""
+    st = E.new_game(["s0", "s1"], seed=2)
+    st, _ = act(st, "s0", ChooseBaby(card=0))
+    st, ev = act(st, "s1", ChooseBaby(card=3))
+    assert st.active == "s0" and len(st.hands["s0"]) == 6 and len(st.hands["s1"]) == 6
+    sixth = st.hands["s1"][-1]
+    assert [e.text for e in ev if e.type in ("first", "dealt_extra")] == [
+        "s0 goes first.", "s1 goes second and is dealt a sixth card."]
+    assert [e.text for e in ev if e.type == "dealt_private"][-1] == (
+        f"Your sixth card: {CAT[sixth].name}.")
+    assert len(st.deck) == 116 - 11 - 1
+    st = E.new_game(["s0", "s1", "s2"], seed=2)
+    for i, s in enumerate(st.seats):
+        st, ev = act(st, s, ChooseBaby(card=i))
+    assert "dealt_extra" not in [e.type for e in ev]
+    assert sorted(len(h) for h in st.hands.values()) == [5, 5, 6]
 
 
 # -- the four phases ----------------------------------------------------------------------------
@@ -122,7 +142,7 @@ def test_end_of_turn_discards_down_to_the_hand_limit_of_7():
     assert st.phase == "end" and st.choice.seat == "s0" and len(st.choice.options) == 8
     st, ev = pick_key(st, "rummage")
     assert len(st.hands["s0"]) == 7 and st.active == "s1"
-    assert [e.text for e in ev if e.type == "discard"] == ["s0 discards Rummage."]
+    assert [e.text for e in ev if e.type == "discard"] == ["s0 discards Rockslide."]
 
 
 def test_two_over_the_limit_discards_two():
@@ -278,11 +298,12 @@ def test_own_card_cannot_be_answered_by_its_player():
 
 
 def test_cards_brought_directly_cannot_be_answered():
-    st = build(hands={"s0": ["herald_alpaca", "trail_llama"], "s1": ["llama_spit"]})
-    st, _ = play(st, "s0", "herald_alpaca")
+    st = build(hands={"s0": ["nanny_alpaca", "trail_llama"], "s1": ["llama_spit"]})
+    st, _ = play(st, "s0", "nanny_alpaca")
     st, _ = act(st, "s1", Pass())
-    st, ev = pick(st, "yes")
-    assert keys(st.fields["s0"]) == ["herald_alpaca", "trail_llama"]
+    st, _ = pick(st, "yes")
+    st, ev = pick_key(st, "cria_button")
+    assert keys(st.fields["s0"]) == ["nanny_alpaca", "cria_button"]
     assert st.reaction is None and "respond" not in [e.type for e in ev]
 
 
@@ -464,15 +485,15 @@ def test_views_show_own_hand_sizes_and_public_zones():
     assert (f.animal_count, f.animals_to_win, f.hand_limit) == (1, 7, 7)
     assert [c.key for c in spec.discard] == ["hay_harvest"] and len(spec.nursery) == 12
     assert spec.deck_count == len(st.deck)
-    assert "rummage" not in spec.model_dump_json() and "Rummage" not in v0.model_dump_json()
+    assert "rummage" not in spec.model_dump_json() and "Rockslide" not in v0.model_dump_json()
 
 
 def test_public_draw_events_never_name_the_card():
     st = build(hands={"s0": ["hay_harvest"]}, deck=["rummage", "lasso"])
     _, ev = play(st, "s0", "hay_harvest")
     public = " ".join(e.text for e in ev if e.to is None)
-    assert "Rummage" not in public and "Lasso" not in public
-    assert [e.text for e in ev if e.to == ["s0"]] == ["You draw Rummage, Lasso."]
+    assert "Rockslide" not in public and "Lasso" not in public
+    assert [e.text for e in ev if e.to == ["s0"]] == ["You draw Rockslide, Lasso."]
 
 
 def test_state_round_trips_through_json_mid_choice():
@@ -490,7 +511,7 @@ def test_open_windows_option_hides_who_holds_an_instant():
     st.options = UnleashedOptions(open_windows=True)
     st, _ = play(st, "s0", "trail_llama")
     assert st.reaction.eligible == ["s1"]  # s2 is muzzled
-    st = build(3, hands={"s0": ["trail_llama"], "s2": ["llama_spit"]})
+    st = build(3, hands={"s0": ["trail_llama"], "s1": ["meadow_goat"], "s2": ["llama_spit"]})
     st.options = UnleashedOptions(open_windows=True)
     st, _ = play(st, "s0", "trail_llama")
     assert st.reaction.eligible == ["s1", "s2"]
@@ -533,3 +554,28 @@ def test_a_stolen_baby_changes_fields():
     st = build(hands={"s0": ["lasso"]}, fields={"s1": ["lamb_acorn"]})
     st, _ = play(st, "s0", "lasso")
     assert keys(st.fields["s0"]) == ["lamb_acorn"] and st.fields["s1"] == []
+
+
+def test_open_windows_show_the_same_whether_or_not_anybody_holds_an_instant():
+    """Issue 18 item 6, through apply: two games differing only in whether Bo (s1) holds an
+    Instant give the same public events, spectator views and deadlines, window by window,
+    and a window nobody answers lasts at most 5 s (an empty hand gets no window: public)."""
+    runs = []
+    for bo_card in ("llama_spit", "meadow_goat"):
+        st = build(4, hands={"s0": ["trail_llama", "hay_harvest"], "s1": [bo_card],
+                             "s2": ["cliff_goat"]}, plays=2)
+        st.options = UnleashedOptions(open_windows=True, reaction_seconds=20.0)
+        seen = []
+        st, ev = play(st, "s0", "trail_llama")
+        for _ in range(2):  # everyone passes, then the window closes on its own
+            pend = E.pending(st)
+            seen.append(([e.text for e in ev if e.to is None], E.view(st, None),
+                         pend.seats, pend.seconds, [t.seat for t in pend.timeouts]))
+            st, ev = act(st, pend.seats[0], Pass())
+        seen.append(([e.text for e in ev if e.to is None], E.view(st, None)))
+        runs.append(seen)
+    assert runs[0] == runs[1]
+    first = runs[0][0]
+    assert first[0] == ["s0 plays Trail Llama into s0's Field."]
+    assert first[2:] == (["s1", "s2"], 5.0, ["s1", "s2"])  # s3 has no cards: no window
+    assert runs[0][2][0] == ["Trail Llama enters s0's Field."]
