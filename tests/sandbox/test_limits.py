@@ -19,7 +19,6 @@ from discord.ext import commands
 
 from bot.sandbox import World, limits
 from bot.sandbox.limits import Refusal, check_callback, check_channel_name, check_message
-from tests.support import close_world
 
 # ---------------------------------------------------------------------------- payloads
 
@@ -166,18 +165,6 @@ class ProbeBot(commands.Bot):
         self.add_view(EditView())
         await self.add_cog(Probe(self))
         await self.tree.sync()
-
-
-@pytest.fixture
-async def world():
-    w = World()
-    yield w
-    await close_world(w)
-
-
-@pytest.fixture
-def alice(world: World):
-    return world.add_member("Alice")
 
 
 @pytest.fixture
