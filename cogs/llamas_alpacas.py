@@ -403,14 +403,10 @@ class LlamasAlpacasCog(GameCog):
             return
         await defer(interaction)
         try:
-            update = await self.bot.service.act(
-                table.record.id, seat.seat, Place(space=space), expected_version=None,
-                publish=False,
-            )
+            await self.bot.service.act(table.record.id, seat.seat, Place(space=space),
+                                       expected_version=None, origin=interaction)
         except GameError as exc:
             await send_error(interaction, named(exc.message, table.names))
-            return
-        await self.show_update(update, interaction)
 
     def _check_can_move(self, table: Table, seat: SeatRecord, src: int | None = None) -> None:
         """Refuse (``GameError``) opening the move panel out of turn or when no move exists."""

@@ -261,9 +261,6 @@ class Lobby(commands.Cog):
             return
         if thread_is_gone(exc):
             await self.bot.store.update_game(game_id, thread_id=None)
-        cog = self.bot.game_cog(update.record.kind)
-        if cog is not None:
-            cog._pinged.pop(game_id, None)
         if acked:
             try:
                 await edit_panel(interaction, embed=lobby_embed(back.record, back.seats, back.spec),

@@ -94,8 +94,6 @@ class UnleashedCog(GameCog):
         self._dm_hands: dict[tuple[int, str], tuple[int, ...]] = {}
         #: (game id, seat) -> private event lines waiting for the next hand DM.
         self._dm_notes: dict[tuple[int, str], list[str]] = {}
-        #: game id -> unix deadline of the rules timer when the table was last drawn.
-        self._deadlines: dict[int, float | None] = {}
 
     # -- helpers ---------------------------------------------------------------------------
 
@@ -105,7 +103,7 @@ class UnleashedCog(GameCog):
         return state_as(table.state, UnleashedState)
 
     def _deadline_text(self, table: Table) -> str:
-        when = self._deadlines.get(table.record.id)
+        when = table.deadline
         return f"<t:{int(when)}:R>" if when else "soon"
 
     def pile_line(self, table: Table) -> str:
@@ -199,51 +197,29 @@ class UnleashedCog(GameCog):
 
     # -- posting ---------------------------------------------------------------------------
 
-    async def _post_table(self, channel: discord.abc.Messageable, table: Table,
-                          events: list[Event] | None) -> None:
-        """The base's post (serialised per game by ``post_table``; an older table only
-        tells its events), except during a reaction window: the message then reads "Ana
-        plays Stampede - respond <t:...:R>" and pings nobody and sends no turn notice
-        (the eligible seats are the Instant holders: naming them would leak hands)."""
-        stored = await self.bot.store.get_game(table.record.id)
-        if stored is not None and stored.version > table.state.version:
-            await super()._post_table(channel, table, events)
-            return
+    def pings_members(self, table: Table) -> bool:
+        """Nobody is pinged for a reaction window (and no turn notice is sent): its
+        eligible seats are the Instant holders, and naming them would leak hands."""
+        return table.pending.kind != "reaction"
+
+    def headline(self, table: Table, humans: list[str]) -> str | None:
+        """During a reaction window, what is on the pile ("Ana plays Stampede"); the
+        table's turn text says when the window closes."""
         if table.result is None and table.pending.kind == "reaction":
-            self._deadlines[table.record.id] = await self.bot.service.deadline(table.record.id)
-            if stored is not None:
-                table.record = stored
-            file = await self.render_file(table)
-            self._pinged.pop(table.record.id, None)
-            content = (f"\N{HIGH VOLTAGE SIGN} {self.pile_line(table)} \u2013 respond "
-                       f"{self._deadline_text(table)}")
-            old = table.record.table_message_id
-            message = await channel.send(content=content, embed=self.table_embed(table, events),
-                                         file=file, view=self.table_view(table))
-            await self.bot.store.update_game(table.record.id, table_message_id=message.id)
-            if old:
-                try:
-                    await channel.get_partial_message(old).edit(view=None)  # type: ignore[attr-defined]
-                except (discord.HTTPException, AttributeError):
-                    pass
-            return
-        self._deadlines[table.record.id] = await self.bot.service.deadline(table.record.id)
-        await super()._post_table(channel, table, events)
+            return f"\N{HIGH VOLTAGE SIGN} {self.pile_line(table)}"
+        return super().headline(table, humans)
+
+    def ping_key(self, table: Table) -> str:
+        """As the base, except that set-up (everyone picks a Baby) is one decision: each
+        Baby chosen updates the same table instead of posting a new one."""
+        if table.pending.kind == "setup":
+            return "setup"
+        return super().ping_key(table)
 
     async def on_update(self, update: Update, interaction: discord.Interaction | None = None) -> None:
         """As the base, but a Pass that leaves the window open posts nothing public, and
         hands are DMed once per change of turn."""
         if self.nothing_public(update):
-            return
-        st = None if update.state is None else state_as(update.state, UnleashedState)
-        if (update.kind in ("action", "timeout") and st is not None and st.phase == "setup"
-                and update.steps):
-            # A Baby chosen while others still choose: one line, the table stays.
-            channel = self.channel_of(update.record)
-            names = Table(update.record, update.seats, update.spec, st).names
-            lines = [named(e.text, names) for e in update.events() if e.to is None]
-            if channel is not None and lines:
-                await channel.send("\n".join(f"\N{BULLET} {t}" for t in lines)[:2000])
             return
         await super().on_update(update, interaction)
         if update.state is not None and update.kind in ("action", "timeout", "started"):
@@ -269,13 +245,12 @@ class UnleashedCog(GameCog):
         actors = {s.seat for s in update.steps}
         return pending.kind == "choice" and set(pending.seats) <= actors
 
-    def table_embed(self, table: Table, events: list[Event] | None = None, *,
-                    deadline: float | None = None) -> discord.Embed:
-        """The base embed; "s0 plays X into s0's Field" reads "... into their own Field"."""
-        events = [e.model_copy(update={"text": _OWN_FIELD.sub(r"\1 plays \2 into their own Field",
-                                                              e.text)})
-                  for e in events or []]
-        return super().table_embed(table, events, deadline=deadline)
+    def public_lines(self, table: Table, events: list[Event] | None) -> list[str]:
+        """The base lines; "s0 plays X into s0's Field" reads "... into their own Field"."""
+        return super().public_lines(table, [
+            e.model_copy(update={"text": _OWN_FIELD.sub(r"\1 plays \2 into their own Field",
+                                                        e.text)})
+            for e in events or []])
 
     async def send_private_events(self, table: Table, update: Update,
                                   interaction: discord.Interaction | None) -> None:
@@ -327,6 +302,8 @@ class UnleashedCog(GameCog):
         gid = table.record.id
         names = table.names
         hand = st.hands[me]
+        if table.pending.kind == "reaction" and table.deadline is None:
+            table.deadline = await self.bot.service.deadline(gid)
         lines = [f"**{catalog()[c].name}** ({card_line(c)}): {short(catalog()[c].text, 90)}"
                  for c in hand]
         embed = discord.Embed(title=f"Your hand ({len(hand)} cards)",

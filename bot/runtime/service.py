@@ -14,6 +14,7 @@ import secrets
 import weakref
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from bot.games.base import SYSTEM_SEAT, Action, Event, IllegalAction, Result, State
@@ -77,12 +78,33 @@ class Step:
     by_ai: bool = False
 
 
+class UpdateKind(StrEnum):
+    """What an :class:`Update` reports (a ``str``: ``UpdateKind.ACTION == "action"``)."""
+
+    #: A lobby changed (a member joined or left, an AI seat, options); no state yet.
+    LOBBY = "lobby"
+    #: A lobby was closed by its host or a server manager before it started.
+    CANCELLED = "cancelled"
+    #: The game started: the first table (with any AI moves made before a human decides).
+    STARTED = "started"
+    #: A member acted (a click, I'm back, a seat handed to the AI), then any AI moves.
+    ACTION = "action"
+    #: A timer decided for someone: a rules deadline or a turn timer ran out.
+    TIMEOUT = "timeout"
+    #: Half of the turn timer is gone; ``Update.deadline`` is when it runs out.
+    REMINDER = "reminder"
+    #: The game was ended early (host, server manager, deleted thread): no scores.
+    ENDED = "ended"
+    #: The finished or ended game's thread is due to be archived.
+    ARCHIVE = "archive"
+
+
 @dataclass
 class Update:
     """What the service publishes after a change.
 
     Attributes:
-        kind: ``"lobby"``, ``"started"``, ``"action"``, ``"cancelled"``, ``"ended"``.
+        kind: what happened (:class:`UpdateKind`).
         record: the game row after the change.
         seats: the seats in turn order.
         spec: the game's registry entry.
@@ -90,11 +112,14 @@ class Update:
         steps: the actions applied (the human's first, then any AI moves).
         result: the final result when the game just finished.
         notes: extra lines for the thread, naming seats by id like events do (e.g.
-            "Time ran out for s1: ..."; the cogs put in the names); for a ``"reminder"``
-            the turn deadline (Unix seconds).
+            "Time ran out for s1: ..."; the publisher puts in the names).
+        deadline: for a ``REMINDER``, when the turn timer runs out (Unix seconds).
+        origin: what caused the change, opaque to the runtime: the Discord interaction of
+            the click that made it (the publisher answers through it), ``None`` for a
+            timer, an AI move or a restart's catch-up.
     """
 
-    kind: str
+    kind: UpdateKind
     record: GameRecord
     seats: list[SeatRecord]
     spec: GameSpec
@@ -102,6 +127,8 @@ class Update:
     steps: list[Step] = field(default_factory=list)
     result: Result | None = None
     notes: list[str] = field(default_factory=list)
+    deadline: float | None = None
+    origin: Any = None
 
     def events(self) -> list[Event]:
         """Every event of every step in order."""
@@ -287,7 +314,7 @@ class GameService:
                 f"You already have {exc.open} open {lobbies} in this server; start or cancel "
                 "one first.",
             ) from None
-        update = Update("lobby", record, await self.seats(record.id), spec)
+        update = Update(UpdateKind.LOBBY, record, await self.seats(record.id), spec)
         return update
 
     async def _lobby(self, game_id: int) -> tuple[GameRecord, GameSpec, list[SeatRecord]]:
@@ -367,13 +394,13 @@ class GameService:
                 raise GameError("not_host", "Only the host (or a server manager) can cancel.")
             await self.store.update_game(game_id, status="cancelled")
             record = await self.get(game_id)
-            update = Update("cancelled", record, seats, spec)
+            update = Update(UpdateKind.CANCELLED, record, seats, spec)
         await self.publish(update)
         return update
 
     async def _lobby_update(self, game_id: int) -> Update:
         record = await self.get(game_id)
-        update = Update("lobby", record, await self.seats(game_id), self.spec_of(record))
+        update = Update(UpdateKind.LOBBY, record, await self.seats(game_id), self.spec_of(record))
         return update
 
     async def start(self, game_id: int, user_id: int, *, publish: bool = True) -> Update:
@@ -395,7 +422,7 @@ class GameService:
                 raise GameError("bad_options", f"These options do not work: {exc}") from exc
             await self.store.start_game(game_id, state=state.model_dump_json(), version=state.version)
             record = await self.get(game_id)
-            update = Update("started", record, seats, spec, state)
+            update = Update(UpdateKind.STARTED, record, seats, spec, state)
             steps, notes = await self._drive_ai(record, seats, spec, state)
             update.steps = steps
             update.notes = notes
@@ -428,9 +455,10 @@ class GameService:
         action: Action | dict[str, Any],
         expected_version: int | None = None,
         *,
-        publish: bool = True,
+        origin: Any = None,
     ) -> Update:
-        """Apply ``action`` for ``seat``; then let AI seats move until a human must decide.
+        """Apply ``action`` for ``seat``; then let AI seats move until a human must decide;
+        then publish the update (always; ``origin`` travels with it, see :class:`Update`).
 
         Raises :class:`GameError`: ``stale`` when ``expected_version`` is not the stored
         version (an old button), ``not_active`` when the game is over, or the engine's
@@ -457,11 +485,10 @@ class GameService:
             steps += more
             record = await self.get(game_id)
             state_after = engine.load_state(record.state or "")
-            update = Update("action", record, await self.seats(game_id), spec, state_after,
-                            steps, engine.result(state_after), notes)
+            update = Update(UpdateKind.ACTION, record, await self.seats(game_id), spec,
+                            state_after, steps, engine.result(state_after), notes, origin=origin)
             await self._sync_timers(record, update.seats, spec, state_after)
-        if publish:
-            await self.publish(update)
+        await self.publish(update)
         return update
 
     async def _commit(
@@ -640,7 +667,7 @@ class GameService:
                 return
             spec = self.registry.get(record.kind)
             if spec is not None:
-                await self.publish(Update("archive", record, [], spec))
+                await self.publish(Update(UpdateKind.ARCHIVE, record, [], spec))
         elif timer.kind == "remind":
             record = await self.get(timer.game_id)
             spec = self.spec_of(record)
@@ -653,8 +680,9 @@ class GameService:
                 humans = [s for s in pending.seats if not self.is_ai(seats, s)]
                 if timer.payload.get("turn_key") != _turn_key(pending, humans):
                     return
-                update = Update("reminder", record, seats, spec, state,
-                                notes=[str(timer.payload.get("deadline", ""))])
+                due = timer.payload.get("deadline")
+                update = Update(UpdateKind.REMINDER, record, seats, spec, state,
+                                deadline=float(due) if due is not None else None)
                 await self.publish(update)
 
     async def _fire_rules_timer(self, timer: TimerRecord) -> None:
@@ -678,7 +706,7 @@ class GameService:
             steps += more
             record = await self.get(timer.game_id)
             state = spec.engine.load_state(record.state or "")
-            update = Update("timeout", record, seats, spec, state, steps,
+            update = Update(UpdateKind.TIMEOUT, record, seats, spec, state, steps,
                             spec.engine.result(state), notes)
             await self._sync_timers(record, seats, spec, state)
         await self.publish(update)
@@ -724,7 +752,7 @@ class GameService:
             steps += more
             record = await self.get(timer.game_id)
             state = spec.engine.load_state(record.state or "")
-            update = Update("timeout", record, seats, spec, state, steps,
+            update = Update(UpdateKind.TIMEOUT, record, seats, spec, state, steps,
                             spec.engine.result(state), notes)
             await self._sync_timers(record, seats, spec, state)
         await self.publish(update)
@@ -745,7 +773,7 @@ class GameService:
                 steps, _ = await self._drive_ai(record, seats, spec, state)
             record = await self.get(game_id)
             state = spec.engine.load_state(record.state or "")
-            update = Update("action", record, seats, spec, state, steps, spec.engine.result(state))
+            update = Update(UpdateKind.ACTION, record, seats, spec, state, steps, spec.engine.result(state))
             await self._sync_timers(record, seats, spec, state)
         await self.publish(update)
         return update
@@ -774,12 +802,12 @@ class GameService:
                 known = self.registry.get(record.kind)
                 if known is None:
                     return None
-                update = Update("ended", record, [], known)
+                update = Update(UpdateKind.ENDED, record, [], known)
             else:
                 record = await self.get(game_id)
                 spec = self.spec_of(record)
                 state = spec.engine.load_state(record.state or "")
-                update = Update("ended", record, await self.seats(game_id), spec, state)
+                update = Update(UpdateKind.ENDED, record, await self.seats(game_id), spec, state)
         await self.publish(update)
         return update
 
@@ -808,7 +836,7 @@ class GameService:
             record = await self.get(game_id)
             spec = self.spec_of(record)
             state = spec.engine.load_state(record.state) if record.state else None
-            return Update("ended", record, await self.store.seats(game_id), spec, state)
+            return Update(UpdateKind.ENDED, record, await self.store.seats(game_id), spec, state)
 
     async def system_seat_act(self, game_id: int, action: dict[str, Any]) -> Update:
         """Apply an action as :data:`SYSTEM_SEAT` (used by rules timeouts in tests)."""

@@ -145,8 +145,7 @@ class GameRecord(BaseModel):
     version: int
     created_at: float
     updated_at: float
-    #: The decision whose members were last pinged (migration 5; read by the publisher
-    #: work on branch publisher-wip, not selected here yet).
+    #: The decision whose members were last pinged (the publisher pings once per turn).
     pinged_key: str | None = None
 
 
@@ -212,6 +211,8 @@ _GAME_COLS = (
     "id, kind, guild_id, channel_id, thread_id, lobby_message_id, table_message_id, host_id, "
     "status, options, seed, state, version, created_at, updated_at"
 )
+#: Game columns added by later migrations (``GameRecord`` defaults them when absent).
+_LATER_GAME_COLS = ("pinged_key",)
 
 
 def _game(row: aiosqlite.Row) -> GameRecord:
@@ -262,6 +263,15 @@ class Store:
         #: Games whose row a listing skipped because it does not validate (id -> reason);
         #: the runtime quarantines them (see ``GameService.quarantine``).
         self.unreadable: dict[int, str] = {}
+        #: The games columns read, those of the schema the file is at (see _read_columns).
+        self._game_cols = _GAME_COLS
+
+    async def _read_columns(self) -> None:
+        """Read the ``games`` columns the file has: a store left at an older schema
+        (``migrate=False``, the migration tests) reads what it has, the rest defaults."""
+        rows = await self._all("PRAGMA table_info(games)")
+        have = {row[1] for row in rows}
+        self._game_cols = ", ".join([_GAME_COLS, *(c for c in _LATER_GAME_COLS if c in have)])
 
     # -- lifecycle ---------------------------------------------------------------------
 
@@ -295,6 +305,7 @@ class Store:
             await conn.execute("PRAGMA busy_timeout=5000")
             if migrate:
                 await store.migrate()
+            await store._read_columns()
             # A read-only file opens and reads fine; find out now, not at the first move.
             async with store._tx() as db:
                 await db.execute(f"PRAGMA user_version={await store.user_version()}")
@@ -329,6 +340,7 @@ class Store:
                 for statement in _split_sql(script):
                     await db.execute(statement)
                 await db.execute(f"PRAGMA user_version={number}")
+        await self._read_columns()
         return await self.user_version()
 
     @asynccontextmanager
@@ -399,13 +411,13 @@ class Store:
     async def get_game(self, game_id: int) -> GameRecord | None:
         """The game with ``game_id`` or ``None``. Raises :class:`UnreadableRow` when its
         row does not validate (as do :meth:`game_by_thread` and :meth:`seats`)."""
-        row = await self._one(f"SELECT {_GAME_COLS} FROM games WHERE id=?", (game_id,))
+        row = await self._one(f"SELECT {self._game_cols} FROM games WHERE id=?", (game_id,))
         return _game(row) if row else None
 
     async def game_by_thread(self, thread_id: int) -> GameRecord | None:
         """The most recent game played in ``thread_id`` or ``None``."""
         row = await self._one(
-            f"SELECT {_GAME_COLS} FROM games WHERE thread_id=? ORDER BY id DESC LIMIT 1",
+            f"SELECT {self._game_cols} FROM games WHERE thread_id=? ORDER BY id DESC LIMIT 1",
             (thread_id,),
         )
         return _game(row) if row else None
@@ -435,7 +447,7 @@ class Store:
         left out and noted in :attr:`unreadable`."""
         marks = ",".join("?" * len(statuses))
         rows = await self._all(
-            f"SELECT {_GAME_COLS} FROM games WHERE status IN ({marks}) ORDER BY id", statuses
+            f"SELECT {self._game_cols} FROM games WHERE status IN ({marks}) ORDER BY id", statuses
         )
         return _readable(rows, self.unreadable)
 
@@ -443,7 +455,7 @@ class Store:
         """Lobbies and active games where ``user_id`` holds a seat (newest first); rows that
         do not validate are left out and noted in :attr:`unreadable`."""
         rows = await self._all(
-            f"SELECT {', '.join('g.' + c.strip() for c in _GAME_COLS.split(','))} FROM games g"
+            f"SELECT {', '.join('g.' + c.strip() for c in self._game_cols.split(','))} FROM games g"
             " JOIN seats s ON s.game_id=g.id WHERE s.user_id=? AND g.status IN ('lobby','active')"
             " AND (? IS NULL OR g.guild_id=?) ORDER BY g.id DESC",
             (user_id, guild_id, guild_id),

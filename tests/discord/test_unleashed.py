@@ -120,8 +120,11 @@ async def test_baby_choice_by_select_and_random_on_timeout(world, sb, clock):
     await pick(ana, menu, "bsel", CAT.ids_of("kid_clover")[0])
     st = await state_of(sb.bot)
     assert keys(st.fields["s0"]) == ["kid_clover"] and st.babies_chosen == ["s0"]
-    # One line in the thread; the table (and its button) stays for the others.
-    assert thread.last_message.content == "\N{BULLET} Ana chooses Kid Clover for their Field."
+    # Set-up is one decision: the table is edited in place with the line, and it (and its
+    # button) stays for the others.
+    assert thread.last_message.id == table.id
+    assert ("\N{BULLET} Ana chooses Kid Clover for their Field."
+            in table.embeds[0]["description"])
     assert table_of(bo, thread).id == table.id and not table.is_disabled("Choose your Baby")
     # A second choice is refused in words, nothing changes.
     before = await version(sb.bot)
@@ -211,7 +214,9 @@ async def test_counter_instant_takes_the_card_and_the_window_names_nobody(world,
     await pick(ana, where, "field.", "s0")
     table = thread.last_message
     deadline = int(clock.now()) + 20
-    assert table.content == f"{BOLT} Ana plays Trail Llama \u2013 respond <t:{deadline}:R>"
+    # The window is stated once: the pile in the headline, when it closes in the table.
+    assert table.content == f"{BOLT} Ana plays Trail Llama"
+    assert f"the window closes <t:{deadline}:R>." in table.embeds[0]["description"]
     assert table.labels == ["Respond", "Pass", "My hand"]
     # The window does not say (or ping) who may answer.
     assert "Bo" not in table.text and "Cy" not in table.text and "<@" not in table.content
@@ -340,7 +345,7 @@ async def test_restart_during_an_open_window_then_respond_pass_and_timer(world, 
     panel = await open_panel(ana, thread)
     await pick(ana, panel, "play.", cid_of(st, "stampede", st.hands["s0"]))
     window = thread.last_message
-    assert window.content.startswith(f"{BOLT} Ana plays Stampede \u2013 respond <t:")
+    assert window.content == f"{BOLT} Ana plays Stampede"
     await world.disconnect()
     sb = await world.connect(new_bot(db, clock))
     # Cy passes after the restart: acknowledged only to Cy, nothing public.
@@ -353,7 +358,8 @@ async def test_restart_during_an_open_window_then_respond_pass_and_timer(world, 
     await bo.click(window, "Respond")
     await pick(bo, bo.last_reply, "rsel.", cid_of(st, "ram_rebuff", st.hands["s1"]))
     second = thread.last_message
-    assert second.content.startswith(f"{BOLT} Bo answers Stampede with Ram Rebuff \u2013 respond")
+    assert second.content == f"{BOLT} Bo answers Stampede with Ram Rebuff"
+    assert "the window closes <t:" in second.embeds[0]["description"]
     # Ana opens Respond but waits: the window's stored timer passes for her.
     await ana.click(second, "Respond")
     stale_menu = ana.last_reply
@@ -585,8 +591,9 @@ async def test_full_three_player_game_through_the_panels_never_leaks(clock, tmp_
     assert {"baby", "play", "choose", "respond"} <= set(kinds)
     final = thread.all_messages[-1]
     assert final.embeds[0]["title"] == "Llamas Unleashed #1: final scores"
-    assert thread.all_messages[-2].filenames == ["table.png"]
-    assert thread.all_messages[-2].components == []
+    # The last move edits the table in place (buttons gone); the scores follow it.
+    table = [m for m in thread.all_messages if not m.ephemeral][-2]
+    assert table.filenames == ["table.png"] and table.components == []
     # Hands by DM: at most one per member per change of turn.
     turns = st.turn
     for m in watch["w"].members.values():
@@ -666,12 +673,13 @@ async def test_a_new_window_is_posted_after_a_counter_is_countered(world, sb, cl
     await pick(ana, ana.last_reply, "rsel.", cid_of(st, "goat_headbutt", st.hands["s0"]))
     window = thread.last_message
     deadline = int(clock.now()) + 20
-    assert window.content == (f"{BOLT} Ana answers Llama Spit with Goat Headbutt \u2013 respond "
-                              f"<t:{deadline}:R>")
+    assert window.content == f"{BOLT} Ana answers Llama Spit with Goat Headbutt"
+    assert f"the window closes <t:{deadline}:R>." in window.embeds[0]["description"]
     await bo.click(window, "Pass")  # Goat Headbutt cancels Llama Spit
     again = thread.last_message
     assert again.id != window.id and window.components == []
-    assert again.content == f"{BOLT} Ana plays Stampede \u2013 respond <t:{deadline}:R>"
+    assert again.content == f"{BOLT} Ana plays Stampede"
+    assert f"the window closes <t:{deadline}:R>." in again.embeds[0]["description"]
     assert again.labels == ["Respond", "Pass", "My hand"]
     assert "Ana's Goat Headbutt cancels Llama Spit." in again.embeds[0]["description"]
     await bo.click(again, "Respond")
