@@ -88,13 +88,6 @@ class UnleashedCog(GameCog):
 
     kind = "llamas-unleashed"
 
-    def __init__(self, bot: Any) -> None:
-        super().__init__(bot)
-        #: (game id, seat) -> the hand last DMed (sorted ids): one DM per change of turn.
-        self._dm_hands: dict[tuple[int, str], tuple[int, ...]] = {}
-        #: (game id, seat) -> private event lines waiting for the next hand DM.
-        self._dm_notes: dict[tuple[int, str], list[str]] = {}
-
     # -- helpers ---------------------------------------------------------------------------
 
     @staticmethod
@@ -266,25 +259,34 @@ class UnleashedCog(GameCog):
                 continue
             if actor is not None and actor.seat == seat_id and interaction is not None:
                 await send_ephemeral(interaction, "\n".join(t for _, t in items)[:1900], secret=True)
-            else:
-                # The hand DM ends with the whole hand, so the deal's own list would repeat it.
-                self._dm_notes.setdefault((table.record.id, seat_id), []).extend(
-                    t for kind, t in items if kind != "dealt_private"
-                )
+            # Everyone else reads theirs in their next hand DM (see dm_hands).
 
     async def dm_hands(self, table: Table) -> None:
         """DM each member whose hand changed since their last DM (names the game and links
-        the thread through the notifier; opt-outs and closed DMs are the notifier's)."""
+        the thread through the notifier; opt-outs and closed DMs are the notifier's).
+
+        Derived from stored state, so a restart loses nothing: the seat's ``dm_hand``
+        (``"<version>:<sorted card ids>"``) is the hand last sent and when; the DM leads
+        with the private events for the seat logged since then by other seats' moves (the
+        seat's own moves answered its member at once). The deal's own list is left out:
+        the DM ends with the whole hand."""
         st = self.st(table)
+        log: list[Any] | None = None
         for seat in table.seats:
             if not table.is_human(seat.seat) or seat.user_id is None:
                 continue
-            key = (table.record.id, seat.seat)
-            hand = tuple(sorted(st.hands[seat.seat]))
-            notes = self._dm_notes.pop(key, [])
-            if self._dm_hands.get(key) == hand:
+            hand = sorted(st.hands[seat.seat])
+            since, _, last = (seat.dm_hand or "0::").partition(":")
+            if last == ",".join(map(str, hand)):
                 continue
-            self._dm_hands[key] = hand
+            if log is None:
+                log = await self.bot.store.actions(table.record.id)
+            notes = [named(str(e.get("text", "")), table.names)
+                     for row in log if row.version > int(since or 0) and row.seat != seat.seat
+                     for e in row.events
+                     if seat.seat in (e.get("to") or []) and e.get("type") != "dealt_private"]
+            await self.bot.store.set_seat(table.record.id, seat.seat,
+                                          dm_hand=f"{st.version}:{','.join(map(str, hand))}")
             words = ", ".join(catalog()[c].name for c in st.hands[seat.seat]) or "no cards"
             body = "\n".join([*notes[-8:], f"Your hand ({len(hand)}): {words}."])
             await self.bot.notifier.dm(table.record, seat.user_id, body[:1900])

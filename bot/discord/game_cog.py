@@ -178,6 +178,9 @@ class GameCog(commands.Cog):
         #: game id -> (table message id, the event lines it shows): a display cache only,
         #: forgotten when the game ends (see _lines_shown).
         self._shown: dict[int, tuple[int, list[str]]] = {}
+        #: game id -> its table as posted by a click's followup: edits go through that
+        #: interaction's token while Discord keeps it (15 minutes), not the bot's.
+        self._posted: dict[int, discord.WebhookMessage] = {}
         #: the /rules example picture, once built.
         self._example: bytes | None = None
 
@@ -348,6 +351,7 @@ class GameCog(commands.Cog):
             self._shown[table.record.id] = (message_id, lines[-60:])
         else:
             self._shown.pop(table.record.id, None)
+            self._posted.pop(table.record.id, None)
 
     def headline(self, table: Table, humans: list[str]) -> str | None:
         """The text above a new table: the pings of ``humans`` (the members who must act
@@ -388,7 +392,7 @@ class GameCog(commands.Cog):
             lines = earlier + self.public_lines(table, events)
             deadline = await self.bot.service.deadline(table.record.id, "turn")
             file = await self.render_file(table)
-            await pub.edit_table(channel, interaction, old,
+            await pub.edit_table(channel, interaction, old, self._posted.get(table.record.id),
                                  embed=self.table_embed(table, lines=lines, deadline=deadline),
                                  attachments=[file], view=self.table_view(table))
             self._remember(table, old, lines)
@@ -406,14 +410,17 @@ class GameCog(commands.Cog):
             embed=self.table_embed(table, lines=lines, deadline=deadline),
             file=file, view=self.table_view(table), allowed_mentions=table.pings(humans),
         )
+        posted = self._posted.pop(table.record.id, None)
         self._remember(table, message.id, lines)
+        if isinstance(message, discord.WebhookMessage) and table.result is None:
+            self._posted[table.record.id] = message
         await self.bot.store.update_game(table.record.id, table_message_id=message.id,
                                          pinged_key=key)
         table.record = table.record.model_copy(update={"table_message_id": message.id,
                                                        "pinged_key": key})
         for seat_id in humans:
             await self.turn_notice(table, seat_id, message)
-        await pub.retire(channel, interaction, old)
+        await pub.retire(channel, interaction, old, posted)
 
     async def show_update(
         self, update: Update, interaction: discord.Interaction | None = None

@@ -73,39 +73,50 @@ async def new_table(
     return await channel.send(**kwargs)
 
 
+async def _through_token(call: Any, kwargs: dict[str, Any]) -> bool:
+    """Run ``call(**kwargs)`` (an edit made with an interaction's token); False when the
+    token is no good any more (the caller then uses the bot's token; a file is rewound
+    for the second try). Raises :class:`discord.HTTPException` for any other refusal."""
+    try:
+        await call(**kwargs)
+        return True
+    except discord.HTTPException as exc:
+        if not token_gone(exc):
+            raise
+    for file in kwargs.get("attachments") or []:
+        if isinstance(file, discord.File):
+            file.reset()
+    return False
+
+
 async def edit_table(
     channel: discord.abc.Messageable, interaction: discord.Interaction | None,
-    message_id: int, **kwargs: Any,
+    message_id: int, posted: discord.WebhookMessage | None = None, **kwargs: Any,
 ) -> None:
-    """Edit the table message ``message_id`` in place: through the interaction when the
-    click was made on it, else with the bot's token. Raises :class:`discord.HTTPException`
-    when Discord refuses."""
+    """Edit the table message ``message_id`` in place without the bot's token where
+    possible: through the click's interaction when the click was made on it, else through
+    the token of the interaction whose followup posted it (``posted``; Discord keeps an
+    interaction's token for 15 minutes), else with the bot's token. Raises
+    :class:`discord.HTTPException` when Discord refuses."""
     if interaction is not None and on_message(interaction, message_id):
-        try:
-            await interaction.edit_original_response(**kwargs)
+        if await _through_token(interaction.edit_original_response, kwargs):
             return
-        except discord.HTTPException as exc:
-            if not token_gone(exc):
-                raise
-        file = kwargs.get("attachments", [None])[0]
-        if file is not None:
-            file.reset()
+    elif posted is not None and posted.id == message_id:
+        if await _through_token(posted.edit, kwargs):
+            return
     await channel.get_partial_message(message_id).edit(**kwargs)  # type: ignore[attr-defined]
 
 
 async def retire(
     channel: discord.abc.Messageable, interaction: discord.Interaction | None,
-    message_id: int | None,
+    message_id: int | None, posted: discord.WebhookMessage | None = None,
 ) -> None:
-    """Remove the buttons of the old table ``message_id`` (never raises): through the click's
-    interaction when it was made on that table, else with the bot's token."""
+    """Remove the buttons of the old table ``message_id`` (never raises), by the same
+    routes as :func:`edit_table`."""
     if not message_id:
         return
     try:
-        if interaction is not None and on_message(interaction, message_id):
-            await interaction.edit_original_response(view=None)
-        else:
-            await channel.get_partial_message(message_id).edit(view=None)  # type: ignore[attr-defined]
+        await edit_table(channel, interaction, message_id, posted, view=None)
     except (discord.HTTPException, AttributeError):
         pass
 

@@ -689,3 +689,33 @@ async def test_a_new_window_is_posted_after_a_counter_is_countered(world, sb, cl
     assert after.stack == [] and after.reaction is None
     assert keys(after.fields["s1"]) == ["lamb_acorn", "trail_llama"]
     assert "Bo's Alpaca Huff cancels Stampede." in public_text(thread, 2)
+
+
+async def test_hand_dms_come_from_stored_state_and_survive_a_restart(world, clock, tmp_path):
+    """Issue 15: the hand last DMed to each seat is kept in the store (seats.dm_hand), so
+    after a restart a member whose hand did not change gets no second DM."""
+    db = tmp_path / "dms.sqlite3"
+    sb = await world.connect(new_bot(db, clock))
+    ana, bo, cy = (world.member(n) for n in ("Ana", "Bo", "Cy"))
+    thread = await start(world)
+    clock.advance(61)  # nobody picks a Baby: the rules timer picks, deals and starts
+    await sb.bot.service.timers.fire_due()
+    await world.settle()
+    st = await state_of(sb.bot)
+    assert [len(m.dms) for m in (ana, bo, cy)] == [1, 1, 1]
+    seats = {s.seat: s.dm_hand for s in await sb.bot.store.seats(1)}
+    assert seats == {seat: f"{st.version}:{','.join(map(str, sorted(st.hands[seat])))}"
+                     for seat in ("s0", "s1", "s2")}
+    first = st.active
+    await world.disconnect()
+    sb = await world.connect(new_bot(db, clock))
+    mover = world.member({"s0": "Ana", "s1": "Bo", "s2": "Cy"}[first])
+    await mover.click(await open_panel(mover, thread), "Draw a card")
+    after = await state_of(sb.bot)
+    assert after.active != st.active
+    changed = {seat for seat in ("s0", "s1", "s2")
+               if sorted(after.hands[seat]) != sorted(st.hands[seat])}
+    assert changed == {first, after.active}  # the drawer and the next player
+    assert [len(m.dms) for m in (ana, bo, cy)] == [
+        2 if seat in changed else 1 for seat in ("s0", "s1", "s2")]
+    await world.disconnect()
