@@ -4,6 +4,11 @@ Runs the sections (engine, render, store, startup, load), prints a table of the 
 against the targets, writes the full JSON to ``bench/out/bench-<mode>-<UTC time>.json``
 and, in full mode, the summary ``bench/summary.json`` (committed). ``--quick`` finishes
 in under two minutes; the full mode takes about ten.
+
+``--only capacity`` runs the open-loop capacity bench (``bench/capacity.py``: the real
+games, players thinking 5-15 s, moves arriving at each offered rate); it is not part of
+the default sections (about 4 minutes). In full mode it writes its summary under the
+``"capacity"`` key of ``bench/summary.json``, leaving the other keys as they are.
 """
 
 from __future__ import annotations
@@ -21,6 +26,8 @@ from bench.common import loadavg, machine, peak_rss_mb
 HERE = Path(__file__).resolve().parent
 OUT = HERE / "out"
 SECTIONS = ("engine", "render", "store", "startup", "load")
+#: Sections run only when named with ``--only``.
+EXTRA_SECTIONS = ("capacity",)
 
 #: (name, limit, unit) of the targets of issue 8.
 TARGETS = {
@@ -43,9 +50,11 @@ FLOORS = {"playouts_llamas_alpacas", "playouts_pacapaca", "playouts_unleashed"}
 MODES = {
     # engine s/config, render iterations, commits, load window s, load Ns
     "quick": {"engine_s": 0.5, "render_n": 8, "commits": 300, "load_s": 5.0,
-              "games": (100, 500, 1000)},
+              "games": (100, 500, 1000), "rates": (10, 40), "cap_warmup_s": 3.0,
+              "cap_window_s": 8.0},
     "full": {"engine_s": 5.0, "render_n": 60, "commits": 3000, "load_s": 30.0,
-             "games": (100, 500, 1000)},
+             "games": (100, 500, 1000), "rates": (10, 20, 40, 60, 80, 120),
+             "cap_warmup_s": 5.0, "cap_window_s": 25.0},
 }
 
 
@@ -129,8 +138,11 @@ def print_table(results: dict[str, Any]) -> None:
             f"{s['phases_s']}; every active game's timers reconciled after "
             f"{fmt(s['timers_reconciled_s'])} s; process start to settled {fmt(s['process_s'])} s; "
             f"one full timer scan {fmt(s['timer_scan_ms'])} ms\n")
+    if "capacity" in results:
+        print_capacity(results["capacity"])
     if "load" in results:
-        out("\nservice under load (tiny game through the sandbox; steady state)\n")
+        out("\nSTRESS TEST, closed loop: service under load (tiny game through the sandbox; "
+            "clicks as fast as the bot answers; not a capacity figure)\n")
         out(f"{'games':>6}{'moves/s':>9}{'ack p50':>9}{'ack p99':>9}{'handled p50':>13}"
             f"{'late':>6}{'RSS MiB':>9}{'errors':>8}  loadavg\n")
         for r in results["load"]:
@@ -149,6 +161,31 @@ def print_table(results: dict[str, Any]) -> None:
     out(f"\nload average at the end: {results['loadavg_end']}\n")
 
 
+def print_capacity(cap: dict[str, Any]) -> None:
+    """The capacity bench's table (one row per offered rate) and its verdict."""
+    out = sys.stdout.write
+    out("\ncapacity, open loop (real games, 5-15 s think time; click->table = from the "
+        "committing click to the new table)\n")
+    out(f"{'offered':>8}{'games':>6}{'achieved':>9}{'p50 ms':>8}{'p99 ms':>8}{'late':>5}"
+        f"{'missed':>7}{'bot ms':>7}{'main':>6}{'render':>7}{'db':>5}{'sandbox':>8}"
+        f"{'bench':>6}{'KiB/game':>9}  loadavg\n")
+    for r in cap["rates"]:
+        c, cpu = r["click_to_table"], r["cpu_ms_per_move"]
+        out(f"{r['offered_per_s']:>8}{r['games']:>6}{fmt(r['achieved_per_s']):>9}"
+            f"{fmt(c['p50_ms']):>8}{fmt(c['p99_ms']):>8}{r['late_acks']:>5}"
+            f"{r['arrivals_missed']:>7}{fmt(cpu['bot']):>7}{fmt(cpu['bot_main'] + cpu['loop']):>6}"
+            f"{fmt(cpu['render_thread']):>7}{fmt(cpu['database_thread']):>5}"
+            f"{fmt(cpu['sandbox']):>8}{fmt(cpu['bench']):>6}{fmt(r['rss_per_game_kib']):>9}"
+            f"  {r['loadavg_end']}\n")
+    best = cap.get("max_rate_p99_ok")
+    out(f"largest offered rate with click->table p99 <= 1 s (and >= 90% achieved): {best}/s; "
+        f"target >= 60/s: {'met' if best is not None and best >= 60 else 'NOT met'}\n")
+    if cap.get("profile_top"):
+        out("bot-side profile (main thread, pyinstrument), top self time:\n")
+        for row in cap["profile_top"]:
+            out(f"  {row['share']:6.1%}  {row['where']}\n")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -156,6 +193,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", default=",".join(SECTIONS),
                     help=f"comma-separated sections of {', '.join(SECTIONS)}")
     ap.add_argument("--games", default="", help="load: comma-separated N (default 100,500,1000)")
+    ap.add_argument("--rates", default="",
+                    help="capacity: comma-separated offered moves/s (default 10,20,40,60,80,120)")
+    ap.add_argument("--profile-rate", type=float, default=None,
+                    help="capacity: profile the phase at this rate with pyinstrument")
     ap.add_argument("--profile", action="store_true",
                     help="profile the 500-game load phase with pyinstrument (bench only)")
     ap.add_argument("--memory", action="store_true",
@@ -164,6 +205,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-summary", action="store_true", help="do not write bench/summary.json")
     ap.add_argument("--child-startup", metavar="DB", help=argparse.SUPPRESS)
     ap.add_argument("--child-load", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--child-capacity", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
 
     if args.child_startup:
@@ -174,6 +216,8 @@ def main(argv: list[str] | None = None) -> int:
 
     mode = "quick" if args.quick else "full"
     cfg = MODES[mode]
+    if args.child_capacity:
+        return child_capacity(args, cfg)
     if args.child_load:
         from bench.load import bench_load
 
@@ -194,7 +238,7 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(rows))
         return 0
     sections = [s.strip() for s in args.only.split(",") if s.strip()]
-    unknown = set(sections) - set(SECTIONS)
+    unknown = set(sections) - set(SECTIONS) - set(EXTRA_SECTIONS)
     if unknown:
         ap.error(f"unknown sections {sorted(unknown)}")
     results: dict[str, Any] = {"mode": mode, "machine": machine()}
@@ -243,6 +287,27 @@ def main(argv: list[str] | None = None) -> int:
         for line in lines[:-1]:
             print(line, flush=True)
         results["load"] = json.loads(lines[-1])
+    if "capacity" in sections:
+        import subprocess
+
+        log("capacity (open loop, in a fresh process)")
+        cmd = [sys.executable, "-m", "bench", "--child-capacity"]
+        cmd += ["--quick"] if args.quick else []
+        cmd += ["--rates", args.rates] if args.rates else []
+        if args.profile_rate is not None:
+            cmd += ["--profile-rate", str(args.profile_rate)]
+        # Stream the child's progress lines (one per rate); its last line is the JSON.
+        with subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True) as proc:
+            assert proc.stdout is not None
+            last = ""
+            for line in proc.stdout:
+                if last:
+                    print(last, end="", flush=True)
+                last = line
+        if proc.returncode != 0:
+            print(last, end="", flush=True)
+            raise SystemExit(f"capacity child failed with {proc.returncode}")
+        results["capacity"] = json.loads(last)
     results["seconds"] = round(time.perf_counter() - started, 1)
     results["peak_rss_mib"] = round(peak_rss_mb(), 1)
     results["loadavg_end"] = loadavg()
@@ -254,10 +319,64 @@ def main(argv: list[str] | None = None) -> int:
     path.write_text(json.dumps(results, indent=2))
     if (mode == "full" and not args.memory and not args.profile
             and set(sections) == set(SECTIONS) and not args.no_summary):
-        (HERE / "summary.json").write_text(json.dumps(summarise(results), indent=2) + "\n")
+        summary = summarise(results)
+        old = HERE / "summary.json"
+        if old.exists() and "capacity" in json.loads(old.read_text()):
+            summary["capacity"] = json.loads(old.read_text())["capacity"]
+        (HERE / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+    elif (mode == "full" and "capacity" in results and not args.no_summary
+          and args.profile_rate is None and not args.rates):
+        path_s = HERE / "summary.json"
+        summary = json.loads(path_s.read_text()) if path_s.exists() else {}
+        summary["capacity"] = summarise_capacity(results)
+        path_s.write_text(json.dumps(summary, indent=2) + "\n")
     print_table(results)
     log(f"wrote {path.relative_to(HERE.parent)}")
     return 0
+
+
+def child_capacity(args: argparse.Namespace, cfg: dict[str, Any]) -> int:
+    """The capacity bench in this (fresh) process; prints progress, then one JSON line."""
+    from bench.capacity import bench_capacity, top_costs
+
+    rates = tuple(float(x) for x in args.rates.split(",")) if args.rates else cfg["rates"]
+    profiler = None
+    if args.profile_rate is not None:
+        from pyinstrument import Profiler
+
+        profiler = Profiler(interval=0.001, async_mode="disabled")
+    out = asyncio.run(bench_capacity(
+        rates, cfg["cap_warmup_s"], cfg["cap_window_s"], profile=profiler,
+        profile_rate=args.profile_rate, log=lambda m: print(m, flush=True)))
+    if profiler is not None and profiler.last_session is not None:
+        OUT.mkdir(exist_ok=True)
+        stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+        rate = f"{args.profile_rate:g}"
+        (OUT / f"profile-capacity-{rate}-{stamp}.txt").write_text(
+            profiler.output_text(unicode=False, color=False))
+        (OUT / f"profile-capacity-{rate}-{stamp}.html").write_text(profiler.output_html())
+        out["profile_top"] = top_costs(profiler.last_session)
+    print(json.dumps(out))
+    return 0
+
+
+def summarise_capacity(results: dict[str, Any]) -> dict[str, Any]:
+    """The capacity section of the committed summary."""
+    cap = results["capacity"]
+    return {
+        "date_utc": results["machine"]["date_utc"],
+        "loadavg_start": results["machine"]["loadavg_start"],
+        "loadavg_end": results["loadavg_end"],
+        "max_rate_p99_ok": cap["max_rate_p99_ok"],
+        "rss_connected_mib": cap["rss_connected_mib"],
+        "rates": [{k: r[k] for k in ("offered_per_s", "games", "achieved_per_s", "late_acks",
+                                     "arrivals_missed", "moves_errors", "rss_mib",
+                                     "rss_per_game_kib", "loadavg_end")}
+                  | {"click_p50_ms": r["click_to_table"]["p50_ms"],
+                     "click_p99_ms": r["click_to_table"]["p99_ms"],
+                     "cpu_ms_per_move": r["cpu_ms_per_move"]}
+                  for r in cap["rates"]],
+    }
 
 
 def summarise(results: dict[str, Any]) -> dict[str, Any]:

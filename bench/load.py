@@ -110,18 +110,22 @@ def install(sb: Any, rec: Recorder) -> None:
     sb._dispatch = dispatch
 
 
-def prune(sb: Any, world: Any, keep: int = 6) -> None:
+def prune(sb: Any, world: Any, keep: int = 6, older_than: float | None = None) -> None:
     """Drop what the simulated Discord keeps only for test assertions: the request log,
-    answered interactions, all but the last ``keep`` messages of each thread (with their
-    attachment bytes) and started lobbies, so RSS shows the bot rather than the recorder.
-    Also hands finished tasks to the sandbox's error check."""
+    answered interactions (with ``older_than``: only those the bench finished with more
+    than that many seconds ago, so that late webhook calls still find their token), all
+    but the last ``keep`` messages of each thread (with their attachment bytes) and
+    started lobbies, so RSS shows the bot rather than the recorder. Also hands finished
+    tasks to the sandbox's error check."""
     for t in [t for t in sb._tasks if t.done()]:
         sb._tasks.discard(t)
         sb._finished.append(t)
     sb._check_finished()
     world.requests.clear()
     sb.requests.clear()
-    for token in [k for k, it in world.interactions.items() if hasattr(it, "bench_done")]:
+    cut = time.perf_counter() - (older_than or 0.0)
+    for token in [k for k, it in world.interactions.items()
+                  if getattr(it, "bench_done", cut + 1) <= cut]:
         world.interactions.pop(token).requests.clear()
     for member in world.members.values():
         if len(member.interactions) > 2:

@@ -1,5 +1,5 @@
 """The ``herdbot`` command: ``run`` (the bot), ``demo`` (offline game), ``simulate``,
-``backup`` (copy the live database).
+``backup`` (copy the live database), ``migrate-store`` (copy a database into another).
 
 Exit status: 0 done; 1 the bot or the database failed (one line on stderr); 2 bad usage,
 a bad setting (one line per bad variable) or no token.
@@ -35,10 +35,12 @@ Run the bot on Discord.
 
 Settings come from the environment or from a .env file in the current folder (copy
 .env.example, which documents each): DISCORD_TOKEN is the bot token (required);
-HERDBOT_DATABASE is the SQLite file (default herdbot.sqlite3).
+HERDBOT_DATABASE is the SQLite file (default herdbot.sqlite3), or a PostgreSQL
+URL postgresql://user:password@host:port/db.
 
 One bot per database file: while it runs, `herdbot run` holds an OS lock on
 <database>.lock and a second `herdbot run` on the same file is refused.
+PostgreSQL needs no such lock (several processes may share it).
 `herdbot backup PATH` copies the database while the bot runs.
 """
 
@@ -49,6 +51,18 @@ is a folder, the copy is named herdbot-YYYYmmdd-HHMMSS.sqlite3 (UTC) inside it.
 
 To restore: stop the bot, copy the backup over the database file (removing the file's
 -wal and -shm companions if any are left), start the bot.
+"""
+
+
+MIGRATE_HELP = """\
+Copy every game, seat, action, timer, stat and setting from the database FROM into the
+empty database TO, keeping ids (buttons already on Discord keep working). Each is a SQLite
+file or a PostgreSQL URL postgresql://user:password@host:port/db; both are migrated to
+this herdbot's schema first. The copy is one transaction: it lands whole or not at all.
+
+Stop the bot first, copy, then start it with HERDBOT_DATABASE=TO. For example, from SQLite
+to PostgreSQL:
+  herdbot migrate-store herdbot.sqlite3 postgresql://herdbot:secret@localhost/herdbot
 """
 
 
@@ -68,7 +82,8 @@ def _parser() -> argparse.ArgumentParser:
         description="A Discord bot hosting llama-and-alpaca card games.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
-    sub = parser.add_subparsers(dest="command", metavar="{run,demo,simulate,backup}")
+    sub = parser.add_subparsers(dest="command",
+                                metavar="{run,demo,simulate,backup,migrate-store}")
     sub.add_parser("run", help="run the bot on Discord (needs DISCORD_TOKEN)",
                    description=RUN_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     demo = sub.add_parser("demo", help="play a full game offline in the Discord sandbox")
@@ -92,6 +107,11 @@ def _parser() -> argparse.ArgumentParser:
                             "bot runs)", description=BACKUP_HELP,
                             formatter_class=argparse.RawDescriptionHelpFormatter)
     backup.add_argument("path", metavar="PATH", help="the copy's file, or a folder for it")
+    move = sub.add_parser("migrate-store", help="copy a database into a new one (e.g. SQLite "
+                          "to PostgreSQL)", description=MIGRATE_HELP,
+                          formatter_class=argparse.RawDescriptionHelpFormatter)
+    move.add_argument("source", metavar="FROM", help="the database to copy: a file or a URL")
+    move.add_argument("target", metavar="TO", help="the empty database to fill: a file or a URL")
     return parser
 
 
@@ -102,31 +122,35 @@ def setup_logging(level: str) -> None:
         logging.getLogger("discord").setLevel(logging.WARNING)
 
 
-async def _check_store(path: Path) -> None:
+async def _check_store(target: Path | str) -> None:
     """Open (migrating) and close the database: its errors surface before Discord login."""
     from bot.store import Store
 
-    store = await Store.open(path)
+    store = await Store.open(target)
     await store.close()
 
 
 def cmd_run(settings: Settings) -> int:
     """Start the bot; exit 2 without a token, 1 (one line) when the database is in use by
-    another herdbot, from a newer herdbot, or cannot be opened or written.
+    another herdbot, from a newer herdbot, or cannot be opened or written (for
+    PostgreSQL: cannot be reached; the line names host and port).
 
-    The database's writer lock (``bot.store.lock``) is held until the bot stops."""
+    A SQLite file's writer lock (``bot.store.lock``) is held until the bot stops;
+    PostgreSQL takes none."""
     if settings.discord_token is None or not settings.discord_token.get_secret_value().strip():
         sys.stderr.write(NO_TOKEN)
         return 2
     from bot.store import StoreError
     from bot.store.lock import WriterLock
 
-    lock = WriterLock(settings.database_path)
+    lock = WriterLock(settings.sqlite_path) if settings.sqlite_path is not None else None
     try:
-        lock.acquire()
+        if lock is not None:
+            lock.acquire()
         asyncio.run(_check_store(settings.database_path))
     except StoreError as exc:
-        lock.release()
+        if lock is not None:
+            lock.release()
         sys.stderr.write(f"{exc}\n")
         return 1
     try:
@@ -135,7 +159,8 @@ def cmd_run(settings: Settings) -> int:
         sys.stderr.write(f"{exc}\n")
         return 1
     finally:
-        lock.release()
+        if lock is not None:
+            lock.release()
 
 
 def _run_bot(settings: Settings) -> int:
@@ -198,14 +223,40 @@ def cmd_backup(settings: Settings, path: str) -> int:
     from bot.store import StoreError
     from bot.store.backup import backup
 
+    if settings.sqlite_path is None:
+        sys.stderr.write("herdbot: `herdbot backup` copies a SQLite file, and HERDBOT_DATABASE "
+                         "is a PostgreSQL database: back it up with pg_dump.\n")
+        return 1
     try:
-        report = backup(settings.database_path, Path(path))
+        report = backup(settings.sqlite_path, Path(path))
     except StoreError as exc:
         sys.stderr.write(f"{exc}\n")
         return 1
     print(f"herdbot: backed up {settings.database_path} to {report.path} "
           f"({report.games} game{'' if report.games == 1 else 's'}, schema version "
           f"{report.schema}, {report.size} bytes).")
+    return 0
+
+
+def cmd_migrate_store(source: str, target: str) -> int:
+    """``herdbot migrate-store FROM TO``: one line with the rows copied; 1 (one line) when
+    FROM is missing, TO is not empty, or either cannot be used."""
+    from bot.store import StoreError, is_postgres_url
+    from bot.store.transfer import transfer
+
+    if not is_postgres_url(source) and not Path(source).is_file():
+        sys.stderr.write(f"herdbot: there is no database file {source} to copy.\n")
+        return 1
+    try:
+        report = asyncio.run(transfer(source if is_postgres_url(source) else Path(source),
+                                      target if is_postgres_url(target) else Path(target)))
+    except StoreError as exc:
+        sys.stderr.write(f"{exc}\n")
+        return 1
+    from bot.config import redacted
+
+    rows = ", ".join(f"{n} {table}" for table, n in report.rows.items())
+    print(f"herdbot: copied {redacted(source)} to {redacted(target)} ({rows}).")
     return 0
 
 
@@ -236,6 +287,8 @@ def main(argv: list[str] | None = None) -> int:
         return cmd_simulate(args)
     if args.command == "backup":
         return cmd_backup(settings, args.path)
+    if args.command == "migrate-store":
+        return cmd_migrate_store(args.source, args.target)
     return cmd_demo(args)
 
 

@@ -8,9 +8,27 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import Annotated, Literal
+from urllib.parse import urlsplit
 
 from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+#: How a ``HERDBOT_DATABASE`` that names a PostgreSQL database starts.
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+
+
+def redacted(url: str) -> str:
+    """``url`` with its password (if any) replaced by ``***``, for messages and logs."""
+    parts = urlsplit(url)
+    try:
+        password = parts.password
+    except ValueError:  # pragma: no cover - urlsplit is lenient; kept safe for messages
+        password = None
+    if password is None:
+        return url
+    netloc = parts.netloc.rsplit("@", 1)[1]
+    return parts._replace(netloc=f"{parts.username or ''}:***@{netloc}").geturl()
+
 
 TurnTimer = Literal["off", "2m", "10m", "1h", "24h"]
 
@@ -29,11 +47,14 @@ class Settings(BaseSettings):
 
     Attributes:
         discord_token: the bot token (``DISCORD_TOKEN``); required by ``herdbot run``.
-        database_path: SQLite file (``HERDBOT_DATABASE``), default ``./herdbot.sqlite3``.
+        database_path: ``HERDBOT_DATABASE``: a SQLite file (a ``Path``; default
+            ``./herdbot.sqlite3``), or a PostgreSQL URL ``postgresql://user:password@host:port/db``
+            (kept as a ``str``; see :attr:`database_url`).
         dev_guild_ids: guilds to sync commands to instantly (``HERDBOT_DEV_GUILDS``,
             comma-separated ids); empty syncs globally.
         log_level: ``HERDBOT_LOG_LEVEL`` (DEBUG, INFO, WARNING, ERROR).
-        default_turn_timer: per-server default until ``/settings`` changes it.
+        default_turn_timer: per-server default until ``/settings`` changes it (``24h``:
+            when a turn's time runs out the AI plays it; ``off`` for none).
         default_dm_notifications: whether hands and turn notices are DMed by default.
         reaction_window_s: Llamas Unleashed reaction window in seconds.
         archive_after_s: seconds after a game ends before its thread is archived.
@@ -42,12 +63,12 @@ class Settings(BaseSettings):
     """
 
     discord_token: SecretStr | None = Field(default=None, validation_alias="DISCORD_TOKEN")
-    database_path: Path = Field(default=Path("herdbot.sqlite3"), alias="HERDBOT_DATABASE")
+    database_path: Path | str = Field(default=Path("herdbot.sqlite3"), alias="HERDBOT_DATABASE")
     dev_guild_ids: Annotated[list[int], NoDecode] = Field(
         default_factory=list, alias="HERDBOT_DEV_GUILDS"
     )
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
-    default_turn_timer: TurnTimer = "off"
+    default_turn_timer: TurnTimer = "24h"
     default_dm_notifications: bool = True
     reaction_window_s: int = Field(default=20, ge=5, le=120)
     archive_after_s: int = Field(default=600, ge=0)
@@ -74,6 +95,29 @@ class Settings(BaseSettings):
             return [value]
         return value
 
+    @field_validator("database_path", mode="before")
+    @classmethod
+    def _database(cls, value: object) -> object:
+        # A postgresql:// URL stays a string (a Path would fold its "//"); another scheme is
+        # refused rather than taken for a file name; anything else is a file path.
+        if isinstance(value, str):
+            if value.lower().startswith(POSTGRES_SCHEMES):
+                return value
+            if "://" in value:
+                raise ValueError("not a file path or a postgresql:// URL")
+            return Path(value)
+        return value
+
+    @property
+    def database_url(self) -> str | None:
+        """The PostgreSQL URL of ``HERDBOT_DATABASE``, or ``None`` for a SQLite file."""
+        return self.database_path if isinstance(self.database_path, str) else None
+
+    @property
+    def sqlite_path(self) -> Path | None:
+        """The SQLite file of ``HERDBOT_DATABASE``, or ``None`` for a PostgreSQL URL."""
+        return self.database_path if isinstance(self.database_path, Path) else None
+
     @field_validator("log_level", mode="before")
     @classmethod
     def _upper(cls, value: object) -> object:
@@ -88,7 +132,8 @@ LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 #: Per setting: its variable and what it allows, as a configuration error states it.
 _ALLOWED: dict[str, tuple[str, str]] = {
     "discord_token": ("DISCORD_TOKEN", "the bot token from the Discord developer portal"),
-    "database_path": ("HERDBOT_DATABASE", "a file path"),
+    "database_path": ("HERDBOT_DATABASE",
+                      "a file path, or a PostgreSQL URL postgresql://user:password@host:port/db"),
     "dev_guild_ids": ("HERDBOT_DEV_GUILDS",
                       "server ids (positive whole numbers) separated by commas, or empty"),
     "log_level": ("HERDBOT_LOG_LEVEL", "DEBUG, INFO, WARNING or ERROR"),
@@ -112,6 +157,8 @@ def describe_errors(exc: ValidationError) -> list[str]:
         if var in lines:
             continue
         value = "(hidden)" if var == "DISCORD_TOKEN" else repr(error.get("input"))
+        if var == "HERDBOT_DATABASE" and isinstance(error.get("input"), str):
+            value = repr(redacted(error["input"]))
         if len(value) > 60:
             value = value[:57] + "..."
         lines[var] = (f"herdbot: {var}={value} is not allowed; use {allowed} "

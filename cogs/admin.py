@@ -40,6 +40,7 @@ class Admin(commands.Cog):
         game_channel="The only channel where games may be started (leave empty for any)",
         clear_channel="Allow games in every channel again",
         lobbies_per_member="How many open lobbies one member may host at once (1-25)",
+        end_idle_games="End a game nobody moves in for 14 days (its thread is told a day before)",
     )
     @app_commands.choices(turn_timer=TIMERS)
     @app_commands.default_permissions(manage_guild=True)
@@ -52,6 +53,7 @@ class Admin(commands.Cog):
         game_channel: discord.TextChannel | None = None,
         clear_channel: bool = False,
         lobbies_per_member: app_commands.Range[int, 1, MAX_LOBBIES] | None = None,
+        end_idle_games: bool | None = None,
     ) -> None:
         perms = getattr(interaction.user, "guild_permissions", None)
         if not (perms and perms.manage_guild):
@@ -68,17 +70,21 @@ class Admin(commands.Cog):
             current.game_channel_id = None
         if lobbies_per_member is not None:
             current.max_open_lobbies = lobbies_per_member
+        if end_idle_games is not None:
+            current.end_idle_games = end_idle_games
         await store.save_guild_settings(current)
         cfg = self.bot.settings
         timer = current.turn_timer or cfg.default_turn_timer
         dms = cfg.default_dm_notifications if current.dm_notifications is None else current.dm_notifications
         channel = f"<#{current.game_channel_id}>" if current.game_channel_id else "any channel"
         lobbies = current.max_open_lobbies or cfg.max_open_lobbies
+        idle = await self.bot.service.ends_idle_games(interaction.guild_id or 0)
         await send_ephemeral(
             interaction,
             f"**herdbot settings**\nDefault turn timer: {timer}\nDM hands and turn notices: "
             f"{'on' if dms else 'off'}\nGames may start in: {channel}\n"
-            f"Open lobbies per member: {lobbies}",
+            f"Open lobbies per member: {lobbies}\n"
+            f"End games after 14 days without a move: {'on' if idle else 'off'}",
         )
 
     @stats_group.command(name="show", description="Games played and won on this server.")

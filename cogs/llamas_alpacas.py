@@ -47,7 +47,7 @@ from bot.games.llamas_alpacas.models import (
     TakeCost,
 )
 from bot.render.llamas_alpacas import board_picture, render_table, warm_up
-from bot.runtime import GameError, Update
+from bot.runtime import GameError, Update, UpdateKind
 from bot.store import SeatRecord
 
 if TYPE_CHECKING:
@@ -165,7 +165,7 @@ class LlamasAlpacasCog(GameCog):
         if update.state is not None and update.steps:
             self._highlight[update.record.id] = highlight_of(update.events())
         await super().on_update(update, interaction)
-        if update.result is not None or update.kind in ("ended", "archive"):
+        if update.result is not None or update.kind in (UpdateKind.ENDED, UpdateKind.ARCHIVE):
             self._highlight.pop(update.record.id, None)
             self._post_locks.pop(update.record.id, None)
 

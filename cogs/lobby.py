@@ -21,7 +21,7 @@ from bot.discord.permissions import require_game_permissions
 from bot.discord.replies import defer, edit_panel, quoted, send_error
 from bot.discord.text import md_name
 from bot.games.registry import GameSpec
-from bot.runtime import GameError, Update
+from bot.runtime import GameError, Update, UpdateKind
 from bot.store import GameRecord, SeatRecord
 
 log = logging.getLogger(__name__)
@@ -45,12 +45,19 @@ def _bool_options(spec: GameSpec) -> list[tuple[str, str]]:
     return out
 
 
-def lobby_embed(record: GameRecord, seats: list[SeatRecord], spec: GameSpec) -> discord.Embed:
-    """The lobby embed: game, seats (host marked), options and what happens next."""
+def lobby_embed(record: GameRecord, seats: list[SeatRecord], spec: GameSpec, *,
+                expired: bool = False) -> discord.Embed:
+    """The lobby embed: game, seats (host marked), options and what happens next (an open
+    lobby says when it closes unless started; ``expired``: it closed that way)."""
     status = record.status
     colour = {"lobby": 0x6B8E23, "cancelled": 0x888888}.get(status, 0x3B82F6)
+    description = spec.description
+    expires_at = record.options.get("expires_at")
+    if status == "lobby" and isinstance(expires_at, (int, float)):
+        description += (f"\n\nThis lobby closes <t:{int(expires_at)}:R> unless the host "
+                        "starts the game.")
     embed = discord.Embed(title=f"{spec.name}: lobby #{record.id}", colour=colour,
-                          description=spec.description)
+                          description=description)
     lines = []
     for i, seat in enumerate(seats, 1):
         who = f"\N{ROBOT FACE} {md_name(seat.name)}" if seat.is_ai else f"<@{seat.user_id}>"
@@ -58,8 +65,10 @@ def lobby_embed(record: GameRecord, seats: list[SeatRecord], spec: GameSpec) -> 
         lines.append(f"{i}. {who}{host}")
     for i in range(len(seats) + 1, spec.max_players + 1):
         lines.append(f"{i}. *open seat*" if i <= max(spec.min_players, len(seats) + 1) else "")
-    embed.add_field(name=f"Seats ({len(seats)}/{spec.max_players})",
-                    value="\n".join(line for line in lines if line) or "-", inline=True)
+    value = "\n".join(line for line in lines if line) or "-"
+    if not seats and status != "lobby":  # a quarantined lobby closed: its seats are unreadable
+        value = "(could not be read)"
+    embed.add_field(name=f"Seats ({len(seats)}/{spec.max_players})", value=value, inline=True)
     opts = [f"Turn timer: {TIMER_LABELS.get(record.options.get('turn_timer', 'off'), 'off')}"]
     for name, label in _bool_options(spec):
         opts.append(f"{label}: {'on' if record.options.get(name) else 'off'}")
@@ -69,6 +78,8 @@ def lobby_embed(record: GameRecord, seats: list[SeatRecord], spec: GameSpec) -> 
         foot = (f"Waiting for {need} more player{'s' * (need != 1)}." if need > 0
                 else "The host can start the game.")
         embed.set_footer(text=f"{spec.min_players}-{spec.max_players} players. {foot}")
+    elif expired:
+        embed.set_footer(text="Nobody started this lobby within an hour, so it has closed.")
     elif status == "cancelled":
         embed.set_footer(text="This lobby was cancelled.")
     else:
@@ -195,7 +206,21 @@ class Lobby(commands.Cog):
         await edit_panel(interaction, embed=embed, view=view)
 
     async def on_lobby_update(self, update: Update) -> None:
-        """Service subscriber hook (lobby changes come back through the click itself)."""
+        """Service subscriber hook. Lobby changes come back through the click itself; an
+        ``expired`` lobby (nobody started it in time) has its message edited to say so,
+        without buttons."""
+        if update.kind != UpdateKind.EXPIRED:
+            return
+        record = update.record
+        if not (record.channel_id and record.lobby_message_id):
+            return
+        message = self.bot.get_partial_messageable(record.channel_id).get_partial_message(
+            record.lobby_message_id)
+        try:
+            await message.edit(embed=lobby_embed(record, update.seats, update.spec, expired=True),
+                               view=None)
+        except discord.HTTPException as exc:  # closed all the same
+            log.info("lobby message of game %s could not be edited: %s", record.id, exc)
 
     async def _start(self, interaction: discord.Interaction, game_id: int) -> None:
         service = self.bot.service

@@ -32,7 +32,7 @@ import discord
 from bot.discord import choices, ids
 from bot.discord.choices import Option, paged_select, split_selects
 from bot.discord.components import button, select, view_of
-from bot.discord.game_cog import EMBED_LIMIT, GameCog, Table, named
+from bot.discord.game_cog import EMBED_LIMIT, MOVES, GameCog, Table, named
 from bot.discord.replies import edit_panel, send_ephemeral
 from bot.games.base import Event, state_as
 from bot.games.pacapaca.cards import catalog
@@ -277,7 +277,7 @@ class PacapacaCog(GameCog):
     async def on_update(self, update: Update, interaction: discord.Interaction | None = None) -> None:
         """As the base, plus: a negotiation opened earlier is closed on its panel; while it
         runs, proposals and answers edit the panel in place with one short line each."""
-        if update.kind not in ("action", "timeout") or update.state is None:
+        if update.kind not in MOVES or update.state is None:
             await super().on_update(update, interaction)
             return
         table = Table(update.record, update.seats, update.spec, update.state)

@@ -37,7 +37,7 @@ from discord import app_commands
 from bot.discord import ids
 from bot.discord.choices import Option, paged_select
 from bot.discord.components import button, view_of
-from bot.discord.game_cog import EMBED_LIMIT, GameCog, Table, named
+from bot.discord.game_cog import EMBED_LIMIT, MOVES, GameCog, Table, named
 from bot.discord.replies import edit_panel, quoted, send_ephemeral, send_error
 from bot.games.base import Action, Event, state_as
 from bot.games.unleashed.cards import catalog
@@ -54,7 +54,7 @@ from bot.games.unleashed.models import (
     UnleashedState,
 )
 from bot.render.unleashed import TYPE_WORDS, hand_picture, render_card, render_table
-from bot.runtime import GameError, Update
+from bot.runtime import GameError, Update, UpdateKind
 from bot.store import SeatRecord
 
 #: Stale panel answer.
@@ -215,7 +215,7 @@ class UnleashedCog(GameCog):
         if self.nothing_public(update):
             return
         await super().on_update(update, interaction)
-        if update.state is not None and update.kind in ("action", "timeout", "started"):
+        if update.state is not None and update.kind in (*MOVES, UpdateKind.STARTED):
             if any(e.type == "turn" for e in update.events()):
                 table = Table(update.record, update.seats, update.spec, update.state)
                 await self.dm_hands(table)
@@ -225,7 +225,7 @@ class UnleashedCog(GameCog):
         the window open (saying so would reveal who holds Instants; Passes after which an
         Instant resolved and a new window opened on the pile are public), or a step of a
         choice with no public event after which the same player decides again."""
-        if update.kind not in ("action", "timeout") or update.state is None or not update.steps:
+        if update.kind not in MOVES or update.state is None or not update.steps:
             return False
         if update.result is not None or update.notes:
             return False

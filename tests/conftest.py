@@ -1,4 +1,5 @@
-"""Shared fixtures: a migrated store on a temp file, a GameService with the tiny game, and
+"""Shared fixtures: a migrated store (on each backend: a SQLite file, and PostgreSQL when
+``HERDBOT_TEST_DATABASE_URL`` is set), a GameService with the tiny game, and
 the sandbox (``world`` with ``members``, ``sb``: the real HerdBot built by ``bot_factory``).
 A test folder overrides ``members`` or ``bot_factory`` in its own conftest."""
 
@@ -11,13 +12,29 @@ from bot.runtime import GameService, ManualClock
 from bot.sandbox import World
 from bot.store import Store
 from tests.support import close_world
+from tests.support.databases import BACKENDS, databases
 from tests.support.tinygame import tiny_registry
 
 
+@pytest_asyncio.fixture(params=BACKENDS)
+async def new_database(request, tmp_path):
+    """``await new_database()``: a fresh empty database per call on this run's backend
+    (every test using it runs twice: ``[sqlite]`` and ``[postgres]``, the latter skipped
+    without ``HERDBOT_TEST_DATABASE_URL``)."""
+    async with databases(request.param, tmp_path) as new:
+        yield new
+
+
 @pytest_asyncio.fixture
-async def store(tmp_path):
-    """A migrated store on a fresh SQLite file."""
-    s = await Store.open(tmp_path / "herdbot.sqlite3")
+async def database(new_database):
+    """One fresh empty database (a SQLite path or a PostgreSQL URL)."""
+    return await new_database()
+
+
+@pytest_asyncio.fixture
+async def store(database):
+    """A migrated store on a fresh database, on each backend."""
+    s = await Store.open(database)
     yield s
     await s.close()
 

@@ -21,7 +21,7 @@ def run_cli(*args: str, cwd) -> subprocess.CompletedProcess[str]:
 def test_help_lists_the_commands(tmp_path):
     proc = run_cli("--help", cwd=tmp_path)
     assert proc.returncode == 0
-    assert "{run,demo,simulate,backup}" in proc.stdout
+    assert "{run,demo,simulate,backup,migrate-store}" in proc.stdout
     for line in ("run the bot on Discord (needs DISCORD_TOKEN)", "play a full game offline",
                  "AI-versus-AI games", "copy the live database to PATH (safe while the bot"):
         assert line in proc.stdout
@@ -41,7 +41,8 @@ def test_run_help_names_the_token_and_the_env_file(tmp_path):
     text = " ".join(proc.stdout.split())
     assert ("Settings come from the environment or from a .env file in the current folder "
             "(copy .env.example, which documents each): DISCORD_TOKEN is the bot token "
-            "(required); HERDBOT_DATABASE is the SQLite file (default herdbot.sqlite3).") in text
+            "(required); HERDBOT_DATABASE is the SQLite file (default herdbot.sqlite3), or a "
+            "PostgreSQL URL postgresql://user:password@host:port/db.") in text
     assert "a second `herdbot run` on the same file is refused" in text
 
 

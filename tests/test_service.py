@@ -121,7 +121,8 @@ async def test_rules_timer_fires_when_the_clock_passes_the_deadline(service, clo
     state = service.registry["tiny"].engine.load_state((await service.get(gid)).state)
     assert (state.waiting, state.turn) == (False, 1)
     assert published[-1].kind == "timeout"
-    assert await service.store.timers() == []
+    assert [(t.kind, t.due_at) for t in await service.store.timers()] == [
+        ("idle", clock.now() + 13 * 86400)]  # restarted by the timeout's move
 
 
 async def test_timers_survive_a_restart_and_due_ones_fire_at_start(store, clock):
@@ -134,10 +135,11 @@ async def test_timers_survive_a_restart_and_due_ones_fire_at_start(store, clock)
     await svc.timers.stop()
     clock.advance(120)  # the bot is down while the deadline passes
     svc2 = GameService(store, svc.registry, clock=clock)
-    assert await svc2.timers.start() == 1
+    assert [t.kind for t in await store.timers()] == ["rules", "idle"]
+    assert await svc2.timers.start() == 2
     for _ in range(20):
         await asyncio.sleep(0.01)
-        if not await store.timers():
+        if [t.kind for t in await store.timers()] == ["idle"]:
             break
     state = svc2.registry["tiny"].engine.load_state((await svc2.get(gid)).state)
     assert (state.waiting, state.turn) == (False, 1)

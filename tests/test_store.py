@@ -1,52 +1,125 @@
-"""Store: migrations, one-transaction commits, seats, timers, settings, stats."""
+"""Store: migrations, one-transaction commits, seats, timers, settings, stats - on both
+backends (``[sqlite]`` and ``[postgres]``; see tests/support/databases.py), plus what only
+PostgreSQL has: several processes on one database (row locks, timer leases), a lost
+connection, an unreachable server at start."""
 
 from __future__ import annotations
 
+import asyncio
+import os
+import socket
 import sqlite3
+import subprocess
+import sys
 
 import pytest
 import pytest_asyncio
 
-from bot.store import GuildSettings, StaleVersion, Store
+from bot.store import GuildSettings, PostgresUnavailable, StaleVersion, Store, StoreDown
+from bot.store.errors import postgres_address
 from bot.store.migrations import MIGRATIONS, SCHEMA_VERSION
+from tests.support.databases import PG_URL, SKIP_REASON, CuttableProxy, databases
+
+needs_pg = pytest.mark.skipif(not PG_URL, reason=SKIP_REASON)
 
 
-async def test_migrate_from_empty_reaches_latest(tmp_path):
+async def test_migrate_from_empty_reaches_latest(store):
+    assert await store.user_version() == SCHEMA_VERSION == len(MIGRATIONS) == 7
+
+
+async def test_sqlite_file_is_wal_with_foreign_keys(tmp_path):
     store = await Store.open(tmp_path / "a.db")
-    assert await store.user_version() == SCHEMA_VERSION == len(MIGRATIONS) == 5
-    async with store._db.execute("PRAGMA journal_mode") as cur:
-        assert (await cur.fetchone())[0] == "wal"
-    async with store._db.execute("PRAGMA foreign_keys") as cur:
-        assert (await cur.fetchone())[0] == 1
+    assert store.dialect == "sqlite"
+    assert (await store._one("PRAGMA journal_mode"))[0] == "wal"
+    assert (await store._one("PRAGMA foreign_keys"))[0] == 1
     await store.close()
 
 
 @pytest.mark.parametrize("start", range(0, SCHEMA_VERSION + 1))
-async def test_migrate_from_each_earlier_version(tmp_path, start):
-    path = tmp_path / "b.db"
-    store = await Store.open(path, migrate=False)
+async def test_migrate_from_each_earlier_version(database, start):
+    store = await Store.open(database, migrate=False)
     assert await store.migrate(target=start) == start
-    if start >= 1:
-        await store.create_game(kind="tiny", guild_id=1, channel_id=2, host_id=3,
-                                host_name="Ana", options={}, seed=7)
     await store.close()
-    store = await Store.open(path)
+    if start >= 1:  # rows as that schema holds them: a lobby, a game with its table posted,
+        # a finished game (written with the columns of migration 1 only)
+        store = await Store.open(database, migrate=False)
+        async with store._tx() as db:
+            for table_message_id, status, state, version in [
+                    (None, "lobby", None, 0), (99, "active", "{}", 4), (98, "finished", "{}", 9)]:
+                await db.execute(
+                    "INSERT INTO games (kind, guild_id, channel_id, table_message_id, host_id,"
+                    " status, seed, state, version, created_at, updated_at) VALUES"
+                    " ('tiny', 1, 2, ?, 3, ?, 7, ?, ?, 0, 0)",
+                    (table_message_id, status, state, version))
+            await db.execute("INSERT INTO seats (game_id, seat, position, user_id, name)"
+                             " VALUES (1, 's0', 0, 3, 'Ana')")
+        await store.close()
+    store = await Store.open(database)
     assert await store.user_version() == SCHEMA_VERSION
     if start >= 1:
         seats = await store.seats(1)
         assert [(s.seat, s.name, s.missed_turns, s.ai_takeover) for s in seats] == [
             ("s0", "Ana", 0, False)
         ]
+    if 1 <= start < 6:
+        # A table posted before migration 6 counts as showing the stored version, and a
+        # game finished before it as scored.
+        assert [(g.id, g.table_version) for g in await store.games_with_status(
+            "lobby", "active", "finished")] == [(1, None), (2, 4), (3, 9)]
+        rows = await store._all("SELECT id, result_recorded FROM games ORDER BY id")
+        assert [tuple(r) for r in rows] == [(1, 0), (2, 0), (3, 1)]
     await store.close()
 
 
+def _family(declared: str) -> str:
+    """The kind of value a column holds, as both dialects name it."""
+    declared = declared.lower()
+    if "int" in declared:
+        return "integer"
+    if declared in ("real", "double precision"):
+        return "float"
+    if declared == "text":
+        return "text"
+    raise AssertionError(f"unexpected column type {declared}")
+
+
+@needs_pg
+@pytest.mark.parametrize("number", range(1, SCHEMA_VERSION + 1))
+async def test_each_migration_gives_the_same_tables_and_columns_in_both_dialects(
+        tmp_path, number):
+    """Migration ``number`` in SQLite and in PostgreSQL: the same tables, the same columns
+    in the same order, each holding the same kind of value and the same NOT NULL."""
+    sqlite_store = await Store.open(tmp_path / "s.db", migrate=False)
+    await sqlite_store.migrate(target=number)
+    tables = [r[0] for r in await sqlite_store._all(
+        "SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%'"
+        " ORDER BY name")]
+    lite = {t: [(r["name"], _family(r["type"]), bool(r["notnull"] or r["pk"]))
+                for r in await sqlite_store._all(f"PRAGMA table_info({t})")] for t in tables}
+    await sqlite_store.close()
+    async with databases("postgres", tmp_path) as new:
+        pg_store = await Store.open(await new(), migrate=False)
+        await pg_store.migrate(target=number)
+        rows = await pg_store._all(
+            "SELECT table_name, column_name, data_type, is_nullable FROM"
+            " information_schema.columns WHERE table_schema=current_schema()"
+            " AND table_name <> 'herdbot_schema' ORDER BY table_name, ordinal_position")
+        await pg_store.close()
+    pg: dict[str, list[tuple[str, str, bool]]] = {}
+    for r in rows:
+        pg.setdefault(r["table_name"], []).append(
+            (r["column_name"], _family(r["data_type"]), r["is_nullable"] == "NO"))
+    assert pg == lite
+
+
 @pytest_asyncio.fixture
-async def opened():
-    """Open stores through ``await opened(path)``; all are closed after the test."""
+async def opened(new_database):
+    """``await opened()``: a migrated store on a fresh database of this run's backend;
+    ``await opened(target)`` another store on the same database. All closed after."""
     stores: list[Store] = []
 
-    async def _open(path, **kw):
-        store = await Store.open(path, **kw)
+    async def _open(target=None, **kw):
+        store = await Store.open(target or await new_database(), **kw)
         stores.append(store)
         return store
 
@@ -62,8 +135,8 @@ async def _active_game(store: Store) -> int:
     return rec.id
 
 
-async def test_commit_action_writes_state_and_action_together(tmp_path, opened):
-    store = await opened(tmp_path / "c.db")
+async def test_commit_action_writes_state_and_action_together(opened):
+    store = await opened()
     gid = await _active_game(store)
     await store.commit_action(gid, expected_version=0, state='{"v": 1}', version=1, seat="s0",
                               action={"type": "add", "n": 1}, events=[{"type": "add"}])
@@ -73,8 +146,8 @@ async def test_commit_action_writes_state_and_action_together(tmp_path, opened):
     assert [(a.version, a.seat, a.action) for a in log] == [(1, "s0", {"type": "add", "n": 1})]
 
 
-async def test_stale_version_writes_nothing(tmp_path, opened):
-    store = await opened(tmp_path / "d.db")
+async def test_stale_version_writes_nothing(opened):
+    store = await opened()
     gid = await _active_game(store)
     with pytest.raises(StaleVersion) as info:
         await store.commit_action(gid, expected_version=5, state="{}", version=6, seat="s0",
@@ -84,23 +157,27 @@ async def test_stale_version_writes_nothing(tmp_path, opened):
     assert await store.actions(gid) == []
 
 
-async def test_failed_action_insert_rolls_back_the_state(tmp_path, opened):
+async def test_failed_action_insert_rolls_back_the_state(opened):
     """A crash between the state write and the action write cannot leave half a move:
     a duplicate action row makes the INSERT fail, and the state UPDATE is rolled back."""
-    store = await opened(tmp_path / "e.db")
+    store = await opened()
     gid = await _active_game(store)
-    await store._db.execute(
+    await store._backend.write(
         "INSERT INTO actions (game_id, version, seat, action, events, created_at)"
         " VALUES (?, 1, 's9', '{}', '[]', 0)", (gid,))
-    with pytest.raises(sqlite3.IntegrityError):
+    expected = sqlite3.IntegrityError if store.dialect == "sqlite" else StoreDown
+    with pytest.raises(expected) as info:
         await store.commit_action(gid, expected_version=0, state='{"v": 1}', version=1,
                                   seat="s0", action={}, events=[])
+    if store.dialect == "postgres":
+        assert info.value.lost is False
+        assert type(info.value.__cause__).__name__ == "UniqueViolationError"
     rec = await store.get_game(gid)
     assert (rec.version, rec.state) == (0, '{"v": 0}')
 
 
-async def test_seats_refuse_duplicates_and_overflow(tmp_path, opened):
-    store = await opened(tmp_path / "f.db")
+async def test_seats_refuse_duplicates_and_overflow(opened):
+    store = await opened()
     rec = await store.create_game(kind="tiny", guild_id=1, channel_id=2, host_id=3,
                                   host_name="Ana", options={}, seed=7)
     assert await store.add_seat(rec.id, user_id=3, name="Ana", is_ai=False, max_seats=2) is None
@@ -112,33 +189,70 @@ async def test_seats_refuse_duplicates_and_overflow(tmp_path, opened):
     assert (ai.seat, ai.is_ai) == ("s1", True)
 
 
-async def test_timers_upsert_and_order(tmp_path, opened):
-    store = await opened(tmp_path / "g.db")
+async def test_discord_sized_ids_round_trip(opened):
+    """Discord ids are 64-bit: 1_300_000_000_000_000_000 fits both backends' columns."""
+    store = await opened()
+    big = 1_300_000_000_000_000_000
+    rec = await store.create_game(kind="tiny", guild_id=big, channel_id=big + 1, host_id=big + 2,
+                                  host_name="Ana", options={"x": 1}, seed=2**31 - 1)
+    await store.update_game(rec.id, thread_id=big + 3)
+    got = await store.game_by_thread(big + 3)
+    assert (got.guild_id, got.channel_id, got.host_id, got.options, got.seed) == (
+        big, big + 1, big + 2, {"x": 1}, 2**31 - 1)
+    assert [g.id for g in await store.active_games_of(big + 2, big)] == [rec.id]
+    assert await store.active_games_of(big + 2, 5) == []
+
+
+async def test_lobby_limit_counts_open_lobbies(opened):
+    store = await opened()
+    for _ in range(2):
+        await store.create_game(kind="tiny", guild_id=1, channel_id=2, host_id=3,
+                                host_name="Ana", options={}, seed=7, max_open=2)
+    with pytest.raises(Exception) as info:
+        await store.create_game(kind="tiny", guild_id=1, channel_id=2, host_id=3,
+                                host_name="Ana", options={}, seed=7, max_open=2)
+    assert (type(info.value).__name__, info.value.open) == ("LobbyLimit", 2)
+    assert await store.count_games() == {"lobby": 2}
+
+
+async def test_timers_upsert_and_order(opened):
+    store = await opened()
     gid = await _active_game(store)
     await store.upsert_timer(gid, "rules", "k1", 50.0, {"a": 1})
     await store.upsert_timer(gid, "rules", "k2", 40.0, {"a": 2})
     await store.upsert_timer(gid, "turn", "t", 45.0, {})
     timers = await store.timers()
-    assert [(t.kind, t.key, t.due_at) for t in timers] == [("rules", "k2", 40.0), ("turn", "t", 45.0)]
-    await store.delete_timer(gid)
+    assert [(t.kind, t.key, t.due_at, t.payload) for t in timers] == [
+        ("rules", "k2", 40.0, {"a": 2}), ("turn", "t", 45.0, {})]
+    assert await store.next_due() == 40.0
+    assert [t.kind for t in await store.due_timers(44.0)] == ["rules"]
+    assert await store.delete_timer(gid, "turn") == 1
+    assert await store.delete_timer(gid) == 1
     assert await store.timers() == []
+    assert await store.next_due() is None
 
 
-async def test_settings_prefs_and_stats(tmp_path, opened):
-    store = await opened(tmp_path / "h.db")
+async def test_settings_prefs_and_stats(opened):
+    store = await opened()
     assert (await store.guild_settings(9)).turn_timer is None
     await store.save_guild_settings(GuildSettings(guild_id=9, turn_timer="10m", dm_notifications=False))
+    await store.save_guild_settings(GuildSettings(guild_id=9, turn_timer="2m", dm_notifications=False,
+                                                  max_open_lobbies=4))
     s = await store.guild_settings(9)
-    assert (s.turn_timer, s.dm_notifications) == ("10m", False)
+    assert (s.turn_timer, s.dm_notifications, s.max_open_lobbies) == ("2m", False, 4)
     await store.set_member_prefs(4, dm_closed=True)
+    await store.set_member_prefs(4, turn_notices=True)
     assert await store.member_prefs(4) == {"dm_opt_out": False, "dm_closed": True,
-                                           "dm_closed_told": False, "turn_notices": False}
+                                           "dm_closed_told": False, "turn_notices": True}
     await store.record_result(9, "tiny", [(4, True, 12), (5, False, 8)])
     await store.record_result(9, "tiny", [(4, False, 15), (5, True, 20)])
+    await store.record_result(9, "tiny", [(5, False, 3)])
     rows = await store.stats(9, kind="tiny")
-    assert [(r.user_id, r.played, r.won, r.best_score) for r in rows] == [(4, 2, 1, 15), (5, 2, 1, 20)]
+    assert [(r.user_id, r.played, r.won, r.best_score) for r in rows] == [(4, 2, 1, 15), (5, 3, 1, 20)]
+    assert [r.user_id for r in await store.stats(9, user_id=5)] == [5]
     assert await store.forget_stats(4, 9) == 1
     assert [r.user_id for r in await store.stats(9)] == [5]
+    assert await store.forget_stats(5) == 1
 
 
 async def test_a_final_move_writes_its_stats_in_the_same_transaction(store):
@@ -160,6 +274,39 @@ async def test_a_final_move_writes_its_stats_in_the_same_transaction(store):
     assert (await store.get_game(game.id)).status == "finished"
 
 
+async def test_shown_version_result_once_and_idle_setting_on_each_backend(store):
+    """The catch-up columns (migrations 5-6): ``table_version`` only grows and a finished
+    game behind it is listed; a result given with ``game_id`` is recorded once; a reset
+    lobby forgets its table and ping; ``end_idle_games`` and 64-bit ids round-trip."""
+    gid = await _active_game(store)
+    await store.update_game(gid, pinged_key="turn:s0", table_message_id=1_400_000_000_000_000_002)
+    await store.mark_shown(gid, 3)
+    await store.mark_shown(gid, 2)  # an older post never lowers it
+    assert (await store.get_game(gid)).table_version == 3
+    await store.commit_action(gid, expected_version=0, state="{}", version=4, seat="s0",
+                              action={}, events=[], status="finished")
+    assert [g.id for g in await store.finished_games_behind()] == [gid]
+    await store.mark_shown(gid, 4)
+    assert await store.finished_games_behind() == []
+    rows = [(4, True, 20)]
+    assert await store.record_result(9, "tiny", rows, game_id=gid) is True
+    assert await store.record_result(9, "tiny", rows, game_id=gid) is False
+    assert [(r.user_id, r.played, r.won) for r in await store.stats(9)] == [(4, 1, 1)]
+    other = await _active_game(store)
+    await store.update_game(other, pinged_key="turn:s0", table_version=0)
+    assert await store.reset_to_lobby(other) is True
+    row = await store._one("SELECT status, pinged_key, table_version FROM games WHERE id=?",
+                           (other,))
+    assert tuple(row) == ("lobby", None, None)
+    await store.save_guild_settings(GuildSettings(guild_id=1_300_000_000_000_000_000,
+                                                  end_idle_games=False))
+    assert (await store.guild_settings(1_300_000_000_000_000_000)).end_idle_games is False
+    await store.save_guild_settings(GuildSettings(guild_id=1_300_000_000_000_000_000,
+                                                  end_idle_games=True, turn_timer="24h"))
+    got = await store.guild_settings(1_300_000_000_000_000_000)
+    assert (got.end_idle_games, got.turn_timer) == (True, "24h")
+
+
 async def test_dm_channel_kept_beside_the_member_preferences(store):
     assert await store.dm_channel(8) is None
     await store.set_member_prefs(8, turn_notices=True)
@@ -167,3 +314,180 @@ async def test_dm_channel_kept_beside_the_member_preferences(store):
     await store.set_member_prefs(8, dm_opt_out=True)
     assert await store.dm_channel(8) == 777
     assert (await store.member_prefs(8))["turn_notices"] is True
+
+
+async def test_an_unreadable_timer_row_is_skipped_noted_and_dropped_only_while_unreadable(store):
+    game = await store.create_game(kind="tiny", guild_id=1, channel_id=2, host_id=3,
+                                   host_name="Ana", options={}, seed=7)
+    tid = (await store.upsert_timer(game.id, "turn", "k1", 10.0, {"seats": ["s0"]})).id
+    await store._backend.write("UPDATE timers SET payload='{x' WHERE id=?", (tid,))
+    assert await store.due_timers(20.0) == [] and await store.timer(game.id, "turn") is None
+    assert store.unreadable_timers == {tid: (game.id, "'turn' timer: JSONDecodeError: Expecting "
+                                             "property name enclosed in double quotes: line 1 "
+                                             "column 2 (char 1)")}
+    # Written again over the same game and kind (same row id): the new timer is kept.
+    await store.upsert_timer(game.id, "turn", "k2", 30.0, {})
+    assert await store.delete_timer_row(tid) is False
+    assert [(t.id, t.key, t.due_at) for t in await store.timers()] == [(tid, "k2", 30.0)]
+    if store.dialect == "sqlite":
+        # A due time that is not a number is never due, and next_due ignores it.
+        await store._backend.write("UPDATE timers SET due_at='soon' WHERE id=?", (tid,))
+        assert await store.next_due() is None and await store.due_timers(1e12) == []
+    else:  # a PostgreSQL due_at holds numbers only: unreadable by its payload again
+        await store._backend.write("UPDATE timers SET payload='[' WHERE id=?", (tid,))
+        assert await store.due_timers(1e12) == [] and await store.next_due() == 30.0
+    assert await store.delete_timer_row(tid) is True
+    assert await store.timers() == []
+
+
+# -- PostgreSQL: several processes on one database ------------------------------------
+
+
+@pytest_asyncio.fixture
+async def pg_database(tmp_path):
+    """A fresh PostgreSQL schema's URL (skipped without a server)."""
+    if not PG_URL:
+        pytest.skip(SKIP_REASON)
+    async with databases("postgres", tmp_path) as new:
+        yield await new()
+
+
+async def test_a_due_timer_is_claimed_by_exactly_one_process_until_its_lease_ends(pg_database):
+    """Two stores stand for two processes: both ask for the due timers at once; one gets
+    the timer, the other nothing, and the other waits for the lease's end. After the lease
+    (the claimer died while firing) the other takes it over."""
+    a, b = await Store.open(pg_database), await Store.open(pg_database)
+    try:
+        gid = await _active_game(a)
+        await a.upsert_timer(gid, "rules", "k", 100.0, {})
+        got_a, got_b = await asyncio.gather(a.due_timers(150.0), b.due_timers(150.0))
+        assert sorted([len(got_a), len(got_b)]) == [0, 1]
+        winner, other = (a, b) if got_a else (b, a)
+        row = await a._one("SELECT claimed_by, lease_until FROM timers")
+        assert (row["claimed_by"], row["lease_until"]) == (winner.claimant, 150.0 + 60.0)
+        assert await other.due_timers(209.0) == []
+        assert await other.next_due() == 210.0
+        assert await winner.next_due() == 100.0  # its own claim: retry after a failure
+        assert [t.key for t in await winner.due_timers(160.0)] == ["k"]  # renews its lease
+        taken = await other.due_timers(220.0)  # lease of 160 + 60 is over
+        assert [t.key for t in taken] == ["k"]
+        # Rescheduling the timer drops the claim: anyone may fire the new deadline.
+        await winner.upsert_timer(gid, "rules", "k2", 300.0, {})
+        row = await a._one("SELECT claimed_by, lease_until FROM timers")
+        assert (row["claimed_by"], row["lease_until"]) == (None, None)
+    finally:
+        await a.close()
+        await b.close()
+
+
+async def test_concurrent_moves_from_two_processes_apply_once(pg_database):
+    """The row lock on the game plus the version check: 20 commits of version 1 from two
+    stores at once, exactly one is applied and 19 are StaleVersion; the log has one row."""
+    a, b = await Store.open(pg_database), await Store.open(pg_database)
+    try:
+        gid = await _active_game(a)
+
+        async def move(store: Store, n: int) -> None:
+            await store.commit_action(gid, expected_version=0, state=f'{{"n": {n}}}', version=1,
+                                      seat="s0", action={"n": n}, events=[])
+
+        results = await asyncio.gather(*(move(a if n % 2 else b, n) for n in range(20)),
+                                       return_exceptions=True)
+        assert sum(r is None for r in results) == 1
+        assert sum(isinstance(r, StaleVersion) and r.actual == 1 for r in results) == 19
+        log = await a.actions(gid)
+        assert len(log) == 1 and (await b.get_game(gid)).state == f'{{"n": {log[0].action["n"]}}}'
+    finally:
+        await a.close()
+        await b.close()
+
+
+async def test_a_lost_connection_refuses_and_the_store_recovers_by_itself(pg_database):
+    """The connection to PostgreSQL is cut (a proxy drops it and refuses new ones): a move
+    fails with StoreDown(lost=True) and writes nothing; once the server is reachable again
+    the same store commits the move without being reopened."""
+    proxy = await CuttableProxy(*postgres_address(PG_URL)).start()
+    store = await Store.open(proxy.url(pg_database))
+    try:
+        gid = await _active_game(store)
+        await proxy.cut()
+        with pytest.raises(StoreDown) as info:
+            await store.commit_action(gid, expected_version=0, state='{"v": 1}', version=1,
+                                      seat="s0", action={}, events=[])
+        assert info.value.lost is True
+        assert str(info.value).startswith("herdbot: PostgreSQL connection lost (")
+        with pytest.raises(StoreDown):  # still down: refused again, quickly
+            await store.get_game(gid)
+        await proxy.restore()
+        await store.commit_action(gid, expected_version=0, state='{"v": 1}', version=1,
+                                  seat="s0", action={}, events=[])
+        assert [(a.version, a.seat) for a in await store.actions(gid)] == [(1, "s0")]
+    finally:
+        await store.close()
+        await proxy.cut()
+
+
+def _closed_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+async def test_an_unreachable_postgresql_at_open_names_host_and_port():
+    port = _closed_port()
+    with pytest.raises(PostgresUnavailable) as info:
+        await Store.open(f"postgresql://herdbot:secret@127.0.0.1:{port}/herdbot")
+    assert str(info.value) == (
+        f"herdbot: cannot use PostgreSQL at 127.0.0.1:{port} (HERDBOT_DATABASE): connection "
+        "refused (no server listening there).")
+
+
+def test_herdbot_run_on_an_unreachable_postgresql_prints_one_line_and_exits_1(tmp_path):
+    port = _closed_port()
+    env = {**os.environ, "DISCORD_TOKEN": "x" * 60,
+           "HERDBOT_DATABASE": f"postgresql://herdbot:secret@127.0.0.1:{port}/herdbot"}
+    proc = subprocess.run([sys.executable, "-m", "bot", "run"], capture_output=True, text=True,
+                          cwd=tmp_path, env=env, timeout=60)
+    assert (proc.returncode, proc.stdout) == (1, "")
+    assert proc.stderr == (
+        f"herdbot: cannot use PostgreSQL at 127.0.0.1:{port} (HERDBOT_DATABASE): connection "
+        "refused (no server listening there).\n")
+
+
+# -- HERDBOT_DATABASE: a file or a URL ------------------------------------------------
+
+
+def test_herdbot_database_is_a_file_path_or_a_postgresql_url():
+    from pathlib import Path
+
+    from bot.config import Settings
+
+    pg = Settings(_env_file=None, HERDBOT_DATABASE="postgresql://hb:pw@db:5433/herdbot")
+    assert (pg.database_url, pg.sqlite_path) == ("postgresql://hb:pw@db:5433/herdbot", None)
+    assert postgres_address(pg.database_url) == ("db", 5433)
+    assert postgres_address("postgresql:///herdbot") == ("localhost", 5432)
+    lite = Settings(_env_file=None, HERDBOT_DATABASE="data/bot.sqlite3")
+    assert (lite.database_url, lite.sqlite_path) == (None, Path("data/bot.sqlite3"))
+
+
+def test_another_url_scheme_is_refused_without_showing_the_password():
+    from pydantic import ValidationError
+
+    from bot.config import Settings, describe_errors
+
+    with pytest.raises(ValidationError) as info:
+        Settings(_env_file=None, HERDBOT_DATABASE="mysql://hb:pw@db/herdbot")
+    assert describe_errors(info.value) == [
+        "herdbot: HERDBOT_DATABASE='mysql://hb:***@db/herdbot' is not allowed; use a file "
+        "path, or a PostgreSQL URL postgresql://user:password@host:port/db (set in the "
+        "environment or .env)."]
+
+
+def test_herdbot_backup_of_a_postgresql_database_points_to_pg_dump(tmp_path):
+    env = {**os.environ, "HERDBOT_DATABASE": "postgresql://hb:pw@127.0.0.1:5/herdbot"}
+    proc = subprocess.run([sys.executable, "-m", "bot", "backup", str(tmp_path / "b")],
+                          capture_output=True, text=True, cwd=tmp_path, env=env, timeout=60)
+    assert (proc.returncode, proc.stdout) == (1, "")
+    assert proc.stderr == ("herdbot: `herdbot backup` copies a SQLite file, and "
+                           "HERDBOT_DATABASE is a PostgreSQL database: back it up with "
+                           "pg_dump.\n")

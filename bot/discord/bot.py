@@ -10,10 +10,9 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
-import sqlite3
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 import discord
 from discord import app_commands
@@ -27,7 +26,7 @@ from bot.discord.publisher import Publisher
 from bot.discord.replies import defer, quoted, send_error
 from bot.games.registry import Registry
 from bot.runtime import Clock, GameError, GameService, Update
-from bot.store import GameRecord, Store
+from bot.store import STORE_FAILURES, GameRecord, SeatRecord, Store, UnreadableRow
 
 if TYPE_CHECKING:
     from bot.discord.game_cog import GameCog
@@ -44,18 +43,45 @@ OOPS = "Something went wrong on our side; nothing was changed. Please try again.
 #: The same when the game had already changed (stored) before it broke.
 OOPS_AFTER_CHANGE = ("Something went wrong on our side after the game was updated; what "
                      "you did was saved. See /game status.")
-#: What a player sees when the database refuses a write (a full disk) or cannot be read.
+#: What a player sees when the database refuses a write (a full disk), cannot be read, or
+#: (PostgreSQL) cannot be reached: nothing was written, and the same click works later.
 STORE_DOWN = ("herdbot cannot save anything right now (its database is full or unavailable), "
               "so this was not done. Please try again in a few minutes.")
+#: The same when what the member did was stored and a later write (AI moves, timers) failed.
+STORE_DOWN_AFTER_CHANGE = (
+    "What you did was saved, but herdbot cannot save anything more right now (its database "
+    "is full or unavailable). The game carries on by itself as soon as it can save again.")
 
 
-def log_store_error(what: str, exc: sqlite3.Error) -> None:
+def log_store_error(what: str, exc: Exception) -> None:
     """One log line (no traceback) for a request refused because the database failed."""
     log.warning("%s refused: database error (%s: %s)", what, type(exc).__name__, exc)
 
 
+#: Key of :attr:`discord.Interaction.extras` holding the games a command may change, as
+#: stored before it ran (:meth:`HerdBot.games_before`).
+BEFORE = "herdbot.before"
+
+
+class GamesBefore(NamedTuple):
+    """What :meth:`HerdBot.games_before` noted: ``games`` maps a game id to its stored row
+    and seats; ``seated`` holds the ids of the member's lobbies and running games."""
+
+    games: dict[int, tuple[GameRecord, list[SeatRecord]]]
+    seated: set[int]
+
+
 class HerdTree(app_commands.CommandTree["HerdBot"]):
-    """CommandTree whose errors become a short ephemeral message; tracebacks go to the log."""
+    """CommandTree whose errors become a short ephemeral message; tracebacks go to the log.
+
+    Before a slash command runs, the stored games it may change are noted (see
+    :meth:`HerdBot.games_before`), so that an error afterwards can say truly whether
+    something was saved (``STORE_DOWN_AFTER_CHANGE``, ``OOPS_AFTER_CHANGE``) or not."""
+
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        if interaction.type is discord.InteractionType.application_command:
+            interaction.extras[BEFORE] = await self.client.games_before(interaction)
+        return True
 
     async def on_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
@@ -70,14 +96,20 @@ class HerdTree(app_commands.CommandTree["HerdBot"]):
         if isinstance(error, app_commands.TransformerError):
             await send_error(interaction, f"That value does not fit: “{quoted(error.value)}”.")
             return
-        if isinstance(original, sqlite3.Error):
+        changed = await self.client.changed_since(interaction.extras.get(BEFORE), interaction)
+        if isinstance(original, STORE_FAILURES):
             log_store_error(f"command {getattr(interaction.command, 'qualified_name', '?')}",
                             original)
-            await send_error(interaction, STORE_DOWN)
+            if changed:
+                # The rest (AI moves, timers, the table) is caught up once writes work.
+                self.client.service.start_catch_up()
+                await send_error(interaction, STORE_DOWN_AFTER_CHANGE)
+            else:
+                await send_error(interaction, STORE_DOWN)
             return
         log.error("command %s failed", getattr(interaction.command, "qualified_name", "?"),
                   exc_info=original)
-        await send_error(interaction, OOPS)
+        await send_error(interaction, OOPS_AFTER_CHANGE if changed else OOPS)
 
 
 class HerdBot(commands.Bot):
@@ -143,9 +175,8 @@ class HerdBot(commands.Bot):
         self.add_dynamic_items(HerdButton, HerdSelect)
         armed = await self.service.timers.start()
         # Supervised: a failure (a full disk) is logged once and the pass runs again later.
-        self._reconcile = self.service.supervisor.start(
-            "herdbot-reconcile-timers", self.service.reconcile_timers, forever=False)
-        log.info("store %s ready; %d timers re-armed", self.settings.database_path, armed)
+        self._reconcile = self.service.start_catch_up()
+        log.info("store %s ready; %d timers re-armed", self.store.name, armed)
         if self._sync:
             await self.sync_commands()
 
@@ -209,9 +240,12 @@ class HerdBot(commands.Bot):
         before: GameRecord | None = None
         before_seats: list[Any] = []
         try:
-            before = await self.store.get_game(cid.game_id)
-            if cid.scope == "l":  # lobby clicks change seats and options, not the version
-                before_seats = await self.store.seats(cid.game_id)
+            try:
+                before = await self.store.get_game(cid.game_id)
+                if cid.scope == "l":  # lobby clicks change seats and options, not the version
+                    before_seats = await self.store.seats(cid.game_id)
+            except UnreadableRow:  # quarantined: the lobby or game answers in words
+                before = None
             if cid.scope == "l":
                 lobby = self.get_cog("Lobby")
                 await lobby.on_component(interaction, cid, values)  # type: ignore[union-attr]
@@ -225,23 +259,80 @@ class HerdBot(commands.Bot):
             await cog.handle_component(interaction, cid, values)
         except GameError as exc:
             await send_error(interaction, exc.message, secret=bool(cog and cog.hidden_info))
-        except sqlite3.Error as exc:
+        except STORE_FAILURES as exc:
             log_store_error(f"component {custom_id}", exc)
-            await send_error(interaction, STORE_DOWN)
+            if await self._changed(before, cid.game_id, before_seats):
+                # The rest (AI moves, timers, the table) is caught up once writes work.
+                self.service.start_catch_up()
+                await send_error(interaction, STORE_DOWN_AFTER_CHANGE)
+            else:
+                await send_error(interaction, STORE_DOWN)
         except Exception:
             log.exception("component %s failed", custom_id)
-            changed = False
-            if before is not None:
-                try:
-                    after = await self.store.get_game(cid.game_id)
-                    after_seats = await self.store.seats(cid.game_id) if before_seats else []
-                except Exception:  # the store itself broke: say nothing more than OOPS
-                    after, after_seats = None, before_seats
-                changed = after is not None and (
-                    (before.status, before.version, before.options)
-                    != (after.status, after.version, after.options)
-                    or before_seats != after_seats)
+            changed = await self._changed(before, cid.game_id, before_seats)
             await send_error(interaction, OOPS_AFTER_CHANGE if changed else OOPS)
+
+    async def games_before(self, interaction: discord.Interaction) -> GamesBefore | None:
+        """The stored games a slash command by ``interaction.user`` may change, read before
+        it runs: the game of the channel it is used in (a game's thread) and the member's
+        lobbies and running games in this server, each with its seats. ``None`` when the
+        store cannot be read (nothing is claimed then)."""
+        try:
+            mine = await self.store.active_games_of(interaction.user.id, interaction.guild_id)
+            games = {g.id: g for g in mine}
+            here = (await self.store.game_id_by_thread(interaction.channel_id)
+                    if interaction.channel_id is not None else None)
+            if here is not None and here not in games:
+                try:
+                    record = await self.store.get_game(here)
+                except UnreadableRow:
+                    record = None
+                if record is not None:
+                    games[here] = record
+            seats = {}
+            for game_id in games:
+                try:
+                    seats[game_id] = await self.store.seats(game_id)
+                except UnreadableRow:
+                    seats[game_id] = []
+        except Exception:  # the store cannot be read: claim nothing afterwards
+            log.warning("command %s: the games it may change could not be read first",
+                        getattr(interaction.command, "qualified_name", "?"), exc_info=True)
+            return None
+        return GamesBefore({g: (r, seats[g]) for g, r in games.items()}, {g.id for g in mine})
+
+    async def changed_since(self, before: GamesBefore | None,
+                            interaction: discord.Interaction) -> bool:
+        """True when a game noted in ``before`` (:meth:`games_before`) changed in the store
+        since (status, version, options or seats), or the member holds a seat in a lobby or
+        game that was not there before (a lobby ``/play`` stored). False when unknown."""
+        if before is None:
+            return False
+        for game_id, (record, seats) in before.games.items():
+            if await self._changed(record, game_id, seats):
+                return True
+        try:
+            mine = await self.store.active_games_of(interaction.user.id, interaction.guild_id)
+        except Exception:  # the store itself broke: claim nothing
+            return False
+        return any(g.id not in before.seated for g in mine)
+
+    async def _changed(self, before: GameRecord | None, game_id: int,
+                       before_seats: list[Any] | None = None) -> bool:
+        """True when game ``game_id``'s stored status, version or options differ from
+        ``before``, or (for a lobby, ``before_seats`` given) its seats do: what a failed
+        request had already stored. False when unknown."""
+        if before is None:
+            return False
+        try:
+            after = await self.store.get_game(game_id)
+            after_seats = await self.store.seats(game_id) if before_seats else []
+        except Exception:  # the store itself broke: claim nothing
+            return False
+        return after is not None and (
+            (before.status, before.version, before.options)
+            != (after.status, after.version, after.options)
+            or (bool(before_seats) and before_seats != after_seats))
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """Answer component clicks discord.py's dispatch will not route (never 'This

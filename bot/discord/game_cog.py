@@ -27,7 +27,7 @@ from bot.discord.text import md_name, pinging, plain_name
 from bot.games.base import Action, Event, Pending, Result, State
 from bot.games.registry import GameSpec
 from bot.runtime import GameError, Update, UpdateKind
-from bot.store import GameRecord, SeatRecord
+from bot.store import STORE_FAILURES, GameRecord, SeatRecord
 
 if TYPE_CHECKING:
     from bot.discord.bot import HerdBot
@@ -36,6 +36,12 @@ log = logging.getLogger(__name__)
 
 #: Discord's limit on an embed description.
 EMBED_LIMIT = 4096
+
+#: The update kinds that carry moves to show: a member's, a timer's, or those a catch-up
+#: shows after a restart (the thread never saw them); the cogs treat them alike.
+MOVES = (UpdateKind.ACTION, UpdateKind.TIMEOUT, UpdateKind.CATCHUP)
+#: The update kinds that show a new state version in the game's thread.
+SHOWS_A_VERSION = (UpdateKind.STARTED, *MOVES)
 
 #: Discord's error codes for a channel that no longer exists and for a locked thread.
 UNKNOWN_CHANNEL = 10003
@@ -415,9 +421,10 @@ class GameCog(commands.Cog):
         if isinstance(message, discord.WebhookMessage) and table.result is None:
             self._posted[table.record.id] = message
         await self.bot.store.update_game(table.record.id, table_message_id=message.id,
-                                         pinged_key=key)
+                                         pinged_key=key, table_version=table.state.version)
         table.record = table.record.model_copy(update={"table_message_id": message.id,
-                                                       "pinged_key": key})
+                                                       "pinged_key": key,
+                                                       "table_version": table.state.version})
         for seat_id in humans:
             await self.turn_notice(table, seat_id, message)
         await pub.retire(channel, interaction, old, posted)
@@ -425,13 +432,23 @@ class GameCog(commands.Cog):
     async def show_update(
         self, update: Update, interaction: discord.Interaction | None = None
     ) -> bool:
-        """:meth:`on_update` for a change that is already stored. When Discord refuses a
+        """:meth:`on_update` for a change that is already stored; once shown, its version
+        is stored as what the thread shows (``Store.mark_shown``; a version left unshown is
+        caught up at the next start). When Discord refuses a
         post in the game's thread the change stays made and the member who acted (if any)
         is told so, with where to look; a deleted thread ends the game (see
         :meth:`thread_gone`). Never raises for a Discord refusal; returns True when
         everything was posted."""
         try:
             await self.on_update(update, interaction)
+            if update.state is not None and update.kind in SHOWS_A_VERSION:
+                # The thread shows this version now (a table, a panel edit or a line; some
+                # changes show nothing public): start-up catch-up skips it.
+                try:
+                    await self.bot.store.mark_shown(update.record.id, update.state.version)
+                except STORE_FAILURES as exc:  # shown all the same; a restart shows it again
+                    log.warning("game %s: could not record the version shown (%s)",
+                                update.record.id, exc)
             return True
         except discord.HTTPException as exc:
             what = await self.posting_failed(update.record, exc)
@@ -479,13 +496,13 @@ class GameCog(commands.Cog):
 
     async def on_update(self, update: Update, interaction: discord.Interaction | None = None) -> None:
         """Show what changed: notes, the new table, private events, and the end."""
-        if update.kind == "archive":
+        if update.kind == UpdateKind.ARCHIVE:
             await self.archive(update.record)
             return
-        if update.kind == "ended" and update.state is None:  # a quarantined game
-            await self._announce_end(update.record)
+        if update.kind == UpdateKind.ENDED and update.state is None:  # a quarantined game
+            await self._announce_end(update.record, update.notes)
             return
-        if update.kind in ("lobby", "cancelled") or update.state is None:
+        if update.kind in (UpdateKind.LOBBY, UpdateKind.CANCELLED, UpdateKind.EXPIRED) or update.state is None:
             return
         table = Table(update.record, update.seats, update.spec, update.state)
         channel = self.channel_of(table.record)
@@ -499,8 +516,17 @@ class GameCog(commands.Cog):
                     allowed_mentions=table.pings(humans),
                 )
             return
-        if update.kind == "ended":
-            await self._announce_end(table.record)
+        if update.kind == UpdateKind.ENDED:
+            await self._announce_end(table.record, update.notes)
+            return
+        if update.kind == UpdateKind.IDLE_NOTICE:
+            if channel is not None:
+                humans = [s for s in table.pending.seats if table.is_human(s)]
+                who = " ".join(table.mention(s) for s in humans)
+                await channel.send(
+                    f"\N{HOURGLASS WITH FLOWING SAND} This game will end in 24 hours unless "
+                    f"someone moves.{f' Waiting for {who}.' if who else ''}",
+                    allowed_mentions=table.pings(humans))
             return
         # Notes (a turn timer ran out) lead the table's lines: no message of their own.
         notes = [Event(type="note", text=n) for n in update.notes]
@@ -509,15 +535,15 @@ class GameCog(commands.Cog):
         if update.result is not None:
             await self.finish(table)
 
-    async def _announce_end(self, record: GameRecord) -> None:
-        """Say in the thread that the game was ended early and retire the table's buttons."""
+    async def _announce_end(self, record: GameRecord, notes: list[str] | None = None) -> None:
+        """Say in the thread that the game was ended early (``notes``: why, instead of the
+        plain sentence) and retire the table's buttons."""
         channel = self.channel_of(record)
         if channel is None:
             return
+        why = " ".join(notes or []) or "This game was ended early; no scores are recorded."
         try:
-            await channel.send(
-                "\N{BLACK SQUARE FOR STOP} This game was ended early; no scores are recorded."
-            )
+            await channel.send(f"\N{BLACK SQUARE FOR STOP} {why}"[:2000])
         except discord.HTTPException as exc:  # the game is ended all the same
             log.info("game %s: could not post the end: %s", record.id, exc)
             return

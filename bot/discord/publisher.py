@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.runtime import Update, UpdateKind
+from bot.store import STORE_FAILURES
 
 if TYPE_CHECKING:
     from bot.discord.bot import HerdBot
@@ -125,7 +126,9 @@ class Publisher:
     """The service's subscriber: routes each update to the lobby or the game's cog.
 
     An unexpected failure while showing a click's change is logged and the member who
-    clicked is told truthfully that their move was saved (``OOPS_AFTER_CHANGE``).
+    clicked is told truthfully that their move was saved (``OOPS_AFTER_CHANGE``); when the
+    database failed meanwhile (a full disk), ``STORE_DOWN_AFTER_CHANGE``, and the catch-up
+    shows the change once writes work again.
     """
 
     def __init__(self, bot: HerdBot) -> None:
@@ -134,7 +137,7 @@ class Publisher:
     async def __call__(self, update: Update) -> None:
         """Show ``update`` (see the module docstring)."""
         interaction = update.origin if isinstance(update.origin, discord.Interaction) else None
-        if update.kind in (UpdateKind.LOBBY, UpdateKind.CANCELLED):
+        if update.kind in (UpdateKind.LOBBY, UpdateKind.CANCELLED, UpdateKind.EXPIRED):
             lobby = self.bot.get_cog("Lobby")
             if lobby is not None:
                 await lobby.on_lobby_update(update)  # type: ignore[attr-defined]
@@ -147,6 +150,13 @@ class Publisher:
             return
         try:
             await cog.show_update(update, interaction)
+        except STORE_FAILURES as exc:
+            from bot.discord.bot import STORE_DOWN_AFTER_CHANGE, log_store_error
+            from bot.discord.replies import send_error
+
+            log_store_error(f"showing {update.kind} of game {update.record.id}", exc)
+            self.bot.service.start_catch_up()
+            await send_error(interaction, STORE_DOWN_AFTER_CHANGE)
         except Exception:
             from bot.discord.bot import OOPS_AFTER_CHANGE
             from bot.discord.replies import send_error

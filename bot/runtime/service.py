@@ -41,6 +41,18 @@ TURN_TIMERS: dict[str, int | None] = {"off": None, "2m": 120, "10m": 600, "1h": 
 MAX_MISSED_TURNS = 3
 #: Safety cap on AI moves applied after one human action.
 MAX_AI_STEPS = 2000
+#: Seconds after it opens that a lobby nobody started closes (issue 14).
+LOBBY_EXPIRES_S = 3600
+#: Seconds without a move after which a game ends (where the server allows it), and how
+#: long before that its thread is told (issue 14).
+IDLE_END_S = 14 * 86400
+IDLE_NOTICE_S = 86400
+#: Whether a server that never chose ends games nobody moves in (``/settings``).
+END_IDLE_GAMES_DEFAULT = True
+
+
+#: The note of an ``ended`` update for a game nobody moved in (shown in its thread).
+IDLE_ENDED = "Nobody has moved for 14 days, so this game has ended; no scores are recorded."
 
 
 class GameError(Exception):
@@ -55,6 +67,9 @@ class GameError(Exception):
 #: What a player of a quarantined game sees on any button or command.
 UNREADABLE = ("This game's saved data could not be read; the host or a member with Manage "
               "Server can end it with /game end.")
+#: The same for a lobby (not started yet): it is closed with its own Cancel button.
+UNREADABLE_LOBBY = ("This lobby's saved data could not be read; the host or a member with "
+                    "Manage Server can close it with its Cancel button.")
 
 
 class GameUnreadable(GameError):
@@ -62,8 +77,8 @@ class GameUnreadable(GameError):
     by a newer herdbot, a field missing): the game is quarantined. Code
     ``game_unreadable``; ``reason`` is the one-line validation error (for the log only)."""
 
-    def __init__(self, game_id: int, reason: str) -> None:
-        super().__init__("game_unreadable", UNREADABLE)
+    def __init__(self, game_id: int, reason: str, message: str = UNREADABLE) -> None:
+        super().__init__("game_unreadable", message)
         self.game_id = game_id
         self.reason = reason
 
@@ -97,6 +112,13 @@ class UpdateKind(StrEnum):
     ENDED = "ended"
     #: The finished or ended game's thread is due to be archived.
     ARCHIVE = "archive"
+    #: At start-up (or once writes work again): moves the thread never showed (a crash, a
+    #: refused post) and the current table; shown like ``ACTION``.
+    CATCHUP = "catchup"
+    #: A lobby nobody started in time was closed (its ``lobby`` timer fired).
+    EXPIRED = "expired"
+    #: Nobody moved for a long time: the game ends in 24 hours unless someone moves.
+    IDLE_NOTICE = "idle_notice"
 
 
 @dataclass
@@ -112,7 +134,8 @@ class Update:
         steps: the actions applied (the human's first, then any AI moves).
         result: the final result when the game just finished.
         notes: extra lines for the thread, naming seats by id like events do (e.g.
-            "Time ran out for s1: ..."; the publisher puts in the names).
+            "Time ran out for s1: ..."; the publisher puts in the names); for ``ENDED``,
+            why the game ended, said instead of the plain sentence.
         deadline: for a ``REMINDER``, when the turn timer runs out (Unix seconds).
         origin: what caused the change, opaque to the runtime: the Discord interaction of
             the click that made it (the publisher answers through it), ``None`` for a
@@ -156,7 +179,8 @@ class GameService:
         self.clock = clock or Clock()
         #: Runs the long-lived background work (timers, reconciliation) with restarts.
         self.supervisor = Supervisor(self.clock)
-        self.timers = TimerService(store, self.clock, self._on_timer, self.supervisor)
+        self.timers = TimerService(store, self.clock, self._on_timer, self.supervisor,
+                                   on_dropped=self.resync_timers)
         #: Quarantined games: id -> why their saved data could not be read (logged once).
         self.quarantined: dict[int, str] = {}
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
@@ -296,6 +320,7 @@ class GameService:
         spec = self.registry.get(kind)
         if spec is None:
             raise GameError("unknown_game", f"There is no game called “{kind}”.")
+        expires_at = self.clock.now() + LOBBY_EXPIRES_S
         try:
             record = await self.store.create_game(
                 kind=kind,
@@ -303,7 +328,7 @@ class GameService:
                 channel_id=channel_id,
                 host_id=host_id,
                 host_name=host_name,
-                options=options or {},
+                options={**(options or {}), "expires_at": expires_at},
                 seed=seed if seed is not None else self.seed_factory(),
                 max_open=max_open,
             )
@@ -314,14 +339,22 @@ class GameService:
                 f"You already have {exc.open} open {lobbies} in this server; start or cancel "
                 "one first.",
             ) from None
+        await self.timers.schedule(record.id, "lobby", "expire", expires_at)
         update = Update(UpdateKind.LOBBY, record, await self.seats(record.id), spec)
         return update
 
     async def _lobby(self, game_id: int) -> tuple[GameRecord, GameSpec, list[SeatRecord]]:
-        record = await self.get(game_id)
-        if record.status != "lobby":
-            raise GameError("not_lobby", "This lobby is closed: the game has started or ended.")
-        return record, self.spec_of(record), await self.seats(game_id)
+        try:
+            record = await self.get(game_id)
+            if record.status != "lobby":
+                raise GameError("not_lobby",
+                                "This lobby is closed: the game has started or ended.")
+            return record, self.spec_of(record), await self.seats(game_id)
+        except GameUnreadable as exc:
+            header = await self.store.game_header(game_id)
+            if header is not None and header.status == "lobby":
+                raise GameUnreadable(game_id, exc.reason, UNREADABLE_LOBBY) from exc
+            raise
 
     async def join(self, game_id: int, user_id: int, name: str) -> Update:
         """Seat ``user_id`` in the lobby. Refused when already seated or full."""
@@ -387,14 +420,46 @@ class GameService:
             return await self._lobby_update(game_id)
 
     async def cancel(self, game_id: int, user_id: int, *, manage_guild: bool = False) -> Update:
-        """Close a lobby (host, or a member with Manage Server)."""
+        """Close a lobby (host, or a member with Manage Server). A quarantined lobby (its
+        row or seats do not validate) can be closed too: its update then has no seats.
+        Raises ``not_lobby`` when it is not a lobby, ``not_host`` for anyone else."""
         async with self.lock(game_id):
-            record, spec, seats = await self._lobby(game_id)
+            record = await self.record_or_stub(game_id)
+            if record.status != "lobby":
+                raise GameError("not_lobby",
+                                "This lobby is closed: the game has started or ended.")
             if user_id != record.host_id and not manage_guild:
                 raise GameError("not_host", "Only the host (or a server manager) can cancel.")
+            try:
+                seats = await self.seats(game_id)
+            except GameUnreadable:
+                seats = []
+            spec = self.spec_of(record)
             await self.store.update_game(game_id, status="cancelled")
-            record = await self.get(game_id)
+            await self.timers.cancel(game_id, "lobby")
+            record = await self.record_or_stub(game_id)
             update = Update(UpdateKind.CANCELLED, record, seats, spec)
+        await self.publish(update)
+        return update
+
+    async def expire_lobby(self, game_id: int) -> Update | None:
+        """Close the lobby ``game_id`` nobody started in time (its ``lobby`` timer fired):
+        status ``cancelled``, then an ``expired`` update is published (the lobby message
+        says so and loses its buttons). ``None`` when it is no longer a lobby."""
+        async with self.lock(game_id):
+            try:
+                record = await self.record_or_stub(game_id)
+            except GameError:
+                return None
+            spec = self.registry.get(record.kind)
+            if record.status != "lobby" or spec is None:
+                return None
+            try:
+                seats = await self.seats(game_id)
+            except GameUnreadable:
+                seats = []
+            await self.store.update_game(game_id, status="cancelled")
+            update = Update(UpdateKind.EXPIRED, await self.record_or_stub(game_id), seats, spec)
         await self.publish(update)
         return update
 
@@ -421,6 +486,7 @@ class GameService:
             except (ValueError, IllegalAction) as exc:
                 raise GameError("bad_options", f"These options do not work: {exc}") from exc
             await self.store.start_game(game_id, state=state.model_dump_json(), version=state.version)
+            await self.timers.cancel(game_id, "lobby")
             record = await self.get(game_id)
             update = Update(UpdateKind.STARTED, record, seats, spec, state)
             steps, notes = await self._drive_ai(record, seats, spec, state)
@@ -580,12 +646,20 @@ class GameService:
             await self.timers.cancel(record.id, "rules")
             await self.timers.cancel(record.id, "turn")
             await self.timers.cancel(record.id, "remind")
+            await self.timers.cancel(record.id, "idle")
             if await self.store.timer(record.id, "archive") is None:
                 await self.timers.schedule(record.id, "archive", "archive",
                                            self.clock.now() + self.archive_after_s)
             return
         pending = spec.engine.pending(state)
         now = self.clock.now()
+        # A game nobody moves in ends after IDLE_END_S (warned IDLE_NOTICE_S before); every
+        # move (a new version) starts the count again.
+        idle = await self.store.timer(record.id, "idle")
+        if idle is None or idle.payload.get("version") != state.version:
+            await self.timers.schedule(
+                record.id, "idle", f"notice:{state.version}", now + IDLE_END_S - IDLE_NOTICE_S,
+                {"stage": "notice", "version": state.version})
         # The rules' own deadline (negotiation minute, reaction window, baby choice).
         if pending.seconds is not None and pending.timeouts:
             current = await self.store.timer(record.id, "rules")
@@ -615,31 +689,105 @@ class GameService:
             await self.timers.cancel(record.id, "remind")
 
     async def reconcile_timers(self) -> int:
-        """Arm the timers every active game's state calls for (start-up, in the background).
+        """Start-up catch-up (in the background, under the supervisor); returns the active
+        games checked.
 
-        An action is committed before its timers are armed; a process killed in between
-        would leave a game waiting on a deadline with no timer. Returns the games checked.
+        For every active game: the AI seats that must move are played (a write that failed
+        after a stored move left them waiting), and the timers its state calls for are armed
+        (a process killed between a commit and its timers left none). Every active or
+        finished game whose posted table shows an older version than the stored one (a
+        crash or a refused post between storing a move and posting its table) gets a
+        ``catchup`` update: the moves its thread never saw and the current table, published
+        once (the posted version is stored with the table, so a second start posts
+        nothing). Every open lobby gets its expiry timer if it has none.
+
         A game whose saved data does not validate is quarantined (logged once) and skipped;
         a database error ends the pass (its supervisor runs it again after a backoff).
         """
         checked = 0
-        records = await self.store.games_with_status("active")
+        records = [*await self.store.games_with_status("active"),
+                   *await self.store.finished_games_behind()]
         self.note_unreadable()
         for record in records:
+            update: Update | None = None
             async with self.lock(record.id):
                 try:
-                    record = await self.get(record.id)
-                    if record.status != "active" or record.state is None:
-                        continue
-                    spec = self.registry.get(record.kind)
-                    if spec is None:
-                        continue
-                    state = self.parse_state(record, spec)
-                    await self._sync_timers(record, await self.seats(record.id), spec, state)
+                    update = await self._reconcile_game(record.id)
                 except GameUnreadable:
                     continue
-                checked += 1
+                if record.status == "active":
+                    checked += 1
+            if update is not None:
+                await self.publish(update)
+        for lobby in await self.store.games_with_status("lobby"):
+            if await self.store.timer(lobby.id, "lobby") is None:
+                due = lobby.options.get("expires_at", lobby.created_at + LOBBY_EXPIRES_S)
+                await self.timers.schedule(lobby.id, "lobby", "expire", float(due))
+        self.note_unreadable()
         return checked
+
+    #: The name of the supervised catch-up job (:meth:`start_catch_up`).
+    CATCH_UP_JOB = "herdbot-reconcile-timers"
+
+    def start_catch_up(self) -> asyncio.Task[None]:
+        """Run :meth:`reconcile_timers` once in the background under the supervisor (at
+        start-up, and after a write failed midway through a request); a failure (a full
+        disk) is logged once and retried with backoff until it succeeds. A run already
+        under way is returned as is."""
+        return self.supervisor.start(self.CATCH_UP_JOB, self.reconcile_timers, forever=False)
+
+    async def resync_timers(self, game_id: int) -> None:
+        """Re-arm the timers of game ``game_id`` from its state (after one of its timer
+        rows was dropped as unreadable): an open lobby gets its expiry back, an active game
+        its turn, reminder, rules and idle timers. Quarantined games are skipped."""
+        async with self.lock(game_id):
+            try:
+                record = await self.get(game_id)
+                if record.status == "lobby":
+                    due = record.options.get("expires_at", record.created_at + LOBBY_EXPIRES_S)
+                    await self.timers.schedule(game_id, "lobby", "expire", float(due))
+                elif record.status == "active" and record.state is not None:
+                    spec = self.spec_of(record)
+                    # A turn timer and its reminder go together: both start again.
+                    await self.timers.cancel(game_id, "turn")
+                    await self.timers.cancel(game_id, "remind")
+                    await self._sync_timers(record, await self.seats(game_id), spec,
+                                            self.parse_state(record, spec))
+            except GameError:
+                return
+
+    async def _reconcile_game(self, game_id: int) -> Update | None:
+        """One game of :meth:`reconcile_timers` (under its lock): the ``catchup`` update
+        to publish, or ``None`` when its posted table is current."""
+        record = await self.get(game_id)
+        if record.status not in ("active", "finished") or record.state is None:
+            return None
+        spec = self.registry.get(record.kind)
+        if spec is None:
+            return None
+        state = self.parse_state(record, spec)
+        seats = await self.seats(game_id)
+        if record.status == "active":
+            steps, _ = await self._drive_ai(record, seats, spec, state)
+            if steps:
+                record = await self.get(game_id)
+                state = self.parse_state(record, spec)
+            await self._sync_timers(record, seats, spec, state)
+        if record.table_version is not None and record.table_version >= record.version:
+            return None
+        shown = record.table_version or 0
+        missed: list[Step] = []
+        for row in await self.store.actions(game_id):
+            if row.version > shown:
+                try:
+                    action = spec.engine.parse_action(row.action)
+                    events = [Event.model_validate(e) for e in row.events]
+                except (ValueError, TypeError, IllegalAction):
+                    continue  # a log row this engine cannot read: its events are not retold
+                missed.append(Step(row.seat, action, events))
+        log.info("game %d: its posted table shows move %s of %d; posting the current one",
+                 game_id, record.table_version, record.version)
+        return Update(UpdateKind.CATCHUP, record, seats, spec, state, missed, spec.engine.result(state))
 
     async def deadline(self, game_id: int, kind: str = "rules") -> float | None:
         """Unix time at which the game's ``kind`` timer fires, or ``None``."""
@@ -668,6 +816,10 @@ class GameService:
             spec = self.registry.get(record.kind)
             if spec is not None:
                 await self.publish(Update(UpdateKind.ARCHIVE, record, [], spec))
+        elif timer.kind == "lobby":
+            await self.expire_lobby(timer.game_id)
+        elif timer.kind == "idle":
+            await self._fire_idle_timer(timer)
         elif timer.kind == "remind":
             record = await self.get(timer.game_id)
             spec = self.spec_of(record)
@@ -684,6 +836,66 @@ class GameService:
                 update = Update(UpdateKind.REMINDER, record, seats, spec, state,
                                 deadline=float(due) if due is not None else None)
                 await self.publish(update)
+
+    async def ends_idle_games(self, guild_id: int | None) -> bool:
+        """Whether server ``guild_id`` ends games nobody moved in for 14 days (its
+        ``/settings`` choice, else :data:`END_IDLE_GAMES_DEFAULT`)."""
+        if guild_id is None:
+            return END_IDLE_GAMES_DEFAULT
+        chosen = (await self.store.guild_settings(guild_id)).end_idle_games
+        return END_IDLE_GAMES_DEFAULT if chosen is None else chosen
+
+    async def _fire_idle_timer(self, timer: TimerRecord) -> None:
+        """The ``idle`` timer: at its ``notice`` stage the thread is told the game ends in
+        24 hours (``idle_notice`` update) and the ``end`` stage is armed; at ``end`` the
+        game ends (``ended`` update with a note, no scores recorded). Nothing happens when
+        a move was made since (another version), and where the server turned the setting
+        off the timer looks again a day later.
+
+        The 24 hours count from the moment the notice was handed out: the ``end`` stage
+        is armed before the notice goes out (a crash while telling the thread still ends
+        the game) and armed again, ``IDLE_NOTICE_S`` from the clock's time then, once the
+        notice is out, unless a move or an end replaced it meanwhile."""
+        update: Update | None = None
+        armed: TimerRecord | None = None
+        async with self.lock(timer.game_id):
+            record, seats, spec, state = await self.load(timer.game_id)
+            version = timer.payload.get("version")
+            if record.status != "active" or record.version != version:
+                return
+            if not await self.ends_idle_games(record.guild_id):
+                await self.timers.schedule(record.id, "idle", f"off:{version}",
+                                           self.clock.now() + 86400,
+                                           {"stage": "notice", "version": version})
+                return
+            end_payload = {"stage": "end", "version": version}
+            if timer.payload.get("stage") != "end":
+                # The clock is read after every await above: a time read before them may
+                # already lie a day in the past (a starved loop, a test's manual clock).
+                armed = await self.timers.schedule(record.id, "idle", f"end:{version}",
+                                                   self.clock.now() + IDLE_NOTICE_S,
+                                                   end_payload)
+                update = Update(UpdateKind.IDLE_NOTICE, record, seats, spec, state)
+            else:
+                now = self.clock.now()
+                await self.store.update_game(record.id, status="ended")
+                await self.timers.cancel(record.id)
+                await self.timers.schedule(record.id, "archive", "archive",
+                                           now + self.archive_after_s)
+                log.info("game %d ended: no move for %d days", record.id, IDLE_END_S // 86400)
+                update = Update(UpdateKind.ENDED, await self.get(record.id), seats, spec, state,
+                                notes=[IDLE_ENDED])
+        if update is None:
+            return
+        await self.publish(update)
+        if armed is None:
+            return
+        async with self.lock(timer.game_id):
+            due = self.clock.now() + IDLE_NOTICE_S
+            # Later than armed, and still the end armed above (no move re-armed the
+            # notice, no end removed it)?
+            if due > armed.due_at and await self.store.timer(timer.game_id, "idle") == armed:
+                await self.timers.schedule(armed.game_id, "idle", armed.key, due, end_payload)
 
     async def _fire_rules_timer(self, timer: TimerRecord) -> None:
         async with self.lock(timer.game_id):
@@ -820,6 +1032,11 @@ class GameService:
             await self.timers.cancel(game_id)
             if not await self.store.reset_to_lobby(game_id):
                 raise GameError("not_active", "This game is not running.")
+            record = await self.get(game_id)
+            expires_at = self.clock.now() + LOBBY_EXPIRES_S
+            await self.store.update_game(game_id, options={**record.options,
+                                                           "expires_at": expires_at})
+            await self.timers.schedule(game_id, "lobby", "expire", expires_at)
             return await self._lobby_update(game_id)
 
     async def end_without_thread(self, game_id: int) -> Update | None:

@@ -12,17 +12,18 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import sqlite3
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bot.runtime.clock import Clock
 from bot.runtime.supervisor import Supervisor
-from bot.store import Store, TimerRecord
+from bot.store import STORE_FAILURES, Store, TimerRecord
 
 log = logging.getLogger(__name__)
 
 TimerHandler = Callable[[TimerRecord], Awaitable[None]]
+#: Called with a game id after one of its timer rows was dropped as unreadable.
+DroppedHandler = Callable[[int], Awaitable[None]]
 
 
 class TimerService:
@@ -31,16 +32,20 @@ class TimerService:
     The timer row is deleted after its handler returns, or raises anything but a database
     error (that is logged and does not stop the service), so a crash while firing leaves
     the timer to fire again at the next start; handlers must be idempotent. A database
-    error (``sqlite3.Error``, e.g. "database or disk is full") keeps the row and fails the
-    loop: its supervisor retries with backoff and the timer fires once writes work again.
+    error (``STORE_FAILURES``: "database or disk is full", a lost PostgreSQL connection)
+    keeps the row and fails the loop: its supervisor retries with backoff and the timer
+    fires once writes work again. On PostgreSQL the store claims each due timer for this
+    process (a lease), so of several processes exactly one fires it.
     """
 
     #: The name of the background task (the sandbox never waits for it to finish).
     TASK_NAME = "herdbot-timers"
 
     def __init__(self, store: Store, clock: Clock, handler: TimerHandler,
-                 supervisor: Supervisor | None = None) -> None:
+                 supervisor: Supervisor | None = None,
+                 on_dropped: DroppedHandler | None = None) -> None:
         self._store = store
+        self._on_dropped = on_dropped
         self._clock = clock
         self._handler = handler
         self._wake = asyncio.Event()
@@ -92,7 +97,9 @@ class TimerService:
         """Fire every timer due now; return how many fired."""
         fired = 0
         async with self._firing:
-            for timer in await self._store.due_timers(self._clock.now()):
+            due = await self._store.due_timers(self._clock.now())
+            await self.drop_unreadable()
+            for timer in due:
                 current = await self._store.timer(timer.game_id, timer.kind)
                 if current != timer:
                     self._handled.discard((timer.id, timer.key, timer.due_at))
@@ -105,7 +112,7 @@ class TimerService:
                 if mark not in self._handled:
                     try:
                         await self._handler(timer)
-                    except sqlite3.Error:
+                    except STORE_FAILURES:
                         raise  # the store cannot write: keep the row, retry after a backoff
                     except Exception:
                         log.exception("timer %s of game %s failed", timer.kind, timer.game_id)
@@ -114,6 +121,30 @@ class TimerService:
                 self._handled.discard(mark)
                 fired += 1
         return fired
+
+    async def drop_unreadable(self) -> int:
+        """Delete the timer rows a read found unreadable (bad payload JSON, a ``due_at``
+        that is not a number): each is logged once as a warning naming the row, its game
+        and the error, then ``on_dropped(game_id)`` re-arms that game's timers from its
+        state. Returns how many rows went. A database error propagates (the row stays
+        noted and is dropped on the retry)."""
+        dropped = 0
+        for timer_id, (game_id, reason) in list(self._store.unreadable_timers.items()):
+            gone = await self._store.delete_timer_row(timer_id)
+            del self._store.unreadable_timers[timer_id]
+            if not gone:  # rewritten meanwhile (the game's timers were armed again)
+                continue
+            dropped += 1
+            log.warning("timer row %d of game %d dropped: it could not be read (%s); the "
+                        "game's timers are re-armed from its state", timer_id, game_id, reason)
+            if self._on_dropped is not None and game_id >= 0:
+                try:
+                    await self._on_dropped(game_id)
+                except STORE_FAILURES:
+                    raise
+                except Exception:
+                    log.exception("re-arming the timers of game %d failed", game_id)
+        return dropped
 
     async def _run(self) -> None:
         while True:

@@ -1,37 +1,48 @@
-"""The SQLite store: games, seats, the action log, timers, stats, settings."""
+"""The store: games, seats, the action log, timers, stats, settings, on SQLite (default)
+or PostgreSQL (``HERDBOT_DATABASE=postgresql://...``)."""
 
+from bot.store.errors import (
+    STORE_FAILURES,
+    PostgresUnavailable,
+    SchemaTooNew,
+    StoreDown,
+    StoreError,
+    StoreUnavailable,
+    is_postgres_url,
+)
 from bot.store.store import (
     ActionRecord,
     GameHeader,
     GameRecord,
     GuildSettings,
     LobbyLimit,
-    SchemaTooNew,
     SeatRecord,
     StaleVersion,
     StatRecord,
     Store,
-    StoreError,
-    StoreUnavailable,
     TimerRecord,
     UnreadableRow,
     describe_error,
 )
 
 __all__ = [
+    "STORE_FAILURES",
     "ActionRecord",
     "GameHeader",
     "GameRecord",
     "GuildSettings",
     "LobbyLimit",
+    "PostgresUnavailable",
     "SeatRecord",
     "SchemaTooNew",
     "StaleVersion",
     "StatRecord",
     "Store",
+    "StoreDown",
     "StoreError",
     "StoreUnavailable",
     "TimerRecord",
     "UnreadableRow",
     "describe_error",
+    "is_postgres_url",
 ]

@@ -1,104 +1,263 @@
-"""Numbered schema migrations, applied in order; ``PRAGMA user_version`` records the last.
+"""Numbered schema migrations, applied in order, each in both SQL dialects.
+
+Migration ``n`` is ``MIGRATIONS[n - 1]``: one :class:`Migration` holding the SQLite script
+and the PostgreSQL script that make the same change, so a new step is added for both
+backends in one place. The last applied number is recorded in SQLite's
+``PRAGMA user_version`` and in PostgreSQL's one-row table ``herdbot_schema``.
+``tests/test_store.py`` checks that both scripts give the same tables and columns.
+
+Dialects: SQLite ``INTEGER`` is 64-bit, so PostgreSQL uses ``BIGINT`` for every whole
+number (Discord ids are 64-bit); ``REAL`` (unix seconds) is ``DOUBLE PRECISION``; flags
+stay whole numbers 0/1 in both; JSON is ``TEXT`` in both.
 
 Never edit a released migration: append a new one.
 """
 
 from __future__ import annotations
 
-MIGRATIONS: list[str] = [
-    # 1: games, seats, the append-only action log, timers, stats.
-    """
-    CREATE TABLE games (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        kind TEXT NOT NULL,
-        guild_id INTEGER,
-        channel_id INTEGER,
-        thread_id INTEGER,
-        lobby_message_id INTEGER,
-        table_message_id INTEGER,
-        host_id INTEGER NOT NULL,
-        status TEXT NOT NULL CHECK (status IN ('lobby','active','finished','cancelled','ended')),
-        options TEXT NOT NULL DEFAULT '{}',
-        seed INTEGER NOT NULL,
-        state TEXT,
-        version INTEGER NOT NULL DEFAULT 0,
-        created_at REAL NOT NULL,
-        updated_at REAL NOT NULL
-    );
-    CREATE INDEX games_status ON games(status);
-    CREATE INDEX games_thread ON games(thread_id);
-    CREATE TABLE seats (
-        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
-        seat TEXT NOT NULL,
-        position INTEGER NOT NULL,
-        user_id INTEGER,
-        name TEXT NOT NULL,
-        is_ai INTEGER NOT NULL DEFAULT 0,
-        PRIMARY KEY (game_id, seat)
-    );
-    CREATE INDEX seats_user ON seats(user_id);
-    CREATE TABLE actions (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
-        version INTEGER NOT NULL,
-        seat TEXT NOT NULL,
-        action TEXT NOT NULL,
-        events TEXT NOT NULL DEFAULT '[]',
-        created_at REAL NOT NULL,
-        UNIQUE (game_id, version)
-    );
-    CREATE TABLE timers (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
-        kind TEXT NOT NULL,
-        key TEXT NOT NULL,
-        due_at REAL NOT NULL,
-        payload TEXT NOT NULL DEFAULT '{}',
-        UNIQUE (game_id, kind)
-    );
-    CREATE INDEX timers_due ON timers(due_at);
-    CREATE TABLE stats (
-        guild_id INTEGER NOT NULL,
-        user_id INTEGER NOT NULL,
-        kind TEXT NOT NULL,
-        played INTEGER NOT NULL DEFAULT 0,
-        won INTEGER NOT NULL DEFAULT 0,
-        best_score INTEGER,
-        PRIMARY KEY (guild_id, user_id, kind)
-    );
-    """,
-    # 2: per-server settings, member preferences, AFK counters on seats.
-    """
-    CREATE TABLE guild_settings (
-        guild_id INTEGER PRIMARY KEY,
-        turn_timer TEXT,
-        dm_notifications INTEGER,
-        game_channel_id INTEGER
-    );
-    CREATE TABLE member_prefs (
-        user_id INTEGER PRIMARY KEY,
-        dm_opt_out INTEGER NOT NULL DEFAULT 0,
-        dm_closed INTEGER NOT NULL DEFAULT 0,
-        dm_closed_told INTEGER NOT NULL DEFAULT 0
-    );
-    ALTER TABLE seats ADD COLUMN missed_turns INTEGER NOT NULL DEFAULT 0;
-    ALTER TABLE seats ADD COLUMN ai_takeover INTEGER NOT NULL DEFAULT 0;
-    """,
-    # 3: turn notices by DM are opt-in (/notify on).
-    """
-    ALTER TABLE member_prefs ADD COLUMN turn_notices INTEGER NOT NULL DEFAULT 0;
-    """,
-    # 4: how many open lobbies one member may host at once in a server (NULL: the default).
-    """
-    ALTER TABLE guild_settings ADD COLUMN max_open_lobbies INTEGER;
-    """,
-    # 5: what the publisher must remember across a restart: the decision last pinged per
-    # game, the hand last sent by DM per seat, and each member's DM channel (opened once).
-    """
-    ALTER TABLE games ADD COLUMN pinged_key TEXT;
-    ALTER TABLE seats ADD COLUMN dm_hand TEXT;
-    ALTER TABLE member_prefs ADD COLUMN dm_channel_id INTEGER;
-    """,
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Migration:
+    """One schema step: ``sqlite`` and ``postgres`` scripts (statements separated by
+    ``;``, no ``;`` inside a statement) that make the same change."""
+
+    summary: str
+    sqlite: str
+    postgres: str
+
+    def script(self, dialect: str) -> str:
+        """The script for ``dialect`` (``"sqlite"`` or ``"postgres"``); ``ValueError`` for
+        another."""
+        if dialect == "sqlite":
+            return self.sqlite
+        if dialect == "postgres":
+            return self.postgres
+        raise ValueError(f"unknown SQL dialect {dialect!r}")
+
+
+MIGRATIONS: list[Migration] = [
+    Migration(
+        "games, seats, the append-only action log, timers, stats",
+        sqlite="""
+        CREATE TABLE games (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            kind TEXT NOT NULL,
+            guild_id INTEGER,
+            channel_id INTEGER,
+            thread_id INTEGER,
+            lobby_message_id INTEGER,
+            table_message_id INTEGER,
+            host_id INTEGER NOT NULL,
+            status TEXT NOT NULL CHECK (status IN ('lobby','active','finished','cancelled','ended')),
+            options TEXT NOT NULL DEFAULT '{}',
+            seed INTEGER NOT NULL,
+            state TEXT,
+            version INTEGER NOT NULL DEFAULT 0,
+            created_at REAL NOT NULL,
+            updated_at REAL NOT NULL
+        );
+        CREATE INDEX games_status ON games(status);
+        CREATE INDEX games_thread ON games(thread_id);
+        CREATE TABLE seats (
+            game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+            seat TEXT NOT NULL,
+            position INTEGER NOT NULL,
+            user_id INTEGER,
+            name TEXT NOT NULL,
+            is_ai INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (game_id, seat)
+        );
+        CREATE INDEX seats_user ON seats(user_id);
+        CREATE TABLE actions (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+            version INTEGER NOT NULL,
+            seat TEXT NOT NULL,
+            action TEXT NOT NULL,
+            events TEXT NOT NULL DEFAULT '[]',
+            created_at REAL NOT NULL,
+            UNIQUE (game_id, version)
+        );
+        CREATE TABLE timers (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+            kind TEXT NOT NULL,
+            key TEXT NOT NULL,
+            due_at REAL NOT NULL,
+            payload TEXT NOT NULL DEFAULT '{}',
+            UNIQUE (game_id, kind)
+        );
+        CREATE INDEX timers_due ON timers(due_at);
+        CREATE TABLE stats (
+            guild_id INTEGER NOT NULL,
+            user_id INTEGER NOT NULL,
+            kind TEXT NOT NULL,
+            played INTEGER NOT NULL DEFAULT 0,
+            won INTEGER NOT NULL DEFAULT 0,
+            best_score INTEGER,
+            PRIMARY KEY (guild_id, user_id, kind)
+        );
+        """,
+        postgres="""
+        CREATE TABLE games (
+            id BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
+            kind TEXT NOT NULL,
+            guild_id BIGINT,
+            channel_id BIGINT,
+            thread_id BIGINT,
+            lobby_message_id BIGINT,
+            table_message_id BIGINT,
+            host_id BIGINT NOT NULL,
+            status TEXT NOT NULL CHECK (status IN ('lobby','active','finished','cancelled','ended')),
+            options TEXT NOT NULL DEFAULT '{}',
+            seed BIGINT NOT NULL,
+            state TEXT,
+            version BIGINT NOT NULL DEFAULT 0,
+            created_at DOUBLE PRECISION NOT NULL,
+            updated_at DOUBLE PRECISION NOT NULL
+        );
+        CREATE INDEX games_status ON games(status);
+        CREATE INDEX games_thread ON games(thread_id);
+        CREATE TABLE seats (
+            game_id BIGINT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+            seat TEXT NOT NULL,
+            position BIGINT NOT NULL,
+            user_id BIGINT,
+            name TEXT NOT NULL,
+            is_ai BIGINT NOT NULL DEFAULT 0,
+            PRIMARY KEY (game_id, seat)
+        );
+        CREATE INDEX seats_user ON seats(user_id);
+        CREATE TABLE actions (
+            id BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
+            game_id BIGINT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+            version BIGINT NOT NULL,
+            seat TEXT NOT NULL,
+            action TEXT NOT NULL,
+            events TEXT NOT NULL DEFAULT '[]',
+            created_at DOUBLE PRECISION NOT NULL,
+            UNIQUE (game_id, version)
+        );
+        CREATE TABLE timers (
+            id BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
+            game_id BIGINT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+            kind TEXT NOT NULL,
+            key TEXT NOT NULL,
+            due_at DOUBLE PRECISION NOT NULL,
+            payload TEXT NOT NULL DEFAULT '{}',
+            UNIQUE (game_id, kind)
+        );
+        CREATE INDEX timers_due ON timers(due_at);
+        CREATE TABLE stats (
+            guild_id BIGINT NOT NULL,
+            user_id BIGINT NOT NULL,
+            kind TEXT NOT NULL,
+            played BIGINT NOT NULL DEFAULT 0,
+            won BIGINT NOT NULL DEFAULT 0,
+            best_score BIGINT,
+            PRIMARY KEY (guild_id, user_id, kind)
+        );
+        """,
+    ),
+    Migration(
+        "per-server settings, member preferences, AFK counters on seats",
+        sqlite="""
+        CREATE TABLE guild_settings (
+            guild_id INTEGER PRIMARY KEY,
+            turn_timer TEXT,
+            dm_notifications INTEGER,
+            game_channel_id INTEGER
+        );
+        CREATE TABLE member_prefs (
+            user_id INTEGER PRIMARY KEY,
+            dm_opt_out INTEGER NOT NULL DEFAULT 0,
+            dm_closed INTEGER NOT NULL DEFAULT 0,
+            dm_closed_told INTEGER NOT NULL DEFAULT 0
+        );
+        ALTER TABLE seats ADD COLUMN missed_turns INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE seats ADD COLUMN ai_takeover INTEGER NOT NULL DEFAULT 0;
+        """,
+        postgres="""
+        CREATE TABLE guild_settings (
+            guild_id BIGINT PRIMARY KEY,
+            turn_timer TEXT,
+            dm_notifications BIGINT,
+            game_channel_id BIGINT
+        );
+        CREATE TABLE member_prefs (
+            user_id BIGINT PRIMARY KEY,
+            dm_opt_out BIGINT NOT NULL DEFAULT 0,
+            dm_closed BIGINT NOT NULL DEFAULT 0,
+            dm_closed_told BIGINT NOT NULL DEFAULT 0
+        );
+        ALTER TABLE seats ADD COLUMN missed_turns BIGINT NOT NULL DEFAULT 0;
+        ALTER TABLE seats ADD COLUMN ai_takeover BIGINT NOT NULL DEFAULT 0;
+        """,
+    ),
+    Migration(
+        "turn notices by DM are opt-in (/notify on)",
+        sqlite="ALTER TABLE member_prefs ADD COLUMN turn_notices INTEGER NOT NULL DEFAULT 0;",
+        postgres="ALTER TABLE member_prefs ADD COLUMN turn_notices BIGINT NOT NULL DEFAULT 0;",
+    ),
+    Migration(
+        "how many open lobbies one member may host at once in a server (NULL: the default)",
+        sqlite="ALTER TABLE guild_settings ADD COLUMN max_open_lobbies INTEGER;",
+        postgres="ALTER TABLE guild_settings ADD COLUMN max_open_lobbies BIGINT;",
+    ),
+    Migration(
+        "what the publisher must remember across a restart: the decision last pinged per "
+        "game, the hand last sent by DM per seat, and each member's DM channel (opened once)",
+        sqlite="""
+        ALTER TABLE games ADD COLUMN pinged_key TEXT;
+        ALTER TABLE seats ADD COLUMN dm_hand TEXT;
+        ALTER TABLE member_prefs ADD COLUMN dm_channel_id INTEGER;
+        """,
+        postgres="""
+        ALTER TABLE games ADD COLUMN pinged_key TEXT;
+        ALTER TABLE seats ADD COLUMN dm_hand TEXT;
+        ALTER TABLE member_prefs ADD COLUMN dm_channel_id BIGINT;
+        """,
+    ),
+    Migration(
+        "the version the posted table shows (start-up reposts a table behind the stored "
+        "state; tables posted before this migration count as current); whether a finished "
+        "game's result is in the stats (recorded once, even when a restart posts its end "
+        "again; earlier finished games count as recorded); whether a server ends games "
+        "nobody moved in for 14 days (NULL: the default, on)",
+        sqlite="""
+        ALTER TABLE games ADD COLUMN table_version INTEGER;
+        UPDATE games SET table_version = version WHERE table_message_id IS NOT NULL;
+        ALTER TABLE games ADD COLUMN result_recorded INTEGER NOT NULL DEFAULT 0;
+        UPDATE games SET result_recorded = 1 WHERE status = 'finished';
+        ALTER TABLE guild_settings ADD COLUMN end_idle_games INTEGER;
+        """,
+        postgres="""
+        ALTER TABLE games ADD COLUMN table_version BIGINT;
+        UPDATE games SET table_version = version WHERE table_message_id IS NOT NULL;
+        ALTER TABLE games ADD COLUMN result_recorded BIGINT NOT NULL DEFAULT 0;
+        UPDATE games SET result_recorded = 1 WHERE status = 'finished';
+        ALTER TABLE guild_settings ADD COLUMN end_idle_games BIGINT;
+        """,
+    ),
+    Migration(
+        "timer leases: the process that claimed a due timer (claimed_by) and until when "
+        "(lease_until, unix seconds); PostgreSQL uses them, SQLite (one writer) leaves them NULL",
+        sqlite="""
+        ALTER TABLE timers ADD COLUMN claimed_by TEXT;
+        ALTER TABLE timers ADD COLUMN lease_until REAL;
+        """,
+        postgres="""
+        ALTER TABLE timers ADD COLUMN claimed_by TEXT;
+        ALTER TABLE timers ADD COLUMN lease_until DOUBLE PRECISION;
+        """,
+    ),
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)
+
+
+def statements(script: str) -> list[str]:
+    """The statements of a migration script, split at ``;`` (none may contain one)."""
+    return [s.strip() for s in script.split(";") if s.strip()]

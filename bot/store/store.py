@@ -1,26 +1,38 @@
-"""The SQLite store (aiosqlite, WAL, foreign keys). The only module that writes SQL.
+"""The store: games, seats, the action log, timers, stats, settings. With ``bot/store/db.py``
+the only code that writes SQL.
 
-Every write is one transaction behind a single asyncio lock, so a coroutine never sees
-another's half-written change. :meth:`Store.commit_action` writes the new state and its
-action row together: a crash between them cannot leave one without the other.
+Two backends (``bot/store/db.py``): a SQLite file (the default; every write transaction
+behind one asyncio lock, one process per file) or a PostgreSQL URL (a pool; several
+processes may share the database). Every write is one transaction, so nothing is ever
+half-written: :meth:`Store.commit_action` writes the new state and its action row together,
+under a row lock on the game in PostgreSQL plus the version check.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
-import sqlite3
+import secrets
+import socket
 import time
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-import aiosqlite
 from pydantic import BaseModel, ValidationError
 
-from bot.store.migrations import MIGRATIONS, SCHEMA_VERSION
+from bot.store.db import Backend, Conn, PgBackend, Row, SqliteBackend
+from bot.store.errors import (  # noqa: F401 - re-exported: bot.store.store was their home
+    PostgresUnavailable,
+    SchemaTooNew,
+    StoreDown,
+    StoreError,
+    StoreUnavailable,
+    is_postgres_url,
+    unavailable_cause,
+)
+from bot.store.migrations import MIGRATIONS, SCHEMA_VERSION, statements
 
 
 class LobbyLimit(Exception):
@@ -80,53 +92,6 @@ class GameHeader(BaseModel):
     status: str | None
 
 
-class StoreError(Exception):
-    """The database cannot be used; ``str()`` is one line for the terminal, starting with
-    ``herdbot:``."""
-
-
-class StoreUnavailable(StoreError):
-    """The database file cannot be opened or written: ``path`` and a one-phrase ``cause``."""
-
-    def __init__(self, path: str | Path, cause: str) -> None:
-        super().__init__(f"herdbot: cannot use the database {path}: {cause}.")
-        self.path = path
-        self.cause = cause
-
-
-class SchemaTooNew(StoreError):
-    """The file's ``PRAGMA user_version`` (``found``) is above this herdbot's ``supported``
-    schema: a newer herdbot wrote it, and this one must not touch it."""
-
-    def __init__(self, path: str | Path, found: int, supported: int) -> None:
-        super().__init__(
-            f"herdbot: the database {path} has schema version {found}, newer than this "
-            f"herdbot's {supported}: run the newer herdbot that wrote it, or restore a backup."
-        )
-        self.path = path
-        self.found = found
-        self.supported = supported
-
-
-def unavailable_cause(path: str | Path, error: BaseException) -> str:
-    """Why ``path`` cannot be used, in one phrase: a missing folder, a folder in its place,
-    a read-only file or folder, else SQLite's (or the OS's) own message."""
-    where = Path(path)
-    folder = where.parent
-    if not folder.is_dir():
-        return f"its folder {folder} does not exist"
-    if where.is_dir():
-        return "that is a folder, not a file"
-    if where.exists() and not os.access(where, os.R_OK | os.W_OK):
-        return "the file is read-only (herdbot must write it)"
-    if not os.access(folder, os.W_OK | os.X_OK):
-        return (f"its folder {folder} is read-only (SQLite writes {where.name}-wal and "
-                f"{where.name}-shm beside the file)")
-    if isinstance(error, OSError) and error.strerror:
-        return error.strerror
-    return str(error) or error.__class__.__name__
-
-
 class GameRecord(BaseModel):
     """One row of ``games``: a lobby or a game. ``state`` is the engine state JSON."""
 
@@ -145,8 +110,12 @@ class GameRecord(BaseModel):
     version: int
     created_at: float
     updated_at: float
-    #: The decision whose members were last pinged (the publisher pings once per turn).
+    #: The decision whose members were last pinged (migration 5; the publisher pings once
+    #: per decision).
     pinged_key: str | None = None
+    #: The state version the game's thread shows (its table, or what the cog posts instead;
+    #: ``None``: nothing posted yet). Behind ``version`` after a crash or a refused post.
+    table_version: int | None = None
 
 
 class SeatRecord(BaseModel):
@@ -194,6 +163,7 @@ class GuildSettings(BaseModel):
     dm_notifications: bool | None = None
     game_channel_id: int | None = None
     max_open_lobbies: int | None = None
+    end_idle_games: bool | None = None
 
 
 class StatRecord(BaseModel):
@@ -211,11 +181,12 @@ _GAME_COLS = (
     "id, kind, guild_id, channel_id, thread_id, lobby_message_id, table_message_id, host_id, "
     "status, options, seed, state, version, created_at, updated_at"
 )
-#: Game columns added by later migrations (``GameRecord`` defaults them when absent).
-_LATER_GAME_COLS = ("pinged_key",)
+#: Game columns added by later migrations (5, 6), read when the database has them
+#: (``GameRecord`` defaults them when absent).
+_LATER_GAME_COLS = ("pinged_key", "table_version")
 
 
-def _game(row: aiosqlite.Row) -> GameRecord:
+def _game(row: Row) -> GameRecord:
     """Parse a games row. Raises :class:`UnreadableRow` when it does not validate."""
     data = dict(row)
     try:
@@ -225,7 +196,7 @@ def _game(row: aiosqlite.Row) -> GameRecord:
         raise UnreadableRow(_int_or(data.get("id"), -1), "game row: " + describe_error(exc)) from exc
 
 
-def _seat(row: aiosqlite.Row) -> SeatRecord:
+def _seat(row: Row) -> SeatRecord:
     """Parse a seats row. Raises :class:`UnreadableRow` when it does not validate."""
     data = dict(row)
     try:
@@ -239,7 +210,7 @@ def _int_or(value: Any, default: int) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) else default
 
 
-def _readable(rows: list[aiosqlite.Row], unreadable: dict[int, str]) -> list[GameRecord]:
+def _readable(rows: list[Row], unreadable: dict[int, str]) -> list[GameRecord]:
     """The rows that parse; the others go to ``unreadable`` (game id -> reason)."""
     out = []
     for row in rows:
@@ -251,116 +222,127 @@ def _readable(rows: list[aiosqlite.Row], unreadable: dict[int, str]) -> list[Gam
 
 
 class Store:
-    """Async repository over one SQLite file.
+    """Async repository over one database: a SQLite file or a PostgreSQL URL.
 
-    Use :meth:`open` (which migrates) and :meth:`close`. ``path`` may be ``":memory:"``.
+    Use :meth:`open` (which migrates) and :meth:`close`. A path may be ``":memory:"``.
     """
 
-    def __init__(self, conn: aiosqlite.Connection, clock: Any = time.time) -> None:
-        self._db = conn
-        self._lock = asyncio.Lock()
+    #: Seconds a claimed timer stays with the process that claimed it (PostgreSQL); after
+    #: that another process may fire it (the claimer died while firing it).
+    TIMER_LEASE_S = 60.0
+
+    def __init__(self, backend: Backend, clock: Any = time.time) -> None:
+        self._backend = backend
         self._clock = clock
         #: Games whose row a listing skipped because it does not validate (id -> reason);
         #: the runtime quarantines them (see ``GameService.quarantine``).
         self.unreadable: dict[int, str] = {}
-        #: The games columns read, those of the schema the file is at (see _read_columns).
+        #: Timer rows a read skipped because they do not validate (row id -> ``(game id,
+        #: one-line reason)``); the timer service drops them (``TimerService.fire_due``).
+        self.unreadable_timers: dict[int, tuple[int, str]] = {}
+        #: This process's name in ``timers.claimed_by`` (host, process id, a random tag).
+        self.claimant = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+        #: The games columns read, those of the schema the database is at (see
+        #: :meth:`_read_columns`).
         self._game_cols = _GAME_COLS
 
+    @property
+    def dialect(self) -> str:
+        """``"sqlite"`` or ``"postgres"``."""
+        return self._backend.dialect
+
+    @property
+    def name(self) -> str:
+        """The database as messages name it: the file, or the URL without its password."""
+        return self._backend.name
+
     async def _read_columns(self) -> None:
-        """Read the ``games`` columns the file has: a store left at an older schema
+        """Read the ``games`` columns the database has: a store left at an older schema
         (``migrate=False``, the migration tests) reads what it has, the rest defaults."""
-        rows = await self._all("PRAGMA table_info(games)")
-        have = {row[1] for row in rows}
+        if self.dialect == "sqlite":
+            have = {row[1] for row in await self._all("PRAGMA table_info(games)")}
+        else:
+            rows = await self._all(
+                "SELECT column_name FROM information_schema.columns"
+                " WHERE table_schema=current_schema() AND table_name='games'")
+            have = {row[0] for row in rows}
         self._game_cols = ", ".join([_GAME_COLS, *(c for c in _LATER_GAME_COLS if c in have)])
 
     # -- lifecycle ---------------------------------------------------------------------
 
     @classmethod
-    async def open(cls, path: str | Path, *, migrate: bool = True, clock: Any = time.time) -> Store:
-        """Open (creating) the database at ``path``, enable WAL and foreign keys, check that
-        it can be written, migrate.
+    async def open(cls, target: str | Path, *, migrate: bool = True,
+                   clock: Any = time.time) -> Store:
+        """Open the database ``target`` (a SQLite file, created if missing, in WAL mode with
+        foreign keys; or a ``postgresql://`` URL), check that it can be written, migrate.
 
-        Raises :class:`SchemaTooNew` when the file's ``user_version`` is above
-        :data:`SCHEMA_VERSION` (nothing is written to it), :class:`StoreUnavailable` when it
-        cannot be opened or written. On every failure the connection and its worker thread
-        are closed, so a failed start lets the process exit.
+        Raises :class:`SchemaTooNew` when its schema version is above
+        :data:`SCHEMA_VERSION` (nothing is written to it); :class:`StoreUnavailable` when
+        a file cannot be opened or written; :class:`PostgresUnavailable` (naming host and
+        port) when PostgreSQL cannot be reached or refuses. On every failure the
+        connections are closed (and SQLite's worker thread stopped), so a failed start
+        lets the process exit.
         """
-        conn = aiosqlite.connect(str(path), isolation_level=None)
+        backend: Backend
+        if is_postgres_url(target):
+            backend = await PgBackend.open(str(target))
+        else:
+            backend = await SqliteBackend.open(target)
         try:
-            await conn
-        except sqlite3.Error as exc:
-            # aiosqlite queues its thread's stop without waiting for it: wait here, with the
-            # loop running, or the thread answers a closed loop with a traceback.
-            await asyncio.to_thread(conn._thread.join, 5)
-            raise StoreUnavailable(path, unavailable_cause(path, exc)) from exc
-        try:
-            conn.row_factory = aiosqlite.Row
-            store = cls(conn, clock)
-            found = await store.user_version()
+            store = cls(backend, clock)
+            found = await backend.schema_version()
             if found > SCHEMA_VERSION:
-                raise SchemaTooNew(path, found, SCHEMA_VERSION)
-            await conn.execute("PRAGMA journal_mode=WAL")
-            await conn.execute("PRAGMA synchronous=NORMAL")
-            await conn.execute("PRAGMA foreign_keys=ON")
-            await conn.execute("PRAGMA busy_timeout=5000")
+                raise SchemaTooNew(backend.name, found, SCHEMA_VERSION)
+            await backend.prepare()
             if migrate:
                 await store.migrate()
             await store._read_columns()
-            # A read-only file opens and reads fine; find out now, not at the first move.
-            async with store._tx() as db:
-                await db.execute(f"PRAGMA user_version={await store.user_version()}")
+            await backend.check_writable()
         except BaseException as exc:
-            try:
-                await conn.close()
-            except Exception:  # noqa: S110 - the first error is the one to report
-                pass
-            await asyncio.to_thread(conn._thread.join, 5)  # gone before open() returns
-            if isinstance(exc, sqlite3.Error):
-                raise StoreUnavailable(path, unavailable_cause(path, exc)) from exc
-            raise
+            await backend.abort()
+            error = backend.open_error(exc)
+            if error is exc:
+                raise
+            raise error from exc
         return store
 
     async def close(self) -> None:
-        """Close the connection."""
-        await self._db.close()
+        """Close the connection(s)."""
+        await self._backend.close()
 
     async def user_version(self) -> int:
-        """The schema version recorded in ``PRAGMA user_version``."""
-        async with self._db.execute("PRAGMA user_version") as cur:
-            row = await cur.fetchone()
-        return int(row[0]) if row else 0
+        """The schema version: the last migration applied (SQLite's ``PRAGMA
+        user_version``, PostgreSQL's ``herdbot_schema``)."""
+        return await self._backend.schema_version()
 
     async def migrate(self, target: int = SCHEMA_VERSION) -> int:
-        """Apply migrations after the current ``user_version`` up to ``target``; return it.
-        Each migration runs in its own transaction with its version bump."""
-        current = await self.user_version()
-        for number in range(current + 1, target + 1):
-            script = MIGRATIONS[number - 1]
+        """Apply migrations after the current version up to ``target``; return the version.
+        Each migration runs in its own transaction with its version bump; in PostgreSQL
+        that transaction holds an advisory lock, so processes starting together migrate
+        once."""
+        while True:
             async with self._tx() as db:
-                for statement in _split_sql(script):
+                await db.serialize("herdbot-migrate")
+                current = await self._backend.schema_version(db)
+                if current >= target:
+                    break
+                number = current + 1
+                for statement in statements(MIGRATIONS[number - 1].script(db.dialect)):
                     await db.execute(statement)
-                await db.execute(f"PRAGMA user_version={number}")
+                await self._backend.set_schema_version(db, number)
         await self._read_columns()
         return await self.user_version()
 
     @asynccontextmanager
-    async def _tx(self) -> AsyncIterator[aiosqlite.Connection]:
-        async with self._lock:
-            await self._db.execute("BEGIN IMMEDIATE")
-            try:
-                yield self._db
-            except BaseException:
-                await self._db.execute("ROLLBACK")
-                raise
-            else:
-                await self._db.execute("COMMIT")
+    async def _tx(self) -> AsyncIterator[Conn]:
+        async with self._backend.tx() as db:
+            yield db
 
-    async def _one(self, sql: str, args: Iterable[Any] = ()) -> aiosqlite.Row | None:
-        rows = await self._db.execute_fetchall(sql, tuple(args))
-        return next(iter(rows), None)
+    async def _one(self, sql: str, args: Iterable[Any] = ()) -> Row | None:
+        return await self._backend.reader.fetchrow(sql, args)
 
-    async def _all(self, sql: str, args: Iterable[Any] = ()) -> list[aiosqlite.Row]:
-        return list(await self._db.execute_fetchall(sql, tuple(args)))
+    async def _all(self, sql: str, args: Iterable[Any] = ()) -> list[Row]:
+        return await self._backend.reader.fetch(sql, args)
 
     # -- games -------------------------------------------------------------------------
 
@@ -380,25 +362,25 @@ class Store:
 
         With ``max_open`` (and a ``guild_id``), raises :class:`LobbyLimit` instead when
         the host already hosts that many open lobbies (status ``lobby``) in the server;
-        the count and the insert are one transaction, so two requests cannot both pass.
+        the count and the insert are one transaction (serialised per host and server in
+        PostgreSQL), so two requests cannot both pass.
         """
         now = self._clock()
         async with self._tx() as db:
             if max_open is not None and guild_id is not None:
-                cur = await db.execute(
+                await db.serialize(f"lobbies:{guild_id}:{host_id}")
+                row = await db.fetchrow(
                     "SELECT COUNT(*) FROM games WHERE host_id=? AND guild_id=? AND status='lobby'",
                     (host_id, guild_id),
                 )
-                row = await cur.fetchone()
                 count = int(row[0]) if row else 0
                 if count >= max_open:
                     raise LobbyLimit(count)
-            cur = await db.execute(
+            game_id = await db.insert_id(
                 "INSERT INTO games (kind, guild_id, channel_id, host_id, status, options, seed,"
                 " version, created_at, updated_at) VALUES (?,?,?,?,'lobby',?,?,0,?,?)",
                 (kind, guild_id, channel_id, host_id, json.dumps(options), seed, now, now),
             )
-            game_id = int(cur.lastrowid or 0)
             await db.execute(
                 "INSERT INTO seats (game_id, seat, position, user_id, name, is_ai)"
                 " VALUES (?, 's0', 0, ?, ?, 0)",
@@ -451,14 +433,25 @@ class Store:
         )
         return _readable(rows, self.unreadable)
 
+    async def finished_games_behind(self) -> list[GameRecord]:
+        """Finished games whose posted table shows an older version than the stored one
+        (or none was posted); rows that do not validate are noted in :attr:`unreadable`."""
+        rows = await self._all(
+            f"SELECT {self._game_cols} FROM games WHERE status='finished'"
+            " AND (table_version IS NULL OR table_version < version) ORDER BY id")
+        return _readable(rows, self.unreadable)
+
     async def active_games_of(self, user_id: int, guild_id: int | None = None) -> list[GameRecord]:
         """Lobbies and active games where ``user_id`` holds a seat (newest first); rows that
         do not validate are left out and noted in :attr:`unreadable`."""
+        where, args = "", [user_id]
+        if guild_id is not None:
+            where, args = " AND g.guild_id=?", [user_id, guild_id]
         rows = await self._all(
             f"SELECT {', '.join('g.' + c.strip() for c in self._game_cols.split(','))} FROM games g"
             " JOIN seats s ON s.game_id=g.id WHERE s.user_id=? AND g.status IN ('lobby','active')"
-            " AND (? IS NULL OR g.guild_id=?) ORDER BY g.id DESC",
-            (user_id, guild_id, guild_id),
+            f"{where} ORDER BY g.id DESC",
+            args,
         )
         return _readable(rows, self.unreadable)
 
@@ -466,7 +459,7 @@ class Store:
         """Set columns of a game row (message ids, thread id, status, options)."""
         allowed = {
             "thread_id", "lobby_message_id", "table_message_id", "status", "options", "host_id",
-            "pinged_key",
+            "pinged_key", "table_version",
         }
         unknown = set(fields) - allowed
         if unknown:
@@ -480,16 +473,25 @@ class Store:
                 (*fields.values(), self._clock(), game_id),
             )
 
+    async def mark_shown(self, game_id: int, version: int) -> None:
+        """Record that the game's thread shows state ``version`` (its table, or what the
+        game's cog posts instead); ``table_version`` only ever grows."""
+        async with self._tx() as db:
+            await db.execute(
+                "UPDATE games SET table_version=? WHERE id=?"
+                " AND (table_version IS NULL OR table_version < ?)",
+                (version, game_id, version))
+
     async def start_game(self, game_id: int, *, state: str, version: int) -> None:
         """Turn a lobby into an active game with its first state (version ``version``).
         Raises :class:`StaleVersion` if the lobby is no longer a lobby."""
         async with self._tx() as db:
-            cur = await db.execute(
+            count = await db.execute(
                 "UPDATE games SET status='active', state=?, version=?, updated_at=?"
                 " WHERE id=? AND status='lobby'",
                 (state, version, self._clock(), game_id),
             )
-            if cur.rowcount != 1:
+            if count != 1:
                 raise StaleVersion(0, -1)
 
     async def reset_to_lobby(self, game_id: int) -> bool:
@@ -497,12 +499,12 @@ class Store:
         state, version 0, no table message or ping, its action log emptied; seats, options and
         ``thread_id`` kept). Returns False when the game was not active (nothing done)."""
         async with self._tx() as db:
-            cur = await db.execute(
+            count = await db.execute(
                 "UPDATE games SET status='lobby', state=NULL, version=0, table_message_id=NULL,"
-                " pinged_key=NULL, updated_at=? WHERE id=? AND status='active'",
+                " pinged_key=NULL, table_version=NULL, updated_at=? WHERE id=? AND status='active'",
                 (self._clock(), game_id),
             )
-            if cur.rowcount != 1:
+            if count != 1:
                 return False
             await db.execute("DELETE FROM actions WHERE game_id=?", (game_id,))
         return True
@@ -524,25 +526,29 @@ class Store:
         (``(guild_id, kind, rows)`` as :meth:`record_result` takes them: the game's final
         move) the stats too, in the same transaction.
 
-        Raises :class:`StaleVersion` when the stored version is not ``expected_version``
-        (nothing is written then).
+        The game's row is read with a row lock (PostgreSQL ``SELECT ... FOR UPDATE``; the
+        SQLite transaction holds the file), so moves on one game from any process apply
+        one at a time. Raises :class:`StaleVersion` when the stored version is not
+        ``expected_version`` or the game is not active (nothing is written then).
         """
         now = self._clock()
         async with self._tx() as db:
-            cur = await db.execute(
+            row = await db.fetchrow(
+                "SELECT version, status FROM games WHERE id=?" + db.for_update, (game_id,))
+            if row is None or row["version"] != expected_version or row["status"] != "active":
+                raise StaleVersion(expected_version, int(row["version"]) if row else -1)
+            await db.execute(
                 "UPDATE games SET state=?, version=?, updated_at=?, status=COALESCE(?, status)"
-                " WHERE id=? AND version=? AND status='active'",
-                (state, version, now, status, game_id, expected_version),
+                " WHERE id=?",
+                (state, version, now, status, game_id),
             )
-            if cur.rowcount != 1:
-                row = await self._one("SELECT version FROM games WHERE id=?", (game_id,))
-                raise StaleVersion(expected_version, int(row[0]) if row else -1)
             await db.execute(
                 "INSERT INTO actions (game_id, version, seat, action, events, created_at)"
                 " VALUES (?,?,?,?,?,?)",
                 (game_id, version, seat, json.dumps(action), json.dumps(events), now),
             )
             if result is not None:
+                await db.execute("UPDATE games SET result_recorded=1 WHERE id=?", (game_id,))
                 await self._add_results(db, *result)
 
     async def actions(self, game_id: int) -> list[ActionRecord]:
@@ -582,12 +588,14 @@ class Store:
         self, game_id: int, *, user_id: int | None, name: str, is_ai: bool, max_seats: int
     ) -> SeatRecord | None:
         """Add a seat to a lobby (next free ``sN`` id and position). Returns ``None`` when
-        the lobby is full, not a lobby any more, or ``user_id`` already sits there."""
+        the lobby is full, not a lobby any more, or ``user_id`` already sits there. The
+        game's row is locked while the seats are counted."""
         async with self._tx() as db:
-            game = await self._one("SELECT status FROM games WHERE id=?", (game_id,))
+            game = await db.fetchrow(
+                "SELECT status FROM games WHERE id=?" + db.for_update, (game_id,))
             if game is None or game[0] != "lobby":
                 return None
-            rows = await self._all(
+            rows = await db.fetch(
                 "SELECT seat, position, user_id FROM seats WHERE game_id=?", (game_id,)
             )
             if len(rows) >= max_seats:
@@ -610,23 +618,25 @@ class Store:
     async def remove_seat(self, game_id: int, seat: str) -> bool:
         """Remove a seat from a lobby; True if one was removed."""
         async with self._tx() as db:
-            cur = await db.execute(
+            count = await db.execute(
                 "DELETE FROM seats WHERE game_id=? AND seat=? AND EXISTS"
                 " (SELECT 1 FROM games WHERE id=? AND status='lobby')",
                 (game_id, seat, game_id),
             )
-            return cur.rowcount == 1
+            return count == 1
 
     async def renumber_seats(self, game_id: int) -> list[SeatRecord]:
         """Give a lobby's seats the ids ``s0..sN-1`` in position order (before start)."""
-        seats = await self.seats(game_id)
         async with self._tx() as db:
-            for i, s in enumerate(seats):
+            await db.fetchrow("SELECT id FROM games WHERE id=?" + db.for_update, (game_id,))
+            rows = await db.fetch(
+                "SELECT seat FROM seats WHERE game_id=? ORDER BY position", (game_id,))
+            for i, row in enumerate(rows):
                 await db.execute(
                     "UPDATE seats SET seat=?, position=? WHERE game_id=? AND seat=?",
-                    (f"tmp{i}", i, game_id, s.seat),
+                    (f"tmp{i}", i, game_id, row["seat"]),
                 )
-            for i in range(len(seats)):
+            for i in range(len(rows)):
                 await db.execute(
                     "UPDATE seats SET seat=? WHERE game_id=? AND seat=?",
                     (f"s{i}", game_id, f"tmp{i}"),
@@ -657,68 +667,116 @@ class Store:
             "SELECT * FROM timers WHERE game_id=? AND kind=?", (game_id, kind)
         )
         assert row is not None
-        return _timer(row)
+        return _timer(row)  # just written by json.dumps: it parses
 
     async def upsert_timers(
         self, timers: list[tuple[int, str, str, float, dict[str, Any]]]
     ) -> None:
         """Create or replace several ``(game_id, kind, key, due_at, payload)`` timers in
-        one transaction (a turn timer and its reminder go together or not at all)."""
+        one transaction (a turn timer and its reminder go together or not at all). A
+        replaced timer is unclaimed (any lease dropped)."""
         async with self._tx() as db:
             for game_id, kind, key, due_at, payload in timers:
                 await db.execute(
                     "INSERT INTO timers (game_id, kind, key, due_at, payload)"
                     " VALUES (?,?,?,?,?) ON CONFLICT (game_id, kind) DO UPDATE SET"
-                    " key=excluded.key, due_at=excluded.due_at, payload=excluded.payload",
-                    (game_id, kind, key, due_at, json.dumps(payload)),
+                    " key=excluded.key, due_at=excluded.due_at, payload=excluded.payload,"
+                    " claimed_by=NULL, lease_until=NULL",
+                    (game_id, kind, key, float(due_at), json.dumps(payload)),
                 )
 
     async def delete_timer(self, game_id: int, kind: str | None = None) -> int:
         """Delete the game's timer of ``kind`` (every timer of the game when ``None``);
         return how many rows went. One statement, so no explicit transaction is needed."""
-        async with self._lock:
-            if kind is None:
-                cur = await self._db.execute("DELETE FROM timers WHERE game_id=?", (game_id,))
-            else:
-                cur = await self._db.execute(
-                    "DELETE FROM timers WHERE game_id=? AND kind=?", (game_id, kind)
-                )
-            count = cur.rowcount
-            await cur.close()
-            return count
+        if kind is None:
+            return await self._backend.write("DELETE FROM timers WHERE game_id=?", (game_id,))
+        return await self._backend.write(
+            "DELETE FROM timers WHERE game_id=? AND kind=?", (game_id, kind))
 
     async def delete_timer_if_unchanged(self, timer: TimerRecord) -> bool:
         """Delete ``timer`` unless it was replaced meanwhile (other key or due time)."""
         async with self._tx() as db:
-            cur = await db.execute(
+            count = await db.execute(
                 "DELETE FROM timers WHERE id=? AND key=? AND due_at=?",
-                (timer.id, timer.key, timer.due_at),
+                (timer.id, timer.key, float(timer.due_at)),
             )
-            return cur.rowcount == 1
+            return count == 1
 
     async def due_timers(self, now: float) -> list[TimerRecord]:
-        """Timers due at ``now`` (unix seconds) or earlier, earliest first."""
+        """Timers due at ``now`` (unix seconds) or earlier, earliest first.
+
+        PostgreSQL: they are also *claimed* for this process in one statement (``FOR
+        UPDATE SKIP LOCKED``): ``claimed_by`` is :attr:`claimant` and ``lease_until`` is
+        ``now +`` :attr:`TIMER_LEASE_S`. A timer another process holds a live lease on is
+        left out, so exactly one process fires it; after the lease (its process died) any
+        process may claim it. SQLite has one writer process and ignores leases.
+        """
+        if self.dialect != "postgres":
+            rows = await self._all(
+                "SELECT * FROM timers WHERE due_at <= ? ORDER BY due_at, id", (float(now),))
+            return self._timers_of(rows)
         rows = await self._all(
-            "SELECT * FROM timers WHERE due_at <= ? ORDER BY due_at, id", (now,)
-        )
-        return [_timer(r) for r in rows]
+            "UPDATE timers SET claimed_by=?, lease_until=? WHERE id IN (SELECT id FROM timers"
+            " WHERE due_at <= ? AND (lease_until IS NULL OR lease_until <= ? OR claimed_by=?)"
+            " ORDER BY due_at, id FOR UPDATE SKIP LOCKED) RETURNING *",
+            (self.claimant, float(now) + self.TIMER_LEASE_S, float(now), float(now),
+             self.claimant))
+        return sorted(self._timers_of(rows), key=lambda t: (t.due_at, t.id))
 
     async def next_due(self) -> float | None:
-        """The earliest ``due_at`` of all timers, or ``None`` when there are none."""
-        row = await self._one("SELECT MIN(due_at) FROM timers")
+        """When a timer may next be fired here (unix seconds): the earliest ``due_at``, or
+        for a timer another process holds a lease on, the end of that lease. ``None`` when
+        there are no timers. In SQLite a ``due_at`` that is not a number is never due
+        (reading the row drops it); a PostgreSQL column holds numbers only."""
+        numeric = (" WHERE typeof(due_at) IN ('integer', 'real')"
+                   if self.dialect == "sqlite" else "")
+        row = await self._one(
+            "SELECT MIN(CASE WHEN lease_until IS NOT NULL AND lease_until > due_at"
+            " AND claimed_by <> ? THEN lease_until ELSE due_at END) FROM timers" + numeric,
+            (self.claimant,))
         return float(row[0]) if row and row[0] is not None else None
 
     async def timers(self) -> list[TimerRecord]:
-        """Every stored timer, earliest first."""
+        """Every stored timer that validates, earliest first (see :meth:`_timers_of`)."""
         rows = await self._all("SELECT * FROM timers ORDER BY due_at, id")
-        return [_timer(r) for r in rows]
+        return self._timers_of(rows)
 
     async def timer(self, game_id: int, kind: str) -> TimerRecord | None:
-        """The game's timer of ``kind`` or ``None``."""
+        """The game's timer of ``kind``, or ``None`` when there is none or its row does not
+        validate (noted in :attr:`unreadable_timers`; writing the timer again replaces it)."""
         row = await self._one(
             "SELECT * FROM timers WHERE game_id=? AND kind=?", (game_id, kind)
         )
-        return _timer(row) if row else None
+        parsed = self._timers_of([row]) if row is not None else []
+        return parsed[0] if parsed else None
+
+    def _timers_of(self, rows: list[Row]) -> list[TimerRecord]:
+        """The rows that validate as timers; the others go to :attr:`unreadable_timers`."""
+        out = []
+        for row in rows:
+            try:
+                out.append(_timer(row))
+            except (ValueError, TypeError) as exc:  # bad JSON, or pydantic's ValidationError
+                data = dict(row)
+                game_id = _int_or(data.get("game_id"), -1)
+                self.unreadable_timers[int(data["id"])] = (
+                    game_id, f"{data.get('kind')!r} timer: " + describe_error(exc))
+        return out
+
+    async def delete_timer_row(self, timer_id: int) -> bool:
+        """Delete the timer row ``timer_id`` if it is still unreadable (a timer written
+        since over the same game and kind keeps the row id and is kept); True if deleted."""
+        async with self._tx() as db:
+            row = await db.fetchrow("SELECT * FROM timers WHERE id=?" + db.for_update,
+                                    (timer_id,))
+            if row is None:
+                return False
+            try:
+                _timer(row)
+                return False
+            except (ValueError, TypeError):
+                pass
+            return await db.execute("DELETE FROM timers WHERE id=?", (timer_id,)) == 1
 
     # -- settings and preferences ------------------------------------------------------
 
@@ -728,22 +786,29 @@ class Store:
         if row is None:
             return GuildSettings(guild_id=guild_id)
         data = dict(row)
-        if data["dm_notifications"] is not None:
-            data["dm_notifications"] = bool(data["dm_notifications"])
+        for flag in ("dm_notifications", "end_idle_games"):
+            if data[flag] is not None:
+                data[flag] = bool(data[flag])
         return GuildSettings.model_validate(data)
 
     async def save_guild_settings(self, settings: GuildSettings) -> None:
         """Insert or replace a server's settings."""
         async with self._tx() as db:
             await db.execute(
-                "INSERT OR REPLACE INTO guild_settings (guild_id, turn_timer, dm_notifications,"
-                " game_channel_id, max_open_lobbies) VALUES (?,?,?,?,?)",
+                "INSERT INTO guild_settings (guild_id, turn_timer, dm_notifications,"
+                " game_channel_id, max_open_lobbies, end_idle_games) VALUES (?,?,?,?,?,?)"
+                " ON CONFLICT (guild_id) DO UPDATE SET turn_timer=excluded.turn_timer,"
+                " dm_notifications=excluded.dm_notifications,"
+                " game_channel_id=excluded.game_channel_id,"
+                " max_open_lobbies=excluded.max_open_lobbies,"
+                " end_idle_games=excluded.end_idle_games",
                 (
                     settings.guild_id,
                     settings.turn_timer,
                     None if settings.dm_notifications is None else int(settings.dm_notifications),
                     settings.game_channel_id,
                     settings.max_open_lobbies,
+                    None if settings.end_idle_games is None else int(settings.end_idle_games),
                 ),
             )
 
@@ -766,42 +831,61 @@ class Store:
     async def set_dm_channel(self, user_id: int, channel_id: int) -> None:
         """Remember the DM channel opened with ``user_id`` (its other preferences kept)."""
         async with self._tx() as db:
-            await db.execute("INSERT OR IGNORE INTO member_prefs (user_id) VALUES (?)", (user_id,))
-            await db.execute("UPDATE member_prefs SET dm_channel_id=? WHERE user_id=?",
-                             (channel_id, user_id))
+            await db.execute(
+                "INSERT INTO member_prefs (user_id, dm_channel_id) VALUES (?,?)"
+                " ON CONFLICT (user_id) DO UPDATE SET dm_channel_id=excluded.dm_channel_id",
+                (user_id, channel_id))
 
     async def set_member_prefs(self, user_id: int, **flags: bool) -> None:
-        """Set some of the member's DM flags (see :meth:`member_prefs`)."""
+        """Set some of the member's DM flags (see :meth:`member_prefs`); the others keep
+        their stored value (one statement, so two changes at once both stay)."""
         if set(flags) - set(self._PREFS):
             raise ValueError(f"unknown preference {sorted(set(flags) - set(self._PREFS))}")
-        prefs = await self.member_prefs(user_id)
-        prefs.update(flags)
+        names = [k for k in self._PREFS if k in flags]
+        cols = "".join(f", {k}" for k in names)
+        marks = ",?" * len(names)
+        update = (" DO UPDATE SET " + ", ".join(f"{k}=excluded.{k}" for k in names)
+                  if names else " DO NOTHING")
         async with self._tx() as db:
-            await db.execute("INSERT OR IGNORE INTO member_prefs (user_id) VALUES (?)", (user_id,))
             await db.execute(
-                "UPDATE member_prefs SET dm_opt_out=?, dm_closed=?, dm_closed_told=?,"
-                " turn_notices=? WHERE user_id=?",
-                (*(int(prefs[k]) for k in self._PREFS), user_id),
+                f"INSERT INTO member_prefs (user_id{cols}) VALUES (?{marks})"
+                f" ON CONFLICT (user_id){update}",
+                (user_id, *(int(flags[k]) for k in names)),
             )
 
     # -- stats -------------------------------------------------------------------------
 
     async def record_result(
-        self, guild_id: int, kind: str, rows: list[tuple[int, bool, int]]
-    ) -> None:
-        """Add one finished game to the stats: ``rows`` of ``(user_id, won, score)``."""
+        self, guild_id: int, kind: str, rows: list[tuple[int, bool, int]],
+        *, game_id: int | None = None,
+    ) -> bool:
+        """Add one finished game to the stats: ``rows`` of ``(user_id, won, score)``. With
+        ``game_id`` the result is recorded once per game, whatever the number of calls and
+        processes (the game row is marked in the same transaction). Returns False when
+        that game's result was already recorded (nothing written)."""
         async with self._tx() as db:
+            if game_id is not None:
+                count = await db.execute(
+                    "UPDATE games SET result_recorded=1 WHERE id=? AND result_recorded=0",
+                    (game_id,))
+                if count != 1:
+                    return False
             await self._add_results(db, guild_id, kind, rows)
+        return True
 
     @staticmethod
-    async def _add_results(db: aiosqlite.Connection, guild_id: int, kind: str,
+    async def _add_results(db: Conn, guild_id: int, kind: str,
                            rows: list[tuple[int, bool, int]]) -> None:
+        """Inside ``db``'s transaction: add one game to each ``(user_id, won, score)``
+        member's stats row (created at the first game)."""
         for user_id, won, score in rows:
             await db.execute(
                 "INSERT INTO stats (guild_id, user_id, kind, played, won, best_score)"
                 " VALUES (?,?,?,1,?,?) ON CONFLICT (guild_id, user_id, kind) DO UPDATE SET"
-                " played=played+1, won=won+excluded.won,"
-                " best_score=MAX(COALESCE(best_score, excluded.best_score), excluded.best_score)",
+                " played=stats.played+1, won=stats.won+excluded.won,"
+                " best_score=CASE WHEN stats.best_score IS NULL"
+                " OR excluded.best_score > stats.best_score"
+                " THEN excluded.best_score ELSE stats.best_score END",
                 (guild_id, user_id, kind, int(won), score),
             )
 
@@ -809,28 +893,29 @@ class Store:
         self, guild_id: int, *, kind: str | None = None, user_id: int | None = None
     ) -> list[StatRecord]:
         """Stats rows of a server, optionally of one game and/or member, best first."""
+        where, args = _filters({"kind": kind, "user_id": user_id})
         rows = await self._all(
-            "SELECT * FROM stats WHERE guild_id=? AND (? IS NULL OR kind=?)"
-            " AND (? IS NULL OR user_id=?) ORDER BY won DESC, played ASC, user_id",
-            (guild_id, kind, kind, user_id, user_id),
+            f"SELECT * FROM stats WHERE guild_id=?{where}"
+            " ORDER BY won DESC, played ASC, user_id",
+            (guild_id, *args),
         )
         return [StatRecord.model_validate(dict(r)) for r in rows]
 
     async def forget_stats(self, user_id: int, guild_id: int | None = None) -> int:
         """Delete a member's stats (in one server, or everywhere); return rows deleted."""
+        where, args = _filters({"guild_id": guild_id})
         async with self._tx() as db:
-            cur = await db.execute(
-                "DELETE FROM stats WHERE user_id=? AND (? IS NULL OR guild_id=?)",
-                (user_id, guild_id, guild_id),
-            )
-            return cur.rowcount
+            return await db.execute(
+                f"DELETE FROM stats WHERE user_id=?{where}", (user_id, *args))
 
 
-def _timer(row: aiosqlite.Row) -> TimerRecord:
+def _filters(columns: dict[str, Any]) -> tuple[str, list[Any]]:
+    """``" AND col=?"`` for each column whose value is not ``None``, and those values."""
+    given = {k: v for k, v in columns.items() if v is not None}
+    return "".join(f" AND {k}=?" for k in given), list(given.values())
+
+def _timer(row: Row) -> TimerRecord:
     data = dict(row)
     data["payload"] = json.loads(data["payload"] or "{}")
     return TimerRecord.model_validate(data)
 
-
-def _split_sql(script: str) -> list[str]:
-    return [s.strip() for s in script.split(";") if s.strip()]

@@ -18,6 +18,9 @@ MEMBERS = ("Ana", "Bo", "Cy", "Di", "Ed", "Fay", "Gus", "Hal")
 
 def make_bot(db_path, clock: ManualClock, **settings) -> HerdBot:
     """A HerdBot with every built-in game and its cog."""
+    # These tests were written for games without a turn timer; the shipped default (24h) is
+    # tested in tests/faults/test_abandoned.py.
+    settings.setdefault("default_turn_timer", "off")
     cfg = Settings(database_path=db_path, _env_file=None, **settings)
     return app.make_bot(cfg, registry=builtin_games(), clock=clock)
 

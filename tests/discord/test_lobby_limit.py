@@ -79,12 +79,14 @@ async def test_another_member_and_another_server_are_unaffected(world, sb):
 async def test_the_server_setting_changes_the_limit(world, sb):
     ana, bo, mo = world.member("Ana"), world.member("Bo"), world.member("Mo")
     await mo.slash("settings")
-    assert mo.last_reply.content.endswith("\nOpen lobbies per member: 3")
+    assert mo.last_reply.content.endswith(
+        "\nOpen lobbies per member: 3\nEnd games after 14 days without a move: on")
     await bo.slash("settings", lobbies_per_member=1)
     assert bo.last_reply.content == (NO + "Only members with Manage Server can change "
                                      "settings.")
     await mo.slash("settings", lobbies_per_member=1)
-    assert mo.last_reply.content.endswith("\nOpen lobbies per member: 1")
+    assert mo.last_reply.content.endswith(
+        "\nOpen lobbies per member: 1\nEnd games after 14 days without a move: on")
     assert (await sb.bot.store.guild_settings(world.guild_id)).max_open_lobbies == 1
     await open_lobbies(ana, 1)
     await ana.slash("play", game="tiny")

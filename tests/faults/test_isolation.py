@@ -111,7 +111,8 @@ async def test_one_unreadable_game_is_quarantined_and_every_other_timer_fires(
     assert sb.bot._reconcile.done() and sb.bot._reconcile.exception() is None
     now = clock.now()
     for gid in (2, 3):
-        assert [(t.kind, t.due_at) for t in await store.timers() if t.game_id == gid] == [
+        assert [(t.kind, t.due_at) for t in await store.timers()
+                if t.game_id == gid and t.kind != "idle"] == [
             ("remind", now + 60), ("turn", now + 120)]
     quarantine = [m for m in lines(caplog, "bot.runtime.service", logging.WARNING)]
     assert quarantine == [
@@ -140,7 +141,8 @@ async def test_one_unreadable_game_is_quarantined_and_every_other_timer_fires(
     for gid, seat in ((2, "s0"), (3, "s0")):
         assert [(r.version, r.seat) for r in await store.actions(gid)] == [(1, seat)]
     assert (await store.get_game(1)).version == 0  # the bad game was not touched
-    assert [t for t in await store.timers() if t.game_id == 1] == []  # its timers went
+    # Its turn timers went; its idle timer goes in the same way when it comes due.
+    assert [t.kind for t in await store.timers() if t.game_id == 1] == ["idle"]
     assert not any(t.startswith(TOLD) for t in shown(threads[0]))
 
     # Its players get one clear sentence on any button or command; the log stays quiet.
@@ -299,7 +301,8 @@ async def test_the_start_up_reconciliation_is_retried_after_a_full_disk(
         await asyncio.wait_for(reconcile, 5)
     assert reconcile.exception() is None
     assert [(t.kind, t.due_at) for t in await sb.bot.store.timers()] == [
-        ("remind", clock.now() + 300), ("turn", clock.now() + 600)]  # armed at the retry
+        ("remind", clock.now() + 300), ("turn", clock.now() + 600),  # armed at the retry
+        ("idle", clock.now() + 13 * 86400)]
     assert [r.getMessage() for r in caplog.records if r.name == "bot.runtime.supervisor"] == [
         f"background job herdbot-reconcile-timers failed (OperationalError: {FULL}); "
         "retrying in 1 s",

@@ -92,6 +92,9 @@ def test_sigkill_mid_play_then_restart_loses_nothing(tmp_path, seed):
     assert figures["timers_fired"] == sum(figures["timers"].values())
     # No game waits on a deadline without its timer (start-up re-derives them).
     assert figures["lost_timers"] == []
+    # A game killed between storing a move and posting its table shows it after the
+    # restart (the check asserts each caught-up table's move number); none is left behind.
+    assert figures["behind_after_restart"] == []
     # Issue 14: the game made unreadable before the burst is quarantined, logged once,
     # answered in words, its timers dropped, and its host ends it.
     bad = figures["quarantined"]

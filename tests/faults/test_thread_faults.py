@@ -125,7 +125,7 @@ async def test_start_without_create_public_threads_is_refused_and_stays_a_lobby(
     assert lobby.thread.last_message.embeds[0]["title"] == "Tiny Race #1"
 
 
-async def test_start_whose_first_table_is_refused_returns_to_the_lobby(world, sb):
+async def test_start_whose_first_table_is_refused_returns_to_the_lobby(world, sb, clock):
     ana, bo = world.member("Ana"), world.member("Bo")
     await ana.slash("play", game="tiny")
     lobby = ana.last_reply
@@ -140,7 +140,10 @@ async def test_start_whose_first_table_is_refused_returns_to_the_lobby(world, sb
         "Start again.")
     record = await sb.bot.store.get_game(1)
     assert (record.status, record.version, record.state) == ("lobby", 0, None)
-    assert await sb.bot.store.actions(1) == [] and await sb.bot.store.timers() == []
+    assert await sb.bot.store.actions(1) == []
+    # Back in the lobby, it closes an hour from now unless started.
+    assert [(t.kind, t.due_at) for t in await sb.bot.store.timers()] == [
+        ("lobby", clock.now() + 3600)]
     assert lobby.has_component("Start") and not lobby.is_disabled("Start")
     # Fixed (the fault was one-off): Start again plays in the thread the first try opened.
     await ana.click(lobby, "Start")

@@ -1,0 +1,845 @@
+"""Open-loop capacity bench: real games, players who think, moves at a set rate.
+
+The real :class:`~bot.discord.bot.HerdBot` (all builtin cogs, the real clock, DM notices
+on as by default) runs in the sandbox on a SQLite file. N games of the three real games
+(a third each; 2-4 players, uniformly) are set up through ``/play``, Join and Start.
+
+Arrivals (open loop): a Poisson schedule at the offered rate ``R`` moves per second, in
+real wall-clock time, that never waits for the bot. Each arrival goes to the player who
+has been ready longest: a player is ready once their turn came (the bench reads whose
+decision it is) and their think time, a uniformly random 5-15 s, has passed. An arrival
+that finds no ready player is counted as ``missed`` (the pool of games is sized so that
+this does not happen unless the bot is so slow that turns come back late). The player then
+performs one engine action, chosen at random among the ``legal_actions`` of their seat (what
+the bot's table offers), through the game's UI driver (``bot.sandbox.drivers``): the real
+buttons, selects and panels; a move is one action, one or more interactions.
+
+Measured per rate (steady window after a warm-up):
+
+- achieved rate: moves whose new table appeared in the window, per second;
+- click-to-new-table: from the committing click (the interaction that carries the action
+  out; for a one-click move its *scheduled* arrival time, so queueing in the loop counts)
+  to the last public message write (new message or edit) in the game's thread that the
+  bot made while handling that interaction (or, when it wrote nothing public, its last
+  write of any kind); ``move`` is the same from the scheduled arrival of the first click;
+- late acknowledgements: interactions whose callback came more than 3 s after dispatch,
+  or that the simulated Discord refused as late (10062), or never acknowledged;
+- CPU per move, split by thread CPU accounting (see :class:`CpuSplit`): the bot (its
+  event-loop work, its render and database threads, the asyncio loop's own overhead), the
+  simulated Discord (the REST router and the interaction payloads it builds), and the
+  bench's own driving (reading whose turn it is, choosing, finding components);
+- RSS per active game: (RSS at the end of the window - RSS right after connecting) / N.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import gc
+import math
+import os
+import random
+import resource
+import sqlite3
+import tempfile
+import time
+import weakref
+from collections import deque
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bench.common import loadavg, pct, rss_mb, summary_ms
+from bench.load import prune
+
+#: Offered rates (moves per second) of a full run, ascending.
+RATES = (10, 20, 40, 60, 80, 120)
+#: Think time of a player after their turn came, seconds (uniform).
+THINK = (5.0, 15.0)
+#: Games per offered move per second: mean think (10 s) plus the move itself, with room
+#: so that a ready player is always waiting for the next arrival.
+GAMES_PER_RATE = 13.0
+#: A click-to-new-table time counts as "fast" under this (the target of issue 15).
+P99_LIMIT_S = 1.0
+#: Discord refuses an interaction answered later than this (documented 3 s limit).
+ACK_LIMIT_S = 3.0
+GAMES = ("llamas-alpacas", "pacapaca", "llamas-unleashed")
+
+
+# --------------------------------------------------------------------------- CPU split
+
+
+class CpuSplit:
+    """Main-thread CPU time split into categories by thread CPU accounting.
+
+    ``time.thread_time()`` (CLOCK_THREAD_CPUTIME_ID) is read at every switch of category
+    and the time since the last switch is added to the category being left. Switches
+    happen (a) around every asyncio callback (``Handle._run``, patched while the bench
+    runs): a step of one of the bench's own tasks counts as ``bench``, every other step as
+    ``bot``, time outside callbacks (selector, scheduling) as ``loop``; and (b) inside a
+    step, around the simulated Discord's code (``sandbox``: REST router, building an
+    interaction's payload) and around discord.py's parsing of an INTERACTION_CREATE the
+    bench dispatches (``bot``). Other threads (render pool, aiosqlite) are all the bot's:
+    the process CPU (``getrusage``) minus the main thread's."""
+
+    def __init__(self) -> None:
+        self.acc: dict[str, float] = {"bot": 0.0, "sandbox": 0.0, "bench": 0.0, "loop": 0.0}
+        self.cat = "loop"
+        self.last = time.thread_time()
+        self.bench_tasks: weakref.WeakSet[asyncio.Task[Any]] = weakref.WeakSet()
+        self._orig_run: Any = None
+        #: asyncio callbacks run so far (each costs the accounting two clock reads).
+        self.handles = 0
+
+    def switch(self, cat: str) -> str:
+        """Charge the time since the last switch to the current category; enter ``cat``;
+        return the category left."""
+        now = time.thread_time()
+        self.acc[self.cat] += now - self.last
+        self.last = now
+        old, self.cat = self.cat, cat
+        return old
+
+    @contextmanager
+    def charged(self, cat: str) -> Iterator[None]:
+        """Charge the block to ``cat`` (synchronous code only)."""
+        old = self.switch(cat)
+        try:
+            yield
+        finally:
+            self.switch(old)
+
+    def wrap(self, cat: str, fn: Callable[..., Any]) -> Callable[..., Any]:
+        """``fn`` with its (synchronous) calls charged to ``cat``."""
+        def wrapped(*a: Any, **kw: Any) -> Any:
+            old = self.switch(cat)
+            try:
+                return fn(*a, **kw)
+            finally:
+                self.switch(old)
+        return wrapped
+
+    def install(self) -> None:
+        """Patch ``asyncio.events.Handle._run`` (pure Python in CPython) to switch."""
+        orig = asyncio.events.Handle._run
+        self._orig_run = orig
+        split = self
+        tasks = self.bench_tasks
+
+        def _run(handle: asyncio.events.Handle) -> None:
+            split.handles += 1
+            owner = getattr(handle._callback, "__self__", None)
+            old = split.switch("bench" if isinstance(owner, asyncio.Task) and owner in tasks
+                               else "bot")
+            try:
+                orig(handle)
+            finally:
+                split.switch(old)
+
+        asyncio.events.Handle._run = _run  # type: ignore[method-assign]
+
+    def uninstall(self) -> None:
+        """Restore ``Handle._run``."""
+        if self._orig_run is not None:
+            asyncio.events.Handle._run = self._orig_run  # type: ignore[method-assign]
+            self._orig_run = None
+
+    def snapshot(self) -> dict[str, float]:
+        """Seconds so far: per category, the main thread and the whole process."""
+        self.switch(self.cat)
+        ru = resource.getrusage(resource.RUSAGE_SELF)
+        threads = {f"t_{k}": v for k, v in thread_cpu().items()}
+        return dict(self.acc, main=time.thread_time(), process=ru.ru_utime + ru.ru_stime,
+                    handles=float(self.handles), **threads)
+
+
+def thread_cpu() -> dict[str, float]:
+    """CPU seconds (user + system) of this process's threads by role, from
+    ``/proc/self/task/<tid>/stat``: ``main``, ``render`` (herdbot's render thread),
+    ``database`` (aiosqlite's thread) and ``other``."""
+    import threading
+
+    names = {t.native_id: t.name for t in threading.enumerate()}
+    # aiosqlite runs each connection in a plain Thread whose target is its worker.
+    db_ids = {t.native_id for t in threading.enumerate()
+              if "_connection_worker_thread" in repr(getattr(t, "_target", None))}
+    main_id = threading.main_thread().native_id
+    tick = os.sysconf("SC_CLK_TCK")
+    out = {"main": 0.0, "render": 0.0, "database": 0.0, "other": 0.0}
+    try:
+        tids = os.listdir("/proc/self/task")
+    except OSError:  # pragma: no cover - not Linux
+        return out
+    for tid in tids:
+        try:
+            with open(f"/proc/self/task/{tid}/stat") as fh:
+                fields = fh.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        seconds = (int(fields[11]) + int(fields[12])) / tick
+        name = names.get(int(tid), "")
+        role = ("main" if int(tid) == main_id else "render" if "render" in name
+                else "database" if int(tid) in db_ids else "other")
+        out[role] += seconds
+    return out
+
+
+def cpu_between(a: dict[str, float], b: dict[str, float]) -> dict[str, float]:
+    """CPU seconds per part between two snapshots: ``bot`` (its main-thread work plus all
+    other threads), ``loop``, ``sandbox``, ``bench``, ``threads`` and ``process``."""
+    d = {k: b[k] - a[k] for k in b}
+    threads = max(0.0, d["process"] - d["main"])
+    return {"bot": d["bot"] + threads, "bot_main": d["bot"], "threads": threads,
+            "render_thread": d["t_render"], "database_thread": d["t_database"],
+            "other_threads": d["t_other"], "handles": d["handles"],
+            "loop": d["loop"], "sandbox": d["sandbox"], "bench": d["bench"],
+            "process": d["process"]}
+
+
+# --------------------------------------------------------------------------- records
+
+
+@dataclass
+class Move:
+    """One engine action performed by a player: scheduled arrival, the interactions (the
+    last one commits the action), and when the new table showed."""
+
+    game: str
+    t_sched: float
+    its: list[Any] = field(default_factory=list)
+    t_commit: float = 0.0
+    t_table: float | None = None
+    public: bool = True
+    error: str | None = None
+
+    @property
+    def commit(self) -> Any | None:
+        return self.its[-1] if self.its else None
+
+
+@dataclass
+class Game:
+    """One of the N games: its key, members (the first hosts) and ids once started."""
+
+    key: str
+    members: list[Any]
+    game_id: int | None = None
+    thread_id: int = 0
+    by_seat: dict[str, Any] = field(default_factory=dict)
+    last: Move | None = None
+    started: int = 0
+
+
+class Arrivals:
+    """The open-loop schedule: a Poisson process in wall-clock time that hands each
+    arrival to the longest-ready player (a future in :attr:`ready`)."""
+
+    def __init__(self, seed: int):
+        self.rand = random.Random(seed)
+        self.ready: deque[asyncio.Future[float]] = deque()
+        self.offered = 0
+        self.missed = 0
+        self.lag: list[float] = []
+
+    async def ticket(self) -> float:
+        """Wait for an arrival; return its scheduled time (``perf_counter`` seconds)."""
+        fut: asyncio.Future[float] = asyncio.get_running_loop().create_future()
+        self.ready.append(fut)
+        return await fut
+
+    def hand(self, t: float) -> bool:
+        """Give the arrival at ``t`` to the longest-ready player; False when none is."""
+        while self.ready:
+            fut = self.ready.popleft()
+            if not fut.done():
+                fut.set_result(t)
+                return True
+        return False
+
+    async def run(self, rate: float, until: float) -> None:
+        """Arrivals at ``rate`` per second until ``until`` (``perf_counter``)."""
+        t = time.perf_counter()
+        while True:
+            t += self.rand.expovariate(rate)
+            if t >= until:
+                return
+            delay = t - time.perf_counter()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            self.lag.append(time.perf_counter() - t)
+            self.offered += 1
+            if not self.hand(t):
+                self.missed += 1
+
+    def close(self) -> None:
+        """Cancel every waiting player (end of the bench)."""
+        while self.ready:
+            self.ready.popleft().cancel()
+
+
+# --------------------------------------------------------------------------- the bench
+
+
+class CapacityBench:
+    """The bot in the sandbox, the games, the hooks and the per-rate phases."""
+
+    def __init__(self, tmp: Path, seed: int = 15):
+        from bot.app import builtin_games, make_bot
+        from bot.config import Settings
+        from bot.sandbox import World
+
+        self.rand = random.Random(seed)
+        self.registry = builtin_games()
+        self.db_path = tmp / "capacity.sqlite3"
+        # Lobbies that failed under load stay open; room for them.
+        settings = Settings(database_path=self.db_path, _env_file=None,  # type: ignore[call-arg]  # pydantic-settings init arguments
+                            max_open_lobbies=25)
+        self.world = World()
+        self.bot = make_bot(settings, registry=self.registry)
+        self.games: list[Game] = []
+        self.moves: list[Move] = []
+        self.lobby_its: list[Any] = []
+        self.errors: dict[str, int] = {}
+        self.split = CpuSplit()
+        self.arrivals = Arrivals(seed)
+        self.stop = False
+        self.tasks: list[asyncio.Task[Any]] = []
+        self._db: sqlite3.Connection | None = None
+        self._names = 0
+        #: Interactions dispatched per member while the bench performs their move.
+        self.member_its: dict[int, list[Any]] = {}
+
+    # -- hooks ---------------------------------------------------------------------
+    def install(self) -> None:
+        """Bench-only hooks on this sandbox (instance attributes; no bot file changes):
+        time stamps of callbacks and message writes per interaction, CPU categories, a
+        dispatch that waits only for the interaction's own tasks, and no whole-bot settle
+        inside the drivers."""
+        from bot.sandbox.rest import current_interaction
+
+        sb, world, split = self.sb, self.world, self.split
+        router = sb.router
+        orig_handle = router.handle
+
+        def handle(method: str, url: str, data: Any, params: Any,
+                   headers: dict[str, str]) -> Any:
+            old = split.switch("sandbox")
+            try:
+                if method == "POST" and url.endswith("/callback"):
+                    it = world.interactions.get(url.rstrip("/").split("/")[-2])
+                    if it is not None and getattr(it, "bench_ack", None) is None:
+                        it.bench_ack = time.perf_counter()
+                return orig_handle(method, url, data, params, headers)
+            finally:
+                split.switch(old)
+
+        router.handle = handle  # type: ignore[method-assign]
+
+        def stamp(msg: Any, interaction: Any) -> None:
+            it = interaction or current_interaction.get()
+            if it is None:
+                return
+            writes = getattr(it, "bench_writes", None)
+            if writes is None:
+                writes = it.bench_writes = []
+            writes.append((time.perf_counter(), msg.ephemeral_for is None, msg.channel_id))
+
+        orig_new, orig_edit = router.new_message, router.apply_edit
+
+        def new_message(channel: Any, body: Any, files: Any, **kw: Any) -> Any:
+            msg = orig_new(channel, body, files, **kw)
+            stamp(msg, kw.get("interaction"))
+            return msg
+
+        def apply_edit(msg: Any, body: Any, files: Any, interaction: Any = None) -> Any:
+            out = orig_edit(msg, body, files, interaction)
+            stamp(out, interaction)
+            return out
+
+        router.new_message = new_message  # type: ignore[method-assign]
+        router.apply_edit = apply_edit  # type: ignore[method-assign]
+        sb._base_payload = split.wrap("sandbox", sb._base_payload)  # type: ignore[method-assign]
+        sb._new_interaction = split.wrap("sandbox", sb._new_interaction)  # type: ignore[method-assign]
+
+        capture: list[list[asyncio.Task[Any]]] = []
+        loop = asyncio.get_running_loop()
+        inner = loop.get_task_factory()
+
+        def factory(lp: asyncio.AbstractEventLoop, coro: Any, **kw: Any) -> asyncio.Task[Any]:
+            task = inner(lp, coro, **kw) if inner else asyncio.Task(coro, loop=lp, **kw)
+            if capture:
+                capture[-1].append(task)
+            return task
+
+        loop.set_task_factory(factory)  # type: ignore[arg-type]
+
+        async def dispatch(it: Any, payload: dict[str, Any]) -> Any:
+            token = current_interaction.set(it)
+            capture.append([])
+            mine = self.member_its.get(it.member.id)
+            if mine is not None:
+                mine.append(it)
+            old = split.switch("bot")
+            try:
+                it.bench_t0 = time.perf_counter()
+                sb.bot._connection.parse_interaction_create(payload)
+            finally:
+                split.switch(old)
+                current_interaction.reset(token)
+                tasks = capture.pop()
+            if tasks:
+                await asyncio.wait(tasks)
+            it.bench_done = time.perf_counter()
+            return it
+
+
+        sb._dispatch = dispatch  # type: ignore[method-assign]
+
+        async def no_settle() -> None:
+            await asyncio.sleep(0)
+
+        world.settle = no_settle  # type: ignore[method-assign]
+        split.install()
+
+    # -- reading the game (bench side, its own read-only connection) ---------------
+    def db(self) -> sqlite3.Connection:
+        if self._db is None:
+            self._db = sqlite3.connect(f"file:{self.db_path}?mode=ro", uri=True,
+                                       check_same_thread=False)
+        return self._db
+
+    def decide(self, g: Game) -> tuple[str, Any, Any] | str:
+        """``(seat, action, member)`` for the game's next human decision (random legal
+        action), ``"over"`` once it finished, ``"wait"`` when only a timer can move it."""
+        row = self.db().execute("SELECT status, state FROM games WHERE id = ?",
+                                (g.game_id,)).fetchone()
+        if row is None or row[0] != "active" or row[1] is None:
+            return "over"
+        engine = self.registry[g.key].engine
+        state = engine.load_state(row[1])
+        seats = list(engine.pending(state).seats)
+        self.rand.shuffle(seats)
+        for seat in seats:
+            member = g.by_seat.get(seat)
+            if member is None:
+                continue
+            legal = engine.legal_actions(state, seat)
+            if legal:
+                return seat, self.rand.choice(legal), member
+        return "wait"
+
+    # -- games ---------------------------------------------------------------------
+    def new_members(self, n: int) -> list[Any]:
+        out = []
+        for _ in range(n):
+            self._names += 1
+            out.append(self.world.add_member(f"P{self._names:05d}"))
+        return out
+
+    async def start_game(self, g: Game) -> bool:
+        """/play, Join, Start for the game's members; True when the game started."""
+        host = g.members[0]
+        it = await host.slash("play", game=g.key)
+        self.lobby_its.append(it)
+        lobby = it.original
+        if lobby is None:
+            return False
+        for m in g.members[1:]:
+            live = self.world.messages.get(lobby.id, lobby)
+            self.lobby_its.append(await m.click(live, "Join"))
+        live = self.world.messages.get(lobby.id, lobby)
+        if not live.components or live.is_disabled("Start"):
+            return False
+        self.lobby_its.append(await host.click(live, "Start"))
+        with self.split.charged("bench"):
+            row = self.db().execute(
+                "SELECT id, thread_id, channel_id FROM games WHERE host_id = ? AND status = "
+                "'active' ORDER BY id DESC LIMIT 1", (host.id,)).fetchone()
+            if row is None:
+                return False
+            g.game_id, g.thread_id = row[0], row[1] or row[2]
+            by_user = {m.id: m for m in g.members}
+            g.by_seat = {seat: by_user[uid] for seat, uid in self.db().execute(
+                "SELECT seat, user_id FROM seats WHERE game_id = ?", (g.game_id,))
+                if uid in by_user}
+        g.started += 1
+        return True
+
+    def add_games(self, n: int) -> list[Game]:
+        """``n`` more games (not started), the three games in turn, 2-4 players."""
+        fresh = []
+        for _ in range(n):
+            key = GAMES[len(self.games) % len(GAMES)]
+            g = Game(key, self.new_members(self.rand.randint(2, 4)))
+            self.games.append(g)
+            fresh.append(g)
+        return fresh
+
+    async def play(self, g: Game) -> None:
+        """The game's players: think after their turn came, wait for an arrival, act."""
+        from bot.sandbox.drivers import DriverContext, driver_for
+
+        perform = driver_for(g.key)
+        # A fresh game's first player is somewhere in their think time already, as in a
+        # steady state (otherwise every new game would become ready 5-15 s from now).
+        first = True
+        while not self.stop:
+            if g.game_id is None:
+                if not await self.start_game(g):
+                    g.game_id = None
+                    await asyncio.sleep(1.0)
+                continue
+            await asyncio.sleep(self.rand.uniform(0.0 if first else THINK[0], THINK[1]))
+            first = False
+            if self.stop:
+                return
+            t_sched = await self.arrivals.ticket()
+            dec = self.decide(g)
+            if dec == "over":
+                self.arrivals.hand(t_sched) or self._missed()
+                g.game_id, g.last = None, None
+                g.members = self.new_members(len(g.members))
+                continue
+            if dec == "wait":
+                self.arrivals.hand(t_sched) or self._missed()
+                continue
+            assert not isinstance(dec, str)
+            seat, action, member = dec
+            move = Move(g.key, t_sched)
+            its: list[Any] = []
+            self.member_its[member.id] = its
+            ctx = DriverContext(self.world, self.bot, member, g.game_id, seat)
+            ctx._thread_id = g.thread_id
+            try:
+                await perform(ctx, action)
+            except Exception as exc:  # noqa: BLE001 - a refused click is counted, not fatal
+                key = f"{g.key}: {type(exc).__name__}: {str(exc)[:80]}"
+                self.errors[key] = self.errors.get(key, 0) + 1
+                move.error = key
+            finally:
+                self.member_its.pop(member.id, None)
+            move.its = its
+            if move.its:
+                c = move.its[-1]
+                move.t_commit = move.t_sched if len(move.its) == 1 else c.bench_t0
+            self.moves.append(move)
+
+    def _missed(self) -> bool:
+        self.arrivals.missed += 1
+        return False
+
+    def spawn(self, coro: Any) -> asyncio.Task[Any]:
+        task = asyncio.ensure_future(coro)
+        self.split.bench_tasks.add(task)
+        self.tasks.append(task)
+        return task
+
+    # -- one phase -------------------------------------------------------------------
+    async def grow(self, n: int, concurrency: int = 16) -> float:
+        """Set up games until there are ``n``; return the seconds it took."""
+        t0 = time.perf_counter()
+        fresh = self.add_games(max(0, n - len(self.games)))
+        sem = asyncio.Semaphore(concurrency)
+
+        async def setup(g: Game) -> None:
+            async with sem:
+                for _ in range(5):
+                    if await self.start_game(g):
+                        return
+                    g.members = self.new_members(len(g.members))
+
+        jobs = [self.spawn(setup(g)) for g in fresh]
+        for i in range(0, len(jobs), 200):
+            await asyncio.gather(*jobs[i:i + 200])
+            self.prune()
+        for g in fresh:
+            self.spawn(self.play(g))
+        return time.perf_counter() - t0
+
+    def prune(self) -> None:
+        """Drop what the simulated Discord keeps only for tests (as the load bench's
+        :func:`~bench.load.prune`, interactions kept 30 s), but never a public message
+        with components: a live table may be older than the last few messages of its
+        thread, and the bot may still edit it. The picture bytes of the kept messages are
+        dropped too: the bench never looks at them, and on Discord they are not in the
+        bot's memory."""
+        with self.split.charged("bench"):
+            world = self.world
+            keep: set[int] = set()
+            for channel in world.channels.values():
+                if channel.is_thread:
+                    for mid in channel.messages:
+                        msg = world.messages.get(mid)
+                        if msg is not None and msg.ephemeral_for is None and msg.components:
+                            keep.add(mid)
+            saved = {cid: list(ch.messages) for cid, ch in world.channels.items()
+                     if ch.is_thread}
+            kept = {mid: world.messages[mid] for mid in keep}
+            prune(self.sb, world, keep=4, older_than=30.0)
+            for cid, before in saved.items():
+                now = set(world.channels[cid].messages)
+                if any(mid in keep and mid not in now for mid in before):
+                    world.channels[cid].messages[:] = [
+                        mid for mid in before if mid in now or mid in keep]
+            for mid, msg in kept.items():
+                world.messages.setdefault(mid, msg)
+                for a in msg.attachments:
+                    world.attachments.setdefault(a.id, a)
+            for msg in world.messages.values():
+                if msg.attachments and any(a.data for a in msg.attachments):
+                    msg.attachments = [dataclasses.replace(a, data=b"")
+                                       for a in msg.attachments]
+                    for a in msg.attachments:
+                        if a.id in world.attachments:
+                            world.attachments[a.id] = a
+
+    async def phase(self, rate: float, warmup: float, window: float,
+                    profile: Any = None) -> dict[str, Any]:
+        """Arrivals at ``rate`` for ``warmup + window`` s; the figures of the window.
+        ``profile`` (start()/stop()) runs around the window only."""
+        n = math.ceil(rate * GAMES_PER_RATE)
+        setup_s = await self.grow(n)
+        self.prune()
+        gc.collect()
+        m0, l0 = len(self.moves), len(self.lobby_its)
+        self.arrivals.offered = self.arrivals.missed = 0
+        self.arrivals.lag = []
+        start = time.perf_counter()
+        w0, w1 = start + warmup, start + warmup + window
+        runner = self.spawn(self.arrivals.run(rate, w1))
+        la_start = loadavg()
+
+        async def pruner() -> None:
+            while time.perf_counter() < w1:
+                await asyncio.sleep(2.0)
+                self.prune()
+
+        prune_task = self.spawn(pruner())
+        await asyncio.sleep(max(0.0, w0 - time.perf_counter()))
+        offered0, missed0 = self.arrivals.offered, self.arrivals.missed
+        if profile is not None:
+            profile.start()
+        cpu0 = self.split.snapshot()
+        await asyncio.sleep(max(0.0, w1 - time.perf_counter()))
+        cpu1 = self.split.snapshot()
+        if profile is not None:
+            profile.stop()
+        rss = rss_mb()
+        offered = self.arrivals.offered - offered0
+        missed = self.arrivals.missed - missed0
+        lag = [x for x in self.arrivals.lag]
+        await runner
+        await prune_task
+        # Let the moves in flight finish (a late table is a slow one, not a lost one).
+        drain_until = time.perf_counter() + 15.0
+        while time.perf_counter() < drain_until and any(
+                not hasattr(it, "bench_done") for mv in self.moves[m0:] for it in mv.its[-1:]):
+            await asyncio.sleep(0.2)
+        await asyncio.sleep(0.3)
+        return self.figures(rate, n, setup_s, self.moves[m0:], self.lobby_its[l0:],
+                            (w0, w1), cpu_between(cpu0, cpu1), rss, offered, missed, lag,
+                            la_start)
+
+    def table_time(self, mv: Move, thread_id: int | None = None) -> None:
+        """Fill ``mv.t_table``: the last public write in a thread (or, failing that, the
+        last write) the bot made while handling the committing interaction."""
+        c = mv.commit
+        writes = getattr(c, "bench_writes", None) or [] if c is not None else []
+        public = [t for t, pub, _ in writes if pub]
+        if public:
+            mv.t_table, mv.public = max(public), True
+        elif writes:
+            mv.t_table, mv.public = max(t for t, _, _ in writes), False
+
+    def figures(self, rate: float, n: int, setup_s: float, moves: list[Move],
+                lobby: list[Any], window: tuple[float, float], cpu: dict[str, float],
+                rss: float, offered: int, missed: int, lag: list[float],
+                la_start: list[float]) -> dict[str, Any]:
+        w0, w1 = window
+        span = w1 - w0
+        for mv in moves:
+            self.table_time(mv)
+        in_window = [mv for mv in moves if w0 <= mv.t_sched < w1]
+        done = [mv for mv in in_window if mv.t_table is not None and mv.error is None]
+        shown = [mv for mv in moves if mv.t_table is not None and w0 <= mv.t_table < w1
+                 and mv.error is None]
+        # A move still without its table when the phase ended counts with the time it
+        # had waited so far (a lower bound), so a backlog raises the percentiles.
+        now = time.perf_counter()
+        unfinished = [mv for mv in in_window if mv.t_table is None and mv.error is None]
+        click = [mv.t_table - mv.t_commit for mv in done if mv.t_table is not None] + [
+            now - (mv.t_commit or mv.t_sched) for mv in unfinished]
+        whole = [mv.t_table - mv.t_sched for mv in done if mv.t_table is not None] + [
+            now - mv.t_sched for mv in unfinished]
+        its = [it for mv in in_window for it in mv.its] + [
+            it for it in lobby if w0 <= getattr(it, "bench_t0", 0.0) < w1]
+        acks = [it.bench_ack - it.bench_t0 for it in its
+                if getattr(it, "bench_ack", None) is not None and hasattr(it, "bench_t0")]
+        late = sum(1 for it in its if it.failed or getattr(it, "bench_ack", None) is None
+                   or it.bench_ack - it.bench_t0 > ACK_LIMIT_S)
+        per_game: dict[str, list[float]] = {}
+        for mv in done:
+            if mv.t_table is not None:
+                per_game.setdefault(mv.game, []).append(mv.t_table - mv.t_commit)
+        moves_n = max(1, len(shown))
+        active = sum(1 for g in self.games if g.game_id is not None)
+        row = {
+            "offered_per_s": rate, "games": n, "active_games": active,
+            "setup_s": round(setup_s, 1), "window_s": round(span, 1),
+            "arrivals": offered, "arrivals_missed": missed,
+            "achieved_per_s": round(len(shown) / span, 1),
+            "moves": len(in_window), "moves_errors": sum(1 for mv in in_window if mv.error),
+            "moves_no_public_write": sum(1 for mv in done if not mv.public),
+            "moves_unfinished": len(unfinished),
+            "interactions_per_move": round(sum(len(mv.its) for mv in in_window)
+                                           / max(1, len(in_window)), 2),
+            "click_to_table": summary_ms(click),
+            "move_to_table": summary_ms(whole),
+            "per_game_click_p99_ms": {k: round(pct(v, 99) * 1000, 1)
+                                      for k, v in sorted(per_game.items())},
+            "schedule_lag_p99_ms": round(pct(lag, 99) * 1000, 1) if lag else None,
+            "ack": summary_ms(acks),
+            "interactions": len(its), "late_acks": late,
+            "cpu_ms_per_move": {k: round(v * 1000 / moves_n, 2) for k, v in cpu.items()
+                                if k != "handles"},
+            "cpu_share_of_window": {k: round(v / span, 2) for k, v in cpu.items()
+                                    if k != "handles"},
+            "asyncio_callbacks_per_move": round(cpu["handles"] / moves_n),
+            "rss_mib": round(rss, 1),
+            "loadavg_start": la_start, "loadavg_end": loadavg(),
+        }
+        row["p99_ok"] = bool(click) and row["click_to_table"]["p99_ms"] <= P99_LIMIT_S * 1000
+        return row
+
+    # -- whole run -----------------------------------------------------------------
+    async def run(self, rates: tuple[float, ...], warmup: float, window: float,
+                  profile: Any = None, profile_rate: float | None = None,
+                  log: Callable[[str], None] = print) -> dict[str, Any]:
+        """Connect, run each rate (ascending), disconnect; the rows and the run's facts."""
+        rss_before = rss_mb()
+        self.sb = await self.world.connect(self.bot)
+        self.install()
+        rss_connected = rss_mb()
+        rows: list[dict[str, Any]] = []
+        try:
+            with self.sb.allow_errors() as errors:
+                for rate in rates:
+                    profiling = profile is not None and rate == profile_rate
+                    row = await self.phase(rate, warmup, window,
+                                           profile if profiling else None)
+                    row["profiled"] = profiling
+                    row["rss_per_game_kib"] = round(
+                        (row["rss_mib"] - rss_connected) * 1024 / max(1, row["games"]), 1)
+                    rows.append(row)
+                    log(f"  rate {rate}/s: {brief(row)}")
+                self.stop = True
+                self.arrivals.close()
+                for t in self.tasks:
+                    t.cancel()
+                await asyncio.gather(*self.tasks, return_exceptions=True)
+                # The bot finishes the clicks already dispatched (a backlog at the top
+                # rate can take a while) before it is disconnected.
+                await self.sb.settle(timeout=300)
+        finally:
+            self.split.uninstall()
+            with self.sb.allow_errors() as late_errors:
+                await self.world.disconnect()
+            if self._db is not None:
+                self._db.close()
+        kinds: dict[str, int] = {}
+        for err in [*errors, *late_errors]:
+            exc = err.exc
+            key = f"{type(exc).__name__}: {exc}"[:120] if exc else err.message[:120]
+            kinds[key] = kinds.get(key, 0) + 1
+        return {"rates": rows, "rss_before_mib": round(rss_before, 1),
+                "rss_connected_mib": round(rss_connected, 1), "bot_errors": kinds,
+                "driver_errors": dict(sorted(self.errors.items(), key=lambda kv: -kv[1])[:20]),
+                "max_rate_p99_ok": max((r["offered_per_s"] for r in rows if r["p99_ok"]
+                                        and r["achieved_per_s"] >= 0.9 * r["offered_per_s"]),
+                                       default=None)}
+
+
+def brief(row: dict[str, Any]) -> str:
+    """One line of a row."""
+    c = row["click_to_table"]
+    cpu = row["cpu_ms_per_move"]
+    return (f"{row['games']} games, achieved {row['achieved_per_s']}/s, click->table p50 "
+            f"{c['p50_ms']} p99 {c['p99_ms']} ms, late {row['late_acks']}, missed "
+            f"{row['arrivals_missed']}, CPU/move bot {cpu['bot']} sandbox {cpu['sandbox']} "
+            f"bench {cpu['bench']} loop {cpu['loop']} ms, RSS {row['rss_mib']} MiB, "
+            f"load {row['loadavg_end']}")
+
+
+async def bench_capacity(rates: tuple[float, ...] = RATES, warmup: float = 5.0,
+                         window: float = 25.0, profile: Any = None,
+                         profile_rate: float | None = None,
+                         log: Callable[[str], None] = print) -> dict[str, Any]:
+    """Run the open-loop capacity bench (see the module doc) at each offered rate
+    (moves/s, ascending): ``warmup`` s then a ``window`` s measured, per rate. ``profile``
+    (start()/stop()) runs around the phase at ``profile_rate``. Returns
+    ``{"rates": [row...], "max_rate_p99_ok", ...}``."""
+    with tempfile.TemporaryDirectory(prefix="herdcap-") as tmp:
+        bench = CapacityBench(Path(tmp))
+        return await bench.run(tuple(sorted(rates)), warmup, window, profile, profile_rate,
+                               log)
+
+
+def area(path: str) -> str:
+    """The part of the program a source file belongs to: ``sandbox`` (the simulated
+    Discord), ``bench``, or the bot's part (``bot.render``, ``discord.py``, ``PIL`` ...)."""
+    p = path.replace("\\", "/")
+    if "/bot/sandbox/" in p:
+        return "sandbox"
+    if "/bench/" in p:
+        return "bench"
+    for mark, name in (("/site-packages/discord/", "discord.py"), ("/PIL/", "PIL"),
+                       ("/pydantic", "pydantic"), ("/aiosqlite/", "aiosqlite"),
+                       ("/asyncio/", "asyncio"), ("/json/", "json"),
+                       ("/cogs/", "cogs")):
+        if mark in p:
+            return name
+    if "/bot/" in p:
+        return "bot." + p.split("/bot/", 1)[1].split("/", 1)[0].removesuffix(".py")
+    return "other"
+
+
+def top_costs(session: Any, n: int = 8) -> list[dict[str, Any]]:
+    """The ``n`` largest self times in a pyinstrument session of the main thread, by
+    function, with the area each runs for (see :func:`area`; a built-in function counts
+    for its caller's area), as a ``share`` of the busy time (sampled time minus the loop
+    waiting in ``epoll``/``select``); then one row per area (``where`` = ``area:<name>``)
+    and the idle share (``where`` = ``idle``)."""
+    root = session.root_frame()
+    if root is None:
+        return []
+    by_fn: dict[str, float] = {}
+    by_area: dict[str, float] = {}
+    idle = 0.0
+    todo: list[tuple[Any, str]] = [(root, "other")]
+    while todo:
+        fr, parent_area = todo.pop()
+        path = fr.file_path or ""
+        builtin = not path or path.startswith("<")
+        a = parent_area if builtin else area(path)
+        real = [c for c in fr.children if not c.is_synthetic]
+        todo.extend((c, a) for c in real)
+        self_t = fr.time - sum(c.time for c in real)
+        if self_t <= 0:
+            continue
+        if builtin and fr.function in ("poll", "select", "epoll.poll", "select.select"):
+            idle += self_t
+            continue
+        where = path if builtin else fr.file_path_short
+        key = f"{fr.function} ({where}:{fr.line_no}) [{a}]"
+        by_fn[key] = by_fn.get(key, 0.0) + self_t
+        by_area[a] = by_area.get(a, 0.0) + self_t
+    busy = sum(by_area.values()) or 1e-9
+    rows = [{"where": k, "share": round(v / busy, 4), "seconds": round(v, 3)}
+            for k, v in sorted(by_fn.items(), key=lambda kv: -kv[1])[:n]]
+    rows += [{"where": f"area:{k}", "share": round(v / busy, 4), "seconds": round(v, 3)}
+             for k, v in sorted(by_area.items(), key=lambda kv: -kv[1])]
+    rows.append({"where": "idle (of all sampled time)", "share": round(idle / (idle + busy), 4),
+                 "seconds": round(idle, 3)})
+    return rows

@@ -1,0 +1,409 @@
+"""The two database backends behind :class:`bot.store.Store`: SQLite (aiosqlite, the
+default) and PostgreSQL (asyncpg, for several processes on one database).
+
+The store writes its SQL once, with ``?`` placeholders, in the subset both dialects share;
+a :class:`Conn` runs it (the PostgreSQL one numbers the placeholders ``$1, $2, ...``). The
+few places where the dialects differ are methods here: :meth:`Conn.insert_id` (SQLite's
+``lastrowid`` / PostgreSQL's ``RETURNING id``), :attr:`Conn.for_update` (a row lock in
+PostgreSQL; SQLite's ``BEGIN IMMEDIATE`` already holds the whole file) and
+:meth:`Conn.serialize` (a transaction-scoped advisory lock in PostgreSQL).
+
+SQLite: one connection, every write transaction behind one asyncio lock. PostgreSQL: a
+pool; each transaction runs on its own pooled connection, reads go to any free one, and
+asyncpg's errors come out as :class:`StoreDown`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import socket
+import sqlite3
+from abc import ABC, abstractmethod
+from collections.abc import AsyncIterator, Iterable, Iterator
+from contextlib import asynccontextmanager, contextmanager
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+import asyncpg
+
+from bot.store.errors import (
+    PostgresUnavailable,
+    StoreDown,
+    StoreUnavailable,
+    postgres_address,
+    redacted,
+    unavailable_cause,
+)
+
+#: A result row: ``row["column"]``, ``row[0]`` and ``dict(row)`` work on both backends.
+Row = Any
+
+
+class Conn(ABC):
+    """Runs the store's SQL on one backend (inside a transaction, or one statement at a
+    time for reads)."""
+
+    dialect: str
+    #: Appended to a ``SELECT`` inside a transaction to lock the rows it reads until the
+    #: commit: ``" FOR UPDATE"`` in PostgreSQL, nothing in SQLite (the file is locked).
+    for_update: str = ""
+
+    @abstractmethod
+    async def execute(self, sql: str, args: Iterable[Any] = ()) -> int:
+        """Run one statement; return the number of rows it changed."""
+
+    @abstractmethod
+    async def fetch(self, sql: str, args: Iterable[Any] = ()) -> list[Row]:
+        """Run a query; return its rows."""
+
+    async def fetchrow(self, sql: str, args: Iterable[Any] = ()) -> Row | None:
+        """The first row of a query, or ``None``."""
+        return next(iter(await self.fetch(sql, args)), None)
+
+    @abstractmethod
+    async def insert_id(self, sql: str, args: Iterable[Any] = ()) -> int:
+        """Run one ``INSERT`` into a table with an ``id`` key; return the new row's id."""
+
+    async def serialize(self, key: str) -> None:
+        """Inside a transaction: wait until no other transaction holds ``key``, and hold it
+        until this one ends (PostgreSQL advisory lock; nothing to do in SQLite)."""
+        return None
+
+
+class Backend(ABC):
+    """One open database: transactions, reads, the schema version, closing."""
+
+    dialect: str
+    #: How messages name the database (a path, or the URL without its password).
+    name: str
+    #: The connection for reads and single statements outside a transaction.
+    reader: Conn
+
+    @abstractmethod
+    def tx(self) -> Any:
+        """``async with backend.tx() as conn``: one transaction, committed at the end of the
+        block or rolled back when it raises."""
+
+    @abstractmethod
+    async def write(self, sql: str, args: Iterable[Any] = ()) -> int:
+        """Run one write statement as its own transaction; return the rows it changed."""
+
+    @abstractmethod
+    async def schema_version(self, conn: Conn | None = None) -> int:
+        """The last migration applied (0 for an empty database)."""
+
+    @abstractmethod
+    async def set_schema_version(self, conn: Conn, number: int) -> None:
+        """Record ``number`` as the last migration applied, inside ``conn``'s transaction."""
+
+    async def prepare(self) -> None:
+        """Session settings and bookkeeping before migrating (after the version check)."""
+        return None
+
+    @abstractmethod
+    async def check_writable(self) -> None:
+        """Write something harmless now, so a read-only database fails at start."""
+
+    @abstractmethod
+    async def close(self) -> None:
+        """Close the connection(s)."""
+
+    @abstractmethod
+    async def abort(self) -> None:
+        """Close after a failed start, so the process can exit."""
+
+    @abstractmethod
+    def open_error(self, exc: BaseException) -> BaseException:
+        """The one-line :class:`StoreError` for ``exc`` raised while opening, or ``exc``."""
+
+
+# -- SQLite ----------------------------------------------------------------------------
+
+
+class SqliteConn(Conn):
+    """The SQLite connection (aiosqlite; one thread runs every statement in order)."""
+
+    dialect = "sqlite"
+
+    def __init__(self, db: aiosqlite.Connection) -> None:
+        self._db = db
+
+    async def execute(self, sql: str, args: Iterable[Any] = ()) -> int:
+        cur = await self._db.execute(sql, tuple(args))
+        count = cur.rowcount
+        await cur.close()
+        return count
+
+    async def fetch(self, sql: str, args: Iterable[Any] = ()) -> list[Row]:
+        return list(await self._db.execute_fetchall(sql, tuple(args)))
+
+    async def insert_id(self, sql: str, args: Iterable[Any] = ()) -> int:
+        cur = await self._db.execute(sql, tuple(args))
+        rowid = int(cur.lastrowid or 0)
+        await cur.close()
+        return rowid
+
+
+class SqliteBackend(Backend):
+    """One SQLite file (WAL, foreign keys, ``synchronous=NORMAL``); every write transaction
+    is ``BEGIN IMMEDIATE`` behind one asyncio lock, so a coroutine never sees another's
+    half-written change. The schema version is ``PRAGMA user_version``."""
+
+    dialect = "sqlite"
+
+    def __init__(self, conn: aiosqlite.Connection, path: str | Path) -> None:
+        self._db = conn
+        self._lock = asyncio.Lock()
+        self.name = str(path)
+        self._path = path
+        self.reader = SqliteConn(conn)
+
+    @classmethod
+    async def open(cls, path: str | Path) -> SqliteBackend:
+        """Open (creating) the file; :class:`StoreUnavailable` when it cannot be opened."""
+        conn = aiosqlite.connect(str(path), isolation_level=None)
+        try:
+            await conn
+        except sqlite3.Error as exc:
+            # aiosqlite queues its thread's stop without waiting for it: wait here, with the
+            # loop running, or the thread answers a closed loop with a traceback.
+            await asyncio.to_thread(conn._thread.join, 5)
+            raise StoreUnavailable(path, unavailable_cause(path, exc)) from exc
+        conn.row_factory = aiosqlite.Row
+        return cls(conn, path)
+
+    @asynccontextmanager
+    async def tx(self) -> AsyncIterator[Conn]:
+        async with self._lock:
+            await self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self.reader
+            except BaseException:
+                await self._db.execute("ROLLBACK")
+                raise
+            else:
+                await self._db.execute("COMMIT")
+
+    async def write(self, sql: str, args: Iterable[Any] = ()) -> int:
+        async with self._lock:
+            return await self.reader.execute(sql, args)
+
+    async def schema_version(self, conn: Conn | None = None) -> int:
+        row = await self.reader.fetchrow("PRAGMA user_version")
+        return int(row[0]) if row else 0
+
+    async def set_schema_version(self, conn: Conn, number: int) -> None:
+        await conn.execute(f"PRAGMA user_version={int(number)}")
+
+    async def prepare(self) -> None:
+        await self._db.execute("PRAGMA journal_mode=WAL")
+        await self._db.execute("PRAGMA synchronous=NORMAL")
+        await self._db.execute("PRAGMA foreign_keys=ON")
+        await self._db.execute("PRAGMA busy_timeout=5000")
+
+    async def check_writable(self) -> None:
+        # A read-only file opens and reads fine; find out now, not at the first move.
+        async with self.tx() as conn:
+            await self.set_schema_version(conn, await self.schema_version())
+
+    async def close(self) -> None:
+        await self._db.close()
+
+    async def abort(self) -> None:
+        try:
+            await self._db.close()
+        except Exception:  # noqa: S110 - the first error is the one to report
+            pass
+        await asyncio.to_thread(self._db._thread.join, 5)  # gone before open() returns
+
+    def open_error(self, exc: BaseException) -> BaseException:
+        if isinstance(exc, sqlite3.Error):
+            return StoreUnavailable(self._path, unavailable_cause(self._path, exc))
+        return exc
+
+
+# -- PostgreSQL ------------------------------------------------------------------------
+
+#: asyncpg's errors that mean the connection (not the statement) failed.
+_LOST: tuple[type[BaseException], ...] = (
+    asyncpg.PostgresConnectionError,
+    asyncpg.InterfaceError,
+    asyncpg.exceptions.OperatorInterventionError,  # admin shutdown, cannot connect now
+    OSError,
+    TimeoutError,
+)
+#: Every error of a PostgreSQL call that :class:`StoreDown` stands for.
+_FAILURES: tuple[type[BaseException], ...] = (asyncpg.PostgresError, *_LOST)
+#: The same, and a URL that asyncpg cannot parse (at start).
+_OPEN_FAILURES: tuple[type[BaseException], ...] = (*_FAILURES, ValueError)
+
+
+@functools.lru_cache(maxsize=1024)
+def numbered(sql: str) -> str:
+    """``sql`` with each ``?`` placeholder (outside quotes) as ``$1``, ``$2``, ..."""
+    out: list[str] = []
+    count = 0
+    quoted = False
+    for ch in sql:
+        if ch == "'":
+            quoted = not quoted
+        if ch == "?" and not quoted:
+            count += 1
+            out.append(f"${count}")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def _rowcount(status: str) -> int:
+    """Rows changed, from a command status such as ``UPDATE 1`` or ``INSERT 0 3``."""
+    last = status.rsplit(" ", 1)[-1]
+    return int(last) if last.isdigit() else -1
+
+
+class PgConn(Conn):
+    """Statements on a pooled connection (in a transaction) or on the pool (reads)."""
+
+    dialect = "postgres"
+    for_update = " FOR UPDATE"
+
+    def __init__(self, backend: PgBackend, target: Any) -> None:
+        self._backend = backend
+        self._target = target  # an asyncpg Connection or Pool
+
+    async def execute(self, sql: str, args: Iterable[Any] = ()) -> int:
+        with self._backend.failures():
+            return _rowcount(await self._target.execute(numbered(sql), *args))
+
+    async def fetch(self, sql: str, args: Iterable[Any] = ()) -> list[Row]:
+        with self._backend.failures():
+            return list(await self._target.fetch(numbered(sql), *args))
+
+    async def fetchrow(self, sql: str, args: Iterable[Any] = ()) -> Row | None:
+        with self._backend.failures():
+            return await self._target.fetchrow(numbered(sql), *args)
+
+    async def insert_id(self, sql: str, args: Iterable[Any] = ()) -> int:
+        with self._backend.failures():
+            return int(await self._target.fetchval(numbered(sql) + " RETURNING id", *args))
+
+    async def serialize(self, key: str) -> None:
+        await self.execute("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))", (key,))
+
+
+class PgBackend(Backend):
+    """A PostgreSQL database through an asyncpg pool. The schema version is the one row of
+    ``herdbot_schema``; the tables live in the connection's ``search_path`` (a URL may set
+    it: ``?search_path=name``). A lost connection fails the call in progress with
+    :class:`StoreDown` and the pool connects again for the next one."""
+
+    dialect = "postgres"
+    #: Seconds to wait for a connection (at start, and while the server is away).
+    CONNECT_TIMEOUT_S = 5.0
+    #: Seconds one statement may run before it fails (a stuck lock, a hung server).
+    COMMAND_TIMEOUT_S = 30.0
+    POOL_SIZE = 10
+
+    def __init__(self, pool: asyncpg.Pool, url: str) -> None:
+        self._pool = pool
+        self.url = url
+        self.name = redacted(url)
+        self.address = postgres_address(url)
+        self.reader = PgConn(self, pool)
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    @classmethod
+    async def open(cls, url: str) -> PgBackend:
+        """Connect a pool; :class:`PostgresUnavailable` (host, port, cause) when the server
+        cannot be reached or refuses the login."""
+        host, port = postgres_address(url)
+        try:
+            pool = await asyncpg.create_pool(
+                url, min_size=1, max_size=cls.POOL_SIZE, timeout=cls.CONNECT_TIMEOUT_S,
+                command_timeout=cls.COMMAND_TIMEOUT_S)
+        except _OPEN_FAILURES as exc:
+            raise PostgresUnavailable(host, port, describe_pg_error(exc)) from exc
+        return cls(pool, url)
+
+    @contextmanager
+    def failures(self) -> Iterator[None]:
+        """Turn asyncpg's (and the socket's) errors into :class:`StoreDown`; after a lost
+        connection, every idle pooled connection is replaced before its next use."""
+        try:
+            yield
+        except StoreDown:
+            raise
+        except _FAILURES as exc:
+            lost = isinstance(exc, _LOST)
+            if lost:
+                task = asyncio.get_running_loop().create_task(self._pool.expire_connections())
+                self._tasks.add(task)
+                task.add_done_callback(self._tasks.discard)
+            raise StoreDown(exc, lost=lost) from exc
+
+    @asynccontextmanager
+    async def tx(self) -> AsyncIterator[Conn]:
+        with self.failures():
+            async with self._pool.acquire() as con, con.transaction():
+                yield PgConn(self, con)
+
+    async def write(self, sql: str, args: Iterable[Any] = ()) -> int:
+        return await self.reader.execute(sql, args)
+
+    async def schema_version(self, conn: Conn | None = None) -> int:
+        row = await (conn or self.reader).fetchrow(
+            "SELECT to_regclass('herdbot_schema') IS NOT NULL")
+        if not row or not row[0]:
+            return 0
+        row = await (conn or self.reader).fetchrow("SELECT MAX(version) FROM herdbot_schema")
+        return int(row[0]) if row and row[0] is not None else 0
+
+    async def set_schema_version(self, conn: Conn, number: int) -> None:
+        await conn.execute("UPDATE herdbot_schema SET version=?", (int(number),))
+
+    async def prepare(self) -> None:
+        async with self.tx() as conn:
+            await conn.serialize("herdbot-migrate")
+            await conn.execute("CREATE TABLE IF NOT EXISTS herdbot_schema "
+                               "(version BIGINT NOT NULL)")
+            await conn.execute("INSERT INTO herdbot_schema (version) SELECT 0"
+                               " WHERE NOT EXISTS (SELECT 1 FROM herdbot_schema)")
+
+    async def check_writable(self) -> None:
+        async with self.tx() as conn:
+            await conn.execute("UPDATE herdbot_schema SET version=version")
+
+    async def close(self) -> None:
+        try:
+            await asyncio.wait_for(self._pool.close(), 10)
+        except _FAILURES:
+            self._pool.terminate()
+
+    async def abort(self) -> None:
+        self._pool.terminate()
+
+    def open_error(self, exc: BaseException) -> BaseException:
+        cause = exc.__cause__ if isinstance(exc, StoreDown) else exc
+        if isinstance(cause, _FAILURES):
+            return PostgresUnavailable(*self.address, describe_pg_error(cause))
+        return exc
+
+
+def describe_pg_error(exc: BaseException) -> str:
+    """Why PostgreSQL cannot be used, in one phrase (never the password): a refused or
+    timed-out connection, an unknown host, a refused login, else the server's message."""
+    if isinstance(exc, ConnectionRefusedError):
+        return "connection refused (no server listening there)"
+    if isinstance(exc, socket.gaierror):
+        return "the host name is unknown"
+    if isinstance(exc, TimeoutError):
+        return f"no answer within {PgBackend.CONNECT_TIMEOUT_S:g} seconds"
+    if isinstance(exc, (asyncpg.InvalidAuthorizationSpecificationError,
+                        asyncpg.InvalidPasswordError)):
+        return "the server refused the login (" + " ".join(str(exc).split())[:150] + ")"
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror
+    text = " ".join(str(exc).split())[:200]
+    return text or type(exc).__name__

@@ -1,0 +1,111 @@
+"""The store's exceptions: what a caller above ``bot/store`` may catch.
+
+:data:`STORE_FAILURES` is the tuple to catch for "the database failed" on either backend
+(SQLite's own ``sqlite3.Error``, or :class:`StoreDown` for PostgreSQL): the caller refuses
+the request with a "try again" and nothing was half-written (every write is one
+transaction).
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from bot.config import POSTGRES_SCHEMES, redacted  # noqa: F401 - redacted re-exported
+
+
+class StoreError(Exception):
+    """The database cannot be used; ``str()`` is one line for the terminal, starting with
+    ``herdbot:``."""
+
+
+class StoreUnavailable(StoreError):
+    """The database file cannot be opened or written: ``path`` and a one-phrase ``cause``."""
+
+    def __init__(self, path: str | Path, cause: str) -> None:
+        super().__init__(f"herdbot: cannot use the database {path}: {cause}.")
+        self.path = path
+        self.cause = cause
+
+
+class PostgresUnavailable(StoreError):
+    """The PostgreSQL server of ``HERDBOT_DATABASE`` cannot be reached or refuses the login
+    at start: ``host``, ``port`` and a one-phrase ``cause``."""
+
+    def __init__(self, host: str, port: int, cause: str) -> None:
+        super().__init__(f"herdbot: cannot use PostgreSQL at {host}:{port} (HERDBOT_DATABASE): "
+                         f"{cause}.")
+        self.host = host
+        self.port = port
+        self.cause = cause
+
+
+class StoreDown(StoreError):
+    """A PostgreSQL call failed while running: a lost connection, a server shutting down or
+    refusing (``lost`` is True then), or an error of the statement itself. The
+    transaction was rolled back by the server; the pool reconnects by itself, so the same
+    request can be tried again. ``__cause__`` is asyncpg's exception."""
+
+    def __init__(self, error: BaseException, *, lost: bool) -> None:
+        text = " ".join(str(error).split())[:200]
+        super().__init__(f"herdbot: PostgreSQL {'connection lost' if lost else 'error'} "
+                         f"({type(error).__name__}{': ' + text if text else ''})")
+        self.lost = lost
+
+
+class SchemaTooNew(StoreError):
+    """The database's schema version (``found``) is above this herdbot's ``supported``
+    schema: a newer herdbot wrote it, and this one must not touch it."""
+
+    def __init__(self, path: str | Path, found: int, supported: int) -> None:
+        super().__init__(
+            f"herdbot: the database {path} has schema version {found}, newer than this "
+            f"herdbot's {supported}: run the newer herdbot that wrote it, or restore a backup."
+        )
+        self.path = path
+        self.found = found
+        self.supported = supported
+
+
+#: Catch these for "the database failed; refuse and let the player try again".
+STORE_FAILURES: tuple[type[Exception], ...] = (sqlite3.Error, StoreDown)
+
+
+def unavailable_cause(path: str | Path, error: BaseException) -> str:
+    """Why ``path`` cannot be used, in one phrase: a missing folder, a folder in its place,
+    a read-only file or folder, else SQLite's (or the OS's) own message."""
+    where = Path(path)
+    folder = where.parent
+    if not folder.is_dir():
+        return f"its folder {folder} does not exist"
+    if where.is_dir():
+        return "that is a folder, not a file"
+    if where.exists() and not os.access(where, os.R_OK | os.W_OK):
+        return "the file is read-only (herdbot must write it)"
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return (f"its folder {folder} is read-only (SQLite writes {where.name}-wal and "
+                f"{where.name}-shm beside the file)")
+    if isinstance(error, OSError) and error.strerror:
+        return error.strerror
+    return str(error) or error.__class__.__name__
+
+
+def is_postgres_url(target: object) -> bool:
+    """Whether ``target`` (a ``HERDBOT_DATABASE`` value) is a ``postgresql://`` (or
+    ``postgres://``) URL rather than a SQLite file path."""
+    return isinstance(target, str) and target.lower().startswith(POSTGRES_SCHEMES)
+
+
+def postgres_address(url: str) -> tuple[str, int]:
+    """``(host, port)`` of a PostgreSQL URL as libpq reads it: the host in the URL (or its
+    ``host=`` query parameter), else ``localhost``; the port, else 5432."""
+    parts = urlsplit(url)
+    query = dict(p.split("=", 1) for p in parts.query.split("&") if "=" in p)
+    host = parts.hostname or query.get("host") or "localhost"
+    try:
+        port = parts.port or int(query.get("port", 5432))
+    except ValueError:
+        port = 5432
+    return host, port

@@ -1,0 +1,218 @@
+"""Issue 14, leftovers of items 1-2: a quarantined lobby can be closed by its host (or a
+member with Manage Server); an unreadable timer row is dropped once, logged once, and every
+other timer fires; a full disk after a stored move says that the move was saved, and the
+game catches up by itself once writes work again.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+from typing import Any
+
+import pytest
+
+from bot.store import Store
+from tests.faults.common import make_bot, start_tiny
+from tests.faults.test_isolation import FULL, lines, shown, until
+
+NO = "\N{NO ENTRY SIGN} "
+UNREADABLE_LOBBY = (NO + "This lobby's saved data could not be read; the host or a member "
+                    "with Manage Server can close it with its Cancel button.")
+SAVED_BUT_DOWN = (NO + "What you did was saved, but herdbot cannot save anything more right "
+                  "now (its database is full or unavailable). The game carries on by itself "
+                  "as soon as it can save again.")
+
+
+def status(db, game_id: int) -> str:
+    with sqlite3.connect(db) as conn:
+        return str(conn.execute("SELECT status FROM games WHERE id=?", (game_id,)).fetchone()[0])
+
+
+async def test_a_quarantined_lobby_can_be_closed_by_its_host_or_a_server_manager(
+        world, sb, clock, tmp_path, caplog):
+    """Before: Cancel loaded the seats and failed with the quarantine sentence, which sent
+    the host to /game end, which refuses lobbies: the lobby could not be closed."""
+    caplog.set_level(logging.INFO)
+    db = tmp_path / "bot.sqlite3"
+    ana, bo, cy, mo = (world.member(n) for n in ("Ana", "Bo", "Cy", "Mo"))
+    await ana.slash("play", game="tiny")
+    bad_seat = ana.last_reply
+    await bo.click(bad_seat, "Join")
+    await cy.slash("play", game="tiny")
+    bad_row = cy.last_reply
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE seats SET missed_turns='two' WHERE game_id=1 AND seat='s1'")
+        conn.execute("UPDATE games SET options='{not json' WHERE id=2")
+
+    await cy.click(bad_seat, "Join")
+    assert cy.last_reply.content == UNREADABLE_LOBBY and cy.last_reply.ephemeral
+    await bo.click(bad_row, "Join")
+    assert bo.last_reply.content == UNREADABLE_LOBBY
+    await bo.click(bad_seat, "Cancel")
+    assert bo.last_reply.content == NO + "Only the host (or a server manager) can cancel."
+    assert status(db, 1) == "lobby"
+
+    await ana.click(bad_seat, "Cancel")  # the host
+    await mo.click(bad_row, "Cancel")  # Manage Server
+    seats = {1: ("Seats (0/4)", "(could not be read)"),  # its seat rows do not validate
+             2: ("Seats (1/4)", f"1. {cy.mention} \N{CROWN} host\n2. *open seat*")}
+    for message, gid in ((bad_seat, 1), (bad_row, 2)):
+        embed = world.message(message.id).embeds[0]
+        assert embed["footer"]["text"] == "This lobby was cancelled."
+        assert (embed["fields"][0]["name"], embed["fields"][0]["value"]) == seats[gid]
+        assert world.message(message.id).components == []
+        assert status(db, gid) == "cancelled"
+    assert [t for t in await sb.bot.store.timers()] == []  # their expiry timers went
+    assert [r for r in caplog.records if r.levelno >= logging.ERROR] == []
+
+
+async def test_an_unreadable_timer_row_is_dropped_once_and_every_other_timer_fires(
+        world, clock, tmp_path, caplog):
+    """Before: a timer row whose payload was not JSON made every read of the due timers
+    fail, so the timer loop failed and retried for ever and no timer fired again."""
+    caplog.set_level(logging.INFO)
+    db = tmp_path / "bot.sqlite3"
+    ana, bo, cy, di = (world.member(n) for n in ("Ana", "Bo", "Cy", "Di"))
+    await world.connect(make_bot(db, clock))
+    first = await start_tiny(world, ana, [bo], timer="2m")
+    second = await start_tiny(world, cy, [di], timer="2m")
+    await world.disconnect()
+    with sqlite3.connect(db) as conn:
+        rows = dict(conn.execute(
+            "SELECT game_id || kind, id FROM timers WHERE kind IN ('turn', 'remind')"))
+        conn.execute("UPDATE timers SET payload='{not json' WHERE game_id=1 AND kind='turn'")
+        conn.execute("UPDATE timers SET due_at='soon' WHERE game_id=2 AND kind='remind'")
+    caplog.clear()
+
+    sb = await world.connect(make_bot(db, clock))
+    restarted = clock.now()
+    jobs = sb.bot.service.supervisor.jobs
+
+    async def rearmed() -> bool:  # the timer loop runs in the background
+        return len([t for t in await sb.bot.store.timers() if t.kind in ("turn", "remind")
+                    and t.due_at > restarted]) == 4
+    await until(rearmed, "both games' timers re-armed")
+    await world.settle()
+    assert [(r.levelname, r.getMessage()) for r in caplog.records
+            if r.name == "bot.runtime.timers"] == [
+        ("WARNING", f"timer row {rows['1turn']} of game 1 dropped: it could not be read "
+                    "('turn' timer: JSONDecodeError: Expecting property name enclosed in "
+                    "double quotes: line 1 column 2 (char 1)); the game's timers are re-armed "
+                    "from its state"),
+        ("WARNING", f"timer row {rows['2remind']} of game 2 dropped: it could not be read "
+                    "('remind' timer: 1 validation error(s): due_at: Input should be a valid "
+                    "number, unable to parse string as a number); the game's timers are "
+                    "re-armed from its state")]
+    # Both games' turn timers and reminders are armed again, from the restart.
+    assert sorted((t.game_id, t.kind, t.due_at) for t in await sb.bot.store.timers()
+                  if t.kind in ("turn", "remind")) == [
+        (1, "remind", restarted + 60), (1, "turn", restarted + 120),
+        (2, "remind", restarted + 60), (2, "turn", restarted + 120)]
+    clock.advance(121)
+
+    async def fired() -> bool:  # the note leads the next table's lines
+        return all(f"\N{BULLET} Time ran out for {name}: the AI played their turn."
+                   in shown(lobby.thread) for lobby, name in ((first, "Ana"), (second, "Cy")))
+    await until(fired, "both turn timers")
+    await world.settle()
+    assert jobs["herdbot-timers"].failures == 0
+    assert len(lines(caplog, "bot.runtime.timers", logging.WARNING)) == 2
+    assert [r for r in caplog.records if r.levelno >= logging.ERROR] == []
+    await world.disconnect()
+
+
+async def test_a_full_disk_after_a_stored_move_says_it_was_saved_and_the_game_catches_up(
+        world, sb, clock, monkeypatch):
+    """Before: the member was told "so this was not done" although the move was stored and
+    only the AI's answer failed; the game then waited on the AI until a restart."""
+    ana = world.member("Ana")
+    await ana.slash("play", game="tiny")
+    lobby = ana.last_reply
+    await ana.click(lobby, "Add AI seat")
+    await ana.click(lobby, "Start")
+    thread = lobby.thread
+    full = {"on": True}
+    original = Store.commit_action
+
+    async def commit_action(self: Store, game_id: int, **kw: Any) -> None:
+        if full["on"] and kw["seat"] == "s1":  # the AI's move cannot be written
+            raise sqlite3.OperationalError(FULL)
+        await original(self, game_id, **kw)
+    monkeypatch.setattr(Store, "commit_action", commit_action)
+
+    await ana.click(thread.last_message, "Add 1")
+    assert ana.last_reply.content == SAVED_BUT_DOWN and ana.last_reply.ephemeral
+    count = len(thread.all_messages)
+    store = sb.bot.store
+    assert [(r.version, r.seat) for r in await store.actions(1)] == [(1, "s0")]
+    job = sb.bot.service.supervisor.jobs["herdbot-reconcile-timers"]
+
+    async def failing() -> bool:
+        return job.failures >= 1
+    await until(failing, "the catch-up's first try")
+    assert len(thread.all_messages) == count  # nothing posted while nothing can be saved
+
+    full["on"] = False
+    clock.advance(1)  # the catch-up's backoff
+
+    async def caught_up() -> bool:
+        return job.done and len(thread.all_messages) > count
+    await until(caught_up, "the catch-up")
+    await world.settle()
+    assert [(r.version, r.seat) for r in await store.actions(1)] == [(1, "s0"), (2, "s1")]
+    table = thread.last_message
+    assert table.content == ana.mention
+    assert table.embeds[0]["description"] == (
+        "\N{BULLET} Ana adds 1: 1.\n\N{BULLET} AI Pancho adds 2: 3.\n\n**Ana**'s turn: add 1 or 2.")
+    assert table.embeds[0]["footer"]["text"] == "Move 2"
+    assert len(thread.all_messages) == count + 1
+
+
+async def test_a_full_disk_while_the_table_is_recorded_says_the_move_was_saved(
+        world, sb, clock, monkeypatch):
+    """Issue 15: the publisher shows a click's change after the service stored it; when the
+    database fails while the new table is recorded, the member is told the move was saved
+    (not "something went wrong"), and the catch-up posts the table again and records it."""
+    ana, bo = world.member("Ana"), world.member("Bo")
+    lobby = await start_tiny(world, ana, [bo])
+    thread = lobby.thread
+    full = {"on": True}
+    original = Store.update_game
+
+    async def update_game(self: Store, game_id: int, **fields: Any) -> None:
+        if full["on"] and "table_message_id" in fields:
+            full["on"] = False  # once: the catch-up can write again
+            raise sqlite3.OperationalError(FULL)
+        await original(self, game_id, **fields)
+    monkeypatch.setattr(Store, "update_game", update_game)
+
+    count = len(thread.all_messages)
+    it = await ana.click(thread.last_message, "Add 1")
+    # the new table (its id not recorded), then the answer (the catch-up, started in the
+    # click's task, posts after it, so last_reply is not the answer here)
+    assert [(m.content, m.ephemeral) for m in it.followups] == [
+        (bo.mention, False), (SAVED_BUT_DOWN, True)]
+    assert not full["on"]
+    store = sb.bot.store
+    assert [(r.version, r.seat) for r in await store.actions(1)] == [(1, "s0")]
+    job = sb.bot.service.supervisor.jobs["herdbot-reconcile-timers"]
+
+    async def caught_up() -> bool:
+        return job.done
+    await until(caught_up, "the catch-up")
+    await world.settle()
+    record = await store.get_game(1)
+    assert (record.version, record.table_version) == (1, 1)
+    assert record.table_message_id == thread.last_message.id
+    assert thread.last_message.embeds[0]["footer"]["text"] == "Move 1"
+    # the click's table (not recorded) and the catch-up's, each pinging Bo (the ping was
+    # not recorded either); the click's table has its buttons still
+    assert [m.content for m in thread.all_messages[count:] if not m.ephemeral] == [
+        bo.mention, bo.mention]
+    assert world.message(it.followups[0].id).labels == ["Add 1", "Add 2", "Wait", "My hand"]
+
+
+@pytest.fixture
+def members() -> tuple[str, ...]:
+    return ("Ana", "Bo", "Cy", "Di")

@@ -1,0 +1,108 @@
+"""Issue 14: a slash command refused by the database says truly whether something was
+stored. Before: every command's database error answered "so this was not done", even when
+``/game leave`` had stored the AI's takeover and only the AI's move could not be written.
+
+The real HerdBot plays the tiny game in the sandbox; a full disk is the full-disk fixture
+of tests/faults/test_isolation.py (every write refused with SQLite's own error), switched
+on by the test in the middle of a command, right after a chosen write went through.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from bot.discord.bot import OOPS_AFTER_CHANGE, STORE_DOWN_AFTER_CHANGE
+from bot.store import Store
+from tests.faults.common import start_tiny
+from tests.faults.test_isolation import STORE_DOWN, full_disk, texts
+
+NO = "\N{NO ENTRY SIGN} "
+SAVED_BUT_DOWN = NO + STORE_DOWN_AFTER_CHANGE
+
+
+async def test_leave_stored_then_a_full_disk_says_it_was_saved_and_the_ai_catches_up(
+        world, sb, clock, monkeypatch):
+    ana, bo = world.member("Ana"), world.member("Bo")
+    lobby = await start_tiny(world, ana, [bo])
+    thread = lobby.thread
+    store = sb.bot.store
+    count = len(thread.all_messages)
+    with full_disk(monkeypatch) as disk:
+        disk["full"] = False
+        original = Store.set_seat
+
+        async def set_seat(self: Store, game_id: int, seat: str, **fields: Any) -> None:
+            await original(self, game_id, seat, **fields)
+            disk["full"] = True  # the disk fills right after the takeover is stored
+        monkeypatch.setattr(Store, "set_seat", set_seat)
+
+        it = await ana.slash("game leave", in_channel=thread)
+        assert it.original is not None and it.followups == []
+        assert it.original.content == SAVED_BUT_DOWN and it.original.ephemeral
+        assert [(s.seat, s.ai_takeover) for s in await store.seats(1)] == [
+            ("s0", True), ("s1", False)]
+        assert await store.actions(1) == []  # the AI's move (Ana's turn) was refused
+        assert thread.all_messages[count:] == [it.original]  # nothing else was posted
+
+        disk["full"] = False
+        task = sb.bot.service.start_catch_up()  # the one the error started
+        clock.advance(1)  # its backoff after the refused try, if it tried already
+        await asyncio.wait_for(task, 10)
+    await sb.settle()
+    assert [(r.version, r.seat) for r in await store.actions(1)] == [(1, "s0")]
+    assert thread.last_message.embeds[0]["footer"]["text"] == "Move 1"
+    assert texts(thread)[-1] == bo.mention  # Bo's turn, Bo pinged
+
+
+async def test_leave_on_a_full_disk_says_nothing_was_done(world, sb, monkeypatch):
+    ana, bo = world.member("Ana"), world.member("Bo")
+    lobby = await start_tiny(world, ana, [bo])
+    with full_disk(monkeypatch):
+        await ana.slash("game leave", in_channel=lobby.thread)
+    assert ana.last_reply.content == STORE_DOWN and ana.last_reply.ephemeral
+    assert [(s.seat, s.ai_takeover) for s in await sb.bot.store.seats(1)] == [
+        ("s0", False), ("s1", False)]
+
+
+async def test_play_stored_then_a_full_disk_says_the_lobby_was_saved(world, sb, monkeypatch):
+    """``/play`` stores the lobby and its expiry, posts it, then stores the lobby message's
+    id: when only that last write is refused, the lobby is there, and the member is told
+    so (before: "so this was not done" under a lobby anyone could join)."""
+    ana, bo = world.member("Ana"), world.member("Bo")
+    with full_disk(monkeypatch) as disk:
+        disk["full"] = False
+        original = Store.upsert_timer
+
+        async def upsert_timer(self: Store, game_id: int, kind: str, *args: Any) -> Any:
+            timer = await original(self, game_id, kind, *args)
+            disk["full"] = kind == "lobby"  # the disk fills right after the lobby's expiry
+            return timer
+        monkeypatch.setattr(Store, "upsert_timer", upsert_timer)
+        it = await ana.slash("play", game="tiny")
+        disk["full"] = False
+    lobby = it.original
+    assert lobby is not None and not lobby.ephemeral and "Join" in lobby.labels
+    assert [(m.content, m.ephemeral) for m in it.followups] == [(SAVED_BUT_DOWN, True)]
+    assert (await sb.bot.store.get_game(1)).lobby_message_id is None  # the refused write
+    await bo.click(lobby, "Join")  # the lobby works all the same
+    assert [s.name for s in await sb.bot.store.seats(1)] == ["Ana", "Bo"]
+
+
+async def test_leave_stored_then_a_bug_says_it_was_saved(world, sb, monkeypatch):
+    """The same for an unexpected error: "nothing was changed" only when nothing was."""
+    ana, bo = world.member("Ana"), world.member("Bo")
+    lobby = await start_tiny(world, ana, [bo])
+    original = Store.set_seat
+
+    async def set_seat(self: Store, game_id: int, seat: str, **fields: Any) -> None:
+        await original(self, game_id, seat, **fields)
+        raise RuntimeError("a bug after the write")
+    monkeypatch.setattr(Store, "set_seat", set_seat)
+    with sb.allow_errors() as errors:
+        it = await ana.slash("game leave", in_channel=lobby.thread)
+    assert it.original is not None and it.original.ephemeral
+    assert it.original.content == NO + OOPS_AFTER_CHANGE
+    assert [(s.seat, s.ai_takeover) for s in await sb.bot.store.seats(1)] == [
+        ("s0", True), ("s1", False)]
+    assert [str(e.exc) for e in errors] == ["a bug after the write"]

@@ -1,0 +1,131 @@
+"""Fresh databases for the tests that run on both store backends.
+
+The PostgreSQL runs need a server: ``HERDBOT_TEST_DATABASE_URL`` (``.ci/run`` starts a
+throw-away one and sets it). Each database is a schema of its own in that server
+(``herdbot_t_<random>``, reached through the URL's ``search_path``), dropped after the test.
+Without the variable the PostgreSQL runs are skipped, with :data:`SKIP_REASON`.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+PG_URL = os.environ.get("HERDBOT_TEST_DATABASE_URL", "").strip()
+SKIP_REASON = ("PostgreSQL backend: HERDBOT_TEST_DATABASE_URL is not set (a postgresql:// URL "
+               "of a server these tests may create schemas in; .ci/run starts one and sets it)")
+
+#: ``params=`` for a fixture that runs a test on each backend (ids ``sqlite``, ``postgres``).
+BACKENDS = [
+    pytest.param("sqlite", id="sqlite"),
+    pytest.param("postgres", id="postgres", marks=pytest.mark.skipif(not PG_URL,
+                                                                      reason=SKIP_REASON)),
+]
+
+NewDatabase = Callable[[], Awaitable["str | Path"]]
+
+
+def with_search_path(url: str, schema: str) -> str:
+    """``url`` whose connections use ``schema`` (asyncpg passes unknown URL parameters on
+    as server settings)."""
+    return f"{url}{'&' if '?' in url else '?'}search_path={schema}"
+
+
+@asynccontextmanager
+async def databases(backend: str, folder: Path) -> AsyncIterator[NewDatabase]:
+    """``new = ...; target = await new()``: a fresh, empty database on ``backend`` per call
+    (a file in ``folder``, or a new PostgreSQL schema); the schemas are dropped at exit."""
+    made: list[str] = []
+
+    async def new() -> str | Path:
+        if backend == "sqlite":
+            return folder / f"db{len(made)}-{secrets.token_hex(3)}.sqlite3"
+        import asyncpg
+
+        schema = f"herdbot_t_{secrets.token_hex(6)}"
+        conn = await asyncpg.connect(PG_URL)
+        try:
+            await conn.execute(f"CREATE SCHEMA {schema}")
+        finally:
+            await conn.close()
+        made.append(schema)
+        return with_search_path(PG_URL, schema)
+
+    try:
+        yield new
+    finally:
+        if made:
+            import asyncpg
+
+            conn = await asyncpg.connect(PG_URL)
+            try:
+                for schema in made:
+                    await conn.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
+            finally:
+                await conn.close()
+
+
+class CuttableProxy:
+    """A loopback TCP proxy to the test PostgreSQL server that the test can cut (every open
+    connection dropped, new ones refused) and restore, as a network outage or a server
+    restart looks to the bot. ``url(schema_url)`` points a database URL at the proxy."""
+
+    def __init__(self, host: str, port: int) -> None:
+        self._target = (host, port)
+        self._server: Any = None
+        self._pipes: set[Any] = set()
+        self.port = 0
+
+    async def start(self) -> CuttableProxy:
+        """Listen on a free loopback port (or the same one again after :meth:`cut`)."""
+        import asyncio
+
+        async def serve(reader: Any, writer: Any) -> None:
+            try:
+                up_r, up_w = await asyncio.open_connection(*self._target)
+            except OSError:
+                writer.close()
+                return
+            self._pipes.update((writer, up_w))
+
+            async def pump(src: Any, dst: Any) -> None:
+                try:
+                    while data := await src.read(65536):
+                        dst.write(data)
+                        await dst.drain()
+                except (OSError, asyncio.CancelledError):
+                    pass
+                finally:
+                    dst.close()
+
+            await asyncio.gather(pump(reader, up_w), pump(up_r, writer))
+
+        self._server = await asyncio.start_server(serve, "127.0.0.1", self.port)
+        self.port = self._server.sockets[0].getsockname()[1]
+        return self
+
+    async def cut(self) -> None:
+        """Drop every connection through the proxy and stop accepting new ones."""
+        self._server.close()
+        for w in list(self._pipes):
+            w.transport.abort()
+        self._pipes.clear()
+        await self._server.wait_closed()
+
+    async def restore(self) -> None:
+        """Accept connections again on the same port."""
+        await self.start()
+
+    def url(self, url: str) -> str:
+        """``url`` with its host and port replaced by the proxy's."""
+        from urllib.parse import urlsplit
+
+        parts = urlsplit(url)
+        user = f"{parts.username}@" if parts.username else ""
+        return parts._replace(netloc=f"{user}127.0.0.1:{self.port}").geturl()

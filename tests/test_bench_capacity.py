@@ -1,0 +1,85 @@
+"""The open-loop capacity bench (``bench/capacity.py``): its schedule, its CPU accounting,
+and one short run of the real games through the sandbox."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+
+import pytest
+
+from bench import capacity
+from bench.capacity import Arrivals, CpuSplit, area, bench_capacity
+
+
+async def test_an_arrival_goes_to_the_longest_ready_player():
+    arrivals = Arrivals(seed=1)
+    first = asyncio.ensure_future(arrivals.ticket())
+    second = asyncio.ensure_future(arrivals.ticket())
+    third = asyncio.ensure_future(arrivals.ticket())
+    await asyncio.sleep(0)
+    first.cancel()  # a player who left: skipped, not handed the arrival
+    await asyncio.sleep(0)
+    assert arrivals.hand(12.5) is True
+    assert await second == 12.5
+    assert third.done() is False
+    assert arrivals.hand(13.0) is True
+    assert await third == 13.0
+    assert arrivals.hand(14.0) is False  # nobody ready: the caller counts it as missed
+
+
+async def test_the_schedule_is_poisson_at_the_rate_and_never_waits_for_players():
+    # Nobody takes the arrivals: the schedule still offers them all, each one missed.
+    rate, span = 400.0, 0.25
+    arrivals = Arrivals(seed=7)
+    await arrivals.run(rate, time.perf_counter() + span)
+    rand, t, expected = random.Random(7), 0.0, 0
+    while True:
+        t += rand.expovariate(rate)
+        if t >= span:
+            break
+        expected += 1
+    assert arrivals.offered == expected
+    assert arrivals.missed == expected
+    assert len(arrivals.lag) == expected
+
+
+def test_cpu_split_charges_a_block_to_its_category():
+    split = CpuSplit()
+    with split.charged("sandbox"):
+        end = time.thread_time() + 0.02
+        while time.thread_time() < end:
+            pass
+    snap = split.snapshot()
+    assert snap["sandbox"] >= 0.02
+    assert snap["bench"] == 0.0
+    assert split.cat == "loop"
+
+
+def test_area_names_the_part_of_the_program():
+    assert area("/w/bot/sandbox/rest.py") == "sandbox"
+    assert area("/w/bench/capacity.py") == "bench"
+    assert area("/v/lib/python3.11/site-packages/discord/http.py") == "discord.py"
+    assert area("/v/lib/python3.11/site-packages/PIL/Image.py") == "PIL"
+    assert area("/w/bot/render/table.py") == "bot.render"
+    assert area("/w/bot/store/store.py") == "bot.store"
+    assert area("/w/cogs/pacapaca.py") == "cogs"
+
+
+@pytest.mark.filterwarnings("ignore::ResourceWarning")
+async def test_a_short_run_drives_the_three_real_games_without_errors(monkeypatch):
+    monkeypatch.setattr(capacity, "GAMES_PER_RATE", 12.0)
+    logged: list[str] = []
+    out = await bench_capacity((2.0,), warmup=0.5, window=3.0, log=logged.append)
+    (row,) = out["rates"]
+    assert row["games"] == 24
+    assert row["active_games"] == 24
+    assert out["bot_errors"] == {}
+    assert out["driver_errors"] == {}
+    assert row["late_acks"] == 0
+    assert row["moves_errors"] == 0
+    assert row["moves"] > 0
+    assert row["click_to_table"]["n"] == row["moves"]
+    assert row["cpu_ms_per_move"]["bot"] > 0
+    assert logged[0].startswith("  rate 2.0/s: 24 games, achieved ")
