@@ -106,7 +106,7 @@ class GameCommands(commands.Cog):
         await defer(interaction, ephemeral=True)
         table = await cog.load_table(record.id)
         try:
-            await cog.post_table(table)
+            await cog.post_table(table, fresh=True)
         except discord.HTTPException as exc:
             what = await cog.posting_failed(record, exc)
             if thread_is_gone(exc):

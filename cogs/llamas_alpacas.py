@@ -47,7 +47,7 @@ from bot.games.llamas_alpacas.models import (
     TakeCost,
 )
 from bot.render.llamas_alpacas import board_picture, render_table, warm_up
-from bot.runtime import GameError, Update
+from bot.runtime import GameError, Update, UpdateKind
 from bot.store import SeatRecord
 
 if TYPE_CHECKING:
@@ -165,7 +165,7 @@ class LlamasAlpacasCog(GameCog):
         if update.state is not None and update.steps:
             self._highlight[update.record.id] = highlight_of(update.events())
         await super().on_update(update, interaction)
-        if update.result is not None or update.kind in ("ended", "archive"):
+        if update.result is not None or update.kind in (UpdateKind.ENDED, UpdateKind.ARCHIVE):
             self._highlight.pop(update.record.id, None)
             self._post_locks.pop(update.record.id, None)
 
@@ -403,14 +403,10 @@ class LlamasAlpacasCog(GameCog):
             return
         await defer(interaction)
         try:
-            update = await self.bot.service.act(
-                table.record.id, seat.seat, Place(space=space), expected_version=None,
-                publish=False,
-            )
+            await self.bot.service.act(table.record.id, seat.seat, Place(space=space),
+                                       expected_version=None, origin=interaction)
         except GameError as exc:
             await send_error(interaction, named(exc.message, table.names))
-            return
-        await self.show_update(update, interaction)
 
     def _check_can_move(self, table: Table, seat: SeatRecord, src: int | None = None) -> None:
         """Refuse (``GameError``) opening the move panel out of turn or when no move exists."""

@@ -21,7 +21,7 @@ from bot.discord.permissions import require_game_permissions
 from bot.discord.replies import defer, edit_panel, quoted, send_error
 from bot.discord.text import md_name
 from bot.games.registry import GameSpec
-from bot.runtime import GameError, Update
+from bot.runtime import GameError, Update, UpdateKind
 from bot.store import GameRecord, SeatRecord
 
 log = logging.getLogger(__name__)
@@ -214,7 +214,7 @@ class Lobby(commands.Cog):
         """Service subscriber hook. Lobby changes come back through the click itself; an
         ``expired`` lobby (nobody started it in time) has its message edited to say so,
         without buttons."""
-        if update.kind != "expired":
+        if update.kind != UpdateKind.EXPIRED:
             return
         record = update.record
         if not (record.channel_id and record.lobby_message_id):
@@ -291,9 +291,6 @@ class Lobby(commands.Cog):
             return
         if thread_is_gone(exc):
             await self.bot.store.update_game(game_id, thread_id=None)
-        cog = self.bot.game_cog(update.record.kind)
-        if cog is not None:
-            cog._pinged.pop(game_id, None)
         if acked:
             try:
                 await edit_panel(interaction, embed=lobby_embed(back.record, back.seats, back.spec),

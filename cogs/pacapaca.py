@@ -32,7 +32,7 @@ import discord
 from bot.discord import choices, ids
 from bot.discord.choices import Option, paged_select, split_selects
 from bot.discord.components import button, select, view_of
-from bot.discord.game_cog import EMBED_LIMIT, GameCog, Table, named
+from bot.discord.game_cog import EMBED_LIMIT, MOVES, GameCog, Table, named
 from bot.discord.replies import edit_panel, send_ephemeral
 from bot.games.base import Event, state_as
 from bot.games.pacapaca.cards import catalog
@@ -163,26 +163,17 @@ class PacapacaCog(GameCog):
             items.append(button("g", gid, "pass", "Pass", version=ver))
         return items
 
-    async def post_table(self, table: Table, events: list[Event] | None = None) -> None:
-        """Post the table; during a negotiation also the negotiation panel (which then holds
-        the buttons); once the game is over only the last moves (:meth:`finish` shows the
-        scoring and the final picture)."""
+    async def post_table(self, table: Table, events: list[Event] | None = None,
+                         interaction: discord.Interaction | None = None, *,
+                         fresh: bool = False) -> None:
+        """Show the table as the base does; a new negotiation posts the picture with the
+        moves so far and then the negotiation panel (which then holds the buttons)."""
         st = self._state(table)
         channel = self.channel_of(table.record)
         if channel is None:
             return
-        if table.result is not None:
-            lines = [named(e.text, table.names) for e in (events or []) if e.to is None]
-            old = table.record.table_message_id
-            if lines:
-                await channel.send(embed=discord.Embed(
-                    title=f"{table.spec.name} #{table.record.id}",
-                    description="\n".join(f"\N{BULLET} {t}" for t in lines)[:EMBED_LIMIT],
-                    colour=0xC8A165))
-            await self._retire(channel, old)
-            return
-        if st.phase != "negotiation":
-            await super().post_table(table, events)
+        if table.result is not None or st.phase != "negotiation":
+            await super().post_table(table, events, interaction, fresh=fresh)
             return
         # A new negotiation: the picture with the moves so far, then the panel.
         old = table.record.table_message_id
@@ -286,7 +277,7 @@ class PacapacaCog(GameCog):
     async def on_update(self, update: Update, interaction: discord.Interaction | None = None) -> None:
         """As the base, plus: a negotiation opened earlier is closed on its panel; while it
         runs, proposals and answers edit the panel in place with one short line each."""
-        if update.kind not in ("action", "timeout") or update.state is None:
+        if update.kind not in MOVES or update.state is None:
             await super().on_update(update, interaction)
             return
         table = Table(update.record, update.seats, update.spec, update.state)
@@ -594,21 +585,24 @@ class PacapacaCog(GameCog):
         ]
 
     async def finish(self, table: Table) -> None:
-        """Show the scoring steps one by one, the final
+        """Record the members' results, then show the scoring steps one by one, the final
         picture and totals."""
         channel = self.channel_of(table.record)
         result = table.result
         if result is None:
             return
         if channel is not None:
-            for step in self.scoring_steps(table):
-                await channel.send(step[:2000])
+            # One message: the three scoring steps, then the totals with the final picture
+            # (Discord allows 10 embeds and 6,000 characters over a message's embeds).
+            steps = [discord.Embed(description=step[:1300], colour=0xE0B000)
+                     for step in self.scoring_steps(table)]
             data = await self.bot.render(render_final, table.view(None), names=table.plain_names)
             embed = discord.Embed(title=f"{table.spec.name} #{table.record.id}: final scores",
-                                  description=self.final_text(table)[:EMBED_LIMIT],
+                                  description=self.final_text(table)[:1500],
                                   colour=0xE0B000)
             embed.set_image(url="attachment://final.png")
-            await channel.send(embed=embed, file=discord.File(io.BytesIO(data), filename="final.png"))
+            await channel.send(embeds=[*steps, embed],
+                               file=discord.File(io.BytesIO(data), filename="final.png"))
 
 
 def _example_png() -> bytes:

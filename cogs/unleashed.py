@@ -37,7 +37,7 @@ from discord import app_commands
 from bot.discord import ids
 from bot.discord.choices import Option, paged_select
 from bot.discord.components import button, view_of
-from bot.discord.game_cog import EMBED_LIMIT, GameCog, Table, named
+from bot.discord.game_cog import EMBED_LIMIT, MOVES, GameCog, Table, named
 from bot.discord.replies import edit_panel, quoted, send_ephemeral, send_error
 from bot.games.base import Action, Event, state_as
 from bot.games.unleashed.cards import catalog
@@ -54,7 +54,7 @@ from bot.games.unleashed.models import (
     UnleashedState,
 )
 from bot.render.unleashed import TYPE_WORDS, hand_picture, render_card, render_table
-from bot.runtime import GameError, Update
+from bot.runtime import GameError, Update, UpdateKind
 from bot.store import SeatRecord
 
 #: Stale panel answer.
@@ -88,15 +88,6 @@ class UnleashedCog(GameCog):
 
     kind = "llamas-unleashed"
 
-    def __init__(self, bot: Any) -> None:
-        super().__init__(bot)
-        #: (game id, seat) -> the hand last DMed (sorted ids): one DM per change of turn.
-        self._dm_hands: dict[tuple[int, str], tuple[int, ...]] = {}
-        #: (game id, seat) -> private event lines waiting for the next hand DM.
-        self._dm_notes: dict[tuple[int, str], list[str]] = {}
-        #: game id -> unix deadline of the rules timer when the table was last drawn.
-        self._deadlines: dict[int, float | None] = {}
-
     # -- helpers ---------------------------------------------------------------------------
 
     @staticmethod
@@ -105,7 +96,7 @@ class UnleashedCog(GameCog):
         return state_as(table.state, UnleashedState)
 
     def _deadline_text(self, table: Table) -> str:
-        when = self._deadlines.get(table.record.id)
+        when = table.deadline
         return f"<t:{int(when)}:R>" if when else "soon"
 
     def pile_line(self, table: Table) -> str:
@@ -199,54 +190,32 @@ class UnleashedCog(GameCog):
 
     # -- posting ---------------------------------------------------------------------------
 
-    async def _post_table(self, channel: discord.abc.Messageable, table: Table,
-                          events: list[Event] | None) -> None:
-        """The base's post (serialised per game by ``post_table``; an older table only
-        tells its events), except during a reaction window: the message then reads "Ana
-        plays Stampede - respond <t:...:R>" and pings nobody and sends no turn notice
-        (the eligible seats are the Instant holders: naming them would leak hands)."""
-        stored = await self.bot.store.get_game(table.record.id)
-        if stored is not None and stored.version > table.state.version:
-            await super()._post_table(channel, table, events)
-            return
+    def pings_members(self, table: Table) -> bool:
+        """Nobody is pinged for a reaction window (and no turn notice is sent): its
+        eligible seats are the Instant holders, and naming them would leak hands."""
+        return table.pending.kind != "reaction"
+
+    def headline(self, table: Table, humans: list[str]) -> str | None:
+        """During a reaction window, what is on the pile ("Ana plays Stampede"); the
+        table's turn text says when the window closes."""
         if table.result is None and table.pending.kind == "reaction":
-            self._deadlines[table.record.id] = await self.bot.service.deadline(table.record.id)
-            if stored is not None:
-                table.record = stored
-            file = await self.render_file(table)
-            self._pinged.pop(table.record.id, None)
-            content = (f"\N{HIGH VOLTAGE SIGN} {self.pile_line(table)} \u2013 respond "
-                       f"{self._deadline_text(table)}")
-            old = table.record.table_message_id
-            message = await channel.send(content=content, embed=self.table_embed(table, events),
-                                         file=file, view=self.table_view(table))
-            await self.bot.store.update_game(table.record.id, table_message_id=message.id)
-            if old:
-                try:
-                    await channel.get_partial_message(old).edit(view=None)  # type: ignore[attr-defined]
-                except (discord.HTTPException, AttributeError):
-                    pass
-            return
-        self._deadlines[table.record.id] = await self.bot.service.deadline(table.record.id)
-        await super()._post_table(channel, table, events)
+            return f"\N{HIGH VOLTAGE SIGN} {self.pile_line(table)}"
+        return super().headline(table, humans)
+
+    def ping_key(self, table: Table) -> str:
+        """As the base, except that set-up (everyone picks a Baby) is one decision: each
+        Baby chosen updates the same table instead of posting a new one."""
+        if table.pending.kind == "setup":
+            return "setup"
+        return super().ping_key(table)
 
     async def on_update(self, update: Update, interaction: discord.Interaction | None = None) -> None:
         """As the base, but a Pass that leaves the window open posts nothing public, and
         hands are DMed once per change of turn."""
         if self.nothing_public(update):
             return
-        st = None if update.state is None else state_as(update.state, UnleashedState)
-        if (update.kind in ("action", "timeout") and st is not None and st.phase == "setup"
-                and update.steps):
-            # A Baby chosen while others still choose: one line, the table stays.
-            channel = self.channel_of(update.record)
-            names = Table(update.record, update.seats, update.spec, st).names
-            lines = [named(e.text, names) for e in update.events() if e.to is None]
-            if channel is not None and lines:
-                await channel.send("\n".join(f"\N{BULLET} {t}" for t in lines)[:2000])
-            return
         await super().on_update(update, interaction)
-        if update.state is not None and update.kind in ("action", "timeout", "started"):
+        if update.state is not None and update.kind in (*MOVES, UpdateKind.STARTED):
             if any(e.type == "turn" for e in update.events()):
                 table = Table(update.record, update.seats, update.spec, update.state)
                 await self.dm_hands(table)
@@ -256,7 +225,7 @@ class UnleashedCog(GameCog):
         the window open (saying so would reveal who holds Instants; Passes after which an
         Instant resolved and a new window opened on the pile are public), or a step of a
         choice with no public event after which the same player decides again."""
-        if update.kind not in ("action", "timeout") or update.state is None or not update.steps:
+        if update.kind not in MOVES or update.state is None or not update.steps:
             return False
         if update.result is not None or update.notes:
             return False
@@ -269,13 +238,12 @@ class UnleashedCog(GameCog):
         actors = {s.seat for s in update.steps}
         return pending.kind == "choice" and set(pending.seats) <= actors
 
-    def table_embed(self, table: Table, events: list[Event] | None = None, *,
-                    deadline: float | None = None) -> discord.Embed:
-        """The base embed; "s0 plays X into s0's Field" reads "... into their own Field"."""
-        events = [e.model_copy(update={"text": _OWN_FIELD.sub(r"\1 plays \2 into their own Field",
-                                                              e.text)})
-                  for e in events or []]
-        return super().table_embed(table, events, deadline=deadline)
+    def public_lines(self, table: Table, events: list[Event] | None) -> list[str]:
+        """The base lines; "s0 plays X into s0's Field" reads "... into their own Field"."""
+        return super().public_lines(table, [
+            e.model_copy(update={"text": _OWN_FIELD.sub(r"\1 plays \2 into their own Field",
+                                                        e.text)})
+            for e in events or []])
 
     async def send_private_events(self, table: Table, update: Update,
                                   interaction: discord.Interaction | None) -> None:
@@ -291,25 +259,34 @@ class UnleashedCog(GameCog):
                 continue
             if actor is not None and actor.seat == seat_id and interaction is not None:
                 await send_ephemeral(interaction, "\n".join(t for _, t in items)[:1900], secret=True)
-            else:
-                # The hand DM ends with the whole hand, so the deal's own list would repeat it.
-                self._dm_notes.setdefault((table.record.id, seat_id), []).extend(
-                    t for kind, t in items if kind != "dealt_private"
-                )
+            # Everyone else reads theirs in their next hand DM (see dm_hands).
 
     async def dm_hands(self, table: Table) -> None:
         """DM each member whose hand changed since their last DM (names the game and links
-        the thread through the notifier; opt-outs and closed DMs are the notifier's)."""
+        the thread through the notifier; opt-outs and closed DMs are the notifier's).
+
+        Derived from stored state, so a restart loses nothing: the seat's ``dm_hand``
+        (``"<version>:<sorted card ids>"``) is the hand last sent and when; the DM leads
+        with the private events for the seat logged since then by other seats' moves (the
+        seat's own moves answered its member at once). The deal's own list is left out:
+        the DM ends with the whole hand."""
         st = self.st(table)
+        log: list[Any] | None = None
         for seat in table.seats:
             if not table.is_human(seat.seat) or seat.user_id is None:
                 continue
-            key = (table.record.id, seat.seat)
-            hand = tuple(sorted(st.hands[seat.seat]))
-            notes = self._dm_notes.pop(key, [])
-            if self._dm_hands.get(key) == hand:
+            hand = sorted(st.hands[seat.seat])
+            since, _, last = (seat.dm_hand or "0::").partition(":")
+            if last == ",".join(map(str, hand)):
                 continue
-            self._dm_hands[key] = hand
+            if log is None:
+                log = await self.bot.store.actions(table.record.id)
+            notes = [named(str(e.get("text", "")), table.names)
+                     for row in log if row.version > int(since or 0) and row.seat != seat.seat
+                     for e in row.events
+                     if seat.seat in (e.get("to") or []) and e.get("type") != "dealt_private"]
+            await self.bot.store.set_seat(table.record.id, seat.seat,
+                                          dm_hand=f"{st.version}:{','.join(map(str, hand))}")
             words = ", ".join(catalog()[c].name for c in st.hands[seat.seat]) or "no cards"
             body = "\n".join([*notes[-8:], f"Your hand ({len(hand)}): {words}."])
             await self.bot.notifier.dm(table.record, seat.user_id, body[:1900])
@@ -327,6 +304,8 @@ class UnleashedCog(GameCog):
         gid = table.record.id
         names = table.names
         hand = st.hands[me]
+        if table.pending.kind == "reaction" and table.deadline is None:
+            table.deadline = await self.bot.service.deadline(gid)
         lines = [f"**{catalog()[c].name}** ({card_line(c)}): {short(catalog()[c].text, 90)}"
                  for c in hand]
         embed = discord.Embed(title=f"Your hand ({len(hand)} cards)",

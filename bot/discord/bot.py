@@ -22,6 +22,7 @@ from bot.config import Settings
 from bot.discord import ids
 from bot.discord.components import HerdButton, HerdSelect
 from bot.discord.notify import Notifier
+from bot.discord.publisher import Publisher
 from bot.discord.replies import defer, quoted, send_error
 from bot.games.registry import Registry
 from bot.runtime import Clock, GameError, GameService, Update
@@ -166,7 +167,8 @@ class HerdBot(commands.Bot):
         self.store = await Store.open(self.settings.database_path, clock=self.clock.now)
         self.service = GameService(self.store, self.registry, clock=self.clock,
                                    archive_after_s=self.settings.archive_after_s)
-        self.service.subscribe(self.on_game_update)
+        self.publisher = Publisher(self)
+        self.service.subscribe(self.publisher)
         self.notifier = Notifier(self)
         for ext in dict.fromkeys(self._extensions):
             await self.load_extension(ext)
@@ -219,15 +221,8 @@ class HerdBot(commands.Bot):
         return None
 
     async def on_game_update(self, update: Update) -> None:
-        """Service subscriber: hand published updates to the lobby or the game's cog."""
-        if update.kind in ("lobby", "cancelled", "expired"):
-            lobby = self.get_cog("Lobby")
-            if lobby is not None:
-                await lobby.on_lobby_update(update)  # type: ignore[attr-defined]
-            return
-        cog = self.game_cog(update.record.kind)
-        if cog is not None:
-            await cog.show_update(update)
+        """Show a published update (see :class:`bot.discord.publisher.Publisher`)."""
+        await self.publisher(update)
 
     async def route_component(
         self, interaction: discord.Interaction, custom_id: str, values: list[str]

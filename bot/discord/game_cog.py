@@ -20,12 +20,13 @@ import discord
 from discord.ext import commands
 
 from bot.discord import choices, ids
+from bot.discord import publisher as pub
 from bot.discord.components import button, view_of
 from bot.discord.replies import defer, send_ephemeral, send_error
 from bot.discord.text import md_name, pinging, plain_name
 from bot.games.base import Action, Event, Pending, Result, State
 from bot.games.registry import GameSpec
-from bot.runtime import GameError, Update
+from bot.runtime import GameError, Update, UpdateKind
 from bot.store import STORE_FAILURES, GameRecord, SeatRecord
 
 if TYPE_CHECKING:
@@ -36,8 +37,11 @@ log = logging.getLogger(__name__)
 #: Discord's limit on an embed description.
 EMBED_LIMIT = 4096
 
+#: The update kinds that carry moves to show: a member's, a timer's, or those a catch-up
+#: shows after a restart (the thread never saw them); the cogs treat them alike.
+MOVES = (UpdateKind.ACTION, UpdateKind.TIMEOUT, UpdateKind.CATCHUP)
 #: The update kinds that show a new state version in the game's thread.
-SHOWS_A_VERSION = ("started", "action", "timeout", "catchup")
+SHOWS_A_VERSION = (UpdateKind.STARTED, *MOVES)
 
 #: Discord's error codes for a channel that no longer exists and for a locked thread.
 UNKNOWN_CHANNEL = 10003
@@ -86,6 +90,18 @@ def named(text: str, names: dict[str, str]) -> str:
     return _SEAT_ID.sub(lambda m: names.get(m.group(0), m.group(0)), text)
 
 
+def _event_lines(message: discord.Message | None) -> list[str]:
+    """The event lines (bullets) at the top of a table message's embed, unbulleted."""
+    if message is None or not message.embeds:
+        return []
+    out = []
+    for line in (message.embeds[0].description or "").split("\n"):
+        if not line.startswith("\N{BULLET} "):
+            break
+        out.append(line[2:])
+    return out
+
+
 @dataclass
 class Table:
     """A loaded game as a cog sees it."""
@@ -94,6 +110,9 @@ class Table:
     seats: list[SeatRecord]
     spec: GameSpec
     state: State
+    #: When the rules' own timer (a reaction window, a negotiation) runs out, Unix seconds;
+    #: filled in before a table is drawn (``None``: no such timer).
+    deadline: float | None = None
 
     @property
     def names(self) -> dict[str, str]:
@@ -160,10 +179,14 @@ class GameCog(commands.Cog):
 
     def __init__(self, bot: HerdBot) -> None:
         self.bot = bot
-        #: game id -> the pending key last pinged, so each turn pings once.
-        self._pinged: dict[int, str] = {}
         #: game id -> lock serialising the posts of its tables.
         self._post_locks: dict[int, asyncio.Lock] = {}
+        #: game id -> (table message id, the event lines it shows): a display cache only,
+        #: forgotten when the game ends (see _lines_shown).
+        self._shown: dict[int, tuple[int, list[str]]] = {}
+        #: game id -> its table as posted by a click's followup: edits go through that
+        #: interaction's token while Discord keeps it (15 minutes), not the bot's.
+        self._posted: dict[int, discord.WebhookMessage] = {}
         #: the /rules example picture, once built.
         self._example: bytes | None = None
 
@@ -266,12 +289,18 @@ class GameCog(commands.Cog):
                                     style=discord.ButtonStyle.success))
         return view_of(*items)
 
+    def public_lines(self, table: Table, events: list[Event] | None) -> list[str]:
+        """The public events' texts with display names (private events left out)."""
+        return [named(e.text, table.names) for e in (events or []) if e.to is None]
+
     def table_embed(
-        self, table: Table, events: list[Event] | None = None, *, deadline: float | None = None
+        self, table: Table, events: list[Event] | None = None, *, deadline: float | None = None,
+        lines: list[str] | None = None,
     ) -> discord.Embed:
-        """The table embed: events just played, whose turn (with the turn timer's deadline
-        as a relative timestamp), the picture."""
-        lines = [named(e.text, table.names) for e in (events or []) if e.to is None]
+        """The table embed: events just played (or ``lines``, already named), whose turn
+        (with the turn timer's deadline as a relative timestamp), the picture."""
+        if lines is None:
+            lines = self.public_lines(table, events)
         desc = fit_lines(lines, EMBED_LIMIT - 600)
         if table.result is None and table.record.status == "active":
             desc = (desc + "\n\n" if desc else "") + self.turn_text(table)
@@ -294,57 +323,111 @@ class GameCog(commands.Cog):
             return None
         return self.bot.get_channel(target) or self.bot.get_partial_messageable(target)  # type: ignore[return-value]
 
-    async def post_table(self, table: Table, events: list[Event] | None = None) -> None:
-        """Post the table (picture, turn text, buttons) in the thread and retire the old
-        table message's buttons. Pings the members who must act now, once per turn."""
+    async def post_table(
+        self, table: Table, events: list[Event] | None = None,
+        interaction: discord.Interaction | None = None, *, fresh: bool = False,
+    ) -> None:
+        """Show the table (picture, turn text, buttons) in the thread: a new message when a
+        new decision begins (pinging the members who must act, once per decision: the key
+        is stored with the game) or with ``fresh`` (/game status), else the current table
+        edited in place; the old table's buttons are retired. ``interaction`` (the click that made the change) carries the
+        posts where it can (see :mod:`bot.discord.publisher`)."""
         channel = self.channel_of(table.record)
         if channel is None:
             return
         lock = self._post_locks.setdefault(table.record.id, asyncio.Lock())
         async with lock, self.bot.render_slots:
-            await self._post_table(channel, table, events)
+            await self._post_table(channel, table, events, interaction, fresh=fresh)
+
+    def _lines_shown(self, game_id: int, message_id: int,
+                     interaction: discord.Interaction | None) -> list[str]:
+        """The event lines table message ``message_id`` shows now: remembered since this
+        process drew it, else read from the clicked message. The bot has no message
+        intent, so after a restart an edit by a timer may start the lines afresh (every
+        move stays in /game log)."""
+        remembered = self._shown.get(game_id)
+        if remembered is not None and remembered[0] == message_id:
+            return list(remembered[1])
+        if interaction is not None and pub.on_message(interaction, message_id):
+            return _event_lines(interaction.message)
+        return []
+
+    def _remember(self, table: Table, message_id: int, lines: list[str]) -> None:
+        if table.result is None and table.record.status == "active":
+            self._shown[table.record.id] = (message_id, lines[-60:])
+        else:
+            self._shown.pop(table.record.id, None)
+            self._posted.pop(table.record.id, None)
+
+    def headline(self, table: Table, humans: list[str]) -> str | None:
+        """The text above a new table: the pings of ``humans`` (the members who must act
+        now, empty when already pinged for this decision). Override to say more."""
+        return " ".join(table.mention(s) for s in humans) or None
+
+    def pings_members(self, table: Table) -> bool:
+        """True when the members who must decide now are pinged (default). A game whose
+        decision must not name who owes it (a reaction window) returns False."""
+        return True
 
     async def _post_table(
-        self, channel: discord.abc.Messageable, table: Table, events: list[Event] | None
+        self, channel: discord.abc.Messageable, table: Table, events: list[Event] | None,
+        interaction: discord.Interaction | None = None, *, fresh: bool = False,
     ) -> None:
         # Two updates of one game can be published out of order (a timer and a click);
         # posts are serialised per game and a table older than the stored state only
         # tells its events, so the newest table is the one with live buttons.
         stored = await self.bot.store.get_game(table.record.id)
+        thread_id = table.record.thread_id or table.record.channel_id
         if stored is not None and stored.version > table.state.version:
-            lines = [named(e.text, table.names) for e in (events or []) if e.to is None]
+            lines = self.public_lines(table, events)
             if lines:
-                await channel.send("\n".join(f"\N{BULLET} {t}" for t in lines)[:2000])
+                await pub.new_table(channel, interaction, thread_id,
+                                    content="\n".join(f"\N{BULLET} {t}" for t in lines)[:2000])
             return
         if stored is not None:
             table.record = stored
-        file = await self.render_file(table)
-        ping = ""
-        humans: list[str] = []
-        if table.result is None and table.record.status == "active":
-            pending = table.pending
-            key = self.ping_key(table)
-            if self._pinged.get(table.record.id) != key:
-                self._pinged[table.record.id] = key
-                humans = [s for s in pending.seats if table.is_human(s)]
-                ping = " ".join(table.mention(s) for s in humans)
+        table.deadline = await self.bot.service.deadline(table.record.id)
         old = table.record.table_message_id
+        key: str | None = None
+        if table.result is None and table.record.status == "active":
+            key = self.ping_key(table)
+        if old and not fresh and (key is None or key == table.record.pinged_key):
+            # A step inside the decision already shown: the table is edited in place and
+            # keeps the earlier steps' lines (see _lines_shown).
+            earlier = self._lines_shown(table.record.id, old, interaction)
+            lines = earlier + self.public_lines(table, events)
+            deadline = await self.bot.service.deadline(table.record.id, "turn")
+            file = await self.render_file(table)
+            await pub.edit_table(channel, interaction, old, self._posted.get(table.record.id),
+                                 embed=self.table_embed(table, lines=lines, deadline=deadline),
+                                 attachments=[file], view=self.table_view(table))
+            self._remember(table, old, lines)
+            return
+        humans: list[str] = []
+        if key is not None and key != table.record.pinged_key and self.pings_members(table):
+            # (a /game status repost of the decision already pinged pings nobody again)
+            humans = [s for s in table.pending.seats if table.is_human(s)]
+        file = await self.render_file(table)
         deadline = await self.bot.service.deadline(table.record.id, "turn")
-        message = await channel.send(
-            content=ping or None, embed=self.table_embed(table, events, deadline=deadline),
-            file=file,
-            view=self.table_view(table),
-            allowed_mentions=table.pings(humans),
+        lines = self.public_lines(table, events)
+        message = await pub.new_table(
+            channel, interaction, thread_id,
+            content=self.headline(table, humans),
+            embed=self.table_embed(table, lines=lines, deadline=deadline),
+            file=file, view=self.table_view(table), allowed_mentions=table.pings(humans),
         )
+        posted = self._posted.pop(table.record.id, None)
+        self._remember(table, message.id, lines)
+        if isinstance(message, discord.WebhookMessage) and table.result is None:
+            self._posted[table.record.id] = message
         await self.bot.store.update_game(table.record.id, table_message_id=message.id,
-                                         table_version=table.state.version)
+                                         pinged_key=key, table_version=table.state.version)
+        table.record = table.record.model_copy(update={"table_message_id": message.id,
+                                                       "pinged_key": key,
+                                                       "table_version": table.state.version})
         for seat_id in humans:
             await self.turn_notice(table, seat_id, message)
-        if old:
-            try:
-                await channel.get_partial_message(old).edit(view=None)  # type: ignore[attr-defined]
-            except (discord.HTTPException, AttributeError):
-                pass
+        await pub.retire(channel, interaction, old, posted)
 
     async def show_update(
         self, update: Update, interaction: discord.Interaction | None = None
@@ -393,7 +476,6 @@ class GameCog(commands.Cog):
         update = await self.bot.service.end_without_thread(record.id)
         if update is None:
             return False
-        self._pinged.pop(record.id, None)
         if record.channel_id and record.channel_id != record.thread_id:
             try:
                 await self.bot.get_partial_messageable(record.channel_id).send(
@@ -414,30 +496,30 @@ class GameCog(commands.Cog):
 
     async def on_update(self, update: Update, interaction: discord.Interaction | None = None) -> None:
         """Show what changed: notes, the new table, private events, and the end."""
-        if update.kind == "archive":
+        if update.kind == UpdateKind.ARCHIVE:
             await self.archive(update.record)
             return
-        if update.kind == "ended" and update.state is None:  # a quarantined game
+        if update.kind == UpdateKind.ENDED and update.state is None:  # a quarantined game
             await self._announce_end(update.record, update.notes)
             return
-        if update.kind in ("lobby", "cancelled") or update.state is None:
+        if update.kind in (UpdateKind.LOBBY, UpdateKind.CANCELLED, UpdateKind.EXPIRED) or update.state is None:
             return
         table = Table(update.record, update.seats, update.spec, update.state)
         channel = self.channel_of(table.record)
-        if update.kind == "reminder":
+        if update.kind == UpdateKind.REMINDER:
             humans = [s for s in table.pending.seats if table.is_human(s)]
             if channel is not None and humans:
-                deadline = int(float(update.notes[0] or 0))
+                deadline = int(update.deadline or 0)
                 await channel.send(
                     f"\N{ALARM CLOCK} {' '.join(table.mention(s) for s in humans)}, half your "
                     f"time is gone: the AI plays for you <t:{deadline}:R>.",
                     allowed_mentions=table.pings(humans),
                 )
             return
-        if update.kind == "ended":
+        if update.kind == UpdateKind.ENDED:
             await self._announce_end(table.record, update.notes)
             return
-        if update.kind == "idle_notice":
+        if update.kind == UpdateKind.IDLE_NOTICE:
             if channel is not None:
                 humans = [s for s in table.pending.seats if table.is_human(s)]
                 who = " ".join(table.mention(s) for s in humans)
@@ -446,9 +528,9 @@ class GameCog(commands.Cog):
                     f"someone moves.{f' Waiting for {who}.' if who else ''}",
                     allowed_mentions=table.pings(humans))
             return
-        if update.notes and channel is not None:
-            await channel.send("\n".join(named(n, table.names) for n in update.notes)[:2000])
-        await self.post_table(table, update.events())
+        # Notes (a turn timer ran out) lead the table's lines: no message of their own.
+        notes = [Event(type="note", text=n) for n in update.notes]
+        await self.post_table(table, notes + update.events(), interaction)
         await self.send_private_events(table, update, interaction)
         if update.result is not None:
             await self.finish(table)
@@ -520,7 +602,7 @@ class GameCog(commands.Cog):
                 await self.bot.notifier.dm(table.record, user_id, body)
 
     async def finish(self, table: Table) -> None:
-        """Post the final scores (the service recorded the stats with the final move)."""
+        """Post the final scores and record the stats."""
         channel = self.channel_of(table.record)
         result = table.result
         if result is None:
@@ -598,10 +680,11 @@ class GameCog(commands.Cog):
             return None
         await defer(interaction)
         try:
-            update = await self.bot.service.act(
+            # The service publishes the change; the publisher shows it through this click.
+            return await self.bot.service.act(
                 table.record.id, seat.seat, action,
                 expected_version=table.record.version if version is None else version,
-                publish=False,
+                origin=interaction,
             )
         except GameError as exc:
             if exc.code == "stale":
@@ -610,5 +693,3 @@ class GameCog(commands.Cog):
                 await send_error(interaction, named(exc.message, table.names),
                                  secret=self.hidden_info)
             return None
-        await self.show_update(update, interaction)
-        return update

@@ -1,11 +1,11 @@
 """The runtime: GameService (one path for every change) and stored timers."""
 
 from bot.runtime.clock import Clock, ManualClock
-from bot.runtime.service import GameError, GameService, GameUnreadable, Step, Update
+from bot.runtime.service import GameError, GameService, GameUnreadable, Step, Update, UpdateKind
 from bot.runtime.supervisor import Supervisor
 from bot.runtime.timers import TimerService
 
 __all__ = [
     "Clock", "GameError", "GameService", "GameUnreadable", "ManualClock", "Step", "Supervisor",
-    "TimerService", "Update",
+    "TimerService", "Update", "UpdateKind",
 ]

@@ -14,6 +14,7 @@ import secrets
 import weakref
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from bot.games.base import SYSTEM_SEAT, Action, Event, IllegalAction, Result, State
@@ -92,12 +93,40 @@ class Step:
     by_ai: bool = False
 
 
+class UpdateKind(StrEnum):
+    """What an :class:`Update` reports (a ``str``: ``UpdateKind.ACTION == "action"``)."""
+
+    #: A lobby changed (a member joined or left, an AI seat, options); no state yet.
+    LOBBY = "lobby"
+    #: A lobby was closed by its host or a server manager before it started.
+    CANCELLED = "cancelled"
+    #: The game started: the first table (with any AI moves made before a human decides).
+    STARTED = "started"
+    #: A member acted (a click, I'm back, a seat handed to the AI), then any AI moves.
+    ACTION = "action"
+    #: A timer decided for someone: a rules deadline or a turn timer ran out.
+    TIMEOUT = "timeout"
+    #: Half of the turn timer is gone; ``Update.deadline`` is when it runs out.
+    REMINDER = "reminder"
+    #: The game was ended early (host, server manager, deleted thread): no scores.
+    ENDED = "ended"
+    #: The finished or ended game's thread is due to be archived.
+    ARCHIVE = "archive"
+    #: At start-up (or once writes work again): moves the thread never showed (a crash, a
+    #: refused post) and the current table; shown like ``ACTION``.
+    CATCHUP = "catchup"
+    #: A lobby nobody started in time was closed (its ``lobby`` timer fired).
+    EXPIRED = "expired"
+    #: Nobody moved for a long time: the game ends in 24 hours unless someone moves.
+    IDLE_NOTICE = "idle_notice"
+
+
 @dataclass
 class Update:
     """What the service publishes after a change.
 
     Attributes:
-        kind: ``"lobby"``, ``"started"``, ``"action"``, ``"cancelled"``, ``"ended"``.
+        kind: what happened (:class:`UpdateKind`).
         record: the game row after the change.
         seats: the seats in turn order.
         spec: the game's registry entry.
@@ -105,11 +134,15 @@ class Update:
         steps: the actions applied (the human's first, then any AI moves).
         result: the final result when the game just finished.
         notes: extra lines for the thread, naming seats by id like events do (e.g.
-            "Time ran out for s1: ..."; the cogs put in the names); for a ``"reminder"``
-            the turn deadline (Unix seconds).
+            "Time ran out for s1: ..."; the publisher puts in the names); for ``ENDED``,
+            why the game ended, said instead of the plain sentence.
+        deadline: for a ``REMINDER``, when the turn timer runs out (Unix seconds).
+        origin: what caused the change, opaque to the runtime: the Discord interaction of
+            the click that made it (the publisher answers through it), ``None`` for a
+            timer, an AI move or a restart's catch-up.
     """
 
-    kind: str
+    kind: UpdateKind
     record: GameRecord
     seats: list[SeatRecord]
     spec: GameSpec
@@ -117,6 +150,8 @@ class Update:
     steps: list[Step] = field(default_factory=list)
     result: Result | None = None
     notes: list[str] = field(default_factory=list)
+    deadline: float | None = None
+    origin: Any = None
 
     def events(self) -> list[Event]:
         """Every event of every step in order."""
@@ -305,7 +340,7 @@ class GameService:
                 "one first.",
             ) from None
         await self.timers.schedule(record.id, "lobby", "expire", expires_at)
-        update = Update("lobby", record, await self.seats(record.id), spec)
+        update = Update(UpdateKind.LOBBY, record, await self.seats(record.id), spec)
         return update
 
     async def _lobby(self, game_id: int) -> tuple[GameRecord, GameSpec, list[SeatRecord]]:
@@ -403,7 +438,7 @@ class GameService:
             await self.store.update_game(game_id, status="cancelled")
             await self.timers.cancel(game_id, "lobby")
             record = await self.record_or_stub(game_id)
-            update = Update("cancelled", record, seats, spec)
+            update = Update(UpdateKind.CANCELLED, record, seats, spec)
         await self.publish(update)
         return update
 
@@ -424,13 +459,13 @@ class GameService:
             except GameUnreadable:
                 seats = []
             await self.store.update_game(game_id, status="cancelled")
-            update = Update("expired", await self.record_or_stub(game_id), seats, spec)
+            update = Update(UpdateKind.EXPIRED, await self.record_or_stub(game_id), seats, spec)
         await self.publish(update)
         return update
 
     async def _lobby_update(self, game_id: int) -> Update:
         record = await self.get(game_id)
-        update = Update("lobby", record, await self.seats(game_id), self.spec_of(record))
+        update = Update(UpdateKind.LOBBY, record, await self.seats(game_id), self.spec_of(record))
         return update
 
     async def start(self, game_id: int, user_id: int, *, publish: bool = True) -> Update:
@@ -453,7 +488,7 @@ class GameService:
             await self.store.start_game(game_id, state=state.model_dump_json(), version=state.version)
             await self.timers.cancel(game_id, "lobby")
             record = await self.get(game_id)
-            update = Update("started", record, seats, spec, state)
+            update = Update(UpdateKind.STARTED, record, seats, spec, state)
             steps, notes = await self._drive_ai(record, seats, spec, state)
             update.steps = steps
             update.notes = notes
@@ -486,9 +521,10 @@ class GameService:
         action: Action | dict[str, Any],
         expected_version: int | None = None,
         *,
-        publish: bool = True,
+        origin: Any = None,
     ) -> Update:
-        """Apply ``action`` for ``seat``; then let AI seats move until a human must decide.
+        """Apply ``action`` for ``seat``; then let AI seats move until a human must decide;
+        then publish the update (always; ``origin`` travels with it, see :class:`Update`).
 
         Raises :class:`GameError`: ``stale`` when ``expected_version`` is not the stored
         version (an old button), ``not_active`` when the game is over, or the engine's
@@ -515,11 +551,10 @@ class GameService:
             steps += more
             record = await self.get(game_id)
             state_after = engine.load_state(record.state or "")
-            update = Update("action", record, await self.seats(game_id), spec, state_after,
-                            steps, engine.result(state_after), notes)
+            update = Update(UpdateKind.ACTION, record, await self.seats(game_id), spec,
+                            state_after, steps, engine.result(state_after), notes, origin=origin)
             await self._sync_timers(record, update.seats, spec, state_after)
-        if publish:
-            await self.publish(update)
+        await self.publish(update)
         return update
 
     async def _commit(
@@ -752,7 +787,7 @@ class GameService:
                 missed.append(Step(row.seat, action, events))
         log.info("game %d: its posted table shows move %s of %d; posting the current one",
                  game_id, record.table_version, record.version)
-        return Update("catchup", record, seats, spec, state, missed, spec.engine.result(state))
+        return Update(UpdateKind.CATCHUP, record, seats, spec, state, missed, spec.engine.result(state))
 
     async def deadline(self, game_id: int, kind: str = "rules") -> float | None:
         """Unix time at which the game's ``kind`` timer fires, or ``None``."""
@@ -780,7 +815,7 @@ class GameService:
                 return
             spec = self.registry.get(record.kind)
             if spec is not None:
-                await self.publish(Update("archive", record, [], spec))
+                await self.publish(Update(UpdateKind.ARCHIVE, record, [], spec))
         elif timer.kind == "lobby":
             await self.expire_lobby(timer.game_id)
         elif timer.kind == "idle":
@@ -797,8 +832,9 @@ class GameService:
                 humans = [s for s in pending.seats if not self.is_ai(seats, s)]
                 if timer.payload.get("turn_key") != _turn_key(pending, humans):
                     return
-                update = Update("reminder", record, seats, spec, state,
-                                notes=[str(timer.payload.get("deadline", ""))])
+                due = timer.payload.get("deadline")
+                update = Update(UpdateKind.REMINDER, record, seats, spec, state,
+                                deadline=float(due) if due is not None else None)
                 await self.publish(update)
 
     async def ends_idle_games(self, guild_id: int | None) -> bool:
@@ -839,7 +875,7 @@ class GameService:
                 armed = await self.timers.schedule(record.id, "idle", f"end:{version}",
                                                    self.clock.now() + IDLE_NOTICE_S,
                                                    end_payload)
-                update = Update("idle_notice", record, seats, spec, state)
+                update = Update(UpdateKind.IDLE_NOTICE, record, seats, spec, state)
             else:
                 now = self.clock.now()
                 await self.store.update_game(record.id, status="ended")
@@ -847,7 +883,7 @@ class GameService:
                 await self.timers.schedule(record.id, "archive", "archive",
                                            now + self.archive_after_s)
                 log.info("game %d ended: no move for %d days", record.id, IDLE_END_S // 86400)
-                update = Update("ended", await self.get(record.id), seats, spec, state,
+                update = Update(UpdateKind.ENDED, await self.get(record.id), seats, spec, state,
                                 notes=[IDLE_ENDED])
         if update is None:
             return
@@ -882,7 +918,7 @@ class GameService:
             steps += more
             record = await self.get(timer.game_id)
             state = spec.engine.load_state(record.state or "")
-            update = Update("timeout", record, seats, spec, state, steps,
+            update = Update(UpdateKind.TIMEOUT, record, seats, spec, state, steps,
                             spec.engine.result(state), notes)
             await self._sync_timers(record, seats, spec, state)
         await self.publish(update)
@@ -928,7 +964,7 @@ class GameService:
             steps += more
             record = await self.get(timer.game_id)
             state = spec.engine.load_state(record.state or "")
-            update = Update("timeout", record, seats, spec, state, steps,
+            update = Update(UpdateKind.TIMEOUT, record, seats, spec, state, steps,
                             spec.engine.result(state), notes)
             await self._sync_timers(record, seats, spec, state)
         await self.publish(update)
@@ -949,7 +985,7 @@ class GameService:
                 steps, _ = await self._drive_ai(record, seats, spec, state)
             record = await self.get(game_id)
             state = spec.engine.load_state(record.state or "")
-            update = Update("action", record, seats, spec, state, steps, spec.engine.result(state))
+            update = Update(UpdateKind.ACTION, record, seats, spec, state, steps, spec.engine.result(state))
             await self._sync_timers(record, seats, spec, state)
         await self.publish(update)
         return update
@@ -978,12 +1014,12 @@ class GameService:
                 known = self.registry.get(record.kind)
                 if known is None:
                     return None
-                update = Update("ended", record, [], known)
+                update = Update(UpdateKind.ENDED, record, [], known)
             else:
                 record = await self.get(game_id)
                 spec = self.spec_of(record)
                 state = spec.engine.load_state(record.state or "")
-                update = Update("ended", record, await self.seats(game_id), spec, state)
+                update = Update(UpdateKind.ENDED, record, await self.seats(game_id), spec, state)
         await self.publish(update)
         return update
 
@@ -1017,7 +1053,7 @@ class GameService:
             record = await self.get(game_id)
             spec = self.spec_of(record)
             state = spec.engine.load_state(record.state) if record.state else None
-            return Update("ended", record, await self.store.seats(game_id), spec, state)
+            return Update(UpdateKind.ENDED, record, await self.store.seats(game_id), spec, state)
 
     async def system_seat_act(self, game_id: int, action: dict[str, Any]) -> Update:
         """Apply an action as :data:`SYSTEM_SEAT` (used by rules timeouts in tests)."""

@@ -317,6 +317,23 @@ class Router:
             body = {**body, "embeds": []}
         return body
 
+    def _check_interaction_post(self, ch: SimChannel, ephemeral: bool) -> None:
+        """What Discord checks before an interaction response or followup (the interaction's
+        token, not the bot's) creates or edits a message in ``ch``. The bot's channel
+        permissions are not checked (that is the point of a response), but the channel
+        must exist (404 10003) and a public message in a locked thread is refused with
+        403 50083 "Thread is archived" unless the bot may manage threads there
+        (discord/discord-api-docs issues 5517, 6884 and 7707: a deferred answer or a
+        followup into a thread locked meanwhile fails with 50083; Discord declined to
+        change it). An ephemeral message is only shown to the member under their
+        interaction, so it goes through."""
+        if ephemeral or ch.kind == "dm":
+            return
+        if ch.deleted:
+            raise _unknown("Channel", 10003)
+        if ch.is_thread and ch.locked and not self._can(ch, "manage_threads"):
+            raise HTTPError(403, 50083, "Thread is archived")
+
     def _attachments(self, body: dict[str, Any], files: list[SimFile], channel_id: int,
                      keep: list[SimAttachment]) -> list[SimAttachment]:
         meta = {str(a.get("id")): a for a in body.get("attachments") or []}
@@ -491,6 +508,10 @@ class Router:
         limits.check_callback(body, _names(files), current=it.message.data if it.message else None)
         rtype = int(body["type"])
         data = body.get("data") or {}
+        if rtype == 4:
+            self._check_interaction_post(it.channel, bool(int(data.get("flags") or 0) & 64))
+        elif rtype == 7 and it.message is not None:
+            self._check_interaction_post(it.channel, it.message.ephemeral_for is not None)
         it.response_type = rtype
         resource: dict[str, Any] = {"type": rtype}
         info: dict[str, Any] = {"id": str(it.id), "type": it.type}
@@ -541,6 +562,7 @@ class Router:
         body = body or {}
         orig = it.original
         if it.response_type == 5 and orig is not None and orig.loading:
+            self._check_interaction_post(it.channel, orig.ephemeral_for is not None)
             body = dict(body)
             body.pop("flags", None)
             return self.apply_edit(orig, body, files, it).data
@@ -548,6 +570,7 @@ class Router:
         channel = it.channel
         if q.get("thread_id"):
             channel = self._channel(q["thread_id"])
+        self._check_interaction_post(channel, eph is not None)
         msg = self.new_message(channel, body, files, ephemeral_for=eph, interaction=it,
                                msg_type=20 if it.type == 2 else 0)
         it.followups.append(msg)
@@ -572,6 +595,9 @@ class Router:
                 ref: str) -> Any:
         it, msg = self._wh_message(token, ref)
         limits.check_message(body, _names(files), create=False, current=msg.data)
+        where = (self.world.channels.get(msg.channel_id)
+                 or self.world.deleted_channels.get(msg.channel_id) or it.channel)
+        self._check_interaction_post(where, msg.ephemeral_for is not None)
         return self.apply_edit(msg, body or {}, files, it).data
 
     def wh_delete(self, q: dict[str, str], body: Any, files: list[SimFile], app: str,

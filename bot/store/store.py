@@ -110,7 +110,8 @@ class GameRecord(BaseModel):
     version: int
     created_at: float
     updated_at: float
-    #: The decision whose members were last pinged (migration 5).
+    #: The decision whose members were last pinged (migration 5; the publisher pings once
+    #: per decision).
     pinged_key: str | None = None
     #: The state version the game's thread shows (its table, or what the cog posts instead;
     #: ``None``: nothing posted yet). Behind ``version`` after a crash or a refused post.
@@ -178,8 +179,11 @@ class StatRecord(BaseModel):
 
 _GAME_COLS = (
     "id, kind, guild_id, channel_id, thread_id, lobby_message_id, table_message_id, host_id, "
-    "status, options, seed, state, version, created_at, updated_at, table_version"
+    "status, options, seed, state, version, created_at, updated_at"
 )
+#: Game columns added by later migrations (5, 6), read when the database has them
+#: (``GameRecord`` defaults them when absent).
+_LATER_GAME_COLS = ("pinged_key", "table_version")
 
 
 def _game(row: Row) -> GameRecord:
@@ -238,6 +242,9 @@ class Store:
         self.unreadable_timers: dict[int, tuple[int, str]] = {}
         #: This process's name in ``timers.claimed_by`` (host, process id, a random tag).
         self.claimant = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+        #: The games columns read, those of the schema the database is at (see
+        #: :meth:`_read_columns`).
+        self._game_cols = _GAME_COLS
 
     @property
     def dialect(self) -> str:
@@ -248,6 +255,18 @@ class Store:
     def name(self) -> str:
         """The database as messages name it: the file, or the URL without its password."""
         return self._backend.name
+
+    async def _read_columns(self) -> None:
+        """Read the ``games`` columns the database has: a store left at an older schema
+        (``migrate=False``, the migration tests) reads what it has, the rest defaults."""
+        if self.dialect == "sqlite":
+            have = {row[1] for row in await self._all("PRAGMA table_info(games)")}
+        else:
+            rows = await self._all(
+                "SELECT column_name FROM information_schema.columns"
+                " WHERE table_schema=current_schema() AND table_name='games'")
+            have = {row[0] for row in rows}
+        self._game_cols = ", ".join([_GAME_COLS, *(c for c in _LATER_GAME_COLS if c in have)])
 
     # -- lifecycle ---------------------------------------------------------------------
 
@@ -277,6 +296,7 @@ class Store:
             await backend.prepare()
             if migrate:
                 await store.migrate()
+            await store._read_columns()
             await backend.check_writable()
         except BaseException as exc:
             await backend.abort()
@@ -310,6 +330,7 @@ class Store:
                 for statement in statements(MIGRATIONS[number - 1].script(db.dialect)):
                     await db.execute(statement)
                 await self._backend.set_schema_version(db, number)
+        await self._read_columns()
         return await self.user_version()
 
     @asynccontextmanager
@@ -372,13 +393,13 @@ class Store:
     async def get_game(self, game_id: int) -> GameRecord | None:
         """The game with ``game_id`` or ``None``. Raises :class:`UnreadableRow` when its
         row does not validate (as do :meth:`game_by_thread` and :meth:`seats`)."""
-        row = await self._one(f"SELECT {_GAME_COLS} FROM games WHERE id=?", (game_id,))
+        row = await self._one(f"SELECT {self._game_cols} FROM games WHERE id=?", (game_id,))
         return _game(row) if row else None
 
     async def game_by_thread(self, thread_id: int) -> GameRecord | None:
         """The most recent game played in ``thread_id`` or ``None``."""
         row = await self._one(
-            f"SELECT {_GAME_COLS} FROM games WHERE thread_id=? ORDER BY id DESC LIMIT 1",
+            f"SELECT {self._game_cols} FROM games WHERE thread_id=? ORDER BY id DESC LIMIT 1",
             (thread_id,),
         )
         return _game(row) if row else None
@@ -408,7 +429,7 @@ class Store:
         left out and noted in :attr:`unreadable`."""
         marks = ",".join("?" * len(statuses))
         rows = await self._all(
-            f"SELECT {_GAME_COLS} FROM games WHERE status IN ({marks}) ORDER BY id", statuses
+            f"SELECT {self._game_cols} FROM games WHERE status IN ({marks}) ORDER BY id", statuses
         )
         return _readable(rows, self.unreadable)
 
@@ -416,7 +437,7 @@ class Store:
         """Finished games whose posted table shows an older version than the stored one
         (or none was posted); rows that do not validate are noted in :attr:`unreadable`."""
         rows = await self._all(
-            f"SELECT {_GAME_COLS} FROM games WHERE status='finished'"
+            f"SELECT {self._game_cols} FROM games WHERE status='finished'"
             " AND (table_version IS NULL OR table_version < version) ORDER BY id")
         return _readable(rows, self.unreadable)
 
@@ -427,7 +448,7 @@ class Store:
         if guild_id is not None:
             where, args = " AND g.guild_id=?", [user_id, guild_id]
         rows = await self._all(
-            f"SELECT {', '.join('g.' + c.strip() for c in _GAME_COLS.split(','))} FROM games g"
+            f"SELECT {', '.join('g.' + c.strip() for c in self._game_cols.split(','))} FROM games g"
             " JOIN seats s ON s.game_id=g.id WHERE s.user_id=? AND g.status IN ('lobby','active')"
             f"{where} ORDER BY g.id DESC",
             args,

@@ -100,7 +100,7 @@ async def timed_game(world, sb, game: str, loud, others: list[str]):
         await loud.click(loud.last_reply, "Pick one for me")
     ran_out = f"Time ran out for {md_name(loud.name)}: the AI played their turn."
     for _ in range(60):
-        if any(ran_out in m.content for m in thread.all_messages):
+        if any(ran_out in m.text for m in thread.all_messages):  # a line of the next table
             break
         await expire(world, sb, 61)
     else:
@@ -125,10 +125,11 @@ def test_the_helpers():
 async def test_unleashed_with_a_loud_nickname(world, sb, monkeypatch):
     victim, loud, nick = setup_members(world)
     thread = await timed_game(world, sb, "llamas-unleashed", loud, ["Ana", "Bo"])
-    texts = [m.content for m in thread.all_messages if not m.ephemeral]
-    # The Baby line, the timer note and the leave notice name loud escaped.
+    texts = [line for m in thread.all_messages if not m.ephemeral for line in m.text.split("\n")]
+    # The Baby line, the timer note (lines of the tables) and the leave notice name loud
+    # escaped.
     assert any(t.startswith(f"\N{BULLET} {md_name(nick)} chooses ") for t in texts), texts
-    assert f"Time ran out for {md_name(nick)}: the AI played their turn." in texts
+    assert f"\N{BULLET} Time ran out for {md_name(nick)}: the AI played their turn." in texts
     assert f"{md_name(nick)} left the game; the AI plays their seat now." in texts
     reminders = [m for m in thread.all_messages if "half your time is gone" in m.content]
     assert reminders and all(len(m.data["mentions"]) == 1 for m in reminders)

@@ -21,6 +21,17 @@ async def start_tiny(world, *, timer: str | None = None, ai: bool = False):
     return lobby, lobby.thread
 
 
+def table_lines(thread) -> list[str]:
+    """Every line the thread shows: message contents and the lines of the tables' embeds
+    (a timeout's note leads the next table's lines: it has no message of its own)."""
+    out = []
+    for m in thread.all_messages:
+        out.append(m.content)
+        for embed in m.embeds:
+            out += (embed.get("description") or "").split("\n")
+    return out
+
+
 async def expire(sb, clock, seconds: float) -> None:
     clock.advance(seconds)
     await sb.bot.service.timers.fire_due()
@@ -38,8 +49,7 @@ async def test_turn_timer_reminds_at_half_time_then_the_ai_plays(world, sb, cloc
     assert reminder.content.startswith(f"\N{ALARM CLOCK} <@{ana.id}>, half your time is gone")
     assert f"<t:{int(clock.now() + 60)}:R>" in reminder.content
     await expire(sb, clock, 60)
-    texts = [m.content for m in thread.all_messages]
-    assert "Time ran out for Ana: the AI played their turn." in texts
+    assert "\N{BULLET} Time ran out for Ana: the AI played their turn." in table_lines(thread)
     state = sb.bot.registry["tiny"].engine.load_state((await sb.bot.store.get_game(1)).state)
     assert (state.counter, state.turn) == (2, 1)  # the tiny AI adds 2
 
@@ -51,9 +61,8 @@ async def test_three_expiries_hand_the_seat_over_and_im_back_takes_it_back(world
         await expire(sb, clock, 120)  # Ana's turn runs out
         if _ < 2:
             await bo.click(thread.last_message, "Add 1")
-    texts = [m.content for m in thread.all_messages]
-    assert ("Ana missed 3 turns in a row: the AI plays their seat until they press I'm back."
-            in texts)
+    assert ("\N{BULLET} Ana missed 3 turns in a row: the AI plays their seat until they press "
+            "I'm back." in table_lines(thread))
     seat = (await sb.bot.store.seats(1))[0]
     assert seat.ai_takeover is True
     await bo.click(thread.last_message, "Add 1")
@@ -75,8 +84,7 @@ async def test_restart_with_a_deadline_passed_during_the_downtime(world, clock, 
     sb = await world.connect(make_bot(db, clock))
     await sb.bot.service.timers.fire_due()
     await sb.settle()
-    texts = [m.content for m in thread.all_messages]
-    assert "Time ran out for Ana: the AI played their turn." in texts
+    assert "\N{BULLET} Time ran out for Ana: the AI played their turn." in table_lines(thread)
     await world.disconnect()
 
 

@@ -492,16 +492,18 @@ async def test_full_two_player_game_through_the_ui(world, sb, seed):
     result = spec.engine.result(state)
     thread = world.channel(record.thread_id)
     public = [m for m in thread.all_messages if not m.ephemeral]
-    texts = [m.text for m in public]
-    step1 = next(i for i, t in enumerate(texts) if t.startswith("**Scoring, step 1 of 3"))
-    assert texts[step1 + 1].startswith("**Step 2 of 3: neck lengths**")
-    assert texts[step1 + 2].startswith("**Step 3 of 3: bows, scarves")
-    final = public[step1 + 3]
+    # One message: the three scoring steps, then the totals with the final picture.
+    final = public[-1]
+    steps = [e["description"] for e in final.embeds[:3]]
+    assert steps[0].startswith("**Scoring, step 1 of 3")
+    assert steps[1].startswith("**Step 2 of 3: neck lengths**")
+    assert steps[2].startswith("**Step 3 of 3: bows, scarves")
     assert final.filenames == ["final.png"] and final.file("final.png")[:8] == b"\x89PNG\r\n\x1a\n"
-    assert final.embeds[0]["title"] == f"Alpaca Pacapaca #{game_id}: final scores"
+    assert final.embeds[3]["title"] == f"Alpaca Pacapaca #{game_id}: final scores"
+    assert len(final.embeds) == 4
     names = {s.seat: s.name for s in seats}
     for seat, score in result.scores.items():
-        assert f"**{names[seat]}**: {score}" in final.embeds[0]["description"]
+        assert f"**{names[seat]}**: {score}" in final.embeds[3]["description"]
     assert not any(m.components for m in thread.all_messages)  # every button retired
 
 

@@ -120,8 +120,11 @@ async def test_baby_choice_by_select_and_random_on_timeout(world, sb, clock):
     await pick(ana, menu, "bsel", CAT.ids_of("kid_clover")[0])
     st = await state_of(sb.bot)
     assert keys(st.fields["s0"]) == ["kid_clover"] and st.babies_chosen == ["s0"]
-    # One line in the thread; the table (and its button) stays for the others.
-    assert thread.last_message.content == "\N{BULLET} Ana chooses Kid Clover for their Field."
+    # Set-up is one decision: the table is edited in place with the line, and it (and its
+    # button) stays for the others.
+    assert thread.last_message.id == table.id
+    assert ("\N{BULLET} Ana chooses Kid Clover for their Field."
+            in table.embeds[0]["description"])
     assert table_of(bo, thread).id == table.id and not table.is_disabled("Choose your Baby")
     # A second choice is refused in words, nothing changes.
     before = await version(sb.bot)
@@ -211,7 +214,9 @@ async def test_counter_instant_takes_the_card_and_the_window_names_nobody(world,
     await pick(ana, where, "field.", "s0")
     table = thread.last_message
     deadline = int(clock.now()) + 20
-    assert table.content == f"{BOLT} Ana plays Trail Llama \u2013 respond <t:{deadline}:R>"
+    # The window is stated once: the pile in the headline, when it closes in the table.
+    assert table.content == f"{BOLT} Ana plays Trail Llama"
+    assert f"the window closes <t:{deadline}:R>." in table.embeds[0]["description"]
     assert table.labels == ["Respond", "Pass", "My hand"]
     # The window does not say (or ping) who may answer.
     assert "Bo" not in table.text and "Cy" not in table.text and "<@" not in table.content
@@ -340,7 +345,7 @@ async def test_restart_during_an_open_window_then_respond_pass_and_timer(world, 
     panel = await open_panel(ana, thread)
     await pick(ana, panel, "play.", cid_of(st, "stampede", st.hands["s0"]))
     window = thread.last_message
-    assert window.content.startswith(f"{BOLT} Ana plays Stampede \u2013 respond <t:")
+    assert window.content == f"{BOLT} Ana plays Stampede"
     await world.disconnect()
     sb = await world.connect(new_bot(db, clock))
     # Cy passes after the restart: acknowledged only to Cy, nothing public.
@@ -353,7 +358,8 @@ async def test_restart_during_an_open_window_then_respond_pass_and_timer(world, 
     await bo.click(window, "Respond")
     await pick(bo, bo.last_reply, "rsel.", cid_of(st, "ram_rebuff", st.hands["s1"]))
     second = thread.last_message
-    assert second.content.startswith(f"{BOLT} Bo answers Stampede with Ram Rebuff \u2013 respond")
+    assert second.content == f"{BOLT} Bo answers Stampede with Ram Rebuff"
+    assert "the window closes <t:" in second.embeds[0]["description"]
     # Ana opens Respond but waits: the window's stored timer passes for her.
     await ana.click(second, "Respond")
     stale_menu = ana.last_reply
@@ -667,12 +673,13 @@ async def test_a_new_window_is_posted_after_a_counter_is_countered(world, sb, cl
     await pick(ana, ana.last_reply, "rsel.", cid_of(st, "goat_headbutt", st.hands["s0"]))
     window = thread.last_message
     deadline = int(clock.now()) + 20
-    assert window.content == (f"{BOLT} Ana answers Llama Spit with Goat Headbutt \u2013 respond "
-                              f"<t:{deadline}:R>")
+    assert window.content == f"{BOLT} Ana answers Llama Spit with Goat Headbutt"
+    assert f"the window closes <t:{deadline}:R>." in window.embeds[0]["description"]
     await bo.click(window, "Pass")  # Goat Headbutt cancels Llama Spit
     again = thread.last_message
     assert again.id != window.id and window.components == []
-    assert again.content == f"{BOLT} Ana plays Stampede \u2013 respond <t:{deadline}:R>"
+    assert again.content == f"{BOLT} Ana plays Stampede"
+    assert f"the window closes <t:{deadline}:R>." in again.embeds[0]["description"]
     assert again.labels == ["Respond", "Pass", "My hand"]
     assert "Ana's Goat Headbutt cancels Llama Spit." in again.embeds[0]["description"]
     await bo.click(again, "Respond")
@@ -688,7 +695,6 @@ async def test_hidden_windows_look_the_same_whether_or_not_anybody_holds_an_inst
     """Issue 18 item 6 through the panel: the lobby hides Instant holders by default, and two
     games differing only in whether Bo holds an Instant post the same public messages (text,
     buttons, files) through a window Bo passes and Cy lets run out after 5 s."""
-    from bot.games.unleashed.models import UnleashedOptions
     from bot.runtime.clock import ManualClock
 
     runs = []
@@ -698,43 +704,84 @@ async def test_hidden_windows_look_the_same_whether_or_not_anybody_holds_an_inst
         for n in ("Ana", "Bo", "Cy"):
             world.add_member(n)
         sb = await world.connect(new_bot(tmp_path / f"{bo_card}.sqlite3", clock))
-        ana, bo = world.member("Ana"), world.member("Bo")
-        await ana.slash("play", game="llamas-unleashed")
-        lobby = ana.last_reply
-        assert "Hide who holds Instants: on" in lobby.labels
-        assert "Hide who holds Instants: on" in lobby.text
-        for n in ("Bo", "Cy"):
-            await world.member(n).click(lobby, "Join")
-        await ana.click(lobby, "Start")
-        thread = lobby.thread
-        assert (await state_of(sb.bot)).options.open_windows is True
-        st = build(3, hands={"s0": ["trail_llama", "hay_harvest"], "s1": [bo_card],
-                             "s2": ["cliff_goat"]}, plays=2)
-        st.options = UnleashedOptions(open_windows=True, reaction_seconds=20.0)
-        await install(world, sb.bot, st)
-        start_at = len(thread.all_messages)
-        await pick(ana, await open_panel(ana, thread), "play.",
-                   cid_of(st, "trail_llama", st.hands["s0"]))
-        await pick(ana, ana.last_reply, "field.", "s0")
-        window = thread.last_message
-        deadline = int(clock.now()) + 5
-        assert window.content == f"{BOLT} Ana plays Trail Llama \u2013 respond <t:{deadline}:R>"
-        await bo.click(window, "Pass")
-        assert bo.last_reply.content == NEUTRAL_PASS
-        clock.advance(5)
-        await sb.bot.service.timers.fire_due()
-        await world.settle()
-        after = await state_of(sb.bot)
-        assert after.reaction is None and keys(after.fields["s0"]) == ["trail_llama"]
-        public = []
-        for m in thread.all_messages[start_at:]:
-            if not m.ephemeral:
-                text = m.text
-                for n in ("Ana", "Bo", "Cy"):  # member ids differ between the two worlds
-                    text = text.replace(f"<@{world.member(n).id}>", f"<@{n}>")
-                public.append((text, m.labels, m.filenames))
-        runs.append(public)
-        await world.disconnect()
+        try:
+            runs.append(await _hidden_window_run(world, sb, clock, bo_card))
+        finally:  # a failed assertion must not leave the bot's database thread running
+            await world.disconnect()
     assert runs[0] == runs[1]
     assert len(runs[0]) == 2 and runs[0][-1][0].startswith(
         "<@Ana>\nLlamas Unleashed #1\n\u2022 Trail Llama enters Ana's Field.")
+
+
+async def _hidden_window_run(world, sb, clock, bo_card):
+    """One world of the test above: the public messages from the play to the window's end."""
+    from bot.games.unleashed.models import UnleashedOptions
+
+    ana, bo = world.member("Ana"), world.member("Bo")
+    await ana.slash("play", game="llamas-unleashed")
+    lobby = ana.last_reply
+    assert "Hide who holds Instants: on" in lobby.labels
+    assert "Hide who holds Instants: on" in lobby.text
+    for n in ("Bo", "Cy"):
+        await world.member(n).click(lobby, "Join")
+    await ana.click(lobby, "Start")
+    thread = lobby.thread
+    assert (await state_of(sb.bot)).options.open_windows is True
+    st = build(3, hands={"s0": ["trail_llama", "hay_harvest"], "s1": [bo_card],
+                         "s2": ["cliff_goat"]}, plays=2)
+    st.options = UnleashedOptions(open_windows=True, reaction_seconds=20.0)
+    await install(world, sb.bot, st)
+    start_at = len(thread.all_messages)
+    await pick(ana, await open_panel(ana, thread), "play.",
+               cid_of(st, "trail_llama", st.hands["s0"]))
+    await pick(ana, ana.last_reply, "field.", "s0")
+    window = thread.last_message
+    deadline = int(clock.now()) + 5
+    # The headline names the play; the embed carries the window's one deadline.
+    assert window.content == f"{BOLT} Ana plays Trail Llama"
+    assert f"<t:{deadline}:R>" in window.text
+    await bo.click(window, "Pass")
+    assert bo.last_reply.content == NEUTRAL_PASS
+    clock.advance(5)
+    await sb.bot.service.timers.fire_due()
+    await world.settle()
+    after = await state_of(sb.bot)
+    assert after.reaction is None and keys(after.fields["s0"]) == ["trail_llama"]
+    public = []
+    for m in thread.all_messages[start_at:]:
+        if not m.ephemeral:
+            text = m.text
+            for n in ("Ana", "Bo", "Cy"):  # member ids differ between the two worlds
+                text = text.replace(f"<@{world.member(n).id}>", f"<@{n}>")
+            public.append((text, m.labels, m.filenames))
+    return public
+
+
+async def test_hand_dms_come_from_stored_state_and_survive_a_restart(world, clock, tmp_path):
+    """Issue 15: the hand last DMed to each seat is kept in the store (seats.dm_hand), so
+    after a restart a member whose hand did not change gets no second DM."""
+    db = tmp_path / "dms.sqlite3"
+    sb = await world.connect(new_bot(db, clock))
+    ana, bo, cy = (world.member(n) for n in ("Ana", "Bo", "Cy"))
+    thread = await start(world)
+    clock.advance(61)  # nobody picks a Baby: the rules timer picks, deals and starts
+    await sb.bot.service.timers.fire_due()
+    await world.settle()
+    st = await state_of(sb.bot)
+    assert [len(m.dms) for m in (ana, bo, cy)] == [1, 1, 1]
+    seats = {s.seat: s.dm_hand for s in await sb.bot.store.seats(1)}
+    assert seats == {seat: f"{st.version}:{','.join(map(str, sorted(st.hands[seat])))}"
+                     for seat in ("s0", "s1", "s2")}
+    first = st.active
+    await world.disconnect()
+    sb = await world.connect(new_bot(db, clock))
+    mover = world.member({"s0": "Ana", "s1": "Bo", "s2": "Cy"}[first])
+    await mover.click(await open_panel(mover, thread), "Draw a card")
+    after = await state_of(sb.bot)
+    assert after.active != st.active
+    changed = {seat for seat in ("s0", "s1", "s2")
+               if sorted(after.hands[seat]) != sorted(st.hands[seat])}
+    assert changed == {first, after.active}  # the drawer and the next player
+    assert [len(m.dms) for m in (ana, bo, cy)] == [
+        2 if seat in changed else 1 for seat in ("s0", "s1", "s2")]
+    await world.disconnect()

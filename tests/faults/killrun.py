@@ -353,7 +353,8 @@ async def check(out: Path, seed: int) -> dict[str, Any]:
         assert record is not None
         rows = [r for r in await store.actions(t.game_id) if r.version > before.version]
         thread = world.channels[info["games"][str(t.game_id)]["thread_id"]]
-        said = [m.content for m in thread.all_messages]
+        # Contents and the tables' lines (a timeout's note leads the next table's lines).
+        said = [m.text for m in thread.all_messages]
         if t.kind == "rules":
             seat = t.payload["timeouts"][0]["seat"]
             assert rows and (rows[0].seat, rows[0].action) == (seat, {"type": "stop_waiting"})

@@ -191,8 +191,13 @@ async def test_new_servers_get_a_24h_turn_timer_and_the_ai_plays_a_missed_turn(
         f"<t:{int(started) + DAY}:R>.")
     clock.advance(DAY)
     await fire(sb)
-    assert texts(thread)[-2:] == ["Time ran out for Ana: the AI played their turn.",
-                                  bo.mention]
+    # The note leads the new table's lines (no message of its own since issue 15).
+    assert texts(thread)[-2:] == ["\N{ALARM CLOCK} " + ana.mention + ", half your time is gone: "
+                                  f"the AI plays for you <t:{int(started) + DAY}:R>.", bo.mention]
+    assert thread.last_message.embeds[0]["description"] == (
+        "\N{BULLET} Time ran out for Ana: the AI played their turn.\n\N{BULLET} Ana adds 2: 2."
+        "\n\n**Bo**'s turn: add 1 or 2.\n\N{ALARM CLOCK} Turn timer: the AI plays for you "
+        f"<t:{int(started) + 2 * DAY}:R>.")
     assert thread.last_message.embeds[0]["footer"]["text"] == "Move 1"
     assert thread.last_message.content == bo.mention
 

@@ -14,7 +14,7 @@ import pytest
 
 from bot.store import Store
 from tests.faults.common import make_bot, start_tiny
-from tests.faults.test_isolation import FULL, lines, texts, until
+from tests.faults.test_isolation import FULL, lines, shown, until
 
 NO = "\N{NO ENTRY SIGN} "
 UNREADABLE_LOBBY = (NO + "This lobby's saved data could not be read; the host or a member "
@@ -111,9 +111,9 @@ async def test_an_unreadable_timer_row_is_dropped_once_and_every_other_timer_fir
         (2, "remind", restarted + 60), (2, "turn", restarted + 120)]
     clock.advance(121)
 
-    async def fired() -> bool:
-        return all("Time ran out for " + name + ": the AI played their turn." in texts(lobby.thread)
-                   for lobby, name in ((first, "Ana"), (second, "Cy")))
+    async def fired() -> bool:  # the note leads the next table's lines
+        return all(f"\N{BULLET} Time ran out for {name}: the AI played their turn."
+                   in shown(lobby.thread) for lobby, name in ((first, "Ana"), (second, "Cy")))
     await until(fired, "both turn timers")
     await world.settle()
     assert jobs["herdbot-timers"].failures == 0
@@ -167,6 +167,50 @@ async def test_a_full_disk_after_a_stored_move_says_it_was_saved_and_the_game_ca
         "\N{BULLET} Ana adds 1: 1.\n\N{BULLET} AI Pancho adds 2: 3.\n\n**Ana**'s turn: add 1 or 2.")
     assert table.embeds[0]["footer"]["text"] == "Move 2"
     assert len(thread.all_messages) == count + 1
+
+
+async def test_a_full_disk_while_the_table_is_recorded_says_the_move_was_saved(
+        world, sb, clock, monkeypatch):
+    """Issue 15: the publisher shows a click's change after the service stored it; when the
+    database fails while the new table is recorded, the member is told the move was saved
+    (not "something went wrong"), and the catch-up posts the table again and records it."""
+    ana, bo = world.member("Ana"), world.member("Bo")
+    lobby = await start_tiny(world, ana, [bo])
+    thread = lobby.thread
+    full = {"on": True}
+    original = Store.update_game
+
+    async def update_game(self: Store, game_id: int, **fields: Any) -> None:
+        if full["on"] and "table_message_id" in fields:
+            full["on"] = False  # once: the catch-up can write again
+            raise sqlite3.OperationalError(FULL)
+        await original(self, game_id, **fields)
+    monkeypatch.setattr(Store, "update_game", update_game)
+
+    count = len(thread.all_messages)
+    it = await ana.click(thread.last_message, "Add 1")
+    # the new table (its id not recorded), then the answer (the catch-up, started in the
+    # click's task, posts after it, so last_reply is not the answer here)
+    assert [(m.content, m.ephemeral) for m in it.followups] == [
+        (bo.mention, False), (SAVED_BUT_DOWN, True)]
+    assert not full["on"]
+    store = sb.bot.store
+    assert [(r.version, r.seat) for r in await store.actions(1)] == [(1, "s0")]
+    job = sb.bot.service.supervisor.jobs["herdbot-reconcile-timers"]
+
+    async def caught_up() -> bool:
+        return job.done
+    await until(caught_up, "the catch-up")
+    await world.settle()
+    record = await store.get_game(1)
+    assert (record.version, record.table_version) == (1, 1)
+    assert record.table_message_id == thread.last_message.id
+    assert thread.last_message.embeds[0]["footer"]["text"] == "Move 1"
+    # the click's table (not recorded) and the catch-up's, each pinging Bo (the ping was
+    # not recorded either); the click's table has its buttons still
+    assert [m.content for m in thread.all_messages[count:] if not m.ephemeral] == [
+        bo.mention, bo.mention]
+    assert world.message(it.followups[0].id).labels == ["Add 1", "Add 2", "Wait", "My hand"]
 
 
 @pytest.fixture

@@ -35,8 +35,9 @@ async def test_a_move_whose_table_was_not_posted_is_posted_once_with_its_ping_at
     old_table = thread.last_message
     assert table_version(db, 1) == (0, 0)
 
-    # Discord refuses the next post in the thread: the move is stored, its table is not.
-    world.faults.fail("POST", rf"^/channels/{thread.id}/messages$", 403, code=50013,
+    # Discord refuses the next post in the thread (the new table, the click's followup):
+    # the move is stored, its table is not.
+    world.faults.fail("POST", r"^/webhooks/\d+/[^/]+$", 403, code=50013,
                       message="Missing Permissions")
     await ana.click(old_table, "Add 2")
     assert ana.last_reply.content == ("Your move was made, but I could not post the table in "
@@ -90,9 +91,11 @@ async def test_a_finished_game_whose_end_was_not_posted_is_posted_at_restart_sco
     for who in (ana, bo) * 4 + (ana,):  # 2 a move: 18 after nine moves
         await who.click(thread.last_message, "Add 2")
     assert thread.last_message.embeds[0]["footer"]["text"] == "Move 9"
-    world.faults.fail("POST", rf"^/channels/{thread.id}/messages$", 403, code=50013,
+    table = thread.last_message
+    # The final move edits the table in place through the click (issue 15): refused.
+    world.faults.fail("PATCH", r"^/webhooks/\d+/[^/]+/messages/@original$", 403, code=50013,
                       message="Missing Permissions")
-    await bo.click(thread.last_message, "Add 2")  # 20: Bo wins
+    await bo.click(table, "Add 2")  # 20: Bo wins
     assert bo.last_reply.content.startswith("Your move was made, but I could not post")
     stats = [(r.user_id, r.played, r.won) for r in await sb.bot.store.stats(world.guild_id)]
     assert stats == [(bo.id, 1, 1), (ana.id, 1, 0)]
@@ -103,17 +106,19 @@ async def test_a_finished_game_whose_end_was_not_posted_is_posted_at_restart_sco
     sb = await world.connect(make_bot(db, clock))
     await world.settle()
     new = thread.all_messages[count:]
+    # The table is edited in place to the final one; the scores are the one new message.
     assert [(m.content, m.embeds[0]["title"]) for m in new] == [
-        ("", "Tiny Race #1"), ("", "Tiny Race #1: final scores")]
-    assert new[0].embeds[0]["footer"]["text"] == "Move 10"
-    assert new[0].embeds[0]["description"] == f"{BULLET} Bo adds 2: 20."
-    assert new[0].components == []
-    assert new[1].embeds[0]["description"].startswith("Bo reached 20. **Bo** wins!")
+        ("", "Tiny Race #1: final scores")]
+    final = world.message(table.id)
+    assert final.embeds[0]["footer"]["text"] == "Move 10"
+    assert final.embeds[0]["description"] == f"{BULLET} Bo adds 2: 20."
+    assert final.components == []
+    assert new[0].embeds[0]["description"].startswith("Bo reached 20. **Bo** wins!")
     assert [(r.user_id, r.played, r.won)
             for r in await sb.bot.store.stats(world.guild_id)] == stats  # counted once
     assert table_version(db, 1) == (10, 10)
     await world.disconnect()
     await world.connect(make_bot(db, clock))
     await world.settle()
-    assert len(thread.all_messages) == count + 2
+    assert len(thread.all_messages) == count + 1
     await world.disconnect()

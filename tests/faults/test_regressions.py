@@ -112,7 +112,7 @@ async def test_a_rules_timer_lost_between_commit_and_arming_is_rearmed_at_start(
 
     service._sync_timers = die
     with pytest.raises(Crash):
-        await service.act(1, "s0", {"type": "wait"}, publish=False)
+        await service.act(1, "s0", {"type": "wait"})
     assert (await sb.bot.store.get_game(1)).version == 1
     assert await sb.bot.store.timer(1, "rules") is None
     await world.disconnect()

@@ -1,0 +1,165 @@
+"""The publisher: every stored change of a game becomes Discord messages through here.
+
+The service publishes an :class:`~bot.runtime.Update` after every change (a click, a
+timer, an AI move, the end); :class:`Publisher` is its one subscriber. Lobby updates go to
+the lobby cog; game updates to the game's cog (:meth:`GameCog.show_update`), which shows
+them through the message economy below, the same for all three games:
+
+- at most one new message in the game's thread per turn: the next player's table, with
+  its one ping (:func:`new_table`);
+- a step inside a turn edits the table in place (:func:`edit_table`), through the click's
+  own interaction when it was made on the table;
+- the previous table's buttons are retired through the click's interaction when the click
+  was made on it (:func:`retire`), a bot-token edit otherwise;
+- a new table after a click goes out as the interaction's followup when the click was
+  made in the game's thread: interaction requests do not count against Discord's global
+  limit on bot-token requests (about 50 per second for a whole bot).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.runtime import Update, UpdateKind
+from bot.store import STORE_FAILURES
+
+if TYPE_CHECKING:
+    from bot.discord.bot import HerdBot
+
+log = logging.getLogger(__name__)
+
+
+def in_channel(interaction: discord.Interaction | None, channel_id: int | None) -> bool:
+    """True when ``interaction`` was made in channel ``channel_id`` (its followups land
+    there)."""
+    return (interaction is not None and channel_id is not None
+            and interaction.channel_id == channel_id)
+
+
+def on_message(interaction: discord.Interaction | None, message_id: int | None) -> bool:
+    """True when ``interaction`` is a click on message ``message_id`` (its response can
+    edit that message)."""
+    message = interaction.message if interaction is not None else None
+    return message is not None and message_id is not None and message.id == message_id
+
+
+def token_gone(exc: discord.HTTPException) -> bool:
+    """True when Discord refused a request made with an interaction's token because the
+    token itself is no good (401 50027 Invalid Webhook Token: older than Discord's
+    15 minutes; 404 10015 Unknown Webhook), so the same request with the bot's token may
+    still work. A 404 10003 (the channel is gone) is not a token problem."""
+    return exc.status == 401 or (exc.status == 404 and exc.code != 10003)
+
+
+async def new_table(
+    channel: discord.abc.Messageable, interaction: discord.Interaction | None,
+    channel_id: int | None, **kwargs: Any,
+) -> discord.Message:
+    """Post a new message in the game's thread: the interaction's followup when the click
+    was made there (no bot-token request), else through the channel. Raises
+    :class:`discord.HTTPException` when Discord refuses."""
+    if interaction is not None and in_channel(interaction, channel_id) and not interaction.is_expired():
+        try:
+            return await interaction.followup.send(wait=True, **kwargs)
+        except discord.HTTPException as exc:
+            if not token_gone(exc):
+                raise
+            # the interaction's token is gone: post as the bot below
+        file = kwargs.get("file")
+        if file is not None:
+            file.reset()
+    return await channel.send(**kwargs)
+
+
+async def _through_token(call: Any, kwargs: dict[str, Any]) -> bool:
+    """Run ``call(**kwargs)`` (an edit made with an interaction's token); False when the
+    token is no good any more (the caller then uses the bot's token; a file is rewound
+    for the second try). Raises :class:`discord.HTTPException` for any other refusal."""
+    try:
+        await call(**kwargs)
+        return True
+    except discord.HTTPException as exc:
+        if not token_gone(exc):
+            raise
+    for file in kwargs.get("attachments") or []:
+        if isinstance(file, discord.File):
+            file.reset()
+    return False
+
+
+async def edit_table(
+    channel: discord.abc.Messageable, interaction: discord.Interaction | None,
+    message_id: int, posted: discord.WebhookMessage | None = None, **kwargs: Any,
+) -> None:
+    """Edit the table message ``message_id`` in place without the bot's token where
+    possible: through the click's interaction when the click was made on it, else through
+    the token of the interaction whose followup posted it (``posted``; Discord keeps an
+    interaction's token for 15 minutes), else with the bot's token. Raises
+    :class:`discord.HTTPException` when Discord refuses."""
+    if interaction is not None and on_message(interaction, message_id):
+        if await _through_token(interaction.edit_original_response, kwargs):
+            return
+    elif posted is not None and posted.id == message_id:
+        if await _through_token(posted.edit, kwargs):
+            return
+    await channel.get_partial_message(message_id).edit(**kwargs)  # type: ignore[attr-defined]
+
+
+async def retire(
+    channel: discord.abc.Messageable, interaction: discord.Interaction | None,
+    message_id: int | None, posted: discord.WebhookMessage | None = None,
+) -> None:
+    """Remove the buttons of the old table ``message_id`` (never raises), by the same
+    routes as :func:`edit_table`."""
+    if not message_id:
+        return
+    try:
+        await edit_table(channel, interaction, message_id, posted, view=None)
+    except (discord.HTTPException, AttributeError):
+        pass
+
+
+class Publisher:
+    """The service's subscriber: routes each update to the lobby or the game's cog.
+
+    An unexpected failure while showing a click's change is logged and the member who
+    clicked is told truthfully that their move was saved (``OOPS_AFTER_CHANGE``); when the
+    database failed meanwhile (a full disk), ``STORE_DOWN_AFTER_CHANGE``, and the catch-up
+    shows the change once writes work again.
+    """
+
+    def __init__(self, bot: HerdBot) -> None:
+        self.bot = bot
+
+    async def __call__(self, update: Update) -> None:
+        """Show ``update`` (see the module docstring)."""
+        interaction = update.origin if isinstance(update.origin, discord.Interaction) else None
+        if update.kind in (UpdateKind.LOBBY, UpdateKind.CANCELLED, UpdateKind.EXPIRED):
+            lobby = self.bot.get_cog("Lobby")
+            if lobby is not None:
+                await lobby.on_lobby_update(update)  # type: ignore[attr-defined]
+            return
+        cog = self.bot.game_cog(update.record.kind)
+        if cog is None:
+            return
+        if interaction is None:
+            await cog.show_update(update)
+            return
+        try:
+            await cog.show_update(update, interaction)
+        except STORE_FAILURES as exc:
+            from bot.discord.bot import STORE_DOWN_AFTER_CHANGE, log_store_error
+            from bot.discord.replies import send_error
+
+            log_store_error(f"showing {update.kind} of game {update.record.id}", exc)
+            self.bot.service.start_catch_up()
+            await send_error(interaction, STORE_DOWN_AFTER_CHANGE)
+        except Exception:
+            from bot.discord.bot import OOPS_AFTER_CHANGE
+            from bot.discord.replies import send_error
+
+            log.exception("showing %s of game %s failed", update.kind, update.record.id)
+            await send_error(interaction, OOPS_AFTER_CHANGE)
