@@ -4,6 +4,7 @@ with a passed deadline, leave and end, /game log redaction, stats, settings, DMs
 from __future__ import annotations
 
 from tests.discord.conftest import make_bot
+from tests.support import table_lines
 
 
 async def start_tiny(world, *, timer: str | None = None, ai: bool = False):
@@ -19,17 +20,6 @@ async def start_tiny(world, *, timer: str | None = None, ai: bool = False):
         await bo.click(lobby, "Join")
     await ana.click(lobby, "Start")
     return lobby, lobby.thread
-
-
-def table_lines(thread) -> list[str]:
-    """Every line the thread shows: message contents and the lines of the tables' embeds
-    (a timeout's note leads the next table's lines: it has no message of its own)."""
-    out = []
-    for m in thread.all_messages:
-        out.append(m.content)
-        for embed in m.embeds:
-            out += (embed.get("description") or "").split("\n")
-    return out
 
 
 async def expire(sb, clock, seconds: float) -> None:

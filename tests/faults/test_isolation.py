@@ -22,6 +22,7 @@ import pytest
 from bot.runtime import GameUnreadable, ManualClock
 from bot.runtime.supervisor import Supervisor
 from tests.faults.common import make_bot, start_tiny
+from tests.support import table_lines as shown
 
 NO = "\N{NO ENTRY SIGN} "
 UNREADABLE = (NO + "This game's saved data could not be read; the host or a member with "
@@ -62,17 +63,6 @@ async def until(check: Callable[[], Any], what: str, seconds: float = 10.0) -> N
 
 def texts(thread: Any) -> list[str]:
     return [m.content for m in thread.all_messages]
-
-
-def shown(thread: Any) -> list[str]:
-    """Contents and the lines of the tables' embeds (a timeout's note leads the next
-    table's lines: it has no message of its own since issue 15)."""
-    out = []
-    for m in thread.all_messages:
-        out.append(m.content)
-        for embed in m.embeds:
-            out += (embed.get("description") or "").split("\n")
-    return out
 
 
 TOLD = ("\N{ALARM CLOCK} <@", "\N{BULLET} Time ran out")

@@ -9,3 +9,14 @@ async def close_world(world) -> None:  # type: ignore[no-untyped-def]
             await world.sandbox.close()
         except BaseException:  # noqa: BLE001 - teardown after a failure; already reported
             pass
+
+
+def table_lines(thread) -> list[str]:  # type: ignore[no-untyped-def]
+    """Every line a thread shows: message contents and the lines of the tables' embeds
+    (a timeout's note leads the next table's lines: it has no message of its own)."""
+    out: list[str] = []
+    for m in thread.all_messages:
+        out.append(m.content)
+        for embed in m.embeds:
+            out += (embed.get("description") or "").split("\n")
+    return out
