@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import discord
 from discord.ext import commands
 
+from bot.ai.levels import DEFAULT_LEVEL, level_label
 from bot.discord import choices, ids
 from bot.discord import publisher as pub
 from bot.discord.components import button, view_of
@@ -99,6 +100,20 @@ def _event_lines(message: discord.Message | None) -> list[str]:
         if not line.startswith("\N{BULLET} "):
             break
         out.append(line[2:])
+    return out
+
+
+def ai_seat_lines(seats: list[SeatRecord]) -> list[str]:
+    """The table's "AI seats" lines, in seat order: each AI seat with its level
+    (``🤖 AI Pancho (Hard)``), and each member's seat the AI plays for now, at Normal
+    (``🤖 Ana (Normal, until they are back)``). Empty when no seat is the AI's."""
+    out = []
+    for s in seats:
+        if s.is_ai:
+            out.append(f"\N{ROBOT FACE} {md_name(s.name)} ({level_label(s.ai_level)})")
+        elif s.ai_takeover:
+            out.append(f"\N{ROBOT FACE} {md_name(s.name)} ({level_label(DEFAULT_LEVEL)}, "
+                       "until they are back)")
     return out
 
 
@@ -310,6 +325,9 @@ class GameCog(commands.Cog):
             title=f"{table.spec.name} #{table.record.id}", description=desc[:EMBED_LIMIT],
             colour=0xC8A165,
         )
+        ai_lines = ai_seat_lines(table.seats)
+        if ai_lines:
+            embed.add_field(name="AI seats", value="\n".join(ai_lines), inline=False)
         embed.set_image(url="attachment://table.png")
         embed.set_footer(text=f"Move {table.state.version}")
         return embed

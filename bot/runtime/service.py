@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from bot.ai.levels import DEFAULT_LEVEL, Level
 from bot.games.base import SYSTEM_SEAT, Action, Event, IllegalAction, Result, State
 from bot.games.registry import GameSpec, Registry
 from bot.runtime.clock import Clock
@@ -381,8 +382,9 @@ class GameService:
             await self.store.remove_seat(game_id, seat.seat)
             return await self._lobby_update(game_id)
 
-    async def add_ai(self, game_id: int, user_id: int) -> Update:
-        """Add an AI seat (host only)."""
+    async def add_ai(self, game_id: int, user_id: int, level: str = DEFAULT_LEVEL) -> Update:
+        """Add an AI seat playing at ``level`` (a :class:`~bot.ai.levels.Level` value; host
+        only). Refused (``no_level``) for a level the game does not offer."""
         async with self.lock(game_id):
             record, spec, seats = await self._lobby(game_id)
             if user_id != record.host_id:
@@ -391,10 +393,13 @@ class GameService:
                 raise GameError("full", f"This table is full ({spec.max_players} players).")
             if spec.policy is None:
                 raise GameError("no_ai", "This game has no AI players yet.")
+            if level not in spec.offered_levels():
+                label = Level(level).label if level in {lv.value for lv in Level} else "that"
+                raise GameError("no_level", f"{spec.name} has no {label} AI players yet.")
             n = sum(1 for s in seats if s.is_ai) + 1
             await self.store.add_seat(
                 game_id, user_id=None, name=f"AI {AI_NAMES[(n - 1) % len(AI_NAMES)]}",
-                is_ai=True, max_seats=spec.max_players,
+                is_ai=True, max_seats=spec.max_players, ai_level=str(level),
             )
             return await self._lobby_update(game_id)
 
@@ -603,15 +608,35 @@ class GameService:
         """True when ``seat`` is played by the AI (an AI seat or one taken over)."""
         return any(s.seat == seat and (s.is_ai or s.ai_takeover) for s in seats)
 
-    def ai_action(self, spec: GameSpec, state: State, seat: str) -> Action | None:
-        """The AI's choice for ``seat`` from its own view, or ``None`` if it has no move."""
+    @staticmethod
+    def ai_level(seats: list[SeatRecord], seat: str) -> str:
+        """The level the AI plays ``seat`` at: an AI seat's own; Normal for a member's seat
+        it took over (after a timeout or a leave) and for an unknown seat."""
+        record = next((s for s in seats if s.seat == seat), None)
+        return record.ai_level if record is not None and record.is_ai else DEFAULT_LEVEL
+
+    def ai_action(self, spec: GameSpec, state: State, seat: str,
+                  level: str = DEFAULT_LEVEL) -> Action | None:
+        """The AI's choice for ``seat`` at ``level`` from its own view, or ``None`` if it
+        has no move. A level the game no longer offers plays Normal. Deterministic: the
+        policy's RNG is seeded by the game's seed, the state's version and the seat.
+        Pure CPU work: the runtime calls it through :meth:`ai_choice`, off the loop."""
         legal = spec.engine.legal_actions(state, seat)
         if not legal:
             return None
-        if spec.policy is None:
+        policy = spec.level_policy(level) or spec.policy
+        if policy is None:
             return legal[0]
         rand = random.Random(f"{state.seed}:{state.version}:{seat}")
-        return spec.policy(spec.engine.view(state, seat), legal, rand)
+        return policy(spec.engine.view(state, seat), legal, rand)
+
+    async def ai_choice(self, spec: GameSpec, state: State, seats: list[SeatRecord],
+                        seat: str) -> Action | None:
+        """:meth:`ai_action` at the seat's level (:meth:`ai_level`), run in a worker
+        thread so a slow decision (a Hard search) never blocks the event loop. The state
+        is not changed meanwhile: the caller holds the game's lock."""
+        return await asyncio.to_thread(self.ai_action, spec, state, seat,
+                                       self.ai_level(seats, seat))
 
     async def _drive_ai(
         self, record: GameRecord, seats: list[SeatRecord], spec: GameSpec, state: State
@@ -624,7 +649,7 @@ class GameService:
             seat = next((s for s in pending.seats if self.is_ai(seats, s)), None)
             if seat is None:
                 break
-            action = self.ai_action(spec, state, seat)
+            action = await self.ai_choice(spec, state, seats, seat)
             if action is None:
                 break
             new_state, events = spec.engine.apply(state, seat, action)
@@ -939,7 +964,7 @@ class GameService:
                 for _ in range(50):
                     if seat_id not in spec.engine.pending(state).seats:
                         break
-                    action = self.ai_action(spec, state, seat_id)
+                    action = await self.ai_choice(spec, state, seats, seat_id)
                     if action is None:
                         break
                     new_state, events = spec.engine.apply(state, seat_id, action)
