@@ -7,7 +7,6 @@ import asyncio
 import pytest
 
 from bot.runtime import GameError
-
 from tests.discord.conftest import make_bot
 
 
