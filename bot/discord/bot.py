@@ -112,8 +112,14 @@ class HerdTree(app_commands.CommandTree["HerdBot"]):
         await send_error(interaction, OOPS_AFTER_CHANGE if changed else OOPS)
 
 
-class HerdBot(commands.Bot):
-    """The herdbot client.
+class HerdBot(commands.AutoShardedBot):
+    """The herdbot client: a sharded bot serving ``settings.shard_ids`` of
+    ``settings.shard_count`` gateway shards (by default every shard of Discord's
+    recommended count). Several processes, each serving some shards, share one PostgreSQL
+    database: games are serialised by the database (row lock + version check, see
+    :meth:`bot.store.Store.commit_action`), timers claimed by one process (a lease), and an
+    interaction never needs the game's guild in this process's cache (DM clicks reach
+    shard 0 whatever the game's guild).
 
     Attributes:
         settings: the configuration.
@@ -136,6 +142,8 @@ class HerdBot(commands.Bot):
     ) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
+        if settings.shard_ids is not None:  # these shards only (of shard_count)
+            kwargs["shard_ids"] = settings.shard_ids
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,
@@ -143,6 +151,7 @@ class HerdBot(commands.Bot):
             tree_cls=HerdTree,
             # Nobody is pinged unless a send names the members (bot.discord.text.pinging).
             allowed_mentions=discord.AllowedMentions.none(),
+            shard_count=settings.shard_count,
             **kwargs,
         )
         self.settings = settings

@@ -1,8 +1,15 @@
 """GameService: load -> lock -> validate -> apply -> persist -> publish.
 
 The only path by which a game changes. Lobby operations (join, leave, add an AI seat,
-start, cancel) also live here so that the cogs stay thin and every change is serialised
-by the same per-game lock.
+start, cancel) also live here so that the cogs stay thin.
+
+Several processes (shards) may run a GameService each on one PostgreSQL database, so the
+per-game asyncio lock (:meth:`GameService.lock`) is only an optimisation within one
+process. What keeps a game consistent is the database: a move commits only if the stored
+version is still the one it was computed from (the row is locked ``FOR UPDATE`` in the
+move's transaction, :meth:`bot.store.Store.commit_action`), otherwise the click gets
+"This table has moved on."; status changes (start, cancel, end, expire) apply only from
+the status they expect; and each due timer is claimed by one process (a lease).
 """
 
 from __future__ import annotations
@@ -200,7 +207,9 @@ class GameService:
             self._subscribers.remove(handler)
 
     def lock(self, game_id: int) -> asyncio.Lock:
-        """The per-game lock (created on demand)."""
+        """The per-game lock of this process (created on demand): it saves this process's
+        own concurrent requests a wasted load and a refused commit; correctness across
+        processes comes from the database (see the module docstring)."""
         lock = self._locks.get(game_id)
         if lock is None:
             lock = asyncio.Lock()
@@ -416,7 +425,10 @@ class GameService:
             record, spec, seats = await self._lobby(game_id)
             if user_id != record.host_id:
                 raise GameError("not_host", "Only the host can change the options.")
-            await self.store.update_game(game_id, options={**record.options, **options})
+            if not await self.store.update_game(game_id, when_status="lobby",
+                                                options={**record.options, **options}):
+                raise GameError("not_lobby",  # another process started or closed it
+                                "This lobby is closed: the game has started or ended.")
             return await self._lobby_update(game_id)
 
     async def cancel(self, game_id: int, user_id: int, *, manage_guild: bool = False) -> Update:
@@ -435,7 +447,10 @@ class GameService:
             except GameUnreadable:
                 seats = []
             spec = self.spec_of(record)
-            await self.store.update_game(game_id, status="cancelled")
+            if not await self.store.update_game(game_id, when_status="lobby",
+                                                status="cancelled"):
+                raise GameError("not_lobby",  # another process started or closed it
+                                "This lobby is closed: the game has started or ended.")
             await self.timers.cancel(game_id, "lobby")
             record = await self.record_or_stub(game_id)
             update = Update(UpdateKind.CANCELLED, record, seats, spec)
@@ -458,7 +473,9 @@ class GameService:
                 seats = await self.seats(game_id)
             except GameUnreadable:
                 seats = []
-            await self.store.update_game(game_id, status="cancelled")
+            if not await self.store.update_game(game_id, when_status="lobby",
+                                                status="cancelled"):
+                return None  # another process started or closed it meanwhile
             update = Update(UpdateKind.EXPIRED, await self.record_or_stub(game_id), seats, spec)
         await self.publish(update)
         return update
@@ -485,7 +502,12 @@ class GameService:
                 state = spec.engine.new_game([s.seat for s in seats], seed=record.seed, options=options)
             except (ValueError, IllegalAction) as exc:
                 raise GameError("bad_options", f"These options do not work: {exc}") from exc
-            await self.store.start_game(game_id, state=state.model_dump_json(), version=state.version)
+            try:
+                await self.store.start_game(game_id, state=state.model_dump_json(),
+                                            version=state.version)
+            except StaleVersion as exc:  # another process started or closed it first
+                raise GameError("not_lobby", "This lobby is closed: the game has started or "
+                                "ended.") from exc
             await self.timers.cancel(game_id, "lobby")
             record = await self.get(game_id)
             update = Update(UpdateKind.STARTED, record, seats, spec, state)
@@ -878,7 +900,9 @@ class GameService:
                 update = Update(UpdateKind.IDLE_NOTICE, record, seats, spec, state)
             else:
                 now = self.clock.now()
-                await self.store.update_game(record.id, status="ended")
+                if not await self.store.update_game(record.id, when_status="active",
+                                                    status="ended"):
+                    return
                 await self.timers.cancel(record.id)
                 await self.timers.schedule(record.id, "archive", "archive",
                                            now + self.archive_after_s)
@@ -1004,7 +1028,8 @@ class GameService:
                 raise GameError("not_active", "This game is not running.")
             if user_id != record.host_id and not manage_guild:
                 raise GameError("not_host", "Only the host (or a server manager) can end it.")
-            await self.store.update_game(game_id, status="ended")
+            if not await self.store.update_game(game_id, when_status="active", status="ended"):
+                raise GameError("not_active", "This game is not running.")
             await self.timers.cancel(game_id)
             await self.timers.schedule(game_id, "archive", "archive",
                                        self.clock.now() + self.archive_after_s)
@@ -1048,7 +1073,8 @@ class GameService:
             record = await self.store.get_game(game_id)
             if record is None or record.status != "active":
                 return None
-            await self.store.update_game(game_id, status="ended")
+            if not await self.store.update_game(game_id, when_status="active", status="ended"):
+                return None
             await self.timers.cancel(game_id)
             record = await self.get(game_id)
             spec = self.spec_of(record)
