@@ -5,6 +5,7 @@ clicked in a DM (Discord delivers it to shard 0) works for a game of a guild of 
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
@@ -12,6 +13,7 @@ import pytest_asyncio
 
 from bot.sandbox import SandboxError, SimChannel, SimMessage, World
 from tests.discord.conftest import make_bot
+from tests.support import table_lines
 from tests.support.databases import PG_URL, SKIP_REASON, databases
 
 
@@ -174,5 +176,65 @@ async def test_dm_events_go_to_shard_0_and_guild_events_to_their_shard(sharded_w
         world.moderate_thread(thread, locked=True)
         await world.settle()
         assert seen == {"sb0": [], "sb1": [thread.id]}
+    finally:
+        await world.disconnect()
+
+
+async def test_a_timer_of_a_shard_1_game_fires_once_whichever_process_claims_it(
+        sharded_world, pg_url, clock):
+    """Both processes run their timer service on the one database: the 30 s window Ana
+    opened with Wait times out once, and the thread in shard 1's guild shows it once,
+    whichever of the two claimed the timer."""
+    world = sharded_world
+    west = world.add_guild("West", shard=1)
+    sb0, sb1 = await connect_shards(world, pg_url, clock)
+    try:
+        ana, bo = world.member("Ana"), world.member("Bo")
+        await ana.slash("play", in_channel=west, game="tiny")
+        lobby = ana.last_reply
+        await bo.click(lobby, "Join")
+        await ana.click(lobby, "Start")
+        await ana.click(lobby.thread.last_message, "Wait")
+        assert [t.kind for t in await sb0.bot.store.timers()].count("rules") == 1
+        timeouts: list[str] = []
+        for name, sb in (("shard 0", sb0), ("shard 1", sb1)):
+            async def seen(update: Any, name: str = name) -> None:
+                if update.kind == "timeout":
+                    timeouts.append(name)
+            sb.bot.service.subscribe(seen)
+        clock.advance(30)  # wakes both timer loops; both processes also fire at once here
+        await asyncio.gather(sb0.bot.service.timers.fire_due(),
+                             sb1.bot.service.timers.fire_due())
+        await world.settle()
+        assert len(timeouts) == 1
+        assert [t.kind for t in await sb1.bot.store.timers()].count("rules") == 0
+        record = await sb1.bot.store.get_game(1)
+        state = sb1.bot.registry["tiny"].engine.load_state(record.state)
+        assert (record.version, state.waiting, state.turn) == (2, False, 1)
+        assert table_lines(lobby.thread)[-4:] == [
+            f"<@{bo.id}>", "\N{BULLET} Ana stops waiting.", "", "**Bo**'s turn: add 1 or 2."]
+        assert table_lines(lobby.thread).count("\N{BULLET} Ana stops waiting.") == 1
+    finally:
+        await world.disconnect()
+
+
+async def test_one_process_serving_both_shards_on_sqlite_gets_every_guild(
+        sharded_world, tmp_path, clock):
+    """SQLite allows a shard count when this process serves every shard: one READY per
+    shard, every guild with its shard id, commands in each guild."""
+    world = sharded_world
+    east = world.add_guild("East", shard=0)
+    west = world.add_guild("West", shard=1)
+    sb = await world.connect(make_bot(tmp_path / "bot.sqlite3", clock, shard_count=2))
+    try:
+        assert world.shards == {0: sb, 1: sb}
+        shards = {g.id: g.shard_id for g in sb.bot.guilds}
+        assert shards == {world.guild_id: (world.guild_id >> 22) % 2, east.guild_id: 0,
+                          west.guild_id: 1}
+        assert sorted(sb.bot.shards) == [0, 1]
+        ana = world.member("Ana")
+        await ana.slash("play", in_channel=west, game="tiny")
+        assert ana.last_reply.text.startswith("Tiny Race: lobby #1\n")
+        assert (await sb.bot.store.get_game(1)).guild_id == west.guild_id
     finally:
         await world.disconnect()
