@@ -198,3 +198,20 @@ async def test_the_timers_of_a_dead_process_are_taken_over_after_the_lease(two, 
     assert await b.timers.fire_due() == 4
     assert fired == {("b", gid): 1 for gid in games}
     assert await b.timers.fire_due() == 0
+
+
+async def test_two_processes_filling_the_last_seat_seat_one_member(two):
+    """Both processes see one free seat (of 4) and seat a different member: the seat count
+    is checked again under the game's row lock, so the second is told the table is full."""
+    a, b = two
+    up = await a.create_lobby("tiny", guild_id=1, channel_id=2, host_id=10, host_name="Ana",
+                              seed=7)
+    gid = up.record.id
+    await a.join(gid, 11, "Bo")
+    await a.join(gid, 12, "Cy")
+    write_after(a.store, "add_seat", b.store, "add_seat")
+    first, second = await asyncio.gather(a.join(gid, 13, "Di"), b.join(gid, 14, "Ed"),
+                                         return_exceptions=True)
+    assert isinstance(first, Update) and isinstance(second, GameError)
+    assert (second.code, second.message) == ("full", "This table is full (4 players).")
+    assert [s.name for s in await b.seats(gid)] == ["Ana", "Bo", "Cy", "Di"]

@@ -373,10 +373,19 @@ class GameService:
                 raise GameError("already_joined", "You are already in this lobby.")
             if len(seats) >= spec.max_players:
                 raise GameError("full", f"This table is full ({spec.max_players} players).")
-            await self.store.add_seat(
+            if await self.store.add_seat(
                 game_id, user_id=user_id, name=name, is_ai=False, max_seats=spec.max_players
-            )
+            ) is None:  # another process seated someone, or started or closed the lobby
+                await self._seat_refused(game_id, spec, user_id)
             return await self._lobby_update(game_id)
+
+    async def _seat_refused(self, game_id: int, spec: GameSpec, user_id: int | None) -> None:
+        """Raise why the store did not add a seat (its row-locked check saw a change made
+        meanwhile, e.g. by another process): lobby closed, already seated, or full."""
+        record, _, seats = await self._lobby(game_id)  # raises not_lobby
+        if user_id is not None and self.seat_of(seats, user_id):
+            raise GameError("already_joined", "You are already in this lobby.")
+        raise GameError("full", f"This table is full ({spec.max_players} players).")
 
     async def leave_lobby(self, game_id: int, user_id: int) -> Update:
         """Remove ``user_id`` from the lobby. The host cannot leave (they cancel instead)."""
@@ -401,10 +410,11 @@ class GameService:
             if spec.policy is None:
                 raise GameError("no_ai", "This game has no AI players yet.")
             n = sum(1 for s in seats if s.is_ai) + 1
-            await self.store.add_seat(
+            if await self.store.add_seat(
                 game_id, user_id=None, name=f"AI {AI_NAMES[(n - 1) % len(AI_NAMES)]}",
                 is_ai=True, max_seats=spec.max_players,
-            )
+            ) is None:
+                await self._seat_refused(game_id, spec, None)
             return await self._lobby_update(game_id)
 
     async def remove_ai(self, game_id: int, user_id: int) -> Update:
