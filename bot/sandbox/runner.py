@@ -158,7 +158,6 @@ class Sandbox:
         self.bot = bot
         #: The shards this bot serves (``[0]`` for a bot that is not sharded).
         self.shard_ids = list(shard_ids or [0])
-        self._context: contextvars.Context | None = None
         self.raise_errors = raise_errors
         self.settle_timeout = settle_timeout
         self.short_timer = 0.05
@@ -210,7 +209,6 @@ class Sandbox:
         for shard_id in self.shard_ids:
             self.world.shards[shard_id] = self
         owner = _OWNER.set(self)
-        self._context = contextvars.copy_context()
         try:
             await bot.login(token)
             bot.ws = _FakeGateway(self)  # type: ignore[assignment]
@@ -541,7 +539,9 @@ class Sandbox:
         target = self.world.shards.get(self.world.shard_of(int(gid) if gid else None))
         if target is None or target.closed or target._loop is None:
             return
-        target._loop.call_soon(target._feed, event, data, context=target._context)
+        context = contextvars.copy_context()  # the caller's, owned by the receiving bot
+        context.run(_OWNER.set, target)
+        target._loop.call_soon(target._feed, event, data, context=context)
 
     def _feed(self, event: str, data: dict[str, Any]) -> None:
         if self.closed:
