@@ -215,3 +215,28 @@ async def test_two_processes_filling_the_last_seat_seat_one_member(two):
     assert isinstance(first, Update) and isinstance(second, GameError)
     assert (second.code, second.message) == ("full", "This table is full (4 players).")
     assert [s.name for s in await b.seats(gid)] == ["Ana", "Bo", "Cy", "Di"]
+
+
+async def test_each_process_catches_up_only_the_games_of_its_own_shards(two):
+    """At start each process posts the tables its servers' games missed; a game of a server
+    of another shard is that shard's process's to catch up (no table posted twice)."""
+    a, b = two
+    a.serves = lambda guild_id: guild_id is not None and (guild_id >> 22) % 2 == 0
+    b.serves = lambda guild_id: guild_id is not None and (guild_id >> 22) % 2 == 1
+    games = {}
+    for shard, guild_id in ((0, 2 << 22), (1, 3 << 22)):
+        up = await a.create_lobby("tiny", guild_id=guild_id, channel_id=5, host_id=10,
+                                  host_name="Ana", seed=3)
+        await a.join(up.record.id, 11, "Bo")
+        await a.start(up.record.id, 10)
+        await a.act(up.record.id, "s0", Add(n=1))  # no table was posted: both are behind
+        games[shard] = up.record.id
+    caught: list[tuple[str, int]] = []
+    for name, service in (("a", a), ("b", b)):
+        async def grab(update: Update, name: str = name) -> None:
+            if update.kind == "catchup":
+                caught.append((name, update.record.id))
+        service.subscribe(grab)
+    assert await a.reconcile_timers() == 1
+    assert await b.reconcile_timers() == 1
+    assert caught == [("a", games[0]), ("b", games[1])]

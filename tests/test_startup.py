@@ -297,10 +297,13 @@ def test_shard_settings_reach_the_sharded_bot(tmp_path, monkeypatch):
     some = Settings(_env_file=None, database_path="postgresql://herdbot@db:5432/herdbot")
     bot = make_bot(some, sync_commands=False)
     assert (bot.shard_count, bot.shard_ids) == (2, [1])
+    # Its start-up catch-up looks at the games of shard 1's servers: (id >> 22) % 2 == 1.
+    assert [bot.serves_guild(g) for g in (3 << 22, 2 << 22, None)] == [True, False, False]
     monkeypatch.delenv("HERDBOT_SHARD_COUNT")
     monkeypatch.delenv("HERDBOT_SHARD_IDS")
     default = make_bot(Settings(_env_file=None), sync_commands=False)
     assert (default.shard_count, default.shard_ids) == (None, None)  # Discord's count, all
+    assert [default.serves_guild(g) for g in (3 << 22, 2 << 22, None)] == [True, True, True]
 
 
 def test_bad_settings_in_a_dotenv_file_give_one_line_each_from_a_real_process(tmp_path):

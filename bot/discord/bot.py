@@ -176,6 +176,7 @@ class HerdBot(commands.AutoShardedBot):
         self.store = await Store.open(self.settings.database_path, clock=self.clock.now)
         self.service = GameService(self.store, self.registry, clock=self.clock,
                                    archive_after_s=self.settings.archive_after_s)
+        self.service.serves = self.serves_guild
         self.publisher = Publisher(self)
         self.service.subscribe(self.publisher)
         self.notifier = Notifier(self)
@@ -188,6 +189,15 @@ class HerdBot(commands.AutoShardedBot):
         log.info("store %s ready; %d timers re-armed", self.store.name, armed)
         if self._sync:
             await self.sync_commands()
+
+    def serves_guild(self, guild_id: int | None) -> bool:
+        """Whether this process serves server ``guild_id``'s shard, ``(guild_id >> 22) %
+        shard_count`` (Discord's rule; ``None``, no server: shard 0). True when it serves
+        every shard (no ``HERDBOT_SHARD_IDS``)."""
+        ids, count = self.settings.shard_ids, self.settings.shard_count
+        if ids is None or count is None:
+            return True
+        return (0 if guild_id is None else (guild_id >> 22) % count) in ids
 
     async def sync_commands(self) -> None:
         """Sync app commands to the dev guilds (instant) or globally."""

@@ -194,6 +194,11 @@ class GameService:
         self._subscribers: list[Subscriber] = []
         #: Where new lobbies get their seed (the demo and tests make it deterministic).
         self.seed_factory: Callable[[], int] = lambda: secrets.randbits(31)
+        #: Whether this process serves the games of server ``guild_id`` (``None``: no
+        #: server): the start-up catch-up (:meth:`reconcile_timers`) looks only at those,
+        #: so that with several processes (shards) each catches up its own servers' games
+        #: and none posts a table another process is posting. Default: every server.
+        self.serves: Callable[[int | None], bool] = lambda guild_id: True
 
     # -- plumbing ----------------------------------------------------------------------
 
@@ -731,14 +736,16 @@ class GameService:
         crash or a refused post between storing a move and posting its table) gets a
         ``catchup`` update: the moves its thread never saw and the current table, published
         once (the posted version is stored with the table, so a second start posts
-        nothing). Every open lobby gets its expiry timer if it has none.
+        nothing). Every open lobby gets its expiry timer if it has none. Only the games of
+        servers this process serves (:attr:`serves`) are looked at.
 
         A game whose saved data does not validate is quarantined (logged once) and skipped;
         a database error ends the pass (its supervisor runs it again after a backoff).
         """
         checked = 0
-        records = [*await self.store.games_with_status("active"),
-                   *await self.store.finished_games_behind()]
+        records = [r for r in [*await self.store.games_with_status("active"),
+                               *await self.store.finished_games_behind()]
+                   if self.serves(r.guild_id)]
         self.note_unreadable()
         for record in records:
             update: Update | None = None
@@ -752,7 +759,7 @@ class GameService:
             if update is not None:
                 await self.publish(update)
         for lobby in await self.store.games_with_status("lobby"):
-            if await self.store.timer(lobby.id, "lobby") is None:
+            if self.serves(lobby.guild_id) and await self.store.timer(lobby.id, "lobby") is None:
                 due = lobby.options.get("expires_at", lobby.created_at + LOBBY_EXPIRES_S)
                 await self.timers.schedule(lobby.id, "lobby", "expire", float(due))
         self.note_unreadable()
