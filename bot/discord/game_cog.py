@@ -113,6 +113,9 @@ class Table:
     #: When the rules' own timer (a reaction window, a negotiation) runs out, Unix seconds;
     #: filled in before a table is drawn (``None``: no such timer).
     deadline: float | None = None
+    #: True for a restart's (or a failed write's) catch-up: its table may already be in
+    #: the thread, posted but not recorded (see :meth:`GameCog.adopt_posted`).
+    catchup: bool = False
 
     @property
     def names(self) -> dict[str, str]:
@@ -307,7 +310,7 @@ class GameCog(commands.Cog):
             if deadline is not None:
                 desc += f"\n\N{ALARM CLOCK} Turn timer: the AI plays for you <t:{int(deadline)}:R>."
         embed = discord.Embed(
-            title=f"{table.spec.name} #{table.record.id}", description=desc[:EMBED_LIMIT],
+            title=self.table_title(table), description=desc[:EMBED_LIMIT],
             colour=0xC8A165,
         )
         embed.set_image(url="attachment://table.png")
@@ -356,8 +359,7 @@ class GameCog(commands.Cog):
         if table.result is None and table.record.status == "active":
             self._shown[table.record.id] = (message_id, lines[-60:])
         else:
-            self._shown.pop(table.record.id, None)
-            self._posted.pop(table.record.id, None)
+            self.forget(table.record.id)
 
     def headline(self, table: Table, humans: list[str]) -> str | None:
         """The text above a new table: the pings of ``humans`` (the members who must act
@@ -403,6 +405,8 @@ class GameCog(commands.Cog):
                                  attachments=[file], view=self.table_view(table))
             self._remember(table, old, lines)
             return
+        if table.catchup and await self.adopt_posted(channel, table, key, old):
+            return
         humans: list[str] = []
         if key is not None and key != table.record.pinged_key and self.pings_members(table):
             # (a /game status repost of the decision already pinged pings nobody again)
@@ -428,6 +432,57 @@ class GameCog(commands.Cog):
         for seat_id in humans:
             await self.turn_notice(table, seat_id, message)
         await pub.retire(channel, interaction, old, posted)
+
+    def table_title(self, table: Table) -> str:
+        """The title of the table embed: the game's name and number."""
+        return f"{table.spec.name} #{table.record.id}"
+
+    async def adopt_posted(
+        self, channel: discord.abc.Messageable, table: Table, key: str | None,
+        old: int | None,
+    ) -> bool:
+        """Catch-up only: when the newest table in the thread already shows this state's
+        version (it was posted, then recording it failed: a full disk, or a crash between
+        the post and the write), record that message as the table (with its ping) instead
+        of posting a second table and pinging again; the older table's buttons are retired.
+        Reads the thread's last few messages (one request). Returns True when adopted;
+        False (post as usual) when the newest table is older or the thread cannot be read.
+        Raises the store's errors."""
+        me = self.bot.user
+        found: discord.Message | None = None
+        try:
+            async for message in channel.history(limit=5):  # type: ignore[attr-defined]
+                if me is None or message.author.id != me.id or not message.embeds:
+                    continue
+                if message.embeds[0].title == self.table_title(table):
+                    found = message
+                    break
+        except (discord.HTTPException, AttributeError) as exc:
+            log.info("game %s: could not read its thread to catch up: %s", table.record.id, exc)
+            return False
+        footer = found.embeds[0].footer.text if found is not None else None
+        if found is None or footer != f"Move {table.state.version}":
+            return False
+        await self.bot.store.update_game(table.record.id, table_message_id=found.id,
+                                         pinged_key=key, table_version=table.state.version)
+        table.record = table.record.model_copy(update={"table_message_id": found.id,
+                                                       "pinged_key": key,
+                                                       "table_version": table.state.version})
+        self._remember(table, found.id, _event_lines(found))
+        if old != found.id:
+            await pub.retire(channel, None, old)
+        log.info("game %s: its table for move %d was posted but not recorded; recorded now",
+                 table.record.id, table.state.version)
+        return True
+
+    def forget(self, game_id: int) -> None:
+        """Drop what this cog keeps in memory about game ``game_id`` (the lines its table
+        shows, the followup that posted it, its post lock): called when the game ends."""
+        self._shown.pop(game_id, None)
+        self._posted.pop(game_id, None)
+        lock = self._post_locks.get(game_id)
+        if lock is not None and not lock.locked():
+            del self._post_locks[game_id]
 
     async def show_update(
         self, update: Update, interaction: discord.Interaction | None = None
@@ -474,6 +529,7 @@ class GameCog(commands.Cog):
         more is posted there, no scores) and say so in the lobby's channel. Returns True
         when this call ended it (False: it was not running)."""
         update = await self.bot.service.end_without_thread(record.id)
+        self.forget(record.id)
         if update is None:
             return False
         if record.channel_id and record.channel_id != record.thread_id:
@@ -496,6 +552,8 @@ class GameCog(commands.Cog):
 
     async def on_update(self, update: Update, interaction: discord.Interaction | None = None) -> None:
         """Show what changed: notes, the new table, private events, and the end."""
+        if update.kind in (UpdateKind.ARCHIVE, UpdateKind.ENDED):
+            self.forget(update.record.id)
         if update.kind == UpdateKind.ARCHIVE:
             await self.archive(update.record)
             return
@@ -504,7 +562,8 @@ class GameCog(commands.Cog):
             return
         if update.kind in (UpdateKind.LOBBY, UpdateKind.CANCELLED, UpdateKind.EXPIRED) or update.state is None:
             return
-        table = Table(update.record, update.seats, update.spec, update.state)
+        table = Table(update.record, update.seats, update.spec, update.state,
+                      catchup=update.kind == UpdateKind.CATCHUP)
         channel = self.channel_of(table.record)
         if update.kind == UpdateKind.REMINDER:
             humans = [s for s in table.pending.seats if table.is_human(s)]
@@ -533,6 +592,7 @@ class GameCog(commands.Cog):
         await self.post_table(table, notes + update.events(), interaction)
         await self.send_private_events(table, update, interaction)
         if update.result is not None:
+            self.forget(table.record.id)
             await self.finish(table)
 
     async def _announce_end(self, record: GameRecord, notes: list[str] | None = None) -> None:

@@ -23,6 +23,7 @@ from bot.runtime.clock import Clock
 from bot.runtime.supervisor import Supervisor
 from bot.runtime.timers import TimerService
 from bot.store import (
+    STORE_FAILURES,
     GameRecord,
     LobbyLimit,
     SeatRecord,
@@ -208,10 +209,21 @@ class GameService:
         return lock
 
     async def publish(self, update: Update) -> None:
-        """Hand ``update`` to every subscriber."""
+        """Hand ``update`` to every subscriber. A database failure while one shows it (a
+        full disk while its table is recorded) is one WARNING line, and the catch-up shows
+        the change again once writes work; during the catch-up itself the failure ends the
+        pass (its supervisor logs it once and runs it again after a backoff). Other
+        failures are logged with their traceback."""
         for handler in list(self._subscribers):
             try:
                 await handler(update)
+            except STORE_FAILURES as exc:
+                if update.kind == UpdateKind.CATCHUP:
+                    raise
+                log.warning("game %s: showing %s stopped: database error (%s); the catch-up "
+                            "shows it once writes work", update.record.id, update.kind,
+                            describe_error(exc))
+                self.start_catch_up()
             except Exception:
                 log.exception("subscriber failed on %s of game %s", update.kind, update.record.id)
 
