@@ -530,13 +530,16 @@ class GameService:
         self,
         game_id: int,
         seat: str,
-        action: Action | dict[str, Any],
+        action: Action | dict[str, Any] | Callable[[State], Action],
         expected_version: int | None = None,
         *,
         origin: Any = None,
     ) -> Update:
         """Apply ``action`` for ``seat``; then let AI seats move until a human must decide;
         then publish the update (always; ``origin`` travels with it, see :class:`Update`).
+        A callable ``action`` is called with the stored state under the game's lock and
+        returns the action (a clicked choice decoded against the state it applies to; it
+        may raise :class:`GameError`, e.g. ``stale``).
 
         Raises :class:`GameError`: ``stale`` when ``expected_version`` is not the stored
         version (an old button), ``not_active`` when the game is over, or the engine's
@@ -550,6 +553,8 @@ class GameService:
                 raise GameError("stale", "This table has moved on.")
             engine = spec.engine
             try:
+                if callable(action):
+                    action = action(state)
                 parsed = engine.parse_action(action) if isinstance(action, dict) else action
                 new_state, events = engine.apply(state, seat, parsed)
             except IllegalAction as exc:
