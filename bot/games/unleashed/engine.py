@@ -565,7 +565,8 @@ class UnleashedEngine(Engine[UnleashedState, UnleashedOptions]):
             st.acted = True
             st.hands[player].remove(action.card)
             st.stack.append(StackItem(card=action.card, seat=player, field=action.field))
-            where = f" into {action.field}'s Field" if action.field else ""
+            where = (" into their own Field" if action.field == player
+                     else f" into {action.field}'s Field" if action.field else "")
             say(ev, "play", f"{player} plays {name(action.card)}{where}.", seat=player,
                 card=action.card, field=action.field)
             self._open_window(st)
@@ -633,7 +634,7 @@ class UnleashedEngine(Engine[UnleashedState, UnleashedOptions]):
         choice = None
         if st.choice is not None and own and st.choice.seat == viewer:
             choice = ChoiceView(prompt=st.choice.prompt, options=list(st.choice.options))
-        triggers = [TriggerView(source=src, text=text)
+        triggers = [TriggerView(source=src, text=text, words=_source_words(src))
                     for src, _, text in self.optional_triggers(st)]
         return UnleashedView(
             viewer=viewer, seats=list(st.seats), phase=st.phase, active=st.active, turn=st.turn,
@@ -644,6 +645,9 @@ class UnleashedEngine(Engine[UnleashedState, UnleashedOptions]):
             stack=[StackView(card=self.card_view(st, i.card), seat=i.seat, field=i.field)
                    for i in st.stack],
             pending_kind=pend.kind, pending_seats=pend.seats, choice=choice,
+            choice_source=(name(st.choice.source) if st.choice and st.choice.source is not None
+                           else None),
+            choice_herd=st.choice.herd if st.choice else None,
             reaction_eligible=list(st.reaction.eligible) if st.reaction else [],
             reaction_passed=list(st.reaction.passed) if st.reaction else [],
             reaction_seconds=self.window_seconds(st), triggers=triggers,

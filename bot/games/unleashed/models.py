@@ -296,6 +296,8 @@ class TriggerView(Model):
 
     source: str
     text: str
+    #: The source in words: ``"the Ram Herd Bonus"`` or the card's name.
+    words: str = ""
 
 
 class UnleashedView(Model):
@@ -323,6 +325,10 @@ class UnleashedView(Model):
     pending_kind: str
     pending_seats: list[str]
     choice: ChoiceView | None
+    #: What the pending choice is for, public to everyone: the card being resolved, or the
+    #: Herd Bonus (its kind); both ``None`` for a discard down to the hand limit.
+    choice_source: str | None = None
+    choice_herd: str | None = None
     reaction_eligible: list[str]
     reaction_passed: list[str]
     reaction_seconds: float
