@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from typing import TypeVar
 
 from bot.games.base import Action, Result
 from bot.games.unleashed.cards import catalog
@@ -41,6 +42,7 @@ TYPE_WORDS = {"baby": "Baby Animal", "basic": "Basic Animal", "magical": "Magica
               "upgrade": "Upgrade", "downgrade": "Downgrade", "magic": "Magic",
               "instant": "Instant"}
 BABY_BOTTLE = "\N{BABY BOTTLE}"
+A = TypeVar("A", bound=Action)
 
 
 def card_line(cid: int) -> str:
@@ -83,7 +85,8 @@ def pile_line(view: UnleashedView, names: dict[str, str]) -> str:
     return f"{who} plays {top.card.name}{where}"
 
 
-def _indexed(legal: list[Action], kind: type) -> list[tuple[int, Action]]:
+def _indexed(legal: list[Action], kind: type[A]) -> list[tuple[int, A]]:
+    """``(index, action)`` of the actions of class ``kind`` in ``legal``."""
     return [(i, a) for i, a in enumerate(legal) if isinstance(a, kind)]
 
 
@@ -183,7 +186,7 @@ class UnleashedPresenter(Presenter):
     @staticmethod
     def _babies(legal: list[Action]) -> list[Item]:
         """The Baby select and "Pick one for me"."""
-        babies = [(i, a) for i, a in _indexed(legal, ChooseBaby) if isinstance(a, ChooseBaby)]
+        babies = _indexed(legal, ChooseBaby)
         options = tuple(Choice(catalog()[a.card].name, index=i, description=card_line(a.card))
                         for i, a in babies if a.card is not None)
         items: list[Item] = [Select("Choose your Baby", options, noun="Babies")]
@@ -195,7 +198,7 @@ class UnleashedPresenter(Presenter):
     def _responses(legal: list[Action]) -> list[Item]:
         """The Instants that may answer the pile, and Pass."""
         options = tuple(Choice(catalog()[a.card].name, index=i, description=catalog()[a.card].text)
-                        for i, a in _indexed(legal, Respond) if isinstance(a, Respond))
+                        for i, a in _indexed(legal, Respond))
         items: list[Item] = [Select("Choose an Instant", options, noun="Instants")]
         items += [Choice("Pass", index=i, style="secondary") for i, _ in _indexed(legal, Pass)]
         return items
@@ -206,27 +209,26 @@ class UnleashedPresenter(Presenter):
         card option described by its type line)."""
         assert own.choice is not None
         opts = own.choice.options
-        chosen = [(i, a) for i, a in _indexed(legal, Choose) if isinstance(a, Choose)
-                  and 0 <= a.option < len(opts)]
+        chosen = [(i, a) for i, a in _indexed(legal, Choose) if 0 <= a.option < len(opts)]
         if len(opts) <= 5 and all(o.card is None for o in opts):
             return [Choice(short(named(opts[a.option].label, plain), 80), index=i,
                            style="secondary" if opts[a.option].value == "no" else "primary")
                     for i, a in chosen]
-        return [Select(named(own.choice.prompt, plain), tuple(
-            Choice(named(opts[a.option].label, plain), index=i,
-                   description=card_line(opts[a.option].card)
-                   if opts[a.option].card is not None else None)
-            for i, a in chosen), noun="Options")]
+        options = []
+        for i, a in chosen:
+            cid = opts[a.option].card
+            options.append(Choice(named(opts[a.option].label, plain), index=i,
+                                  description=card_line(cid) if cid is not None else None))
+        return [Select(named(own.choice.prompt, plain), tuple(options), noun="Options")]
 
     @staticmethod
-    def _plays(plays: list[tuple[int, Action]], me: str | None,
+    def _plays(plays: list[tuple[int, Play]], me: str | None,
                plain: dict[str, str]) -> list[Choice]:
         """One option per legal play; a card that may go into several Fields names the
         Field in each of its options."""
-        count = Counter(a.card for _, a in plays if isinstance(a, Play))
+        count = Counter(a.card for _, a in plays)
         out = []
         for i, a in plays:
-            assert isinstance(a, Play)
             d = catalog()[a.card]
             label = d.name
             if count[a.card] > 1 and a.field is not None:

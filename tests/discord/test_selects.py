@@ -14,8 +14,8 @@ from bot.discord.choices import Option, paged_select, parse_page, split_selects
 from bot.discord.components import view_of
 from bot.games.pacapaca.cards import catalog as pacapaca_catalog
 from bot.games.registry import Registry
-from tests.discord.conftest import make_bot
 from bot.games.unleashed.models import Play
+from tests.discord.conftest import make_bot
 from tests.discord.test_unleashed import (
     CAT,
     install,
