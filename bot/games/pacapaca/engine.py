@@ -172,9 +172,11 @@ def _deal_row(give: int | None) -> tuple[Propose, ...]:
 
 
 #: ``legal_actions`` lists a negotiator's whole deal space when it has at most this many
-#: deals (6 tradeable cards between the two alpacas); above, it lists every deal moving at
-#: most one card each way, and :meth:`PacapacaEngine.deal_space` is the whole space.
-DEAL_LIST_LIMIT = 63
+#: deals (4 tradeable cards between the two alpacas: few enough for one Discord select,
+#: which holds 25 options); above, it lists every deal moving at most one card each way,
+#: and :meth:`PacapacaEngine.deal_space` is the whole space. (63, six cards, made random
+#: 2-player playouts about 30% slower: each new holding built up to 63 deals.)
+DEAL_LIST_LIMIT = 15
 
 
 @lru_cache(maxsize=2048)
@@ -182,6 +184,17 @@ def _space(give: tuple[int, ...], get: tuple[int, ...]) -> DealSpace:
     """The :class:`DealSpace` of a proposer holding ``give`` and a counterpart holding
     ``get`` (ascending tuples; cached: holdings do not change during a negotiation)."""
     return DealSpace(give=give, get=get)
+
+
+@lru_cache(maxsize=4096)
+def _listed_for(
+    neck: tuple[int, ...], babies: tuple[int, ...], their_neck: tuple[int, ...],
+    their_babies: tuple[int, ...],
+) -> tuple[Propose, ...]:
+    """:func:`_listed_deals` for a proposer holding ``neck`` and ``babies`` and a
+    counterpart holding ``their_neck`` and ``their_babies``, in any order (cached by the
+    holdings as they lie, so a negotiation sorts them once)."""
+    return _listed_deals(tuple(sorted(neck + babies)), tuple(sorted(their_neck + their_babies)))
 
 
 @lru_cache(maxsize=2048)
@@ -279,7 +292,7 @@ class PacapacaEngine(Engine[PacapacaState, PacapacaOptions]):
         turn the negotiation the active player could open with each other seat: the worst
         opening had 33 tradeable cards between the two alpacas, a space of
         2**33 - 1 = 8,589,934,591 deals (so it is never listed whole); the longest list
-        held 237 deals; a third (0.339) of the openings have at most 6 cards and are
+        held 237 deals; a quarter (0.249) of the openings have at most 4 cards and are
         listed whole.
         ``SYSTEM_SEAT`` gets ``[NegotiationTimeout()]`` during a negotiation."""
         s = state
@@ -329,9 +342,8 @@ class PacapacaEngine(Engine[PacapacaState, PacapacaOptions]):
             alpacas = s.alpacas
             me = alpacas[player]
             them = alpacas[partner if player == active else active]
-            acts += _listed_deals(
-                tuple(sorted(me.neck + me.babies)), tuple(sorted(them.neck + them.babies))
-            )
+            acts += _listed_for(tuple(me.neck), tuple(me.babies), tuple(them.neck),
+                                tuple(them.babies))
         return acts
 
     def deal_space(self, state: PacapacaState, player: str) -> DealSpace | None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Annotated, Literal, overload
 
 from pydantic import ConfigDict, Field, TypeAdapter
@@ -208,6 +209,13 @@ ACTION_ADAPTER: TypeAdapter[PacapacaAction] = TypeAdapter(PacapacaAction)
 # -- the deal space ---------------------------------------------------------------------
 
 
+@lru_cache(maxsize=8192)
+def _deal(give: tuple[int, ...], get: tuple[int, ...]) -> Propose:
+    """The shared (never to be changed) :class:`Propose` giving ``give`` and getting
+    ``get`` (cached: random playouts list the same small deals again and again)."""
+    return Propose(give=list(give), get=list(get))
+
+
 @dataclass(frozen=True, slots=True)
 class DealSpace(Sequence[Propose]):
     """Every deal one negotiator may propose now (RULES.md: Alpaca Pacapaca, C: any cards
@@ -254,14 +262,19 @@ class DealSpace(Sequence[Propose]):
             index += n
         if not 0 <= index < n:
             raise IndexError(f"deal {index} is outside a space of {n}")
-        mask = index + 1
-        k = len(self.give)
-        return Propose(give=[c for j, c in enumerate(self.give) if mask >> j & 1],
-                       get=[c for j, c in enumerate(self.get) if mask >> (k + j) & 1])
+        return self._at(index + 1)
+
+    def _at(self, mask: int) -> Propose:
+        """The deal of bit mask ``mask`` (``1 <= mask <= len(self)``)."""
+        give, k = self.give, len(self.give)
+        return _deal(tuple([c for j, c in enumerate(give) if mask >> j & 1]),
+                     tuple([c for j, c in enumerate(self.get) if mask >> (k + j) & 1]))
 
     def __iter__(self) -> Iterator[Propose]:
-        for i in range(len(self)):
-            yield self[i]
+        """Every deal in index order (only for a small space: see the class docstring)."""
+        at = self._at
+        for mask in range(1, len(self) + 1):
+            yield at(mask)
 
     def _mask(self, give: Iterable[int], get: Iterable[int]) -> int | None:
         """The deal's bit mask, or ``None`` when it is not in the space."""
