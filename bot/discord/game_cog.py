@@ -15,7 +15,7 @@ import logging
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 import discord
 from discord.ext import commands
@@ -23,6 +23,7 @@ from discord.ext import commands
 from bot.discord import choices, ids
 from bot.discord import publisher as pub
 from bot.discord.components import button, view_of
+from bot.discord.host import Host
 from bot.discord.replies import defer, edit_panel, send_ephemeral, send_error
 from bot.discord.text import md_name, pinging, plain_name
 from bot.games.base import Action, Event, Pending, Result, State
@@ -31,9 +32,6 @@ from bot.present import base as present
 from bot.present.base import Presenter, Seen, TableModel
 from bot.runtime import GameError, Update, UpdateKind
 from bot.store import STORE_FAILURES, GameRecord, SeatRecord
-
-if TYPE_CHECKING:
-    from bot.discord.bot import HerdBot
 
 log = logging.getLogger(__name__)
 
@@ -190,7 +188,7 @@ class GameCog(commands.Cog):
     #: The action row of My hand / I'm back (``None``: after the choices).
     utility_row: ClassVar[int | None] = None
 
-    def __init__(self, bot: HerdBot) -> None:
+    def __init__(self, bot: Host) -> None:
         self.bot = bot
         #: game id -> lock serialising the posts of its tables.
         self._post_locks: dict[int, asyncio.Lock] = {}
@@ -299,6 +297,8 @@ class GameCog(commands.Cog):
             await self.answer_stale(interaction, table)
             return
         except present.ForgedChoice:
+            if kind == "s":
+                raise GameError("bad_choice", "Choose one of the options shown.") from None
             raise bad from None
         if seat.ai_takeover:
             await send_error(interaction, "The AI is playing your seat: press I'm back first.")

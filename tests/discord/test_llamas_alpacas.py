@@ -470,13 +470,14 @@ async def test_forged_or_out_of_range_components_are_refused_in_words(la):
     key = decision_key(spec.engine.pending(st), legal)
     bad = "\N{NO ENTRY SIGN} This button is not one herdbot understands."
     moved = "This table has moved on. Here is the current one:"
+    pick = "\N{NO ENTRY SIGN} Choose one of the options shown."
     cases = [
         (f"hb:g:1:x:a.{key}.{len(legal)}", None, bad),  # one past the legal actions
         (f"hb:g:1:x:a.{key}.9999", None, bad),
         (f"hb:g:1:x:o.{key}.zz", None, bad),  # no such panel
         (f"hb:g:1:x:o.{key}.mf0", None, bad),  # no card on space 1 to move
-        (f"hs:g:1:x:s.{key}", [str(len(legal))], bad),
-        (f"hs:g:1:x:s.{key}", ["x"], bad),
+        (f"hs:g:1:x:s.{key}", [str(len(legal))], pick),
+        (f"hs:g:1:x:s.{key}", ["x"], pick), (f"hs:g:1:x:s.{key}", ["\u00b2"], pick),
         (f"hb:g:1:x:a.{'0' * 10}.0", None, moved),  # a decision that never was
         (f"hb:g:1:{v}:tk.1", None, bad), (f"hb:g:1:{v}:st.3", None, bad),  # old codes
         (f"hb:g:1:{v}:zz", None, bad),
