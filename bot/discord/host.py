@@ -65,6 +65,11 @@ class Host(Protocol):
     @property
     def http(self) -> discord.http.HTTPClient: ...
 
+    @property
+    def user(self) -> discord.ClientUser | None:
+        """The bot's own user once logged in (whose messages a catch-up may read)."""
+        ...
+
     async def render(self, func: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
         """Run a Pillow function in the render thread."""
         ...

@@ -86,8 +86,9 @@ async def test_unleashed_values_outside_the_options_are_refused(world, sb):
     before = await sb.bot.store.get_game(1)
     bad = NO + "This button is not one herdbot understands."
     closed = NO + "This reaction window has closed."
+    shown = NO + "Choose one of the options shown."
     cases = [
-        (babies, ["9999"], bad), (babies, ["-1"], bad), (babies, ["\u00b2"], bad),
+        (babies, ["9999"], shown), (babies, ["-1"], shown), (babies, ["\u00b2"], shown),
         ("hs:g:1:x:s.0123456789", ["1"], "This table has moved on. Here is the current one:"),
         ("hb:g:1:x:resp.0", None, closed), ("hb:g:1:x:pass.0", None, closed),
         ("hs:g:1:x:play.1", ["1"], bad),

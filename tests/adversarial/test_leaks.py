@@ -69,7 +69,7 @@ async def test_an_unplayable_card_is_not_offered_and_a_forged_index_is_refused_p
     await sb.run_component(ana, panel, {"custom_id": panel.selects()[0]["custom_id"],
                                         "component_type": 3, "values": ["9999"]})
     assert ana.last_reply.ephemeral
-    assert ana.last_reply.content == "\N{NO ENTRY SIGN} This button is not one herdbot understands."
+    assert ana.last_reply.content == "\N{NO ENTRY SIGN} Choose one of the options shown."
     assert [m for m in thread.all_messages[count:] if not m.ephemeral] == []
     after = await sb.bot.store.get_game(1)
     assert (after.version, after.state) == (before.version, before.state)
