@@ -19,7 +19,7 @@ from bot.discord.bot import HerdBot
 from bot.discord.components import button, select, view_of
 from bot.discord.game_cog import thread_is_gone, why_not_posted
 from bot.discord.permissions import require_game_permissions
-from bot.discord.replies import defer, edit_panel, quoted, send_error
+from bot.discord.replies import answer_public, defer, edit_panel, quoted, send_error
 from bot.discord.text import md_name
 from bot.games.registry import GameSpec
 from bot.runtime import GameError, Update, UpdateKind
@@ -153,7 +153,8 @@ class Lobby(commands.Cog):
         self.play.parameters  # noqa: B018 - make sure the command is built
         self.play._params["game"].choices = choices  # type: ignore[attr-defined]
 
-    @app_commands.command(name="play", description="Open a lobby for a llama-and-alpaca game.")
+    @app_commands.command(name="play", description="Open a lobby for a llama-and-alpaca game.",
+                          extras={"public": True})
     @app_commands.describe(game="Which game to play", turn_timer="Time each player has per turn")
     @app_commands.choices(turn_timer=TIMER_CHOICES)
     @app_commands.guild_only()
@@ -189,8 +190,7 @@ class Lobby(commands.Cog):
         view = lobby_view(update.record, update.seats, spec)
         if view is not None:
             kwargs["view"] = view
-        await defer(interaction)
-        message = await interaction.edit_original_response(**kwargs)
+        message = await answer_public(interaction, **kwargs)
         await self.bot.store.update_game(update.record.id, lobby_message_id=message.id)
 
     def default_options(self, spec: GameSpec, timer: str) -> dict[str, Any]:

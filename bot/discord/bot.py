@@ -23,7 +23,7 @@ from bot.discord import ids
 from bot.discord.components import HerdButton, HerdSelect
 from bot.discord.notify import Notifier
 from bot.discord.publisher import Publisher
-from bot.discord.replies import defer, quoted, send_error
+from bot.discord.replies import defer, defer_command, quoted, send_error
 from bot.games.registry import Registry
 from bot.runtime import Clock, GameError, GameService, Update
 from bot.store import STORE_FAILURES, GameRecord, SeatRecord, Store, UnreadableRow
@@ -80,6 +80,10 @@ class HerdTree(app_commands.CommandTree["HerdBot"]):
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
         if interaction.type is discord.InteractionType.application_command:
+            # Acknowledge first, before any store read or picture: ephemeral unless the
+            # command answers in public (``extras={"public": True}``: /play, /stats show).
+            public = bool(getattr(interaction.command, "extras", {}).get("public"))
+            await defer_command(interaction, public=public)
             interaction.extras[BEFORE] = await self.client.games_before(interaction)
         return True
 

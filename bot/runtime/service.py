@@ -31,6 +31,7 @@ from bot.runtime.clock import Clock
 from bot.runtime.supervisor import Supervisor
 from bot.runtime.timers import TimerService
 from bot.store import (
+    STORE_FAILURES,
     GameRecord,
     LobbyLimit,
     SeatRecord,
@@ -223,10 +224,21 @@ class GameService:
         return lock
 
     async def publish(self, update: Update) -> None:
-        """Hand ``update`` to every subscriber."""
+        """Hand ``update`` to every subscriber. A database failure while one shows it (a
+        full disk while its table is recorded) is one WARNING line, and the catch-up shows
+        the change again once writes work; during the catch-up itself the failure ends the
+        pass (its supervisor logs it once and runs it again after a backoff). Other
+        failures are logged with their traceback."""
         for handler in list(self._subscribers):
             try:
                 await handler(update)
+            except STORE_FAILURES as exc:
+                if update.kind == UpdateKind.CATCHUP:
+                    raise
+                log.warning("game %s: showing %s stopped: database error (%s); the catch-up "
+                            "shows it once writes work", update.record.id, update.kind,
+                            describe_error(exc))
+                self.start_catch_up()
             except Exception:
                 log.exception("subscriber failed on %s of game %s", update.kind, update.record.id)
 
@@ -560,13 +572,16 @@ class GameService:
         self,
         game_id: int,
         seat: str,
-        action: Action | dict[str, Any],
+        action: Action | dict[str, Any] | Callable[[State], Action],
         expected_version: int | None = None,
         *,
         origin: Any = None,
     ) -> Update:
         """Apply ``action`` for ``seat``; then let AI seats move until a human must decide;
         then publish the update (always; ``origin`` travels with it, see :class:`Update`).
+        A callable ``action`` is called with the stored state under the game's lock and
+        returns the action (a clicked choice decoded against the state it applies to; it
+        may raise :class:`GameError`, e.g. ``stale``).
 
         Raises :class:`GameError`: ``stale`` when ``expected_version`` is not the stored
         version (an old button), ``not_active`` when the game is over, or the engine's
@@ -580,6 +595,8 @@ class GameService:
                 raise GameError("stale", "This table has moved on.")
             engine = spec.engine
             try:
+                if callable(action):
+                    action = action(state)
                 parsed = engine.parse_action(action) if isinstance(action, dict) else action
                 new_state, events = engine.apply(state, seat, parsed)
             except IllegalAction as exc:

@@ -561,7 +561,8 @@ class Router:
         limits.check_message(body, _names(files), create=True)
         body = body or {}
         orig = it.original
-        if it.response_type == 5 and orig is not None and orig.loading:
+        # (once the placeholder is deleted, a followup is a new message, as on Discord)
+        if it.response_type == 5 and orig is not None and orig.loading and not orig.deleted:
             self._check_interaction_post(it.channel, orig.ephemeral_for is not None)
             body = dict(body)
             body.pop("flags", None)

@@ -82,6 +82,57 @@ async def choose(member: Any, message: Any, prefix: str, value: str) -> None:
     raise AssertionError(f"option {value!r} is on no page of {prefix!r}")
 
 
+def _code(component: dict[str, Any]) -> str:
+    """The code part of a component's custom id (``hb:g:1:x:a.<key>.3`` -> ``a.<key>.3``)."""
+    return str(component.get("custom_id", "")).split(":", 4)[-1]
+
+
+async def perform_choice(ctx: DriverContext, action: Action) -> None:
+    """Carry out ``action`` through a presenter-drawn table (:mod:`bot.present.base`):
+    open the panels that lead to it, then press the button (or choose the select option)
+    whose decoded action, ``legal_actions[index]`` at its decision key, equals ``action``.
+    Raises ``AssertionError`` when no visible component plays it."""
+    from bot.present import base as present
+
+    cog = ctx.bot.game_cog((await ctx.bot.service.get(ctx.game_id)).kind)
+    table = await cog.load_table(ctx.game_id)
+    engine = table.spec.engine
+    legal = table.legal(ctx.seat)
+    assert action in legal, f"{action!r} is not legal for {ctx.seat}"
+    model = cog.model(table, ctx.seat)
+    path = model.panel_path(legal.index(action))
+    assert path is not None, f"no choice on the table plays {action!r}"
+
+    def plays(code: str, value: str | None = None) -> bool:
+        parsed = present.parse_code(base_code({"custom_id": code}))
+        if parsed is None or parsed[0] == "o":
+            return False
+        kind, key, arg = parsed
+        try:
+            index = present.index_of(arg if kind == "a" else value or "")
+            return present.decode(engine, table.state, ctx.seat, key, index) == action
+        except (present.StaleChoice, present.ForgedChoice):
+            return False
+
+    member = ctx.member
+    message = ctx.table_message()
+    for panel in path:
+        opener = next(b for b in message.buttons()
+                      if _code(b) == present.panel_code(model.key, panel))
+        await member.click(message, opener["custom_id"])
+        message = member.last_reply
+        assert message is not None and message.ephemeral, f"panel {panel!r} did not open"
+    for b in message.buttons():
+        if not b.get("disabled") and plays(_code(b)):
+            await member.click(message, b["custom_id"])
+            return
+    for sel in message.selects():
+        if plays(_code(sel), str(legal.index(action))):
+            await choose(member, message, base_code(sel), str(legal.index(action)))
+            return
+    raise AssertionError(f"no component plays {action!r}; buttons: {message.labels}")
+
+
 def driver_for(game_key: str) -> Perform:
     """The ``perform`` function of the game's driver module, named like its cog module
     (``cogs.unleashed`` -> ``bot.sandbox.drivers.unleashed``)."""

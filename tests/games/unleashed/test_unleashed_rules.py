@@ -576,6 +576,6 @@ def test_open_windows_show_the_same_whether_or_not_anybody_holds_an_instant():
         runs.append(seen)
     assert runs[0] == runs[1]
     first = runs[0][0]
-    assert first[0] == ["s0 plays Trail Llama into s0's Field."]
+    assert first[0] == ["s0 plays Trail Llama into their own Field."]
     assert first[2:] == (["s1", "s2"], 5.0, ["s1", "s2"])  # s3 has no cards: no window
     assert runs[0][2][0] == ["Trail Llama enters s0's Field."]
