@@ -77,7 +77,7 @@ class Effect(_Strict):
     do: Effect | None = None
     if_you_do: Effect | None = None
     options: list[ChoiceOption] = Field(default_factory=list)
-    who: Literal["each_player", "each_other"] = "each_player"
+    who: Literal["each_player", "each_other", "each_player_you_last"] = "each_player"
     eff: Effect | None = None
     top: bool = False
 

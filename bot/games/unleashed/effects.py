@@ -768,8 +768,11 @@ def _op_choice(st: UnleashedState, fr: Frame, ev: list[Event]) -> None:
 
 def _op_for_each(st: UnleashedState, fr: Frame, ev: list[Event]) -> None:
     seats = others(st, fr.actor)
-    if fr.eff.get("who", "each_player") == "each_player":
+    who = fr.eff.get("who", "each_player")
+    if who == "each_player":
         seats = [fr.actor, *seats]
+    elif who == "each_player_you_last":
+        seats = [*seats, fr.actor]
     for s in reversed(seats):
         _push(st, fr, fr.eff["eff"], f"/e{s}", actor=s)
     _ok(st, True)
