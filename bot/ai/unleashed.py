@@ -1,13 +1,15 @@
 """AI seats for Llamas Unleashed: they read only the seat's view and the legal actions.
 
-``heuristic_policy(view, legal, rng) -> Action``: plays Animals into its own Field (a
-winning one first), but a card that destroys or steals first when an opponent is within 3
-Animals of winning, and a reshuffle when the deck runs low; Downgrades into the leader's
-Field, Upgrades into its own, other Magic when it can; uses every optional start-of-turn
-effect; answers with an Instant when the card on the pile is dangerous (Magic, a Magical
-Animal, a Downgrade, an Animal into the Field of a player within 3 of winning, or an
-Instant against its own card); picks targets from the leader's Field and gives up its
-least useful cards. ``random_policy`` picks uniformly. What a card does is read from the
+``heuristic_policy(view, legal, rng) -> Action``: plays Animals (and Magic that brings
+one) into its own Field (a winning one first), but a card that destroys or steals first
+when an opponent is within 3 Animals of winning, and a reshuffle when the deck runs low;
+Downgrades into the leader's Field, Upgrades into its own, other Magic when it can; uses
+every optional start-of-turn effect; answers with an Instant only when the card on the
+pile helps the leader or a player within 2 of winning (the Field an Animal or Upgrade
+enters, else the player), is a destroying or stealing Magic card while it leads itself or
+helps such a player, a Downgrade into its own Field, or an Instant against its own card;
+picks targets mostly by how close their owner is to winning (the leader first) and gives
+up its least useful cards. ``random_policy`` picks uniformly. What a card does is read from the
 card data (:func:`hits`), so a changed card set needs no AI change.
 """
 

@@ -61,7 +61,8 @@ class Effect(_Strict):
     steal, return_card, bring, search, take_discard, move), ``whose`` ("other" or "any")
     for field targets, ``src`` for bring (hand, deck, discard, nursery), ``kind`` for
     shield, ``steps`` for seq, ``first``/``next`` for then, ``do``/``if_you_do`` for may,
-    ``options`` for choice, ``who`` + ``eff`` for for_each, ``eff`` for any_number,
+    ``options`` for choice, ``who`` + ``eff`` for for_each (``each_player`` starts with
+    you, ``each_player_you_last`` with the player after you, ``each_other`` leaves you out), ``eff`` for any_number,
     ``top`` for take_discard (only the top card of the pile).
     """
 
