@@ -6,7 +6,7 @@ when an opponent is within 3 Animals of winning, and a reshuffle when the deck r
 Downgrades into the leader's Field, Upgrades into its own, other Magic when it can; uses
 every optional start-of-turn effect; answers with an Instant only when the card on the
 pile helps the leader or a player within 2 of winning (the Field an Animal or Upgrade
-enters, else the player), is a destroying or stealing Magic card while it leads itself or
+enters, else the player; with two players, an opponent not behind it), is a destroying or stealing Magic card while it leads itself or
 helps such a player, a Downgrade into its own Field, or an Instant against its own card;
 picks targets mostly by how close their owner is to winning (the leader first) and gives
 up its least useful cards. ``random_policy`` picks uniformly. What a card does is read from the
@@ -154,6 +154,8 @@ def _respond(view: UnleashedView, me: str, legal: list[Action],
     if gainer is not None and gainer != me:
         f = view.fields[gainer]
         close = f.animal_count + 2 >= f.animals_to_win or gainer == lead
+        if len(view.seats) == 2:  # the only opponent: answer it unless it is behind
+            close = close or f.animal_count >= view.fields[me].animal_count
     if top.card.type == "downgrade":
         danger = top.field == me
     elif top.card.type == "instant":

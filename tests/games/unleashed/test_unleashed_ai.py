@@ -97,3 +97,16 @@ def test_heuristic_destroys_the_leader_s_animal_before_a_trailing_player_s_magic
     a = heuristic_policy(E.view(st, "s0"), E.legal_actions(st, "s0"), random.Random(1))
     picked = st.choice.options[a.option]
     assert picked.label == "Sleepy Llama (s1)"
+
+
+def test_heuristic_with_two_players_answers_an_opponent_level_with_it_not_one_behind():
+    st = build(hands={"s0": ["hay_harvest"], "s1": ["llama_spit"]},
+               fields={"s0": ["cria_button"], "s1": ["lamb_acorn"]})
+    st1, _ = play(st, "s0", "hay_harvest")  # level (1 Animal each): answered
+    a = heuristic_policy(E.view(st1, "s1"), E.legal_actions(st1, "s1"), random.Random(1))
+    assert isinstance(a, Respond)
+    st = build(hands={"s0": ["hay_harvest"], "s1": ["llama_spit"]},
+               fields={"s0": ["cria_button"], "s1": ["lamb_acorn", "woolly_ram"]})
+    st2, _ = play(st, "s0", "hay_harvest")  # one behind: let it draw
+    a = heuristic_policy(E.view(st2, "s1"), E.legal_actions(st2, "s1"), random.Random(1))
+    assert a == Pass()
