@@ -61,7 +61,8 @@ class Effect(_Strict):
     steal, return_card, bring, search, take_discard, move), ``whose`` ("other" or "any")
     for field targets, ``src`` for bring (hand, deck, discard, nursery), ``kind`` for
     shield, ``steps`` for seq, ``first``/``next`` for then, ``do``/``if_you_do`` for may,
-    ``options`` for choice, ``who`` + ``eff`` for for_each, ``eff`` for any_number,
+    ``options`` for choice, ``who`` + ``eff`` for for_each (``each_player`` starts with
+    you, ``each_player_you_last`` with the player after you, ``each_other`` leaves you out), ``eff`` for any_number,
     ``top`` for take_discard (only the top card of the pile).
     """
 
@@ -77,7 +78,7 @@ class Effect(_Strict):
     do: Effect | None = None
     if_you_do: Effect | None = None
     options: list[ChoiceOption] = Field(default_factory=list)
-    who: Literal["each_player", "each_other"] = "each_player"
+    who: Literal["each_player", "each_other", "each_player_you_last"] = "each_player"
     eff: Effect | None = None
     top: bool = False
 
