@@ -33,10 +33,9 @@ from bot.discord.components import button, select, view_of
 from bot.discord.game_cog import EMBED_LIMIT, MOVES, GameCog, Table, named
 from bot.discord.replies import edit_panel, send_ephemeral
 from bot.games.base import Action, Event
-from bot.games.pacapaca.cards import catalog
 from bot.games.pacapaca.engine import PacapacaEngine
-from bot.games.pacapaca.models import Draw2, Keep, PacapacaView, Propose
-from bot.present.pacapaca import PacapacaPresenter, card_list
+from bot.games.pacapaca.models import PacapacaView, Propose
+from bot.present.pacapaca import PacapacaPresenter, card_choices, card_list
 from bot.render.pacapaca import alpaca_picture, render_cards, render_final, render_table
 from bot.runtime import GameError, Update
 from bot.store import SeatRecord
@@ -49,21 +48,9 @@ NEG_COLOUR = 0x4A90D9
 
 
 def card_options(cards: list[int], chosen: set[int]) -> list[Option]:
-    """Options for ``cards`` (public neck cards and babies), value = card id, every card
-    offered (:func:`bot.discord.choices.split_selects` spreads them over selects of 25).
-
-    Copies of a kind are numbered ("Plain neck #2")."""
-    cat = catalog()
-    ordered = sorted(cards, key=lambda c: (cat.kind_of(c), c))
-    seen: dict[str, int] = {}
-    total = {k: sum(1 for c in ordered if cat.kind_of(c) == k) for k in {cat.kind_of(c) for c in ordered}}
-    out = []
-    for c in ordered:
-        kind = cat.card_kind(c)
-        seen[kind.kind] = seen.get(kind.kind, 0) + 1
-        label = kind.name if total[kind.kind] == 1 else f"{kind.name} #{seen[kind.kind]}"
-        out.append(Option(label=label, value=str(c), description=kind.blurb, default=c in chosen))
-    return out
+    """Deal editor options for ``cards`` (value = card id; ``chosen`` marked default)."""
+    return [Option(label=label, value=str(c), description=blurb, default=c in chosen)
+            for c, label, blurb in card_choices(cards)]
 
 
 class PacapacaCog(GameCog):
@@ -77,8 +64,9 @@ class PacapacaCog(GameCog):
         return render_table(table.view(None), names=table.plain_names)
 
     def build_example(self) -> bytes:
-        """An example table for /rules: three alpacas after a few seeded turns."""
-        return _example_png()
+        """The presenter's example table for /rules (three alpacas after a few turns)."""
+        view, names = PacapacaPresenter().example()
+        return render_table(view, names=names)
 
     async def post_table(self, table: Table, events: list[Event] | None = None,
                          interaction: discord.Interaction | None = None, *,
@@ -416,20 +404,6 @@ class PacapacaCog(GameCog):
             embed.set_image(url="attachment://final.png")
             await channel.send(embeds=[*steps, embed],
                                file=discord.File(io.BytesIO(data), filename="final.png"))
-
-
-def _example_png() -> bytes:
-    """A seeded 3-player table after a few draws (for /rules)."""
-    engine = PacapacaEngine()
-    state = engine.new_game(["s0", "s1", "s2"], seed=11)
-    for _ in range(18):
-        seat = state.seats[state.active]
-        legal = engine.legal_actions(state, seat)
-        act = next((a for a in legal if isinstance(a, Keep | Draw2)), None)
-        if act is None:
-            break
-        state, _ = engine.apply(state, seat, act)
-    return render_table(engine.view(state, None), names={"s0": "Maya", "s1": "Tomasz", "s2": "Ana"})
 
 
 async def setup(bot: Any) -> None:

@@ -207,6 +207,11 @@ class Presenter:
         """The "My hand" text for ``seat`` from its own ``view`` (markdown)."""
         return ["You have no hidden cards in this game."]
 
+    def example(self) -> tuple[Any, dict[str, str]] | None:
+        """A seeded mid-game spectator view for ``/rules`` and the names on it, or
+        ``None`` for no example (the default)."""
+        return None
+
 
 def decision_key(pending: Pending, legal: Sequence[Action]) -> str:
     """The :data:`KEY_LENGTH`-hex-digit key of a decision as one seat faces it: a BLAKE2b

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from bot.games.base import Action
 from bot.games.pacapaca.cards import catalog
+from bot.games.pacapaca.engine import PacapacaEngine
 from bot.games.pacapaca.models import (
     Accept,
     Decline,
@@ -41,6 +42,24 @@ def card_list(cards: list[int]) -> str:
     """``"Scarf top; Bow, right loop"`` or ``"nothing"`` (semicolons: some names hold a
     comma)."""
     return "; ".join(card_name(c) for c in cards) if cards else "nothing"
+
+
+def card_choices(cards: list[int]) -> list[tuple[int, str, str]]:
+    """``(card id, label, blurb)`` for the deal editor's options, by kind then id; copies
+    of a kind are numbered ("Plain neck #2")."""
+    cat = catalog()
+    ordered = sorted(cards, key=lambda c: (cat.kind_of(c), c))
+    total: dict[str, int] = {}
+    for c in ordered:
+        total[cat.kind_of(c)] = total.get(cat.kind_of(c), 0) + 1
+    seen: dict[str, int] = {}
+    out = []
+    for c in ordered:
+        kind = cat.card_kind(c)
+        seen[kind.kind] = seen.get(kind.kind, 0) + 1
+        label = kind.name if total[kind.kind] == 1 else f"{kind.name} #{seen[kind.kind]}"
+        out.append((c, label, kind.blurb))
+    return out
 
 
 def _index(legal: list[Action], action: Action) -> int | None:
@@ -218,3 +237,16 @@ class PacapacaPresenter(Presenter):
         mine = view.my_discards
         return [f"Your cards face down in the discard pile: **{card_list(mine)}**."
                 if mine else "You have no cards face down in the discard pile."]
+
+    def example(self) -> tuple[PacapacaView, dict[str, str]]:
+        """A seeded 3-player table after a few draws, each keeping its first card."""
+        engine = PacapacaEngine()
+        state = engine.new_game(["s0", "s1", "s2"], seed=11)
+        for _ in range(18):
+            seat = state.seats[state.active]
+            act = next((a for a in engine.legal_actions(state, seat)
+                        if isinstance(a, Keep | Draw2)), None)
+            if act is None:
+                break
+            state, _ = engine.apply(state, seat, act)
+        return engine.view(state, None), {"s0": "Maya", "s1": "Tomasz", "s2": "Ana"}
