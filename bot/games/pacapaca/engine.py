@@ -191,27 +191,19 @@ def _listed_for(
     neck: tuple[int, ...], babies: tuple[int, ...], their_neck: tuple[int, ...],
     their_babies: tuple[int, ...],
 ) -> tuple[Propose, ...]:
-    """:func:`_listed_deals` for a proposer holding ``neck`` and ``babies`` and a
-    counterpart holding ``their_neck`` and ``their_babies``, in any order (cached by the
-    holdings as they lie, so a negotiation sorts them once)."""
-    return _listed_deals(tuple(sorted(neck + babies)), tuple(sorted(their_neck + their_babies)))
-
-
-@lru_cache(maxsize=2048)
-def _listed_deals(give: tuple[int, ...], get: tuple[int, ...]) -> tuple[Propose, ...]:
-    """The :class:`Propose` entries of ``legal_actions`` for the space ``(give, get)``:
-    all of it when it has at most :data:`DEAL_LIST_LIMIT` deals, else every 1-for-0,
-    0-for-1 and 1-for-1 deal (gives first, then asks, then pairs; cached, shared)."""
-    space = _space(give, get)
-    if len(space) <= DEAL_LIST_LIMIT:
-        return tuple(space)
-    out = [_deal_row(g)[-1] for g in give]
+    """The :class:`Propose` entries of ``legal_actions`` for a proposer holding ``neck``
+    and ``babies`` and a counterpart holding ``their_neck`` and ``their_babies``: the
+    whole deal space when it has at most :data:`DEAL_LIST_LIMIT` deals, else every
+    1-for-0, 0-for-1 and 1-for-1 deal (gives first, then asks, then pairs). Cached by the
+    holdings as they lie (they do not change during a negotiation); the deals are shared."""
+    give = tuple(sorted(neck + babies))
+    get = tuple(sorted(their_neck + their_babies))
+    if (1 << (len(give) + len(get))) - 1 <= DEAL_LIST_LIMIT:
+        return tuple(_space(give, get))
+    rows = [_deal_row(g) for g in give]
     asks = _deal_row(None)
-    out += [asks[t] for t in get]
-    for g in give:
-        row = _deal_row(g)
-        out += [row[t] for t in get]
-    return tuple(out)
+    return (*[row[-1] for row in rows], *[asks[t] for t in get],
+            *[row[t] for row in rows for t in get])
 
 
 class PacapacaEngine(Engine[PacapacaState, PacapacaOptions]):

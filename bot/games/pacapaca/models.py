@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Annotated, Literal, overload
 
 from pydantic import ConfigDict, Field, TypeAdapter
@@ -209,10 +209,23 @@ ACTION_ADAPTER: TypeAdapter[PacapacaAction] = TypeAdapter(PacapacaAction)
 # -- the deal space ---------------------------------------------------------------------
 
 
-@lru_cache(maxsize=8192)
 def _deal(give: tuple[int, ...], get: tuple[int, ...]) -> Propose:
     """The shared (never to be changed) :class:`Propose` giving ``give`` and getting
     ``get`` (cached: random playouts list the same small deals again and again)."""
+    if len(give) <= 1 and len(get) <= 1:
+        return _one_each(give[0] if give else None, get[0] if get else None)
+    return _many(give, get)
+
+
+@cache
+def _one_each(give: int | None, get: int | None) -> Propose:
+    """A deal moving at most one card each way (at most 61 x 61 of them: kept for good)."""
+    return Propose(give=[] if give is None else [give], get=[] if get is None else [get])
+
+
+@lru_cache(maxsize=4096)
+def _many(give: tuple[int, ...], get: tuple[int, ...]) -> Propose:
+    """A deal moving two or more cards one way (the most recent ones kept)."""
     return Propose(give=list(give), get=list(get))
 
 

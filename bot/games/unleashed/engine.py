@@ -513,15 +513,32 @@ class UnleashedEngine(Engine[UnleashedState, UnleashedOptions]):
               action: Action) -> tuple[UnleashedState, list[Event]]:
         """Apply ``action`` for ``player`` on a copy. Raises :class:`IllegalAction`:
         ``game_over``, ``not_your_turn`` (not a seat that must decide now) or ``illegal``."""
+        self._check(state, player, action)
+        st = copy_state(state)
+        ev: list[Event] = []
+        self._step(st, player, action, ev)
+        return st, ev
+
+    def play(self, state: UnleashedState, player: str, action: Action) -> None:
+        """:meth:`apply` in place, for playouts: the same checks and refusals (state
+        unchanged), no copy; afterwards ``state`` equals what :meth:`apply` would have
+        returned (its events are made and dropped)."""
+        self._check(state, player, action)
+        self._step(state, player, action, [])
+
+    def _check(self, state: UnleashedState, player: str, action: Action) -> None:
+        """Raise :class:`IllegalAction` unless ``player`` may take ``action`` now."""
         if state.phase == "over":
             raise IllegalAction("game_over", "The game is over.")
         if player not in self.pending(state).seats:
             raise IllegalAction("not_your_turn", "It is not your decision right now.")
         if not self._legal(state, player, action):
             raise IllegalAction("illegal", "You cannot do that right now.")
-        st = copy_state(state)
+
+    def _step(self, st: UnleashedState, player: str, action: Action, ev: list[Event]) -> None:
+        """Carry out a checked ``action`` on ``st`` (owned by the caller), events into
+        ``ev``."""
         st.version += 1
-        ev: list[Event] = []
         if isinstance(action, ChooseBaby):
             cid = action.card
             if cid is None:
@@ -589,7 +606,6 @@ class UnleashedEngine(Engine[UnleashedState, UnleashedOptions]):
                 card=action.card, field=action.field)
             self._open_window(st)
         self._run(st, ev)
-        return st, ev
 
     def action_label(self, state: UnleashedState, action: Action) -> str:
         """Short words for a button or select entry (seat ids stand for players; the cog
