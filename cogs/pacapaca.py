@@ -266,7 +266,7 @@ class PacapacaCog(GameCog):
         elif head in ("give", "get"):
             await self._draft_changed(interaction, table, seat.seat, head, values)
         else:
-            give, get = self._draft_of(interaction.message, table, seat.seat)
+            give, get = self._draft_of(interaction.message, v.turn_number)
             await self.act(interaction, table, seat, self._deal(table, seat.seat, give, get),
                            version=-1)
 
@@ -334,42 +334,21 @@ class PacapacaCog(GameCog):
         return {"content": content, "view": view_of(*items)}
 
     @staticmethod
-    def _selects(message: discord.Message | None, code: str) -> list[discord.SelectMenu]:
-        """The selects of ``message`` whose code is ``code`` (any of its pages)."""
-        out = []
-        for row in message.components if message is not None else []:
-            for child in getattr(row, "children", []):
-                cid = getattr(child, "custom_id", None) or ""
-                if (isinstance(child, discord.SelectMenu) and cid.startswith("hs:")
-                        and choices.parse_page(cid.split(":", 4)[-1])[0] == code):
-                    out.append(child)
-        return out
-
-    @classmethod
-    def _defaults(cls, message: discord.Message | None, code: str) -> list[int] | None:
-        """The chosen (default) options of the selects ``code`` on ``message``."""
-        sels = cls._selects(message, code)
-        if not sels:
-            return None
-        return [int(o.value) for s in sels for o in s.options
-                if o.default and o.value.isdecimal()]
-
-    def _draft_of(self, message: discord.Message | None, table: Table,
-                  seat: str) -> tuple[list[int], list[int]]:
-        t = table.view(None).turn_number
-        give = self._defaults(message, f"give.{t}") or []
-        get = self._defaults(message, f"get.{t}") or []
+    def _draft_of(message: discord.Message | None, t: int) -> tuple[list[int], list[int]]:
+        """``(cards given, cards got)`` chosen in the deal editor ``message`` of turn ``t``."""
+        give, get = ([int(v) for v in choices.chosen_values(message, f"{side}.{t}")
+                      if v.isdecimal()] for side in ("give", "get"))
         return give, get
 
     async def _draft_changed(self, interaction: discord.Interaction, table: Table, seat: str,
                              which: str, values: list[str]) -> None:
-        give, get = self._draft_of(interaction.message, table, seat)
-        chosen = [int(v) for v in values if v.isdecimal()]
         t = table.view(None).turn_number
+        give, get = self._draft_of(interaction.message, t)
+        chosen = [int(v) for v in values if v.isdecimal()]
         # Only the cards of the select that changed are replaced: the other selects of
         # the same list (past 25 cards) keep their choices.
         cid = str(dict(interaction.data or {}).get("custom_id", ""))
-        changed = next((s for s in self._selects(interaction.message, f"{which}.{t}")
+        changed = next((s for s in choices.selects_of(interaction.message, f"{which}.{t}")
                         if s.custom_id == cid), None)
         here = ({int(o.value) for o in changed.options if o.value.isdecimal()}
                 if changed is not None else None)
