@@ -39,7 +39,7 @@ from bot.games.pacapaca.models import PacapacaView
 from bot.present import pacapaca as present
 from bot.present.pacapaca import Draft, PacapacaPresenter
 from bot.render.pacapaca import alpaca_picture, render_cards, render_final, render_table
-from bot.runtime import GameError, Update
+from bot.runtime import GameError
 from bot.store import SeatRecord
 
 log = logging.getLogger(__name__)
@@ -121,24 +121,11 @@ class PacapacaCog(SidePanelCog):
                 "view": view_of(*self.draw(table.record.id, model.key, panel.items,
                                            keys=model.keys))}
 
-    async def send_private_events(
-        self, table: Table, update: Update, interaction: discord.Interaction | None
-    ) -> None:
-        """The drawer gets the two cards pictured with a Keep button each (ephemeral);
-        other private events go to their seat as in the base (ephemeral to the actor, DM
-        otherwise)."""
-        actor = table.seat_of(interaction.user.id) if interaction else None
-        per_seat: dict[str, list[str]] = {}
-        for event in update.events():
-            for seat in event.to or []:
-                if (event.type == "drew_private" and actor is not None and seat == actor.seat
-                        and "keep" in self.model(table, seat).panels):
-                    assert interaction is not None
-                    await send_ephemeral(interaction, secret=True, **await self.bot.render(
-                        self._keep_panel, table, seat, ""))
-                    continue
-                per_seat.setdefault(seat, []).append(named(event.text, table.names))
-        await self.deliver_private(table, per_seat, interaction)
+    async def event_panel(self, table: Table, seat: str, event: Event) -> dict[str, Any] | None:
+        """The drawer gets the two cards pictured with a Keep button each (ephemeral)."""
+        if event.type == "drew_private" and "keep" in self.model(table, seat).panels:
+            return await self.bot.render(self._keep_panel, table, seat, "")
+        return None
 
     async def private_panel(self, table: Table, seat: SeatRecord) -> dict[str, Any]:
         """My hand: the two drawn cards with Keep buttons while choosing; otherwise the
