@@ -205,7 +205,6 @@ def evaluate(state: LlamasAlpacasState, me: str) -> float:
 
 
 class _Game:
-    determinize = staticmethod(determinize)
     rollout = staticmethod(rollout)
     evaluate = staticmethod(evaluate)
 
@@ -240,4 +239,4 @@ def hard_policy(view: LlamasAlpacasView, legal: Sequence[Action], rng: random.Ra
     me = view.viewer
     if me is None:
         raise ValueError("the Hard seat needs its own view")
-    return ismcts(ENGINE, GAME, view, me, legal, rng, BUDGET, _candidates(view, legal))
+    return ismcts(ENGINE, GAME, lambda r: determinize(view, r), me, legal, rng, BUDGET, _candidates(view, legal))

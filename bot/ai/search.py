@@ -32,10 +32,7 @@ from bot.games.base import Action, Engine
 
 
 class HardGame(Protocol):
-    """What a game gives the search: all three see only sampled states or the view."""
-
-    def determinize(self, view: Any, rng: random.Random) -> Any:
-        """A full engine state consistent with ``view`` (hidden parts sampled)."""
+    """What a game gives the search (both see only sampled states, never the real one)."""
 
     def rollout(self, state: Any, seat: str, legal: Sequence[Action], rng: random.Random) -> Action:
         """A cheap policy playing ``seat`` in a sampled state during playouts."""
@@ -58,7 +55,7 @@ class Budget:
 def ismcts(
     engine: Engine[Any, Any],
     game: HardGame,
-    view: Any,
+    sample: Callable[[random.Random], Any],
     me: str,
     legal: Sequence[Action],
     rng: random.Random,
@@ -66,6 +63,9 @@ def ismcts(
     candidates: Sequence[Action] | None = None,
 ) -> Action:
     """Choose one of ``legal`` for seat ``me`` by determinized search (module docstring).
+
+    ``sample(rng)`` returns a new full engine state consistent with what ``me`` sees (the
+    game's determinizer, bound to the view); the search plays on it in place.
 
     ``candidates`` (default ``legal``) restricts the root to a subset worth searching.
     Deterministic for the state of ``rng``. Raises ``ValueError`` when ``legal`` is
@@ -93,7 +93,7 @@ def ismcts(
                 range(n_arms),
                 key=lambda i: totals[i] / visits[i] + c * math.sqrt(log_n / visits[i]),
             )
-        state = game.determinize(view, rng)
+        state = sample(rng)
         play(state, me, arms[arm])
         steps = 0
         while steps < budget.depth and result(state) is None:
