@@ -28,24 +28,17 @@ from bot.games.registry import GameSpec
 STEP_CAP = 5_000
 
 
+def hard_modules() -> dict[str, Any]:
+    """Game key -> the module of its Hard seat (``hard_policy``, ``BUDGET``)."""
+    from bot.ai import llamas_alpacas_hard, pacapaca_hard, unleashed_hard
+
+    return {"llamas-alpacas": llamas_alpacas_hard, "pacapaca": pacapaca_hard,
+            "llamas-unleashed": unleashed_hard}
+
+
 def hard_policies() -> dict[str, Callable[..., Any]]:
     """Game key -> the Hard policy."""
-    from bot.ai import llamas_alpacas_hard
-
-    out: dict[str, Callable[..., Any]] = {"llamas-alpacas": llamas_alpacas_hard.hard_policy}
-    try:
-        from bot.ai import pacapaca_hard
-
-        out["pacapaca"] = pacapaca_hard.hard_policy
-    except ImportError:
-        pass
-    try:
-        from bot.ai import unleashed_hard
-
-        out["llamas-unleashed"] = unleashed_hard.hard_policy
-    except ImportError:
-        pass
-    return out
+    return {k: m.hard_policy for k, m in hard_modules().items()}
 
 
 def _spec(key: str) -> GameSpec:
@@ -84,8 +77,13 @@ def play_game(spec: GameSpec, policies: list[Callable[..., Any]], seed: int,
     return engine.result(state)
 
 
-def _match_part(args: tuple[str, int, int, list[int], str]) -> dict[str, Any]:
-    key, players, _, seeds, other = args
+def _match_part(args: tuple[str, int, list[int], str, dict[str, int]]) -> dict[str, Any]:
+    key, players, seeds, other, budget = args
+    if budget:  # tuning runs: another search size than the shipped one
+        from dataclasses import replace
+
+        mod = hard_modules()[key]
+        mod.BUDGET = replace(mod.BUDGET, **budget)
     spec = _spec(key)
     hard = hard_policies()[key]
     normal = spec.policy
@@ -109,14 +107,15 @@ def _match_part(args: tuple[str, int, int, list[int], str]) -> dict[str, Any]:
 
 
 def match(key: str, *, games: int, seed: int, players: int, jobs: int = 1,
-          other: str = "normal") -> dict[str, Any]:
+          other: str = "normal", budget: dict[str, int] | None = None) -> dict[str, Any]:
     """``games`` seeded games (seeds ``seed ..``), one Hard seat against ``other``
     ("normal" or "random") in the rest, Hard in seat ``seed % players``; Hard's share of
-    the wins."""
+    the wins. ``budget`` (``iterations``/``depth``) overrides the Hard seat's search size
+    (tuning only)."""
     seeds = list(range(seed, seed + games))
     t0 = time.perf_counter()
     parts = [seeds[i::jobs] for i in range(jobs)]
-    args = [(key, players, 0, p, other) for p in parts]
+    args = [(key, players, p, other, budget or {}) for p in parts]
     if jobs <= 1:
         out = [_match_part(args[0])]
     else:
@@ -160,9 +159,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--players", type=int, default=2)
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--vs", default="normal", choices=("normal", "random"))
+    ap.add_argument("--iterations", type=int, help="tuning: playouts per decision")
+    ap.add_argument("--depth", type=int, help="tuning: decisions per playout")
     ns = ap.parse_args(argv)
-    print(json.dumps(match(ns.game, games=ns.games, seed=ns.seed, players=ns.players,
-                           jobs=ns.jobs, other=ns.vs)))
+    budget = {k: v for k, v in (("iterations", ns.iterations), ("depth", ns.depth)) if v}
+    out = match(ns.game, games=ns.games, seed=ns.seed, players=ns.players, jobs=ns.jobs,
+                other=ns.vs, budget=budget)
+    print(json.dumps({**out, **({"budget": budget} if budget else {})}))
     return 0
 
 

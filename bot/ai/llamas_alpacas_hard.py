@@ -43,7 +43,7 @@ from bot.games.llamas_alpacas.scoring import LINES, Key, card_key, payment, scor
 
 ENGINE = LlamasAlpacasEngine()
 #: Playouts per decision and decisions per playout (sized for p99 < 300 ms, bench/ai.py).
-BUDGET = Budget(iterations=160, depth=12, c=0.6)
+BUDGET = Budget(iterations=48, depth=10, c=0.6)
 #: Moves searched besides the takes (the best by board value after the move).
 MOVE_CANDIDATES = 3
 #: A margin of this many points is worth tanh(1) of a win.
