@@ -11,10 +11,10 @@ turns. The seat's own legal actions (its buttons) tell whether it already acted 
 whether its plays left are card plays only.
 
 Searched decisions: the Baby at set-up, start-of-turn triggers (Activate / Proceed), every
-play or draw of the Action phase, and Instant answers in a reaction window (Respond /
-Pass). A target choice in the middle of an effect (``Choose``) depends on the effect chain
-being resolved, which the view does not show (only the prompt and options): the Hard seat
-answers it with the Normal heuristic's choice, as it does inside its playouts.
+play or draw of the Action phase, Instant answers in a reaction window (Respond / Pass) and
+the end-of-turn discard down to the hand limit. Any other target choice (``Choose``) sits
+in the middle of an effect chain the view does not show (only the prompt and options): the
+Hard seat answers it with the Normal heuristic's choice, as it does inside its playouts.
 
 Playouts run the Normal heuristic for every seat (:func:`rollout`, through the sampled
 state's view) for :data:`BUDGET` ``.depth`` decisions; :func:`evaluate` compares Animals
@@ -34,6 +34,7 @@ from bot.games.unleashed import effects as fx
 from bot.games.unleashed.cards import catalog
 from bot.games.unleashed.engine import UnleashedEngine
 from bot.games.unleashed.models import (
+    Choice,
     Choose,
     DrawCard,
     Frame,
@@ -111,7 +112,25 @@ def determinize(view: UnleashedView, legal: Sequence[Action], rng: random.Random
         st.acted = any(isinstance(a, Proceed) for a in legal) if mine else True
     if view.phase == "start" and active is not None:
         _start_link(st, view, active)
+    if end_discard(view):
+        # The end of the turn: the active player discards down to the hand limit.
+        assert view.choice is not None and active is not None
+        excess = len(hand) - view.fields[active].hand_limit
+        st.work = [Frame(eff={"op": "discard", "n": excess}, actor=active,
+                         link=fx.new_id(st), data={"left": excess, "done": 0})]
+        st.choice = Choice(id=fx.new_id(st), seat=active, prompt=view.choice.prompt,
+                           options=list(view.choice.options))
     return st
+
+
+def end_discard(view: UnleashedView) -> bool:
+    """True when the viewer's choice is the end-of-turn discard down to its hand limit
+    (the only choice whose effect chain the view tells completely)."""
+    me = view.viewer
+    return (view.phase == "end" and view.choice is not None and me is not None
+            and view.active == me and not view.stack
+            and len(view.hand or []) > view.fields[me].hand_limit
+            and all(o.card is not None for o in view.choice.options))
 
 
 def _start_link(st: UnleashedState, view: UnleashedView, active: str) -> None:
@@ -183,7 +202,7 @@ def hard_policy(view: UnleashedView, legal: Sequence[Action], rng: random.Random
         raise ValueError("the Hard seat needs its own view")
     if len(legal) == 1:
         return legal[0]
-    if any(isinstance(a, Choose) for a in legal):
+    if any(isinstance(a, Choose) for a in legal) and not end_discard(view):
         return heuristic_policy(view, list(legal), rng)
     acts = list(legal)
 

@@ -152,3 +152,61 @@ def test_hard_is_deterministic_for_a_seed(key: str) -> None:
     view = engine.view(state, seat)
     picks = {repr(policy(view, legal, random.Random(5))) for _ in range(2)}
     assert len(picks) == 1
+
+
+def test_unleashed_hard_searches_the_end_of_turn_discard() -> None:
+    engine = SPECS["llamas-unleashed"].engine
+    state, seat, legal = _advance(
+        "llamas-unleashed", 2, 2,
+        lambda s, seat, legal: s.phase == "end" and s.choice is not None and not s.stack)
+    view = engine.view(state, seat)
+    assert unleashed_hard.end_discard(view)
+    sample = unleashed_hard.determinize(view, legal, random.Random(3))
+    assert sample.hands[seat] == state.hands[seat]
+    assert engine.legal_actions(sample, seat) == legal
+    for action in legal:  # every option plays on the sample as on the real state
+        a, b = engine.fork(sample), engine.fork(state)
+        engine.play(a, seat, action)
+        engine.play(b, seat, action)
+        assert a.hands[seat] == b.hands[seat] and a.discard == b.discard
+    assert unleashed_hard.hard_policy(view, legal, random.Random(4)) in legal
+
+
+def _sampler(key: str, view: Any, legal: list[Any]) -> Callable[[random.Random], Any] | None:
+    if key == "llamas-alpacas":
+        return lambda r: llamas_alpacas_hard.determinize(view, r)
+    if key == "pacapaca":
+        return lambda r: pacapaca_hard.determinize(view, r)
+    if any(a.type == "choose" for a in legal) and not unleashed_hard.end_discard(view):
+        return None  # answered by the Normal heuristic, not searched
+    return lambda r: unleashed_hard.determinize(view, legal, r)
+
+
+@pytest.mark.parametrize("key", ["llamas-alpacas", "pacapaca", "llamas-unleashed"])
+@pytest.mark.parametrize("players", [2, 4])
+def test_samples_offer_the_seat_exactly_its_legal_actions(key: str, players: int) -> None:
+    """At every decision of a seeded game, a determinized sample shows the seat the same
+    view counts and gives it the same legal actions as the real state."""
+    spec = SPECS[key]
+    engine = spec.engine
+    seats = [f"s{i}" for i in range(players)]
+    raw = {"players": players} if "players" in spec.options_model.model_fields else {}
+    state = engine.new_game(seats, seed=17, options=spec.options_model.model_validate(raw))
+    rand = random.Random(17)
+    checked = skipped = 0
+    while engine.result(state) is None:
+        seat = next(s for s in engine.pending(state).seats if engine.legal_actions(state, s))
+        legal = engine.legal_actions(state, seat)
+        view = engine.view(state, seat)
+        sample = _sampler(key, view, legal)
+        if sample is None:
+            skipped += 1
+        else:
+            fake = sample(random.Random(checked))
+            assert engine.legal_actions(fake, seat) == legal, (seat, view.phase)
+            assert engine.pending(fake).seats == engine.pending(state).seats
+            checked += 1
+        assert spec.policy is not None
+        engine.play(state, seat, spec.policy(view, legal, rand))
+    assert checked > 10
+    assert skipped < checked
