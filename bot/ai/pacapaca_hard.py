@@ -43,7 +43,7 @@ from bot.games.pacapaca.models import (
 
 ENGINE = PacapacaEngine()
 #: Playouts per decision and decisions per playout (sized for p99 < 300 ms, bench/ai.py).
-BUDGET = Budget(iterations=120, depth=40, c=0.6)
+BUDGET = Budget(iterations=60, depth=8, paired=True)
 #: A margin of this many projected points is worth tanh(1) of a win.
 MARGIN_SCALE = 5.0
 #: In playouts, take the pile when it gains at least this much (projected points).

@@ -45,11 +45,15 @@ class HardGame(Protocol):
 class Budget:
     """Search size: ``iterations`` determinized playouts per decision, each played for
     at most ``depth`` decisions after the root action; ``c`` is UCB1's exploration
-    constant (values are in [0, 1])."""
+    constant (values are in [0, 1]). ``paired``: instead of UCB1, rounds in which every
+    root action is played out on the same sample with the same playout seed (common
+    random numbers: the actions are compared on equal luck, which suits few actions and
+    noisy games); ``iterations`` is then the total over all actions."""
 
     iterations: int
     depth: int
     c: float = 0.7
+    paired: bool = False
 
 
 def ismcts(
@@ -78,11 +82,17 @@ def ismcts(
     n_arms = len(arms)
     visits = [0] * n_arms
     totals = [0.0] * n_arms
-    play = engine.play
-    pending = engine.pending
-    legal_actions = engine.legal_actions
-    result = engine.result
-    rollout = game.rollout
+    if budget.paired:
+        for _ in range(max(1, budget.iterations // n_arms)):
+            base = sample(rng)
+            seed = rng.getrandbits(32)
+            for arm in range(n_arms):
+                state = engine.fork(base)
+                totals[arm] += _playout(engine, game, state, me, arms[arm],
+                                        random.Random(seed), budget.depth)
+                visits[arm] += 1
+        best = max(range(n_arms), key=lambda i: (totals[i], -i))
+        return arms[best]
     for it in range(max(budget.iterations, n_arms)):
         if it < n_arms:
             arm = it
@@ -93,25 +103,36 @@ def ismcts(
                 range(n_arms),
                 key=lambda i: totals[i] / visits[i] + c * math.sqrt(log_n / visits[i]),
             )
-        state = sample(rng)
-        play(state, me, arms[arm])
-        steps = 0
-        while steps < budget.depth and result(state) is None:
-            seat = None
-            acts: list[Action] = []
-            for s in pending(state).seats:
-                acts = legal_actions(state, s)
-                if acts:
-                    seat = s
-                    break
-            if seat is None:
-                break
-            play(state, seat, rollout(state, seat, acts, rng))
-            steps += 1
         visits[arm] += 1
-        totals[arm] += terminal_value(engine, state, me, game.evaluate)
+        totals[arm] += _playout(engine, game, sample(rng), me, arms[arm], rng, budget.depth)
     best = max(range(n_arms), key=lambda i: (visits[i], totals[i] / visits[i], -i))
     return arms[best]
+
+
+def _playout(engine: Engine[Any, Any], game: HardGame, state: Any, me: str, action: Action,
+             rng: random.Random, depth: int) -> float:
+    """Play ``action`` for ``me`` on ``state`` (in place), then the rollout policy for
+    whoever decides, for at most ``depth`` decisions; the value of the end for ``me``."""
+    play = engine.play
+    pending = engine.pending
+    legal_actions = engine.legal_actions
+    result = engine.result
+    rollout = game.rollout
+    play(state, me, action)
+    steps = 0
+    while steps < depth and result(state) is None:
+        seat = None
+        acts: list[Action] = []
+        for s in pending(state).seats:
+            acts = legal_actions(state, s)
+            if acts:
+                seat = s
+                break
+        if seat is None:
+            break
+        play(state, seat, rollout(state, seat, acts, rng))
+        steps += 1
+    return terminal_value(engine, state, me, game.evaluate)
 
 
 def terminal_value(

@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.ai.search import Budget, ismcts, squash
-from bot.ai.unleashed import heuristic_policy
+from bot.ai.unleashed import _play_score, heuristic_policy
 from bot.games.base import Action
 from bot.games.unleashed import effects as fx
 from bot.games.unleashed.cards import catalog
@@ -39,6 +39,7 @@ from bot.games.unleashed.models import (
     DrawCard,
     Frame,
     Link,
+    Play,
     Proceed,
     Reaction,
     StackItem,
@@ -49,7 +50,9 @@ from bot.games.unleashed.models import (
 
 ENGINE = UnleashedEngine()
 #: Playouts per decision and decisions per playout (sized for p99 < 300 ms, bench/ai.py).
-BUDGET = Budget(iterations=48, depth=14, c=0.6)
+BUDGET = Budget(iterations=40, depth=10, paired=True)
+#: Plays searched in the Action phase: the Normal heuristic's best few (and drawing).
+PLAY_CANDIDATES = 4
 #: Ids the sampled states give new links and windows (above any real game's counter).
 _IDS_FROM = 1_000_000
 
@@ -209,4 +212,15 @@ def hard_policy(view: UnleashedView, legal: Sequence[Action], rng: random.Random
     def sample(r: random.Random) -> Any:
         return determinize(view, acts, r)
 
-    return ismcts(ENGINE, GAME, sample, me, acts, rng, BUDGET)
+    return ismcts(ENGINE, GAME, sample, me, acts, rng, BUDGET, candidates(view, acts))
+
+
+def candidates(view: UnleashedView, legal: list[Action]) -> list[Action]:
+    """The root actions worth searching: of the plays, the :data:`PLAY_CANDIDATES` the
+    Normal heuristic scores best (in that order); every other action."""
+    plays = [a for a in legal if isinstance(a, Play)]
+    if len(plays) <= PLAY_CANDIDATES or view.viewer is None:
+        return legal
+    hand = {c.id: c for c in view.hand or []}
+    ranked = sorted(plays, key=lambda a: -_play_score(view, view.viewer or "", a, hand))
+    return [*ranked[:PLAY_CANDIDATES], *(a for a in legal if not isinstance(a, Play))]
