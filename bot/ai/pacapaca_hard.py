@@ -46,8 +46,11 @@ ENGINE = PacapacaEngine()
 BUDGET = Budget(iterations=60, depth=8, paired=True)
 #: A margin of this many projected points is worth tanh(1) of a win.
 MARGIN_SCALE = 5.0
-#: In playouts, take the pile when it gains at least this much (projected points).
-PILE_GAIN = 2.0
+#: In playouts a seat takes the pile when what it knows of it is worth more than
+#: :data:`DRAW_GAIN`: its own discards at their value, each card another seat put there
+#: at :data:`UNKNOWN_GAIN` (a seat does not see those, even in a sample).
+DRAW_GAIN = 2.0
+UNKNOWN_GAIN = 1.0
 
 
 def _pools() -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
@@ -136,8 +139,9 @@ def _seat_value(state: PacapacaState, seat: str, add: Sequence[int] = ()) -> flo
 def rollout(state: PacapacaState, seat: str, legal: Sequence[Action],
             rng: random.Random) -> Action:
     """A cheap player for playouts on a sampled state: keeps the drawn card worth more;
-    takes the pile when it gains :data:`PILE_GAIN` projected points, else draws; never
-    opens a negotiation; inside one it plays as the Normal heuristic."""
+    takes the pile when what the seat knows of it (its own discards; the others' cards
+    at an average value) beats drawing (:data:`DRAW_GAIN`), else draws; never opens a
+    negotiation; inside one it plays as the Normal heuristic."""
     phase = state.phase
     if phase == "negotiation":
         return heuristic_policy(ENGINE.view(state, seat), legal, rng)
@@ -146,9 +150,11 @@ def rollout(state: PacapacaState, seat: str, legal: Sequence[Action],
         return max(keeps, key=lambda a: (_seat_value(state, seat, (a.card,)), rng.random()))
     can_draw = any(isinstance(a, Draw2) for a in legal)
     if state.pile:
-        gain = (_seat_value(state, seat, [pc.card for pc in state.pile])
-                - _seat_value(state, seat))
-        if gain >= PILE_GAIN or not can_draw:
+        own = [pc.card for pc in state.pile if pc.by == seat]
+        gain = UNKNOWN_GAIN * (len(state.pile) - len(own))
+        if own:
+            gain += _seat_value(state, seat, own) - _seat_value(state, seat)
+        if gain > DRAW_GAIN or not can_draw:
             return next(a for a in legal if isinstance(a, TakePile))
     if can_draw:
         return next(a for a in legal if isinstance(a, Draw2))
@@ -157,11 +163,16 @@ def rollout(state: PacapacaState, seat: str, legal: Sequence[Action],
 
 def evaluate(state: PacapacaState, me: str) -> float:
     """The Normal heuristic's projected points of ``me`` against the best opponent,
-    squashed into (0, 1)."""
+    squashed into (0, 1). A player caught holding two drawn cards is counted with the
+    better one added (a playout may stop between the draw and the keep)."""
     mine = 0.0
     other = -1e9
+    holder = state.seats[state.active] if state.phase == "drawn" and state.drawn else None
     for seat in state.seats:
-        v = _seat_value(state, seat)
+        if seat == holder:
+            v = max(_seat_value(state, seat, (c,)) for c in state.drawn)
+        else:
+            v = _seat_value(state, seat)
         if seat == me:
             mine = v
         elif v > other:
