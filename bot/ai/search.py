@@ -48,12 +48,15 @@ class Budget:
     constant (values are in [0, 1]). ``paired``: instead of UCB1, rounds in which every
     root action is played out on the same sample with the same playout seed (common
     random numbers: the actions are compared on equal luck, which suits few actions and
-    noisy games); ``iterations`` is then the total over all actions."""
+    noisy games); ``iterations`` is then the total over all actions. ``margin`` (paired
+    only): the first candidate is the default (the heuristic's choice), kept unless
+    another beats its mean value by more than ``margin``."""
 
     iterations: int
     depth: int
     c: float = 0.7
     paired: bool = False
+    margin: float = 0.0
 
 
 def ismcts(
@@ -92,6 +95,8 @@ def ismcts(
                                         random.Random(seed), budget.depth)
                 visits[arm] += 1
         best = max(range(n_arms), key=lambda i: (totals[i], -i))
+        if (totals[best] - totals[0]) / visits[0] <= budget.margin:
+            return arms[0]
         return arms[best]
     for it in range(max(budget.iterations, n_arms)):
         if it < n_arms:
