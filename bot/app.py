@@ -18,6 +18,8 @@ import dataclasses
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from bot.ai.easy import llamas_alpacas_easy, pacapaca_easy, unleashed_easy
+from bot.ai.levels import Level
 from bot.ai.llamas_alpacas import heuristic_policy as llamas_alpacas_policy
 from bot.ai.pacapaca import heuristic_policy as pacapaca_policy
 from bot.ai.unleashed import heuristic_policy as unleashed_policy
@@ -38,20 +40,32 @@ GAME_COGS: dict[str, str] = {
     "llamas-unleashed": "cogs.unleashed",
 }
 
-#: Game key -> the AI policy for AI seats: ``policy(view, legal_actions, rng) -> Action``.
+#: Game key -> the AI policy for AI seats: ``policy(view, legal_actions, rng) -> Action``
+#: (the Normal level, which also plays every seat the AI takes over).
 POLICIES: dict[str, Callable[..., Any]] = {
     "llamas-alpacas": llamas_alpacas_policy,
     "pacapaca": pacapaca_policy,
     "llamas-unleashed": unleashed_policy,
 }
 
+#: Game key -> AI level -> the policy playing that level, in the order the lobby offers
+#: them (issue 19). A level is offered only where a policy is wired here: Hard joins a
+#: game's mapping when its search policy (``bot.ai.search``) is merged.
+LEVEL_POLICIES: dict[str, dict[Level, Callable[..., Any]]] = {
+    "llamas-alpacas": {Level.EASY: llamas_alpacas_easy, Level.NORMAL: llamas_alpacas_policy},
+    "pacapaca": {Level.EASY: pacapaca_easy, Level.NORMAL: pacapaca_policy},
+    "llamas-unleashed": {Level.EASY: unleashed_easy, Level.NORMAL: unleashed_policy},
+}
+
 
 def wire(spec: GameSpec) -> GameSpec:
-    """``spec`` with its AI policy and cog from :data:`POLICIES` and :data:`GAME_COGS`
-    (a key in neither comes back unchanged)."""
+    """``spec`` with its AI policy, its AI levels and its cog from :data:`POLICIES`,
+    :data:`LEVEL_POLICIES` and :data:`GAME_COGS` (a key in none comes back unchanged)."""
+    levels = LEVEL_POLICIES.get(spec.key)
     return dataclasses.replace(
         spec,
         policy=POLICIES.get(spec.key, spec.policy),
+        levels={str(k): v for k, v in levels.items()} if levels else spec.levels,
         cog=GAME_COGS.get(spec.key, spec.cog),
     )
 

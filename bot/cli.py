@@ -102,6 +102,10 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("--seed", type=int, default=1, help="the first game's seed (default 1)")
     sim.add_argument("--players", default=None,
                      help="seats per game (default the game's minimum)")
+    sim.add_argument("--seats", default=None,
+                     help="the AI level of each seat, a comma list such as hard,normal "
+                          "(easy, normal, hard where the game has it, or random for "
+                          "measurement); seats rotate between games; sets the player count")
     sim.add_argument("--json", action="store_true", help="print JSON")
     sim.add_argument("--stats", action="store_true",
                      help="Llamas Unleashed balance figures (turns, rounds, cards leaving "
@@ -233,7 +237,13 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             return 2
         return cmd_stats(args)
     args.players = int(args.players) if args.players is not None else None
-    report = simulate(registry[args.game], games=args.games, seed=args.seed, players=args.players)
+    seats = [s.strip() for s in args.seats.split(",")] if args.seats else None
+    try:
+        report = simulate(registry[args.game], games=args.games, seed=args.seed,
+                          players=args.players, seats=seats)
+    except ValueError as exc:
+        print(f"herdbot: {exc}", file=sys.stderr)
+        return 2
     if args.json:
         print(json.dumps(report.as_dict()))
     else:
@@ -242,6 +252,10 @@ def cmd_simulate(args: argparse.Namespace) -> int:
               f"{d['errors']} errors, {d['turns_mean']} turns on average, "
               f"winning score {d['winning_score_mean']} on average, "
               f"{d['games_per_s']} games/s")
+        if seats:
+            wins = ", ".join(f"{lv} {n}/{d['seat_games_by_level'][lv]} seats"
+                             for lv, n in d["wins_by_level"].items())
+            print(f"  wins by level: {wins}")
         for line in report.error_samples:
             print("  error:", line)
     return 1 if report.errors else 0

@@ -7,7 +7,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord.bot import HerdBot
-from bot.discord.replies import quoted, send_ephemeral
+from bot.discord.replies import answer_public, quoted, send_ephemeral
 from bot.runtime import GameError
 
 #: The most open lobbies a server may allow one member (as the config's upper bound).
@@ -87,7 +87,8 @@ class Admin(commands.Cog):
             f"End games after 14 days without a move: {'on' if idle else 'off'}",
         )
 
-    @stats_group.command(name="show", description="Games played and won on this server.")
+    @stats_group.command(name="show", description="Games played and won on this server.",
+                         extras={"public": True})
     @app_commands.describe(game="Which game", member="Whose stats (default: the leaderboard)")
     async def stats_show(
         self, interaction: discord.Interaction, game: str | None = None,
@@ -111,8 +112,8 @@ class Admin(commands.Cog):
                     f"{r.won}/{r.played} won ({rate:.0f}%), best {r.best_score}"
                 )
             embed.description = "\n".join(lines)
-        await interaction.response.send_message(embed=embed,
-                                                allowed_mentions=discord.AllowedMentions.none())
+        await answer_public(interaction, embed=embed,
+                            allowed_mentions=discord.AllowedMentions.none())
 
     @stats_group.command(name="forget", description="Delete your own statistics on this server.")
     async def stats_forget(self, interaction: discord.Interaction) -> None:

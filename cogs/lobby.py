@@ -13,12 +13,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.ai.levels import DEFAULT_LEVEL, Level, level_label
 from bot.discord import ids
 from bot.discord.bot import HerdBot
-from bot.discord.components import button, view_of
+from bot.discord.components import button, select, view_of
 from bot.discord.game_cog import thread_is_gone, why_not_posted
 from bot.discord.permissions import require_game_permissions
-from bot.discord.replies import defer, edit_panel, quoted, send_error
+from bot.discord.replies import answer_public, defer, edit_panel, quoted, send_error
 from bot.discord.text import md_name
 from bot.games.registry import GameSpec
 from bot.runtime import GameError, Update, UpdateKind
@@ -34,6 +35,29 @@ TIMER_CHOICES = [
     app_commands.Choice(name="24 hours per turn", value="24h"),
 ]
 TIMER_LABELS = {c.value: c.name for c in TIMER_CHOICES}
+
+#: What each AI level means, as the lobby's level select describes it (max 100 characters).
+LEVEL_HINTS = {
+    Level.EASY: "A beginner: sensible moves, with mistakes",
+    Level.NORMAL: "A steady player (the default)",
+    Level.HARD: "Thinks ahead from what its seat can see",
+}
+
+
+def next_ai_level(record: GameRecord, spec: GameSpec) -> str:
+    """The level the lobby's Add AI seat adds at: the host's choice in the level select
+    (kept in the lobby's options as ``ai_level``), Normal until one is made or when the
+    choice is not offered."""
+    level = record.options.get("ai_level", DEFAULT_LEVEL)
+    return level if level in spec.offered_levels() else DEFAULT_LEVEL
+
+
+def seat_line(seat: SeatRecord) -> str:
+    """A lobby seat: the member's mention, or an AI seat's name and level
+    (``🤖 AI Pancho (Hard)``)."""
+    if seat.is_ai:
+        return f"\N{ROBOT FACE} {md_name(seat.name)} ({level_label(seat.ai_level)})"
+    return f"<@{seat.user_id}>"
 
 
 def _bool_options(spec: GameSpec) -> list[tuple[str, str]]:
@@ -60,7 +84,7 @@ def lobby_embed(record: GameRecord, seats: list[SeatRecord], spec: GameSpec, *,
                           description=description)
     lines = []
     for i, seat in enumerate(seats, 1):
-        who = f"\N{ROBOT FACE} {md_name(seat.name)}" if seat.is_ai else f"<@{seat.user_id}>"
+        who = seat_line(seat)
         host = " \N{CROWN} host" if seat.user_id == record.host_id else ""
         lines.append(f"{i}. {who}{host}")
     for i in range(len(seats) + 1, spec.max_players + 1):
@@ -88,12 +112,14 @@ def lobby_embed(record: GameRecord, seats: list[SeatRecord], spec: GameSpec, *,
 
 
 def lobby_view(record: GameRecord, seats: list[SeatRecord], spec: GameSpec) -> discord.ui.View | None:
-    """Join, Leave, Add AI seat, Start, Cancel (and option toggles), with disabled states."""
+    """Join, Leave, Add AI seat, Start, Cancel (and option toggles), with disabled states;
+    for a game offering several AI levels, a select of the level Add AI seat adds at
+    (showing the current one, Normal by default)."""
     if record.status != "lobby":
         return None
     gid = record.id
     full = len(seats) >= spec.max_players
-    items = [
+    items: list[discord.ui.Item[Any]] = [
         button("l", gid, "join", "Join", style=discord.ButtonStyle.success, disabled=full),
         button("l", gid, "leave", "Leave"),
         button("l", gid, "ai", "Add AI seat", disabled=full or spec.policy is None),
@@ -106,6 +132,14 @@ def lobby_view(record: GameRecord, seats: list[SeatRecord], spec: GameSpec) -> d
     for name, label in _bool_options(spec):
         on = bool(record.options.get(name))
         items.append(button("l", gid, f"opt.{name}", f"{label}: {'on' if on else 'off'}", row=1))
+    levels = spec.offered_levels()
+    if len(levels) > 1:
+        chosen = next_ai_level(record, spec)
+        options = [discord.SelectOption(label=f"AI level: {Level(lv).label}", value=lv,
+                                        description=LEVEL_HINTS[Level(lv)], default=lv == chosen)
+                   for lv in levels]
+        items.append(select("l", gid, "level", options, placeholder="AI level for new AI seats",
+                            disabled=full, row=2))
     return view_of(*items)
 
 
@@ -119,7 +153,8 @@ class Lobby(commands.Cog):
         self.play.parameters  # noqa: B018 - make sure the command is built
         self.play._params["game"].choices = choices  # type: ignore[attr-defined]
 
-    @app_commands.command(name="play", description="Open a lobby for a llama-and-alpaca game.")
+    @app_commands.command(name="play", description="Open a lobby for a llama-and-alpaca game.",
+                          extras={"public": True})
     @app_commands.describe(game="Which game to play", turn_timer="Time each player has per turn")
     @app_commands.choices(turn_timer=TIMER_CHOICES)
     @app_commands.guild_only()
@@ -155,8 +190,7 @@ class Lobby(commands.Cog):
         view = lobby_view(update.record, update.seats, spec)
         if view is not None:
             kwargs["view"] = view
-        await defer(interaction)
-        message = await interaction.edit_original_response(**kwargs)
+        message = await answer_public(interaction, **kwargs)
         await self.bot.store.update_game(update.record.id, lobby_message_id=message.id)
 
     def default_options(self, spec: GameSpec, timer: str) -> dict[str, Any]:
@@ -186,7 +220,10 @@ class Lobby(commands.Cog):
         elif code == "leave":
             update = await service.leave_lobby(gid, user.id)
         elif code == "ai":
-            update = await service.add_ai(gid, user.id)
+            record = await service.get(gid)
+            update = await service.add_ai(gid, user.id, next_ai_level(record, service.spec_of(record)))
+        elif code == "level":
+            update = await self._choose_level(gid, user.id, values)
         elif code == "unai":
             update = await service.remove_ai(gid, user.id)
         elif code == "cancel":
@@ -204,6 +241,18 @@ class Lobby(commands.Cog):
         else:
             raise GameError("bad_button", "This button is not one herdbot understands.")
         await self._edit_lobby(interaction, update)
+
+    async def _choose_level(self, game_id: int, user_id: int, values: list[str]) -> Update:
+        """The host picked the level new AI seats play at (refused for anyone else and for
+        a level the game does not offer)."""
+        service = self.bot.service
+        record = await service.get(game_id)
+        spec = service.spec_of(record)
+        if user_id != record.host_id:
+            raise GameError("not_host", "Only the host can choose the AI level.")
+        if len(values) != 1 or values[0] not in spec.offered_levels():
+            raise GameError("bad_level", "That AI level is not offered for this game.")
+        return await service.set_options(game_id, user_id, {"ai_level": values[0]})
 
     async def _edit_lobby(self, interaction: discord.Interaction, update: Update) -> None:
         embed = lobby_embed(update.record, update.seats, update.spec)

@@ -76,7 +76,14 @@ def _modules(root: Path) -> dict[str, Path]:
 
 
 def _imports(name: str, path: Path, known: set[str]) -> tuple[set[str], set[str]]:
-    """``(module-level imports, all imports)`` of one module, as herdbot module names
+    """``(module-level imports, all imports)`` of one module (see :func:`_imports3`)."""
+    eager, _typed, every = _imports3(name, path, known)
+    return eager, every
+
+
+def _imports3(name: str, path: Path, known: set[str]) -> tuple[set[str], set[str], set[str]]:
+    """``(module-level imports, module-level and type-checking imports, all imports)`` of
+    one module, as herdbot module names
     (``from a.b import c`` counts as ``a.b.c`` when that is a module, else ``a.b``).
     Module-level imports are the ones run when the module is imported (inside ``if``/``try``
     too), not those under ``if TYPE_CHECKING:`` nor inside functions; "all" has every one."""
@@ -100,26 +107,30 @@ def _imports(name: str, path: Path, known: set[str]) -> tuple[set[str], set[str]
                 found.append(n)
         return found
 
-    def walk(nodes: list[ast.stmt], top: bool, eager: set[str], every: set[str]) -> None:
+    def walk(nodes: list[ast.stmt], top: bool, typed_top: bool) -> None:
         for node in nodes:
             if isinstance(node, (ast.Import, ast.ImportFrom)):
                 every.update(targets(node))
                 if top:
                     eager.update(targets(node))
+                if typed_top:
+                    typed.update(targets(node))
                 continue
             type_only = isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
-            nested_top = top and not type_only and isinstance(
-                node, (ast.If, ast.Try, ast.With, ast.For, ast.While))
+            block = isinstance(node, (ast.If, ast.Try, ast.With, ast.For, ast.While))
+            nested_top = top and not type_only and block
+            nested_typed = typed_top and block
             for child in ast.iter_child_nodes(node):
                 if isinstance(child, ast.stmt):
-                    walk([child], nested_top, eager, every)
+                    walk([child], nested_top, nested_typed)
                 elif isinstance(child, ast.excepthandler):
-                    walk(child.body, nested_top, eager, every)
+                    walk(child.body, nested_top, nested_typed)
 
     eager: set[str] = set()
+    typed: set[str] = set()
     every: set[str] = set()
-    walk(ast.parse(path.read_text(encoding="utf-8")).body, True, eager, every)
-    return eager, every
+    walk(ast.parse(path.read_text(encoding="utf-8")).body, True, True)
+    return eager, typed, every
 
 
 def upward_imports(graph: dict[str, set[str]]) -> list[str]:
@@ -191,9 +202,14 @@ def test_imports_point_down():
 
 
 def test_no_import_cycles():
-    """No cycle among the imports that run when a module is imported (module level)."""
+    """No cycle among the imports that run when a module is imported (module level), nor
+    among those and the type-checking-only ones (``if TYPE_CHECKING:``), except the
+    sandbox's one left (rest/world name the runner's Sandbox for type checking only)."""
     eager, _every = _graphs()
     assert import_cycles(eager) == []
+    mods = _modules(ROOT)
+    typed = {name: _imports3(name, path, set(mods))[1] for name, path in mods.items()}
+    assert import_cycles(typed) == [["bot.sandbox.rest", "bot.sandbox.runner", "bot.sandbox.world"]]
 
 
 def test_the_import_checks_catch_what_they_look_for(tmp_path):
@@ -226,3 +242,6 @@ def test_the_import_checks_catch_what_they_look_for(tmp_path):
     assert import_cycles(eager) == [["bot.ai.policy", "bot.games.spec"]]
     assert import_cycles(every) == [["bot.ai.policy", "bot.games.spec"],
                                     ["bot.render.draw", "cogs.game"]]
+    typed = {name: _imports3(name, path, set(mods))[1] for name, path in mods.items()}
+    assert typed["bot.ai.policy"] == {"bot.games.spec", "bot.render.draw"}
+    assert typed["bot.render.draw"] == set()  # a function-level import is not counted

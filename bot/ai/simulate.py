@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from bot.games.base import State
@@ -18,12 +18,23 @@ from bot.games.registry import GameSpec
 MAX_STEPS = 20_000
 
 
+#: The level name ``--seats`` accepts besides the AI levels, for measurement only (never a
+#: seat in a real game): a uniformly random legal action at every decision.
+RANDOM = "random"
+
+
 @dataclass
 class SimulationReport:
     """Figures of a simulation run.
 
     Attributes: games run, finished (reached a result), errors (exceptions), turns_mean
-    (applied actions per finished game), winning_score_mean, games_per_s, seconds.
+    (applied actions per finished game), winning_score_mean, games_per_s, seconds;
+    levels (the ``--seats`` list, seat ``s0`` first in the first game); wins_by_level
+    (level -> winning seats of that level over the finished games: every winner of a
+    shared win counts, so a game won jointly by an Easy and a Normal seat adds 1 to both,
+    and one won jointly by two Normal seats adds 2 to Normal); seat_games_by_level (level
+    -> seats of that level over the finished games, the denominator of a per-seat win
+    rate); shared_wins (finished games with more than one winner).
     """
 
     games: int
@@ -34,6 +45,10 @@ class SimulationReport:
     games_per_s: float
     seconds: float
     error_samples: list[str]
+    levels: list[str] = field(default_factory=list)
+    wins_by_level: dict[str, int] = field(default_factory=dict)
+    seat_games_by_level: dict[str, int] = field(default_factory=dict)
+    shared_wins: int = 0
 
     def as_dict(self) -> dict[str, Any]:
         """The JSON shape printed by ``--json``."""
@@ -45,22 +60,57 @@ class SimulationReport:
             "winning_score_mean": round(self.winning_score_mean, 2),
             "games_per_s": round(self.games_per_s, 2),
             "seconds": round(self.seconds, 3),
+            "levels": list(self.levels),
+            "wins_by_level": dict(self.wins_by_level),
+            "seat_games_by_level": dict(self.seat_games_by_level),
+            "shared_wins": self.shared_wins,
         }
+
+
+def seat_levels(levels: Sequence[str], game: int) -> list[str]:
+    """The level of each seat (``s0`` first) in game number ``game`` (0-based) of a run:
+    ``levels`` rotated left by ``game``, so seat ``s{j}`` plays
+    ``levels[(j + game) % len(levels)]`` and over ``len(levels)`` games every level sits
+    in every seat once (no level always moves first)."""
+    n = len(levels)
+    return [levels[(j + game) % n] for j in range(n)]
+
+
+def level_policies(spec: GameSpec, levels: Sequence[str]) -> list[Callable[..., Any] | None]:
+    """The policy of each level in ``levels`` (``None`` for :data:`RANDOM`, a uniformly
+    random legal action). Raises ``ValueError`` naming a level ``spec`` does not offer."""
+    out: list[Callable[..., Any] | None] = []
+    for level in levels:
+        if level == RANDOM:
+            out.append(None)
+            continue
+        policy = spec.level_policy(level)
+        if policy is None:
+            offered = ", ".join([*spec.offered_levels(), RANDOM])
+            raise ValueError(f"{spec.name} has no {level!r} AI level (it has: {offered})")
+        out.append(policy)
+    return out
 
 
 def play_one(
     spec: GameSpec, players: int, seed: int, policy: Callable[..., Any] | None = None,
     options: dict[str, Any] | None = None,
+    policies: Sequence[Callable[..., Any] | None] | None = None,
 ) -> tuple[State, int]:
-    """Play one game with ``policy`` (default: the spec's) in every seat; return the final
-    state and the number of actions played (``engine.play``, the same rules as ``apply``).
-    Raises whatever the engine raises."""
+    """Play one game and return the final state and the number of actions played
+    (``engine.play``, the same rules as ``apply``). Seat ``s{i}`` is played by
+    ``policies[i]`` when given (``None`` there: a uniformly random legal action), else
+    by ``policy`` (default: the spec's; random when the spec has none) in every seat.
+    One ``random.Random(seed)`` feeds every policy. Raises whatever the engine raises."""
     engine = spec.engine
     seats = [f"s{i}" for i in range(players)]
     fields = spec.options_model.model_fields
     raw = {**(options or {}), **({"players": players} if "players" in fields else {})}
     state = engine.new_game(seats, seed=seed, options=spec.options_model.model_validate(raw))
-    choose = policy or spec.policy
+    if policies is not None:
+        by_seat = dict(zip(seats, policies, strict=True))
+    else:
+        by_seat = dict.fromkeys(seats, policy or spec.policy)
     rand = random.Random(seed)
     steps = 0
     while engine.result(state) is None and steps < MAX_STEPS:
@@ -69,25 +119,41 @@ def play_one(
         if seat is None:
             break
         legal = engine.legal_actions(state, seat)
+        choose = by_seat[seat]
         action = choose(engine.view(state, seat), legal, rand) if choose else rand.choice(legal)
         engine.play(state, seat, action)  # in place: the state is ours, events unused
         steps += 1
     return state, steps
 
 
-def simulate(spec: GameSpec, *, games: int, seed: int, players: int | None = None) -> SimulationReport:
-    """Run ``games`` seeded games (seeds ``seed .. seed+games-1``) and report the figures."""
-    n_players = players or spec.min_players
+def simulate(spec: GameSpec, *, games: int, seed: int, players: int | None = None,
+             seats: Sequence[str] | None = None) -> SimulationReport:
+    """Run ``games`` seeded games (seeds ``seed .. seed+games-1``) and report the figures.
+
+    ``seats``: the AI level of each seat (``"easy"``, ``"normal"``, ``"hard"`` or
+    :data:`RANDOM`), one per player; game ``i`` seats them rotated by ``i``
+    (:func:`seat_levels`). Default: Normal in every seat of a ``players``-player game.
+    Raises ``ValueError`` for a player count outside the game's range, a ``seats`` list
+    whose length is not ``players``, or a level the game does not offer."""
+    n_players = players or (len(seats) if seats else spec.min_players)
     if not spec.min_players <= n_players <= spec.max_players:
         raise ValueError(f"{spec.name} takes {spec.min_players}-{spec.max_players} players")
+    if seats is not None and len(seats) != n_players:
+        raise ValueError(f"--seats names {len(seats)} seats for a {n_players}-player game")
+    levels = list(seats) if seats else ["normal"] * n_players
+    policy_of = dict(zip(levels, level_policies(spec, levels), strict=True))
     start = time.perf_counter()
-    finished = errors = 0
+    finished = errors = shared = 0
     turns: list[int] = []
     wins: list[int] = []
     samples: list[str] = []
+    wins_by: dict[str, int] = dict.fromkeys(levels, 0)
+    seat_games: dict[str, int] = dict.fromkeys(levels, 0)
     for i in range(games):
+        order = seat_levels(levels, i)
         try:
-            state, steps = play_one(spec, n_players, seed + i)
+            state, steps = play_one(spec, n_players, seed + i,
+                                    policies=[policy_of[lv] for lv in order])
         except Exception as exc:  # counted and reported, never hidden
             errors += 1
             if len(samples) < 5:
@@ -97,6 +163,11 @@ def simulate(spec: GameSpec, *, games: int, seed: int, players: int | None = Non
         if result is not None:
             finished += 1
             turns.append(steps)
+            for lv in order:
+                seat_games[lv] += 1
+            for w in result.winners:  # seat s{j} played order[j]
+                wins_by[order[state.seats.index(w)]] += 1
+            shared += len(result.winners) > 1
             if result.winners:
                 wins.append(max(result.scores[w] for w in result.winners))
     seconds = time.perf_counter() - start
@@ -109,6 +180,10 @@ def simulate(spec: GameSpec, *, games: int, seed: int, players: int | None = Non
         games_per_s=games / seconds if seconds else 0.0,
         seconds=seconds,
         error_samples=samples,
+        levels=levels,
+        wins_by_level=wins_by,
+        seat_games_by_level=seat_games,
+        shared_wins=shared,
     )
 
 

@@ -1,13 +1,15 @@
 """AI seats for Llamas Unleashed: they read only the seat's view and the legal actions.
 
-``heuristic_policy(view, legal, rng) -> Action``: plays Animals into its own Field (a
-winning one first), but a card that destroys or steals first when an opponent is within 3
-Animals of winning, and a reshuffle when the deck runs low; Downgrades into the leader's
-Field, Upgrades into its own, other Magic when it can; uses every optional start-of-turn
-effect; answers with an Instant when the card on the pile is dangerous (Magic, a Magical
-Animal, a Downgrade, an Animal into the Field of a player within 3 of winning, or an
-Instant against its own card); picks targets from the leader's Field and gives up its
-least useful cards. ``random_policy`` picks uniformly. What a card does is read from the
+``heuristic_policy(view, legal, rng) -> Action``: plays Animals (and Magic that brings
+one) into its own Field (a winning one first), but a card that destroys or steals first
+when an opponent is within 3 Animals of winning, and a reshuffle when the deck runs low;
+Downgrades into the leader's Field, Upgrades into its own, other Magic when it can; uses
+every optional start-of-turn effect; answers with an Instant only when the card on the
+pile helps the leader or a player within 2 of winning (the Field an Animal or Upgrade
+enters, else the player; with two players, an opponent not behind it), is a destroying or stealing Magic card while it leads itself or
+helps such a player, a Downgrade into its own Field, or an Instant against its own card;
+picks targets mostly by how close their owner is to winning (the leader first) and gives
+up its least useful cards. ``random_policy`` picks uniformly. What a card does is read from the
 card data (:func:`hits`), so a changed card set needs no AI change.
 """
 
@@ -67,11 +69,15 @@ TWO_ANIMALS = frozenset(d.key for d in catalog().designs.values()
 RESHUFFLES = frozenset(d.key for d in catalog().designs.values()
                        if d.play is not None and "reshuffle" in _ops(d.play.model_dump()))
 
+#: Magic designs that bring an Animal into the player's own Field.
+BRINGS = frozenset(d.key for d in catalog().designs.values()
+                   if d.play is not None and "bring" in _ops(d.play.model_dump()))
+
 #: How much the AI likes keeping a card of each type (low = discarded first).
 KEEP = {"instant": 6, "magical": 5, "magic": 4, "basic": 3, "upgrade": 2, "downgrade": 1,
         "baby": 0}
 #: How much the AI likes removing an opponent's card of each type.
-HURT = {"magical": 6, "basic": 4, "baby": 3, "upgrade": 2, "downgrade": -5}
+HURT = {"magical": 6, "basic": 5, "baby": 3, "upgrade": 2, "downgrade": -5}
 
 
 def random_policy(view: UnleashedView, legal: list[Action], rng: random.Random) -> Action:
@@ -124,9 +130,11 @@ def _play_score(view: UnleashedView, me: str, a: Play, hand: dict[int, CardView]
     if c.type == "magic":
         if hits(c.key):
             return 13.0 if pressing else 9.0
+        if c.key in BRINGS:
+            return 10.5  # an Animal into its own Field, like playing one
         if c.key in RESHUFFLES and view.deck_count <= 4 * len(view.seats):
             return 14.0  # the deck is running out: put the discard pile back
-        if c.key in ("swap_meet", "greener_pastures"):
+        if c.key == "greener_pastures":
             return 2.5
         return 5.0
     return 0.0
@@ -139,15 +147,23 @@ def _respond(view: UnleashedView, me: str, legal: list[Action],
         return Pass()
     top = view.stack[-1]
     below = view.stack[-2] if len(view.stack) > 1 else None
-    danger = top.card.type in ("magic", "magical", "downgrade")
-    if top.card.type == "downgrade" and top.field != me:
-        danger = False
-    if top.card.type in ("basic", "magical") and top.field is not None:
-        # An Animal into the Field of a player within 2 of winning is worth answering.
-        f = view.fields[top.field]
-        danger = danger or (top.field != me and f.animal_count + 3 >= f.animals_to_win)
-    if top.card.type == "instant" and below is not None and below.seat == me:
-        danger = True
+    # Who gains if the card resolves: the Field an Animal or Upgrade enters, else the player.
+    gainer = top.field if top.card.type in ("basic", "magical", "upgrade") else top.seat
+    lead = _leader(view, None)
+    close = False
+    if gainer is not None and gainer != me:
+        f = view.fields[gainer]
+        close = f.animal_count + 2 >= f.animals_to_win or gainer == lead
+        if len(view.seats) == 2:  # the only opponent: answer it unless it is behind
+            close = close or f.animal_count >= view.fields[me].animal_count
+    if top.card.type == "downgrade":
+        danger = top.field == me
+    elif top.card.type == "instant":
+        danger = below is not None and below.seat == me
+    elif top.card.type == "magic" and hits(top.card.key):
+        danger = close or me == lead
+    else:
+        danger = close
     if top.card.type in ("basic", "magical"):
         ambush = [a for a in responds if hand[a.card].key == "coyote_ambush"]
         if ambush and view.fields[top.seat].animal_count > 0:
@@ -210,7 +226,7 @@ def _choose(view: UnleashedView, me: str, legal: list[Action]) -> Action:
                 if owner == me:
                     return -10.0 + (12 if c.type == "downgrade" else 0)
                 worth = 3.0 if c.key in TWO_ANIMALS else 0.0
-                return HURT.get(c.type, 0) + worth + 3 * _threat(view, owner)
+                return HURT.get(c.type, 0) + worth + 12 * _threat(view, owner)
             return 1.0  # a card from the deck, discard pile, Nursery or another hand
         return 0.0
 

@@ -8,14 +8,12 @@ Buttons match ``hb:...`` and selects ``hs:...`` (see :mod:`bot.discord.ids`); bo
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
 from bot.discord import ids
-
-if TYPE_CHECKING:
-    from bot.discord.bot import HerdBot
+from bot.discord.host import Host
 
 
 class HerdButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"hb:(?P<rest>.*)"):
@@ -37,7 +35,7 @@ class HerdButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"hb:(
         )
 
     async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
-        bot: HerdBot = interaction.client  # type: ignore[assignment]
+        bot: Host = interaction.client  # type: ignore[assignment]
         await bot.route_component(interaction, self.item.custom_id or "", [])
 
 
@@ -62,7 +60,7 @@ class HerdSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"hs:(
         )
 
     async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
-        bot: HerdBot = interaction.client  # type: ignore[assignment]
+        bot: Host = interaction.client  # type: ignore[assignment]
         data: dict[str, Any] = dict(interaction.data or {})
         values = [str(v) for v in data.get("values", [])]
         await bot.route_component(interaction, self.item.custom_id or "", values)

@@ -13,24 +13,26 @@ import dataclasses
 import io
 import logging
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 import discord
 from discord.ext import commands
 
+from bot.ai.levels import DEFAULT_LEVEL, level_label
 from bot.discord import choices, ids
 from bot.discord import publisher as pub
 from bot.discord.components import button, view_of
-from bot.discord.replies import defer, send_ephemeral, send_error
+from bot.discord.host import Host
+from bot.discord.replies import defer, edit_panel, send_ephemeral, send_error
 from bot.discord.text import md_name, pinging, plain_name
 from bot.games.base import Action, Event, Pending, Result, State
 from bot.games.registry import GameSpec
+from bot.present import base as present
+from bot.present.base import Presenter, Seen, TableModel
 from bot.runtime import GameError, Update, UpdateKind
 from bot.store import STORE_FAILURES, GameRecord, SeatRecord
-
-if TYPE_CHECKING:
-    from bot.discord.bot import HerdBot
 
 log = logging.getLogger(__name__)
 
@@ -102,6 +104,20 @@ def _event_lines(message: discord.Message | None) -> list[str]:
     return out
 
 
+def ai_seat_lines(seats: list[SeatRecord]) -> list[str]:
+    """The table's "AI seats" lines, in seat order: each AI seat with its level
+    (``🤖 AI Pancho (Hard)``), and each member's seat the AI plays for now, at Normal
+    (``🤖 Ana (Normal, until they are back)``). Empty when no seat is the AI's."""
+    out = []
+    for s in seats:
+        if s.is_ai:
+            out.append(f"\N{ROBOT FACE} {md_name(s.name)} ({level_label(s.ai_level)})")
+        elif s.ai_takeover:
+            out.append(f"\N{ROBOT FACE} {md_name(s.name)} ({level_label(DEFAULT_LEVEL)}, "
+                       "until they are back)")
+    return out
+
+
 @dataclass
 class Table:
     """A loaded game as a cog sees it."""
@@ -113,6 +129,11 @@ class Table:
     #: When the rules' own timer (a reaction window, a negotiation) runs out, Unix seconds;
     #: filled in before a table is drawn (``None``: no such timer).
     deadline: float | None = None
+    #: True for a restart's (or a failed write's) catch-up: its table may already be in
+    #: the thread, posted but not recorded (see :meth:`GameCog.adopt_posted`).
+    catchup: bool = False
+    #: seat (``None``: the first pending seat) -> its presenter model, drawn once.
+    models: dict[str | None, TableModel] = dataclasses.field(default_factory=dict)
 
     @property
     def names(self) -> dict[str, str]:
@@ -176,8 +197,13 @@ class GameCog(commands.Cog):
     #: True when the game has hidden cards: refusals (which may name them) then never fall
     #: back to the channel when Discord refuses the ephemeral answer.
     hidden_info: ClassVar[bool] = True
+    #: The game's presenter: when set, the turn text, the choices, their clicks and the
+    #: final and private texts come from it (:mod:`bot.present.base`).
+    presenter: ClassVar[Presenter | None] = None
+    #: The action row of My hand / I'm back (``None``: after the choices).
+    utility_row: ClassVar[int | None] = None
 
-    def __init__(self, bot: HerdBot) -> None:
+    def __init__(self, bot: Host) -> None:
         self.bot = bot
         #: game id -> lock serialising the posts of its tables.
         self._post_locks: dict[int, asyncio.Lock] = {}
@@ -208,13 +234,176 @@ class GameCog(commands.Cog):
         return self._example
 
     def turn_text(self, table: Table) -> str:
-        """One or two lines: whose turn and what they can do."""
+        """One or two lines: whose turn and what they can do (the presenter's lines)."""
+        if self.presenter is not None:
+            return "\n".join(self.model(table).lines)
         names = ", ".join(table.names[s] for s in table.pending.seats)
         return f"Waiting for **{names}**."
 
     def table_items(self, table: Table) -> list[discord.ui.Item[Any]]:
-        """The public action buttons for the current state (excluding My hand)."""
-        return []
+        """The public action buttons for the current state (excluding My hand): the
+        presenter model's items."""
+        if self.presenter is None:
+            return []
+        model = self.model(table)
+        return self.draw(table.record.id, model.key, model.items, keys=model.keys)
+
+    # -- presenter models ----------------------------------------------------------------
+
+    def model(self, table: Table, seat: str | None = None,
+              events: list[Event] | None = None) -> TableModel:
+        """The presenter's model of ``table`` with choices for ``seat`` (``None``: the
+        first pending seat), from the spectator's view (drawn once per table and seat)."""
+        assert self.presenter is not None
+        if seat is None and table.result is None and table.record.status == "active":
+            seat = next(iter(table.pending.seats), None)
+        if events is None and seat in table.models:
+            return table.models[seat]
+        pending = table.pending
+        legal_of = {s: legal for s in table.state.seats if (legal := table.legal(s))}
+        seen = Seen(seat, table.view(None), pending, legal_of.get(seat, []) if seat else [],
+                    [e for e in events or [] if e.to is None], table.names, table.plain_names,
+                    legal_of)
+        model = self.presenter.table(seen)
+        model.keys = {s: present.decision_key(pending, legal) for s, legal in legal_of.items()}
+        if events is None:
+            table.models[seat] = model
+        return model
+
+    def draw(self, game_id: int, key: str, items: Any, page: dict[str, int] | None = None,
+             keys: dict[str, str] | None = None) -> list[discord.ui.Item[Any]]:
+        """Discord components of presenter ``items`` decided under ``key``: buttons coded
+        ``a.<key>.<index>`` / ``o.<key>.<panel>``, selects ``s.<key>`` whose values are
+        action indexes (paged past 25; ``page`` maps a select's code to its page). A
+        choice with a ``seat`` is coded with ``keys[seat]`` (the model's ``keys``)."""
+        out: list[discord.ui.Item[Any]] = []
+        for n, item in enumerate(items):
+            if isinstance(item, present.Select):
+                opts = [choices.Option(o.label, str(o.index), o.description)
+                        for o in item.options if o.index is not None]
+                code = present.select_code(key)
+                out += choices.paged_select("g", game_id, code, opts, placeholder=item.placeholder,
+                                            noun=item.noun, row=item.row,
+                                            page=(page or {}).get(code, 0))
+                continue
+            if item.index is not None:
+                code = present.action_code((keys or {}).get(item.seat or "", key), item.index)
+            else:  # a panel, or a disabled choice leading nowhere (still a unique id)
+                code = present.panel_code(key, item.opens or f"none{n}")
+            out.append(button("g", game_id, code, item.label, row=item.row,
+                              style=getattr(discord.ButtonStyle, item.style),
+                              disabled=item.disabled, emoji=item.emoji))
+        return out
+
+    async def on_choice(
+        self, interaction: discord.Interaction, table: Table, seat: SeatRecord,
+        kind: str, key: str, arg: str, values: list[str],
+    ) -> None:
+        """A presenter choice was clicked: play ``legal_actions[index]`` (a button ``a``
+        or a select ``s``) or open a panel (``o``). Stale keys answer "This table has
+        moved on", forged indexes and panels are refused in a sentence; nothing changes."""
+        bad = GameError("bad_button", "This button is not one herdbot understands.")
+        engine = table.spec.engine
+        try:
+            if kind == "o":
+                await self.open_panel(interaction, table, seat, key, arg)
+                return
+            if kind == "s" and len(values) != 1:
+                raise GameError("bad_choice", "Choose one option.")
+            index = present.index_of(arg if kind == "a" else values[0])
+            present.decode(engine, table.state, seat.seat, key, index)
+        except present.StaleChoice:
+            await self.answer_stale(interaction, table)
+            return
+        except present.ForgedChoice:
+            if kind == "s":
+                raise GameError("bad_choice", "Choose one of the options shown.") from None
+            raise bad from None
+        if seat.ai_takeover:
+            await send_error(interaction, "The AI is playing your seat: press I'm back first.")
+            return
+        ephemeral = interaction.message is not None and interaction.message.flags.ephemeral
+        said = next((c.says for c in self._choices(self.model(table, seat.seat))
+                     if c.index == index and c.says and c.seat in (None, seat.seat)), None)
+
+        def choose(state: State) -> Action:
+            try:
+                return present.decode(engine, state, seat.seat, key, index)
+            except present.StaleChoice:
+                raise GameError("stale", "This table has moved on.") from None
+            except present.ForgedChoice:
+                raise bad from None
+
+        update = await self.act(interaction, table, seat, choose, version=-1)
+        if update is not None and ephemeral and said:
+            # The private panel's buttons are spent: it says what was done instead.
+            try:
+                await edit_panel(interaction, private=True, content=said, attachments=[],
+                                 view=None)
+            except discord.HTTPException as exc:
+                log.info("could not close a private panel: %s", exc)
+
+    @staticmethod
+    def _choices(model: TableModel) -> list[present.Choice]:
+        """Every choice of ``model``: the table's, the panels' and the selects' options."""
+        out: list[present.Choice] = []
+        for items in [model.items, *(p.items for p in model.panels.values())]:
+            for item in items:
+                out += item.options if isinstance(item, present.Select) else [item]
+        return out
+
+    async def turn_choice_page(
+        self, interaction: discord.Interaction, table: Table, seat: SeatRecord, key: str,
+        page: int,
+    ) -> None:
+        """Previous/Next of a paged presenter select: its items redrawn at ``page`` (from
+        0) for the player to choose, in the clicked panel, or (from the public table) in
+        a new ephemeral message."""
+        who = present.seat_for(table.spec.engine, table.state, seat.seat, key)
+        if who != seat.seat:
+            raise GameError("not_yours", "This choice is not yours to make.")
+        model = self.model(table, who)
+        items: Sequence[present.Item] = model.items
+        text = "\n".join(model.lines)
+        ephemeral = interaction.message is not None and interaction.message.flags.ephemeral
+        if ephemeral:
+            panel = next((p for p in model.panels.values()
+                          if any(isinstance(i, present.Select) for i in p.items)), None)
+            if panel is not None:
+                items, text = panel.items, panel.text
+        view = view_of(*self.draw(table.record.id, key, items, keys=model.keys,
+                                  page={present.select_code(key): page}))
+        if ephemeral:
+            await edit_panel(interaction, private=True, content=text, view=view)
+        else:
+            await send_ephemeral(interaction, text, view=view)
+
+    async def open_panel(
+        self, interaction: discord.Interaction, table: Table, seat: SeatRecord, key: str,
+        name: str,
+    ) -> None:
+        """Show panel ``name`` of the model drawn for decision ``key`` privately: a new
+        ephemeral message, or the clicked panel edited in place. Someone other than the
+        player to choose gets the engine's refusal in words."""
+        engine = table.spec.engine
+        who = present.seat_for(engine, table.state, seat.seat, key)
+        model = self.model(table, who)
+        if name not in model.panels:
+            raise present.ForgedChoice(name)
+        if who != seat.seat:
+            first = present.first_index(model, name)
+            if first is None:
+                raise present.ForgedChoice(name)
+            exc = present.refusal(engine, table.state, seat.seat, table.legal(who)[first])
+            raise GameError(exc.code, named(exc.message, table.names))
+        panel = model.panels[name]
+        kwargs: dict[str, Any] = {"content": panel.text,
+                                  "view": view_of(*self.draw(table.record.id, key, panel.items,
+                                                             keys=model.keys))}
+        if interaction.message is not None and interaction.message.flags.ephemeral:
+            await edit_panel(interaction, private=True, **kwargs)
+        else:
+            await send_ephemeral(interaction, **kwargs)
 
     async def on_game_component(
         self, interaction: discord.Interaction, table: Table, seat: SeatRecord,
@@ -235,7 +424,11 @@ class GameCog(commands.Cog):
     async def private_panel(
         self, table: Table, seat: SeatRecord
     ) -> dict[str, Any]:
-        """Keyword arguments for the ephemeral "My hand" message (content/embed/file/view)."""
+        """Keyword arguments for the ephemeral "My hand" message (content/embed/file/view):
+        by default the presenter's private lines from the seat's own view."""
+        if self.presenter is not None:
+            lines = self.presenter.private_lines(table.view(seat.seat), seat.seat, table.names)
+            return {"content": "\n".join(lines)}
         return {"content": "You have no hidden cards in this game."}
 
     def ping_key(self, table: Table) -> str:
@@ -250,6 +443,10 @@ class GameCog(commands.Cog):
         if result is None:
             return ""
         names = table.names
+        if self.presenter is not None:
+            out = self.presenter.final_lines(table.view(None), result, names)
+            if out:
+                return "\n".join([f"**{named(result.reason, names)}**", *out])
         lines = []
         order = sorted(result.scores, key=lambda s: -result.scores[s])
         for seat in order:
@@ -283,10 +480,10 @@ class GameCog(commands.Cog):
         items = list(self.table_items(table)) if table.result is None else []
         if table.record.status == "active" and table.result is None:
             items.append(button("g", table.record.id, "hand", "My hand", emoji="\N{OPEN BOOK}",
-                                style=discord.ButtonStyle.secondary))
+                                style=discord.ButtonStyle.secondary, row=self.utility_row))
             if any(s.ai_takeover for s in table.seats):
                 items.append(button("g", table.record.id, "back", "I'm back",
-                                    style=discord.ButtonStyle.success))
+                                    style=discord.ButtonStyle.success, row=self.utility_row))
         return view_of(*items)
 
     def public_lines(self, table: Table, events: list[Event] | None) -> list[str]:
@@ -307,9 +504,12 @@ class GameCog(commands.Cog):
             if deadline is not None:
                 desc += f"\n\N{ALARM CLOCK} Turn timer: the AI plays for you <t:{int(deadline)}:R>."
         embed = discord.Embed(
-            title=f"{table.spec.name} #{table.record.id}", description=desc[:EMBED_LIMIT],
+            title=self.table_title(table), description=desc[:EMBED_LIMIT],
             colour=0xC8A165,
         )
+        ai_lines = ai_seat_lines(table.seats)
+        if ai_lines:
+            embed.add_field(name="AI seats", value="\n".join(ai_lines), inline=False)
         embed.set_image(url="attachment://table.png")
         embed.set_footer(text=f"Move {table.state.version}")
         return embed
@@ -356,8 +556,7 @@ class GameCog(commands.Cog):
         if table.result is None and table.record.status == "active":
             self._shown[table.record.id] = (message_id, lines[-60:])
         else:
-            self._shown.pop(table.record.id, None)
-            self._posted.pop(table.record.id, None)
+            self.forget(table.record.id)
 
     def headline(self, table: Table, humans: list[str]) -> str | None:
         """The text above a new table: the pings of ``humans`` (the members who must act
@@ -403,6 +602,8 @@ class GameCog(commands.Cog):
                                  attachments=[file], view=self.table_view(table))
             self._remember(table, old, lines)
             return
+        if table.catchup and await self.adopt_posted(channel, table, key, old):
+            return
         humans: list[str] = []
         if key is not None and key != table.record.pinged_key and self.pings_members(table):
             # (a /game status repost of the decision already pinged pings nobody again)
@@ -428,6 +629,57 @@ class GameCog(commands.Cog):
         for seat_id in humans:
             await self.turn_notice(table, seat_id, message)
         await pub.retire(channel, interaction, old, posted)
+
+    def table_title(self, table: Table) -> str:
+        """The title of the table embed: the game's name and number."""
+        return f"{table.spec.name} #{table.record.id}"
+
+    async def adopt_posted(
+        self, channel: discord.abc.Messageable, table: Table, key: str | None,
+        old: int | None,
+    ) -> bool:
+        """Catch-up only: when the newest table in the thread already shows this state's
+        version (it was posted, then recording it failed: a full disk, or a crash between
+        the post and the write), record that message as the table (with its ping) instead
+        of posting a second table and pinging again; the older table's buttons are retired.
+        Reads the thread's last few messages (one request). Returns True when adopted;
+        False (post as usual) when the newest table is older or the thread cannot be read.
+        Raises the store's errors."""
+        me = self.bot.user
+        found: discord.Message | None = None
+        try:
+            async for message in channel.history(limit=5):  # type: ignore[attr-defined]
+                if me is None or message.author.id != me.id or not message.embeds:
+                    continue
+                if message.embeds[0].title == self.table_title(table):
+                    found = message
+                    break
+        except (discord.HTTPException, AttributeError) as exc:
+            log.info("game %s: could not read its thread to catch up: %s", table.record.id, exc)
+            return False
+        footer = found.embeds[0].footer.text if found is not None else None
+        if found is None or footer != f"Move {table.state.version}":
+            return False
+        await self.bot.store.update_game(table.record.id, table_message_id=found.id,
+                                         pinged_key=key, table_version=table.state.version)
+        table.record = table.record.model_copy(update={"table_message_id": found.id,
+                                                       "pinged_key": key,
+                                                       "table_version": table.state.version})
+        self._remember(table, found.id, _event_lines(found))
+        if old != found.id:
+            await pub.retire(channel, None, old)
+        log.info("game %s: its table for move %d was posted but not recorded; recorded now",
+                 table.record.id, table.state.version)
+        return True
+
+    def forget(self, game_id: int) -> None:
+        """Drop what this cog keeps in memory about game ``game_id`` (the lines its table
+        shows, the followup that posted it, its post lock): called when the game ends."""
+        self._shown.pop(game_id, None)
+        self._posted.pop(game_id, None)
+        lock = self._post_locks.get(game_id)
+        if lock is not None and not lock.locked():
+            del self._post_locks[game_id]
 
     async def show_update(
         self, update: Update, interaction: discord.Interaction | None = None
@@ -474,6 +726,7 @@ class GameCog(commands.Cog):
         more is posted there, no scores) and say so in the lobby's channel. Returns True
         when this call ended it (False: it was not running)."""
         update = await self.bot.service.end_without_thread(record.id)
+        self.forget(record.id)
         if update is None:
             return False
         if record.channel_id and record.channel_id != record.thread_id:
@@ -496,6 +749,8 @@ class GameCog(commands.Cog):
 
     async def on_update(self, update: Update, interaction: discord.Interaction | None = None) -> None:
         """Show what changed: notes, the new table, private events, and the end."""
+        if update.kind in (UpdateKind.ARCHIVE, UpdateKind.ENDED):
+            self.forget(update.record.id)
         if update.kind == UpdateKind.ARCHIVE:
             await self.archive(update.record)
             return
@@ -504,7 +759,8 @@ class GameCog(commands.Cog):
             return
         if update.kind in (UpdateKind.LOBBY, UpdateKind.CANCELLED, UpdateKind.EXPIRED) or update.state is None:
             return
-        table = Table(update.record, update.seats, update.spec, update.state)
+        table = Table(update.record, update.seats, update.spec, update.state,
+                      catchup=update.kind == UpdateKind.CATCHUP)
         channel = self.channel_of(table.record)
         if update.kind == UpdateKind.REMINDER:
             humans = [s for s in table.pending.seats if table.is_human(s)]
@@ -533,6 +789,7 @@ class GameCog(commands.Cog):
         await self.post_table(table, notes + update.events(), interaction)
         await self.send_private_events(table, update, interaction)
         if update.result is not None:
+            self.forget(table.record.id)
             await self.finish(table)
 
     async def _announce_end(self, record: GameRecord, notes: list[str] | None = None) -> None:
@@ -647,6 +904,19 @@ class GameCog(commands.Cog):
             await self.answer_stale(interaction, table)
             return
         code, paged, page = choices.parse_page(cid.code)
+        parsed = present.parse_code(code) if self.presenter is not None else None
+        if parsed is not None:
+            try:
+                if paged in ("b", "f"):
+                    await self.turn_choice_page(interaction, table, seat, parsed[1],
+                                                page - 1 if paged == "b" else page + 1)
+                else:
+                    await self.on_choice(interaction, table, seat, *parsed, values)
+            except present.StaleChoice:
+                await self.answer_stale(interaction, table)
+            except present.ForgedChoice:
+                raise GameError("bad_button", "This button is not one herdbot understands.") from None
+            return
         if paged is not None:
             # A page of a paged select: the cog sees its own code; Previous/Next redraw.
             cid = dataclasses.replace(cid, code=code)
@@ -669,12 +939,14 @@ class GameCog(commands.Cog):
         interaction: discord.Interaction,
         table: Table,
         seat: SeatRecord,
-        action: Action | dict[str, Any],
+        action: Action | dict[str, Any] | Callable[[State], Action],
         *,
         version: int | None = None,
     ) -> Update | None:
         """Acknowledge, apply ``action`` through the service and show the result. A refusal
-        is answered ephemerally in words and changes nothing; returns ``None`` then."""
+        is answered ephemerally in words and changes nothing; returns ``None`` then.
+        ``version``: the state version the click was drawn for (``None``: the loaded
+        table's; ``-1``: none, for a callable that decodes the click itself)."""
         if seat.ai_takeover:
             await send_error(interaction, "The AI is playing your seat: press I'm back first.")
             return None
@@ -683,7 +955,8 @@ class GameCog(commands.Cog):
             # The service publishes the change; the publisher shows it through this click.
             return await self.bot.service.act(
                 table.record.id, seat.seat, action,
-                expected_version=table.record.version if version is None else version,
+                expected_version=(table.record.version if version is None
+                                  else None if version < 0 else version),
                 origin=interaction,
             )
         except GameError as exc:

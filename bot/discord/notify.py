@@ -7,15 +7,13 @@ member is told once, in the game's thread and without any secret, to use the My 
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
+from bot.discord.host import Host
 from bot.discord.text import pinging
 from bot.store import GameRecord
-
-if TYPE_CHECKING:
-    from bot.discord.bot import HerdBot
 
 log = logging.getLogger(__name__)
 
@@ -29,7 +27,7 @@ def thread_link(record: GameRecord) -> str:
 class Notifier:
     """Sends DMs on behalf of the games."""
 
-    def __init__(self, bot: HerdBot) -> None:
+    def __init__(self, bot: Host) -> None:
         self.bot = bot
 
     async def may_dm(self, record: GameRecord, user_id: int) -> bool:

@@ -19,15 +19,13 @@ them through the message economy below, the same for all three games:
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
+from bot.discord.host import Host
 from bot.runtime import Update, UpdateKind
 from bot.store import STORE_FAILURES
-
-if TYPE_CHECKING:
-    from bot.discord.bot import HerdBot
 
 log = logging.getLogger(__name__)
 
@@ -131,7 +129,7 @@ class Publisher:
     shows the change once writes work again.
     """
 
-    def __init__(self, bot: HerdBot) -> None:
+    def __init__(self, bot: Host) -> None:
         self.bot = bot
 
     async def __call__(self, update: Update) -> None:

@@ -24,6 +24,10 @@ CANNOT_DM = 50007
 
 _GONE = (UNKNOWN_INTERACTION, INVALID_WEBHOOK_TOKEN)
 
+#: Key of :attr:`discord.Interaction.extras`: True while a public command's deferred
+#: placeholder ("herdbot is thinking...") still waits for its answer (:func:`defer_command`).
+PUBLIC_PENDING = "herdbot.public_pending"
+
 
 def quoted(value: object, limit: int = 60) -> str:
     """A member's text for an error message: markdown and mentions escaped, cut to
@@ -45,6 +49,10 @@ async def send_ephemeral(
     Discord HTTP error.
     """
     try:
+        if interaction.extras.pop(PUBLIC_PENDING, False):
+            # A public command's "thinking..." placeholder would turn into this private
+            # answer for everyone to see: remove it, then answer privately.
+            await _drop_placeholder(interaction)
         if interaction.response.is_done():
             await interaction.followup.send(content, ephemeral=True, **kwargs)  # type: ignore[arg-type]  # None sends no text; discord.py accepts it
         else:
@@ -122,3 +130,30 @@ async def defer(interaction: discord.Interaction, *, ephemeral: bool = False, th
     except discord.HTTPException as exc:
         log.info("defer failed for %s: %s", interaction.id, exc)
         return False
+
+
+async def defer_command(interaction: discord.Interaction, *, public: bool = False) -> bool:
+    """Acknowledge a slash command before any other work: ephemeral, or with ``public`` a
+    placeholder everyone sees, which :func:`answer_public` fills in (a refusal sent
+    through :func:`send_ephemeral` meanwhile removes it and answers privately). Returns
+    False when the interaction is gone (see :func:`defer`)."""
+    acked = await defer(interaction, ephemeral=not public, thinking=True)
+    if acked and public:
+        interaction.extras[PUBLIC_PENDING] = True
+    return acked
+
+
+async def answer_public(interaction: discord.Interaction, **kwargs: Any) -> discord.Message:
+    """Fill in a public command's deferred placeholder with ``kwargs`` (content, embed,
+    view ...) and return the message. Raises :class:`discord.HTTPException` when Discord
+    refuses."""
+    interaction.extras.pop(PUBLIC_PENDING, None)
+    return await interaction.edit_original_response(**kwargs)
+
+
+async def _drop_placeholder(interaction: discord.Interaction) -> None:
+    """Delete a public command's unanswered placeholder (never raises)."""
+    try:
+        await interaction.delete_original_response()
+    except discord.HTTPException as exc:
+        log.info("could not remove the placeholder of %s: %s", interaction.id, exc)

@@ -1,10 +1,12 @@
 """The engine contract every game implements (ARCHITECTURE.md, "The engine contract").
 
 An engine is a stateless object whose methods are pure functions over typed, JSON
-round-trippable values: actions, events, views and results are pydantic models; a state is
-a pydantic :class:`GameState` or, where random playouts must be fast, a plain slotted
-dataclass (:class:`PlainGameState`) that pydantic validates when it loads. The runtime sees
-either through the :class:`State` protocol.
+round-trippable values: actions, events, views and results are pydantic models; every
+game's state is a plain slotted dataclass (:class:`PlainGameState`, its parts
+:class:`PlainState`) that pydantic validates when it loads and serialises (one kind for all
+three games: ``python -m bench.state_kinds`` measured a pydantic state copying 8-12 times
+slower and reading fields 4 times slower). The runtime sees it through the :class:`State`
+protocol.
 
 - ``new_game(players, seed=..., options=...) -> State``
 - ``legal_actions(state, player) -> list[Action]``: the single source of truth for buttons,
@@ -52,7 +54,8 @@ class IllegalAction(Exception):
 
 
 class Model(BaseModel):
-    """Base for states, actions, events and views: strict fields, JSON round-trippable."""
+    """Base for actions, events, views and options: strict fields, JSON round-trippable
+    (states are :class:`PlainState` dataclasses)."""
 
     model_config = ConfigDict(extra="forbid", validate_assignment=False)
 
@@ -60,22 +63,6 @@ class Model(BaseModel):
 class Options(Model):
     """Base of every game's lobby options: a pydantic model with strict fields (an unknown
     option is refused with ``pydantic.ValidationError``); validators enforce the ranges."""
-
-
-class StateModel(Model):
-    """Base for the mutable models a game state is made of (the state and its parts).
-
-    Assignment stores the value straight into the instance: no validation (as for every
-    :class:`Model`) and none of pydantic's per-assignment bookkeeping, so
-    ``model_fields_set`` does not grow and a misspelt attribute is not refused (mypy
-    catches it). Engines assign fields in their inner loop; an assignment costs about
-    65 ns instead of 650 ns. (Engines whose playouts must be faster still use
-    :class:`PlainState`.)"""
-
-    # Both slots must be object's own for CPython to install its C-level attribute store
-    # (they share one type slot); pydantic's Python-level versions cost 5-10x more.
-    __setattr__ = object.__setattr__
-    __delattr__ = object.__delattr__
 
 
 class Action(Model):
@@ -148,30 +135,15 @@ class Result(Model):
     reason: str = ""
 
 
-class GameState(StateModel):
-    """Fields every game's state carries.
-
-    Attributes:
-        seats: seat ids in turn order.
-        seed: the game's seed.
-        rng_calls: how many RNG streams :func:`rng` has handed out (part of replay).
-        version: increases by one with every accepted action.
-    """
-
-    seats: list[str]
-    seed: int
-    rng_calls: int = 0
-    version: int = 0
-
-
 class PlainState:
     """Base for a game state, or a part of one, kept as a plain slotted dataclass instead
-    of a pydantic model: for engines whose random playouts must be fast (issue 4).
+    of a pydantic model: random playouts must be fast (issue 4), and every game uses this
+    one kind of state (issue 15).
 
     Subclasses are ``@dataclass(slots=True, kw_only=True)`` classes with typed fields.
     pydantic still validates and serialises them (through a ``TypeAdapter``, which
-    supports dataclasses), so they load and store exactly like a :class:`GameState`, and
-    they offer the same method names the runtime and tests call on pydantic states.
+    supports dataclasses), so they load and store like a pydantic model would (``Annotated``
+    validators on fields run at load), and they offer pydantic's method names.
     Construction does not validate or convert (engines pass typed values); loading does,
     and refuses unknown fields. Unlike a pydantic model, a dataclass does not record which
     fields were set, so ``model_dump(exclude_unset=True)`` dumps every field.
@@ -235,7 +207,14 @@ def _deep_copy(obj: PlainStateT) -> PlainStateT:
 
 @dataclasses.dataclass(slots=True, kw_only=True)
 class PlainGameState(PlainState):
-    """The fields of :class:`GameState`, for a state built on :class:`PlainState`."""
+    """Fields every game's state carries.
+
+    Attributes:
+        seats: seat ids in turn order.
+        seed: the game's seed.
+        rng_calls: how many RNG streams :func:`rng` has handed out (part of replay).
+        version: increases by one with every accepted action.
+    """
 
     seats: list[str]
     seed: int
@@ -266,8 +245,8 @@ class Pending(PlainState):
 
 
 class State(Protocol):
-    """What the runtime needs of any game's state, pydantic (:class:`GameState`) or plain
-    (:class:`PlainGameState`): the common fields and the JSON round trip."""
+    """What the runtime needs of any game's state (a :class:`PlainGameState`): the common
+    fields and the JSON round trip."""
 
     seats: list[str]
     seed: int
@@ -313,14 +292,14 @@ class Engine(ABC, Generic[S, OptT]):
 
     Class attributes:
         key: registry key, e.g. ``"llamas-alpacas"``.
-        state_model: the state class, a pydantic :class:`GameState` or a
-            :class:`PlainGameState` (``state_model.model_validate_json`` loads either).
+        state_model: the state class, a :class:`PlainGameState`
+            (``state_model.model_validate_json`` loads it).
         options_model: the game's :class:`Options` class; its validators enforce ranges.
         action_adapter: a ``TypeAdapter`` over the discriminated union of actions.
     """
 
     key: ClassVar[str]
-    state_model: ClassVar[type[GameState] | type[PlainGameState]]
+    state_model: ClassVar[type[PlainGameState]]
     options_model: ClassVar[type[Options]]
     action_adapter: ClassVar[TypeAdapter[Any]]
 
@@ -367,13 +346,8 @@ class Engine(ABC, Generic[S, OptT]):
 
         This default applies and copies the result's fields back; engines override it."""
         new, _ = self.apply(state, player, action)
-        if isinstance(state, PlainState):
-            for f in dataclasses.fields(state):  # type: ignore[arg-type]
-                setattr(state, f.name, getattr(new, f.name))
-        else:
-            assert isinstance(state, BaseModel) and isinstance(new, BaseModel)
-            state.__dict__.update(new.__dict__)
-            object.__setattr__(state, "__pydantic_fields_set__", set(new.__pydantic_fields_set__))
+        for f in dataclasses.fields(state):  # type: ignore[arg-type]
+            setattr(state, f.name, getattr(new, f.name))
 
     # -- helpers shared by all engines -------------------------------------------------
 

@@ -37,7 +37,12 @@ class GameSpec:
         cog: dotted path of the cog extension that plays it in Discord (may be empty; set
             by ``bot.app``, not by the game package).
         policy: ``policy(view, legal_actions, rng) -> Action`` for AI seats (``None``: no
-            AI seats; set by ``bot.app``, not by the game package).
+            AI seats; set by ``bot.app``, not by the game package): the Normal level, which
+            also plays every seat the AI takes over.
+        levels: AI level value (``"easy"``, ``"normal"``, ``"hard"``: ``bot.ai.levels``)
+            -> the policy that plays it, in the order the lobby offers them; set by
+            ``bot.app``. Empty: the game offers one level, ``policy`` (see
+            :meth:`level_policy`).
         rules_summary: the /rules text in our own words (markdown).
     """
 
@@ -52,7 +57,22 @@ class GameSpec:
     policy: Callable[..., Any] | None = None
     rules_summary: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
+    levels: dict[str, Callable[..., Any]] = field(default_factory=dict)
 
+    def level_policy(self, level: str) -> Callable[..., Any] | None:
+        """The policy that plays AI level ``level`` (a ``bot.ai.levels.Level`` value):
+        from :attr:`levels`, else :attr:`policy` for ``"normal"``; ``None`` when the
+        game does not offer that level (or has no AI at all)."""
+        if level in self.levels:
+            return self.levels[level]
+        return self.policy if level == "normal" else None
+
+    def offered_levels(self) -> list[str]:
+        """The AI levels the lobby offers, in order (``["normal"]`` for a game with one
+        policy and no :attr:`levels`; empty for a game with no AI)."""
+        if self.levels:
+            return list(self.levels)
+        return ["normal"] if self.policy is not None else []
 
     def engine_as(self, cls: type[EngineT]) -> EngineT:
         """The engine typed as the game's own engine class ``cls``, to reach its

@@ -1,8 +1,15 @@
 """GameService: load -> lock -> validate -> apply -> persist -> publish.
 
 The only path by which a game changes. Lobby operations (join, leave, add an AI seat,
-start, cancel) also live here so that the cogs stay thin and every change is serialised
-by the same per-game lock.
+start, cancel) also live here so that the cogs stay thin.
+
+Several processes (shards) may run a GameService each on one PostgreSQL database, so the
+per-game asyncio lock (:meth:`GameService.lock`) is only an optimisation within one
+process. What keeps a game consistent is the database: a move commits only if the stored
+version is still the one it was computed from (the row is locked ``FOR UPDATE`` in the
+move's transaction, :meth:`bot.store.Store.commit_action`), otherwise the click gets
+"This table has moved on."; status changes (start, cancel, end, expire) apply only from
+the status they expect; and each due timer is claimed by one process (a lease).
 """
 
 from __future__ import annotations
@@ -17,12 +24,14 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from bot.ai.levels import DEFAULT_LEVEL, Level
 from bot.games.base import SYSTEM_SEAT, Action, Event, IllegalAction, Result, State
 from bot.games.registry import GameSpec, Registry
 from bot.runtime.clock import Clock
 from bot.runtime.supervisor import Supervisor
 from bot.runtime.timers import TimerService
 from bot.store import (
+    STORE_FAILURES,
     GameRecord,
     LobbyLimit,
     SeatRecord,
@@ -187,6 +196,11 @@ class GameService:
         self._subscribers: list[Subscriber] = []
         #: Where new lobbies get their seed (the demo and tests make it deterministic).
         self.seed_factory: Callable[[], int] = lambda: secrets.randbits(31)
+        #: Whether this process serves the games of server ``guild_id`` (``None``: no
+        #: server): the start-up catch-up (:meth:`reconcile_timers`) looks only at those,
+        #: so that with several processes (shards) each catches up its own servers' games
+        #: and none posts a table another process is posting. Default: every server.
+        self.serves: Callable[[int | None], bool] = lambda guild_id: True
 
     # -- plumbing ----------------------------------------------------------------------
 
@@ -200,7 +214,9 @@ class GameService:
             self._subscribers.remove(handler)
 
     def lock(self, game_id: int) -> asyncio.Lock:
-        """The per-game lock (created on demand)."""
+        """The per-game lock of this process (created on demand): it saves this process's
+        own concurrent requests a wasted load and a refused commit; correctness across
+        processes comes from the database (see the module docstring)."""
         lock = self._locks.get(game_id)
         if lock is None:
             lock = asyncio.Lock()
@@ -208,10 +224,21 @@ class GameService:
         return lock
 
     async def publish(self, update: Update) -> None:
-        """Hand ``update`` to every subscriber."""
+        """Hand ``update`` to every subscriber. A database failure while one shows it (a
+        full disk while its table is recorded) is one WARNING line, and the catch-up shows
+        the change again once writes work; during the catch-up itself the failure ends the
+        pass (its supervisor logs it once and runs it again after a backoff). Other
+        failures are logged with their traceback."""
         for handler in list(self._subscribers):
             try:
                 await handler(update)
+            except STORE_FAILURES as exc:
+                if update.kind == UpdateKind.CATCHUP:
+                    raise
+                log.warning("game %s: showing %s stopped: database error (%s); the catch-up "
+                            "shows it once writes work", update.record.id, update.kind,
+                            describe_error(exc))
+                self.start_catch_up()
             except Exception:
                 log.exception("subscriber failed on %s of game %s", update.kind, update.record.id)
 
@@ -364,10 +391,19 @@ class GameService:
                 raise GameError("already_joined", "You are already in this lobby.")
             if len(seats) >= spec.max_players:
                 raise GameError("full", f"This table is full ({spec.max_players} players).")
-            await self.store.add_seat(
+            if await self.store.add_seat(
                 game_id, user_id=user_id, name=name, is_ai=False, max_seats=spec.max_players
-            )
+            ) is None:  # another process seated someone, or started or closed the lobby
+                await self._seat_refused(game_id, spec, user_id)
             return await self._lobby_update(game_id)
+
+    async def _seat_refused(self, game_id: int, spec: GameSpec, user_id: int | None) -> None:
+        """Raise why the store did not add a seat (its row-locked check saw a change made
+        meanwhile, e.g. by another process): lobby closed, already seated, or full."""
+        record, _, seats = await self._lobby(game_id)  # raises not_lobby
+        if user_id is not None and self.seat_of(seats, user_id):
+            raise GameError("already_joined", "You are already in this lobby.")
+        raise GameError("full", f"This table is full ({spec.max_players} players).")
 
     async def leave_lobby(self, game_id: int, user_id: int) -> Update:
         """Remove ``user_id`` from the lobby. The host cannot leave (they cancel instead)."""
@@ -381,8 +417,9 @@ class GameService:
             await self.store.remove_seat(game_id, seat.seat)
             return await self._lobby_update(game_id)
 
-    async def add_ai(self, game_id: int, user_id: int) -> Update:
-        """Add an AI seat (host only)."""
+    async def add_ai(self, game_id: int, user_id: int, level: str = DEFAULT_LEVEL) -> Update:
+        """Add an AI seat playing at ``level`` (a :class:`~bot.ai.levels.Level` value; host
+        only). Refused (``no_level``) for a level the game does not offer."""
         async with self.lock(game_id):
             record, spec, seats = await self._lobby(game_id)
             if user_id != record.host_id:
@@ -391,11 +428,15 @@ class GameService:
                 raise GameError("full", f"This table is full ({spec.max_players} players).")
             if spec.policy is None:
                 raise GameError("no_ai", "This game has no AI players yet.")
+            if level not in spec.offered_levels():
+                label = Level(level).label if level in {lv.value for lv in Level} else "that"
+                raise GameError("no_level", f"{spec.name} has no {label} AI players yet.")
             n = sum(1 for s in seats if s.is_ai) + 1
-            await self.store.add_seat(
+            if await self.store.add_seat(
                 game_id, user_id=None, name=f"AI {AI_NAMES[(n - 1) % len(AI_NAMES)]}",
-                is_ai=True, max_seats=spec.max_players,
-            )
+                is_ai=True, max_seats=spec.max_players, ai_level=str(level),
+            ) is None:
+                await self._seat_refused(game_id, spec, None)
             return await self._lobby_update(game_id)
 
     async def remove_ai(self, game_id: int, user_id: int) -> Update:
@@ -416,7 +457,10 @@ class GameService:
             record, spec, seats = await self._lobby(game_id)
             if user_id != record.host_id:
                 raise GameError("not_host", "Only the host can change the options.")
-            await self.store.update_game(game_id, options={**record.options, **options})
+            if not await self.store.update_game(game_id, when_status="lobby",
+                                                options={**record.options, **options}):
+                raise GameError("not_lobby",  # another process started or closed it
+                                "This lobby is closed: the game has started or ended.")
             return await self._lobby_update(game_id)
 
     async def cancel(self, game_id: int, user_id: int, *, manage_guild: bool = False) -> Update:
@@ -435,7 +479,10 @@ class GameService:
             except GameUnreadable:
                 seats = []
             spec = self.spec_of(record)
-            await self.store.update_game(game_id, status="cancelled")
+            if not await self.store.update_game(game_id, when_status="lobby",
+                                                status="cancelled"):
+                raise GameError("not_lobby",  # another process started or closed it
+                                "This lobby is closed: the game has started or ended.")
             await self.timers.cancel(game_id, "lobby")
             record = await self.record_or_stub(game_id)
             update = Update(UpdateKind.CANCELLED, record, seats, spec)
@@ -458,7 +505,9 @@ class GameService:
                 seats = await self.seats(game_id)
             except GameUnreadable:
                 seats = []
-            await self.store.update_game(game_id, status="cancelled")
+            if not await self.store.update_game(game_id, when_status="lobby",
+                                                status="cancelled"):
+                return None  # another process started or closed it meanwhile
             update = Update(UpdateKind.EXPIRED, await self.record_or_stub(game_id), seats, spec)
         await self.publish(update)
         return update
@@ -485,7 +534,12 @@ class GameService:
                 state = spec.engine.new_game([s.seat for s in seats], seed=record.seed, options=options)
             except (ValueError, IllegalAction) as exc:
                 raise GameError("bad_options", f"These options do not work: {exc}") from exc
-            await self.store.start_game(game_id, state=state.model_dump_json(), version=state.version)
+            try:
+                await self.store.start_game(game_id, state=state.model_dump_json(),
+                                            version=state.version)
+            except StaleVersion as exc:  # another process started or closed it first
+                raise GameError("not_lobby", "This lobby is closed: the game has started or "
+                                "ended.") from exc
             await self.timers.cancel(game_id, "lobby")
             record = await self.get(game_id)
             update = Update(UpdateKind.STARTED, record, seats, spec, state)
@@ -518,13 +572,16 @@ class GameService:
         self,
         game_id: int,
         seat: str,
-        action: Action | dict[str, Any],
+        action: Action | dict[str, Any] | Callable[[State], Action],
         expected_version: int | None = None,
         *,
         origin: Any = None,
     ) -> Update:
         """Apply ``action`` for ``seat``; then let AI seats move until a human must decide;
         then publish the update (always; ``origin`` travels with it, see :class:`Update`).
+        A callable ``action`` is called with the stored state under the game's lock and
+        returns the action (a clicked choice decoded against the state it applies to; it
+        may raise :class:`GameError`, e.g. ``stale``).
 
         Raises :class:`GameError`: ``stale`` when ``expected_version`` is not the stored
         version (an old button), ``not_active`` when the game is over, or the engine's
@@ -538,6 +595,8 @@ class GameService:
                 raise GameError("stale", "This table has moved on.")
             engine = spec.engine
             try:
+                if callable(action):
+                    action = action(state)
                 parsed = engine.parse_action(action) if isinstance(action, dict) else action
                 new_state, events = engine.apply(state, seat, parsed)
             except IllegalAction as exc:
@@ -603,15 +662,35 @@ class GameService:
         """True when ``seat`` is played by the AI (an AI seat or one taken over)."""
         return any(s.seat == seat and (s.is_ai or s.ai_takeover) for s in seats)
 
-    def ai_action(self, spec: GameSpec, state: State, seat: str) -> Action | None:
-        """The AI's choice for ``seat`` from its own view, or ``None`` if it has no move."""
+    @staticmethod
+    def ai_level(seats: list[SeatRecord], seat: str) -> str:
+        """The level the AI plays ``seat`` at: an AI seat's own; Normal for a member's seat
+        it took over (after a timeout or a leave) and for an unknown seat."""
+        record = next((s for s in seats if s.seat == seat), None)
+        return record.ai_level if record is not None and record.is_ai else DEFAULT_LEVEL
+
+    def ai_action(self, spec: GameSpec, state: State, seat: str,
+                  level: str = DEFAULT_LEVEL) -> Action | None:
+        """The AI's choice for ``seat`` at ``level`` from its own view, or ``None`` if it
+        has no move. A level the game no longer offers plays Normal. Deterministic: the
+        policy's RNG is seeded by the game's seed, the state's version and the seat.
+        Pure CPU work: the runtime calls it through :meth:`ai_choice`, off the loop."""
         legal = spec.engine.legal_actions(state, seat)
         if not legal:
             return None
-        if spec.policy is None:
+        policy = spec.level_policy(level) or spec.policy
+        if policy is None:
             return legal[0]
         rand = random.Random(f"{state.seed}:{state.version}:{seat}")
-        return spec.policy(spec.engine.view(state, seat), legal, rand)
+        return policy(spec.engine.view(state, seat), legal, rand)
+
+    async def ai_choice(self, spec: GameSpec, state: State, seats: list[SeatRecord],
+                        seat: str) -> Action | None:
+        """:meth:`ai_action` at the seat's level (:meth:`ai_level`), run in a worker
+        thread so a slow decision (a Hard search) never blocks the event loop. The state
+        is not changed meanwhile: the caller holds the game's lock."""
+        return await asyncio.to_thread(self.ai_action, spec, state, seat,
+                                       self.ai_level(seats, seat))
 
     async def _drive_ai(
         self, record: GameRecord, seats: list[SeatRecord], spec: GameSpec, state: State
@@ -624,7 +703,7 @@ class GameService:
             seat = next((s for s in pending.seats if self.is_ai(seats, s)), None)
             if seat is None:
                 break
-            action = self.ai_action(spec, state, seat)
+            action = await self.ai_choice(spec, state, seats, seat)
             if action is None:
                 break
             new_state, events = spec.engine.apply(state, seat, action)
@@ -699,14 +778,16 @@ class GameService:
         crash or a refused post between storing a move and posting its table) gets a
         ``catchup`` update: the moves its thread never saw and the current table, published
         once (the posted version is stored with the table, so a second start posts
-        nothing). Every open lobby gets its expiry timer if it has none.
+        nothing). Every open lobby gets its expiry timer if it has none. Only the games of
+        servers this process serves (:attr:`serves`) are looked at.
 
         A game whose saved data does not validate is quarantined (logged once) and skipped;
         a database error ends the pass (its supervisor runs it again after a backoff).
         """
         checked = 0
-        records = [*await self.store.games_with_status("active"),
-                   *await self.store.finished_games_behind()]
+        records = [r for r in [*await self.store.games_with_status("active"),
+                               *await self.store.finished_games_behind()]
+                   if self.serves(r.guild_id)]
         self.note_unreadable()
         for record in records:
             update: Update | None = None
@@ -720,7 +801,7 @@ class GameService:
             if update is not None:
                 await self.publish(update)
         for lobby in await self.store.games_with_status("lobby"):
-            if await self.store.timer(lobby.id, "lobby") is None:
+            if self.serves(lobby.guild_id) and await self.store.timer(lobby.id, "lobby") is None:
                 due = lobby.options.get("expires_at", lobby.created_at + LOBBY_EXPIRES_S)
                 await self.timers.schedule(lobby.id, "lobby", "expire", float(due))
         self.note_unreadable()
@@ -878,7 +959,9 @@ class GameService:
                 update = Update(UpdateKind.IDLE_NOTICE, record, seats, spec, state)
             else:
                 now = self.clock.now()
-                await self.store.update_game(record.id, status="ended")
+                if not await self.store.update_game(record.id, when_status="active",
+                                                    status="ended"):
+                    return
                 await self.timers.cancel(record.id)
                 await self.timers.schedule(record.id, "archive", "archive",
                                            now + self.archive_after_s)
@@ -939,7 +1022,7 @@ class GameService:
                 for _ in range(50):
                     if seat_id not in spec.engine.pending(state).seats:
                         break
-                    action = self.ai_action(spec, state, seat_id)
+                    action = await self.ai_choice(spec, state, seats, seat_id)
                     if action is None:
                         break
                     new_state, events = spec.engine.apply(state, seat_id, action)
@@ -1004,7 +1087,8 @@ class GameService:
                 raise GameError("not_active", "This game is not running.")
             if user_id != record.host_id and not manage_guild:
                 raise GameError("not_host", "Only the host (or a server manager) can end it.")
-            await self.store.update_game(game_id, status="ended")
+            if not await self.store.update_game(game_id, when_status="active", status="ended"):
+                raise GameError("not_active", "This game is not running.")
             await self.timers.cancel(game_id)
             await self.timers.schedule(game_id, "archive", "archive",
                                        self.clock.now() + self.archive_after_s)
@@ -1048,7 +1132,8 @@ class GameService:
             record = await self.store.get_game(game_id)
             if record is None or record.status != "active":
                 return None
-            await self.store.update_game(game_id, status="ended")
+            if not await self.store.update_game(game_id, when_status="active", status="ended"):
+                return None
             await self.timers.cancel(game_id)
             record = await self.get(game_id)
             spec = self.spec_of(record)

@@ -476,7 +476,7 @@ class Router:
                                                **self._guild_key(ch)})
 
     def _guild_key(self, ch: SimChannel) -> dict[str, str]:
-        return {} if ch.kind == "dm" else {"guild_id": str(self.world.guild_id)}
+        return {} if ch.kind == "dm" else {"guild_id": str(ch.guild_id)}
 
     # ------------------------------------------------------------------ interactions
     def _interaction(self, token: str, *, after_callback: bool = True) -> SimInteraction:
@@ -561,7 +561,8 @@ class Router:
         limits.check_message(body, _names(files), create=True)
         body = body or {}
         orig = it.original
-        if it.response_type == 5 and orig is not None and orig.loading:
+        # (once the placeholder is deleted, a followup is a new message, as on Discord)
+        if it.response_type == 5 and orig is not None and orig.loading and not orig.deleted:
             self._check_interaction_post(it.channel, orig.ephemeral_for is not None)
             body = dict(body)
             body.pop("flags", None)
@@ -805,7 +806,7 @@ class Router:
         if user_id not in th.members:
             th.members.add(user_id)
             self.sb.gateway("THREAD_MEMBERS_UPDATE", {
-                "id": str(th.id), "guild_id": str(self.world.guild_id),
+                "id": str(th.id), "guild_id": str(th.guild_id),
                 "member_count": len(th.members), "added_members": [{
                     "id": str(th.id), "user_id": str(user_id),
                     "join_timestamp": self.world.clock.iso(), "flags": 0}]})
@@ -818,7 +819,7 @@ class Router:
         if user_id in th.members:
             th.members.discard(user_id)
             self.sb.gateway("THREAD_MEMBERS_UPDATE", {
-                "id": str(th.id), "guild_id": str(self.world.guild_id),
+                "id": str(th.id), "guild_id": str(th.guild_id),
                 "member_count": len(th.members), "removed_member_ids": [str(user_id)]})
         return None
 

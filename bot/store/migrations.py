@@ -253,6 +253,12 @@ MIGRATIONS: list[Migration] = [
         ALTER TABLE timers ADD COLUMN lease_until DOUBLE PRECISION;
         """,
     ),
+    Migration(
+        "each AI seat's level (issue 19): 'easy', 'normal' or 'hard' (bot.ai.levels.Level); "
+        "seats added before this migration, and members' seats, read 'normal'",
+        sqlite="ALTER TABLE seats ADD COLUMN ai_level TEXT NOT NULL DEFAULT 'normal';",
+        postgres="ALTER TABLE seats ADD COLUMN ai_level TEXT NOT NULL DEFAULT 'normal';",
+    ),
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

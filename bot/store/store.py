@@ -131,6 +131,9 @@ class SeatRecord(BaseModel):
     ai_takeover: bool = False
     #: What the seat's member was last sent by DM about their hand (a game's own key).
     dm_hand: str | None = None
+    #: How strongly an AI seat plays (migration 8; a ``bot.ai.levels.Level`` value). A
+    #: member's seat keeps ``"normal"``: a seat the AI takes over plays at Normal.
+    ai_level: str = "normal"
 
 
 class ActionRecord(BaseModel):
@@ -455,8 +458,12 @@ class Store:
         )
         return _readable(rows, self.unreadable)
 
-    async def update_game(self, game_id: int, **fields: Any) -> None:
-        """Set columns of a game row (message ids, thread id, status, options)."""
+    async def update_game(self, game_id: int, *, when_status: str | None = None,
+                          **fields: Any) -> bool:
+        """Set columns of a game row (message ids, thread id, status, options). With
+        ``when_status`` only while the game's status is that one (checked in the same
+        statement, so a change another process made first wins). Returns whether the row
+        was written."""
         allowed = {
             "thread_id", "lobby_message_id", "table_message_id", "status", "options", "host_id",
             "pinged_key", "table_version",
@@ -467,11 +474,13 @@ class Store:
         if "options" in fields:
             fields["options"] = json.dumps(fields["options"])
         cols = ", ".join(f"{k}=?" for k in fields)
+        where, extra = ("", ()) if when_status is None else (" AND status=?", (when_status,))
         async with self._tx() as db:
-            await db.execute(
-                f"UPDATE games SET {cols}, updated_at=? WHERE id=?",
-                (*fields.values(), self._clock(), game_id),
+            count = await db.execute(
+                f"UPDATE games SET {cols}, updated_at=? WHERE id=?{where}",
+                (*fields.values(), self._clock(), game_id, *extra),
             )
+        return bool(count)
 
     async def mark_shown(self, game_id: int, version: int) -> None:
         """Record that the game's thread shows state ``version`` (its table, or what the
@@ -585,11 +594,13 @@ class Store:
         return [_seat(r) for r in rows]
 
     async def add_seat(
-        self, game_id: int, *, user_id: int | None, name: str, is_ai: bool, max_seats: int
+        self, game_id: int, *, user_id: int | None, name: str, is_ai: bool, max_seats: int,
+        ai_level: str = "normal",
     ) -> SeatRecord | None:
-        """Add a seat to a lobby (next free ``sN`` id and position). Returns ``None`` when
-        the lobby is full, not a lobby any more, or ``user_id`` already sits there. The
-        game's row is locked while the seats are counted."""
+        """Add a seat to a lobby (next free ``sN`` id and position; ``ai_level``: an AI
+        seat's level). Returns ``None`` when the lobby is full, not a lobby any more, or
+        ``user_id`` already sits there. The game's row is locked while the seats are
+        counted."""
         async with self._tx() as db:
             game = await db.fetchrow(
                 "SELECT status FROM games WHERE id=?" + db.for_update, (game_id,))
@@ -606,13 +617,14 @@ class Store:
             seat = next(f"s{i}" for i in range(len(rows) + 1) if f"s{i}" not in used)
             position = max((r["position"] for r in rows), default=-1) + 1
             await db.execute(
-                "INSERT INTO seats (game_id, seat, position, user_id, name, is_ai)"
-                " VALUES (?,?,?,?,?,?)",
-                (game_id, seat, position, user_id, name, int(is_ai)),
+                "INSERT INTO seats (game_id, seat, position, user_id, name, is_ai, ai_level)"
+                " VALUES (?,?,?,?,?,?,?)",
+                (game_id, seat, position, user_id, name, int(is_ai), ai_level),
             )
             await db.execute("UPDATE games SET updated_at=? WHERE id=?", (self._clock(), game_id))
         return SeatRecord(
-            game_id=game_id, seat=seat, position=position, user_id=user_id, name=name, is_ai=is_ai
+            game_id=game_id, seat=seat, position=position, user_id=user_id, name=name, is_ai=is_ai,
+            ai_level=ai_level,
         )
 
     async def remove_seat(self, game_id: int, seat: str) -> bool:
@@ -644,9 +656,10 @@ class Store:
         return await self.seats(game_id)
 
     async def set_seat(self, game_id: int, seat: str, **fields: Any) -> None:
-        """Update a seat's ``is_ai``, ``missed_turns``, ``ai_takeover``, ``user_id``, ``name``
-        or ``dm_hand``."""
-        allowed = {"is_ai", "missed_turns", "ai_takeover", "user_id", "name", "dm_hand"}
+        """Update a seat's ``is_ai``, ``missed_turns``, ``ai_takeover``, ``user_id``, ``name``,
+        ``dm_hand`` or ``ai_level``."""
+        allowed = {"is_ai", "missed_turns", "ai_takeover", "user_id", "name", "dm_hand",
+                   "ai_level"}
         if set(fields) - allowed:
             raise ValueError(f"cannot update {sorted(set(fields) - allowed)}")
         cols = ", ".join(f"{k}=?" for k in fields)

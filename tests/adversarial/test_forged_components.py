@@ -3,6 +3,8 @@ and select values that are not among the options (a modified client can send bot
 
 from __future__ import annotations
 
+from bot.games.llamas_alpacas.models import Move
+from bot.present.base import decision_key
 from tests.adversarial.conftest import make_bot, open_negotiation, start
 from tests.faults.common import click_injected, click_raw
 
@@ -24,7 +26,13 @@ async def test_a_forged_move_click_cannot_wipe_the_public_table(world, sb):
     table = thread.last_message
     version = (await sb.bot.store.get_game(1)).version
     labels = list(table.labels)
-    await click_raw(sb, bo, table, f"hb:g:1:{version}:mt.4.0")
+    # The code of Ana's move-panel button "move the card on 5 to 1", pressed by Bo.
+    _, _, spec, state = await sb.bot.service.load(1)
+    legal = spec.engine.legal_actions(state, "s0")
+    key = decision_key(spec.engine.pending(state), legal)
+    index = legal.index(Move(src=4, dst=0))
+    del version
+    await click_raw(sb, bo, table, f"hb:g:1:x:a.{key}.{index}")
     assert bo.last_reply.ephemeral
     assert bo.last_reply.content == NO + "It is Ana's turn."
     assert world.message(table.id).labels == labels
@@ -59,30 +67,36 @@ async def test_other_players_panel_ids_are_refused_and_change_nothing(world, sb)
 
 async def test_unicode_digit_values_are_refused_in_words(world, sb):
     ana, bo, thread = await la_after_setup(world)
-    version = (await sb.bot.store.get_game(1)).version
-    await click_injected(sb, ana, thread, f"hs:g:1:{version}:kp", values=["\u00b2"])
-    assert ana.last_reply.content == NO + "Choose one way to keep 10 treats."
+    _, _, spec, state = await sb.bot.service.load(1)
+    key = decision_key(spec.engine.pending(state), spec.engine.legal_actions(state, "s0"))
+    await click_injected(sb, ana, thread, f"hs:g:1:x:s.{key}", values=["\u00b2"])
+    assert ana.last_reply.content == NO + "Choose one of the options shown."
     del bo
 
 
 async def test_unleashed_values_outside_the_options_are_refused(world, sb):
-    """Baby, field, play, choice and respond selects with values that were never offered."""
+    """A Baby select with values that were never offered, a select of a decision that never
+    was, and Respond/Pass of a window that is not open are refused in words."""
     bo = world.member("Bo")
     lobby = await start(world, "llamas-unleashed", ["Ana", "Bo"])
     thread = lobby.thread
+    await bo.click(thread.last_message, "Choose your Baby")
+    babies = bo.last_reply.selects()[0]["custom_id"]
+    assert babies.startswith("hs:g:1:x:s.")
     before = await sb.bot.store.get_game(1)
+    bad = NO + "This button is not one herdbot understands."
+    closed = NO + "This reaction window has closed."
+    shown = NO + "Choose one of the options shown."
     cases = [
-        ("hs:g:1:x:bsel", ["9999"], "That Baby is no longer in the Nursery: choose another."),
-        ("hs:g:1:x:bsel", ["-1"], "That Baby is no longer in the Nursery: choose another."),
-        ("hs:g:1:x:bsel", ["\u00b2"], "That Baby is no longer in the Nursery: choose another."),
-        ("hs:g:1:x:rsel.0", ["1"], "This reaction window has closed."),
-        ("hs:g:1:x:ch.0", ["0"], "That choice is no longer open."),
-        ("hs:g:1:x:play.1", ["1"], "It is not your turn."),
+        (babies, ["9999"], shown), (babies, ["-1"], shown), (babies, ["\u00b2"], shown),
+        ("hs:g:1:x:s.0123456789", ["1"], "This table has moved on. Here is the current one:"),
+        ("hb:g:1:x:resp.0", None, closed), ("hb:g:1:x:pass.0", None, closed),
+        ("hs:g:1:x:play.1", ["1"], bad),
     ]
     for cid, values, answer in cases:
         await click_injected(sb, bo, thread, cid, values=values)
         assert bo.last_reply.ephemeral
-        assert bo.last_reply.content.startswith(NO + answer), (cid, bo.last_reply.content)
+        assert bo.last_reply.content == answer, (cid, bo.last_reply.content)
     after = await sb.bot.store.get_game(1)
     assert (after.version, after.state) == (before.version, before.state)
 

@@ -37,32 +37,39 @@ async def ana_holds_an_unplayable_card(world, sb):
     raise AssertionError("situation not reached")
 
 
-async def test_a_refusal_naming_a_hand_card_never_falls_back_to_the_thread(world, sb):
+async def test_a_hand_panel_answered_late_never_falls_back_to_the_thread(world, sb):
+    """My hand acknowledged too late: the panel (which names every card in the hand) goes
+    to the member's DMs, never to the thread."""
     ana = world.member("Ana")
     thread, card = await ana_holds_an_unplayable_card(world, sb)
     table = [m for m in thread.all_messages if not m.ephemeral and m.components][-1]
-    await ana.click(table, "My hand")
-    panel = ana.last_reply
-    count = len(thread.all_messages)
+    count, dms = len(thread.all_messages), len(ana.dms)
     world.faults.late_ack()
-    await ana.select(panel, [str(card)], custom_id=panel.selects()[0]["custom_id"])
+    await ana.click(table, "My hand")
     public = [m.text for m in thread.all_messages[count:] if not m.ephemeral]
     name = catalog()[card].name
     assert not any(name in text for text in public), public
+    assert len(ana.dms) == dms + 1 and name in ana.dms[-1].text
 
 
-async def test_the_same_refusal_is_ephemeral_when_discord_answers_in_time(world, sb):
+async def test_an_unplayable_card_is_not_offered_and_a_forged_index_is_refused_privately(
+        world, sb):
+    """Issue 15: the play select offers only legal plays (the hand above it lists every
+    card); a value past the legal actions is refused ephemerally, nothing changes."""
     ana = world.member("Ana")
     thread, card = await ana_holds_an_unplayable_card(world, sb)
     table = [m for m in thread.all_messages if not m.ephemeral and m.components][-1]
     await ana.click(table, "My hand")
     panel = ana.last_reply
+    name = catalog()[card].name
+    assert f"**{name}**" in panel.embeds[0]["description"]
+    assert not any(o["label"].startswith(name) for o in panel.selects()[0]["options"])
     count = len(thread.all_messages)
     before = await sb.bot.store.get_game(1)
-    await ana.select(panel, [str(card)], custom_id=panel.selects()[0]["custom_id"])
-    name = catalog()[card].name
+    await sb.run_component(ana, panel, {"custom_id": panel.selects()[0]["custom_id"],
+                                        "component_type": 3, "values": ["9999"]})
     assert ana.last_reply.ephemeral
-    assert ana.last_reply.content.startswith(f"\N{NO ENTRY SIGN} You cannot play {name} right now.")
+    assert ana.last_reply.content == "\N{NO ENTRY SIGN} Choose one of the options shown."
     assert [m for m in thread.all_messages[count:] if not m.ephemeral] == []
     after = await sb.bot.store.get_game(1)
     assert (after.version, after.state) == (before.version, before.state)

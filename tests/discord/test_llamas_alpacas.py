@@ -17,6 +17,7 @@ from bot.app import builtin_games
 from bot.games.llamas_alpacas.cards import cards_by_id
 from bot.games.llamas_alpacas.models import Move
 from bot.games.registry import Registry
+from bot.present.base import decision_key
 from bot.sandbox import World
 from bot.sandbox.demo import NAMES, play_game
 from tests.discord.conftest import make_bot
@@ -309,11 +310,11 @@ async def test_keep_treats_select_offers_the_splits(la):
     # Someone else's choice is refused; state unchanged.
     v = await version(bot)
     tomasz, maya = world.member("Tomasz"), world.member("Maya")
-    await tomasz.select(table, values=["4"])
+    await tomasz.select(table, values=["Keep 4 clovers, 6 carrots"])
     assert tomasz.last_reply.content == "\N{NO ENTRY SIGN} It is Maya's turn."
     assert await version(bot) == v
     row1 = (state.row[0].clovers, state.row[0].carrots)
-    await maya.select(table, values=["5"])
+    await maya.select(table, values=["Keep 5 clovers, 5 carrots"])
     _, _, _, after = await bot.service.load(1)
     assert (after.players[0].clovers, after.players[0].carrots) == (5, 5)
     assert (after.row[0].clovers, after.row[0].carrots) == (row1[0], row1[1] + 1)
@@ -463,23 +464,32 @@ async def test_forged_or_out_of_range_components_are_refused_in_words(la):
     world, bot = la
     state, active, other, thread = await _after_setup(world, bot)
     v = await version(bot)
+    _, _, spec, st = await bot.service.load(1)
+    seat = st.seats[st.active]
+    legal = spec.engine.legal_actions(st, seat)
+    key = decision_key(spec.engine.pending(st), legal)
     bad = "\N{NO ENTRY SIGN} This button is not one herdbot understands."
+    moved = "This table has moved on. Here is the current one:"
+    pick = "\N{NO ENTRY SIGN} Choose one of the options shown."
     cases = [
-        (f"hb:g:1:{v}:pl.9", None, bad), (f"hb:g:1:{v}:tk.0", None, bad),
-        (f"hb:g:1:{v}:tk.7", None, bad), (f"hb:g:1:{v}:mt.0.99", None, bad),
-        (f"hb:g:1:{v}:mf.x", None, bad), (f"hb:g:1:{v}:zz", None, bad),
-        (f"hb:g:1:{v}:st.3", None, "This table has moved on. Here is the current one:"),
-        (f"hs:g:1:{v}:kp", ["11"], "\N{NO ENTRY SIGN} Choose one way to keep 10 treats."),
-        (f"hs:g:1:{v}:kp", ["4"],  # a keep choice that is no longer (or not yet) open
-         "\N{NO ENTRY SIGN} Take a card from the row or move a card on your board."),
-        (f"hb:g:1:{v}:pl.4", None,
-         "\N{NO ENTRY SIGN} Take a card from the row or move a card on your board."),
-        (f"hb:g:1:{v}:mt.0.4", None, "\N{NO ENTRY SIGN} There is no card on that space to move."),
+        (f"hb:g:1:x:a.{key}.{len(legal)}", None, bad),  # one past the legal actions
+        (f"hb:g:1:x:a.{key}.9999", None, bad),
+        (f"hb:g:1:x:o.{key}.zz", None, bad),  # no such panel
+        (f"hb:g:1:x:o.{key}.mf0", None, bad),  # no card on space 1 to move
+        (f"hs:g:1:x:s.{key}", [str(len(legal))], pick),
+        (f"hs:g:1:x:s.{key}", ["x"], pick), (f"hs:g:1:x:s.{key}", ["\u00b2"], pick),
+        (f"hb:g:1:x:a.{'0' * 10}.0", None, moved),  # a decision that never was
+        (f"hb:g:1:{v}:tk.1", None, bad), (f"hb:g:1:{v}:st.3", None, bad),  # old codes
+        (f"hb:g:1:{v}:zz", None, bad),
     ]
     for custom_id, values, answer in cases:
         await click_injected(world.sandbox, active, thread, custom_id, values=values)
         assert active.last_reply.content == answer, custom_id
         assert await version(bot) == v
+    # A forged click of a legal index by the player not to act: the engine's refusal.
+    await click_injected(world.sandbox, other, thread, f"hb:g:1:x:a.{key}.0")
+    assert other.last_reply.content == f"\N{NO ENTRY SIGN} It is {active.name}'s turn."
+    assert await version(bot) == v
 
 
 async def test_my_hand_and_rules_example(la):

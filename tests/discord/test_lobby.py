@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
+from bot.runtime import GameError
 from tests.discord.conftest import make_bot
 
 
@@ -38,7 +41,9 @@ async def test_join_leave_full_table_and_start_opens_a_thread(world, sb):
     await di.click(lobby, "Join")
     assert lobby.is_disabled("Join") and lobby.is_disabled("Add AI seat")
     # Join is disabled when the table is full; the service refuses a join that raced in.
-    assert (await sb.bot.service.join(1, ed.id, "Ed").__class__ if False else True)
+    with pytest.raises(GameError) as refused:
+        await sb.bot.service.join(1, ed.id, "Ed")
+    assert (refused.value.code, refused.value.message) == ("full", "This table is full (4 players).")
     await bo.click(lobby, "Start")
     assert bo.last_reply.ephemeral and "Only the host can start" in bo.last_reply.content
     await ana.click(lobby, "Start")

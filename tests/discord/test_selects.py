@@ -14,8 +14,17 @@ from bot.discord.choices import Option, paged_select, parse_page, split_selects
 from bot.discord.components import view_of
 from bot.games.pacapaca.cards import catalog as pacapaca_catalog
 from bot.games.registry import Registry
+from bot.games.unleashed.models import Play
 from tests.discord.conftest import make_bot
-from tests.discord.test_unleashed import CAT, install, new_bot, open_panel, start, state_of
+from tests.discord.test_unleashed import (
+    CAT,
+    install,
+    new_bot,
+    open_panel,
+    play_card,
+    start,
+    state_of,
+)
 from tests.games.unleashed.unleashed_helpers import build
 from tests.support.component_rules import assert_components_ok, component_problems
 
@@ -169,40 +178,42 @@ async def test_a_hand_of_30_plays_its_30th_card_from_the_second_page(world, sb):
     await install(world, sb.bot, st)
     panel = await open_panel(ana, thread)
     assert panel.embeds[0]["title"] == "Your hand (30 cards)"
+    # One option per legal play (the Trail Llama, last in the hand, has one per Field).
+    legal = (await sb.bot.game_cog("llamas-unleashed").load_table(1)).legal("s0")
+    plays = [i for i, a in enumerate(legal) if isinstance(a, Play)]
+    n = len(plays)
+    assert n > 28 and legal[plays[-1]] == Play(card=animal, field="s2")
     sel = panel.selects()
-    assert [_code(s) for s in sel] == ["play.1,p0"] and len(sel[0]["options"]) == 25
-    assert sel[0]["placeholder"] == "Cards 1-25 of 30: Play a card from your hand"
-    assert panel.labels == [f"{LEFT} Previous", f"Cards 26-30 of 30 {RIGHT}", "Draw a card",
+    assert len(sel) == 1 and _code(sel[0]).startswith("s.") and _code(sel[0]).endswith(",p0")
+    assert len(sel[0]["options"]) == 25
+    assert sel[0]["placeholder"] == f"Cards 1-25 of {n}: Play a card from your hand"
+    assert panel.labels == [f"{LEFT} Previous", f"Cards 26-{n} of {n} {RIGHT}", "Draw a card",
                             "Refresh"]
     assert panel.is_disabled(f"{LEFT} Previous")
-    await ana.click(panel, f"Cards 26-30 of 30 {RIGHT}")
+    await ana.click(panel, f"Cards 26-{n} of {n} {RIGHT}")
     # The same ephemeral, edited in place, shows page 2.
     page2 = ana.last_reply
     assert page2.id == panel.id and page2.ephemeral
     sel = page2.selects()[0]
-    assert _code(sel) == "play.1,p1"
-    assert sel["placeholder"] == "Cards 26-30 of 30: Play a card from your hand"
-    assert [o["value"] for o in sel["options"]] == [str(c) for c in st.hands["s0"][25:]]
-    assert page2.labels[:2] == [f"{LEFT} Cards 1-25 of 30", f"Next {RIGHT}"]
-    await ana.select(page2, [str(animal)], custom_id=sel["custom_id"])
-    field = ana.last_reply
-    assert field.content == "Into whose Field does Trail Llama go?"
-    assert [o["label"] for o in field.selects()[0]["options"]] == ["Your Field", "Bo's Field",
-                                                                  "Cy's Field"]
-    await ana.select(field, ["s0"], custom_id=field.selects()[0]["custom_id"])
+    assert _code(sel).endswith(",p1")
+    assert sel["placeholder"] == f"Cards 26-{n} of {n}: Play a card from your hand"
+    assert [o["value"] for o in sel["options"]] == [str(i) for i in plays[25:]]
+    assert [o["label"] for o in sel["options"]][-3:] == [
+        "Trail Llama: your Field", "Trail Llama: Bo's Field", "Trail Llama: Cy's Field"]
+    assert page2.labels[:2] == [f"{LEFT} Cards 1-25 of {n}", f"Next {RIGHT}"]
+    await ana.select(page2, [str(legal.index(Play(card=animal, field="s0")))],
+                     custom_id=sel["custom_id"])
     after = await state_of(sb.bot)
     assert animal in after.fields["s0"] and len(after.hands["s0"]) == 29
-    # The follow-up panel shows the 29 cards left, from page 1.
+    # The follow-up panel shows the plays left (the Llama's three are gone), from page 1.
     fresh = ana.last_reply
     assert fresh.id != panel.id
-    assert fresh.selects()[0]["placeholder"] == "Cards 1-25 of 29: Play a card from your hand"
-    # The turn moves on (a draw ends the Action phase); the old page is refused in words.
+    assert fresh.selects()[0]["placeholder"] == f"Cards 1-25 of {n - 3}: Play a card from your hand"
+    # The turn moves on (a draw ends the Action phase); the old page is out of date.
     await ana.click(fresh, "Draw a card")
     assert (await state_of(sb.bot)).choice is not None  # discarding down to the limit
-    await ana.click(page2, f"{LEFT} Cards 1-25 of 30")
-    assert ana.last_reply.content == (
-        "\N{NO ENTRY SIGN} This panel is out of date (the game has moved on). Press **My hand** "
-        "for a fresh one.")
+    await ana.click(page2, f"{LEFT} Cards 1-25 of {n}")
+    assert ana.last_reply.content == "This table has moved on. Here is the current one:"
     assert assert_components_ok(world) >= 5
 
 
@@ -230,7 +241,7 @@ async def test_a_lasso_at_7_and_8_players_steals_the_last_of_more_than_25_target
     st = build(n, hands={"s0": ["lasso"]}, fields=fields)
     await install(world, sb.bot, st)
     panel = await open_panel(ana, thread)
-    await ana.select(panel, [str(st.hands["s0"][0])], custom_id=panel.selects()[0]["custom_id"])
+    await play_card(sb, ana, panel, st.hands["s0"][0])
     chooser = ana.last_reply
     assert chooser.content == "**Choose a card to steal (Lasso):**"
     choice = (await state_of(sb.bot)).choice
@@ -238,14 +249,14 @@ async def test_a_lasso_at_7_and_8_players_steals_the_last_of_more_than_25_target
     last = choice.options[-1]
     assert last.seat is None and last.card in st.fields[f"s{n - 1}"]
     sel = chooser.selects()
-    assert [_code(s) for s in sel] == [f"ch.{choice.id},p0"]
+    assert len(sel) == 1 and _code(sel[0]).startswith("s.") and _code(sel[0]).endswith(",p0")
     assert sel[0]["placeholder"] == f"Options 1-25 of {targets}: Choose a card to steal (Lasso):"
     # Next, then the last option (its value is its index in the engine's list).
     await ana.click(chooser, f"Options 26-{targets} of {targets} {RIGHT}")
     page2 = ana.last_reply
     assert page2.id == chooser.id
     sel = page2.selects()[0]
-    assert _code(sel) == f"ch.{choice.id},p1"
+    assert _code(sel).endswith(",p1")
     assert [o["value"] for o in sel["options"]] == [str(i) for i in range(25, targets)]
     name = CAT[last.card].name
     assert sel["options"][-1]["label"] == f"{name} ({NAMES8[n - 1]})"
@@ -296,7 +307,7 @@ async def test_pacapaca_deal_editor_offers_all_30_neck_cards_in_two_selects(worl
     await world.settle()
     table = [m for m in am.visible(thread) if not m.ephemeral and m.components][-1]
     await am.click(table, "Negotiate")
-    await am.select(am.last_reply, [other])
+    await am.select(am.last_reply, [am.last_reply.selects()[0]["options"][0]["label"]])  # other
     panel = [m for m in am.visible(thread) if not m.ephemeral and m.components][-1]
     await am.click(panel, "Edit deal")
     editor = am.last_reply

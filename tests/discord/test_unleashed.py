@@ -11,11 +11,12 @@ import pytest_asyncio
 from bot.app import builtin_games
 from bot.games.registry import Registry
 from bot.games.unleashed.cards import catalog
-from bot.games.unleashed.models import Activate, UnleashedState
+from bot.games.unleashed.models import Activate, ChooseBaby, Play, Respond, UnleashedState
 from bot.sandbox import World
 from bot.sandbox.demo import NAMES, play_game
-from bot.sandbox.drivers.unleashed import find
-from cogs.unleashed import NEUTRAL_PASS, NEUTRAL_RESPOND, OUT_OF_DATE
+from bot.sandbox.drivers import DriverContext
+from bot.sandbox.drivers.unleashed import find, press
+from cogs.unleashed import NEUTRAL_PASS, NEUTRAL_RESPOND
 from tests.discord.conftest import make_bot
 from tests.games.unleashed.unleashed_helpers import act, build, pass_turn
 
@@ -25,6 +26,9 @@ SPEC = builtin_games()["llamas-unleashed"]
 EXT = ("cogs.lobby", "cogs.game", "cogs.admin", "cogs.unleashed")
 CAT = catalog()
 BOLT = "\N{HIGH VOLTAGE SIGN}"
+#: The answer to a choice drawn for a decision that is over (GameCog.answer_stale).
+MOVED_ON = "This table has moved on. Here is the current one:"
+SEATS = {"Ana": "s0", "Bo": "s1", "Cy": "s2"}
 
 
 def new_bot(db, clock):
@@ -91,7 +95,33 @@ async def open_panel(member, thread):
 
 
 async def pick(member, message, prefix, value):
+    """Choose option ``value`` (for a choice: the option's number, which is its index in
+    the legal actions) in the select whose code starts with ``prefix``."""
     await member.select(message, [str(value)], custom_id=find(message, prefix)["custom_id"])
+
+
+async def press_as(sb, member, message, action, gid=1):
+    """The component of ``message`` that plays ``action`` for ``member`` (the driver's
+    decoding: by action, not label)."""
+    ctx = DriverContext(world=member.world, bot=sb.bot, member=member, game_id=gid,
+                        seat=SEATS[member.name])
+    await press(ctx, message, action)
+
+
+async def play_card(sb, member, message, card, field=None, gid=1):
+    """Play ``card`` (into ``field``'s Field when given) from ``member``'s hand panel."""
+    table = await sb.bot.game_cog("llamas-unleashed").load_table(gid)
+    plays = [a for a in table.legal(SEATS[member.name]) if isinstance(a, Play)
+             and a.card == card and (field is None or a.field == field)]
+    assert len(plays) == 1, plays
+    await press_as(sb, member, message, plays[0], gid)
+
+
+async def select_label(member, message, label):
+    """Choose the option labelled ``label`` in the (only) select of ``message``."""
+    sel = find(message, "s.")
+    value = next(o["value"] for o in sel["options"] if o["label"] == label)
+    await member.select(message, [value], custom_id=sel["custom_id"])
 
 
 def cid_of(state, key, zone):
@@ -115,9 +145,9 @@ async def test_baby_choice_by_select_and_random_on_timeout(world, sb, clock):
     await ana.click(table, "Choose your Baby")
     menu = ana.last_reply
     assert menu.ephemeral and menu.content == "Choose your Baby:"
-    babies = [o["label"] for o in find(menu, "bsel")["options"]]
+    babies = [o["label"] for o in find(menu, "s.")["options"]]
     assert len(babies) == 12 and babies[0] == "Cria Button"
-    await pick(ana, menu, "bsel", CAT.ids_of("kid_clover")[0])
+    await press_as(sb, ana, menu, ChooseBaby(card=CAT.ids_of("kid_clover")[0]))
     st = await state_of(sb.bot)
     assert keys(st.fields["s0"]) == ["kid_clover"] and st.babies_chosen == ["s0"]
     # Set-up is one decision: the table is edited in place with the line, and it (and its
@@ -126,10 +156,13 @@ async def test_baby_choice_by_select_and_random_on_timeout(world, sb, clock):
     assert ("\N{BULLET} Ana chooses Kid Clover for their Field."
             in table.embeds[0]["description"])
     assert table_of(bo, thread).id == table.id and not table.is_disabled("Choose your Baby")
-    # A second choice is refused in words, nothing changes.
+    # A second choice from the old menu is out of date (the Nursery changed), nothing
+    # changes; the Baby opener now refuses Ana in the engine's words.
     before = await version(sb.bot)
-    await pick(ana, menu, "bsel", CAT.ids_of("cria_wisp")[0])
-    assert ana.last_reply.content.endswith("You already have your Baby.")
+    await select_label(ana, menu, "Cria Wisp")
+    assert ana.last_reply.content == MOVED_ON
+    await ana.click(table, "Choose your Baby")
+    assert ana.last_reply.content == "\N{NO ENTRY SIGN} It is not your decision right now."
     assert await version(sb.bot) == before
     # Bo does not choose: the rules timer picks a random Baby, deals and starts.
     clock.advance(61)
@@ -183,7 +216,7 @@ async def test_closed_dms_get_one_notice_without_secrets(world, sb, clock):
     panel = await open_panel(who, thread)
     await who.click(panel, "Draw a card")
     while (await state_of(sb.bot)).choice is not None:  # discard down to the limit if needed
-        await pick(who, who.last_reply, "ch.", 0)
+        await pick(who, who.last_reply, "s.", 0)
     assert (await state_of(sb.bot)).turn == st.turn + 1
     public = [m.content for m in thread.all_messages if not m.ephemeral]
     assert public.count(notice) == 1 and bo.dms == []
@@ -203,15 +236,13 @@ async def test_counter_instant_takes_the_card_and_the_window_names_nobody(world,
     llama = cid_of(st, "trail_llama", st.hands["s0"])
     panel = await open_panel(ana, thread)
     assert panel.content == "Your Action phase: play a card or draw one."
-    options = find(panel, "play.")["options"]
-    assert [o["label"] for o in options] == ["Trail Llama", "Hay Harvest"]
-    assert options[1]["description"] == "Magic: Draw 2 cards."
-    await pick(ana, panel, "play.", llama)
-    where = ana.last_reply
-    assert where.content == "Into whose Field does Trail Llama go?"
-    assert [o["label"] for o in find(where, "field.")["options"]] == [
-        "Your Field", "Bo's Field", "Cy's Field"]
-    await pick(ana, where, "field.", "s0")
+    options = find(panel, "s.")["options"]
+    # One option per play: a card that may go into several Fields names the Field.
+    assert [o["label"] for o in options] == [
+        "Trail Llama: your Field", "Trail Llama: Bo's Field", "Trail Llama: Cy's Field",
+        "Hay Harvest"]
+    assert options[3]["description"] == "Magic: Draw 2 cards."
+    await play_card(sb, ana, panel, llama, "s0")
     table = thread.last_message
     deadline = int(clock.now()) + 20
     # The window is stated once: the pile in the headline, when it closes in the table.
@@ -231,7 +262,7 @@ async def test_counter_instant_takes_the_card_and_the_window_names_nobody(world,
     await bo.click(table, "Respond")
     menu = bo.last_reply
     assert menu.content == "Answer **Ana plays Trail Llama** with:"
-    await pick(bo, menu, "rsel.", cid_of(st, "llama_spit", st.hands["s1"]))
+    await press_as(sb, bo, menu, Respond(card=cid_of(st, "llama_spit", st.hands["s1"])))
     after = await state_of(sb.bot)
     assert llama in after.hands["s1"] and llama not in after.fields["s0"]
     assert keys(after.discard)[-1] == "llama_spit"
@@ -248,9 +279,8 @@ async def test_window_closes_early_when_everyone_who_could_answer_passed(world, 
                fields={"s0": ["cria_button"], "s1": ["lamb_acorn"], "s2": ["kid_clover"]},
                plays=2)
     await install(world, sb.bot, st)
-    await pick(ana, await open_panel(ana, thread), "play.",
-               cid_of(st, "trail_llama", st.hands["s0"]))
-    await pick(ana, ana.last_reply, "field.", "s0")
+    await play_card(sb, ana, await open_panel(ana, thread),
+                    cid_of(st, "trail_llama", st.hands["s0"]), "s0")
     window = thread.last_message
     await bo.click(window, "Pass")
     assert bo.last_reply.content == NEUTRAL_PASS
@@ -269,9 +299,8 @@ async def test_late_answers_about_hands_go_by_dm_never_to_the_thread(world, sb):
     st = build(3, hands={"s0": ["trail_llama"], "s1": ["llama_spit"], "s2": ["meadow_goat"]},
                fields={"s0": ["cria_button"], "s1": ["lamb_acorn"], "s2": ["kid_clover"]})
     await install(world, sb.bot, st)
-    await pick(ana, await open_panel(ana, thread), "play.",
-               cid_of(st, "trail_llama", st.hands["s0"]))
-    await pick(ana, ana.last_reply, "field.", "s0")
+    await play_card(sb, ana, await open_panel(ana, thread),
+                    cid_of(st, "trail_llama", st.hands["s0"]), "s0")
     window = thread.last_message
     public_before = len([m for m in thread.all_messages if not m.ephemeral])
     world.faults.late_ack()
@@ -303,11 +332,10 @@ async def test_ambush_instant_and_a_choice_made_by_another_player(world, sb):
                        "s2": ["kid_clover"]}, plays=2)
     await install(world, sb.bot, st)
     panel = await open_panel(ana, thread)
-    await pick(ana, panel, "play.", cid_of(st, "woolly_ram", st.hands["s0"]))
-    await pick(ana, ana.last_reply, "field.", "s0")
+    await play_card(sb, ana, panel, cid_of(st, "woolly_ram", st.hands["s0"]), "s0")
     table = thread.last_message
     await cy.click(table, "Respond")
-    await pick(cy, cy.last_reply, "rsel.", cid_of(st, "coyote_ambush", st.hands["s2"]))
+    await press_as(sb, cy, cy.last_reply, Respond(card=cid_of(st, "coyote_ambush", st.hands["s2"])))
     # Cy chooses which of Ana's Animals the Coyote takes: pinged, from My hand.
     table = thread.last_message
     assert table.content == cy.mention
@@ -316,14 +344,14 @@ async def test_ambush_instant_and_a_choice_made_by_another_player(world, sb):
     # Ana sending Cy's choice is refused; nothing changes.
     cy_panel = await open_panel(cy, thread)
     assert cy_panel.content.startswith("**Choose")
-    labels = [o["label"] for o in find(cy_panel, "ch.")["options"]]
+    labels = [o["label"] for o in find(cy_panel, "s.")["options"]]
     assert labels == ["Cria Button (Ana)", "Trail Llama (Ana)"]
-    data = {"custom_id": find(cy_panel, "ch.")["custom_id"], "component_type": 3,
+    data = {"custom_id": find(cy_panel, "s.")["custom_id"], "component_type": 3,
             "values": ["1"]}
     await sb.run_component(ana, cy_panel, data)
-    assert ana.last_reply.content.endswith("That choice is not yours to make.")
+    assert ana.last_reply.content == "\N{NO ENTRY SIGN} It is not your decision right now."
     assert await version(sb.bot) == mid.version
-    await pick(cy, cy_panel, "ch.", 1)
+    await pick(cy, cy_panel, "s.", 1)
     after = await state_of(sb.bot)
     assert keys(after.fields["s0"]) == ["cria_button", "woolly_ram"]
     assert "trail_llama" in keys(after.discard)
@@ -343,7 +371,7 @@ async def test_restart_during_an_open_window_then_respond_pass_and_timer(world, 
                        "s2": ["kid_clover"]}, plays=1)
     await install(world, sb.bot, st)
     panel = await open_panel(ana, thread)
-    await pick(ana, panel, "play.", cid_of(st, "stampede", st.hands["s0"]))
+    await play_card(sb, ana, panel, cid_of(st, "stampede", st.hands["s0"]))
     window = thread.last_message
     assert window.content == f"{BOLT} Ana plays Stampede"
     await world.disconnect()
@@ -356,7 +384,7 @@ async def test_restart_during_an_open_window_then_respond_pass_and_timer(world, 
     assert len([m for m in thread.all_messages if not m.ephemeral]) == count
     # Bo answers with Ram Rebuff; Ana may answer back (a new window).
     await bo.click(window, "Respond")
-    await pick(bo, bo.last_reply, "rsel.", cid_of(st, "ram_rebuff", st.hands["s1"]))
+    await press_as(sb, bo, bo.last_reply, Respond(card=cid_of(st, "ram_rebuff", st.hands["s1"])))
     second = thread.last_message
     assert second.content == f"{BOLT} Bo answers Stampede with Ram Rebuff"
     assert "the window closes <t:" in second.embeds[0]["description"]
@@ -372,8 +400,8 @@ async def test_restart_during_an_open_window_then_respond_pass_and_timer(world, 
     assert "Bo's Ram Rebuff cancels Stampede." in thread.last_message.embeds[0]["description"]
     # A response after the window closed is refused in words.
     before = after.version
-    await pick(ana, stale_menu, "rsel.", cid_of(st, "goat_headbutt", st.hands["s0"]))
-    assert ana.last_reply.content.endswith("This reaction window has closed.")
+    await select_label(ana, stale_menu, "Goat Headbutt")
+    assert ana.last_reply.content == MOVED_ON
     assert await version(sb.bot) == before
     await world.disconnect()
 
@@ -419,12 +447,12 @@ async def test_discard_down_to_the_hand_limit_one_select_at_a_time(world, sb):
     await ana.click(panel, "Draw a card")
     first = ana.last_reply
     assert first.content == "**Choose a card to discard:**"
-    assert len(find(first, "ch.")["options"]) == 9
-    await pick(ana, first, "ch.", 0)
+    assert len(find(first, "s.")["options"]) == 9
+    await pick(ana, first, "s.", 0)
     second = ana.last_reply
     assert second.content == "**Choose a card to discard:**"
-    assert len(find(second, "ch.")["options"]) == 8
-    await pick(ana, second, "ch.", 0)
+    assert len(find(second, "s.")["options"]) == 8
+    await pick(ana, second, "s.", 0)
     after = await state_of(sb.bot)
     assert len(after.hands["s0"]) == 7 and after.active == "s1"
     assert keys(after.discard)[-2:] == ["trail_llama", "highland_llama"]
@@ -441,27 +469,25 @@ async def test_bad_input_is_refused_in_words_and_changes_nothing(world, sb):
     await install(world, sb.bot, st)
     goat = cid_of(st, "meadow_goat", st.hands["s0"])
     panel = await open_panel(ana, thread)
-    assert [o["label"] for o in find(panel, "play.")["options"]] == [
-        "Trail Llama", "Meadow Goat", "Llama Spit (cannot be played now)"]
-    v = await version(sb.bot)
-    await pick(ana, panel, "play.", cid_of(st, "llama_spit", st.hands["s0"]))
-    assert ana.last_reply.content.endswith(
-        "You cannot play Llama Spit right now. Instants answer other players' cards from a "
-        "reaction window.")
-    assert await version(sb.bot) == v
-    await pick(ana, panel, "play.", goat)
-    await pick(ana, ana.last_reply, "field.", "s0")
+    # The select offers what can be played now (an Instant only answers a window); the
+    # hand above it lists every card.
+    labels = [o["label"] for o in find(panel, "s.")["options"]]
+    assert labels == [f"{n}: {f} Field" for n in ("Trail Llama", "Meadow Goat")
+                      for f in ("your", "Bo's", "Cy's")]
+    assert "**Llama Spit** (Instant" in panel.embeds[0]["description"]
+    await play_card(sb, ana, panel, goat, "s0")
     assert goat in (await state_of(sb.bot)).fields["s0"]
-    # The old panel still offers the Goat: refused, the hand changed.
+    # The old panel still offers the Goat: out of date (the hand changed), nothing changes.
     v = await version(sb.bot)
-    await pick(ana, panel, "play.", goat)
-    assert ana.last_reply.content == f"\N{NO ENTRY SIGN} That card is no longer in your hand. {OUT_OF_DATE}"
+    await select_label(ana, panel, "Meadow Goat: your Field")
+    assert ana.last_reply.content == MOVED_ON
     assert await version(sb.bot) == v
-    # Bo sends Ana's panel selection.
-    data = {"custom_id": find(panel, "play.")["custom_id"], "component_type": 3,
-            "values": [str(cid_of(st, "trail_llama", st.hands["s0"]))]}
+    # Bo sends a selection from Ana's current panel: the engine refuses it for Bo.
+    panel = await open_panel(ana, thread)
+    data = {"custom_id": find(panel, "s.")["custom_id"], "component_type": 3,
+            "values": [find(panel, "s.")["options"][0]["value"]]}
     await sb.run_component(bo, panel, data)
-    assert bo.last_reply.content.endswith("It is not your turn.")
+    assert bo.last_reply.content == "\N{NO ENTRY SIGN} It is not your decision right now."
     await sb.run_component(ed, panel, data)
     assert ed.last_reply.content.endswith("You are not in this game.")
     assert await version(sb.bot) == v
@@ -470,7 +496,7 @@ async def test_bad_input_is_refused_in_words_and_changes_nothing(world, sb):
     v = await version(sb.bot)
     assert (await state_of(sb.bot)).active == "s1"
     await ana.click(panel, "Draw a card")
-    assert ana.last_reply.content.endswith("It is not your turn.")
+    assert ana.last_reply.content == MOVED_ON
     assert await version(sb.bot) == v
 
 
@@ -551,7 +577,7 @@ class LeakWatch:
                 leaked = card_names(s) - self.public
                 assert not leaked, f"public message {msg!r} names hidden {leaked}"
             for comp in [*msg.buttons(), *msg.selects()]:
-                assert re.fullmatch(r"h[bs]:g:\d+:x:(baby|hand|back|(resp|pass)\.\d+)",
+                assert re.fullmatch(r"h[bs]:g:\d+:x:(o\.[0-9a-f]{10}\.baby|hand|back|(resp|pass)\.\d+)",
                                     comp["custom_id"]), comp["custom_id"]
         for seat, m in self.members.items():
             for msg in [*m.dms, *m.ephemerals]:
@@ -634,22 +660,22 @@ async def test_a_links_targets_are_asked_in_one_flow_naming_what_each_is_for(wor
                fields={"s0": ["cria_button"], "s1": ["lamb_acorn"], "s2": ["kid_clover"]},
                discard=["sleepy_llama", "suri_alpaca"], plays=2)
     await install(world, sb.bot, st)
-    await pick(ana, await open_panel(ana, thread), "play.",
-               cid_of(st, "grazing_rights", st.hands["s0"]))
+    await play_card(sb, ana, await open_panel(ana, thread),
+                    cid_of(st, "grazing_rights", st.hands["s0"]))
     first = ana.last_reply
     assert first.ephemeral and first.content == "**Choose a card to discard (Grazing Rights):**"
-    assert [o["label"] for o in find(first, "ch.")["options"]] == ["Trail Llama", "Lasso"]
+    assert [o["label"] for o in find(first, "s.")["options"]] == ["Trail Llama", "Lasso"]
     assert ("Waiting for **Ana** to choose for Grazing Rights: open **My hand**."
             in thread.last_message.embeds[0]["description"])
-    await pick(ana, first, "ch.", 0)  # Trail Llama
+    await pick(ana, first, "s.", 0)  # Trail Llama
     second = ana.last_reply
     assert second.content == ("**Choose a card from the discard pile to bring into your Field "
                               "(Grazing Rights):**")
     # The card being discarded is not offered: the targets are chosen before anything resolves.
-    assert [o["label"] for o in find(second, "ch.")["options"]] == ["Sleepy Llama", "Suri Alpaca"]
+    assert [o["label"] for o in find(second, "s.")["options"]] == ["Sleepy Llama", "Suri Alpaca"]
     mid = await state_of(sb.bot)
     assert keys(mid.hands["s0"]) == ["trail_llama", "lasso"] and mid.discard == st.discard
-    await pick(ana, second, "ch.", 1)  # Suri Alpaca
+    await pick(ana, second, "s.", 1)  # Suri Alpaca
     after = await state_of(sb.bot)
     assert keys(after.fields["s0"]) == ["cria_button", "suri_alpaca"]
     assert keys(after.discard) == ["sleepy_llama", "trail_llama", "grazing_rights"]
@@ -666,11 +692,11 @@ async def test_a_new_window_is_posted_after_a_counter_is_countered(world, sb, cl
                fields={"s0": ["cria_button"], "s1": ["lamb_acorn", "trail_llama"],
                        "s2": ["kid_clover"]}, plays=2)
     await install(world, sb.bot, st)
-    await pick(ana, await open_panel(ana, thread), "play.", cid_of(st, "stampede", st.hands["s0"]))
+    await play_card(sb, ana, await open_panel(ana, thread), cid_of(st, "stampede", st.hands["s0"]))
     await bo.click(thread.last_message, "Respond")
-    await pick(bo, bo.last_reply, "rsel.", cid_of(st, "llama_spit", st.hands["s1"]))
+    await press_as(sb, bo, bo.last_reply, Respond(card=cid_of(st, "llama_spit", st.hands["s1"])))
     await ana.click(thread.last_message, "Respond")
-    await pick(ana, ana.last_reply, "rsel.", cid_of(st, "goat_headbutt", st.hands["s0"]))
+    await press_as(sb, ana, ana.last_reply, Respond(card=cid_of(st, "goat_headbutt", st.hands["s0"])))
     window = thread.last_message
     deadline = int(clock.now()) + 20
     assert window.content == f"{BOLT} Ana answers Llama Spit with Goat Headbutt"
@@ -684,7 +710,7 @@ async def test_a_new_window_is_posted_after_a_counter_is_countered(world, sb, cl
     assert "Ana's Goat Headbutt cancels Llama Spit." in again.embeds[0]["description"]
     await bo.click(again, "Respond")
     assert bo.last_reply.content == "Answer **Ana plays Stampede** with:"
-    await pick(bo, bo.last_reply, "rsel.", cid_of(st, "alpaca_huff", st.hands["s1"]))
+    await press_as(sb, bo, bo.last_reply, Respond(card=cid_of(st, "alpaca_huff", st.hands["s1"])))
     after = await state_of(sb.bot)
     assert after.stack == [] and after.reaction is None
     assert keys(after.fields["s1"]) == ["lamb_acorn", "trail_llama"]
@@ -732,9 +758,8 @@ async def _hidden_window_run(world, sb, clock, bo_card):
     st.options = UnleashedOptions(open_windows=True, reaction_seconds=20.0)
     await install(world, sb.bot, st)
     start_at = len(thread.all_messages)
-    await pick(ana, await open_panel(ana, thread), "play.",
-               cid_of(st, "trail_llama", st.hands["s0"]))
-    await pick(ana, ana.last_reply, "field.", "s0")
+    await play_card(sb, ana, await open_panel(ana, thread),
+                    cid_of(st, "trail_llama", st.hands["s0"]), "s0")
     window = thread.last_message
     deadline = int(clock.now()) + 5
     # The headline names the play; the embed carries the window's one deadline.

@@ -173,7 +173,8 @@ async def test_a_full_disk_while_the_table_is_recorded_says_the_move_was_saved(
         world, sb, clock, monkeypatch):
     """Issue 15: the publisher shows a click's change after the service stored it; when the
     database fails while the new table is recorded, the member is told the move was saved
-    (not "something went wrong"), and the catch-up posts the table again and records it."""
+    (not "something went wrong"), and the catch-up records the table already posted (it
+    neither posts it again nor pings twice)."""
     ana, bo = world.member("Ana"), world.member("Bo")
     lobby = await start_tiny(world, ana, [bo])
     thread = lobby.thread
@@ -204,12 +205,10 @@ async def test_a_full_disk_while_the_table_is_recorded_says_the_move_was_saved(
     await world.settle()
     record = await store.get_game(1)
     assert (record.version, record.table_version) == (1, 1)
-    assert record.table_message_id == thread.last_message.id
+    assert record.table_message_id == thread.last_message.id == it.followups[0].id
     assert thread.last_message.embeds[0]["footer"]["text"] == "Move 1"
-    # the click's table (not recorded) and the catch-up's, each pinging Bo (the ping was
-    # not recorded either); the click's table has its buttons still
-    assert [m.content for m in thread.all_messages[count:] if not m.ephemeral] == [
-        bo.mention, bo.mention]
+    # one table, one ping: the click's table, now recorded, with its buttons
+    assert [m.content for m in thread.all_messages[count:] if not m.ephemeral] == [bo.mention]
     assert world.message(it.followups[0].id).labels == ["Add 1", "Add 2", "Wait", "My hand"]
 
 

@@ -1,6 +1,6 @@
 """The playout path of the engine contract (``bot/games/base.py``): ``play`` carries out
 an action in place without events, ``fork`` gives a state ``play`` may change. Both must
-agree exactly with ``apply``, for every game (Llamas Unleashed uses the base defaults).
+agree exactly with ``apply``, for every game (Llamas Unleashed uses the base ``play``).
 Refusals on both paths are covered action by action in ``tests/faults/test_fuzz_engines``.
 """
 
@@ -21,7 +21,6 @@ from bot.games.base import (
     Pending,
     PlainGameState,
     PlainState,
-    StateModel,
     Timeout,
 )
 from bot.games.llamas_alpacas.models import Move, Take
@@ -134,19 +133,6 @@ def test_bench_playout_paths_play_the_same_game(key):
     assert playout(spec, spec.min_players, 7) == playout_apply(spec, spec.min_players, 7, times)
     steps, finished = playout(spec, spec.min_players, 7)
     assert finished and steps == len(times) > 0
-
-
-def test_state_model_assignment_is_a_plain_store():
-    class Part(StateModel):
-        count: int = 0
-
-    part = Part()
-    part.count = 5
-    assert part.count == 5
-    assert part.model_dump() == {"count": 5}
-    assert part.model_fields_set == set()  # no per-assignment bookkeeping (documented)
-    part.count = "seven"  # type: ignore[assignment]  # no validation on assignment
-    assert part.__dict__["count"] == "seven"
 
 
 def test_pending_is_a_plain_state_with_the_pydantic_round_trip():

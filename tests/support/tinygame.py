@@ -8,6 +8,7 @@ decision whose timeout passes the turn, for timer tests.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Annotated, Literal
 
 from pydantic import Field, TypeAdapter
@@ -16,11 +17,11 @@ from bot.games.base import (
     Action,
     Engine,
     Event,
-    GameState,
     IllegalAction,
     Model,
     Options,
     Pending,
+    PlainGameState,
     Result,
     ScoreLine,
     Timeout,
@@ -50,12 +51,13 @@ class StopWaiting(Action):
 TinyAction = Annotated[Add | Wait | StopWaiting, Field(discriminator="type")]
 
 
-class TinyState(GameState):
+@dataclass(slots=True, kw_only=True)
+class TinyState(PlainGameState):
     counter: int = 0
     target: int = 20
     turn: int = 0
     turn_count: int = 0
-    secrets: dict[str, int] = Field(default_factory=dict)
+    secrets: dict[str, int] = field(default_factory=dict)
     waiting: bool = False
     winner: str | None = None
 

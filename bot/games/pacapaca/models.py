@@ -9,8 +9,10 @@ strings.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Annotated, Literal
+from functools import cache, lru_cache
+from typing import Annotated, Literal, overload
 
 from pydantic import ConfigDict, Field, TypeAdapter
 
@@ -202,6 +204,132 @@ PacapacaAction = Annotated[
 ]
 
 ACTION_ADAPTER: TypeAdapter[PacapacaAction] = TypeAdapter(PacapacaAction)
+
+
+# -- the deal space ---------------------------------------------------------------------
+
+
+def _deal(give: tuple[int, ...], get: tuple[int, ...]) -> Propose:
+    """The shared (never to be changed) :class:`Propose` giving ``give`` and getting
+    ``get`` (cached: random playouts list the same small deals again and again)."""
+    if len(give) <= 1 and len(get) <= 1:
+        return _one_each(give[0] if give else None, get[0] if get else None)
+    return _many(give, get)
+
+
+@cache
+def _one_each(give: int | None, get: int | None) -> Propose:
+    """A deal moving at most one card each way (at most 61 x 61 of them: kept for good)."""
+    return Propose(give=[] if give is None else [give], get=[] if get is None else [get])
+
+
+@lru_cache(maxsize=4096)
+def _many(give: tuple[int, ...], get: tuple[int, ...]) -> Propose:
+    """A deal moving two or more cards one way (the most recent ones kept)."""
+    return Propose(give=list(give), get=list(get))
+
+
+@dataclass(frozen=True, slots=True)
+class DealSpace(Sequence[Propose]):
+    """Every deal one negotiator may propose now (RULES.md: Alpaca Pacapaca, C: any cards
+    of the two alpacas' necks and babies, any numbers, not nothing for nothing), as a
+    factorised, indexable space: choose any subset of :attr:`give` (cards the proposer
+    may hand over) and any subset of :attr:`get` (cards the proposer may ask for), not
+    both empty. ``PacapacaEngine.deal_space(state, seat)`` makes it; ``apply`` accepts a
+    :class:`Propose` exactly when it is in the space.
+
+    A deal names two *sets* of cards: the order of a ``Propose``'s lists does not matter
+    (``p in space`` ignores it); the space lists each deal once, lists ascending.
+
+    Indexing (for a presenter that pages or encodes a deal in a component id): deal
+    ``i`` (``0 <= i < len(space)``) is the bit mask ``i + 1`` over ``give + get`` (bit
+    ``j`` set: card ``(give + get)[j]`` is in the deal), so ``len(space) ==
+    2 ** (len(give) + len(get)) - 1`` and deals ``0 .. len(give) - 1`` give one card
+    each. The space can be huge (2**33 - 1 deals at the worst opening measured, see
+    ``PacapacaEngine.legal_actions``): index it, never iterate or list it whole.
+
+    Attributes:
+        give: the proposer's tradeable cards (neck cards and babies), ascending ids.
+        get: the other negotiator's tradeable cards, ascending ids.
+    """
+
+    give: tuple[int, ...]
+    get: tuple[int, ...]
+
+    def __len__(self) -> int:
+        return (1 << (len(self.give) + len(self.get))) - 1
+
+    @overload
+    def __getitem__(self, index: int) -> Propose: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Propose]: ...
+
+    def __getitem__(self, index: int | slice) -> Propose | Sequence[Propose]:
+        """Deal number ``index`` (negative counts from the end; a slice gives a list).
+        Raises ``IndexError`` outside the space."""
+        n = len(self)
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(n))]
+        if index < 0:
+            index += n
+        if not 0 <= index < n:
+            raise IndexError(f"deal {index} is outside a space of {n}")
+        return self._at(index + 1)
+
+    def _at(self, mask: int) -> Propose:
+        """The deal of bit mask ``mask`` (``1 <= mask <= len(self)``)."""
+        give, k = self.give, len(self.give)
+        return _deal(tuple([c for j, c in enumerate(give) if mask >> j & 1]),
+                     tuple([c for j, c in enumerate(self.get) if mask >> (k + j) & 1]))
+
+    def __iter__(self) -> Iterator[Propose]:
+        """Every deal in index order (only for a small space: see the class docstring)."""
+        at = self._at
+        for mask in range(1, len(self) + 1):
+            yield at(mask)
+
+    def _mask(self, give: Iterable[int], get: Iterable[int]) -> int | None:
+        """The deal's bit mask, or ``None`` when it is not in the space."""
+        give, get = list(give), list(get)
+        if len(set(give)) != len(give) or len(set(get)) != len(get):
+            return None
+        mask = 0
+        k = len(self.give)
+        for c in give:
+            if c not in self.give:
+                return None
+            mask |= 1 << self.give.index(c)
+        for c in get:
+            if c not in self.get:
+                return None
+            mask |= 1 << (k + self.get.index(c))
+        return mask or None
+
+    def __contains__(self, action: object) -> bool:
+        """True when ``action`` is a :class:`Propose` of this space (lists in any order)."""
+        return isinstance(action, Propose) and self._mask(action.give, action.get) is not None
+
+    def index(self, action: object, start: int = 0, stop: int | None = None) -> int:
+        """The index of ``action`` (a :class:`Propose`, lists in any order). Raises
+        ``ValueError`` when it is not in the space (or not between ``start`` and
+        ``stop``)."""
+        mask = self._mask(action.give, action.get) if isinstance(action, Propose) else None
+        if mask is None or not start <= mask - 1 < (len(self) if stop is None else stop):
+            raise ValueError("that deal is not in this deal space")
+        return mask - 1
+
+    def count(self, action: object) -> int:
+        """1 when ``action`` is in the space, else 0 (each deal is listed once)."""
+        return int(action in self)
+
+    def deal(self, give: Iterable[int], get: Iterable[int]) -> Propose:
+        """The canonical :class:`Propose` (ascending lists) giving ``give`` and getting
+        ``get``. Raises ``ValueError`` when that deal is not in the space."""
+        mask = self._mask(give, get)
+        if mask is None:
+            raise ValueError("that deal is not in this deal space")
+        return self[mask - 1]
 
 
 # -- views ------------------------------------------------------------------------------

@@ -32,7 +32,8 @@ Atomic operations (``"you"`` is the frame's actor, the owner of the Field the ca
 
 Combinators: ``seq`` (and), ``then`` (second part only if the first happened), ``may``
 (ask; ``if_you_do`` only when you chose to), ``choice`` (choose one branch), ``for_each``
-(each player / each other player, in turn order from you, acts) and ``any_number`` (you
+(each player / each other player, in turn order from you, acts; ``each_player_you_last``:
+each player in turn order starting after you, you last: Nanny Alpaca) and ``any_number`` (you
 choose any number of other players; each of them acts).
 
 Links (rulebook, Order of Resolution; RULES.md: Llamas Unleashed, effect chain): effects
@@ -768,8 +769,11 @@ def _op_choice(st: UnleashedState, fr: Frame, ev: list[Event]) -> None:
 
 def _op_for_each(st: UnleashedState, fr: Frame, ev: list[Event]) -> None:
     seats = others(st, fr.actor)
-    if fr.eff.get("who", "each_player") == "each_player":
+    who = fr.eff.get("who", "each_player")
+    if who == "each_player":
         seats = [fr.actor, *seats]
+    elif who == "each_player_you_last":
+        seats = [*seats, fr.actor]
     for s in reversed(seats):
         _push(st, fr, fr.eff["eff"], f"/e{s}", actor=s)
     _ok(st, True)

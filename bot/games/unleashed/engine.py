@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any, ClassVar
 
 from pydantic import TypeAdapter
@@ -65,36 +66,49 @@ HAND_SIZE = 5  # rulebook, Setting Up: deal 5 cards to each player
 OPEN_WINDOW_SECONDS = 5.0
 
 
+def _copy_frame(f: Frame) -> Frame:
+    """A frame with its own progress data (the effect tree is shared: only read)."""
+    return replace(f, data=copy.deepcopy(f.data) if f.data else {})
+
+
 def copy_state(state: UnleashedState) -> UnleashedState:
     """A copy of ``state`` that shares nothing the engine mutates (equal to
-    ``state.model_copy(deep=True)``, several times faster). Effect trees inside frames are
-    shared: the interpreter only reads them."""
-    st = state.model_copy()
-    st.seats = list(state.seats)
-    st.deck = list(state.deck)
-    st.discard = list(state.discard)
-    st.nursery = list(state.nursery)
-    st.hands = {k: list(v) for k, v in state.hands.items()}
-    st.fields = {k: list(v) for k, v in state.fields.items()}
-    st.stack = [i.model_copy() for i in state.stack]
-    st.work = [f.model_copy(update={"data": copy.deepcopy(f.data)}) for f in state.work]
-    st.choice = state.choice.model_copy(deep=True) if state.choice is not None else None
-    st.reaction = (state.reaction.model_copy(update={"eligible": list(state.reaction.eligible),
-                                                     "passed": list(state.reaction.passed)})
-                   if state.reaction is not None else None)
-    st.links = {k: list(v) for k, v in state.links.items()}
-    st.plan = {k: list(v) if isinstance(v, list) else v for k, v in state.plan.items()}
-    st.queued = [f.model_copy(update={"data": copy.deepcopy(f.data)}) for f in state.queued]
-    st.building = (state.building.model_copy(deep=True) if state.building is not None
-                   else None)
-    st.herd = list(state.herd)
-    st.start_cards = list(state.start_cards)
-    st.used_triggers = list(state.used_triggers)
-    st.skip_next = list(state.skip_next)
-    st.shields = {k: list(v) for k, v in state.shields.items()}
-    st.babies_chosen = list(state.babies_chosen)
-    return st
-
+    ``state.model_copy(deep=True)``, many times faster). Effect trees inside frames are
+    shared: the interpreter only reads them; so is a pending :class:`Choice`'s prompt and
+    options (a choice is replaced, never changed)."""
+    building = state.building
+    choice = state.choice
+    reaction = state.reaction
+    return replace(
+        state,
+        seats=list(state.seats),
+        deck=list(state.deck),
+        discard=list(state.discard),
+        nursery=list(state.nursery),
+        hands={k: list(v) for k, v in state.hands.items()},
+        fields={k: list(v) for k, v in state.fields.items()},
+        stack=[replace(i) for i in state.stack],
+        work=[_copy_frame(f) for f in state.work],
+        choice=None if choice is None else replace(choice, options=list(choice.options)),
+        reaction=None if reaction is None else replace(
+            reaction, eligible=list(reaction.eligible), passed=list(reaction.passed)),
+        links={k: list(v) for k, v in state.links.items()},
+        plan={k: list(v) if isinstance(v, list) else v for k, v in state.plan.items()},
+        queued=[_copy_frame(f) for f in state.queued],
+        building=None if building is None else replace(
+            building,
+            roots=[_copy_frame(f) for f in building.roots],
+            tasks=[_copy_frame(f) for f in building.tasks],
+            later=[_copy_frame(f) for f in building.later],
+            deferred=list(building.deferred),
+        ),
+        herd=list(state.herd),
+        start_cards=list(state.start_cards),
+        used_triggers=list(state.used_triggers),
+        skip_next=list(state.skip_next),
+        shields={k: list(v) for k, v in state.shields.items()},
+        babies_chosen=list(state.babies_chosen),
+    )
 
 
 def _source_words(source: str) -> str:
@@ -490,19 +504,41 @@ class UnleashedEngine(Engine[UnleashedState, UnleashedOptions]):
                     if fx.can_enter(st, cid, s)]
         return []
 
+    def fork(self, state: UnleashedState) -> UnleashedState:
+        """An independent copy of ``state`` that :meth:`play` may change
+        (:func:`copy_state`)."""
+        return copy_state(state)
+
     def apply(self, state: UnleashedState, player: str,
               action: Action) -> tuple[UnleashedState, list[Event]]:
         """Apply ``action`` for ``player`` on a copy. Raises :class:`IllegalAction`:
         ``game_over``, ``not_your_turn`` (not a seat that must decide now) or ``illegal``."""
+        self._check(state, player, action)
+        st = copy_state(state)
+        ev: list[Event] = []
+        self._step(st, player, action, ev)
+        return st, ev
+
+    def play(self, state: UnleashedState, player: str, action: Action) -> None:
+        """:meth:`apply` in place, for playouts: the same checks and refusals (state
+        unchanged), no copy; afterwards ``state`` equals what :meth:`apply` would have
+        returned (its events are made and dropped)."""
+        self._check(state, player, action)
+        self._step(state, player, action, [])
+
+    def _check(self, state: UnleashedState, player: str, action: Action) -> None:
+        """Raise :class:`IllegalAction` unless ``player`` may take ``action`` now."""
         if state.phase == "over":
             raise IllegalAction("game_over", "The game is over.")
         if player not in self.pending(state).seats:
             raise IllegalAction("not_your_turn", "It is not your decision right now.")
         if not self._legal(state, player, action):
             raise IllegalAction("illegal", "You cannot do that right now.")
-        st = copy_state(state)
+
+    def _step(self, st: UnleashedState, player: str, action: Action, ev: list[Event]) -> None:
+        """Carry out a checked ``action`` on ``st`` (owned by the caller), events into
+        ``ev``."""
         st.version += 1
-        ev: list[Event] = []
         if isinstance(action, ChooseBaby):
             cid = action.card
             if cid is None:
@@ -565,12 +601,12 @@ class UnleashedEngine(Engine[UnleashedState, UnleashedOptions]):
             st.acted = True
             st.hands[player].remove(action.card)
             st.stack.append(StackItem(card=action.card, seat=player, field=action.field))
-            where = f" into {action.field}'s Field" if action.field else ""
+            where = (" into their own Field" if action.field == player
+                     else f" into {action.field}'s Field" if action.field else "")
             say(ev, "play", f"{player} plays {name(action.card)}{where}.", seat=player,
                 card=action.card, field=action.field)
             self._open_window(st)
         self._run(st, ev)
-        return st, ev
 
     def action_label(self, state: UnleashedState, action: Action) -> str:
         """Short words for a button or select entry (seat ids stand for players; the cog
@@ -633,7 +669,7 @@ class UnleashedEngine(Engine[UnleashedState, UnleashedOptions]):
         choice = None
         if st.choice is not None and own and st.choice.seat == viewer:
             choice = ChoiceView(prompt=st.choice.prompt, options=list(st.choice.options))
-        triggers = [TriggerView(source=src, text=text)
+        triggers = [TriggerView(source=src, text=text, words=_source_words(src))
                     for src, _, text in self.optional_triggers(st)]
         return UnleashedView(
             viewer=viewer, seats=list(st.seats), phase=st.phase, active=st.active, turn=st.turn,
@@ -644,6 +680,9 @@ class UnleashedEngine(Engine[UnleashedState, UnleashedOptions]):
             stack=[StackView(card=self.card_view(st, i.card), seat=i.seat, field=i.field)
                    for i in st.stack],
             pending_kind=pend.kind, pending_seats=pend.seats, choice=choice,
+            choice_source=(name(st.choice.source) if st.choice and st.choice.source is not None
+                           else None),
+            choice_herd=st.choice.herd if st.choice else None,
             reaction_eligible=list(st.reaction.eligible) if st.reaction else [],
             reaction_passed=list(st.reaction.passed) if st.reaction else [],
             reaction_seconds=self.window_seconds(st), triggers=triggers,

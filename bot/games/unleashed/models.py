@@ -1,16 +1,21 @@
-"""Llamas Unleashed state, actions, options and views (pydantic, JSON round-trippable).
+"""Llamas Unleashed state, actions, options and views (all JSON round-trippable).
 
-Card ids are the catalog's physical ids (:mod:`bot.games.unleashed.cards`). Zones hold ids;
-the top of the deck and of the discard pile is the *last* element of their lists.
+The state and its parts are plain slotted dataclasses (:class:`PlainState`, like the other
+two games: pydantic validates them when they load and serialises them; ``bench/
+state_kinds.py`` measured the move from pydantic models); options, actions and views are
+pydantic models. Card ids are the catalog's physical ids
+(:mod:`bot.games.unleashed.cards`). Zones hold ids; the top of the deck and of the discard
+pile is the *last* element of their lists.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, TypeAdapter, field_validator
+from pydantic import AfterValidator, Field, TypeAdapter
 
-from bot.games.base import Action, GameState, Model, Options, Result
+from bot.games.base import Action, Model, Options, PlainGameState, PlainState, Result
 
 Phase = Literal["setup", "start", "action", "end", "over"]
 
@@ -108,7 +113,8 @@ action_adapter: TypeAdapter[Any] = TypeAdapter(UnleashedAction)
 # -- state ---------------------------------------------------------------------------------
 
 
-class StackItem(Model):
+@dataclass(slots=True, kw_only=True)
+class StackItem(PlainState):
     """A played card on the pile. ``field``: target Field of an Animal/Upgrade/Downgrade.
     ``resolving``: a Magic card whose effect is being carried out."""
 
@@ -118,7 +124,8 @@ class StackItem(Model):
     resolving: bool = False
 
 
-class Frame(Model):
+@dataclass(slots=True, kw_only=True)
+class Frame(PlainState):
     """One pending piece of the effect chain: an effect node (dict form of
     :class:`~bot.games.unleashed.cards.Effect`, or an internal op starting with ``_``),
     the player it acts for, the card it comes from (or ``herd``: the kind whose Herd Bonus
@@ -135,12 +142,13 @@ class Frame(Model):
     source: int | None = None
     herd: str | None = None
     link: int = 0
-    data: dict[str, Any] = Field(default_factory=dict)
+    data: dict[str, Any] = field(default_factory=dict)
     root: int = 0
     path: str = ""
 
 
-class Link(Model):
+@dataclass(slots=True, kw_only=True)
+class Link(PlainState):
     """A link of the effect chain whose targets are being chosen (rulebook, Order of
     Resolution: every target is chosen before the link resolves, mandatory ones first).
 
@@ -152,15 +160,16 @@ class Link(Model):
     player's optional effects (Activate) until they proceed."""
 
     id: int
-    roots: list[Frame] = Field(default_factory=list)
-    tasks: list[Frame] = Field(default_factory=list)
-    later: list[Frame] = Field(default_factory=list)
+    roots: list[Frame] = field(default_factory=list)
+    tasks: list[Frame] = field(default_factory=list)
+    later: list[Frame] = field(default_factory=list)
     second: bool = False
-    deferred: list[str] = Field(default_factory=list)
+    deferred: list[str] = field(default_factory=list)
     open: bool = False
 
 
-class ChoiceOption(Model):
+@dataclass(slots=True, kw_only=True)
+class ChoiceOption(PlainState):
     """One option of a pending choice.
 
     ``value``: ``"c<id>"`` a card, ``"s<seat>"`` a player, ``"yes"``/``"no"``, ``"o<i>"``
@@ -173,7 +182,8 @@ class ChoiceOption(Model):
     seat: str | None = None
 
 
-class Choice(Model):
+@dataclass(slots=True, kw_only=True)
+class Choice(PlainState):
     """A decision the effect chain waits for: ``seat`` picks one of ``options``
     (``Choose(option=index)``). ``prompt`` is shown only to ``seat``; ``source`` (a card)
     or ``herd`` (a Herd Bonus's kind) says publicly what the choice is for."""
@@ -186,15 +196,24 @@ class Choice(Model):
     herd: str | None = None
 
 
-class Reaction(Model):
+@dataclass(slots=True, kw_only=True)
+class Reaction(PlainState):
     """An open reaction window on the top card of the pile."""
 
     id: int
     eligible: list[str]
-    passed: list[str] = Field(default_factory=list)
+    passed: list[str] = field(default_factory=list)
 
 
-class UnleashedState(GameState):
+def _two_to_eight(seats: list[str]) -> list[str]:
+    """Refuse a stored state whose seats are not 2-8 distinct players."""
+    if not 2 <= len(seats) <= 8 or len(set(seats)) != len(seats):
+        raise ValueError("Llamas Unleashed needs 2 to 8 distinct seats")
+    return seats
+
+
+@dataclass(slots=True, kw_only=True)
+class UnleashedState(PlainGameState):
     """The whole game. See the module docstring for zone order.
 
     The effect chain: ``building`` is the link whose targets are being chosen; ``work``
@@ -207,44 +226,38 @@ class UnleashedState(GameState):
     resolved, so a new window opens on the card now on top of the pile.
     """
 
-    options: UnleashedOptions = Field(default_factory=UnleashedOptions)
+    seats: Annotated[list[str], AfterValidator(_two_to_eight)]
+    options: UnleashedOptions = field(default_factory=UnleashedOptions)
     phase: Phase = "setup"
     active: str | None = None
     turn: int = 0
-    deck: list[int] = Field(default_factory=list)
-    discard: list[int] = Field(default_factory=list)
-    nursery: list[int] = Field(default_factory=list)
-    hands: dict[str, list[int]] = Field(default_factory=dict)
-    fields: dict[str, list[int]] = Field(default_factory=dict)
-    stack: list[StackItem] = Field(default_factory=list)
-    work: list[Frame] = Field(default_factory=list)
+    deck: list[int] = field(default_factory=list)
+    discard: list[int] = field(default_factory=list)
+    nursery: list[int] = field(default_factory=list)
+    hands: dict[str, list[int]] = field(default_factory=dict)
+    fields: dict[str, list[int]] = field(default_factory=dict)
+    stack: list[StackItem] = field(default_factory=list)
+    work: list[Frame] = field(default_factory=list)
     choice: Choice | None = None
     reaction: Reaction | None = None
     last_ok: bool = True
-    links: dict[str, list[int]] = Field(default_factory=dict)
+    links: dict[str, list[int]] = field(default_factory=dict)
     counter: int = 0
     plays_left: int = 0
     card_plays: int = 0
     building: Link | None = None
-    plan: dict[str, Any] = Field(default_factory=dict)
-    queued: list[Frame] = Field(default_factory=list)
+    plan: dict[str, Any] = field(default_factory=dict)
+    queued: list[Frame] = field(default_factory=list)
     repoll: bool = False
     acted: bool = False
     start_done: bool = False
-    herd: list[str] = Field(default_factory=list)
-    start_cards: list[int] = Field(default_factory=list)
-    used_triggers: list[str] = Field(default_factory=list)
-    skip_next: list[str] = Field(default_factory=list)
-    shields: dict[str, list[str]] = Field(default_factory=dict)
-    babies_chosen: list[str] = Field(default_factory=list)
+    herd: list[str] = field(default_factory=list)
+    start_cards: list[int] = field(default_factory=list)
+    used_triggers: list[str] = field(default_factory=list)
+    skip_next: list[str] = field(default_factory=list)
+    shields: dict[str, list[str]] = field(default_factory=dict)
+    babies_chosen: list[str] = field(default_factory=list)
     result: Result | None = None
-
-    @field_validator("seats")
-    @classmethod
-    def _count(cls, v: list[str]) -> list[str]:
-        if not 2 <= len(v) <= 8 or len(set(v)) != len(v):
-            raise ValueError("Llamas Unleashed needs 2 to 8 distinct seats")
-        return v
 
 
 # -- views ---------------------------------------------------------------------------------
@@ -296,6 +309,8 @@ class TriggerView(Model):
 
     source: str
     text: str
+    #: The source in words: ``"the Ram Herd Bonus"`` or the card's name.
+    words: str = ""
 
 
 class UnleashedView(Model):
@@ -323,6 +338,10 @@ class UnleashedView(Model):
     pending_kind: str
     pending_seats: list[str]
     choice: ChoiceView | None
+    #: What the pending choice is for, public to everyone: the card being resolved, or the
+    #: Herd Bonus (its kind); both ``None`` for a discard down to the hand limit.
+    choice_source: str | None = None
+    choice_herd: str | None = None
     reaction_eligible: list[str]
     reaction_passed: list[str]
     reaction_seconds: float

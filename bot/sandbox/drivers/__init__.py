@@ -82,6 +82,72 @@ async def choose(member: Any, message: Any, prefix: str, value: str) -> None:
     raise AssertionError(f"option {value!r} is on no page of {prefix!r}")
 
 
+def _code(component: dict[str, Any]) -> str:
+    """The code part of a component's custom id (``hb:g:1:x:a.<key>.3`` -> ``a.<key>.3``)."""
+    return str(component.get("custom_id", "")).split(":", 4)[-1]
+
+
+async def perform_choice(ctx: DriverContext, action: Action) -> None:
+    """Carry out ``action`` through presenter-drawn components (:mod:`bot.present.base`):
+    press the button (or choose the select option) whose decoded action,
+    ``legal_actions[index]`` at its decision key, equals ``action``: on the member's
+    latest private panels or the table, else behind the panels that lead to it (opened
+    in turn), else in My hand. Raises ``AssertionError`` when no component plays it."""
+    from bot.present import base as present
+
+    cog = ctx.bot.game_cog((await ctx.bot.service.get(ctx.game_id)).kind)
+    table = await cog.load_table(ctx.game_id)
+    engine = table.spec.engine
+    legal = table.legal(ctx.seat)
+    assert action in legal, f"{action!r} is not legal for {ctx.seat}"
+
+    def plays(code: str, value: str | None = None) -> bool:
+        parsed = present.parse_code(base_code({"custom_id": code}))
+        if parsed is None or parsed[0] == "o":
+            return False
+        kind, key, arg = parsed
+        try:
+            index = present.index_of(arg if kind == "a" else value or "")
+            return present.decode(engine, table.state, ctx.seat, key, index) == action
+        except (present.StaleChoice, present.ForgedChoice):
+            return False
+
+    async def press(message: Any) -> bool:
+        for b in message.buttons():
+            if not b.get("disabled") and plays(_code(b)):
+                await member.click(message, b["custom_id"])
+                return True
+        for sel in message.selects():
+            for opt in sel.get("options", []):
+                if not sel.get("disabled") and plays(_code(sel), opt["value"]):
+                    await choose(member, message, base_code(sel), opt["value"])
+                    return True
+        return False
+
+    member = ctx.member
+    for message in [*reversed(member.ephemerals[-3:]), ctx.table_message()]:
+        if await press(message):
+            return
+    model = cog.model(table, ctx.seat)
+    path = model.panel_path(legal.index(action))
+    message = ctx.table_message()
+    if path:
+        for panel in path:
+            opener = next(b for b in message.buttons()
+                          if _code(b) == present.panel_code(model.key, panel))
+            await member.click(message, opener["custom_id"])
+            message = member.last_reply
+            assert message is not None and message.ephemeral, f"panel {panel!r} did not open"
+        if await press(message):
+            return
+    hand = next((b for b in message.buttons() if _code(b) == "hand"), None)
+    if hand is not None:
+        await member.click(message, hand["custom_id"])
+        if await press(member.last_reply):
+            return
+    raise AssertionError(f"no component plays {action!r}; buttons: {message.labels}")
+
+
 def driver_for(game_key: str) -> Perform:
     """The ``perform`` function of the game's driver module, named like its cog module
     (``cogs.unleashed`` -> ``bot.sandbox.drivers.unleashed``)."""

@@ -1,11 +1,12 @@
-"""UI driver for Llamas Unleashed: performs an engine action by clicking like a player.
+"""UI driver for Llamas Unleashed: performs an engine action by clicking like a player,
+choosing every component by the action it plays (never by its label).
 
-Set-up: "Choose your Baby" on the table, then the Baby select (or "Pick one for me").
-Reaction windows: "Pass" on the table, or "Respond" then the Instant select. Everything
-else goes through the private panel opened with "My hand": the hand select (then the
-Field select when the card may go into several Fields), "Draw a card", the Proceed and
-Activate buttons, and the choice select or buttons. Raises ``AssertionError`` (with the
-bot's last answer) when the action did not change the game.
+Set-up: the table's Baby opener, then the panel's choice that plays the action. Reaction
+windows: the table's Pass, or its Respond then the Instant that plays the action. Every
+other action goes through the private panel opened with My hand. A presenter choice is
+found by decoding its custom id (``legal_actions[index]`` at its decision key, see
+:mod:`bot.present.base`). Raises ``AssertionError`` (with the bot's last answer) when the
+action did not change the game.
 """
 
 from __future__ import annotations
@@ -13,21 +14,12 @@ from __future__ import annotations
 from typing import Any
 
 from bot.games.base import Action
-from bot.games.unleashed.models import (
-    Activate,
-    Choose,
-    ChooseBaby,
-    DrawCard,
-    Pass,
-    Play,
-    Proceed,
-    Respond,
-)
+from bot.games.unleashed.models import ChooseBaby, Pass, Respond
 from bot.sandbox.drivers import DriverContext, base_code, choose
 
 
 def _code(comp: dict[str, Any]) -> str:
-    """The code part of a herdbot custom id (``hb:g:1:x:play.3`` -> ``play.3``)."""
+    """The code part of a herdbot custom id (``hb:g:1:x:a.<key>.3`` -> ``a.<key>.3``)."""
     return str(comp.get("custom_id", "")).split(":", 4)[-1]
 
 
@@ -40,13 +32,39 @@ def find(message: Any, prefix: str) -> dict[str, Any]:
     raise AssertionError(f"no component {prefix!r} on {message!r}")
 
 
-async def _choose(ctx: DriverContext, panel: Any, option: int) -> None:
-    m = ctx.member
-    for comp in panel.buttons():
-        if _code(comp).startswith("chb.") and _code(comp).endswith(f".{option}"):
-            await m.click(panel, comp["custom_id"])
+async def press(ctx: DriverContext, message: Any, action: Action) -> None:
+    """Press the button, or choose the select option (turning its pages), of ``message``
+    that plays ``action`` for ``ctx.seat`` now. Raises ``AssertionError`` when none does."""
+    from bot.present import base as present
+
+    cog = ctx.bot.game_cog("llamas-unleashed")
+    table = await cog.load_table(ctx.game_id)
+    engine = table.spec.engine
+    legal = table.legal(ctx.seat)
+    assert action in legal, f"{action!r} is not legal for {ctx.seat}"
+    index = legal.index(action)
+
+    def plays(code: str, value: str | None = None) -> bool:
+        parsed = present.parse_code(code)
+        if parsed is None or parsed[0] == "o":
+            return False
+        kind, key, arg = parsed
+        try:
+            chosen = present.decode(engine, table.state, ctx.seat, key,
+                                    present.index_of(arg if kind == "a" else value or ""))
+        except (present.StaleChoice, present.ForgedChoice):
+            return False
+        return bool(chosen == action)
+
+    for b in message.buttons():
+        if not b.get("disabled") and plays(_code(b)):
+            await ctx.member.click(message, b["custom_id"])
             return
-    await choose(m, panel, "ch.", str(option))
+    for sel in message.selects():
+        if plays(base_code(sel), str(index)):
+            await choose(ctx.member, message, base_code(sel), str(index))
+            return
+    raise AssertionError(f"nothing on {message!r} plays {action!r}")
 
 
 async def perform(ctx: DriverContext, action: Action) -> None:
@@ -54,43 +72,18 @@ async def perform(ctx: DriverContext, action: Action) -> None:
     m = ctx.member
     before = (await ctx.bot.store.get_game(ctx.game_id)).version
     table = ctx.table_message()
-    if isinstance(action, ChooseBaby):
-        await m.click(table, "Choose your Baby")
-        panel = m.last_reply
-        if action.card is None:
-            await m.click(panel, "Pick one for me")
-        else:
-            await choose(m, panel, "bsel", str(action.card))
-    elif isinstance(action, Pass):
-        await m.click(table, "Pass")
-    elif isinstance(action, Respond):
-        await m.click(table, "Respond")
-        panel = m.last_reply
-        await choose(m, panel, "rsel", str(action.card))
+    if isinstance(action, Pass):
+        await m.click(table, find(table, "pass.")["custom_id"])
     else:
-        await m.click(table, "My hand")
-        panel = m.last_reply
-        if isinstance(action, Play):
-            await choose(m, panel, "play.", str(action.card))
-            reply = m.last_reply
-            if reply is not None and reply.ephemeral and any(
-                    _code(c).startswith("field.") for c in reply.selects()):
-                await choose(m, reply, "field.", str(action.field))
-        elif isinstance(action, DrawCard):
-            await m.click(panel, find(panel, "draw.")["custom_id"])
-        elif isinstance(action, Proceed):
-            await m.click(panel, find(panel, "proc.")["custom_id"])
-        elif isinstance(action, Activate):
-            src = action.source.replace(":", "=")
-            comp = next((c for c in panel.buttons() if _code(c).startswith("act.")
-                         and _code(c).endswith("." + src)), None)
-            if comp is None:
-                raise AssertionError(f"no button for {action.source} on {panel!r}")
-            await m.click(panel, comp["custom_id"])
-        elif isinstance(action, Choose):
-            await _choose(ctx, panel, action.option)
-        else:  # pragma: no cover - every action type is handled above
-            raise AssertionError(f"the driver cannot perform {action!r}")
+        if isinstance(action, ChooseBaby):
+            opener = next(b for b in table.buttons()
+                          if _code(b).startswith("o.") and _code(b).endswith(".baby"))
+        elif isinstance(action, Respond):
+            opener = find(table, "resp.")
+        else:
+            opener = find(table, "hand")
+        await m.click(table, opener["custom_id"])
+        await press(ctx, m.last_reply, action)
     await ctx.world.settle()
     after = (await ctx.bot.store.get_game(ctx.game_id)).version
     if after == before:

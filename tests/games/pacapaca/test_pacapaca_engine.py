@@ -408,22 +408,33 @@ def test_parse_action_refuses_unknown_shapes():
         assert info.value.code == "bad_action"
 
 
-def test_any_deal_size_is_legal_beyond_the_listed_sample():
+def test_a_deal_names_sets_of_cards_in_any_order():
     s = neg_state()
     big = Propose(give=[c("mud", 0), c("ribbon_left", 0)], get=[c("neck", 0)])
-    assert big not in E.legal_actions(s, "a")  # the list holds 1-card deals only
+    canonical = Propose(give=[c("ribbon_left", 0), c("mud", 0)], get=[c("neck", 0)])
+    assert big not in E.legal_actions(s, "a") and canonical in E.legal_actions(s, "a")
+    assert big in E.deal_space(s, "a") and E.deal_space(s, "a").deal(big.give, big.get) == canonical
     assert E.is_legal(s, "a", big)
     assert not E.is_legal(s, "a", Propose(give=[c("neck", 0)], get=[]))
     s2, _ = E.apply(s, "a", big)
     assert s2.negotiation.active_gives == [c("mud", 0), c("ribbon_left", 0)]
 
 
-def test_listed_proposals_cover_every_one_card_deal_by_kind():
+def test_a_small_deal_space_is_listed_whole_in_index_order():
     s = neg_state()
     props = [a for a in E.legal_actions(s, "b") if isinstance(a, Propose)]
-    # b holds ribbon_right and neck; a holds mud and ribbon_left: 2 + 2 + 2*2
-    assert len(props) == 8
-    assert Propose(give=[c("neck", 0)], get=[c("mud", 0)]) in props
+    # b holds neck (0) and ribbon_right (24); a holds ribbon_left (20) and mud (44):
+    # 4 cards, 2**4 - 1 deals, deal i = bit mask i + 1 over (0, 24, 20, 44)
+    space = E.deal_space(s, "b")
+    assert (space.give, space.get) == ((0, 24), (20, 44))
+    assert len(props) == len(space) == 15
+    assert props == list(space)
+    assert [(p.give, p.get) for p in props[:5]] == [
+        ([0], []), ([24], []), ([0, 24], []), ([], [20]), ([0], [20])
+    ]
+    assert props[-1] == Propose(give=[0, 24], get=[20, 44])
+    assert space.index(Propose(give=[24, 0], get=[44])) == 10
+    assert space[10] == Propose(give=[0, 24], get=[44])
 
 
 def test_pending_keys_through_a_turn():

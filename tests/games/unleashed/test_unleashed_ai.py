@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from unleashed_helpers import E, build, play
+from unleashed_helpers import E, build, find, play
 
 from bot.ai.unleashed import heuristic_policy, random_policy
 from bot.app import builtin_games
@@ -73,3 +73,40 @@ def test_spec():
     assert RULES_SPEC.engine is SPEC.engine
     assert len(SPEC.rules_summary) < 1500 and len(SPEC.description) <= 100
     assert "llamas-unleashed" in builtin_games()
+
+
+def test_heuristic_answers_the_leader_s_card_and_lets_a_trailing_player_s_pass():
+    leader = ["trail_llama", "sleepy_llama", "suri_alpaca", "meadow_goat"]
+    st = build(3, active="s2", hands={"s2": ["hay_harvest"], "s1": ["llama_spit"]},
+               fields={"s0": leader, "s2": ["cria_button"]})
+    st1, _ = play(st, "s2", "hay_harvest")  # s2 trails (1 Animal): let it draw
+    a = heuristic_policy(E.view(st1, "s1"), E.legal_actions(st1, "s1"), random.Random(1))
+    assert a == Pass()
+    st = build(3, hands={"s0": ["hay_harvest"], "s1": ["llama_spit"]},
+               fields={"s0": leader, "s2": ["cria_button"]})
+    st2, _ = play(st, "s0", "hay_harvest")  # the leader's card is answered
+    a = heuristic_policy(E.view(st2, "s1"), E.legal_actions(st2, "s1"), random.Random(1))
+    assert isinstance(a, Respond) and a.card == find(st2, "llama_spit", st2.hands["s1"])
+
+
+def test_heuristic_destroys_the_leader_s_animal_before_a_trailing_player_s_magical_one():
+    st = build(3, hands={"s0": ["stampede", "trail_llama"]},
+               fields={"s1": ["sleepy_llama", "suri_alpaca", "meadow_goat", "woolly_ram"],
+                       "s2": ["spitfire_llama"]})
+    st, _ = play(st, "s0", "stampede")
+    a = heuristic_policy(E.view(st, "s0"), E.legal_actions(st, "s0"), random.Random(1))
+    picked = st.choice.options[a.option]
+    assert picked.label == "Sleepy Llama (s1)"
+
+
+def test_heuristic_with_two_players_answers_an_opponent_level_with_it_not_one_behind():
+    st = build(hands={"s0": ["hay_harvest"], "s1": ["llama_spit"]},
+               fields={"s0": ["cria_button"], "s1": ["lamb_acorn"]})
+    st1, _ = play(st, "s0", "hay_harvest")  # level (1 Animal each): answered
+    a = heuristic_policy(E.view(st1, "s1"), E.legal_actions(st1, "s1"), random.Random(1))
+    assert isinstance(a, Respond)
+    st = build(hands={"s0": ["hay_harvest"], "s1": ["llama_spit"]},
+               fields={"s0": ["cria_button"], "s1": ["lamb_acorn", "woolly_ram"]})
+    st2, _ = play(st, "s0", "hay_harvest")  # one behind: let it draw
+    a = heuristic_policy(E.view(st2, "s1"), E.legal_actions(st2, "s1"), random.Random(1))
+    assert a == Pass()

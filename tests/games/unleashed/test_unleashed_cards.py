@@ -3,17 +3,23 @@ effect does exactly what its text says (one test per design, named after it)."""
 
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter
+from pathlib import Path
 
 import pytest
 from unleashed_helpers import E, act, build, find, keys, pass_turn, pick, pick_key, play
 
 from bot.games.unleashed import effects as fx
-from bot.games.unleashed.cards import catalog
+from bot.games.unleashed.cards import SEED_PATH, CardSet, Catalog, catalog
 from bot.games.unleashed.models import Activate, ChooseBaby, DrawCard, Pass, Play, Proceed, Respond
 
+FIXTURES = Path(__file__).parent.parent / "fixtures"
+
 CAT = catalog()
+#: The Baby design keys in Nursery order.
+CAT_BABIES = [CAT[c].key for c in CAT.nursery_ids]
 
 
 def designs(type_: str) -> list[str]:
@@ -92,7 +98,7 @@ def test_card_texts_use_the_rulebook_targeting_words():
                 if a.op in ("pull", "look_take", "swap_hands", "skip_turn"):
                     assert "any other player" in d.text.lower(), d.key
                 if a.op == "for_each":
-                    who = "each player" if a.who == "each_player" else "each other player"
+                    who = "each other player" if a.who == "each_other" else "each player"
                     assert who in d.text.lower(), d.key
                 if a.op == "any_number":
                     assert "Any number of players" in d.text, d.key
@@ -230,21 +236,35 @@ def test_herald_alpaca_returns_a_card_of_another_field_to_its_owner():
     assert "Golden Bell goes back from s1's Field." in [e.text for e in ev]
 
 
-def test_nanny_alpaca_lets_each_player_bring_a_baby():
+def test_nanny_alpaca_lets_each_player_bring_a_baby_you_last():
     st = build(3, hands={"s0": ["nanny_alpaca"]})
     st, _ = play(st, "s0", "nanny_alpaca")
-    st, _ = pick(st, "yes")
-    assert st.choice.seat == "s0" and len(st.choice.options) == 12
-    st, _ = pick_key(st, "cria_button")
     assert st.choice.seat == "s1"
     st, ev = pick(st, "no")
     assert "s1 declines an optional effect." in [e.text for e in ev]
+    assert st.choice.seat == "s2"
     st, _ = pick(st, "yes")
-    assert st.choice.seat == "s2" and len(st.choice.options) == 11
+    assert st.choice.seat == "s2" and len(st.choice.options) == 12
     st, _ = pick_key(st, "kid_clover")
+    assert st.choice.seat == "s0"
+    st, _ = pick(st, "yes")
+    assert st.choice.seat == "s0" and len(st.choice.options) == 11
+    st, _ = pick_key(st, "cria_button")
     assert keys(st.fields["s0"]) == ["nanny_alpaca", "cria_button"]
     assert st.fields["s1"] == [] and keys(st.fields["s2"]) == ["kid_clover"]
     assert len(st.nursery) == 10 and st.choice is None
+
+
+def test_nanny_alpaca_gives_the_last_baby_to_the_player_after_you():
+    st = build(3, hands={"s0": ["nanny_alpaca"]}, fields={
+        "s0": CAT_BABIES[:4], "s1": CAT_BABIES[4:8], "s2": CAT_BABIES[8:11]})
+    assert keys(st.nursery) == ["lamb_bramble"]
+    st, _ = play(st, "s0", "nanny_alpaca")
+    assert st.choice.seat == "s1"
+    st, _ = pick(st, "yes")  # the only Baby left: no need to choose
+    assert keys(st.fields["s1"])[-1] == "lamb_bramble" and st.nursery == []
+    # the Nursery is empty: neither s2 nor s0 (last) is offered a Baby
+    assert st.choice is None and len(st.fields["s0"]) == 5 and len(st.fields["s2"]) == 3
 
 
 def test_pickpocket_goat():
@@ -288,13 +308,13 @@ def test_climbing_goat():
 
 def test_gruff_goat():
     st = build(active="s1", plays=1, fields={"s0": ["gruff_goat"]}, hands={"s0": ["lasso"]},
-               deck=["trail_llama", "stampede", "hay_harvest", "swap_meet"])
+               deck=["trail_llama", "stampede", "hay_harvest", "snowed_in"])
     st = pass_turn(st)  # s1 draws trail_llama
     assert keys(st.discard) == ["lasso"]
-    assert keys(st.hands["s0"]) == ["stampede", "hay_harvest", "swap_meet"]
+    assert keys(st.hands["s0"]) == ["stampede", "hay_harvest", "snowed_in"]
     # with an empty hand the discard is impossible, so "then draw 2" does not happen
     st = build(active="s1", plays=1, fields={"s0": ["gruff_goat"]},
-               deck=["trail_llama", "stampede", "hay_harvest", "swap_meet"])
+               deck=["trail_llama", "stampede", "hay_harvest", "snowed_in"])
     st = pass_turn(st)
     assert keys(st.hands["s0"]) == ["stampede"]
 
@@ -324,11 +344,15 @@ def test_rustler_ram_sacrifices_to_steal_a_basic_animal():
     assert keys(st.fields["s0"]) == ["rustler_ram"] and st.choice is None
 
 
-def test_sentinel_ram():
+def test_sentinel_ram_stops_every_player_s_instants_its_owner_s_too():
     st = build(hands={"s0": ["hay_harvest"], "s1": ["llama_spit"]}, fields={"s0": ["sentinel_ram"]})
     st, _ = play(st, "s0", "hay_harvest")
     assert st.reaction is None and len(st.hands["s0"]) == 2
-    assert not fx.may_play_instants(st, "s1") and fx.may_play_instants(st, "s0")
+    assert not fx.may_play_instants(st, "s1") and not fx.may_play_instants(st, "s0")
+    st = build(active="s1", hands={"s1": ["hay_harvest"], "s0": ["llama_spit"]},
+               fields={"s0": ["sentinel_ram"]})
+    st, _ = play(st, "s1", "hay_harvest")  # the owner cannot answer either
+    assert st.reaction is None and len(st.hands["s1"]) == 2
     st = build(hands={"s0": ["hay_harvest"], "s1": ["llama_spit"]})
     st, _ = play(st, "s0", "hay_harvest")
     assert st.reaction is not None and st.reaction.eligible == ["s1"]
@@ -380,17 +404,33 @@ def test_fork_in_the_trail():
     st = build(hands={"s0": ["fork_in_the_trail"]}, fields={"s1": ["golden_bell"]},
                deck=["lasso", "stampede"])
     st, _ = play(st, "s0", "fork_in_the_trail")
-    assert [o.label for o in st.choice.options] == ["Draw 2 cards", "Destroy an Upgrade card"]
+    assert [o.label for o in st.choice.options] == ["Draw 2 cards",
+                                                    "Destroy an Animal or an Upgrade card"]
     a, _ = pick(st, "o1")
     assert a.fields["s1"] == [] and a.hands["s0"] == []
     b, _ = pick(st, "o0")
     assert keys(b.hands["s0"]) == ["lasso", "stampede"] and b.fields["s1"] != []
+    st = build(3, hands={"s0": ["fork_in_the_trail"]}, fields={
+        "s0": ["golden_bell"], "s1": ["trail_llama", "muzzle"], "s2": ["sleepy_llama"]})
+    st, _ = play(st, "s0", "fork_in_the_trail")
+    st, _ = pick(st, "o1")  # other players' Animals: not Muzzle, not s0's own Upgrade
+    assert [o.label for o in st.choice.options] == ["Trail Llama (s1)", "Sleepy Llama (s2)"]
+    st, _ = pick_key(st, "trail_llama")
+    assert keys(st.fields["s1"]) == ["muzzle"] and keys(st.fields["s0"]) == ["golden_bell"]
 
 
-def test_swap_meet():
-    st = build(hands={"s0": ["swap_meet", "lasso"], "s1": ["stampede"]})
-    st, _ = play(st, "s0", "swap_meet")
-    assert keys(st.hands["s0"]) == ["stampede"] and keys(st.hands["s1"]) == ["lasso"]
+def test_night_raid_steals_a_basic_animal():
+    st = build(3, hands={"s0": ["night_raid"]},
+               fields={"s1": ["spitfire_llama", "cria_button", "woolly_ram"],
+                       "s2": ["trail_llama"]})
+    st, _ = play(st, "s0", "night_raid")
+    assert [o.label for o in st.choice.options] == ["Woolly Ram (s1)", "Trail Llama (s2)"]
+    st, ev = pick_key(st, "trail_llama")
+    assert keys(st.fields["s0"]) == ["trail_llama"] and st.fields["s2"] == []
+    assert keys(st.discard) == ["night_raid"]
+    st = build(hands={"s0": ["night_raid", "lasso"]}, fields={"s1": ["spitfire_llama"]})
+    assert [a for a in E.legal_actions(st, "s0") if isinstance(a, Play)
+            and a.card == find(st, "night_raid", st.hands["s0"])] == []  # no Basic to steal
 
 
 def test_rockslide_destroys_an_animal_or_an_upgrade():
@@ -443,11 +483,15 @@ def test_winter_storm_each_player_sacrifices_an_animal():
     assert keys(st.discard) == ["trail_llama", "winter_storm"]
 
 
-def test_fence_repair():
-    st = build(hands={"s0": ["fence_repair"]}, fields={"s1": ["trail_llama", "golden_bell"]})
-    st, _ = play(st, "s0", "fence_repair")
-    st, _ = pick_key(st, "golden_bell")
-    assert keys(st.hands["s1"]) == ["golden_bell"] and keys(st.fields["s1"]) == ["trail_llama"]
+def test_flash_flood_destroys_a_basic_animal():
+    st = build(hands={"s0": ["flash_flood"]}, fields={
+        "s0": ["sleepy_llama"], "s1": ["trail_llama", "spitfire_llama", "cria_button", "woolly_ram"]})
+    st, _ = play(st, "s0", "flash_flood")
+    assert [o.label for o in st.choice.options] == ["Trail Llama (s1)", "Woolly Ram (s1)"]
+    st, _ = pick_key(st, "trail_llama")
+    assert keys(st.fields["s1"]) == ["spitfire_llama", "cria_button", "woolly_ram"]
+    assert keys(st.fields["s0"]) == ["sleepy_llama"]
+    assert keys(st.discard) == ["trail_llama", "flash_flood"]
 
 
 def test_snowed_in():
@@ -467,14 +511,6 @@ def test_toll_gate():
     assert keys(st.hands["s0"]) == ["lasso"] and keys(st.discard) == ["stampede", "toll_gate"]
 
 
-def test_barn_raising():
-    st = build(hands={"s0": ["barn_raising"]})
-    st, ev = play(st, "s0", "barn_raising")
-    assert len(st.choice.options) == 24
-    st, ev = pick_key(st, "woolly_ram")
-    assert keys(st.hands["s0"]) == ["woolly_ram"] and st.fields["s0"] == []
-    assert [e.text for e in ev if e.to is None] == [
-        "s0 searches the deck, shows Woolly Ram and adds it to their hand."]
 
 
 def test_greener_pastures():
@@ -513,13 +549,24 @@ def test_feed_trough():
     assert keys(st.hands["s0"]) == ["lasso", "stampede"]
 
 
-def test_shearing_kit():
-    st = build(active="s1", plays=1, fields={"s0": ["shearing_kit"]}, hands={"s1": ["lasso"]},
-               deck=["trail_llama", "stampede"])
-    st = pass_turn(st)  # s1 now holds lasso and trail_llama
+def test_sheepdog_discards_to_destroy_a_basic_animal():
+    st = build(active="s1", plays=1, fields={"s0": ["sheepdog"],
+                                            "s1": ["trail_llama", "spitfire_llama", "woolly_ram"]},
+               deck=["lasso", "stampede"])
+    st = pass_turn(st)  # an empty hand: nothing to discard, so Sheepdog is not offered
+    assert [a for a in E.legal_actions(st, "s0") if isinstance(a, Activate)] == []
+    assert keys(st.fields["s1"]) == ["trail_llama", "spitfire_llama", "woolly_ram"]
+    st = build(active="s1", plays=1, fields={"s0": ["sheepdog"],
+                                            "s1": ["trail_llama", "spitfire_llama", "woolly_ram"]},
+               hands={"s0": ["hay_harvest", "lasso"]}, deck=["stampede", "snowed_in"])
+    st = pass_turn(st)
     st, _ = act(st, "s0", Activate(source=f"card:{st.fields['s0'][0]}"))
-    assert len(st.hands["s1"]) == 1 and len(st.hands["s0"]) == 2
-    assert sorted(keys(st.hands["s1"] + st.hands["s0"][:1])) == ["lasso", "trail_llama"]
+    assert st.choice.prompt.startswith("Choose a card to discard")
+    st, _ = pick_key(st, "hay_harvest")
+    assert [o.label for o in st.choice.options] == ["Trail Llama (s1)", "Woolly Ram (s1)"]
+    st, _ = pick_key(st, "trail_llama")
+    assert keys(st.fields["s1"]) == ["spitfire_llama", "woolly_ram"]
+    assert keys(st.discard) == ["hay_harvest", "trail_llama"]
 
 
 def test_double_stall():
@@ -662,3 +709,35 @@ def test_pass_closes_the_window_and_the_card_resolves():
     st, _ = play(st, "s0", "trail_llama")
     st, _ = act(st, "s1", Pass())
     assert st.reaction is None and keys(st.fields["s0"]) == ["trail_llama"]
+
+
+def test_every_card_id_keeps_its_design_across_the_rebalance():
+    """A game stored before the rebalance (card set of commit c25beb3) holds the same designs
+    after it: only the ids of removed designs changed, to the designs that replaced them."""
+    before = json.loads((FIXTURES / "llamas-unleashed-card-ids-c25beb3.json").read_text())
+    now = [design.key for design in catalog().cards]
+    changed = {i: (old, now[i]) for i, old in enumerate(before) if now[i] != old}
+    assert len(now) == len(before) == 128
+    assert changed == {
+        76: ("swap_meet", "night_raid"), 89: ("barn_raising", "night_raid"),
+        85: ("fence_repair", "flash_flood"), 86: ("fence_repair", "flash_flood"),
+        100: ("shearing_kit", "sheepdog"), 101: ("shearing_kit", "sheepdog"),
+    }
+
+
+def test_pinned_ids_that_clash_are_refused():
+    data = json.loads(SEED_PATH.read_text(encoding="utf-8"))
+    for design in data["deck"]:
+        if design["key"] == "sheepdog":
+            design["ids"] = [76, 77]  # 76 is Night Raid's
+    with pytest.raises(ValueError, match="sheepdog: pinned id 76 clashes or is out of range"):
+        Catalog(CardSet.model_validate(data))
+
+
+def test_pinned_ids_must_name_one_id_per_copy():
+    data = json.loads(SEED_PATH.read_text(encoding="utf-8"))
+    for design in data["deck"]:
+        if design["key"] == "sheepdog":
+            design["ids"] = [100]
+    with pytest.raises(ValueError, match="sheepdog: ids must name one id per copy"):
+        CardSet.model_validate(data)

@@ -301,6 +301,8 @@ def test_cards_brought_directly_cannot_be_answered():
     st = build(hands={"s0": ["nanny_alpaca", "trail_llama"], "s1": ["llama_spit"]})
     st, _ = play(st, "s0", "nanny_alpaca")
     st, _ = act(st, "s1", Pass())
+    assert st.choice.seat == "s1"  # the player after s0 goes first
+    st, _ = pick(st, "no")
     st, _ = pick(st, "yes")
     st, ev = pick_key(st, "cria_button")
     assert keys(st.fields["s0"]) == ["nanny_alpaca", "cria_button"]
@@ -544,8 +546,9 @@ def test_a_triggered_link_waits_until_the_link_that_caused_it_has_resolved():
 
 
 def test_a_baby_never_goes_to_a_hand():
-    st = build(hands={"s0": ["fence_repair"]}, fields={"s1": ["cria_button"]})
-    st, _ = play(st, "s0", "fence_repair")
+    st = build(hands={"s0": ["herald_alpaca"]}, fields={"s1": ["cria_button"]})
+    st, _ = play(st, "s0", "herald_alpaca")
+    st, _ = pick(st, "yes")  # return Cria Button to s1's hand: it goes to the Nursery
     assert st.fields["s1"] == [] and st.hands["s1"] == []
     assert CAT.ids_of("cria_button")[0] in st.nursery
 
@@ -576,6 +579,6 @@ def test_open_windows_show_the_same_whether_or_not_anybody_holds_an_instant():
         runs.append(seen)
     assert runs[0] == runs[1]
     first = runs[0][0]
-    assert first[0] == ["s0 plays Trail Llama into s0's Field."]
+    assert first[0] == ["s0 plays Trail Llama into their own Field."]
     assert first[2:] == (["s1", "s2"], 5.0, ["s1", "s2"])  # s3 has no cards: no window
     assert runs[0][2][0] == ["Trail Llama enters s0's Field."]

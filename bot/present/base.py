@@ -1,0 +1,323 @@
+"""What a game table shows and offers, as plain data (no Discord, no asyncio, no I/O).
+
+A presenter (one per game, a subclass of :class:`Presenter`) turns what one seat may know
+(the engine's ``view()``, the pending decision, the seat's ``legal_actions`` and the events
+just played) into a :class:`TableModel`: the turn text, the picture's inputs and the
+choices. Every choice that plays something is bound to the INDEX of an action in
+``legal_actions(state, seat)``; the Discord layer draws the model and, on a click,
+recomputes the legal actions and plays ``legal_actions[index]`` (:func:`decode`), so the
+engine stays the one source of truth and nothing on a button can disagree with it.
+
+A model is drawn for one seat and one decision, named by a short *decision key*
+(:func:`decision_key`): a hash of the pending decision (kind and key) and of that seat's
+legal actions. A click whose key is no longer the clicker's (or, for someone not to act,
+any pending seat's) decision key is stale ("This table has moved on"). Because the key
+hashes the legal actions, not the state version, two set-up placements by different
+players at the same moment both stand: one's placement does not change the other's
+choices, so the other's key stays the same.
+
+Custom ids (see :mod:`bot.discord.ids`) carry the game id and a code:
+
+- ``a.<key>.<index>``: a button playing action ``index``;
+- ``s.<key>``: a select whose option values are action indexes (a paged select adds the
+  ``,p<page>`` / ``,b<page>`` / ``,f<page>`` of :mod:`bot.discord.choices`);
+- ``o.<key>.<panel>``: a button opening the ephemeral panel ``panel`` of the model
+  (``panel``: letters, digits, ``_`` and ``-``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from bot.games.base import Action, Engine, Event, IllegalAction, Pending, Result
+
+#: Button styles a choice may ask for (Discord's primary, secondary, success, danger).
+Style = Literal["primary", "secondary", "success", "danger"]
+
+#: Characters of a decision key (hex digits of a BLAKE2b digest: 40 bits).
+KEY_LENGTH = 10
+
+_PANEL = re.compile(r"[A-Za-z0-9_\-]{1,24}")
+_CODE = re.compile(
+    rf"(?P<kind>[aso])\.(?P<key>[0-9a-f]{{{KEY_LENGTH}}})(?:\.(?P<arg>[A-Za-z0-9_\-]{{1,24}}))?"
+)
+
+
+class StaleChoice(Exception):
+    """The choice was drawn for a decision that is over ("This table has moved on")."""
+
+
+class ForgedChoice(Exception):
+    """The choice names no action of the decision (an index out of range, a bad code)."""
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One thing a player may press or pick.
+
+    Exactly one of ``index`` (play ``legal_actions[index]``) and ``opens`` (open the panel
+    of that name) is set, or neither for a choice shown disabled. ``row`` is the Discord
+    action row (0-4, ``None``: the next free), ``description`` is shown under a select
+    option, ``says`` is what an ephemeral panel reads once the choice is clicked (while the
+    move is played); ``emoji`` is one Unicode emoji. ``seat`` names the seat whose
+    ``legal_actions`` ``index`` points into when it is not the model's seat (a public
+    panel offering two players' actions, e.g. Pacapaca's Accept and Decline)."""
+
+    label: str
+    index: int | None = None
+    opens: str | None = None
+    style: Style = "primary"
+    row: int | None = None
+    disabled: bool = False
+    emoji: str | None = None
+    description: str | None = None
+    says: str | None = None
+    seat: str | None = None
+
+
+@dataclass(frozen=True)
+class Select:
+    """A pick of one option among ``options`` (each a :class:`Choice` with an ``index``);
+    more than 25 are paged by the Discord layer (``noun`` names them: "Splits 1-25 of
+    40"). Takes one row (two when paged) from ``row``."""
+
+    placeholder: str
+    options: tuple[Choice, ...]
+    noun: str = "Options"
+    row: int | None = None
+
+
+Item = Choice | Select
+
+
+@dataclass(frozen=True)
+class Panel:
+    """A private (ephemeral) panel a choice opens: its text and its items. A choice in it
+    may open another panel (which replaces this one in place)."""
+
+    text: str
+    items: tuple[Item, ...]
+
+
+@dataclass
+class TableModel:
+    """What the table shows one decision.
+
+    Attributes:
+        seat: the seat whose ``legal_actions`` the choices index (``None``: no choices).
+        key: that seat's :func:`decision_key` (``""`` with no seat).
+        lines: the turn text, markdown, display names already in (one line or a few).
+        picture: keyword inputs of the game's table renderer besides the view and names
+            (e.g. ``{"highlight": {...}}``).
+        items: the choices on the table message, in order.
+        panels: panel name -> the private panel a choice opens.
+        keys: seat -> its decision key, for every seat with legal actions (the Discord
+            layer fills it; choices with a ``seat`` are coded with that seat's key).
+    """
+
+    seat: str | None
+    key: str
+    lines: list[str] = field(default_factory=list)
+    picture: dict[str, Any] = field(default_factory=dict)
+    items: list[Item] = field(default_factory=list)
+    panels: dict[str, Panel] = field(default_factory=dict)
+    keys: dict[str, str] = field(default_factory=dict)
+
+    def panel_path(self, index: int) -> list[str] | None:
+        """The panels to open, in order, to reach the choice bound to action ``index``
+        (``[]``: it is on the table; ``None``: no choice plays it)."""
+        def holds(items: Sequence[Item]) -> bool:
+            for item in items:
+                opts = item.options if isinstance(item, Select) else (item,)
+                if any(o.index == index and not o.disabled for o in opts):
+                    return True
+            return False
+
+        if holds(self.items):
+            return []
+        # Breadth-first from the table's openers through panels' openers.
+        frontier: list[tuple[list[str], Sequence[Item]]] = [([], self.items)]
+        seen: set[str] = set()
+        while frontier:
+            path, items = frontier.pop(0)
+            for item in items:
+                if isinstance(item, Choice) and item.opens and item.opens not in seen \
+                        and not item.disabled and item.opens in self.panels:
+                    seen.add(item.opens)
+                    panel = self.panels[item.opens]
+                    if holds(panel.items):
+                        return [*path, item.opens]
+                    frontier.append(([*path, item.opens], panel.items))
+        return None
+
+
+@dataclass(frozen=True)
+class Seen:
+    """A presenter's inputs for one seat: all that seat may know now.
+
+    Attributes:
+        seat: the seat the choices are for (``None``: nobody may act, e.g. finished).
+        view: the engine's ``view(state, viewer)`` (for the public table, the spectator's).
+        pending: who must decide now.
+        legal: ``legal_actions(state, seat)`` (empty with no seat).
+        events: the events just played that this viewer may see.
+        names: seat id -> display name, markdown-escaped (for text).
+        plain_names: seat id -> display name as typed (for labels and pictures).
+        legal_of: seat -> its ``legal_actions``, for every seat that has any (``seat``'s
+            included): for choices bound to another seat's actions (``Choice.seat``).
+    """
+
+    seat: str | None
+    view: Any
+    pending: Pending
+    legal: list[Action]
+    events: list[Event]
+    names: dict[str, str]
+    plain_names: dict[str, str]
+    legal_of: dict[str, list[Action]] = field(default_factory=dict)
+
+    @property
+    def key(self) -> str:
+        """The decision key of :attr:`seat` (``""`` with no seat)."""
+        return decision_key(self.pending, self.legal) if self.seat is not None else ""
+
+
+class Presenter:
+    """Base of a game's presenter: pure functions from :class:`Seen` to words and models.
+
+    Subclasses set ``game`` (the registry key) and override :meth:`table` (and, where the
+    game has them, :meth:`final_lines`, :meth:`private_lines`)."""
+
+    game: str = ""
+
+    def table(self, seen: Seen) -> TableModel:
+        """The table for ``seen`` (default: who is waited for, no choices)."""
+        names = ", ".join(f"**{seen.names.get(s, s)}**" for s in seen.pending.seats)
+        return TableModel(seen.seat, seen.key, [f"Waiting for {names}."] if names else [])
+
+    def final_lines(self, view: Any, result: Result, names: dict[str, str]) -> list[str]:
+        """The end-of-game breakdown in words (markdown); default: nothing special."""
+        return []
+
+    def private_lines(self, view: Any, seat: str, names: dict[str, str]) -> list[str]:
+        """The "My hand" text for ``seat`` from its own ``view`` (markdown)."""
+        return ["You have no hidden cards in this game."]
+
+    def example(self) -> tuple[Any, dict[str, str]] | None:
+        """A seeded mid-game spectator view for ``/rules`` and the names on it, or
+        ``None`` for no example (the default)."""
+        return None
+
+
+def decision_key(pending: Pending, legal: Sequence[Action]) -> str:
+    """The :data:`KEY_LENGTH`-hex-digit key of a decision as one seat faces it: a BLAKE2b
+    hash of the pending kind and key and of the seat's legal actions in order. Equal keys
+    mean index ``i`` names the same action."""
+    h = hashlib.blake2b(digest_size=KEY_LENGTH // 2)
+    h.update(f"{pending.kind}\x1f{pending.key}".encode())
+    for action in legal:
+        h.update(b"\x1e")
+        h.update(action.model_dump_json().encode())
+    return h.hexdigest()
+
+
+def action_code(key: str, index: int) -> str:
+    """The component code of a button playing action ``index``: ``a.<key>.<index>``."""
+    return f"a.{key}.{index}"
+
+
+def select_code(key: str) -> str:
+    """The component code of a select whose values are action indexes: ``s.<key>``."""
+    return f"s.{key}"
+
+
+def panel_code(key: str, panel: str) -> str:
+    """The component code of a button opening ``panel``: ``o.<key>.<panel>``. Raises
+    ``ValueError`` for a panel name outside ``[A-Za-z0-9_-]{1,24}``."""
+    if not _PANEL.fullmatch(panel):
+        raise ValueError(f"bad panel name {panel!r}")
+    return f"o.{key}.{panel}"
+
+
+def parse_code(code: str) -> tuple[str, str, str] | None:
+    """``(kind, key, arg)`` of a presenter code (``kind`` ``"a"``, ``"s"`` or ``"o"``;
+    ``arg`` the index or panel name, ``""`` for a select), or ``None`` when ``code`` is
+    not one (an older cog's own code)."""
+    match = _CODE.fullmatch(code)
+    if match is None:
+        return None
+    kind, arg = match["kind"], match["arg"] or ""
+    if (kind == "s") != (arg == "") or (kind == "a" and not arg.isdecimal()):
+        return None
+    return kind, match["key"], arg
+
+
+def index_of(text: str) -> int:
+    """An action index from a code or a select value. Raises :class:`ForgedChoice` unless
+    it is a decimal number below 10000."""
+    if not text.isdecimal() or len(text) > 4:
+        raise ForgedChoice(text)
+    return int(text)
+
+
+def seat_for(engine: Engine[Any, Any], state: Any, seat: str, key: str) -> str:
+    """The seat whose decision ``key`` names now: ``seat`` itself when it is its decision
+    key, else the pending seat, then any other seat, whose key it is (someone pressed a
+    choice meant for another player). Raises :class:`StaleChoice` when it is nobody's."""
+    pending = engine.pending(state)
+    order = [seat, *pending.seats, *getattr(state, "seats", [])]
+    for who in dict.fromkeys(order):
+        if decision_key(pending, engine.legal_actions(state, who)) == key:
+            return who
+    raise StaleChoice(key)
+
+
+def decode(engine: Engine[Any, Any], state: Any, seat: str, key: str, index: int) -> Action:
+    """The action a click of ``seat`` on choice ``index`` of decision ``key`` plays now:
+    ``legal_actions(state, who)[index]`` for ``who`` = :func:`seat_for`; when ``who`` is
+    not ``seat``, the engine refuses it for ``seat`` in its own words ("It is Maya's
+    turn."). Raises :class:`StaleChoice` (see :func:`seat_for`) and
+    :class:`ForgedChoice` for an index past the actions."""
+    legal = engine.legal_actions(state, seat_for(engine, state, seat, key))
+    if not 0 <= index < len(legal):
+        raise ForgedChoice(str(index))
+    return legal[index]
+
+
+def refusal(engine: Engine[Any, Any], state: Any, seat: str, action: Action) -> IllegalAction:
+    """The engine's refusal of ``action`` for ``seat`` (``apply`` on a copy, nothing
+    stored): used when someone opens a panel meant for another player. An action the
+    engine would accept yields ``IllegalAction("not_yours", ...)``."""
+    try:
+        engine.apply(state, seat, action)
+    except IllegalAction as exc:
+        return exc
+    return IllegalAction("not_yours", "This choice is not yours to make.")
+
+
+def first_index(model: TableModel, panel: str, seen: frozenset[str] = frozenset()) -> int | None:
+    """The first action index reachable from ``panel`` of ``model`` (through nested
+    panels), ``None`` when there is none or no such panel."""
+    if panel not in model.panels:
+        return None
+    for item in model.panels[panel].items:
+        for opt in item.options if isinstance(item, Select) else (item,):
+            if opt.index is not None:
+                return opt.index
+            if opt.opens and opt.opens not in seen:
+                found = first_index(model, opt.opens, seen | {panel})
+                if found is not None:
+                    return found
+    return None
+
+
+__all__ = [
+    "KEY_LENGTH", "Choice", "ForgedChoice", "Item", "Panel", "Presenter", "Seen", "Select",
+    "StaleChoice", "Style", "TableModel", "action_code", "decision_key", "decode",
+    "first_index", "index_of", "panel_code", "parse_code", "refusal", "seat_for",
+    "select_code",
+]

@@ -1,0 +1,288 @@
+"""What the Llamas & Alpacas table shows and offers (UX.md: "Llamas & Alpacas").
+
+Everything in this game is public except the order of the draw pile, so every choice is
+on the public table message; only the player to act can use it (anyone else pressing is
+told whose turn it is by the engine's refusal):
+
+- set-up: a 3x3 grid ``"1 · free"`` ... ``"9 · free"``, one button per space (actions
+  ``Place``); every player still holding a starting card uses the same buttons, in any
+  order (their decision keys are equal: see :mod:`bot.present.base`).
+- turn: ``"Take 1 (free)"``, ``"Take 3 (1🍀 1🥕)"`` ... (disabled when the engine offers no
+  such take) and ``"Move a card"``, which opens the private panel ``mv`` (a from-space
+  grid), whose buttons open ``mf<src>`` (the to-space grid with "Back").
+- keep-treats: a select of the splits (``"Keep 6 clovers, 4 carrots"``).
+- choose-space: the 3x3 grid of the active player's board; occupied spaces are disabled
+  unless the board is full, when each button names the card it replaces.
+"""
+
+from __future__ import annotations
+
+from bot.games.base import Action, Event, Result
+from bot.games.llamas_alpacas.engine import LlamasAlpacasEngine
+from bot.games.llamas_alpacas.models import (
+    TREAT_LIMIT,
+    Keep,
+    LlamasAlpacasView,
+    Move,
+    Place,
+    PlayerView,
+    Take,
+    TakeCost,
+)
+from bot.present.base import Choice, Item, Panel, Presenter, Seen, Select, TableModel
+
+#: Names used on the /rules example picture.
+EXAMPLE_NAMES = {"s0": "Maya", "s1": "Tomasz", "s2": "Ana"}
+
+CLOVER = "\N{FOUR LEAF CLOVER}"
+CARROT = "\N{CARROT}"
+
+
+def cost_text(cost: TakeCost | None) -> str:
+    """A take cost for a button label: ``"free"``, ``"1🍀 1🥕"``, ``"2🥕"``; ``"can't pay"``
+    for ``None`` (unaffordable)."""
+    if cost is None:
+        return "can't pay"
+    parts = []
+    if cost.clovers:
+        parts.append(f"{cost.clovers}{CLOVER}")
+    if cost.carrots:
+        parts.append(f"{cost.carrots}{CARROT}")
+    return " ".join(parts) if parts else "free"
+
+
+def plural(n: int, word: str) -> str:
+    """``"1 clover"``, ``"6 clovers"``."""
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def keep_label(clovers: int) -> str:
+    """The keep-treats option for keeping ``clovers`` clovers and the rest (of 10) carrots,
+    e.g. ``"Keep 6 clovers, 4 carrots"``."""
+    return f"Keep {plural(clovers, 'clover')}, {plural(TREAT_LIMIT - clovers, 'carrot')}"
+
+
+def space_label(player: PlayerView, space: int, *, replace: bool = False) -> str:
+    """A grid button label for ``space`` (0-8) of a board: ``"4 · free"``,
+    ``"4 · Llama red 2"`` or, when the card would be replaced, ``"4 · replace Llama red 2"``."""
+    card = player.board[space]
+    if card is None:
+        return f"{space + 1} · free"
+    return f"{space + 1} · {'replace ' if replace else ''}{card.short()}"
+
+
+def highlight_of(events: list[Event]) -> dict[str, list[int]]:
+    """Spaces to outline per seat from public events: where a card was placed, replaced or
+    moved to, and every space of a scored line (whose cards have left the board)."""
+    out: dict[str, list[int]] = {}
+    for e in events:
+        seat = e.data.get("seat")
+        if e.to is not None or not isinstance(seat, str):
+            continue
+        spaces: list[int] = []
+        if e.type in ("placed_start", "placed", "replaced"):
+            spaces = [int(e.data["space"])]
+        elif e.type == "moved":
+            spaces = [int(e.data["dst"])]
+        elif e.type == "scored":
+            spaces = [int(sp) for line in e.data.get("lines", []) for sp in line["spaces"]]
+        for sp in spaces:
+            if sp not in out.setdefault(seat, []):
+                out[seat].append(sp)
+    return out
+
+
+def player_of(view: LlamasAlpacasView, seat: str) -> PlayerView:
+    """The public view of ``seat``'s player. Raises ``StopIteration`` for an unknown seat."""
+    return next(p for p in view.players if p.seat == seat)
+
+
+def _index(legal: list[Action], action: Action) -> int | None:
+    """The index of ``action`` in ``legal`` (``None``: not offered)."""
+    try:
+        return legal.index(action)
+    except ValueError:
+        return None
+
+
+class LlamasAlpacasPresenter(Presenter):
+    """Turn text, grid, take, move and keep choices of Llamas & Alpacas (module docstring)."""
+
+    game = "llamas-alpacas"
+
+    def table(self, seen: Seen) -> TableModel:
+        """The table for ``seen`` (the spectator view; choices for ``seen.seat``)."""
+        view: LlamasAlpacasView = seen.view
+        model = TableModel(seen.seat, seen.key, [self.turn_text(view, seen.names)],
+                           picture={"highlight": highlight_of(seen.events)})
+        if seen.seat is None or view.finished:
+            return model
+        legal = seen.legal
+        if view.phase == "setup":
+            model.items = [
+                Choice(f"{s + 1} · free", index=_index(legal, Place(space=s)), row=s // 3)
+                for s in range(9)
+            ]
+            return model
+        if view.active is None:
+            return model
+        me = player_of(view, view.active)
+        if view.phase == "turn":
+            items: list[Item] = []
+            for slot in view.row:
+                idx = _index(legal, Take(position=slot.position))
+                items.append(Choice(f"Take {slot.position} ({cost_text(slot.cost)})", index=idx,
+                                    disabled=idx is None, row=(slot.position - 1) // 3,
+                                    style="primary" if idx is not None else "secondary"))
+            moves = [(i, a) for i, a in enumerate(legal) if isinstance(a, Move)]
+            items.append(Choice("Move a card", opens="mv" if moves else None, style="secondary",
+                                disabled=not moves, row=2))
+            model.items = items
+            if moves:
+                model.panels = self._move_panels(me, moves)
+            return model
+        if view.phase == "keep_treats":
+            assert view.keep is not None
+            k = view.keep
+            options = tuple(
+                Choice(keep_label(a.clovers), index=i,
+                       description=(f"{plural(k.clovers - a.clovers, 'clover')} and "
+                                    f"{plural(k.carrots - a.carrots, 'carrot')} go onto "
+                                    f"card {k.target + 1}"))
+                for i, a in enumerate(legal) if isinstance(a, Keep)
+            )
+            model.items = [Select("Which 10 treats do you keep?", options, noun="Splits", row=0)]
+            return model
+        # choose_space
+        full = None not in me.board
+        grid: list[Item] = []
+        for s in range(9):
+            idx = _index(legal, Place(space=s))
+            grid.append(Choice(space_label(me, s, replace=full), index=idx, row=s // 3,
+                               disabled=idx is None,
+                               style="primary" if idx is not None else "secondary"))
+        model.items = grid
+        return model
+
+    @staticmethod
+    def _move_panels(me: PlayerView, moves: list[tuple[int, Move]]) -> dict[str, Panel]:
+        """The from-space panel ``mv`` and one to-space panel ``mf<src>`` per card that
+        can move (``moves``: (index, Move) pairs of the legal actions)."""
+        sources = {a.src for _, a in moves}
+        grid: list[Item] = []
+        for s in range(9):
+            card = me.board[s]
+            label = f"{s + 1} · {card.short()}" if card else f"{s + 1} · free"
+            grid.append(Choice(label, opens=f"mf{s}" if s in sources else None, row=s // 3,
+                               disabled=s not in sources,
+                               style="primary" if card else "secondary"))
+        panels = {"mv": Panel("Move a card: which card moves? (spaces 1-9, row by row)",
+                              tuple(grid))}
+        for src in sorted(sources):
+            card = me.board[src]
+            assert card is not None
+            to: list[Item] = []
+            for d in range(9):
+                other = me.board[d]
+                idx = next((i for i, a in moves if a.src == src and a.dst == d), None)
+                if d == src:
+                    label = f"{d + 1} · {card.short()} (moving)"
+                elif other is None:
+                    label = f"{d + 1} · free"
+                else:
+                    label = f"{d + 1} · {other.short()}"
+                to.append(Choice(label, index=idx, row=d // 3, disabled=idx is None,
+                                 style="success" if d == src
+                                 else "primary" if other is None else "secondary",
+                                 says=f"Moving {card.short()} from space {src + 1} to space "
+                                      f"{d + 1}..."))
+            to.append(Choice("Back", opens="mv", style="secondary", row=3))
+            panels[f"mf{src}"] = Panel(
+                f"Move **{card.short()}** from space {src + 1} to which free space?", tuple(to))
+        return panels
+
+    @staticmethod
+    def turn_text(view: LlamasAlpacasView, names: dict[str, str]) -> str:
+        """What must happen now, in words, e.g. ``"**Maya**'s turn (3🍀 3🥕): take a card
+        from the row (card 1 is free) or move a card on your board."``."""
+        if view.finished:
+            return ""
+        if view.phase == "setup":
+            waiting = ", ".join(f"**{names[s]}**" for s in view.pending)
+            return (f"Set-up: place your starting card on your board with the buttons "
+                    f"1-9 (row by row). Waiting for {waiting}.")
+        assert view.active is not None
+        me = player_of(view, view.active)
+        who = f"**{names[view.active]}**"
+        last = " This is the last round." if view.end_triggered else ""
+        if view.phase == "turn":
+            return (f"{who}'s turn ({me.clovers}{CLOVER} {me.carrots}{CARROT}): take a card "
+                    f"from the row (card 1 is free, each card you skip costs a treat) or "
+                    f"move a card on your board.{last}")
+        if view.phase == "keep_treats":
+            assert view.keep is not None
+            total = view.keep.clovers + view.keep.carrots
+            return (f"{who} holds {total} treats ({view.keep.clovers}{CLOVER} "
+                    f"{view.keep.carrots}{CARROT}) but may keep only 10: choose which; the "
+                    f"rest go onto card {view.keep.target + 1} of the row.{last}")
+        held = view.held.short() if view.held else "the card"
+        if None in me.board:
+            return f"{who} is placing **{held}** on a free space of their board.{last}"
+        return (f"{who}'s board is full: **{held}** replaces the card on the space "
+                f"they pick (the old card is discarded).{last}")
+
+    def final_lines(self, view: LlamasAlpacasView, result: Result,
+                    names: dict[str, str]) -> list[str]:
+        """Per player (best first): points, the lines scored by conditions met, and the
+        treats left (the tie-break; the breakdown's treat line is not repeated)."""
+        out = []
+        for seat in sorted(result.scores, key=lambda s: -result.scores[s]):
+            p = player_of(view, seat)
+            lines = [f"{ln.label} ({ln.points:+d})" for ln in result.breakdown.get(seat, [])
+                     if ln.points]  # the 0-point line is the tie-break count
+            crown = "\N{TROPHY} " if seat in result.winners else ""
+            detail = "; ".join(lines) if lines else "no lines scored"
+            out.append(f"{crown}**{names[seat]}**: {result.scores[seat]} points - {detail}; "
+                       f"{plural(p.clovers + p.carrots, 'treat')} left ({p.clovers}{CLOVER} "
+                       f"{p.carrots}{CARROT})")
+        return out
+
+    def private_lines(self, view: LlamasAlpacasView, seat: str,
+                      names: dict[str, str]) -> list[str]:
+        """No hidden cards here: the player's own treats, score, lines and board in words."""
+        me = player_of(view, seat)
+        lines = ", ".join(f"{n} with {i + 1} condition{'s' if i else ''}"
+                          for i, n in enumerate(me.lines) if n) or "none yet"
+        board = []
+        for r in range(3):
+            cells = [c.short() if c else "free" for c in me.board[r * 3:r * 3 + 3]]
+            board.append(f"Row {r + 1}: " + " | ".join(cells))
+        text = [
+            "This game has no hidden cards: everything is on the table picture.",
+            f"You have **{me.score} points** and **{me.clovers}{CLOVER} {me.carrots}{CARROT}** "
+            f"({me.clovers + me.carrots} of at most {TREAT_LIMIT} treats).",
+            f"Lines scored: {lines}.",
+        ]
+        if me.start_card is not None:
+            text.append(f"Your starting card, to place: **{me.start_card.short()}**.")
+        text.append("Your board:\n" + "\n".join(board))
+        return text
+
+    def example(self) -> tuple[LlamasAlpacasView, dict[str, str]]:
+        """A seeded 3-player game where everyone places on the first free space and takes
+        the first affordable card (the engine's first legal action): of its first 15
+        turns, the start of the turn with the most cards on the boards (scored lines leave
+        the boards, so a later turn can show empty ones)."""
+        engine = LlamasAlpacasEngine()
+        state = engine.new_game(list(EXAMPLE_NAMES), seed=11)
+        best, most = state, -1
+        for _ in range(200):
+            if state.phase == "turn":
+                cards = sum(c is not None for p in state.players for c in p.board)
+                if cards >= most:
+                    best, most = state, cards
+                if state.turn_no >= 15:
+                    break
+            seat = engine.pending(state).seats[0]
+            state, _ = engine.apply(state, seat, engine.legal_actions(state, seat)[0])
+        return engine.view(best, None), EXAMPLE_NAMES

@@ -1,0 +1,164 @@
+"""Acknowledge first, always (issue 15 item 2): every slash command and every click is
+acknowledged (deferred or answered) before herdbot reads its store or draws a picture.
+
+Through real discord.py dispatch in the sandbox. :class:`EarlyWork` wraps every coroutine
+method of the bot's store and the bot's render call; a call made inside the handling of an
+interaction that Discord has not yet seen answered is recorded as early work."""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any
+
+import pytest_asyncio
+
+from bot.app import builtin_games
+from bot.games.registry import Registry
+from bot.sandbox import current_interaction
+from bot.sandbox.demo import play_game
+from tests.discord.conftest import TINY_EXTENSIONS, make_bot
+from tests.faults.common import click_injected
+
+ALL = ("cogs.lobby", "cogs.game", "cogs.admin", "cogs.llamas_alpacas", "cogs.pacapaca",
+       "cogs.unleashed")
+
+
+class EarlyWork:
+    """Records store calls and renders made before the interaction they serve was
+    acknowledged (``early``), and counts those made after (``after``, so a test can
+    show the instrumentation saw the handlers work at all)."""
+
+    def __init__(self, bot: Any) -> None:
+        self.early: list[str] = []
+        self.after = 0
+        self.step = "start"
+        store = bot.store
+        for name in dir(type(store)):
+            if name.startswith("_"):
+                continue
+            method = getattr(store, name)
+            if inspect.iscoroutinefunction(method):
+                setattr(store, name, self._wrap(f"store.{name}", method))
+        bot.render = self._wrap("render", bot.render)
+
+    def _wrap(self, what: str, call: Any) -> Any:
+        async def wrapped(*args: Any, **kwargs: Any) -> Any:
+            it = current_interaction.get()
+            if it is not None and it.kind in ("command", "component"):
+                if not it.responded and not it.failed:
+                    self.early.append(f"{self.step}: {what}")
+                else:
+                    self.after += 1
+            return await call(*args, **kwargs)
+
+        return wrapped
+
+
+@pytest_asyncio.fixture
+async def tiny(world, clock, tmp_path):
+    sandbox = await world.connect(make_bot(tmp_path / "t.sqlite3", clock,
+                                           extensions=(*TINY_EXTENSIONS, "cogs.unleashed")))
+    try:
+        yield sandbox, EarlyWork(sandbox.bot)
+    finally:
+        await world.disconnect()
+
+
+async def test_every_command_and_click_acknowledges_before_store_or_render(world, tiny):
+    sb, work = tiny
+    ana, bo, mo = world.member("Ana"), world.member("Bo"), world.member("Mo")
+
+    async def step(name: str, run: Any) -> Any:
+        work.step = name
+        return await run
+
+    await step("/rules", ana.slash("rules", game="tiny"))
+    await step("/card", ana.slash("card", name="Cria Button"))
+    await step("/notify", ana.slash("notify", direct_messages="on"))
+    await step("/settings", mo.slash("settings", lobbies_per_member=3))
+    await step("/stats show", ana.slash("stats show"))
+    await step("/stats forget", ana.slash("stats forget"))
+    await step("/game hand (no game)", ana.slash("game hand"))
+    await step("/play", ana.slash("play", game="tiny"))
+    lobby = ana.last_reply
+    await step("click Add AI seat", ana.click(lobby, "Add AI seat"))
+    await step("click Remove AI seat", ana.click(lobby, "Remove AI seat"))
+    await step("click Join", bo.click(lobby, "Join"))
+    await step("click Start", ana.click(lobby, "Start"))
+    thread = lobby.thread
+    table = thread.last_message
+    old_id = table.component("Add 1")["custom_id"]
+    await step("click Add 1", ana.click(table, "Add 1"))
+    table = thread.last_message
+    await step("stale click", click_injected(sb, bo, thread, old_id))  # the table moved on
+    assert bo.last_reply.content == "This table has moved on. Here is the current one:"
+    await step("forged click", click_injected(sb, bo, thread, "hb:g:1:zz"))
+    await step("foreign click", click_injected(sb, bo, thread, "xx:1"))
+    await step("click My hand", bo.click(table, "My hand"))
+    await step("/game hand", bo.slash("game hand", in_channel=thread))
+    await step("/game log", bo.slash("game log", in_channel=thread))
+    await step("/game status", bo.slash("game status", in_channel=thread))
+    await step("/game leave", bo.slash("game leave", in_channel=thread))
+    table = next(m for m in reversed(thread.all_messages) if "I'm back" in m.labels)
+    await step("click I'm back", bo.click(table, "I'm back"))
+    await step("/game end", ana.slash("game end", in_channel=thread))
+    await step("click Yes, end the game", ana.click(ana.last_reply, "Yes, end the game"))
+
+    assert work.early == []
+    assert work.after >= 40
+
+
+async def test_a_handler_that_reads_first_is_caught(world, tiny, monkeypatch):
+    """The instrument itself: with the tree's acknowledgement taken away (as before this
+    change), /game hand reads the store first, and that is recorded."""
+    sb, work = tiny
+
+    async def no_ack(interaction):  # type: ignore[no-untyped-def]
+        return True
+
+    monkeypatch.setattr(sb.bot.tree, "interaction_check", no_ack)
+    work.step = "/game hand"
+    await world.member("Ana").slash("game hand")
+    assert work.early == ["/game hand: store.game_id_by_thread",
+                          "/game hand: store.active_games_of"]
+
+
+async def test_a_public_command_refused_after_its_ack_answers_privately(world, tiny):
+    """/play is acknowledged in public before the store is read; when it is then refused
+    (a server's game channel elsewhere) the placeholder is removed and the refusal is
+    ephemeral: nobody else sees it."""
+    sb, work = tiny
+    mo = world.member("Mo")
+    other = world.add_channel("games")
+    await mo.slash("settings", game_channel=other)
+    ana = world.member("Ana")
+    it = await ana.slash("play", game="tiny")
+    assert it.response_type == 5
+    assert it.original is not None and it.original.deleted
+    reply = ana.last_reply
+    assert reply.ephemeral
+    assert reply.content == f"\N{NO ENTRY SIGN} Games are played in <#{other.id}> on this server."
+    assert [m for m in world.channel(None).all_messages if not m.ephemeral and not m.deleted] == []
+    assert work.early == []
+
+
+async def test_real_games_acknowledge_every_click_first(world, clock, tmp_path):
+    """A whole seeded demo game of each real game: every click (the game's own buttons,
+    selects, pages, reaction windows, deal editor) acknowledges before any store read."""
+    spec = builtin_games()
+    for n, (game, players) in enumerate((("llamas-alpacas", 3), ("pacapaca", 4),
+                                          ("llamas-unleashed", 3))):
+        bot = make_bot(tmp_path / f"g{n}.sqlite3", clock, registry=Registry([spec[game]]),
+                       extensions=ALL)
+        sandbox = await world.connect(bot)
+        try:
+            work = EarlyWork(sandbox.bot)
+            work.step = game
+            await play_game(world, sandbox.bot, game=game, players=players, seed=7,
+                            game_seed=11, names=("Ana", "Bo", "Cy", "Di"))
+            assert work.early == []
+            assert work.after > 50
+        finally:
+            await world.disconnect()
+
+
