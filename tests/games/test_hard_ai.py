@@ -157,7 +157,7 @@ def test_hard_is_deterministic_for_a_seed(key: str) -> None:
 def test_unleashed_hard_searches_the_end_of_turn_discard() -> None:
     engine = SPECS["llamas-unleashed"].engine
     state, seat, legal = _advance(
-        "llamas-unleashed", 2, 2,
+        "llamas-unleashed", 10, 2,
         lambda s, seat, legal: s.phase == "end" and s.choice is not None and not s.stack)
     view = engine.view(state, seat)
     assert unleashed_hard.end_discard(view)
