@@ -51,6 +51,8 @@ from bot.games.unleashed.models import (
 ENGINE = UnleashedEngine()
 #: Playouts per decision and decisions per playout (sized for p99 < 300 ms, bench/ai.py).
 BUDGET = Budget(iterations=40, depth=10, paired=True)
+#: With 3 or more players: longer playouts (a round of turns is longer), fewer of them.
+BUDGET_MANY = Budget(iterations=28, depth=16, paired=True)
 #: Plays searched in the Action phase: the Normal heuristic's best few (and drawing).
 PLAY_CANDIDATES = 4
 #: Ids the sampled states give new links and windows (above any real game's counter).
@@ -195,7 +197,7 @@ GAME = _Game()
 
 def hard_policy(view: UnleashedView, legal: Sequence[Action], rng: random.Random) -> Action:
     """The Hard seat: :func:`bot.ai.search.ismcts` over samples of what ``view`` hides,
-    :data:`BUDGET` playouts; a target choice inside an effect follows the Normal
+    :data:`BUDGET` playouts (:data:`BUDGET_MANY` from 3 players); a target choice inside an effect follows the Normal
     heuristic (module docstring). Deterministic for ``rng``'s state. Raises
     ``ValueError`` when ``legal`` is empty."""
     if not legal:
@@ -212,7 +214,8 @@ def hard_policy(view: UnleashedView, legal: Sequence[Action], rng: random.Random
     def sample(r: random.Random) -> Any:
         return determinize(view, acts, r)
 
-    return ismcts(ENGINE, GAME, sample, me, acts, rng, BUDGET, candidates(view, acts))
+    budget = BUDGET if len(view.seats) <= 2 else BUDGET_MANY
+    return ismcts(ENGINE, GAME, sample, me, acts, rng, budget, candidates(view, acts))
 
 
 def candidates(view: UnleashedView, legal: list[Action]) -> list[Action]:
