@@ -9,6 +9,10 @@ in under two minutes; the full mode takes about ten.
 games, players thinking 5-15 s, moves arriving at each offered rate); it is not part of
 the default sections (about 4 minutes). In full mode it writes its summary under the
 ``"capacity"`` key of ``bench/summary.json``, leaving the other keys as they are.
+
+``--only ai`` times the Hard AI seats' decisions (``bench/ai.py``: CPU time per decision,
+p50/p99 per game at 2 and 4 players); not a default section either. Hard-against-Normal
+win rates: ``python -m bench.ai GAME --games N --players P``.
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ HERE = Path(__file__).resolve().parent
 OUT = HERE / "out"
 SECTIONS = ("engine", "render", "store", "startup", "load")
 #: Sections run only when named with ``--only``.
-EXTRA_SECTIONS = ("capacity",)
+EXTRA_SECTIONS = ("capacity", "ai")
 
 #: (name, limit, unit) of the targets of issue 8.
 TARGETS = {
@@ -51,10 +55,10 @@ MODES = {
     # engine s/config, render iterations, commits, load window s, load Ns
     "quick": {"engine_s": 0.5, "render_n": 8, "commits": 300, "load_s": 5.0,
               "games": (100, 500, 1000), "rates": (10, 40), "cap_warmup_s": 3.0,
-              "cap_window_s": 8.0},
+              "cap_window_s": 8.0, "ai_games": 1},
     "full": {"engine_s": 5.0, "render_n": 60, "commits": 3000, "load_s": 30.0,
              "games": (100, 500, 1000), "rates": (10, 20, 40, 60, 80, 120),
-             "cap_warmup_s": 5.0, "cap_window_s": 25.0},
+             "cap_warmup_s": 5.0, "cap_window_s": 25.0, "ai_games": 4},
 }
 
 
@@ -140,6 +144,13 @@ def print_table(results: dict[str, Any]) -> None:
             f"one full timer scan {fmt(s['timer_scan_ms'])} ms\n")
     if "capacity" in results:
         print_capacity(results["capacity"])
+    if "ai" in results:
+        out("\nai: Hard seat decision CPU time (thread time; one Hard seat, Normal elsewhere; "
+            "decisions with one legal action not counted)\n")
+        out(f"{'game':18}{'pl':>3}{'decisions':>10}{'p50 ms':>9}{'p99 ms':>9}{'max ms':>9}\n")
+        for r in results["ai"]:
+            out(f"{r['game']:18}{r['players']:>3}{r['n']:>10}{fmt(r['p50_ms']):>9}"
+                f"{fmt(r['p99_ms']):>9}{fmt(r['max_ms']):>9}\n")
     if "load" in results:
         out("\nSTRESS TEST, closed loop: service under load (tiny game through the sandbox; "
             "clicks as fast as the bot answers; not a capacity figure)\n")
@@ -308,6 +319,11 @@ def main(argv: list[str] | None = None) -> int:
             print(last, end="", flush=True)
             raise SystemExit(f"capacity child failed with {proc.returncode}")
         results["capacity"] = json.loads(last)
+    if "ai" in sections:
+        from bench.ai import bench_ai
+
+        log("ai (Hard seats' decision time)")
+        results["ai"] = bench_ai(cfg["ai_games"])
     results["seconds"] = round(time.perf_counter() - started, 1)
     results["peak_rss_mib"] = round(peak_rss_mb(), 1)
     results["loadavg_end"] = loadavg()

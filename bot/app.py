@@ -21,8 +21,11 @@ from typing import TYPE_CHECKING, Any
 from bot.ai.easy import llamas_alpacas_easy, pacapaca_easy, unleashed_easy
 from bot.ai.levels import Level
 from bot.ai.llamas_alpacas import heuristic_policy as llamas_alpacas_policy
+from bot.ai.llamas_alpacas_hard import hard_policy as llamas_alpacas_hard
 from bot.ai.pacapaca import heuristic_policy as pacapaca_policy
+from bot.ai.pacapaca_hard import hard_policy as pacapaca_hard
 from bot.ai.unleashed import heuristic_policy as unleashed_policy
+from bot.ai.unleashed_hard import hard_policy as unleashed_hard
 from bot.games.registry import GameSpec, Registry, game_specs
 
 if TYPE_CHECKING:
@@ -49,12 +52,15 @@ POLICIES: dict[str, Callable[..., Any]] = {
 }
 
 #: Game key -> AI level -> the policy playing that level, in the order the lobby offers
-#: them (issue 19). A level is offered only where a policy is wired here: Hard joins a
-#: game's mapping when its search policy (``bot.ai.search``) is merged.
+#: them (issue 19). A level is offered only where a policy is wired here; Hard is the
+#: search over the seat's own view (``bot.ai.search``, ``bot.ai.<game>_hard``).
 LEVEL_POLICIES: dict[str, dict[Level, Callable[..., Any]]] = {
-    "llamas-alpacas": {Level.EASY: llamas_alpacas_easy, Level.NORMAL: llamas_alpacas_policy},
-    "pacapaca": {Level.EASY: pacapaca_easy, Level.NORMAL: pacapaca_policy},
-    "llamas-unleashed": {Level.EASY: unleashed_easy, Level.NORMAL: unleashed_policy},
+    "llamas-alpacas": {Level.EASY: llamas_alpacas_easy, Level.NORMAL: llamas_alpacas_policy,
+                       Level.HARD: llamas_alpacas_hard},
+    "pacapaca": {Level.EASY: pacapaca_easy, Level.NORMAL: pacapaca_policy,
+                 Level.HARD: pacapaca_hard},
+    "llamas-unleashed": {Level.EASY: unleashed_easy, Level.NORMAL: unleashed_policy,
+                         Level.HARD: unleashed_hard},
 }
 
 

@@ -1,0 +1,229 @@
+"""The Hard AI seat of Llamas Unleashed: determinized search (:mod:`bot.ai.search`).
+
+What the view hides: the other players' hands (their sizes are shown) and the deck order.
+:func:`determinize` deals the cards nobody can see (the whole card set minus the viewer's
+hand, every Field, the discard pile, the Nursery and the pile of played cards) at random
+into the other hands and the deck, and rebuilds the rest of the state from the view: the
+turn's phase and plays left, the open reaction window (who may still answer, who passed),
+the start-of-turn link (the active player's triggers not offered any more count as used;
+mandatory start effects choose their targets when they resolve), shields and skipped
+turns. The seat's own legal actions (its buttons) tell whether it already acted and
+whether its plays left are card plays only.
+
+Searched decisions: the Baby at set-up, start-of-turn triggers (Activate / Proceed), every
+play or draw of the Action phase, Instant answers in a reaction window (Respond / Pass) and
+the end-of-turn discard down to the hand limit. Any other target choice (``Choose``) sits
+in the middle of an effect chain the view does not show (only the prompt and options): the
+Hard seat answers it with the Normal heuristic's choice, as it does inside its playouts.
+
+Playouts run the Normal heuristic for every seat (:func:`rollout`, through the sampled
+state's view) for :data:`BUDGET` ``.depth`` decisions; :func:`evaluate` compares Animals
+towards the win and hand sizes.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from bot.ai.search import Budget, ismcts, squash
+from bot.ai.unleashed import _play_score, heuristic_policy
+from bot.games.base import Action
+from bot.games.unleashed import effects as fx
+from bot.games.unleashed.cards import catalog
+from bot.games.unleashed.engine import UnleashedEngine
+from bot.games.unleashed.models import (
+    Choice,
+    Choose,
+    DrawCard,
+    Frame,
+    Link,
+    Play,
+    Proceed,
+    Reaction,
+    StackItem,
+    UnleashedOptions,
+    UnleashedState,
+    UnleashedView,
+)
+
+ENGINE = UnleashedEngine()
+#: Playouts per decision and decisions per playout (sized for p99 < 300 ms, bench/ai.py).
+BUDGET = Budget(iterations=40, depth=10, paired=True)
+#: With 3 or more players: longer playouts (a round of turns is longer), fewer of them.
+BUDGET_MANY = Budget(iterations=28, depth=16, paired=True)
+#: Plays searched in the Action phase: the Normal heuristic's best few (and drawing).
+PLAY_CANDIDATES = 4
+#: Ids the sampled states give new links and windows (above any real game's counter).
+_IDS_FROM = 1_000_000
+
+
+def _all_ids() -> tuple[int, ...]:
+    cat = catalog()
+    return (*cat.nursery_ids, *cat.deck_ids)
+
+
+def determinize(view: UnleashedView, legal: Sequence[Action], rng: random.Random,
+                options: UnleashedOptions | None = None) -> UnleashedState:
+    """A full state that shows ``view`` exactly (module docstring); ``legal`` are the
+    viewer's own legal actions. Reads nothing but ``view`` and ``legal``."""
+    me = view.viewer
+    assert me is not None
+    seats = list(view.seats)
+    hand = [c.id for c in view.hand or []]
+    fields: dict[str, list[int]] = {}
+    seen = set(hand)
+    for s in seats:
+        f = view.fields[s]
+        fields[s] = [c.id for c in (*f.animals, *f.upgrades, *f.downgrades)]
+        seen.update(fields[s])
+    discard = [c.id for c in view.discard]
+    nursery = [c.id for c in view.nursery]
+    stack = [StackItem(card=i.card.id, seat=i.seat, field=i.field) for i in view.stack]
+    seen.update(discard)
+    seen.update(nursery)
+    seen.update(i.card for i in stack)
+    unseen = [c for c in _all_ids() if c not in seen]
+    rng.shuffle(unseen)
+    hands: dict[str, list[int]] = {}
+    for s in seats:
+        if s == me:
+            hands[s] = hand
+        else:
+            n = view.hand_sizes.get(s, 0)
+            hands[s], unseen = unseen[:n], unseen[n:]
+    deck = unseen[: view.deck_count]
+    st = UnleashedState(
+        seats=seats, seed=rng.getrandbits(62), options=options or UnleashedOptions(),
+        phase=view.phase, active=view.active, turn=view.turn, deck=deck, discard=discard,
+        nursery=nursery, hands=hands, fields=fields, stack=stack, counter=_IDS_FROM,
+        shields={s: list(view.fields[s].shielded_kinds) for s in seats},
+        skip_next=[s for s in seats if view.fields[s].skips_next_turn],
+        babies_chosen=[s for s in seats if fields[s]] if view.phase == "setup" else list(seats),
+    )
+    if view.pending_kind == "reaction":
+        st.reaction = Reaction(id=fx.new_id(st), eligible=list(view.reaction_eligible),
+                               passed=list(view.reaction_passed))
+    active = view.active
+    if view.phase == "action" and active is not None:
+        mine = active == me
+        can_draw = any(isinstance(a, DrawCard) for a in legal)
+        left = view.plays_left
+        if mine and left > 0 and not can_draw and view.deck_count and not st.reaction:
+            st.card_plays = left  # plays that only a card play may use
+        else:
+            st.plays_left = left
+        st.acted = any(isinstance(a, Proceed) for a in legal) if mine else True
+    if view.phase == "start" and active is not None:
+        _start_link(st, view, active)
+    if end_discard(view):
+        # The end of the turn: the active player discards down to the hand limit.
+        assert view.choice is not None and active is not None
+        excess = len(hand) - view.fields[active].hand_limit
+        st.work = [Frame(eff={"op": "discard", "n": excess}, actor=active,
+                         link=fx.new_id(st), data={"left": excess, "done": 0})]
+        st.choice = Choice(id=fx.new_id(st), seat=active, prompt=view.choice.prompt,
+                           options=list(view.choice.options))
+    return st
+
+
+def end_discard(view: UnleashedView) -> bool:
+    """True when the viewer's choice is the end-of-turn discard down to its hand limit
+    (the only choice whose effect chain the view tells completely)."""
+    me = view.viewer
+    return (view.phase == "end" and view.choice is not None and me is not None
+            and view.active == me and not view.stack
+            and len(view.hand or []) > view.fields[me].hand_limit
+            and all(o.card is not None for o in view.choice.options))
+
+
+def _start_link(st: UnleashedState, view: UnleashedView, active: str) -> None:
+    """The open start-of-turn link: mandatory effects (targets chosen as they resolve),
+    optional triggers the view no longer offers counted as used."""
+    st.herd = fx.herd_kinds(st, active)
+    st.start_cards = [c for c in st.fields[active] if fx.card(c).start is not None]
+    offered = {t.source for t in view.triggers}
+    bonuses = catalog().card_set.herd.bonuses
+    link = Link(id=fx.new_id(st), open=True)
+    st.used_triggers = []
+    for k in st.herd:
+        b = bonuses[k]  # type: ignore[index]
+        if b.optional:
+            if f"herd:{k}" not in offered:
+                st.used_triggers.append(f"herd:{k}")
+        else:
+            link.roots.append(Frame(eff=b.eff.model_dump(exclude_defaults=True), actor=active,
+                                    herd=k, link=link.id))
+    for cid in st.fields[active]:
+        t = fx.card(cid).start
+        if t is None:
+            continue
+        if t.optional:
+            if f"card:{cid}" not in offered:
+                st.used_triggers.append(f"card:{cid}")
+        else:
+            link.roots.append(Frame(eff=t.eff.model_dump(exclude_defaults=True), actor=active,
+                                    source=cid, link=link.id))
+    st.building = link
+
+
+def rollout(state: UnleashedState, seat: str, legal: Sequence[Action],
+            rng: random.Random) -> Action:
+    """The Normal heuristic, on the sampled state's view for ``seat``."""
+    return heuristic_policy(ENGINE.view(state, seat), list(legal), rng)
+
+
+def _worth(state: UnleashedState, seat: str) -> float:
+    need = max(1, fx.animals_to_win(state, seat))
+    return fx.animal_count(state, seat) / need * 6.0 + 0.15 * len(state.hands[seat])
+
+
+def evaluate(state: UnleashedState, me: str) -> float:
+    """Animals towards the win (6 = a full herd) plus a little per card in hand, of
+    ``me`` against the best opponent, squashed into (0, 1)."""
+    mine = _worth(state, me)
+    other = max(_worth(state, s) for s in state.seats if s != me)
+    return squash(mine - other, 2.0)
+
+
+class _Game:
+    rollout = staticmethod(rollout)
+    evaluate = staticmethod(evaluate)
+
+
+GAME = _Game()
+
+
+def hard_policy(view: UnleashedView, legal: Sequence[Action], rng: random.Random) -> Action:
+    """The Hard seat: :func:`bot.ai.search.ismcts` over samples of what ``view`` hides,
+    :data:`BUDGET` playouts (:data:`BUDGET_MANY` from 3 players); a target choice inside an effect follows the Normal
+    heuristic (module docstring). Deterministic for ``rng``'s state. Raises
+    ``ValueError`` when ``legal`` is empty."""
+    if not legal:
+        raise ValueError("no legal action")
+    me = view.viewer
+    if me is None:
+        raise ValueError("the Hard seat needs its own view")
+    if len(legal) == 1:
+        return legal[0]
+    if any(isinstance(a, Choose) for a in legal) and not end_discard(view):
+        return heuristic_policy(view, list(legal), rng)
+    acts = list(legal)
+
+    def sample(r: random.Random) -> Any:
+        return determinize(view, acts, r)
+
+    budget = BUDGET if len(view.seats) <= 2 else BUDGET_MANY
+    return ismcts(ENGINE, GAME, sample, me, acts, rng, budget, candidates(view, acts))
+
+
+def candidates(view: UnleashedView, legal: list[Action]) -> list[Action]:
+    """The root actions worth searching: of the plays, the :data:`PLAY_CANDIDATES` the
+    Normal heuristic scores best (in that order); every other action."""
+    plays = [a for a in legal if isinstance(a, Play)]
+    if len(plays) <= PLAY_CANDIDATES or view.viewer is None:
+        return legal
+    hand = {c.id: c for c in view.hand or []}
+    ranked = sorted(plays, key=lambda a: -_play_score(view, view.viewer or "", a, hand))
+    return [*ranked[:PLAY_CANDIDATES], *(a for a in legal if not isinstance(a, Play))]

@@ -1,0 +1,212 @@
+"""The Hard AI seats (issue 19, item 2): they decide from the seat's view only, every kind
+of decision goes through them, and a decision is deterministic for a seed."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from bot.ai import llamas_alpacas_hard, pacapaca_hard, unleashed_hard
+from bot.ai.search import Budget, ismcts, squash
+from bot.app import builtin_games
+from bot.games.llamas_alpacas.models import LlamasAlpacasState
+from bot.games.pacapaca.models import PacapacaState, PileCard
+from bot.games.unleashed.models import UnleashedState
+
+SPECS = {s.key: s for s in builtin_games()}
+
+
+def _advance(key: str, seed: int, players: int, until: Callable[[Any, str, list[Any]], bool],
+             ) -> tuple[Any, str, list[Any]]:
+    """Play a seeded game with the Normal policy in every seat until ``until(state, seat,
+    legal)`` holds for the seat to act; return (state, seat, legal)."""
+    spec = SPECS[key]
+    engine = spec.engine
+    seats = [f"s{i}" for i in range(players)]
+    raw = {"players": players} if "players" in spec.options_model.model_fields else {}
+    state = engine.new_game(seats, seed=seed, options=spec.options_model.model_validate(raw))
+    rand = random.Random(seed)
+    for _ in range(2000):
+        assert engine.result(state) is None, "the game ended before such a decision"
+        seat = next(s for s in engine.pending(state).seats if engine.legal_actions(state, s))
+        legal = engine.legal_actions(state, seat)
+        if until(state, seat, legal):
+            return state, seat, legal
+        assert spec.policy is not None
+        engine.play(state, seat, spec.policy(engine.view(state, seat), legal, rand))
+    raise AssertionError("no such decision in 2000 steps")
+
+
+def _same_choice(key: str, policy: Callable[..., Any], a: Any, b: Any, seat: str) -> Any:
+    """Both states give ``seat`` the same view and legal actions, and the Hard policy the
+    same choice with the same seed; returns that choice."""
+    engine = SPECS[key].engine
+    view_a, view_b = engine.view(a, seat), engine.view(b, seat)
+    assert view_a == view_b
+    legal = engine.legal_actions(a, seat)
+    assert legal == engine.legal_actions(b, seat)
+    pick_a = policy(view_a, legal, random.Random(11))
+    pick_b = policy(view_b, legal, random.Random(11))
+    assert pick_a == pick_b
+    assert pick_a in legal
+    return pick_a
+
+
+def test_llamas_alpacas_hard_ignores_the_draw_order() -> None:
+    state, seat, legal = _advance("llamas-alpacas", 5, 2,
+                                  lambda s, _, legal: s.phase == "turn" and len(legal) > 3)
+    assert isinstance(state, LlamasAlpacasState)
+    other = SPECS["llamas-alpacas"].engine.fork(state)
+    other.draw = list(reversed(state.draw))
+    assert other.draw != state.draw
+    _same_choice("llamas-alpacas", llamas_alpacas_hard.hard_policy, state, other, seat)
+
+
+def test_pacapaca_hard_ignores_deck_pile_and_drawn_cards() -> None:
+    # s1 holds two drawn cards (hidden from s0); s0 decides nothing then, so compare a
+    # turn of s0 with the deck and the others' pile cards swapped.
+    state, seat, legal = _advance(
+        "pacapaca", 3, 2,
+        lambda s, seat, legal: s.phase == "turn" and len(legal) >= 3 and len(s.pile) >= 2
+        and any(p.by != seat for p in s.pile))
+    assert isinstance(state, PacapacaState)
+    other = SPECS["pacapaca"].engine.fork(state)
+    theirs = [i for i, p in enumerate(state.pile) if p.by != seat]
+    i = theirs[0]
+    # a hidden pile card of the opponent trades places with the deck's top card
+    other.pile[i] = PileCard(card=state.deck[-1], by=state.pile[i].by)
+    other.deck = [*state.deck[:-1], state.pile[i].card]
+    other.deck.reverse()
+    assert other.deck != state.deck and other.pile != state.pile
+    _same_choice("pacapaca", pacapaca_hard.hard_policy, state, other, seat)
+
+
+def test_pacapaca_hard_accept_or_decline_ignores_hidden_cards() -> None:
+    state, seat, legal = _advance(
+        "pacapaca", 8, 2,
+        lambda s, seat, legal: seat == "s1" and s.phase == "turn"
+        and any(a.type == "negotiate" for a in legal) and len(s.alpacas["s0"].neck) >= 2
+        and len(s.alpacas["s1"].neck) >= 2)
+    assert isinstance(state, PacapacaState)
+    engine = SPECS["pacapaca"].engine
+    engine.play(state, "s1", next(a for a in legal if a.type == "negotiate"))
+    # s1 proposes a one-for-one swap; s0, the partner, must accept or decline
+    deal = next(a for a in engine.legal_actions(state, "s1")
+                if a.type == "propose" and len(a.give) == 1 and len(a.get) == 1)
+    engine.play(state, "s1", deal)
+    assert [a.type for a in engine.legal_actions(state, "s0")][:2] == ["accept", "decline"]
+    other = engine.fork(state)
+    other.deck = list(reversed(state.deck))
+    assert other.deck != state.deck
+    pick = _same_choice("pacapaca", pacapaca_hard.hard_policy, state, other, "s0")
+    assert pick.type in ("accept", "decline", "propose")
+
+
+def test_unleashed_hard_ignores_other_hands_and_deck() -> None:
+    state, seat, legal = _advance(
+        "llamas-unleashed", 4, 2,
+        lambda s, seat, legal: s.phase == "action" and len(legal) >= 3 and not s.stack)
+    assert isinstance(state, UnleashedState)
+    engine = SPECS["llamas-unleashed"].engine
+    other = engine.fork(state)
+    opp = next(s for s in state.seats if s != seat)
+    n = len(state.hands[opp])
+    mixed = [*state.hands[opp], *state.deck]
+    random.Random(1).shuffle(mixed)
+    other.hands[opp], other.deck = mixed[:n], mixed[n:]
+    assert other.hands[opp] != state.hands[opp]
+    _same_choice("llamas-unleashed", unleashed_hard.hard_policy, state, other, seat)
+
+
+def test_squash_maps_margins_into_zero_one() -> None:
+    assert squash(0.0, 6.0) == 0.5
+    assert round(squash(6.0, 6.0), 4) == 0.8808
+    assert round(squash(-6.0, 6.0), 4) == 0.1192
+
+
+def test_ismcts_refuses_no_legal_action_and_skips_a_single_candidate() -> None:
+    engine = SPECS["llamas-alpacas"].engine
+    budget = Budget(iterations=5, depth=2)
+
+    def never(_: random.Random) -> Any:
+        raise AssertionError("a single candidate needs no sample")
+
+    with pytest.raises(ValueError, match="no legal action"):
+        ismcts(engine, llamas_alpacas_hard.GAME, never, "s0", [], random.Random(1), budget)
+    state, seat, legal = _advance("llamas-alpacas", 5, 2,
+                                  lambda s, _, legal: s.phase == "turn" and len(legal) > 3)
+    assert ismcts(engine, llamas_alpacas_hard.GAME, never, seat, legal, random.Random(1),
+                  budget, [legal[2]]) == legal[2]
+
+
+@pytest.mark.parametrize("key", ["llamas-alpacas", "pacapaca", "llamas-unleashed"])
+def test_hard_is_deterministic_for_a_seed(key: str) -> None:
+    policy = {"llamas-alpacas": llamas_alpacas_hard.hard_policy,
+              "pacapaca": pacapaca_hard.hard_policy,
+              "llamas-unleashed": unleashed_hard.hard_policy}[key]
+    engine = SPECS[key].engine
+    state, seat, legal = _advance(key, 21, 3, lambda s, seat, legal: len(legal) >= 3)
+    view = engine.view(state, seat)
+    picks = {repr(policy(view, legal, random.Random(5))) for _ in range(2)}
+    assert len(picks) == 1
+
+
+def test_unleashed_hard_searches_the_end_of_turn_discard() -> None:
+    engine = SPECS["llamas-unleashed"].engine
+    state, seat, legal = _advance(
+        "llamas-unleashed", 10, 2,
+        lambda s, seat, legal: s.phase == "end" and s.choice is not None and not s.stack)
+    view = engine.view(state, seat)
+    assert unleashed_hard.end_discard(view)
+    sample = unleashed_hard.determinize(view, legal, random.Random(3))
+    assert sample.hands[seat] == state.hands[seat]
+    assert engine.legal_actions(sample, seat) == legal
+    for action in legal:  # every option plays on the sample as on the real state
+        a, b = engine.fork(sample), engine.fork(state)
+        engine.play(a, seat, action)
+        engine.play(b, seat, action)
+        assert a.hands[seat] == b.hands[seat] and a.discard == b.discard
+    assert unleashed_hard.hard_policy(view, legal, random.Random(4)) in legal
+
+
+def _sampler(key: str, view: Any, legal: list[Any]) -> Callable[[random.Random], Any] | None:
+    if key == "llamas-alpacas":
+        return lambda r: llamas_alpacas_hard.determinize(view, r)
+    if key == "pacapaca":
+        return lambda r: pacapaca_hard.determinize(view, r)
+    if any(a.type == "choose" for a in legal) and not unleashed_hard.end_discard(view):
+        return None  # answered by the Normal heuristic, not searched
+    return lambda r: unleashed_hard.determinize(view, legal, r)
+
+
+@pytest.mark.parametrize("key", ["llamas-alpacas", "pacapaca", "llamas-unleashed"])
+@pytest.mark.parametrize("players", [2, 4])
+def test_samples_offer_the_seat_exactly_its_legal_actions(key: str, players: int) -> None:
+    """At every decision of a seeded game, a determinized sample shows the seat the same
+    view counts and gives it the same legal actions as the real state."""
+    spec = SPECS[key]
+    engine = spec.engine
+    seats = [f"s{i}" for i in range(players)]
+    raw = {"players": players} if "players" in spec.options_model.model_fields else {}
+    state = engine.new_game(seats, seed=17, options=spec.options_model.model_validate(raw))
+    rand = random.Random(17)
+    checked = skipped = 0
+    while engine.result(state) is None:
+        seat = next(s for s in engine.pending(state).seats if engine.legal_actions(state, s))
+        legal = engine.legal_actions(state, seat)
+        view = engine.view(state, seat)
+        sample = _sampler(key, view, legal)
+        if sample is None:
+            skipped += 1
+        else:
+            fake = sample(random.Random(checked))
+            assert engine.legal_actions(fake, seat) == legal, (seat, view.phase)
+            assert engine.pending(fake).seats == engine.pending(state).seats
+            checked += 1
+        assert spec.policy is not None
+        engine.play(state, seat, spec.policy(view, legal, rand))
+    assert checked > 10
+    assert skipped < checked

@@ -1,0 +1,24 @@
+"""bench/ai.py: the Hard-against-others match harness and the decision-time rows."""
+
+from __future__ import annotations
+
+from bench.ai import _spec, hard_policies, match, play_game
+
+
+def test_match_reports_hard_wins_with_seats_rotated() -> None:
+    out = match("llamas-alpacas", games=2, seed=3, players=2, other="random")
+    assert {k: out[k] for k in ("game", "players", "games", "seed", "vs", "finished",
+                                "hard_wins", "hard_win_rate")} == {
+        "game": "llamas-alpacas", "players": 2, "games": 2, "seed": 3, "vs": "random",
+        "finished": 2, "hard_wins": 2.0, "hard_win_rate": 1.0}
+
+
+def test_play_game_times_only_the_timed_seats_real_decisions() -> None:
+    spec = _spec("llamas-alpacas")
+    assert spec.policy is not None
+    times: list[float] = []
+    result = play_game(spec, [hard_policies()["llamas-alpacas"], spec.policy], 3, times, 0)
+    assert result is not None
+    assert (result.winners, result.scores) == (["s0"], {"s0": 20, "s1": 18})
+    assert len(times) == 29  # s0's decisions with more than one legal action
+    assert all(0 < t < 5 for t in times)
