@@ -9,6 +9,7 @@ import asyncio
 import contextlib
 import contextvars
 import logging
+import os
 import traceback
 import weakref
 from collections.abc import Iterator
@@ -135,6 +136,17 @@ class _FakeShard:
         return None
 
 
+
+def idle_grace(base: float = 2.0, cap: float = 10.0) -> float:
+    """Seconds a task blocked on a future counts as busy before :meth:`Sandbox.settle`
+    takes it as waiting for input: ``base`` times the 1-minute load average per core (at
+    least 1x), at most ``cap``."""
+    try:
+        per_core = os.getloadavg()[0] / (os.cpu_count() or 1)
+    except OSError:  # no load average on this platform
+        per_core = 1.0
+    return min(cap, base * max(1.0, per_core))
+
 class Sandbox:
     """One connected bot. Created by :meth:`World.connect`; closed by
     :meth:`World.disconnect` (or :meth:`close`).
@@ -166,7 +178,9 @@ class Sandbox:
         # awaits; on a starved machine (CI on two shared cores) one such step can take far
         # longer than usual, and an early "idle" made a full-game test flaky. Tasks that
         # really wait for input are rare (two in the whole suite), so the wait is cheap.
-        self.idle_grace = 2.0
+        # The grace grows with the machine's load per core (measured at connect), because
+        # at a load of 6 per core a 2 s thread step was seen to let a driver run ahead.
+        self.idle_grace = idle_grace()
         self.requests: list[RecordedRequest] = []
         self.errors: list[CapturedError] = []
         self.router = Router(self)
