@@ -47,6 +47,33 @@ def window_of(pending: Pending) -> str:
     return pending.key.partition(":")[2] if pending.kind == "reaction" else ""
 
 
+def seen_by(seat: str, rows: list[Any], had: set[int], has: set[int],
+            shown: Any = lambda row: True) -> bool:
+    """True when ``seat`` already knows how its hand went from ``had`` to ``has`` (card
+    ids): every card that left or arrived is named by one of its own moves among ``rows``
+    (action-log rows since its last hand DM) whose words reached it, i.e. the card it
+    played or answered with, or a card in an event of that move it could see (a draw
+    told to it alone included). ``shown(row)`` says whether that move's words reached it
+    (False for a step of this update made by someone else's click or a timer). A change
+    by another seat's move (a pull, a swap, a return to hand) is not its own: a DM goes.
+    UX.md, "Private information": the hand is DMed after it changes; a change the player
+    made and saw in its own ephemeral answer needs no DM."""
+    known: set[int] = set()
+    for row in rows:
+        if row.seat != seat or not shown(row):
+            continue
+        if isinstance(row.action.get("card"), int):
+            known.add(row.action["card"])
+        for e in row.events:
+            if e.get("to") is not None and seat not in e["to"]:
+                continue
+            data = e.get("data") or {}
+            if isinstance(data.get("card"), int):
+                known.add(data["card"])
+            known.update(c for c in data.get("cards") or [] if isinstance(c, int))
+    return (had ^ has) <= known
+
+
 class UnleashedCog(GameCog):
     """Llamas Unleashed in Discord (issue 6) on top of :class:`GameCog`."""
 
@@ -113,13 +140,16 @@ class UnleashedCog(GameCog):
 
     async def on_update(self, update: Update, interaction: discord.Interaction | None = None) -> None:
         """As the base, but a step with nothing public posts nothing, and hands are DMed
-        once per change of turn."""
+        once per change of turn (one DM for the whole chain of moves that changed it)."""
         if self.nothing_public(update):
             return
         await super().on_update(update, interaction)
         if update.state is not None and update.kind in (*MOVES, UpdateKind.STARTED):
             if any(e.type == "turn" for e in update.events()):
-                await self.dm_hands(Table(update.record, update.seats, update.spec, update.state))
+                table = Table(update.record, update.seats, update.spec, update.state)
+                actor = table.seat_of(interaction.user.id) if interaction else None
+                await self.dm_hands(table, actor.seat if actor else None,
+                                    update.record.version - len(update.steps))
 
     def nothing_public(self, update: Update) -> bool:
         """True for Passes that leave the window open (saying so would tell who holds
@@ -144,27 +174,37 @@ class UnleashedCog(GameCog):
         if mine:
             await send_ephemeral(interaction, "\n".join(mine)[:1900], secret=True)
 
-    async def dm_hands(self, table: Table) -> None:
+    async def dm_hands(self, table: Table, actor: str | None = None, start: int = 0) -> None:
         """DM each member whose hand changed since their last DM, from stored state (the
         seat's ``dm_hand``: ``"<version>:<sorted card ids>"``), leading with the private
-        events other seats' moves sent them since (the deal's own list left out)."""
+        events other seats' moves sent them since (the deal's own list left out).
+
+        No DM for a change the member made and saw themself (:func:`seen_by`): ``actor``
+        is the seat whose click made this update (its private events reached it
+        ephemerally), ``start`` the version before the update's first step. The stored
+        hand moves on all the same, so the next DM counts from here."""
         log: list[Any] | None = None
         for seat in table.seats:
             if not table.is_human(seat.seat) or seat.user_id is None:
                 continue
             cards = table.view(seat.seat).hand or []
             hand = sorted(c.id for c in cards)
-            since, _, last = (seat.dm_hand or "0::").partition(":")
+            since, _, last = (seat.dm_hand or "0:").partition(":")
             if last == ",".join(map(str, hand)):
                 continue
             if log is None:
                 log = await self.bot.store.actions(table.record.id)
+            rows = [row for row in log if row.version > int(since or 0)]
             notes = [named(str(e.get("text", "")), table.names)
-                     for row in log if row.version > int(since or 0) and row.seat != seat.seat
+                     for row in rows if row.seat != seat.seat
                      for e in row.events
                      if seat.seat in (e.get("to") or []) and e.get("type") != "dealt_private"]
             await self.bot.store.set_seat(table.record.id, seat.seat,
                                           dm_hand=f"{table.state.version}:{','.join(map(str, hand))}")
+            had = {int(c) for c in last.split(",") if c}
+            if not notes and seen_by(seat.seat, rows, had, set(hand),
+                                     shown=lambda row: row.version <= start or actor == seat.seat):
+                continue
             words = ", ".join(c.name for c in cards) or "no cards"
             body = "\n".join([*notes[-8:], f"Your hand ({len(hand)}): {words}."])
             await self.bot.notifier.dm(table.record, seat.user_id, body[:1900])

@@ -1,0 +1,85 @@
+"""Llamas Unleashed hand DMs (issue 15, item 4): no DM for a change a member made and saw
+in their own ephemeral answer; one DM, with the private notes, for a change somebody else
+made; a hidden card never in another member's DM."""
+
+from __future__ import annotations
+
+from tests.discord.test_unleashed import (  # noqa: F401 - sb is a fixture
+    CAT, cid_of, install, open_panel, play_card, sb, start, state_of,
+)
+from tests.games.unleashed.unleashed_helpers import build
+
+HEAD = "**Llamas Unleashed #1** \N{EM DASH} https://discord.com/channels/"
+
+
+async def seen_as_dealt(bot, st) -> None:
+    """Test set-up: record every seat's installed hand as already DMed (as the deal does)."""
+    for seat, hand in st.hands.items():
+        await bot.store.set_seat(1, seat, dm_hand=f"{st.version}:{','.join(map(str, sorted(hand)))}")
+
+
+def names(cards) -> str:
+    return ", ".join(CAT[c].name for c in cards)
+
+
+async def test_a_pull_dms_the_victim_only_and_the_puller_saw_it_already(world, sb):
+    ana, bo, cy = (world.member(n) for n in ("Ana", "Bo", "Cy"))
+    thread = await start(world)
+    st = build(3, hands={"s0": ["pickpocket_goat", "hay_harvest"],
+                         "s1": ["meadow_goat", "trail_llama"], "s2": []},
+               fields={"s0": ["cria_button"], "s1": ["lamb_acorn"], "s2": ["kid_clover"]},
+               deck=["woolly_ram"], plays=1)
+    await install(world, sb.bot, st)
+    st = await state_of(sb.bot)
+    await seen_as_dealt(sb.bot, st)
+    bo_had = list(st.hands["s1"])
+    await play_card(sb, ana, await open_panel(ana, thread),
+                    cid_of(st, "pickpocket_goat", st.hands["s0"]), "s0")
+    after = await state_of(sb.bot)
+    assert after.active == "s1" and after.turn == st.turn + 1
+    pulled = next(c for c in after.hands["s0"] if c not in st.hands["s0"])
+    assert pulled in bo_had
+    # Ana made the change and read it in her own answer: no DM.
+    assert f"Ana pulls {CAT[pulled].name} from Bo's hand." in [
+        line for m in ana.ephemerals for line in m.text.splitlines()]
+    assert ana.dms == []
+    # Bo lost a card to Ana's move and drew at the start of his turn: one DM, naming it.
+    assert [d.content for d in bo.dms] == [
+        f"{bo.dms[0].content.splitlines()[0]}\n"
+        f"Ana pulls {CAT[pulled].name} from Bo's hand.\n"
+        "You draw Woolly Ram.\n"
+        f"Your hand (2): {names(after.hands['s1'])}."]
+    assert bo.dms[0].content.startswith(HEAD)
+    assert [CAT[c].key for c in after.hands["s1"]][-1] == "woolly_ram"
+    # Cy's hand did not change: nothing, and so no card of anybody's.
+    assert cy.dms == []
+    stored = {s.seat: s.dm_hand for s in await sb.bot.store.seats(1)}
+    assert stored == {seat: f"{after.version}:{','.join(map(str, sorted(after.hands[seat])))}"
+                      if seat != "s2" else f"{st.version}:"
+                      for seat in ("s0", "s1", "s2")}
+
+
+async def test_cards_drawn_when_another_players_pass_resolves_the_card_come_by_dm(world, sb):
+    ana, bo, cy = (world.member(n) for n in ("Ana", "Bo", "Cy"))
+    thread = await start(world)
+    st = build(3, hands={"s0": ["hay_harvest"], "s1": ["llama_spit"], "s2": ["meadow_goat"]},
+               fields={"s0": ["cria_button"], "s1": ["lamb_acorn"], "s2": ["kid_clover"]},
+               deck=["trail_llama", "woolly_ram", "curlhorn_ram"], plays=1)
+    await install(world, sb.bot, st)
+    st = await state_of(sb.bot)
+    await seen_as_dealt(sb.bot, st)
+    await play_card(sb, ana, await open_panel(ana, thread),
+                    cid_of(st, "hay_harvest", st.hands["s0"]))
+    assert (await state_of(sb.bot)).reaction is not None  # a window: the card waits
+    assert ana.dms == []
+    window = thread.last_message
+    await bo.click(window, "Pass")  # Bo's Pass closes the window: Hay Harvest resolves
+    after = await state_of(sb.bot)
+    assert after.active == "s1"
+    assert [CAT[c].key for c in after.hands["s0"]] == ["trail_llama", "woolly_ram"]
+    # Ana's two cards were drawn in Bo's step: she had not seen them, so one DM.
+    assert [d.content.split("\n", 1)[1] for d in ana.dms] == [
+        "You draw Trail Llama, Woolly Ram.\nYour hand (2): Trail Llama, Woolly Ram."]
+    # Bo drew Curlhorn Ram at the start of his turn, told in answer to his own Pass.
+    assert "You draw Curlhorn Ram." in [line for m in bo.ephemerals for line in m.text.splitlines()]
+    assert bo.dms == [] and cy.dms == []
