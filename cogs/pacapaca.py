@@ -23,6 +23,7 @@ only in their owner's ephemerals and DMs; everything public names neck cards onl
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
 from typing import Any
@@ -30,6 +31,7 @@ from typing import Any
 import discord
 
 from bot.discord import choices, ids
+from bot.discord import publisher as pub
 from bot.discord.choices import Option, paged_select, split_selects
 from bot.discord.components import button, select, view_of
 from bot.discord.game_cog import EMBED_LIMIT, MOVES, GameCog, Table, named
@@ -99,6 +101,11 @@ class PacapacaCog(GameCog):
 
     kind = "pacapaca"
 
+    def __init__(self, bot: Any) -> None:
+        super().__init__(bot)
+        #: Games whose end the last table message shows: :meth:`finish` posts no more.
+        self._ended_in_place: set[int] = set()
+
     # -- pictures ------------------------------------------------------------------------
 
     def render(self, table: Table) -> bytes:
@@ -167,10 +174,14 @@ class PacapacaCog(GameCog):
                          interaction: discord.Interaction | None = None, *,
                          fresh: bool = False) -> None:
         """Show the table as the base does; a new negotiation posts the picture with the
-        moves so far and then the negotiation panel (which then holds the buttons)."""
+        moves so far and then the negotiation panel (which then holds the buttons); the end
+        of the game is shown in the last table message (:meth:`_final_in_place`)."""
         st = self._state(table)
         channel = self.channel_of(table.record)
         if channel is None:
+            return
+        if table.result is not None and not fresh and table.record.table_message_id:
+            await self._final_in_place(channel, table, events, interaction)
             return
         if table.result is not None or st.phase != "negotiation":
             await super().post_table(table, events, interaction, fresh=fresh)
@@ -193,7 +204,9 @@ class PacapacaCog(GameCog):
 
     # -- negotiation panel --------------------------------------------------------------
 
-    async def _panel_kwargs(self, table: Table) -> dict[str, Any]:
+    async def _panel_kwargs(self, table: Table, latest: list[str] | None = None) -> dict[str, Any]:
+        """The negotiation panel; ``latest``: the lines of the step just made (a proposal,
+        an answer), shown on the panel instead of a message of their own."""
         st = self._state(table)
         v: PacapacaView = table.view(None)
         neg = v.negotiation
@@ -218,6 +231,8 @@ class PacapacaCog(GameCog):
             "\nPress **Edit deal** to pick the cards you give and get, then **Propose**. "
             "The swap happens once both accept the same version. Chat here meanwhile!"
         )
+        if latest:
+            lines.append("\n" + "\n".join(f"\N{BULLET} {t}" for t in latest))
         embed = discord.Embed(title=f"Negotiation: {a} \N{LEFT RIGHT ARROW} {p}",
                               description="\n".join(lines)[:EMBED_LIMIT], colour=NEG_COLOUR)
         embed.set_footer(text=f"Move {st.version}")
@@ -240,11 +255,11 @@ class PacapacaCog(GameCog):
         return {"content": ping or None, "embed": embed, "view": view_of(*items),
                 "allowed_mentions": table.pings(humans)}
 
-    async def _edit_panel(self, table: Table) -> None:
+    async def _edit_panel(self, table: Table, latest: list[str] | None = None) -> None:
         channel = self.channel_of(table.record)
         if channel is None or not table.record.table_message_id:
             return
-        kwargs = await self._panel_kwargs(table)
+        kwargs = await self._panel_kwargs(table, latest)
         kwargs.pop("content", None)
         kwargs.pop("allowed_mentions", None)
         try:
@@ -276,7 +291,8 @@ class PacapacaCog(GameCog):
 
     async def on_update(self, update: Update, interaction: discord.Interaction | None = None) -> None:
         """As the base, plus: a negotiation opened earlier is closed on its panel; while it
-        runs, proposals and answers edit the panel in place with one short line each."""
+        runs, proposals and answers edit the panel in place, which then shows their lines
+        (no message of their own: at most one new message per turn, issue 15 item 4)."""
         if update.kind not in MOVES or update.state is None:
             await super().on_update(update, interaction)
             return
@@ -293,18 +309,9 @@ class PacapacaCog(GameCog):
         if st.phase != "negotiation" or started_now:
             await super().on_update(update, interaction)
             return
-        channel = self.channel_of(table.record)
-        await self._edit_panel(table)
         lines = [named(e.text, table.names) for e in events if e.to is None]
         lines += [named(n, table.names) for n in update.notes]
-        if channel is not None and lines:
-            actor = table.seat_of(interaction.user.id) if interaction is not None else None
-            humans = [s for s in table.pending.seats if table.is_human(s)
-                      and (actor is None or s != actor.seat)]
-            ping = " ".join(table.mention(s) for s in humans)
-            text = "\n".join(f"\N{BULLET} {t}" for t in lines)
-            await channel.send((text + (f"\n{ping}" if ping else ""))[:1900],
-                               allowed_mentions=table.pings(humans))
+        await self._edit_panel(table, lines)
         await self.send_private_events(table, update, interaction)
 
     # -- private -----------------------------------------------------------------------
@@ -584,25 +591,51 @@ class PacapacaCog(GameCog):
             "**Step 3 of 3: bows, scarves, charms, mud and babies.**\n" + "\n".join(rest),
         ]
 
+    async def final_message(self, table: Table,
+                            lines: list[str] | None = None) -> dict[str, Any]:
+        """The end of the game as one message's parts: the three scoring steps, then the
+        totals with the final picture, led by ``lines`` (the last moves, already named).
+        Discord allows 10 embeds and 6,000 characters over a message's embeds: 3 x 1,300
+        + 400 + 1,500 and the title stay under it."""
+        steps = [discord.Embed(description=step[:1300], colour=0xE0B000)
+                 for step in self.scoring_steps(table)]
+        data = await self.bot.render(render_final, table.view(None), names=table.plain_names)
+        head = "\n".join(f"\N{BULLET} {t}" for t in lines or [])
+        if len(head) > 400:
+            head = head[:399] + "\N{HORIZONTAL ELLIPSIS}"
+        embed = discord.Embed(title=f"{table.spec.name} #{table.record.id}: final scores",
+                              description=(f"{head}\n\n" if head else "")
+                              + self.final_text(table)[:1500], colour=0xE0B000)
+        embed.set_image(url="attachment://final.png")
+        return {"embeds": [*steps, embed],
+                "file": discord.File(io.BytesIO(data), filename="final.png")}
+
+    async def _final_in_place(self, channel: Any, table: Table, events: list[Event] | None,
+                              interaction: discord.Interaction | None) -> None:
+        """Show the end in the last table message, edited in place through the click
+        where it can (:func:`bot.discord.publisher.edit_table`): the last moves' lines,
+        the scoring steps, the totals and the final picture, its buttons and the last
+        turn's ping gone (an edit pings nobody). No new
+        message: the thread gets at most one per turn (UX.md "A quiet thread")."""
+        gid = table.record.id
+        parts = await self.final_message(table, self.public_lines(table, events))
+        async with self._post_locks.setdefault(gid, asyncio.Lock()):
+            await pub.edit_table(channel, interaction, table.record.table_message_id or 0,
+                                 self._posted.get(gid), content=None, embeds=parts["embeds"],
+                                 attachments=[parts["file"]], view=None)
+        self._ended_in_place.add(gid)
+
     async def finish(self, table: Table) -> None:
-        """Record the members' results, then show the scoring steps one by one, the final
-        picture and totals."""
-        channel = self.channel_of(table.record)
-        result = table.result
-        if result is None:
+        """The scoring steps, the final picture and totals as a message of their own, unless
+        the last table already shows them (:meth:`_final_in_place`)."""
+        if table.result is None:
             return
+        if table.record.id in self._ended_in_place:
+            self._ended_in_place.discard(table.record.id)
+            return
+        channel = self.channel_of(table.record)
         if channel is not None:
-            # One message: the three scoring steps, then the totals with the final picture
-            # (Discord allows 10 embeds and 6,000 characters over a message's embeds).
-            steps = [discord.Embed(description=step[:1300], colour=0xE0B000)
-                     for step in self.scoring_steps(table)]
-            data = await self.bot.render(render_final, table.view(None), names=table.plain_names)
-            embed = discord.Embed(title=f"{table.spec.name} #{table.record.id}: final scores",
-                                  description=self.final_text(table)[:1500],
-                                  colour=0xE0B000)
-            embed.set_image(url="attachment://final.png")
-            await channel.send(embeds=[*steps, embed],
-                               file=discord.File(io.BytesIO(data), filename="final.png"))
+            await channel.send(**await self.final_message(table))
 
 
 def _example_png() -> bytes:
