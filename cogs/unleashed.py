@@ -47,20 +47,32 @@ def window_of(pending: Pending) -> str:
     return pending.key.partition(":")[2] if pending.kind == "reaction" else ""
 
 
+#: Public events that move cards into or out of the hand of the seat they name (a swap
+#: of hands, a card returned or taken back to its owner's hand).
+HAND_MOVES = frozenset({"swap", "return", "returned", "countered"})
+
+
 def seen_by(seat: str, rows: list[Any], had: set[int], has: set[int],
-            shown: Any = lambda row: True) -> bool:
+            unseen_after: int | None = None) -> bool:
     """True when ``seat`` already knows how its hand went from ``had`` to ``has`` (card
     ids): every card that left or arrived is named by one of its own moves among ``rows``
     (action-log rows since its last hand DM) whose words reached it, i.e. the card it
     played or answered with, or a card in an event of that move it could see (a draw
-    told to it alone included). ``shown(row)`` says whether that move's words reached it
-    (False for a step of this update made by someone else's click or a timer). A change
-    by another seat's move (a pull, a swap, a return to hand) is not its own: a DM goes.
-    UX.md, "Private information": the hand is DMed after it changes; a change the player
-    made and saw in its own ephemeral answer needs no DM."""
+    told to it alone included). Its moves after version ``unseen_after`` do not count:
+    their words did not reach it (this update's steps, made by someone else's click or
+    a timer). When another seat's move told it something privately (a pull, a take) or
+    moved cards of its hand in public (:data:`HAND_MOVES` naming it), the change is not
+    all its own: a DM goes. UX.md, "Private information": the hand is DMed after it changes;
+    a change the player made and saw in its own ephemeral answer needs no DM."""
     known: set[int] = set()
     for row in rows:
-        if row.seat != seat or not shown(row):
+        if row.seat != seat:
+            if any(seat in (e.get("to") or []) or (e.get("type") in HAND_MOVES
+                                                    and seat in (e.get("data") or {}).values())
+                   for e in row.events):
+                return False  # another seat's move touched its hand (a pull, a swap, ...)
+            continue
+        if unseen_after is not None and row.version > unseen_after:
             continue
         if isinstance(row.action.get("card"), int):
             known.add(row.action["card"])
@@ -202,8 +214,8 @@ class UnleashedCog(GameCog):
             await self.bot.store.set_seat(table.record.id, seat.seat,
                                           dm_hand=f"{table.state.version}:{','.join(map(str, hand))}")
             had = {int(c) for c in last.split(",") if c}
-            if not notes and seen_by(seat.seat, rows, had, set(hand),
-                                     shown=lambda row: row.version <= start or actor == seat.seat):
+            unseen_after = None if actor == seat.seat else start
+            if not notes and seen_by(seat.seat, rows, had, set(hand), unseen_after):
                 continue
             words = ", ".join(c.name for c in cards) or "no cards"
             body = "\n".join([*notes[-8:], f"Your hand ({len(hand)}): {words}."])

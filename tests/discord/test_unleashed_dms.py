@@ -4,8 +4,19 @@ made; a hidden card never in another member's DM."""
 
 from __future__ import annotations
 
-from tests.discord.test_unleashed import (  # noqa: F401 - sb is a fixture
-    CAT, cid_of, install, open_panel, play_card, sb, start, state_of,
+import pytest_asyncio
+
+from bot.store import ActionRecord
+from cogs.unleashed import seen_by
+from tests.discord.test_unleashed import (
+    CAT,
+    cid_of,
+    install,
+    new_bot,
+    open_panel,
+    play_card,
+    start,
+    state_of,
 )
 from tests.games.unleashed.unleashed_helpers import build
 
@@ -16,6 +27,13 @@ async def seen_as_dealt(bot, st) -> None:
     """Test set-up: record every seat's installed hand as already DMed (as the deal does)."""
     for seat, hand in st.hands.items():
         await bot.store.set_seat(1, seat, dm_hand=f"{st.version}:{','.join(map(str, sorted(hand)))}")
+
+
+@pytest_asyncio.fixture
+async def sb(world, clock, tmp_path):
+    sandbox = await world.connect(new_bot(tmp_path / "dms.sqlite3", clock))
+    yield sandbox
+    await world.disconnect()
 
 
 def names(cards) -> str:
@@ -83,3 +101,42 @@ async def test_cards_drawn_when_another_players_pass_resolves_the_card_come_by_d
     # Bo drew Curlhorn Ram at the start of his turn, told in answer to his own Pass.
     assert "You draw Curlhorn Ram." in [line for m in bo.ephemerals for line in m.text.splitlines()]
     assert bo.dms == [] and cy.dms == []
+
+
+def row(version, seat, action, *events):
+    return ActionRecord(game_id=1, version=version, seat=seat, action=action,
+                        events=list(events), created_at=0.0)
+
+
+def test_seen_by_counts_only_the_seats_own_moves_whose_words_reached_it():
+    play = row(5, "s0", {"type": "play", "card": 11, "field": "s0"})
+    drew = row(6, "s0", {"type": "draw"},
+               {"type": "draw", "text": "s0 draws a card.", "to": None, "data": {"n": 1}},
+               {"type": "draw_private", "text": "You draw Hay Harvest.", "to": ["s0"],
+                "data": {"cards": [40]}})
+    # Played 11, drew 40: both its own doing, told to it.
+    assert seen_by("s0", [play, drew], {11, 12}, {12, 40}) is True
+    # The draw was this update's step made by a timer (after version 5): not seen.
+    assert seen_by("s0", [play, drew], {11, 12}, {12, 40}, unseen_after=5) is False
+    # The same rows seen by another seat explain nothing of its hand.
+    assert seen_by("s1", [play, drew], {20}, {20, 40}) is False
+    pulled = row(7, "s1", {"type": "choose", "option": 0},
+                 {"type": "pull_private", "text": "s1 pulls Hay Harvest from s0's hand.",
+                  "to": ["s1", "s0"], "data": {"card": 40}})
+    # A card taken by another seat's move: not its own.
+    assert seen_by("s0", [play, drew, pulled], {11, 12}, {12}) is False
+    # A swap names no card: the new hand is unexplained.
+    swap = row(8, "s0", {"type": "choose", "option": 1},
+               {"type": "swap", "text": "s0 swaps hands with s1.", "to": None,
+                "data": {"seat": "s0", "other": "s1"}})
+    assert seen_by("s0", [swap], {12}, {30, 31}) is False
+    # Another seat swapped hands with it, even if the ids seem explained: not its own.
+    theirs = row(9, "s1", {"type": "choose", "option": 0},
+                 {"type": "swap", "text": "s1 swaps hands with s0.", "to": None,
+                  "data": {"seat": "s1", "other": "s0"}})
+    assert seen_by("s0", [play, drew, theirs], {11, 12}, {12, 40}) is False
+    # Another seat's move that touches no hand changes nothing.
+    turn = row(10, "s1", {"type": "pass"},
+               {"type": "turn", "text": "It is s0's turn.", "to": None, "data": {"seat": "s0"}})
+    assert seen_by("s0", [play, drew, turn], {11, 12}, {12, 40}) is True
+    assert seen_by("s0", [], {12}, {12}) is True
