@@ -52,6 +52,15 @@ def window_of(pending: Pending) -> str:
 HAND_MOVES = frozenset({"swap", "return", "returned", "countered"})
 
 
+def moves_hand_of(event: dict[str, Any], seat: str) -> bool:
+    """True when the stored ``event`` moved cards into or out of ``seat``'s hand in public
+    (a :data:`HAND_MOVES` event naming it; a countered card only when it was taken)."""
+    data = event.get("data") or {}
+    if event.get("type") not in HAND_MOVES or seat not in data.values():
+        return False
+    return event.get("type") != "countered" or bool(data.get("taken"))
+
+
 def seen_by(seat: str, rows: list[Any], had: set[int], has: set[int],
             unseen_after: int | None = None) -> bool:
     """True when ``seat`` already knows how its hand went from ``had`` to ``has`` (card
@@ -67,9 +76,7 @@ def seen_by(seat: str, rows: list[Any], had: set[int], has: set[int],
     known: set[int] = set()
     for row in rows:
         if row.seat != seat:
-            if any(seat in (e.get("to") or []) or (e.get("type") in HAND_MOVES
-                                                    and seat in (e.get("data") or {}).values())
-                   for e in row.events):
+            if any(seat in (e.get("to") or []) or moves_hand_of(e, seat) for e in row.events):
                 return False  # another seat's move touched its hand (a pull, a swap, ...)
             continue
         if unseen_after is not None and row.version > unseen_after:

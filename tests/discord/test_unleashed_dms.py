@@ -135,6 +135,12 @@ def test_seen_by_counts_only_the_seats_own_moves_whose_words_reached_it():
                  {"type": "swap", "text": "s1 swaps hands with s0.", "to": None,
                   "data": {"seat": "s1", "other": "s0"}})
     assert seen_by("s0", [play, drew, theirs], {11, 12}, {12, 40}) is False
+    # A counter that discards the card moves no hand; one that takes it does.
+    for taken, seen in ((False, True), (True, False)):
+        countered = row(11, "s1", {"type": "pass"},
+                        {"type": "countered", "text": "...", "to": None,
+                         "data": {"card": 7, "seat": "s0", "taken": taken}})
+        assert seen_by("s0", [play, drew, countered], {11, 12}, {12, 40}) is seen
     # Another seat's move that touches no hand changes nothing.
     turn = row(10, "s1", {"type": "pass"},
                {"type": "turn", "text": "It is s0's turn.", "to": None, "data": {"seat": "s0"}})
