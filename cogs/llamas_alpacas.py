@@ -10,13 +10,11 @@ player's own board under My hand, and the /rules example.
 from __future__ import annotations
 
 import io
-import random
 from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.discord.game_cog import GameCog, Table
-from bot.games.llamas_alpacas.engine import LlamasAlpacasEngine
 from bot.present.llamas_alpacas import LlamasAlpacasPresenter, highlight_of
 from bot.render.llamas_alpacas import board_picture, render_table, warm_up
 from bot.runtime import Update, UpdateKind
@@ -24,10 +22,6 @@ from bot.store import SeatRecord
 
 if TYPE_CHECKING:
     from bot.discord.bot import HerdBot
-
-#: Names used on the /rules example picture.
-EXAMPLE_NAMES = {"s0": "Maya", "s1": "Tomasz", "s2": "Ana"}
-
 
 class LlamasAlpacasCog(GameCog):
     """Discord flows of Llamas & Alpacas on top of :class:`GameCog`."""
@@ -68,26 +62,9 @@ class LlamasAlpacasCog(GameCog):
             self._post_locks.pop(update.record.id, None)
 
     def build_example(self) -> bytes:
-        """A mid-game 3-player table for ``/rules``: of the first 15 turns of a seeded AI
-        game, the start of the turn with the most cards on the boards (scored lines leave
-        the boards, so a later turn can show empty ones)."""
-        from bot.ai.llamas_alpacas import heuristic_policy
-
-        engine = LlamasAlpacasEngine()
-        state = engine.new_game(list(EXAMPLE_NAMES), seed=11)
-        rand = random.Random(11)
-        best, most = state, -1
-        for _ in range(200):
-            if state.phase == "turn":
-                cards = sum(c is not None for p in state.players for c in p.board)
-                if cards >= most:
-                    best, most = state, cards
-                if state.turn_no >= 15:
-                    break
-            seat = engine.pending(state).seats[0]
-            legal = engine.legal_actions(state, seat)
-            state, _ = engine.apply(state, seat, heuristic_policy(engine.view(state, seat), legal, rand))
-        return render_table(engine.view(best, None), names=EXAMPLE_NAMES)
+        """The presenter's example table for ``/rules`` (3 players, mid-game)."""
+        view, names = LlamasAlpacasPresenter().example()
+        return render_table(view, names=names)
 
     def ping_key(self, table: Table) -> str:
         """Once per turn: the players who must place a starting card are pinged on the

@@ -190,6 +190,25 @@ def split_selects(
     return out
 
 
+def selects_of(message: discord.Message | None, code: str) -> list[discord.SelectMenu]:
+    """The herdbot selects of ``message`` whose code, page part aside, is ``code`` (the
+    selects :func:`split_selects` made for it, as Discord sent them back)."""
+    out = []
+    for row in message.components if message is not None else []:
+        for child in getattr(row, "children", []):
+            cid = getattr(child, "custom_id", None) or ""
+            if (isinstance(child, discord.SelectMenu) and cid.startswith("hs:")
+                    and parse_page(cid.split(":", 4)[-1])[0] == code):
+                out.append(child)
+    return out
+
+
+def chosen_values(message: discord.Message | None, code: str) -> list[str]:
+    """The values chosen (marked default) in the selects ``code`` of ``message``: the
+    draft a :func:`split_selects` message keeps in itself."""
+    return [o.value for s in selects_of(message, code) for o in s.options if o.default]
+
+
 def selects_needed(n: int) -> int:
     """How many selects :func:`split_selects` uses for ``n`` options."""
     return page_count(n)
@@ -197,6 +216,6 @@ def selects_needed(n: int) -> int:
 
 __all__ = [
     "MAX_OPTIONS", "MAX_ROWS", "OPTION_TEXT_LIMIT", "PLACEHOLDER_LIMIT", "Option",
-    "page_count", "page_of", "paged_select", "parse_page", "selects_needed", "span",
-    "split_selects",
+    "chosen_values", "page_count", "page_of", "paged_select", "parse_page", "selects_needed",
+    "selects_of", "span", "split_selects",
 ]

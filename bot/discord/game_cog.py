@@ -246,7 +246,7 @@ class GameCog(commands.Cog):
         if self.presenter is None:
             return []
         model = self.model(table)
-        return self.draw(table.record.id, model.key, model.items)
+        return self.draw(table.record.id, model.key, model.items, keys=model.keys)
 
     # -- presenter models ----------------------------------------------------------------
 
@@ -260,18 +260,22 @@ class GameCog(commands.Cog):
         if events is None and seat in table.models:
             return table.models[seat]
         pending = table.pending
-        seen = Seen(seat, table.view(None), pending, table.legal(seat) if seat else [],
-                    [e for e in events or [] if e.to is None], table.names, table.plain_names)
+        legal_of = {s: legal for s in table.state.seats if (legal := table.legal(s))}
+        seen = Seen(seat, table.view(None), pending, legal_of.get(seat, []) if seat else [],
+                    [e for e in events or [] if e.to is None], table.names, table.plain_names,
+                    legal_of)
         model = self.presenter.table(seen)
+        model.keys = {s: present.decision_key(pending, legal) for s, legal in legal_of.items()}
         if events is None:
             table.models[seat] = model
         return model
 
-    def draw(self, game_id: int, key: str, items: Any, page: dict[str, int] | None = None
-             ) -> list[discord.ui.Item[Any]]:
+    def draw(self, game_id: int, key: str, items: Any, page: dict[str, int] | None = None,
+             keys: dict[str, str] | None = None) -> list[discord.ui.Item[Any]]:
         """Discord components of presenter ``items`` decided under ``key``: buttons coded
         ``a.<key>.<index>`` / ``o.<key>.<panel>``, selects ``s.<key>`` whose values are
-        action indexes (paged past 25; ``page`` maps a select's code to its page)."""
+        action indexes (paged past 25; ``page`` maps a select's code to its page). A
+        choice with a ``seat`` is coded with ``keys[seat]`` (the model's ``keys``)."""
         out: list[discord.ui.Item[Any]] = []
         for n, item in enumerate(items):
             if isinstance(item, present.Select):
@@ -283,7 +287,7 @@ class GameCog(commands.Cog):
                                             page=(page or {}).get(code, 0))
                 continue
             if item.index is not None:
-                code = present.action_code(key, item.index)
+                code = present.action_code((keys or {}).get(item.seat or "", key), item.index)
             else:  # a panel, or a disabled choice leading nowhere (still a unique id)
                 code = present.panel_code(key, item.opens or f"none{n}")
             out.append(button("g", game_id, code, item.label, row=item.row,
@@ -319,11 +323,8 @@ class GameCog(commands.Cog):
             await send_error(interaction, "The AI is playing your seat: press I'm back first.")
             return
         ephemeral = interaction.message is not None and interaction.message.flags.ephemeral
-        if ephemeral and seat.seat in table.pending.seats:
-            said = next((c.says for c in self._choices(self.model(table, seat.seat))
-                         if c.index == index and c.says), None)
-            if said:
-                await edit_panel(interaction, private=True, content=said, view=None)
+        said = next((c.says for c in self._choices(self.model(table, seat.seat))
+                     if c.index == index and c.says and c.seat in (None, seat.seat)), None)
 
         def choose(state: State) -> Action:
             try:
@@ -333,7 +334,14 @@ class GameCog(commands.Cog):
             except present.ForgedChoice:
                 raise bad from None
 
-        await self.act(interaction, table, seat, choose, version=-1)
+        update = await self.act(interaction, table, seat, choose, version=-1)
+        if update is not None and ephemeral and said:
+            # The private panel's buttons are spent: it says what was done instead.
+            try:
+                await edit_panel(interaction, private=True, content=said, attachments=[],
+                                 view=None)
+            except discord.HTTPException as exc:
+                log.info("could not close a private panel: %s", exc)
 
     @staticmethod
     def _choices(model: TableModel) -> list[present.Choice]:
@@ -363,7 +371,7 @@ class GameCog(commands.Cog):
                           if any(isinstance(i, present.Select) for i in p.items)), None)
             if panel is not None:
                 items, text = panel.items, panel.text
-        view = view_of(*self.draw(table.record.id, key, items,
+        view = view_of(*self.draw(table.record.id, key, items, keys=model.keys,
                                   page={present.select_code(key): page}))
         if ephemeral:
             await edit_panel(interaction, private=True, content=text, view=view)
@@ -390,7 +398,8 @@ class GameCog(commands.Cog):
             raise GameError(exc.code, named(exc.message, table.names))
         panel = model.panels[name]
         kwargs: dict[str, Any] = {"content": panel.text,
-                                  "view": view_of(*self.draw(table.record.id, key, panel.items))}
+                                  "view": view_of(*self.draw(table.record.id, key, panel.items,
+                                                             keys=model.keys))}
         if interaction.message is not None and interaction.message.flags.ephemeral:
             await edit_panel(interaction, private=True, **kwargs)
         else:

@@ -63,7 +63,9 @@ class Choice:
     of that name) is set, or neither for a choice shown disabled. ``row`` is the Discord
     action row (0-4, ``None``: the next free), ``description`` is shown under a select
     option, ``says`` is what an ephemeral panel reads once the choice is clicked (while the
-    move is played); ``emoji`` is one Unicode emoji."""
+    move is played); ``emoji`` is one Unicode emoji. ``seat`` names the seat whose
+    ``legal_actions`` ``index`` points into when it is not the model's seat (a public
+    panel offering two players' actions, e.g. Pacapaca's Accept and Decline)."""
 
     label: str
     index: int | None = None
@@ -74,6 +76,7 @@ class Choice:
     emoji: str | None = None
     description: str | None = None
     says: str | None = None
+    seat: str | None = None
 
 
 @dataclass(frozen=True)
@@ -112,6 +115,8 @@ class TableModel:
             (e.g. ``{"highlight": {...}}``).
         items: the choices on the table message, in order.
         panels: panel name -> the private panel a choice opens.
+        keys: seat -> its decision key, for every seat with legal actions (the Discord
+            layer fills it; choices with a ``seat`` are coded with that seat's key).
     """
 
     seat: str | None
@@ -120,6 +125,7 @@ class TableModel:
     picture: dict[str, Any] = field(default_factory=dict)
     items: list[Item] = field(default_factory=list)
     panels: dict[str, Panel] = field(default_factory=dict)
+    keys: dict[str, str] = field(default_factory=dict)
 
     def panel_path(self, index: int) -> list[str] | None:
         """The panels to open, in order, to reach the choice bound to action ``index``
@@ -161,6 +167,8 @@ class Seen:
         events: the events just played that this viewer may see.
         names: seat id -> display name, markdown-escaped (for text).
         plain_names: seat id -> display name as typed (for labels and pictures).
+        legal_of: seat -> its ``legal_actions``, for every seat that has any (``seat``'s
+            included): for choices bound to another seat's actions (``Choice.seat``).
     """
 
     seat: str | None
@@ -170,6 +178,7 @@ class Seen:
     events: list[Event]
     names: dict[str, str]
     plain_names: dict[str, str]
+    legal_of: dict[str, list[Action]] = field(default_factory=dict)
 
     @property
     def key(self) -> str:
@@ -197,6 +206,11 @@ class Presenter:
     def private_lines(self, view: Any, seat: str, names: dict[str, str]) -> list[str]:
         """The "My hand" text for ``seat`` from its own ``view`` (markdown)."""
         return ["You have no hidden cards in this game."]
+
+    def example(self) -> tuple[Any, dict[str, str]] | None:
+        """A seeded mid-game spectator view for ``/rules`` and the names on it, or
+        ``None`` for no example (the default)."""
+        return None
 
 
 def decision_key(pending: Pending, legal: Sequence[Action]) -> str:
@@ -252,10 +266,11 @@ def index_of(text: str) -> int:
 
 def seat_for(engine: Engine[Any, Any], state: Any, seat: str, key: str) -> str:
     """The seat whose decision ``key`` names now: ``seat`` itself when it is its decision
-    key, else the pending seat whose key it is (someone pressed a choice meant for the
-    player to act). Raises :class:`StaleChoice` when it is no pending seat's key."""
+    key, else the pending seat, then any other seat, whose key it is (someone pressed a
+    choice meant for another player). Raises :class:`StaleChoice` when it is nobody's."""
     pending = engine.pending(state)
-    for who in [seat, *(s for s in pending.seats if s != seat)]:
+    order = [seat, *pending.seats, *getattr(state, "seats", [])]
+    for who in dict.fromkeys(order):
         if decision_key(pending, engine.legal_actions(state, who)) == key:
             return who
     raise StaleChoice(key)

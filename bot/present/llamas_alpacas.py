@@ -18,6 +18,7 @@ told whose turn it is by the engine's refusal):
 from __future__ import annotations
 
 from bot.games.base import Action, Event, Result
+from bot.games.llamas_alpacas.engine import LlamasAlpacasEngine
 from bot.games.llamas_alpacas.models import (
     TREAT_LIMIT,
     Keep,
@@ -29,6 +30,9 @@ from bot.games.llamas_alpacas.models import (
     TakeCost,
 )
 from bot.present.base import Choice, Item, Panel, Presenter, Seen, Select, TableModel
+
+#: Names used on the /rules example picture.
+EXAMPLE_NAMES = {"s0": "Maya", "s1": "Tomasz", "s2": "Ana"}
 
 CLOVER = "\N{FOUR LEAF CLOVER}"
 CARROT = "\N{CARROT}"
@@ -263,3 +267,22 @@ class LlamasAlpacasPresenter(Presenter):
             text.append(f"Your starting card, to place: **{me.start_card.short()}**.")
         text.append("Your board:\n" + "\n".join(board))
         return text
+
+    def example(self) -> tuple[LlamasAlpacasView, dict[str, str]]:
+        """A seeded 3-player game where everyone places on the first free space and takes
+        the first affordable card (the engine's first legal action): of its first 15
+        turns, the start of the turn with the most cards on the boards (scored lines leave
+        the boards, so a later turn can show empty ones)."""
+        engine = LlamasAlpacasEngine()
+        state = engine.new_game(list(EXAMPLE_NAMES), seed=11)
+        best, most = state, -1
+        for _ in range(200):
+            if state.phase == "turn":
+                cards = sum(c is not None for p in state.players for c in p.board)
+                if cards >= most:
+                    best, most = state, cards
+                if state.turn_no >= 15:
+                    break
+            seat = engine.pending(state).seats[0]
+            state, _ = engine.apply(state, seat, engine.legal_actions(state, seat)[0])
+        return engine.view(best, None), EXAMPLE_NAMES

@@ -78,6 +78,7 @@ async def open_negotiation(world, sb, game_id: int = 1):
         await world.settle()
     host = world.member(next(s.user_id for s in seats if s.seat == "s0"))
     await host.click(thread.last_message, "Negotiate")
-    await host.select(host.last_reply, ["s1"])
+    picker = host.last_reply  # one option, s1 (values are action indexes)
+    await host.select(picker, [picker.selects()[0]["options"][0]["label"]])
     _, _, _, st = await svc.load(game_id)
     return thread.last_message, st

@@ -173,7 +173,7 @@ async def test_pacapaca_with_a_loud_nickname(world, sb):
     await ana.click(thread.last_message, "Negotiate")
     partner = ana.last_reply
     assert partner.selects()[0]["options"][0]["label"] == nick
-    await ana.select(partner, ["s1"])
+    await ana.select(partner, [nick])  # the option's label (values are action indexes)
     panel = thread.last_message
     assert panel.embeds[0]["title"] == f"Negotiation: Ana \N{LEFT RIGHT ARROW} {md_name(nick)}"
     assert {int(u["id"]) for u in panel.data["mentions"]} == {ana.id}

@@ -142,6 +142,11 @@ class CardDesign(_Strict):
     type: CardType
     kind: Kind | None = None
     copies: int = 1
+    #: The physical ids of this design's copies, for a design that took the place of
+    #: removed cards: pinning them keeps every other card's id, so a game stored before the
+    #: card set changed still holds the same designs. ``None``: the next free ids in file
+    #: order.
+    ids: list[int] | None = None
     text: str
     play: Effect | None = None
     on_enter: Effect | None = None
@@ -162,6 +167,8 @@ class CardDesign(_Strict):
             raise ValueError(f"{self.key}: exactly Magic cards have a play effect")
         if (self.type == "instant") != (self.instant is not None):
             raise ValueError(f"{self.key}: exactly Instants have an instant definition")
+        if self.ids is not None and len(self.ids) != self.copies:
+            raise ValueError(f"{self.key}: ids must name one id per copy")
         if self.type in ("magical", "upgrade", "downgrade") and not (
             self.on_enter or self.start or self.static
         ):
@@ -199,6 +206,10 @@ class Catalog:
         designs: design key -> :class:`CardDesign`.
         cards: card id -> its design (index = id); ids 0..len(nursery)-1 are the Babies.
         nursery_ids / deck_ids: the physical ids of each starting zone.
+
+    Deck designs with pinned ``ids`` take those ids; the others fill the free ids in file
+    order. Raises ``ValueError`` for a duplicate key or pinned ids that clash or fall
+    outside the deck.
     """
 
     def __init__(self, card_set: CardSet) -> None:
@@ -212,9 +223,21 @@ class Catalog:
         for design in card_set.nursery:
             self.cards.extend([design] * design.copies)
         self.nursery_ids = list(range(len(self.cards)))
+        first = len(self.cards)
+        total = first + sum(d.copies for d in card_set.deck)
+        slots: list[CardDesign | None] = [None] * (total - first)
         for design in card_set.deck:
-            self.cards.extend([design] * design.copies)
-        self.deck_ids = list(range(len(self.nursery_ids), len(self.cards)))
+            for card_id in design.ids or []:
+                if not first <= card_id < total or slots[card_id - first] is not None:
+                    raise ValueError(f"{design.key}: pinned id {card_id} clashes or is out of range")
+                slots[card_id - first] = design
+        free = (i for i, d in enumerate(slots) if d is None)
+        for design in card_set.deck:
+            if design.ids is None:
+                for _ in range(design.copies):
+                    slots[next(free)] = design
+        self.cards.extend(d for d in slots if d is not None)
+        self.deck_ids = list(range(first, total))
 
     def __getitem__(self, card_id: int) -> CardDesign:
         return self.cards[card_id]

@@ -88,10 +88,11 @@ def _code(component: dict[str, Any]) -> str:
 
 
 async def perform_choice(ctx: DriverContext, action: Action) -> None:
-    """Carry out ``action`` through a presenter-drawn table (:mod:`bot.present.base`):
-    open the panels that lead to it, then press the button (or choose the select option)
-    whose decoded action, ``legal_actions[index]`` at its decision key, equals ``action``.
-    Raises ``AssertionError`` when no visible component plays it."""
+    """Carry out ``action`` through presenter-drawn components (:mod:`bot.present.base`):
+    press the button (or choose the select option) whose decoded action,
+    ``legal_actions[index]`` at its decision key, equals ``action``: on the member's
+    latest private panels or the table, else behind the panels that lead to it (opened
+    in turn), else in My hand. Raises ``AssertionError`` when no component plays it."""
     from bot.present import base as present
 
     cog = ctx.bot.game_cog((await ctx.bot.service.get(ctx.game_id)).kind)
@@ -99,9 +100,6 @@ async def perform_choice(ctx: DriverContext, action: Action) -> None:
     engine = table.spec.engine
     legal = table.legal(ctx.seat)
     assert action in legal, f"{action!r} is not legal for {ctx.seat}"
-    model = cog.model(table, ctx.seat)
-    path = model.panel_path(legal.index(action))
-    assert path is not None, f"no choice on the table plays {action!r}"
 
     def plays(code: str, value: str | None = None) -> bool:
         parsed = present.parse_code(base_code({"custom_id": code}))
@@ -114,21 +112,38 @@ async def perform_choice(ctx: DriverContext, action: Action) -> None:
         except (present.StaleChoice, present.ForgedChoice):
             return False
 
+    async def press(message: Any) -> bool:
+        for b in message.buttons():
+            if not b.get("disabled") and plays(_code(b)):
+                await member.click(message, b["custom_id"])
+                return True
+        for sel in message.selects():
+            for opt in sel.get("options", []):
+                if not sel.get("disabled") and plays(_code(sel), opt["value"]):
+                    await choose(member, message, base_code(sel), opt["value"])
+                    return True
+        return False
+
     member = ctx.member
-    message = ctx.table_message()
-    for panel in path:
-        opener = next(b for b in message.buttons()
-                      if _code(b) == present.panel_code(model.key, panel))
-        await member.click(message, opener["custom_id"])
-        message = member.last_reply
-        assert message is not None and message.ephemeral, f"panel {panel!r} did not open"
-    for b in message.buttons():
-        if not b.get("disabled") and plays(_code(b)):
-            await member.click(message, b["custom_id"])
+    for message in [*reversed(member.ephemerals[-3:]), ctx.table_message()]:
+        if await press(message):
             return
-    for sel in message.selects():
-        if plays(_code(sel), str(legal.index(action))):
-            await choose(member, message, base_code(sel), str(legal.index(action)))
+    model = cog.model(table, ctx.seat)
+    path = model.panel_path(legal.index(action))
+    message = ctx.table_message()
+    if path:
+        for panel in path:
+            opener = next(b for b in message.buttons()
+                          if _code(b) == present.panel_code(model.key, panel))
+            await member.click(message, opener["custom_id"])
+            message = member.last_reply
+            assert message is not None and message.ephemeral, f"panel {panel!r} did not open"
+        if await press(message):
+            return
+    hand = next((b for b in message.buttons() if _code(b) == "hand"), None)
+    if hand is not None:
+        await member.click(message, hand["custom_id"])
+        if await press(member.last_reply):
             return
     raise AssertionError(f"no component plays {action!r}; buttons: {message.labels}")
 

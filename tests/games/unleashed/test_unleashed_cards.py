@@ -3,15 +3,19 @@ effect does exactly what its text says (one test per design, named after it)."""
 
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter
+from pathlib import Path
 
 import pytest
 from unleashed_helpers import E, act, build, find, keys, pass_turn, pick, pick_key, play
 
 from bot.games.unleashed import effects as fx
-from bot.games.unleashed.cards import catalog
+from bot.games.unleashed.cards import SEED_PATH, CardSet, Catalog, catalog
 from bot.games.unleashed.models import Activate, ChooseBaby, DrawCard, Pass, Play, Proceed, Respond
+
+FIXTURES = Path(__file__).parent.parent / "fixtures"
 
 CAT = catalog()
 #: The Baby design keys in Nursery order.
@@ -705,3 +709,35 @@ def test_pass_closes_the_window_and_the_card_resolves():
     st, _ = play(st, "s0", "trail_llama")
     st, _ = act(st, "s1", Pass())
     assert st.reaction is None and keys(st.fields["s0"]) == ["trail_llama"]
+
+
+def test_every_card_id_keeps_its_design_across_the_rebalance():
+    """A game stored before the rebalance (card set of commit c25beb3) holds the same designs
+    after it: only the ids of removed designs changed, to the designs that replaced them."""
+    before = json.loads((FIXTURES / "llamas-unleashed-card-ids-c25beb3.json").read_text())
+    now = [design.key for design in catalog().cards]
+    changed = {i: (old, now[i]) for i, old in enumerate(before) if now[i] != old}
+    assert len(now) == len(before) == 128
+    assert changed == {
+        76: ("swap_meet", "night_raid"), 89: ("barn_raising", "night_raid"),
+        85: ("fence_repair", "flash_flood"), 86: ("fence_repair", "flash_flood"),
+        100: ("shearing_kit", "sheepdog"), 101: ("shearing_kit", "sheepdog"),
+    }
+
+
+def test_pinned_ids_that_clash_are_refused():
+    data = json.loads(SEED_PATH.read_text(encoding="utf-8"))
+    for design in data["deck"]:
+        if design["key"] == "sheepdog":
+            design["ids"] = [76, 77]  # 76 is Night Raid's
+    with pytest.raises(ValueError, match="sheepdog: pinned id 76 clashes or is out of range"):
+        Catalog(CardSet.model_validate(data))
+
+
+def test_pinned_ids_must_name_one_id_per_copy():
+    data = json.loads(SEED_PATH.read_text(encoding="utf-8"))
+    for design in data["deck"]:
+        if design["key"] == "sheepdog":
+            design["ids"] = [100]
+    with pytest.raises(ValueError, match="sheepdog: ids must name one id per copy"):
+        CardSet.model_validate(data)

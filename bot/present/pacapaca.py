@@ -1,0 +1,252 @@
+"""What the Alpaca Pacapaca table shows and offers (UX.md: "Alpaca Pacapaca").
+
+- turn: ``"Draw 2"``, ``"Take discard pile (N)"`` (each disabled when the engine offers no
+  such action), ``"Negotiate"`` (opens the private panel ``neg``: a select of the players
+  one may negotiate with) and, when it is the only move, ``"Pass"``.
+- drawn: nothing public; the drawer's private panel ``keep`` has a ``"Keep <card>"``
+  button per drawn card (the cards come from the drawer's own legal actions).
+- negotiation: ``"Accept deal vN"`` / ``"Decline"`` / ``"Give up"`` for the public
+  negotiation panel, each bound to the legal actions of the negotiator who may take it
+  (:attr:`bot.present.base.Choice.seat`), so the other one pressing it gets the engine's
+  refusal in words. The deal editor (cards given and asked) is the cog's.
+
+Hidden cards (the deck, the drawn pair, someone else's face-down discards) never appear
+in the public lines or choices: only in the drawer's ``keep`` panel.
+"""
+
+from __future__ import annotations
+
+from bot.games.base import Action
+from bot.games.pacapaca.cards import catalog
+from bot.games.pacapaca.engine import PacapacaEngine
+from bot.games.pacapaca.models import (
+    Accept,
+    Decline,
+    Draw2,
+    GiveUp,
+    Keep,
+    PacapacaView,
+    Pass,
+    StartNegotiation,
+    TakePile,
+)
+from bot.present.base import Choice, Item, Panel, Presenter, Seen, Select, Style, TableModel
+
+
+def card_name(card: int) -> str:
+    """Display name of a card id (our own words, from ``seeds/pacapaca.json``)."""
+    return catalog().name_of(card)
+
+
+def card_list(cards: list[int]) -> str:
+    """``"Scarf top; Bow, right loop"`` or ``"nothing"`` (semicolons: some names hold a
+    comma)."""
+    return "; ".join(card_name(c) for c in cards) if cards else "nothing"
+
+
+def card_choices(cards: list[int]) -> list[tuple[int, str, str]]:
+    """``(card id, label, blurb)`` for the deal editor's options, by kind then id; copies
+    of a kind are numbered ("Plain neck #2")."""
+    cat = catalog()
+    ordered = sorted(cards, key=lambda c: (cat.kind_of(c), c))
+    total: dict[str, int] = {}
+    for c in ordered:
+        total[cat.kind_of(c)] = total.get(cat.kind_of(c), 0) + 1
+    seen: dict[str, int] = {}
+    out = []
+    for c in ordered:
+        kind = cat.card_kind(c)
+        seen[kind.kind] = seen.get(kind.kind, 0) + 1
+        label = kind.name if total[kind.kind] == 1 else f"{kind.name} #{seen[kind.kind]}"
+        out.append((c, label, kind.blurb))
+    return out
+
+
+def _index(legal: list[Action], action: Action) -> int | None:
+    """The index of ``action`` in ``legal`` (``None``: not offered)."""
+    try:
+        return legal.index(action)
+    except ValueError:
+        return None
+
+
+def keep_text(drawn: list[int]) -> str:
+    """The drawer's private words for the two drawn cards ``drawn``."""
+    return (f"You drew **{card_list(drawn)}**. Keep one for your alpaca; the other goes "
+            "face down on the discard pile (nobody else learns which).")
+
+
+class PacapacaPresenter(Presenter):
+    """Turn text, turn buttons, the partner picker, the Keep panel and the negotiation
+    panel's answers of Alpaca Pacapaca (module docstring)."""
+
+    game = "pacapaca"
+
+    def table(self, seen: Seen) -> TableModel:
+        """The table for ``seen`` (the spectator view; choices for ``seen.seat``)."""
+        view: PacapacaView = seen.view
+        model = TableModel(seen.seat, seen.key, [self.turn_text(seen)] if view.active else [])
+        if seen.seat is None or view.active is None:
+            return model
+        legal = seen.legal
+        if view.phase == "turn":
+            draw, take = _index(legal, Draw2()), _index(legal, TakePile())
+            partners = [(i, a.partner) for i, a in enumerate(legal)
+                        if isinstance(a, StartNegotiation)]
+            items: list[Item] = [
+                Choice("Draw 2", index=draw, disabled=draw is None),
+                Choice(f"Take discard pile ({view.pile_size})", index=take,
+                       disabled=take is None),
+                Choice("Negotiate", opens="neg" if partners else None, style="success",
+                       disabled=not partners),
+            ]
+            passing = _index(legal, Pass())
+            if passing is not None:
+                items.append(Choice("Pass", index=passing, style="secondary"))
+            model.items = items
+            if partners:
+                seconds = catalog().negotiation.seconds
+                picker = Select("Negotiate with...", tuple(
+                    Choice(seen.plain_names[p], index=i,
+                           says=f"You opened a negotiation with {seen.names[p]}.")
+                    for i, p in partners), noun="Players")
+                model.panels["neg"] = Panel(
+                    "Who do you want to negotiate with? You will have "
+                    f"{seconds} seconds to agree on one swap.", (picker,))
+            return model
+        if view.phase == "drawn":
+            keeps = [(i, a.card) for i, a in enumerate(legal) if isinstance(a, Keep)]
+            used: dict[str, int] = {}
+            buttons: list[Item] = []
+            for i, card in keeps:
+                name = card_name(card)
+                used[name] = used.get(name, 0) + 1
+                label = f"Keep {name}" + (f" ({used[name]})" if used[name] > 1 else "")
+                buttons.append(Choice(label, index=i, style="success",
+                                      says=f"You kept the {name}."))
+            if keeps:
+                model.panels["keep"] = Panel(keep_text([c for _, c in keeps]), tuple(buttons))
+            return model
+        if view.phase == "negotiation" and view.negotiation is not None:
+            model.items = self._answers(seen)
+        return model
+
+    @staticmethod
+    def _answers(seen: Seen) -> list[Item]:
+        """Accept / Decline / Give up for the negotiation panel, each bound to the first
+        negotiator (active player first) whose legal actions hold it."""
+        neg = seen.view.negotiation
+        dv = neg.deal_version
+        has_deal = bool(neg.active_gives or neg.partner_gives)
+
+        def bound(label: str, action: Action, style: Style) -> Choice:
+            for who in (neg.active, neg.partner):
+                i = _index(seen.legal_of.get(who, []), action)
+                if i is not None:
+                    return Choice(label, index=i, seat=who, style=style)
+            return Choice(label, style=style, disabled=True)
+
+        return [
+            bound(f"Accept deal v{dv}" if has_deal else "Accept", Accept(version=dv), "success"),
+            bound("Decline", Decline(), "danger"),
+            bound("Give up", GiveUp(), "secondary"),
+        ]
+
+    @staticmethod
+    def turn_text(seen: Seen) -> str:
+        """Whose turn and the choices, with deck and pile counts."""
+        v: PacapacaView = seen.view
+        if v.active is None:
+            return ""
+        who = f"**{seen.names[v.active]}**"
+        counts = f"Deck {v.deck_size} \N{MIDDLE DOT} discard pile {v.pile_size}"
+        if v.final_round:
+            left = v.final_turns_left
+            counts += f" \N{MIDDLE DOT} final round: {left} turn{'' if left == 1 else 's'} left"
+        if v.phase == "drawn":
+            return f"{who} is choosing which of two drawn cards to keep.\n{counts}"
+        if v.phase == "negotiation" and v.negotiation is not None:
+            other = seen.names[v.negotiation.partner]
+            return f"{who} is negotiating with **{other}**: see the panel below.\n{counts}"
+        legal = seen.legal_of.get(v.active, [])
+        options = []
+        if any(isinstance(a, Draw2) for a in legal):
+            options.append("draw 2")
+        if any(isinstance(a, TakePile) for a in legal):
+            options.append(f"take the discard pile ({v.pile_size})")
+        if any(isinstance(a, StartNegotiation) for a in legal):
+            options.append("negotiate")
+        if any(isinstance(a, Pass) for a in legal):
+            options.append("pass (deck and pile are empty)")
+        if not options:
+            return f"Waiting for {who}.\n{counts}"
+        text = ", ".join(options[:-1]) + (" or " if len(options) > 1 else "") + options[-1]
+        after = " (the negotiation failed, so no second one this turn)" if v.negotiated else ""
+        return f"{who}'s turn: {text}{after}.\n{counts}"
+
+    @staticmethod
+    def negotiation_lines(view: PacapacaView, names: dict[str, str]) -> list[str]:
+        """The negotiation panel's words: who, the deal on the table (or none), who
+        accepted, the proposals left and how to go on (no deadline: the cog adds it)."""
+        neg = view.negotiation
+        assert neg is not None
+        a, p = names[neg.active], names[neg.partner]
+        lines = []
+        if neg.active_gives or neg.partner_gives:
+            by = names.get(neg.proposed_by or "", "?")
+            lines.append(f"\n**Deal v{neg.deal_version}** (proposed by {by}):")
+            lines.append(f"\N{BULLET} {a} gives: {card_list(neg.active_gives)}")
+            lines.append(f"\N{BULLET} {p} gives: {card_list(neg.partner_gives)}")
+            acc = [names[s] for s in neg.accepted]
+            lines.append("Accepted by: " + (", ".join(acc) if acc else "nobody yet"))
+        else:
+            lines.append("\nNo deal on the table yet.")
+        lines.append(f"Proposals left: {neg.proposals_left}.")
+        lines.append(
+            "\nPress **Edit deal** to pick the cards you give and get, then **Propose**. "
+            "The swap happens once both accept the same version. Chat here meanwhile!"
+        )
+        return lines
+
+    @staticmethod
+    def scoring_steps(view: PacapacaView, names: dict[str, str]) -> list[str]:
+        """The scoring in three texts: what falls off, neck lengths, then the looks,
+        charms, mud and babies (RULES.md: Alpaca Pacapaca, the scoring order). Each
+        alpaca's first score line is its neck's (``FinalAlpaca.lines``, neck first)."""
+        assert view.final is not None
+        off, necks, rest = [], [], []
+        for fa in view.final.alpacas:
+            who = f"**{names[fa.seat]}**"
+            verb = "falls" if len(fa.removed) == 1 else "fall"
+            off.append(f"{who}: " + (f"{card_list(fa.removed)} {verb} off." if fa.removed
+                                     else "nothing falls off."))
+            neck, other = fa.lines[:1], fa.lines[1:]
+            necks.append(f"{who}: " + ", ".join(f"{ln.label} ({ln.points:+d})" for ln in neck))
+            rest.append(f"{who}: " + (", ".join(f"{ln.label} {ln.points:+d}" for ln in other)
+                                      if other else "nothing more."))
+        return [
+            "**Scoring, step 1 of 3: unfinished looks fall off** (a bow needs both loops, a "
+            "scarf its top and bottom).\n" + "\n".join(off),
+            "**Step 2 of 3: neck lengths** (longest +4, second +2; mud counts).\n"
+            + "\n".join(necks),
+            "**Step 3 of 3: bows, scarves, charms, mud and babies.**\n" + "\n".join(rest),
+        ]
+
+    def private_lines(self, view: PacapacaView, seat: str, names: dict[str, str]) -> list[str]:
+        """The first line of My hand: the seat's own face-down discards (its own view)."""
+        mine = view.my_discards
+        return [f"Your cards face down in the discard pile: **{card_list(mine)}**."
+                if mine else "You have no cards face down in the discard pile."]
+
+    def example(self) -> tuple[PacapacaView, dict[str, str]]:
+        """A seeded 3-player table after a few draws, each keeping its first card."""
+        engine = PacapacaEngine()
+        state = engine.new_game(["s0", "s1", "s2"], seed=11)
+        for _ in range(18):
+            seat = state.seats[state.active]
+            act = next((a for a in engine.legal_actions(state, seat)
+                        if isinstance(a, Keep | Draw2)), None)
+            if act is None:
+                break
+            state, _ = engine.apply(state, seat, act)
+        return engine.view(state, None), {"s0": "Maya", "s1": "Tomasz", "s2": "Ana"}
