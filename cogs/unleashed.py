@@ -52,6 +52,11 @@ def window_of(pending: Pending) -> str:
 HAND_MOVES = frozenset({"swap", "return", "returned", "countered"})
 
 
+#: The deal's events: the first hand is always DMed, even when the member's own Baby
+#: choice started the game and the answer told them their cards.
+DEALT = frozenset({"dealt_private"})
+
+
 def moves_hand_of(event: dict[str, Any], seat: str) -> bool:
     """True when the stored ``event`` moved cards into or out of ``seat``'s hand in public
     (a :data:`HAND_MOVES` event naming it; a countered card only when it was taken)."""
@@ -67,7 +72,7 @@ def seen_by(seat: str, rows: list[Any], had: set[int], has: set[int],
     ids): every card that left or arrived is named by one of its own moves among ``rows``
     (action-log rows since its last hand DM) whose words reached it, i.e. the card it
     played or answered with, or a card in an event of that move it could see (a draw
-    told to it alone included). Its moves after version ``unseen_after`` do not count:
+    told to it alone included; not the deal: :data:`DEALT`). Its moves after version ``unseen_after`` do not count:
     their words did not reach it (this update's steps, made by someone else's click or
     a timer). When another seat's move told it something privately (a pull, a take) or
     moved cards of its hand in public (:data:`HAND_MOVES` naming it), the change is not
@@ -84,7 +89,7 @@ def seen_by(seat: str, rows: list[Any], had: set[int], has: set[int],
         if isinstance(row.action.get("card"), int):
             known.add(row.action["card"])
         for e in row.events:
-            if e.get("to") is not None and seat not in e["to"]:
+            if (e.get("to") is not None and seat not in e["to"]) or e.get("type") in DEALT:
                 continue
             data = e.get("data") or {}
             if isinstance(data.get("card"), int):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest_asyncio
 
+from bot.games.unleashed.models import ChooseBaby
 from bot.store import ActionRecord
 from cogs.unleashed import seen_by
 from tests.discord.test_unleashed import (
@@ -15,6 +16,7 @@ from tests.discord.test_unleashed import (
     new_bot,
     open_panel,
     play_card,
+    press_as,
     start,
     state_of,
 )
@@ -103,6 +105,26 @@ async def test_cards_drawn_when_another_players_pass_resolves_the_card_come_by_d
     assert bo.dms == [] and cy.dms == []
 
 
+async def test_the_first_hand_is_dmed_to_everyone_even_the_last_to_choose_a_baby(world, sb):
+    ana, bo = world.member("Ana"), world.member("Bo")
+    sb.bot.service.seed_factory = lambda: 5
+    thread = await start(world, ("Ana", "Bo"))
+    for member, baby in ((ana, "kid_clover"), (bo, "cria_button")):
+        await member.click(thread.last_message, "Choose your Baby")
+        await press_as(sb, member, member.last_reply, ChooseBaby(card=CAT.ids_of(baby)[0]))
+    st = await state_of(sb.bot)
+    assert st.phase == "action" and st.active == "s0"
+    # Bo's choice dealt the cards: his answer told him his hand, and the DM does too.
+    assert any(line.startswith("Your hand: ") for m in bo.ephemerals for line in m.text.splitlines())
+    # Ana goes first (game seed 5) and draws in Bo's step: she reads that draw in her DM;
+    # Bo gets his dealt hand though his own answer told it too.
+    for member, seat in ((ana, "s0"), (bo, "s1")):
+        drew = (f"You draw {CAT[st.hands[seat][-1]].name}.\n"
+                if seat == st.active == "s0" else "")
+        assert [d.content.split("\n", 1)[1] for d in member.dms] == [
+            f"{drew}Your hand ({len(st.hands[seat])}): {names(st.hands[seat])}."]
+
+
 def row(version, seat, action, *events):
     return ActionRecord(game_id=1, version=version, seat=seat, action=action,
                         events=list(events), created_at=0.0)
@@ -146,3 +168,8 @@ def test_seen_by_counts_only_the_seats_own_moves_whose_words_reached_it():
                {"type": "turn", "text": "It is s0's turn.", "to": None, "data": {"seat": "s0"}})
     assert seen_by("s0", [play, drew, turn], {11, 12}, {12, 40}) is True
     assert seen_by("s0", [], {12}, {12}) is True
+    # The deal, even in its own Baby choice's step, is always DMed.
+    baby = row(2, "s0", {"type": "baby", "card": 3},
+               {"type": "dealt_private", "text": "Your hand: ...", "to": ["s0"],
+                "data": {"cards": [12, 13]}})
+    assert seen_by("s0", [baby], set(), {12, 13}) is False
