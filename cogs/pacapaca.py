@@ -6,15 +6,15 @@ panel's Accept / Decline / Give up come from
 :class:`bot.present.pacapaca.PacapacaPresenter` and are decoded by :class:`GameCog` into
 the engine's legal actions. This cog keeps what is special to the game:
 
-- the negotiation panel (a public message holding the answers, edited in place while the
-  talks go on, closed when they end);
+- the negotiation panel (a side panel, :mod:`bot.discord.side_panel`: a public message
+  holding the answers, edited in place while the talks go on, closed when they end);
 - the deal editor (custom id codes, scope ``g``, ``<t>`` = the turn number so a panel
   of an older negotiation is refused): ``edit.<t>`` (opens the negotiator's ephemeral),
   selects ``give.<t>`` ("Cards I give") and ``get.<t>`` ("Cards I get"; past 25 cards a
   list is several selects ``give.<t>,p<k>``, all shown), button ``prop.<t>`` (Propose).
   Each select change re-draws the ephemeral with the chosen options marked as defaults,
-  so the draft lives in the message itself; Propose plays the deal of the engine's deal
-  space (``PacapacaEngine.deal_space``) that the draft names.
+  so the draft lives in the message itself; the draft's logic is the presenter's
+  (:func:`bot.present.pacapaca.redraft`, :func:`~bot.present.pacapaca.deal_choice`).
 
 Hidden cards appear only in their owner's ephemerals and DMs, drawn from their own view.
 """
@@ -32,39 +32,55 @@ from bot.discord import choices, ids
 from bot.discord import publisher as pub
 from bot.discord.choices import Option, split_selects
 from bot.discord.components import button, select, view_of
-from bot.discord.game_cog import EMBED_LIMIT, MOVES, GameCog, Table, named
+from bot.discord.game_cog import EMBED_LIMIT, Table, named
 from bot.discord.replies import edit_panel, send_ephemeral
-from bot.games.base import Action, Event
+from bot.discord.side_panel import SidePanelCog
+from bot.games.base import Event
 from bot.games.pacapaca.engine import PacapacaEngine
-from bot.games.pacapaca.models import PacapacaView, Propose
-from bot.present.pacapaca import PacapacaPresenter, card_choices, card_list
+from bot.games.pacapaca.models import PacapacaView
+from bot.present import pacapaca as present
+from bot.present.pacapaca import Draft, PacapacaPresenter
 from bot.render.pacapaca import alpaca_picture, render_cards, render_final, render_table
-from bot.runtime import GameError, Update
+from bot.runtime import GameError
 from bot.store import SeatRecord
 
 log = logging.getLogger(__name__)
 
-#: Events that close a negotiation opened earlier.
-_CLOSING = ("traded", "negotiation_failed")
 NEG_COLOUR = 0x4A90D9
 
 
 def card_options(cards: list[int], chosen: set[int]) -> list[Option]:
     """Deal editor options for ``cards`` (value = card id; ``chosen`` marked default)."""
     return [Option(label=label, value=str(c), description=blurb, default=c in chosen)
-            for c, label, blurb in card_choices(cards)]
+            for c, label, blurb in present.card_choices(cards)]
 
 
-class PacapacaCog(GameCog):
+class PacapacaCog(SidePanelCog):
     """Alpaca Pacapaca on Discord (registry key ``pacapaca``)."""
 
     kind = "pacapaca"
     presenter = PacapacaPresenter()
+    panel_name = "negotiation panel"
+    panel_opens = ("negotiation_started",)
+    #: Events that close a negotiation opened earlier.
+    panel_closes = ("traded", "negotiation_failed")
 
     def __init__(self, bot: Any) -> None:
         super().__init__(bot)
         #: Games whose end the last table message shows: :meth:`finish` posts no more.
         self._ended_in_place: set[int] = set()
+
+    async def post_table(self, table: Table, events: list[Event] | None = None,
+                         interaction: discord.Interaction | None = None, *,
+                         fresh: bool = False) -> None:
+        """As the side panel does, except that the end of the game is shown in the last
+        table message (:meth:`_final_in_place`)."""
+        channel = self.channel_of(table.record)
+        if (channel is not None and table.result is not None and not fresh
+                and table.record.table_message_id):
+            await self._final_in_place(channel, table, events, interaction)
+            return
+        await super().post_table(table, events, interaction, fresh=fresh)
 
     def render(self, table: Table) -> bytes:
         """The public table picture (spectator view; the final picture once over)."""
@@ -75,52 +91,21 @@ class PacapacaCog(GameCog):
         view, names = PacapacaPresenter().example()
         return render_table(view, names=names)
 
-    async def post_table(self, table: Table, events: list[Event] | None = None,
-                         interaction: discord.Interaction | None = None, *,
-                         fresh: bool = False) -> None:
-        """Show the table as the base does; a new negotiation posts the picture with the
-        moves so far and then the negotiation panel (which then holds the buttons); the end
-        of the game is shown in the last table message (:meth:`_final_in_place`)."""
-        v: PacapacaView = table.view(None)
-        channel = self.channel_of(table.record)
-        if channel is None:
-            return
-        if table.result is not None and not fresh and table.record.table_message_id:
-            await self._final_in_place(channel, table, events, interaction)
-            return
-        if table.result is not None or v.phase != "negotiation":
-            await super().post_table(table, events, interaction, fresh=fresh)
-            return
-        old = table.record.table_message_id
-        file = await self.render_file(table)
-        await channel.send(embed=self.table_embed(table, events), file=file)
-        panel = await channel.send(**await self._panel_kwargs(table))
-        await self.bot.store.update_game(table.record.id, table_message_id=panel.id)
-        if old:
-            try:
-                await channel.get_partial_message(old).edit(view=None)  # type: ignore[attr-defined]
-            except (discord.HTTPException, AttributeError):
-                pass
-
     # -- negotiation panel --------------------------------------------------------------
 
-    async def _panel_kwargs(self, table: Table, latest: list[str] | None = None) -> dict[str, Any]:
+    def panel_open(self, table: Table) -> bool:
+        """The negotiation panel shows while a negotiation runs."""
+        return bool(table.view(None).phase == "negotiation")
+
+    async def panel_kwargs(self, table: Table) -> dict[str, Any]:
         """The public negotiation panel: the presenter's words and answers, Edit deal (the
-        deal editor) and My hand; the members who owe an answer are pinged. ``latest``: the
-        lines of the step just made (a proposal, an answer), shown last on the panel
-        instead of in a message of their own."""
+        deal editor) and My hand."""
         v: PacapacaView = table.view(None)
         neg = v.negotiation
-        assert neg is not None and self.presenter is not None
-        names = table.names
-        a, p = names[neg.active], names[neg.partner]
+        assert neg is not None
+        a, p = table.names[neg.active], table.names[neg.partner]
         deadline = await self.bot.service.deadline(table.record.id)
-        lines = [f"**{a}** is negotiating with **{p}**."]
-        if deadline:
-            lines.append(f"\N{STOPWATCH} The talks end <t:{int(deadline)}:R>.")
-        lines += PacapacaPresenter.negotiation_lines(v, names)
-        if latest:
-            lines.append("\n" + "\n".join(f"\N{BULLET} {t}" for t in latest))
+        lines = PacapacaPresenter.negotiation_lines(v, table.names, deadline)
         embed = discord.Embed(title=f"Negotiation: {a} \N{LEFT RIGHT ARROW} {p}",
                               description="\n".join(lines)[:EMBED_LIMIT], colour=NEG_COLOUR)
         embed.set_footer(text=f"Move {table.state.version}")
@@ -133,70 +118,13 @@ class PacapacaCog(GameCog):
             button("g", gid, "hand", "My hand", emoji="\N{OPEN BOOK}",
                    style=discord.ButtonStyle.secondary),
         ]
-        humans = [s for s in table.pending.seats if table.is_human(s)]
-        ping = " ".join(table.mention(s) for s in humans)
-        return {"content": ping or None, "embed": embed, "view": view_of(*items),
-                "allowed_mentions": table.pings(humans)}
+        return {"embed": embed, "view": view_of(*items)}
 
-    async def _edit_panel(self, table: Table, latest: list[str] | None = None) -> None:
-        channel = self.channel_of(table.record)
-        if channel is None or not table.record.table_message_id:
-            return
-        kwargs = await self._panel_kwargs(table, latest)
-        kwargs.pop("content", None)
-        kwargs.pop("allowed_mentions", None)
-        try:
-            await channel.get_partial_message(table.record.table_message_id).edit(**kwargs)  # type: ignore[attr-defined]
-        except (discord.HTTPException, AttributeError):
-            log.info("could not edit the negotiation panel of game %s", table.record.id)
-
-    async def _close_panel(self, table: Table, event: Event) -> None:
-        channel = self.channel_of(table.record)
-        if channel is None or not table.record.table_message_id:
-            return
-        names = table.names
-        a = names.get(event.data.get("seat", ""), "?")
-        p = names.get(event.data.get("partner", ""), "?")
-        v: PacapacaView = table.view(None)
-        then = "must now draw or take the pile" if v.deck_size or v.pile_size else "can only pass"
-        if event.type == "traded":
-            head = "\N{HANDSHAKE} " + named(event.text, names)
-        elif event.data.get("reason") == "timeout":
-            head = f"\N{ALARM CLOCK} Time is up: no deal. {a} {then}."
-        else:
-            head = f"\N{WHITE FLAG} {a} gave up: no deal. {a} {then}."
-        embed = discord.Embed(title=f"Negotiation: {a} \N{LEFT RIGHT ARROW} {p} (closed)",
-                              description=head, colour=NEG_COLOUR)
-        try:
-            await channel.get_partial_message(table.record.table_message_id).edit(  # type: ignore[attr-defined]
-                content=None, embed=embed, view=None)
-        except (discord.HTTPException, AttributeError):
-            log.info("could not close the negotiation panel of game %s", table.record.id)
-
-    async def on_update(self, update: Update, interaction: discord.Interaction | None = None) -> None:
-        """As the base, plus: a negotiation opened earlier is closed on its panel; while it
-        runs, proposals and answers edit the panel in place, which then shows their lines
-        (no message of their own: at most one new message per turn, issue 15 item 4)."""
-        if update.kind not in MOVES or update.state is None:
-            await super().on_update(update, interaction)
-            return
-        table = Table(update.record, update.seats, update.spec, update.state)
-        events = update.events()
-        for e in events:
-            if e.type == "negotiation_started":
-                break
-            if e.type in _CLOSING:
-                await self._close_panel(table, e)
-                break
-        v: PacapacaView = table.view(None)
-        started_now = any(e.type == "negotiation_started" for e in events)
-        if v.phase != "negotiation" or started_now:
-            await super().on_update(update, interaction)
-            return
-        lines = [named(e.text, table.names) for e in events if e.to is None]
-        lines += [named(n, table.names) for n in update.notes]
-        await self._edit_panel(table, lines)
-        await self.send_private_events(table, update, interaction)
+    def closed_panel(self, table: Table, event: Event) -> discord.Embed:
+        """The closed negotiation (the presenter's words)."""
+        title, head = PacapacaPresenter.closed_lines(table.view(None), event, table.names,
+                                                     named(event.text, table.names))
+        return discord.Embed(title=title, description=head, colour=NEG_COLOUR)
 
     # -- private -----------------------------------------------------------------------
 
@@ -212,24 +140,11 @@ class PacapacaCog(GameCog):
                 "view": view_of(*self.draw(table.record.id, model.key, panel.items,
                                            keys=model.keys))}
 
-    async def send_private_events(
-        self, table: Table, update: Update, interaction: discord.Interaction | None
-    ) -> None:
-        """The drawer gets the two cards pictured with a Keep button each (ephemeral);
-        other private events go to their seat as in the base (ephemeral to the actor, DM
-        otherwise)."""
-        actor = table.seat_of(interaction.user.id) if interaction else None
-        per_seat: dict[str, list[str]] = {}
-        for event in update.events():
-            for seat in event.to or []:
-                if (event.type == "drew_private" and actor is not None and seat == actor.seat
-                        and "keep" in self.model(table, seat).panels):
-                    assert interaction is not None
-                    await send_ephemeral(interaction, secret=True, **await self.bot.render(
-                        self._keep_panel, table, seat, ""))
-                    continue
-                per_seat.setdefault(seat, []).append(named(event.text, table.names))
-        await self.deliver_private(table, per_seat, interaction)
+    async def event_panel(self, table: Table, seat: str, event: Event) -> dict[str, Any] | None:
+        """The drawer gets the two cards pictured with a Keep button each (ephemeral)."""
+        if event.type == "drew_private" and "keep" in self.model(table, seat).panels:
+            return await self.bot.render(self._keep_panel, table, seat, "")
+        return None
 
     async def private_panel(self, table: Table, seat: SeatRecord) -> dict[str, Any]:
         """My hand: the two drawn cards with Keep buttons while choosing; otherwise the
@@ -262,58 +177,28 @@ class PacapacaCog(GameCog):
                 or not parts[1].isdecimal():
             raise GameError("bad_button", "This button is not one herdbot understands.")
         v: PacapacaView = table.view(None)
-        neg = v.negotiation
-        if neg is None or v.turn_number != int(parts[1]):
-            raise GameError("neg_over", "This negotiation is over.")
-        if seat.seat not in (neg.active, neg.partner):
-            raise GameError("not_negotiating", "Only the two negotiating players can act now.")
+        refused = present.editor_refusal(v, seat.seat, int(parts[1]))
+        if refused is not None:
+            raise GameError(*refused)
         if head == "edit":
             await send_ephemeral(interaction, secret=True,
                                  **self._deal_panel(table, seat.seat, None))
         elif head in ("give", "get"):
             await self._draft_changed(interaction, table, seat.seat, head, values)
         else:
-            give, get = self._draft_of(interaction.message, v.turn_number)
-            await self.act(interaction, table, seat, self._deal(table, seat.seat, give, get),
-                           version=-1)
-
-    @staticmethod
-    def _deal(table: Table, seat: str, give: list[int], get: list[int]) -> Any:
-        """A decoder for :meth:`GameService.act`: the deal of ``seat``'s deal space giving
-        ``give`` and getting ``get`` (as stored when played), or, when the space has no
-        such deal, that Propose as drafted, for the engine to refuse in its own words."""
-        engine = table.spec.engine_as(PacapacaEngine)
-
-        def choose(state: Any) -> Action:
-            space = engine.deal_space(state, seat)
-            if space is not None and Propose(give=give, get=get) in space:
-                return space.deal(give, get)
-            return Propose(give=give, get=get)
-        return choose
+            draft = self._draft_of(interaction.message, v.turn_number)
+            engine = table.spec.engine_as(PacapacaEngine)
+            await self.act(interaction, table, seat,
+                           present.deal_choice(engine, seat.seat, draft), version=-1)
 
     # -- the deal editor ------------------------------------------------------------------
 
-    def _sides(self, table: Table, seat: str) -> tuple[str, list[int], list[int]]:
-        """``(the other negotiator, seat's tradeable cards, the other's)`` (public view)."""
-        v: PacapacaView = table.view(None)
-        neg = v.negotiation
-        assert neg is not None
-        other = neg.partner if seat == neg.active else neg.active
-        me, them = v.alpaca(seat), v.alpaca(other)
-        return other, [*me.neck, *me.babies], [*them.neck, *them.babies]
-
-    def _deal_panel(self, table: Table, seat: str,
-                    draft: tuple[list[int], list[int]] | None) -> dict[str, Any]:
+    def _deal_panel(self, table: Table, seat: str, draft: Draft | None) -> dict[str, Any]:
         """The negotiator's ephemeral: "Cards I give" / "Cards I get" and Propose. Without
         a draft it starts from the deal on the table (seen from ``seat``'s side)."""
         v: PacapacaView = table.view(None)
-        neg = v.negotiation
-        assert neg is not None
-        if draft is None:
-            draft = ((neg.active_gives, neg.partner_gives) if seat == neg.active
-                     else (neg.partner_gives, neg.active_gives))
-        give, get = draft
-        other, mine, theirs = self._sides(table, seat)
+        give, get = draft = present.table_draft(v, seat) if draft is None else draft
+        other, mine, theirs = present.deal_sides(v, seat)
         gid, t = table.record.id, v.turn_number
         oname = table.names[other]
         plain = table.plain_names[other]  # placeholders and option labels render no markdown
@@ -334,36 +219,25 @@ class PacapacaCog(GameCog):
                                     [discord.SelectOption(label=empty[:100], value="none")],
                                     placeholder=empty[:150], disabled=True))
         items.append(button("g", gid, f"prop.{t}", "Propose", style=discord.ButtonStyle.success))
-        content = (f"**Your deal with {oname}** (only you see this until you press Propose)\n"
-                   f"\N{BULLET} You give: {card_list(give)}\n"
-                   f"\N{BULLET} You get: {card_list(get)}\n"
-                   "Change either list, then press **Propose**.")
-        return {"content": content, "view": view_of(*items)}
+        return {"content": present.deal_text(oname, draft), "view": view_of(*items)}
 
     @staticmethod
-    def _draft_of(message: discord.Message | None, t: int) -> tuple[list[int], list[int]]:
+    def _draft_of(message: discord.Message | None, t: int) -> Draft:
         """``(cards given, cards got)`` chosen in the deal editor ``message`` of turn ``t``."""
-        give, get = ([int(v) for v in choices.chosen_values(message, f"{side}.{t}")
-                      if v.isdecimal()] for side in ("give", "get"))
+        give, get = (present.card_ids(choices.chosen_values(message, f"{side}.{t}"))
+                     for side in ("give", "get"))
         return give, get
 
     async def _draft_changed(self, interaction: discord.Interaction, table: Table, seat: str,
                              which: str, values: list[str]) -> None:
+        """A select of the deal editor changed: the editor redrawn with the new draft."""
         t = table.view(None).turn_number
-        give, get = self._draft_of(interaction.message, t)
-        chosen = [int(v) for v in values if v.isdecimal()]
-        # Only the cards of the select that changed are replaced: the other selects of
-        # the same list (past 25 cards) keep their choices.
         cid = str(dict(interaction.data or {}).get("custom_id", ""))
-        changed = next((s for s in choices.selects_of(interaction.message, f"{which}.{t}")
-                        if s.custom_id == cid), None)
-        here = ({int(o.value) for o in changed.options if o.value.isdecimal()}
-                if changed is not None else None)
-        if which == "give":
-            give = chosen if here is None else [c for c in give if c not in here] + chosen
-        else:
-            get = chosen if here is None else [c for c in get if c not in here] + chosen
-        kwargs = self._deal_panel(table, seat, (give, get))
+        offered = choices.offered_values(interaction.message, f"{which}.{t}", cid)
+        here = set(present.card_ids(offered)) if offered is not None else None
+        draft = present.redraft(self._draft_of(interaction.message, t), which, here,
+                                present.card_ids(values))
+        kwargs = self._deal_panel(table, seat, draft)
         try:
             await edit_panel(interaction, private=True, **kwargs)
         except discord.HTTPException as exc:

@@ -209,6 +209,14 @@ def chosen_values(message: discord.Message | None, code: str) -> list[str]:
     return [o.value for s in selects_of(message, code) for o in s.options if o.default]
 
 
+def offered_values(message: discord.Message | None, code: str,
+                   custom_id: str) -> list[str] | None:
+    """The values the select ``custom_id`` (one of the selects ``code`` of ``message``)
+    offers, chosen or not; ``None`` when the message holds no such select."""
+    changed = next((s for s in selects_of(message, code) if s.custom_id == custom_id), None)
+    return [o.value for o in changed.options] if changed is not None else None
+
+
 def selects_needed(n: int) -> int:
     """How many selects :func:`split_selects` uses for ``n`` options."""
     return page_count(n)
@@ -216,6 +224,6 @@ def selects_needed(n: int) -> int:
 
 __all__ = [
     "MAX_OPTIONS", "MAX_ROWS", "OPTION_TEXT_LIMIT", "PLACEHOLDER_LIMIT", "Option",
-    "chosen_values", "page_count", "page_of", "paged_select", "parse_page", "selects_needed",
+    "chosen_values", "offered_values", "page_count", "page_of", "paged_select", "parse_page", "selects_needed",
     "selects_of", "span", "split_selects",
 ]

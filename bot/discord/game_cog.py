@@ -833,12 +833,25 @@ class GameCog(commands.Cog):
     async def send_private_events(
         self, table: Table, update: Update, interaction: discord.Interaction | None
     ) -> None:
-        """Private events reach their seat: the actor by an ephemeral followup, others by DM."""
+        """Private events reach their seat: the actor by an ephemeral followup (a panel of
+        its own where :meth:`event_panel` gives one), others by DM."""
+        actor = table.seat_of(interaction.user.id) if interaction else None
         per_seat: dict[str, list[str]] = {}
         for event in update.events():
             for seat in event.to or []:
+                if actor is not None and seat == actor.seat and interaction is not None:
+                    panel = await self.event_panel(table, seat, event)
+                    if panel is not None:
+                        await send_ephemeral(interaction, secret=True, **panel)
+                        continue
                 per_seat.setdefault(seat, []).append(named(event.text, table.names))
         await self.deliver_private(table, per_seat, interaction)
+
+    async def event_panel(self, table: Table, seat: str, event: Event) -> dict[str, Any] | None:
+        """Keyword arguments of an ephemeral panel that shows private ``event`` to ``seat``,
+        the member who just acted, instead of its line (a drawn pair with its Keep
+        buttons); ``None`` (the default): the line."""
+        return None
 
     async def deliver_private(
         self, table: Table, per_seat: dict[str, list[str]],

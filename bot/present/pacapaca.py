@@ -8,7 +8,10 @@
 - negotiation: ``"Accept deal vN"`` / ``"Decline"`` / ``"Give up"`` for the public
   negotiation panel, each bound to the legal actions of the negotiator who may take it
   (:attr:`bot.present.base.Choice.seat`), so the other one pressing it gets the engine's
-  refusal in words. The deal editor (cards given and asked) is the cog's.
+  refusal in words. The deal editor's Discord components (selects, Propose) are the
+  cog's; its draft (the cards a negotiator gives and gets) is worked out here:
+  :func:`deal_sides`, :func:`table_draft`, :func:`redraft`, :func:`deal_text` and
+  :func:`deal_choice` (the deal of the engine's deal space the draft names).
 
 Hidden cards (the deck, the drawn pair, someone else's face-down discards) never appear
 in the public lines or choices: only in the drawer's ``keep`` panel.
@@ -16,7 +19,10 @@ in the public lines or choices: only in the drawer's ``keep`` panel.
 
 from __future__ import annotations
 
-from bot.games.base import Action
+from collections.abc import Callable
+from typing import Any
+
+from bot.games.base import Action, Event
 from bot.games.pacapaca.cards import catalog
 from bot.games.pacapaca.engine import PacapacaEngine
 from bot.games.pacapaca.models import (
@@ -27,6 +33,7 @@ from bot.games.pacapaca.models import (
     Keep,
     PacapacaView,
     Pass,
+    Propose,
     StartNegotiation,
     TakePile,
 )
@@ -74,6 +81,81 @@ def keep_text(drawn: list[int]) -> str:
     """The drawer's private words for the two drawn cards ``drawn``."""
     return (f"You drew **{card_list(drawn)}**. Keep one for your alpaca; the other goes "
             "face down on the discard pile (nobody else learns which).")
+
+
+#: A deal editor's draft: ``(cards given, cards got)``, card ids, seen from one negotiator.
+Draft = tuple[list[int], list[int]]
+
+
+def deal_sides(view: PacapacaView, seat: str) -> tuple[str, list[int], list[int]]:
+    """``(the other negotiator, seat's tradeable cards, the other's)`` from the public
+    ``view`` of a negotiation ``seat`` takes part in (neck cards and babies, never head or
+    body: RULES.md, Alpaca Pacapaca, C)."""
+    neg = view.negotiation
+    assert neg is not None
+    other = neg.partner if seat == neg.active else neg.active
+    me, them = view.alpaca(seat), view.alpaca(other)
+    return other, [*me.neck, *me.babies], [*them.neck, *them.babies]
+
+
+def editor_refusal(view: PacapacaView, seat: str, turn: int) -> tuple[str, str] | None:
+    """``(error code, sentence)`` refusing ``seat`` a deal editor drawn in turn ``turn``
+    (the public ``view``): that negotiation is over, or ``seat`` is not one of its two
+    players (RULES.md, Alpaca Pacapaca, C: "both can shape a deal"); ``None``: it may."""
+    neg = view.negotiation
+    if neg is None or view.turn_number != turn:
+        return "neg_over", "This negotiation is over."
+    if seat not in (neg.active, neg.partner):
+        return "not_negotiating", "Only the two negotiating players can act now."
+    return None
+
+
+def card_ids(values: list[str]) -> list[int]:
+    """The card ids among a deal editor select's ``values`` (``"none"`` left out)."""
+    return [int(v) for v in values if v.isdecimal()]
+
+
+def table_draft(view: PacapacaView, seat: str) -> Draft:
+    """The deal on the table seen from ``seat``'s side (what the editor starts from)."""
+    neg = view.negotiation
+    assert neg is not None
+    return ((neg.active_gives, neg.partner_gives) if seat == neg.active
+            else (neg.partner_gives, neg.active_gives))
+
+
+def redraft(draft: Draft, which: str, here: set[int] | None, chosen: list[int]) -> Draft:
+    """``draft`` after the select of list ``which`` (``"give"`` / ``"get"``) changed to
+    ``chosen``: only the cards that select offers (``here``) are replaced, so the other
+    selects of the same list (past 25 cards) keep their choices; ``None``: the whole list."""
+    give, get = draft
+    if which == "give":
+        give = chosen if here is None else [c for c in give if c not in here] + chosen
+    else:
+        get = chosen if here is None else [c for c in get if c not in here] + chosen
+    return give, get
+
+
+def deal_text(other: str, draft: Draft) -> str:
+    """The deal editor's words for a negotiator dealing with ``other`` (a name)."""
+    give, get = draft
+    return (f"**Your deal with {other}** (only you see this until you press Propose)\n"
+            f"\N{BULLET} You give: {card_list(give)}\n"
+            f"\N{BULLET} You get: {card_list(get)}\n"
+            "Change either list, then press **Propose**.")
+
+
+def deal_choice(engine: PacapacaEngine, seat: str, draft: Draft) -> Callable[[Any], Action]:
+    """A decoder for ``GameService.act``: the deal of ``seat``'s deal space giving and
+    getting ``draft``'s cards (as stored when played), or, when the space has no such
+    deal, that Propose as drafted, for the engine to refuse in its own words."""
+    give, get = draft
+
+    def choose(state: Any) -> Action:
+        space = engine.deal_space(state, seat)
+        if space is not None and Propose(give=give, get=get) in space:
+            return space.deal(give, get)
+        return Propose(give=give, get=get)
+    return choose
 
 
 class PacapacaPresenter(Presenter):
@@ -185,13 +267,17 @@ class PacapacaPresenter(Presenter):
         return f"{who}'s turn: {text}{after}.\n{counts}"
 
     @staticmethod
-    def negotiation_lines(view: PacapacaView, names: dict[str, str]) -> list[str]:
-        """The negotiation panel's words: who, the deal on the table (or none), who
-        accepted, the proposals left and how to go on (no deadline: the cog adds it)."""
+    def negotiation_lines(view: PacapacaView, names: dict[str, str],
+                          deadline: float | None = None) -> list[str]:
+        """The negotiation panel's words: who, when the talks end (``deadline``, Unix
+        seconds, as a Discord relative timestamp), the deal on the table (or none), who
+        accepted, the proposals left and how to go on."""
         neg = view.negotiation
         assert neg is not None
         a, p = names[neg.active], names[neg.partner]
-        lines = []
+        lines = [f"**{a}** is negotiating with **{p}**."]
+        if deadline:
+            lines.append(f"\N{STOPWATCH} The talks end <t:{int(deadline)}:R>.")
         if neg.active_gives or neg.partner_gives:
             by = names.get(neg.proposed_by or "", "?")
             lines.append(f"\n**Deal v{neg.deal_version}** (proposed by {by}):")
@@ -207,6 +293,25 @@ class PacapacaPresenter(Presenter):
             "The swap happens once both accept the same version. Chat here meanwhile!"
         )
         return lines
+
+    @staticmethod
+    def closed_lines(view: PacapacaView, event: Event, names: dict[str, str],
+                     said: str) -> tuple[str, str]:
+        """``(title, text)`` of the negotiation panel once ``event`` (``"traded"`` or
+        ``"negotiation_failed"``) closed it: the swap (``said``: the event's text with
+        names), or why there is no deal and what the active player may do now (RULES.md,
+        Alpaca Pacapaca, C: a failed negotiation leaves A or B; End: no legal action, a pass)."""
+        a = names.get(event.data.get("seat", ""), "?")
+        p = names.get(event.data.get("partner", ""), "?")
+        then = ("must now draw or take the pile" if view.deck_size or view.pile_size
+                else "can only pass")
+        if event.type == "traded":
+            head = "\N{HANDSHAKE} " + said
+        elif event.data.get("reason") == "timeout":
+            head = f"\N{ALARM CLOCK} Time is up: no deal. {a} {then}."
+        else:
+            head = f"\N{WHITE FLAG} {a} gave up: no deal. {a} {then}."
+        return f"Negotiation: {a} \N{LEFT RIGHT ARROW} {p} (closed)", head
 
     @staticmethod
     def scoring_steps(view: PacapacaView, names: dict[str, str]) -> list[str]:

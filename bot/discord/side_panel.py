@@ -1,0 +1,145 @@
+"""Side panels: a public message tied to a game's table for one phase of play.
+
+A phase such as Pacapaca's negotiation (or a reaction window) is shown on a panel of its
+own: when the phase begins the table picture is posted with the moves so far (no buttons),
+then the panel, which holds the buttons from then on (it is recorded as the table
+message); while the phase lasts each step edits the panel in place, which tells the
+step's lines last (no message of its own: at most one new message per turn, issue 15
+item 4); when it ends the panel is closed (its buttons gone, a closing embed), and the
+base shows the next table as usual.
+
+A cog uses it by subclassing :class:`SidePanelCog` and supplying :meth:`panel_open`,
+:meth:`panel_kwargs` and :meth:`closed_panel`, with the event types that open and close
+a panel in :attr:`panel_opens` and :attr:`panel_closes`.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, ClassVar
+
+import discord
+
+from bot.discord.game_cog import EMBED_LIMIT, MOVES, GameCog, Table, named
+from bot.games.base import Event
+from bot.runtime import Update
+
+log = logging.getLogger(__name__)
+
+
+class SidePanelCog(GameCog):
+    """A :class:`GameCog` whose table moves onto a side panel during one phase."""
+
+    #: What the panel is called in log lines ("negotiation panel").
+    panel_name: ClassVar[str] = "side panel"
+    #: Event types that begin a new panel (its phase starts).
+    panel_opens: ClassVar[tuple[str, ...]] = ()
+    #: Event types that end the panel opened earlier.
+    panel_closes: ClassVar[tuple[str, ...]] = ()
+
+    # -- hooks ---------------------------------------------------------------------------
+
+    def panel_open(self, table: Table) -> bool:
+        """True while ``table`` is in the panel's phase (the game not over)."""
+        return False
+
+    async def panel_kwargs(self, table: Table) -> dict[str, Any]:
+        """The panel message's keyword arguments (embed, view ...) for a post or an edit."""
+        raise NotImplementedError
+
+    def closed_panel(self, table: Table, event: Event) -> discord.Embed:
+        """The embed a panel shows once ``event`` (one of :attr:`panel_closes`) ended it."""
+        raise NotImplementedError
+
+    # -- posting -------------------------------------------------------------------------
+
+    async def post_table(self, table: Table, events: list[Event] | None = None,
+                         interaction: discord.Interaction | None = None, *,
+                         fresh: bool = False) -> None:
+        """Show the table as the base does; in the panel's phase, post the picture with
+        the moves so far and then the panel (recorded as the table message, which then
+        holds the buttons; it pings the members who owe an answer, unless
+        :meth:`pings_members` says not to), and retire the old table's buttons."""
+        channel = self.channel_of(table.record)
+        if channel is None:
+            return
+        if table.result is not None or not self.panel_open(table):
+            await super().post_table(table, events, interaction, fresh=fresh)
+            return
+        old = table.record.table_message_id
+        file = await self.render_file(table)
+        await channel.send(embed=self.table_embed(table, events), file=file)
+        humans = [s for s in table.pending.seats if table.is_human(s)
+                  and self.pings_members(table)]
+        ping = " ".join(table.mention(s) for s in humans)
+        panel = await channel.send(content=ping or None, **await self.panel_kwargs(table),
+                                   allowed_mentions=table.pings(humans))
+        await self.bot.store.update_game(table.record.id, table_message_id=panel.id)
+        if old:
+            try:
+                await channel.get_partial_message(old).edit(view=None)  # type: ignore[attr-defined]
+            except (discord.HTTPException, AttributeError):
+                pass
+
+    async def edit_panel(self, table: Table, latest: list[str] | None = None) -> None:
+        """Redraw the open panel in place (no ping), ``latest`` (the step just made, in
+        words) as bullets at the end of its embed; a refusal is logged, not raised."""
+        channel = self.channel_of(table.record)
+        if channel is None or not table.record.table_message_id:
+            return
+        kwargs = await self.panel_kwargs(table)
+        embed = kwargs.get("embed")
+        if latest and isinstance(embed, discord.Embed):
+            told = "\n".join(f"\N{BULLET} {t}" for t in latest)
+            embed.description = (f"{embed.description or ''}\n\n{told}".strip())[-EMBED_LIMIT:]
+        try:
+            await channel.get_partial_message(table.record.table_message_id).edit(**kwargs)  # type: ignore[attr-defined]
+        except (discord.HTTPException, AttributeError):
+            log.info("could not edit the %s of game %s", self.panel_name, table.record.id)
+
+    async def close_panel(self, table: Table, event: Event) -> None:
+        """Close the panel ended by ``event``: :meth:`closed_panel`'s embed, no content,
+        no buttons; a refusal is logged, not raised."""
+        channel = self.channel_of(table.record)
+        if channel is None or not table.record.table_message_id:
+            return
+        embed = self.closed_panel(table, event)
+        try:
+            await channel.get_partial_message(table.record.table_message_id).edit(  # type: ignore[attr-defined]
+                content=None, embed=embed, view=None)
+        except (discord.HTTPException, AttributeError):
+            log.info("could not close the %s of game %s", self.panel_name, table.record.id)
+
+    async def on_update(self, update: Update, interaction: discord.Interaction | None = None) -> None:
+        """As the base, plus: a panel opened earlier is closed when its phase ends; while
+        it lasts, each step edits the panel in place (:meth:`panel_step`)."""
+        if update.kind not in MOVES or update.state is None:
+            await super().on_update(update, interaction)
+            return
+        table = Table(update.record, update.seats, update.spec, update.state)
+        events = update.events()
+        for e in events:
+            if e.type in self.panel_opens:
+                break
+            if e.type in self.panel_closes:
+                await self.close_panel(table, e)
+                break
+        started_now = any(e.type in self.panel_opens for e in events)
+        if not self.panel_open(table) or started_now:
+            await super().on_update(update, interaction)
+            return
+        await self.panel_step(table, update, interaction)
+        await self.send_private_events(table, update, interaction)
+
+    async def panel_step(self, table: Table, update: Update,
+                         interaction: discord.Interaction | None) -> None:
+        """A step inside the panel's phase: the panel edited in place, telling the step's
+        public lines (and notes) last. No message of its own and so no ping: the panel
+        pinged the members who owe an answer when it opened (issue 15, item 4: at most
+        one new message per turn)."""
+        lines = [named(e.text, table.names) for e in update.events() if e.to is None]
+        lines += [named(n, table.names) for n in update.notes]
+        await self.edit_panel(table, lines)
+
+
+__all__ = ["SidePanelCog"]

@@ -1,0 +1,66 @@
+"""Side panels (bot/discord/side_panel.py) through Pacapaca's negotiation panel in the
+sandbox: the panel is the table message and pings exactly who owes an answer; giving
+up closes it in place; a cog whose members must not be pinged (``pings_members``) posts the
+panel with no ping."""
+
+from __future__ import annotations
+
+import pytest_asyncio
+
+from bot.discord.side_panel import SidePanelCog
+from tests.discord.test_pacapaca import (
+    GID,
+    NAMES,
+    load,
+    member_of,
+    open_negotiation,
+    pacapaca_bot,
+    start,
+)
+from tests.discord.test_pacapaca import clock as clock  # noqa: F401 (fixtures)
+from tests.discord.test_pacapaca import seed as seed  # noqa: F401
+from tests.discord.test_pacapaca import world as world  # noqa: F401
+
+
+def pinged(message) -> list[int]:
+    return [int(u["id"]) for u in message.data["mentions"]]
+
+
+@pytest_asyncio.fixture
+async def sb(world, clock, tmp_path, seed):  # noqa: F811
+    sandbox = await world.connect(pacapaca_bot(tmp_path / "bot.sqlite3", clock))
+    try:
+        yield sandbox
+    finally:
+        await world.disconnect()
+
+
+async def test_the_panel_is_the_table_message_and_pings_the_partner_once(world, sb):
+    cog = sb.bot.game_cog("pacapaca")
+    assert isinstance(cog, SidePanelCog) and cog.panel_name == "negotiation panel"
+    thread = await start(world, NAMES[:2])
+    active, partner = await open_negotiation(world, sb.bot, thread)
+    am, pm = await member_of(world, sb.bot, active), await member_of(world, sb.bot, partner)
+    panel = thread.last_message
+    record = await sb.bot.store.get_game(GID)
+    assert record.table_message_id == panel.id
+    public = [m for m in thread.all_messages if not m.ephemeral]
+    picture = public[-2]
+    assert picture.components == [] and picture.filenames == ["table.png"]
+    assert (panel.content, pinged(panel)) == (am.mention, [am.id])
+    await am.click(panel, "Give up")
+    closed = world.message(panel.id)
+    assert closed.embeds[0]["title"] == (
+        f"Negotiation: {am.name} \N{LEFT RIGHT ARROW} {pm.name} (closed)")
+    assert closed.components == [] and closed.content == ""
+
+async def test_a_cog_that_pings_nobody_posts_its_panel_without_a_ping(world, sb, monkeypatch):
+    cog = sb.bot.game_cog("pacapaca")
+    monkeypatch.setattr(cog, "pings_members", lambda table: False)
+    thread = await start(world, NAMES[:2])
+    await open_negotiation(world, sb.bot, thread)
+    panel = thread.last_message
+    assert (panel.content, pinged(panel)) == ("", [])
+    assert panel.labels == ["Edit deal", "Accept", "Decline", "Give up", "My hand"]
+    _, _, st = await load(sb.bot)
+    assert st.phase == "negotiation"
