@@ -3,8 +3,9 @@
 A phase such as Pacapaca's negotiation (or a reaction window) is shown on a panel of its
 own: when the phase begins the table picture is posted with the moves so far (no buttons),
 then the panel, which holds the buttons from then on (it is recorded as the table
-message); while the phase lasts each step edits the panel in place and is told in one
-short line; when it ends the panel is closed (its buttons gone, a closing embed), and the
+message); while the phase lasts each step edits the panel in place, which tells the
+step's lines last (no message of its own: at most one new message per turn, issue 15
+item 4); when it ends the panel is closed (its buttons gone, a closing embed), and the
 base shows the next table as usual.
 
 A cog uses it by subclassing :class:`SidePanelCog` and supplying :meth:`panel_open`,
@@ -19,7 +20,7 @@ from typing import Any, ClassVar
 
 import discord
 
-from bot.discord.game_cog import MOVES, GameCog, Table, named
+from bot.discord.game_cog import EMBED_LIMIT, MOVES, GameCog, Table, named
 from bot.games.base import Event
 from bot.runtime import Update
 
@@ -80,12 +81,17 @@ class SidePanelCog(GameCog):
             except (discord.HTTPException, AttributeError):
                 pass
 
-    async def edit_panel(self, table: Table) -> None:
-        """Redraw the open panel in place (no ping); a refusal is logged, not raised."""
+    async def edit_panel(self, table: Table, latest: list[str] | None = None) -> None:
+        """Redraw the open panel in place (no ping), ``latest`` (the step just made, in
+        words) as bullets at the end of its embed; a refusal is logged, not raised."""
         channel = self.channel_of(table.record)
         if channel is None or not table.record.table_message_id:
             return
         kwargs = await self.panel_kwargs(table)
+        embed = kwargs.get("embed")
+        if latest and isinstance(embed, discord.Embed):
+            told = "\n".join(f"\N{BULLET} {t}" for t in latest)
+            embed.description = (f"{embed.description or ''}\n\n{told}".strip())[-EMBED_LIMIT:]
         try:
             await channel.get_partial_message(table.record.table_message_id).edit(**kwargs)  # type: ignore[attr-defined]
         except (discord.HTTPException, AttributeError):
@@ -127,21 +133,13 @@ class SidePanelCog(GameCog):
 
     async def panel_step(self, table: Table, update: Update,
                          interaction: discord.Interaction | None) -> None:
-        """A step inside the panel's phase: the panel edited in place, then the step's
-        public lines (and notes) in one short message pinging the members who owe an
-        answer, except the one who just acted."""
-        channel = self.channel_of(table.record)
-        await self.edit_panel(table)
+        """A step inside the panel's phase: the panel edited in place, telling the step's
+        public lines (and notes) last. No message of its own and so no ping: the panel
+        pinged the members who owe an answer when it opened (issue 15, item 4: at most
+        one new message per turn)."""
         lines = [named(e.text, table.names) for e in update.events() if e.to is None]
         lines += [named(n, table.names) for n in update.notes]
-        if channel is not None and lines:
-            actor = table.seat_of(interaction.user.id) if interaction is not None else None
-            humans = [s for s in table.pending.seats if table.is_human(s)
-                      and (actor is None or s != actor.seat)]
-            ping = " ".join(table.mention(s) for s in humans)
-            text = "\n".join(f"\N{BULLET} {t}" for t in lines)
-            await channel.send((text + (f"\n{ping}" if ping else ""))[:1900],
-                               allowed_mentions=table.pings(humans))
+        await self.edit_panel(table, lines)
 
 
 __all__ = ["SidePanelCog"]

@@ -263,11 +263,14 @@ async def test_negotiation_deal_both_accept_the_same_version(world, sb, clock):
     assert panel.labels == ["Edit deal", "Accept deal v1", "Decline", "Give up", "My hand"]
     desc = panel.embeds[0]["description"]
     assert f"{am.name} gives: {names_of(give)[0]}" in desc and f"{pm.name} gives: {names_of(get)[0]}" in desc
-    line = thread.last_message
-    assert line.content.startswith(f"\N{BULLET} {am.name} proposed: {am.name} gives {names_of(give)[0]}; "
-                                   f"{pm.name} gives {names_of(get)[0]}.")
+    # The proposal is told on the panel, not in a message of its own (issue 15, item 4).
+    assert thread.last_message.id == panel.id
+    assert desc.endswith(f"\N{BULLET} {am.name} proposed: {am.name} gives {names_of(give)[0]}; "
+                         f"{pm.name} gives {names_of(get)[0]}.")
     await pm.click(panel, "Accept deal v1")
     assert "Accepted by: " + pm.name in panel.embeds[0]["description"]
+    assert panel.embeds[0]["description"].endswith(f"\N{BULLET} {pm.name} accepted the deal.")
+    assert thread.last_message.id == panel.id
     a_neck, p_neck = list(st.alpacas[active].neck), list(st.alpacas[partner].neck)
     await am.click(panel, "Accept deal v1")
     _, _, st = await load(sb.bot)
@@ -499,8 +502,13 @@ async def test_full_two_player_game_through_the_ui(world, sb, seed):
     result = spec.engine.result(state)
     thread = world.channel(record.thread_id)
     public = [m for m in thread.all_messages if not m.ephemeral]
-    # One message: the three scoring steps, then the totals with the final picture.
+    # One message: the three scoring steps, then the totals with the final picture. It is
+    # the last table, edited in place (issue 15, item 4: no new message for the end), led
+    # by the last moves' lines, its ping and buttons gone.
     final = public[-1]
+    assert final.id == record.table_message_id and final.content == ""
+    assert final.embeds[3]["description"].startswith("\N{BULLET} ")
+    assert "The game is over" in final.embeds[3]["description"].split("\n\n")[0]
     steps = [e["description"] for e in final.embeds[:3]]
     assert steps[0].startswith("**Scoring, step 1 of 3")
     assert steps[1].startswith("**Step 2 of 3: neck lengths**")

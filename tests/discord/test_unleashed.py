@@ -807,6 +807,9 @@ async def test_hand_dms_come_from_stored_state_and_survive_a_restart(world, cloc
     changed = {seat for seat in ("s0", "s1", "s2")
                if sorted(after.hands[seat]) != sorted(st.hands[seat])}
     assert changed == {first, after.active}  # the drawer and the next player
+    # The next player's start-of-turn draw comes by DM; the mover drew by their own click
+    # and read the card in its answer, so no second DM for them (issue 15, item 4).
     assert [len(m.dms) for m in (ana, bo, cy)] == [
-        2 if seat in changed else 1 for seat in ("s0", "s1", "s2")]
+        2 if seat == after.active else 1 for seat in ("s0", "s1", "s2")]
+    assert f"You draw {CAT[after.hands[first][-1]].name}." in mover.ephemerals[-1].text
     await world.disconnect()
