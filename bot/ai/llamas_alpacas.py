@@ -62,7 +62,7 @@ def _two_card_hope(keys: tuple[Key | None, Key | None, Key | None]) -> float:
     return TWO_CARD_MEAN * sum(pts) / len(pts) + TWO_CARD_BEST * max(pts)
 
 
-def _potential(keys: list[Key | None]) -> float:
+def _potential(keys: Sequence[Key | None]) -> float:
     """How promising a board is (9 card keys or ``None``), line by line."""
     total = 0.0
     for _, spaces in LINES:

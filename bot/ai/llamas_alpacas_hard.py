@@ -15,14 +15,8 @@ import random
 from collections.abc import Sequence
 from functools import lru_cache
 
-from bot.ai.llamas_alpacas import (
-    DEAD_LINE,
-    NO_HOPE_LINE,
-    ONE_CARD_LINE,
-    POINT_WEIGHT,
-    TREAT_VALUE,
-    _two_card_hope,
-)
+from bot.ai.llamas_alpacas import POINT_WEIGHT, TREAT_VALUE
+from bot.ai.llamas_alpacas import _potential as _board_promise
 from bot.ai.search import Budget, ismcts, squash
 from bot.games.base import Action
 from bot.games.llamas_alpacas.cards import cards_by_id
@@ -39,7 +33,7 @@ from bot.games.llamas_alpacas.models import (
     RowSlot,
     Take,
 )
-from bot.games.llamas_alpacas.scoring import LINES, Key, card_key, payment, score_keys
+from bot.games.llamas_alpacas.scoring import Key, card_key, payment, score_keys
 
 ENGINE = LlamasAlpacasEngine()
 #: Playouts per decision and decisions per playout (sized for p99 < 300 ms, bench/ai.py).
@@ -99,19 +93,8 @@ def determinize(view: LlamasAlpacasView, rng: random.Random) -> LlamasAlpacasSta
 
 @lru_cache(maxsize=65536)
 def _potential(keys: Keys) -> float:
-    """The Normal heuristic's board promise (see ``bot.ai.llamas_alpacas``), cached."""
-    total = 0.0
-    for _, spaces in LINES:
-        line = (keys[spaces[0]], keys[spaces[1]], keys[spaces[2]])
-        n = 3 - line.count(None)
-        if n == 3:
-            total += DEAD_LINE
-        elif n == 2:
-            hope = _two_card_hope(line)
-            total += hope if hope else NO_HOPE_LINE
-        elif n == 1:
-            total += ONE_CARD_LINE
-    return total
+    """The Normal heuristic's board promise (``bot.ai.llamas_alpacas``), cached."""
+    return _board_promise(keys)
 
 
 @lru_cache(maxsize=65536)

@@ -15,6 +15,7 @@ a panel in :attr:`panel_opens` and :attr:`panel_closes`.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any, ClassVar
 
@@ -66,6 +67,22 @@ class SidePanelCog(GameCog):
         if table.result is not None or not self.panel_open(table):
             await super().post_table(table, events, interaction, fresh=fresh)
             return
+        # Posts of one game are serialised, and a panel older than the stored state (an
+        # update published late) only tells its events, as the base does for tables.
+        lock = self._post_locks.setdefault(table.record.id, asyncio.Lock())
+        async with lock:
+            stored = await self.bot.store.get_game(table.record.id)
+            if stored is not None and stored.version > table.state.version:
+                async with self.bot.render_slots:
+                    await self._post_table(channel, table, events, interaction, fresh=fresh)
+                return
+            if stored is not None:
+                table.record = stored
+            await self._post_panel(channel, table, events)
+
+    async def _post_panel(self, channel: discord.abc.Messageable, table: Table,
+                          events: list[Event] | None) -> None:
+        """Post the picture with ``events`` and then the panel (see :meth:`post_table`)."""
         old = table.record.table_message_id
         file = await self.render_file(table)
         await channel.send(embed=self.table_embed(table, events), file=file)

@@ -64,3 +64,22 @@ async def test_a_cog_that_pings_nobody_posts_its_panel_without_a_ping(world, sb,
     assert panel.labels == ["Edit deal", "Accept", "Decline", "Give up", "My hand"]
     _, _, st = await load(sb.bot)
     assert st.phase == "negotiation"
+
+
+async def test_a_panel_update_published_late_posts_no_panel_over_the_newer_table(world, sb):
+    # Two updates of one game can be published out of order (a timer and a click): the
+    # negotiation's update arriving after the move that closed it must not post a live
+    # panel nor take the table message's place (the base's rule for tables).
+    cog = sb.bot.game_cog("pacapaca")
+    thread = await start(world, NAMES[:2])
+    active, _ = await open_negotiation(world, sb.bot, thread)
+    am = await member_of(world, sb.bot, active)
+    late = await cog.load_table(GID)
+    assert late.state.phase == "negotiation"
+    await am.click(thread.last_message, "Give up")
+    record = await sb.bot.store.get_game(GID)
+    table_id, count = record.table_message_id, len(thread.all_messages)
+    assert world.message(table_id).labels[:2] == ["Draw 2", "Take discard pile (2)"]
+    await cog.post_table(late, [])
+    assert (await sb.bot.store.get_game(GID)).table_message_id == table_id
+    assert len(thread.all_messages) == count
