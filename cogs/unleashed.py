@@ -114,7 +114,8 @@ class UnleashedCog(GameCog):
             return table.models[seat]
         seen = Seen(seat, table.view(None), table.pending, table.legal(seat) if seat else [],
                     [e for e in events or [] if e.to is None], table.names, table.plain_names)
-        model = PRESENTER.table(seen, table.view(seat) if seat else None, table.deadline)
+        model = self.stamp(table, PRESENTER.table(seen, table.view(seat) if seat else None,
+                                                  table.deadline))
         if events is None:
             table.models[seat] = model
         return model
@@ -249,7 +250,7 @@ class UnleashedCog(GameCog):
                               colour=0xC46E20)
         model = self.model(table, seat.seat)
         panel = model.panels["hand"]
-        items = [*self.draw(gid, model.key, panel.items),
+        items = [*self.draw(gid, model.key, panel.items, prints=model.prints),
                  button("g", gid, "hand", "Refresh", emoji="\N{CLOCKWISE OPEN CIRCLE ARROW}")]
         pic = await self.bot.render(hand_picture, own, names=table.plain_names)
         return {"content": panel.text, "embed": embed, "view": view_of(*items),
@@ -289,7 +290,8 @@ class UnleashedCog(GameCog):
         model = self.model(table, seat.seat)
         panel = model.panels["respond"]
         await send_ephemeral(interaction, panel.text, secret=True,
-                             view=view_of(*self.draw(table.record.id, model.key, panel.items)))
+                             view=view_of(*self.draw(table.record.id, model.key, panel.items,
+                                                       prints=model.prints)))
 
     # -- /card -----------------------------------------------------------------------------
 

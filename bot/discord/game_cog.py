@@ -246,7 +246,8 @@ class GameCog(commands.Cog):
         if self.presenter is None:
             return []
         model = self.model(table)
-        return self.draw(table.record.id, model.key, model.items, keys=model.keys)
+        return self.draw(table.record.id, model.key, model.items, keys=model.keys,
+                         prints=model.prints)
 
     # -- presenter models ----------------------------------------------------------------
 
@@ -264,22 +265,38 @@ class GameCog(commands.Cog):
         seen = Seen(seat, table.view(None), pending, legal_of.get(seat, []) if seat else [],
                     [e for e in events or [] if e.to is None], table.names, table.plain_names,
                     legal_of)
-        model = self.presenter.table(seen)
-        model.keys = {s: present.decision_key(pending, legal) for s, legal in legal_of.items()}
+        model = self.stamp(table, self.presenter.table(seen), legal_of)
         if events is None:
             table.models[seat] = model
         return model
 
+    @staticmethod
+    def stamp(table: Table, model: TableModel,
+              legal_of: dict[str, list[Action]] | None = None) -> TableModel:
+        """``model`` with its ``keys`` (every seat with legal actions -> its decision key)
+        and ``prints`` (see :func:`bot.present.base.repick_prints`) filled in."""
+        pending = table.pending
+        if legal_of is None:
+            legal_of = {s: legal for s in table.state.seats if (legal := table.legal(s))}
+        model.keys = {s: present.decision_key(pending, legal) for s, legal in legal_of.items()}
+        model.prints = {model.keys[s]: prints for s, legal in legal_of.items()
+                        if (prints := present.repick_prints(pending, legal))}
+        return model
+
     def draw(self, game_id: int, key: str, items: Any, page: dict[str, int] | None = None,
-             keys: dict[str, str] | None = None) -> list[discord.ui.Item[Any]]:
+             keys: dict[str, str] | None = None,
+             prints: dict[str, tuple[str, ...]] | None = None) -> list[discord.ui.Item[Any]]:
         """Discord components of presenter ``items`` decided under ``key``: buttons coded
         ``a.<key>.<index>`` / ``o.<key>.<panel>``, selects ``s.<key>`` whose values are
         action indexes (paged past 25; ``page`` maps a select's code to its page). A
-        choice with a ``seat`` is coded with ``keys[seat]`` (the model's ``keys``)."""
+        choice with a ``seat`` is coded with ``keys[seat]`` (the model's ``keys``); in a
+        decision with fingerprints (the model's ``prints``) indexes carry them."""
         out: list[discord.ui.Item[Any]] = []
+        prints = prints or {}
         for n, item in enumerate(items):
             if isinstance(item, present.Select):
-                opts = [choices.Option(o.label, str(o.index), o.description)
+                opts = [choices.Option(o.label, present.choice_value(o.index, prints.get(key, ())),
+                                       o.description)
                         for o in item.options if o.index is not None]
                 code = present.select_code(key)
                 out += choices.paged_select("g", game_id, code, opts, placeholder=item.placeholder,
@@ -287,7 +304,8 @@ class GameCog(commands.Cog):
                                             page=(page or {}).get(code, 0))
                 continue
             if item.index is not None:
-                code = present.action_code((keys or {}).get(item.seat or "", key), item.index)
+                item_key = (keys or {}).get(item.seat or "", key)
+                code = present.action_code(item_key, item.index, prints.get(item_key, ()))
             else:  # a panel, or a disabled choice leading nowhere (still a unique id)
                 code = present.panel_code(key, item.opens or f"none{n}")
             out.append(button("g", game_id, code, item.label, row=item.row,
@@ -310,8 +328,9 @@ class GameCog(commands.Cog):
                 return
             if kind == "s" and len(values) != 1:
                 raise GameError("bad_choice", "Choose one option.")
-            index = present.index_of(arg if kind == "a" else values[0])
-            present.decode(engine, table.state, seat.seat, key, index)
+            value = arg if kind == "a" else values[0]
+            index, fingerprint = present.index_of(value), present.print_of(value)
+            action = present.decode(engine, table.state, seat.seat, key, index, fingerprint)
         except present.StaleChoice:
             await self.answer_stale(interaction, table)
             return
@@ -323,12 +342,15 @@ class GameCog(commands.Cog):
             await send_error(interaction, "The AI is playing your seat: press I'm back first.")
             return
         ephemeral = interaction.message is not None and interaction.message.flags.ephemeral
+        # The choice as drawn now (a fingerprinted pick may name another index today).
+        legal = table.legal(seat.seat)
+        shown = legal.index(action) if action in legal else index
         said = next((c.says for c in self._choices(self.model(table, seat.seat))
-                     if c.index == index and c.says and c.seat in (None, seat.seat)), None)
+                     if c.index == shown and c.says and c.seat in (None, seat.seat)), None)
 
         def choose(state: State) -> Action:
             try:
-                return present.decode(engine, state, seat.seat, key, index)
+                return present.decode(engine, state, seat.seat, key, index, fingerprint)
             except present.StaleChoice:
                 raise GameError("stale", "This table has moved on.") from None
             except present.ForgedChoice:
@@ -372,7 +394,7 @@ class GameCog(commands.Cog):
             if panel is not None:
                 items, text = panel.items, panel.text
         view = view_of(*self.draw(table.record.id, key, items, keys=model.keys,
-                                  page={present.select_code(key): page}))
+                                  page={present.select_code(key): page}, prints=model.prints))
         if ephemeral:
             await edit_panel(interaction, private=True, content=text, view=view)
         else:
@@ -399,7 +421,8 @@ class GameCog(commands.Cog):
         panel = model.panels[name]
         kwargs: dict[str, Any] = {"content": panel.text,
                                   "view": view_of(*self.draw(table.record.id, key, panel.items,
-                                                             keys=model.keys))}
+                                                             keys=model.keys,
+                                                             prints=model.prints))}
         if interaction.message is not None and interaction.message.flags.ephemeral:
             await edit_panel(interaction, private=True, **kwargs)
         else:

@@ -14,7 +14,10 @@ legal actions. A click whose key is no longer the clicker's (or, for someone not
 any pending seat's) decision key is stale ("This table has moved on"). Because the key
 hashes the legal actions, not the state version, two set-up placements by different
 players at the same moment both stand: one's placement does not change the other's
-choices, so the other's key stays the same.
+choices, so the other's key stays the same. Where another seat's pick does change a
+seat's choices (Llamas Unleashed's Babies come from one Nursery), each choice also
+carries a fingerprint of its action (:data:`REPICK_KINDS`, :func:`choice_value`), and a
+pick whose Baby is still there stands.
 
 Custom ids (see :mod:`bot.discord.ids`) carry the game id and a code:
 
@@ -117,6 +120,8 @@ class TableModel:
         panels: panel name -> the private panel a choice opens.
         keys: seat -> its decision key, for every seat with legal actions (the Discord
             layer fills it; choices with a ``seat`` are coded with that seat's key).
+        prints: decision key -> the fingerprints of its actions, for decisions of
+            :data:`REPICK_KINDS` (the Discord layer fills it, see :func:`choice_value`).
     """
 
     seat: str | None
@@ -126,6 +131,7 @@ class TableModel:
     items: list[Item] = field(default_factory=list)
     panels: dict[str, Panel] = field(default_factory=dict)
     keys: dict[str, str] = field(default_factory=dict)
+    prints: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     def panel_path(self, index: int) -> list[str] | None:
         """The panels to open, in order, to reach the choice bound to action ``index``
@@ -225,9 +231,10 @@ def decision_key(pending: Pending, legal: Sequence[Action]) -> str:
     return h.hexdigest()
 
 
-def action_code(key: str, index: int) -> str:
-    """The component code of a button playing action ``index``: ``a.<key>.<index>``."""
-    return f"a.{key}.{index}"
+def action_code(key: str, index: int, prints: Sequence[str] = ()) -> str:
+    """The component code of a button playing action ``index``: ``a.<key>.<index>``
+    (``<index>-<fingerprint>`` in a decision with ``prints``, see :func:`choice_value`)."""
+    return f"a.{key}.{choice_value(index, prints)}"
 
 
 def select_code(key: str) -> str:
@@ -251,17 +258,56 @@ def parse_code(code: str) -> tuple[str, str, str] | None:
     if match is None:
         return None
     kind, arg = match["kind"], match["arg"] or ""
-    if (kind == "s") != (arg == "") or (kind == "a" and not arg.isdecimal()):
+    if (kind == "s") != (arg == "") or (kind == "a" and not _VALUE.fullmatch(arg)):
         return None
     return kind, match["key"], arg
 
 
+#: Decisions each seat makes once while other seats make theirs, so that a seat's options
+#: shrink as the others decide (Llamas Unleashed's set-up: every seat picks a Baby from
+#: one Nursery). A choice drawn before another seat decided still plays when its action is
+#: still legal for the seat: its code carries the action's :func:`fingerprint`.
+REPICK_KINDS = frozenset({"setup"})
+
+_VALUE = re.compile(r"(?P<index>\d{1,4})(?:-(?P<print>[0-9a-f]{6}))?")
+
+
+def fingerprint(pending: Pending, action: Action) -> str:
+    """Six hex digits naming ``action`` within the decision ``pending`` (its kind and key):
+    a BLAKE2b hash, so a forged fingerprint names no action."""
+    h = hashlib.blake2b(digest_size=3)
+    h.update(f"{pending.kind}\x1f{pending.key}\x1e".encode())
+    h.update(action.model_dump_json().encode())
+    return h.hexdigest()
+
+
+def repick_prints(pending: Pending, legal: Sequence[Action]) -> tuple[str, ...]:
+    """The fingerprints of ``legal`` in order when ``pending`` is one of
+    :data:`REPICK_KINDS`, else ``()``."""
+    if pending.kind not in REPICK_KINDS:
+        return ()
+    return tuple(fingerprint(pending, a) for a in legal)
+
+
+def choice_value(index: int, prints: Sequence[str] = ()) -> str:
+    """A select value or button argument for action ``index``: ``"<index>"``, or
+    ``"<index>-<fingerprint>"`` when ``prints`` (from :func:`repick_prints`) has one."""
+    return f"{index}-{prints[index]}" if 0 <= index < len(prints) else str(index)
+
+
 def index_of(text: str) -> int:
-    """An action index from a code or a select value. Raises :class:`ForgedChoice` unless
-    it is a decimal number below 10000."""
-    if not text.isdecimal() or len(text) > 4:
+    """An action index from a code or a select value (``"3"`` or ``"3-<fingerprint>"``).
+    Raises :class:`ForgedChoice` unless the index is a decimal number below 10000."""
+    match = _VALUE.fullmatch(text)
+    if match is None:
         raise ForgedChoice(text)
-    return int(text)
+    return int(match["index"])
+
+
+def print_of(text: str) -> str:
+    """The fingerprint of a value made by :func:`choice_value`, ``""`` when it has none."""
+    match = _VALUE.fullmatch(text)
+    return (match["print"] or "") if match else ""
 
 
 def seat_for(engine: Engine[Any, Any], state: Any, seat: str, key: str) -> str:
@@ -276,13 +322,28 @@ def seat_for(engine: Engine[Any, Any], state: Any, seat: str, key: str) -> str:
     raise StaleChoice(key)
 
 
-def decode(engine: Engine[Any, Any], state: Any, seat: str, key: str, index: int) -> Action:
+def decode(engine: Engine[Any, Any], state: Any, seat: str, key: str, index: int,
+           fingerprint_: str = "") -> Action:
     """The action a click of ``seat`` on choice ``index`` of decision ``key`` plays now:
     ``legal_actions(state, who)[index]`` for ``who`` = :func:`seat_for`; when ``who`` is
     not ``seat``, the engine refuses it for ``seat`` in its own words ("It is Maya's
     turn."). Raises :class:`StaleChoice` (see :func:`seat_for`) and
-    :class:`ForgedChoice` for an index past the actions."""
-    legal = engine.legal_actions(state, seat_for(engine, state, seat, key))
+    :class:`ForgedChoice` for an index past the actions.
+
+    In a decision of :data:`REPICK_KINDS` that ``seat`` still has to make, a stale key
+    with a ``fingerprint`` (see :func:`choice_value`) plays the action it names when that
+    action is still legal for ``seat``: another seat's pick changed the list, not this
+    choice."""
+    try:
+        who = seat_for(engine, state, seat, key)
+    except StaleChoice:
+        pending = engine.pending(state)
+        if fingerprint_ and pending.kind in REPICK_KINDS and seat in pending.seats:
+            for action in engine.legal_actions(state, seat):
+                if fingerprint(pending, action) == fingerprint_:
+                    return action
+        raise
+    legal = engine.legal_actions(state, who)
     if not 0 <= index < len(legal):
         raise ForgedChoice(str(index))
     return legal[index]
@@ -318,6 +379,6 @@ def first_index(model: TableModel, panel: str, seen: frozenset[str] = frozenset(
 __all__ = [
     "KEY_LENGTH", "Choice", "ForgedChoice", "Item", "Panel", "Presenter", "Seen", "Select",
     "StaleChoice", "Style", "TableModel", "action_code", "decision_key", "decode",
-    "first_index", "index_of", "panel_code", "parse_code", "refusal", "seat_for",
-    "select_code",
+    "REPICK_KINDS", "choice_value", "fingerprint", "first_index", "index_of", "panel_code",
+    "parse_code", "print_of", "refusal", "repick_prints", "seat_for", "select_code",
 ]

@@ -135,6 +135,28 @@ def keys(zone):
 # -- set-up -------------------------------------------------------------------------------
 
 
+async def test_babies_picked_at_once_from_menus_opened_before_either_pick_both_stand(world, sb):
+    """Set-up is one decision every seat makes at once: a menu opened before another
+    player's pick still plays its Baby when that Baby is still in the Nursery (its option
+    carries the action's fingerprint); the Baby the other player took answers "moved on"."""
+    ana, bo = world.member("Ana"), world.member("Bo")
+    thread = await start(world, ("Ana", "Bo"))
+    table = thread.last_message
+    await ana.click(table, "Choose your Baby")
+    ana_menu = ana.last_reply
+    await bo.click(table, "Choose your Baby")
+    bo_menu = bo.last_reply
+    await select_label(ana, ana_menu, "Cria Button")
+    before = await version(sb.bot)
+    await select_label(bo, bo_menu, "Cria Button")  # Ana's now
+    assert bo.last_reply.content == MOVED_ON
+    assert await version(sb.bot) == before
+    await select_label(bo, bo_menu, "Cria Wisp")
+    st = await state_of(sb.bot)
+    assert keys(st.fields["s0"]) == ["cria_button"] and keys(st.fields["s1"]) == ["cria_wisp"]
+    assert st.babies_chosen == ["s0", "s1"] and st.phase != "setup"
+
+
 async def test_baby_choice_by_select_and_random_on_timeout(world, sb, clock):
     ana, bo = world.member("Ana"), world.member("Bo")
     thread = await start(world, ("Ana", "Bo"))

@@ -159,3 +159,39 @@ def test_pacapaca_negotiation_answers_are_bound_to_the_negotiator_who_may_give_t
     action = present.decode(pp, state, active, key, decline.index)
     assert present.refusal(pp, state, active, action).message == (
         "Only the invited player declines; you can give up.")
+
+
+def test_a_set_up_pick_drawn_before_another_seats_pick_plays_by_its_fingerprint():
+    from bot.games.unleashed.engine import UnleashedEngine
+    from bot.games.unleashed.models import ChooseBaby
+
+    engine = UnleashedEngine()
+    state = engine.new_game(["s0", "s1", "s2"], seed=5)
+    pending = engine.pending(state)
+    legal = engine.legal_actions(state, "s1")
+    key, prints = present.decision_key(pending, legal), present.repick_prints(pending, legal)
+    assert len(prints) == len(legal) and all(len(p) == 6 for p in prints)
+    value = present.choice_value(3, prints)
+    assert value == f"3-{prints[3]}" and present.index_of(value) == 3
+    after = play(engine, state, "s0", legal[1])  # s0 takes the first Baby (0 is "for me")
+    with pytest.raises(present.StaleChoice):  # the index alone is out of date
+        present.decode(engine, after, "s1", key, 3)
+    assert present.decode(engine, after, "s1", key, 3, present.print_of(value)) == legal[3]
+    with pytest.raises(present.StaleChoice):  # the Baby s0 took
+        present.decode(engine, after, "s1", key, 1, prints[1])
+    assert present.decode(engine, after, "s1", key, 0, prints[0]) == ChooseBaby(card=None)
+    with pytest.raises(present.StaleChoice):  # a forged fingerprint names nothing
+        present.decode(engine, after, "s1", key, 3, "abcdef")
+    with pytest.raises(present.StaleChoice):  # s0 has picked: its old menu is spent
+        present.decode(engine, after, "s0", key, 3, prints[3])
+    assert isinstance(legal[3], ChooseBaby)
+
+
+def test_only_set_up_decisions_carry_fingerprints():
+    state = play(LA, play(LA, LA.new_game(["s0", "s1"], seed=1), "s0", Place(space=4)),
+                 "s1", Place(space=4))
+    active = state.seats[state.active]
+    assert present.repick_prints(LA.pending(state), LA.legal_actions(state, active)) == ()
+    assert present.choice_value(2) == "2"
+    with pytest.raises(present.ForgedChoice):
+        present.index_of("2-xyz")

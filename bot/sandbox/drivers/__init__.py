@@ -69,8 +69,10 @@ async def choose(member: Any, message: Any, prefix: str, value: str) -> None:
             sel = next((c for c in message.selects() if base_code(c).startswith(prefix)), None)
             if sel is None:
                 raise AssertionError(f"no select {prefix!r} on {message!r}")
-            if any(o["value"] == value for o in sel.get("options", [])):
-                await member.select(message, [value], custom_id=sel["custom_id"])
+            shown = next((o["value"] for o in sel.get("options", [])
+                          if _same_option(o["value"], value)), None)
+            if shown is not None:
+                await member.select(message, [shown], custom_id=sel["custom_id"])
                 return
             code = str(sel["custom_id"]).split(":", 4)[-1]
             turn = next((b for b in message.buttons() if base_code(b) == base_code(sel)
@@ -80,6 +82,19 @@ async def choose(member: Any, message: Any, prefix: str, value: str) -> None:
                 break
             await member.click(message, turn["custom_id"])
     raise AssertionError(f"option {value!r} is on no page of {prefix!r}")
+
+
+def _same_option(shown: str, value: str) -> bool:
+    """Whether option value ``shown`` is ``value``, or the same action index with the
+    fingerprint a set-up pick carries (``"3-1a2b3c"`` for ``"3"``)."""
+    from bot.present import base as present
+
+    if shown == value:
+        return True
+    try:
+        return not present.print_of(value) and present.index_of(shown) == present.index_of(value)
+    except present.ForgedChoice:
+        return False
 
 
 def _code(component: dict[str, Any]) -> str:
