@@ -60,6 +60,10 @@ class Settings(BaseSettings):
         archive_after_s: seconds after a game ends before its thread is archived.
         max_open_lobbies: open lobbies (not yet started) one member may host at once in a
             server, until ``/settings`` changes it (``HERDBOT_MAX_OPEN_LOBBIES``, 1-25).
+        discord_api_url: DEVELOPMENT ONLY (``HERDBOT_DISCORD_API_URL``): the REST base of a
+            local Discord on this machine (``herdbot local-discord``), e.g.
+            ``http://127.0.0.1:8555/api/v10``; unset, the bot talks to discord.com. Only
+            loopback hosts are accepted, so a token is never sent elsewhere by mistake.
     """
 
     discord_token: SecretStr | None = Field(default=None, validation_alias="DISCORD_TOKEN")
@@ -73,6 +77,7 @@ class Settings(BaseSettings):
     reaction_window_s: int = Field(default=20, ge=5, le=120)
     archive_after_s: int = Field(default=600, ge=0)
     max_open_lobbies: int = Field(default=3, ge=1, le=25)
+    discord_api_url: str | None = None
 
     model_config = SettingsConfigDict(
         env_file=".env",
@@ -94,6 +99,16 @@ class Settings(BaseSettings):
         if isinstance(value, int):
             return [value]
         return value
+
+    @field_validator("discord_api_url")
+    @classmethod
+    def _local_only(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        parts = urlsplit(value)
+        if parts.scheme != "http" or parts.hostname not in LOOPBACK_HOSTS or not parts.port:
+            raise ValueError("not a loopback URL")
+        return value.rstrip("/")
 
     @field_validator("database_path", mode="before")
     @classmethod
@@ -128,6 +143,8 @@ class Settings(BaseSettings):
 
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+#: Hosts ``HERDBOT_DISCORD_API_URL`` may name (a local Discord on this machine).
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 
 #: Per setting: its variable and what it allows, as a configuration error states it.
 _ALLOWED: dict[str, tuple[str, str]] = {
@@ -141,6 +158,9 @@ _ALLOWED: dict[str, tuple[str, str]] = {
     "default_dm_notifications": ("HERDBOT_DEFAULT_DM_NOTIFICATIONS", "true or false"),
     "reaction_window_s": ("HERDBOT_REACTION_WINDOW_S", "a whole number of seconds from 5 to 120"),
     "archive_after_s": ("HERDBOT_ARCHIVE_AFTER_S", "a whole number of seconds, 0 or more"),
+    "discord_api_url": ("HERDBOT_DISCORD_API_URL",
+                        "a local Discord's URL http://127.0.0.1:PORT/api/v10 "
+                        "(development only), or nothing"),
 }
 
 

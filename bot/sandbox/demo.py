@@ -46,7 +46,9 @@ async def play_game(
     for m in members[1:]:
         await m.click(lobby, "Join")
     await host.click(lobby, "Start")
-    record = (await bot.store.games_with_status("active", "finished"))[-1]
+    # This lobby's game (other games may run meanwhile in other channels or guilds).
+    record = [g for g in await bot.store.games_with_status("active", "finished")
+              if g.lobby_message_id == lobby.id][-1]
     game_id = record.id
     perform = driver_for(game)
     rand = random.Random(seed)

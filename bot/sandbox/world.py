@@ -10,19 +10,64 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from . import payloads as P
 
 if TYPE_CHECKING:
     import discord
 
-    from .runner import Sandbox
-
 
 class SandboxError(AssertionError):
     """A sandbox-detected failure: an exception logged by discord.py, an unhandled route,
     a component that does not exist or is disabled, a settle timeout..."""
+
+
+# --------------------------------------------------------------------------- the link
+
+
+class Link(Protocol):
+    """The connected bot as the world, its members and the REST router see it. Two kinds
+    implement it: :class:`~bot.sandbox.Sandbox` (the bot in this process, no network) and
+    :class:`~bot.sandbox.loopback.RemoteLink` (bot processes over HTTP and a websocket on
+    127.0.0.1). ``world`` is the world it serves; ``bot`` has ``intents`` (:class:`discord.Intents`); ``requests`` records
+    the bot's requests; ``closed`` is True once the bot is gone."""
+
+    world: World
+    bot: Any
+    requests: list[RecordedRequest]
+    closed: bool
+
+    def gateway(self, event: str, data: dict[str, Any]) -> None:
+        """Deliver gateway dispatch ``event`` with ``data`` to the bot."""
+
+    def echo_message(self, event: str, msg: SimMessage) -> None:
+        """Echo MESSAGE_CREATE/MESSAGE_UPDATE of ``msg`` if the bot's intents get it."""
+
+    def _unhandled(self, what: str) -> None:
+        """Record a request to a route the sandbox does not know (an error)."""
+
+    async def run_command(self, member: SimMember, command: str, channel: SimChannel,
+                          options: dict[str, Any], focused: str | None = None
+                          ) -> SimInteraction:
+        """Send an APPLICATION_COMMAND (or AUTOCOMPLETE) interaction; return once settled."""
+
+    async def run_component(self, member: SimMember, message: SimMessage,
+                            data: dict[str, Any]) -> SimInteraction:
+        """Send a MESSAGE_COMPONENT interaction; return once settled."""
+
+    async def run_modal(self, member: SimMember, origin: SimInteraction,
+                        data: dict[str, Any]) -> SimInteraction:
+        """Send a MODAL_SUBMIT interaction; return once settled."""
+
+    async def settle(self, timeout: float | None = None) -> None:
+        """Wait until the bot is done with what it was sent."""
+
+    async def advance(self, seconds: float) -> None:
+        """Move the world clock (and the bot's timers, where the link can)."""
+
+    async def close(self) -> None:
+        """Disconnect the bot."""
 
 
 # --------------------------------------------------------------------------- records
@@ -580,7 +625,7 @@ class SimMember:
         return it.last_touched if it else None
 
     # --- actions
-    def _sb(self) -> Sandbox:
+    def _sb(self) -> Link:
         sb = self.world.sandbox
         if sb is None:
             raise SandboxError("no bot is connected to the world")
@@ -757,11 +802,14 @@ class World:
     """
 
     def __init__(self, guild_name: str = "Herd Hall", channel_name: str = "general", *,
-                 bot_name: str = "herdbot"):
-        self.clock = P.Clock()
+                 bot_name: str = "herdbot", clock: P.Clock | None = None,
+                 application_id: int | None = None):
+        # Several guilds of one local Discord (bot.sandbox.loopback) share one clock, so
+        # their snowflakes never collide, and one application (the bot).
+        self.clock = clock or P.Clock()
         self.guild_id = self.clock.snowflake()
         self.guild_name = guild_name
-        self.application_id = self.clock.snowflake()
+        self.application_id = application_id or self.clock.snowflake()
         self.bot_name = bot_name
         self.owner_id = self.clock.snowflake()
         self.bot_role_id = self.clock.snowflake()
@@ -784,7 +832,7 @@ class World:
         self.commands: dict[tuple[int | None, str], dict[str, Any]] = {}
         self.command_ids: dict[tuple[int | None, str], int] = {}
         self.faults = Faults(self)
-        self.sandbox: Sandbox | None = None
+        self.sandbox: Link | None = None
         self.presence: dict[str, Any] | None = None
         self.main = self.add_channel(channel_name)
 
@@ -1087,9 +1135,10 @@ class World:
     async def connect(self, bot: discord.Client, *, token: str = "sandbox-token",
                       raise_errors: bool = True, settle_timeout: float = 10.0,
                       loggers: tuple[str, ...] = ("discord", "bot", "cogs", "herdbot"),
-                      ) -> Sandbox:
+                      ) -> Link:
         """Log ``bot`` in (running its ``setup_hook``) and feed READY + GUILD_CREATE with
-        no network; returns the :class:`~bot.sandbox.Sandbox`. One bot at a time.
+        no network; returns the :class:`~bot.sandbox.Sandbox` (typed as the :class:`Link`
+        it is, so that this module needs no import of the runner). One bot at a time.
 
         ERROR records of ``loggers`` (and their children) are captured and raised as
         :class:`SandboxError` at the next settle when ``raise_errors``."""
