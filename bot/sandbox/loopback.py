@@ -204,7 +204,8 @@ class LocalDiscord:
     ``token`` is the only bot token accepted (others: 401, gateway close 4004). ``quiet``
     is the idle time (seconds) after which :meth:`settle` considers the bots done.
     Attributes: ``worlds`` (one per guild, in order), ``sessions`` (gateway sessions by
-    id), ``identifies`` (count of IDENTIFYs), ``resumes`` (count of accepted RESUMEs)."""
+    id), ``identifies`` (count of IDENTIFYs), ``resumes`` (count of accepted RESUMEs),
+    ``compressed`` (websockets that asked for zlib-stream compression)."""
 
     def __init__(self, guilds: int = 1, *, token: str = "local-token", host: str = "127.0.0.1",
                  port: int = 0, quiet: float = 0.3, guild_name: str = "Herd Hall"):
@@ -220,6 +221,7 @@ class LocalDiscord:
         self.sessions: dict[str, _Session] = {}
         self.identifies = 0
         self.resumes = 0
+        self.compressed = 0
         self._application_id: int | None = None
         self._runner: web.AppRunner | None = None
         self._conns: set[_Conn] = set()
@@ -337,14 +339,16 @@ class LocalDiscord:
 
     async def wait_for_shards(self, count: int, timeout: float = 60.0) -> None:
         """Wait until ``count`` shards are connected and READY was sent to them."""
-        await self._wait(lambda: len(self.connected_shards()) >= count, timeout,
-                         f"{count} shard(s) to connect")
+        await self.wait_until(lambda: len(self.connected_shards()) >= count, timeout,
+                              f"{count} shard(s) to connect")
 
     async def wait_for_commands(self, timeout: float = 60.0) -> None:
         """Wait until the bot synced its application commands."""
-        await self._wait(lambda: bool(self.commands), timeout, "the bot's commands")
+        await self.wait_until(lambda: bool(self.commands), timeout, "the bot's commands")
 
-    async def _wait(self, done: Any, timeout: float, what: str) -> None:
+    async def wait_until(self, done: Any, timeout: float, what: str) -> None:
+        """Poll ``done()`` every 50 ms until true; :class:`SandboxError` naming ``what``
+        after ``timeout`` seconds."""
         loop = asyncio.get_running_loop()
         end = loop.time() + timeout
         while not done():
@@ -426,6 +430,7 @@ class LocalDiscord:
         ws = web.WebSocketResponse(max_msg_size=0, autoping=True)
         await ws.prepare(request)
         conn = _Conn(ws, request.query.get("compress") == "zlib-stream")
+        self.compressed += conn.compressor is not None
         self._conns.add(conn)
         session: _Session | None = None
         conn.send({"op": 10, "d": {"heartbeat_interval": HEARTBEAT_MS}, "s": None, "t": None})

@@ -1,0 +1,80 @@
+"""A real ``herdbot run`` process against the local Discord (:mod:`bot.sandbox.loopback`):
+discord.py's own networking (aiohttp REST, the gateway websocket with zlib-stream,
+heartbeats, RESUME) end to end, on loopback addresses only."""
+
+from __future__ import annotations
+
+import asyncio
+
+from bot.sandbox.demo import NAMES, play_game
+from bot.sandbox.loopback import LocalDiscord, ProcessView
+from tests.support.botproc import bot_process, log_text
+
+GAMES = ("llamas-alpacas", "pacapaca", "llamas-unleashed")
+#: A whole test (three full games in parallel on two shared cores) ends well before this.
+BUDGET_S = 600
+
+
+async def test_herdbot_run_plays_a_full_game_of_each_game_over_loopback(tmp_path):
+    """One bot process on SQLite, three guilds, one game each, played to the end by
+    members clicking; the websocket is cut once and the bot RESUMEs."""
+    hub = LocalDiscord(guilds=3)
+    for world in hub.worlds:
+        for name in NAMES[:3]:
+            world.add_member(name)
+    await hub.start()
+    db = tmp_path / "herdbot.sqlite3"
+    try:
+        async with bot_process(hub, db, tmp_path / "bot") as proc:
+            await asyncio.wait_for(_play(hub, db), BUDGET_S)
+            assert proc.returncode is None, log_text(tmp_path / "bot")
+        log = log_text(tmp_path / "bot")
+        assert "Traceback" not in log and " ERROR " not in log, log
+    finally:
+        await hub.stop()
+
+
+async def _play(hub: LocalDiscord, db):
+    await hub.wait_for_shards(1)
+    await hub.wait_for_commands()
+    assert hub.connected_shards() == [(0, 1)]
+    assert hub.compressed == 1  # discord.py asked for zlib-stream transport compression
+
+    # A network cut: the session stays, the bot reconnects and RESUMEs (no new IDENTIFY).
+    await hub.drop_connections()
+    await hub.wait_until(lambda: hub.resumes == 1 and hub.connected_shards() == [(0, 1)],
+                         60, "the bot to RESUME")
+    assert hub.identifies == 1
+
+    view = await ProcessView.open(db, hub)
+    try:
+        ids = await asyncio.gather(*(
+            play_game(world, view, game=game, players=3, seed=7)
+            for world, game in zip(hub.worlds, GAMES, strict=True)))
+        for world, game, game_id in zip(hub.worlds, GAMES, ids, strict=True):
+            record = await view.store.get_game(game_id)
+            assert record is not None
+            assert (record.kind, record.status, record.guild_id) == (
+                game, "finished", world.guild_id)
+            # Every click and command the members made was answered, exactly once.
+            unanswered = [it for it in world.interactions.values() if not it.responded]
+            assert unanswered == []
+            callbacks = world.requests_to("POST", r"^/interactions/\d+/[^/]+/callback$")
+            assert len(callbacks) == len(world.interactions)
+            assert {r.status for r in callbacks} <= {200, 204}
+    finally:
+        await view.close()
+
+
+async def test_a_wrong_token_is_refused_like_discord_does(tmp_path):
+    """401 on login: the bot prints the token line and exits with status 2."""
+    hub = LocalDiscord()
+    await hub.start()
+    try:
+        async with bot_process(hub, tmp_path / "db.sqlite3", tmp_path,
+                               env={"DISCORD_TOKEN": "wrong-token"}) as proc:
+            assert await asyncio.wait_for(proc.wait(), 60) == 2
+        assert "herdbot: Discord refused the token." in log_text(tmp_path)
+        assert hub.identifies == 0
+    finally:
+        await hub.stop()
