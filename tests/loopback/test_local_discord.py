@@ -78,3 +78,37 @@ async def test_a_wrong_token_is_refused_like_discord_does(tmp_path):
         assert hub.identifies == 0
     finally:
         await hub.stop()
+
+
+def test_the_api_url_setting_takes_loopback_addresses_only(tmp_path, monkeypatch, capsys):
+    """A URL naming another host stops herdbot with one line (a token is never sent to a
+    host by mistake); exit status 2."""
+    from bot.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("DISCORD_TOKEN", "local-token")
+    monkeypatch.setenv("HERDBOT_DISCORD_API_URL", "http://example.com:80/api/v10")
+    assert main(["run"]) == 2
+    assert capsys.readouterr().err == (
+        "herdbot: HERDBOT_DISCORD_API_URL='http://example.com:80/api/v10' is not allowed; use "
+        "a local Discord's URL http://127.0.0.1:PORT/api/v10 (development only), or nothing "
+        "(set in the environment or .env).\n")
+
+
+def test_an_unreachable_local_discord_is_one_line_and_status_1(tmp_path, monkeypatch, capsys):
+    import socket
+
+    from bot.cli import main
+
+    with socket.socket() as s:  # a port nothing listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("DISCORD_TOKEN", "local-token")
+    monkeypatch.setenv("HERDBOT_DATABASE", str(tmp_path / "db.sqlite3"))
+    monkeypatch.setenv("HERDBOT_DISCORD_API_URL", f"http://127.0.0.1:{port}/api/v10")
+    assert main(["run"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"herdbot: cannot reach the local Discord at "
+                          f"http://127.0.0.1:{port}/api/v10 (")
+    assert err.count("\n") == 1
