@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Annotated, Literal
 from urllib.parse import urlsplit
 
-from pydantic import Field, SecretStr, ValidationError, field_validator
+from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 #: How a ``HERDBOT_DATABASE`` that names a PostgreSQL database starts.
@@ -29,6 +29,9 @@ def redacted(url: str) -> str:
     netloc = parts.netloc.rsplit("@", 1)[1]
     return parts._replace(netloc=f"{parts.username or ''}:***@{netloc}").geturl()
 
+
+#: The most shards ``HERDBOT_SHARD_COUNT`` allows.
+MAX_SHARDS = 1024
 
 TurnTimer = Literal["off", "2m", "10m", "1h", "24h"]
 
@@ -64,6 +67,12 @@ class Settings(BaseSettings):
             local Discord on this machine (``herdbot local-discord``), e.g.
             ``http://127.0.0.1:8555/api/v10``; unset, the bot talks to discord.com. Only
             loopback hosts are accepted, so a token is never sent elsewhere by mistake.
+        shard_count: ``HERDBOT_SHARD_COUNT``: how many gateway shards the bot has over all
+            its processes (1-1024); ``None``: Discord's recommended count, all served here.
+        shard_ids: ``HERDBOT_SHARD_IDS``: the shards this process serves (comma-separated,
+            each ``0 <= id < shard_count``; needs ``shard_count``); ``None``: all of them.
+            Serving only some needs other processes on the same PostgreSQL database, so
+            a SQLite ``HERDBOT_DATABASE`` refuses it (:data:`SQLITE_SHARDS`).
     """
 
     discord_token: SecretStr | None = Field(default=None, validation_alias="DISCORD_TOKEN")
@@ -78,6 +87,8 @@ class Settings(BaseSettings):
     archive_after_s: int = Field(default=600, ge=0)
     max_open_lobbies: int = Field(default=3, ge=1, le=25)
     discord_api_url: str | None = None
+    shard_count: int | None = Field(default=None, ge=1, le=MAX_SHARDS)
+    shard_ids: Annotated[list[int] | None, NoDecode] = None
 
     model_config = SettingsConfigDict(
         env_file=".env",
@@ -109,6 +120,32 @@ class Settings(BaseSettings):
         if parts.scheme != "http" or parts.hostname not in LOOPBACK_HOSTS or not parts.port:
             raise ValueError("not a loopback URL")
         return value.rstrip("/")
+    @field_validator("shard_ids", mode="before")
+    @classmethod
+    def _split_shards(cls, value: object) -> object:
+        if isinstance(value, str):
+            ids = [int(part) for part in value.replace(" ", "").split(",") if part]
+            if not ids or any(i < 0 for i in ids) or len(set(ids)) != len(ids):
+                raise ValueError("shard ids are different whole numbers from 0")
+            return sorted(ids)
+        if isinstance(value, int):
+            return [value]
+        return value
+
+    @model_validator(mode="after")
+    def _shards_fit(self) -> Settings:
+        # Cross-field rules: each one line through describe_errors (a ValueError's text).
+        ids, count = self.shard_ids, self.shard_count
+        if ids is not None:
+            shown = ",".join(map(str, ids))
+            if count is None:
+                raise ValueError(SHARD_IDS_NEED_COUNT.format(ids=shown))
+            if max(ids) >= count:
+                raise ValueError(SHARD_ID_TOO_BIG.format(ids=shown, count=count,
+                                                         last=count - 1))
+            if self.sqlite_path is not None and len(ids) < count:
+                raise ValueError(SQLITE_SHARDS.format(ids=shown, count=count))
+        return self
 
     @field_validator("database_path", mode="before")
     @classmethod
@@ -146,6 +183,18 @@ LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 #: Hosts ``HERDBOT_DISCORD_API_URL`` may name (a local Discord on this machine).
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 
+#: The configuration errors about shards that involve two settings (one line each).
+SHARD_IDS_NEED_COUNT = (
+    "herdbot: HERDBOT_SHARD_IDS={ids} needs HERDBOT_SHARD_COUNT, the number of shards over "
+    "all processes (set in the environment or .env).")
+SHARD_ID_TOO_BIG = (
+    "herdbot: HERDBOT_SHARD_IDS={ids} is not allowed with HERDBOT_SHARD_COUNT={count}; use "
+    "shard ids from 0 to {last} (set in the environment or .env).")
+SQLITE_SHARDS = (
+    "herdbot: HERDBOT_SHARD_IDS={ids} serves only some of the {count} shards, so other "
+    "processes must serve the rest, and a SQLite file serves one process; use a PostgreSQL "
+    "HERDBOT_DATABASE (README: Running at scale) or leave HERDBOT_SHARD_IDS empty.")
+
 #: Per setting: its variable and what it allows, as a configuration error states it.
 _ALLOWED: dict[str, tuple[str, str]] = {
     "discord_token": ("DISCORD_TOKEN", "the bot token from the Discord developer portal"),
@@ -161,6 +210,12 @@ _ALLOWED: dict[str, tuple[str, str]] = {
     "discord_api_url": ("HERDBOT_DISCORD_API_URL",
                         "a local Discord's URL http://127.0.0.1:PORT/api/v10 "
                         "(development only), or nothing"),
+    "max_open_lobbies": ("HERDBOT_MAX_OPEN_LOBBIES", "a whole number from 1 to 25"),
+    "shard_count": ("HERDBOT_SHARD_COUNT",
+                    f"a whole number of shards from 1 to {MAX_SHARDS}, or empty"),
+    "shard_ids": ("HERDBOT_SHARD_IDS",
+                  "shard ids (different whole numbers from 0) separated by commas, or empty "
+                  "for all"),
 }
 
 
@@ -172,6 +227,10 @@ def describe_errors(exc: ValidationError) -> list[str]:
     by_var = {var: (var, allowed) for var, allowed in _ALLOWED.values()}
     lines: dict[str, str] = {}
     for error in exc.errors():
+        if not error["loc"] and error["type"] == "value_error":  # a cross-field rule
+            line = str(error.get("ctx", {}).get("error", error["msg"]))
+            lines.setdefault(line, line)
+            continue
         key = str(error["loc"][0]) if error["loc"] else ""
         var, allowed = _ALLOWED.get(key) or by_var.get(key) or (key, error["msg"])
         if var in lines:

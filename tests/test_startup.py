@@ -224,6 +224,12 @@ BAD = [
     ("HERDBOT_LOG_LEVEL", "loud", "DEBUG, INFO, WARNING or ERROR"),
     ("HERDBOT_DEFAULT_DM_NOTIFICATIONS", "maybe", "true or false"),
     ("HERDBOT_ARCHIVE_AFTER_S", "-1", "a whole number of seconds, 0 or more"),
+    ("HERDBOT_SHARD_COUNT", "0", "a whole number of shards from 1 to 1024, or empty"),
+    ("HERDBOT_SHARD_COUNT", "two", "a whole number of shards from 1 to 1024, or empty"),
+    ("HERDBOT_SHARD_IDS", "0,x", "shard ids (different whole numbers from 0) separated by "
+                                 "commas, or empty for all"),
+    ("HERDBOT_SHARD_IDS", "1,1", "shard ids (different whole numbers from 0) separated by "
+                                 "commas, or empty for all"),
 ]
 COMMANDS = [["run"], ["demo", "--out", "demo-out"], ["simulate", "pacapaca", "--games", "1"],
             ["backup", "copy.sqlite3"]]
@@ -243,6 +249,61 @@ def test_a_bad_setting_is_one_line_and_exit_2_for_every_command(tmp_path, monkey
     assert (out, err) == ("", f"herdbot: {var}='{value}' is not allowed; use {allowed} "
                               "(set in the environment or .env).\n")
     assert sorted(p.name for p in tmp_path.iterdir()) == []  # nothing started
+
+
+SHARDS_REFUSED = [
+    ({"HERDBOT_SHARD_IDS": "1"},
+     "herdbot: HERDBOT_SHARD_IDS=1 needs HERDBOT_SHARD_COUNT, the number of shards over all "
+     "processes (set in the environment or .env)."),
+    ({"HERDBOT_SHARD_COUNT": "2", "HERDBOT_SHARD_IDS": "0,2"},
+     "herdbot: HERDBOT_SHARD_IDS=0,2 is not allowed with HERDBOT_SHARD_COUNT=2; use shard ids "
+     "from 0 to 1 (set in the environment or .env)."),
+    # SQLite (the default database) serves one process: not only some of the shards.
+    ({"HERDBOT_SHARD_COUNT": "2", "HERDBOT_SHARD_IDS": "1"},
+     "herdbot: HERDBOT_SHARD_IDS=1 serves only some of the 2 shards, so other processes must "
+     "serve the rest, and a SQLite file serves one process; use a PostgreSQL "
+     "HERDBOT_DATABASE (README: Running at scale) or leave HERDBOT_SHARD_IDS empty."),
+]
+
+
+@pytest.mark.parametrize("command", [["run"], ["simulate", "pacapaca", "--games", "1"]],
+                         ids=lambda c: c[0])
+@pytest.mark.parametrize(("env", "line"), SHARDS_REFUSED)
+def test_shard_settings_that_do_not_fit_are_one_line_and_exit_2(tmp_path, monkeypatch,
+                                                                capsys, command, env, line):
+    monkeypatch.chdir(tmp_path)
+    for key in [k for k in os.environ if k.startswith("HERDBOT_") and k != "HERDBOT_ROOT"]:
+        monkeypatch.delenv(key)
+    monkeypatch.setenv("DISCORD_TOKEN", "not.a.real.token")
+    for var, value in env.items():
+        monkeypatch.setenv(var, value)
+    assert main(command) == 2
+    assert capsys.readouterr() == ("", line + "\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == []  # nothing started
+
+
+def test_shard_settings_reach_the_sharded_bot(tmp_path, monkeypatch):
+    """Every shard in one process is fine on SQLite; some of them need PostgreSQL."""
+    from bot.app import make_bot
+    from bot.config import Settings
+
+    for key in [k for k in os.environ if k.startswith("HERDBOT_") and k != "HERDBOT_ROOT"]:
+        monkeypatch.delenv(key)
+    monkeypatch.setenv("HERDBOT_SHARD_COUNT", "2")
+    monkeypatch.setenv("HERDBOT_SHARD_IDS", " 1, 0")
+    all_here = Settings(_env_file=None, database_path=tmp_path / "bot.sqlite3")
+    assert (all_here.shard_count, all_here.shard_ids) == (2, [0, 1])
+    monkeypatch.setenv("HERDBOT_SHARD_IDS", "1")
+    some = Settings(_env_file=None, database_path="postgresql://herdbot@db:5432/herdbot")
+    bot = make_bot(some, sync_commands=False)
+    assert (bot.shard_count, bot.shard_ids) == (2, [1])
+    # Its start-up catch-up looks at the games of shard 1's servers: (id >> 22) % 2 == 1.
+    assert [bot.serves_guild(g) for g in (3 << 22, 2 << 22, None)] == [True, False, False]
+    monkeypatch.delenv("HERDBOT_SHARD_COUNT")
+    monkeypatch.delenv("HERDBOT_SHARD_IDS")
+    default = make_bot(Settings(_env_file=None), sync_commands=False)
+    assert (default.shard_count, default.shard_ids) == (None, None)  # Discord's count, all
+    assert [default.serves_guild(g) for g in (3 << 22, 2 << 22, None)] == [True, True, True]
 
 
 def test_bad_settings_in_a_dotenv_file_give_one_line_each_from_a_real_process(tmp_path):

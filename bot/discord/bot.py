@@ -112,8 +112,14 @@ class HerdTree(app_commands.CommandTree["HerdBot"]):
         await send_error(interaction, OOPS_AFTER_CHANGE if changed else OOPS)
 
 
-class HerdBot(commands.Bot):
-    """The herdbot client.
+class HerdBot(commands.AutoShardedBot):
+    """The herdbot client: a sharded bot serving ``settings.shard_ids`` of
+    ``settings.shard_count`` gateway shards (by default every shard of Discord's
+    recommended count). Several processes, each serving some shards, share one PostgreSQL
+    database: games are serialised by the database (row lock + version check, see
+    :meth:`bot.store.Store.commit_action`), timers claimed by one process (a lease), and an
+    interaction never needs the game's guild in this process's cache (DM clicks reach
+    shard 0 whatever the game's guild).
 
     Attributes:
         settings: the configuration.
@@ -136,6 +142,8 @@ class HerdBot(commands.Bot):
     ) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
+        if settings.shard_ids is not None:  # these shards only (of shard_count)
+            kwargs["shard_ids"] = settings.shard_ids
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,
@@ -143,6 +151,7 @@ class HerdBot(commands.Bot):
             tree_cls=HerdTree,
             # Nobody is pinged unless a send names the members (bot.discord.text.pinging).
             allowed_mentions=discord.AllowedMentions.none(),
+            shard_count=settings.shard_count,
             **kwargs,
         )
         self.settings = settings
@@ -167,6 +176,7 @@ class HerdBot(commands.Bot):
         self.store = await Store.open(self.settings.database_path, clock=self.clock.now)
         self.service = GameService(self.store, self.registry, clock=self.clock,
                                    archive_after_s=self.settings.archive_after_s)
+        self.service.serves = self.serves_guild
         self.publisher = Publisher(self)
         self.service.subscribe(self.publisher)
         self.notifier = Notifier(self)
@@ -179,6 +189,15 @@ class HerdBot(commands.Bot):
         log.info("store %s ready; %d timers re-armed", self.store.name, armed)
         if self._sync:
             await self.sync_commands()
+
+    def serves_guild(self, guild_id: int | None) -> bool:
+        """Whether this process serves server ``guild_id``'s shard, ``(guild_id >> 22) %
+        shard_count`` (Discord's rule; ``None``, no server: shard 0). True when it serves
+        every shard (no ``HERDBOT_SHARD_IDS``)."""
+        ids, count = self.settings.shard_ids, self.settings.shard_count
+        if ids is None or count is None:
+            return True
+        return (0 if guild_id is None else (guild_id >> 22) % count) in ids
 
     async def sync_commands(self) -> None:
         """Sync app commands to the dev guilds (instant) or globally."""

@@ -1,8 +1,15 @@
 """GameService: load -> lock -> validate -> apply -> persist -> publish.
 
 The only path by which a game changes. Lobby operations (join, leave, add an AI seat,
-start, cancel) also live here so that the cogs stay thin and every change is serialised
-by the same per-game lock.
+start, cancel) also live here so that the cogs stay thin.
+
+Several processes (shards) may run a GameService each on one PostgreSQL database, so the
+per-game asyncio lock (:meth:`GameService.lock`) is only an optimisation within one
+process. What keeps a game consistent is the database: a move commits only if the stored
+version is still the one it was computed from (the row is locked ``FOR UPDATE`` in the
+move's transaction, :meth:`bot.store.Store.commit_action`), otherwise the click gets
+"This table has moved on."; status changes (start, cancel, end, expire) apply only from
+the status they expect; and each due timer is claimed by one process (a lease).
 """
 
 from __future__ import annotations
@@ -187,6 +194,11 @@ class GameService:
         self._subscribers: list[Subscriber] = []
         #: Where new lobbies get their seed (the demo and tests make it deterministic).
         self.seed_factory: Callable[[], int] = lambda: secrets.randbits(31)
+        #: Whether this process serves the games of server ``guild_id`` (``None``: no
+        #: server): the start-up catch-up (:meth:`reconcile_timers`) looks only at those,
+        #: so that with several processes (shards) each catches up its own servers' games
+        #: and none posts a table another process is posting. Default: every server.
+        self.serves: Callable[[int | None], bool] = lambda guild_id: True
 
     # -- plumbing ----------------------------------------------------------------------
 
@@ -200,7 +212,9 @@ class GameService:
             self._subscribers.remove(handler)
 
     def lock(self, game_id: int) -> asyncio.Lock:
-        """The per-game lock (created on demand)."""
+        """The per-game lock of this process (created on demand): it saves this process's
+        own concurrent requests a wasted load and a refused commit; correctness across
+        processes comes from the database (see the module docstring)."""
         lock = self._locks.get(game_id)
         if lock is None:
             lock = asyncio.Lock()
@@ -364,10 +378,19 @@ class GameService:
                 raise GameError("already_joined", "You are already in this lobby.")
             if len(seats) >= spec.max_players:
                 raise GameError("full", f"This table is full ({spec.max_players} players).")
-            await self.store.add_seat(
+            if await self.store.add_seat(
                 game_id, user_id=user_id, name=name, is_ai=False, max_seats=spec.max_players
-            )
+            ) is None:  # another process seated someone, or started or closed the lobby
+                await self._seat_refused(game_id, spec, user_id)
             return await self._lobby_update(game_id)
+
+    async def _seat_refused(self, game_id: int, spec: GameSpec, user_id: int | None) -> None:
+        """Raise why the store did not add a seat (its row-locked check saw a change made
+        meanwhile, e.g. by another process): lobby closed, already seated, or full."""
+        record, _, seats = await self._lobby(game_id)  # raises not_lobby
+        if user_id is not None and self.seat_of(seats, user_id):
+            raise GameError("already_joined", "You are already in this lobby.")
+        raise GameError("full", f"This table is full ({spec.max_players} players).")
 
     async def leave_lobby(self, game_id: int, user_id: int) -> Update:
         """Remove ``user_id`` from the lobby. The host cannot leave (they cancel instead)."""
@@ -392,10 +415,11 @@ class GameService:
             if spec.policy is None:
                 raise GameError("no_ai", "This game has no AI players yet.")
             n = sum(1 for s in seats if s.is_ai) + 1
-            await self.store.add_seat(
+            if await self.store.add_seat(
                 game_id, user_id=None, name=f"AI {AI_NAMES[(n - 1) % len(AI_NAMES)]}",
                 is_ai=True, max_seats=spec.max_players,
-            )
+            ) is None:
+                await self._seat_refused(game_id, spec, None)
             return await self._lobby_update(game_id)
 
     async def remove_ai(self, game_id: int, user_id: int) -> Update:
@@ -416,7 +440,10 @@ class GameService:
             record, spec, seats = await self._lobby(game_id)
             if user_id != record.host_id:
                 raise GameError("not_host", "Only the host can change the options.")
-            await self.store.update_game(game_id, options={**record.options, **options})
+            if not await self.store.update_game(game_id, when_status="lobby",
+                                                options={**record.options, **options}):
+                raise GameError("not_lobby",  # another process started or closed it
+                                "This lobby is closed: the game has started or ended.")
             return await self._lobby_update(game_id)
 
     async def cancel(self, game_id: int, user_id: int, *, manage_guild: bool = False) -> Update:
@@ -435,7 +462,10 @@ class GameService:
             except GameUnreadable:
                 seats = []
             spec = self.spec_of(record)
-            await self.store.update_game(game_id, status="cancelled")
+            if not await self.store.update_game(game_id, when_status="lobby",
+                                                status="cancelled"):
+                raise GameError("not_lobby",  # another process started or closed it
+                                "This lobby is closed: the game has started or ended.")
             await self.timers.cancel(game_id, "lobby")
             record = await self.record_or_stub(game_id)
             update = Update(UpdateKind.CANCELLED, record, seats, spec)
@@ -458,7 +488,9 @@ class GameService:
                 seats = await self.seats(game_id)
             except GameUnreadable:
                 seats = []
-            await self.store.update_game(game_id, status="cancelled")
+            if not await self.store.update_game(game_id, when_status="lobby",
+                                                status="cancelled"):
+                return None  # another process started or closed it meanwhile
             update = Update(UpdateKind.EXPIRED, await self.record_or_stub(game_id), seats, spec)
         await self.publish(update)
         return update
@@ -485,7 +517,12 @@ class GameService:
                 state = spec.engine.new_game([s.seat for s in seats], seed=record.seed, options=options)
             except (ValueError, IllegalAction) as exc:
                 raise GameError("bad_options", f"These options do not work: {exc}") from exc
-            await self.store.start_game(game_id, state=state.model_dump_json(), version=state.version)
+            try:
+                await self.store.start_game(game_id, state=state.model_dump_json(),
+                                            version=state.version)
+            except StaleVersion as exc:  # another process started or closed it first
+                raise GameError("not_lobby", "This lobby is closed: the game has started or "
+                                "ended.") from exc
             await self.timers.cancel(game_id, "lobby")
             record = await self.get(game_id)
             update = Update(UpdateKind.STARTED, record, seats, spec, state)
@@ -699,14 +736,16 @@ class GameService:
         crash or a refused post between storing a move and posting its table) gets a
         ``catchup`` update: the moves its thread never saw and the current table, published
         once (the posted version is stored with the table, so a second start posts
-        nothing). Every open lobby gets its expiry timer if it has none.
+        nothing). Every open lobby gets its expiry timer if it has none. Only the games of
+        servers this process serves (:attr:`serves`) are looked at.
 
         A game whose saved data does not validate is quarantined (logged once) and skipped;
         a database error ends the pass (its supervisor runs it again after a backoff).
         """
         checked = 0
-        records = [*await self.store.games_with_status("active"),
-                   *await self.store.finished_games_behind()]
+        records = [r for r in [*await self.store.games_with_status("active"),
+                               *await self.store.finished_games_behind()]
+                   if self.serves(r.guild_id)]
         self.note_unreadable()
         for record in records:
             update: Update | None = None
@@ -720,7 +759,7 @@ class GameService:
             if update is not None:
                 await self.publish(update)
         for lobby in await self.store.games_with_status("lobby"):
-            if await self.store.timer(lobby.id, "lobby") is None:
+            if self.serves(lobby.guild_id) and await self.store.timer(lobby.id, "lobby") is None:
                 due = lobby.options.get("expires_at", lobby.created_at + LOBBY_EXPIRES_S)
                 await self.timers.schedule(lobby.id, "lobby", "expire", float(due))
         self.note_unreadable()
@@ -878,7 +917,9 @@ class GameService:
                 update = Update(UpdateKind.IDLE_NOTICE, record, seats, spec, state)
             else:
                 now = self.clock.now()
-                await self.store.update_game(record.id, status="ended")
+                if not await self.store.update_game(record.id, when_status="active",
+                                                    status="ended"):
+                    return
                 await self.timers.cancel(record.id)
                 await self.timers.schedule(record.id, "archive", "archive",
                                            now + self.archive_after_s)
@@ -1004,7 +1045,8 @@ class GameService:
                 raise GameError("not_active", "This game is not running.")
             if user_id != record.host_id and not manage_guild:
                 raise GameError("not_host", "Only the host (or a server manager) can end it.")
-            await self.store.update_game(game_id, status="ended")
+            if not await self.store.update_game(game_id, when_status="active", status="ended"):
+                raise GameError("not_active", "This game is not running.")
             await self.timers.cancel(game_id)
             await self.timers.schedule(game_id, "archive", "archive",
                                        self.clock.now() + self.archive_after_s)
@@ -1048,7 +1090,8 @@ class GameService:
             record = await self.store.get_game(game_id)
             if record is None or record.status != "active":
                 return None
-            await self.store.update_game(game_id, status="ended")
+            if not await self.store.update_game(game_id, when_status="active", status="ended"):
+                return None
             await self.timers.cancel(game_id)
             record = await self.get(game_id)
             spec = self.spec_of(record)

@@ -40,6 +40,19 @@ Usage (pytest-asyncio, ``asyncio_mode = "auto"``)::
         await alice.click(lobby, "Leave")
         await world.disconnect()
 
+Shards (Discord's gateway sharding)::
+
+    world = World(); world.shard_count = 2
+    west = world.add_guild("West", shard=1)           # its text channel; guild on shard 1
+    sb0 = await world.connect(bot_serving([0]))       # AutoShardedClient, shard_ids=[0]
+    sb1 = await world.connect(bot_serving([1]))       # one READY per shard, its guilds only
+    await ana.slash("play", in_channel=west)          # reaches sb1: (guild_id >> 22) % 2
+    await ana.click(dm_message, "Add 1")              # a DM: reaches shard 0 (sb0)
+    await world.disconnect()                          # closes every shard's bot
+
+Events go where Discord sends them: a guild's to its shard, DMs to shard 0
+(:meth:`Sandbox.gateway`); each sandbox waits for and cancels only its own bot's tasks.
+
 A fixture for a suite::
 
     @pytest.fixture

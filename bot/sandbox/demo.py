@@ -28,12 +28,13 @@ MAX_ACTIONS = 5000
 async def play_game(
     world: Any, bot: Any, *, game: str, players: int, seed: int,
     extra_clicks: Any = None, game_seed: int | None = None, names: Sequence[str] | None = None,
+    channel: Any = None,
 ) -> int:
     """Drive a whole game of ``game`` with ``players`` members through the UI; return its
     game id. ``seed`` seeds the members' AI choices; ``game_seed`` (when given) the game's
     own shuffles. ``extra_clicks(ctx)`` may run after every action (tests use it). The
     players are the world's members named ``names[:players]`` (default :data:`NAMES`; the
-    first one hosts)."""
+    first one hosts). The lobby opens in ``channel`` (default: the world's main channel)."""
     from bot.sandbox import World  # noqa: F401 - type only
 
     if game_seed is not None:
@@ -41,7 +42,7 @@ async def play_game(
         bot.service.seed_factory = lambda: next(seeds)
     members = [world.member(n) for n in (NAMES if names is None else names)[:players]]
     host = members[0]
-    await host.slash("play", game=game)
+    await host.slash("play", game=game, in_channel=channel)
     lobby = host.last_reply
     for m in members[1:]:
         await m.click(lobby, "Join")

@@ -1,13 +1,13 @@
-"""A local Discord over loopback: the sandbox's worlds served as Discord's REST API (HTTP)
+"""A local Discord over loopback: the sandbox's world served as Discord's REST API (HTTP)
 and gateway (a websocket) on 127.0.0.1, so that unchanged ``herdbot run`` processes
 connect to it (``HERDBOT_DISCORD_API_URL``, a development-only setting).
 
-One :class:`LocalDiscord` holds one :class:`~bot.sandbox.World` per guild; all share one
-clock (snowflakes never collide) and one application (the bot). Each world's connected bot
-is a :class:`RemoteLink`: the same :class:`~bot.sandbox.rest.Router` (with the strict
-request checks of :mod:`bot.sandbox.limits`) answers the bot's HTTP requests, and the same
-member API (``member.slash``, ``click``, ``select``, ``submit_modal``) sends real
-INTERACTION_CREATE dispatches down the gateway websocket.
+One :class:`LocalDiscord` holds one :class:`~bot.sandbox.World` with ``guilds`` guilds
+(:meth:`World.add_guild`; one text channel each, :attr:`LocalDiscord.channels`). Its
+connected bot is a :class:`RemoteLink`: the same :class:`~bot.sandbox.rest.Router` (with
+the strict request checks of :mod:`bot.sandbox.limits`) answers the bots' HTTP requests,
+and the same member API (``member.slash``, ``click``, ``select``, ``submit_modal``) sends
+real INTERACTION_CREATE dispatches down the gateway websocket of the guild's shard.
 
 Gateway: HELLO, IDENTIFY (``shard`` [id, count], intents), READY then GUILD_CREATE for
 each guild of the shard, heartbeat / ACK, RESUME (missed dispatches replayed, then
@@ -19,14 +19,13 @@ interactions and messages) to shard 0.
 Usage (in a test, on the test's event loop)::
 
     discord = LocalDiscord(guilds=2)
-    for world in discord.worlds:
-        world.add_member("Maya")
+    maya = discord.world.add_member("Maya")
     await discord.start()                      # 127.0.0.1, a free port
     env = {**os.environ, **discord.bot_env()}  # DISCORD_TOKEN, HERDBOT_DISCORD_API_URL
     proc = subprocess.Popen(["herdbot", "run"], env=env)
     await discord.wait_for_shards(1)           # IDENTIFY'd and READY
     await discord.wait_for_commands()          # the bot synced its commands
-    await world.member("Maya").slash("play", game="pacapaca")
+    await maya.slash("play", game="pacapaca", in_channel=discord.channels[1])
     ...
     await discord.stop()
 
@@ -52,9 +51,8 @@ from typing import Any
 import discord
 from aiohttp import BodyPartReader, WSMsgType, web
 
-from . import payloads as P
 from .runner import Sandbox
-from .world import SandboxError, SimInteraction, World
+from .world import SandboxError, SimChannel, SimInteraction, World
 
 #: Discord's heartbeat interval (milliseconds) sent in HELLO.
 HEARTBEAT_MS = 41250
@@ -108,8 +106,8 @@ class RemoteLink(Sandbox):
         self.hub = hub
 
     def gateway(self, event: str, data: dict[str, Any]) -> None:
-        """Send dispatch ``event`` to the shard of this world's guild (DM events: shard 0)."""
-        self.hub.dispatch(self.world, event, data)
+        """Send dispatch ``event`` to the shard of its guild (DM events: shard 0)."""
+        self.hub.dispatch(event, data)
 
     def _command_def(self, root: str, guild_scoped: bool) -> tuple[Any, dict[str, Any]]:
         w = self.world
@@ -120,7 +118,7 @@ class RemoteLink(Sandbox):
         raise SandboxError(f"the bot has not synced a /{root} command")
 
     async def _dispatch(self, it: SimInteraction, payload: dict[str, Any]) -> SimInteraction:
-        self.hub.send_interaction(self.world, it, payload)
+        self.hub.send_interaction(it, payload)
         await self.settle()
         if self.strict_ack and not it.responded and not it.failed:
             raise SandboxError(f"the bot never acknowledged {it!r} (interaction failed)")
@@ -189,6 +187,13 @@ class _Conn:
             await self.ws.close(code=code)
 
 
+def _json(body: Any, status: int = 200) -> web.Response:
+    """A JSON answer typed exactly ``application/json``, as Discord sends it (discord.py
+    decodes a body only under that exact content type, not with a charset)."""
+    return web.Response(status=status, body=json.dumps(body).encode(),
+                        content_type="application/json")
+
+
 class _Form:
     """A decoded multipart body in the shape :func:`bot.sandbox.rest._decode` reads
     (aiohttp ``FormData._fields``: ``(options, headers, value)`` triples)."""
@@ -203,7 +208,7 @@ class LocalDiscord:
 
     ``token`` is the only bot token accepted (others: 401, gateway close 4004). ``quiet``
     is the idle time (seconds) after which :meth:`settle` considers the bots done.
-    Attributes: ``worlds`` (one per guild, in order), ``sessions`` (gateway sessions by
+    Attributes: ``world``, ``channels`` (each guild's text channel, in order), ``sessions`` (gateway sessions by
     id), ``identifies`` (count of IDENTIFYs), ``resumes`` (count of accepted RESUMEs),
     ``compressed`` (websockets that asked for zlib-stream compression)."""
 
@@ -215,44 +220,34 @@ class LocalDiscord:
         self.host = host
         self.port = port
         self.quiet = quiet
-        self.clock = P.Clock()
-        self.commands: dict[tuple[int | None, str], dict[str, Any]] = {}
-        self.worlds: list[World] = []
+        self.world = World(guild_name if guilds == 1 else f"{guild_name} 1")
+        self.link = RemoteLink(self, self.world)
+        self.world.shards[0] = self.link  # one link serves every guild; routing is here
+        #: The text channel of each guild, in order (the first is ``world.main``).
+        self.channels = [self.world.main]
         self.sessions: dict[str, _Session] = {}
         self.identifies = 0
         self.resumes = 0
         self.compressed = 0
-        self._application_id: int | None = None
         self._runner: web.AppRunner | None = None
         self._conns: set[_Conn] = set()
         self._pending: list[tuple[SimInteraction, float]] = []
         self._inflight = 0
         self._last = 0.0
         self._pids: dict[int, int] = {}  # watched bot process -> its CPU ticks last seen
-        for i in range(guilds):
-            self.add_guild(f"{guild_name} {i + 1}" if guilds > 1 else guild_name)
+        for i in range(1, guilds):
+            self.add_guild(f"{guild_name} {i + 1}")
 
-    # ------------------------------------------------------------------ worlds
-    def add_guild(self, name: str) -> World:
-        """A new guild (a :class:`World` with its own ``#general``); its id starts a new
-        millisecond, so that consecutive guilds fall on consecutive shards."""
-        ms = (self.clock._last_id >> 22) + 1
-        self.clock._last_id = max(self.clock._last_id, (ms << 22) - 1)
-        w = World(name, clock=self.clock, application_id=self._application_id)
-        self._application_id = w.application_id
-        w.commands = self.commands
-        w.sandbox = RemoteLink(self, w)
-        self.worlds.append(w)
+    # ------------------------------------------------------------------ guilds
+    def add_guild(self, name: str) -> SimChannel:
+        """A new guild (:meth:`World.add_guild`: its id starts a new millisecond, so
+        consecutive guilds fall on consecutive shards); returns its text channel. Connected
+        shards get its GUILD_CREATE."""
+        ch = self.world.add_guild(name)
+        self.channels.append(ch)
         if self.sessions:
-            self.dispatch(w, "GUILD_CREATE", w.guild_payload())
-        return w
-
-    def world(self, guild_id: int) -> World:
-        """The world of guild ``guild_id`` (KeyError when none)."""
-        for w in self.worlds:
-            if w.guild_id == guild_id:
-                return w
-        raise KeyError(guild_id)
+            self.dispatch("GUILD_CREATE", self.world.guild_payload(ch.guild_id))
+        return ch
 
     @staticmethod
     def shard_of(guild_id: int, shard_count: int) -> int:
@@ -344,7 +339,7 @@ class LocalDiscord:
 
     async def wait_for_commands(self, timeout: float = 60.0) -> None:
         """Wait until the bot synced its application commands."""
-        await self.wait_until(lambda: bool(self.commands), timeout, "the bot's commands")
+        await self.wait_until(lambda: bool(self.world.commands), timeout, "the bot's commands")
 
     async def wait_until(self, done: Any, timeout: float, what: str) -> None:
         """Poll ``done()`` every 50 ms until true; :class:`SandboxError` naming ``what``
@@ -375,8 +370,7 @@ class LocalDiscord:
                 raise SandboxError(f"settle timed out: {len(self._pending)} interaction(s) "
                                    f"unanswered, {self._inflight} request(s) in flight")
             await asyncio.sleep(min(0.05, self.quiet / 4))
-        errors = [e for w in self.worlds if isinstance(w.sandbox, RemoteLink)
-                  for e in w.sandbox.take_errors()]
+        errors = self.link.take_errors()
         if errors:
             raise SandboxError(f"{len(errors)} error(s):\n" + "\n".join(map(str, errors)))
 
@@ -386,7 +380,7 @@ class LocalDiscord:
             if not s.invalid and s.shard_id == shard_of(s.shard_count):
                 yield s
 
-    def dispatch(self, world: World, event: str, data: dict[str, Any]) -> None:
+    def dispatch(self, event: str, data: dict[str, Any]) -> None:
         """Send dispatch ``event`` to the sessions of the shard that owns ``data``'s guild
         (``guild_id`` in ``data``; without one, a DM event: shard 0). A session without a
         websocket keeps it for RESUME."""
@@ -407,21 +401,23 @@ class LocalDiscord:
         if s.conn is not None:
             s.conn.send(payload)
 
-    def send_interaction(self, world: World, it: SimInteraction,
-                         payload: dict[str, Any]) -> None:
+    def send_interaction(self, it: SimInteraction, payload: dict[str, Any]) -> None:
         """Send INTERACTION_CREATE for ``it`` (guild: its shard; DM: shard 0)."""
         self._pending.append((it, asyncio.get_running_loop().time()))
-        self.dispatch(world, "INTERACTION_CREATE", payload)
+        self.dispatch("INTERACTION_CREATE", payload)
 
     # ------------------------------------------------------------------ gateway
+    def _guilds_of(self, s: _Session) -> list[int]:
+        return [gid for gid in self.world.guilds
+                if self.shard_of(gid, s.shard_count) == s.shard_id]
+
     def _ready(self, s: _Session) -> dict[str, Any]:
-        mine = [w for w in self.worlds if self.shard_of(w.guild_id, s.shard_count) == s.shard_id]
-        w0 = self.worlds[0]
+        w = self.world
         return {
-            "v": 10, "user": w0.bot_user(), "session_id": s.id,
-            "guilds": [{"id": str(w.guild_id), "unavailable": True} for w in mine],
+            "v": 10, "user": w.bot_user(), "session_id": s.id,
+            "guilds": [{"id": str(gid), "unavailable": True} for gid in self._guilds_of(s)],
             "resume_gateway_url": self.gateway_url, "shard": [s.shard_id, s.shard_count],
-            "application": {"id": str(w0.application_id), "flags": 1 << 19},
+            "application": {"id": str(w.application_id), "flags": 1 << 19},
             "private_channels": [], "relationships": [], "presences": [],
             "guild_join_requests": [], "user_settings": {}, "auth": {},
         }
@@ -474,16 +470,14 @@ class LocalDiscord:
             if old.shard_id == shard_id and old.shard_count == count:
                 old.invalid = True
         self.identifies += 1
-        s = _Session(f"local{self.clock.snowflake()}", shard_id, count, int(d.get("intents", 0)))
+        s = _Session(f"local{self.world.clock.snowflake()}", shard_id, count,
+                     int(d.get("intents", 0)))
         self.sessions[s.id] = s
-        for w in self.worlds:
-            if isinstance(w.sandbox, RemoteLink):
-                w.sandbox.remote.intents = discord.Intents._from_value(s.intents)
+        self.link.remote.intents = discord.Intents._from_value(s.intents)
         s.conn = conn
         self._send_dispatch(s, "READY", self._ready(s))
-        for w in self.worlds:
-            if self.shard_of(w.guild_id, count) == shard_id:
-                self._send_dispatch(s, "GUILD_CREATE", w.guild_payload())
+        for gid in self._guilds_of(s):
+            self._send_dispatch(s, "GUILD_CREATE", self.world.guild_payload(gid))
         self._touch()
         return s
 
@@ -503,46 +497,18 @@ class LocalDiscord:
         return s
 
     def _chunk(self, s: _Session, conn: _Conn, d: dict[str, Any]) -> None:
-        w = self.world(int(d["guild_id"]))
-        members = [w.bot_member()] + [m.member_payload() for m in w.members.values()]
+        gid = int(d["guild_id"])
+        members = self.world.guild_payload(gid)["members"]
         self._send_dispatch(s, "GUILD_MEMBERS_CHUNK", {
-            "guild_id": str(w.guild_id), "members": members, "chunk_index": 0,
+            "guild_id": str(gid), "members": members, "chunk_index": 0,
             "chunk_count": 1, "nonce": d.get("nonce"), "not_found": []})
 
     # ------------------------------------------------------------------ REST
-    def _world_for(self, path: str, body: Any) -> World:
-        """The world a request concerns: by interaction token, channel, guild, DM
-        recipient or user; the first world for application-wide routes."""
-        parts = path.strip("/").split("/")
-        head = parts[0] if parts else ""
-        if head in ("interactions", "webhooks") and len(parts) >= 3:
-            for w in self.worlds:
-                if parts[2] in w.interactions:
-                    return w
-        elif head == "channels" and len(parts) >= 2 and parts[1].isdigit():
-            cid = int(parts[1])
-            for w in self.worlds:
-                if cid in w.channels or cid in w.deleted_channels:
-                    return w
-        elif head == "guilds" and len(parts) >= 2 and parts[1].isdigit():
-            with contextlib.suppress(KeyError):
-                return self.world(int(parts[1]))
-        elif head == "applications" and len(parts) >= 4 and parts[2] == "guilds":
-            with contextlib.suppress(KeyError, ValueError):
-                return self.world(int(parts[3]))
-        elif head == "users" and len(parts) >= 2:
-            uid = body.get("recipient_id") if isinstance(body, dict) else parts[1]
-            for w in self.worlds:
-                if str(uid).isdigit() and int(str(uid)) in w.members:
-                    return w
-        return self.worlds[0]
-
-    async def _body(self, request: web.Request) -> tuple[Any, Any]:
-        """(what the router decodes, the JSON part for routing)."""
+    async def _body(self, request: web.Request) -> Any:
+        """The request's body as the router decodes it: JSON text, or a :class:`_Form`."""
         if request.content_type.startswith("multipart/"):
             fields: list[tuple[dict[str, str], dict[str, str], Any]] = []
             reader = await request.multipart()
-            payload: Any = None
             while True:
                 part = await reader.next()
                 if part is None:
@@ -554,17 +520,11 @@ class LocalDiscord:
                 if part.filename:
                     opts["filename"] = part.filename
                 hdrs = {"Content-Type": part.headers.get("Content-Type", "")}
-                if part.name == "payload_json":
-                    payload = json.loads(raw)
-                    fields.append((opts, hdrs, raw.decode()))
-                else:
-                    fields.append((opts, hdrs, bytes(raw)))
-            return _Form(fields), payload
+                value = raw.decode() if part.name == "payload_json" else bytes(raw)
+                fields.append((opts, hdrs, value))
+            return _Form(fields)
         raw = await request.read()
-        if not raw:
-            return None, None
-        text = raw.decode()
-        return text, json.loads(text)
+        return raw.decode() if raw else None
 
     async def _rest(self, request: web.Request) -> web.StreamResponse:
         self._inflight += 1
@@ -575,13 +535,9 @@ class LocalDiscord:
                 return self._gateway_info(request, path)
             webhook = path.startswith(("/interactions/", "/webhooks/"))
             if not webhook and request.headers.get("Authorization") != f"Bot {self.token}":
-                return web.json_response({"message": "401: Unauthorized", "code": 0},
-                                         status=401)
-            data, body = await self._body(request)
-            world = self._world_for(path, body)
-            link = world.sandbox
-            assert isinstance(link, RemoteLink)
-            resp = link.router.handle(request.method, str(request.url), data, None,
+                return _json({"message": "401: Unauthorized", "code": 0}, 401)
+            data = await self._body(request)
+            resp = self.link.router.handle(request.method, str(request.url), data, None,
                                       dict(request.headers))
             raw = await resp.read() if resp.status != 204 else b""
             headers = {k: v for k, v in resp.headers.items() if k.lower() != "content-type"}
@@ -595,12 +551,11 @@ class LocalDiscord:
         body: dict[str, Any] = {"url": self.gateway_url}
         if path == "/gateway/bot":
             if request.headers.get("Authorization") != f"Bot {self.token}":
-                return web.json_response({"message": "401: Unauthorized", "code": 0},
-                                         status=401)
+                return _json({"message": "401: Unauthorized", "code": 0}, 401)
             body["shards"] = 1
             body["session_start_limit"] = {"total": 1000, "remaining": 1000,
                                            "reset_after": 0, "max_concurrency": 16}
-        return web.json_response(body)
+        return _json(body)
 
 
 async def serve(*, port: int, guilds: int, members: int, token: str = "local-token") -> None:
@@ -609,9 +564,9 @@ async def serve(*, port: int, guilds: int, members: int, token: str = "local-tok
     from .demo import NAMES
 
     hub = LocalDiscord(guilds, token=token, port=port)
-    for w in hub.worlds:
-        for name in (NAMES * (members // len(NAMES) + 1))[:members]:
-            w.add_member(name if members <= len(NAMES) else f"{name} {len(w.members) + 1}")
+    for i in range(members):
+        name = NAMES[i % len(NAMES)]
+        hub.world.add_member(name if members <= len(NAMES) else f"{name} {i + 1}")
     await hub.start()
     print(f"Local Discord (development only) on {hub.api_url} with {guilds} server(s).")
     print("Start a bot against it with:")

@@ -474,7 +474,7 @@ class Router:
                                                **self._guild_key(ch)})
 
     def _guild_key(self, ch: SimChannel) -> dict[str, str]:
-        return {} if ch.kind == "dm" else {"guild_id": str(self.world.guild_id)}
+        return {} if ch.kind == "dm" else {"guild_id": str(ch.guild_id)}
 
     # ------------------------------------------------------------------ interactions
     def _interaction(self, token: str, *, after_callback: bool = True) -> SimInteraction:
@@ -803,7 +803,7 @@ class Router:
         if user_id not in th.members:
             th.members.add(user_id)
             self.sb.gateway("THREAD_MEMBERS_UPDATE", {
-                "id": str(th.id), "guild_id": str(self.world.guild_id),
+                "id": str(th.id), "guild_id": str(th.guild_id),
                 "member_count": len(th.members), "added_members": [{
                     "id": str(th.id), "user_id": str(user_id),
                     "join_timestamp": self.world.clock.iso(), "flags": 0}]})
@@ -816,7 +816,7 @@ class Router:
         if user_id in th.members:
             th.members.discard(user_id)
             self.sb.gateway("THREAD_MEMBERS_UPDATE", {
-                "id": str(th.id), "guild_id": str(self.world.guild_id),
+                "id": str(th.id), "guild_id": str(th.guild_id),
                 "member_count": len(th.members), "removed_member_ids": [str(user_id)]})
         return None
 

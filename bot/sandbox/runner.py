@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import logging
 import traceback
 import weakref
@@ -33,6 +34,34 @@ from .world import (
 #: ``View.on_timeout`` and ARE awaited; the sleeping view-timeout task is parked on its
 #: loop timer anyway.)
 BACKGROUND_TASK_PREFIXES = ("discord-ext-tasks", "herdbot-timers")
+
+#: The sandbox whose bot created a task (set while a bot starts, handles an interaction or
+#: a gateway event; tasks inherit it), so that with several bots on one loop (shards) each
+#: sandbox waits for and cancels only its own bot's tasks. ``None``: the test's own tasks,
+#: which every sandbox tracks.
+_OWNER: contextvars.ContextVar[Sandbox | None] = contextvars.ContextVar(
+    "sandbox_owner", default=None)
+
+
+def _is_query_timeout(handle: asyncio.TimerHandle) -> bool:
+    """True for the timeout asyncpg arms on every PostgreSQL query (``command_timeout``): the
+    query is work in progress, not a wait for time, so settle waits for it."""
+    owner = getattr(getattr(handle, "_callback", None), "__self__", None)
+    return type(owner).__module__.startswith("asyncpg")
+
+
+def _in_asyncpg(task: asyncio.Task[Any]) -> bool:
+    """True while ``task`` awaits inside asyncpg (connecting a pooled connection under its
+    connect timeout): database work in progress, not a wait for time."""
+    coro: Any = task.get_coro()
+    for _ in range(100):  # down the chain of awaited coroutines
+        code = getattr(coro, "cr_code", None) or getattr(coro, "gi_code", None)
+        if code is not None and "/asyncpg/" in code.co_filename:
+            return True
+        coro = getattr(coro, "cr_await", None) or getattr(coro, "gi_yieldfrom", None)
+        if coro is None:
+            return False
+    return False
 
 
 class CapturedError:
@@ -67,10 +96,10 @@ class _FakeGateway:
 
     open = False
     latency = 0.0
-    shard_id = None
 
-    def __init__(self, sandbox: Sandbox):
+    def __init__(self, sandbox: Sandbox, shard_id: int | None = None):
         self.sandbox = sandbox
+        self.shard_id = shard_id
 
     async def change_presence(self, *, activity: Any = None, status: Any = None,
                               since: float = 0.0) -> None:
@@ -92,6 +121,20 @@ class _FakeGateway:
         return None
 
 
+class _FakeShard:
+    """Stands in for one of an ``AutoShardedClient``'s shards (its ``ws`` and ``close``)."""
+
+    def __init__(self, sandbox: Sandbox, shard_id: int):
+        self.id = shard_id
+        self.ws = _FakeGateway(sandbox, shard_id)
+
+    async def close(self) -> None:
+        return None
+
+    async def disconnect(self) -> None:
+        return None
+
+
 class Sandbox:
     """One connected bot. Created by :meth:`World.connect`; closed by
     :meth:`World.disconnect` (or :meth:`close`).
@@ -109,9 +152,12 @@ class Sandbox:
     """
 
     def __init__(self, world: World, bot: discord.Client, *, raise_errors: bool = True,
-                 settle_timeout: float = 10.0, loggers: tuple[str, ...] = ("discord",)):
+                 settle_timeout: float = 10.0, loggers: tuple[str, ...] = ("discord",),
+                 shard_ids: list[int] | None = None):
         self.world = world
         self.bot = bot
+        #: The shards this bot serves (``[0]`` for a bot that is not sharded).
+        self.shard_ids = list(shard_ids or [0])
         self.raise_errors = raise_errors
         self.settle_timeout = settle_timeout
         self.short_timer = 0.05
@@ -160,7 +206,9 @@ class Sandbox:
         loop.set_task_factory(self._task_factory)
         for name in self._loggers:
             logging.getLogger(name).addHandler(self._handler)
-        self.world.sandbox = self
+        for shard_id in self.shard_ids:
+            self.world.shards[shard_id] = self
+        owner = _OWNER.set(self)
         try:
             await bot.login(token)
             bot.ws = _FakeGateway(self)  # type: ignore[assignment]
@@ -168,7 +216,16 @@ class Sandbox:
             saved = state.guild_ready_timeout
             state.guild_ready_timeout = 0
             try:
-                state.parse_ready(self._ready_payload())  # type: ignore[arg-type]
+                if isinstance(bot, discord.AutoShardedClient):
+                    count = self.world.shard_count
+                    bot.shard_count = state.shard_count = count
+                    state.shard_ids = list(self.shard_ids)  # type: ignore[attr-defined]
+                    bot._AutoShardedClient__shards = {  # type: ignore[attr-defined]
+                        i: _FakeShard(self, i) for i in self.shard_ids}
+                    for shard_id in self.shard_ids:
+                        state.parse_ready(self._ready_payload(shard_id))  # type: ignore[arg-type]
+                else:
+                    state.parse_ready(self._ready_payload())  # type: ignore[arg-type]
                 ready_task = state._ready_task
                 for guild in bot.guilds:
                     state.dispatch("guild_available", guild)
@@ -182,13 +239,20 @@ class Sandbox:
                 await bot.close()
             await self._teardown()
             raise
+        finally:
+            _OWNER.reset(owner)
 
-    def _ready_payload(self) -> dict[str, Any]:
+    def _ready_payload(self, shard_id: int | None = None) -> dict[str, Any]:
+        """READY for ``shard_id`` (its guilds only), or for a bot that is not sharded (every
+        guild)."""
         w = self.world
+        guilds = [w.guild_payload(g) for g in w.guilds
+                  if shard_id is None or w.shard_of(g) == shard_id]
+        shard = [0, 1] if shard_id is None else [shard_id, w.shard_count]
         return {
-            "v": 10, "user": w.bot_user(), "guilds": [w.guild_payload()],
+            "v": 10, "user": w.bot_user(), "guilds": guilds,
             "session_id": f"sandbox{w.clock.snowflake()}", "resume_gateway_url": "wss://sandbox",
-            "shard": [0, 1], "application": {"id": str(w.application_id), "flags": 1 << 19},
+            "shard": shard, "application": {"id": str(w.application_id), "flags": 1 << 19},
             "private_channels": [], "relationships": [], "presences": [],
             "guild_join_requests": [], "user_settings": {}, "auth": {},
         }
@@ -232,18 +296,21 @@ class Sandbox:
             logging.getLogger(name).removeHandler(self._handler)
         if self.bot.ws is not None and isinstance(self.bot.ws, _FakeGateway):
             self.bot.ws = None  # type: ignore[assignment]
-        if self.world.sandbox is self:
-            self.world.sandbox = None
+        for shard_id in self.shard_ids:
+            if self.world.shards.get(shard_id) is self:
+                del self.world.shards[shard_id]
 
     # ------------------------------------------------------------------ tasks & errors
     def _task_factory(self, loop: asyncio.AbstractEventLoop, coro: Any,
                       **kwargs: Any) -> asyncio.Task[Any]:
         prev = self._prev_factory
+        ctx = kwargs.get("context")
+        owner = ctx.get(_OWNER) if ctx is not None else _OWNER.get()
         if prev is not None:
             task = prev(loop, coro, **kwargs)
         else:
             task = asyncio.Task(coro, loop=loop, **kwargs)
-        if not self.closed:
+        if not self.closed and owner in (None, self):
             self._tasks.add(task)
         return task
 
@@ -261,7 +328,7 @@ class Sandbox:
         futs: dict[int, float] = {}
         tasks: set[asyncio.Task[Any]] = set()
         for h in getattr(self._loop, "_scheduled", ()):
-            if h._cancelled:
+            if h._cancelled or _is_query_timeout(h):
                 continue
             when = h._when
             for a in h._args or ():
@@ -272,7 +339,7 @@ class Sandbox:
                 futs[id(owner)] = when
             elif isinstance(owner, asyncio.Timeout):
                 task = getattr(owner, "_task", None)
-                if task is not None:
+                if task is not None and not _in_asyncpg(task):
                     tasks.add(task)
         inf = float("inf")
         for v in self._views():
@@ -465,10 +532,16 @@ class Sandbox:
 
     # ------------------------------------------------------------------ gateway
     def gateway(self, event: str, data: dict[str, Any]) -> None:
-        """Deliver gateway ``event`` to the bot on the next loop iteration."""
-        if self.closed or self._loop is None:
+        """Deliver gateway ``event`` on the next loop iteration to the bot serving its
+        shard, as Discord does: a guild's events (``data["guild_id"]``) to the shard of that
+        guild, others (DMs) to shard 0; dropped when no connected bot serves it."""
+        gid = data.get("guild_id")
+        target = self.world.shards.get(self.world.shard_of(int(gid) if gid else None))
+        if not isinstance(target, Sandbox) or target.closed or target._loop is None:
             return
-        self._loop.call_soon(self._feed, event, data)
+        context = contextvars.copy_context()  # the caller's, owned by the receiving bot
+        context.run(_OWNER.set, target)
+        target._loop.call_soon(target._feed, event, data, context=context)
 
     def _feed(self, event: str, data: dict[str, Any]) -> None:
         if self.closed:
@@ -493,7 +566,7 @@ class Sandbox:
         else:
             if not intents.guild_messages:
                 return
-            data = dict(msg.data, guild_id=str(self.world.guild_id),
+            data = dict(msg.data, guild_id=str(ch.guild_id),
                         member=P.member(self.world.bot_user(), [self.world.bot_role_id],
                                         self.world.created, with_user=False))
         self.gateway(event, data)
@@ -516,9 +589,9 @@ class Sandbox:
             payload["authorizing_integration_owners"] = {"0": str(w.guild_id)}
         else:
             chan["permissions"] = str(it.member.permissions)
-            payload["guild_id"] = str(w.guild_id)
+            payload["guild_id"] = str(ch.guild_id)
             payload["guild_locale"] = "en-US"
-            payload["guild"] = {"id": str(w.guild_id), "locale": "en-US", "features": []}
+            payload["guild"] = {"id": str(ch.guild_id), "locale": "en-US", "features": []}
             payload["member"] = it.member.member_payload(permissions=True)
             payload["context"] = 0
             payload["authorizing_integration_owners"] = {"0": str(w.guild_id)}
@@ -540,11 +613,16 @@ class Sandbox:
 
     async def _dispatch(self, it: SimInteraction, payload: dict[str, Any]) -> SimInteraction:
         token = current_interaction.set(it)
+        owner = _OWNER.set(self)
         try:
             self.bot._connection.parse_interaction_create(payload)  # type: ignore[arg-type]
         finally:
+            _OWNER.reset(owner)
             current_interaction.reset(token)
         await self.settle()
+        for other in dict.fromkeys(self.world.shards.values()):  # what it caused elsewhere
+            if other is not self:
+                await other.settle()
         if self.strict_ack and not it.responded and not it.failed:
             raise SandboxError(f"the bot never acknowledged {it!r} (interaction failed)")
         return it

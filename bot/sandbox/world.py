@@ -10,12 +10,11 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
+
+import discord
 
 from . import payloads as P
-
-if TYPE_CHECKING:
-    import discord
 
 
 class SandboxError(AssertionError):
@@ -329,8 +328,10 @@ class SimChannel:
 
     def __init__(self, world: World, cid: int, kind: str, name: str = "", *,
                  parent_id: int | None = None, owner_id: int | None = None,
-                 recipient_id: int | None = None, private: bool = False):
+                 recipient_id: int | None = None, private: bool = False,
+                 guild_id: int | None = None):
         self.world = world
+        self._guild_id = guild_id
         self.id = cid
         self.kind = kind
         self.name = name
@@ -352,6 +353,19 @@ class SimChannel:
     @property
     def is_thread(self) -> bool:
         return self.kind == "thread"
+
+    @property
+    def guild_id(self) -> int | None:
+        """The guild of a text channel or thread (a thread's is its parent's); ``None`` for
+        a DM."""
+        if self.kind == "dm":
+            return None
+        if self.kind == "thread":
+            w = self.world
+            parent = w.channels.get(self.parent_id or 0) or w.deleted_channels.get(
+                self.parent_id or 0)
+            return parent.guild_id if parent is not None else w.guild_id
+        return self._guild_id or self.world.guild_id
 
     @property
     def parent(self) -> SimChannel | None:
@@ -384,7 +398,7 @@ class SimChannel:
         if self.kind == "thread":
             return {
                 "id": str(self.id), "type": 12 if self.private else 11,
-                "guild_id": str(w.guild_id), "parent_id": str(self.parent_id),
+                "guild_id": str(self.guild_id), "parent_id": str(self.parent_id),
                 "owner_id": str(self.owner_id), "name": self.name, "last_message_id": last,
                 "rate_limit_per_user": 0, "flags": 0,
                 "message_count": len(self.messages), "member_count": len(self.members),
@@ -397,7 +411,7 @@ class SimChannel:
                 },
             }
         return {
-            "id": str(self.id), "type": 0, "guild_id": str(w.guild_id), "name": self.name,
+            "id": str(self.id), "type": 0, "guild_id": str(self.guild_id), "name": self.name,
             "position": self.position,
             "permission_overwrites": [dict(o) for o in self.overwrites.values()],
             "parent_id": None,
@@ -625,10 +639,13 @@ class SimMember:
         return it.last_touched if it else None
 
     # --- actions
-    def _sb(self) -> Link:
-        sb = self.world.sandbox
+    def _sb(self, channel: SimChannel | None = None) -> Link:
+        """The bot that receives this member's interaction in ``channel``: the shard of its
+        guild (a DM: shard 0), as Discord routes them (:meth:`World.sandbox_for`)."""
+        sb = self.world.sandbox_for(channel) if channel is not None else self.world.sandbox
         if sb is None:
-            raise SandboxError("no bot is connected to the world")
+            raise SandboxError("no bot is connected to the world"
+                               + (" for this channel's shard" if self.world.shards else ""))
         return sb
 
     async def slash(self, command: str, /, *, in_channel: SimChannel | int | str | None = None,
@@ -639,16 +656,17 @@ class SimMember:
         id, ``(filename, bytes)`` for attachments; a choice's name or value. Returns the
         interaction once the bot's dispatch has settled. Raises :class:`SandboxError` for
         an unknown command/option or a missing required option."""
-        return await self._sb().run_command(self, command, self.world.channel(in_channel),
-                                            options)
+        ch = self.world.channel(in_channel)
+        return await self._sb(ch).run_command(self, command, ch, options)
 
     async def autocomplete(self, command: str, /, *, focus: str | None = None,
                            in_channel: SimChannel | int | str | None = None,
                            **options: Any) -> list[dict[str, Any]]:
         """Type into option ``focus`` (default: the last keyword) of ``/command``; returns
         the choices the bot answered (``[{"name": ..., "value": ...}]``)."""
-        it = await self._sb().run_command(self, command, self.world.channel(in_channel),
-                                          options, focused=focus or list(options)[-1])
+        ch = self.world.channel(in_channel)
+        it = await self._sb(ch).run_command(self, command, ch, options,
+                                            focused=focus or list(options)[-1])
         return it.choices or []
 
     async def click(self, message: SimMessage, key: str) -> SimInteraction:
@@ -663,7 +681,7 @@ class SimMember:
         data = {"custom_id": comp["custom_id"], "component_type": 2}
         if "id" in comp:
             data["id"] = comp["id"]
-        return await self._sb().run_component(self, message, data)
+        return await self._sb(message.channel).run_component(self, message, data)
 
     async def select(self, message: SimMessage, values: list[Any],
                      custom_id: str | None = None) -> SimInteraction:
@@ -696,7 +714,7 @@ class SimMember:
             ids = [str(getattr(v, "id", v)) for v in values]
             data["values"] = ids
             data["resolved"] = self.world.resolved_for(ids, kind=ctype)
-        return await self._sb().run_component(self, message, data)
+        return await self._sb(message.channel).run_component(self, message, data)
 
     async def submit_modal(self, values: dict[str, str] | None = None,
                            **by_label: str) -> SimInteraction:
@@ -742,15 +760,15 @@ class SimMember:
         origin = self._modal_from
         self.modal = None
         self._modal_from = None
-        return await self._sb().run_modal(self, origin, data)
+        return await self._sb(origin.channel).run_modal(self, origin, data)
 
     async def send(self, content: str, channel: SimChannel | int | str | None = None
                    ) -> SimMessage:
         """Post a plain message as this member (MESSAGE_CREATE reaches the bot if its
         intents allow; without ``message_content`` the bot sees empty content unless the
         message mentions it, as on Discord), then settle."""
-        sb = self._sb()
         ch = self.world.channel(channel)
+        sb = self._sb(ch)
         mid = self.world.clock.snowflake()
         data: dict[str, Any] = {
             "id": str(mid), "channel_id": str(ch.id), "author": self.user_payload(),
@@ -769,7 +787,7 @@ class SimMember:
             if ch.kind != "dm" and not sb.bot.intents.message_content and not mentioned:
                 gw["content"] = ""  # Discord blanks content without the privileged intent
             if ch.kind != "dm":
-                gw["guild_id"] = str(self.world.guild_id)
+                gw["guild_id"] = str(ch.guild_id)
                 gw["member"] = self.member_payload(with_user=False)
             sb.gateway("MESSAGE_CREATE", gw)
         await sb.settle()
@@ -799,17 +817,20 @@ class World:
     ``World(guild_name="Herd Hall", channel_name="general")`` creates the guild, the bot
     user/application and one text channel (:attr:`main`). State persists across
     ``connect``/``disconnect`` of bots. ``world.requests`` records every HTTP request.
+
+    Sharding: :meth:`add_guild` adds more guilds (same members and roles, each with its own
+    text channel). A sharded bot (``discord.AutoShardedClient`` with ``shard_ids``) serves
+    some of ``shard_count`` shards; several such bots may be connected at once, one per
+    shard (:attr:`shards`). As on Discord, a guild's events and interactions go to shard
+    ``(guild_id >> 22) % shard_count`` and DMs (events and interactions) to shard 0.
     """
 
     def __init__(self, guild_name: str = "Herd Hall", channel_name: str = "general", *,
-                 bot_name: str = "herdbot", clock: P.Clock | None = None,
-                 application_id: int | None = None):
-        # Several guilds of one local Discord (bot.sandbox.loopback) share one clock, so
-        # their snowflakes never collide, and one application (the bot).
-        self.clock = clock or P.Clock()
+                 bot_name: str = "herdbot"):
+        self.clock = P.Clock()
         self.guild_id = self.clock.snowflake()
         self.guild_name = guild_name
-        self.application_id = application_id or self.clock.snowflake()
+        self.application_id = self.clock.snowflake()
         self.bot_name = bot_name
         self.owner_id = self.clock.snowflake()
         self.bot_role_id = self.clock.snowflake()
@@ -832,16 +853,56 @@ class World:
         self.commands: dict[tuple[int | None, str], dict[str, Any]] = {}
         self.command_ids: dict[tuple[int | None, str], int] = {}
         self.faults = Faults(self)
-        self.sandbox: Link | None = None
+        #: Shard id -> the connected bot serving it (one entry per shard of a sharded bot).
+        self.shards: dict[int, Link] = {}
+        self.shard_count = 1
+        #: Guild id -> name of every guild (the main one first).
+        self.guilds: dict[int, str] = {self.guild_id: guild_name}
         self.presence: dict[str, Any] | None = None
         self.main = self.add_channel(channel_name)
+
+    # --- shards
+    @property
+    def sandbox(self) -> Link | None:
+        """The connected bot serving the main guild's shard, else any connected bot (world
+        events are routed by their guild in :meth:`Sandbox.gateway`), else ``None``."""
+        sb = self.shards.get(self.shard_of(self.guild_id))
+        return sb if sb is not None else next(iter(self.shards.values()), None)
+
+    def shard_of(self, guild_id: int | None) -> int:
+        """The shard Discord routes guild ``guild_id`` to: ``(guild_id >> 22) %
+        shard_count``; a DM (``None``) goes to shard 0."""
+        return 0 if guild_id is None else (guild_id >> 22) % self.shard_count
+
+    def sandbox_for(self, channel: SimChannel | int | str | None) -> Link | None:
+        """The connected bot serving ``channel``'s guild (a DM: shard 0), or ``None``."""
+        return self.shards.get(self.shard_of(self.channel(channel).guild_id))
+
+    def add_guild(self, name: str, channel_name: str = "general", *,
+                  shard: int | None = None) -> SimChannel:
+        """Add another guild with the same members and roles and one text channel, which is
+        returned (its ``guild_id`` is the new guild's). With ``shard`` the id is chosen so
+        that the guild lands on that shard of :attr:`shard_count`. A bot connected already
+        does not see it (connect bots afterwards)."""
+        tick = (self.clock.snowflake() >> 22) + 1
+        if shard is not None:
+            if not 0 <= shard < self.shard_count:
+                raise SandboxError(f"shard {shard} is not one of {self.shard_count}")
+            tick += (shard - tick) % self.shard_count
+        gid = tick << 22
+        self.clock._last_id = max(self.clock._last_id, gid)
+        self.guilds[gid] = name
+        ch = SimChannel(self, self.clock.snowflake(), "text", channel_name, guild_id=gid)
+        self.channels[ch.id] = ch
+        return ch
 
     # --- setup
     def add_channel(self, name: str) -> SimChannel:
         """Add a guild text channel (visible to a bot connected afterwards, or at once via
         CHANNEL_CREATE if a bot is connected)."""
         ch = SimChannel(self, self.clock.snowflake(), "text", name)
-        ch.position = len([c for c in self.channels.values() if c.kind == "text"])
+        ch.position = len([c for c in self.channels.values()
+                           if c.kind == "text" and c.guild_id == self.guild_id])
         self.channels[ch.id] = ch
         if self.sandbox is not None:
             self.sandbox.gateway("CHANNEL_CREATE", ch.payload())
@@ -1039,7 +1100,7 @@ class World:
         if self.sandbox is not None:
             if ch.is_thread:
                 self.sandbox.gateway("THREAD_DELETE", {
-                    "id": str(ch.id), "guild_id": str(self.guild_id),
+                    "id": str(ch.id), "guild_id": str(ch.guild_id),
                     "parent_id": str(ch.parent_id), "type": data["type"]})
             else:
                 self.sandbox.gateway("CHANNEL_DELETE", data)
@@ -1077,17 +1138,24 @@ class World:
     def bot_member(self) -> dict[str, Any]:
         return P.member(self.bot_user(), [self.bot_role_id], self.created)
 
-    def guild_payload(self) -> dict[str, Any]:
-        """Full GUILD_CREATE payload (channels, active threads, roles, members)."""
+    def guild_payload(self, guild_id: int | None = None) -> dict[str, Any]:
+        """Full GUILD_CREATE payload (channels, active threads, roles, members) of the main
+        guild or of ``guild_id`` (see :meth:`add_guild`)."""
+        gid = guild_id or self.guild_id
         members = [self.bot_member()] + [m.member_payload() for m in self.members.values()]
+        channels = [c for c in self.channels.values() if c.kind != "dm" and c.guild_id == gid]
+        text = [c for c in channels if c.kind == "text"]
+        roles = [dict(r, id=str(gid)) if rid == self.guild_id else r
+                 for rid, r in self.roles.items()]
         return {
-            "id": str(self.guild_id), "name": self.guild_name, "icon": None, "splash": None,
+            "id": str(gid), "name": self.guilds[gid], "icon": None, "splash": None,
             "discovery_splash": None, "owner_id": str(self.owner_id), "region": None,
             "afk_channel_id": None, "afk_timeout": 300, "verification_level": 0,
             "default_message_notifications": 0, "explicit_content_filter": 0,
-            "roles": list(self.roles.values()), "emojis": [], "stickers": [],
+            "roles": roles, "emojis": [], "stickers": [],
             "features": [], "mfa_level": 0, "application_id": None,
-            "system_channel_id": str(self.main.id), "system_channel_flags": 0,
+            "system_channel_id": str(text[0].id) if text else None,
+            "system_channel_flags": 0,
             "rules_channel_id": None, "vanity_url_code": None, "description": None,
             "banner": None, "premium_tier": 0, "premium_subscription_count": 0,
             "preferred_locale": "en-US", "public_updates_channel_id": None,
@@ -1095,9 +1163,8 @@ class World:
             "joined_at": self.created, "large": False, "unavailable": False,
             "member_count": len(members), "voice_states": [], "presences": [],
             "members": members,
-            "channels": [c.payload() for c in self.channels.values() if c.kind == "text"],
-            "threads": [c.payload() for c in self.channels.values()
-                        if c.is_thread and not c.archived],
+            "channels": [c.payload() for c in text],
+            "threads": [c.payload() for c in channels if c.is_thread and not c.archived],
             "stage_instances": [], "guild_scheduled_events": [], "soundboard_sounds": [],
             "max_members": 500000, "max_video_channel_users": 25,
         }
@@ -1137,36 +1204,64 @@ class World:
                       loggers: tuple[str, ...] = ("discord", "bot", "cogs", "herdbot"),
                       ) -> Link:
         """Log ``bot`` in (running its ``setup_hook``) and feed READY + GUILD_CREATE with
-        no network; returns the :class:`~bot.sandbox.Sandbox` (typed as the :class:`Link`
-        it is, so that this module needs no import of the runner). One bot at a time.
+        no network; returns the :class:`~bot.sandbox.Sandbox`. One bot per shard: a bot
+        that is not sharded, or a sharded one without ``shard_ids``, serves every shard.
+
+        A sharded bot (``discord.AutoShardedClient``) sets :attr:`shard_count` from its
+        ``shard_count`` (when the first bot connects; later ones must agree) and gets one
+        READY per shard it serves, with the guilds of that shard. Typed as the :class:`Link`
+        it is, so that this module needs no import of the runner.
 
         ERROR records of ``loggers`` (and their children) are captured and raised as
         :class:`SandboxError` at the next settle when ``raise_errors``."""
         from .runner import Sandbox
 
-        if self.sandbox is not None:
-            raise SandboxError("a bot is already connected; await world.disconnect() first")
+        count = self.shard_count
+        sharded = isinstance(bot, discord.AutoShardedClient)
+        if sharded and bot.shard_count is not None:
+            if self.shards and bot.shard_count != self.shard_count:
+                raise SandboxError(f"the bot has {bot.shard_count} shards, the connected "
+                                   f"bots {self.shard_count}")
+            count = bot.shard_count
+        wanted = list(getattr(bot, "shard_ids", None) or range(count)) if sharded else [0]
+        if not sharded:
+            if self.shards and count != 1:
+                raise SandboxError("a bot that is not sharded cannot join sharded bots")
+            count = 1
+        taken = [i for i in wanted if i in self.shards]
+        if taken:
+            raise SandboxError(f"shard(s) {taken} already served; await world.disconnect()"
+                               " first")
+        self.shard_count = count
         sb = Sandbox(self, bot, raise_errors=raise_errors, settle_timeout=settle_timeout,
-                     loggers=loggers)
+                     loggers=loggers, shard_ids=wanted)
         await sb.start(token)
         return sb
 
     async def disconnect(self) -> None:
-        """Close the connected bot (``await bot.close()``) and restore its HTTP exits. The
-        world (channels, threads, messages, DMs) stays. Raises if errors were captured."""
-        if self.sandbox is not None:
-            await self.sandbox.close()
+        """Close every connected bot (``await bot.close()``) and restore their HTTP exits.
+        The world (channels, threads, messages, DMs) stays. Raises if errors were
+        captured."""
+        first: BaseException | None = None
+        for sb in list(dict.fromkeys(self.shards.values())):
+            try:
+                await sb.close()
+            except BaseException as exc:  # noqa: BLE001 - close the others, then raise
+                first = first or exc
+        if first is not None:
+            raise first
 
     async def settle(self) -> None:
-        """Shortcut for ``world.sandbox.settle()``."""
-        if self.sandbox is not None:
-            await self.sandbox.settle()
+        """Shortcut for ``sandbox.settle()`` of every connected bot."""
+        for sb in list(dict.fromkeys(self.shards.values())):
+            await sb.settle()
 
     async def advance(self, seconds: float) -> None:
         """Shortcut for ``world.sandbox.advance(seconds)`` (moves the clock either way;
         idle threads auto-archive on the way)."""
         if self.sandbox is not None:
-            await self.sandbox.advance(seconds)
+            await self.sandbox.advance(seconds)  # one loop: every bot's timers move
+            await self.settle()
         else:
             self.clock.offset += seconds
             self.archive_idle_threads()

@@ -455,8 +455,12 @@ class Store:
         )
         return _readable(rows, self.unreadable)
 
-    async def update_game(self, game_id: int, **fields: Any) -> None:
-        """Set columns of a game row (message ids, thread id, status, options)."""
+    async def update_game(self, game_id: int, *, when_status: str | None = None,
+                          **fields: Any) -> bool:
+        """Set columns of a game row (message ids, thread id, status, options). With
+        ``when_status`` only while the game's status is that one (checked in the same
+        statement, so a change another process made first wins). Returns whether the row
+        was written."""
         allowed = {
             "thread_id", "lobby_message_id", "table_message_id", "status", "options", "host_id",
             "pinged_key", "table_version",
@@ -467,11 +471,13 @@ class Store:
         if "options" in fields:
             fields["options"] = json.dumps(fields["options"])
         cols = ", ".join(f"{k}=?" for k in fields)
+        where, extra = ("", ()) if when_status is None else (" AND status=?", (when_status,))
         async with self._tx() as db:
-            await db.execute(
-                f"UPDATE games SET {cols}, updated_at=? WHERE id=?",
-                (*fields.values(), self._clock(), game_id),
+            count = await db.execute(
+                f"UPDATE games SET {cols}, updated_at=? WHERE id=?{where}",
+                (*fields.values(), self._clock(), game_id, *extra),
             )
+        return bool(count)
 
     async def mark_shown(self, game_id: int, version: int) -> None:
         """Record that the game's thread shows state ``version`` (its table, or what the

@@ -16,17 +16,19 @@ BUDGET_S = 600
 
 
 async def test_herdbot_run_plays_a_full_game_of_each_game_over_loopback(tmp_path):
-    """One bot process on SQLite, three guilds, one game each, played to the end by
-    members clicking; the websocket is cut once and the bot RESUMEs."""
+    """One bot process on SQLite, three guilds, one game of each kind at once, each played
+    to the end by its own three members clicking; the websocket is cut once and the bot
+    RESUMEs."""
     hub = LocalDiscord(guilds=3)
-    for world in hub.worlds:
-        for name in NAMES[:3]:
-            world.add_member(name)
+    players = {game: [f"{name} {i}" for name in NAMES[:3]] for i, game in enumerate(GAMES)}
+    for names in players.values():
+        for name in names:
+            hub.world.add_member(name)
     await hub.start()
     db = tmp_path / "herdbot.sqlite3"
     try:
         async with bot_process(hub, db, tmp_path / "bot") as proc:
-            await asyncio.wait_for(_play(hub, db), BUDGET_S)
+            await asyncio.wait_for(_play(hub, db, players), BUDGET_S)
             assert proc.returncode is None, log_text(tmp_path / "bot")
         log = log_text(tmp_path / "bot")
         assert "Traceback" not in log and " ERROR " not in log, log
@@ -34,7 +36,7 @@ async def test_herdbot_run_plays_a_full_game_of_each_game_over_loopback(tmp_path
         await hub.stop()
 
 
-async def _play(hub: LocalDiscord, db):
+async def _play(hub: LocalDiscord, db, players):
     await hub.wait_for_shards(1)
     await hub.wait_for_commands()
     assert hub.connected_shards() == [(0, 1)]
@@ -46,22 +48,23 @@ async def _play(hub: LocalDiscord, db):
                          60, "the bot to RESUME")
     assert hub.identifies == 1
 
+    world = hub.world
     view = await ProcessView.open(db, hub)
     try:
         ids = await asyncio.gather(*(
-            play_game(world, view, game=game, players=3, seed=7)
-            for world, game in zip(hub.worlds, GAMES, strict=True)))
-        for world, game, game_id in zip(hub.worlds, GAMES, ids, strict=True):
+            play_game(world, view, game=game, players=3, seed=7, names=players[game],
+                      channel=channel)
+            for channel, game in zip(hub.channels, GAMES, strict=True)))
+        for channel, game, game_id in zip(hub.channels, GAMES, ids, strict=True):
             record = await view.store.get_game(game_id)
             assert record is not None
-            assert (record.kind, record.status, record.guild_id) == (
-                game, "finished", world.guild_id)
-            # Every click and command the members made was answered, exactly once.
-            unanswered = [it for it in world.interactions.values() if not it.responded]
-            assert unanswered == []
-            callbacks = world.requests_to("POST", r"^/interactions/\d+/[^/]+/callback$")
-            assert len(callbacks) == len(world.interactions)
-            assert {r.status for r in callbacks} <= {200, 204}
+            assert (record.kind, record.status, record.guild_id, record.channel_id) == (
+                game, "finished", channel.guild_id, channel.id)
+        # Every command and click the members made was answered, exactly once.
+        assert [it for it in world.interactions.values() if not it.responded] == []
+        callbacks = world.requests_to("POST", r"^/interactions/\d+/[^/]+/callback$")
+        assert len(callbacks) == len(world.interactions)
+        assert {r.status for r in callbacks} <= {200, 204}
     finally:
         await view.close()
 

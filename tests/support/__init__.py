@@ -4,9 +4,12 @@
 async def close_world(world) -> None:  # type: ignore[no-untyped-def]
     """Fixture teardown: disconnect a bot a failed test left connected, so aiosqlite's
     worker thread ends and pytest can exit (errors there belong to the failed test)."""
-    if getattr(world, "sandbox", None) is not None:
+    shards = getattr(world, "shards", None)  # every shard's bot
+    connected = (list(dict.fromkeys(shards.values())) if shards is not None
+                 else [s for s in [getattr(world, "sandbox", None)] if s is not None])
+    for sandbox in connected:
         try:
-            await world.sandbox.close()
+            await sandbox.close()
         except BaseException:  # noqa: BLE001 - teardown after a failure; already reported
             pass
 
