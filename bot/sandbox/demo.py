@@ -50,7 +50,18 @@ async def play_game(
     # This lobby's game (other games may run meanwhile in other channels or guilds).
     record = [g for g in await bot.store.games_with_status("active", "finished")
               if g.lobby_message_id == lobby.id][-1]
-    game_id = record.id
+    await drive_game(world, bot, record.id, members, seed=seed, extra_clicks=extra_clicks)
+    return record.id
+
+
+async def drive_game(world: Any, bot: Any, game_id: int, members: Sequence[Any], *,
+                     seed: int, extra_clicks: Any = None) -> None:
+    """Play started game ``game_id`` to its end through the UI, from wherever it stands:
+    each turn the member whose decision it is picks an action with the game's AI policy
+    (``random.Random(seed)``) and performs it with the game's driver. Raises
+    ``RuntimeError`` when the game is stuck or does not end."""
+    record = await bot.store.get_game(game_id)
+    game = record.kind
     perform = driver_for(game)
     rand = random.Random(seed)
     seats = {s.seat: s for s in await bot.store.seats(game_id)}
@@ -90,7 +101,6 @@ async def play_game(
             await world.settle()
     else:
         raise RuntimeError(f"the demo game {game_id} did not finish")
-    return game_id
 
 
 def transcript(world: Any, channel: Any) -> list[dict[str, Any]]:
