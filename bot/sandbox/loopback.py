@@ -43,9 +43,11 @@ import asyncio
 import contextlib
 import json
 import os
+import sys
 import zlib
-from collections.abc import Iterable
+from collections.abc import AsyncIterator, Iterable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import discord
@@ -638,3 +640,46 @@ class ProcessView:
 
     async def close(self) -> None:
         await self.store.close()
+
+
+#: Settings every test bot gets unless a test overrides them: the shortest reaction window
+#: (Llamas Unleashed), no turn timer (tests do not wait 24 h).
+BOT_ENV = {"HERDBOT_REACTION_WINDOW_S": "5", "HERDBOT_LOG_LEVEL": "INFO"}
+
+
+def clean_environ() -> dict[str, str]:
+    """The environment without herdbot's own variables (none of the developer's settings
+    leak into a test bot)."""
+    return {k: v for k, v in os.environ.items()
+            if not k.startswith("HERDBOT_") and k != "DISCORD_TOKEN"}
+
+
+@contextlib.asynccontextmanager
+async def bot_process(hub: LocalDiscord, database: Path | str, folder: Path, *,
+                      name: str = "bot", env: dict[str, str] | None = None,
+                      ) -> AsyncIterator[Any]:
+    """A running ``herdbot run`` (the ``asyncio.subprocess.Process``) on ``database``,
+    connected to ``hub``: ``python -m bot run`` in ``folder`` (so no ``.env`` of the
+    developer's is read), with :data:`BOT_ENV` and ``env``; watched by ``hub`` (see
+    :meth:`LocalDiscord.watch`) and stopped at exit (SIGTERM, then SIGKILL after 20 s).
+    Its output goes to ``<folder>/<name>.log``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    full = {**clean_environ(), **hub.bot_env(), **BOT_ENV,
+            "HERDBOT_DATABASE": str(database), **(env or {})}
+    log = open(folder / f"{name}.log", "ab")  # noqa: SIM115 - closed below
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", "run", cwd=folder, env=full, stdout=log,
+        stderr=asyncio.subprocess.STDOUT)
+    hub.watch(proc.pid)
+    try:
+        yield proc
+    finally:
+        hub.unwatch(proc.pid)
+        if proc.returncode is None:
+            proc.terminate()
+            try:
+                await asyncio.wait_for(proc.wait(), 20)
+            except TimeoutError:
+                proc.kill()
+                await proc.wait()
+        log.close()
