@@ -115,3 +115,32 @@ def test_an_unreachable_local_discord_is_one_line_and_status_1(tmp_path, monkeyp
     assert err.startswith(f"herdbot: cannot reach the local Discord at "
                           f"http://127.0.0.1:{port}/api/v10 (")
     assert err.count("\n") == 1
+
+
+async def test_herdbot_local_discord_serves_the_gateway_url(tmp_path):
+    """``herdbot local-discord --port 0``: one line names the URL; GET /gateway there names
+    the websocket; Ctrl-C (SIGINT) stops it with status 0."""
+    import json
+    import signal
+    import sys
+    import urllib.request
+
+    from tests.support.botproc import clean_environ
+
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", "local-discord", "--port", "0", "--guilds", "2",
+        cwd=tmp_path, env=clean_environ(), stdout=asyncio.subprocess.PIPE)
+    try:
+        line = (await asyncio.wait_for(proc.stdout.readline(), 60)).decode()
+        assert line.startswith("Local Discord (development only) on http://127.0.0.1:")
+        assert line.endswith("/api/v10 with 2 server(s).\n")
+        api = line.split(" on ", 1)[1].split(" with ", 1)[0]
+        body = await asyncio.to_thread(
+            lambda: json.loads(urllib.request.urlopen(f"{api}/gateway", timeout=10).read()))
+        assert body == {"url": api.replace("http://", "ws://").replace("/api/v10", "/gateway")}
+        proc.send_signal(signal.SIGINT)
+        assert await asyncio.wait_for(proc.wait(), 30) == 0
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.sandbox.loopback import bot_process
+from bot.sandbox.loopback import bot_process, clean_environ
 
-__all__ = ["bot_process", "log_text"]
+__all__ = ["bot_process", "clean_environ", "log_text"]
 
 def log_text(folder: Path, name: str = "bot") -> str:
     """What bot ``name`` wrote to its log so far."""
