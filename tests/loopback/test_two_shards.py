@@ -137,6 +137,7 @@ async def _scenario(hub: LocalDiscord, url: str, tmp_path: Path, players: list[l
             raise AssertionError(f"game {gid} could not be driven to its end")
 
         victims: list[Any] = []
+        marks: dict[str, int] = {}
 
         def in_flight(shard: int) -> bool:
             session = next(s for s in hub.sessions.values()
@@ -152,6 +153,7 @@ async def _scenario(hub: LocalDiscord, url: str, tmp_path: Path, players: list[l
             # Mid-play: kill it the moment a click is on its way to shard 1, unanswered.
             await hub.wait_until(lambda: in_flight(1), 120, "a click in flight to shard 1")
             os.kill(p1.pid, signal.SIGKILL)
+            marks["killed"] = world.clock.snowflake()
             assert victims  # (that click may still have been answered just before)
             snapshot = {gid: shown_moves(world, (await view.store.get_game(gid)).thread_id)
                         for gid, _ in games}
@@ -165,6 +167,7 @@ async def _scenario(hub: LocalDiscord, url: str, tmp_path: Path, players: list[l
                 env={**SHARDS_ENV, "HERDBOT_SHARD_IDS": "1"}))
             await hub.wait_until(lambda: hub.connected_shards() == [(0, 2), (1, 2)], 90,
                                  "shard 1 to come back")
+            marks["restarted"] = world.clock.snowflake()
             restarted.set()
             return {gid: (snapshot[gid], after[gid]) for gid in snapshot}
 
@@ -175,6 +178,13 @@ async def _scenario(hub: LocalDiscord, url: str, tmp_path: Path, players: list[l
         moves_at_kill = await killer
         elapsed = time.monotonic() - started
 
+        # Old buttons answer: clicks after the restart on messages the killed process had
+        # posted in shard-1 guilds were all answered (by the new process).
+        old_clicks = [it for it in world.interactions.values()
+                      if it.message is not None and it.message.id < marks["killed"]
+                      and it.id > marks["restarted"] and it.channel.guild_id is not None
+                      and hub.shard_of(it.channel.guild_id, 2) == 1]
+        assert old_clicks and all(it.responded and not it.failed for it in old_clicks)
         lost = {gid: v for gid, v in moves_at_kill.items() if v[0] > v[1]}
         assert lost == {}  # (shown before the kill, stored after it) per game
         total_moves = 0
@@ -201,7 +211,8 @@ async def _scenario(hub: LocalDiscord, url: str, tmp_path: Path, players: list[l
         print(f"\n{len(games)} games, {total_moves} moves, {GUILDS} guilds, 2 shard processes"
               f" (one SIGKILLed and restarted): {elapsed:.0f} s; moves stored at the kill "
               f"{sum(v[1] for v in moves_at_kill.values())}; clicks lost with the killed "
-              f"process {len(unanswered)}; drives resumed {len(resumed_drives)}")
+              f"process {len(unanswered)}; drives resumed {len(resumed_drives)}; old buttons "
+              f"clicked after the restart {len(old_clicks)}")
 
 
 async def _version(view: ProcessView, gid: int) -> int:
