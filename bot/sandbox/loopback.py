@@ -237,6 +237,10 @@ class LocalDiscord:
         self._inflight = 0
         self._last = 0.0
         self._pids: dict[int, int] = {}  # watched bot process -> its CPU ticks last seen
+        #: Counts the moments :meth:`settle` found everything quiet: every wait that began
+        #: before such a moment ends with it, so that many members acting at once move in
+        #: step instead of the first one back starving the others.
+        self._quiet_epoch = 0
         for i in range(1, guilds):
             self.add_guild(f"{guild_name} {i + 1}")
 
@@ -355,18 +359,23 @@ class LocalDiscord:
 
     async def settle(self, timeout: float | None = None) -> None:
         """Wait until every interaction sent was answered (or is 3 s old: Discord would
-        show "This interaction failed") and no request arrived for :attr:`quiet` seconds.
+        show "This interaction failed") and no request arrived for :attr:`quiet` seconds
+        (or another waiter saw that moment since this wait began).
         Raises :class:`SandboxError` after ``timeout`` seconds (default 60), or when a
         bot requested a route the local Discord does not know."""
         loop = asyncio.get_running_loop()
         end = loop.time() + (timeout or 60.0)
+        epoch = self._quiet_epoch
         while True:
+            if self._quiet_epoch > epoch:
+                break  # quiet was seen since this wait began (by any waiter): all go on
             now = loop.time()
             self._pending = [(it, t) for it, t in self._pending
                              if not it.responded and not it.failed and now - t < 3.0]
             if self._processes_busy():
                 self._last = now
             if not self._pending and self._inflight == 0 and now - self._last >= self.quiet:
+                self._quiet_epoch += 1
                 break
             if now > end:
                 raise SandboxError(f"settle timed out: {len(self._pending)} interaction(s) "
