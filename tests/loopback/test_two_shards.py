@@ -132,7 +132,9 @@ async def _scenario(hub: LocalDiscord, url: str, tmp_path: Path, players: list[l
                 try:
                     await drive_game(world, view, gid, members, seed=seed)
                     return
-                except (AssertionError, SandboxError, RuntimeError):
+                except (AssertionError, SandboxError, RuntimeError, AttributeError):
+                    # (AttributeError: a panel the member waited for never came, the
+                    # click's answer was lost or came after the 3 s an answer may take.)
                     resumed_drives.append(gid)
                     if killed.is_set():
                         await restarted.wait()
