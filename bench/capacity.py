@@ -430,6 +430,11 @@ class CapacityBench:
                 return seat, self.rand.choice(legal), member
         return "wait"
 
+    async def decision(self, g: Game) -> tuple[str, Any, Any] | str:
+        """:meth:`decide`, awaitable (the bench with the bot in its own process reads the
+        game through the store)."""
+        return self.decide(g)
+
     # -- games ---------------------------------------------------------------------
     def new_members(self, n: int) -> list[Any]:
         out = []
@@ -496,7 +501,7 @@ class CapacityBench:
             if self.stop:
                 return
             t_sched = await self.arrivals.ticket()
-            dec = self.decide(g)
+            dec = await self.decision(g)
             if dec == "over":
                 self.arrivals.hand(t_sched) or self._missed()
                 g.game_id, g.last = None, None

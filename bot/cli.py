@@ -66,6 +66,15 @@ to PostgreSQL:
 """
 
 
+LOCAL_HELP = """\
+Development only. Serve a simulated Discord (the sandbox's servers, channels, threads and
+members, with Discord's request limits) on 127.0.0.1: its REST API under /api/v10 and its
+gateway websocket. Start a bot against it with
+  DISCORD_TOKEN=local-token HERDBOT_DISCORD_API_URL=http://127.0.0.1:PORT/api/v10 herdbot run
+Its members act through Python (bot.sandbox.loopback.LocalDiscord); stop it with Ctrl-C.
+"""
+
+
 def _version() -> str:
     try:
         return version("herdbot")
@@ -83,7 +92,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     sub = parser.add_subparsers(dest="command",
-                                metavar="{run,demo,simulate,backup,migrate-store}")
+                                metavar="{run,demo,simulate,backup,migrate-store,local-discord}")
     sub.add_parser("run", help="run the bot on Discord (needs DISCORD_TOKEN)",
                    description=RUN_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     demo = sub.add_parser("demo", help="play a full game offline in the Discord sandbox")
@@ -125,6 +134,13 @@ def _parser() -> argparse.ArgumentParser:
                           formatter_class=argparse.RawDescriptionHelpFormatter)
     move.add_argument("source", metavar="FROM", help="the database to copy: a file or a URL")
     move.add_argument("target", metavar="TO", help="the empty database to fill: a file or a URL")
+    local = sub.add_parser("local-discord", help="development only: a simulated Discord on "
+                           "127.0.0.1 that `herdbot run` can connect to",
+                           description=LOCAL_HELP,
+                           formatter_class=argparse.RawDescriptionHelpFormatter)
+    local.add_argument("--port", type=int, default=8555, help="TCP port (default 8555)")
+    local.add_argument("--guilds", type=int, default=1, help="servers (default 1)")
+    local.add_argument("--members", type=int, default=4, help="members per server (default 4)")
     return parser
 
 
@@ -182,6 +198,15 @@ def _run_bot(settings: Settings) -> int:
     from bot.app import make_bot
 
     assert settings.discord_token is not None
+    if settings.discord_api_url is not None:  # development only: a local Discord
+        from bot.discord.endpoint import use_local_discord
+
+        try:
+            use_local_discord(settings.discord_api_url)
+        except (OSError, ValueError) as exc:
+            sys.stderr.write(f"herdbot: cannot reach the local Discord at "
+                             f"{settings.discord_api_url} ({exc}).\n")
+            return 1
     bot = make_bot(settings)
     try:
         bot.run(settings.discord_token.get_secret_value(), log_handler=None)
@@ -315,6 +340,25 @@ def cmd_migrate_store(source: str, target: str) -> int:
     return 0
 
 
+def cmd_local_discord(args: argparse.Namespace) -> int:
+    """``local-discord``: serve a simulated Discord on 127.0.0.1 until Ctrl-C (exit 0);
+    exit 1 with one line when the port cannot be bound, 2 for bad numbers."""
+    from bot.sandbox.loopback import serve
+
+    if not 0 <= args.port <= 65535 or args.guilds < 1 or args.members < 0:
+        sys.stderr.write("herdbot: --port is 0-65535, --guilds 1 or more, --members 0 or "
+                         "more.\n")
+        return 2
+    try:
+        asyncio.run(serve(port=args.port, guilds=args.guilds, members=args.members))
+    except KeyboardInterrupt:
+        return 0
+    except OSError as exc:
+        sys.stderr.write(f"herdbot: cannot listen on 127.0.0.1:{args.port} ({exc.strerror}).\n")
+        return 1
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``herdbot`` console script and ``python -m bot``."""
     parser = _parser()
@@ -350,6 +394,8 @@ def main(argv: list[str] | None = None) -> int:
         return cmd_backup(settings, args.path)
     if args.command == "migrate-store":
         return cmd_migrate_store(args.source, args.target)
+    if args.command == "local-discord":
+        return cmd_local_discord(args)
     return cmd_demo(args)
 
 

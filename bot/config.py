@@ -63,6 +63,10 @@ class Settings(BaseSettings):
         archive_after_s: seconds after a game ends before its thread is archived.
         max_open_lobbies: open lobbies (not yet started) one member may host at once in a
             server, until ``/settings`` changes it (``HERDBOT_MAX_OPEN_LOBBIES``, 1-25).
+        discord_api_url: DEVELOPMENT ONLY (``HERDBOT_DISCORD_API_URL``): the REST base of a
+            local Discord on this machine (``herdbot local-discord``), e.g.
+            ``http://127.0.0.1:8555/api/v10``; unset, the bot talks to discord.com. Only
+            loopback hosts are accepted, so a token is never sent elsewhere by mistake.
         shard_count: ``HERDBOT_SHARD_COUNT``: how many gateway shards the bot has over all
             its processes (1-1024); ``None``: Discord's recommended count, all served here.
         shard_ids: ``HERDBOT_SHARD_IDS``: the shards this process serves (comma-separated,
@@ -82,6 +86,7 @@ class Settings(BaseSettings):
     reaction_window_s: int = Field(default=20, ge=5, le=120)
     archive_after_s: int = Field(default=600, ge=0)
     max_open_lobbies: int = Field(default=3, ge=1, le=25)
+    discord_api_url: str | None = None
     shard_count: int | None = Field(default=None, ge=1, le=MAX_SHARDS)
     shard_ids: Annotated[list[int] | None, NoDecode] = None
 
@@ -106,6 +111,15 @@ class Settings(BaseSettings):
             return [value]
         return value
 
+    @field_validator("discord_api_url")
+    @classmethod
+    def _local_only(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        parts = urlsplit(value)
+        if parts.scheme != "http" or parts.hostname not in LOOPBACK_HOSTS or not parts.port:
+            raise ValueError("not a loopback URL")
+        return value.rstrip("/")
     @field_validator("shard_ids", mode="before")
     @classmethod
     def _split_shards(cls, value: object) -> object:
@@ -166,6 +180,8 @@ class Settings(BaseSettings):
 
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+#: Hosts ``HERDBOT_DISCORD_API_URL`` may name (a local Discord on this machine).
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 
 #: The configuration errors about shards that involve two settings (one line each).
 SHARD_IDS_NEED_COUNT = (
@@ -191,6 +207,9 @@ _ALLOWED: dict[str, tuple[str, str]] = {
     "default_dm_notifications": ("HERDBOT_DEFAULT_DM_NOTIFICATIONS", "true or false"),
     "reaction_window_s": ("HERDBOT_REACTION_WINDOW_S", "a whole number of seconds from 5 to 120"),
     "archive_after_s": ("HERDBOT_ARCHIVE_AFTER_S", "a whole number of seconds, 0 or more"),
+    "discord_api_url": ("HERDBOT_DISCORD_API_URL",
+                        "a local Discord's URL http://127.0.0.1:PORT/api/v10 "
+                        "(development only), or nothing"),
     "max_open_lobbies": ("HERDBOT_MAX_OPEN_LOBBIES", "a whole number from 1 to 25"),
     "shard_count": ("HERDBOT_SHARD_COUNT",
                     f"a whole number of shards from 1 to {MAX_SHARDS}, or empty"),

@@ -21,7 +21,7 @@ def run_cli(*args: str, cwd) -> subprocess.CompletedProcess[str]:
 def test_help_lists_the_commands(tmp_path):
     proc = run_cli("--help", cwd=tmp_path)
     assert proc.returncode == 0
-    assert "{run,demo,simulate,backup,migrate-store}" in proc.stdout
+    assert "{run,demo,simulate,backup,migrate-store,local-discord}" in proc.stdout
     for line in ("run the bot on Discord (needs DISCORD_TOKEN)", "play a full game offline",
                  "AI-versus-AI games", "copy the live database to PATH (safe while the bot"):
         assert line in proc.stdout

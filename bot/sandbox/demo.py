@@ -28,12 +28,13 @@ MAX_ACTIONS = 5000
 async def play_game(
     world: Any, bot: Any, *, game: str, players: int, seed: int,
     extra_clicks: Any = None, game_seed: int | None = None, names: Sequence[str] | None = None,
+    channel: Any = None,
 ) -> int:
     """Drive a whole game of ``game`` with ``players`` members through the UI; return its
     game id. ``seed`` seeds the members' AI choices; ``game_seed`` (when given) the game's
     own shuffles. ``extra_clicks(ctx)`` may run after every action (tests use it). The
     players are the world's members named ``names[:players]`` (default :data:`NAMES`; the
-    first one hosts)."""
+    first one hosts). The lobby opens in ``channel`` (default: the world's main channel)."""
     from bot.sandbox import World  # noqa: F401 - type only
 
     if game_seed is not None:
@@ -41,13 +42,26 @@ async def play_game(
         bot.service.seed_factory = lambda: next(seeds)
     members = [world.member(n) for n in (NAMES if names is None else names)[:players]]
     host = members[0]
-    await host.slash("play", game=game)
+    await host.slash("play", game=game, in_channel=channel)
     lobby = host.last_reply
     for m in members[1:]:
         await m.click(lobby, "Join")
     await host.click(lobby, "Start")
-    record = (await bot.store.games_with_status("active", "finished"))[-1]
-    game_id = record.id
+    # This lobby's game (other games may run meanwhile in other channels or guilds).
+    record = [g for g in await bot.store.games_with_status("active", "finished")
+              if g.lobby_message_id == lobby.id][-1]
+    await drive_game(world, bot, record.id, members, seed=seed, extra_clicks=extra_clicks)
+    return record.id
+
+
+async def drive_game(world: Any, bot: Any, game_id: int, members: Sequence[Any], *,
+                     seed: int, extra_clicks: Any = None) -> None:
+    """Play started game ``game_id`` to its end through the UI, from wherever it stands:
+    each turn the member whose decision it is picks an action with the game's AI policy
+    (``random.Random(seed)``) and performs it with the game's driver. Raises
+    ``RuntimeError`` when the game is stuck or does not end."""
+    record = await bot.store.get_game(game_id)
+    game = record.kind
     perform = driver_for(game)
     rand = random.Random(seed)
     seats = {s.seat: s for s in await bot.store.seats(game_id)}
@@ -87,7 +101,6 @@ async def play_game(
             await world.settle()
     else:
         raise RuntimeError(f"the demo game {game_id} did not finish")
-    return game_id
 
 
 def transcript(world: Any, channel: Any) -> list[dict[str, Any]]:

@@ -13,11 +13,12 @@ from __future__ import annotations
 import contextvars
 import json
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from urllib.parse import urlsplit
 
 from . import limits
 from .world import (
+    Link,
     RecordedRequest,
     SandboxError,
     SimAttachment,
@@ -27,9 +28,6 @@ from .world import (
     SimMessage,
     World,
 )
-
-if TYPE_CHECKING:
-    from .runner import Sandbox
 
 #: The simulated interaction whose dispatch is running (inherited by every task that
 #: discord.py or the bot creates while handling it); used to attribute bot-token requests.
@@ -115,7 +113,7 @@ _REASONS = {200: "OK", 204: "No Content", 400: "Bad Request", 401: "Unauthorized
 class FakeSession:
     """Replaces discord.py's ``aiohttp.ClientSession`` for one connected bot."""
 
-    def __init__(self, sandbox: Sandbox):
+    def __init__(self, sandbox: Any):  # a bot.sandbox.Sandbox (its router answers)
         self.sandbox = sandbox
         self.closed = False
 
@@ -163,7 +161,7 @@ def _decode(data: Any) -> tuple[Any, list[SimFile]]:
 class Router:
     """Answers the REST routes a bot uses, mutating the :class:`World`."""
 
-    def __init__(self, sandbox: Sandbox):
+    def __init__(self, sandbox: Link):
         self.sb = sandbox
         self.world: World = sandbox.world
         w = self.world

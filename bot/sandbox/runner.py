@@ -551,7 +551,7 @@ class Sandbox:
         guild, others (DMs) to shard 0; dropped when no connected bot serves it."""
         gid = data.get("guild_id")
         target = self.world.shards.get(self.world.shard_of(int(gid) if gid else None))
-        if target is None or target.closed or target._loop is None:
+        if not isinstance(target, Sandbox) or target.closed or target._loop is None:
             return
         context = contextvars.copy_context()  # the caller's, owned by the receiving bot
         context.run(_OWNER.set, target)

@@ -10,19 +10,63 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import discord
 
 from . import payloads as P
 
-if TYPE_CHECKING:
-    from .runner import Sandbox
-
 
 class SandboxError(AssertionError):
     """A sandbox-detected failure: an exception logged by discord.py, an unhandled route,
     a component that does not exist or is disabled, a settle timeout..."""
+
+
+# --------------------------------------------------------------------------- the link
+
+
+class Link(Protocol):
+    """The connected bot as the world, its members and the REST router see it. Two kinds
+    implement it: :class:`~bot.sandbox.Sandbox` (the bot in this process, no network) and
+    :class:`~bot.sandbox.loopback.RemoteLink` (bot processes over HTTP and a websocket on
+    127.0.0.1). ``world`` is the world it serves; ``bot`` has ``intents`` (:class:`discord.Intents`); ``requests`` records
+    the bot's requests; ``closed`` is True once the bot is gone."""
+
+    world: World
+    bot: Any
+    requests: list[RecordedRequest]
+    closed: bool
+
+    def gateway(self, event: str, data: dict[str, Any]) -> None:
+        """Deliver gateway dispatch ``event`` with ``data`` to the bot."""
+
+    def echo_message(self, event: str, msg: SimMessage) -> None:
+        """Echo MESSAGE_CREATE/MESSAGE_UPDATE of ``msg`` if the bot's intents get it."""
+
+    def _unhandled(self, what: str) -> None:
+        """Record a request to a route the sandbox does not know (an error)."""
+
+    async def run_command(self, member: SimMember, command: str, channel: SimChannel,
+                          options: dict[str, Any], focused: str | None = None
+                          ) -> SimInteraction:
+        """Send an APPLICATION_COMMAND (or AUTOCOMPLETE) interaction; return once settled."""
+
+    async def run_component(self, member: SimMember, message: SimMessage,
+                            data: dict[str, Any]) -> SimInteraction:
+        """Send a MESSAGE_COMPONENT interaction; return once settled."""
+
+    async def run_modal(self, member: SimMember, origin: SimInteraction,
+                        data: dict[str, Any]) -> SimInteraction:
+        """Send a MODAL_SUBMIT interaction; return once settled."""
+
+    async def settle(self, timeout: float | None = None) -> None:
+        """Wait until the bot is done with what it was sent."""
+
+    async def advance(self, seconds: float) -> None:
+        """Move the world clock (and the bot's timers, where the link can)."""
+
+    async def close(self) -> None:
+        """Disconnect the bot."""
 
 
 # --------------------------------------------------------------------------- records
@@ -595,7 +639,7 @@ class SimMember:
         return it.last_touched if it else None
 
     # --- actions
-    def _sb(self, channel: SimChannel | None = None) -> Sandbox:
+    def _sb(self, channel: SimChannel | None = None) -> Link:
         """The bot that receives this member's interaction in ``channel``: the shard of its
         guild (a DM: shard 0), as Discord routes them (:meth:`World.sandbox_for`)."""
         sb = self.world.sandbox_for(channel) if channel is not None else self.world.sandbox
@@ -810,7 +854,7 @@ class World:
         self.command_ids: dict[tuple[int | None, str], int] = {}
         self.faults = Faults(self)
         #: Shard id -> the connected bot serving it (one entry per shard of a sharded bot).
-        self.shards: dict[int, Sandbox] = {}
+        self.shards: dict[int, Link] = {}
         self.shard_count = 1
         #: Guild id -> name of every guild (the main one first).
         self.guilds: dict[int, str] = {self.guild_id: guild_name}
@@ -819,7 +863,7 @@ class World:
 
     # --- shards
     @property
-    def sandbox(self) -> Sandbox | None:
+    def sandbox(self) -> Link | None:
         """The connected bot serving the main guild's shard, else any connected bot (world
         events are routed by their guild in :meth:`Sandbox.gateway`), else ``None``."""
         sb = self.shards.get(self.shard_of(self.guild_id))
@@ -830,7 +874,7 @@ class World:
         shard_count``; a DM (``None``) goes to shard 0."""
         return 0 if guild_id is None else (guild_id >> 22) % self.shard_count
 
-    def sandbox_for(self, channel: SimChannel | int | str | None) -> Sandbox | None:
+    def sandbox_for(self, channel: SimChannel | int | str | None) -> Link | None:
         """The connected bot serving ``channel``'s guild (a DM: shard 0), or ``None``."""
         return self.shards.get(self.shard_of(self.channel(channel).guild_id))
 
@@ -1158,14 +1202,15 @@ class World:
     async def connect(self, bot: discord.Client, *, token: str = "sandbox-token",
                       raise_errors: bool = True, settle_timeout: float = 10.0,
                       loggers: tuple[str, ...] = ("discord", "bot", "cogs", "herdbot"),
-                      ) -> Sandbox:
+                      ) -> Link:
         """Log ``bot`` in (running its ``setup_hook``) and feed READY + GUILD_CREATE with
         no network; returns the :class:`~bot.sandbox.Sandbox`. One bot per shard: a bot
         that is not sharded, or a sharded one without ``shard_ids``, serves every shard.
 
         A sharded bot (``discord.AutoShardedClient``) sets :attr:`shard_count` from its
         ``shard_count`` (when the first bot connects; later ones must agree) and gets one
-        READY per shard it serves, with the guilds of that shard.
+        READY per shard it serves, with the guilds of that shard. Typed as the :class:`Link`
+        it is, so that this module needs no import of the runner.
 
         ERROR records of ``loggers`` (and their children) are captured and raised as
         :class:`SandboxError` at the next settle when ``raise_errors``."""

@@ -1,0 +1,375 @@
+"""The open-loop capacity bench with the bot in its own process(es).
+
+Same games, players, think times, Poisson arrivals and UI drivers as
+:mod:`bench.capacity`, but the bot is one or more real ``herdbot run`` processes connected
+to the local Discord (:mod:`bot.sandbox.loopback`) over HTTP and the gateway websocket on
+127.0.0.1, so the bot's CPU is measured on its own processes (``/proc/<pid>/stat``: user
+plus system time, all threads) and nothing of the simulated Discord or the bench is
+charged to it. Configurations (``CONFIGS``): 1 process on SQLite, 1 on PostgreSQL, 2 (shards
+0 and 1 of 2) on PostgreSQL.
+
+Per rate, in addition to the capacity row: ``bot_cpu_ms_per_move`` (bot processes' CPU in
+the window / moves whose table showed in it), ``bot_cpu_share`` (of one core), and on
+PostgreSQL ``pg_commit`` p50/p99: a probe in the bench process runs, every 50 ms of the
+window, a transaction shaped like a move's commit (row lock, update, insert, COMMIT) on the
+bot's database and times it: what a commit waits for in the server under that load (the
+bot's own commits are not timed from outside).
+
+Click-to-new-table: the bot's interaction answers carry their token, but its bot-token
+writes (a new table posted in the thread) do not; such a write is charged to the click in
+flight in that thread. Only writes within ``ATTRIBUTE_S`` seconds of a click count for it
+(a table posted as a followup is edited later with that interaction's token by other
+moves); a move with no write in that time counts as unfinished.
+
+Run: ``python -m bench.procs --rates 5,10 --configs sqlite,pg1,pg2`` (PostgreSQL needs
+``HERDBOT_BENCH_DATABASE_URL``, a database the bench may create schemas in).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import secrets
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from bench.capacity import ACK_LIMIT_S, CapacityBench, Game, brief
+from bench.common import summary_ms
+
+#: name -> (backend, shard processes).
+CONFIGS: dict[str, tuple[str, int]] = {"sqlite": ("sqlite", 1), "pg1": ("postgres", 1),
+                                       "pg2": ("postgres", 2)}
+#: A bot-token write in a thread counts for the click in flight there when it comes within
+#: this many seconds of the click (the Llamas Unleashed reaction window is 5 s).
+ATTRIBUTE_S = 4.0
+#: Guilds of the local Discord (games are opened in them in turn; half on each shard).
+GUILDS = 8
+TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def process_cpu_s(pid: int) -> float | None:
+    """User + system CPU seconds of process ``pid`` (all threads), None when gone."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / TICKS
+
+
+class ProcessCapacityBench(CapacityBench):
+    """:class:`~bench.capacity.CapacityBench` against ``herdbot run`` processes."""
+
+    def __init__(self, tmp: Path, database: str | Path, processes: int, seed: int = 15):
+        super().__init__(tmp, seed)
+        from bot.sandbox.loopback import LocalDiscord
+
+        self.tmp = tmp
+        self.database = database
+        self.processes = processes
+        self.hub = LocalDiscord(guilds=GUILDS, quiet=0.1)
+        self.world = self.hub.world
+        self.procs: list[Any] = []
+        self.cpu_samples: list[tuple[float, float]] = []
+        self.commit_samples: list[tuple[float, float]] = []
+        self.by_channel: dict[int, Any] = {}
+        self._opened = 0
+
+    # -- hooks ---------------------------------------------------------------------
+    def install(self) -> None:
+        """As the in-process bench (callback and write time stamps on the router), but a
+        dispatch sends the interaction down the websocket and waits for its answer; a bot
+        token write in a thread is charged to the interaction in flight there."""
+        from bench.capacity import CapacityBench as Base
+
+        self.sb = self.hub.link
+        Base.install(self)
+        router = self.sb.router
+        hooked_handle = router.handle
+        world = self.world
+
+        def handle(method: str, url: str, data: Any, params: Any,
+                   headers: dict[str, str]) -> Any:
+            # The URL carries a query here (?with_response=true): match the path.
+            path = urlsplit(url).path
+            if method == "POST" and path.endswith("/callback"):
+                it = world.interactions.get(path.rstrip("/").split("/")[-2])
+                if it is not None and getattr(it, "bench_ack", None) is None:
+                    it.bench_ack = time.perf_counter()
+            return hooked_handle(method, url, data, params, headers)
+
+        router.handle = handle  # type: ignore[method-assign]
+        hooked_new, hooked_edit = router.new_message, router.apply_edit
+
+        def in_flight(channel_id: int) -> Any:
+            # A bot-token write carries no interaction: charge it to the click in flight
+            # in that thread, if that click is recent (a later write in the thread, such as
+            # a table after a reaction window closed, is the timer's, not the click's).
+            it = self.by_channel.get(channel_id)
+            if it is None or time.perf_counter() - it.bench_t0 > ATTRIBUTE_S:
+                return None
+            return it
+
+        def new_message(channel: Any, body: Any, files: Any, **kw: Any) -> Any:
+            msg = hooked_new(channel, body, files, **kw)
+            it = in_flight(channel.id) if kw.get("interaction") is None else None
+            if it is not None:
+                _stamp(it, msg)
+            return msg
+
+        def apply_edit(msg: Any, body: Any, files: Any, interaction: Any = None) -> Any:
+            out = hooked_edit(msg, body, files, interaction)
+            it = in_flight(msg.channel_id) if interaction is None else None
+            if it is not None:
+                _stamp(it, out)
+            return out
+
+        router.new_message = new_message  # type: ignore[method-assign]
+        router.apply_edit = apply_edit  # type: ignore[method-assign]
+        hub = self.hub
+
+        async def dispatch(it: Any, payload: dict[str, Any]) -> Any:
+            mine = self.member_its.get(it.member.id)
+            if mine is not None:
+                mine.append(it)
+            it.bench_t0 = time.perf_counter()
+            self.by_channel[it.channel.id] = it
+            hub.send_interaction(it, payload)
+            end = it.bench_t0 + ACK_LIMIT_S + 2.0
+            # The drivers read the answer: the callback, and a deferred reply's edit.
+            while time.perf_counter() < end and not (
+                    it.responded and (it.response_type != 5 or (
+                        it.original is not None and not it.original.loading))):
+                await asyncio.sleep(0.005)
+            # Then its followups: until no request came with its token for 100 ms.
+            seen, still = len(it.requests), time.perf_counter()
+            while time.perf_counter() < end and time.perf_counter() - still < 0.1:
+                await asyncio.sleep(0.01)
+                if len(it.requests) != seen:
+                    seen, still = len(it.requests), time.perf_counter()
+            it.bench_done = time.perf_counter()
+            return it
+
+        self.sb._dispatch = dispatch  # type: ignore[method-assign]
+
+    # -- reading the game through the store ------------------------------------------
+    async def decision(self, g: Game) -> tuple[str, Any, Any] | str:
+        record = await self.bot.store.get_game(g.game_id)
+        if record is None or record.status != "active" or record.state is None:
+            return "over"
+        engine = self.registry[g.key].engine
+        state = engine.load_state(record.state)
+        seats = list(engine.pending(state).seats)
+        self.rand.shuffle(seats)
+        for seat in seats:
+            member = g.by_seat.get(seat)
+            if member is None:
+                continue
+            legal = engine.legal_actions(state, seat)
+            if legal:
+                return seat, self.rand.choice(legal), member
+        return "wait"
+
+    async def start_game(self, g: Game) -> bool:
+        """/play in the next guild (in turn, so both shards get games), Join, Start."""
+        host = g.members[0]
+        channel = self.hub.channels[self._opened % len(self.hub.channels)]
+        self._opened += 1
+        it = await host.slash("play", game=g.key, in_channel=channel)
+        self.lobby_its.append(it)
+        lobby = it.original
+        if lobby is None:
+            return False
+        for m in g.members[1:]:
+            live = self.world.messages.get(lobby.id, lobby)
+            self.lobby_its.append(await m.click(live, "Join"))
+        live = self.world.messages.get(lobby.id, lobby)
+        if not live.components or live.is_disabled("Start"):
+            return False
+        self.lobby_its.append(await host.click(live, "Start"))
+        record = None
+        for _ in range(100):
+            record = next((r for r in await self.bot.store.games_with_status("active")
+                           if r.lobby_message_id == lobby.id), None)
+            if record is not None and record.thread_id is not None:
+                break  # started, and its thread made (the bot answers Start first)
+            await asyncio.sleep(0.05)
+        if record is None:
+            return False
+        g.game_id, g.thread_id = record.id, record.thread_id or record.channel_id
+        by_user = {m.id: m for m in g.members}
+        g.by_seat = {s.seat: by_user[s.user_id] for s in await self.bot.store.seats(record.id)
+                     if s.user_id in by_user}
+        g.started += 1
+        return True
+
+    # -- measuring -------------------------------------------------------------------
+    def table_time(self, mv: Any, thread_id: int | None = None) -> None:
+        """As the in-process bench, counting only writes within ``ATTRIBUTE_S`` of the
+        committing click: a table followup is later edited with its interaction's token
+        by other moves, and those edits are not this move's."""
+        c = mv.commit
+        if c is not None and getattr(c, "bench_writes", None):
+            t0 = getattr(c, "bench_t0", 0.0)
+            c.bench_writes = [w for w in c.bench_writes if w[0] - t0 <= ATTRIBUTE_S]
+        super().table_time(mv, thread_id)
+
+    async def _sample_cpu(self) -> None:
+        while not self.stop:
+            total = sum(process_cpu_s(p.pid) or 0.0 for p in self.procs)
+            self.cpu_samples.append((time.perf_counter(), total))
+            await asyncio.sleep(0.25)
+
+    async def _probe_commits(self, url: str) -> None:
+        import asyncpg
+
+        conn = await asyncpg.connect(url)
+        try:
+            await conn.execute("CREATE TABLE IF NOT EXISTS bench_probe (id int PRIMARY KEY, "
+                               "n bigint NOT NULL); CREATE TABLE IF NOT EXISTS bench_probe_log "
+                               "(n bigint NOT NULL, at double precision NOT NULL)")
+            await conn.execute("INSERT INTO bench_probe VALUES (1, 0) ON CONFLICT DO NOTHING")
+            while not self.stop:
+                t0 = time.perf_counter()
+                async with conn.transaction():
+                    n = await conn.fetchval("SELECT n FROM bench_probe WHERE id=1 FOR UPDATE")
+                    await conn.execute("UPDATE bench_probe SET n=$1 WHERE id=1", n + 1)
+                    await conn.execute("INSERT INTO bench_probe_log VALUES ($1, $2)", n + 1,
+                                       time.time())
+                self.commit_samples.append((t0, time.perf_counter() - t0))
+                await asyncio.sleep(0.05)
+        finally:
+            await conn.close()
+
+    def _cpu_at(self, t: float) -> float:
+        best = min(self.cpu_samples, key=lambda s: abs(s[0] - t))
+        return best[1]
+
+    def figures(self, rate: float, n: int, setup_s: float, moves: list[Any],
+                lobby: list[Any], window: tuple[float, float], cpu: dict[str, float],
+                rss: float, offered: int, missed: int, lag: list[float],
+                la_start: list[float]) -> dict[str, Any]:
+        row = super().figures(rate, n, setup_s, moves, lobby, window, cpu, rss, offered,
+                              missed, lag, la_start)
+        w0, w1 = window
+        bot_s = self._cpu_at(w1) - self._cpu_at(w0)
+        shown = max(1.0, row["achieved_per_s"] * (w1 - w0))
+        row["bot_processes"] = self.processes
+        row["bot_cpu_ms_per_move"] = round(bot_s * 1000 / shown, 2)
+        row["bot_cpu_share"] = round(bot_s / (w1 - w0), 2)
+        commits = [d for t, d in self.commit_samples if w0 <= t < w1]
+        row["pg_commit"] = summary_ms(commits) if commits else None
+        return row
+
+    # -- the run -----------------------------------------------------------------------
+    async def run(self, rates: tuple[float, ...], warmup: float, window: float,
+                  profile: Any = None, profile_rate: float | None = None,
+                  log: Any = print) -> dict[str, Any]:
+        from bot.sandbox.loopback import ProcessView, bot_process
+
+        await self.hub.start()
+        rows: list[dict[str, Any]] = []
+        try:
+            async with contextlib.AsyncExitStack() as stack:
+                env = {"HERDBOT_MAX_OPEN_LOBBIES": "25", "HERDBOT_LOG_LEVEL": "WARNING"}
+                if self.processes > 1:
+                    env["HERDBOT_SHARD_COUNT"] = str(self.processes)
+                for shard in range(self.processes):
+                    extra = {"HERDBOT_SHARD_IDS": str(shard)} if self.processes > 1 else {}
+                    proc = await stack.enter_async_context(bot_process(
+                        self.hub, self.database, self.tmp, name=f"bot{shard}",
+                        env={**env, **extra}))
+                    self.procs.append(proc)
+                    await self.hub.wait_for_shards(shard + 1, 120)
+                await self.hub.wait_for_commands(120)
+                for proc in self.procs:  # the bench measures; it does not wait for quiet
+                    self.hub.unwatch(proc.pid)
+                self.bot = await ProcessView.open(self.database, self.hub)
+                stack.push_async_callback(self.bot.close)
+                self.install()
+                bg = [self.spawn(self._sample_cpu())]
+                if isinstance(self.database, str):
+                    bg.append(self.spawn(self._probe_commits(self.database)))
+                for rate in rates:
+                    row = await self.phase(rate, warmup, window)
+                    rows.append(row)
+                    log(f"  {self.processes} process(es) {row['games']} games at {rate}/s: "
+                        f"{brief(row)}; bot CPU/move {row['bot_cpu_ms_per_move']} ms, "
+                        f"PG commit {row['pg_commit']}")
+                self.stop = True
+                self.arrivals.close()
+                for t in self.tasks:
+                    t.cancel()
+                await asyncio.gather(*self.tasks, return_exceptions=True)
+        finally:
+            self.split.uninstall()
+            await self.hub.stop()
+        return {"rates": rows, "driver_errors": dict(sorted(
+            self.errors.items(), key=lambda kv: -kv[1])[:10])}
+
+
+def _stamp(it: Any, msg: Any) -> None:
+    writes = getattr(it, "bench_writes", None)
+    if writes is None:
+        writes = it.bench_writes = []
+    writes.append((time.perf_counter(), msg.ephemeral_for is None, msg.channel_id))
+
+
+async def _new_schema(url: str) -> str:
+    import asyncpg
+
+    schema = f"herdbot_b_{secrets.token_hex(5)}"
+    conn = await asyncpg.connect(url)
+    try:
+        await conn.execute(f"CREATE SCHEMA {schema}")
+    finally:
+        await conn.close()
+    return f"{url}{'&' if '?' in url else '?'}search_path={schema}"
+
+
+async def bench_processes(configs: list[str], rates: tuple[float, ...], warmup: float,
+                          window: float) -> dict[str, Any]:
+    """Each configuration at each offered rate; ``{config: {"rates": [row...]}}``."""
+    out: dict[str, Any] = {}
+    pg = os.environ.get("HERDBOT_BENCH_DATABASE_URL", "").strip()
+    for name in configs:
+        backend, procs = CONFIGS[name]
+        with tempfile.TemporaryDirectory(prefix="herdprocs-") as tmp:
+            if backend == "sqlite":
+                database: str | Path = Path(tmp) / "bench.sqlite3"
+            elif pg:
+                database = await _new_schema(pg)
+            else:
+                print(f"{name}: skipped (HERDBOT_BENCH_DATABASE_URL is not set)")
+                continue
+            print(f"{name}: {procs} bot process(es) on {backend}")
+            bench = ProcessCapacityBench(Path(tmp), database, procs)
+            out[name] = await bench.run(rates, warmup, window)
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m bench.procs``: print the rows and write them as JSON (``--out``)."""
+    ap = argparse.ArgumentParser(prog="python -m bench.procs")
+    ap.add_argument("--rates", default="5,10", help="offered moves/s, comma-separated")
+    ap.add_argument("--configs", default="sqlite,pg1,pg2")
+    ap.add_argument("--warmup", type=float, default=5.0)
+    ap.add_argument("--window", type=float, default=20.0)
+    ap.add_argument("--out", default="bench/procs.json")
+    args = ap.parse_args(argv)
+    rates = tuple(sorted(float(r) for r in args.rates.split(",")))
+    result = asyncio.run(bench_processes(args.configs.split(","), rates, args.warmup,
+                                         args.window))
+    Path(args.out).write_text(json.dumps(result, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
