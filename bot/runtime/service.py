@@ -882,6 +882,13 @@ class GameService:
             # Quarantined (and logged once): the timer goes; reconciliation re-derives the
             # game's timers at the next start if its data is repaired.
             return
+        except GameError as exc:
+            if exc.code != "stale":
+                raise
+            # Another process (or a click) moved the game first: the decision this timer
+            # timed out is gone, and whoever moved armed the timers of the new one.
+            log.info("timer %s of game %d: the game moved on before it fired", timer.kind,
+                     timer.game_id)
 
     async def _fire_timer(self, timer: TimerRecord) -> None:
         if timer.kind == "rules":
