@@ -51,6 +51,7 @@ from bot.games.pacapaca.models import (
     TakePile,
 )
 from bot.render.pacapaca import alpaca_picture, render_cards, render_final, render_table
+from bot.render.pool import Job
 from bot.runtime import GameError, Update
 from bot.store import SeatRecord
 
@@ -101,9 +102,9 @@ class PacapacaCog(GameCog):
 
     # -- pictures ------------------------------------------------------------------------
 
-    def render(self, table: Table) -> bytes:
+    def picture(self, table: Table) -> Job:
         """The public table picture (spectator view; the final picture once over)."""
-        return render_table(table.view(None), names=table.plain_names)
+        return Job(render_table, (table.view(None),), {"names": table.plain_names})
 
     def build_example(self) -> bytes:
         """An example table for /rules: three alpacas after a few seeded turns."""
