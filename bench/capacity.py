@@ -63,6 +63,9 @@ THINK = (5.0, 15.0)
 GAMES_PER_RATE = 13.0
 #: A click-to-new-table time counts as "fast" under this (the target of issue 15).
 P99_LIMIT_S = 1.0
+#: After a phase, how long the bench waits at most for the moves still in flight, so the
+#: next phase (another rate or variant) does not start with this one's backlog.
+DRAIN_S = 60.0
 #: Discord refuses an interaction answered later than this (documented 3 s limit).
 ACK_LIMIT_S = 3.0
 GAMES = ("llamas-alpacas", "pacapaca", "llamas-unleashed")
@@ -685,17 +688,20 @@ class CapacityBench:
         lag = [x for x in self.arrivals.lag]
         await runner
         await prune_task
-        # Let the moves in flight finish (a late table is a slow one, not a lost one).
-        drain_until = time.perf_counter() + 15.0
-        while time.perf_counter() < drain_until and any(
+        # Let the moves in flight finish (a late table is a slow one, not a lost one), so
+        # the next phase starts with no backlog of this one (up to DRAIN_S).
+        drained = time.perf_counter()
+        while time.perf_counter() < drained + DRAIN_S and any(
                 not hasattr(it, "bench_done") for mv in self.moves[m0:] for it in mv.its[-1:]):
             await asyncio.sleep(0.2)
+        drained = time.perf_counter() - drained
         await asyncio.sleep(0.3)
         pictures = self.bot.pictures
         row = self.figures(rate, n, setup_s, self.moves[m0:], self.lobby_its[l0:],
                            (w0, w1), cpu_between(cpu0, cpu1), rss, offered, missed, lag,
                            la_start)
         row["variant"] = variant
+        row["drain_s"] = round(drained, 1)
         row["render_procs_rss_mib"] = round(workers_rss, 1)
         row["pictures_kept"] = (None if pictures is None
                                 else {"hits": pictures.hits, "misses": pictures.misses})
@@ -790,6 +796,7 @@ class CapacityBench:
         self.pool = self.bot.render_pool or shared_pool(1, warm=("PIL.Image",
                                                                    "bot.render.common"))
         self.split.pids = self.pool.pids
+        await asyncio.to_thread(self.pool.start)  # its start-up outside every window
         rss_connected = rss_mb()
         rows: list[dict[str, Any]] = []
         plan = [(rate, (variants if i % 2 == 0 else variants[::-1]) or (None,))

@@ -12,7 +12,10 @@ from __future__ import annotations
 
 import io
 import multiprocessing
+import os
 import pickle
+import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -54,12 +57,24 @@ def draw_pickled(key: bytes) -> bytes:
     return func(*args, **kwargs)  # type: ignore[no-any-return]
 
 
-def _warm_worker(modules: tuple[str, ...]) -> None:
-    """Worker start-up: import the renderers (and Pillow) before the first job."""
+def _warm_worker(modules: tuple[str, ...], parent: int | None = None) -> None:
+    """Worker start-up: import ``modules`` (Pillow, renderers) before the first job; with
+    ``parent`` (the bot's process id), end this worker within a second of the bot's end,
+    however the bot ended (a killed bot does not shut its pool down)."""
     import importlib
 
     for name in modules:
         importlib.import_module(name)
+    if parent is not None:
+        threading.Thread(target=_orphan_watch, args=(parent,), daemon=True,
+                         name="herdbot-render-watch").start()
+
+
+def _orphan_watch(parent: int) -> None:
+    """Exit this process once its parent ``parent`` is gone (re-parented to another)."""
+    while os.getppid() == parent:
+        time.sleep(1.0)
+    os._exit(0)
 
 
 class PictureCache:
@@ -105,14 +120,22 @@ class RenderPool:
         self.warm = warm
         self._executor: ProcessPoolExecutor | None = None
 
-    def submit(self, key: bytes) -> Future[bytes]:
-        """Draw the job pickled in ``key`` in a worker; its future gives the PNG bytes, or
-        raises the renderer's error, or ``BrokenProcessPool`` if a worker died."""
+    def _pool(self) -> ProcessPoolExecutor:
         if self._executor is None:
             self._executor = ProcessPoolExecutor(
                 max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"),
-                initializer=_warm_worker, initargs=(self.warm,))
-        return self._executor.submit(draw_pickled, key)
+                initializer=_warm_worker, initargs=(self.warm, os.getpid()))
+        return self._executor
+
+    def submit(self, key: bytes) -> Future[bytes]:
+        """Draw the job pickled in ``key`` in a worker; its future gives the PNG bytes, or
+        raises the renderer's error, or ``BrokenProcessPool`` if a worker died."""
+        return self._pool().submit(draw_pickled, key)
+
+    def start(self, timeout: float = 120.0) -> None:
+        """Start the workers now and wait (up to ``timeout`` s) until one has run a job,
+        instead of on the first picture. Raises ``TimeoutError`` or ``BrokenProcessPool``."""
+        self._pool().submit(_warm_worker, ()).result(timeout=timeout)
 
     def pids(self) -> list[int]:
         """Process ids of the workers running now (for CPU and memory accounting)."""

@@ -74,3 +74,34 @@ def test_a_worker_process_draws_the_same_bytes_as_the_thread():
 def test_a_pool_needs_a_worker():
     with pytest.raises(ValueError, match="^a render pool needs at least one worker$"):
         RenderPool(0)
+
+
+def test_a_worker_ends_when_its_bot_is_killed(tmp_path):
+    """A bot killed outright never shuts its pool down: the worker notices and exits."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    script = ("import os, sys\n"
+              "from bot.render.pool import RenderPool\n"
+              "pool = RenderPool(1)\n"
+              "pool.start()\n"
+              "print(pool.pids()[0], flush=True)\n"
+              "os.kill(os.getpid(), 9)\n")
+    child = subprocess.run([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True,
+                           timeout=120, check=False)
+    assert child.returncode == -signal.SIGKILL
+    worker = int(child.stdout.split()[0])
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline and os.path.exists(f"/proc/{worker}"):
+        try:
+            with open(f"/proc/{worker}/stat") as fh:
+                if fh.read().rsplit(")", 1)[1].split()[0] == "Z":  # exited, not yet reaped
+                    break
+        except FileNotFoundError:
+            break
+        time.sleep(0.2)
+    else:
+        assert not os.path.exists(f"/proc/{worker}"), "the render worker outlived its bot"
