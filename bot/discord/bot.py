@@ -37,6 +37,7 @@ log = logging.getLogger(__name__)
 
 #: Table pictures kept by their inputs (:meth:`HerdBot.draw`; about 50 KB each).
 PICTURES_KEPT = 64
+
 T = TypeVar("T")
 
 # herdbot never joins voice: silence discord.py's start-up warnings about voice libraries.
