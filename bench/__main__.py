@@ -177,17 +177,21 @@ def print_capacity(cap: dict[str, Any]) -> None:
     out = sys.stdout.write
     out("\ncapacity, open loop (real games, 5-15 s think time; click->table = from the "
         "committing click to the new table)\n")
-    out(f"{'offered':>8}{'games':>6}{'achieved':>9}{'p50 ms':>8}{'p99 ms':>8}{'late':>5}"
-        f"{'missed':>7}{'bot ms':>7}{'main':>6}{'render':>7}{'db':>5}{'sandbox':>8}"
-        f"{'bench':>6}{'KiB/game':>9}  loadavg\n")
+    out(f"{'offered':>8}{'variant':>15}{'games':>6}{'achieved':>9}{'p50 ms':>8}{'p99 ms':>8}"
+        f"{'late':>5}{'missed':>7}{'bot ms':>7}{'main':>6}{'render':>7}{'procs':>6}{'db':>5}"
+        f"{'sandbox':>8}{'bench':>6}{'KiB/game':>9}  loadavg\n")
     for r in cap["rates"]:
         c, cpu = r["click_to_table"], r["cpu_ms_per_move"]
-        out(f"{r['offered_per_s']:>8}{r['games']:>6}{fmt(r['achieved_per_s']):>9}"
+        out(f"{r['offered_per_s']:>8}{r.get('variant') or '-':>15}{r['games']:>6}"
+            f"{fmt(r['achieved_per_s']):>9}"
             f"{fmt(c['p50_ms']):>8}{fmt(c['p99_ms']):>8}{r['late_acks']:>5}"
             f"{r['arrivals_missed']:>7}{fmt(cpu['bot']):>7}{fmt(cpu['bot_main'] + cpu['loop']):>6}"
-            f"{fmt(cpu['render_thread']):>7}{fmt(cpu['database_thread']):>5}"
+            f"{fmt(cpu['render_thread']):>7}{fmt(cpu.get('render_procs', 0.0)):>6}"
+            f"{fmt(cpu['database_thread']):>5}"
             f"{fmt(cpu['sandbox']):>8}{fmt(cpu['bench']):>6}{fmt(r['rss_per_game_kib']):>9}"
             f"  {r['loadavg_end']}\n")
+    for variant, top in (cap.get("max_rate_p99_ok_by_variant") or {}).items():
+        out(f"  [{variant}] largest offered rate with click->table p99 <= 1 s: {top}/s\n")
     best = cap.get("max_rate_p99_ok")
     out(f"largest offered rate with click->table p99 <= 1 s (and >= 90% achieved): {best}/s; "
         f"target >= 60/s: {'met' if best is not None and best >= 60 else 'NOT met'}\n")
@@ -206,6 +210,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--games", default="", help="load: comma-separated N (default 100,500,1000)")
     ap.add_argument("--rates", default="",
                     help="capacity: comma-separated offered moves/s (default 10,20,40,60,80,120)")
+    ap.add_argument("--variants", default="",
+                    help="capacity: run each rate once per way of drawing tables, alternating "
+                         "(e.g. thread,process: before/after the render pool; see "
+                         "bench.capacity.VARIANTS)")
     ap.add_argument("--profile-rate", type=float, default=None,
                     help="capacity: profile the phase at this rate with pyinstrument")
     ap.add_argument("--profile", action="store_true",
@@ -305,6 +313,7 @@ def main(argv: list[str] | None = None) -> int:
         cmd = [sys.executable, "-m", "bench", "--child-capacity"]
         cmd += ["--quick"] if args.quick else []
         cmd += ["--rates", args.rates] if args.rates else []
+        cmd += ["--variants", args.variants] if args.variants else []
         if args.profile_rate is not None:
             cmd += ["--profile-rate", str(args.profile_rate)]
         # Stream the child's progress lines (one per rate); its last line is the JSON.
@@ -341,7 +350,7 @@ def main(argv: list[str] | None = None) -> int:
             summary["capacity"] = json.loads(old.read_text())["capacity"]
         (HERE / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
     elif (mode == "full" and "capacity" in results and not args.no_summary
-          and args.profile_rate is None and not args.rates):
+          and args.profile_rate is None and not args.rates and not args.variants):
         path_s = HERE / "summary.json"
         summary = json.loads(path_s.read_text()) if path_s.exists() else {}
         summary["capacity"] = summarise_capacity(results)
@@ -361,9 +370,11 @@ def child_capacity(args: argparse.Namespace, cfg: dict[str, Any]) -> int:
         from pyinstrument import Profiler
 
         profiler = Profiler(interval=0.001, async_mode="disabled")
+    variants = tuple(v.strip() for v in args.variants.split(",") if v.strip())
     out = asyncio.run(bench_capacity(
         rates, cfg["cap_warmup_s"], cfg["cap_window_s"], profile=profiler,
-        profile_rate=args.profile_rate, log=lambda m: print(m, flush=True)))
+        profile_rate=args.profile_rate, log=lambda m: print(m, flush=True),
+        variants=variants))
     if profiler is not None and profiler.last_session is not None:
         OUT.mkdir(exist_ok=True)
         stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())

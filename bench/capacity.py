@@ -63,9 +63,17 @@ THINK = (5.0, 15.0)
 GAMES_PER_RATE = 13.0
 #: A click-to-new-table time counts as "fast" under this (the target of issue 15).
 P99_LIMIT_S = 1.0
+#: After a phase, how long the bench waits at most for the moves still in flight, so the
+#: next phase (another rate or variant) does not start with this one's backlog.
+DRAIN_S = 60.0
 #: Discord refuses an interaction answered later than this (documented 3 s limit).
 ACK_LIMIT_S = 3.0
 GAMES = ("llamas-alpacas", "pacapaca", "llamas-unleashed")
+#: How the bot draws its table pictures, for a before/after run (``--variants``): name ->
+#: (render worker processes, pictures kept by their inputs). ``thread`` is the bot before
+#: the render pool (every table drawn in its one render thread); ``process`` the default.
+VARIANTS: dict[str, tuple[int, bool]] = {"thread": (0, False), "process": (1, True),
+                                         "thread+keep": (0, True), "process-nokeep": (1, False)}
 
 
 # --------------------------------------------------------------------------- CPU split
@@ -92,6 +100,8 @@ class CpuSplit:
         self._orig_run: Any = None
         #: asyncio callbacks run so far (each costs the accounting two clock reads).
         self.handles = 0
+        #: Process ids of the bot's render workers (set by the bench; their CPU is the bot's).
+        self.pids: Callable[[], list[int]] = list
 
     def switch(self, cat: str) -> str:
         """Charge the time since the last switch to the current category; enter ``cat``;
@@ -152,7 +162,7 @@ class CpuSplit:
         ru = resource.getrusage(resource.RUSAGE_SELF)
         threads = {f"t_{k}": v for k, v in thread_cpu().items()}
         return dict(self.acc, main=time.thread_time(), process=ru.ru_utime + ru.ru_stime,
-                    handles=float(self.handles), **threads)
+                    handles=float(self.handles), procs=procs_cpu(self.pids()), **threads)
 
 
 def thread_cpu() -> dict[str, float]:
@@ -186,13 +196,44 @@ def thread_cpu() -> dict[str, float]:
     return out
 
 
+def procs_cpu(pids: list[int]) -> float:
+    """CPU seconds (user + system) of the processes ``pids`` (the render workers) so far;
+    a process that is gone counts 0."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat") as fh:
+                fields = fh.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / tick
+    return total
+
+
+def procs_rss_mib(pids: list[int]) -> float:
+    """Resident memory (MiB) of the processes ``pids`` together."""
+    total = 0.0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/status") as fh:
+                for line in fh:
+                    if line.startswith("VmRSS:"):
+                        total += int(line.split()[1]) / 1024
+        except OSError:
+            continue
+    return total
+
+
 def cpu_between(a: dict[str, float], b: dict[str, float]) -> dict[str, float]:
     """CPU seconds per part between two snapshots: ``bot`` (its main-thread work plus all
-    other threads), ``loop``, ``sandbox``, ``bench``, ``threads`` and ``process``."""
+    other threads plus its render worker processes), ``loop``, ``sandbox``, ``bench``,
+    ``threads``, ``render_procs`` and ``process`` (this process only)."""
     d = {k: b[k] - a[k] for k in b}
     threads = max(0.0, d["process"] - d["main"])
-    return {"bot": d["bot"] + threads, "bot_main": d["bot"], "threads": threads,
-            "render_thread": d["t_render"], "database_thread": d["t_database"],
+    return {"bot": d["bot"] + threads + d["procs"], "bot_main": d["bot"], "threads": threads,
+            "render_thread": d["t_render"], "render_procs": d["procs"],
+            "database_thread": d["t_database"],
             "other_threads": d["t_other"], "handles": d["handles"],
             "loop": d["loop"], "sandbox": d["sandbox"], "bench": d["bench"],
             "process": d["process"]}
@@ -308,6 +349,8 @@ class CapacityBench:
         self.tasks: list[asyncio.Task[Any]] = []
         self._db: sqlite3.Connection | None = None
         self._names = 0
+        #: The render pool of the variants with workers (set when the run connects).
+        self.pool: Any = None
         #: Interactions dispatched per member while the bench performs their move.
         self.member_its: dict[int, list[Any]] = {}
 
@@ -402,6 +445,15 @@ class CapacityBench:
 
         world.settle = no_settle  # type: ignore[method-assign]
         split.install()
+
+    def set_variant(self, name: str) -> None:
+        """Make the bot draw its tables as :data:`VARIANTS` ``name`` says (between phases)."""
+        from bot.discord.bot import PICTURES_KEPT
+        from bot.render.pool import PictureCache
+
+        procs, keep = VARIANTS[name]
+        self.bot.render_pool = self.pool if procs else None
+        self.bot.pictures = PictureCache(PICTURES_KEPT) if keep else None
 
     # -- reading the game (bench side, its own read-only connection) ---------------
     def db(self) -> sqlite3.Connection:
@@ -601,10 +653,13 @@ class CapacityBench:
                             world.attachments[a.id] = a
 
     async def phase(self, rate: float, warmup: float, window: float,
-                    profile: Any = None) -> dict[str, Any]:
+                    profile: Any = None, variant: str | None = None) -> dict[str, Any]:
         """Arrivals at ``rate`` for ``warmup + window`` s; the figures of the window.
-        ``profile`` (start()/stop()) runs around the window only."""
+        ``profile`` (start()/stop()) runs around the window only; ``variant`` (a key of
+        :data:`VARIANTS`) is set before the games are grown."""
         n = math.ceil(rate * GAMES_PER_RATE)
+        if variant is not None:
+            self.set_variant(variant)
         setup_s = await self.grow(n)
         self.prune()
         gc.collect()
@@ -632,20 +687,30 @@ class CapacityBench:
         if profile is not None:
             profile.stop()
         rss = rss_mb()
+        workers_rss = procs_rss_mib(self.split.pids())
         offered = self.arrivals.offered - offered0
         missed = self.arrivals.missed - missed0
         lag = [x for x in self.arrivals.lag]
         await runner
         await prune_task
-        # Let the moves in flight finish (a late table is a slow one, not a lost one).
-        drain_until = time.perf_counter() + 15.0
-        while time.perf_counter() < drain_until and any(
+        # Let the moves in flight finish (a late table is a slow one, not a lost one), so
+        # the next phase starts with no backlog of this one (up to DRAIN_S).
+        drained = time.perf_counter()
+        while time.perf_counter() < drained + DRAIN_S and any(
                 not hasattr(it, "bench_done") for mv in self.moves[m0:] for it in mv.its[-1:]):
             await asyncio.sleep(0.2)
+        drained = time.perf_counter() - drained
         await asyncio.sleep(0.3)
-        return self.figures(rate, n, setup_s, self.moves[m0:], self.lobby_its[l0:],
-                            (w0, w1), cpu_between(cpu0, cpu1), rss, offered, missed, lag,
-                            la_start)
+        pictures = self.bot.pictures
+        row = self.figures(rate, n, setup_s, self.moves[m0:], self.lobby_its[l0:],
+                           (w0, w1), cpu_between(cpu0, cpu1), rss, offered, missed, lag,
+                           la_start)
+        row["variant"] = variant
+        row["drain_s"] = round(drained, 1)
+        row["render_procs_rss_mib"] = round(workers_rss, 1)
+        row["pictures_kept"] = (None if pictures is None
+                                else {"hits": pictures.hits, "misses": pictures.misses})
+        return row
 
     def table_time(self, mv: Move, thread_id: int | None = None) -> None:
         """Fill ``mv.t_table``: the last public write in a thread (or, failing that, the
@@ -721,24 +786,39 @@ class CapacityBench:
     # -- whole run -----------------------------------------------------------------
     async def run(self, rates: tuple[float, ...], warmup: float, window: float,
                   profile: Any = None, profile_rate: float | None = None,
-                  log: Callable[[str], None] = print) -> dict[str, Any]:
-        """Connect, run each rate (ascending), disconnect; the rows and the run's facts."""
+                  log: Callable[[str], None] = print,
+                  variants: tuple[str, ...] = ()) -> dict[str, Any]:
+        """Connect, run each rate (ascending), disconnect; the rows and the run's facts.
+        With ``variants`` (keys of :data:`VARIANTS`) each rate runs once per variant, the
+        order turned around at every other rate (A B, B A, A B ...), so a drift of the
+        machine's load falls on both alike."""
+        from bot.render.pool import shared_pool
+
         rss_before = rss_mb()
         self.sb = await self.world.connect(self.bot)
         self.install()
+        # The pool a variant with workers uses (the bot's own, or the shared one).
+        self.pool = self.bot.render_pool or shared_pool(1, warm=("PIL.Image",
+                                                                   "bot.render.common"))
+        self.split.pids = self.pool.pids
+        await asyncio.to_thread(self.pool.start)  # its start-up outside every window
         rss_connected = rss_mb()
         rows: list[dict[str, Any]] = []
+        plan = [(rate, (variants if i % 2 == 0 else variants[::-1]) or (None,))
+                for i, rate in enumerate(rates)]
         try:
             with self.sb.allow_errors() as errors:
-                for rate in rates:
-                    profiling = profile is not None and rate == profile_rate
-                    row = await self.phase(rate, warmup, window,
-                                           profile if profiling else None)
-                    row["profiled"] = profiling
-                    row["rss_per_game_kib"] = round(
-                        (row["rss_mib"] - rss_connected) * 1024 / max(1, row["games"]), 1)
-                    rows.append(row)
-                    log(f"  rate {rate}/s: {brief(row)}")
+                for rate, order in plan:
+                    for variant in order:
+                        profiling = profile is not None and rate == profile_rate
+                        row = await self.phase(rate, warmup, window,
+                                               profile if profiling else None, variant)
+                        row["profiled"] = profiling
+                        row["rss_per_game_kib"] = round(
+                            (row["rss_mib"] - rss_connected) * 1024 / max(1, row["games"]), 1)
+                        rows.append(row)
+                        log(f"  rate {rate}/s{f' [{variant}]' if variant else ''}: "
+                            f"{brief(row)}")
                 self.stop = True
                 self.arrivals.close()
                 for t in self.tasks:
@@ -758,12 +838,17 @@ class CapacityBench:
             exc = err.exc
             key = f"{type(exc).__name__}: {exc}"[:120] if exc else err.message[:120]
             kinds[key] = kinds.get(key, 0) + 1
+        def best(of: list[dict[str, Any]]) -> float | None:
+            return max((r["offered_per_s"] for r in of if r["p99_ok"]
+                        and r["achieved_per_s"] >= 0.9 * r["offered_per_s"]), default=None)
+
         return {"rates": rows, "rss_before_mib": round(rss_before, 1),
                 "rss_connected_mib": round(rss_connected, 1), "bot_errors": kinds,
                 "driver_errors": dict(sorted(self.errors.items(), key=lambda kv: -kv[1])[:20]),
-                "max_rate_p99_ok": max((r["offered_per_s"] for r in rows if r["p99_ok"]
-                                        and r["achieved_per_s"] >= 0.9 * r["offered_per_s"]),
-                                       default=None)}
+                "variants": list(variants),
+                "max_rate_p99_ok": best(rows),
+                "max_rate_p99_ok_by_variant": {v: best([r for r in rows if r["variant"] == v])
+                                               for v in variants}}
 
 
 def brief(row: dict[str, Any]) -> str:
@@ -772,7 +857,8 @@ def brief(row: dict[str, Any]) -> str:
     cpu = row["cpu_ms_per_move"]
     return (f"{row['games']} games, achieved {row['achieved_per_s']}/s, click->table p50 "
             f"{c['p50_ms']} p99 {c['p99_ms']} ms, late {row['late_acks']}, missed "
-            f"{row['arrivals_missed']}, CPU/move bot {cpu['bot']} sandbox {cpu['sandbox']} "
+            f"{row['arrivals_missed']}, CPU/move bot {cpu['bot']} (render thread "
+            f"{cpu['render_thread']}, procs {cpu['render_procs']}) sandbox {cpu['sandbox']} "
             f"bench {cpu['bench']} loop {cpu['loop']} ms, RSS {row['rss_mib']} MiB, "
             f"load {row['loadavg_end']}")
 
@@ -780,15 +866,20 @@ def brief(row: dict[str, Any]) -> str:
 async def bench_capacity(rates: tuple[float, ...] = RATES, warmup: float = 5.0,
                          window: float = 25.0, profile: Any = None,
                          profile_rate: float | None = None,
-                         log: Callable[[str], None] = print) -> dict[str, Any]:
+                         log: Callable[[str], None] = print,
+                         variants: tuple[str, ...] = ()) -> dict[str, Any]:
     """Run the open-loop capacity bench (see the module doc) at each offered rate
     (moves/s, ascending): ``warmup`` s then a ``window`` s measured, per rate. ``profile``
     (start()/stop()) runs around the phase at ``profile_rate``. Returns
-    ``{"rates": [row...], "max_rate_p99_ok", ...}``."""
+    ``{"rates": [row...], "max_rate_p99_ok", ...}``. ``variants``: see
+    :meth:`CapacityBench.run` (unknown names raise ``KeyError`` before anything runs)."""
+    unknown = [v for v in variants if v not in VARIANTS]
+    if unknown:
+        raise KeyError(f"unknown variants {unknown}; known: {sorted(VARIANTS)}")
     with tempfile.TemporaryDirectory(prefix="herdcap-") as tmp:
         bench = CapacityBench(Path(tmp))
         return await bench.run(tuple(sorted(rates)), warmup, window, profile, profile_rate,
-                               log)
+                               log, variants)
 
 
 def area(path: str) -> str:

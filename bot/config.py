@@ -73,6 +73,9 @@ class Settings(BaseSettings):
             each ``0 <= id < shard_count``; needs ``shard_count``); ``None``: all of them.
             Serving only some needs other processes on the same PostgreSQL database, so
             a SQLite ``HERDBOT_DATABASE`` refuses it (:data:`SQLITE_SHARDS`).
+        render_processes: ``HERDBOT_RENDER_PROCESSES``: worker processes that draw the
+            table pictures (0-8; default 1, so a second core draws while the bot answers;
+            0 draws them in the bot's render thread).
     """
 
     discord_token: SecretStr | None = Field(default=None, validation_alias="DISCORD_TOKEN")
@@ -89,6 +92,7 @@ class Settings(BaseSettings):
     discord_api_url: str | None = None
     shard_count: int | None = Field(default=None, ge=1, le=MAX_SHARDS)
     shard_ids: Annotated[list[int] | None, NoDecode] = None
+    render_processes: int = Field(default=1, ge=0, le=8)
 
     model_config = SettingsConfigDict(
         env_file=".env",

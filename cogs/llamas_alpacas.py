@@ -17,6 +17,7 @@ import discord
 from bot.discord.game_cog import GameCog, Table
 from bot.present.llamas_alpacas import LlamasAlpacasPresenter, highlight_of
 from bot.render.llamas_alpacas import board_picture, render_table, warm_up
+from bot.render.pool import Job
 from bot.runtime import Update, UpdateKind
 from bot.store import SeatRecord
 
@@ -46,10 +47,10 @@ class LlamasAlpacasCog(GameCog):
         await self.bot.render(warm_up)
         await self.example_image()
 
-    def render(self, table: Table) -> bytes:
+    def picture(self, table: Table) -> Job:
         """The table picture (row and every board) from the spectator view."""
-        return render_table(table.view(None), names=table.plain_names,
-                            highlight=self._highlight.get(table.record.id))
+        return Job(render_table, (table.view(None),),
+                   {"names": table.plain_names, "highlight": self._highlight.get(table.record.id)})
 
     async def on_update(self, update: Update, interaction: discord.Interaction | None = None) -> None:
         """Remember where the update's cards landed and what scored (outlined in gold on

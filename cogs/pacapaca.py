@@ -41,6 +41,7 @@ from bot.games.pacapaca.models import PacapacaView
 from bot.present import pacapaca as present
 from bot.present.pacapaca import Draft, PacapacaPresenter
 from bot.render.pacapaca import alpaca_picture, render_cards, render_final, render_table
+from bot.render.pool import Job
 from bot.runtime import GameError
 from bot.store import SeatRecord
 
@@ -82,9 +83,9 @@ class PacapacaCog(SidePanelCog):
             return
         await super().post_table(table, events, interaction, fresh=fresh)
 
-    def render(self, table: Table) -> bytes:
+    def picture(self, table: Table) -> Job:
         """The public table picture (spectator view; the final picture once over)."""
-        return render_table(table.view(None), names=table.plain_names)
+        return Job(render_table, (table.view(None),), {"names": table.plain_names})
 
     def build_example(self) -> bytes:
         """The presenter's example table for /rules (three alpacas after a few turns)."""

@@ -32,6 +32,7 @@ from bot.games.unleashed.cards import catalog
 from bot.games.unleashed.models import Pass, Respond
 from bot.present.base import Seen, TableModel
 from bot.present.unleashed import TYPE_WORDS, UnleashedPresenter, card_line, pile_line, short
+from bot.render.pool import Job
 from bot.render.unleashed import hand_picture, render_card, render_table
 from bot.runtime import GameError, Update, UpdateKind
 from bot.store import SeatRecord
@@ -120,9 +121,9 @@ class UnleashedCog(GameCog):
             table.models[seat] = model
         return model
 
-    def render(self, table: Table) -> bytes:
+    def picture(self, table: Table) -> Job:
         """The public table picture (spectator view)."""
-        return render_table(table.view(None), names=table.plain_names)
+        return Job(render_table, (table.view(None),), {"names": table.plain_names})
 
     def table_items(self, table: Table) -> list[discord.ui.Item[Any]]:
         """Respond and Pass during a reaction window; else the presenter's (set-up)."""

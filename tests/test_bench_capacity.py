@@ -83,3 +83,27 @@ async def test_a_short_run_drives_the_three_real_games_without_errors(monkeypatc
     assert row["click_to_table"]["n"] == row["moves"]
     assert row["cpu_ms_per_move"]["bot"] > 0
     assert logged[0].startswith("  rate 2.0/s: 24 games, achieved ")
+
+
+@pytest.mark.filterwarnings("ignore::ResourceWarning")
+async def test_variants_alternate_per_rate_and_switch_how_tables_are_drawn(monkeypatch):
+    monkeypatch.setattr(capacity, "GAMES_PER_RATE", 6.0)
+    logged: list[str] = []
+    out = await bench_capacity((2.0, 1.0), warmup=0.5, window=2.0, log=logged.append,
+                               variants=("thread", "process"))
+    rows = out["rates"]
+    assert [(r["offered_per_s"], r["variant"]) for r in rows] == [
+        (1.0, "thread"), (1.0, "process"), (2.0, "process"), (2.0, "thread")]
+    assert [r["pictures_kept"] is None for r in rows] == [True, False, False, True]
+    assert all(r["render_procs_rss_mib"] > 0 for r in rows)
+    thread_rows = [r for r in rows if r["variant"] == "thread"]
+    assert [r["cpu_ms_per_move"]["render_procs"] for r in thread_rows] == [0.0, 0.0]
+    assert out["bot_errors"] == {} and out["driver_errors"] == {}
+    assert sorted(out["max_rate_p99_ok_by_variant"]) == ["process", "thread"]
+    assert logged[0].startswith("  rate 1.0/s [thread]: 6 games, achieved ")
+
+
+async def test_an_unknown_variant_is_refused_before_anything_runs():
+    with pytest.raises(KeyError, match="unknown variants \\['gpu'\\]; known: "
+                                       "\\['process', 'process-nokeep', 'thread', 'thread\\+keep'\\]"):
+        await bench_capacity((1.0,), variants=("thread", "gpu"))

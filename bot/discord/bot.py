@@ -12,6 +12,7 @@ import functools
 import logging
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 import discord
@@ -25,6 +26,7 @@ from bot.discord.notify import Notifier
 from bot.discord.publisher import Publisher
 from bot.discord.replies import defer, defer_command, quoted, send_error
 from bot.games.registry import Registry
+from bot.render.pool import Job, PictureCache, RenderPool, forget_pool, shared_pool
 from bot.runtime import Clock, GameError, GameService, Update
 from bot.store import STORE_FAILURES, GameRecord, SeatRecord, Store, UnreadableRow
 
@@ -32,6 +34,10 @@ if TYPE_CHECKING:
     from bot.discord.game_cog import GameCog
 
 log = logging.getLogger(__name__)
+
+#: Table pictures kept by their inputs (:meth:`HerdBot.draw`; about 50 KB each).
+PICTURES_KEPT = 64
+
 T = TypeVar("T")
 
 # herdbot never joins voice: silence discord.py's start-up warnings about voice libraries.
@@ -177,6 +183,13 @@ class HerdBot(commands.AutoShardedBot):
         #: are cached and shared, and FreeType must not be used from two threads at once.
         self.render_executor = ThreadPoolExecutor(max_workers=1,
                                                   thread_name_prefix="herdbot-render")
+        #: Table pictures (:meth:`draw`) are drawn in worker processes when
+        #: ``HERDBOT_RENDER_PROCESSES`` > 0 (shared by the bots of this process), and the
+        #: last ones kept by their inputs, so an unchanged table is not drawn again.
+        procs = self.settings.render_processes
+        self.render_pool: RenderPool | None = (
+            shared_pool(procs, warm=("PIL.Image", "bot.render.common")) if procs else None)
+        self.pictures: PictureCache | None = PictureCache(PICTURES_KEPT)
         self.store = await Store.open(self.settings.database_path, clock=self.clock.now)
         self.service = GameService(self.store, self.registry, clock=self.clock,
                                    archive_after_s=self.settings.archive_after_s)
@@ -218,6 +231,42 @@ class HerdBot(commands.AutoShardedBot):
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self.render_executor,
                                           functools.partial(func, *args, **kwargs))
+
+    async def draw(self, job: Job) -> bytes:
+        """PNG bytes of ``job`` (a table picture): the kept picture if one with the same
+        inputs was drawn lately, else drawn in a render worker process, else (no pool, the
+        pool failed, or inputs that cannot be pickled) in the render thread. A failure of the
+        pool is one log line and the picture is drawn in the thread: no table is lost. Errors
+        of the renderer itself are raised (from the thread)."""
+        cache, pool = self.pictures, self.render_pool
+        try:
+            key: bytes | None = job.key()
+        except Exception as exc:  # inputs a worker cannot receive: drawn here, not kept
+            log.warning("a %s picture cannot be sent to a render process (%s: %s); drawing "
+                        "it in the render thread", job.func.__module__, type(exc).__name__, exc)
+            key = None
+        if key is not None and cache is not None:
+            png = cache.get(key)
+            if png is not None:
+                return png
+        data: bytes | None = None
+        if key is not None and pool is not None:
+            try:
+                data = await asyncio.wrap_future(pool.submit(key))
+            except BrokenProcessPool as exc:
+                log.error("the render process pool broke (%s); pictures are drawn in the "
+                          "render thread from now on", exc or "a worker died")
+                forget_pool(pool)
+                self.render_pool = None
+            except Exception as exc:
+                log.warning("drawing a %s picture in a render process failed (%s: %s); "
+                            "drawing it in the render thread", job.func.__module__,
+                            type(exc).__name__, exc)
+        if data is None:
+            data = await self.render(job.run)
+        if key is not None and cache is not None:
+            cache.put(key, data)
+        return data
 
     async def close(self) -> None:
         service = getattr(self, "service", None)

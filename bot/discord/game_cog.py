@@ -31,6 +31,7 @@ from bot.games.base import Action, Event, Pending, Result, State
 from bot.games.registry import GameSpec
 from bot.present import base as present
 from bot.present.base import Presenter, Seen, TableModel
+from bot.render.pool import Job
 from bot.runtime import GameError, Update, UpdateKind
 from bot.store import STORE_FAILURES, GameRecord, SeatRecord
 
@@ -218,9 +219,20 @@ class GameCog(commands.Cog):
 
     # -- hooks for subclasses ----------------------------------------------------------
 
+    def picture(self, table: Table) -> Job | None:
+        """The public table picture as a :class:`~bot.render.pool.Job` (a renderer and its
+        picklable inputs, e.g. the spectator view and the names), drawn by the bot in a
+        render process and kept by its inputs; ``None``: :meth:`render` draws it in the
+        render thread instead."""
+        return None
+
     def render(self, table: Table) -> bytes:
-        """PNG bytes of the public table (runs in a worker thread)."""
-        raise NotImplementedError
+        """PNG bytes of the public table (runs in a worker thread): the :meth:`picture`
+        job drawn here. Raises ``NotImplementedError`` for a game with neither."""
+        job = self.picture(table)
+        if job is None:
+            raise NotImplementedError
+        return job.run()
 
     def build_example(self) -> bytes | None:
         """PNG bytes of an example table for ``/rules`` (seeded; runs in a worker thread),
@@ -494,8 +506,11 @@ class GameCog(commands.Cog):
         return Table(record, seats, spec, state)
 
     async def render_file(self, table: Table, filename: str = "table.png") -> discord.File:
-        """Render the table in a worker thread and wrap it as an attachment."""
-        data = await self.bot.render(self.render, table)
+        """Draw the table (its :meth:`picture` through the bot's render processes and kept
+        pictures, else :meth:`render` in the render thread) and wrap it as an attachment."""
+        job = self.picture(table)
+        data = (await self.bot.render(self.render, table) if job is None
+                else await self.bot.draw(job))
         return discord.File(io.BytesIO(data), filename=filename)
 
     def table_view(self, table: Table) -> discord.ui.View:

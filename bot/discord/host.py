@@ -17,6 +17,7 @@ from discord.ext import commands
 
 from bot.config import Settings
 from bot.games.registry import Registry
+from bot.render.pool import Job
 from bot.runtime import GameService, Update
 from bot.store import GameRecord, Store
 
@@ -72,6 +73,11 @@ class Host(Protocol):
 
     async def render(self, func: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
         """Run a Pillow function in the render thread."""
+        ...
+
+    async def draw(self, job: Job) -> bytes:
+        """PNG bytes of a table picture: kept, or drawn in a render process, or in the
+        render thread."""
         ...
 
     def get_channel(self, id: int, /) -> Any:

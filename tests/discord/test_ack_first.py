@@ -40,6 +40,7 @@ class EarlyWork:
             if inspect.iscoroutinefunction(method):
                 setattr(store, name, self._wrap(f"store.{name}", method))
         bot.render = self._wrap("render", bot.render)
+        bot.draw = self._wrap("draw", bot.draw)  # table pictures (render process)
 
     def _wrap(self, what: str, call: Any) -> Any:
         async def wrapped(*args: Any, **kwargs: Any) -> Any:

@@ -1,0 +1,173 @@
+"""Drawing pictures off the bot's process, and not drawing the same picture twice.
+
+A :class:`Job` is one picture to draw: a module-level renderer and its picklable inputs
+(a view, display names, highlights). Its :meth:`Job.key` is the pickle of those inputs,
+so two jobs with the same key draw the same pixels (renderers are pure functions of their
+inputs). :class:`PictureCache` keeps the last pictures by that key; :class:`RenderPool`
+draws in worker processes (a second core draws while the bot's event loop runs, without
+sharing its GIL). Nothing here knows a game or Discord.
+"""
+
+from __future__ import annotations
+
+import io
+import multiprocessing
+import os
+import pickle
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Job:
+    """One picture: ``func(*args, **kwargs)`` returns its PNG bytes. ``func`` must be a
+    module-level function and the arguments picklable (they cross to a worker process)."""
+
+    func: Callable[..., bytes]
+    args: tuple[Any, ...] = ()
+    kwargs: dict[str, Any] = field(default_factory=dict)
+
+    def run(self) -> bytes:
+        """Draw it here, in the calling thread; returns PNG bytes."""
+        return self.func(*self.args, **self.kwargs)
+
+    def key(self) -> bytes:
+        """The job as bytes (the renderer's name and its pickled inputs): equal keys mean
+        equal inputs, so the same picture. Raises ``pickle.PicklingError`` (or
+        ``TypeError``/``AttributeError``) for inputs that cannot be pickled.
+
+        Pickled without the memo (``fast``): with it, an object met twice is written the
+        second time as a back-reference, so equal inputs made of shared or of separate
+        objects (an interned string, a name dict reused) would give different bytes."""
+        buf = io.BytesIO()
+        pickler = pickle.Pickler(buf, protocol=pickle.HIGHEST_PROTOCOL)
+        pickler.fast = True  # no memo: the bytes depend on the values only
+        pickler.dump((self.func, self.args, self.kwargs))
+        return buf.getvalue()
+
+
+def draw_pickled(key: bytes) -> bytes:
+    """Draw the job pickled in ``key`` (:meth:`Job.key`); runs in a worker process."""
+    func, args, kwargs = pickle.loads(key)
+    return func(*args, **kwargs)  # type: ignore[no-any-return]
+
+
+def _warm_worker(modules: tuple[str, ...], parent: int | None = None) -> None:
+    """Worker start-up: import ``modules`` (Pillow, renderers) before the first job; with
+    ``parent`` (the bot's process id), end this worker within a second of the bot's end,
+    however the bot ended (a killed bot does not shut its pool down)."""
+    import importlib
+
+    for name in modules:
+        importlib.import_module(name)
+    if parent is not None:
+        threading.Thread(target=_orphan_watch, args=(parent,), daemon=True,
+                         name="herdbot-render-watch").start()
+
+
+def _orphan_watch(parent: int) -> None:
+    """Exit this process once its parent ``parent`` is gone (re-parented to another)."""
+    while os.getppid() == parent:
+        time.sleep(1.0)
+    os._exit(0)
+
+
+class PictureCache:
+    """The last ``size`` pictures drawn, by :meth:`Job.key` (least recently used first
+    out). ``hits`` and ``misses`` count lookups."""
+
+    def __init__(self, size: int = 64) -> None:
+        self.size = size
+        self._png: OrderedDict[bytes, bytes] = OrderedDict()
+        self.hits = 0
+        self.misses = 0
+
+    def get(self, key: bytes) -> bytes | None:
+        """The PNG bytes drawn for ``key``, or ``None`` (counted as a miss)."""
+        png = self._png.get(key)
+        if png is None:
+            self.misses += 1
+            return None
+        self.hits += 1
+        self._png.move_to_end(key)
+        return png
+
+    def put(self, key: bytes, png: bytes) -> None:
+        """Remember ``png`` for ``key``, forgetting the oldest picture past ``size``."""
+        self._png[key] = png
+        self._png.move_to_end(key)
+        while len(self._png) > self.size:
+            self._png.popitem(last=False)
+
+    def __len__(self) -> int:
+        return len(self._png)
+
+
+class RenderPool:
+    """``workers`` worker processes (started with ``spawn``: a clean interpreter, no
+    copied threads or sockets) that draw :class:`Job` keys. Workers start on the first
+    :meth:`submit` and import ``warm`` (module names) first."""
+
+    def __init__(self, workers: int = 1, warm: tuple[str, ...] = ()) -> None:
+        if workers < 1:
+            raise ValueError("a render pool needs at least one worker")
+        self.workers = workers
+        self.warm = warm
+        self._executor: ProcessPoolExecutor | None = None
+
+    def _pool(self) -> ProcessPoolExecutor:
+        if self._executor is None:
+            self._executor = ProcessPoolExecutor(
+                max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"),
+                initializer=_warm_worker, initargs=(self.warm, os.getpid()))
+        return self._executor
+
+    def submit(self, key: bytes) -> Future[bytes]:
+        """Draw the job pickled in ``key`` in a worker; its future gives the PNG bytes, or
+        raises the renderer's error, or ``BrokenProcessPool`` if a worker died."""
+        return self._pool().submit(draw_pickled, key)
+
+    def start(self, timeout: float = 120.0) -> None:
+        """Start the workers now and wait (up to ``timeout`` s) until one has run a job,
+        instead of on the first picture. Raises ``TimeoutError`` or ``BrokenProcessPool``."""
+        self._pool().submit(_warm_worker, ()).result(timeout=timeout)
+
+    def pids(self) -> list[int]:
+        """Process ids of the workers running now (for CPU and memory accounting)."""
+        if self._executor is None:
+            return []
+        procs = getattr(self._executor, "_processes", None) or {}
+        return list(procs)
+
+    def shutdown(self) -> None:
+        """Stop the workers (queued jobs are cancelled); a later :meth:`submit` starts new
+        ones."""
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None
+
+
+#: One pool per process, shared by every bot in it (tests start many bots; a worker costs
+#: an interpreter start): worker count -> pool.
+_shared: dict[int, RenderPool] = {}
+
+
+def shared_pool(workers: int, warm: tuple[str, ...] = ()) -> RenderPool:
+    """This process's pool of ``workers`` workers (made on first use)."""
+    pool = _shared.get(workers)
+    if pool is None:
+        pool = _shared[workers] = RenderPool(workers, warm)
+    return pool
+
+
+def forget_pool(pool: RenderPool) -> None:
+    """Shut ``pool`` down and drop it from the shared pools (after it broke)."""
+    pool.shutdown()
+    for n, p in list(_shared.items()):
+        if p is pool:
+            del _shared[n]
