@@ -252,7 +252,7 @@ async def _dm_click_reaches_shard_0(hub: LocalDiscord, view: ProcessView, channe
     thread = world.channel(record.thread_id)
     table = [m for m in thread.all_messages if m.components and not m.ephemeral][-1]
     dm = dm_with_buttons(world, member, table)
-    draw = next(b for b in dm.buttons() if b["custom_id"].endswith(":draw"))
+    draw = next(b for b in dm.buttons() if b["label"] == "Draw 2")
     click = await member.click(dm, draw["custom_id"])
     assert click.responded and not click.failed
     shard0 = next(s for s in hub.sessions.values() if (s.shard_id, s.shard_count) == (0, 2))
