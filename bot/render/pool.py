@@ -119,6 +119,11 @@ class RenderPool:
         self.workers = workers
         self.warm = warm
         self._executor: ProcessPoolExecutor | None = None
+        #: Jobs submitted and not finished yet (the sandbox waits for them to settle).
+        self.in_flight = 0
+
+    def _done(self, _future: Future[bytes]) -> None:
+        self.in_flight -= 1
 
     def _pool(self) -> ProcessPoolExecutor:
         if self._executor is None:
@@ -130,7 +135,10 @@ class RenderPool:
     def submit(self, key: bytes) -> Future[bytes]:
         """Draw the job pickled in ``key`` in a worker; its future gives the PNG bytes, or
         raises the renderer's error, or ``BrokenProcessPool`` if a worker died."""
-        return self._pool().submit(draw_pickled, key)
+        future = self._pool().submit(draw_pickled, key)
+        self.in_flight += 1
+        future.add_done_callback(self._done)
+        return future
 
     def start(self, timeout: float = 120.0) -> None:
         """Start the workers now and wait (up to ``timeout`` s) until one has run a job,

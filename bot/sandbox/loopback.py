@@ -610,11 +610,16 @@ class _Service:
         from bot.runtime import GameService
 
         self._service = GameService(store, registry)
+        self.registry = registry
         self.timers = timers
 
     async def load(self, game_id: int) -> Any:
         """Record, seats, spec and state of game ``game_id`` as the bot last stored them."""
         return await self._service.load(game_id)
+
+    async def get(self, game_id: int) -> Any:
+        """The stored record of game ``game_id``."""
+        return await self._service.get(game_id)
 
 
 class _RealClock:
@@ -638,6 +643,7 @@ class ProcessView:
         self.store = store
         self.clock = _RealClock()
         self.service = _Service(store, builtin_games(), _WaitingTimers(hub, timer_wait))
+        self._cogs: dict[str, Any] = {}
 
     @classmethod
     async def open(cls, database: Any, hub: LocalDiscord, timer_wait: float = 1.0
@@ -650,10 +656,29 @@ class ProcessView:
     async def close(self) -> None:
         await self.store.close()
 
+    def game_cog(self, kind: str) -> Any:
+        """An instance of game ``kind``'s cog class reading through this view (not
+        loaded in any bot): what the UI drivers decode components with
+        (``load_table``, ``model``). ``None`` for a game without a cog."""
+        import importlib
+
+        from bot.discord.game_cog import GameCog
+
+        if kind not in self._cogs:
+            spec = self.service.registry.get(kind)
+            module = importlib.import_module(spec.cog) if spec and spec.cog else None
+            found = [c for c in vars(module).values() if isinstance(c, type)
+                     and issubclass(c, GameCog) and getattr(c, "kind", None) == kind
+                     ] if module else []
+            self._cogs[kind] = found[0](self) if found else None  # type: ignore[arg-type]  # reads only service
+        return self._cogs[kind]
+
 
 #: Settings every test bot gets unless a test overrides them: the shortest reaction window
-#: (Llamas Unleashed), no turn timer (tests do not wait 24 h).
-BOT_ENV = {"HERDBOT_REACTION_WINDOW_S": "5", "HERDBOT_LOG_LEVEL": "INFO"}
+#: (Llamas Unleashed), no turn timer (tests do not wait 24 h), and pictures drawn in the
+#: bot's own render thread: settling watches the bot's process, not a render worker's.
+BOT_ENV = {"HERDBOT_REACTION_WINDOW_S": "5", "HERDBOT_LOG_LEVEL": "INFO",
+           "HERDBOT_RENDER_PROCESSES": "0"}
 
 
 def clean_environ() -> dict[str, str]:

@@ -439,7 +439,7 @@ class Sandbox:
                 new_sig = tuple((id(t), id(getattr(t, "_fut_waiter", None))) for t in busy)
                 if new_sig != sig:
                     sig, still_since = new_sig, now
-                elif now - still_since > self.idle_grace and all(
+                elif now - still_since > self.idle_grace and not self._drawing() and all(
                         getattr(t, "_fut_waiter", None) is not None for t in busy):
                     break  # blocked on futures nothing is completing: waiting for input
                 if now > deadline:
@@ -451,6 +451,12 @@ class Sandbox:
                 self._settling.discard(me)
         self._check_finished()
         self._raise_errors()
+
+    def _drawing(self) -> bool:
+        """True while the bot's render process draws a picture a task waits for (a
+        worker's first picture includes starting it, seconds on a loaded machine)."""
+        pool = getattr(self.bot, "render_pool", None)
+        return bool(getattr(pool, "in_flight", 0))
 
     def _others_ready(self, ready: Any) -> bool:
         """True when the loop has runnable callbacks other than settling tasks' wakeups."""

@@ -37,16 +37,20 @@ SHARDS_ENV = {"HERDBOT_SHARD_COUNT": "2", "HERDBOT_ARCHIVE_AFTER_S": str(ARCHIVE
 _MOVE = re.compile(r"^Move (\d+)$")
 
 
+def moves_on(msg: Any) -> int:
+    """The highest "Move N" in the footers of ``msg``'s embeds, 0 when none."""
+    best = 0
+    for embed in msg.embeds:
+        m = _MOVE.match((embed.get("footer") or {}).get("text") or "")
+        if m:
+            best = max(best, int(m.group(1)))
+    return best
+
+
 def shown_moves(world: Any, thread_id: int) -> int:
     """The highest "Move N" a table in the game's thread showed (the bot acknowledged the
     game at version N to everyone), 0 when none."""
-    best = 0
-    for msg in world.channel(thread_id).all_messages:
-        for embed in msg.embeds:
-            m = _MOVE.match((embed.get("footer") or {}).get("text") or "")
-            if m:
-                best = max(best, int(m.group(1)))
-    return best
+    return max((moves_on(msg) for msg in world.channel(thread_id).all_messages), default=0)
 
 
 async def open_game(hub: LocalDiscord, view: ProcessView, channel: Any, kind: str,
@@ -263,4 +267,6 @@ async def _dm_click_reaches_shard_0(hub: LocalDiscord, view: ProcessView, channe
     record = await view.store.get_game(gid)
     assert record.version == 1
     assert [a.action["type"] for a in await view.store.actions(gid)] == ["draw2"]
-    assert shown_moves(world, thread.id) == 1  # the thread shows the move
+    # A step inside a turn is shown by editing the clicked message in place (here the DM
+    # copy); the thread's table follows when the turn moves on.
+    assert max(shown_moves(world, thread.id), moves_on(world.messages.get(dm.id, dm))) == 1

@@ -5,6 +5,7 @@ cache forgets the least recently used picture, and a renderer's error comes back
 from __future__ import annotations
 
 import random
+import time
 
 import pytest
 
@@ -61,8 +62,16 @@ def test_a_worker_process_draws_the_same_bytes_as_the_thread():
     pool = RenderPool(1, warm=("PIL.Image",))
     try:
         jobs = [job(s) for s in states(3)]
-        drawn = [pool.submit(j.key()).result(timeout=120) for j in jobs]
+        futures = [pool.submit(j.key()) for j in jobs]
+        # The worker is still starting (a fresh interpreter): none can have finished.
+        assert pool.in_flight == 3  # the sandbox's settle waits while this is not 0
+        drawn = [f.result(timeout=120) for f in futures]
         assert drawn == [j.run() for j in jobs]
+        for _ in range(100):  # done callbacks run just after the results are set
+            if pool.in_flight == 0:
+                break
+            time.sleep(0.01)
+        assert pool.in_flight == 0
         assert len(pool.pids()) == 1
         with pytest.raises(ValueError, match="^no picture today$"):
             pool.submit(Job(broken_renderer, (None,)).key()).result(timeout=60)
