@@ -22,13 +22,14 @@ choice unless beaten by a margin, did worse in 100-game trials: see bench/README
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from itertools import combinations
 from typing import Any, cast
 
-from bot.ai.pacapaca import deal_gains, heuristic_policy, kept_length
+from bot.ai.pacapaca import deal_gains, draw_value, heuristic_policy, kept_length, pile_value
 from bot.ai.pacapaca import evaluate as projected
 from bot.ai.search import Budget, ismcts, squash
 from bot.games.base import Action, Pending, Result
@@ -196,18 +197,110 @@ class _Game:
 
 GAME = _Game()
 
+#: Playouts model the other seats' turns (draw or take the pile) by the Normal rule
+#: itself, through their view of the sample (:data:`MODEL_OTHERS`).
+MODEL_OTHERS = True
+
+
+class _ModelGame:
+    """Playouts for the seat ``me``: its own turns by :func:`rollout`, the other seats'
+    turn choices by the Normal heuristic (what a Normal seat does; a Hard seat's pile
+    poisoning pays only if the model takes the pile when Normal would)."""
+
+    evaluate = staticmethod(evaluate)
+
+    def __init__(self, me: str) -> None:
+        self.me = me
+
+    def rollout(self, state: PacapacaState, seat: str, legal: Sequence[Action],
+                rng: random.Random) -> Action:
+        if seat != self.me and state.phase == "turn" and len(legal) > 1:
+            return normal_turn(state, seat, legal)
+        return rollout(state, seat, legal, rng)
+
+
+def _kinds() -> tuple[tuple[str, int, int, bool], ...]:
+    """(kind, copies, first card id, is a baby) of every kind."""
+    return tuple((k.kind, k.count, k.first_id, k.group == "baby") for k in catalog().kinds)
+
+
+_KINDS = _kinds()
+_KIND_OF = kind_table()
+
+
+@lru_cache(maxsize=65536)
+def _kind_gains(mine: tuple[int, ...], others: tuple[int, ...], hope: float
+                ) -> tuple[float, ...]:
+    """Per kind of :data:`_KINDS`: what one more card of it adds to ``mine``'s value."""
+    base = _value(mine, others, hope)
+    return tuple(_value(tuple(sorted((*mine, first))), others, hope) - base
+                 for _, _, first, _ in _KINDS)
+
+
+def normal_turn(state: PacapacaState, seat: str, legal: Sequence[Action]) -> Action:
+    """The Normal heuristic's draw-or-pile choice (``bot.ai.pacapaca._turn``:
+    ``draw_value`` against ``pile_value``, drawing on a tie) computed on a sampled state
+    for ``seat`` from what that seat knows (its alpaca, the public ones, its own discards
+    in the pile); it never opens a negotiation (Normal seldom does). For playouts."""
+    mine = _cards(state.alpacas[seat])
+    others = tuple(sorted(_length(_cards(a)) for s, a in state.alpacas.items() if s != seat))
+    hope = round(_hope(state), 2)
+    gains = _kind_gains(mine, others, hope)
+    seen = [c for a in state.alpacas.values() for c in (*a.neck, *a.babies)]
+    own = [pc.card for pc in state.pile if pc.by == seat]
+    seen_kinds = Counter(_KIND_OF[c] for c in (*seen, *own))
+    w = [(k[1] - seen_kinds[k[0]]) if (state.babies or not k[3]) else 0 for k in _KINDS]
+    total = sum(x for x in w if x > 0)
+    options: list[tuple[float, Action]] = []
+    for a in legal:
+        if isinstance(a, Draw2):
+            ev = 0.0
+            if total == 1:
+                ev = next(g for g, x in zip(gains, w, strict=True) if x > 0)
+            elif total:
+                for i, wi in enumerate(w):
+                    if wi <= 0:
+                        continue
+                    for j, wj in enumerate(w):
+                        pb = wj - (1 if i == j else 0)
+                        if pb > 0:
+                            ev += wi * pb * max(gains[i], gains[j])
+                ev /= total * (total - 1)
+            options.append((ev, a))
+        elif isinstance(a, TakePile):
+            gain = _value(tuple(sorted((*mine, *own))), others, hope) - _value(mine, others, hope)
+            unknown = len(state.pile) - len(own)
+            if unknown and total:
+                avg = sum(x * g for x, g in zip(w, gains, strict=True) if x > 0) / total
+                gain += unknown * avg * 0.9
+            options.append((gain, a))
+        elif isinstance(a, Pass):
+            options.append((0.0, a))
+    if not options:
+        return legal[0]
+    return max(options, key=lambda o: o[0])[1]
+
+
+def _game(me: str) -> Any:
+    return _ModelGame(me) if MODEL_OTHERS else GAME
+
 
 def _candidates(view: PacapacaView, legal: Sequence[Action], rng: random.Random) -> list[Action]:
     """The Normal heuristic's choice first (it wins ties), then every other action but
-    ``Propose``."""
+    ``Propose`` and ``StartNegotiation`` (the Hard seat opens a negotiation only for a
+    planned deal, :class:`Plan`, or when Normal would)."""
     pick = heuristic_policy(view, legal, random.Random(rng.random()))
-    return [pick, *(a for a in legal if not isinstance(a, Propose) and a != pick)]
+    return [pick, *(a for a in legal if not isinstance(a, (Propose, StartNegotiation))
+                    and a != pick)]
 
 
 #: Deals searched per decision (the best by :func:`offers`' rank, all partners together).
 MAX_PLANS = 4
 #: ... and at most this many with one partner.
 PLANS_PER_PARTNER = 2
+#: A deal is searched only when its rank beats drawing / taking the pile by this much
+#: (without it the search traded 2.4 turns a game away at 4 players and won 1.5/30).
+PLAN_EDGE = 1.0
 #: Paired rounds at least, whatever the number of candidates (``BUDGET.iterations`` is the
 #: total otherwise).
 MIN_ROUNDS = 10
@@ -272,9 +365,15 @@ def offers(view: PacapacaView, me: str, partner: str
 
 
 def _plans(view: PacapacaView, me: str, partners: Sequence[str], open_: bool) -> list[Plan]:
+    """The deals worth searching: ranked above what drawing or taking the pile is worth
+    to ``me`` (Normal's estimates) by more than :data:`PLAN_EDGE` (a deal ends the turn:
+    it costs the draw)."""
+    floor = max(draw_value(view, me), pile_value(view, me) if view.pile_size else -99.0)
+    floor += PLAN_EDGE
     ranked = []
     for p in partners:
-        ranked += [(r, p, g, t) for r, g, t in offers(view, me, p)[:PLANS_PER_PARTNER]]
+        ranked += [(r, p, g, t) for r, g, t in offers(view, me, p)[:PLANS_PER_PARTNER]
+                   if r > floor]
     ranked.sort(key=lambda o: (-o[0], o[1], o[2], o[3]))
     return [Plan(p, g, t, open_) for _, p, g, t in ranked[:MAX_PLANS]]
 
@@ -315,7 +414,7 @@ def _search(view: PacapacaView, legal: Sequence[Action], rng: random.Random,
         budget = replace(budget, iterations=len(arms) * MIN_ROUNDS)
     me = view.viewer
     assert me is not None
-    return ismcts(cast(Any, PLAN_ENGINE), GAME, lambda r: determinize(view, r), me, legal,
+    return ismcts(cast(Any, PLAN_ENGINE), _game(me), lambda r: determinize(view, r), me, legal,
                   rng, budget, arms)
 
 
@@ -340,8 +439,7 @@ def hard_policy(view: PacapacaView, legal: Sequence[Action], rng: random.Random)
         partners = [a.partner for a in legal if isinstance(a, StartNegotiation)]
         plans = _plans(view, me, partners, True) if partners else []
         if plans:
-            arms = [base[0], *(a for a in base[1:] if not isinstance(a, StartNegotiation)),
-                    *plans]
+            arms = [*base, *plans]
             pick = _search(view, legal, rng, arms)
             return StartNegotiation(partner=pick.partner) if isinstance(pick, Plan) else pick
     elif view.phase == "negotiation" and neg is not None and neg.active == me:
@@ -354,4 +452,5 @@ def hard_policy(view: PacapacaView, legal: Sequence[Action], rng: random.Random)
             if plans:
                 pick = plans[0] if len(plans) == 1 else _search(view, legal, rng, plans)
                 return Propose(give=list(pick.give), get=list(pick.get))
-    return ismcts(ENGINE, GAME, lambda r: determinize(view, r), me, legal, rng, BUDGET, base)
+    return ismcts(ENGINE, _game(me), lambda r: determinize(view, r), me, legal, rng, BUDGET,
+                  base)

@@ -13,6 +13,7 @@ from bot.ai import llamas_alpacas_hard, pacapaca_hard, unleashed_hard
 from bot.ai.search import Budget, ismcts, squash
 from bot.app import builtin_games
 from bot.games.llamas_alpacas.models import LlamasAlpacasState
+from bot.games.pacapaca.cards import catalog, kind_table
 from bot.games.pacapaca.models import Accept, PacapacaState, PileCard, Propose, StartNegotiation
 from bot.games.unleashed.models import UnleashedState
 
@@ -213,9 +214,10 @@ def test_samples_offer_the_seat_exactly_its_legal_actions(key: str, players: int
 
 
 def _deal_turn() -> tuple[PacapacaState, list[Any]]:
-    """A 4-player turn of s0 (seed 4) where a Normal partner would accept some deals."""
+    """A 4-player turn of s0 (seed 4, turn 29) where a Normal partner would accept some
+    deals worth more than drawing."""
     def some_offer(s: Any, seat: str, legal: list[Any]) -> bool:
-        if seat != "s0" or s.phase != "turn" or s.turn_number < 12:
+        if seat != "s0" or s.phase != "turn" or s.turn_number < 29:
             return False
         view = SPECS["pacapaca"].engine.view(s, seat)
         return any(pacapaca_hard.offers(view, "s0", a.partner)
@@ -227,16 +229,20 @@ def _deal_turn() -> tuple[PacapacaState, list[Any]]:
 
 
 def _hidden_swapped(state: PacapacaState, seat: str) -> PacapacaState:
-    """``state`` with the deck reversed and another seat's pile card swapped with the
-    deck's top card: what ``seat`` sees is the same."""
+    """``state`` with another seat's first pile card replaced by a card of another kind
+    that is not in the game (the view shows neither which cards are in the game nor the
+    others' pile cards) and the deck reversed: what ``seat`` sees is the same."""
     other = SPECS["pacapaca"].engine.fork(state)
     other.deck = list(reversed(state.deck))
-    theirs = [i for i, p in enumerate(state.pile) if p.by != seat]
-    if theirs:
-        i = theirs[0]
-        other.pile[i] = PileCard(card=other.deck[-1], by=state.pile[i].by)
-        other.deck[-1] = state.pile[i].card
-    assert other.deck != state.deck
+    i = next(i for i, p in enumerate(state.pile) if p.by != seat)
+    used = {*state.deck, *(p.card for p in state.pile)}
+    for a in state.alpacas.values():
+        used.update((*a.neck, *a.babies))
+    kinds = kind_table()
+    out = next(c for c in catalog().neck_deck
+               if c not in used and kinds[c] != kinds[state.pile[i].card])
+    other.pile[i] = PileCard(card=out, by=state.pile[i].by)
+    assert other.pile != state.pile
     return other
 
 
@@ -244,8 +250,8 @@ def test_pacapaca_hard_opens_a_planned_deal_from_its_view_only() -> None:
     state, legal = _deal_turn()
     engine = SPECS["pacapaca"].engine
     view = engine.view(state, "s0")
-    assert state.turn_number == 13
-    assert pacapaca_hard.offers(view, "s0", "s2")[0] == (3.9499999999999997, (18,), (22,))
+    assert state.turn_number == 29
+    assert pacapaca_hard.offers(view, "s0", "s2")[0] == (11.033333333333333, (24,), (9, 38))
     other = _hidden_swapped(state, "s0")
     pick = _same_choice("pacapaca", pacapaca_hard.hard_policy, state, other, "s0")
     assert pick == StartNegotiation(partner="s2")
@@ -261,7 +267,7 @@ def test_pacapaca_hard_proposes_and_accepts_its_deal_from_its_view_only() -> Non
     legal = engine.legal_actions(state, "s0")
     picks = [pacapaca_hard.hard_policy(v, legal, random.Random(11))
              for v in (view, engine.view(other, "s0"))]
-    assert picks[0] == picks[1] == Propose(give=[18], get=[22])
+    assert picks[0] == picks[1] == Propose(give=[24], get=[9, 38])
     space = engine.deal_space(state, "s0")
     assert space is not None and picks[0] in space
     engine.play(state, "s0", picks[0])
@@ -275,7 +281,7 @@ def test_pacapaca_hard_proposes_and_accepts_its_deal_from_its_view_only() -> Non
                     random.Random(1))
     assert answer == Accept(version=1)
     engine.play(state, "s2", answer)
-    assert 22 in state.alpacas["s0"].neck and 18 in state.alpacas["s2"].neck
+    assert {9, 38} <= set(state.alpacas["s0"].neck) and 24 in state.alpacas["s2"].neck
     assert state.phase == "turn" and state.seats[state.active] == "s1"
 
 
