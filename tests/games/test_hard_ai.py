@@ -294,7 +294,7 @@ def test_pacapaca_normal_accepts_exactly_the_deals_hard_predicts() -> None:
     checked = {True: 0, False: 0}
     for partner in ("s1", "s2", "s3"):
         a, b = state.alpacas["s0"], state.alpacas[partner]
-        deals = [((g,), (t,)) for g in [*a.neck, *a.babies] for t in [*b.neck, *b.babies]]
+        deals: list[tuple[tuple[int, ...], tuple[int, ...]]] = [((g,), (t,)) for g in [*a.neck, *a.babies] for t in [*b.neck, *b.babies]]
         deals += [(g, t) for _, g, t in pacapaca_hard.offers(view, "s0", partner)]
         for give, get in deals:
             s = engine.fork(state)
