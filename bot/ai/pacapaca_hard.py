@@ -10,9 +10,12 @@ random into the deck, the others' part of the pile and the drawn cards. Playouts
 negotiation steps, through the sampled state's view) and :func:`evaluate` (the Normal
 heuristic's projected points, margin against the best opponent).
 
-Every decision is searched: draw / take the pile / open a negotiation with each partner,
-which drawn card to keep, and in a negotiation accept, decline, give up and the proposal
-the Normal heuristic would make (``Propose`` deals are too many to search one by one).
+Every decision is searched: draw / take the pile, which drawn card to keep, and in a
+negotiation accept, decline, give up and the proposal the Normal heuristic would make. On
+its turn the seat also searches deals a Normal partner accepts (:func:`offers`, from the
+public cards only) as whole plans (:class:`Plan`: open, propose, accept), when they beat
+Normal's draw / pile estimate by :data:`PLAN_EDGE`; in playouts the other seats draw or
+take the pile by the Normal rule (:func:`normal_turn`).
 The search plays every candidate on the same samples (paired rounds) for about one round
 of turns and compares the Normal heuristic's projected points then; the Normal
 heuristic's choice wins ties. (Playouts to the end of the game, and keeping Normal's
