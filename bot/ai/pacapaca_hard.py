@@ -10,9 +10,12 @@ random into the deck, the others' part of the pile and the drawn cards. Playouts
 negotiation steps, through the sampled state's view) and :func:`evaluate` (the Normal
 heuristic's projected points, margin against the best opponent).
 
-Every decision is searched: draw / take the pile / open a negotiation with each partner,
-which drawn card to keep, and in a negotiation accept, decline, give up and the proposal
-the Normal heuristic would make (``Propose`` deals are too many to search one by one).
+Every decision is searched: draw / take the pile, which drawn card to keep, and in a
+negotiation accept, decline, give up and the proposal the Normal heuristic would make. On
+its turn the seat also searches deals a Normal partner accepts (:func:`offers`, from the
+public cards only) as whole plans (:class:`Plan`: open, propose, accept), when they beat
+Normal's draw / pile estimate by :data:`PLAN_EDGE`; in playouts the other seats draw or
+take the pile by the Normal rule (:func:`normal_turn`).
 The search plays every candidate on the same samples (paired rounds) for about one round
 of turns and compares the Normal heuristic's projected points then; the Normal
 heuristic's choice wins ties. (Playouts to the end of the game, and keeping Normal's
@@ -22,16 +25,21 @@ choice unless beaten by a margin, did worse in 100-game trials: see bench/README
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from functools import lru_cache
+from itertools import combinations
+from typing import Any, cast
 
+from bot.ai.pacapaca import deal_gains, draw_value, heuristic_policy, kept_length, pile_value
 from bot.ai.pacapaca import evaluate as projected
-from bot.ai.pacapaca import heuristic_policy, kept_length
 from bot.ai.search import Budget, ismcts, squash
-from bot.games.base import Action
-from bot.games.pacapaca.cards import catalog
+from bot.games.base import Action, Pending, Result
+from bot.games.pacapaca.cards import catalog, kind_table
 from bot.games.pacapaca.engine import PacapacaEngine
 from bot.games.pacapaca.models import (
+    Accept,
     Alpaca,
     Draw2,
     Keep,
@@ -42,6 +50,7 @@ from bot.games.pacapaca.models import (
     Pass,
     PileCard,
     Propose,
+    StartNegotiation,
     TakePile,
 )
 
@@ -191,21 +200,260 @@ class _Game:
 
 GAME = _Game()
 
+#: Playouts model the other seats' turns (draw or take the pile) by the Normal rule
+#: itself, through their view of the sample (:data:`MODEL_OTHERS`).
+MODEL_OTHERS = True
+
+
+class _ModelGame:
+    """Playouts for the seat ``me``: its own turns by :func:`rollout`, the other seats'
+    turn choices by the Normal heuristic (what a Normal seat does; a Hard seat's pile
+    poisoning pays only if the model takes the pile when Normal would)."""
+
+    evaluate = staticmethod(evaluate)
+
+    def __init__(self, me: str) -> None:
+        self.me = me
+
+    def rollout(self, state: PacapacaState, seat: str, legal: Sequence[Action],
+                rng: random.Random) -> Action:
+        if seat != self.me and state.phase == "turn" and len(legal) > 1:
+            return normal_turn(state, seat, legal)
+        return rollout(state, seat, legal, rng)
+
+
+def _kinds() -> tuple[tuple[str, int, int, bool], ...]:
+    """(kind, copies, first card id, is a baby) of every kind."""
+    return tuple((k.kind, k.count, k.first_id, k.group == "baby") for k in catalog().kinds)
+
+
+_KINDS = _kinds()
+_KIND_OF = kind_table()
+
+
+@lru_cache(maxsize=65536)
+def _kind_gains(mine: tuple[int, ...], others: tuple[int, ...], hope: float
+                ) -> tuple[float, ...]:
+    """Per kind of :data:`_KINDS`: what one more card of it adds to ``mine``'s value."""
+    base = _value(mine, others, hope)
+    return tuple(_value(tuple(sorted((*mine, first))), others, hope) - base
+                 for _, _, first, _ in _KINDS)
+
+
+def normal_turn(state: PacapacaState, seat: str, legal: Sequence[Action]) -> Action:
+    """The Normal heuristic's draw-or-pile choice (``bot.ai.pacapaca._turn``:
+    ``draw_value`` against ``pile_value``, drawing on a tie) computed on a sampled state
+    for ``seat`` from what that seat knows (its alpaca, the public ones, its own discards
+    in the pile); it never opens a negotiation (Normal seldom does). For playouts."""
+    mine = _cards(state.alpacas[seat])
+    others = tuple(sorted(_length(_cards(a)) for s, a in state.alpacas.items() if s != seat))
+    hope = round(_hope(state), 2)
+    gains = _kind_gains(mine, others, hope)
+    seen = [c for a in state.alpacas.values() for c in (*a.neck, *a.babies)]
+    own = [pc.card for pc in state.pile if pc.by == seat]
+    seen_kinds = Counter(_KIND_OF[c] for c in (*seen, *own))
+    w = [(k[1] - seen_kinds[k[0]]) if (state.babies or not k[3]) else 0 for k in _KINDS]
+    total = sum(x for x in w if x > 0)
+    options: list[tuple[float, Action]] = []
+    for a in legal:
+        if isinstance(a, Draw2):
+            ev = 0.0
+            if total == 1:
+                ev = next(g for g, x in zip(gains, w, strict=True) if x > 0)
+            elif total:
+                for i, wi in enumerate(w):
+                    if wi <= 0:
+                        continue
+                    for j, wj in enumerate(w):
+                        pb = wj - (1 if i == j else 0)
+                        if pb > 0:
+                            ev += wi * pb * max(gains[i], gains[j])
+                ev /= total * (total - 1)
+            options.append((ev, a))
+        elif isinstance(a, TakePile):
+            gain = _value(tuple(sorted((*mine, *own))), others, hope) - _value(mine, others, hope)
+            unknown = len(state.pile) - len(own)
+            if unknown and total:
+                avg = sum(x * g for x, g in zip(w, gains, strict=True) if x > 0) / total
+                gain += unknown * avg * 0.9
+            options.append((gain, a))
+        elif isinstance(a, Pass):
+            options.append((0.0, a))
+    if not options:
+        return legal[0]
+    return max(options, key=lambda o: o[0])[1]
+
+
+def _game(me: str) -> Any:
+    return _ModelGame(me) if MODEL_OTHERS else GAME
+
 
 def _candidates(view: PacapacaView, legal: Sequence[Action], rng: random.Random) -> list[Action]:
     """The Normal heuristic's choice first (it wins ties), then every other action but
-    ``Propose``."""
+    ``Propose`` and ``StartNegotiation`` (the Hard seat opens a negotiation only for a
+    planned deal, :class:`Plan`, or when Normal would)."""
     pick = heuristic_policy(view, legal, random.Random(rng.random()))
-    return [pick, *(a for a in legal if not isinstance(a, Propose) and a != pick)]
+    return [pick, *(a for a in legal if not isinstance(a, (Propose, StartNegotiation))
+                    and a != pick)]
+
+
+#: Deals searched per decision (the best by :func:`offers`' rank, all partners together).
+MAX_PLANS = 4
+#: ... and at most this many with one partner.
+PLANS_PER_PARTNER = 2
+#: A deal is searched only when its rank beats drawing / taking the pile by this much
+#: (without it the search traded 2.4 turns a game away at 4 players and won 1.5/30).
+PLAN_EDGE = 1.0
+#: Paired rounds at least, whatever the number of candidates (``BUDGET.iterations`` is the
+#: total otherwise).
+MIN_ROUNDS = 10
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A deal the Hard seat means to get, searched as one root action: (open a
+    negotiation with ``partner`` when ``open``,) propose ``give`` for ``get`` and accept
+    it; the partner then answers in the playout (the Normal rule)."""
+
+    partner: str
+    give: tuple[int, ...]
+    get: tuple[int, ...]
+    open: bool = True
+
+
+def normal_accepts(view: PacapacaView, active: str, partner: str,
+                   active_gives: Sequence[int], partner_gives: Sequence[int]) -> bool:
+    """True when a Normal partner accepts this deal (``bot.ai.pacapaca._negotiate``: its
+    gain is positive and beats the active player's gain shared among the other players
+    by more than 0.5). Uses only public parts of ``view`` (alpacas, deck size, seats), so
+    it is exact from any seat's view."""
+    ga, gp = deal_gains(view, active, partner, active_gives, partner_gives)
+    return gp > 0 and gp - ga / max(1, len(view.seats) - 1) > 0.5
+
+
+def _one_per_kind(cards: Sequence[int]) -> list[int]:
+    kt = kind_table()
+    seen: dict[str, int] = {}
+    for c in sorted(cards):
+        seen.setdefault(kt[c], c)
+    return list(seen.values())
+
+
+def offers(view: PacapacaView, me: str, partner: str
+           ) -> list[tuple[float, tuple[int, ...], tuple[int, ...]]]:
+    """Deals ``me`` (the active player) could propose to ``partner`` that a Normal
+    partner accepts (:func:`normal_accepts`) and that gain ``me`` something, as
+    (rank, give, get), best first. The rank is ``me``'s projected gain minus the
+    partner's shared among the other players (Normal's measure). Shapes: one card of a
+    kind (cards of one kind score alike) moved 1:0, 0:1, 1:1, 2:0, 0:2, 2:1 and 1:2.
+    Reads only public parts of ``view``."""
+    a = view.alpaca(me)
+    b = view.alpaca(partner)
+    mine = _one_per_kind([*a.neck, *a.babies])
+    theirs = _one_per_kind([*b.neck, *b.babies])
+    gives: list[tuple[int, ...]] = [(), *((g,) for g in mine), *combinations(mine, 2)]
+    gets: list[tuple[int, ...]] = [(), *((t,) for t in theirs), *combinations(theirs, 2)]
+    share = max(1, len(view.seats) - 1)
+    out = []
+    for give in gives:
+        for get in gets:
+            if not give and not get or len(give) + len(get) > 3:
+                continue
+            ga, gp = deal_gains(view, me, partner, give, get)
+            if ga <= 0 or gp <= 0 or gp - ga / share <= 0.5:
+                continue
+            out.append((ga - gp / share, give, get))
+    out.sort(key=lambda o: (-o[0], o[1], o[2]))
+    return out
+
+
+def _plans(view: PacapacaView, me: str, partners: Sequence[str], open_: bool) -> list[Plan]:
+    """The deals worth searching: ranked above what drawing or taking the pile is worth
+    to ``me`` (Normal's estimates) by more than :data:`PLAN_EDGE` (a deal ends the turn:
+    it costs the draw)."""
+    floor = max(draw_value(view, me), pile_value(view, me) if view.pile_size else -99.0)
+    floor += PLAN_EDGE
+    ranked = []
+    for p in partners:
+        ranked += [(r, p, g, t) for r, g, t in offers(view, me, p)[:PLANS_PER_PARTNER]
+                   if r > floor]
+    ranked.sort(key=lambda o: (-o[0], o[1], o[2], o[3]))
+    return [Plan(p, g, t, open_) for _, p, g, t in ranked[:MAX_PLANS]]
+
+
+class _PlanEngine:
+    """The engine for playouts, also playing a :class:`Plan` as its steps."""
+
+    def pending(self, state: PacapacaState) -> Pending:
+        return ENGINE.pending(state)
+
+    def legal_actions(self, state: PacapacaState, seat: str) -> list[Action]:
+        return ENGINE.legal_actions(state, seat)
+
+    def result(self, state: PacapacaState) -> Result | None:
+        return ENGINE.result(state)
+
+    def fork(self, state: PacapacaState) -> PacapacaState:
+        return ENGINE.fork(state)
+
+    def play(self, state: PacapacaState, seat: str, action: Any) -> None:
+        if not isinstance(action, Plan):
+            ENGINE.play(state, seat, action)
+            return
+        if action.open:
+            ENGINE.play(state, seat, StartNegotiation(partner=action.partner))
+        ENGINE.play(state, seat, Propose(give=list(action.give), get=list(action.get)))
+        assert state.negotiation is not None
+        ENGINE.play(state, seat, Accept(version=state.negotiation.deal_version))
+
+
+PLAN_ENGINE = _PlanEngine()
+
+
+def _search(view: PacapacaView, legal: Sequence[Action], rng: random.Random,
+            arms: Sequence[Any]) -> Any:
+    budget = BUDGET
+    if len(arms) * MIN_ROUNDS > budget.iterations:
+        budget = replace(budget, iterations=len(arms) * MIN_ROUNDS)
+    me = view.viewer
+    assert me is not None
+    return ismcts(cast(Any, PLAN_ENGINE), _game(me), lambda r: determinize(view, r), me, legal,
+                  rng, budget, arms)
 
 
 def hard_policy(view: PacapacaView, legal: Sequence[Action], rng: random.Random) -> Action:
     """The Hard seat: :func:`bot.ai.search.ismcts` over samples of what ``view`` hides,
-    :data:`BUDGET` playouts. Deterministic for ``rng``'s state. Raises ``ValueError`` when
-    ``legal`` is empty."""
+    :data:`BUDGET` playouts. On its turn it also searches the deals a Normal partner
+    would accept (:func:`offers`, at most :data:`MAX_PLANS`) as whole plans (open,
+    propose, accept), against drawing and taking the pile; having opened, it proposes
+    one of those deals (the search picks among them) and accepts its own proposal. Deterministic
+    for ``rng``'s state; reads only ``view``. Raises ``ValueError`` when ``legal`` is
+    empty."""
     if not legal:
         raise ValueError("no legal action")
     me = view.viewer
     if me is None:
         raise ValueError("the Hard seat needs its own view")
-    return ismcts(ENGINE, GAME, lambda r: determinize(view, r), me, legal, rng, BUDGET, _candidates(view, legal, rng))
+    if len(legal) == 1:
+        return legal[0]
+    base = _candidates(view, legal, rng)
+    neg = view.negotiation
+    if view.phase == "turn" and view.active == me:
+        partners = [a.partner for a in legal if isinstance(a, StartNegotiation)]
+        plans = _plans(view, me, partners, True) if partners else []
+        if plans:
+            arms = [*base, *plans]
+            pick = _search(view, legal, rng, arms)
+            return StartNegotiation(partner=pick.partner) if isinstance(pick, Plan) else pick
+    elif view.phase == "negotiation" and neg is not None and neg.active == me:
+        has_deal = bool(neg.active_gives or neg.partner_gives)
+        if has_deal and neg.proposed_by == me and me not in neg.accepted:
+            return Accept(version=neg.deal_version)
+        if not has_deal and neg.proposals == 0 and neg.proposals_left > 0:
+            # it opened for a planned deal: propose one (the search picks among them)
+            plans = _plans(view, me, [neg.partner], False)[:PLANS_PER_PARTNER]
+            if plans:
+                pick = plans[0] if len(plans) == 1 else _search(view, legal, rng, plans)
+                return Propose(give=list(pick.give), get=list(pick.get))
+    return ismcts(ENGINE, _game(me), lambda r: determinize(view, r), me, legal, rng, BUDGET,
+                  base)

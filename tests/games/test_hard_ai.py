@@ -13,7 +13,8 @@ from bot.ai import llamas_alpacas_hard, pacapaca_hard, unleashed_hard
 from bot.ai.search import Budget, ismcts, squash
 from bot.app import builtin_games
 from bot.games.llamas_alpacas.models import LlamasAlpacasState
-from bot.games.pacapaca.models import PacapacaState, PileCard
+from bot.games.pacapaca.cards import catalog, kind_table
+from bot.games.pacapaca.models import Accept, PacapacaState, PileCard, Propose, StartNegotiation
 from bot.games.unleashed.models import UnleashedState
 
 SPECS = {s.key: s for s in builtin_games()}
@@ -210,3 +211,99 @@ def test_samples_offer_the_seat_exactly_its_legal_actions(key: str, players: int
         engine.play(state, seat, spec.policy(view, legal, rand))
     assert checked > 10
     assert skipped < checked
+
+
+def _deal_turn() -> tuple[PacapacaState, list[Any]]:
+    """A 4-player turn of s0 (seed 4, turn 29) where a Normal partner would accept some
+    deals worth more than drawing."""
+    def some_offer(s: Any, seat: str, legal: list[Any]) -> bool:
+        if seat != "s0" or s.phase != "turn" or s.turn_number < 29:
+            return False
+        view = SPECS["pacapaca"].engine.view(s, seat)
+        return any(pacapaca_hard.offers(view, "s0", a.partner)
+                   for a in legal if a.type == "negotiate")
+
+    state, _, legal = _advance("pacapaca", 4, 4, some_offer)
+    assert isinstance(state, PacapacaState)
+    return state, legal
+
+
+def _hidden_swapped(state: PacapacaState, seat: str) -> PacapacaState:
+    """``state`` with another seat's first pile card replaced by a card of another kind
+    that is not in the game (the view shows neither which cards are in the game nor the
+    others' pile cards) and the deck reversed: what ``seat`` sees is the same."""
+    other = SPECS["pacapaca"].engine.fork(state)
+    other.deck = list(reversed(state.deck))
+    i = next(i for i, p in enumerate(state.pile) if p.by != seat)
+    used = {*state.deck, *(p.card for p in state.pile)}
+    for a in state.alpacas.values():
+        used.update((*a.neck, *a.babies))
+    kinds = kind_table()
+    out = next(c for c in catalog().neck_deck
+               if c not in used and kinds[c] != kinds[state.pile[i].card])
+    other.pile[i] = PileCard(card=out, by=state.pile[i].by)
+    assert other.pile != state.pile
+    return other
+
+
+def test_pacapaca_hard_opens_a_planned_deal_from_its_view_only() -> None:
+    state, legal = _deal_turn()
+    engine = SPECS["pacapaca"].engine
+    view = engine.view(state, "s0")
+    assert state.turn_number == 29
+    assert pacapaca_hard.offers(view, "s0", "s2")[0] == (11.033333333333333, (24,), (9, 38))
+    other = _hidden_swapped(state, "s0")
+    pick = _same_choice("pacapaca", pacapaca_hard.hard_policy, state, other, "s0")
+    assert pick == StartNegotiation(partner="s2")
+
+
+def test_pacapaca_hard_proposes_and_accepts_its_deal_from_its_view_only() -> None:
+    state, _ = _deal_turn()
+    engine = SPECS["pacapaca"].engine
+    engine.play(state, "s0", StartNegotiation(partner="s2"))
+    other = _hidden_swapped(state, "s0")
+    view = engine.view(state, "s0")
+    assert view == engine.view(other, "s0")
+    legal = engine.legal_actions(state, "s0")
+    picks = [pacapaca_hard.hard_policy(v, legal, random.Random(11))
+             for v in (view, engine.view(other, "s0"))]
+    assert picks[0] == picks[1] == Propose(give=[24], get=[9, 38])
+    space = engine.deal_space(state, "s0")
+    assert space is not None and picks[0] in space
+    engine.play(state, "s0", picks[0])
+    view = engine.view(state, "s0")
+    mine = pacapaca_hard.hard_policy(view, engine.legal_actions(state, "s0"), random.Random(1))
+    assert mine == Accept(version=1)
+    engine.play(state, "s0", mine)
+    normal = SPECS["pacapaca"].policy
+    assert normal is not None
+    answer = normal(engine.view(state, "s2"), engine.legal_actions(state, "s2"),
+                    random.Random(1))
+    assert answer == Accept(version=1)
+    engine.play(state, "s2", answer)
+    assert {9, 38} <= set(state.alpacas["s0"].neck) and 24 in state.alpacas["s2"].neck
+    assert state.phase == "turn" and state.seats[state.active] == "s1"
+
+
+def test_pacapaca_normal_accepts_exactly_the_deals_hard_predicts() -> None:
+    state, _ = _deal_turn()
+    engine = SPECS["pacapaca"].engine
+    normal = SPECS["pacapaca"].policy
+    assert normal is not None
+    view = engine.view(state, "s0")
+    checked = {True: 0, False: 0}
+    for partner in ("s1", "s2", "s3"):
+        a, b = state.alpacas["s0"], state.alpacas[partner]
+        deals: list[tuple[tuple[int, ...], tuple[int, ...]]] = [((g,), (t,)) for g in [*a.neck, *a.babies] for t in [*b.neck, *b.babies]]
+        deals += [(g, t) for _, g, t in pacapaca_hard.offers(view, "s0", partner)]
+        for give, get in deals:
+            s = engine.fork(state)
+            engine.play(s, "s0", StartNegotiation(partner=partner))
+            engine.play(s, "s0", Propose(give=list(give), get=list(get)))
+            engine.play(s, "s0", Accept(version=1))
+            answer = normal(engine.view(s, partner), engine.legal_actions(s, partner),
+                            random.Random(3))
+            predicted = pacapaca_hard.normal_accepts(view, "s0", partner, give, get)
+            assert answer.type == ("accept" if predicted else "decline")
+            checked[predicted] += 1
+    assert checked[True] >= 5 and checked[False] >= 5
