@@ -203,13 +203,12 @@ def test_imports_point_down():
 
 def test_no_import_cycles():
     """No cycle among the imports that run when a module is imported (module level), nor
-    among those and the type-checking-only ones (``if TYPE_CHECKING:``), except the
-    sandbox's one left (rest/world name the runner's Sandbox for type checking only)."""
+    among those and the type-checking-only ones (``if TYPE_CHECKING:``) too."""
     eager, _every = _graphs()
     assert import_cycles(eager) == []
     mods = _modules(ROOT)
     typed = {name: _imports3(name, path, set(mods))[1] for name, path in mods.items()}
-    assert import_cycles(typed) == [["bot.sandbox.rest", "bot.sandbox.runner", "bot.sandbox.world"]]
+    assert import_cycles(typed) == []
 
 
 def test_the_import_checks_catch_what_they_look_for(tmp_path):
