@@ -128,6 +128,7 @@ async def _scenario(hub: LocalDiscord, url: str, tmp_path: Path, players: list[l
         restarted = asyncio.Event()
 
         resumed_drives = []
+        why: dict[int, list[str]] = {}  # game id -> why each drive of it stopped
 
         async def play(gid: int, members: list[Any], seed: int) -> None:
             # A click lost with the killed process, or a turn read from the store a moment
@@ -136,13 +137,15 @@ async def _scenario(hub: LocalDiscord, url: str, tmp_path: Path, players: list[l
                 try:
                     await drive_game(world, view, gid, members, seed=seed)
                     return
-                except (AssertionError, SandboxError, RuntimeError, AttributeError):
+                except (AssertionError, SandboxError, RuntimeError, AttributeError) as exc:
                     # (AttributeError: a panel the member waited for never came, the
                     # click's answer was lost or came after the 3 s an answer may take.)
                     resumed_drives.append(gid)
+                    why.setdefault(gid, []).append(f"{type(exc).__name__}: {exc}"[:300])
                     if killed.is_set():
                         await restarted.wait()
-            raise AssertionError(f"game {gid} could not be driven to its end")
+            raise AssertionError(
+                f"game {gid} could not be driven to its end: " + " | ".join(why[gid]))
 
         victims: list[Any] = []
         marks: dict[str, int] = {}
