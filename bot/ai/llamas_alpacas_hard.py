@@ -17,7 +17,7 @@ from functools import lru_cache
 
 from bot.ai.llamas_alpacas import POINT_WEIGHT, TREAT_VALUE
 from bot.ai.llamas_alpacas import _potential as _board_promise
-from bot.ai.search import Budget, ismcts, squash
+from bot.ai.search import Budget, SearchGame, ismcts, squash
 from bot.games.base import Action
 from bot.games.llamas_alpacas.cards import cards_by_id
 from bot.games.llamas_alpacas.engine import LlamasAlpacasEngine
@@ -187,12 +187,7 @@ def evaluate(state: LlamasAlpacasState, me: str) -> float:
     return squash(mine - other, MARGIN_SCALE)
 
 
-class _Game:
-    rollout = staticmethod(rollout)
-    evaluate = staticmethod(evaluate)
-
-
-GAME = _Game()
+GAME = SearchGame(rollout, evaluate)
 
 
 def _candidates(view: LlamasAlpacasView, legal: Sequence[Action]) -> list[Action]:

@@ -34,7 +34,7 @@ from typing import Any, cast
 
 from bot.ai.pacapaca import deal_gains, draw_value, heuristic_policy, kept_length, pile_value
 from bot.ai.pacapaca import evaluate as projected
-from bot.ai.search import Budget, ismcts, squash
+from bot.ai.search import Budget, SearchGame, ismcts, squash
 from bot.games.base import Action, Pending, Result
 from bot.games.pacapaca.cards import catalog, kind_table
 from bot.games.pacapaca.engine import PacapacaEngine
@@ -193,12 +193,7 @@ def evaluate(state: PacapacaState, me: str) -> float:
     return squash(mine - other, MARGIN_SCALE)
 
 
-class _Game:
-    rollout = staticmethod(rollout)
-    evaluate = staticmethod(evaluate)
-
-
-GAME = _Game()
+GAME = SearchGame(rollout, evaluate)
 
 #: Playouts model the other seats' turns (draw or take the pile) by the Normal rule
 #: itself, through their view of the sample (:data:`MODEL_OTHERS`).

@@ -41,6 +41,14 @@ class HardGame(Protocol):
         """How good ``state`` is for ``me``, in [0, 1]."""
 
 
+
+@dataclass(frozen=True)
+class SearchGame:
+    """A :class:`HardGame` made of a game module's two functions."""
+
+    rollout: Callable[[Any, str, Sequence[Action], random.Random], Action]
+    evaluate: Callable[[Any, str], float]
+
 @dataclass(frozen=True)
 class Budget:
     """Search size: ``iterations`` determinized playouts per decision, each played for

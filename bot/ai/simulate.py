@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.games.base import State
+from bot.games.base import Action, State
 from bot.games.registry import GameSpec
 
 #: A game that takes more steps than this is counted as unfinished.
@@ -92,6 +92,26 @@ def level_policies(spec: GameSpec, levels: Sequence[str]) -> list[Callable[..., 
     return out
 
 
+def decisions(
+    engine: Any, state: Any, by_seat: dict[str, Callable[..., Any] | None], rand: random.Random,
+) -> Iterator[tuple[str, Action]]:
+    """The next ``(seat, action)`` of ``state`` until the game ends, no pending seat has a
+    legal action, or :data:`MAX_STEPS` decisions were made: ``by_seat[seat]`` chooses
+    from the seat's view (``None``: a uniformly random legal action, drawn from
+    ``rand``). The caller plays each action before asking for the next."""
+    for _ in range(MAX_STEPS):
+        if engine.result(state) is not None:
+            return
+        seat = next((s for s in engine.pending(state).seats if engine.legal_actions(state, s)),
+                    None)
+        if seat is None:
+            return
+        legal = engine.legal_actions(state, seat)
+        policy = by_seat[seat]
+        yield seat, (rand.choice(legal) if policy is None
+                     else policy(engine.view(state, seat), legal, rand))
+
+
 def play_one(
     spec: GameSpec, players: int, seed: int, policy: Callable[..., Any] | None = None,
     options: dict[str, Any] | None = None,
@@ -111,16 +131,8 @@ def play_one(
         by_seat = dict(zip(seats, policies, strict=True))
     else:
         by_seat = dict.fromkeys(seats, policy or spec.policy)
-    rand = random.Random(seed)
     steps = 0
-    while engine.result(state) is None and steps < MAX_STEPS:
-        pending = engine.pending(state)
-        seat = next((s for s in pending.seats if engine.legal_actions(state, s)), None)
-        if seat is None:
-            break
-        legal = engine.legal_actions(state, seat)
-        choose = by_seat[seat]
-        action = choose(engine.view(state, seat), legal, rand) if choose else rand.choice(legal)
+    for seat, action in decisions(engine, state, by_seat, random.Random(seed)):
         engine.play(state, seat, action)  # in place: the state is ours, events unused
         steps += 1
     return state, steps
@@ -202,22 +214,11 @@ def unleashed_log(spec: GameSpec, players: int, seed: int,
     state: Any = engine.new_game(seats, seed=seed, options=None)
     chosen: list[Callable[..., Any] | None] = policies or [spec.policy] * players
     by_seat = dict(zip(seats, chosen, strict=True))
-    rand = random.Random(seed)
     log = GameLog(players=players)
-    steps = 0
-    while engine.result(state) is None and steps < MAX_STEPS:
-        pending = engine.pending(state)
-        seat = next((s for s in pending.seats if engine.legal_actions(state, s)), None)
-        if seat is None:
-            break
-        legal = engine.legal_actions(state, seat)
-        policy = by_seat[seat]
-        action = (rand.choice(legal) if policy is None
-                  else policy(engine.view(state, seat), legal, rand))
+    for seat, action in decisions(engine, state, by_seat, random.Random(seed)):
         before = {s: list(v) for s, v in state.fields.items()}
         engine.play(state, seat, action)
         log.observe(before, seat, action, state)
-        steps += 1
     return log
 
 

@@ -27,7 +27,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from bot.ai.search import Budget, ismcts, squash
+from bot.ai.search import Budget, SearchGame, ismcts, squash
 from bot.ai.unleashed import _play_score, heuristic_policy
 from bot.games.base import Action
 from bot.games.unleashed import effects as fx
@@ -187,12 +187,7 @@ def evaluate(state: UnleashedState, me: str) -> float:
     return squash(mine - other, 2.0)
 
 
-class _Game:
-    rollout = staticmethod(rollout)
-    evaluate = staticmethod(evaluate)
-
-
-GAME = _Game()
+GAME = SearchGame(rollout, evaluate)
 
 
 def hard_policy(view: UnleashedView, legal: Sequence[Action], rng: random.Random) -> Action:
