@@ -45,7 +45,7 @@ import json
 import os
 import sys
 import zlib
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -237,6 +237,10 @@ class LocalDiscord:
         self._inflight = 0
         self._last = 0.0
         self._pids: dict[int, int] = {}  # watched bot process -> its CPU ticks last seen
+        #: Called as ``before_send(shard_id, payload)`` just before each dispatch is
+        #: written to a session (tests use it to act at an exact point, e.g. kill a bot
+        #: process while a click is on its way to it); None: nothing.
+        self.before_send: Callable[[int, dict[str, Any]], None] | None = None
         #: Counts the moments :meth:`settle` found everything quiet: every wait that began
         #: before such a moment ends with it, so that many members acting at once move in
         #: step instead of the first one back starving the others.
@@ -409,6 +413,8 @@ class LocalDiscord:
         s.sent.append(payload)
         if len(s.sent) > RESUME_BUFFER:
             del s.sent[: len(s.sent) - RESUME_BUFFER]
+        if self.before_send is not None:
+            self.before_send(s.shard_id, payload)
         if s.conn is not None:
             s.conn.send(payload)
 

@@ -147,29 +147,38 @@ async def _scenario(hub: LocalDiscord, url: str, tmp_path: Path, players: list[l
             raise AssertionError(
                 f"game {gid} could not be driven to its end: " + " | ".join(why[gid]))
 
-        victims: list[Any] = []
+        victims: list[str] = []  # the interaction on its way to shard 1 at the kill
         marks: dict[str, int] = {}
-
-        def in_flight(shard: int) -> bool:
-            session = next(s for s in hub.sessions.values()
-                           if (s.shard_id, s.shard_count) == (shard, 2) and not s.invalid)
-            sent = {p["d"]["id"] for p in session.sent[-20:] if p["t"] == "INTERACTION_CREATE"}
-            victims[:] = [it for it in list(world.interactions.values())[-50:]
-                          if str(it.id) in sent and not it.responded]
-            return bool(victims)
+        shard1_games = [gid for gid, _ in games if shard_of_game[gid] == 1]
 
         async def kill_and_restart() -> dict[int, tuple[int, int]]:
-            while sum([await _version(view, gid) for gid, _ in games]) < 10 * len(games):
-                await asyncio.sleep(0.2)
-            # Mid-play: kill it the moment a click is on its way to shard 1, unanswered.
-            await hub.wait_until(lambda: in_flight(1), 120, "a click in flight to shard 1")
-            os.kill(p1.pid, signal.SIGKILL)
+            # Mid-play: once every shard-1 game has a few moves (and one is still on),
+            # kill shard 1 at the moment the next click is being written to it.
+            while True:
+                records = [await view.store.get_game(gid) for gid in shard1_games]
+                assert any(r.status == "active" for r in records), "shard 1's games ended"
+                if min(r.version for r in records) >= 4:
+                    break
+                await asyncio.sleep(0.1)
+            trapped = asyncio.Event()
+
+            def trap(shard_id: int, payload: dict[str, Any]) -> None:
+                if (shard_id == 1 and payload["t"] == "INTERACTION_CREATE"
+                        and not trapped.is_set()):
+                    os.kill(p1.pid, signal.SIGKILL)
+                    killed.set()  # drives that fail from now on wait for the restart
+                    victims.append(payload["d"]["id"])
+                    trapped.set()
+
+            hub.before_send = trap
+            try:
+                await asyncio.wait_for(trapped.wait(), 120)
+            finally:
+                hub.before_send = None
             marks["killed"] = world.clock.snowflake()
-            assert victims  # (that click may still have been answered just before)
             snapshot = {gid: shown_moves(world, (await view.store.get_game(gid)).thread_id)
                         for gid, _ in games}
             await p1.wait()
-            killed.set()
             hub.unwatch(p1.pid)
             # Every move a table showed before the kill is stored.
             after = {gid: await _version(view, gid) for gid, _ in games}
