@@ -33,7 +33,14 @@ GUILDS = 20
 KINDS = ("pacapaca", "llamas-alpacas", "llamas-unleashed")
 #: Seconds after its end before a game's thread is archived (a timer per game).
 ARCHIVE_AFTER_S = 2
-SHARDS_ENV = {"HERDBOT_SHARD_COUNT": "2", "HERDBOT_ARCHIVE_AFTER_S": str(ARCHIVE_AFTER_S)}
+#: Reaction windows at their longest (120 s, not 20): the drivers of up to 100 games move
+#: in lock-step, one settle of the whole local Discord per step, and under load a player's
+#: Respond then its Instant took longer than 20 s, so the window had closed before the
+#: driver answered (a drive ending in "Respond(...) is not legal"). Window timing is
+#: tested in-process with a fake clock (tests/discord/test_unleashed.py, and
+#: tests/games/unleashed/test_unleashed_rules.py).
+SHARDS_ENV = {"HERDBOT_SHARD_COUNT": "2", "HERDBOT_ARCHIVE_AFTER_S": str(ARCHIVE_AFTER_S),
+              "HERDBOT_REACTION_WINDOW_S": "120"}
 _MOVE = re.compile(r"^Move (\d+)$")
 
 
