@@ -10,7 +10,11 @@ What the table says and offers comes from
   Instant; nobody is pinged for a window and a Pass that leaves it open posts nothing;
 - the My hand panel: the presenter's ``hand`` panel with the hand in words and a picture,
   a fresh one after a panel action when the same player decides again;
-- hands by DM at most once per change of turn, from stored state; ``/card``.
+- ``/card``.
+
+Hands are DMed once per change of turn, only for a change the player did not see in its
+own answer: the presenter's policy (:attr:`UnleashedPresenter.hand_dm_after`), sent by
+:func:`bot.discord.publisher.dm_hands` as for any game.
 
 Hands reach only their owner (RULES.md: Llamas Unleashed).
 """
@@ -34,7 +38,7 @@ from bot.present.base import Seen, TableModel
 from bot.present.unleashed import TYPE_WORDS, UnleashedPresenter, card_line, pile_line, short
 from bot.render.pool import Job
 from bot.render.unleashed import hand_picture, render_card, render_table
-from bot.runtime import GameError, Update, UpdateKind
+from bot.runtime import GameError, Update
 from bot.store import SeatRecord
 
 #: The neutral answer to Respond/Pass from a player who cannot (or no longer can) respond.
@@ -46,57 +50,6 @@ PRESENTER = UnleashedPresenter()
 def window_of(pending: Pending) -> str:
     """The number of the open reaction window (pending key ``reaction:<n>``), else ``""``."""
     return pending.key.partition(":")[2] if pending.kind == "reaction" else ""
-
-
-#: Public events that move cards into or out of the hand of the seat they name (a swap
-#: of hands, a card returned or taken back to its owner's hand).
-HAND_MOVES = frozenset({"swap", "return", "returned", "countered"})
-
-
-#: The deal's events: the first hand is always DMed, even when the member's own Baby
-#: choice started the game and the answer told them their cards.
-DEALT = frozenset({"dealt_private"})
-
-
-def moves_hand_of(event: dict[str, Any], seat: str) -> bool:
-    """True when the stored ``event`` moved cards into or out of ``seat``'s hand in public
-    (a :data:`HAND_MOVES` event naming it; a countered card only when it was taken)."""
-    data = event.get("data") or {}
-    if event.get("type") not in HAND_MOVES or seat not in data.values():
-        return False
-    return event.get("type") != "countered" or bool(data.get("taken"))
-
-
-def seen_by(seat: str, rows: list[Any], had: set[int], has: set[int],
-            unseen_after: int | None = None) -> bool:
-    """True when ``seat`` already knows how its hand went from ``had`` to ``has`` (card
-    ids): every card that left or arrived is named by one of its own moves among ``rows``
-    (action-log rows since its last hand DM) whose words reached it, i.e. the card it
-    played or answered with, or a card in an event of that move it could see (a draw
-    told to it alone included; not the deal: :data:`DEALT`). Its moves after version ``unseen_after`` do not count:
-    their words did not reach it (this update's steps, made by someone else's click or
-    a timer). When another seat's move told it something privately (a pull, a take) or
-    moved cards of its hand in public (:data:`HAND_MOVES` naming it), the change is not
-    all its own: a DM goes. UX.md, "Private information": the hand is DMed after it changes;
-    a change the player made and saw in its own ephemeral answer needs no DM."""
-    known: set[int] = set()
-    for row in rows:
-        if row.seat != seat:
-            if any(seat in (e.get("to") or []) or moves_hand_of(e, seat) for e in row.events):
-                return False  # another seat's move touched its hand (a pull, a swap, ...)
-            continue
-        if unseen_after is not None and row.version > unseen_after:
-            continue
-        if isinstance(row.action.get("card"), int):
-            known.add(row.action["card"])
-        for e in row.events:
-            if (e.get("to") is not None and seat not in e["to"]) or e.get("type") in DEALT:
-                continue
-            data = e.get("data") or {}
-            if isinstance(data.get("card"), int):
-                known.add(data["card"])
-            known.update(c for c in data.get("cards") or [] if isinstance(c, int))
-    return (had ^ has) <= known
 
 
 class UnleashedCog(GameCog):
@@ -165,17 +118,10 @@ class UnleashedCog(GameCog):
         return "setup" if table.pending.kind == "setup" else super().ping_key(table)
 
     async def on_update(self, update: Update, interaction: discord.Interaction | None = None) -> None:
-        """As the base, but a step with nothing public posts nothing, and hands are DMed
-        once per change of turn (one DM for the whole chain of moves that changed it)."""
+        """As the base, but a step with nothing public posts nothing."""
         if self.nothing_public(update):
             return
         await super().on_update(update, interaction)
-        if update.state is not None and update.kind in (*MOVES, UpdateKind.STARTED):
-            if any(e.type == "turn" for e in update.events()):
-                table = Table(update.record, update.seats, update.spec, update.state)
-                actor = table.seat_of(interaction.user.id) if interaction else None
-                await self.dm_hands(table, actor.seat if actor else None,
-                                    update.record.version - len(update.steps))
 
     def nothing_public(self, update: Update) -> bool:
         """True for Passes that leave the window open (saying so would tell who holds
@@ -188,52 +134,6 @@ class UnleashedCog(GameCog):
         if all(isinstance(s.action, Pass) for s in update.steps) and pending.kind == "reaction":
             return True
         return pending.kind == "choice" and set(pending.seats) <= {s.seat for s in update.steps}
-
-    async def send_private_events(self, table: Table, update: Update,
-                                  interaction: discord.Interaction | None) -> None:
-        """Private events reach the acting player at once; others read theirs in their
-        next hand DM (:meth:`dm_hands`)."""
-        actor = table.seat_of(interaction.user.id) if interaction else None
-        if actor is None or interaction is None or not table.is_human(actor.seat):
-            return
-        mine = [named(e.text, table.names) for e in update.events() if actor.seat in (e.to or [])]
-        if mine:
-            await send_ephemeral(interaction, "\n".join(mine)[:1900], secret=True)
-
-    async def dm_hands(self, table: Table, actor: str | None = None, start: int = 0) -> None:
-        """DM each member whose hand changed since their last DM, from stored state (the
-        seat's ``dm_hand``: ``"<version>:<sorted card ids>"``), leading with the private
-        events other seats' moves sent them since (the deal's own list left out).
-
-        No DM for a change the member made and saw themself (:func:`seen_by`): ``actor``
-        is the seat whose click made this update (its private events reached it
-        ephemerally), ``start`` the version before the update's first step. The stored
-        hand moves on all the same, so the next DM counts from here."""
-        log: list[Any] | None = None
-        for seat in table.seats:
-            if not table.is_human(seat.seat) or seat.user_id is None:
-                continue
-            cards = table.view(seat.seat).hand or []
-            hand = sorted(c.id for c in cards)
-            since, _, last = (seat.dm_hand or "0:").partition(":")
-            if last == ",".join(map(str, hand)):
-                continue
-            if log is None:
-                log = await self.bot.store.actions(table.record.id)
-            rows = [row for row in log if row.version > int(since or 0)]
-            notes = [named(str(e.get("text", "")), table.names)
-                     for row in rows if row.seat != seat.seat
-                     for e in row.events
-                     if seat.seat in (e.get("to") or []) and e.get("type") != "dealt_private"]
-            await self.bot.store.set_seat(table.record.id, seat.seat,
-                                          dm_hand=f"{table.state.version}:{','.join(map(str, hand))}")
-            had = {int(c) for c in last.split(",") if c}
-            unseen_after = None if actor == seat.seat else start
-            if not notes and seen_by(seat.seat, rows, had, set(hand), unseen_after):
-                continue
-            words = ", ".join(c.name for c in cards) or "no cards"
-            body = "\n".join([*notes[-8:], f"Your hand ({len(hand)}): {words}."])
-            await self.bot.notifier.dm(table.record, seat.user_id, body[:1900])
 
     # -- the private panel and the reaction windows ------------------------------------------
 

@@ -18,7 +18,6 @@ Public words come from the spectator view only; the own view feeds the private p
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from typing import TypeVar
 
@@ -35,7 +34,7 @@ from bot.games.unleashed.models import (
     Respond,
     UnleashedView,
 )
-from bot.present.base import Choice, Item, Panel, Presenter, Seen, Select, TableModel
+from bot.present.base import Choice, Item, Panel, Presenter, Seen, Select, TableModel, named
 
 #: Card types in words (``"basic"`` -> ``"Basic Animal"``).
 TYPE_WORDS = {"baby": "Baby Animal", "basic": "Basic Animal", "magical": "Magical Animal",
@@ -55,14 +54,6 @@ def card_line(cid: int) -> str:
 def short(text: str, n: int = 100) -> str:
     """``text`` cut to ``n`` characters with an ellipsis."""
     return text if len(text) <= n else text[: n - 1].rstrip() + "\u2026"
-
-
-_SEAT_ID = re.compile(r"\bs(\d{1,2})\b")
-
-
-def named(text: str, names: dict[str, str]) -> str:
-    """``text`` with the engine's seat ids (``s0``, ``s1`` ...) replaced by ``names``."""
-    return _SEAT_ID.sub(lambda m: names.get(m.group(0), m.group(0)), text)
 
 
 def when(deadline: float | None) -> str:
@@ -94,6 +85,19 @@ class UnleashedPresenter(Presenter):
     """Turn text, the Baby opener and the private panels of Llamas Unleashed."""
 
     game = "llamas-unleashed"
+    #: Hands are DMed once per change of turn (one DM for the chain of moves that changed
+    #: them), only for a change the player did not see in its own answer.
+    hand_dm_after = "turn"
+    #: Public events that move cards into or out of the hand of the seat they name (a
+    #: swap of hands, a card returned or taken back to its owner's hand).
+    hand_moves = frozenset({"swap", "return", "returned", "countered"})
+    #: The first hand is always DMed, even when the member's own Baby choice started the
+    #: game and the answer told them their cards.
+    dealt = frozenset({"dealt_private"})
+
+    def hand_cards(self, view: UnleashedView) -> list[tuple[int, str]]:
+        """The own view's hand as ``(card id, name)``, in hand order."""
+        return [(c.id, c.name) for c in view.hand or []]
 
     def table(self, seen: Seen, own: UnleashedView | None = None,
               deadline: float | None = None) -> TableModel:
