@@ -7,7 +7,8 @@ What the table says and offers comes from
 - reaction windows: the public Respond and Pass (``resp.<window>`` / ``pass.<window>``,
   the window's number from the pending key) look the same to every member and answer a
   member who cannot respond with the same neutral words, so nothing tells who holds an
-  Instant; nobody is pinged for a window and a Pass that leaves it open posts nothing;
+  Instant; nobody is pinged for a window, and a Pass that leaves it open posts nothing
+  (:meth:`UnleashedPresenter.quiet`, applied by the base for any game);
 - the My hand panel: the presenter's ``hand`` panel with the hand in words and a picture,
   a fresh one after a panel action when the same player decides again;
 - ``/card``.
@@ -29,7 +30,7 @@ from discord import app_commands
 
 from bot.discord import ids
 from bot.discord.components import button, view_of
-from bot.discord.game_cog import EMBED_LIMIT, MOVES, GameCog, Table, named
+from bot.discord.game_cog import EMBED_LIMIT, GameCog, Table
 from bot.discord.replies import quoted, send_ephemeral, send_error
 from bot.games.base import Event, Pending
 from bot.games.unleashed.cards import catalog
@@ -38,7 +39,7 @@ from bot.present.base import Seen, TableModel
 from bot.present.unleashed import TYPE_WORDS, UnleashedPresenter, card_line, pile_line, short
 from bot.render.pool import Job
 from bot.render.unleashed import hand_picture, render_card, render_table
-from bot.runtime import GameError, Update
+from bot.runtime import GameError
 from bot.store import SeatRecord
 
 #: The neutral answer to Respond/Pass from a player who cannot (or no longer can) respond.
@@ -88,19 +89,6 @@ class UnleashedCog(GameCog):
                     button("g", gid, f"pass.{window}", "Pass", style=discord.ButtonStyle.secondary)]
         return super().table_items(table)
 
-    def final_text(self, table: Table) -> str:
-        """The reason, the winner(s) and every player's Animals (the presenter's lines)."""
-        result = table.result
-        if result is None:
-            return ""
-        names = table.names
-        head = named(result.reason, names)
-        if result.winners:
-            head += f" **{' and '.join(names[s] for s in result.winners)}** wins!"
-        else:
-            head += " Still tied on Animals and letters: everyone loses."
-        return "\n".join([head, *PRESENTER.final_lines(table.view(None), result, names)])
-
     # -- posting ---------------------------------------------------------------------------
 
     def pings_members(self, table: Table) -> bool:
@@ -116,24 +104,6 @@ class UnleashedCog(GameCog):
     def ping_key(self, table: Table) -> str:
         """As the base, except that set-up (everyone picks a Baby) is one decision."""
         return "setup" if table.pending.kind == "setup" else super().ping_key(table)
-
-    async def on_update(self, update: Update, interaction: discord.Interaction | None = None) -> None:
-        """As the base, but a step with nothing public posts nothing."""
-        if self.nothing_public(update):
-            return
-        await super().on_update(update, interaction)
-
-    def nothing_public(self, update: Update) -> bool:
-        """True for Passes that leave the window open (saying so would tell who holds
-        Instants) and for a choice's private step after which the same player decides."""
-        if update.kind not in MOVES or update.state is None or not update.steps:
-            return False
-        if update.result is not None or update.notes or any(e.to is None for e in update.events()):
-            return False
-        pending = update.spec.engine.pending(update.state)
-        if all(isinstance(s.action, Pass) for s in update.steps) and pending.kind == "reaction":
-            return True
-        return pending.kind == "choice" and set(pending.seats) <= {s.seat for s in update.steps}
 
     # -- the private panel and the reaction windows ------------------------------------------
 

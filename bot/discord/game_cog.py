@@ -475,7 +475,7 @@ class GameCog(commands.Cog):
         if self.presenter is not None:
             out = self.presenter.final_lines(table.view(None), result, names)
             if out:
-                return "\n".join([f"**{named(result.reason, names)}**", *out])
+                return "\n".join([self.presenter.final_head(result, names), *out])
         lines = []
         order = sorted(result.scores, key=lambda s: -result.scores[s])
         for seat in order:
@@ -732,7 +732,8 @@ class GameCog(commands.Cog):
         :meth:`thread_gone`). Never raises for a Discord refusal; returns True when
         everything was posted."""
         try:
-            await self.on_update(update, interaction)
+            if not self.nothing_public(update):
+                await self.on_update(update, interaction)
             if update.state is not None and update.kind in SHOWS_A_VERSION:
                 # The thread shows this version now (a table, a panel edit or a line; some
                 # changes show nothing public): start-up catch-up skips it.
@@ -835,6 +836,16 @@ class GameCog(commands.Cog):
             actor = table.seat_of(interaction.user.id) if interaction else None
             await pub.dm_hands(self.bot, self.presenter, table, actor.seat if actor else None,
                                update.record.version - len(update.steps))
+
+    def nothing_public(self, update: Update) -> bool:
+        """True for moves that show nothing in the thread: all their events private, no
+        note, no result, and steps the presenter calls quiet (:meth:`Presenter.quiet`)."""
+        if self.presenter is None or update.kind not in MOVES or update.state is None \
+                or not update.steps or update.result is not None or update.notes \
+                or any(e.to is None for e in update.events()):
+            return False
+        return self.presenter.quiet(update.spec.engine.pending(update.state),
+                                    [(s.seat, s.action) for s in update.steps])
 
     async def _announce_end(self, record: GameRecord, notes: list[str] | None = None) -> None:
         """Say in the thread that the game was ended early (``notes``: why, instead of the

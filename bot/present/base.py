@@ -209,6 +209,16 @@ class Presenter:
         """The end-of-game breakdown in words (markdown); default: nothing special."""
         return []
 
+    def final_head(self, result: Result, names: dict[str, str]) -> str:
+        """The line above :meth:`final_lines`: by default why the game ended, in bold."""
+        return f"**{named(result.reason, names)}**"
+
+    def quiet(self, pending: Pending, steps: Sequence[tuple[str, Action]]) -> bool:
+        """True when ``steps`` (``(seat, action)`` of an update whose events are all
+        private, with no note and no result) show nothing in the thread, ``pending``
+        being who decides after them; default False (every move shows)."""
+        return False
+
     def private_lines(self, view: Any, seat: str, names: dict[str, str]) -> list[str]:
         """The "My hand" text for ``seat`` from its own ``view`` (markdown)."""
         return ["You have no hidden cards in this game."]

@@ -19,9 +19,10 @@ Public words come from the spectator view only; the own view feeds the private p
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from typing import TypeVar
 
-from bot.games.base import Action, Result
+from bot.games.base import Action, Pending, Result
 from bot.games.unleashed.cards import catalog
 from bot.games.unleashed.models import (
     Activate,
@@ -239,6 +240,21 @@ class UnleashedPresenter(Presenter):
                 label += ": your Field" if a.field == me else f": {plain[a.field]}'s Field"
             out.append(Choice(label, index=i, description=f"{card_line(a.card)}: {d.text}"))
         return out
+
+    def final_head(self, result: Result, names: dict[str, str]) -> str:
+        """Why the game ended and who wins (``"... **Ana** wins!"``), or that the tie
+        stands and everyone loses (RULES.md: the deck runs out)."""
+        head = named(result.reason, names)
+        if result.winners:
+            return head + f" **{' and '.join(names[s] for s in result.winners)}** wins!"
+        return head + " Still tied on Animals and letters: everyone loses."
+
+    def quiet(self, pending: Pending, steps: Sequence[tuple[str, Action]]) -> bool:
+        """Passes that leave a reaction window open (saying so would tell who holds
+        Instants), and a choice's private step after which the same player decides."""
+        if pending.kind == "reaction" and all(isinstance(a, Pass) for _, a in steps):
+            return True
+        return pending.kind == "choice" and set(pending.seats) <= {seat for seat, _ in steps}
 
     def final_lines(self, view: UnleashedView, result: Result,
                     names: dict[str, str]) -> list[str]:

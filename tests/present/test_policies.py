@@ -1,10 +1,12 @@
-"""The hand-DM policy of the presenters (bot/present/base.py; UX.md "Private information"):
-which games DM hands, what the DM says, and when a member's own answer already told it.
-Pure: action-log rows are the store's records, built by hand."""
+"""The presenters' policies the Discord layer applies alike for every game (pure): hand
+DMs (UX.md "Private information": which games DM hands, what the DM says, when a member's
+own answer already told it; action-log rows are the store's records, built by hand),
+quiet steps that show nothing in the thread, and the final scores' head line."""
 
 from __future__ import annotations
 
-from bot.games.base import Event
+from bot.games.base import Event, Pending, Result
+from bot.games.unleashed.models import Choose, DrawCard, Pass
 from bot.present.base import Presenter, hand_record, parse_hand_record
 from bot.present.llamas_alpacas import LlamasAlpacasPresenter
 from bot.present.pacapaca import PacapacaPresenter
@@ -60,3 +62,25 @@ def test_another_seats_private_words_lead_the_dm_with_names_and_the_deal_is_left
         "Bo pulls Hay Harvest from Ana's hand.\nYour hand (1): Llama Spit.")
     assert UL.hand_dm("s0", [], [pulled], {40}, NAMES) == (
         "Bo pulls Hay Harvest from Ana's hand.\nYour hand (0): no cards.")
+
+
+def test_only_unleashed_keeps_quiet_about_passes_in_an_open_window_and_private_choices():
+    window = Pending(["s1", "s2"], "reaction", "reaction:4")
+    choice = Pending(["s0"], "choice", "choice:9")
+    turn = Pending(["s1"], "turn", "turn-3")
+    assert UL.quiet(window, [("s1", Pass())]) is True
+    assert UL.quiet(window, [("s1", Pass()), ("s0", DrawCard())]) is False
+    assert UL.quiet(turn, [("s2", Pass())]) is False  # the window closed: say so
+    assert UL.quiet(choice, [("s0", Choose(option=1))]) is True
+    assert UL.quiet(choice, [("s1", Choose(option=1))]) is False  # s0 decides now
+    for other in (Presenter(), LlamasAlpacasPresenter(), PacapacaPresenter()):
+        assert other.quiet(window, [("s1", Pass())]) is False
+
+
+def test_the_final_head_names_the_reason_and_in_unleashed_the_winners():
+    won = Result(scores={"s0": 7, "s1": 5}, winners=["s0"], reason="s0 has 7 Animals.")
+    tie = Result(scores={"s0": 5, "s1": 5}, winners=[], reason="The deck ran out.")
+    assert Presenter().final_head(won, NAMES) == "**Ana has 7 Animals.**"
+    assert UL.final_head(won, NAMES) == "Ana has 7 Animals. **Ana** wins!"
+    assert UL.final_head(tie, NAMES) == (
+        "The deck ran out. Still tied on Animals and letters: everyone loses.")
