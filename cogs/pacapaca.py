@@ -39,7 +39,6 @@ from bot.games.pacapaca.models import PacapacaView
 from bot.present import pacapaca as present
 from bot.present.pacapaca import Draft, PacapacaPresenter
 from bot.render.pacapaca import alpaca_picture, render_cards, render_final, render_table
-from bot.render.pool import Job
 from bot.runtime import GameError
 from bot.store import SeatRecord
 
@@ -59,19 +58,11 @@ class PacapacaCog(SidePanelCog):
 
     kind = "pacapaca"
     presenter = PacapacaPresenter()
+    table_renderer = render_table
     panel_name = "negotiation panel"
     panel_opens = ("negotiation_started",)
     #: Events that close a negotiation opened earlier.
     panel_closes = ("traded", "negotiation_failed")
-
-    def picture(self, table: Table) -> Job:
-        """The public table picture (spectator view; the final picture once over)."""
-        return Job(render_table, (table.view(None),), {"names": table.plain_names})
-
-    def build_example(self) -> bytes:
-        """The presenter's example table for /rules (three alpacas after a few turns)."""
-        view, names = PacapacaPresenter().example()
-        return render_table(view, names=names)
 
     # -- negotiation panel --------------------------------------------------------------
 

@@ -37,7 +37,6 @@ from bot.games.unleashed.cards import catalog
 from bot.games.unleashed.models import Pass, Respond
 from bot.present.base import Seen, TableModel
 from bot.present.unleashed import TYPE_WORDS, UnleashedPresenter, card_line, pile_line, short
-from bot.render.pool import Job
 from bot.render.unleashed import hand_picture, render_card, render_table
 from bot.runtime import GameError
 from bot.store import SeatRecord
@@ -58,6 +57,7 @@ class UnleashedCog(GameCog):
 
     kind = "llamas-unleashed"
     presenter = PRESENTER
+    table_renderer = render_table
 
     def model(self, table: Table, seat: str | None = None,
               events: list[Event] | None = None) -> TableModel:
@@ -74,10 +74,6 @@ class UnleashedCog(GameCog):
         if events is None:
             table.models[seat] = model
         return model
-
-    def picture(self, table: Table) -> Job:
-        """The public table picture (spectator view)."""
-        return Job(render_table, (table.view(None),), {"names": table.plain_names})
 
     def table_items(self, table: Table) -> list[discord.ui.Item[Any]]:
         """Respond and Pass during a reaction window; else the presenter's (set-up)."""

@@ -197,6 +197,10 @@ class GameCog(commands.Cog):
     presenter: ClassVar[Presenter | None] = None
     #: The action row of My hand / I'm back (``None``: after the choices).
     utility_row: ClassVar[int | None] = None
+    #: The game's table renderer, ``(spectator view, *, names=...) -> PNG bytes`` (a
+    #: module-level function, so that a render process can run it): when set, the default
+    #: :meth:`picture` and :meth:`build_example` draw with it.
+    table_renderer: ClassVar[Callable[..., bytes] | None] = None
 
     def __init__(self, bot: Host) -> None:
         self.bot = bot
@@ -215,10 +219,12 @@ class GameCog(commands.Cog):
 
     def picture(self, table: Table) -> Job | None:
         """The public table picture as a :class:`~bot.render.pool.Job` (a renderer and its
-        picklable inputs, e.g. the spectator view and the names), drawn by the bot in a
-        render process and kept by its inputs; ``None``: :meth:`render` draws it in the
-        render thread instead."""
-        return None
+        picklable inputs), drawn by the bot in a render process and kept by its inputs:
+        by default :attr:`table_renderer` on the spectator view and the plain names;
+        ``None`` (no renderer): :meth:`render` draws it in the render thread instead."""
+        draw = type(self).table_renderer
+        return None if draw is None else Job(draw, (table.view(None),),
+                                             {"names": table.plain_names})
 
     def render(self, table: Table) -> bytes:
         """PNG bytes of the public table (runs in a worker thread): the :meth:`picture`
@@ -229,9 +235,15 @@ class GameCog(commands.Cog):
         return job.run()
 
     def build_example(self) -> bytes | None:
-        """PNG bytes of an example table for ``/rules`` (seeded; runs in a worker thread),
-        or ``None`` for no picture (the default)."""
-        return None
+        """PNG bytes of an example table for ``/rules`` (seeded; runs in a worker thread):
+        the presenter's example drawn by :attr:`table_renderer`, or ``None`` for no
+        picture (no example or no renderer)."""
+        draw = type(self).table_renderer
+        example = self.presenter.example() if self.presenter is not None else None
+        if draw is None or example is None:
+            return None
+        view, names = example
+        return draw(view, names=names)
 
     async def example_image(self) -> bytes | None:
         """The :meth:`build_example` picture, built once, off the event loop."""
