@@ -77,8 +77,9 @@ class PacapacaCog(SidePanelCog):
         neg = v.negotiation
         assert neg is not None
         a, p = table.names[neg.active], table.names[neg.partner]
-        deadline = await self.bot.service.deadline(table.record.id)
-        lines = PacapacaPresenter.negotiation_lines(v, table.names, deadline)
+        if table.deadline is None:  # not read with the game (an edit of the open panel)
+            table.deadline = await self.bot.service.deadline(table.record.id)
+        lines = PacapacaPresenter.negotiation_lines(v, table.names, table.deadline)
         embed = discord.Embed(title=f"Negotiation: {a} \N{LEFT RIGHT ARROW} {p}",
                               description="\n".join(lines)[:EMBED_LIMIT], colour=NEG_COLOUR)
         embed.set_footer(text=f"Move {table.state.version}")

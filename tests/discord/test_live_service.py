@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from tests.discord.conftest import make_bot
 from tests.support import table_lines
+from tests.support.reads import store_reads
 
 
 async def start_tiny(world, *, timer: str | None = None, ai: bool = False):
@@ -243,21 +244,8 @@ async def test_posting_a_table_reads_the_store_once(world, sb):
     cog = sb.bot.game_cog("tiny")
     table = await cog.load_table(1)
     store = sb.bot.store
-    reads: list[str] = []
-
-    def counting(name):
-        real = getattr(store, name)
-
-        async def counted(*args):
-            reads.append(name)
-            return await real(*args)
-        return counted
-
-    store._one, store._all = counting("_one"), counting("_all")
-    try:
+    with store_reads(store) as reads:
         await cog.post_table(table)  # the same decision: the table edited in place
-    finally:
-        del store._one, store._all
     assert reads == ["_one"]
     due = int((await store.timer(1, "turn")).due_at)
     assert thread.last_message.embeds[0]["description"].endswith(
