@@ -232,6 +232,21 @@ async def test_timers_upsert_and_order(opened):
     assert await store.next_due() is None
 
 
+async def test_game_and_deadlines_reads_the_game_and_its_table_timers_in_one_query(opened):
+    store = await opened()
+    gid = await _active_game(store)
+    assert await store.game_and_deadlines(gid) == (await store.get_game(gid), {})
+    await store.upsert_timer(gid, "rules", "k1", 50.5, {"a": 1})
+    await store.upsert_timer(gid, "archive", "a", 90.0, {})
+    record, due = await store.game_and_deadlines(gid)
+    assert (record, due) == (await store.get_game(gid), {"rules": 50.5})
+    await store.upsert_timer(gid, "turn", "t", 45.0, {})
+    assert (await store.game_and_deadlines(gid))[1] == {"rules": 50.5, "turn": 45.0}
+    other = await _active_game(store)
+    assert await store.game_and_deadlines(other) == (await store.get_game(other), {})
+    assert await store.game_and_deadlines(999) == (None, {})
+
+
 async def test_settings_prefs_and_stats(opened):
     store = await opened()
     assert (await store.guild_settings(9)).turn_timer is None

@@ -189,7 +189,11 @@ _GAME_COLS = (
 _LATER_GAME_COLS = ("pinged_key", "table_version")
 
 
-def _game(row: Row) -> GameRecord:
+#: The timers whose deadlines a table shows (:meth:`Store.game_and_deadlines`).
+_TABLE_TIMERS = ("rules", "turn")
+
+
+def _game(row: Row | dict[str, Any]) -> GameRecord:
     """Parse a games row. Raises :class:`UnreadableRow` when it does not validate."""
     data = dict(row)
     try:
@@ -398,6 +402,21 @@ class Store:
         row does not validate (as do :meth:`game_by_thread` and :meth:`seats`)."""
         row = await self._one(f"SELECT {self._game_cols} FROM games WHERE id=?", (game_id,))
         return _game(row) if row else None
+
+    async def game_and_deadlines(self, game_id: int) -> tuple[GameRecord | None, dict[str, float]]:
+        """The game with ``game_id`` (as :meth:`get_game`, ``None`` when there is none) and
+        when its ``rules`` and ``turn`` timers are due (kind -> Unix seconds; a kind with no
+        timer is absent), in one round trip: what a posted table needs."""
+        due = ", ".join(f"(SELECT due_at FROM timers WHERE timers.game_id=games.id "
+                        f"AND timers.kind='{kind}') AS {kind}_due" for kind in _TABLE_TIMERS)
+        row = await self._one(f"SELECT {self._game_cols}, {due} FROM games WHERE id=?",
+                              (game_id,))
+        if row is None:
+            return None, {}
+        data = dict(row)
+        deadlines = {kind: float(at) for kind in _TABLE_TIMERS
+                     if (at := data.pop(f"{kind}_due", None)) is not None}
+        return _game(data), deadlines
 
     async def game_by_thread(self, thread_id: int) -> GameRecord | None:
         """The most recent game played in ``thread_id`` or ``None``."""

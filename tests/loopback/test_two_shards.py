@@ -23,9 +23,9 @@ import pytest
 from bot.sandbox import SandboxError
 from bot.sandbox.demo import drive_game
 from bot.sandbox.loopback import LocalDiscord, ProcessView
-from tests.discord.test_shards import dm_with_buttons
 from tests.support.botproc import bot_process, log_text
 from tests.support.databases import PG_URL, SKIP_REASON, databases
+from tests.support.dms import dm_with_buttons
 
 pytestmark = pytest.mark.skipif(not PG_URL, reason=SKIP_REASON)
 
