@@ -625,7 +625,11 @@ class GameService:
         seat: str,
         action: Action,
         events: list[Event],
-    ) -> None:
+        missed_limit: int | None = None,
+    ) -> int | None:
+        """Store one move (see :meth:`Store.commit_action`); with ``missed_limit`` the AI
+        made it because ``seat``'s time ran out: the seat's missed turns go up in the same
+        transaction and the new count is returned."""
         result = spec.engine.result(new)
         status = "finished" if result is not None else None
         stats = None
@@ -633,7 +637,7 @@ class GameService:
             rows = await self.result_rows(record.id, result)
             stats = (record.guild_id, spec.key, rows) if rows else None
         try:
-            await self.store.commit_action(
+            return await self.store.commit_action(
                 record.id,
                 expected_version=old.version,
                 state=new.model_dump_json(),
@@ -643,6 +647,7 @@ class GameService:
                 events=[e.model_dump(mode="json") for e in events],
                 status=status,
                 result=stats,
+                missed_turn=None if missed_limit is None else (seat, missed_limit),
             )
         except StaleVersion as exc:
             raise GameError("stale", "This table has moved on.") from exc
@@ -1025,7 +1030,10 @@ class GameService:
             steps: list[Step] = []
             notes: list[str] = []
             for seat_id in timer.payload.get("seats", []):
-                # The AI plays this seat's decisions until it no longer has to decide.
+                # The AI plays this seat's decisions until it no longer has to decide. The
+                # missed turn is counted in the first move's transaction, from the stored
+                # count: another process may have changed it since ``seats`` was read.
+                missed: int | None = None
                 for _ in range(50):
                     if seat_id not in spec.engine.pending(state).seats:
                         break
@@ -1033,21 +1041,22 @@ class GameService:
                     if action is None:
                         break
                     new_state, events = spec.engine.apply(state, seat_id, action)
-                    await self._commit(record, spec, state, new_state, seat_id, action, events)
+                    counted = await self._commit(
+                        record, spec, state, new_state, seat_id, action, events,
+                        missed_limit=MAX_MISSED_TURNS if missed is None else None)
+                    if missed is None:
+                        missed = counted or 0
                     record = await self.get(timer.game_id)
                     steps.append(Step(seat_id, action, events, by_ai=True))
                     state = new_state
-                seat = next(s for s in seats if s.seat == seat_id)
-                missed = seat.missed_turns + 1
+                if missed is None:  # no move for it: counted on its own, under the row lock
+                    missed = await self.store.miss_turn(record.id, seat_id, MAX_MISSED_TURNS)
                 if missed >= MAX_MISSED_TURNS:
-                    await self.store.set_seat(record.id, seat_id, missed_turns=missed,
-                                              ai_takeover=True)
                     notes.append(
                         f"{seat_id} missed {missed} turns in a row: the AI plays their "
                         "seat until they press I'm back."
                     )
                 else:
-                    await self.store.set_seat(record.id, seat_id, missed_turns=missed)
                     notes.append(f"Time ran out for {seat_id}: the AI played their turn.")
             seats = await self.seats(record.id)
             more, _ = await self._drive_ai(record, seats, spec, state)
