@@ -647,12 +647,17 @@ class Sandbox:
             raise SandboxError(f"the bot never acknowledged {it!r} (interaction failed)")
         return it
 
-    def _command_def(self, root: str, guild_scoped: bool) -> tuple[Any, dict[str, Any]]:
+    def _command_def(self, root: str, guild_id: int | None) -> tuple[Any, dict[str, Any]]:
+        """``(command, definition)`` of ``/root`` as Discord offers it in guild
+        ``guild_id`` (``None``: a DM): that guild's own command, else the global one. The
+        definition carries the synced command's id and ``_guild_id`` (``None``: global).
+        Raises :class:`SandboxError` when neither exists."""
         tree = self.bot._connection._command_tree
         if tree is None:
             raise SandboxError("the bot has no CommandTree")
-        cmd = tree.get_command(root, guild=discord.Object(self.world.guild_id))
-        gid: int | None = self.world.guild_id
+        cmd, gid = None, guild_id
+        if guild_id is not None:
+            cmd = tree.get_command(root, guild=discord.Object(guild_id))
         if cmd is None:
             cmd, gid = tree.get_command(root), None
         if cmd is None:
@@ -673,7 +678,7 @@ class Sandbox:
                           ) -> SimInteraction:
         """Send an APPLICATION_COMMAND (or, with ``focused``, AUTOCOMPLETE) interaction."""
         parts = command.strip().lstrip("/").split()
-        _, d = self._command_def(parts[0], True)
+        _, d = self._command_def(parts[0], channel.guild_id)
         resolved: dict[str, dict[str, Any]] = {}
         top: list[dict[str, Any]] = []
         container, defs = top, d.get("options") or []
