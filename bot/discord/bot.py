@@ -335,7 +335,7 @@ class HerdBot(commands.AutoShardedBot):
             log_store_error(f"component {custom_id}", exc)
             if await self._changed(before, cid.game_id, before_seats):
                 # The rest (AI moves, timers, the table) is caught up once writes work.
-                self.service.start_catch_up()
+                self.service.start_catch_up(cid.game_id)
                 await send_error(interaction, STORE_DOWN_AFTER_CHANGE)
             else:
                 await send_error(interaction, STORE_DOWN)

@@ -201,6 +201,9 @@ class GameService:
         #: so that with several processes (shards) each catches up its own servers' games
         #: and none posts a table another process is posting. Default: every server.
         self.serves: Callable[[int | None], bool] = lambda guild_id: True
+        #: Games whatever their server whose change this process could not show (a
+        #: database failure while showing it): its next catch-up shows them too.
+        self._behind: set[int] = set()
 
     # -- plumbing ----------------------------------------------------------------------
 
@@ -238,7 +241,7 @@ class GameService:
                 log.warning("game %s: showing %s stopped: database error (%s); the catch-up "
                             "shows it once writes work", update.record.id, update.kind,
                             describe_error(exc))
-                self.start_catch_up()
+                self.start_catch_up(update.record.id)
             except Exception:
                 log.exception("subscriber failed on %s of game %s", update.kind, update.record.id)
 
@@ -784,27 +787,33 @@ class GameService:
         ``catchup`` update: the moves its thread never saw and the current table, published
         once (the posted version is stored with the table, so a second start posts
         nothing). Every open lobby gets its expiry timer if it has none. Only the games of
-        servers this process serves (:attr:`serves`) are looked at.
+        servers this process serves (:attr:`serves`) are looked at, and the games of any
+        server whose change this process failed to show (:meth:`start_catch_up` with a
+        game id: a DM click reaches shard 0 whatever the game's server). A game is caught
+        up under :meth:`Store.catching_up`, so two processes never post its table twice.
 
         A game whose saved data does not validate is quarantined (logged once) and skipped;
         a database error ends the pass (its supervisor runs it again after a backoff).
         """
         checked = 0
+        behind = set(self._behind)
         records = [r for r in [*await self.store.games_with_status("active"),
                                *await self.store.finished_games_behind()]
-                   if self.serves(r.guild_id)]
+                   if self.serves(r.guild_id) or r.id in behind]
         self.note_unreadable()
         for record in records:
             update: Update | None = None
-            async with self.lock(record.id):
-                try:
-                    update = await self._reconcile_game(record.id)
-                except GameUnreadable:
-                    continue
-                if record.status == "active":
-                    checked += 1
-            if update is not None:
-                await self.publish(update)
+            async with self.store.catching_up(record.id):
+                async with self.lock(record.id):
+                    try:
+                        update = await self._reconcile_game(record.id)
+                    except GameUnreadable:
+                        continue
+                    if record.status == "active":
+                        checked += 1
+                if update is not None:
+                    await self.publish(update)
+        self._behind -= behind
         for lobby in await self.store.games_with_status("lobby"):
             if self.serves(lobby.guild_id) and await self.store.timer(lobby.id, "lobby") is None:
                 due = lobby.options.get("expires_at", lobby.created_at + LOBBY_EXPIRES_S)
@@ -815,11 +824,14 @@ class GameService:
     #: The name of the supervised catch-up job (:meth:`start_catch_up`).
     CATCH_UP_JOB = "herdbot-reconcile-timers"
 
-    def start_catch_up(self) -> asyncio.Task[None]:
+    def start_catch_up(self, game_id: int | None = None) -> asyncio.Task[None]:
         """Run :meth:`reconcile_timers` once in the background under the supervisor (at
         start-up, and after a write failed midway through a request); a failure (a full
         disk) is logged once and retried with backoff until it succeeds. A run already
-        under way is returned as is."""
+        under way is returned as is. ``game_id``: a game whose change this process failed
+        to show, caught up by this process whichever server (shard) it is on."""
+        if game_id is not None:
+            self._behind.add(game_id)
         return self.supervisor.start(self.CATCH_UP_JOB, self.reconcile_timers, forever=False)
 
     async def resync_timers(self, game_id: int) -> None:

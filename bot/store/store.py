@@ -482,6 +482,20 @@ class Store:
             )
         return bool(count)
 
+    @asynccontextmanager
+    async def catching_up(self, game_id: int) -> AsyncIterator[None]:
+        """Hold the catch-up of game ``game_id`` (re-showing a move its thread missed) while
+        the body runs. PostgreSQL: a transaction-scoped advisory lock on a pooled
+        connection, so two processes never post the same missed table at once (the second
+        waits, then finds it shown). SQLite serves one process: nothing to hold. Raises
+        :class:`StoreDown` when the lock cannot be taken."""
+        if self.dialect != "postgres":
+            yield
+            return
+        async with self._tx() as db:
+            await db.serialize(f"herdbot-catch-up:{game_id}")
+            yield
+
     async def mark_shown(self, game_id: int, version: int) -> None:
         """Record that the game's thread shows state ``version`` (its table, or what the
         game's cog posts instead); ``table_version`` only ever grows."""
