@@ -1,0 +1,88 @@
+"""A ``herdbot run`` process with its render process pool (``HERDBOT_RENDER_PROCESSES=1``)
+stops cleanly: on SIGTERM (what ``docker stop``, ``compose down`` and systemd send) and on
+Ctrl-C in its terminal (SIGINT to the whole process group, the pool's workers included) it
+exits with status 0, leaves no worker behind and prints nothing on stderr: no "leaked
+semaphore" warning from ``multiprocessing``'s resource tracker, no worker's
+KeyboardInterrupt traceback."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.sandbox.loopback import BOT_ENV, LocalDiscord, clean_environ
+
+
+def children(pid: int) -> list[int]:
+    """Process ids whose parent is ``pid`` (from /proc)."""
+    out = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+            out.append(int(entry.name))
+    return out
+
+
+def alive(pid: int) -> bool:
+    """Whether process ``pid`` still exists (and is not a zombie)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.parametrize("stop", ["sigterm", "ctrl-c"])
+async def test_herdbot_run_with_a_render_pool_stops_with_nothing_on_stderr(tmp_path, stop):
+    hub = LocalDiscord()
+    names = ("Ana", "Bo", "Cy")
+    for name in names:
+        hub.world.add_member(name)
+    await hub.start()
+    env = {**clean_environ(), **hub.bot_env(), **BOT_ENV, "HERDBOT_RENDER_PROCESSES": "1",
+           "HERDBOT_LOG_LEVEL": "WARNING", "HERDBOT_DATABASE": str(tmp_path / "db.sqlite3")}
+    with open(tmp_path / "stdout.log", "wb") as stdout:
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot", "run", cwd=tmp_path, env=env, stdout=stdout,
+            stderr=asyncio.subprocess.PIPE, start_new_session=True)
+    try:
+        await hub.wait_for_shards(1)
+        await hub.wait_for_commands()
+        ana, bo, cy = (hub.world.member(n) for n in names)
+        await ana.slash("play", game="llamas-alpacas")
+        lobby = ana.last_reply
+        await bo.click(lobby, "Join")
+        await cy.click(lobby, "Join")
+        await ana.click(lobby, "Start")
+        await hub.wait_until(lambda: lobby.thread is not None and any(
+            m.attachments for m in lobby.thread.all_messages), 120, "the first table")
+        table = next(m for m in lobby.thread.all_messages if m.attachments)
+        assert [a.filename for a in table.attachments] == ["table.png"]
+        helpers = children(proc.pid)  # the pool's worker and the resource tracker
+        assert len(helpers) == 2
+        if stop == "sigterm":
+            proc.send_signal(signal.SIGTERM)
+        else:
+            os.killpg(proc.pid, signal.SIGINT)
+        err = await asyncio.wait_for(proc.stderr.read(), 60)
+        assert (await asyncio.wait_for(proc.wait(), 60), err.decode()) == (0, "")
+        for _ in range(100):  # the tracker ends once the bot's end closed its pipe
+            if not any(alive(pid) for pid in helpers):
+                break
+            await asyncio.sleep(0.05)
+        assert [pid for pid in helpers if alive(pid)] == []
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
+        await hub.stop()
