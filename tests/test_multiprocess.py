@@ -29,7 +29,7 @@ async def pg_url(tmp_path) -> AsyncIterator[str]:
     if not PG_URL:
         pytest.skip(SKIP_REASON)
     async with databases("postgres", tmp_path) as new:
-        yield await new()
+        yield str(await new())
 
 
 @pytest_asyncio.fixture

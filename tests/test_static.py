@@ -123,7 +123,7 @@ def _imports3(name: str, path: Path, known: set[str]) -> tuple[set[str], set[str
             for child in ast.iter_child_nodes(node):
                 if isinstance(child, ast.stmt):
                     walk([child], nested_top, nested_typed)
-                elif isinstance(child, ast.excepthandler):
+                elif isinstance(child, ast.ExceptHandler):
                     walk(child.body, nested_top, nested_typed)
 
     eager: set[str] = set()

@@ -246,6 +246,7 @@ async def start_in(world: World, channel: SimChannel) -> SimMessage:
     ana, bo = world.member("Ana"), world.member("Bo")
     await ana.slash("play", in_channel=channel, game="tiny")
     lobby = ana.last_reply
+    assert lobby is not None
     await bo.click(lobby, "Join")
     await ana.click(lobby, "Start")
     return lobby

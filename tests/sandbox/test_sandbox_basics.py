@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import discord
 import pytest
 
@@ -194,7 +196,7 @@ async def test_a_command_synced_to_another_guild_runs_there_with_that_guilds_id(
     try:
         @app_commands.command(name="here", description="Where this command ran")
         async def here(interaction: discord.Interaction) -> None:
-            data = interaction.data or {}
+            data: dict[str, Any] = dict(interaction.data or {})
             await interaction.response.send_message(
                 f"{interaction.guild_id} {data.get('id')} {data.get('guild_id')}")
 
