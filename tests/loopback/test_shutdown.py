@@ -86,3 +86,35 @@ async def test_herdbot_run_with_a_render_pool_stops_with_nothing_on_stderr(tmp_p
             proc.kill()
             await proc.wait()
         await hub.stop()
+
+
+async def test_herdbot_run_with_commands_synced_to_a_second_server_only_answers_there(
+        tmp_path):
+    """``HERDBOT_DEV_GUILDS`` naming the second server: the bot process syncs its commands
+    to that server only, and /play there opens a lobby (the local Discord looked up the
+    commands of the server a command runs in, not only the first server's)."""
+    hub = LocalDiscord(guilds=2)
+    ana = hub.world.add_member("Ana")
+    second = hub.channels[1]
+    await hub.start()
+    env = {**clean_environ(), **hub.bot_env(), **BOT_ENV,
+           "HERDBOT_DEV_GUILDS": str(second.guild_id),
+           "HERDBOT_DATABASE": str(tmp_path / "db.sqlite3")}
+    with open(tmp_path / "bot.log", "wb") as log:
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot", "run", cwd=tmp_path, env=env, stdout=log,
+            stderr=asyncio.subprocess.STDOUT)
+    try:
+        await hub.wait_for_shards(1)
+        await hub.wait_until(lambda: (second.guild_id, "1:play") in hub.world.commands, 60,
+                             "the commands of the second server")
+        assert {g for g, _ in hub.world.commands} == {second.guild_id}
+        await ana.slash("play", in_channel=second, game="llamas-alpacas")
+        assert ana.last_reply is not None
+        assert ana.last_reply.text.startswith("Llamas & Alpacas: lobby #1\n")
+        assert ana.last_reply.channel is second
+    finally:
+        if proc.returncode is None:
+            proc.terminate()
+            await proc.wait()
+        await hub.stop()
