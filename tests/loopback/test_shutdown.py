@@ -8,13 +8,16 @@ KeyboardInterrupt traceback."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from bot.sandbox import SandboxError
 from bot.sandbox.loopback import BOT_ENV, LocalDiscord, clean_environ
 
 
@@ -68,14 +71,26 @@ async def test_herdbot_run_with_a_render_pool_stops_with_nothing_on_stderr(tmp_p
             m.attachments for m in lobby.thread.all_messages), 120, "the first table")
         table = next(m for m in lobby.thread.all_messages if m.attachments)
         assert [a.filename for a in table.attachments] == ["table.png"]
+        assert "My hand" in table.labels
         helpers = children(proc.pid)  # the pool's worker and the resource tracker
         assert len(helpers) == 2
-        if stop == "sigterm":
-            proc.send_signal(signal.SIGTERM)
-        else:
-            os.killpg(proc.pid, signal.SIGINT)
-        err = await asyncio.wait_for(proc.stderr.read(), 60)
-        assert (await asyncio.wait_for(proc.wait(), 60), err.decode()) == (0, "")
+
+        def stop_as_a_click_is_sent(shard_id: int, payload: dict[str, Any]) -> None:
+            if payload["t"] != "INTERACTION_CREATE":
+                return
+            hub.before_send = None
+            if stop == "sigterm":
+                proc.send_signal(signal.SIGTERM)
+            else:
+                os.killpg(proc.pid, signal.SIGINT)
+
+        # The stop reaches the bot with a click on its way: it is answered (handled before
+        # the stop) or left unanswered (arrived while stopping), never failed halfway.
+        hub.before_send = stop_as_a_click_is_sent
+        with contextlib.suppress(SandboxError):
+            await asyncio.wait_for(ana.click(table, "My hand"), 60)
+        err = (await asyncio.wait_for(proc.stderr.read(), 60)).decode()
+        assert (await asyncio.wait_for(proc.wait(), 60), err) == (0, ""), err
         for _ in range(100):  # the tracker ends once the bot's end closed its pipe
             if not any(alive(pid) for pid in helpers):
                 break
