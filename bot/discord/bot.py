@@ -54,13 +54,12 @@ OOPS_AFTER_CHANGE = ("Something went wrong on our side after the game was update
 STORE_DOWN = ("herdbot cannot save anything right now (its database is full or unavailable), "
               "so this was not done. Please try again in a few minutes.")
 #: The same when what the member did was stored and a later write (AI moves, timers) failed.
-#: Name prefixes of the tasks discord.py runs handlers in (events, component callbacks,
-#: app commands): :meth:`HerdBot.close` lets them finish.
-HANDLER_TASKS = ("discord.py: ", "discord-ui-", "CommandTree-invoker")
-
 STORE_DOWN_AFTER_CHANGE = (
     "What you did was saved, but herdbot cannot save anything more right now (its database "
     "is full or unavailable). The game carries on by itself as soon as it can save again.")
+#: Name prefixes of the tasks discord.py runs handlers in (events, component callbacks,
+#: app commands): :meth:`HerdBot.close` lets them finish.
+HANDLER_TASKS = ("discord.py: ", "discord-ui-", "CommandTree-invoker")
 
 
 def log_store_error(what: str, exc: Exception) -> None:
