@@ -442,7 +442,11 @@ class Sandbox:
                 elif now - still_since > self.idle_grace and not self._drawing() and all(
                         getattr(t, "_fut_waiter", None) is not None for t in busy):
                     break  # blocked on futures nothing is completing: waiting for input
-                if now > deadline:
+                # Past the deadline, tasks blocked on futures still get their idle grace
+                # from the moment they last changed (under load the grace nears the
+                # timeout), but never more than one grace beyond the deadline.
+                if now > deadline and (now - still_since > self.idle_grace + 1.0
+                                       or now > deadline + self.idle_grace + 1.0):
                     names = ", ".join(f"{t.get_name()}: {t.get_coro()!r}" for t in busy)
                     raise SandboxError(f"settle timed out; still busy: {names}")
                 await asyncio.wait(busy, timeout=0.002, return_when=asyncio.FIRST_COMPLETED)
