@@ -11,6 +11,7 @@ import argparse
 import asyncio
 import json
 import logging
+import signal
 import sys
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
@@ -196,6 +197,7 @@ def _run_bot(settings: Settings) -> int:
     import discord
 
     from bot.app import make_bot
+    from bot.render.pool import shutdown_pools
 
     assert settings.discord_token is not None
     if settings.discord_api_url is not None:  # development only: a local Discord
@@ -207,6 +209,8 @@ def _run_bot(settings: Settings) -> int:
             sys.stderr.write(f"herdbot: cannot reach the local Discord at "
                              f"{settings.discord_api_url} ({exc}).\n")
             return 1
+    # SIGTERM (docker stop, systemd) stops the bot as Ctrl-C does: it closes cleanly.
+    signal.signal(signal.SIGTERM, lambda signum, frame: signal.raise_signal(signal.SIGINT))
     bot = make_bot(settings)
     try:
         bot.run(settings.discord_token.get_secret_value(), log_handler=None)
@@ -218,6 +222,8 @@ def _run_bot(settings: Settings) -> int:
         sys.stderr.write(f"herdbot: cannot reach Discord ({exc.__class__.__name__}: {exc}). "
                          "Check the network connection and try again.\n")
         return 1
+    finally:
+        shutdown_pools()
     return 0
 
 

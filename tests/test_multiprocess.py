@@ -29,7 +29,7 @@ async def pg_url(tmp_path) -> AsyncIterator[str]:
     if not PG_URL:
         pytest.skip(SKIP_REASON)
     async with databases("postgres", tmp_path) as new:
-        yield await new()
+        yield str(await new())
 
 
 @pytest_asyncio.fixture
@@ -240,3 +240,43 @@ async def test_each_process_catches_up_only_the_games_of_its_own_shards(two):
     assert await a.reconcile_timers() == 1
     assert await b.reconcile_timers() == 1
     assert caught == [("a", games[0]), ("b", games[1])]
+
+
+async def test_im_back_pressed_in_another_process_while_a_turn_timer_plays_is_kept(two, clock):
+    """Ana has missed two turns; her third runs out in process a, whose AI plays her turn.
+    Right after that move is stored, Ana leaves and presses "I'm back" in process b. Her
+    missed-turn count is read and written in the move's own transaction, so b's writes
+    come after it and stay: her seat is hers (before, a wrote the count it had read before
+    the move, 3 and taken over, over b's "I'm back")."""
+    a, b = two
+    up = await a.create_lobby("tiny", guild_id=1, channel_id=2, host_id=10, host_name="Ana",
+                              options={"turn_timer": "2m"}, seed=5)
+    gid = up.record.id
+    await a.join(gid, 11, "Bo")
+    await a.start(gid, 10)
+    await a.store.set_seat(gid, "s0", missed_turns=2)
+    original = a.store.commit_action
+
+    async def then_back_in_b(*args: object, **kwargs: object) -> int | None:
+        counted = await original(*args, **kwargs)  # type: ignore[arg-type]
+        await b.set_takeover(gid, 10, True)   # /game leave
+        await b.set_takeover(gid, 10, False)  # I'm back
+        return counted
+
+    a.store.commit_action = then_back_in_b  # type: ignore[method-assign]
+    timeouts: list[Update] = []
+
+    async def grab(update: Update) -> None:
+        if update.kind == "timeout":
+            timeouts.append(update)
+    a.subscribe(grab)
+    clock.advance(60)
+    assert await a.timers.fire_due() == 1  # the half-time reminder
+    clock.advance(60)
+    assert await a.timers.fire_due() == 1  # the turn timer
+    assert [u.notes for u in timeouts] == [[
+        "s0 missed 3 turns in a row: the AI plays their seat until they press I'm back."]]
+    seat = (await b.seats(gid))[0]
+    assert (seat.seat, seat.ai_takeover, seat.missed_turns) == ("s0", False, 0)
+    state = b.registry["tiny"].engine.load_state((await b.get(gid)).state)
+    assert (state.version, state.turn) == (1, 1)  # the AI's move for Ana; Bo's turn now

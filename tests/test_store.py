@@ -157,6 +157,31 @@ async def test_stale_version_writes_nothing(opened):
     assert await store.actions(gid) == []
 
 
+async def test_a_missed_turn_is_counted_from_the_stored_count_in_the_moves_transaction(
+        opened):
+    """``missed_turn`` adds one to the seat's stored count with the move (the AI takes the
+    seat over at the limit) and returns it; ``miss_turn`` does the same with no move; a
+    seat that does not exist counts 0 and nothing changes."""
+    store = await opened()
+    gid = await _active_game(store)
+    seats = await store.seats(gid)
+    assert [(s.seat, s.missed_turns, s.ai_takeover) for s in seats] == [("s0", 0, False)]
+    await store.set_seat(gid, "s0", missed_turns=1)
+    assert await store.commit_action(gid, expected_version=0, state='{"v": 1}', version=1,
+                                     seat="s0", action={}, events=[],
+                                     missed_turn=("s0", 3)) == 2
+    assert [(s.missed_turns, s.ai_takeover) for s in await store.seats(gid)] == [(2, False)]
+    assert await store.commit_action(gid, expected_version=1, state='{"v": 2}', version=2,
+                                     seat="s0", action={}, events=[]) is None
+    assert await store.miss_turn(gid, "s0", 3) == 3
+    assert [(s.missed_turns, s.ai_takeover) for s in await store.seats(gid)] == [(3, True)]
+    assert await store.miss_turn(gid, "s7", 3) == 0
+    with pytest.raises(StaleVersion):  # a refused move counts nothing
+        await store.commit_action(gid, expected_version=0, state="{}", version=1, seat="s0",
+                                  action={}, events=[], missed_turn=("s0", 3))
+    assert [(s.missed_turns, s.ai_takeover) for s in await store.seats(gid)] == [(3, True)]
+
+
 async def test_failed_action_insert_rolls_back_the_state(opened):
     """A crash between the state write and the action write cannot leave half a move:
     a duplicate action row makes the INSERT fail, and the state UPDATE is rolled back."""

@@ -57,6 +57,9 @@ STORE_DOWN = ("herdbot cannot save anything right now (its database is full or u
 STORE_DOWN_AFTER_CHANGE = (
     "What you did was saved, but herdbot cannot save anything more right now (its database "
     "is full or unavailable). The game carries on by itself as soon as it can save again.")
+#: Name prefixes of the tasks discord.py runs handlers in (events, component callbacks,
+#: app commands): :meth:`HerdBot.close` lets them finish.
+HANDLER_TASKS = ("discord.py: ", "discord-ui-", "CommandTree-invoker")
 
 
 def log_store_error(what: str, exc: Exception) -> None:
@@ -268,11 +271,22 @@ class HerdBot(commands.AutoShardedBot):
             cache.put(key, data)
         return data
 
+    #: Seconds :meth:`close` gives the clicks and commands already being handled to finish
+    #: (``docker stop`` waits 10 s before it kills).
+    CLOSE_GRACE_S = 5.0
+
     async def close(self) -> None:
+        """Stop taking clicks and commands (one arriving now is left unanswered, as from a
+        bot that is offline), stop the timers, let what is being handled finish
+        (:meth:`finish_handlers`), then disconnect and close the store."""
+        parsers = getattr(getattr(self, "_connection", None), "parsers", None)
+        if isinstance(parsers, dict):  # the gateway's table of event handlers
+            parsers["INTERACTION_CREATE"] = lambda data: None
         service = getattr(self, "service", None)
         if service is not None:
             await service.timers.stop()
             await service.supervisor.stop()
+        await self.finish_handlers()
         await super().close()
         store = getattr(self, "store", None)
         if store is not None:
@@ -280,6 +294,16 @@ class HerdBot(commands.AutoShardedBot):
         executor = getattr(self, "render_executor", None)
         if executor is not None:
             executor.shutdown(wait=False, cancel_futures=True)
+
+    async def finish_handlers(self) -> None:
+        """Wait up to :attr:`CLOSE_GRACE_S` for the event, command and component handlers
+        running now (discord.py's tasks): closing the store and the connection under one
+        would fail it halfway, with an ERROR and its traceback on the operator's terminal."""
+        me = asyncio.current_task()
+        running = [t for t in asyncio.all_tasks() if t is not me and not t.done()
+                   and t.get_name().startswith(HANDLER_TASKS)]
+        if running:
+            await asyncio.wait(running, timeout=self.CLOSE_GRACE_S)
 
     # -- routing -----------------------------------------------------------------------
 
@@ -335,7 +359,7 @@ class HerdBot(commands.AutoShardedBot):
             log_store_error(f"component {custom_id}", exc)
             if await self._changed(before, cid.game_id, before_seats):
                 # The rest (AI moves, timers, the table) is caught up once writes work.
-                self.service.start_catch_up()
+                self.service.start_catch_up(cid.game_id)
                 await send_error(interaction, STORE_DOWN_AFTER_CHANGE)
             else:
                 await send_error(interaction, STORE_DOWN)

@@ -220,7 +220,7 @@ class Publisher:
             from bot.discord.replies import send_error
 
             log_store_error(f"showing {update.kind} of game {update.record.id}", exc)
-            self.bot.service.start_catch_up()
+            self.bot.service.start_catch_up(update.record.id)
             await send_error(interaction, STORE_DOWN_AFTER_CHANGE)
         except Exception:
             from bot.discord.bot import OOPS_AFTER_CHANGE

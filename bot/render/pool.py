@@ -60,9 +60,14 @@ def draw_pickled(key: bytes) -> bytes:
 def _warm_worker(modules: tuple[str, ...], parent: int | None = None) -> None:
     """Worker start-up: import ``modules`` (Pillow, renderers) before the first job; with
     ``parent`` (the bot's process id), end this worker within a second of the bot's end,
-    however the bot ended (a killed bot does not shut its pool down)."""
+    however the bot ended (a killed bot does not shut its pool down). Ctrl-C reaches the
+    whole process group: the worker ignores it (no KeyboardInterrupt traceback on the
+    operator's terminal) and is stopped by the bot's own shutdown."""
     import importlib
+    import signal
 
+    if parent is not None:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
     for name in modules:
         importlib.import_module(name)
     if parent is not None:
@@ -152,11 +157,11 @@ class RenderPool:
         procs = getattr(self._executor, "_processes", None) or {}
         return list(procs)
 
-    def shutdown(self) -> None:
-        """Stop the workers (queued jobs are cancelled); a later :meth:`submit` starts new
-        ones."""
+    def shutdown(self, wait: bool = False) -> None:
+        """Stop the workers (queued jobs are cancelled; with ``wait``, return once they
+        have exited); a later :meth:`submit` starts new ones."""
         if self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor.shutdown(wait=wait, cancel_futures=True)
             self._executor = None
 
 
@@ -179,3 +184,11 @@ def forget_pool(pool: RenderPool) -> None:
     for n, p in list(_shared.items()):
         if p is pool:
             del _shared[n]
+
+
+def shutdown_pools() -> None:
+    """Stop every shared pool's workers and wait until they have exited (a bot process's
+    last step: nothing of ``multiprocessing`` is left for its exit to warn about)."""
+    for pool in list(_shared.values()):
+        pool.shutdown(wait=True)
+    _shared.clear()

@@ -201,6 +201,9 @@ class GameService:
         #: so that with several processes (shards) each catches up its own servers' games
         #: and none posts a table another process is posting. Default: every server.
         self.serves: Callable[[int | None], bool] = lambda guild_id: True
+        #: Games whatever their server whose change this process could not show (a
+        #: database failure while showing it): its next catch-up shows them too.
+        self._behind: set[int] = set()
 
     # -- plumbing ----------------------------------------------------------------------
 
@@ -238,7 +241,7 @@ class GameService:
                 log.warning("game %s: showing %s stopped: database error (%s); the catch-up "
                             "shows it once writes work", update.record.id, update.kind,
                             describe_error(exc))
-                self.start_catch_up()
+                self.start_catch_up(update.record.id)
             except Exception:
                 log.exception("subscriber failed on %s of game %s", update.kind, update.record.id)
 
@@ -625,7 +628,11 @@ class GameService:
         seat: str,
         action: Action,
         events: list[Event],
-    ) -> None:
+        missed_limit: int | None = None,
+    ) -> int | None:
+        """Store one move (see :meth:`Store.commit_action`); with ``missed_limit`` the AI
+        made it because ``seat``'s time ran out: the seat's missed turns go up in the same
+        transaction and the new count is returned."""
         result = spec.engine.result(new)
         status = "finished" if result is not None else None
         stats = None
@@ -633,7 +640,7 @@ class GameService:
             rows = await self.result_rows(record.id, result)
             stats = (record.guild_id, spec.key, rows) if rows else None
         try:
-            await self.store.commit_action(
+            return await self.store.commit_action(
                 record.id,
                 expected_version=old.version,
                 state=new.model_dump_json(),
@@ -643,6 +650,7 @@ class GameService:
                 events=[e.model_dump(mode="json") for e in events],
                 status=status,
                 result=stats,
+                missed_turn=None if missed_limit is None else (seat, missed_limit),
             )
         except StaleVersion as exc:
             raise GameError("stale", "This table has moved on.") from exc
@@ -779,27 +787,33 @@ class GameService:
         ``catchup`` update: the moves its thread never saw and the current table, published
         once (the posted version is stored with the table, so a second start posts
         nothing). Every open lobby gets its expiry timer if it has none. Only the games of
-        servers this process serves (:attr:`serves`) are looked at.
+        servers this process serves (:attr:`serves`) are looked at, and the games of any
+        server whose change this process failed to show (:meth:`start_catch_up` with a
+        game id: a DM click reaches shard 0 whatever the game's server). A game is caught
+        up under :meth:`Store.catching_up`, so two processes never post its table twice.
 
         A game whose saved data does not validate is quarantined (logged once) and skipped;
         a database error ends the pass (its supervisor runs it again after a backoff).
         """
         checked = 0
+        behind = set(self._behind)
         records = [r for r in [*await self.store.games_with_status("active"),
                                *await self.store.finished_games_behind()]
-                   if self.serves(r.guild_id)]
+                   if self.serves(r.guild_id) or r.id in behind]
         self.note_unreadable()
         for record in records:
             update: Update | None = None
-            async with self.lock(record.id):
-                try:
-                    update = await self._reconcile_game(record.id)
-                except GameUnreadable:
-                    continue
-                if record.status == "active":
-                    checked += 1
-            if update is not None:
-                await self.publish(update)
+            async with self.store.catching_up(record.id):
+                async with self.lock(record.id):
+                    try:
+                        update = await self._reconcile_game(record.id)
+                    except GameUnreadable:
+                        continue
+                    if record.status == "active":
+                        checked += 1
+                if update is not None:
+                    await self.publish(update)
+        self._behind -= behind
         for lobby in await self.store.games_with_status("lobby"):
             if self.serves(lobby.guild_id) and await self.store.timer(lobby.id, "lobby") is None:
                 due = lobby.options.get("expires_at", lobby.created_at + LOBBY_EXPIRES_S)
@@ -810,11 +824,14 @@ class GameService:
     #: The name of the supervised catch-up job (:meth:`start_catch_up`).
     CATCH_UP_JOB = "herdbot-reconcile-timers"
 
-    def start_catch_up(self) -> asyncio.Task[None]:
+    def start_catch_up(self, game_id: int | None = None) -> asyncio.Task[None]:
         """Run :meth:`reconcile_timers` once in the background under the supervisor (at
         start-up, and after a write failed midway through a request); a failure (a full
         disk) is logged once and retried with backoff until it succeeds. A run already
-        under way is returned as is."""
+        under way is returned as is. ``game_id``: a game whose change this process failed
+        to show, caught up by this process whichever server (shard) it is on."""
+        if game_id is not None:
+            self._behind.add(game_id)
         return self.supervisor.start(self.CATCH_UP_JOB, self.reconcile_timers, forever=False)
 
     async def resync_timers(self, game_id: int) -> None:
@@ -1025,7 +1042,10 @@ class GameService:
             steps: list[Step] = []
             notes: list[str] = []
             for seat_id in timer.payload.get("seats", []):
-                # The AI plays this seat's decisions until it no longer has to decide.
+                # The AI plays this seat's decisions until it no longer has to decide. The
+                # missed turn is counted in the first move's transaction, from the stored
+                # count: another process may have changed it since ``seats`` was read.
+                missed: int | None = None
                 for _ in range(50):
                     if seat_id not in spec.engine.pending(state).seats:
                         break
@@ -1033,21 +1053,22 @@ class GameService:
                     if action is None:
                         break
                     new_state, events = spec.engine.apply(state, seat_id, action)
-                    await self._commit(record, spec, state, new_state, seat_id, action, events)
+                    counted = await self._commit(
+                        record, spec, state, new_state, seat_id, action, events,
+                        missed_limit=MAX_MISSED_TURNS if missed is None else None)
+                    if missed is None:
+                        missed = counted or 0
                     record = await self.get(timer.game_id)
                     steps.append(Step(seat_id, action, events, by_ai=True))
                     state = new_state
-                seat = next(s for s in seats if s.seat == seat_id)
-                missed = seat.missed_turns + 1
+                if missed is None:  # no move for it: counted on its own, under the row lock
+                    missed = await self.store.miss_turn(record.id, seat_id, MAX_MISSED_TURNS)
                 if missed >= MAX_MISSED_TURNS:
-                    await self.store.set_seat(record.id, seat_id, missed_turns=missed,
-                                              ai_takeover=True)
                     notes.append(
                         f"{seat_id} missed {missed} turns in a row: the AI plays their "
                         "seat until they press I'm back."
                     )
                 else:
-                    await self.store.set_seat(record.id, seat_id, missed_turns=missed)
                     notes.append(f"Time ran out for {seat_id}: the AI played their turn.")
             seats = await self.seats(record.id)
             more, _ = await self._drive_ai(record, seats, spec, state)

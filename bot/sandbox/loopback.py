@@ -111,9 +111,9 @@ class RemoteLink(Sandbox):
         """Send dispatch ``event`` to the shard of its guild (DM events: shard 0)."""
         self.hub.dispatch(event, data)
 
-    def _command_def(self, root: str, guild_scoped: bool) -> tuple[Any, dict[str, Any]]:
+    def _command_def(self, root: str, guild_id: int | None) -> tuple[Any, dict[str, Any]]:
         w = self.world
-        for gid in (w.guild_id, None):
+        for gid in dict.fromkeys((guild_id, None)):
             synced = w.commands.get((gid, f"1:{root}"))
             if synced is not None:
                 return None, {**synced, "_guild_id": gid}

@@ -442,7 +442,11 @@ class Sandbox:
                 elif now - still_since > self.idle_grace and not self._drawing() and all(
                         getattr(t, "_fut_waiter", None) is not None for t in busy):
                     break  # blocked on futures nothing is completing: waiting for input
-                if now > deadline:
+                # Past the deadline, tasks blocked on futures still get their idle grace
+                # from the moment they last changed (under load the grace nears the
+                # timeout), but never more than one grace beyond the deadline.
+                if now > deadline and (now - still_since > self.idle_grace + 1.0
+                                       or now > deadline + self.idle_grace + 1.0):
                     names = ", ".join(f"{t.get_name()}: {t.get_coro()!r}" for t in busy)
                     raise SandboxError(f"settle timed out; still busy: {names}")
                 await asyncio.wait(busy, timeout=0.002, return_when=asyncio.FIRST_COMPLETED)
@@ -647,12 +651,17 @@ class Sandbox:
             raise SandboxError(f"the bot never acknowledged {it!r} (interaction failed)")
         return it
 
-    def _command_def(self, root: str, guild_scoped: bool) -> tuple[Any, dict[str, Any]]:
+    def _command_def(self, root: str, guild_id: int | None) -> tuple[Any, dict[str, Any]]:
+        """``(command, definition)`` of ``/root`` as Discord offers it in guild
+        ``guild_id`` (``None``: a DM): that guild's own command, else the global one. The
+        definition carries the synced command's id and ``_guild_id`` (``None``: global).
+        Raises :class:`SandboxError` when neither exists."""
         tree = self.bot._connection._command_tree
         if tree is None:
             raise SandboxError("the bot has no CommandTree")
-        cmd = tree.get_command(root, guild=discord.Object(self.world.guild_id))
-        gid: int | None = self.world.guild_id
+        cmd, gid = None, guild_id
+        if guild_id is not None:
+            cmd = tree.get_command(root, guild=discord.Object(guild_id))
         if cmd is None:
             cmd, gid = tree.get_command(root), None
         if cmd is None:
@@ -673,7 +682,7 @@ class Sandbox:
                           ) -> SimInteraction:
         """Send an APPLICATION_COMMAND (or, with ``focused``, AUTOCOMPLETE) interaction."""
         parts = command.strip().lstrip("/").split()
-        _, d = self._command_def(parts[0], True)
+        _, d = self._command_def(parts[0], channel.guild_id)
         resolved: dict[str, dict[str, Any]] = {}
         top: list[dict[str, Any]] = []
         container, defs = top, d.get("options") or []

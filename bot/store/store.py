@@ -501,6 +501,20 @@ class Store:
             )
         return bool(count)
 
+    @asynccontextmanager
+    async def catching_up(self, game_id: int) -> AsyncIterator[None]:
+        """Hold the catch-up of game ``game_id`` (re-showing a move its thread missed) while
+        the body runs. PostgreSQL: a transaction-scoped advisory lock on a pooled
+        connection, so two processes never post the same missed table at once (the second
+        waits, then finds it shown). SQLite serves one process: nothing to hold. Raises
+        :class:`StoreDown` when the lock cannot be taken."""
+        if self.dialect != "postgres":
+            yield
+            return
+        async with self._tx() as db:
+            await db.serialize(f"herdbot-catch-up:{game_id}")
+            yield
+
     async def mark_shown(self, game_id: int, version: int) -> None:
         """Record that the game's thread shows state ``version`` (its table, or what the
         game's cog posts instead); ``table_version`` only ever grows."""
@@ -549,10 +563,14 @@ class Store:
         events: list[dict[str, Any]],
         status: str | None = None,
         result: tuple[int, str, list[tuple[int, bool, int]]] | None = None,
-    ) -> None:
+        missed_turn: tuple[str, int] | None = None,
+    ) -> int | None:
         """Write the new state and its action row in ONE transaction; with ``result``
         (``(guild_id, kind, rows)`` as :meth:`record_result` takes them: the game's final
-        move) the stats too, in the same transaction.
+        move) the stats too, in the same transaction. With ``missed_turn`` (``(seat,
+        limit)``: the AI made this move because the seat's time ran out) the seat's missed
+        turns go up by one in the same transaction too (see :meth:`_add_missed_turn`), and
+        the new count is returned (else ``None``).
 
         The game's row is read with a row lock (PostgreSQL ``SELECT ... FOR UPDATE``; the
         SQLite transaction holds the file), so moves on one game from any process apply
@@ -578,6 +596,31 @@ class Store:
             if result is not None:
                 await db.execute("UPDATE games SET result_recorded=1 WHERE id=?", (game_id,))
                 await self._add_results(db, *result)
+            if missed_turn is not None:
+                return await self._add_missed_turn(db, game_id, *missed_turn)
+        return None
+
+    async def miss_turn(self, game_id: int, seat: str, limit: int) -> int:
+        """Count one missed turn for ``seat`` when no move went with it (the AI had none to
+        make), under the game's row lock: see :meth:`_add_missed_turn`. Returns the new
+        count (0 when the seat does not exist)."""
+        async with self._tx() as db:
+            await db.fetchrow("SELECT id FROM games WHERE id=?" + db.for_update, (game_id,))
+            return await self._add_missed_turn(db, game_id, seat, limit)
+
+    @staticmethod
+    async def _add_missed_turn(db: Conn, game_id: int, seat: str, limit: int) -> int:
+        """Inside a transaction that holds the game's row: ``seat``'s missed turns go up by
+        one from the stored count (never from a copy read earlier, which another process
+        may have changed since: an "I'm back" there stays), and the AI takes the seat over
+        once the count reaches ``limit``. Returns the new count (0: no such seat)."""
+        await db.execute(
+            "UPDATE seats SET missed_turns=missed_turns+1, ai_takeover=CASE WHEN"
+            " missed_turns+1>=? THEN 1 ELSE ai_takeover END WHERE game_id=? AND seat=?",
+            (limit, game_id, seat))
+        row = await db.fetchrow("SELECT missed_turns FROM seats WHERE game_id=? AND seat=?",
+                                (game_id, seat))
+        return int(row[0]) if row is not None else 0
 
     async def actions(self, game_id: int) -> list[ActionRecord]:
         """The action log of a game in order."""

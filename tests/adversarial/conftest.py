@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import types
+from typing import Any
 
 import pytest
 
@@ -21,7 +22,8 @@ def make_bot(db_path, clock: ManualClock, **settings) -> HerdBot:
     # These tests were written for games without a turn timer; the shipped default (24h) is
     # tested in tests/faults/test_abandoned.py.
     settings.setdefault("default_turn_timer", "off")
-    cfg = Settings(database_path=db_path, _env_file=None, **settings)
+    fields: dict[str, Any] = {"database_path": db_path, "_env_file": None, **settings}
+    cfg = Settings(**fields)
     return app.make_bot(cfg, registry=builtin_games(), clock=clock)
 
 

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from bot.config import Settings
 from bot.discord.bot import HerdBot
 from bot.games.registry import Registry
@@ -13,10 +15,11 @@ TINY_EXTENSIONS = ("cogs.lobby", "cogs.game", "cogs.admin", "tests.support.tiny_
 
 
 def make_bot(db_path, clock: ManualClock, registry: Registry | None = None,
-             extensions: tuple[str, ...] | None = TINY_EXTENSIONS, **settings) -> HerdBot:
+             extensions: tuple[str, ...] = TINY_EXTENSIONS, **settings) -> HerdBot:
     """A HerdBot on ``db_path`` (tiny game only unless a registry is given)."""
     # These tests were written for games without a turn timer; the shipped default (24h) is
     # tested in tests/faults/test_abandoned.py.
     settings.setdefault("default_turn_timer", "off")
-    cfg = Settings(database_path=db_path, _env_file=None, **settings)
+    fields: dict[str, Any] = {"database_path": db_path, "_env_file": None, **settings}
+    cfg = Settings(**fields)
     return HerdBot(cfg, registry=registry or tiny_registry(), clock=clock, extensions=extensions)

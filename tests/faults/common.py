@@ -17,6 +17,7 @@ from bot.sandbox import (
     World,
     current_interaction,
 )
+from bot.sandbox.world import Link
 
 #: Extensions of a tiny-game bot (the real core cogs plus the tiny test cog).
 from tests.discord.conftest import TINY_EXTENSIONS, make_bot  # noqa: E402,F401 - shared
@@ -66,9 +67,9 @@ def answered(it: SimInteraction) -> bool:
     return bool(msgs) and not all(m.loading for m in msgs)
 
 
-def answer_text(it: SimInteraction) -> str:
-    """The texts of every answer of ``it``, newline-joined."""
-    return "\n".join(m.text for m in answers(it))
+def answer_text(it: SimInteraction | None) -> str:
+    """The texts of every answer of ``it``, newline-joined (empty: no interaction)."""
+    return "\n".join(m.text for m in answers(it)) if it is not None else ""
 
 
 def press_all(sb: Sandbox, presses: list[tuple[SimMember, SimMessage, dict[str, Any]]]
@@ -95,7 +96,7 @@ def press_all(sb: Sandbox, presses: list[tuple[SimMember, SimMessage, dict[str, 
     return its
 
 
-async def click_raw(sb: Sandbox, member: SimMember, message: SimMessage, custom_id: str,
+async def click_raw(sb: Link, member: SimMember, message: SimMessage, custom_id: str,
                     values: list[str] | None = None) -> SimInteraction:
     """Click (or, with ``values``, select) the raw ``custom_id`` on ``message``, whatever
     components the message shows, and settle."""

@@ -188,7 +188,7 @@ async def drive(out: Path, games: int, seed: int) -> None:
 
 def read_journal(path: Path) -> list[dict[str, Any]]:
     """The complete lines of the journal (a line cut by the kill is ignored)."""
-    out = []
+    out: list[dict[str, Any]] = []
     if not path.exists():
         return out
     for line in path.read_text().split("\n"):
@@ -390,13 +390,13 @@ async def check(out: Path, seed: int) -> dict[str, Any]:
             state = ENGINE.load_state(record.state or "")
             member = by_id[int(info["games"][str(record.id)]["seats"][state.seats[state.turn]])]
             thread = world.channels[info["games"][str(record.id)]["thread_id"]]
-            msg = table_message(thread)
-            if msg is None or int(msg.component("Add 1")["custom_id"].split(":")[3]) != record.version:
+            shown = table_message(thread)
+            if shown is None or int(shown.component("Add 1")["custom_id"].split(":")[3]) != record.version:
                 await member.slash("game status", in_channel=thread)
-                msg = table_message(thread)
-            assert msg is not None
+                shown = table_message(thread)
+            assert shown is not None
             assert not state.waiting, f"game {record.id} still waits: its timer did not fire"
-            await member.click(msg, "Add 2")
+            await member.click(shown, "Add 2")
             moves += 1
     games = await store.games_with_status("finished")
     assert len(games) == len(info["games"]) - len(lost) - 1, "some games did not finish"
@@ -410,6 +410,7 @@ async def check(out: Path, seed: int) -> dict[str, Any]:
     # 5. The host ends the quarantined game; the log named it once.
     host = by_id[int(bad_seats["s0"])]
     await host.slash("game end", in_channel=bad_thread)
+    assert host.last_reply is not None
     await host.click(host.last_reply, "Yes, end the game")
     quarantined["end_answer"] = answer_text(host.last_interaction)
     header = await store.game_header(bad)

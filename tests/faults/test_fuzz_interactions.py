@@ -71,11 +71,14 @@ class Harness:
         w = self.world
         self.sb = await w.connect(make_bot(self.db, self.clock))
         ana, bo, cy, di, ed = (w.member(n) for n in ("Ana", "Bo", "Cy", "Di", "Ed"))
-        self.thread1 = (await start_tiny(w, ana, [bo])).thread
+        thread1 = (await start_tiny(w, ana, [bo])).thread
         await cy.slash("play", game="tiny")
         self.lobby2 = cy.last_reply
-        self.thread3 = (await start_tiny(w, di, [ed], timer="2m")).thread
-        await ana.click(self.thread1.last_message, "Add 1")
+        thread3 = (await start_tiny(w, di, [ed], timer="2m")).thread
+        assert thread1 is not None and thread3 is not None
+        self.thread1, self.thread3 = thread1, thread3
+        assert thread1.last_message is not None
+        await ana.click(thread1.last_message, "Add 1")
         self.old_table1 = self.thread1.all_messages[0]
 
     def close(self) -> None:

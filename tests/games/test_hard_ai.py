@@ -145,9 +145,11 @@ def test_ismcts_refuses_no_legal_action_and_skips_a_single_candidate() -> None:
 
 @pytest.mark.parametrize("key", ["llamas-alpacas", "pacapaca", "llamas-unleashed"])
 def test_hard_is_deterministic_for_a_seed(key: str) -> None:
-    policy = {"llamas-alpacas": llamas_alpacas_hard.hard_policy,
-              "pacapaca": pacapaca_hard.hard_policy,
-              "llamas-unleashed": unleashed_hard.hard_policy}[key]
+    policies: dict[str, Callable[..., Any]] = {
+        "llamas-alpacas": llamas_alpacas_hard.hard_policy,
+        "pacapaca": pacapaca_hard.hard_policy,
+        "llamas-unleashed": unleashed_hard.hard_policy}
+    policy = policies[key]
     engine = SPECS[key].engine
     state, seat, legal = _advance(key, 21, 3, lambda s, seat, legal: len(legal) >= 3)
     view = engine.view(state, seat)

@@ -105,7 +105,7 @@ async def _scenario(hub: LocalDiscord, url: str, tmp_path: Path, players: list[l
                              "shards 0 and 1")
         await hub.wait_for_commands()
         await watch_database(hub, url)
-        served = {s: [ch for ch in hub.channels if hub.shard_of(ch.guild_id, 2) == s]
+        served = {s: [ch for ch in hub.channels if hub.shard_of(ch.guild_id or 0, 2) == s]
                   for s in (0, 1)}
         assert len(served[0]) + len(served[1]) == GUILDS and served[0] and served[1]
         view = await ProcessView.open(url, hub)

@@ -20,7 +20,7 @@ NAMES = {"s0": "Maya", "s1": "Tomasz"}
 def states(n: int) -> list:
     """The first ``n`` states of a seeded random 2-player game."""
     engine = SPEC.engine
-    state = engine.new_game(["s0", "s1"], seed=3)
+    state = engine.new_game(["s0", "s1"], seed=3, options=engine.options_model())
     rand = random.Random(3)
     out = [state]
     while len(out) < n:

@@ -27,8 +27,8 @@ class JoinButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sbx:join:
         self.gid = gid
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
-                             match: re.Match[str]) -> JoinButton:
+    async def from_custom_id(cls, interaction: discord.Interaction,
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> JoinButton:
         return cls(int(match["gid"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -97,8 +97,9 @@ class PickView(discord.ui.View):
 
 
 class Feedback(discord.ui.Modal, title="Feedback"):
-    text = discord.ui.TextInput(label="Your thoughts", custom_id="sbx:fb:text")
-    mood = discord.ui.TextInput(label="Mood", custom_id="sbx:fb:mood", required=False,
+    text: discord.ui.TextInput[Feedback] = discord.ui.TextInput(
+        label="Your thoughts", custom_id="sbx:fb:text")
+    mood: discord.ui.TextInput[Feedback] = discord.ui.TextInput(label="Mood", custom_id="sbx:fb:mood", required=False,
                                 default="fine")
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
@@ -111,9 +112,10 @@ class HandCard(discord.ui.LayoutView):
 
     def __init__(self) -> None:
         super().__init__(timeout=None)
-        play = discord.ui.Button(label="Play llama", custom_id="sbx:v2:play")
-        play.callback = self.play
-        box = discord.ui.Container(discord.ui.TextDisplay("Your hand: 3 llamas"))
+        play: discord.ui.Button[HandCard] = discord.ui.Button(label="Play llama",
+                                                             custom_id="sbx:v2:play")
+        play.callback = self.play  # type: ignore[method-assign]
+        box: discord.ui.Container[HandCard] = discord.ui.Container(discord.ui.TextDisplay("Your hand: 3 llamas"))
         box.add_item(discord.ui.Section(discord.ui.TextDisplay("Llama"), accessory=play))
         self.add_item(box)
 
@@ -122,14 +124,15 @@ class HandCard(discord.ui.LayoutView):
 
 
 class LabelModal(discord.ui.Modal, title="Play"):
-    target = discord.ui.Label(text="Target", component=discord.ui.TextInput(custom_id="sbx:m:t"))
-    animal = discord.ui.Label(text="Animal", component=discord.ui.Select(
+    target: discord.ui.Label[LabelModal] = discord.ui.Label(
+        text="Target", component=discord.ui.TextInput(custom_id="sbx:m:t"))
+    animal: discord.ui.Label[LabelModal] = discord.ui.Label(text="Animal", component=discord.ui.Select(
         custom_id="sbx:m:a", options=[discord.SelectOption(label="Llama", value="llama"),
                                       discord.SelectOption(label="Alpaca", value="alpaca")]))
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
-        target = self.target.component.value  # type: ignore[union-attr]
-        animal = self.animal.component.values  # type: ignore[union-attr]
+        target = self.target.component.value  # type: ignore[attr-defined]
+        animal = self.animal.component.values  # type: ignore[attr-defined]
         await interaction.response.send_message(f"{target} gets {animal}", ephemeral=True)
 
 
@@ -314,5 +317,5 @@ class SampleBot(commands.Bot):
         self.ready_count += 1
 
     async def on_message(self, message: discord.Message) -> None:
-        if message.author.id != self.user.id:
+        if self.user is not None and message.author.id != self.user.id:
             self.store.setdefault("heard", []).append(message.content)

@@ -67,11 +67,11 @@ ERRORS: dict[str, dict[str, Any]] = {
 
 
 class LongTitle(discord.ui.Modal, title="T" * 46):
-    answer = discord.ui.TextInput(label="Answer", custom_id="probe:answer")
+    answer: discord.ui.TextInput[LongTitle] = discord.ui.TextInput(label="Answer", custom_id="probe:answer")
 
 
 class WideInput(discord.ui.Modal, title="Name"):
-    answer = discord.ui.TextInput(label="A label much longer than forty-five characters",
+    answer: discord.ui.TextInput[WideInput] = discord.ui.TextInput(label="A label much longer than forty-five characters",
                                   custom_id="probe:wide")
 
 

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import discord
 import pytest
 
-from bot.sandbox import SandboxError
+from bot.sandbox import SandboxError, SimChannel
 
 
 async def test_connect_logs_in_runs_setup_hook_and_becomes_ready(world, sb, store, alice):
@@ -179,3 +181,41 @@ async def test_generic_fault_reaches_the_bot_as_discord_exception(world, sb, ali
     (err,) = errors
     assert isinstance(err.exc.original, discord.Forbidden) and err.exc.original.code == 50013
     assert world.threads == []
+
+
+async def test_a_command_synced_to_another_guild_runs_there_with_that_guilds_id(world, alice):
+    """A command the bot synced to guild West only: run in West it carries West's
+    command id and guild id (as Discord sends it); in the main guild and in a DM Discord
+    does not offer it, and neither does the sandbox. (Before: only the main guild's
+    commands were looked up, so it was "the bot has no /here command" in West too.)"""
+    from discord import app_commands
+    from sandbox_testbot import SampleBot
+
+    west = world.add_guild("West")
+    sb = await world.connect(SampleBot())
+    try:
+        @app_commands.command(name="here", description="Where this command ran")
+        async def here(interaction: discord.Interaction) -> None:
+            data: dict[str, Any] = dict(interaction.data or {})
+            await interaction.response.send_message(
+                f"{interaction.guild_id} {data.get('id')} {data.get('guild_id')}")
+
+        sb.bot.tree.add_command(here, guild=discord.Object(west.guild_id))
+        await sb.bot.tree.sync(guild=discord.Object(west.guild_id))
+        synced = world.commands[(west.guild_id, "1:here")]
+        it = await alice.slash("here", in_channel=west)
+        assert it.response_type == 4
+        assert alice.last_reply.content == f"{west.guild_id} {synced['id']} {west.guild_id}"
+        with pytest.raises(SandboxError) as info:
+            await alice.slash("here")
+        assert str(info.value) == "the bot has no /here command"
+        dm = SimChannel(world, world.clock.snowflake(), "dm", recipient_id=alice.id)
+        world.dm_channels[alice.id] = world.channels[dm.id] = dm
+        with pytest.raises(SandboxError) as info:
+            await alice.slash("here", in_channel=dm)
+        assert str(info.value) == "the bot has no /here command"
+        # A global command runs in West as a global one: no guild id in its data.
+        await alice.slash("poke", in_channel=west, who=alice)
+        assert alice.last_reply.content == "Poked Alice"
+    finally:
+        await world.disconnect()

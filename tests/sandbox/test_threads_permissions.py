@@ -8,6 +8,7 @@ discord.py raises on Discord (``discord.Forbidden``, ``discord.NotFound``,
 from __future__ import annotations
 
 import io
+from typing import Literal
 
 import discord
 import pytest
@@ -20,7 +21,8 @@ def text_channel(sb, world: World) -> discord.TextChannel:
     return sb.bot.get_channel(world.main.id)
 
 
-async def new_thread(sb, world: World, name: str = "game", minutes: int = 1440):
+async def new_thread(sb, world: World, name: str = "game",
+                     minutes: Literal[60, 1440, 4320, 10080] = 1440):
     """A public thread the bot starts from one of its messages; (SimChannel, discord.Thread)."""
     starter = await text_channel(sb, world).send("starter")
     thread = await starter.create_thread(name=name, auto_archive_duration=minutes)

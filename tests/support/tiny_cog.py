@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import io
-from typing import Any
+from typing import Any, cast
 
 import discord
 from PIL import Image, ImageDraw
@@ -13,6 +13,7 @@ from bot.discord.components import button
 from bot.discord.game_cog import GameCog, Table
 from bot.runtime import GameError
 from bot.store import SeatRecord
+from tests.support.tinygame import TinyState
 
 
 class TinyCog(GameCog):
@@ -21,7 +22,7 @@ class TinyCog(GameCog):
 
     def render(self, table: Table) -> bytes:
         img = Image.new("RGB", (200, 60), "white")
-        ImageDraw.Draw(img).text((10, 20), f"counter {table.state.counter}", fill="black")
+        ImageDraw.Draw(img).text((10, 20), f"counter {cast(TinyState, table.state).counter}", fill="black")
         buf = io.BytesIO()
         img.save(buf, "PNG")
         return buf.getvalue()
@@ -33,7 +34,7 @@ class TinyCog(GameCog):
     def table_items(self, table: Table) -> list[discord.ui.Item[Any]]:
         gid, ver = table.record.id, table.record.version
         legal = {a.model_dump_json() for s in table.pending.seats for a in table.legal(s)}
-        items = []
+        items: list[discord.ui.Item[Any]] = []
         for n in (1, 2):
             on = any(f'"n":{n}' in a for a in legal)
             items.append(button("g", gid, f"add.{n}", f"Add {n}", version=ver, disabled=not on))
@@ -53,7 +54,7 @@ class TinyCog(GameCog):
             raise GameError("bad_button", "This button is not one herdbot understands.")
 
     async def private_panel(self, table: Table, seat: SeatRecord) -> dict[str, Any]:
-        return {"content": f"Your secret token is {table.state.secrets[seat.seat]}."}
+        return {"content": f"Your secret token is {cast(TinyState, table.state).secrets[seat.seat]}."}
 
 
 async def setup(bot: Any) -> None:

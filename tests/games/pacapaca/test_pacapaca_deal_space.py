@@ -138,6 +138,7 @@ def test_listed_and_space_actions_apply_and_nothing_else_does(
     for _ in range(proposals):
         if s.phase != "negotiation":
             break
+        assert s.negotiation is not None
         seat = r.choice([s.seats[s.active], s.negotiation.partner])
         space = E.deal_space(s, seat)
         legal = E.legal_actions(s, seat)

@@ -72,6 +72,7 @@ def playout(seed: int, n: int, babies: bool, *, check_every: int = 1):
             check_views(s)
     assert s.phase == "finished", "playout did not end"
     res = E.result(s)
+    assert res is not None
     assert set(res.winners) <= set(seats) and res.winners
     assert max(res.scores.values()) == res.scores[res.winners[0]]
     return s, log

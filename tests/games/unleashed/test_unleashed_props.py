@@ -44,6 +44,7 @@ def _check_views(st: UnleashedState) -> None:
         if v.choice is not None:
             assert st.choice is not None and st.choice.seat == viewer
         if viewer is not None:
+            assert v.hand is not None
             assert [c.id for c in v.hand] == st.hands[viewer]
         assert v.hand_sizes == {s: len(st.hands[s]) for s in st.seats}
 
