@@ -13,6 +13,7 @@ import pytest
 import pytest_asyncio
 
 from bot.sandbox import SandboxError, World
+from bot.sandbox.world import SimChannel, SimMessage
 from tests.discord.conftest import make_bot
 from tests.support import table_lines
 from tests.support.databases import PG_URL, SKIP_REASON, databases
@@ -59,11 +60,12 @@ async def west_shards(sharded_world, pg_url, clock):
         await sharded_world.disconnect()
 
 
-async def start_tiny(world: World, guild: Any) -> Any:
+async def start_tiny(world: World, guild: SimChannel) -> SimMessage:
     """Ana opens a Tiny Race lobby in ``guild``, Bo joins, Ana starts it; the lobby."""
     ana = world.member("Ana")
     await ana.slash("play", in_channel=guild, game="tiny")
     lobby = ana.last_reply
+    assert lobby is not None
     await world.member("Bo").click(lobby, "Join")
     await ana.click(lobby, "Start")
     return lobby
@@ -221,17 +223,6 @@ async def test_one_process_serving_both_shards_on_sqlite_gets_every_guild(
         await world.disconnect()
 
 
-async def start_in(world: World, channel: SimChannel) -> SimMessage:
-    """Ana's tiny game in ``channel`` with Bo, started; returns the lobby message."""
-    ana, bo = world.member("Ana"), world.member("Bo")
-    await ana.slash("play", in_channel=channel, game="tiny")
-    lobby = ana.last_reply
-    assert lobby is not None
-    await bo.click(lobby, "Join")
-    await ana.click(lobby, "Start")
-    return lobby
-
-
 def posted(thread: SimChannel, since: int) -> list[SimMessage]:
     """The thread's public messages from index ``since`` on."""
     return [m for m in thread.all_messages[since:] if not m.ephemeral]
@@ -254,13 +245,13 @@ async def test_a_dm_click_whose_table_could_not_be_shown_is_caught_up_by_shard_0
     sb0, sb1 = await connect_shards(world, pg_url, clock)
     try:
         ana, bo = world.member("Ana"), world.member("Bo")
-        lobby = await start_in(world, west)
+        lobby = await start_tiny(world, west)
         thread = lobby.thread
         dm = dm_with_buttons(world, ana, thread.last_message)
         down = {"armed": False, "refused": 0}
-        read = sb0.bot.store.get_game
+        read = sb0.bot.store.game_and_deadlines
 
-        async def get_game(game_id: int) -> Any:
+        async def game_and_deadlines(game_id: int) -> Any:
             if down["armed"]:  # the first read while showing the move: the server is away
                 down["armed"] = False
                 down["refused"] += 1
@@ -273,7 +264,7 @@ async def test_a_dm_click_whose_table_could_not_be_shown_is_caught_up_by_shard_0
             down["armed"] = update.kind == "action"
             await publisher(update)
 
-        sb0.bot.store.get_game = get_game  # type: ignore[method-assign]
+        sb0.bot.store.game_and_deadlines = game_and_deadlines  # type: ignore[method-assign]
         subscribers = sb0.bot.service._subscribers
         subscribers[subscribers.index(publisher)] = away_while_showing
         count = len(thread.all_messages)
@@ -313,7 +304,7 @@ async def test_two_processes_catching_up_one_game_at_once_post_its_table_once(
     sb0, sb1 = await connect_shards(world, pg_url, clock)
     try:
         ana, bo = world.member("Ana"), world.member("Bo")
-        lobby = await start_in(world, west)
+        lobby = await start_tiny(world, west)
         thread = lobby.thread
         world.faults.fail("POST", r"^/webhooks/\d+/[^/]+$", 403, code=50013,
                           message="Missing Permissions")
