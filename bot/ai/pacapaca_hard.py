@@ -77,47 +77,134 @@ def _pools() -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
 _PRIMARY, _REST, _BABIES = _pools()
 
 
-def determinize(view: PacapacaView, rng: random.Random) -> PacapacaState:
-    """A full state that shows ``view`` exactly (module docstring). Reads nothing but
-    ``view``."""
-    me = view.viewer
-    seen: set[int] = set(view.my_discards) | set(view.drawn)
+#: Floor of a card's weight as another seat's discard (its alpaca has changed since it
+#: discarded, so no card is ruled out).
+DISCARD_FLOOR = 0.02
+#: Weigh the others' pile cards by how likely their seat was to discard them
+#: (:func:`discard_weights`); ``False``: uniform (tuning only).
+INFER_DISCARDS = True
+
+
+def _unseen_kinds(view: PacapacaView) -> dict[str, int]:
+    """Kind -> copies the view does not show (deck, others' discards, others' drawn)."""
+    kt = _KIND_OF
+    left = {k: n for k, n, _, baby in _KINDS if view.babies or not baby}
+    seen = [*view.my_discards, *view.drawn]
     for a in view.alpacas:
-        seen.update(a.neck)
-        seen.update(a.babies)
-    others_drawn = view.drawn_count if not view.drawn else 0
-    hidden_n = view.deck_size + view.pile_size - len(view.my_discards) + others_drawn
-    hidden = [c for c in _PRIMARY if c not in seen]
-    extra = [c for c in (_REST + _BABIES if view.babies else _REST) if c not in seen]
-    need = max(0, hidden_n - len(hidden))
-    hidden += rng.sample(extra, min(need, len(extra)))
-    rng.shuffle(hidden)
-    deck = hidden[: view.deck_size]
-    rest = hidden[view.deck_size:]
-    drawn = list(view.drawn) if view.drawn else rest[:others_drawn]
-    rest = rest[len(drawn) if not view.drawn else 0:]
-    others = [s for s in view.seats if s != me] or list(view.seats)
-    pile = [PileCard(card=c, by=me or others[0]) for c in view.my_discards]
-    pile += [PileCard(card=c, by=others[i % len(others)]) for i, c in enumerate(rest)]
-    rng.shuffle(pile)
-    neg = None
-    if view.negotiation is not None:
-        n = view.negotiation
-        neg = Negotiation(
-            partner=n.partner, active_gives=list(n.active_gives),
-            partner_gives=list(n.partner_gives), deal_version=n.deal_version,
-            accepted=list(n.accepted), proposals=n.proposals, proposed_by=n.proposed_by)
-    seats = list(view.seats)
-    return PacapacaState(
-        seats=seats, seed=rng.getrandbits(62), version=0,
-        options=PacapacaOptions(babies=view.babies), babies=view.babies,
-        alpacas={a.seat: Alpaca(head=a.head, body=a.body, neck=list(a.neck),
-                                babies=list(a.babies)) for a in view.alpacas},
-        deck=deck, pile=pile,
-        active=seats.index(view.active) if view.active is not None else 0,
-        turn_number=view.turn_number, phase=view.phase, drawn=drawn, negotiation=neg,
-        negotiated=view.negotiated, final_turns_left=view.final_turns_left,
-        pool_size=view.pool_size)
+        seen += [*a.neck, *a.babies]
+    for c in seen:
+        k = kt[c]
+        if k in left:
+            left[k] -= 1
+    return {k: n for k, n in left.items() if n > 0}
+
+
+def discard_weights(view: PacapacaView, seat: str) -> dict[str, float]:
+    """Kind -> how likely ``seat`` (playing the Normal rule: it keeps the drawn card worth
+    more to its alpaca) put a card of that kind on the pile when it drew one: the chance
+    that the other card drawn with it, from the kinds the view does not show, is worth
+    more to ``seat``'s alpaca as the view shows it now (a tie counts half), floored at
+    :data:`DISCARD_FLOOR`. Reads only public parts of ``view`` and its unseen counts."""
+    a = view.alpaca(seat)
+    mine = tuple(sorted((*a.neck, *a.babies)))
+    others = tuple(sorted(_length(tuple(sorted((*x.neck, *x.babies))))
+                          for x in view.alpacas if x.seat != seat))
+    hope = round(_hope_n(view.deck_size, len(view.seats)), 2)
+    gains = dict(zip((k for k, *_ in _KINDS), _kind_gains(mine, others, hope), strict=True))
+    left = _unseen_kinds(view)
+    out: dict[str, float] = {}
+    for k, n in left.items():
+        total = sum(left.values()) - 1
+        if total <= 0:
+            out[k] = 1.0
+            continue
+        worse = 0.0
+        for x, m in left.items():
+            m -= x == k
+            if m <= 0:
+                continue
+            if gains[x] > gains[k]:
+                worse += m
+            elif gains[x] == gains[k]:
+                worse += 0.5 * m
+        out[k] = max(DISCARD_FLOOR, worse / total)
+    return out
+
+
+class Determinizer:
+    """Samples full states consistent with ``view`` (module docstring); the weights of
+    the others' discards (:func:`discard_weights`) are worked out once per view. Reads
+    nothing but ``view``."""
+
+    def __init__(self, view: PacapacaView) -> None:
+        self.view = view
+        me = view.viewer
+        seen: set[int] = set(view.my_discards) | set(view.drawn)
+        for a in view.alpacas:
+            seen.update(a.neck)
+            seen.update(a.babies)
+        self.others_drawn = view.drawn_count if not view.drawn else 0
+        self.hidden_n = (view.deck_size + view.pile_size - len(view.my_discards)
+                         + self.others_drawn)
+        self.primary = [c for c in _PRIMARY if c not in seen]
+        self.extra = [c for c in (_REST + _BABIES if view.babies else _REST) if c not in seen]
+        self.others = [s for s in view.seats if s != me] or list(view.seats)
+        self.slots = view.pile_size - len(view.my_discards)
+        self.by = [self.others[i % len(self.others)] for i in range(self.slots)]
+        self.weights: dict[str, dict[str, float]] = {}
+        if INFER_DISCARDS and self.slots:
+            for seat in set(self.by):
+                self.weights[seat] = discard_weights(view, seat)
+
+    def __call__(self, rng: random.Random) -> PacapacaState:
+        """One sample (the state of ``rng`` decides it)."""
+        view = self.view
+        me = view.viewer
+        hidden = list(self.primary)
+        need = max(0, self.hidden_n - len(hidden))
+        hidden += rng.sample(self.extra, min(need, len(self.extra)))
+        rng.shuffle(hidden)
+        theirs: list[int] = []
+        if self.weights:
+            kt = _KIND_OF
+            for seat in self.by:
+                w = self.weights[seat]
+                pick = rng.choices(range(len(hidden)),
+                                   weights=[w.get(kt[c], DISCARD_FLOOR) for c in hidden])[0]
+                theirs.append(hidden.pop(pick))
+        else:
+            theirs = hidden[len(hidden) - self.slots:] if self.slots else []
+            del hidden[len(hidden) - len(theirs):]
+        deck = hidden[: view.deck_size]
+        rest = hidden[view.deck_size:]
+        drawn = list(view.drawn) if view.drawn else rest[: self.others_drawn]
+        pile = [PileCard(card=c, by=me or self.others[0]) for c in view.my_discards]
+        pile += [PileCard(card=c, by=b) for c, b in zip(theirs, self.by, strict=False)]
+        rng.shuffle(pile)
+        neg = None
+        if view.negotiation is not None:
+            n = view.negotiation
+            neg = Negotiation(
+                partner=n.partner, active_gives=list(n.active_gives),
+                partner_gives=list(n.partner_gives), deal_version=n.deal_version,
+                accepted=list(n.accepted), proposals=n.proposals, proposed_by=n.proposed_by)
+        seats = list(view.seats)
+        return PacapacaState(
+            seats=seats, seed=rng.getrandbits(62), version=0,
+            options=PacapacaOptions(babies=view.babies), babies=view.babies,
+            alpacas={a.seat: Alpaca(head=a.head, body=a.body, neck=list(a.neck),
+                                    babies=list(a.babies)) for a in view.alpacas},
+            deck=deck, pile=pile,
+            active=seats.index(view.active) if view.active is not None else 0,
+            turn_number=view.turn_number, phase=view.phase, drawn=drawn, negotiation=neg,
+            negotiated=view.negotiated, final_turns_left=view.final_turns_left,
+            pool_size=view.pool_size)
+
+
+def determinize(view: PacapacaView, rng: random.Random) -> PacapacaState:
+    """A full state that shows ``view`` exactly (module docstring; :class:`Determinizer`).
+    Reads nothing but ``view``."""
+    return Determinizer(view)(rng)
 
 
 @lru_cache(maxsize=65536)
@@ -132,9 +219,12 @@ def _value(cards: tuple[int, ...], others: tuple[int, ...], hope: float) -> floa
     return projected(cards, {f"o{i}": n for i, n in enumerate(others)}, hope)
 
 
+def _hope_n(deck: int, seats: int) -> float:
+    return max(0.0, min(1.0, deck / (2 * max(1, seats)) / 4))
+
+
 def _hope(state: PacapacaState) -> float:
-    turns_left = len(state.deck) / (2 * max(1, len(state.seats)))
-    return max(0.0, min(1.0, turns_left / 4))
+    return _hope_n(len(state.deck), len(state.seats))
 
 
 def _cards(a: Alpaca) -> tuple[int, ...]:
@@ -412,7 +502,7 @@ def _search(view: PacapacaView, legal: Sequence[Action], rng: random.Random,
         budget = replace(budget, iterations=len(arms) * MIN_ROUNDS)
     me = view.viewer
     assert me is not None
-    return ismcts(cast(Any, PLAN_ENGINE), _game(me), lambda r: determinize(view, r), me, legal,
+    return ismcts(cast(Any, PLAN_ENGINE), _game(me), Determinizer(view), me, legal,
                   rng, budget, arms)
 
 
@@ -450,5 +540,5 @@ def hard_policy(view: PacapacaView, legal: Sequence[Action], rng: random.Random)
             if plans:
                 pick = plans[0] if len(plans) == 1 else _search(view, legal, rng, plans)
                 return Propose(give=list(pick.give), get=list(pick.get))
-    return ismcts(ENGINE, _game(me), lambda r: determinize(view, r), me, legal, rng, BUDGET,
+    return ismcts(ENGINE, _game(me), Determinizer(view), me, legal, rng, BUDGET,
                   base)
