@@ -113,8 +113,8 @@ def discard_weights(view: PacapacaView, seat: str) -> dict[str, float]:
     gains = dict(zip((k for k, *_ in _KINDS), _kind_gains(mine, others, hope), strict=True))
     left = _unseen_kinds(view)
     out: dict[str, float] = {}
-    for k, n in left.items():
-        total = sum(left.values()) - 1
+    total = sum(left.values()) - 1
+    for k in left:
         if total <= 0:
             out[k] = 1.0
             continue
