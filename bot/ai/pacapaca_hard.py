@@ -61,6 +61,17 @@ from bot.games.pacapaca.models import (
 ENGINE = PacapacaEngine()
 #: Playouts per decision and decisions per playout (sized for p99 < 300 ms, bench/ai.py).
 BUDGET = Budget(iterations=60, depth=8, paired=True)
+#: Decisions per playout by player count where it is not ``BUDGET.depth``: about two
+#: rounds of turns at 4 players (4 players, seeds 1-100: 34.7 wins against 30.0 with 8),
+#: fewer at 5-6 players to stay in the time budget (one 6-player game: max 266 ms with 16).
+DEPTH_BY_PLAYERS = {3: 16, 4: 16, 5: 12, 6: 12}
+
+
+def _budget(view: PacapacaView) -> Budget:
+    """:data:`BUDGET`, its depth from :data:`DEPTH_BY_PLAYERS` for the player count."""
+    depth = DEPTH_BY_PLAYERS.get(len(view.seats))
+    return BUDGET if depth is None else replace(BUDGET, depth=depth)
+
 #: A margin of this many projected points is worth tanh(1) of a win.
 MARGIN_SCALE = 5.0
 #: In playouts a seat takes the pile when what it knows of it is worth more than
@@ -501,7 +512,7 @@ PLAN_ENGINE = _PlanEngine()
 
 def _search(view: PacapacaView, legal: Sequence[Action], rng: random.Random,
             arms: Sequence[Any]) -> Any:
-    budget = BUDGET
+    budget = _budget(view)
     if len(arms) * MIN_ROUNDS > budget.iterations:
         budget = replace(budget, iterations=len(arms) * MIN_ROUNDS)
     me = view.viewer
@@ -544,5 +555,5 @@ def hard_policy(view: PacapacaView, legal: Sequence[Action], rng: random.Random)
             if plans:
                 pick = plans[0] if len(plans) == 1 else _search(view, legal, rng, plans)
                 return Propose(give=list(pick.give), get=list(pick.get))
-    return ismcts(ENGINE, _game(me), Determinizer(view), me, legal, rng, BUDGET,
+    return ismcts(ENGINE, _game(me), Determinizer(view), me, legal, rng, _budget(view),
                   base)
