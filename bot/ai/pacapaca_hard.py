@@ -98,6 +98,8 @@ DISCARD_FLOOR = 0.02
 #: Weigh the others' pile cards by how likely their seat was to discard them
 #: (:func:`discard_weights`); ``False``: uniform (tuning only).
 INFER_DISCARDS = True
+#: The weights are raised to this power (tuning: above 1 trusts the Normal model more).
+DISCARD_SHARPNESS = 1.0
 
 
 def _unseen_kinds(view: PacapacaView) -> dict[str, int]:
@@ -142,7 +144,7 @@ def discard_weights(view: PacapacaView, seat: str) -> dict[str, float]:
                 worse += m
             elif gains[x] == gains[k]:
                 worse += 0.5 * m
-        out[k] = max(DISCARD_FLOOR, worse / total)
+        out[k] = max(DISCARD_FLOOR, (worse / total) ** DISCARD_SHARPNESS)
     return out
 
 
