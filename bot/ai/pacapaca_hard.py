@@ -62,9 +62,9 @@ ENGINE = PacapacaEngine()
 #: Playouts per decision and decisions per playout (sized for p99 < 300 ms, bench/ai.py).
 BUDGET = Budget(iterations=60, depth=8, paired=True)
 #: Decisions per playout by player count where it is not ``BUDGET.depth``: about two
-#: rounds of turns at 4 players (4 players, seeds 1-100: 34.7 wins against 30.0 with 8),
-#: fewer at 5-6 players to stay in the time budget (one 6-player game: max 266 ms with 16).
-DEPTH_BY_PLAYERS = {3: 16, 4: 16, 5: 12, 6: 12}
+#: rounds of turns at 3-4 players (4 players, seeds 1-100: 34.7 wins against 30.0 with 8).
+#: 5-6 players keep 8 for the time budget (6 players, 4 games: p99 339 ms with 12).
+DEPTH_BY_PLAYERS = {3: 16, 4: 16}
 
 
 def _budget(view: PacapacaView) -> Budget:
@@ -433,6 +433,13 @@ def normal_accepts(view: PacapacaView, active: str, partner: str,
     return gp > 0 and gp - ga / max(1, len(view.seats) - 1) > 0.5
 
 
+#: Cards a searched deal moves at most (both ways together); from 5 players
+#: :data:`MAX_DEAL_CARDS_MANY`: listing the deals with 5 partners' long necks took most of a
+#: 6-player turn (4 games: p99 275-305 ms with 3, whatever the playouts).
+MAX_DEAL_CARDS = 3
+MAX_DEAL_CARDS_MANY = 2
+
+
 def _one_per_kind(cards: Sequence[int]) -> list[int]:
     kt = kind_table()
     seen: dict[str, int] = {}
@@ -447,7 +454,8 @@ def offers(view: PacapacaView, me: str, partner: str
     partner accepts (:func:`normal_accepts`) and that gain ``me`` something, as
     (rank, give, get), best first. The rank is ``me``'s projected gain minus the
     partner's shared among the other players (Normal's measure). Shapes: one card of a
-    kind (cards of one kind score alike) moved 1:0, 0:1, 1:1, 2:0, 0:2, 2:1 and 1:2.
+    kind (cards of one kind score alike) moved 1:0, 0:1, 1:1, 2:0, 0:2, 2:1 and 1:2 (from
+    5 players at most 2 cards, :data:`MAX_DEAL_CARDS_MANY`).
     Reads only public parts of ``view``."""
     a = view.alpaca(me)
     b = view.alpaca(partner)
@@ -456,10 +464,11 @@ def offers(view: PacapacaView, me: str, partner: str
     gives: list[tuple[int, ...]] = [(), *((g,) for g in mine), *combinations(mine, 2)]
     gets: list[tuple[int, ...]] = [(), *((t,) for t in theirs), *combinations(theirs, 2)]
     share = max(1, len(view.seats) - 1)
+    most = MAX_DEAL_CARDS if len(view.seats) <= 4 else MAX_DEAL_CARDS_MANY
     out = []
     for give in gives:
         for get in gets:
-            if not give and not get or len(give) + len(get) > 3:
+            if not give and not get or len(give) + len(get) > most:
                 continue
             ga, gp = deal_gains(view, me, partner, give, get)
             if ga <= 0 or gp <= 0 or gp - ga / share <= 0.5:
