@@ -20,8 +20,8 @@ its turn the seat also searches deals a Normal partner accepts (:func:`offers`, 
 public cards only) as whole plans (:class:`Plan`: open, propose, accept), when they beat
 Normal's draw / pile estimate by :data:`PLAN_EDGE`; in playouts the other seats draw or
 take the pile by the Normal rule (:func:`normal_turn`).
-The search plays every candidate on the same samples (paired rounds) for about one round
-of turns and compares the Normal heuristic's projected points then; the Normal
+The search plays every candidate on the same samples (paired rounds) for 8 decisions (16
+at 3-4 players, :data:`DEPTH_BY_PLAYERS`) and compares the Normal heuristic's projected points then; the Normal
 heuristic's choice wins ties. (Playouts to the end of the game, and keeping Normal's
 choice unless beaten by a margin, did worse in 100-game trials: see bench/README.md.)
 """
