@@ -3,9 +3,13 @@
 What the view hides: which of the cards nobody has seen are in the game (the primary set
 always is; the random extra cards are not shown), the deck order, the face-down pile
 (except the viewer's own discards still in it) and another player's two drawn cards.
-:func:`determinize` picks the hidden cards (every unseen primary card, the rest drawn at
-random from the unseen extra cards so the counts of the view add up) and deals them at
-random into the deck, the others' part of the pile and the drawn cards. Playouts use
+:func:`determinize` (:class:`Determinizer`) picks the hidden cards (every unseen primary
+card, the rest drawn at random from the unseen extra cards so the counts of the view add
+up) and deals them into the deck, the others' part of the pile and the drawn cards: the
+others' pile cards are drawn weighted by how likely their seat was to throw that kind
+away (:func:`discard_weights`: a Normal seat keeps the better of its two cards, so the pile
+holds what was worth little to the seats that fed it; 2 players, seeds 1-100: 58.0 wins
+against 48.5 with the cards dealt uniformly), the rest at random. Playouts use
 :func:`rollout` (cheap rules on the sampled state; the Normal heuristic for the rare
 negotiation steps, through the sampled state's view) and :func:`evaluate` (the Normal
 heuristic's projected points, margin against the best opponent).
@@ -16,8 +20,8 @@ its turn the seat also searches deals a Normal partner accepts (:func:`offers`, 
 public cards only) as whole plans (:class:`Plan`: open, propose, accept), when they beat
 Normal's draw / pile estimate by :data:`PLAN_EDGE`; in playouts the other seats draw or
 take the pile by the Normal rule (:func:`normal_turn`).
-The search plays every candidate on the same samples (paired rounds) for about one round
-of turns and compares the Normal heuristic's projected points then; the Normal
+The search plays every candidate on the same samples (paired rounds) for 8 decisions (16
+at 3-4 players, :data:`DEPTH_BY_PLAYERS`) and compares the Normal heuristic's projected points then; the Normal
 heuristic's choice wins ties. (Playouts to the end of the game, and keeping Normal's
 choice unless beaten by a margin, did worse in 100-game trials: see bench/README.md.)
 """
@@ -57,6 +61,17 @@ from bot.games.pacapaca.models import (
 ENGINE = PacapacaEngine()
 #: Playouts per decision and decisions per playout (sized for p99 < 300 ms, bench/ai.py).
 BUDGET = Budget(iterations=60, depth=8, paired=True)
+#: Decisions per playout by player count where it is not ``BUDGET.depth``: about two
+#: rounds of turns at 3-4 players (4 players, seeds 1-100: 34.7 wins against 30.0 with 8).
+#: 5-6 players keep 8 for the time budget (6 players, 4 games: p99 339 ms with 12).
+DEPTH_BY_PLAYERS = {3: 16, 4: 16}
+
+
+def _budget(view: PacapacaView) -> Budget:
+    """:data:`BUDGET`, its depth from :data:`DEPTH_BY_PLAYERS` for the player count."""
+    depth = DEPTH_BY_PLAYERS.get(len(view.seats))
+    return BUDGET if depth is None else replace(BUDGET, depth=depth)
+
 #: A margin of this many projected points is worth tanh(1) of a win.
 MARGIN_SCALE = 5.0
 #: In playouts a seat takes the pile when what it knows of it is worth more than
@@ -77,47 +92,136 @@ def _pools() -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
 _PRIMARY, _REST, _BABIES = _pools()
 
 
-def determinize(view: PacapacaView, rng: random.Random) -> PacapacaState:
-    """A full state that shows ``view`` exactly (module docstring). Reads nothing but
-    ``view``."""
-    me = view.viewer
-    seen: set[int] = set(view.my_discards) | set(view.drawn)
+#: Floor of a card's weight as another seat's discard (its alpaca has changed since it
+#: discarded, so no card is ruled out).
+DISCARD_FLOOR = 0.02
+#: Weigh the others' pile cards by how likely their seat was to discard them
+#: (:func:`discard_weights`); ``False``: uniform (tuning only).
+INFER_DISCARDS = True
+#: The weights are raised to this power (tuning: above 1 trusts the Normal model more).
+DISCARD_SHARPNESS = 1.0
+
+
+def _unseen_kinds(view: PacapacaView) -> dict[str, int]:
+    """Kind -> copies the view does not show (deck, others' discards, others' drawn)."""
+    kt = _KIND_OF
+    left = {k: n for k, n, _, baby in _KINDS if view.babies or not baby}
+    seen = [*view.my_discards, *view.drawn]
     for a in view.alpacas:
-        seen.update(a.neck)
-        seen.update(a.babies)
-    others_drawn = view.drawn_count if not view.drawn else 0
-    hidden_n = view.deck_size + view.pile_size - len(view.my_discards) + others_drawn
-    hidden = [c for c in _PRIMARY if c not in seen]
-    extra = [c for c in (_REST + _BABIES if view.babies else _REST) if c not in seen]
-    need = max(0, hidden_n - len(hidden))
-    hidden += rng.sample(extra, min(need, len(extra)))
-    rng.shuffle(hidden)
-    deck = hidden[: view.deck_size]
-    rest = hidden[view.deck_size:]
-    drawn = list(view.drawn) if view.drawn else rest[:others_drawn]
-    rest = rest[len(drawn) if not view.drawn else 0:]
-    others = [s for s in view.seats if s != me] or list(view.seats)
-    pile = [PileCard(card=c, by=me or others[0]) for c in view.my_discards]
-    pile += [PileCard(card=c, by=others[i % len(others)]) for i, c in enumerate(rest)]
-    rng.shuffle(pile)
-    neg = None
-    if view.negotiation is not None:
-        n = view.negotiation
-        neg = Negotiation(
-            partner=n.partner, active_gives=list(n.active_gives),
-            partner_gives=list(n.partner_gives), deal_version=n.deal_version,
-            accepted=list(n.accepted), proposals=n.proposals, proposed_by=n.proposed_by)
-    seats = list(view.seats)
-    return PacapacaState(
-        seats=seats, seed=rng.getrandbits(62), version=0,
-        options=PacapacaOptions(babies=view.babies), babies=view.babies,
-        alpacas={a.seat: Alpaca(head=a.head, body=a.body, neck=list(a.neck),
-                                babies=list(a.babies)) for a in view.alpacas},
-        deck=deck, pile=pile,
-        active=seats.index(view.active) if view.active is not None else 0,
-        turn_number=view.turn_number, phase=view.phase, drawn=drawn, negotiation=neg,
-        negotiated=view.negotiated, final_turns_left=view.final_turns_left,
-        pool_size=view.pool_size)
+        seen += [*a.neck, *a.babies]
+    for c in seen:
+        k = kt[c]
+        if k in left:
+            left[k] -= 1
+    return {k: n for k, n in left.items() if n > 0}
+
+
+def discard_weights(view: PacapacaView, seat: str) -> dict[str, float]:
+    """Kind -> how likely ``seat`` (playing the Normal rule: it keeps the drawn card worth
+    more to its alpaca) put a card of that kind on the pile when it drew one: the chance
+    that the other card drawn with it, from the kinds the view does not show, is worth
+    more to ``seat``'s alpaca as the view shows it now (a tie counts half), floored at
+    :data:`DISCARD_FLOOR`. Reads only public parts of ``view`` and its unseen counts."""
+    a = view.alpaca(seat)
+    mine = tuple(sorted((*a.neck, *a.babies)))
+    others = tuple(sorted(_length(tuple(sorted((*x.neck, *x.babies))))
+                          for x in view.alpacas if x.seat != seat))
+    hope = round(_hope_n(view.deck_size, len(view.seats)), 2)
+    gains = dict(zip((k for k, *_ in _KINDS), _kind_gains(mine, others, hope), strict=True))
+    left = _unseen_kinds(view)
+    out: dict[str, float] = {}
+    total = sum(left.values()) - 1
+    for k in left:
+        if total <= 0:
+            out[k] = 1.0
+            continue
+        worse = 0.0
+        for x, m in left.items():
+            m -= x == k
+            if m <= 0:
+                continue
+            if gains[x] > gains[k]:
+                worse += m
+            elif gains[x] == gains[k]:
+                worse += 0.5 * m
+        out[k] = max(DISCARD_FLOOR, (worse / total) ** DISCARD_SHARPNESS)
+    return out
+
+
+class Determinizer:
+    """Samples full states consistent with ``view`` (module docstring); the weights of
+    the others' discards (:func:`discard_weights`) are worked out once per view. Reads
+    nothing but ``view``."""
+
+    def __init__(self, view: PacapacaView) -> None:
+        self.view = view
+        me = view.viewer
+        seen: set[int] = set(view.my_discards) | set(view.drawn)
+        for a in view.alpacas:
+            seen.update(a.neck)
+            seen.update(a.babies)
+        self.others_drawn = view.drawn_count if not view.drawn else 0
+        self.hidden_n = (view.deck_size + view.pile_size - len(view.my_discards)
+                         + self.others_drawn)
+        self.primary = [c for c in _PRIMARY if c not in seen]
+        self.extra = [c for c in (_REST + _BABIES if view.babies else _REST) if c not in seen]
+        self.others = [s for s in view.seats if s != me] or list(view.seats)
+        self.slots = view.pile_size - len(view.my_discards)
+        self.by = [self.others[i % len(self.others)] for i in range(self.slots)]
+        self.weights: dict[str, dict[str, float]] = {}
+        if INFER_DISCARDS and self.slots:
+            for seat in set(self.by):
+                self.weights[seat] = discard_weights(view, seat)
+
+    def __call__(self, rng: random.Random) -> PacapacaState:
+        """One sample (the state of ``rng`` decides it)."""
+        view = self.view
+        me = view.viewer
+        hidden = list(self.primary)
+        need = max(0, self.hidden_n - len(hidden))
+        hidden += rng.sample(self.extra, min(need, len(self.extra)))
+        rng.shuffle(hidden)
+        theirs: list[int] = []
+        if self.weights:
+            kt = _KIND_OF
+            for seat in self.by:
+                w = self.weights[seat]
+                pick = rng.choices(range(len(hidden)),
+                                   weights=[w.get(kt[c], DISCARD_FLOOR) for c in hidden])[0]
+                theirs.append(hidden.pop(pick))
+        else:
+            theirs = hidden[len(hidden) - self.slots:] if self.slots else []
+            del hidden[len(hidden) - len(theirs):]
+        deck = hidden[: view.deck_size]
+        rest = hidden[view.deck_size:]
+        drawn = list(view.drawn) if view.drawn else rest[: self.others_drawn]
+        pile = [PileCard(card=c, by=me or self.others[0]) for c in view.my_discards]
+        pile += [PileCard(card=c, by=b) for c, b in zip(theirs, self.by, strict=False)]
+        rng.shuffle(pile)
+        neg = None
+        if view.negotiation is not None:
+            n = view.negotiation
+            neg = Negotiation(
+                partner=n.partner, active_gives=list(n.active_gives),
+                partner_gives=list(n.partner_gives), deal_version=n.deal_version,
+                accepted=list(n.accepted), proposals=n.proposals, proposed_by=n.proposed_by)
+        seats = list(view.seats)
+        return PacapacaState(
+            seats=seats, seed=rng.getrandbits(62), version=0,
+            options=PacapacaOptions(babies=view.babies), babies=view.babies,
+            alpacas={a.seat: Alpaca(head=a.head, body=a.body, neck=list(a.neck),
+                                    babies=list(a.babies)) for a in view.alpacas},
+            deck=deck, pile=pile,
+            active=seats.index(view.active) if view.active is not None else 0,
+            turn_number=view.turn_number, phase=view.phase, drawn=drawn, negotiation=neg,
+            negotiated=view.negotiated, final_turns_left=view.final_turns_left,
+            pool_size=view.pool_size)
+
+
+def determinize(view: PacapacaView, rng: random.Random) -> PacapacaState:
+    """A full state that shows ``view`` exactly (module docstring; :class:`Determinizer`).
+    Reads nothing but ``view``."""
+    return Determinizer(view)(rng)
 
 
 @lru_cache(maxsize=65536)
@@ -132,9 +236,12 @@ def _value(cards: tuple[int, ...], others: tuple[int, ...], hope: float) -> floa
     return projected(cards, {f"o{i}": n for i, n in enumerate(others)}, hope)
 
 
+def _hope_n(deck: int, seats: int) -> float:
+    return max(0.0, min(1.0, deck / (2 * max(1, seats)) / 4))
+
+
 def _hope(state: PacapacaState) -> float:
-    turns_left = len(state.deck) / (2 * max(1, len(state.seats)))
-    return max(0.0, min(1.0, turns_left / 4))
+    return _hope_n(len(state.deck), len(state.seats))
 
 
 def _cards(a: Alpaca) -> tuple[int, ...]:
@@ -326,6 +433,13 @@ def normal_accepts(view: PacapacaView, active: str, partner: str,
     return gp > 0 and gp - ga / max(1, len(view.seats) - 1) > 0.5
 
 
+#: Cards a searched deal moves at most (both ways together); from 5 players
+#: :data:`MAX_DEAL_CARDS_MANY`: listing the deals with 5 partners' long necks took most of a
+#: 6-player turn (4 games: p99 275-305 ms with 3, whatever the playouts).
+MAX_DEAL_CARDS = 3
+MAX_DEAL_CARDS_MANY = 2
+
+
 def _one_per_kind(cards: Sequence[int]) -> list[int]:
     kt = kind_table()
     seen: dict[str, int] = {}
@@ -340,7 +454,8 @@ def offers(view: PacapacaView, me: str, partner: str
     partner accepts (:func:`normal_accepts`) and that gain ``me`` something, as
     (rank, give, get), best first. The rank is ``me``'s projected gain minus the
     partner's shared among the other players (Normal's measure). Shapes: one card of a
-    kind (cards of one kind score alike) moved 1:0, 0:1, 1:1, 2:0, 0:2, 2:1 and 1:2.
+    kind (cards of one kind score alike) moved 1:0, 0:1, 1:1, 2:0, 0:2, 2:1 and 1:2 (from
+    5 players at most 2 cards, :data:`MAX_DEAL_CARDS_MANY`).
     Reads only public parts of ``view``."""
     a = view.alpaca(me)
     b = view.alpaca(partner)
@@ -349,10 +464,11 @@ def offers(view: PacapacaView, me: str, partner: str
     gives: list[tuple[int, ...]] = [(), *((g,) for g in mine), *combinations(mine, 2)]
     gets: list[tuple[int, ...]] = [(), *((t,) for t in theirs), *combinations(theirs, 2)]
     share = max(1, len(view.seats) - 1)
+    most = MAX_DEAL_CARDS if len(view.seats) <= 4 else MAX_DEAL_CARDS_MANY
     out = []
     for give in gives:
         for get in gets:
-            if not give and not get or len(give) + len(get) > 3:
+            if not give and not get or len(give) + len(get) > most:
                 continue
             ga, gp = deal_gains(view, me, partner, give, get)
             if ga <= 0 or gp <= 0 or gp - ga / share <= 0.5:
@@ -407,12 +523,12 @@ PLAN_ENGINE = _PlanEngine()
 
 def _search(view: PacapacaView, legal: Sequence[Action], rng: random.Random,
             arms: Sequence[Any]) -> Any:
-    budget = BUDGET
+    budget = _budget(view)
     if len(arms) * MIN_ROUNDS > budget.iterations:
         budget = replace(budget, iterations=len(arms) * MIN_ROUNDS)
     me = view.viewer
     assert me is not None
-    return ismcts(cast(Any, PLAN_ENGINE), _game(me), lambda r: determinize(view, r), me, legal,
+    return ismcts(cast(Any, PLAN_ENGINE), _game(me), Determinizer(view), me, legal,
                   rng, budget, arms)
 
 
@@ -450,5 +566,5 @@ def hard_policy(view: PacapacaView, legal: Sequence[Action], rng: random.Random)
             if plans:
                 pick = plans[0] if len(plans) == 1 else _search(view, legal, rng, plans)
                 return Propose(give=list(pick.give), get=list(pick.get))
-    return ismcts(ENGINE, _game(me), lambda r: determinize(view, r), me, legal, rng, BUDGET,
+    return ismcts(ENGINE, _game(me), Determinizer(view), me, legal, rng, _budget(view),
                   base)

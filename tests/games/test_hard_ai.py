@@ -14,7 +14,14 @@ from bot.ai.search import Budget, ismcts, squash
 from bot.app import builtin_games
 from bot.games.llamas_alpacas.models import LlamasAlpacasState
 from bot.games.pacapaca.cards import catalog, kind_table
-from bot.games.pacapaca.models import Accept, PacapacaState, PileCard, Propose, StartNegotiation
+from bot.games.pacapaca.models import (
+    Accept,
+    Alpaca,
+    PacapacaState,
+    PileCard,
+    Propose,
+    StartNegotiation,
+)
 from bot.games.unleashed.models import UnleashedState
 
 SPECS = {s.key: s for s in builtin_games()}
@@ -309,3 +316,54 @@ def test_pacapaca_normal_accepts_exactly_the_deals_hard_predicts() -> None:
             assert answer.type == ("accept" if predicted else "decline")
             checked[predicted] += 1
     assert checked[True] >= 5 and checked[False] >= 5
+
+
+def _one_discard_state() -> PacapacaState:
+    """2 players: s1 wears a bow's left loop and put one card (a mud) on the pile; the
+    deck holds the rest of the primary set and two plain necks (a consistent 2-player
+    game: 20 cards in play)."""
+    kinds = {k.kind: k for k in catalog().kinds}
+    left0 = kinds["ribbon_left"].first_id
+    primary = [x for x in catalog().primary_ids() if x != left0]
+    neck = kinds["neck"].first_id
+    state = PacapacaState(
+        seats=["s0", "s1"], seed=1, pool_size=20,
+        alpacas={"s0": Alpaca(head=100, body=200), "s1": Alpaca(head=101, body=201,
+                                                               neck=[left0])},
+        deck=[*primary, neck, neck + 1],
+        pile=[PileCard(card=kinds["mud"].first_id + 1, by="s1")])
+    return state
+
+
+def test_pacapaca_discard_weights_follow_the_normal_keep_rule() -> None:
+    # 54 other cards could have been drawn with it (55 unseen: the catalog but s1's loop).
+    # A mud is worth least to s1: every other kind beats it, its 11 other copies tie.
+    # A right loop completes s1's bow: nothing beats it, its 3 other copies tie.
+    view = SPECS["pacapaca"].engine.view(_one_discard_state(), "s0")
+    w = pacapaca_hard.discard_weights(view, "s1")
+    assert w["mud"] == (54 - 11 + 0.5 * 11) / 54
+    assert w["ribbon_right"] == 0.5 * 3 / 54
+    assert sorted(w, key=lambda k: (w[k], k))[:2] == ["ribbon_right", "pendant_bell"]
+
+
+def test_pacapaca_samples_put_likely_discards_on_the_pile(monkeypatch: Any) -> None:
+    engine = SPECS["pacapaca"].engine
+    view = engine.view(_one_discard_state(), "s0")
+    kinds = kind_table()
+
+    def pile_kinds() -> dict[str, int]:
+        sample = pacapaca_hard.Determinizer(view)
+        rand = random.Random(1)
+        out: dict[str, int] = {}
+        for _ in range(300):
+            s = sample(rand)
+            assert engine.view(s, "s0") == view
+            assert len(s.deck) == 11 and [p.by for p in s.pile] == ["s1"]
+            out[kinds[s.pile[0].card]] = out.get(kinds[s.pile[0].card], 0) + 1
+        return out
+
+    weighted = pile_kinds()
+    assert (weighted["mud"], weighted["ribbon_right"]) == (90, 1)
+    monkeypatch.setattr(pacapaca_hard, "INFER_DISCARDS", False)
+    uniform = pile_kinds()
+    assert (uniform["mud"], uniform["ribbon_right"]) == (45, 30)
