@@ -67,6 +67,10 @@ def process_cpu_s(pid: int) -> float | None:
 class ProcessCapacityBench(CapacityBench):
     """:class:`~bench.capacity.CapacityBench` against ``herdbot run`` processes."""
 
+    #: The bot's requests come over HTTP from other processes, so the bench cannot see
+    #: which click's handling made a write: writes count by token or click in flight.
+    ATTRIBUTION = "token"
+
     def __init__(self, tmp: Path, database: str | Path, processes: int, seed: int = 15):
         super().__init__(tmp, seed)
         from bot.sandbox.loopback import LocalDiscord
@@ -176,6 +180,14 @@ class ProcessCapacityBench(CapacityBench):
             if legal:
                 return seat, self.rand.choice(legal), member
         return "wait"
+
+    async def rule_wait(self, g: Game) -> str | None:
+        record = await self.bot.store.get_game(g.game_id)
+        if record is None or record.status != "active" or record.state is None:
+            return None
+        engine = self.registry[g.key].engine
+        pending = engine.pending(engine.load_state(record.state))
+        return pending.kind if pending.seconds is not None else None
 
     async def start_game(self, g: Game) -> bool:
         """/play in the next guild (in turn, so both shards get games), Join, Start."""
@@ -319,7 +331,8 @@ def _stamp(it: Any, msg: Any) -> None:
     writes = getattr(it, "bench_writes", None)
     if writes is None:
         writes = it.bench_writes = []
-    writes.append((time.perf_counter(), msg.ephemeral_for is None, msg.channel_id))
+    # (time, public, channel, own, by_token): charged to the click, as by its token.
+    writes.append((time.perf_counter(), msg.ephemeral_for is None, msg.channel_id, False, True))
 
 
 async def _new_schema(url: str) -> str:
