@@ -15,11 +15,14 @@ window, a transaction shaped like a move's commit (row lock, update, insert, COM
 bot's database and times it: what a commit waits for in the server under that load (the
 bot's own commits are not timed from outside).
 
-Click-to-new-table: the bot's interaction answers carry their token, but its bot-token
-writes (a new table posted in the thread) do not; such a write is charged to the click in
-flight in that thread. Only writes within ``ATTRIBUTE_S`` seconds of a click count for it
-(a table posted as a followup is edited later with that interaction's token by other
-moves); a move with no write in that time counts as unfinished.
+Click-to-new-table: the bench cannot see which click's handling made a write (the bot
+is in another process), so writes are charged by token: a write made with an
+interaction's token is that click's, except while a later click in the same thread is
+being handled (a table posted as an earlier click's followup is retired or edited with
+that click's token by the later one): then it is the later click's; a bot-token write
+(no token) is charged to the click in flight in that thread. Only writes within
+``ATTRIBUTE_S`` seconds of a click count for it (a reaction window closed by its timer 5 s
+later is not the click's); a move with no write in that time counts as unfinished.
 
 Run: ``python -m bench.procs --rates 5,10 --configs sqlite,pg1,pg2`` (PostgreSQL needs
 ``HERDBOT_BENCH_DATABASE_URL``, a database the bench may create schemas in).
@@ -121,18 +124,34 @@ class ProcessCapacityBench(CapacityBench):
                 return None
             return it
 
-        def new_message(channel: Any, body: Any, files: Any, **kw: Any) -> Any:
-            msg = hooked_new(channel, body, files, **kw)
-            it = in_flight(channel.id) if kw.get("interaction") is None else None
+        def later_click(channel_id: int, token_it: Any) -> Any:
+            # A write made with the token of an earlier click while a later click in that
+            # thread is being handled (retiring or editing a table posted as the earlier
+            # click's followup) is the later click's.
+            it = self.by_channel.get(channel_id)
+            if (it is None or it is token_it or hasattr(it, "bench_done")
+                    or it.bench_t0 <= getattr(token_it, "bench_t0", 0.0)):
+                return None
+            return it
+
+        def charge(msg: Any, interaction: Any) -> None:
+            if interaction is None:
+                it = in_flight(msg.channel_id)
+            else:
+                it = later_click(msg.channel_id, interaction)
+                if it is not None and getattr(interaction, "bench_writes", None):
+                    interaction.bench_writes.pop()  # the row the base hook just added
             if it is not None:
                 _stamp(it, msg)
+
+        def new_message(channel: Any, body: Any, files: Any, **kw: Any) -> Any:
+            msg = hooked_new(channel, body, files, **kw)
+            charge(msg, kw.get("interaction"))
             return msg
 
         def apply_edit(msg: Any, body: Any, files: Any, interaction: Any = None) -> Any:
             out = hooked_edit(msg, body, files, interaction)
-            it = in_flight(msg.channel_id) if interaction is None else None
-            if it is not None:
-                _stamp(it, out)
+            charge(out, interaction)
             return out
 
         router.new_message = new_message  # type: ignore[method-assign]

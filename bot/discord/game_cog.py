@@ -613,7 +613,9 @@ class GameCog(commands.Cog):
         # Two updates of one game can be published out of order (a timer and a click);
         # posts are serialised per game and a table older than the stored state only
         # tells its events, so the newest table is the one with live buttons.
-        stored = await self.bot.store.get_game(table.record.id)
+        # One read for the stored game and its timers (the deadlines the table shows).
+        stored, timers = await self.bot.store.game_and_timers(table.record.id)
+        due = {t.kind: t.due_at for t in timers}
         thread_id = table.record.thread_id or table.record.channel_id
         if stored is not None and stored.version > table.state.version:
             lines = self.public_lines(table, events)
@@ -623,7 +625,7 @@ class GameCog(commands.Cog):
             return
         if stored is not None:
             table.record = stored
-        table.deadline = await self.bot.service.deadline(table.record.id)
+        table.deadline = due.get("rules")
         old = table.record.table_message_id
         key: str | None = None
         if table.result is None and table.record.status == "active":
@@ -633,7 +635,7 @@ class GameCog(commands.Cog):
             # keeps the earlier steps' lines (see _lines_shown).
             earlier = self._lines_shown(table.record.id, old, interaction)
             lines = earlier + self.public_lines(table, events)
-            deadline = await self.bot.service.deadline(table.record.id, "turn")
+            deadline = due.get("turn")
             file = await self.render_file(table)
             await pub.edit_table(channel, interaction, old, self._posted.get(table.record.id),
                                  embed=self.table_embed(table, lines=lines, deadline=deadline),
@@ -647,7 +649,7 @@ class GameCog(commands.Cog):
             # (a /game status repost of the decision already pinged pings nobody again)
             humans = [s for s in table.pending.seats if table.is_human(s)]
         file = await self.render_file(table)
-        deadline = await self.bot.service.deadline(table.record.id, "turn")
+        deadline = due.get("turn")
         lines = self.public_lines(table, events)
         message = await pub.new_table(
             channel, interaction, thread_id,

@@ -399,6 +399,26 @@ class Store:
         row = await self._one(f"SELECT {self._game_cols} FROM games WHERE id=?", (game_id,))
         return _game(row) if row else None
 
+    async def game_and_timers(self, game_id: int) -> tuple[GameRecord | None, list[TimerRecord]]:
+        """The game with ``game_id`` (``None`` if absent) and its timers that validate (see
+        :meth:`timer`), in one round trip (a post of its table needs both). Raises
+        :class:`UnreadableRow` as :meth:`get_game` does."""
+        cols = ", ".join(f"games.{c.strip()}" for c in self._game_cols.split(","))
+        rows = await self._all(
+            f"SELECT {cols}, t.id AS t_id, t.kind AS t_kind, t.key AS t_key, "
+            "t.due_at AS t_due_at, t.payload AS t_payload FROM games LEFT JOIN timers t "
+            "ON t.game_id = games.id WHERE games.id=? ORDER BY t.id", (game_id,))
+        if not rows:
+            return None, []
+        timer_cols = ("t_id", "t_kind", "t_key", "t_due_at", "t_payload")
+        first = dict(rows[0])
+        game = _game({k: v for k, v in first.items() if k not in timer_cols})
+        timers = self._timers_of([
+            {"id": r["t_id"], "game_id": game_id, "kind": r["t_kind"], "key": r["t_key"],
+             "due_at": r["t_due_at"], "payload": r["t_payload"]}
+            for r in rows if r["t_id"] is not None])
+        return game, timers
+
     async def game_by_thread(self, thread_id: int) -> GameRecord | None:
         """The most recent game played in ``thread_id`` or ``None``."""
         row = await self._one(
