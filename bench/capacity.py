@@ -260,6 +260,8 @@ class Move:
     #: The kind of the rules' own timed wait the move opened (``pending.seconds`` set
     #: after it: a Llamas Unleashed reaction window, a Pacapaca negotiation), else None.
     opens_wait: str | None = None
+    #: True once the player's driver returned (the move's interactions are all known).
+    finished: bool = False
 
     @property
     def commit(self) -> Any | None:
@@ -598,6 +600,9 @@ class CapacityBench:
             move = Move(g.key, t_sched)
             its: list[Any] = []
             self.member_its[member.id] = its
+            # Listed at once, so a phase's figures see a move still in flight (its wait so
+            # far counts) and the phase waits for it (see phase).
+            self.moves.append(move)
             ctx = DriverContext(self.world, self.bot, member, g.game_id, seat)
             ctx._thread_id = g.thread_id
             try:
@@ -614,7 +619,7 @@ class CapacityBench:
             if move.its:
                 c = move.its[-1]
                 move.t_commit = move.t_sched if len(move.its) == 1 else c.bench_t0
-            self.moves.append(move)
+            move.finished = True
 
     def _missed(self) -> bool:
         self.arrivals.missed += 1
@@ -730,7 +735,7 @@ class CapacityBench:
         # the next phase starts with no backlog of this one (up to DRAIN_S).
         drained = time.perf_counter()
         while time.perf_counter() < drained + DRAIN_S and any(
-                not hasattr(it, "bench_done") for mv in self.moves[m0:] for it in mv.its[-1:]):
+                not mv.finished for mv in self.moves[m0:] if mv.t_sched < w1):
             await asyncio.sleep(0.2)
         drained = time.perf_counter() - drained
         await asyncio.sleep(0.3)
@@ -771,7 +776,8 @@ class CapacityBench:
         w0, w1 = window
         span = w1 - w0
         for mv in moves:
-            self.table_time(mv)
+            if mv.finished:
+                self.table_time(mv)
         in_window = [mv for mv in moves if w0 <= mv.t_sched < w1]
         done = [mv for mv in in_window if mv.t_table is not None and mv.error is None]
         shown = [mv for mv in moves if mv.t_table is not None and w0 <= mv.t_table < w1
