@@ -739,7 +739,7 @@ class CapacityBench:
             await asyncio.sleep(0.2)
         drained = time.perf_counter() - drained
         await asyncio.sleep(0.3)
-        pictures = self.bot.pictures
+        pictures = getattr(self.bot, "pictures", None)  # (a bot in another process: none)
         row = self.figures(rate, n, setup_s, self.moves[m0:], self.lobby_its[l0:],
                            (w0, w1), cpu_between(cpu0, cpu1), rss, offered, missed, lag,
                            la_start)
