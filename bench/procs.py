@@ -220,23 +220,28 @@ class ProcessCapacityBench(CapacityBench):
             return False
         for m in g.members[1:]:
             live = self.world.messages.get(lobby.id, lobby)
+            if "Join" not in live.labels:  # the lobby not shown yet (a bot behind): retry
+                return False
             self.lobby_its.append(await m.click(live, "Join"))
         live = self.world.messages.get(lobby.id, lobby)
-        if not live.components or live.is_disabled("Start"):
+        if "Start" not in live.labels or live.is_disabled("Start"):
             return False
         self.lobby_its.append(await host.click(live, "Start"))
-        record = None
+        row = None
         for _ in range(100):
-            record = next((r for r in await self.bot.store.games_with_status("active")
-                           if r.lobby_message_id == lobby.id), None)
-            if record is not None and record.thread_id is not None:
+            # One row by its lobby message (a bench-only read; reading every active game,
+            # states and all, each 50 ms per starting game loaded the server and the bench).
+            row = await self.bot.store._one(
+                "SELECT id, thread_id, channel_id FROM games WHERE lobby_message_id=? AND "
+                "status='active'", (lobby.id,))
+            if row is not None and row["thread_id"] is not None:
                 break  # started, and its thread made (the bot answers Start first)
             await asyncio.sleep(0.05)
-        if record is None:
+        if row is None:
             return False
-        g.game_id, g.thread_id = record.id, record.thread_id or record.channel_id
+        g.game_id, g.thread_id = row["id"], row["thread_id"] or row["channel_id"]
         by_user = {m.id: m for m in g.members}
-        g.by_seat = {s.seat: by_user[s.user_id] for s in await self.bot.store.seats(record.id)
+        g.by_seat = {s.seat: by_user[s.user_id] for s in await self.bot.store.seats(g.game_id)
                      if s.user_id in by_user}
         g.started += 1
         return True
