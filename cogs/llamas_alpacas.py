@@ -31,6 +31,7 @@ class LlamasAlpacasCog(GameCog):
     #: Nothing is hidden but the draw pile order, which no refusal names.
     hidden_info = False
     presenter = LlamasAlpacasPresenter()
+    table_renderer = render_table
     #: My hand / I'm back below the 3x3 grids.
     utility_row = 3
 
@@ -61,11 +62,6 @@ class LlamasAlpacasCog(GameCog):
         if update.result is not None or update.kind in (UpdateKind.ENDED, UpdateKind.ARCHIVE):
             self._highlight.pop(update.record.id, None)
             self._post_locks.pop(update.record.id, None)
-
-    def build_example(self) -> bytes:
-        """The presenter's example table for ``/rules`` (3 players, mid-game)."""
-        view, names = LlamasAlpacasPresenter().example()
-        return render_table(view, names=names)
 
     def ping_key(self, table: Table) -> str:
         """Once per turn: the players who must place a starting card are pinged on the

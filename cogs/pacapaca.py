@@ -21,7 +21,6 @@ Hidden cards appear only in their owner's ephemerals and DMs, drawn from their o
 
 from __future__ import annotations
 
-import asyncio
 import io
 import logging
 from typing import Any
@@ -29,7 +28,6 @@ from typing import Any
 import discord
 
 from bot.discord import choices, ids
-from bot.discord import publisher as pub
 from bot.discord.choices import Option, split_selects
 from bot.discord.components import button, select, view_of
 from bot.discord.game_cog import EMBED_LIMIT, Table, named
@@ -41,7 +39,6 @@ from bot.games.pacapaca.models import PacapacaView
 from bot.present import pacapaca as present
 from bot.present.pacapaca import Draft, PacapacaPresenter
 from bot.render.pacapaca import alpaca_picture, render_cards, render_final, render_table
-from bot.render.pool import Job
 from bot.runtime import GameError
 from bot.store import SeatRecord
 
@@ -61,36 +58,11 @@ class PacapacaCog(SidePanelCog):
 
     kind = "pacapaca"
     presenter = PacapacaPresenter()
+    table_renderer = render_table
     panel_name = "negotiation panel"
     panel_opens = ("negotiation_started",)
     #: Events that close a negotiation opened earlier.
     panel_closes = ("traded", "negotiation_failed")
-
-    def __init__(self, bot: Any) -> None:
-        super().__init__(bot)
-        #: Games whose end the last table message shows: :meth:`finish` posts no more.
-        self._ended_in_place: set[int] = set()
-
-    async def post_table(self, table: Table, events: list[Event] | None = None,
-                         interaction: discord.Interaction | None = None, *,
-                         fresh: bool = False) -> None:
-        """As the side panel does, except that the end of the game is shown in the last
-        table message (:meth:`_final_in_place`)."""
-        channel = self.channel_of(table.record)
-        if (channel is not None and table.result is not None and not fresh
-                and table.record.table_message_id):
-            await self._final_in_place(channel, table, events, interaction)
-            return
-        await super().post_table(table, events, interaction, fresh=fresh)
-
-    def picture(self, table: Table) -> Job:
-        """The public table picture (spectator view; the final picture once over)."""
-        return Job(render_table, (table.view(None),), {"names": table.plain_names})
-
-    def build_example(self) -> bytes:
-        """The presenter's example table for /rules (three alpacas after a few turns)."""
-        view, names = PacapacaPresenter().example()
-        return render_table(view, names=names)
 
     # -- negotiation panel --------------------------------------------------------------
 
@@ -105,8 +77,9 @@ class PacapacaCog(SidePanelCog):
         neg = v.negotiation
         assert neg is not None
         a, p = table.names[neg.active], table.names[neg.partner]
-        deadline = await self.bot.service.deadline(table.record.id)
-        lines = PacapacaPresenter.negotiation_lines(v, table.names, deadline)
+        if table.deadline is None:  # not read with the game (an edit of the open panel)
+            table.deadline = await self.bot.service.deadline(table.record.id)
+        lines = PacapacaPresenter.negotiation_lines(v, table.names, table.deadline)
         embed = discord.Embed(title=f"Negotiation: {a} \N{LEFT RIGHT ARROW} {p}",
                               description="\n".join(lines)[:EMBED_LIMIT], colour=NEG_COLOUR)
         embed.set_footer(text=f"Move {table.state.version}")
@@ -248,8 +221,9 @@ class PacapacaCog(SidePanelCog):
 
     async def final_message(self, table: Table,
                             lines: list[str] | None = None) -> dict[str, Any]:
-        """The end of the game as one message's parts: the three scoring steps, then the
-        totals with the final picture, led by ``lines`` (the last moves, already named).
+        """The end of the game as one message's parts, shown in the last table message
+        (no new message: UX.md "A quiet thread"): the three scoring steps, then the totals
+        with the final picture, led by ``lines`` (the last moves, already named).
         Discord allows 10 embeds and 6,000 characters over a message's embeds: 3 x 1,300
         + 400 + 1,500 and the title stay under it."""
         steps = [discord.Embed(description=step[:1300], colour=0xE0B000)
@@ -265,32 +239,6 @@ class PacapacaCog(SidePanelCog):
         return {"embeds": [*steps, embed],
                 "file": discord.File(io.BytesIO(data), filename="final.png")}
 
-    async def _final_in_place(self, channel: Any, table: Table, events: list[Event] | None,
-                              interaction: discord.Interaction | None) -> None:
-        """Show the end in the last table message, edited in place through the click
-        where it can (:func:`bot.discord.publisher.edit_table`): the last moves' lines,
-        the scoring steps, the totals and the final picture, its buttons and the last
-        turn's ping gone (an edit pings nobody). No new message: the thread gets at most
-        one per turn (UX.md "A quiet thread"; issue 15, item 4)."""
-        gid = table.record.id
-        parts = await self.final_message(table, self.public_lines(table, events))
-        async with self._post_locks.setdefault(gid, asyncio.Lock()):
-            await pub.edit_table(channel, interaction, table.record.table_message_id or 0,
-                                 self._posted.get(gid), content=None, embeds=parts["embeds"],
-                                 attachments=[parts["file"]], view=None)
-        self._ended_in_place.add(gid)
-
-    async def finish(self, table: Table) -> None:
-        """The scoring steps, the final picture and totals as a message of their own, unless
-        the last table already shows them (:meth:`_final_in_place`)."""
-        if table.result is None:
-            return
-        if table.record.id in self._ended_in_place:
-            self._ended_in_place.discard(table.record.id)
-            return
-        channel = self.channel_of(table.record)
-        if channel is not None:
-            await channel.send(**await self.final_message(table))
 
 
 async def setup(bot: Any) -> None:

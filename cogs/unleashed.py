@@ -7,10 +7,15 @@ What the table says and offers comes from
 - reaction windows: the public Respond and Pass (``resp.<window>`` / ``pass.<window>``,
   the window's number from the pending key) look the same to every member and answer a
   member who cannot respond with the same neutral words, so nothing tells who holds an
-  Instant; nobody is pinged for a window and a Pass that leaves it open posts nothing;
+  Instant; nobody is pinged for a window, and a Pass that leaves it open posts nothing
+  (:meth:`UnleashedPresenter.quiet`, applied by the base for any game);
 - the My hand panel: the presenter's ``hand`` panel with the hand in words and a picture,
   a fresh one after a panel action when the same player decides again;
-- hands by DM at most once per change of turn, from stored state; ``/card``.
+- ``/card``.
+
+Hands are DMed once per change of turn, only for a change the player did not see in its
+own answer: the presenter's policy (:attr:`UnleashedPresenter.hand_dm_after`), sent by
+:func:`bot.discord.publisher.dm_hands` as for any game.
 
 Hands reach only their owner (RULES.md: Llamas Unleashed).
 """
@@ -25,16 +30,15 @@ from discord import app_commands
 
 from bot.discord import ids
 from bot.discord.components import button, view_of
-from bot.discord.game_cog import EMBED_LIMIT, MOVES, GameCog, Table, named
+from bot.discord.game_cog import EMBED_LIMIT, GameCog, Table
 from bot.discord.replies import quoted, send_ephemeral, send_error
 from bot.games.base import Event, Pending
 from bot.games.unleashed.cards import catalog
 from bot.games.unleashed.models import Pass, Respond
 from bot.present.base import Seen, TableModel
 from bot.present.unleashed import TYPE_WORDS, UnleashedPresenter, card_line, pile_line, short
-from bot.render.pool import Job
 from bot.render.unleashed import hand_picture, render_card, render_table
-from bot.runtime import GameError, Update, UpdateKind
+from bot.runtime import GameError
 from bot.store import SeatRecord
 
 #: The neutral answer to Respond/Pass from a player who cannot (or no longer can) respond.
@@ -48,62 +52,12 @@ def window_of(pending: Pending) -> str:
     return pending.key.partition(":")[2] if pending.kind == "reaction" else ""
 
 
-#: Public events that move cards into or out of the hand of the seat they name (a swap
-#: of hands, a card returned or taken back to its owner's hand).
-HAND_MOVES = frozenset({"swap", "return", "returned", "countered"})
-
-
-#: The deal's events: the first hand is always DMed, even when the member's own Baby
-#: choice started the game and the answer told them their cards.
-DEALT = frozenset({"dealt_private"})
-
-
-def moves_hand_of(event: dict[str, Any], seat: str) -> bool:
-    """True when the stored ``event`` moved cards into or out of ``seat``'s hand in public
-    (a :data:`HAND_MOVES` event naming it; a countered card only when it was taken)."""
-    data = event.get("data") or {}
-    if event.get("type") not in HAND_MOVES or seat not in data.values():
-        return False
-    return event.get("type") != "countered" or bool(data.get("taken"))
-
-
-def seen_by(seat: str, rows: list[Any], had: set[int], has: set[int],
-            unseen_after: int | None = None) -> bool:
-    """True when ``seat`` already knows how its hand went from ``had`` to ``has`` (card
-    ids): every card that left or arrived is named by one of its own moves among ``rows``
-    (action-log rows since its last hand DM) whose words reached it, i.e. the card it
-    played or answered with, or a card in an event of that move it could see (a draw
-    told to it alone included; not the deal: :data:`DEALT`). Its moves after version ``unseen_after`` do not count:
-    their words did not reach it (this update's steps, made by someone else's click or
-    a timer). When another seat's move told it something privately (a pull, a take) or
-    moved cards of its hand in public (:data:`HAND_MOVES` naming it), the change is not
-    all its own: a DM goes. UX.md, "Private information": the hand is DMed after it changes;
-    a change the player made and saw in its own ephemeral answer needs no DM."""
-    known: set[int] = set()
-    for row in rows:
-        if row.seat != seat:
-            if any(seat in (e.get("to") or []) or moves_hand_of(e, seat) for e in row.events):
-                return False  # another seat's move touched its hand (a pull, a swap, ...)
-            continue
-        if unseen_after is not None and row.version > unseen_after:
-            continue
-        if isinstance(row.action.get("card"), int):
-            known.add(row.action["card"])
-        for e in row.events:
-            if (e.get("to") is not None and seat not in e["to"]) or e.get("type") in DEALT:
-                continue
-            data = e.get("data") or {}
-            if isinstance(data.get("card"), int):
-                known.add(data["card"])
-            known.update(c for c in data.get("cards") or [] if isinstance(c, int))
-    return (had ^ has) <= known
-
-
 class UnleashedCog(GameCog):
     """Llamas Unleashed in Discord (issue 6) on top of :class:`GameCog`."""
 
     kind = "llamas-unleashed"
     presenter = PRESENTER
+    table_renderer = render_table
 
     def model(self, table: Table, seat: str | None = None,
               events: list[Event] | None = None) -> TableModel:
@@ -121,10 +75,6 @@ class UnleashedCog(GameCog):
             table.models[seat] = model
         return model
 
-    def picture(self, table: Table) -> Job:
-        """The public table picture (spectator view)."""
-        return Job(render_table, (table.view(None),), {"names": table.plain_names})
-
     def table_items(self, table: Table) -> list[discord.ui.Item[Any]]:
         """Respond and Pass during a reaction window; else the presenter's (set-up)."""
         window = window_of(table.pending)
@@ -134,19 +84,6 @@ class UnleashedCog(GameCog):
                            style=discord.ButtonStyle.danger),
                     button("g", gid, f"pass.{window}", "Pass", style=discord.ButtonStyle.secondary)]
         return super().table_items(table)
-
-    def final_text(self, table: Table) -> str:
-        """The reason, the winner(s) and every player's Animals (the presenter's lines)."""
-        result = table.result
-        if result is None:
-            return ""
-        names = table.names
-        head = named(result.reason, names)
-        if result.winners:
-            head += f" **{' and '.join(names[s] for s in result.winners)}** wins!"
-        else:
-            head += " Still tied on Animals and letters: everyone loses."
-        return "\n".join([head, *PRESENTER.final_lines(table.view(None), result, names)])
 
     # -- posting ---------------------------------------------------------------------------
 
@@ -163,77 +100,6 @@ class UnleashedCog(GameCog):
     def ping_key(self, table: Table) -> str:
         """As the base, except that set-up (everyone picks a Baby) is one decision."""
         return "setup" if table.pending.kind == "setup" else super().ping_key(table)
-
-    async def on_update(self, update: Update, interaction: discord.Interaction | None = None) -> None:
-        """As the base, but a step with nothing public posts nothing, and hands are DMed
-        once per change of turn (one DM for the whole chain of moves that changed it)."""
-        if self.nothing_public(update):
-            return
-        await super().on_update(update, interaction)
-        if update.state is not None and update.kind in (*MOVES, UpdateKind.STARTED):
-            if any(e.type == "turn" for e in update.events()):
-                table = Table(update.record, update.seats, update.spec, update.state)
-                actor = table.seat_of(interaction.user.id) if interaction else None
-                await self.dm_hands(table, actor.seat if actor else None,
-                                    update.record.version - len(update.steps))
-
-    def nothing_public(self, update: Update) -> bool:
-        """True for Passes that leave the window open (saying so would tell who holds
-        Instants) and for a choice's private step after which the same player decides."""
-        if update.kind not in MOVES or update.state is None or not update.steps:
-            return False
-        if update.result is not None or update.notes or any(e.to is None for e in update.events()):
-            return False
-        pending = update.spec.engine.pending(update.state)
-        if all(isinstance(s.action, Pass) for s in update.steps) and pending.kind == "reaction":
-            return True
-        return pending.kind == "choice" and set(pending.seats) <= {s.seat for s in update.steps}
-
-    async def send_private_events(self, table: Table, update: Update,
-                                  interaction: discord.Interaction | None) -> None:
-        """Private events reach the acting player at once; others read theirs in their
-        next hand DM (:meth:`dm_hands`)."""
-        actor = table.seat_of(interaction.user.id) if interaction else None
-        if actor is None or interaction is None or not table.is_human(actor.seat):
-            return
-        mine = [named(e.text, table.names) for e in update.events() if actor.seat in (e.to or [])]
-        if mine:
-            await send_ephemeral(interaction, "\n".join(mine)[:1900], secret=True)
-
-    async def dm_hands(self, table: Table, actor: str | None = None, start: int = 0) -> None:
-        """DM each member whose hand changed since their last DM, from stored state (the
-        seat's ``dm_hand``: ``"<version>:<sorted card ids>"``), leading with the private
-        events other seats' moves sent them since (the deal's own list left out).
-
-        No DM for a change the member made and saw themself (:func:`seen_by`): ``actor``
-        is the seat whose click made this update (its private events reached it
-        ephemerally), ``start`` the version before the update's first step. The stored
-        hand moves on all the same, so the next DM counts from here."""
-        log: list[Any] | None = None
-        for seat in table.seats:
-            if not table.is_human(seat.seat) or seat.user_id is None:
-                continue
-            cards = table.view(seat.seat).hand or []
-            hand = sorted(c.id for c in cards)
-            since, _, last = (seat.dm_hand or "0:").partition(":")
-            if last == ",".join(map(str, hand)):
-                continue
-            if log is None:
-                log = await self.bot.store.actions(table.record.id)
-            rows = [row for row in log if row.version > int(since or 0)]
-            notes = [named(str(e.get("text", "")), table.names)
-                     for row in rows if row.seat != seat.seat
-                     for e in row.events
-                     if seat.seat in (e.get("to") or []) and e.get("type") != "dealt_private"]
-            await self.bot.store.set_seat(table.record.id, seat.seat,
-                                          dm_hand=f"{table.state.version}:{','.join(map(str, hand))}")
-            had = {int(c) for c in last.split(",") if c}
-            unseen_after = None if actor == seat.seat else start
-            if not notes and seen_by(seat.seat, rows, had, set(hand), unseen_after):
-                continue
-            words = ", ".join(c.name for c in cards) or "no cards"
-            body = "\n".join([*notes[-8:], f"Your hand ({len(hand)}): {words}."])
-            await self.bot.notifier.dm(table.record, seat.user_id, body[:1900])
 
     # -- the private panel and the reaction windows ------------------------------------------
 

@@ -232,24 +232,19 @@ async def test_timers_upsert_and_order(opened):
     assert await store.next_due() is None
 
 
-async def test_a_game_and_its_timers_are_read_in_one_query(opened):
+async def test_game_and_deadlines_reads_the_game_and_its_table_timers_in_one_query(opened):
     store = await opened()
     gid = await _active_game(store)
+    assert await store.game_and_deadlines(gid) == (await store.get_game(gid), {})
+    await store.upsert_timer(gid, "rules", "k1", 50.5, {"a": 1})
+    await store.upsert_timer(gid, "archive", "a", 90.0, {})
+    record, due = await store.game_and_deadlines(gid)
+    assert (record, due) == (await store.get_game(gid), {"rules": 50.5})
+    await store.upsert_timer(gid, "turn", "t", 45.0, {})
+    assert (await store.game_and_deadlines(gid))[1] == {"rules": 50.5, "turn": 45.0}
     other = await _active_game(store)
-    assert await store.game_and_timers(gid) == (await store.get_game(gid), [])
-    await store.upsert_timer(gid, "turn", "t", 45.0, {"seats": ["s0"]})
-    await store.upsert_timer(gid, "rules", "k1", 50.0, {"a": 1})
-    await store.upsert_timer(other, "rules", "k9", 10.0, {})
-    game, timers = await store.game_and_timers(gid)
-    assert game == await store.get_game(gid)
-    assert [(t.game_id, t.kind, t.key, t.due_at, t.payload) for t in timers] == [
-        (gid, "turn", "t", 45.0, {"seats": ["s0"]}), (gid, "rules", "k1", 50.0, {"a": 1})]
-    # An unreadable timer is left out (and noted), as Store.timer leaves it out.
-    tid = timers[0].id
-    await store._backend.write("UPDATE timers SET payload='{x' WHERE id=?", (tid,))
-    assert [t.kind for t in (await store.game_and_timers(gid))[1]] == ["rules"]
-    assert list(store.unreadable_timers) == [tid]
-    assert await store.game_and_timers(other + 1) == (None, [])
+    assert await store.game_and_deadlines(other) == (await store.get_game(other), {})
+    assert await store.game_and_deadlines(999) == (None, {})
 
 
 async def test_settings_prefs_and_stats(opened):

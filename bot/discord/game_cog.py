@@ -12,7 +12,6 @@ import asyncio
 import dataclasses
 import io
 import logging
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -30,7 +29,7 @@ from bot.discord.text import md_name, pinging, plain_name
 from bot.games.base import Action, Event, Pending, Result, State
 from bot.games.registry import GameSpec
 from bot.present import base as present
-from bot.present.base import Presenter, Seen, TableModel
+from bot.present.base import Presenter, Seen, TableModel, named
 from bot.render.pool import Job
 from bot.runtime import GameError, Update, UpdateKind
 from bot.store import STORE_FAILURES, GameRecord, SeatRecord
@@ -69,9 +68,6 @@ def why_not_posted(exc: discord.HTTPException) -> str:
     return "Discord refused the message"
 
 
-_SEAT_ID = re.compile(r"\bs(\d{1,2})\b")
-
-
 def fit_lines(lines: list[str], limit: int) -> str:
     """Bullet ``lines`` into at most ``limit`` characters; when they do not fit, the oldest
     are summarised as "(N earlier moves: /game log)" so no move goes untold."""
@@ -86,11 +82,6 @@ def fit_lines(lines: list[str], limit: int) -> str:
         out.append(text)
         size += len(text) + 1
     return "\n".join(reversed(out))
-
-
-def named(text: str, names: dict[str, str]) -> str:
-    """Replace the engines' seat ids (``s0``, ``s1`` ...) in ``text`` with display names."""
-    return _SEAT_ID.sub(lambda m: names.get(m.group(0), m.group(0)), text)
 
 
 def _event_lines(message: discord.Message | None) -> list[str]:
@@ -135,6 +126,9 @@ class Table:
     catchup: bool = False
     #: seat (``None``: the first pending seat) -> its presenter model, drawn once.
     models: dict[str | None, TableModel] = dataclasses.field(default_factory=dict)
+    #: True once the end was shown in the last table message (:meth:`GameCog.final_message`,
+    #: :func:`bot.discord.publisher.show_end`): :meth:`GameCog.finish` posts no more.
+    shown_end: bool = False
 
     @property
     def names(self) -> dict[str, str]:
@@ -203,6 +197,10 @@ class GameCog(commands.Cog):
     presenter: ClassVar[Presenter | None] = None
     #: The action row of My hand / I'm back (``None``: after the choices).
     utility_row: ClassVar[int | None] = None
+    #: The game's table renderer, ``(spectator view, *, names=...) -> PNG bytes`` (a
+    #: module-level function, so that a render process can run it): when set, the default
+    #: :meth:`picture` and :meth:`build_example` draw with it.
+    table_renderer: ClassVar[Callable[..., bytes] | None] = None
 
     def __init__(self, bot: Host) -> None:
         self.bot = bot
@@ -221,10 +219,12 @@ class GameCog(commands.Cog):
 
     def picture(self, table: Table) -> Job | None:
         """The public table picture as a :class:`~bot.render.pool.Job` (a renderer and its
-        picklable inputs, e.g. the spectator view and the names), drawn by the bot in a
-        render process and kept by its inputs; ``None``: :meth:`render` draws it in the
-        render thread instead."""
-        return None
+        picklable inputs), drawn by the bot in a render process and kept by its inputs:
+        by default :attr:`table_renderer` on the spectator view and the plain names;
+        ``None`` (no renderer): :meth:`render` draws it in the render thread instead."""
+        draw = type(self).table_renderer
+        return None if draw is None else Job(draw, (table.view(None),),
+                                             {"names": table.plain_names})
 
     def render(self, table: Table) -> bytes:
         """PNG bytes of the public table (runs in a worker thread): the :meth:`picture`
@@ -235,9 +235,15 @@ class GameCog(commands.Cog):
         return job.run()
 
     def build_example(self) -> bytes | None:
-        """PNG bytes of an example table for ``/rules`` (seeded; runs in a worker thread),
-        or ``None`` for no picture (the default)."""
-        return None
+        """PNG bytes of an example table for ``/rules`` (seeded; runs in a worker thread):
+        the presenter's example drawn by :attr:`table_renderer`, or ``None`` for no
+        picture (no example or no renderer)."""
+        draw = type(self).table_renderer
+        example = self.presenter.example() if self.presenter is not None else None
+        if draw is None or example is None:
+            return None
+        view, names = example
+        return draw(view, names=names)
 
     async def example_image(self) -> bytes | None:
         """The :meth:`build_example` picture, built once, off the event loop."""
@@ -481,7 +487,7 @@ class GameCog(commands.Cog):
         if self.presenter is not None:
             out = self.presenter.final_lines(table.view(None), result, names)
             if out:
-                return "\n".join([f"**{named(result.reason, names)}**", *out])
+                return "\n".join([self.presenter.final_head(result, names), *out])
         lines = []
         order = sorted(result.scores, key=lambda s: -result.scores[s])
         for seat in order:
@@ -612,10 +618,9 @@ class GameCog(commands.Cog):
     ) -> None:
         # Two updates of one game can be published out of order (a timer and a click);
         # posts are serialised per game and a table older than the stored state only
-        # tells its events, so the newest table is the one with live buttons.
-        # One read for the stored game and its timers (the deadlines the table shows).
-        stored, timers = await self.bot.store.game_and_timers(table.record.id)
-        due = {t.kind: t.due_at for t in timers}
+        # tells its events, so the newest table is the one with live buttons. One read:
+        # the stored game and its rules and turn timers' deadlines.
+        stored, due = await self.bot.store.game_and_deadlines(table.record.id)
         thread_id = table.record.thread_id or table.record.channel_id
         if stored is not None and stored.version > table.state.version:
             lines = self.public_lines(table, events)
@@ -630,9 +635,16 @@ class GameCog(commands.Cog):
         key: str | None = None
         if table.result is None and table.record.status == "active":
             key = self.ping_key(table)
+        if old and not fresh and table.result is not None:
+            parts = await self.final_message(table, self.public_lines(table, events))
+            if parts is not None:
+                await pub.show_end(channel, interaction, old, self._posted.get(table.record.id),
+                                   parts)
+                table.shown_end = True
+                return
         if old and not fresh and (key is None or key == table.record.pinged_key):
-            # A step inside the decision already shown: the table is edited in place and
-            # keeps the earlier steps' lines (see _lines_shown).
+            # A step inside the decision already shown (or the end): the table is edited
+            # in place and keeps the earlier steps' lines (see _lines_shown).
             earlier = self._lines_shown(table.record.id, old, interaction)
             lines = earlier + self.public_lines(table, events)
             deadline = due.get("turn")
@@ -732,7 +744,8 @@ class GameCog(commands.Cog):
         :meth:`thread_gone`). Never raises for a Discord refusal; returns True when
         everything was posted."""
         try:
-            await self.on_update(update, interaction)
+            if not self.nothing_public(update):
+                await self.on_update(update, interaction)
             if update.state is not None and update.kind in SHOWS_A_VERSION:
                 # The thread shows this version now (a table, a panel edit or a line; some
                 # changes show nothing public): start-up catch-up skips it.
@@ -831,6 +844,20 @@ class GameCog(commands.Cog):
         if update.result is not None:
             self.forget(table.record.id)
             await self.finish(table)
+        if self.presenter is not None and self.presenter.hand_dm_due(update.events()):
+            actor = table.seat_of(interaction.user.id) if interaction else None
+            await pub.dm_hands(self.bot, self.presenter, table, actor.seat if actor else None,
+                               update.record.version - len(update.steps))
+
+    def nothing_public(self, update: Update) -> bool:
+        """True for moves that show nothing in the thread: all their events private, no
+        note, no result, and steps the presenter calls quiet (:meth:`Presenter.quiet`)."""
+        if self.presenter is None or update.kind not in MOVES or update.state is None \
+                or not update.steps or update.result is not None or update.notes \
+                or any(e.to is None for e in update.events()):
+            return False
+        return self.presenter.quiet(update.spec.engine.pending(update.state),
+                                    [(s.seat, s.action) for s in update.steps])
 
     async def _announce_end(self, record: GameRecord, notes: list[str] | None = None) -> None:
         """Say in the thread that the game was ended early (``notes``: why, instead of the
@@ -874,8 +901,10 @@ class GameCog(commands.Cog):
         self, table: Table, update: Update, interaction: discord.Interaction | None
     ) -> None:
         """Private events reach their seat: the actor by an ephemeral followup (a panel of
-        its own where :meth:`event_panel` gives one), others by DM."""
+        its own where :meth:`event_panel` gives one), others by DM, or in a game that DMs
+        hands, in their next hand DM (:func:`bot.discord.publisher.dm_hands`)."""
         actor = table.seat_of(interaction.user.id) if interaction else None
+        later = self.presenter is not None and self.presenter.hand_dm_after is not None
         per_seat: dict[str, list[str]] = {}
         for event in update.events():
             for seat in event.to or []:
@@ -884,6 +913,8 @@ class GameCog(commands.Cog):
                     if panel is not None:
                         await send_ephemeral(interaction, secret=True, **panel)
                         continue
+                elif later:
+                    continue
                 per_seat.setdefault(seat, []).append(named(event.text, table.names))
         await self.deliver_private(table, per_seat, interaction)
 
@@ -911,17 +942,27 @@ class GameCog(commands.Cog):
                 assert user_id is not None
                 await self.bot.notifier.dm(table.record, user_id, body)
 
+    async def final_message(self, table: Table,
+                            lines: list[str] | None = None) -> dict[str, Any] | None:
+        """The end of the game as one message's parts (``embeds`` and a ``file``), led by
+        ``lines`` (the last moves, already named), which then replace the last table in
+        place (:func:`bot.discord.publisher.show_end`); ``None`` (the default): the last
+        table shows the last moves and the final scores follow as a message of their own
+        (:meth:`finish`)."""
+        return None
+
     async def finish(self, table: Table) -> None:
-        """Post the final scores and record the stats."""
+        """Post the final scores (:meth:`final_message`, else :meth:`final_text` in an
+        embed), unless the last table shows them already (``table.shown_end``)."""
         channel = self.channel_of(table.record)
-        result = table.result
-        if result is None:
+        if table.result is None or table.shown_end or channel is None:
             return
-        if channel is not None:
-            embed = discord.Embed(title=f"{table.spec.name} #{table.record.id}: final scores",
-                                  description=self.final_text(table)[:EMBED_LIMIT],
-                                  colour=0xE0B000)
-            await channel.send(embed=embed)
+        parts = await self.final_message(table)
+        if parts is None:
+            parts = {"embed": discord.Embed(
+                title=f"{table.spec.name} #{table.record.id}: final scores",
+                description=self.final_text(table)[:EMBED_LIMIT], colour=0xE0B000)}
+        await channel.send(**parts)
 
     # -- interactions ------------------------------------------------------------------
 

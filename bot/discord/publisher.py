@@ -13,19 +13,26 @@ them through the message economy below, the same for all three games:
   was made on it (:func:`retire`), a bot-token edit otherwise;
 - a new table after a click goes out as the interaction's followup when the click was
   made in the game's thread: interaction requests do not count against Discord's global
-  limit on bot-token requests (about 50 per second for a whole bot).
+  limit on bot-token requests (about 50 per second for a whole bot);
+- the end of a game whose cog gives a final message (:meth:`GameCog.final_message`) is
+  shown in the last table message, edited in place (:func:`show_end`): no new message;
+- private events reach the member who clicked in the click's ephemeral answer; the other
+  members get a DM each, or, in a game that DMs hands
+  (:attr:`bot.present.base.Presenter.hand_dm_after`), one hand DM per change of turn and
+  only for a change they did not see in their own answer (:func:`dm_hands`).
 """
 
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import Any, Protocol
 
 import discord
 
 from bot.discord.host import Host
+from bot.present.base import Presenter, hand_record, parse_hand_record
 from bot.runtime import Update, UpdateKind
-from bot.store import STORE_FAILURES
+from bot.store import STORE_FAILURES, GameRecord, SeatRecord
 
 log = logging.getLogger(__name__)
 
@@ -118,6 +125,66 @@ async def retire(
         await edit_table(channel, interaction, message_id, posted, view=None)
     except (discord.HTTPException, AttributeError):
         pass
+
+
+async def show_end(
+    channel: discord.abc.Messageable, interaction: discord.Interaction | None,
+    message_id: int, posted: discord.WebhookMessage | None, parts: dict[str, Any],
+) -> None:
+    """Show the end of a game in its last table message ``message_id``, edited in place
+    by the routes of :func:`edit_table`: ``parts`` (``embeds`` and a ``file``: the last
+    moves, the scoring and the final picture) replace the table; its buttons and the last
+    turn's ping go (an edit pings nobody). Raises :class:`discord.HTTPException` when
+    Discord refuses."""
+    await edit_table(channel, interaction, message_id, posted, content=None,
+                     embeds=parts["embeds"], attachments=[parts["file"]], view=None)
+
+
+class HandTable(Protocol):
+    """What :func:`dm_hands` reads of a loaded game (:class:`bot.discord.game_cog.Table`)."""
+
+    record: GameRecord
+    seats: list[SeatRecord]
+    state: Any
+
+    @property
+    def names(self) -> dict[str, str]:
+        """Seat id -> display name (markdown-escaped)."""
+
+    def is_human(self, seat_id: str) -> bool:
+        """True when a member plays ``seat_id`` now."""
+
+    def view(self, seat_id: str | None) -> Any:
+        """The engine's view for ``seat_id``."""
+
+
+async def dm_hands(bot: Host, presenter: Presenter, table: HandTable, actor: str | None,
+                   start: int) -> None:
+    """DM each member whose hand changed since their last hand DM, from stored state (the
+    seat's ``dm_hand``, :func:`bot.present.base.hand_record`), with the private lines
+    other seats' moves sent them since (:meth:`Presenter.hand_dm`). No DM for a change the
+    member made and saw themself: ``actor`` is the seat whose click made this update (its
+    private events reached it ephemerally), ``start`` the version before the update's
+    first step. The stored hand moves on all the same, so the next DM counts from here.
+    One read of the action log at most; raises the store's errors."""
+    log_rows: list[Any] | None = None
+    for seat in table.seats:
+        if not table.is_human(seat.seat) or seat.user_id is None:
+            continue
+        cards = presenter.hand_cards(table.view(seat.seat))
+        since, last = parse_hand_record(seat.dm_hand)
+        ids = sorted(c for c, _ in cards)
+        if last == ids:
+            continue
+        if log_rows is None:
+            log_rows = await bot.store.actions(table.record.id)
+        rows = [row for row in log_rows if row.version > since]
+        await bot.store.set_seat(table.record.id, seat.seat,
+                                 dm_hand=hand_record(table.state.version, ids))
+        body = presenter.hand_dm(seat.seat, cards, rows, set(last), table.names,
+                                 None if actor == seat.seat else start)
+        if body is not None:
+            await bot.notifier.dm(table.record, seat.user_id, body)
 
 
 class Publisher:

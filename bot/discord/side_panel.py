@@ -71,13 +71,14 @@ class SidePanelCog(GameCog):
         # update published late) only tells its events, as the base does for tables.
         lock = self._post_locks.setdefault(table.record.id, asyncio.Lock())
         async with lock:
-            stored = await self.bot.store.get_game(table.record.id)
+            stored, due = await self.bot.store.game_and_deadlines(table.record.id)
             if stored is not None and stored.version > table.state.version:
                 async with self.bot.render_slots:
                     await self._post_table(channel, table, events, interaction, fresh=fresh)
                 return
             if stored is not None:
                 table.record = stored
+            table.deadline = due.get("rules")
             await self._post_panel(channel, table, events)
 
     async def _post_panel(self, channel: discord.abc.Messageable, table: Table,

@@ -34,7 +34,7 @@ import hashlib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from bot.games.base import Action, Engine, Event, IllegalAction, Pending, Result
 
@@ -209,6 +209,16 @@ class Presenter:
         """The end-of-game breakdown in words (markdown); default: nothing special."""
         return []
 
+    def final_head(self, result: Result, names: dict[str, str]) -> str:
+        """The line above :meth:`final_lines`: by default why the game ended, in bold."""
+        return f"**{named(result.reason, names)}**"
+
+    def quiet(self, pending: Pending, steps: Sequence[tuple[str, Action]]) -> bool:
+        """True when ``steps`` (``(seat, action)`` of an update whose events are all
+        private, with no note and no result) show nothing in the thread, ``pending``
+        being who decides after them; default False (every move shows)."""
+        return False
+
     def private_lines(self, view: Any, seat: str, names: dict[str, str]) -> list[str]:
         """The "My hand" text for ``seat`` from its own ``view`` (markdown)."""
         return ["You have no hidden cards in this game."]
@@ -217,6 +227,107 @@ class Presenter:
         """A seeded mid-game spectator view for ``/rules`` and the names on it, or
         ``None`` for no example (the default)."""
         return None
+
+    # -- hand DMs (UX.md "Private information": the hand is DMed after it changes; a
+    # change the player made and saw in its own ephemeral answer needs no DM) ----------
+
+    #: The public event type after which each member whose hand changed is DMed it
+    #: (Llamas Unleashed: ``"turn"``, once per change of turn); ``None`` (the default):
+    #: the game DMs no hands and each private event goes out as it happens.
+    hand_dm_after: ClassVar[str | None] = None
+    #: Public event types that move cards into or out of the hand of the seat they name.
+    hand_moves: ClassVar[frozenset[str]] = frozenset()
+    #: Private event types the hand DM always tells, even to the seat whose own move made
+    #: them (the deal).
+    dealt: ClassVar[frozenset[str]] = frozenset()
+
+    def hand_cards(self, view: Any) -> list[tuple[int, str]]:
+        """``(card id, name)`` of each card in the hand of ``view``'s seat (its own view)
+        for a hand DM; default: none."""
+        return []
+
+    def hand_dm_due(self, events: Sequence[Event]) -> bool:
+        """True when ``events`` (an update's) call for hand DMs (:attr:`hand_dm_after`)."""
+        return self.hand_dm_after is not None and any(e.type == self.hand_dm_after
+                                                      for e in events)
+
+    def moves_hand_of(self, event: dict[str, Any], seat: str) -> bool:
+        """True when the stored ``event`` moved cards into or out of ``seat``'s hand in
+        public (a :attr:`hand_moves` event naming it; a ``countered`` card only when it
+        was taken back)."""
+        data = event.get("data") or {}
+        if event.get("type") not in self.hand_moves or seat not in data.values():
+            return False
+        return event.get("type") != "countered" or bool(data.get("taken"))
+
+    def seen_by(self, seat: str, rows: Sequence[Any], had: set[int], has: set[int],
+                unseen_after: int | None = None) -> bool:
+        """True when ``seat`` already knows how its hand went from ``had`` to ``has``
+        (card ids): every card that left or arrived is named by one of its own moves
+        among ``rows`` (action-log rows since its last hand DM: ``seat``, ``version``,
+        ``action`` and ``events`` as stored) whose words reached it: the card it played
+        or answered with, or a card in an event of that move it could see (a draw told to
+        it alone included; not :attr:`dealt`). Its moves after version ``unseen_after``
+        do not count: their words did not reach it (steps of someone else's click or a
+        timer). When another seat's move told it something privately (a pull, a take) or
+        moved cards of its hand in public (:meth:`moves_hand_of`), the change is not all
+        its own: a DM goes."""
+        known: set[int] = set()
+        for row in rows:
+            if row.seat != seat:
+                if any(seat in (e.get("to") or []) or self.moves_hand_of(e, seat)
+                       for e in row.events):
+                    return False  # another seat's move touched its hand (a pull, a swap ...)
+                continue
+            if unseen_after is not None and row.version > unseen_after:
+                continue
+            if isinstance(row.action.get("card"), int):
+                known.add(row.action["card"])
+            for e in row.events:
+                if (e.get("to") is not None and seat not in e["to"]) or e.get("type") in self.dealt:
+                    continue
+                data = e.get("data") or {}
+                if isinstance(data.get("card"), int):
+                    known.add(data["card"])
+                known.update(c for c in data.get("cards") or [] if isinstance(c, int))
+        return (had ^ has) <= known
+
+    def hand_dm(self, seat: str, cards: list[tuple[int, str]], rows: Sequence[Any],
+                had: set[int], names: dict[str, str],
+                unseen_after: int | None = None) -> str | None:
+        """The hand DM of ``seat``, whose hand went from ``had`` (card ids, as last DMed)
+        to ``cards`` (:meth:`hand_cards`) over ``rows`` (the action log since that DM):
+        the private lines other seats' moves sent it (the deal's left out: the hand says
+        it), then the hand (``"Your hand (2): Hay Harvest, Llama Spit."``); ``None`` when
+        it saw the change itself (:meth:`seen_by`) and nobody else told it anything."""
+        notes = [named(str(e.get("text", "")), names)
+                 for row in rows if row.seat != seat for e in row.events
+                 if seat in (e.get("to") or []) and e.get("type") not in self.dealt]
+        if not notes and self.seen_by(seat, rows, had, {c for c, _ in cards}, unseen_after):
+            return None
+        words = ", ".join(name for _, name in cards) or "no cards"
+        return "\n".join([*notes[-8:], f"Your hand ({len(cards)}): {words}."])[:1900]
+
+
+def hand_record(version: int, cards: Sequence[int]) -> str:
+    """What a seat stores as its last hand DM (``dm_hand``): ``"<version>:<sorted ids>"``."""
+    return f"{version}:{','.join(map(str, sorted(cards)))}"
+
+
+def parse_hand_record(stored: str | None) -> tuple[int, list[int]]:
+    """``(version, sorted card ids)`` of a stored :func:`hand_record` (``(0, [])`` for
+    none; a malformed part reads as nothing)."""
+    since, _, last = (stored or "0:").partition(":")
+    cards = [int(c) for c in last.split(",") if c.strip().lstrip("-").isdecimal()]
+    return (int(since) if since.isdecimal() else 0), cards
+
+
+_SEAT_ID = re.compile(r"\bs(\d{1,2})\b")
+
+
+def named(text: str, names: dict[str, str]) -> str:
+    """``text`` with the engines' seat ids (``s0``, ``s1`` ...) replaced by ``names``."""
+    return _SEAT_ID.sub(lambda m: names.get(m.group(0), m.group(0)), text)
 
 
 def decision_key(pending: Pending, legal: Sequence[Action]) -> str:
@@ -379,6 +490,7 @@ def first_index(model: TableModel, panel: str, seen: frozenset[str] = frozenset(
 __all__ = [
     "KEY_LENGTH", "Choice", "ForgedChoice", "Item", "Panel", "Presenter", "Seen", "Select",
     "StaleChoice", "Style", "TableModel", "action_code", "decision_key", "decode",
+    "hand_record", "named", "parse_hand_record",
     "REPICK_KINDS", "choice_value", "fingerprint", "first_index", "index_of", "panel_code",
     "parse_code", "print_of", "refusal", "repick_prints", "seat_for", "select_code",
 ]

@@ -18,11 +18,11 @@ Public words come from the spectator view only; the own view feeds the private p
 
 from __future__ import annotations
 
-import re
 from collections import Counter
+from collections.abc import Sequence
 from typing import TypeVar
 
-from bot.games.base import Action, Result
+from bot.games.base import Action, Pending, Result
 from bot.games.unleashed.cards import catalog
 from bot.games.unleashed.models import (
     Activate,
@@ -35,7 +35,7 @@ from bot.games.unleashed.models import (
     Respond,
     UnleashedView,
 )
-from bot.present.base import Choice, Item, Panel, Presenter, Seen, Select, TableModel
+from bot.present.base import Choice, Item, Panel, Presenter, Seen, Select, TableModel, named
 
 #: Card types in words (``"basic"`` -> ``"Basic Animal"``).
 TYPE_WORDS = {"baby": "Baby Animal", "basic": "Basic Animal", "magical": "Magical Animal",
@@ -55,14 +55,6 @@ def card_line(cid: int) -> str:
 def short(text: str, n: int = 100) -> str:
     """``text`` cut to ``n`` characters with an ellipsis."""
     return text if len(text) <= n else text[: n - 1].rstrip() + "\u2026"
-
-
-_SEAT_ID = re.compile(r"\bs(\d{1,2})\b")
-
-
-def named(text: str, names: dict[str, str]) -> str:
-    """``text`` with the engine's seat ids (``s0``, ``s1`` ...) replaced by ``names``."""
-    return _SEAT_ID.sub(lambda m: names.get(m.group(0), m.group(0)), text)
 
 
 def when(deadline: float | None) -> str:
@@ -94,6 +86,19 @@ class UnleashedPresenter(Presenter):
     """Turn text, the Baby opener and the private panels of Llamas Unleashed."""
 
     game = "llamas-unleashed"
+    #: Hands are DMed once per change of turn (one DM for the chain of moves that changed
+    #: them), only for a change the player did not see in its own answer.
+    hand_dm_after = "turn"
+    #: Public events that move cards into or out of the hand of the seat they name (a
+    #: swap of hands, a card returned or taken back to its owner's hand).
+    hand_moves = frozenset({"swap", "return", "returned", "countered"})
+    #: The first hand is always DMed, even when the member's own Baby choice started the
+    #: game and the answer told them their cards.
+    dealt = frozenset({"dealt_private"})
+
+    def hand_cards(self, view: UnleashedView) -> list[tuple[int, str]]:
+        """The own view's hand as ``(card id, name)``, in hand order."""
+        return [(c.id, c.name) for c in view.hand or []]
 
     def table(self, seen: Seen, own: UnleashedView | None = None,
               deadline: float | None = None) -> TableModel:
@@ -235,6 +240,21 @@ class UnleashedPresenter(Presenter):
                 label += ": your Field" if a.field == me else f": {plain[a.field]}'s Field"
             out.append(Choice(label, index=i, description=f"{card_line(a.card)}: {d.text}"))
         return out
+
+    def final_head(self, result: Result, names: dict[str, str]) -> str:
+        """Why the game ended and who wins (``"... **Ana** wins!"``), or that the tie
+        stands and everyone loses (RULES.md: the deck runs out)."""
+        head = named(result.reason, names)
+        if result.winners:
+            return head + f" **{' and '.join(names[s] for s in result.winners)}** wins!"
+        return head + " Still tied on Animals and letters: everyone loses."
+
+    def quiet(self, pending: Pending, steps: Sequence[tuple[str, Action]]) -> bool:
+        """Passes that leave a reaction window open (saying so would tell who holds
+        Instants), and a choice's private step after which the same player decides."""
+        if pending.kind == "reaction" and all(isinstance(a, Pass) for _, a in steps):
+            return True
+        return pending.kind == "choice" and set(pending.seats) <= {seat for seat, _ in steps}
 
     def final_lines(self, view: UnleashedView, result: Result,
                     names: dict[str, str]) -> list[str]:

@@ -55,11 +55,16 @@ async def play_game(
 
 
 async def drive_game(world: Any, bot: Any, game_id: int, members: Sequence[Any], *,
-                     seed: int, extra_clicks: Any = None) -> None:
+                     seed: int, extra_clicks: Any = None,
+                     late: list[str] | None = None) -> None:
     """Play started game ``game_id`` to its end through the UI, from wherever it stands:
     each turn the member whose decision it is picks an action with the game's AI policy
-    (``random.Random(seed)``) and performs it with the game's driver. Raises
-    ``RuntimeError`` when the game is stuck or does not end."""
+    (``random.Random(seed)``) and performs it with the game's driver. An answer to a
+    timed decision (a reaction window, the Baby pick) that the bot's clock ended before
+    the answer arrived is a lost race a slow player meets too: the game goes on, and
+    ``late`` (when given) gets ``"<pending key>: <action>"``. Raises ``RuntimeError``
+    when the game is stuck or does not end, ``AssertionError`` when a move failed
+    otherwise."""
     record = await bot.store.get_game(game_id)
     game = record.kind
     perform = driver_for(game)
@@ -88,7 +93,14 @@ async def drive_game(world: Any, bot: Any, game_id: int, members: Sequence[Any],
             action = spec.policy(view, legal, rand) if spec.policy else rand.choice(legal)
             ctx = DriverContext(world, bot, by_user[seat.user_id], game_id, seat_id)
             ctx._thread_id = record.thread_id or record.channel_id or 0
-            await perform(ctx, action)
+            try:
+                await perform(ctx, action)
+            except AssertionError:
+                if pending.seconds is None or not await _timed_out(bot, game_id, pending,
+                                                                   seat_id):
+                    raise
+                if late is not None:
+                    late.append(f"{pending.key}: {action!r}")
             await world.settle()
             if extra_clicks is not None:
                 await extra_clicks(ctx)
@@ -101,6 +113,15 @@ async def drive_game(world: Any, bot: Any, game_id: int, members: Sequence[Any],
             await world.settle()
     else:
         raise RuntimeError(f"the demo game {game_id} did not finish")
+
+
+async def _timed_out(bot: Any, game_id: int, pending: Any, seat_id: str) -> bool:
+    """Whether timed decision ``pending`` no longer waits for ``seat_id`` (its clock ran
+    out, or the game moved past it)."""
+    record, _, spec, state = await bot.service.load(game_id)
+    now = spec.engine.pending(state)
+    return bool(record.status != "active" or now.key != pending.key
+                or seat_id not in now.seats)
 
 
 def transcript(world: Any, channel: Any) -> list[dict[str, Any]]:

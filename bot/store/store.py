@@ -189,7 +189,11 @@ _GAME_COLS = (
 _LATER_GAME_COLS = ("pinged_key", "table_version")
 
 
-def _game(row: Row) -> GameRecord:
+#: The timers whose deadlines a table shows (:meth:`Store.game_and_deadlines`).
+_TABLE_TIMERS = ("rules", "turn")
+
+
+def _game(row: Row | dict[str, Any]) -> GameRecord:
     """Parse a games row. Raises :class:`UnreadableRow` when it does not validate."""
     data = dict(row)
     try:
@@ -399,25 +403,20 @@ class Store:
         row = await self._one(f"SELECT {self._game_cols} FROM games WHERE id=?", (game_id,))
         return _game(row) if row else None
 
-    async def game_and_timers(self, game_id: int) -> tuple[GameRecord | None, list[TimerRecord]]:
-        """The game with ``game_id`` (``None`` if absent) and its timers that validate (see
-        :meth:`timer`), in one round trip (a post of its table needs both). Raises
-        :class:`UnreadableRow` as :meth:`get_game` does."""
-        cols = ", ".join(f"games.{c.strip()}" for c in self._game_cols.split(","))
-        rows = await self._all(
-            f"SELECT {cols}, t.id AS t_id, t.kind AS t_kind, t.key AS t_key, "
-            "t.due_at AS t_due_at, t.payload AS t_payload FROM games LEFT JOIN timers t "
-            "ON t.game_id = games.id WHERE games.id=? ORDER BY t.id", (game_id,))
-        if not rows:
-            return None, []
-        timer_cols = ("t_id", "t_kind", "t_key", "t_due_at", "t_payload")
-        first = dict(rows[0])
-        game = _game({k: v for k, v in first.items() if k not in timer_cols})
-        timers = self._timers_of([
-            {"id": r["t_id"], "game_id": game_id, "kind": r["t_kind"], "key": r["t_key"],
-             "due_at": r["t_due_at"], "payload": r["t_payload"]}
-            for r in rows if r["t_id"] is not None])
-        return game, timers
+    async def game_and_deadlines(self, game_id: int) -> tuple[GameRecord | None, dict[str, float]]:
+        """The game with ``game_id`` (as :meth:`get_game`, ``None`` when there is none) and
+        when its ``rules`` and ``turn`` timers are due (kind -> Unix seconds; a kind with no
+        timer is absent), in one round trip: what a posted table needs."""
+        due = ", ".join(f"(SELECT due_at FROM timers WHERE timers.game_id=games.id "
+                        f"AND timers.kind='{kind}') AS {kind}_due" for kind in _TABLE_TIMERS)
+        row = await self._one(f"SELECT {self._game_cols}, {due} FROM games WHERE id=?",
+                              (game_id,))
+        if row is None:
+            return None, {}
+        data = dict(row)
+        deadlines = {kind: float(at) for kind in _TABLE_TIMERS
+                     if (at := data.pop(f"{kind}_due", None)) is not None}
+        return _game(data), deadlines
 
     async def game_by_thread(self, thread_id: int) -> GameRecord | None:
         """The most recent game played in ``thread_id`` or ``None``."""

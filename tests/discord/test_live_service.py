@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from tests.discord.conftest import make_bot
 from tests.support import table_lines
+from tests.support.reads import store_reads
 
 
 async def start_tiny(world, *, timer: str | None = None, ai: bool = False):
@@ -234,3 +235,18 @@ async def test_a_seat_the_ai_took_over_earns_its_member_no_win(world, sb, clock)
         sb.bot.registry["tiny"].engine.load_state((await sb.bot.store.get_game(1)).state))
     assert result.winners == ["s0"]
     assert rows == {ana.id: (1, 0), bo.id: (1, 0)}
+
+
+async def test_posting_a_table_reads_the_store_once(world, sb):
+    """GameCog._post_table reads the stored game and its timers' deadlines in one round
+    trip (Store.game_and_deadlines; it was three: the game, the rules and the turn timer)."""
+    lobby, thread = await start_tiny(world, timer="2m")
+    cog = sb.bot.game_cog("tiny")
+    table = await cog.load_table(1)
+    store = sb.bot.store
+    with store_reads(store) as reads:
+        await cog.post_table(table)  # the same decision: the table edited in place
+    assert reads == ["_one"]
+    due = int((await store.timer(1, "turn")).due_at)
+    assert thread.last_message.embeds[0]["description"].endswith(
+        f"\N{ALARM CLOCK} Turn timer: the AI plays for you <t:{due}:R>.")

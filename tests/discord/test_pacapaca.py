@@ -23,6 +23,7 @@ from bot.sandbox.drivers import DriverContext
 from bot.sandbox.drivers.pacapaca import find, perform
 from bot.sandbox.world import SimMessage
 from tests.discord.conftest import make_bot
+from tests.support.reads import store_reads
 
 #: The game as the bot offers it: its rules wired to its AI and cog (bot.app).
 SPEC = builtin_games()["pacapaca"]
@@ -281,6 +282,21 @@ async def test_negotiation_deal_both_accept_the_same_version(world, sb, clock):
     assert panel.embeds[0]["description"] == (
         f"\N{HANDSHAKE} Deal! {am.name} gave {names_of(give)[0]} and got {names_of(get)[0]} from {pm.name}.")
     assert await sb.bot.service.deadline(GID) is None
+
+
+async def test_posting_the_negotiation_panel_reads_the_store_once(world, sb, clock):
+    """The side panel's post reads the game and the talks' deadline in one round trip
+    (Store.game_and_deadlines; it was two: the game, then the rules timer)."""
+    thread = await start(world, NAMES[:2])
+    active, partner = await open_negotiation(world, sb.bot, thread)
+    cog = sb.bot.game_cog("pacapaca")
+    table = await cog.load_table(GID)
+    with store_reads(sb.bot.store) as reads:
+        await cog.post_table(table)
+    assert reads == ["_one"]
+    deadline = int(await sb.bot.service.deadline(GID))
+    assert deadline == int(clock.now() + 60)
+    assert f"The talks end <t:{deadline}:R>." in thread.last_message.embeds[0]["description"]
 
 
 async def test_reproposal_resets_acceptance_and_old_accept_is_refused(world, sb):

@@ -11,10 +11,11 @@ from typing import Any
 import pytest
 import pytest_asyncio
 
-from bot.sandbox import SandboxError, SimChannel, SimMessage, World
+from bot.sandbox import SandboxError, World
 from tests.discord.conftest import make_bot
 from tests.support import table_lines
 from tests.support.databases import PG_URL, SKIP_REASON, databases
+from tests.support.dms import dm_with_buttons
 
 
 @pytest_asyncio.fixture
@@ -43,6 +44,28 @@ async def connect_shards(world: World, db: str, clock: Any) -> list[Any]:
         bot = make_bot(db, clock, shard_count=2, shard_ids=[shard])
         out.append(await world.connect(bot))
     return out
+
+
+@pytest_asyncio.fixture
+async def west_shards(sharded_world, pg_url, clock):
+    """``(West, shard 0's sandbox, shard 1's sandbox)``: a guild "West" of shard 1, then
+    both shards connected (disconnected after the test, passed or failed)."""
+    west = sharded_world.add_guild("West", shard=1)
+    sb0, sb1 = await connect_shards(sharded_world, pg_url, clock)
+    try:
+        yield west, sb0, sb1
+    finally:
+        await sharded_world.disconnect()
+
+
+async def start_tiny(world: World, guild: Any) -> Any:
+    """Ana opens a Tiny Race lobby in ``guild``, Bo joins, Ana starts it; the lobby."""
+    ana = world.member("Ana")
+    await ana.slash("play", in_channel=guild, game="tiny")
+    lobby = ana.last_reply
+    await world.member("Bo").click(lobby, "Join")
+    await ana.click(lobby, "Start")
+    return lobby
 
 
 async def test_each_guild_lands_on_its_shard_and_its_commands_reach_that_bot(
@@ -88,134 +111,91 @@ async def test_a_second_bot_for_a_served_shard_is_refused(sharded_world, pg_url,
         await world.disconnect()
 
 
-def dm_with_buttons(world: World, member: Any, source: SimMessage) -> SimMessage:
-    """A DM from the bot to ``member`` carrying ``source``'s buttons (the game's own custom
-    ids), as a DM with a game's buttons looks on Discord."""
-    ch = world.dm_channels.get(member.id)
-    if ch is None:
-        ch = SimChannel(world, world.clock.snowflake(), "dm", recipient_id=member.id)
-        world.dm_channels[member.id] = ch
-        world.channels[ch.id] = ch
-    mid = world.clock.snowflake()
-    data = {
-        "id": str(mid), "channel_id": str(ch.id), "author": world.bot_user(),
-        "content": "Your turn.", "timestamp": world.clock.iso(), "edited_timestamp": None,
-        "tts": False, "mention_everyone": False, "mentions": [], "mention_roles": [],
-        "attachments": [], "embeds": [], "pinned": False, "type": 0, "flags": 0,
-        "components": source.data["components"],
-    }
-    msg = SimMessage(world, data, [])
-    world.messages[mid] = msg
-    ch.messages.append(mid)
-    return msg
-
-
 async def test_a_dm_click_reaches_shard_0_and_plays_a_game_of_a_shard_1_guild(
-        sharded_world, pg_url, clock):
+        sharded_world, west_shards):
     world = sharded_world
-    west = world.add_guild("West", shard=1)
-    sb0, sb1 = await connect_shards(world, pg_url, clock)
-    try:
-        ana, bo = world.member("Ana"), world.member("Bo")
-        await ana.slash("play", in_channel=west, game="tiny")
-        lobby = ana.last_reply
-        await bo.click(lobby, "Join")
-        await ana.click(lobby, "Start")
-        thread = lobby.thread
-        assert thread.guild_id == west.guild_id
-        assert sb0.bot.get_guild(west.guild_id) is None  # shard 0 never saw this guild
-        dm = dm_with_buttons(world, ana, thread.last_message)
-        served0 = len(sb0.requests)
-        click = await ana.click(dm, "Add 2")
-        # Shard 0 answered the DM click and showed the move in the thread of shard 1's
-        # guild: the new table posted, the old one edited, Ana's panel as a followup.
-        table = thread.all_messages[0]
-        assert [(r.method, r.path, r.status) for r in sb0.requests[served0:]] == [
-            ("POST", f"/interactions/{click.id}/{click.token}/callback", 200),
-            ("POST", f"/channels/{thread.id}/messages", 200),
-            ("PATCH", f"/channels/{thread.id}/messages/{table.id}", 200),
-            ("POST", f"/webhooks/{world.application_id}/{click.token}", 200)]
-        assert click.responded and not click.failed
-        record = await sb1.bot.store.get_game(1)
-        state = sb1.bot.registry["tiny"].engine.load_state(record.state)
-        assert (record.version, state.counter, state.turn) == (1, 2, 1)
-        assert [a.action for a in await sb1.bot.store.actions(1)] == [{"type": "add", "n": 2}]
-        assert [(m.text, m.ephemeral_for) for m in ana.dms] == [
-            ("Your turn.", None), (f"Your token is {state.secrets['s0']}.", ana.id)]
-        # The thread (in shard 1's guild) shows the move: Bo's turn, posted by shard 0.
-        assert "**Bo**'s turn: add 1 or 2." in thread.last_message.text
-        # The same DM button again: the table has moved on (the version check), nothing lost.
-        await ana.click(dm, "Add 2")
-        assert ana.last_reply.content == "This table has moved on. Here is the current one:"
-        assert (await sb0.bot.store.get_game(1)).version == 1
-        # The thread's own buttons still reach shard 1.
-        served1 = len(sb1.requests)
-        await bo.click(thread.last_message, "Add 1")
-        assert len(sb1.requests) > served1
-        assert (await sb1.bot.store.get_game(1)).version == 2
-    finally:
-        await world.disconnect()
+    west, sb0, sb1 = west_shards
+    ana, bo = world.member("Ana"), world.member("Bo")
+    lobby = await start_tiny(world, west)
+    thread = lobby.thread
+    assert thread.guild_id == west.guild_id
+    assert sb0.bot.get_guild(west.guild_id) is None  # shard 0 never saw this guild
+    dm = dm_with_buttons(world, ana, thread.last_message)
+    served0 = len(sb0.requests)
+    click = await ana.click(dm, "Add 2")
+    # Shard 0 answered the DM click and showed the move in the thread of shard 1's
+    # guild: the new table posted, the old one edited, Ana's panel as a followup.
+    table = thread.all_messages[0]
+    assert [(r.method, r.path, r.status) for r in sb0.requests[served0:]] == [
+        ("POST", f"/interactions/{click.id}/{click.token}/callback", 200),
+        ("POST", f"/channels/{thread.id}/messages", 200),
+        ("PATCH", f"/channels/{thread.id}/messages/{table.id}", 200),
+        ("POST", f"/webhooks/{world.application_id}/{click.token}", 200)]
+    assert click.responded and not click.failed
+    record = await sb1.bot.store.get_game(1)
+    state = sb1.bot.registry["tiny"].engine.load_state(record.state)
+    assert (record.version, state.counter, state.turn) == (1, 2, 1)
+    assert [a.action for a in await sb1.bot.store.actions(1)] == [{"type": "add", "n": 2}]
+    assert [(m.text, m.ephemeral_for) for m in ana.dms] == [
+        ("Your turn.", None), (f"Your token is {state.secrets['s0']}.", ana.id)]
+    # The thread (in shard 1's guild) shows the move: Bo's turn, posted by shard 0.
+    assert "**Bo**'s turn: add 1 or 2." in thread.last_message.text
+    # The same DM button again: the table has moved on (the version check), nothing lost.
+    await ana.click(dm, "Add 2")
+    assert ana.last_reply.content == "This table has moved on. Here is the current one:"
+    assert (await sb0.bot.store.get_game(1)).version == 1
+    # The thread's own buttons still reach shard 1.
+    served1 = len(sb1.requests)
+    await bo.click(thread.last_message, "Add 1")
+    assert len(sb1.requests) > served1
+    assert (await sb1.bot.store.get_game(1)).version == 2
 
 
-async def test_dm_events_go_to_shard_0_and_guild_events_to_their_shard(sharded_world, pg_url,
-                                                                       clock):
+async def test_dm_events_go_to_shard_0_and_guild_events_to_their_shard(sharded_world,
+                                                                       west_shards):
     world = sharded_world
-    west = world.add_guild("West", shard=1)
-    sb0, sb1 = await connect_shards(world, pg_url, clock)
-    try:
-        seen: dict[str, list[int]] = {"sb0": [], "sb1": []}
-        for name, sb in (("sb0", sb0), ("sb1", sb1)):
-            async def on_thread_update(before: Any, after: Any, name: str = name) -> None:
-                seen[name].append(after.id)
-            sb.bot.add_listener(on_thread_update)
-        ana = world.member("Ana")
-        await ana.slash("play", in_channel=west, game="tiny")
-        await world.member("Bo").click(ana.last_reply, "Join")
-        await ana.click(ana.last_reply, "Start")
-        thread = world.threads[-1]
-        world.moderate_thread(thread, locked=True)
-        await world.settle()
-        assert seen == {"sb0": [], "sb1": [thread.id]}
-    finally:
-        await world.disconnect()
+    west, sb0, sb1 = west_shards
+    seen: dict[str, list[int]] = {"sb0": [], "sb1": []}
+    for name, sb in (("sb0", sb0), ("sb1", sb1)):
+        async def on_thread_update(before: Any, after: Any, name: str = name) -> None:
+            seen[name].append(after.id)
+        sb.bot.add_listener(on_thread_update)
+    await start_tiny(world, west)
+    thread = world.threads[-1]
+    world.moderate_thread(thread, locked=True)
+    await world.settle()
+    assert seen == {"sb0": [], "sb1": [thread.id]}
 
 
 async def test_a_timer_of_a_shard_1_game_fires_once_whichever_process_claims_it(
-        sharded_world, pg_url, clock):
+        sharded_world, west_shards, clock):
     """Both processes run their timer service on the one database: the 30 s window Ana
     opened with Wait times out once, and the thread in shard 1's guild shows it once,
     whichever of the two claimed the timer."""
     world = sharded_world
-    west = world.add_guild("West", shard=1)
-    sb0, sb1 = await connect_shards(world, pg_url, clock)
-    try:
-        ana, bo = world.member("Ana"), world.member("Bo")
-        await ana.slash("play", in_channel=west, game="tiny")
-        lobby = ana.last_reply
-        await bo.click(lobby, "Join")
-        await ana.click(lobby, "Start")
-        await ana.click(lobby.thread.last_message, "Wait")
-        assert [t.kind for t in await sb0.bot.store.timers()].count("rules") == 1
-        timeouts: list[str] = []
-        for name, sb in (("shard 0", sb0), ("shard 1", sb1)):
-            async def seen(update: Any, name: str = name) -> None:
-                if update.kind == "timeout":
-                    timeouts.append(name)
-            sb.bot.service.subscribe(seen)
-        clock.advance(30)  # wakes both timer loops; both processes also fire at once here
-        await asyncio.gather(sb0.bot.service.timers.fire_due(),
-                             sb1.bot.service.timers.fire_due())
-        await world.settle()
-        assert len(timeouts) == 1
-        assert [t.kind for t in await sb1.bot.store.timers()].count("rules") == 0
-        record = await sb1.bot.store.get_game(1)
-        state = sb1.bot.registry["tiny"].engine.load_state(record.state)
-        assert (record.version, state.waiting, state.turn) == (2, False, 1)
-        assert table_lines(lobby.thread)[-4:] == [
-            f"<@{bo.id}>", "\N{BULLET} Ana stops waiting.", "", "**Bo**'s turn: add 1 or 2."]
-        assert table_lines(lobby.thread).count("\N{BULLET} Ana stops waiting.") == 1
-    finally:
-        await world.disconnect()
+    west, sb0, sb1 = west_shards
+    ana, bo = world.member("Ana"), world.member("Bo")
+    lobby = await start_tiny(world, west)
+    await ana.click(lobby.thread.last_message, "Wait")
+    assert [t.kind for t in await sb0.bot.store.timers()].count("rules") == 1
+    timeouts: list[str] = []
+    for name, sb in (("shard 0", sb0), ("shard 1", sb1)):
+        async def seen(update: Any, name: str = name) -> None:
+            if update.kind == "timeout":
+                timeouts.append(name)
+        sb.bot.service.subscribe(seen)
+    clock.advance(30)  # wakes both timer loops; both processes also fire at once here
+    await asyncio.gather(sb0.bot.service.timers.fire_due(),
+                         sb1.bot.service.timers.fire_due())
+    await world.settle()
+    assert len(timeouts) == 1
+    assert [t.kind for t in await sb1.bot.store.timers()].count("rules") == 0
+    record = await sb1.bot.store.get_game(1)
+    state = sb1.bot.registry["tiny"].engine.load_state(record.state)
+    assert (record.version, state.waiting, state.turn) == (2, False, 1)
+    assert table_lines(lobby.thread)[-4:] == [
+        f"<@{bo.id}>", "\N{BULLET} Ana stops waiting.", "", "**Bo**'s turn: add 1 or 2."]
+    assert table_lines(lobby.thread).count("\N{BULLET} Ana stops waiting.") == 1
 
 
 async def test_one_process_serving_both_shards_on_sqlite_gets_every_guild(

@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest_asyncio
 
 from bot.games.unleashed.models import ChooseBaby
+from bot.present.unleashed import UnleashedPresenter
 from bot.store import ActionRecord
-from cogs.unleashed import seen_by
 from tests.discord.test_unleashed import (
     CAT,
     cid_of,
@@ -22,6 +22,7 @@ from tests.discord.test_unleashed import (
 )
 from tests.games.unleashed.unleashed_helpers import build
 
+seen_by = UnleashedPresenter().seen_by
 HEAD = "**Llamas Unleashed #1** \N{EM DASH} https://discord.com/channels/"
 
 

@@ -23,9 +23,9 @@ import pytest
 from bot.sandbox import SandboxError
 from bot.sandbox.demo import drive_game
 from bot.sandbox.loopback import LocalDiscord, ProcessView
-from tests.discord.test_shards import dm_with_buttons
 from tests.support.botproc import bot_process, log_text
 from tests.support.databases import PG_URL, SKIP_REASON, databases
+from tests.support.dms import dm_with_buttons
 
 pytestmark = pytest.mark.skipif(not PG_URL, reason=SKIP_REASON)
 
@@ -129,13 +129,17 @@ async def _scenario(hub: LocalDiscord, url: str, tmp_path: Path, players: list[l
 
         resumed_drives = []
         why: dict[int, list[str]] = {}  # game id -> why each drive of it stopped
+        # Answers that came after a timed decision's clock ran out (the bots run on real
+        # time: a 5 s reaction window can close while the drivers of 100 games, moving in
+        # lock-step under load, are still on their way to answer it).
+        late: list[str] = []
 
         async def play(gid: int, members: list[Any], seed: int) -> None:
             # A click lost with the killed process, or a turn read from the store a moment
             # before the bot's last commit landed: the player looks again and drives on.
             for _ in range(6):
                 try:
-                    await drive_game(world, view, gid, members, seed=seed)
+                    await drive_game(world, view, gid, members, seed=seed, late=late)
                     return
                 except (AssertionError, SandboxError, RuntimeError, AttributeError) as exc:
                     # (AttributeError: a panel the member waited for never came, the
@@ -232,7 +236,8 @@ async def _scenario(hub: LocalDiscord, url: str, tmp_path: Path, players: list[l
         print(f"\n{len(games)} games, {total_moves} moves, {GUILDS} guilds, 2 shard processes"
               f" (one SIGKILLed and restarted): {elapsed:.0f} s; moves stored at the kill "
               f"{sum(v[1] for v in moves_at_kill.values())}; clicks lost with the killed "
-              f"process {len(unanswered)}; drives resumed (a player looked again) {len(resumed_drives)}; old buttons "
+              f"process {len(unanswered)}; drives resumed (a player looked again) {len(resumed_drives)}; "
+              f"answers too late for a timed decision {len(late)}; old buttons "
               f"clicked after the restart {len(old_clicks)}")
 
 

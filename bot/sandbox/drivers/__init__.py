@@ -114,7 +114,8 @@ async def perform_choice(ctx: DriverContext, action: Action) -> None:
     table = await cog.load_table(ctx.game_id)
     engine = table.spec.engine
     legal = table.legal(ctx.seat)
-    assert action in legal, f"{action!r} is not legal for {ctx.seat}"
+    assert action in legal, (f"{action!r} is not legal for {ctx.seat} at move "
+                             f"{table.state.version}: {engine.pending(table.state)!r}")
 
     def plays(code: str, value: str | None = None) -> bool:
         parsed = present.parse_code(base_code({"custom_id": code}))

@@ -41,7 +41,8 @@ async def press(ctx: DriverContext, message: Any, action: Action) -> None:
     table = await cog.load_table(ctx.game_id)
     engine = table.spec.engine
     legal = table.legal(ctx.seat)
-    assert action in legal, f"{action!r} is not legal for {ctx.seat}"
+    assert action in legal, (f"{action!r} is not legal for {ctx.seat} at move "
+                             f"{table.state.version}: {engine.pending(table.state)!r}")
     index = legal.index(action)
 
     def plays(code: str, value: str | None = None) -> bool:
