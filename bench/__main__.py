@@ -178,7 +178,7 @@ def print_capacity(cap: dict[str, Any]) -> None:
     out("\ncapacity, open loop (real games, 5-15 s think time; click->table = from the "
         "committing click to the new table its handling posted; 'no wait': moves after "
         "which no rules-timed wait (reaction window, negotiation) is pending; 'by token': "
-        "p99 as measured before 2026-12-01 17:30, counting later writes made with the "
+        "p99 as measured before 2026-12-01 17:10 UTC, counting later writes made with the "
         "click's token by other clicks and timers)\n")
     out(f"{'offered':>8}{'variant':>15}{'games':>6}{'achieved':>9}{'p50 ms':>8}{'p99 ms':>8}"
         f"{'no wait':>8}{'by token':>9}"

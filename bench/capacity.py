@@ -254,7 +254,7 @@ class Move:
     t_table: float | None = None
     public: bool = True
     error: str | None = None
-    #: The table time as the bench measured it before 2026-12-01 17:30 UTC: the last write
+    #: The table time as the bench measured it before 2026-12-01 17:10 UTC: the last write
     #: made with the committing click's token, by whatever handling (see table_time).
     t_table_token: float | None = None
     #: The kind of the rules' own timed wait the move opened (``pending.seconds`` set
@@ -755,7 +755,7 @@ class CapacityBench:
         last write) the bot made while handling the committing interaction (its own
         writes: see ``stamp`` in :meth:`install`; :attr:`ATTRIBUTION`), and
         ``mv.t_table_token`` the same over the writes made with its token (the
-        attribution of the runs before 2026-12-01 17:30 UTC, kept for comparison)."""
+        attribution of the runs before 2026-12-01 17:10 UTC, kept for comparison)."""
         c = mv.commit
         writes = getattr(c, "bench_writes", None) or [] if c is not None else []
         for attr, col in (("t_table", 3 if self.ATTRIBUTION == "own" else 4),
