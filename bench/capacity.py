@@ -254,6 +254,14 @@ class Move:
     t_table: float | None = None
     public: bool = True
     error: str | None = None
+    #: The table time as the bench measured it before 2026-12-01 17:10 UTC: the last write
+    #: made with the committing click's token, by whatever handling (see table_time).
+    t_table_token: float | None = None
+    #: The kind of the rules' own timed wait the move opened (``pending.seconds`` set
+    #: after it: a Llamas Unleashed reaction window, a Pacapaca negotiation), else None.
+    opens_wait: str | None = None
+    #: True once the player's driver returned (the move's interactions are all known).
+    finished: bool = False
 
     @property
     def commit(self) -> Any | None:
@@ -326,6 +334,11 @@ class Arrivals:
 class CapacityBench:
     """The bot in the sandbox, the games, the hooks and the per-rate phases."""
 
+    #: Which writes make a move's table: ``"own"``, those made by the committing click's
+    #: own handling (its tasks; the in-process bench sees them), or ``"token"``, those
+    #: made with its token or charged to it (the bench across processes, which cannot).
+    ATTRIBUTION = "own"
+
     def __init__(self, tmp: Path, seed: int = 15):
         from bot.app import builtin_games, make_bot
         from bot.config import Settings
@@ -381,13 +394,22 @@ class CapacityBench:
         router.handle = handle  # type: ignore[method-assign]
 
         def stamp(msg: Any, interaction: Any) -> None:
-            it = interaction or current_interaction.get()
-            if it is None:
-                return
-            writes = getattr(it, "bench_writes", None)
-            if writes is None:
-                writes = it.bench_writes = []
-            writes.append((time.perf_counter(), msg.ephemeral_for is None, msg.channel_id))
+            # Each write is noted as (time, public, channel, own, by_token) on the
+            # interaction whose dispatch made it (the context variable every task of that
+            # dispatch inherits: own) and on the interaction whose token it used, if any
+            # (by_token). A move's table is its committing click's last *own* public write
+            # (see table_time): a table posted as a click's followup is edited (a step
+            # shown, its buttons retired) later through that click's token by other
+            # members' clicks, and by timers (a reaction window closing); those writes are
+            # not this click's. Before 2026-12-01 the bench charged writes by token.
+            now, public = time.perf_counter(), msg.ephemeral_for is None
+            ctx = current_interaction.get()
+            by_token = interaction or ctx
+            for it in {id(x): x for x in (ctx, by_token) if x is not None}.values():
+                writes = getattr(it, "bench_writes", None)
+                if writes is None:
+                    writes = it.bench_writes = []
+                writes.append((now, public, msg.channel_id, it is ctx, it is by_token))
 
         orig_new, orig_edit = router.new_message, router.apply_edit
 
@@ -487,6 +509,17 @@ class CapacityBench:
         game through the store)."""
         return self.decide(g)
 
+    async def rule_wait(self, g: Game) -> str | None:
+        """The kind of the game's pending decision when the rules time it (a reaction
+        window, a negotiation: ``pending.seconds`` set), else ``None``."""
+        row = self.db().execute("SELECT status, state FROM games WHERE id = ?",
+                                (g.game_id,)).fetchone()
+        if row is None or row[0] != "active" or row[1] is None:
+            return None
+        engine = self.registry[g.key].engine
+        pending = engine.pending(engine.load_state(row[1]))
+        return pending.kind if pending.seconds is not None else None
+
     # -- games ---------------------------------------------------------------------
     def new_members(self, n: int) -> list[Any]:
         out = []
@@ -567,6 +600,9 @@ class CapacityBench:
             move = Move(g.key, t_sched)
             its: list[Any] = []
             self.member_its[member.id] = its
+            # Listed at once, so a phase's figures see a move still in flight (its wait so
+            # far counts) and the phase waits for it (see phase).
+            self.moves.append(move)
             ctx = DriverContext(self.world, self.bot, member, g.game_id, seat)
             ctx._thread_id = g.thread_id
             try:
@@ -577,11 +613,13 @@ class CapacityBench:
                 move.error = key
             finally:
                 self.member_its.pop(member.id, None)
+            if move.error is None:
+                move.opens_wait = await self.rule_wait(g)
             move.its = its
             if move.its:
                 c = move.its[-1]
                 move.t_commit = move.t_sched if len(move.its) == 1 else c.bench_t0
-            self.moves.append(move)
+            move.finished = True
 
     def _missed(self) -> bool:
         self.arrivals.missed += 1
@@ -697,11 +735,11 @@ class CapacityBench:
         # the next phase starts with no backlog of this one (up to DRAIN_S).
         drained = time.perf_counter()
         while time.perf_counter() < drained + DRAIN_S and any(
-                not hasattr(it, "bench_done") for mv in self.moves[m0:] for it in mv.its[-1:]):
+                not mv.finished for mv in self.moves[m0:] if mv.t_sched < w1):
             await asyncio.sleep(0.2)
         drained = time.perf_counter() - drained
         await asyncio.sleep(0.3)
-        pictures = self.bot.pictures
+        pictures = getattr(self.bot, "pictures", None)  # (a bot in another process: none)
         row = self.figures(rate, n, setup_s, self.moves[m0:], self.lobby_its[l0:],
                            (w0, w1), cpu_between(cpu0, cpu1), rss, offered, missed, lag,
                            la_start)
@@ -714,14 +752,22 @@ class CapacityBench:
 
     def table_time(self, mv: Move, thread_id: int | None = None) -> None:
         """Fill ``mv.t_table``: the last public write in a thread (or, failing that, the
-        last write) the bot made while handling the committing interaction."""
+        last write) the bot made while handling the committing interaction (its own
+        writes: see ``stamp`` in :meth:`install`; :attr:`ATTRIBUTION`), and
+        ``mv.t_table_token`` the same over the writes made with its token (the
+        attribution of the runs before 2026-12-01 17:10 UTC, kept for comparison)."""
         c = mv.commit
         writes = getattr(c, "bench_writes", None) or [] if c is not None else []
-        public = [t for t, pub, _ in writes if pub]
-        if public:
-            mv.t_table, mv.public = max(public), True
-        elif writes:
-            mv.t_table, mv.public = max(t for t, _, _ in writes), False
+        for attr, col in (("t_table", 3 if self.ATTRIBUTION == "own" else 4),
+                          ("t_table_token", 4)):
+            mine = [w for w in writes if w[col]]
+            public = [w[0] for w in mine if w[1]]
+            if public:
+                setattr(mv, attr, max(public))
+            elif mine:
+                setattr(mv, attr, max(w[0] for w in mine))
+            if attr == "t_table":
+                mv.public = bool(public)
 
     def figures(self, rate: float, n: int, setup_s: float, moves: list[Move],
                 lobby: list[Any], window: tuple[float, float], cpu: dict[str, float],
@@ -730,7 +776,8 @@ class CapacityBench:
         w0, w1 = window
         span = w1 - w0
         for mv in moves:
-            self.table_time(mv)
+            if mv.finished:
+                self.table_time(mv)
         in_window = [mv for mv in moves if w0 <= mv.t_sched < w1]
         done = [mv for mv in in_window if mv.t_table is not None and mv.error is None]
         shown = [mv for mv in moves if mv.t_table is not None and w0 <= mv.t_table < w1
@@ -743,6 +790,15 @@ class CapacityBench:
             now - (mv.t_commit or mv.t_sched) for mv in unfinished]
         whole = [mv.t_table - mv.t_sched for mv in done if mv.t_table is not None] + [
             now - mv.t_sched for mv in unfinished]
+        no_wait = [mv.t_table - mv.t_commit for mv in done
+                   if mv.t_table is not None and mv.opens_wait is None] + [
+            now - (mv.t_commit or mv.t_sched) for mv in unfinished if mv.opens_wait is None]
+        by_token = [mv.t_table_token - mv.t_commit for mv in in_window
+                    if mv.t_table_token is not None and mv.error is None]
+        waits: dict[str, int] = {}
+        for mv in in_window:
+            if mv.opens_wait is not None:
+                waits[mv.opens_wait] = waits.get(mv.opens_wait, 0) + 1
         its = [it for mv in in_window for it in mv.its] + [
             it for it in lobby if w0 <= getattr(it, "bench_t0", 0.0) < w1]
         acks = [it.bench_ack - it.bench_t0 for it in its
@@ -766,6 +822,9 @@ class CapacityBench:
             "interactions_per_move": round(sum(len(mv.its) for mv in in_window)
                                            / max(1, len(in_window)), 2),
             "click_to_table": summary_ms(click),
+            "click_to_table_no_rule_wait": summary_ms(no_wait),
+            "moves_leaving_rule_wait": dict(sorted(waits.items())),
+            "click_to_table_by_token": summary_ms(by_token),
             "move_to_table": summary_ms(whole),
             "per_game_click_p99_ms": {k: round(pct(v, 99) * 1000, 1)
                                       for k, v in sorted(per_game.items())},

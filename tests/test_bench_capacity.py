@@ -81,6 +81,9 @@ async def test_a_short_run_drives_the_three_real_games_without_errors(monkeypatc
     assert row["moves_errors"] == 0
     assert row["moves"] > 0
     assert row["click_to_table"]["n"] == row["moves"]
+    assert row["click_to_table_by_token"]["n"] == row["moves"]
+    assert row["click_to_table_no_rule_wait"]["n"] + sum(
+        row["moves_leaving_rule_wait"].values()) == row["moves"]
     assert row["cpu_ms_per_move"]["bot"] > 0
     assert logged[0].startswith("  rate 2.0/s: 24 games, achieved ")
 
@@ -107,3 +110,42 @@ async def test_an_unknown_variant_is_refused_before_anything_runs():
     with pytest.raises(KeyError, match="unknown variants \\['gpu'\\]; known: "
                                        "\\['process', 'process-nokeep', 'thread', 'thread\\+keep'\\]"):
         await bench_capacity((1.0,), variants=("thread", "gpu"))
+
+
+class _Click:
+    """An interaction as the bench's hooks leave it: its writes (time, public, channel,
+    own, by_token)."""
+
+    def __init__(self, writes):
+        self.bench_writes = writes
+
+
+class _Bench:
+    ATTRIBUTION = "own"
+
+
+def test_a_moves_table_is_the_last_public_write_its_own_handling_made():
+    # The click's own handling posted the table (1.0) and a private line (1.1); 13 s later
+    # another member's click retired that table through this click's token: not its table.
+    mv = capacity.Move("llamas-alpacas", t_sched=0.9, t_commit=0.9)
+    mv.its = [_Click([(1.0, True, 7, True, True), (1.1, False, 7, True, True),
+                      (14.0, True, 7, False, True)])]
+    capacity.CapacityBench.table_time(_Bench(), mv)  # type: ignore[arg-type]
+    assert (mv.t_table, mv.public, mv.t_table_token) == (1.0, True, 14.0)
+
+
+def test_a_move_with_only_private_own_writes_takes_its_last_one():
+    mv = capacity.Move("pacapaca", t_sched=0.0, t_commit=0.0)
+    mv.its = [_Click([(0.5, False, 9, True, True), (0.7, False, 9, True, True),
+                      (6.0, True, 7, False, True)])]
+    capacity.CapacityBench.table_time(_Bench(), mv)  # type: ignore[arg-type]
+    assert (mv.t_table, mv.public, mv.t_table_token) == (0.7, False, 6.0)
+
+
+def test_the_bench_across_processes_counts_writes_by_token():
+    from bench.procs import ProcessCapacityBench
+
+    mv = capacity.Move("llamas-unleashed", t_sched=0.0, t_commit=0.0)
+    mv.its = [_Click([(0.2, True, 7, False, True), (0.4, True, 7, False, True)])]
+    capacity.CapacityBench.table_time(ProcessCapacityBench, mv)  # type: ignore[arg-type]
+    assert (mv.t_table, mv.public, mv.t_table_token) == (0.4, True, 0.4)
