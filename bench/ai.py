@@ -83,7 +83,8 @@ def _match_part(args: tuple[str, int, list[int], str, dict[str, int]]) -> dict[s
         from dataclasses import replace
 
         mod = hard_modules()[key]
-        mod.BUDGET = replace(mod.BUDGET, **budget)
+        name = "BUDGET_MANY" if players > 2 and hasattr(mod, "BUDGET_MANY") else "BUDGET"
+        setattr(mod, name, replace(getattr(mod, name), **budget))
     spec = _spec(key)
     hard = hard_policies()[key]
     normal = spec.policy
@@ -111,7 +112,7 @@ def match(key: str, *, games: int, seed: int, players: int, jobs: int = 1,
     """``games`` seeded games (seeds ``seed ..``), one Hard seat against ``other``
     ("normal" or "random") in the rest, Hard in seat ``seed % players``; Hard's share of
     the wins. ``budget`` (``iterations``/``depth``) overrides the Hard seat's search size
-    (tuning only)."""
+    (tuning only; from 3 players its ``BUDGET_MANY`` when it has one)."""
     seeds = list(range(seed, seed + games))
     t0 = time.perf_counter()
     parts = [seeds[i::jobs] for i in range(jobs)]
