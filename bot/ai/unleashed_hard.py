@@ -34,6 +34,7 @@ from bot.games.unleashed import effects as fx
 from bot.games.unleashed.cards import catalog
 from bot.games.unleashed.engine import UnleashedEngine, _source_words
 from bot.games.unleashed.models import (
+    Activate,
     CardView,
     Choice,
     ChoiceView,
@@ -57,9 +58,11 @@ ENGINE = UnleashedEngine()
 #: Playouts per decision and decisions per playout (sized for p99 < 300 ms, bench/ai.py).
 BUDGET = Budget(iterations=40, depth=10, paired=True)
 #: With 3 or more players: longer playouts (a round of turns is longer), fewer of them.
-BUDGET_MANY = Budget(iterations=28, depth=16, paired=True)
+BUDGET_MANY = Budget(iterations=28, depth=24, paired=True)
 #: Plays searched in the Action phase: the Normal heuristic's best few (and drawing).
 PLAY_CANDIDATES = 4
+#: Options searched at a target choice inside an effect chain (Normal's answer first).
+CHOICE_CANDIDATES = 6
 #: Ids the sampled states give new links and windows (above any real game's counter).
 _IDS_FROM = 1_000_000
 
@@ -141,6 +144,134 @@ def end_discard(view: UnleashedView) -> bool:
             and view.active == me and not view.stack
             and len(view.hand or []) > view.fields[me].hand_limit
             and all(o.card is not None for o in view.choice.options))
+
+
+class NoSample(Exception):
+    """The view's mid-chain choice could not be rebuilt on a sample."""
+
+
+def chain_sample(view: UnleashedView, legal: Sequence[Action],
+                 rng: random.Random) -> UnleashedState | None:
+    """A full state whose pending choice is the viewer's mid-chain choice exactly (same
+    prompt, same options), or ``None`` when it cannot be rebuilt from the view.
+
+    The view shows the choice and what it is for (``choice_source``: the card, or
+    ``choice_herd``), not the effect chain around it. Every target of a link is chosen
+    before the link resolves (rulebook, Order of Resolution), so nothing of the link has
+    happened yet: the sample (:func:`determinize`) restarts the link of that card (a
+    Magic card on the pile: its effect; a card in a Field: its "enters your Field"
+    effect; an Ambush: its destroy; the start of the viewer's turn: the start-of-turn link,
+    then the asking trigger activated) and answers the choices before this one as the
+    Normal heuristic does, until the engine asks the viewer the same question. Reads
+    nothing but ``view`` and ``legal``."""
+    me = view.viewer
+    want = view.choice
+    if me is None or want is None:
+        return None
+    st = determinize(view, legal, rng)
+    st.reaction = None
+    st.choice = None
+    if st.phase == "action" and st.active == me:
+        # The viewer has played a card (its chain is asking): plays left are plain plays.
+        st.plays_left, st.card_plays, st.acted = view.plays_left, 0, True
+    hint = _restart(st, view)
+    if hint is None:
+        return None
+    values = [o.value for o in want.options]
+    ENGINE._run(st, [])  # the engine's own loop: plans the restarted link's targets
+    for _ in range(12):
+        c = st.choice
+        if st.phase == "over":
+            return None
+        if c is not None:
+            if (c.seat == me and c.prompt == want.prompt
+                    and [o.value for o in c.options] == values):
+                return st
+            acts = ENGINE.legal_actions(st, c.seat)
+            ENGINE.play(st, c.seat, heuristic_policy(fast_view(st, c.seat), acts, rng))
+            continue
+        if hint and st.phase == "start" and Activate(source=hint) in ENGINE.legal_actions(st, me):
+            ENGINE.play(st, me, Activate(source=hint))
+            hint = ""
+            continue
+        return None
+    return None
+
+
+def _named(st: UnleashedState, name: str) -> list[int]:
+    return [c for c in _all_ids() if fx.card(c).name == name]
+
+
+def _restart(st: UnleashedState, view: UnleashedView) -> str | None:
+    """Open on ``st`` the link the view's choice belongs to (:func:`chain_sample`);
+    returns the optional start-of-turn trigger to activate (``""``: none), ``None`` when
+    the choice's source is not one this can rebuild."""
+    me = view.viewer
+    if view.phase == "start":
+        if view.active != me or me is None:
+            return None
+        # The start of the turn again: mandatory effects first, every trigger unused.
+        bonuses = catalog().card_set.herd.bonuses
+        mandatory = []
+        for k in st.herd:
+            b = bonuses[k]  # type: ignore[index]
+            if not b.optional:
+                mandatory.append(Frame(eff=b.eff.model_dump(exclude_defaults=True), actor=me,
+                                       herd=k))
+        for cid in st.fields[me]:
+            t = fx.card(cid).start
+            if t is not None and not t.optional:
+                mandatory.append(Frame(eff=t.eff.model_dump(exclude_defaults=True), actor=me,
+                                       source=cid))
+        st.used_triggers = []
+        st.building = None
+        fx.new_link(st, mandatory, open_=True)
+        if view.choice_herd is not None:
+            herd = bonuses[view.choice_herd]  # type: ignore[index]
+            return f"herd:{view.choice_herd}" if herd.optional else ""
+        ids = _named(st, view.choice_source or "")
+        cid = next((c for c in ids if c in st.fields[me]), None)
+        if cid is None:
+            return None
+        t = fx.card(cid).start
+        return f"card:{cid}" if t is not None and t.optional else ""
+    if view.phase not in ("action", "end") or view.choice_source is None:
+        return None
+    ids = _named(st, view.choice_source)
+    top = st.stack[-1] if st.stack else None
+    if top is not None and top.card in ids and fx.card(top.card).type == "magic":
+        d = fx.card(top.card)
+        assert d.play is not None
+        top.resolving = True
+        link = fx.new_link(st, [Frame(eff=d.play.model_dump(exclude_defaults=True),
+                                      actor=top.seat, source=top.card)])
+        st.work.append(Frame(eff={"op": "_finish", "card": top.card}, actor=top.seat,
+                             source=top.card, link=link.id))
+        return ""
+    owner = next(((s, c) for s in st.seats for c in ids if c in st.fields[s]), None)
+    if owner is not None and fx.card(owner[1]).on_enter is not None:
+        seat, cid = owner
+        eff = fx.card(cid).on_enter
+        assert eff is not None
+        if top is not None and fx.card(top.card).type == "magic":
+            # It entered while a Magic card resolved (a steal, a bring): that card leaves
+            # the pile once this link is done.
+            top.resolving = True
+            st.work.append(Frame(eff={"op": "_finish", "card": top.card}, actor=top.seat,
+                                 source=top.card, link=fx.new_id(st)))
+        fx.new_link(st, [Frame(eff=eff.model_dump(exclude_defaults=True), actor=seat,
+                               source=cid, root=fx.new_id(st))])
+        return ""
+    if st.discard and st.discard[-1] in ids and top is not None:
+        ins = fx.card(st.discard[-1]).instant
+        if ins is not None and ins.op == "ambush":
+            # An Ambush has just struck: destroy an Animal of the player it answered.
+            st.repoll = True
+            fx.new_link(st, [Frame(eff={"op": "destroy", "whose": "seat", "seat": top.seat,
+                                        "filter": {"types": ["baby", "basic", "magical"]}},
+                                   actor=me or "", source=st.discard[-1])])
+            return ""
+    return None
 
 
 def _start_link(st: UnleashedState, view: UnleashedView, active: str) -> None:
@@ -269,15 +400,41 @@ def hard_policy(view: UnleashedView, legal: Sequence[Action], rng: random.Random
         raise ValueError("the Hard seat needs its own view")
     if len(legal) == 1:
         return legal[0]
-    if any(isinstance(a, Choose) for a in legal) and not end_discard(view):
-        return heuristic_policy(view, list(legal), rng)
     acts = list(legal)
+    budget = BUDGET if len(view.seats) <= 2 else BUDGET_MANY
+    if any(isinstance(a, Choose) for a in legal) and not end_discard(view):
+        return _mid_chain(view, acts, rng, budget)
 
     def sample(r: random.Random) -> Any:
         return determinize(view, acts, r)
 
-    budget = BUDGET if len(view.seats) <= 2 else BUDGET_MANY
     return ismcts(ENGINE, GAME, sample, me, acts, rng, budget, candidates(view, acts))
+
+
+def _mid_chain(view: UnleashedView, acts: list[Action], rng: random.Random,
+               budget: Budget) -> Action:
+    """A target choice inside an effect chain: searched over samples rebuilt by
+    :func:`chain_sample` (the Normal heuristic's answer first among at most
+    :data:`CHOICE_CANDIDATES` options); the Normal heuristic's answer when the chain
+    cannot be rebuilt."""
+    normal = heuristic_policy(view, acts, rng)
+    probe = chain_sample(view, acts, random.Random(rng.getrandbits(32)))
+    if probe is None:
+        return normal
+    me = view.viewer or ""
+
+    def sample(r: random.Random) -> Any:
+        for _ in range(4):
+            st = chain_sample(view, acts, r)
+            if st is not None:
+                return st
+        raise NoSample
+
+    arms = [normal, *(a for a in acts if a != normal)][:CHOICE_CANDIDATES]
+    try:
+        return ismcts(ENGINE, GAME, sample, me, acts, rng, budget, arms)
+    except NoSample:
+        return normal
 
 
 def candidates(view: UnleashedView, legal: list[Action]) -> list[Action]:
