@@ -11,14 +11,16 @@ turns. The seat's own legal actions (its buttons) tell whether it already acted 
 whether its plays left are card plays only.
 
 Searched decisions: the Baby at set-up, start-of-turn triggers (Activate / Proceed), every
-play or draw of the Action phase, Instant answers in a reaction window (Respond / Pass) and
-the end-of-turn discard down to the hand limit. Any other target choice (``Choose``) sits
-in the middle of an effect chain the view does not show (only the prompt and options): the
-Hard seat answers it with the Normal heuristic's choice, as it does inside its playouts.
+play or draw of the Action phase, Instant answers in a reaction window (Respond / Pass),
+the end-of-turn discard down to the hand limit, and target choices (``Choose``) in the
+middle of an effect chain: the view shows only the prompt, the options and what the
+choice is for, so :func:`chain_sample` restarts that card's link on the sample and
+replays it to the same question (the Normal heuristic's answer when it cannot: a choice
+made while a link resolves, a hand it has not seen).
 
-Playouts run the Normal heuristic for every seat (:func:`rollout`, through the sampled
-state's view) for :data:`BUDGET` ``.depth`` decisions; :func:`evaluate` compares Animals
-towards the win and hand sizes.
+Playouts run the Normal heuristic for every seat (:func:`rollout`, through
+:func:`fast_view` of the sampled state) for :data:`BUDGET` ``.depth`` decisions;
+:func:`evaluate` compares Animals towards the win and hand sizes.
 """
 
 from __future__ import annotations
@@ -230,10 +232,11 @@ def _restart(st: UnleashedState, view: UnleashedView) -> str | None:
             herd = bonuses[view.choice_herd]  # type: ignore[index]
             return f"herd:{view.choice_herd}" if herd.optional else ""
         ids = _named(st, view.choice_source or "")
-        cid = next((c for c in ids if c in st.fields[me]), None)
-        if cid is None:
+        mine = [c for c in ids if c in st.fields[me]]
+        if not mine:
             return None
-        t = fx.card(cid).start
+        t = fx.card(mine[0]).start
+        cid = mine[0]
         return f"card:{cid}" if t is not None and t.optional else ""
     if view.phase not in ("action", "end") or view.choice_source is None:
         return None
@@ -390,8 +393,8 @@ GAME = SearchGame(rollout, evaluate)
 
 def hard_policy(view: UnleashedView, legal: Sequence[Action], rng: random.Random) -> Action:
     """The Hard seat: :func:`bot.ai.search.ismcts` over samples of what ``view`` hides,
-    :data:`BUDGET` playouts (:data:`BUDGET_MANY` from 3 players); a target choice inside an effect follows the Normal
-    heuristic (module docstring). Deterministic for ``rng``'s state. Raises
+    :data:`BUDGET` playouts (:data:`BUDGET_MANY` from 3 players); a target choice inside
+    an effect chain through :func:`chain_sample` (module docstring). Deterministic for ``rng``'s state. Raises
     ``ValueError`` when ``legal`` is empty."""
     if not legal:
         raise ValueError("no legal action")
