@@ -60,11 +60,14 @@ ENGINE = UnleashedEngine()
 #: Playouts per decision and decisions per playout (sized for p99 < 300 ms, bench/ai.py).
 BUDGET = Budget(iterations=40, depth=10, paired=True)
 #: With 3 or more players: longer playouts (a round of turns is longer), fewer of them.
-BUDGET_MANY = Budget(iterations=28, depth=24, paired=True)
+BUDGET_MANY = Budget(iterations=36, depth=18, paired=True, margin=0.05)
 #: Plays searched in the Action phase: the Normal heuristic's best few (and drawing).
 PLAY_CANDIDATES = 4
 #: Options searched at a target choice inside an effect chain (Normal's answer first).
 CHOICE_CANDIDATES = 6
+#: From 3 players: fewer root actions (more playouts each); Normal's action first.
+PLAY_CANDIDATES_MANY = 3
+CHOICE_CANDIDATES_MANY = 4
 #: Ids the sampled states give new links and windows (above any real game's counter).
 _IDS_FROM = 1_000_000
 
@@ -411,7 +414,14 @@ def hard_policy(view: UnleashedView, legal: Sequence[Action], rng: random.Random
     def sample(r: random.Random) -> Any:
         return determinize(view, acts, r)
 
-    return ismcts(ENGINE, GAME, sample, me, acts, rng, budget, candidates(view, acts))
+    if len(view.seats) <= 2:
+        return ismcts(ENGINE, GAME, sample, me, acts, rng, budget, candidates(view, acts))
+    # From 3 players each decision weighs less against the noise of a few playouts: the
+    # Normal heuristic's action is the default, left only for a clearly better one.
+    normal = heuristic_policy(view, acts, random.Random(rng.getrandbits(32)))
+    arms = candidates(view, acts, PLAY_CANDIDATES_MANY)
+    arms = [normal, *(a for a in arms if a != normal)]
+    return ismcts(ENGINE, GAME, sample, me, acts, rng, budget, arms)
 
 
 def _mid_chain(view: UnleashedView, acts: list[Action], rng: random.Random,
@@ -433,19 +443,21 @@ def _mid_chain(view: UnleashedView, acts: list[Action], rng: random.Random,
                 return st
         raise NoSample
 
-    arms = [normal, *(a for a in acts if a != normal)][:CHOICE_CANDIDATES]
+    n = CHOICE_CANDIDATES if len(view.seats) <= 2 else CHOICE_CANDIDATES_MANY
+    arms = [normal, *(a for a in acts if a != normal)][:n]
     try:
         return ismcts(ENGINE, GAME, sample, me, acts, rng, budget, arms)
     except NoSample:
         return normal
 
 
-def candidates(view: UnleashedView, legal: list[Action]) -> list[Action]:
-    """The root actions worth searching: of the plays, the :data:`PLAY_CANDIDATES` the
-    Normal heuristic scores best (in that order); every other action."""
+def candidates(view: UnleashedView, legal: list[Action],
+               n: int = PLAY_CANDIDATES) -> list[Action]:
+    """The root actions worth searching: of the plays, the ``n`` the Normal heuristic
+    scores best (in that order); every other action."""
     plays = [a for a in legal if isinstance(a, Play)]
-    if len(plays) <= PLAY_CANDIDATES or view.viewer is None:
+    if len(plays) <= n or view.viewer is None:
         return legal
     hand = {c.id: c for c in view.hand or []}
     ranked = sorted(plays, key=lambda a: -_play_score(view, view.viewer or "", a, hand))
-    return [*ranked[:PLAY_CANDIDATES], *(a for a in legal if not isinstance(a, Play))]
+    return [*ranked[:n], *(a for a in legal if not isinstance(a, Play))]
