@@ -151,8 +151,26 @@ def bench_ai(games: int = 3) -> list[dict[str, Any]]:
     return rows
 
 
+def decision_times(key: str, *, games: int, seed: int, players: int) -> dict[str, Any]:
+    """The Hard seat's decision CPU time (``time.thread_time``, ms p50/p99/mean/max) over
+    ``games`` seeded games (seeds ``seed ..``) of one Hard seat against Normal seats, Hard
+    in seat ``i % players`` in the i-th game; decisions with one legal action left out."""
+    spec = _spec(key)
+    hard = hard_policies()[key]
+    assert spec.policy is not None
+    times: list[float] = []
+    for g in range(games):
+        seat = g % players
+        pols = [spec.policy] * players
+        pols[seat] = hard
+        play_game(spec, pols, seed + g, times, seat)
+    return {"game": key, "players": players, "games": games, "seed": seed,
+            "decisions": len(times), **summary_ms(times)}
+
+
 def main(argv: list[str] | None = None) -> int:
-    """``python -m bench.ai GAME [--games N] [--seed S] [--players P] [--jobs J]``."""
+    """``python -m bench.ai GAME [--games N] [--seed S] [--players P] [--jobs J]``;
+    ``--timing``: the Hard seat's decision times instead of the win rate."""
     ap = argparse.ArgumentParser(prog="python -m bench.ai")
     ap.add_argument("game")
     ap.add_argument("--games", type=int, default=100)
@@ -162,7 +180,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--vs", default="normal", choices=("normal", "random"))
     ap.add_argument("--iterations", type=int, help="tuning: playouts per decision")
     ap.add_argument("--depth", type=int, help="tuning: decisions per playout")
+    ap.add_argument("--timing", action="store_true",
+                    help="decision CPU times of the Hard seat (one process)")
     ns = ap.parse_args(argv)
+    if ns.timing:
+        print(json.dumps(decision_times(ns.game, games=ns.games, seed=ns.seed,
+                                        players=ns.players)))
+        return 0
     budget = {k: v for k, v in (("iterations", ns.iterations), ("depth", ns.depth)) if v}
     out = match(ns.game, games=ns.games, seed=ns.seed, players=ns.players, jobs=ns.jobs,
                 other=ns.vs, budget=budget)
