@@ -83,7 +83,8 @@ def _match_part(args: tuple[str, int, list[int], str, dict[str, int]]) -> dict[s
         from dataclasses import replace
 
         mod = hard_modules()[key]
-        mod.BUDGET = replace(mod.BUDGET, **budget)
+        name = "BUDGET_MANY" if players > 2 and hasattr(mod, "BUDGET_MANY") else "BUDGET"
+        setattr(mod, name, replace(getattr(mod, name), **budget))
     spec = _spec(key)
     hard = hard_policies()[key]
     normal = spec.policy
@@ -111,7 +112,7 @@ def match(key: str, *, games: int, seed: int, players: int, jobs: int = 1,
     """``games`` seeded games (seeds ``seed ..``), one Hard seat against ``other``
     ("normal" or "random") in the rest, Hard in seat ``seed % players``; Hard's share of
     the wins. ``budget`` (``iterations``/``depth``) overrides the Hard seat's search size
-    (tuning only)."""
+    (tuning only; from 3 players its ``BUDGET_MANY`` when it has one)."""
     seeds = list(range(seed, seed + games))
     t0 = time.perf_counter()
     parts = [seeds[i::jobs] for i in range(jobs)]
@@ -150,8 +151,26 @@ def bench_ai(games: int = 3) -> list[dict[str, Any]]:
     return rows
 
 
+def decision_times(key: str, *, games: int, seed: int, players: int) -> dict[str, Any]:
+    """The Hard seat's decision CPU time (``time.thread_time``, ms p50/p99/mean/max) over
+    ``games`` seeded games (seeds ``seed ..``) of one Hard seat against Normal seats, Hard
+    in seat ``i % players`` in the i-th game; decisions with one legal action left out."""
+    spec = _spec(key)
+    hard = hard_policies()[key]
+    assert spec.policy is not None
+    times: list[float] = []
+    for g in range(games):
+        seat = g % players
+        pols = [spec.policy] * players
+        pols[seat] = hard
+        play_game(spec, pols, seed + g, times, seat)
+    return {"game": key, "players": players, "games": games, "seed": seed,
+            "decisions": len(times), **summary_ms(times)}
+
+
 def main(argv: list[str] | None = None) -> int:
-    """``python -m bench.ai GAME [--games N] [--seed S] [--players P] [--jobs J]``."""
+    """``python -m bench.ai GAME [--games N] [--seed S] [--players P] [--jobs J]``;
+    ``--timing``: the Hard seat's decision times instead of the win rate."""
     ap = argparse.ArgumentParser(prog="python -m bench.ai")
     ap.add_argument("game")
     ap.add_argument("--games", type=int, default=100)
@@ -161,7 +180,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--vs", default="normal", choices=("normal", "random"))
     ap.add_argument("--iterations", type=int, help="tuning: playouts per decision")
     ap.add_argument("--depth", type=int, help="tuning: decisions per playout")
+    ap.add_argument("--timing", action="store_true",
+                    help="decision CPU times of the Hard seat (one process)")
     ns = ap.parse_args(argv)
+    if ns.timing:
+        print(json.dumps(decision_times(ns.game, games=ns.games, seed=ns.seed,
+                                        players=ns.players)))
+        return 0
     budget = {k: v for k, v in (("iterations", ns.iterations), ("depth", ns.depth)) if v}
     out = match(ns.game, games=ns.games, seed=ns.seed, players=ns.players, jobs=ns.jobs,
                 other=ns.vs, budget=budget)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bench.ai import _spec, hard_policies, match, play_game
+from bench.ai import _spec, decision_times, hard_policies, match, play_game
 
 
 def test_match_reports_hard_wins_with_seats_rotated() -> None:
@@ -22,3 +22,11 @@ def test_play_game_times_only_the_timed_seats_real_decisions() -> None:
     assert (result.winners, result.scores) == (["s0"], {"s0": 20, "s1": 18})
     assert len(times) == 29  # s0's decisions with more than one legal action
     assert all(0 < t < 5 for t in times)
+
+
+def test_decision_times_count_the_hard_seats_real_decisions() -> None:
+    out = decision_times("llamas-alpacas", games=1, seed=3, players=2)
+    assert {k: out[k] for k in ("game", "players", "games", "seed", "decisions", "n")} == {
+        "game": "llamas-alpacas", "players": 2, "games": 1, "seed": 3, "decisions": 29,
+        "n": 29}
+    assert 0 < out["p50_ms"] <= out["p99_ms"] <= out["max_ms"] < 5000

@@ -11,14 +11,16 @@ turns. The seat's own legal actions (its buttons) tell whether it already acted 
 whether its plays left are card plays only.
 
 Searched decisions: the Baby at set-up, start-of-turn triggers (Activate / Proceed), every
-play or draw of the Action phase, Instant answers in a reaction window (Respond / Pass) and
-the end-of-turn discard down to the hand limit. Any other target choice (``Choose``) sits
-in the middle of an effect chain the view does not show (only the prompt and options): the
-Hard seat answers it with the Normal heuristic's choice, as it does inside its playouts.
+play or draw of the Action phase, Instant answers in a reaction window (Respond / Pass),
+the end-of-turn discard down to the hand limit, and target choices (``Choose``) in the
+middle of an effect chain: the view shows only the prompt, the options and what the
+choice is for, so :func:`chain_sample` restarts that card's link on the sample and
+replays it to the same question (the Normal heuristic's answer when it cannot: a choice
+made while a link resolves, a hand it has not seen).
 
-Playouts run the Normal heuristic for every seat (:func:`rollout`, through the sampled
-state's view) for :data:`BUDGET` ``.depth`` decisions; :func:`evaluate` compares Animals
-towards the win and hand sizes.
+Playouts run the Normal heuristic for every seat (:func:`rollout`, through
+:func:`fast_view` of the sampled state) for :data:`BUDGET` ``.depth`` decisions;
+:func:`evaluate` compares Animals towards the win and hand sizes.
 """
 
 from __future__ import annotations
@@ -32,17 +34,23 @@ from bot.ai.unleashed import _play_score, heuristic_policy
 from bot.games.base import Action
 from bot.games.unleashed import effects as fx
 from bot.games.unleashed.cards import catalog
-from bot.games.unleashed.engine import UnleashedEngine
+from bot.games.unleashed.engine import UnleashedEngine, _source_words
 from bot.games.unleashed.models import (
+    Activate,
+    CardView,
     Choice,
+    ChoiceView,
     Choose,
     DrawCard,
+    FieldView,
     Frame,
     Link,
     Play,
     Proceed,
     Reaction,
     StackItem,
+    StackView,
+    TriggerView,
     UnleashedOptions,
     UnleashedState,
     UnleashedView,
@@ -52,9 +60,14 @@ ENGINE = UnleashedEngine()
 #: Playouts per decision and decisions per playout (sized for p99 < 300 ms, bench/ai.py).
 BUDGET = Budget(iterations=40, depth=10, paired=True)
 #: With 3 or more players: longer playouts (a round of turns is longer), fewer of them.
-BUDGET_MANY = Budget(iterations=28, depth=16, paired=True)
+BUDGET_MANY = Budget(iterations=36, depth=18, paired=True, margin=0.05)
 #: Plays searched in the Action phase: the Normal heuristic's best few (and drawing).
 PLAY_CANDIDATES = 4
+#: Options searched at a target choice inside an effect chain (Normal's answer first).
+CHOICE_CANDIDATES = 6
+#: From 3 players: fewer root actions (more playouts each); Normal's action first.
+PLAY_CANDIDATES_MANY = 3
+CHOICE_CANDIDATES_MANY = 4
 #: Ids the sampled states give new links and windows (above any real game's counter).
 _IDS_FROM = 1_000_000
 
@@ -138,6 +151,135 @@ def end_discard(view: UnleashedView) -> bool:
             and all(o.card is not None for o in view.choice.options))
 
 
+class NoSample(Exception):
+    """The view's mid-chain choice could not be rebuilt on a sample."""
+
+
+def chain_sample(view: UnleashedView, legal: Sequence[Action],
+                 rng: random.Random) -> UnleashedState | None:
+    """A full state whose pending choice is the viewer's mid-chain choice exactly (same
+    prompt, same options), or ``None`` when it cannot be rebuilt from the view.
+
+    The view shows the choice and what it is for (``choice_source``: the card, or
+    ``choice_herd``), not the effect chain around it. Every target of a link is chosen
+    before the link resolves (rulebook, Order of Resolution), so nothing of the link has
+    happened yet: the sample (:func:`determinize`) restarts the link of that card (a
+    Magic card on the pile: its effect; a card in a Field: its "enters your Field"
+    effect; an Ambush: its destroy; the start of the viewer's turn: the start-of-turn link,
+    then the asking trigger activated) and answers the choices before this one as the
+    Normal heuristic does, until the engine asks the viewer the same question. Reads
+    nothing but ``view`` and ``legal``."""
+    me = view.viewer
+    want = view.choice
+    if me is None or want is None:
+        return None
+    st = determinize(view, legal, rng)
+    st.reaction = None
+    st.choice = None
+    if st.phase == "action" and st.active == me:
+        # The viewer has played a card (its chain is asking): plays left are plain plays.
+        st.plays_left, st.card_plays, st.acted = view.plays_left, 0, True
+    hint = _restart(st, view)
+    if hint is None:
+        return None
+    values = [o.value for o in want.options]
+    ENGINE._run(st, [])  # the engine's own loop: plans the restarted link's targets
+    for _ in range(12):
+        c = st.choice
+        if st.phase == "over":
+            return None
+        if c is not None:
+            if (c.seat == me and c.prompt == want.prompt
+                    and [o.value for o in c.options] == values):
+                return st
+            acts = ENGINE.legal_actions(st, c.seat)
+            ENGINE.play(st, c.seat, heuristic_policy(fast_view(st, c.seat), acts, rng))
+            continue
+        if hint and st.phase == "start" and Activate(source=hint) in ENGINE.legal_actions(st, me):
+            ENGINE.play(st, me, Activate(source=hint))
+            hint = ""
+            continue
+        return None
+    return None
+
+
+def _named(st: UnleashedState, name: str) -> list[int]:
+    return [c for c in _all_ids() if fx.card(c).name == name]
+
+
+def _restart(st: UnleashedState, view: UnleashedView) -> str | None:
+    """Open on ``st`` the link the view's choice belongs to (:func:`chain_sample`);
+    returns the optional start-of-turn trigger to activate (``""``: none), ``None`` when
+    the choice's source is not one this can rebuild."""
+    me = view.viewer
+    if view.phase == "start":
+        if view.active != me or me is None:
+            return None
+        # The start of the turn again: mandatory effects first, every trigger unused.
+        bonuses = catalog().card_set.herd.bonuses
+        mandatory = []
+        for k in st.herd:
+            b = bonuses[k]  # type: ignore[index]
+            if not b.optional:
+                mandatory.append(Frame(eff=b.eff.model_dump(exclude_defaults=True), actor=me,
+                                       herd=k))
+        for cid in st.fields[me]:
+            t = fx.card(cid).start
+            if t is not None and not t.optional:
+                mandatory.append(Frame(eff=t.eff.model_dump(exclude_defaults=True), actor=me,
+                                       source=cid))
+        st.used_triggers = []
+        st.building = None
+        fx.new_link(st, mandatory, open_=True)
+        if view.choice_herd is not None:
+            herd = bonuses[view.choice_herd]  # type: ignore[index]
+            return f"herd:{view.choice_herd}" if herd.optional else ""
+        ids = _named(st, view.choice_source or "")
+        mine = [c for c in ids if c in st.fields[me]]
+        if not mine:
+            return None
+        t = fx.card(mine[0]).start
+        cid = mine[0]
+        return f"card:{cid}" if t is not None and t.optional else ""
+    if view.phase not in ("action", "end") or view.choice_source is None:
+        return None
+    ids = _named(st, view.choice_source)
+    top = st.stack[-1] if st.stack else None
+    if top is not None and top.card in ids and fx.card(top.card).type == "magic":
+        d = fx.card(top.card)
+        assert d.play is not None
+        top.resolving = True
+        link = fx.new_link(st, [Frame(eff=d.play.model_dump(exclude_defaults=True),
+                                      actor=top.seat, source=top.card)])
+        st.work.append(Frame(eff={"op": "_finish", "card": top.card}, actor=top.seat,
+                             source=top.card, link=link.id))
+        return ""
+    owner = next(((s, c) for s in st.seats for c in ids if c in st.fields[s]), None)
+    if owner is not None and fx.card(owner[1]).on_enter is not None:
+        seat, cid = owner
+        eff = fx.card(cid).on_enter
+        assert eff is not None
+        if top is not None and fx.card(top.card).type == "magic":
+            # It entered while a Magic card resolved (a steal, a bring): that card leaves
+            # the pile once this link is done.
+            top.resolving = True
+            st.work.append(Frame(eff={"op": "_finish", "card": top.card}, actor=top.seat,
+                                 source=top.card, link=fx.new_id(st)))
+        fx.new_link(st, [Frame(eff=eff.model_dump(exclude_defaults=True), actor=seat,
+                               source=cid, root=fx.new_id(st))])
+        return ""
+    if st.discard and st.discard[-1] in ids and top is not None:
+        ins = fx.card(st.discard[-1]).instant
+        if ins is not None and ins.op == "ambush":
+            # An Ambush has just struck: destroy an Animal of the player it answered.
+            st.repoll = True
+            fx.new_link(st, [Frame(eff={"op": "destroy", "whose": "seat", "seat": top.seat,
+                                        "filter": {"types": ["baby", "basic", "magical"]}},
+                                   actor=me or "", source=st.discard[-1])])
+            return ""
+    return None
+
+
 def _start_link(st: UnleashedState, view: UnleashedView, active: str) -> None:
     """The open start-of-turn link: mandatory effects (targets chosen as they resolve),
     optional triggers the view no longer offers counted as used."""
@@ -168,10 +310,72 @@ def _start_link(st: UnleashedState, view: UnleashedView, active: str) -> None:
     st.building = link
 
 
+_CARD_VIEWS: dict[tuple[int, tuple[str, ...]], CardView] = {}
+
+
+def _card_view(st: UnleashedState, cid: int, seat: str | None = None) -> CardView:
+    """``ENGINE.card_view`` from a cache (a card's view depends only on its id and kinds)."""
+    kinds = fx.kinds(st, cid, seat) if seat is not None else None
+    key = (cid, tuple(kinds) if kinds is not None else ("-",))
+    cv = _CARD_VIEWS.get(key)
+    if cv is None:
+        cv = _CARD_VIEWS[key] = ENGINE.card_view(st, cid, seat)
+    return cv
+
+
+def fast_view(state: UnleashedState, seat: str) -> UnleashedView:
+    """``ENGINE.view(state, seat)`` built without validation, card views from a cache: the
+    same view (a test compares them), a few times cheaper; for playouts, where the Normal
+    heuristic reads a view at every step."""
+    st = state
+    fields = {}
+    cv = _card_view
+    for s in st.seats:
+        cards = st.fields[s]
+        animals, ups, downs = [], [], []
+        for c in cards:
+            d = fx.card(c)
+            if d.is_animal:
+                animals.append(cv(st, c, s))
+            elif d.type == "upgrade":
+                ups.append(cv(st, c, s))
+            elif d.type == "downgrade":
+                downs.append(cv(st, c, s))
+        fields[s] = FieldView.model_construct(
+            seat=s, animals=animals, upgrades=ups, downgrades=downs,
+            animal_count=fx.animal_count(st, s), animals_to_win=fx.animals_to_win(st, s),
+            hand_limit=fx.hand_limit(st, s), may_play_instants=fx.may_play_instants(st, s),
+            shielded_kinds=list(st.shields.get(s, [])), skips_next_turn=s in st.skip_next)
+    pend = ENGINE.pending(st)
+    choice = None
+    if st.choice is not None and st.choice.seat == seat:
+        choice = ChoiceView.model_construct(prompt=st.choice.prompt,
+                                            options=list(st.choice.options))
+    triggers = ([TriggerView(source=src, text=text, words=_source_words(src))
+                 for src, _, text in ENGINE.optional_triggers(st)]
+                if st.phase == "start" else [])
+    return UnleashedView.model_construct(
+        viewer=seat, seats=list(st.seats), phase=st.phase, active=st.active, turn=st.turn,
+        hand=[cv(st, c) for c in st.hands[seat]],
+        hand_sizes={s: len(st.hands[s]) for s in st.seats}, fields=fields,
+        deck_count=len(st.deck), discard=[cv(st, c) for c in st.discard],
+        nursery=[cv(st, c) for c in st.nursery],
+        stack=[StackView.model_construct(card=cv(st, i.card), seat=i.seat, field=i.field)
+               for i in st.stack],
+        pending_kind=pend.kind, pending_seats=pend.seats, choice=choice,
+        choice_source=(fx.name(st.choice.source)
+                       if st.choice and st.choice.source is not None else None),
+        choice_herd=st.choice.herd if st.choice else None,
+        reaction_eligible=list(st.reaction.eligible) if st.reaction else [],
+        reaction_passed=list(st.reaction.passed) if st.reaction else [],
+        reaction_seconds=ENGINE.window_seconds(st), triggers=triggers,
+        plays_left=st.plays_left + st.card_plays, result=st.result)
+
+
 def rollout(state: UnleashedState, seat: str, legal: Sequence[Action],
             rng: random.Random) -> Action:
-    """The Normal heuristic, on the sampled state's view for ``seat``."""
-    return heuristic_policy(ENGINE.view(state, seat), list(legal), rng)
+    """The Normal heuristic, on the sampled state's view for ``seat`` (:func:`fast_view`)."""
+    return heuristic_policy(fast_view(state, seat), list(legal), rng)
 
 
 def _worth(state: UnleashedState, seat: str) -> float:
@@ -192,8 +396,8 @@ GAME = SearchGame(rollout, evaluate)
 
 def hard_policy(view: UnleashedView, legal: Sequence[Action], rng: random.Random) -> Action:
     """The Hard seat: :func:`bot.ai.search.ismcts` over samples of what ``view`` hides,
-    :data:`BUDGET` playouts (:data:`BUDGET_MANY` from 3 players); a target choice inside an effect follows the Normal
-    heuristic (module docstring). Deterministic for ``rng``'s state. Raises
+    :data:`BUDGET` playouts (:data:`BUDGET_MANY` from 3 players); a target choice inside
+    an effect chain through :func:`chain_sample` (module docstring). Deterministic for ``rng``'s state. Raises
     ``ValueError`` when ``legal`` is empty."""
     if not legal:
         raise ValueError("no legal action")
@@ -202,23 +406,58 @@ def hard_policy(view: UnleashedView, legal: Sequence[Action], rng: random.Random
         raise ValueError("the Hard seat needs its own view")
     if len(legal) == 1:
         return legal[0]
-    if any(isinstance(a, Choose) for a in legal) and not end_discard(view):
-        return heuristic_policy(view, list(legal), rng)
     acts = list(legal)
+    budget = BUDGET if len(view.seats) <= 2 else BUDGET_MANY
+    if any(isinstance(a, Choose) for a in legal) and not end_discard(view):
+        return _mid_chain(view, acts, rng, budget)
 
     def sample(r: random.Random) -> Any:
         return determinize(view, acts, r)
 
-    budget = BUDGET if len(view.seats) <= 2 else BUDGET_MANY
-    return ismcts(ENGINE, GAME, sample, me, acts, rng, budget, candidates(view, acts))
+    if len(view.seats) <= 2:
+        return ismcts(ENGINE, GAME, sample, me, acts, rng, budget, candidates(view, acts))
+    # From 3 players each decision weighs less against the noise of a few playouts: the
+    # Normal heuristic's action is the default, left only for a clearly better one.
+    normal = heuristic_policy(view, acts, random.Random(rng.getrandbits(32)))
+    arms = candidates(view, acts, PLAY_CANDIDATES_MANY)
+    arms = [normal, *(a for a in arms if a != normal)]
+    return ismcts(ENGINE, GAME, sample, me, acts, rng, budget, arms)
 
 
-def candidates(view: UnleashedView, legal: list[Action]) -> list[Action]:
-    """The root actions worth searching: of the plays, the :data:`PLAY_CANDIDATES` the
-    Normal heuristic scores best (in that order); every other action."""
+def _mid_chain(view: UnleashedView, acts: list[Action], rng: random.Random,
+               budget: Budget) -> Action:
+    """A target choice inside an effect chain: searched over samples rebuilt by
+    :func:`chain_sample` (the Normal heuristic's answer first among at most
+    :data:`CHOICE_CANDIDATES` options); the Normal heuristic's answer when the chain
+    cannot be rebuilt."""
+    normal = heuristic_policy(view, acts, rng)
+    probe = chain_sample(view, acts, random.Random(rng.getrandbits(32)))
+    if probe is None:
+        return normal
+    me = view.viewer or ""
+
+    def sample(r: random.Random) -> Any:
+        for _ in range(4):
+            st = chain_sample(view, acts, r)
+            if st is not None:
+                return st
+        raise NoSample
+
+    n = CHOICE_CANDIDATES if len(view.seats) <= 2 else CHOICE_CANDIDATES_MANY
+    arms = [normal, *(a for a in acts if a != normal)][:n]
+    try:
+        return ismcts(ENGINE, GAME, sample, me, acts, rng, budget, arms)
+    except NoSample:
+        return normal
+
+
+def candidates(view: UnleashedView, legal: list[Action],
+               n: int = PLAY_CANDIDATES) -> list[Action]:
+    """The root actions worth searching: of the plays, the ``n`` the Normal heuristic
+    scores best (in that order); every other action."""
     plays = [a for a in legal if isinstance(a, Play)]
-    if len(plays) <= PLAY_CANDIDATES or view.viewer is None:
+    if len(plays) <= n or view.viewer is None:
         return legal
     hand = {c.id: c for c in view.hand or []}
     ranked = sorted(plays, key=lambda a: -_play_score(view, view.viewer or "", a, hand))
-    return [*ranked[:PLAY_CANDIDATES], *(a for a in legal if not isinstance(a, Play))]
+    return [*ranked[:n], *(a for a in legal if not isinstance(a, Play))]

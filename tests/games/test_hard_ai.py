@@ -182,13 +182,82 @@ def test_unleashed_hard_searches_the_end_of_turn_discard() -> None:
     assert unleashed_hard.hard_policy(view, legal, random.Random(4)) in legal
 
 
+def test_unleashed_fast_view_is_the_engine_view() -> None:
+    """Every seat's view at every step of a seeded 3-player game, built for playouts
+    without validation, equals the engine's."""
+    spec = SPECS["llamas-unleashed"]
+    engine = spec.engine
+    seats = ["s0", "s1", "s2"]
+    state = engine.new_game(seats, seed=8, options=spec.options_model.model_validate({}))
+    rand = random.Random(8)
+    steps = 0
+    while engine.result(state) is None:
+        for s in seats:
+            assert unleashed_hard.fast_view(state, s).model_dump() == \
+                engine.view(state, s).model_dump()
+        seat = next(s for s in engine.pending(state).seats if engine.legal_actions(state, s))
+        assert spec.policy is not None
+        engine.play(state, seat, spec.policy(engine.view(state, seat),
+                                             engine.legal_actions(state, seat), rand))
+        steps += 1
+    assert steps > 50
+
+
+def test_unleashed_hard_rebuilds_a_chain_choice_from_its_view_only() -> None:
+    """Lasso's steal target (seed 4, turn 6): a sample rebuilt from s0's view asks s0 the
+    same question, every answer steals the same card as on the real state, and the choice
+    is the same when the other hand and the deck differ."""
+    state, seat, legal = _advance(
+        "llamas-unleashed", 4, 2,
+        lambda s, seat, legal: s.choice is not None
+        and s.choice.prompt.startswith("Choose a card to steal (Lasso)"))
+    assert isinstance(state, UnleashedState)
+    assert (seat, state.turn, len(legal)) == ("s0", 6, 4)
+    engine = SPECS["llamas-unleashed"].engine
+    view = engine.view(state, seat)
+    sample = unleashed_hard.chain_sample(view, legal, random.Random(3))
+    assert sample is not None
+    assert engine.legal_actions(sample, seat) == legal
+    assert engine.view(sample, seat).choice == view.choice
+    for action in legal:
+        a, b = engine.fork(sample), engine.fork(state)
+        engine.play(a, seat, action)
+        engine.play(b, seat, action)
+        assert a.fields == b.fields
+    other = engine.fork(state)
+    n = len(state.hands["s1"])
+    mixed = [*state.hands["s1"], *state.deck]
+    random.Random(2).shuffle(mixed)
+    other.hands["s1"], other.deck = mixed[:n], mixed[n:]
+    assert other.hands["s1"] != state.hands["s1"]
+    _same_choice("llamas-unleashed", unleashed_hard.hard_policy, state, other, seat)
+
+
+def test_unleashed_chain_sample_refuses_what_it_cannot_rebuild() -> None:
+    """No choice, or a choice whose source the view does not name: ``None``."""
+    state, seat, legal = _advance(
+        "llamas-unleashed", 4, 2,
+        lambda s, seat, legal: s.phase == "action" and len(legal) >= 3 and not s.stack)
+    engine = SPECS["llamas-unleashed"].engine
+    view = engine.view(state, seat)
+    assert unleashed_hard.chain_sample(view, legal, random.Random(1)) is None
+    state, seat, legal = _advance(
+        "llamas-unleashed", 4, 2,
+        lambda s, seat, legal: s.choice is not None
+        and s.choice.prompt.startswith("Choose a card to steal (Lasso)"))
+    view = engine.view(state, seat).model_copy(update={"choice_source": None})
+    assert unleashed_hard.chain_sample(view, legal, random.Random(1)) is None
+
+
 def _sampler(key: str, view: Any, legal: list[Any]) -> Callable[[random.Random], Any] | None:
     if key == "llamas-alpacas":
         return lambda r: llamas_alpacas_hard.determinize(view, r)
     if key == "pacapaca":
         return lambda r: pacapaca_hard.determinize(view, r)
     if any(a.type == "choose" for a in legal) and not unleashed_hard.end_discard(view):
-        return None  # answered by the Normal heuristic, not searched
+        if unleashed_hard.chain_sample(view, legal, random.Random(0)) is None:
+            return None  # a chain it cannot rebuild: answered by the Normal heuristic
+        return lambda r: unleashed_hard.chain_sample(view, legal, r)
     return lambda r: unleashed_hard.determinize(view, legal, r)
 
 
