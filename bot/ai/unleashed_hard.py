@@ -216,23 +216,12 @@ def _restart(st: UnleashedState, view: UnleashedView) -> str | None:
         if view.active != me or me is None:
             return None
         # The start of the turn again: mandatory effects first, every trigger unused.
-        bonuses = catalog().card_set.herd.bonuses
-        mandatory = []
-        for k in st.herd:
-            b = bonuses[k]  # type: ignore[index]
-            if not b.optional:
-                mandatory.append(Frame(eff=b.eff.model_dump(exclude_defaults=True), actor=me,
-                                       herd=k))
-        for cid in st.fields[me]:
-            t = fx.card(cid).start
-            if t is not None and not t.optional:
-                mandatory.append(Frame(eff=t.eff.model_dump(exclude_defaults=True), actor=me,
-                                       source=cid))
+        mandatory = fx.mandatory_start_frames(st, me)
         st.used_triggers = []
         st.building = None
         fx.new_link(st, mandatory, open_=True)
         if view.choice_herd is not None:
-            herd = bonuses[view.choice_herd]  # type: ignore[index]
+            herd = catalog().card_set.herd.bonuses[view.choice_herd]  # type: ignore[index]
             return f"herd:{view.choice_herd}" if herd.optional else ""
         ids = _named(st, view.choice_source or "")
         mine = [c for c in ids if c in st.fields[me]]

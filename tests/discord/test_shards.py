@@ -229,7 +229,7 @@ def posted(thread: SimChannel, since: int) -> list[SimMessage]:
 
 
 async def test_a_dm_click_whose_table_could_not_be_shown_is_caught_up_by_shard_0(
-        sharded_world, pg_url, clock):
+        sharded_world, west_shards):
     """Shard 0 takes Ana's DM click for a game of shard 1's guild; the move is stored, then
     the database fails while shard 0 shows it (no table posted). Shard 0's catch-up shows
     it once the database answers: the table of move 1 with Bo's ping, posted once; shard 1
@@ -241,105 +241,97 @@ async def test_a_dm_click_whose_table_could_not_be_shown_is_caught_up_by_shard_0
     from tests.faults.test_isolation import until
 
     world = sharded_world
-    west = world.add_guild("West", shard=1)
-    sb0, sb1 = await connect_shards(world, pg_url, clock)
-    try:
-        ana, bo = world.member("Ana"), world.member("Bo")
-        lobby = await start_tiny(world, west)
-        thread = lobby.thread
-        dm = dm_with_buttons(world, ana, thread.last_message)
-        down = {"armed": False, "refused": 0}
-        read = sb0.bot.store.game_and_deadlines
+    west, sb0, sb1 = west_shards
+    ana, bo = world.member("Ana"), world.member("Bo")
+    lobby = await start_tiny(world, west)
+    thread = lobby.thread
+    dm = dm_with_buttons(world, ana, thread.last_message)
+    down = {"armed": False, "refused": 0}
+    read = sb0.bot.store.game_and_deadlines
 
-        async def game_and_deadlines(game_id: int) -> Any:
-            if down["armed"]:  # the first read while showing the move: the server is away
-                down["armed"] = False
-                down["refused"] += 1
-                raise StoreDown(ConnectionResetError("connection lost"), lost=True)
-            return await read(game_id)
+    async def game_and_deadlines(game_id: int) -> Any:
+        if down["armed"]:  # the first read while showing the move: the server is away
+            down["armed"] = False
+            down["refused"] += 1
+            raise StoreDown(ConnectionResetError("connection lost"), lost=True)
+        return await read(game_id)
 
-        publisher = sb0.bot.publisher
+    publisher = sb0.bot.publisher
 
-        async def away_while_showing(update: Any) -> None:
-            down["armed"] = update.kind == "action"
-            await publisher(update)
+    async def away_while_showing(update: Any) -> None:
+        down["armed"] = update.kind == "action"
+        await publisher(update)
 
-        sb0.bot.store.game_and_deadlines = game_and_deadlines  # type: ignore[method-assign]
-        subscribers = sb0.bot.service._subscribers
-        subscribers[subscribers.index(publisher)] = away_while_showing
-        count = len(thread.all_messages)
-        click = await ana.click(dm, "Add 2")
-        assert [m.content for m in click.followups] == [
-            "\N{NO ENTRY SIGN} " + STORE_DOWN_AFTER_CHANGE]
-        assert down["refused"] == 1
-        job = sb0.bot.service.supervisor.jobs["herdbot-reconcile-timers"]
+    sb0.bot.store.game_and_deadlines = game_and_deadlines  # type: ignore[method-assign]
+    subscribers = sb0.bot.service._subscribers
+    subscribers[subscribers.index(publisher)] = away_while_showing
+    count = len(thread.all_messages)
+    click = await ana.click(dm, "Add 2")
+    assert [m.content for m in click.followups] == [
+        "\N{NO ENTRY SIGN} " + STORE_DOWN_AFTER_CHANGE]
+    assert down["refused"] == 1
+    job = sb0.bot.service.supervisor.jobs["herdbot-reconcile-timers"]
 
-        async def caught_up() -> bool:
-            return job.done
-        await until(caught_up, "shard 0's catch-up")
-        await world.settle()
-        new = posted(thread, count)
-        assert [m.content for m in new] == [bo.mention]
-        assert new[0].embeds[0]["footer"]["text"] == "Move 1"
-        assert new[0].labels == ["Add 1", "Add 2", "Wait", "My hand"]
-        record = await sb1.bot.store.get_game(1)
-        assert (record.version, record.table_version, record.table_message_id) == (
-            1, 1, new[0].id)
-        assert await sb1.bot.service.reconcile_timers() == 1
-        await world.settle()
-        assert posted(thread, count) == new
-        await bo.click(new[0], "Add 1")  # and the game plays on from it
-        assert thread.last_message.embeds[0]["footer"]["text"] == "Move 2"
-    finally:
-        await world.disconnect()
+    async def caught_up() -> bool:
+        return job.done
+    await until(caught_up, "shard 0's catch-up")
+    await world.settle()
+    new = posted(thread, count)
+    assert [m.content for m in new] == [bo.mention]
+    assert new[0].embeds[0]["footer"]["text"] == "Move 1"
+    assert new[0].labels == ["Add 1", "Add 2", "Wait", "My hand"]
+    record = await sb1.bot.store.get_game(1)
+    assert (record.version, record.table_version, record.table_message_id) == (
+        1, 1, new[0].id)
+    assert await sb1.bot.service.reconcile_timers() == 1
+    await world.settle()
+    assert posted(thread, count) == new
+    await bo.click(new[0], "Add 1")  # and the game plays on from it
+    assert thread.last_message.embeds[0]["footer"]["text"] == "Move 2"
 
 
 async def test_two_processes_catching_up_one_game_at_once_post_its_table_once(
-        sharded_world, pg_url, clock):
+        sharded_world, west_shards):
     """Game 1 (shard 1's guild) missed its table (Discord refused the post). Shard 0, which
     failed to show it, and shard 1, whose game it is, catch up at the same moment: its table
     is posted once, with one ping."""
     world = sharded_world
-    west = world.add_guild("West", shard=1)
-    sb0, sb1 = await connect_shards(world, pg_url, clock)
-    try:
-        ana, bo = world.member("Ana"), world.member("Bo")
-        lobby = await start_tiny(world, west)
-        thread = lobby.thread
-        world.faults.fail("POST", r"^/webhooks/\d+/[^/]+$", 403, code=50013,
-                          message="Missing Permissions")
-        await ana.click(thread.last_message, "Add 2")
-        assert ana.last_reply.content == (
-            "Your move was made, but I could not post the table in the game's thread (I am "
-            "missing a permission there). See /game status.")
-        record = await sb1.bot.store.get_game(1)
-        assert (record.version, record.table_version) == (1, 0)
-        # Each process that finds the table behind waits (up to 1 s) until the other one
-        # found it behind too, before posting: without the catch-up claim both would.
-        behind: list[str] = []
-        both = asyncio.Event()
-        for name, sb in (("shard 0", sb0), ("shard 1", sb1)):
-            original = sb.bot.service._reconcile_game
+    west, sb0, sb1 = west_shards
+    ana, bo = world.member("Ana"), world.member("Bo")
+    lobby = await start_tiny(world, west)
+    thread = lobby.thread
+    world.faults.fail("POST", r"^/webhooks/\d+/[^/]+$", 403, code=50013,
+                      message="Missing Permissions")
+    await ana.click(thread.last_message, "Add 2")
+    assert ana.last_reply.content == (
+        "Your move was made, but I could not post the table in the game's thread (I am "
+        "missing a permission there). See /game status.")
+    record = await sb1.bot.store.get_game(1)
+    assert (record.version, record.table_version) == (1, 0)
+    # Each process that finds the table behind waits (up to 1 s) until the other one
+    # found it behind too, before posting: without the catch-up claim both would.
+    behind: list[str] = []
+    both = asyncio.Event()
+    for name, sb in (("shard 0", sb0), ("shard 1", sb1)):
+        original = sb.bot.service._reconcile_game
 
-            async def meet(game_id: int, _original: Any = original, name: str = name) -> Any:
-                update = await _original(game_id)
-                if update is not None:
-                    behind.append(name)
-                    if len(behind) == 2:
-                        both.set()
-                    with contextlib.suppress(TimeoutError):
-                        await asyncio.wait_for(both.wait(), 1.0)
-                return update
-            sb.bot.service._reconcile_game = meet  # type: ignore[method-assign]
-        count = len(thread.all_messages)
-        await asyncio.gather(sb0.bot.service.start_catch_up(1),
-                             sb1.bot.service.start_catch_up())
-        await world.settle()
-        assert len(behind) == 1
-        new = posted(thread, count)
-        assert [m.content for m in new] == [bo.mention]
-        assert new[0].embeds[0]["footer"]["text"] == "Move 1"
-        record = await sb1.bot.store.get_game(1)
-        assert (record.table_version, record.table_message_id) == (1, new[0].id)
-    finally:
-        await world.disconnect()
+        async def meet(game_id: int, _original: Any = original, name: str = name) -> Any:
+            update = await _original(game_id)
+            if update is not None:
+                behind.append(name)
+                if len(behind) == 2:
+                    both.set()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(both.wait(), 1.0)
+            return update
+        sb.bot.service._reconcile_game = meet  # type: ignore[method-assign]
+    count = len(thread.all_messages)
+    await asyncio.gather(sb0.bot.service.start_catch_up(1),
+                         sb1.bot.service.start_catch_up())
+    await world.settle()
+    assert len(behind) == 1
+    new = posted(thread, count)
+    assert [m.content for m in new] == [bo.mention]
+    assert new[0].embeds[0]["footer"]["text"] == "Move 1"
+    record = await sb1.bot.store.get_game(1)
+    assert (record.table_version, record.table_message_id) == (1, new[0].id)

@@ -211,6 +211,27 @@ def herd_kinds(st: UnleashedState, seat: str) -> list[str]:
     return [k for k in ("llama", "alpaca", "goat", "ram") if counts.get(k, 0) >= size]
 
 
+
+def mandatory_start_frames(st: UnleashedState, seat: str) -> list[Frame]:
+    """The mandatory start-of-turn effects of ``seat``: its Herd Bonuses (``st.herd``)
+    then its Field cards' "at the start of your turn" effects, in that order, as the
+    roots of the start-of-turn link (rulebook, "Beginning of Turn Phase"; RULES.md: all
+    that triggers at the start of a turn is one link, mandatory targets first)."""
+    bonuses = catalog().card_set.herd.bonuses
+    frames: list[Frame] = []
+    for k in st.herd:
+        b = bonuses[k]  # type: ignore[index]
+        if not b.optional:
+            frames.append(Frame(eff=b.eff.model_dump(exclude_defaults=True), actor=seat,
+                                herd=k))
+    for cid in st.fields[seat]:
+        t = card(cid).start
+        if t is not None and not t.optional:
+            frames.append(Frame(eff=t.eff.model_dump(exclude_defaults=True), actor=seat,
+                                source=cid))
+    return frames
+
+
 # -- zones --------------------------------------------------------------------------------
 
 

@@ -188,18 +188,7 @@ class UnleashedEngine(Engine[UnleashedState, UnleashedOptions]):
         st.herd = fx.herd_kinds(st, seat)
         st.start_cards = [c for c in st.fields[seat] if card(c).start is not None]
         say(ev, "turn", f"It is {seat}'s turn.", seat=seat, turn=st.turn)
-        bonuses = catalog().card_set.herd.bonuses
-        mandatory: list[Frame] = []
-        for k in st.herd:
-            b = bonuses[k]  # type: ignore[index]
-            if not b.optional:
-                mandatory.append(Frame(eff=b.eff.model_dump(exclude_defaults=True), actor=seat,
-                                       herd=k))
-        for cid in st.fields[seat]:
-            t = card(cid).start
-            if t is not None and not t.optional:
-                mandatory.append(Frame(eff=t.eff.model_dump(exclude_defaults=True), actor=seat,
-                                       source=cid))
+        mandatory = fx.mandatory_start_frames(st, seat)
         # Everything that triggers at the start of the turn is one link: the mandatory
         # effects' targets are asked now, then the player adds optional effects (Activate,
         # each with its targets) and proceeds; only then does the link resolve.
