@@ -235,13 +235,7 @@ def _restart(st: UnleashedState, view: UnleashedView) -> str | None:
     ids = _named(st, view.choice_source)
     top = st.stack[-1] if st.stack else None
     if top is not None and top.card in ids and fx.card(top.card).type == "magic":
-        d = fx.card(top.card)
-        assert d.play is not None
-        top.resolving = True
-        link = fx.new_link(st, [Frame(eff=d.play.model_dump(exclude_defaults=True),
-                                      actor=top.seat, source=top.card)])
-        st.work.append(Frame(eff={"op": "_finish", "card": top.card}, actor=top.seat,
-                             source=top.card, link=link.id))
+        fx.resolve_magic(st, top)
         return ""
     owner = next(((s, c) for s in st.seats for c in ids if c in st.fields[s]), None)
     if owner is not None and fx.card(owner[1]).on_enter is not None:

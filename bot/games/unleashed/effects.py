@@ -59,7 +59,14 @@ from typing import Any
 
 from bot.games.base import Event, rng, say
 from bot.games.unleashed.cards import CardDesign, Static, catalog
-from bot.games.unleashed.models import Choice, ChoiceOption, Frame, Link, UnleashedState
+from bot.games.unleashed.models import (
+    Choice,
+    ChoiceOption,
+    Frame,
+    Link,
+    StackItem,
+    UnleashedState,
+)
 
 # -- small helpers --------------------------------------------------------------------------
 
@@ -215,8 +222,8 @@ def herd_kinds(st: UnleashedState, seat: str) -> list[str]:
 def mandatory_start_frames(st: UnleashedState, seat: str) -> list[Frame]:
     """The mandatory start-of-turn effects of ``seat``: its Herd Bonuses (``st.herd``)
     then its Field cards' "at the start of your turn" effects, in that order, as the
-    roots of the start-of-turn link (rulebook, "Beginning of Turn Phase"; RULES.md: all
-    that triggers at the start of a turn is one link, mandatory targets first)."""
+    roots of the start-of-turn link (rulebook, "Playing the Game": Start of Turn, "Herd
+    Bonus", "Effects that are Triggered and Continuous"; one link, mandatory targets first)."""
     bonuses = catalog().card_set.herd.bonuses
     frames: list[Frame] = []
     for k in st.herd:
@@ -230,6 +237,20 @@ def mandatory_start_frames(st: UnleashedState, seat: str) -> list[Frame]:
             frames.append(Frame(eff=t.eff.model_dump(exclude_defaults=True), actor=seat,
                                 source=cid))
     return frames
+
+
+
+def resolve_magic(st: UnleashedState, item: StackItem) -> None:
+    """Start resolving Magic card ``item`` of the Instant pile: its effect opens a new link,
+    and a last step then moves the card to the discard pile (rulebook, "Magic Cards" and
+    the card types list: a Magic card takes effect at once, then is discarded)."""
+    d = card(item.card)
+    assert d.play is not None
+    item.resolving = True
+    link = new_link(st, [Frame(eff=d.play.model_dump(exclude_defaults=True), actor=item.seat,
+                               source=item.card)])
+    st.work.append(Frame(eff={"op": "_finish", "card": item.card}, actor=item.seat,
+                         source=item.card, link=link.id))
 
 
 # -- zones --------------------------------------------------------------------------------

@@ -353,12 +353,7 @@ class UnleashedEngine(Engine[UnleashedState, UnleashedOptions]):
                                        source=item.card)])
             return
         if d.type == "magic":
-            assert d.play is not None
-            item.resolving = True
-            link = fx.new_link(st, [Frame(eff=d.play.model_dump(exclude_defaults=True),
-                                          actor=item.seat, source=item.card)])
-            st.work.append(Frame(eff={"op": "_finish", "card": item.card}, actor=item.seat,
-                                 source=item.card, link=link.id))
+            fx.resolve_magic(st, item)
             return
         st.stack.pop()
         dest = item.field or item.seat
