@@ -242,6 +242,25 @@ def cpu_between(a: dict[str, float], b: dict[str, float]) -> dict[str, float]:
 # --------------------------------------------------------------------------- records
 
 
+def hook_writes(router: Any, on_write: Any) -> None:
+    """Make the sandbox ``router`` call ``on_write(message, interaction or None)`` after
+    every message it creates or edits (the bench's way to time a click's table)."""
+    orig_new, orig_edit = router.new_message, router.apply_edit
+
+    def new_message(channel: Any, body: Any, files: Any, **kw: Any) -> Any:
+        msg = orig_new(channel, body, files, **kw)
+        on_write(msg, kw.get("interaction"))
+        return msg
+
+    def apply_edit(msg: Any, body: Any, files: Any, interaction: Any = None) -> Any:
+        out = orig_edit(msg, body, files, interaction)
+        on_write(out, interaction)
+        return out
+
+    router.new_message = new_message
+    router.apply_edit = apply_edit
+
+
 @dataclass
 class Move:
     """One engine action performed by a player: scheduled arrival, the interactions (the
@@ -411,20 +430,7 @@ class CapacityBench:
                     writes = it.bench_writes = []
                 writes.append((now, public, msg.channel_id, it is ctx, it is by_token))
 
-        orig_new, orig_edit = router.new_message, router.apply_edit
-
-        def new_message(channel: Any, body: Any, files: Any, **kw: Any) -> Any:
-            msg = orig_new(channel, body, files, **kw)
-            stamp(msg, kw.get("interaction"))
-            return msg
-
-        def apply_edit(msg: Any, body: Any, files: Any, interaction: Any = None) -> Any:
-            out = orig_edit(msg, body, files, interaction)
-            stamp(out, interaction)
-            return out
-
-        router.new_message = new_message  # type: ignore[method-assign]
-        router.apply_edit = apply_edit  # type: ignore[method-assign]
+        hook_writes(router, stamp)
         sb._base_payload = split.wrap("sandbox", sb._base_payload)  # type: ignore[method-assign]
         sb._new_interaction = split.wrap("sandbox", sb._new_interaction)  # type: ignore[method-assign]
 

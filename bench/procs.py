@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from bench.capacity import ACK_LIMIT_S, CapacityBench, Game, brief
+from bench.capacity import ACK_LIMIT_S, CapacityBench, Game, brief, hook_writes
 from bench.common import summary_ms
 
 #: name -> (backend, shard processes).
@@ -113,7 +113,6 @@ class ProcessCapacityBench(CapacityBench):
             return hooked_handle(method, url, data, params, headers)
 
         router.handle = handle  # type: ignore[method-assign]
-        hooked_new, hooked_edit = router.new_message, router.apply_edit
 
         def in_flight(channel_id: int) -> Any:
             # A bot-token write carries no interaction: charge it to the click in flight
@@ -144,18 +143,7 @@ class ProcessCapacityBench(CapacityBench):
             if it is not None:
                 _stamp(it, msg)
 
-        def new_message(channel: Any, body: Any, files: Any, **kw: Any) -> Any:
-            msg = hooked_new(channel, body, files, **kw)
-            charge(msg, kw.get("interaction"))
-            return msg
-
-        def apply_edit(msg: Any, body: Any, files: Any, interaction: Any = None) -> Any:
-            out = hooked_edit(msg, body, files, interaction)
-            charge(out, interaction)
-            return out
-
-        router.new_message = new_message  # type: ignore[method-assign]
-        router.apply_edit = apply_edit  # type: ignore[method-assign]
+        hook_writes(router, charge)
         hub = self.hub
 
         async def dispatch(it: Any, payload: dict[str, Any]) -> Any:

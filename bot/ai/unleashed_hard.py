@@ -271,25 +271,14 @@ def _start_link(st: UnleashedState, view: UnleashedView, active: str) -> None:
     offered = {t.source for t in view.triggers}
     bonuses = catalog().card_set.herd.bonuses
     link = Link(id=fx.new_id(st), open=True)
-    st.used_triggers = []
-    for k in st.herd:
-        b = bonuses[k]  # type: ignore[index]
-        if b.optional:
-            if f"herd:{k}" not in offered:
-                st.used_triggers.append(f"herd:{k}")
-        else:
-            link.roots.append(Frame(eff=b.eff.model_dump(exclude_defaults=True), actor=active,
-                                    herd=k, link=link.id))
-    for cid in st.fields[active]:
-        t = fx.card(cid).start
-        if t is None:
-            continue
-        if t.optional:
-            if f"card:{cid}" not in offered:
-                st.used_triggers.append(f"card:{cid}")
-        else:
-            link.roots.append(Frame(eff=t.eff.model_dump(exclude_defaults=True), actor=active,
-                                    source=cid, link=link.id))
+    link.roots = fx.mandatory_start_frames(st, active)
+    for frame in link.roots:
+        frame.link = link.id
+    optional = [f"herd:{k}" for k in st.herd if bonuses[k].optional]  # type: ignore[index]
+    optional += [f"card:{cid}" for cid in st.fields[active]
+                 if (t := fx.card(cid).start) is not None and t.optional]
+    # Optional triggers the view no longer offers were used already this turn.
+    st.used_triggers = [src for src in optional if src not in offered]
     st.building = link
 
 
