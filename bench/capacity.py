@@ -497,8 +497,13 @@ class CapacityBench:
                                 (g.game_id,)).fetchone()
         if row is None or row[0] != "active" or row[1] is None:
             return "over"
+        return self.pick(g, row[1])
+
+    def pick(self, g: Game, stored_state: Any) -> tuple[str, Any, Any] | str:
+        """``(seat, action, member)``: a random legal action of a member whose decision it
+        is in the active game's stored state; ``"wait"`` when none has one."""
         engine = self.registry[g.key].engine
-        state = engine.load_state(row[1])
+        state = engine.load_state(stored_state)
         seats = list(engine.pending(state).seats)
         self.rand.shuffle(seats)
         for seat in seats:

@@ -175,18 +175,7 @@ class ProcessCapacityBench(CapacityBench):
         record = await self.bot.store.get_game(g.game_id)
         if record is None or record.status != "active" or record.state is None:
             return "over"
-        engine = self.registry[g.key].engine
-        state = engine.load_state(record.state)
-        seats = list(engine.pending(state).seats)
-        self.rand.shuffle(seats)
-        for seat in seats:
-            member = g.by_seat.get(seat)
-            if member is None:
-                continue
-            legal = engine.legal_actions(state, seat)
-            if legal:
-                return seat, self.rand.choice(legal), member
-        return "wait"
+        return self.pick(g, record.state)
 
     async def rule_wait(self, g: Game) -> str | None:
         record = await self.bot.store.get_game(g.game_id)

@@ -41,17 +41,24 @@ async def play_game(
         seeds = iter(range(game_seed, game_seed + 1_000_000))
         bot.service.seed_factory = lambda: next(seeds)
     members = [world.member(n) for n in (NAMES if names is None else names)[:players]]
+    lobby = await start_lobby(members, game, channel)
+    # This lobby's game (other games may run meanwhile in other channels or guilds).
+    record = [g for g in await bot.store.games_with_status("active", "finished")
+              if g.lobby_message_id == lobby.id][-1]
+    await drive_game(world, bot, record.id, members, seed=seed, extra_clicks=extra_clicks)
+    return record.id
+
+
+async def start_lobby(members: Sequence[Any], game: str, channel: Any) -> Any:
+    """``members[0]`` runs /play ``game`` in ``channel``, the others click Join, the host
+    clicks Start; returns the lobby message."""
     host = members[0]
     await host.slash("play", game=game, in_channel=channel)
     lobby = host.last_reply
     for m in members[1:]:
         await m.click(lobby, "Join")
     await host.click(lobby, "Start")
-    # This lobby's game (other games may run meanwhile in other channels or guilds).
-    record = [g for g in await bot.store.games_with_status("active", "finished")
-              if g.lobby_message_id == lobby.id][-1]
-    await drive_game(world, bot, record.id, members, seed=seed, extra_clicks=extra_clicks)
-    return record.id
+    return lobby
 
 
 async def drive_game(world: Any, bot: Any, game_id: int, members: Sequence[Any], *,

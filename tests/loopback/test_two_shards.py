@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from bot.sandbox import SandboxError
-from bot.sandbox.demo import drive_game
+from bot.sandbox.demo import drive_game, start_lobby
 from bot.sandbox.loopback import LocalDiscord, ProcessView
 from tests.support.botproc import bot_process, log_text
 from tests.support.databases import PG_URL, SKIP_REASON, databases
@@ -56,12 +56,7 @@ def shown_moves(world: Any, thread_id: int) -> int:
 async def open_game(hub: LocalDiscord, view: ProcessView, channel: Any, kind: str,
                     members: list[Any]) -> int:
     """/play in ``channel``, the others join, the host starts; the game's id."""
-    host = members[0]
-    await host.slash("play", game=kind, in_channel=channel)
-    lobby = host.last_reply
-    for m in members[1:]:
-        await m.click(lobby, "Join")
-    await host.click(lobby, "Start")
+    lobby = await start_lobby(members, kind, channel)
     games = await view.store.games_with_status("active")
     return next(g.id for g in games if g.lobby_message_id == lobby.id)
 
