@@ -15,6 +15,7 @@ import signal
 import sys
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
+from typing import Any
 
 from pydantic import ValidationError
 
@@ -193,6 +194,15 @@ def cmd_run(settings: Settings) -> int:
             lock.release()
 
 
+def _stop_as_ctrl_c(signum: int, frame: Any) -> None:
+    """SIGTERM handler: stop as Ctrl-C does (asyncio's SIGINT handler cancels the bot's
+    task, which closes it). A process started with SIGINT ignored (``herdbot run &`` from
+    a script) has no such handler, so the stop is raised here directly."""
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        raise KeyboardInterrupt
+    signal.raise_signal(signal.SIGINT)
+
+
 def _run_bot(settings: Settings) -> int:
     import discord
 
@@ -210,7 +220,7 @@ def _run_bot(settings: Settings) -> int:
                              f"{settings.discord_api_url} ({exc}).\n")
             return 1
     # SIGTERM (docker stop, systemd) stops the bot as Ctrl-C does: it closes cleanly.
-    signal.signal(signal.SIGTERM, lambda signum, frame: signal.raise_signal(signal.SIGINT))
+    signal.signal(signal.SIGTERM, _stop_as_ctrl_c)
     bot = make_bot(settings)
     try:
         bot.run(settings.discord_token.get_secret_value(), log_handler=None)

@@ -45,7 +45,7 @@ def alive(pid: int) -> bool:
     return state != "Z"
 
 
-@pytest.mark.parametrize("stop", ["sigterm", "ctrl-c"])
+@pytest.mark.parametrize("stop", ["sigterm", "ctrl-c", "sigterm-sigint-ignored"])
 async def test_herdbot_run_with_a_render_pool_stops_with_nothing_on_stderr(tmp_path, stop):
     hub = LocalDiscord()
     names = ("Ana", "Bo", "Cy")
@@ -57,7 +57,10 @@ async def test_herdbot_run_with_a_render_pool_stops_with_nothing_on_stderr(tmp_p
     with open(tmp_path / "stdout.log", "wb") as stdout:
         proc = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "bot", "run", cwd=tmp_path, env=env, stdout=stdout,
-            stderr=asyncio.subprocess.PIPE, start_new_session=True)
+            stderr=asyncio.subprocess.PIPE, start_new_session=True,
+            # ``herdbot run &`` from a script: started with SIGINT ignored.
+            preexec_fn=(lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+            if stop == "sigterm-sigint-ignored" else None)
     try:
         await hub.wait_for_shards(1)
         await hub.wait_for_commands()
@@ -79,7 +82,7 @@ async def test_herdbot_run_with_a_render_pool_stops_with_nothing_on_stderr(tmp_p
             if payload["t"] != "INTERACTION_CREATE":
                 return
             hub.before_send = None
-            if stop == "sigterm":
+            if stop.startswith("sigterm"):
                 proc.send_signal(signal.SIGTERM)
             else:
                 os.killpg(proc.pid, signal.SIGINT)
