@@ -247,3 +247,41 @@ def test_the_import_checks_catch_what_they_look_for(tmp_path):
     typed = {name: _imports3(name, path, set(mods))[1] for name, path in mods.items()}
     assert typed["bot.ai.policy"] == {"bot.games.spec", "bot.render.draw"}
     assert typed["bot.render.draw"] == set()  # a function-level import is not counted
+
+
+# -- the bench's imports are installed by '.[dev]' ----------------------------------------
+
+#: Distribution name (as pyproject.toml lists it) -> the module it installs, where the two
+#: differ.
+IMPORT_NAMES = {"discord.py": "discord", "pillow": "PIL", "pydantic-settings":
+                "pydantic_settings", "pyyaml": "yaml", "pytest-asyncio": "pytest_asyncio"}
+
+
+def _installed_by(requirements: list[str]) -> set[str]:
+    """The top-level modules a list of requirements (``name>=x,<y``) installs."""
+    import re
+
+    names = {re.split(r"[<>=!~\[; ]", r, maxsplit=1)[0].strip().lower() for r in requirements}
+    return {IMPORT_NAMES.get(n, n.replace("-", "_")) for n in names}
+
+
+def test_every_module_the_bench_imports_comes_with_the_dev_extras():
+    """``pip install -e '.[dev]'`` is enough for every ``python -m bench`` option (before:
+    ``--profile`` and ``--profile-rate`` failed with ModuleNotFoundError: pyinstrument)."""
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    have = _installed_by(project["dependencies"] + project["optional-dependencies"]["dev"])
+    ours = {"bot", "bench", "cogs", "tests"}
+    wanted: set[str] = set()
+    for path in sorted((ROOT / "bench").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                tops = [a.name.split(".")[0] for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                tops = [node.module.split(".")[0]]
+            else:
+                continue
+            wanted |= {t for t in tops if t not in sys.stdlib_module_names and t not in ours}
+    assert {"asyncpg", "pyinstrument"} <= wanted  # the walk finds imports inside functions
+    assert sorted(wanted - have) == []
