@@ -51,7 +51,7 @@ TARGETS = {
 #: Targets that are floors (measured >= limit) rather than ceilings.
 FLOORS = {"playouts_llamas_alpacas", "playouts_pacapaca", "playouts_unleashed"}
 
-MODES = {
+MODES: dict[str, dict[str, Any]] = {
     # engine s/config, render iterations, commits, load window s, load Ns
     "quick": {"engine_s": 0.5, "render_n": 8, "commits": 300, "load_s": 5.0,
               "games": (100, 500, 1000), "rates": (10, 40), "cap_warmup_s": 3.0,

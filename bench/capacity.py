@@ -49,7 +49,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from bench.common import loadavg, pct, rss_mb, summary_ms
 from bench.load import prune
@@ -140,7 +140,7 @@ class CpuSplit:
 
         def _run(handle: asyncio.events.Handle) -> None:
             split.handles += 1
-            owner = getattr(handle._callback, "__self__", None)
+            owner = getattr(handle._callback, "__self__", None)  # type: ignore[attr-defined]
             old = split.switch("bench" if isinstance(owner, asyncio.Task) and owner in tasks
                                else "bot")
             try:
@@ -148,7 +148,7 @@ class CpuSplit:
             finally:
                 split.switch(old)
 
-        asyncio.events.Handle._run = _run  # type: ignore[method-assign]
+        asyncio.events.Handle._run = _run  # type: ignore[method-assign,assignment]
 
     def uninstall(self) -> None:
         """Restore ``Handle._run``."""
@@ -405,7 +405,7 @@ class CapacityBench:
                 if method == "POST" and url.endswith("/callback"):
                     it = world.interactions.get(url.rstrip("/").split("/")[-2])
                     if it is not None and getattr(it, "bench_ack", None) is None:
-                        it.bench_ack = time.perf_counter()
+                        it.bench_ack = time.perf_counter()  # type: ignore[attr-defined]
                 return orig_handle(method, url, data, params, headers)
             finally:
                 split.switch(old)
@@ -427,18 +427,18 @@ class CapacityBench:
             for it in {id(x): x for x in (ctx, by_token) if x is not None}.values():
                 writes = getattr(it, "bench_writes", None)
                 if writes is None:
-                    writes = it.bench_writes = []
+                    writes = it.bench_writes = []  # type: ignore[union-attr]
                 writes.append((now, public, msg.channel_id, it is ctx, it is by_token))
 
         hook_writes(router, stamp)
         sb._base_payload = split.wrap("sandbox", sb._base_payload)  # type: ignore[method-assign]
         sb._new_interaction = split.wrap("sandbox", sb._new_interaction)  # type: ignore[method-assign]
 
-        capture: list[list[asyncio.Task[Any]]] = []
+        capture: list[list[asyncio.Future[Any]]] = []
         loop = asyncio.get_running_loop()
         inner = loop.get_task_factory()
 
-        def factory(lp: asyncio.AbstractEventLoop, coro: Any, **kw: Any) -> asyncio.Task[Any]:
+        def factory(lp: asyncio.AbstractEventLoop, coro: Any, **kw: Any) -> asyncio.Future[Any]:
             task = inner(lp, coro, **kw) if inner else asyncio.Task(coro, loop=lp, **kw)
             if capture:
                 capture[-1].append(task)
@@ -822,7 +822,7 @@ class CapacityBench:
                 per_game.setdefault(mv.game, []).append(mv.t_table - mv.t_commit)
         moves_n = max(1, len(shown))
         active = sum(1 for g in self.games if g.game_id is not None)
-        row = {
+        row: dict[str, Any] = {
             "offered_per_s": rate, "games": n, "active_games": active,
             "setup_s": round(setup_s, 1), "window_s": round(span, 1),
             "arrivals": offered, "arrivals_missed": missed,
@@ -865,7 +865,7 @@ class CapacityBench:
         from bot.render.pool import shared_pool
 
         rss_before = rss_mb()
-        self.sb = await self.world.connect(self.bot)
+        self.sb: Any = cast(Any, await self.world.connect(self.bot))  # a Sandbox (procs: RemoteLink)
         self.install()
         # The pool a variant with workers uses (the bot's own, or the shared one).
         self.pool = self.bot.render_pool or shared_pool(1, warm=("PIL.Image",

@@ -29,9 +29,12 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from bench.common import loadavg, rss_mb, summary_ms
+
+if TYPE_CHECKING:
+    from bot.sandbox import Sandbox
 
 
 @dataclass
@@ -83,7 +86,8 @@ def install(sb: Any, rec: Recorder) -> None:
     inner = loop.get_task_factory()
 
     def factory(lp: asyncio.AbstractEventLoop, coro: Any, **kw: Any) -> asyncio.Task[Any]:
-        task = inner(lp, coro, **kw) if inner else asyncio.Task(coro, loop=lp, **kw)
+        task = (cast("asyncio.Task[Any]", inner(lp, coro, **kw)) if inner
+                else asyncio.Task(coro, loop=lp, **kw))
         if rec.capture is not None:
             rec.capture.append(task)
         return task
@@ -311,11 +315,12 @@ async def bench_load(ns: tuple[int, ...], seconds: float, setup_concurrency: int
         members = [world.add_member(f"Player {i:04d}") for i in range(2 * max(ns))]
         # A slot whose lobby failed under load opens another and leaves the failed one
         # open: allow the most open lobbies per member, so the limit never stops a slot.
-        settings = Settings(database_path=Path(tmp) / "load.sqlite3", _env_file=None,
-                            max_open_lobbies=25)
+        fields: dict[str, Any] = {"database_path": Path(tmp) / "load.sqlite3",
+                                  "_env_file": None, "max_open_lobbies": 25}
+        settings = Settings(**fields)
         bot = HerdBot(settings, registry=tiny_registry(), clock=ManualClock(),
                       extensions=extensions)
-        sb = await world.connect(bot)
+        sb = cast("Sandbox", await world.connect(bot))  # the bot runs in this process
         rec = Recorder()
         install(sb, rec)
         rss_connected = rss_mb()

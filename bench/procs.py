@@ -39,6 +39,7 @@ import secrets
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -109,7 +110,7 @@ class ProcessCapacityBench(CapacityBench):
             if method == "POST" and path.endswith("/callback"):
                 it = world.interactions.get(path.rstrip("/").split("/")[-2])
                 if it is not None and getattr(it, "bench_ack", None) is None:
-                    it.bench_ack = time.perf_counter()
+                    it.bench_ack = time.perf_counter()  # type: ignore[attr-defined]
             return hooked_handle(method, url, data, params, headers)
 
         router.handle = handle  # type: ignore[method-assign]
@@ -172,13 +173,13 @@ class ProcessCapacityBench(CapacityBench):
 
     # -- reading the game through the store ------------------------------------------
     async def decision(self, g: Game) -> tuple[str, Any, Any] | str:
-        record = await self.bot.store.get_game(g.game_id)
+        record = None if g.game_id is None else await self.bot.store.get_game(g.game_id)
         if record is None or record.status != "active" or record.state is None:
             return "over"
         return self.pick(g, record.state)
 
     async def rule_wait(self, g: Game) -> str | None:
-        record = await self.bot.store.get_game(g.game_id)
+        record = None if g.game_id is None else await self.bot.store.get_game(g.game_id)
         if record is None or record.status != "active" or record.state is None:
             return None
         engine = self.registry[g.key].engine
@@ -284,7 +285,12 @@ class ProcessCapacityBench(CapacityBench):
     # -- the run -----------------------------------------------------------------------
     async def run(self, rates: tuple[float, ...], warmup: float, window: float,
                   profile: Any = None, profile_rate: float | None = None,
-                  log: Any = print) -> dict[str, Any]:
+                  log: Callable[[str], None] = print,
+                  variants: tuple[str, ...] = ()) -> dict[str, Any]:
+        """As :meth:`CapacityBench.run`, with the bot in its own processes (no
+        ``variants``: they change the in-process bot; ValueError)."""
+        if variants:
+            raise ValueError("variants are for the in-process capacity bench")
         from bot.sandbox.loopback import ProcessView, bot_process
 
         await self.hub.start()
@@ -304,7 +310,8 @@ class ProcessCapacityBench(CapacityBench):
                 await self.hub.wait_for_commands(120)
                 for proc in self.procs:  # the bench measures; it does not wait for quiet
                     self.hub.unwatch(proc.pid)
-                self.bot = await ProcessView.open(self.database, self.hub)
+                # What the bench reads of the bot (store, service.load) from here.
+                self.bot = await ProcessView.open(self.database, self.hub)  # type: ignore[assignment]
                 stack.push_async_callback(self.bot.close)
                 self.install()
                 bg = [self.spawn(self._sample_cpu())]

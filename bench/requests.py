@@ -60,10 +60,10 @@ def _wiring() -> tuple[Any, Any]:
     """``(builtin_games, make_bot)`` of the checkout being measured: ``bot.app`` where the
     registry is wired at the top, the older ``bot.games.registry`` and ``HerdBot`` before."""
     try:
-        from bot.app import builtin_games, make_bot  # type: ignore[import-not-found]
-    except ImportError:
-        from bot.discord.bot import HerdBot as make_bot
-        from bot.games.registry import builtin_games
+        from bot.app import builtin_games, make_bot
+    except ImportError:  # a checkout older than bot/app.py
+        from bot.discord.bot import HerdBot as make_bot  # type: ignore[assignment]
+        from bot.games.registry import builtin_games  # type: ignore[attr-defined,no-redef]
     return builtin_games, make_bot
 
 

@@ -44,10 +44,10 @@ async def bench_commit(commits: int, state_json: str) -> dict[str, Any]:
                 await store.commit_action(rec.id, expected_version=v, state=state_json,
                                           version=v + 1, seat="s0", action=action, events=events)
                 times.append(time.perf_counter() - t0)
-            mode = await (await store._db.execute("PRAGMA journal_mode")).fetchone()
+            mode = await store._one("PRAGMA journal_mode")  # (was store._db: gone with the backends)
         finally:
             await store.close()
-    return {"journal_mode": mode[0], "state_bytes": len(state_json), **summary_ms(times)}
+    return {"journal_mode": mode[0] if mode else None, "state_bytes": len(state_json), **summary_ms(times)}
 
 
 # --------------------------------------------------------------------------- start-up
@@ -176,11 +176,12 @@ async def boot(path: Path) -> dict[str, Any]:
             phases["commands_synced"] = time.perf_counter() - t0
 
     orig_open, orig_start = Store.open, TimerService.start
-    Store.open = classmethod(timed("store_open_migrate", orig_open.__func__))  # type: ignore[method-assign]
+    Store.open = classmethod(timed("store_open_migrate", orig_open.__func__))  # type: ignore[method-assign,assignment,attr-defined]
     TimerService.start = timed("timers_rearmed", orig_start)  # type: ignore[method-assign]
     try:
         world = World()
-        settings = Settings(database_path=path, _env_file=None)
+        fields: dict[str, Any] = {"database_path": path, "_env_file": None}
+        settings = Settings(**fields)
         bot = TimedBot(settings, registry=builtin_games(), clock=clock,
                        extensions=game_extensions())
         t0 = time.perf_counter()

@@ -1,5 +1,6 @@
 """Static checks run with the tests, so CI keeps them clean: mypy over the product code
-(``bot/`` and ``cogs/``) and the tests (``tests/``), and ruff over everything."""
+(``bot/`` and ``cogs/``), the tests (``tests/``) and the bench (``bench/``), and ruff over
+everything."""
 
 from __future__ import annotations
 
@@ -18,10 +19,11 @@ def _run(*args: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
 
 
 def test_mypy_finds_no_errors(tmp_path):
-    # ``bench/``, which some tests import, is read for its types but not checked itself
-    # (--follow-imports=silent: only the folders named here report errors).
+    # Only the folders named here report errors (--follow-imports=silent); ``bench/`` is
+    # one of them (before: read for its types only, and 40 errors had crept in there,
+    # among them ``bench --only store`` reading a ``Store._db`` that no longer exists).
     done = _run("mypy", "--cache-dir", str(tmp_path / "mypy"), "--follow-imports=silent",
-                "bot", "cogs", "tests", tmp_path=tmp_path)
+                "bot", "cogs", "tests", "bench", tmp_path=tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "Success: no issues found" in done.stdout
 
