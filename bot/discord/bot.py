@@ -210,6 +210,21 @@ class HerdBot(commands.AutoShardedBot):
         if self._sync:
             await self.sync_commands()
 
+    def ready_line(self, shard_id: int) -> str:
+        """The one line logged when shard ``shard_id`` is connected and ready, e.g.
+        ``herdbot ready: shard 0/2, 3 servers, commands synced`` (no shard part when the bot
+        has a single shard; "commands not synced" when syncing is off). Names no token."""
+        count = self.shard_count or 1
+        servers = sum(1 for g in self.guilds if g.shard_id == shard_id)
+        where = f"shard {shard_id}/{count}, " if count > 1 else ""
+        synced = "commands synced" if self._sync else "commands not synced"
+        return f"herdbot ready: {where}{servers} server{'' if servers == 1 else 's'}, {synced}"
+
+    async def on_shard_ready(self, shard_id: int) -> None:
+        """Log :meth:`ready_line` at INFO (discord.py's own logger is at WARNING, so without
+        it the operator sees no sign that the bot is up)."""
+        log.info("%s", self.ready_line(shard_id))
+
     def serves_guild(self, guild_id: int | None) -> bool:
         """Whether this process serves server ``guild_id``'s shard, ``(guild_id >> 22) %
         shard_count`` (Discord's rule; ``None``, no server: shard 0). True when it serves
