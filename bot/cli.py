@@ -147,10 +147,15 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def setup_logging(level: str) -> None:
-    """Log to stderr with timestamps; discord.py at WARNING unless DEBUG."""
+    """Log to stderr with timestamps; discord.py at WARNING (ERROR at ERROR) unless DEBUG,
+    its reconnect attempts one WARNING line each (``bot.discord.logs``), no traceback."""
+    from bot.discord.logs import quiet_reconnects
+
     logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if level != "DEBUG":
-        logging.getLogger("discord").setLevel(logging.WARNING)
+        logging.getLogger("discord").setLevel(max(logging.WARNING,
+                                                  logging.getLevelNamesMapping()[level]))
+    quiet_reconnects()
 
 
 async def _check_store(target: Path | str) -> None:

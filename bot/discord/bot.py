@@ -225,6 +225,12 @@ class HerdBot(commands.AutoShardedBot):
         it the operator sees no sign that the bot is up)."""
         log.info("%s", self.ready_line(shard_id))
 
+    async def on_shard_resumed(self, shard_id: int) -> None:
+        """One INFO line when shard ``shard_id`` is back after a lost connection (RESUME)."""
+        count = self.shard_count or 1
+        where = f" (shard {shard_id}/{count})" if count > 1 else ""
+        log.info("herdbot reconnected to Discord%s", where)
+
     def serves_guild(self, guild_id: int | None) -> bool:
         """Whether this process serves server ``guild_id``'s shard, ``(guild_id >> 22) %
         shard_count`` (Discord's rule; ``None``, no server: shard 0). True when it serves
