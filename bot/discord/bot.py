@@ -109,13 +109,15 @@ class HerdTree(app_commands.CommandTree["HerdBot"]):
         if isinstance(error, app_commands.TransformerError):
             await send_error(interaction, f"That value does not fit: “{quoted(error.value)}”.")
             return
-        changed = await self.client.changed_since(interaction.extras.get(BEFORE), interaction)
+        changed = await self.client.changed_games(interaction.extras.get(BEFORE), interaction)
         if isinstance(original, STORE_FAILURES):
             log_store_error(f"command {getattr(interaction.command, 'qualified_name', '?')}",
                             original)
             if changed:
-                # The rest (AI moves, timers, the table) is caught up once writes work.
-                self.client.service.start_catch_up()
+                # The rest of those games (AI moves, timers, the table) is caught up once
+                # writes work.
+                for game_id in changed:
+                    self.client.service.start_catch_up(game_id)
                 await send_error(interaction, STORE_DOWN_AFTER_CHANGE)
             else:
                 await send_error(interaction, STORE_DOWN)
@@ -393,7 +395,10 @@ class HerdBot(commands.AutoShardedBot):
         """The stored games a slash command by ``interaction.user`` may change, read before
         it runs: the game of the channel it is used in (a game's thread) and the member's
         lobbies and running games in this server, each with its seats. ``None`` when the
-        store cannot be read (nothing is claimed then)."""
+        store cannot be read, and outside a server (a DM: no command changes a game there),
+        so nothing is claimed then."""
+        if interaction.guild_id is None:
+            return None
         try:
             mine = await self.store.active_games_of(interaction.user.id, interaction.guild_id)
             games = {g.id: g for g in mine}
@@ -418,21 +423,21 @@ class HerdBot(commands.AutoShardedBot):
             return None
         return GamesBefore({g: (r, seats[g]) for g, r in games.items()}, {g.id for g in mine})
 
-    async def changed_since(self, before: GamesBefore | None,
-                            interaction: discord.Interaction) -> bool:
-        """True when a game noted in ``before`` (:meth:`games_before`) changed in the store
-        since (status, version, options or seats), or the member holds a seat in a lobby or
-        game that was not there before (a lobby ``/play`` stored). False when unknown."""
+    async def changed_games(self, before: GamesBefore | None,
+                            interaction: discord.Interaction) -> list[int]:
+        """The ids of the games noted in ``before`` (:meth:`games_before`) that changed in
+        the store since (status, version, options or seats), then of the lobbies and games
+        the member holds a seat in that were not there before (a lobby ``/play`` stored),
+        in that order. Empty when unknown."""
         if before is None:
-            return False
-        for game_id, (record, seats) in before.games.items():
-            if await self._changed(record, game_id, seats):
-                return True
+            return []
+        changed = [game_id for game_id, (record, seats) in before.games.items()
+                   if await self._changed(record, game_id, seats)]
         try:
             mine = await self.store.active_games_of(interaction.user.id, interaction.guild_id)
-        except Exception:  # the store itself broke: claim nothing
-            return False
-        return any(g.id not in before.seated for g in mine)
+        except Exception:  # the store itself broke: claim nothing more
+            return changed
+        return changed + [g.id for g in mine if g.id not in before.seated and g.id not in changed]
 
     async def _changed(self, before: GameRecord | None, game_id: int,
                        before_seats: list[Any] | None = None) -> bool:

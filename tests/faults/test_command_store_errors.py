@@ -13,6 +13,7 @@ import asyncio
 from typing import Any
 
 from bot.discord.bot import OOPS_AFTER_CHANGE, STORE_DOWN_AFTER_CHANGE
+from bot.sandbox import SimChannel
 from bot.store import Store
 from tests.faults.common import start_tiny
 from tests.faults.test_isolation import STORE_DOWN, full_disk, texts
@@ -106,3 +107,50 @@ async def test_leave_stored_then_a_bug_says_it_was_saved(world, sb, monkeypatch)
     assert [(s.seat, s.ai_takeover) for s in await sb.bot.store.seats(1)] == [
         ("s0", True), ("s1", False)]
     assert [str(e.exc) for e in errors] == ["a bug after the write"]
+
+
+async def test_a_refused_command_has_the_game_it_changed_caught_up(world, sb, monkeypatch):
+    """The catch-up a refused ``/game leave`` starts names game 1, the one it changed, so
+    it is caught up whichever shard serves its server (before: a catch-up naming no game,
+    which looks only at the games of the servers this process serves)."""
+    ana, bo = world.member("Ana"), world.member("Bo")
+    lobby = await start_tiny(world, ana, [bo])
+    with full_disk(monkeypatch) as disk:
+        disk["full"] = False
+        original = Store.set_seat
+
+        async def set_seat(self: Store, game_id: int, seat: str, **fields: Any) -> None:
+            await original(self, game_id, seat, **fields)
+            disk["full"] = True
+        monkeypatch.setattr(Store, "set_seat", set_seat)
+        it = await ana.slash("game leave", in_channel=lobby.thread)
+        assert it.original is not None and it.original.content == SAVED_BUT_DOWN
+        assert sb.bot.service._behind == {1}
+        disk["full"] = False
+
+
+async def test_a_refused_command_in_a_dm_claims_no_change_to_the_members_games(
+        world, sb, monkeypatch):
+    """``/notify`` in a DM changes no game. Refused by the database while Ana's game in
+    the server changed (another player's move, here its options), it says truly that it
+    was not done and starts no catch-up (before: "What you did was saved", and a catch-up
+    started: a DM command noted every game of the member in every server)."""
+    ana, bo = world.member("Ana"), world.member("Bo")
+    await start_tiny(world, ana, [bo])
+    dm = SimChannel(world, world.clock.snowflake(), "dm", recipient_id=ana.id)
+    world.dm_channels[ana.id] = world.channels[dm.id] = dm
+    store = sb.bot.store
+    with full_disk(monkeypatch) as disk:
+        disk["full"] = False
+        original = Store.set_member_prefs
+
+        async def set_member_prefs(self: Store, user_id: int, **fields: Any) -> None:
+            await self.update_game(1, options={**(await self.get_game(1)).options, "x": 1})
+            disk["full"] = True
+            await original(self, user_id, **fields)  # refused
+        monkeypatch.setattr(Store, "set_member_prefs", set_member_prefs)
+        it = await ana.slash("notify", in_channel=dm, direct_messages="off")
+        disk["full"] = False
+    assert it.original is not None and it.original.content == STORE_DOWN
+    assert (await store.get_game(1)).options["x"] == 1
+    assert sb.bot.service._behind == set()
