@@ -26,18 +26,19 @@ async def test_a_bot_with_one_shard_logs_one_ready_line(world, clock, tmp_path, 
 
 async def test_each_shard_logs_its_ready_line_with_its_servers(clock, tmp_path, caplog):
     """A bot serving both shards of 2: one line per shard, each with the servers on it
-    (the main server and East on shard 0, West on shard 1); no token in the log."""
+    (East and West on the shard the main server is not on); no token in the log."""
     caplog.set_level(logging.INFO, logger="bot")
     world = World()
     world.shard_count = 2
-    world.add_guild("East", shard=0)
-    world.add_guild("West", shard=1)
-    assert sorted(world.shard_of(g) for g in world.guilds) == [0, 0, 1]
+    main = world.shard_of(world.guild_id)  # the main server's id is the clock's
+    world.add_guild("East", shard=1 - main)
+    world.add_guild("West", shard=1 - main)
+    servers = {main: "1 server", 1 - main: "2 servers"}
     try:
         await world.connect(make_bot(tmp_path / "bot.sqlite3", clock, shard_count=2))
         assert sorted(ready_lines(caplog)) == [
-            ("INFO", "herdbot ready: shard 0/2, 2 servers, commands synced"),
-            ("INFO", "herdbot ready: shard 1/2, 1 server, commands synced")]
+            ("INFO", f"herdbot ready: shard 0/2, {servers[0]}, commands synced"),
+            ("INFO", f"herdbot ready: shard 1/2, {servers[1]}, commands synced")]
         assert all("sandbox-token" not in r.getMessage() for r in caplog.records)
     finally:
         await world.disconnect()
