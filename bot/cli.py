@@ -202,10 +202,23 @@ def cmd_run(settings: Settings) -> int:
 def _stop_as_ctrl_c(signum: int, frame: Any) -> None:
     """SIGTERM handler: stop as Ctrl-C does (asyncio's SIGINT handler cancels the bot's
     task, which closes it). A process started with SIGINT ignored (``herdbot run &`` from
-    a script) has no such handler, so the stop is raised here directly."""
+    a script) has no such handler, so the stop is a KeyboardInterrupt raised by a callback
+    of the bot's event loop: raised here directly, it would land in whichever task runs
+    when the signal arrives (an aiohttp write), and that task's exception would be logged
+    as "never retrieved", with a traceback, on the way out."""
     if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
-        raise KeyboardInterrupt
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # not inside the loop (before or after the bot runs)
+            raise KeyboardInterrupt from None
+        loop.call_soon_threadsafe(_interrupt)
+        return
     signal.raise_signal(signal.SIGINT)
+
+
+def _interrupt() -> None:
+    """Stop the event loop as Ctrl-C would (a loop callback: no task gets the exception)."""
+    raise KeyboardInterrupt
 
 
 def _run_bot(settings: Settings) -> int:

@@ -110,3 +110,33 @@ def test_run_explains_an_unreachable_discord_or_a_refused_token(monkeypatch, cap
     lock.release()
     err = capsys.readouterr().err
     assert err.startswith(f"herdbot: {words}") and "Traceback" not in err
+
+
+def test_sigterm_with_sigint_ignored_stops_the_loop_and_no_task_gets_the_interrupt():
+    """``herdbot run &`` from a script (SIGINT ignored), then SIGTERM while one of the
+    bot's tasks runs: the loop stops with KeyboardInterrupt (as Ctrl-C would) and that
+    task is cancelled with the rest. Before, the KeyboardInterrupt was raised in the task
+    itself, which ended holding it: "Task exception was never retrieved" and a traceback
+    on stderr (seen in tests/loopback/test_shutdown.py under load)."""
+    import asyncio
+    import signal
+
+    from bot.cli import _stop_as_ctrl_c
+
+    tasks: list[asyncio.Task[None]] = []
+
+    async def write() -> None:  # the signal arrives while this task runs (an aiohttp write)
+        _stop_as_ctrl_c(signal.SIGTERM, None)
+        await asyncio.sleep(30)
+
+    async def bot() -> None:
+        tasks.append(asyncio.create_task(write()))
+        await asyncio.sleep(30)
+
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            asyncio.run(bot())
+    finally:
+        signal.signal(signal.SIGINT, old)
+    assert tasks[0].cancelled()
