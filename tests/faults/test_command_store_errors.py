@@ -145,7 +145,9 @@ async def test_a_refused_command_in_a_dm_claims_no_change_to_the_members_games(
         original = Store.set_member_prefs
 
         async def set_member_prefs(self: Store, user_id: int, **fields: Any) -> None:
-            await self.update_game(1, options={**(await self.get_game(1)).options, "x": 1})
+            game = await self.get_game(1)
+            assert game is not None
+            await self.update_game(1, options={**game.options, "x": 1})
             disk["full"] = True
             await original(self, user_id, **fields)  # refused
         monkeypatch.setattr(Store, "set_member_prefs", set_member_prefs)
