@@ -120,7 +120,9 @@ class Settings(BaseSettings):
     def _local_only(cls, value: str | None) -> str | None:
         if value is None:
             return None
-        parts = urlsplit(value)
+        if any(ch.isspace() or not ch.isprintable() for ch in value):
+            raise ValueError("a URL has no spaces or control characters")
+        parts = urlsplit(value)  # .port raises ValueError for a port out of range
         if parts.scheme != "http" or parts.hostname not in LOOPBACK_HOSTS or not parts.port:
             raise ValueError("not a loopback URL")
         return value.rstrip("/")

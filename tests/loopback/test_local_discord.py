@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from bot.sandbox.demo import NAMES, play_game
 from bot.sandbox.loopback import LocalDiscord, ProcessView
 from tests.support.botproc import bot_process, log_text
@@ -83,17 +85,24 @@ async def test_a_wrong_token_is_refused_like_discord_does(tmp_path):
         await hub.stop()
 
 
-def test_the_api_url_setting_takes_loopback_addresses_only(tmp_path, monkeypatch, capsys):
-    """A URL naming another host stops herdbot with one line (a token is never sent to a
-    host by mistake); exit status 2."""
+@pytest.mark.parametrize("url", [
+    "http://example.com:80/api/v10",
+    # a line break passed urlsplit and crashed discord.py's first request with a traceback
+    "http://127.0.0.1:8080/api/v10\nX",
+    "http://127.0.0.1:99999/api/v10",  # no such port: urlsplit's .port raises
+    "http://127.0.0.1:8080/api v10",
+], ids=["other-host", "line-break", "port-out-of-range", "space"])
+def test_the_api_url_setting_takes_loopback_addresses_only(url, tmp_path, monkeypatch, capsys):
+    """A URL naming another host, or no usable URL, stops herdbot with one line (a token is
+    never sent to a host by mistake); exit status 2."""
     from bot.cli import main
 
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("DISCORD_TOKEN", "local-token")
-    monkeypatch.setenv("HERDBOT_DISCORD_API_URL", "http://example.com:80/api/v10")
+    monkeypatch.setenv("HERDBOT_DISCORD_API_URL", url)
     assert main(["run"]) == 2
     assert capsys.readouterr().err == (
-        "herdbot: HERDBOT_DISCORD_API_URL='http://example.com:80/api/v10' is not allowed; use "
+        f"herdbot: HERDBOT_DISCORD_API_URL={url!r} is not allowed; use "
         "a local Discord's URL http://127.0.0.1:PORT/api/v10 (development only), or nothing "
         "(set in the environment or .env).\n")
 
