@@ -789,17 +789,32 @@ class GameService:
         nothing). Every open lobby gets its expiry timer if it has none. Only the games of
         servers this process serves (:attr:`serves`) are looked at, and the games of any
         server whose change this process failed to show (:meth:`start_catch_up` with a
-        game id: a DM click reaches shard 0 whatever the game's server). A game is caught
+        game id: a DM click reaches shard 0 whatever the game's server; one noted while
+        the pass runs is caught up before it ends). A game is caught
         up under :meth:`Store.catching_up`, so two processes never post its table twice.
 
         A game whose saved data does not validate is quarantined (logged once) and skipped;
         a database error ends the pass (its supervisor runs it again after a backoff).
         """
+        checked = await self._catch_up_games(everything=True)
+        while self._behind:  # a game noted behind after this pass had listed its games
+            checked += await self._catch_up_games(everything=False)
+        for lobby in await self.store.games_with_status("lobby"):
+            if self.serves(lobby.guild_id) and await self.store.timer(lobby.id, "lobby") is None:
+                due = lobby.options.get("expires_at", lobby.created_at + LOBBY_EXPIRES_S)
+                await self.timers.schedule(lobby.id, "lobby", "expire", float(due))
+        self.note_unreadable()
+        return checked
+
+    async def _catch_up_games(self, *, everything: bool) -> int:
+        """One catch-up pass (see :meth:`reconcile_timers`) over the games noted behind
+        and, with ``everything``, every active or behind game this process serves; returns
+        the active games checked."""
         checked = 0
         behind = set(self._behind)
         records = [r for r in [*await self.store.games_with_status("active"),
                                *await self.store.finished_games_behind()]
-                   if self.serves(r.guild_id) or r.id in behind]
+                   if (everything and self.serves(r.guild_id)) or r.id in behind]
         self.note_unreadable()
         for record in records:
             update: Update | None = None
@@ -814,11 +829,6 @@ class GameService:
                 if update is not None:
                     await self.publish(update)
         self._behind -= behind
-        for lobby in await self.store.games_with_status("lobby"):
-            if self.serves(lobby.guild_id) and await self.store.timer(lobby.id, "lobby") is None:
-                due = lobby.options.get("expires_at", lobby.created_at + LOBBY_EXPIRES_S)
-                await self.timers.schedule(lobby.id, "lobby", "expire", float(due))
-        self.note_unreadable()
         return checked
 
     #: The name of the supervised catch-up job (:meth:`start_catch_up`).

@@ -335,3 +335,41 @@ async def test_two_processes_catching_up_one_game_at_once_post_its_table_once(
     assert new[0].embeds[0]["footer"]["text"] == "Move 1"
     record = await sb1.bot.store.get_game(1)
     assert (record.table_version, record.table_message_id) == (1, new[0].id)
+
+
+async def test_a_game_noted_behind_while_a_catch_up_runs_is_caught_up_by_that_run(
+        sharded_world, west_shards):
+    """Game 1 (shard 1's guild) missed its table. Shard 0 is running a catch-up pass that
+    has already listed its games when it is told game 1 is behind (a DM click it failed
+    to show): the running pass is returned as is, and catches game 1 up before it ends
+    (it used to wait for the next catch-up, which might never come)."""
+    world = sharded_world
+    west, sb0, sb1 = west_shards
+    ana, bo = world.member("Ana"), world.member("Bo")
+    lobby = await start_tiny(world, west)
+    thread = lobby.thread
+    world.faults.fail("POST", r"^/webhooks/\d+/[^/]+$", 403, code=50013,
+                      message="Missing Permissions")
+    await ana.click(thread.last_message, "Add 2")
+    count = len(thread.all_messages)
+    store = sb0.bot.service.store
+    listed, go_on = asyncio.Event(), asyncio.Event()
+    original = store.finished_games_behind
+
+    async def slow_list() -> Any:
+        games = await original()
+        listed.set()
+        await go_on.wait()
+        return games
+    store.finished_games_behind = slow_list  # type: ignore[method-assign]
+    running = sb0.bot.service.start_catch_up()
+    await listed.wait()
+    assert sb0.bot.service.start_catch_up(1) is running
+    store.finished_games_behind = original  # type: ignore[method-assign]
+    go_on.set()
+    await running
+    await world.settle()
+    new = posted(thread, count)
+    assert [m.content for m in new] == [bo.mention]
+    assert new[0].embeds[0]["footer"]["text"] == "Move 1"
+    assert sb0.bot.service._behind == set()
