@@ -3,6 +3,7 @@ of decision goes through them, and a decision is deterministic for a seed."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Callable
 from typing import Any
@@ -85,7 +86,7 @@ def test_pacapaca_hard_ignores_deck_pile_and_drawn_cards() -> None:
     theirs = [i for i, p in enumerate(state.pile) if p.by != seat]
     i = theirs[0]
     # a hidden pile card of the opponent trades places with the deck's top card
-    other.pile[i] = PileCard(card=state.deck[-1], by=state.pile[i].by)
+    other.pile[i] = dataclasses.replace(state.pile[i], card=state.deck[-1])
     other.deck = [*state.deck[:-1], state.pile[i].card]
     other.deck.reverse()
     assert other.deck != state.deck and other.pile != state.pile
@@ -319,7 +320,7 @@ def _hidden_swapped(state: PacapacaState, seat: str) -> PacapacaState:
     kinds = kind_table()
     out = next(c for c in catalog().neck_deck
                if c not in used and kinds[c] != kinds[state.pile[i].card])
-    other.pile[i] = PileCard(card=out, by=state.pile[i].by)
+    other.pile[i] = dataclasses.replace(state.pile[i], card=out)
     assert other.pile != state.pile
     return other
 
@@ -436,3 +437,65 @@ def test_pacapaca_samples_put_likely_discards_on_the_pile(monkeypatch: Any) -> N
     monkeypatch.setattr(pacapaca_hard, "INFER_DISCARDS", False)
     uniform = pile_kinds()
     assert (uniform["mud"], uniform["ribbon_right"]) == (45, 30)
+
+
+def test_pacapaca_keep_weights_rule_out_what_normal_would_have_kept() -> None:
+    # s1 wore a bow's left loop and added the second right loop (id 25) with the deck at
+    # 11: every kind is worth less to it than that, so its discard can be anything but
+    # the first right loop (id 24), which Normal would have kept instead (same worth,
+    # lower id).
+    kinds = {k.kind: k for k in catalog().kinds}
+    left0, right0 = kinds["ribbon_left"].first_id, kinds["ribbon_right"].first_id
+    view = SPECS["pacapaca"].engine.view(_one_discard_state(), "s0")
+    entry = view.discards[0].model_copy(update={"kept": right0 + 1, "deck_size": 11,
+                                                "before": [[], [left0]]})
+    w = pacapaca_hard.keep_weights(view, entry)
+    assert w is not None and len(w) == 60
+    assert w[right0] == pacapaca_hard.KEEP_FLOOR
+    # (the kept card itself is on the neck, never in a sample's hidden cards)
+    assert [c for c, x in w.items() if x != 1.0] == [right0, right0 + 1]
+    # it added a mud instead (the sixth): any other kind, or one of the first five muds,
+    # would have been kept, so only the last six muds stay likely
+    mud = kinds["mud"].first_id
+    entry = entry.model_copy(update={"kept": mud + 5})
+    w = pacapaca_hard.keep_weights(view, entry)
+    assert w is not None
+    likely = sorted({kind_table()[c] for c, x in w.items() if x == 1.0})
+    assert likely == ["mud"]
+    assert [c for c, x in w.items() if x == 1.0 and kind_table()[c] == "mud"] == list(
+        range(mud + 6, mud + 12))
+    # no recorded moment (a state stored before moments existed): no weights
+    assert pacapaca_hard.keep_weights(view, view.discards[0].model_copy(
+        update={"kept": None})) is None
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_pacapaca_inference_never_rules_out_what_normal_seats_did(players: int) -> None:
+    """In seeded games of Normal seats, at every turn of s0 with others' cards on the
+    pile: each of those cards weighs 1 by the card kept with it, and every draw the
+    others chose over the pile holds for the real pile (Normal is what both model)."""
+    engine = SPECS["pacapaca"].engine
+    normal = SPECS["pacapaca"].policy
+    assert normal is not None
+    weighed = checked = 0
+    for seed in (1, 2, 3):
+        seats = [f"s{i}" for i in range(players)]
+        state = engine.new_game(seats, seed=seed)
+        rand = random.Random(seed)
+        while engine.result(state) is None:
+            seat = next(s for s in engine.pending(state).seats
+                        if engine.legal_actions(state, s))
+            legal = engine.legal_actions(state, seat)
+            view = engine.view(state, seat)
+            if seat == "s0" and state.phase == "turn" and any(p.by != "s0" for p in state.pile):
+                sample = pacapaca_hard.Determinizer(view)
+                theirs = [p.card for p in state.pile if p.by != "s0"]
+                assert sample.by == [p.by for p in state.pile if p.by != "s0"]
+                for weights, card in zip(sample.card_weights, theirs, strict=True):
+                    assert weights is not None and weights[card] == 1.0
+                    weighed += 1
+                for check in sample.checks:
+                    assert check.holds(theirs)
+                    checked += 1
+            engine.play(state, seat, normal(view, legal, rand))
+    assert weighed > 20 and checked > 5
