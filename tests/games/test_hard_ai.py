@@ -499,3 +499,65 @@ def test_pacapaca_inference_never_rules_out_what_normal_seats_did(players: int) 
                     checked += 1
             engine.play(state, seat, normal(view, legal, rand))
     assert weighed > 20 and checked > 5
+
+
+def test_pacapaca_hard_searches_deals_that_leave_the_final_pile_to_the_next_seat() -> None:
+    # 2 players, seed 8, turn 14: the deck is empty and s1 must take the pile (2 cards,
+    # one of them s0's) unless it makes a deal. Deals that gain s1 nothing are searched
+    # then (a Normal s0 accepts them), and only then.
+    state, seat, legal = _advance(
+        "pacapaca", 8, 2,
+        lambda s, seat, legal: s.phase == "turn" and s.final_turns_left is not None
+        and not s.deck and bool(s.pile) and any(a.type == "negotiate" for a in legal))
+    assert (seat, state.turn_number, len(state.pile)) == ("s1", 14, 2)
+    engine = SPECS["pacapaca"].engine
+    view = engine.view(state, seat)
+    dodges = pacapaca_hard._plans(view, seat, ["s0"], True)
+    assert dodges == [pacapaca_hard.Plan("s0", (38, 50), ()),
+                      pacapaca_hard.Plan("s0", (), (44,))]
+    assert all(pacapaca_hard.normal_accepts(view, seat, "s0", p.give, p.get) for p in dodges)
+    # the deals that gain s1 something rank lower (Normal's measure): giving up cards
+    # costs s1 less than what it must give s0 for them
+    assert pacapaca_hard.offers(view, seat, "s0")[0][0] < -2.5
+    main = view.model_copy(update={"final_round": False, "final_turns_left": None})
+    assert pacapaca_hard._plans(main, seat, ["s0"], True) == []
+    other = _hidden_swapped(state, seat)
+    _same_choice("pacapaca", pacapaca_hard.hard_policy, state, other, seat)
+
+
+def test_pacapaca_hard_counters_a_deal_with_one_its_normal_partner_accepts() -> None:
+    # 4 players, seed 1, turn 21: s1 opened with s0 and offers its 37 for s0's 26; the
+    # Hard s0 asks for 33 as well, which a Normal s1 still accepts (it gains more than a
+    # third of what s0 gains), and the cards change alpacas.
+    def offered(s: Any, seat: str, legal: list[Any]) -> bool:
+        n = s.negotiation
+        return (seat == "s0" and s.phase == "negotiation" and n is not None
+                and n.partner == "s0" and bool(n.active_gives or n.partner_gives))
+
+    state, seat, legal = _advance("pacapaca", 1, 4, offered)
+    assert isinstance(state, PacapacaState) and state.negotiation is not None
+    assert (state.turn_number, state.seats[state.active]) == (21, "s1")
+    assert (state.negotiation.active_gives, state.negotiation.partner_gives) == ([37], [26])
+    engine = SPECS["pacapaca"].engine
+    other = _hidden_swapped(state, seat)
+    view = engine.view(state, seat)
+    assert view == engine.view(other, seat) and legal == engine.legal_actions(other, seat)
+    picks = [pacapaca_hard.hard_policy(v, legal, random.Random(11))
+             for v in (view, engine.view(other, seat))]
+    pick = picks[0]
+    assert picks[1] == pick == Propose(give=[26], get=[33, 37])
+    space = engine.deal_space(state, seat)
+    assert space is not None and pick in space
+    assert pacapaca_hard.normal_accepts(view, seat, "s1", [26], [33, 37])
+    engine.play(state, seat, pick)
+    mine = pacapaca_hard.hard_policy(engine.view(state, seat),
+                                     engine.legal_actions(state, seat), random.Random(1))
+    assert mine == Accept(version=2)
+    engine.play(state, seat, mine)
+    normal = SPECS["pacapaca"].policy
+    assert normal is not None
+    answer = normal(engine.view(state, "s1"), engine.legal_actions(state, "s1"),
+                    random.Random(1))
+    assert answer == Accept(version=2)
+    engine.play(state, "s1", answer)
+    assert {33, 37} <= set(state.alpacas["s0"].neck) and 26 in state.alpacas["s1"].neck
