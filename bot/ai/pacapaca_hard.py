@@ -25,7 +25,8 @@ public cards only) as whole plans (:class:`Plan`: open, propose, accept), when t
 Normal's draw / pile estimate by :data:`PLAN_EDGE`, and in the final round any deal a
 Normal partner accepts, which leaves the pile to the next seat (:data:`DODGE_PILE`); in
 playouts the other seats draw or take the pile by the Normal rule (:func:`normal_turn`).
-The search plays every candidate on the same samples (paired rounds) for 8 decisions (16
+The search plays every candidate on the same samples (paired rounds; 60 playouts, 120 at 2
+players, :data:`ITERATIONS_FACTOR_BY_PLAYERS`) for 8 decisions (16
 at 3-4 players, :data:`DEPTH_BY_PLAYERS`) and compares the Normal heuristic's projected points then; the Normal
 heuristic's choice wins ties. (Playouts to the end of the game, and keeping Normal's
 choice unless beaten by a margin, did worse in 100-game trials: see bench/README.md.)
@@ -73,10 +74,21 @@ BUDGET = Budget(iterations=60, depth=8, paired=True)
 DEPTH_BY_PLAYERS = {3: 16, 4: 16}
 
 
+#: ``BUDGET.iterations`` is multiplied by this for the player count (default 1): 2-player
+#: decisions cost least (p99 77 ms with 60 playouts), and 120 did 300.5/500 against
+#: 297.5/500 on seeds 1-500.
+ITERATIONS_FACTOR_BY_PLAYERS = {2: 2}
+
+
 def _budget(view: PacapacaView) -> Budget:
-    """:data:`BUDGET`, its depth from :data:`DEPTH_BY_PLAYERS` for the player count."""
-    depth = DEPTH_BY_PLAYERS.get(len(view.seats))
-    return BUDGET if depth is None else replace(BUDGET, depth=depth)
+    """:data:`BUDGET`, its depth from :data:`DEPTH_BY_PLAYERS` and its playouts times
+    :data:`ITERATIONS_FACTOR_BY_PLAYERS` for the player count."""
+    n = len(view.seats)
+    depth = DEPTH_BY_PLAYERS.get(n, BUDGET.depth)
+    iterations = BUDGET.iterations * ITERATIONS_FACTOR_BY_PLAYERS.get(n, 1)
+    if (depth, iterations) == (BUDGET.depth, BUDGET.iterations):
+        return BUDGET
+    return replace(BUDGET, depth=depth, iterations=iterations)
 
 #: A margin of this many projected points is worth tanh(1) of a win.
 MARGIN_SCALE = 5.0
