@@ -5,11 +5,15 @@ always is; the random extra cards are not shown), the deck order, the face-down 
 (except the viewer's own discards still in it) and another player's two drawn cards.
 :func:`determinize` (:class:`Determinizer`) picks the hidden cards (every unseen primary
 card, the rest drawn at random from the unseen extra cards so the counts of the view add
-up) and deals them into the deck, the others' part of the pile and the drawn cards: the
-others' pile cards are drawn weighted by how likely their seat was to throw that kind
-away (:func:`discard_weights`: a Normal seat keeps the better of its two cards, so the pile
-holds what was worth little to the seats that fed it; 2 players, seeds 1-100: 58.0 wins
-against 48.5 with the cards dealt uniformly), the rest at random. Playouts use
+up) and deals them into the deck, the others' part of the pile and the drawn cards: each
+of the others' pile cards is drawn weighted by what the view shows of the moment it was
+put there (``view.discards``: who, the card they added with it, the table then;
+:func:`keep_weights`: a Normal seat keeps the drawn card worth more to it, so its discard
+was worth less than the card it kept), and a sample whose pile contradicts a draw another
+seat chose over taking the pile is dealt again (:class:`DrawCheck`, up to
+:data:`DRAW_TRIES` times); a pile card with no recorded moment is weighted by how likely
+its seat was to throw that kind away now (:func:`discard_weights`); the rest at random.
+Playouts use
 :func:`rollout` (cheap rules on the sampled state; the Normal heuristic for the rare
 negotiation steps, through the sampled state's view) and :func:`evaluate` (the Normal
 heuristic's projected points, margin against the best opponent).
@@ -18,9 +22,11 @@ Every decision is searched: draw / take the pile, which drawn card to keep, and 
 negotiation accept, decline, give up and the proposal the Normal heuristic would make. On
 its turn the seat also searches deals a Normal partner accepts (:func:`offers`, from the
 public cards only) as whole plans (:class:`Plan`: open, propose, accept), when they beat
-Normal's draw / pile estimate by :data:`PLAN_EDGE`; in playouts the other seats draw or
-take the pile by the Normal rule (:func:`normal_turn`).
-The search plays every candidate on the same samples (paired rounds) for 8 decisions (16
+Normal's draw / pile estimate by :data:`PLAN_EDGE`, and in the final round any deal a
+Normal partner accepts, which leaves the pile to the next seat (:data:`DODGE_PILE`); in
+playouts the other seats draw or take the pile by the Normal rule (:func:`normal_turn`).
+The search plays every candidate on the same samples (paired rounds; 60 playouts, 120 at 2
+players, :data:`ITERATIONS_FACTOR_BY_PLAYERS`) for 8 decisions (16
 at 3-4 players, :data:`DEPTH_BY_PLAYERS`) and compares the Normal heuristic's projected points then; the Normal
 heuristic's choice wins ties. (Playouts to the end of the game, and keeping Normal's
 choice unless beaten by a margin, did worse in 100-game trials: see bench/README.md.)
@@ -45,6 +51,7 @@ from bot.games.pacapaca.engine import PacapacaEngine
 from bot.games.pacapaca.models import (
     Accept,
     Alpaca,
+    DiscardView,
     Draw2,
     Keep,
     Negotiation,
@@ -67,10 +74,21 @@ BUDGET = Budget(iterations=60, depth=8, paired=True)
 DEPTH_BY_PLAYERS = {3: 16, 4: 16}
 
 
+#: ``BUDGET.iterations`` is multiplied by this for the player count (default 1): 2-player
+#: decisions cost least (p99 77 ms with 60 playouts), and 120 did 300.5/500 against
+#: 297.5/500 on seeds 1-500.
+ITERATIONS_FACTOR_BY_PLAYERS = {2: 2}
+
+
 def _budget(view: PacapacaView) -> Budget:
-    """:data:`BUDGET`, its depth from :data:`DEPTH_BY_PLAYERS` for the player count."""
-    depth = DEPTH_BY_PLAYERS.get(len(view.seats))
-    return BUDGET if depth is None else replace(BUDGET, depth=depth)
+    """:data:`BUDGET`, its depth from :data:`DEPTH_BY_PLAYERS` and its playouts times
+    :data:`ITERATIONS_FACTOR_BY_PLAYERS` for the player count."""
+    n = len(view.seats)
+    depth = DEPTH_BY_PLAYERS.get(n, BUDGET.depth)
+    iterations = BUDGET.iterations * ITERATIONS_FACTOR_BY_PLAYERS.get(n, 1)
+    if (depth, iterations) == (BUDGET.depth, BUDGET.iterations):
+        return BUDGET
+    return replace(BUDGET, depth=depth, iterations=iterations)
 
 #: A margin of this many projected points is worth tanh(1) of a win.
 MARGIN_SCALE = 5.0
@@ -148,6 +166,108 @@ def discard_weights(view: PacapacaView, seat: str) -> dict[str, float]:
     return out
 
 
+#: Weight of a card that a Normal seat would have kept instead of the card it did keep
+#: (:func:`keep_weights`): not ruled out, since the seat may not play the Normal rule.
+KEEP_FLOOR = 0.02
+#: Weigh the others' pile cards by the card kept with each (:func:`keep_weights`);
+#: ``False``: by :func:`discard_weights` only (tuning only).
+INFER_KEEPS = True
+
+
+def keep_weights(view: PacapacaView, entry: DiscardView) -> dict[int, float] | None:
+    """Card id -> how likely ``entry``'s face-down card is that card, from the public
+    moment of the discard: its player drew two cards, added ``entry.kept`` and put the
+    other on the pile. A Normal seat keeps the card worth more to its alpaca as the table
+    stood then (``bot.ai.pacapaca._keep``: projected points, the lower id on a tie), so a
+    card worth less than the kept one weighs 1, one worth more :data:`KEEP_FLOOR`.
+    ``None`` when the moment was not recorded. Reads only public parts of ``view``."""
+    if entry.kept is None or not entry.before:
+        return None
+    seats = view.seats
+    i = seats.index(entry.by)
+    mine = tuple(entry.before[i])
+    others = tuple(sorted(_length(tuple(sorted(a))) for j, a in enumerate(entry.before)
+                          if j != i))
+    hope = _hope_n(entry.deck_size, len(seats))
+    kept = entry.kept
+    v_kept = _value(tuple(sorted((*mine, kept))), others, hope)
+    by_kind = {k: _value(tuple(sorted((*mine, first))), others, hope)
+               for k, _, first, _ in _KINDS}
+    kt = _KIND_OF
+    out: dict[int, float] = {}
+    for c in kt:
+        v = by_kind[kt[c]]
+        out[c] = 1.0 if v < v_kept or (v == v_kept and c > kept) else KEEP_FLOOR
+    return out
+
+
+#: Samples tried per determinization for one whose pile agrees with every draw the
+#: other seats chose over taking the pile (:class:`DrawCheck`); the last is kept if none.
+DRAW_TRIES = 6
+#: Check the others' draws against the pile (:class:`DrawCheck`); ``False``: tuning only.
+INFER_DRAWS = True
+
+
+class DrawCheck:
+    """What one other seat's draw says about its own cards in the pile: at the public
+    moment of a pile card it put there (``entries[j]``), it drew instead of taking the
+    pile, which then held ``entries[:j]``. A Normal seat (``bot.ai.pacapaca._turn``)
+    draws when ``draw_value`` is at least ``pile_value``, and the latter counts its own
+    face-down cards at their worth to it, so a sample that makes its own discards then
+    worth more than drawing is unlikely. Built from public parts of a view only."""
+
+    def __init__(self, view: PacapacaView, entries: Sequence[DiscardView], j: int,
+                 slots: Sequence[int]) -> None:
+        e = entries[j]
+        i = view.seats.index(e.by)
+        self.slots = tuple(slots)  # indexes into the others' pile cards: the seat's own
+        self.unknown = j - len(self.slots)
+        self.mine = tuple(sorted(e.before[i]))
+        self.others = tuple(sorted(_length(tuple(sorted(a))) for k, a in enumerate(e.before)
+                                   if k != i))
+        self.hope = _hope_n(e.deck_size + 2, len(view.seats))
+        self.gains = _kind_gains(self.mine, self.others, self.hope)
+        seen = Counter(_KIND_OF[c] for a in e.before for c in a)
+        self.base = [n - seen[k] if view.babies or not baby else 0
+                     for k, n, _, baby in _KINDS]
+        self.cache: dict[tuple[int, ...], bool] = {}
+
+    def holds(self, theirs: Sequence[int]) -> bool:
+        """True when drawing was worth at least taking the pile to the seat, its own
+        pile cards being ``theirs[slots]`` (cached by their ids)."""
+        own = tuple(sorted(theirs[k] for k in self.slots))
+        hit = self.cache.get(own)
+        if hit is None:
+            hit = self.cache[own] = self._holds(own)
+        return hit
+
+    def _holds(self, own: tuple[int, ...]) -> bool:
+        w = list(self.base)
+        index = _KIND_INDEX
+        for c in own:
+            w[index[_KIND_OF[c]]] -= 1
+        g = self.gains
+        kinds = [k for k, x in enumerate(w) if x > 0]
+        total = sum(w[k] for k in kinds)
+        draw = 0.0
+        if total == 1:
+            draw = g[kinds[0]]
+        elif total:
+            for a in kinds:
+                for b in kinds:
+                    pb = w[b] - (a == b)
+                    if pb > 0:
+                        draw += w[a] * pb * max(g[a], g[b])
+            draw /= total * (total - 1)
+        pile = 0.0
+        if own:
+            pile = (_value(tuple(sorted((*self.mine, *own))), self.others, self.hope)
+                    - _value(self.mine, self.others, self.hope))
+        if self.unknown and total:
+            pile += self.unknown * sum(w[k] * g[k] for k in kinds) / total * 0.9
+        return draw >= pile - 1e-9
+
+
 class Determinizer:
     """Samples full states consistent with ``view`` (module docstring); the weights of
     the others' discards (:func:`discard_weights`) are worked out once per view. Reads
@@ -167,37 +287,83 @@ class Determinizer:
         self.extra = [c for c in (_REST + _BABIES if view.babies else _REST) if c not in seen]
         self.others = [s for s in view.seats if s != me] or list(view.seats)
         self.slots = view.pile_size - len(view.my_discards)
-        self.by = [self.others[i % len(self.others)] for i in range(self.slots)]
+        entries = view.discards if len(view.discards) == view.pile_size else None
+        if entries is not None:
+            theirs = [e for e in entries if e.by != me]
+            self.by = [e.by for e in theirs]
+            self.order = [e.by != me for e in entries]
+            self.moments = [PileCard(card=0, by=e.by, kept=e.kept, deck=e.deck_size,
+                                     alpacas=tuple(tuple(a) for a in e.before))
+                            for e in entries]
+        else:  # no public moments: the others' cards spread over the other seats
+            theirs = []
+            self.by = [self.others[i % len(self.others)] for i in range(self.slots)]
+            self.order = []
+            self.moments = []
+        self.checks: list[DrawCheck] = []
+        if entries is not None and INFER_DRAWS:
+            slot_of: dict[int, int] = {}
+            for j, e in enumerate(entries):
+                if e.by != me:
+                    slot_of[j] = len(slot_of)
+            for j, e in enumerate(entries):
+                if e.by != me and j and e.before:
+                    own = [slot_of[i] for i in range(j) if entries[i].by == e.by]
+                    self.checks.append(DrawCheck(view, entries, j, own))
         self.weights: dict[str, dict[str, float]] = {}
-        if INFER_DISCARDS and self.slots:
-            for seat in set(self.by):
-                self.weights[seat] = discard_weights(view, seat)
+        self.card_weights: list[dict[int, float] | None] = [None] * len(self.by)
+        if self.slots:
+            if INFER_KEEPS:
+                self.card_weights = [keep_weights(view, e) for e in theirs] or self.card_weights
+            if INFER_DISCARDS:
+                for seat, w in zip(self.by, self.card_weights, strict=True):
+                    if w is None and seat not in self.weights:
+                        self.weights[seat] = discard_weights(view, seat)
 
     def __call__(self, rng: random.Random) -> PacapacaState:
         """One sample (the state of ``rng`` decides it)."""
-        view = self.view
-        me = view.viewer
+        for _ in range(DRAW_TRIES if self.checks else 1):
+            hidden, theirs = self._deal(rng)
+            if all(check.holds(theirs) for check in self.checks):
+                break
+        return self._state(rng, hidden, theirs)
+
+    def _deal(self, rng: random.Random) -> tuple[list[int], list[int]]:
+        """The hidden cards but the others' pile cards, and those (in pile order)."""
         hidden = list(self.primary)
         need = max(0, self.hidden_n - len(hidden))
         hidden += rng.sample(self.extra, min(need, len(self.extra)))
         rng.shuffle(hidden)
         theirs: list[int] = []
-        if self.weights:
-            kt = _KIND_OF
-            for seat in self.by:
+        kt = _KIND_OF
+        for seat, cw in zip(self.by, self.card_weights, strict=True):
+            if cw is not None:
+                weights = [cw[c] for c in hidden]
+            elif seat in self.weights:
                 w = self.weights[seat]
-                pick = rng.choices(range(len(hidden)),
-                                   weights=[w.get(kt[c], DISCARD_FLOOR) for c in hidden])[0]
-                theirs.append(hidden.pop(pick))
-        else:
-            theirs = hidden[len(hidden) - self.slots:] if self.slots else []
-            del hidden[len(hidden) - len(theirs):]
+                weights = [w.get(kt[c], DISCARD_FLOOR) for c in hidden]
+            else:
+                theirs.append(hidden.pop())
+                continue
+            pick = rng.choices(range(len(hidden)), weights=weights)[0]
+            theirs.append(hidden.pop(pick))
+        return hidden, theirs
+
+    def _state(self, rng: random.Random, hidden: list[int], theirs: list[int]
+               ) -> PacapacaState:
+        view = self.view
+        me = view.viewer
         deck = hidden[: view.deck_size]
         rest = hidden[view.deck_size:]
         drawn = list(view.drawn) if view.drawn else rest[: self.others_drawn]
-        pile = [PileCard(card=c, by=me or self.others[0]) for c in view.my_discards]
-        pile += [PileCard(card=c, by=b) for c, b in zip(theirs, self.by, strict=False)]
-        rng.shuffle(pile)
+        if self.moments:
+            mine_it, theirs_it = iter(view.my_discards), iter(theirs)
+            pile = [replace(m, card=next(theirs_it) if other else next(mine_it))
+                    for m, other in zip(self.moments, self.order, strict=True)]
+        else:
+            pile = [PileCard(card=c, by=me or self.others[0]) for c in view.my_discards]
+            pile += [PileCard(card=c, by=b) for c, b in zip(theirs, self.by, strict=False)]
+            rng.shuffle(pile)
         neg = None
         if view.negotiation is not None:
             n = view.negotiation
@@ -307,6 +473,13 @@ GAME = SearchGame(rollout, evaluate)
 MODEL_OTHERS = True
 
 
+#: The searching seat's own later turns in a playout also follow the Normal draw-or-pile
+#: rule (:func:`normal_turn`) instead of :func:`rollout`'s cheaper one.
+MODEL_SELF = False
+#: Weight of the final score margin in a finished playout's value (:meth:`_ModelGame.final`).
+FINAL_MARGIN = 0.0
+
+
 class _ModelGame:
     """Playouts for the seat ``me``: its own turns by :func:`rollout`, the other seats'
     turn choices by the Normal heuristic (what a Normal seat does; a Hard seat's pile
@@ -319,9 +492,22 @@ class _ModelGame:
 
     def rollout(self, state: PacapacaState, seat: str, legal: Sequence[Action],
                 rng: random.Random) -> Action:
-        if seat != self.me and state.phase == "turn" and len(legal) > 1:
+        if (seat != self.me or MODEL_SELF) and state.phase == "turn" and len(legal) > 1:
             return normal_turn(state, seat, legal)
         return rollout(state, seat, legal, rng)
+
+    def final(self, state: PacapacaState, me: str) -> float:
+        """A finished playout: the win share (1 alone, 1/k shared, 0 lost), weighted
+        ``1 - FINAL_MARGIN`` plus :data:`FINAL_MARGIN` times the squashed final score
+        margin against the best opponent (a decided game still prefers a better margin)."""
+        res = ENGINE.result(state)
+        assert res is not None
+        share = 1.0 / len(res.winners) if me in res.winners else 0.0
+        if not FINAL_MARGIN:
+            return share
+        best = max(v for s, v in res.scores.items() if s != me)
+        return ((1 - FINAL_MARGIN) * share
+                + FINAL_MARGIN * squash(res.scores[me] - best, MARGIN_SCALE))
 
 
 def _kinds() -> tuple[tuple[str, int, int, bool], ...]:
@@ -331,6 +517,7 @@ def _kinds() -> tuple[tuple[str, int, int, bool], ...]:
 
 _KINDS = _kinds()
 _KIND_OF = kind_table()
+_KIND_INDEX = {k: i for i, (k, *_) in enumerate(_KINDS)}
 
 
 @lru_cache(maxsize=65536)
@@ -406,6 +593,12 @@ PLANS_PER_PARTNER = 2
 #: A deal is searched only when its rank beats drawing / taking the pile by this much
 #: (without it the search traded 2.4 turns a game away at 4 players and won 1.5/30).
 PLAN_EDGE = 1.0
+#: When another seat opens a negotiation with this one, also search counter-proposals
+#: its Normal rule accepts (:func:`offers` with the roles swapped) against its deal
+#: (4 players, seeds 1-200: 75.5 wins against 66.5 without).
+COUNTER_OFFERS = True
+#: In the final round, search deals that leave the pile to the next seat (:func:`_plans`).
+DODGE_PILE = True
 #: Paired rounds at least, whatever the number of candidates (``BUDGET.iterations`` is the
 #: total otherwise).
 MIN_ROUNDS = 10
@@ -448,10 +641,11 @@ def _one_per_kind(cards: Sequence[int]) -> list[int]:
     return list(seen.values())
 
 
-def offers(view: PacapacaView, me: str, partner: str
+def offers(view: PacapacaView, me: str, partner: str, min_gain: float = 0.0
            ) -> list[tuple[float, tuple[int, ...], tuple[int, ...]]]:
     """Deals ``me`` (the active player) could propose to ``partner`` that a Normal
-    partner accepts (:func:`normal_accepts`) and that gain ``me`` something, as
+    partner accepts (:func:`normal_accepts`) and that gain ``me`` more than ``min_gain``
+    projected points (default 0: something; ``-inf``: any deal it accepts), as
     (rank, give, get), best first. The rank is ``me``'s projected gain minus the
     partner's shared among the other players (Normal's measure). Shapes: one card of a
     kind (cards of one kind score alike) moved 1:0, 0:1, 1:1, 2:0, 0:2, 2:1 and 1:2 (from
@@ -471,7 +665,7 @@ def offers(view: PacapacaView, me: str, partner: str
             if not give and not get or len(give) + len(get) > most:
                 continue
             ga, gp = deal_gains(view, me, partner, give, get)
-            if ga <= 0 or gp <= 0 or gp - ga / share <= 0.5:
+            if ga <= min_gain or gp <= 0 or gp - ga / share <= 0.5:
                 continue
             out.append((ga - gp / share, give, get))
     out.sort(key=lambda o: (-o[0], o[1], o[2]))
@@ -481,13 +675,18 @@ def offers(view: PacapacaView, me: str, partner: str
 def _plans(view: PacapacaView, me: str, partners: Sequence[str], open_: bool) -> list[Plan]:
     """The deals worth searching: ranked above what drawing or taking the pile is worth
     to ``me`` (Normal's estimates) by more than :data:`PLAN_EDGE` (a deal ends the turn:
-    it costs the draw)."""
+    it costs the draw). In the final round with cards on the pile (a seat must take it
+    unless it makes a deal, and then the next seat must: RULES.md, Alpaca Pacapaca, End)
+    the best-ranked deals a Normal partner accepts are searched whatever they gain, as
+    ways to leave the pile to the next seat (:data:`DODGE_PILE`)."""
+    dodge = DODGE_PILE and view.final_round and view.deck_size == 0 and view.pile_size > 0
     floor = max(draw_value(view, me), pile_value(view, me) if view.pile_size else -99.0)
     floor += PLAN_EDGE
     ranked = []
     for p in partners:
-        ranked += [(r, p, g, t) for r, g, t in offers(view, me, p)[:PLANS_PER_PARTNER]
-                   if r > floor]
+        ranked += [(r, p, g, t) for r, g, t in
+                   offers(view, me, p, -1e9 if dodge else 0.0)[:PLANS_PER_PARTNER]
+                   if dodge or r > floor]
     ranked.sort(key=lambda o: (-o[0], o[1], o[2], o[3]))
     return [Plan(p, g, t, open_) for _, p, g, t in ranked[:MAX_PLANS]]
 
@@ -566,5 +765,19 @@ def hard_policy(view: PacapacaView, legal: Sequence[Action], rng: random.Random)
             if plans:
                 pick = plans[0] if len(plans) == 1 else _search(view, legal, rng, plans)
                 return Propose(give=list(pick.give), get=list(pick.get))
+    elif view.phase == "negotiation" and neg is not None and neg.partner == me:
+        has_deal = bool(neg.active_gives or neg.partner_gives)
+        if has_deal and neg.proposed_by == me and me not in neg.accepted:
+            return Accept(version=neg.deal_version)
+        if COUNTER_OFFERS and neg.proposals_left > 0:
+            table = (tuple(sorted(neg.partner_gives)), tuple(sorted(neg.active_gives)))
+            counters = [Plan(neg.active, g, t, False)
+                        for _, g, t in offers(view, me, neg.active)[:PLANS_PER_PARTNER]
+                        if (g, t) != table]
+            if counters:
+                pick = _search(view, legal, rng, [*base, *counters])
+                if isinstance(pick, Plan):
+                    return Propose(give=list(pick.give), get=list(pick.get))
+                return cast(Action, pick)
     return ismcts(ENGINE, _game(me), Determinizer(view), me, legal, rng, _budget(view),
                   base)

@@ -38,7 +38,9 @@ class HardGame(Protocol):
         """A cheap policy playing ``seat`` in a sampled state during playouts."""
 
     def evaluate(self, state: Any, me: str) -> float:
-        """How good ``state`` is for ``me``, in [0, 1]."""
+        """How good ``state`` is for ``me``, in [0, 1]. (A game may also give
+        ``final(state, me)``, the value of a finished state in [0, 1]; without it a
+        finished playout is worth :func:`terminal_value`.)"""
 
 
 
@@ -145,6 +147,9 @@ def _playout(engine: Engine[Any, Any], game: HardGame, state: Any, me: str, acti
             break
         play(state, seat, rollout(state, seat, acts, rng))
         steps += 1
+    final = getattr(game, "final", None)  # optional: the game values a finished state
+    if final is not None and result(state) is not None:
+        return float(final(state, me))
     return terminal_value(engine, state, me, game.evaluate)
 
 

@@ -3,6 +3,7 @@ of decision goes through them, and a decision is deterministic for a seed."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Callable
 from typing import Any
@@ -85,7 +86,7 @@ def test_pacapaca_hard_ignores_deck_pile_and_drawn_cards() -> None:
     theirs = [i for i, p in enumerate(state.pile) if p.by != seat]
     i = theirs[0]
     # a hidden pile card of the opponent trades places with the deck's top card
-    other.pile[i] = PileCard(card=state.deck[-1], by=state.pile[i].by)
+    other.pile[i] = dataclasses.replace(state.pile[i], card=state.deck[-1])
     other.deck = [*state.deck[:-1], state.pile[i].card]
     other.deck.reverse()
     assert other.deck != state.deck and other.pile != state.pile
@@ -319,7 +320,7 @@ def _hidden_swapped(state: PacapacaState, seat: str) -> PacapacaState:
     kinds = kind_table()
     out = next(c for c in catalog().neck_deck
                if c not in used and kinds[c] != kinds[state.pile[i].card])
-    other.pile[i] = PileCard(card=out, by=state.pile[i].by)
+    other.pile[i] = dataclasses.replace(state.pile[i], card=out)
     assert other.pile != state.pile
     return other
 
@@ -436,3 +437,127 @@ def test_pacapaca_samples_put_likely_discards_on_the_pile(monkeypatch: Any) -> N
     monkeypatch.setattr(pacapaca_hard, "INFER_DISCARDS", False)
     uniform = pile_kinds()
     assert (uniform["mud"], uniform["ribbon_right"]) == (45, 30)
+
+
+def test_pacapaca_keep_weights_rule_out_what_normal_would_have_kept() -> None:
+    # s1 wore a bow's left loop and added the second right loop (id 25) with the deck at
+    # 11: every kind is worth less to it than that, so its discard can be anything but
+    # the first right loop (id 24), which Normal would have kept instead (same worth,
+    # lower id).
+    kinds = {k.kind: k for k in catalog().kinds}
+    left0, right0 = kinds["ribbon_left"].first_id, kinds["ribbon_right"].first_id
+    view = SPECS["pacapaca"].engine.view(_one_discard_state(), "s0")
+    entry = view.discards[0].model_copy(update={"kept": right0 + 1, "deck_size": 11,
+                                                "before": [[], [left0]]})
+    w = pacapaca_hard.keep_weights(view, entry)
+    assert w is not None and len(w) == 60
+    assert w[right0] == pacapaca_hard.KEEP_FLOOR
+    # (the kept card itself is on the neck, never in a sample's hidden cards)
+    assert [c for c, x in w.items() if x != 1.0] == [right0, right0 + 1]
+    # it added a mud instead (the sixth): any other kind, or one of the first five muds,
+    # would have been kept, so only the last six muds stay likely
+    mud = kinds["mud"].first_id
+    entry = entry.model_copy(update={"kept": mud + 5})
+    w = pacapaca_hard.keep_weights(view, entry)
+    assert w is not None
+    likely = sorted({kind_table()[c] for c, x in w.items() if x == 1.0})
+    assert likely == ["mud"]
+    assert [c for c, x in w.items() if x == 1.0 and kind_table()[c] == "mud"] == list(
+        range(mud + 6, mud + 12))
+    # no recorded moment (a state stored before moments existed): no weights
+    assert pacapaca_hard.keep_weights(view, view.discards[0].model_copy(
+        update={"kept": None})) is None
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_pacapaca_inference_never_rules_out_what_normal_seats_did(players: int) -> None:
+    """In seeded games of Normal seats, at every turn of s0 with others' cards on the
+    pile: each of those cards weighs 1 by the card kept with it, and every draw the
+    others chose over the pile holds for the real pile (Normal is what both model)."""
+    engine = SPECS["pacapaca"].engine
+    normal = SPECS["pacapaca"].policy
+    assert normal is not None
+    weighed = checked = 0
+    for seed in (1, 2, 3):
+        seats = [f"s{i}" for i in range(players)]
+        state = engine.new_game(seats, seed=seed)
+        rand = random.Random(seed)
+        while engine.result(state) is None:
+            seat = next(s for s in engine.pending(state).seats
+                        if engine.legal_actions(state, s))
+            legal = engine.legal_actions(state, seat)
+            view = engine.view(state, seat)
+            if seat == "s0" and state.phase == "turn" and any(p.by != "s0" for p in state.pile):
+                sample = pacapaca_hard.Determinizer(view)
+                theirs = [p.card for p in state.pile if p.by != "s0"]
+                assert sample.by == [p.by for p in state.pile if p.by != "s0"]
+                for weights, card in zip(sample.card_weights, theirs, strict=True):
+                    assert weights is not None and weights[card] == 1.0
+                    weighed += 1
+                for check in sample.checks:
+                    assert check.holds(theirs)
+                    checked += 1
+            engine.play(state, seat, normal(view, legal, rand))
+    assert weighed > 20 and checked > 5
+
+
+def test_pacapaca_hard_searches_deals_that_leave_the_final_pile_to_the_next_seat() -> None:
+    # 2 players, seed 8, turn 14: the deck is empty and s1 must take the pile (2 cards,
+    # one of them s0's) unless it makes a deal. Deals that gain s1 nothing are searched
+    # then (a Normal s0 accepts them), and only then.
+    state, seat, legal = _advance(
+        "pacapaca", 8, 2,
+        lambda s, seat, legal: s.phase == "turn" and s.final_turns_left is not None
+        and not s.deck and bool(s.pile) and any(a.type == "negotiate" for a in legal))
+    assert (seat, state.turn_number, len(state.pile)) == ("s1", 14, 2)
+    engine = SPECS["pacapaca"].engine
+    view = engine.view(state, seat)
+    dodges = pacapaca_hard._plans(view, seat, ["s0"], True)
+    assert dodges == [pacapaca_hard.Plan("s0", (38, 50), ()),
+                      pacapaca_hard.Plan("s0", (), (44,))]
+    assert all(pacapaca_hard.normal_accepts(view, seat, "s0", p.give, p.get) for p in dodges)
+    # the deals that gain s1 something rank lower (Normal's measure): giving up cards
+    # costs s1 less than what it must give s0 for them
+    assert pacapaca_hard.offers(view, seat, "s0")[0][0] < -2.5
+    main = view.model_copy(update={"final_round": False, "final_turns_left": None})
+    assert pacapaca_hard._plans(main, seat, ["s0"], True) == []
+    other = _hidden_swapped(state, seat)
+    _same_choice("pacapaca", pacapaca_hard.hard_policy, state, other, seat)
+
+
+def test_pacapaca_hard_counters_a_deal_with_one_its_normal_partner_accepts() -> None:
+    # 4 players, seed 1, turn 21: s1 opened with s0 and offers its 37 for s0's 26; the
+    # Hard s0 asks for 33 as well, which a Normal s1 still accepts (it gains more than a
+    # third of what s0 gains), and the cards change alpacas.
+    def offered(s: Any, seat: str, legal: list[Any]) -> bool:
+        n = s.negotiation
+        return (seat == "s0" and s.phase == "negotiation" and n is not None
+                and n.partner == "s0" and bool(n.active_gives or n.partner_gives))
+
+    state, seat, legal = _advance("pacapaca", 1, 4, offered)
+    assert isinstance(state, PacapacaState) and state.negotiation is not None
+    assert (state.turn_number, state.seats[state.active]) == (21, "s1")
+    assert (state.negotiation.active_gives, state.negotiation.partner_gives) == ([37], [26])
+    engine = SPECS["pacapaca"].engine
+    other = _hidden_swapped(state, seat)
+    view = engine.view(state, seat)
+    assert view == engine.view(other, seat) and legal == engine.legal_actions(other, seat)
+    picks = [pacapaca_hard.hard_policy(v, legal, random.Random(11))
+             for v in (view, engine.view(other, seat))]
+    pick = picks[0]
+    assert picks[1] == pick == Propose(give=[26], get=[33, 37])
+    space = engine.deal_space(state, seat)
+    assert space is not None and pick in space
+    assert pacapaca_hard.normal_accepts(view, seat, "s1", [26], [33, 37])
+    engine.play(state, seat, pick)
+    mine = pacapaca_hard.hard_policy(engine.view(state, seat),
+                                     engine.legal_actions(state, seat), random.Random(1))
+    assert mine == Accept(version=2)
+    engine.play(state, seat, mine)
+    normal = SPECS["pacapaca"].policy
+    assert normal is not None
+    answer = normal(engine.view(state, "s1"), engine.legal_actions(state, "s1"),
+                    random.Random(1))
+    assert answer == Accept(version=2)
+    engine.play(state, "s1", answer)
+    assert {33, 37} <= set(state.alpacas["s0"].neck) and 26 in state.alpacas["s1"].neck

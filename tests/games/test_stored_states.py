@@ -25,7 +25,12 @@ def test_a_state_stored_by_the_pydantic_engines_loads_and_plays_on(key):
     text = (FIXTURES / f"{key}-before-plain-state.json").read_text()
     engine = SPECS[key].engine
     state = engine.load_state(text)
-    assert json.loads(state.model_dump_json()) == json.loads(text)
+    expected = json.loads(text)
+    if key == "pacapaca":  # pile cards stored before their public moment was recorded
+        assert len(expected["pile"]) == 2
+        for card in expected["pile"]:
+            card.update(kept=None, deck=0, alpacas=[])
+    assert json.loads(state.model_dump_json()) == expected
     assert engine.load_state(state.model_dump_json()) == state
     pending = engine.pending(state)
     seat = next(s for s in pending.seats if engine.legal_actions(state, s))

@@ -41,6 +41,7 @@ from bot.games.pacapaca.models import (
     AlpacaView,
     DealSpace,
     Decline,
+    DiscardView,
     Draw2,
     FinalAlpaca,
     FinalView,
@@ -59,13 +60,6 @@ from bot.games.pacapaca.models import (
     TakePile,
 )
 from bot.games.pacapaca.scoring import SeatScore, score_all
-
-
-@lru_cache(maxsize=4096)
-def _pile_card(card: int, by: str) -> PileCard:
-    """The face-down discard ``card`` put there by ``by``, shared by every state (pile
-    cards are never changed in place)."""
-    return PileCard(card=card, by=by)
 
 
 class _Tables(NamedTuple):
@@ -557,9 +551,14 @@ class PacapacaEngine(Engine[PacapacaState, PacapacaOptions]):
             self._draw(s, active, ev)
         elif type(action) is Keep:
             other = [c for c in s.drawn if c != action.card]
+            if other:
+                alpacas = s.alpacas
+                moment = tuple([(*alpacas[p].neck, *alpacas[p].babies) for p in s.seats])
+                deck = len(s.deck)
+                for c in other:
+                    s.pile.append(PileCard(card=c, by=active, kept=action.card, deck=deck,
+                                           alpacas=moment))
             self._add(s, active, [action.card])
-            for c in other:
-                s.pile.append(_pile_card(c, active))
             s.drawn = []
             if ev is not None:
                 say(ev, "kept",
@@ -780,8 +779,10 @@ class PacapacaEngine(Engine[PacapacaState, PacapacaOptions]):
 
     def view(self, state: PacapacaState, viewer: str | None) -> PacapacaView:
         """Everything ``viewer`` may see: all alpacas, deck and pile sizes, the viewer's own
-        discards still in the pile and own drawn cards, the public negotiation, and the
-        final scoring when over. Never the deck order, others' drawn cards or discards."""
+        discards still in the pile and own drawn cards, the public side of every pile
+        card (who put it there, the card added with it, the table then), the public
+        negotiation, and the final scoring when over. Never the deck order, others' drawn
+        cards or discards."""
         s = state
         cat = catalog()
         finished = s.phase == "finished"
@@ -841,6 +842,8 @@ class PacapacaEngine(Engine[PacapacaState, PacapacaOptions]):
             deck_size=len(s.deck),
             pile_size=len(s.pile),
             my_discards=[pc.card for pc in s.pile if viewer is not None and pc.by == viewer],
+            discards=[DiscardView(by=pc.by, kept=pc.kept, deck_size=pc.deck,
+                                  before=[list(a) for a in pc.alpacas]) for pc in s.pile],
             drawn=list(s.drawn) if viewer is not None and viewer == active else [],
             drawn_count=len(s.drawn),
             negotiation=neg_view,

@@ -47,10 +47,18 @@ class Alpaca(PlainState):
 
 @dataclass(slots=True, kw_only=True, frozen=True)
 class PileCard(PlainState):
-    """A face-down discard: the card and who put it there (frozen: shared by states)."""
+    """A face-down discard: the card and who put it there (frozen: shared by states),
+    with the public moment it was put there (everyone at the table saw it: RULES.md,
+    Alpaca Pacapaca, A): ``kept``, the drawn card its player added at the same time;
+    ``deck``, the deck size then (after the draw); ``alpacas``, every alpaca's cards
+    (neck + babies, in seat order) just before that card was added. The defaults (no
+    moment recorded) are for states stored before these fields existed."""
 
     card: int
     by: str
+    kept: int | None = None
+    deck: int = 0
+    alpacas: tuple[tuple[int, ...], ...] = ()
 
 
 @dataclass(slots=True, kw_only=True)
@@ -345,6 +353,18 @@ class AlpacaView(Model):
     babies: list[int]
 
 
+class DiscardView(Model):
+    """The public side of one face-down pile card (never the card itself): who put it
+    there (``by``), the drawn card that player added at the same time (``kept``;
+    ``None`` when not recorded), the deck size then (``deck_size``) and every alpaca's
+    cards (neck + babies, in seat order) just before ``kept`` was added (``before``)."""
+
+    by: str
+    kept: int | None
+    deck_size: int
+    before: list[list[int]]
+
+
 class NegotiationView(Model):
     """The public negotiation (it happens in the open thread).
 
@@ -397,6 +417,8 @@ class PacapacaView(Model):
         alpacas: every alpaca (public);
         deck_size, pile_size: counts only (the deck and the pile are face down);
         my_discards: the viewer's own discards still in the pile (empty for others);
+        discards: the public side of every pile card, oldest first (:class:`DiscardView`:
+            who put it there and what they added with it, never the card);
         drawn: the viewer's own drawn cards while choosing (empty for everyone else);
         drawn_count: how many cards the active player holds drawn (public);
         negotiation: the open negotiation, if any;
@@ -424,6 +446,7 @@ class PacapacaView(Model):
     babies: bool
     pool_size: int
     final: FinalView | None = None
+    discards: list[DiscardView] = Field(default_factory=list)
 
     def alpaca(self, seat: str) -> AlpacaView:
         """The alpaca of ``seat``. Raises ``KeyError``."""

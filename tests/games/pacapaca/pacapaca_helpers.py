@@ -49,6 +49,7 @@ CARD_KEYS = {
     "partner_gives",
     "kept",
     "removed",
+    "before",
 }
 
 
@@ -58,7 +59,12 @@ def cards_in(dump: object) -> set[int]:
     if isinstance(dump, dict):
         for k, v in dump.items():
             if k in CARD_KEYS and isinstance(v, list):
-                out.update(x for x in v if isinstance(x, int))
+                for x in v:  # a list of card ids, or of lists of them ("before")
+                    out.update([x] if isinstance(x, int) else
+                               [y for y in x if isinstance(y, int)] if isinstance(x, list)
+                               else [])
+            elif k in CARD_KEYS and type(v) is int:  # "kept" of a discard (not a bool)
+                out.add(v)
             else:
                 out |= cards_in(v)
     elif isinstance(dump, list):

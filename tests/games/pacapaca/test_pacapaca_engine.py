@@ -12,6 +12,7 @@ from bot.games.pacapaca.engine import PacapacaEngine
 from bot.games.pacapaca.models import (
     Accept,
     Decline,
+    DiscardView,
     Draw2,
     GiveUp,
     Keep,
@@ -125,7 +126,9 @@ def test_draw_two_keep_one_other_face_down():
     refused(s2, "a", Keep(card=c("neck", 0)), "not_drawn")
     s3, ev = E.apply(s2, "a", Keep(card=c("scarf_top", 0)))
     assert s3.alpacas["a"].neck == [c("scarf_top", 0)]
-    assert s3.pile == [PileCard(card=c("mud", 0), by="a")]
+    # the public moment of the discard: the card added with it, the deck size, the table
+    assert s3.pile == [PileCard(card=c("mud", 0), by="a", kept=c("scarf_top", 0), deck=1,
+                                alpacas=((), ()))]
     assert s3.seats[s3.active] == "b" and s3.turn_number == 2 and s3.phase == "turn"
     assert s3.deck == [c("neck", 0)]
 
@@ -397,6 +400,27 @@ def test_views_hide_deck_drawn_and_others_discards():
     assert "deck" not in va.model_dump()
     assert cards_in(va.model_dump()) == {c("mud", 0), c("scarf_top", 0)}
     assert cards_in(vs.model_dump()) == {c("mud", 0)}
+
+
+def test_views_show_the_public_moment_of_every_discard_but_not_the_card():
+    # the pile's old card has no recorded moment; a's discard has one: what a added with
+    # it (a mud), the deck size after the draw and both alpacas before the add
+    deck = [c("neck", 1), c("pendant_bell"), c("neck", 0), c("mud", 0), c("scarf_top", 0)]
+    s = state({"a": [c("pendant_star")], "b": [c("neck", 2)]}, deck=deck)
+    s.pile = [PileCard(card=c("ribbon_left"), by="b")]
+    s, _ = E.apply(s, "a", Draw2())
+    s, _ = E.apply(s, "a", Keep(card=c("mud", 0)))
+    old = DiscardView(by="b", kept=None, deck_size=0, before=[])
+    new = DiscardView(by="a", kept=c("mud", 0), deck_size=3,
+                      before=[[c("pendant_star")], [c("neck", 2)]])
+    for viewer in ("a", "b", None):
+        v = E.view(s, viewer)
+        assert v.discards == [old, new]
+    assert "card" not in E.view(s, "b").model_dump()["discards"][1]
+    assert cards_in(E.view(s, "b").model_dump()) == {c("pendant_star"), c("neck", 2),
+                                                     c("mud", 0), c("ribbon_left")}
+    s, _ = E.apply(s, "b", TakePile())
+    assert E.view(s, "a").discards == [] and E.view(s, "a").pile_size == 0
 
 
 def test_parse_action_refuses_unknown_shapes():
