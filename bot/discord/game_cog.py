@@ -126,6 +126,9 @@ class Table:
     catchup: bool = False
     #: seat (``None``: the first pending seat) -> its presenter model, drawn once.
     models: dict[str | None, TableModel] = dataclasses.field(default_factory=dict)
+    #: (``"legal"`` or ``"view"``, seat) -> what :meth:`legal` / :meth:`view` worked out
+    #: from :attr:`state`, which a table never replaces (a new state is a new Table).
+    derived: dict[tuple[str, str | None], Any] = dataclasses.field(default_factory=dict)
     #: True once the end was shown in the last table message (:meth:`GameCog.final_message`,
     #: :func:`bot.discord.publisher.show_end`): :meth:`GameCog.finish` posts no more.
     shown_end: bool = False
@@ -166,12 +169,20 @@ class Table:
         return self.spec.engine.result(self.state)
 
     def legal(self, seat_id: str) -> list[Action]:
-        """Legal actions of ``seat_id``."""
-        return self.spec.engine.legal_actions(self.state, seat_id)
+        """Legal actions of ``seat_id`` (worked out once per seat: see :attr:`derived`;
+        do not change the list)."""
+        key = ("legal", seat_id)
+        if key not in self.derived:
+            self.derived[key] = self.spec.engine.legal_actions(self.state, seat_id)
+        return self.derived[key]  # type: ignore[no-any-return]
 
     def view(self, seat_id: str | None) -> Any:
-        """The engine view for ``seat_id`` (``None``: spectator)."""
-        return self.spec.engine.view(self.state, seat_id)
+        """The engine view for ``seat_id`` (``None``: spectator), made once per seat (see
+        :attr:`derived`; do not change it)."""
+        key = ("view", seat_id)
+        if key not in self.derived:
+            self.derived[key] = self.spec.engine.view(self.state, seat_id)
+        return self.derived[key]
 
     def mention(self, seat_id: str) -> str:
         """``<@id>`` for a member, the (escaped) name for an AI."""

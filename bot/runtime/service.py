@@ -606,14 +606,17 @@ class GameService:
                 raise GameError(exc.code, exc.message) from exc
             await self._commit(record, spec, state, new_state, seat, parsed, events)
             steps = [Step(seat, parsed, events)]
-            for s in seats:
-                if s.seat == seat and s.missed_turns:
-                    await self.store.set_seat(game_id, seat, missed_turns=0)
-            more, notes = await self._drive_ai(await self.get(game_id), seats, spec, new_state)
+            reset = any(s.seat == seat and s.missed_turns for s in seats)
+            if reset:
+                await self.store.set_seat(game_id, seat, missed_turns=0)
+            # (the AI's moves need only the game's id and server from the record)
+            more, notes = await self._drive_ai(record, seats, spec, new_state)
             steps += more
             record = await self.get(game_id)
             state_after = engine.load_state(record.state or "")
-            update = Update(UpdateKind.ACTION, record, await self.seats(game_id), spec,
+            # The seats are read again only when this move changed one.
+            update = Update(UpdateKind.ACTION, record,
+                            await self.seats(game_id) if reset else seats, spec,
                             state_after, steps, engine.result(state_after), notes, origin=origin)
             await self._sync_timers(record, update.seats, spec, state_after)
         await self.publish(update)

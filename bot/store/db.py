@@ -20,7 +20,7 @@ import functools
 import socket
 import sqlite3
 from abc import ABC, abstractmethod
-from collections.abc import AsyncIterator, Iterable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any
@@ -131,19 +131,96 @@ class SqliteConn(Conn):
         self._db = db
 
     async def execute(self, sql: str, args: Iterable[Any] = ()) -> int:
-        cur = await self._db.execute(sql, tuple(args))
-        count = cur.rowcount
-        await cur.close()
-        return count
+        return await self._run(_sqlite_rowcount, sql, tuple(args))
 
     async def fetch(self, sql: str, args: Iterable[Any] = ()) -> list[Row]:
         return list(await self._db.execute_fetchall(sql, tuple(args)))
 
     async def insert_id(self, sql: str, args: Iterable[Any] = ()) -> int:
-        cur = await self._db.execute(sql, tuple(args))
-        rowid = int(cur.lastrowid or 0)
-        await cur.close()
-        return rowid
+        return await self._run(_sqlite_lastrowid, sql, tuple(args))
+
+    async def _run(self, fn: Callable[[sqlite3.Connection, str, tuple[Any, ...]], int],
+                   sql: str, args: tuple[Any, ...]) -> int:
+        """``fn(connection, sql, args)`` on aiosqlite's thread: one trip to that thread
+        (``Connection.execute`` then ``Cursor.close`` were two). Raises ``ValueError``
+        when the connection is closed, and sqlite3's errors, as ``execute`` does."""
+        db = self._db
+        return int(await db._execute(fn, db._conn, sql, args))
+
+
+class SqliteTxConn(SqliteConn):
+    """The connection inside :meth:`SqliteBackend.tx`: its first statement is sent to
+    aiosqlite's thread together with ``BEGIN IMMEDIATE`` (run first, in the same trip);
+    :attr:`begun` tells whether that was sent (then the transaction ends with COMMIT or
+    :func:`_sqlite_rollback`)."""
+
+    def __init__(self, db: aiosqlite.Connection) -> None:
+        super().__init__(db)
+        self.begun = False
+
+    async def execute(self, sql: str, args: Iterable[Any] = ()) -> int:
+        if self.begun:
+            return await super().execute(sql, args)
+        self.begun = True
+        return int(await self._first(_sqlite_rowcount, sql, tuple(args)))
+
+    async def fetch(self, sql: str, args: Iterable[Any] = ()) -> list[Row]:
+        if self.begun:
+            return await super().fetch(sql, args)
+        self.begun = True
+        return list(await self._first(_sqlite_fetchall, sql, tuple(args)))
+
+    async def insert_id(self, sql: str, args: Iterable[Any] = ()) -> int:
+        if self.begun:
+            return await super().insert_id(sql, args)
+        self.begun = True
+        return int(await self._first(_sqlite_lastrowid, sql, tuple(args)))
+
+    async def _first(self, fn: Callable[[sqlite3.Connection, str, tuple[Any, ...]], Any],
+                     sql: str, args: tuple[Any, ...]) -> Any:
+        db = self._db
+        return await db._execute(_sqlite_begin_then, fn, db._conn, sql, args)
+
+
+def _sqlite_begin_then(fn: Callable[[sqlite3.Connection, str, tuple[Any, ...]], Any],
+                       conn: sqlite3.Connection, sql: str, args: tuple[Any, ...]) -> Any:
+    """``BEGIN IMMEDIATE``, then ``fn(conn, sql, args)`` (on aiosqlite's thread). When
+    ``fn`` fails the transaction stays open for the caller's rollback."""
+    conn.execute("BEGIN IMMEDIATE").close()
+    return fn(conn, sql, args)
+
+
+def _sqlite_rollback(conn: sqlite3.Connection) -> None:
+    """Roll back the open transaction, if one is open (its BEGIN may have failed)."""
+    if conn.in_transaction:
+        conn.execute("ROLLBACK").close()
+
+
+def _sqlite_fetchall(conn: sqlite3.Connection, sql: str, args: tuple[Any, ...]) -> list[Row]:
+    """Run one query; all its rows (on aiosqlite's thread)."""
+    cur = conn.execute(sql, args)
+    try:
+        return cur.fetchall()
+    finally:
+        cur.close()
+
+
+def _sqlite_rowcount(conn: sqlite3.Connection, sql: str, args: tuple[Any, ...]) -> int:
+    """Run one statement; the rows it changed (on aiosqlite's thread)."""
+    cur = conn.execute(sql, args)
+    try:
+        return cur.rowcount
+    finally:
+        cur.close()
+
+
+def _sqlite_lastrowid(conn: sqlite3.Connection, sql: str, args: tuple[Any, ...]) -> int:
+    """Run one insert; the new row's id (0: none) (on aiosqlite's thread)."""
+    cur = conn.execute(sql, args)
+    try:
+        return int(cur.lastrowid or 0)
+    finally:
+        cur.close()
 
 
 class SqliteBackend(Backend):
@@ -176,15 +253,19 @@ class SqliteBackend(Backend):
 
     @asynccontextmanager
     async def tx(self) -> AsyncIterator[Conn]:
+        # BEGIN IMMEDIATE goes to aiosqlite's thread with the transaction's first
+        # statement (one trip, not two); a transaction that ran none begins nothing.
         async with self._lock:
-            await self._db.execute("BEGIN IMMEDIATE")
+            conn = SqliteTxConn(self._db)
             try:
-                yield self.reader
+                yield conn
             except BaseException:
-                await self._db.execute("ROLLBACK")
+                if conn.begun:
+                    await self._db._execute(_sqlite_rollback, self._db._conn)
                 raise
             else:
-                await self._db.execute("COMMIT")
+                if conn.begun:
+                    await self.reader.execute("COMMIT")
 
     async def write(self, sql: str, args: Iterable[Any] = ()) -> int:
         async with self._lock:
