@@ -377,11 +377,12 @@ class HerdBot(commands.AutoShardedBot):
                 return
             # A quarantined game's row may not validate: its kind still finds the cog, which
             # answers every click but "end the game" with GameUnreadable's sentence.
-            record = await self.service.record_or_stub(cid.game_id)
+            # (the row just read serves again when it validated)
+            record = before or await self.service.record_or_stub(cid.game_id)
             cog = self.game_cog(record.kind)
             if cog is None:
                 raise GameError("unknown_game", "This game is not available on this bot.")
-            await cog.handle_component(interaction, cid, values)
+            await cog.handle_component(interaction, cid, values, before)
         except GameError as exc:
             await send_error(interaction, exc.message, secret=bool(cog and cog.hidden_info))
         except STORE_FAILURES as exc:

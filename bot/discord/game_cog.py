@@ -517,9 +517,10 @@ class GameCog(commands.Cog):
 
     # -- loading -----------------------------------------------------------------------
 
-    async def load_table(self, game_id: int) -> Table:
-        """Load a started game. Raises :class:`GameError` if it does not exist."""
-        record, seats, spec, state = await self.bot.service.load(game_id)
+    async def load_table(self, game_id: int, record: GameRecord | None = None) -> Table:
+        """Load a started game (``record``: its row as just read, not read again). Raises
+        :class:`GameError` if it does not exist."""
+        record, seats, spec, state = await self.bot.service.load(game_id, record)
         return Table(record, seats, spec, state)
 
     async def render_file(self, table: Table, filename: str = "table.png") -> discord.File:
@@ -978,9 +979,11 @@ class GameCog(commands.Cog):
     # -- interactions ------------------------------------------------------------------
 
     async def handle_component(
-        self, interaction: discord.Interaction, cid: ids.ComponentId, values: list[str]
+        self, interaction: discord.Interaction, cid: ids.ComponentId, values: list[str],
+        record: GameRecord | None = None,
     ) -> None:
-        """Checks shared by every game component, then :meth:`on_game_component`."""
+        """Checks shared by every game component, then :meth:`on_game_component`.
+        ``record``: the game's row as the router just read it (not read again)."""
         if cid.code == "endyes":  # before loading: a quarantined game can be ended too
             perms = getattr(interaction.user, "guild_permissions", None)
             await defer(interaction, ephemeral=True)
@@ -988,7 +991,7 @@ class GameCog(commands.Cog):
                                        manage_guild=bool(perms and perms.manage_guild))
             await send_ephemeral(interaction, "The game has ended.")
             return
-        table = await self.load_table(cid.game_id)
+        table = await self.load_table(cid.game_id, record)
         seat = table.seat_of(interaction.user.id)
         if table.record.status != "active":
             raise GameError("not_active", "This game is over.")

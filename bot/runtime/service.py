@@ -296,12 +296,15 @@ class GameService:
         except (ValueError, TypeError, KeyError) as exc:  # pydantic's ValidationError too
             raise self.quarantine(record.id, "state: " + describe_error(exc)) from exc
 
-    async def load(self, game_id: int) -> tuple[GameRecord, list[SeatRecord], GameSpec, State]:
-        """Record, seats, spec and parsed state of a started game. Raises
-        :class:`GameUnreadable` when any of them does not validate."""
+    async def load(self, game_id: int, record: GameRecord | None = None
+                   ) -> tuple[GameRecord, list[SeatRecord], GameSpec, State]:
+        """Record, seats, spec and parsed state of a started game (``record``: the game's
+        row as just read by the caller, not read again). Raises :class:`GameUnreadable`
+        when any of them does not validate."""
         if game_id in self.quarantined:
             raise GameUnreadable(game_id, self.quarantined[game_id])
-        record = await self.get(game_id)
+        if record is None:
+            record = await self.get(game_id)
         spec = self.spec_of(record)
         state = self.parse_state(record, spec)
         return record, await self.seats(game_id), spec, state
@@ -747,9 +750,10 @@ class GameService:
         # move (a new version) starts the count again.
         idle = await self.store.timer(record.id, "idle")
         if idle is None or idle.payload.get("version") != state.version:
-            await self.timers.schedule(
-                record.id, "idle", f"notice:{state.version}", now + IDLE_END_S - IDLE_NOTICE_S,
-                {"stage": "notice", "version": state.version})
+            # (schedule_many: stored the same way, without reading the row back)
+            await self.timers.schedule_many([
+                (record.id, "idle", f"notice:{state.version}", now + IDLE_END_S - IDLE_NOTICE_S,
+                 {"stage": "notice", "version": state.version})])
         # The rules' own deadline (negotiation minute, reaction window, baby choice).
         if pending.seconds is not None and pending.timeouts:
             current = await self.store.timer(record.id, "rules")
