@@ -182,23 +182,31 @@ class SqliteTxConn(SqliteConn):
         return await db._execute(_sqlite_begin_then, fn, db._conn, sql, args)
 
 
+def sqlite_statement(conn: sqlite3.Connection, sql: str,
+                     args: tuple[Any, ...] = ()) -> sqlite3.Cursor:
+    """Run one statement on ``conn`` (on aiosqlite's thread): every statement the backend
+    sends with its own functions (writes, BEGIN/COMMIT/ROLLBACK, a transaction's first
+    read) goes through here, a place to simulate a failing disk in tests."""
+    return conn.execute(sql, args)
+
+
 def _sqlite_begin_then(fn: Callable[[sqlite3.Connection, str, tuple[Any, ...]], Any],
                        conn: sqlite3.Connection, sql: str, args: tuple[Any, ...]) -> Any:
     """``BEGIN IMMEDIATE``, then ``fn(conn, sql, args)`` (on aiosqlite's thread). When
     ``fn`` fails the transaction stays open for the caller's rollback."""
-    conn.execute("BEGIN IMMEDIATE").close()
+    sqlite_statement(conn, "BEGIN IMMEDIATE").close()
     return fn(conn, sql, args)
 
 
 def _sqlite_rollback(conn: sqlite3.Connection) -> None:
     """Roll back the open transaction, if one is open (its BEGIN may have failed)."""
     if conn.in_transaction:
-        conn.execute("ROLLBACK").close()
+        sqlite_statement(conn, "ROLLBACK").close()
 
 
 def _sqlite_fetchall(conn: sqlite3.Connection, sql: str, args: tuple[Any, ...]) -> list[Row]:
     """Run one query; all its rows (on aiosqlite's thread)."""
-    cur = conn.execute(sql, args)
+    cur = sqlite_statement(conn, sql, args)
     try:
         return cur.fetchall()
     finally:
@@ -207,7 +215,7 @@ def _sqlite_fetchall(conn: sqlite3.Connection, sql: str, args: tuple[Any, ...]) 
 
 def _sqlite_rowcount(conn: sqlite3.Connection, sql: str, args: tuple[Any, ...]) -> int:
     """Run one statement; the rows it changed (on aiosqlite's thread)."""
-    cur = conn.execute(sql, args)
+    cur = sqlite_statement(conn, sql, args)
     try:
         return cur.rowcount
     finally:
@@ -216,7 +224,7 @@ def _sqlite_rowcount(conn: sqlite3.Connection, sql: str, args: tuple[Any, ...]) 
 
 def _sqlite_lastrowid(conn: sqlite3.Connection, sql: str, args: tuple[Any, ...]) -> int:
     """Run one insert; the new row's id (0: none) (on aiosqlite's thread)."""
-    cur = conn.execute(sql, args)
+    cur = sqlite_statement(conn, sql, args)
     try:
         return int(cur.lastrowid or 0)
     finally:
