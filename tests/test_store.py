@@ -238,6 +238,43 @@ async def test_sqlite_transactions_take_one_trip_per_statement_plus_the_commit(t
         await store.close()
 
 
+async def test_sqlite_reads_run_at_once_on_a_query_only_connection(tmp_path):
+    """Outside a transaction a read takes no trip to aiosqlite's thread; it sees every
+    committed write and never a transaction in flight; the connection refuses writes. An
+    in-memory database (a second connection would be another database) reads as before."""
+    store = await Store.open(tmp_path / "a.db")
+    try:
+        gid = await _active_game(store)
+        conn = store._backend._db
+        trips: list[str] = []
+        real = conn._execute
+
+        async def counted(fn, *args, **kw):
+            trips.append(getattr(fn, "__name__", "?"))
+            return await real(fn, *args, **kw)
+
+        conn._execute = counted
+        assert (await store.get_game(gid)).version == 0
+        assert trips == []
+        async with store._backend.tx() as db:
+            await db.execute("UPDATE games SET version=5 WHERE id=?", (gid,))
+            assert (await db.fetchrow("SELECT version FROM games WHERE id=?", (gid,)))[0] == 5
+            assert (await store.get_game(gid)).version == 0  # not committed yet
+        assert (await store.get_game(gid)).version == 5
+        assert trips == ["_sqlite_begin_then", "_execute_fetchall", "_sqlite_rowcount"]
+        with pytest.raises(sqlite3.OperationalError, match="readonly"):
+            store._backend.reader.direct.execute("DELETE FROM games")
+    finally:
+        await store.close()
+    assert store._backend.reader.direct is None
+    memory = await Store.open(":memory:")
+    try:
+        assert memory._backend.reader.direct is None
+        assert (await memory.get_game(await _active_game(memory))).version == 0
+    finally:
+        await memory.close()
+
+
 async def test_seats_refuse_duplicates_and_overflow(opened):
     store = await opened()
     rec = await store.create_game(kind="tiny", guild_id=1, channel_id=2, host_id=3,
