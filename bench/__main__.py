@@ -388,6 +388,7 @@ def child_capacity(args: argparse.Namespace, cfg: dict[str, Any]) -> int:
         (OUT / f"profile-capacity-{rate}-{stamp}.txt").write_text(
             profiler.output_text(unicode=False, color=False))
         (OUT / f"profile-capacity-{rate}-{stamp}.html").write_text(profiler.output_html())
+        profiler.last_session.save(str(OUT / f"profile-capacity-{rate}-{stamp}.pyisession"))
         out["profile_top"] = top_costs(profiler.last_session)
     print(json.dumps(out))
     return 0

@@ -66,6 +66,8 @@ P99_LIMIT_S = 1.0
 #: After a phase, how long the bench waits at most for the moves still in flight, so the
 #: next phase (another rate or variant) does not start with this one's backlog.
 DRAIN_S = 60.0
+#: The last messages of a thread the bench's pruning keeps (beside live tables).
+PRUNE_KEEP = 4
 #: Discord refuses an interaction answered later than this (documented 3 s limit).
 ACK_LIMIT_S = 3.0
 GAMES = ("llamas-alpacas", "pacapaca", "llamas-unleashed")
@@ -673,17 +675,20 @@ class CapacityBench:
         bot's memory."""
         with self.split.charged("bench"):
             world = self.world
+            # Only the messages before a thread's last PRUNE_KEEP can be dropped: the
+            # threads holding such a message with components are saved (and only they).
             keep: set[int] = set()
-            for channel in world.channels.values():
-                if channel.is_thread:
-                    for mid in channel.messages:
-                        msg = world.messages.get(mid)
-                        if msg is not None and msg.ephemeral_for is None and msg.components:
-                            keep.add(mid)
-            saved = {cid: list(ch.messages) for cid, ch in world.channels.items()
-                     if ch.is_thread}
+            saved: dict[int, list[int]] = {}
+            for cid, channel in world.channels.items():
+                if channel.is_thread and len(channel.messages) > PRUNE_KEEP:
+                    here = [mid for mid in channel.messages[:-PRUNE_KEEP]
+                            if (msg := world.messages.get(mid)) is not None
+                            and msg.ephemeral_for is None and msg.components]
+                    if here:
+                        keep.update(here)
+                        saved[cid] = list(channel.messages)
             kept = {mid: world.messages[mid] for mid in keep}
-            prune(self.sb, world, keep=4, older_than=30.0)
+            prune(self.sb, world, keep=PRUNE_KEEP, older_than=30.0)
             for cid, before in saved.items():
                 now = set(world.channels[cid].messages)
                 if any(mid in keep and mid not in now for mid in before):

@@ -201,6 +201,80 @@ async def test_failed_action_insert_rolls_back_the_state(opened):
     assert (rec.version, rec.state) == (0, '{"v": 0}')
 
 
+async def test_sqlite_transactions_take_one_trip_per_statement_plus_the_commit(tmp_path):
+    """BEGIN IMMEDIATE goes with a transaction's first statement; a statement is one trip
+    to aiosqlite's thread (no separate cursor close); a failed first statement (its BEGIN
+    done) is rolled back and the next transaction works."""
+    store = await Store.open(tmp_path / "a.db")
+    try:
+        gid = await _active_game(store)
+        conn = store._backend._db
+        trips: list[str] = []
+        real = conn._execute
+
+        async def counted(fn, *args, **kw):
+            trips.append(getattr(fn, "__name__", "?"))
+            return await real(fn, *args, **kw)
+
+        conn._execute = counted
+        assert await store.commit_action(gid, expected_version=0, state='{"v": 1}', version=1,
+                                         seat="s0", action={}, events=[]) is None
+        assert trips == ["_sqlite_begin_then", "_sqlite_rowcount", "_sqlite_rowcount",
+                         "_sqlite_rowcount"]  # SELECT, UPDATE, INSERT, COMMIT
+        trips.clear()
+        assert await store._backend.write("UPDATE games SET seed=8 WHERE id=?", (gid,)) == 1
+        assert trips == ["_sqlite_rowcount"]
+        trips.clear()
+        with pytest.raises(sqlite3.OperationalError):
+            async with store._backend.tx() as db:
+                await db.execute("UPDATE no_such_table SET x=1")
+        assert trips == ["_sqlite_begin_then", "_sqlite_rollback"]
+        assert not conn._conn.in_transaction
+        async with store._backend.tx():
+            pass  # no statement: nothing begins, nothing is sent
+        await store.mark_shown(gid, 1)
+        assert (await store.get_game(gid)).table_version == 1
+    finally:
+        await store.close()
+
+
+async def test_sqlite_reads_run_at_once_on_a_query_only_connection(tmp_path):
+    """Outside a transaction a read takes no trip to aiosqlite's thread; it sees every
+    committed write and never a transaction in flight; the connection refuses writes. An
+    in-memory database (a second connection would be another database) reads as before."""
+    store = await Store.open(tmp_path / "a.db")
+    try:
+        gid = await _active_game(store)
+        conn = store._backend._db
+        trips: list[str] = []
+        real = conn._execute
+
+        async def counted(fn, *args, **kw):
+            trips.append(getattr(fn, "__name__", "?"))
+            return await real(fn, *args, **kw)
+
+        conn._execute = counted
+        assert (await store.get_game(gid)).version == 0
+        assert trips == []
+        async with store._backend.tx() as db:
+            await db.execute("UPDATE games SET version=5 WHERE id=?", (gid,))
+            assert (await db.fetchrow("SELECT version FROM games WHERE id=?", (gid,)))[0] == 5
+            assert (await store.get_game(gid)).version == 0  # not committed yet
+        assert (await store.get_game(gid)).version == 5
+        assert trips == ["_sqlite_begin_then", "_execute_fetchall", "_sqlite_rowcount"]
+        with pytest.raises(sqlite3.OperationalError, match="readonly"):
+            store._backend.reader.direct.execute("DELETE FROM games")
+    finally:
+        await store.close()
+    assert store._backend.reader.direct is None
+    memory = await Store.open(":memory:")
+    try:
+        assert memory._backend.reader.direct is None
+        assert (await memory.get_game(await _active_game(memory))).version == 0
+    finally:
+        await memory.close()
+
+
 async def test_seats_refuse_duplicates_and_overflow(opened):
     store = await opened()
     rec = await store.create_game(kind="tiny", guild_id=1, channel_id=2, host_id=3,

@@ -10,6 +10,8 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import math
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -60,6 +62,32 @@ STORE_DOWN_AFTER_CHANGE = (
 #: Name prefixes of the tasks discord.py runs handlers in (events, component callbacks,
 #: app commands): :meth:`HerdBot.close` lets them finish.
 HANDLER_TASKS = ("discord.py: ", "discord-ui-", "CommandTree-invoker")
+
+
+#: How often at most discord.py's HTTP client sweeps its rate-limit buckets (seconds):
+#: see :func:`throttle_bucket_sweep`.
+BUCKET_SWEEP_S = 60.0
+
+
+def throttle_bucket_sweep(http: Any, every_s: float = BUCKET_SWEEP_S,
+                          clock: Callable[[], float] = time.monotonic) -> None:
+    """Make ``http`` (discord.py's ``HTTPClient``) sweep its rate-limit buckets at most
+    once every ``every_s`` seconds of ``clock``. discord.py keeps a bucket per route and
+    channel (every game thread, every DM channel) and, once it holds 256, scans all of
+    them for ones inactive 300 s each time it makes a new one: with thousands of channels
+    that scan ran on most requests to a new channel. The buckets dropped are the same,
+    at most ``every_s`` s later. Patches the instance only."""
+    sweep = http._try_clear_expired_ratelimits
+    last = -math.inf
+
+    def throttled() -> None:
+        nonlocal last
+        now = clock()
+        if now - last >= every_s:
+            last = now
+            sweep()
+
+    http._try_clear_expired_ratelimits = throttled
 
 
 def log_store_error(what: str, exc: Exception) -> None:
@@ -169,6 +197,7 @@ class HerdBot(commands.AutoShardedBot):
             shard_count=settings.shard_count,
             **kwargs,
         )
+        throttle_bucket_sweep(self.http)
         self.settings = settings
         self.registry = registry
         self.clock = clock or Clock()
@@ -371,11 +400,12 @@ class HerdBot(commands.AutoShardedBot):
                 return
             # A quarantined game's row may not validate: its kind still finds the cog, which
             # answers every click but "end the game" with GameUnreadable's sentence.
-            record = await self.service.record_or_stub(cid.game_id)
+            # (the row just read serves again when it validated)
+            record = before or await self.service.record_or_stub(cid.game_id)
             cog = self.game_cog(record.kind)
             if cog is None:
                 raise GameError("unknown_game", "This game is not available on this bot.")
-            await cog.handle_component(interaction, cid, values)
+            await cog.handle_component(interaction, cid, values, before)
         except GameError as exc:
             await send_error(interaction, exc.message, secret=bool(cog and cog.hidden_info))
         except STORE_FAILURES as exc:

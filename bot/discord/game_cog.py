@@ -126,6 +126,9 @@ class Table:
     catchup: bool = False
     #: seat (``None``: the first pending seat) -> its presenter model, drawn once.
     models: dict[str | None, TableModel] = dataclasses.field(default_factory=dict)
+    #: (``"legal"`` or ``"view"``, seat) -> what :meth:`legal` / :meth:`view` worked out
+    #: from :attr:`state`, which a table never replaces (a new state is a new Table).
+    derived: dict[tuple[str, str | None], Any] = dataclasses.field(default_factory=dict)
     #: True once the end was shown in the last table message (:meth:`GameCog.final_message`,
     #: :func:`bot.discord.publisher.show_end`): :meth:`GameCog.finish` posts no more.
     shown_end: bool = False
@@ -166,12 +169,20 @@ class Table:
         return self.spec.engine.result(self.state)
 
     def legal(self, seat_id: str) -> list[Action]:
-        """Legal actions of ``seat_id``."""
-        return self.spec.engine.legal_actions(self.state, seat_id)
+        """Legal actions of ``seat_id`` (worked out once per seat: see :attr:`derived`;
+        do not change the list)."""
+        key = ("legal", seat_id)
+        if key not in self.derived:
+            self.derived[key] = self.spec.engine.legal_actions(self.state, seat_id)
+        return self.derived[key]  # type: ignore[no-any-return]
 
     def view(self, seat_id: str | None) -> Any:
-        """The engine view for ``seat_id`` (``None``: spectator)."""
-        return self.spec.engine.view(self.state, seat_id)
+        """The engine view for ``seat_id`` (``None``: spectator), made once per seat (see
+        :attr:`derived`; do not change it)."""
+        key = ("view", seat_id)
+        if key not in self.derived:
+            self.derived[key] = self.spec.engine.view(self.state, seat_id)
+        return self.derived[key]
 
     def mention(self, seat_id: str) -> str:
         """``<@id>`` for a member, the (escaped) name for an AI."""
@@ -506,9 +517,10 @@ class GameCog(commands.Cog):
 
     # -- loading -----------------------------------------------------------------------
 
-    async def load_table(self, game_id: int) -> Table:
-        """Load a started game. Raises :class:`GameError` if it does not exist."""
-        record, seats, spec, state = await self.bot.service.load(game_id)
+    async def load_table(self, game_id: int, record: GameRecord | None = None) -> Table:
+        """Load a started game (``record``: its row as just read, not read again). Raises
+        :class:`GameError` if it does not exist."""
+        record, seats, spec, state = await self.bot.service.load(game_id, record)
         return Table(record, seats, spec, state)
 
     async def render_file(self, table: Table, filename: str = "table.png") -> discord.File:
@@ -967,9 +979,11 @@ class GameCog(commands.Cog):
     # -- interactions ------------------------------------------------------------------
 
     async def handle_component(
-        self, interaction: discord.Interaction, cid: ids.ComponentId, values: list[str]
+        self, interaction: discord.Interaction, cid: ids.ComponentId, values: list[str],
+        record: GameRecord | None = None,
     ) -> None:
-        """Checks shared by every game component, then :meth:`on_game_component`."""
+        """Checks shared by every game component, then :meth:`on_game_component`.
+        ``record``: the game's row as the router just read it (not read again)."""
         if cid.code == "endyes":  # before loading: a quarantined game can be ended too
             perms = getattr(interaction.user, "guild_permissions", None)
             await defer(interaction, ephemeral=True)
@@ -977,7 +991,7 @@ class GameCog(commands.Cog):
                                        manage_guild=bool(perms and perms.manage_guild))
             await send_ephemeral(interaction, "The game has ended.")
             return
-        table = await self.load_table(cid.game_id)
+        table = await self.load_table(cid.game_id, record)
         seat = table.seat_of(interaction.user.id)
         if table.record.status != "active":
             raise GameError("not_active", "This game is over.")

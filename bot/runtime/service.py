@@ -296,12 +296,15 @@ class GameService:
         except (ValueError, TypeError, KeyError) as exc:  # pydantic's ValidationError too
             raise self.quarantine(record.id, "state: " + describe_error(exc)) from exc
 
-    async def load(self, game_id: int) -> tuple[GameRecord, list[SeatRecord], GameSpec, State]:
-        """Record, seats, spec and parsed state of a started game. Raises
-        :class:`GameUnreadable` when any of them does not validate."""
+    async def load(self, game_id: int, record: GameRecord | None = None
+                   ) -> tuple[GameRecord, list[SeatRecord], GameSpec, State]:
+        """Record, seats, spec and parsed state of a started game (``record``: the game's
+        row as just read by the caller, not read again). Raises :class:`GameUnreadable`
+        when any of them does not validate."""
         if game_id in self.quarantined:
             raise GameUnreadable(game_id, self.quarantined[game_id])
-        record = await self.get(game_id)
+        if record is None:
+            record = await self.get(game_id)
         spec = self.spec_of(record)
         state = self.parse_state(record, spec)
         return record, await self.seats(game_id), spec, state
@@ -606,14 +609,17 @@ class GameService:
                 raise GameError(exc.code, exc.message) from exc
             await self._commit(record, spec, state, new_state, seat, parsed, events)
             steps = [Step(seat, parsed, events)]
-            for s in seats:
-                if s.seat == seat and s.missed_turns:
-                    await self.store.set_seat(game_id, seat, missed_turns=0)
-            more, notes = await self._drive_ai(await self.get(game_id), seats, spec, new_state)
+            reset = any(s.seat == seat and s.missed_turns for s in seats)
+            if reset:
+                await self.store.set_seat(game_id, seat, missed_turns=0)
+            # (the AI's moves need only the game's id and server from the record)
+            more, notes = await self._drive_ai(record, seats, spec, new_state)
             steps += more
             record = await self.get(game_id)
             state_after = engine.load_state(record.state or "")
-            update = Update(UpdateKind.ACTION, record, await self.seats(game_id), spec,
+            # The seats are read again only when this move changed one.
+            update = Update(UpdateKind.ACTION, record,
+                            await self.seats(game_id) if reset else seats, spec,
                             state_after, steps, engine.result(state_after), notes, origin=origin)
             await self._sync_timers(record, update.seats, spec, state_after)
         await self.publish(update)
@@ -744,9 +750,10 @@ class GameService:
         # move (a new version) starts the count again.
         idle = await self.store.timer(record.id, "idle")
         if idle is None or idle.payload.get("version") != state.version:
-            await self.timers.schedule(
-                record.id, "idle", f"notice:{state.version}", now + IDLE_END_S - IDLE_NOTICE_S,
-                {"stage": "notice", "version": state.version})
+            # (schedule_many: stored the same way, without reading the row back)
+            await self.timers.schedule_many([
+                (record.id, "idle", f"notice:{state.version}", now + IDLE_END_S - IDLE_NOTICE_S,
+                 {"stage": "notice", "version": state.version})])
         # The rules' own deadline (negotiation minute, reaction window, baby choice).
         if pending.seconds is not None and pending.timeouts:
             current = await self.store.timer(record.id, "rules")

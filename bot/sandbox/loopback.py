@@ -619,9 +619,10 @@ class _Service:
         self.registry = registry
         self.timers = timers
 
-    async def load(self, game_id: int) -> Any:
-        """Record, seats, spec and state of game ``game_id`` as the bot last stored them."""
-        return await self._service.load(game_id)
+    async def load(self, game_id: int, record: Any = None) -> Any:
+        """Record, seats, spec and state of game ``game_id`` as the bot last stored them
+        (``record``: its row as just read, as :meth:`GameService.load` takes it)."""
+        return await self._service.load(game_id, record)
 
     async def get(self, game_id: int) -> Any:
         """The stored record of game ``game_id``."""

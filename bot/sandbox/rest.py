@@ -385,6 +385,8 @@ class Router:
         msg = SimMessage(w, data, atts, ephemeral_for, interaction)
         w.messages[mid] = msg
         channel.messages.append(mid)
+        if ephemeral_for is not None:
+            w.ephemeral_ids.setdefault(ephemeral_for, []).append(mid)
         if ephemeral_for is None:
             channel.last_activity = w.clock.time()
         if channel.is_thread and channel.archived and not channel.locked:

@@ -612,9 +612,18 @@ class SimMember:
 
     @property
     def ephemerals(self) -> list[SimMessage]:
-        """Every live ephemeral message shown to this member, oldest first."""
-        return [m for m in self.world.messages.values()
-                if m.ephemeral_for == self.id and not m.deleted]
+        """Every live ephemeral message shown to this member, oldest first. Read from the
+        world's per-member index (:attr:`World.ephemeral_ids`), not a scan of every
+        message: ids of messages deleted or dropped from the world are left out (and
+        forgotten by the index)."""
+        ids = self.world.ephemeral_ids.get(self.id)
+        if not ids:
+            return []
+        messages = self.world.messages
+        out = [m for mid in ids if (m := messages.get(mid)) is not None and not m.deleted]
+        if len(out) != len(ids):
+            ids[:] = [m.id for m in out]
+        return out
 
     @property
     def dm_channel(self) -> SimChannel | None:
@@ -840,6 +849,9 @@ class World:
         self.deleted_channels: dict[int, SimChannel] = {}
         self.dm_channels: dict[int, SimChannel] = {}
         self.messages: dict[int, SimMessage] = {}
+        #: member id -> ids of the ephemeral messages shown to them, oldest first (the
+        #: index behind :attr:`SimMember.ephemerals`; the REST router adds to it).
+        self.ephemeral_ids: dict[int, list[int]] = {}
         self.attachments: dict[int, SimAttachment] = {}
         self.roles: dict[int, dict[str, Any]] = {
             self.guild_id: P.role(self.guild_id, "@everyone", P.EVERYONE_PERMISSIONS, 0),

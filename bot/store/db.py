@@ -20,7 +20,7 @@ import functools
 import socket
 import sqlite3
 from abc import ABC, abstractmethod
-from collections.abc import AsyncIterator, Iterable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any
@@ -131,19 +131,148 @@ class SqliteConn(Conn):
         self._db = db
 
     async def execute(self, sql: str, args: Iterable[Any] = ()) -> int:
-        cur = await self._db.execute(sql, tuple(args))
-        count = cur.rowcount
-        await cur.close()
-        return count
+        return await self._run(_sqlite_rowcount, sql, tuple(args))
 
     async def fetch(self, sql: str, args: Iterable[Any] = ()) -> list[Row]:
         return list(await self._db.execute_fetchall(sql, tuple(args)))
 
     async def insert_id(self, sql: str, args: Iterable[Any] = ()) -> int:
-        cur = await self._db.execute(sql, tuple(args))
-        rowid = int(cur.lastrowid or 0)
-        await cur.close()
-        return rowid
+        return await self._run(_sqlite_lastrowid, sql, tuple(args))
+
+    async def _run(self, fn: Callable[[sqlite3.Connection, str, tuple[Any, ...]], int],
+                   sql: str, args: tuple[Any, ...]) -> int:
+        """``fn(connection, sql, args)`` on aiosqlite's thread: one trip to that thread
+        (``Connection.execute`` then ``Cursor.close`` were two). Raises ``ValueError``
+        when the connection is closed, and sqlite3's errors, as ``execute`` does."""
+        db = self._db
+        return int(await db._execute(fn, db._conn, sql, args))
+
+
+class SqliteTxConn(SqliteConn):
+    """The connection inside :meth:`SqliteBackend.tx`: its first statement is sent to
+    aiosqlite's thread together with ``BEGIN IMMEDIATE`` (run first, in the same trip);
+    :attr:`begun` tells whether that was sent (then the transaction ends with COMMIT or
+    :func:`_sqlite_rollback`)."""
+
+    def __init__(self, db: aiosqlite.Connection) -> None:
+        super().__init__(db)
+        self.begun = False
+
+    async def execute(self, sql: str, args: Iterable[Any] = ()) -> int:
+        if self.begun:
+            return await super().execute(sql, args)
+        self.begun = True
+        return int(await self._first(_sqlite_rowcount, sql, tuple(args)))
+
+    async def fetch(self, sql: str, args: Iterable[Any] = ()) -> list[Row]:
+        if self.begun:
+            return await super().fetch(sql, args)
+        self.begun = True
+        return list(await self._first(_sqlite_fetchall, sql, tuple(args)))
+
+    async def insert_id(self, sql: str, args: Iterable[Any] = ()) -> int:
+        if self.begun:
+            return await super().insert_id(sql, args)
+        self.begun = True
+        return int(await self._first(_sqlite_lastrowid, sql, tuple(args)))
+
+    async def _first(self, fn: Callable[[sqlite3.Connection, str, tuple[Any, ...]], Any],
+                     sql: str, args: tuple[Any, ...]) -> Any:
+        db = self._db
+        return await db._execute(_sqlite_begin_then, fn, db._conn, sql, args)
+
+
+def sqlite_statement(conn: sqlite3.Connection, sql: str,
+                     args: tuple[Any, ...] = ()) -> sqlite3.Cursor:
+    """Run one statement on ``conn`` (on aiosqlite's thread): every statement the backend
+    sends with its own functions (writes, BEGIN/COMMIT/ROLLBACK, a transaction's first
+    read) goes through here, a place to simulate a failing disk in tests."""
+    return conn.execute(sql, args)
+
+
+def _sqlite_begin_then(fn: Callable[[sqlite3.Connection, str, tuple[Any, ...]], Any],
+                       conn: sqlite3.Connection, sql: str, args: tuple[Any, ...]) -> Any:
+    """``BEGIN IMMEDIATE``, then ``fn(conn, sql, args)`` (on aiosqlite's thread). When
+    ``fn`` fails the transaction stays open for the caller's rollback."""
+    sqlite_statement(conn, "BEGIN IMMEDIATE").close()
+    return fn(conn, sql, args)
+
+
+def _sqlite_rollback(conn: sqlite3.Connection) -> None:
+    """Roll back the open transaction, if one is open (its BEGIN may have failed)."""
+    if conn.in_transaction:
+        sqlite_statement(conn, "ROLLBACK").close()
+
+
+def _sqlite_fetchall(conn: sqlite3.Connection, sql: str, args: tuple[Any, ...]) -> list[Row]:
+    """Run one query; all its rows (on aiosqlite's thread)."""
+    cur = sqlite_statement(conn, sql, args)
+    try:
+        return cur.fetchall()
+    finally:
+        cur.close()
+
+
+def _sqlite_rowcount(conn: sqlite3.Connection, sql: str, args: tuple[Any, ...]) -> int:
+    """Run one statement; the rows it changed (on aiosqlite's thread)."""
+    cur = sqlite_statement(conn, sql, args)
+    try:
+        return cur.rowcount
+    finally:
+        cur.close()
+
+
+def _sqlite_lastrowid(conn: sqlite3.Connection, sql: str, args: tuple[Any, ...]) -> int:
+    """Run one insert; the new row's id (0: none) (on aiosqlite's thread)."""
+    cur = sqlite_statement(conn, sql, args)
+    try:
+        return int(cur.lastrowid or 0)
+    finally:
+        cur.close()
+
+
+class SqliteReader(SqliteConn):
+    """The connection of reads outside a transaction. Once the file is in WAL mode
+    (:meth:`SqliteBackend.prepare`) its queries run at once in the caller's thread on a
+    second, query-only connection (:attr:`direct`): a WAL reader never waits for the
+    writer, and a read of a few indexed rows costs tens of microseconds, less than the
+    trip to aiosqlite's thread and back (two thread switches, each a wait for a core on a
+    busy machine). Such a read sees committed data only, never a transaction in flight.
+    Its statements (and every write) still go to aiosqlite's thread."""
+
+    def __init__(self, db: aiosqlite.Connection) -> None:
+        super().__init__(db)
+        #: the query-only connection (``None``: reads go to aiosqlite's thread).
+        self.direct: sqlite3.Connection | None = None
+
+    async def fetch(self, sql: str, args: Iterable[Any] = ()) -> list[Row]:
+        direct = self.direct
+        if direct is None:
+            return await super().fetch(sql, args)
+        cur = direct.execute(sql, tuple(args))
+        try:
+            return cur.fetchall()
+        finally:
+            cur.close()
+
+    def open_direct(self, path: str | Path) -> None:
+        """Open :attr:`direct` on the file at ``path`` (already in WAL mode)."""
+        direct = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+        try:
+            direct.execute("PRAGMA query_only=ON").close()
+            direct.execute("PRAGMA foreign_keys=ON").close()  # as the writer's, if asked
+            direct.execute("PRAGMA busy_timeout=1000").close()
+        except BaseException:
+            direct.close()
+            raise
+        direct.row_factory = sqlite3.Row
+        self.direct = direct
+
+    def close_direct(self) -> None:
+        """Close :attr:`direct` (reads go to aiosqlite's thread again)."""
+        direct, self.direct = self.direct, None
+        if direct is not None:
+            direct.close()
 
 
 class SqliteBackend(Backend):
@@ -158,7 +287,9 @@ class SqliteBackend(Backend):
         self._lock = asyncio.Lock()
         self.name = str(path)
         self._path = path
-        self.reader = SqliteConn(conn)
+        #: the reader (``reader``) as its own type.
+        self._reads = SqliteReader(conn)
+        self.reader = self._reads
 
     @classmethod
     async def open(cls, path: str | Path) -> SqliteBackend:
@@ -176,32 +307,39 @@ class SqliteBackend(Backend):
 
     @asynccontextmanager
     async def tx(self) -> AsyncIterator[Conn]:
+        # BEGIN IMMEDIATE goes to aiosqlite's thread with the transaction's first
+        # statement (one trip, not two); a transaction that ran none begins nothing.
         async with self._lock:
-            await self._db.execute("BEGIN IMMEDIATE")
+            conn = SqliteTxConn(self._db)
             try:
-                yield self.reader
+                yield conn
             except BaseException:
-                await self._db.execute("ROLLBACK")
+                if conn.begun:
+                    await self._db._execute(_sqlite_rollback, self._db._conn)
                 raise
             else:
-                await self._db.execute("COMMIT")
+                if conn.begun:
+                    await self.reader.execute("COMMIT")
 
     async def write(self, sql: str, args: Iterable[Any] = ()) -> int:
         async with self._lock:
             return await self.reader.execute(sql, args)
 
     async def schema_version(self, conn: Conn | None = None) -> int:
-        row = await self.reader.fetchrow("PRAGMA user_version")
+        row = await (conn or self.reader).fetchrow("PRAGMA user_version")
         return int(row[0]) if row else 0
 
     async def set_schema_version(self, conn: Conn, number: int) -> None:
         await conn.execute(f"PRAGMA user_version={int(number)}")
 
     async def prepare(self) -> None:
-        await self._db.execute("PRAGMA journal_mode=WAL")
+        mode = await self._db.execute_fetchall("PRAGMA journal_mode=WAL")
         await self._db.execute("PRAGMA synchronous=NORMAL")
         await self._db.execute("PRAGMA foreign_keys=ON")
         await self._db.execute("PRAGMA busy_timeout=5000")
+        if [tuple(r) for r in mode] == [("wal",)] and self._reads.direct is None:
+            # (":memory:" answers "memory": a second connection would see another database)
+            self._reads.open_direct(self._path)
 
     async def check_writable(self) -> None:
         # A read-only file opens and reads fine; find out now, not at the first move.
@@ -209,9 +347,11 @@ class SqliteBackend(Backend):
             await self.set_schema_version(conn, await self.schema_version())
 
     async def close(self) -> None:
+        self._reads.close_direct()
         await self._db.close()
 
     async def abort(self) -> None:
+        self._reads.close_direct()
         try:
             await self._db.close()
         except Exception:  # noqa: S110 - the first error is the one to report

@@ -345,3 +345,31 @@ def test_a_single_select_refuses_more_than_25_options_instead_of_cutting():
     with pytest.raises(ValueError, match="a select holds 1-25 options, not 0"):
         select("g", 1, "c", [])
     assert len(select("g", 1, "c", many[:25]).item.options) == 25
+
+
+async def test_a_table_works_out_each_seats_legal_actions_and_view_once(world, sb, monkeypatch):
+    await start(world)
+    cog = sb.bot.game_cog("llamas-unleashed")
+    table = await cog.load_table(1)
+    engine = table.spec.engine
+    real_legal, real_view = engine.legal_actions, engine.view
+    calls: list[tuple[str, str | None]] = []
+
+    def legal(state, seat):
+        calls.append(("legal", seat))
+        return real_legal(state, seat)
+
+    def view(state, seat):
+        calls.append(("view", seat))
+        return real_view(state, seat)
+
+    monkeypatch.setattr(engine, "legal_actions", legal)
+    monkeypatch.setattr(engine, "view", view)
+    first = table.legal("s0")
+    assert first == real_legal(table.state, "s0") and len(first) > 0
+    assert table.legal("s0") is first
+    assert table.view(None) is table.view(None)
+    assert table.legal("s1") == real_legal(table.state, "s1")
+    assert calls == [("legal", "s0"), ("view", None), ("legal", "s1")]
+    again = await cog.load_table(1)  # a new table (a new state) works them out again
+    assert again.legal("s0") == first and calls[-1] == ("legal", "s0") and len(calls) == 4

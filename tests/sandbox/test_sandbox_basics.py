@@ -61,6 +61,26 @@ async def test_ephemeral_reply_has_flag_64_and_only_its_member_sees_it(world, sb
     assert world.last_message() is None  # public view of the channel
 
 
+async def test_ephemerals_come_from_the_per_member_index_oldest_first(world, sb, alice, bob):
+    await alice.slash("game hand")
+    first = alice.last_reply
+    await bob.slash("game hand")
+    theirs = bob.last_reply
+    await alice.slash("game hand")
+    second = alice.last_reply
+    await alice.slash("play", game="Tiny", seats=3)  # a public reply: not an ephemeral
+    assert world.ephemeral_ids == {alice.id: [first.id, second.id], bob.id: [theirs.id]}
+    assert alice.ephemerals == [first, second] and bob.ephemerals == [theirs]
+    # A message dropped from the world (as the benches prune) or deleted is left out,
+    # and the index forgets it.
+    del world.messages[first.id]
+    assert alice.ephemerals == [second]
+    assert world.ephemeral_ids[alice.id] == [second.id]
+    second.deleted = True
+    assert alice.ephemerals == [] and world.ephemeral_ids[alice.id] == []
+    assert bob.ephemerals == [theirs]
+
+
 async def test_member_cannot_click_another_members_ephemeral(world, sb, alice, bob):
     await alice.slash("pick")
     await alice.select(alice.last_reply, ["llama"], custom_id="sbx:pick")
