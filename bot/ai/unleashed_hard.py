@@ -25,6 +25,7 @@ Playouts run the Normal heuristic for every seat (:func:`rollout`, through
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 from typing import Any
@@ -58,7 +59,7 @@ from bot.games.unleashed.models import (
 
 ENGINE = UnleashedEngine()
 #: Playouts per decision and decisions per playout (sized for p99 < 300 ms, bench/ai.py).
-BUDGET = Budget(iterations=40, depth=10, paired=True)
+BUDGET = Budget(iterations=100, depth=10, paired=True)
 #: With 3 or more players: longer playouts (a round of turns is longer), fewer of them.
 BUDGET_MANY = Budget(iterations=36, depth=18, paired=True, margin=0.05)
 #: Plays searched in the Action phase: the Normal heuristic's best few (and drawing).
@@ -355,15 +356,67 @@ def _worth(state: UnleashedState, seat: str) -> float:
     return fx.animal_count(state, seat) / need * 6.0 + 0.15 * len(state.hands[seat])
 
 
-def evaluate(state: UnleashedState, me: str) -> float:
-    """Animals towards the win (6 = a full herd) plus a little per card in hand, of
-    ``me`` against the best opponent, squashed into (0, 1)."""
+def margin_value(state: UnleashedState, me: str) -> float:
+    """The first evaluation: Animals towards the win (6 = a full herd) plus a little per
+    card in hand, of ``me`` against the best opponent, squashed into (0, 1)."""
     mine = _worth(state, me)
     other = max(_worth(state, s) for s in state.seats if s != me)
     return squash(mine - other, 2.0)
 
 
-GAME = SearchGame(rollout, evaluate)
+#: Weights of :func:`seat_features` in :func:`evaluate` from 3 players, fitted by maximum
+#: likelihood on Normal self-play (``bench/README.md``, "Unleashed leaf value").
+WEIGHTS_MANY = (-0.422, 1.001, 0.132, -0.064, 0.268, -0.301, 0.288, -0.064, -0.273, 0.284,
+                0.192, -0.147, -0.057, -0.072)
+
+
+def seat_features(state: UnleashedState) -> dict[str, list[float]]:
+    """Per seat: Animals still missing (and whether that is 1, 2 or 3), hand size / 5, an
+    empty hand, Upgrades, Downgrades, a skipped next turn, whether it is that seat's turn
+    or the next one, whether it alone (or tied) misses the fewest Animals, and the plays
+    left when it is that seat's Action phase. Public information only (counts)."""
+    seats = state.seats
+    n = len(seats)
+    rems: dict[str, int] = {}
+    out: dict[str, list[float]] = {}
+    for s in seats:
+        rems[s] = max(0, fx.animals_to_win(state, s) - fx.animal_count(state, s))
+    act = seats.index(state.active) if state.active in seats else 0
+    for i, s in enumerate(seats):
+        rem = rems[s]
+        best = min(rems[o] for o in seats if o != s)
+        hand = len(state.hands[s])
+        ups = downs = 0
+        for c in state.fields[s]:
+            t = fx.card(c).type
+            if t == "upgrade":
+                ups += 1
+            elif t == "downgrade":
+                downs += 1
+        off = (i - act) % n
+        left = state.plays_left + state.card_plays if off == 0 and state.phase == "action" else 0
+        out[s] = [rem, float(rem == 1), float(rem == 2), float(rem == 3), min(hand, 10) / 5,
+                  float(hand == 0), ups, downs, float(s in state.skip_next), float(off == 0),
+                  float(off == 1 and n > 2), float(rem < best), float(rem == best), left]
+    return out
+
+
+def evaluate(state: UnleashedState, me: str) -> float:
+    """How good ``state`` is for ``me``, in (0, 1): with 2 players :func:`margin_value`;
+    from 3 players the chance ``me`` wins, a softmax over the seats of
+    :data:`WEIGHTS_MANY` . :func:`seat_features`."""
+    if len(state.seats) <= 2:
+        return margin_value(state, me)
+    scores = {s: sum(a * b for a, b in zip(WEIGHTS_MANY, f))
+              for s, f in seat_features(state).items()}
+    top = max(scores.values())
+    total = sum(math.exp(v - top) for v in scores.values())
+    return math.exp(scores[me] - top) / total
+
+
+import os as _os  # EXPERIMENT
+_EVAL = {"margin": margin_value, "learned": evaluate}[_os.environ.get("UH_EVAL", "learned")]
+GAME = SearchGame(rollout, _EVAL)
 
 
 def hard_policy(view: UnleashedView, legal: Sequence[Action], rng: random.Random) -> Action:
