@@ -16,7 +16,7 @@ card data (:func:`hits`), so a changed card set needs no AI change.
 from __future__ import annotations
 
 import random
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 from bot.games.base import Action
@@ -52,7 +52,7 @@ def _ops(eff: Any) -> set[str]:
     return out
 
 
-@lru_cache(maxsize=None)
+@cache
 def hits(key: str) -> bool:
     """Whether design ``key`` destroys or steals when played or when it enters a Field
     (read from the card data, so new designs need no AI change; cached per key: the

@@ -20,7 +20,11 @@ made while a link resolves, a hand it has not seen).
 
 Playouts run the Normal heuristic for every seat (:func:`rollout`, through
 :func:`fast_view` of the sampled state) for :data:`BUDGET` ``.depth`` decisions;
-:func:`evaluate` compares Animals towards the win and hand sizes.
+:func:`evaluate` values where they stop: with 2 players Animals towards the win and hand
+sizes against the opponent (:func:`margin_value`); from 3 players the chance of winning
+from public counts (:func:`seat_features`, weights fitted on Normal self-play), which
+knows that the player alone in the lead wins less often than its herd suggests (the
+Normal seats attack the leader).
 """
 
 from __future__ import annotations
@@ -58,7 +62,8 @@ from bot.games.unleashed.models import (
 )
 
 ENGINE = UnleashedEngine()
-#: Playouts per decision and decisions per playout (sized for p99 < 300 ms, bench/ai.py).
+#: Playouts per decision and decisions per playout with 2 players (sized for p99 < 300
+#: ms, bench/ai.py: 100 playouts gave p99 196 ms).
 BUDGET = Budget(iterations=100, depth=10, paired=True)
 #: With 3 or more players: longer playouts (a round of turns is longer), fewer of them.
 BUDGET_MANY = Budget(iterations=36, depth=18, paired=True, margin=0.05)
@@ -407,16 +412,14 @@ def evaluate(state: UnleashedState, me: str) -> float:
     :data:`WEIGHTS_MANY` . :func:`seat_features`."""
     if len(state.seats) <= 2:
         return margin_value(state, me)
-    scores = {s: sum(a * b for a, b in zip(WEIGHTS_MANY, f))
+    scores = {s: sum(a * b for a, b in zip(WEIGHTS_MANY, f, strict=True))
               for s, f in seat_features(state).items()}
     top = max(scores.values())
     total = sum(math.exp(v - top) for v in scores.values())
     return math.exp(scores[me] - top) / total
 
 
-import os as _os  # EXPERIMENT
-_EVAL = {"margin": margin_value, "learned": evaluate}[_os.environ.get("UH_EVAL", "learned")]
-GAME = SearchGame(rollout, _EVAL)
+GAME = SearchGame(rollout, evaluate)
 
 
 def hard_policy(view: UnleashedView, legal: Sequence[Action], rng: random.Random) -> Action:
