@@ -32,6 +32,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from bot.ai.search import Budget, SearchGame, ismcts, squash
@@ -65,7 +66,9 @@ ENGINE = UnleashedEngine()
 #: Playouts per decision and decisions per playout with 2 players (sized for p99 < 300
 #: ms, bench/ai.py: 100 playouts gave p99 196 ms).
 BUDGET = Budget(iterations=100, depth=10, paired=True)
-#: With 3 or more players: longer playouts (a round of turns is longer), fewer of them.
+#: With 3 or 4 players: longer playouts (a round of turns is longer), fewer of them; from 5
+#: players ``iterations * 4 // players`` of them (a playout costs more at a larger table:
+#: with 36 at 8 players one decision took 323 ms).
 BUDGET_MANY = Budget(iterations=36, depth=18, paired=True, margin=0.05)
 #: Plays searched in the Action phase: the Normal heuristic's best few (and drawing).
 PLAY_CANDIDATES = 4
@@ -424,8 +427,8 @@ GAME = SearchGame(rollout, evaluate)
 
 def hard_policy(view: UnleashedView, legal: Sequence[Action], rng: random.Random) -> Action:
     """The Hard seat: :func:`bot.ai.search.ismcts` over samples of what ``view`` hides,
-    :data:`BUDGET` playouts (:data:`BUDGET_MANY` from 3 players); a target choice inside
-    an effect chain through :func:`chain_sample` (module docstring). Deterministic for ``rng``'s state. Raises
+    :func:`budget_for` playouts; a target choice inside an effect chain through
+    :func:`chain_sample` (module docstring). Deterministic for ``rng``'s state. Raises
     ``ValueError`` when ``legal`` is empty."""
     if not legal:
         raise ValueError("no legal action")
@@ -435,7 +438,7 @@ def hard_policy(view: UnleashedView, legal: Sequence[Action], rng: random.Random
     if len(legal) == 1:
         return legal[0]
     acts = list(legal)
-    budget = BUDGET if len(view.seats) <= 2 else BUDGET_MANY
+    budget = budget_for(len(view.seats))
     if any(isinstance(a, Choose) for a in legal) and not end_discard(view):
         return _mid_chain(view, acts, rng, budget)
 
@@ -450,6 +453,16 @@ def hard_policy(view: UnleashedView, legal: Sequence[Action], rng: random.Random
     arms = candidates(view, acts, PLAY_CANDIDATES_MANY)
     arms = [normal, *(a for a in arms if a != normal)]
     return ismcts(ENGINE, GAME, sample, me, acts, rng, budget, arms)
+
+
+def budget_for(players: int) -> Budget:
+    """The search size at a table of ``players``: :data:`BUDGET` with 2, :data:`BUDGET_MANY`
+    with 3-4, from 5 its playouts scaled by ``4 / players`` (rounded down)."""
+    if players <= 2:
+        return BUDGET
+    if players <= 4:
+        return BUDGET_MANY
+    return replace(BUDGET_MANY, iterations=BUDGET_MANY.iterations * 4 // players)
 
 
 def _mid_chain(view: UnleashedView, acts: list[Action], rng: random.Random,

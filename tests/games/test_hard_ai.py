@@ -231,6 +231,14 @@ def test_unleashed_leaf_value_with_two_players_is_the_herd_margin() -> None:
     assert round(unleashed_hard.evaluate(state, "s1"), 4) == 0.6358
 
 
+def test_unleashed_hard_plays_out_less_at_larger_tables() -> None:
+    """Playouts per decision by player count (the 300 ms budget holds at 8 players)."""
+    sizes = {n: unleashed_hard.budget_for(n).iterations for n in range(2, 9)}
+    assert sizes == {2: 100, 3: 36, 4: 36, 5: 28, 6: 24, 7: 20, 8: 18}
+    assert {unleashed_hard.budget_for(n).depth for n in range(3, 9)} == {18}
+    assert unleashed_hard.budget_for(8).margin == 0.05
+
+
 def test_unleashed_hard_rebuilds_a_chain_choice_from_its_view_only() -> None:
     """Lasso's steal target (seed 4, turn 6): a sample rebuilt from s0's view asks s0 the
     same question, every answer steals the same card as on the real state, and the choice
