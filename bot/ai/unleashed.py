@@ -16,6 +16,7 @@ card data (:func:`hits`), so a changed card set needs no AI change.
 from __future__ import annotations
 
 import random
+from functools import cache
 from typing import Any
 
 from bot.games.base import Action
@@ -51,9 +52,11 @@ def _ops(eff: Any) -> set[str]:
     return out
 
 
+@cache
 def hits(key: str) -> bool:
     """Whether design ``key`` destroys or steals when played or when it enters a Field
-    (read from the card data, so new designs need no AI change)."""
+    (read from the card data, so new designs need no AI change; cached per key: the
+    catalog does not change while the process runs)."""
     d = catalog().designs.get(key)
     if d is None:
         return False

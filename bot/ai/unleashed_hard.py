@@ -20,13 +20,19 @@ made while a link resolves, a hand it has not seen).
 
 Playouts run the Normal heuristic for every seat (:func:`rollout`, through
 :func:`fast_view` of the sampled state) for :data:`BUDGET` ``.depth`` decisions;
-:func:`evaluate` compares Animals towards the win and hand sizes.
+:func:`evaluate` values where they stop: with 2 players Animals towards the win and hand
+sizes against the opponent (:func:`margin_value`); from 3 players the chance of winning
+from public counts (:func:`seat_features`, weights fitted on Normal self-play), which
+knows that the player alone in the lead wins less often than its herd suggests (the
+Normal seats attack the leader).
 """
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from bot.ai.search import Budget, SearchGame, ismcts, squash
@@ -57,9 +63,12 @@ from bot.games.unleashed.models import (
 )
 
 ENGINE = UnleashedEngine()
-#: Playouts per decision and decisions per playout (sized for p99 < 300 ms, bench/ai.py).
-BUDGET = Budget(iterations=40, depth=10, paired=True)
-#: With 3 or more players: longer playouts (a round of turns is longer), fewer of them.
+#: Playouts per decision and decisions per playout with 2 players (sized for p99 < 300
+#: ms, bench/ai.py: 100 playouts gave p99 196 ms).
+BUDGET = Budget(iterations=100, depth=10, paired=True)
+#: With 3 or 4 players: longer playouts (a round of turns is longer), fewer of them; from 5
+#: players ``iterations * 4 // players`` of them (a playout costs more at a larger table:
+#: with 36 at 8 players one decision took 323 ms).
 BUDGET_MANY = Budget(iterations=36, depth=18, paired=True, margin=0.05)
 #: Plays searched in the Action phase: the Normal heuristic's best few (and drawing).
 PLAY_CANDIDATES = 4
@@ -355,12 +364,62 @@ def _worth(state: UnleashedState, seat: str) -> float:
     return fx.animal_count(state, seat) / need * 6.0 + 0.15 * len(state.hands[seat])
 
 
-def evaluate(state: UnleashedState, me: str) -> float:
-    """Animals towards the win (6 = a full herd) plus a little per card in hand, of
-    ``me`` against the best opponent, squashed into (0, 1)."""
+def margin_value(state: UnleashedState, me: str) -> float:
+    """The first evaluation: Animals towards the win (6 = a full herd) plus a little per
+    card in hand, of ``me`` against the best opponent, squashed into (0, 1)."""
     mine = _worth(state, me)
     other = max(_worth(state, s) for s in state.seats if s != me)
     return squash(mine - other, 2.0)
+
+
+#: Weights of :func:`seat_features` in :func:`evaluate` from 3 players, fitted by maximum
+#: likelihood on Normal self-play (``bench/README.md``, "Unleashed leaf value").
+WEIGHTS_MANY = (-0.422, 1.001, 0.132, -0.064, 0.268, -0.301, 0.288, -0.064, -0.273, 0.284,
+                0.192, -0.147, -0.057, -0.072)
+
+
+def seat_features(state: UnleashedState) -> dict[str, list[float]]:
+    """Per seat: Animals still missing (and whether that is 1, 2 or 3), hand size / 5, an
+    empty hand, Upgrades, Downgrades, a skipped next turn, whether it is that seat's turn
+    or the next one, whether it alone (or tied) misses the fewest Animals, and the plays
+    left when it is that seat's Action phase. Public information only (counts)."""
+    seats = state.seats
+    n = len(seats)
+    rems: dict[str, int] = {}
+    out: dict[str, list[float]] = {}
+    for s in seats:
+        rems[s] = max(0, fx.animals_to_win(state, s) - fx.animal_count(state, s))
+    act = seats.index(state.active) if state.active in seats else 0
+    for i, s in enumerate(seats):
+        rem = rems[s]
+        best = min(rems[o] for o in seats if o != s)
+        hand = len(state.hands[s])
+        ups = downs = 0
+        for c in state.fields[s]:
+            t = fx.card(c).type
+            if t == "upgrade":
+                ups += 1
+            elif t == "downgrade":
+                downs += 1
+        off = (i - act) % n
+        left = state.plays_left + state.card_plays if off == 0 and state.phase == "action" else 0
+        out[s] = [rem, float(rem == 1), float(rem == 2), float(rem == 3), min(hand, 10) / 5,
+                  float(hand == 0), ups, downs, float(s in state.skip_next), float(off == 0),
+                  float(off == 1 and n > 2), float(rem < best), float(rem == best), left]
+    return out
+
+
+def evaluate(state: UnleashedState, me: str) -> float:
+    """How good ``state`` is for ``me``, in (0, 1): with 2 players :func:`margin_value`;
+    from 3 players the chance ``me`` wins, a softmax over the seats of
+    :data:`WEIGHTS_MANY` . :func:`seat_features`."""
+    if len(state.seats) <= 2:
+        return margin_value(state, me)
+    scores = {s: sum(a * b for a, b in zip(WEIGHTS_MANY, f, strict=True))
+              for s, f in seat_features(state).items()}
+    top = max(scores.values())
+    total = sum(math.exp(v - top) for v in scores.values())
+    return math.exp(scores[me] - top) / total
 
 
 GAME = SearchGame(rollout, evaluate)
@@ -368,8 +427,8 @@ GAME = SearchGame(rollout, evaluate)
 
 def hard_policy(view: UnleashedView, legal: Sequence[Action], rng: random.Random) -> Action:
     """The Hard seat: :func:`bot.ai.search.ismcts` over samples of what ``view`` hides,
-    :data:`BUDGET` playouts (:data:`BUDGET_MANY` from 3 players); a target choice inside
-    an effect chain through :func:`chain_sample` (module docstring). Deterministic for ``rng``'s state. Raises
+    :func:`budget_for` playouts; a target choice inside an effect chain through
+    :func:`chain_sample` (module docstring). Deterministic for ``rng``'s state. Raises
     ``ValueError`` when ``legal`` is empty."""
     if not legal:
         raise ValueError("no legal action")
@@ -379,7 +438,7 @@ def hard_policy(view: UnleashedView, legal: Sequence[Action], rng: random.Random
     if len(legal) == 1:
         return legal[0]
     acts = list(legal)
-    budget = BUDGET if len(view.seats) <= 2 else BUDGET_MANY
+    budget = budget_for(len(view.seats))
     if any(isinstance(a, Choose) for a in legal) and not end_discard(view):
         return _mid_chain(view, acts, rng, budget)
 
@@ -394,6 +453,16 @@ def hard_policy(view: UnleashedView, legal: Sequence[Action], rng: random.Random
     arms = candidates(view, acts, PLAY_CANDIDATES_MANY)
     arms = [normal, *(a for a in arms if a != normal)]
     return ismcts(ENGINE, GAME, sample, me, acts, rng, budget, arms)
+
+
+def budget_for(players: int) -> Budget:
+    """The search size at a table of ``players``: :data:`BUDGET` with 2, :data:`BUDGET_MANY`
+    with 3-4, from 5 its playouts scaled by ``4 / players`` (rounded down)."""
+    if players <= 2:
+        return BUDGET
+    if players <= 4:
+        return BUDGET_MANY
+    return replace(BUDGET_MANY, iterations=BUDGET_MANY.iterations * 4 // players)
 
 
 def _mid_chain(view: UnleashedView, acts: list[Action], rng: random.Random,

@@ -204,6 +204,42 @@ def test_unleashed_fast_view_is_the_engine_view() -> None:
     assert steps > 50
 
 
+def test_unleashed_leaf_value_from_three_players_is_a_chance_per_seat() -> None:
+    """Seed 4, 4 players, turn 10, s0's Action phase with one play left: s3 alone misses
+    4 Animals, the others 5; the leaf value is a softmax of the fitted weights over the
+    seats (they sum to 1), s0 first for having the turn and the bigger hand."""
+    state, _, _ = _advance("llamas-unleashed", 4, 4,
+                           lambda s, seat, legal: s.phase == "action" and s.turn >= 10)
+    assert isinstance(state, UnleashedState)
+    assert (state.turn, state.active, state.plays_left) == (10, "s0", 1)
+    feats = unleashed_hard.seat_features(state)
+    assert feats["s0"] == [5, 0.0, 0.0, 0.0, 1.2, 0.0, 0, 0, 0.0, 1.0, 0.0, 0.0, 0.0, 1]
+    assert feats["s1"] == [5, 0.0, 0.0, 0.0, 0.8, 0.0, 0, 0, 0.0, 0.0, 1.0, 0.0, 0.0, 0]
+    assert feats["s3"] == [4, 0.0, 0.0, 0.0, 0.8, 0.0, 0, 0, 0.0, 0.0, 0.0, 1.0, 0.0, 0]
+    values = [round(unleashed_hard.evaluate(state, s), 4) for s in state.seats]
+    assert values == [0.2743, 0.2415, 0.2219, 0.2624]
+    assert round(sum(unleashed_hard.evaluate(state, s) for s in state.seats), 9) == 1.0
+
+
+def test_unleashed_leaf_value_with_two_players_is_the_herd_margin() -> None:
+    """With 2 players the leaf value is the squashed herd-and-hand margin: seed 4, turn
+    6, s1 misses 3 Animals and s0 4, hands 5 and 7."""
+    state, _, _ = _advance("llamas-unleashed", 4, 2,
+                           lambda s, seat, legal: s.phase == "action" and s.turn >= 6)
+    assert isinstance(state, UnleashedState)
+    assert [len(state.hands[s]) for s in state.seats] == [7, 5]
+    assert round(unleashed_hard.evaluate(state, "s0"), 4) == 0.3642
+    assert round(unleashed_hard.evaluate(state, "s1"), 4) == 0.6358
+
+
+def test_unleashed_hard_plays_out_less_at_larger_tables() -> None:
+    """Playouts per decision by player count (the 300 ms budget holds at 8 players)."""
+    sizes = {n: unleashed_hard.budget_for(n).iterations for n in range(2, 9)}
+    assert sizes == {2: 100, 3: 36, 4: 36, 5: 28, 6: 24, 7: 20, 8: 18}
+    assert {unleashed_hard.budget_for(n).depth for n in range(3, 9)} == {18}
+    assert unleashed_hard.budget_for(8).margin == 0.05
+
+
 def test_unleashed_hard_rebuilds_a_chain_choice_from_its_view_only() -> None:
     """Lasso's steal target (seed 4, turn 6): a sample rebuilt from s0's view asks s0 the
     same question, every answer steals the same card as on the real state, and the choice
