@@ -201,6 +201,20 @@ async def test_failed_action_insert_rolls_back_the_state(opened):
     assert (rec.version, rec.state) == (0, '{"v": 0}')
 
 
+def count_trips(conn) -> list[str]:
+    """Record (by function name) every trip the aiosqlite connection ``conn`` makes to its
+    thread from now on; returns the list it appends to."""
+    trips: list[str] = []
+    real = conn._execute
+
+    async def counted(fn, *args, **kw):
+        trips.append(getattr(fn, "__name__", "?"))
+        return await real(fn, *args, **kw)
+
+    conn._execute = counted
+    return trips
+
+
 async def test_sqlite_transactions_take_one_trip_per_statement_plus_the_commit(tmp_path):
     """BEGIN IMMEDIATE goes with a transaction's first statement; a statement is one trip
     to aiosqlite's thread (no separate cursor close); a failed first statement (its BEGIN
@@ -209,14 +223,7 @@ async def test_sqlite_transactions_take_one_trip_per_statement_plus_the_commit(t
     try:
         gid = await _active_game(store)
         conn = store._backend._db
-        trips: list[str] = []
-        real = conn._execute
-
-        async def counted(fn, *args, **kw):
-            trips.append(getattr(fn, "__name__", "?"))
-            return await real(fn, *args, **kw)
-
-        conn._execute = counted
+        trips = count_trips(conn)
         assert await store.commit_action(gid, expected_version=0, state='{"v": 1}', version=1,
                                          seat="s0", action={}, events=[]) is None
         assert trips == ["_sqlite_begin_then", "_sqlite_rowcount", "_sqlite_rowcount",
@@ -246,14 +253,7 @@ async def test_sqlite_reads_run_at_once_on_a_query_only_connection(tmp_path):
     try:
         gid = await _active_game(store)
         conn = store._backend._db
-        trips: list[str] = []
-        real = conn._execute
-
-        async def counted(fn, *args, **kw):
-            trips.append(getattr(fn, "__name__", "?"))
-            return await real(fn, *args, **kw)
-
-        conn._execute = counted
+        trips = count_trips(conn)
         assert (await store.get_game(gid)).version == 0
         assert trips == []
         async with store._backend.tx() as db:

@@ -290,6 +290,19 @@ async def test_a_dm_click_whose_table_could_not_be_shown_is_caught_up_by_shard_0
     assert thread.last_message.embeds[0]["footer"]["text"] == "Move 2"
 
 
+async def missed_table(world: Any, west: Any) -> tuple[Any, Any, Any]:
+    """Ana and Bo's tiny game in West (game 1, shard 1's guild), whose first move's table
+    Discord refused to post (403 Missing Permissions); returns (Ana, Bo, the thread)."""
+    ana, bo = world.member("Ana"), world.member("Bo")
+    lobby = await start_tiny(world, west)
+    world.faults.fail("POST", r"^/webhooks/\d+/[^/]+$", 403, code=50013,
+                      message="Missing Permissions")
+    thread = lobby.thread
+    assert thread is not None
+    await ana.click(thread.last_message, "Add 2")
+    return ana, bo, thread
+
+
 async def test_two_processes_catching_up_one_game_at_once_post_its_table_once(
         sharded_world, west_shards):
     """Game 1 (shard 1's guild) missed its table (Discord refused the post). Shard 0, which
@@ -297,12 +310,7 @@ async def test_two_processes_catching_up_one_game_at_once_post_its_table_once(
     is posted once, with one ping."""
     world = sharded_world
     west, sb0, sb1 = west_shards
-    ana, bo = world.member("Ana"), world.member("Bo")
-    lobby = await start_tiny(world, west)
-    thread = lobby.thread
-    world.faults.fail("POST", r"^/webhooks/\d+/[^/]+$", 403, code=50013,
-                      message="Missing Permissions")
-    await ana.click(thread.last_message, "Add 2")
+    ana, bo, thread = await missed_table(world, west)
     assert ana.last_reply.content == (
         "Your move was made, but I could not post the table in the game's thread (I am "
         "missing a permission there). See /game status.")
@@ -345,12 +353,7 @@ async def test_a_game_noted_behind_while_a_catch_up_runs_is_caught_up_by_that_ru
     (it used to wait for the next catch-up, which might never come)."""
     world = sharded_world
     west, sb0, sb1 = west_shards
-    ana, bo = world.member("Ana"), world.member("Bo")
-    lobby = await start_tiny(world, west)
-    thread = lobby.thread
-    world.faults.fail("POST", r"^/webhooks/\d+/[^/]+$", 403, code=50013,
-                      message="Missing Permissions")
-    await ana.click(thread.last_message, "Add 2")
+    ana, bo, thread = await missed_table(world, west)
     count = len(thread.all_messages)
     store = sb0.bot.service.store
     listed, go_on = asyncio.Event(), asyncio.Event()
