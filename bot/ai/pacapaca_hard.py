@@ -27,7 +27,7 @@ Normal partner accepts, which leaves the pile to the next seat (:data:`DODGE_PIL
 playouts the other seats draw or take the pile by the Normal rule (:func:`normal_turn`).
 The search plays every candidate on the same samples (paired rounds; 60 playouts, 120 at 2
 players, :data:`ITERATIONS_FACTOR_BY_PLAYERS`) for 8 decisions (16
-at 3-4 players, :data:`DEPTH_BY_PLAYERS`) and compares the Normal heuristic's projected points then; the Normal
+at 3 players, 22 at 4, :data:`DEPTH_BY_PLAYERS`) and compares the Normal heuristic's projected points then; the Normal
 heuristic's choice wins ties. (Playouts to the end of the game, and keeping Normal's
 choice unless beaten by a margin, did worse in 100-game trials: see bench/README.md.)
 """
@@ -69,9 +69,10 @@ ENGINE = PacapacaEngine()
 #: Playouts per decision and decisions per playout (sized for p99 < 300 ms, bench/ai.py).
 BUDGET = Budget(iterations=60, depth=8, paired=True)
 #: Decisions per playout by player count where it is not ``BUDGET.depth``: about two
-#: rounds of turns at 3-4 players (4 players, seeds 1-100: 34.7 wins against 30.0 with 8).
+#: rounds of turns at 3 players (4 players, seeds 1-100: 34.7 wins against 30.0 with 8),
+#: 22 at 4 players (seeds 1-200: 81.75 wins against 75.5 with 16; p99 242 ms).
 #: 5-6 players keep 8 for the time budget (6 players, 4 games: p99 339 ms with 12).
-DEPTH_BY_PLAYERS = {3: 16, 4: 16}
+DEPTH_BY_PLAYERS = {3: 16, 4: 22}
 
 
 #: ``BUDGET.iterations`` is multiplied by this for the player count (default 1): 2-player
@@ -597,6 +598,8 @@ PLAN_EDGE = 1.0
 #: its Normal rule accepts (:func:`offers` with the roles swapped) against its deal
 #: (4 players, seeds 1-200: 75.5 wins against 66.5 without).
 COUNTER_OFFERS = True
+#: Counter-proposals searched at most (the best by :func:`offers`' rank).
+COUNTER_PLANS = 2
 #: In the final round, search deals that leave the pile to the next seat (:func:`_plans`).
 DODGE_PILE = True
 #: Paired rounds at least, whatever the number of candidates (``BUDGET.iterations`` is the
@@ -772,7 +775,7 @@ def hard_policy(view: PacapacaView, legal: Sequence[Action], rng: random.Random)
         if COUNTER_OFFERS and neg.proposals_left > 0:
             table = (tuple(sorted(neg.partner_gives)), tuple(sorted(neg.active_gives)))
             counters = [Plan(neg.active, g, t, False)
-                        for _, g, t in offers(view, me, neg.active)[:PLANS_PER_PARTNER]
+                        for _, g, t in offers(view, me, neg.active)[:COUNTER_PLANS]
                         if (g, t) != table]
             if counters:
                 pick = _search(view, legal, rng, [*base, *counters])
