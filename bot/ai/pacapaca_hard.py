@@ -26,9 +26,9 @@ Normal's draw / pile estimate by :data:`PLAN_EDGE`, and in the final round any d
 Normal partner accepts, which leaves the pile to the next seat (:data:`DODGE_PILE`); in
 playouts the other seats draw or take the pile by the Normal rule (:func:`normal_turn`).
 The search plays every candidate on the same samples (paired rounds; 60 playouts, 120 at 2
-players, :data:`ITERATIONS_FACTOR_BY_PLAYERS`) for 8 decisions (16
-at 3 players, 22 at 4, :data:`DEPTH_BY_PLAYERS`) and compares the Normal heuristic's projected points then; the Normal
-heuristic's choice wins ties. (Playouts to the end of the game, and keeping Normal's
+players, :data:`ITERATIONS_FACTOR_BY_PLAYERS`) for 8 decisions (16 at 3-4 players,
+:data:`DEPTH_BY_PLAYERS`) and compares the Normal heuristic's projected points then; the
+Normal heuristic's choice wins ties. (Playouts to the end of the game, and keeping Normal's
 choice unless beaten by a margin, did worse in 100-game trials: see bench/README.md.)
 """
 
@@ -70,9 +70,10 @@ ENGINE = PacapacaEngine()
 BUDGET = Budget(iterations=60, depth=8, paired=True)
 #: Decisions per playout by player count where it is not ``BUDGET.depth``: about two
 #: rounds of turns at 3 players (4 players, seeds 1-100: 34.7 wins against 30.0 with 8),
-#: 22 at 4 players (seeds 1-200: 81.75 wins against 75.5 with 16; p99 242 ms).
-#: 5-6 players keep 8 for the time budget (6 players, 4 games: p99 339 ms with 12).
-DEPTH_BY_PLAYERS = {3: 16, 4: 22}
+#: 16 at 4 players too: 22 won more (218.42/500 = 43.7% against 192.83/500) but broke the
+#: 300 ms budget (4 players, 20 games from seed 7000: p99 325 ms, max 362 ms; 16: p99 247,
+#: max 272). 5-6 players keep 8 for the time budget (6 players, 4 games: p99 339 ms with 12).
+DEPTH_BY_PLAYERS = {3: 16, 4: 16}
 
 
 #: ``BUDGET.iterations`` is multiplied by this for the player count (default 1): 2-player
