@@ -245,9 +245,9 @@ class HerdBot(commands.AutoShardedBot):
         """The one line logged when shard ``shard_id`` is connected and ready, e.g.
         ``herdbot ready: shard 0/2, 3 servers, commands synced`` (no shard part when the bot
         has a single shard; "commands not synced" when syncing is off). Names no token."""
-        count = self.shard_count or 1
         servers = sum(1 for g in self.guilds if g.shard_id == shard_id)
-        where = f"shard {shard_id}/{count}, " if count > 1 else ""
+        label = self._shard_label(shard_id)
+        where = f"{label}, " if label else ""
         synced = "commands synced" if self._sync else "commands not synced"
         return f"herdbot ready: {where}{servers} server{'' if servers == 1 else 's'}, {synced}"
 
@@ -258,9 +258,13 @@ class HerdBot(commands.AutoShardedBot):
 
     async def on_shard_resumed(self, shard_id: int) -> None:
         """One INFO line when shard ``shard_id`` is back after a lost connection (RESUME)."""
+        label = self._shard_label(shard_id)
+        log.info("herdbot reconnected to Discord%s", f" ({label})" if label else "")
+
+    def _shard_label(self, shard_id: int) -> str:
+        """``shard 0/2`` for a sharded bot, ``""`` with a single shard (log lines)."""
         count = self.shard_count or 1
-        where = f" (shard {shard_id}/{count})" if count > 1 else ""
-        log.info("herdbot reconnected to Discord%s", where)
+        return f"shard {shard_id}/{count}" if count > 1 else ""
 
     def serves_guild(self, guild_id: int | None) -> bool:
         """Whether this process serves server ``guild_id``'s shard, ``(guild_id >> 22) %
