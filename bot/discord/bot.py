@@ -30,7 +30,15 @@ from bot.discord.replies import defer, defer_command, quoted, send_error
 from bot.games.registry import Registry
 from bot.render.pool import Job, PictureCache, RenderPool, forget_pool, shared_pool
 from bot.runtime import Clock, GameError, GameService, Update
-from bot.store import STORE_FAILURES, GameRecord, SeatRecord, Store, UnreadableRow
+from bot.store import (
+    STORE_FAILURES,
+    GameRecord,
+    SeatRecord,
+    Store,
+    UnreadableRow,
+    track_writes,
+    tracking_writes,
+)
 
 if TYPE_CHECKING:
     from bot.discord.game_cog import GameCog
@@ -98,6 +106,9 @@ def log_store_error(what: str, exc: Exception) -> None:
 #: Key of :attr:`discord.Interaction.extras` holding the games a command may change, as
 #: stored before it ran (:meth:`HerdBot.games_before`).
 BEFORE = "herdbot.before"
+#: Key of :attr:`discord.Interaction.extras` holding the ids of the games the command's own
+#: writes changed (``bot.store.tracking``), filled while it runs.
+WRITTEN = "herdbot.written"
 
 
 class GamesBefore(NamedTuple):
@@ -112,8 +123,11 @@ class HerdTree(app_commands.CommandTree["HerdBot"]):
     """CommandTree whose errors become a short ephemeral message; tracebacks go to the log.
 
     Before a slash command runs, the stored games it may change are noted (see
-    :meth:`HerdBot.games_before`), so that an error afterwards can say truly whether
-    something was saved (``STORE_DOWN_AFTER_CHANGE``, ``OOPS_AFTER_CHANGE``) or not."""
+    :meth:`HerdBot.games_before`) and its own writes start being tracked
+    (``bot.store.tracking``; tasks it creates count too), so that an error afterwards can
+    say truly whether something it did was saved (``STORE_DOWN_AFTER_CHANGE``,
+    ``OOPS_AFTER_CHANGE``) or not: a game another player, an AI seat or a timer changed
+    meanwhile is not the member's change."""
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
         if interaction.type is discord.InteractionType.application_command:
@@ -121,6 +135,8 @@ class HerdTree(app_commands.CommandTree["HerdBot"]):
             # command answers in public (``extras={"public": True}``: /play, /stats show).
             public = bool(getattr(interaction.command, "extras", {}).get("public"))
             await defer_command(interaction, public=public)
+            # set in the invoker task's context: the command and on_error run in it too
+            interaction.extras[WRITTEN] = track_writes()
             interaction.extras[BEFORE] = await self.client.games_before(interaction)
         return True
 
@@ -137,7 +153,8 @@ class HerdTree(app_commands.CommandTree["HerdBot"]):
         if isinstance(error, app_commands.TransformerError):
             await send_error(interaction, f"That value does not fit: “{quoted(error.value)}”.")
             return
-        changed = await self.client.changed_games(interaction.extras.get(BEFORE), interaction)
+        changed = await self.client.changed_games(interaction.extras.get(BEFORE), interaction,
+                                                  interaction.extras.get(WRITTEN, set()))
         if isinstance(original, STORE_FAILURES):
             log_store_error(f"command {getattr(interaction.command, 'qualified_name', '?')}",
                             original)
@@ -388,6 +405,13 @@ class HerdBot(commands.AutoShardedBot):
             return
         # Acknowledge at once: the work below reads the store, which can queue under load.
         await defer(interaction)
+        with tracking_writes() as written:
+            await self._route_component(interaction, cid, custom_id, values, written)
+
+    async def _route_component(self, interaction: discord.Interaction, cid: ids.ComponentId,
+                               custom_id: str, values: list[str], written: set[int]) -> None:
+        """:meth:`route_component` once acknowledged; ``written`` fills with the games the
+        click's own writes changed, so an error claims a change only when it made one."""
         cog: GameCog | None = None
         before: GameRecord | None = None
         before_seats: list[Any] = []
@@ -414,7 +438,7 @@ class HerdBot(commands.AutoShardedBot):
             await send_error(interaction, exc.message, secret=bool(cog and cog.hidden_info))
         except STORE_FAILURES as exc:
             log_store_error(f"component {custom_id}", exc)
-            if await self._changed(before, cid.game_id, before_seats):
+            if cid.game_id in written and await self._changed(before, cid.game_id, before_seats):
                 # The rest (AI moves, timers, the table) is caught up once writes work.
                 self.service.start_catch_up(cid.game_id)
                 await send_error(interaction, STORE_DOWN_AFTER_CHANGE)
@@ -422,7 +446,8 @@ class HerdBot(commands.AutoShardedBot):
                 await send_error(interaction, STORE_DOWN)
         except Exception:
             log.exception("component %s failed", custom_id)
-            changed = await self._changed(before, cid.game_id, before_seats)
+            changed = (cid.game_id in written
+                       and await self._changed(before, cid.game_id, before_seats))
             await send_error(interaction, OOPS_AFTER_CHANGE if changed else OOPS)
 
     async def games_before(self, interaction: discord.Interaction) -> GamesBefore | None:
@@ -458,20 +483,23 @@ class HerdBot(commands.AutoShardedBot):
         return GamesBefore({g: (r, seats[g]) for g, r in games.items()}, {g.id for g in mine})
 
     async def changed_games(self, before: GamesBefore | None,
-                            interaction: discord.Interaction) -> list[int]:
+                            interaction: discord.Interaction, written: set[int]) -> list[int]:
         """The ids of the games noted in ``before`` (:meth:`games_before`) that changed in
         the store since (status, version, options or seats), then of the lobbies and games
         the member holds a seat in that were not there before (a lobby ``/play`` stored),
-        in that order. Empty when unknown."""
-        if before is None:
+        in that order; of those only the ones in ``written``, the games the command's own
+        writes changed (``bot.store.tracking``): another player's move meanwhile is not
+        the member's change. Empty when unknown."""
+        if before is None or not written:
             return []
         changed = [game_id for game_id, (record, seats) in before.games.items()
-                   if await self._changed(record, game_id, seats)]
+                   if game_id in written and await self._changed(record, game_id, seats)]
         try:
             mine = await self.store.active_games_of(interaction.user.id, interaction.guild_id)
         except Exception:  # the store itself broke: claim nothing more
             return changed
-        return changed + [g.id for g in mine if g.id not in before.seated and g.id not in changed]
+        return changed + [g.id for g in mine if g.id in written
+                          and g.id not in before.seated and g.id not in changed]
 
     async def _changed(self, before: GameRecord | None, game_id: int,
                        before_seats: list[Any] | None = None) -> bool:

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.runtime.clock import Clock
+from bot.store.tracking import stop_tracking
 
 log = logging.getLogger(__name__)
 
@@ -113,6 +114,9 @@ class Supervisor:
             await self.clock.wait(status.wake, left)
 
     async def _supervise(self, status: JobStatus, job: Job, forever: bool) -> None:
+        # A job started inside a request (a catch-up after a refused command) copied its
+        # context: its writes are nobody's request (bot.store.tracking).
+        stop_tracking()
         while True:
             try:
                 await job()

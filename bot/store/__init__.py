@@ -24,6 +24,7 @@ from bot.store.store import (
     UnreadableRow,
     describe_error,
 )
+from bot.store.tracking import stop_tracking, track_writes, tracking_writes
 
 __all__ = [
     "STORE_FAILURES",
@@ -45,4 +46,7 @@ __all__ = [
     "UnreadableRow",
     "describe_error",
     "is_postgres_url",
+    "stop_tracking",
+    "track_writes",
+    "tracking_writes",
 ]

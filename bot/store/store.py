@@ -5,7 +5,8 @@ Two backends (``bot/store/db.py``): a SQLite file (the default; every write tran
 behind one asyncio lock, one process per file) or a PostgreSQL URL (a pool; several
 processes may share the database). Every write is one transaction, so nothing is ever
 half-written: :meth:`Store.commit_action` writes the new state and its action row together,
-under a row lock on the game in PostgreSQL plus the version check.
+under a row lock on the game in PostgreSQL plus the version check. A committed change to
+a game's play is noted for the request that made it (``bot.store.tracking``).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from bot.store.errors import (  # noqa: F401 - re-exported: bot.store.store was 
     unavailable_cause,
 )
 from bot.store.migrations import MIGRATIONS, SCHEMA_VERSION, statements
+from bot.store.tracking import wrote
 
 
 class LobbyLimit(Exception):
@@ -189,6 +191,11 @@ _GAME_COLS = (
 _LATER_GAME_COLS = ("pinged_key", "table_version")
 
 
+#: Game columns whose change is a change of play (:meth:`Store.update_game` notes the game
+#: for ``bot.store.tracking``); the others (message ids, pings, the shown version) are
+#: bookkeeping of what is shown.
+_PLAY_FIELDS = frozenset({"status", "options", "host_id"})
+
 #: The timers whose deadlines a table shows (:meth:`Store.game_and_deadlines`).
 _TABLE_TIMERS = ("rules", "turn")
 
@@ -341,9 +348,14 @@ class Store:
         return await self.user_version()
 
     @asynccontextmanager
-    async def _tx(self) -> AsyncIterator[Conn]:
+    async def _tx(self, *games: int) -> AsyncIterator[Conn]:
+        """One transaction; once it commits, ``games`` (the ids of the games whose play it
+        changes) are noted for the request tracking its writes (``bot.store.tracking``).
+        Nothing is noted when it raises (rolled back)."""
         async with self._backend.tx() as db:
             yield db
+        for game_id in games:
+            wrote(game_id)
 
     async def _one(self, sql: str, args: Iterable[Any] = ()) -> Row | None:
         return await self._backend.reader.fetchrow(sql, args)
@@ -393,6 +405,7 @@ class Store:
                 " VALUES (?, 's0', 0, ?, ?, 0)",
                 (game_id, host_id, host_name),
             )
+        wrote(game_id)
         record = await self.get_game(game_id)
         assert record is not None
         return record
@@ -499,6 +512,8 @@ class Store:
                 f"UPDATE games SET {cols}, updated_at=? WHERE id=?{where}",
                 (*fields.values(), self._clock(), game_id, *extra),
             )
+        if count and set(fields) & _PLAY_FIELDS:
+            wrote(game_id)
         return bool(count)
 
     @asynccontextmanager
@@ -527,7 +542,7 @@ class Store:
     async def start_game(self, game_id: int, *, state: str, version: int) -> None:
         """Turn a lobby into an active game with its first state (version ``version``).
         Raises :class:`StaleVersion` if the lobby is no longer a lobby."""
-        async with self._tx() as db:
+        async with self._tx(game_id) as db:
             count = await db.execute(
                 "UPDATE games SET status='active', state=?, version=?, updated_at=?"
                 " WHERE id=? AND status='lobby'",
@@ -549,6 +564,7 @@ class Store:
             if count != 1:
                 return False
             await db.execute("DELETE FROM actions WHERE game_id=?", (game_id,))
+        wrote(game_id)
         return True
 
     async def commit_action(
@@ -578,7 +594,7 @@ class Store:
         ``expected_version`` or the game is not active (nothing is written then).
         """
         now = self._clock()
-        async with self._tx() as db:
+        async with self._tx(game_id) as db:
             row = await db.fetchrow(
                 "SELECT version, status FROM games WHERE id=?" + db.for_update, (game_id,))
             if row is None or row["version"] != expected_version or row["status"] != "active":
@@ -604,7 +620,7 @@ class Store:
         """Count one missed turn for ``seat`` when no move went with it (the AI had none to
         make), under the game's row lock: see :meth:`_add_missed_turn`. Returns the new
         count (0 when the seat does not exist)."""
-        async with self._tx() as db:
+        async with self._tx(game_id) as db:
             await db.fetchrow("SELECT id FROM games WHERE id=?" + db.for_update, (game_id,))
             return await self._add_missed_turn(db, game_id, seat, limit)
 
@@ -684,6 +700,7 @@ class Store:
                 (game_id, seat, position, user_id, name, int(is_ai), ai_level),
             )
             await db.execute("UPDATE games SET updated_at=? WHERE id=?", (self._clock(), game_id))
+        wrote(game_id)
         return SeatRecord(
             game_id=game_id, seat=seat, position=position, user_id=user_id, name=name, is_ai=is_ai,
             ai_level=ai_level,
@@ -697,11 +714,13 @@ class Store:
                 " (SELECT 1 FROM games WHERE id=? AND status='lobby')",
                 (game_id, seat, game_id),
             )
-            return count == 1
+        if count == 1:
+            wrote(game_id)
+        return count == 1
 
     async def renumber_seats(self, game_id: int) -> list[SeatRecord]:
         """Give a lobby's seats the ids ``s0..sN-1`` in position order (before start)."""
-        async with self._tx() as db:
+        async with self._tx(game_id) as db:
             await db.fetchrow("SELECT id FROM games WHERE id=?" + db.for_update, (game_id,))
             rows = await db.fetch(
                 "SELECT seat FROM seats WHERE game_id=? ORDER BY position", (game_id,))
@@ -725,7 +744,8 @@ class Store:
         if set(fields) - allowed:
             raise ValueError(f"cannot update {sorted(set(fields) - allowed)}")
         cols = ", ".join(f"{k}=?" for k in fields)
-        async with self._tx() as db:
+        # the hand a DM showed is bookkeeping of what is shown, not play
+        async with self._tx(*([game_id] if set(fields) - {"dm_hand"} else [])) as db:
             await db.execute(
                 f"UPDATE seats SET {cols} WHERE game_id=? AND seat=?",
                 (*(int(v) if isinstance(v, bool) else v for v in fields.values()), game_id, seat),
@@ -946,6 +966,8 @@ class Store:
                 if count != 1:
                     return False
             await self._add_results(db, guild_id, kind, rows)
+        if game_id is not None:
+            wrote(game_id)
         return True
 
     @staticmethod

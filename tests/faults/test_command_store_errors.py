@@ -10,13 +10,15 @@ on by the test in the middle of a command, right after a chosen write went throu
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from typing import Any
 
 from bot.discord.bot import OOPS_AFTER_CHANGE, STORE_DOWN_AFTER_CHANGE
 from bot.sandbox import SimChannel
+from bot.runtime import GameService
 from bot.store import Store
 from tests.faults.common import start_tiny
-from tests.faults.test_isolation import STORE_DOWN, full_disk, texts
+from tests.faults.test_isolation import FULL, STORE_DOWN, full_disk, texts
 
 NO = "\N{NO ENTRY SIGN} "
 SAVED_BUT_DOWN = NO + STORE_DOWN_AFTER_CHANGE
@@ -156,3 +158,96 @@ async def test_a_refused_command_in_a_dm_claims_no_change_to_the_members_games(
     assert it.original is not None and it.original.content == STORE_DOWN
     assert (await store.get_game(1)).options["x"] == 1
     assert sb.bot.service._behind == set()
+
+
+def hold(monkeypatch: Any, name: str, disk: dict[str, bool]) -> tuple[asyncio.Event,
+                                                                       asyncio.Event]:
+    """Patch ``GameService.<name>`` so that, once the member's request reaches it, it waits
+    for the test (``reached`` set; the test sets ``go``), then the disk fills and the real
+    method runs (its write refused). What the test does meanwhile runs in the test's own
+    task: another member's interaction, as Discord would deliver it."""
+    reached, go = asyncio.Event(), asyncio.Event()
+    original = getattr(GameService, name)
+
+    async def held(self: GameService, *args: Any, **kwargs: Any) -> Any:
+        reached.set()
+        await go.wait()
+        disk["full"] = True
+        return await original(self, *args, **kwargs)
+    monkeypatch.setattr(GameService, name, held)
+    return reached, go
+
+
+async def test_a_refused_command_while_another_player_moves_says_it_was_not_done(
+        world, sb, monkeypatch):
+    """Ana's ``/game leave`` is refused by the database while Bo's move in the same game is
+    stored meanwhile: Ana is told truly that her leave was not done (before: "What you did
+    was saved", because the game's version had changed), Bo's move stays, no catch-up."""
+    ana, bo = world.member("Ana"), world.member("Bo")
+    lobby = await start_tiny(world, ana, [bo])
+    thread = lobby.thread
+    store = sb.bot.store
+    await ana.click(thread.last_message, "Add 1")  # Bo's turn now
+    with full_disk(monkeypatch) as disk:
+        disk["full"] = False
+        reached, go = hold(monkeypatch, "set_takeover", disk)
+        slash = asyncio.create_task(ana.slash("game leave", in_channel=thread))
+        await asyncio.wait_for(reached.wait(), 10)
+        await bo.click(thread.last_message, "Add 2")  # stored while Ana's command waits
+        assert [(r.version, r.seat) for r in await store.actions(1)] == [(1, "s0"), (2, "s1")]
+        go.set()
+        it = await slash
+        await sb.settle()
+        disk["full"] = False
+    assert it.original is not None and it.followups == []
+    assert it.original.content == STORE_DOWN and it.original.ephemeral
+    assert [(s.seat, s.ai_takeover) for s in await store.seats(1)] == [
+        ("s0", False), ("s1", False)]
+    assert [(r.version, r.seat) for r in await store.actions(1)] == [(1, "s0"), (2, "s1")]
+    assert (await store.get_game(1)).version == 2
+    assert sb.bot.service._behind == set()
+
+
+async def test_a_refused_lobby_click_while_another_member_joins_says_it_was_not_done(
+        world, sb, monkeypatch):
+    """The same for a button: Ana's "Add AI seat" is refused while Bo joins the lobby
+    meanwhile (its seats changed, not by Ana): "so this was not done" (before: "What you
+    did was saved"), and Bo keeps his seat."""
+    ana, bo = world.member("Ana"), world.member("Bo")
+    await ana.slash("play", game="tiny")
+    lobby = ana.last_reply
+    assert lobby is not None
+    with full_disk(monkeypatch) as disk:
+        disk["full"] = False
+        reached, go = hold(monkeypatch, "add_ai", disk)
+        click = asyncio.create_task(ana.click(lobby, "Add AI seat"))
+        await asyncio.wait_for(reached.wait(), 10)
+        await bo.click(lobby, "Join")  # stored while Ana's click waits
+        go.set()
+        it = await click
+        await sb.settle()
+        disk["full"] = False
+    assert [(m.content, m.ephemeral) for m in it.followups] == [(STORE_DOWN, True)]
+    assert [(s.name, s.is_ai) for s in await sb.bot.store.seats(1)] == [
+        ("Ana", False), ("Bo", False)]
+    assert sb.bot.service._behind == set()
+
+
+async def test_a_refused_lobby_click_that_stored_its_change_says_it_was_saved(
+        world, sb, monkeypatch):
+    """The click's own write counts: Ana's "Add AI seat" stores the seat, then the
+    database fails: "What you did was saved", and the seat is there."""
+    ana = world.member("Ana")
+    await ana.slash("play", game="tiny")
+    lobby = ana.last_reply
+    assert lobby is not None
+    original = Store.add_seat
+
+    async def add_seat(self: Store, game_id: int, **fields: Any) -> Any:
+        await original(self, game_id, **fields)
+        raise sqlite3.OperationalError(FULL)  # the disk fills right after the seat is stored
+    monkeypatch.setattr(Store, "add_seat", add_seat)
+    it = await ana.click(lobby, "Add AI seat")
+    assert [(m.content, m.ephemeral) for m in it.followups] == [(SAVED_BUT_DOWN, True)]
+    assert [(s.name, s.is_ai) for s in await sb.bot.store.seats(1)] == [
+        ("Ana", False), ("AI Pancho", True)]
