@@ -15,7 +15,15 @@ import sys
 import pytest
 import pytest_asyncio
 
-from bot.store import GuildSettings, PostgresUnavailable, StaleVersion, Store, StoreDown
+from bot.store import (
+    GuildSettings,
+    PostgresUnavailable,
+    StaleVersion,
+    Store,
+    StoreDown,
+    stop_tracking,
+    tracking_writes,
+)
 from bot.store.errors import postgres_address
 from bot.store.migrations import MIGRATIONS, SCHEMA_VERSION
 from tests.support.databases import PG_URL, SKIP_REASON, CuttableProxy, databases
@@ -605,3 +613,50 @@ def test_herdbot_backup_of_a_postgresql_database_points_to_pg_dump(tmp_path):
     assert proc.stderr == ("herdbot: `herdbot backup` copies a SQLite file, and "
                            "HERDBOT_DATABASE is a PostgreSQL database: back it up with "
                            "pg_dump.\n")
+
+
+async def test_a_request_notes_the_games_its_committed_writes_changed_and_no_others(store):
+    """bot.store.tracking: a committed change of a game's play (lobby, seats, start, move,
+    options, status) notes the game for the request tracking its writes; bookkeeping of
+    what is shown, timers, refused and rolled-back writes note nothing; tasks the request
+    creates count for it, background jobs (``stop_tracking``) and untracked code do not."""
+    untracked = await store.create_game(kind="tiny", guild_id=1, channel_id=2, host_id=3,
+                                        host_name="Ana", options={}, seed=7)
+    with tracking_writes() as lobby:
+        rec = await store.create_game(kind="tiny", guild_id=1, channel_id=2, host_id=4,
+                                      host_name="Bo", options={}, seed=7)
+    assert lobby == {rec.id} and untracked.id != rec.id
+    with tracking_writes() as seated:
+        await store.add_seat(untracked.id, user_id=None, name="AI", is_ai=True, max_seats=4)
+    assert seated == {untracked.id}
+    with tracking_writes() as shown:
+        assert await store.update_game(rec.id, lobby_message_id=9, pinged_key="k")
+        await store.mark_shown(rec.id, 0)
+        await store.set_seat(rec.id, "s0", dm_hand="hand")
+        await store.upsert_timer(rec.id, "lobby", "k", 100.0, {})
+    assert shown == set()
+    gid = await _active_game(store)
+    with tracking_writes() as refused:
+        with pytest.raises(StaleVersion):  # rolled back
+            await store.commit_action(gid, expected_version=5, state="{}", version=6,
+                                      seat="s0", action={}, events=[])
+        assert not await store.remove_seat(gid, "s0")  # not a lobby: nothing removed
+        assert not await store.update_game(gid, when_status="lobby", status="cancelled")
+        assert await store.add_seat(gid, user_id=None, name="AI", is_ai=True,
+                                    max_seats=4) is None
+    assert refused == set()
+    with tracking_writes() as played:
+        await store.commit_action(gid, expected_version=0, state="{}", version=1, seat="s0",
+                                  action={}, events=[])
+        await asyncio.create_task(store.update_game(rec.id, options={"x": 1}))
+
+        async def background() -> None:
+            stop_tracking()
+            await store.set_seat(untracked.id, "s0", ai_takeover=True)
+        await asyncio.create_task(background())
+    assert played == {gid, rec.id}
+    with tracking_writes() as outer:
+        with tracking_writes() as inner:
+            await store.set_seat(gid, "s0", missed_turns=1)
+        await store.update_game(gid, status="finished")
+    assert (outer, inner) == ({gid}, {gid})
