@@ -14,8 +14,8 @@ import sqlite3
 from typing import Any
 
 from bot.discord.bot import OOPS_AFTER_CHANGE, STORE_DOWN_AFTER_CHANGE
-from bot.sandbox import SimChannel
 from bot.runtime import GameService
+from bot.sandbox import SimChannel
 from bot.store import Store
 from tests.faults.common import start_tiny
 from tests.faults.test_isolation import FULL, STORE_DOWN, full_disk, texts
