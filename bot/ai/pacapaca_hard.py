@@ -75,11 +75,13 @@ ENGINE = PacapacaEngine()
 #: Playouts per decision and decisions per playout (sized for p99 < 300 ms, bench/ai.py).
 BUDGET = Budget(iterations=60, depth=8, paired=True)
 #: Decisions per playout by player count where it is not ``BUDGET.depth``: about two
-#: rounds of turns at 3 players (4 players, seeds 1-100: 34.7 wins against 30.0 with 8),
-#: 16 at 4 players too: 22 won more (218.42/500 = 43.7% against 192.83/500) but broke the
-#: 300 ms budget (4 players, 20 games from seed 7000: p99 325 ms, max 362 ms; 16: p99 247,
-#: max 272). 5-6 players keep 8 for the time budget (6 players, 4 games: p99 339 ms with 12).
-DEPTH_BY_PLAYERS = {3: 16, 4: 16}
+#: rounds of turns at 3 players (4 players, seeds 1-100: 34.7 wins against 30.0 with 8);
+#: 22 at 4 players (seeds 1-500: 218.42/500 = 43.7%, against 192.83/500 with 16). 22 fits
+#: the 300 ms budget since alpacas are valued by kind counts (:func:`_sig`): 4 players,
+#: ``bench.ai --timing --games 20 --seed 7000``, p50 65-68 ms, p99 164-169, max 218-223,
+#: against 16 before that change p50 87-95, p99 174-223, max 212-295 (the same run).
+#: 5-6 players keep 8 (6 players, 4 games: p99 339 ms with 12 before that change).
+DEPTH_BY_PLAYERS = {3: 16, 4: 22}
 
 
 #: ``BUDGET.iterations`` is multiplied by this for the player count (default 1): 2-player
