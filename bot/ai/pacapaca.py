@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from bot.games.base import Action
 from bot.games.pacapaca.cards import catalog, kind_table
@@ -37,7 +37,12 @@ from bot.games.pacapaca.scoring import PENDANTS, length_points
 def kept_length(cards: Sequence[int]) -> int:
     """Neck length after removing incomplete illustrations (babies ignored)."""
     kt = kind_table()
-    k = Counter(kt[c] for c in cards)
+    return kept_length_of(Counter(kt[c] for c in cards))
+
+
+def kept_length_of(k: Mapping[str, int]) -> int:
+    """:func:`kept_length` of an alpaca given as kind -> copies (every kind a key, or a
+    ``Counter``)."""
     n = sum(v for key, v in k.items() if not key.startswith("baby"))
     ribbons = min(k["ribbon_left"], k["ribbon_right"])
     scarves = min(k["scarf_top"], k["scarf_bottom"])
@@ -51,9 +56,14 @@ def kept_length(cards: Sequence[int]) -> int:
 def fashion_points(cards: Sequence[int], hope: float = 0.0) -> float:
     """Fashion points of an alpaca whose neck cards and babies are ``cards`` (step 3 of
     the scoring), plus ``hope`` (0..1) times a bonus for parts that may still complete."""
-    pts = catalog().points
     kt = kind_table()
-    k = Counter(kt[c] for c in cards)
+    return fashion_points_of(Counter(kt[c] for c in cards), hope)
+
+
+def fashion_points_of(k: Mapping[str, int], hope: float = 0.0) -> float:
+    """:func:`fashion_points` of an alpaca given as kind -> copies (every kind a key, or
+    a ``Counter``)."""
+    pts = catalog().points
     ribbons = min(k["ribbon_left"], k["ribbon_right"])
     scarves = min(k["scarf_top"], k["scarf_bottom"])
     scarf_cards = 2 * scarves + (k["scarf_middle"] if scarves else 0)

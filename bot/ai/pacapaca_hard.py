@@ -42,8 +42,13 @@ from functools import lru_cache
 from itertools import combinations
 from typing import Any, cast
 
-from bot.ai.pacapaca import deal_gains, draw_value, heuristic_policy, kept_length, pile_value
-from bot.ai.pacapaca import evaluate as projected
+from bot.ai.pacapaca import (
+    draw_value,
+    fashion_points_of,
+    heuristic_policy,
+    kept_length_of,
+    pile_value,
+)
 from bot.ai.search import Budget, SearchGame, ismcts, squash
 from bot.games.base import Action, Pending, Result
 from bot.games.pacapaca.cards import catalog, kind_table
@@ -64,16 +69,19 @@ from bot.games.pacapaca.models import (
     StartNegotiation,
     TakePile,
 )
+from bot.games.pacapaca.scoring import length_points
 
 ENGINE = PacapacaEngine()
 #: Playouts per decision and decisions per playout (sized for p99 < 300 ms, bench/ai.py).
 BUDGET = Budget(iterations=60, depth=8, paired=True)
 #: Decisions per playout by player count where it is not ``BUDGET.depth``: about two
-#: rounds of turns at 3 players (4 players, seeds 1-100: 34.7 wins against 30.0 with 8),
-#: 16 at 4 players too: 22 won more (218.42/500 = 43.7% against 192.83/500) but broke the
-#: 300 ms budget (4 players, 20 games from seed 7000: p99 325 ms, max 362 ms; 16: p99 247,
-#: max 272). 5-6 players keep 8 for the time budget (6 players, 4 games: p99 339 ms with 12).
-DEPTH_BY_PLAYERS = {3: 16, 4: 16}
+#: rounds of turns at 3 players (4 players, seeds 1-100: 34.7 wins against 30.0 with 8);
+#: 22 at 4 players (seeds 1-500: 218.42/500 = 43.7%, against 192.83/500 with 16). 22 fits
+#: the 300 ms budget since alpacas are valued by kind counts (:func:`_sig`): 4 players,
+#: ``bench.ai --timing --games 20 --seed 7000``, p50 65-68 ms, p99 164-169, max 218-223,
+#: against 16 before that change p50 87-95, p99 174-223, max 212-295 (the same run).
+#: 5-6 players keep 8 (6 players, 4 games: p99 339 ms with 12 before that change).
+DEPTH_BY_PLAYERS = {3: 16, 4: 22}
 
 
 #: ``BUDGET.iterations`` is multiplied by this for the player count (default 1): 2-player
@@ -393,15 +401,77 @@ def determinize(view: PacapacaView, rng: random.Random) -> PacapacaState:
 
 
 @lru_cache(maxsize=65536)
+def _sig(cards: tuple[int, ...]) -> tuple[int, ...]:
+    """How many cards of each kind of :data:`_KINDS` are among ``cards`` (cached). What
+    an alpaca is worth depends on nothing else, so the caches below are keyed by it:
+    alpacas holding other copies of the same kinds share their entries."""
+    counts = [0] * len(_KINDS)
+    pos = _KIND_POS
+    for c in cards:
+        counts[pos[c]] += 1
+    return tuple(counts)
+
+
+def _kind_counts(sig: tuple[int, ...]) -> dict[str, int]:
+    """Kind -> copies (every kind a key) for the kind counts ``sig``."""
+    return dict(zip(_KIND_NAMES, sig, strict=True))
+
+
 def _length(cards: tuple[int, ...]) -> int:
-    return kept_length(cards)
+    """:func:`bot.ai.pacapaca.kept_length` of ``cards`` (cached by kinds)."""
+    return _length_sig(_sig(cards))
 
 
 @lru_cache(maxsize=65536)
+def _length_sig(sig: tuple[int, ...]) -> int:
+    return kept_length_of(_kind_counts(sig))
+
+
 def _value(cards: tuple[int, ...], others: tuple[int, ...], hope: float) -> float:
-    """The Normal heuristic's projected points of an alpaca with ``cards`` (sorted) against
-    the other alpacas' kept lengths ``others`` (cached)."""
-    return projected(cards, {f"o{i}": n for i, n in enumerate(others)}, hope)
+    """The Normal heuristic's projected points of an alpaca with ``cards`` against the
+    other alpacas' kept lengths ``others`` (sorted; cached by kinds)."""
+    return _value_sig(_sig(cards), others, hope)
+
+
+def _value_sig(sig: tuple[int, ...], others: tuple[int, ...], hope: float) -> float:
+    """:func:`bot.ai.pacapaca.evaluate` of an alpaca with the kinds ``sig`` (the same
+    sum in the same order, so the same float), from cached parts."""
+    length = _length_sig(sig)
+    return _fashion_sig(sig, hope) + _length_points(length, others) + 0.15 * length
+
+
+@lru_cache(maxsize=65536)
+def _fashion_sig(sig: tuple[int, ...], hope: float) -> float:
+    return fashion_points_of(_kind_counts(sig), hope)
+
+
+@lru_cache(maxsize=16384)
+def _length_points(length: int, others: tuple[int, ...]) -> int:
+    """Neck-length points of a neck of kept ``length`` against the ``others``."""
+    return length_points({"@me": length, **{f"o{i}": n for i, n in enumerate(others)}})["@me"]
+
+
+def deal_gains(view: PacapacaView, active: str, partner: str,
+               active_gives: Sequence[int], partner_gives: Sequence[int]
+               ) -> tuple[float, float]:
+    """:func:`bot.ai.pacapaca.deal_gains` (the same floats) from the caches keyed by
+    kinds: (active's gain, partner's gain) in projected value if the deal ran."""
+    hope = _hope_n(view.deck_size, len(view.seats))
+    cards = {a.seat: (*a.neck, *a.babies) for a in view.alpacas}
+    lengths = {s: _length(c) for s, c in cards.items()}
+    gives = set(active_gives)
+    takes = set(partner_gives)
+    a1 = (*(c for c in cards[active] if c not in gives), *partner_gives)
+    p1 = (*(c for c in cards[partner] if c not in takes), *active_gives)
+    after = {**lengths, active: _length(a1), partner: _length(p1)}
+
+    def value(seat: str, mine: tuple[int, ...], lens: dict[str, int]) -> float:
+        others = tuple(sorted(n for s, n in lens.items() if s != seat))
+        return _value(mine, others, hope)
+
+    ga = value(active, a1, after) - value(active, cards[active], lengths)
+    gp = value(partner, p1, after) - value(partner, cards[partner], lengths)
+    return ga, gp
 
 
 def _hope_n(deck: int, seats: int) -> float:
@@ -520,15 +590,23 @@ def _kinds() -> tuple[tuple[str, int, int, bool], ...]:
 _KINDS = _kinds()
 _KIND_OF = kind_table()
 _KIND_INDEX = {k: i for i, (k, *_) in enumerate(_KINDS)}
+#: Card id -> its kind's index in :data:`_KINDS`.
+_KIND_POS = {c: _KIND_INDEX[k] for c, k in _KIND_OF.items()}
+_KIND_NAMES = tuple(k for k, *_ in _KINDS)
 
 
-@lru_cache(maxsize=65536)
 def _kind_gains(mine: tuple[int, ...], others: tuple[int, ...], hope: float
                 ) -> tuple[float, ...]:
     """Per kind of :data:`_KINDS`: what one more card of it adds to ``mine``'s value."""
-    base = _value(mine, others, hope)
-    return tuple(_value(tuple(sorted((*mine, first))), others, hope) - base
-                 for _, _, first, _ in _KINDS)
+    return _kind_gains_sig(_sig(mine), others, hope)
+
+
+@lru_cache(maxsize=32768)
+def _kind_gains_sig(sig: tuple[int, ...], others: tuple[int, ...], hope: float
+                    ) -> tuple[float, ...]:
+    base = _value_sig(sig, others, hope)
+    return tuple(_value_sig((*sig[:i], sig[i] + 1, *sig[i + 1:]), others, hope) - base
+                 for i in range(len(sig)))
 
 
 def normal_turn(state: PacapacaState, seat: str, legal: Sequence[Action]) -> Action:

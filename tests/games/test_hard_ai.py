@@ -597,3 +597,55 @@ def test_pacapaca_hard_counters_a_deal_with_one_its_normal_partner_accepts() -> 
     assert answer == Accept(version=2)
     engine.play(state, "s1", answer)
     assert {33, 37} <= set(state.alpacas["s0"].neck) and 26 in state.alpacas["s1"].neck
+
+
+def _after_turns(n: int) -> Callable[[Any, str, list[Any]], bool]:
+    """An ``until`` for :func:`_advance`: the (n+1)-th start of a Pacapaca turn."""
+    seen = [0]
+
+    def until(state: Any, seat: str, legal: list[Any]) -> bool:
+        if state.phase != "turn":
+            return False
+        seen[0] += 1
+        return seen[0] > n
+
+    return until
+
+
+@pytest.mark.parametrize(("players", "seed"), [(4, 3), (6, 8)])
+def test_pacapaca_hard_values_by_kind_are_the_normal_heuristics_floats(players: int,
+                                                                        seed: int) -> None:
+    """The Hard seat's caches keyed by kind counts give bit-for-bit the floats of
+    ``bot.ai.pacapaca`` (the same sums in the same order), so the speed-up changed no
+    decision: deal gains for every one-card swap and every searched offer, and what one
+    more card of each kind adds, at several points of a seeded game (6 players: babies
+    in play)."""
+    from bot.ai import pacapaca as normal_ai
+
+    kinds = catalog().kinds
+    checked = 0
+    for turns in (2, 9, 16):
+        state, seat, _ = _advance("pacapaca", seed, players, _after_turns(turns))
+        view = SPECS["pacapaca"].engine.view(state, seat)
+        for partner in state.seats:
+            if partner == seat:
+                continue
+            a, b = view.alpaca(seat), view.alpaca(partner)
+            deals = [((g,), (t,)) for g in [*a.neck, *a.babies] for t in [*b.neck, *b.babies]]
+            deals += [((g,), ()) for g in a.neck] + [((), (t,)) for t in b.neck]
+            deals += [(g, t) for _, g, t in pacapaca_hard.offers(view, seat, partner, -1e9)]
+            for give, get in deals:
+                assert (pacapaca_hard.deal_gains(view, seat, partner, give, get)
+                        == normal_ai.deal_gains(view, seat, partner, give, get))
+                checked += 1
+        mine = tuple(sorted((*view.alpaca(seat).neck, *view.alpaca(seat).babies)))
+        others = tuple(sorted(normal_ai.kept_length([*x.neck, *x.babies])
+                              for x in view.alpacas if x.seat != seat))
+        named = {f"o{i}": n for i, n in enumerate(others)}
+        for hope in (0.0, 0.37, 1.0):
+            base = normal_ai.evaluate(list(mine), named, hope)
+            assert pacapaca_hard._value(mine, others, hope) == base
+            gains = pacapaca_hard._kind_gains(mine, others, hope)
+            assert gains == tuple(normal_ai.evaluate([*mine, k.first_id], named, hope) - base
+                                  for k in kinds)
+    assert checked >= 100
