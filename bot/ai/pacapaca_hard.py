@@ -78,8 +78,8 @@ BUDGET = Budget(iterations=60, depth=8, paired=True)
 #: rounds of turns at 3 players (4 players, seeds 1-100: 34.7 wins against 30.0 with 8);
 #: 22 at 4 players (seeds 1-500: 218.42/500 = 43.7%, against 192.83/500 with 16). 22 fits
 #: the 300 ms budget since alpacas are valued by kind counts (:func:`_sig`): 4 players,
-#: ``bench.ai --timing --games 20 --seed 7000``, p50 65-68 ms, p99 164-169, max 218-223,
-#: against 16 before that change p50 87-95, p99 174-223, max 212-295 (the same run).
+#: ``bench.ai --timing --games 20 --seed 7000``, p50 57-62 ms, p99 121-136, max 150-160,
+#: against 16 before that change p50 81-86, p99 151-167, max 164-173 (the same run).
 #: 5-6 players keep 8 (6 players, 4 games: p99 339 ms with 12 before that change).
 DEPTH_BY_PLAYERS = {3: 16, 4: 22}
 
@@ -400,7 +400,10 @@ def determinize(view: PacapacaView, rng: random.Random) -> PacapacaState:
     return Determinizer(view)(rng)
 
 
-@lru_cache(maxsize=65536)
+#: The caches below are small on purpose: they serve mostly within one decision, and
+#: bigger ones cost memory and garbage-collection time (4 players, 20 games: peak RSS
+#: 146 MB and p99 165-183 ms with 65536 entries each, 66 MB and 121-159 ms with these).
+@lru_cache(maxsize=16384)
 def _sig(cards: tuple[int, ...]) -> tuple[int, ...]:
     """How many cards of each kind of :data:`_KINDS` are among ``cards`` (cached). What
     an alpaca is worth depends on nothing else, so the caches below are keyed by it:
@@ -422,7 +425,7 @@ def _length(cards: tuple[int, ...]) -> int:
     return _length_sig(_sig(cards))
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=16384)
 def _length_sig(sig: tuple[int, ...]) -> int:
     return kept_length_of(_kind_counts(sig))
 
@@ -440,7 +443,7 @@ def _value_sig(sig: tuple[int, ...], others: tuple[int, ...], hope: float) -> fl
     return _fashion_sig(sig, hope) + _length_points(length, others) + 0.15 * length
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=16384)
 def _fashion_sig(sig: tuple[int, ...], hope: float) -> float:
     return fashion_points_of(_kind_counts(sig), hope)
 
@@ -601,7 +604,7 @@ def _kind_gains(mine: tuple[int, ...], others: tuple[int, ...], hope: float
     return _kind_gains_sig(_sig(mine), others, hope)
 
 
-@lru_cache(maxsize=32768)
+@lru_cache(maxsize=4096)
 def _kind_gains_sig(sig: tuple[int, ...], others: tuple[int, ...], hope: float
                     ) -> tuple[float, ...]:
     base = _value_sig(sig, others, hope)
