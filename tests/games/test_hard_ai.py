@@ -631,7 +631,8 @@ def test_pacapaca_hard_values_by_kind_are_the_normal_heuristics_floats(players: 
             if partner == seat:
                 continue
             a, b = view.alpaca(seat), view.alpaca(partner)
-            deals = [((g,), (t,)) for g in [*a.neck, *a.babies] for t in [*b.neck, *b.babies]]
+            deals: list[tuple[tuple[int, ...], tuple[int, ...]]] = [
+                ((g,), (t,)) for g in [*a.neck, *a.babies] for t in [*b.neck, *b.babies]]
             deals += [((g,), ()) for g in a.neck] + [((), (t,)) for t in b.neck]
             deals += [(g, t) for _, g, t in pacapaca_hard.offers(view, seat, partner, -1e9)]
             for give, get in deals:
