@@ -36,7 +36,7 @@ from dataclasses import replace
 from typing import Any
 
 from bot.ai.search import Budget, SearchGame, ismcts, squash
-from bot.ai.unleashed import _play_score, heuristic_policy
+from bot.ai.unleashed import _leader, _play_score, heuristic_policy
 from bot.games.base import Action
 from bot.games.unleashed import effects as fx
 from bot.games.unleashed.cards import catalog
@@ -559,5 +559,7 @@ def candidates(view: UnleashedView, legal: list[Action],
     if len(plays) <= n or view.viewer is None:
         return legal
     hand = {c.id: c for c in view.hand or []}
-    ranked = sorted(plays, key=lambda a: -_play_score(view, view.viewer or "", a, hand))
+    me = view.viewer or ""
+    lead = _leader(view, me)
+    ranked = sorted(plays, key=lambda a: -_play_score(view, me, a, hand, lead))
     return [*ranked[:n], *(a for a in legal if not isinstance(a, Play))]
