@@ -67,9 +67,11 @@ ENGINE = UnleashedEngine()
 #: ms, bench/ai.py: 100 playouts gave p99 196 ms).
 BUDGET = Budget(iterations=100, depth=10, paired=True)
 #: With 3 or 4 players: longer playouts (a round of turns is longer), fewer of them; from 5
-#: players ``iterations * 4 // players`` of them (a playout costs more at a larger table:
-#: with 36 at 8 players one decision took 323 ms).
-BUDGET_MANY = Budget(iterations=36, depth=18, paired=True, margin=0.05)
+#: players ``iterations * 4 // players`` of them (a playout costs more at a larger table).
+#: Half the playouts over every candidate, the other half over Normal's action and the
+#: best other one (``keep``). 56 since the cached ``fast_view`` (was 36; bench/README.md,
+#: "Unleashed at 4 players: budget"): seeds 7000-7007, 4 players p99 ~200 ms.
+BUDGET_MANY = Budget(iterations=56, depth=18, paired=True, margin=0.05, keep=1)
 #: Plays searched in the Action phase: the Normal heuristic's best few (and drawing).
 PLAY_CANDIDATES = 4
 #: Options searched at a target choice inside an effect chain (Normal's answer first).
