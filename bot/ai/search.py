@@ -60,13 +60,17 @@ class Budget:
     random numbers: the actions are compared on equal luck, which suits few actions and
     noisy games); ``iterations`` is then the total over all actions. ``margin`` (paired
     only): the first candidate is the default (the heuristic's choice), kept unless
-    another beats its mean value by more than ``margin``."""
+    another beats its mean value by more than ``margin``. ``keep`` (paired only, 0 = off):
+    with more than ``keep + 1`` candidates, half the playouts go to rounds over all of
+    them, the other half to rounds over the first candidate and the ``keep`` others with
+    the best totals so far; the choice is made on all rounds of those."""
 
     iterations: int
     depth: int
     c: float = 0.7
     paired: bool = False
     margin: float = 0.0
+    keep: int = 0
 
 
 def ismcts(
@@ -96,15 +100,20 @@ def ismcts(
     visits = [0] * n_arms
     totals = [0.0] * n_arms
     if budget.paired:
-        for _ in range(max(1, budget.iterations // n_arms)):
-            base = sample(rng)
-            seed = rng.getrandbits(32)
-            for arm in range(n_arms):
-                state = engine.fork(base)
-                totals[arm] += _playout(engine, game, state, me, arms[arm],
-                                        random.Random(seed), budget.depth)
-                visits[arm] += 1
-        best = max(range(n_arms), key=lambda i: (totals[i], -i))
+        live = list(range(n_arms))
+        rounds = max(1, budget.iterations // n_arms)
+        if 0 < budget.keep < n_arms - 1:
+            rounds = max(1, budget.iterations // (2 * n_arms))
+        for _ in range(rounds):
+            _paired_round(engine, game, sample, me, arms, live, rng, budget, totals, visits)
+        if 0 < budget.keep < n_arms - 1:
+            rest = sorted(range(1, n_arms), key=lambda i: (-totals[i], i))[: budget.keep]
+            live = [0, *sorted(rest)]
+            spent = rounds * n_arms
+            for _ in range(max(1, (budget.iterations - spent) // len(live))):
+                _paired_round(engine, game, sample, me, arms, live, rng, budget, totals,
+                              visits)
+        best = max(live, key=lambda i: (totals[i], -i))
         if (totals[best] - totals[0]) / visits[0] <= budget.margin:
             return arms[0]
         return arms[best]
@@ -122,6 +131,21 @@ def ismcts(
         totals[arm] += _playout(engine, game, sample(rng), me, arms[arm], rng, budget.depth)
     best = max(range(n_arms), key=lambda i: (visits[i], totals[i] / visits[i], -i))
     return arms[best]
+
+
+def _paired_round(engine: Engine[Any, Any], game: HardGame,
+                  sample: Callable[[random.Random], Any], me: str, arms: list[Action],
+                  live: list[int], rng: random.Random, budget: Budget, totals: list[float],
+                  visits: list[int]) -> None:
+    """One paired round: every arm in ``live`` played out on one sample with one playout
+    seed; adds to ``totals`` and ``visits`` in place."""
+    base = sample(rng)
+    seed = rng.getrandbits(32)
+    for arm in live:
+        state = engine.fork(base)
+        totals[arm] += _playout(engine, game, state, me, arms[arm], random.Random(seed),
+                                budget.depth)
+        visits[arm] += 1
 
 
 def _playout(engine: Engine[Any, Any], game: HardGame, state: Any, me: str, action: Action,

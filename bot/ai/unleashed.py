@@ -108,12 +108,16 @@ def _leader(view: UnleashedView, me: str | None, pool: list[str] | None = None) 
     return max(seats, key=lambda s: _threat(view, s)) if seats else None
 
 
-def _play_score(view: UnleashedView, me: str, a: Play, hand: dict[int, CardView]) -> float:
+def _play_score(view: UnleashedView, me: str, a: Play, hand: dict[int, CardView],
+                lead: str | None = "") -> float:
+    """Normal's score of play ``a`` (higher = sooner); ``lead``: :func:`_leader` of
+    ``view`` for ``me`` when the caller has it (``""``: work it out)."""
     c = hand.get(a.card)
     if c is None:
         return 0.0
     mine = view.fields[me]
-    lead = _leader(view, me)
+    if lead == "":
+        lead = _leader(view, me)
     # An opponent close to winning is attacked before the AI builds its own herd.
     pressing = lead is not None and (view.fields[lead].animals_to_win
                                      - view.fields[lead].animal_count) <= 3
@@ -270,7 +274,9 @@ def heuristic_policy(view: UnleashedView, legal: list[Action], rng: random.Rando
     if acts:
         return acts[0]
     plays = [a for a in legal if isinstance(a, Play)]
-    scored: list[tuple[float, Any]] = [(_play_score(view, me, a, hand), a) for a in plays]
+    lead = _leader(view, me) if plays else None
+    scored: list[tuple[float, Any]] = [(_play_score(view, me, a, hand, lead), a)
+                                       for a in plays]
     if any(isinstance(a, DrawCard) for a in legal):
         scored.append((3.0, DrawCard()))
     if any(isinstance(a, Proceed) for a in legal):

@@ -36,7 +36,7 @@ from dataclasses import replace
 from typing import Any
 
 from bot.ai.search import Budget, SearchGame, ismcts, squash
-from bot.ai.unleashed import _play_score, heuristic_policy
+from bot.ai.unleashed import _leader, _play_score, heuristic_policy
 from bot.games.base import Action
 from bot.games.unleashed import effects as fx
 from bot.games.unleashed.cards import catalog
@@ -67,15 +67,18 @@ ENGINE = UnleashedEngine()
 #: ms, bench/ai.py: 100 playouts gave p99 196 ms).
 BUDGET = Budget(iterations=100, depth=10, paired=True)
 #: With 3 or 4 players: longer playouts (a round of turns is longer), fewer of them; from 5
-#: players ``iterations * 4 // players`` of them (a playout costs more at a larger table:
-#: with 36 at 8 players one decision took 323 ms).
-BUDGET_MANY = Budget(iterations=36, depth=18, paired=True, margin=0.05)
+#: players ``iterations * 4 // players`` of them (a playout costs more at a larger table).
+#: Half the playouts over every candidate, the other half over Normal's action and the
+#: best other one (``keep``). 56 since the cached ``fast_view`` (was 36; bench/README.md,
+#: "Unleashed at 4 players: budget"): seeds 7000-7007, 4 players p99 181 ms, max 223 ms.
+BUDGET_MANY = Budget(iterations=56, depth=18, paired=True, margin=0.05, keep=1)
 #: Plays searched in the Action phase: the Normal heuristic's best few (and drawing).
 PLAY_CANDIDATES = 4
 #: Options searched at a target choice inside an effect chain (Normal's answer first).
 CHOICE_CANDIDATES = 6
-#: From 3 players: fewer root actions (more playouts each); Normal's action first.
-PLAY_CANDIDATES_MANY = 3
+#: From 3 players: Normal's action first, then its best 4 plays (3 before ``keep``: with
+#: it 200/500 at 4 players, seeds 1-500; with 3, 199/500; bench/README.md).
+PLAY_CANDIDATES_MANY = 4
 CHOICE_CANDIDATES_MANY = 4
 #: Ids the sampled states give new links and windows (above any real game's counter).
 _IDS_FROM = 1_000_000
@@ -292,6 +295,10 @@ def _start_link(st: UnleashedState, view: UnleashedView, active: str) -> None:
 
 
 _CARD_VIEWS: dict[tuple[int, tuple[str, ...]], CardView] = {}
+_PLAIN_VIEWS: dict[int, CardView] = {}
+#: Field views by everything they are made of (:func:`_field_view`); emptied when full.
+_FIELD_VIEWS: dict[tuple[Any, ...], FieldView] = {}
+_FIELD_VIEWS_MAX = 50_000
 
 
 def _card_view(st: UnleashedState, cid: int, seat: str | None = None) -> CardView:
@@ -304,29 +311,84 @@ def _card_view(st: UnleashedState, cid: int, seat: str | None = None) -> CardVie
     return cv
 
 
+def _plain_view(st: UnleashedState, cid: int) -> CardView:
+    """``ENGINE.card_view(st, cid)`` of a card outside any Field (printed kinds), cached."""
+    cv = _PLAIN_VIEWS.get(cid)
+    if cv is None:
+        cv = _PLAIN_VIEWS[cid] = ENGINE.card_view(st, cid)
+    return cv
+
+
+def _no_instants(cid: int) -> tuple[bool, bool]:
+    """Whether card ``cid`` carries a ``no_instants`` static of scope ``you`` (it stops its
+    owner) and one of another scope (it stops everyone else)."""
+    mine = others = False
+    for s in fx.card(cid).static:
+        if s.q == "no_instants":
+            if s.scope == "you":
+                mine = True
+            else:
+                others = True
+    return mine, others
+
+
+_STOPS: dict[int, tuple[bool, bool]] = {}
+
+
+def _field_view(st: UnleashedState, s: str, may_instants: bool) -> FieldView:
+    """Seat ``s``'s ``FieldView`` as ``ENGINE.view`` builds it, cached by the Field's cards,
+    shields, skipped turn, table size and whether ``s`` may play Instants (everything it
+    is made of). Views share it: nothing may change it."""
+    cards = st.fields[s]
+    shields = st.shields.get(s, [])
+    skip = s in st.skip_next
+    key = (s, tuple(cards), tuple(shields), skip, len(st.seats), may_instants)
+    fv = _FIELD_VIEWS.get(key)
+    if fv is not None:
+        return fv
+    animals, ups, downs = [], [], []
+    for c in cards:
+        d = fx.card(c)
+        if d.is_animal:
+            animals.append(_card_view(st, c, s))
+        elif d.type == "upgrade":
+            ups.append(_card_view(st, c, s))
+        elif d.type == "downgrade":
+            downs.append(_card_view(st, c, s))
+    fv = FieldView.model_construct(
+        seat=s, animals=animals, upgrades=ups, downgrades=downs,
+        animal_count=fx.animal_count(st, s), animals_to_win=fx.animals_to_win(st, s),
+        hand_limit=fx.hand_limit(st, s), may_play_instants=may_instants,
+        shielded_kinds=list(shields), skips_next_turn=skip)
+    if len(_FIELD_VIEWS) >= _FIELD_VIEWS_MAX:
+        _FIELD_VIEWS.clear()
+    _FIELD_VIEWS[key] = fv
+    return fv
+
+
 def fast_view(state: UnleashedState, seat: str) -> UnleashedView:
-    """``ENGINE.view(state, seat)`` built without validation, card views from a cache: the
-    same view (a test compares them), a few times cheaper; for playouts, where the Normal
-    heuristic reads a view at every step."""
+    """``ENGINE.view(state, seat)`` built without validation, card and Field views from
+    caches: the same view (a test compares them), a few times cheaper; for playouts, where
+    the Normal heuristic reads a view at every step. Shares Field and card views with
+    other views built here: read it, never change it."""
     st = state
-    fields = {}
-    cv = _card_view
+    stops = _STOPS
+    own_stop: dict[str, bool] = {}
+    other_stop: dict[str, bool] = {}
     for s in st.seats:
-        cards = st.fields[s]
-        animals, ups, downs = [], [], []
-        for c in cards:
-            d = fx.card(c)
-            if d.is_animal:
-                animals.append(cv(st, c, s))
-            elif d.type == "upgrade":
-                ups.append(cv(st, c, s))
-            elif d.type == "downgrade":
-                downs.append(cv(st, c, s))
-        fields[s] = FieldView.model_construct(
-            seat=s, animals=animals, upgrades=ups, downgrades=downs,
-            animal_count=fx.animal_count(st, s), animals_to_win=fx.animals_to_win(st, s),
-            hand_limit=fx.hand_limit(st, s), may_play_instants=fx.may_play_instants(st, s),
-            shielded_kinds=list(st.shields.get(s, [])), skips_next_turn=s in st.skip_next)
+        mine = others = False
+        for c in st.fields[s]:
+            f = stops.get(c)
+            if f is None:
+                f = stops[c] = _no_instants(c)
+            mine = mine or f[0]
+            others = others or f[1]
+        own_stop[s], other_stop[s] = mine, others
+    fields = {}
+    for s in st.seats:
+        may = not own_stop[s] and not any(other_stop[o] for o in st.seats if o != s)
+        fields[s] = _field_view(st, s, may)
+    pv = _plain_view
     pend = ENGINE.pending(st)
     choice = None
     if st.choice is not None and st.choice.seat == seat:
@@ -337,11 +399,11 @@ def fast_view(state: UnleashedState, seat: str) -> UnleashedView:
                 if st.phase == "start" else [])
     return UnleashedView.model_construct(
         viewer=seat, seats=list(st.seats), phase=st.phase, active=st.active, turn=st.turn,
-        hand=[cv(st, c) for c in st.hands[seat]],
+        hand=[pv(st, c) for c in st.hands[seat]],
         hand_sizes={s: len(st.hands[s]) for s in st.seats}, fields=fields,
-        deck_count=len(st.deck), discard=[cv(st, c) for c in st.discard],
-        nursery=[cv(st, c) for c in st.nursery],
-        stack=[StackView.model_construct(card=cv(st, i.card), seat=i.seat, field=i.field)
+        deck_count=len(st.deck), discard=[pv(st, c) for c in st.discard],
+        nursery=[pv(st, c) for c in st.nursery],
+        stack=[StackView.model_construct(card=pv(st, i.card), seat=i.seat, field=i.field)
                for i in st.stack],
         pending_kind=pend.kind, pending_seats=pend.seats, choice=choice,
         choice_source=(fx.name(st.choice.source)
@@ -500,5 +562,7 @@ def candidates(view: UnleashedView, legal: list[Action],
     if len(plays) <= n or view.viewer is None:
         return legal
     hand = {c.id: c for c in view.hand or []}
-    ranked = sorted(plays, key=lambda a: -_play_score(view, view.viewer or "", a, hand))
+    me = view.viewer or ""
+    lead = _leader(view, me)
+    ranked = sorted(plays, key=lambda a: -_play_score(view, me, a, hand, lead))
     return [*ranked[:n], *(a for a in legal if not isinstance(a, Play))]

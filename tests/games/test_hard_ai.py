@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from bot.ai import llamas_alpacas_hard, pacapaca_hard, unleashed_hard
-from bot.ai.search import Budget, ismcts, squash
+from bot.ai.search import Budget, SearchGame, ismcts, squash
 from bot.app import builtin_games
 from bot.games.llamas_alpacas.models import LlamasAlpacasState
 from bot.games.pacapaca.cards import catalog, kind_table
@@ -151,6 +151,52 @@ def test_ismcts_refuses_no_legal_action_and_skips_a_single_candidate() -> None:
                   budget, [legal[2]]) == legal[2]
 
 
+class _OneStep:
+    """A game of one decision: the playout ends after the root action (nobody is
+    pending), so every playout of an arm is worth that arm's value."""
+
+    def __init__(self) -> None:
+        self.played: list[str] = []
+
+    def fork(self, state: Any) -> Any:
+        return dict(state)
+
+    def play(self, state: Any, seat: str, action: Any) -> None:
+        state["picked"] = action
+        self.played.append(action)
+
+    def pending(self, state: Any) -> Any:
+        return dataclasses.make_dataclass("P", [("seats", list)])([])
+
+    def legal_actions(self, state: Any, seat: str) -> list[Any]:
+        return []
+
+    def result(self, state: Any) -> Any:
+        return None
+
+
+@pytest.mark.parametrize(("keep", "margin", "counts", "pick"), [
+    (0, 0.0, [4, 4, 4, 4, 4], "c"),
+    (1, 0.0, [7, 2, 7, 2, 2], "c"),
+    (2, 0.0, [5, 2, 5, 5, 2], "c"),
+    (1, 0.5, [7, 2, 7, 2, 2], "a"),
+])
+def test_paired_search_keeps_the_default_and_the_best_for_the_second_half(
+        keep: int, margin: float, counts: list[int], pick: str) -> None:
+    """Budget.keep: 20 playouts over 5 arms: 2 rounds over all of them, then the rest
+    (10) over the first arm and the ``keep`` best so far; ``margin`` still keeps the first
+    arm unless the best beats it by more."""
+    values = {"a": 0.5, "b": 0.6, "c": 0.9, "d": 0.7, "e": 0.1}
+    engine = _OneStep()
+    game = SearchGame(lambda *a: a[2][0], lambda state, me: values[state["picked"]])
+    budget = Budget(iterations=20, depth=3, paired=True, margin=margin, keep=keep)
+    arms = list("abcde")
+    got = ismcts(engine, game, lambda r: {}, "s0", arms, random.Random(1),  # type: ignore[arg-type]
+                 budget)
+    assert got == pick
+    assert [engine.played.count(a) for a in arms] == counts
+
+
 @pytest.mark.parametrize("key", ["llamas-alpacas", "pacapaca", "llamas-unleashed"])
 def test_hard_is_deterministic_for_a_seed(key: str) -> None:
     policies: dict[str, Callable[..., Any]] = {
@@ -235,9 +281,11 @@ def test_unleashed_leaf_value_with_two_players_is_the_herd_margin() -> None:
 def test_unleashed_hard_plays_out_less_at_larger_tables() -> None:
     """Playouts per decision by player count (the 300 ms budget holds at 8 players)."""
     sizes = {n: unleashed_hard.budget_for(n).iterations for n in range(2, 9)}
-    assert sizes == {2: 100, 3: 36, 4: 36, 5: 28, 6: 24, 7: 20, 8: 18}
+    assert sizes == {2: 100, 3: 56, 4: 56, 5: 44, 6: 37, 7: 32, 8: 28}
     assert {unleashed_hard.budget_for(n).depth for n in range(3, 9)} == {18}
     assert unleashed_hard.budget_for(8).margin == 0.05
+    assert {unleashed_hard.budget_for(n).keep for n in range(3, 9)} == {1}
+    assert unleashed_hard.budget_for(2).keep == 0
 
 
 def test_unleashed_hard_rebuilds_a_chain_choice_from_its_view_only() -> None:
