@@ -66,18 +66,19 @@ ENGINE = UnleashedEngine()
 #: Playouts per decision and decisions per playout with 2 players (sized for p99 < 300
 #: ms, bench/ai.py: 100 playouts gave p99 196 ms).
 BUDGET = Budget(iterations=100, depth=10, paired=True)
-#: With 3 or 4 players: longer playouts (a round of turns is longer), fewer of them; from 5
-#: players ``iterations * 4 // players`` of them (a playout costs more at a larger table).
-#: Half the playouts over every candidate, the other half over Normal's action and the
-#: best other one (``keep``). 56 since the cached ``fast_view`` (was 36; bench/README.md,
-#: "Unleashed at 4 players: budget"): seeds 7000-7007, 4 players p99 181 ms, max 223 ms.
+#: With 4 players: longer playouts (a round of turns is longer), fewer of them; 3 players
+#: and from 5 fewer still (:func:`budget_for`). Half the playouts over every candidate,
+#: the other half over Normal's action and the best other one (``keep``). 56 since the
+#: cached ``fast_view`` (was 36; bench/README.md, "Unleashed at 4 players: budget"):
+#: seeds 7000-7007, 4 players p99 181-266 ms, max 223-281 ms over three runs.
 BUDGET_MANY = Budget(iterations=56, depth=18, paired=True, margin=0.05, keep=1)
 #: Plays searched in the Action phase: the Normal heuristic's best few (and drawing).
 PLAY_CANDIDATES = 4
 #: Options searched at a target choice inside an effect chain (Normal's answer first).
 CHOICE_CANDIDATES = 6
-#: From 3 players: Normal's action first, then its best 4 plays (3 before ``keep``: with
-#: it 200/500 at 4 players, seeds 1-500; with 3, 199/500; bench/README.md).
+#: From 3 players: Normal's action first, then its best 4 plays (3 before ``keep``; with
+#: ``keep``, 4 won 200/500 at 4 players on seeds 1-500 and 3 won 199/500: no measurable
+#: difference; bench/README.md).
 PLAY_CANDIDATES_MANY = 4
 CHOICE_CANDIDATES_MANY = 4
 #: Ids the sampled states give new links and windows (above any real game's counter).
