@@ -320,19 +320,7 @@ def _plain_view(st: UnleashedState, cid: int) -> CardView:
     return cv
 
 
-def _no_instants(cid: int) -> tuple[bool, bool]:
-    """Whether card ``cid`` carries a ``no_instants`` static of scope ``you`` (it stops its
-    owner) and one of another scope (it stops everyone else)."""
-    mine = others = False
-    for s in fx.card(cid).static:
-        if s.q == "no_instants":
-            if s.scope == "you":
-                mine = True
-            else:
-                others = True
-    return mine, others
-
-
+#: :func:`bot.games.unleashed.effects.instant_stops` by card id.
 _STOPS: dict[int, tuple[bool, bool]] = {}
 
 
@@ -381,7 +369,7 @@ def fast_view(state: UnleashedState, seat: str) -> UnleashedView:
         for c in st.fields[s]:
             f = stops.get(c)
             if f is None:
-                f = stops[c] = _no_instants(c)
+                f = stops[c] = fx.instant_stops(c)
             mine = mine or f[0]
             others = others or f[1]
         own_stop[s], other_stop[s] = mine, others

@@ -186,12 +186,26 @@ def animal_count(st: UnleashedState, seat: str) -> int:
     return total
 
 
+def instant_stops(cid: int) -> tuple[bool, bool]:
+    """(stops its owner, stops everyone else): whether card ``cid`` carries a
+    ``no_instants`` static of scope you, and one of another scope (in a Field)."""
+    mine = others = False
+    for s in card(cid).static:
+        if s.q == "no_instants":
+            if s.scope == "you":
+                mine = True
+            else:
+                others = True
+    return mine, others
+
+
 def may_play_instants(st: UnleashedState, seat: str) -> bool:
     """False when a ``no_instants`` static in the seat's own Field (scope you) or in any
-    other Field (scope others) forbids it."""
+    other Field (scope others) forbids it (:func:`instant_stops`)."""
     for owner in st.seats:
-        for _, s in statics(st, owner):
-            if s.q == "no_instants" and (s.scope == "you") == (owner == seat):
+        for cid in st.fields[owner]:
+            mine, others = instant_stops(cid)
+            if mine if owner == seat else others:
                 return False
     return True
 
