@@ -49,6 +49,10 @@ class Conn(ABC):
     #: Appended to a ``SELECT`` inside a transaction to lock the rows it reads until the
     #: commit: ``" FOR UPDATE"`` in PostgreSQL, nothing in SQLite (the file is locked).
     for_update: str = ""
+    #: Set by :meth:`Backend.tx` when the transaction's COMMIT itself raised (``None``: it
+    #: did not, or it was never sent): :data:`APPLIED` (the database applied it all the
+    #: same), :data:`ROLLED_BACK` (it did not) or :data:`UNKNOWN` (no way to tell).
+    commit_outcome: str | None = None
 
     @abstractmethod
     async def execute(self, sql: str, args: Iterable[Any] = ()) -> int:
@@ -71,6 +75,24 @@ class Conn(ABC):
         until this one ends (PostgreSQL advisory lock; nothing to do in SQLite)."""
         return None
 
+    async def watch_commit(self) -> None:
+        """Inside a transaction, as its last statement: make :attr:`commit_outcome` as exact
+        as the backend can if the COMMIT raises (PostgreSQL notes the transaction's id, to
+        ask the server afterwards: one more round trip; nothing to do in SQLite)."""
+        return None
+
+
+#: :attr:`Conn.commit_outcome`: the COMMIT raised, yet the database applied it (PostgreSQL:
+#: the connection was lost after the server committed, and the server said so when asked).
+APPLIED = "applied"
+#: :attr:`Conn.commit_outcome`: the COMMIT raised and nothing of the transaction was kept.
+ROLLED_BACK = "rolled back"
+#: :attr:`Conn.commit_outcome`: the COMMIT raised and the backend cannot tell whether the
+#: database applied it (PostgreSQL: the connection was lost during it, and the server could
+#: not be asked or had not finished; SQLite: the transaction ended with the error, as when
+#: its automatic checkpoint fails after the commit, see :meth:`SqliteBackend.tx`).
+UNKNOWN = "unknown"
+
 
 class Backend(ABC):
     """One open database: transactions, reads, the schema version, closing."""
@@ -84,7 +106,8 @@ class Backend(ABC):
     @abstractmethod
     def tx(self) -> Any:
         """``async with backend.tx() as conn``: one transaction, committed at the end of the
-        block or rolled back when it raises."""
+        block or rolled back when it raises. When the COMMIT itself raises, the error
+        propagates and ``conn.commit_outcome`` tells what became of the transaction."""
 
     @abstractmethod
     async def write(self, sql: str, args: Iterable[Any] = ()) -> int:
@@ -204,6 +227,19 @@ def _sqlite_rollback(conn: sqlite3.Connection) -> None:
         sqlite_statement(conn, "ROLLBACK").close()
 
 
+def _sqlite_after_failed_commit(conn: sqlite3.Connection) -> str:
+    """After a COMMIT raised (on aiosqlite's thread): a transaction still open (SQLite
+    keeps it after a refused COMMIT, e.g. ``SQLITE_BUSY``) is rolled back:
+    :data:`ROLLED_BACK`. One already ended is :data:`UNKNOWN`: SQLite rolled it back itself
+    (an I/O error or a full disk while committing), or it was committed and the automatic
+    checkpoint that runs right after the commit failed - sqlite3_step reports that as the
+    COMMIT's error (SQLite's vdbeapi.c, ``doWalCallbacks``)."""
+    if conn.in_transaction:
+        sqlite_statement(conn, "ROLLBACK").close()
+        return ROLLED_BACK
+    return UNKNOWN
+
+
 def _sqlite_fetchall(conn: sqlite3.Connection, sql: str, args: tuple[Any, ...]) -> list[Row]:
     """Run one query; all its rows (on aiosqlite's thread)."""
     cur = sqlite_statement(conn, sql, args)
@@ -319,7 +355,14 @@ class SqliteBackend(Backend):
                 raise
             else:
                 if conn.begun:
-                    await self.reader.execute("COMMIT")
+                    try:
+                        await self.reader.execute("COMMIT")
+                    except BaseException:
+                        # (before: a refused COMMIT left the transaction open, and the
+                        # next write ran inside it, or failed to BEGIN)
+                        conn.commit_outcome = await self._db._execute(
+                            _sqlite_after_failed_commit, self._db._conn)
+                        raise
 
     async def write(self, sql: str, args: Iterable[Any] = ()) -> int:
         async with self._lock:
@@ -412,6 +455,9 @@ class PgConn(Conn):
     def __init__(self, backend: PgBackend, target: Any) -> None:
         self._backend = backend
         self._target = target  # an asyncpg Connection or Pool
+        #: the transaction's id (text), once :meth:`watch_commit` asked (``None``: it
+        #: wrote nothing, or nobody asked).
+        self.xact_id: str | None = None
 
     async def execute(self, sql: str, args: Iterable[Any] = ()) -> int:
         with self._backend.failures():
@@ -431,6 +477,25 @@ class PgConn(Conn):
 
     async def serialize(self, key: str) -> None:
         await self.execute("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))", (key,))
+
+    async def watch_commit(self) -> None:
+        row = await self.fetchrow("SELECT pg_current_xact_id_if_assigned()::text")
+        self.xact_id = row[0] if row is not None else None
+
+
+async def pg_commit(transaction: asyncpg.transaction.Transaction) -> None:
+    """Send the COMMIT of ``transaction`` (an asyncpg transaction, started): every
+    transaction of :meth:`PgBackend.tx` commits through here, a place to simulate a
+    connection lost during the commit in tests."""
+    await transaction.commit()
+
+
+def _commit_refused(exc: BaseException) -> bool:
+    """Whether ``exc``, raised by a COMMIT, is the server's answer that it did not commit
+    (an error of the statement, such as a deferred constraint or a serialization
+    failure: PostgreSQL has rolled the transaction back) rather than a lost connection, a
+    time-out or a cancellation, after which the commit may have been applied."""
+    return isinstance(exc, asyncpg.PostgresError) and not isinstance(exc, _LOST)
 
 
 class PgBackend(Backend):
@@ -483,11 +548,60 @@ class PgBackend(Backend):
                 task.add_done_callback(self._tasks.discard)
             raise StoreDown(exc, lost=lost) from exc
 
+    #: :meth:`commit_status`: how many times to ask while the server still runs the
+    #: transaction (the lost connection's COMMIT not yet processed), and the pause between.
+    STATUS_TRIES = 5
+    STATUS_PAUSE_S = 0.05
+
     @asynccontextmanager
     async def tx(self) -> AsyncIterator[Conn]:
-        with self.failures():
-            async with self._pool.acquire() as con, con.transaction():
-                yield PgConn(self, con)
+        conn: PgConn | None = None
+        try:
+            with self.failures():
+                async with self._pool.acquire() as con:
+                    transaction = con.transaction()
+                    await transaction.start()
+                    conn = PgConn(self, con)
+                    try:
+                        yield conn
+                    except BaseException:
+                        if not con.is_closed():
+                            await transaction.rollback()
+                        raise
+                    try:
+                        await pg_commit(transaction)
+                    except BaseException as exc:
+                        conn.commit_outcome = ROLLED_BACK if _commit_refused(exc) else UNKNOWN
+                        raise
+        except StoreDown:
+            # The connection is back in the pool (or closed): ask on another one.
+            if conn is not None and conn.commit_outcome == UNKNOWN and conn.xact_id:
+                conn.commit_outcome = await self.commit_status(conn.xact_id)
+            raise
+
+    async def commit_status(self, xact_id: str) -> str:
+        """What became of transaction ``xact_id`` (``pg_current_xact_id()`` as text) whose
+        COMMIT raised: :data:`APPLIED` when the server committed it, :data:`ROLLED_BACK`
+        when it aborted it, :data:`UNKNOWN` when it still runs after
+        :attr:`STATUS_TRIES` questions or the server cannot be asked (PostgreSQL's
+        ``pg_xact_status``, documented for exactly this: a connection lost during
+        COMMIT). Never raises a database error."""
+        for attempt in range(self.STATUS_TRIES):
+            if attempt:
+                await asyncio.sleep(self.STATUS_PAUSE_S)
+            try:
+                with self.failures():
+                    status = await self._pool.fetchval(
+                        "SELECT pg_xact_status($1::text::xid8)", xact_id)
+            except StoreDown:
+                return UNKNOWN
+            if status == "committed":
+                return APPLIED
+            if status == "aborted":
+                return ROLLED_BACK
+            if status != "in progress":  # NULL: too old to tell (never this soon)
+                return UNKNOWN
+        return UNKNOWN
 
     async def write(self, sql: str, args: Iterable[Any] = ()) -> int:
         return await self.reader.execute(sql, args)

@@ -23,7 +23,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from bot.store.db import Backend, Conn, PgBackend, Row, SqliteBackend
+from bot.store.db import APPLIED, UNKNOWN, Backend, Conn, PgBackend, Row, SqliteBackend
 from bot.store.errors import (  # noqa: F401 - re-exported: bot.store.store was their home
     PostgresUnavailable,
     SchemaTooNew,
@@ -348,13 +348,46 @@ class Store:
         return await self.user_version()
 
     @asynccontextmanager
-    async def _tx(self, *games: int) -> AsyncIterator[Conn]:
-        """One transaction; once it commits, ``games`` (the ids of the games whose play it
-        changes) are noted for the request tracking its writes (``bot.store.tracking``).
-        Nothing is noted when it raises (rolled back)."""
-        async with self._backend.tx() as db:
-            yield db
-        for game_id in games:
+    async def _tx(self, *games: int, changed: set[int] | None = None) -> AsyncIterator[Conn]:
+        """One transaction. The games whose play it changes - ``games``, and the ids the
+        block adds to ``changed`` (a write known to change a game only once it ran) - are
+        noted for the request tracking its writes (``bot.store.tracking``) once it commits.
+        The only place that notes a game: every write path goes through here.
+
+        When the block raises, nothing is noted (rolled back). When the COMMIT itself
+        raises (``Conn.commit_outcome``), the games are noted if the database applied it
+        (PostgreSQL asks the server after a connection lost during the COMMIT) or if that
+        cannot be told; not if the COMMIT was refused and rolled back.
+
+        Why an unknown outcome is noted, and what is then claimed: a request's error answer
+        says "what you did was saved" only for a noted game whose stored row differs from
+        the one read before the request (``HerdBot.changed_games``). Applied, the
+        difference is this write, and the claim is true. Not applied, a difference can only
+        be another request's write to the same game meanwhile: that wrong claim needs two
+        faults at once - PostgreSQL unreachable for the question yet readable for the
+        comparison a moment later, or still running the lost transaction after
+        ``PgBackend.STATUS_TRIES`` questions; SQLite (one process) a COMMIT failed on a
+        disk error - AND another member's change of the same game in that request's
+        window. Not noting would instead tell a member whose COMMIT was applied that it
+        was not done, and skip the catch-up of the table.
+        """
+        noted = changed if changed is not None else set()
+        db: Conn | None = None
+        try:
+            async with self._backend.tx() as db:
+                yield db
+                if games or noted:
+                    await db.watch_commit()
+        except BaseException:
+            if db is not None and db.commit_outcome in (APPLIED, UNKNOWN):
+                self._note(games, noted)
+            raise
+        self._note(games, noted)
+
+    @staticmethod
+    def _note(games: Iterable[int], changed: Iterable[int]) -> None:
+        """:func:`bot.store.tracking.wrote` for each of ``games`` and ``changed``."""
+        for game_id in (*games, *changed):
             wrote(game_id)
 
     async def _one(self, sql: str, args: Iterable[Any] = ()) -> Row | None:
@@ -385,7 +418,8 @@ class Store:
         PostgreSQL), so two requests cannot both pass.
         """
         now = self._clock()
-        async with self._tx() as db:
+        changed: set[int] = set()
+        async with self._tx(changed=changed) as db:
             if max_open is not None and guild_id is not None:
                 await db.serialize(f"lobbies:{guild_id}:{host_id}")
                 row = await db.fetchrow(
@@ -405,7 +439,7 @@ class Store:
                 " VALUES (?, 's0', 0, ?, ?, 0)",
                 (game_id, host_id, host_name),
             )
-        wrote(game_id)
+            changed.add(game_id)
         record = await self.get_game(game_id)
         assert record is not None
         return record
@@ -507,13 +541,14 @@ class Store:
             fields["options"] = json.dumps(fields["options"])
         cols = ", ".join(f"{k}=?" for k in fields)
         where, extra = ("", ()) if when_status is None else (" AND status=?", (when_status,))
-        async with self._tx() as db:
+        changed: set[int] = set()
+        async with self._tx(changed=changed) as db:
             count = await db.execute(
                 f"UPDATE games SET {cols}, updated_at=? WHERE id=?{where}",
                 (*fields.values(), self._clock(), game_id, *extra),
             )
-        if count and set(fields) & _PLAY_FIELDS:
-            wrote(game_id)
+            if count and set(fields) & _PLAY_FIELDS:
+                changed.add(game_id)
         return bool(count)
 
     @asynccontextmanager
@@ -555,7 +590,8 @@ class Store:
         """Undo a start whose table could not be shown: the game becomes a lobby again (no
         state, version 0, no table message or ping, its action log emptied; seats, options and
         ``thread_id`` kept). Returns False when the game was not active (nothing done)."""
-        async with self._tx() as db:
+        changed: set[int] = set()
+        async with self._tx(changed=changed) as db:
             count = await db.execute(
                 "UPDATE games SET status='lobby', state=NULL, version=0, table_message_id=NULL,"
                 " pinged_key=NULL, table_version=NULL, updated_at=? WHERE id=? AND status='active'",
@@ -564,7 +600,7 @@ class Store:
             if count != 1:
                 return False
             await db.execute("DELETE FROM actions WHERE game_id=?", (game_id,))
-        wrote(game_id)
+            changed.add(game_id)
         return True
 
     async def commit_action(
@@ -679,7 +715,8 @@ class Store:
         seat's level). Returns ``None`` when the lobby is full, not a lobby any more, or
         ``user_id`` already sits there. The game's row is locked while the seats are
         counted."""
-        async with self._tx() as db:
+        changed: set[int] = set()
+        async with self._tx(changed=changed) as db:
             game = await db.fetchrow(
                 "SELECT status FROM games WHERE id=?" + db.for_update, (game_id,))
             if game is None or game[0] != "lobby":
@@ -700,7 +737,7 @@ class Store:
                 (game_id, seat, position, user_id, name, int(is_ai), ai_level),
             )
             await db.execute("UPDATE games SET updated_at=? WHERE id=?", (self._clock(), game_id))
-        wrote(game_id)
+            changed.add(game_id)
         return SeatRecord(
             game_id=game_id, seat=seat, position=position, user_id=user_id, name=name, is_ai=is_ai,
             ai_level=ai_level,
@@ -708,14 +745,15 @@ class Store:
 
     async def remove_seat(self, game_id: int, seat: str) -> bool:
         """Remove a seat from a lobby; True if one was removed."""
-        async with self._tx() as db:
+        changed: set[int] = set()
+        async with self._tx(changed=changed) as db:
             count = await db.execute(
                 "DELETE FROM seats WHERE game_id=? AND seat=? AND EXISTS"
                 " (SELECT 1 FROM games WHERE id=? AND status='lobby')",
                 (game_id, seat, game_id),
             )
-        if count == 1:
-            wrote(game_id)
+            if count == 1:
+                changed.add(game_id)
         return count == 1
 
     async def renumber_seats(self, game_id: int) -> list[SeatRecord]:
@@ -958,16 +996,16 @@ class Store:
         ``game_id`` the result is recorded once per game, whatever the number of calls and
         processes (the game row is marked in the same transaction). Returns False when
         that game's result was already recorded (nothing written)."""
-        async with self._tx() as db:
+        changed: set[int] = set()
+        async with self._tx(changed=changed) as db:
             if game_id is not None:
                 count = await db.execute(
                     "UPDATE games SET result_recorded=1 WHERE id=? AND result_recorded=0",
                     (game_id,))
                 if count != 1:
                     return False
+                changed.add(game_id)
             await self._add_results(db, guild_id, kind, rows)
-        if game_id is not None:
-            wrote(game_id)
         return True
 
     @staticmethod

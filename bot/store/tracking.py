@@ -5,7 +5,9 @@ an AI seat or a timer made meanwhile in the same game.
 A request (a slash command, a button click) calls :func:`track_writes` (or enters
 :func:`tracking_writes`) before it runs; every :class:`bot.store.Store` method that commits
 a change to a game's play - its status, state and version, options, host or seats, or the
-lobby itself - adds the game's id to the set afterwards (a rolled-back write adds nothing).
+lobby itself - adds the game's id to the set afterwards (a rolled-back write adds nothing;
+a write whose COMMIT raised adds it when the database applied it or cannot tell: see
+``Store._tx``, the one place that calls :func:`wrote`).
 Bookkeeping of what is shown (message ids, pings, the shown version, the hand a DM showed)
 and timers add nothing. The set lives in a :class:`contextvars.ContextVar`: asyncio tasks
 the request creates copy its context, so their writes count for the request too (they
@@ -50,8 +52,9 @@ def stop_tracking() -> None:
 
 
 def wrote(game_id: int) -> None:
-    """Record that a committed write changed game ``game_id``'s play (the store calls it
-    after the transaction commits); nothing when no request is tracking."""
+    """Record that a committed write changed game ``game_id``'s play (``Store._tx`` calls
+    it after the transaction commits, or after a COMMIT that raised but may have been
+    applied); nothing when no request is tracking."""
     games = _WRITTEN.get()
     if games is not None:
         games.add(game_id)
