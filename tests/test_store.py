@@ -11,11 +11,16 @@ import socket
 import sqlite3
 import subprocess
 import sys
+from collections.abc import Awaitable, Iterator
+from contextlib import contextmanager
+from typing import Any
 
+import asyncpg
 import pytest
 import pytest_asyncio
 
 from bot.store import (
+    STORE_FAILURES,
     GuildSettings,
     PostgresUnavailable,
     StaleVersion,
@@ -24,6 +29,7 @@ from bot.store import (
     stop_tracking,
     tracking_writes,
 )
+from bot.store import db as backends
 from bot.store.errors import postgres_address
 from bot.store.migrations import MIGRATIONS, SCHEMA_VERSION
 from tests.support.databases import PG_URL, SKIP_REASON, CuttableProxy, databases
@@ -660,3 +666,146 @@ async def test_a_request_notes_the_games_its_committed_writes_changed_and_no_oth
             await store.set_seat(gid, "s0", missed_turns=1)
         await store.update_game(gid, status="finished")
     assert (outer, inner) == ({gid}, {gid})
+
+
+#: The error each backend's COMMIT raises in :func:`commits_fail` (PostgreSQL: as
+#: ``StoreDown``, the connection lost after the server committed).
+COMMIT_ERROR = {
+    "sqlite": "disk I/O error",
+    "postgres": "herdbot: PostgreSQL connection lost (ConnectionDoesNotExistError: connection "
+                "was closed in the middle of operation)",
+}
+
+
+@contextmanager
+def commits_fail(store: Store, monkeypatch: pytest.MonkeyPatch, *,
+                 applied: bool) -> Iterator[dict[str, bool]]:
+    """While ``flag["on"]``, every COMMIT of ``store``'s backend raises: after the database
+    applied it (``applied``: SQLite's automatic checkpoint failing on the disk right after
+    the commit; PostgreSQL's connection lost right after the server committed) or before
+    (SQLite refusing it, ``database is locked``, the transaction still open; PostgreSQL's
+    connection ended by the server before the COMMIT arrives: pg_terminate_backend)."""
+    flag = {"on": True}
+    if store.dialect == "sqlite":
+        statement = backends.sqlite_statement
+
+        def on_thread(conn: sqlite3.Connection, sql: str, args: tuple[Any, ...] = ()) -> Any:
+            if not (flag["on"] and sql == "COMMIT"):
+                return statement(conn, sql, args)
+            if not applied:
+                raise sqlite3.OperationalError("database is locked")
+            statement(conn, sql, args).close()
+            raise sqlite3.OperationalError("disk I/O error")
+        monkeypatch.setattr(backends, "sqlite_statement", on_thread)
+    else:
+        commit = backends.pg_commit
+
+        async def pg_commit(con: Any, transaction: Any) -> None:
+            if flag["on"] and not applied:
+                killer = await asyncpg.connect(PG_URL)
+                try:
+                    assert await killer.fetchval("SELECT pg_terminate_backend($1, 5000)",
+                                                 con.get_server_pid()) is True
+                finally:
+                    await killer.close()
+            await commit(con, transaction)
+            if flag["on"]:
+                raise asyncpg.ConnectionDoesNotExistError(
+                    "connection was closed in the middle of operation")
+        monkeypatch.setattr(backends, "pg_commit", pg_commit)
+    yield flag
+
+
+async def noted_by(call: Awaitable[Any], error: str | None = None) -> set[int]:
+    """The games ``call`` (a store write whose COMMIT raises) noted for the request; its
+    error's text is ``error`` when given."""
+    with tracking_writes() as games:
+        with pytest.raises(STORE_FAILURES) as info:
+            await call
+    if error is not None:
+        assert str(info.value) == error
+    return games
+
+
+async def test_a_commit_that_raises_after_it_was_applied_notes_the_game(store, monkeypatch):
+    """Every write of a game's play whose COMMIT the database applied, though the COMMIT
+    raised, notes the game for the request (PostgreSQL asks the server, which answers
+    "committed"; SQLite cannot tell, so it notes: the request's before/after comparison
+    decides). Before: nothing was noted, so a member whose move was saved was told "this
+    was not done". Bookkeeping of what is shown notes nothing, as when it commits."""
+    error = COMMIT_ERROR[store.dialect]
+    with commits_fail(store, monkeypatch, applied=True) as fail:
+        assert await noted_by(store.create_game(
+            kind="tiny", guild_id=1, channel_id=2, host_id=3, host_name="Ana", options={},
+            seed=7), error) == {1}
+        assert await noted_by(store.add_seat(1, user_id=None, name="AI", is_ai=True,
+                                             max_seats=4), error) == {1}
+        assert await noted_by(store.add_seat(1, user_id=4, name="Bo", is_ai=False,
+                                             max_seats=4), error) == {1}
+        assert await noted_by(store.remove_seat(1, "s1"), error) == {1}
+        assert await noted_by(store.update_game(1, options={"x": 1}), error) == {1}
+        assert await noted_by(store.renumber_seats(1), error) == {1}
+        assert await noted_by(store.start_game(1, state='{"v": 0}', version=0), error) == {1}
+        assert await noted_by(store.commit_action(
+            1, expected_version=0, state='{"v": 1}', version=1, seat="s0", action={},
+            events=[]), error) == {1}
+        assert await noted_by(store.set_seat(1, "s0", ai_takeover=True), error) == {1}
+        assert await noted_by(store.record_result(1, "tiny", [(3, True, 1)], game_id=1),
+                              error) == {1}
+        assert await noted_by(store.mark_shown(1, 1), error) == set()
+        assert await noted_by(store.update_game(1, table_message_id=5), error) == set()
+        assert await noted_by(store.set_seat(1, "s0", dm_hand="h"), error) == set()
+        assert await noted_by(store.reset_to_lobby(1), error) == {1}
+        fail["on"] = False
+    game = await store.get_game(1)  # every write above was applied
+    assert (game.status, game.version, game.options, game.table_message_id) == (
+        "lobby", 0, {"x": 1}, None)
+    assert [(s.seat, s.name, s.ai_takeover, s.dm_hand) for s in await store.seats(1)] == [
+        ("s0", "Ana", True, "h"), ("s1", "Bo", False, None)]
+    assert [(r.user_id, r.played, r.won, r.best_score)
+            for r in await store.stats(1, kind="tiny")] == [(3, 1, 1, 1)]
+
+
+async def test_a_statement_or_commit_that_fails_before_it_is_applied_notes_nothing(
+        store, monkeypatch):
+    """A transaction that did not get through notes nothing: a statement that raises
+    before the COMMIT (rolled back), and a COMMIT the database did not apply (SQLite
+    refused it: the backend rolls the still open transaction back - before, it stayed
+    open and the next write failed, "cannot start a transaction within a transaction";
+    PostgreSQL lost the connection before the COMMIT arrived: the server, asked, answers
+    "aborted", so a concurrent move cannot be taken for this one)."""
+    gid = await _active_game(store)
+    move = {"seat": "s0", "action": {}, "events": []}
+    with commits_fail(store, monkeypatch, applied=False) as fail:
+        assert await noted_by(store.commit_action(
+            gid, expected_version=0, state='{"v": 1}', version=1, **move)) == set()
+        fail["on"] = False
+        assert await store.update_game(gid, options={"x": 1})  # the next write works
+        fail["on"] = True
+        assert await noted_by(store.update_game(gid, options={"x": 2})) == set()
+        fail["on"] = False
+    if store.dialect == "sqlite":
+        statement = backends.sqlite_statement
+
+        def on_thread(conn: sqlite3.Connection, sql: str, args: tuple[Any, ...] = ()) -> Any:
+            if sql.startswith("INSERT INTO actions"):
+                raise sqlite3.OperationalError("database or disk is full")
+            return statement(conn, sql, args)
+        monkeypatch.setattr(backends, "sqlite_statement", on_thread)
+    else:
+        execute = backends.PgConn.execute
+
+        async def lost(self: backends.PgConn, sql: str, args: Any = ()) -> int:
+            if sql.startswith("INSERT INTO actions"):
+                self._target.terminate()  # the connection drops before the statement
+            return await execute(self, sql, args)
+        monkeypatch.setattr(backends.PgConn, "execute", lost)
+    assert await noted_by(store.commit_action(
+        gid, expected_version=0, state='{"v": 1}', version=1, **move)) == set()
+    monkeypatch.undo()
+    game = await store.get_game(gid)  # nothing refused was applied
+    assert (game.version, game.options, await store.actions(gid)) == (0, {"x": 1}, [])
+    with tracking_writes() as games:  # and the next write goes through
+        await store.commit_action(gid, expected_version=0, state='{"v": 1}', version=1, **move)
+    assert games == {gid}
+    assert [a.version for a in await store.actions(gid)] == [1]

@@ -483,8 +483,9 @@ class PgConn(Conn):
         self.xact_id = row[0] if row is not None else None
 
 
-async def pg_commit(transaction: asyncpg.transaction.Transaction) -> None:
-    """Send the COMMIT of ``transaction`` (an asyncpg transaction, started): every
+async def pg_commit(con: asyncpg.Connection,
+                    transaction: asyncpg.transaction.Transaction) -> None:
+    """Send the COMMIT of ``transaction`` (started on connection ``con``): every
     transaction of :meth:`PgBackend.tx` commits through here, a place to simulate a
     connection lost during the commit in tests."""
     await transaction.commit()
@@ -569,7 +570,7 @@ class PgBackend(Backend):
                             await transaction.rollback()
                         raise
                     try:
-                        await pg_commit(transaction)
+                        await pg_commit(con, transaction)
                     except BaseException as exc:
                         conn.commit_outcome = ROLLED_BACK if _commit_refused(exc) else UNKNOWN
                         raise
