@@ -11,14 +11,22 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
+
+import asyncpg
+import pytest
+import pytest_asyncio
 
 from bot.discord.bot import OOPS_AFTER_CHANGE, STORE_DOWN_AFTER_CHANGE
 from bot.runtime import GameService
 from bot.sandbox import SimChannel
 from bot.store import Store
-from tests.faults.common import start_tiny
+from bot.store import db as backends
+from tests.faults.common import make_bot, start_tiny
 from tests.faults.test_isolation import FULL, STORE_DOWN, full_disk, texts
+from tests.support.databases import PG_URL, SKIP_REASON, databases
 
 NO = "\N{NO ENTRY SIGN} "
 SAVED_BUT_DOWN = NO + STORE_DOWN_AFTER_CHANGE
@@ -251,3 +259,96 @@ async def test_a_refused_lobby_click_that_stored_its_change_says_it_was_saved(
     assert [(m.content, m.ephemeral) for m in it.followups] == [(SAVED_BUT_DOWN, True)]
     assert [(s.name, s.is_ai) for s in await sb.bot.store.seats(1)] == [
         ("Ana", False), ("AI Pancho", True)]
+
+
+@contextmanager
+def move_commit_raises(monkeypatch: Any) -> Iterator[list[str]]:
+    """The COMMIT of the next transaction that stores a move (an ``actions`` row) is
+    applied, then raises: in SQLite "disk I/O error" (the automatic checkpoint that runs
+    right after a commit failing on the disk, reported as the COMMIT's error), in
+    PostgreSQL the connection lost right after the server committed. Yields the errors
+    raised so far."""
+    raised: list[str] = []
+    pending = {"move": False}
+    statement, commit, execute = backends.sqlite_statement, backends.pg_commit, \
+        backends.PgConn.execute
+
+    def on_thread(conn: sqlite3.Connection, sql: str, args: tuple[Any, ...] = ()) -> Any:
+        if sql.startswith("INSERT INTO actions"):
+            pending["move"] = True
+        if sql != "COMMIT" or not pending["move"]:
+            return statement(conn, sql, args)
+        pending["move"] = False
+        statement(conn, sql, args).close()
+        raised.append("disk I/O error")
+        raise sqlite3.OperationalError("disk I/O error")
+
+    async def pg_execute(self: backends.PgConn, sql: str, args: Any = ()) -> int:
+        pending["move"] = pending["move"] or sql.startswith("INSERT INTO actions")
+        return await execute(self, sql, args)
+
+    async def pg_commit(con: Any, transaction: Any) -> None:
+        await commit(con, transaction)
+        if pending["move"]:
+            pending["move"] = False
+            raised.append("connection lost")
+            raise asyncpg.ConnectionDoesNotExistError(
+                "connection was closed in the middle of operation")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(backends, "sqlite_statement", on_thread)
+        patch.setattr(backends.PgConn, "execute", pg_execute)
+        patch.setattr(backends, "pg_commit", pg_commit)
+        yield raised
+
+
+async def a_move_whose_commit_raised(world: Any, sb: Any, monkeypatch: Any) -> list[str]:
+    """Ana's "Add 1" is stored, its COMMIT raises: she is told it was saved, and the
+    catch-up her click's error started posts the table with the move and pings Bo.
+    Returns the COMMIT errors raised."""
+    ana, bo = world.member("Ana"), world.member("Bo")
+    lobby = await start_tiny(world, ana, [bo])
+    thread = lobby.thread
+    store = sb.bot.store
+    table = thread.last_message
+    count = len(thread.all_messages)
+    with move_commit_raises(monkeypatch) as raised:
+        it = await ana.click(table, "Add 1")
+    assert [(m.content, m.ephemeral) for m in it.followups] == [(SAVED_BUT_DOWN, True)]
+    assert [(r.version, r.seat) for r in await store.actions(1)] == [(1, "s0")]
+    # the catch-up the error started (the database works again) posted the table
+    assert thread.all_messages[count:-1] == it.followups
+    assert thread.last_message.embeds[0]["footer"]["text"] == "Move 1"
+    assert thread.last_message.content == bo.mention  # Bo's turn, Bo pinged
+    assert "Add 1" in thread.last_message.labels
+    assert sb.bot.service._behind == set()
+    return raised
+
+
+async def test_a_move_whose_commit_raised_after_it_was_applied_says_it_was_saved(
+        world, sb, monkeypatch):
+    """A move whose COMMIT the database applied but that raised all the same (SQLite: the
+    checkpoint after the commit failed on the disk) says "What you did was saved" and has
+    the table caught up (before: "so this was not done" over a move that was stored, and
+    the table stayed on the move before)."""
+    assert await a_move_whose_commit_raised(world, sb, monkeypatch) == ["disk I/O error"]
+
+
+@pytest_asyncio.fixture
+async def pg_sb(world, clock, tmp_path):
+    """The real bot on a fresh PostgreSQL schema (skipped without the test server)."""
+    if not PG_URL:
+        pytest.skip(SKIP_REASON)
+    async with databases("postgres", tmp_path) as new:
+        sandbox = await world.connect(make_bot(await new(), clock))
+        try:
+            yield sandbox
+        finally:
+            await world.disconnect()
+
+
+async def test_a_move_whose_commit_lost_its_postgresql_connection_says_it_was_saved(
+        world, pg_sb, monkeypatch):
+    """The same on PostgreSQL: the server committed Ana's move, and the connection was
+    lost before its answer came back; asked afterwards, the server says "committed"."""
+    assert await a_move_whose_commit_raised(world, pg_sb, monkeypatch) == ["connection lost"]
