@@ -34,7 +34,7 @@ from bot.store.errors import (  # noqa: F401 - re-exported: bot.store.store was 
     unavailable_cause,
 )
 from bot.store.migrations import MIGRATIONS, SCHEMA_VERSION, statements
-from bot.store.tracking import wrote
+from bot.store.tracking import tracking, wrote
 
 
 class LobbyLimit(Exception):
@@ -376,7 +376,7 @@ class Store:
         try:
             async with self._backend.tx() as db:
                 yield db
-                if games or noted:
+                if (games or noted) and tracking():  # (else nobody asks: no round trip)
                     await db.watch_commit()
         except BaseException:
             if db is not None and db.commit_outcome in (APPLIED, UNKNOWN):

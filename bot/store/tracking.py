@@ -51,6 +51,12 @@ def stop_tracking() -> None:
     _WRITTEN.set(None)
 
 
+def tracking() -> bool:
+    """Whether a request tracks its writes in the current context (else :func:`wrote`
+    does nothing, and the store need not learn a failed COMMIT's outcome)."""
+    return _WRITTEN.get() is not None
+
+
 def wrote(game_id: int) -> None:
     """Record that a committed write changed game ``game_id``'s play (``Store._tx`` calls
     it after the transaction commits, or after a COMMIT that raised but may have been
