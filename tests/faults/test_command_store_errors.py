@@ -309,8 +309,10 @@ async def a_move_whose_commit_raised(world: Any, sb: Any, monkeypatch: Any) -> l
     ana, bo = world.member("Ana"), world.member("Bo")
     lobby = await start_tiny(world, ana, [bo])
     thread = lobby.thread
+    assert thread is not None
     store = sb.bot.store
     table = thread.last_message
+    assert table is not None
     count = len(thread.all_messages)
     with move_commit_raises(monkeypatch) as raised:
         it = await ana.click(table, "Add 1")
@@ -318,9 +320,10 @@ async def a_move_whose_commit_raised(world: Any, sb: Any, monkeypatch: Any) -> l
     assert [(r.version, r.seat) for r in await store.actions(1)] == [(1, "s0")]
     # the catch-up the error started (the database works again) posted the table
     assert thread.all_messages[count:-1] == it.followups
-    assert thread.last_message.embeds[0]["footer"]["text"] == "Move 1"
-    assert thread.last_message.content == bo.mention  # Bo's turn, Bo pinged
-    assert "Add 1" in thread.last_message.labels
+    shown = thread.last_message
+    assert shown is not None and shown.embeds[0]["footer"]["text"] == "Move 1"
+    assert shown.content == bo.mention  # Bo's turn, Bo pinged
+    assert "Add 1" in shown.labels
     assert sb.bot.service._behind == set()
     return raised
 
