@@ -262,19 +262,19 @@ async def test_a_refused_lobby_click_that_stored_its_change_says_it_was_saved(
 
 
 @contextmanager
-def move_commit_raises(monkeypatch: Any) -> Iterator[list[str]]:
-    """The COMMIT of the next transaction that stores a move (an ``actions`` row) is
-    applied, then raises: in SQLite "disk I/O error" (the automatic checkpoint that runs
-    right after a commit failing on the disk, reported as the COMMIT's error), in
-    PostgreSQL the connection lost right after the server committed. Yields the errors
-    raised so far."""
+def commit_raises(monkeypatch: Any, after: str = "INSERT INTO actions") -> Iterator[list[str]]:
+    """The COMMIT of the next transaction with a statement starting with ``after`` (by
+    default: one that stores a move) is applied, then raises: in SQLite "disk I/O error"
+    (the automatic checkpoint that runs right after a commit failing on the disk, reported
+    as the COMMIT's error), in PostgreSQL the connection lost right after the server
+    committed. Yields the errors raised so far."""
     raised: list[str] = []
     pending = {"move": False}
     statement, commit, execute = backends.sqlite_statement, backends.pg_commit, \
         backends.PgConn.execute
 
     def on_thread(conn: sqlite3.Connection, sql: str, args: tuple[Any, ...] = ()) -> Any:
-        if sql.startswith("INSERT INTO actions"):
+        if sql.startswith(after):
             pending["move"] = True
         if sql != "COMMIT" or not pending["move"]:
             return statement(conn, sql, args)
@@ -284,7 +284,7 @@ def move_commit_raises(monkeypatch: Any) -> Iterator[list[str]]:
         raise sqlite3.OperationalError("disk I/O error")
 
     async def pg_execute(self: backends.PgConn, sql: str, args: Any = ()) -> int:
-        pending["move"] = pending["move"] or sql.startswith("INSERT INTO actions")
+        pending["move"] = pending["move"] or sql.startswith(after)
         return await execute(self, sql, args)
 
     async def pg_commit(con: Any, transaction: Any) -> None:
@@ -314,7 +314,7 @@ async def a_move_whose_commit_raised(world: Any, sb: Any, monkeypatch: Any) -> l
     table = thread.last_message
     assert table is not None
     count = len(thread.all_messages)
-    with move_commit_raises(monkeypatch) as raised:
+    with commit_raises(monkeypatch) as raised:
         it = await ana.click(table, "Add 1")
     assert [(m.content, m.ephemeral) for m in it.followups] == [(SAVED_BUT_DOWN, True)]
     assert [(r.version, r.seat) for r in await store.actions(1)] == [(1, "s0")]
@@ -355,3 +355,29 @@ async def test_a_move_whose_commit_lost_its_postgresql_connection_says_it_was_sa
     """The same on PostgreSQL: the server committed Ana's move, and the connection was
     lost before its answer came back; asked afterwards, the server says "committed"."""
     assert await a_move_whose_commit_raised(world, pg_sb, monkeypatch) == ["connection lost"]
+
+
+async def test_a_command_whose_commit_raised_after_it_was_applied_says_it_was_saved(
+        world, sb, monkeypatch):
+    """The same for a slash command (the command tree's error path): ``/game leave``
+    stores the AI's takeover of Ana's seat, whose COMMIT raises after it was applied. Ana
+    is told it was saved, and the catch-up has the AI make her move (before: "so this was
+    not done", and the game waited on a seat the AI had taken over)."""
+    ana, bo = world.member("Ana"), world.member("Bo")
+    lobby = await start_tiny(world, ana, [bo])
+    thread = lobby.thread
+    assert thread is not None
+    with commit_raises(monkeypatch, "UPDATE seats SET ai_takeover") as raised:
+        it = await ana.slash("game leave", in_channel=thread)
+    assert raised == ["disk I/O error"]
+    assert it.original is not None and it.followups == []
+    assert it.original.content == SAVED_BUT_DOWN and it.original.ephemeral
+    store = sb.bot.store
+    assert [(s.seat, s.ai_takeover) for s in await store.seats(1)] == [
+        ("s0", True), ("s1", False)]
+    await sb.settle()
+    assert [(r.version, r.seat) for r in await store.actions(1)] == [(1, "s0")]
+    shown = thread.last_message
+    assert shown is not None and shown.embeds[0]["footer"]["text"] == "Move 1"
+    assert texts(thread)[-1] == bo.mention  # Bo's turn, Bo pinged
+    assert sb.bot.service._behind == set()
