@@ -11,6 +11,10 @@ PostgreSQL; SQLite's ``BEGIN IMMEDIATE`` already holds the whole file) and
 SQLite: one connection, every write transaction behind one asyncio lock. PostgreSQL: a
 pool; each transaction runs on its own pooled connection, reads go to any free one, and
 asyncpg's errors come out as :class:`StoreDown`.
+
+A COMMIT that raises is not always a transaction lost: :attr:`Conn.commit_outcome` says
+what the backend knows of it (PostgreSQL asks the server after a lost connection; see
+:meth:`PgBackend.commit_status`).
 """
 
 from __future__ import annotations
