@@ -297,19 +297,85 @@ def _start_link(st: UnleashedState, view: UnleashedView, active: str) -> None:
 
 _CARD_VIEWS: dict[tuple[int, tuple[str, ...]], CardView] = {}
 _PLAIN_VIEWS: dict[int, CardView] = {}
-#: Field views by everything they are made of (:func:`_field_view`); emptied when full.
-_FIELD_VIEWS: dict[tuple[Any, ...], FieldView] = {}
-_FIELD_VIEWS_MAX = 50_000
 
 
-def _card_view(st: UnleashedState, cid: int, seat: str | None = None) -> CardView:
-    """``ENGINE.card_view`` from a cache (a card's view depends only on its id and kinds)."""
-    kinds = fx.kinds(st, cid, seat) if seat is not None else None
-    key = (cid, tuple(kinds) if kinds is not None else ("-",))
-    cv = _CARD_VIEWS.get(key)
-    if cv is None:
-        cv = _CARD_VIEWS[key] = ENGINE.card_view(st, cid, seat)
-    return cv
+class Recent:
+    """A cache that keeps the recently used entries at dict speed: two dicts, the young
+    and the old one. An entry read from the old dict moves to the young one; when the young
+    dict holds ``size`` entries it becomes the old one and the old one is dropped. So it
+    holds between ``size`` and ``2 * size`` entries, every entry used since the last
+    rotation among them."""
+
+    __slots__ = ("old", "size", "young")
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.young: dict[Any, Any] = {}
+        self.old: dict[Any, Any] = {}
+
+    def get(self, key: Any) -> Any:
+        """The value under ``key``, or ``None`` when none is kept."""
+        value = self.young.get(key)
+        if value is None:
+            value = self.old.pop(key, None)
+            if value is not None:
+                self.put(key, value)
+        return value
+
+    def put(self, key: Any, value: Any) -> None:
+        """Keep ``value`` (not ``None``) under ``key``; may drop the old dict first."""
+        if len(self.young) >= self.size:
+            self.old = self.young
+            self.young = {}
+        self.young[key] = value
+
+    def __len__(self) -> int:
+        return len(self.young) + len(self.old)
+
+
+#: Field views by everything they are made of (:func:`_field_view`), the recently used
+#: ones. A game of 4 meets about 2,600 Field views, and most hits are views an earlier
+#: decision of the same game built (``bench/README.md``, "Unleashed decision times").
+_FIELD_VIEWS_SIZE = 8_192
+_FIELD_VIEWS = Recent(_FIELD_VIEWS_SIZE)
+
+
+def _card_key(st: UnleashedState, cid: int, seat: str) -> tuple[int, tuple[str, ...]]:
+    """The :data:`_CARD_VIEWS` key ``(cid, kinds)`` of card ``cid`` in ``seat``'s Field,
+    its ``ENGINE.card_view`` cached there (a card's view depends only on its id and
+    kinds)."""
+    key = (cid, tuple(fx.kinds(st, cid, seat)))
+    if key not in _CARD_VIEWS:
+        _CARD_VIEWS[key] = ENGINE.card_view(st, cid, seat)
+    return key
+
+
+#: Lists of card views (and of shielded kinds) by what they hold, shared by the cached
+#: Field views: a Field view then adds two objects the garbage collector tracks (itself
+#: and its ``__dict__``) instead of seven, which keeps full collections short.
+_LISTS = Recent(_FIELD_VIEWS_SIZE)
+#: The fields set of every cached Field view (all fields given).
+_FIELD_SET = set(FieldView.model_fields)
+
+
+def _shared_list(keys: list[tuple[int, tuple[str, ...]]]) -> list[CardView]:
+    """The shared list of the card views under ``keys`` (:data:`_CARD_VIEWS` keys)."""
+    key = tuple(keys)
+    got: list[CardView] | None = _LISTS.get(key)
+    if got is None:
+        got = [_CARD_VIEWS[k] for k in keys]
+        _LISTS.put(key, got)
+    return got
+
+
+def _shared_kinds(kinds: tuple[str, ...]) -> list[str]:
+    """The shared list of shielded kinds ``kinds``."""
+    key = ("shield", *kinds)
+    got: list[str] | None = _LISTS.get(key)
+    if got is None:
+        got = list(kinds)
+        _LISTS.put(key, got)
+    return got
 
 
 def _plain_view(st: UnleashedState, cid: int) -> CardView:
@@ -332,26 +398,28 @@ def _field_view(st: UnleashedState, s: str, may_instants: bool) -> FieldView:
     shields = st.shields.get(s, [])
     skip = s in st.skip_next
     key = (s, tuple(cards), tuple(shields), skip, len(st.seats), may_instants)
-    fv = _FIELD_VIEWS.get(key)
+    fv: FieldView | None = _FIELD_VIEWS.get(key)
     if fv is not None:
         return fv
-    animals, ups, downs = [], [], []
+    animals: list[tuple[int, tuple[str, ...]]] = []
+    ups: list[tuple[int, tuple[str, ...]]] = []
+    downs: list[tuple[int, tuple[str, ...]]] = []
     for c in cards:
         d = fx.card(c)
         if d.is_animal:
-            animals.append(_card_view(st, c, s))
+            animals.append(_card_key(st, c, s))
         elif d.type == "upgrade":
-            ups.append(_card_view(st, c, s))
+            ups.append(_card_key(st, c, s))
         elif d.type == "downgrade":
-            downs.append(_card_view(st, c, s))
+            downs.append(_card_key(st, c, s))
     fv = FieldView.model_construct(
-        seat=s, animals=animals, upgrades=ups, downgrades=downs,
+        _fields_set=_FIELD_SET,
+        seat=s, animals=_shared_list(animals), upgrades=_shared_list(ups),
+        downgrades=_shared_list(downs),
         animal_count=fx.animal_count(st, s), animals_to_win=fx.animals_to_win(st, s),
         hand_limit=fx.hand_limit(st, s), may_play_instants=may_instants,
-        shielded_kinds=list(shields), skips_next_turn=skip)
-    if len(_FIELD_VIEWS) >= _FIELD_VIEWS_MAX:
-        _FIELD_VIEWS.clear()
-    _FIELD_VIEWS[key] = fv
+        shielded_kinds=_shared_kinds(tuple(shields)), skips_next_turn=skip)
+    _FIELD_VIEWS.put(key, fv)
     return fv
 
 

@@ -250,6 +250,36 @@ def test_unleashed_fast_view_is_the_engine_view() -> None:
     assert steps > 50
 
 
+def test_recent_cache_keeps_what_was_used_since_the_last_rotation() -> None:
+    """Size 2: the third entry rotates the young dict to old; reading ``a`` from the old
+    dict moves it back; the next rotation drops ``b``, which nobody read."""
+    cache = unleashed_hard.Recent(2)
+    cache.put("a", 1)
+    cache.put("b", 2)
+    cache.put("c", 3)
+    assert (cache.young, cache.old) == ({"c": 3}, {"a": 1, "b": 2})
+    assert cache.get("a") == 1
+    assert (cache.young, cache.old) == ({"c": 3, "a": 1}, {"b": 2})
+    cache.put("d", 4)
+    assert (cache.young, cache.old, len(cache)) == ({"d": 4}, {"c": 3, "a": 1}, 3)
+    assert (cache.get("b"), cache.get("zz")) == (None, None)
+
+
+def test_unleashed_cached_field_views_share_lists_and_fields_set() -> None:
+    """Field views built for playouts share equal lists (the empty Upgrade lists of all
+    seats are one list) and one fields set, so each adds only itself and its ``__dict__``
+    to what the garbage collector walks; the same Field gives the same view object."""
+    spec = SPECS["llamas-unleashed"]
+    state = spec.engine.new_game(["s0", "s1", "s2"], seed=8,
+                                 options=spec.options_model.model_validate({}))
+    fields = unleashed_hard.fast_view(state, "s0").fields
+    assert [len(fields[s].upgrades) for s in ("s0", "s1", "s2")] == [0, 0, 0]
+    assert fields["s0"].upgrades is fields["s1"].upgrades is fields["s2"].downgrades
+    assert fields["s0"].shielded_kinds is fields["s1"].shielded_kinds
+    assert fields["s0"].model_fields_set is fields["s2"].model_fields_set
+    assert unleashed_hard.fast_view(state, "s1").fields["s0"] is fields["s0"]
+
+
 def test_unleashed_leaf_value_from_three_players_is_a_chance_per_seat() -> None:
     """Seed 4, 4 players, turn 10, s0's Action phase with one play left: s3 alone misses
     4 Animals, the others 5; the leaf value is a softmax of the fitted weights over the
