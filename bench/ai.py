@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import random
 import sys
@@ -45,12 +46,43 @@ def _spec(key: str) -> GameSpec:
     return next(s for s in builtin_games() if s.key == key)
 
 
+class GcClock:
+    """``with GcClock() as gcc:`` the thread CPU seconds the garbage collector spends
+    while the block runs (``gc.callbacks``): ``total``, and ``full``, the duration of each
+    full (generation 2) collection."""
+
+    def __init__(self) -> None:
+        self.total = 0.0
+        self.full: list[float] = []
+        self._start: float | None = None
+
+    def __call__(self, phase: str, info: dict[str, Any]) -> None:
+        now = time.thread_time()
+        if phase == "start":
+            self._start = now
+        elif self._start is not None:
+            took = now - self._start
+            self.total += took
+            if info["generation"] == 2:
+                self.full.append(took)
+            self._start = None
+
+    def __enter__(self) -> GcClock:
+        gc.callbacks.append(self)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        gc.callbacks.remove(self)
+
+
 def play_game(spec: GameSpec, policies: list[Callable[..., Any]], seed: int,
-              times: list[float] | None = None, timed_seat: int | None = None) -> Any:
+              times: list[float] | None = None, timed_seat: int | None = None,
+              gc_clock: GcClock | None = None, gc_times: list[float] | None = None) -> Any:
     """One game, ``policies[i]`` in seat ``s{i}``, each with its own RNG seeded from
     ``seed``; returns the :class:`Result` (``None`` when unfinished). When ``times`` is
     given, the CPU seconds of every decision of seat ``timed_seat`` with more than one
-    legal action are appended to it."""
+    legal action are appended to it; with ``gc_clock`` (entered) and ``gc_times``, the
+    seconds of garbage collection inside each of those decisions too."""
     engine = spec.engine
     n = len(policies)
     seats = [f"s{i}" for i in range(n)]
@@ -68,10 +100,13 @@ def play_game(spec: GameSpec, policies: list[Callable[..., Any]], seed: int,
         i = seats.index(seat)
         legal = engine.legal_actions(state, seat)
         view = engine.view(state, seat)
+        gc0 = gc_clock.total if gc_clock is not None else 0.0
         t0 = clock()
         action = policies[i](view, legal, rngs[i])
         if times is not None and i == timed_seat and len(legal) > 1:
             times.append(clock() - t0)
+            if gc_clock is not None and gc_times is not None:
+                gc_times.append(gc_clock.total - gc0)
         engine.play(state, seat, action)
         steps += 1
     return engine.result(state)
@@ -154,18 +189,29 @@ def bench_ai(games: int = 3) -> list[dict[str, Any]]:
 def decision_times(key: str, *, games: int, seed: int, players: int) -> dict[str, Any]:
     """The Hard seat's decision CPU time (``time.thread_time``, ms p50/p99/mean/max) over
     ``games`` seeded games (seeds ``seed ..``) of one Hard seat against Normal seats, Hard
-    in seat ``i % players`` in the i-th game; decisions with one legal action left out."""
+    in seat ``i % players`` in the i-th game; decisions with one legal action left out.
+    Garbage collection, which lands inside decisions: ``gc_full`` the number of full
+    collections in the run and ``gc_full_mean_ms`` their mean duration, ``gc_in_max_ms``
+    the collection time inside the slowest decision, ``gc_tracked`` the objects the
+    collector tracks at the end (what a full collection walks)."""
     spec = _spec(key)
     hard = hard_policies()[key]
     assert spec.policy is not None
     times: list[float] = []
-    for g in range(games):
-        seat = g % players
-        pols = [spec.policy] * players
-        pols[seat] = hard
-        play_game(spec, pols, seed + g, times, seat)
+    gc_times: list[float] = []
+    with GcClock() as gcc:
+        for g in range(games):
+            seat = g % players
+            pols = [spec.policy] * players
+            pols[seat] = hard
+            play_game(spec, pols, seed + g, times, seat, gcc, gc_times)
+    slowest = max(range(len(times)), key=times.__getitem__) if times else None
     return {"game": key, "players": players, "games": games, "seed": seed,
-            "decisions": len(times), **summary_ms(times)}
+            "decisions": len(times), **summary_ms(times), "gc_full": len(gcc.full),
+            "gc_full_mean_ms": (round(sum(gcc.full) / len(gcc.full) * 1000, 1)
+                                if gcc.full else None),
+            "gc_in_max_ms": round(gc_times[slowest] * 1000, 1) if slowest is not None else None,
+            "gc_tracked": len(gc.get_objects())}
 
 
 def main(argv: list[str] | None = None) -> int:

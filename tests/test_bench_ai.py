@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from bench.ai import _spec, decision_times, hard_policies, match, play_game
+import gc
+from typing import Any
+
+from bench.ai import GcClock, _spec, decision_times, hard_policies, match, play_game
 
 
 def test_match_reports_hard_wins_with_seats_rotated() -> None:
@@ -30,3 +33,41 @@ def test_decision_times_count_the_hard_seats_real_decisions() -> None:
         "game": "llamas-alpacas", "players": 2, "games": 1, "seed": 3, "decisions": 29,
         "n": 29}
     assert 0 < out["p50_ms"] <= out["p99_ms"] <= out["max_ms"] < 5000
+
+
+def test_play_game_counts_the_garbage_collection_inside_each_timed_decision() -> None:
+    """A policy that runs a full collection in its 2nd timed decision: exactly that
+    decision holds collection time, and the clock saw one full pass per forced one."""
+    spec = _spec("llamas-alpacas")
+    assert spec.policy is not None
+    policy = spec.policy
+    calls = [0]
+
+    def collecting(view: Any, legal: Any, rng: Any) -> Any:
+        if len(legal) > 1:
+            calls[0] += 1
+            if calls[0] == 2:
+                gc.collect()
+        return policy(view, legal, rng)
+
+    times: list[float] = []
+    gc_times: list[float] = []
+    gc.disable()  # only the forced collection, none of the automatic ones
+    try:
+        with GcClock() as gcc:
+            play_game(spec, [collecting, spec.policy], 3, times, 0, gcc, gc_times)
+    finally:
+        gc.enable()
+    assert len(gcc.full) == 1
+    assert len(gc_times) == len(times) > 2
+    assert [i for i, t in enumerate(gc_times) if t > 0] == [1]
+    assert gc_times[1] == gcc.total == gcc.full[0]
+    assert GcClock not in [type(c) for c in gc.callbacks]
+
+
+def test_decision_times_report_full_collections_and_tracked_objects() -> None:
+    out = decision_times("llamas-alpacas", games=1, seed=3, players=2)
+    assert {"gc_full", "gc_full_mean_ms", "gc_in_max_ms", "gc_tracked"} <= set(out)
+    assert 0 <= out["gc_in_max_ms"] <= out["max_ms"]
+    assert (out["gc_full"] == 0) == (out["gc_full_mean_ms"] is None)
+    assert out["gc_tracked"] > 10_000  # the interpreter, pydantic and the engines alone
