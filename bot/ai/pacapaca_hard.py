@@ -801,6 +801,10 @@ class _PlanEngine:
         assert state.negotiation is not None
         ENGINE.play(state, seat, Accept(version=state.negotiation.deal_version))
 
+    def play_legal(self, state: PacapacaState, seat: str, action: Action) -> None:
+        """A rollout step, one of ``legal_actions`` (never a :class:`Plan`)."""
+        ENGINE.play_legal(state, seat, action)
+
 
 PLAN_ENGINE = _PlanEngine()
 

@@ -35,7 +35,8 @@ class HardGame(Protocol):
     """What a game gives the search (both see only sampled states, never the real one)."""
 
     def rollout(self, state: Any, seat: str, legal: Sequence[Action], rng: random.Random) -> Action:
-        """A cheap policy playing ``seat`` in a sampled state during playouts."""
+        """A cheap policy playing ``seat`` in a sampled state during playouts; returns one
+        of ``legal`` (played with ``Engine.play_legal``, which may not check it)."""
 
     def evaluate(self, state: Any, me: str) -> float:
         """How good ``state`` is for ``me``, in [0, 1]. (A game may also give
@@ -153,6 +154,7 @@ def _playout(engine: Engine[Any, Any], game: HardGame, state: Any, me: str, acti
     """Play ``action`` for ``me`` on ``state`` (in place), then the rollout policy for
     whoever decides, for at most ``depth`` decisions; the value of the end for ``me``."""
     play = engine.play
+    play_legal = engine.play_legal
     pending = engine.pending
     legal_actions = engine.legal_actions
     result = engine.result
@@ -169,7 +171,7 @@ def _playout(engine: Engine[Any, Any], game: HardGame, state: Any, me: str, acti
                 break
         if seat is None:
             break
-        play(state, seat, rollout(state, seat, acts, rng))
+        play_legal(state, seat, rollout(state, seat, acts, rng))  # one of ``acts``
         steps += 1
     final = getattr(game, "final", None)  # optional: the game values a finished state
     if final is not None and result(state) is not None:

@@ -349,6 +349,13 @@ class Engine(ABC, Generic[S, OptT]):
         for f in dataclasses.fields(state):  # type: ignore[arg-type]
             setattr(state, f.name, getattr(new, f.name))
 
+    def play_legal(self, state: S, player: str, action: Action) -> None:
+        """:meth:`play` of an action just taken from ``legal_actions(state, player)`` of
+        this very state (a playout's rollout step): engines whose check costs a second
+        listing of the legal actions skip it, so a wrong action is then not refused but
+        undefined. This default checks, as :meth:`play` does."""
+        self.play(state, player, action)
+
     # -- helpers shared by all engines -------------------------------------------------
 
     def parse_action(self, data: dict[str, Any] | str) -> Action:

@@ -165,6 +165,8 @@ class _OneStep:
         state["picked"] = action
         self.played.append(action)
 
+    play_legal = play  # (never reached: nobody decides after the root action)
+
     def pending(self, state: Any) -> Any:
         return dataclasses.make_dataclass("P", [("seats", list)])([])
 

@@ -48,6 +48,7 @@ def test_play_in_place_matches_apply_step_by_step(key, players, seed):
     engine = spec.engine
     by_apply = new_state(spec, players, seed)
     by_play = engine.fork(by_apply)
+    by_legal = engine.fork(by_apply)  # play_legal: the same step, without the check
     rand = random.Random(seed)
     log = []
     steps = 0
@@ -56,9 +57,10 @@ def test_play_in_place_matches_apply_step_by_step(key, players, seed):
         before = by_apply.model_dump()
         by_apply, _ = engine.apply(by_apply, seat, action)
         engine.play(by_play, seat, action)
+        engine.play_legal(by_legal, seat, action)
         log.append((seat, action))
         steps += 1
-        assert by_play.model_dump() == by_apply.model_dump()
+        assert by_play.model_dump() == by_apply.model_dump() == by_legal.model_dump()
         assert by_play.version == before["version"] + 1
     assert engine.result(by_apply) is not None, "the random game ended"
     assert engine.result(by_play) == engine.result(by_apply)

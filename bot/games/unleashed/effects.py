@@ -170,20 +170,34 @@ def base_to_win(st: UnleashedState) -> int:
     return 7 if len(st.seats) <= 5 else 6
 
 
+#: Per physical card id, what it adds in a Field: to the Animal count (an Animal 1, or its
+#: first ``animal_value`` static; others 0) and to the Animals needed (its ``win``
+#: statics). Read on every step of every playout, so worked out once (:func:`_per_card`).
+_ANIMAL_VALUE: list[int] = []
+_WIN_BONUS: list[int] = []
+
+
+def _per_card() -> tuple[list[int], list[int]]:
+    """:data:`_ANIMAL_VALUE` and :data:`_WIN_BONUS`, filled on first use."""
+    if not _ANIMAL_VALUE:
+        for cid in range(len(catalog().cards)):
+            d = card(cid)
+            vals = [s.v for s in d.static if s.q == "animal_value"]
+            _ANIMAL_VALUE.append((vals[0] if vals else 1) if d.is_animal else 0)
+            _WIN_BONUS.append(sum(s.v for s in d.static if s.q == "win"))
+    return _ANIMAL_VALUE, _WIN_BONUS
+
+
 def animals_to_win(st: UnleashedState, seat: str) -> int:
     """Animals ``seat`` needs: the base plus ``win`` statics in their Field."""
-    return base_to_win(st) + sum(s.v for _, s in statics(st, seat) if s.q == "win")
+    win = _per_card()[1]
+    return base_to_win(st) + sum([win[c] for c in st.fields[seat]])
 
 
 def animal_count(st: UnleashedState, seat: str) -> int:
     """Animals in ``seat``'s Field; a card with ``animal_value`` counts that many."""
-    total = 0
-    for cid in st.fields[seat]:
-        d = card(cid)
-        if d.is_animal:
-            vals = [s.v for s in d.static if s.q == "animal_value"]
-            total += vals[0] if vals else 1
-    return total
+    value = _per_card()[0]
+    return sum([value[c] for c in st.fields[seat]])
 
 
 def instant_stops(cid: int) -> tuple[bool, bool]:
