@@ -955,9 +955,9 @@ class CapacityBench:
         self.pool = self.bot.render_pool or shared_pool(1, warm=("PIL.Image",
                                                                    "bot.render.common"))
         self.split.pids = self.pool.pids
-        uncount = self.count_pool_jobs()
         await asyncio.to_thread(self.pool.start)  # its start-up outside every window
         rss_connected = rss_mb()
+        uncount = self.count_pool_jobs()
         rows: list[dict[str, Any]] = []
         plan = [(rate, (variants if i % 2 == 0 else variants[::-1]) or (None,))
                 for i, rate in enumerate(rates)]

@@ -164,7 +164,7 @@ def test_the_bench_across_processes_counts_writes_by_token():
 def test_procs_cpu_reads_a_processes_run_time_finer_than_a_clock_tick():
     # A child burns 30 ms of CPU, prints its own CPU clock and sleeps: the bench reads the
     # same time from outside, not rounded down to the 10 ms ticks of /proc/<pid>/stat
-    # (which made an idle render worker gain 10 ms in about 1 window of 100).
+    # (which made an idle render worker gain 10 ms in 4 windows of 2.5 s out of 400).
     import subprocess
     import sys
 
