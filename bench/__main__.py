@@ -182,10 +182,12 @@ def print_capacity(cap: dict[str, Any]) -> None:
         "click's token by other clicks and timers)\n")
     out(f"{'offered':>8}{'variant':>15}{'games':>6}{'achieved':>9}{'p50 ms':>8}{'p99 ms':>8}"
         f"{'no wait':>8}{'by token':>9}"
-        f"{'late':>5}{'missed':>7}{'bot ms':>7}{'main':>6}{'render':>7}{'procs':>6}{'db':>5}"
+        f"{'late':>5}{'missed':>7}{'bot ms':>7}{'main':>6}{'render':>7}{'procs':>6}{'jobs':>5}"
+        f"{'db':>5}"
         f"{'sandbox':>8}{'bench':>6}{'KiB/game':>9}  loadavg\n")
     for r in cap["rates"]:
         c, cpu = r["click_to_table"], r["cpu_ms_per_move"]
+        jobs = r.get("render_pool_jobs")  # pictures sent to the render pool, per move
         out(f"{r['offered_per_s']:>8}{r.get('variant') or '-':>15}{r['games']:>6}"
             f"{fmt(r['achieved_per_s']):>9}"
             f"{fmt(c['p50_ms']):>8}{fmt(c['p99_ms']):>8}"
@@ -193,6 +195,7 @@ def print_capacity(cap: dict[str, Any]) -> None:
             f"{fmt(r['click_to_table_by_token']['p99_ms']):>9}{r['late_acks']:>5}"
             f"{r['arrivals_missed']:>7}{fmt(cpu['bot']):>7}{fmt(cpu['bot_main'] + cpu['loop']):>6}"
             f"{fmt(cpu['render_thread']):>7}{fmt(cpu.get('render_procs', 0.0)):>6}"
+            f"{fmt(jobs['per_move']) if jobs else '-':>5}"
             f"{fmt(cpu['database_thread']):>5}"
             f"{fmt(cpu['sandbox']):>8}{fmt(cpu['bench']):>6}{fmt(r['rss_per_game_kib']):>9}"
             f"  {r['loadavg_end']}\n")

@@ -27,7 +27,11 @@ Measured per rate (steady window after a warm-up):
 - CPU per move, split by thread CPU accounting (see :class:`CpuSplit`): the bot (its
   event-loop work, its render and database threads, the asyncio loop's own overhead), the
   simulated Discord (the REST router and the interaction payloads it builds), and the
-  bench's own driving (reading whose turn it is, choosing, finding components);
+  bench's own driving (reading whose turn it is, choosing, finding components); the
+  render worker processes' CPU (their threads' run time, ``procs_cpu``) counts as the
+  bot's;
+- pictures sent to the render pool (``render_pool_jobs``): the exact count per phase and
+  window, and per move (the thread variants send none);
 - RSS per active game: (RSS at the end of the window - RSS right after connecting) / N.
 """
 
@@ -199,18 +203,46 @@ def thread_cpu() -> dict[str, float]:
 
 
 def procs_cpu(pids: list[int]) -> float:
-    """CPU seconds (user + system) of the processes ``pids`` (the render workers) so far;
-    a process that is gone counts 0."""
-    tick = os.sysconf("SC_CLK_TCK")
+    """CPU seconds of the processes ``pids`` (the render workers) so far, to the
+    nanosecond: the run time of each of their threads (``/proc/<pid>/task/<tid>/schedstat``,
+    first field; a thread that has ended is not counted, and a worker's threads live as
+    long as it does). Where the kernel has no schedstat: user + system time from
+    ``/proc/<pid>/stat``, in whole clock ticks (10 ms), whose rounding alone can add a
+    tick to a window in which the process barely ran. A process that is gone counts 0."""
     total = 0.0
     for pid in pids:
-        try:
-            with open(f"/proc/{pid}/stat") as fh:
-                fields = fh.read().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        total += (int(fields[11]) + int(fields[12])) / tick
+        run = _schedstat_s(pid)
+        if run is None:
+            run = _stat_cpu_s(pid)
+        total += run or 0.0
     return total
+
+
+def _schedstat_s(pid: int) -> float | None:
+    """Run time (s) of process ``pid``'s threads from schedstat, None when unreadable."""
+    try:
+        tids = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return None
+    total, read = 0, 0
+    for tid in tids:
+        try:
+            with open(f"/proc/{pid}/task/{tid}/schedstat") as fh:
+                total += int(fh.read().split()[0])
+            read += 1
+        except (OSError, ValueError, IndexError):
+            continue
+    return total / 1e9 if read else None
+
+
+def _stat_cpu_s(pid: int) -> float | None:
+    """User + system CPU seconds of process ``pid`` (clock ticks), None when gone."""
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            fields = fh.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def procs_rss_mib(pids: list[int]) -> float:
@@ -387,6 +419,9 @@ class CapacityBench:
         self.pool: Any = None
         #: Interactions dispatched per member while the bench performs their move.
         self.member_its: dict[int, list[Any]] = {}
+        #: When (``perf_counter`` s) the bot sent each picture to :attr:`pool` (see
+        #: :meth:`count_pool_jobs`).
+        self.pool_jobs: list[float] = []
 
     # -- hooks ---------------------------------------------------------------------
     def install(self) -> None:
@@ -484,6 +519,37 @@ class CapacityBench:
         procs, keep = VARIANTS[name]
         self.bot.render_pool = self.pool if procs else None
         self.bot.pictures = PictureCache(PICTURES_KEPT) if keep else None
+
+    def count_pool_jobs(self) -> Callable[[], None]:
+        """Note in :attr:`pool_jobs` the time of every picture the bot sends to
+        :attr:`pool` (``RenderPool.submit`` wrapped on that instance); returns the function
+        that takes the wrapper off again (the pool is shared by every bot in the process)."""
+        pool = self.pool
+        before = pool.__dict__.get("submit")
+        orig, jobs = pool.submit, self.pool_jobs
+
+        def submit(key: bytes) -> Any:
+            jobs.append(time.perf_counter())
+            return orig(key)
+
+        pool.submit = submit
+
+        def undo() -> None:
+            if pool.__dict__.get("submit") is submit:
+                if before is None:
+                    del pool.submit
+                else:
+                    pool.submit = before
+        return undo
+
+    async def drain_pool(self, limit: float) -> float:
+        """Wait (at most ``limit`` s) until :attr:`pool` has no picture in flight (all the
+        jobs sent to it finished, so its workers are idle); return the seconds waited."""
+        t0 = time.perf_counter()
+        while (self.pool is not None and self.pool.in_flight > 0
+               and time.perf_counter() < t0 + limit):
+            await asyncio.sleep(0.02)
+        return time.perf_counter() - t0
 
     # -- reading the game (bench side, its own read-only connection) ---------------
     def db(self) -> sqlite3.Connection:
@@ -710,10 +776,16 @@ class CapacityBench:
                     profile: Any = None, variant: str | None = None) -> dict[str, Any]:
         """Arrivals at ``rate`` for ``warmup + window`` s; the figures of the window.
         ``profile`` (start()/stop()) runs around the window only; ``variant`` (a key of
-        :data:`VARIANTS`) is set before the games are grown."""
+        :data:`VARIANTS`) is set before the games are grown; then the bench waits until
+        the render pool has finished every picture sent to it before (a move's, a timer's)
+        so that none is drawn in this phase, and counts from there the pictures sent to the
+        pool (``render_pool_jobs``: ``phase`` = from the variant switch to the row,
+        ``window``, and ``per_move`` = window jobs per move shown; None without a pool)."""
         n = math.ceil(rate * GAMES_PER_RATE)
         if variant is not None:
             self.set_variant(variant)
+        jobs0 = len(self.pool_jobs)
+        pool_wait = await self.drain_pool(DRAIN_S)
         setup_s = await self.grow(n)
         self.prune()
         gc.collect()
@@ -761,6 +833,12 @@ class CapacityBench:
                            la_start)
         row["variant"] = variant
         row["drain_s"] = round(drained, 1)
+        row["render_pool_wait_s"] = round(pool_wait, 2)
+        jobs = self.pool_jobs[jobs0:]
+        in_window = sum(1 for t in jobs if w0 <= t < w1)
+        row["render_pool_jobs"] = None if self.pool is None else {
+            "phase": len(jobs), "window": in_window,
+            "per_move": round(in_window / max(1, row["moves_shown"]), 2)}
         row["render_procs_rss_mib"] = round(workers_rss, 1)
         row["pictures_kept"] = (None if pictures is None
                                 else {"hits": pictures.hits, "misses": pictures.misses})
@@ -832,7 +910,8 @@ class CapacityBench:
             "setup_s": round(setup_s, 1), "window_s": round(span, 1),
             "arrivals": offered, "arrivals_missed": missed,
             "achieved_per_s": round(len(shown) / span, 1),
-            "moves": len(in_window), "moves_errors": sum(1 for mv in in_window if mv.error),
+            "moves": len(in_window), "moves_shown": len(shown),
+            "moves_errors": sum(1 for mv in in_window if mv.error),
             "moves_no_public_write": sum(1 for mv in done if not mv.public),
             "moves_unfinished": len(unfinished),
             "interactions_per_move": round(sum(len(mv.its) for mv in in_window)
@@ -878,6 +957,7 @@ class CapacityBench:
         self.split.pids = self.pool.pids
         await asyncio.to_thread(self.pool.start)  # its start-up outside every window
         rss_connected = rss_mb()
+        uncount = self.count_pool_jobs()
         rows: list[dict[str, Any]] = []
         plan = [(rate, (variants if i % 2 == 0 else variants[::-1]) or (None,))
                 for i, rate in enumerate(rates)]
@@ -904,6 +984,7 @@ class CapacityBench:
                 await self.sb.settle(timeout=300)
         finally:
             self.split.uninstall()
+            uncount()
             with self.sb.allow_errors() as late_errors:
                 await self.world.disconnect()
             if self._db is not None:
@@ -930,10 +1011,12 @@ def brief(row: dict[str, Any]) -> str:
     """One line of a row."""
     c = row["click_to_table"]
     cpu = row["cpu_ms_per_move"]
+    jobs = row.get("render_pool_jobs")
+    pool = f", pool jobs/move {jobs['per_move']}" if jobs is not None else ""
     return (f"{row['games']} games, achieved {row['achieved_per_s']}/s, click->table p50 "
             f"{c['p50_ms']} p99 {c['p99_ms']} ms, late {row['late_acks']}, missed "
             f"{row['arrivals_missed']}, CPU/move bot {cpu['bot']} (render thread "
-            f"{cpu['render_thread']}, procs {cpu['render_procs']}) sandbox {cpu['sandbox']} "
+            f"{cpu['render_thread']}, procs {cpu['render_procs']}{pool}) sandbox {cpu['sandbox']} "
             f"bench {cpu['bench']} loop {cpu['loop']} ms, RSS {row['rss_mib']} MiB, "
             f"load {row['loadavg_end']}")
 

@@ -99,8 +99,18 @@ async def test_variants_alternate_per_rate_and_switch_how_tables_are_drawn(monke
         (1.0, "thread"), (1.0, "process"), (2.0, "process"), (2.0, "thread")]
     assert [r["pictures_kept"] is None for r in rows] == [True, False, False, True]
     assert all(r["render_procs_rss_mib"] > 0 for r in rows)
-    thread_rows = [r for r in rows if r["variant"] == "thread"]
-    assert [r["cpu_ms_per_move"]["render_procs"] for r in thread_rows] == [0.0, 0.0]
+    # What each variant sent to the render pool, counted exactly (not the worker's CPU,
+    # which is no such count: an idle worker still runs, its parent watch wakes every
+    # second). The thread variant sends nothing in a whole phase; the process variant
+    # sends every picture it does not keep (at 2/s at least the first tables of the 6
+    # games set up then).
+    jobs = {(r["offered_per_s"], r["variant"]): r["render_pool_jobs"] for r in rows}
+    kept = {(r["offered_per_s"], r["variant"]): r["pictures_kept"] for r in rows}
+    none = {"phase": 0, "window": 0, "per_move": 0.0}
+    assert [jobs[1.0, "thread"], jobs[2.0, "thread"]] == [none, none]
+    process = [(1.0, "process"), (2.0, "process")]
+    assert [jobs[k]["phase"] for k in process] == [kept[k]["misses"] for k in process]
+    assert kept[2.0, "process"]["misses"] >= 6
     assert out["bot_errors"] == {} and out["driver_errors"] == {}
     assert sorted(out["max_rate_p99_ok_by_variant"]) == ["process", "thread"]
     assert logged[0].startswith("  rate 1.0/s [thread]: 6 games, achieved ")
@@ -149,3 +159,57 @@ def test_the_bench_across_processes_counts_writes_by_token():
     mv.its = [_Click([(0.2, True, 7, False, True), (0.4, True, 7, False, True)])]
     capacity.CapacityBench.table_time(ProcessCapacityBench, mv)  # type: ignore[arg-type]
     assert (mv.t_table, mv.public, mv.t_table_token) == (0.4, True, 0.4)
+
+
+def test_procs_cpu_reads_a_processes_run_time_finer_than_a_clock_tick():
+    # A child burns 30 ms of CPU, prints its own CPU clock and sleeps: the bench reads the
+    # same time from outside, not rounded down to the 10 ms ticks of /proc/<pid>/stat
+    # (which made an idle render worker gain 10 ms in 4 windows of 2.5 s out of 400).
+    import subprocess
+    import sys
+
+    code = ("import time\nend = time.process_time() + 0.03\n"
+            "while time.process_time() < end: pass\n"
+            "print(time.process_time(), flush=True)\ntime.sleep(60)\n")
+    child = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout is not None
+        own = float(child.stdout.readline())
+        time.sleep(0.05)
+        seen = capacity.procs_cpu([child.pid])
+    finally:
+        child.kill()
+        child.wait()
+    assert own <= seen < own + 0.005
+    assert capacity.procs_cpu([child.pid]) == 0.0  # gone: counts 0
+
+
+class _PoolBench:
+    """The part of a CapacityBench that counts and waits for render-pool jobs."""
+
+    def __init__(self, pool):
+        self.pool, self.pool_jobs = pool, []
+
+
+async def test_the_bench_counts_what_is_sent_to_the_pool_and_waits_until_it_is_drawn():
+    from bot.render.pool import Job, shared_pool
+
+    pool = shared_pool(1)
+    bench = _PoolBench(pool)
+    undo = capacity.CapacityBench.count_pool_jobs(bench)  # type: ignore[arg-type]
+    try:
+        first = pool.submit(Job(time.sleep, (0.3,)).key())
+        waited = await capacity.CapacityBench.drain_pool(bench, 30.0)  # type: ignore[arg-type]
+        assert (first.done(), pool.in_flight, len(bench.pool_jobs)) == (True, 0, 1)
+        assert waited >= 0.25
+        # The wait has a limit: a job still running then is left in flight.
+        slow = pool.submit(Job(time.sleep, (1.0,)).key())
+        waited = await capacity.CapacityBench.drain_pool(bench, 0.1)  # type: ignore[arg-type]
+        assert (slow.done(), pool.in_flight, len(bench.pool_jobs)) == (False, 1, 2)
+        assert waited < 0.9
+        await capacity.CapacityBench.drain_pool(bench, 30.0)  # type: ignore[arg-type]
+    finally:
+        undo()
+    assert "submit" not in vars(pool)  # the shared pool is itself again
+    pool.submit(Job(time.sleep, (0.0,)).key()).result(timeout=30)
+    assert len(bench.pool_jobs) == 2
