@@ -54,7 +54,7 @@ random, "choose"/"look" lets you pick.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Collection
 from typing import Any
 
 from bot.games.base import Event, rng, say
@@ -114,11 +114,20 @@ def new_id(st: UnleashedState) -> int:
 # -- continuous effects (queries) -----------------------------------------------------------
 
 
-def statics(st: UnleashedState, seat: str) -> Iterator[tuple[int, Static]]:
-    """Every ``(card id, static)`` of the cards in ``seat``'s Field."""
-    for cid in st.fields[seat]:
-        for s in card(cid).static:
-            yield cid, s
+#: Per static kind (``Static.q``), per physical card id, that card's statics of the kind.
+_STATICS_BY_Q: dict[str, list[tuple[Static, ...]]] = {}
+
+
+def field_statics(st: UnleashedState, seat: str, q: str) -> list[Static]:
+    """The statics of kind ``q`` of the cards in ``seat``'s Field, in Field order, then
+    each card's own order; the rules read them at every step, so each card's are listed
+    once per kind."""
+    table = _STATICS_BY_Q.get(q)
+    if table is None:
+        table = _STATICS_BY_Q[q] = [
+            tuple(x for x in card(cid).static if x.q == q)
+            for cid in range(len(catalog().cards))]
+    return [x for cid in st.fields[seat] for x in table[cid]]
 
 
 def kinds(st: UnleashedState, cid: int, seat: str | None) -> list[str]:
@@ -128,8 +137,8 @@ def kinds(st: UnleashedState, cid: int, seat: str | None) -> list[str]:
     if d.kind is None:
         return []
     if seat is not None and d.is_animal:
-        for _, s in statics(st, seat):
-            if s.q == "kind_override" and s.kind:
+        for s in field_statics(st, seat, "kind_override"):
+            if s.kind:
                 return [s.kind]
     return [d.kind]
 
@@ -139,7 +148,7 @@ def can_enter(st: UnleashedState, cid: int, seat: str) -> bool:
     d = card(cid)
     if not d.is_animal:
         return d.type in ("upgrade", "downgrade")
-    banned = {s.kind for _, s in statics(st, seat) if s.q == "ban_kind"}
+    banned = {s.kind for s in field_statics(st, seat, "ban_kind")}
     return not banned or not (set(kinds(st, cid, seat)) & banned)
 
 
@@ -151,8 +160,8 @@ def can_be_destroyed(st: UnleashedState, cid: int, seat: str) -> bool:
     d = card(cid)
     if any(s.q == "indestructible" for s in d.static):
         return False
-    for _, s in statics(st, seat):
-        if s.q == "protect" and d.type in s.types:
+    for s in field_statics(st, seat, "protect"):
+        if d.type in s.types:
             return False
     shielded = st.shields.get(seat)
     if not shielded or not d.is_animal:
@@ -162,7 +171,7 @@ def can_be_destroyed(st: UnleashedState, cid: int, seat: str) -> bool:
 
 def hand_limit(st: UnleashedState, seat: str) -> int:
     """Hand limit: 7 plus ``hand_limit`` statics in the seat's Field, never below 0."""
-    return max(0, 7 + sum(s.v for _, s in statics(st, seat) if s.q == "hand_limit"))
+    return max(0, 7 + sum(s.v for s in field_statics(st, seat, "hand_limit")))
 
 
 def base_to_win(st: UnleashedState) -> int:
@@ -170,33 +179,30 @@ def base_to_win(st: UnleashedState) -> int:
     return 7 if len(st.seats) <= 5 else 6
 
 
-#: Per physical card id, what it adds in a Field: to the Animal count (an Animal 1, or its
-#: first ``animal_value`` static; others 0) and to the Animals needed (its ``win``
-#: statics). Read on every step of every playout, so worked out once (:func:`_per_card`).
+#: Per physical card id, what it adds to the Animal count in a Field: an Animal 1, or its
+#: first ``animal_value`` static; other cards 0. Read at every step of every playout, so
+#: worked out once (:func:`_animal_values`).
 _ANIMAL_VALUE: list[int] = []
-_WIN_BONUS: list[int] = []
 
 
-def _per_card() -> tuple[list[int], list[int]]:
-    """:data:`_ANIMAL_VALUE` and :data:`_WIN_BONUS`, filled on first use."""
+def _animal_values() -> list[int]:
+    """:data:`_ANIMAL_VALUE`, filled on first use."""
     if not _ANIMAL_VALUE:
         for cid in range(len(catalog().cards)):
             d = card(cid)
             vals = [s.v for s in d.static if s.q == "animal_value"]
             _ANIMAL_VALUE.append((vals[0] if vals else 1) if d.is_animal else 0)
-            _WIN_BONUS.append(sum(s.v for s in d.static if s.q == "win"))
-    return _ANIMAL_VALUE, _WIN_BONUS
+    return _ANIMAL_VALUE
 
 
 def animals_to_win(st: UnleashedState, seat: str) -> int:
     """Animals ``seat`` needs: the base plus ``win`` statics in their Field."""
-    win = _per_card()[1]
-    return base_to_win(st) + sum([win[c] for c in st.fields[seat]])
+    return base_to_win(st) + sum(s.v for s in field_statics(st, seat, "win"))
 
 
 def animal_count(st: UnleashedState, seat: str) -> int:
     """Animals in ``seat``'s Field; a card with ``animal_value`` counts that many."""
-    value = _per_card()[0]
+    value = _animal_values()
     return sum([value[c] for c in st.fields[seat]])
 
 
@@ -226,12 +232,12 @@ def may_play_instants(st: UnleashedState, seat: str) -> bool:
 
 def extra_plays(st: UnleashedState, seat: str) -> int:
     """Extra plays per Action phase from ``extra_plays`` statics."""
-    return sum(s.v for _, s in statics(st, seat) if s.q == "extra_plays")
+    return sum(s.v for s in field_statics(st, seat, "extra_plays"))
 
 
 def skips_draw(st: UnleashedState, seat: str) -> bool:
     """True when a ``skip_draw`` static makes the seat skip the Draw phase."""
-    return any(s.q == "skip_draw" for _, s in statics(st, seat))
+    return bool(field_statics(st, seat, "skip_draw"))
 
 
 def herd_kinds(st: UnleashedState, seat: str) -> list[str]:
