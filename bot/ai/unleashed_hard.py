@@ -335,7 +335,8 @@ class Recent:
 
 #: Field views by everything they are made of (:func:`_field_view`), the recently used
 #: ones. A game of 4 meets about 2,600 Field views, and most hits are views an earlier
-#: decision of the same game built (``bench/README.md``, "Unleashed decision times").
+#: decision of the same game built (``bench/README.md``, "Unleashed: shorter garbage
+#: collections and cheaper playouts").
 _FIELD_VIEWS_SIZE = 8_192
 _FIELD_VIEWS = Recent(_FIELD_VIEWS_SIZE)
 
