@@ -303,8 +303,9 @@ class Recent:
     """A cache that keeps the recently used entries at dict speed: two dicts, the young
     and the old one. An entry read from the old dict moves to the young one; when the young
     dict holds ``size`` entries it becomes the old one and the old one is dropped. So it
-    holds between ``size`` and ``2 * size`` entries, every entry used since the last
-    rotation among them."""
+    holds at most ``2 * size`` entries (at least ``size`` once it has rotated), every
+    entry used since the last rotation among them. Safe to share between threads: a race
+    can lose an entry, never give a wrong one."""
 
     __slots__ = ("old", "size", "young")
 

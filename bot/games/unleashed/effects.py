@@ -181,17 +181,21 @@ def base_to_win(st: UnleashedState) -> int:
 
 #: Per physical card id, what it adds to the Animal count in a Field: an Animal 1, or its
 #: first ``animal_value`` static; other cards 0. Read at every step of every playout, so
-#: worked out once (:func:`_animal_values`).
-_ANIMAL_VALUE: list[int] = []
+#: worked out once (:func:`_animal_values`); bound whole, so a thread never sees it half
+#: built (AI seats decide in threads).
+_ANIMAL_VALUE: tuple[int, ...] = ()
 
 
-def _animal_values() -> list[int]:
-    """:data:`_ANIMAL_VALUE`, filled on first use."""
+def _animal_values() -> tuple[int, ...]:
+    """:data:`_ANIMAL_VALUE`, worked out on first use."""
+    global _ANIMAL_VALUE
     if not _ANIMAL_VALUE:
+        values = []
         for cid in range(len(catalog().cards)):
             d = card(cid)
             vals = [s.v for s in d.static if s.q == "animal_value"]
-            _ANIMAL_VALUE.append((vals[0] if vals else 1) if d.is_animal else 0)
+            values.append((vals[0] if vals else 1) if d.is_animal else 0)
+        _ANIMAL_VALUE = tuple(values)
     return _ANIMAL_VALUE
 
 
