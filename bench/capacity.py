@@ -213,7 +213,7 @@ def procs_cpu(pids: list[int]) -> float:
     for pid in pids:
         run = _schedstat_s(pid)
         if run is None:
-            run = _stat_cpu_s(pid)
+            run = stat_cpu_s(pid)
         total += run or 0.0
     return total
 
@@ -235,8 +235,9 @@ def _schedstat_s(pid: int) -> float | None:
     return total / 1e9 if read else None
 
 
-def _stat_cpu_s(pid: int) -> float | None:
-    """User + system CPU seconds of process ``pid`` (clock ticks), None when gone."""
+def stat_cpu_s(pid: int) -> float | None:
+    """User + system CPU seconds of process ``pid``, all its threads including ended ones
+    (``/proc/<pid>/stat``, in whole clock ticks), None when gone."""
     try:
         with open(f"/proc/{pid}/stat") as fh:
             fields = fh.read().rsplit(")", 1)[1].split()

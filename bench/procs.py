@@ -44,7 +44,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from bench.capacity import ACK_LIMIT_S, CapacityBench, Game, brief, hook_writes
+from bench.capacity import ACK_LIMIT_S, CapacityBench, Game, brief, hook_writes, stat_cpu_s
 from bench.common import summary_ms
 
 #: name -> (backend, shard processes).
@@ -55,17 +55,6 @@ CONFIGS: dict[str, tuple[str, int]] = {"sqlite": ("sqlite", 1), "pg1": ("postgre
 ATTRIBUTE_S = 4.0
 #: Guilds of the local Discord (games are opened in them in turn; half on each shard).
 GUILDS = 8
-TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
-
-
-def process_cpu_s(pid: int) -> float | None:
-    """User + system CPU seconds of process ``pid`` (all threads), None when gone."""
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            fields = f.read().rsplit(")", 1)[1].split()
-    except OSError:
-        return None
-    return (int(fields[11]) + int(fields[12])) / TICKS
 
 
 class ProcessCapacityBench(CapacityBench):
@@ -237,7 +226,7 @@ class ProcessCapacityBench(CapacityBench):
 
     async def _sample_cpu(self) -> None:
         while not self.stop:
-            total = sum(process_cpu_s(p.pid) or 0.0 for p in self.procs)
+            total = sum(stat_cpu_s(p.pid) or 0.0 for p in self.procs)
             self.cpu_samples.append((time.perf_counter(), total))
             await asyncio.sleep(0.25)
 
