@@ -5,8 +5,9 @@
   decision with more than one legal action in a few seeded games of one Hard seat against
   Normal seats; p50/p99/max in ms.
 - :func:`match` / ``python -m bench.ai GAME --games N --players P``: seeded games of one
-  Hard seat against Normal seats, the Hard seat rotated through the seats (game ``i``
-  puts it in seat ``i % P``); reports Hard's wins (a victory shared by k counts 1/k).
+  Hard seat against Normal seats, the Hard seat rotated through the seats (the game of
+  seed ``s`` puts it in seat ``s % P``); reports Hard's wins (a victory shared by k
+  counts 1/k).
   ``--jobs 2`` splits the seeds over two processes (same games, same result).
 """
 
