@@ -172,9 +172,11 @@ class CpuSplit:
 
 
 def thread_cpu() -> dict[str, float]:
-    """CPU seconds (user + system) of this process's threads by role, from
-    ``/proc/self/task/<tid>/stat``: ``main``, ``render`` (herdbot's render thread),
-    ``database`` (aiosqlite's thread) and ``other``."""
+    """CPU seconds of this process's threads by role: ``main``, ``render`` (herdbot's
+    render thread), ``database`` (aiosqlite's thread) and ``other``; each thread's run
+    time to the nanosecond (:func:`_task_schedstat_s`), or where the kernel has no
+    schedstat its user + system time from ``/proc/self/task/<tid>/stat`` in whole clock
+    ticks."""
     import threading
 
     names = {t.native_id: t.name for t in threading.enumerate()}
@@ -189,12 +191,14 @@ def thread_cpu() -> dict[str, float]:
     except OSError:  # pragma: no cover - not Linux
         return out
     for tid in tids:
-        try:
-            with open(f"/proc/self/task/{tid}/stat") as fh:
-                fields = fh.read().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        seconds = (int(fields[11]) + int(fields[12])) / tick
+        seconds = _task_schedstat_s("self", tid)
+        if seconds is None:
+            try:
+                with open(f"/proc/self/task/{tid}/stat") as fh:
+                    fields = fh.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            seconds = (int(fields[11]) + int(fields[12])) / tick
         name = names.get(int(tid), "")
         role = ("main" if int(tid) == main_id else "render" if "render" in name
                 else "database" if int(tid) in db_ids else "other")
@@ -224,15 +228,23 @@ def _schedstat_s(pid: int) -> float | None:
         tids = os.listdir(f"/proc/{pid}/task")
     except OSError:
         return None
-    total, read = 0, 0
+    total, read = 0.0, 0
     for tid in tids:
-        try:
-            with open(f"/proc/{pid}/task/{tid}/schedstat") as fh:
-                total += int(fh.read().split()[0])
+        seconds = _task_schedstat_s(pid, tid)
+        if seconds is not None:
+            total += seconds
             read += 1
-        except (OSError, ValueError, IndexError):
-            continue
-    return total / 1e9 if read else None
+    return total if read else None
+
+
+def _task_schedstat_s(pid: int | str, tid: str) -> float | None:
+    """Run time (s, from ns) of thread ``tid`` of process ``pid`` (or ``"self"``), the
+    first field of ``/proc/<pid>/task/<tid>/schedstat``; None when unreadable."""
+    try:
+        with open(f"/proc/{pid}/task/{tid}/schedstat") as fh:
+            return int(fh.read().split()[0]) / 1e9
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 def stat_cpu_s(pid: int) -> float | None:

@@ -213,3 +213,31 @@ async def test_the_bench_counts_what_is_sent_to_the_pool_and_waits_until_it_is_d
     assert "submit" not in vars(pool)  # the shared pool is itself again
     pool.submit(Job(time.sleep, (0.0,)).key()).result(timeout=30)
     assert len(bench.pool_jobs) == 2
+
+
+def test_thread_cpu_reads_each_threads_run_time_finer_than_a_clock_tick():
+    # A thread named like herdbot's render thread burns 30 ms and reports its own CPU
+    # clock, then waits: the bench's "render" role reads the same time, not rounded down
+    # to the 10 ms ticks of /proc/self/task/<tid>/stat.
+    import threading
+
+    own: list[float] = []
+    done = threading.Event()
+
+    def burn():
+        end = time.thread_time() + 0.03
+        while time.thread_time() < end:
+            pass
+        own.append(time.thread_time())
+        done.wait(30)
+
+    worker = threading.Thread(target=burn, name="herdbot-render-test")
+    worker.start()
+    try:
+        while not own:
+            time.sleep(0.01)
+        seen = capacity.thread_cpu()["render"]
+    finally:
+        done.set()
+        worker.join()
+    assert own[0] <= seen < own[0] + 0.005
