@@ -36,21 +36,30 @@ def test_decision_times_count_the_hard_seats_real_decisions() -> None:
     assert 0 < out["p50_ms"] <= out["p99_ms"] <= out["max_ms"] < 5000
 
 
-def test_play_game_counts_the_garbage_collection_inside_each_timed_decision() -> None:
-    """A policy that runs a full collection in its 2nd timed decision: exactly that
-    decision holds collection time, and the clock saw one full pass per forced one."""
-    spec = _spec("llamas-alpacas")
-    assert spec.policy is not None
-    policy = spec.policy
+def _collecting_at(policy: Any, nth: int, burn_s: float = 0.0) -> Any:
+    """``policy``, but its ``nth`` decision with more than one legal action first runs a
+    full collection, then burns ``burn_s`` seconds of CPU."""
     calls = [0]
 
     def collecting(view: Any, legal: Any, rng: Any) -> Any:
         if len(legal) > 1:
             calls[0] += 1
-            if calls[0] == 2:
+            if calls[0] == nth:
                 gc.collect()
+                end = time.thread_time() + burn_s
+                while time.thread_time() < end:
+                    pass
         return policy(view, legal, rng)
 
+    return collecting
+
+
+def test_play_game_counts_the_garbage_collection_inside_each_timed_decision() -> None:
+    """A policy that runs a full collection in its 2nd timed decision: exactly that
+    decision holds collection time, and the clock saw one full pass per forced one."""
+    spec = _spec("llamas-alpacas")
+    assert spec.policy is not None
+    collecting = _collecting_at(spec.policy, 2)
     times: list[float] = []
     gc_times: list[float] = []
     gc.disable()  # only the forced collection, none of the automatic ones
@@ -72,19 +81,7 @@ def test_decision_times_report_the_collection_inside_the_slowest_decision(monkey
     and reports its time as the time inside the slowest decision."""
     import bench.ai as bench_ai
 
-    real = hard_policies()["llamas-alpacas"]
-    calls = [0]
-
-    def collecting(view: Any, legal: Any, rng: Any) -> Any:
-        if len(legal) > 1:
-            calls[0] += 1
-            if calls[0] == 3:
-                gc.collect()
-                end = time.thread_time() + 0.2
-                while time.thread_time() < end:
-                    pass
-        return real(view, legal, rng)
-
+    collecting = _collecting_at(hard_policies()["llamas-alpacas"], 3, burn_s=0.2)
     monkeypatch.setattr(bench_ai, "hard_policies", lambda: {"llamas-alpacas": collecting})
     gc.disable()
     try:
