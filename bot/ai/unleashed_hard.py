@@ -391,10 +391,6 @@ def _plain_view(st: UnleashedState, cid: int) -> CardView:
     return cv
 
 
-#: :func:`bot.games.unleashed.effects.instant_stops` by card id.
-_STOPS: dict[int, tuple[bool, bool]] = {}
-
-
 def _field_view(st: UnleashedState, s: str, may_instants: bool) -> FieldView:
     """Seat ``s``'s ``FieldView`` as ``ENGINE.view`` builds it, cached by the Field's cards,
     shields, skipped turn, table size and whether ``s`` may play Instants (everything it
@@ -434,15 +430,13 @@ def fast_view(state: UnleashedState, seat: str) -> UnleashedView:
     the Normal heuristic reads a view at every step. Shares Field and card views with
     other views built here: read it, never change it."""
     st = state
-    stops = _STOPS
+    stops = fx.instant_stops_table()
     own_stop: dict[str, bool] = {}
     other_stop: dict[str, bool] = {}
     for s in st.seats:
         mine = others = False
         for c in st.fields[s]:
-            f = stops.get(c)
-            if f is None:
-                f = stops[c] = fx.instant_stops(c)
+            f = stops[c]
             mine = mine or f[0]
             others = others or f[1]
         own_stop[s], other_stop[s] = mine, others

@@ -114,19 +114,27 @@ def new_id(st: UnleashedState) -> int:
 # -- continuous effects (queries) -----------------------------------------------------------
 
 
-#: Per static kind (``Static.q``), per physical card id, that card's statics of the kind.
-_STATICS_BY_Q: dict[str, list[tuple[Static, ...]]] = {}
+#: Per-card tables by name (:func:`per_card`).
+_TABLES: dict[str, tuple[Any, ...]] = {}
+
+
+def per_card(name: str, of: Callable[[CardDesign], Any]) -> tuple[Any, ...]:
+    """``of(design)`` for every physical card id, indexed by id: worked out on the first
+    call under ``name`` (one ``name`` per ``of``) and kept, for what the rules read at
+    every step. Bound whole, so a thread (AI seats decide in threads) never sees a table
+    half built."""
+    table = _TABLES.get(name)
+    if table is None:
+        table = _TABLES[name] = tuple(of(card(cid)) for cid in range(len(catalog().cards)))
+    return table
 
 
 def field_statics(st: UnleashedState, seat: str, q: str) -> list[Static]:
     """The statics of kind ``q`` of the cards in ``seat``'s Field, in Field order, then
-    each card's own order; the rules read them at every step, so each card's are listed
-    once per kind."""
-    table = _STATICS_BY_Q.get(q)
+    each card's own order (from the per-card table named ``q``)."""
+    table = _TABLES.get(q)
     if table is None:
-        table = _STATICS_BY_Q[q] = [
-            tuple(x for x in card(cid).static if x.q == q)
-            for cid in range(len(catalog().cards))]
+        table = per_card(q, lambda d: tuple(x for x in d.static if x.q == q))
     return [x for cid in st.fields[seat] for x in table[cid]]
 
 
@@ -179,24 +187,11 @@ def base_to_win(st: UnleashedState) -> int:
     return 7 if len(st.seats) <= 5 else 6
 
 
-#: Per physical card id, what it adds to the Animal count in a Field: an Animal 1, or its
-#: first ``animal_value`` static; other cards 0. Read at every step of every playout, so
-#: worked out once (:func:`_animal_values`); bound whole, so a thread never sees it half
-#: built (AI seats decide in threads).
-_ANIMAL_VALUE: tuple[int, ...] = ()
-
-
-def _animal_values() -> tuple[int, ...]:
-    """:data:`_ANIMAL_VALUE`, worked out on first use."""
-    global _ANIMAL_VALUE
-    if not _ANIMAL_VALUE:
-        values = []
-        for cid in range(len(catalog().cards)):
-            d = card(cid)
-            vals = [s.v for s in d.static if s.q == "animal_value"]
-            values.append((vals[0] if vals else 1) if d.is_animal else 0)
-        _ANIMAL_VALUE = tuple(values)
-    return _ANIMAL_VALUE
+def _animal_value(d: CardDesign) -> int:
+    """What card ``d`` adds to the Animal count in a Field: an Animal 1, or its first
+    ``animal_value`` static; other cards 0."""
+    vals = [s.v for s in d.static if s.q == "animal_value"]
+    return (vals[0] if vals else 1) if d.is_animal else 0
 
 
 def animals_to_win(st: UnleashedState, seat: str) -> int:
@@ -206,21 +201,30 @@ def animals_to_win(st: UnleashedState, seat: str) -> int:
 
 def animal_count(st: UnleashedState, seat: str) -> int:
     """Animals in ``seat``'s Field; a card with ``animal_value`` counts that many."""
-    value = _animal_values()
+    value = per_card("animal value", _animal_value)
     return sum([value[c] for c in st.fields[seat]])
 
 
-def instant_stops(cid: int) -> tuple[bool, bool]:
-    """(stops its owner, stops everyone else): whether card ``cid`` carries a
-    ``no_instants`` static of scope you, and one of another scope (in a Field)."""
+def _instant_stops(d: CardDesign) -> tuple[bool, bool]:
     mine = others = False
-    for s in card(cid).static:
+    for s in d.static:
         if s.q == "no_instants":
             if s.scope == "you":
                 mine = True
             else:
                 others = True
     return mine, others
+
+
+def instant_stops_table() -> tuple[tuple[bool, bool], ...]:
+    """:func:`instant_stops` of every physical card id, indexed by id."""
+    return per_card("instant stops", _instant_stops)
+
+
+def instant_stops(cid: int) -> tuple[bool, bool]:
+    """(stops its owner, stops everyone else): whether card ``cid`` carries a
+    ``no_instants`` static of scope you, and one of another scope (in a Field)."""
+    return instant_stops_table()[cid]
 
 
 def may_play_instants(st: UnleashedState, seat: str) -> bool:
