@@ -54,8 +54,8 @@ async def test_a_hand_panel_answered_late_never_falls_back_to_the_thread(world, 
 
 async def test_an_unplayable_card_is_not_offered_and_a_forged_index_is_refused_privately(
         world, sb):
-    """Issue 15: the play select offers only legal plays (the hand above it lists every
-    card); a value past the legal actions is refused ephemerally, nothing changes."""
+    """The play select offers only legal plays (the hand above it lists every card); a value
+    past the legal actions is refused ephemerally, nothing changes."""
     ana = world.member("Ana")
     thread, card = await ana_holds_an_unplayable_card(world, sb)
     table = [m for m in thread.all_messages if not m.ephemeral and m.components][-1]

@@ -1,7 +1,7 @@
-"""A member nicknamed ``<@OTHER> **LOUD** @everyone`` plays each game through the sandbox
-(issue 13): nobody but the intended members is ever pinged, the name renders escaped
-wherever Discord renders markdown, and shows exactly as typed in labels, option labels
-and placeholders (no backslashes)."""
+"""A member nicknamed ``<@OTHER> **LOUD** @everyone`` plays each game through the sandbox:
+nobody but the intended members is ever pinged, the name renders escaped wherever Discord
+renders markdown, and shows exactly as typed in labels, option labels and placeholders (no
+backslashes)."""
 
 from __future__ import annotations
 

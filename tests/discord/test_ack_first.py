@@ -1,5 +1,5 @@
-"""Acknowledge first, always (issue 15 item 2): every slash command and every click is
-acknowledged (deferred or answered) before herdbot reads its store or draws a picture.
+"""Acknowledge first, always: every slash command and every click is acknowledged (deferred
+or answered) before herdbot reads its store or draws a picture.
 
 Through real discord.py dispatch in the sandbox. :class:`EarlyWork` wraps every coroutine
 method of the bot's store and the bot's render call; a call made inside the handling of an

@@ -1,7 +1,7 @@
-"""AI levels in Discord (issue 19): the lobby's level select and Add AI seat, the level on
-the lobby and on the table, each AI seat played by its level's policy off the event loop,
-and a seat taken over after a leave played at Normal. Real discord.py dispatch in the
-sandbox, on the tiny game wired with three levels."""
+"""AI levels in Discord: the lobby's level select and Add AI seat, the level on the lobby
+and on the table, each AI seat played by its level's policy off the event loop, and a seat
+taken over after a leave played at Normal. Real discord.py dispatch in the sandbox, on the
+tiny game wired with three levels."""
 
 from __future__ import annotations
 

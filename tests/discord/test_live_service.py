@@ -1,5 +1,6 @@
-"""Issue 7 through the sandbox with the tiny game: turn timers and AFK hand-over, restart
-with a passed deadline, leave and end, /game log redaction, stats, settings, DMs, tokens."""
+"""The live service through the sandbox with the tiny game: turn timers and AFK hand-over,
+restart with a passed deadline, leave and end, /game log redaction, stats, settings, DMs,
+tokens."""
 
 from __future__ import annotations
 
@@ -189,8 +190,8 @@ async def test_turn_notices_by_dm_only_for_members_who_opted_in(world, sb):
 
 
 async def test_a_dm_channel_is_opened_once_and_remembered_with_no_user_lookup(world, sb):
-    """Issue 15 item 4: DMs go to the DM channel opened once and kept in the store; no
-    GET /users/{id} before a DM, one POST /users/@me/channels per member."""
+    """DMs go to the DM channel opened once and kept in the store; no GET /users/{id} before
+    a DM, one POST /users/@me/channels per member."""
     ana, bo = world.member("Ana"), world.member("Bo")
     await bo.slash("notify", direct_messages="on")
     lobby, thread = await start_tiny(world)

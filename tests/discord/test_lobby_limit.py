@@ -1,5 +1,5 @@
-"""At most N open lobbies per member per server (issue 13): the refusal, what frees a place,
-who is unaffected, the server setting and the config default."""
+"""At most N open lobbies per member per server: the refusal, what frees a place, who is
+unaffected, the server setting and the config default."""
 
 from __future__ import annotations
 

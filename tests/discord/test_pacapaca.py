@@ -264,7 +264,7 @@ async def test_negotiation_deal_both_accept_the_same_version(world, sb, clock):
     assert panel.labels == ["Edit deal", "Accept deal v1", "Decline", "Give up", "My hand"]
     desc = panel.embeds[0]["description"]
     assert f"{am.name} gives: {names_of(give)[0]}" in desc and f"{pm.name} gives: {names_of(get)[0]}" in desc
-    # The proposal is told on the panel, not in a message of its own (issue 15, item 4).
+    # The proposal is told on the panel, not in a message of its own.
     assert thread.last_message.id == panel.id
     assert desc.endswith(f"\N{BULLET} {am.name} proposed: {am.name} gives {names_of(give)[0]}; "
                          f"{pm.name} gives {names_of(get)[0]}.")
@@ -519,8 +519,8 @@ async def test_full_two_player_game_through_the_ui(world, sb, seed):
     thread = world.channel(record.thread_id)
     public = [m for m in thread.all_messages if not m.ephemeral]
     # One message: the three scoring steps, then the totals with the final picture. It is
-    # the last table, edited in place (issue 15, item 4: no new message for the end), led
-    # by the last moves' lines, its ping and buttons gone.
+    # the last table, edited in place (no new message for the end), led by the last moves'
+    # lines, its ping and buttons gone.
     final = public[-1]
     assert final.id == record.table_message_id and final.content == ""
     assert final.embeds[3]["description"].startswith("\N{BULLET} ")
@@ -584,9 +584,9 @@ async def finish_with_policy(world, bot, thread, clock, seed):
 
 
 async def test_three_player_game_deal_timeout_and_restart(world, clock, tmp_path, seed):
-    """Issue 4, "Must show": a 3-player game through buttons with an accepted
-    negotiation, a negotiation that times out, and a restart during a negotiation whose
-    timer is honoured afterwards; then played to the scoring."""
+    """A 3-player game through buttons with an accepted negotiation, a negotiation that
+    times out, and a restart during a negotiation whose timer is honoured afterwards; then
+    played to the scoring."""
     db = tmp_path / "three.sqlite3"
     sb = await world.connect(pacapaca_bot(db, clock))
     thread = await start(world, NAMES[:3])

@@ -1,5 +1,5 @@
-"""Who each pinging message pings (issue 13): exactly the members it is meant for, read
-from the sandbox's ``mentions`` (which follow the request's allowed_mentions)."""
+"""Who each pinging message pings: exactly the members it is meant for, read from the
+sandbox's ``mentions`` (which follow the request's allowed_mentions)."""
 
 from __future__ import annotations
 

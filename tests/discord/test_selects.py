@@ -1,8 +1,8 @@
-"""Any number of choices in Discord (issue 13, item 4): bot/discord/choices.py on its own
-(26, 100, 101, 250 options: every one reachable, every page within Discord's limits), then
-through the real discord.py dispatch in the sandbox: an Unleashed hand of 30 cards plays
-its 30th card from the panel, an 8-player Lasso picks the last of 28 targets, stale pages
-are refused in words, and every message the bot sent keeps Discord's component limits."""
+"""Any number of choices in Discord: bot/discord/choices.py on its own (26, 100, 101, 250
+options: every one reachable, every page within Discord's limits), then through the real
+discord.py dispatch in the sandbox: an Unleashed hand of 30 cards plays its 30th card from
+the panel, an 8-player Lasso picks the last of 28 targets, stale pages are refused in words,
+and every message the bot sent keeps Discord's component limits."""
 
 from __future__ import annotations
 

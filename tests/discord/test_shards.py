@@ -1,5 +1,5 @@
-"""Issue 17 item 2 in the sandbox: two HerdBots in one process serve shards 0 and 1 of 2
-against one world (two guilds) and one PostgreSQL database. Guilds land on the shard
+"""Sharding in the sandbox: two HerdBots in one process serve shards 0 and 1 of 2 against
+one world (two guilds) and one PostgreSQL database. Guilds land on the shard
 ``(guild_id >> 22) % 2`` (READY per shard, interactions routed by guild), and a button
 clicked in a DM (Discord delivers it to shard 0) works for a game of a guild of shard 1."""
 

@@ -672,7 +672,7 @@ async def test_deck_out_ending_is_announced_with_the_final_picture(world, sb):
         "**Cy**: 1 Animal")
 
 
-# -- issue 18: a link's targets in one flow; the pile re-polls --------------------------
+# -- a link's targets in one flow; the pile re-polls ------------------------------------
 
 
 async def test_a_links_targets_are_asked_in_one_flow_naming_what_each_is_for(world, sb):
@@ -740,9 +740,10 @@ async def test_a_new_window_is_posted_after_a_counter_is_countered(world, sb, cl
 
 
 async def test_hidden_windows_look_the_same_whether_or_not_anybody_holds_an_instant(tmp_path):
-    """Issue 18 item 6 through the panel: the lobby hides Instant holders by default, and two
-    games differing only in whether Bo holds an Instant post the same public messages (text,
-    buttons, files) through a window Bo passes and Cy lets run out after 5 s."""
+    """No tell from reaction windows, through the panel: the lobby hides Instant holders by
+    default, and two games differing only in whether Bo holds an Instant post the same
+    public messages (text, buttons, files) through a window Bo passes and Cy lets run out
+    after 5 s."""
     from bot.runtime.clock import ManualClock
 
     runs = []
@@ -805,8 +806,8 @@ async def _hidden_window_run(world, sb, clock, bo_card):
 
 
 async def test_hand_dms_come_from_stored_state_and_survive_a_restart(world, clock, tmp_path):
-    """Issue 15: the hand last DMed to each seat is kept in the store (seats.dm_hand), so
-    after a restart a member whose hand did not change gets no second DM."""
+    """The hand last DMed to each seat is kept in the store (seats.dm_hand), so after a
+    restart a member whose hand did not change gets no second DM."""
     db = tmp_path / "dms.sqlite3"
     sb = await world.connect(new_bot(db, clock))
     ana, bo, cy = (world.member(n) for n in ("Ana", "Bo", "Cy"))
@@ -830,7 +831,7 @@ async def test_hand_dms_come_from_stored_state_and_survive_a_restart(world, cloc
                if sorted(after.hands[seat]) != sorted(st.hands[seat])}
     assert changed == {first, after.active}  # the drawer and the next player
     # The next player's start-of-turn draw comes by DM; the mover drew by their own click
-    # and read the card in its answer, so no second DM for them (issue 15, item 4).
+    # and read the card in its answer, so no second DM for them.
     assert [len(m.dms) for m in (ana, bo, cy)] == [
         2 if seat == after.active else 1 for seat in ("s0", "s1", "s2")]
     assert f"You draw {CAT[after.hands[first][-1]].name}." in mover.ephemerals[-1].text

@@ -1,6 +1,6 @@
-"""Llamas Unleashed hand DMs (issue 15, item 4): no DM for a change a member made and saw
-in their own ephemeral answer; one DM, with the private notes, for a change somebody else
-made; a hidden card never in another member's DM."""
+"""Llamas Unleashed hand DMs: no DM for a change a member made and saw in their own
+ephemeral answer; one DM, with the private notes, for a change somebody else made; a hidden
+card never in another member's DM."""
 
 from __future__ import annotations
 
