@@ -1,6 +1,5 @@
-"""AI levels (issue 19): ``herdbot simulate --seats`` (rotation, ``wins_by_level``,
-determinism), the Easy policies' legality, and the seats' stored level on both backends
-(migration 8)."""
+"""AI levels: ``herdbot simulate --seats`` (rotation, ``wins_by_level``, determinism), the
+Easy policies' legality, and the seats' stored level on both backends (migration 8)."""
 
 from __future__ import annotations
 

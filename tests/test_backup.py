@@ -1,5 +1,5 @@
-"""Issue 14, item 7: ``herdbot backup PATH`` copies the live database while another process
-holds the writer lock and writes; the copy opens and holds whole games."""
+"""``herdbot backup PATH`` copies the live database while another process holds the writer
+lock and writes; the copy opens and holds whole games."""
 
 from __future__ import annotations
 

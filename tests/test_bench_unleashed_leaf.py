@@ -1,5 +1,5 @@
 """bench/unleashed_leaf.py: the Normal self-play samples and the fit of the Unleashed Hard
-seat's leaf value (issue 19)."""
+seat's leaf value."""
 
 from __future__ import annotations
 

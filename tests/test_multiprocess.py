@@ -1,9 +1,9 @@
-"""Issue 17 item 2: several processes on one PostgreSQL database. Two GameServices, each on
-its own Store (its own connection pool), stand for two ``herdbot run`` processes: their
-asyncio locks are separate, so only the database serialises them. Conflicting moves apply
-once (the other gets "This table has moved on."), a lobby started and cancelled at once
-ends up one or the other, every due timer fires exactly once, and the timers a dead
-process had claimed are taken over after the lease. Needs HERDBOT_TEST_DATABASE_URL."""
+"""Several processes on one PostgreSQL database. Two GameServices, each on its own Store
+(its own connection pool), stand for two ``herdbot run`` processes: their asyncio locks are
+separate, so only the database serialises them. Conflicting moves apply once (the other gets
+"This table has moved on."), a lobby started and cancelled at once ends up one or the other,
+every due timer fires exactly once, and the timers a dead process had claimed are taken over
+after the lease. Needs HERDBOT_TEST_DATABASE_URL."""
 
 from __future__ import annotations
 

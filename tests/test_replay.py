@@ -1,5 +1,4 @@
-"""Replay: every game kind is reproduced exactly from its seed, options and action log
-(issue 7, "Game log and replay")."""
+"""Replay: every game kind is reproduced exactly from its seed, options and action log."""
 
 from __future__ import annotations
 

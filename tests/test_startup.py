@@ -1,6 +1,6 @@
-"""Issue 14, items 3-5: start-up refuses a newer schema, an unusable database file, a
-second bot on the same file and a bad setting, each with one line and a non-zero exit
-status, and the process really exits. Real ``herdbot`` processes where it matters."""
+"""Start-up refuses a newer schema, an unusable database file, a second bot on the same file
+and a bad setting, each with one line and a non-zero exit status, and the process really
+exits. Real ``herdbot`` processes where it matters."""
 
 from __future__ import annotations
 

@@ -384,8 +384,8 @@ async def test_settings_prefs_and_stats(opened):
 
 
 async def test_a_final_move_writes_its_stats_in_the_same_transaction(store):
-    """Issue 15 item 3: commit_action with ``result`` adds the stats rows; a stale version
-    writes neither the move nor the stats."""
+    """commit_action with ``result`` adds the stats rows; a stale version writes neither the
+    move nor the stats."""
     game = await store.create_game(kind="tiny", guild_id=9, channel_id=2, host_id=4,
                                    host_name="Ana", options={}, seed=7)
     await store.start_game(game.id, state="{}", version=0)

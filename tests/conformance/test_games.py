@@ -20,9 +20,8 @@ CHECKED = "requests_checked"  # the property this folder's conftest sums
 GAMES = [(key, n) for key in ("llamas-alpacas", "pacapaca", "llamas-unleashed")
          for n in range(builtin_games()[key].min_players, builtin_games()[key].max_players + 1)]
 SEED = 1
-#: The smallest whole game (Pacapaca, 2 players) sends 98 requests (115 before the tables
-#: were edited in place within a turn, issue 15); fewer than 80 means it was not played
-#: through.
+#: The smallest whole game (Pacapaca, 2 players) sends 98 requests; fewer than 80 means it
+#: was not played through.
 MIN_REQUESTS = 80
 CALLBACK = "POST /interactions/{interaction_id}/{interaction_token}/callback"
 CREATE = "POST /channels/{channel_id}/messages"
@@ -55,8 +54,8 @@ async def test_every_request_of_a_whole_game_conforms(spec: Spec, record_propert
     assert report.with_body >= report.checked * 3 // 4
     for route in (CALLBACK, CREATE):
         assert report.routes[route] > 0, route
-    # Tables are edited in place, through an interaction's token where one can (issue 15:
-    # a whole Llamas & Alpacas game needs no bot-token edit at all).
+    # Tables are edited in place, through an interaction's token where one can (a whole
+    # Llamas & Alpacas game needs no bot-token edit at all).
     assert report.routes[EDIT] + report.routes[WEBHOOK_EDIT] > 0
     assert sum(report.routes.values()) == report.checked
     # The checker sees these very bodies: one over-long content in a copy of this game's

@@ -1,4 +1,4 @@
-"""Child process of the kill-and-restart test (issue 8, item 2). Not a test module.
+"""Child process of the kill-and-restart test (test_kill_restart.py). Not a test module.
 
 ``python -m tests.faults.killrun drive OUT --games 200 --seed S``
     Runs the real HerdBot (tiny game) in the sandbox on ``OUT/bot.sqlite3``: opens

@@ -1,6 +1,6 @@
-"""Issue 14, item 6: nothing lives forever. A lobby nobody starts closes after an hour; a
-game nobody moves in ends after 14 days (where the server allows it, the default), its
-thread told a day before; new servers get a 24 h turn timer, the AI playing a missed turn.
+"""Nothing lives forever. A lobby nobody starts closes after an hour; a game nobody moves in
+ends after 14 days (where the server allows it, the default), its thread told a day before;
+new servers get a 24 h turn timer, the AI playing a missed turn.
 
 The real HerdBot plays the tiny game in the sandbox; the bot's manual clock is advanced
 (days at a time) and :func:`fire` runs the due timers and waits for what they started (the
@@ -192,7 +192,7 @@ async def test_new_servers_get_a_24h_turn_timer_and_the_ai_plays_a_missed_turn(
         f"<t:{int(started) + DAY}:R>.")
     clock.advance(DAY)
     await fire(sb)
-    # The note leads the new table's lines (no message of its own since issue 15).
+    # The note leads the new table's lines (no message of its own).
     assert texts(thread)[-2:] == ["\N{ALARM CLOCK} " + ana.mention + ", half your time is gone: "
                                   f"the AI plays for you <t:{int(started) + DAY}:R>.", bo.mention]
     assert thread.last_message.embeds[0]["description"] == (

@@ -1,7 +1,7 @@
-"""Issue 14, leftovers of items 1-2: a quarantined lobby can be closed by its host (or a
-member with Manage Server); an unreadable timer row is dropped once, logged once, and every
-other timer fires; a full disk after a stored move says that the move was saved, and the
-game catches up by itself once writes work again.
+"""Bad rows: a quarantined lobby can be closed by its host (or a member with Manage Server);
+an unreadable timer row is dropped once, logged once, and every other timer fires; a full
+disk after a stored move says that the move was saved, and the game catches up by itself
+once writes work again.
 """
 
 from __future__ import annotations
@@ -171,10 +171,10 @@ async def test_a_full_disk_after_a_stored_move_says_it_was_saved_and_the_game_ca
 
 async def test_a_full_disk_while_the_table_is_recorded_says_the_move_was_saved(
         world, sb, clock, monkeypatch):
-    """Issue 15: the publisher shows a click's change after the service stored it; when the
-    database fails while the new table is recorded, the member is told the move was saved
-    (not "something went wrong"), and the catch-up records the table already posted (it
-    neither posts it again nor pings twice)."""
+    """The publisher shows a click's change after the service stored it; when the database
+    fails while the new table is recorded, the member is told the move was saved (not
+    "something went wrong"), and the catch-up records the table already posted (it neither
+    posts it again nor pings twice)."""
     ana, bo = world.member("Ana"), world.member("Bo")
     lobby = await start_tiny(world, ana, [bo])
     thread = lobby.thread

@@ -1,7 +1,7 @@
-"""Issue 14, item 6: catch-up at start-up. A move stored while its table could not be
-posted (Discord refused the post, or the process died between storing and posting) is
-shown at the next start: the moves the thread missed, the current table and the ping it
-missed, once; a second start posts nothing.
+"""Catch-up at start-up. A move stored while its table could not be posted (Discord refused
+the post, or the process died between storing and posting) is shown at the next start: the
+moves the thread missed, the current table and the ping it missed, once; a second start
+posts nothing.
 """
 
 from __future__ import annotations
@@ -92,7 +92,7 @@ async def test_a_finished_game_whose_end_was_not_posted_is_posted_at_restart_sco
         await who.click(thread.last_message, "Add 2")
     assert thread.last_message.embeds[0]["footer"]["text"] == "Move 9"
     table = thread.last_message
-    # The final move edits the table in place through the click (issue 15): refused.
+    # The final move edits the table in place through the click: refused.
     world.faults.fail("PATCH", r"^/webhooks/\d+/[^/]+/messages/@original$", 403, code=50013,
                       message="Missing Permissions")
     await bo.click(table, "Add 2")  # 20: Bo wins

@@ -1,6 +1,6 @@
-"""Issue 14: a slash command refused by the database says truly whether something was
-stored. Before: every command's database error answered "so this was not done", even when
-``/game leave`` had stored the AI's takeover and only the AI's move could not be written.
+"""A slash command refused by the database says truly whether something was stored: a
+``/game leave`` that stored the AI's takeover, whose AI move could not be written, does not
+answer "so this was not done".
 
 The real HerdBot plays the tiny game in the sandbox; a full disk is the full-disk fixture
 of tests/faults/test_isolation.py (every write refused with SQLite's own error), switched

@@ -1,5 +1,5 @@
-"""Issue 8, item 5 (engines): random legal and illegal action sequences for the three real
-engines of ``builtin_games()``.
+"""Engine fuzzing: random legal and illegal action sequences for the three real engines of
+``builtin_games()``.
 
 Each playout follows random legal moves to the end (or a step cap). Along the way it fires
 illegal attempts at the engine and asserts that each raises :class:`IllegalAction` and

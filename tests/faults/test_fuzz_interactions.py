@@ -1,5 +1,5 @@
-"""Issue 8, item 5 (interactions): hypothesis over raw custom ids and slash options, sent
-to the real HerdBot (tiny game) through the sandbox.
+"""Interaction fuzzing: hypothesis over raw custom ids and slash options, sent to the real
+HerdBot (tiny game) through the sandbox.
 
 Each custom id is either put on a button (or a string select) of a message the bot posts
 in the world and clicked there, as Discord sends it, or clicked on an existing message that

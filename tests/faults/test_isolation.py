@@ -1,5 +1,5 @@
-"""Issue 14, items 1 and 2: one unreadable game is quarantined while every other game and
-every timer carries on; background work survives a full disk and resumes when it is freed.
+"""One unreadable game is quarantined while every other game and every timer carries on;
+background work survives a full disk and resumes when it is freed.
 
 The real HerdBot plays the tiny game in the sandbox on a SQLite file. A bad row is written
 with sqlite3 directly (as a hand edit or a newer herdbot would); a full disk is the

@@ -1,4 +1,4 @@
-"""Issue 8, item 2: kill the bot with SIGKILL mid-play, restart it on the same SQLite file.
+"""Kill the bot with SIGKILL mid-play, restart it on the same SQLite file.
 
 A child process (``tests/faults/killrun.py drive``) runs the real HerdBot with the tiny
 game in the sandbox and plays 200 games, journaling every acknowledged action with fsync.
@@ -95,9 +95,9 @@ def test_sigkill_mid_play_then_restart_loses_nothing(tmp_path, seed):
     # A game killed between storing a move and posting its table shows it after the
     # restart (the check asserts each caught-up table's move number); none is left behind.
     assert figures["behind_after_restart"] == []
-    # Issue 14: the game made unreadable before the burst is quarantined, logged once (in
-    # pydantic's words for an unknown field of a dataclass state, every game's kind),
-    # answered in words, its timers dropped, and its host ends it.
+    # The game made unreadable before the burst is quarantined, logged once (in pydantic's
+    # words for an unknown field of a dataclass state, every game's kind), answered in
+    # words, its timers dropped, and its host ends it.
     bad = figures["quarantined"]
     assert bad["answer"] == ("\N{NO ENTRY SIGN} This game's saved data could not be read; the "
                              "host or a member with Manage Server can end it with /game end.")

@@ -1,7 +1,7 @@
-"""Issue 17, item 1, bad input: the real HerdBot on PostgreSQL loses its database
-connection mid-game. A click while it is away is refused with the "try again" answer and
-writes nothing; once the server is reachable again the same bot (not restarted) applies the
-next click. Runs when HERDBOT_TEST_DATABASE_URL is set (.ci/run sets it)."""
+"""The real HerdBot on PostgreSQL loses its database connection mid-game. A click while it
+is away is refused with the "try again" answer and writes nothing; once the server is
+reachable again the same bot (not restarted) applies the next click. Runs when
+HERDBOT_TEST_DATABASE_URL is set (.ci/run sets it)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 8, item 3: 50 identical presses of one table button at the same moment.
+"""50 identical presses of one table button at the same moment.
 
 Exactly one is applied (version + 1, one new action row); every other press is answered
 ephemerally with the reason: "This table has moved on" for a stale press, "It is not your

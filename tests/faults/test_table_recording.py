@@ -1,6 +1,6 @@
-"""Issue 15, item 2 follow-ups: a table posted but not recorded (a full disk) is adopted by
-the catch-up, not posted twice; a database failure while an update with no click behind
-it is shown is one WARNING line; a cog's memory of a game is dropped when the game ends."""
+"""Recording a posted table: a table posted but not recorded (a full disk) is adopted by the
+catch-up, not posted twice; a database failure while an update with no click behind it is
+shown is one WARNING line; a cog's memory of a game is dropped when the game ends."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""The bot's answers when Discord refuses it around threads and permissions (issue 13):
-a locked thread, a deleted thread, a channel where the bot lacks permissions. Each runs the
-real HerdBot (tiny game) through discord.py's own dispatch against the sandbox."""
+"""The bot's answers when Discord refuses it around threads and permissions: a locked
+thread, a deleted thread, a channel where the bot lacks permissions. Each runs the real
+HerdBot (tiny game) through discord.py's own dispatch against the sandbox."""
 
 from __future__ import annotations
 
@@ -42,8 +42,9 @@ async def test_a_move_in_a_locked_thread_is_stored_and_told_truthfully(world, sb
     assert answer_text(it) == LOCKED
     assert it.last_touched.ephemeral
     # The new table goes out as the click's followup, which Discord refuses in a locked
-    # thread with 403 50083 (discord-api-docs issues 5517, 6884); nothing is retried with
-    # the bot's token, and the member's answer is ephemeral, so it gets through.
+    # thread with 403 50083 (Discord's discord-api-docs issues 5517, 6884); nothing is
+    # retried with the bot's token, and the member's answer is ephemeral, so it gets
+    # through.
     refused = [r for r in world.requests_to("POST", r"^/webhooks/\d+/[^/]+$") if r.status != 200]
     assert [(r.status, r.response["code"]) for r in refused] == [(403, 50083)]
     assert len(world.requests_to("POST", rf"^/channels/{thread.id}/messages$")) == posts

@@ -1,5 +1,5 @@
-"""The Hard AI seats (issue 19, item 2): they decide from the seat's view only, every kind
-of decision goes through them, and a decision is deterministic for a seed."""
+"""The Hard AI seats: they decide from the seat's view only, every kind of decision goes
+through them, and a decision is deterministic for a seed."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
-"""Issue 16: every table is legible on a phone. For every game and player count, early,
-middle and final states of a seeded AI game: the smallest text drawn shows at >= 14 px
-when the picture is scaled to 500 px wide, the picture is at most 1.3 times as tall as
-it is wide, and its size does not change during the game."""
+"""Every table is legible on a phone. For every game and player count, early, middle and
+final states of a seeded AI game: the smallest text drawn shows at >= 14 px when the picture
+is scaled to 500 px wide, the picture is at most 1.3 times as tall as it is wide, and its
+size does not change during the game."""
 
 from __future__ import annotations
 

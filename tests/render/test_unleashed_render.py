@@ -156,7 +156,8 @@ def test_wrap_keeps_lines_within_the_width():
 
 
 def test_six_player_render_time():
-    """Issue 6 target: p50 <= 60 ms on a quiet machine; CI bound is looser (shared cores)."""
+    """Six-player table: the target is p50 <= 60 ms on a quiet machine; the bound here is
+    looser (shared cores)."""
     s = play(3, 6)
     view = E.view(s, None)
     render_table(view, names=NAMES)

@@ -1,6 +1,6 @@
-"""The deal space of Alpaca Pacapaca (issue 15, item 5): ``legal_actions`` plus
-``deal_space`` are the single source of truth. Every listed action and every deal of the
-space applies; any other action is refused with ``IllegalAction``, the state unchanged."""
+"""The deal space of Alpaca Pacapaca: ``legal_actions`` plus ``deal_space`` are the single
+source of truth. Every listed action and every deal of the space applies; any other action
+is refused with ``IllegalAction``, the state unchanged."""
 
 from __future__ import annotations
 

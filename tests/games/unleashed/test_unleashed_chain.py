@@ -1,6 +1,6 @@
-"""Issue 18, items 1-5: links choose their targets first, the pile re-polls, every arrival
+"""The effect chain: links choose their targets first, the pile re-polls, every arrival
 fires "enters your Field", impossible requirements block plays and offers, Herd Bonuses
-hold. One exact test (at least) per bullet of the issue's "Why"."""
+hold. At least one exact test for each."""
 
 from __future__ import annotations
 
@@ -278,7 +278,7 @@ def test_goat_costume_does_not_end_the_alpaca_herd_shield():
 
 
 def _old_shape(st) -> str:
-    """``st`` as a state stored before issue 18 (no link, plan, queue or card plays)."""
+    """``st`` in the older stored shape, without link, plan, queue or card plays."""
     data = json.loads(st.model_dump_json())
     for k in ("card_plays", "building", "plan", "queued", "repoll"):
         del data[k]

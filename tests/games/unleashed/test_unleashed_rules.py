@@ -66,8 +66,8 @@ def test_dealt_hands_are_private():
 
 
 def test_with_two_players_the_second_player_is_dealt_a_sixth_card():
-    """RULES.md ruling (issue 18 item 7, balance): with 2 players, the player who goes
-    second is dealt a sixth card; with 3 or more nobody is."""
+    """RULES.md ruling (balance): with 2 players, the player who goes second is dealt a
+    sixth card; with 3 or more nobody is."""
     st = E.new_game(["s0", "s1"], seed=2)
     st, _ = act(st, "s0", ChooseBaby(card=0))
     st, ev = act(st, "s1", ChooseBaby(card=3))
@@ -560,9 +560,10 @@ def test_a_stolen_baby_changes_fields():
 
 
 def test_open_windows_show_the_same_whether_or_not_anybody_holds_an_instant():
-    """Issue 18 item 6, through apply: two games differing only in whether Bo (s1) holds an
-    Instant give the same public events, spectator views and deadlines, window by window,
-    and a window nobody answers lasts at most 5 s (an empty hand gets no window: public)."""
+    """No tell from reaction windows, through apply: two games differing only in whether Bo
+    (s1) holds an Instant give the same public events, spectator views and deadlines, window
+    by window, and a window nobody answers lasts at most 5 s (an empty hand gets no window:
+    public)."""
     runs = []
     for bo_card in ("llama_spit", "meadow_goat"):
         st = build(4, hands={"s0": ["trail_llama", "hay_harvest"], "s1": [bo_card],

@@ -1,5 +1,5 @@
-"""The balance figures of ``herdbot simulate llamas-unleashed --stats`` (issue 18 item 7):
-exact values from hand-made logs, one observed game, and the CLI's table."""
+"""The balance figures of ``herdbot simulate llamas-unleashed --stats``: exact values from
+hand-made logs, one observed game, and the CLI's table."""
 
 from __future__ import annotations
 
