@@ -53,8 +53,9 @@ from typing import Any
 import discord
 from aiohttp import BodyPartReader, WSMsgType, web
 
+from .model import SandboxError, SimChannel, SimInteraction
 from .runner import Sandbox
-from .world import SandboxError, SimChannel, SimInteraction, World
+from .world import World
 
 #: Discord's heartbeat interval (milliseconds) sent in HELLO.
 HEARTBEAT_MS = 41250

@@ -17,8 +17,9 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from . import limits
-from .world import (
-    Link,
+from . import payloads as P
+from .members import Link
+from .model import (
     RecordedRequest,
     SandboxError,
     SimAttachment,
@@ -26,8 +27,8 @@ from .world import (
     SimFile,
     SimInteraction,
     SimMessage,
-    World,
 )
+from .state import WorldState
 
 #: The simulated interaction whose dispatch is running (inherited by every task that
 #: discord.py or the bot creates while handling it); used to attribute bot-token requests.
@@ -161,9 +162,9 @@ def _decode(data: Any) -> tuple[Any, list[SimFile]]:
 class Router:
     """Answers the REST routes a bot uses, mutating the :class:`World`."""
 
-    def __init__(self, sandbox: Link):
+    def __init__(self, sandbox: Link, world: WorldState):
         self.sb = sandbox
-        self.world: World = sandbox.world
+        self.world = world
         w = self.world
         sf = r"(\d+)"
         self.routes: list[tuple[str, re.Pattern[str], Any]] = [
@@ -285,9 +286,7 @@ class Router:
         return m
 
     def _can(self, ch: SimChannel, name: str) -> bool:
-        from .payloads import PERMISSIONS
-
-        return bool(self.world.bot_permissions(ch) & PERMISSIONS[name])
+        return bool(self.world.bot_permissions(ch) & P.PERMISSIONS[name])
 
     def _check_post(self, ch: SimChannel, body: dict[str, Any], files: list[SimFile], *,
                     edit: bool = False) -> dict[str, Any]:
@@ -609,8 +608,6 @@ class Router:
 
     # ------------------------------------------------------------------ users/app
     def app_info(self, q: dict[str, str], body: Any, files: list[SimFile]) -> Any:
-        from . import payloads as P
-
         owner = P.user(self.world.owner_id, "Owner")
         return P.application(self.world.application_id, self.world.bot_name, owner)
 

@@ -19,16 +19,10 @@ import discord
 from discord.http import Route
 
 from . import payloads as P
+from .members import SimMember
+from .model import RecordedRequest, SandboxError, SimChannel, SimInteraction, SimMessage
 from .rest import FakeSession, Router, current_interaction
-from .world import (
-    RecordedRequest,
-    SandboxError,
-    SimChannel,
-    SimInteraction,
-    SimMember,
-    SimMessage,
-    World,
-)
+from .state import WorldState
 
 #: Task names the settle loop never waits for (long-lived by design): ``discord.ext.tasks``
 #: loops and herdbot's timer service. (discord.py's ``discord-ui-view-timeout-*`` tasks run
@@ -163,7 +157,7 @@ class Sandbox:
     and timers are recognised at once).
     """
 
-    def __init__(self, world: World, bot: discord.Client, *, raise_errors: bool = True,
+    def __init__(self, world: WorldState, bot: discord.Client, *, raise_errors: bool = True,
                  settle_timeout: float = 10.0, loggers: tuple[str, ...] = ("discord",),
                  shard_ids: list[int] | None = None):
         self.world = world
@@ -183,7 +177,7 @@ class Sandbox:
         self.idle_grace = idle_grace()
         self.requests: list[RecordedRequest] = []
         self.errors: list[CapturedError] = []
-        self.router = Router(self)
+        self.router = Router(self, world)
         self.session = FakeSession(self)
         self.closed = False
         self._tasks: set[asyncio.Task[Any]] = set()
