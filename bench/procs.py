@@ -280,7 +280,7 @@ class ProcessCapacityBench(CapacityBench):
         ``variants``: they change the in-process bot; ValueError)."""
         if variants:
             raise ValueError("variants are for the in-process capacity bench")
-        from bot.sandbox.loopback import ProcessView, bot_process
+        from bot.sandbox.processes import ProcessView, bot_process
 
         await self.hub.start()
         rows: list[dict[str, Any]] = []
