@@ -1,4 +1,4 @@
-"""herdbot benchmarks (issue 8, item 1): ``python -m bench [--quick]``.
+"""herdbot benchmarks: ``python -m bench [--quick]``.
 
 Sections: ``engine`` (random playouts, ``apply`` latency), ``render`` (table PNGs),
 ``store`` (``commit_action`` in WAL mode, start-up with 10,000 stored games) and ``load``

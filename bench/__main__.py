@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -33,16 +34,16 @@ SECTIONS = ("engine", "render", "store", "startup", "load")
 #: Sections run only when named with ``--only``.
 EXTRA_SECTIONS = ("capacity", "ai")
 
-#: (name, limit, unit) of the targets of issue 8.
+#: (name, limit, unit) of the targets.
 TARGETS = {
     "ack_p99_500": (150.0, "ms"),
-    # issue 16: every table at every player count
+    # every table at every player count
     "render_p50": (25.0, "ms"),
     "render_png": (300.0, "KiB"),
     "commit_p50": (2.0, "ms"),
     "startup": (3.0, "s"),
     "rss_1000": (150.0, "MiB"),
-    # floors (at least): random playouts per second on one core (issues 3, 4, 5)
+    # floors (at least): random playouts per second on one core
     "playouts_llamas_alpacas": (300.0, "games/s"),
     "playouts_pacapaca": (1000.0, "games/s"),
     "playouts_unleashed": (50.0, "games/s"),
@@ -89,8 +90,8 @@ def check(results: dict[str, Any]) -> list[dict[str, Any]]:
     add("startup", "setup_hook with 10,000 games", start["setup_hook_s"] if start else None)
     add("rss_1000", "RSS at 1,000 games", load.get(1000, {}).get("rss_mib"))
     engine = results.get("engine", [])
-    # The issues give no player count for the playout targets; 2 players (the count of
-    # their AI targets) is checked, the other counts are in the engine table.
+    # The playout targets name no player count; 2 players (the count of the AI
+    # targets) is checked, the other counts are in the engine table.
     for name, key, what in (
         ("playouts_llamas_alpacas", "llamas-alpacas", "random playouts/s, Llamas & Alpacas 2p"),
         ("playouts_pacapaca", "pacapaca", "random playouts/s, Alpaca Pacapaca 2p"),
@@ -178,7 +179,7 @@ def print_capacity(cap: dict[str, Any]) -> None:
     out("\ncapacity, open loop (real games, 5-15 s think time; click->table = from the "
         "committing click to the new table its handling posted; 'no wait': moves after "
         "which no rules-timed wait (reaction window, negotiation) is pending; 'by token': "
-        "p99 as measured before 2026-12-01 17:10 UTC, counting later writes made with the "
+        "p99 counting later writes made with the "
         "click's token by other clicks and timers)\n")
     out(f"{'offered':>8}{'variant':>15}{'games':>6}{'achieved':>9}{'p50 ms':>8}{'p99 ms':>8}"
         f"{'no wait':>8}{'by token':>9}"
@@ -299,8 +300,6 @@ def main(argv: list[str] | None = None) -> int:
         log("startup")
         results["startup"] = bench_startup()
     if "load" in sections:
-        import subprocess
-
         log("load (in a fresh process, so RSS holds only the bot and the simulated Discord)")
         cmd = [sys.executable, "-m", "bench", "--child-load"]
         cmd += ["--quick"] if args.quick else []
@@ -316,8 +315,6 @@ def main(argv: list[str] | None = None) -> int:
             print(line, flush=True)
         results["load"] = json.loads(lines[-1])
     if "capacity" in sections:
-        import subprocess
-
         log("capacity (open loop, in a fresh process)")
         cmd = [sys.executable, "-m", "bench", "--child-capacity"]
         cmd += ["--quick"] if args.quick else []
@@ -371,7 +368,8 @@ def main(argv: list[str] | None = None) -> int:
 
 def child_capacity(args: argparse.Namespace, cfg: dict[str, Any]) -> int:
     """The capacity bench in this (fresh) process; prints progress, then one JSON line."""
-    from bench.capacity import bench_capacity, top_costs
+    from bench.capacity import bench_capacity
+    from bench.profiling import top_costs
 
     rates = tuple(float(x) for x in args.rates.split(",")) if args.rates else cfg["rates"]
     profiler = None

@@ -1,4 +1,4 @@
-"""AI figures (issue 19): the Hard seats' decision time and their results against Normal.
+"""AI figures: the Hard seats' decision time and their results against Normal.
 
 - :func:`bench_ai` (``python -m bench --only ai``): per game at 2 and 4 players, the CPU
   time (``time.thread_time``: one core, whatever else the machine runs) of every Hard
@@ -20,9 +20,12 @@ import random
 import sys
 import time
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import replace
 from typing import Any
 
 from bench.common import summary_ms
+from bot.ai import llamas_alpacas_hard, pacapaca_hard, unleashed_hard
 from bot.app import builtin_games
 from bot.games.registry import GameSpec
 
@@ -32,8 +35,6 @@ STEP_CAP = 5_000
 
 def hard_modules() -> dict[str, Any]:
     """Game key -> the module of its Hard seat (``hard_policy``, ``BUDGET``)."""
-    from bot.ai import llamas_alpacas_hard, pacapaca_hard, unleashed_hard
-
     return {"llamas-alpacas": llamas_alpacas_hard, "pacapaca": pacapaca_hard,
             "llamas-unleashed": unleashed_hard}
 
@@ -116,8 +117,6 @@ def play_game(spec: GameSpec, policies: list[Callable[..., Any]], seed: int,
 def _match_part(args: tuple[str, int, list[int], str, dict[str, int]]) -> dict[str, Any]:
     key, players, seeds, other, budget = args
     if budget:  # tuning runs: another search size than the shipped one
-        from dataclasses import replace
-
         mod = hard_modules()[key]
         name = "BUDGET_MANY" if players > 2 and hasattr(mod, "BUDGET_MANY") else "BUDGET"
         setattr(mod, name, replace(getattr(mod, name), **budget))
@@ -156,8 +155,6 @@ def match(key: str, *, games: int, seed: int, players: int, jobs: int = 1,
     if jobs <= 1:
         out = [_match_part(args[0])]
     else:
-        from concurrent.futures import ProcessPoolExecutor
-
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             out = list(pool.map(_match_part, args))
     wins = sum(o["hard_wins"] for o in out)

@@ -24,17 +24,23 @@ from __future__ import annotations
 import asyncio
 import gc
 import random
+import sys
 import tempfile
 import time
+import types
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 from bench.common import loadavg, rss_mb, summary_ms
-
-if TYPE_CHECKING:
-    from bot.sandbox import Sandbox
+from bot.config import Settings
+from bot.discord.bot import HerdBot
+from bot.runtime import ManualClock
+from bot.sandbox.rest import current_interaction
+from bot.sandbox.runner import Sandbox
+from bot.sandbox.world import World
+from tests.support.tinygame import tiny_registry
 
 
 @dataclass
@@ -69,8 +75,6 @@ class Slot:
 def install(sb: Any, rec: Recorder) -> None:
     """Time-stamp interaction callbacks and replace ``sb._dispatch`` by a dispatch that
     awaits only the interaction's own tasks."""
-    from bot.sandbox.rest import current_interaction
-
     router = sb.router
     orig_handle = router.handle
 
@@ -268,9 +272,6 @@ def warmup_for(n: int) -> float:
 def deep_mib(root: Any, stop: list[Any]) -> float:
     """Approximate MiB of the objects reachable from ``root`` (``sys.getsizeof`` summed
     over ``gc.get_referents``), not entering modules, classes, functions or ``stop``."""
-    import sys
-    import types
-
     skip = (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType,
             types.MethodType, types.CodeType, types.FrameType)
     seen = {id(o) for o in stop}
@@ -301,12 +302,6 @@ async def bench_load(ns: tuple[int, ...], seconds: float, setup_concurrency: int
     """Grow to each N in ``ns`` (ascending) and drive all games for
     ``warmup_for(N) + seconds``; one row per N with the figures of the last ``seconds``.
     ``profile`` (an object with start()/stop()) is run around the phase at N=500."""
-    from bot.config import Settings
-    from bot.discord.bot import HerdBot
-    from bot.runtime import ManualClock
-    from bot.sandbox import World
-    from tests.support.tinygame import tiny_registry
-
     extensions = ("cogs.lobby", "cogs.game", "cogs.admin", "tests.support.tiny_cog")
     rows = []
     rss_before = rss_mb()

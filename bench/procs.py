@@ -44,8 +44,15 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from bench.capacity import ACK_LIMIT_S, CapacityBench, Game, brief, hook_writes, stat_cpu_s
+import asyncpg
+
+from bench.capacity import CapacityBench
 from bench.common import summary_ms
+from bench.cpu import stat_cpu_s
+from bench.figures import ACK_LIMIT_S, brief
+from bench.schedule import Game, hook_writes
+from bot.sandbox.loopback import LocalDiscord
+from bot.sandbox.processes import ProcessView, bot_process
 
 #: name -> (backend, shard processes).
 CONFIGS: dict[str, tuple[str, int]] = {"sqlite": ("sqlite", 1), "pg1": ("postgres", 1),
@@ -66,8 +73,6 @@ class ProcessCapacityBench(CapacityBench):
 
     def __init__(self, tmp: Path, database: str | Path, processes: int, seed: int = 15):
         super().__init__(tmp, seed)
-        from bot.sandbox.loopback import LocalDiscord
-
         self.tmp = tmp
         self.database = database
         self.processes = processes
@@ -84,10 +89,8 @@ class ProcessCapacityBench(CapacityBench):
         """As the in-process bench (callback and write time stamps on the router), but a
         dispatch sends the interaction down the websocket and waits for its answer; a bot
         token write in a thread is charged to the interaction in flight there."""
-        from bench.capacity import CapacityBench as Base
-
         self.sb = self.hub.link
-        Base.install(self)
+        super().install()
         router = self.sb.router
         hooked_handle = router.handle
         world = self.world
@@ -231,8 +234,6 @@ class ProcessCapacityBench(CapacityBench):
             await asyncio.sleep(0.25)
 
     async def _probe_commits(self, url: str) -> None:
-        import asyncpg
-
         conn = await asyncpg.connect(url)
         try:
             await conn.execute("CREATE TABLE IF NOT EXISTS bench_probe (id int PRIMARY KEY, "
@@ -280,8 +281,6 @@ class ProcessCapacityBench(CapacityBench):
         ``variants``: they change the in-process bot; ValueError)."""
         if variants:
             raise ValueError("variants are for the in-process capacity bench")
-        from bot.sandbox.loopback import ProcessView, bot_process
-
         await self.hub.start()
         rows: list[dict[str, Any]] = []
         try:
@@ -333,8 +332,6 @@ def _stamp(it: Any, msg: Any) -> None:
 
 
 async def _new_schema(url: str) -> str:
-    import asyncpg
-
     schema = f"herdbot_b_{secrets.token_hex(5)}"
     conn = await asyncpg.connect(url)
     try:

@@ -21,12 +21,18 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import logging
 import os
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 from typing import Any
+
+from bot.config import Settings
+from bot.runtime import GameService, ManualClock
+from bot.sandbox import World
+from bot.sandbox.demo import NAMES, play_game
 
 #: (game, players, seed) of the measured demo games.
 GAMES: tuple[tuple[str, int, int], ...] = (
@@ -38,8 +44,6 @@ GAMES: tuple[tuple[str, int, int], ...] = (
 
 async def _turns(bot: Any, game_id: int) -> int:
     """Turns of a stored game: changes of the pending seats over its replayed action log."""
-    from bot.runtime import GameService
-
     record = await bot.store.get_game(game_id)
     spec = bot.registry[record.kind]
     seats = [s.seat for s in await bot.store.seats(game_id)]
@@ -69,11 +73,6 @@ def _wiring() -> tuple[Any, Any]:
 
 async def measure_one(game: str, players: int, seed: int) -> dict[str, Any]:
     """Play one demo game in a fresh sandbox and count its requests and messages."""
-    from bot.config import Settings
-    from bot.runtime import ManualClock
-    from bot.sandbox import World
-    from bot.sandbox.demo import NAMES, play_game
-
     world = World()
     for name in NAMES[:players]:
         world.add_member(name)
@@ -140,8 +139,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--before", type=Path, help="another checkout to measure first")
     parser.add_argument("--json", action="store_true", help="print JSON only")
     args = parser.parse_args(argv)
-    import logging
-
     logging.disable(logging.WARNING)
     after = asyncio.run(measure())
     if args.json:

@@ -17,7 +17,13 @@ from typing import Any
 
 from bench.common import Stopwatch, rss_mb, summary_ms
 from bench.render import mid_game_state
-from bot.app import builtin_games
+from bot.app import CORE_EXTENSIONS, builtin_games
+from bot.config import Settings
+from bot.discord import bot as botmod
+from bot.runtime import ManualClock
+from bot.runtime.service import _turn_key
+from bot.runtime.timers import TimerService
+from bot.sandbox.world import World
 from bot.store import Store
 
 
@@ -58,8 +64,6 @@ def timer_rows(kind: str, state_json: str, game_id: int, now: float,
     """The timers the service itself keeps for an active game with a 24 h turn timer
     (same keys and payloads as ``GameService._sync_timers``), so the start-up
     reconciliation finds them up to date, as after a clean shutdown."""
-    from bot.runtime.service import _turn_key
-
     spec = builtin_games()[kind]
     state = spec.engine.load_state(state_json)
     pending = spec.engine.pending(state)
@@ -129,8 +133,6 @@ def prefill(path: Path, *, games: int, active: int, actions_per_game: int, state
 
 def game_extensions() -> tuple[str, ...]:
     """The core cogs plus every builtin game's cog that exists in this tree."""
-    from bot.app import CORE_EXTENSIONS
-
     cogs = [spec.cog for spec in builtin_games() if spec.cog]
     present = tuple(c for c in cogs if importlib.util.find_spec(c) is not None)
     return (*CORE_EXTENSIONS, *present)
@@ -141,12 +143,6 @@ async def boot(path: Path) -> dict[str, Any]:
     builtin game's cog present) and time ``HerdBot.setup_hook`` and its phases: store open
     + migrate, cogs loaded, timers re-armed, command sync. Also the whole
     ``world.connect``, the stored game counts, a full timer scan and RSS after."""
-    from bot.config import Settings
-    from bot.discord import bot as botmod
-    from bot.runtime import ManualClock
-    from bot.runtime.timers import TimerService
-    from bot.sandbox import World
-
     clock = ManualClock()
     phases: dict[str, float] = {}
 

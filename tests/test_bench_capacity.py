@@ -9,8 +9,11 @@ import time
 
 import pytest
 
-from bench import capacity
-from bench.capacity import Arrivals, CpuSplit, area, bench_capacity
+from bench import capacity, cpu, schedule
+from bench.capacity import bench_capacity
+from bench.cpu import CpuSplit
+from bench.profiling import area
+from bench.schedule import Arrivals
 
 
 async def test_an_arrival_goes_to_the_longest_ready_player():
@@ -137,7 +140,7 @@ class _Bench:
 def test_a_moves_table_is_the_last_public_write_its_own_handling_made():
     # The click's own handling posted the table (1.0) and a private line (1.1); 13 s later
     # another member's click retired that table through this click's token: not its table.
-    mv = capacity.Move("llamas-alpacas", t_sched=0.9, t_commit=0.9)
+    mv = schedule.Move("llamas-alpacas", t_sched=0.9, t_commit=0.9)
     mv.its = [_Click([(1.0, True, 7, True, True), (1.1, False, 7, True, True),
                       (14.0, True, 7, False, True)])]
     capacity.CapacityBench.table_time(_Bench(), mv)  # type: ignore[arg-type]
@@ -145,7 +148,7 @@ def test_a_moves_table_is_the_last_public_write_its_own_handling_made():
 
 
 def test_a_move_with_only_private_own_writes_takes_its_last_one():
-    mv = capacity.Move("pacapaca", t_sched=0.0, t_commit=0.0)
+    mv = schedule.Move("pacapaca", t_sched=0.0, t_commit=0.0)
     mv.its = [_Click([(0.5, False, 9, True, True), (0.7, False, 9, True, True),
                       (6.0, True, 7, False, True)])]
     capacity.CapacityBench.table_time(_Bench(), mv)  # type: ignore[arg-type]
@@ -155,7 +158,7 @@ def test_a_move_with_only_private_own_writes_takes_its_last_one():
 def test_the_bench_across_processes_counts_writes_by_token():
     from bench.procs import ProcessCapacityBench
 
-    mv = capacity.Move("llamas-unleashed", t_sched=0.0, t_commit=0.0)
+    mv = schedule.Move("llamas-unleashed", t_sched=0.0, t_commit=0.0)
     mv.its = [_Click([(0.2, True, 7, False, True), (0.4, True, 7, False, True)])]
     capacity.CapacityBench.table_time(ProcessCapacityBench, mv)  # type: ignore[arg-type]
     assert (mv.t_table, mv.public, mv.t_table_token) == (0.4, True, 0.4)
@@ -176,12 +179,12 @@ def test_procs_cpu_reads_a_processes_run_time_finer_than_a_clock_tick():
         assert child.stdout is not None
         own = float(child.stdout.readline())
         time.sleep(0.05)
-        seen = capacity.procs_cpu([child.pid])
+        seen = cpu.procs_cpu([child.pid])
     finally:
         child.kill()
         child.wait()
     assert own <= seen < own + 0.005
-    assert capacity.procs_cpu([child.pid]) == 0.0  # gone: counts 0
+    assert cpu.procs_cpu([child.pid]) == 0.0  # gone: counts 0
 
 
 class _PoolBench:
@@ -236,7 +239,7 @@ def test_thread_cpu_reads_each_threads_run_time_finer_than_a_clock_tick():
     try:
         while not own:
             time.sleep(0.01)
-        seen = capacity.thread_cpu()["render"]
+        seen = cpu.thread_cpu()["render"]
     finally:
         done.set()
         worker.join()

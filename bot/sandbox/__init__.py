@@ -89,23 +89,23 @@ path_regex)``, ``interaction.requests``; each has ``json``, ``files``, ``status`
 """
 
 
-from .rest import FakeResponse, FakeSession, current_interaction
-from .runner import CapturedError, Sandbox
-from .world import (
-    Faults,
+from .faults import Faults
+from .members import Link, SimMember
+from .model import (
     RecordedRequest,
     SandboxError,
     SimAttachment,
     SimChannel,
     SimFile,
     SimInteraction,
-    SimMember,
     SimMessage,
-    World,
 )
+from .rest import FakeResponse, FakeSession, current_interaction
+from .runner import CapturedError, Sandbox
+from .world import World
 
 __all__ = [
-    "CapturedError", "FakeResponse", "FakeSession", "Faults", "RecordedRequest", "Sandbox",
+    "CapturedError", "FakeResponse", "FakeSession", "Faults", "Link", "RecordedRequest", "Sandbox",
     "SandboxError", "SimAttachment", "SimChannel", "SimFile", "SimInteraction", "SimMember",
     "SimMessage", "World", "current_interaction",
 ]

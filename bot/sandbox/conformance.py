@@ -46,6 +46,7 @@ import functools
 import json
 import os
 import re
+import tempfile
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -56,6 +57,13 @@ from jsonschema import Draft202012Validator, FormatChecker, validators
 from jsonschema.exceptions import ValidationError
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
+
+from bot.app import builtin_games, make_bot
+from bot.config import TURN_TIMER_SECONDS, Settings
+from bot.runtime import ManualClock
+
+from .demo import play_game
+from .world import World
 
 #: Environment variable naming the spec file; it overrides the search in :func:`find_spec`.
 SPEC_ENV = "HERDBOT_DISCORD_SPEC"
@@ -507,14 +515,6 @@ async def capture_game(game: str, players: int, seed: int, *,
     Raises ``RuntimeError``/``AssertionError`` (from the demo loop) when the game stalls,
     :class:`~bot.sandbox.SandboxError` when the bot logs an error.
     """
-    import tempfile
-
-    from bot.app import builtin_games, make_bot
-    from bot.config import TURN_TIMER_SECONDS, Settings
-    from bot.runtime import ManualClock
-    from bot.sandbox import World
-    from bot.sandbox.demo import play_game
-
     world = World()
     host = world.add_member(names[0], manage_guild=True)
     for name in names[1:players]:

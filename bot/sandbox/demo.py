@@ -15,10 +15,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from bot.app import builtin_games
+from bot.app import builtin_games, make_bot
 from bot.config import Settings
 from bot.runtime import ManualClock
 from bot.sandbox.drivers import DriverContext, driver_for
+from bot.sandbox.world import World
 
 NAMES = ["Maya", "Tomasz", "Ana", "Kofi", "Jun", "Lea", "Omar", "Ines"]
 #: A demo that has not finished after this many driven actions stops with an error.
@@ -26,7 +27,7 @@ MAX_ACTIONS = 5000
 
 
 async def play_game(
-    world: Any, bot: Any, *, game: str, players: int, seed: int,
+    world: World, bot: Any, *, game: str, players: int, seed: int,
     extra_clicks: Any = None, game_seed: int | None = None, names: Sequence[str] | None = None,
     channel: Any = None,
 ) -> int:
@@ -35,8 +36,6 @@ async def play_game(
     own shuffles. ``extra_clicks(ctx)`` may run after every action (tests use it). The
     players are the world's members named ``names[:players]`` (default :data:`NAMES`; the
     first one hosts). The lobby opens in ``channel`` (default: the world's main channel)."""
-    from bot.sandbox import World  # noqa: F401 - type only
-
     if game_seed is not None:
         seeds = iter(range(game_seed, game_seed + 1_000_000))
         bot.service.seed_factory = lambda: next(seeds)
@@ -151,9 +150,6 @@ def transcript(world: Any, channel: Any) -> list[dict[str, Any]]:
 async def run_demo(*, game: str | None, players: int | None, seed: int, out: str) -> int:
     """Play one demo game and write ``out/transcript.json``, ``out/transcript.txt`` and
     ``out/turn-NNN.png``. Returns the process exit code."""
-    from bot.app import make_bot
-    from bot.sandbox import World
-
     registry = builtin_games()
     key = game or registry.keys()[0]
     spec = registry[key]

@@ -21,7 +21,7 @@ from bot.sandbox import World
 from bot.sandbox.demo import NAMES, play_game
 from bot.sandbox.drivers import DriverContext
 from bot.sandbox.drivers.pacapaca import find, perform
-from bot.sandbox.world import SimMessage
+from bot.sandbox.model import SimMessage
 from tests.discord.conftest import make_bot
 from tests.support.reads import store_reads
 

@@ -13,7 +13,7 @@ import pytest
 import pytest_asyncio
 
 from bot.sandbox import SandboxError, World
-from bot.sandbox.world import SimChannel, SimMessage
+from bot.sandbox.model import SimChannel, SimMessage
 from tests.discord.conftest import make_bot
 from tests.support import table_lines
 from tests.support.databases import PG_URL, SKIP_REASON, databases

@@ -17,7 +17,7 @@ from bot.sandbox import (
     World,
     current_interaction,
 )
-from bot.sandbox.world import Link
+from bot.sandbox.members import Link
 
 #: Extensions of a tiny-game bot (the real core cogs plus the tiny test cog).
 from tests.discord.conftest import TINY_EXTENSIONS, make_bot  # noqa: E402,F401 - shared

@@ -9,7 +9,8 @@ import asyncio
 import pytest
 
 from bot.sandbox.demo import NAMES, play_game
-from bot.sandbox.loopback import LocalDiscord, ProcessView
+from bot.sandbox.loopback import LocalDiscord
+from bot.sandbox.processes import ProcessView
 from tests.support.botproc import bot_process, log_text
 
 GAMES = ("llamas-alpacas", "pacapaca", "llamas-unleashed")

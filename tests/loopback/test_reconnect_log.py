@@ -12,7 +12,8 @@ import signal
 import sys
 
 from bot.discord.logs import ReconnectLines, cause_of
-from bot.sandbox.loopback import BOT_ENV, LocalDiscord, clean_environ
+from bot.sandbox.loopback import LocalDiscord
+from bot.sandbox.processes import BOT_ENV, clean_environ
 from tests.support.botproc import bot_process, log_text
 
 #: A reconnect attempt as ``herdbot run`` logs it (the delay is discord.py's backoff).

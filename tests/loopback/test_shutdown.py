@@ -18,7 +18,8 @@ from typing import Any
 import pytest
 
 from bot.sandbox import SandboxError
-from bot.sandbox.loopback import BOT_ENV, LocalDiscord, clean_environ
+from bot.sandbox.loopback import LocalDiscord
+from bot.sandbox.processes import BOT_ENV, clean_environ
 
 
 def children(pid: int) -> list[int]:

@@ -22,7 +22,8 @@ import pytest
 
 from bot.sandbox import SandboxError
 from bot.sandbox.demo import drive_game, start_lobby
-from bot.sandbox.loopback import LocalDiscord, ProcessView
+from bot.sandbox.loopback import LocalDiscord
+from bot.sandbox.processes import ProcessView
 from tests.support.botproc import bot_process, log_text
 from tests.support.databases import PG_URL, SKIP_REASON, databases
 from tests.support.dms import dm_with_buttons

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.sandbox.loopback import bot_process, clean_environ
+from bot.sandbox.processes import bot_process, clean_environ
 
 __all__ = ["bot_process", "clean_environ", "log_text"]
 

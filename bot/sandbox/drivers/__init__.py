@@ -16,7 +16,10 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
+from bot.app import builtin_games
+from bot.discord.choices import parse_page
 from bot.games.base import Action
+from bot.present import base as present
 
 
 @dataclass
@@ -53,8 +56,6 @@ Perform = Callable[[DriverContext, Action], Awaitable[None]]
 def base_code(component: dict[str, Any]) -> str:
     """The code of a herdbot custom id without its page part (``hs:g:1:x:ch.7,p2`` ->
     ``ch.7``; see :mod:`bot.discord.choices`)."""
-    from bot.discord.choices import parse_page
-
     return parse_page(str(component.get("custom_id", "")).split(":", 4)[-1])[0]
 
 
@@ -87,8 +88,6 @@ async def choose(member: Any, message: Any, prefix: str, value: str) -> None:
 def _same_option(shown: str, value: str) -> bool:
     """Whether option value ``shown`` is ``value``, or the same action index with the
     fingerprint a set-up pick carries (``"3-1a2b3c"`` for ``"3"``)."""
-    from bot.present import base as present
-
     if shown == value:
         return True
     try:
@@ -108,8 +107,6 @@ async def perform_choice(ctx: DriverContext, action: Action) -> None:
     ``legal_actions[index]`` at its decision key, equals ``action``: on the member's
     latest private panels or the table, else behind the panels that lead to it (opened
     in turn), else in My hand. Raises ``AssertionError`` when no component plays it."""
-    from bot.present import base as present
-
     cog = ctx.bot.game_cog((await ctx.bot.service.get(ctx.game_id)).kind)
     table = await cog.load_table(ctx.game_id)
     engine = table.spec.engine
@@ -167,8 +164,6 @@ async def perform_choice(ctx: DriverContext, action: Action) -> None:
 def driver_for(game_key: str) -> Perform:
     """The ``perform`` function of the game's driver module, named like its cog module
     (``cogs.unleashed`` -> ``bot.sandbox.drivers.unleashed``)."""
-    from bot.app import builtin_games
-
     spec = builtin_games().get(game_key)
     name = spec.cog.rsplit(".", 1)[-1] if spec and spec.cog else game_key.replace("-", "_")
     module = importlib.import_module(f"bot.sandbox.drivers.{name}")

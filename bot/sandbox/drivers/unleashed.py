@@ -15,6 +15,7 @@ from typing import Any
 
 from bot.games.base import Action
 from bot.games.unleashed.models import ChooseBaby, Pass, Respond
+from bot.present import base as present
 from bot.sandbox.drivers import DriverContext, base_code, choose
 
 
@@ -35,8 +36,6 @@ def find(message: Any, prefix: str) -> dict[str, Any]:
 async def press(ctx: DriverContext, message: Any, action: Action) -> None:
     """Press the button, or choose the select option (turning its pages), of ``message``
     that plays ``action`` for ``ctx.seat`` now. Raises ``AssertionError`` when none does."""
-    from bot.present import base as present
-
     cog = ctx.bot.game_cog("llamas-unleashed")
     table = await cog.load_table(ctx.game_id)
     engine = table.spec.engine

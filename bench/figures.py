@@ -1,0 +1,130 @@
+"""The figures of one capacity phase: when each move's table showed, the per-rate row
+(rates, latencies, late acknowledgements, CPU per move) and its one-line summary."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from bench.common import loadavg, pct, summary_ms
+from bench.schedule import Game, Move
+
+#: A click-to-new-table time counts as "fast" under this.
+P99_LIMIT_S = 1.0
+#: Discord refuses an interaction answered later than this (documented 3 s limit).
+ACK_LIMIT_S = 3.0
+
+
+class Figures:
+    """The figures part of :class:`~bench.capacity.CapacityBench`: reads its games and
+    the writes its hooks noted on each interaction."""
+
+    ATTRIBUTION: str
+    games: list[Game]
+
+    def table_time(self, mv: Move, thread_id: int | None = None) -> None:
+        """Fill ``mv.t_table``: the last public write in a thread (or, failing that, the
+        last write) the bot made while handling the committing interaction (its own
+        writes: see ``stamp`` in :meth:`install`; :attr:`ATTRIBUTION`), and
+        ``mv.t_table_token`` the same over the writes made with its token (kept for
+        comparison)."""
+        c = mv.commit
+        writes = getattr(c, "bench_writes", None) or [] if c is not None else []
+        for attr, col in (("t_table", 3 if self.ATTRIBUTION == "own" else 4),
+                          ("t_table_token", 4)):
+            mine = [w for w in writes if w[col]]
+            public = [w[0] for w in mine if w[1]]
+            if public:
+                setattr(mv, attr, max(public))
+            elif mine:
+                setattr(mv, attr, max(w[0] for w in mine))
+            if attr == "t_table":
+                mv.public = bool(public)
+
+    def figures(self, rate: float, n: int, setup_s: float, moves: list[Move],
+                lobby: list[Any], window: tuple[float, float], cpu: dict[str, float],
+                rss: float, offered: int, missed: int, lag: list[float],
+                la_start: list[float]) -> dict[str, Any]:
+        w0, w1 = window
+        span = w1 - w0
+        for mv in moves:
+            if mv.finished:
+                self.table_time(mv)
+        in_window = [mv for mv in moves if w0 <= mv.t_sched < w1]
+        done = [mv for mv in in_window if mv.t_table is not None and mv.error is None]
+        shown = [mv for mv in moves if mv.t_table is not None and w0 <= mv.t_table < w1
+                 and mv.error is None]
+        # A move still without its table when the phase ended counts with the time it
+        # had waited so far (a lower bound), so a backlog raises the percentiles.
+        now = time.perf_counter()
+        unfinished = [mv for mv in in_window if mv.t_table is None and mv.error is None]
+        click = [mv.t_table - mv.t_commit for mv in done if mv.t_table is not None] + [
+            now - (mv.t_commit or mv.t_sched) for mv in unfinished]
+        whole = [mv.t_table - mv.t_sched for mv in done if mv.t_table is not None] + [
+            now - mv.t_sched for mv in unfinished]
+        no_wait = [mv.t_table - mv.t_commit for mv in done
+                   if mv.t_table is not None and mv.opens_wait is None] + [
+            now - (mv.t_commit or mv.t_sched) for mv in unfinished if mv.opens_wait is None]
+        by_token = [mv.t_table_token - mv.t_commit for mv in in_window
+                    if mv.t_table_token is not None and mv.error is None]
+        waits: dict[str, int] = {}
+        for mv in in_window:
+            if mv.opens_wait is not None:
+                waits[mv.opens_wait] = waits.get(mv.opens_wait, 0) + 1
+        its = [it for mv in in_window for it in mv.its] + [
+            it for it in lobby if w0 <= getattr(it, "bench_t0", 0.0) < w1]
+        acks = [it.bench_ack - it.bench_t0 for it in its
+                if getattr(it, "bench_ack", None) is not None and hasattr(it, "bench_t0")]
+        late = sum(1 for it in its if it.failed or getattr(it, "bench_ack", None) is None
+                   or it.bench_ack - it.bench_t0 > ACK_LIMIT_S)
+        per_game: dict[str, list[float]] = {}
+        for mv in done:
+            if mv.t_table is not None:
+                per_game.setdefault(mv.game, []).append(mv.t_table - mv.t_commit)
+        moves_n = max(1, len(shown))
+        active = sum(1 for g in self.games if g.game_id is not None)
+        row: dict[str, Any] = {
+            "offered_per_s": rate, "games": n, "active_games": active,
+            "setup_s": round(setup_s, 1), "window_s": round(span, 1),
+            "arrivals": offered, "arrivals_missed": missed,
+            "achieved_per_s": round(len(shown) / span, 1),
+            "moves": len(in_window), "moves_shown": len(shown),
+            "moves_errors": sum(1 for mv in in_window if mv.error),
+            "moves_no_public_write": sum(1 for mv in done if not mv.public),
+            "moves_unfinished": len(unfinished),
+            "interactions_per_move": round(sum(len(mv.its) for mv in in_window)
+                                           / max(1, len(in_window)), 2),
+            "click_to_table": summary_ms(click),
+            "click_to_table_no_rule_wait": summary_ms(no_wait),
+            "moves_leaving_rule_wait": dict(sorted(waits.items())),
+            "click_to_table_by_token": summary_ms(by_token),
+            "move_to_table": summary_ms(whole),
+            "per_game_click_p99_ms": {k: round(pct(v, 99) * 1000, 1)
+                                      for k, v in sorted(per_game.items())},
+            "schedule_lag_p99_ms": round(pct(lag, 99) * 1000, 1) if lag else None,
+            "ack": summary_ms(acks),
+            "interactions": len(its), "late_acks": late,
+            "cpu_ms_per_move": {k: round(v * 1000 / moves_n, 2) for k, v in cpu.items()
+                                if k != "handles"},
+            "cpu_share_of_window": {k: round(v / span, 2) for k, v in cpu.items()
+                                    if k != "handles"},
+            "asyncio_callbacks_per_move": round(cpu["handles"] / moves_n),
+            "rss_mib": round(rss, 1),
+            "loadavg_start": la_start, "loadavg_end": loadavg(),
+        }
+        row["p99_ok"] = bool(click) and row["click_to_table"]["p99_ms"] <= P99_LIMIT_S * 1000
+        return row
+
+
+def brief(row: dict[str, Any]) -> str:
+    """One line of a row."""
+    c = row["click_to_table"]
+    cpu = row["cpu_ms_per_move"]
+    jobs = row.get("render_pool_jobs")
+    pool = f", pool jobs/move {jobs['per_move']}" if jobs is not None else ""
+    return (f"{row['games']} games, achieved {row['achieved_per_s']}/s, click->table p50 "
+            f"{c['p50_ms']} p99 {c['p99_ms']} ms, late {row['late_acks']}, missed "
+            f"{row['arrivals_missed']}, CPU/move bot {cpu['bot']} (render thread "
+            f"{cpu['render_thread']}, procs {cpu['render_procs']}{pool}) sandbox {cpu['sandbox']} "
+            f"bench {cpu['bench']} loop {cpu['loop']} ms, RSS {row['rss_mib']} MiB, "
+            f"load {row['loadavg_end']}")

@@ -1,0 +1,116 @@
+"""What the capacity bench schedules and records: the open-loop arrivals
+(:class:`Arrivals`), the games and moves, and the hook that times the bot's writes."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+
+
+def hook_writes(router: Any, on_write: Any) -> None:
+    """Make the sandbox ``router`` call ``on_write(message, interaction or None)`` after
+    every message it creates or edits (the bench's way to time a click's table)."""
+    orig_new, orig_edit = router.new_message, router.apply_edit
+
+    def new_message(channel: Any, body: Any, files: Any, **kw: Any) -> Any:
+        msg = orig_new(channel, body, files, **kw)
+        on_write(msg, kw.get("interaction"))
+        return msg
+
+    def apply_edit(msg: Any, body: Any, files: Any, interaction: Any = None) -> Any:
+        out = orig_edit(msg, body, files, interaction)
+        on_write(out, interaction)
+        return out
+
+    router.new_message = new_message
+    router.apply_edit = apply_edit
+
+
+@dataclass
+class Move:
+    """One engine action performed by a player: scheduled arrival, the interactions (the
+    last one commits the action), and when the new table showed."""
+
+    game: str
+    t_sched: float
+    its: list[Any] = field(default_factory=list)
+    t_commit: float = 0.0
+    t_table: float | None = None
+    public: bool = True
+    error: str | None = None
+    #: The table time over the writes made with the committing click's token, by
+    #: whatever handling (see ``Figures.table_time``).
+    t_table_token: float | None = None
+    #: The kind of the rules' own timed wait the move opened (``pending.seconds`` set
+    #: after it: a Llamas Unleashed reaction window, a Pacapaca negotiation), else None.
+    opens_wait: str | None = None
+    #: True once the player's driver returned (the move's interactions are all known).
+    finished: bool = False
+
+    @property
+    def commit(self) -> Any | None:
+        return self.its[-1] if self.its else None
+
+
+@dataclass
+class Game:
+    """One of the N games: its key, members (the first hosts) and ids once started."""
+
+    key: str
+    members: list[Any]
+    game_id: int | None = None
+    thread_id: int = 0
+    by_seat: dict[str, Any] = field(default_factory=dict)
+    last: Move | None = None
+    started: int = 0
+
+
+class Arrivals:
+    """The open-loop schedule: a Poisson process in wall-clock time that hands each
+    arrival to the longest-ready player (a future in :attr:`ready`)."""
+
+    def __init__(self, seed: int):
+        self.rand = random.Random(seed)
+        self.ready: deque[asyncio.Future[float]] = deque()
+        self.offered = 0
+        self.missed = 0
+        self.lag: list[float] = []
+
+    async def ticket(self) -> float:
+        """Wait for an arrival; return its scheduled time (``perf_counter`` seconds)."""
+        fut: asyncio.Future[float] = asyncio.get_running_loop().create_future()
+        self.ready.append(fut)
+        return await fut
+
+    def hand(self, t: float) -> bool:
+        """Give the arrival at ``t`` to the longest-ready player; False when none is."""
+        while self.ready:
+            fut = self.ready.popleft()
+            if not fut.done():
+                fut.set_result(t)
+                return True
+        return False
+
+    async def run(self, rate: float, until: float) -> None:
+        """Arrivals at ``rate`` per second until ``until`` (``perf_counter``)."""
+        t = time.perf_counter()
+        while True:
+            t += self.rand.expovariate(rate)
+            if t >= until:
+                return
+            delay = t - time.perf_counter()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            self.lag.append(time.perf_counter() - t)
+            self.offered += 1
+            if not self.hand(t):
+                self.missed += 1
+
+    def close(self) -> None:
+        """Cancel every waiting player (end of the bench)."""
+        while self.ready:
+            self.ready.popleft().cancel()
