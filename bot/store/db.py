@@ -74,6 +74,18 @@ class Conn(ABC):
     async def insert_id(self, sql: str, args: Iterable[Any] = ()) -> int:
         """Run one ``INSERT`` into a table with an ``id`` key; return the new row's id."""
 
+    @abstractmethod
+    async def executemany(self, sql: str, rows: Iterable[Iterable[Any]]) -> None:
+        """Run one statement once per row of arguments, in one round trip."""
+
+    @abstractmethod
+    def json_rows(self, table: str, where: str, order: str) -> str:
+        """A scalar subquery giving the rows of ``table`` (``seats`` or ``timers``)
+        matching ``where`` (SQL naming the table's columns unqualified and the outer
+        query's as ``games.col``), ordered by ``order``, as the text of a JSON array of
+        objects (column -> value), or ``NULL`` when there are none: several tables' rows
+        in one query."""
+
     async def serialize(self, key: str) -> None:
         """Inside a transaction: wait until no other transaction holds ``key``, and hold it
         until this one ends (PostgreSQL advisory lock; nothing to do in SQLite)."""
@@ -166,6 +178,15 @@ class SqliteConn(Conn):
     async def insert_id(self, sql: str, args: Iterable[Any] = ()) -> int:
         return await self._run(_sqlite_lastrowid, sql, tuple(args))
 
+    async def executemany(self, sql: str, rows: Iterable[Iterable[Any]]) -> None:
+        await self._run(_sqlite_many, sql, tuple(tuple(r) for r in rows))
+
+    def json_rows(self, table: str, where: str, order: str) -> str:
+        # every column, by name: SQLite has no row-to-JSON of its own
+        obj = ", ".join(f"'{c}', {c}" for c in _SQLITE_COLUMNS[table])
+        return (f"(SELECT json_group_array(json(r.j)) FROM (SELECT json_object({obj}) AS j"
+                f" FROM {table} WHERE {where} ORDER BY {order}) r)")
+
     async def _run(self, fn: Callable[[sqlite3.Connection, str, tuple[Any, ...]], int],
                    sql: str, args: tuple[Any, ...]) -> int:
         """``fn(connection, sql, args)`` on aiosqlite's thread: one trip to that thread
@@ -202,6 +223,12 @@ class SqliteTxConn(SqliteConn):
             return await super().insert_id(sql, args)
         self.begun = True
         return int(await self._first(_sqlite_lastrowid, sql, tuple(args)))
+
+    async def executemany(self, sql: str, rows: Iterable[Iterable[Any]]) -> None:
+        if self.begun:
+            return await super().executemany(sql, rows)
+        self.begun = True
+        await self._first(_sqlite_many, sql, tuple(tuple(r) for r in rows))
 
     async def _first(self, fn: Callable[[sqlite3.Connection, str, tuple[Any, ...]], Any],
                      sql: str, args: tuple[Any, ...]) -> Any:
@@ -260,6 +287,21 @@ def _sqlite_rowcount(conn: sqlite3.Connection, sql: str, args: tuple[Any, ...]) 
         return cur.rowcount
     finally:
         cur.close()
+
+
+def _sqlite_many(conn: sqlite3.Connection, sql: str, rows: tuple[Any, ...]) -> int:
+    """Run one statement once per row of arguments (on aiosqlite's thread)."""
+    for args in rows:
+        sqlite_statement(conn, sql, args).close()
+    return len(rows)
+
+
+#: The columns :meth:`SqliteConn.json_rows` puts in each row's JSON object.
+_SQLITE_COLUMNS = {
+    "seats": ("game_id", "seat", "position", "user_id", "name", "is_ai", "missed_turns",
+              "ai_takeover", "dm_hand", "ai_level"),
+    "timers": ("id", "game_id", "kind", "key", "due_at", "payload"),
+}
 
 
 def _sqlite_lastrowid(conn: sqlite3.Connection, sql: str, args: tuple[Any, ...]) -> int:
@@ -478,6 +520,13 @@ class PgConn(Conn):
     async def insert_id(self, sql: str, args: Iterable[Any] = ()) -> int:
         with self._backend.failures():
             return int(await self._target.fetchval(numbered(sql) + " RETURNING id", *args))
+
+    async def executemany(self, sql: str, rows: Iterable[Iterable[Any]]) -> None:
+        with self._backend.failures():
+            await self._target.executemany(numbered(sql), [tuple(r) for r in rows])
+
+    def json_rows(self, table: str, where: str, order: str) -> str:
+        return f"(SELECT json_agg(r ORDER BY {order})::text FROM {table} r WHERE {where})"
 
     async def serialize(self, key: str) -> None:
         await self.execute("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))", (key,))

@@ -19,7 +19,7 @@ import time
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from pydantic import BaseModel, ValidationError
 
@@ -158,6 +158,19 @@ class TimerRecord(BaseModel):
     key: str
     due_at: float
     payload: dict[str, Any]
+
+
+class GameBundle(NamedTuple):
+    """A game as one read gives it (:meth:`Store.load_game`)."""
+
+    record: GameRecord
+    seats: list[SeatRecord]
+    #: kind -> the game's timer of that kind
+    timers: dict[str, TimerRecord]
+
+
+#: A timer to write: ``(game_id, kind, key, due_at, payload)``.
+TimerRow = tuple[int, str, str, float, dict[str, Any]]
 
 
 class GuildSettings(BaseModel):
@@ -450,6 +463,26 @@ class Store:
         row = await self._one(f"SELECT {self._game_cols} FROM games WHERE id=?", (game_id,))
         return _game(row) if row else None
 
+    async def load_game(self, game_id: int) -> GameBundle | None:
+        """Game ``game_id`` with its seats (in turn order) and its timers (kind -> timer),
+        in one query; ``None`` when there is no such game. Raises :class:`UnreadableRow`
+        when the game row or a seat does not validate; a timer that does not validate is
+        left out and noted in :attr:`unreadable_timers`."""
+        reader = self._backend.reader
+        row = await self._one(
+            f"SELECT {self._game_cols},"
+            f" {reader.json_rows('seats', 'game_id=games.id', 'position')} AS seats_json,"
+            f" {reader.json_rows('timers', 'game_id=games.id', 'id')} AS timers_json"
+            " FROM games WHERE id=?", (game_id,))
+        if row is None:
+            return None
+        data = dict(row)
+        seats_json, timers_json = data.pop("seats_json"), data.pop("timers_json")
+        record = _game(data)
+        seats = [_seat(r) for r in json.loads(seats_json or "[]")]
+        timers = {t.kind: t for t in self._timers_of(json.loads(timers_json or "[]"))}
+        return GameBundle(record, seats, timers)
+
     async def game_and_deadlines(self, game_id: int) -> tuple[GameRecord | None, dict[str, float]]:
         """The game with ``game_id`` (as :meth:`get_game`, ``None`` when there is none) and
         when its ``rules`` and ``turn`` timers are due (kind -> Unix seconds; a kind with no
@@ -652,6 +685,78 @@ class Store:
                 return await self._add_missed_turn(db, game_id, *missed_turn)
         return None
 
+    async def commit_moves(
+        self,
+        game_id: int,
+        *,
+        expected_version: int | None,
+        state: str | None = None,
+        moves: list[tuple[int, str, dict[str, Any], list[dict[str, Any]]]] = (),  # type: ignore[assignment]
+        status: str | None = None,
+        result: tuple[int, str, list[tuple[int, bool, int]]] | None = None,
+        missed_turns: tuple[list[str], int] | None = None,
+        seats: dict[str, dict[str, Any]] | None = None,
+        timers: list[TimerRow] = (),  # type: ignore[assignment]
+        drop_timers: Iterable[str] = (),
+    ) -> tuple[float, dict[str, int]]:
+        """Write one turn of a game in ONE transaction: the new ``state`` and its ``moves``
+        (``(version, seat, action, events)`` rows of the action log, in order; the state's
+        version is the last one), with ``result`` (as :meth:`record_result` takes it: the
+        game's final move) the stats, with ``missed_turns`` (``(seats, limit)``) one more
+        missed turn for each of those seats (:meth:`_add_missed_turn`), ``seats`` (seat
+        -> columns, as :meth:`set_seat` takes them) the seats' flags, ``timers`` written
+        (replacing the game's timer of each kind) and the timers of kinds ``drop_timers``
+        deleted.
+
+        With ``moves`` the game's row is updated only if its stored version is
+        ``expected_version`` and it is active (the UPDATE holds the row lock in PostgreSQL;
+        the SQLite transaction holds the file), so moves on one game from any process apply
+        one at a time; otherwise :class:`StaleVersion` is raised and nothing is written.
+        Returns the ``updated_at`` written and each seat's new missed-turn count."""
+        now = self._clock()
+        moves, timers, drop = list(moves), list(timers), sorted(set(drop_timers))
+        play = bool(moves or missed_turns or (seats and any(set(f) - {"dm_hand"}
+                                                             for f in seats.values())))
+        missed: dict[str, int] = {}
+        async with self._tx(*([game_id] if play else [])) as db:
+            if moves:
+                count = await db.execute(
+                    "UPDATE games SET state=?, version=?, updated_at=?,"
+                    " status=COALESCE(?, status) WHERE id=? AND version=? AND status='active'",
+                    (state, moves[-1][0], now, status, game_id, expected_version))
+                if count != 1:
+                    row = await db.fetchrow("SELECT version FROM games WHERE id=?", (game_id,))
+                    raise StaleVersion(expected_version or 0, int(row[0]) if row else -1)
+                await db.executemany(
+                    "INSERT INTO actions (game_id, version, seat, action, events, created_at)"
+                    " VALUES (?,?,?,?,?,?)",
+                    [(game_id, version, seat, json.dumps(action), json.dumps(events), now)
+                     for version, seat, action, events in moves])
+            elif missed_turns:
+                await db.fetchrow("SELECT id FROM games WHERE id=?" + db.for_update, (game_id,))
+            if result is not None:
+                await db.execute("UPDATE games SET result_recorded=1 WHERE id=?", (game_id,))
+                await self._add_results(db, *result)
+            for seat, fields in (seats or {}).items():
+                cols = ", ".join(f"{k}=?" for k in fields)
+                await db.execute(
+                    f"UPDATE seats SET {cols} WHERE game_id=? AND seat=?",
+                    (*(int(v) if isinstance(v, bool) else v for v in fields.values()),
+                     game_id, seat))
+            if missed_turns is not None:
+                for seat in missed_turns[0]:
+                    missed[seat] = await self._add_missed_turn(db, game_id, seat,
+                                                               missed_turns[1])
+            if drop:
+                await db.execute(
+                    f"DELETE FROM timers WHERE game_id=? AND kind IN ({','.join('?' * len(drop))})",
+                    (game_id, *drop))
+            if timers:
+                await db.executemany(_UPSERT_TIMER, [
+                    (g, kind, key, float(due), json.dumps(payload))
+                    for g, kind, key, due, payload in timers])
+        return now, missed
+
     async def miss_turn(self, game_id: int, seat: str, limit: int) -> int:
         """Count one missed turn for ``seat`` when no move went with it (the AI had none to
         make), under the game's row lock: see :meth:`_add_missed_turn`. Returns the new
@@ -810,13 +915,8 @@ class Store:
         replaced timer is unclaimed (any lease dropped)."""
         async with self._tx() as db:
             for game_id, kind, key, due_at, payload in timers:
-                await db.execute(
-                    "INSERT INTO timers (game_id, kind, key, due_at, payload)"
-                    " VALUES (?,?,?,?,?) ON CONFLICT (game_id, kind) DO UPDATE SET"
-                    " key=excluded.key, due_at=excluded.due_at, payload=excluded.payload,"
-                    " claimed_by=NULL, lease_until=NULL",
-                    (game_id, kind, key, float(due_at), json.dumps(payload)),
-                )
+                await db.execute(_UPSERT_TIMER,
+                                 (game_id, kind, key, float(due_at), json.dumps(payload)))
 
     async def delete_timer(self, game_id: int, kind: str | None = None) -> int:
         """Delete the game's timer of ``kind`` (every timer of the game when ``None``);
@@ -1042,6 +1142,13 @@ class Store:
         async with self._tx() as db:
             return await db.execute(
                 f"DELETE FROM stats WHERE user_id=?{where}", (user_id, *args))
+
+
+#: Create or replace a game's timer of a kind (a replaced timer loses its lease).
+_UPSERT_TIMER = (
+    "INSERT INTO timers (game_id, kind, key, due_at, payload) VALUES (?,?,?,?,?)"
+    " ON CONFLICT (game_id, kind) DO UPDATE SET key=excluded.key, due_at=excluded.due_at,"
+    " payload=excluded.payload, claimed_by=NULL, lease_until=NULL")
 
 
 def _filters(columns: dict[str, Any]) -> tuple[str, list[Any]]:
