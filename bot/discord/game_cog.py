@@ -653,11 +653,11 @@ class GameCog(commands.Cog):
             stored, due = await self.bot.store.game_and_deadlines(gid)
         else:  # a change just stored: its record, deadlines and what this cog posted since
             stored, due = table.record, table.deadlines
-            posted = self._recorded.get(gid)
-            if posted is not None and posted[0] >= (stored.table_version or 0):
-                stored = stored.model_copy(update={"table_version": posted[0],
-                                                   "table_message_id": posted[1],
-                                                   "pinged_key": posted[2]})
+            mine = self._recorded.get(gid)
+            if mine is not None and mine[0] >= (stored.table_version or 0):
+                stored = stored.model_copy(update={"table_version": mine[0],
+                                                   "table_message_id": mine[1],
+                                                   "pinged_key": mine[2]})
             if self._newest.get(gid, -1) > stored.version:
                 stored = stored.model_copy(update={"version": self._newest[gid]})
         if stored is not None:
