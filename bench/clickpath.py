@@ -12,9 +12,13 @@ worker threads):
 - ``stmts``: statements sent to the database (each ``execute``, ``fetch``, ``fetchrow``,
   ``insert_id``, ``executemany`` of the store's connections in ``bot/store/db.py``; a
   call made inside another counts once), and ``tx``: transactions opened;
-- ``trips``: round trips to the database: the statements plus one per transaction for
-  its COMMIT (SQLite sends ``BEGIN`` with the first statement) and, on PostgreSQL, one
-  more for its ``BEGIN``;
+- ``trips``: round trips to the database, counted where they leave the bot: each call
+  that aiosqlite runs on its thread (``Connection._execute``: a statement, or a whole
+  transaction sent at once), each query on the SQLite reader's direct connection (no
+  thread switch, counted all the same), and each asyncpg call (``execute``, ``fetch``,
+  ``fetchrow``, ``fetchval``, ``executemany`` of a connection: a transaction's
+  ``BEGIN`` and ``COMMIT``, and the reset a pooled connection gets when it is released,
+  included);
 - ``calls``: calls of the public ``Store`` methods, by name (``--json`` lists them);
 - ``parses``, ``legal``, ``view``: the engine's ``load_state``, ``legal_actions`` and
   ``view`` calls.
@@ -79,27 +83,30 @@ class Counts:
 
 
 _DEPTH: contextvars.ContextVar[int] = contextvars.ContextVar("clickpath_depth", default=0)
+_TRIP_DEPTH: contextvars.ContextVar[int] = contextvars.ContextVar("clickpath_trips", default=0)
 
 
 @contextmanager
-def _outer() -> Iterator[bool]:
-    """True for the outermost statement call (a fetchrow made by fetch counts once)."""
-    depth = _DEPTH.get()
-    token = _DEPTH.set(depth + 1)
+def _outer(var: contextvars.ContextVar[int] = _DEPTH) -> Iterator[bool]:
+    """True for the outermost call counted by ``var`` (a fetchrow made by fetch counts
+    once)."""
+    depth = var.get()
+    token = var.set(depth + 1)
     try:
         yield depth == 0
     finally:
-        _DEPTH.reset(token)
+        var.reset(token)
 
 
 def _wrap_async(fn: Callable[..., Any], on_call: Callable[[], None],
-                once: bool = False) -> Callable[..., Any]:
+                once: bool = False,
+                var: contextvars.ContextVar[int] = _DEPTH) -> Callable[..., Any]:
     @functools.wraps(fn)
     async def wrapper(*args: Any, **kwargs: Any) -> Any:
         if not once:
             on_call()
             return await fn(*args, **kwargs)
-        with _outer() as outer:
+        with _outer(var) as outer:
             if outer:
                 on_call()
             return await fn(*args, **kwargs)
@@ -129,6 +136,28 @@ def instrument(counts: Counts, registry: Any) -> None:
         return on_call
 
     statement = counter("stmts")
+    trip = counter("trips")
+    import aiosqlite
+    import asyncpg.connection
+
+    fn = aiosqlite.Connection._execute
+    if not getattr(fn, "__clickpath__", False):
+        aiosqlite.Connection._execute = _wrap_async(fn, trip)  # type: ignore[method-assign]
+    for meth in ("execute", "fetch", "fetchrow", "fetchval", "executemany"):
+        fn = getattr(asyncpg.connection.Connection, meth)
+        if not getattr(fn, "__clickpath__", False):
+            setattr(asyncpg.connection.Connection, meth,
+                    _wrap_async(fn, trip, once=True, var=_TRIP_DEPTH))
+    reader = getattr(dbmod, "SqliteReader", None)
+    fetch = reader.__dict__.get("fetch") if reader is not None else None
+    if fetch is not None and not getattr(fetch, "__trips__", False):
+        @functools.wraps(fetch)
+        async def direct_fetch(self: Any, *a: Any, **k: Any) -> Any:
+            if getattr(self, "direct", None) is not None:
+                trip()  # a query on the direct connection: no aiosqlite call to count
+            return await fetch(self, *a, **k)
+        direct_fetch.__trips__ = True  # type: ignore[attr-defined]
+        reader.fetch = direct_fetch
     for cls in vars(dbmod).values():
         if not (inspect.isclass(cls) and issubclass(cls, dbmod.Conn)):
             continue
@@ -292,7 +321,7 @@ async def _drive(world: Any, bot: Any, game_id: int, member: Any, seed: int, cou
     record = await bot.store.get_game(game_id)
     c = counts.c
     dialect = bot.store.dialect
-    trips = c["stmts"] + c["tx"] * (2 if dialect == "postgres" else 1)
+    trips = c["trips"]
     return {"dialect": dialect, "status": record.status, "version": record.version,
             "clicks": c["clicks"], "moves": moves, "timer_rounds": timer_rounds,
             "trips": trips, "stmts": c["stmts"], "tx": c["tx"],

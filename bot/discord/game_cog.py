@@ -202,6 +202,24 @@ class Table:
                        if s.seat in seat_ids and s.user_id is not None and not s.is_ai)
 
 
+class _TableLegal:
+    """The table's engine for :func:`bot.present.base.decode`, with ``legal_actions`` of
+    the table's own state taken from the table (:meth:`Table.legal`, worked out once per
+    seat); any other state is asked of the engine."""
+
+    def __init__(self, table: Table) -> None:
+        self._table = table
+        self._engine = table.spec.engine
+
+    def legal_actions(self, state: State, seat: str) -> list[Action]:
+        if state is self._table.state:
+            return self._table.legal(seat)
+        return self._engine.legal_actions(state, seat)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._engine, name)
+
+
 class GameCog(commands.Cog):
     """Base class of the game cogs. Subclasses set ``kind`` and override the hooks."""
 
@@ -356,16 +374,17 @@ class GameCog(commands.Cog):
     async def on_choice(
         self, interaction: discord.Interaction, table: Table, seat: SeatRecord,
         kind: str, key: str, arg: str, values: list[str],
-    ) -> None:
+    ) -> Update | None:
         """A presenter choice was clicked: play ``legal_actions[index]`` (a button ``a``
         or a select ``s``) or open a panel (``o``). Stale keys answer "This table has
-        moved on", forged indexes and panels are refused in a sentence; nothing changes."""
+        moved on", forged indexes and panels are refused in a sentence; nothing changes.
+        Returns the move's update (``None``: no move was made)."""
         bad = GameError("bad_button", "This button is not one herdbot understands.")
-        engine = table.spec.engine
+        engine: Any = _TableLegal(table)
         try:
             if kind == "o":
                 await self.open_panel(interaction, table, seat, key, arg)
-                return
+                return None
             if kind == "s" and len(values) != 1:
                 raise GameError("bad_choice", "Choose one option.")
             value = arg if kind == "a" else values[0]
@@ -373,20 +392,22 @@ class GameCog(commands.Cog):
             action = present.decode(engine, table.state, seat.seat, key, index, fingerprint)
         except present.StaleChoice:
             await self.answer_stale(interaction, table)
-            return
+            return None
         except present.ForgedChoice:
             if kind == "s":
                 raise GameError("bad_choice", "Choose one of the options shown.") from None
             raise bad from None
         if seat.ai_takeover:
             await send_error(interaction, "The AI is playing your seat: press I'm back first.")
-            return
+            return None
         ephemeral = interaction.message is not None and interaction.message.flags.ephemeral
-        # The choice as drawn now (a fingerprinted pick may name another index today).
-        legal = table.legal(seat.seat)
-        shown = legal.index(action) if action in legal else index
-        said = next((c.says for c in self._choices(self.model(table, seat.seat))
-                     if c.index == shown and c.says and c.seat in (None, seat.seat)), None)
+        said: str | None = None
+        if ephemeral:
+            # The choice as drawn now (a fingerprinted pick may name another index today).
+            legal = table.legal(seat.seat)
+            shown = legal.index(action) if action in legal else index
+            said = next((c.says for c in self._choices(self.model(table, seat.seat))
+                         if c.index == shown and c.says and c.seat in (None, seat.seat)), None)
 
         def choose(state: State) -> Action:
             try:
@@ -404,6 +425,7 @@ class GameCog(commands.Cog):
                                  view=None)
             except discord.HTTPException as exc:
                 log.info("could not close a private panel: %s", exc)
+        return update
 
     @staticmethod
     def _choices(model: TableModel) -> list[present.Choice]:
@@ -933,7 +955,7 @@ class GameCog(commands.Cog):
     async def turn_notice(self, table: Table, seat_id: str, message: discord.Message) -> None:
         """DM a turn notice to a member who opted in with ``/notify on``."""
         user_id = table.seat(seat_id).user_id
-        if user_id is None or not (await self.bot.store.member_prefs(user_id))["turn_notices"]:
+        if user_id is None or not await self.bot.store.turn_notices(user_id):
             return
         await self.bot.notifier.dm(table.record, user_id, "It is your turn.")
 
