@@ -140,16 +140,16 @@ def instrument(counts: Counts, registry: Any) -> None:
     import aiosqlite
     import asyncpg.connection
 
-    fn = aiosqlite.Connection._execute
-    if not getattr(fn, "__clickpath__", False):
-        aiosqlite.Connection._execute = _wrap_async(fn, trip)  # type: ignore[method-assign]
+    hop: Any = aiosqlite.Connection._execute
+    if not getattr(hop, "__clickpath__", False):
+        aiosqlite.Connection._execute = _wrap_async(hop, trip)  # type: ignore[method-assign]
     for meth in ("execute", "fetch", "fetchrow", "fetchval", "executemany"):
-        fn = getattr(asyncpg.connection.Connection, meth)
-        if not getattr(fn, "__clickpath__", False):
+        call: Any = getattr(asyncpg.connection.Connection, meth)
+        if not getattr(call, "__clickpath__", False):
             setattr(asyncpg.connection.Connection, meth,
-                    _wrap_async(fn, trip, once=True, var=_TRIP_DEPTH))
-    reader = getattr(dbmod, "SqliteReader", None)
-    fetch = reader.__dict__.get("fetch") if reader is not None else None
+                    _wrap_async(call, trip, once=True, var=_TRIP_DEPTH))
+    reader: Any = getattr(dbmod, "SqliteReader", None)
+    fetch: Any = reader.__dict__.get("fetch") if reader is not None else None
     if fetch is not None and not getattr(fetch, "__trips__", False):
         @functools.wraps(fetch)
         async def direct_fetch(self: Any, *a: Any, **k: Any) -> Any:
