@@ -38,7 +38,7 @@ from bot.games.unleashed.models import Pass, Respond
 from bot.present.base import Seen, TableModel
 from bot.present.unleashed import TYPE_WORDS, UnleashedPresenter, card_line, pile_line, short
 from bot.render.unleashed import hand_picture, render_card, render_table
-from bot.runtime import GameError
+from bot.runtime import GameError, Update
 from bot.store import SeatRecord
 
 #: The neutral answer to Respond/Pass from a player who cannot (or no longer can) respond.
@@ -124,17 +124,22 @@ class UnleashedCog(GameCog):
                 "file": discord.File(io.BytesIO(pic.png), filename="my-hand.png")}
 
     async def on_choice(self, interaction: discord.Interaction, table: Table, seat: SeatRecord,
-                        kind: str, key: str, arg: str, values: list[str]) -> None:
-        """As the base; after a move, a fresh panel when the same player decides again."""
-        await super().on_choice(interaction, table, seat, kind, key, arg, values)
-        if kind == "o":
-            return
-        after = await self.load_table(table.record.id)
+                        kind: str, key: str, arg: str, values: list[str]) -> Update | None:
+        """As the base; after a move, a fresh panel when the same player decides again
+        (drawn from the move's update: nothing is read again)."""
+        update = await super().on_choice(interaction, table, seat, kind, key, arg, values)
+        if kind == "o" or update is None or update.state is None:
+            return update
+        after = Table(update.record, update.seats, update.spec, update.state,
+                      deadlines=update.deadlines)
+        if update.deadlines is not None:
+            after.deadline = update.deadlines.get("rules")
         if (after.record.version != table.record.version and after.result is None
                 and after.record.status == "active" and seat.seat in after.pending.seats
                 and after.pending.kind in ("choice", "turn")):
             await send_ephemeral(interaction, secret=True,
                                  **await self.private_panel(after, after.seat(seat.seat)))
+        return update
 
     async def on_game_component(self, interaction: discord.Interaction, table: Table,
                                 seat: SeatRecord, cid: ids.ComponentId,

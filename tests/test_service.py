@@ -141,7 +141,7 @@ async def test_a_timer_beaten_by_another_processs_move_logs_one_info_line(
     async def beaten(*args, **kwargs):
         raise StaleVersion(kwargs["expected_version"], kwargs["expected_version"] + 1)
 
-    monkeypatch.setattr(service.store, "commit_action", beaten)
+    monkeypatch.setattr(service.store, "commit_moves", beaten)
     clock.advance(30)
     with caplog.at_level("INFO", logger="bot.runtime"):
         await service.timers.fire_due()

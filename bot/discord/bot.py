@@ -29,7 +29,7 @@ from bot.discord.publisher import Publisher
 from bot.discord.replies import defer, defer_command, quoted, send_error
 from bot.games.registry import Registry
 from bot.render.pool import Job, PictureCache, RenderPool, forget_pool, shared_pool
-from bot.runtime import Clock, GameError, GameService, Update
+from bot.runtime import Clock, GameError, GameService, GameUnreadable, Known, Update
 from bot.store import (
     STORE_FAILURES,
     GameRecord,
@@ -415,13 +415,17 @@ class HerdBot(commands.AutoShardedBot):
         cog: GameCog | None = None
         before: GameRecord | None = None
         before_seats: list[Any] = []
+        known: Known | None = None
         try:
             try:
-                before = await self.store.get_game(cid.game_id)
                 if cid.scope == "l":  # lobby clicks change seats and options, not the version
+                    before = await self.store.get_game(cid.game_id)
                     before_seats = await self.store.seats(cid.game_id)
-            except UnreadableRow:  # quarantined: the lobby or game answers in words
-                before = None
+                else:  # the game, its seats and timers in one read, which the click uses
+                    known = await self.service.peek(cid.game_id)
+                    before = known.bundle.record if known.bundle is not None else None
+            except (UnreadableRow, GameUnreadable):  # quarantined: answered in words
+                before, known = None, None
             if cid.scope == "l":
                 lobby = self.get_cog("Lobby")
                 await lobby.on_component(interaction, cid, values)  # type: ignore[union-attr]
@@ -433,7 +437,7 @@ class HerdBot(commands.AutoShardedBot):
             cog = self.game_cog(record.kind)
             if cog is None:
                 raise GameError("unknown_game", "This game is not available on this bot.")
-            await cog.handle_component(interaction, cid, values, before)
+            await cog.handle_component(interaction, cid, values, before, known)
         except GameError as exc:
             await send_error(interaction, exc.message, secret=bool(cog and cog.hidden_info))
         except STORE_FAILURES as exc:

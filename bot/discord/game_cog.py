@@ -31,7 +31,7 @@ from bot.games.registry import GameSpec
 from bot.present import base as present
 from bot.present.base import Presenter, Seen, TableModel, named
 from bot.render.pool import Job
-from bot.runtime import GameError, Update, UpdateKind
+from bot.runtime import GameError, Known, Update, UpdateKind
 from bot.store import STORE_FAILURES, GameRecord, SeatRecord
 
 log = logging.getLogger(__name__)
@@ -129,6 +129,12 @@ class Table:
     #: (``"legal"`` or ``"view"``, seat) -> what :meth:`legal` / :meth:`view` worked out
     #: from :attr:`state`, which a table never replaces (a new state is a new Table).
     derived: dict[tuple[str, str | None], Any] = dataclasses.field(default_factory=dict)
+    #: When the game's ``rules`` and ``turn`` timers run out (kind -> Unix seconds), as
+    #: the change being shown left them (``None``: not known; read before drawing).
+    deadlines: dict[str, float] | None = None
+    #: The game as read for the click being handled (:meth:`GameService.peek`): the
+    #: move it makes uses this read instead of reading again.
+    known: Known | None = None
     #: True once the end was shown in the last table message (:meth:`GameCog.final_message`,
     #: :func:`bot.discord.publisher.show_end`): :meth:`GameCog.finish` posts no more.
     shown_end: bool = False
@@ -196,6 +202,24 @@ class Table:
                        if s.seat in seat_ids and s.user_id is not None and not s.is_ai)
 
 
+class _TableLegal:
+    """The table's engine for :func:`bot.present.base.decode`, with ``legal_actions`` of
+    the table's own state taken from the table (:meth:`Table.legal`, worked out once per
+    seat); any other state is asked of the engine."""
+
+    def __init__(self, table: Table) -> None:
+        self._table = table
+        self._engine = table.spec.engine
+
+    def legal_actions(self, state: State, seat: str) -> list[Action]:
+        if state is self._table.state:
+            return self._table.legal(seat)
+        return self._engine.legal_actions(state, seat)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._engine, name)
+
+
 class GameCog(commands.Cog):
     """Base class of the game cogs. Subclasses set ``kind`` and override the hooks."""
 
@@ -223,6 +247,11 @@ class GameCog(commands.Cog):
         #: game id -> its table as posted by a click's followup: edits go through that
         #: interaction's token while Discord keeps it (15 minutes), not the bot's.
         self._posted: dict[int, discord.WebhookMessage] = {}
+        #: game id -> (version, table message id, pinged key) this cog last stored as the
+        #: game's table (:meth:`_note_recorded`).
+        self._recorded: dict[int, tuple[int, int | None, str | None]] = {}
+        #: game id -> the newest state version this cog drew a table for or saw stored.
+        self._newest: dict[int, int] = {}
         #: the /rules example picture, once built.
         self._example: bytes | None = None
 
@@ -345,16 +374,17 @@ class GameCog(commands.Cog):
     async def on_choice(
         self, interaction: discord.Interaction, table: Table, seat: SeatRecord,
         kind: str, key: str, arg: str, values: list[str],
-    ) -> None:
+    ) -> Update | None:
         """A presenter choice was clicked: play ``legal_actions[index]`` (a button ``a``
         or a select ``s``) or open a panel (``o``). Stale keys answer "This table has
-        moved on", forged indexes and panels are refused in a sentence; nothing changes."""
+        moved on", forged indexes and panels are refused in a sentence; nothing changes.
+        Returns the move's update (``None``: no move was made)."""
         bad = GameError("bad_button", "This button is not one herdbot understands.")
-        engine = table.spec.engine
+        engine: Any = _TableLegal(table)
         try:
             if kind == "o":
                 await self.open_panel(interaction, table, seat, key, arg)
-                return
+                return None
             if kind == "s" and len(values) != 1:
                 raise GameError("bad_choice", "Choose one option.")
             value = arg if kind == "a" else values[0]
@@ -362,20 +392,22 @@ class GameCog(commands.Cog):
             action = present.decode(engine, table.state, seat.seat, key, index, fingerprint)
         except present.StaleChoice:
             await self.answer_stale(interaction, table)
-            return
+            return None
         except present.ForgedChoice:
             if kind == "s":
                 raise GameError("bad_choice", "Choose one of the options shown.") from None
             raise bad from None
         if seat.ai_takeover:
             await send_error(interaction, "The AI is playing your seat: press I'm back first.")
-            return
+            return None
         ephemeral = interaction.message is not None and interaction.message.flags.ephemeral
-        # The choice as drawn now (a fingerprinted pick may name another index today).
-        legal = table.legal(seat.seat)
-        shown = legal.index(action) if action in legal else index
-        said = next((c.says for c in self._choices(self.model(table, seat.seat))
-                     if c.index == shown and c.says and c.seat in (None, seat.seat)), None)
+        said: str | None = None
+        if ephemeral:
+            # The choice as drawn now (a fingerprinted pick may name another index today).
+            legal = table.legal(seat.seat)
+            shown = legal.index(action) if action in legal else index
+            said = next((c.says for c in self._choices(self.model(table, seat.seat))
+                         if c.index == shown and c.says and c.seat in (None, seat.seat)), None)
 
         def choose(state: State) -> Action:
             try:
@@ -393,6 +425,7 @@ class GameCog(commands.Cog):
                                  view=None)
             except discord.HTTPException as exc:
                 log.info("could not close a private panel: %s", exc)
+        return update
 
     @staticmethod
     def _choices(model: TableModel) -> list[present.Choice]:
@@ -517,9 +550,14 @@ class GameCog(commands.Cog):
 
     # -- loading -----------------------------------------------------------------------
 
-    async def load_table(self, game_id: int, record: GameRecord | None = None) -> Table:
-        """Load a started game (``record``: its row as just read, not read again). Raises
+    async def load_table(self, game_id: int, record: GameRecord | None = None,
+                         known: Known | None = None) -> Table:
+        """Load a started game (``record``: its row as just read, not read again;
+        ``known``: the game, its seats and timers as just read, nothing read again). Raises
         :class:`GameError` if it does not exist."""
+        if known is not None and known.bundle is not None:
+            record, seats, spec, state, _ = await self.bot.service.read(game_id, known)
+            return Table(record, seats, spec, state, known=known)
         record, seats, spec, state = await self.bot.service.load(game_id, record)
         return Table(record, seats, spec, state)
 
@@ -632,7 +670,20 @@ class GameCog(commands.Cog):
         # posts are serialised per game and a table older than the stored state only
         # tells its events, so the newest table is the one with live buttons. One read:
         # the stored game and its rules and turn timers' deadlines.
-        stored, due = await self.bot.store.game_and_deadlines(table.record.id)
+        gid = table.record.id
+        if table.deadlines is None:
+            stored, due = await self.bot.store.game_and_deadlines(gid)
+        else:  # a change just stored: its record, deadlines and what this cog posted since
+            stored, due = table.record, table.deadlines
+            mine = self._recorded.get(gid)
+            if mine is not None and mine[0] >= (stored.table_version or 0):
+                stored = stored.model_copy(update={"table_version": mine[0],
+                                                   "table_message_id": mine[1],
+                                                   "pinged_key": mine[2]})
+            if self._newest.get(gid, -1) > stored.version:
+                stored = stored.model_copy(update={"version": self._newest[gid]})
+        if stored is not None:
+            self._newest[gid] = max(self._newest.get(gid, -1), stored.version)
         thread_id = table.record.thread_id or table.record.channel_id
         if stored is not None and stored.version > table.state.version:
             lines = self.public_lines(table, events)
@@ -687,6 +738,7 @@ class GameCog(commands.Cog):
             self._posted[table.record.id] = message
         await self.bot.store.update_game(table.record.id, table_message_id=message.id,
                                          pinged_key=key, table_version=table.state.version)
+        self._note_recorded(table.record.id, table.state.version, message.id, key)
         table.record = table.record.model_copy(update={"table_message_id": message.id,
                                                        "pinged_key": key,
                                                        "table_version": table.state.version})
@@ -726,6 +778,7 @@ class GameCog(commands.Cog):
             return False
         await self.bot.store.update_game(table.record.id, table_message_id=found.id,
                                          pinged_key=key, table_version=table.state.version)
+        self._note_recorded(table.record.id, table.state.version, found.id, key)
         table.record = table.record.model_copy(update={"table_message_id": found.id,
                                                        "pinged_key": key,
                                                        "table_version": table.state.version})
@@ -736,9 +789,18 @@ class GameCog(commands.Cog):
                  table.record.id, table.state.version)
         return True
 
+    def _note_recorded(self, game_id: int, version: int, message_id: int | None,
+                       key: str | None) -> None:
+        """Remember what this cog stored as game ``game_id``'s table: the version shown,
+        the message and the decision pinged (newer than an update's record read before)."""
+        if self._recorded.get(game_id, (-1,))[0] <= version:
+            self._recorded[game_id] = (version, message_id, key)
+
     def forget(self, game_id: int) -> None:
         """Drop what this cog keeps in memory about game ``game_id`` (the lines its table
         shows, the followup that posted it, its post lock): called when the game ends."""
+        self._recorded.pop(game_id, None)
+        self._newest.pop(game_id, None)
         self._shown.pop(game_id, None)
         self._posted.pop(game_id, None)
         lock = self._post_locks.get(game_id)
@@ -762,7 +824,8 @@ class GameCog(commands.Cog):
                 # The thread shows this version now (a table, a panel edit or a line; some
                 # changes show nothing public): start-up catch-up skips it.
                 try:
-                    await self.bot.store.mark_shown(update.record.id, update.state.version)
+                    if self._recorded.get(update.record.id, (-1,))[0] < update.state.version:
+                        await self.bot.store.mark_shown(update.record.id, update.state.version)
                 except STORE_FAILURES as exc:  # shown all the same; a restart shows it again
                     log.warning("game %s: could not record the version shown (%s)",
                                 update.record.id, exc)
@@ -825,7 +888,7 @@ class GameCog(commands.Cog):
         if update.kind in (UpdateKind.LOBBY, UpdateKind.CANCELLED, UpdateKind.EXPIRED) or update.state is None:
             return
         table = Table(update.record, update.seats, update.spec, update.state,
-                      catchup=update.kind == UpdateKind.CATCHUP)
+                      catchup=update.kind == UpdateKind.CATCHUP, deadlines=update.deadlines)
         channel = self.channel_of(table.record)
         if update.kind == UpdateKind.REMINDER:
             humans = [s for s in table.pending.seats if table.is_human(s)]
@@ -892,7 +955,7 @@ class GameCog(commands.Cog):
     async def turn_notice(self, table: Table, seat_id: str, message: discord.Message) -> None:
         """DM a turn notice to a member who opted in with ``/notify on``."""
         user_id = table.seat(seat_id).user_id
-        if user_id is None or not (await self.bot.store.member_prefs(user_id))["turn_notices"]:
+        if user_id is None or not await self.bot.store.turn_notices(user_id):
             return
         await self.bot.notifier.dm(table.record, user_id, "It is your turn.")
 
@@ -980,10 +1043,11 @@ class GameCog(commands.Cog):
 
     async def handle_component(
         self, interaction: discord.Interaction, cid: ids.ComponentId, values: list[str],
-        record: GameRecord | None = None,
+        record: GameRecord | None = None, known: Known | None = None,
     ) -> None:
         """Checks shared by every game component, then :meth:`on_game_component`.
-        ``record``: the game's row as the router just read it (not read again)."""
+        ``record``: the game's row as the router just read it (not read again);
+        ``known``: the game with its seats and timers as the router read it."""
         if cid.code == "endyes":  # before loading: a quarantined game can be ended too
             perms = getattr(interaction.user, "guild_permissions", None)
             await defer(interaction, ephemeral=True)
@@ -991,7 +1055,7 @@ class GameCog(commands.Cog):
                                        manage_guild=bool(perms and perms.manage_guild))
             await send_ephemeral(interaction, "The game has ended.")
             return
-        table = await self.load_table(cid.game_id, record)
+        table = await self.load_table(cid.game_id, record, known)
         seat = table.seat_of(interaction.user.id)
         if table.record.status != "active":
             raise GameError("not_active", "This game is over.")
@@ -1065,7 +1129,7 @@ class GameCog(commands.Cog):
                 table.record.id, seat.seat, action,
                 expected_version=(table.record.version if version is None
                                   else None if version < 0 else version),
-                origin=interaction,
+                origin=interaction, known=table.known,
             )
         except GameError as exc:
             if exc.code == "stale":

@@ -32,12 +32,14 @@ from bot.runtime.supervisor import Supervisor
 from bot.runtime.timers import TimerService
 from bot.store import (
     STORE_FAILURES,
+    GameBundle,
     GameRecord,
     LobbyLimit,
     SeatRecord,
     StaleVersion,
     Store,
     TimerRecord,
+    TimerRow,
     UnreadableRow,
     describe_error,
 )
@@ -62,6 +64,22 @@ END_IDLE_GAMES_DEFAULT = True
 
 #: The note of an ``ended`` update for a game nobody moved in (shown in its thread).
 IDLE_ENDED = "Nobody has moved for 14 days, so this game has ended; no scores are recorded."
+
+
+@dataclass
+class Known:
+    """A game as read before its lock was taken (:meth:`GameService.peek`), for
+    :meth:`GameService.act` to use instead of reading it again."""
+
+    bundle: GameBundle | None
+    #: this process's change count of the game when it was read
+    stamp: int
+    #: the bundle's state, once parsed (``None``: not yet)
+    state: State | None = None
+
+
+class _StaleRead(Exception):
+    """A game read before the lock (``known``) was moved on by another process."""
 
 
 class GameError(Exception):
@@ -100,6 +118,8 @@ class Step:
     action: Action
     events: list[Event]
     by_ai: bool = False
+    #: The state's version after this step (``None``: not known).
+    version: int | None = None
 
 
 class UpdateKind(StrEnum):
@@ -146,6 +166,9 @@ class Update:
             "Time ran out for s1: ..."; the publisher puts in the names); for ``ENDED``,
             why the game ended, said instead of the plain sentence.
         deadline: for a ``REMINDER``, when the turn timer runs out (Unix seconds).
+        deadlines: when the game's ``rules`` and ``turn`` timers run out after the change
+            (kind -> Unix seconds; a kind without a timer is absent; ``None``: not known,
+            the publisher reads them).
         origin: what caused the change, opaque to the runtime: the Discord interaction of
             the click that made it (the publisher answers through it), ``None`` for a
             timer, an AI move or a restart's catch-up.
@@ -161,6 +184,7 @@ class Update:
     notes: list[str] = field(default_factory=list)
     deadline: float | None = None
     origin: Any = None
+    deadlines: dict[str, float] | None = None
 
     def events(self) -> list[Event]:
         """Every event of every step in order."""
@@ -204,6 +228,9 @@ class GameService:
         #: Games whatever their server whose change this process could not show (a
         #: database failure while showing it): its next catch-up shows them too.
         self._behind: set[int] = set()
+        #: game id -> how many changes this process wrote to it: a read made before
+        #: (:meth:`peek`) serves :meth:`act` only if the count did not move since.
+        self._stamps: dict[int, int] = {}
 
     # -- plumbing ----------------------------------------------------------------------
 
@@ -308,6 +335,39 @@ class GameService:
         spec = self.spec_of(record)
         state = self.parse_state(record, spec)
         return record, await self.seats(game_id), spec, state
+
+    async def peek(self, game_id: int) -> Known:
+        """The game as stored now (:meth:`Store.load_game`, one query; ``None``: no such
+        game) and this process's change count of it, to hand to :meth:`act` as
+        ``known``. Raises :class:`GameUnreadable` when the row or a seat does not
+        validate."""
+        stamp = self._stamps.get(game_id, 0)
+        try:
+            return Known(await self.store.load_game(game_id), stamp)
+        except UnreadableRow as exc:
+            raise self.quarantine(game_id, exc.reason) from exc
+
+    async def read(self, game_id: int, known: Known | None = None
+                   ) -> tuple[GameRecord, list[SeatRecord], GameSpec, State,
+                              dict[str, TimerRecord]]:
+        """Record, seats, spec, parsed state and timers of a started game, in one query,
+        or from ``known`` (:meth:`peek`) when this process changed nothing since. Raises
+        :class:`GameError` (``no_game``) and :class:`GameUnreadable` as :meth:`load`."""
+        if game_id in self.quarantined:
+            raise GameUnreadable(game_id, self.quarantined[game_id])
+        if known is None or known.bundle is None or known.stamp != self._stamps.get(game_id, 0):
+            known = await self.peek(game_id)
+        bundle = known.bundle
+        if bundle is None:
+            raise GameError("no_game", "That game no longer exists.")
+        spec = self.spec_of(bundle.record)
+        if known.state is None:
+            known.state = self.parse_state(bundle.record, spec)
+        return bundle.record, bundle.seats, spec, known.state, bundle.timers
+
+    def changed(self, game_id: int) -> None:
+        """Note that this process wrote a change of game ``game_id`` (see :meth:`peek`)."""
+        self._stamps[game_id] = self._stamps.get(game_id, 0) + 1
 
     async def record_or_stub(self, game_id: int) -> GameRecord:
         """The game row, or for a row that does not validate a stand-in built from the
@@ -546,17 +606,11 @@ class GameService:
             except StaleVersion as exc:  # another process started or closed it first
                 raise GameError("not_lobby", "This lobby is closed: the game has started or "
                                 "ended.") from exc
-            await self.timers.cancel(game_id, "lobby")
+            self.changed(game_id)
             record = await self.get(game_id)
-            update = Update(UpdateKind.STARTED, record, seats, spec, state)
-            steps, notes = await self._drive_ai(record, seats, spec, state)
-            update.steps = steps
-            update.notes = notes
-            update.record = await self.get(game_id)
-            if steps:
-                update.state = spec.engine.load_state(update.record.state or "")
-            update.result = spec.engine.result(update.state)  # type: ignore[arg-type]
-            await self._sync_timers(update.record, seats, spec, update.state)  # type: ignore[arg-type]
+            # the first AI moves, the timers, the lobby's expiry gone: one transaction
+            update = await self._advance(UpdateKind.STARTED, record, seats, spec, {}, state,
+                                         state, [], drop=("lobby",))
         if publish:
             await self.publish(update)
         return update
@@ -582,6 +636,7 @@ class GameService:
         expected_version: int | None = None,
         *,
         origin: Any = None,
+        known: Known | None = None,
     ) -> Update:
         """Apply ``action`` for ``seat``; then let AI seats move until a human must decide;
         then publish the update (always; ``origin`` travels with it, see :class:`Update`).
@@ -589,77 +644,155 @@ class GameService:
         returns the action (a clicked choice decoded against the state it applies to; it
         may raise :class:`GameError`, e.g. ``stale``).
 
+        ``known``: the game as the caller just read it (:meth:`peek`), used instead of
+        reading it again unless this process changed the game since (a game another
+        process moved meanwhile is read again and the click decoded again).
+
+        The human's move, the AI's moves, the seat's missed turns, the timers and the stats
+        are written in one transaction (:meth:`_advance`).
+
         Raises :class:`GameError`: ``stale`` when ``expected_version`` is not the stored
         version (an old button), ``not_active`` when the game is over, or the engine's
         :class:`IllegalAction` code and sentence. On any refusal nothing changes.
         """
         async with self.lock(game_id):
-            record, seats, spec, state = await self.load(game_id)
-            if record.status != "active":
-                raise GameError("not_active", "This game is over.")
-            if expected_version is not None and expected_version != record.version:
-                raise GameError("stale", "This table has moved on.")
-            engine = spec.engine
             try:
-                if callable(action):
-                    action = action(state)
-                parsed = engine.parse_action(action) if isinstance(action, dict) else action
-                new_state, events = engine.apply(state, seat, parsed)
-            except IllegalAction as exc:
-                raise GameError(exc.code, exc.message) from exc
-            await self._commit(record, spec, state, new_state, seat, parsed, events)
-            steps = [Step(seat, parsed, events)]
-            reset = any(s.seat == seat and s.missed_turns for s in seats)
-            if reset:
-                await self.store.set_seat(game_id, seat, missed_turns=0)
-            # (the AI's moves need only the game's id and server from the record)
-            more, notes = await self._drive_ai(record, seats, spec, new_state)
-            steps += more
-            record = await self.get(game_id)
-            state_after = engine.load_state(record.state or "")
-            # The seats are read again only when this move changed one.
-            update = Update(UpdateKind.ACTION, record,
-                            await self.seats(game_id) if reset else seats, spec,
-                            state_after, steps, engine.result(state_after), notes, origin=origin)
-            await self._sync_timers(record, update.seats, spec, state_after)
+                update = await self._act(game_id, seat, action, expected_version, origin, known)
+            except _StaleRead:  # the game read before changed elsewhere: read it now
+                update = await self._act(game_id, seat, action, expected_version, origin, None)
         await self.publish(update)
         return update
 
-    async def _commit(
-        self,
-        record: GameRecord,
-        spec: GameSpec,
-        old: State,
-        new: State,
-        seat: str,
-        action: Action,
-        events: list[Event],
-        missed_limit: int | None = None,
-    ) -> int | None:
-        """Store one move (see :meth:`Store.commit_action`); with ``missed_limit`` the AI
-        made it because ``seat``'s time ran out: the seat's missed turns go up in the same
-        transaction and the new count is returned."""
-        result = spec.engine.result(new)
-        status = "finished" if result is not None else None
-        stats = None
-        if result is not None and record.guild_id is not None:
-            rows = await self.result_rows(record.id, result)
-            stats = (record.guild_id, spec.key, rows) if rows else None
+    async def _act(self, game_id: int, seat: str,
+                   action: Action | dict[str, Any] | Callable[[State], Action],
+                   expected_version: int | None, origin: Any,
+                   known: Known | None) -> Update:
+        """:meth:`act` under the game's lock. Raises :class:`_StaleRead` when ``known``
+        served and the commit found the stored game moved on."""
+        record, seats, spec, state, timers = await self.read(game_id, known)
+        used = known is not None and known.bundle is not None and record is known.bundle.record
+        if record.status != "active":
+            raise GameError("not_active", "This game is over.")
+        if expected_version is not None and expected_version != record.version:
+            raise GameError("stale", "This table has moved on.")
+        engine = spec.engine
         try:
-            return await self.store.commit_action(
-                record.id,
-                expected_version=old.version,
-                state=new.model_dump_json(),
-                version=new.version,
-                seat=seat,
-                action=action.model_dump(mode="json"),
-                events=[e.model_dump(mode="json") for e in events],
-                status=status,
-                result=stats,
-                missed_turn=None if missed_limit is None else (seat, missed_limit),
-            )
-        except StaleVersion as exc:
-            raise GameError("stale", "This table has moved on.") from exc
+            if callable(action):
+                action = action(state)
+            parsed = engine.parse_action(action) if isinstance(action, dict) else action
+            new_state, events = engine.apply(state, seat, parsed)
+        except IllegalAction as exc:
+            raise GameError(exc.code, exc.message) from exc
+        reset = any(s.seat == seat and s.missed_turns for s in seats)
+        try:
+            return await self._advance(
+                UpdateKind.ACTION, record, seats, spec, timers, state, new_state,
+                [Step(seat, parsed, events, version=new_state.version)],
+                seat_flags={seat: {"missed_turns": 0}} if reset else None, origin=origin)
+        except GameError as exc:
+            if exc.code == "stale" and used:
+                raise _StaleRead from exc
+            raise
+
+    async def _advance(
+        self, kind: UpdateKind, record: GameRecord, seats: list[SeatRecord], spec: GameSpec,
+        timers: dict[str, TimerRecord], base: State, state: State, steps: list[Step], *,
+        notes: list[str] | None = None, seat_flags: dict[str, dict[str, Any]] | None = None,
+        drop: tuple[str, ...] = (), drive: bool = True, origin: Any = None,
+        done: list[Step] | None = None,
+    ) -> Update:
+        """The one way a game moves on, with or without a click: ``steps`` (applied in
+        memory from ``base``, the stored state read as ``record``, to ``state``), then the
+        AI seats' moves until a human must decide (``drive``; decided off the loop, in
+        memory), then ONE transaction: the moves with the version check, the seats'
+        ``seat_flags``, the stats of a final move, and the timers the new state calls for
+        (from ``timers``, the game's timers as read; kinds ``drop`` deleted too). Returns
+        the update of ``kind`` built from what is in hand (nothing is read again);
+        ``done``: steps committed before, shown first. Raises :class:`GameError`
+        (``stale``) when the stored version is no longer ``base``'s."""
+        if seat_flags:
+            seats = [s.model_copy(update=seat_flags[s.seat]) if s.seat in seat_flags else s
+                     for s in seats]
+        if drive:
+            more, state = await self._drive_ai(seats, spec, state)
+            steps = [*steps, *more]
+        engine = spec.engine
+        result = engine.result(state)
+        status = "finished" if result is not None and steps else None
+        after = record.model_copy(update={"status": status}) if status else record
+        put, gone = self._plan_timers(after, seats, spec, state, timers)
+        gone |= set(drop)
+        stats = None
+        if status and record.guild_id is not None:
+            rows = self._result_rows(seats, result)  # type: ignore[arg-type]
+            stats = (record.guild_id, spec.key, rows) if rows else None
+        moves = [(s.version, s.seat, s.action.model_dump(mode="json"),
+                  [e.model_dump(mode="json") for e in s.events]) for s in steps]
+        if moves or seat_flags or put or gone:
+            dump = state.model_dump_json() if moves else None
+            try:
+                updated_at, _ = await self.store.commit_moves(
+                    record.id, expected_version=base.version, state=dump,
+                    moves=moves,  # type: ignore[arg-type]
+                    status=status, result=stats, seats=seat_flags, timers=put,
+                    drop_timers=gone)
+            except StaleVersion as exc:
+                raise GameError("stale", "This table has moved on.") from exc
+            self.changed(record.id)
+            self.timers.armed([t[3] for t in put])
+            if moves:
+                after = after.model_copy(update={"state": dump, "version": state.version,
+                                                 "updated_at": updated_at})
+        due = {k: t.due_at for k, t in timers.items() if k not in gone}
+        due.update({t[1]: float(t[3]) for t in put})
+        return Update(kind, after, seats, spec, state, [*(done or []), *steps], result,
+                      list(notes or []), origin=origin,
+                      deadlines={k: v for k, v in due.items() if k in ("rules", "turn")})
+
+    def _plan_timers(self, record: GameRecord, seats: list[SeatRecord], spec: GameSpec,
+                     state: State, timers: dict[str, TimerRecord]
+                     ) -> tuple[list[TimerRow], set[str]]:
+        """The timers to write and the kinds to delete for game ``record`` at ``state``,
+        given its timers ``timers``: a finished game keeps only its archive timer; an
+        active one gets its idle count (from each move), its rules deadline (negotiation
+        minute, reaction window, baby choice) and its turn timer and reminder for the
+        members who must decide."""
+        now = self.clock.now()
+        put: list[TimerRow] = []
+        gone: set[str] = set()
+        gid = record.id
+        if record.status != "active" or spec.engine.result(state) is not None:
+            gone = {"rules", "turn", "remind", "idle"} & timers.keys()
+            if "archive" not in timers:
+                put.append((gid, "archive", "archive", now + self.archive_after_s, {}))
+            return put, gone
+        pending = spec.engine.pending(state)
+        # A game nobody moves in ends after IDLE_END_S (warned IDLE_NOTICE_S before); every
+        # move (a new version) starts the count again.
+        idle = timers.get("idle")
+        if idle is None or idle.payload.get("version") != state.version:
+            put.append((gid, "idle", f"notice:{state.version}", now + IDLE_END_S - IDLE_NOTICE_S,
+                        {"stage": "notice", "version": state.version}))
+        if pending.seconds is not None and pending.timeouts:
+            current = timers.get("rules")
+            if current is None or current.key != pending.key:
+                put.append((gid, "rules", pending.key, now + pending.seconds,
+                            {"timeouts": [t.model_dump(mode="json") for t in pending.timeouts]}))
+        elif "rules" in timers:
+            gone.add("rules")
+        seconds = self.turn_timer_seconds(record)
+        humans = [s for s in pending.seats if not self.is_ai(seats, s)]
+        if seconds and humans and pending.seconds is None:
+            key = f"{pending.kind}:{pending.key}:{state.version}:{','.join(humans)}"
+            turn_key = _turn_key(pending, humans)
+            current = timers.get("turn")
+            if current is None or current.payload.get("turn_key") != turn_key:
+                put += [(gid, "turn", key, now + seconds, {"seats": humans, "turn_key": turn_key}),
+                        (gid, "remind", key, now + seconds / 2,
+                         {"seats": humans, "turn_key": turn_key, "deadline": now + seconds})]
+        else:
+            gone |= {"turn", "remind"} & timers.keys()
+        return put, gone
 
     async def result_rows(self, game_id: int, result: Result) -> list[tuple[int, bool, int]]:
         """The stats rows of a finished game: ``(user_id, won, score)`` of every member
@@ -671,6 +804,13 @@ class GameService:
             won = seat.seat in result.winners and not seat.ai_takeover
             rows.append((seat.user_id, won, result.scores.get(seat.seat, 0)))
         return rows
+
+    @staticmethod
+    def _result_rows(seats: list[SeatRecord], result: Result) -> list[tuple[int, bool, int]]:
+        """:meth:`result_rows` from seats in hand."""
+        return [(s.user_id, s.seat in result.winners and not s.ai_takeover,
+                 result.scores.get(s.seat, 0))
+                for s in seats if s.user_id is not None and not s.is_ai]
 
     def is_ai(self, seats: list[SeatRecord], seat: str) -> bool:
         """True when ``seat`` is played by the AI (an AI seat or one taken over)."""
@@ -706,9 +846,11 @@ class GameService:
         return await asyncio.to_thread(self.ai_action, spec, state, seat,
                                        self.ai_level(seats, seat))
 
-    async def _drive_ai(
-        self, record: GameRecord, seats: list[SeatRecord], spec: GameSpec, state: State
-    ) -> tuple[list[Step], list[str]]:
+    async def _drive_ai(self, seats: list[SeatRecord], spec: GameSpec, state: State
+                        ) -> tuple[list[Step], State]:
+        """The AI seats' moves from ``state`` until a human must decide or the game ends,
+        applied in memory (each decided off the loop, :meth:`ai_choice`); the steps and
+        the state after them."""
         steps: list[Step] = []
         for _ in range(MAX_AI_STEPS):
             if spec.engine.result(state) is not None:
@@ -720,67 +862,15 @@ class GameService:
             action = await self.ai_choice(spec, state, seats, seat)
             if action is None:
                 break
-            new_state, events = spec.engine.apply(state, seat, action)
-            await self._commit(record, spec, state, new_state, seat, action, events)
-            steps.append(Step(seat, action, events, by_ai=True))
-            state = new_state
-        return steps, []
+            state, events = spec.engine.apply(state, seat, action)
+            steps.append(Step(seat, action, events, by_ai=True, version=state.version))
+        return steps, state
 
     # -- timers ------------------------------------------------------------------------
 
     def turn_timer_seconds(self, record: GameRecord) -> int | None:
         """The game's turn timer in seconds (``None``: off), from its options."""
         return TURN_TIMERS.get(str(record.options.get("turn_timer", "off")))
-
-    async def _sync_timers(
-        self, record: GameRecord, seats: list[SeatRecord], spec: GameSpec, state: State
-    ) -> None:
-        if record.status != "active" or spec.engine.result(state) is not None:
-            await self.timers.cancel(record.id, "rules")
-            await self.timers.cancel(record.id, "turn")
-            await self.timers.cancel(record.id, "remind")
-            await self.timers.cancel(record.id, "idle")
-            if await self.store.timer(record.id, "archive") is None:
-                await self.timers.schedule(record.id, "archive", "archive",
-                                           self.clock.now() + self.archive_after_s)
-            return
-        pending = spec.engine.pending(state)
-        now = self.clock.now()
-        # A game nobody moves in ends after IDLE_END_S (warned IDLE_NOTICE_S before); every
-        # move (a new version) starts the count again.
-        idle = await self.store.timer(record.id, "idle")
-        if idle is None or idle.payload.get("version") != state.version:
-            # (schedule_many: stored the same way, without reading the row back)
-            await self.timers.schedule_many([
-                (record.id, "idle", f"notice:{state.version}", now + IDLE_END_S - IDLE_NOTICE_S,
-                 {"stage": "notice", "version": state.version})])
-        # The rules' own deadline (negotiation minute, reaction window, baby choice).
-        if pending.seconds is not None and pending.timeouts:
-            current = await self.store.timer(record.id, "rules")
-            if current is None or current.key != pending.key:
-                await self.timers.schedule(
-                    record.id, "rules", pending.key, now + pending.seconds,
-                    {"timeouts": [t.model_dump(mode="json") for t in pending.timeouts]},
-                )
-        else:
-            await self.timers.cancel(record.id, "rules")
-        # The optional per-game turn timer for human seats.
-        seconds = self.turn_timer_seconds(record)
-        humans = [s for s in pending.seats if not self.is_ai(seats, s)]
-        if seconds and humans and pending.seconds is None:
-            key = f"{pending.kind}:{pending.key}:{state.version}:{','.join(humans)}"
-            current = await self.store.timer(record.id, "turn")
-            if current is None or current.payload.get("turn_key") != _turn_key(pending, humans):
-                turn_key = _turn_key(pending, humans)
-                await self.timers.schedule_many([
-                    (record.id, "turn", key, now + seconds,
-                     {"seats": humans, "turn_key": turn_key}),
-                    (record.id, "remind", key, now + seconds / 2,
-                     {"seats": humans, "turn_key": turn_key, "deadline": now + seconds}),
-                ])
-        else:
-            await self.timers.cancel(record.id, "turn")
-            await self.timers.cancel(record.id, "remind")
 
     async def reconcile_timers(self) -> int:
         """Start-up catch-up (in the background, under the supervisor); returns the active
@@ -862,32 +952,32 @@ class GameService:
                     due = record.options.get("expires_at", record.created_at + LOBBY_EXPIRES_S)
                     await self.timers.schedule(game_id, "lobby", "expire", float(due))
                 elif record.status == "active" and record.state is not None:
-                    spec = self.spec_of(record)
+                    record, seats, spec, state, timers = await self.read(game_id)
                     # A turn timer and its reminder go together: both start again.
-                    await self.timers.cancel(game_id, "turn")
-                    await self.timers.cancel(game_id, "remind")
-                    await self._sync_timers(record, await self.seats(game_id), spec,
-                                            self.parse_state(record, spec))
+                    kept = {k: t for k, t in timers.items() if k not in ("turn", "remind")}
+                    await self._advance(UpdateKind.ACTION, record, seats, spec, kept, state,
+                                        state, [], drive=False, drop=("turn", "remind"))
             except GameError:
                 return
 
     async def _reconcile_game(self, game_id: int) -> Update | None:
         """One game of :meth:`reconcile_timers` (under its lock): the ``catchup`` update
         to publish, or ``None`` when its posted table is current."""
-        record = await self.get(game_id)
+        bundle = (await self.peek(game_id)).bundle
+        if bundle is None:
+            raise GameError("no_game", "That game no longer exists.")
+        record, seats, timers = bundle
         if record.status not in ("active", "finished") or record.state is None:
             return None
         spec = self.registry.get(record.kind)
         if spec is None:
             return None
         state = self.parse_state(record, spec)
-        seats = await self.seats(game_id)
+        deadlines = None
         if record.status == "active":
-            steps, _ = await self._drive_ai(record, seats, spec, state)
-            if steps:
-                record = await self.get(game_id)
-                state = self.parse_state(record, spec)
-            await self._sync_timers(record, seats, spec, state)
+            moved = await self._advance(UpdateKind.CATCHUP, record, seats, spec, timers,
+                                        state, state, [])
+            record, state, deadlines = moved.record, moved.state or state, moved.deadlines
         if record.table_version is not None and record.table_version >= record.version:
             return None
         shown = record.table_version or 0
@@ -902,7 +992,8 @@ class GameService:
                 missed.append(Step(row.seat, action, events))
         log.info("game %d: its posted table shows move %s of %d; posting the current one",
                  game_id, record.table_version, record.version)
-        return Update(UpdateKind.CATCHUP, record, seats, spec, state, missed, spec.engine.result(state))
+        return Update(UpdateKind.CATCHUP, record, seats, spec, state, missed,
+                      spec.engine.result(state), deadlines=deadlines)
 
     async def deadline(self, game_id: int, kind: str = "rules") -> float | None:
         """Unix time at which the game's ``kind`` timer fires, or ``None``."""
@@ -1004,6 +1095,7 @@ class GameService:
                                                     status="ended"):
                     return
                 await self.timers.cancel(record.id)
+                self.changed(record.id)
                 await self.timers.schedule(record.id, "archive", "archive",
                                            now + self.archive_after_s)
                 log.info("game %d ended: no move for %d days", record.id, IDLE_END_S // 86400)
@@ -1023,33 +1115,26 @@ class GameService:
 
     async def _fire_rules_timer(self, timer: TimerRecord) -> None:
         async with self.lock(timer.game_id):
-            record, seats, spec, state = await self.load(timer.game_id)
+            record, seats, spec, state, timers = await self.read(timer.game_id)
             if record.status != "active" or spec.engine.pending(state).key != timer.key:
                 return
             steps: list[Step] = []
+            new = state
             for raw in timer.payload.get("timeouts", []):
                 seat = raw["seat"]
                 try:
                     action = spec.engine.parse_action(raw["action"])
-                    new_state, events = spec.engine.apply(state, seat, action)
+                    new, events = spec.engine.apply(new, seat, action)
                 except IllegalAction:
                     continue
-                await self._commit(record, spec, state, new_state, seat, action, events)
-                record = await self.get(timer.game_id)
-                steps.append(Step(seat, action, events))
-                state = new_state
-            more, notes = await self._drive_ai(record, seats, spec, state)
-            steps += more
-            record = await self.get(timer.game_id)
-            state = spec.engine.load_state(record.state or "")
-            update = Update(UpdateKind.TIMEOUT, record, seats, spec, state, steps,
-                            spec.engine.result(state), notes)
-            await self._sync_timers(record, seats, spec, state)
+                steps.append(Step(seat, action, events, version=new.version))
+            update = await self._advance(UpdateKind.TIMEOUT, record, seats, spec, timers,
+                                         state, new, steps)
         await self.publish(update)
 
     async def _fire_turn_timer(self, timer: TimerRecord) -> None:
         async with self.lock(timer.game_id):
-            record, seats, spec, state = await self.load(timer.game_id)
+            record, seats, spec, state, timers = await self.read(timer.game_id)
             pending = spec.engine.pending(state)
             if record.status != "active":
                 return
@@ -1057,64 +1142,74 @@ class GameService:
             if timer.payload.get("turn_key") != _turn_key(pending, humans):
                 return
             steps: list[Step] = []
-            notes: list[str] = []
-            for seat_id in timer.payload.get("seats", []):
-                # The AI plays this seat's decisions until it no longer has to decide. The
-                # missed turn is counted in the first move's transaction, from the stored
-                # count: another process may have changed it since ``seats`` was read.
-                missed: int | None = None
+            late: list[str] = list(timer.payload.get("seats", []))
+            new = state
+            for seat_id in late:
+                # The AI plays this seat's decisions until it no longer has to decide.
                 for _ in range(50):
-                    if seat_id not in spec.engine.pending(state).seats:
+                    if seat_id not in spec.engine.pending(new).seats:
                         break
-                    action = await self.ai_choice(spec, state, seats, seat_id)
+                    action = await self.ai_choice(spec, new, seats, seat_id)
                     if action is None:
                         break
-                    new_state, events = spec.engine.apply(state, seat_id, action)
-                    counted = await self._commit(
-                        record, spec, state, new_state, seat_id, action, events,
-                        missed_limit=MAX_MISSED_TURNS if missed is None else None)
-                    if missed is None:
-                        missed = counted or 0
-                    record = await self.get(timer.game_id)
-                    steps.append(Step(seat_id, action, events, by_ai=True))
-                    state = new_state
-                if missed is None:  # no move for it: counted on its own, under the row lock
-                    missed = await self.store.miss_turn(record.id, seat_id, MAX_MISSED_TURNS)
-                if missed >= MAX_MISSED_TURNS:
+                    new, events = spec.engine.apply(new, seat_id, action)
+                    steps.append(Step(seat_id, action, events, by_ai=True, version=new.version))
+            # The moves and the missed turns in one transaction, the missed turns counted
+            # from the stored counts (another process may have changed one since ``seats``
+            # was read): whether the AI now plays a seat decides the moves that follow.
+            moves = [(s.version, s.seat, s.action.model_dump(mode="json"),
+                      [e.model_dump(mode="json") for e in s.events]) for s in steps]
+            result = spec.engine.result(new) if moves else None
+            stats = None
+            if result is not None and record.guild_id is not None:
+                rows = self._result_rows(seats, result)
+                stats = (record.guild_id, spec.key, rows) if rows else None
+            try:
+                updated_at, missed = await self.store.commit_moves(
+                    record.id, expected_version=state.version,
+                    state=new.model_dump_json() if moves else None,
+                    moves=moves,  # type: ignore[arg-type]
+                    status="finished" if result is not None else None, result=stats,
+                    missed_turns=(late, MAX_MISSED_TURNS))
+            except StaleVersion as exc:
+                raise GameError("stale", "This table has moved on.") from exc
+            self.changed(record.id)
+            if moves:
+                record = record.model_copy(update={
+                    "state": new.model_dump_json(), "version": new.version,
+                    "updated_at": updated_at,
+                    "status": "finished" if result is not None else record.status})
+            notes: list[str] = []
+            for seat_id in late:
+                count = missed.get(seat_id, 0)
+                if count >= MAX_MISSED_TURNS:
                     notes.append(
-                        f"{seat_id} missed {missed} turns in a row: the AI plays their "
+                        f"{seat_id} missed {count} turns in a row: the AI plays their "
                         "seat until they press I'm back."
                     )
                 else:
                     notes.append(f"Time ran out for {seat_id}: the AI played their turn.")
-            seats = await self.seats(record.id)
-            more, _ = await self._drive_ai(record, seats, spec, state)
-            steps += more
-            record = await self.get(timer.game_id)
-            state = spec.engine.load_state(record.state or "")
-            update = Update(UpdateKind.TIMEOUT, record, seats, spec, state, steps,
-                            spec.engine.result(state), notes)
-            await self._sync_timers(record, seats, spec, state)
+            seats = [s.model_copy(update={
+                "missed_turns": missed[s.seat],
+                "ai_takeover": s.ai_takeover or missed[s.seat] >= MAX_MISSED_TURNS})
+                if s.seat in missed else s for s in seats]
+            update = await self._advance(UpdateKind.TIMEOUT, record, seats, spec, timers, new,
+                                         new, [], notes=notes, done=steps)
         await self.publish(update)
 
     async def set_takeover(self, game_id: int, user_id: int, takeover: bool) -> Update:
         """Hand a member's seat to the AI (``True``, e.g. /game leave) or back ("I'm back")."""
         async with self.lock(game_id):
-            record, seats, spec, state = await self.load(game_id)
+            record, seats, spec, state, timers = await self.read(game_id)
             seat = self.seat_of(seats, user_id)
             if seat is None:
                 raise GameError("not_in_game", "You are not in this game.")
             if record.status != "active":
                 raise GameError("not_active", "This game is over.")
-            await self.store.set_seat(game_id, seat.seat, ai_takeover=takeover, missed_turns=0)
-            seats = await self.seats(game_id)
-            steps: list[Step] = []
-            if takeover:
-                steps, _ = await self._drive_ai(record, seats, spec, state)
-            record = await self.get(game_id)
-            state = spec.engine.load_state(record.state or "")
-            update = Update(UpdateKind.ACTION, record, seats, spec, state, steps, spec.engine.result(state))
-            await self._sync_timers(record, seats, spec, state)
+            update = await self._advance(
+                UpdateKind.ACTION, record, seats, spec, timers, state, state, [],
+                seat_flags={seat.seat: {"ai_takeover": takeover, "missed_turns": 0}},
+                drive=takeover)
         await self.publish(update)
         return update
 
@@ -1135,6 +1230,7 @@ class GameService:
             if not await self.store.update_game(game_id, when_status="active", status="ended"):
                 raise GameError("not_active", "This game is not running.")
             await self.timers.cancel(game_id)
+            self.changed(game_id)
             await self.timers.schedule(game_id, "archive", "archive",
                                        self.clock.now() + self.archive_after_s)
             if unreadable:
@@ -1159,6 +1255,7 @@ class GameService:
         :class:`GameError` (``not_active``) when the game is not running."""
         async with self.lock(game_id):
             await self.timers.cancel(game_id)
+            self.changed(game_id)
             if not await self.store.reset_to_lobby(game_id):
                 raise GameError("not_active", "This game is not running.")
             record = await self.get(game_id)
@@ -1180,6 +1277,7 @@ class GameService:
             if not await self.store.update_game(game_id, when_status="active", status="ended"):
                 return None
             await self.timers.cancel(game_id)
+            self.changed(game_id)
             record = await self.get(game_id)
             spec = self.spec_of(record)
             state = spec.engine.load_state(record.state) if record.state else None

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -54,6 +55,9 @@ class TimerService:
         #: Timers whose handler ran but whose row could not be deleted (the database
         #: refused the write): a retry deletes them without running the handler again.
         self._handled: set[tuple[int, str, float]] = set()
+        #: When the loop sleeps until (Unix seconds; ``None``: no timer; ``inf`` while it
+        #: is awake): a timer due later needs no wake-up (:meth:`armed`).
+        self._sleeps_until: float | None = math.inf
         self.supervisor = supervisor or Supervisor(clock)
         clock.on_advance(self.poke)
 
@@ -80,13 +84,20 @@ class TimerService:
     ) -> TimerRecord:
         """Store (or replace) the game's ``kind`` timer due at ``due_at`` (unix seconds)."""
         timer = await self._store.upsert_timer(game_id, kind, key, due_at, payload or {})
-        self.poke()
+        self.armed([due_at])
         return timer
 
     async def schedule_many(self, timers: list[tuple[int, str, str, float, dict[str, Any]]]) -> None:
         """Store several ``(game_id, kind, key, due_at, payload)`` timers atomically."""
         await self._store.upsert_timers(timers)
-        self.poke()
+        self.armed([t[3] for t in timers])
+
+    def armed(self, due: list[float]) -> None:
+        """Timers due at ``due`` (Unix seconds) were stored: wake the loop when one is due
+        before the time it sleeps until (else it finds them when it wakes)."""
+        until = self._sleeps_until
+        if due and (until is None or min(due) < until):
+            self.poke()
 
     async def cancel(self, game_id: int, kind: str | None = None) -> None:
         """Delete the game's ``kind`` timer (all of them when ``None``)."""
@@ -149,8 +160,10 @@ class TimerService:
     async def _run(self) -> None:
         while True:
             self._wake.clear()
+            self._sleeps_until = math.inf
             await self.fire_due()
             due = await self._store.next_due()
+            self._sleeps_until = due
             self.supervisor.ok(self.TASK_NAME)
             timeout = None if due is None else max(0.0, due - self._clock.now())
             if timeout == 0.0:

@@ -12,6 +12,7 @@ from bot.store.errors import (
 )
 from bot.store.store import (
     ActionRecord,
+    GameBundle,
     GameHeader,
     GameRecord,
     GuildSettings,
@@ -21,6 +22,7 @@ from bot.store.store import (
     StatRecord,
     Store,
     TimerRecord,
+    TimerRow,
     UnreadableRow,
     describe_error,
 )
@@ -29,6 +31,7 @@ from bot.store.tracking import stop_tracking, track_writes, tracking_writes
 __all__ = [
     "STORE_FAILURES",
     "ActionRecord",
+    "GameBundle",
     "GameHeader",
     "GameRecord",
     "GuildSettings",
@@ -43,6 +46,7 @@ __all__ = [
     "StoreError",
     "StoreUnavailable",
     "TimerRecord",
+    "TimerRow",
     "UnreadableRow",
     "describe_error",
     "is_postgres_url",

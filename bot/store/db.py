@@ -27,7 +27,7 @@ from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import aiosqlite
 import asyncpg
@@ -43,6 +43,29 @@ from bot.store.errors import (
 
 #: A result row: ``row["column"]``, ``row[0]`` and ``dict(row)`` work on both backends.
 Row = Any
+
+
+class Op(NamedTuple):
+    """One statement of :meth:`Conn.batch`: ``sql`` run with ``args``, or once per row of
+    arguments in ``rows``; ``expect``: the number of rows it must change, else
+    :class:`Refused` is raised and the transaction rolled back; ``fetch``: its rows are its
+    result (else the rows it changed)."""
+
+    sql: str
+    args: tuple[Any, ...] = ()
+    rows: list[tuple[Any, ...]] | None = None
+    expect: int | None = None
+    fetch: bool = False
+
+
+class Refused(Exception):
+    """Statement ``index`` of :meth:`Conn.batch` changed ``count`` rows, not the ones it
+    expected: nothing of the batch is written (its transaction is rolled back)."""
+
+    def __init__(self, index: int, count: int) -> None:
+        super().__init__(f"statement {index} changed {count} rows")
+        self.index = index
+        self.count = count
 
 
 class Conn(ABC):
@@ -73,6 +96,38 @@ class Conn(ABC):
     @abstractmethod
     async def insert_id(self, sql: str, args: Iterable[Any] = ()) -> int:
         """Run one ``INSERT`` into a table with an ``id`` key; return the new row's id."""
+
+    @abstractmethod
+    async def executemany(self, sql: str, rows: Iterable[Iterable[Any]]) -> None:
+        """Run one statement once per row of arguments, in one round trip."""
+
+    @abstractmethod
+    def json_rows(self, table: str, where: str, order: str) -> str:
+        """A scalar subquery giving the rows of ``table`` (``seats`` or ``timers``)
+        matching ``where`` (SQL naming the table's columns unqualified and the outer
+        query's as ``games.col``), ordered by ``order``, as the text of a JSON array of
+        objects (column -> value), or ``NULL`` when there are none: several tables' rows
+        in one query."""
+
+    async def batch(self, ops: list[Op], *, last: bool = False) -> list[Any]:
+        """Inside a transaction: run ``ops`` in order; each one's result (see :class:`Op`).
+        Raises :class:`Refused` (an ``expect`` not met) and the database's errors; the
+        transaction then rolls back. ``last``: nothing more runs in this transaction, so
+        a backend may send the whole of it at once (SQLite: ``BEGIN IMMEDIATE``, the
+        statements and the ``COMMIT`` in one trip to aiosqlite's thread)."""
+        out: list[Any] = []
+        for index, op in enumerate(ops):
+            if op.rows is not None:
+                await self.executemany(op.sql, op.rows)
+                out.append(len(op.rows))
+            elif op.fetch:
+                out.append(await self.fetch(op.sql, op.args))
+            else:
+                count = await self.execute(op.sql, op.args)
+                if op.expect is not None and count != op.expect:
+                    raise Refused(index, count)
+                out.append(count)
+        return out
 
     async def serialize(self, key: str) -> None:
         """Inside a transaction: wait until no other transaction holds ``key``, and hold it
@@ -166,6 +221,15 @@ class SqliteConn(Conn):
     async def insert_id(self, sql: str, args: Iterable[Any] = ()) -> int:
         return await self._run(_sqlite_lastrowid, sql, tuple(args))
 
+    async def executemany(self, sql: str, rows: Iterable[Iterable[Any]]) -> None:
+        await self._run(_sqlite_many, sql, tuple(tuple(r) for r in rows))
+
+    def json_rows(self, table: str, where: str, order: str) -> str:
+        # every column, by name: SQLite has no row-to-JSON of its own
+        obj = ", ".join(f"'{c}', {c}" for c in _SQLITE_COLUMNS[table])
+        return (f"(SELECT json_group_array(json(r.j)) FROM (SELECT json_object({obj}) AS j"
+                f" FROM {table} WHERE {where} ORDER BY {order}) r)")
+
     async def _run(self, fn: Callable[[sqlite3.Connection, str, tuple[Any, ...]], int],
                    sql: str, args: tuple[Any, ...]) -> int:
         """``fn(connection, sql, args)`` on aiosqlite's thread: one trip to that thread
@@ -184,6 +248,19 @@ class SqliteTxConn(SqliteConn):
     def __init__(self, db: aiosqlite.Connection) -> None:
         super().__init__(db)
         self.begun = False
+        #: set once a ``batch(last=True)`` ended the transaction (committed or not).
+        self.ended = False
+
+    async def batch(self, ops: list[Op], *, last: bool = False) -> list[Any]:
+        if self.begun or not last:
+            return await super().batch(ops, last=last)
+        self.begun = self.ended = True
+        db = self._db
+        out, outcome, error = await db._execute(_sqlite_whole_tx, db._conn, ops)
+        if error is not None:
+            self.commit_outcome = outcome
+            raise error
+        return list(out)
 
     async def execute(self, sql: str, args: Iterable[Any] = ()) -> int:
         if self.begun:
@@ -202,6 +279,12 @@ class SqliteTxConn(SqliteConn):
             return await super().insert_id(sql, args)
         self.begun = True
         return int(await self._first(_sqlite_lastrowid, sql, tuple(args)))
+
+    async def executemany(self, sql: str, rows: Iterable[Iterable[Any]]) -> None:
+        if self.begun:
+            return await super().executemany(sql, rows)
+        self.begun = True
+        await self._first(_sqlite_many, sql, tuple(tuple(r) for r in rows))
 
     async def _first(self, fn: Callable[[sqlite3.Connection, str, tuple[Any, ...]], Any],
                      sql: str, args: tuple[Any, ...]) -> Any:
@@ -223,6 +306,40 @@ def _sqlite_begin_then(fn: Callable[[sqlite3.Connection, str, tuple[Any, ...]], 
     ``fn`` fails the transaction stays open for the caller's rollback."""
     sqlite_statement(conn, "BEGIN IMMEDIATE").close()
     return fn(conn, sql, args)
+
+
+def _sqlite_ops(conn: sqlite3.Connection, ops: list[Op]) -> list[Any]:
+    """Run :meth:`Conn.batch`'s ``ops`` in the open transaction (on aiosqlite's thread)."""
+    out: list[Any] = []
+    for index, op in enumerate(ops):
+        if op.rows is not None:
+            out.append(_sqlite_many(conn, op.sql, tuple(op.rows)))
+        elif op.fetch:
+            out.append(_sqlite_fetchall(conn, op.sql, op.args))
+        else:
+            count = _sqlite_rowcount(conn, op.sql, op.args)
+            if op.expect is not None and count != op.expect:
+                raise Refused(index, count)
+            out.append(count)
+    return out
+
+
+def _sqlite_whole_tx(conn: sqlite3.Connection, ops: list[Op]
+                     ) -> tuple[list[Any], str | None, BaseException | None]:
+    """One whole transaction on aiosqlite's thread: ``BEGIN IMMEDIATE``, ``ops``, ``COMMIT``.
+    Returns the results, and for a failure the COMMIT's outcome (``None``: it failed before
+    the COMMIT, rolled back) and the error, for the caller to raise on the loop."""
+    try:
+        sqlite_statement(conn, "BEGIN IMMEDIATE").close()
+        out = _sqlite_ops(conn, ops)
+    except Exception as exc:
+        _sqlite_rollback(conn)
+        return [], None, exc
+    try:
+        sqlite_statement(conn, "COMMIT").close()
+    except Exception as exc:
+        return [], _sqlite_after_failed_commit(conn), exc
+    return out, None, None
 
 
 def _sqlite_rollback(conn: sqlite3.Connection) -> None:
@@ -260,6 +377,21 @@ def _sqlite_rowcount(conn: sqlite3.Connection, sql: str, args: tuple[Any, ...]) 
         return cur.rowcount
     finally:
         cur.close()
+
+
+def _sqlite_many(conn: sqlite3.Connection, sql: str, rows: tuple[Any, ...]) -> int:
+    """Run one statement once per row of arguments (on aiosqlite's thread)."""
+    for args in rows:
+        sqlite_statement(conn, sql, args).close()
+    return len(rows)
+
+
+#: The columns :meth:`SqliteConn.json_rows` puts in each row's JSON object.
+_SQLITE_COLUMNS = {
+    "seats": ("game_id", "seat", "position", "user_id", "name", "is_ai", "missed_turns",
+              "ai_takeover", "dm_hand", "ai_level"),
+    "timers": ("id", "game_id", "kind", "key", "due_at", "payload"),
+}
 
 
 def _sqlite_lastrowid(conn: sqlite3.Connection, sql: str, args: tuple[Any, ...]) -> int:
@@ -354,11 +486,11 @@ class SqliteBackend(Backend):
             try:
                 yield conn
             except BaseException:
-                if conn.begun:
+                if conn.begun and not conn.ended:
                     await self._db._execute(_sqlite_rollback, self._db._conn)
                 raise
             else:
-                if conn.begun:
+                if conn.begun and not conn.ended:
                     try:
                         await self.reader.execute("COMMIT")
                     except BaseException:
@@ -479,6 +611,13 @@ class PgConn(Conn):
         with self._backend.failures():
             return int(await self._target.fetchval(numbered(sql) + " RETURNING id", *args))
 
+    async def executemany(self, sql: str, rows: Iterable[Iterable[Any]]) -> None:
+        with self._backend.failures():
+            await self._target.executemany(numbered(sql), [tuple(r) for r in rows])
+
+    def json_rows(self, table: str, where: str, order: str) -> str:
+        return f"(SELECT json_agg(r ORDER BY {order})::text FROM {table} r WHERE {where})"
+
     async def serialize(self, key: str) -> None:
         await self.execute("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))", (key,))
 
@@ -493,6 +632,16 @@ async def pg_commit(con: asyncpg.Connection,
     transaction of :meth:`PgBackend.tx` commits through here, a place to simulate a
     connection lost during the commit in tests."""
     await transaction.commit()
+
+
+async def _keep_session(con: asyncpg.Connection) -> None:
+    """The pool's reset of a released connection: nothing to send (asyncpg's default
+    sends ``pg_advisory_unlock_all(); CLOSE ALL; UNLISTEN *; RESET ALL`` after every
+    use, one more round trip each time). The store leaves no session state behind: its
+    advisory locks are transaction-scoped, it opens no cursor outside a transaction,
+    listens to nothing and sets no session setting; asyncpg itself still rolls back a
+    transaction left open."""
+    return None
 
 
 def _commit_refused(exc: BaseException) -> bool:
@@ -532,7 +681,7 @@ class PgBackend(Backend):
         try:
             pool = await asyncpg.create_pool(
                 url, min_size=1, max_size=cls.POOL_SIZE, timeout=cls.CONNECT_TIMEOUT_S,
-                command_timeout=cls.COMMAND_TIMEOUT_S)
+                command_timeout=cls.COMMAND_TIMEOUT_S, reset=_keep_session)
         except _OPEN_FAILURES as exc:
             raise PostgresUnavailable(host, port, describe_pg_error(exc)) from exc
         return cls(pool, url)

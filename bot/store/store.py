@@ -19,11 +19,21 @@ import time
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from pydantic import BaseModel, ValidationError
 
-from bot.store.db import APPLIED, UNKNOWN, Backend, Conn, PgBackend, Row, SqliteBackend
+from bot.store.db import (
+    APPLIED,
+    UNKNOWN,
+    Backend,
+    Conn,
+    Op,
+    PgBackend,
+    Refused,
+    Row,
+    SqliteBackend,
+)
 from bot.store.errors import (  # noqa: F401 - re-exported: bot.store.store was their home
     PostgresUnavailable,
     SchemaTooNew,
@@ -160,6 +170,19 @@ class TimerRecord(BaseModel):
     payload: dict[str, Any]
 
 
+class GameBundle(NamedTuple):
+    """A game as one read gives it (:meth:`Store.load_game`)."""
+
+    record: GameRecord
+    seats: list[SeatRecord]
+    #: kind -> the game's timer of that kind
+    timers: dict[str, TimerRecord]
+
+
+#: A timer to write: ``(game_id, kind, key, due_at, payload)``.
+TimerRow = tuple[int, str, str, float, dict[str, Any]]
+
+
 class GuildSettings(BaseModel):
     """Per-server settings; ``None`` fields fall back to the bot's config defaults."""
 
@@ -254,6 +277,8 @@ class Store:
         #: Timer rows a read skipped because they do not validate (row id -> ``(game id,
         #: one-line reason)``); the timer service drops them (``TimerService.fire_due``).
         self.unreadable_timers: dict[int, tuple[int, str]] = {}
+        #: user id -> (turn notices on, when that stops serving: ``None`` never)
+        self._turn_notices: dict[int, tuple[bool, float | None]] = {}
         #: This process's name in ``timers.claimed_by`` (host, process id, a random tag).
         self.claimant = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
         #: The games columns read, those of the schema the database is at (see
@@ -450,6 +475,26 @@ class Store:
         row = await self._one(f"SELECT {self._game_cols} FROM games WHERE id=?", (game_id,))
         return _game(row) if row else None
 
+    async def load_game(self, game_id: int) -> GameBundle | None:
+        """Game ``game_id`` with its seats (in turn order) and its timers (kind -> timer),
+        in one query; ``None`` when there is no such game. Raises :class:`UnreadableRow`
+        when the game row or a seat does not validate; a timer that does not validate is
+        left out and noted in :attr:`unreadable_timers`."""
+        reader = self._backend.reader
+        row = await self._one(
+            f"SELECT {self._game_cols},"
+            f" {reader.json_rows('seats', 'game_id=games.id', 'position')} AS seats_json,"
+            f" {reader.json_rows('timers', 'game_id=games.id', 'id')} AS timers_json"
+            " FROM games WHERE id=?", (game_id,))
+        if row is None:
+            return None
+        data = dict(row)
+        seats_json, timers_json = data.pop("seats_json"), data.pop("timers_json")
+        record = _game(data)
+        seats = [_seat(r) for r in json.loads(seats_json or "[]")]
+        timers = {t.kind: t for t in self._timers_of(json.loads(timers_json or "[]"))}
+        return GameBundle(record, seats, timers)
+
     async def game_and_deadlines(self, game_id: int) -> tuple[GameRecord | None, dict[str, float]]:
         """The game with ``game_id`` (as :meth:`get_game`, ``None`` when there is none) and
         when its ``rules`` and ``turn`` timers are due (kind -> Unix seconds; a kind with no
@@ -542,13 +587,15 @@ class Store:
         cols = ", ".join(f"{k}=?" for k in fields)
         where, extra = ("", ()) if when_status is None else (" AND status=?", (when_status,))
         changed: set[int] = set()
+        if set(fields) & _PLAY_FIELDS:
+            # noted before the statement: a COMMIT sent with it may raise once applied
+            changed.add(game_id)
         async with self._tx(changed=changed) as db:
-            count = await db.execute(
+            [count] = await db.batch([Op(
                 f"UPDATE games SET {cols}, updated_at=? WHERE id=?{where}",
-                (*fields.values(), self._clock(), game_id, *extra),
-            )
-            if count and set(fields) & _PLAY_FIELDS:
-                changed.add(game_id)
+                (*fields.values(), self._clock(), game_id, *extra))], last=True)
+            if not count:
+                changed.discard(game_id)
         return bool(count)
 
     @asynccontextmanager
@@ -569,10 +616,9 @@ class Store:
         """Record that the game's thread shows state ``version`` (its table, or what the
         game's cog posts instead); ``table_version`` only ever grows."""
         async with self._tx() as db:
-            await db.execute(
-                "UPDATE games SET table_version=? WHERE id=?"
-                " AND (table_version IS NULL OR table_version < ?)",
-                (version, game_id, version))
+            await db.batch([Op("UPDATE games SET table_version=? WHERE id=?"
+                               " AND (table_version IS NULL OR table_version < ?)",
+                               (version, game_id, version))], last=True)
 
     async def start_game(self, game_id: int, *, state: str, version: int) -> None:
         """Turn a lobby into an active game with its first state (version ``version``).
@@ -652,6 +698,81 @@ class Store:
                 return await self._add_missed_turn(db, game_id, *missed_turn)
         return None
 
+    async def commit_moves(
+        self,
+        game_id: int,
+        *,
+        expected_version: int | None,
+        state: str | None = None,
+        moves: list[tuple[int, str, dict[str, Any], list[dict[str, Any]]]] = (),  # type: ignore[assignment]
+        status: str | None = None,
+        result: tuple[int, str, list[tuple[int, bool, int]]] | None = None,
+        missed_turns: tuple[list[str], int] | None = None,
+        seats: dict[str, dict[str, Any]] | None = None,
+        timers: list[TimerRow] = (),  # type: ignore[assignment]
+        drop_timers: Iterable[str] = (),
+    ) -> tuple[float, dict[str, int]]:
+        """Write one turn of a game in ONE transaction: the new ``state`` and its ``moves``
+        (``(version, seat, action, events)`` rows of the action log, in order; the state's
+        version is the last one), with ``result`` (as :meth:`record_result` takes it: the
+        game's final move) the stats, with ``missed_turns`` (``(seats, limit)``) one more
+        missed turn for each of those seats (:meth:`_add_missed_turn`), ``seats`` (seat
+        -> columns, as :meth:`set_seat` takes them) the seats' flags, ``timers`` written
+        (replacing the game's timer of each kind) and the timers of kinds ``drop_timers``
+        deleted.
+
+        With ``moves`` the game's row is updated only if its stored version is
+        ``expected_version`` and it is active (the UPDATE holds the row lock in PostgreSQL;
+        the SQLite transaction holds the file), so moves on one game from any process apply
+        one at a time; otherwise :class:`StaleVersion` is raised and nothing is written.
+        Returns the ``updated_at`` written and each seat's new missed-turn count."""
+        now = self._clock()
+        moves, timers, drop = list(moves), list(timers), sorted(set(drop_timers))
+        play = bool(moves or missed_turns or (seats and any(set(f) - {"dm_hand"}
+                                                             for f in seats.values())))
+        ops: list[Op] = []
+        if moves:
+            ops += [Op("UPDATE games SET state=?, version=?, updated_at=?,"
+                       " status=COALESCE(?, status) WHERE id=? AND version=? AND status='active'",
+                       (state, moves[-1][0], now, status, game_id, expected_version), expect=1),
+                    Op("INSERT INTO actions (game_id, version, seat, action, events, created_at)"
+                       " VALUES (?,?,?,?,?,?)",
+                       rows=[(game_id, version, seat, json.dumps(action), json.dumps(events), now)
+                             for version, seat, action, events in moves])]
+        elif missed_turns:
+            ops.append(Op("SELECT id FROM games WHERE id=?" + self._backend.reader.for_update,
+                          (game_id,), fetch=True))
+        if result is not None:
+            guild_id, kind, rows = result
+            ops += [Op("UPDATE games SET result_recorded=1 WHERE id=?", (game_id,)),
+                    Op(_ADD_RESULT, rows=[(guild_id, user_id, kind, int(won), score)
+                                          for user_id, won, score in rows])]
+        for seat, fields in (seats or {}).items():
+            cols = ", ".join(f"{k}=?" for k in fields)
+            ops.append(Op(f"UPDATE seats SET {cols} WHERE game_id=? AND seat=?",
+                          (*(int(v) if isinstance(v, bool) else v for v in fields.values()),
+                           game_id, seat)))
+        counted: list[tuple[str, int]] = []  # seat, index of its missed-turn count's read
+        for seat in (missed_turns or ([], 0))[0]:
+            ops += _missed_turn_ops(game_id, seat, missed_turns[1])  # type: ignore[index]
+            counted.append((seat, len(ops) - 1))
+        if drop:
+            ops.append(Op(
+                f"DELETE FROM timers WHERE game_id=? AND kind IN ({','.join('?' * len(drop))})",
+                (game_id, *drop)))
+        if timers:
+            ops.append(Op(_UPSERT_TIMER, rows=[
+                (g, kind, key, float(due), json.dumps(payload))
+                for g, kind, key, due, payload in timers]))
+        try:
+            async with self._tx(*([game_id] if play else [])) as db:
+                out = await db.batch(ops, last=True)
+        except Refused as exc:  # the version check: another move came first
+            row = await self._one("SELECT version FROM games WHERE id=?", (game_id,))
+            raise StaleVersion(expected_version or 0, int(row[0]) if row else -1) from exc
+        missed = {seat: int(out[i][0][0]) if out[i] else 0 for seat, i in counted}
+        return now, missed
+
     async def miss_turn(self, game_id: int, seat: str, limit: int) -> int:
         """Count one missed turn for ``seat`` when no move went with it (the AI had none to
         make), under the game's row lock: see :meth:`_add_missed_turn`. Returns the new
@@ -666,13 +787,8 @@ class Store:
         one from the stored count (never from a copy read earlier, which another process
         may have changed since: an "I'm back" there stays), and the AI takes the seat over
         once the count reaches ``limit``. Returns the new count (0: no such seat)."""
-        await db.execute(
-            "UPDATE seats SET missed_turns=missed_turns+1, ai_takeover=CASE WHEN"
-            " missed_turns+1>=? THEN 1 ELSE ai_takeover END WHERE game_id=? AND seat=?",
-            (limit, game_id, seat))
-        row = await db.fetchrow("SELECT missed_turns FROM seats WHERE game_id=? AND seat=?",
-                                (game_id, seat))
-        return int(row[0]) if row is not None else 0
+        rows = (await db.batch(_missed_turn_ops(game_id, seat, limit)))[-1]
+        return int(rows[0][0]) if rows else 0
 
     async def actions(self, game_id: int) -> list[ActionRecord]:
         """The action log of a game in order."""
@@ -784,10 +900,10 @@ class Store:
         cols = ", ".join(f"{k}=?" for k in fields)
         # the hand a DM showed is bookkeeping of what is shown, not play
         async with self._tx(*([game_id] if set(fields) - {"dm_hand"} else [])) as db:
-            await db.execute(
+            await db.batch([Op(
                 f"UPDATE seats SET {cols} WHERE game_id=? AND seat=?",
-                (*(int(v) if isinstance(v, bool) else v for v in fields.values()), game_id, seat),
-            )
+                (*(int(v) if isinstance(v, bool) else v for v in fields.values()), game_id,
+                 seat))], last=True)
 
     # -- timers ------------------------------------------------------------------------
 
@@ -810,13 +926,8 @@ class Store:
         replaced timer is unclaimed (any lease dropped)."""
         async with self._tx() as db:
             for game_id, kind, key, due_at, payload in timers:
-                await db.execute(
-                    "INSERT INTO timers (game_id, kind, key, due_at, payload)"
-                    " VALUES (?,?,?,?,?) ON CONFLICT (game_id, kind) DO UPDATE SET"
-                    " key=excluded.key, due_at=excluded.due_at, payload=excluded.payload,"
-                    " claimed_by=NULL, lease_until=NULL",
-                    (game_id, kind, key, float(due_at), json.dumps(payload)),
-                )
+                await db.execute(_UPSERT_TIMER,
+                                 (game_id, kind, key, float(due_at), json.dumps(payload)))
 
     async def delete_timer(self, game_id: int, kind: str | None = None) -> int:
         """Delete the game's timer of ``kind`` (every timer of the game when ``None``);
@@ -955,6 +1066,26 @@ class Store:
             return dict.fromkeys(self._PREFS, False)
         return {k: bool(row[k]) for k in self._PREFS}
 
+    #: Seconds a process keeps a member's ``turn_notices`` choice (:meth:`turn_notices`)
+    #: on PostgreSQL, where another process may change it; SQLite has one process, whose
+    #: own writes drop the kept value.
+    TURN_NOTICES_TTL_S = 30.0
+
+    async def turn_notices(self, user_id: int) -> bool:
+        """Whether the member asked for turn notices (``/notify``), kept per process: read
+        at most once per :attr:`TURN_NOTICES_TTL_S` on PostgreSQL, once on SQLite, and
+        read again after this store changed the member's preferences."""
+        now = time.monotonic()
+        kept = self._turn_notices.get(user_id)
+        if kept is not None and (kept[1] is None or now < kept[1]):
+            return kept[0]
+        value = (await self.member_prefs(user_id))["turn_notices"]
+        if len(self._turn_notices) >= 10_000:
+            self._turn_notices.clear()
+        self._turn_notices[user_id] = (
+            value, None if self.dialect == "sqlite" else now + self.TURN_NOTICES_TTL_S)
+        return value
+
     async def dm_channel(self, user_id: int) -> int | None:
         """The id of the DM channel opened with ``user_id`` (``None``: not opened yet)."""
         row = await self._one("SELECT dm_channel_id FROM member_prefs WHERE user_id=?",
@@ -979,12 +1110,16 @@ class Store:
         marks = ",?" * len(names)
         update = (" DO UPDATE SET " + ", ".join(f"{k}=excluded.{k}" for k in names)
                   if names else " DO NOTHING")
-        async with self._tx() as db:
-            await db.execute(
-                f"INSERT INTO member_prefs (user_id{cols}) VALUES (?{marks})"
-                f" ON CONFLICT (user_id){update}",
-                (user_id, *(int(flags[k]) for k in names)),
-            )
+        self._turn_notices.pop(user_id, None)
+        try:
+            async with self._tx() as db:
+                await db.execute(
+                    f"INSERT INTO member_prefs (user_id{cols}) VALUES (?{marks})"
+                    f" ON CONFLICT (user_id){update}",
+                    (user_id, *(int(flags[k]) for k in names)),
+                )
+        finally:
+            self._turn_notices.pop(user_id, None)
 
     # -- stats -------------------------------------------------------------------------
 
@@ -1014,15 +1149,7 @@ class Store:
         """Inside ``db``'s transaction: add one game to each ``(user_id, won, score)``
         member's stats row (created at the first game)."""
         for user_id, won, score in rows:
-            await db.execute(
-                "INSERT INTO stats (guild_id, user_id, kind, played, won, best_score)"
-                " VALUES (?,?,?,1,?,?) ON CONFLICT (guild_id, user_id, kind) DO UPDATE SET"
-                " played=stats.played+1, won=stats.won+excluded.won,"
-                " best_score=CASE WHEN stats.best_score IS NULL"
-                " OR excluded.best_score > stats.best_score"
-                " THEN excluded.best_score ELSE stats.best_score END",
-                (guild_id, user_id, kind, int(won), score),
-            )
+            await db.execute(_ADD_RESULT, (guild_id, user_id, kind, int(won), score))
 
     async def stats(
         self, guild_id: int, *, kind: str | None = None, user_id: int | None = None
@@ -1042,6 +1169,32 @@ class Store:
         async with self._tx() as db:
             return await db.execute(
                 f"DELETE FROM stats WHERE user_id=?{where}", (user_id, *args))
+
+
+#: Add one game to a member's stats row: ``(guild_id, user_id, kind, won, score)``.
+_ADD_RESULT = (
+    "INSERT INTO stats (guild_id, user_id, kind, played, won, best_score)"
+    " VALUES (?,?,?,1,?,?) ON CONFLICT (guild_id, user_id, kind) DO UPDATE SET"
+    " played=stats.played+1, won=stats.won+excluded.won,"
+    " best_score=CASE WHEN stats.best_score IS NULL"
+    " OR excluded.best_score > stats.best_score"
+    " THEN excluded.best_score ELSE stats.best_score END")
+
+
+def _missed_turn_ops(game_id: int, seat: str, limit: int) -> list[Op]:
+    """:meth:`Store._add_missed_turn`'s statements; the last one reads the new count."""
+    return [Op("UPDATE seats SET missed_turns=missed_turns+1, ai_takeover=CASE WHEN"
+               " missed_turns+1>=? THEN 1 ELSE ai_takeover END WHERE game_id=? AND seat=?",
+               (limit, game_id, seat)),
+            Op("SELECT missed_turns FROM seats WHERE game_id=? AND seat=?", (game_id, seat),
+               fetch=True)]
+
+
+#: Create or replace a game's timer of a kind (a replaced timer loses its lease).
+_UPSERT_TIMER = (
+    "INSERT INTO timers (game_id, kind, key, due_at, payload) VALUES (?,?,?,?,?)"
+    " ON CONFLICT (game_id, kind) DO UPDATE SET key=excluded.key, due_at=excluded.due_at,"
+    " payload=excluded.payload, claimed_by=NULL, lease_until=NULL")
 
 
 def _filters(columns: dict[str, Any]) -> tuple[str, list[Any]]:

@@ -231,8 +231,9 @@ def posted(thread: SimChannel, since: int) -> list[SimMessage]:
 async def test_a_dm_click_whose_table_could_not_be_shown_is_caught_up_by_shard_0(
         sharded_world, west_shards):
     """Shard 0 takes Ana's DM click for a game of shard 1's guild; the move is stored, then
-    the database fails while shard 0 shows it (no table posted). Shard 0's catch-up shows
-    it once the database answers: the table of move 1 with Bo's ping, posted once; shard 1
+    the database fails while shard 0 shows it (the table is posted, recording it fails).
+    Shard 0's catch-up shows it once the database answers: the table of move 1 with Bo's
+    ping, posted once (the catch-up adopts the posted table); shard 1
     catching up its own games afterwards (a restart) posts nothing more. (Before: shard 0's
     catch-up looked at its own shard's games only, so the thread kept showing move 0 until
     shard 1 restarted.)"""
@@ -247,14 +248,14 @@ async def test_a_dm_click_whose_table_could_not_be_shown_is_caught_up_by_shard_0
     thread = lobby.thread
     dm = dm_with_buttons(world, ana, thread.last_message)
     down = {"armed": False, "refused": 0}
-    read = sb0.bot.store.game_and_deadlines
+    write = sb0.bot.store.update_game
 
-    async def game_and_deadlines(game_id: int) -> Any:
-        if down["armed"]:  # the first read while showing the move: the server is away
+    async def update_game(game_id: int, **fields: Any) -> Any:
+        if down["armed"]:  # the first write while showing the move: the server is away
             down["armed"] = False
             down["refused"] += 1
             raise StoreDown(ConnectionResetError("connection lost"), lost=True)
-        return await read(game_id)
+        return await write(game_id, **fields)
 
     publisher = sb0.bot.publisher
 
@@ -262,7 +263,7 @@ async def test_a_dm_click_whose_table_could_not_be_shown_is_caught_up_by_shard_0
         down["armed"] = update.kind == "action"
         await publisher(update)
 
-    sb0.bot.store.game_and_deadlines = game_and_deadlines  # type: ignore[method-assign]
+    sb0.bot.store.update_game = update_game  # type: ignore[method-assign]
     subscribers = sb0.bot.service._subscribers
     subscribers[subscribers.index(publisher)] = away_while_showing
     count = len(thread.all_messages)

@@ -72,7 +72,7 @@ async def install(world, bot, state: UnleashedState, gid=1) -> None:
                                   state=state.model_dump_json(), version=state.version,
                                   seat="test", action={"type": "setup"}, events=[])
     rec = await bot.store.get_game(gid)
-    await bot.service._sync_timers(rec, await bot.store.seats(gid), SPEC, state)
+    await bot.service.resync_timers(gid)
     cog = bot.game_cog("llamas-unleashed")
     await cog.post_table(await cog.load_table(gid))
     await world.settle()

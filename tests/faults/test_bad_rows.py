@@ -14,7 +14,8 @@ import pytest
 
 from bot.store import Store
 from tests.faults.common import make_bot, start_tiny
-from tests.faults.test_isolation import FULL, lines, shown, until
+from tests.faults.test_command_store_errors import commit_raises
+from tests.faults.test_isolation import FULL, full_disk, lines, shown, until
 
 NO = "\N{NO ENTRY SIGN} "
 UNREADABLE_LOBBY = (NO + "This lobby's saved data could not be read; the host or a member "
@@ -125,48 +126,53 @@ async def test_an_unreadable_timer_row_is_dropped_once_and_every_other_timer_fir
 async def test_a_full_disk_after_a_stored_move_says_it_was_saved_and_the_game_catches_up(
         world, sb, clock, monkeypatch):
     """Before: the member was told "so this was not done" although the move was stored and
-    only the AI's answer failed; the game then waited on the AI until a restart."""
+    only the AI's answer failed; the game then waited on the AI until a restart. Now the
+    move and the AI's answer are one transaction: its COMMIT is applied, then raises (the
+    checkpoint after it fails on a disk that is now full). The member is told it was
+    saved; the catch-up posts the table once though it cannot record it, and records it
+    (no second post) once the disk has room."""
     ana = world.member("Ana")
     await ana.slash("play", game="tiny")
     lobby = ana.last_reply
     await ana.click(lobby, "Add AI seat")
     await ana.click(lobby, "Start")
     thread = lobby.thread
-    full = {"on": True}
-    original = Store.commit_action
+    with full_disk(monkeypatch) as disk:
+        disk["full"] = False
 
-    async def commit_action(self: Store, game_id: int, **kw: Any) -> None:
-        if full["on"] and kw["seat"] == "s1":  # the AI's move cannot be written
-            raise sqlite3.OperationalError(FULL)
-        await original(self, game_id, **kw)
-    monkeypatch.setattr(Store, "commit_action", commit_action)
+        def fill() -> None:  # the disk fills right after the moves are stored
+            disk["full"] = True
+        count = len(thread.all_messages)
+        with commit_raises(monkeypatch, then=fill) as raised:
+            await ana.click(thread.last_message, "Add 1")
+        assert raised == ["disk I/O error"]
+        told = ana.last_reply
+        assert told.content == SAVED_BUT_DOWN and told.ephemeral
+        store = sb.bot.store
+        assert [(r.version, r.seat) for r in await store.actions(1)] == [(1, "s0"), (2, "s1")]
+        job = sb.bot.service.supervisor.jobs["herdbot-reconcile-timers"]
 
-    await ana.click(thread.last_message, "Add 1")
-    assert ana.last_reply.content == SAVED_BUT_DOWN and ana.last_reply.ephemeral
-    count = len(thread.all_messages)
-    store = sb.bot.store
-    assert [(r.version, r.seat) for r in await store.actions(1)] == [(1, "s0")]
-    job = sb.bot.service.supervisor.jobs["herdbot-reconcile-timers"]
+        async def failing() -> bool:
+            return job.failures >= 1
+        await until(failing, "the catch-up's first try")
+        # it posted the table, then could not record it
+        table = thread.last_message
+        assert thread.all_messages[count:] == [told, table]
 
-    async def failing() -> bool:
-        return job.failures >= 1
-    await until(failing, "the catch-up's first try")
-    assert len(thread.all_messages) == count  # nothing posted while nothing can be saved
+        disk["full"] = False
+        clock.advance(1)  # the catch-up's backoff
 
-    full["on"] = False
-    clock.advance(1)  # the catch-up's backoff
-
-    async def caught_up() -> bool:
-        return job.done and len(thread.all_messages) > count
-    await until(caught_up, "the catch-up")
+        async def caught_up() -> bool:
+            return job.done
+        await until(caught_up, "the catch-up")
     await world.settle()
     assert [(r.version, r.seat) for r in await store.actions(1)] == [(1, "s0"), (2, "s1")]
-    table = thread.last_message
+    assert thread.all_messages[count:] == [told, table]  # not posted again
     assert table.content == ana.mention
     assert table.embeds[0]["description"] == (
         "\N{BULLET} Ana adds 1: 1.\n\N{BULLET} AI Pancho adds 2: 3.\n\n**Ana**'s turn: add 1 or 2.")
     assert table.embeds[0]["footer"]["text"] == "Move 2"
-    assert len(thread.all_messages) == count + 1
+    assert (await store.get_game(1)).table_message_id == table.id
 
 
 async def test_a_full_disk_while_the_table_is_recorded_says_the_move_was_saved(

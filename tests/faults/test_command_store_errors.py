@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -25,15 +25,20 @@ from bot.sandbox import SimChannel
 from bot.store import Store
 from bot.store import db as backends
 from tests.faults.common import make_bot, start_tiny
-from tests.faults.test_isolation import FULL, STORE_DOWN, full_disk, texts
+from tests.faults.test_isolation import FULL, STORE_DOWN, full_disk, texts, until
 from tests.support.databases import PG_URL, SKIP_REASON, databases
 
 NO = "\N{NO ENTRY SIGN} "
 SAVED_BUT_DOWN = NO + STORE_DOWN_AFTER_CHANGE
 
 
-async def test_leave_stored_then_a_full_disk_says_it_was_saved_and_the_ai_catches_up(
+async def test_leave_stored_then_a_full_disk_says_it_was_saved_and_the_game_catches_up(
         world, sb, clock, monkeypatch):
+    """``/game leave`` stores the AI's takeover of Ana's seat and the AI's move for it in one
+    transaction, whose COMMIT is applied and then raises (the checkpoint after it fails on
+    a disk that is now full): Ana is told it was saved, the catch-up posts the table once
+    (pinging Bo) though it cannot record it, and records it (no second post, no second
+    ping) once the disk has room."""
     ana, bo = world.member("Ana"), world.member("Bo")
     lobby = await start_tiny(world, ana, [bo])
     thread = lobby.thread
@@ -41,29 +46,38 @@ async def test_leave_stored_then_a_full_disk_says_it_was_saved_and_the_ai_catche
     count = len(thread.all_messages)
     with full_disk(monkeypatch) as disk:
         disk["full"] = False
-        original = Store.set_seat
 
-        async def set_seat(self: Store, game_id: int, seat: str, **fields: Any) -> None:
-            await original(self, game_id, seat, **fields)
-            disk["full"] = True  # the disk fills right after the takeover is stored
-        monkeypatch.setattr(Store, "set_seat", set_seat)
-
-        it = await ana.slash("game leave", in_channel=thread)
+        def fill() -> None:  # the disk fills right after the takeover is stored
+            disk["full"] = True
+        with commit_raises(monkeypatch, "UPDATE seats SET ai_takeover", then=fill) as raised:
+            it = await ana.slash("game leave", in_channel=thread)
+        assert raised == ["disk I/O error"]
         assert it.original is not None and it.followups == []
         assert it.original.content == SAVED_BUT_DOWN and it.original.ephemeral
         assert [(s.seat, s.ai_takeover) for s in await store.seats(1)] == [
             ("s0", True), ("s1", False)]
-        assert await store.actions(1) == []  # the AI's move (Ana's turn) was refused
-        assert thread.all_messages[count:] == [it.original]  # nothing else was posted
+        # the AI's move (Ana's turn) went with the takeover, in the same transaction
+        assert [(r.version, r.seat) for r in await store.actions(1)] == [(1, "s0")]
+        job = sb.bot.service.supervisor.jobs["herdbot-reconcile-timers"]
+
+        async def failing() -> bool:
+            return job.failures >= 1
+        await until(failing, "the catch-up's first try")
+        # it posted the table, then could not record it
+        assert thread.all_messages[count:] == [it.original, thread.last_message]
+        table = thread.last_message
+        assert table.embeds[0]["footer"]["text"] == "Move 1"
+        assert table.content == bo.mention  # Bo's turn, Bo pinged
 
         disk["full"] = False
         task = sb.bot.service.start_catch_up()  # the one the error started
-        clock.advance(1)  # its backoff after the refused try, if it tried already
+        clock.advance(1)  # its backoff after the refused try
         await asyncio.wait_for(task, 10)
     await sb.settle()
     assert [(r.version, r.seat) for r in await store.actions(1)] == [(1, "s0")]
-    assert thread.last_message.embeds[0]["footer"]["text"] == "Move 1"
-    assert texts(thread)[-1] == bo.mention  # Bo's turn, Bo pinged
+    assert thread.all_messages[count:] == [it.original, table]  # not posted again
+    assert (await store.get_game(1)).table_message_id == table.id
+    assert texts(thread)[-1] == bo.mention  # Bo's turn, Bo pinged once
 
 
 async def test_leave_on_a_full_disk_says_nothing_was_done(world, sb, monkeypatch):
@@ -104,12 +118,12 @@ async def test_leave_stored_then_a_bug_says_it_was_saved(world, sb, monkeypatch)
     """The same for an unexpected error: "nothing was changed" only when nothing was."""
     ana, bo = world.member("Ana"), world.member("Bo")
     lobby = await start_tiny(world, ana, [bo])
-    original = Store.set_seat
+    original = Store.commit_moves
 
-    async def set_seat(self: Store, game_id: int, seat: str, **fields: Any) -> None:
-        await original(self, game_id, seat, **fields)
+    async def commit_moves(self: Store, game_id: int, **kw: Any) -> Any:
+        await original(self, game_id, **kw)  # the takeover (and the AI's move) stored
         raise RuntimeError("a bug after the write")
-    monkeypatch.setattr(Store, "set_seat", set_seat)
+    monkeypatch.setattr(Store, "commit_moves", commit_moves)
     with sb.allow_errors() as errors:
         it = await ana.slash("game leave", in_channel=lobby.thread)
     assert it.original is not None and it.original.ephemeral
@@ -127,13 +141,11 @@ async def test_a_refused_command_has_the_game_it_changed_caught_up(world, sb, mo
     lobby = await start_tiny(world, ana, [bo])
     with full_disk(monkeypatch) as disk:
         disk["full"] = False
-        original = Store.set_seat
 
-        async def set_seat(self: Store, game_id: int, seat: str, **fields: Any) -> None:
-            await original(self, game_id, seat, **fields)
+        def fill() -> None:  # the disk fills right after the takeover is stored
             disk["full"] = True
-        monkeypatch.setattr(Store, "set_seat", set_seat)
-        it = await ana.slash("game leave", in_channel=lobby.thread)
+        with commit_raises(monkeypatch, "UPDATE seats SET ai_takeover", then=fill):
+            it = await ana.slash("game leave", in_channel=lobby.thread)
         assert it.original is not None and it.original.content == SAVED_BUT_DOWN
         assert sb.bot.service._behind == {1}
         disk["full"] = False
@@ -262,16 +274,18 @@ async def test_a_refused_lobby_click_that_stored_its_change_says_it_was_saved(
 
 
 @contextmanager
-def commit_raises(monkeypatch: Any, after: str = "INSERT INTO actions") -> Iterator[list[str]]:
+def commit_raises(monkeypatch: Any, after: str = "INSERT INTO actions",
+                  then: Callable[[], None] | None = None) -> Iterator[list[str]]:
     """The COMMIT of the next transaction with a statement starting with ``after`` (by
     default: one that stores a move) is applied, then raises: in SQLite "disk I/O error"
     (the automatic checkpoint that runs right after a commit failing on the disk, reported
     as the COMMIT's error), in PostgreSQL the connection lost right after the server
-    committed. Yields the errors raised so far."""
+    committed; ``then()`` runs between the two. Yields the errors raised so far."""
     raised: list[str] = []
     pending = {"move": False}
     statement, commit, execute = backends.sqlite_statement, backends.pg_commit, \
         backends.PgConn.execute
+    executemany = backends.PgConn.executemany
 
     def on_thread(conn: sqlite3.Connection, sql: str, args: tuple[Any, ...] = ()) -> Any:
         if sql.startswith(after):
@@ -280,6 +294,8 @@ def commit_raises(monkeypatch: Any, after: str = "INSERT INTO actions") -> Itera
             return statement(conn, sql, args)
         pending["move"] = False
         statement(conn, sql, args).close()
+        if then is not None:
+            then()
         raised.append("disk I/O error")
         raise sqlite3.OperationalError("disk I/O error")
 
@@ -287,10 +303,16 @@ def commit_raises(monkeypatch: Any, after: str = "INSERT INTO actions") -> Itera
         pending["move"] = pending["move"] or sql.startswith(after)
         return await execute(self, sql, args)
 
+    async def pg_executemany(self: backends.PgConn, sql: str, rows: Any) -> None:
+        pending["move"] = pending["move"] or sql.startswith(after)
+        await executemany(self, sql, rows)
+
     async def pg_commit(con: Any, transaction: Any) -> None:
         await commit(con, transaction)
         if pending["move"]:
             pending["move"] = False
+            if then is not None:
+                then()
             raised.append("connection lost")
             raise asyncpg.ConnectionDoesNotExistError(
                 "connection was closed in the middle of operation")
@@ -298,6 +320,7 @@ def commit_raises(monkeypatch: Any, after: str = "INSERT INTO actions") -> Itera
     with monkeypatch.context() as patch:
         patch.setattr(backends, "sqlite_statement", on_thread)
         patch.setattr(backends.PgConn, "execute", pg_execute)
+        patch.setattr(backends.PgConn, "executemany", pg_executemany)
         patch.setattr(backends, "pg_commit", pg_commit)
         yield raised
 

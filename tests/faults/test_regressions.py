@@ -4,10 +4,14 @@
 
 from __future__ import annotations
 
+import sqlite3
+from typing import Any
+
 import pytest
 
 from bot.runtime import GameService, ManualClock
 from bot.store import Store
+from bot.store import db as backends
 from tests.faults.common import (
     MOVED_ON,
     answer_text,
@@ -17,6 +21,7 @@ from tests.faults.common import (
     make_bot,
     start_tiny,
 )
+from tests.faults.test_isolation import FULL, STORE_DOWN
 from tests.support.tinygame import tiny_registry
 
 
@@ -95,26 +100,39 @@ async def test_a_timer_whose_firing_was_cut_by_a_crash_fires_after_the_restart(d
         await store.close()
 
 
-async def test_a_rules_timer_lost_between_commit_and_arming_is_rearmed_at_start(
-        world, clock, tmp_path):
-    """Before the fix: bot/runtime/service.py: GameService.act commits the action,
-    then arms the timers in separate transactions (_sync_timers); a crash in between
-    leaves a state waiting on a rules deadline with no timer row, and nothing
-    re-derives timers from the stored states at start-up, so the game waits for ever."""
+async def test_a_move_whose_timers_cannot_be_written_is_not_made(world, clock, tmp_path,
+                                                                  monkeypatch):
+    """Before the fix: bot/runtime/service.py: GameService.act committed the action, then
+    armed the timers in separate transactions (_sync_timers); a crash in between left a
+    state waiting on a rules deadline with no timer row, and the game waited for ever.
+    Now the move and its timers are one transaction, so that gap is gone: a timer write
+    that fails rolls the move back (nothing half-written), the member is told it was not
+    done, and the same click once the disk works makes the move with its timer, which
+    fires after a restart."""
     db = tmp_path / "arm.sqlite3"
     sb = await world.connect(make_bot(db, clock))
     ana, bo = world.member("Ana"), world.member("Bo")
-    await start_tiny(world, ana, [bo])
-    service = sb.bot.service
+    lobby = await start_tiny(world, ana, [bo])
+    thread = lobby.thread
+    statement = backends.sqlite_statement
 
-    async def die(*args, **kwargs):  # the process is killed right after the commit
-        raise Crash
+    def on_thread(conn: sqlite3.Connection, sql: str, args: tuple[Any, ...] = ()) -> Any:
+        if sql.startswith("INSERT INTO timers"):
+            raise sqlite3.OperationalError(FULL)
+        return statement(conn, sql, args)
 
-    service._sync_timers = die
-    with pytest.raises(Crash):
-        await service.act(1, "s0", {"type": "wait"})
-    assert (await sb.bot.store.get_game(1)).version == 1
-    assert await sb.bot.store.timer(1, "rules") is None
+    with monkeypatch.context() as patch:
+        patch.setattr(backends, "sqlite_statement", on_thread)
+        await ana.click(thread.last_message, "Wait")
+    assert ana.last_reply.content == STORE_DOWN and ana.last_reply.ephemeral
+    store = sb.bot.store
+    assert (await store.get_game(1)).version == 0
+    assert await store.actions(1) == []
+    assert await store.timer(1, "rules") is None
+
+    await ana.click(thread.last_message, "Wait")
+    assert (await store.get_game(1)).version == 1
+    assert await store.timer(1, "rules") is not None
     await world.disconnect()
 
     sb = await world.connect(make_bot(db, clock))  # the restart
@@ -122,5 +140,5 @@ async def test_a_rules_timer_lost_between_commit_and_arming_is_rearmed_at_start(
     await sb.bot.service.timers.fire_due()
     await sb.settle()
     state = tiny_registry()["tiny"].engine.load_state((await sb.bot.store.get_game(1)).state)
-    assert not state.waiting, "no timer was re-armed: the game waits for ever"
+    assert not state.waiting, "no timer fired: the game waits for ever"
     await world.disconnect()
