@@ -38,8 +38,19 @@ from typing import Any
 from bot.ai.search import Budget, SearchGame, ismcts, squash
 from bot.ai.unleashed import _leader, _play_score, heuristic_policy
 from bot.games.base import Action
-from bot.games.unleashed import effects as fx
 from bot.games.unleashed.cards import catalog
+from bot.games.unleashed.effects.planning import mandatory_start_frames, new_link, resolve_magic
+from bot.games.unleashed.effects.statics import (
+    animal_count,
+    animals_to_win,
+    card,
+    hand_limit,
+    herd_kinds,
+    instant_stops_table,
+    kinds,
+    name,
+)
+from bot.games.unleashed.effects.zones import new_id
 from bot.games.unleashed.engine import UnleashedEngine, _source_words
 from bot.games.unleashed.models import (
     Activate,
@@ -132,7 +143,7 @@ def determinize(view: UnleashedView, legal: Sequence[Action], rng: random.Random
         babies_chosen=[s for s in seats if fields[s]] if view.phase == "setup" else list(seats),
     )
     if view.pending_kind == "reaction":
-        st.reaction = Reaction(id=fx.new_id(st), eligible=list(view.reaction_eligible),
+        st.reaction = Reaction(id=new_id(st), eligible=list(view.reaction_eligible),
                                passed=list(view.reaction_passed))
     active = view.active
     if view.phase == "action" and active is not None:
@@ -151,8 +162,8 @@ def determinize(view: UnleashedView, legal: Sequence[Action], rng: random.Random
         assert view.choice is not None and active is not None
         excess = len(hand) - view.fields[active].hand_limit
         st.work = [Frame(eff={"op": "discard", "n": excess}, actor=active,
-                         link=fx.new_id(st), data={"left": excess, "done": 0})]
-        st.choice = Choice(id=fx.new_id(st), seat=active, prompt=view.choice.prompt,
+                         link=new_id(st), data={"left": excess, "done": 0})]
+        st.choice = Choice(id=new_id(st), seat=active, prompt=view.choice.prompt,
                            options=list(view.choice.options))
     return st
 
@@ -220,7 +231,7 @@ def chain_sample(view: UnleashedView, legal: Sequence[Action],
 
 
 def _named(st: UnleashedState, name: str) -> list[int]:
-    return [c for c in _all_ids() if fx.card(c).name == name]
+    return [c for c in _all_ids() if card(c).name == name]
 
 
 def _restart(st: UnleashedState, view: UnleashedView) -> str | None:
@@ -232,10 +243,10 @@ def _restart(st: UnleashedState, view: UnleashedView) -> str | None:
         if view.active != me or me is None:
             return None
         # The start of the turn again: mandatory effects first, every trigger unused.
-        mandatory = fx.mandatory_start_frames(st, me)
+        mandatory = mandatory_start_frames(st, me)
         st.used_triggers = []
         st.building = None
-        fx.new_link(st, mandatory, open_=True)
+        new_link(st, mandatory, open_=True)
         if view.choice_herd is not None:
             herd = catalog().card_set.herd.bonuses[view.choice_herd]  # type: ignore[index]
             return f"herd:{view.choice_herd}" if herd.optional else ""
@@ -243,36 +254,36 @@ def _restart(st: UnleashedState, view: UnleashedView) -> str | None:
         mine = [c for c in ids if c in st.fields[me]]
         if not mine:
             return None
-        t = fx.card(mine[0]).start
+        t = card(mine[0]).start
         cid = mine[0]
         return f"card:{cid}" if t is not None and t.optional else ""
     if view.phase not in ("action", "end") or view.choice_source is None:
         return None
     ids = _named(st, view.choice_source)
     top = st.stack[-1] if st.stack else None
-    if top is not None and top.card in ids and fx.card(top.card).type == "magic":
-        fx.resolve_magic(st, top)
+    if top is not None and top.card in ids and card(top.card).type == "magic":
+        resolve_magic(st, top)
         return ""
     owner = next(((s, c) for s in st.seats for c in ids if c in st.fields[s]), None)
-    if owner is not None and fx.card(owner[1]).on_enter is not None:
+    if owner is not None and card(owner[1]).on_enter is not None:
         seat, cid = owner
-        eff = fx.card(cid).on_enter
+        eff = card(cid).on_enter
         assert eff is not None
-        if top is not None and fx.card(top.card).type == "magic":
+        if top is not None and card(top.card).type == "magic":
             # It entered while a Magic card resolved (a steal, a bring): that card leaves
             # the pile once this link is done.
             top.resolving = True
             st.work.append(Frame(eff={"op": "_finish", "card": top.card}, actor=top.seat,
-                                 source=top.card, link=fx.new_id(st)))
-        fx.new_link(st, [Frame(eff=eff.model_dump(exclude_defaults=True), actor=seat,
-                               source=cid, root=fx.new_id(st))])
+                                 source=top.card, link=new_id(st)))
+        new_link(st, [Frame(eff=eff.model_dump(exclude_defaults=True), actor=seat,
+                               source=cid, root=new_id(st))])
         return ""
     if st.discard and st.discard[-1] in ids and top is not None:
-        ins = fx.card(st.discard[-1]).instant
+        ins = card(st.discard[-1]).instant
         if ins is not None and ins.op == "ambush":
             # An Ambush has just struck: destroy an Animal of the player it answered.
             st.repoll = True
-            fx.new_link(st, [Frame(eff={"op": "destroy", "whose": "seat", "seat": top.seat,
+            new_link(st, [Frame(eff={"op": "destroy", "whose": "seat", "seat": top.seat,
                                         "filter": {"types": ["baby", "basic", "magical"]}},
                                    actor=me or "", source=st.discard[-1])])
             return ""
@@ -282,17 +293,17 @@ def _restart(st: UnleashedState, view: UnleashedView) -> str | None:
 def _start_link(st: UnleashedState, view: UnleashedView, active: str) -> None:
     """The open start-of-turn link: mandatory effects (targets chosen as they resolve),
     optional triggers the view no longer offers counted as used."""
-    st.herd = fx.herd_kinds(st, active)
-    st.start_cards = [c for c in st.fields[active] if fx.card(c).start is not None]
+    st.herd = herd_kinds(st, active)
+    st.start_cards = [c for c in st.fields[active] if card(c).start is not None]
     offered = {t.source for t in view.triggers}
     bonuses = catalog().card_set.herd.bonuses
-    link = Link(id=fx.new_id(st), open=True)
-    link.roots = fx.mandatory_start_frames(st, active)
+    link = Link(id=new_id(st), open=True)
+    link.roots = mandatory_start_frames(st, active)
     for frame in link.roots:
         frame.link = link.id
     optional = [f"herd:{k}" for k in st.herd if bonuses[k].optional]  # type: ignore[index]
     optional += [f"card:{cid}" for cid in st.fields[active]
-                 if (t := fx.card(cid).start) is not None and t.optional]
+                 if (t := card(cid).start) is not None and t.optional]
     # Optional triggers the view no longer offers were used already this turn.
     st.used_triggers = [src for src in optional if src not in offered]
     st.building = link
@@ -349,7 +360,7 @@ def _card_key(st: UnleashedState, cid: int, seat: str) -> tuple[int, tuple[str, 
     """The :data:`_CARD_VIEWS` key ``(cid, kinds)`` of card ``cid`` in ``seat``'s Field,
     its ``ENGINE.card_view`` cached there (a card's view depends only on its id and
     kinds)."""
-    key = (cid, tuple(fx.kinds(st, cid, seat)))
+    key = (cid, tuple(kinds(st, cid, seat)))
     if key not in _CARD_VIEWS:
         _CARD_VIEWS[key] = ENGINE.card_view(st, cid, seat)
     return key
@@ -406,7 +417,7 @@ def _field_view(st: UnleashedState, s: str, may_instants: bool) -> FieldView:
     ups: list[tuple[int, tuple[str, ...]]] = []
     downs: list[tuple[int, tuple[str, ...]]] = []
     for c in cards:
-        d = fx.card(c)
+        d = card(c)
         if d.is_animal:
             animals.append(_card_key(st, c, s))
         elif d.type == "upgrade":
@@ -417,8 +428,8 @@ def _field_view(st: UnleashedState, s: str, may_instants: bool) -> FieldView:
         _fields_set=_FIELD_SET,
         seat=s, animals=_shared_list(animals), upgrades=_shared_list(ups),
         downgrades=_shared_list(downs),
-        animal_count=fx.animal_count(st, s), animals_to_win=fx.animals_to_win(st, s),
-        hand_limit=fx.hand_limit(st, s), may_play_instants=may_instants,
+        animal_count=animal_count(st, s), animals_to_win=animals_to_win(st, s),
+        hand_limit=hand_limit(st, s), may_play_instants=may_instants,
         shielded_kinds=_shared_kinds(tuple(shields)), skips_next_turn=skip)
     _FIELD_VIEWS.put(key, fv)
     return fv
@@ -430,7 +441,7 @@ def fast_view(state: UnleashedState, seat: str) -> UnleashedView:
     the Normal heuristic reads a view at every step. Shares Field and card views with
     other views built here: read it, never change it."""
     st = state
-    stops = fx.instant_stops_table()
+    stops = instant_stops_table()
     own_stop: dict[str, bool] = {}
     other_stop: dict[str, bool] = {}
     for s in st.seats:
@@ -462,7 +473,7 @@ def fast_view(state: UnleashedState, seat: str) -> UnleashedView:
         stack=[StackView.model_construct(card=pv(st, i.card), seat=i.seat, field=i.field)
                for i in st.stack],
         pending_kind=pend.kind, pending_seats=pend.seats, choice=choice,
-        choice_source=(fx.name(st.choice.source)
+        choice_source=(name(st.choice.source)
                        if st.choice and st.choice.source is not None else None),
         choice_herd=st.choice.herd if st.choice else None,
         reaction_eligible=list(st.reaction.eligible) if st.reaction else [],
@@ -478,8 +489,8 @@ def rollout(state: UnleashedState, seat: str, legal: Sequence[Action],
 
 
 def _worth(state: UnleashedState, seat: str) -> float:
-    need = max(1, fx.animals_to_win(state, seat))
-    return fx.animal_count(state, seat) / need * 6.0 + 0.15 * len(state.hands[seat])
+    need = max(1, animals_to_win(state, seat))
+    return animal_count(state, seat) / need * 6.0 + 0.15 * len(state.hands[seat])
 
 
 def margin_value(state: UnleashedState, me: str) -> float:
@@ -506,7 +517,7 @@ def seat_features(state: UnleashedState) -> dict[str, list[float]]:
     rems: dict[str, int] = {}
     out: dict[str, list[float]] = {}
     for s in seats:
-        rems[s] = max(0, fx.animals_to_win(state, s) - fx.animal_count(state, s))
+        rems[s] = max(0, animals_to_win(state, s) - animal_count(state, s))
     act = seats.index(state.active) if state.active in seats else 0
     for i, s in enumerate(seats):
         rem = rems[s]
@@ -514,7 +525,7 @@ def seat_features(state: UnleashedState) -> dict[str, list[float]]:
         hand = len(state.hands[s])
         ups = downs = 0
         for c in state.fields[s]:
-            t = fx.card(c).type
+            t = card(c).type
             if t == "upgrade":
                 ups += 1
             elif t == "downgrade":

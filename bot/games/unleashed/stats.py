@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.games.base import Action
-from bot.games.unleashed.effects import animal_count, card
+from bot.games.unleashed.effects.statics import animal_count, card
 from bot.games.unleashed.models import Play, Respond, UnleashedState
 
 #: Rounds after which the leader is noted (the issue's "leader after three rounds").
