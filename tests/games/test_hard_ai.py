@@ -16,6 +16,8 @@ from bot.ai import (
     pacapaca_sample,
     pacapaca_values,
     unleashed_hard,
+    unleashed_sample,
+    unleashed_views,
 )
 from bot.ai.search import Budget, SearchGame, ismcts, squash
 from bot.app import builtin_games
@@ -225,8 +227,8 @@ def test_unleashed_hard_searches_the_end_of_turn_discard() -> None:
         "llamas-unleashed", 10, 2,
         lambda s, seat, legal: s.phase == "end" and s.choice is not None and not s.stack)
     view = engine.view(state, seat)
-    assert unleashed_hard.end_discard(view)
-    sample = unleashed_hard.determinize(view, legal, random.Random(3))
+    assert unleashed_sample.end_discard(view)
+    sample = unleashed_sample.determinize(view, legal, random.Random(3))
     assert sample.hands[seat] == state.hands[seat]
     assert engine.legal_actions(sample, seat) == legal
     for action in legal:  # every option plays on the sample as on the real state
@@ -248,7 +250,7 @@ def test_unleashed_fast_view_is_the_engine_view() -> None:
     steps = 0
     while engine.result(state) is None:
         for s in seats:
-            assert unleashed_hard.fast_view(state, s).model_dump() == \
+            assert unleashed_views.fast_view(state, s).model_dump() == \
                 engine.view(state, s).model_dump()
         seat = next(s for s in engine.pending(state).seats if engine.legal_actions(state, s))
         assert spec.policy is not None
@@ -261,7 +263,7 @@ def test_unleashed_fast_view_is_the_engine_view() -> None:
 def test_recent_cache_keeps_what_was_used_since_the_last_rotation() -> None:
     """Size 2: the third entry rotates the young dict to old; reading ``a`` from the old
     dict moves it back; the next rotation drops ``b``, which nobody read."""
-    cache = unleashed_hard.Recent(2)
+    cache = unleashed_views.Recent(2)
     cache.put("a", 1)
     cache.put("b", 2)
     cache.put("c", 3)
@@ -280,12 +282,12 @@ def test_unleashed_cached_field_views_share_lists_and_fields_set() -> None:
     spec = SPECS["llamas-unleashed"]
     state = spec.engine.new_game(["s0", "s1", "s2"], seed=8,
                                  options=spec.options_model.model_validate({}))
-    fields = unleashed_hard.fast_view(state, "s0").fields
+    fields = unleashed_views.fast_view(state, "s0").fields
     assert [len(fields[s].upgrades) for s in ("s0", "s1", "s2")] == [0, 0, 0]
     assert fields["s0"].upgrades is fields["s1"].upgrades is fields["s2"].downgrades
     assert fields["s0"].shielded_kinds is fields["s1"].shielded_kinds
     assert fields["s0"].model_fields_set is fields["s2"].model_fields_set
-    assert unleashed_hard.fast_view(state, "s1").fields["s0"] is fields["s0"]
+    assert unleashed_views.fast_view(state, "s1").fields["s0"] is fields["s0"]
 
 
 def test_unleashed_leaf_value_from_three_players_is_a_chance_per_seat() -> None:
@@ -338,7 +340,7 @@ def test_unleashed_hard_rebuilds_a_chain_choice_from_its_view_only() -> None:
     assert (seat, state.turn, len(legal)) == ("s0", 6, 4)
     engine = SPECS["llamas-unleashed"].engine
     view = engine.view(state, seat)
-    sample = unleashed_hard.chain_sample(view, legal, random.Random(3))
+    sample = unleashed_sample.chain_sample(view, legal, random.Random(3))
     assert sample is not None
     assert engine.legal_actions(sample, seat) == legal
     assert engine.view(sample, seat).choice == view.choice
@@ -363,13 +365,13 @@ def test_unleashed_chain_sample_refuses_what_it_cannot_rebuild() -> None:
         lambda s, seat, legal: s.phase == "action" and len(legal) >= 3 and not s.stack)
     engine = SPECS["llamas-unleashed"].engine
     view = engine.view(state, seat)
-    assert unleashed_hard.chain_sample(view, legal, random.Random(1)) is None
+    assert unleashed_sample.chain_sample(view, legal, random.Random(1)) is None
     state, seat, legal = _advance(
         "llamas-unleashed", 4, 2,
         lambda s, seat, legal: s.choice is not None
         and s.choice.prompt.startswith("Choose a card to steal (Lasso)"))
     view = engine.view(state, seat).model_copy(update={"choice_source": None})
-    assert unleashed_hard.chain_sample(view, legal, random.Random(1)) is None
+    assert unleashed_sample.chain_sample(view, legal, random.Random(1)) is None
 
 
 def _sampler(key: str, view: Any, legal: list[Any]) -> Callable[[random.Random], Any] | None:
@@ -377,11 +379,11 @@ def _sampler(key: str, view: Any, legal: list[Any]) -> Callable[[random.Random],
         return lambda r: llamas_alpacas_hard.determinize(view, r)
     if key == "pacapaca":
         return lambda r: pacapaca_sample.determinize(view, r)
-    if any(a.type == "choose" for a in legal) and not unleashed_hard.end_discard(view):
-        if unleashed_hard.chain_sample(view, legal, random.Random(0)) is None:
+    if any(a.type == "choose" for a in legal) and not unleashed_sample.end_discard(view):
+        if unleashed_sample.chain_sample(view, legal, random.Random(0)) is None:
             return None  # a chain it cannot rebuild: answered by the Normal heuristic
-        return lambda r: unleashed_hard.chain_sample(view, legal, r)
-    return lambda r: unleashed_hard.determinize(view, legal, r)
+        return lambda r: unleashed_sample.chain_sample(view, legal, r)
+    return lambda r: unleashed_sample.determinize(view, legal, r)
 
 
 @pytest.mark.parametrize("key", ["llamas-alpacas", "pacapaca", "llamas-unleashed"])

@@ -15,9 +15,7 @@ once the whole chain has resolved.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import Any, ClassVar
 
 from pydantic import TypeAdapter
@@ -34,15 +32,8 @@ from bot.games.base import (
     say,
 )
 from bot.games.unleashed.cards import catalog
+from bot.games.unleashed.effects import planning
 from bot.games.unleashed.effects.ops import step
-from bot.games.unleashed.effects.planning import (
-    add_root,
-    commit_link,
-    mandatory_start_frames,
-    new_link,
-    plan_step,
-    resolve_magic,
-)
 from bot.games.unleashed.effects.statics import (
     animal_count,
     animals_to_win,
@@ -51,7 +42,6 @@ from bot.games.unleashed.effects.statics import (
     extra_plays,
     hand_limit,
     herd_kinds,
-    kinds,
     may_play_instants,
     name,
     skips_draw,
@@ -67,12 +57,9 @@ from bot.games.unleashed.effects.zones import (
 )
 from bot.games.unleashed.models import (
     Activate,
-    CardView,
-    ChoiceView,
     Choose,
     ChooseBaby,
     DrawCard,
-    FieldView,
     Frame,
     Pass,
     Play,
@@ -80,73 +67,20 @@ from bot.games.unleashed.models import (
     Reaction,
     Respond,
     StackItem,
-    StackView,
-    TriggerView,
     UnleashedOptions,
     UnleashedState,
     UnleashedView,
     action_adapter,
+    copy_state,
 )
 from bot.games.unleashed.scoring import deck_out_winners, final_result
+from bot.games.unleashed.views import source_words, table_view
 
 HAND_SIZE = 5  # rulebook, Setting Up: deal 5 cards to each player
 #: Longest open (hiding) reaction window in seconds: a window nobody answers adds at most
 #: this much to a play (RULES.md: reaction window, "short by default").
 OPEN_WINDOW_SECONDS = 5.0
 
-
-def _copy_frame(f: Frame) -> Frame:
-    """A frame with its own progress data (the effect tree is shared: only read)."""
-    return replace(f, data=copy.deepcopy(f.data) if f.data else {})
-
-
-def copy_state(state: UnleashedState) -> UnleashedState:
-    """A copy of ``state`` that shares nothing the engine mutates (equal to
-    ``state.model_copy(deep=True)``, many times faster). Effect trees inside frames are
-    shared: the interpreter only reads them; so is a pending :class:`Choice`'s prompt and
-    options (a choice is replaced, never changed)."""
-    building = state.building
-    choice = state.choice
-    reaction = state.reaction
-    return replace(
-        state,
-        seats=list(state.seats),
-        deck=list(state.deck),
-        discard=list(state.discard),
-        nursery=list(state.nursery),
-        hands={k: list(v) for k, v in state.hands.items()},
-        fields={k: list(v) for k, v in state.fields.items()},
-        stack=[replace(i) for i in state.stack],
-        work=[_copy_frame(f) for f in state.work],
-        choice=None if choice is None else replace(choice, options=list(choice.options)),
-        reaction=None if reaction is None else replace(
-            reaction, eligible=list(reaction.eligible), passed=list(reaction.passed)),
-        links={k: list(v) for k, v in state.links.items()},
-        plan={k: list(v) if isinstance(v, list) else v for k, v in state.plan.items()},
-        queued=[_copy_frame(f) for f in state.queued],
-        building=None if building is None else replace(
-            building,
-            roots=[_copy_frame(f) for f in building.roots],
-            tasks=[_copy_frame(f) for f in building.tasks],
-            later=[_copy_frame(f) for f in building.later],
-            deferred=list(building.deferred),
-        ),
-        herd=list(state.herd),
-        start_cards=list(state.start_cards),
-        used_triggers=list(state.used_triggers),
-        skip_next=list(state.skip_next),
-        shields={k: list(v) for k, v in state.shields.items()},
-        babies_chosen=list(state.babies_chosen),
-    )
-
-
-def _source_words(source: str) -> str:
-    """A trigger source in words: ``"herd:ram"`` -> ``"the Ram Herd Bonus"``,
-    ``"card:<id>"`` -> the card's name."""
-    kind, _, ref = source.partition(":")
-    if kind == "herd":
-        return f"the {ref.title()} Herd Bonus"
-    return name(int(ref))
 
 class UnleashedEngine(Engine[UnleashedState, UnleashedOptions]):
     """Llamas Unleashed for 2-8 players (RULES.md: Llamas Unleashed)."""
@@ -217,11 +151,11 @@ class UnleashedEngine(Engine[UnleashedState, UnleashedOptions]):
         st.herd = herd_kinds(st, seat)
         st.start_cards = [c for c in st.fields[seat] if card(c).start is not None]
         say(ev, "turn", f"It is {seat}'s turn.", seat=seat, turn=st.turn)
-        mandatory = mandatory_start_frames(st, seat)
+        mandatory = planning.mandatory_start_frames(st, seat)
         # Everything that triggers at the start of the turn is one link: the mandatory
         # effects' targets are asked now, then the player adds optional effects (Activate,
         # each with its targets) and proceeds; only then does the link resolve.
-        new_link(st, mandatory, open_=True)
+        planning.new_link(st, mandatory, open_=True)
 
     def optional_triggers(self, st: UnleashedState) -> list[tuple[str, dict[str, Any], str]]:
         """Optional start-of-turn effects the active player may still add to the
@@ -254,7 +188,7 @@ class UnleashedEngine(Engine[UnleashedState, UnleashedOptions]):
         if st.phase == "start" and seat is not None:
             if not st.start_done:
                 # A state stored before start-of-turn links: offer its optional effects.
-                new_link(st, [], open_=True)
+                planning.new_link(st, [], open_=True)
                 st.start_done = True
                 return True
             if skips_draw(st, seat):
@@ -292,21 +226,21 @@ class UnleashedEngine(Engine[UnleashedState, UnleashedOptions]):
             link = st.building
             if link is not None:
                 if link.tasks or link.later:
-                    plan_step(st, ev)
+                    planning.plan_step(st, ev)
                     continue
                 if link.open:
                     if self.optional_triggers(st):
                         return  # the player adds optional effects or proceeds
                     st.start_done = True
                     link.open = False
-                commit_link(st)
+                planning.commit_link(st)
                 continue
             if st.work:
                 step(st, st.work.pop(), ev)
                 continue
             if st.queued:
                 roots, st.queued = st.queued, []
-                new_link(st, roots)
+                planning.new_link(st, roots)
                 continue
             if st.stack and not st.stack[-1].resolving:
                 if st.repoll:
@@ -378,11 +312,11 @@ class UnleashedEngine(Engine[UnleashedState, UnleashedOptions]):
             else:  # ambush
                 say(ev, "ambush", f"{item.seat}'s {d.name} strikes {target.seat}'s Field.",
                     seat=item.seat, victim=target.seat)
-                new_link(st, [Frame(eff=self._ambush(target.seat), actor=item.seat,
-                                       source=item.card)])
+                planning.new_link(st, [Frame(eff=self._ambush(target.seat), actor=item.seat,
+                                             source=item.card)])
             return
         if d.type == "magic":
-            resolve_magic(st, item)
+            planning.resolve_magic(st, item)
             return
         st.stack.pop()
         dest = item.field or item.seat
@@ -591,14 +525,14 @@ class UnleashedEngine(Engine[UnleashedState, UnleashedOptions]):
                 if src == action.source:
                     st.used_triggers.append(src)
                     cid = int(src[5:]) if src.startswith("card:") else None
-                    say(ev, "activate", f"{player} uses {_source_words(src)}.",
+                    say(ev, "activate", f"{player} uses {source_words(src)}.",
                         seat=player, source=src)
                     herd = src[5:] if src.startswith("herd:") else None
                     if st.building is None:  # a state stored before start-of-turn links
-                        new_link(st, [], open_=True)
+                        planning.new_link(st, [], open_=True)
                     assert st.building is not None
-                    add_root(st, st.building, Frame(eff=eff, actor=player, source=cid,
-                                                       herd=herd))
+                    planning.add_root(st, st.building, Frame(eff=eff, actor=player,
+                                                             source=cid, herd=herd))
                     break
         elif isinstance(action, Proceed):
             if st.phase == "start":
@@ -643,7 +577,7 @@ class UnleashedEngine(Engine[UnleashedState, UnleashedOptions]):
         if isinstance(action, DrawCard):
             return "Draw a card"
         if isinstance(action, Activate):
-            return f"Use {_source_words(action.source)}"
+            return f"Use {source_words(action.source)}"
         if isinstance(action, Proceed):
             return "Go to the Draw phase" if st.phase == "start" else "End your Action phase"
         if isinstance(action, Choose):
@@ -660,49 +594,7 @@ class UnleashedEngine(Engine[UnleashedState, UnleashedOptions]):
         """The result once the game is over."""
         return state.result
 
-    # -- views -------------------------------------------------------------------------------
-
-    def card_view(self, st: UnleashedState, cid: int, seat: str | None = None) -> CardView:
-        """A card as seen, with its kinds as they count in ``seat``'s Field."""
-        d = card(cid)
-        return CardView(id=cid, key=d.key, name=d.name, type=d.type,
-                        kinds=kinds(st, cid, seat), text=d.text)
-
     def view(self, state: UnleashedState, viewer: str | None) -> UnleashedView:
-        """What ``viewer`` may see: own hand only, all Fields, hand sizes, public piles."""
-        st = state
-        fields = {}
-        for s in st.seats:
-            cards = st.fields[s]
-            fields[s] = FieldView(
-                seat=s,
-                animals=[self.card_view(st, c, s) for c in cards if card(c).is_animal],
-                upgrades=[self.card_view(st, c, s) for c in cards if card(c).type == "upgrade"],
-                downgrades=[self.card_view(st, c, s) for c in cards
-                            if card(c).type == "downgrade"],
-                animal_count=animal_count(st, s), animals_to_win=animals_to_win(st, s),
-                hand_limit=hand_limit(st, s), may_play_instants=may_play_instants(st, s),
-                shielded_kinds=list(st.shields.get(s, [])), skips_next_turn=s in st.skip_next)
-        pend = self.pending(st)
-        own = viewer is not None and viewer in st.seats
-        choice = None
-        if st.choice is not None and own and st.choice.seat == viewer:
-            choice = ChoiceView(prompt=st.choice.prompt, options=list(st.choice.options))
-        triggers = [TriggerView(source=src, text=text, words=_source_words(src))
-                    for src, _, text in self.optional_triggers(st)]
-        return UnleashedView(
-            viewer=viewer, seats=list(st.seats), phase=st.phase, active=st.active, turn=st.turn,
-            hand=[self.card_view(st, c) for c in st.hands[viewer]] if own else None,  # type: ignore[index]
-            hand_sizes={s: len(st.hands[s]) for s in st.seats}, fields=fields,
-            deck_count=len(st.deck), discard=[self.card_view(st, c) for c in st.discard],
-            nursery=[self.card_view(st, c) for c in st.nursery],
-            stack=[StackView(card=self.card_view(st, i.card), seat=i.seat, field=i.field)
-                   for i in st.stack],
-            pending_kind=pend.kind, pending_seats=pend.seats, choice=choice,
-            choice_source=(name(st.choice.source) if st.choice and st.choice.source is not None
-                           else None),
-            choice_herd=st.choice.herd if st.choice else None,
-            reaction_eligible=list(st.reaction.eligible) if st.reaction else [],
-            reaction_passed=list(st.reaction.passed) if st.reaction else [],
-            reaction_seconds=self.window_seconds(st), triggers=triggers,
-            plays_left=st.plays_left + st.card_plays, result=st.result)
+        """What ``viewer`` may see (:func:`~bot.games.unleashed.views.table_view`)."""
+        return table_view(state, viewer, self.pending(state), self.optional_triggers(state),
+                          self.window_seconds(state))
