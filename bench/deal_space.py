@@ -15,7 +15,8 @@ import random
 from collections import Counter
 
 from bot.ai.pacapaca import heuristic_policy, random_policy
-from bot.games.pacapaca.engine import DEAL_LIST_LIMIT, PacapacaEngine
+from bot.games.pacapaca.engine import PacapacaEngine
+from bot.games.pacapaca.legal import DEAL_LIST_LIMIT
 from bot.games.pacapaca.models import PacapacaOptions, Propose
 
 

@@ -1,4 +1,4 @@
-"""Easy AI seats (issue 19): legal, mostly sensible moves with the mistakes a beginner makes.
+"""Easy AI seats: legal, mostly sensible moves with the mistakes a beginner makes.
 
 Each policy has the interface of every seat policy, ``policy(view, legal, rng) -> Action``:
 ``view`` is the acting seat's own view (never the state), ``legal`` the engine's legal
@@ -28,7 +28,20 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from bot.ai.pacapaca import deal_gains, evaluate, kept_length
 from bot.games.base import Action
+from bot.games.llamas_alpacas.models import Keep, Move, Place, Take
+from bot.games.llamas_alpacas.scoring import score_placement
+from bot.games.unleashed.models import (
+    Activate,
+    Choose,
+    ChooseBaby,
+    DrawCard,
+    Pass,
+    Play,
+    Proceed,
+    Respond,
+)
 
 #: An Easy Pacapaca seat takes the pile once it holds this many cards, whatever they are.
 PILE_GRAB = 3
@@ -58,9 +71,6 @@ def _best(scored: list[tuple[float, Action]], rng: random.Random) -> Action:
 
 def llamas_alpacas_easy(view: Any, legal: Sequence[Action], rng: random.Random) -> Action:
     """Easy Llamas & Alpacas seat (see the module docstring)."""
-    from bot.games.llamas_alpacas.models import Keep, Move, Place, Take
-    from bot.games.llamas_alpacas.scoring import score_placement
-
     whim = _pick(legal, rng)
     if whim is not None:
         return whim
@@ -96,8 +106,6 @@ def llamas_alpacas_easy(view: Any, legal: Sequence[Action], rng: random.Random) 
 
 def pacapaca_easy(view: Any, legal: Sequence[Action], rng: random.Random) -> Action:
     """Easy Alpaca Pacapaca seat (see the module docstring)."""
-    from bot.ai.pacapaca import deal_gains
-
     whim = _pick(legal, rng)
     if whim is not None:
         return whim
@@ -133,8 +141,6 @@ def pacapaca_easy(view: Any, legal: Sequence[Action], rng: random.Random) -> Act
 def _value_now(view: Any, me: str, cards: Sequence[int]) -> float:
     """Points of ``me``'s alpaca with ``cards`` as things stand (no hope for pieces that
     may still complete)."""
-    from bot.ai.pacapaca import evaluate, kept_length
-
     others = {a.seat: kept_length([*a.neck, *a.babies]) for a in view.alpacas if a.seat != me}
     return evaluate(cards, others, 0.0, me=me)
 
@@ -144,17 +150,6 @@ def _value_now(view: Any, me: str, cards: Sequence[int]) -> float:
 
 def unleashed_easy(view: Any, legal: Sequence[Action], rng: random.Random) -> Action:
     """Easy Llamas Unleashed seat (see the module docstring)."""
-    from bot.games.unleashed.models import (
-        Activate,
-        Choose,
-        ChooseBaby,
-        DrawCard,
-        Pass,
-        Play,
-        Proceed,
-        Respond,
-    )
-
     whim = _pick(legal, rng)
     if whim is not None:
         return whim

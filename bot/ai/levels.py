@@ -1,4 +1,4 @@
-"""How strongly an AI seat plays (issue 19): Easy, Normal or Hard.
+"""How strongly an AI seat plays: Easy, Normal or Hard.
 
 Which policy plays each level of each game is wired at the top (``bot.app``, into
 :attr:`bot.games.registry.GameSpec.levels`); this module only names the levels.

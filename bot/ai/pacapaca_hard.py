@@ -1,22 +1,10 @@
 """The Hard AI seat of Alpaca Pacapaca: determinized search (:mod:`bot.ai.search`).
 
-What the view hides: which of the cards nobody has seen are in the game (the primary set
-always is; the random extra cards are not shown), the deck order, the face-down pile
-(except the viewer's own discards still in it) and another player's two drawn cards.
-:func:`determinize` (:class:`Determinizer`) picks the hidden cards (every unseen primary
-card, the rest drawn at random from the unseen extra cards so the counts of the view add
-up) and deals them into the deck, the others' part of the pile and the drawn cards: each
-of the others' pile cards is drawn weighted by what the view shows of the moment it was
-put there (``view.discards``: who, the card they added with it, the table then;
-:func:`keep_weights`: a Normal seat keeps the drawn card worth more to it, so its discard
-was worth less than the card it kept), and a sample whose pile contradicts a draw another
-seat chose over taking the pile is dealt again (:class:`DrawCheck`, up to
-:data:`DRAW_TRIES` times); a pile card with no recorded moment is weighted by how likely
-its seat was to throw that kind away now (:func:`discard_weights`); the rest at random.
-Playouts use
-:func:`rollout` (cheap rules on the sampled state; the Normal heuristic for the rare
-negotiation steps, through the sampled state's view) and :func:`evaluate` (the Normal
-heuristic's projected points, margin against the best opponent).
+Samples of what the view hides come from :mod:`bot.ai.pacapaca_sample`; alpacas are valued
+by :mod:`bot.ai.pacapaca_values`. Playouts use :func:`rollout` (cheap rules on the sampled
+state; the Normal heuristic for the rare negotiation steps, through the sampled state's
+view) and :func:`evaluate` (the Normal heuristic's projected points, margin against the
+best opponent).
 
 Every decision is searched: draw / take the pile, which drawn card to keep, and in a
 negotiation accept, decline, give up and the proposal the Normal heuristic would make. On
@@ -26,10 +14,9 @@ Normal's draw / pile estimate by :data:`PLAN_EDGE`, and in the final round any d
 Normal partner accepts, which leaves the pile to the next seat (:data:`DODGE_PILE`); in
 playouts the other seats draw or take the pile by the Normal rule (:func:`normal_turn`).
 The search plays every candidate on the same samples (paired rounds; 60 playouts, 120 at 2
-players, :data:`ITERATIONS_FACTOR_BY_PLAYERS`) for 8 decisions (16 at 3-4 players,
+players, :data:`ITERATIONS_FACTOR_BY_PLAYERS`) for 8 decisions (16 at 3 players, 22 at 4,
 :data:`DEPTH_BY_PLAYERS`) and compares the Normal heuristic's projected points then; the
-Normal heuristic's choice wins ties. (Playouts to the end of the game, and keeping Normal's
-choice unless beaten by a margin, did worse in 100-game trials: see bench/README.md.)
+Normal heuristic's choice wins ties.
 """
 
 from __future__ import annotations
@@ -38,55 +25,47 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from functools import lru_cache
 from itertools import combinations
 from typing import Any, cast
 
-from bot.ai.pacapaca import (
-    draw_value,
-    fashion_points_of,
-    heuristic_policy,
-    kept_length_of,
-    pile_value,
+from bot.ai.pacapaca import draw_value, heuristic_policy, pile_value
+from bot.ai.pacapaca_sample import Determinizer
+from bot.ai.pacapaca_values import (
+    KIND_OF,
+    KINDS,
+    alpaca_cards,
+    alpaca_value,
+    deal_gains,
+    kept_length,
+    kind_gains,
+    seat_value,
+    state_hope,
 )
 from bot.ai.search import Budget, SearchGame, ismcts, squash
 from bot.games.base import Action, Pending, Result
-from bot.games.pacapaca.cards import catalog, kind_table
+from bot.games.pacapaca.cards import kind_table
 from bot.games.pacapaca.engine import PacapacaEngine
 from bot.games.pacapaca.models import (
     Accept,
-    Alpaca,
-    DiscardView,
     Draw2,
     Keep,
-    Negotiation,
-    PacapacaOptions,
     PacapacaState,
     PacapacaView,
     Pass,
-    PileCard,
     Propose,
     StartNegotiation,
     TakePile,
 )
-from bot.games.pacapaca.scoring import length_points
 
 ENGINE = PacapacaEngine()
 #: Playouts per decision and decisions per playout (sized for p99 < 300 ms, bench/ai.py).
 BUDGET = Budget(iterations=60, depth=8, paired=True)
 #: Decisions per playout by player count where it is not ``BUDGET.depth``: about two
-#: rounds of turns at 3 players (4 players, seeds 1-100: 34.7 wins against 30.0 with 8);
-#: 22 at 4 players (seeds 1-500: 218.42/500 = 43.7%, against 192.83/500 with 16). 22 fits
-#: the 300 ms budget since alpacas are valued by kind counts (:func:`_sig`): 4 players,
-#: ``bench.ai --timing --games 20 --seed 7000``, p50 57-62 ms, p99 121-136, max 150-160,
-#: against 16 before that change p50 81-86, p99 151-167, max 164-173 (the same run).
-#: 5-6 players keep 8 (6 players, 4 games: p99 339 ms with 12 before that change).
+#: rounds of turns at 3 players, 22 at 4 (within the 300 ms budget because alpacas are
+#: valued by kind counts, :mod:`bot.ai.pacapaca_values`); 5-6 players keep 8.
 DEPTH_BY_PLAYERS = {3: 16, 4: 22}
-
-
 #: ``BUDGET.iterations`` is multiplied by this for the player count (default 1): 2-player
-#: decisions cost least (p99 77 ms with 60 playouts), and 120 did 300.5/500 against
-#: 297.5/500 on seeds 1-500.
+#: decisions cost least.
 ITERATIONS_FACTOR_BY_PLAYERS = {2: 2}
 
 
@@ -100,6 +79,7 @@ def _budget(view: PacapacaView) -> Budget:
         return BUDGET
     return replace(BUDGET, depth=depth, iterations=iterations)
 
+
 #: A margin of this many projected points is worth tanh(1) of a win.
 MARGIN_SCALE = 5.0
 #: In playouts a seat takes the pile when what it knows of it is worth more than
@@ -107,394 +87,6 @@ MARGIN_SCALE = 5.0
 #: at :data:`UNKNOWN_GAIN` (a seat does not see those, even in a sample).
 DRAW_GAIN = 2.0
 UNKNOWN_GAIN = 1.0
-
-
-def _pools() -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
-    """(primary set, other neck cards, babies) card ids."""
-    cat = catalog()
-    primary = tuple(cat.primary_ids())
-    rest = tuple(c for c in cat.neck_deck if c not in set(primary))
-    return primary, rest, tuple(cat.baby_ids)
-
-
-_PRIMARY, _REST, _BABIES = _pools()
-
-
-#: Floor of a card's weight as another seat's discard (its alpaca has changed since it
-#: discarded, so no card is ruled out).
-DISCARD_FLOOR = 0.02
-#: Weigh the others' pile cards by how likely their seat was to discard them
-#: (:func:`discard_weights`); ``False``: uniform (tuning only).
-INFER_DISCARDS = True
-#: The weights are raised to this power (tuning: above 1 trusts the Normal model more).
-DISCARD_SHARPNESS = 1.0
-
-
-def _unseen_kinds(view: PacapacaView) -> dict[str, int]:
-    """Kind -> copies the view does not show (deck, others' discards, others' drawn)."""
-    kt = _KIND_OF
-    left = {k: n for k, n, _, baby in _KINDS if view.babies or not baby}
-    seen = [*view.my_discards, *view.drawn]
-    for a in view.alpacas:
-        seen += [*a.neck, *a.babies]
-    for c in seen:
-        k = kt[c]
-        if k in left:
-            left[k] -= 1
-    return {k: n for k, n in left.items() if n > 0}
-
-
-def discard_weights(view: PacapacaView, seat: str) -> dict[str, float]:
-    """Kind -> how likely ``seat`` (playing the Normal rule: it keeps the drawn card worth
-    more to its alpaca) put a card of that kind on the pile when it drew one: the chance
-    that the other card drawn with it, from the kinds the view does not show, is worth
-    more to ``seat``'s alpaca as the view shows it now (a tie counts half), floored at
-    :data:`DISCARD_FLOOR`. Reads only public parts of ``view`` and its unseen counts."""
-    a = view.alpaca(seat)
-    mine = tuple(sorted((*a.neck, *a.babies)))
-    others = tuple(sorted(_length(tuple(sorted((*x.neck, *x.babies))))
-                          for x in view.alpacas if x.seat != seat))
-    hope = round(_hope_n(view.deck_size, len(view.seats)), 2)
-    gains = dict(zip((k for k, *_ in _KINDS), _kind_gains(mine, others, hope), strict=True))
-    left = _unseen_kinds(view)
-    out: dict[str, float] = {}
-    total = sum(left.values()) - 1
-    for k in left:
-        if total <= 0:
-            out[k] = 1.0
-            continue
-        worse = 0.0
-        for x, m in left.items():
-            m -= x == k
-            if m <= 0:
-                continue
-            if gains[x] > gains[k]:
-                worse += m
-            elif gains[x] == gains[k]:
-                worse += 0.5 * m
-        out[k] = max(DISCARD_FLOOR, (worse / total) ** DISCARD_SHARPNESS)
-    return out
-
-
-#: Weight of a card that a Normal seat would have kept instead of the card it did keep
-#: (:func:`keep_weights`): not ruled out, since the seat may not play the Normal rule.
-KEEP_FLOOR = 0.02
-#: Weigh the others' pile cards by the card kept with each (:func:`keep_weights`);
-#: ``False``: by :func:`discard_weights` only (tuning only).
-INFER_KEEPS = True
-
-
-def keep_weights(view: PacapacaView, entry: DiscardView) -> dict[int, float] | None:
-    """Card id -> how likely ``entry``'s face-down card is that card, from the public
-    moment of the discard: its player drew two cards, added ``entry.kept`` and put the
-    other on the pile. A Normal seat keeps the card worth more to its alpaca as the table
-    stood then (``bot.ai.pacapaca._keep``: projected points, the lower id on a tie), so a
-    card worth less than the kept one weighs 1, one worth more :data:`KEEP_FLOOR`.
-    ``None`` when the moment was not recorded. Reads only public parts of ``view``."""
-    if entry.kept is None or not entry.before:
-        return None
-    seats = view.seats
-    i = seats.index(entry.by)
-    mine = tuple(entry.before[i])
-    others = tuple(sorted(_length(tuple(sorted(a))) for j, a in enumerate(entry.before)
-                          if j != i))
-    hope = _hope_n(entry.deck_size, len(seats))
-    kept = entry.kept
-    v_kept = _value(tuple(sorted((*mine, kept))), others, hope)
-    by_kind = {k: _value(tuple(sorted((*mine, first))), others, hope)
-               for k, _, first, _ in _KINDS}
-    kt = _KIND_OF
-    out: dict[int, float] = {}
-    for c in kt:
-        v = by_kind[kt[c]]
-        out[c] = 1.0 if v < v_kept or (v == v_kept and c > kept) else KEEP_FLOOR
-    return out
-
-
-#: Samples tried per determinization for one whose pile agrees with every draw the
-#: other seats chose over taking the pile (:class:`DrawCheck`); the last is kept if none.
-DRAW_TRIES = 6
-#: Check the others' draws against the pile (:class:`DrawCheck`); ``False``: tuning only.
-INFER_DRAWS = True
-
-
-class DrawCheck:
-    """What one other seat's draw says about its own cards in the pile: at the public
-    moment of a pile card it put there (``entries[j]``), it drew instead of taking the
-    pile, which then held ``entries[:j]``. A Normal seat (``bot.ai.pacapaca._turn``)
-    draws when ``draw_value`` is at least ``pile_value``, and the latter counts its own
-    face-down cards at their worth to it, so a sample that makes its own discards then
-    worth more than drawing is unlikely. Built from public parts of a view only."""
-
-    def __init__(self, view: PacapacaView, entries: Sequence[DiscardView], j: int,
-                 slots: Sequence[int]) -> None:
-        e = entries[j]
-        i = view.seats.index(e.by)
-        self.slots = tuple(slots)  # indexes into the others' pile cards: the seat's own
-        self.unknown = j - len(self.slots)
-        self.mine = tuple(sorted(e.before[i]))
-        self.others = tuple(sorted(_length(tuple(sorted(a))) for k, a in enumerate(e.before)
-                                   if k != i))
-        self.hope = _hope_n(e.deck_size + 2, len(view.seats))
-        self.gains = _kind_gains(self.mine, self.others, self.hope)
-        seen = Counter(_KIND_OF[c] for a in e.before for c in a)
-        self.base = [n - seen[k] if view.babies or not baby else 0
-                     for k, n, _, baby in _KINDS]
-        self.cache: dict[tuple[int, ...], bool] = {}
-
-    def holds(self, theirs: Sequence[int]) -> bool:
-        """True when drawing was worth at least taking the pile to the seat, its own
-        pile cards being ``theirs[slots]`` (cached by their ids)."""
-        own = tuple(sorted(theirs[k] for k in self.slots))
-        hit = self.cache.get(own)
-        if hit is None:
-            hit = self.cache[own] = self._holds(own)
-        return hit
-
-    def _holds(self, own: tuple[int, ...]) -> bool:
-        w = list(self.base)
-        index = _KIND_INDEX
-        for c in own:
-            w[index[_KIND_OF[c]]] -= 1
-        g = self.gains
-        kinds = [k for k, x in enumerate(w) if x > 0]
-        total = sum(w[k] for k in kinds)
-        draw = 0.0
-        if total == 1:
-            draw = g[kinds[0]]
-        elif total:
-            for a in kinds:
-                for b in kinds:
-                    pb = w[b] - (a == b)
-                    if pb > 0:
-                        draw += w[a] * pb * max(g[a], g[b])
-            draw /= total * (total - 1)
-        pile = 0.0
-        if own:
-            pile = (_value(tuple(sorted((*self.mine, *own))), self.others, self.hope)
-                    - _value(self.mine, self.others, self.hope))
-        if self.unknown and total:
-            pile += self.unknown * sum(w[k] * g[k] for k in kinds) / total * 0.9
-        return draw >= pile - 1e-9
-
-
-class Determinizer:
-    """Samples full states consistent with ``view`` (module docstring); the weights of
-    the others' discards (:func:`discard_weights`) are worked out once per view. Reads
-    nothing but ``view``."""
-
-    def __init__(self, view: PacapacaView) -> None:
-        self.view = view
-        me = view.viewer
-        seen: set[int] = set(view.my_discards) | set(view.drawn)
-        for a in view.alpacas:
-            seen.update(a.neck)
-            seen.update(a.babies)
-        self.others_drawn = view.drawn_count if not view.drawn else 0
-        self.hidden_n = (view.deck_size + view.pile_size - len(view.my_discards)
-                         + self.others_drawn)
-        self.primary = [c for c in _PRIMARY if c not in seen]
-        self.extra = [c for c in (_REST + _BABIES if view.babies else _REST) if c not in seen]
-        self.others = [s for s in view.seats if s != me] or list(view.seats)
-        self.slots = view.pile_size - len(view.my_discards)
-        entries = view.discards if len(view.discards) == view.pile_size else None
-        if entries is not None:
-            theirs = [e for e in entries if e.by != me]
-            self.by = [e.by for e in theirs]
-            self.order = [e.by != me for e in entries]
-            self.moments = [PileCard(card=0, by=e.by, kept=e.kept, deck=e.deck_size,
-                                     alpacas=tuple(tuple(a) for a in e.before))
-                            for e in entries]
-        else:  # no public moments: the others' cards spread over the other seats
-            theirs = []
-            self.by = [self.others[i % len(self.others)] for i in range(self.slots)]
-            self.order = []
-            self.moments = []
-        self.checks: list[DrawCheck] = []
-        if entries is not None and INFER_DRAWS:
-            slot_of: dict[int, int] = {}
-            for j, e in enumerate(entries):
-                if e.by != me:
-                    slot_of[j] = len(slot_of)
-            for j, e in enumerate(entries):
-                if e.by != me and j and e.before:
-                    own = [slot_of[i] for i in range(j) if entries[i].by == e.by]
-                    self.checks.append(DrawCheck(view, entries, j, own))
-        self.weights: dict[str, dict[str, float]] = {}
-        self.card_weights: list[dict[int, float] | None] = [None] * len(self.by)
-        if self.slots:
-            if INFER_KEEPS:
-                self.card_weights = [keep_weights(view, e) for e in theirs] or self.card_weights
-            if INFER_DISCARDS:
-                for seat, w in zip(self.by, self.card_weights, strict=True):
-                    if w is None and seat not in self.weights:
-                        self.weights[seat] = discard_weights(view, seat)
-
-    def __call__(self, rng: random.Random) -> PacapacaState:
-        """One sample (the state of ``rng`` decides it)."""
-        for _ in range(DRAW_TRIES if self.checks else 1):
-            hidden, theirs = self._deal(rng)
-            if all(check.holds(theirs) for check in self.checks):
-                break
-        return self._state(rng, hidden, theirs)
-
-    def _deal(self, rng: random.Random) -> tuple[list[int], list[int]]:
-        """The hidden cards but the others' pile cards, and those (in pile order)."""
-        hidden = list(self.primary)
-        need = max(0, self.hidden_n - len(hidden))
-        hidden += rng.sample(self.extra, min(need, len(self.extra)))
-        rng.shuffle(hidden)
-        theirs: list[int] = []
-        kt = _KIND_OF
-        for seat, cw in zip(self.by, self.card_weights, strict=True):
-            if cw is not None:
-                weights = [cw[c] for c in hidden]
-            elif seat in self.weights:
-                w = self.weights[seat]
-                weights = [w.get(kt[c], DISCARD_FLOOR) for c in hidden]
-            else:
-                theirs.append(hidden.pop())
-                continue
-            pick = rng.choices(range(len(hidden)), weights=weights)[0]
-            theirs.append(hidden.pop(pick))
-        return hidden, theirs
-
-    def _state(self, rng: random.Random, hidden: list[int], theirs: list[int]
-               ) -> PacapacaState:
-        view = self.view
-        me = view.viewer
-        deck = hidden[: view.deck_size]
-        rest = hidden[view.deck_size:]
-        drawn = list(view.drawn) if view.drawn else rest[: self.others_drawn]
-        if self.moments:
-            mine_it, theirs_it = iter(view.my_discards), iter(theirs)
-            pile = [replace(m, card=next(theirs_it) if other else next(mine_it))
-                    for m, other in zip(self.moments, self.order, strict=True)]
-        else:
-            pile = [PileCard(card=c, by=me or self.others[0]) for c in view.my_discards]
-            pile += [PileCard(card=c, by=b) for c, b in zip(theirs, self.by, strict=False)]
-            rng.shuffle(pile)
-        neg = None
-        if view.negotiation is not None:
-            n = view.negotiation
-            neg = Negotiation(
-                partner=n.partner, active_gives=list(n.active_gives),
-                partner_gives=list(n.partner_gives), deal_version=n.deal_version,
-                accepted=list(n.accepted), proposals=n.proposals, proposed_by=n.proposed_by)
-        seats = list(view.seats)
-        return PacapacaState(
-            seats=seats, seed=rng.getrandbits(62), version=0,
-            options=PacapacaOptions(babies=view.babies), babies=view.babies,
-            alpacas={a.seat: Alpaca(head=a.head, body=a.body, neck=list(a.neck),
-                                    babies=list(a.babies)) for a in view.alpacas},
-            deck=deck, pile=pile,
-            active=seats.index(view.active) if view.active is not None else 0,
-            turn_number=view.turn_number, phase=view.phase, drawn=drawn, negotiation=neg,
-            negotiated=view.negotiated, final_turns_left=view.final_turns_left,
-            pool_size=view.pool_size)
-
-
-def determinize(view: PacapacaView, rng: random.Random) -> PacapacaState:
-    """A full state that shows ``view`` exactly (module docstring; :class:`Determinizer`).
-    Reads nothing but ``view``."""
-    return Determinizer(view)(rng)
-
-
-#: The caches below are small on purpose: they serve mostly within one decision, and
-#: bigger ones cost memory and garbage-collection time (4 players, 20 games: peak RSS
-#: 146 MB and p99 165-183 ms with 65536 entries each, 66 MB and 121-159 ms with these).
-@lru_cache(maxsize=16384)
-def _sig(cards: tuple[int, ...]) -> tuple[int, ...]:
-    """How many cards of each kind of :data:`_KINDS` are among ``cards`` (cached). What
-    an alpaca is worth depends on nothing else, so the caches below are keyed by it:
-    alpacas holding other copies of the same kinds share their entries."""
-    counts = [0] * len(_KINDS)
-    pos = _KIND_POS
-    for c in cards:
-        counts[pos[c]] += 1
-    return tuple(counts)
-
-
-def _kind_counts(sig: tuple[int, ...]) -> dict[str, int]:
-    """Kind -> copies (every kind a key) for the kind counts ``sig``."""
-    return dict(zip(_KIND_NAMES, sig, strict=True))
-
-
-def _length(cards: tuple[int, ...]) -> int:
-    """:func:`bot.ai.pacapaca.kept_length` of ``cards`` (cached by kinds)."""
-    return _length_sig(_sig(cards))
-
-
-@lru_cache(maxsize=16384)
-def _length_sig(sig: tuple[int, ...]) -> int:
-    return kept_length_of(_kind_counts(sig))
-
-
-def _value(cards: tuple[int, ...], others: tuple[int, ...], hope: float) -> float:
-    """The Normal heuristic's projected points of an alpaca with ``cards`` against the
-    other alpacas' kept lengths ``others`` (sorted; cached by kinds)."""
-    return _value_sig(_sig(cards), others, hope)
-
-
-def _value_sig(sig: tuple[int, ...], others: tuple[int, ...], hope: float) -> float:
-    """:func:`bot.ai.pacapaca.evaluate` of an alpaca with the kinds ``sig`` (the same
-    sum in the same order, so the same float), from cached parts."""
-    length = _length_sig(sig)
-    return _fashion_sig(sig, hope) + _length_points(length, others) + 0.15 * length
-
-
-@lru_cache(maxsize=16384)
-def _fashion_sig(sig: tuple[int, ...], hope: float) -> float:
-    return fashion_points_of(_kind_counts(sig), hope)
-
-
-@lru_cache(maxsize=16384)
-def _length_points(length: int, others: tuple[int, ...]) -> int:
-    """Neck-length points of a neck of kept ``length`` against the ``others``."""
-    return length_points({"@me": length, **{f"o{i}": n for i, n in enumerate(others)}})["@me"]
-
-
-def deal_gains(view: PacapacaView, active: str, partner: str,
-               active_gives: Sequence[int], partner_gives: Sequence[int]
-               ) -> tuple[float, float]:
-    """:func:`bot.ai.pacapaca.deal_gains` (the same floats) from the caches keyed by
-    kinds: (active's gain, partner's gain) in projected value if the deal ran."""
-    hope = _hope_n(view.deck_size, len(view.seats))
-    cards = {a.seat: (*a.neck, *a.babies) for a in view.alpacas}
-    lengths = {s: _length(c) for s, c in cards.items()}
-    gives = set(active_gives)
-    takes = set(partner_gives)
-    a1 = (*(c for c in cards[active] if c not in gives), *partner_gives)
-    p1 = (*(c for c in cards[partner] if c not in takes), *active_gives)
-    after = {**lengths, active: _length(a1), partner: _length(p1)}
-
-    def value(seat: str, mine: tuple[int, ...], lens: dict[str, int]) -> float:
-        others = tuple(sorted(n for s, n in lens.items() if s != seat))
-        return _value(mine, others, hope)
-
-    ga = value(active, a1, after) - value(active, cards[active], lengths)
-    gp = value(partner, p1, after) - value(partner, cards[partner], lengths)
-    return ga, gp
-
-
-def _hope_n(deck: int, seats: int) -> float:
-    return max(0.0, min(1.0, deck / (2 * max(1, seats)) / 4))
-
-
-def _hope(state: PacapacaState) -> float:
-    return _hope_n(len(state.deck), len(state.seats))
-
-
-def _cards(a: Alpaca) -> tuple[int, ...]:
-    return tuple(sorted((*a.neck, *a.babies)))
-
-
-def _seat_value(state: PacapacaState, seat: str, add: Sequence[int] = ()) -> float:
-    others = tuple(sorted(_length(_cards(a)) for s, a in state.alpacas.items() if s != seat))
-    mine = _cards(state.alpacas[seat])
-    if add:
-        mine = tuple(sorted((*mine, *add)))
-    return _value(mine, others, round(_hope(state), 2))
 
 
 def rollout(state: PacapacaState, seat: str, legal: Sequence[Action],
@@ -508,13 +100,13 @@ def rollout(state: PacapacaState, seat: str, legal: Sequence[Action],
         return heuristic_policy(ENGINE.view(state, seat), legal, rng)
     if phase == "drawn":
         keeps = [a for a in legal if isinstance(a, Keep)]
-        return max(keeps, key=lambda a: (_seat_value(state, seat, (a.card,)), rng.random()))
+        return max(keeps, key=lambda a: (seat_value(state, seat, (a.card,)), rng.random()))
     can_draw = any(isinstance(a, Draw2) for a in legal)
     if state.pile:
         own = [pc.card for pc in state.pile if pc.by == seat]
         gain = UNKNOWN_GAIN * (len(state.pile) - len(own))
         if own:
-            gain += _seat_value(state, seat, own) - _seat_value(state, seat)
+            gain += seat_value(state, seat, own) - seat_value(state, seat)
         if gain > DRAW_GAIN or not can_draw:
             return next(a for a in legal if isinstance(a, TakePile))
     if can_draw:
@@ -531,9 +123,9 @@ def evaluate(state: PacapacaState, me: str) -> float:
     holder = state.seats[state.active] if state.phase == "drawn" and state.drawn else None
     for seat in state.seats:
         if seat == holder:
-            v = max(_seat_value(state, seat, (c,)) for c in state.drawn)
+            v = max(seat_value(state, seat, (c,)) for c in state.drawn)
         else:
-            v = _seat_value(state, seat)
+            v = seat_value(state, seat)
         if seat == me:
             mine = v
         elif v > other:
@@ -585,46 +177,20 @@ class _ModelGame:
                 + FINAL_MARGIN * squash(res.scores[me] - best, MARGIN_SCALE))
 
 
-def _kinds() -> tuple[tuple[str, int, int, bool], ...]:
-    """(kind, copies, first card id, is a baby) of every kind."""
-    return tuple((k.kind, k.count, k.first_id, k.group == "baby") for k in catalog().kinds)
-
-
-_KINDS = _kinds()
-_KIND_OF = kind_table()
-_KIND_INDEX = {k: i for i, (k, *_) in enumerate(_KINDS)}
-#: Card id -> its kind's index in :data:`_KINDS`.
-_KIND_POS = {c: _KIND_INDEX[k] for c, k in _KIND_OF.items()}
-_KIND_NAMES = tuple(k for k, *_ in _KINDS)
-
-
-def _kind_gains(mine: tuple[int, ...], others: tuple[int, ...], hope: float
-                ) -> tuple[float, ...]:
-    """Per kind of :data:`_KINDS`: what one more card of it adds to ``mine``'s value."""
-    return _kind_gains_sig(_sig(mine), others, hope)
-
-
-@lru_cache(maxsize=4096)
-def _kind_gains_sig(sig: tuple[int, ...], others: tuple[int, ...], hope: float
-                    ) -> tuple[float, ...]:
-    base = _value_sig(sig, others, hope)
-    return tuple(_value_sig((*sig[:i], sig[i] + 1, *sig[i + 1:]), others, hope) - base
-                 for i in range(len(sig)))
-
-
 def normal_turn(state: PacapacaState, seat: str, legal: Sequence[Action]) -> Action:
     """The Normal heuristic's draw-or-pile choice (``bot.ai.pacapaca._turn``:
     ``draw_value`` against ``pile_value``, drawing on a tie) computed on a sampled state
     for ``seat`` from what that seat knows (its alpaca, the public ones, its own discards
     in the pile); it never opens a negotiation (Normal seldom does). For playouts."""
-    mine = _cards(state.alpacas[seat])
-    others = tuple(sorted(_length(_cards(a)) for s, a in state.alpacas.items() if s != seat))
-    hope = round(_hope(state), 2)
-    gains = _kind_gains(mine, others, hope)
+    mine = alpaca_cards(state.alpacas[seat])
+    others = tuple(sorted(kept_length(alpaca_cards(a))
+                          for s, a in state.alpacas.items() if s != seat))
+    hope = round(state_hope(state), 2)
+    gains = kind_gains(mine, others, hope)
     seen = [c for a in state.alpacas.values() for c in (*a.neck, *a.babies)]
     own = [pc.card for pc in state.pile if pc.by == seat]
-    seen_kinds = Counter(_KIND_OF[c] for c in (*seen, *own))
-    w = [(k[1] - seen_kinds[k[0]]) if (state.babies or not k[3]) else 0 for k in _KINDS]
+    seen_kinds = Counter(KIND_OF[c] for c in (*seen, *own))
+    w = [(k[1] - seen_kinds[k[0]]) if (state.babies or not k[3]) else 0 for k in KINDS]
     total = sum(x for x in w if x > 0)
     options: list[tuple[float, Action]] = []
     for a in legal:
@@ -643,7 +209,8 @@ def normal_turn(state: PacapacaState, seat: str, legal: Sequence[Action]) -> Act
                 ev /= total * (total - 1)
             options.append((ev, a))
         elif isinstance(a, TakePile):
-            gain = _value(tuple(sorted((*mine, *own))), others, hope) - _value(mine, others, hope)
+            gain = (alpaca_value(tuple(sorted((*mine, *own))), others, hope)
+                    - alpaca_value(mine, others, hope))
             unknown = len(state.pile) - len(own)
             if unknown and total:
                 avg = sum(x * g for x, g in zip(w, gains, strict=True) if x > 0) / total
@@ -673,12 +240,11 @@ def _candidates(view: PacapacaView, legal: Sequence[Action], rng: random.Random)
 MAX_PLANS = 4
 #: ... and at most this many with one partner.
 PLANS_PER_PARTNER = 2
-#: A deal is searched only when its rank beats drawing / taking the pile by this much
-#: (without it the search traded 2.4 turns a game away at 4 players and won 1.5/30).
+#: A deal is searched only when its rank beats drawing / taking the pile by this much (a
+#: deal ends the turn: it costs the draw).
 PLAN_EDGE = 1.0
 #: When another seat opens a negotiation with this one, also search counter-proposals
-#: its Normal rule accepts (:func:`offers` with the roles swapped) against its deal
-#: (4 players, seeds 1-200: 75.5 wins against 66.5 without).
+#: its Normal rule accepts (:func:`offers` with the roles swapped) against its deal.
 COUNTER_OFFERS = True
 #: Counter-proposals searched at most (the best by :func:`offers`' rank).
 COUNTER_PLANS = 2
@@ -712,8 +278,7 @@ def normal_accepts(view: PacapacaView, active: str, partner: str,
 
 
 #: Cards a searched deal moves at most (both ways together); from 5 players
-#: :data:`MAX_DEAL_CARDS_MANY`: listing the deals with 5 partners' long necks took most of a
-#: 6-player turn (4 games: p99 275-305 ms with 3, whatever the playouts).
+#: :data:`MAX_DEAL_CARDS_MANY` (listing the deals with 4-5 partners' long necks is costly).
 MAX_DEAL_CARDS = 3
 MAX_DEAL_CARDS_MANY = 2
 

@@ -1,4 +1,4 @@
-"""Information-set search for the Hard AI seats (issue 19, item 2).
+"""Information-set search for the Hard AI seats.
 
 A Hard seat knows only its own ``view()``. At each decision :func:`ismcts` repeats, for a
 fixed number of iterations (an iteration budget, so a decision is deterministic for a

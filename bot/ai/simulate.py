@@ -8,11 +8,15 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.ai.unleashed import heuristic_policy, random_policy
 from bot.games.base import Action, State
 from bot.games.registry import GameSpec
+from bot.games.unleashed.spec import SPEC
+from bot.games.unleashed.stats import GameLog
 
 #: A game that takes more steps than this is counted as unfinished.
 MAX_STEPS = 20_000
@@ -207,8 +211,6 @@ def unleashed_log(spec: GameSpec, players: int, seed: int,
     """Play one Llamas Unleashed game (``policies[i]`` in seat ``s{i}``, default the spec's
     AI everywhere) and return its :class:`~bot.games.unleashed.stats.GameLog`. Raises
     whatever the engine raises."""
-    from bot.games.unleashed.stats import GameLog
-
     engine = spec.engine
     seats = [f"s{i}" for i in range(players)]
     state: Any = engine.new_game(seats, seed=seed, options=None)
@@ -225,9 +227,6 @@ def unleashed_log(spec: GameSpec, players: int, seed: int,
 def _log_batch(args: tuple[str, int, list[int], str]) -> list[Any]:
     """Worker: logs of the games ``seeds`` (``mode`` "ai" or "vs_random": the AI in seat
     s0, random players elsewhere)."""
-    from bot.ai.unleashed import heuristic_policy, random_policy
-    from bot.games.unleashed.spec import SPEC
-
     key, players, seeds, mode = args
     if key != SPEC.key:
         raise ValueError(f"no balance figures for {key!r}")
@@ -245,8 +244,6 @@ def unleashed_stats(key: str, *, games: int, seed: int, players: int, jobs: int 
     seeds = list(range(seed, seed + games))
     if jobs <= 1:
         return _log_batch((key, players, seeds, mode))
-    from concurrent.futures import ProcessPoolExecutor
-
     parts = [seeds[i::jobs] for i in range(jobs)]
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         out = list(pool.map(_log_batch, [(key, players, p, mode) for p in parts]))

@@ -137,8 +137,8 @@ class Result(Model):
 
 class PlainState:
     """Base for a game state, or a part of one, kept as a plain slotted dataclass instead
-    of a pydantic model: random playouts must be fast (issue 4), and every game uses this
-    one kind of state (issue 15).
+    of a pydantic model: random playouts must be fast, and every game uses this
+    one kind of state.
 
     Subclasses are ``@dataclass(slots=True, kw_only=True)`` classes with typed fields.
     pydantic still validates and serialises them (through a ``TypeAdapter``, which

@@ -10,10 +10,12 @@ sharing its GIL). Nothing here knows a game or Discord.
 
 from __future__ import annotations
 
+import importlib
 import io
 import multiprocessing
 import os
 import pickle
+import signal
 import threading
 import time
 from collections import OrderedDict
@@ -63,9 +65,6 @@ def _warm_worker(modules: tuple[str, ...], parent: int | None = None) -> None:
     however the bot ended (a killed bot does not shut its pool down). Ctrl-C reaches the
     whole process group: the worker ignores it (no KeyboardInterrupt traceback on the
     operator's terminal) and is stopped by the bot's own shutdown."""
-    import importlib
-    import signal
-
     if parent is not None:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
     for name in modules:

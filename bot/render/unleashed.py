@@ -19,6 +19,7 @@ smaller and rounder) and a frame colour plus icon per card type.
 
 from __future__ import annotations
 
+import io
 from collections.abc import Mapping, Sequence
 from functools import cache
 
@@ -395,8 +396,6 @@ def _encode(img: Image.Image, meter: object) -> Picture:
 
 
 def _png_bytes(img: Image.Image) -> bytes:
-    import io
-
     buf = io.BytesIO()
     img.save(buf, format="PNG", compress_level=1)
     return buf.getvalue()

@@ -10,7 +10,15 @@ from typing import Any
 
 import pytest
 
-from bot.ai import llamas_alpacas_hard, pacapaca_hard, unleashed_hard
+from bot.ai import (
+    llamas_alpacas_hard,
+    pacapaca_hard,
+    pacapaca_sample,
+    pacapaca_values,
+    unleashed_hard,
+    unleashed_sample,
+    unleashed_views,
+)
 from bot.ai.search import Budget, SearchGame, ismcts, squash
 from bot.app import builtin_games
 from bot.games.llamas_alpacas.models import LlamasAlpacasState
@@ -219,8 +227,8 @@ def test_unleashed_hard_searches_the_end_of_turn_discard() -> None:
         "llamas-unleashed", 10, 2,
         lambda s, seat, legal: s.phase == "end" and s.choice is not None and not s.stack)
     view = engine.view(state, seat)
-    assert unleashed_hard.end_discard(view)
-    sample = unleashed_hard.determinize(view, legal, random.Random(3))
+    assert unleashed_sample.end_discard(view)
+    sample = unleashed_sample.determinize(view, legal, random.Random(3))
     assert sample.hands[seat] == state.hands[seat]
     assert engine.legal_actions(sample, seat) == legal
     for action in legal:  # every option plays on the sample as on the real state
@@ -242,7 +250,7 @@ def test_unleashed_fast_view_is_the_engine_view() -> None:
     steps = 0
     while engine.result(state) is None:
         for s in seats:
-            assert unleashed_hard.fast_view(state, s).model_dump() == \
+            assert unleashed_views.fast_view(state, s).model_dump() == \
                 engine.view(state, s).model_dump()
         seat = next(s for s in engine.pending(state).seats if engine.legal_actions(state, s))
         assert spec.policy is not None
@@ -255,7 +263,7 @@ def test_unleashed_fast_view_is_the_engine_view() -> None:
 def test_recent_cache_keeps_what_was_used_since_the_last_rotation() -> None:
     """Size 2: the third entry rotates the young dict to old; reading ``a`` from the old
     dict moves it back; the next rotation drops ``b``, which nobody read."""
-    cache = unleashed_hard.Recent(2)
+    cache = unleashed_views.Recent(2)
     cache.put("a", 1)
     cache.put("b", 2)
     cache.put("c", 3)
@@ -274,12 +282,12 @@ def test_unleashed_cached_field_views_share_lists_and_fields_set() -> None:
     spec = SPECS["llamas-unleashed"]
     state = spec.engine.new_game(["s0", "s1", "s2"], seed=8,
                                  options=spec.options_model.model_validate({}))
-    fields = unleashed_hard.fast_view(state, "s0").fields
+    fields = unleashed_views.fast_view(state, "s0").fields
     assert [len(fields[s].upgrades) for s in ("s0", "s1", "s2")] == [0, 0, 0]
     assert fields["s0"].upgrades is fields["s1"].upgrades is fields["s2"].downgrades
     assert fields["s0"].shielded_kinds is fields["s1"].shielded_kinds
     assert fields["s0"].model_fields_set is fields["s2"].model_fields_set
-    assert unleashed_hard.fast_view(state, "s1").fields["s0"] is fields["s0"]
+    assert unleashed_views.fast_view(state, "s1").fields["s0"] is fields["s0"]
 
 
 def test_unleashed_leaf_value_from_three_players_is_a_chance_per_seat() -> None:
@@ -332,7 +340,7 @@ def test_unleashed_hard_rebuilds_a_chain_choice_from_its_view_only() -> None:
     assert (seat, state.turn, len(legal)) == ("s0", 6, 4)
     engine = SPECS["llamas-unleashed"].engine
     view = engine.view(state, seat)
-    sample = unleashed_hard.chain_sample(view, legal, random.Random(3))
+    sample = unleashed_sample.chain_sample(view, legal, random.Random(3))
     assert sample is not None
     assert engine.legal_actions(sample, seat) == legal
     assert engine.view(sample, seat).choice == view.choice
@@ -357,25 +365,25 @@ def test_unleashed_chain_sample_refuses_what_it_cannot_rebuild() -> None:
         lambda s, seat, legal: s.phase == "action" and len(legal) >= 3 and not s.stack)
     engine = SPECS["llamas-unleashed"].engine
     view = engine.view(state, seat)
-    assert unleashed_hard.chain_sample(view, legal, random.Random(1)) is None
+    assert unleashed_sample.chain_sample(view, legal, random.Random(1)) is None
     state, seat, legal = _advance(
         "llamas-unleashed", 4, 2,
         lambda s, seat, legal: s.choice is not None
         and s.choice.prompt.startswith("Choose a card to steal (Lasso)"))
     view = engine.view(state, seat).model_copy(update={"choice_source": None})
-    assert unleashed_hard.chain_sample(view, legal, random.Random(1)) is None
+    assert unleashed_sample.chain_sample(view, legal, random.Random(1)) is None
 
 
 def _sampler(key: str, view: Any, legal: list[Any]) -> Callable[[random.Random], Any] | None:
     if key == "llamas-alpacas":
         return lambda r: llamas_alpacas_hard.determinize(view, r)
     if key == "pacapaca":
-        return lambda r: pacapaca_hard.determinize(view, r)
-    if any(a.type == "choose" for a in legal) and not unleashed_hard.end_discard(view):
-        if unleashed_hard.chain_sample(view, legal, random.Random(0)) is None:
+        return lambda r: pacapaca_sample.determinize(view, r)
+    if any(a.type == "choose" for a in legal) and not unleashed_sample.end_discard(view):
+        if unleashed_sample.chain_sample(view, legal, random.Random(0)) is None:
             return None  # a chain it cannot rebuild: answered by the Normal heuristic
-        return lambda r: unleashed_hard.chain_sample(view, legal, r)
-    return lambda r: unleashed_hard.determinize(view, legal, r)
+        return lambda r: unleashed_sample.chain_sample(view, legal, r)
+    return lambda r: unleashed_sample.determinize(view, legal, r)
 
 
 @pytest.mark.parametrize("key", ["llamas-alpacas", "pacapaca", "llamas-unleashed"])
@@ -526,7 +534,7 @@ def test_pacapaca_discard_weights_follow_the_normal_keep_rule() -> None:
     # A mud is worth least to s1: every other kind beats it, its 11 other copies tie.
     # A right loop completes s1's bow: nothing beats it, its 3 other copies tie.
     view = SPECS["pacapaca"].engine.view(_one_discard_state(), "s0")
-    w = pacapaca_hard.discard_weights(view, "s1")
+    w = pacapaca_sample.discard_weights(view, "s1")
     assert w["mud"] == (54 - 11 + 0.5 * 11) / 54
     assert w["ribbon_right"] == 0.5 * 3 / 54
     assert sorted(w, key=lambda k: (w[k], k))[:2] == ["ribbon_right", "pendant_bell"]
@@ -538,7 +546,7 @@ def test_pacapaca_samples_put_likely_discards_on_the_pile(monkeypatch: Any) -> N
     kinds = kind_table()
 
     def pile_kinds() -> dict[str, int]:
-        sample = pacapaca_hard.Determinizer(view)
+        sample = pacapaca_sample.Determinizer(view)
         rand = random.Random(1)
         out: dict[str, int] = {}
         for _ in range(300):
@@ -550,7 +558,7 @@ def test_pacapaca_samples_put_likely_discards_on_the_pile(monkeypatch: Any) -> N
 
     weighted = pile_kinds()
     assert (weighted["mud"], weighted["ribbon_right"]) == (90, 1)
-    monkeypatch.setattr(pacapaca_hard, "INFER_DISCARDS", False)
+    monkeypatch.setattr(pacapaca_sample, "INFER_DISCARDS", False)
     uniform = pile_kinds()
     assert (uniform["mud"], uniform["ribbon_right"]) == (45, 30)
 
@@ -565,23 +573,23 @@ def test_pacapaca_keep_weights_rule_out_what_normal_would_have_kept() -> None:
     view = SPECS["pacapaca"].engine.view(_one_discard_state(), "s0")
     entry = view.discards[0].model_copy(update={"kept": right0 + 1, "deck_size": 11,
                                                 "before": [[], [left0]]})
-    w = pacapaca_hard.keep_weights(view, entry)
+    w = pacapaca_sample.keep_weights(view, entry)
     assert w is not None and len(w) == 60
-    assert w[right0] == pacapaca_hard.KEEP_FLOOR
+    assert w[right0] == pacapaca_sample.KEEP_FLOOR
     # (the kept card itself is on the neck, never in a sample's hidden cards)
     assert [c for c, x in w.items() if x != 1.0] == [right0, right0 + 1]
     # it added a mud instead (the sixth): any other kind, or one of the first five muds,
     # would have been kept, so only the last six muds stay likely
     mud = kinds["mud"].first_id
     entry = entry.model_copy(update={"kept": mud + 5})
-    w = pacapaca_hard.keep_weights(view, entry)
+    w = pacapaca_sample.keep_weights(view, entry)
     assert w is not None
     likely = sorted({kind_table()[c] for c, x in w.items() if x == 1.0})
     assert likely == ["mud"]
     assert [c for c, x in w.items() if x == 1.0 and kind_table()[c] == "mud"] == list(
         range(mud + 6, mud + 12))
     # no recorded moment (a state stored before moments existed): no weights
-    assert pacapaca_hard.keep_weights(view, view.discards[0].model_copy(
+    assert pacapaca_sample.keep_weights(view, view.discards[0].model_copy(
         update={"kept": None})) is None
 
 
@@ -604,7 +612,7 @@ def test_pacapaca_inference_never_rules_out_what_normal_seats_did(players: int) 
             legal = engine.legal_actions(state, seat)
             view = engine.view(state, seat)
             if seat == "s0" and state.phase == "turn" and any(p.by != "s0" for p in state.pile):
-                sample = pacapaca_hard.Determinizer(view)
+                sample = pacapaca_sample.Determinizer(view)
                 theirs = [p.card for p in state.pile if p.by != "s0"]
                 assert sample.by == [p.by for p in state.pile if p.by != "s0"]
                 for weights, card in zip(sample.card_weights, theirs, strict=True):
@@ -716,7 +724,7 @@ def test_pacapaca_hard_values_by_kind_are_the_normal_heuristics_floats(players: 
             deals += [((g,), ()) for g in a.neck] + [((), (t,)) for t in b.neck]
             deals += [(g, t) for _, g, t in pacapaca_hard.offers(view, seat, partner, -1e9)]
             for give, get in deals:
-                assert (pacapaca_hard.deal_gains(view, seat, partner, give, get)
+                assert (pacapaca_values.deal_gains(view, seat, partner, give, get)
                         == normal_ai.deal_gains(view, seat, partner, give, get))
                 checked += 1
         mine = tuple(sorted((*view.alpaca(seat).neck, *view.alpaca(seat).babies)))
@@ -725,8 +733,8 @@ def test_pacapaca_hard_values_by_kind_are_the_normal_heuristics_floats(players: 
         named = {f"o{i}": n for i, n in enumerate(others)}
         for hope in (0.0, 0.37, 1.0):
             base = normal_ai.evaluate(list(mine), named, hope)
-            assert pacapaca_hard._value(mine, others, hope) == base
-            gains = pacapaca_hard._kind_gains(mine, others, hope)
+            assert pacapaca_values.alpaca_value(mine, others, hope) == base
+            gains = pacapaca_values.kind_gains(mine, others, hope)
             assert gains == tuple(normal_ai.evaluate([*mine, k.first_id], named, hope) - base
                                   for k in kinds)
     assert checked >= 100

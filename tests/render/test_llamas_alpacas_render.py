@@ -9,7 +9,8 @@ from PIL import Image
 
 from bot.ai.llamas_alpacas import heuristic_policy, random_policy
 from bot.games.llamas_alpacas.engine import LlamasAlpacasEngine
-from bot.render.llamas_alpacas import WIDTH, board_picture, card_tile, render_table
+from bot.render.llamas_alpacas import WIDTH, board_picture, render_table
+from bot.render.llamas_alpacas_art import card_tile
 
 ENGINE = LlamasAlpacasEngine()
 NAMES = {"s0": "Maya", "s1": "Tomasz", "s2": "Ana Lucia with a very long name", "s3": "Bob"}

@@ -11,7 +11,8 @@ from PIL import Image
 from bot.ai.pacapaca import heuristic_policy
 from bot.games.pacapaca.engine import PacapacaEngine
 from bot.games.pacapaca.models import PacapacaOptions, StartNegotiation
-from bot.render.pacapaca import neck_segments, render_final, render_table, score_cells
+from bot.render.pacapaca import render_final, render_table, score_cells
+from bot.render.pacapaca_art import neck_segments
 from tests.games.pacapaca.pacapaca_helpers import c
 
 E = PacapacaEngine()

@@ -19,8 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
-from functools import cache, lru_cache
-from operator import attrgetter
+from functools import cache
 
 from pydantic import TypeAdapter
 
@@ -28,7 +27,6 @@ from bot.games.base import (
     Action,
     Engine,
     Event,
-    IllegalAction,
     Pending,
     Result,
     ScoreLine,
@@ -36,6 +34,18 @@ from bot.games.base import (
     say,
 )
 from bot.games.llamas_alpacas.cards import card, cards_by_id
+from bot.games.llamas_alpacas.legal import (
+    ANIMAL,
+    KEEPS,
+    PLACES,
+    TAKES,
+    acting_index,
+    affordable_count,
+    keep_range,
+    moves_for,
+    player_state,
+    refuse,
+)
 from bot.games.llamas_alpacas.models import (
     BOARD_SIZE,
     END_SCORE,
@@ -59,7 +69,6 @@ from bot.games.llamas_alpacas.models import (
     TakeCost,
 )
 from bot.games.llamas_alpacas.scoring import (
-    affordable,
     card_key,
     lines_through,
     payment,
@@ -67,30 +76,12 @@ from bot.games.llamas_alpacas.scoring import (
     space_name,
 )
 
-# Prebuilt action instances (legal_actions returns these; treat them as read-only).
-_PLACES = [Place(space=s) for s in range(9)]
-_TAKES: list[Action] = [Take(position=k) for k in range(1, ROW_SIZE + 1)]
-_MOVES = {(a, b): Move(src=a, dst=b) for a in range(9) for b in range(9) if a != b}
-_KEEPS = {c: Keep(clovers=c, carrots=10 - c) for c in range(11)}
-
-
-@cache
-def _moves_for(empty: tuple[bool, ...]) -> tuple[Move, ...]:
-    """Every Move on a board whose spaces 0-8 are empty where ``empty`` is True, in
-    (src, dst) order (occupied -> empty); cached per occupancy pattern (512 at most)."""
-    full = [sp for sp in range(BOARD_SIZE) if not empty[sp]]
-    free = [sp for sp in range(BOARD_SIZE) if empty[sp]]
-    return tuple(_MOVES[(a, b)] for a in full for b in free)
-
 
 @cache
 def _fresh_slot(card_id: int) -> RowSlot:
     """The row slot of ``card_id`` with no treats on it, shared by every state: row slots
     are never changed in place, only replaced (see ``_clone``)."""
     return RowSlot(card=card_id)
-
-
-# -- engine ---------------------------------------------------------------------------
 
 
 def _clone(state: LlamasAlpacasState) -> LlamasAlpacasState:
@@ -108,22 +99,11 @@ def _clone(state: LlamasAlpacasState) -> LlamasAlpacasState:
     )
 
 
-_ANIMAL = {cid: c.animal for cid, c in cards_by_id().items()}
+#: Card id -> its scoring key (:func:`~bot.games.llamas_alpacas.scoring.card_key`).
 _KEY = {cid: card_key(c) for cid, c in cards_by_id().items()}
-_CARD_OF = attrgetter("card")
 #: ``pending`` keys of the first turns, made once.
 _TURN_KEYS = tuple(f"turn-{n}" for n in range(1024))
-
-
-def _affordable(row: list[RowSlot], clovers: int, carrots: int) -> int:
-    """:func:`~bot.games.llamas_alpacas.scoring.affordable` for the row slots (cached by
-    the row's card ids and the treats held: both change only when a card is taken)."""
-    return _affordable_ids(tuple(map(_CARD_OF, row)), clovers, carrots)
-
-
-@lru_cache(maxsize=4096)
-def _affordable_ids(row: tuple[int, ...], clovers: int, carrots: int) -> int:
-    return affordable(map(_ANIMAL.__getitem__, row), clovers, carrots)
+#: Space -> the row and the column through it.
 _THROUGH = tuple(tuple(lines_through(sp)) for sp in range(BOARD_SIZE))
 
 
@@ -171,11 +151,6 @@ class LlamasAlpacasEngine(Engine[LlamasAlpacasState, LlamasAlpacasOptions]):
 
     # ---- queries --------------------------------------------------------------------
 
-    def _player(self, state: LlamasAlpacasState, seat: str) -> PlayerState | None:
-        if seat in state.seats:
-            return state.players[state.seats.index(seat)]
-        return None
-
     def pending(self, state: LlamasAlpacasState) -> Pending:
         """Setup: every seat still holding its starting card (kind ``"setup"``); then the
         active seat with kind ``"turn"``, ``"keep_treats"`` or ``"choose_space"``; no
@@ -192,7 +167,7 @@ class LlamasAlpacasEngine(Engine[LlamasAlpacasState, LlamasAlpacasOptions]):
 
     def costs(self, state: LlamasAlpacasState, seat: str) -> list[TakeCost | None]:
         """Per row position, what ``seat`` would pay to take it (``None``: unaffordable)."""
-        p = self._player(state, seat)
+        p = player_state(state, seat)
         if p is None:
             return [None] * len(state.row)
         animals = [card(r.card).animal for r in state.row]
@@ -214,18 +189,18 @@ class LlamasAlpacasEngine(Engine[LlamasAlpacasState, LlamasAlpacasOptions]):
         of exactly 10; choose_space: Place on each empty space (each space when full)."""
         phase = state.phase
         if phase == "setup":
-            p = self._player(state, player)
+            p = player_state(state, player)
             if p is None or p.start_card is None:
                 return []
-            return list(_PLACES)
+            return list(PLACES)
         active = state.active
         if phase == "finished" or state.seats[active] != player:
             return []
         p = state.players[active]
         if phase == "turn":
-            acts: list[Action] = _TAKES[: _affordable(state.row, p.clovers, p.carrots)]
+            acts: list[Action] = TAKES[: affordable_count(state.row, p.clovers, p.carrots)]
             b = p.board
-            acts += _moves_for(
+            acts += moves_for(
                 (
                     b[0] is None, b[1] is None, b[2] is None,
                     b[3] is None, b[4] is None, b[5] is None,
@@ -236,10 +211,10 @@ class LlamasAlpacasEngine(Engine[LlamasAlpacasState, LlamasAlpacasOptions]):
         if phase == "keep_treats":
             k = state.keep
             assert k is not None
-            return [_KEEPS[c] for c in _keep_range(k.clovers, k.carrots)]
+            return [KEEPS[c] for c in keep_range(k.clovers, k.carrots)]
         # choose_space
         empty = [s for s in range(BOARD_SIZE) if p.board[s] is None]
-        return [_PLACES[s] for s in (empty or range(BOARD_SIZE))]
+        return [PLACES[s] for s in (empty or range(BOARD_SIZE))]
 
     # ---- apply ----------------------------------------------------------------------
 
@@ -251,9 +226,9 @@ class LlamasAlpacasEngine(Engine[LlamasAlpacasState, LlamasAlpacasOptions]):
         Raises :class:`IllegalAction` with codes ``game_over``, ``not_in_game``,
         ``not_your_turn``, ``already_placed``, ``cannot_pay``, ``occupied``, ``empty_space``,
         ``wrong_step``, ``bad_keep`` or ``bad_action``; the input state is never changed."""
-        index = self._actor(state, player, action)
+        index = acting_index(state, player, action)
         if index < 0:
-            self._refuse(state, player, action)
+            refuse(state, player, action)
         s = _clone(state)
         events: list[Event] = []
         self._step(s, s.players[index], action, events)
@@ -267,9 +242,9 @@ class LlamasAlpacasEngine(Engine[LlamasAlpacasState, LlamasAlpacasOptions]):
         sees the change, so :meth:`fork` first to keep the original. Same rules and
         refusals as :meth:`apply`; afterwards ``state`` equals what :meth:`apply` would
         have returned. Raises :class:`IllegalAction` (state unchanged)."""
-        index = self._actor(state, player, action)
+        index = acting_index(state, player, action)
         if index < 0:
-            self._refuse(state, player, action)
+            refuse(state, player, action)
         self._step(state, state.players[index], action, None)
 
     def fork(self, state: LlamasAlpacasState) -> LlamasAlpacasState:
@@ -294,84 +269,6 @@ class LlamasAlpacasEngine(Engine[LlamasAlpacasState, LlamasAlpacasOptions]):
         else:
             assert type(action) is Place
             self._place_taken(s, p, action.space, events)
-
-    def _actor(self, state: LlamasAlpacasState, player: str, action: Action) -> int:
-        """The index of ``player`` in ``state.players`` when ``action`` is in
-        ``legal_actions(state, player)``, else -1 (checked directly, without the list)."""
-        phase = state.phase
-        if phase == "turn" or phase == "choose_space" or phase == "keep_treats":
-            index = state.active
-            if state.seats[index] != player:
-                return -1
-            p = state.players[index]
-            if phase == "turn":
-                if type(action) is Move:
-                    board = p.board
-                    ok = (
-                        board[action.src] is not None
-                        and board[action.dst] is None
-                    )
-                elif type(action) is Take:
-                    position = action.position
-                    ok = position <= _affordable(state.row, p.clovers, p.carrots)
-                else:
-                    ok = False
-            elif phase == "keep_treats":
-                k = state.keep
-                ok = (
-                    type(action) is Keep
-                    and k is not None
-                    and action.clovers + action.carrots == TREAT_LIMIT
-                    and action.clovers in _keep_range(k.clovers, k.carrots)
-                )
-            else:
-                ok = type(action) is Place and (
-                    p.board[action.space] is None or None not in p.board
-                )
-            return index if ok else -1
-        if phase == "setup" and type(action) is Place and player in state.seats:
-            index = state.seats.index(player)
-            return index if state.players[index].start_card is not None else -1
-        return -1
-
-    def _refuse(self, state: LlamasAlpacasState, player: str, action: Action) -> None:
-        """Raise the IllegalAction that explains why ``action`` is refused."""
-        p = self._player(state, player)
-        if state.phase == "finished":
-            raise IllegalAction("game_over", "The game is over.")
-        if p is None:
-            raise IllegalAction("not_in_game", "You are not in this game.")
-        if state.phase == "setup":
-            if p.start_card is None:
-                raise IllegalAction("already_placed", "You have already placed your starting card.")
-            raise IllegalAction(
-                "wrong_step", "First place your starting card on an empty space of your board."
-            )
-        if state.seats[state.active] != player:
-            raise IllegalAction("not_your_turn", f"It is {state.seats[state.active]}'s turn.")
-        if state.phase == "turn":
-            if isinstance(action, Take):
-                if action.position > len(state.row):
-                    raise IllegalAction("no_card", "There is no card at that position of the row.")
-                raise IllegalAction(
-                    "cannot_pay",
-                    "You cannot pay for every skipped card: each needs its own treat (clover for a llama, "
-                    "carrot for an alpaca) or two of the other kind.",
-                )
-            if isinstance(action, Move):
-                if p.board[action.src] is None:
-                    raise IllegalAction("empty_space", "There is no card on that space to move.")
-                raise IllegalAction("occupied", "A card can only move to an empty space.")
-            raise IllegalAction(
-                "wrong_step", "Take a card from the row or move a card on your board."
-            )
-        if state.phase == "keep_treats":
-            if isinstance(action, Keep):
-                raise IllegalAction("bad_keep", "Keep exactly 10 treats out of those you hold.")
-            raise IllegalAction("wrong_step", "First choose which 10 treats to keep.")
-        if isinstance(action, Place):
-            raise IllegalAction("occupied", "Place the card on an empty space of your board.")
-        raise IllegalAction("wrong_step", "First place the card you took on your board.")
 
     def _place_start(
         self, s: LlamasAlpacasState, p: PlayerState, space: int, events: list[Event] | None
@@ -419,7 +316,7 @@ class LlamasAlpacasEngine(Engine[LlamasAlpacasState, LlamasAlpacasOptions]):
     def _take(
         self, s: LlamasAlpacasState, p: PlayerState, position: int, events: list[Event] | None
     ) -> None:
-        animals = [_ANIMAL[r.card] for r in s.row]
+        animals = [ANIMAL[r.card] for r in s.row]
         paid = payment(animals, p.clovers, p.carrots, position)
         assert paid is not None
         for i, (cl, ca) in enumerate(paid):
@@ -449,7 +346,7 @@ class LlamasAlpacasEngine(Engine[LlamasAlpacasState, LlamasAlpacasOptions]):
             s.row.append(_fresh_slot(drawn))
         if p.clovers + p.carrots > TREAT_LIMIT:
             target = min(position - 1, len(s.row) - 1)
-            options = _keep_range(p.clovers, p.carrots)
+            options = keep_range(p.clovers, p.carrots)
             if len(options) == 1 or target < 0:
                 keep_cl = options[0]
                 self._apply_keep(s, p, keep_cl, TREAT_LIMIT - keep_cl, target, events)
@@ -680,11 +577,6 @@ class LlamasAlpacasEngine(Engine[LlamasAlpacasState, LlamasAlpacasOptions]):
         else:
             reason = f"Shared victory for {', '.join(winners)} with {best} points and {most} treats each."
         return Result(scores=scores, winners=winners, breakdown=breakdown, reason=reason)
-
-
-def _keep_range(clovers: int, carrots: int) -> list[int]:
-    """Clover counts that can be kept so that exactly 10 treats remain."""
-    return list(range(max(0, TREAT_LIMIT - carrots), min(clovers, TREAT_LIMIT) + 1))
 
 
 def _treats(clovers: int, carrots: int) -> str:

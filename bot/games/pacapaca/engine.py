@@ -18,8 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
-from functools import cache, lru_cache
-from typing import ClassVar, NamedTuple
+from typing import ClassVar
 
 from bot.games.base import (
     SYSTEM_SEAT,
@@ -33,23 +32,33 @@ from bot.games.base import (
     rng,
     say,
 )
-from bot.games.pacapaca.cards import catalog, kind_table
+from bot.games.pacapaca.cards import catalog
+from bot.games.pacapaca.legal import (
+    DECLINE,
+    DRAW2,
+    GIVE_UP,
+    PASS,
+    TAKE_PILE,
+    TIMEOUT,
+    accept_action,
+    catalog_tables,
+    check,
+    deal_space_of,
+    keep_action,
+    listed_deals,
+    start_action,
+)
 from bot.games.pacapaca.models import (
     ACTION_ADAPTER,
     Accept,
     Alpaca,
-    AlpacaView,
     DealSpace,
     Decline,
-    DiscardView,
     Draw2,
-    FinalAlpaca,
-    FinalView,
     GiveUp,
     Keep,
     Negotiation,
     NegotiationTimeout,
-    NegotiationView,
     PacapacaOptions,
     PacapacaState,
     PacapacaView,
@@ -60,66 +69,10 @@ from bot.games.pacapaca.models import (
     TakePile,
 )
 from bot.games.pacapaca.scoring import SeatScore, score_all
+from bot.games.pacapaca.views import final_view, table_view
 
-
-class _Tables(NamedTuple):
-    """Catalog facts the engine reads on every action (looked up once)."""
-
-    max_proposals: int
-    design_ids: frozenset[int]
-    babies: frozenset[int]
-    kinds: dict[int, str]
-    heads: tuple[int, ...]
-    bodies: tuple[int, ...]
-    primary: tuple[int, ...]
-    rest: tuple[int, ...]  # the neck deck without the primary set, in id order
-    baby_ids: tuple[int, ...]
-    tradeable: int  # neck cards and babies have ids below this
-
-
-@cache
-def _tables() -> _Tables:
-    cat = catalog()
-    primary = cat.primary_ids()
-    return _Tables(
-        max_proposals=cat.negotiation.max_proposals,
-        design_ids=frozenset(d.id for d in [*cat.heads, *cat.bodies]),
-        babies=frozenset(cat.baby_ids),
-        kinds=kind_table(),
-        heads=tuple(d.id for d in cat.heads),
-        bodies=tuple(d.id for d in cat.bodies),
-        primary=tuple(primary),
-        rest=tuple(c for c in cat.neck_deck if c not in primary),
-        baby_ids=tuple(cat.baby_ids),
-        tradeable=max([*cat.neck_deck, *cat.baby_ids]) + 1,
-    )
-
-
-# Shared, never-mutated action instances (legal_actions returns them on every call).
-_DRAW2 = Draw2()
-_TAKE_PILE = TakePile()
-_PASS = Pass()
-_GIVE_UP = GiveUp()
-_DECLINE = Decline()
-_TIMEOUT = NegotiationTimeout()
 _NEGOTIATION_SECONDS = float(catalog().negotiation.seconds)
-_NEGOTIATION_ACTIONS = frozenset((Propose, Accept, Decline, GiveUp))
 _TIMEOUT_RULE = Timeout(seat=SYSTEM_SEAT, action={"type": "negotiation_timeout"})
-
-
-@lru_cache(maxsize=256)
-def _start(partner: str) -> StartNegotiation:
-    return StartNegotiation(partner=partner)
-
-
-@cache
-def _keep(card: int) -> Keep:
-    return Keep(card=card)
-
-
-@lru_cache(maxsize=256)
-def _accept(version: int) -> Accept:
-    return Accept(version=version)
 
 
 def _name(card: int) -> str:
@@ -155,51 +108,6 @@ def _clone(s: PacapacaState) -> PacapacaState:
     )
 
 
-@cache
-def _deal_row(give: int | None) -> tuple[Propose, ...]:
-    """The shared, never-mutated :class:`Propose` deals that give card ``give`` (``None``:
-    nothing): ``row[t]`` asks for card ``t`` in return, ``row[-1]`` for nothing (made once
-    per card, on first use; legal_actions lists many of them, so it indexes, not builds)."""
-    wanted: list[list[int]] = [[t] for t in range(_tables().tradeable)] + [[]]
-    mine = [] if give is None else [give]
-    return tuple(Propose(give=mine, get=get) for get in wanted)
-
-
-#: ``legal_actions`` lists a negotiator's whole deal space when it has at most this many
-#: deals (4 tradeable cards between the two alpacas: few enough for one Discord select,
-#: which holds 25 options); above, it lists every deal moving at most one card each way,
-#: and :meth:`PacapacaEngine.deal_space` is the whole space. (63, six cards, made random
-#: 2-player playouts about 30% slower: each new holding built up to 63 deals.)
-DEAL_LIST_LIMIT = 15
-
-
-@lru_cache(maxsize=2048)
-def _space(give: tuple[int, ...], get: tuple[int, ...]) -> DealSpace:
-    """The :class:`DealSpace` of a proposer holding ``give`` and a counterpart holding
-    ``get`` (ascending tuples; cached: holdings do not change during a negotiation)."""
-    return DealSpace(give=give, get=get)
-
-
-@lru_cache(maxsize=4096)
-def _listed_for(
-    neck: tuple[int, ...], babies: tuple[int, ...], their_neck: tuple[int, ...],
-    their_babies: tuple[int, ...],
-) -> tuple[Propose, ...]:
-    """The :class:`Propose` entries of ``legal_actions`` for a proposer holding ``neck``
-    and ``babies`` and a counterpart holding ``their_neck`` and ``their_babies``: the
-    whole deal space when it has at most :data:`DEAL_LIST_LIMIT` deals, else every
-    1-for-0, 0-for-1 and 1-for-1 deal (gives first, then asks, then pairs). Cached by the
-    holdings as they lie (they do not change during a negotiation); the deals are shared."""
-    give = tuple(sorted(neck + babies))
-    get = tuple(sorted(their_neck + their_babies))
-    if (1 << (len(give) + len(get))) - 1 <= DEAL_LIST_LIMIT:
-        return tuple(_space(give, get))
-    rows = [_deal_row(g) for g in give]
-    asks = _deal_row(None)
-    return (*[row[-1] for row in rows], *[asks[t] for t in get],
-            *[row[t] for row in rows for t in get])
-
-
 class PacapacaEngine(Engine[PacapacaState, PacapacaOptions]):
     """Alpaca Pacapaca (key ``"pacapaca"``), 2-6 players."""
 
@@ -233,7 +141,7 @@ class PacapacaEngine(Engine[PacapacaState, PacapacaOptions]):
         s = PacapacaState(seats=list(players), seed=seed, options=options)
         r = rng(s)
         s.babies = cat.babies_in(n, options.babies)
-        tables = _tables()
+        tables = catalog_tables()
         heads = list(tables.heads)
         bodies = list(tables.bodies)
         r.shuffle(heads)
@@ -256,60 +164,49 @@ class PacapacaEngine(Engine[PacapacaState, PacapacaOptions]):
 
     def _active(self, s: PacapacaState) -> str:
         return s.seats[s.active]
-
-    @staticmethod
-    def _tradeable(s: PacapacaState, seat: str) -> list[int]:
-        a = s.alpacas[seat]
-        return [*a.neck, *a.babies]
-
     def legal_actions(self, state: PacapacaState, player: str) -> list[Action]:
         """Every action ``player`` may take now, the deals included in this documented
         form: a negotiator who may still propose gets, after Accept / Decline / GiveUp,
         the :class:`Propose` entries of :meth:`deal_space`: the whole space (ascending,
-        in its index order) when it has at most :data:`DEAL_LIST_LIMIT` deals, else every
+        in its index order) when it has at most :data:`~bot.games.pacapaca.legal.DEAL_LIST_LIMIT` deals, else every
         deal moving at most one card each way (its one-card deals, then 1-for-1). The
         rest of a large space is reached through :meth:`deal_space` (index or
         :meth:`DealSpace.deal`); :meth:`apply` accepts exactly the listed actions plus
         the deals of :meth:`deal_space`, and refuses every other with
         :class:`IllegalAction`.
 
-        Measured over 400 seeded games (``python -m bench.deal_space --games 200``: 2-6
-        players, babies on every other seed, heuristic and random seats), sizing at every
-        turn the negotiation the active player could open with each other seat: the worst
-        opening had 33 tradeable cards between the two alpacas, a space of
-        2**33 - 1 = 8,589,934,591 deals (so it is never listed whole); the longest list
-        held 237 deals; a quarter (0.249) of the openings have at most 4 cards and are
-        listed whole.
+        A space can hold billions of deals (2**33 - 1 for 33 tradeable cards between the
+        two alpacas; ``python -m bench.deal_space`` measures the sizes met in play).
         ``SYSTEM_SEAT`` gets ``[NegotiationTimeout()]`` during a negotiation."""
         s = state
         phase = s.phase
         if phase == "finished":
             return []
         if player == SYSTEM_SEAT:
-            return [_TIMEOUT] if phase == "negotiation" else []
+            return [TIMEOUT] if phase == "negotiation" else []
         active = s.seats[s.active]
         if phase == "turn":
             if player != active:
                 return []
             acts: list[Action] = []
             if s.deck:
-                acts.append(_DRAW2)
+                acts.append(DRAW2)
             if s.pile:
-                acts.append(_TAKE_PILE)
+                acts.append(TAKE_PILE)
             if not s.negotiated:
                 alpacas = s.alpacas
                 a = alpacas[active]
                 mine = bool(a.neck or a.babies)
                 for p in s.seats:
                     if p != active and (mine or alpacas[p].neck or alpacas[p].babies):
-                        acts.append(_start(p))
+                        acts.append(start_action(p))
             if not s.deck and not s.pile:
-                acts.append(_PASS)
+                acts.append(PASS)
             return acts
         if phase == "drawn":
             if player != active:
                 return []
-            return [_keep(c) for c in s.drawn]
+            return [keep_action(c) for c in s.drawn]
         # negotiation
         neg = s.negotiation
         assert neg is not None
@@ -319,16 +216,16 @@ class PacapacaEngine(Engine[PacapacaState, PacapacaOptions]):
         acts = []
         has_deal = bool(neg.active_gives or neg.partner_gives)
         if has_deal and player not in neg.accepted:
-            acts.append(_accept(neg.deal_version))
+            acts.append(accept_action(neg.deal_version))
         if has_deal and player == partner:
-            acts.append(_DECLINE)
+            acts.append(DECLINE)
         if player == active:
-            acts.append(_GIVE_UP)
-        if neg.proposals < _tables().max_proposals:
+            acts.append(GIVE_UP)
+        if neg.proposals < catalog_tables().max_proposals:
             alpacas = s.alpacas
             me = alpacas[player]
             them = alpacas[partner if player == active else active]
-            acts += _listed_for(tuple(me.neck), tuple(me.babies), tuple(them.neck),
+            acts += listed_deals(tuple(me.neck), tuple(me.babies), tuple(them.neck),
                                 tuple(them.babies))
         return acts
 
@@ -343,146 +240,19 @@ class PacapacaEngine(Engine[PacapacaState, PacapacaOptions]):
         if s.phase != "negotiation" or neg is None:
             return None
         active = s.seats[s.active]
-        if player not in (active, neg.partner) or neg.proposals >= _tables().max_proposals:
+        if player not in (active, neg.partner) or neg.proposals >= catalog_tables().max_proposals:
             return None
         me = s.alpacas[player]
         them = s.alpacas[neg.partner if player == active else active]
-        return _space(tuple(sorted(me.neck + me.babies)), tuple(sorted(them.neck + them.babies)))
+        return deal_space_of(tuple(sorted(me.neck + me.babies)), tuple(sorted(them.neck + them.babies)))
 
     def is_legal(self, state: PacapacaState, player: str, action: Action) -> bool:
         """True when :meth:`apply` would accept ``action`` (any valid deal for Propose)."""
         try:
-            self._check(state, player, action)
+            check(state, player, action)
         except IllegalAction:
             return False
         return True
-
-    # -- validation --------------------------------------------------------------------
-
-    def _check(self, s: PacapacaState, player: str, action: Action) -> None:
-        """Raise :class:`IllegalAction` unless ``action`` is legal for ``player``."""
-        if type(action) is Propose and s.phase == "negotiation":
-            # The commonest action in playouts; the same checks as the general path below.
-            active = s.seats[s.active]
-            neg = s.negotiation
-            assert neg is not None  # phase "negotiation" always has one
-            partner = neg.partner
-            if player == partner or player == active:
-                self._check_proposal(s, player, action, active)
-                return
-        if s.phase == "finished":
-            raise IllegalAction("game_over", "The game is over.")
-        if type(action) is NegotiationTimeout:
-            if player != SYSTEM_SEAT:
-                raise IllegalAction("system_only", "Only the clock can end a negotiation.")
-            if s.phase != "negotiation":
-                raise IllegalAction("no_negotiation", "No negotiation is running.")
-            return
-        if player not in s.seats:
-            raise IllegalAction("not_in_game", "You are not in this game.")
-        active = self._active(s)
-        neg = s.negotiation
-        if s.phase == "negotiation":
-            assert neg is not None
-            if player not in (active, neg.partner):
-                raise IllegalAction(
-                    "not_negotiating", "Only the two negotiating players can act now."
-                )
-            if type(action) not in _NEGOTIATION_ACTIONS:
-                raise IllegalAction(
-                    "negotiating", "Finish the negotiation first: accept, propose or give up."
-                )
-            if type(action) is Propose:
-                self._check_proposal(s, player, action, active)
-                return
-            if type(action) is Accept:
-                if not (neg.active_gives or neg.partner_gives):
-                    raise IllegalAction("empty_deal", "There is no deal to accept yet.")
-                if action.version != neg.deal_version:
-                    raise IllegalAction(
-                        "stale_deal", "The deal changed since you saw it; look again."
-                    )
-                if player in neg.accepted:
-                    raise IllegalAction("already_accepted", "You already accepted this deal.")
-                return
-            if type(action) is Decline:
-                if player != neg.partner:
-                    raise IllegalAction(
-                        "not_partner", "Only the invited player declines; you can give up."
-                    )
-                if not (neg.active_gives or neg.partner_gives):
-                    raise IllegalAction("empty_deal", "There is no deal to decline.")
-                return
-            if player != active:
-                raise IllegalAction("not_active", "Only the player whose turn it is can give up.")
-            return
-        if player != active:
-            raise IllegalAction("not_your_turn", f"It is {active}'s turn.")
-        if type(action) is Keep:
-            if s.phase != "drawn":
-                raise IllegalAction("nothing_drawn", "You have no drawn cards to keep.")
-            if action.card not in s.drawn:
-                raise IllegalAction("not_drawn", "That card is not one of the two you drew.")
-            return
-        if s.phase == "drawn":
-            raise IllegalAction("keep_first", "Keep one of the two cards you drew first.")
-        if type(action) is Draw2:
-            if not s.deck:
-                raise IllegalAction("deck_empty", "The deck is empty.")
-            return
-        if type(action) is TakePile:
-            if not s.pile:
-                raise IllegalAction("pile_empty", "The discard pile is empty.")
-            return
-        if type(action) is StartNegotiation:
-            if s.negotiated:
-                raise IllegalAction(
-                    "already_negotiated", "You already negotiated this turn: draw or take the pile."
-                )
-            if action.partner == player:
-                raise IllegalAction("self_partner", "You cannot negotiate with yourself.")
-            if action.partner not in s.seats:
-                raise IllegalAction("bad_partner", "That player is not in this game.")
-            if not self._tradeable(s, player) and not self._tradeable(s, action.partner):
-                raise IllegalAction("nothing_to_trade", "Neither of you has a card to trade yet.")
-            return
-        if type(action) is Pass:
-            if s.deck or s.pile:
-                raise IllegalAction("must_act", "You can still draw or take the pile.")
-            return
-        raise IllegalAction("wrong_phase", "That move is not possible now.")
-
-    def _check_proposal(self, s: PacapacaState, player: str, p: Propose, active: str) -> None:
-        """Raise :class:`IllegalAction` unless ``p`` is a deal ``player`` (one of the two
-        negotiators; ``active`` is the player whose turn it is) may propose now."""
-        neg = s.negotiation
-        assert neg is not None
-        tables = _tables()
-        if neg.proposals >= tables.max_proposals:
-            raise IllegalAction(
-                "too_many_proposals", "No more proposals this time: accept, decline or give up."
-            )
-        give, get = p.give, p.get
-        if not give and not get:
-            raise IllegalAction("empty_deal", "A deal must move at least one card.")
-        design_ids = tables.design_ids
-        if not (design_ids.isdisjoint(give) and design_ids.isdisjoint(get)):
-            raise IllegalAction("head_or_body", "Heads and bodies cannot be traded.")
-        if (len(give) > 1 and len(set(give)) != len(give)) or (
-            len(get) > 1 and len(set(get)) != len(get)
-        ):
-            raise IllegalAction("duplicate_card", "A card is named twice in that deal.")
-        other = neg.partner if player == active else active
-        alpacas = s.alpacas
-        mine, theirs = alpacas[player], alpacas[other]
-        for c in give:
-            if c not in mine.neck and c not in mine.babies:
-                raise IllegalAction("not_your_card", "You can only offer cards your alpaca has.")
-        for c in get:
-            if c not in theirs.neck and c not in theirs.babies:
-                raise IllegalAction(
-                    "not_their_card", f"You can only ask for cards {other}'s alpaca has."
-                )
 
     # -- apply -------------------------------------------------------------------------
 
@@ -500,7 +270,7 @@ class PacapacaEngine(Engine[PacapacaState, PacapacaOptions]):
         ``must_act``, ``bad_action``."""
         if isinstance(action, (dict, str)):
             action = self.parse_action(action)
-        self._check(state, player, action)
+        check(state, player, action)
         s = _clone(state)
         ev: list[Event] = []
         self._step(s, player, action, ev)
@@ -516,7 +286,7 @@ class PacapacaEngine(Engine[PacapacaState, PacapacaOptions]):
         Raises :class:`IllegalAction` (state unchanged)."""
         if isinstance(action, (dict, str)):
             action = self.parse_action(action)
-        self._check(state, player, action)
+        check(state, player, action)
         self._step(state, player, action, None)
 
     def fork(self, state: PacapacaState) -> PacapacaState:
@@ -627,7 +397,7 @@ class PacapacaEngine(Engine[PacapacaState, PacapacaOptions]):
     # -- steps -------------------------------------------------------------------------
 
     def _add(self, s: PacapacaState, seat: str, cards: Sequence[int]) -> None:
-        babies = _tables().babies
+        babies = catalog_tables().babies
         a = s.alpacas[seat]
         for c in cards:
             (a.babies if c in babies else a.neck).append(c)
@@ -778,79 +548,11 @@ class PacapacaEngine(Engine[PacapacaState, PacapacaOptions]):
         return Pending([active], "turn", key)
 
     def view(self, state: PacapacaState, viewer: str | None) -> PacapacaView:
-        """Everything ``viewer`` may see: all alpacas, deck and pile sizes, the viewer's own
-        discards still in the pile and own drawn cards, the public side of every pile
-        card (who put it there, the card added with it, the table then), the public
-        negotiation, and the final scoring when over. Never the deck order, others' drawn
-        cards or discards."""
-        s = state
-        cat = catalog()
-        finished = s.phase == "finished"
-        active = None if finished else self._active(s)
-        neg_view = None
-        if s.negotiation is not None and active is not None:
-            n = s.negotiation
-            neg_view = NegotiationView(
-                active=active,
-                partner=n.partner,
-                active_gives=list(n.active_gives),
-                partner_gives=list(n.partner_gives),
-                deal_version=n.deal_version,
-                accepted=list(n.accepted),
-                proposals=n.proposals,
-                proposals_left=cat.negotiation.max_proposals - n.proposals,
-                proposed_by=n.proposed_by,
-                deadline_seconds=cat.negotiation.seconds,
-            )
+        """Everything ``viewer`` may see (:func:`~bot.games.pacapaca.views.table_view`),
+        with the final scoring once the game is over."""
         final = None
-        if finished:
-            sc = self.scores(s)
-            res = self.result(s)
+        if state.phase == "finished":
+            res = self.result(state)
             assert res is not None
-            final = FinalView(
-                alpacas=[
-                    FinalAlpaca(
-                        seat=p,
-                        kept=sc[p].analysis.kept,
-                        removed=sc[p].analysis.removed,
-                        scarves=sc[p].analysis.scarves,
-                        ribbons=sc[p].analysis.ribbons,
-                        neck_length=sc[p].analysis.length,
-                        lines=sc[p].lines,
-                        total=sc[p].total,
-                    )
-                    for p in s.seats
-                ],
-                winners=res.winners,
-            )
-        return PacapacaView(
-            viewer=viewer,
-            seats=list(s.seats),
-            active=active,
-            turn_number=s.turn_number,
-            phase=s.phase,
-            alpacas=[
-                AlpacaView(
-                    seat=p,
-                    head=s.alpacas[p].head,
-                    body=s.alpacas[p].body,
-                    neck=list(s.alpacas[p].neck),
-                    babies=list(s.alpacas[p].babies),
-                )
-                for p in s.seats
-            ],
-            deck_size=len(s.deck),
-            pile_size=len(s.pile),
-            my_discards=[pc.card for pc in s.pile if viewer is not None and pc.by == viewer],
-            discards=[DiscardView(by=pc.by, kept=pc.kept, deck_size=pc.deck,
-                                  before=[list(a) for a in pc.alpacas]) for pc in s.pile],
-            drawn=list(s.drawn) if viewer is not None and viewer == active else [],
-            drawn_count=len(s.drawn),
-            negotiation=neg_view,
-            negotiated=s.negotiated,
-            final_round=s.final_turns_left is not None,
-            final_turns_left=s.final_turns_left,
-            babies=s.babies,
-            pool_size=s.pool_size,
-            final=final,
-        )
+            final = final_view(state, self.scores(state), res.winners)
+        return table_view(state, viewer, final)

@@ -2,7 +2,7 @@
 
 The state and its parts are plain slotted dataclasses (:class:`PlainState`: pydantic
 validates them when they load and serialises them, but reading their fields costs what a
-plain object's does, which random playouts need: issue 4); options, actions and views are
+plain object's does, which random playouts need); options, actions and views are
 pydantic models. Card ids refer to :mod:`bot.games.pacapaca.cards`. Seats are opaque
 strings.
 """

@@ -1,7 +1,7 @@
 """Llamas Unleashed card data: loads and validates ``seeds/unleashed.json``.
 
 Cards are data. Each design carries its rules text (our own words) and the machine form of
-that text: a small effect tree (see :mod:`bot.games.unleashed.effects`) for one-shot effects
+that text: a small effect tree (see :mod:`bot.games.unleashed.effects.ops`) for one-shot effects
 (``play``, ``on_enter``, ``start``), ``static`` entries for continuous effects (queries) and
 ``instant`` for Instants. Physical cards get integer ids: the 12 Nursery Babies are ids
 0-11 in file order, the 116 deck cards follow in file order with their copies expanded.
@@ -55,7 +55,7 @@ class ChoiceOption(_Strict):
 
 
 class Effect(_Strict):
-    """One node of an effect tree (the vocabulary is documented in ``effects.py``).
+    """One node of an effect tree (the vocabulary is documented in ``effects/ops.py``).
 
     Fields used per op: ``n`` (draw, discard), ``filter`` (discard, sacrifice, destroy,
     steal, return_card, bring, search, take_discard, move), ``whose`` ("other" or "any")

@@ -15,9 +15,7 @@ once the whole chain has resolved.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import Any, ClassVar
 
 from pydantic import TypeAdapter
@@ -33,17 +31,35 @@ from bot.games.base import (
     rng,
     say,
 )
-from bot.games.unleashed import effects as fx
 from bot.games.unleashed.cards import catalog
-from bot.games.unleashed.effects import card, name
+from bot.games.unleashed.effects import planning
+from bot.games.unleashed.effects.ops import step
+from bot.games.unleashed.effects.statics import (
+    animal_count,
+    animals_to_win,
+    can_enter,
+    card,
+    extra_plays,
+    hand_limit,
+    herd_kinds,
+    may_play_instants,
+    name,
+    skips_draw,
+)
+from bot.games.unleashed.effects.targets import feasible
+from bot.games.unleashed.effects.zones import (
+    draw,
+    enter_field,
+    new_id,
+    others,
+    shuffle_deck,
+    to_discard,
+)
 from bot.games.unleashed.models import (
     Activate,
-    CardView,
-    ChoiceView,
     Choose,
     ChooseBaby,
     DrawCard,
-    FieldView,
     Frame,
     Pass,
     Play,
@@ -51,73 +67,20 @@ from bot.games.unleashed.models import (
     Reaction,
     Respond,
     StackItem,
-    StackView,
-    TriggerView,
     UnleashedOptions,
     UnleashedState,
     UnleashedView,
     action_adapter,
+    copy_state,
 )
 from bot.games.unleashed.scoring import deck_out_winners, final_result
+from bot.games.unleashed.views import source_words, table_view
 
 HAND_SIZE = 5  # rulebook, Setting Up: deal 5 cards to each player
 #: Longest open (hiding) reaction window in seconds: a window nobody answers adds at most
 #: this much to a play (RULES.md: reaction window, "short by default").
 OPEN_WINDOW_SECONDS = 5.0
 
-
-def _copy_frame(f: Frame) -> Frame:
-    """A frame with its own progress data (the effect tree is shared: only read)."""
-    return replace(f, data=copy.deepcopy(f.data) if f.data else {})
-
-
-def copy_state(state: UnleashedState) -> UnleashedState:
-    """A copy of ``state`` that shares nothing the engine mutates (equal to
-    ``state.model_copy(deep=True)``, many times faster). Effect trees inside frames are
-    shared: the interpreter only reads them; so is a pending :class:`Choice`'s prompt and
-    options (a choice is replaced, never changed)."""
-    building = state.building
-    choice = state.choice
-    reaction = state.reaction
-    return replace(
-        state,
-        seats=list(state.seats),
-        deck=list(state.deck),
-        discard=list(state.discard),
-        nursery=list(state.nursery),
-        hands={k: list(v) for k, v in state.hands.items()},
-        fields={k: list(v) for k, v in state.fields.items()},
-        stack=[replace(i) for i in state.stack],
-        work=[_copy_frame(f) for f in state.work],
-        choice=None if choice is None else replace(choice, options=list(choice.options)),
-        reaction=None if reaction is None else replace(
-            reaction, eligible=list(reaction.eligible), passed=list(reaction.passed)),
-        links={k: list(v) for k, v in state.links.items()},
-        plan={k: list(v) if isinstance(v, list) else v for k, v in state.plan.items()},
-        queued=[_copy_frame(f) for f in state.queued],
-        building=None if building is None else replace(
-            building,
-            roots=[_copy_frame(f) for f in building.roots],
-            tasks=[_copy_frame(f) for f in building.tasks],
-            later=[_copy_frame(f) for f in building.later],
-            deferred=list(building.deferred),
-        ),
-        herd=list(state.herd),
-        start_cards=list(state.start_cards),
-        used_triggers=list(state.used_triggers),
-        skip_next=list(state.skip_next),
-        shields={k: list(v) for k, v in state.shields.items()},
-        babies_chosen=list(state.babies_chosen),
-    )
-
-
-def _source_words(source: str) -> str:
-    """A trigger source in words: ``"herd:ram"`` -> ``"the Ram Herd Bonus"``,
-    ``"card:<id>"`` -> the card's name."""
-    kind, _, ref = source.partition(":")
-    if kind == "herd":
-        return f"the {ref.title()} Herd Bonus"
-    return name(int(ref))
 
 class UnleashedEngine(Engine[UnleashedState, UnleashedOptions]):
     """Llamas Unleashed for 2-8 players (RULES.md: Llamas Unleashed)."""
@@ -139,7 +102,7 @@ class UnleashedEngine(Engine[UnleashedState, UnleashedOptions]):
         cat = catalog()
         st = UnleashedState(seats=players, seed=seed, options=options or UnleashedOptions())
         st.deck = list(cat.deck_ids)
-        fx.shuffle_deck(st)
+        shuffle_deck(st)
         st.nursery = list(cat.nursery_ids)
         st.hands = {s: [] for s in players}
         st.fields = {s: [] for s in players}
@@ -159,7 +122,7 @@ class UnleashedEngine(Engine[UnleashedState, UnleashedOptions]):
         if len(st.seats) == 2 and st.deck:
             # RULES.md (our ruling, for balance): with 2 players the one who goes second
             # is dealt a sixth card.
-            second = fx.others(st, first)[0]
+            second = others(st, first)[0]
             st.hands[second].append(st.deck.pop())
             say(ev, "dealt_extra", f"{second} goes second and is dealt a sixth card.",
                 seat=second)
@@ -175,7 +138,7 @@ class UnleashedEngine(Engine[UnleashedState, UnleashedOptions]):
                 break
             st.skip_next.remove(seat)
             say(ev, "skipped", f"{seat} skips this turn.", seat=seat)
-            seat = fx.others(st, seat)[0]
+            seat = others(st, seat)[0]
         st.active = seat
         st.turn += 1
         st.phase = "start"
@@ -185,14 +148,14 @@ class UnleashedEngine(Engine[UnleashedState, UnleashedOptions]):
         st.card_plays = 0
         st.acted = False
         st.shields[seat] = []
-        st.herd = fx.herd_kinds(st, seat)
+        st.herd = herd_kinds(st, seat)
         st.start_cards = [c for c in st.fields[seat] if card(c).start is not None]
         say(ev, "turn", f"It is {seat}'s turn.", seat=seat, turn=st.turn)
-        mandatory = fx.mandatory_start_frames(st, seat)
+        mandatory = planning.mandatory_start_frames(st, seat)
         # Everything that triggers at the start of the turn is one link: the mandatory
         # effects' targets are asked now, then the player adds optional effects (Activate,
         # each with its targets) and proceeds; only then does the link resolve.
-        fx.new_link(st, mandatory, open_=True)
+        planning.new_link(st, mandatory, open_=True)
 
     def optional_triggers(self, st: UnleashedState) -> list[tuple[str, dict[str, Any], str]]:
         """Optional start-of-turn effects the active player may still add to the
@@ -217,7 +180,7 @@ class UnleashedEngine(Engine[UnleashedState, UnleashedOptions]):
             if (t is not None and t.optional and src not in st.used_triggers
                     and cid in st.start_cards):
                 out.append((src, t.eff.model_dump(exclude_defaults=True), card(cid).text))
-        return [o for o in out if fx.feasible(st, o[1], seat, taken=taken)]
+        return [o for o in out if feasible(st, o[1], seat, taken=taken)]
 
     def _advance(self, st: UnleashedState, ev: list[Event]) -> bool:
         """Automatic steps once the chain is empty. True when something changed."""
@@ -225,16 +188,16 @@ class UnleashedEngine(Engine[UnleashedState, UnleashedOptions]):
         if st.phase == "start" and seat is not None:
             if not st.start_done:
                 # A state stored before start-of-turn links: offer its optional effects.
-                fx.new_link(st, [], open_=True)
+                planning.new_link(st, [], open_=True)
                 st.start_done = True
                 return True
-            if fx.skips_draw(st, seat):
+            if skips_draw(st, seat):
                 say(ev, "skip_draw", f"{seat} skips their Draw phase.", seat=seat)
             else:
-                fx.draw(st, seat, 1, ev)
+                draw(st, seat, 1, ev)
             st.phase = "action"
             st.plays_left = 1
-            st.card_plays = fx.extra_plays(st, seat)
+            st.card_plays = extra_plays(st, seat)
             return True
         if st.phase == "action" and seat is not None:
             if st.plays_left > 0 or (st.card_plays > 0 and self._any_play(st, seat)):
@@ -242,12 +205,12 @@ class UnleashedEngine(Engine[UnleashedState, UnleashedOptions]):
             st.phase = "end"
             return True
         if st.phase == "end" and seat is not None:
-            excess = len(st.hands[seat]) - fx.hand_limit(st, seat)
+            excess = len(st.hands[seat]) - hand_limit(st, seat)
             if excess > 0:
                 st.work.append(Frame(eff={"op": "discard", "n": excess}, actor=seat,
-                                     link=fx.new_id(st)))
+                                     link=new_id(st)))
                 return True
-            self._begin_turn(st, fx.others(st, seat)[0], ev)
+            self._begin_turn(st, others(st, seat)[0], ev)
             return True
         return False
 
@@ -263,21 +226,21 @@ class UnleashedEngine(Engine[UnleashedState, UnleashedOptions]):
             link = st.building
             if link is not None:
                 if link.tasks or link.later:
-                    fx.plan_step(st, ev)
+                    planning.plan_step(st, ev)
                     continue
                 if link.open:
                     if self.optional_triggers(st):
                         return  # the player adds optional effects or proceeds
                     st.start_done = True
                     link.open = False
-                fx.commit_link(st)
+                planning.commit_link(st)
                 continue
             if st.work:
-                fx.step(st, st.work.pop(), ev)
+                step(st, st.work.pop(), ev)
                 continue
             if st.queued:
                 roots, st.queued = st.queued, []
-                fx.new_link(st, roots)
+                planning.new_link(st, roots)
                 continue
             if st.stack and not st.stack[-1].resolving:
                 if st.repoll:
@@ -302,12 +265,12 @@ class UnleashedEngine(Engine[UnleashedState, UnleashedOptions]):
             return False
         top = st.stack[-1]
         d = card(cid)
-        if d.instant is None or top.seat == seat or not fx.may_play_instants(st, seat):
+        if d.instant is None or top.seat == seat or not may_play_instants(st, seat):
             return False
         if d.instant.op == "ambush":
             # Playable only when it can destroy something (rulebook, Actions That Are
             # Impossible): an Animal in the answered player's Field as it is now.
-            return card(top.card).is_animal and fx.feasible(st, self._ambush(top.seat), seat)
+            return card(top.card).is_animal and feasible(st, self._ambush(top.seat), seat)
         return d.instant.respond == "any" or card(top.card).is_animal
 
     @staticmethod
@@ -317,20 +280,20 @@ class UnleashedEngine(Engine[UnleashedState, UnleashedOptions]):
 
     def _open_window(self, st: UnleashedState) -> None:
         top = st.stack[-1]
-        order = fx.others(st, top.seat)
+        order = others(st, top.seat)
         if st.options.open_windows:
             # Everyone who might answer, judged only from public facts (Fields, hand sizes).
-            eligible = [s for s in order if fx.may_play_instants(st, s) and st.hands[s]]
+            eligible = [s for s in order if may_play_instants(st, s) and st.hands[s]]
         else:
             eligible = [s for s in order if any(self.instant_ok(st, s, c) for c in st.hands[s])]
-        st.reaction = Reaction(id=fx.new_id(st), eligible=eligible) if eligible else None
+        st.reaction = Reaction(id=new_id(st), eligible=eligible) if eligible else None
 
     def _resolve_top(self, st: UnleashedState, ev: list[Event]) -> None:
         item = st.stack[-1]
         d = card(item.card)
         if d.instant is not None:
             st.stack.pop()
-            fx.to_discard(st, item.card)
+            to_discard(st, item.card)
             target = st.stack[-1] if st.stack else None
             if target is None:
                 return
@@ -343,25 +306,25 @@ class UnleashedEngine(Engine[UnleashedState, UnleashedOptions]):
                         f"{item.seat} takes it into their hand.", card=target.card, seat=item.seat,
                         taken=True)
                 else:
-                    fx.to_discard(st, target.card)
+                    to_discard(st, target.card)
                     say(ev, "countered", f"{item.seat}'s {d.name} cancels {name(target.card)}.",
                         card=target.card, seat=item.seat, taken=False)
             else:  # ambush
                 say(ev, "ambush", f"{item.seat}'s {d.name} strikes {target.seat}'s Field.",
                     seat=item.seat, victim=target.seat)
-                fx.new_link(st, [Frame(eff=self._ambush(target.seat), actor=item.seat,
-                                       source=item.card)])
+                planning.new_link(st, [Frame(eff=self._ambush(target.seat), actor=item.seat,
+                                             source=item.card)])
             return
         if d.type == "magic":
-            fx.resolve_magic(st, item)
+            planning.resolve_magic(st, item)
             return
         st.stack.pop()
         dest = item.field or item.seat
-        if fx.can_enter(st, item.card, dest):
+        if can_enter(st, item.card, dest):
             say(ev, "enter", f"{d.name} enters {dest}'s Field.", card=item.card, seat=dest)
-            fx.enter_field(st, item.card, dest, ev)
+            enter_field(st, item.card, dest, ev)
         else:
-            fx.to_discard(st, item.card)
+            to_discard(st, item.card)
             say(ev, "fizzle", f"{d.name} cannot enter {dest}'s Field and is discarded.",
                 card=item.card, seat=dest)
 
@@ -370,10 +333,10 @@ class UnleashedEngine(Engine[UnleashedState, UnleashedOptions]):
     def _check_end(self, st: UnleashedState, ev: list[Event]) -> bool:
         if st.phase in ("setup", "over"):
             return False
-        order = [st.active, *fx.others(st, st.active)] if st.active else list(st.seats)
+        order = [st.active, *others(st, st.active)] if st.active else list(st.seats)
         for s in order:
-            if fx.animal_count(st, s) >= fx.animals_to_win(st, s):
-                self._finish(st, [s], f"{s} has {fx.animal_count(st, s)} Animals.", ev)
+            if animal_count(st, s) >= animals_to_win(st, s):
+                self._finish(st, [s], f"{s} has {animal_count(st, s)} Animals.", ev)
                 return True
         if not st.deck:
             self._finish(st, deck_out_winners(st), "The deck ran out.", ev)
@@ -482,10 +445,10 @@ class UnleashedEngine(Engine[UnleashedState, UnleashedOptions]):
         if d.type == "magic":
             assert d.play is not None
             eff = d.play.model_dump(exclude_defaults=True)
-            return [Play(card=cid)] if fx.feasible(st, eff, player, cid, exclude=cid) else []
+            return [Play(card=cid)] if feasible(st, eff, player, cid, exclude=cid) else []
         if d.type in ("basic", "magical", "upgrade", "downgrade"):
-            return [Play(card=cid, field=s) for s in [player, *fx.others(st, player)]
-                    if fx.can_enter(st, cid, s)]
+            return [Play(card=cid, field=s) for s in [player, *others(st, player)]
+                    if can_enter(st, cid, s)]
         return []
 
     def fork(self, state: UnleashedState) -> UnleashedState:
@@ -562,14 +525,14 @@ class UnleashedEngine(Engine[UnleashedState, UnleashedOptions]):
                 if src == action.source:
                     st.used_triggers.append(src)
                     cid = int(src[5:]) if src.startswith("card:") else None
-                    say(ev, "activate", f"{player} uses {_source_words(src)}.",
+                    say(ev, "activate", f"{player} uses {source_words(src)}.",
                         seat=player, source=src)
                     herd = src[5:] if src.startswith("herd:") else None
                     if st.building is None:  # a state stored before start-of-turn links
-                        fx.new_link(st, [], open_=True)
+                        planning.new_link(st, [], open_=True)
                     assert st.building is not None
-                    fx.add_root(st, st.building, Frame(eff=eff, actor=player, source=cid,
-                                                       herd=herd))
+                    planning.add_root(st, st.building, Frame(eff=eff, actor=player,
+                                                             source=cid, herd=herd))
                     break
         elif isinstance(action, Proceed):
             if st.phase == "start":
@@ -582,7 +545,7 @@ class UnleashedEngine(Engine[UnleashedState, UnleashedOptions]):
         elif isinstance(action, DrawCard):
             st.plays_left -= 1
             st.acted = True
-            fx.draw(st, player, 1, ev)
+            draw(st, player, 1, ev)
         elif isinstance(action, Play):
             if st.card_plays > 0:  # an extra play is spent on a card play first
                 st.card_plays -= 1
@@ -614,7 +577,7 @@ class UnleashedEngine(Engine[UnleashedState, UnleashedOptions]):
         if isinstance(action, DrawCard):
             return "Draw a card"
         if isinstance(action, Activate):
-            return f"Use {_source_words(action.source)}"
+            return f"Use {source_words(action.source)}"
         if isinstance(action, Proceed):
             return "Go to the Draw phase" if st.phase == "start" else "End your Action phase"
         if isinstance(action, Choose):
@@ -631,49 +594,7 @@ class UnleashedEngine(Engine[UnleashedState, UnleashedOptions]):
         """The result once the game is over."""
         return state.result
 
-    # -- views -------------------------------------------------------------------------------
-
-    def card_view(self, st: UnleashedState, cid: int, seat: str | None = None) -> CardView:
-        """A card as seen, with its kinds as they count in ``seat``'s Field."""
-        d = card(cid)
-        return CardView(id=cid, key=d.key, name=d.name, type=d.type,
-                        kinds=fx.kinds(st, cid, seat), text=d.text)
-
     def view(self, state: UnleashedState, viewer: str | None) -> UnleashedView:
-        """What ``viewer`` may see: own hand only, all Fields, hand sizes, public piles."""
-        st = state
-        fields = {}
-        for s in st.seats:
-            cards = st.fields[s]
-            fields[s] = FieldView(
-                seat=s,
-                animals=[self.card_view(st, c, s) for c in cards if card(c).is_animal],
-                upgrades=[self.card_view(st, c, s) for c in cards if card(c).type == "upgrade"],
-                downgrades=[self.card_view(st, c, s) for c in cards
-                            if card(c).type == "downgrade"],
-                animal_count=fx.animal_count(st, s), animals_to_win=fx.animals_to_win(st, s),
-                hand_limit=fx.hand_limit(st, s), may_play_instants=fx.may_play_instants(st, s),
-                shielded_kinds=list(st.shields.get(s, [])), skips_next_turn=s in st.skip_next)
-        pend = self.pending(st)
-        own = viewer is not None and viewer in st.seats
-        choice = None
-        if st.choice is not None and own and st.choice.seat == viewer:
-            choice = ChoiceView(prompt=st.choice.prompt, options=list(st.choice.options))
-        triggers = [TriggerView(source=src, text=text, words=_source_words(src))
-                    for src, _, text in self.optional_triggers(st)]
-        return UnleashedView(
-            viewer=viewer, seats=list(st.seats), phase=st.phase, active=st.active, turn=st.turn,
-            hand=[self.card_view(st, c) for c in st.hands[viewer]] if own else None,  # type: ignore[index]
-            hand_sizes={s: len(st.hands[s]) for s in st.seats}, fields=fields,
-            deck_count=len(st.deck), discard=[self.card_view(st, c) for c in st.discard],
-            nursery=[self.card_view(st, c) for c in st.nursery],
-            stack=[StackView(card=self.card_view(st, i.card), seat=i.seat, field=i.field)
-                   for i in st.stack],
-            pending_kind=pend.kind, pending_seats=pend.seats, choice=choice,
-            choice_source=(name(st.choice.source) if st.choice and st.choice.source is not None
-                           else None),
-            choice_herd=st.choice.herd if st.choice else None,
-            reaction_eligible=list(st.reaction.eligible) if st.reaction else [],
-            reaction_passed=list(st.reaction.passed) if st.reaction else [],
-            reaction_seconds=self.window_seconds(st), triggers=triggers,
-            plays_left=st.plays_left + st.card_plays, result=st.result)
+        """What ``viewer`` may see (:func:`~bot.games.unleashed.views.table_view`)."""
+        return table_view(state, viewer, self.pending(state), self.optional_triggers(state),
+                          self.window_seconds(state))

@@ -5,8 +5,7 @@ Unleashed): the Animals count, the letters tie-break after a deck-out and the fi
 from __future__ import annotations
 
 from bot.games.base import Result, ScoreLine
-from bot.games.unleashed import effects as fx
-from bot.games.unleashed.effects import card, name
+from bot.games.unleashed.effects.statics import animal_count, card, name
 from bot.games.unleashed.models import UnleashedState
 
 
@@ -19,8 +18,8 @@ def letters(st: UnleashedState, seat: str) -> int:
 def deck_out_winners(st: UnleashedState) -> list[str]:
     """Rulebook, The Game Ends: most Animals; tie: most letters in their Animals' names;
     still tied: everyone loses (empty list)."""
-    best = max(fx.animal_count(st, s) for s in st.seats)
-    tied = [s for s in st.seats if fx.animal_count(st, s) == best]
+    best = max(animal_count(st, s) for s in st.seats)
+    tied = [s for s in st.seats if animal_count(st, s) == best]
     if len(tied) > 1:
         most = max(letters(st, s) for s in tied)
         tied = [s for s in tied if letters(st, s) == most]
@@ -30,7 +29,7 @@ def deck_out_winners(st: UnleashedState) -> list[str]:
 def final_result(st: UnleashedState, winners: list[str], reason: str) -> Result:
     """The :class:`Result`: per seat its Animals (the score) and, as a second line, the
     letters of their names; ``winners`` and ``reason`` as given."""
-    scores = {s: fx.animal_count(st, s) for s in st.seats}
+    scores = {s: animal_count(st, s) for s in st.seats}
     breakdown = {s: [ScoreLine(label="Animals", points=scores[s]),
                      ScoreLine(label="Letters in Animal names", points=letters(st, s))]
                  for s in st.seats}

@@ -5,7 +5,7 @@ Fields before the action and the state after it); :func:`summarize` turns many l
 same player count into a :class:`StatsTable`: median turns, rounds, cards leaving Fields,
 first-seat win rate, each card design's lift (the win rate of a seat that played it over
 the fair share ``1 / players``), how often the leader after three rounds wins, deck-outs.
-``herdbot simulate llamas-unleashed --stats`` prints it (issue 18 item 7).
+``herdbot simulate llamas-unleashed --stats`` prints it.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.games.base import Action
-from bot.games.unleashed.effects import animal_count, card
+from bot.games.unleashed.effects.statics import animal_count, card
 from bot.games.unleashed.models import Play, Respond, UnleashedState
 
 #: Rounds after which the leader is noted (the issue's "leader after three rounds").

@@ -11,7 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.games.base import SYSTEM_SEAT, Action, IllegalAction
-from bot.games.pacapaca.engine import DEAL_LIST_LIMIT, PacapacaEngine
+from bot.games.pacapaca.engine import PacapacaEngine
+from bot.games.pacapaca.legal import DEAL_LIST_LIMIT
 from bot.games.pacapaca.models import (
     Accept,
     DealSpace,

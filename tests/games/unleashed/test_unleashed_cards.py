@@ -11,8 +11,15 @@ from pathlib import Path
 import pytest
 from unleashed_helpers import E, act, build, find, keys, pass_turn, pick, pick_key, play
 
-from bot.games.unleashed import effects as fx
 from bot.games.unleashed.cards import SEED_PATH, CardSet, Catalog, catalog
+from bot.games.unleashed.effects.statics import (
+    animal_count,
+    animals_to_win,
+    hand_limit,
+    herd_kinds,
+    kinds,
+    may_play_instants,
+)
 from bot.games.unleashed.models import Activate, ChooseBaby, DrawCard, Pass, Play, Proceed, Respond
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
@@ -135,7 +142,7 @@ def test_basic_animal_enters_the_field_with_no_effect(key):
     st, ev = play(st, "s0", key)
     assert keys(st.fields["s0"]) == [key]
     assert st.hands["s0"] == [] and st.choice is None and st.work == [] and st.stack == []
-    assert fx.animal_count(st, "s0") == 1
+    assert animal_count(st, "s0") == 1
     assert [e.type for e in ev] == ["play", "enter"]
 
 
@@ -186,7 +193,7 @@ def test_grand_llama_makes_each_other_player_discard():
     assert [e.text for e in ev if e.type == "discard"] == ["s1 discards Hay Harvest.",
                                                            "s2 discards Lasso."]
     assert keys(st.fields["s0"]) == ["grand_llama"] and keys(st.hands["s1"]) == ["stampede"]
-    assert st.hands["s2"] == [] and fx.animal_count(st, "s0") == 1
+    assert st.hands["s2"] == [] and animal_count(st, "s0") == 1
 
 
 def test_trader_llama():
@@ -348,7 +355,7 @@ def test_sentinel_ram_stops_every_player_s_instants_its_owner_s_too():
     st = build(hands={"s0": ["hay_harvest"], "s1": ["llama_spit"]}, fields={"s0": ["sentinel_ram"]})
     st, _ = play(st, "s0", "hay_harvest")
     assert st.reaction is None and len(st.hands["s0"]) == 2
-    assert not fx.may_play_instants(st, "s1") and not fx.may_play_instants(st, "s0")
+    assert not may_play_instants(st, "s1") and not may_play_instants(st, "s0")
     st = build(active="s1", hands={"s1": ["hay_harvest"], "s0": ["llama_spit"]},
                fields={"s0": ["sentinel_ram"]})
     st, _ = play(st, "s1", "hay_harvest")  # the owner cannot answer either
@@ -366,7 +373,7 @@ def test_shepherd_ram():
     assert {o.label for o in st.choice.options} == {"Leaky Roof (s0)", "Golden Bell (s1)"}
     st, _ = pick_key(st, "leaky_roof")
     assert keys(st.fields["s1"]) == ["golden_bell", "leaky_roof"]
-    assert fx.hand_limit(st, "s1") == 7 and fx.hand_limit(st, "s0") == 7
+    assert hand_limit(st, "s1") == 7 and hand_limit(st, "s0") == 7
 
 
 # -- Magic -------------------------------------------------------------------------------------
@@ -527,7 +534,7 @@ def test_greener_pastures():
 def test_golden_bell():
     st = build(plays=1, fields={"s0": ["golden_bell"]}, hands={"s0": ["lasso"] * 3 + ["stampede"] * 3
                                                              + ["hay_harvest"] * 2 + ["rummage"]})
-    assert fx.hand_limit(st, "s0") == 9
+    assert hand_limit(st, "s0") == 9
     st, _ = act(st, "s0", DrawCard())  # 10 cards: one over the limit
     assert st.choice.seat == "s0"
     st, _ = pick_key(st, "rummage")
@@ -612,7 +619,7 @@ def test_lucky_horseshoe():
 def test_upgrade_played_into_another_field_helps_that_player():
     st = build(hands={"s0": ["golden_bell"]})
     st, _ = play(st, "s0", "golden_bell", field="s1")
-    assert fx.hand_limit(st, "s1") == 9 and fx.hand_limit(st, "s0") == 7
+    assert hand_limit(st, "s1") == 9 and hand_limit(st, "s0") == 7
 
 
 # -- Downgrades --------------------------------------------------------------------------------
@@ -621,13 +628,13 @@ def test_upgrade_played_into_another_field_helps_that_player():
 def test_leaky_roof():
     st = build(hands={"s0": ["leaky_roof"]})
     st, _ = play(st, "s0", "leaky_roof", field="s1")
-    assert fx.hand_limit(st, "s1") == 5 and fx.hand_limit(st, "s0") == 7
+    assert hand_limit(st, "s1") == 5 and hand_limit(st, "s0") == 7
 
 
 def test_muzzle():
     st = build(hands={"s0": ["hay_harvest"], "s1": ["llama_spit"]}, fields={"s1": ["muzzle"]})
     st, _ = play(st, "s0", "hay_harvest")
-    assert st.reaction is None and not fx.may_play_instants(st, "s1")
+    assert st.reaction is None and not may_play_instants(st, "s1")
 
 
 def test_closed_gate():
@@ -645,7 +652,7 @@ def test_mud_pit():
 
 def test_heavy_burden():
     st = build(fields={"s0": ["heavy_burden"]})
-    assert fx.animals_to_win(st, "s0") == 8 and fx.animals_to_win(st, "s1") == 7
+    assert animals_to_win(st, "s0") == 8 and animals_to_win(st, "s1") == 7
 
 
 def test_itchy_fleece():
@@ -659,11 +666,11 @@ def test_itchy_fleece():
 
 def test_goat_costume():
     st = build(fields={"s1": ["goat_costume", "trail_llama"]}, hands={"s0": ["sleepy_llama"]})
-    assert fx.kinds(st, st.fields["s1"][1], "s1") == ["goat"]
+    assert kinds(st, st.fields["s1"][1], "s1") == ["goat"]
     st2 = build(fields={"s1": ["goat_costume", "closed_gate"]}, hands={"s0": ["sleepy_llama"]})
     assert Play(card=st2.hands["s0"][0], field="s1") in E.legal_actions(st2, "s0")
     st3 = build(fields={"s0": ["goat_costume", "trail_llama", "sleepy_llama", "suri_alpaca"]})
-    assert fx.herd_kinds(st3, "s0") == ["goat"]
+    assert herd_kinds(st3, "s0") == ["goat"]
 
 
 # -- Instants ----------------------------------------------------------------------------------

@@ -8,8 +8,9 @@ import json
 
 from unleashed_helpers import E, act, build, find, keys, pass_turn, pick, pick_key, play
 
-from bot.games.unleashed import effects as fx
 from bot.games.unleashed.cards import catalog
+from bot.games.unleashed.effects.planning import new_link
+from bot.games.unleashed.effects.statics import can_be_destroyed, kinds
 from bot.games.unleashed.models import Activate, Frame, Pass, Play, Proceed, Respond
 
 CAT = catalog()
@@ -131,7 +132,7 @@ def test_mandatory_targets_are_chosen_before_optional_ones_in_a_link():
     optional = Frame(eff={"op": "may", "do": {"op": "destroy", "filter": {"types": ["basic"]}}},
                      actor="s0")
     mandatory = Frame(eff={"op": "discard", "n": 1}, actor="s0")
-    fx.new_link(st, [optional, mandatory])
+    new_link(st, [optional, mandatory])
     ev: list = []
     E._run(st, ev)
     assert st.choice.prompt == "Choose a card to discard:"  # the mandatory one first
@@ -268,8 +269,8 @@ def test_goat_costume_does_not_end_the_alpaca_herd_shield():
     st.plays_left = 2
     costume = find(st, "goat_costume", st.hands["s1"])
     st, _ = act(st, "s1", Play(card=costume, field="s0"))
-    assert [fx.kinds(st, c, "s0") for c in st.fields["s0"][:3]] == [["goat"]] * 3
-    assert [fx.can_be_destroyed(st, c, "s0") for c in st.fields["s0"][:3]] == [False] * 3
+    assert [kinds(st, c, "s0") for c in st.fields["s0"][:3]] == [["goat"]] * 3
+    assert [can_be_destroyed(st, c, "s0") for c in st.fields["s0"][:3]] == [False] * 3
     stampede = find(st, "stampede", st.hands["s1"])
     assert E.plays_for(st, "s1", stampede) == []  # no Animal it may destroy
 

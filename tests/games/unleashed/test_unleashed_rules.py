@@ -6,8 +6,13 @@ import pytest
 from unleashed_helpers import E, act, build, find, keys, pass_turn, pick, pick_key, play, total
 
 from bot.games.base import IllegalAction, Timeout
-from bot.games.unleashed import effects as fx
 from bot.games.unleashed.cards import catalog
+from bot.games.unleashed.effects.statics import (
+    animal_count,
+    animals_to_win,
+    base_to_win,
+    herd_kinds,
+)
 from bot.games.unleashed.models import (
     Activate,
     Choose,
@@ -170,7 +175,7 @@ def test_skipped_turn():
 @pytest.mark.parametrize("n,need", [(2, 7), (3, 7), (4, 7), (5, 7), (6, 6), (7, 6), (8, 6)])
 def test_animals_needed_by_player_count(n, need):
     st = build(n)
-    assert fx.base_to_win(st) == need and fx.animals_to_win(st, "s0") == need
+    assert base_to_win(st) == need and animals_to_win(st, "s0") == need
 
 
 def test_six_animals_win_with_six_players():
@@ -189,7 +194,7 @@ def test_no_win_until_the_chain_has_resolved():
              "cria_button"]
     st = build(hands={"s0": ["packmaster_llama", "lasso"]}, fields={"s0": field})
     st, _ = play(st, "s0", "packmaster_llama")
-    assert fx.animal_count(st, "s0") == 7 and st.choice is not None
+    assert animal_count(st, "s0") == 7 and st.choice is not None
     assert st.result is None and st.phase == "action"
     st, _ = pick_key(st, "lasso")
     assert st.phase == "over" and st.result.winners == ["s0"]
@@ -202,7 +207,7 @@ def test_reaching_seven_mid_chain_then_dropping_is_no_win():
     st, _ = play(st, "s0", "battering_ram")
     st, _ = pick(st, "yes")
     st, _ = pick_key(st, "trail_llama")
-    assert st.result is None and fx.animal_count(st, "s0") == 6
+    assert st.result is None and animal_count(st, "s0") == 6
 
 
 def test_heavy_burden_raises_the_target():
@@ -210,7 +215,7 @@ def test_heavy_burden_raises_the_target():
              "cria_button", "heavy_burden"]
     st = build(hands={"s0": ["hilltop_ram"]}, fields={"s0": field})
     st, _ = play(st, "s0", "hilltop_ram")
-    assert st.result is None and fx.animal_count(st, "s0") == 7
+    assert st.result is None and animal_count(st, "s0") == 7
 
 
 # -- the deck runs out ------------------------------------------------------------------------
@@ -426,7 +431,7 @@ def test_ram_herd_not_offered_without_a_card_to_discard():
 
 def test_herd_needs_three():
     st = build(fields={"s0": ["trail_llama", "sleepy_llama", "suri_alpaca"]})
-    assert fx.herd_kinds(st, "s0") == []
+    assert herd_kinds(st, "s0") == []
 
 
 # -- refusals ----------------------------------------------------------------------------------
