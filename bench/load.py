@@ -34,8 +34,8 @@ from pathlib import Path
 from typing import Any, cast
 
 from bench.common import loadavg, rss_mb, summary_ms
+from bot.app import make_bot
 from bot.config import Settings
-from bot.discord.bot import HerdBot
 from bot.runtime import ManualClock
 from bot.sandbox.rest import current_interaction
 from bot.sandbox.runner import Sandbox
@@ -313,8 +313,8 @@ async def bench_load(ns: tuple[int, ...], seconds: float, setup_concurrency: int
         fields: dict[str, Any] = {"database_path": Path(tmp) / "load.sqlite3",
                                   "_env_file": None, "max_open_lobbies": 25}
         settings = Settings(**fields)
-        bot = HerdBot(settings, registry=tiny_registry(), clock=ManualClock(),
-                      extensions=extensions)
+        bot = make_bot(settings, registry=tiny_registry(), clock=ManualClock(),
+                       extensions=extensions)
         sb = cast("Sandbox", await world.connect(bot))  # the bot runs in this process
         rec = Recorder()
         install(sb, rec)

@@ -17,7 +17,7 @@ from typing import Any
 
 from bench.common import Stopwatch, rss_mb, summary_ms
 from bench.render import mid_game_state
-from bot.app import CORE_EXTENSIONS, builtin_games
+from bot.app import CORE_EXTENSIONS, assemble, builtin_games
 from bot.config import Settings
 from bot.discord import bot as botmod
 from bot.runtime import ManualClock
@@ -178,7 +178,7 @@ async def boot(path: Path) -> dict[str, Any]:
         world = World()
         fields: dict[str, Any] = {"database_path": path, "_env_file": None}
         settings = Settings(**fields)
-        bot = TimedBot(settings, registry=builtin_games(), clock=clock,
+        bot = TimedBot(settings, registry=builtin_games(), assemble=assemble, clock=clock,
                        extensions=game_extensions())
         t0 = time.perf_counter()
         reconciled: dict[str, float] = {}

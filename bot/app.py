@@ -1,4 +1,6 @@
-"""The top of herdbot: wires engines, AIs and cogs into one registry and one bot.
+"""The top of herdbot, its composition root: wires engines, AIs and cogs into one
+registry, and builds the bot with its parts (store, service, outbox, notifier, render
+pool) from the registry and the settings.
 
 Layers import downwards only (``tests/test_static.py`` checks it)::
 
@@ -9,14 +11,15 @@ player range, engine, options and the /rules text. Which AI plays an AI seat and
 plays the game in Discord are decided here, so ``bot.games`` never imports ``bot.ai`` or
 names a cog, and ``bot.discord`` never names a cog either: the CLI, the sandbox, the bench
 and the tests build their registry with :func:`builtin_games` and their bot with
-:func:`make_bot`.
+:func:`make_bot`, whose parts :func:`assemble` builds in the bot's event loop (the store
+is opened once, before the bot logs in to Discord).
 """
 
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bot.ai.easy import llamas_alpacas_easy, pacapaca_easy, unleashed_easy
 from bot.ai.levels import Level
@@ -26,12 +29,14 @@ from bot.ai.pacapaca import heuristic_policy as pacapaca_policy
 from bot.ai.pacapaca_hard import hard_policy as pacapaca_hard
 from bot.ai.unleashed import heuristic_policy as unleashed_policy
 from bot.ai.unleashed_hard import hard_policy as unleashed_hard
+from bot.config import Settings
+from bot.discord.bot import PICTURES_KEPT, HerdBot, Parts
+from bot.discord.notify import Notifier
+from bot.discord.outbox import Outbox
 from bot.games.registry import GameSpec, Registry, game_specs
-
-if TYPE_CHECKING:
-    from bot.config import Settings
-    from bot.discord.bot import HerdBot
-    from bot.runtime import Clock
+from bot.render.pool import PictureCache, shared_pool
+from bot.runtime import Clock, GameService
+from bot.store import Store
 
 #: Cogs every bot loads (as discord.py extensions), before the games' own cogs.
 CORE_EXTENSIONS: tuple[str, ...] = ("cogs.lobby", "cogs.game", "cogs.admin")
@@ -98,9 +103,34 @@ def make_bot(
 ) -> HerdBot:
     """A :class:`~bot.discord.bot.HerdBot` for ``settings`` offering ``registry`` (default
     :func:`builtin_games`) and loading ``extensions`` (default :func:`extensions_for` the
-    registry); ``kwargs`` go to ``HerdBot`` (e.g. ``sync_commands=False``)."""
-    from bot.discord.bot import HerdBot
-
+    registry); its parts are :func:`assemble`'s; ``kwargs`` go to ``HerdBot`` (e.g.
+    ``sync_commands=False``)."""
     reg = registry if registry is not None else builtin_games()
     exts = extensions if extensions is not None else extensions_for(reg)
-    return HerdBot(settings, registry=reg, clock=clock, extensions=exts, **kwargs)
+    return HerdBot(settings, registry=reg, assemble=assemble, clock=clock, extensions=exts,
+                   **kwargs)
+
+
+async def assemble(bot: HerdBot) -> Parts:
+    """The parts of ``bot``, built in its event loop from its settings and registry: the
+    store (``HERDBOT_DATABASE``, opened and migrated), the service over it (serving the
+    bot's shards), the outbox subscribed to it (finding each game's cog and the lobby
+    through the bot), the notifier, and the render process pool
+    (``HERDBOT_RENDER_PROCESSES`` > 0, shared by the bots of this process) with the last
+    pictures kept. Raises :class:`~bot.store.StoreError` when the database cannot be
+    used (nothing is left open then)."""
+    settings = bot.settings
+    store = await Store.open(settings.database_path, clock=bot.clock.now)
+    try:
+        service = GameService(store, bot.registry, clock=bot.clock,
+                              archive_after_s=settings.archive_after_s)
+        service.serves = bot.serves_guild
+        outbox = Outbox(bot, games=bot.game_cog, lobby=bot.lobby_cog)
+        service.subscribe(outbox)
+        procs = settings.render_processes
+        pool = shared_pool(procs, warm=("PIL.Image", "bot.render.common")) if procs else None
+    except BaseException:
+        await store.close()
+        raise
+    return Parts(store=store, service=service, outbox=outbox, notifier=Notifier(bot),
+                 render_pool=pool, pictures=PictureCache(PICTURES_KEPT))

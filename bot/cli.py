@@ -158,18 +158,12 @@ def setup_logging(level: str) -> None:
     quiet_reconnects()
 
 
-async def _check_store(target: Path | str) -> None:
-    """Open (migrating) and close the database: its errors surface before Discord login."""
-    from bot.store import Store
-
-    store = await Store.open(target)
-    await store.close()
-
-
 def cmd_run(settings: Settings) -> int:
     """Start the bot; exit 2 without a token, 1 (one line) when the database is in use by
     another herdbot, from a newer herdbot, or cannot be opened or written (for
-    PostgreSQL: cannot be reached; the line names host and port).
+    PostgreSQL: cannot be reached; the line names host and port). The bot opens the
+    database once, before it logs in to Discord (``HerdBot.start``), so those refusals
+    come first.
 
     A SQLite file's writer lock (``bot.store.lock``) is held until the bot stops;
     PostgreSQL takes none."""
@@ -183,15 +177,8 @@ def cmd_run(settings: Settings) -> int:
     try:
         if lock is not None:
             lock.acquire()
-        asyncio.run(_check_store(settings.database_path))
-    except StoreError as exc:
-        if lock is not None:
-            lock.release()
-        sys.stderr.write(f"{exc}\n")
-        return 1
-    try:
         return _run_bot(settings)
-    except StoreError as exc:  # the file changed between the check and the bot's start
+    except StoreError as exc:  # another herdbot holds the lock, or the database is refused
         sys.stderr.write(f"{exc}\n")
         return 1
     finally:

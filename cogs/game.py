@@ -11,10 +11,13 @@ from discord.ext import commands
 
 from bot.discord.bot import HerdBot
 from bot.discord.components import button, view_of
-from bot.discord.game_cog import GameCog, Table, named, thread_is_gone
+from bot.discord.errors import thread_is_gone
+from bot.discord.game_cog import GameCog
 from bot.discord.replies import defer, quoted, send_ephemeral
+from bot.discord.table import Table
 from bot.discord.text import md_name
 from bot.games.base import Event
+from bot.present.base import named
 from bot.runtime import GameError, GameUnreadable
 from bot.store import GameRecord
 
@@ -85,7 +88,7 @@ class GameCommands(commands.Cog):
 
     def cog_for(self, record: GameRecord) -> GameCog:
         cog = self.bot.game_cog(record.kind)
-        if cog is None:
+        if not isinstance(cog, GameCog):
             raise GameError("unknown_game", "This game is not available on this bot.")
         return cog
 
@@ -201,7 +204,7 @@ class GameCommands(commands.Cog):
         embed.set_footer(text=f"{spec.min_players}-{spec.max_players} players. Start with /play.")
         kwargs: dict[str, Any] = {"embed": embed}
         cog = self.bot.game_cog(spec.key)
-        if cog is not None:
+        if isinstance(cog, GameCog):
             data = await cog.example_image()
             if data:
                 kwargs["file"] = discord.File(io.BytesIO(data), filename="example.png")

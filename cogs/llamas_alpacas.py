@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.discord.game_cog import GameCog, Table
+from bot.discord.game_cog import GameCog
+from bot.discord.table import Table
 from bot.present.llamas_alpacas import LlamasAlpacasPresenter, highlight_of
 from bot.render.llamas_alpacas import board_picture, render_table, warm_up
 from bot.render.pool import Job

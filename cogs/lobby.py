@@ -17,7 +17,8 @@ from bot.ai.levels import DEFAULT_LEVEL, Level, level_label
 from bot.discord import ids
 from bot.discord.bot import HerdBot
 from bot.discord.components import button, select, view_of
-from bot.discord.game_cog import thread_is_gone, why_not_posted
+from bot.discord.errors import thread_is_gone, why_not_posted
+from bot.discord.game_cog import GameCog
 from bot.discord.permissions import require_game_permissions
 from bot.discord.replies import answer_public, defer, edit_panel, quoted, send_error
 from bot.discord.text import md_name
@@ -303,7 +304,7 @@ class Lobby(commands.Cog):
         await service.store.update_game(record.id, thread_id=thread_id)
         update.record = await service.get(record.id)
         cog = self.bot.game_cog(record.kind)
-        if cog is not None:
+        if isinstance(cog, GameCog):
             try:
                 await cog.on_update(update)
             except discord.HTTPException as exc:

@@ -30,13 +30,14 @@ import discord
 from bot.discord import choices, ids
 from bot.discord.choices import Option, split_selects
 from bot.discord.components import button, select, view_of
-from bot.discord.game_cog import EMBED_LIMIT, Table, named
 from bot.discord.replies import edit_panel, send_ephemeral
 from bot.discord.side_panel import SidePanelCog
+from bot.discord.table import EMBED_LIMIT, Table
 from bot.games.base import Event
 from bot.games.pacapaca.engine import PacapacaEngine
 from bot.games.pacapaca.models import PacapacaView
 from bot.present import pacapaca as present
+from bot.present.base import named
 from bot.present.pacapaca import Draft, PacapacaPresenter
 from bot.render.pacapaca import alpaca_picture, render_cards, render_final, render_table
 from bot.runtime import GameError

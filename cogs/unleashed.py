@@ -15,7 +15,7 @@ What the table says and offers comes from
 
 Hands are DMed once per change of turn, only for a change the player did not see in its
 own answer: the presenter's policy (:attr:`UnleashedPresenter.hand_dm_after`), sent by
-:func:`bot.discord.publisher.dm_hands` as for any game.
+:func:`bot.discord.outbox.dm_hands` as for any game.
 
 Hands reach only their owner (RULES.md: Llamas Unleashed).
 """
@@ -30,8 +30,9 @@ from discord import app_commands
 
 from bot.discord import ids
 from bot.discord.components import button, view_of
-from bot.discord.game_cog import EMBED_LIMIT, GameCog, Table
+from bot.discord.game_cog import GameCog
 from bot.discord.replies import quoted, send_ephemeral, send_error
+from bot.discord.table import EMBED_LIMIT, Table
 from bot.games.base import Event, Pending
 from bot.games.unleashed.cards import catalog
 from bot.games.unleashed.models import Pass, Respond

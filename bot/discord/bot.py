@@ -1,8 +1,11 @@
 """HerdBot: the discord.py bot class and its setup_hook.
 
-``setup_hook`` opens and migrates the store, starts the GameService, loads every cog as an
-extension, registers the persistent DynamicItem components, re-arms stored timers and syncs
-the app commands (globally, or to ``HERDBOT_DEV_GUILDS``).
+The bot is handed its parts (:class:`Parts`: store, service, outbox, notifier, render
+pool) by the composition root, ``bot.app``, through the ``assemble`` callable it is built
+with; :meth:`HerdBot.start` assembles them before logging in to Discord, so a database
+that cannot be used is refused first. ``setup_hook`` then loads every cog as an
+extension, registers the persistent DynamicItem components, re-arms stored timers and
+syncs the app commands (globally, or to ``HERDBOT_DEV_GUILDS``).
 """
 
 from __future__ import annotations
@@ -12,36 +15,32 @@ import functools
 import logging
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
+from dataclasses import dataclass
+from typing import Any, TypeVar
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.config import Settings
-from bot.discord import ids
 from bot.discord.components import HerdButton, HerdSelect
-from bot.discord.notify import Notifier
-from bot.discord.publisher import Publisher
-from bot.discord.replies import defer, defer_command, quoted, send_error
-from bot.games.registry import Registry
-from bot.render.pool import Job, PictureCache, RenderPool, forget_pool, shared_pool
-from bot.runtime import Clock, GameError, GameService, GameUnreadable, Known, Update
-from bot.store import (
-    STORE_FAILURES,
-    GameRecord,
-    SeatRecord,
-    Store,
-    UnreadableRow,
-    track_writes,
-    tracking_writes,
+from bot.discord.errors import (  # noqa: F401 - OOPS, STORE_DOWN re-exported
+    OOPS,
+    OOPS_AFTER_CHANGE,
+    STORE_DOWN,
+    STORE_DOWN_AFTER_CHANGE,
+    log_store_error,
 )
-
-if TYPE_CHECKING:
-    from bot.discord.game_cog import GameCog
+from bot.discord.host import DirectMessages, GameDisplay
+from bot.discord.replies import defer_command, quoted, send_error
+from bot.discord.router import GamesBefore, Router
+from bot.games.registry import Registry
+from bot.render.pool import Job, PictureCache, RenderPool, forget_pool
+from bot.runtime import Clock, GameError, GameService, Update
+from bot.store import STORE_FAILURES, Store, track_writes
 
 log = logging.getLogger(__name__)
 
@@ -54,19 +53,6 @@ T = TypeVar("T")
 discord.VoiceClient.warn_nacl = False
 discord.VoiceClient.warn_dave = False
 
-#: What a player sees when something unexpected breaks (the log gets the traceback).
-OOPS = "Something went wrong on our side; nothing was changed. Please try again."
-#: The same when the game had already changed (stored) before it broke.
-OOPS_AFTER_CHANGE = ("Something went wrong on our side after the game was updated; what "
-                     "you did was saved. See /game status.")
-#: What a player sees when the database refuses a write (a full disk), cannot be read, or
-#: (PostgreSQL) cannot be reached: nothing was written, and the same click works later.
-STORE_DOWN = ("herdbot cannot save anything right now (its database is full or unavailable), "
-              "so this was not done. Please try again in a few minutes.")
-#: The same when what the member did was stored and a later write (AI moves, timers) failed.
-STORE_DOWN_AFTER_CHANGE = (
-    "What you did was saved, but herdbot cannot save anything more right now (its database "
-    "is full or unavailable). The game carries on by itself as soon as it can save again.")
 #: Name prefixes of the tasks discord.py runs handlers in (events, component callbacks,
 #: app commands): :meth:`HerdBot.close` lets them finish.
 HANDLER_TASKS = ("discord.py: ", "discord-ui-", "CommandTree-invoker")
@@ -98,11 +84,6 @@ def throttle_bucket_sweep(http: Any, every_s: float = BUCKET_SWEEP_S,
     http._try_clear_expired_ratelimits = throttled
 
 
-def log_store_error(what: str, exc: Exception) -> None:
-    """One log line (no traceback) for a request refused because the database failed."""
-    log.warning("%s refused: database error (%s: %s)", what, type(exc).__name__, exc)
-
-
 #: Key of :attr:`discord.Interaction.extras` holding the games a command may change, as
 #: stored before it ran (:meth:`HerdBot.games_before`).
 BEFORE = "herdbot.before"
@@ -111,12 +92,19 @@ BEFORE = "herdbot.before"
 WRITTEN = "herdbot.written"
 
 
-class GamesBefore(NamedTuple):
-    """What :meth:`HerdBot.games_before` noted: ``games`` maps a game id to its stored row
-    and seats; ``seated`` holds the ids of the member's lobbies and running games."""
+@dataclass
+class Parts:
+    """What the composition root (``bot.app.assemble``) builds for a bot, in the bot's
+    event loop: the opened store, the service over it, the outbox subscribed to the
+    service, the notifier (DMs), the render process pool (``None``: pictures are drawn in
+    the render thread) and the kept pictures (``None``: none kept)."""
 
-    games: dict[int, tuple[GameRecord, list[SeatRecord]]]
-    seated: set[int]
+    store: Store
+    service: GameService
+    outbox: Callable[[Update], Awaitable[None]]
+    notifier: DirectMessages
+    render_pool: RenderPool | None
+    pictures: PictureCache | None
 
 
 class HerdTree(app_commands.CommandTree["HerdBot"]):
@@ -186,7 +174,10 @@ class HerdBot(commands.AutoShardedBot):
         registry: the games this bot offers (``bot.app.builtin_games`` for the real ones).
         extensions: the cog extensions :meth:`setup_hook` loads, in order
             (``bot.app.extensions_for``; ``bot.app.make_bot`` passes them).
-        store / service: opened in :meth:`setup_hook`.
+        store / service / outbox / notifier / render_pool / pictures: the :class:`Parts`
+            the ``assemble`` callable (``bot.app.assemble``) builds, in :meth:`start`
+            before logging in, or in :meth:`setup_hook` when logged in without it.
+        router: routes herdbot's components (:class:`bot.discord.router.Router`).
         clock: wall clock (a manual clock in tests).
     """
 
@@ -195,6 +186,7 @@ class HerdBot(commands.AutoShardedBot):
         settings: Settings,
         *,
         registry: Registry,
+        assemble: Callable[[HerdBot], Awaitable[Parts]],
         clock: Clock | None = None,
         extensions: tuple[str, ...] = (),
         sync_commands: bool = True,
@@ -220,10 +212,38 @@ class HerdBot(commands.AutoShardedBot):
         self.clock = clock or Clock()
         self._extensions = extensions
         self._sync = sync_commands
+        self._assemble = assemble
+        self._parts: Parts | None = None
+        self.router = Router(self, games=self.game_cog, lobby=self.lobby_cog)
         self.store: Store
         self.service: GameService
+        self.outbox: Callable[[Update], Awaitable[None]]
+        self.notifier: DirectMessages
+        self.render_pool: RenderPool | None = None
+        self.pictures: PictureCache | None = None
 
     # -- lifecycle ---------------------------------------------------------------------
+
+    async def assemble(self) -> None:
+        """Take this bot's :class:`Parts` from the composition root, once. Raises the
+        store's :class:`~bot.store.StoreError` when the database cannot be used."""
+        if self._parts is not None:
+            return
+        parts = self._parts = await self._assemble(self)
+        self.store, self.service, self.outbox = parts.store, parts.service, parts.outbox
+        self.notifier = parts.notifier
+        self.render_pool, self.pictures = parts.render_pool, parts.pictures
+
+    @property
+    def publisher(self) -> Callable[[Update], Awaitable[None]]:
+        """The outbox, the service's subscriber (:class:`bot.discord.outbox.Outbox`)."""
+        return self.outbox
+
+    async def start(self, token: str, *, reconnect: bool = True) -> None:
+        """Assemble the parts (the database opened and migrated: a database that cannot be
+        used is refused before Discord is contacted), then log in and connect."""
+        await self.assemble()
+        await super().start(token, reconnect=reconnect)
 
     async def setup_hook(self) -> None:
         #: Tables rendered and posted at once over all games: under a burst of moves the
@@ -234,20 +254,7 @@ class HerdBot(commands.AutoShardedBot):
         #: are cached and shared, and FreeType must not be used from two threads at once.
         self.render_executor = ThreadPoolExecutor(max_workers=1,
                                                   thread_name_prefix="herdbot-render")
-        #: Table pictures (:meth:`draw`) are drawn in worker processes when
-        #: ``HERDBOT_RENDER_PROCESSES`` > 0 (shared by the bots of this process), and the
-        #: last ones kept by their inputs, so an unchanged table is not drawn again.
-        procs = self.settings.render_processes
-        self.render_pool: RenderPool | None = (
-            shared_pool(procs, warm=("PIL.Image", "bot.render.common")) if procs else None)
-        self.pictures: PictureCache | None = PictureCache(PICTURES_KEPT)
-        self.store = await Store.open(self.settings.database_path, clock=self.clock.now)
-        self.service = GameService(self.store, self.registry, clock=self.clock,
-                                   archive_after_s=self.settings.archive_after_s)
-        self.service.serves = self.serves_guild
-        self.publisher = Publisher(self)
-        self.service.subscribe(self.publisher)
-        self.notifier = Notifier(self)
+        await self.assemble()
         for ext in dict.fromkeys(self._extensions):
             await self.load_extension(ext)
         self.add_dynamic_items(HerdButton, HerdSelect)
@@ -380,179 +387,33 @@ class HerdBot(commands.AutoShardedBot):
 
     # -- routing -----------------------------------------------------------------------
 
-    def game_cog(self, kind: str) -> GameCog | None:
-        """The loaded cog that plays game ``kind``."""
-        from bot.discord.game_cog import GameCog
+    def lobby_cog(self) -> Any:
+        """The loaded lobby cog (``cogs.lobby.Lobby``), ``None`` when not loaded."""
+        return self.get_cog("Lobby")
 
+    def game_cog(self, kind: str) -> GameDisplay | None:
+        """The loaded cog that plays game ``kind``."""
         for cog in self.cogs.values():
-            if isinstance(cog, GameCog) and cog.kind == kind:
+            if isinstance(cog, GameDisplay) and cog.kind == kind:
                 return cog
         return None
-
-    async def on_game_update(self, update: Update) -> None:
-        """Show a published update (see :class:`bot.discord.publisher.Publisher`)."""
-        await self.publisher(update)
 
     async def route_component(
         self, interaction: discord.Interaction, custom_id: str, values: list[str]
     ) -> None:
-        """Dispatch a herdbot button or select to the lobby or the game's cog. Unparseable
-        ids, unknown games and unexpected errors get an ephemeral sentence."""
-        try:
-            cid = ids.parse(custom_id)
-        except ids.BadCustomId:
-            await send_error(interaction, "This button is not one herdbot understands.")
-            return
-        # Acknowledge at once: the work below reads the store, which can queue under load.
-        await defer(interaction)
-        with tracking_writes() as written:
-            await self._route_component(interaction, cid, custom_id, values, written)
-
-    async def _route_component(self, interaction: discord.Interaction, cid: ids.ComponentId,
-                               custom_id: str, values: list[str], written: set[int]) -> None:
-        """:meth:`route_component` once acknowledged; ``written`` fills with the games the
-        click's own writes changed, so an error claims a change only when it made one."""
-        cog: GameCog | None = None
-        before: GameRecord | None = None
-        before_seats: list[Any] = []
-        known: Known | None = None
-        try:
-            try:
-                if cid.scope == "l":  # lobby clicks change seats and options, not the version
-                    before = await self.store.get_game(cid.game_id)
-                    before_seats = await self.store.seats(cid.game_id)
-                else:  # the game, its seats and timers in one read, which the click uses
-                    known = await self.service.peek(cid.game_id)
-                    before = known.bundle.record if known.bundle is not None else None
-            except (UnreadableRow, GameUnreadable):  # quarantined: answered in words
-                before, known = None, None
-            if cid.scope == "l":
-                lobby = self.get_cog("Lobby")
-                await lobby.on_component(interaction, cid, values)  # type: ignore[union-attr]
-                return
-            # A quarantined game's row may not validate: its kind still finds the cog, which
-            # answers every click but "end the game" with GameUnreadable's sentence.
-            # (the row just read serves again when it validated)
-            record = before or await self.service.record_or_stub(cid.game_id)
-            cog = self.game_cog(record.kind)
-            if cog is None:
-                raise GameError("unknown_game", "This game is not available on this bot.")
-            await cog.handle_component(interaction, cid, values, before, known)
-        except GameError as exc:
-            await send_error(interaction, exc.message, secret=bool(cog and cog.hidden_info))
-        except STORE_FAILURES as exc:
-            log_store_error(f"component {custom_id}", exc)
-            if cid.game_id in written and await self._changed(before, cid.game_id, before_seats):
-                # The rest (AI moves, timers, the table) is caught up once writes work.
-                self.service.start_catch_up(cid.game_id)
-                await send_error(interaction, STORE_DOWN_AFTER_CHANGE)
-            else:
-                await send_error(interaction, STORE_DOWN)
-        except Exception:
-            log.exception("component %s failed", custom_id)
-            changed = (cid.game_id in written
-                       and await self._changed(before, cid.game_id, before_seats))
-            await send_error(interaction, OOPS_AFTER_CHANGE if changed else OOPS)
+        """Dispatch a herdbot button or select (:meth:`Router.route_component`)."""
+        await self.router.route_component(interaction, custom_id, values)
 
     async def games_before(self, interaction: discord.Interaction) -> GamesBefore | None:
-        """The stored games a slash command by ``interaction.user`` may change, read before
-        it runs: the game of the channel it is used in (a game's thread) and the member's
-        lobbies and running games in this server, each with its seats. ``None`` when the
-        store cannot be read, and outside a server (a DM: no command changes a game there),
-        so nothing is claimed then."""
-        if interaction.guild_id is None:
-            return None
-        try:
-            mine = await self.store.active_games_of(interaction.user.id, interaction.guild_id)
-            games = {g.id: g for g in mine}
-            here = (await self.store.game_id_by_thread(interaction.channel_id)
-                    if interaction.channel_id is not None else None)
-            if here is not None and here not in games:
-                try:
-                    record = await self.store.get_game(here)
-                except UnreadableRow:
-                    record = None
-                if record is not None:
-                    games[here] = record
-            seats = {}
-            for game_id in games:
-                try:
-                    seats[game_id] = await self.store.seats(game_id)
-                except UnreadableRow:
-                    seats[game_id] = []
-        except Exception:  # the store cannot be read: claim nothing afterwards
-            log.warning("command %s: the games it may change could not be read first",
-                        getattr(interaction.command, "qualified_name", "?"), exc_info=True)
-            return None
-        return GamesBefore({g: (r, seats[g]) for g, r in games.items()}, {g.id for g in mine})
+        """The stored games a slash command may change (:meth:`Router.games_before`)."""
+        return await self.router.games_before(interaction)
 
     async def changed_games(self, before: GamesBefore | None,
                             interaction: discord.Interaction, written: set[int]) -> list[int]:
-        """The ids of the games noted in ``before`` (:meth:`games_before`) that changed in
-        the store since (status, version, options or seats), then of the lobbies and games
-        the member holds a seat in that were not there before (a lobby ``/play`` stored),
-        in that order; of those only the ones in ``written``, the games the command's own
-        writes changed (``bot.store.tracking``): another player's move meanwhile is not
-        the member's change. Empty when unknown."""
-        if before is None or not written:
-            return []
-        changed = [game_id for game_id, (record, seats) in before.games.items()
-                   if game_id in written and await self._changed(record, game_id, seats)]
-        try:
-            mine = await self.store.active_games_of(interaction.user.id, interaction.guild_id)
-        except Exception:  # the store itself broke: claim nothing more
-            return changed
-        return changed + [g.id for g in mine if g.id in written
-                          and g.id not in before.seated and g.id not in changed]
-
-    async def _changed(self, before: GameRecord | None, game_id: int,
-                       before_seats: list[Any] | None = None) -> bool:
-        """True when game ``game_id``'s stored status, version or options differ from
-        ``before``, or (for a lobby, ``before_seats`` given) its seats do: what a failed
-        request had already stored. False when unknown."""
-        if before is None:
-            return False
-        try:
-            after = await self.store.get_game(game_id)
-            after_seats = await self.store.seats(game_id) if before_seats else []
-        except Exception:  # the store itself broke: claim nothing
-            return False
-        return after is not None and (
-            (before.status, before.version, before.options)
-            != (after.status, after.version, after.options)
-            or (bool(before_seats) and before_seats != after_seats))
+        """The games a slash command changed (:meth:`Router.changed_games`)."""
+        return await self.router.changed_games(before, interaction, written)
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
-        """Answer component clicks discord.py's dispatch will not route (never 'This
-        interaction failed'): ids that are not herdbot's, ids a DynamicItem template cannot
-        match, and clicks on a component no longer on its message (the table moved on
-        between the click and its arrival) - those go to the router, which answers them."""
-        if interaction.type is not discord.InteractionType.component:
-            return
-        data: dict[str, Any] = dict(interaction.data or {})
-        custom_id = str(data.get("custom_id", ""))
-        if not custom_id.startswith(("hb:", "hs:")):
-            await send_error(interaction, "This button is not one herdbot understands.")
-            return
-        on_message = _component_ids(interaction.message)
-        if "\n" in custom_id or "\r" in custom_id or custom_id not in on_message:
-            values = [str(v) for v in data.get("values", [])]  # type: ignore[union-attr]
-            await self.route_component(interaction, custom_id, values)
-
-
-def _component_ids(message: discord.Message | None) -> set[str]:
-    """Every custom id among a message's components (rows and nested children)."""
-    found: set[str] = set()
-    if message is None:
-        return found
-    stack: list[Any] = list(message.components)
-    while stack:
-        comp = stack.pop()
-        custom_id = getattr(comp, "custom_id", None)
-        if custom_id:
-            found.add(custom_id)
-        stack.extend(getattr(comp, "children", []) or [])
-        accessory = getattr(comp, "accessory", None)
-        if accessory is not None:
-            stack.append(accessory)
-    return found
+        """Answer the component clicks discord.py's dispatch will not route
+        (:meth:`Router.on_interaction`)."""
+        await self.router.on_interaction(interaction)

@@ -1,24 +1,26 @@
 """What the parts of the Discord layer need of the bot, as a Protocol.
 
 :class:`bot.discord.bot.HerdBot` satisfies :class:`Host`; the components, the notifier,
-the publisher and the game cogs' base are typed against it, so none of them imports
-``bot.discord.bot`` (which imports them): the layer has no import cycle, not even one for
-type checking only (``tests/test_static.py``).
+the outbox and the game cogs' base are typed against it, so none of them imports
+``bot.discord.bot``. The router and the outbox reach a game's cog through
+:class:`GameDisplay` / :class:`ShowsUpdates`, found by a lookup given to them, never by
+importing the cogs: the layer has no import cycle, not even one for type checking only.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 import discord
 from discord.ext import commands
 
 from bot.config import Settings
+from bot.discord.ids import ComponentId
 from bot.games.registry import Registry
 from bot.render.pool import Job
-from bot.runtime import GameService, Update
+from bot.runtime import GameService, Known, Update
 from bot.store import GameRecord, Store
 
 T = TypeVar("T")
@@ -33,11 +35,35 @@ class DirectMessages(Protocol):
 
 
 class ShowsUpdates(Protocol):
-    """A game cog as the publisher uses it (:class:`bot.discord.game_cog.GameCog`)."""
+    """A game cog as the outbox uses it (:class:`bot.discord.game_cog.GameCog`)."""
 
     async def show_update(self, update: Update,
                           interaction: discord.Interaction | None = None) -> bool:
         """Show a stored change in the game's thread; True when all was posted."""
+        ...
+
+
+@runtime_checkable
+class GameDisplay(ShowsUpdates, Protocol):
+    """A loaded game cog as the router and the outbox find it by its game's ``kind``
+    (:class:`bot.discord.game_cog.GameCog`)."""
+
+    kind: str
+    hidden_info: bool
+
+    async def handle_component(
+        self, interaction: discord.Interaction, cid: ComponentId, values: list[str],
+        record: GameRecord | None = None, known: Known | None = None,
+    ) -> None:
+        """Handle a click on the game's table or panels (acknowledged by the router)."""
+        ...
+
+
+class LobbyUpdates(Protocol):
+    """The lobby cog as the outbox uses it (``cogs.lobby.Lobby``)."""
+
+    async def on_lobby_update(self, update: Update) -> None:
+        """Show a change of a lobby (seats, options, cancelled, expired)."""
         ...
 
 
@@ -92,10 +118,6 @@ class Host(Protocol):
 
     def get_cog(self, name: str, /) -> commands.Cog | None:
         """A loaded cog by name."""
-        ...
-
-    def game_cog(self, kind: str) -> ShowsUpdates | None:
-        """The cog playing game ``kind``."""
         ...
 
     async def route_component(self, interaction: discord.Interaction, custom_id: str,

@@ -21,8 +21,10 @@ from typing import Any, ClassVar
 
 import discord
 
-from bot.discord.game_cog import EMBED_LIMIT, MOVES, GameCog, Table, named
+from bot.discord.game_cog import GameCog
+from bot.discord.table import EMBED_LIMIT, MOVES, Table
 from bot.games.base import Event
+from bot.present.base import named
 from bot.runtime import Update
 
 log = logging.getLogger(__name__)

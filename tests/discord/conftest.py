@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.app import make_bot as build_bot
 from bot.config import Settings
 from bot.discord.bot import HerdBot
 from bot.games.registry import Registry
@@ -22,4 +23,5 @@ def make_bot(db_path, clock: ManualClock, registry: Registry | None = None,
     settings.setdefault("default_turn_timer", "off")
     fields: dict[str, Any] = {"database_path": db_path, "_env_file": None, **settings}
     cfg = Settings(**fields)
-    return HerdBot(cfg, registry=registry or tiny_registry(), clock=clock, extensions=extensions)
+    return build_bot(cfg, registry=registry or tiny_registry(), clock=clock,
+                     extensions=extensions)

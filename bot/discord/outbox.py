@@ -1,9 +1,10 @@
-"""The publisher: every stored change of a game becomes Discord messages through here.
+"""The outbox: every stored change of a game becomes Discord messages through here.
 
 The service publishes an :class:`~bot.runtime.Update` after every change (a click, a
-timer, an AI move, the end); :class:`Publisher` is its one subscriber. Lobby updates go to
-the lobby cog; game updates to the game's cog (:meth:`GameCog.show_update`), which shows
-them through the message economy below, the same for all three games:
+timer, an AI move, the end); :class:`Outbox` is its one subscriber. Lobby updates go to
+the lobby; game updates to the game's display (found through the lookup the outbox is
+built with; a game cog's :meth:`~bot.discord.table_posts.TablePosts.show_update`), which
+shows them through the message economy below, the same for all three games:
 
 - at most one new message in the game's thread per turn: the next player's table, with
   its one ping (:func:`new_table`);
@@ -25,11 +26,14 @@ them through the message economy below, the same for all three games:
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any, Protocol
 
 import discord
 
-from bot.discord.host import Host
+from bot.discord.errors import OOPS_AFTER_CHANGE, STORE_DOWN_AFTER_CHANGE, log_store_error
+from bot.discord.host import Host, LobbyUpdates, ShowsUpdates
+from bot.discord.replies import send_error
 from bot.present.base import Presenter, hand_record, parse_hand_record
 from bot.runtime import Update, UpdateKind
 from bot.store import STORE_FAILURES, GameRecord, SeatRecord
@@ -141,7 +145,7 @@ async def show_end(
 
 
 class HandTable(Protocol):
-    """What :func:`dm_hands` reads of a loaded game (:class:`bot.discord.game_cog.Table`)."""
+    """What :func:`dm_hands` reads of a loaded game (:class:`bot.discord.table.Table`)."""
 
     record: GameRecord
     seats: list[SeatRecord]
@@ -187,8 +191,12 @@ async def dm_hands(bot: Host, presenter: Presenter, table: HandTable, actor: str
             await bot.notifier.dm(table.record, seat.user_id, body)
 
 
-class Publisher:
-    """The service's subscriber: routes each update to the lobby or the game's cog.
+class Outbox:
+    """The service's subscriber: routes each update to the lobby or the game's display.
+
+    ``games`` finds the display of a game kind (``None``: no such game here) and
+    ``lobby`` the lobby's (``None``: none loaded); both are looked up at each update, so
+    displays loaded after the outbox was built are found.
 
     An unexpected failure while showing a click's change is logged and the member who
     clicked is told truthfully that their move was saved (``OOPS_AFTER_CHANGE``); when the
@@ -196,35 +204,32 @@ class Publisher:
     shows the change once writes work again.
     """
 
-    def __init__(self, bot: Host) -> None:
+    def __init__(self, bot: Host, *, games: Callable[[str], ShowsUpdates | None],
+                 lobby: Callable[[], LobbyUpdates | None]) -> None:
         self.bot = bot
+        self.games = games
+        self.lobby = lobby
 
     async def __call__(self, update: Update) -> None:
         """Show ``update`` (see the module docstring)."""
         interaction = update.origin if isinstance(update.origin, discord.Interaction) else None
         if update.kind in (UpdateKind.LOBBY, UpdateKind.CANCELLED, UpdateKind.EXPIRED):
-            lobby = self.bot.get_cog("Lobby")
+            lobby = self.lobby()
             if lobby is not None:
-                await lobby.on_lobby_update(update)  # type: ignore[attr-defined]
+                await lobby.on_lobby_update(update)
             return
-        cog = self.bot.game_cog(update.record.kind)
-        if cog is None:
+        display = self.games(update.record.kind)
+        if display is None:
             return
         if interaction is None:
-            await cog.show_update(update)
+            await display.show_update(update)
             return
         try:
-            await cog.show_update(update, interaction)
+            await display.show_update(update, interaction)
         except STORE_FAILURES as exc:
-            from bot.discord.bot import STORE_DOWN_AFTER_CHANGE, log_store_error
-            from bot.discord.replies import send_error
-
             log_store_error(f"showing {update.kind} of game {update.record.id}", exc)
             self.bot.service.start_catch_up(update.record.id)
             await send_error(interaction, STORE_DOWN_AFTER_CHANGE)
         except Exception:
-            from bot.discord.bot import OOPS_AFTER_CHANGE
-            from bot.discord.replies import send_error
-
             log.exception("showing %s of game %s failed", update.kind, update.record.id)
             await send_error(interaction, OOPS_AFTER_CHANGE)

@@ -1,0 +1,293 @@
+"""Clicks on a game's table and panels: decode, call the runtime, answer the clicker.
+
+:class:`Clicks` holds what a game cog does with a click the router handed it
+(:meth:`Clicks.handle_component`): the checks shared by every game, the presenter's
+choices decoded against the legal actions, the panels and pages drawn privately, the move
+made through the service (whose update the outbox shows), and the ephemeral answers.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import discord
+
+from bot.discord import choices, ids
+from bot.discord.components import view_of
+from bot.discord.replies import defer, edit_panel, send_ephemeral, send_error
+from bot.discord.table import Table, TableLegal, TableLook
+from bot.games.base import Action, State
+from bot.present import base as present
+from bot.present.base import TableModel, named
+from bot.runtime import GameError, Known, Update
+from bot.store import GameRecord, SeatRecord
+
+log = logging.getLogger(__name__)
+
+
+class Clicks(TableLook):
+    """What a game cog does with a click on its table or its panels (a mixin of
+    :class:`bot.discord.game_cog.GameCog`; the hooks are :class:`TableLook`'s)."""
+
+    async def on_choice(
+        self, interaction: discord.Interaction, table: Table, seat: SeatRecord,
+        kind: str, key: str, arg: str, values: list[str],
+    ) -> Update | None:
+        """A presenter choice was clicked: play ``legal_actions[index]`` (a button ``a``
+        or a select ``s``) or open a panel (``o``). Stale keys answer "This table has
+        moved on", forged indexes and panels are refused in a sentence; nothing changes.
+        Returns the move's update (``None``: no move was made)."""
+        bad = GameError("bad_button", "This button is not one herdbot understands.")
+        engine: Any = TableLegal(table)
+        try:
+            if kind == "o":
+                await self.open_panel(interaction, table, seat, key, arg)
+                return None
+            if kind == "s" and len(values) != 1:
+                raise GameError("bad_choice", "Choose one option.")
+            value = arg if kind == "a" else values[0]
+            index, fingerprint = present.index_of(value), present.print_of(value)
+            action = present.decode(engine, table.state, seat.seat, key, index, fingerprint)
+        except present.StaleChoice:
+            await self.answer_stale(interaction, table)
+            return None
+        except present.ForgedChoice:
+            if kind == "s":
+                raise GameError("bad_choice", "Choose one of the options shown.") from None
+            raise bad from None
+        if seat.ai_takeover:
+            await send_error(interaction, "The AI is playing your seat: press I'm back first.")
+            return None
+        ephemeral = interaction.message is not None and interaction.message.flags.ephemeral
+        said: str | None = None
+        if ephemeral:
+            # The choice as drawn now (a fingerprinted pick may name another index today).
+            legal = table.legal(seat.seat)
+            shown = legal.index(action) if action in legal else index
+            said = next((c.says for c in self._choices(self.model(table, seat.seat))
+                         if c.index == shown and c.says and c.seat in (None, seat.seat)), None)
+
+        def choose(state: State) -> Action:
+            try:
+                return present.decode(engine, state, seat.seat, key, index, fingerprint)
+            except present.StaleChoice:
+                raise GameError("stale", "This table has moved on.") from None
+            except present.ForgedChoice:
+                raise bad from None
+
+        update = await self.act(interaction, table, seat, choose, version=-1)
+        if update is not None and ephemeral and said:
+            # The private panel's buttons are spent: it says what was done instead.
+            try:
+                await edit_panel(interaction, private=True, content=said, attachments=[],
+                                 view=None)
+            except discord.HTTPException as exc:
+                log.info("could not close a private panel: %s", exc)
+        return update
+
+    @staticmethod
+    def _choices(model: TableModel) -> list[present.Choice]:
+        """Every choice of ``model``: the table's, the panels' and the selects' options."""
+        out: list[present.Choice] = []
+        for items in [model.items, *(p.items for p in model.panels.values())]:
+            for item in items:
+                out += item.options if isinstance(item, present.Select) else [item]
+        return out
+
+    async def turn_choice_page(
+        self, interaction: discord.Interaction, table: Table, seat: SeatRecord, key: str,
+        page: int,
+    ) -> None:
+        """Previous/Next of a paged presenter select: its items redrawn at ``page`` (from
+        0) for the player to choose, in the clicked panel, or (from the public table) in
+        a new ephemeral message."""
+        who = present.seat_for(table.spec.engine, table.state, seat.seat, key)
+        if who != seat.seat:
+            raise GameError("not_yours", "This choice is not yours to make.")
+        model = self.model(table, who)
+        items: Sequence[present.Item] = model.items
+        text = "\n".join(model.lines)
+        ephemeral = interaction.message is not None and interaction.message.flags.ephemeral
+        if ephemeral:
+            panel = next((p for p in model.panels.values()
+                          if any(isinstance(i, present.Select) for i in p.items)), None)
+            if panel is not None:
+                items, text = panel.items, panel.text
+        view = view_of(*self.draw(table.record.id, key, items, keys=model.keys,
+                                  page={present.select_code(key): page}, prints=model.prints))
+        if ephemeral:
+            await edit_panel(interaction, private=True, content=text, view=view)
+        else:
+            await send_ephemeral(interaction, text, view=view)
+
+    async def open_panel(
+        self, interaction: discord.Interaction, table: Table, seat: SeatRecord, key: str,
+        name: str,
+    ) -> None:
+        """Show panel ``name`` of the model drawn for decision ``key`` privately: a new
+        ephemeral message, or the clicked panel edited in place. Someone other than the
+        player to choose gets the engine's refusal in words."""
+        engine = table.spec.engine
+        who = present.seat_for(engine, table.state, seat.seat, key)
+        model = self.model(table, who)
+        if name not in model.panels:
+            raise present.ForgedChoice(name)
+        if who != seat.seat:
+            first = present.first_index(model, name)
+            if first is None:
+                raise present.ForgedChoice(name)
+            exc = present.refusal(engine, table.state, seat.seat, table.legal(who)[first])
+            raise GameError(exc.code, named(exc.message, table.names))
+        panel = model.panels[name]
+        kwargs: dict[str, Any] = {"content": panel.text,
+                                  "view": view_of(*self.draw(table.record.id, key, panel.items,
+                                                             keys=model.keys,
+                                                             prints=model.prints))}
+        if interaction.message is not None and interaction.message.flags.ephemeral:
+            await edit_panel(interaction, private=True, **kwargs)
+        else:
+            await send_ephemeral(interaction, **kwargs)
+
+    async def on_game_component(
+        self, interaction: discord.Interaction, table: Table, seat: SeatRecord,
+        cid: ids.ComponentId, values: list[str],
+    ) -> None:
+        """Handle a game button or select (the base already checked game, seat and version)."""
+        raise GameError("bad_button", "This button is not one herdbot understands.")
+
+    async def turn_page(
+        self, interaction: discord.Interaction, table: Table, seat: SeatRecord, code: str,
+        page: int,
+    ) -> None:
+        """Previous/Next of the paged select ``code`` (see :mod:`bot.discord.choices`):
+        edit the clicked message to show page ``page`` (from 0), or raise
+        :class:`GameError` when the select is out of date. Default: no paged selects."""
+        raise GameError("bad_button", "This button is not one herdbot understands.")
+
+    async def private_panel(
+        self, table: Table, seat: SeatRecord
+    ) -> dict[str, Any]:
+        """Keyword arguments for the ephemeral "My hand" message (content/embed/file/view):
+        by default the presenter's private lines from the seat's own view."""
+        if self.presenter is not None:
+            lines = self.presenter.private_lines(table.view(seat.seat), seat.seat, table.names)
+            return {"content": "\n".join(lines)}
+        return {"content": "You have no hidden cards in this game."}
+
+
+    # -- loading -----------------------------------------------------------------------
+
+    async def load_table(self, game_id: int, record: GameRecord | None = None,
+                         known: Known | None = None) -> Table:
+        """Load a started game (``record``: its row as just read, not read again;
+        ``known``: the game, its seats and timers as just read, nothing read again). Raises
+        :class:`GameError` if it does not exist."""
+        if known is not None and known.bundle is not None:
+            record, seats, spec, state, _ = await self.bot.service.read(game_id, known)
+            return Table(record, seats, spec, state, known=known)
+        record, seats, spec, state = await self.bot.service.load(game_id, record)
+        return Table(record, seats, spec, state)
+
+
+    # -- interactions ------------------------------------------------------------------
+
+    async def handle_component(
+        self, interaction: discord.Interaction, cid: ids.ComponentId, values: list[str],
+        record: GameRecord | None = None, known: Known | None = None,
+    ) -> None:
+        """Checks shared by every game component, then :meth:`on_game_component`.
+        ``record``: the game's row as the router just read it (not read again);
+        ``known``: the game with its seats and timers as the router read it."""
+        if cid.code == "endyes":  # before loading: a quarantined game can be ended too
+            perms = getattr(interaction.user, "guild_permissions", None)
+            await defer(interaction, ephemeral=True)
+            await self.bot.service.end(cid.game_id, interaction.user.id,
+                                       manage_guild=bool(perms and perms.manage_guild))
+            await send_ephemeral(interaction, "The game has ended.")
+            return
+        table = await self.load_table(cid.game_id, record, known)
+        seat = table.seat_of(interaction.user.id)
+        if table.record.status != "active":
+            raise GameError("not_active", "This game is over.")
+        if seat is None:
+            raise GameError("not_in_game", "You are not in this game.")
+        if cid.code == "hand":
+            await send_ephemeral(interaction, secret=True, **await self.private_panel(table, seat))
+            return
+        if cid.code == "back":
+            if not seat.ai_takeover:
+                raise GameError("not_away", "Your seat is already yours.")
+            await defer(interaction)
+            update = await self.bot.service.set_takeover(table.record.id, interaction.user.id, False)
+            await send_ephemeral(interaction, "Welcome back: your seat is yours again.")
+            del update
+            return
+        if cid.version is not None and cid.version != table.record.version:
+            await self.answer_stale(interaction, table)
+            return
+        code, paged, page = choices.parse_page(cid.code)
+        parsed = present.parse_code(code) if self.presenter is not None else None
+        if parsed is not None:
+            try:
+                if paged in ("b", "f"):
+                    await self.turn_choice_page(interaction, table, seat, parsed[1],
+                                                page - 1 if paged == "b" else page + 1)
+                else:
+                    await self.on_choice(interaction, table, seat, *parsed, values)
+            except present.StaleChoice:
+                await self.answer_stale(interaction, table)
+            except present.ForgedChoice:
+                raise GameError("bad_button", "This button is not one herdbot understands.") from None
+            return
+        if paged is not None:
+            # A page of a paged select: the cog sees its own code; Previous/Next redraw.
+            cid = dataclasses.replace(cid, code=code)
+            if paged in ("b", "f"):
+                await self.turn_page(interaction, table, seat, code,
+                                     page - 1 if paged == "b" else page + 1)
+                return
+        await self.on_game_component(interaction, table, seat, cid, values)
+
+    async def answer_stale(self, interaction: discord.Interaction, table: Table) -> None:
+        """"This table has moved on", with the current table (ephemeral)."""
+        file = await self.render_file(table)
+        await send_ephemeral(
+            interaction, "This table has moved on. Here is the current one:",
+            embed=self.table_embed(table), file=file,
+        )
+
+    async def act(
+        self,
+        interaction: discord.Interaction,
+        table: Table,
+        seat: SeatRecord,
+        action: Action | dict[str, Any] | Callable[[State], Action],
+        *,
+        version: int | None = None,
+    ) -> Update | None:
+        """Acknowledge, apply ``action`` through the service and show the result. A refusal
+        is answered ephemerally in words and changes nothing; returns ``None`` then.
+        ``version``: the state version the click was drawn for (``None``: the loaded
+        table's; ``-1``: none, for a callable that decodes the click itself)."""
+        if seat.ai_takeover:
+            await send_error(interaction, "The AI is playing your seat: press I'm back first.")
+            return None
+        await defer(interaction)
+        try:
+            # The service publishes the change; the outbox shows it through this click.
+            return await self.bot.service.act(
+                table.record.id, seat.seat, action,
+                expected_version=(table.record.version if version is None
+                                  else None if version < 0 else version),
+                origin=interaction, known=table.known,
+            )
+        except GameError as exc:
+            if exc.code == "stale":
+                await self.answer_stale(interaction, await self.load_table(table.record.id))
+            else:
+                await send_error(interaction, named(exc.message, table.names),
+                                 secret=self.hidden_info)
+            return None

@@ -1,0 +1,54 @@
+"""What a member is told when a request breaks, and the log line for a database refusal.
+
+The sentences are shared by the router (clicks), the command tree and the outbox, which
+answer a member truthfully whether what they did was saved before it broke.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+
+log = logging.getLogger("bot.discord.bot")
+
+#: What a player sees when something unexpected breaks (the log gets the traceback).
+OOPS = "Something went wrong on our side; nothing was changed. Please try again."
+#: The same when the game had already changed (stored) before it broke.
+OOPS_AFTER_CHANGE = ("Something went wrong on our side after the game was updated; what "
+                     "you did was saved. See /game status.")
+#: What a player sees when the database refuses a write (a full disk), cannot be read, or
+#: (PostgreSQL) cannot be reached: nothing was written, and the same click works later.
+STORE_DOWN = ("herdbot cannot save anything right now (its database is full or unavailable), "
+              "so this was not done. Please try again in a few minutes.")
+#: The same when what the member did was stored and a later write (AI moves, timers) failed.
+STORE_DOWN_AFTER_CHANGE = (
+    "What you did was saved, but herdbot cannot save anything more right now (its database "
+    "is full or unavailable). The game carries on by itself as soon as it can save again.")
+
+#: Discord's error codes for a channel that no longer exists and for a locked thread.
+UNKNOWN_CHANNEL = 10003
+THREAD_ARCHIVED = 50083
+
+
+def log_store_error(what: str, exc: Exception) -> None:
+    """One log line (no traceback) for a request refused because the database failed."""
+    log.warning("%s refused: database error (%s: %s)", what, type(exc).__name__, exc)
+
+
+def thread_is_gone(exc: discord.HTTPException) -> bool:
+    """True when Discord says the game's channel or thread no longer exists (404, 10003)."""
+    return exc.status == 404 and exc.code == UNKNOWN_CHANNEL
+
+
+def why_not_posted(exc: discord.HTTPException) -> str:
+    """A few words on why Discord refused a post in the game's thread (for a sentence)."""
+    if exc.code == THREAD_ARCHIVED:
+        return "it is locked"
+    if exc.code == 50013:
+        return "I am missing a permission there"
+    if exc.code == 50001:
+        return "I cannot see it"
+    if thread_is_gone(exc):
+        return "it was deleted"
+    return "Discord refused the message"

@@ -1,0 +1,228 @@
+"""The router: an interaction to the lobby or the game's cog, acknowledged first.
+
+A click on a herdbot component (custom id ``hb:`` / ``hs:``, :mod:`bot.discord.ids`) is
+acknowledged at once, the game it names read once (state, seats, timers), and handed to
+the lobby or to the cog playing the game (found through the lookup the router is built
+with). When the click fails, the member is told truthfully whether something it did was
+saved: the games its own writes changed (``bot.store.tracking``) are compared with what
+was read before. :meth:`Router.games_before` and :meth:`Router.changed_games` do the same
+for slash commands (``bot.discord.bot.HerdTree``).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any, NamedTuple, Protocol
+
+import discord
+
+from bot.discord import ids
+from bot.discord.errors import (
+    OOPS,
+    OOPS_AFTER_CHANGE,
+    STORE_DOWN,
+    STORE_DOWN_AFTER_CHANGE,
+    log_store_error,
+)
+from bot.discord.host import GameDisplay, Host
+from bot.discord.replies import defer, send_error
+from bot.runtime import GameError, GameUnreadable, Known
+from bot.store import STORE_FAILURES, GameRecord, SeatRecord, UnreadableRow, tracking_writes
+
+log = logging.getLogger(__name__)
+
+
+class LobbyClicks(Protocol):
+    """The lobby cog as the router uses it (``cogs.lobby.Lobby``)."""
+
+    async def on_component(self, interaction: discord.Interaction, cid: ids.ComponentId,
+                           values: list[str]) -> None:
+        """Handle a click on a lobby (scope ``l``)."""
+        ...
+
+
+class GamesBefore(NamedTuple):
+    """What :meth:`HerdBot.games_before` noted: ``games`` maps a game id to its stored row
+    and seats; ``seated`` holds the ids of the member's lobbies and running games."""
+
+    games: dict[int, tuple[GameRecord, list[SeatRecord]]]
+    seated: set[int]
+
+
+
+class Router:
+    """Routes herdbot's components. ``games`` finds the loaded cog of a game kind and
+    ``lobby`` the lobby cog (``None``: not loaded), looked up at each click."""
+
+    def __init__(self, bot: Host, *, games: Callable[[str], GameDisplay | None],
+                 lobby: Callable[[], LobbyClicks | None]) -> None:
+        self.bot = bot
+        self.games = games
+        self.lobby = lobby
+
+    async def route_component(
+        self, interaction: discord.Interaction, custom_id: str, values: list[str]
+    ) -> None:
+        """Dispatch a herdbot button or select to the lobby or the game's cog. Unparseable
+        ids, unknown games and unexpected errors get an ephemeral sentence."""
+        try:
+            cid = ids.parse(custom_id)
+        except ids.BadCustomId:
+            await send_error(interaction, "This button is not one herdbot understands.")
+            return
+        # Acknowledge at once: the work below reads the store, which can queue under load.
+        await defer(interaction)
+        with tracking_writes() as written:
+            await self._route_component(interaction, cid, custom_id, values, written)
+
+    async def _route_component(self, interaction: discord.Interaction, cid: ids.ComponentId,
+                               custom_id: str, values: list[str], written: set[int]) -> None:
+        """:meth:`route_component` once acknowledged; ``written`` fills with the games the
+        click's own writes changed, so an error claims a change only when it made one."""
+        cog: GameDisplay | None = None
+        before: GameRecord | None = None
+        before_seats: list[Any] = []
+        known: Known | None = None
+        try:
+            try:
+                if cid.scope == "l":  # lobby clicks change seats and options, not the version
+                    before = await self.bot.store.get_game(cid.game_id)
+                    before_seats = await self.bot.store.seats(cid.game_id)
+                else:  # the game, its seats and timers in one read, which the click uses
+                    known = await self.bot.service.peek(cid.game_id)
+                    before = known.bundle.record if known.bundle is not None else None
+            except (UnreadableRow, GameUnreadable):  # quarantined: answered in words
+                before, known = None, None
+            if cid.scope == "l":
+                lobby = self.lobby()
+                if lobby is None:
+                    raise RuntimeError("the lobby cog is not loaded")
+                await lobby.on_component(interaction, cid, values)
+                return
+            # A quarantined game's row may not validate: its kind still finds the cog, which
+            # answers every click but "end the game" with GameUnreadable's sentence.
+            # (the row just read serves again when it validated)
+            record = before or await self.bot.service.record_or_stub(cid.game_id)
+            cog = self.games(record.kind)
+            if cog is None:
+                raise GameError("unknown_game", "This game is not available on this bot.")
+            await cog.handle_component(interaction, cid, values, before, known)
+        except GameError as exc:
+            await send_error(interaction, exc.message, secret=bool(cog and cog.hidden_info))
+        except STORE_FAILURES as exc:
+            log_store_error(f"component {custom_id}", exc)
+            if cid.game_id in written and await self._changed(before, cid.game_id, before_seats):
+                # The rest (AI moves, timers, the table) is caught up once writes work.
+                self.bot.service.start_catch_up(cid.game_id)
+                await send_error(interaction, STORE_DOWN_AFTER_CHANGE)
+            else:
+                await send_error(interaction, STORE_DOWN)
+        except Exception:
+            log.exception("component %s failed", custom_id)
+            changed = (cid.game_id in written
+                       and await self._changed(before, cid.game_id, before_seats))
+            await send_error(interaction, OOPS_AFTER_CHANGE if changed else OOPS)
+
+    async def games_before(self, interaction: discord.Interaction) -> GamesBefore | None:
+        """The stored games a slash command by ``interaction.user`` may change, read before
+        it runs: the game of the channel it is used in (a game's thread) and the member's
+        lobbies and running games in this server, each with its seats. ``None`` when the
+        store cannot be read, and outside a server (a DM: no command changes a game there),
+        so nothing is claimed then."""
+        if interaction.guild_id is None:
+            return None
+        try:
+            mine = await self.bot.store.active_games_of(interaction.user.id, interaction.guild_id)
+            games = {g.id: g for g in mine}
+            here = (await self.bot.store.game_id_by_thread(interaction.channel_id)
+                    if interaction.channel_id is not None else None)
+            if here is not None and here not in games:
+                try:
+                    record = await self.bot.store.get_game(here)
+                except UnreadableRow:
+                    record = None
+                if record is not None:
+                    games[here] = record
+            seats = {}
+            for game_id in games:
+                try:
+                    seats[game_id] = await self.bot.store.seats(game_id)
+                except UnreadableRow:
+                    seats[game_id] = []
+        except Exception:  # the store cannot be read: claim nothing afterwards
+            log.warning("command %s: the games it may change could not be read first",
+                        getattr(interaction.command, "qualified_name", "?"), exc_info=True)
+            return None
+        return GamesBefore({g: (r, seats[g]) for g, r in games.items()}, {g.id for g in mine})
+
+    async def changed_games(self, before: GamesBefore | None,
+                            interaction: discord.Interaction, written: set[int]) -> list[int]:
+        """The ids of the games noted in ``before`` (:meth:`games_before`) that changed in
+        the store since (status, version, options or seats), then of the lobbies and games
+        the member holds a seat in that were not there before (a lobby ``/play`` stored),
+        in that order; of those only the ones in ``written``, the games the command's own
+        writes changed (``bot.store.tracking``): another player's move meanwhile is not
+        the member's change. Empty when unknown."""
+        if before is None or not written:
+            return []
+        changed = [game_id for game_id, (record, seats) in before.games.items()
+                   if game_id in written and await self._changed(record, game_id, seats)]
+        try:
+            mine = await self.bot.store.active_games_of(interaction.user.id, interaction.guild_id)
+        except Exception:  # the store itself broke: claim nothing more
+            return changed
+        return changed + [g.id for g in mine if g.id in written
+                          and g.id not in before.seated and g.id not in changed]
+
+    async def _changed(self, before: GameRecord | None, game_id: int,
+                       before_seats: list[Any] | None = None) -> bool:
+        """True when game ``game_id``'s stored status, version or options differ from
+        ``before``, or (for a lobby, ``before_seats`` given) its seats do: what a failed
+        request had already stored. False when unknown."""
+        if before is None:
+            return False
+        try:
+            after = await self.bot.store.get_game(game_id)
+            after_seats = await self.bot.store.seats(game_id) if before_seats else []
+        except Exception:  # the store itself broke: claim nothing
+            return False
+        return after is not None and (
+            (before.status, before.version, before.options)
+            != (after.status, after.version, after.options)
+            or (bool(before_seats) and before_seats != after_seats))
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Answer component clicks discord.py's dispatch will not route (never 'This
+        interaction failed'): ids that are not herdbot's, ids a DynamicItem template cannot
+        match, and clicks on a component no longer on its message (the table moved on
+        between the click and its arrival) - those go to the router, which answers them."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        data: dict[str, Any] = dict(interaction.data or {})
+        custom_id = str(data.get("custom_id", ""))
+        if not custom_id.startswith(("hb:", "hs:")):
+            await send_error(interaction, "This button is not one herdbot understands.")
+            return
+        on_message = _component_ids(interaction.message)
+        if "\n" in custom_id or "\r" in custom_id or custom_id not in on_message:
+            values = [str(v) for v in data.get("values", [])]  # type: ignore[union-attr]
+            await self.route_component(interaction, custom_id, values)
+
+
+def _component_ids(message: discord.Message | None) -> set[str]:
+    """Every custom id among a message's components (rows and nested children)."""
+    found: set[str] = set()
+    if message is None:
+        return found
+    stack: list[Any] = list(message.components)
+    while stack:
+        comp = stack.pop()
+        custom_id = getattr(comp, "custom_id", None)
+        if custom_id:
+            found.add(custom_id)
+        stack.extend(getattr(comp, "children", []) or [])
+        accessory = getattr(comp, "accessory", None)
+        if accessory is not None:
+            stack.append(accessory)
+    return found

@@ -1,0 +1,426 @@
+"""The table: a loaded game as the Discord layer sees it, and how it looks in Discord.
+
+:class:`Table` is the value (record, seats, state and what is worked out from them once);
+:class:`TableLook` holds the hooks a game cog overrides to draw it: the picture, the turn
+text, the presenter model and its Discord components, the embed, the final text.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import discord
+
+from bot.ai.levels import DEFAULT_LEVEL, level_label
+from bot.discord import choices
+from bot.discord.components import button, view_of
+from bot.discord.host import Host
+from bot.discord.text import md_name, pinging, plain_name
+from bot.games.base import Action, Event, Pending, Result, State
+from bot.games.registry import GameSpec
+from bot.present import base as present
+from bot.present.base import Presenter, Seen, TableModel, named
+from bot.render.pool import Job
+from bot.runtime import Known, UpdateKind
+from bot.store import GameRecord, SeatRecord
+
+#: Discord's limit on an embed description.
+EMBED_LIMIT = 4096
+
+#: The update kinds that carry moves to show: a member's, a timer's, or those a catch-up
+#: shows after a restart (the thread never saw them); the cogs treat them alike.
+MOVES = (UpdateKind.ACTION, UpdateKind.TIMEOUT, UpdateKind.CATCHUP)
+#: The update kinds that show a new state version in the game's thread.
+SHOWS_A_VERSION = (UpdateKind.STARTED, *MOVES)
+
+
+def fit_lines(lines: list[str], limit: int) -> str:
+    """Bullet ``lines`` into at most ``limit`` characters; when they do not fit, the oldest
+    are summarised as "(N earlier moves: /game log)" so no move goes untold."""
+    out: list[str] = []
+    size = 0
+    for line in reversed(lines):
+        text = f"\N{BULLET} {line}"
+        if size + len(text) + 1 > limit - 60:
+            hidden = len(lines) - len(out)
+            out.append(f"({hidden} earlier move{'s' * (hidden != 1)}: see /game log)")
+            break
+        out.append(text)
+        size += len(text) + 1
+    return "\n".join(reversed(out))
+
+
+def event_lines(message: discord.Message | None) -> list[str]:
+    """The event lines (bullets) at the top of a table message's embed, unbulleted."""
+    if message is None or not message.embeds:
+        return []
+    out = []
+    for line in (message.embeds[0].description or "").split("\n"):
+        if not line.startswith("\N{BULLET} "):
+            break
+        out.append(line[2:])
+    return out
+
+
+def ai_seat_lines(seats: list[SeatRecord]) -> list[str]:
+    """The table's "AI seats" lines, in seat order: each AI seat with its level
+    (``🤖 AI Pancho (Hard)``), and each member's seat the AI plays for now, at Normal
+    (``🤖 Ana (Normal, until they are back)``). Empty when no seat is the AI's."""
+    out = []
+    for s in seats:
+        if s.is_ai:
+            out.append(f"\N{ROBOT FACE} {md_name(s.name)} ({level_label(s.ai_level)})")
+        elif s.ai_takeover:
+            out.append(f"\N{ROBOT FACE} {md_name(s.name)} ({level_label(DEFAULT_LEVEL)}, "
+                       "until they are back)")
+    return out
+
+
+@dataclass
+class Table:
+    """A loaded game as a cog sees it."""
+
+    record: GameRecord
+    seats: list[SeatRecord]
+    spec: GameSpec
+    state: State
+    #: When the rules' own timer (a reaction window, a negotiation) runs out, Unix seconds;
+    #: filled in before a table is drawn (``None``: no such timer).
+    deadline: float | None = None
+    #: True for a restart's (or a failed write's) catch-up: its table may already be in
+    #: the thread, posted but not recorded (see :meth:`GameCog.adopt_posted`).
+    catchup: bool = False
+    #: seat (``None``: the first pending seat) -> its presenter model, drawn once.
+    models: dict[str | None, TableModel] = dataclasses.field(default_factory=dict)
+    #: (``"legal"`` or ``"view"``, seat) -> what :meth:`legal` / :meth:`view` worked out
+    #: from :attr:`state`, which a table never replaces (a new state is a new Table).
+    derived: dict[tuple[str, str | None], Any] = dataclasses.field(default_factory=dict)
+    #: When the game's ``rules`` and ``turn`` timers run out (kind -> Unix seconds), as
+    #: the change being shown left them (``None``: not known; read before drawing).
+    deadlines: dict[str, float] | None = None
+    #: The game as read for the click being handled (:meth:`GameService.peek`): the
+    #: move it makes uses this read instead of reading again.
+    known: Known | None = None
+    #: True once the end was shown in the last table message (:meth:`GameCog.final_message`,
+    #: :func:`bot.discord.outbox.show_end`): :meth:`GameCog.finish` posts no more.
+    shown_end: bool = False
+
+    @property
+    def names(self) -> dict[str, str]:
+        """Seat id -> display name for markdown-rendered text (content, embed titles and
+        descriptions): escaped, never a mention (:func:`bot.discord.text.md_name`)."""
+        return {s.seat: md_name(s.name) for s in self.seats}
+
+    @property
+    def plain_names(self) -> dict[str, str]:
+        """Seat id -> display name as typed, for pictures and the places Discord shows
+        without markdown (labels, placeholders: :func:`bot.discord.text.plain_name`)."""
+        return {s.seat: plain_name(s.name) for s in self.seats}
+
+    def seat_of(self, user_id: int) -> SeatRecord | None:
+        """The seat held by ``user_id``."""
+        return next((s for s in self.seats if s.user_id == user_id), None)
+
+    def seat(self, seat_id: str) -> SeatRecord:
+        """The seat record of ``seat_id``."""
+        return next(s for s in self.seats if s.seat == seat_id)
+
+    def is_human(self, seat_id: str) -> bool:
+        """True when a member plays ``seat_id`` (not an AI, not taken over)."""
+        s = self.seat(seat_id)
+        return s.user_id is not None and not s.is_ai and not s.ai_takeover
+
+    @property
+    def pending(self) -> Pending:
+        """Who must decide now."""
+        return self.spec.engine.pending(self.state)
+
+    @property
+    def result(self) -> Result | None:
+        """The result once finished."""
+        return self.spec.engine.result(self.state)
+
+    def legal(self, seat_id: str) -> list[Action]:
+        """Legal actions of ``seat_id`` (worked out once per seat: see :attr:`derived`;
+        do not change the list)."""
+        key = ("legal", seat_id)
+        if key not in self.derived:
+            self.derived[key] = self.spec.engine.legal_actions(self.state, seat_id)
+        return self.derived[key]  # type: ignore[no-any-return]
+
+    def view(self, seat_id: str | None) -> Any:
+        """The engine view for ``seat_id`` (``None``: spectator), made once per seat (see
+        :attr:`derived`; do not change it)."""
+        key = ("view", seat_id)
+        if key not in self.derived:
+            self.derived[key] = self.spec.engine.view(self.state, seat_id)
+        return self.derived[key]
+
+    def mention(self, seat_id: str) -> str:
+        """``<@id>`` for a member, the (escaped) name for an AI."""
+        s = self.seat(seat_id)
+        return f"<@{s.user_id}>" if s.user_id is not None and not s.is_ai else md_name(s.name)
+
+    def pings(self, seat_ids: list[str]) -> discord.AllowedMentions:
+        """Allowed mentions pinging exactly the members playing ``seat_ids`` (AI seats
+        ping nobody); pass it with every message meant to ping."""
+        return pinging(s.user_id for s in self.seats
+                       if s.seat in seat_ids and s.user_id is not None and not s.is_ai)
+
+
+class TableLegal:
+    """The table's engine for :func:`bot.present.base.decode`, with ``legal_actions`` of
+    the table's own state taken from the table (:meth:`Table.legal`, worked out once per
+    seat); any other state is asked of the engine."""
+
+    def __init__(self, table: Table) -> None:
+        self._table = table
+        self._engine = table.spec.engine
+
+    def legal_actions(self, state: State, seat: str) -> list[Action]:
+        if state is self._table.state:
+            return self._table.legal(seat)
+        return self._engine.legal_actions(state, seat)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._engine, name)
+
+
+
+class TableLook:
+    """How a game's table looks in Discord: the hooks a game cog sets or overrides
+    (:class:`bot.discord.game_cog.GameCog`)."""
+
+    kind: ClassVar[str] = ""
+    #: True when the game has hidden cards: refusals (which may name them) then never fall
+    #: back to the channel when Discord refuses the ephemeral answer.
+    hidden_info: ClassVar[bool] = True
+    #: The game's presenter: when set, the turn text, the choices, their clicks and the
+    #: final and private texts come from it (:mod:`bot.present.base`).
+    presenter: ClassVar[Presenter | None] = None
+    #: The action row of My hand / I'm back (``None``: after the choices).
+    utility_row: ClassVar[int | None] = None
+    #: The game's table renderer, ``(spectator view, *, names=...) -> PNG bytes`` (a
+    #: module-level function, so that a render process can run it): when set, the default
+    #: :meth:`picture` and :meth:`build_example` draw with it.
+    table_renderer: ClassVar[Callable[..., bytes] | None] = None
+
+    bot: Host
+    #: the /rules example picture, once built.
+    _example: bytes | None
+
+    # -- hooks for subclasses ----------------------------------------------------------
+
+    def picture(self, table: Table) -> Job | None:
+        """The public table picture as a :class:`~bot.render.pool.Job` (a renderer and its
+        picklable inputs), drawn by the bot in a render process and kept by its inputs:
+        by default :attr:`table_renderer` on the spectator view and the plain names;
+        ``None`` (no renderer): :meth:`render` draws it in the render thread instead."""
+        draw = type(self).table_renderer
+        return None if draw is None else Job(draw, (table.view(None),),
+                                             {"names": table.plain_names})
+
+    def render(self, table: Table) -> bytes:
+        """PNG bytes of the public table (runs in a worker thread): the :meth:`picture`
+        job drawn here. Raises ``NotImplementedError`` for a game with neither."""
+        job = self.picture(table)
+        if job is None:
+            raise NotImplementedError
+        return job.run()
+
+    def build_example(self) -> bytes | None:
+        """PNG bytes of an example table for ``/rules`` (seeded; runs in a worker thread):
+        the presenter's example drawn by :attr:`table_renderer`, or ``None`` for no
+        picture (no example or no renderer)."""
+        draw = type(self).table_renderer
+        example = self.presenter.example() if self.presenter is not None else None
+        if draw is None or example is None:
+            return None
+        view, names = example
+        return draw(view, names=names)
+
+    async def example_image(self) -> bytes | None:
+        """The :meth:`build_example` picture, built once, off the event loop."""
+        if self._example is None:
+            self._example = await self.bot.render(self.build_example)
+        return self._example
+
+    def turn_text(self, table: Table) -> str:
+        """One or two lines: whose turn and what they can do (the presenter's lines)."""
+        if self.presenter is not None:
+            return "\n".join(self.model(table).lines)
+        names = ", ".join(table.names[s] for s in table.pending.seats)
+        return f"Waiting for **{names}**."
+
+    def table_items(self, table: Table) -> list[discord.ui.Item[Any]]:
+        """The public action buttons for the current state (excluding My hand): the
+        presenter model's items."""
+        if self.presenter is None:
+            return []
+        model = self.model(table)
+        return self.draw(table.record.id, model.key, model.items, keys=model.keys,
+                         prints=model.prints)
+
+    # -- presenter models ----------------------------------------------------------------
+
+    def model(self, table: Table, seat: str | None = None,
+              events: list[Event] | None = None) -> TableModel:
+        """The presenter's model of ``table`` with choices for ``seat`` (``None``: the
+        first pending seat), from the spectator's view (drawn once per table and seat)."""
+        assert self.presenter is not None
+        if seat is None and table.result is None and table.record.status == "active":
+            seat = next(iter(table.pending.seats), None)
+        if events is None and seat in table.models:
+            return table.models[seat]
+        pending = table.pending
+        legal_of = {s: legal for s in table.state.seats if (legal := table.legal(s))}
+        seen = Seen(seat, table.view(None), pending, legal_of.get(seat, []) if seat else [],
+                    [e for e in events or [] if e.to is None], table.names, table.plain_names,
+                    legal_of)
+        model = self.stamp(table, self.presenter.table(seen), legal_of)
+        if events is None:
+            table.models[seat] = model
+        return model
+
+    @staticmethod
+    def stamp(table: Table, model: TableModel,
+              legal_of: dict[str, list[Action]] | None = None) -> TableModel:
+        """``model`` with its ``keys`` (every seat with legal actions -> its decision key)
+        and ``prints`` (see :func:`bot.present.base.repick_prints`) filled in."""
+        pending = table.pending
+        if legal_of is None:
+            legal_of = {s: legal for s in table.state.seats if (legal := table.legal(s))}
+        model.keys = {s: present.decision_key(pending, legal) for s, legal in legal_of.items()}
+        model.prints = {model.keys[s]: prints for s, legal in legal_of.items()
+                        if (prints := present.repick_prints(pending, legal))}
+        return model
+
+    def draw(self, game_id: int, key: str, items: Any, page: dict[str, int] | None = None,
+             keys: dict[str, str] | None = None,
+             prints: dict[str, tuple[str, ...]] | None = None) -> list[discord.ui.Item[Any]]:
+        """Discord components of presenter ``items`` decided under ``key``: buttons coded
+        ``a.<key>.<index>`` / ``o.<key>.<panel>``, selects ``s.<key>`` whose values are
+        action indexes (paged past 25; ``page`` maps a select's code to its page). A
+        choice with a ``seat`` is coded with ``keys[seat]`` (the model's ``keys``); in a
+        decision with fingerprints (the model's ``prints``) indexes carry them."""
+        out: list[discord.ui.Item[Any]] = []
+        prints = prints or {}
+        for n, item in enumerate(items):
+            if isinstance(item, present.Select):
+                opts = [choices.Option(o.label, present.choice_value(o.index, prints.get(key, ())),
+                                       o.description)
+                        for o in item.options if o.index is not None]
+                code = present.select_code(key)
+                out += choices.paged_select("g", game_id, code, opts, placeholder=item.placeholder,
+                                            noun=item.noun, row=item.row,
+                                            page=(page or {}).get(code, 0))
+                continue
+            if item.index is not None:
+                item_key = (keys or {}).get(item.seat or "", key)
+                code = present.action_code(item_key, item.index, prints.get(item_key, ()))
+            else:  # a panel, or a disabled choice leading nowhere (still a unique id)
+                code = present.panel_code(key, item.opens or f"none{n}")
+            out.append(button("g", game_id, code, item.label, row=item.row,
+                              style=getattr(discord.ButtonStyle, item.style),
+                              disabled=item.disabled, emoji=item.emoji))
+        return out
+
+    def ping_key(self, table: Table) -> str:
+        """The decision a ping is for: the members who must act are pinged (and sent a turn
+        notice) when this changes. Default: the pending decision and who owes it."""
+        pending = table.pending
+        return f"{pending.kind}:{pending.key}:{','.join(pending.seats)}"
+
+    def final_text(self, table: Table) -> str:
+        """The end-of-game breakdown in words."""
+        result = table.result
+        if result is None:
+            return ""
+        names = table.names
+        if self.presenter is not None:
+            out = self.presenter.final_lines(table.view(None), result, names)
+            if out:
+                return "\n".join([self.presenter.final_head(result, names), *out])
+        lines = []
+        order = sorted(result.scores, key=lambda s: -result.scores[s])
+        for seat in order:
+            parts = ", ".join(f"{ln.label} {ln.points:+d}" for ln in result.breakdown.get(seat, []))
+            crown = "\N{TROPHY} " if seat in result.winners else ""
+            lines.append(f"{crown}**{names[seat]}**: {result.scores[seat]}" +
+                         (f" ({parts})" if parts else ""))
+        if result.winners:
+            win = " and ".join(names[s] for s in result.winners)
+            head = f"**{win}** win{'s' if len(result.winners) == 1 else ''}!"
+        else:
+            head = "Nobody wins this time."
+        if result.reason:
+            head = f"{named(result.reason, names)} {head}"
+        return head + "\n" + "\n".join(lines)
+
+
+    async def render_file(self, table: Table, filename: str = "table.png") -> discord.File:
+        """Draw the table (its :meth:`picture` through the bot's render processes and kept
+        pictures, else :meth:`render` in the render thread) and wrap it as an attachment."""
+        job = self.picture(table)
+        data = (await self.bot.render(self.render, table) if job is None
+                else await self.bot.draw(job))
+        return discord.File(io.BytesIO(data), filename=filename)
+
+    def table_view(self, table: Table) -> discord.ui.View:
+        """The action buttons plus My hand (and I'm back for a taken-over seat)."""
+        items = list(self.table_items(table)) if table.result is None else []
+        if table.record.status == "active" and table.result is None:
+            items.append(button("g", table.record.id, "hand", "My hand", emoji="\N{OPEN BOOK}",
+                                style=discord.ButtonStyle.secondary, row=self.utility_row))
+            if any(s.ai_takeover for s in table.seats):
+                items.append(button("g", table.record.id, "back", "I'm back",
+                                    style=discord.ButtonStyle.success, row=self.utility_row))
+        return view_of(*items)
+
+    def public_lines(self, table: Table, events: list[Event] | None) -> list[str]:
+        """The public events' texts with display names (private events left out)."""
+        return [named(e.text, table.names) for e in (events or []) if e.to is None]
+
+    def table_embed(
+        self, table: Table, events: list[Event] | None = None, *, deadline: float | None = None,
+        lines: list[str] | None = None,
+    ) -> discord.Embed:
+        """The table embed: events just played (or ``lines``, already named), whose turn
+        (with the turn timer's deadline as a relative timestamp), the picture."""
+        if lines is None:
+            lines = self.public_lines(table, events)
+        desc = fit_lines(lines, EMBED_LIMIT - 600)
+        if table.result is None and table.record.status == "active":
+            desc = (desc + "\n\n" if desc else "") + self.turn_text(table)
+            if deadline is not None:
+                desc += f"\n\N{ALARM CLOCK} Turn timer: the AI plays for you <t:{int(deadline)}:R>."
+        embed = discord.Embed(
+            title=self.table_title(table), description=desc[:EMBED_LIMIT],
+            colour=0xC8A165,
+        )
+        ai_lines = ai_seat_lines(table.seats)
+        if ai_lines:
+            embed.add_field(name="AI seats", value="\n".join(ai_lines), inline=False)
+        embed.set_image(url="attachment://table.png")
+        embed.set_footer(text=f"Move {table.state.version}")
+        return embed
+
+
+    def headline(self, table: Table, humans: list[str]) -> str | None:
+        """The text above a new table: the pings of ``humans`` (the members who must act
+        now, empty when already pinged for this decision). Override to say more."""
+        return " ".join(table.mention(s) for s in humans) or None
+
+    def pings_members(self, table: Table) -> bool:
+        """True when the members who must decide now are pinged (default). A game whose
+        decision must not name who owes it (a reaction window) returns False."""
+        return True
+
+    def table_title(self, table: Table) -> str:
+        """The title of the table embed: the game's name and number."""
+        return f"{table.spec.name} #{table.record.id}"
+

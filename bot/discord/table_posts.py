@@ -1,0 +1,457 @@
+"""The per-game part of the outbox: a stored change shown in the game's thread.
+
+:class:`TablePosts` turns an :class:`~bot.runtime.Update` into the thread's table (a new
+message once per decision, else the table edited in place, the old one's buttons
+retired), the reminders and notices, the private events (ephemeral for the clicker, DMs
+for the others, hand DMs), the end and the archived thread, through the message economy
+of :mod:`bot.discord.outbox`. What a table looks like is :class:`TableLook`'s hooks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+import discord
+
+from bot.discord.errors import thread_is_gone, why_not_posted
+from bot.discord.outbox import dm_hands, edit_table, new_table, on_message, retire, show_end
+from bot.discord.replies import send_ephemeral
+from bot.discord.table import EMBED_LIMIT, MOVES, SHOWS_A_VERSION, Table, TableLook, event_lines
+from bot.games.base import Event
+from bot.present.base import named
+from bot.runtime import Update, UpdateKind
+from bot.store import STORE_FAILURES, GameRecord
+
+log = logging.getLogger(__name__)
+
+
+class TablePosts(TableLook):
+    """How a game cog shows a stored change in its thread (a mixin of
+    :class:`bot.discord.game_cog.GameCog`; the outbox calls :meth:`show_update`)."""
+
+    #: game id -> lock serialising the posts of its tables.
+    _post_locks: dict[int, asyncio.Lock]
+    #: game id -> (table message id, the event lines it shows): a display cache only,
+    #: forgotten when the game ends (see _lines_shown).
+    _shown: dict[int, tuple[int, list[str]]]
+    #: game id -> its table as posted by a click's followup: edits go through that
+    #: interaction's token while Discord keeps it (15 minutes), not the bot's.
+    _posted: dict[int, discord.WebhookMessage]
+    #: game id -> (version, table message id, pinged key) this cog last stored as the
+    #: game's table (:meth:`_note_recorded`).
+    _recorded: dict[int, tuple[int, int | None, str | None]]
+    #: game id -> the newest state version this cog drew a table for or saw stored.
+    _newest: dict[int, int]
+
+    def channel_of(self, record: GameRecord) -> discord.abc.Messageable | None:
+        """The game's thread (or channel) object, from the cache or as a partial."""
+        target = record.thread_id or record.channel_id
+        if target is None:
+            return None
+        return self.bot.get_channel(target) or self.bot.get_partial_messageable(target)  # type: ignore[return-value]
+
+    async def post_table(
+        self, table: Table, events: list[Event] | None = None,
+        interaction: discord.Interaction | None = None, *, fresh: bool = False,
+    ) -> None:
+        """Show the table (picture, turn text, buttons) in the thread: a new message when a
+        new decision begins (pinging the members who must act, once per decision: the key
+        is stored with the game) or with ``fresh`` (/game status), else the current table
+        edited in place; the old table's buttons are retired. ``interaction`` (the click that made the change) carries the
+        posts where it can (see :mod:`bot.discord.outbox`)."""
+        channel = self.channel_of(table.record)
+        if channel is None:
+            return
+        lock = self._post_locks.setdefault(table.record.id, asyncio.Lock())
+        async with lock, self.bot.render_slots:
+            await self._post_table(channel, table, events, interaction, fresh=fresh)
+
+    def _lines_shown(self, game_id: int, message_id: int,
+                     interaction: discord.Interaction | None) -> list[str]:
+        """The event lines table message ``message_id`` shows now: remembered since this
+        process drew it, else read from the clicked message. The bot has no message
+        intent, so after a restart an edit by a timer may start the lines afresh (every
+        move stays in /game log)."""
+        remembered = self._shown.get(game_id)
+        if remembered is not None and remembered[0] == message_id:
+            return list(remembered[1])
+        if interaction is not None and on_message(interaction, message_id):
+            return event_lines(interaction.message)
+        return []
+
+    def _remember(self, table: Table, message_id: int, lines: list[str]) -> None:
+        if table.result is None and table.record.status == "active":
+            self._shown[table.record.id] = (message_id, lines[-60:])
+        else:
+            self.forget(table.record.id)
+
+
+    async def _post_table(
+        self, channel: discord.abc.Messageable, table: Table, events: list[Event] | None,
+        interaction: discord.Interaction | None = None, *, fresh: bool = False,
+    ) -> None:
+        # Two updates of one game can be published out of order (a timer and a click);
+        # posts are serialised per game and a table older than the stored state only
+        # tells its events, so the newest table is the one with live buttons. One read:
+        # the stored game and its rules and turn timers' deadlines.
+        gid = table.record.id
+        if table.deadlines is None:
+            stored, due = await self.bot.store.game_and_deadlines(gid)
+        else:  # a change just stored: its record, deadlines and what this cog posted since
+            stored, due = table.record, table.deadlines
+            mine = self._recorded.get(gid)
+            if mine is not None and mine[0] >= (stored.table_version or 0):
+                stored = stored.model_copy(update={"table_version": mine[0],
+                                                   "table_message_id": mine[1],
+                                                   "pinged_key": mine[2]})
+            if self._newest.get(gid, -1) > stored.version:
+                stored = stored.model_copy(update={"version": self._newest[gid]})
+        if stored is not None:
+            self._newest[gid] = max(self._newest.get(gid, -1), stored.version)
+        thread_id = table.record.thread_id or table.record.channel_id
+        if stored is not None and stored.version > table.state.version:
+            lines = self.public_lines(table, events)
+            if lines:
+                await new_table(channel, interaction, thread_id,
+                                    content="\n".join(f"\N{BULLET} {t}" for t in lines)[:2000])
+            return
+        if stored is not None:
+            table.record = stored
+        table.deadline = due.get("rules")
+        old = table.record.table_message_id
+        key: str | None = None
+        if table.result is None and table.record.status == "active":
+            key = self.ping_key(table)
+        if old and not fresh and table.result is not None:
+            parts = await self.final_message(table, self.public_lines(table, events))
+            if parts is not None:
+                await show_end(channel, interaction, old, self._posted.get(table.record.id),
+                                   parts)
+                table.shown_end = True
+                return
+        if old and not fresh and (key is None or key == table.record.pinged_key):
+            # A step inside the decision already shown (or the end): the table is edited
+            # in place and keeps the earlier steps' lines (see _lines_shown).
+            earlier = self._lines_shown(table.record.id, old, interaction)
+            lines = earlier + self.public_lines(table, events)
+            deadline = due.get("turn")
+            file = await self.render_file(table)
+            await edit_table(channel, interaction, old, self._posted.get(table.record.id),
+                                 embed=self.table_embed(table, lines=lines, deadline=deadline),
+                                 attachments=[file], view=self.table_view(table))
+            self._remember(table, old, lines)
+            return
+        if table.catchup and await self.adopt_posted(channel, table, key, old):
+            return
+        humans: list[str] = []
+        if key is not None and key != table.record.pinged_key and self.pings_members(table):
+            # (a /game status repost of the decision already pinged pings nobody again)
+            humans = [s for s in table.pending.seats if table.is_human(s)]
+        file = await self.render_file(table)
+        deadline = due.get("turn")
+        lines = self.public_lines(table, events)
+        message = await new_table(
+            channel, interaction, thread_id,
+            content=self.headline(table, humans),
+            embed=self.table_embed(table, lines=lines, deadline=deadline),
+            file=file, view=self.table_view(table), allowed_mentions=table.pings(humans),
+        )
+        posted = self._posted.pop(table.record.id, None)
+        self._remember(table, message.id, lines)
+        if isinstance(message, discord.WebhookMessage) and table.result is None:
+            self._posted[table.record.id] = message
+        await self.bot.store.update_game(table.record.id, table_message_id=message.id,
+                                         pinged_key=key, table_version=table.state.version)
+        self._note_recorded(table.record.id, table.state.version, message.id, key)
+        table.record = table.record.model_copy(update={"table_message_id": message.id,
+                                                       "pinged_key": key,
+                                                       "table_version": table.state.version})
+        for seat_id in humans:
+            await self.turn_notice(table, seat_id, message)
+        await retire(channel, interaction, old, posted)
+
+
+    async def adopt_posted(
+        self, channel: discord.abc.Messageable, table: Table, key: str | None,
+        old: int | None,
+    ) -> bool:
+        """Catch-up only: when the newest table in the thread already shows this state's
+        version (it was posted, then recording it failed: a full disk, or a crash between
+        the post and the write), record that message as the table (with its ping) instead
+        of posting a second table and pinging again; the older table's buttons are retired.
+        Reads the thread's last few messages (one request). Returns True when adopted;
+        False (post as usual) when the newest table is older or the thread cannot be read.
+        Raises the store's errors."""
+        me = self.bot.user
+        found: discord.Message | None = None
+        try:
+            async for message in channel.history(limit=5):  # type: ignore[attr-defined]
+                if me is None or message.author.id != me.id or not message.embeds:
+                    continue
+                if message.embeds[0].title == self.table_title(table):
+                    found = message
+                    break
+        except (discord.HTTPException, AttributeError) as exc:
+            log.info("game %s: could not read its thread to catch up: %s", table.record.id, exc)
+            return False
+        footer = found.embeds[0].footer.text if found is not None else None
+        if found is None or footer != f"Move {table.state.version}":
+            return False
+        await self.bot.store.update_game(table.record.id, table_message_id=found.id,
+                                         pinged_key=key, table_version=table.state.version)
+        self._note_recorded(table.record.id, table.state.version, found.id, key)
+        table.record = table.record.model_copy(update={"table_message_id": found.id,
+                                                       "pinged_key": key,
+                                                       "table_version": table.state.version})
+        self._remember(table, found.id, event_lines(found))
+        if old != found.id:
+            await retire(channel, None, old)
+        log.info("game %s: its table for move %d was posted but not recorded; recorded now",
+                 table.record.id, table.state.version)
+        return True
+
+    def _note_recorded(self, game_id: int, version: int, message_id: int | None,
+                       key: str | None) -> None:
+        """Remember what this cog stored as game ``game_id``'s table: the version shown,
+        the message and the decision pinged (newer than an update's record read before)."""
+        if self._recorded.get(game_id, (-1,))[0] <= version:
+            self._recorded[game_id] = (version, message_id, key)
+
+    def forget(self, game_id: int) -> None:
+        """Drop what this cog keeps in memory about game ``game_id`` (the lines its table
+        shows, the followup that posted it, its post lock): called when the game ends."""
+        self._recorded.pop(game_id, None)
+        self._newest.pop(game_id, None)
+        self._shown.pop(game_id, None)
+        self._posted.pop(game_id, None)
+        lock = self._post_locks.get(game_id)
+        if lock is not None and not lock.locked():
+            del self._post_locks[game_id]
+
+    async def show_update(
+        self, update: Update, interaction: discord.Interaction | None = None
+    ) -> bool:
+        """:meth:`on_update` for a change that is already stored; once shown, its version
+        is stored as what the thread shows (``Store.mark_shown``; a version left unshown is
+        caught up at the next start). When Discord refuses a
+        post in the game's thread the change stays made and the member who acted (if any)
+        is told so, with where to look; a deleted thread ends the game (see
+        :meth:`thread_gone`). Never raises for a Discord refusal; returns True when
+        everything was posted."""
+        try:
+            if not self.nothing_public(update):
+                await self.on_update(update, interaction)
+            if update.state is not None and update.kind in SHOWS_A_VERSION:
+                # The thread shows this version now (a table, a panel edit or a line; some
+                # changes show nothing public): start-up catch-up skips it.
+                try:
+                    if self._recorded.get(update.record.id, (-1,))[0] < update.state.version:
+                        await self.bot.store.mark_shown(update.record.id, update.state.version)
+                except STORE_FAILURES as exc:  # shown all the same; a restart shows it again
+                    log.warning("game %s: could not record the version shown (%s)",
+                                update.record.id, exc)
+            return True
+        except discord.HTTPException as exc:
+            what = await self.posting_failed(update.record, exc)
+            if interaction is not None:
+                more = "" if thread_is_gone(exc) else " See /game status."
+                await send_ephemeral(interaction, f"Your move was made, but {what}.{more}")
+            return False
+
+    async def posting_failed(self, record: GameRecord, exc: discord.HTTPException) -> str:
+        """Deal with Discord refusing a post in ``record``'s thread after a stored change
+        and return a true clause for the member ("I could not post the table in the
+        game's thread (it is locked)"). A deleted thread ends the game; other refusals
+        are logged (warning, not error: a locked thread is a moderator's choice)."""
+        if thread_is_gone(exc):
+            await self.thread_gone(record)
+            return "the game's thread was deleted, so the game has ended (no scores recorded)"
+        log.warning("game %s: could not post in %s: %s", record.id,
+                    record.thread_id or record.channel_id, exc)
+        return f"I could not post the table in the game's thread ({why_not_posted(exc)})"
+
+    async def thread_gone(self, record: GameRecord) -> bool:
+        """The game's thread was deleted on Discord: end the game (timers stop, nothing
+        more is posted there, no scores) and say so in the lobby's channel. Returns True
+        when this call ended it (False: it was not running)."""
+        update = await self.bot.service.end_without_thread(record.id)
+        self.forget(record.id)
+        if update is None:
+            return False
+        if record.channel_id and record.channel_id != record.thread_id:
+            try:
+                await self.bot.get_partial_messageable(record.channel_id).send(
+                    f"\N{BLACK SQUARE FOR STOP} {update.spec.name} #{record.id} has ended: its "
+                    "thread was deleted. No scores are recorded."
+                )
+            except discord.HTTPException as exc:
+                log.info("game %s: could not post the end note: %s", record.id, exc)
+        return True
+
+
+    async def on_update(self, update: Update, interaction: discord.Interaction | None = None) -> None:
+        """Show what changed: notes, the new table, private events, and the end."""
+        if update.kind in (UpdateKind.ARCHIVE, UpdateKind.ENDED):
+            self.forget(update.record.id)
+        if update.kind == UpdateKind.ARCHIVE:
+            await self.archive(update.record)
+            return
+        if update.kind == UpdateKind.ENDED and update.state is None:  # a quarantined game
+            await self._announce_end(update.record, update.notes)
+            return
+        if update.kind in (UpdateKind.LOBBY, UpdateKind.CANCELLED, UpdateKind.EXPIRED) or update.state is None:
+            return
+        table = Table(update.record, update.seats, update.spec, update.state,
+                      catchup=update.kind == UpdateKind.CATCHUP, deadlines=update.deadlines)
+        channel = self.channel_of(table.record)
+        if update.kind == UpdateKind.REMINDER:
+            humans = [s for s in table.pending.seats if table.is_human(s)]
+            if channel is not None and humans:
+                deadline = int(update.deadline or 0)
+                await channel.send(
+                    f"\N{ALARM CLOCK} {' '.join(table.mention(s) for s in humans)}, half your "
+                    f"time is gone: the AI plays for you <t:{deadline}:R>.",
+                    allowed_mentions=table.pings(humans),
+                )
+            return
+        if update.kind == UpdateKind.ENDED:
+            await self._announce_end(table.record, update.notes)
+            return
+        if update.kind == UpdateKind.IDLE_NOTICE:
+            if channel is not None:
+                humans = [s for s in table.pending.seats if table.is_human(s)]
+                who = " ".join(table.mention(s) for s in humans)
+                await channel.send(
+                    f"\N{HOURGLASS WITH FLOWING SAND} This game will end in 24 hours unless "
+                    f"someone moves.{f' Waiting for {who}.' if who else ''}",
+                    allowed_mentions=table.pings(humans))
+            return
+        # Notes (a turn timer ran out) lead the table's lines: no message of their own.
+        notes = [Event(type="note", text=n) for n in update.notes]
+        await self.post_table(table, notes + update.events(), interaction)
+        await self.send_private_events(table, update, interaction)
+        if update.result is not None:
+            self.forget(table.record.id)
+            await self.finish(table)
+        if self.presenter is not None and self.presenter.hand_dm_due(update.events()):
+            actor = table.seat_of(interaction.user.id) if interaction else None
+            await dm_hands(self.bot, self.presenter, table, actor.seat if actor else None,
+                               update.record.version - len(update.steps))
+
+    def nothing_public(self, update: Update) -> bool:
+        """True for moves that show nothing in the thread: all their events private, no
+        note, no result, and steps the presenter calls quiet (:meth:`Presenter.quiet`)."""
+        if self.presenter is None or update.kind not in MOVES or update.state is None \
+                or not update.steps or update.result is not None or update.notes \
+                or any(e.to is None for e in update.events()):
+            return False
+        return self.presenter.quiet(update.spec.engine.pending(update.state),
+                                    [(s.seat, s.action) for s in update.steps])
+
+    async def _announce_end(self, record: GameRecord, notes: list[str] | None = None) -> None:
+        """Say in the thread that the game was ended early (``notes``: why, instead of the
+        plain sentence) and retire the table's buttons."""
+        channel = self.channel_of(record)
+        if channel is None:
+            return
+        why = " ".join(notes or []) or "This game was ended early; no scores are recorded."
+        try:
+            await channel.send(f"\N{BLACK SQUARE FOR STOP} {why}"[:2000])
+        except discord.HTTPException as exc:  # the game is ended all the same
+            log.info("game %s: could not post the end: %s", record.id, exc)
+            return
+        if record.table_message_id:
+            try:
+                await channel.get_partial_message(record.table_message_id).edit(view=None)  # type: ignore[attr-defined]
+            except (discord.HTTPException, AttributeError):
+                pass
+
+    async def turn_notice(self, table: Table, seat_id: str, message: discord.Message) -> None:
+        """DM a turn notice to a member who opted in with ``/notify on``."""
+        user_id = table.seat(seat_id).user_id
+        if user_id is None or not await self.bot.store.turn_notices(user_id):
+            return
+        await self.bot.notifier.dm(table.record, user_id, "It is your turn.")
+
+    async def archive(self, record: GameRecord) -> None:
+        """Archive the finished game's thread (its buttons were already retired)."""
+        if not record.thread_id or record.thread_id == record.channel_id:
+            return
+        thread = self.bot.get_channel(record.thread_id)
+        try:
+            if isinstance(thread, discord.Thread):
+                await thread.edit(archived=True)
+            else:
+                await self.bot.http.edit_channel(record.thread_id, archived=True)
+        except discord.HTTPException:
+            log.info("could not archive thread %s", record.thread_id)
+
+    async def send_private_events(
+        self, table: Table, update: Update, interaction: discord.Interaction | None
+    ) -> None:
+        """Private events reach their seat: the actor by an ephemeral followup (a panel of
+        its own where :meth:`event_panel` gives one), others by DM, or in a game that DMs
+        hands, in their next hand DM (:func:`bot.discord.outbox.dm_hands`)."""
+        actor = table.seat_of(interaction.user.id) if interaction else None
+        later = self.presenter is not None and self.presenter.hand_dm_after is not None
+        per_seat: dict[str, list[str]] = {}
+        for event in update.events():
+            for seat in event.to or []:
+                if actor is not None and seat == actor.seat and interaction is not None:
+                    panel = await self.event_panel(table, seat, event)
+                    if panel is not None:
+                        await send_ephemeral(interaction, secret=True, **panel)
+                        continue
+                elif later:
+                    continue
+                per_seat.setdefault(seat, []).append(named(event.text, table.names))
+        await self.deliver_private(table, per_seat, interaction)
+
+    async def event_panel(self, table: Table, seat: str, event: Event) -> dict[str, Any] | None:
+        """Keyword arguments of an ephemeral panel that shows private ``event`` to ``seat``,
+        the member who just acted, instead of its line (a drawn pair with its Keep
+        buttons); ``None`` (the default): the line."""
+        return None
+
+    async def deliver_private(
+        self, table: Table, per_seat: dict[str, list[str]],
+        interaction: discord.Interaction | None,
+    ) -> None:
+        """Send each human seat its private lines: the member who clicked gets an ephemeral
+        followup, everyone else a DM (through the notifier's opt-outs and closed-DM memory)."""
+        actor = table.seat_of(interaction.user.id) if interaction else None
+        for seat_id, texts in per_seat.items():
+            if not table.is_human(seat_id):
+                continue
+            body = "\n".join(texts)[:1900]
+            if actor is not None and actor.seat == seat_id and interaction is not None:
+                await send_ephemeral(interaction, body, secret=True)
+            else:
+                user_id = table.seat(seat_id).user_id
+                assert user_id is not None
+                await self.bot.notifier.dm(table.record, user_id, body)
+
+    async def final_message(self, table: Table,
+                            lines: list[str] | None = None) -> dict[str, Any] | None:
+        """The end of the game as one message's parts (``embeds`` and a ``file``), led by
+        ``lines`` (the last moves, already named), which then replace the last table in
+        place (:func:`bot.discord.outbox.show_end`); ``None`` (the default): the last
+        table shows the last moves and the final scores follow as a message of their own
+        (:meth:`finish`)."""
+        return None
+
+    async def finish(self, table: Table) -> None:
+        """Post the final scores (:meth:`final_message`, else :meth:`final_text` in an
+        embed), unless the last table shows them already (``table.shown_end``)."""
+        channel = self.channel_of(table.record)
+        if table.result is None or table.shown_end or channel is None:
+            return
+        parts = await self.final_message(table)
+        if parts is None:
+            parts = {"embed": discord.Embed(
+                title=f"{table.spec.name} #{table.record.id}: final scores",
+                description=self.final_text(table)[:EMBED_LIMIT], colour=0xE0B000)}
+        await channel.send(**parts)
+
