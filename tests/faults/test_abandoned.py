@@ -15,6 +15,7 @@ from typing import cast
 
 import pytest
 
+from bot import app
 from bot.config import Settings
 from bot.discord.bot import HerdBot
 from bot.runtime import GameService, ManualClock, Update
@@ -179,8 +180,8 @@ async def test_new_servers_get_a_24h_turn_timer_and_the_ai_plays_a_missed_turn(
     """Before: the default turn timer was off, so a turn nobody played waited for ever."""
     assert Settings(_env_file=None).default_turn_timer == "24h"
     db = tmp_path / "bot.sqlite3"
-    bot = HerdBot(Settings(database_path=db, _env_file=None), registry=tiny_registry(),
-                  clock=clock, extensions=TINY_EXTENSIONS)
+    bot = app.make_bot(Settings(database_path=db, _env_file=None), registry=tiny_registry(),
+                       clock=clock, extensions=TINY_EXTENSIONS)
     ana, bo, mo = world.member("Ana"), world.member("Bo"), world.member("Mo")
     sb = await world.connect(bot)
     lobby = await start_tiny(world, ana, [bo])
