@@ -27,7 +27,7 @@ from discord.ext import commands
 
 from bot.config import Settings
 from bot.discord.components import HerdButton, HerdSelect
-from bot.discord.errors import (  # noqa: F401 - OOPS, STORE_DOWN re-exported
+from bot.discord.errors import (
     OOPS,
     OOPS_AFTER_CHANGE,
     STORE_DOWN,
