@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from sandbox_testbot import SampleBot
+from tests.sandbox.sandbox_testbot import SampleBot
 
 from bot.sandbox import World
 from tests.support import close_world

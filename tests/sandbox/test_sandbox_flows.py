@@ -7,7 +7,7 @@ import time
 
 import discord
 import pytest
-from sandbox_testbot import SampleBot
+from tests.sandbox.sandbox_testbot import SampleBot
 
 from bot.sandbox import SandboxError
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from unleashed_helpers import E, build, find, play
+from tests.games.unleashed.unleashed_helpers import E, build, find, play
 
 from bot.ai.unleashed import heuristic_policy, random_policy
 from bot.app import builtin_games

@@ -2,7 +2,7 @@
 RULES.md: Llamas & Alpacas, scoring and taking card k)."""
 
 import pytest
-from la_helpers import board, cid
+from tests.games.llamas_alpacas.la_helpers import board, cid
 
 from bot.games.llamas_alpacas.cards import card
 from bot.games.llamas_alpacas.scoring import (

@@ -2,7 +2,7 @@
 Alpacas). Hand-built states come from la_helpers."""
 
 import pytest
-from la_helpers import ENGINE, all_cards, board, cid, total_treats, turn_state
+from tests.games.llamas_alpacas.la_helpers import ENGINE, all_cards, board, cid, total_treats, turn_state
 
 from bot.games.base import IllegalAction
 from bot.games.llamas_alpacas.cards import card

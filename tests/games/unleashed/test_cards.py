@@ -9,7 +9,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from unleashed_helpers import E, act, build, find, keys, pass_turn, pick, pick_key, play
+from tests.games.unleashed.unleashed_helpers import E, act, build, find, keys, pass_turn, pick, pick_key, play
 
 from bot.games.unleashed import effects as fx
 from bot.games.unleashed.cards import SEED_PATH, CardSet, Catalog, catalog

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from unleashed_helpers import E, act, build, find, keys, pass_turn, pick, pick_key, play
+from tests.games.unleashed.unleashed_helpers import E, act, build, find, keys, pass_turn, pick, pick_key, play
 
 from bot.games.unleashed import effects as fx
 from bot.games.unleashed.cards import catalog

@@ -3,7 +3,7 @@
 import random
 
 import pytest
-from la_helpers import ENGINE, board, turn_state
+from tests.games.llamas_alpacas.la_helpers import ENGINE, board, turn_state
 
 from bot.ai.llamas_alpacas import heuristic_policy, random_policy
 from bot.app import builtin_games

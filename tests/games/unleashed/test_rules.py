@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from unleashed_helpers import E, act, build, find, keys, pass_turn, pick, pick_key, play, total
+from tests.games.unleashed.unleashed_helpers import E, act, build, find, keys, pass_turn, pick, pick_key, play, total
 
 from bot.games.base import IllegalAction, Timeout
 from bot.games.unleashed import effects as fx
