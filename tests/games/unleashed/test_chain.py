@@ -6,11 +6,20 @@ from __future__ import annotations
 
 import json
 
-from tests.games.unleashed.unleashed_helpers import E, act, build, find, keys, pass_turn, pick, pick_key, play
-
 from bot.games.unleashed import effects as fx
 from bot.games.unleashed.cards import catalog
 from bot.games.unleashed.models import Activate, Frame, Pass, Play, Proceed, Respond
+from tests.games.unleashed.unleashed_helpers import (
+    E,
+    act,
+    build,
+    find,
+    keys,
+    pass_turn,
+    pick,
+    pick_key,
+    play,
+)
 
 CAT = catalog()
 
