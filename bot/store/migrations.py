@@ -4,7 +4,7 @@ Migration ``n`` is ``MIGRATIONS[n - 1]``: one :class:`Migration` holding the SQL
 and the PostgreSQL script that make the same change, so a new step is added for both
 backends in one place. The last applied number is recorded in SQLite's
 ``PRAGMA user_version`` and in PostgreSQL's one-row table ``herdbot_schema``.
-``tests/test_store.py`` checks that both scripts give the same tables and columns.
+``tests/store/test_store.py`` checks that both scripts give the same tables and columns.
 
 Dialects: SQLite ``INTEGER`` is 64-bit, so PostgreSQL uses ``BIGINT`` for every whole
 number (Discord ids are 64-bit); ``REAL`` (unix seconds) is ``DOUBLE PRECISION``; flags
