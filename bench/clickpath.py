@@ -215,16 +215,14 @@ def instrument(counts: Counts, registry: Any) -> None:
             wrapped.__clickpath__ = True  # type: ignore[attr-defined]
             return wrapped
         cls.tx = make(tx)  # type: ignore[method-assign]
-    for name, fn in list(vars(Store).items()):
-        if name.startswith("_") or not inspect.iscoroutinefunction(fn) \
-                or getattr(fn, "__clickpath__", False):
-            continue
-        setattr(Store, name, _wrap_async(fn, counter(name, counts.calls)))
-    # catching_up is an async context manager: counted as a call too
-    for name in ("catching_up",):
-        fn = vars(Store).get(name)
-        if fn is not None and not getattr(fn, "__clickpath__", False):
-            setattr(Store, name, _wrap_sync(fn, counter(name, counts.calls)))
+    for klass in Store.__mro__:  # the store's parts, each defining some of its methods
+        for name, fn in list(vars(klass).items()):
+            if name.startswith("_") or getattr(fn, "__clickpath__", False):
+                continue
+            if inspect.iscoroutinefunction(fn):
+                setattr(klass, name, _wrap_async(fn, counter(name, counts.calls)))
+            elif name == "catching_up":  # an async context manager: counted as a call too
+                setattr(klass, name, _wrap_sync(fn, counter(name, counts.calls)))
     for spec in registry:
         cls = type(spec.engine)
         for meth, key in (("load_state", "parses"), ("legal_actions", "legal"),
