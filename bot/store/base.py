@@ -1,7 +1,6 @@
 """The store's base: one database backend, opening and migrating it, transactions (and
 the games they note for ``bot.store.tracking``), reads."""
 
-
 from __future__ import annotations
 
 import os

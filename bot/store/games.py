@@ -1,7 +1,6 @@
 """The store's games: creating, reading and listing them, their status and what their
 thread shows."""
 
-
 from __future__ import annotations
 
 import json

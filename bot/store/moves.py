@@ -2,7 +2,6 @@
 seats' flags and missed turns, timers), on SQLite as statements in one transaction and
 on PostgreSQL as one statement."""
 
-
 from __future__ import annotations
 
 import json

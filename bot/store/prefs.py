@@ -1,6 +1,5 @@
 """The store's settings of a server and preferences of a member."""
 
-
 from __future__ import annotations
 
 import time

@@ -1,6 +1,5 @@
 """The store's records (one validated row each) and its refusals; the parsing of rows."""
 
-
 from __future__ import annotations
 
 import json

@@ -1,6 +1,5 @@
 """The store's seats of a game."""
 
-
 from __future__ import annotations
 
 from typing import Any

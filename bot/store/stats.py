@@ -1,6 +1,5 @@
 """The store's statistics of finished games."""
 
-
 from __future__ import annotations
 
 from typing import Any

@@ -1,6 +1,5 @@
 """The store's timers: one per game and kind, claimed by one process at a time."""
 
-
 from __future__ import annotations
 
 import json
