@@ -254,7 +254,7 @@ MIGRATIONS: list[Migration] = [
         """,
     ),
     Migration(
-        "each AI seat's level (issue 19): 'easy', 'normal' or 'hard' (bot.ai.levels.Level); "
+        "each AI seat's level: 'easy', 'normal' or 'hard' (bot.ai.levels.Level); "
         "seats added before this migration, and members' seats, read 'normal'",
         sqlite="ALTER TABLE seats ADD COLUMN ai_level TEXT NOT NULL DEFAULT 'normal';",
         postgres="ALTER TABLE seats ADD COLUMN ai_level TEXT NOT NULL DEFAULT 'normal';",
