@@ -329,6 +329,13 @@ class Engine(ABC, Generic[S, OptT]):
     def result(self, state: S) -> Result | None:
         """The final result once the game is over, else ``None``."""
 
+    def apply_legal(self, state: S, player: str, action: Action) -> tuple[S, list[Event]]:
+        """:meth:`apply` of an action just taken from ``legal_actions(state, player)`` of
+        this very state (a decoded click, an AI seat's choice): engines whose check lists
+        the legal actions again skip it, so a wrong action is then not refused but
+        undefined. This default checks, as :meth:`apply` does."""
+        return self.apply(state, player, action)
+
     # -- playouts ------------------------------------------------------------------------
 
     def fork(self, state: S) -> S:

@@ -191,7 +191,7 @@ class Advance(ServiceCore):
             action = await self.ai_choice(spec, state, seats, seat)
             if action is None:
                 break
-            state, events = spec.engine.apply(state, seat, action)
+            state, events = spec.engine.apply_legal(state, seat, action)
             steps.append(Step(seat, action, events, by_ai=True, version=state.version))
         return steps, state
 

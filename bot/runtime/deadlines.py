@@ -304,7 +304,7 @@ class DeadlineOps(Advance):
                     action = await self.ai_choice(spec, new, seats, seat_id)
                     if action is None:
                         break
-                    new, events = spec.engine.apply(new, seat_id, action)
+                    new, events = spec.engine.apply_legal(new, seat_id, action)
                     steps.append(Step(seat_id, action, events, by_ai=True, version=new.version))
             # The moves and the missed turns in one transaction, the missed turns counted
             # from the stored counts (another process may have changed one since ``seats``

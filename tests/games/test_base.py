@@ -44,6 +44,8 @@ def _choose(engine, state, rand):
 
 @pytest.mark.parametrize(("key", "players", "seed"), CASES)
 def test_play_in_place_matches_apply_step_by_step(key, players, seed):
+    """``play``, ``play_legal`` and ``apply_legal`` reach what ``apply`` reaches, step by
+    step, events included."""
     spec = SPECS[key]
     engine = spec.engine
     by_apply = new_state(spec, players, seed)
@@ -55,7 +57,10 @@ def test_play_in_place_matches_apply_step_by_step(key, players, seed):
     while engine.result(by_apply) is None and steps < 3000:
         seat, action = _choose(engine, by_apply, rand)
         before = by_apply.model_dump()
-        by_apply, _ = engine.apply(by_apply, seat, action)
+        checked_free, free_events = engine.apply_legal(by_apply, seat, action)
+        by_apply, events = engine.apply(by_apply, seat, action)
+        assert checked_free.model_dump() == by_apply.model_dump()
+        assert free_events == events
         engine.play(by_play, seat, action)
         engine.play_legal(by_legal, seat, action)
         log.append((seat, action))

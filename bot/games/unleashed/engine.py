@@ -466,6 +466,14 @@ class UnleashedEngine(Engine[UnleashedState, UnleashedOptions]):
         self._step(st, player, action, ev)
         return st, ev
 
+    def apply_legal(self, state: UnleashedState, player: str,
+                    action: Action) -> tuple[UnleashedState, list[Event]]:
+        """:meth:`apply` without the check (``Engine.apply_legal``)."""
+        st = copy_state(state)
+        ev: list[Event] = []
+        self._step(st, player, action, ev)
+        return st, ev
+
     def play(self, state: UnleashedState, player: str, action: Action) -> None:
         """:meth:`apply` in place, for playouts: the same checks and refusals (state
         unchanged), no copy; afterwards ``state`` equals what :meth:`apply` would have
@@ -474,9 +482,7 @@ class UnleashedEngine(Engine[UnleashedState, UnleashedOptions]):
         self._step(state, player, action, [])
 
     def play_legal(self, state: UnleashedState, player: str, action: Action) -> None:
-        """:meth:`play` without the check, for an action of ``legal_actions(state,
-        player)`` of this very state (``Engine.play_legal``): the check's second listing
-        of the legal actions was a tenth of a Hard playout's time."""
+        """:meth:`play` without the check (``Engine.play_legal``)."""
         self._step(state, player, action, [])
 
     def _check(self, state: UnleashedState, player: str, action: Action) -> None:
