@@ -12,10 +12,12 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, Self
 
-from bot.store.db import APPLIED, UNKNOWN, Backend, Conn, PgBackend, Row, SqliteBackend
+from bot.store.db import APPLIED, UNKNOWN, Backend, Conn, Row
 from bot.store.errors import SchemaTooNew, is_postgres_url
 from bot.store.migrations import MIGRATIONS, SCHEMA_VERSION, statements
+from bot.store.postgres import PgBackend
 from bot.store.records import TimerRecord, describe_error, int_or, parse_timer
+from bot.store.sqlite import SqliteBackend
 from bot.store.tracking import tracking, wrote
 
 _GAME_COLS = (
