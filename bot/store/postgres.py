@@ -15,8 +15,10 @@ from typing import Any
 
 import asyncpg
 
+from bot.config import redacted
 from bot.store.db import APPLIED, ROLLED_BACK, UNKNOWN, Backend, Conn, Op, Row
-from bot.store.errors import PostgresUnavailable, StoreDown, postgres_address, redacted
+from bot.store.errors import PostgresUnavailable, StoreDown
+from bot.store.url import postgres_address
 
 #: asyncpg's errors that mean the connection (not the statement) failed.
 _LOST: tuple[type[BaseException], ...] = (

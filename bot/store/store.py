@@ -21,7 +21,6 @@ from bot.store.errors import (  # noqa: F401 - re-exported: bot.store.store was 
     StoreDown,
     StoreError,
     StoreUnavailable,
-    is_postgres_url,
     unavailable_cause,
 )
 from bot.store.games import GameStore

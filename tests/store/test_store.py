@@ -31,8 +31,8 @@ from bot.store import (
     stop_tracking,
     tracking_writes,
 )
-from bot.store.errors import postgres_address
 from bot.store.migrations import MIGRATIONS, SCHEMA_VERSION
+from bot.store.url import postgres_address
 from tests.support.databases import PG_URL, SKIP_REASON, CuttableProxy, databases
 
 needs_pg = pytest.mark.skipif(not PG_URL, reason=SKIP_REASON)
