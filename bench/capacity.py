@@ -53,7 +53,7 @@ from bench.common import loadavg, rss_mb
 from bench.cpu import CpuSplit, cpu_between, procs_rss_mib
 from bench.figures import Figures, brief
 from bench.load import prune
-from bench.schedule import Arrivals, Game, Move, hook_writes
+from bench.schedule import Arrivals, Game, GameReader, Move, hook_writes
 from bot.app import builtin_games, make_bot
 from bot.config import Settings
 from bot.discord.bot import PICTURES_KEPT
@@ -85,7 +85,7 @@ VARIANTS: dict[str, tuple[int, bool]] = {"thread": (0, False), "process": (1, Tr
 # --------------------------------------------------------------------------- the bench
 
 
-class CapacityBench(Figures):
+class CapacityBench(Figures, GameReader):
     """The bot in the sandbox, the games, the hooks and the per-rate phases."""
 
     #: Which writes make a move's table: ``"own"``, those made by the committing click's
@@ -242,54 +242,6 @@ class CapacityBench(Figures):
                and time.perf_counter() < t0 + limit):
             await asyncio.sleep(0.02)
         return time.perf_counter() - t0
-
-    # -- reading the game (bench side, its own read-only connection) ---------------
-    def db(self) -> sqlite3.Connection:
-        if self._db is None:
-            self._db = sqlite3.connect(f"file:{self.db_path}?mode=ro", uri=True,
-                                       check_same_thread=False)
-        return self._db
-
-    def decide(self, g: Game) -> tuple[str, Any, Any] | str:
-        """``(seat, action, member)`` for the game's next human decision (random legal
-        action), ``"over"`` once it finished, ``"wait"`` when only a timer can move it."""
-        row = self.db().execute("SELECT status, state FROM games WHERE id = ?",
-                                (g.game_id,)).fetchone()
-        if row is None or row[0] != "active" or row[1] is None:
-            return "over"
-        return self.pick(g, row[1])
-
-    def pick(self, g: Game, stored_state: Any) -> tuple[str, Any, Any] | str:
-        """``(seat, action, member)``: a random legal action of a member whose decision it
-        is in the active game's stored state; ``"wait"`` when none has one."""
-        engine = self.registry[g.key].engine
-        state = engine.load_state(stored_state)
-        seats = list(engine.pending(state).seats)
-        self.rand.shuffle(seats)
-        for seat in seats:
-            member = g.by_seat.get(seat)
-            if member is None:
-                continue
-            legal = engine.legal_actions(state, seat)
-            if legal:
-                return seat, self.rand.choice(legal), member
-        return "wait"
-
-    async def decision(self, g: Game) -> tuple[str, Any, Any] | str:
-        """:meth:`decide`, awaitable (the bench with the bot in its own process reads the
-        game through the store)."""
-        return self.decide(g)
-
-    async def rule_wait(self, g: Game) -> str | None:
-        """The kind of the game's pending decision when the rules time it (a reaction
-        window, a negotiation: ``pending.seconds`` set), else ``None``."""
-        row = self.db().execute("SELECT status, state FROM games WHERE id = ?",
-                                (g.game_id,)).fetchone()
-        if row is None or row[0] != "active" or row[1] is None:
-            return None
-        engine = self.registry[g.key].engine
-        pending = engine.pending(engine.load_state(row[1]))
-        return pending.kind if pending.seconds is not None else None
 
     # -- games ---------------------------------------------------------------------
     def new_members(self, n: int) -> list[Any]:

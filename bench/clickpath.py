@@ -10,7 +10,7 @@ run outside the driving task: interaction handlers, the timer loop, the catch-up
 worker threads):
 
 - ``stmts``: statements sent to the database (each ``execute``, ``fetch``, ``fetchrow``,
-  ``insert_id``, ``executemany`` of the store's connections in ``bot/store/db.py``; a
+  ``insert_id``, ``executemany`` of the store's connections (``bot.store.db.Conn``); a
   call made inside another counts once; and those of a batch the backend sends whole:
   each of SQLite's ``_sqlite_ops``, PostgreSQL's ``pg_alone``), and ``tx``: transactions
   opened;
@@ -51,7 +51,7 @@ from pathlib import Path
 from typing import Any
 
 GAMES = ("llamas-alpacas", "pacapaca", "llamas-unleashed")
-#: Conn methods that send one statement (``bot/store/db.py``), by class name.
+#: Conn methods that send one statement (``bot.store.db.Conn``), by name.
 STATEMENTS = ("execute", "fetch", "fetchrow", "insert_id", "executemany")
 #: Driven actions after which an unfinished game is an error.
 MAX_ACTIONS = 3000
@@ -149,6 +149,14 @@ def _wrap_counted(fn: Callable[..., Any], counts: Counts,
     return wrapper
 
 
+def _family(cls: Any) -> list[Any]:
+    """``cls`` and every subclass of it, at any depth, defined so far."""
+    out: list[Any] = [cls]
+    for sub in cls.__subclasses__():
+        out.extend(c for c in _family(sub) if c not in out)
+    return out
+
+
 def instrument(counts: Counts, registry: Any) -> None:
     """Patch the store's connections, the ``Store`` class and the games' engine classes to
     count into ``counts`` (for the rest of the process)."""
@@ -174,7 +182,10 @@ def instrument(counts: Counts, registry: Any) -> None:
         if not getattr(call, "__clickpath__", False):
             setattr(asyncpg.connection.Connection, meth,
                     _wrap_async(call, trip, once=True, var=_TRIP_DEPTH))
-    reader: Any = getattr(dbmod, "SqliteReader", None)
+    # the backends' classes, wherever they are defined (bot.store.db, or the backend
+    # modules beside it: imported with the store)
+    conns, backends = _family(dbmod.Conn), _family(dbmod.Backend)
+    reader: Any = next((c for c in conns if c.__name__ == "SqliteReader"), None)
     fetch: Any = reader.__dict__.get("fetch") if reader is not None else None
     if fetch is not None and not getattr(fetch, "__trips__", False):
         @functools.wraps(fetch)
@@ -185,22 +196,19 @@ def instrument(counts: Counts, registry: Any) -> None:
         direct_fetch.__trips__ = True  # type: ignore[attr-defined]
         reader.fetch = direct_fetch
     # statements of batches sent whole (module functions, called by their global name)
-    for mod in {sys.modules[c.__module__] for c in vars(dbmod).values()
-                if inspect.isclass(c) and issubclass(c, dbmod.Conn)}:
+    for mod in {sys.modules[c.__module__] for c in conns}:
         for name, size in (("_sqlite_ops", lambda a: len(a[1])), ("pg_alone", lambda a: 1)):
             whole: Any = getattr(mod, name, None)
             if whole is None or getattr(whole, "__clickpath__", False):
                 continue
             setattr(mod, name, _wrap_counted(whole, counts, size))
-    for cls in vars(dbmod).values():
-        if not (inspect.isclass(cls) and issubclass(cls, dbmod.Conn)):
-            continue
+    for cls in conns:
         for meth in STATEMENTS:
             fn = cls.__dict__.get(meth)
             if fn is not None and not getattr(fn, "__clickpath__", False):
                 setattr(cls, meth, _wrap_async(fn, statement, once=True))
-    for cls in vars(dbmod).values():
-        if not (inspect.isclass(cls) and issubclass(cls, dbmod.Backend)) or "tx" not in cls.__dict__:
+    for cls in backends:
+        if "tx" not in cls.__dict__:
             continue
         tx = cls.__dict__["tx"]
         if getattr(tx, "__clickpath__", False):
@@ -214,7 +222,7 @@ def instrument(counts: Counts, registry: Any) -> None:
                 return tx(self, *a, **k)
             wrapped.__clickpath__ = True  # type: ignore[attr-defined]
             return wrapped
-        cls.tx = make(tx)  # type: ignore[method-assign]
+        cls.tx = make(tx)
     for klass in Store.__mro__:  # the store's parts, each defining some of its methods
         for name, fn in list(vars(klass).items()):
             if name.startswith("_") or getattr(fn, "__clickpath__", False):

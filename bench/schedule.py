@@ -1,13 +1,16 @@
 """What the capacity bench schedules and records: the open-loop arrivals
-(:class:`Arrivals`), the games and moves, and the hook that times the bot's writes."""
+(:class:`Arrivals`), the games and moves, whose decision it is in a game
+(:class:`GameReader`), and the hook that times the bot's writes."""
 
 from __future__ import annotations
 
 import asyncio
 import random
+import sqlite3
 import time
 from collections import deque
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 
@@ -114,3 +117,60 @@ class Arrivals:
         """Cancel every waiting player (end of the bench)."""
         while self.ready:
             self.ready.popleft().cancel()
+
+
+class GameReader:
+    """The reading part of :class:`~bench.capacity.CapacityBench`: whose decision it is in
+    a game, read from the bot's SQLite file on the bench's own read-only connection."""
+
+    registry: Any
+    rand: random.Random
+    db_path: Path
+    _db: sqlite3.Connection | None
+
+    def db(self) -> sqlite3.Connection:
+        if self._db is None:
+            self._db = sqlite3.connect(f"file:{self.db_path}?mode=ro", uri=True,
+                                       check_same_thread=False)
+        return self._db
+
+    def decide(self, g: Game) -> tuple[str, Any, Any] | str:
+        """``(seat, action, member)`` for the game's next human decision (random legal
+        action), ``"over"`` once it finished, ``"wait"`` when only a timer can move it."""
+        row = self.db().execute("SELECT status, state FROM games WHERE id = ?",
+                                (g.game_id,)).fetchone()
+        if row is None or row[0] != "active" or row[1] is None:
+            return "over"
+        return self.pick(g, row[1])
+
+    def pick(self, g: Game, stored_state: Any) -> tuple[str, Any, Any] | str:
+        """``(seat, action, member)``: a random legal action of a member whose decision it
+        is in the active game's stored state; ``"wait"`` when none has one."""
+        engine = self.registry[g.key].engine
+        state = engine.load_state(stored_state)
+        seats = list(engine.pending(state).seats)
+        self.rand.shuffle(seats)
+        for seat in seats:
+            member = g.by_seat.get(seat)
+            if member is None:
+                continue
+            legal = engine.legal_actions(state, seat)
+            if legal:
+                return seat, self.rand.choice(legal), member
+        return "wait"
+
+    async def decision(self, g: Game) -> tuple[str, Any, Any] | str:
+        """:meth:`decide`, awaitable (the bench with the bot in its own process reads the
+        game through the store)."""
+        return self.decide(g)
+
+    async def rule_wait(self, g: Game) -> str | None:
+        """The kind of the game's pending decision when the rules time it (a reaction
+        window, a negotiation: ``pending.seconds`` set), else ``None``."""
+        row = self.db().execute("SELECT status, state FROM games WHERE id = ?",
+                                (g.game_id,)).fetchone()
+        if row is None or row[0] != "active" or row[1] is None:
+            return None
+        engine = self.registry[g.key].engine
+        pending = engine.pending(engine.load_state(row[1]))
+        return pending.kind if pending.seconds is not None else None

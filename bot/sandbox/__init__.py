@@ -92,6 +92,7 @@ path_regex)``, ``interaction.requests``; each has ``json``, ``files``, ``status`
 from .faults import Faults
 from .members import Link, SimMember
 from .model import (
+    CapturedError,
     RecordedRequest,
     SandboxError,
     SimAttachment,
@@ -101,7 +102,7 @@ from .model import (
     SimMessage,
 )
 from .rest import FakeResponse, FakeSession, current_interaction
-from .runner import CapturedError, Sandbox
+from .runner import Sandbox
 from .world import World
 
 __all__ = [

@@ -1,5 +1,5 @@
 """The things of the simulated Discord: messages, channels, threads, DMs, interactions,
-member records and the requests the bot made.
+member records and the requests the bot made; and the errors a sandbox captured.
 
 They belong to a world (:class:`~bot.sandbox.world.World`) and read it through
 :class:`Place`, the part of it they need.
@@ -8,6 +8,7 @@ They belong to a world (:class:`~bot.sandbox.world.World`) and read it through
 from __future__ import annotations
 
 import dataclasses
+import traceback
 from collections.abc import Iterator, Mapping
 from typing import Any, Protocol
 
@@ -18,6 +19,22 @@ class SandboxError(AssertionError):
     """A sandbox-detected failure: an exception logged by discord.py, an unhandled route,
     a component that does not exist or is disabled, a settle timeout..."""
 
+
+class CapturedError:
+    """An ERROR record logged by discord.py (or an exception no one retrieved from a task)."""
+
+    def __init__(self, source: str, message: str, exc: BaseException | None):
+        self.source = source
+        self.message = message
+        self.exc = exc
+
+    def __str__(self) -> str:
+        tb = ""
+        if self.exc is not None:
+            tb = "".join(traceback.format_exception(self.exc)).rstrip()
+        return f"[{self.source}] {self.message}\n{tb}".rstrip()
+
+    __repr__ = __str__
 
 
 class Place(Protocol):

@@ -10,7 +10,6 @@ import contextlib
 import contextvars
 import logging
 import os
-import traceback
 import weakref
 from collections.abc import Iterator
 from typing import Any
@@ -22,7 +21,7 @@ from bot.runtime.clock import waits_on_manual_time
 
 from . import payloads as P
 from .inbound import Inbound
-from .model import RecordedRequest, SandboxError, SimInteraction, SimMessage
+from .model import CapturedError, RecordedRequest, SandboxError, SimInteraction, SimMessage
 from .rest import FakeSession, Router, current_interaction
 from .state import WorldState
 
@@ -59,23 +58,6 @@ def _in_asyncpg(task: asyncio.Task[Any]) -> bool:
         if coro is None:
             return False
     return False
-
-
-class CapturedError:
-    """An ERROR record logged by discord.py (or an exception no one retrieved from a task)."""
-
-    def __init__(self, source: str, message: str, exc: BaseException | None):
-        self.source = source
-        self.message = message
-        self.exc = exc
-
-    def __str__(self) -> str:
-        tb = ""
-        if self.exc is not None:
-            tb = "".join(traceback.format_exception(self.exc)).rstrip()
-        return f"[{self.source}] {self.message}\n{tb}".rstrip()
-
-    __repr__ = __str__
 
 
 class _LogCapture(logging.Handler):

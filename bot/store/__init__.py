@@ -8,7 +8,6 @@ from bot.store.errors import (
     StoreDown,
     StoreError,
     StoreUnavailable,
-    is_postgres_url,
 )
 from bot.store.store import (
     ActionRecord,
@@ -27,6 +26,7 @@ from bot.store.store import (
     describe_error,
 )
 from bot.store.tracking import stop_tracking, track_writes, tracking_writes
+from bot.store.url import is_postgres_url
 
 __all__ = [
     "STORE_FAILURES",

@@ -12,11 +12,14 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, Self
 
-from bot.store.db import APPLIED, UNKNOWN, Backend, Conn, PgBackend, Row, SqliteBackend
-from bot.store.errors import SchemaTooNew, is_postgres_url
+from bot.store.db import APPLIED, UNKNOWN, Backend, Conn, Row
+from bot.store.errors import SchemaTooNew
 from bot.store.migrations import MIGRATIONS, SCHEMA_VERSION, statements
+from bot.store.postgres import PgBackend
 from bot.store.records import TimerRecord, describe_error, int_or, parse_timer
+from bot.store.sqlite import SqliteBackend
 from bot.store.tracking import tracking, wrote
+from bot.store.url import is_postgres_url
 
 _GAME_COLS = (
     "id, kind, guild_id, channel_id, thread_id, lobby_message_id, table_message_id, host_id, "

@@ -11,9 +11,6 @@ from __future__ import annotations
 import os
 import sqlite3
 from pathlib import Path
-from urllib.parse import urlsplit
-
-from bot.config import POSTGRES_SCHEMES, redacted  # noqa: F401 - redacted re-exported
 
 
 class StoreError(Exception):
@@ -91,21 +88,3 @@ def unavailable_cause(path: str | Path, error: BaseException) -> str:
         return error.strerror
     return str(error) or error.__class__.__name__
 
-
-def is_postgres_url(target: object) -> bool:
-    """Whether ``target`` (a ``HERDBOT_DATABASE`` value) is a ``postgresql://`` (or
-    ``postgres://``) URL rather than a SQLite file path."""
-    return isinstance(target, str) and target.lower().startswith(POSTGRES_SCHEMES)
-
-
-def postgres_address(url: str) -> tuple[str, int]:
-    """``(host, port)`` of a PostgreSQL URL as libpq reads it: the host in the URL (or its
-    ``host=`` query parameter), else ``localhost``; the port, else 5432."""
-    parts = urlsplit(url)
-    query = dict(p.split("=", 1) for p in parts.query.split("&") if "=" in p)
-    host = parts.hostname or query.get("host") or "localhost"
-    try:
-        port = parts.port or int(query.get("port", 5432))
-    except ValueError:
-        port = 5432
-    return host, port

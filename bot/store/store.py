@@ -1,12 +1,13 @@
-"""The store: games, seats, the action log, timers, stats, settings. With ``bot/store/db.py``
-the only code that writes SQL.
+"""The store: games, seats, the action log, timers, stats, settings. With its backends the
+only code that writes SQL.
 
-Two backends (``bot/store/db.py``): a SQLite file (the default; every write transaction
-behind one asyncio lock, one process per file) or a PostgreSQL URL (a pool; several
-processes may share the database). Every write is one transaction, so nothing is ever
-half-written: :meth:`Store.commit_action` writes the new state and its action row together,
-under a row lock on the game in PostgreSQL plus the version check. A committed change to
-a game's play is noted for the request that made it (``bot.store.tracking``).
+Two backends over ``bot.store.db``: a SQLite file (``bot.store.sqlite``, the default; every
+write transaction behind one asyncio lock, one process per file) or a PostgreSQL URL
+(``bot.store.postgres``: a pool; several processes may share the database). Every write
+is one transaction, so nothing is ever half-written: :meth:`Store.commit_action` writes the
+new state and its action row together, under a row lock on the game in PostgreSQL plus the
+version check. A committed change to a game's play is noted for the request that made it
+(``bot.store.tracking``).
 
 The store is put together from its parts over one backend (``base``): ``games``,
 ``moves``, ``seats``, ``timers``, ``prefs`` and ``stats``; its records are in ``records``.
@@ -20,7 +21,6 @@ from bot.store.errors import (  # noqa: F401 - re-exported: bot.store.store was 
     StoreDown,
     StoreError,
     StoreUnavailable,
-    is_postgres_url,
     unavailable_cause,
 )
 from bot.store.games import GameStore

@@ -22,8 +22,7 @@ import pytest_asyncio
 from bot.discord.bot import OOPS_AFTER_CHANGE, STORE_DOWN_AFTER_CHANGE
 from bot.runtime import GameService
 from bot.sandbox import SimChannel
-from bot.store import Store
-from bot.store import db as backends
+from bot.store import Store, postgres, sqlite
 from tests.faults.common import make_bot, start_tiny
 from tests.faults.test_isolation import FULL, STORE_DOWN, full_disk, texts, until
 from tests.support.databases import PG_URL, SKIP_REASON, databases
@@ -284,10 +283,10 @@ def commit_raises(monkeypatch: Any, after: str = "INSERT INTO actions",
     between the two. Yields the errors raised so far."""
     raised: list[str] = []
     pending = {"move": False}
-    statement, commit, execute = backends.sqlite_statement, backends.pg_commit, \
-        backends.PgConn.execute
-    executemany = backends.PgConn.executemany
-    alone = backends.pg_alone
+    statement, commit, execute = sqlite.sqlite_statement, postgres.pg_commit, \
+        postgres.PgConn.execute
+    executemany = postgres.PgConn.executemany
+    alone = postgres.pg_alone
 
     def on_thread(conn: sqlite3.Connection, sql: str, args: tuple[Any, ...] = ()) -> Any:
         if sql.startswith(after):
@@ -301,11 +300,11 @@ def commit_raises(monkeypatch: Any, after: str = "INSERT INTO actions",
         raised.append("disk I/O error")
         raise sqlite3.OperationalError("disk I/O error")
 
-    async def pg_execute(self: backends.PgConn, sql: str, args: Any = ()) -> int:
+    async def pg_execute(self: postgres.PgConn, sql: str, args: Any = ()) -> int:
         pending["move"] = pending["move"] or sql.startswith(after)
         return await execute(self, sql, args)
 
-    async def pg_executemany(self: backends.PgConn, sql: str, rows: Any) -> None:
+    async def pg_executemany(self: postgres.PgConn, sql: str, rows: Any) -> None:
         pending["move"] = pending["move"] or sql.startswith(after)
         await executemany(self, sql, rows)
 
@@ -330,11 +329,11 @@ def commit_raises(monkeypatch: Any, after: str = "INSERT INTO actions",
             "connection was closed in the middle of operation")
 
     with monkeypatch.context() as patch:
-        patch.setattr(backends, "sqlite_statement", on_thread)
-        patch.setattr(backends.PgConn, "execute", pg_execute)
-        patch.setattr(backends.PgConn, "executemany", pg_executemany)
-        patch.setattr(backends, "pg_commit", pg_commit)
-        patch.setattr(backends, "pg_alone", pg_alone)
+        patch.setattr(sqlite, "sqlite_statement", on_thread)
+        patch.setattr(postgres.PgConn, "execute", pg_execute)
+        patch.setattr(postgres.PgConn, "executemany", pg_executemany)
+        patch.setattr(postgres, "pg_commit", pg_commit)
+        patch.setattr(postgres, "pg_alone", pg_alone)
         yield raised
 
 

@@ -21,7 +21,7 @@ import pytest
 
 from bot.runtime import GameUnreadable, ManualClock
 from bot.runtime.supervisor import Supervisor
-from bot.store import db
+from bot.store import sqlite
 from tests.faults.common import make_bot, start_tiny
 from tests.support import table_lines as shown
 
@@ -40,7 +40,7 @@ def full_disk(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, bool]]:
     fails as SQLite fails on a full disk (reads still work, as they do on a full disk)."""
     flag = {"full": True}
     original = aiosqlite.Connection.execute
-    statement = db.sqlite_statement
+    statement = sqlite.sqlite_statement
 
     def execute(self: aiosqlite.Connection, sql: str, parameters: Any = None) -> Any:
         if flag["full"] and sql.lstrip().upper().startswith(WRITES):
@@ -50,13 +50,13 @@ def full_disk(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, bool]]:
         return original(self, sql, parameters)
 
     def on_thread(conn: sqlite3.Connection, sql: str, args: tuple[Any, ...] = ()) -> Any:
-        # the backend's own statements (bot.store.db.sqlite_statement), on aiosqlite's thread
+        # the backend's own statements (bot.store.sqlite.sqlite_statement), on aiosqlite's thread
         if flag["full"] and sql.lstrip().upper().startswith(WRITES):
             raise sqlite3.OperationalError(FULL)
         return statement(conn, sql, args)
 
     monkeypatch.setattr(aiosqlite.Connection, "execute", execute)
-    monkeypatch.setattr(db, "sqlite_statement", on_thread)
+    monkeypatch.setattr(sqlite, "sqlite_statement", on_thread)
     yield flag
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 import pytest_asyncio
 
-from bot.store.errors import postgres_address
+from bot.store.url import postgres_address
 from tests.faults.common import make_bot, start_tiny
 from tests.support.databases import PG_URL, SKIP_REASON, CuttableProxy, databases
 

@@ -10,8 +10,7 @@ from typing import Any
 import pytest
 
 from bot.runtime import GameService, ManualClock
-from bot.store import Store
-from bot.store import db as backends
+from bot.store import Store, sqlite
 from tests.faults.common import (
     MOVED_ON,
     answer_text,
@@ -114,7 +113,7 @@ async def test_a_move_whose_timers_cannot_be_written_is_not_made(world, clock, t
     ana, bo = world.member("Ana"), world.member("Bo")
     lobby = await start_tiny(world, ana, [bo])
     thread = lobby.thread
-    statement = backends.sqlite_statement
+    statement = sqlite.sqlite_statement
 
     def on_thread(conn: sqlite3.Connection, sql: str, args: tuple[Any, ...] = ()) -> Any:
         if sql.startswith("INSERT INTO timers"):
@@ -122,7 +121,7 @@ async def test_a_move_whose_timers_cannot_be_written_is_not_made(world, clock, t
         return statement(conn, sql, args)
 
     with monkeypatch.context() as patch:
-        patch.setattr(backends, "sqlite_statement", on_thread)
+        patch.setattr(sqlite, "sqlite_statement", on_thread)
         await ana.click(thread.last_message, "Wait")
     assert ana.last_reply.content == STORE_DOWN and ana.last_reply.ephemeral
     store = sb.bot.store

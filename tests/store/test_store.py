@@ -26,12 +26,13 @@ from bot.store import (
     StaleVersion,
     Store,
     StoreDown,
+    postgres,
+    sqlite,
     stop_tracking,
     tracking_writes,
 )
-from bot.store import db as backends
-from bot.store.errors import postgres_address
 from bot.store.migrations import MIGRATIONS, SCHEMA_VERSION
+from bot.store.url import postgres_address
 from tests.support.databases import PG_URL, SKIP_REASON, CuttableProxy, databases
 
 needs_pg = pytest.mark.skipif(not PG_URL, reason=SKIP_REASON)
@@ -687,7 +688,7 @@ def commits_fail(store: Store, monkeypatch: pytest.MonkeyPatch, *,
     connection ended by the server before the COMMIT arrives: pg_terminate_backend)."""
     flag = {"on": True}
     if store.dialect == "sqlite":
-        statement = backends.sqlite_statement
+        statement = sqlite.sqlite_statement
 
         def on_thread(conn: sqlite3.Connection, sql: str, args: tuple[Any, ...] = ()) -> Any:
             if not (flag["on"] and sql == "COMMIT"):
@@ -696,9 +697,9 @@ def commits_fail(store: Store, monkeypatch: pytest.MonkeyPatch, *,
                 raise sqlite3.OperationalError("database is locked")
             statement(conn, sql, args).close()
             raise sqlite3.OperationalError("disk I/O error")
-        monkeypatch.setattr(backends, "sqlite_statement", on_thread)
+        monkeypatch.setattr(sqlite, "sqlite_statement", on_thread)
     else:
-        commit = backends.pg_commit
+        commit = postgres.pg_commit
 
         async def pg_commit(con: Any, transaction: Any) -> None:
             if flag["on"] and not applied:
@@ -712,7 +713,7 @@ def commits_fail(store: Store, monkeypatch: pytest.MonkeyPatch, *,
             if flag["on"]:
                 raise asyncpg.ConnectionDoesNotExistError(
                     "connection was closed in the middle of operation")
-        alone = backends.pg_alone
+        alone = postgres.pg_alone
 
         async def pg_alone(con: Any, op: Any) -> Any:  # a statement committed on its own
             if not flag["on"]:
@@ -722,8 +723,8 @@ def commits_fail(store: Store, monkeypatch: pytest.MonkeyPatch, *,
             await alone(con, op)
             raise asyncpg.ConnectionDoesNotExistError(
                 "connection was closed in the middle of operation")
-        monkeypatch.setattr(backends, "pg_commit", pg_commit)
-        monkeypatch.setattr(backends, "pg_alone", pg_alone)
+        monkeypatch.setattr(postgres, "pg_commit", pg_commit)
+        monkeypatch.setattr(postgres, "pg_alone", pg_alone)
     yield flag
 
 
@@ -796,21 +797,21 @@ async def test_a_statement_or_commit_that_fails_before_it_is_applied_notes_nothi
         assert await noted_by(store.update_game(gid, options={"x": 2})) == set()
         fail["on"] = False
     if store.dialect == "sqlite":
-        statement = backends.sqlite_statement
+        statement = sqlite.sqlite_statement
 
         def on_thread(conn: sqlite3.Connection, sql: str, args: tuple[Any, ...] = ()) -> Any:
             if sql.startswith("INSERT INTO actions"):
                 raise sqlite3.OperationalError("database or disk is full")
             return statement(conn, sql, args)
-        monkeypatch.setattr(backends, "sqlite_statement", on_thread)
+        monkeypatch.setattr(sqlite, "sqlite_statement", on_thread)
     else:
-        execute = backends.PgConn.execute
+        execute = postgres.PgConn.execute
 
-        async def lost(self: backends.PgConn, sql: str, args: Any = ()) -> int:
+        async def lost(self: postgres.PgConn, sql: str, args: Any = ()) -> int:
             if sql.startswith("INSERT INTO actions"):
                 self._target.terminate()  # the connection drops before the statement
             return await execute(self, sql, args)
-        monkeypatch.setattr(backends.PgConn, "execute", lost)
+        monkeypatch.setattr(postgres.PgConn, "execute", lost)
     assert await noted_by(store.commit_action(
         gid, expected_version=0, state='{"v": 1}', version=1, **move)) == set()
     monkeypatch.undo()
