@@ -20,17 +20,7 @@ from typing import Any, ClassVar
 
 from pydantic import TypeAdapter
 
-from bot.games.base import (
-    Action,
-    Engine,
-    Event,
-    IllegalAction,
-    Pending,
-    Result,
-    Timeout,
-    rng,
-    say,
-)
+from bot.games.base import Action, Engine, Event, IllegalAction, Pending, Result, Timeout, rng, say
 from bot.games.unleashed.cards import catalog
 from bot.games.unleashed.effects import planning
 from bot.games.unleashed.effects.ops import step
