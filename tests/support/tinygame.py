@@ -163,6 +163,7 @@ TINY_SPEC = GameSpec(
     options_model=TinyOptions,
     cog="tests.support.tiny_cog",
     policy=tiny_policy,
+    hidden_info=False,
     rules_summary="Add 1 or 2 to the counter; reach the target to win.",
 )
 
