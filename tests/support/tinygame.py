@@ -164,6 +164,7 @@ TINY_SPEC = GameSpec(
     cog="tests.support.tiny_cog",
     policy=tiny_policy,
     hidden_info=False,
+    driver="tests.support.tiny_driver",
     rules_summary="Add 1 or 2 to the counter; reach the target to win.",
 )
 
