@@ -11,7 +11,9 @@ worker threads):
 
 - ``stmts``: statements sent to the database (each ``execute``, ``fetch``, ``fetchrow``,
   ``insert_id``, ``executemany`` of the store's connections in ``bot/store/db.py``; a
-  call made inside another counts once), and ``tx``: transactions opened;
+  call made inside another counts once; and those of a batch the backend sends whole:
+  each of SQLite's ``_sqlite_ops``, PostgreSQL's ``pg_alone``), and ``tx``: transactions
+  opened;
 - ``trips``: round trips to the database, counted where they leave the bot: each call
   that aiosqlite runs on its thread (``Connection._execute``: a statement, or a whole
   transaction sent at once), each query on the SQLite reader's direct connection (no
@@ -123,6 +125,30 @@ def _wrap_sync(fn: Callable[..., Any], on_call: Callable[[], None]) -> Callable[
     return wrapper
 
 
+def _wrap_counted(fn: Callable[..., Any], counts: Counts,
+                  size: Callable[[tuple[Any, ...]], int]) -> Callable[..., Any]:
+    """``fn`` (sync or async) adding ``size(args)`` statements to ``counts`` per call."""
+    def add(args: tuple[Any, ...]) -> None:
+        if counts.counting():
+            with counts._lock:
+                counts.c["stmts"] += size(args)
+
+    if inspect.iscoroutinefunction(fn):
+        @functools.wraps(fn)
+        async def awrapper(*args: Any, **kwargs: Any) -> Any:
+            add(args)
+            return await fn(*args, **kwargs)
+        awrapper.__clickpath__ = True  # type: ignore[attr-defined]
+        return awrapper
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        add(args)
+        return fn(*args, **kwargs)
+    wrapper.__clickpath__ = True  # type: ignore[attr-defined]
+    return wrapper
+
+
 def instrument(counts: Counts, registry: Any) -> None:
     """Patch the store's connections, the ``Store`` class and the games' engine classes to
     count into ``counts`` (for the rest of the process)."""
@@ -158,6 +184,14 @@ def instrument(counts: Counts, registry: Any) -> None:
             return await fetch(self, *a, **k)
         direct_fetch.__trips__ = True  # type: ignore[attr-defined]
         reader.fetch = direct_fetch
+    # statements of batches sent whole (module functions, called by their global name)
+    for mod in {sys.modules[c.__module__] for c in vars(dbmod).values()
+                if inspect.isclass(c) and issubclass(c, dbmod.Conn)}:
+        for name, size in (("_sqlite_ops", lambda a: len(a[1])), ("pg_alone", lambda a: 1)):
+            whole: Any = getattr(mod, name, None)
+            if whole is None or getattr(whole, "__clickpath__", False):
+                continue
+            setattr(mod, name, _wrap_counted(whole, counts, size))
     for cls in vars(dbmod).values():
         if not (inspect.isclass(cls) and issubclass(cls, dbmod.Conn)):
             continue
@@ -181,16 +215,14 @@ def instrument(counts: Counts, registry: Any) -> None:
             wrapped.__clickpath__ = True  # type: ignore[attr-defined]
             return wrapped
         cls.tx = make(tx)  # type: ignore[method-assign]
-    for name, fn in list(vars(Store).items()):
-        if name.startswith("_") or not inspect.iscoroutinefunction(fn) \
-                or getattr(fn, "__clickpath__", False):
-            continue
-        setattr(Store, name, _wrap_async(fn, counter(name, counts.calls)))
-    # catching_up is an async context manager: counted as a call too
-    for name in ("catching_up",):
-        fn = vars(Store).get(name)
-        if fn is not None and not getattr(fn, "__clickpath__", False):
-            setattr(Store, name, _wrap_sync(fn, counter(name, counts.calls)))
+    for klass in Store.__mro__:  # the store's parts, each defining some of its methods
+        for name, fn in list(vars(klass).items()):
+            if name.startswith("_") or getattr(fn, "__clickpath__", False):
+                continue
+            if inspect.iscoroutinefunction(fn):
+                setattr(klass, name, _wrap_async(fn, counter(name, counts.calls)))
+            elif name == "catching_up":  # an async context manager: counted as a call too
+                setattr(klass, name, _wrap_sync(fn, counter(name, counts.calls)))
     for spec in registry:
         cls = type(spec.engine)
         for meth, key in (("load_state", "parses"), ("legal_actions", "legal"),

@@ -63,7 +63,7 @@ def renderer(spec: GameSpec) -> Any | None:
 
 
 def bench_render(iterations: int, seed: int = 7) -> list[dict[str, Any]]:
-    """Per game and every player count (issue 16: p50 <= 25 ms, PNG <= 300 KB for each):
+    """Per game and every player count (targets: p50 <= 25 ms, PNG <= 300 KB for each):
     render the spectator view of a mid-game state ``iterations`` times after one cold
     call; one row each."""
     rows = []

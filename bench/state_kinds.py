@@ -1,5 +1,5 @@
 """``python -m bench.state_kinds [--games N]``: what a game state costs to copy, store,
-load and read, per game and per kind of state (issue 15, item 5: one kind for all three).
+load and read, per game and per kind of state.
 
 States are sampled from seeded random games (every 5th action of ``N`` games per game,
 the minimum and maximum player counts, actions chosen uniformly from ``legal_actions``

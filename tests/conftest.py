@@ -1,9 +1,15 @@
 """Shared fixtures: a migrated store (on each backend: a SQLite file, and PostgreSQL when
 ``HERDBOT_TEST_DATABASE_URL`` is set), a GameService with the tiny game, and
 the sandbox (``world`` with ``members``, ``sb``: the real HerdBot built by ``bot_factory``).
-A test folder overrides ``members`` or ``bot_factory`` in its own conftest."""
+A test folder overrides ``members`` or ``bot_factory`` in its own conftest.
+
+Also the run's hooks: under pytest-xdist the slow tests start first, one per worker
+(tests.support.schedule), and the closing line counts the requests the whole-game
+conformance tests checked."""
 
 from __future__ import annotations
+
+from typing import Any
 
 import pytest
 import pytest_asyncio
@@ -13,7 +19,30 @@ from bot.sandbox import World
 from bot.store import Store
 from tests.support import close_world
 from tests.support.databases import BACKENDS, databases
+from tests.support.schedule import heads_first
 from tests.support.tinygame import tiny_registry
+
+#: The ``record_property`` name under which each whole-game conformance test stores the
+#: number of requests it checked (tests/conformance/test_games.py).
+CHECKED = "requests_checked"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """On an xdist worker: the slow tests at the heads of the workers' first blocks."""
+    workers = int(getattr(config, "workerinput", {}).get("workercount", 0))
+    items[:] = heads_first(items, [item.nodeid for item in items], workers)
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """After the run: how many requests the whole-game conformance tests checked."""
+    per_test = [(r.nodeid, dict(r.user_properties)[CHECKED])
+                for r in terminalreporter.stats.get("passed", [])
+                if r.when == "call" and CHECKED in dict(r.user_properties)]
+    if per_test:
+        total = sum(n for _, n in per_test)
+        terminalreporter.write_line(
+            f"Discord API conformance: {total} requests of {len(per_test)} whole games "
+            f"checked against the OpenAPI spec, no violation")
 
 
 @pytest_asyncio.fixture(params=BACKENDS)

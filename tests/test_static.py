@@ -80,17 +80,11 @@ def _modules(root: Path) -> dict[str, Path]:
 
 
 def _imports(name: str, path: Path, known: set[str]) -> tuple[set[str], set[str]]:
-    """``(module-level imports, all imports)`` of one module (see :func:`_imports3`)."""
-    eager, _typed, every = _imports3(name, path, known)
-    return eager, every
-
-
-def _imports3(name: str, path: Path, known: set[str]) -> tuple[set[str], set[str], set[str]]:
-    """``(module-level imports, module-level and type-checking imports, all imports)`` of
-    one module, as herdbot module names
+    """``(module-level imports, all imports)`` of one module, as herdbot module names
     (``from a.b import c`` counts as ``a.b.c`` when that is a module, else ``a.b``).
     Module-level imports are the ones run when the module is imported (inside ``if``/``try``
-    too), not those under ``if TYPE_CHECKING:`` nor inside functions; "all" has every one."""
+    too), not those under ``if TYPE_CHECKING:`` nor inside functions or methods; "all" has
+    every one, those too."""
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
 
     def targets(node: ast.Import | ast.ImportFrom) -> list[str]:
@@ -111,30 +105,26 @@ def _imports3(name: str, path: Path, known: set[str]) -> tuple[set[str], set[str
                 found.append(n)
         return found
 
-    def walk(nodes: list[ast.stmt], top: bool, typed_top: bool) -> None:
+    def walk(nodes: list[ast.stmt], top: bool) -> None:
         for node in nodes:
             if isinstance(node, (ast.Import, ast.ImportFrom)):
                 every.update(targets(node))
                 if top:
                     eager.update(targets(node))
-                if typed_top:
-                    typed.update(targets(node))
                 continue
             type_only = isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
             block = isinstance(node, (ast.If, ast.Try, ast.With, ast.For, ast.While))
             nested_top = top and not type_only and block
-            nested_typed = typed_top and block
             for child in ast.iter_child_nodes(node):
                 if isinstance(child, ast.stmt):
-                    walk([child], nested_top, nested_typed)
-                elif isinstance(child, ast.ExceptHandler):
-                    walk(child.body, nested_top, nested_typed)
+                    walk([child], nested_top)
+                elif isinstance(child, (ast.ExceptHandler, ast.match_case)):
+                    walk(child.body, nested_top)
 
     eager: set[str] = set()
-    typed: set[str] = set()
     every: set[str] = set()
-    walk(ast.parse(path.read_text(encoding="utf-8")).body, True, True)
-    return eager, typed, every
+    walk(ast.parse(path.read_text(encoding="utf-8")).body, True)
+    return eager, every
 
 
 def upward_imports(graph: dict[str, set[str]]) -> list[str]:
@@ -188,14 +178,22 @@ def import_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     return sorted(found)
 
 
-def _graphs() -> tuple[dict[str, set[str]], dict[str, set[str]]]:
-    mods = _modules(ROOT)
+def _graphs(root: Path = ROOT) -> tuple[dict[str, set[str]], dict[str, set[str]]]:
+    """``(module-level import graph, graph of all imports)`` of ``root``'s bot/ and cogs/."""
+    mods = _modules(root)
     known = set(mods)
     eager: dict[str, set[str]] = {}
     every: dict[str, set[str]] = {}
     for name, path in mods.items():
         eager[name], every[name] = _imports(name, path, known)
     return eager, every
+
+
+def cycles_in(root: Path) -> list[list[str]]:
+    """The import cycles of ``root``'s bot/ and cogs/, counting every import: module level,
+    inside functions and methods, and under ``if TYPE_CHECKING:``."""
+    _eager, every = _graphs(root)
+    return import_cycles(every)
 
 
 def test_imports_point_down():
@@ -206,37 +204,68 @@ def test_imports_point_down():
 
 
 def test_no_import_cycles():
-    """No cycle among the imports that run when a module is imported (module level), nor
-    among those and the type-checking-only ones (``if TYPE_CHECKING:``) too."""
-    eager, _every = _graphs()
-    assert import_cycles(eager) == []
-    mods = _modules(ROOT)
-    typed = {name: _imports3(name, path, set(mods))[1] for name, path in mods.items()}
-    assert import_cycles(typed) == []
+    """No cycle among all the imports of bot/ and cogs/: an import inside a function or
+    under ``if TYPE_CHECKING:`` counts like one at module level."""
+    assert cycles_in(ROOT) == []
+
+
+def _plant(root: Path, files: dict[str, str]) -> None:
+    """Write ``files`` (path -> text) under ``root``, with an empty ``__init__.py`` in
+    every folder."""
+    for rel, text in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+        for folder in path.relative_to(root).parents[:-1]:
+            init = root / folder / "__init__.py"
+            if not init.exists():
+                init.write_text("")
+
+
+def test_a_circle_through_a_function_level_or_type_checking_import_fails_the_cycle_check(
+        tmp_path):
+    """The check of :func:`test_no_import_cycles` on a planted tree: circles closed only by
+    an import inside a function, inside a method of a class (relative import), or under
+    ``if TYPE_CHECKING:`` are each found, though no module-level import makes a circle;
+    the same tree with the closing imports pointed out of the circles has none."""
+    _plant(tmp_path, {
+        "bot/games/a.py": "from bot.games import b\n",
+        "bot/games/b.py": "def f():\n    from bot.games.a import x\n    return x\n",
+        "bot/games/c.py": ("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
+                           "    from bot.games.d import D\n"),
+        "bot/games/d.py": "import bot.games.c\n",
+        "bot/games/e.py": ("class E:\n    async def m(self):\n        try:\n"
+                           "            from . import f\n        except ImportError:\n"
+                           "            pass\n"),
+        "bot/games/f.py": "from bot.games.e import E\n",
+        "bot/games/leaf.py": "",
+    })
+    eager, _every = _graphs(tmp_path)
+    assert import_cycles(eager) == []  # what a module-level-only check sees
+    assert cycles_in(tmp_path) == [["bot.games.a", "bot.games.b"],
+                                   ["bot.games.c", "bot.games.d"],
+                                   ["bot.games.e", "bot.games.f"]]
+    for rel in ("bot/games/b.py", "bot/games/c.py", "bot/games/e.py"):
+        (tmp_path / rel).write_text("def f():\n    import bot.games.leaf\n")
+    assert cycles_in(tmp_path) == []
 
 
 def test_the_import_checks_catch_what_they_look_for(tmp_path):
     """The checkers themselves: an upward import, a sibling import and a cycle are found;
-    a TYPE_CHECKING import and a function-level import count as imports but not as cycles."""
-    (tmp_path / "bot" / "games").mkdir(parents=True)
-    (tmp_path / "bot" / "ai").mkdir()
-    (tmp_path / "bot" / "render").mkdir()
-    (tmp_path / "cogs").mkdir()
-    for d in ("bot", "bot/games", "bot/ai", "bot/render", "cogs"):
-        (tmp_path / d / "__init__.py").write_text("")
-    (tmp_path / "bot/games/spec.py").write_text("from bot.ai.policy import choose\n")
-    (tmp_path / "bot/ai/policy.py").write_text(
-        "from typing import TYPE_CHECKING\nfrom bot.games import spec\n"
-        "if TYPE_CHECKING:\n    from bot.render import draw\n")
-    (tmp_path / "bot/render/draw.py").write_text(
-        "def f():\n    import cogs.game\n")
-    (tmp_path / "cogs/game.py").write_text("from bot.render import draw\n")
-    mods = _modules(tmp_path)
-    eager, every = {}, {}
-    for name, path in mods.items():
-        eager[name], every[name] = _imports(name, path, set(mods))
+    a TYPE_CHECKING import and a function-level import count as imports, and as links of
+    a cycle in the graph of all imports."""
+    _plant(tmp_path, {
+        "bot/games/spec.py": "from bot.ai.policy import choose\n",
+        "bot/ai/policy.py": ("from typing import TYPE_CHECKING\nfrom bot.games import spec\n"
+                             "if TYPE_CHECKING:\n    from bot.render import draw\n"),
+        "bot/render/draw.py": "def f():\n    import cogs.game\n",
+        "cogs/game.py": "from bot.render import draw\n",
+    })
+    eager, every = _graphs(tmp_path)
     assert eager["bot.ai.policy"] == {"bot.games.spec"}
     assert every["bot.ai.policy"] == {"bot.games.spec", "bot.render.draw"}
+    assert eager["bot.render.draw"] == set()
+    assert every["bot.render.draw"] == {"cogs.game"}
     assert upward_imports(every) == [
         "bot.ai.policy -> bot.render.draw",
         "bot.games.spec -> bot.ai.policy",
@@ -245,9 +274,7 @@ def test_the_import_checks_catch_what_they_look_for(tmp_path):
     assert import_cycles(eager) == [["bot.ai.policy", "bot.games.spec"]]
     assert import_cycles(every) == [["bot.ai.policy", "bot.games.spec"],
                                     ["bot.render.draw", "cogs.game"]]
-    typed = {name: _imports3(name, path, set(mods))[1] for name, path in mods.items()}
-    assert typed["bot.ai.policy"] == {"bot.games.spec", "bot.render.draw"}
-    assert typed["bot.render.draw"] == set()  # a function-level import is not counted
+    assert cycles_in(tmp_path) == import_cycles(every)
 
 
 # -- the bench's imports are installed by '.[dev]' ----------------------------------------

@@ -5,7 +5,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+import weakref
 from collections.abc import Callable
+
+#: Tasks waiting in :meth:`ManualClock.wait` with a timeout: a timer only
+#: :meth:`ManualClock.advance` (or their event) ends, as the sandbox's settle sees it.
+_TIMED: weakref.WeakSet[asyncio.Task[object]] = weakref.WeakSet()
 
 
 class Clock:
@@ -48,7 +53,21 @@ class ManualClock(Clock):
             cb()
 
     async def wait(self, event: asyncio.Event, timeout: float | None) -> None:
-        await event.wait()
+        task = asyncio.current_task()
+        if timeout is None or task is None:
+            await event.wait()
+            return
+        _TIMED.add(task)
+        try:
+            await event.wait()
+        finally:
+            _TIMED.discard(task)
 
     def on_advance(self, callback: Callable[[], None]) -> None:
         self._callbacks.append(callback)
+
+
+def waits_on_manual_time(task: asyncio.Task[object]) -> bool:
+    """True while ``task`` waits in :meth:`ManualClock.wait` with a timeout (a timer that
+    ends only when a test or the sandbox advances the clock, or its event is set)."""
+    return task in _TIMED

@@ -80,15 +80,19 @@ METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 _REPO = Path(__file__).resolve().parents[2]
 
 
+#: How many folders above the repo :func:`spec_candidates` looks in.
+SPEC_LEVELS = 3
+
+
 def spec_candidates(repo: Path = _REPO) -> list[Path]:
     """Where :func:`find_spec` looks, in order: ``$HERDBOT_DISCORD_SPEC`` when set (then
     only there), else ``<repo>/../shared/discord-api-spec/openapi.json`` and the same
-    ``shared/...`` path under every further ancestor of the repo (so a git worktree
-    nested below the main checkout's parent finds it too)."""
+    ``shared/...`` path under the next :data:`SPEC_LEVELS` - 1 folders above (so a git
+    worktree nested below the main checkout's parent finds it too), never higher."""
     env = os.environ.get(SPEC_ENV)
     if env:
         return [Path(env)]
-    return [parent / SPEC_RELATIVE for parent in repo.parents]
+    return [parent / SPEC_RELATIVE for parent in repo.parents[:SPEC_LEVELS]]
 
 
 def find_spec(repo: Path = _REPO) -> Path | None:

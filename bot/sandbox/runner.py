@@ -18,6 +18,8 @@ from typing import Any
 import discord
 from discord.http import Route
 
+from bot.runtime.clock import waits_on_manual_time
+
 from . import payloads as P
 from .inbound import Inbound
 from .model import RecordedRequest, SandboxError, SimInteraction, SimMessage
@@ -154,7 +156,7 @@ class Sandbox(Inbound):
     Discord would show "This interaction failed"), ``idle_grace`` (real seconds after
     which tasks blocked on futures that nothing completes, e.g. ``asyncio.Event.wait()``
     or ``Queue.get()``, count as waiting for input; ``View.wait()``, ``Client.wait_for``
-    and timers are recognised at once).
+    and timers, the loop's and waits on a ``ManualClock``, are recognised at once).
     """
 
     def __init__(self, world: WorldState, bot: discord.Client, *, raise_errors: bool = True,
@@ -365,6 +367,8 @@ class Sandbox(Inbound):
             if fut.done():
                 return False
             if fut in tasks or fut in self._ignored or fut in self._settling:
+                return True
+            if waits_on_manual_time(fut):  # a timer on the manual clock: parked at once
                 return True
             if fut.get_name().startswith(BACKGROUND_TASK_PREFIXES):
                 return True

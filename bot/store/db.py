@@ -14,7 +14,8 @@ asyncpg's errors come out as :class:`StoreDown`.
 
 A COMMIT that raises is not always a transaction lost: :attr:`Conn.commit_outcome` says
 what the backend knows of it (PostgreSQL asks the server after a lost connection; see
-:meth:`PgBackend.commit_status`).
+:meth:`PgBackend.commit_status` and, for a statement sent alone, with no BEGIN or COMMIT,
+:meth:`PgBackend.statement_outcome`).
 """
 
 from __future__ import annotations
@@ -80,6 +81,10 @@ class Conn(ABC):
     #: did not, or it was never sent): :data:`APPLIED` (the database applied it all the
     #: same), :data:`ROLLED_BACK` (it did not) or :data:`UNKNOWN` (no way to tell).
     commit_outcome: str | None = None
+    #: Set by the store before a transaction's statements: whether the outcome of a COMMIT
+    #: that raises will be asked (:attr:`commit_outcome`); when it is not, PostgreSQL may
+    #: send a last batch of one statement alone (see :meth:`batch`).
+    outcome_asked: bool = False
 
     @abstractmethod
     async def execute(self, sql: str, args: Iterable[Any] = ()) -> int:
@@ -109,12 +114,17 @@ class Conn(ABC):
         objects (column -> value), or ``NULL`` when there are none: several tables' rows
         in one query."""
 
-    async def batch(self, ops: list[Op], *, last: bool = False) -> list[Any]:
+    async def batch(self, ops: list[Op], *, last: bool = False,
+                    check: Op | None = None) -> list[Any]:
         """Inside a transaction: run ``ops`` in order; each one's result (see :class:`Op`).
         Raises :class:`Refused` (an ``expect`` not met) and the database's errors; the
         transaction then rolls back. ``last``: nothing more runs in this transaction, so
         a backend may send the whole of it at once (SQLite: ``BEGIN IMMEDIATE``, the
-        statements and the ``COMMIT`` in one trip to aiosqlite's thread)."""
+        statements and the ``COMMIT`` in one trip to aiosqlite's thread; PostgreSQL: a
+        batch of one statement without ``expect`` alone, no BEGIN or COMMIT, when the
+        outcome of a failed commit is not asked or ``check`` can tell it). ``check``: a
+        query whose one value is true once the batch is applied, asked after a lost
+        connection left the outcome of a statement sent alone unknown."""
         out: list[Any] = []
         for index, op in enumerate(ops):
             if op.rows is not None:
@@ -251,7 +261,8 @@ class SqliteTxConn(SqliteConn):
         #: set once a ``batch(last=True)`` ended the transaction (committed or not).
         self.ended = False
 
-    async def batch(self, ops: list[Op], *, last: bool = False) -> list[Any]:
+    async def batch(self, ops: list[Op], *, last: bool = False,
+                    check: Op | None = None) -> list[Any]:
         if self.begun or not last:
             return await super().batch(ops, last=last)
         self.begun = self.ended = True
@@ -626,12 +637,93 @@ class PgConn(Conn):
         self.xact_id = row[0] if row is not None else None
 
 
+class PgTxConn(PgConn):
+    """The connection inside :meth:`PgBackend.tx`: ``BEGIN`` is sent before the first
+    statement (a transaction that runs none begins nothing), and a last :meth:`batch` of
+    one statement may run alone instead, committed by the server as it ends (one round
+    trip, where BEGIN, the statement and COMMIT were three)."""
+
+    def __init__(self, backend: PgBackend, con: asyncpg.Connection) -> None:
+        super().__init__(backend, con)
+        self.transaction = con.transaction()
+        #: whether ``BEGIN`` was sent (then the transaction ends with COMMIT or ROLLBACK)
+        self.begun = False
+        #: set once a statement ran alone (committed by the server, or failed)
+        self.ended = False
+
+    async def begin(self) -> None:
+        """Send ``BEGIN`` unless it was sent."""
+        if not self.begun:
+            with self._backend.failures():
+                await self.transaction.start()
+            self.begun = True
+
+    async def batch(self, ops: list[Op], *, last: bool = False,
+                    check: Op | None = None) -> list[Any]:
+        alone = (last and not self.begun and len(ops) == 1 and ops[0].rows is None
+                 and ops[0].expect is None and (check is not None or not self.outcome_asked))
+        if not alone:
+            return await super().batch(ops, last=last)
+        self.ended = True
+        con = self._target
+        pid = con.get_server_pid()
+        try:
+            return [await pg_alone(con, ops[0])]
+        except _FAILURES as exc:  # (PgBackend.tx turns it into StoreDown)
+            # The server rolled back a statement that failed; after a lost connection, ask
+            # on another one (here, before this one goes back to the pool).
+            if not isinstance(exc, _LOST):
+                self.commit_outcome = ROLLED_BACK
+            elif check is None:
+                self.commit_outcome = UNKNOWN
+            else:
+                self.commit_outcome = await self._backend.statement_outcome(pid, check)
+            raise
+        except BaseException:  # cancelled while the server ran it
+            self.commit_outcome = UNKNOWN
+            raise
+
+    async def execute(self, sql: str, args: Iterable[Any] = ()) -> int:
+        await self.begin()
+        return await super().execute(sql, args)
+
+    async def fetch(self, sql: str, args: Iterable[Any] = ()) -> list[Row]:
+        await self.begin()
+        return await super().fetch(sql, args)
+
+    async def fetchrow(self, sql: str, args: Iterable[Any] = ()) -> Row | None:
+        await self.begin()
+        return await super().fetchrow(sql, args)
+
+    async def insert_id(self, sql: str, args: Iterable[Any] = ()) -> int:
+        await self.begin()
+        return await super().insert_id(sql, args)
+
+    async def executemany(self, sql: str, rows: Iterable[Iterable[Any]]) -> None:
+        await self.begin()
+        await super().executemany(sql, rows)
+
+    async def watch_commit(self) -> None:
+        if self.begun and not self.ended:
+            await super().watch_commit()
+
+
 async def pg_commit(con: asyncpg.Connection,
                     transaction: asyncpg.transaction.Transaction) -> None:
     """Send the COMMIT of ``transaction`` (started on connection ``con``): every
     transaction of :meth:`PgBackend.tx` commits through here, a place to simulate a
     connection lost during the commit in tests."""
     await transaction.commit()
+
+
+async def pg_alone(con: asyncpg.Connection, op: Op) -> Any:
+    """Run ``op`` (one statement, ``rows`` unset) on connection ``con`` outside any
+    transaction: the server commits it as it ends. Its result as :meth:`Conn.batch` gives
+    it. Every statement sent alone goes through here, a place to simulate a connection
+    lost during it in tests."""
+    if op.fetch:
+        return list(await con.fetch(numbered(op.sql), *op.args))
+    return _rowcount(await con.execute(numbered(op.sql), *op.args))
 
 
 async def _keep_session(con: asyncpg.Connection) -> None:
@@ -709,24 +801,24 @@ class PgBackend(Backend):
 
     @asynccontextmanager
     async def tx(self) -> AsyncIterator[Conn]:
-        conn: PgConn | None = None
+        conn: PgTxConn | None = None
         try:
             with self.failures():
                 async with self._pool.acquire() as con:
-                    transaction = con.transaction()
-                    await transaction.start()
-                    conn = PgConn(self, con)
+                    conn = PgTxConn(self, con)
                     try:
                         yield conn
                     except BaseException:
-                        if not con.is_closed():
-                            await transaction.rollback()
+                        if conn.begun and not conn.ended and not con.is_closed():
+                            await conn.transaction.rollback()
                         raise
-                    try:
-                        await pg_commit(con, transaction)
-                    except BaseException as exc:
-                        conn.commit_outcome = ROLLED_BACK if _commit_refused(exc) else UNKNOWN
-                        raise
+                    if conn.begun and not conn.ended:
+                        try:
+                            await pg_commit(con, conn.transaction)
+                        except BaseException as exc:
+                            conn.commit_outcome = (ROLLED_BACK if _commit_refused(exc)
+                                                   else UNKNOWN)
+                            raise
         except StoreDown:
             # The connection is back in the pool (or closed): ask on another one.
             if conn is not None and conn.commit_outcome == UNKNOWN and conn.xact_id:
@@ -755,6 +847,32 @@ class PgBackend(Backend):
                 return ROLLED_BACK
             if status != "in progress":  # NULL: too old to tell (never this soon)
                 return UNKNOWN
+        return UNKNOWN
+
+    async def statement_outcome(self, pid: int, check: Op) -> str:
+        """What became of a statement sent alone (:meth:`PgTxConn.batch`) whose connection
+        was lost while server process ``pid`` ran it: once that process is gone or idle
+        (the statement ended, committed or not; asked :attr:`STATUS_TRIES` times, as
+        :meth:`commit_status`), ``check`` tells: :data:`APPLIED` or :data:`ROLLED_BACK`.
+        :data:`UNKNOWN` while it still runs, or when the server cannot be asked. Never
+        raises a database error."""
+        for attempt in range(self.STATUS_TRIES):
+            if attempt:
+                await asyncio.sleep(self.STATUS_PAUSE_S)
+            try:
+                with self.failures():
+                    # (two queries: the check's snapshot must begin after the end is
+                    # seen; the pool may hand out the same connection, idle then)
+                    running = await self._pool.fetchval(
+                        "SELECT EXISTS (SELECT 1 FROM pg_stat_activity WHERE pid=$1"
+                        " AND pid <> pg_backend_pid() AND state IS DISTINCT FROM 'idle')",
+                        pid)
+                    if running:
+                        continue
+                    applied = await self._pool.fetchval(numbered(check.sql), *check.args)
+            except StoreDown:
+                return UNKNOWN
+            return APPLIED if applied else ROLLED_BACK
         return UNKNOWN
 
     async def write(self, sql: str, args: Iterable[Any] = ()) -> int:

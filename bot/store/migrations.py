@@ -4,7 +4,7 @@ Migration ``n`` is ``MIGRATIONS[n - 1]``: one :class:`Migration` holding the SQL
 and the PostgreSQL script that make the same change, so a new step is added for both
 backends in one place. The last applied number is recorded in SQLite's
 ``PRAGMA user_version`` and in PostgreSQL's one-row table ``herdbot_schema``.
-``tests/test_store.py`` checks that both scripts give the same tables and columns.
+``tests/store/test_store.py`` checks that both scripts give the same tables and columns.
 
 Dialects: SQLite ``INTEGER`` is 64-bit, so PostgreSQL uses ``BIGINT`` for every whole
 number (Discord ids are 64-bit); ``REAL`` (unix seconds) is ``DOUBLE PRECISION``; flags
@@ -254,7 +254,7 @@ MIGRATIONS: list[Migration] = [
         """,
     ),
     Migration(
-        "each AI seat's level (issue 19): 'easy', 'normal' or 'hard' (bot.ai.levels.Level); "
+        "each AI seat's level: 'easy', 'normal' or 'hard' (bot.ai.levels.Level); "
         "seats added before this migration, and members' seats, read 'normal'",
         sqlite="ALTER TABLE seats ADD COLUMN ai_level TEXT NOT NULL DEFAULT 'normal';",
         postgres="ALTER TABLE seats ADD COLUMN ai_level TEXT NOT NULL DEFAULT 'normal';",

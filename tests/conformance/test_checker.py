@@ -162,12 +162,19 @@ def test_the_report_counts_and_lists_the_first_three(spec: Spec):
 
 def test_the_spec_is_found_from_the_environment_variable_or_above_the_repo(monkeypatch, tmp_path):
     monkeypatch.delenv(SPEC_ENV, raising=False)
-    repo = tmp_path / "wt" / "repo"
+    # Every folder looked in is inside tmp_path: a spec above it (wherever the tests run)
+    # cannot be found; one folder further up than the lookup goes is not found either.
+    repo = tmp_path / "top" / "main" / "wt" / "repo"
     repo.mkdir(parents=True)
+    too_high = tmp_path / "shared" / "discord-api-spec" / "openapi.json"
+    too_high.parent.mkdir(parents=True)
+    too_high.write_text("{}")
     assert find_spec(repo) is None
-    assert spec_candidates(repo)[:2] == [tmp_path / "wt" / "shared/discord-api-spec/openapi.json",
-                                         tmp_path / "shared/discord-api-spec/openapi.json"]
-    found = tmp_path / "shared" / "discord-api-spec" / "openapi.json"
+    assert spec_candidates(repo) == [
+        tmp_path / "top" / "main" / "wt" / "shared/discord-api-spec/openapi.json",
+        tmp_path / "top" / "main" / "shared/discord-api-spec/openapi.json",
+        tmp_path / "top" / "shared/discord-api-spec/openapi.json"]
+    found = tmp_path / "top" / "shared" / "discord-api-spec" / "openapi.json"
     found.parent.mkdir(parents=True)
     found.write_text("{}")
     assert find_spec(repo) == found

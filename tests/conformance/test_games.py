@@ -15,7 +15,7 @@ import pytest
 from bot.app import builtin_games
 from bot.sandbox.conformance import MARKDOWN_NAMES, Spec, capture_game
 
-CHECKED = "requests_checked"  # the property this folder's conftest sums
+CHECKED = "requests_checked"  # the property tests/conftest.py sums
 
 GAMES = [(key, n) for key in ("llamas-alpacas", "pacapaca", "llamas-unleashed")
          for n in range(builtin_games()[key].min_players, builtin_games()[key].max_players + 1)]

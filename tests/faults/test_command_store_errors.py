@@ -280,12 +280,14 @@ def commit_raises(monkeypatch: Any, after: str = "INSERT INTO actions",
     default: one that stores a move) is applied, then raises: in SQLite "disk I/O error"
     (the automatic checkpoint that runs right after a commit failing on the disk, reported
     as the COMMIT's error), in PostgreSQL the connection lost right after the server
-    committed; ``then()`` runs between the two. Yields the errors raised so far."""
+    committed (or after a statement it ran alone, holding ``after``); ``then()`` runs
+    between the two. Yields the errors raised so far."""
     raised: list[str] = []
     pending = {"move": False}
     statement, commit, execute = backends.sqlite_statement, backends.pg_commit, \
         backends.PgConn.execute
     executemany = backends.PgConn.executemany
+    alone = backends.pg_alone
 
     def on_thread(conn: sqlite3.Connection, sql: str, args: tuple[Any, ...] = ()) -> Any:
         if sql.startswith(after):
@@ -317,11 +319,22 @@ def commit_raises(monkeypatch: Any, after: str = "INSERT INTO actions",
             raise asyncpg.ConnectionDoesNotExistError(
                 "connection was closed in the middle of operation")
 
+    async def pg_alone(con: Any, op: Any) -> Any:  # a statement committed on its own
+        out = await alone(con, op)
+        if after not in op.sql:
+            return out
+        if then is not None:
+            then()
+        raised.append("connection lost")
+        raise asyncpg.ConnectionDoesNotExistError(
+            "connection was closed in the middle of operation")
+
     with monkeypatch.context() as patch:
         patch.setattr(backends, "sqlite_statement", on_thread)
         patch.setattr(backends.PgConn, "execute", pg_execute)
         patch.setattr(backends.PgConn, "executemany", pg_executemany)
         patch.setattr(backends, "pg_commit", pg_commit)
+        patch.setattr(backends, "pg_alone", pg_alone)
         yield raised
 
 

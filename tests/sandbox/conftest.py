@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from sandbox_testbot import SampleBot
 
 from bot.sandbox import World
+from tests.sandbox.sandbox_testbot import SampleBot
 from tests.support import close_world
 
 

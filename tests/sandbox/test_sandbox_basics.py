@@ -209,7 +209,8 @@ async def test_a_command_synced_to_another_guild_runs_there_with_that_guilds_id(
     does not offer it, and neither does the sandbox. (Before: only the main guild's
     commands were looked up, so it was "the bot has no /here command" in West too.)"""
     from discord import app_commands
-    from sandbox_testbot import SampleBot
+
+    from tests.sandbox.sandbox_testbot import SampleBot
 
     west = world.add_guild("West")
     sb = await world.connect(SampleBot())

@@ -7,9 +7,9 @@ import time
 
 import discord
 import pytest
-from sandbox_testbot import SampleBot
 
 from bot.sandbox import SandboxError
+from tests.sandbox.sandbox_testbot import SampleBot
 
 
 async def test_dynamic_item_still_dispatches_after_restart(world, alice, bob, store):

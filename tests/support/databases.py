@@ -74,19 +74,42 @@ async def databases(backend: str, folder: Path) -> AsyncIterator[NewDatabase]:
 class CuttableProxy:
     """A loopback TCP proxy to the test PostgreSQL server that the test can cut (every open
     connection dropped, new ones refused) and restore, as a network outage or a server
-    restart looks to the bot. ``url(schema_url)`` points a database URL at the proxy."""
+    restart looks to the bot. ``url(schema_url)`` points a database URL at the proxy.
+
+    It runs on an event loop of its own in a thread, so its connections are never tasks
+    of the test's loop (the sandbox's settle would wait on them as on work in progress)."""
 
     def __init__(self, host: str, port: int) -> None:
         self._target = (host, port)
         self._server: Any = None
         self._pipes: set[Any] = set()
+        self._serving: set[Any] = set()
+        self._loop: Any = None
+        self._thread: Any = None
         self.port = 0
+
+    async def _on_proxy_loop(self, coro: Any) -> Any:
+        """Run ``coro`` on the proxy's loop (started on first use) and wait for it here."""
+        import asyncio
+        import threading
+
+        if self._loop is None:
+            self._loop = asyncio.new_event_loop()
+            self._thread = threading.Thread(target=self._loop.run_forever,
+                                            name="cuttable-proxy", daemon=True)
+            self._thread.start()
+        return await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(coro, self._loop))
 
     async def start(self) -> CuttableProxy:
         """Listen on a free loopback port (or the same one again after :meth:`cut`)."""
+        await self._on_proxy_loop(self._listen())
+        return self
+
+    async def _listen(self) -> None:
         import asyncio
 
         async def serve(reader: Any, writer: Any) -> None:
+            self._serving.add(asyncio.current_task())
             try:
                 up_r, up_w = await asyncio.open_connection(*self._target)
             except OSError:
@@ -108,15 +131,32 @@ class CuttableProxy:
 
         self._server = await asyncio.start_server(serve, "127.0.0.1", self.port)
         self.port = self._server.sockets[0].getsockname()[1]
-        return self
 
     async def cut(self) -> None:
-        """Drop every connection through the proxy and stop accepting new ones."""
+        """Drop every connection through the proxy and stop accepting new ones (the proxy's
+        loop and thread end; :meth:`restore` starts them again)."""
+        if self._loop is None:
+            return
+        await self._on_proxy_loop(self._cut())
+        loop, thread = self._loop, self._thread
+        self._loop = self._thread = None
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(10)
+        loop.close()
+
+    async def _cut(self) -> None:
+        import asyncio
+
         self._server.close()
         for w in list(self._pipes):
             w.transport.abort()
         self._pipes.clear()
         await self._server.wait_closed()
+        serving = [t for t in self._serving if not t.done()]
+        self._serving.clear()
+        for t in serving:
+            t.cancel()
+        await asyncio.gather(*serving, return_exceptions=True)
 
     async def restore(self) -> None:
         """Accept connections again on the same port."""

@@ -6,12 +6,21 @@ from __future__ import annotations
 
 import json
 
-from unleashed_helpers import E, act, build, find, keys, pass_turn, pick, pick_key, play
-
 from bot.games.unleashed.cards import catalog
 from bot.games.unleashed.effects.planning import new_link
 from bot.games.unleashed.effects.statics import can_be_destroyed, kinds
 from bot.games.unleashed.models import Activate, Frame, Pass, Play, Proceed, Respond
+from tests.games.unleashed.unleashed_helpers import (
+    E,
+    act,
+    build,
+    find,
+    keys,
+    pass_turn,
+    pick,
+    pick_key,
+    play,
+)
 
 CAT = catalog()
 

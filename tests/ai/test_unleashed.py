@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import random
 
-from unleashed_helpers import E, build, find, play
-
 from bot.ai.unleashed import heuristic_policy, random_policy
 from bot.app import builtin_games
 from bot.games.unleashed.models import Pass, Play, Respond
 from bot.games.unleashed.spec import SPEC as RULES_SPEC
+from tests.games.unleashed.unleashed_helpers import E, build, find, play
 
 #: The game as the bot offers it: its rules wired to its AI and cog (bot.app).
 SPEC = builtin_games()["llamas-unleashed"]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from unleashed_helpers import E, act, build, find, keys, pass_turn, pick, pick_key, play, total
 
 from bot.games.base import IllegalAction, Timeout
 from bot.games.unleashed.cards import catalog
@@ -24,6 +23,18 @@ from bot.games.unleashed.models import (
     Proceed,
     Respond,
     UnleashedOptions,
+)
+from tests.games.unleashed.unleashed_helpers import (
+    E,
+    act,
+    build,
+    find,
+    keys,
+    pass_turn,
+    pick,
+    pick_key,
+    play,
+    total,
 )
 
 CAT = catalog()

@@ -64,7 +64,7 @@ def meet_before_commit(*services: GameService) -> None:
             await barrier.wait()
             return await _original(*args, **kwargs)
 
-        service.store.commit_moves = commit  # type: ignore[method-assign]
+        service.store.commit_moves = commit  # type: ignore[method-assign,assignment]
 
 
 async def test_conflicting_moves_from_two_processes_apply_exactly_once(two):

@@ -2,11 +2,18 @@
 Alpacas). Hand-built states come from la_helpers."""
 
 import pytest
-from la_helpers import ENGINE, all_cards, board, cid, total_treats, turn_state
 
 from bot.games.base import IllegalAction
 from bot.games.llamas_alpacas.cards import card
 from bot.games.llamas_alpacas.models import Keep, LlamasAlpacasState, Move, Place, RowSlot, Take
+from tests.games.llamas_alpacas.la_helpers import (
+    ENGINE,
+    all_cards,
+    board,
+    cid,
+    total_treats,
+    turn_state,
+)
 
 
 def apply(s, seat, action):

@@ -712,7 +712,18 @@ def commits_fail(store: Store, monkeypatch: pytest.MonkeyPatch, *,
             if flag["on"]:
                 raise asyncpg.ConnectionDoesNotExistError(
                     "connection was closed in the middle of operation")
+        alone = backends.pg_alone
+
+        async def pg_alone(con: Any, op: Any) -> Any:  # a statement committed on its own
+            if not flag["on"]:
+                return await alone(con, op)
+            if not applied:
+                con.terminate()
+            await alone(con, op)
+            raise asyncpg.ConnectionDoesNotExistError(
+                "connection was closed in the middle of operation")
         monkeypatch.setattr(backends, "pg_commit", pg_commit)
+        monkeypatch.setattr(backends, "pg_alone", pg_alone)
     yield flag
 
 

@@ -9,7 +9,6 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from unleashed_helpers import E, act, build, find, keys, pass_turn, pick, pick_key, play
 
 from bot.games.unleashed.cards import SEED_PATH, CardSet, Catalog, catalog
 from bot.games.unleashed.effects.statics import (
@@ -21,6 +20,17 @@ from bot.games.unleashed.effects.statics import (
     may_play_instants,
 )
 from bot.games.unleashed.models import Activate, ChooseBaby, DrawCard, Pass, Play, Proceed, Respond
+from tests.games.unleashed.unleashed_helpers import (
+    E,
+    act,
+    build,
+    find,
+    keys,
+    pass_turn,
+    pick,
+    pick_key,
+    play,
+)
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
 

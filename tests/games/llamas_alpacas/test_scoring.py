@@ -2,7 +2,6 @@
 RULES.md: Llamas & Alpacas, scoring and taking card k)."""
 
 import pytest
-from la_helpers import board, cid
 
 from bot.games.llamas_alpacas.cards import card
 from bot.games.llamas_alpacas.scoring import (
@@ -12,6 +11,7 @@ from bot.games.llamas_alpacas.scoring import (
     payment,
     score_placement,
 )
+from tests.games.llamas_alpacas.la_helpers import board, cid
 
 
 def line(*codes):

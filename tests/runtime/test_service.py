@@ -128,7 +128,7 @@ async def test_rules_timer_fires_when_the_clock_passes_the_deadline(service, clo
 async def test_a_timer_beaten_by_another_processs_move_logs_one_info_line(
         service, clock, caplog, monkeypatch):
     """The version check refuses a timer's move when another process moved the game
-    first (tests/test_multiprocess.py shows that race on PostgreSQL): one INFO line, no
+    first (tests/runtime/test_multiprocess.py shows that race on PostgreSQL): one INFO line, no
     ERROR traceback, nothing stored."""
     from bot.store import StaleVersion
 

@@ -4,10 +4,10 @@ import random
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from la_helpers import ENGINE, all_cards, total_treats
 
 from bot.games.base import IllegalAction
 from bot.games.llamas_alpacas.models import LlamasAlpacasState, Move, Place, Take
+from tests.games.llamas_alpacas.la_helpers import ENGINE, all_cards, total_treats
 
 MAX_ACTIONS = 3000
 
