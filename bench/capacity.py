@@ -292,7 +292,7 @@ class CapacityBench(Figures, GameReader):
 
     async def play(self, g: Game) -> None:
         """The game's players: think after their turn came, wait for an arrival, act."""
-        perform = driver_for(g.key)
+        perform = driver_for(self.registry[g.key])
         # A fresh game's first player is somewhere in their think time already, as in a
         # steady state (otherwise every new game would become ready 5-15 s from now).
         first = True

@@ -315,7 +315,7 @@ async def play(game: str, *, seed: int, database: str | None, counts: Counts) ->
             record = [g for g in await bot.store.games_with_status("active", "finished")
                       if g.lobby_message_id == lobby.id][-1]
             result = await _drive(world, bot, record.id, ana, seed, counts,
-                                  driver_for(game), DriverContext)
+                                  driver_for(registry[game]), DriverContext)
         finally:
             counts.on = False
             await world.disconnect()

@@ -65,7 +65,7 @@ def _wiring() -> tuple[Any, Any]:
     registry is wired at the top, the older ``bot.games.registry`` and ``HerdBot`` before."""
     try:
         from bot.app import builtin_games, make_bot
-    except ImportError:  # a checkout older than bot/app.py
+    except ImportError:  # a checkout older than bot.app
         from bot.discord.bot import HerdBot as make_bot  # type: ignore[assignment]
         from bot.games.registry import builtin_games  # type: ignore[attr-defined,no-redef]
     return builtin_games, make_bot

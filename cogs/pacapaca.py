@@ -2,9 +2,9 @@
 deal editor, and the scoring shown step by step (UX.md, "Alpaca Pacapaca").
 
 The turn buttons, the partner picker, the drawer's Keep panel and the negotiation
-panel's Accept / Decline / Give up come from
-:class:`bot.present.pacapaca.PacapacaPresenter` and are decoded by :class:`GameCog` into
-the engine's legal actions. This cog keeps what is special to the game:
+panel's Accept / Decline / Give up come from the game's spec (``bot.app.pacapaca``: its
+presenter, :class:`bot.present.pacapaca.PacapacaPresenter`, and its renderers) and are
+decoded by :class:`GameCog` into the engine's legal actions. This cog keeps what is special to the game:
 
 - the negotiation panel (a side panel, :mod:`bot.discord.side_panel`: a public message
   holding the answers, edited in place while the talks go on, closed when they end);
@@ -39,7 +39,6 @@ from bot.games.pacapaca.models import PacapacaView
 from bot.present import pacapaca as present
 from bot.present.base import named
 from bot.present.pacapaca import Draft, PacapacaPresenter
-from bot.render.pacapaca import alpaca_picture, render_cards, render_final, render_table
 from bot.runtime import GameError
 from bot.store import SeatRecord
 
@@ -58,8 +57,6 @@ class PacapacaCog(SidePanelCog):
     """Alpaca Pacapaca on Discord (registry key ``pacapaca``)."""
 
     kind = "pacapaca"
-    presenter = PacapacaPresenter()
-    table_renderer = render_table
     panel_name = "negotiation panel"
     panel_opens = ("negotiation_started",)
     #: Events that close a negotiation opened earlier.
@@ -109,7 +106,7 @@ class PacapacaCog(SidePanelCog):
         model = self.model(table, seat)
         panel = model.panels["keep"]
         drawn = table.view(seat).drawn
-        data = render_cards(drawn, title="You drew these two: keep one")
+        data = table.spec.closeups["cards"](drawn, title="You drew these two: keep one")
         return {"content": intro + panel.text,
                 "file": discord.File(io.BytesIO(data), filename="drawn.png"),
                 "view": view_of(*self.draw(table.record.id, model.key, panel.items,
@@ -130,10 +127,11 @@ class PacapacaCog(SidePanelCog):
         if "keep" in self.model(table, seat.seat).panels:
             return await self.bot.render(self._keep_panel, table, seat.seat, pile + "\n")
         if not v.my_discards:
-            pic = await self.bot.render(alpaca_picture, v, seat.seat, names=table.plain_names)
+            pic = await self.bot.render(table.spec.closeups["alpaca"], v, seat.seat,
+                                        names=table.plain_names)
             return {"content": pile + " Here is your alpaca, close up.",
                     "file": discord.File(io.BytesIO(pic.png), filename="my-alpaca.png")}
-        data = await self.bot.render(render_cards, v.my_discards,
+        data = await self.bot.render(table.spec.closeups["cards"], v.my_discards,
                                      title="Your cards face down in the pile")
         return {"content": pile + " Only you know these; whoever takes the pile gets them.",
                 "file": discord.File(io.BytesIO(data), filename="my-discards.png")}
@@ -229,7 +227,8 @@ class PacapacaCog(SidePanelCog):
         + 400 + 1,500 and the title stay under it."""
         steps = [discord.Embed(description=step[:1300], colour=0xE0B000)
                  for step in PacapacaPresenter.scoring_steps(table.view(None), table.names)]
-        data = await self.bot.render(render_final, table.view(None), names=table.plain_names)
+        data = await self.bot.render(table.spec.closeups["final"], table.view(None),
+                                     names=table.plain_names)
         head = "\n".join(f"\N{BULLET} {t}" for t in lines or [])
         if len(head) > 400:
             head = head[:399] + "\N{HORIZONTAL ELLIPSIS}"

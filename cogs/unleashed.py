@@ -8,10 +8,11 @@ What the table says and offers comes from
   the window's number from the pending key) look the same to every member and answer a
   member who cannot respond with the same neutral words, so nothing tells who holds an
   Instant; nobody is pinged for a window, and a Pass that leaves it open posts nothing
-  (:meth:`UnleashedPresenter.quiet`, applied by the base for any game);
+  (:meth:`UnleashedPresenter.quiet`, :meth:`~UnleashedPresenter.pings` and
+  :meth:`~UnleashedPresenter.headline`, applied by the base for any game);
 - the My hand panel: the presenter's ``hand`` panel with the hand in words and a picture,
   a fresh one after a panel action when the same player decides again;
-- ``/card``.
+- ``/card`` (drawn wherever this cog is loaded, so with its own renderer).
 
 Hands are DMed once per change of turn, only for a change the player did not see in its
 own answer: the presenter's policy (:attr:`UnleashedPresenter.hand_dm_after`), sent by
@@ -37,15 +38,14 @@ from bot.games.base import Event, Pending
 from bot.games.unleashed.cards import catalog
 from bot.games.unleashed.models import Pass, Respond
 from bot.present.base import Seen, TableModel
-from bot.present.unleashed import TYPE_WORDS, UnleashedPresenter, card_line, pile_line, short
-from bot.render.unleashed import hand_picture, render_card, render_table
+from bot.present.unleashed import TYPE_WORDS, UnleashedPresenter, card_line, short
+from bot.render.unleashed import render_card
 from bot.runtime import GameError, Update
 from bot.store import SeatRecord
 
 #: The neutral answer to Respond/Pass from a player who cannot (or no longer can) respond.
 NEUTRAL_PASS = "You pass: you will not answer this card."
 NEUTRAL_RESPOND = "You have no Instant you can play on this card right now."
-PRESENTER = UnleashedPresenter()
 
 
 def window_of(pending: Pending) -> str:
@@ -57,8 +57,6 @@ class UnleashedCog(GameCog):
     """Llamas Unleashed in Discord (issue 6) on top of :class:`GameCog`."""
 
     kind = "llamas-unleashed"
-    presenter = PRESENTER
-    table_renderer = render_table
 
     def model(self, table: Table, seat: str | None = None,
               events: list[Event] | None = None) -> TableModel:
@@ -70,7 +68,8 @@ class UnleashedCog(GameCog):
             return table.models[seat]
         seen = Seen(seat, table.view(None), table.pending, table.legal(seat) if seat else [],
                     [e for e in events or [] if e.to is None], table.names, table.plain_names)
-        model = self.stamp(table, PRESENTER.table(seen, table.view(seat) if seat else None,
+        presenter: UnleashedPresenter = table.spec.presenter
+        model = self.stamp(table, presenter.table(seen, table.view(seat) if seat else None,
                                                   table.deadline))
         if events is None:
             table.models[seat] = model
@@ -85,22 +84,6 @@ class UnleashedCog(GameCog):
                            style=discord.ButtonStyle.danger),
                     button("g", gid, f"pass.{window}", "Pass", style=discord.ButtonStyle.secondary)]
         return super().table_items(table)
-
-    # -- posting ---------------------------------------------------------------------------
-
-    def pings_members(self, table: Table) -> bool:
-        """Nobody is pinged for a reaction window (its seats are the Instant holders)."""
-        return table.pending.kind != "reaction"
-
-    def headline(self, table: Table, humans: list[str]) -> str | None:
-        """During a reaction window, what is on the pile ("Ana plays Stampede")."""
-        if table.result is None and table.pending.kind == "reaction":
-            return f"\N{HIGH VOLTAGE SIGN} {pile_line(table.view(None), table.names)}"
-        return super().headline(table, humans)
-
-    def ping_key(self, table: Table) -> str:
-        """As the base, except that set-up (everyone picks a Baby) is one decision."""
-        return "setup" if table.pending.kind == "setup" else super().ping_key(table)
 
     # -- the private panel and the reaction windows ------------------------------------------
 
@@ -120,7 +103,7 @@ class UnleashedCog(GameCog):
         panel = model.panels["hand"]
         items = [*self.draw(gid, model.key, panel.items, prints=model.prints),
                  button("g", gid, "hand", "Refresh", emoji="\N{CLOCKWISE OPEN CIRCLE ARROW}")]
-        pic = await self.bot.render(hand_picture, own, names=table.plain_names)
+        pic = await self.bot.render(table.spec.closeups["hand"], own, names=table.plain_names)
         return {"content": panel.text, "embed": embed, "view": view_of(*items),
                 "file": discord.File(io.BytesIO(pic.png), filename="my-hand.png")}
 

@@ -34,7 +34,7 @@ def test_ruff_finds_no_errors(tmp_path):
 
 # -- imports point down ------------------------------------------------------------------
 
-#: The layers of herdbot, lowest first (bot/app.py's docstring; the wiring in bot.app, then
+#: The layers of herdbot, lowest first (bot.app's docstring; the wiring in bot.app, then
 #: the sandbox, the CLI and ``python -m bot`` on top): a module may import its
 #: own layer's package and any lower layer, never a higher one, and never a sibling package
 #: of its own layer (``bot.ai`` does not import ``bot.render``). ``bot.paths`` and

@@ -1,9 +1,10 @@
 """The base of every game cog: one game's table, clicks and thread in Discord.
 
-A game cog subclasses :class:`GameCog` and supplies what is particular to its game:
-``render`` (PNG bytes from a view), ``turn_text``, ``table_items`` (the action buttons),
-``on_game_component`` (what a click or selection does) and ``private_panel`` (the
-ephemeral "My hand" content). Rules stay in the engine; this layer only translates.
+The table is drawn from the game's spec (its presenter, display hooks and renderers:
+:class:`~bot.games.registry.GameSpec`); a game cog subclasses :class:`GameCog` and
+supplies what is particular to its game in Discord: ``on_game_component`` (its own
+buttons and selects), ``private_panel`` (the ephemeral "My hand" content) and any panel
+or flow of its own. Rules stay in the engine; this layer only translates.
 
 The base is put together from one part per job: :class:`~bot.discord.table.TableLook`
 (how the table looks), :class:`~bot.discord.clicks.Clicks` (what a click does) and
@@ -14,6 +15,7 @@ per-game part of the outbox).
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import discord
 from discord.ext import commands
@@ -25,7 +27,8 @@ from bot.discord.table_posts import TablePosts
 
 
 class GameCog(TablePosts, Clicks, commands.Cog):
-    """Base class of the game cogs. Subclasses set ``kind`` and override the hooks."""
+    """Base class of the game cogs. Subclasses set ``kind`` (the game's registry key) and
+    override the hooks of their own flows."""
 
     def __init__(self, bot: Host) -> None:
         self.bot = bot
@@ -35,6 +38,7 @@ class GameCog(TablePosts, Clicks, commands.Cog):
         self._recorded: dict[int, tuple[int, int | None, str | None]] = {}
         self._newest: dict[int, int] = {}
         self._example: bytes | None = None
+        self._picture_inputs: dict[int, dict[str, Any]] = {}
 
     @commands.Cog.listener()
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:

@@ -49,7 +49,11 @@ class GameDisplay(ShowsUpdates, Protocol):
     (:class:`bot.discord.game_cog.GameCog`)."""
 
     kind: str
-    hidden_info: bool
+
+    @property
+    def hidden_info(self) -> bool:
+        """True when the game has hidden cards (refusals stay ephemeral)."""
+        ...
 
     async def handle_component(
         self, interaction: discord.Interaction, cid: ComponentId, values: list[str],

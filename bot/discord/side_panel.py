@@ -1,12 +1,12 @@
 """Side panels: a public message tied to a game's table for one phase of play.
 
-A phase such as Pacapaca's negotiation (or a reaction window) is shown on a panel of its
-own: when the phase begins the table picture is posted with the moves so far (no buttons),
-then the panel, which holds the buttons from then on (it is recorded as the table
-message); while the phase lasts each step edits the panel in place, which tells the
-step's lines last (no message of its own: at most one new message per turn, issue 15
-item 4); when it ends the panel is closed (its buttons gone, a closing embed), and the
-base shows the next table as usual.
+A phase such as a negotiation between two players (or a reaction window) is shown on a
+panel of its own: when the phase begins the table picture is posted with the moves so far
+(no buttons), then the panel, which holds the buttons from then on (it is recorded as the
+table message); while the phase lasts each step edits the panel in place, which tells the
+step's lines last (no message of its own: at most one new message per turn); when it ends
+the panel is closed (its buttons gone, a closing embed), and the base shows the next table
+as usual.
 
 A cog uses it by subclassing :class:`SidePanelCog` and supplying :meth:`panel_open`,
 :meth:`panel_kwargs` and :meth:`closed_panel`, with the event types that open and close

@@ -1,8 +1,10 @@
 """The table: a loaded game as the Discord layer sees it, and how it looks in Discord.
 
 :class:`Table` is the value (record, seats, state and what is worked out from them once);
-:class:`TableLook` holds the hooks a game cog overrides to draw it: the picture, the turn
-text, the presenter model and its Discord components, the embed, the final text.
+:class:`TableLook` draws it from the game's spec (:class:`~bot.games.registry.GameSpec`:
+its presenter and display hooks, its table renderer): the picture, the turn text, the
+presenter model and its Discord components, the embed, the final text. A game cog
+overrides a hook only for a flow of its own.
 """
 
 from __future__ import annotations
@@ -192,37 +194,69 @@ class TableLegal:
 
 
 class TableLook:
-    """How a game's table looks in Discord: the hooks a game cog sets or overrides
-    (:class:`bot.discord.game_cog.GameCog`)."""
+    """How a game's table looks in Discord, drawn from the game's spec (found in the
+    bot's registry by the cog's :attr:`kind`); a game cog
+    (:class:`bot.discord.game_cog.GameCog`) overrides a hook for a flow of its own."""
 
+    #: The registry key of the game this cog plays.
     kind: ClassVar[str] = ""
-    #: True when the game has hidden cards: refusals (which may name them) then never fall
-    #: back to the channel when Discord refuses the ephemeral answer.
-    hidden_info: ClassVar[bool] = True
-    #: The game's presenter: when set, the turn text, the choices, their clicks and the
-    #: final and private texts come from it (:mod:`bot.present.base`).
-    presenter: ClassVar[Presenter | None] = None
-    #: The action row of My hand / I'm back (``None``: after the choices).
-    utility_row: ClassVar[int | None] = None
-    #: The game's table renderer, ``(spectator view, *, names=...) -> PNG bytes`` (a
-    #: module-level function, so that a render process can run it): when set, the default
-    #: :meth:`picture` and :meth:`build_example` draw with it.
-    table_renderer: ClassVar[Callable[..., bytes] | None] = None
 
     bot: Host
     #: the /rules example picture, once built.
     _example: bytes | None
+    #: game id -> the presenter's picture inputs from the last update that made moves
+    #: (:meth:`bot.present.base.Presenter.picture_inputs`), until the game is forgotten.
+    _picture_inputs: dict[int, dict[str, Any]]
+
+    # -- the game's spec -----------------------------------------------------------------
+
+    @property
+    def spec(self) -> GameSpec | None:
+        """The spec of the game this cog plays (``None``: the bot does not offer it)."""
+        return self.bot.registry.get(self.kind)
+
+    @property
+    def presenter(self) -> Presenter | None:
+        """The game's presenter (the spec's): when set, the turn text, the choices, their
+        clicks and the final and private texts come from it (:mod:`bot.present.base`)."""
+        spec = self.spec
+        return None if spec is None else spec.presenter  # type: ignore[no-any-return]
+
+    @property
+    def table_renderer(self) -> Callable[..., bytes] | None:
+        """The spec's table renderer: when set, the default :meth:`picture` and
+        :meth:`build_example` draw with it."""
+        spec = self.spec
+        return None if spec is None else spec.table_renderer
+
+    @property
+    def hidden_info(self) -> bool:
+        """True when the game has hidden cards (the spec's :attr:`GameSpec.hidden_info`;
+        a game the bot does not offer counts as hiding them)."""
+        spec = self.spec
+        return True if spec is None else spec.hidden_info
+
+    @property
+    def utility_row(self) -> int | None:
+        """The action row of My hand / I'm back (the presenter's; ``None``: after the
+        choices)."""
+        return None if self.presenter is None else self.presenter.utility_row
 
     # -- hooks for subclasses ----------------------------------------------------------
 
     def picture(self, table: Table) -> Job | None:
         """The public table picture as a :class:`~bot.render.pool.Job` (a renderer and its
         picklable inputs), drawn by the bot in a render process and kept by its inputs:
-        by default :attr:`table_renderer` on the spectator view and the plain names;
-        ``None`` (no renderer): :meth:`render` draws it in the render thread instead."""
-        draw = type(self).table_renderer
-        return None if draw is None else Job(draw, (table.view(None),),
-                                             {"names": table.plain_names})
+        by default :attr:`table_renderer` on the spectator view, the plain names and the
+        presenter's picture inputs; ``None`` (no renderer): :meth:`render` draws it in the
+        render thread instead."""
+        draw = self.table_renderer
+        if draw is None:
+            return None
+        inputs = self._picture_inputs.get(table.record.id)
+        if inputs is None:
+            inputs = {} if self.presenter is None else self.presenter.picture_inputs(None)
+        return Job(draw, (table.view(None),), {"names": table.plain_names, **inputs})
 
     def render(self, table: Table) -> bytes:
         """PNG bytes of the public table (runs in a worker thread): the :meth:`picture`
@@ -236,7 +270,7 @@ class TableLook:
         """PNG bytes of an example table for ``/rules`` (seeded; runs in a worker thread):
         the presenter's example drawn by :attr:`table_renderer`, or ``None`` for no
         picture (no example or no renderer)."""
-        draw = type(self).table_renderer
+        draw = self.table_renderer
         example = self.presenter.example() if self.presenter is not None else None
         if draw is None or example is None:
             return None
@@ -331,8 +365,11 @@ class TableLook:
 
     def ping_key(self, table: Table) -> str:
         """The decision a ping is for: the members who must act are pinged (and sent a turn
-        notice) when this changes. Default: the pending decision and who owes it."""
+        notice) when this changes (the presenter's :meth:`~Presenter.ping_key`; default:
+        the pending decision and who owes it)."""
         pending = table.pending
+        if self.presenter is not None:
+            return self.presenter.ping_key(pending)
         return f"{pending.kind}:{pending.key}:{','.join(pending.seats)}"
 
     def final_text(self, table: Table) -> str:
@@ -411,14 +448,19 @@ class TableLook:
 
 
     def headline(self, table: Table, humans: list[str]) -> str | None:
-        """The text above a new table: the pings of ``humans`` (the members who must act
-        now, empty when already pinged for this decision). Override to say more."""
+        """The text above a new table: while the game runs, the presenter's
+        :meth:`~Presenter.headline` when it has one; else the pings of ``humans`` (the
+        members who must act now, empty when already pinged for this decision)."""
+        if table.result is None and self.presenter is not None:
+            said = self.presenter.headline(table.view(None), table.pending, table.names)
+            if said is not None:
+                return said
         return " ".join(table.mention(s) for s in humans) or None
 
     def pings_members(self, table: Table) -> bool:
-        """True when the members who must decide now are pinged (default). A game whose
-        decision must not name who owes it (a reaction window) returns False."""
-        return True
+        """True when the members who must decide now are pinged (the presenter's
+        :meth:`~Presenter.pings`; default True)."""
+        return self.presenter is None or self.presenter.pings(table.pending)
 
     def table_title(self, table: Table) -> str:
         """The title of the table embed: the game's name and number."""

@@ -221,11 +221,13 @@ class TablePosts(TableLook):
 
     def forget(self, game_id: int) -> None:
         """Drop what this cog keeps in memory about game ``game_id`` (the lines its table
-        shows, the followup that posted it, its post lock): called when the game ends."""
+        shows, the followup that posted it, its picture inputs, its post lock): called when
+        the game ends."""
         self._recorded.pop(game_id, None)
         self._newest.pop(game_id, None)
         self._shown.pop(game_id, None)
         self._posted.pop(game_id, None)
+        self._picture_inputs.pop(game_id, None)
         lock = self._post_locks.get(game_id)
         if lock is not None and not lock.locked():
             del self._post_locks[game_id]
@@ -293,6 +295,9 @@ class TablePosts(TableLook):
 
     async def on_update(self, update: Update, interaction: discord.Interaction | None = None) -> None:
         """Show what changed: notes, the new table, private events, and the end."""
+        if update.state is not None and update.steps and self.presenter is not None:
+            self._picture_inputs[update.record.id] = self.presenter.picture_inputs(
+                update.events())
         if update.kind in (UpdateKind.ARCHIVE, UpdateKind.ENDED):
             self.forget(update.record.id)
         if update.kind == UpdateKind.ARCHIVE:

@@ -1,16 +1,17 @@
-"""The registry of games: key -> :class:`GameSpec`.
+"""The registry of games: key -> :class:`GameSpec`, everything herdbot knows about a game.
 
-Each game package exposes a ``SPEC`` in ``bot/games/<pkg>/spec.py`` describing its rules;
-:func:`game_specs` imports the ones that exist. The AI policy and the cog of each game are
-wired in at the top (``bot.app.builtin_games``), never here. Tests may register their own
-games in a private registry.
+Each game package exposes a rules-only ``SPEC`` in ``bot/games/<pkg>/spec.py`` (key,
+names, player range, engine, options, /rules text). Its AI levels, presenter, renderers,
+cog and demo driver are higher layers, so the full spec of each game is put together at
+the top, one wiring module per game (``bot.app.<game>``), and the games herdbot ships are
+one list there (``bot.app.games.GAMES``). Tests may register their own games in a private
+registry.
 """
 
 from __future__ import annotations
 
-import importlib
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -19,13 +20,12 @@ from bot.games.base import Engine, Options
 log = logging.getLogger(__name__)
 EngineT = TypeVar("EngineT", bound=Engine[Any, Any])
 
-#: Packages of the games herdbot ships, in the order /play lists them.
-BUILTIN_PACKAGES = ("llamas_alpacas", "pacapaca", "unleashed")
-
 
 @dataclass(frozen=True)
 class GameSpec:
-    """What the bot needs to know about one game.
+    """Everything the bot knows about one game. The game package fills in the rules
+    (key to rules_summary); the wiring module of the game (``bot.app.<game>``) the rest,
+    which ``bot.games`` may not import (AI, presenter, renderers, cog, driver).
 
     Attributes:
         key: the stable key used in commands, custom_ids and the store (``"pacapaca"``).
@@ -34,16 +34,27 @@ class GameSpec:
         min_players / max_players: the supported player range (rulebook / RULES.md).
         engine: the rules engine instance.
         options_model: pydantic model of the lobby options.
-        cog: dotted path of the cog extension that plays it in Discord (may be empty; set
-            by ``bot.app``, not by the game package).
+        cog: dotted path of the cog extension that plays it in Discord: the game's own
+            panels and flows on top of ``bot.discord.game_cog.GameCog`` (may be empty).
         policy: ``policy(view, legal_actions, rng) -> Action`` for AI seats (``None``: no
-            AI seats; set by ``bot.app``, not by the game package): the Normal level, which
-            also plays every seat the AI takes over.
+            AI seats): the Normal level, which also plays every seat the AI takes over.
         levels: AI level value (``"easy"``, ``"normal"``, ``"hard"``: ``bot.ai.levels``)
-            -> the policy that plays it, in the order the lobby offers them; set by
-            ``bot.app``. Empty: the game offers one level, ``policy`` (see
-            :meth:`level_policy`).
+            -> the policy that plays it, in the order the lobby offers them. Empty: the
+            game offers one level, ``policy`` (see :meth:`level_policy`).
         rules_summary: the /rules text in our own words (markdown).
+        presenter: the game's presenter (a ``bot.present.base.Presenter``: turn text,
+            choices, final text and the display hooks: ping key, pings, headline, quiet
+            steps, hand DMs, picture inputs); ``None``: the cog draws the table itself.
+        table_renderer: ``(spectator view, *, names=..., **picture inputs) -> PNG bytes``
+            (a module-level function, so that a render process can run it); ``None``: the
+            cog's ``render`` draws the table.
+        closeups: name -> renderer of a private close-up picture (a board, a hand, a
+            card) that the game's cog shows.
+        hidden_info: True when the game has hidden cards: refusals (which may name them)
+            then never fall back to the channel when Discord refuses the ephemeral answer.
+        driver: dotted path of the sandbox UI driver module (``perform(ctx, action)``:
+            plays an action through a simulated member's clicks; the demo and the
+            full-game tests use it); empty: none.
     """
 
     key: str
@@ -58,6 +69,11 @@ class GameSpec:
     rules_summary: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
     levels: dict[str, Callable[..., Any]] = field(default_factory=dict)
+    presenter: Any = None
+    table_renderer: Callable[..., bytes] | None = None
+    closeups: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
+    hidden_info: bool = True
+    driver: str = ""
 
     def level_policy(self, level: str) -> Callable[..., Any] | None:
         """The policy that plays AI level ``level`` (a ``bot.ai.levels.Level`` value):
@@ -118,17 +134,3 @@ class Registry:
         """Registered keys in order."""
         return list(self._specs)
 
-
-def game_specs() -> list[GameSpec]:
-    """The rules-only spec (no AI, no cog) of every game package under ``bot.games`` that
-    provides ``spec.SPEC``, in :data:`BUILTIN_PACKAGES` order."""
-    specs: list[GameSpec] = []
-    for pkg in BUILTIN_PACKAGES:
-        try:
-            module = importlib.import_module(f"bot.games.{pkg}.spec")
-        except ModuleNotFoundError as exc:
-            if exc.name and exc.name.startswith(f"bot.games.{pkg}"):
-                continue
-            raise
-        specs.append(module.SPEC)
-    return specs

@@ -199,6 +199,8 @@ class Presenter:
     game has them, :meth:`final_lines`, :meth:`private_lines`)."""
 
     game: str = ""
+    #: The action row of the table's My hand / I'm back (``None``: after the choices).
+    utility_row: ClassVar[int | None] = None
 
     def table(self, seen: Seen) -> TableModel:
         """The table for ``seen`` (default: who is waited for, no choices)."""
@@ -227,6 +229,28 @@ class Presenter:
         """A seeded mid-game spectator view for ``/rules`` and the names on it, or
         ``None`` for no example (the default)."""
         return None
+
+    def ping_key(self, pending: Pending) -> str:
+        """The decision a ping is for: the members who must act are pinged (and sent a turn
+        notice) when this changes. Default: the pending decision and who owes it."""
+        return f"{pending.kind}:{pending.key}:{','.join(pending.seats)}"
+
+    def pings(self, pending: Pending) -> bool:
+        """True when the members who must decide ``pending`` are pinged (default). A
+        decision that must not name who owes it (a reaction window) returns False."""
+        return True
+
+    def headline(self, view: Any, pending: Pending, names: dict[str, str]) -> str | None:
+        """The text above a new table while the game runs, instead of the pings of the
+        members who must act (markdown, from the spectator ``view``); ``None`` (the
+        default): the pings."""
+        return None
+
+    def picture_inputs(self, events: Sequence[Event] | None) -> dict[str, Any]:
+        """Keyword inputs of the table renderer besides the view and the names, from the
+        events of the last update that made moves (``None``: no such update seen); the
+        Discord layer keeps them per game until the next such update. Default: none."""
+        return {}
 
     # -- hand DMs (UX.md "Private information": the hand is DMed after it changes; a
     # change the player made and saw in its own ephemeral answer needs no DM) ----------

@@ -17,7 +17,10 @@ told whose turn it is by the engine's refusal):
 
 from __future__ import annotations
 
-from bot.games.base import Action, Event, Result
+from collections.abc import Sequence
+from typing import Any
+
+from bot.games.base import Action, Event, Pending, Result
 from bot.games.llamas_alpacas.engine import LlamasAlpacasEngine
 from bot.games.llamas_alpacas.models import (
     TREAT_LIMIT,
@@ -109,6 +112,20 @@ class LlamasAlpacasPresenter(Presenter):
     """Turn text, grid, take, move and keep choices of Llamas & Alpacas (module docstring)."""
 
     game = "llamas-alpacas"
+    #: My hand / I'm back below the 3x3 grids.
+    utility_row = 3
+
+    def ping_key(self, pending: Pending) -> str:
+        """Once per turn: the players who must place a starting card are pinged on the
+        first table only, then the active player when a turn begins (not again for the
+        keep-treats and place steps of the same turn, which share the pending key
+        ``turn-N``)."""
+        return pending.key
+
+    def picture_inputs(self, events: Sequence[Event] | None) -> dict[str, Any]:
+        """The spaces outlined in gold on the table picture: where the last update's cards
+        landed and the lines it scored (``None`` before any update)."""
+        return {"highlight": None if events is None else highlight_of(list(events))}
 
     def table(self, seen: Seen) -> TableModel:
         """The table for ``seen`` (the spectator view; choices for ``seen.seat``)."""

@@ -249,6 +249,21 @@ class UnleashedPresenter(Presenter):
             return head + f" **{' and '.join(names[s] for s in result.winners)}** wins!"
         return head + " Still tied on Animals and letters: everyone loses."
 
+    def ping_key(self, pending: Pending) -> str:
+        """As the base, except that set-up (everyone picks a Baby) is one decision."""
+        return "setup" if pending.kind == "setup" else super().ping_key(pending)
+
+    def pings(self, pending: Pending) -> bool:
+        """Nobody is pinged for a reaction window (its seats are the Instant holders)."""
+        return pending.kind != "reaction"
+
+    def headline(self, view: UnleashedView, pending: Pending,
+                 names: dict[str, str]) -> str | None:
+        """During a reaction window, what is on the pile ("Ana plays Stampede")."""
+        if pending.kind == "reaction":
+            return f"\N{HIGH VOLTAGE SIGN} {pile_line(view, names)}"
+        return None
+
     def quiet(self, pending: Pending, steps: Sequence[tuple[str, Action]]) -> bool:
         """Passes that leave a reaction window open (saying so would tell who holds
         Instants), and a choice's private step after which the same player decides."""

@@ -73,7 +73,7 @@ async def drive_game(world: Any, bot: Any, game_id: int, members: Sequence[Any],
     otherwise."""
     record = await bot.store.get_game(game_id)
     game = record.kind
-    perform = driver_for(game)
+    perform = driver_for(bot.service.registry[game])
     rand = random.Random(seed)
     seats = {s.seat: s for s in await bot.store.seats(game_id)}
     by_user = {m.id: m for m in members}

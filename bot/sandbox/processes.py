@@ -65,14 +65,16 @@ class _RealClock:
 class ProcessView:
     """What :func:`bot.sandbox.demo.play_game` reads of a bot, for a bot running in
     another process: ``store`` (the same database, opened here to read game state, the
-    way the AI policies of the simulated members need it), ``service.load`` and a clock
+    way the AI policies of the simulated members need it), ``registry`` (the game specs
+    the drivers' cogs draw with), ``service.load`` and a clock
     whose timers fire by themselves (``service.timers.fire_due`` waits ``timer_wait``
     real seconds). Open with :meth:`open`, close with :meth:`close`."""
 
     def __init__(self, store: Any, hub: LocalDiscord, timer_wait: float = 1.0):
         self.store = store
         self.clock = _RealClock()
-        self.service = _Service(store, builtin_games(), _WaitingTimers(hub, timer_wait))
+        self.registry = builtin_games()
+        self.service = _Service(store, self.registry, _WaitingTimers(hub, timer_wait))
         self._cogs: dict[str, Any] = {}
 
     @classmethod

@@ -6,9 +6,10 @@ import pytest
 
 from bot.ai.llamas_alpacas import heuristic_policy, random_policy
 from bot.app import builtin_games
+from bot.app.games import BUILTIN_PACKAGES
 from bot.games.llamas_alpacas.models import Move, Place, Take
 from bot.games.llamas_alpacas.spec import SPEC as RULES_SPEC
-from bot.games.registry import BUILTIN_PACKAGES, Registry
+from bot.games.registry import Registry
 from tests.games.llamas_alpacas.la_helpers import ENGINE, board, turn_state
 
 #: The game as the bot offers it: its rules wired to its AI and cog (bot.app).

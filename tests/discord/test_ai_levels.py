@@ -138,7 +138,7 @@ async def test_add_ai_seat_adds_a_normal_seat_until_the_host_picks_another_level
 
 
 def test_the_shipped_games_offer_the_levels_wired_for_them():
-    """Hard is offered only once a game has a Hard policy wired (bot.app.LEVEL_POLICIES)."""
+    """Hard is offered only once a game has a Hard policy wired (its wiring module, bot.app.<game>)."""
     from bot.store import GameRecord, SeatRecord
 
     for spec in builtin_games():

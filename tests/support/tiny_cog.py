@@ -18,7 +18,6 @@ from tests.support.tinygame import TinyState
 
 class TinyCog(GameCog):
     kind = "tiny"
-    hidden_info = False
 
     def render(self, table: Table) -> bytes:
         img = Image.new("RGB", (200, 60), "white")

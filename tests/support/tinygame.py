@@ -163,6 +163,8 @@ TINY_SPEC = GameSpec(
     options_model=TinyOptions,
     cog="tests.support.tiny_cog",
     policy=tiny_policy,
+    hidden_info=False,
+    driver="tests.support.tiny_driver",
     rules_summary="Add 1 or 2 to the counter; reach the target to win.",
 )
 

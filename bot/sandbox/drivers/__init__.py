@@ -1,6 +1,7 @@
 """UI drivers: how a simulated member performs a chosen engine action by clicking.
 
-One module per game, named like its cog module, exposing::
+One module per game, named by its spec (:attr:`bot.games.registry.GameSpec.driver`),
+exposing::
 
     async def perform(ctx: DriverContext, action: Action) -> None
 
@@ -16,9 +17,9 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from bot.app import builtin_games
 from bot.discord.choices import parse_page
 from bot.games.base import Action
+from bot.games.registry import GameSpec
 from bot.present import base as present
 
 
@@ -161,10 +162,11 @@ async def perform_choice(ctx: DriverContext, action: Action) -> None:
     raise AssertionError(f"no component plays {action!r}; buttons: {message.labels}")
 
 
-def driver_for(game_key: str) -> Perform:
-    """The ``perform`` function of the game's driver module, named like its cog module
-    (``cogs.unleashed`` -> ``bot.sandbox.drivers.unleashed``)."""
-    spec = builtin_games().get(game_key)
-    name = spec.cog.rsplit(".", 1)[-1] if spec and spec.cog else game_key.replace("-", "_")
-    module = importlib.import_module(f"bot.sandbox.drivers.{name}")
+def driver_for(spec: GameSpec) -> Perform:
+    """The ``perform`` function of the game's driver module, which its spec names (the
+    sandbox sits above the wiring of the specs, so a spec names its driver rather than
+    holding it). Raises ``LookupError`` for a game without a driver."""
+    if not spec.driver:
+        raise LookupError(f"{spec.key} has no UI driver")
+    module = importlib.import_module(spec.driver)
     return module.perform  # type: ignore[no-any-return]

@@ -1,0 +1,24 @@
+"""Alpaca Pacapaca as herdbot plays it: the rules (``bot.games.pacapaca``) with their AI
+levels, presenter, renderers, cog and demo driver."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from bot.ai.easy import pacapaca_easy
+from bot.ai.pacapaca import heuristic_policy
+from bot.ai.pacapaca_hard import hard_policy
+from bot.games.pacapaca.spec import SPEC as RULES
+from bot.present.pacapaca import PacapacaPresenter
+from bot.render.pacapaca import alpaca_picture, render_cards, render_final, render_table
+
+SPEC = dataclasses.replace(
+    RULES,
+    policy=heuristic_policy,
+    levels={"easy": pacapaca_easy, "normal": heuristic_policy, "hard": hard_policy},
+    presenter=PacapacaPresenter(),
+    table_renderer=render_table,
+    closeups={"alpaca": alpaca_picture, "cards": render_cards, "final": render_final},
+    cog="cogs.pacapaca",
+    driver="bot.sandbox.drivers.pacapaca",
+)
