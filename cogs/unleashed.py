@@ -54,7 +54,7 @@ def window_of(pending: Pending) -> str:
 
 
 class UnleashedCog(GameCog):
-    """Llamas Unleashed in Discord (issue 6) on top of :class:`GameCog`."""
+    """Llamas Unleashed in Discord on top of :class:`GameCog`."""
 
     kind = "llamas-unleashed"
 

@@ -155,8 +155,8 @@ class SidePanelCog(GameCog):
                          interaction: discord.Interaction | None) -> None:
         """A step inside the panel's phase: the panel edited in place, telling the step's
         public lines (and notes) last. No message of its own and so no ping: the panel
-        pinged the members who owe an answer when it opened (issue 15, item 4: at most
-        one new message per turn)."""
+        pinged the members who owe an answer when it opened (at most one new message per
+        turn)."""
         lines = [named(e.text, table.names) for e in update.events() if e.to is None]
         lines += [named(n, table.names) for n in update.notes]
         await self.edit_panel(table, lines)
