@@ -114,6 +114,9 @@ class PgTxConn(PgConn):
         self.begun = False
         #: set once a statement ran alone (committed by the server, or failed)
         self.ended = False
+        #: ``(pid, check)`` of a statement sent alone whose connection was lost: asked
+        #: about (:meth:`PgBackend.statement_outcome`) once the connection is released
+        self.ask: tuple[int, Op] | None = None
 
     async def begin(self) -> None:
         """Send ``BEGIN`` unless it was sent."""
@@ -134,14 +137,15 @@ class PgTxConn(PgConn):
         try:
             return [await pg_alone(con, ops[0])]
         except _FAILURES as exc:  # (PgBackend.tx turns it into StoreDown)
-            # The server rolled back a statement that failed; after a lost connection, ask
-            # on another one (here, before this one goes back to the pool).
+            # The server rolled back a statement that failed; after a lost connection,
+            # PgBackend.tx asks on another one once this one is back in the pool (every
+            # connection may be lost at once: waiting for another here could last forever).
             if not isinstance(exc, _LOST):
                 self.commit_outcome = ROLLED_BACK
-            elif check is None:
-                self.commit_outcome = UNKNOWN
             else:
-                self.commit_outcome = await self._backend.statement_outcome(pid, check)
+                self.commit_outcome = UNKNOWN
+                if check is not None:
+                    self.ask = (pid, check)
             raise
         except BaseException:  # cancelled while the server ran it
             self.commit_outcome = UNKNOWN
@@ -285,8 +289,11 @@ class PgBackend(Backend):
                             raise
         except StoreDown:
             # The connection is back in the pool (or closed): ask on another one.
-            if conn is not None and conn.commit_outcome == UNKNOWN and conn.xact_id:
-                conn.commit_outcome = await self.commit_status(conn.xact_id)
+            if conn is not None and conn.commit_outcome == UNKNOWN:
+                if conn.ask is not None:
+                    conn.commit_outcome = await self.statement_outcome(*conn.ask)
+                elif conn.xact_id:
+                    conn.commit_outcome = await self.commit_status(conn.xact_id)
             raise
 
     async def commit_status(self, xact_id: str) -> str:

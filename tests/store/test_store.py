@@ -556,6 +556,31 @@ async def test_a_lost_connection_refuses_and_the_store_recovers_by_itself(pg_dat
         await proxy.cut()
 
 
+@pytest.mark.parametrize("applied", [True, False], ids=["applied", "not-applied"])
+async def test_a_move_sent_alone_whose_connection_is_lost_is_asked_about_once_released(
+        pg_database, monkeypatch, applied):
+    """A pool of one connection (every connection of the pool lost at once, as in a disk
+    stall): a move sent as one statement alone loses its connection; the server is asked
+    what became of it once that connection is back in the pool. Applied: the game is
+    noted; not applied (the connection ended before the statement arrived): nothing is.
+    Before, the question waited for a free connection while holding the only one: for
+    ever."""
+    monkeypatch.setattr(postgres.PgBackend, "POOL_SIZE", 1)
+    store = await Store.open(pg_database)
+    try:
+        gid = await _active_game(store)
+        with commits_fail(store, monkeypatch, applied=applied):
+            noted = await asyncio.wait_for(noted_by(store.commit_moves(
+                gid, expected_version=0, state='{"v": 1}', moves=[(1, "s0", {}, [])]),
+                COMMIT_ERROR["postgres"] if applied else None), 10)
+        assert noted == ({gid} if applied else set())
+        game = await store.get_game(gid)
+        assert (game.version, [a.version for a in await store.actions(gid)]) == (
+            (1, [1]) if applied else (0, []))
+    finally:
+        await store.close()
+
+
 def _closed_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
