@@ -19,7 +19,14 @@ from bot.runtime.core import (
     ServiceCore,
 )
 from bot.runtime.updates import GameError, Step, Update, UpdateKind
-from bot.store import GameRecord, SeatRecord, StaleVersion, TimerRecord, TimerRow
+from bot.store import (
+    STORE_FAILURES,
+    GameRecord,
+    SeatRecord,
+    StaleVersion,
+    TimerRecord,
+    TimerRow,
+)
 
 #: A move as the store writes it: ``(version, seat, action, events)``.
 MoveRow = tuple[int, str, dict[str, Any], list[dict[str, Any]]]
@@ -67,6 +74,12 @@ class Advance(ServiceCore):
                     drop_timers=gone)
             except StaleVersion as exc:
                 raise GameError("stale", "This table has moved on.") from exc
+            except STORE_FAILURES:
+                # The commit may have been applied all the same: the game is read again
+                # next time and the timer loop wakes for the timers it may have stored.
+                self.changed(record.id)
+                self.timers.armed([t[3] for t in put])
+                raise
             self.changed(record.id)
             self.timers.armed([t[3] for t in put])
             if moves:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import math
+import sqlite3
 
 import pytest
 
@@ -149,6 +151,39 @@ async def test_a_timer_beaten_by_another_processs_move_logs_one_info_line(
     assert [(r.levelname, r.getMessage()) for r in caplog.records
             if r.name.startswith("bot.runtime")] == [
         ("INFO", f"timer rules of game {gid}: the game moved on before it fired")]
+
+
+async def test_a_move_whose_commit_raises_after_it_was_applied_wakes_the_timer_loop(
+        service, clock, monkeypatch):
+    """The commit of a move that stores a rules timer (30 s) is applied, then raises (a
+    disk error after the commit, a connection lost after the server committed): the
+    error reaches the caller and the timer loop, asleep until a later time, wakes and
+    sleeps until the new deadline. Before, it slept on, so the deadline passed unseen."""
+    gid = await _lobby(service)
+    await service.join(gid, 11, "Bo")
+    await service.start(gid, 10)
+    await _until(lambda: service.timers._sleeps_until not in (None, math.inf))
+    later = service.timers._sleeps_until
+    assert later is not None and later > clock.now() + 30
+    commit = service.store.commit_moves
+
+    async def applied_then_raises(*args, **kwargs):
+        await commit(*args, **kwargs)
+        raise sqlite3.OperationalError("disk I/O error")
+
+    monkeypatch.setattr(service.store, "commit_moves", applied_then_raises)
+    with pytest.raises(sqlite3.OperationalError):
+        await service.act(gid, "s0", {"type": "wait"})
+    await _until(lambda: service.timers._sleeps_until != later)
+    assert service.timers._sleeps_until == clock.now() + 30
+
+
+async def _until(condition, seconds: float = 5.0) -> None:
+    """Let the loop run until ``condition()`` holds (at most ``seconds``)."""
+    for _ in range(int(seconds / 0.01)):
+        if condition():
+            return
+        await asyncio.sleep(0.01)
 
 
 async def test_timers_survive_a_restart_and_due_ones_fire_at_start(store, clock):
