@@ -95,9 +95,11 @@ class TablePosts(TableLook):
         # Two updates of one game can be published out of order (a timer and a click);
         # posts are serialised per game and a table older than the stored state only
         # tells its events, so the newest table is the one with live buttons. One read:
-        # the stored game and its rules and turn timers' deadlines.
+        # the stored game and its rules and turn timers' deadlines. A change just stored
+        # on SQLite (one process per file) needs no read; on PostgreSQL another process
+        # may have stored and posted a newer table meanwhile.
         gid = table.record.id
-        if table.deadlines is None:
+        if table.deadlines is None or self.bot.store.dialect != "sqlite":
             stored, due = await self.bot.store.game_and_deadlines(gid)
         else:  # a change just stored: its record, deadlines and what this cog posted since
             stored, due = table.record, table.deadlines
