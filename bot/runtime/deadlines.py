@@ -70,7 +70,13 @@ class DeadlineOps(Advance):
             async with self.store.catching_up(record.id):
                 async with self.lock(record.id):
                     try:
-                        update = await self._reconcile_game(record.id)
+                        try:
+                            update = await self._reconcile_game(record.id)
+                        except GameError as exc:
+                            if exc.code != "stale":
+                                raise
+                            # another process moved it meanwhile: once more, read again
+                            update = await self._reconcile_game(record.id)
                     except GameUnreadable:
                         continue
                     if record.status == "active":

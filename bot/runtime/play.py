@@ -86,16 +86,23 @@ class PlayOps(Advance):
     async def set_takeover(self, game_id: int, user_id: int, takeover: bool) -> Update:
         """Hand a member's seat to the AI (``True``, e.g. /game leave) or back ("I'm back")."""
         async with self.lock(game_id):
-            record, seats, spec, state, timers = await self.read(game_id)
-            seat = self.seat_of(seats, user_id)
-            if seat is None:
-                raise GameError("not_in_game", "You are not in this game.")
-            if record.status != "active":
-                raise GameError("not_active", "This game is over.")
-            update = await self._advance(
-                UpdateKind.ACTION, record, seats, spec, timers, state, state, [],
-                seat_flags={seat.seat: {"ai_takeover": takeover, "missed_turns": 0}},
-                drive=takeover)
+            for again in (True, False):  # another process moved the game: read it again
+                record, seats, spec, state, timers = await self.read(game_id)
+                seat = self.seat_of(seats, user_id)
+                if seat is None:
+                    raise GameError("not_in_game", "You are not in this game.")
+                if record.status != "active":
+                    raise GameError("not_active", "This game is over.")
+                try:
+                    update = await self._advance(
+                        UpdateKind.ACTION, record, seats, spec, timers, state, state, [],
+                        seat_flags={seat.seat: {"ai_takeover": takeover, "missed_turns": 0}},
+                        drive=takeover)
+                except GameError as exc:
+                    if exc.code == "stale" and again:
+                        continue
+                    raise
+                break
         await self.publish(update)
         return update
 

@@ -71,6 +71,9 @@ def _pg_commit_op(a: _MoveArgs) -> Op:
         args += [a.state, a.moves[-1][0], a.now, a.status, a.game_id, a.expected, a.now,
                  [m[0] for m in a.moves], [m[1] for m in a.moves],
                  [json.dumps(m[2]) for m in a.moves], [json.dumps(m[3]) for m in a.moves]]
+    elif a.expected is not None:  # no move: still only while the version is the one read
+        parts = ["upd AS (SELECT id FROM games WHERE id=? AND version=? FOR UPDATE)"]
+        args += [a.game_id, a.expected]
     else:
         lock = " FOR UPDATE" if a.missed else ""
         parts = [f"upd AS (SELECT id FROM games WHERE id=?{lock})"]
@@ -212,7 +215,9 @@ class MoveStore(StoreBase):
         With ``moves`` the game's row is updated only if its stored version is
         ``expected_version`` and it is active (the UPDATE holds the row lock in PostgreSQL;
         the SQLite transaction holds the file), so moves on one game from any process apply
-        one at a time; otherwise :class:`StaleVersion` is raised and nothing is written.
+        one at a time; without, anything is written only while the stored version is
+        ``expected_version`` (unless ``None``); otherwise :class:`StaleVersion` is raised
+        and nothing is written.
         Returns the ``updated_at`` written and each seat's new missed-turn count."""
         now = self._clock()
         moves, timers = list(moves), list(timers)
@@ -234,7 +239,8 @@ class MoveStore(StoreBase):
         try:
             async with self._tx(*([game_id] if play else [])) as db:
                 out = await db.batch(ops, last=True, check=check)
-                if single and moves and not out[0][0]["applied"]:
+                if (single and (moves or expected_version is not None)
+                        and not out[0][0]["applied"]):
                     raise Refused(0, 0)
         except Refused as exc:  # the version check: another move came first
             row = await self._one("SELECT version FROM games WHERE id=?", (game_id,))
@@ -259,6 +265,9 @@ class MoveStore(StoreBase):
                        " VALUES (?,?,?,?,?,?)",
                        rows=[(a.game_id, version, seat, json.dumps(action), json.dumps(events),
                               a.now) for version, seat, action, events in a.moves])]
+        elif a.expected is not None:  # no move: still only while the version is the one read
+            ops.append(Op("UPDATE games SET version=version WHERE id=? AND version=?",
+                          (a.game_id, a.expected), expect=1))
         elif a.missed:
             ops.append(Op("SELECT id FROM games WHERE id=?" + self._backend.reader.for_update,
                           (a.game_id,), fetch=True))

@@ -281,3 +281,33 @@ async def test_im_back_pressed_in_another_process_while_a_turn_timer_plays_is_ke
     assert (seat.seat, seat.ai_takeover, seat.missed_turns) == ("s0", False, 0)
     state = b.registry["tiny"].engine.load_state((await b.get(gid)).state)
     assert (state.version, state.turn) == (1, 1)  # the AI's move for Ana; Bo's turn now
+
+
+async def test_im_back_beaten_by_another_processs_move_is_read_again_and_kept(two):
+    """Bo presses "I'm back" in process a; before a's commit (no move: his seat's flags and
+    the timers), Ana's move is stored in process b. a's commit, computed from version 0,
+    is refused, and a reads the game again and writes Bo's flags over version 1: Bo's
+    seat is his, b's move and its timers stay. Before, a commit with no move had no
+    version check and wrote the timers of version 0 over those of version 1."""
+    a, b = two
+    gid = await started_game(a)
+    await a.store.set_seat(gid, "s1", missed_turns=2, ai_takeover=True)
+    original = a.store.commit_moves
+    calls: list[int | None] = []
+
+    async def b_moves_first(*args: object, **kwargs: object) -> object:
+        calls.append(kwargs["expected_version"])  # type: ignore[arg-type]
+        if len(calls) == 1:
+            await b.act(gid, "s0", {"type": "wait"})
+        return await original(*args, **kwargs)  # type: ignore[arg-type]
+
+    a.store.commit_moves = b_moves_first  # type: ignore[method-assign]
+    update = await a.set_takeover(gid, 11, False)
+    assert calls == [0, 1]
+    assert update.state.version == 1
+    seat = (await b.seats(gid))[1]
+    assert (seat.seat, seat.ai_takeover, seat.missed_turns) == ("s1", False, 0)
+    assert sorted((t.kind, t.payload.get("version")) for t in await b.store.timers()) == [
+        ("idle", 1), ("rules", None)]
+    state = b.registry["tiny"].engine.load_state((await b.get(gid)).state)
+    assert (state.version, state.waiting) == (1, True)

@@ -172,6 +172,37 @@ async def test_stale_version_writes_nothing(opened):
     assert await store.actions(gid) == []
 
 
+@pytest.mark.parametrize("together", [False, True], ids=["one-statement", "in-turn"])
+async def test_a_commit_with_no_move_from_an_older_version_writes_nothing(opened, together):
+    """A commit with no move (timers, seat flags, missed turns: a catch-up, "I'm back", a
+    turn timeout the AI had no move for) computed from version 0 after another move
+    stored version 1: StaleVersion, and the timers and seats the newer version stored
+    stay. ``together``: a seat both flagged and counted, which PostgreSQL writes as
+    statements in turn rather than as one. Before, it overwrote them."""
+    store = await opened()
+    gid = await _active_game(store)
+    await store.commit_moves(gid, expected_version=0, state='{"v": 1}',
+                             moves=[(1, "s0", {}, [])],
+                             timers=[(gid, "turn", "v1", 200.0, {"seats": ["s1"]})])
+    with pytest.raises(StaleVersion) as info:
+        await store.commit_moves(
+            gid, expected_version=0, timers=[(gid, "turn", "v0", 100.0, {"seats": ["s0"]})],
+            drop_timers=["idle"], seats={"s0": {"ai_takeover": True}},
+            missed_turns=(["s0"], 3) if together else None)
+    assert (info.value.expected, info.value.actual) == (0, 1)
+    assert [(t.kind, t.key, t.due_at, t.payload) for t in await store.timers()] == [
+        ("turn", "v1", 200.0, {"seats": ["s1"]})]
+    assert [(s.missed_turns, s.ai_takeover) for s in await store.seats(gid)] == [(0, False)]
+    # from the stored version, it writes
+    _, missed = await store.commit_moves(
+        gid, expected_version=1, timers=[(gid, "turn", "v1b", 300.0, {})],
+        seats={"s0": {"ai_takeover": True}}, missed_turns=(["s0"], 3) if together else None)
+    assert missed == ({"s0": 1} if together else {})
+    assert [(t.key, t.due_at) for t in await store.timers()] == [("v1b", 300.0)]
+    assert [(s.missed_turns, s.ai_takeover) for s in await store.seats(gid)] == [
+        (1 if together else 0, True)]
+
+
 async def test_a_missed_turn_is_counted_from_the_stored_count_in_the_moves_transaction(
         opened):
     """``missed_turn`` adds one to the seat's stored count with the move (the AI takes the
