@@ -346,6 +346,14 @@ class DeadlineOps(Advance):
                 "missed_turns": missed[s.seat],
                 "ai_takeover": s.ai_takeover or missed[s.seat] >= MAX_MISSED_TURNS})
                 if s.seat in missed else s for s in seats]
-            update = await self._advance(UpdateKind.TIMEOUT, record, seats, spec, timers, new,
-                                         new, [], notes=notes, done=steps)
+            try:
+                update = await self._advance(UpdateKind.TIMEOUT, record, seats, spec, timers,
+                                             new, new, [], notes=notes, done=steps)
+            except GameError as exc:
+                if exc.code != "stale":
+                    raise
+                # Another process moved on after the timeout was stored (and armed the
+                # timers of its move): what was stored is shown all the same.
+                update = Update(UpdateKind.TIMEOUT, record, seats, spec, new, steps,
+                                spec.engine.result(new), notes)
         await self.publish(update)

@@ -311,3 +311,41 @@ async def test_im_back_beaten_by_another_processs_move_is_read_again_and_kept(tw
         ("idle", 1), ("rules", None)]
     state = b.registry["tiny"].engine.load_state((await b.get(gid)).state)
     assert (state.version, state.waiting) == (1, True)
+
+
+async def test_a_turn_timeout_beaten_after_its_moves_were_stored_is_still_published(
+        two, clock):
+    """Ana's turn runs out in process a: the AI's move for her and her missed turn are
+    stored; before a stores the timers of the new turn, Bo moves in process b. a's second
+    commit is refused, and a publishes what it stored all the same: the AI's move and
+    "Time ran out for s0". Before, the timeout was stored and never shown."""
+    a, b = two
+    up = await a.create_lobby("tiny", guild_id=1, channel_id=2, host_id=10, host_name="Ana",
+                              options={"turn_timer": "2m"}, seed=5)
+    gid = up.record.id
+    await a.join(gid, 11, "Bo")
+    await a.start(gid, 10)
+    original = a.store.commit_moves
+
+    async def then_bo_moves_in_b(*args: object, **kwargs: object) -> object:
+        out = await original(*args, **kwargs)  # type: ignore[arg-type]
+        if kwargs.get("missed_turns"):  # the AI's move for Ana and her missed turn
+            await b.act(gid, "s1", Add(n=1))
+        return out
+
+    a.store.commit_moves = then_bo_moves_in_b  # type: ignore[method-assign]
+    timeouts: list[Update] = []
+
+    async def grab(update: Update) -> None:
+        timeouts.append(update)
+    a.subscribe(grab)
+    clock.advance(60)
+    assert await a.timers.fire_due() == 1  # the half-time reminder
+    timeouts.clear()
+    clock.advance(60)
+    assert await a.timers.fire_due() == 1  # the turn timer
+    assert [(u.kind, u.notes, [(s.seat, s.by_ai) for s in u.steps], u.state.version)
+            for u in timeouts] == [
+        ("timeout", ["Time ran out for s0: the AI played their turn."], [("s0", True)], 1)]
+    state = b.registry["tiny"].engine.load_state((await b.get(gid)).state)
+    assert (state.version, state.turn) == (2, 0)  # Bo's move came after: Ana's turn
