@@ -299,7 +299,7 @@ class TablePosts(TableLook):
         """Show what changed: notes, the new table, private events, and the end."""
         if update.state is not None and update.steps and self.presenter is not None:
             self._picture_inputs[update.record.id] = self.presenter.picture_inputs(
-                update.events())
+                [e for e in update.events() if e.to is None])  # the picture is public
         if update.kind in (UpdateKind.ARCHIVE, UpdateKind.ENDED):
             self.forget(update.record.id)
         if update.kind == UpdateKind.ARCHIVE:
