@@ -5,6 +5,7 @@ for (:meth:`Advance._advance`)."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 from typing import Any, cast
 
@@ -27,6 +28,8 @@ from bot.store import (
     TimerRecord,
     TimerRow,
 )
+
+log = logging.getLogger(__name__)
 
 #: A move as the store writes it: ``(version, seat, action, events)``.
 MoveRow = tuple[int, str, dict[str, Any], list[dict[str, Any]]]
@@ -136,20 +139,10 @@ class Advance(ServiceCore):
             gone |= {"turn", "remind"} & timers.keys()
         return put, gone
 
-    async def result_rows(self, game_id: int, result: Result) -> list[tuple[int, bool, int]]:
-        """The stats rows of a finished game: ``(user_id, won, score)`` of every member
-        seated (a seat the AI took over counts as played, never as won)."""
-        rows = []
-        for seat in await self.seats(game_id):
-            if seat.user_id is None or seat.is_ai:
-                continue
-            won = seat.seat in result.winners and not seat.ai_takeover
-            rows.append((seat.user_id, won, result.scores.get(seat.seat, 0)))
-        return rows
-
     @staticmethod
     def _result_rows(seats: list[SeatRecord], result: Result) -> list[tuple[int, bool, int]]:
-        """:meth:`result_rows` from seats in hand."""
+        """The stats rows of a finished game: ``(user_id, won, score)`` of every member
+        seated (a seat the AI took over counts as played, never as won)."""
         return [(s.user_id, s.seat in result.winners and not s.ai_takeover,
                  result.scores.get(s.seat, 0))
                 for s in seats if s.user_id is not None and not s.is_ai]
@@ -178,7 +171,15 @@ class Advance(ServiceCore):
         if policy is None:
             return legal[0]
         rand = random.Random(f"{state.seed}:{state.version}:{seat}")
-        return policy(spec.engine.view(state, seat), legal, rand)
+        choice = policy(spec.engine.view(state, seat), legal, rand)
+        # Applied without a second check (Engine.apply_legal): a choice outside a listed
+        # ``legal`` is a policy bug, logged and replaced by the first legal action. (An
+        # indexable deal space is not scanned: its engine's apply_legal checks.)
+        if isinstance(legal, list) and choice not in legal:
+            log.error("the %s AI playing seat %s chose an action that is not legal: %r",
+                      level, seat, choice)
+            return legal[0]
+        return choice
 
     async def ai_choice(self, spec: GameSpec, state: State, seats: list[SeatRecord],
                         seat: str) -> Action | None:

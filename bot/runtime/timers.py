@@ -87,11 +87,6 @@ class TimerService:
         self.armed([due_at])
         return timer
 
-    async def schedule_many(self, timers: list[tuple[int, str, str, float, dict[str, Any]]]) -> None:
-        """Store several ``(game_id, kind, key, due_at, payload)`` timers atomically."""
-        await self._store.upsert_timers(timers)
-        self.armed([t[3] for t in timers])
-
     def armed(self, due: list[float]) -> None:
         """Timers due at ``due`` (Unix seconds) were stored: wake the loop when one is due
         before the time it sleeps until (else it finds them when it wakes)."""

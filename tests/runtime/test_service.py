@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import math
 import sqlite3
 
@@ -100,6 +101,20 @@ async def test_ai_seat_moves_until_a_human_must_act(service):
     assert [(s.seat, s.action, s.by_ai) for s in up.steps] == [
         ("s0", Add(n=1), False), ("s1", Add(n=2), True)]
     assert up.state.counter == 3
+
+
+def test_an_ai_choice_outside_the_legal_actions_is_logged_and_the_first_legal_one_played(
+        service, caplog):
+    """The AI's choice is applied without a second check (``Engine.apply_legal``), so a
+    policy that answers an action outside the list it was given plays the first legal
+    action instead, with one ERROR line naming it."""
+    spec = dataclasses.replace(service.registry["tiny"], policy=lambda view, legal, rand: Add(n=7))
+    state = spec.engine.new_game(["s0", "s1"], seed=1, options=spec.options_model())
+    with caplog.at_level("ERROR", logger="bot.runtime.advance"):
+        choice = service.ai_action(spec, state, "s0")
+    assert choice == spec.engine.legal_actions(state, "s0")[0] == Add(n=1)
+    assert [r.getMessage() for r in caplog.records] == [
+        "the normal AI playing seat s0 chose an action that is not legal: Add(type='add', n=7)"]
 
 
 async def test_rules_timer_fires_when_the_clock_passes_the_deadline(service, clock):
