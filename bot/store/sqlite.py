@@ -39,7 +39,9 @@ class SqliteConn(Conn):
 
     def json_rows(self, table: str, where: str, order: str) -> str:
         # every column, by name: SQLite has no row-to-JSON of its own
-        obj = ", ".join(f"'{c}', {c}" for c in _SQLITE_COLUMNS[table])
+        # (a REAL as text with 17 digits: json_object keeps only 15 of a double's)
+        obj = ", ".join(f"'{c}', printf('%!.17g', {c})" if c in _SQLITE_REALS else f"'{c}', {c}"
+                        for c in _SQLITE_COLUMNS[table])
         return (f"(SELECT json_group_array(json(r.j)) FROM (SELECT json_object({obj}) AS j"
                 f" FROM {table} WHERE {where} ORDER BY {order}) r)")
 
@@ -206,6 +208,8 @@ _SQLITE_COLUMNS = {
               "ai_takeover", "dm_hand", "ai_level"),
     "timers": ("id", "game_id", "kind", "key", "due_at", "payload"),
 }
+#: Those of :data:`_SQLITE_COLUMNS` that hold a REAL.
+_SQLITE_REALS = frozenset({"due_at"})
 
 
 def _sqlite_lastrowid(conn: sqlite3.Connection, sql: str, args: tuple[Any, ...]) -> int:

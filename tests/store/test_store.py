@@ -392,6 +392,31 @@ async def test_game_and_deadlines_reads_the_game_and_its_table_timers_in_one_que
     assert await store.game_and_deadlines(999) == (None, {})
 
 
+async def test_load_game_gives_the_seats_and_timers_the_full_reads_give(opened):
+    """One query (``load_game``) reads every stored field of the game's seats and timers,
+    exactly as the reads of whole rows do: a seat with every field set away from its
+    default, and a timer due at a time that needs all 17 digits of a double."""
+    store = await opened()
+    gid = (await store.create_game(kind="tiny", guild_id=1, channel_id=2, host_id=3,
+                                   host_name="Ana", options={}, seed=7)).id
+    await store.add_seat(gid, user_id=None, name="AI Bo", is_ai=True, max_seats=4,
+                         ai_level="hard")
+    await store.start_game(gid, state='{"v": 0}', version=0)
+    for seat in await store.seats(gid):
+        await store.set_seat(gid, seat.seat, missed_turns=2, ai_takeover=True,
+                             dm_hand="7:[1, 2]")
+    await store.upsert_timer(gid, "rules", "k1", 1764835200.1234567, {"a": [1, "b"]})
+    await store.upsert_timer(gid, "turn", "t", 45.0, {})
+    bundle = await store.load_game(gid)
+    assert bundle is not None
+    assert bundle.record == await store.get_game(gid)
+    assert bundle.seats == await store.seats(gid)
+    assert [s.ai_level for s in bundle.seats] == ["normal", "hard"]
+    assert bundle.timers == {"rules": await store.timer(gid, "rules"),
+                             "turn": await store.timer(gid, "turn")}
+    assert bundle.timers["rules"].due_at == 1764835200.1234567
+
+
 async def test_settings_prefs_and_stats(opened):
     store = await opened()
     assert (await store.guild_settings(9)).turn_timer is None
