@@ -48,9 +48,13 @@ def _is_query_timeout(handle: asyncio.TimerHandle) -> bool:
 
 def _in_asyncpg(task: asyncio.Task[Any]) -> bool:
     """True while ``task`` awaits inside asyncpg (connecting a pooled connection under its
-    connect timeout): database work in progress, not a wait for time."""
+    connect timeout, a query on a pool): database work in progress, not a wait for time.
+    Also True when the chain passes through an async generator's ``athrow``/``asend`` (an
+    ``asynccontextmanager`` exiting), which hides what it awaits: counted as work."""
     coro: Any = task.get_coro()
     for _ in range(100):  # down the chain of awaited coroutines
+        if type(coro).__name__ in ("async_generator_athrow", "async_generator_asend"):
+            return True
         code = getattr(coro, "cr_code", None) or getattr(coro, "gi_code", None)
         if code is not None and "/asyncpg/" in code.co_filename:
             return True
