@@ -9,7 +9,7 @@ from __future__ import annotations
 import io
 import math
 import threading
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache, lru_cache, wraps
@@ -58,12 +58,16 @@ class KeptFont(ImageFont.FreeTypeFont):
         return _kept_measure(self, "length", key)  # type: ignore[no-any-return]
 
 
-def _key(text: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Hashable | None:
+#: A font call's arguments: ``(text, positional arguments, sorted keyword items)``.
+FontCall = tuple[Any, tuple[Any, ...], tuple[tuple[str, Any], ...]]
+
+
+def _key(text: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> FontCall | None:
     """The arguments of a font call as a hashable key, or ``None`` when one is not
     hashable (a list of features) or the bitmap is a colour one (Pillow changes it)."""
     if "RGBA" in args or kwargs.get("mode") == "RGBA":  # a colour bitmap is filled in place
         return None
-    key = (text, args, tuple(sorted(kwargs.items())))
+    key: FontCall = (text, args, tuple(sorted(kwargs.items())))
     try:
         hash(key)
     except TypeError:
@@ -72,18 +76,17 @@ def _key(text: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Hashable |
 
 
 @lru_cache(maxsize=MASKS_KEPT)
-def _kept_mask(fnt: KeptFont, key: Hashable) -> Any:
-    text, args, kwargs = key  # type: ignore[misc]
+def _kept_mask(fnt: KeptFont, key: FontCall) -> Any:
+    text, args, kwargs = key
     return ImageFont.FreeTypeFont.getmask2(fnt, text, *args, **dict(kwargs))
 
 
 @lru_cache(maxsize=MEASURES_KEPT)
-def _kept_measure(fnt: KeptFont, what: str, key: Hashable) -> Any:
-    text, args, kwargs = key  # type: ignore[misc]
-    kwargs = dict(kwargs)
+def _kept_measure(fnt: KeptFont, what: str, key: FontCall) -> Any:
+    text, args, kwargs = key
     if what == "bbox":
-        return ImageFont.FreeTypeFont.getbbox(fnt, text, *args, **kwargs)
-    return ImageFont.FreeTypeFont.getlength(fnt, text, *args, **kwargs)
+        return ImageFont.FreeTypeFont.getbbox(fnt, text, *args, **dict(kwargs))
+    return ImageFont.FreeTypeFont.getlength(fnt, text, *args, **dict(kwargs))
 
 
 @cache
