@@ -394,7 +394,8 @@ class HerdBot(commands.AutoShardedBot):
     def game_cog(self, kind: str) -> GameDisplay | None:
         """The loaded cog that plays game ``kind``."""
         for cog in self.cogs.values():
-            if isinstance(cog, GameDisplay) and cog.kind == kind:
+            # (the kind first: a runtime protocol check reads every member of the protocol)
+            if getattr(cog, "kind", None) == kind and isinstance(cog, GameDisplay):
                 return cog
         return None
 

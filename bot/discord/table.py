@@ -98,8 +98,9 @@ class Table:
     catchup: bool = False
     #: seat (``None``: the first pending seat) -> its presenter model, drawn once.
     models: dict[str | None, TableModel] = dataclasses.field(default_factory=dict)
-    #: (``"legal"`` or ``"view"``, seat) -> what :meth:`legal` / :meth:`view` worked out
-    #: from :attr:`state`, which a table never replaces (a new state is a new Table).
+    #: (``"legal"``, ``"view"``, ``"pending"`` or ``"result"``, seat or ``None``) -> what
+    #: :meth:`legal`, :meth:`view`, :attr:`pending` and :attr:`result` worked out from
+    #: :attr:`state`, which a table never replaces (a new state is a new Table).
     derived: dict[tuple[str, str | None], Any] = dataclasses.field(default_factory=dict)
     #: When the game's ``rules`` and ``turn`` timers run out (kind -> Unix seconds), as
     #: the change being shown left them (``None``: not known; read before drawing).
@@ -138,13 +139,19 @@ class Table:
 
     @property
     def pending(self) -> Pending:
-        """Who must decide now."""
-        return self.spec.engine.pending(self.state)
+        """Who must decide now (worked out once: see :attr:`derived`; do not change it)."""
+        key = ("pending", None)
+        if key not in self.derived:
+            self.derived[key] = self.spec.engine.pending(self.state)
+        return self.derived[key]  # type: ignore[no-any-return]
 
     @property
     def result(self) -> Result | None:
-        """The result once finished."""
-        return self.spec.engine.result(self.state)
+        """The result once finished (worked out once: see :attr:`derived`)."""
+        key = ("result", None)
+        if key not in self.derived:
+            self.derived[key] = self.spec.engine.result(self.state)
+        return self.derived[key]  # type: ignore[no-any-return]
 
     def legal(self, seat_id: str) -> list[Action]:
         """Legal actions of ``seat_id`` (worked out once per seat: see :attr:`derived`;

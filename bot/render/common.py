@@ -12,7 +12,7 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from functools import cache, wraps
+from functools import cache, lru_cache, wraps
 from typing import Any, ParamSpec
 
 from PIL import Image, ImageDraw, ImageFont
@@ -26,13 +26,77 @@ RGB = tuple[int, int, int]
 P = ParamSpec("P")
 
 
+#: Text bitmaps kept per process (:class:`KeptFont`): a table picture redraws mostly the
+#: same labels, names and numbers as the last one.
+MASKS_KEPT = 1024
+#: Text measures (bounding boxes, lengths) kept per process.
+MEASURES_KEPT = 4096
+
+
+class KeptFont(ImageFont.FreeTypeFont):
+    """A FreeType font that keeps its last text bitmaps (``getmask2``) and measures
+    (``getbbox``, ``getlength``) by their arguments: FreeType draws the same bitmap for the
+    same text, font, anchor and subpixel start, so a kept one is the same pixels. Calls
+    whose arguments cannot be a key (unhashable extras) are not kept."""
+
+    def getmask2(self, text: Any, *args: Any, **kwargs: Any) -> Any:
+        key = _key(text, args, kwargs)
+        if key is None:
+            return super().getmask2(text, *args, **kwargs)
+        return _kept_mask(self, key)
+
+    def getbbox(self, text: Any, *args: Any, **kwargs: Any) -> Any:
+        key = _key(text, args, kwargs)
+        if key is None:
+            return super().getbbox(text, *args, **kwargs)
+        return _kept_measure(self, "bbox", key)
+
+    def getlength(self, text: Any, *args: Any, **kwargs: Any) -> float:
+        key = _key(text, args, kwargs)
+        if key is None:
+            return super().getlength(text, *args, **kwargs)
+        return _kept_measure(self, "length", key)  # type: ignore[no-any-return]
+
+
+#: A font call's arguments: ``(text, positional arguments, sorted keyword items)``.
+FontCall = tuple[Any, tuple[Any, ...], tuple[tuple[str, Any], ...]]
+
+
+def _key(text: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> FontCall | None:
+    """The arguments of a font call as a hashable key, or ``None`` when one is not
+    hashable (a list of features) or the bitmap is a colour one (Pillow changes it)."""
+    if "RGBA" in args or kwargs.get("mode") == "RGBA":  # a colour bitmap is filled in place
+        return None
+    key: FontCall = (text, args, tuple(sorted(kwargs.items())))
+    try:
+        hash(key)
+    except TypeError:
+        return None
+    return key
+
+
+@lru_cache(maxsize=MASKS_KEPT)
+def _kept_mask(fnt: KeptFont, key: FontCall) -> Any:
+    text, args, kwargs = key
+    return ImageFont.FreeTypeFont.getmask2(fnt, text, *args, **dict(kwargs))
+
+
+@lru_cache(maxsize=MEASURES_KEPT)
+def _kept_measure(fnt: KeptFont, what: str, key: FontCall) -> Any:
+    text, args, kwargs = key
+    if what == "bbox":
+        return ImageFont.FreeTypeFont.getbbox(fnt, text, *args, **dict(kwargs))
+    return ImageFont.FreeTypeFont.getlength(fnt, text, *args, **dict(kwargs))
+
+
 @cache
 def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    """DejaVu Sans (bold if asked) at ``size`` px, cached. Falls back to Pillow's built-in
-    font at that size if the bundled file is missing."""
+    """DejaVu Sans (bold if asked) at ``size`` px, cached, keeping its text bitmaps
+    (:class:`KeptFont`). Falls back to Pillow's built-in font at that size if the bundled
+    file is missing."""
     path = FONT_DIR / _FONT_FILES[bold]
     try:
-        return ImageFont.truetype(str(path), size)
+        return KeptFont(str(path), size)
     except OSError:  # pragma: no cover - assets missing
         return ImageFont.load_default(size)
 
