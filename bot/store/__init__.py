@@ -9,7 +9,7 @@ from bot.store.errors import (
     StoreError,
     StoreUnavailable,
 )
-from bot.store.store import (
+from bot.store.records import (
     ActionRecord,
     GameBundle,
     GameHeader,
@@ -19,12 +19,12 @@ from bot.store.store import (
     SeatRecord,
     StaleVersion,
     StatRecord,
-    Store,
     TimerRecord,
     TimerRow,
     UnreadableRow,
     describe_error,
 )
+from bot.store.store import Store
 from bot.store.tracking import stop_tracking, track_writes, tracking_writes
 from bot.store.url import is_postgres_url
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
 
-from bot.store.store import StoreError, StoreUnavailable, unavailable_cause
+from bot.store.errors import StoreError, StoreUnavailable, unavailable_cause
 
 
 def _target_error(target: Path, cause: str) -> StoreError:

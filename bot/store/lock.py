@@ -15,7 +15,7 @@ import os
 from pathlib import Path
 from types import TracebackType
 
-from bot.store.store import StoreError, StoreUnavailable, unavailable_cause
+from bot.store.errors import StoreError, StoreUnavailable, unavailable_cause
 
 
 class DatabaseInUse(StoreError):

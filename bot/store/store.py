@@ -15,32 +15,9 @@ The store is put together from its parts over one backend (``base``): ``games``,
 
 from __future__ import annotations
 
-from bot.store.errors import (  # noqa: F401 - re-exported: bot.store.store was their home
-    PostgresUnavailable,
-    SchemaTooNew,
-    StoreDown,
-    StoreError,
-    StoreUnavailable,
-    unavailable_cause,
-)
 from bot.store.games import GameStore
 from bot.store.moves import MoveStore
 from bot.store.prefs import PrefStore
-from bot.store.records import (  # noqa: F401 - re-exported: bot.store.store was their home
-    ActionRecord,
-    GameBundle,
-    GameHeader,
-    GameRecord,
-    GuildSettings,
-    LobbyLimit,
-    SeatRecord,
-    StaleVersion,
-    StatRecord,
-    TimerRecord,
-    TimerRow,
-    UnreadableRow,
-    describe_error,
-)
 from bot.store.seats import SeatStore
 from bot.store.stats import StatStore
 from bot.store.timers import TimerStore

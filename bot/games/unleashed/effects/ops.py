@@ -187,6 +187,17 @@ def _op_any_number(st: UnleashedState, fr: Frame, ev: list[Event]) -> bool | Non
 # -- picking the target ---------------------------------------------------------------------
 
 
+def _ask_card(st: UnleashedState, fr: Frame, opts: list[int]) -> int | None:
+    """The card the actor picks among ``opts`` (marked as this link's target), or ``None``
+    while the pick is still asked."""
+    pick = choose(st, fr, fr.actor, target_prompt(fr), card_opts(st, opts))
+    if pick is None:
+        return None
+    cid = int(pick[1:])
+    mark(st, fr, cid)
+    return cid
+
+
 def _pick_card(st: UnleashedState, fr: Frame) -> int | None:
     """Common first step of card-targeting ops: returns the card, ``-1`` when there is no
     legal target (the op is ignored: also a card chosen ahead that can no longer be
@@ -202,12 +213,9 @@ def _pick_card(st: UnleashedState, fr: Frame) -> int | None:
     opts = candidates(st, fr)
     if not opts:
         return -1
-    pick = choose(st, fr, fr.actor, target_prompt(fr), card_opts(st, opts))
-    if pick is None:
-        return None
-    cid = int(pick[1:])
-    fr.data["card"] = cid
-    mark(st, fr, cid)
+    cid = _ask_card(st, fr, opts)
+    if cid is not None:
+        fr.data["card"] = cid
     return cid
 
 
@@ -286,11 +294,9 @@ def _op_discard(st: UnleashedState, fr: Frame, ev: list[Event]) -> bool | None:
         opts = candidates(st, fr)
         if not opts:
             break
-        pick = choose(st, fr, fr.actor, target_prompt(fr), card_opts(st, opts))
-        if pick is None:
+        cid = _ask_card(st, fr, opts)
+        if cid is None:
             return None
-        cid = int(pick[1:])
-        mark(st, fr, cid)
         _discard_one(st, fr, cid, ev)
         left -= 1
         done += 1
@@ -423,11 +429,9 @@ def _op_search(st: UnleashedState, fr: Frame, ev: list[Event]) -> bool | None:
         shuffle_deck(st)
         say(ev, "search", f"{fr.actor} searches the deck and finds nothing.", seat=fr.actor)
         return False
-    pick = choose(st, fr, fr.actor, target_prompt(fr), card_opts(st, opts))
-    if pick is None:
+    cid = _ask_card(st, fr, opts)
+    if cid is None:
         return None
-    cid = int(pick[1:])
-    mark(st, fr, cid)
     st.deck.remove(cid)
     st.hands[fr.actor].append(cid)
     shuffle_deck(st)
@@ -445,11 +449,9 @@ def _op_take_discard(st: UnleashedState, fr: Frame, ev: list[Event]) -> bool | N
         opts = candidates(st, fr)
         if not opts:
             return False
-        pick = choose(st, fr, fr.actor, target_prompt(fr), card_opts(st, opts))
-        if pick is None:
+        cid = _ask_card(st, fr, opts)
+        if cid is None:
             return None
-        cid = int(pick[1:])
-        mark(st, fr, cid)
     st.discard.remove(cid)
     st.hands[fr.actor].append(cid)
     say(ev, "take_discard", f"{fr.actor} takes {name(cid)} from the discard pile.",
