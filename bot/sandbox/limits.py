@@ -48,6 +48,9 @@ thread or channel name                 1-100        D Start Thread, Modify Chann
 empty message (create)                 50006        D "Cannot send an empty message"
 =====================================  ===========  =================================
 
+The rules of Components V2 messages (no legacy fields, layout components, media
+references, the flag on edits) are in :mod:`bot.sandbox.limits_v2`; their errors join these.
+
 Codes are Discord's where known (``BASE_TYPE_*``, ``NUMBER_TYPE_*``,
 ``COMPONENT_CUSTOM_ID_DUPLICATED``, ``COMPONENT_LAYOUT_WIDTH_EXCEEDED``,
 ``MAX_EMBED_SIZE_EXCEEDED``); the few others (marked "ours" below) are plausible names.
@@ -57,6 +60,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
+
+from . import limits_v2
 
 MAX_CONTENT = 2000
 MAX_EMBEDS = 10
@@ -87,7 +92,7 @@ MAX_LABEL_DESCRIPTION = 100
 MAX_CHANNEL_NAME = 100
 
 #: Message flag IS_COMPONENTS_V2: top-level components are layout components, no 5-row rule.
-FLAG_COMPONENTS_V2 = 1 << 15
+FLAG_COMPONENTS_V2 = limits_v2.FLAG_COMPONENTS_V2
 
 _SELECTS = (3, 5, 6, 7, 8)
 _EMBED_MEDIA = (("image", "url"), ("thumbnail", "url"), ("author", "icon_url"),
@@ -168,15 +173,14 @@ def check_message(body: Mapping[str, Any] | None, filenames: Sequence[str] = (),
     """
     body = body or {}
     err = _Errors()
-    flags = body.get("flags")
-    if flags is None and current is not None:
-        flags = current.get("flags")
-    v2 = bool(int(flags or 0) & FLAG_COMPONENTS_V2)
+    v2 = limits_v2.is_v2(body, current)
+    limits_v2.check_fields(err, prefix, body, current)
     content = body.get("content")
     if isinstance(content, str):
         err.length((*prefix, "content"), content, 0, MAX_CONTENT)
     embeds = body.get("embeds") or []
-    _check_embeds(err, prefix, embeds, _available_files(body, filenames, current))
+    files = _available_files(body, filenames, current)
+    _check_embeds(err, prefix, embeds, files)
     new_attachments = [a for a in body.get("attachments") or []
                        if not _is_kept(a, current)]
     if max(len(filenames), len(new_attachments)) > MAX_FILES:
@@ -184,7 +188,7 @@ def check_message(body: Mapping[str, Any] | None, filenames: Sequence[str] = (),
                 f"Must be {MAX_FILES} or fewer in length.")
     components = body.get("components")
     if components:
-        _check_message_components(err, (*prefix, "components"), components, v2)
+        _check_message_components(err, (*prefix, "components"), components, v2, files)
     err.raise_if_any()
     if create and not (content or embeds or filenames or components or body.get("sticker_ids")
                        or body.get("poll")):
@@ -194,7 +198,8 @@ def check_message(body: Mapping[str, Any] | None, filenames: Sequence[str] = (),
 def _is_kept(att: Mapping[str, Any], current: Mapping[str, Any] | None) -> bool:
     if current is None:
         return False
-    return any(str(a.get("id")) == str(att.get("id")) for a in current.get("attachments") or [])
+    return any(str(a.get("id")) == str(att.get("id"))
+               for a in limits_v2.message_attachments(current))
 
 
 def _available_files(body: Mapping[str, Any], filenames: Sequence[str],
@@ -206,7 +211,7 @@ def _available_files(body: Mapping[str, Any], filenames: Sequence[str],
         if a.get("filename"):
             names.add(str(a["filename"]))
     if current is not None:
-        old = current.get("attachments") or []
+        old = limits_v2.message_attachments(current)
         if "attachments" in body:
             listed = {str(a.get("id")) for a in body.get("attachments") or []}
             old = [a for a in old if str(a.get("id")) in listed]
@@ -424,7 +429,7 @@ class _Components:
 
 
 def _check_message_components(err: _Errors, path: Path, components: Sequence[Any],
-                              v2: bool) -> None:
+                              v2: bool, files: set[str]) -> None:
     walker = _Components(err)
     if not v2:
         err.length(path, components, 0, MAX_ROWS)
@@ -435,8 +440,7 @@ def _check_message_components(err: _Errors, path: Path, components: Sequence[Any
                 continue
             walker.any((*path, i), row)
         return
-    for i, c in enumerate(components):
-        walker.any((*path, i), c)
+    limits_v2.check_components(err, path, components, walker, files)
     if walker.count > MAX_V2_COMPONENTS:  # code ours
         err.add(path, "COMPONENTS_V2_TOO_MANY_COMPONENTS",
                 f"A message holds at most {MAX_V2_COMPONENTS} components")

@@ -6,12 +6,21 @@ router (:class:`~bot.sandbox.rest.Router`) answers every route on top of it.
 
 from __future__ import annotations
 
+import copy
 import re
 from typing import Any
 
+from . import limits_v2
 from . import payloads as P
 from .members import Link
-from .model import SimAttachment, SimChannel, SimFile, SimInteraction, SimMessage
+from .model import (
+    SimAttachment,
+    SimChannel,
+    SimFile,
+    SimInteraction,
+    SimMessage,
+    walk_components,
+)
 from .state import WorldState
 
 _MENTION = re.compile(r"<@!?(\d+)>")
@@ -147,7 +156,7 @@ class Messaging:
             "id": str(mid), "channel_id": str(channel.id), "author": w.bot_user(),
             "content": content, "timestamp": w.clock.iso(), "edited_timestamp": None,
             "tts": bool(body.get("tts")),
-            **self._mentions(content, body),
+            **self._mentions(_said(body, flags), body),
             "attachments": [a.payload(channel.id) for a in atts],
             "embeds": body.get("embeds") or [], "pinned": False, "type": msg_type,
             "flags": flags, "components": body.get("components") or [],
@@ -158,6 +167,8 @@ class Messaging:
             data["type"] = 19
         if body.get("poll"):
             data["poll"] = body["poll"]
+        if flags & limits_v2.FLAG_COMPONENTS_V2:
+            _finish_v2(data, atts, channel.id)
         if interaction is not None:
             data["application_id"] = str(w.application_id)
             data["webhook_id"] = str(w.application_id)
@@ -193,13 +204,16 @@ class Messaging:
         for key in ("content", "embeds", "components", "poll"):
             if key in body:
                 d[key] = body[key] if body[key] is not None else ([] if key != "content" else "")
-        if "content" in body:
-            d.update(self._mentions(d["content"] or "", body, reply=False))
         if "flags" in body and body["flags"] is not None:
             d["flags"] = (int(body["flags"]) & ~128) | (d.get("flags", 0) & 64)
+        v2 = bool(int(d.get("flags") or 0) & limits_v2.FLAG_COMPONENTS_V2)
+        if "content" in body or (v2 and "components" in body):
+            d.update(self._mentions(_said(d, d.get("flags")), body, reply=False))
         if "attachments" in body or files:
             msg.attachments = self._attachments(body, files, msg.channel_id, msg.attachments)
             d["attachments"] = [a.payload(msg.channel_id) for a in msg.attachments]
+        if v2:
+            _finish_v2(d, msg.attachments, msg.channel_id)
         d["flags"] = int(d.get("flags") or 0) & ~128
         d["edited_timestamp"] = self.world.clock.iso()
         msg.edits += 1
@@ -263,6 +277,67 @@ class Messaging:
 
     def _guild_key(self, ch: SimChannel) -> dict[str, str]:
         return {} if ch.kind == "dm" else {"guild_id": str(ch.guild_id)}
+
+
+def _said(message: dict[str, Any], flags: Any) -> str:
+    """The text whose mentions ping: ``content``, or in a Components V2 message its text
+    displays (D components/reference "Text Display"; resources/message "Edit Message")."""
+    if not int(flags or 0) & limits_v2.FLAG_COMPONENTS_V2:
+        return message.get("content") or ""
+    return "\n".join(str(c.get("content") or "") for c in walk_components(
+        message.get("components") or []) if c.get("type") == 10)
+
+
+def _finish_v2(data: dict[str, Any], atts: list[SimAttachment], channel_id: int) -> None:
+    """What Discord makes of a Components V2 message it stores (D components/reference
+    "Anatomy of a Component", "File", "Unfurled Media Item"; the message object's
+    ``attachments``), in place on ``data`` (a copy of the components, never the request's):
+    every component gets an ``id`` (1, 2, ... in display order, skipping the ids given); a
+    media item naming a file of the message (``attachment://NAME``, or the file's CDN url)
+    becomes that file (CDN ``url``, ``proxy_url``, ``content_type``, ``width``/``height`` of
+    a PNG, ``attachment_id``; a file component also gets ``name`` and ``size``); and
+    ``attachments`` lists only the files no component shows."""
+    components = copy.deepcopy(data.get("components") or [])
+    given = {c["id"] for c in walk_components(components) if c.get("id")}
+    next_id = 1
+    for c in walk_components(components):
+        if not c.get("id"):
+            while next_id in given:
+                next_id += 1
+            c["id"] = next_id
+            given.add(next_id)
+    by_name = {a.filename: a for a in atts}
+    by_url = {a.payload(channel_id)["url"]: a for a in atts}
+    shown: dict[int, SimAttachment] = {}
+    for media in limits_v2.media_items(components):
+        url = str(media.get("url") or "")
+        if url.startswith(limits_v2.ATTACHMENT):
+            att = by_name.get(url[len(limits_v2.ATTACHMENT):])
+        else:
+            att = by_url.get(url)
+        if att is None:
+            continue
+        shown[att.id] = att
+        payload = att.payload(channel_id)
+        media.update(url=payload["url"], proxy_url=payload["proxy_url"],
+                     attachment_id=str(att.id), flags=0)
+        if att.content_type:
+            media["content_type"] = att.content_type
+        media.update(_png_size(att.data))
+    for c in walk_components(components):
+        att = by_url.get(str((c.get("file") or {}).get("url"))) if c.get("type") == 13 else None
+        if att is not None:
+            c.update(name=att.filename, size=att.size)
+    data["components"] = components
+    data["attachments"] = [a.payload(channel_id) for a in atts if a.id not in shown]
+
+
+def _png_size(data: bytes) -> dict[str, int]:
+    """``{"width", "height"}`` of a PNG (its IHDR chunk), else empty."""
+    if data[:8] != b"\x89PNG\r\n\x1a\n" or data[12:16] != b"IHDR":
+        return {}
+    return {"width": int.from_bytes(data[16:20], "big"),
+            "height": int.from_bytes(data[20:24], "big")}
 
 
 def file_names(files: list[SimFile]) -> list[str]:

@@ -12,6 +12,7 @@ import traceback
 from collections.abc import Iterator, Mapping
 from typing import Any, Protocol
 
+from . import limits_v2
 from . import payloads as P
 
 
@@ -282,7 +283,17 @@ class SimMessage:
     # --- attachments
     @property
     def filenames(self) -> list[str]:
+        """Every file the message holds, shown or not."""
         return [a.filename for a in self.attachments]
+
+    @property
+    def shown_filenames(self) -> list[str]:
+        """The files a member sees: all of them, except in a Components V2 message, which
+        shows only the files its components (media gallery, thumbnail, file) show."""
+        if not self.flags & limits_v2.FLAG_COMPONENTS_V2:
+            return self.filenames
+        shown = {str(m.get("attachment_id")) for m in limits_v2.media_items(self.components)}
+        return [a.filename for a in self.attachments if str(a.id) in shown]
 
     def file(self, filename: str) -> bytes:
         """Bytes of the attachment named ``filename`` (KeyError when absent)."""

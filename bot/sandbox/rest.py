@@ -329,7 +329,10 @@ class Router(Messaging):
         if it.response_type == 5 and orig is not None and orig.loading and not orig.deleted:
             self._check_interaction_post(it.channel, orig.ephemeral_for is not None)
             body = dict(body)
-            body.pop("flags", None)
+            # the placeholder's ephemerality stays; the V2 flag may be set, as by an edit
+            v2 = int(body.pop("flags", None) or 0) & limits.FLAG_COMPONENTS_V2
+            if v2:
+                body["flags"] = v2
             return self.apply_edit(orig, body, files, it).data
         eph = it.member.id if int(body.get("flags") or 0) & 64 else None
         channel = it.channel
