@@ -9,11 +9,12 @@ from typing import Any
 from bot.sandbox import limits
 
 
-def component_problems(components: list[dict[str, Any]]) -> list[str]:
-    """What in one message's ``components`` breaks Discord's limits, as ``path: CODE``
-    strings (empty when none), found by the sandbox's message check."""
+def component_problems(components: list[dict[str, Any]], *, flags: int = 0) -> list[str]:
+    """What in one message's ``components`` (sent with ``flags``: pass
+    ``limits.FLAG_COMPONENTS_V2`` for a Components V2 message) breaks Discord's limits, as
+    ``path: CODE`` strings (empty when none), found by the sandbox's message check."""
     try:
-        limits.check_message({"components": components}, create=True)
+        limits.check_message({"components": components, "flags": flags}, create=True)
     except limits.Refusal as refusal:
         return [f"{path}: {code}" for path, code in limits.error_paths(refusal.errors or {})]
     return []
