@@ -1,13 +1,16 @@
 """The spec checker itself (bot.sandbox.conformance), on hand-made requests: route
 matching with literal segments, query and path parameters, body schemas through
-``$ref``/unions, multipart file parts, integer snowflakes, the report."""
+``$ref``/unions (Components V2 ones too), multipart file parts, integer snowflakes, the
+report."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from types import SimpleNamespace
 
+import discord
 import pytest
+from discord import ui
 
 from bot.sandbox.conformance import SPEC_ENV, Spec, find_spec, spec_candidates
 
@@ -183,3 +186,23 @@ def test_the_spec_is_found_from_the_environment_variable_or_above_the_repo(monke
     assert (spec_candidates(repo), find_spec(repo)) == ([other], None)
     other.write_text("{}")
     assert find_spec(repo) == Path(other)
+
+
+def test_a_components_v2_table_is_checked_against_the_v2_schemas(spec: Spec):
+    view = ui.LayoutView()
+    view.add_item(ui.Container(
+        ui.MediaGallery(discord.MediaGalleryItem("attachment://table.png",
+                                                 description="Ana to play")),
+        ui.TextDisplay("**Turn 1**"), ui.Separator(),
+        ui.Section(ui.TextDisplay("Ana"), accessory=ui.Thumbnail("attachment://me.png")),
+        ui.ActionRow(ui.Button(label="Take", custom_id="t:take")),
+        accent_colour=0x2E8B57))
+    body = {"content": None, "flags": 1 << 15, "components": view.to_components(),
+            "attachments": [{"id": "0", "filename": "table.png"}]}
+    path = "/channels/3/messages"
+    assert spec.check_request("POST", path, {}, body) == []
+    assert spec.check_request("POST", CALLBACK, {}, {"type": 4, "data": body}) == []
+    gallery = body["components"][0]["components"][0]
+    gallery["items"] = gallery["items"] * 11
+    where, field, message = _one(spec.check_request("POST", path, {}, body))
+    assert (where, field) == ("body", "$.components[0].components[0].items")

@@ -67,7 +67,7 @@ class TableView(ui.LayoutView):
     def __init__(self, turn: int = 1, ping: int | None = None) -> None:
         super().__init__(timeout=None)
         self.turn = turn
-        take = ui.Button(label="Take", custom_id="t:take")
+        take: ui.Button[TableView] = ui.Button(label="Take", custom_id="t:take")
         take.callback = self.take  # type: ignore[method-assign]
         line = f"**Turn {turn}** - Ana to play" + (f" <@{ping}>" if ping else "")
         self.add_item(ui.Container(
@@ -122,6 +122,17 @@ class Probe(commands.Cog):
     async def slow(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(thinking=True)
         await interaction.followup.send(view=TableView(), file=table_file())
+
+
+    @app_commands.command(description="Post the table, then edit the answer")
+    async def redo(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(view=TableView(), file=table_file())
+        try:
+            await interaction.edit_original_response(content="Taken")
+        except discord.HTTPException as e:
+            self.bot.refused.append((e.status, e.code, e._errors))
+        await interaction.edit_original_response(
+            view=TableView(2), attachments=[table_file(400, 240)])
 
 
 class V2Bot(commands.Bot):
@@ -279,3 +290,14 @@ async def test_a_legacy_message_becomes_v2_only_when_its_content_is_cleared(worl
     stored = world.message(msg.id)
     assert stored.flags == V2 and stored.content == ""
     assert describe(msg.components) == TABLE_READ_BACK
+
+
+async def test_an_edit_of_the_original_response_keeps_the_v2_rules(world, sb, alice):
+    it = await alice.slash("redo")
+    assert sb.bot.refused == [(400, 50035, _legacy("content"))]
+    assert [(r.method, r.status) for r in it.requests] == [
+        ("POST", 200), ("PATCH", 400), ("PATCH", 200)]
+    table = it.original
+    assert table is not None and table.edits == 1 and "**Turn 2**" in table.text
+    assert table.shown_filenames == ["table.png"]
+    assert Image.open(io.BytesIO(table.file("table.png"))).size == (400, 240)
