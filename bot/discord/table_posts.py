@@ -49,10 +49,10 @@ class TableNotShown(Exception):
         return f"I could not edit the table in the game's thread ({edit}) or post it anew ({post})"
 
 
-def posted_anew(refused: discord.HTTPException) -> str:
-    """The sentence for the member whose click changed a table Discord would not edit
-    (``refused``), posted as a new message instead."""
-    return (f"Your move was made. I could not edit the table in the game's thread "
+def posted_anew(refused: discord.HTTPException, what: str = "the table") -> str:
+    """The sentence for the member whose click changed a table (or ``what``) Discord would
+    not edit (``refused``), posted as a new message instead."""
+    return (f"Your move was made. I could not edit {what} in the game's thread "
             f"({why_not_edited(refused)}), so I posted it anew.")
 
 

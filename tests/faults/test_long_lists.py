@@ -48,3 +48,17 @@ async def test_a_reply_discord_refuses_is_told_in_a_short_sentence(world, sb):
     assert ana.last_reply.ephemeral and ana.last_reply.content == (
         f"{NO}I could not show my answer: Discord refused it (it did not fit Discord's "
         "message limits).")
+
+
+async def test_a_leaderboard_of_100_members_shows_15_and_counts_the_rest(world, sb):
+    ana = world.member("Ana")
+    await sb.bot.store.record_result(world.guild_id, "tiny",
+                                     [(1000 + i, i < 50, i) for i in range(100)])
+    it = await ana.slash("stats show")
+    assert answered(it)
+    embed = ana.last_reply.embeds[0]
+    assert embed["title"] == "All games leaderboard"
+    # Best first: the 50 winners (by user id), then the others.
+    assert embed["description"] == "\n".join(
+        [f"{i + 1}. <@{1000 + i}> Tiny Race \N{EM DASH} 1/1 won (100%), best {i}"
+         for i in range(15)] + ["\N{HORIZONTAL ELLIPSIS} and 85 more"])
