@@ -12,6 +12,8 @@ from bot.runtime import GameError
 
 #: The most open lobbies a server may allow one member (as the config's upper bound).
 MAX_LOBBIES = 25
+#: Rows a leaderboard shows (the rest are counted).
+LEADERBOARD = 15
 
 TIMERS = [
     app_commands.Choice(name="No turn timer", value="off"),
@@ -104,13 +106,15 @@ class Admin(commands.Cog):
             embed.description = "No finished games yet."
         else:
             lines = []
-            for i, r in enumerate(rows[:15], 1):
+            for i, r in enumerate(rows[:LEADERBOARD], 1):
                 rate = 100 * r.won / r.played if r.played else 0
                 name = self.bot.registry.get(r.kind)
                 lines.append(
                     f"{i}. <@{r.user_id}> {name.name if name and not game else ''} \N{EM DASH} "
                     f"{r.won}/{r.played} won ({rate:.0f}%), best {r.best_score}"
                 )
+            if len(rows) > LEADERBOARD:
+                lines.append(f"\N{HORIZONTAL ELLIPSIS} and {len(rows) - LEADERBOARD} more")
             embed.description = "\n".join(lines)
         await answer_public(interaction, embed=embed,
                             allowed_mentions=discord.AllowedMentions.none())

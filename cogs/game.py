@@ -15,7 +15,7 @@ from bot.discord.errors import thread_is_gone
 from bot.discord.game_cog import GameCog
 from bot.discord.replies import defer, quoted, send_ephemeral
 from bot.discord.table import Table
-from bot.discord.text import md_name
+from bot.discord.text import listed, md_name
 from bot.games.base import Event
 from bot.present.base import named
 from bot.runtime import GameError, GameUnreadable
@@ -69,7 +69,8 @@ class GameCommands(commands.Cog):
         if len(mine) == 1:
             return mine[0]
         if mine:
-            where = ", ".join(f"{self._title(g)} in <#{g.thread_id or g.channel_id}>" for g in mine)
+            where = listed([f"{self._title(g)} in <#{g.thread_id or g.channel_id}>"
+                            for g in mine])
             raise GameError("which_game",
                             f"You are in {len(mine)} games ({where}): use the command in the "
                             "game's thread.")

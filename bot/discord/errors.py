@@ -29,6 +29,12 @@ STORE_DOWN_AFTER_CHANGE = (
 #: Discord's error codes for a channel that no longer exists and for a locked thread.
 UNKNOWN_CHANNEL = 10003
 THREAD_ARCHIVED = 50083
+#: ... for a message that no longer exists, for too many edits of an old message (over
+#: an hour old), for a missing permission and for a channel the bot cannot see.
+UNKNOWN_MESSAGE = 10008
+EDIT_LIMIT = 30046
+MISSING_PERMISSIONS = 50013
+MISSING_ACCESS = 50001
 
 
 def log_store_error(what: str, exc: Exception) -> None:
@@ -41,14 +47,32 @@ def thread_is_gone(exc: discord.HTTPException) -> bool:
     return exc.status == 404 and exc.code == UNKNOWN_CHANNEL
 
 
+def thread_refuses(exc: discord.HTTPException) -> bool:
+    """True when Discord refused a request for the game's thread itself (deleted, locked,
+    out of the bot's sight): a new message there would be refused alike."""
+    return thread_is_gone(exc) or exc.code in (THREAD_ARCHIVED, MISSING_ACCESS)
+
+
 def why_not_posted(exc: discord.HTTPException) -> str:
     """A few words on why Discord refused a post in the game's thread (for a sentence)."""
     if exc.code == THREAD_ARCHIVED:
         return "it is locked"
-    if exc.code == 50013:
+    if exc.code == MISSING_PERMISSIONS:
         return "I am missing a permission there"
-    if exc.code == 50001:
+    if exc.code == MISSING_ACCESS:
         return "I cannot see it"
     if thread_is_gone(exc):
         return "it was deleted"
     return "Discord refused the message"
+
+
+def why_not_edited(exc: discord.HTTPException) -> str:
+    """A few words on why Discord refused the edit of a table message in the game's
+    thread (for a sentence)."""
+    if exc.code == EDIT_LIMIT:
+        return "Discord allows no more edits of it for now"
+    if exc.code == UNKNOWN_MESSAGE:
+        return "the message was deleted"
+    if exc.code in (THREAD_ARCHIVED, MISSING_PERMISSIONS, MISSING_ACCESS) or thread_is_gone(exc):
+        return why_not_posted(exc)
+    return "Discord refused the edit"

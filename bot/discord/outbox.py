@@ -59,8 +59,9 @@ def token_gone(exc: discord.HTTPException) -> bool:
     """True when Discord refused a request made with an interaction's token because the
     token itself is no good (401 50027 Invalid Webhook Token: older than Discord's
     15 minutes; 404 10015 Unknown Webhook), so the same request with the bot's token may
-    still work. A 404 10003 (the channel is gone) is not a token problem."""
-    return exc.status == 401 or (exc.status == 404 and exc.code != 10003)
+    still work. A 404 10003 (the channel is gone) or 10008 (the message is gone) is not a
+    token problem."""
+    return exc.status == 401 or (exc.status == 404 and exc.code not in (10003, 10008))
 
 
 async def new_table(

@@ -21,6 +21,7 @@ log = logging.getLogger(__name__)
 UNKNOWN_INTERACTION = 10062
 INVALID_WEBHOOK_TOKEN = 50027
 CANNOT_DM = 50007
+INVALID_FORM_BODY = 50035
 
 _GONE = (UNKNOWN_INTERACTION, INVALID_WEBHOOK_TOKEN)
 
@@ -46,7 +47,9 @@ async def send_ephemeral(
             instead of the channel.
 
     Returns True when the member got the message one way or another. Never raises for a
-    Discord HTTP error.
+    Discord HTTP error: when Discord refuses the answer itself (400 50035: over one of its
+    limits; a server error), the member gets :func:`refused_answer`'s short sentence
+    instead, never an endless "thinking...".
     """
     try:
         if interaction.extras.pop(PUBLIC_PENDING, False):
@@ -60,9 +63,35 @@ async def send_ephemeral(
         return True
     except discord.HTTPException as exc:
         if exc.code not in _GONE and exc.status not in (401, 404):
-            log.info("could not answer interaction %s: %s", interaction.id, exc)
-            return False
+            log.warning("could not answer interaction %s: %s", interaction.id, exc)
+            return await _say_refused(interaction, exc)
         return await _fallback(interaction, content, secret=secret, **kwargs)
+
+
+def refused_answer(exc: discord.HTTPException) -> str:
+    """The sentence a member gets instead of an answer Discord refused with ``exc``."""
+    if exc.code == INVALID_FORM_BODY:
+        why = "it did not fit Discord's message limits"
+    elif exc.status >= 500:
+        why = "a Discord server error"
+    else:
+        why = f"error {exc.code or exc.status}"
+    return f"\N{NO ENTRY SIGN} I could not show my answer: Discord refused it ({why})."
+
+
+async def _say_refused(interaction: discord.Interaction, exc: discord.HTTPException) -> bool:
+    """Tell the member in a short sentence that Discord refused their answer (``exc``);
+    False when that is refused too (logged)."""
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(refused_answer(exc), ephemeral=True)
+        else:
+            await interaction.response.send_message(refused_answer(exc), ephemeral=True)
+        return True
+    except discord.HTTPException as again:
+        log.warning("could not tell interaction %s that its answer was refused: %s",
+                    interaction.id, again)
+        return False
 
 
 async def _fallback(

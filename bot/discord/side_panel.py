@@ -21,8 +21,12 @@ from typing import Any, ClassVar
 
 import discord
 
+from bot.discord.errors import thread_refuses
 from bot.discord.game_cog import GameCog
+from bot.discord.outbox import retire
+from bot.discord.replies import send_ephemeral
 from bot.discord.table import EMBED_LIMIT, MOVES, Table
+from bot.discord.table_posts import posted_anew
 from bot.games.base import Event
 from bot.present.base import named
 from bot.runtime import Update
@@ -101,21 +105,45 @@ class SidePanelCog(GameCog):
             except (discord.HTTPException, AttributeError):
                 pass
 
-    async def edit_panel(self, table: Table, latest: list[str] | None = None) -> None:
+    async def edit_panel(self, table: Table, latest: list[str] | None = None
+                         ) -> discord.HTTPException | None:
         """Redraw the open panel in place (no ping), ``latest`` (the step just made, in
-        words) as bullets at the end of its embed; a refusal is logged, not raised."""
+        words) as bullets at the end of its embed. When Discord refuses the edit (an old
+        message's edits used up, a permission, the message deleted) the panel is posted
+        anew (no ping), recorded as the table message, and that refusal returned (None:
+        edited, or not shown at all); a refusal of the thread itself or of the new post
+        is logged, not raised."""
         channel = self.channel_of(table.record)
-        if channel is None or not table.record.table_message_id:
-            return
+        old = table.record.table_message_id
+        if channel is None or not old:
+            return None
         kwargs = await self.panel_kwargs(table)
         embed = kwargs.get("embed")
         if latest and isinstance(embed, discord.Embed):
             told = "\n".join(f"\N{BULLET} {t}" for t in latest)
             embed.description = (f"{embed.description or ''}\n\n{told}".strip())[-EMBED_LIMIT:]
         try:
-            await channel.get_partial_message(table.record.table_message_id).edit(**kwargs)  # type: ignore[attr-defined]
-        except (discord.HTTPException, AttributeError):
+            await channel.get_partial_message(old).edit(**kwargs)  # type: ignore[attr-defined]
+            return None
+        except AttributeError:
+            refused = None
+        except discord.HTTPException as exc:
+            refused = exc
+        if refused is None or thread_refuses(refused):
             log.info("could not edit the %s of game %s", self.panel_name, table.record.id)
+            return None
+        async with self._post_locks.setdefault(table.record.id, asyncio.Lock()):
+            try:
+                panel = await channel.send(**kwargs)
+            except discord.HTTPException as exc:
+                log.info("could not edit the %s of game %s (%s) nor post it anew (%s)",
+                         self.panel_name, table.record.id, refused, exc)
+                return None
+            await self.bot.store.update_game(table.record.id, table_message_id=panel.id)
+        log.info("game %s: the edit of its %s was refused (%s); posted anew",
+                 table.record.id, self.panel_name, refused)
+        await retire(channel, None, old)
+        return refused
 
     async def close_panel(self, table: Table, event: Event) -> None:
         """Close the panel ended by ``event``: :meth:`closed_panel`'s embed, no content,
@@ -159,7 +187,9 @@ class SidePanelCog(GameCog):
         turn)."""
         lines = [named(e.text, table.names) for e in update.events() if e.to is None]
         lines += [named(n, table.names) for n in update.notes]
-        await self.edit_panel(table, lines)
+        refused = await self.edit_panel(table, lines)
+        if refused is not None and interaction is not None:
+            await send_ephemeral(interaction, posted_anew(refused, f"the {self.panel_name}"))
 
 
 __all__ = ["SidePanelCog"]

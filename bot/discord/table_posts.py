@@ -15,7 +15,7 @@ from typing import Any
 
 import discord
 
-from bot.discord.errors import thread_is_gone, why_not_posted
+from bot.discord.errors import thread_is_gone, thread_refuses, why_not_edited, why_not_posted
 from bot.discord.outbox import dm_hands, edit_table, new_table, on_message, retire, show_end
 from bot.discord.replies import send_ephemeral
 from bot.discord.table import EMBED_LIMIT, MOVES, SHOWS_A_VERSION, Table, TableLook, event_lines
@@ -25,6 +25,35 @@ from bot.runtime import Update, UpdateKind
 from bot.store import STORE_FAILURES, GameRecord
 
 log = logging.getLogger(__name__)
+
+
+class TableNotShown(Exception):
+    """Discord refused the in-place edit of a game's table (``edit``) and then the table
+    posted as a new message (``post``; ``None`` when no post was tried: the thread itself
+    refused the edit)."""
+
+    def __init__(self, edit: discord.HTTPException, post: discord.HTTPException | None):
+        super().__init__(f"edit refused: {edit}; post: {post}")
+        self.edit = edit
+        self.post = post
+
+    def clause(self) -> str:
+        """What was not done, for the member: "I could not edit the table in the game's
+        thread (the message was deleted) or post it anew (it is locked)"."""
+        edit = why_not_edited(self.edit)
+        if self.post is None:
+            return f"I could not edit the table in the game's thread ({edit})"
+        post = why_not_posted(self.post)
+        if post == edit:
+            return f"I could not edit the table in the game's thread or post it anew ({edit})"
+        return f"I could not edit the table in the game's thread ({edit}) or post it anew ({post})"
+
+
+def posted_anew(refused: discord.HTTPException, what: str = "the table") -> str:
+    """The sentence for the member whose click changed a table (or ``what``) Discord would
+    not edit (``refused``), posted as a new message instead."""
+    return (f"Your move was made. I could not edit {what} in the game's thread "
+            f"({why_not_edited(refused)}), so I posted it anew.")
 
 
 class TablePosts(TableLook):
@@ -129,23 +158,33 @@ class TablePosts(TableLook):
         if old and not fresh and table.result is not None:
             parts = await self.final_message(table, self.public_lines(table, events))
             if parts is not None:
-                await show_end(channel, interaction, old, self._posted.get(table.record.id),
-                                   parts)
+                try:
+                    await show_end(channel, interaction, old,
+                                   self._posted.get(table.record.id), parts)
+                except discord.HTTPException as exc:
+                    await self._post_end_anew(channel, table, interaction, old, parts, exc)
                 table.shown_end = True
                 return
+        lines = self.public_lines(table, events)
+        refused: discord.HTTPException | None = None
         if old and not fresh and (key is None or key == table.record.pinged_key):
             # A step inside the decision already shown (or the end): the table is edited
             # in place and keeps the earlier steps' lines (see _lines_shown).
-            earlier = self._lines_shown(table.record.id, old, interaction)
-            lines = earlier + self.public_lines(table, events)
-            deadline = due.get("turn")
+            lines = self._lines_shown(table.record.id, old, interaction) + lines
             file = await self.render_file(table)
-            await edit_table(channel, interaction, old, self._posted.get(table.record.id),
-                                 embed=self.table_embed(table, lines=lines, deadline=deadline),
+            try:
+                await edit_table(channel, interaction, old, self._posted.get(table.record.id),
+                                 embed=self.table_embed(table, lines=lines,
+                                                        deadline=due.get("turn")),
                                  attachments=[file], view=self.table_view(table))
-            self._remember(table, old, lines)
-            return
-        if table.catchup and await self.adopt_posted(channel, table, key, old):
+            except discord.HTTPException as exc:
+                # Refused (an old message's edits used up, a permission, the message
+                # deleted): the table is posted anew below, with no second ping.
+                refused = self._edit_refused(table.record, exc)
+            else:
+                self._remember(table, old, lines)
+                return
+        if refused is None and table.catchup and await self.adopt_posted(channel, table, key, old):
             return
         humans: list[str] = []
         if key is not None and key != table.record.pinged_key and self.pings_members(table):
@@ -153,13 +192,17 @@ class TablePosts(TableLook):
             humans = [s for s in table.pending.seats if table.is_human(s)]
         file = await self.render_file(table)
         deadline = due.get("turn")
-        lines = self.public_lines(table, events)
-        message = await new_table(
-            channel, interaction, thread_id,
-            content=self.headline(table, humans),
-            embed=self.table_embed(table, lines=lines, deadline=deadline),
-            file=file, view=self.table_view(table), allowed_mentions=table.pings(humans),
-        )
+        try:
+            message = await new_table(
+                channel, interaction, thread_id,
+                content=self.headline(table, humans),
+                embed=self.table_embed(table, lines=lines, deadline=deadline),
+                file=file, view=self.table_view(table), allowed_mentions=table.pings(humans),
+            )
+        except discord.HTTPException as exc:
+            if refused is None or thread_is_gone(exc):
+                raise
+            raise TableNotShown(refused, exc) from exc
         posted = self._posted.pop(table.record.id, None)
         self._remember(table, message.id, lines)
         if isinstance(message, discord.WebhookMessage) and table.result is None:
@@ -173,6 +216,44 @@ class TablePosts(TableLook):
         for seat_id in humans:
             await self.turn_notice(table, seat_id, message)
         await retire(channel, interaction, old, posted)
+        if refused is not None and interaction is not None:
+            await send_ephemeral(interaction, posted_anew(refused))
+
+    def _edit_refused(self, record: GameRecord, exc: discord.HTTPException
+                      ) -> discord.HTTPException:
+        """Discord refused the in-place edit of ``record``'s table with ``exc``: return it
+        when a new message may show the table instead. Raises it again when the thread is
+        gone (the game then ends, see :meth:`thread_gone`), :class:`TableNotShown` when
+        the thread itself refuses (locked, out of sight: a post would be refused alike)."""
+        if thread_is_gone(exc):
+            raise exc
+        if thread_refuses(exc):
+            raise TableNotShown(exc, None) from exc
+        log.info("game %s: the edit of its table was refused (%s); posting it anew",
+                 record.id, exc)
+        return exc
+
+    async def _post_end_anew(
+        self, channel: discord.abc.Messageable, table: Table,
+        interaction: discord.Interaction | None, old: int, parts: dict[str, Any],
+        exc: discord.HTTPException,
+    ) -> None:
+        """The end (``parts``: :meth:`final_message`) could not replace the last table
+        ``old`` (Discord refused the edit with ``exc``): post it as a new message, retire the
+        old table's buttons and tell the member who clicked. Raises as :meth:`_edit_refused`,
+        or :class:`TableNotShown` when the post is refused too."""
+        refused = self._edit_refused(table.record, exc)
+        parts["file"].reset()
+        try:
+            await new_table(channel, interaction, table.record.thread_id or table.record.channel_id,
+                            embeds=parts["embeds"], file=parts["file"])
+        except discord.HTTPException as post:
+            if thread_is_gone(post):
+                raise
+            raise TableNotShown(refused, post) from post
+        await retire(channel, interaction, old, self._posted.get(table.record.id))
+        if interaction is not None:
+            await send_ephemeral(interaction, posted_anew(refused))
 
 
     async def adopt_posted(
@@ -257,23 +338,30 @@ class TablePosts(TableLook):
                     log.warning("game %s: could not record the version shown (%s)",
                                 update.record.id, exc)
             return True
-        except discord.HTTPException as exc:
+        except (discord.HTTPException, TableNotShown) as exc:
             what = await self.posting_failed(update.record, exc)
             if interaction is not None:
-                more = "" if thread_is_gone(exc) else " See /game status."
+                gone = isinstance(exc, discord.HTTPException) and thread_is_gone(exc)
+                more = "" if gone else " See /game status."
                 await send_ephemeral(interaction, f"Your move was made, but {what}.{more}")
             return False
 
-    async def posting_failed(self, record: GameRecord, exc: discord.HTTPException) -> str:
-        """Deal with Discord refusing a post in ``record``'s thread after a stored change
-        and return a true clause for the member ("I could not post the table in the
-        game's thread (it is locked)"). A deleted thread ends the game; other refusals
-        are logged (warning, not error: a locked thread is a moderator's choice)."""
+    async def posting_failed(self, record: GameRecord,
+                             exc: discord.HTTPException | TableNotShown) -> str:
+        """Deal with Discord refusing a post (or a table's edit, :class:`TableNotShown`) in
+        ``record``'s thread after a stored change and return a true clause for the member
+        ("I could not post the table in the game's thread (it is locked)"). A deleted
+        thread ends the game; other refusals are logged (warning, not error: a locked
+        thread is a moderator's choice)."""
+        where = record.thread_id or record.channel_id
+        if isinstance(exc, TableNotShown):
+            log.warning("game %s: could not edit its table in %s: %s%s", record.id, where,
+                        exc.edit, f"; nor post it anew: {exc.post}" if exc.post else "")
+            return exc.clause()
         if thread_is_gone(exc):
             await self.thread_gone(record)
             return "the game's thread was deleted, so the game has ended (no scores recorded)"
-        log.warning("game %s: could not post in %s: %s", record.id,
-                    record.thread_id or record.channel_id, exc)
+        log.warning("game %s: could not post in %s: %s", record.id, where, exc)
         return f"I could not post the table in the game's thread ({why_not_posted(exc)})"
 
     async def thread_gone(self, record: GameRecord) -> bool:

@@ -15,7 +15,7 @@ a message meant to ping passes :func:`pinging` with the exact members.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 import discord
 
@@ -38,6 +38,21 @@ def cut(text: str, limit: int | None) -> str:
     if limit is None or len(text) <= limit:
         return text
     return text[: max(limit - 1, 0)] + ELLIPSIS
+
+
+def listed(items: Sequence[str], *, most: int = 10, budget: int = 1200) -> str:
+    """``items`` joined with ", ", the first ``most`` of them at most and no more than
+    ``budget`` characters (the first item always), the rest counted: "A, B, … and 62 more".
+    Keeps a list of unbounded length within Discord's 2,000-character messages."""
+    shown: list[str] = []
+    size = 0
+    for item in items[:most]:
+        if shown and size + 2 + len(item) > budget:
+            break
+        size += (2 if shown else 0) + len(item)
+        shown.append(item)
+    rest = len(items) - len(shown)
+    return ", ".join(shown) + (f", {ELLIPSIS} and {rest} more" if rest else "")
 
 
 def md_name(name: str, limit: int | None = None) -> str:

@@ -92,11 +92,16 @@ async def test_a_finished_game_whose_end_was_not_posted_is_posted_at_restart_sco
         await who.click(thread.last_message, "Add 2")
     assert thread.last_message.embeds[0]["footer"]["text"] == "Move 9"
     table = thread.last_message
-    # The final move edits the table in place through the click: refused.
+    # The final move edits the table in place through the click: refused, and so is the
+    # table posted anew as the click's followup.
     world.faults.fail("PATCH", r"^/webhooks/\d+/[^/]+/messages/@original$", 403, code=50013,
                       message="Missing Permissions")
-    await bo.click(table, "Add 2")  # 20: Bo wins
-    assert bo.last_reply.content.startswith("Your move was made, but I could not post")
+    world.faults.fail("POST", r"^/webhooks/\d+/[^/]+$", 403, code=50013,
+                      message="Missing Permissions")
+    it = await bo.click(table, "Add 2")  # 20: Bo wins
+    assert [m.content for m in it.followups if m.ephemeral][0] == (
+        "Your move was made, but I could not edit the table in the game's thread or post it "
+        "anew (I am missing a permission there). See /game status.")
     stats = [(r.user_id, r.played, r.won) for r in await sb.bot.store.stats(world.guild_id)]
     assert stats == [(bo.id, 1, 1), (ana.id, 1, 0)]
     assert table_version(db, 1) == (10, 9)
