@@ -164,6 +164,13 @@ class PacapacaPresenter(Presenter):
 
     game = "pacapaca"
 
+    def ping_key(self, pending: Pending, view: Any = None) -> str:
+        """One table message per turn: the pending key's turn number (``turn:<n>``,
+        ``neg:<n>``, ``turn:<n>:after``), so a negotiation and the turn after it edit the
+        turn's table in place."""
+        number = pending.key.split(":")[1] if ":" in pending.key else pending.key
+        return f"turn:{number}"
+
     def table(self, seen: Seen) -> TableModel:
         """The table for ``seen`` (the spectator view; choices for ``seen.seat``)."""
         view: PacapacaView = seen.view

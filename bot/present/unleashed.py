@@ -249,9 +249,15 @@ class UnleashedPresenter(Presenter):
             return head + f" **{' and '.join(names[s] for s in result.winners)}** wins!"
         return head + " Still tied on Animals and letters: everyone loses."
 
-    def ping_key(self, pending: Pending) -> str:
-        """As the base, except that set-up (everyone picks a Baby) is one decision."""
-        return "setup" if pending.kind == "setup" else super().ping_key(pending)
+    def ping_key(self, pending: Pending, view: UnleashedView | None = None) -> str:
+        """One table message per turn: set-up (everyone picks a Baby) is one, then each
+        player's turn (``view.turn``) with its reaction windows, their results and the
+        effects' choices inside it."""
+        if pending.kind == "setup":
+            return "setup"
+        if view is None:
+            return super().ping_key(pending)
+        return f"turn:{view.turn}"
 
     def pings(self, pending: Pending) -> bool:
         """Nobody is pinged for a reaction window (its seats are the Instant holders)."""
