@@ -117,7 +117,7 @@ class SidePanelCog(GameCog):
         if old and not fresh:
             try:
                 await edit_table(channel, interaction, old, self._posted.get(table.record.id),
-                                 content=None, attachments=[file], **kwargs)
+                                 attachments=[file], **kwargs)
                 return
             except discord.HTTPException as exc:
                 refused = self._edit_refused(table.record, exc)

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from bot.games.base import Action, Event
+from bot.games.base import Action, Event, Pending
 from bot.games.pacapaca.cards import catalog
 from bot.games.pacapaca.engine import PacapacaEngine
 from bot.games.pacapaca.models import (

@@ -301,9 +301,15 @@ async def test_window_closes_early_when_everyone_who_could_answer_passed(world, 
                fields={"s0": ["cria_button"], "s1": ["lamb_acorn"], "s2": ["kid_clover"]},
                plays=2)
     await install(world, sb.bot, st)
+    turn = thread.last_message
+    public = len([m for m in thread.all_messages if not m.ephemeral])
     await play_card(sb, ana, await open_panel(ana, thread),
                     cid_of(st, "trail_llama", st.hands["s0"]), "s0")
     window = thread.last_message
+    # The window is the turn's table edited in place: no new message.
+    assert window.id == turn.id
+    assert len([m for m in thread.all_messages if not m.ephemeral]) == public
+    assert "Pass" in window.labels
     await bo.click(window, "Pass")
     assert bo.last_reply.content == NEUTRAL_PASS
     assert thread.last_message.id == window.id  # nothing public yet
@@ -311,8 +317,11 @@ async def test_window_closes_early_when_everyone_who_could_answer_passed(world, 
     after = await state_of(sb.bot)
     assert after.reaction is None and keys(after.fields["s0"]) == ["cria_button", "trail_llama"]
     assert await sb.bot.service.deadline(1) is None  # closed before its timer: disarmed
+    # The result edits the same table in place (the turn goes on): still no new message.
+    assert thread.last_message.id == turn.id
+    assert len([m for m in thread.all_messages if not m.ephemeral]) == public
     assert "Trail Llama enters Ana's Field." in thread.last_message.embeds[0]["description"]
-    assert window.components == []  # the window's buttons are retired
+    assert "Pass" not in window.labels  # the window's buttons are gone
 
 
 async def test_late_answers_about_hands_go_by_dm_never_to_the_thread(world, sb):
