@@ -86,7 +86,7 @@ class PacapacaCog(SidePanelCog):
         items = [
             button("g", gid, f"edit.{v.turn_number}", "Edit deal",
                    style=discord.ButtonStyle.primary, disabled=neg.proposals_left <= 0),
-            *self.draw(gid, model.key, model.items, keys=model.keys),
+            *self.draw(gid, model.key, model.items, keys=model.keys, prints=model.prints),
             button("g", gid, "hand", "My hand", emoji="\N{OPEN BOOK}",
                    style=discord.ButtonStyle.secondary),
         ]
