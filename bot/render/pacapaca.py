@@ -373,16 +373,17 @@ def cards_picture(cards: Sequence[int], *, title: str | None = None) -> Picture:
     rows = (n + per_row - 1) // per_row
     width = per_row * (CARD_W + 16) + 16
     text = max(20, min_font(width))
-    title_f = font(max(28, text), True)
+    title_px = max(28, text)
+    title_f = font(title_px, True)
     title_lines = _wrap(title or "", title_f, width - 32)
-    top = 16 + len(title_lines) * (title_f.size + 10) + (8 if title_lines else 0)
+    top = 16 + len(title_lines) * (title_px + 10) + (8 if title_lines else 0)
     height = top + rows * (CARD_H + 16)
     with measuring() as meter:
         img = Image.new("RGB", (width, height), BG)
         p = Painter(img, 2.0, 72)
         d = p.d
         for j, line in enumerate(title_lines):
-            d.text((16, 16 + j * (title_f.size + 10)), line, font=title_f, fill=INK)
+            d.text((16, 16 + j * (title_px + 10)), line, font=title_f, fill=INK)
         fur = hex_rgb(cat.bodies[0].colour)
         for i, card in enumerate(cards):
             kind = cat.card_kind(card)

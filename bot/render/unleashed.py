@@ -410,14 +410,10 @@ def _palette() -> Image.Image:
 
 
 def _encode(img: Image.Image, meter: object) -> Picture:
-    pal = img.quantize(palette=_palette(), dither=Image.Dither.NONE)
-    return Picture(_png_bytes(pal), img.size, meter.smallest)  # type: ignore[attr-defined]
-
-
-def _png_bytes(img: Image.Image) -> bytes:
     buf = io.BytesIO()
-    img.save(buf, format="PNG", compress_level=1)
-    return buf.getvalue()
+    img.quantize(palette=_palette(), dither=Image.Dither.NONE).save(buf, format="PNG",
+                                                                     compress_level=1)
+    return Picture(buf.getvalue(), img.size, meter.smallest)  # type: ignore[attr-defined]
 
 
 def table_picture(view: UnleashedView, *, names: Mapping[str, str] | None = None) -> Picture:
