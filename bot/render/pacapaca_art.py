@@ -186,7 +186,7 @@ def draw_charm(d: ImageDraw.ImageDraw, x: float, y: float, size: float, role: st
     col = CHARM[role]
     edge = dark(col, 0.55)
     top, bot = y - size / 2, y + size / 2
-    w = 2 if size >= 24 else 1
+    w = 1
     if role == "pendant_bell":
         clap = size * 0.16
         rim = bot - clap
@@ -217,11 +217,11 @@ def draw_charm(d: ImageDraw.ImageDraw, x: float, y: float, size: float, role: st
         half = size * 0.28
         blade_bot = bot - size * 0.16
         pts = []
-        for k in range(13):
-            t = k / 12
+        for k in range(7):
+            t = k / 6
             pts.append((x - half * math.sin(math.pi * t), top + t * (blade_bot - top)))
-        for k in range(13):
-            t = 1 - k / 12
+        for k in range(7):
+            t = 1 - k / 6
             pts.append((x + half * math.sin(math.pi * t), top + t * (blade_bot - top)))
         d.polygon(pts, fill=col, outline=edge, width=w)
         d.line([(x, top + size * 0.12), (x, bot)], fill=edge, width=w)
