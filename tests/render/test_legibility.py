@@ -165,5 +165,7 @@ def test_the_alpaca_close_up_is_centred_with_its_highlight_inside(players: int) 
     r, g, b = (band.point(lambda v, c=c: 255 if v == c else 0)
                for band, c in zip(img.split(), ACTIVE_BG, strict=True))
     mask = ImageChops.multiply(ImageChops.multiply(r, g), b)
-    left, top, right, bottom = mask.getbbox()
+    box = mask.getbbox()
+    assert box is not None
+    left, top, right, bottom = box
     assert (left, img.width - right) == (20, 19) and top > 0 and bottom < img.height
