@@ -400,11 +400,12 @@ def board_picture(view: LlamasAlpacasView, seat: str, *, names: Mapping[str, str
     with measuring() as meter:
         img = Image.new("RGB", (width, height), TABLE)
         d = Draw(img)
-        title = f"{name}: {p.score} pts"
+        score = f": {p.score} pts"  # the name is cut to fit, never the score
         tf = font(34, True)
-        while text_size(d, title, tf)[0] > width - 48 and len(title) > 4:
-            title = title[:-2] + "…"
-        draw_text(d, (24, 40), title, tf, INK, anchor="lm")
+        room = width - 48 - text_size(d, score, tf)[0]
+        while text_size(d, name, tf)[0] > room and len(name) > 2:
+            name = name[:-2].rstrip() + "…"
+        draw_text(d, (24, 40), name + score, tf, INK, anchor="lm")
         x = treats(d, 24, 92, p.clovers, p.carrots, size=max(text, 30), show_zero=True)
         draw_text(d, (x + 10, 92), f"treats (at most {10})", font(text), MUTED, anchor="lm")
         for i, c in enumerate(p.board):
