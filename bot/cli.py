@@ -41,8 +41,11 @@ HERDBOT_DATABASE is the SQLite file (default herdbot.sqlite3), or a PostgreSQL
 URL postgresql://user:password@host:port/db.
 
 One bot per database file: while it runs, `herdbot run` holds an OS lock on
-<database>.lock and a second `herdbot run` on the same file is refused.
-PostgreSQL needs no such lock (several processes may share it).
+<database>.lock (beside the real file, symbolic links followed) and a second
+`herdbot run` on the same file is refused. The first run creates the file; once
+herdbot has run on it (the .lock file is there), a missing file is refused rather
+than replaced by a new, empty one: restore it, or pass --new-database.
+On PostgreSQL several processes share the database, each serving other shards.
 `herdbot backup PATH` copies the database while the bot runs.
 """
 
@@ -95,8 +98,12 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     sub = parser.add_subparsers(dest="command",
                                 metavar="{run,demo,simulate,backup,migrate-store,local-discord}")
-    sub.add_parser("run", help="run the bot on Discord (needs DISCORD_TOKEN)",
-                   description=RUN_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
+    run = sub.add_parser("run", help="run the bot on Discord (needs DISCORD_TOKEN)",
+                         description=RUN_HELP,
+                         formatter_class=argparse.RawDescriptionHelpFormatter)
+    run.add_argument("--new-database", action="store_true",
+                     help="create a new, empty SQLite database even where herdbot ran "
+                          "before (its <database>.lock is there but the file is gone)")
     demo = sub.add_parser("demo", help="play a full game offline in the Discord sandbox")
     first = next(iter(keys), None)
     demo.add_argument("--game", choices=keys or None, default=first,
@@ -158,10 +165,11 @@ def setup_logging(level: str) -> None:
     quiet_reconnects()
 
 
-def cmd_run(settings: Settings) -> int:
+def cmd_run(settings: Settings, *, new_database: bool = False) -> int:
     """Start the bot; exit 2 without a token, 1 (one line) when the database is in use by
-    another herdbot, from a newer herdbot, or cannot be opened or written (for
-    PostgreSQL: cannot be reached; the line names host and port). The bot opens the
+    another herdbot, missing where herdbot ran before (unless ``new_database``), from a
+    newer herdbot, or cannot be opened or written (for PostgreSQL: cannot be reached;
+    the line names host and port). The bot opens the
     database once, before it logs in to Discord (``HerdBot.start``), so those refusals
     come first.
 
@@ -177,6 +185,8 @@ def cmd_run(settings: Settings) -> int:
     try:
         if lock is not None:
             lock.acquire()
+            if not new_database:
+                lock.check_not_lost()
         return _run_bot(settings)
     except StoreError as exc:  # another herdbot holds the lock, or the database is refused
         sys.stderr.write(f"{exc}\n")
@@ -408,7 +418,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     setup_logging(settings.log_level)
     if args.command == "run":
-        return cmd_run(settings)
+        return cmd_run(settings, new_database=args.new_database)
     if args.command == "simulate":
         return cmd_simulate(args)
     if args.command == "backup":
