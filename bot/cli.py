@@ -11,6 +11,7 @@ import argparse
 import asyncio
 import json
 import logging
+import os
 import signal
 import sys
 from importlib.metadata import PackageNotFoundError, version
@@ -52,7 +53,8 @@ On PostgreSQL several processes share the database, each serving other shards.
 BACKUP_HELP = """\
 Copy the database (HERDBOT_DATABASE) to PATH with SQLite's online backup API: a
 consistent copy, safe to take while the bot runs. PATH is replaced if it exists; when it
-is a folder, the copy is named herdbot-YYYYmmdd-HHMMSS.sqlite3 (UTC) inside it.
+is a folder (or ends with /), the copy is named herdbot-YYYYmmdd-HHMMSS.sqlite3 (UTC)
+inside it. Missing folders are created.
 
 To restore: stop the bot, copy the backup over the database file (removing the file's
 -wal and -shm companions if any are left), start the bot.
@@ -339,7 +341,7 @@ def cmd_backup(settings: Settings, path: str) -> int:
                          "is a PostgreSQL database: back it up with pg_dump.\n")
         return 1
     try:
-        report = backup(settings.sqlite_path, Path(path))
+        report = backup(settings.sqlite_path, Path(path), folder=path.endswith(("/", os.sep)))
     except StoreError as exc:
         sys.stderr.write(f"{exc}\n")
         return 1
