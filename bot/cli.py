@@ -157,14 +157,17 @@ def _parser() -> argparse.ArgumentParser:
 
 def setup_logging(level: str) -> None:
     """Log to stderr with timestamps; discord.py at WARNING (ERROR at ERROR) unless DEBUG,
-    its reconnect attempts one WARNING line each (``bot.discord.logs``), no traceback."""
+    its reconnect attempts one WARNING line each (``bot.discord.logs``), no traceback; a
+    database outage one line per kind of failure, no traceback (``bot.store.outage``)."""
     from bot.discord.logs import quiet_reconnects
+    from bot.store.outage import quiet_store_outages
 
     logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if level != "DEBUG":
         logging.getLogger("discord").setLevel(max(logging.WARNING,
                                                   logging.getLevelNamesMapping()[level]))
     quiet_reconnects()
+    quiet_store_outages()
 
 
 def cmd_run(settings: Settings, *, new_database: bool = False) -> int:
