@@ -11,7 +11,6 @@ import pytest
 import pytest_asyncio
 
 from bot.store.outage import quiet_store_outages
-
 from bot.store.url import postgres_address
 from tests.faults.common import make_bot, start_tiny
 from tests.support.databases import PG_URL, SKIP_REASON, CuttableProxy, databases
@@ -56,7 +55,7 @@ async def test_an_outage_logs_one_line_per_kind_of_failure_and_no_traceback(
     carry ``bot.store.outage``'s filter): one line per logger and kind, none a traceback
     (before: asyncpg's traceback at WARNING for every click, and one line per click)."""
     url, proxy = proxied_database
-    sb = await world.connect(make_bot(url, clock))
+    await world.connect(make_bot(url, clock))
     quiet_store_outages(caplog.handler)
     caplog.set_level(logging.INFO)
     ana, bo = world.member("Ana"), world.member("Bo")
