@@ -178,27 +178,34 @@ def cmd_run(settings: Settings, *, new_database: bool = False) -> int:
     database once, before it logs in to Discord (``HerdBot.start``), so those refusals
     come first.
 
-    A SQLite file's writer lock (``bot.store.lock``) is held until the bot stops;
-    PostgreSQL takes none."""
+    A SQLite file's writer lock (``bot.store.lock``), or on PostgreSQL the claim of the
+    process's shards (``bot.store.shards``), is held until the bot stops."""
     if settings.discord_token is None or not settings.discord_token.get_secret_value().strip():
         sys.stderr.write(NO_TOKEN)
         return 2
     from bot.store import StoreError
     from bot.store.lock import WriterLock
+    from bot.store.shards import ShardClaim
 
     lock = WriterLock(settings.sqlite_path) if settings.sqlite_path is not None else None
+    claim = (ShardClaim(settings.database_url, settings.shard_count, settings.shard_ids)
+             if settings.database_url is not None else None)
     try:
         if lock is not None:
             lock.acquire()
             if not new_database:
                 lock.check_not_lost()
+        if claim is not None:
+            claim.acquire()
         return _run_bot(settings)
-    except StoreError as exc:  # another herdbot holds the lock, or the database is refused
-        sys.stderr.write(f"{exc}\n")
+    except StoreError as exc:  # another herdbot holds the lock or the shards, or the
+        sys.stderr.write(f"{exc}\n")  # database is refused
         return 1
     finally:
         if lock is not None:
             lock.release()
+        if claim is not None:
+            claim.release()
 
 
 def _stop_as_ctrl_c(signum: int, frame: Any) -> None:
