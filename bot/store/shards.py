@@ -113,7 +113,7 @@ class ShardClaim:
         if con is not None:
             try:
                 await asyncio.wait_for(con.close(), 10)
-            except (TimeoutError, *_OPEN_FAILURES):
+            except _OPEN_FAILURES:  # (TimeoutError among them)
                 con.terminate()
 
     async def _claim(self) -> None:

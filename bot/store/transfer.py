@@ -138,8 +138,8 @@ async def _copy(src: Store, dst: Store) -> TransferReport:
     counts: dict[str, int] = {}
     async with dst._tx() as db:
         if db.dialect == "postgres":
-            schema = await db.fetchrow("SELECT current_schema()")
-            live = await db.fetchrow(PRESENCE_SQL, presence_args(schema[0]))
+            (schema,) = await db.fetch("SELECT current_schema()")
+            (live,) = await db.fetch(PRESENCE_SQL, presence_args(schema[0]))
             if live[0]:
                 raise TargetInUse(dst.name, int(live[0]))
         for table in TABLES:
