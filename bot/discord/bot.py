@@ -261,6 +261,7 @@ class HerdBot(commands.AutoShardedBot):
         armed = await self.service.timers.start()
         # Supervised: a failure (a full disk) is logged once and the pass runs again later.
         self._reconcile = self.service.start_catch_up()
+        self.service.start_store_watch()
         log.info("store %s ready; %d timers re-armed", self.store.name, armed)
         if self._sync:
             await self.sync_commands()
