@@ -166,6 +166,9 @@ class ProcessCapacityBench(CapacityBench):
                 if len(it.requests) != seen:
                     seen, still = len(it.requests), time.perf_counter()
             it.bench_done = time.perf_counter()
+            answer = it.original.content if it.original is not None else None
+            if answer and BUSY_MARK in answer:
+                it.bench_busy = True
             return it
 
         self.sb._dispatch = dispatch  # type: ignore[method-assign]
@@ -267,9 +270,11 @@ class ProcessCapacityBench(CapacityBench):
                 lobby: list[Any], window: tuple[float, float], cpu: dict[str, float],
                 rss: float, offered: int, missed: int, lag: list[float],
                 la_start: list[float]) -> dict[str, Any]:
+        busy = mark_busy(moves)
         row = super().figures(rate, n, setup_s, moves, lobby, window, cpu, rss, offered,
                               missed, lag, la_start)
         w0, w1 = window
+        row["moves_busy"] = sum(1 for mv in busy if w0 <= mv.t_sched < w1)
         bot_s = self._cpu_at(w1) - self._cpu_at(w0)
         shown = max(1.0, row["achieved_per_s"] * (w1 - w0))
         row["bot_processes"] = self.processes
@@ -318,6 +323,7 @@ class ProcessCapacityBench(CapacityBench):
         while time.perf_counter() < drained + DRAIN_S and any(
                 not mv.finished for mv in self.moves[m0:]):
             await asyncio.sleep(0.2)
+        mark_busy(self.moves[m0:])
         now = time.perf_counter()
         by_bucket: dict[int, list[Any]] = {}
         for mv in self.moves[m0:]:
@@ -325,7 +331,7 @@ class ProcessCapacityBench(CapacityBench):
                 self.table_time(mv)
             k = math.floor(((mv.t_commit or mv.t_sched) - b1) / bucket_s)
             by_bucket.setdefault(k, []).append(mv)
-        buckets = []
+        buckets: list[dict[str, Any]] = []
         for k in sorted(by_bucket):
             mvs = by_bucket[k]
             ok = [mv for mv in mvs if mv.error is None]
@@ -340,9 +346,10 @@ class ProcessCapacityBench(CapacityBench):
                             "p99_ms": c["p99_ms"] if c else None, "loadavg": la})
         recovered: float | None = None
         for b in buckets:
+            p99: float | None = b["p99_ms"]
             if b["start_s"] < 0:
                 continue
-            if b["p99_ms"] is not None and b["p99_ms"] > 1000:
+            if p99 is not None and p99 > 1000:
                 recovered = None
             elif recovered is None:
                 recovered = b["start_s"]
@@ -379,7 +386,8 @@ class ProcessCapacityBench(CapacityBench):
                     extra = {"HERDBOT_SHARD_IDS": str(shard)} if self.processes > 1 else {}
                     argv = python
                     if self.profile_to is not None:
-                        argv = (*python, str(Path(__file__).with_name("botprofile.py")),
+                        argv = (*(python or (sys.executable,)),
+                                str(Path(__file__).with_name("botprofile.py")),
                                 f"{self.profile_to}-bot{shard}")
                     proc = await stack.enter_async_context(bot_process(
                         self.hub, self.database, self.tmp, name=f"bot{shard}",
@@ -416,6 +424,19 @@ class ProcessCapacityBench(CapacityBench):
             await self.hub.stop()
         return {"rates": rows, **result, "driver_errors": dict(sorted(
             self.errors.items(), key=lambda kv: -kv[1])[:10])}
+
+
+#: Words of the bot's refusal of a click when it is as busy as it lets itself be.
+BUSY_MARK = "herdbot is very busy"
+
+
+def mark_busy(moves: list[Any]) -> list[Any]:
+    """Give every move one of whose clicks the bot refused as busy the error ``busy`` (it
+    was not made: not a move shown, whatever its answer); returns those moves."""
+    busy = [mv for mv in moves if any(getattr(it, "bench_busy", False) for it in mv.its)]
+    for mv in busy:
+        mv.error = "busy"
+    return busy
 
 
 class _Signals:
@@ -457,20 +478,22 @@ def _stamp(it: Any, msg: Any) -> None:
 
 def rates_table(rows: list[dict[str, Any]]) -> list[str]:
     """Goodput against offered load, one line per rate: achieved moves/s and its share of
-    the best row's, click-to-table p50/p99, late acknowledgements, moves refused or
-    failed, bot CPU per move (and its ratio to the first row's) and the load average at
+    the best row's, click-to-table p50/p99, late acknowledgements, moves refused as busy,
+    other moves that failed (a player's driver gave up), bot CPU per move (and its ratio to the first row's) and the load average at
     the start and end of the row."""
     if not rows:
         return []
     peak = max(r["achieved_per_s"] for r in rows) or 1.0
     cpu0 = rows[0]["bot_cpu_ms_per_move"] or 1.0
     out = [f"{'offered':>8} {'achieved':>8} {'of peak':>7} {'p50 ms':>8} {'p99 ms':>8} "
-           f"{'late':>5} {'errors':>6} {'CPU/move':>8} {'x':>5}  load avg start -> end"]
+           f"{'late':>5} {'busy':>5} {'errors':>6} {'CPU/move':>8} {'x':>5}  "
+           "load avg start -> end"]
     for r in rows:
         c = r["click_to_table"]
         out.append(f"{r['offered_per_s']:>8g} {r['achieved_per_s']:>8g} "
                    f"{r['achieved_per_s'] / peak:>7.0%} {c['p50_ms']:>8g} {c['p99_ms']:>8g} "
-                   f"{r['late_acks']:>5} {r['moves_errors']:>6} "
+                   f"{r['late_acks']:>5} {r.get('moves_busy', 0):>5} "
+                   f"{r['moves_errors'] - r.get('moves_busy', 0):>6} "
                    f"{r['bot_cpu_ms_per_move']:>8g} {r['bot_cpu_ms_per_move'] / cpu0:>5.2f}  "
                    f"{r['loadavg_start']} -> {r['loadavg_end']}")
     return out

@@ -37,7 +37,7 @@ from bot.discord.errors import (
 )
 from bot.discord.host import DirectMessages, GameDisplay
 from bot.discord.replies import defer_command, quoted, send_error
-from bot.discord.router import GamesBefore, Router
+from bot.discord.router import GamesBefore, Router, refuse_busy
 from bot.games.registry import Registry
 from bot.render.pool import Job, PictureCache, RenderPool, forget_pool
 from bot.runtime import Clock, GameError, GameService, Update
@@ -129,7 +129,7 @@ class HerdTree(app_commands.CommandTree["HerdBot"]):
             interaction.extras[BEFORE] = await self.client.games_before(interaction)
         return True
 
-    async def _call(self, interaction: discord.Interaction) -> None:
+    async def _call(self, interaction: discord.Interaction[HerdBot]) -> None:
         """discord.py's entry for every app command interaction: a command is run under
         the router's admission (:class:`bot.runtime.admission.Admission`, shared with the
         clicks); one beyond it is answered :data:`~bot.discord.errors.BUSY_COMMAND` and
@@ -139,7 +139,7 @@ class HerdTree(app_commands.CommandTree["HerdBot"]):
             return
         with self.client.router.admission.slot() as admitted:
             if not admitted:
-                await send_error(interaction, BUSY_COMMAND)
+                await refuse_busy(interaction, BUSY_COMMAND)
                 return
             await super()._call(interaction)
 

@@ -80,7 +80,7 @@ class Router:
             return
         with self.admission.slot() as admitted:
             if not admitted:
-                await send_error(interaction, BUSY)
+                await refuse_busy(interaction, BUSY)
                 return
             # Acknowledge at once: the work below reads the store, which can queue.
             await defer(interaction)
@@ -219,6 +219,17 @@ class Router:
         if "\n" in custom_id or "\r" in custom_id or custom_id not in on_message:
             values = [str(v) for v in data.get("values", [])]  # type: ignore[union-attr]
             await self.route_component(interaction, custom_id, values)
+
+
+async def refuse_busy(interaction: discord.Interaction, sentence: str) -> None:
+    """Answer ``interaction`` with ``sentence`` (ephemeral, as an error) as its one
+    response, or not at all: when Discord refuses it (the interaction is already gone, the
+    bot too late even for that) nothing falls back to the channel or DMs, which would be
+    more work for a bot that is refusing work."""
+    try:
+        await interaction.response.send_message(f"\N{NO ENTRY SIGN} {sentence}", ephemeral=True)
+    except discord.HTTPException as exc:
+        log.debug("busy refusal of %s not delivered: %s", interaction.id, exc)
 
 
 def _component_ids(message: discord.Message | None) -> set[str]:

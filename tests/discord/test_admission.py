@@ -88,3 +88,19 @@ async def test_a_command_beyond_the_bound_is_refused_and_a_failed_click_frees_it
     assert ana.last_reply.content == ("\N{NO ENTRY SIGN} Something went wrong on our side; "
                                       "nothing was changed. Please try again.")
     assert (adm.in_flight, adm.admitted, adm.refused) == (0, 3, 1)
+
+
+async def test_a_busy_refusal_too_late_for_discord_is_dropped_never_posted_in_the_thread(
+        world, sb):
+    thread = await start_tiny(world)
+    ana = world.member("Ana")
+    sb.bot.router.admission = adm = Admission(1)
+    assert adm.enter()
+    public = len([m for m in thread.all_messages if not m.ephemeral])
+    dms = len(ana.dms)
+    world.faults.late_ack()
+    it = await ana.click(thread.last_message, "Add 1")
+    assert it.failed and [r.status for r in it.requests] == [404]
+    assert len([m for m in thread.all_messages if not m.ephemeral]) == public
+    assert len(ana.dms) == dms
+    assert (adm.in_flight, adm.refused) == (1, 1)
