@@ -86,7 +86,7 @@ class PacapacaCog(SidePanelCog):
         items = [
             button("g", gid, f"edit.{v.turn_number}", "Edit deal",
                    style=discord.ButtonStyle.primary, disabled=neg.proposals_left <= 0),
-            *self.draw(gid, model.key, model.items, keys=model.keys),
+            *self.draw(gid, model.key, model.items, keys=model.keys, prints=model.prints),
             button("g", gid, "hand", "My hand", emoji="\N{OPEN BOOK}",
                    style=discord.ButtonStyle.secondary),
         ]
@@ -221,20 +221,21 @@ class PacapacaCog(SidePanelCog):
     async def final_message(self, table: Table,
                             lines: list[str] | None = None) -> dict[str, Any]:
         """The end of the game as one message's parts, shown in the last table message
-        (no new message: UX.md "A quiet thread"): the three scoring steps, then the totals
-        with the final picture, led by ``lines`` (the last moves, already named).
-        Discord allows 10 embeds and 6,000 characters over a message's embeds: 3 x 1,300
-        + 400 + 1,500 and the title stay under it."""
-        steps = [discord.Embed(description=step[:1300], colour=0xE0B000)
-                 for step in PacapacaPresenter.scoring_steps(table.view(None), table.names)]
-        data = await self.bot.render(table.spec.closeups["final"], table.view(None),
-                                     names=table.plain_names)
+        (no new message: UX.md "A quiet thread"): ``lines`` (the last moves, already
+        named) first, then the three scoring steps, then the totals with the final picture.
+        Discord allows 10 embeds and 6,000 characters over a message's embeds: 400 + 3 x
+        1,300 + 1,500 and the title stay under it."""
         head = "\n".join(f"\N{BULLET} {t}" for t in lines or [])
         if len(head) > 400:
-            head = head[:399] + "\N{HORIZONTAL ELLIPSIS}"
+            head = "\N{HORIZONTAL ELLIPSIS}" + head[-399:]  # the newest moves, the last kept
+        steps = [discord.Embed(description=step[:1300], colour=0xE0B000)
+                 for step in PacapacaPresenter.scoring_steps(table.view(None), table.names)]
+        if head:
+            steps[0].description = f"{head}\n\n{steps[0].description}"
+        data = await self.bot.render(table.spec.closeups["final"], table.view(None),
+                                     names=table.plain_names)
         embed = discord.Embed(title=f"{table.spec.name} #{table.record.id}: final scores",
-                              description=(f"{head}\n\n" if head else "")
-                              + self.final_text(table)[:1500], colour=0xE0B000)
+                              description=self.final_text(table)[:1500], colour=0xE0B000)
         embed.set_image(url="attachment://final.png")
         return {"embeds": [*steps, embed],
                 "file": discord.File(io.BytesIO(data), filename="final.png")}

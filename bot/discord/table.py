@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import io
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -331,18 +331,20 @@ class TableLook:
     def stamp(table: Table, model: TableModel,
               legal_of: dict[str, list[Action]] | None = None) -> TableModel:
         """``model`` with its ``keys`` (every seat with legal actions -> its decision key)
-        and ``prints`` (see :func:`bot.present.base.repick_prints`) filled in."""
+        and ``prints`` (see :func:`bot.present.base.repick_prints`: every seat's, in a
+        decision several seats make at once) filled in."""
         pending = table.pending
         if legal_of is None:
             legal_of = {s: legal for s in table.state.seats if (legal := table.legal(s))}
         model.keys = {s: present.decision_key(pending, legal) for s, legal in legal_of.items()}
+        together = present.simultaneous(pending, legal_of)
         model.prints = {model.keys[s]: prints for s, legal in legal_of.items()
-                        if (prints := present.repick_prints(pending, legal))}
+                        if (prints := present.repick_prints(pending, legal, together))}
         return model
 
     def draw(self, game_id: int, key: str, items: Any, page: dict[str, int] | None = None,
              keys: dict[str, str] | None = None,
-             prints: dict[str, tuple[str, ...]] | None = None) -> list[discord.ui.Item[Any]]:
+             prints: dict[str, Sequence[str]] | None = None) -> list[discord.ui.Item[Any]]:
         """Discord components of presenter ``items`` decided under ``key``: buttons coded
         ``a.<key>.<index>`` / ``o.<key>.<panel>``, selects ``s.<key>`` whose values are
         action indexes (paged past 25; ``page`` maps a select's code to its page). A

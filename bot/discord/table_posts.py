@@ -164,7 +164,9 @@ class TablePosts(TableLook):
         if table.result is None and table.record.status == "active":
             key = self.ping_key(table)
         if old and not fresh and table.result is not None:
-            parts = await self.final_message(table, self.public_lines(table, events))
+            # The end replaces the last table: it keeps the moves that table told.
+            lines = self._lines_shown(table.record.id, old, interaction)
+            parts = await self.final_message(table, lines + self.public_lines(table, events))
             if parts is not None:
                 try:
                     await show_end(channel, interaction, old,

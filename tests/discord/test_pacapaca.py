@@ -518,14 +518,22 @@ async def test_full_two_player_game_through_the_ui(world, sb, seed):
     result = spec.engine.result(state)
     thread = world.channel(record.thread_id)
     public = [m for m in thread.all_messages if not m.ephemeral]
-    # One message: the three scoring steps, then the totals with the final picture. It is
-    # the last table, edited in place (no new message for the end), led by the last moves'
-    # lines, its ping and buttons gone.
+    # One message: the last moves, the three scoring steps, then the totals with the final
+    # picture. It is the last table, edited in place (no new message for the end): it keeps
+    # the moves that table told (the final take of the pile) and adds the last one (the
+    # final pass), before the scoring; its ping and buttons gone.
     final = public[-1]
     assert final.id == record.table_message_id and final.content == ""
-    assert final.embeds[3]["description"].startswith("\N{BULLET} ")
-    assert "The game is over" in final.embeds[3]["description"].split("\n\n")[0]
-    steps = [e["description"] for e in final.embeds[:3]]
+    head, step1 = final.embeds[0]["description"].split("\n\n", 1)
+    assert head.split("\n") == [
+        "\N{BULLET} Tomasz took the discard pile (1 card): Star charm.",
+        "\N{BULLET} It is Maya's turn.",
+        "\N{BULLET} Maya cannot draw or take the pile, so they pass.",
+        "\N{BULLET} The game is over: Tomasz wins.",
+    ]
+    assert final.embeds[3]["description"].startswith(
+        "The deck ran out and everyone took one last turn. **Tomasz** wins!")
+    steps = [step1, *(e["description"] for e in final.embeds[1:3])]
     assert steps[0].startswith("**Scoring, step 1 of 3")
     assert steps[1].startswith("**Step 2 of 3: neck lengths**")
     assert steps[2].startswith("**Step 3 of 3: bows, scarves")
@@ -634,7 +642,9 @@ async def test_three_player_game_deal_timeout_and_restart(world, clock, tmp_path
         assert record.status == "finished"
         public = [m.text for m in thread.all_messages if not m.ephemeral]
         assert sum("(closed)" in t for t in public) >= 3
-        assert any(t.startswith("**Scoring, step 1 of 3") for t in public)
+        # the last moves, then the scoring
+        assert any(t.startswith("\N{BULLET} ") and "\n\n**Scoring, step 1 of 3" in t
+                   for t in public)
     finally:
         await world.disconnect()
 
