@@ -545,13 +545,15 @@ class TablePosts(TableLook):
         place (:func:`bot.discord.outbox.show_end`: no new message, UX.md "A quiet
         thread"); ``None``: the last table shows the last moves and the final scores follow
         as a message of their own (:meth:`finish`). Default: the last moves, the final
-        scores (:meth:`final_text`) and the final table picture in one embed."""
+        scores (:meth:`final_text`), the final table picture and the move number in one
+        embed."""
         head = fit_lines(lines or [], 1000)
         embed = discord.Embed(title=f"{table.spec.name} #{table.record.id}: final scores",
                               description=((f"{head}\n\n" if head else "")
                                            + self.final_text(table))[:EMBED_LIMIT],
                               colour=0xE0B000)
         embed.set_image(url="attachment://final.png")
+        embed.set_footer(text=f"Move {table.state.version}")
         return {"embeds": [embed], "file": await self.render_file(table, "final.png")}
 
     async def finish(self, table: Table) -> None:

@@ -116,6 +116,7 @@ async def test_a_finished_game_whose_end_was_not_posted_is_posted_at_restart_sco
     assert new == []
     final = world.message(table.id)
     assert final.embeds[0]["title"] == "Tiny Race #1: final scores"
+    assert final.embeds[0]["footer"]["text"] == "Move 10"
     assert final.embeds[0]["description"].startswith(f"{BULLET} Bo adds 2: 20.\n\n"
                                                      "Bo reached 20. **Bo** wins!")
     assert final.components == []
