@@ -190,7 +190,8 @@ class RatingStore(StoreBase):
     async def rank_of(self, guild_id: int, kind: str, season: int, user_id: int
                       ) -> tuple[int, RatingRecord] | None:
         """A member's place (1 first) on the table of ``kind`` in ``season`` and their
-        rating, or ``None`` when they have no rated game there."""
+        rating, or ``None`` when they have no rated game there (a range of the index
+        ``ratings_board``: the members above)."""
         row = await self._one(
             "SELECT * FROM ratings WHERE guild_id=? AND kind=? AND season=? AND user_id=?",
             (guild_id, kind, season, user_id))
@@ -199,8 +200,8 @@ class RatingStore(StoreBase):
         mine = RatingRecord.model_validate(dict(row))
         above = await self._one(
             "SELECT count(*) FROM ratings WHERE guild_id=? AND kind=? AND season=? AND"
-            " (ordinal > ? OR (ordinal = ? AND user_id < ?))",
-            (guild_id, kind, season, mine.ordinal, mine.ordinal, user_id))
+            " ordinal >= ? AND (ordinal > ? OR (ordinal = ? AND user_id < ?))",
+            (guild_id, kind, season, mine.ordinal, mine.ordinal, mine.ordinal, user_id))
         return int(above[0] if above else 0) + 1, mine
 
     async def member_ratings(self, guild_id: int, user_id: int, season: int
