@@ -136,8 +136,8 @@ class Admin(commands.Cog):
         fields, chart = await rating_section(
             self.bot, interaction.guild_id or 0, who.id, who.display_name,
             {lv.value: lv.label for lv in Level})
-        for name, value in fields:
-            embed.add_field(name=name, value=value, inline=False)
+        for title, value in fields:
+            embed.add_field(name=title, value=value, inline=False)
         extra: dict[str, Any] = {}
         if chart is not None:
             embed.set_image(url="attachment://ratings.png")

@@ -36,9 +36,10 @@ async def _play(service: GameService, members: list[tuple[int, str]], *, ai: int
         await service.add_ai(gid, host)
     up = await service.start(gid, host)
     while up.result is None:
+        assert up.state is not None
         seat = service.spec_of(up.record).engine.pending(up.state).seats[0]
-        n = 2 if seat == f"s{winner}" else 1
-        up = await service.act(gid, seat, Add(n=n), expected_version=up.state.version)
+        add = 2 if seat == f"s{winner}" else 1
+        up = await service.act(gid, seat, Add(n=add), expected_version=up.state.version)
     return gid
 
 
