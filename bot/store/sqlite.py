@@ -335,6 +335,16 @@ class SqliteBackend(Backend):
             except DatabaseGone:
                 pass
 
+    def watch(self) -> None:
+        """Look at the file now (:meth:`check_file`, never raising): the runtime calls this
+        every few seconds, so a file deleted under an idle bot is logged within seconds."""
+        if self.gone is None:
+            self._looked = time.monotonic()
+            try:
+                self.check_file()
+            except DatabaseGone:
+                pass
+
     @classmethod
     async def open(cls, path: str | Path) -> SqliteBackend:
         """Open (creating) the file; :class:`StoreUnavailable` when it cannot be opened."""

@@ -4,10 +4,14 @@ says so in one ERROR line, once."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 
+from bot.runtime import Clock, GameService
+from bot.store import Store
 from tests.faults.common import start_tiny
+from tests.support.tinygame import tiny_registry
 
 STORE_DOWN = ("\N{NO ENTRY SIGN} herdbot cannot save anything right now (its database is "
               "full or unavailable), so this was not done. Please try again in a few minutes.")
@@ -51,3 +55,26 @@ async def test_a_database_file_replaced_under_the_bot_refuses_every_later_move(
     errors = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
     assert errors == [gone_line(tmp_path / "bot.sqlite3", "replaced")]
     assert (tmp_path / "bot.sqlite3").read_bytes() == b""  # the new file is left alone
+
+
+async def test_a_database_file_deleted_under_an_idle_bot_is_logged_within_seconds(
+        tmp_path, caplog, monkeypatch):
+    caplog.set_level(logging.INFO)
+    monkeypatch.setattr(GameService, "STORE_WATCH_EVERY_S", 0.05)
+    path = tmp_path / "idle.sqlite3"
+    store = await Store.open(path)
+    service = GameService(store, tiny_registry(), clock=Clock())
+    try:
+        service.start_store_watch()
+        path.unlink()
+        for _ in range(100):  # nothing is read or written meanwhile: the watch sees it
+            await asyncio.sleep(0.02)
+            if any(r.levelno >= logging.ERROR for r in caplog.records):
+                break
+        errors = [(r.name, r.getMessage()) for r in caplog.records if r.levelno >= logging.ERROR]
+        assert errors == [("bot.store.sqlite", gone_line(path, "deleted"))]
+        await asyncio.sleep(0.2)  # later looks say nothing more
+        assert len([r for r in caplog.records if r.levelno >= logging.ERROR]) == 1
+    finally:
+        await service.supervisor.stop()
+        await store.close()
