@@ -58,9 +58,11 @@ def test_ai_seats_play_at_their_fixed_rating_and_never_change():
                                                            [1, 0, 2])[0]
     assert ai_rating("llamas-alpacas", "unknown") == Rating(*AI_RATINGS["llamas-alpacas"]["normal"])
     assert ai_rating("tiny", "hard") == Rating()
-    # every shipped game has all three levels, Easy below Normal below Hard
+    # every shipped game has all three levels, Normal at a new member's rating, Easy below
+    assert sorted(AI_RATINGS) == ["llamas-alpacas", "llamas-unleashed", "pacapaca"]
     for kind, levels in AI_RATINGS.items():
-        assert levels["easy"][0] < levels["normal"][0] == DEFAULT_MU < levels["hard"][0], kind
+        assert sorted(levels) == ["easy", "hard", "normal"], kind
+        assert levels["easy"][0] < levels["normal"][0] == DEFAULT_MU, kind
 
 
 def test_a_game_needs_two_seats():
