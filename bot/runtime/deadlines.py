@@ -110,7 +110,8 @@ class DeadlineOps(Advance):
         async def watch() -> None:
             while True:
                 self.store.watch()
-                await self.clock.wait(asyncio.Event(), self.STORE_WATCH_EVERY_S)
+                # Real seconds, whatever the game clock: the file is looked at in real time.
+                await asyncio.sleep(self.STORE_WATCH_EVERY_S)
         return self.supervisor.start(self.STORE_WATCH_JOB, watch)
 
     async def resync_timers(self, game_id: int) -> None:
