@@ -81,6 +81,10 @@ class TablePosts(TableLook):
     _recorded: dict[int, tuple[int, int | None, str | None]]
     #: game id -> the newest state version this cog drew a table for or saw stored.
     _newest: dict[int, int]
+    #: game id -> the seats the turn's table message pinged (:meth:`ask_inside_turn`).
+    _turn_pinged: dict[int, set[str]]
+    #: game id -> the last decision whose members were pinged or asked by DM.
+    _asked: dict[int, str]
 
     def channel_of(self, record: GameRecord) -> discord.abc.Messageable | None:
         """The game's thread (or channel) object, from the cache or as a partial."""
@@ -193,6 +197,7 @@ class TablePosts(TableLook):
                 refused = self._edit_refused(table.record, exc)
             else:
                 self._remember(table, old, lines)
+                await self.ask_inside_turn(table, interaction)
                 return
         if refused is None and table.catchup and await self.adopt_posted(channel, table, key, old):
             return
@@ -223,6 +228,8 @@ class TablePosts(TableLook):
         table.record = table.record.model_copy(update={"table_message_id": message.id,
                                                        "pinged_key": key,
                                                        "table_version": table.state.version})
+        self._turn_pinged[table.record.id] = set(humans)
+        self._asked[table.record.id] = self._decision(table)
         for seat_id in humans:
             await self.turn_notice(table, seat_id, message)
         await retire(channel, interaction, old, posted)
@@ -321,6 +328,8 @@ class TablePosts(TableLook):
         self._shown.pop(game_id, None)
         self._posted.pop(game_id, None)
         self._picture_inputs.pop(game_id, None)
+        self._turn_pinged.pop(game_id, None)
+        self._asked.pop(game_id, None)
         lock = self._post_locks.get(game_id)
         if lock is not None and not lock.locked():
             del self._post_locks[game_id]
@@ -472,6 +481,33 @@ class TablePosts(TableLook):
                 await channel.get_partial_message(record.table_message_id).edit(view=None)  # type: ignore[attr-defined]
             except (discord.HTTPException, AttributeError):
                 pass
+
+    @staticmethod
+    def _decision(table: Table) -> str:
+        pending = table.pending
+        return f"{pending.kind}:{pending.key}:{','.join(pending.seats)}"
+
+    async def ask_inside_turn(self, table: Table,
+                              interaction: discord.Interaction | None) -> None:
+        """A decision inside the turn, shown by editing the turn's table (which pings
+        nobody), owed by members its message did not ping (an effect asking another
+        player to choose): each is sent one DM per decision, "It is your move", unless
+        they made the click that led to it. Reaction windows name nobody."""
+        gid = table.record.id
+        if table.result is not None or not self.pings_members(table):
+            return
+        decision = self._decision(table)
+        if self._asked.get(gid) == decision:
+            return
+        self._asked[gid] = decision
+        pinged = self._turn_pinged.get(gid, set())
+        clicker = interaction.user.id if interaction is not None else None
+        for seat_id in table.pending.seats:
+            seat = table.seat(seat_id)
+            if table.is_human(seat_id) and seat_id not in pinged and seat.user_id != clicker:
+                assert seat.user_id is not None
+                await self.bot.notifier.dm(table.record, seat.user_id,
+                                           "It is your move: see the table.")
 
     async def turn_notice(self, table: Table, seat_id: str, message: discord.Message) -> None:
         """DM a turn notice to a member who opted in with ``/notify on``."""

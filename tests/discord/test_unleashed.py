@@ -672,11 +672,14 @@ async def test_full_three_player_game_through_the_panels_never_leaks(clock, tmp_
     assert final.filenames == ["final.png"] and final.components == []
     assert public[-2].filenames == ["table.png"]
     assert public[-2].components == []
-    # Hands by DM: at most one per member per change of turn.
+    # Hands by DM: at most one per member per change of turn; the only other DMs ask a
+    # member to choose inside another player's turn (the edited table pings nobody).
     turns = st.turn
     for m in watch["w"].members.values():
-        assert 1 <= len(m.dms) <= turns
-        assert all("Your hand (" in d.content for d in m.dms)
+        hands = [d for d in m.dms if "Your hand (" in d.content]
+        assert 1 <= len(hands) <= turns
+        assert all(d.content.endswith("\nIt is your move: see the table.")
+                   for d in m.dms if d not in hands)
     assert watch["w"].public_msgs > 20
     await world.disconnect()
 
@@ -887,3 +890,30 @@ async def test_hand_dms_come_from_stored_state_and_survive_a_restart(world, cloc
         2 if seat == after.active else 1 for seat in ("s0", "s1", "s2")]
     assert f"You draw {CAT[after.hands[first][-1]].name}." in mover.ephemerals[-1].text
     await world.disconnect()
+
+
+async def test_a_choice_asked_of_another_player_inside_the_turn_is_told_by_dm_once(world, sb):
+    ana, bo, cy = (world.member(n) for n in ("Ana", "Bo", "Cy"))
+    thread = await start(world)
+    st = build(3, hands={"s0": ["grand_llama"], "s1": ["trail_llama", "alpaca_huff"],
+                         "s2": ["llama_spit", "woolly_ram"]},
+               fields={"s0": ["cria_button"], "s1": ["lamb_acorn"], "s2": ["kid_nibbles"]},
+               plays=2)
+    await install(world, sb.bot, st)
+    turn = thread.last_message
+    dms = {m.name: len(m.dms) for m in (ana, bo, cy)}
+    await play_card(sb, ana, await open_panel(ana, thread),
+                    cid_of(st, "grand_llama", st.hands["s0"]), "s0")
+    await bo.click(thread.last_message, "Pass")
+    await cy.click(thread.last_message, "Pass")
+    # Grand Llama enters: each other player discards a card, Bo first. The turn's table
+    # is edited (no ping), so Bo, who did not make the click, is told by one DM.
+    assert thread.last_message.id == turn.id
+    assert "Waiting for **Bo** to choose" in thread.last_message.embeds[0]["description"]
+    assert [len(m.dms) - dms[m.name] for m in (ana, bo, cy)] == [0, 1, 0]
+    assert bo.dms[-1].content.endswith("\nIt is your move: see the table.")
+    await pick(bo, await open_panel(bo, thread), "s.", 0)
+    # Cy's discard next: Cy is told once; Bo, who just chose, is not told again.
+    assert "Waiting for **Cy** to choose" in thread.last_message.embeds[0]["description"]
+    assert [len(m.dms) - dms[m.name] for m in (ana, bo, cy)] == [0, 1, 1]
+    assert cy.dms[-1].content.endswith("\nIt is your move: see the table.")
