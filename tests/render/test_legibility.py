@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from bot.app import builtin_games
-from bot.render.common import PHONE_MIN_TEXT, PHONE_WIDTH
 from bot.present.result_card import card_inputs
+from bot.render.common import PHONE_MIN_TEXT, PHONE_WIDTH
 from bot.render.rating_chart import HEIGHT, WIDTH, rating_chart
 from bot.render.result_card import result_card
 
