@@ -18,6 +18,7 @@ import discord
 from bot.discord.errors import thread_is_gone, thread_refuses, why_not_edited, why_not_posted
 from bot.discord.outbox import dm_hands, edit_table, new_table, on_message, retire, show_end
 from bot.discord.replies import send_ephemeral
+from bot.discord.result_post import post_card
 from bot.discord.table import EMBED_LIMIT, MOVES, SHOWS_A_VERSION, Table, TableLook, event_lines
 from bot.games.base import Event
 from bot.present.base import named
@@ -432,6 +433,8 @@ class TablePosts(TableLook):
         if update.result is not None:
             self.forget(table.record.id)
             await self.finish(table)
+            if channel is not None:
+                await post_card(self.bot, channel, table)
         if self.presenter is not None and self.presenter.hand_dm_due(update.events()):
             actor = table.seat_of(interaction.user.id) if interaction else None
             await dm_hands(self.bot, self.presenter, table, actor.seat if actor else None,

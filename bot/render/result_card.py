@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from PIL import Image, ImageDraw
 
@@ -147,3 +148,8 @@ def result_card(*, title: str, headline: str, rows: Sequence[CardRow], length: s
             for j, line in enumerate(notes):
                 draw_text(draw, (MARGIN + 14, box_top + 8 + j * 38), line, body, INK)
     return picture(img, meter)
+
+
+def render_card(**inputs: Any) -> bytes:
+    """PNG bytes of :func:`result_card` (its keyword arguments)."""
+    return result_card(**inputs).png

@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from bot.store.base import StoreBase
-from bot.store.records import GameRecord, StaleVersion
+from bot.store.records import GameRecord, StaleVersion, parse_game
 
 
 class RematchStore(StoreBase):
@@ -60,6 +60,6 @@ class RematchStore(StoreBase):
             if linked != 1:
                 raise StaleVersion(0, -1)
             changed.add(new_id)
-        record = await self.get_game(new_id)
-        assert record is not None
-        return record
+        row = await self._one(f"SELECT {self._game_cols} FROM games WHERE id=?", (new_id,))
+        assert row is not None
+        return parse_game(row)

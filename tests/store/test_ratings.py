@@ -186,3 +186,18 @@ async def test_a_games_rating_changes_for_its_result_card(service):
     assert Rating(*want[0]).ordinal == -1.8330937337715376
     unrated = await _play(service, [(10, "Ana"), (11, "Bo")], options={"rated": False})
     assert await store.game_rating_changes(unrated) == {}
+
+
+async def test_a_games_span_is_from_its_first_move_to_its_last(service):
+    up = await service.create_lobby("tiny", guild_id=GUILD, channel_id=2, host_id=10,
+                                    host_name="Ana", seed=7, options={"target": 3})
+    gid = up.record.id
+    await service.join(gid, 11, "Bo")
+    await service.start(gid, 10)
+    assert await service.store.game_span(gid) == 0.0
+    await service.act(gid, "s0", Add(n=2))
+    assert await service.store.game_span(gid) == 0.0
+    await service.act(gid, "s1", Add(n=1))
+    log = await service.store.actions(gid)
+    assert len(log) == 2
+    assert await service.store.game_span(gid) == log[1].created_at - log[0].created_at
