@@ -120,7 +120,9 @@ async def _full_game(world, bot, players):
     result = spec.engine.result(state)
     names = {s.seat: s.name for s in seats}
     thread = world.channel(record.thread_id)
-    last = thread.last_message
+    *_, last, card = [m for m in thread.all_messages if not m.ephemeral]
+    assert card.filenames == ["result.png"] and card.file("result.png")[:8] == b"\x89PNG\r\n\x1a\n"
+    assert [b["custom_id"] for b in card.buttons()] == [f"hb:l:{game_id}:x:rematch"]
     assert last.embeds[0]["title"] == f"Llamas & Alpacas #{game_id}: final scores"
     desc = last.embeds[0]["description"]
     winner = names[result.winners[0]]
@@ -130,10 +132,10 @@ async def _full_game(world, bot, players):
         assert f"**{names[seat]}**: {score} points - " in desc
     assert desc.splitlines()[1].startswith("\N{TROPHY} ")
     # The final picture was posted, and no message in the thread keeps any button.
-    final_table = thread.all_messages[-2]
+    final_table = thread.all_messages[-3]
     assert final_table.filenames == ["table.png"]
     assert final_table.file("table.png")[:8] == b"\x89PNG\r\n\x1a\n"
-    assert all(not m.components for m in thread.all_messages if not m.ephemeral)
+    assert all(not m.components for m in thread.all_messages if not m.ephemeral and m != card)
     # Stats recorded for every member.
     stats = {r.user_id: r for r in await bot.store.stats(record.guild_id, kind=KEY)}
     for s in seats:

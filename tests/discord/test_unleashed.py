@@ -211,7 +211,8 @@ async def test_deck_out_tie_on_animals_shows_the_letters_that_broke_it(world, sb
                        "s2": ["kid_clover"]}, plays=1)
     await install(world, sb.bot, st)
     await ana.click(await open_panel(ana, thread), "Draw a card")
-    final = [m for m in thread.all_messages if not m.ephemeral][-1]
+    *_, final, card = [m for m in thread.all_messages if not m.ephemeral]
+    assert card.filenames == ["result.png"]
     # Cria Button + Trail Llama: 10 + 10 letters; Lamb Acorn + Woolly Ram: 9 + 9.
     assert final.embeds[0]["description"] == (
         "The deck ran out. **Ana** wins!\n"
@@ -599,8 +600,8 @@ class LeakWatch:
                 leaked = card_names(s) - self.public
                 assert not leaked, f"public message {msg!r} names hidden {leaked}"
             for comp in [*msg.buttons(), *msg.selects()]:
-                assert re.fullmatch(r"h[bs]:g:\d+:x:(o\.[0-9a-f]{10}\.baby|hand|back|(resp|pass)\.\d+)",
-                                    comp["custom_id"]), comp["custom_id"]
+                assert re.fullmatch(r"h[bs]:g:\d+:x:(o\.[0-9a-f]{10}\.baby|hand|back|(resp|pass)\.\d+)"
+                                    r"|hb:l:\d+:x:rematch", comp["custom_id"]), comp["custom_id"]
         for seat, m in self.members.items():
             for msg in [*m.dms, *m.ephemerals]:
                 if (m.id, msg.id) in self.seen:
@@ -638,10 +639,12 @@ async def test_full_three_player_game_through_the_panels_never_leaks(clock, tmp_
     assert st.phase == "over" and st.result is not None
     assert {"baby", "play", "choose", "respond"} <= set(kinds)
     public = [m for m in thread.all_messages if not m.ephemeral]  # a Pass's reply may follow
-    final = public[-1]
+    final, card = public[-2], public[-1]
     assert final.embeds[0]["title"] == "Llamas Unleashed #1: final scores"
-    assert public[-2].filenames == ["table.png"]
-    assert public[-2].components == []
+    assert public[-3].filenames == ["table.png"]
+    assert public[-3].components == []
+    assert card.filenames == ["result.png"]
+    assert [b["custom_id"] for b in card.buttons()] == ["hb:l:1:x:rematch"]
     # Hands by DM: at most one per member per change of turn.
     turns = st.turn
     for m in watch["w"].members.values():
@@ -662,7 +665,8 @@ async def test_deck_out_ending_is_announced_with_the_final_picture(world, sb):
     record = await sb.bot.store.get_game(1)
     assert record.status == "finished"
     public = [m for m in thread.all_messages if not m.ephemeral]
-    picture, final = public[-2], public[-1]
+    picture, final, card = public[-3], public[-2], public[-1]
+    assert card.filenames == ["result.png"] and card.content == ""
     assert picture.filenames == ["table.png"] and picture.components == []
     assert "The deck ran out." in picture.embeds[0]["description"]
     assert final.embeds[0]["description"] == (
