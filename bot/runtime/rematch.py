@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from bot.runtime.core import LOBBY_EXPIRES_S
 from bot.runtime.lobby import LobbyOps
-from bot.runtime.updates import GameError, Update, UpdateKind
+from bot.runtime.updates import GameError, GameUnreadable, Update, UpdateKind
 from bot.store import GameRecord, SeatRecord, StaleVersion
 
 #: Lobby option keys a rematch does not copy (each lobby sets its own).
@@ -108,8 +108,11 @@ class RematchOps(LobbyOps):
         seats of the last game's members who have not joined yet are kept for them (a
         newcomer finds it ``full``), and the join that seats the last of them starts the
         game, as the host's Start would (a ``STARTED`` update, not yet published)."""
-        record = await self.get(game_id)
-        if record.rematch_of is not None and record.status == "lobby":
+        try:
+            record: GameRecord | None = await self.get(game_id)
+        except (GameError, GameUnreadable):
+            record = None  # the lobby's own checks below say why
+        if record is not None and record.rematch_of is not None and record.status == "lobby":
             seats = await self.seats(game_id)
             awaited = await self.awaited(record, seats)
             spec = self.spec_of(record)
