@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from bot.runtime.core import LOBBY_EXPIRES_S
 from bot.runtime.lobby import LobbyOps
-from bot.runtime.updates import GameError, GameUnreadable, Update, UpdateKind
+from bot.runtime.updates import GameError, Update, UpdateKind
 from bot.store import GameRecord, SeatRecord, StaleVersion
 
 #: Lobby option keys a rematch does not copy (each lobby sets its own).
@@ -103,22 +103,18 @@ class RematchOps(LobbyOps):
         joined = {s.user_id for s in seats}
         return [m for m in members_of(await self.seats(lobby.rematch_of)) if m not in joined]
 
+    async def kept_seats(self, lobby: GameRecord, seats: list[SeatRecord], user_id: int) -> int:
+        """The seats kept for the last game's members who have not joined the rematch lobby
+        yet; 0 for one of them (they take any free seat) and for a lobby that is not a
+        rematch."""
+        awaited = await self.awaited(lobby, seats)
+        return 0 if user_id in awaited else len(awaited)
+
     async def join(self, game_id: int, user_id: int, name: str) -> Update:
-        """Seat ``user_id`` in the lobby (see :meth:`LobbyOps.join`). In a rematch lobby the
-        seats of the last game's members who have not joined yet are kept for them (a
-        newcomer finds it ``full``), and the join that seats the last of them starts the
-        game, as the host's Start would (a ``STARTED`` update, not yet published)."""
-        try:
-            record: GameRecord | None = await self.get(game_id)
-        except (GameError, GameUnreadable):
-            record = None  # the lobby's own checks below say why
-        if record is not None and record.rematch_of is not None and record.status == "lobby":
-            seats = await self.seats(game_id)
-            awaited = await self.awaited(record, seats)
-            spec = self.spec_of(record)
-            if (user_id not in awaited and not self.seat_of(seats, user_id)
-                    and len(seats) + len(awaited) >= spec.max_players):
-                raise GameError("full", "The other seats are kept for the last game's players.")
+        """Seat ``user_id`` in the lobby (see :meth:`LobbyOps.join`; a rematch keeps the
+        seats of the last game's members, :meth:`kept_seats`). The join that seats the last
+        of them starts the game, as the host's Start would (a ``STARTED`` update, not yet
+        published)."""
         update = await super().join(game_id, user_id, name)
         if update.record.rematch_of is None or await self.awaited(update.record, update.seats):
             return update

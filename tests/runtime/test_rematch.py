@@ -170,3 +170,17 @@ async def test_a_game_still_on_has_no_rematch(service):
         await service.rematch(up.record.id, ANA, "Ana")
     assert (info.value.code, info.value.message) == (
         "not_finished", "A rematch can be asked for once this game is over.")
+
+
+async def test_a_returning_player_takes_any_free_seat(service):
+    """The host's extra AI seat used a kept seat: a returning player still finds a free
+    one, and once the table is full the last one is told so."""
+    gid = await _finished(service)
+    lobby = (await service.rematch(gid, BO, "Bo")).update.record.id
+    await service.add_ai(lobby, BO)
+    up = await service.join(lobby, ANA, "Ana")
+    assert (up.kind, [s.name for s in up.seats]) == (
+        UpdateKind.LOBBY, ["Bo", "AI Pancho", "AI Dolly", "Ana"])
+    with pytest.raises(GameError) as info:
+        await service.join(lobby, CY, "Cy")
+    assert (info.value.code, info.value.message) == ("full", "This table is full (4 players).")
