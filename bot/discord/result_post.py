@@ -1,11 +1,10 @@
-"""The end of a game's share: its result card (``bot.render.result_card``) posted in the
-thread right after the final scores, with a Rematch button that works after a restart
-(its custom id names the finished game; the lobby cog answers it)."""
+"""The end of a game's share: its result card (``bot.render.result_card``) in the end
+message beside the final picture, with a Rematch button that works after a restart (its
+custom id names the finished game; the lobby cog answers it)."""
 
 from __future__ import annotations
 
 import io
-import logging
 from typing import Any
 
 import discord
@@ -16,8 +15,8 @@ from bot.present.result_card import card_inputs
 from bot.ratings import Rating
 from bot.render.result_card import render_card
 
-log = logging.getLogger(__name__)
-
+#: The result card's file name in the end message.
+CARD_FILE = "result.png"
 #: The Rematch button's code (scope ``l``: the lobby cog opens the rematch lobby).
 REMATCH = "rematch"
 AGAIN = "\N{CLOCKWISE RIGHTWARDS AND LEFTWARDS OPEN CIRCLE ARROWS}"
@@ -29,11 +28,13 @@ def rematch_view(game_id: int) -> discord.ui.View:
                           style=discord.ButtonStyle.success))
 
 
-async def card_parts(bot: Any, table: Table) -> dict[str, Any]:
-    """The result card message of ``table``'s finished game: the picture (drawn in the
-    render thread) and the Rematch button. Two store reads: the rating changes written
-    with the final move and the span of the moves."""
-    assert table.result is not None
+async def with_card(bot: Any, table: Table, parts: dict[str, Any]) -> dict[str, Any]:
+    """The end message's ``parts`` (``embeds`` and the final picture's ``file``) with the
+    result card added: one more embed showing it, its file in ``cards`` and the Rematch
+    button as ``view``. Unchanged for a game without a presenter. Two store reads: the
+    rating changes written with the final move and the span of the moves."""
+    if table.result is None or table.spec.presenter is None:
+        return parts
     store = bot.store
     changes = await store.game_rating_changes(table.record.id)
     minutes = round(await store.game_span(table.record.id) / 60)
@@ -42,17 +43,13 @@ async def card_parts(bot: Any, table: Table) -> dict[str, Any]:
                          seats=[s.seat for s in table.seats], changes=changes, minutes=minutes,
                          first=Rating().ordinal)
     data = await bot.render(render_card, **inputs)
-    return {"file": discord.File(io.BytesIO(data), filename="result.png",
-                                 description=f"{inputs['headline']}. {inputs['highlight']}"[:1024]),
+    card = discord.File(io.BytesIO(data), filename=CARD_FILE,
+                        description=f"{inputs['headline']}. {inputs['highlight']}"[:1024])
+    embed = discord.Embed(colour=0xE0B000).set_image(url=f"attachment://{CARD_FILE}")
+    return {**parts, "embeds": [*parts["embeds"], embed], "cards": [card],
             "view": rematch_view(table.record.id)}
 
 
-async def post_card(bot: Any, channel: discord.abc.Messageable, table: Table) -> None:
-    """Post ``table``'s result card in ``channel``; a refusal is logged, never raised (the
-    game is over and scored all the same)."""
-    if table.spec.presenter is None:
-        return
-    try:
-        await channel.send(**await card_parts(bot, table))
-    except discord.HTTPException as exc:
-        log.info("game %s: the result card could not be posted: %s", table.record.id, exc)
+def files_of(parts: dict[str, Any]) -> list[discord.File]:
+    """Every file of the end message's ``parts``: the final picture, then the card."""
+    return [parts["file"], *parts.get("cards", [])]

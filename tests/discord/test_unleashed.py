@@ -219,8 +219,7 @@ async def test_deck_out_tie_on_animals_shows_the_letters_that_broke_it(world, sb
                        "s2": ["kid_clover"]}, plays=1)
     await install(world, sb.bot, st)
     await ana.click(await open_panel(ana, thread), "Draw a card")
-    *_, final, card = [m for m in thread.all_messages if not m.ephemeral]
-    assert card.filenames == ["result.png"]
+    final = [m for m in thread.all_messages if not m.ephemeral][-1]
     # The last table shows the end: the last moves, then the scores.
     # Cria Button + Trail Llama: 10 + 10 letters; Lamb Acorn + Woolly Ram: 9 + 9.
     assert final.embeds[0]["description"] == (
@@ -628,8 +627,8 @@ class LeakWatch:
                 leaked = card_names(s) - self.public
                 assert not leaked, f"public message {msg!r} names hidden {leaked}"
             for comp in [*msg.buttons(), *msg.selects()]:
-                assert re.fullmatch(r"h[bs]:g:\d+:x:(o\.[0-9a-f]{10}\.baby|hand|back|(resp|pass)\.\d+)"
-                                    r"|hb:l:\d+:x:rematch", comp["custom_id"]), comp["custom_id"]
+                assert re.fullmatch(r"h[bs]:g:\d+:x:(o\.[0-9a-f]{10}\.baby|hand|back|(resp|pass)\.\d+)",
+                                    comp["custom_id"]), comp["custom_id"]
         for seat, m in self.members.items():
             for msg in [*m.dms, *m.ephemerals]:
                 if (m.id, msg.id) in self.seen:
@@ -667,14 +666,14 @@ async def test_full_three_player_game_through_the_panels_never_leaks(clock, tmp_
     assert st.phase == "over" and st.result is not None
     assert {"baby", "play", "choose", "respond"} <= set(kinds)
     public = [m for m in thread.all_messages if not m.ephemeral]  # a Pass's reply may follow
-    final, card = public[-2], public[-1]
+    final = public[-1]
     assert final.embeds[0]["title"] == "Llamas Unleashed #1: final scores"
-    assert card.filenames == ["result.png"]
-    assert [b["custom_id"] for b in card.buttons()] == ["hb:l:1:x:rematch"]
-    # The end replaced the last table: the final picture in it, every button gone.
-    assert final.filenames == ["final.png"] and final.components == []
-    assert public[-3].filenames == ["table.png"]
-    assert public[-3].components == []
+    # The end replaced the last table: the final picture and the result card in it, every
+    # button gone but Rematch.
+    assert final.filenames == ["final.png", "result.png"]
+    assert [b["custom_id"] for b in final.buttons()] == ["hb:l:1:x:rematch"]
+    assert public[-2].filenames == ["table.png"]
+    assert public[-2].components == []
     # Hands by DM: at most one per member per change of turn.
     turns = st.turn
     for m in watch["w"].members.values():
@@ -696,10 +695,10 @@ async def test_deck_out_ending_is_announced_with_the_final_picture(world, sb):
     assert record.status == "finished"
     public = [m for m in thread.all_messages if not m.ephemeral]
     # The last table is replaced by the end: the final picture, the last moves (the deck
-    # running out), then the scores; the result card follows.
-    final, card = public[-2], public[-1]
-    assert card.filenames == ["result.png"] and card.content == ""
-    assert final.filenames == ["final.png"] and final.components == []
+    # running out), then the scores; then the result card and the Rematch button.
+    final = public[-1]
+    assert final.filenames == ["final.png", "result.png"]
+    assert final.labels == ["Rematch"]
     assert final.embeds[0]["image"]["url"] == "attachment://final.png"
     assert final.file("final.png")[:8] == b"\x89PNG\r\n\x1a\n"
     assert final.embeds[0]["description"] == (
