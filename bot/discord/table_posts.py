@@ -18,6 +18,7 @@ import discord
 from bot.discord.errors import thread_is_gone, thread_refuses, why_not_edited, why_not_posted
 from bot.discord.outbox import dm_hands, edit_table, new_table, on_message, retire, show_end
 from bot.discord.replies import send_ephemeral
+from bot.discord.result_post import files_of, with_card
 from bot.discord.table import (
     EMBED_LIMIT,
     MOVES,
@@ -172,6 +173,7 @@ class TablePosts(TableLook):
             lines = self._lines_shown(table.record.id, old, interaction)
             parts = await self.final_message(table, lines + self.public_lines(table, events))
             if parts is not None:
+                parts = await with_card(self.bot, table, parts)
                 try:
                     await show_end(channel, interaction, old,
                                    self._posted.get(table.record.id), parts)
@@ -260,10 +262,13 @@ class TablePosts(TableLook):
         old table's buttons and tell the member who clicked. Raises as :meth:`_edit_refused`,
         or :class:`TableNotShown` when the post is refused too."""
         refused = self._edit_refused(table.record, exc)
-        parts["file"].reset()
+        files = files_of(parts)
+        for file in files:
+            file.reset()
+        view = {"view": parts["view"]} if "view" in parts else {}
         try:
             await new_table(channel, interaction, table.record.thread_id or table.record.channel_id,
-                            embeds=parts["embeds"], file=parts["file"])
+                            embeds=parts["embeds"], files=files, **view)
         except discord.HTTPException as post:
             if thread_is_gone(post):
                 raise
@@ -603,5 +608,9 @@ class TablePosts(TableLook):
             parts = {"embed": discord.Embed(
                 title=f"{table.spec.name} #{table.record.id}: final scores",
                 description=self.final_text(table)[:EMBED_LIMIT], colour=0xE0B000)}
+        else:
+            parts = await with_card(self.bot, table, parts)
+            parts = {"embeds": parts["embeds"], "files": files_of(parts),
+                     **({"view": parts["view"]} if "view" in parts else {})}
         await channel.send(**parts)
 

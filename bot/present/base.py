@@ -224,6 +224,14 @@ class Presenter:
         """The line above :meth:`final_lines`: by default why the game ended, in bold."""
         return f"**{named(result.reason, names)}**"
 
+    def turns(self, view: Any) -> int | None:
+        """How many turns the finished game in ``view`` took (``None``: not counted)."""
+        return None
+
+    def highlight(self, view: Any, result: Result, names: dict[str, str]) -> str:
+        """The result card's moment of the finished game (plain text; ``""``: none)."""
+        return ""
+
     def quiet(self, pending: Pending, steps: Sequence[tuple[str, Action]]) -> bool:
         """True when ``steps`` (``(seat, action)`` of an update whose events are all
         private, with no note and no result) show nothing in the thread, ``pending``

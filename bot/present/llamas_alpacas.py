@@ -264,6 +264,22 @@ class LlamasAlpacasPresenter(Presenter):
                        f"{p.carrots}{CARROT})")
         return out
 
+    def turns(self, view: LlamasAlpacasView) -> int:
+        """Every player's turns added up."""
+        return sum(p.turns for p in view.players)
+
+    def highlight(self, view: LlamasAlpacasView, result: Result, names: dict[str, str]) -> str:
+        """The best line: the most conditions one line met, and who scored it (the most
+        such lines first)."""
+        best = max((k for p in view.players for k in range(3) if p.lines[k]), default=None)
+        if best is None:
+            return "No line met a condition."
+        top = max(p.lines[best] for p in view.players)
+        who = [names.get(p.seat, p.seat) for p in view.players if p.lines[best] == top]
+        lines = "a line" if top == 1 else f"{top} lines"
+        return (f"Best line: {' and '.join(who)}, {lines} meeting {plural(best + 1, 'condition')}"
+                f"{'' if top == 1 else ' each'}.")
+
     def private_lines(self, view: LlamasAlpacasView, seat: str,
                       names: dict[str, str]) -> list[str]:
         """No hidden cards here: the player's own treats, score, lines and board in words."""

@@ -96,6 +96,22 @@ class UnleashedPresenter(Presenter):
     #: game and the answer told them their cards.
     dealt = frozenset({"dealt_private"})
 
+    def turns(self, view: UnleashedView) -> int:
+        """The turns played."""
+        return view.turn
+
+    def highlight(self, view: UnleashedView, result: Result, names: dict[str, str]) -> str:
+        """The herd that won: the winner's Animals by kind (most first)."""
+        if len(result.winners) != 1 or result.winners[0] not in view.fields:
+            return ""
+        seat = result.winners[0]
+        kinds = Counter(c.kinds[0] if c.kinds else "animal" for c in view.fields[seat].animals)
+        herd = ", ".join(f"{n} {kind}{'s' if n != 1 else ''}"
+                         for kind, n in sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0])))
+        count = sum(kinds.values())
+        return (f"The herd that won: {names.get(seat, seat)}'s {count} "
+                f"Animal{'s' if count != 1 else ''}" + (f": {herd}." if herd else "."))
+
     def hand_cards(self, view: UnleashedView) -> list[tuple[int, str]]:
         """The own view's hand as ``(card id, name)``, in hand order."""
         return [(c.id, c.name) for c in view.hand or []]

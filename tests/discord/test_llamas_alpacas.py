@@ -132,11 +132,15 @@ async def _full_game(world, bot, players):
         assert f"**{names[seat]}**: {score} points - " in desc
     assert desc.splitlines()[1].startswith("\N{TROPHY} ")
     assert last.embeds[0]["footer"]["text"] == f"Move {state.version}"
-    # The final picture is in it, and no message in the thread keeps any button.
-    assert last.filenames == ["final.png"]
+    # The final picture and the result card are in it, and no message in the thread keeps
+    # any button but its Rematch.
+    assert last.filenames == ["final.png", "result.png"]
     assert last.file("final.png")[:8] == b"\x89PNG\r\n\x1a\n"
+    assert last.file("result.png")[:8] == b"\x89PNG\r\n\x1a\n"
     assert last.embeds[0]["image"]["url"] == "attachment://final.png"
-    assert all(not m.components for m in thread.all_messages if not m.ephemeral)
+    assert last.embeds[1]["image"]["url"] == "attachment://result.png"
+    assert [b["custom_id"] for b in last.buttons()] == [f"hb:l:{game_id}:x:rematch"]
+    assert all(not m.components for m in thread.all_messages if not m.ephemeral and m != last)
     # Stats recorded for every member.
     stats = {r.user_id: r for r in await bot.store.stats(record.guild_id, kind=KEY)}
     for s in seats:

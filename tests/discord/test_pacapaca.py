@@ -562,13 +562,19 @@ async def test_full_two_player_game_through_the_ui(world, sb, seed):
     assert steps[0].startswith("**Scoring, step 1 of 3")
     assert steps[1].startswith("**Step 2 of 3: neck lengths**")
     assert steps[2].startswith("**Step 3 of 3: bows, scarves")
-    assert final.filenames == ["final.png"] and final.file("final.png")[:8] == b"\x89PNG\r\n\x1a\n"
+    assert final.filenames == ["final.png", "result.png"]
+    assert final.file("final.png")[:8] == b"\x89PNG\r\n\x1a\n"
     assert final.embeds[3]["title"] == f"Alpaca Pacapaca #{game_id}: final scores"
-    assert len(final.embeds) == 4
+    # then the result card, with the Rematch button
+    assert final.embeds[4]["image"]["url"] == "attachment://result.png"
+    assert final.file("result.png")[:8] == b"\x89PNG\r\n\x1a\n"
+    assert [b["custom_id"] for b in final.buttons()] == [f"hb:l:{game_id}:x:rematch"]
+    assert len(final.embeds) == 5
     names = {s.seat: s.name for s in seats}
     for seat, score in result.scores.items():
         assert f"**{names[seat]}**: {score}" in final.embeds[3]["description"]
-    assert not any(m.components for m in thread.all_messages)  # every button retired
+    # every button retired, but the end's Rematch
+    assert not any(m.components for m in thread.all_messages if m != final)
 
 
 async def test_full_four_player_game_with_negotiations_and_no_leaks(world, sb, seed):

@@ -668,8 +668,10 @@ async def test_full_three_player_game_through_the_panels_never_leaks(clock, tmp_
     public = [m for m in thread.all_messages if not m.ephemeral]  # a Pass's reply may follow
     final = public[-1]
     assert final.embeds[0]["title"] == "Llamas Unleashed #1: final scores"
-    # The end replaced the last table: the final picture in it, every button gone.
-    assert final.filenames == ["final.png"] and final.components == []
+    # The end replaced the last table: the final picture and the result card in it, every
+    # button gone but Rematch.
+    assert final.filenames == ["final.png", "result.png"]
+    assert [b["custom_id"] for b in final.buttons()] == ["hb:l:1:x:rematch"]
     assert public[-2].filenames == ["table.png"]
     assert public[-2].components == []
     # Hands by DM: at most one per member per change of turn; the only other DMs ask a
@@ -696,9 +698,10 @@ async def test_deck_out_ending_is_announced_with_the_final_picture(world, sb):
     assert record.status == "finished"
     public = [m for m in thread.all_messages if not m.ephemeral]
     # The last table is replaced by the end: the final picture, the last moves (the deck
-    # running out), then the scores.
+    # running out), then the scores; then the result card and the Rematch button.
     final = public[-1]
-    assert final.filenames == ["final.png"] and final.components == []
+    assert final.filenames == ["final.png", "result.png"]
+    assert final.labels == ["Rematch"]
     assert final.embeds[0]["image"]["url"] == "attachment://final.png"
     assert final.file("final.png")[:8] == b"\x89PNG\r\n\x1a\n"
     assert final.embeds[0]["description"] == (

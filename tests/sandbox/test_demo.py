@@ -16,7 +16,7 @@ async def test_the_demo_writes_every_members_panels_pictures_and_buttons(tmp_pat
     (tmp_path / "Maya" / "999-old.png").write_bytes(b"old")
     assert await run_demo(game="pacapaca", players=2, seed=1, out=str(tmp_path)) == 0
     assert capsys.readouterr().out.endswith(
-        "16 messages (43 versions) and 26 pictures written to "
+        "16 messages (43 versions) and 27 pictures written to "
         f"{tmp_path}/, and 60 private messages to a folder per member\n")
     entries = json.loads((tmp_path / "transcript.json").read_text())
     assert Counter(e["where"] for e in entries) == {
