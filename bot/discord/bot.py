@@ -41,6 +41,7 @@ from bot.discord.router import GamesBefore, Router, refuse_busy
 from bot.games.registry import Registry
 from bot.render.pool import Job, PictureCache, RenderPool, forget_pool
 from bot.runtime import Clock, GameError, GameService, Update
+from bot.runtime.admission import Admission, LagProbe, snowflake_time
 from bot.store import STORE_FAILURES, Store, track_writes
 
 log = logging.getLogger(__name__)
@@ -83,6 +84,29 @@ def throttle_bucket_sweep(http: Any, every_s: float = BUCKET_SWEEP_S,
             sweep()
 
     http._try_clear_expired_ratelimits = throttled
+
+
+def drop_stale_interactions(bot: HerdBot) -> None:
+    """Drop every interaction (click, command, modal, autocomplete) the router's admission
+    finds too old (:meth:`bot.runtime.admission.Admission.too_old`: received over 2 s after
+    Discord made it, by its snowflake id) before discord.py builds anything for it: its
+    answer could not reach Discord in time, and a bot that is that far behind needs its
+    time for the requests it can still answer. Patches ``bot``'s connection state."""
+    state = bot._connection
+    parse = state.parse_interaction_create
+
+    def parse_fresh(data: Any) -> None:
+        try:
+            made_at = snowflake_time(int(data["id"]))
+        except (KeyError, TypeError, ValueError):  # no id to tell its age: taken
+            made_at = None
+        if made_at is not None and bot.router.admission.too_old(
+                made_at, f"interaction {data['id']} (type {data.get('type')})"):
+            return
+        parse(data)
+
+    state.parse_interaction_create = parse_fresh  # type: ignore[method-assign]
+    state.parsers["INTERACTION_CREATE"] = parse_fresh
 
 
 #: Key of :attr:`discord.Interaction.extras` holding the games a command may change, as
@@ -229,7 +253,11 @@ class HerdBot(commands.AutoShardedBot):
         self._sync = sync_commands
         self._assemble = assemble
         self._parts: Parts | None = None
-        self.router = Router(self, games=self.game_cog, lobby=self.lobby_cog)
+        #: The event loop's lag, which :class:`Admission` refuses new requests on.
+        self.lag_probe = LagProbe()
+        self.router = Router(self, games=self.game_cog, lobby=self.lobby_cog,
+                             admission=Admission(lag=lambda: self.lag_probe.lag_s))
+        drop_stale_interactions(self)
         self.store: Store
         self.service: GameService
         self.outbox: Callable[[Update], Awaitable[None]]
@@ -270,6 +298,7 @@ class HerdBot(commands.AutoShardedBot):
         self.render_executor = ThreadPoolExecutor(max_workers=1,
                                                   thread_name_prefix="herdbot-render")
         await self.assemble()
+        self.lag_probe.start()
         for ext in dict.fromkeys(self._extensions):
             await self.load_extension(ext)
         self.add_dynamic_items(HerdButton, HerdSelect)
@@ -378,6 +407,7 @@ class HerdBot(commands.AutoShardedBot):
         parsers = getattr(getattr(self, "_connection", None), "parsers", None)
         if isinstance(parsers, dict):  # the gateway's table of event handlers
             parsers["INTERACTION_CREATE"] = lambda data: None
+        self.lag_probe.stop()
         service = getattr(self, "service", None)
         if service is not None:
             await service.timers.stop()
