@@ -56,8 +56,8 @@ discord.VoiceClient.warn_nacl = False
 discord.VoiceClient.warn_dave = False
 
 #: Name prefixes of the tasks discord.py runs handlers in (events, component callbacks,
-#: app commands): :meth:`HerdBot.close` lets them finish.
-HANDLER_TASKS = ("discord.py: ", "discord-ui-", "CommandTree-invoker")
+#: app commands, herdbot's own clicks): :meth:`HerdBot.close` lets them finish.
+HANDLER_TASKS = ("discord.py: ", "discord-ui-", "CommandTree-invoker", "herdbot-click: ")
 
 
 #: How often at most discord.py's HTTP client sweeps its rate-limit buckets (seconds):
@@ -86,22 +86,48 @@ def throttle_bucket_sweep(http: Any, every_s: float = BUCKET_SWEEP_S,
     http._try_clear_expired_ratelimits = throttled
 
 
-def drop_stale_interactions(bot: HerdBot) -> None:
-    """Drop every interaction (click, command, modal, autocomplete) the router's admission
-    finds too old (:meth:`bot.runtime.admission.Admission.too_old`: received over 2 s after
-    Discord made it, by its snowflake id) before discord.py builds anything for it: its
-    answer could not reach Discord in time, and a bot that is that far behind needs its
-    time for the requests it can still answer. Patches ``bot``'s connection state."""
+#: Component types herdbot's own components are: buttons and string selects.
+HERD_COMPONENT_TYPES = (2, 3)
+
+
+def take_interactions(bot: HerdBot) -> None:
+    """Patch ``bot``'s connection state so that an interaction (click, command, modal,
+    autocomplete) goes through the router's admission first: one it finds too old
+    (:meth:`bot.runtime.admission.Admission.too_old`: received over 2 s after Discord made
+    it, by its snowflake id) is dropped before discord.py builds anything for it, as its
+    answer could not reach Discord in time. A click on a herdbot button or select (custom
+    id ``hb:`` / ``hs:``) then goes straight to :meth:`HerdBot.route_component` in a task
+    of its own (named ``herdbot-click: <custom id>``), without discord.py's rebuilding of
+    the message's whole view for its dynamic items; everything else goes to discord.py."""
     state = bot._connection
     parse = state.parse_interaction_create
+    running: set[asyncio.Task[None]] = set()
+
+    async def route(interaction: discord.Interaction, custom_id: str,
+                    values: list[str]) -> None:
+        try:
+            await bot.route_component(interaction, custom_id, values)
+        except Exception:  # the router answers its own errors: this is a bug
+            log.exception("component %s failed", custom_id)
 
     def parse_fresh(data: Any) -> None:
         try:
-            made_at = snowflake_time(int(data["id"]))
+            made_at: float | None = snowflake_time(int(data["id"]))
         except (KeyError, TypeError, ValueError):  # no id to tell its age: taken
             made_at = None
         if made_at is not None and bot.router.admission.too_old(
                 made_at, f"interaction {data['id']} (type {data.get('type')})"):
+            return
+        inner = data.get("data") if data.get("type") == 3 else None
+        custom_id = inner.get("custom_id") if isinstance(inner, dict) else None
+        if (isinstance(custom_id, str) and custom_id.startswith(("hb:", "hs:"))
+                and inner.get("component_type") in HERD_COMPONENT_TYPES):
+            interaction: discord.Interaction = discord.Interaction(data=data, state=state)
+            values = [str(v) for v in inner.get("values", [])]
+            task = asyncio.create_task(route(interaction, custom_id, values),
+                                       name=f"herdbot-click: {custom_id}")
+            running.add(task)
+            task.add_done_callback(running.discard)
             return
         parse(data)
 
@@ -257,7 +283,7 @@ class HerdBot(commands.AutoShardedBot):
         self.lag_probe = LagProbe()
         self.router = Router(self, games=self.game_cog, lobby=self.lobby_cog,
                              admission=Admission(lag=lambda: self.lag_probe.lag_s))
-        drop_stale_interactions(self)
+        take_interactions(self)
         self.store: Store
         self.service: GameService
         self.outbox: Callable[[Update], Awaitable[None]]
