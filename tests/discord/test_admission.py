@@ -8,6 +8,8 @@ import asyncio
 import time
 from types import SimpleNamespace
 
+import discord
+
 from bot.runtime.admission import Admission
 
 BUSY = "\N{NO ENTRY SIGN} herdbot is very busy; your move was not made, try again in a moment."
@@ -162,3 +164,28 @@ async def test_the_bots_admission_reads_its_running_lag_probe(world, sb):
         assert adm.lag() == 0.7
     finally:
         sb.bot.lag_probe = probe
+
+
+async def test_a_click_goes_to_the_router_without_rebuilding_its_messages_view(
+        world, sb, monkeypatch):
+    thread = await start_tiny(world)
+    ana = world.member("Ana")
+    version = (await sb.bot.store.get_game(1)).version
+    names = []
+    route = sb.bot.route_component
+
+    async def noting(interaction, custom_id, values):
+        names.append(asyncio.current_task().get_name())
+        await route(interaction, custom_id, values)
+
+    def rebuilt(*args, **kwargs):
+        raise AssertionError("the message's view was rebuilt")
+
+    monkeypatch.setattr(sb.bot, "route_component", noting)
+    monkeypatch.setattr(discord.ui.View, "from_message", rebuilt)
+    monkeypatch.setattr(discord.ui.LayoutView, "from_message", rebuilt)
+    table = thread.last_message
+    custom_id = next(b["custom_id"] for b in table.buttons() if b.get("label") == "Add 1")
+    await ana.click(table, "Add 1")
+    assert (await sb.bot.store.get_game(1)).version == version + 1
+    assert names == [f"herdbot-click: {custom_id}"]
