@@ -108,15 +108,15 @@ def test_the_clock_offset_follows_the_last_two_periods_only():
 
 
 def test_while_the_loop_lags_only_the_floor_is_admitted():
-    lag = [0.3]
+    lag = [1.2]
     adm = Admission(24, lag=lambda: lag[0])
-    assert (MAX_LAG_S, LAG_FLOOR) == (0.25, 4)
-    assert [adm.enter() for _ in range(6)] == [True] * 4 + [False] * 2
-    assert (adm.in_flight, adm.refused, adm.refused_lag) == (4, 2, 2)
-    lag[0] = 0.25  # at the bound: not beyond it
-    assert [adm.enter() for _ in range(21)] == [True] * 20 + [False]
+    assert (MAX_LAG_S, LAG_FLOOR) == (1.0, 8)
+    assert [adm.enter() for _ in range(10)] == [True] * 8 + [False] * 2
+    assert (adm.in_flight, adm.refused, adm.refused_lag) == (8, 2, 2)
+    lag[0] = 1.0  # at the bound: not beyond it
+    assert [adm.enter() for _ in range(17)] == [True] * 16 + [False]
     assert (adm.in_flight, adm.admitted, adm.refused, adm.refused_lag) == (24, 24, 3, 2)
-    no_floor = Admission(24, floor=0, lag=lambda: 0.26)
+    no_floor = Admission(24, floor=0, lag=lambda: 1.01)
     assert no_floor.enter() is False and no_floor.refused_lag == 1
 
 
