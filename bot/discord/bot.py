@@ -119,7 +119,9 @@ def take_interactions(bot: HerdBot) -> None:
                 made_at, f"interaction {data['id']} (type {data.get('type')})"):
             return
         inner = data.get("data") if data.get("type") == 3 else None
-        custom_id = inner.get("custom_id") if isinstance(inner, dict) else None
+        if not isinstance(inner, dict):
+            inner = {}
+        custom_id = inner.get("custom_id")
         if (isinstance(custom_id, str) and custom_id.startswith(("hb:", "hs:"))
                 and inner.get("component_type") in HERD_COMPONENT_TYPES):
             interaction: discord.Interaction = discord.Interaction(data=data, state=state)
