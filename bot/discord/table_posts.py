@@ -18,7 +18,15 @@ import discord
 from bot.discord.errors import thread_is_gone, thread_refuses, why_not_edited, why_not_posted
 from bot.discord.outbox import dm_hands, edit_table, new_table, on_message, retire, show_end
 from bot.discord.replies import send_ephemeral
-from bot.discord.table import EMBED_LIMIT, MOVES, SHOWS_A_VERSION, Table, TableLook, event_lines
+from bot.discord.table import (
+    EMBED_LIMIT,
+    MOVES,
+    SHOWS_A_VERSION,
+    Table,
+    TableLook,
+    event_lines,
+    fit_lines,
+)
 from bot.games.base import Event
 from bot.present.base import named
 from bot.runtime import Update, UpdateKind
@@ -534,10 +542,19 @@ class TablePosts(TableLook):
                             lines: list[str] | None = None) -> dict[str, Any] | None:
         """The end of the game as one message's parts (``embeds`` and a ``file``), led by
         ``lines`` (the last moves, already named), which then replace the last table in
-        place (:func:`bot.discord.outbox.show_end`); ``None`` (the default): the last
-        table shows the last moves and the final scores follow as a message of their own
-        (:meth:`finish`)."""
-        return None
+        place (:func:`bot.discord.outbox.show_end`: no new message, UX.md "A quiet
+        thread"); ``None``: the last table shows the last moves and the final scores follow
+        as a message of their own (:meth:`finish`). Default: the last moves, the final
+        scores (:meth:`final_text`), the final table picture and the move number in one
+        embed."""
+        head = fit_lines(lines or [], 1000)
+        embed = discord.Embed(title=f"{table.spec.name} #{table.record.id}: final scores",
+                              description=((f"{head}\n\n" if head else "")
+                                           + self.final_text(table))[:EMBED_LIMIT],
+                              colour=0xE0B000)
+        embed.set_image(url="attachment://final.png")
+        embed.set_footer(text=f"Move {table.state.version}")
+        return {"embeds": [embed], "file": await self.render_file(table, "final.png")}
 
     async def finish(self, table: Table) -> None:
         """Post the final scores (:meth:`final_message`, else :meth:`final_text` in an

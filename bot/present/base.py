@@ -239,9 +239,11 @@ class Presenter:
         ``None`` for no example (the default)."""
         return None
 
-    def ping_key(self, pending: Pending) -> str:
-        """The decision a ping is for: the members who must act are pinged (and sent a turn
-        notice) when this changes. Default: the pending decision and who owes it."""
+    def ping_key(self, pending: Pending, view: Any = None) -> str:
+        """The turn a table message is for (``view``: the spectator view, when known): a new
+        table message pinging the members who must act is posted when this changes; the
+        decisions inside it edit that message in place. Default: the pending decision and
+        who owes it."""
         return f"{pending.kind}:{pending.key}:{','.join(pending.seats)}"
 
     def pings(self, pending: Pending) -> bool:

@@ -115,7 +115,7 @@ class LlamasAlpacasPresenter(Presenter):
     #: My hand / I'm back below the 3x3 grids.
     utility_row = 3
 
-    def ping_key(self, pending: Pending) -> str:
+    def ping_key(self, pending: Pending, view: Any = None) -> str:
         """Once per turn: the players who must place a starting card are pinged on the
         first table only, then the active player when a turn begins (not again for the
         keep-treats and place steps of the same turn, which share the pending key

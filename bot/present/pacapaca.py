@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from bot.games.base import Action, Event
+from bot.games.base import Action, Event, Pending
 from bot.games.pacapaca.cards import catalog
 from bot.games.pacapaca.engine import PacapacaEngine
 from bot.games.pacapaca.models import (
@@ -163,6 +163,13 @@ class PacapacaPresenter(Presenter):
     panel's answers of Alpaca Pacapaca (module docstring)."""
 
     game = "pacapaca"
+
+    def ping_key(self, pending: Pending, view: Any = None) -> str:
+        """One table message per turn: the pending key's turn number (``turn:<n>``,
+        ``neg:<n>``, ``turn:<n>:after``), so a negotiation and the turn after it edit the
+        turn's table in place."""
+        number = pending.key.split(":")[1] if ":" in pending.key else pending.key
+        return f"turn:{number}"
 
     def table(self, seen: Seen) -> TableModel:
         """The table for ``seen`` (the spectator view; choices for ``seen.seat``)."""

@@ -123,7 +123,9 @@ class UnleashedPresenter(Presenter):
 
     @staticmethod
     def turn_text(view: UnleashedView, names: dict[str, str], deadline: float | None) -> str:
-        """Whose decision it is, never naming who may answer a reaction window."""
+        """Whose decision it is, never naming who may answer a reaction window; a window
+        is led by what is on the pile (``"⚡ **Ana plays Stampede**: anyone ..."``), so the
+        table edited in place into it says what was just played."""
         if view.result is not None:
             return ""
         if view.pending_kind == "setup":
@@ -131,7 +133,9 @@ class UnleashedPresenter(Presenter):
             return (f"Everyone picks a Baby with **Choose your Baby** (waiting for {waiting}; "
                     f"a random one is picked {when(deadline)}).")
         if view.pending_kind == "reaction":
-            return ("Anyone who holds a fitting Instant may answer with **Respond**; the "
+            pile = pile_line(view, names)
+            lead = f"\N{HIGH VOLTAGE SIGN} **{pile}**: anyone" if pile else "Anyone"
+            return (f"{lead} who holds a fitting Instant may answer with **Respond**; the "
                     f"window closes {when(deadline)}.")
         if view.pending_kind == "choice" and view.pending_seats:
             why = ""
@@ -249,20 +253,19 @@ class UnleashedPresenter(Presenter):
             return head + f" **{' and '.join(names[s] for s in result.winners)}** wins!"
         return head + " Still tied on Animals and letters: everyone loses."
 
-    def ping_key(self, pending: Pending) -> str:
-        """As the base, except that set-up (everyone picks a Baby) is one decision."""
-        return "setup" if pending.kind == "setup" else super().ping_key(pending)
+    def ping_key(self, pending: Pending, view: UnleashedView | None = None) -> str:
+        """One table message per turn: set-up (everyone picks a Baby) is one, then each
+        player's turn (``view.turn``) with its reaction windows, their results and the
+        effects' choices inside it."""
+        if pending.kind == "setup":
+            return "setup"
+        if view is None:
+            return super().ping_key(pending)
+        return f"turn:{view.turn}"
 
     def pings(self, pending: Pending) -> bool:
         """Nobody is pinged for a reaction window (its seats are the Instant holders)."""
         return pending.kind != "reaction"
-
-    def headline(self, view: UnleashedView, pending: Pending,
-                 names: dict[str, str]) -> str | None:
-        """During a reaction window, what is on the pile ("Ana plays Stampede")."""
-        if pending.kind == "reaction":
-            return f"\N{HIGH VOLTAGE SIGN} {pile_line(view, names)}"
-        return None
 
     def quiet(self, pending: Pending, steps: Sequence[tuple[str, Action]]) -> bool:
         """Passes that leave a reaction window open (saying so would tell who holds

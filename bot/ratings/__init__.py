@@ -3,6 +3,12 @@ I/O). A game's seats are ranked by the engine's :class:`~bot.games.base.Result` 
 first, then by final score; equal places share a rank); members' seats are rated, AI seats
 play at their level's fixed rating (:data:`AI_RATINGS`) and never change.
 
+Shared places: openskill 6.2's Plackett-Luce rates a place shared by two below the place
+after it (openskill.py issue 155), so a tie is rated as the mean of the library's updates
+over the tied seats' orders, each seat taking each place of its group equally often
+(:func:`library_with_ties`): tied seats of equal ratings move alike, and above the next
+place.
+
 Who is rated (RULES.md proposal "Ratings"): a game with a ``rated`` option left on and at
 least 2 members seated; every member whose seat the AI has not taken over at the end. A
 seat the AI took over is played at the Normal AI's fixed rating for the others' update and
@@ -11,6 +17,7 @@ leaves its member's rating unchanged.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -95,7 +102,30 @@ def rate(kind: str, entries: Sequence[Entry], current: Mapping[int, Rating]
         raise ValueError("a rated game has at least 2 seats")
     before = [current.get(e.user_id, Rating()) if e.user_id is not None
               else ai_rating(kind, e.level) for e in entries]
-    teams = [[MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in before]
-    after = MODEL.rate(teams, ranks=[float(e.rank) for e in entries])
-    return {e.seat: (Rating(t[0].mu, t[0].sigma) if e.user_id is not None else b)
-            for e, t, b in zip(entries, after, before, strict=True)}
+    after = library_with_ties(before, [e.rank for e in entries])
+    return {e.seat: (a if e.user_id is not None else b)
+            for e, a, b in zip(entries, after, before, strict=True)}
+
+
+def library_with_ties(before: Sequence[Rating], places: Sequence[int]) -> list[Rating]:
+    """The model's update of one-player teams ``before`` ranked by ``places`` (0 first,
+    equal places shared). Without a shared place: the library's update. With shared
+    places: the mean ``mu`` and ``sigma`` of the library's updates over ``n`` orders
+    (``n``: the least common multiple of the groups' sizes), where order ``j`` ranks the
+    ``k`` seats of a group by rotation ``j mod k`` of their seat order."""
+    groups: dict[int, list[int]] = {}
+    for i, place in enumerate(places):
+        groups.setdefault(place, []).append(i)
+    rounds = math.lcm(*(len(g) for g in groups.values()))
+    sums = [[0.0, 0.0] for _ in before]
+    for j in range(rounds):
+        ranks = [0.0] * len(before)
+        for place, seats in groups.items():
+            k = len(seats)
+            for pos, seat in enumerate(seats):
+                ranks[seat] = place + (pos - j) % k
+        teams = [[MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in before]
+        for i, team in enumerate(MODEL.rate(teams, ranks=ranks)):
+            sums[i][0] += team[0].mu
+            sums[i][1] += team[0].sigma
+    return [Rating(mu / rounds, sigma / rounds) for mu, sigma in sums]

@@ -122,17 +122,20 @@ async def _full_game(world, bot, players):
     thread = world.channel(record.thread_id)
     last = thread.last_message
     assert last.embeds[0]["title"] == f"Llamas & Alpacas #{game_id}: final scores"
-    desc = last.embeds[0]["description"]
+    # The last table is replaced by the end: the last moves, then the scores.
+    moves, desc = last.embeds[0]["description"].split("\n\n", 1)
+    assert moves.splitlines() and all(t.startswith("\N{BULLET} ") for t in moves.splitlines())
     winner = names[result.winners[0]]
     assert desc.splitlines()[0] == f"**{winner} wins with {result.scores[result.winners[0]]} points.**" \
         or desc.startswith("**Shared victory")
     for seat, score in result.scores.items():
         assert f"**{names[seat]}**: {score} points - " in desc
     assert desc.splitlines()[1].startswith("\N{TROPHY} ")
-    # The final picture was posted, and no message in the thread keeps any button.
-    final_table = thread.all_messages[-2]
-    assert final_table.filenames == ["table.png"]
-    assert final_table.file("table.png")[:8] == b"\x89PNG\r\n\x1a\n"
+    assert last.embeds[0]["footer"]["text"] == f"Move {state.version}"
+    # The final picture is in it, and no message in the thread keeps any button.
+    assert last.filenames == ["final.png"]
+    assert last.file("final.png")[:8] == b"\x89PNG\r\n\x1a\n"
+    assert last.embeds[0]["image"]["url"] == "attachment://final.png"
     assert all(not m.components for m in thread.all_messages if not m.ephemeral)
     # Stats recorded for every member.
     stats = {r.user_id: r for r in await bot.store.stats(record.guild_id, kind=KEY)}

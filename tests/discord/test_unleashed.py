@@ -83,6 +83,14 @@ def public_text(thread, n):
     return "\n".join(m.text for m in [m for m in thread.all_messages if not m.ephemeral][-n:])
 
 
+def window_says(message) -> str:
+    """What a reaction window's table says is on the pile: its turn text's lead
+    (``⚡ **Ana plays Stampede**: anyone ...``), the last paragraph of its embed."""
+    turn = message.embeds[0]["description"].split("\n\n")[-1]
+    assert turn.startswith(f"{BOLT} **") and "**: anyone who holds a fitting Instant" in turn
+    return turn[len(BOLT) + 3:turn.index("**: ")]
+
+
 def table_of(member, thread):
     return [m for m in member.visible(thread) if not m.ephemeral and m.components][-1]
 
@@ -212,8 +220,11 @@ async def test_deck_out_tie_on_animals_shows_the_letters_that_broke_it(world, sb
     await install(world, sb.bot, st)
     await ana.click(await open_panel(ana, thread), "Draw a card")
     final = [m for m in thread.all_messages if not m.ephemeral][-1]
+    # The last table shows the end: the last moves, then the scores.
     # Cria Button + Trail Llama: 10 + 10 letters; Lamb Acorn + Woolly Ram: 9 + 9.
     assert final.embeds[0]["description"] == (
+        "\N{BULLET} Ana draws a card.\n"
+        "\N{BULLET} Ana wins. The deck ran out.\n\n"
         "The deck ran out. **Ana** wins!\n"
         "\N{TROPHY} **Ana**: 2 Animals (20 letters in their names)\n"
         "**Bo**: 2 Animals (18 letters in their names)\n"
@@ -267,12 +278,17 @@ async def test_counter_instant_takes_the_card_and_the_window_names_nobody(world,
     await play_card(sb, ana, panel, llama, "s0")
     table = thread.last_message
     deadline = int(clock.now()) + 20
-    # The window is stated once: the pile in the headline, when it closes in the table.
-    assert table.content == f"{BOLT} Ana plays Trail Llama"
-    assert f"the window closes <t:{deadline}:R>." in table.embeds[0]["description"]
+    # The window is the turn's table edited in place (its one ping, Ana's, made when the
+    # turn began); its text leads with what is on the pile, once, and when it closes.
+    assert table.content == ana.mention
+    assert table.embeds[0]["description"].split("\n\n")[-1] == (
+        f"{BOLT} **Ana plays Trail Llama**: anyone who holds a fitting Instant may answer "
+        f"with **Respond**; the window closes <t:{deadline}:R>.")
+    assert table.text.count("Ana plays Trail Llama") == 2  # the move, then the window
     assert table.labels == ["Respond", "Pass", "My hand"]
     # The window does not say (or ping) who may answer.
-    assert "Bo" not in table.text and "Cy" not in table.text and "<@" not in table.content
+    assert "Bo" not in table.text and "Cy" not in table.text
+    assert [int(u["id"]) for u in table.data["mentions"]] == [ana.id]
     # Cy holds no Instant: neutral answers, nothing changes.
     before = await version(sb.bot)
     await cy.click(table, "Respond")
@@ -301,9 +317,15 @@ async def test_window_closes_early_when_everyone_who_could_answer_passed(world, 
                fields={"s0": ["cria_button"], "s1": ["lamb_acorn"], "s2": ["kid_clover"]},
                plays=2)
     await install(world, sb.bot, st)
+    turn = thread.last_message
+    public = len([m for m in thread.all_messages if not m.ephemeral])
     await play_card(sb, ana, await open_panel(ana, thread),
                     cid_of(st, "trail_llama", st.hands["s0"]), "s0")
     window = thread.last_message
+    # The window is the turn's table edited in place: no new message.
+    assert window.id == turn.id
+    assert len([m for m in thread.all_messages if not m.ephemeral]) == public
+    assert "Pass" in window.labels
     await bo.click(window, "Pass")
     assert bo.last_reply.content == NEUTRAL_PASS
     assert thread.last_message.id == window.id  # nothing public yet
@@ -311,8 +333,11 @@ async def test_window_closes_early_when_everyone_who_could_answer_passed(world, 
     after = await state_of(sb.bot)
     assert after.reaction is None and keys(after.fields["s0"]) == ["cria_button", "trail_llama"]
     assert await sb.bot.service.deadline(1) is None  # closed before its timer: disarmed
+    # The result edits the same table in place (the turn goes on): still no new message.
+    assert thread.last_message.id == turn.id
+    assert len([m for m in thread.all_messages if not m.ephemeral]) == public
     assert "Trail Llama enters Ana's Field." in thread.last_message.embeds[0]["description"]
-    assert window.components == []  # the window's buttons are retired
+    assert "Pass" not in window.labels  # the window's buttons are gone
 
 
 async def test_late_answers_about_hands_go_by_dm_never_to_the_thread(world, sb):
@@ -358,9 +383,11 @@ async def test_ambush_instant_and_a_choice_made_by_another_player(world, sb):
     table = thread.last_message
     await cy.click(table, "Respond")
     await press_as(sb, cy, cy.last_reply, Respond(card=cid_of(st, "coyote_ambush", st.hands["s2"])))
-    # Cy chooses which of Ana's Animals the Coyote takes: pinged, from My hand.
+    # Cy chooses which of Ana's Animals the Coyote takes, from My hand: the turn's table
+    # edited in place says so (no new message, so no second ping).
+    assert thread.last_message.id == table.id
     table = thread.last_message
-    assert table.content == cy.mention
+    assert table.content == ana.mention
     assert "Waiting for **Cy** to choose" in table.embeds[0]["description"]
     mid = await state_of(sb.bot)
     # Ana sending Cy's choice is refused; nothing changes.
@@ -395,7 +422,7 @@ async def test_restart_during_an_open_window_then_respond_pass_and_timer(world, 
     panel = await open_panel(ana, thread)
     await play_card(sb, ana, panel, cid_of(st, "stampede", st.hands["s0"]))
     window = thread.last_message
-    assert window.content == f"{BOLT} Ana plays Stampede"
+    assert window_says(window) == "Ana plays Stampede"
     await world.disconnect()
     sb = await world.connect(new_bot(db, clock))
     # Cy passes after the restart: acknowledged only to Cy, nothing public.
@@ -408,7 +435,8 @@ async def test_restart_during_an_open_window_then_respond_pass_and_timer(world, 
     await bo.click(window, "Respond")
     await press_as(sb, bo, bo.last_reply, Respond(card=cid_of(st, "ram_rebuff", st.hands["s1"])))
     second = thread.last_message
-    assert second.content == f"{BOLT} Bo answers Stampede with Ram Rebuff"
+    assert second.id == window.id  # the new window edits the turn's table in place
+    assert window_says(second) == "Bo answers Stampede with Ram Rebuff"
     assert "the window closes <t:" in second.embeds[0]["description"]
     # Ana opens Respond but waits: the window's stored timer passes for her.
     await ana.click(second, "Respond")
@@ -640,6 +668,8 @@ async def test_full_three_player_game_through_the_panels_never_leaks(clock, tmp_
     public = [m for m in thread.all_messages if not m.ephemeral]  # a Pass's reply may follow
     final = public[-1]
     assert final.embeds[0]["title"] == "Llamas Unleashed #1: final scores"
+    # The end replaced the last table: the final picture in it, every button gone.
+    assert final.filenames == ["final.png"] and final.components == []
     assert public[-2].filenames == ["table.png"]
     assert public[-2].components == []
     # Hands by DM: at most one per member per change of turn.
@@ -662,10 +692,15 @@ async def test_deck_out_ending_is_announced_with_the_final_picture(world, sb):
     record = await sb.bot.store.get_game(1)
     assert record.status == "finished"
     public = [m for m in thread.all_messages if not m.ephemeral]
-    picture, final = public[-2], public[-1]
-    assert picture.filenames == ["table.png"] and picture.components == []
-    assert "The deck ran out." in picture.embeds[0]["description"]
+    # The last table is replaced by the end: the final picture, the last moves (the deck
+    # running out), then the scores.
+    final = public[-1]
+    assert final.filenames == ["final.png"] and final.components == []
+    assert final.embeds[0]["image"]["url"] == "attachment://final.png"
+    assert final.file("final.png")[:8] == b"\x89PNG\r\n\x1a\n"
     assert final.embeds[0]["description"] == (
+        "\N{BULLET} Ana draws a card.\n"
+        "\N{BULLET} Ana wins. The deck ran out.\n\n"
         "The deck ran out. **Ana** wins!\n"
         "\N{TROPHY} **Ana**: 2 Animals\n"  # letters only break a tie for the most Animals
         "**Bo**: 1 Animal\n"
@@ -721,12 +756,15 @@ async def test_a_new_window_is_posted_after_a_counter_is_countered(world, sb, cl
     await press_as(sb, ana, ana.last_reply, Respond(card=cid_of(st, "goat_headbutt", st.hands["s0"])))
     window = thread.last_message
     deadline = int(clock.now()) + 20
-    assert window.content == f"{BOLT} Ana answers Llama Spit with Goat Headbutt"
+    assert window_says(window) == "Ana answers Llama Spit with Goat Headbutt"
     assert f"the window closes <t:{deadline}:R>." in window.embeds[0]["description"]
+    count = len([m for m in thread.all_messages if not m.ephemeral])
     await bo.click(window, "Pass")  # Goat Headbutt cancels Llama Spit
     again = thread.last_message
-    assert again.id != window.id and window.components == []
-    assert again.content == f"{BOLT} Ana plays Stampede"
+    # The new window is the turn's table edited in place: no new message.
+    assert again.id == window.id
+    assert len([m for m in thread.all_messages if not m.ephemeral]) == count
+    assert window_says(again) == "Ana plays Stampede"
     assert f"the window closes <t:{deadline}:R>." in again.embeds[0]["description"]
     assert again.labels == ["Respond", "Pass", "My hand"]
     assert "Ana's Goat Headbutt cancels Llama Spit." in again.embeds[0]["description"]
@@ -741,9 +779,9 @@ async def test_a_new_window_is_posted_after_a_counter_is_countered(world, sb, cl
 
 async def test_hidden_windows_look_the_same_whether_or_not_anybody_holds_an_instant(tmp_path):
     """No tell from reaction windows, through the panel: the lobby hides Instant holders by
-    default, and two games differing only in whether Bo holds an Instant post the same
-    public messages (text, buttons, files) through a window Bo passes and Cy lets run out
-    after 5 s."""
+    default, and two games differing only in whether Bo holds an Instant show the same
+    public messages (text, buttons, files; the turn's table as the window opens, after
+    Bo's Pass and at the end) through a window Bo passes and Cy lets run out after 5 s."""
     from bot.runtime.clock import ManualClock
 
     runs = []
@@ -758,8 +796,12 @@ async def test_hidden_windows_look_the_same_whether_or_not_anybody_holds_an_inst
         finally:  # a failed assertion must not leave the bot's database thread running
             await world.disconnect()
     assert runs[0] == runs[1]
-    assert len(runs[0]) == 2 and runs[0][-1][0].startswith(
-        "<@Ana>\nLlamas Unleashed #1\n\u2022 Trail Llama enters Ana's Field.")
+    # The window, the same after Bo's Pass, then the turn's table once it ran out (the
+    # same message throughout: no new public message).
+    assert len(runs[0]) == 3 and runs[0][0] == runs[0][1]
+    assert runs[0][-1][0].startswith(
+        "<@Ana>\nLlamas Unleashed #1\n\u2022 Ana plays Trail Llama into their own Field.\n"
+        "\u2022 Trail Llama enters Ana's Field.\n\n")
 
 
 async def _hidden_window_run(world, sb, clock, bo_card):
@@ -780,29 +822,38 @@ async def _hidden_window_run(world, sb, clock, bo_card):
                          "s2": ["cliff_goat"]}, plays=2)
     st.options = UnleashedOptions(open_windows=True, reaction_seconds=20.0)
     await install(world, sb.bot, st)
+    turn = thread.last_message
     start_at = len(thread.all_messages)
     await play_card(sb, ana, await open_panel(ana, thread),
                     cid_of(st, "trail_llama", st.hands["s0"]), "s0")
     window = thread.last_message
+    # The window is the turn's table edited in place: what it shows is read now, and again
+    # after Bo's Pass (edits leave no message of their own).
+    assert window.id == turn.id
+    seen = [public_look(world, window)]
     deadline = int(clock.now()) + 5
-    # The headline names the play; the embed carries the window's one deadline.
-    assert window.content == f"{BOLT} Ana plays Trail Llama"
-    assert f"<t:{deadline}:R>" in window.text
+    # The table's text leads with the play; it carries the window's one deadline.
+    assert window_says(window) == "Ana plays Trail Llama"
+    assert window.text.count(f"<t:{deadline}:R>") == 1
     await bo.click(window, "Pass")
     assert bo.last_reply.content == NEUTRAL_PASS
+    seen.append(public_look(world, window))
     clock.advance(5)
     await sb.bot.service.timers.fire_due()
     await world.settle()
     after = await state_of(sb.bot)
     assert after.reaction is None and keys(after.fields["s0"]) == ["trail_llama"]
-    public = []
-    for m in thread.all_messages[start_at:]:
-        if not m.ephemeral:
-            text = m.text
-            for n in ("Ana", "Bo", "Cy"):  # member ids differ between the two worlds
-                text = text.replace(f"<@{world.member(n).id}>", f"<@{n}>")
-            public.append((text, m.labels, m.filenames))
-    return public
+    return seen + [public_look(world, m) for m in [turn, *thread.all_messages[start_at:]]
+                   if not m.ephemeral]
+
+
+def public_look(world, message):
+    """What ``message`` shows now (text, buttons, files), member ids as names (they differ
+    between two worlds)."""
+    text = message.text
+    for n in ("Ana", "Bo", "Cy"):
+        text = text.replace(f"<@{world.member(n).id}>", f"<@{n}>")
+    return text, message.labels, message.filenames
 
 
 async def test_hand_dms_come_from_stored_state_and_survive_a_restart(world, clock, tmp_path):

@@ -9,12 +9,19 @@ from bot.games.base import Result
 from bot.ratings import AI_RATINGS, DEFAULT_MU, DEFAULT_SIGMA, Entry, Rating, ai_rating, ranks, rate
 
 
-def _library(teams: list[tuple[float, float]], places: list[int]) -> list[tuple[float, float]]:
-    """openskill itself, from scratch: one-player teams rated by ``places``."""
+def _library(teams: list[tuple[float, float]], *orders: list[int]) -> list[tuple[float, float]]:
+    """openskill itself, from scratch: one-player teams rated by each of ``orders``
+    (distinct places; a shared place is given as the orders of its seats), mean of
+    ``mu`` and ``sigma`` over the orders."""
     model = PlackettLuce()
-    out = model.rate([[model.rating(mu=m, sigma=s)] for m, s in teams],
-                     ranks=[float(p) for p in places])
-    return [(t[0].mu, t[0].sigma) for t in out]
+    sums = [[0.0, 0.0] for _ in teams]
+    for places in orders:
+        out = model.rate([[model.rating(mu=m, sigma=s)] for m, s in teams],
+                         ranks=[float(p) for p in places])
+        for i, t in enumerate(out):
+            sums[i][0] += t[0].mu
+            sums[i][1] += t[0].sigma
+    return [(m / len(orders), s / len(orders)) for m, s in sums]
 
 
 def test_ranks_put_winners_first_then_scores_with_shared_places():
@@ -34,9 +41,21 @@ def test_ratings_are_exactly_the_librarys_with_a_tie(players):
     places = [0, 0] + list(range(2, players)) if players == 2 else [0, 1, 1, *range(3, players)]
     entries = [Entry(f"s{i}", 100 + i, None, places[i]) for i in range(players)]
     after = rate("pacapaca", entries, current)
+    # the tied pair takes its two places in turn
+    first = [0, 1] if players == 2 else [0, 1, 2, *range(3, players)]
+    second = [1, 0] if players == 2 else [0, 2, 1, *range(3, players)]
     want = _library([(current[100 + i].mu, current[100 + i].sigma) for i in range(players)],
-                    places)
+                    first, second)
     assert [(after[f"s{i}"].mu, after[f"s{i}"].sigma) for i in range(players)] == want
+
+
+def test_a_shared_first_place_rates_above_the_third_and_between_first_and_second():
+    entries = [Entry(f"s{i}", 100 + i, None, p) for i, p in enumerate([0, 0, 2, 3])]
+    tied = rate("pacapaca", entries, {})
+    alone = rate("pacapaca", [Entry(f"s{i}", 100 + i, None, i) for i in range(4)], {})
+    assert tied["s0"] == tied["s1"]
+    assert alone["s1"].mu < tied["s0"].mu < alone["s0"].mu
+    assert tied["s0"].mu > tied["s2"].mu > tied["s3"].mu
 
 
 def test_an_unrated_member_starts_at_the_default_and_ordinal_is_mu_minus_3_sigma():

@@ -14,11 +14,19 @@ from tests.support.tinygame import Add
 GUILD = 1
 
 
-def _library(teams: list[tuple[float, float]], places: list[int]) -> list[tuple[float, float]]:
+def _library(teams: list[tuple[float, float]], *orders: list[int]) -> list[tuple[float, float]]:
+    """openskill itself, from scratch: one-player teams rated by each of ``orders``
+    (distinct places; a shared place is given as the orders of its seats), mean of
+    ``mu`` and ``sigma`` over the orders."""
     model = PlackettLuce()
-    out = model.rate([[model.rating(mu=m, sigma=s)] for m, s in teams],
-                     ranks=[float(p) for p in places])
-    return [(t[0].mu, t[0].sigma) for t in out]
+    sums = [[0.0, 0.0] for _ in teams]
+    for places in orders:
+        out = model.rate([[model.rating(mu=m, sigma=s)] for m, s in teams],
+                         ranks=[float(p) for p in places])
+        for i, t in enumerate(out):
+            sums[i][0] += t[0].mu
+            sums[i][1] += t[0].sigma
+    return [(m / len(orders), s / len(orders)) for m, s in sums]
 
 
 async def _play(service: GameService, members: list[tuple[int, str]], *, ai: int = 0,
@@ -57,7 +65,9 @@ async def test_two_then_four_seats_with_a_tie_are_exactly_the_librarys(service):
     before = {10: want[0], 11: want[1], 12: (25.0, 25 / 3), 13: (25.0, 25 / 3)}
     # 4 seats: s2 wins (target 3 reached on its second turn), the other three tie at 0
     gid = await _play(service, [(10, "Ana"), (11, "Bo"), (12, "Cy"), (13, "Di")], winner=2)
-    want4 = _library([before[u] for u in (10, 11, 12, 13)], [1, 1, 0, 1])
+    # the three tied seats take places 1, 2 and 3 in turn
+    want4 = _library([before[u] for u in (10, 11, 12, 13)],
+                     [1, 2, 0, 3], [3, 1, 0, 2], [2, 3, 0, 1])
     assert [await _mu_sigma(store, "tiny", u) for u in (10, 11, 12, 13)] == want4
     board, total = await store.leaderboard(GUILD, "tiny", 0)
     assert total == 4
@@ -82,6 +92,7 @@ async def test_eight_seats_with_a_tie_through_commit_moves(service):
     await service.join(gid, 11, "Bo")
     up = await service.start(gid, 10)
     places = [0, 1, 1, 3, 4, 5, 6, 7]
+    orders = ([0, 1, 2, 3, 4, 5, 6, 7], [0, 2, 1, 3, 4, 5, 6, 7])  # (the tied pair swaps)
     seats = tuple(RatedSeat(f"s{i}", 100 + i if i < 6 else None, None if i < 6 else "hard",
                             f"P{i}", places[i], places[i] == 0) for i in range(8))
 
@@ -89,18 +100,17 @@ async def test_eight_seats_with_a_tie_through_commit_moves(service):
         teams = [current.get(s.user_id, (25.0, 25 / 3)) if s.user_id is not None
                  else (ai_rating("tiny", "hard").mu, ai_rating("tiny", "hard").sigma)
                  for s in seats]
-        out = _library(teams, places)
+        out = _library(teams, *orders)
         return {s.seat: (m, sg, m - 3 * sg) for s, (m, sg) in zip(seats, out, strict=True)}
 
     await store.commit_moves(gid, expected_version=0, state=up.state.model_dump_json(),
                              moves=[(1, "s0", {"type": "add", "n": 1}, [])], status="finished",
                              rate=RateJob(GUILD, "tiny", seats, compute))
-    want = _library([(25.0, 25 / 3)] * 6 + [(25.0, 25 / 3)] * 2, places)
+    want = _library([(25.0, 25 / 3)] * 6 + [(25.0, 25 / 3)] * 2, *orders)
     assert [await _mu_sigma(store, "tiny", 100 + i) for i in range(6)] == want[:6]
     board, total = await store.leaderboard(GUILD, "tiny", 0, limit=3)
-    # the library rates a place shared by two (1, 1) below the next one (3): openskill
-    # 6.2's Plackett-Luce tie handling (openskill.py issue 155), kept exactly
-    assert (total, [r.user_id for r in board]) == (6, [100, 103, 104])
+    # the pair sharing second place ranks above the third
+    assert (total, [r.user_id for r in board]) == (6, [100, 101, 102])
     # a stale final move writes no rating
     with pytest.raises(StaleVersion):
         await store.commit_moves(gid, expected_version=0, state=up.state.model_dump_json(),
@@ -114,7 +124,8 @@ async def test_ai_seats_play_at_their_fixed_rating(service):
     store = service.store
     await _play(service, [(10, "Ana"), (11, "Bo")], ai=1, winner=1)
     normal = ai_rating("tiny", "normal")
-    want = _library([(25.0, 25 / 3), (25.0, 25 / 3), (normal.mu, normal.sigma)], [1, 0, 1])
+    want = _library([(25.0, 25 / 3), (25.0, 25 / 3), (normal.mu, normal.sigma)], [1, 0, 2],
+                    [2, 0, 1])
     assert [await _mu_sigma(store, "tiny", u) for u in (10, 11)] == want[:2]
     ups = await store.matchups(GUILD, 11, "tiny")
     assert [(m.user_id, m.ai_level, m.games, m.ahead, m.behind) for m in ups] == [
