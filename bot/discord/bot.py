@@ -95,9 +95,7 @@ def take_interactions(bot: HerdBot) -> None:
     autocomplete) goes through the router's admission first: one it finds too old
     (:meth:`bot.runtime.admission.Admission.too_old`: received over 2 s after Discord made
     it, by its snowflake id) is dropped before discord.py builds anything for it, as its
-    answer could not reach Discord in time; so is a click or command the admission is too
-    full for when no refusal answer is left this second
-    (:meth:`~bot.runtime.admission.Admission.refuse_unanswered`). A click on a herdbot button or select (custom
+    answer could not reach Discord in time. A click on a herdbot button or select (custom
     id ``hb:`` / ``hs:``) then goes straight to :meth:`HerdBot.route_component` in a task
     of its own (named ``herdbot-click: <custom id>``), without discord.py's rebuilding of
     the message's whole view for its dynamic items; everything else goes to discord.py."""
@@ -119,8 +117,6 @@ def take_interactions(bot: HerdBot) -> None:
             made_at = None
         if made_at is not None and bot.router.admission.too_old(
                 made_at, f"interaction {data['id']} (type {data.get('type')})"):
-            return
-        if data.get("type") in (2, 3) and bot.router.admission.refuse_unanswered():
             return
         inner = data.get("data") if data.get("type") == 3 else None
         if not isinstance(inner, dict):

@@ -9,9 +9,7 @@ acknowledgement window, after the player gave up) and the work done for them is 
   in the socket or the event loop) cannot be acknowledged in time; it is dropped before
   anything is built for it (:meth:`Admission.too_old`);
 - **count**: at most ``limit`` requests in flight; the one beyond is refused at once in
-  one sentence (:meth:`Admission.enter`), or past :data:`ANSWERS_PER_S` such answers a
-  second dropped unanswered before anything is built for it
-  (:meth:`Admission.refuse_unanswered`);
+  one sentence (:meth:`Admission.enter`);
 - **event-loop lag**: while the loop runs its callbacks more than ``max_lag_s`` late
   (:class:`LagProbe`), no new request is taken beyond ``floor`` in flight.
 
@@ -44,10 +42,6 @@ MAX_LAG_S = 1.0
 #: Requests in flight always allowed whatever the lag (a slow callback alone is no reason
 #: to refuse a quiet bot).
 LAG_FLOOR = 8
-#: Refusals answered with a sentence per second at most (and in a burst): each answer is
-#: a request to Discord, so beyond this a refusal is dropped unanswered, as cheap as a
-#: request that came too late, and refusing costs little whatever the overload.
-ANSWERS_PER_S = 10.0
 #: Seconds between two INFO summaries of the drops and refusals, at least.
 SUMMARY_EVERY_S = 60.0
 #: The clock offset (Discord's request time against this host's clock, plus the network)
@@ -112,18 +106,16 @@ class Admission:
     against.
 
     Attributes:
-        limit / max_age_s / max_lag_s / floor / answers_per_s: the bounds.
+        limit / max_age_s / max_lag_s / floor: the bounds.
         in_flight: requests admitted and not yet done.
         admitted / refused: counts since the start; ``refused_lag``: the refusals made
-            for the lag alone, ``unanswered``: those dropped with no answer
-            (:meth:`refuse_unanswered`), both counted in ``refused`` too.
+            for the lag alone (counted in ``refused`` too).
         dropped: requests dropped as too old (:meth:`too_old`).
         peak: the most requests in flight at once so far.
     """
 
     def __init__(self, limit: int = MAX_IN_FLIGHT, *, max_age_s: float = MAX_AGE_S,
                  max_lag_s: float = MAX_LAG_S, floor: int = LAG_FLOOR,
-                 answers_per_s: float = ANSWERS_PER_S,
                  lag: Callable[[], float] | None = None,
                  clock: Callable[[], float] = time.time,
                  monotonic: Callable[[], float] = time.monotonic) -> None:
@@ -141,11 +133,7 @@ class Admission:
         self.refused = 0
         self.refused_lag = 0
         self.dropped = 0
-        self.unanswered = 0
         self.peak = 0
-        self.answers_per_s = answers_per_s
-        self._answers = answers_per_s  # refusal answers left now (a token bucket)
-        self._answers_at = monotonic()
         # smallest lateness in the current and the previous offset period
         self._offset_now = math.inf
         self._offset_before = math.inf
@@ -153,31 +141,6 @@ class Admission:
         # counts at the last summary line, and when it was logged
         self._summary_at = monotonic()
         self._summed = (0, 0)
-
-    def full(self) -> bool:
-        """True when :meth:`enter` would refuse a request now (nothing counted)."""
-        return self.in_flight >= self.limit or (
-            self.in_flight >= self.floor and self.lag is not None
-            and self.lag() > self.max_lag_s)
-
-    def refuse_unanswered(self) -> bool:
-        """When :meth:`full` and no refusal answer is left this second
-        (:data:`ANSWERS_PER_S`), count a refusal left unanswered (``refused`` and
-        ``unanswered``) and return True: the request is to be dropped before anything is
-        built for it. False otherwise: it goes on to :meth:`enter` (one answer is spent
-        when full)."""
-        if not self.full():
-            return False
-        now = self.monotonic()
-        self._answers = min(self.answers_per_s,
-                            self._answers + (now - self._answers_at) * self.answers_per_s)
-        self._answers_at = now
-        if self._answers >= 1.0:
-            self._answers -= 1.0
-            return False
-        self.unanswered += 1
-        self._refuse()
-        return True
 
     def enter(self) -> bool:
         """Admit one request (True; call :meth:`leave` when it is done), or refuse it when

@@ -189,24 +189,3 @@ async def test_a_click_goes_to_the_router_without_rebuilding_its_messages_view(
     await ana.click(table, "Add 1")
     assert (await sb.bot.store.get_game(1)).version == version + 1
     assert names == [f"herdbot-click: {custom_id}"]
-
-
-async def test_a_click_and_a_command_refused_past_the_answers_a_second_get_no_answer(
-        world, sb):
-    thread = await start_tiny(world)
-    ana = world.member("Ana")
-    # one answer a second, on a clock that stands still: a single answer in all
-    sb.bot.router.admission = adm = Admission(1, answers_per_s=1.0, monotonic=lambda: 100.0)
-    before = await sb.bot.store.get_game(1)
-    public = len([m for m in thread.all_messages if not m.ephemeral])
-    assert adm.enter()  # the bound is reached
-    await ana.click(thread.last_message, "Add 1")  # the one answer of this second
-    assert ana.last_reply.content == BUSY
-    it = await ana.click(thread.last_message, "Add 1")
-    assert (it.response_type, it.requests, it.failed) == (None, [], False)
-    command = await ana.slash("rules", game="tiny")
-    assert (command.response_type, command.requests) == (None, [])
-    after = await sb.bot.store.get_game(1)
-    assert (after.version, after.state) == (before.version, before.state)
-    assert len([m for m in thread.all_messages if not m.ephemeral]) == public
-    assert (adm.in_flight, adm.refused, adm.unanswered, adm.admitted) == (1, 3, 2, 1)

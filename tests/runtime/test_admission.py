@@ -9,7 +9,6 @@ import time
 import pytest
 
 from bot.runtime.admission import (
-    ANSWERS_PER_S,
     LAG_FLOOR,
     MAX_AGE_S,
     MAX_IN_FLIGHT,
@@ -167,18 +166,3 @@ def test_the_probe_reads_how_late_the_loop_runs_its_callbacks():
 def test_snowflake_time_is_discords_epoch_plus_the_ids_milliseconds():
     assert snowflake_time(0) == 1_420_070_400.0
     assert snowflake_time(175928847299117063) == 1_462_015_105.796  # Discord's docs example
-
-
-def test_past_ten_answered_refusals_a_second_a_refusal_goes_unanswered():
-    c = Clocks()
-    adm = c.admission(limit=1)
-    assert ANSWERS_PER_S == 10.0
-    assert adm.refuse_unanswered() is False  # room: nothing refused, no answer spent
-    assert adm.enter()
-    assert [adm.refuse_unanswered() for _ in range(12)] == [False] * 10 + [True] * 2
-    assert (adm.refused, adm.unanswered, adm.in_flight) == (2, 2, 1)
-    c.mono += 0.25  # two and a half answers more
-    assert [adm.refuse_unanswered() for _ in range(3)] == [False, False, True]
-    c.mono += 60  # never more than a second's worth
-    assert [adm.refuse_unanswered() for _ in range(11)] == [False] * 10 + [True]
-    assert (adm.refused, adm.unanswered, adm.admitted) == (4, 4, 1)
