@@ -27,10 +27,11 @@ from collections.abc import Callable, Iterator
 
 log = logging.getLogger(__name__)
 
-#: Requests (clicks and commands) one process handles at once by default: enough to keep
-#: the event loop busy while some wait for Discord or the database, few enough that the
-#: last one admitted still finishes well within a second at a full core's pace.
-MAX_IN_FLIGHT = 24
+#: Requests (clicks and commands) one process handles at once by default: enough for a
+#: burst of presses on one table (a stale press costs a read), few enough that the last
+#: one admitted is still acknowledged well within Discord's 3 seconds at a full core's
+#: pace (each is acknowledged before its work); the lag bound guards a loop behind.
+MAX_IN_FLIGHT = 64
 #: A request received this many seconds after it was made is dropped unanswered: the
 #: answer could not reach Discord within its 3-second acknowledgement window.
 MAX_AGE_S = 2.0

@@ -156,7 +156,7 @@ async def test_while_the_event_loop_lags_a_click_beyond_the_floor_is_refused(wor
 
 async def test_the_bots_admission_reads_its_running_lag_probe(world, sb):
     adm = sb.bot.router.admission
-    assert adm.lag is not None and adm.limit == 24 and adm.max_age_s == 2.0
+    assert adm.lag is not None and adm.limit == 64 and adm.max_age_s == 2.0
     probe = sb.bot.lag_probe
     assert probe._handle is not None  # started by setup_hook
     sb.bot.lag_probe = SimpleNamespace(lag_s=0.7)

@@ -56,7 +56,7 @@ def test_leave_without_a_request_and_a_limit_below_one_are_errors():
         Admission(1).leave()
     with pytest.raises(ValueError, match="at least 1, not 0"):
         Admission(0)
-    assert Admission().limit == MAX_IN_FLIGHT == 24
+    assert Admission().limit == MAX_IN_FLIGHT == 64
 
 
 class Clocks:
