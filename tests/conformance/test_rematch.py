@@ -1,30 +1,20 @@
 """Every request of a rematch, checked against Discord's OpenAPI spec: a finished game of
-two members with markdown names and an AI seat, its end with the result card and the
+two members and an AI seat, its end with the result card and the
 Rematch button, the rematch lobby pinging the other player, a second press, a non-player's
 press, the last join starting the game in its thread, and a press after it started."""
 
 from __future__ import annotations
 
-from bot.sandbox.conformance import MARKDOWN_NAMES, Spec
+from bot.sandbox.conformance import Spec
 from tests.discord.test_llamas_alpacas import click_injected
+from tests.discord.test_rematch import finished_game
 
 CHECKED = "requests_checked"
 
 
 async def test_a_rematch_conforms(spec: Spec, record_property, world, sb):
-    a, b = world.add_member(MARKDOWN_NAMES[0]), world.add_member(MARKDOWN_NAMES[1])
+    a, b, thread = await finished_game(world, sb)
     ed = world.member("Ed")
-    await a.slash("play", game="tiny")
-    lobby = a.last_reply
-    await b.click(lobby, "Join")
-    await a.click(lobby, "Add AI seat")
-    record = await sb.bot.store.get_game(1)
-    await sb.bot.store.update_game(1, options={**record.options, "target": 3})
-    await a.click(lobby, "Start")
-    thread = lobby.thread
-    await a.click(thread.last_message, "Add 1")
-    await b.click(thread.last_message, "Add 2")
-    assert (await sb.bot.store.get_game(1)).status == "finished"
     await click_injected(sb, b, thread, "hb:l:1:x:rematch")
     rematch = world.channel().last_message
     await click_injected(sb, a, thread, "hb:l:1:x:rematch")
