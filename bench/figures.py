@@ -128,3 +128,43 @@ def brief(row: dict[str, Any]) -> str:
             f"{cpu['render_thread']}, procs {cpu['render_procs']}{pool}) sandbox {cpu['sandbox']} "
             f"bench {cpu['bench']} loop {cpu['loop']} ms, RSS {row['rss_mib']} MiB, "
             f"load {row['loadavg_end']}")
+
+
+def rates_table(rows: list[dict[str, Any]]) -> list[str]:
+    """Goodput against offered load, one line per rate: achieved moves/s and its share of
+    the best row's, click-to-table p50/p99, late acknowledgements, moves refused as busy,
+    other moves that failed (a player's driver gave up), bot CPU per move (and its ratio to the first row's) and the load average at
+    the start and end of the row."""
+    if not rows:
+        return []
+    peak = max(r["achieved_per_s"] for r in rows) or 1.0
+    cpu0 = rows[0]["bot_cpu_ms_per_move"] or 1.0
+    out = [f"{'offered':>8} {'achieved':>8} {'of peak':>7} {'p50 ms':>8} {'p99 ms':>8} "
+           f"{'late':>5} {'busy':>5} {'errors':>6} {'CPU/move':>8} {'x':>5}  "
+           "load avg start -> end"]
+    for r in rows:
+        c = r["click_to_table"]
+        out.append(f"{r['offered_per_s']:>8g} {r['achieved_per_s']:>8g} "
+                   f"{r['achieved_per_s'] / peak:>7.0%} {c['p50_ms']:>8g} {c['p99_ms']:>8g} "
+                   f"{r['late_acks']:>5} {r.get('moves_busy', 0):>5} "
+                   f"{r['moves_errors'] - r.get('moves_busy', 0):>6} "
+                   f"{r['bot_cpu_ms_per_move']:>8g} {r['bot_cpu_ms_per_move'] / cpu0:>5.2f}  "
+                   f"{r['loadavg_start']} -> {r['loadavg_end']}")
+    return out
+
+
+def burst_table(burst: dict[str, Any]) -> list[str]:
+    """The lines of an overload burst (:meth:`ProcessCapacityBench.burst`)."""
+    back = burst["recovered_s"]
+    when = "never" if back is None else f"{back:g} s"
+    out = [f"  burst: {burst['base_per_s']:g}/s, {burst['peak_per_s']:g}/s for "
+           f"{burst['burst_s']:g} s, then {burst['base_per_s']:g}/s; p99 back under 1 s "
+           f"{when} after the burst",
+           f"  {'from s':>6} {'moves':>6} {'errors':>6} {'busy':>5} {'late':>5} {'shown':>6} "
+           f"{'p50 ms':>8} {'p99 ms':>8}  load avg"]
+    for b in burst["buckets"]:
+        out.append(f"  {b['start_s']:>6g} {b['moves']:>6} {b['errors']:>6} "
+                   f"{b.get('busy', '-'):>5} {b.get('late', '-'):>5} {b['shown']:>6} "
+                   f"{b['p50_ms'] if b['p50_ms'] is not None else '-':>8} "
+                   f"{b['p99_ms'] if b['p99_ms'] is not None else '-':>8}  {b['loadavg']}")
+    return out
