@@ -92,18 +92,14 @@ class SidePanelCog(GameCog):
         """Post the picture with ``events`` and then the panel (see :meth:`post_table`)."""
         old = table.record.table_message_id
         file = await self.render_file(table)
-        await channel.send(embed=self.table_embed(table, events), file=file)
+        await channel.send(view=self.table_card(table, events, buttons=False), file=file)
         humans = [s for s in table.pending.seats if table.is_human(s)
                   and self.pings_members(table)]
         ping = " ".join(table.mention(s) for s in humans)
         panel = await channel.send(content=ping or None, **await self.panel_kwargs(table),
                                    allowed_mentions=table.pings(humans))
         await self.bot.store.update_game(table.record.id, table_message_id=panel.id)
-        if old:
-            try:
-                await channel.get_partial_message(old).edit(view=None)  # type: ignore[attr-defined]
-            except (discord.HTTPException, AttributeError):
-                pass
+        await retire(channel, None, old, None, self._retired.pop(table.record.id, None))
 
     async def edit_panel(self, table: Table, latest: list[str] | None = None
                          ) -> discord.HTTPException | None:

@@ -16,9 +16,10 @@ from typing import Any
 import discord
 
 from bot.discord.errors import thread_is_gone, thread_refuses, why_not_edited, why_not_posted
+from bot.discord.layout import card, texts_of, without_rows
 from bot.discord.outbox import dm_hands, edit_table, new_table, on_message, retire, show_end
 from bot.discord.replies import send_ephemeral
-from bot.discord.table import EMBED_LIMIT, MOVES, SHOWS_A_VERSION, Table, TableLook, event_lines
+from bot.discord.table import MOVES, SHOWS_A_VERSION, Table, TableLook, event_lines
 from bot.games.base import Event
 from bot.present.base import named
 from bot.runtime import Update, UpdateKind
@@ -73,6 +74,8 @@ class TablePosts(TableLook):
     _recorded: dict[int, tuple[int, int | None, str | None]]
     #: game id -> the newest state version this cog drew a table for or saw stored.
     _newest: dict[int, int]
+    #: game id -> (table message id, its layout without buttons) to retire it by.
+    _retired: dict[int, tuple[int, discord.ui.LayoutView]]
 
     def channel_of(self, record: GameRecord) -> discord.abc.Messageable | None:
         """The game's thread (or channel) object, from the cache or as a partial."""
@@ -110,9 +113,14 @@ class TablePosts(TableLook):
             return event_lines(interaction.message)
         return []
 
-    def _remember(self, table: Table, message_id: int, lines: list[str]) -> None:
+    def _remember(self, table: Table, message_id: int, lines: list[str],
+                  layout: discord.ui.LayoutView | None = None) -> None:
+        """Remember what table message ``message_id`` shows: its event ``lines`` and its
+        ``layout`` without buttons (to retire it by; see :func:`outbox.retire`)."""
         if table.result is None and table.record.status == "active":
             self._shown[table.record.id] = (message_id, lines[-60:])
+            if layout is not None:
+                self._retired[table.record.id] = (message_id, without_rows(layout))
         else:
             self.forget(table.record.id)
 
@@ -172,17 +180,19 @@ class TablePosts(TableLook):
             # in place and keeps the earlier steps' lines (see _lines_shown).
             lines = self._lines_shown(table.record.id, old, interaction) + lines
             file = await self.render_file(table)
+            # The decision's ping stays written (an edit pings nobody again).
+            kept = self._pinged(table, key)
+            layout = self.table_card(table, lines=lines, deadline=due.get("turn"), humans=kept)
             try:
                 await edit_table(channel, interaction, old, self._posted.get(table.record.id),
-                                 embed=self.table_embed(table, lines=lines,
-                                                        deadline=due.get("turn")),
-                                 attachments=[file], view=self.table_view(table))
+                                 view=layout, attachments=[file],
+                                 allowed_mentions=table.pings(kept))
             except discord.HTTPException as exc:
                 # Refused (an old message's edits used up, a permission, the message
                 # deleted): the table is posted anew below, with no second ping.
                 refused = self._edit_refused(table.record, exc)
             else:
-                self._remember(table, old, lines)
+                self._remember(table, old, lines, layout)
                 return
         if refused is None and table.catchup and await self.adopt_posted(channel, table, key, old):
             return
@@ -195,16 +205,17 @@ class TablePosts(TableLook):
         try:
             message = await new_table(
                 channel, interaction, thread_id,
-                content=self.headline(table, humans),
-                embed=self.table_embed(table, lines=lines, deadline=deadline),
-                file=file, view=self.table_view(table), allowed_mentions=table.pings(humans),
+                view=(layout := self.table_card(table, lines=lines, deadline=deadline,
+                                                humans=humans)),
+                file=file, allowed_mentions=table.pings(humans),
             )
         except discord.HTTPException as exc:
             if refused is None or thread_is_gone(exc):
                 raise
             raise TableNotShown(refused, exc) from exc
         posted = self._posted.pop(table.record.id, None)
-        self._remember(table, message.id, lines)
+        retired = self._retired.pop(table.record.id, None)
+        self._remember(table, message.id, lines, layout)
         if isinstance(message, discord.WebhookMessage) and table.result is None:
             self._posted[table.record.id] = message
         await self.bot.store.update_game(table.record.id, table_message_id=message.id,
@@ -215,9 +226,16 @@ class TablePosts(TableLook):
                                                        "table_version": table.state.version})
         for seat_id in humans:
             await self.turn_notice(table, seat_id, message)
-        await retire(channel, interaction, old, posted)
+        await retire(channel, interaction, old, posted, retired)
         if refused is not None and interaction is not None:
             await send_ephemeral(interaction, posted_anew(refused))
+
+    def _pinged(self, table: Table, key: str | None) -> list[str]:
+        """The seats whose members the table of decision ``key`` pinged when posted (the
+        pending human seats, when the game pings for it), to keep in its edits."""
+        if key is None or not self.pings_members(table):
+            return []
+        return [s for s in table.pending.seats if table.is_human(s)]
 
     def _edit_refused(self, record: GameRecord, exc: discord.HTTPException
                       ) -> discord.HTTPException:
@@ -246,7 +264,7 @@ class TablePosts(TableLook):
         parts["file"].reset()
         try:
             await new_table(channel, interaction, table.record.thread_id or table.record.channel_id,
-                            embeds=parts["embeds"], file=parts["file"])
+                            view=parts["view"], file=parts["file"])
         except discord.HTTPException as post:
             if thread_is_gone(post):
                 raise
@@ -271,16 +289,16 @@ class TablePosts(TableLook):
         found: discord.Message | None = None
         try:
             async for message in channel.history(limit=5):  # type: ignore[attr-defined]
-                if me is None or message.author.id != me.id or not message.embeds:
+                if me is None or message.author.id != me.id:
                     continue
-                if message.embeds[0].title == self.table_title(table):
+                footer = next((t for t in texts_of(message)[::-1] if t.startswith("-# ")), "")
+                if footer.startswith(f"-# {self.table_title(table)} \N{MIDDLE DOT} Move "):
                     found = message
                     break
         except (discord.HTTPException, AttributeError) as exc:
             log.info("game %s: could not read its thread to catch up: %s", table.record.id, exc)
             return False
-        footer = found.embeds[0].footer.text if found is not None else None
-        if found is None or footer != f"Move {table.state.version}":
+        if found is None or footer != f"-# {self.table_footer(table)}":
             return False
         await self.bot.store.update_game(table.record.id, table_message_id=found.id,
                                          pinged_key=key, table_version=table.state.version)
@@ -290,7 +308,7 @@ class TablePosts(TableLook):
                                                        "table_version": table.state.version})
         self._remember(table, found.id, event_lines(found))
         if old != found.id:
-            await retire(channel, None, old)
+            await retire(channel, None, old, None, self._retired.pop(table.record.id, None))
         log.info("game %s: its table for move %d was posted but not recorded; recorded now",
                  table.record.id, table.state.version)
         return True
@@ -309,6 +327,7 @@ class TablePosts(TableLook):
         self._recorded.pop(game_id, None)
         self._newest.pop(game_id, None)
         self._shown.pop(game_id, None)
+        self._retired.pop(game_id, None)
         self._posted.pop(game_id, None)
         self._picture_inputs.pop(game_id, None)
         lock = self._post_locks.get(game_id)
@@ -458,10 +477,8 @@ class TablePosts(TableLook):
             log.info("game %s: could not post the end: %s", record.id, exc)
             return
         if record.table_message_id:
-            try:
-                await channel.get_partial_message(record.table_message_id).edit(view=None)  # type: ignore[attr-defined]
-            except (discord.HTTPException, AttributeError):
-                pass
+            await retire(channel, None, record.table_message_id, None,
+                         self._retired.pop(record.id, None))
 
     async def turn_notice(self, table: Table, seat_id: str, message: discord.Message) -> None:
         """DM a turn notice to a member who opted in with ``/notify on``."""
@@ -545,8 +562,9 @@ class TablePosts(TableLook):
             return
         parts = await self.final_message(table)
         if parts is None:
-            parts = {"embed": discord.Embed(
-                title=f"{table.spec.name} #{table.record.id}: final scores",
-                description=self.final_text(table)[:EMBED_LIMIT], colour=0xE0B000)}
+            parts = {"view": card(
+                accent=self.accent,
+                before=[f"### {table.spec.name} #{table.record.id}: final scores\n"
+                        + self.final_text(table)])}
         await channel.send(**parts)
 

@@ -19,6 +19,7 @@ from bot.app import builtin_games, make_bot
 from bot.config import Settings
 from bot.runtime import ManualClock
 from bot.sandbox.drivers import DriverContext, driver_for
+from bot.sandbox.model import walk_components
 from bot.sandbox.world import World
 
 NAMES = ["Maya", "Tomasz", "Ana", "Kofi", "Jun", "Lea", "Omar", "Ines"]
@@ -141,6 +142,10 @@ def transcript(world: Any, channel: Any) -> list[dict[str, Any]]:
             "content": msg.content,
             "embeds": [{k: e.get(k) for k in ("title", "description", "footer") if e.get(k)}
                        for e in msg.embeds],
+            "texts": [c["content"] for c in walk_components(msg.components)
+                      if c.get("type") == 10],
+            "alt": [i.get("description") for c in walk_components(msg.components)
+                    if c.get("type") == 12 for i in c.get("items") or []],
             "files": msg.filenames,
             "buttons": msg.labels,
         })
@@ -182,6 +187,11 @@ async def run_demo(*, game: str | None, players: int | None, seed: int, out: str
                     text.append(" | ".join(str(e.get(k, "")) for k in ("title", "description") if e.get(k)))
                 if msg.content:
                     text.append(msg.content)
+                for c in walk_components(msg.components):
+                    if c.get("type") == 10:
+                        text.append(c["content"])
+                    elif c.get("type") == 12:
+                        text += [f"[picture: {i.get('description')}]" for i in c.get("items") or []]
                 for name in msg.filenames:
                     png += 1
                     (out_dir / f"turn-{png:03d}.png").write_bytes(msg.file(name))

@@ -7,6 +7,7 @@ import random
 from bot.games.unleashed.cards import catalog
 from bot.games.unleashed.models import Play
 from tests.adversarial.conftest import start
+from tests.support import description
 
 
 async def ana_holds_an_unplayable_card(world, sb):
@@ -62,7 +63,7 @@ async def test_an_unplayable_card_is_not_offered_and_a_forged_index_is_refused_p
     await ana.click(table, "My hand")
     panel = ana.last_reply
     name = catalog()[card].name
-    assert f"**{name}**" in panel.embeds[0]["description"]
+    assert f"**{name}**" in description(panel)
     assert not any(o["label"].startswith(name) for o in panel.selects()[0]["options"])
     count = len(thread.all_messages)
     before = await sb.bot.store.get_game(1)

@@ -14,6 +14,7 @@ import pytest
 import bot.sandbox.demo as demo
 from bot.discord.text import ZERO_WIDTH_SPACE, md_name, pinging, plain_name
 from bot.games.pacapaca.models import Draw2, Keep, StartNegotiation
+from tests.support import title
 
 #: Mention @everyone, @here and All Roles: given to the bot so a leak would really ping.
 MENTION_EVERYONE = 1 << 17
@@ -175,7 +176,7 @@ async def test_pacapaca_with_a_loud_nickname(world, sb):
     assert partner.selects()[0]["options"][0]["label"] == nick
     await ana.select(partner, [nick])  # the option's label (values are action indexes)
     panel = thread.last_message
-    assert panel.embeds[0]["title"] == f"Negotiation: Ana \N{LEFT RIGHT ARROW} {md_name(nick)}"
+    assert title(panel) == f"Negotiation: Ana \N{LEFT RIGHT ARROW} {md_name(nick)}"
     assert {int(u["id"]) for u in panel.data["mentions"]} == {ana.id}
     await ana.click(panel, "Edit deal")
     placeholders = [c.get("placeholder") for c in ana.last_reply.selects()]

@@ -13,6 +13,7 @@ from bot.discord.text import md_name
 from bot.games.base import Event
 from tests.adversarial.conftest import start
 from tests.faults.common import press_all
+from tests.support import description, footer
 
 NO = "\N{NO ENTRY SIGN} "
 
@@ -30,7 +31,7 @@ async def test_every_public_move_since_the_last_table_is_told(world, sb):
     lobby = await start(world, "llamas-unleashed", ["Ana"], ai=7)
     thread = lobby.thread
     first = public_table(thread)
-    shown_from = int(first.embeds[0]["footer"]["text"].split()[-1])
+    shown_from = int(footer(first).split()[-1])
     count = len(thread.all_messages)
     await ana.click(first, "Choose your Baby")
     await ana.click(ana.last_reply, "Pick one for me")
@@ -102,7 +103,7 @@ async def test_eight_weird_names_stay_within_discord_limits_and_never_ping_every
         text = m.text + json.dumps(m.components)
         for bad in ("Traceback", "object at 0x", "Exception", "NoneType", "<bot.", "KeyError"):
             assert bad not in text, (bad, m)
-    final = world.channel(record.thread_id).last_message.embeds[0]["description"]
+    final = description(world.channel(record.thread_id).last_message)
     for name in WEIRD:  # every player is listed, markdown and mentions escaped
         assert md_name(name) in final
 

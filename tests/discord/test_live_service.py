@@ -5,7 +5,7 @@ tokens."""
 from __future__ import annotations
 
 from tests.discord.conftest import make_bot
-from tests.support import table_lines
+from tests.support import description, table_lines
 from tests.support.reads import store_reads
 
 
@@ -35,7 +35,7 @@ async def test_turn_timer_reminds_at_half_time_then_the_ai_plays(world, sb, cloc
     ana = world.member("Ana")
     table = thread.last_message
     assert (f"\N{ALARM CLOCK} Turn timer: the AI plays for you <t:{int(clock.now() + 120)}:R>."
-            in table.embeds[0]["description"])
+            in description(table))
     await expire(sb, clock, 60)
     reminder = thread.last_message
     assert reminder.content.startswith(f"\N{ALARM CLOCK} <@{ana.id}>, half your time is gone")
@@ -249,5 +249,5 @@ async def test_posting_a_table_reads_the_store_once(world, sb):
         await cog.post_table(table)  # the same decision: the table edited in place
     assert reads == ["_one"]
     due = int((await store.timer(1, "turn")).due_at)
-    assert thread.last_message.embeds[0]["description"].endswith(
+    assert description(thread.last_message).endswith(
         f"\N{ALARM CLOCK} Turn timer: the AI plays for you <t:{due}:R>.")

@@ -21,6 +21,7 @@ from bot.present.base import decision_key
 from bot.sandbox import World
 from bot.sandbox.demo import NAMES, play_game
 from tests.discord.conftest import make_bot
+from tests.support import description, title
 
 #: The game as the bot offers it: its rules wired to its AI and cog (bot.app).
 SPEC = builtin_games()["llamas-alpacas"]
@@ -121,8 +122,8 @@ async def _full_game(world, bot, players):
     names = {s.seat: s.name for s in seats}
     thread = world.channel(record.thread_id)
     last = thread.last_message
-    assert last.embeds[0]["title"] == f"Llamas & Alpacas #{game_id}: final scores"
-    desc = last.embeds[0]["description"]
+    assert title(last) == f"Llamas & Alpacas #{game_id}: final scores"
+    desc = description(last)
     winner = names[result.winners[0]]
     assert desc.splitlines()[0] == f"**{winner} wins with {result.scores[result.winners[0]]} points.**" \
         or desc.startswith("**Shared victory")
@@ -167,16 +168,16 @@ async def test_starting_card_placement_grid_any_order_and_refusal(la):
     table = thread.last_message
     assert table.labels == [*GRID_FREE, "My hand"]
     assert table.content == f"<@{maya.id}> <@{tomasz.id}>"  # both pinged once
-    assert "Waiting for **Maya**, **Tomasz**." in table.embeds[0]["description"]
+    assert "Waiting for **Maya**, **Tomasz**." in description(table)
     # Tomasz places first: any order is fine.
     posted = len(thread.all_messages)
     await tomasz.click(table, "5 · free")
     table2 = thread.last_message
     # Set-up is one decision: the table is edited in place (no new message, no second ping).
     assert table2.id == table.id and len(thread.all_messages) == posted
-    assert "Tomasz places the starting card, " in table2.embeds[0]["description"]
-    assert "on row 2, column 2." in table2.embeds[0]["description"]
-    assert "Waiting for **Maya**." in table2.embeds[0]["description"]
+    assert "Tomasz places the starting card, " in description(table2)
+    assert "on row 2, column 2." in description(table2)
+    assert "Waiting for **Maya**." in description(table2)
     v = await version(bot)
     await tomasz.click(table2, "1 · free")
     assert tomasz.last_reply.ephemeral
@@ -188,7 +189,7 @@ async def test_starting_card_placement_grid_any_order_and_refusal(la):
     assert state.players[0].board[8] is not None and state.players[1].board[4] is not None
     turn_table = thread.last_message
     assert turn_table.content == f"<@{world.member(('Maya', 'Tomasz')[state.first]).id}>"
-    assert f"**{('Maya', 'Tomasz')[state.first]}**'s turn (3🍀 3🥕)" in turn_table.embeds[0]["description"]
+    assert f"**{('Maya', 'Tomasz')[state.first]}**'s turn (3🍀 3🥕)" in description(turn_table)
 
 
 async def test_two_players_placing_at_the_same_moment_both_count(la):
@@ -216,7 +217,7 @@ async def test_an_ai_seat_places_at_once_and_only_the_human_is_pinged(la):
     thread = lobby.thread
     table = thread.last_message
     assert table.content == f"<@{maya.id}>"
-    assert "Waiting for **Maya**." in table.embeds[0]["description"]
+    assert "Waiting for **Maya**." in description(table)
     await maya.click(table, "5 · free")
     _, _, _, state = await bot.service.load(1)
     # The AI answered its turn(s) at once: it is Maya's turn again, and she is pinged.
@@ -241,7 +242,7 @@ async def test_the_table_tells_every_ai_turn_played_in_between(la):
     await maya.click(thread.last_message, thread.last_message.labels[0])
     _, _, _, after = await bot.service.load(1)
     assert after.seats[after.active] == "s0"
-    desc = thread.last_message.embeds[0]["description"]
+    desc = description(thread.last_message)
     assert desc.count("\N{BULLET}") > 12  # more than the base's 12 lines
     for seat in ("s1", "s2", "s3"):
         assert f"\N{BULLET} It is {names[seat]}'s turn." in desc
@@ -284,7 +285,7 @@ async def test_take_buttons_show_costs_and_disable_what_cannot_be_paid(la):
         f"{i + 1} · free" if c is None else f"{i + 1} · {cards_by_id()[c].short()}"
         for i, c in enumerate(board)
     ]
-    assert "**Tomasz** is placing **" in grid.embeds[0]["description"]
+    assert "**Tomasz** is placing **" in description(grid)
 
 
 # -- keep treats --------------------------------------------------------------------------
@@ -306,7 +307,7 @@ async def test_keep_treats_select_offers_the_splits(la):
     assert [o["description"] for o in sel["options"]] == [
         "1 clover and 0 carrots go onto card 1", "0 clovers and 1 carrot go onto card 1",
     ]
-    assert "**Maya** holds 11 treats (5🍀 6🥕) but may keep only 10" in table.embeds[0]["description"]
+    assert "**Maya** holds 11 treats (5🍀 6🥕) but may keep only 10" in description(table)
     # Someone else's choice is refused; state unchanged.
     v = await version(bot)
     tomasz, maya = world.member("Tomasz"), world.member("Maya")
@@ -320,7 +321,7 @@ async def test_keep_treats_select_offers_the_splits(la):
     assert (after.row[0].clovers, after.row[0].carrots) == (row1[0], row1[1] + 1)
     assert after.phase == "choose_space"
     assert "Maya keeps 5 clovers and 5 carrots and puts 1 carrot on card 1 of the row." in \
-        thread.last_message.embeds[0]["description"]
+        description(thread.last_message)
 
 
 # -- full board -----------------------------------------------------------------------------
@@ -342,14 +343,14 @@ async def test_full_board_grid_names_the_card_each_space_replaces(la):
     assert not any(table.is_disabled(lab) for lab in table.labels[:9])
     name = {"s0": "Maya", "s1": "Tomasz"}[seat]
     assert f"**{name}**'s board is full: **{by_id[state.held].short()}** replaces" in \
-        table.embeds[0]["description"]
+        description(table)
     member = world.member(name)
     old, held = p.board[3], state.held
     await member.click(table, table.labels[3])
     _, _, _, after = await bot.service.load(1)
     assert old in after.discard
     assert (after.players[state.active].board[3] in (held, None))  # None when it scored
-    text = thread.last_message.embeds[0]["description"]
+    text = description(thread.last_message)
     assert (f"{name}'s board is full: {by_id[held].describe()} replaces "
             f"{by_id[old].describe()} on row 2, column 1.") in text
 
@@ -397,7 +398,7 @@ async def test_move_picks_from_space_then_to_space(la):
     board = after.players[state.active].board
     assert board[0] == state.players[state.active].board[4] and board[4] is None
     assert after.seats[after.active] != state.seats[state.active]  # the turn passed
-    assert "from row 2, column 2 to row 1, column 1." in thread.last_message.embeds[0]["description"]
+    assert "from row 2, column 2 to row 1, column 1." in description(thread.last_message)
     assert panel.content.startswith("Moving ") and panel.components == []
 
 
@@ -435,7 +436,7 @@ async def test_refusals_not_your_turn_stale_and_not_in_game(la):
     await active.click(panel, panel.labels[4])
     reply = active.last_reply
     assert reply.ephemeral and reply.content == "This table has moved on. Here is the current one:"
-    assert reply.filenames == ["table.png"] and reply.embeds[0]["title"] == "Llamas & Alpacas #1"
+    assert reply.filenames == ["table.png"] and title(reply) == "Llamas & Alpacas #1"
     assert await version(bot) == v + 1
 
 
@@ -455,8 +456,8 @@ async def test_an_old_table_button_is_answered_with_the_current_table(la):
     await active.click(table, free[1])
     reply = active.last_reply
     assert reply.ephemeral and reply.content == "This table has moved on. Here is the current one:"
-    assert reply.embeds[0]["title"] == "Llamas & Alpacas #1" and reply.filenames == ["table.png"]
-    assert f"**{other.name}**'s turn" in reply.embeds[0]["description"]
+    assert title(reply) == "Llamas & Alpacas #1" and reply.filenames == ["table.png"]
+    assert f"**{other.name}**'s turn" in description(reply)
     assert await version(bot) == v
 
 

@@ -23,6 +23,7 @@ from bot.sandbox.drivers import DriverContext
 from bot.sandbox.drivers.pacapaca import find, perform
 from bot.sandbox.model import SimMessage
 from tests.discord.conftest import make_bot
+from tests.support import description, title
 from tests.support.reads import store_reads
 
 #: The game as the bot offers it: its rules wired to its AI and cog (bot.app).
@@ -188,7 +189,7 @@ async def test_table_buttons_and_draw2_is_secret_to_the_drawer(world, sb, clock)
     assert table.labels == ["Draw 2", "Take discard pile (0)", "Negotiate", "My hand"]
     assert table.is_disabled("Take discard pile (0)") and table.is_disabled("Negotiate")
     assert table.content == am.mention and table.filenames == ["table.png"]
-    assert f"**{am.name}**'s turn: draw 2.\nDeck 20 \N{MIDDLE DOT} discard pile 0" in table.embeds[0]["description"]
+    assert f"**{am.name}**'s turn: draw 2.\nDeck 20 \N{MIDDLE DOT} discard pile 0" in description(table)
     await am.click(table, "Draw 2")
     _, _, st = await load(sb.bot)
     drawn = list(st.drawn)
@@ -201,7 +202,7 @@ async def test_table_buttons_and_draw2_is_secret_to_the_drawer(world, sb, clock)
     assert f"You drew **{'; '.join(names_of(drawn))}**" in reply.content
     assert reply not in other.visible(thread) and reply not in other.ephemerals
     public = thread.last_message
-    assert f"{am.name} drew two cards and is choosing one." in public.embeds[0]["description"]
+    assert f"{am.name} drew two cards and is choosing one." in description(public)
     assert public.labels == ["My hand"]
     # My hand shows the same two cards with Keep buttons, only to the drawer.
     await am.click(public, "My hand")
@@ -236,7 +237,7 @@ async def test_take_pile_adds_every_card(world, sb):
     await tm.click(table, "Take discard pile (1)")
     _, _, st = await load(sb.bot)
     assert st.alpacas[taker].neck == before + pile and st.pile == []
-    desc = thread.last_message.embeds[0]["description"]
+    desc = description(thread.last_message)
     assert f"{tm.name} took the discard pile (1 card): {names_of(pile)[0]}." in desc
     assert thread.last_message.is_disabled("Take discard pile (0)")
 
@@ -252,8 +253,8 @@ async def test_negotiation_deal_both_accept_the_same_version(world, sb, clock):
     panel = thread.last_message
     deadline = await sb.bot.service.deadline(GID)
     assert deadline == clock.now() + 60
-    assert panel.embeds[0]["title"] == f"Negotiation: {am.name} \N{LEFT RIGHT ARROW} {pm.name}"
-    assert f"The talks end <t:{int(deadline)}:R>." in panel.embeds[0]["description"]
+    assert title(panel) == f"Negotiation: {am.name} \N{LEFT RIGHT ARROW} {pm.name}"
+    assert f"The talks end <t:{int(deadline)}:R>." in description(panel)
     assert panel.labels == ["Edit deal", "Accept", "Decline", "Give up", "My hand"]
     assert panel.is_disabled("Accept") and panel.content == am.mention
     give, get = st.alpacas[active].neck[:1], st.alpacas[partner].neck[:1]
@@ -262,15 +263,15 @@ async def test_negotiation_deal_both_accept_the_same_version(world, sb, clock):
     _, _, st = await load(sb.bot)
     assert st.negotiation.active_gives == give and st.negotiation.partner_gives == get
     assert panel.labels == ["Edit deal", "Accept deal v1", "Decline", "Give up", "My hand"]
-    desc = panel.embeds[0]["description"]
+    desc = description(panel)
     assert f"{am.name} gives: {names_of(give)[0]}" in desc and f"{pm.name} gives: {names_of(get)[0]}" in desc
     # The proposal is told on the panel, not in a message of its own.
     assert thread.last_message.id == panel.id
     assert desc.endswith(f"\N{BULLET} {am.name} proposed: {am.name} gives {names_of(give)[0]}; "
                          f"{pm.name} gives {names_of(get)[0]}.")
     await pm.click(panel, "Accept deal v1")
-    assert "Accepted by: " + pm.name in panel.embeds[0]["description"]
-    assert panel.embeds[0]["description"].endswith(f"\N{BULLET} {pm.name} accepted the deal.")
+    assert "Accepted by: " + pm.name in description(panel)
+    assert description(panel).endswith(f"\N{BULLET} {pm.name} accepted the deal.")
     assert thread.last_message.id == panel.id
     a_neck, p_neck = list(st.alpacas[active].neck), list(st.alpacas[partner].neck)
     await am.click(panel, "Accept deal v1")
@@ -278,8 +279,8 @@ async def test_negotiation_deal_both_accept_the_same_version(world, sb, clock):
     assert st.phase == "turn" and st.seats[st.active] == partner
     assert sorted(st.alpacas[active].neck) == sorted([c for c in a_neck if c not in give] + get)
     assert sorted(st.alpacas[partner].neck) == sorted([c for c in p_neck if c not in get] + give)
-    assert panel.buttons() == [] and panel.embeds[0]["title"].endswith("(closed)")
-    assert panel.embeds[0]["description"] == (
+    assert panel.buttons() == [] and title(panel).endswith("(closed)")
+    assert description(panel) == (
         f"\N{HANDSHAKE} Deal! {am.name} gave {names_of(give)[0]} and got {names_of(get)[0]} from {pm.name}.")
     assert await sb.bot.service.deadline(GID) is None
 
@@ -296,7 +297,7 @@ async def test_posting_the_negotiation_panel_reads_the_store_once(world, sb, clo
     assert reads == ["_one"]
     deadline = int(await sb.bot.service.deadline(GID))
     assert deadline == int(clock.now() + 60)
-    assert f"The talks end <t:{deadline}:R>." in thread.last_message.embeds[0]["description"]
+    assert f"The talks end <t:{deadline}:R>." in description(thread.last_message)
 
 
 async def test_reproposal_resets_acceptance_and_old_accept_is_refused(world, sb):
@@ -312,7 +313,7 @@ async def test_reproposal_resets_acceptance_and_old_accept_is_refused(world, sb)
     await propose(pm, thread, [], st.alpacas[active].neck[:1] + st.alpacas[partner].neck[:0])
     _, _, st2 = await load(sb.bot)
     assert st2.negotiation.deal_version == 2 and st2.negotiation.accepted == []
-    assert "Accepted by: nobody yet" in panel.embeds[0]["description"]
+    assert "Accepted by: nobody yet" in description(panel)
     version = st2.version
     reply = await raw_click(world, am, old_panel, old_accept)
     assert reply.ephemeral and reply.ephemeral_for == am.id
@@ -333,12 +334,12 @@ async def test_negotiation_timeout_then_draw_and_take_work(world, sb, clock):
     _, _, st = await load(sb.bot)
     assert st.phase == "turn" and st.negotiated and st.seats[st.active] == active
     assert panel.buttons() == []
-    assert panel.embeds[0]["description"] == (
+    assert description(panel) == (
         f"\N{ALARM CLOCK} Time is up: no deal. {am.name} must now draw or take the pile.")
     table = thread.last_message
     assert table.is_disabled("Negotiate") and not table.is_disabled("Draw 2")
-    assert "Time ran out, so the negotiation failed" in table.embeds[0]["description"]
-    assert "no second one this turn" in table.embeds[0]["description"]
+    assert "Time ran out, so the negotiation failed" in description(table)
+    assert "no second one this turn" in description(table)
     if st.pile:
         await am.click(table, f"Take discard pile ({len(st.pile)})")
     else:
@@ -377,7 +378,7 @@ async def test_restart_during_negotiation_keeps_the_timer(world, clock, tmp_path
         await world.settle()
         _, _, st = await load(sb.bot)
         assert st.phase == "turn" and st.negotiated
-        assert panel.embeds[0]["title"].endswith("(closed)") and panel.buttons() == []
+        assert title(panel).endswith("(closed)") and panel.buttons() == []
         assert thread.last_message.is_disabled("Negotiate")
     finally:
         await world.disconnect()
@@ -437,7 +438,7 @@ async def test_refusals_in_words_change_nothing(world, sb):
     await am.click(panel, "Give up")
     _, _, st = await load(sb.bot)
     assert st.phase == "turn" and st.negotiated
-    assert panel.embeds[0]["description"] == (
+    assert description(panel) == (
         f"\N{WHITE FLAG} {am.name} gave up: no deal. {am.name} must now draw or take the pile.")
     # a panel of a finished negotiation refuses
     await am.click(thread.last_message, "Draw 2")
@@ -558,7 +559,7 @@ async def test_rules_shows_an_example_picture(world, sb):
     await zed.slash("rules", game="pacapaca")
     reply = zed.last_reply
     assert reply.ephemeral and reply.filenames == ["example.png"]
-    assert reply.embeds[0]["title"] == "How to play Alpaca Pacapaca"
+    assert title(reply) == "How to play Alpaca Pacapaca"
 
 
 async def finish_with_policy(world, bot, thread, clock, seed):

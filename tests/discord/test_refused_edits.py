@@ -14,6 +14,7 @@ from bot.sandbox import World
 from bot.sandbox.demo import NAMES
 from tests.discord.conftest import make_bot
 from tests.discord.test_llamas_alpacas import EXTENSIONS, _after_setup, registry
+from tests.support import description, footer
 
 #: The edit of a table message, through an interaction's token or the bot's.
 TABLE_EDIT = r"/messages/(@original|\d+)$"
@@ -64,8 +65,8 @@ async def test_a_refused_edit_posts_the_table_anew_and_says_so(la, refusal):
     assert len(shown) == before + 1
     newest = shown[-1]
     assert newest.id != table.id
-    assert newest.embeds[0]["footer"]["text"] == f"Move {after.version}"
-    assert f"**{active.name}** is placing **" in newest.embeds[0]["description"]
+    assert footer(newest) == f"Move {after.version}"
+    assert f"**{active.name}** is placing **" in description(newest)
     assert newest.labels[:9] == thread.last_message.labels[:9]
     record = await bot.store.get_game(1)
     assert (record.table_message_id, record.table_version) == (newest.id, after.version)
@@ -99,7 +100,7 @@ async def test_an_edit_and_a_new_post_both_refused_are_told_in_one_sentence(la):
     await active.slash("game status")
     assert active.last_reply.content == "The table is posted in the game's thread."
     newest = tables(thread)[-1]
-    assert newest.embeds[0]["footer"]["text"] == f"Move {after.version}"
+    assert footer(newest) == f"Move {after.version}"
 
 
 async def test_an_edit_in_a_locked_thread_says_edit_not_post(la):

@@ -26,6 +26,7 @@ from tests.discord.test_pacapaca import (
     propose,
     start,
 )
+from tests.support import description, footer
 
 
 @pytest_asyncio.fixture
@@ -66,8 +67,8 @@ async def test_a_refused_panel_edit_posts_the_panel_anew(pp, status, code, why):
     assert (st.negotiation.active_gives, st.negotiation.partner_gives) == (give, get)
     newest = thread.last_message
     assert newest.id != panel.id and newest.id == record.table_message_id
-    assert newest.embeds[0]["footer"]["text"] == f"Move {st.version}"
-    assert f"\N{BULLET} {am.name} proposed: " in newest.embeds[0]["description"]
+    assert footer(newest) == f"Move {st.version}"
+    assert f"\N{BULLET} {am.name} proposed: " in description(newest)
     assert newest.labels == ["Edit deal", "Accept deal v1", "Decline", "Give up", "My hand"]
     assert newest.content == ""  # no second ping
     assert panel.buttons() == []  # the old panel's buttons retired

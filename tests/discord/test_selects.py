@@ -26,6 +26,7 @@ from tests.discord.test_unleashed import (
     state_of,
 )
 from tests.games.unleashed.unleashed_helpers import build
+from tests.support import title
 from tests.support.component_rules import assert_components_ok, component_problems
 
 LEFT, RIGHT = "\N{BLACK LEFT-POINTING TRIANGLE}", "\N{BLACK RIGHT-POINTING TRIANGLE}"
@@ -177,7 +178,7 @@ async def test_a_hand_of_30_plays_its_30th_card_from_the_second_page(world, sb):
     st.deck = [c for c in st.deck if c not in st.hands["s0"]]
     await install(world, sb.bot, st)
     panel = await open_panel(ana, thread)
-    assert panel.embeds[0]["title"] == "Your hand (30 cards)"
+    assert title(panel) == "Your hand (30 cards)"
     # One option per legal play (the Trail Llama, last in the hand, has one per Field).
     legal = (await sb.bot.game_cog("llamas-unleashed").load_table(1)).legal("s0")
     plays = [i for i, a in enumerate(legal) if isinstance(a, Play)]

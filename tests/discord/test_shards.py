@@ -15,7 +15,7 @@ import pytest_asyncio
 from bot.sandbox import SandboxError, World
 from bot.sandbox.model import SimChannel, SimMessage
 from tests.discord.conftest import make_bot
-from tests.support import table_lines
+from tests.support import footer, table_lines
 from tests.support.databases import PG_URL, SKIP_REASON, databases
 from tests.support.dms import dm_with_buttons
 
@@ -279,7 +279,7 @@ async def test_a_dm_click_whose_table_could_not_be_shown_is_caught_up_by_shard_0
     await world.settle()
     new = posted(thread, count)
     assert [m.content for m in new] == [bo.mention]
-    assert new[0].embeds[0]["footer"]["text"] == "Move 1"
+    assert footer(new[0]) == "Move 1"
     assert new[0].labels == ["Add 1", "Add 2", "Wait", "My hand"]
     record = await sb1.bot.store.get_game(1)
     assert (record.version, record.table_version, record.table_message_id) == (
@@ -288,7 +288,7 @@ async def test_a_dm_click_whose_table_could_not_be_shown_is_caught_up_by_shard_0
     await world.settle()
     assert posted(thread, count) == new
     await bo.click(new[0], "Add 1")  # and the game plays on from it
-    assert thread.last_message.embeds[0]["footer"]["text"] == "Move 2"
+    assert footer(thread.last_message) == "Move 2"
 
 
 async def missed_table(world: Any, west: Any) -> tuple[Any, Any, Any]:
@@ -341,7 +341,7 @@ async def test_two_processes_catching_up_one_game_at_once_post_its_table_once(
     assert len(behind) == 1
     new = posted(thread, count)
     assert [m.content for m in new] == [bo.mention]
-    assert new[0].embeds[0]["footer"]["text"] == "Move 1"
+    assert footer(new[0]) == "Move 1"
     record = await sb1.bot.store.get_game(1)
     assert (record.table_version, record.table_message_id) == (1, new[0].id)
 
@@ -375,5 +375,5 @@ async def test_a_game_noted_behind_while_a_catch_up_runs_is_caught_up_by_that_ru
     await world.settle()
     new = posted(thread, count)
     assert [m.content for m in new] == [bo.mention]
-    assert new[0].embeds[0]["footer"]["text"] == "Move 1"
+    assert footer(new[0]) == "Move 1"
     assert sb0.bot.service._behind == set()

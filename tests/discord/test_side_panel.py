@@ -20,6 +20,7 @@ from tests.discord.test_pacapaca import (
 from tests.discord.test_pacapaca import clock as clock  # noqa: F401 (fixtures)
 from tests.discord.test_pacapaca import seed as seed  # noqa: F401
 from tests.discord.test_pacapaca import world as world  # noqa: F401
+from tests.support import title
 
 
 def pinged(message) -> list[int]:
@@ -50,7 +51,7 @@ async def test_the_panel_is_the_table_message_and_pings_the_partner_once(world, 
     assert (panel.content, pinged(panel)) == (am.mention, [am.id])
     await am.click(panel, "Give up")
     closed = world.message(panel.id)
-    assert closed.embeds[0]["title"] == (
+    assert title(closed) == (
         f"Negotiation: {am.name} \N{LEFT RIGHT ARROW} {pm.name} (closed)")
     assert closed.components == [] and closed.content == ""
 

@@ -19,6 +19,7 @@ from bot.sandbox.drivers.unleashed import find, press
 from cogs.unleashed import NEUTRAL_PASS, NEUTRAL_RESPOND
 from tests.discord.conftest import make_bot
 from tests.games.unleashed.unleashed_helpers import act, build, pass_turn
+from tests.support import description, footer, title
 
 #: The game as the bot offers it: its rules wired to its AI and cog (bot.app).
 SPEC = builtin_games()["llamas-unleashed"]
@@ -163,7 +164,7 @@ async def test_baby_choice_by_select_and_random_on_timeout(world, sb, clock):
     table = thread.last_message
     assert table.labels == ["Choose your Baby", "My hand"]
     deadline = int(clock.now()) + 60
-    assert f"a random one is picked <t:{deadline}:R>" in table.embeds[0]["description"]
+    assert f"a random one is picked <t:{deadline}:R>" in description(table)
     await ana.click(table, "Choose your Baby")
     menu = ana.last_reply
     assert menu.ephemeral and menu.content == "Choose your Baby:"
@@ -176,7 +177,7 @@ async def test_baby_choice_by_select_and_random_on_timeout(world, sb, clock):
     # button) stays for the others.
     assert thread.last_message.id == table.id
     assert ("\N{BULLET} Ana chooses Kid Clover for their Field."
-            in table.embeds[0]["description"])
+            in description(table))
     assert table_of(bo, thread).id == table.id and not table.is_disabled("Choose your Baby")
     # A second choice from the old menu is out of date (the Nursery changed), nothing
     # changes; the Baby opener now refuses Ana in the engine's words.
@@ -213,7 +214,7 @@ async def test_deck_out_tie_on_animals_shows_the_letters_that_broke_it(world, sb
     await ana.click(await open_panel(ana, thread), "Draw a card")
     final = [m for m in thread.all_messages if not m.ephemeral][-1]
     # Cria Button + Trail Llama: 10 + 10 letters; Lamb Acorn + Woolly Ram: 9 + 9.
-    assert final.embeds[0]["description"] == (
+    assert description(final) == (
         "The deck ran out. **Ana** wins!\n"
         "\N{TROPHY} **Ana**: 2 Animals (20 letters in their names)\n"
         "**Bo**: 2 Animals (18 letters in their names)\n"
@@ -269,7 +270,7 @@ async def test_counter_instant_takes_the_card_and_the_window_names_nobody(world,
     deadline = int(clock.now()) + 20
     # The window is stated once: the pile in the headline, when it closes in the table.
     assert table.content == f"{BOLT} Ana plays Trail Llama"
-    assert f"the window closes <t:{deadline}:R>." in table.embeds[0]["description"]
+    assert f"the window closes <t:{deadline}:R>." in description(table)
     assert table.labels == ["Respond", "Pass", "My hand"]
     # The window does not say (or ping) who may answer.
     assert "Bo" not in table.text and "Cy" not in table.text and "<@" not in table.content
@@ -311,7 +312,7 @@ async def test_window_closes_early_when_everyone_who_could_answer_passed(world, 
     after = await state_of(sb.bot)
     assert after.reaction is None and keys(after.fields["s0"]) == ["cria_button", "trail_llama"]
     assert await sb.bot.service.deadline(1) is None  # closed before its timer: disarmed
-    assert "Trail Llama enters Ana's Field." in thread.last_message.embeds[0]["description"]
+    assert "Trail Llama enters Ana's Field." in description(thread.last_message)
     assert window.components == []  # the window's buttons are retired
 
 
@@ -343,7 +344,7 @@ async def test_a_herd_bonus_choice_is_named_on_the_table(world, sb):
     st, _ = act(st, "s0", Activate(source="herd:ram"))
     await install(world, sb.bot, st)
     assert ("Waiting for **Ana** to choose for the Ram Herd Bonus: open **My hand**."
-            in thread.last_message.embeds[0]["description"])
+            in description(thread.last_message))
 
 
 async def test_ambush_instant_and_a_choice_made_by_another_player(world, sb):
@@ -361,7 +362,7 @@ async def test_ambush_instant_and_a_choice_made_by_another_player(world, sb):
     # Cy chooses which of Ana's Animals the Coyote takes: pinged, from My hand.
     table = thread.last_message
     assert table.content == cy.mention
-    assert "Waiting for **Cy** to choose" in table.embeds[0]["description"]
+    assert "Waiting for **Cy** to choose" in description(table)
     mid = await state_of(sb.bot)
     # Ana sending Cy's choice is refused; nothing changes.
     cy_panel = await open_panel(cy, thread)
@@ -409,7 +410,7 @@ async def test_restart_during_an_open_window_then_respond_pass_and_timer(world, 
     await press_as(sb, bo, bo.last_reply, Respond(card=cid_of(st, "ram_rebuff", st.hands["s1"])))
     second = thread.last_message
     assert second.content == f"{BOLT} Bo answers Stampede with Ram Rebuff"
-    assert "the window closes <t:" in second.embeds[0]["description"]
+    assert "the window closes <t:" in description(second)
     # Ana opens Respond but waits: the window's stored timer passes for her.
     await ana.click(second, "Respond")
     stale_menu = ana.last_reply
@@ -419,7 +420,7 @@ async def test_restart_during_an_open_window_then_respond_pass_and_timer(world, 
     after = await state_of(sb.bot)
     assert after.reaction is None and after.active == "s1"
     assert keys(after.discard)[-2:] == ["ram_rebuff", "stampede"]
-    assert "Bo's Ram Rebuff cancels Stampede." in thread.last_message.embeds[0]["description"]
+    assert "Bo's Ram Rebuff cancels Stampede." in description(thread.last_message)
     # A response after the window closed is refused in words.
     before = after.version
     await select_label(ana, stale_menu, "Goat Headbutt")
@@ -448,7 +449,7 @@ async def test_start_of_turn_optional_effect(world, sb):
     await ana.click(panel, "Use Feed Trough")
     after = await state_of(sb.bot)
     assert len(after.hands["s0"]) == 3 and after.phase == "action"
-    text = thread.last_message.embeds[0]["description"]
+    text = description(thread.last_message)
     assert "Ana uses Feed Trough." in text and text.count("Ana draws a card.") == 2
     private = [m.content for m in ana.ephemerals if m.content.startswith("You draw")]
     assert private == [f"You draw {CAT[after.hands['s0'][1]].name}.\n"
@@ -496,7 +497,7 @@ async def test_bad_input_is_refused_in_words_and_changes_nothing(world, sb):
     labels = [o["label"] for o in find(panel, "s.")["options"]]
     assert labels == [f"{n}: {f} Field" for n in ("Trail Llama", "Meadow Goat")
                       for f in ("your", "Bo's", "Cy's")]
-    assert "**Llama Spit** (Instant" in panel.embeds[0]["description"]
+    assert "**Llama Spit** (Instant" in description(panel)
     await play_card(sb, ana, panel, goat, "s0")
     assert goat in (await state_of(sb.bot)).fields["s0"]
     # The old panel still offers the Goat: out of date (the hand changed), nothing changes.
@@ -531,8 +532,8 @@ async def test_card_command_with_autocomplete(world, sb):
     await ana.slash("card", name="Llama Spit")
     reply = ana.last_reply
     assert reply.ephemeral and reply.filenames == ["card.png"]
-    assert reply.embeds[0]["title"] == "Llama Spit"
-    assert reply.embeds[0]["footer"]["text"] == "Instant \u00b7 Llama \u00b7 3 copies"
+    assert title(reply) == "Llama Spit"
+    assert footer(reply) == "Instant \u00b7 Llama \u00b7 3 copies"
     assert reply.file("card.png")[:8] == b"\x89PNG\r\n\x1a\n"
     await ana.slash("card", name="Dragon")
     assert ana.last_reply.content.endswith("There is no Llamas Unleashed card called “Dragon”.")
@@ -639,7 +640,7 @@ async def test_full_three_player_game_through_the_panels_never_leaks(clock, tmp_
     assert {"baby", "play", "choose", "respond"} <= set(kinds)
     public = [m for m in thread.all_messages if not m.ephemeral]  # a Pass's reply may follow
     final = public[-1]
-    assert final.embeds[0]["title"] == "Llamas Unleashed #1: final scores"
+    assert title(final) == "Llamas Unleashed #1: final scores"
     assert public[-2].filenames == ["table.png"]
     assert public[-2].components == []
     # Hands by DM: at most one per member per change of turn.
@@ -664,8 +665,8 @@ async def test_deck_out_ending_is_announced_with_the_final_picture(world, sb):
     public = [m for m in thread.all_messages if not m.ephemeral]
     picture, final = public[-2], public[-1]
     assert picture.filenames == ["table.png"] and picture.components == []
-    assert "The deck ran out." in picture.embeds[0]["description"]
-    assert final.embeds[0]["description"] == (
+    assert "The deck ran out." in description(picture)
+    assert description(final) == (
         "The deck ran out. **Ana** wins!\n"
         "\N{TROPHY} **Ana**: 2 Animals\n"  # letters only break a tie for the most Animals
         "**Bo**: 1 Animal\n"
@@ -688,7 +689,7 @@ async def test_a_links_targets_are_asked_in_one_flow_naming_what_each_is_for(wor
     assert first.ephemeral and first.content == "**Choose a card to discard (Grazing Rights):**"
     assert [o["label"] for o in find(first, "s.")["options"]] == ["Trail Llama", "Lasso"]
     assert ("Waiting for **Ana** to choose for Grazing Rights: open **My hand**."
-            in thread.last_message.embeds[0]["description"])
+            in description(thread.last_message))
     await pick(ana, first, "s.", 0)  # Trail Llama
     second = ana.last_reply
     assert second.content == ("**Choose a card from the discard pile to bring into your Field "
@@ -722,14 +723,14 @@ async def test_a_new_window_is_posted_after_a_counter_is_countered(world, sb, cl
     window = thread.last_message
     deadline = int(clock.now()) + 20
     assert window.content == f"{BOLT} Ana answers Llama Spit with Goat Headbutt"
-    assert f"the window closes <t:{deadline}:R>." in window.embeds[0]["description"]
+    assert f"the window closes <t:{deadline}:R>." in description(window)
     await bo.click(window, "Pass")  # Goat Headbutt cancels Llama Spit
     again = thread.last_message
     assert again.id != window.id and window.components == []
     assert again.content == f"{BOLT} Ana plays Stampede"
-    assert f"the window closes <t:{deadline}:R>." in again.embeds[0]["description"]
+    assert f"the window closes <t:{deadline}:R>." in description(again)
     assert again.labels == ["Respond", "Pass", "My hand"]
-    assert "Ana's Goat Headbutt cancels Llama Spit." in again.embeds[0]["description"]
+    assert "Ana's Goat Headbutt cancels Llama Spit." in description(again)
     await bo.click(again, "Respond")
     assert bo.last_reply.content == "Answer **Ana plays Stampede** with:"
     await press_as(sb, bo, bo.last_reply, Respond(card=cid_of(st, "alpaca_huff", st.hands["s1"])))

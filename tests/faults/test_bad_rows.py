@@ -16,6 +16,7 @@ from bot.store import Store
 from tests.faults.common import make_bot, start_tiny
 from tests.faults.test_command_store_errors import commit_raises
 from tests.faults.test_isolation import FULL, full_disk, lines, shown, until
+from tests.support import description, footer
 
 NO = "\N{NO ENTRY SIGN} "
 UNREADABLE_LOBBY = (NO + "This lobby's saved data could not be read; the host or a member "
@@ -169,9 +170,9 @@ async def test_a_full_disk_after_a_stored_move_says_it_was_saved_and_the_game_ca
     assert [(r.version, r.seat) for r in await store.actions(1)] == [(1, "s0"), (2, "s1")]
     assert thread.all_messages[count:] == [told, table]  # not posted again
     assert table.content == ana.mention
-    assert table.embeds[0]["description"] == (
+    assert description(table) == (
         "\N{BULLET} Ana adds 1: 1.\n\N{BULLET} AI Pancho adds 2: 3.\n\n**Ana**'s turn: add 1 or 2.")
-    assert table.embeds[0]["footer"]["text"] == "Move 2"
+    assert footer(table) == "Move 2"
     assert (await store.get_game(1)).table_message_id == table.id
 
 
@@ -212,7 +213,7 @@ async def test_a_full_disk_while_the_table_is_recorded_says_the_move_was_saved(
     record = await store.get_game(1)
     assert (record.version, record.table_version) == (1, 1)
     assert record.table_message_id == thread.last_message.id == it.followups[0].id
-    assert thread.last_message.embeds[0]["footer"]["text"] == "Move 1"
+    assert footer(thread.last_message) == "Move 1"
     # one table, one ping: the click's table, now recorded, with its buttons
     assert [m.content for m in thread.all_messages[count:] if not m.ephemeral] == [bo.mention]
     assert world.message(it.followups[0].id).labels == ["Add 1", "Add 2", "Wait", "My hand"]

@@ -10,6 +10,7 @@ import logging
 import sqlite3
 
 from tests.faults.common import make_bot, start_tiny
+from tests.support import description, footer, title
 
 BULLET = "\N{BULLET}"
 
@@ -54,9 +55,9 @@ async def test_a_move_whose_table_was_not_posted_is_posted_once_with_its_ping_at
     new = thread.all_messages[count:]
     assert [m.content for m in new] == [bo.mention]
     table = new[0]
-    assert table.embeds[0]["description"] == (f"{BULLET} Ana adds 2: 2.\n\n**Bo**'s turn: add "
+    assert description(table) == (f"{BULLET} Ana adds 2: 2.\n\n**Bo**'s turn: add "
                                               "1 or 2.")
-    assert table.embeds[0]["footer"]["text"] == "Move 1"
+    assert footer(table) == "Move 1"
     assert table.labels == ["Add 1", "Add 2", "Wait", "My hand"]
     assert world.message(old_table.id).components == []  # the old table's buttons retired
     assert table_version(db, 1) == (1, 1)
@@ -74,7 +75,7 @@ async def test_a_move_whose_table_was_not_posted_is_posted_once_with_its_ping_at
     await world.settle()
     assert len(thread.all_messages) == count + 1
     await bo.click(table, "Add 1")  # and the game plays on from the caught-up table
-    assert thread.last_message.embeds[0]["footer"]["text"] == "Move 2"
+    assert footer(thread.last_message) == "Move 2"
     assert table_version(db, 1) == (2, 2)
     await world.disconnect()
 
@@ -90,7 +91,7 @@ async def test_a_finished_game_whose_end_was_not_posted_is_posted_at_restart_sco
     thread = lobby.thread
     for who in (ana, bo) * 4 + (ana,):  # 2 a move: 18 after nine moves
         await who.click(thread.last_message, "Add 2")
-    assert thread.last_message.embeds[0]["footer"]["text"] == "Move 9"
+    assert footer(thread.last_message) == "Move 9"
     table = thread.last_message
     # The final move edits the table in place through the click: refused, and so is the
     # table posted anew as the click's followup.
@@ -112,13 +113,13 @@ async def test_a_finished_game_whose_end_was_not_posted_is_posted_at_restart_sco
     await world.settle()
     new = thread.all_messages[count:]
     # The table is edited in place to the final one; the scores are the one new message.
-    assert [(m.content, m.embeds[0]["title"]) for m in new] == [
+    assert [(m.content, title(m)) for m in new] == [
         ("", "Tiny Race #1: final scores")]
     final = world.message(table.id)
-    assert final.embeds[0]["footer"]["text"] == "Move 10"
-    assert final.embeds[0]["description"] == f"{BULLET} Bo adds 2: 20."
+    assert footer(final) == "Move 10"
+    assert description(final) == f"{BULLET} Bo adds 2: 20."
     assert final.components == []
-    assert new[0].embeds[0]["description"].startswith("Bo reached 20. **Bo** wins!")
+    assert description(new[0]).startswith("Bo reached 20. **Bo** wins!")
     assert [(r.user_id, r.played, r.won)
             for r in await sb.bot.store.stats(world.guild_id)] == stats  # counted once
     assert table_version(db, 1) == (10, 10)

@@ -25,6 +25,7 @@ from bot.sandbox import SimChannel
 from bot.store import Store, postgres, sqlite
 from tests.faults.common import make_bot, start_tiny
 from tests.faults.test_isolation import FULL, STORE_DOWN, full_disk, texts, until
+from tests.support import footer
 from tests.support.databases import PG_URL, SKIP_REASON, databases
 
 NO = "\N{NO ENTRY SIGN} "
@@ -65,7 +66,7 @@ async def test_leave_stored_then_a_full_disk_says_it_was_saved_and_the_game_catc
         # it posted the table, then could not record it
         assert thread.all_messages[count:] == [it.original, thread.last_message]
         table = thread.last_message
-        assert table.embeds[0]["footer"]["text"] == "Move 1"
+        assert footer(table) == "Move 1"
         assert table.content == bo.mention  # Bo's turn, Bo pinged
 
         disk["full"] = False
@@ -356,7 +357,7 @@ async def a_move_whose_commit_raised(world: Any, sb: Any, monkeypatch: Any) -> l
     # the catch-up the error started (the database works again) posted the table
     assert thread.all_messages[count:-1] == it.followups
     shown = thread.last_message
-    assert shown is not None and shown.embeds[0]["footer"]["text"] == "Move 1"
+    assert shown is not None and footer(shown) == "Move 1"
     assert shown.content == bo.mention  # Bo's turn, Bo pinged
     assert "Add 1" in shown.labels
     assert sb.bot.service._behind == set()
@@ -413,6 +414,6 @@ async def test_a_command_whose_commit_raised_after_it_was_applied_says_it_was_sa
     await sb.settle()
     assert [(r.version, r.seat) for r in await store.actions(1)] == [(1, "s0")]
     shown = thread.last_message
-    assert shown is not None and shown.embeds[0]["footer"]["text"] == "Move 1"
+    assert shown is not None and footer(shown) == "Move 1"
     assert texts(thread)[-1] == bo.mention  # Bo's turn, Bo pinged
     assert sb.bot.service._behind == set()

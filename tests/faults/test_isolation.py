@@ -23,6 +23,7 @@ from bot.runtime import GameUnreadable, ManualClock
 from bot.runtime.supervisor import Supervisor
 from bot.store import sqlite
 from tests.faults.common import make_bot, start_tiny
+from tests.support import footer
 from tests.support import table_lines as shown
 
 NO = "\N{NO ENTRY SIGN} "
@@ -134,7 +135,7 @@ async def test_one_unreadable_game_is_quarantined_and_every_other_timer_fires(
     await until(fired, "games 2 and 3's turn timers")
     await sb.settle()
     for i in expected:
-        assert threads[i].last_message.embeds[0]["footer"]["text"] == "Move 1"
+        assert footer(threads[i].last_message) == "Move 1"
         assert [t for t in shown(threads[i]) if t.startswith(TOLD)] == [
             f"\N{ALARM CLOCK} {(cy, ed)[i - 1].mention}, half your time is gone: the AI plays "
             f"for you <t:{int(now) + 120}:R>.", expected[i][0]]
@@ -260,7 +261,7 @@ async def test_a_full_disk_then_freed_the_overdue_turn_timer_fires_without_a_res
     rows = [(r.version, r.seat) for r in await store.actions(1)]
     assert rows[:2] == [(v, s) for v, s, _ in stored] and rows[2] == (3, "s0")
     assert [s.missed_turns for s in await store.seats(1)] == [1, 0]
-    assert thread.last_message.embeds[0]["footer"]["text"] == "Move 3"
+    assert footer(thread.last_message) == "Move 3"
     assert [(r.levelname, r.getMessage()) for r in caplog.records
             if r.name == "bot.runtime.supervisor"] == [
         ("WARNING", f"background job herdbot-timers failed (OperationalError: {FULL}); "

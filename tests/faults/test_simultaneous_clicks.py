@@ -13,6 +13,7 @@ Discord's 3 seconds of world clock (all 50 then fail as "This interaction failed
 from __future__ import annotations
 
 from tests.faults.common import MOVED_ON, answer_text, answered, answers, press_all, start_tiny
+from tests.support import footer
 
 NOT_YOUR_TURN = "\N{NO ENTRY SIGN} It is not your turn."
 NOT_IN_GAME = "\N{NO ENTRY SIGN} You are not in this game."
@@ -62,7 +63,7 @@ async def test_fifty_presses_of_the_same_button_apply_exactly_once(world, sb):
     for it in stale:
         msgs = answers(it)
         assert [m.content for m in msgs] == [MOVED_ON] and all(m.ephemeral for m in msgs)
-        assert msgs[0].embeds[0]["footer"]["text"] == "Move 1"  # the current table
+        assert footer(msgs[0]) == "Move 1"  # the current table
     # Bo: each press is either refused by the engine (before Ana's move committed) or
     # stale (after); none applied.
     bo_texts = [[m.content for m in answers(it)] for it in by[bo.id]]

@@ -11,6 +11,7 @@ from typing import Any
 from bot.store import Store
 from tests.faults.common import make_bot, start_tiny
 from tests.faults.test_isolation import FULL, until
+from tests.support import description
 
 BULLET = "\N{BULLET}"
 
@@ -72,7 +73,7 @@ async def test_a_table_posted_but_not_recorded_is_adopted_at_restart_not_posted_
     # and play goes on from the adopted table
     await bo.click(table, "Add 2")
     assert thread.last_message.content == ana.mention
-    assert thread.last_message.embeds[0]["description"] == (
+    assert description(thread.last_message) == (
         f"{BULLET} Bo adds 2: 3.\n\n**Ana**'s turn: add 1 or 2.")
     assert world.message(table.id).labels == []
     await world.disconnect()

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from bot.discord.bot import OOPS_AFTER_CHANGE
 from tests.faults.common import answer_text, make_bot, start_tiny
+from tests.support import title
 
 NO = "\N{NO ENTRY SIGN} "
 LOCKED = ("Your move was made, but I could not post the table in the game's thread "
@@ -53,7 +54,7 @@ async def test_a_move_in_a_locked_thread_is_stored_and_told_truthfully(world, sb
     reply = ana.last_reply
     assert reply.ephemeral and reply.content == (
         "I could not post the table in the game's thread (it is locked). Here it is:")
-    assert reply.embeds[0]["title"] == "Tiny Race #1" and reply.filenames == ["table.png"]
+    assert title(reply) == "Tiny Race #1" and reply.filenames == ["table.png"]
     assert reply.components == []
     # Unlocked again, the game goes on where it was.
     world.moderate_thread(thread, locked=False)
@@ -123,7 +124,7 @@ async def test_start_without_create_public_threads_is_refused_and_stays_a_lobby(
     world.allow_bot(world.main, "create_public_threads")
     await ana.click(lobby, "Start")
     assert (await sb.bot.store.get_game(1)).status == "active"
-    assert lobby.thread.last_message.embeds[0]["title"] == "Tiny Race #1"
+    assert title(lobby.thread.last_message) == "Tiny Race #1"
 
 
 async def test_start_whose_first_table_is_refused_returns_to_the_lobby(world, sb, clock):
@@ -150,7 +151,7 @@ async def test_start_whose_first_table_is_refused_returns_to_the_lobby(world, sb
     await ana.click(lobby, "Start")
     assert world.threads == [thread]
     assert (await sb.bot.store.get_game(1)).status == "active"
-    assert thread.last_message.embeds[0]["title"] == "Tiny Race #1"
+    assert title(thread.last_message) == "Tiny Race #1"
     assert "Playing in" in lobby.text and lobby.components == []
 
 

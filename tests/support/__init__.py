@@ -15,11 +15,79 @@ async def close_world(world) -> None:  # type: ignore[no-untyped-def]
 
 
 def table_lines(thread) -> list[str]:  # type: ignore[no-untyped-def]
-    """Every line a thread shows: message contents and the lines of the tables' embeds
-    (a timeout's note leads the next table's lines: it has no message of its own)."""
+    """Every line a thread shows: message contents, the lines of embeds and of the
+    tables' text displays (a timeout's note leads the next table's lines: it has no
+    message of its own)."""
     out: list[str] = []
     for m in thread.all_messages:
         out.append(m.content)
         for embed in m.embeds:
             out += (embed.get("description") or "").split("\n")
+        for text in texts(m):
+            out += text.split("\n")
     return out
+
+
+def texts(m) -> list[str]:  # type: ignore[no-untyped-def]
+    """The text displays of a Components V2 message, in order."""
+    from bot.sandbox.model import walk_components
+    return [c["content"] for c in walk_components(m.components) if c.get("type") == 10]
+
+
+def parts(m) -> dict[str, str]:  # type: ignore[no-untyped-def]
+    """A V2 table message (``TableLook.table_card``) read back by part: ``head`` (the
+    headline or pings, above the picture), ``said`` (the moves' bullets), ``turn`` (whose
+    turn and the timer), ``ai`` (the AI seats), ``footer`` (title and move, without its
+    ``-# ``) and ``alt`` (the picture's alternative text); ``""`` for a part it lacks."""
+    from bot.sandbox.model import walk_components
+    out = dict.fromkeys(("head", "said", "turn", "ai", "footer", "alt"), "")
+    seen_picture = False
+    for c in walk_components(m.components):
+        if c.get("type") == 12:
+            seen_picture = True
+            out["alt"] = (c.get("items") or [{}])[0].get("description") or ""
+        if c.get("type") != 10:
+            continue
+        text = c["content"]
+        if text.startswith("-# "):
+            out["footer"] = text[3:]
+        elif text.startswith("**AI seats**"):
+            out["ai"] = text
+        elif seen_picture:
+            out["turn"] = text
+        elif text.startswith("\N{BULLET} ") or text.startswith("("):
+            out["said"] = text
+        else:
+            out["head"] = text
+    return out
+
+
+def description(m) -> str:  # type: ignore[no-untyped-def]
+    """What a table's embed description said before tables were V2 messages: the moves'
+    bullets, a blank line, whose turn (with the timer)."""
+    if m.embeds:  # a message that is not V2 (a side panel)
+        return m.embeds[0].get("description") or ""
+    p = parts(m)
+    if not p["alt"] and not p["said"] and not p["turn"]:  # the final scores: one text
+        return "\n\n".join(t for t in texts(m) if not t.startswith("-# "))
+    return "\n\n".join(x for x in (p["said"], p["turn"]) if x)
+
+
+def headline(m) -> str:  # type: ignore[no-untyped-def]
+    """What a table's ``content`` said before tables were V2 messages: its headline
+    (the content of a message that is not V2)."""
+    return parts(m)["head"] if texts(m) else m.content
+
+
+def title(m) -> str:  # type: ignore[no-untyped-def]
+    """A table's title ("Llamas & Alpacas #1"; an embed's title in a message not V2)."""
+    if m.embeds:
+        return m.embeds[0].get("title") or ""
+    return parts(m)["footer"].rpartition(" \N{MIDDLE DOT} ")[0]
+
+
+def footer(m) -> str:  # type: ignore[no-untyped-def]
+    """A table's footer ("Move 5"; an embed's footer in a message not V2)."""
+    if m.embeds:
+        return (m.embeds[0].get("footer") or {}).get("text") or ""
+    return parts(m)["footer"].rpartition(" \N{MIDDLE DOT} ")[2]
