@@ -34,8 +34,10 @@ import argparse
 import asyncio
 import contextlib
 import json
+import math
 import os
 import secrets
+import signal
 import sys
 import tempfile
 import time
@@ -46,8 +48,8 @@ from urllib.parse import urlsplit
 
 import asyncpg
 
-from bench.capacity import CapacityBench
-from bench.common import summary_ms
+from bench.capacity import DRAIN_S, GAMES_PER_RATE, CapacityBench
+from bench.common import loadavg, summary_ms
 from bench.cpu import stat_cpu_s
 from bench.figures import ACK_LIMIT_S, brief
 from bench.schedule import Game, hook_writes
@@ -71,8 +73,13 @@ class ProcessCapacityBench(CapacityBench):
     #: which click's handling made a write: writes count by token or click in flight.
     ATTRIBUTION = "token"
 
-    def __init__(self, tmp: Path, database: str | Path, processes: int, seed: int = 15):
+    def __init__(self, tmp: Path, database: str | Path, processes: int, seed: int = 15, *,
+                 checkout: Path | None = None, profile_to: str | None = None):
         super().__init__(tmp, seed)
+        #: Another checkout to run the bot from (its ``.venv`` if it has one).
+        self.checkout = checkout
+        #: Path prefix of the bot processes' profiles (``--profile-bot``), else ``None``.
+        self.profile_to = profile_to
         self.tmp = tmp
         self.database = database
         self.processes = processes
@@ -159,6 +166,9 @@ class ProcessCapacityBench(CapacityBench):
                 if len(it.requests) != seen:
                     seen, still = len(it.requests), time.perf_counter()
             it.bench_done = time.perf_counter()
+            answer = it.original.content if it.original is not None else None
+            if answer and BUSY_MARK in answer:
+                it.bench_busy = True
             return it
 
         self.sb._dispatch = dispatch  # type: ignore[method-assign]
@@ -260,9 +270,11 @@ class ProcessCapacityBench(CapacityBench):
                 lobby: list[Any], window: tuple[float, float], cpu: dict[str, float],
                 rss: float, offered: int, missed: int, lag: list[float],
                 la_start: list[float]) -> dict[str, Any]:
+        busy = mark_busy(moves)
         row = super().figures(rate, n, setup_s, moves, lobby, window, cpu, rss, offered,
                               missed, lag, la_start)
         w0, w1 = window
+        row["moves_busy"] = sum(1 for mv in busy if w0 <= mv.t_sched < w1)
         bot_s = self._cpu_at(w1) - self._cpu_at(w0)
         shown = max(1.0, row["achieved_per_s"] * (w1 - w0))
         row["bot_processes"] = self.processes
@@ -272,27 +284,114 @@ class ProcessCapacityBench(CapacityBench):
         row["pg_commit"] = summary_ms(commits) if commits else None
         return row
 
+    # -- the overload burst --------------------------------------------------------------
+    async def burst(self, base: float, peak: float, seconds: float, *, before_s: float = 20.0,
+                    after_s: float = 60.0, bucket_s: float = 5.0,
+                    log: Callable[[str], None] = print) -> dict[str, Any]:
+        """Arrivals at ``base`` moves/s for ``before_s``, at ``peak`` for ``seconds`` (the
+        overload burst), then at ``base`` for ``after_s``, over games enough for ``peak``.
+        Returns ``{"buckets": [...], "recovered_s": ...}``: per ``bucket_s`` of committing
+        clicks (``start_s`` from the burst's end), the moves, those refused or failed
+        (``errors``), click-to-table p50/p99 (a move without its table counts with its wait
+        until the end, as in :meth:`figures`) and the load average; ``recovered_s``, from
+        the end of the burst, the start of the first bucket from which every bucket's p99
+        is at most 1 s (``None``: not within ``after_s``)."""
+        await self.grow(math.ceil(peak * GAMES_PER_RATE))
+        self.prune()
+        m0 = len(self.moves)
+        t0 = time.perf_counter()
+        b0 = t0 + before_s
+        b1 = b0 + seconds
+        end = b1 + after_s
+        loads: list[tuple[float, list[float]]] = []
+
+        async def arrive() -> None:
+            await self.arrivals.run(base, b0)
+            await self.arrivals.run(peak, b1)
+            await self.arrivals.run(base, end)
+
+        async def watch() -> None:
+            while time.perf_counter() < end:
+                loads.append((time.perf_counter(), loadavg()))
+                self.prune()
+                await asyncio.sleep(bucket_s)
+
+        runner, watcher = self.spawn(arrive()), self.spawn(watch())
+        await runner
+        await watcher
+        drained = time.perf_counter()
+        while time.perf_counter() < drained + DRAIN_S and any(
+                not mv.finished for mv in self.moves[m0:]):
+            await asyncio.sleep(0.2)
+        mark_busy(self.moves[m0:])
+        now = time.perf_counter()
+        by_bucket: dict[int, list[Any]] = {}
+        for mv in self.moves[m0:]:
+            if mv.finished:
+                self.table_time(mv)
+            k = math.floor(((mv.t_commit or mv.t_sched) - b1) / bucket_s)
+            by_bucket.setdefault(k, []).append(mv)
+        buckets: list[dict[str, Any]] = []
+        for k in sorted(by_bucket):
+            mvs = by_bucket[k]
+            ok = [mv for mv in mvs if mv.error is None]
+            waits = [(mv.t_table if mv.t_table is not None else now)
+                     - (mv.t_commit or mv.t_sched) for mv in ok]
+            start = k * bucket_s
+            la = min(loads, key=lambda x: abs(x[0] - (b1 + start)))[1] if loads else []
+            c = summary_ms(waits) if waits else None
+            buckets.append({"start_s": start, "moves": len(mvs), "errors": len(mvs) - len(ok),
+                            "shown": sum(1 for mv in ok if mv.t_table is not None),
+                            "p50_ms": c["p50_ms"] if c else None,
+                            "p99_ms": c["p99_ms"] if c else None, "loadavg": la})
+        recovered: float | None = None
+        for b in buckets:
+            p99: float | None = b["p99_ms"]
+            if b["start_s"] < 0:
+                continue
+            if p99 is not None and p99 > 1000:
+                recovered = None
+            elif recovered is None:
+                recovered = b["start_s"]
+        out = {"base_per_s": base, "peak_per_s": peak, "burst_s": seconds,
+               "bucket_s": bucket_s, "buckets": buckets, "recovered_s": recovered}
+        for line in burst_table(out):
+            log(line)
+        return out
+
     # -- the run -----------------------------------------------------------------------
     async def run(self, rates: tuple[float, ...], warmup: float, window: float,
                   profile: Any = None, profile_rate: float | None = None,
                   log: Callable[[str], None] = print,
-                  variants: tuple[str, ...] = ()) -> dict[str, Any]:
+                  variants: tuple[str, ...] = (),
+                  burst: tuple[float, float, float] | None = None) -> dict[str, Any]:
         """As :meth:`CapacityBench.run`, with the bot in its own processes (no
-        ``variants``: they change the in-process bot; ValueError)."""
+        ``variants``: they change the in-process bot; ValueError). ``profile_rate``: the
+        bot processes are profiled over that rate's window (``--profile-bot``). ``burst``:
+        ``(base, peak, seconds)``, after the rates the overload burst of :meth:`burst`."""
         if variants:
             raise ValueError("variants are for the in-process capacity bench")
         await self.hub.start()
         rows: list[dict[str, Any]] = []
+        result: dict[str, Any] = {}
         try:
             async with contextlib.AsyncExitStack() as stack:
                 env = {"HERDBOT_MAX_OPEN_LOBBIES": "25", "HERDBOT_LOG_LEVEL": "WARNING"}
                 if self.processes > 1:
                     env["HERDBOT_SHARD_COUNT"] = str(self.processes)
+                python, path = bot_python(self.checkout)
+                if path is not None:
+                    env["PYTHONPATH"] = path
                 for shard in range(self.processes):
                     extra = {"HERDBOT_SHARD_IDS": str(shard)} if self.processes > 1 else {}
+                    argv = python
+                    if self.profile_to is not None:
+                        argv = (*(python or (sys.executable,)),
+                                str(Path(__file__).with_name("botprofile.py")),
+                                f"{self.profile_to}-bot{shard}")
                     proc = await stack.enter_async_context(bot_process(
                         self.hub, self.database, self.tmp, name=f"bot{shard}",
-                        env={**env, **extra}))
+                        env={**env, **extra}, python=argv))
                     self.procs.append(proc)
                     await self.hub.wait_for_shards(shard + 1, 120)
                 await self.hub.wait_for_commands(120)
@@ -305,12 +404,16 @@ class ProcessCapacityBench(CapacityBench):
                 bg = [self.spawn(self._sample_cpu())]
                 if isinstance(self.database, str):
                     bg.append(self.spawn(self._probe_commits(self.database)))
+                signals = _Signals(self.procs)
                 for rate in rates:
-                    row = await self.phase(rate, warmup, window)
+                    row = await self.phase(rate, warmup, window,
+                                           signals if rate == profile_rate else None)
                     rows.append(row)
                     log(f"  {self.processes} process(es) {row['games']} games at {rate}/s: "
                         f"{brief(row)}; bot CPU/move {row['bot_cpu_ms_per_move']} ms, "
                         f"PG commit {row['pg_commit']}")
+                if burst is not None:
+                    result["burst"] = await self.burst(*burst, log=log)
                 self.stop = True
                 self.arrivals.close()
                 for t in self.tasks:
@@ -319,8 +422,50 @@ class ProcessCapacityBench(CapacityBench):
         finally:
             self.split.uninstall()
             await self.hub.stop()
-        return {"rates": rows, "driver_errors": dict(sorted(
+        return {"rates": rows, **result, "driver_errors": dict(sorted(
             self.errors.items(), key=lambda kv: -kv[1])[:10])}
+
+
+#: Words of the bot's refusal of a click when it is as busy as it lets itself be.
+BUSY_MARK = "herdbot is very busy"
+
+
+def mark_busy(moves: list[Any]) -> list[Any]:
+    """Give every move one of whose clicks the bot refused as busy the error ``busy`` (it
+    was not made: not a move shown, whatever its answer); returns those moves."""
+    busy = [mv for mv in moves if any(getattr(it, "bench_busy", False) for it in mv.its)]
+    for mv in busy:
+        mv.error = "busy"
+    return busy
+
+
+class _Signals:
+    """The ``profile`` of a phase when the bot runs under ``bench/botprofile.py``:
+    ``start`` and ``stop`` signal every bot process (SIGUSR1, SIGUSR2)."""
+
+    def __init__(self, procs: list[Any]):
+        self.procs = procs
+
+    def _send(self, sig: int) -> None:
+        for p in self.procs:
+            if p.returncode is None:
+                os.kill(p.pid, sig)
+
+    def start(self) -> None:
+        self._send(signal.SIGUSR1)
+
+    def stop(self) -> None:
+        self._send(signal.SIGUSR2)
+
+
+def bot_python(checkout: Path | None) -> tuple[tuple[str, ...], str | None]:
+    """The interpreter to start the bot processes with and their ``PYTHONPATH``: this
+    one and the caller's path, or for another ``checkout`` its ``.venv``'s interpreter
+    (this one when it has none) and the checkout itself, so the bot is imported from it."""
+    if checkout is None:
+        return (), None
+    venv = checkout / ".venv" / "bin" / "python"
+    return (str(venv) if venv.exists() else sys.executable,), str(checkout.resolve())
 
 
 def _stamp(it: Any, msg: Any) -> None:
@@ -329,6 +474,45 @@ def _stamp(it: Any, msg: Any) -> None:
         writes = it.bench_writes = []
     # (time, public, channel, own, by_token): charged to the click, as by its token.
     writes.append((time.perf_counter(), msg.ephemeral_for is None, msg.channel_id, False, True))
+
+
+def rates_table(rows: list[dict[str, Any]]) -> list[str]:
+    """Goodput against offered load, one line per rate: achieved moves/s and its share of
+    the best row's, click-to-table p50/p99, late acknowledgements, moves refused as busy,
+    other moves that failed (a player's driver gave up), bot CPU per move (and its ratio to the first row's) and the load average at
+    the start and end of the row."""
+    if not rows:
+        return []
+    peak = max(r["achieved_per_s"] for r in rows) or 1.0
+    cpu0 = rows[0]["bot_cpu_ms_per_move"] or 1.0
+    out = [f"{'offered':>8} {'achieved':>8} {'of peak':>7} {'p50 ms':>8} {'p99 ms':>8} "
+           f"{'late':>5} {'busy':>5} {'errors':>6} {'CPU/move':>8} {'x':>5}  "
+           "load avg start -> end"]
+    for r in rows:
+        c = r["click_to_table"]
+        out.append(f"{r['offered_per_s']:>8g} {r['achieved_per_s']:>8g} "
+                   f"{r['achieved_per_s'] / peak:>7.0%} {c['p50_ms']:>8g} {c['p99_ms']:>8g} "
+                   f"{r['late_acks']:>5} {r.get('moves_busy', 0):>5} "
+                   f"{r['moves_errors'] - r.get('moves_busy', 0):>6} "
+                   f"{r['bot_cpu_ms_per_move']:>8g} {r['bot_cpu_ms_per_move'] / cpu0:>5.2f}  "
+                   f"{r['loadavg_start']} -> {r['loadavg_end']}")
+    return out
+
+
+def burst_table(burst: dict[str, Any]) -> list[str]:
+    """The lines of an overload burst (:meth:`ProcessCapacityBench.burst`)."""
+    back = burst["recovered_s"]
+    when = "never" if back is None else f"{back:g} s"
+    out = [f"  burst: {burst['base_per_s']:g}/s, {burst['peak_per_s']:g}/s for "
+           f"{burst['burst_s']:g} s, then {burst['base_per_s']:g}/s; p99 back under 1 s "
+           f"{when} after the burst",
+           f"  {'from s':>6} {'moves':>6} {'errors':>6} {'shown':>6} {'p50 ms':>8} "
+           f"{'p99 ms':>8}  load avg"]
+    for b in burst["buckets"]:
+        out.append(f"  {b['start_s']:>6g} {b['moves']:>6} {b['errors']:>6} {b['shown']:>6} "
+                   f"{b['p50_ms'] if b['p50_ms'] is not None else '-':>8} "
+                   f"{b['p99_ms'] if b['p99_ms'] is not None else '-':>8}  {b['loadavg']}")
+    return out
 
 
 async def _new_schema(url: str) -> str:
@@ -342,8 +526,15 @@ async def _new_schema(url: str) -> str:
 
 
 async def bench_processes(configs: list[str], rates: tuple[float, ...], warmup: float,
-                          window: float) -> dict[str, Any]:
-    """Each configuration at each offered rate; ``{config: {"rates": [row...]}}``."""
+                          window: float, *, checkout: Path | None = None,
+                          profile_rate: float | None = None, profile_dir: Path | None = None,
+                          burst: tuple[float, float, float] | None = None,
+                          ) -> dict[str, Any]:
+    """Each configuration at each offered rate; ``{config: {"rates": [row...]}}``, the
+    goodput table of each printed. ``checkout``: run the bot from that checkout;
+    ``profile_rate`` and ``profile_dir``: profile the bot processes over that rate's window
+    into ``<profile_dir>/<config>-bot<shard>.*``; ``burst``: see
+    :meth:`ProcessCapacityBench.run`."""
     out: dict[str, Any] = {}
     pg = os.environ.get("HERDBOT_BENCH_DATABASE_URL", "").strip()
     for name in configs:
@@ -356,9 +547,17 @@ async def bench_processes(configs: list[str], rates: tuple[float, ...], warmup: 
             else:
                 print(f"{name}: skipped (HERDBOT_BENCH_DATABASE_URL is not set)")
                 continue
-            print(f"{name}: {procs} bot process(es) on {backend}")
-            bench = ProcessCapacityBench(Path(tmp), database, procs)
-            out[name] = await bench.run(rates, warmup, window)
+            print(f"{name}: {procs} bot process(es) on {backend}"
+                  f"{f', bot from {checkout}' if checkout else ''}")
+            profile_to = (str(profile_dir / name) if profile_dir is not None
+                          and profile_rate is not None else None)
+            bench = ProcessCapacityBench(Path(tmp), database, procs, checkout=checkout,
+                                         profile_to=profile_to)
+            out[name] = await bench.run(rates, warmup, window, profile_rate=profile_rate,
+                                        burst=burst)
+            print(f"{name}: goodput against offered load")
+            for line in rates_table(out[name]["rates"]):
+                print("  " + line)
     return out
 
 
@@ -370,10 +569,25 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--warmup", type=float, default=5.0)
     ap.add_argument("--window", type=float, default=20.0)
     ap.add_argument("--out", default="bench/procs.json")
+    ap.add_argument("--checkout", type=Path, default=None,
+                    help="run the bot processes from this checkout (its .venv if any)")
+    ap.add_argument("--burst", default=None, metavar="BASE,PEAK,SECONDS",
+                    help="after the rates: BASE moves/s, PEAK for SECONDS, BASE again; "
+                         "click-to-table p99 by 5 s from the burst's end")
+    ap.add_argument("--profile-bot", type=Path, default=None, metavar="DIR",
+                    help="pyinstrument the bot processes over --profile-rate's window")
+    ap.add_argument("--profile-rate", type=float, default=None)
     args = ap.parse_args(argv)
-    rates = tuple(sorted(float(r) for r in args.rates.split(",")))
-    result = asyncio.run(bench_processes(args.configs.split(","), rates, args.warmup,
-                                         args.window))
+    rates = tuple(sorted(float(r) for r in args.rates.split(","))) if args.rates else ()
+    burst = None
+    if args.burst:
+        base, peak, secs = (float(x) for x in args.burst.split(","))
+        burst = (base, peak, secs)
+    if args.profile_bot is not None:
+        args.profile_bot.mkdir(parents=True, exist_ok=True)
+    result = asyncio.run(bench_processes(
+        args.configs.split(","), rates, args.warmup, args.window, checkout=args.checkout,
+        profile_rate=args.profile_rate, profile_dir=args.profile_bot, burst=burst))
     Path(args.out).write_text(json.dumps(result, indent=1))
     return 0
 

@@ -11,6 +11,7 @@ import argparse
 import asyncio
 import json
 import logging
+import os
 import signal
 import sys
 from importlib.metadata import PackageNotFoundError, version
@@ -41,15 +42,19 @@ HERDBOT_DATABASE is the SQLite file (default herdbot.sqlite3), or a PostgreSQL
 URL postgresql://user:password@host:port/db.
 
 One bot per database file: while it runs, `herdbot run` holds an OS lock on
-<database>.lock and a second `herdbot run` on the same file is refused.
-PostgreSQL needs no such lock (several processes may share it).
+<database>.lock (beside the real file, symbolic links followed) and a second
+`herdbot run` on the same file is refused. The first run creates the file; once
+herdbot has run on it (the .lock file is there), a missing file is refused rather
+than replaced by a new, empty one: restore it, or pass --new-database.
+On PostgreSQL several processes share the database, each serving other shards.
 `herdbot backup PATH` copies the database while the bot runs.
 """
 
 BACKUP_HELP = """\
 Copy the database (HERDBOT_DATABASE) to PATH with SQLite's online backup API: a
 consistent copy, safe to take while the bot runs. PATH is replaced if it exists; when it
-is a folder, the copy is named herdbot-YYYYmmdd-HHMMSS.sqlite3 (UTC) inside it.
+is a folder (or ends with /), the copy is named herdbot-YYYYmmdd-HHMMSS.sqlite3 (UTC)
+inside it. Missing folders are created.
 
 To restore: stop the bot, copy the backup over the database file (removing the file's
 -wal and -shm companions if any are left), start the bot.
@@ -95,8 +100,12 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     sub = parser.add_subparsers(dest="command",
                                 metavar="{run,demo,simulate,backup,migrate-store,local-discord}")
-    sub.add_parser("run", help="run the bot on Discord (needs DISCORD_TOKEN)",
-                   description=RUN_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
+    run = sub.add_parser("run", help="run the bot on Discord (needs DISCORD_TOKEN)",
+                         description=RUN_HELP,
+                         formatter_class=argparse.RawDescriptionHelpFormatter)
+    run.add_argument("--new-database", action="store_true",
+                     help="create a new, empty SQLite database even where herdbot ran "
+                          "before (its <database>.lock is there but the file is gone)")
     demo = sub.add_parser("demo", help="play a full game offline in the Discord sandbox")
     first = next(iter(keys), None)
     demo.add_argument("--game", choices=keys or None, default=first,
@@ -148,42 +157,55 @@ def _parser() -> argparse.ArgumentParser:
 
 def setup_logging(level: str) -> None:
     """Log to stderr with timestamps; discord.py at WARNING (ERROR at ERROR) unless DEBUG,
-    its reconnect attempts one WARNING line each (``bot.discord.logs``), no traceback."""
+    its reconnect attempts one WARNING line each (``bot.discord.logs``), no traceback; a
+    database outage one line per kind of failure, no traceback (``bot.store.outage``)."""
     from bot.discord.logs import quiet_reconnects
+    from bot.store.outage import quiet_store_outages
 
     logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if level != "DEBUG":
         logging.getLogger("discord").setLevel(max(logging.WARNING,
                                                   logging.getLevelNamesMapping()[level]))
     quiet_reconnects()
+    quiet_store_outages()
 
 
-def cmd_run(settings: Settings) -> int:
+def cmd_run(settings: Settings, *, new_database: bool = False) -> int:
     """Start the bot; exit 2 without a token, 1 (one line) when the database is in use by
-    another herdbot, from a newer herdbot, or cannot be opened or written (for
-    PostgreSQL: cannot be reached; the line names host and port). The bot opens the
+    another herdbot, missing where herdbot ran before (unless ``new_database``), from a
+    newer herdbot, or cannot be opened or written (for PostgreSQL: cannot be reached;
+    the line names host and port). The bot opens the
     database once, before it logs in to Discord (``HerdBot.start``), so those refusals
     come first.
 
-    A SQLite file's writer lock (``bot.store.lock``) is held until the bot stops;
-    PostgreSQL takes none."""
+    A SQLite file's writer lock (``bot.store.lock``), or on PostgreSQL the claim of the
+    process's shards (``bot.store.shards``), is held until the bot stops."""
     if settings.discord_token is None or not settings.discord_token.get_secret_value().strip():
         sys.stderr.write(NO_TOKEN)
         return 2
     from bot.store import StoreError
     from bot.store.lock import WriterLock
+    from bot.store.shards import ShardClaim
 
     lock = WriterLock(settings.sqlite_path) if settings.sqlite_path is not None else None
+    claim = (ShardClaim(settings.database_url, settings.shard_count, settings.shard_ids)
+             if settings.database_url is not None else None)
     try:
         if lock is not None:
             lock.acquire()
+            if not new_database:
+                lock.check_not_lost()
+        if claim is not None:
+            claim.acquire()
         return _run_bot(settings)
-    except StoreError as exc:  # another herdbot holds the lock, or the database is refused
-        sys.stderr.write(f"{exc}\n")
+    except StoreError as exc:  # another herdbot holds the lock or the shards, or the
+        sys.stderr.write(f"{exc}\n")  # database is refused
         return 1
     finally:
         if lock is not None:
             lock.release()
+        if claim is not None:
+            claim.release()
 
 
 def _stop_as_ctrl_c(signum: int, frame: Any) -> None:
@@ -329,7 +351,7 @@ def cmd_backup(settings: Settings, path: str) -> int:
                          "is a PostgreSQL database: back it up with pg_dump.\n")
         return 1
     try:
-        report = backup(settings.sqlite_path, Path(path))
+        report = backup(settings.sqlite_path, Path(path), folder=path.endswith(("/", os.sep)))
     except StoreError as exc:
         sys.stderr.write(f"{exc}\n")
         return 1
@@ -408,7 +430,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     setup_logging(settings.log_level)
     if args.command == "run":
-        return cmd_run(settings)
+        return cmd_run(settings, new_database=args.new_database)
     if args.command == "simulate":
         return cmd_simulate(args)
     if args.command == "backup":

@@ -126,6 +126,7 @@ class Settings(BaseSettings):
         if parts.scheme != "http" or parts.hostname not in LOOPBACK_HOSTS or not parts.port:
             raise ValueError("not a loopback URL")
         return value.rstrip("/")
+
     @field_validator("shard_ids", mode="before")
     @classmethod
     def _split_shards(cls, value: object) -> object:
@@ -222,6 +223,7 @@ _ALLOWED: dict[str, tuple[str, str]] = {
     "shard_ids": ("HERDBOT_SHARD_IDS",
                   "shard ids (different whole numbers from 0) separated by commas, or empty "
                   "for all"),
+    "render_processes": ("HERDBOT_RENDER_PROCESSES", "a whole number of processes from 0 to 8"),
 }
 
 

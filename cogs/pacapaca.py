@@ -87,7 +87,7 @@ class PacapacaCog(SidePanelCog):
         items = [
             button("g", gid, f"edit.{v.turn_number}", "Edit deal",
                    style=discord.ButtonStyle.primary, disabled=neg.proposals_left <= 0),
-            *self.draw(gid, model.key, model.items, keys=model.keys),
+            *self.draw(gid, model.key, model.items, keys=model.keys, prints=model.prints),
             button("g", gid, "hand", "My hand", emoji="\N{OPEN BOOK}",
                    style=discord.ButtonStyle.secondary),
         ]
@@ -223,22 +223,23 @@ class PacapacaCog(SidePanelCog):
                             lines: list[str] | None = None) -> dict[str, Any]:
         """The end of the game as one Components V2 message's parts (``view`` and
         ``file``), shown in the last table message (no new message: UX.md "A quiet
-        thread"): led by ``lines`` (the last moves, already named), the three scoring
-        steps, then the totals with the final picture. Discord's 4,000 characters over a
+        thread"): led by ``lines`` (the last moves, already named; the newest kept when
+        long), the three scoring steps, then the totals with the final picture. Discord's 4,000 characters over a
         message's texts: 400 + 3 x 1,000 + 500 and the title stay under it (each cut is
         said with a count)."""
         steps = [fit_text(step, 1000)
                  for step in PacapacaPresenter.scoring_steps(table.view(None), table.names)]
         data = await self.bot.render(table.spec.closeups["final"], table.view(None),
                                      names=table.plain_names)
-        head = fit_text("\n".join(f"\N{BULLET} {t}" for t in lines or []), 400)
+        head = "\n".join(f"\N{BULLET} {t}" for t in lines or [])
+        if len(head) > 400:
+            head = "\N{HORIZONTAL ELLIPSIS}" + head[-399:]  # the newest moves, the last kept
         view = card(accent=self.accent, before=[head, *steps], picture="final.png",
                     alt=self.alt_text(table, lines or []),
-                    after=[f"**{table.spec.name} #{table.record.id}: final scores**\n"
-                           + fit_text(self.final_text(table), 500)],
+                    after=[f"### {table.spec.name} #{table.record.id}: final scores",
+                           fit_text(self.final_text(table), 500)],
                     footer=self.table_footer(table))
         return {"view": view, "file": discord.File(io.BytesIO(data), filename="final.png")}
-
 
 
 async def setup(bot: Any) -> None:

@@ -9,7 +9,9 @@ What the table says and offers comes from
   member who cannot respond with the same neutral words, so nothing tells who holds an
   Instant; nobody is pinged for a window, and a Pass that leaves it open posts nothing
   (:meth:`UnleashedPresenter.quiet`, :meth:`~UnleashedPresenter.pings` and
-  :meth:`~UnleashedPresenter.headline`, applied by the base for any game);
+  :meth:`~UnleashedPresenter.headline`, applied by the base for any game); a Pass is
+  decoded against the state it applies to (:func:`passing_in`), so seats passing at the
+  same moment all count;
 - the My hand panel: the presenter's ``hand`` panel with the hand in words and a picture,
   a fresh one after a panel action when the same player decides again;
 - ``/card`` (drawn wherever this cog is loaded, so with its own renderer).
@@ -24,6 +26,7 @@ Hands reach only their owner (RULES.md: Llamas Unleashed).
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 from typing import Any
 
 import discord
@@ -34,7 +37,7 @@ from bot.discord.components import button, view_of
 from bot.discord.game_cog import GameCog
 from bot.discord.replies import quoted, send_ephemeral, send_error
 from bot.discord.table import EMBED_LIMIT, Table
-from bot.games.base import Event, Pending
+from bot.games.base import Action, Event, Pending
 from bot.games.unleashed.cards import catalog
 from bot.games.unleashed.models import Pass, Respond
 from bot.present.base import Seen, TableModel
@@ -51,6 +54,19 @@ NEUTRAL_RESPOND = "You have no Instant you can play on this card right now."
 def window_of(pending: Pending) -> str:
     """The number of the open reaction window (pending key ``reaction:<n>``), else ``""``."""
     return pending.key.partition(":")[2] if pending.kind == "reaction" else ""
+
+
+def passing_in(engine: Any, window: str, seat: str) -> Callable[[Any], Action]:
+    """A decoder for ``GameService.act``: ``seat``'s Pass on reaction window ``window``,
+    against the state it applies to (another seat's Pass meanwhile leaves it legal);
+    raises ``GameError("stale")`` once that window is over or the seat has passed."""
+
+    def passing(state: Any) -> Action:
+        if window_of(engine.pending(state)) != window \
+                or Pass() not in engine.legal_actions(state, seat):
+            raise GameError("stale", "This table has moved on.")
+        return Pass()
+    return passing
 
 
 class UnleashedCog(GameCog):
@@ -137,7 +153,8 @@ class UnleashedCog(GameCog):
         legal = table.legal(seat.seat)
         if code == "pass":
             if Pass() in legal:
-                await self.act(interaction, table, seat, Pass())
+                await self.act(interaction, table, seat,
+                               passing_in(table.spec.engine, window, seat.seat), version=-1)
             await send_ephemeral(interaction, NEUTRAL_PASS, secret=True)
             return
         if not any(isinstance(a, Respond) for a in legal):

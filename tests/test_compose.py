@@ -26,16 +26,18 @@ def test_compose_file_parses_and_its_shard_services_are_valid_settings(monkeypat
     services = data["services"]
     assert sorted(services) == ["db", "shard0", "shard1"]
     db = services["db"]
-    assert db["image"] == "postgres:16.6-bookworm"
+    assert db["image"] == "postgres:15-bookworm"  # the version the README says is tested
     assert db["healthcheck"]["test"] == ["CMD-SHELL",
                                          "pg_isready --username=herdbot --dbname=herdbot"]
     assert db["environment"]["POSTGRES_DB"] == "herdbot"
     assert data["volumes"] == {"pgdata": None}
-    secrets = {"DISCORD_TOKEN": "token.from.env", "POSTGRES_PASSWORD": "pw"}
+    secrets = {"DISCORD_TOKEN": "token.from.env", "POSTGRES_PASSWORD": "p@ss:w/rd#1"}
     served: list[int] = []
     for name in ("shard0", "shard1"):
         bot = services[name]
-        assert (bot["build"], bot["image"], bot["restart"]) == (".", "herdbot", "unless-stopped")
+        # one build (shard0's), one image for both, never pulled
+        assert (bot.get("build"), bot["image"], bot["pull_policy"], bot["restart"]) == (
+            "." if name == "shard0" else None, "herdbot", "never", "unless-stopped")
         assert bot["depends_on"] == {"db": {"condition": "service_healthy"}}
         env = {k: interpolate(str(v), secrets) for k, v in bot["environment"].items()}
         for key in list(os.environ):
@@ -44,7 +46,9 @@ def test_compose_file_parses_and_its_shard_services_are_valid_settings(monkeypat
         for key, value in env.items():
             monkeypatch.setenv(key, value)
         settings = Settings(_env_file=None)
-        assert settings.database_url == "postgresql://herdbot:pw@db:5432/herdbot"
+        # the password goes to PostgreSQL's client as PGPASSWORD, never into the URL
+        assert settings.database_url == "postgresql://herdbot@db:5432/herdbot"
+        assert env["PGPASSWORD"] == "p@ss:w/rd#1"
         assert settings.discord_token is not None
         assert settings.discord_token.get_secret_value() == "token.from.env"
         assert settings.shard_count == 2 and settings.shard_ids is not None

@@ -28,6 +28,7 @@ from discord.ext import commands
 from bot.config import Settings
 from bot.discord.components import HerdButton, HerdSelect
 from bot.discord.errors import (
+    BUSY_COMMAND,
     OOPS,
     OOPS_AFTER_CHANGE,
     STORE_DOWN,
@@ -36,7 +37,7 @@ from bot.discord.errors import (
 )
 from bot.discord.host import DirectMessages, GameDisplay
 from bot.discord.replies import defer_command, quoted, send_error
-from bot.discord.router import GamesBefore, Router
+from bot.discord.router import GamesBefore, Router, refuse_busy
 from bot.games.registry import Registry
 from bot.render.pool import Job, PictureCache, RenderPool, forget_pool
 from bot.runtime import Clock, GameError, GameService, Update
@@ -127,6 +128,20 @@ class HerdTree(app_commands.CommandTree["HerdBot"]):
             interaction.extras[WRITTEN] = track_writes()
             interaction.extras[BEFORE] = await self.client.games_before(interaction)
         return True
+
+    async def _call(self, interaction: discord.Interaction[HerdBot]) -> None:
+        """discord.py's entry for every app command interaction: a command is run under
+        the router's admission (:class:`bot.runtime.admission.Admission`, shared with the
+        clicks); one beyond it is answered :data:`~bot.discord.errors.BUSY_COMMAND` and
+        not run. Autocomplete is not bounded (it answers from memory)."""
+        if interaction.type is not discord.InteractionType.application_command:
+            await super()._call(interaction)
+            return
+        with self.client.router.admission.slot() as admitted:
+            if not admitted:
+                await refuse_busy(interaction, BUSY_COMMAND)
+                return
+            await super()._call(interaction)
 
     async def on_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
@@ -261,6 +276,7 @@ class HerdBot(commands.AutoShardedBot):
         armed = await self.service.timers.start()
         # Supervised: a failure (a full disk) is logged once and the pass runs again later.
         self._reconcile = self.service.start_catch_up()
+        self.service.start_store_watch()
         log.info("store %s ready; %d timers re-armed", self.store.name, armed)
         if self._sync:
             await self.sync_commands()

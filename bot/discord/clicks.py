@@ -129,9 +129,20 @@ class Clicks(TableLook):
     ) -> None:
         """Show panel ``name`` of the model drawn for decision ``key`` privately: a new
         ephemeral message, or the clicked panel edited in place. Someone other than the
-        player to choose gets the engine's refusal in words."""
+        player to choose gets the engine's refusal in words. A stale ``key`` opens the
+        clicker's panel as it is now when the clicker still decides in a decision several
+        seats make at once (:func:`bot.present.base.still_deciding`), else raises
+        :class:`~bot.present.base.StaleChoice`."""
         engine = table.spec.engine
-        who = present.seat_for(engine, table.state, seat.seat, key)
+        try:
+            who = present.seat_for(engine, table.state, seat.seat, key)
+        except present.StaleChoice:
+            # Drawn before another seat's move in a decision this seat still makes: its
+            # panel as it is now.
+            if not (present.still_deciding(engine, table.state, seat.seat)
+                    and name in self.model(table, seat.seat).panels):
+                raise
+            who = seat.seat
         model = self.model(table, who)
         if name not in model.panels:
             raise present.ForgedChoice(name)
@@ -143,7 +154,8 @@ class Clicks(TableLook):
             raise GameError(exc.code, named(exc.message, table.names))
         panel = model.panels[name]
         kwargs: dict[str, Any] = {"content": panel.text,
-                                  "view": view_of(*self.draw(table.record.id, key, panel.items,
+                                  "view": view_of(*self.draw(table.record.id, model.key,
+                                                             panel.items,
                                                              keys=model.keys,
                                                              prints=model.prints))}
         if interaction.message is not None and interaction.message.flags.ephemeral:

@@ -26,6 +26,12 @@ STORE_DOWN_AFTER_CHANGE = (
     "What you did was saved, but herdbot cannot save anything more right now (its database "
     "is full or unavailable). The game carries on by itself as soon as it can save again.")
 
+#: What a member is told when the bot is handling as many clicks as it can at once: the
+#: click was refused before anything was read or stored.
+BUSY = "herdbot is very busy; your move was not made, try again in a moment."
+#: The same for a slash command.
+BUSY_COMMAND = "herdbot is very busy; your command was not run, try again in a moment."
+
 #: Discord's error codes for a channel that no longer exists and for a locked thread.
 UNKNOWN_CHANNEL = 10003
 THREAD_ARCHIVED = 50083

@@ -19,6 +19,7 @@ import discord
 
 from bot.discord import ids
 from bot.discord.errors import (
+    BUSY,
     OOPS,
     OOPS_AFTER_CHANGE,
     STORE_DOWN,
@@ -28,6 +29,7 @@ from bot.discord.errors import (
 from bot.discord.host import GameDisplay, Host
 from bot.discord.replies import defer, send_error
 from bot.runtime import GameError, GameUnreadable, Known
+from bot.runtime.admission import Admission
 from bot.store import STORE_FAILURES, GameRecord, SeatRecord, UnreadableRow, tracking_writes
 
 log = logging.getLogger(__name__)
@@ -53,28 +55,37 @@ class GamesBefore(NamedTuple):
 
 class Router:
     """Routes herdbot's components. ``games`` finds the loaded cog of a game kind and
-    ``lobby`` the lobby cog (``None``: not loaded), looked up at each click."""
+    ``lobby`` the lobby cog (``None``: not loaded), looked up at each click. ``admission``
+    bounds the clicks (and, through :class:`~bot.discord.bot.HerdTree`, the commands)
+    handled at once; one beyond it is answered :data:`~bot.discord.errors.BUSY` at once."""
 
     def __init__(self, bot: Host, *, games: Callable[[str], GameDisplay | None],
-                 lobby: Callable[[], LobbyClicks | None]) -> None:
+                 lobby: Callable[[], LobbyClicks | None],
+                 admission: Admission | None = None) -> None:
         self.bot = bot
         self.games = games
         self.lobby = lobby
+        self.admission = admission or Admission()
 
     async def route_component(
         self, interaction: discord.Interaction, custom_id: str, values: list[str]
     ) -> None:
         """Dispatch a herdbot button or select to the lobby or the game's cog. Unparseable
-        ids, unknown games and unexpected errors get an ephemeral sentence."""
+        ids, unknown games and unexpected errors get an ephemeral sentence; a click beyond
+        :attr:`admission` gets :data:`~bot.discord.errors.BUSY` and changes nothing."""
         try:
             cid = ids.parse(custom_id)
         except ids.BadCustomId:
             await send_error(interaction, "This button is not one herdbot understands.")
             return
-        # Acknowledge at once: the work below reads the store, which can queue under load.
-        await defer(interaction)
-        with tracking_writes() as written:
-            await self._route_component(interaction, cid, custom_id, values, written)
+        with self.admission.slot() as admitted:
+            if not admitted:
+                await refuse_busy(interaction, BUSY)
+                return
+            # Acknowledge at once: the work below reads the store, which can queue.
+            await defer(interaction)
+            with tracking_writes() as written:
+                await self._route_component(interaction, cid, custom_id, values, written)
 
     async def _route_component(self, interaction: discord.Interaction, cid: ids.ComponentId,
                                custom_id: str, values: list[str], written: set[int]) -> None:
@@ -208,6 +219,17 @@ class Router:
         if "\n" in custom_id or "\r" in custom_id or custom_id not in on_message:
             values = [str(v) for v in data.get("values", [])]  # type: ignore[union-attr]
             await self.route_component(interaction, custom_id, values)
+
+
+async def refuse_busy(interaction: discord.Interaction, sentence: str) -> None:
+    """Answer ``interaction`` with ``sentence`` (ephemeral, as an error) as its one
+    response, or not at all: when Discord refuses it (the interaction is already gone, the
+    bot too late even for that) nothing falls back to the channel or DMs, which would be
+    more work for a bot that is refusing work."""
+    try:
+        await interaction.response.send_message(f"\N{NO ENTRY SIGN} {sentence}", ephemeral=True)
+    except discord.HTTPException as exc:
+        log.debug("busy refusal of %s not delivered: %s", interaction.id, exc)
 
 
 def _component_ids(message: discord.Message | None) -> set[str]:

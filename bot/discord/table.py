@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import io
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -64,6 +64,16 @@ def event_lines(message: discord.Message | None) -> list[str]:
         if text.startswith("\N{BULLET} "):
             return [line[2:] for line in text.split("\n") if line.startswith("\N{BULLET} ")]
     return []
+
+
+def plain_line(line: str, table: Table) -> str:
+    """``line`` (markdown, names escaped by :attr:`Table.names`) as plain text for an
+    alternative text, which Discord shows as typed: bold marks dropped, each escaped name
+    back as typed (:attr:`Table.plain_names`)."""
+    line = line.replace("**", "")
+    for seat, name in sorted(table.names.items(), key=lambda kv: -len(kv[1])):
+        line = line.replace(name, table.plain_names.get(seat, name))
+    return line
 
 
 def ai_seat_lines(seats: list[SeatRecord]) -> list[str]:
@@ -329,18 +339,20 @@ class TableLook:
     def stamp(table: Table, model: TableModel,
               legal_of: dict[str, list[Action]] | None = None) -> TableModel:
         """``model`` with its ``keys`` (every seat with legal actions -> its decision key)
-        and ``prints`` (see :func:`bot.present.base.repick_prints`) filled in."""
+        and ``prints`` (see :func:`bot.present.base.repick_prints`: every seat's, in a
+        decision several seats make at once) filled in."""
         pending = table.pending
         if legal_of is None:
             legal_of = {s: legal for s in table.state.seats if (legal := table.legal(s))}
         model.keys = {s: present.decision_key(pending, legal) for s, legal in legal_of.items()}
+        together = present.simultaneous(pending, legal_of)
         model.prints = {model.keys[s]: prints for s, legal in legal_of.items()
-                        if (prints := present.repick_prints(pending, legal))}
+                        if (prints := present.repick_prints(pending, legal, together))}
         return model
 
     def draw(self, game_id: int, key: str, items: Any, page: dict[str, int] | None = None,
              keys: dict[str, str] | None = None,
-             prints: dict[str, tuple[str, ...]] | None = None) -> list[discord.ui.Item[Any]]:
+             prints: dict[str, Sequence[str]] | None = None) -> list[discord.ui.Item[Any]]:
         """Discord components of presenter ``items`` decided under ``key``: buttons coded
         ``a.<key>.<index>`` / ``o.<key>.<panel>``, selects ``s.<key>`` whose values are
         action indexes (paged past 25; ``page`` maps a select's code to its page). A
@@ -430,11 +442,11 @@ class TableLook:
     def alt_text(self, table: Table, lines: list[str]) -> str:
         """The picture's alternative text: the position in words from the public view
         (the presenter's :meth:`~Presenter.alt_text`, with ``lines``, the moves just
-        shown, already named), at most :data:`~bot.discord.layout.ALT_LIMIT` characters."""
+        shown, already named, as plain text: :func:`plain_line`), at most :data:`~bot.discord.layout.ALT_LIMIT` characters."""
         if self.presenter is None:
             return f"{table.spec.name} table, move {table.state.version}."
         return self.presenter.alt_text(table.view(None), table.pending, table.plain_names,
-                                       lines)
+                                       [plain_line(line, table) for line in lines])
 
     @property
     def accent(self) -> int:

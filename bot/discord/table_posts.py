@@ -76,6 +76,8 @@ class TablePosts(TableLook):
     _newest: dict[int, int]
     #: game id -> (table message id, its layout without buttons) to retire it by.
     _retired: dict[int, tuple[int, discord.ui.LayoutView]]
+    #: game id -> (table message id, the seats its headline pinged when posted).
+    _heads: dict[int, tuple[int, list[str]]]
 
     def channel_of(self, record: GameRecord) -> discord.abc.Messageable | None:
         """The game's thread (or channel) object, from the cache or as a partial."""
@@ -164,7 +166,9 @@ class TablePosts(TableLook):
         if table.result is None and table.record.status == "active":
             key = self.ping_key(table)
         if old and not fresh and table.result is not None:
-            parts = await self.final_message(table, self.public_lines(table, events))
+            # The end replaces the last table: it keeps the moves that table told.
+            lines = self._lines_shown(table.record.id, old, interaction)
+            parts = await self.final_message(table, lines + self.public_lines(table, events))
             if parts is not None:
                 try:
                     await show_end(channel, interaction, old,
@@ -180,8 +184,8 @@ class TablePosts(TableLook):
             # in place and keeps the earlier steps' lines (see _lines_shown).
             lines = self._lines_shown(table.record.id, old, interaction) + lines
             file = await self.render_file(table)
-            # The decision's ping stays written (an edit pings nobody again).
-            kept = self._pinged(table, key)
+            # The decision's ping stays written as posted (an edit pings nobody again).
+            kept = self._pinged(table, key, old)
             layout = self.table_card(table, lines=lines, deadline=due.get("turn"), humans=kept)
             try:
                 await edit_table(channel, interaction, old, self._posted.get(table.record.id),
@@ -216,6 +220,7 @@ class TablePosts(TableLook):
         posted = self._posted.pop(table.record.id, None)
         retired = self._retired.pop(table.record.id, None)
         self._remember(table, message.id, lines, layout)
+        self._heads[table.record.id] = (message.id, humans)
         if isinstance(message, discord.WebhookMessage) and table.result is None:
             self._posted[table.record.id] = message
         await self.bot.store.update_game(table.record.id, table_message_id=message.id,
@@ -230,9 +235,13 @@ class TablePosts(TableLook):
         if refused is not None and interaction is not None:
             await send_ephemeral(interaction, posted_anew(refused))
 
-    def _pinged(self, table: Table, key: str | None) -> list[str]:
-        """The seats whose members the table of decision ``key`` pinged when posted (the
-        pending human seats, when the game pings for it), to keep in its edits."""
+    def _pinged(self, table: Table, key: str | None, message_id: int) -> list[str]:
+        """The seats whose members table message ``message_id`` (of decision ``key``)
+        pinged when posted, to keep in its edits: as this process posted it, else (after
+        a restart) the pending human seats when the game pings for it."""
+        posted = self._heads.get(table.record.id)
+        if posted is not None and posted[0] == message_id:
+            return posted[1]
         if key is None or not self.pings_members(table):
             return []
         return [s for s in table.pending.seats if table.is_human(s)]
@@ -328,6 +337,7 @@ class TablePosts(TableLook):
         self._newest.pop(game_id, None)
         self._shown.pop(game_id, None)
         self._retired.pop(game_id, None)
+        self._heads.pop(game_id, None)
         self._posted.pop(game_id, None)
         self._picture_inputs.pop(game_id, None)
         lock = self._post_locks.get(game_id)
@@ -547,7 +557,7 @@ class TablePosts(TableLook):
 
     async def final_message(self, table: Table,
                             lines: list[str] | None = None) -> dict[str, Any] | None:
-        """The end of the game as one message's parts (``embeds`` and a ``file``), led by
+        """The end of the game as one message's parts (``view`` and a ``file``), led by
         ``lines`` (the last moves, already named), which then replace the last table in
         place (:func:`bot.discord.outbox.show_end`); ``None`` (the default): the last
         table shows the last moves and the final scores follow as a message of their own
@@ -555,8 +565,8 @@ class TablePosts(TableLook):
         return None
 
     async def finish(self, table: Table) -> None:
-        """Post the final scores (:meth:`final_message`, else :meth:`final_text` in an
-        embed), unless the last table shows them already (``table.shown_end``)."""
+        """Post the final scores (:meth:`final_message`, else :meth:`final_text` under a
+        heading in a Components V2 message), unless the last table shows them already (``table.shown_end``)."""
         channel = self.channel_of(table.record)
         if table.result is None or table.shown_end or channel is None:
             return
@@ -564,7 +574,7 @@ class TablePosts(TableLook):
         if parts is None:
             parts = {"view": card(
                 accent=self.accent,
-                before=[f"### {table.spec.name} #{table.record.id}: final scores\n"
-                        + self.final_text(table)])}
+                before=[f"### {table.spec.name} #{table.record.id}: final scores",
+                        self.final_text(table)])}
         await channel.send(**parts)
 

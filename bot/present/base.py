@@ -14,10 +14,18 @@ legal actions. A click whose key is no longer the clicker's (or, for someone not
 any pending seat's) decision key is stale ("This table has moved on"). Because the key
 hashes the legal actions, not the state version, two set-up placements by different
 players at the same moment both stand: one's placement does not change the other's
-choices, so the other's key stays the same. Where another seat's pick does change a
-seat's choices (Llamas Unleashed's Babies come from one Nursery), each choice also
-carries a fingerprint of its action (:data:`REPICK_KINDS`, :func:`choice_value`), and a
-pick whose Baby is still there stands.
+choices, so the other's key stays the same.
+
+A decision several seats make at once (:func:`simultaneous`: a set-up, a reaction
+window, a negotiation) may change a seat's key though its own decision is still open:
+another seat's pick shrinks the list (Llamas Unleashed's Babies come from one Nursery),
+or a choice shared by two seats is coded with the key of the one whose action it indexes
+(Pacapaca's Accept) and that seat has acted. There each choice also carries a
+fingerprint of its action (:func:`choice_value`), and a click whose key went stale still
+plays the action it names when that action is in the clicker's legal actions now
+(:func:`decode`); an opener of a private panel opens the clicker's panel as it is now
+(:func:`still_deciding`). A seat's own answer takes it out of such a decision (it
+passes, accepts, places once), so a second press of a spent choice stays stale.
 
 Custom ids (see :mod:`bot.discord.ids`) carry the game id and a code:
 
@@ -32,7 +40,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
@@ -120,8 +128,9 @@ class TableModel:
         panels: panel name -> the private panel a choice opens.
         keys: seat -> its decision key, for every seat with legal actions (the Discord
             layer fills it; choices with a ``seat`` are coded with that seat's key).
-        prints: decision key -> the fingerprints of its actions, for decisions of
-            :data:`REPICK_KINDS` (the Discord layer fills it, see :func:`choice_value`).
+        prints: decision key -> the fingerprints of its actions, in a
+            :func:`simultaneous` decision (the Discord layer fills it, see
+            :func:`choice_value`).
     """
 
     seat: str | None
@@ -131,7 +140,7 @@ class TableModel:
     items: list[Item] = field(default_factory=list)
     panels: dict[str, Panel] = field(default_factory=dict)
     keys: dict[str, str] = field(default_factory=dict)
-    prints: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    prints: dict[str, Sequence[str]] = field(default_factory=dict)
 
     def panel_path(self, index: int) -> list[str] | None:
         """The panels to open, in order, to reach the choice bound to action ``index``
@@ -431,8 +440,7 @@ def parse_code(code: str) -> tuple[str, str, str] | None:
 
 #: Decisions each seat makes once while other seats make theirs, so that a seat's options
 #: shrink as the others decide (Llamas Unleashed's set-up: every seat picks a Baby from
-#: one Nursery). A choice drawn before another seat decided still plays when its action is
-#: still legal for the seat: its code carries the action's :func:`fingerprint`.
+#: one Nursery): :func:`simultaneous` even when one seat is left.
 REPICK_KINDS = frozenset({"setup"})
 
 _VALUE = re.compile(r"(?P<index>\d{1,4})(?:-(?P<print>[0-9a-f]{6}))?")
@@ -447,12 +455,40 @@ def fingerprint(pending: Pending, action: Action) -> str:
     return h.hexdigest()
 
 
-def repick_prints(pending: Pending, legal: Sequence[Action]) -> tuple[str, ...]:
-    """The fingerprints of ``legal`` in order when ``pending`` is one of
-    :data:`REPICK_KINDS`, else ``()``."""
-    if pending.kind not in REPICK_KINDS:
+def simultaneous(pending: Pending, legal_of: Mapping[str, Sequence[Action]]) -> bool:
+    """True when ``pending`` is decided by several seats at once: more than one seat has
+    legal actions (``legal_of``: seat -> its ``legal_actions``), or it is one of
+    :data:`REPICK_KINDS`. Its choices carry fingerprints (:func:`repick_prints`)."""
+    return pending.kind in REPICK_KINDS or sum(1 for legal in legal_of.values() if legal) > 1
+
+
+class Prints(Sequence[str]):
+    """The fingerprints of ``legal`` in order (:func:`fingerprint`), each worked out when
+    first asked for: a model draws only a few of a long list (Pacapaca's deals)."""
+
+    def __init__(self, pending: Pending, legal: Sequence[Action]):
+        self._pending, self._legal = pending, legal
+        self._done: dict[int, str] = {}
+
+    def __len__(self) -> int:
+        return len(self._legal)
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        i = range(len(self._legal))[index]  # IndexError past the end, as a tuple
+        if i not in self._done:
+            self._done[i] = fingerprint(self._pending, self._legal[i])
+        return self._done[i]
+
+
+def repick_prints(pending: Pending, legal: Sequence[Action],
+                  together: bool = False) -> Sequence[str]:
+    """The fingerprints of ``legal`` in order (:class:`Prints`) when ``pending`` is one of
+    :data:`REPICK_KINDS` or ``together`` (a :func:`simultaneous` decision), else ``()``."""
+    if not together and pending.kind not in REPICK_KINDS:
         return ()
-    return tuple(fingerprint(pending, a) for a in legal)
+    return Prints(pending, legal)
 
 
 def choice_value(index: int, prints: Sequence[str] = ()) -> str:
@@ -496,15 +532,15 @@ def decode(engine: Engine[Any, Any], state: Any, seat: str, key: str, index: int
     turn."). Raises :class:`StaleChoice` (see :func:`seat_for`) and
     :class:`ForgedChoice` for an index past the actions.
 
-    In a decision of :data:`REPICK_KINDS` that ``seat`` still has to make, a stale key
-    with a ``fingerprint`` (see :func:`choice_value`) plays the action it names when that
-    action is still legal for ``seat``: another seat's pick changed the list, not this
-    choice."""
+    A stale key with a ``fingerprint`` (see :func:`choice_value`: drawn in a
+    :func:`simultaneous` decision) plays the action it names when that action is in
+    ``seat``'s legal actions now, in the same decision (the fingerprint hashes its kind
+    and key): another seat's move changed the key, not this choice."""
     try:
         who = seat_for(engine, state, seat, key)
     except StaleChoice:
-        pending = engine.pending(state)
-        if fingerprint_ and pending.kind in REPICK_KINDS and seat in pending.seats:
+        if fingerprint_:
+            pending = engine.pending(state)
             for action in engine.legal_actions(state, seat):
                 if fingerprint(pending, action) == fingerprint_:
                     return action
@@ -513,6 +549,17 @@ def decode(engine: Engine[Any, Any], state: Any, seat: str, key: str, index: int
     if not 0 <= index < len(legal):
         raise ForgedChoice(str(index))
     return legal[index]
+
+
+def still_deciding(engine: Engine[Any, Any], state: Any, seat: str) -> bool:
+    """True when ``seat`` has legal actions in a :func:`simultaneous` decision now: a
+    private panel it opens from a table drawn before another seat's move (a stale key)
+    opens as it is now, for it to decide."""
+    if not engine.legal_actions(state, seat):
+        return False
+    if engine.pending(state).kind in REPICK_KINDS:
+        return True
+    return any(engine.legal_actions(state, s) for s in getattr(state, "seats", []) if s != seat)
 
 
 def refusal(engine: Engine[Any, Any], state: Any, seat: str, action: Action) -> IllegalAction:
@@ -546,6 +593,7 @@ __all__ = [
     "ALT_LIMIT", "KEY_LENGTH", "Choice", "alt_join", "ForgedChoice", "Item", "Panel", "Presenter", "Seen", "Select",
     "StaleChoice", "Style", "TableModel", "action_code", "decision_key", "decode",
     "hand_record", "named", "parse_hand_record",
-    "REPICK_KINDS", "choice_value", "fingerprint", "first_index", "index_of", "panel_code",
-    "parse_code", "print_of", "refusal", "repick_prints", "seat_for", "select_code",
+    "REPICK_KINDS", "Prints", "choice_value", "fingerprint", "first_index", "index_of",
+    "panel_code", "parse_code", "print_of", "refusal", "repick_prints", "seat_for",
+    "select_code", "simultaneous", "still_deciding",
 ]

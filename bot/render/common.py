@@ -196,15 +196,22 @@ _local = threading.local()
 
 
 class TextMeter:
-    """The smallest text size (px, a font's em size) drawn while it was current."""
+    """The smallest text size (px, a font's em size) drawn while it was current, and the
+    smallest mark (a symbol that carries meaning on its own, such as a charm: px tall)."""
 
     def __init__(self) -> None:
         self.smallest: float = math.inf
+        self.smallest_mark: float = math.inf
 
     def note(self, px: float) -> None:
         """Record text of ``px`` px."""
         if px < self.smallest:
             self.smallest = px
+
+    def note_mark(self, px: float) -> None:
+        """Record a mark ``px`` px tall."""
+        if px < self.smallest_mark:
+            self.smallest_mark = px
 
 
 def _stack() -> list[TextMeter]:
@@ -226,8 +233,11 @@ def measuring(*, propagate: bool = True) -> Iterator[TextMeter]:
         yield meter
     finally:
         stack.pop()
-        if propagate and stack and meter.smallest < math.inf:
-            stack[-1].note(meter.smallest)
+        if propagate and stack:
+            if meter.smallest < math.inf:
+                stack[-1].note(meter.smallest)
+            if meter.smallest_mark < math.inf:
+                stack[-1].note_mark(meter.smallest_mark)
 
 
 def note_text(px: float) -> None:
@@ -235,6 +245,14 @@ def note_text(px: float) -> None:
     stack = _stack()
     if stack:
         stack[-1].note(px)
+
+
+def note_mark(px: float) -> None:
+    """Record a mark ``px`` px tall in the current meter (no-op outside
+    :func:`measuring`)."""
+    stack = _stack()
+    if stack:
+        stack[-1].note_mark(px)
 
 
 class Draw(ImageDraw.ImageDraw):
@@ -286,16 +304,23 @@ class Picture:
     """A rendered picture: ``png`` bytes, ``size`` (width, height) in px and the smallest
     text drawn in it, ``smallest_text_px`` (a font's em size in px of this picture;
     ``inf`` when it has no text). On a phone the picture is shown about 500 px wide, so
-    the text shows at ``smallest_text_px * 500 / width`` px there."""
+    the text shows at ``smallest_text_px * 500 / width`` px there. ``smallest_mark_px``
+    is the height of the smallest mark drawn (:func:`note_mark`; ``inf`` without any)."""
 
     png: bytes
     size: tuple[int, int]
     smallest_text_px: float
+    smallest_mark_px: float = math.inf
 
     @property
     def phone_text_px(self) -> float:
         """The smallest text in px when the picture is shown 500 px wide."""
         return self.smallest_text_px * PHONE_WIDTH / self.size[0]
+
+    @property
+    def phone_mark_px(self) -> float:
+        """The smallest mark's height in px when the picture is shown 500 px wide."""
+        return self.smallest_mark_px * PHONE_WIDTH / self.size[0]
 
 
 #: How wide a phone shows a picture in a message (px); UX.md asks for text of at least
@@ -312,4 +337,4 @@ def min_font(width: int) -> int:
 
 def picture(img: Image.Image, meter: TextMeter, **png: Any) -> Picture:
     """Encode ``img`` (see :func:`to_png` for ``png`` options) into a :class:`Picture`."""
-    return Picture(to_png(img, **png), img.size, meter.smallest)
+    return Picture(to_png(img, **png), img.size, meter.smallest, meter.smallest_mark)

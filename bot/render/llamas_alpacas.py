@@ -57,6 +57,11 @@ TABLE = (226, 238, 214)
 PANEL = (255, 252, 245)
 MUTED = (120, 110, 100)
 FREE_GREEN = (46, 139, 87)
+#: The row's positions as they are labelled above it (ordinals, so they do not read as
+#: prices); the first is free.
+ORDINALS = ("1st", "2nd", "3rd", "4th", "5th", "6th")
+#: The number of an empty board space.
+SLOT_TEXT = 36
 
 Highlight = Mapping[str, Sequence[int]]
 
@@ -151,10 +156,10 @@ def _base(n_players: int) -> Image.Image:
     for i in range(6):
         cx = _row_x(i)
         if i == 0:
-            pill(d, (cx + cw / 2, row_top + 21), "1 FREE", font(TEXT, True), fill=FREE_GREEN,
-                 text_fill=(255, 255, 255), pad=(8, 2))
+            pill(d, (cx + cw / 2, row_top + 21), "1st free", font(TEXT), fill=FREE_GREEN,
+                 text_fill=(255, 255, 255), pad=(5, 2))
         else:
-            pill(d, (cx + cw / 2, row_top + 21), str(i + 1), font(TEXT, True),
+            pill(d, (cx + cw / 2, row_top + 21), ORDINALS[i], font(TEXT),
                  fill=(214, 204, 188), text_fill=INK, pad=(12, 2))
     bw, bh = BOARD_CARD
     for k in range(n_players):
@@ -165,8 +170,8 @@ def _base(n_players: int) -> Image.Image:
             sx, sy = _space_xy(x, y, i)
             rounded_box(d, (sx, sy, sx + bw, sy + bh), radius=10, fill=(238, 232, 220),
                         outline=(200, 190, 175), width=2)
-            draw_text(d, (sx + bw / 2, sy + bh / 2), str(i + 1), font(TEXT, True),
-                      (200, 188, 170), anchor="mm")
+            draw_text(d, (sx + bw / 2, sy + bh / 2), str(i + 1), font(SLOT_TEXT, True),
+                      MUTED, anchor="mm")
         tx = x + 12 + 3 * bw + 2 * BOARD_GAP + 14
         ty = y + PANEL_HEAD
         clover(d, tx + 16, ty + 22, 12)
@@ -395,11 +400,12 @@ def board_picture(view: LlamasAlpacasView, seat: str, *, names: Mapping[str, str
     with measuring() as meter:
         img = Image.new("RGB", (width, height), TABLE)
         d = Draw(img)
-        title = f"{name}: {p.score} pts"
+        score = f": {p.score} pts"  # the name is cut to fit, never the score
         tf = font(34, True)
-        while text_size(d, title, tf)[0] > width - 48 and len(title) > 4:
-            title = title[:-2] + "…"
-        draw_text(d, (24, 40), title, tf, INK, anchor="lm")
+        room = width - 48 - text_size(d, score, tf)[0]
+        while text_size(d, name, tf)[0] > room and len(name) > 2:
+            name = name[:-2].rstrip() + "…"
+        draw_text(d, (24, 40), name + score, tf, INK, anchor="lm")
         x = treats(d, 24, 92, p.clovers, p.carrots, size=max(text, 30), show_zero=True)
         draw_text(d, (x + 10, 92), f"treats (at most {10})", font(text), MUTED, anchor="lm")
         for i, c in enumerate(p.board):
@@ -407,8 +413,8 @@ def board_picture(view: LlamasAlpacasView, seat: str, *, names: Mapping[str, str
             if c is None:
                 rounded_box(d, (sx, sy, sx + bw, sy + bh), radius=14, fill=(238, 232, 220),
                             outline=(200, 190, 175), width=2)
-                draw_text(d, (sx + bw / 2, sy + bh / 2), str(i + 1), font(48, True),
-                          (200, 188, 170), anchor="mm")
+                draw_text(d, (sx + bw / 2, sy + bh / 2), str(i + 1), font(48, True), MUTED,
+                          anchor="mm")
             else:
                 paste(img, card_tile(c.id, bw, bh, text), (sx, sy))
         if held is not None:

@@ -17,7 +17,7 @@ from PIL import Image, ImageDraw
 from bot.games.pacapaca.cards import catalog, kind_table
 from bot.games.pacapaca.models import AlpacaView, PacapacaView
 from bot.games.pacapaca.scoring import analyse
-from bot.render.common import Draw, Picture, font, measuring, min_font
+from bot.render.common import Draw, Picture, font, measuring, min_font, note_mark
 from bot.render.pacapaca_art import (
     ACTIVE_BG,
     BG,
@@ -39,6 +39,7 @@ from bot.render.pacapaca_art import (
     Segment,
     dark,
     dashed_rect,
+    draw_charm,
     fade,
     fit,
     hex_rgb,
@@ -53,6 +54,8 @@ HEADER_H = 64
 NAME_H = 84
 LEGEND_H = 100
 ROW_H = 46
+#: The height of a charm in the legend (14 px when the table is shown 500 px wide).
+CHARM_KEY = min_font(WIDTH)
 
 
 def layout(n: int) -> tuple[int, int, int]:
@@ -62,12 +65,12 @@ def layout(n: int) -> tuple[int, int, int]:
     return WIDTH, HEIGHTS.get(n, HEIGHTS[6]), per_row
 
 
-def _row_geometry(n: int, per_row: int, rows: int, area_h: int, final: bool
+def _row_geometry(width: int, per_row: int, rows: int, area_h: int, final: bool
                   ) -> tuple[int, float, int, int]:
     """(column width, shape scale k, neck area height, row height) for alpacas in ``rows``
-    rows sharing ``area_h`` px."""
-    col = (WIDTH - 2 * MARGIN) // per_row
-    k = max(0.85, min(1.35, col / 230))
+    rows sharing ``area_h`` px of a picture ``width`` px wide."""
+    col = (width - 2 * MARGIN) // per_row
+    k = max(0.85, min(1.35 if per_row > 1 else 1.8, col / 230))  # one alone: a close-up
     if rows > 1:
         k = 0.85 if final else 1.0
     row_h = area_h // rows
@@ -112,7 +115,7 @@ def _draw_alpacas(
     segs = {a.seat: neck_segments(a.neck, final=final) for a in alpacas}
     max_len = max((len(x) for x in segs.values()), default=0)
     rows = -(-len(alpacas) // per_row)
-    col, k, neck_area, row_h = _row_geometry(len(alpacas), per_row, rows, area_h, final)
+    col, k, neck_area, row_h = _row_geometry(img.width, per_row, rows, area_h, final)
     seg = max(6, min(int(40 * k), neck_area // max(1, max_len)))
     p = Painter(img, k, seg)
     d = p.d
@@ -224,7 +227,8 @@ def _legend(d: ImageDraw.ImageDraw, p: Painter, y: int, width: int) -> None:
         elif role == "loose":
             dashed_rect(d, (x, cy - 11, x + 28, cy + 11), SOFT_INK)
         else:
-            p.charm(x + 14, 14, cy - 24, 30, role)
+            draw_charm(d, x + 14, cy, CHARM_KEY, role)
+            note_mark(CHARM_KEY)
         x += 34
         d.text((x, cy), text, font=fnt, fill=INK, anchor="lm")
         x += int(d.textlength(text, font=fnt)) + 22
@@ -248,7 +252,7 @@ def table_picture(view: PacapacaView, *, names: Mapping[str, str] | None = None)
                       area_h=height - HEADER_H - LEGEND_H, per_row=per_row)
         p = Painter(img, 1.0, 20)
         _legend(d, p, height - LEGEND_H, width)
-    return Picture(to_palette_png(img), img.size, meter.smallest)
+    return Picture(to_palette_png(img), img.size, meter.smallest, meter.smallest_mark)
 
 
 def render_table(view: PacapacaView, *, names: Mapping[str, str] | None = None) -> bytes:
@@ -271,7 +275,7 @@ def alpaca_picture(view: PacapacaView, seat: str, *, names: Mapping[str, str] | 
         d.text((MARGIN, 36), "Your alpaca", font=font(34, True), fill=INK, anchor="lm")
         _draw_alpacas(img, view, mine, _names(view, names), final=view.final is not None,
                       top=70, area_h=height - 70, per_row=1)
-    return Picture(to_palette_png(img), img.size, meter.smallest)
+    return Picture(to_palette_png(img), img.size, meter.smallest, meter.smallest_mark)
 
 
 SCORE_COLUMNS = [
@@ -342,7 +346,7 @@ def final_picture(view: PacapacaView, *, names: Mapping[str, str] | None = None)
                 d.text((centres[j], yy + ROW_H // 2), txt, font=cell_f, fill=col, anchor="mm")
             d.text((centres[-1], yy + ROW_H // 2), str(fa.total), font=bold, fill=INK,
                    anchor="mm")
-    return Picture(to_palette_png(img), img.size, meter.smallest)
+    return Picture(to_palette_png(img), img.size, meter.smallest, meter.smallest_mark)
 
 
 def render_final(view: PacapacaView, *, names: Mapping[str, str] | None = None) -> bytes:
@@ -354,81 +358,101 @@ CARD_W, CARD_H = 300, 390
 
 
 def render_cards(cards: Sequence[int], *, title: str | None = None) -> bytes:
-    """PNG bytes showing ``cards`` (neck-card or baby ids) as cards side by side: the
-    piece drawn on a bit of neck, its letter mark, name and a one-line reminder. For the
-    ephemeral "you drew" / "my discards" answers. Raises ``KeyError`` for an unknown id.
-    """
+    """PNG bytes of :func:`cards_picture`."""
+    return cards_picture(cards, title=title).png
+
+
+def cards_picture(cards: Sequence[int], *, title: str | None = None) -> Picture:
+    """``cards`` (neck-card or baby ids) as cards side by side, up to 3 a row, under
+    ``title`` (wrapped whole over as many lines as it needs): the piece drawn on a bit of
+    neck, its letter mark, name and a one-line reminder. For the ephemeral "you drew" /
+    "my discards" answers. Raises ``KeyError`` for an unknown id."""
     cat = catalog()
     n = max(1, len(cards))
     per_row = min(n, 3)
     rows = (n + per_row - 1) // per_row
-    top = 56 if title else 16
     width = per_row * (CARD_W + 16) + 16
-    height = top + rows * (CARD_H + 16)
-    img = Image.new("RGB", (width, height), BG)
     text = max(20, min_font(width))
-    p = Painter(img, 2.0, 72)
-    d = p.d
-    if title:
-        d.text(
-            (16, top // 2),
-            fit(d, title, font(max(28, text), True), width - 32),
-            font=font(max(28, text), True),
-            fill=INK,
-            anchor="lm",
-        )
-    fur = hex_rgb(cat.bodies[0].colour)
-    for i, card in enumerate(cards):
-        kind = cat.card_kind(card)
-        x0 = 16 + (i % per_row) * (CARD_W + 16)
-        y0 = top + (i // per_row) * (CARD_H + 16)
-        d.rounded_rectangle(
-            (x0, y0, x0 + CARD_W, y0 + CARD_H),
-            radius=18,
-            fill=(255, 255, 255),
-            outline=SOFT_INK,
-            width=3,
-        )
-        cx, nw, h = x0 + CARD_W // 2, 48, 72
-        art_top = y0 + 30
-        if kind.group == "baby":
-            p.baby(cx, art_top + 180, kind.kind == "baby_male", True, fur)
-        else:
-            d.rectangle(
-                (cx - nw, art_top, cx + nw, art_top + 3 * h),
-                fill=fur,
-                outline=dark(fur, 0.72),
-                width=2,
+    title_px = max(28, text)
+    title_f = font(title_px, True)
+    title_lines = _wrap(title or "", title_f, width - 32)
+    top = 16 + len(title_lines) * (title_px + 10) + (8 if title_lines else 0)
+    height = top + rows * (CARD_H + 16)
+    with measuring() as meter:
+        img = Image.new("RGB", (width, height), BG)
+        p = Painter(img, 2.0, 72)
+        d = p.d
+        for j, line in enumerate(title_lines):
+            d.text((16, 16 + j * (title_px + 10)), line, font=title_f, fill=INK)
+        fur = hex_rgb(cat.bodies[0].colour)
+        for i, card in enumerate(cards):
+            kind = cat.card_kind(card)
+            x0 = 16 + (i % per_row) * (CARD_W + 16)
+            y0 = top + (i // per_row) * (CARD_H + 16)
+            d.rounded_rectangle(
+                (x0, y0, x0 + CARD_W, y0 + CARD_H),
+                radius=18,
+                fill=(255, 255, 255),
+                outline=SOFT_INK,
+                width=3,
             )
-            seg: Segment = (card, kind.kind, 0, "ok")
-            ys = art_top + h
-            if kind.group == "ribbon":
-                p.bow(cx, nw, ys, h, kind.kind, False, [seg], 0, alone=True)
+            cx, nw, h = x0 + CARD_W // 2, 48, 72
+            art_top = y0 + 30
+            if kind.group == "baby":
+                p.baby(cx, art_top + 180, kind.kind == "baby_male", True, fur)
             else:
-                p.segment(cx, nw, ys, h, seg, [seg], 0, fur)
-        p.k = 2.0
-        mark = font(max(26, text), True)
-        d.rounded_rectangle(
-            (x0 + 10, y0 + 10, x0 + 62, y0 + 46), radius=10, fill=BG, outline=SOFT_INK
-        )
-        d.text((x0 + 36, y0 + 28), kind.letter, font=mark, fill=INK, anchor="mm")
-        d.text(
-            (cx, y0 + 276),
-            fit(d, kind.name, font(max(28, text), True), CARD_W - 20),
-            font=font(max(28, text), True),
-            fill=INK,
-            anchor="mm",
-        )
-        words, line, lines = kind.blurb.split(), "", []
-        small = font(text)
-        for w in words:
-            trial = f"{line} {w}".strip()
-            if d.textlength(trial, font=small) > CARD_W - 28 and line:
-                lines.append(line)
-                line = w
-            else:
-                line = trial
+                d.rectangle(
+                    (cx - nw, art_top, cx + nw, art_top + 3 * h),
+                    fill=fur,
+                    outline=dark(fur, 0.72),
+                    width=2,
+                )
+                seg: Segment = (card, kind.kind, 0, "ok")
+                ys = art_top + h
+                if kind.group == "ribbon":
+                    p.bow(cx, nw, ys, h, kind.kind, False, [seg], 0, alone=True)
+                else:
+                    p.segment(cx, nw, ys, h, seg, [seg], 0, fur)
+            p.k = 2.0
+            mark = font(max(26, text), True)
+            d.rounded_rectangle(
+                (x0 + 10, y0 + 10, x0 + 62, y0 + 46), radius=10, fill=BG, outline=SOFT_INK
+            )
+            d.text((x0 + 36, y0 + 28), kind.letter, font=mark, fill=INK, anchor="mm")
+            d.text(
+                (cx, y0 + 276),
+                fit(d, kind.name, font(max(28, text), True), CARD_W - 20),
+                font=font(max(28, text), True),
+                fill=INK,
+                anchor="mm",
+            )
+            words, line, lines = kind.blurb.split(), "", []
+            small = font(text)
+            for w in words:
+                trial = f"{line} {w}".strip()
+                if d.textlength(trial, font=small) > CARD_W - 28 and line:
+                    lines.append(line)
+                    line = w
+                else:
+                    line = trial
+            lines.append(line)
+            for j, ln in enumerate(lines[:3]):
+                d.text((cx, y0 + 310 + j * (text + 4)), ln, font=small, fill=SOFT_INK, anchor="mm")
+    return Picture(to_palette_png(img), img.size, meter.smallest, meter.smallest_mark)
+
+
+def _wrap(text: str, fnt, width: int) -> list[str]:
+    """Greedy word wrap of ``text`` into lines no wider than ``width`` px."""
+    probe = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    lines: list[str] = []
+    line = ""
+    for word in text.split():
+        trial = f"{line} {word}".strip()
+        if probe.textlength(trial, font=fnt) <= width or not line:
+            line = trial
+        else:
+            lines.append(line)
+            line = word
+    if line:
         lines.append(line)
-        for j, ln in enumerate(lines[:3]):
-            d.text((cx, y0 + 310 + j * (text + 4)), ln, font=small, fill=SOFT_INK, anchor="mm")
-    return to_palette_png(img)
+    return lines

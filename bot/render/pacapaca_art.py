@@ -19,7 +19,7 @@ from PIL import Image, ImageDraw
 
 from bot.games.pacapaca.cards import catalog, kind_table
 from bot.games.pacapaca.scoring import analyse
-from bot.render.common import Draw, font, min_font
+from bot.render.common import Draw, font, min_font, note_mark
 
 RGB = tuple[int, int, int]
 
@@ -179,6 +179,54 @@ def neck_segments(neck: list[int], *, final: bool = False) -> list[Segment]:
 # -- drawing one alpaca -----------------------------------------------------------------
 
 
+def draw_charm(d: ImageDraw.ImageDraw, x: float, y: float, size: float, role: str) -> None:
+    """One charm ``size`` px tall centred on (``x``, ``y``): a bell (dome, flared rim and
+    clapper), a heart, a five-pointed star or a leaf (pointed, with its vein and stem), each
+    in its colour with a dark edge, so the shape alone tells them apart."""
+    col = CHARM[role]
+    edge = dark(col, 0.55)
+    top, bot = y - size / 2, y + size / 2
+    w = 1
+    if role == "pendant_bell":
+        clap = size * 0.16
+        rim = bot - clap
+        d.chord((x - size * 0.32, top, x + size * 0.32, top + size * 0.6), 180, 360, fill=col,
+                outline=edge, width=w)
+        d.polygon([(x - size * 0.32, top + size * 0.3), (x + size * 0.32, top + size * 0.3),
+                   (x + size * 0.46, rim), (x - size * 0.46, rim)], fill=col, outline=edge,
+                  width=w)
+        d.ellipse((x - clap, rim - clap * 0.4, x + clap, rim + clap * 1.2), fill=edge)
+    elif role == "pendant_heart":
+        r = size * 0.27
+        d.ellipse((x - 2 * r, top, x, top + 2 * r), fill=col, outline=edge, width=w)
+        d.ellipse((x, top, x + 2 * r, top + 2 * r), fill=col, outline=edge, width=w)
+        pts = [(x - 1.93 * r, top + 1.35 * r), (x + 1.93 * r, top + 1.35 * r), (x, bot)]
+        d.polygon(pts, fill=col)
+        d.line([pts[0], pts[2], pts[1]], fill=edge, width=w)
+        d.rectangle((x - r, top + r, x + r, top + 1.5 * r), fill=col)
+    elif role == "pendant_star":
+        rad = size / 1.81
+        cy = top + rad
+        pts = []
+        for k in range(10):
+            ang = -math.pi / 2 + k * math.pi / 5
+            rr = rad if k % 2 == 0 else rad * 0.45
+            pts.append((x + rr * math.cos(ang), cy + rr * math.sin(ang)))
+        d.polygon(pts, fill=col, outline=edge, width=w)
+    else:  # leaf: a pointed blade and a stem
+        half = size * 0.28
+        blade_bot = bot - size * 0.16
+        pts = []
+        for k in range(7):
+            t = k / 6
+            pts.append((x - half * math.sin(math.pi * t), top + t * (blade_bot - top)))
+        for k in range(7):
+            t = 1 - k / 6
+            pts.append((x + half * math.sin(math.pi * t), top + t * (blade_bot - top)))
+        d.polygon(pts, fill=col, outline=edge, width=w)
+        d.line([(x, top + size * 0.12), (x, bot)], fill=edge, width=w)
+
+
 class Painter:
     """Draws alpacas on one image; ``k`` scales shapes, ``seg`` is a segment's height."""
 
@@ -229,7 +277,10 @@ class Painter:
         elif role.startswith("ribbon"):
             self.bow(cx, nw, y0, h, role, faded, segs, i)
         elif role.startswith("pendant"):
-            self.charm(cx, nw, y0, h, role)
+            run = 0
+            while i - run - 1 >= 0 and segs[i - run - 1][1].startswith("pendant"):
+                run += 1
+            self.charm(cx, nw, y0, h, role, run)
         elif role == "mud":
             self.mud(cx, nw, y0, h, card)
         if faded:
@@ -337,54 +388,25 @@ class Painter:
                 outline=dark,
             )
 
-    def charm(self, cx, nw, y0, h, role) -> None:
-        d, k = self.d, self.k
-        cord_y = y0 + max(3, h // 5)
-        d.arc((cx - nw, cord_y - h // 3, cx + nw, cord_y + h // 3), 20, 160, fill=INK, width=2)
-        size = max(7, min(int(h * 0.42), int(13 * k)))
-        x, y = cx, cord_y + h // 3 + size // 2
-        col = CHARM[role]
-        edge = dark(col, 0.55)
-        if role == "pendant_bell":
-            d.polygon(
-                [
-                    (x - size * 0.55, y + size * 0.7),
-                    (x + size * 0.55, y + size * 0.7),
-                    (x + size * 0.35, y - size * 0.4),
-                    (x - size * 0.35, y - size * 0.4),
-                ],
-                fill=col,
-                outline=edge,
-            )
-            d.pieslice(
-                (x - size * 0.36, y - size * 0.85, x + size * 0.36, y - size * 0.05),
-                180,
-                360,
-                fill=col,
-                outline=edge,
-            )
-            d.ellipse((x - 3, y + size * 0.6, x + 3, y + size * 0.6 + 6), fill=edge)
-        elif role == "pendant_heart":
-            r = size * 0.45
-            d.ellipse((x - 2 * r, y - r * 1.3, x, y + r * 0.6), fill=col, outline=edge)
-            d.ellipse((x, y - r * 1.3, x + 2 * r, y + r * 0.6), fill=col, outline=edge)
-            d.polygon([(x - 1.9 * r, y), (x + 1.9 * r, y), (x, y + size)], fill=col)
-            d.line([(x - 1.9 * r, y), (x, y + size), (x + 1.9 * r, y)], fill=edge, width=1)
-        elif role == "pendant_star":
-            pts = []
-            for j in range(10):
-                ang = -math.pi / 2 + j * math.pi / 5
-                rad = size if j % 2 == 0 else size * 0.45
-                pts.append((x + rad * math.cos(ang), y + rad * math.sin(ang)))
-            d.polygon(pts, fill=col, outline=edge)
-        else:  # leaf
-            d.ellipse(
-                (x - size * 0.5, y - size * 0.95, x + size * 0.5, y + size * 0.95),
-                fill=col,
-                outline=edge,
-            )
-            d.line([(x, y - size * 0.9), (x, y + size * 1.15)], fill=edge, width=2)
-        d.line([(x, cord_y + h // 3 - 2), (x, y - size * 0.6)], fill=INK, width=1)
+    def charm_height(self, h: int) -> int:
+        """The height (px) of a charm on a segment ``h`` px tall: at least
+        :func:`~bot.render.common.min_font` of the picture's width, so the four shapes
+        show at 14 px or more when the picture is shown 500 px wide."""
+        return max(min_font(self.img.width), int(min(h * 0.8, 24 * self.k)))
+
+    def charm(self, cx, nw, y0, h, role, j: int = 0) -> None:
+        """The ``j``-th charm in a run of charms, on its cord: a bell, heart, star or leaf
+        ``charm_height(h)`` px tall centred on the segment; when it is taller than the
+        segment, charms in a run alternate left and right of the neck's middle."""
+        d = self.d
+        size = self.charm_height(h)
+        x = cx + (int(nw * 0.45) * (-1 if j % 2 == 0 else 1) if size > h - 2 else 0)
+        y = y0 + h / 2
+        cord_y = y0 + max(2, h // 6)
+        d.line([(cx - nw + 2, cord_y), (x, y - size / 2), (cx + nw - 2, cord_y)], fill=INK,
+               width=2)
+        draw_charm(d, x, y, size, role)
+        note_mark(size)
 
     def mud(self, cx, nw, y0, h, card) -> None:
         d = self.d

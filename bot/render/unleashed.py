@@ -6,12 +6,13 @@ and a table is never taller than 1.3 times its width. Art is our own
 (:mod:`bot.render.herd_art`): a portrait per kind (Llama, Alpaca, Goat, Ram; Babies
 smaller and rounder) and a frame colour plus icon per card type.
 
-- :func:`render_table` / :func:`table_picture`: every player's Field as a little herd
-  (Animals grouped by kind, each a chip with its portrait and short name; Magical Animals
-  in a gold frame with a star, Babies in round chips; Upgrades with an up arrow,
-  Downgrades with a down arrow), Animals towards the win, hand size, the shared counts, the
-  pile of played cards, whose turn it is. Only public information: never who may answer
-  a reaction window. Fixed size per player count: 1000 px wide, 2 columns of Fields.
+- :func:`render_table` / :func:`table_picture`: every player's Field as a full-width
+  band: name, Animals towards the win and cards in hand, then the Field as a little herd
+  (Animals grouped by kind, each a chip with its portrait and full name; Magical Animals
+  in a gold frame with a star, Babies in round chips; Upgrades and Downgrades with their
+  type icon), each band as tall as its cards need; the shared counts, the pile of played
+  cards, whose turn it is, and a key to the frames. Only public information: never who
+  may answer a reaction window. Fixed size per player count: 1000 px wide.
 - :func:`render_hand` / :func:`hand_picture`: the close-up for "My hand": the viewer's
   Field and hand as larger cards.
 - :func:`render_card` / :func:`card_picture`: one card as a real card for ``/card``.
@@ -53,14 +54,17 @@ WIDTH = 1000
 #: The smallest text size on the table (14 px when shown 500 px wide).
 TEXT = min_font(WIDTH)
 MARGIN = 16
-GAP = 12
-COL_W = (WIDTH - 2 * MARGIN - GAP) // 2
+GAP = 8
 CHIP_H = 42
 CHIP_GAP = 4
 PANEL_PAD = 10
-NAME_LINE = 44
+#: A Field's name block: its name, Animals towards the win and cards in hand, in 3 lines.
+NAME_W = 272
+NAME_BLOCK_H = 3 * 32
+#: The width of a Field's chip lines.
+CHIPS_W = WIDTH - 2 * MARGIN - NAME_W - PANEL_PAD
 HEADER_H = 156
-LEGEND_H = 96
+LEGEND_H = 56
 
 BG: RGB = (246, 241, 230)
 INK: RGB = (40, 34, 28)
@@ -83,7 +87,6 @@ PHASE_WORDS = {
     "setup": "choosing Babies", "start": "start of turn", "action": "Action phase",
     "end": "end of turn", "over": "game over",
 }
-_BABY_WORDS = ("Cria ", "Kid ", "Lamb ")
 
 
 def _fit(d: ImageDraw.ImageDraw, text: str, fnt: object, width: float) -> str:
@@ -112,18 +115,6 @@ def wrap(d: ImageDraw.ImageDraw, text: str, fnt: object, width: int) -> list[str
     return lines
 
 
-def short_name(name: str, ctype: str, kind: str | None) -> str:
-    """The name as a chip shows it: the kind word goes (the portrait shows the kind):
-    ``"Trail Llama"`` -> ``"Trail"``, ``"Cria Wisp"`` -> ``"Wisp"``; others unchanged."""
-    if ctype == "baby":
-        for w in _BABY_WORDS:
-            if name.startswith(w):
-                return name[len(w):]
-    if ctype in ("basic", "magical") and kind and name.endswith(" " + kind.title()):
-        return name[: -len(kind) - 1]
-    return name
-
-
 def _kind_of(c: CardView) -> str | None:
     return c.kinds[0] if c.kinds else None
 
@@ -136,11 +127,11 @@ _PROBE = ImageDraw.Draw(Image.new("RGB", (1, 1)))
 
 @sprite
 def _chip(name: str, ctype: str, kind: str | None) -> Image.Image:
-    """The chip of one Field card (RGBA): portrait or type icon, short name; a frame
-    by type (Basic: square corners; Baby: round; Magical: gold frame and a star)."""
-    label = short_name(name, ctype, kind)
+    """The chip of one Field card (RGBA): the portrait of its kind (Animals) or its type
+    icon on a disc of the type's colour, and its full name; a frame by type (Basic:
+    square corners; Baby: round; Magical: gold frame and a star)."""
     fnt = font(TEXT)
-    tw = int(_PROBE.textlength(label, font=fnt))
+    tw = int(_PROBE.textlength(name, font=fnt))
     star = 28 if ctype == "magical" else 0
     w = CHIP_H + 8 + tw + 12 + star
     img = Image.new("RGBA", (w, CHIP_H), (0, 0, 0, 0))
@@ -160,7 +151,7 @@ def _chip(name: str, ctype: str, kind: str | None) -> Image.Image:
         d.rounded_rectangle((0, 0, w - 1, CHIP_H - 1), radius=6, fill=fill,
                             outline=dark(frame, 0.8), width=2)
         paste(img, icon(icon_name, CHIP_H - 4, disc=frame), (2, 2))
-    d.text((CHIP_H + 6, CHIP_H // 2), label, font=fnt, fill=INK, anchor="lm")
+    d.text((CHIP_H + 6, CHIP_H // 2), name, font=fnt, fill=INK, anchor="lm")
     if star:
         draw_icon(d, "star", w - 22, CHIP_H / 2, 11, GOLD, dark(GOLD, 0.6))
     return img
@@ -168,7 +159,7 @@ def _chip(name: str, ctype: str, kind: str | None) -> Image.Image:
 
 @sprite
 def _tag(text: str) -> Image.Image:
-    """A red-outlined note chip (``"skips next turn"``)."""
+    """A red-outlined note chip (``"skips next turn"``, ``"+2 more cards"``)."""
     fnt = font(TEXT)
     w = int(_PROBE.textlength(text, font=fnt)) + 20
     img = Image.new("RGBA", (w, CHIP_H), (0, 0, 0, 0))
@@ -177,6 +168,10 @@ def _tag(text: str) -> Image.Image:
                         outline=ALERT, width=2)
     d.text((10, CHIP_H // 2), text, font=fnt, fill=ALERT, anchor="lm")
     return img
+
+
+def _more(k: int) -> Image.Image:
+    return _tag(f"+{k} more card{'s' if k != 1 else ''}")
 
 
 def _groups(f: FieldView) -> list[tuple[str, list[CardView]]]:
@@ -196,7 +191,9 @@ def _groups(f: FieldView) -> list[tuple[str, list[CardView]]]:
     return out
 
 
-def _field_pieces(f: FieldView) -> list[Image.Image]:
+def _field_pieces(f: FieldView, instants_tag: bool = True) -> list[Image.Image]:
+    """The chips of a Field's cards, then its notes (``"no Instants"`` only with
+    ``instants_tag``: the header says it once when no one may play them)."""
     pieces = []
     for group, cards in _groups(f):
         for c in cards:
@@ -206,88 +203,104 @@ def _field_pieces(f: FieldView) -> list[Image.Image]:
         pieces.append(_tag("skips next turn"))
     if f.shielded_kinds:
         pieces.append(_tag("shield: " + ", ".join(k.title() for k in f.shielded_kinds)))
-    if not f.may_play_instants:
+    if not f.may_play_instants and instants_tag:
         pieces.append(_tag("no Instants"))
     return pieces
 
 
-def _flow(img: Image.Image, d: ImageDraw.ImageDraw, pieces: list[Image.Image], x0: int,
-          y0: int, width: int, rows: int) -> None:
-    """Lay ``pieces`` left to right in at most ``rows`` rows; what does not fit becomes a
-    ``+N`` chip at the end."""
-    x, row = x0, 0
-    more = _tag("+99").width + CHIP_GAP
-    for i, p in enumerate(pieces):
-        rest = len(pieces) - i - 1
-        while True:
-            reserve = more if row == rows - 1 and rest else 0
-            if x + p.width <= x0 + width - reserve:
-                paste(img, p, (x, y0 + row * (CHIP_H + CHIP_GAP)))
-                x += p.width + CHIP_GAP
-                break
-            if row < rows - 1 and x > x0:
-                row, x = row + 1, x0
-                continue
-            paste(img, _tag(f"+{rest + 1}"), (x, y0 + row * (CHIP_H + CHIP_GAP)))
-            return
+def _flow(pieces: list[Image.Image], width: int, rows: int | None = None
+          ) -> list[tuple[Image.Image, int, int]]:
+    """(piece, x, row) for ``pieces`` laid left to right in lines ``width`` px wide; with
+    ``rows``, in at most that many lines, the last piece that fits followed by a
+    ``+N more cards`` tag for the rest."""
+    placed: list[tuple[Image.Image, int, int]] = []
+    x = row = 0
+    for p in pieces:
+        if x and x + p.width > width:
+            row, x = row + 1, 0
+        placed.append((p, x, row))
+        x += p.width + CHIP_GAP
+    if rows is None or not placed or placed[-1][2] < rows:
+        return placed
+    placed = [q for q in placed if q[2] < rows]
+    while True:  # drop pieces from the end until the tag for the rest fits
+        tag = _more(len(pieces) - len(placed))
+        last = placed[-1] if placed else None
+        end = last[1] + last[0].width + CHIP_GAP if last and last[2] == rows - 1 else 0
+        if last is None or end + tag.width <= width:
+            break
+        placed.pop()
+    placed.append((tag, end, rows - 1))
+    return placed
+
+
+def _lines(pieces: list[Image.Image]) -> int:
+    """Chip lines ``pieces`` need in a Field (at least 1)."""
+    flowed = _flow(pieces, CHIPS_W)
+    return flowed[-1][2] + 1 if flowed else 1
+
+
+def _strip_h(lines: int) -> int:
+    """The height of a Field holding ``lines`` chip lines (never less than its name
+    block)."""
+    return 2 * PANEL_PAD + max(NAME_BLOCK_H, lines * (CHIP_H + CHIP_GAP) - CHIP_GAP)
+
+
+def _share(needs: list[int], room: int, keep: Sequence[bool]) -> list[int]:
+    """Chip lines per Field: as many as each needs, taking lines from the Fields that need
+    the most (those with ``keep`` last) while they do not fit in ``room`` px (each keeps
+    its name block)."""
+    lines = list(needs)
+    floor = max(1, NAME_BLOCK_H // (CHIP_H + CHIP_GAP))
+    while sum(_strip_h(n) for n in lines) + GAP * (len(lines) - 1) > room:
+        big = max(range(len(lines)), key=lambda i: (not keep[i], lines[i], -i))
+        if lines[big] <= floor:
+            break
+        lines[big] -= 1
+    return lines
 
 
 # -- the table --------------------------------------------------------------------------
 
 
-def layout(n: int) -> tuple[int, int, int, int]:
-    """(height, panel rows, panel height, chip rows per Field) of the table for ``n``
-    players: Fields in two columns; an odd count leaves the last cell to the legend."""
-    panel_rows = (n + 1) // 2
-    chip_rows = 5 if n <= 6 else 4
-    panel_h = PANEL_PAD + NAME_LINE + chip_rows * (CHIP_H + CHIP_GAP) - CHIP_GAP + PANEL_PAD
-    legend = 0 if n % 2 else LEGEND_H
-    height = HEADER_H + panel_rows * (panel_h + GAP) + legend + MARGIN - GAP
-    return height, panel_rows, panel_h, chip_rows
+def layout(n: int) -> int:
+    """The height of the table for ``n`` players (fixed in a game): every Field with two
+    lines of chips plus two spare lines of room, at most 1.3 times the width."""
+    height = (HEADER_H + n * (_strip_h(2) + GAP) + 2 * 2 * (CHIP_H + CHIP_GAP) + LEGEND_H
+              + MARGIN)
+    return min(height, int(1.3 * WIDTH))
 
 
-def _panel_xy(k: int, panel_h: int) -> tuple[int, int]:
-    return MARGIN + (k % 2) * (COL_W + GAP), HEADER_H + (k // 2) * (panel_h + GAP)
-
-
-def _legend(img: Image.Image, d: ImageDraw.ImageDraw, x: int, y: int, width: int) -> None:
-    """The key: the four portraits with their kinds, then the type frames."""
+def _legend(img: Image.Image, d: ImageDraw.ImageDraw, x: int, y: int) -> None:
+    """The key to the chip frames (the portraits show the kinds, and the names say them)."""
     fnt = font(TEXT)
-    items: list[tuple[Image.Image, str]] = [
-        (portrait(k, False, 38), k.title()) for k in KIND_STYLE]
-    items += [(icon(TYPE_FRAME[t][1], 38, disc=TYPE_FRAME[t][0]), TYPE_FRAME[t][2].split()[0])
-              for t in ("magical", "baby", "upgrade", "downgrade")]
-    lx, ly = x, y
+    items = [(icon(TYPE_FRAME[t][1], 38, disc=TYPE_FRAME[t][0]), TYPE_FRAME[t][2])
+             for t in ("magical", "baby", "upgrade", "downgrade")]
     for art, word in items:
-        w = 38 + 8 + int(d.textlength(word, font=fnt)) + 22
-        if lx + w > x + width:
-            lx, ly = x, ly + 46
-        paste(img, art, (lx, ly))
-        d.text((lx + 46, ly + 19), word, font=fnt, fill=INK, anchor="lm")
-        lx += w
+        paste(img, art, (x, y))
+        d.text((x + 46, y + 19), word, font=fnt, fill=INK, anchor="lm")
+        x += 38 + 8 + int(d.textlength(word, font=fnt)) + 26
 
 
 @sprite
 def _base(n: int) -> Image.Image:
-    """Background, title and legend of the table for ``n`` players (cached)."""
-    height, _, panel_h, _ = layout(n)
+    """Background, title and key of the table for ``n`` players (cached)."""
+    height = layout(n)
     img = Image.new("RGB", (WIDTH, height), BG)
     d = Draw(img)
     d.text((MARGIN, 16), "Llamas Unleashed", font=font(36, True), fill=INK)
-    if n % 2:
-        x, y = _panel_xy(n, panel_h)
-        d.rounded_rectangle((x, y, x + COL_W, y + panel_h), radius=14, fill=(255, 252, 245),
-                            outline=(205, 195, 175), width=2)
-        d.text((x + 14, y + 12), "Key", font=font(30, True), fill=INK)
-        _legend(img, d, x + 14, y + 56, COL_W - 20)
-    else:
-        _legend(img, d, MARGIN, height - LEGEND_H + 4, WIDTH - 2 * MARGIN)
+    _legend(img, d, MARGIN, height - LEGEND_H + 6)
     return img
 
 
 def _names(view: UnleashedView, names: Mapping[str, str] | None) -> dict[str, str]:
     names = names or {}
     return {s: names.get(s, s) for s in view.seats}
+
+
+def _no_instants(view: UnleashedView) -> bool:
+    """True when no one may play Instants (said once in the header, not per Field)."""
+    return not any(f.may_play_instants for f in view.fields.values())
 
 
 def _header(d: ImageDraw.ImageDraw, view: UnleashedView, nm: dict[str, str]) -> None:
@@ -320,38 +333,44 @@ def _header(d: ImageDraw.ImageDraw, view: UnleashedView, nm: dict[str, str]) -> 
                font=font(TEXT, True), fill=INK, anchor="lm")
     else:
         top = view.discard[-1].name if view.discard else "empty"
-        d.text((MARGIN, y + 20), f"Top of the discard pile: {top}", font=font(TEXT),
+        text = f"Top of the discard pile: {top}"
+        if _no_instants(view):
+            text = f"No one may play Instants \u00b7 {text[0].lower()}{text[1:]}"
+        d.text((MARGIN, y + 20), _fit(d, text, font(TEXT), WIDTH - 2 * MARGIN), font=font(TEXT),
                fill=MUTED, anchor="lm")
 
 
 def _panel(img: Image.Image, d: ImageDraw.ImageDraw, view: UnleashedView, seat: str,
-           name: str, x: int, y: int, panel_h: int, chip_rows: int, winners: set[str]) -> None:
+           name: str, y: int, lines: int, pieces: list[Image.Image], winners: set[str]
+           ) -> None:
+    """One Field, full width at ``y``: the name block (name, Animals towards the win,
+    cards in hand) on the left, its cards in ``lines`` chip lines on the right."""
     f = view.fields[seat]
+    h = _strip_h(lines)
     active = seat == view.active and view.phase not in ("setup", "over")
     lit = active or seat in winners
-    d.rounded_rectangle((x, y, x + COL_W, y + panel_h), radius=14,
+    x = MARGIN
+    d.rounded_rectangle((x, y, WIDTH - MARGIN, y + h), radius=14,
                         fill=ACTIVE if lit else FIELD, outline=GOLD if lit else FIELD_LINE,
                         width=5 if lit else 2)
-    right = f"{f.animal_count}/{f.animals_to_win} \u00b7 hand {view.hand_sizes.get(seat, 0)}"
-    if f.hand_limit != 7:
-        right += f"/{f.hand_limit}"
-    rf = font(TEXT, True)
-    rw = d.textlength(right, font=rf)
-    near = f.animal_count >= f.animals_to_win - 1
-    d.text((x + COL_W - PANEL_PAD - 4, y + PANEL_PAD + 20), right, font=rf,
-           fill=ALERT if near else INK, anchor="rm")
     marker = "\u25b6 " if active else ("\u2605 " if seat in winners else "")
-    nf = font(30, True)
-    d.text((x + PANEL_PAD + 4, y + PANEL_PAD + 20),
-           _fit(d, marker + name, nf, COL_W - 2 * PANEL_PAD - rw - 24), font=nf, fill=INK,
-           anchor="lm")
-    pieces = _field_pieces(f)
-    top = y + PANEL_PAD + NAME_LINE
+    fnt, bold = font(TEXT), font(TEXT, True)
+    tx, ty, width = x + PANEL_PAD + 4, y + PANEL_PAD + 16, NAME_W - PANEL_PAD - 8
+    d.text((tx, ty), _fit(d, marker + name, bold, width), font=bold, fill=INK, anchor="lm")
+    near = f.animal_count >= f.animals_to_win - 1
+    d.text((tx, ty + 32), _fit(d, f"{f.animal_count} of {f.animals_to_win} Animals", fnt,
+                               width), font=fnt, fill=ALERT if near else INK, anchor="lm")
+    held = view.hand_sizes.get(seat, 0)
+    hand = f"{held} card{'s' if held != 1 else ''} in hand"
+    if f.hand_limit != 7:
+        hand = f"{held} in hand, limit {f.hand_limit}"
+    d.text((tx, ty + 64), _fit(d, hand, fnt, width), font=fnt, fill=MUTED, anchor="lm")
+    cx, cy = x + NAME_W, y + PANEL_PAD
     if not pieces:
-        d.text((x + PANEL_PAD + 4, top + CHIP_H // 2), "empty Field", font=font(TEXT),
-               fill=MUTED, anchor="lm")
+        d.text((cx, cy + CHIP_H // 2), "empty Field", font=fnt, fill=MUTED, anchor="lm")
         return
-    _flow(img, d, pieces, x + PANEL_PAD, top, COL_W - 2 * PANEL_PAD, chip_rows)
+    for piece, px, row in _flow(pieces, CHIPS_W, lines):
+        paste(img, piece, (cx + px, cy + row * (CHIP_H + CHIP_GAP)))
 
 
 @cache
@@ -359,14 +378,14 @@ def _palette() -> Image.Image:
     """A 256-colour palette fitted once to everything the table draws: the bases, every
     chip of every card, the tags and the highlight colours."""
     cat = catalog()
-    tiles: list[Image.Image] = [_base(n) for n in (2, 3)]
+    tiles: list[Image.Image] = [_base(2)]
     for design in cat.designs.values():
         kinds: Sequence[str | None] = (design.kind,) if design.kind else (None,)
         if design.type in ("baby", "basic", "magical"):
             kinds = tuple(KIND_STYLE)
         for k in kinds:
             tiles.append(_chip(design.name, design.type, k))
-    tiles.append(_tag("skips next turn"))
+    tiles += [_tag("skips next turn"), _more(2)]
     w = WIDTH
     y = x = row_h = 0
     placed = []
@@ -391,14 +410,10 @@ def _palette() -> Image.Image:
 
 
 def _encode(img: Image.Image, meter: object) -> Picture:
-    pal = img.quantize(palette=_palette(), dither=Image.Dither.NONE)
-    return Picture(_png_bytes(pal), img.size, meter.smallest)  # type: ignore[attr-defined]
-
-
-def _png_bytes(img: Image.Image) -> bytes:
     buf = io.BytesIO()
-    img.save(buf, format="PNG", compress_level=1)
-    return buf.getvalue()
+    img.quantize(palette=_palette(), dither=Image.Dither.NONE).save(buf, format="PNG",
+                                                                     compress_level=1)
+    return Picture(buf.getvalue(), img.size, meter.smallest)  # type: ignore[attr-defined]
 
 
 def table_picture(view: UnleashedView, *, names: Mapping[str, str] | None = None) -> Picture:
@@ -407,15 +422,21 @@ def table_picture(view: UnleashedView, *, names: Mapping[str, str] | None = None
     public parts of ``view``: Fields, hand sizes, piles, turn and phase."""
     nm = _names(view, names)
     n = len(view.seats)
+    height = layout(n)
+    tags = bool(view.stack) or not _no_instants(view)
+    pieces = {s: _field_pieces(view.fields[s], tags) for s in view.seats}
+    winners = set(view.result.winners) if view.result else set()
+    keep = [s == view.active or s in winners for s in view.seats]
+    lines = _share([_lines(pieces[s]) for s in view.seats],
+                   height - HEADER_H - LEGEND_H - MARGIN, keep)
     with measuring() as meter:
-        _, _, panel_h, chip_rows = layout(n)
         img = cached_copy(_base(n))
         d = Draw(img)
         _header(d, view, nm)
-        winners = set(view.result.winners) if view.result else set()
+        y = HEADER_H
         for k, seat in enumerate(view.seats):
-            x, y = _panel_xy(k, panel_h)
-            _panel(img, d, view, seat, nm[seat], x, y, panel_h, chip_rows, winners)
+            _panel(img, d, view, seat, nm[seat], y, lines[k], pieces[seat], winners)
+            y += _strip_h(lines[k]) + GAP
     return _encode(img, meter)
 
 

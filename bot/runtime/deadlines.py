@@ -99,6 +99,20 @@ class DeadlineOps(Advance):
             self._behind.add(game_id)
         return self.supervisor.start(self.CATCH_UP_JOB, self.reconcile_timers, forever=False)
 
+    #: The name of the supervised store watch (:meth:`start_store_watch`) and its period, s.
+    STORE_WATCH_JOB = "herdbot-store-watch"
+    STORE_WATCH_EVERY_S = 2.0
+
+    def start_store_watch(self) -> asyncio.Task[None]:
+        """Look at the database every :attr:`STORE_WATCH_EVERY_S` seconds in the
+        background (:meth:`Store.watch`): a SQLite file deleted or replaced under an idle
+        bot is logged within seconds, not at the next move."""
+        async def watch() -> None:
+            while True:
+                self.store.watch()
+                await self.clock.wait(asyncio.Event(), self.STORE_WATCH_EVERY_S)
+        return self.supervisor.start(self.STORE_WATCH_JOB, watch)
+
     async def resync_timers(self, game_id: int) -> None:
         """Re-arm the timers of game ``game_id`` from its state (after one of its timer
         rows was dropped as unreadable): an open lobby gets its expiry back, an active game

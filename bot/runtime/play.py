@@ -35,7 +35,10 @@ class PlayOps(Advance):
 
         ``known``: the game as the caller just read it (:meth:`peek`), used instead of
         reading it again unless this process changed the game since (a game another
-        process moved meanwhile is read again and the click decoded again).
+        process moved meanwhile is read again and the click decoded again). A callable
+        ``action`` whose commit finds the game moved on by another process is likewise
+        decoded again against the game as it is then, once: another seat's move in a
+        decision several seats make at once leaves this click standing.
 
         The human's move, the AI's moves, the seat's missed turns, the timers and the stats
         are written in one transaction (:meth:`_advance`).
@@ -48,18 +51,21 @@ class PlayOps(Advance):
             try:
                 update = await self._act(game_id, seat, action, expected_version, origin, known)
             except _StaleRead:  # the game read before changed elsewhere: read it now
-                update = await self._act(game_id, seat, action, expected_version, origin, None)
+                update = await self._act(game_id, seat, action, expected_version, origin, None,
+                                         again=False)
         await self.publish(update)
         return update
 
     async def _act(self, game_id: int, seat: str,
                    action: Action | dict[str, Any] | Callable[[State], Action],
                    expected_version: int | None, origin: Any,
-                   known: Known | None) -> Update:
-        """:meth:`act` under the game's lock. Raises :class:`_StaleRead` when ``known``
-        served and the commit found the stored game moved on."""
+                   known: Known | None, *, again: bool = True) -> Update:
+        """:meth:`act` under the game's lock. Raises :class:`_StaleRead` (with ``again``)
+        when the commit found the stored game moved on and ``known`` served or ``action``
+        is a callable (to be decoded again)."""
         record, seats, spec, state, timers = await self.read(game_id, known)
         used = known is not None and known.bundle is not None and record is known.bundle.record
+        decoded = callable(action)
         if record.status != "active":
             raise GameError("not_active", "This game is over.")
         if expected_version is not None and expected_version != record.version:
@@ -79,7 +85,7 @@ class PlayOps(Advance):
                 [Step(seat, parsed, events, version=new_state.version)],
                 seat_flags={seat: {"missed_turns": 0}} if reset else None, origin=origin)
         except GameError as exc:
-            if exc.code == "stale" and used:
+            if exc.code == "stale" and again and (used or decoded):
                 raise _StaleRead from exc
             raise
 

@@ -10,7 +10,7 @@ import contextlib
 import importlib
 import os
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -117,18 +117,21 @@ def clean_environ() -> dict[str, str]:
 @contextlib.asynccontextmanager
 async def bot_process(hub: LocalDiscord, database: Path | str, folder: Path, *,
                       name: str = "bot", env: dict[str, str] | None = None,
+                      python: Sequence[str] = (),
                       ) -> AsyncIterator[Any]:
     """A running ``herdbot run`` (the ``asyncio.subprocess.Process``) on ``database``,
     connected to ``hub``: ``python -m bot run`` in ``folder`` (so no ``.env`` of the
     developer's is read), with :data:`BOT_ENV` and ``env``; watched by ``hub`` (see
     :meth:`LocalDiscord.watch`) and stopped at exit (SIGTERM, then SIGKILL after 20 s).
-    Its output goes to ``<folder>/<name>.log``."""
+    Its output goes to ``<folder>/<name>.log``. ``python``: the interpreter and its
+    arguments before ``-m bot run`` (default: this one), e.g. another checkout's, or
+    ``(python, "-m", "pyinstrument", ...)`` to profile the bot."""
     folder.mkdir(parents=True, exist_ok=True)
     full = {**clean_environ(), **hub.bot_env(), **BOT_ENV,
             "HERDBOT_DATABASE": str(database), **(env or {})}
     log = open(folder / f"{name}.log", "ab")  # noqa: SIM115 - closed below
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot", "run", cwd=folder, env=full, stdout=log,
+        *(python or (sys.executable,)), "-m", "bot", "run", cwd=folder, env=full, stdout=log,
         stderr=asyncio.subprocess.STDOUT)
     hub.watch(proc.pid)
     try:

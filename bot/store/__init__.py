@@ -3,6 +3,7 @@ or PostgreSQL (``HERDBOT_DATABASE=postgresql://...``)."""
 
 from bot.store.errors import (
     STORE_FAILURES,
+    DatabaseGone,
     PostgresUnavailable,
     SchemaTooNew,
     StoreDown,
@@ -31,6 +32,7 @@ from bot.store.url import is_postgres_url
 __all__ = [
     "STORE_FAILURES",
     "ActionRecord",
+    "DatabaseGone",
     "GameBundle",
     "GameHeader",
     "GameRecord",

@@ -24,6 +24,18 @@ def _target_error(target: Path, cause: str) -> StoreError:
     return StoreError(f"herdbot: cannot write the backup {target}: {cause}.")
 
 
+def _make_folder(folder: Path, target: Path) -> None:
+    """Create ``folder`` (and its parents) unless it is there; a one-line
+    :class:`StoreError` naming ``target`` when it cannot be."""
+    if folder.is_dir():
+        return
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise _target_error(target, f"cannot create its folder {folder} "
+                                    f"({exc.strerror or exc})") from exc
+
+
 @dataclass(frozen=True)
 class BackupReport:
     """What ``backup`` wrote: the file, its size in bytes, its schema version and how many
@@ -44,9 +56,10 @@ def backup_target(target: Path, now: float | None = None) -> Path:
     return target
 
 
-def backup(database: Path, target: Path) -> BackupReport:
+def backup(database: Path, target: Path, *, folder: bool = False) -> BackupReport:
     """Copy ``database`` (which must exist; it is never created) to ``target`` (a file,
-    replaced if present, or a folder, see :func:`backup_target`).
+    replaced if present, or a folder, see :func:`backup_target`; ``folder``: ``target``
+    is a folder even if it does not exist yet). Missing folders on the way are created.
 
     The copy is a standalone file (rollback journal, no ``-wal`` beside it). Raises
     :class:`StoreUnavailable` naming the database and the cause, or :class:`StoreError`
@@ -56,9 +69,10 @@ def backup(database: Path, target: Path) -> BackupReport:
         cause = "no such file" if not database.exists() else unavailable_cause(
             database, OSError("not a regular file"))
         raise StoreUnavailable(database, cause)
+    if folder:
+        _make_folder(target, target)
     target = backup_target(target)
-    if not target.parent.is_dir():
-        raise _target_error(target, f"its folder {target.parent} does not exist")
+    _make_folder(target.parent, target)
     if not os.access(target.parent, os.W_OK | os.X_OK):
         raise _target_error(target, f"its folder {target.parent} is read-only")
     temp = target.with_name(f".{target.name}.{os.getpid()}.tmp")

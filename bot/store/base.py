@@ -65,6 +65,11 @@ class StoreBase:
         """The database as messages name it: the file, or the URL without its password."""
         return self._backend.name
 
+    def watch(self) -> None:
+        """A periodic look at the database (SQLite: was its file deleted or replaced?);
+        logs what it finds, never raises."""
+        self._backend.watch()
+
     async def _read_columns(self) -> None:
         """Read the ``games`` columns the database has: a store left at an older schema
         (``migrate=False``, the migration tests) reads what it has, the rest defaults."""

@@ -175,6 +175,11 @@ class Backend(ABC):
         """Session settings and bookkeeping before migrating (after the version check)."""
         return None
 
+    def watch(self) -> None:
+        """Look at the database now (a periodic health look; never raises). SQLite:
+        notice a file deleted or replaced under the bot; the default does nothing."""
+        return None
+
     @abstractmethod
     async def check_writable(self) -> None:
         """Write something harmless now, so a read-only database fails at start."""

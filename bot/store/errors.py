@@ -1,7 +1,8 @@
 """The store's exceptions: what a caller above ``bot/store`` may catch.
 
 :data:`STORE_FAILURES` is the tuple to catch for "the database failed" on either backend
-(SQLite's own ``sqlite3.Error``, or :class:`StoreDown` for PostgreSQL): the caller refuses
+(SQLite's own ``sqlite3.Error`` and :class:`DatabaseGone`, or :class:`StoreDown` for
+PostgreSQL): the caller refuses
 the request with a "try again" and nothing was half-written (every write is one
 transaction).
 """
@@ -52,6 +53,20 @@ class StoreDown(StoreError):
         self.lost = lost
 
 
+class DatabaseGone(StoreError):
+    """The SQLite file herdbot opened was deleted (``how="deleted"``) or another file put
+    in its place (``"replaced"``) while it ran: a write would land in a file nobody will
+    open again, so every write is refused until herdbot is restarted."""
+
+    def __init__(self, path: str | Path, how: str) -> None:
+        super().__init__(
+            f"herdbot: the database file {path} was {how} while herdbot ran, so herdbot "
+            "takes no more moves (they would be lost with it): stop herdbot, put the file "
+            "back or restore a backup (README: The database), and start it again.")
+        self.path = path
+        self.how = how
+
+
 class SchemaTooNew(StoreError):
     """The database's schema version (``found``) is above this herdbot's ``supported``
     schema: a newer herdbot wrote it, and this one must not touch it."""
@@ -67,7 +82,7 @@ class SchemaTooNew(StoreError):
 
 
 #: Catch these for "the database failed; refuse and let the player try again".
-STORE_FAILURES: tuple[type[Exception], ...] = (sqlite3.Error, StoreDown)
+STORE_FAILURES: tuple[type[Exception], ...] = (sqlite3.Error, StoreDown, DatabaseGone)
 
 
 def unavailable_cause(path: str | Path, error: BaseException) -> str:

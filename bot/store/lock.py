@@ -1,11 +1,17 @@
 """One writer per SQLite file: an OS lock on ``<database>.lock`` held by ``herdbot run``.
 
-The lock is ``flock(LOCK_EX | LOCK_NB)`` on a file beside the database (POSIX). The kernel
+The lock is ``flock(LOCK_EX | LOCK_NB)`` on a file beside the database (POSIX), named after
+the database's resolved path (symbolic links followed, ``..`` folded), so a second path to
+the same file (a symlink, a linked folder, a relative path) finds the same lock. The kernel
 drops it when the holding process ends in any way, SIGKILL included, so a lock left by a
 killed bot never blocks the next start; the ``.lock`` file itself stays (it is never
 deleted, since removing a lock file while another process opens it would let two
 processes each lock a different file). The holder writes its process id into the file
 for the refusal message. Readers (``herdbot backup``) do not take it.
+
+The ``.lock`` file is also the sign that herdbot ran on a database before:
+:meth:`WriterLock.check_not_lost` refuses to start on a missing database whose ``.lock``
+was there (the file was deleted or moved; a new, empty one would silently replace it).
 """
 
 from __future__ import annotations
@@ -24,17 +30,34 @@ class DatabaseInUse(StoreError):
 
     def __init__(self, database: str | Path, pid: int | None) -> None:
         who = f"another herdbot (process {pid})" if pid else "another herdbot"
+        real = Path(database).resolve()
+        same = "" if Path(database).absolute() == real else f" (the file {real})"
         super().__init__(
-            f"herdbot: {who} is already running on the database {database}: stop it first, "
-            "or set HERDBOT_DATABASE to another file."
+            f"herdbot: {who} is already running on the database {database}{same}: stop it "
+            "first, or set HERDBOT_DATABASE to another file."
         )
         self.database = database
         self.pid = pid
 
 
+class DatabaseMissing(StoreError):
+    """The database file is missing although herdbot ran on it before (its ``.lock`` file
+    is there): it was deleted or moved, and starting would create a new, empty one."""
+
+    def __init__(self, database: str | Path) -> None:
+        super().__init__(
+            f"herdbot: the database {database} is missing, but herdbot has run on it before "
+            f"({lock_path(database).name} is beside it): put the file back or restore a "
+            "backup (README: The database), or start a new, empty database with "
+            "`herdbot run --new-database`."
+        )
+        self.database = database
+
+
 def lock_path(database: str | Path) -> Path:
-    """The lock file of ``database``: its path with ``.lock`` appended."""
-    return Path(f"{database}.lock")
+    """The lock file of ``database``: its resolved path (symbolic links followed) with
+    ``.lock`` appended."""
+    return Path(f"{Path(database).resolve()}.lock")
 
 
 class WriterLock:
@@ -49,6 +72,8 @@ class WriterLock:
         self.database = database
         self.path = lock_path(database)
         self._fd: int | None = None
+        #: whether the lock file was there before :meth:`acquire` (herdbot ran here before)
+        self.existed = False
 
     @property
     def held(self) -> bool:
@@ -61,6 +86,7 @@ class WriterLock:
             return self
         if Path(self.database).is_dir():
             raise StoreUnavailable(self.database, "that is a folder, not a file")
+        self.existed = self.path.exists()
         try:
             fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
         except OSError as exc:
@@ -79,6 +105,13 @@ class WriterLock:
         os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
         self._fd = fd
         return self
+
+    def check_not_lost(self) -> None:
+        """Once acquired: raise :class:`DatabaseMissing` when the database does not exist
+        but its lock file was there before (herdbot ran on it); a path never used, or an
+        existing file, passes."""
+        if self.existed and not Path(self.database).exists():
+            raise DatabaseMissing(self.database)
 
     def release(self) -> None:
         """Drop the lock (closing the file releases it); the file stays."""

@@ -5,7 +5,10 @@ once the file is in WAL mode (:class:`SqliteReader`)."""
 from __future__ import annotations
 
 import asyncio
+import logging
+import os
 import sqlite3
+import time
 from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -14,7 +17,9 @@ from typing import Any
 import aiosqlite
 
 from bot.store.db import ROLLED_BACK, UNKNOWN, Backend, Conn, Op, Refused, Row
-from bot.store.errors import StoreUnavailable, unavailable_cause
+from bot.store.errors import DatabaseGone, StoreUnavailable, unavailable_cause
+
+log = logging.getLogger(__name__)
 
 
 class SqliteConn(Conn):
@@ -114,6 +119,16 @@ def sqlite_statement(conn: sqlite3.Connection, sql: str,
     sends with its own functions (writes, BEGIN/COMMIT/ROLLBACK, a transaction's first
     read) goes through here, a place to simulate a failing disk in tests."""
     return conn.execute(sql, args)
+
+
+def file_identity(path: str | Path) -> tuple[int, int] | None:
+    """``(st_dev, st_ino)`` of the file at ``path`` (symbolic links followed): the same
+    pair is the same file; ``None`` when there is none."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino
 
 
 def _sqlite_begin_then(fn: Callable[[sqlite3.Connection, str, tuple[Any, ...]], Any],
@@ -234,8 +249,12 @@ class SqliteReader(SqliteConn):
         super().__init__(db)
         #: the query-only connection (``None``: reads go to aiosqlite's thread).
         self.direct: sqlite3.Connection | None = None
+        #: called before each read (:meth:`SqliteBackend.look_at_file`).
+        self.before_read: Callable[[], None] | None = None
 
     async def fetch(self, sql: str, args: Iterable[Any] = ()) -> list[Row]:
+        if self.before_read is not None:
+            self.before_read()
         direct = self.direct
         if direct is None:
             return await super().fetch(sql, args)
@@ -280,6 +299,51 @@ class SqliteBackend(Backend):
         #: the reader (``reader``) as its own type.
         self._reads = SqliteReader(conn)
         self.reader = self._reads
+        #: ``(st_dev, st_ino)`` of the file opened (``None``: ``:memory:``), and how it
+        #: went once it was deleted or replaced (:meth:`check_file`).
+        self._identity = file_identity(path) if str(path) not in ("", ":memory:") else None
+        self.gone: str | None = None
+        self._looked = time.monotonic()
+        self._reads.before_read = self.look_at_file
+
+    #: Seconds between two looks at the file from reads (:meth:`look_at_file`).
+    LOOK_EVERY_S = 1.0
+
+    def check_file(self) -> None:
+        """Before every write: raise :class:`DatabaseGone` when the file at the path is no
+        longer the one opened (deleted, or another file moved over it): a write would
+        land in a file nobody opens again. Logged once, at ERROR, when first seen."""
+        if self._identity is None:
+            return
+        if self.gone is None:
+            now = file_identity(self._path)
+            if now == self._identity:
+                return
+            self.gone = "deleted" if now is None else "replaced"
+            log.error("%s", DatabaseGone(self._path, self.gone))
+        raise DatabaseGone(self._path, self.gone)
+
+    def look_at_file(self) -> None:
+        """Before a read: :meth:`check_file` at most every :attr:`LOOK_EVERY_S` (a read
+        from the opened file is still right, so it is not refused), so a file deleted
+        while only reads happen is logged within seconds."""
+        now = time.monotonic()
+        if self.gone is None and now - self._looked >= self.LOOK_EVERY_S:
+            self._looked = now
+            try:
+                self.check_file()
+            except DatabaseGone:
+                pass
+
+    def watch(self) -> None:
+        """Look at the file now (:meth:`check_file`, never raising): the runtime calls this
+        every few seconds, so a file deleted under an idle bot is logged within seconds."""
+        if self.gone is None:
+            self._looked = time.monotonic()
+            try:
+                self.check_file()
+            except DatabaseGone:
+                pass
 
     @classmethod
     async def open(cls, path: str | Path) -> SqliteBackend:
@@ -300,6 +364,7 @@ class SqliteBackend(Backend):
         # BEGIN IMMEDIATE goes to aiosqlite's thread with the transaction's first
         # statement (one trip, not two); a transaction that ran none begins nothing.
         async with self._lock:
+            self.check_file()
             conn = SqliteTxConn(self._db)
             try:
                 yield conn
@@ -320,6 +385,7 @@ class SqliteBackend(Backend):
 
     async def write(self, sql: str, args: Iterable[Any] = ()) -> int:
         async with self._lock:
+            self.check_file()
             return await self.reader.execute(sql, args)
 
     async def schema_version(self, conn: Conn | None = None) -> int:

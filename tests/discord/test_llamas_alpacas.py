@@ -21,7 +21,7 @@ from bot.present.base import decision_key
 from bot.sandbox import World
 from bot.sandbox.demo import NAMES, play_game
 from tests.discord.conftest import make_bot
-from tests.support import description, title
+from tests.support import description, headline, rows, title
 
 #: The game as the bot offers it: its rules wired to its AI and cog (bot.app).
 SPEC = builtin_games()["llamas-alpacas"]
@@ -108,7 +108,7 @@ async def version(bot, game_id=1):
 
 
 def table_of(thread):
-    return [m for m in thread.all_messages if not m.ephemeral and m.components][-1]
+    return [m for m in thread.all_messages if not m.ephemeral and rows(m)][-1]
 
 
 # -- full games -------------------------------------------------------------------------
@@ -134,7 +134,7 @@ async def _full_game(world, bot, players):
     final_table = thread.all_messages[-2]
     assert final_table.filenames == ["table.png"]
     assert final_table.file("table.png")[:8] == b"\x89PNG\r\n\x1a\n"
-    assert all(not m.components for m in thread.all_messages if not m.ephemeral)
+    assert all(not rows(m) for m in thread.all_messages if not m.ephemeral)
     # Stats recorded for every member.
     stats = {r.user_id: r for r in await bot.store.stats(record.guild_id, kind=KEY)}
     for s in seats:
@@ -167,7 +167,7 @@ async def test_starting_card_placement_grid_any_order_and_refusal(la):
     (maya, tomasz), thread = await start(world, bot)
     table = thread.last_message
     assert table.labels == [*GRID_FREE, "My hand"]
-    assert table.content == f"<@{maya.id}> <@{tomasz.id}>"  # both pinged once
+    assert headline(table) == f"<@{maya.id}> <@{tomasz.id}>"  # both pinged once
     assert "Waiting for **Maya**, **Tomasz**." in description(table)
     # Tomasz places first: any order is fine.
     posted = len(thread.all_messages)
@@ -181,14 +181,14 @@ async def test_starting_card_placement_grid_any_order_and_refusal(la):
     v = await version(bot)
     await tomasz.click(table2, "1 · free")
     assert tomasz.last_reply.ephemeral
-    assert tomasz.last_reply.content == "\N{NO ENTRY SIGN} You have already placed your starting card."
+    assert headline(tomasz.last_reply) == "\N{NO ENTRY SIGN} You have already placed your starting card."
     assert await version(bot) == v
     await maya.click(table2, "9 · free")
     _, _, _, state = await bot.service.load(1)
     assert state.phase == "turn"
     assert state.players[0].board[8] is not None and state.players[1].board[4] is not None
     turn_table = thread.last_message
-    assert turn_table.content == f"<@{world.member(('Maya', 'Tomasz')[state.first]).id}>"
+    assert headline(turn_table) == f"<@{world.member(('Maya', 'Tomasz')[state.first]).id}>"
     assert f"**{('Maya', 'Tomasz')[state.first]}**'s turn (3🍀 3🥕)" in description(turn_table)
 
 
@@ -201,7 +201,7 @@ async def test_two_players_placing_at_the_same_moment_both_count(la):
     assert state.phase == "turn" and state.version == 2
     assert state.players[0].board[0] is not None and state.players[1].board[8] is not None
     # Both placements are told; only the newest table keeps buttons, and it is current.
-    live = [m for m in thread.all_messages if m.components]
+    live = [m for m in thread.all_messages if rows(m)]
     assert len(live) == 1 and live[0].labels[0] == "Take 1 (free)"
     text = "\n".join(m.text for m in thread.all_messages)
     assert "Maya places the starting card" in text and "Tomasz places the starting card" in text
@@ -216,13 +216,13 @@ async def test_an_ai_seat_places_at_once_and_only_the_human_is_pinged(la):
     await maya.click(lobby, "Start")
     thread = lobby.thread
     table = thread.last_message
-    assert table.content == f"<@{maya.id}>"
+    assert headline(table) == f"<@{maya.id}>"
     assert "Waiting for **Maya**." in description(table)
     await maya.click(table, "5 · free")
     _, _, _, state = await bot.service.load(1)
     # The AI answered its turn(s) at once: it is Maya's turn again, and she is pinged.
     assert state.phase == "turn" and state.seats[state.active] == "s0"
-    assert thread.last_message.content == f"<@{maya.id}>"
+    assert headline(thread.last_message) == f"<@{maya.id}>"
 
 
 async def test_the_table_tells_every_ai_turn_played_in_between(la):
@@ -268,7 +268,7 @@ async def test_take_buttons_show_costs_and_disable_what_cannot_be_paid(la):
     ]
     assert [table.is_disabled(f) for f in table.labels[:7]] == [False] * 4 + [True] * 2 + [False]
     tomasz = world.member("Tomasz")
-    assert table.content == f"<@{tomasz.id}>"
+    assert headline(table) == f"<@{tomasz.id}>"
     v = await version(bot)
     await tomasz.click(table, "Take 3 (2🍀 1🥕)")
     _, _, _, after = await bot.service.load(1)
@@ -312,7 +312,7 @@ async def test_keep_treats_select_offers_the_splits(la):
     v = await version(bot)
     tomasz, maya = world.member("Tomasz"), world.member("Maya")
     await tomasz.select(table, values=["Keep 4 clovers, 6 carrots"])
-    assert tomasz.last_reply.content == "\N{NO ENTRY SIGN} It is Maya's turn."
+    assert headline(tomasz.last_reply) == "\N{NO ENTRY SIGN} It is Maya's turn."
     assert await version(bot) == v
     row1 = (state.row[0].clovers, state.row[0].carrots)
     await maya.select(table, values=["Keep 5 clovers, 5 carrots"])
@@ -375,7 +375,7 @@ async def test_move_picks_from_space_then_to_space(la):
     assert not table.is_disabled("Move a card")
     # The other player cannot open the move panel.
     await other.click(table, "Move a card")
-    assert other.last_reply.content == f"\N{NO ENTRY SIGN} It is {active.name}'s turn."
+    assert headline(other.last_reply) == f"\N{NO ENTRY SIGN} It is {active.name}'s turn."
     await active.click(table, "Move a card")
     panel = active.last_reply
     assert panel.ephemeral
@@ -384,11 +384,11 @@ async def test_move_picks_from_space_then_to_space(la):
     assert [panel.is_disabled(lab) for lab in panel.labels] == [True] * 4 + [False] + [True] * 4
     await active.click(panel, f"5 · {card}")
     panel = active.last_reply
-    assert panel.content == f"Move **{card}** from space 5 to which free space?"
+    assert headline(panel) == f"Move **{card}** from space 5 to which free space?"
     assert panel.labels == [*GRID_FREE[:4], f"5 · {card} (moving)", *GRID_FREE[5:], "Back"]
     await active.click(panel, "Back")  # the same panel shows the from-grid again
     assert active.last_reply.id == panel.id
-    assert panel.content == "Move a card: which card moves? (spaces 1-9, row by row)"
+    assert headline(panel) == "Move a card: which card moves? (spaces 1-9, row by row)"
     await active.click(panel, f"5 · {card}")
     assert panel.is_disabled(f"5 · {card} (moving)") and not panel.is_disabled("1 · free")
     v = await version(bot)
@@ -399,7 +399,7 @@ async def test_move_picks_from_space_then_to_space(la):
     assert board[0] == state.players[state.active].board[4] and board[4] is None
     assert after.seats[after.active] != state.seats[state.active]  # the turn passed
     assert "from row 2, column 2 to row 1, column 1." in description(thread.last_message)
-    assert panel.content.startswith("Moving ") and panel.components == []
+    assert headline(panel).startswith("Moving ") and rows(panel) == []
 
 
 async def test_move_is_disabled_with_a_full_board(la):
@@ -423,10 +423,10 @@ async def test_refusals_not_your_turn_stale_and_not_in_game(la):
     v = await version(bot)
     await other.click(table, "Take 1 (free)")
     assert other.last_reply.ephemeral
-    assert other.last_reply.content == f"\N{NO ENTRY SIGN} It is {active.name}'s turn."
+    assert headline(other.last_reply) == f"\N{NO ENTRY SIGN} It is {active.name}'s turn."
     omar = world.member("Omar")
     await omar.click(table, "Take 1 (free)")
-    assert omar.last_reply.content == "\N{NO ENTRY SIGN} You are not in this game."
+    assert headline(omar.last_reply) == "\N{NO ENTRY SIGN} You are not in this game."
     assert await version(bot) == v
     # A move panel opened before the table moved on is stale.
     await active.click(table, "Move a card")
@@ -435,7 +435,7 @@ async def test_refusals_not_your_turn_stale_and_not_in_game(la):
     assert await version(bot) == v + 1
     await active.click(panel, panel.labels[4])
     reply = active.last_reply
-    assert reply.ephemeral and reply.content == "This table has moved on. Here is the current one:"
+    assert reply.ephemeral and headline(reply) == "This table has moved on. Here is the current one:"
     assert reply.filenames == ["table.png"] and title(reply) == "Llamas & Alpacas #1"
     assert await version(bot) == v + 1
 
@@ -455,7 +455,7 @@ async def test_an_old_table_button_is_answered_with_the_current_table(la):
     assert thread.last_message.id != table.id and table.components  # still clickable
     await active.click(table, free[1])
     reply = active.last_reply
-    assert reply.ephemeral and reply.content == "This table has moved on. Here is the current one:"
+    assert reply.ephemeral and headline(reply) == "This table has moved on. Here is the current one:"
     assert title(reply) == "Llamas & Alpacas #1" and reply.filenames == ["table.png"]
     assert f"**{other.name}**'s turn" in description(reply)
     assert await version(bot) == v
@@ -485,11 +485,11 @@ async def test_forged_or_out_of_range_components_are_refused_in_words(la):
     ]
     for custom_id, values, answer in cases:
         await click_injected(world.sandbox, active, thread, custom_id, values=values)
-        assert active.last_reply.content == answer, custom_id
+        assert headline(active.last_reply) == answer, custom_id
         assert await version(bot) == v
     # A forged click of a legal index by the player not to act: the engine's refusal.
     await click_injected(world.sandbox, other, thread, f"hb:g:1:x:a.{key}.0")
-    assert other.last_reply.content == f"\N{NO ENTRY SIGN} It is {active.name}'s turn."
+    assert headline(other.last_reply) == f"\N{NO ENTRY SIGN} It is {active.name}'s turn."
     assert await version(bot) == v
 
 
@@ -497,7 +497,7 @@ async def test_my_hand_and_rules_example(la):
     world, bot = la
     state, active, other, thread = await _after_setup(world, bot)
     await other.click(thread.last_message, "My hand")
-    text = other.last_reply.content
+    text = headline(other.last_reply)
     assert other.last_reply.ephemeral and other.last_reply.filenames == ["my-board.png"]
     assert "This game has no hidden cards" in text
     assert "You have **0 points** and **3🍀 3🥕** (6 of at most 10 treats)." in text

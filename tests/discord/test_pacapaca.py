@@ -23,7 +23,7 @@ from bot.sandbox.drivers import DriverContext
 from bot.sandbox.drivers.pacapaca import find, perform
 from bot.sandbox.model import SimMessage
 from tests.discord.conftest import make_bot
-from tests.support import description, title
+from tests.support import description, headline, rows, texts, title
 from tests.support.reads import store_reads
 
 #: The game as the bot offers it: its rules wired to its AI and cog (bot.app).
@@ -95,7 +95,7 @@ async def active_member(world, bot):
 
 
 def table_message(member, thread):
-    msgs = [m for m in member.visible(thread) if not m.ephemeral and m.components]
+    msgs = [m for m in member.visible(thread) if not m.ephemeral and rows(m)]
     return msgs[-1]
 
 
@@ -142,7 +142,7 @@ async def open_negotiation(world, bot, thread, partner=None):
     assert [o["label"] for o in picker.selects()[0]["options"]] == [
         seats[s].name for s in st.seats if s != active]
     await am.select(picker, [seats[partner].name])  # the option's label (values are indexes)
-    assert am.last_reply.content == f"You opened a negotiation with {seats[partner].name}."
+    assert headline(am.last_reply) == f"You opened a negotiation with {seats[partner].name}."
     return active, partner
 
 
@@ -188,7 +188,7 @@ async def test_table_buttons_and_draw2_is_secret_to_the_drawer(world, sb, clock)
     table = thread.last_message
     assert table.labels == ["Draw 2", "Take discard pile (0)", "Negotiate", "My hand"]
     assert table.is_disabled("Take discard pile (0)") and table.is_disabled("Negotiate")
-    assert table.content == am.mention and table.filenames == ["table.png"]
+    assert headline(table) == am.mention and table.filenames == ["table.png"]
     assert f"**{am.name}**'s turn: draw 2.\nDeck 20 \N{MIDDLE DOT} discard pile 0" in description(table)
     await am.click(table, "Draw 2")
     _, _, st = await load(sb.bot)
@@ -199,7 +199,7 @@ async def test_table_buttons_and_draw2_is_secret_to_the_drawer(world, sb, clock)
     assert reply.labels == [f"Keep {n}" for n in names_of(drawn)] or (
         names_of(drawn)[0] == names_of(drawn)[1]
         and reply.labels == [f"Keep {names_of(drawn)[0]}", f"Keep {names_of(drawn)[0]} (2)"])
-    assert f"You drew **{'; '.join(names_of(drawn))}**" in reply.content
+    assert f"You drew **{'; '.join(names_of(drawn))}**" in headline(reply)
     assert reply not in other.visible(thread) and reply not in other.ephemerals
     public = thread.last_message
     assert f"{am.name} drew two cards and is choosing one." in description(public)
@@ -208,20 +208,20 @@ async def test_table_buttons_and_draw2_is_secret_to_the_drawer(world, sb, clock)
     await am.click(public, "My hand")
     assert am.last_reply.filenames == ["drawn.png"] and len(am.last_reply.buttons()) == 2
     await other.click(public, "My hand")
-    assert other.last_reply.content == ("You have no cards face down in the discard pile. "
+    assert headline(other.last_reply) == ("You have no cards face down in the discard pile. "
                                         "Here is your alpaca, close up.")
     assert other.last_reply.filenames == ["my-alpaca.png"]
     await am.click(reply, f"Keep {names_of(drawn)[0]}")
     _, _, st = await load(sb.bot)
     assert st.alpacas[st.seats[1 - st.active]].neck == [drawn[0]]
     assert [(p.card, p.by) for p in st.pile] == [(drawn[1], st.seats[1 - st.active])]
-    assert reply.content == f"You kept the {names_of(drawn)[0]}." and reply.buttons() == []
-    assert any(m.content == f"You put your {names_of(drawn)[1]} face down on the pile."
+    assert headline(reply) == f"You kept the {names_of(drawn)[0]}." and reply.buttons() == []
+    assert any(headline(m) == f"You put your {names_of(drawn)[1]} face down on the pile."
                for m in am.ephemerals)
     # the drawer's own discard is in their My hand, the other player's is empty
     await am.click(thread.last_message, "My hand")
     assert am.last_reply.filenames == ["my-discards.png"]
-    assert f"**{names_of(drawn)[1]}**" in am.last_reply.content
+    assert f"**{names_of(drawn)[1]}**" in headline(am.last_reply)
 
 
 async def test_take_pile_adds_every_card(world, sb):
@@ -256,10 +256,10 @@ async def test_negotiation_deal_both_accept_the_same_version(world, sb, clock):
     assert title(panel) == f"Negotiation: {am.name} \N{LEFT RIGHT ARROW} {pm.name}"
     assert f"The talks end <t:{int(deadline)}:R>." in description(panel)
     assert panel.labels == ["Edit deal", "Accept", "Decline", "Give up", "My hand"]
-    assert panel.is_disabled("Accept") and panel.content == am.mention
+    assert panel.is_disabled("Accept") and headline(panel) == am.mention
     give, get = st.alpacas[active].neck[:1], st.alpacas[partner].neck[:1]
     editor = await propose(am, thread, give, get)
-    assert f"You give: {names_of(give)[0]}" in editor.content
+    assert f"You give: {names_of(give)[0]}" in headline(editor)
     _, _, st = await load(sb.bot)
     assert st.negotiation.active_gives == give and st.negotiation.partner_gives == get
     assert panel.labels == ["Edit deal", "Accept deal v1", "Decline", "Give up", "My hand"]
@@ -318,7 +318,7 @@ async def test_reproposal_resets_acceptance_and_old_accept_is_refused(world, sb)
     reply = await raw_click(world, am, old_panel, old_accept)
     assert reply.ephemeral and reply.ephemeral_for == am.id
     # The answers are bound to the decision they were drawn for: the deal changed since.
-    assert reply.content == "This table has moved on. Here is the current one:"
+    assert headline(reply) == "This table has moved on. Here is the current one:"
     _, _, st3 = await load(sb.bot)
     assert st3.version == version
 
@@ -396,19 +396,19 @@ async def test_refusals_in_words_change_nothing(world, sb):
     table = thread.last_message
     v0 = st.version
     await om.click(table, "Draw 2")
-    assert om.last_reply.content == f"\N{NO ENTRY SIGN} It is {am.name}'s turn."
+    assert headline(om.last_reply) == f"\N{NO ENTRY SIGN} It is {am.name}'s turn."
     await zed.click(table, "Draw 2")
-    assert zed.last_reply.content == "\N{NO ENTRY SIGN} You are not in this game."
+    assert headline(zed.last_reply) == "\N{NO ENTRY SIGN} You are not in this game."
     take = by_label(table, "Take discard pile (0)")  # disabled: it plays no action
     reply = await raw_click(world, am, table, take)
-    assert reply.content == "\N{NO ENTRY SIGN} This button is not one herdbot understands."
+    assert headline(reply) == "\N{NO ENTRY SIGN} This button is not one herdbot understands."
     assert (await load(sb.bot))[2].version == v0
     # a stale button (the table moved on)
     old_draw, old_table = by_label(table, "Draw 2"), snapshot(world, table)
     await draw_and_keep_first(world, sb.bot, thread)
     v1 = (await load(sb.bot))[2].version
     reply = await raw_click(world, am, old_table, old_draw)
-    assert reply.content == "This table has moved on. Here is the current one:"
+    assert headline(reply) == "This table has moved on. Here is the current one:"
     assert reply.filenames == ["table.png"]
     assert (await load(sb.bot))[2].version == v1
     # negotiation refusals
@@ -419,18 +419,18 @@ async def test_refusals_in_words_change_nothing(world, sb):
     panel = table_message(am, thread)
     v2 = (await load(sb.bot))[2].version
     await am.click(panel, "Decline")
-    assert am.last_reply.content == "\N{NO ENTRY SIGN} Only the invited player declines; you can give up."
+    assert headline(am.last_reply) == "\N{NO ENTRY SIGN} Only the invited player declines; you can give up."
     await zed.click(panel, "Accept deal v1")
-    assert zed.last_reply.content == "\N{NO ENTRY SIGN} You are not in this game."
+    assert headline(zed.last_reply) == "\N{NO ENTRY SIGN} You are not in this game."
     await pm.click(panel, "Give up")
-    assert pm.last_reply.content == "\N{NO ENTRY SIGN} Only the player whose turn it is can give up."
+    assert headline(pm.last_reply) == "\N{NO ENTRY SIGN} Only the player whose turn it is can give up."
     await pm.click(panel, "Accept deal v1")
     await pm.click(panel, "Accept deal v1")
-    assert pm.last_reply.content == "\N{NO ENTRY SIGN} You already accepted this deal."
+    assert headline(pm.last_reply) == "\N{NO ENTRY SIGN} You already accepted this deal."
     assert (await load(sb.bot))[2].version == v2 + 1
     # an empty proposal is refused in words
     await propose(pm, thread, [], [])
-    assert pm.last_reply.content == "\N{NO ENTRY SIGN} A deal must move at least one card."
+    assert headline(pm.last_reply) == "\N{NO ENTRY SIGN} A deal must move at least one card."
     await pm.click(panel, "Decline")
     _, _, st = await load(sb.bot)
     assert st.negotiation.active_gives == [] and st.negotiation.deal_version == 2
@@ -443,7 +443,7 @@ async def test_refusals_in_words_change_nothing(world, sb):
     # a panel of a finished negotiation refuses
     await am.click(thread.last_message, "Draw 2")
     reply = await raw_click(world, am, open_panel, by_label(open_panel, "Give up"))
-    assert reply.content == "This table has moved on. Here is the current one:"
+    assert headline(reply) == "This table has moved on. Here is the current one:"
 
 
 # -- full games and the leak check --------------------------------------------------------
@@ -519,24 +519,32 @@ async def test_full_two_player_game_through_the_ui(world, sb, seed):
     result = spec.engine.result(state)
     thread = world.channel(record.thread_id)
     public = [m for m in thread.all_messages if not m.ephemeral]
-    # One message: the three scoring steps, then the totals with the final picture. It is
-    # the last table, edited in place (no new message for the end), led by the last moves'
-    # lines, its ping and buttons gone.
+    # One message: the last moves, the three scoring steps, then the totals with the final
+    # picture. It is the last table, edited in place (no new message for the end): it keeps
+    # the moves that table told (the final take of the pile) and adds the last one (the
+    # final pass), before the scoring; its ping and buttons gone.
     final = public[-1]
-    assert final.id == record.table_message_id and final.content == ""
-    assert final.embeds[3]["description"].startswith("\N{BULLET} ")
-    assert "The game is over" in final.embeds[3]["description"].split("\n\n")[0]
-    steps = [e["description"] for e in final.embeds[:3]]
+    assert final.id == record.table_message_id and headline(final) == ""
+    head, step1, step2, step3, heading, totals, foot = texts(final)
+    assert head.split("\n") == [
+        "\N{BULLET} Tomasz took the discard pile (1 card): Star charm.",
+        "\N{BULLET} It is Maya's turn.",
+        "\N{BULLET} Maya cannot draw or take the pile, so they pass.",
+        "\N{BULLET} The game is over: Tomasz wins.",
+    ]
+    assert totals.startswith(
+        "The deck ran out and everyone took one last turn. **Tomasz** wins!")
+    steps = [step1, step2, step3]
     assert steps[0].startswith("**Scoring, step 1 of 3")
     assert steps[1].startswith("**Step 2 of 3: neck lengths**")
     assert steps[2].startswith("**Step 3 of 3: bows, scarves")
     assert final.filenames == ["final.png"] and final.file("final.png")[:8] == b"\x89PNG\r\n\x1a\n"
-    assert final.embeds[3]["title"] == f"Alpaca Pacapaca #{game_id}: final scores"
-    assert len(final.embeds) == 4
+    assert heading == f"### Alpaca Pacapaca #{game_id}: final scores" == "### " + title(final)
+    assert foot == f"-# Alpaca Pacapaca #{game_id} \N{MIDDLE DOT} Move {state.version}"
     names = {s.seat: s.name for s in seats}
     for seat, score in result.scores.items():
-        assert f"**{names[seat]}**: {score}" in final.embeds[3]["description"]
-    assert not any(m.components for m in thread.all_messages)  # every button retired
+        assert f"**{names[seat]}**: {score}" in totals
+    assert not any(rows(m) for m in thread.all_messages)  # every button retired
 
 
 async def test_full_four_player_game_with_negotiations_and_no_leaks(world, sb, seed):
@@ -635,7 +643,10 @@ async def test_three_player_game_deal_timeout_and_restart(world, clock, tmp_path
         assert record.status == "finished"
         public = [m.text for m in thread.all_messages if not m.ephemeral]
         assert sum("(closed)" in t for t in public) >= 3
-        assert any(t.startswith("**Scoring, step 1 of 3") for t in public)
+        # the last moves, then the scoring
+        assert any(texts(m)[:1] and texts(m)[0].startswith("\N{BULLET} ")
+                   and texts(m)[1].startswith("**Scoring, step 1 of 3")
+                   for m in thread.all_messages if not m.ephemeral)
     finally:
         await world.disconnect()
 
@@ -651,7 +662,7 @@ async def test_draw2_with_an_expired_token_goes_by_dm_never_public(world, sb):
     public = [m for m in thread.all_messages if not m.ephemeral][public_before:]
     assert all(n not in m.text for m in public for n in drawn)
     dm = am.dms[-1]
-    assert f"You drew **{'; '.join(drawn)}**" in dm.content and dm.filenames == ["drawn.png"]
+    assert f"You drew **{'; '.join(drawn)}**" in headline(dm) and dm.filenames == ["drawn.png"]
     assert dm.buttons() == []  # no Keep buttons in a DM: My hand shows them
     await am.click(thread.last_message, "My hand")
     assert am.last_reply.ephemeral and len(am.last_reply.buttons()) == 2
@@ -666,7 +677,7 @@ async def test_selections_that_are_no_longer_valid_are_refused(world, sb):
     await am.click(table_message(am, thread), "Draw 2")  # the turn moves on instead
     version = (await load(sb.bot))[2].version
     await am.select(picker, [picker.selects()[0]["options"][0]["label"]])
-    assert am.last_reply.content == "This table has moved on. Here is the current one:"
+    assert headline(am.last_reply) == "This table has moved on. Here is the current one:"
     assert (await load(sb.bot))[2].version == version
     # a deal editor outliving its negotiation
     _, _, st = await load(sb.bot)
@@ -678,9 +689,9 @@ async def test_selections_that_are_no_longer_valid_are_refused(world, sb):
     _, _, st = await load(sb.bot)
     await am.select(editor, [str(st.alpacas[active].neck[0])],
                     custom_id=find(editor, "give.", prefix=True)["custom_id"])
-    assert f"You give: {names_of(st.alpacas[active].neck[:1])[0]}" in editor.content
+    assert f"You give: {names_of(st.alpacas[active].neck[:1])[0]}" in headline(editor)
     await am.click(table_message(am, thread), "Give up")
     version = (await load(sb.bot))[2].version
     await am.click(editor, "Propose")
-    assert am.last_reply.content == "\N{NO ENTRY SIGN} This negotiation is over."
+    assert headline(am.last_reply) == "\N{NO ENTRY SIGN} This negotiation is over."
     assert (await load(sb.bot))[2].version == version

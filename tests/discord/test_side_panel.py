@@ -20,7 +20,7 @@ from tests.discord.test_pacapaca import (
 from tests.discord.test_pacapaca import clock as clock  # noqa: F401 (fixtures)
 from tests.discord.test_pacapaca import seed as seed  # noqa: F401
 from tests.discord.test_pacapaca import world as world  # noqa: F401
-from tests.support import title
+from tests.support import headline, rows, title
 
 
 def pinged(message) -> list[int]:
@@ -47,13 +47,13 @@ async def test_the_panel_is_the_table_message_and_pings_the_partner_once(world, 
     assert record.table_message_id == panel.id
     public = [m for m in thread.all_messages if not m.ephemeral]
     picture = public[-2]
-    assert picture.components == [] and picture.filenames == ["table.png"]
-    assert (panel.content, pinged(panel)) == (am.mention, [am.id])
+    assert rows(picture) == [] and picture.filenames == ["table.png"]
+    assert (headline(panel), pinged(panel)) == (am.mention, [am.id])
     await am.click(panel, "Give up")
     closed = world.message(panel.id)
     assert title(closed) == (
         f"Negotiation: {am.name} \N{LEFT RIGHT ARROW} {pm.name} (closed)")
-    assert closed.components == [] and closed.content == ""
+    assert rows(closed) == [] and headline(closed) == ""
 
 async def test_a_cog_that_pings_nobody_posts_its_panel_without_a_ping(world, sb, monkeypatch):
     cog = sb.bot.game_cog("pacapaca")
@@ -61,7 +61,7 @@ async def test_a_cog_that_pings_nobody_posts_its_panel_without_a_ping(world, sb,
     thread = await start(world, NAMES[:2])
     await open_negotiation(world, sb.bot, thread)
     panel = thread.last_message
-    assert (panel.content, pinged(panel)) == ("", [])
+    assert (headline(panel), pinged(panel)) == ("", [])
     assert panel.labels == ["Edit deal", "Accept", "Decline", "Give up", "My hand"]
     _, _, st = await load(sb.bot)
     assert st.phase == "negotiation"

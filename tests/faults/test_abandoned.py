@@ -24,7 +24,7 @@ from bot.store import Store
 from tests.discord.conftest import TINY_EXTENSIONS
 from tests.faults.common import make_bot, start_tiny
 from tests.faults.test_isolation import texts
-from tests.support import description, footer
+from tests.support import description, footer, headline, rows
 from tests.support.tinygame import Add, tiny_registry
 
 DAY = 86400
@@ -112,7 +112,7 @@ async def test_a_game_nobody_moves_in_ends_after_14_days_told_a_day_before(
     await fire(sb)
     assert status(db, 1) == "ended"
     assert texts(thread)[count:] == [f"{NOTICE} Waiting for {bo.mention}.", ENDED]
-    assert world.message(table.id).components == []
+    assert rows(world.message(table.id)) == []
     assert await sb.bot.store.stats(world.guild_id) == []
     assert [t.kind for t in await sb.bot.store.timers()] == ["archive"]
     clock.advance(599)
@@ -146,7 +146,7 @@ async def test_a_server_that_turns_idle_ending_off_keeps_its_games(world, sb, cl
     db = tmp_path / "bot.sqlite3"
     ana, bo, mo = world.member("Ana"), world.member("Bo"), world.member("Mo")
     await mo.slash("settings", end_idle_games=False)
-    assert mo.last_reply.content.endswith("End games after 14 days without a move: off")
+    assert headline(mo.last_reply).endswith("End games after 14 days without a move: off")
     lobby = await start_tiny(world, ana, [bo])
     thread = lobby.thread
     count = len(thread.all_messages)
@@ -161,7 +161,7 @@ async def test_a_server_that_turns_idle_ending_off_keeps_its_games(world, sb, cl
 
     # Turned on again: the game is looked at again within a day, then warned and ended.
     await mo.slash("settings", end_idle_games=True)
-    assert mo.last_reply.content.endswith("End games after 14 days without a move: on")
+    assert headline(mo.last_reply).endswith("End games after 14 days without a move: on")
     clock.advance(DAY)
     await fire(sb)
     assert texts(thread)[count:] == [f"{NOTICE} Waiting for {ana.mention}."]
@@ -202,7 +202,7 @@ async def test_new_servers_get_a_24h_turn_timer_and_the_ai_plays_a_missed_turn(
         "\n\n**Bo**'s turn: add 1 or 2.\n\N{ALARM CLOCK} Turn timer: the AI plays for you "
         f"<t:{int(started) + 2 * DAY}:R>.")
     assert footer(thread.last_message) == "Move 1"
-    assert thread.last_message.content == bo.mention
+    assert headline(thread.last_message) == bo.mention
 
     # The server can choose no timer for its new games.
     await mo.slash("settings", turn_timer="off")

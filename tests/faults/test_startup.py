@@ -177,6 +177,7 @@ def _start_holder(db: Path, cwd: Path) -> subprocess.Popen[str]:
 def test_a_second_bot_on_the_same_file_is_refused_and_a_killed_ones_lock_does_not_block(
         tmp_path):
     db = tmp_path / "herdbot.sqlite3"
+    _migrated(db)  # (the holder never opens it, as a real run would: the restart needs it)
     first = _start_holder(db, tmp_path)
     try:
         second = herdbot("run", env=_env(db), cwd=tmp_path)

@@ -195,3 +195,54 @@ def test_only_set_up_decisions_carry_fingerprints():
     assert present.choice_value(2) == "2"
     with pytest.raises(present.ForgedChoice):
         present.index_of("2-xyz")
+
+
+def test_a_shared_accept_drawn_before_the_other_negotiator_accepted_plays_by_its_fingerprint():
+    """Pacapaca's Accept is coded with the active player's key: once the active player
+    accepted, that key is stale, and the partner's press still plays Accept by its
+    fingerprint; the active player's second press is spent."""
+    pp = PacapacaEngine()
+    state = pp.new_game(["s0", "s1"], seed=3)
+    for _ in range(60):
+        seat = state.seats[state.active]
+        legal = pp.legal_actions(state, seat)
+        if any(isinstance(a, StartNegotiation) for a in legal):
+            break
+        state = play(pp, state, seat, next(a for a in legal if isinstance(a, Draw2)) if
+                     state.phase == "turn" else legal[0])
+    active = state.seats[state.active]
+    partner = next(s for s in state.seats if s != active)
+    state = play(pp, state, active, StartNegotiation(partner=partner))
+    state = play(pp, state, active, pp.deal_space(state, active)[0])
+    pending = pp.pending(state)
+    legal_of = {s: pp.legal_actions(state, s) for s in state.seats}
+    assert present.simultaneous(pending, legal_of)
+    legal = legal_of[active]
+    key, prints = present.decision_key(pending, legal), present.repick_prints(pending, legal, True)
+    index = legal.index(Accept(version=1))
+    value = present.choice_value(index, prints)
+    assert value == f"{index}-{prints[index]}" and len(prints) == len(legal)
+    after = play(pp, state, active, Accept(version=1))
+    with pytest.raises(present.StaleChoice):  # the index alone is out of date
+        present.decode(pp, after, partner, key, index)
+    assert present.decode(pp, after, partner, key, index, prints[index]) == Accept(version=1)
+    with pytest.raises(present.StaleChoice):  # the active player has accepted: spent
+        present.decode(pp, after, active, key, index, prints[index])
+    # A new deal is a new Accept: the old one names nothing.
+    again = play(pp, after, partner, pp.deal_space(after, partner)[0])
+    with pytest.raises(present.StaleChoice):
+        present.decode(pp, again, partner, key, index, prints[index])
+
+
+def test_a_turn_is_decided_by_one_seat_and_its_choices_carry_no_fingerprints():
+    state = play(LA, play(LA, LA.new_game(["s0", "s1"], seed=1), "s0", Place(space=4)),
+                 "s1", Place(space=4))
+    legal_of = {s: LA.legal_actions(state, s) for s in state.seats}
+    assert not present.simultaneous(LA.pending(state), legal_of)
+    active = state.seats[state.active]
+    assert present.repick_prints(LA.pending(state), legal_of[active], False) == ()
+    assert not present.still_deciding(LA, state, state.seats[1 - state.active])
+    assert not present.still_deciding(LA, state, active)
+    fresh = LA.new_game(["s0", "s1"], seed=1)
+    assert present.still_deciding(LA, fresh, "s1")
+    assert not present.still_deciding(LA, play(LA, fresh, "s1", Place(space=0)), "s1")

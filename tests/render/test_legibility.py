@@ -1,11 +1,14 @@
 """Every table is legible on a phone. For every game and player count, early, middle and
 final states of a seeded AI game: the smallest text drawn shows at >= 14 px when the picture
 is scaled to 500 px wide, the picture is at most 1.3 times as tall as it is wide, and its
-size does not change during the game."""
+size does not change during the game. The close-ups and private panels of the same states
+show their text at >= 14 px too, and Pacapaca's charms are >= 14 px tall."""
 
 from __future__ import annotations
 
 import importlib
+import io
+import math
 import random
 from typing import Any
 
@@ -86,3 +89,83 @@ def test_the_meter_sees_small_text():
         assert outer.smallest == 30
         paste(img, piece(), (0, 60))
     assert outer.smallest == 11
+
+
+def closeups(key: str, state: Any, names: dict[str, str]) -> dict[str, Any]:
+    """Every private picture of ``state`` a player can open: the close-up of each seat
+    (Pacapaca: its alpaca, its cards face down in the pile, two drawn cards; Llamas &
+    Alpacas: its board; Llamas Unleashed: its Field and hand)."""
+    spec = next(s for s in builtin_games() if s.key == key)
+    out: dict[str, Any] = {}
+    for seat in state.seats:
+        view = spec.engine.view(state, seat)
+        if key == "llamas-unleashed":
+            out[f"{seat} hand"] = spec.closeups["hand"](view, names=names)
+        elif key == "llamas-alpacas":
+            out[f"{seat} board"] = spec.closeups["board"](view, seat, names=names)
+        else:
+            from bot.render.pacapaca import cards_picture
+
+            out[f"{seat} alpaca"] = spec.closeups["alpaca"](view, seat, names=names)
+            if view.my_discards:
+                out[f"{seat} discards"] = cards_picture(
+                    view.my_discards, title="Your cards face down in the pile")
+                out[f"{seat} one discard"] = cards_picture(
+                    view.my_discards[:1], title="Your cards face down in the pile")
+    if key == "pacapaca":
+        from bot.render.pacapaca import cards_picture
+
+        out["drawn"] = cards_picture([1, 40], title="You drew these two: keep one")
+    return out
+
+
+#: The smallest text (px at 500 px wide) over every close-up and panel of the three
+#: stages, per game and player count.
+CLOSEUP_TEXT = {"llamas-alpacas": 14.27, "pacapaca": 15.43, "llamas-unleashed": 14.0}
+#: The smallest charm (px tall at 500 px wide) in Pacapaca's tables (the legend's; those
+#: on the necks are at least as tall) and in its close-ups per player count.
+CHARM_TABLE = 14.0
+CHARM_CLOSEUP = {2: 17.14, 4: 17.14, 6: 14.29}
+
+
+@pytest.mark.parametrize("key,players", [c for c in CASES if c[1] in (2, 4, 6, 8)])
+def test_closeups_and_panels_are_legible_on_a_phone(key: str, players: int) -> None:
+    spec = next(s for s in builtin_games() if s.key == key)
+    names = {f"s{i}": NAMES[i] for i in range(players)}
+    smallest, marks = math.inf, math.inf
+    for state in states(key, players, 40 + players):
+        for what, pic in closeups(key, state, names).items():
+            assert pic.phone_text_px >= PHONE_MIN_TEXT, (what, pic.smallest_text_px, pic.size)
+            assert len(pic.png) <= 300 * 1024, what
+            smallest = min(smallest, pic.phone_text_px)
+            marks = min(marks, pic.phone_mark_px)
+        if key == "pacapaca":
+            table = spec.engine.view(state, None)
+            pic = importlib.import_module("bot.render.pacapaca").table_picture(table, names=names)
+            assert pic.phone_mark_px == CHARM_TABLE  # the legend's charms, the smallest
+    assert round(smallest, 2) == CLOSEUP_TEXT[key]
+    if key == "pacapaca":
+        assert round(marks, 2) == CHARM_CLOSEUP[players]
+
+
+@pytest.mark.parametrize("players", [2, 6])
+def test_the_alpaca_close_up_is_centred_with_its_highlight_inside(players: int) -> None:
+    """On the player's own turn the close-up's yellow highlight lies inside the picture,
+    centred left to right."""
+    from PIL import Image, ImageChops
+
+    from bot.render.pacapaca import alpaca_picture
+    from bot.render.pacapaca_art import ACTIVE_BG
+
+    spec = next(s for s in builtin_games() if s.key == "pacapaca")
+    state = states("pacapaca", players, 40 + players)[1]
+    active = spec.engine.view(state, None).active
+    pic = alpaca_picture(spec.engine.view(state, active), active)
+    img = Image.open(io.BytesIO(pic.png)).convert("RGB")
+    r, g, b = (band.point(lambda v, c=c: 255 if v == c else 0)
+               for band, c in zip(img.split(), ACTIVE_BG, strict=True))
+    mask = ImageChops.multiply(ImageChops.multiply(r, g), b)
+    box = mask.getbbox()
+    assert box is not None
+    left, top, right, bottom = box
+    assert (left, img.width - right) == (20, 19) and top > 0 and bottom < img.height

@@ -127,9 +127,13 @@ def test_render_cards_for_every_kind_and_a_drawn_pair():
 
     every = [k.first_id for k in catalog().kinds]
     img = image(render_cards(every, title="Every kind"))
-    assert img.width == 3 * 316 + 16 and img.height == 56 + 5 * (390 + 16)
+    # the title's lines (38 px each) between 16 px above and 8 px below, then the cards
+    assert img.width == 3 * 316 + 16 and img.height == 16 + 38 + 8 + 5 * (390 + 16)
     pair = image(render_cards([c("scarf_top"), c("baby_female")], title="You drew: keep one"))
-    assert pair.size == (2 * 316 + 16, 56 + 390 + 16)
+    assert pair.size == (2 * 316 + 16, 16 + 38 + 8 + 390 + 16)
+    # one card: the title takes two lines, whole
+    one = image(render_cards([c("scarf_top")], title="Your cards face down in the pile"))
+    assert one.size == (316 + 16, 16 + 2 * 38 + 8 + 390 + 16)
     with pytest.raises(KeyError):
         render_cards([100])
 

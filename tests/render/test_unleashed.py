@@ -22,13 +22,14 @@ from bot.render.unleashed import (
     KIND_STYLE,
     TYPE_FRAME,
     WIDTH,
+    _chip,
     _groups,
     card_picture,
     hand_picture,
     layout,
     render_card,
     render_table,
-    short_name,
+    table_picture,
     wrap,
 )
 from tests.games.unleashed.unleashed_helpers import build
@@ -68,7 +69,7 @@ def test_table_png_for_player_counts(n):
     s = play(n, n)
     assert s.phase != "over"
     img = image(render_table(E.view(s, None), names=NAMES))
-    assert img.size == (WIDTH, layout(n)[0]) == (1000, {2: 558, 4: 860, 6: 1162, 8: 1280}[n])
+    assert img.size == (WIDTH, layout(n)) == (1000, {2: 660, 4: 908, 6: 1156, 8: 1300}[n])
 
 
 def test_setup_final_and_pile_pictures():
@@ -85,7 +86,7 @@ def test_setup_final_and_pile_pictures():
     plain = image(render_table(E.view(build(3, fields={
         "s0": ["cria_button", "golden_bell", "leaky_roof"], "s1": ["lamb_acorn"]}), None),
         names=NAMES))
-    assert img.size == plain.size == (1000, layout(3)[0])
+    assert img.size == plain.size == (1000, layout(3))
     assert img.tobytes() != plain.tobytes()
 
 
@@ -117,10 +118,14 @@ def test_kind_groups_and_short_names():
     st = build(2, fields={"s0": ["trail_llama", "woolly_ram", "goat_costume"]})
     groups = _groups(E.view(st, None).fields["s0"])
     assert [(g, len(cards)) for g, cards in groups] == [("goat", 2), ("downgrade", 1)]
-    assert short_name("Trail Llama", "basic", "llama") == "Trail"
-    assert short_name("Cria Wisp", "baby", "llama") == "Wisp"
-    assert short_name("Trail Llama", "basic", "goat") == "Trail Llama"  # in a Goat Costume
-    assert short_name("Golden Bell", "upgrade", None) == "Golden Bell"
+    # chips show full names: as wide as the name in 28 px text beside a 42 px portrait
+    probe = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    for name, ctype, kind, star in (("Trail Llama", "basic", "llama", 0),
+                                    ("Cria Wisp", "baby", "llama", 0),
+                                    ("Packmaster Llama", "magical", "llama", 28),
+                                    ("Golden Bell", "upgrade", None, 0)):
+        chip = _chip(name, ctype, kind)
+        assert chip.size == (42 + 8 + int(probe.textlength(name, font=font(28))) + 12 + star, 42)
     # every kind and type has its own colour, and a letter or icon beside it
     assert len({c for c, _ in KIND_STYLE.values()}) == 4
     assert [letter for _, letter in KIND_STYLE.values()] == ["L", "A", "G", "R"]
@@ -167,3 +172,17 @@ def test_six_player_render_time():
         render_table(view, names=NAMES)
         times.append(time.perf_counter() - t)
     assert statistics.median(times) < 0.25
+
+
+def test_fields_are_sized_to_their_cards_and_never_cut_a_winner():
+    """Eight full Fields: each band as tall as its cards need until the picture is full,
+    then the largest losing Fields end in a '+N more cards' chip; the picture's size and
+    text stay."""
+    cat = catalog()
+    keys = [key for key, d in cat.designs.items() if d.type in ("basic", "magical", "upgrade")
+            for _ in cat.ids_of(key)]
+    st = build(8, fields={f"s{i}": keys[5 * i:5 * i + 5] for i in range(8)})
+    pic = table_picture(E.view(st, None), names=NAMES)
+    assert pic.size == (1000, 1300) and pic.phone_text_px == 14
+    small = build(8, fields={"s0": ["trail_llama"]})
+    assert table_picture(E.view(small, None), names=NAMES).size == pic.size

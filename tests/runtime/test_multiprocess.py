@@ -14,8 +14,14 @@ from collections.abc import AsyncIterator
 import pytest
 import pytest_asyncio
 
+from bot.app import builtin_games
+from bot.games.registry import Registry
+from bot.games.unleashed.cards import catalog
+from bot.games.unleashed.models import Play
 from bot.runtime import GameError, GameService, Update
 from bot.store import Store
+from cogs.unleashed import passing_in, window_of
+from tests.games.unleashed.unleashed_helpers import build
 from tests.support.databases import PG_URL, SKIP_REASON, databases
 from tests.support.tinygame import Add, tiny_registry
 
@@ -53,15 +59,20 @@ async def started_game(service: GameService, host: int = 10) -> int:
     return up.record.id
 
 
-def meet_before_commit(*services: GameService) -> None:
+def meet_before_commit(*services: GameService, once: bool = False) -> None:
     """Each service's next commits wait until every service reached its commit: both
-    moves were computed from the same stored version, and only the database decides."""
+    moves were computed from the same stored version, and only the database decides.
+    With ``once`` only each service's first commit waits (a second one goes straight)."""
     barrier = asyncio.Barrier(len(services))
     for service in services:
         original = service.store.commit_moves
+        met: list[bool] = []
 
-        async def commit(*args: object, _original=original, **kwargs: object) -> object:
-            await barrier.wait()
+        async def commit(*args: object, _original=original, _met=met,
+                         **kwargs: object) -> object:
+            if not (once and _met):
+                _met.append(True)
+                await barrier.wait()
             return await _original(*args, **kwargs)
 
         service.store.commit_moves = commit  # type: ignore[method-assign,assignment]
@@ -349,3 +360,47 @@ async def test_a_turn_timeout_beaten_after_its_moves_were_stored_is_still_publis
         ("timeout", ["Time ran out for s0: the AI played their turn."], [("s0", True)], 1)]
     state = b.registry["tiny"].engine.load_state((await b.get(gid)).state)
     assert (state.version, state.turn) == (2, 0)  # Bo's move came after: Ana's turn
+
+
+async def test_two_passes_on_one_window_from_two_processes_both_stand(pg_url, clock):
+    """Bo's Pass reaches one process and Cy's the other, both decoded against the same
+    stored reaction window: the database takes one first, and the other is decoded again
+    against the game as it is then (still legal: Cy has not passed) and stored too."""
+    registry = Registry([builtin_games()["llamas-unleashed"]])
+    a = GameService(await Store.open(pg_url, clock=clock.now), registry, clock=clock)
+    b = GameService(await Store.open(pg_url, clock=clock.now), registry, clock=clock)
+    try:
+        up = await a.create_lobby("llamas-unleashed", guild_id=1, channel_id=2, host_id=10,
+                                  host_name="Ana", seed=42)
+        gid = up.record.id
+        await a.join(gid, 11, "Bo")
+        await a.join(gid, 12, "Cy")
+        await a.start(gid, 10)
+        st = build(3, hands={"s0": ["trail_llama"], "s1": ["llama_spit"],
+                             "s2": ["alpaca_huff"]},
+                   fields={"s0": ["cria_button"], "s1": ["lamb_acorn"], "s2": ["kid_clover"]},
+                   plays=2)
+        record = await a.get(gid)
+        st.version = record.version + 1
+        await a.store.commit_action(gid, expected_version=record.version,
+                                    state=st.model_dump_json(), version=st.version,
+                                    seat="test", action={"type": "setup"}, events=[])
+        llama = next(c for c in st.hands["s0"] if catalog()[c].key == "trail_llama")
+        await a.act(gid, "s0", Play(card=llama, field="s0"))
+        engine = registry["llamas-unleashed"].engine
+        opened = engine.load_state((await b.get(gid)).state)
+        window = window_of(engine.pending(opened))
+        assert engine.pending(opened).seats == ["s1", "s2"] and window
+        before = opened.version
+        meet_before_commit(a, b, once=True)
+        results = await asyncio.gather(a.act(gid, "s1", passing_in(engine, window, "s1")),
+                                       b.act(gid, "s2", passing_in(engine, window, "s2")),
+                                       return_exceptions=True)
+        assert [type(r) for r in results] == [Update, Update], results
+        log = [(x.seat, x.action) for x in await a.store.actions(gid) if x.version > before]
+        assert sorted(log) == [("s1", {"type": "pass"}), ("s2", {"type": "pass"})]
+        after = engine.load_state((await a.get(gid)).state)
+        assert after.reaction is None and llama in after.fields["s0"]
+    finally:
+        await a.store.close()
+        await b.store.close()

@@ -143,20 +143,40 @@ def test_backup_into_a_folder_names_the_copy_by_time(tmp_path, monkeypatch, caps
                                        "bytes).\n")
 
 
-@pytest.mark.parametrize("case", ["no database", "missing target folder"])
+@pytest.mark.parametrize("case", ["no database", "target folder under a file"])
 def test_backup_failures_are_one_line_and_create_nothing(tmp_path, monkeypatch, capsys, case):
     db = tmp_path / "herdbot.sqlite3"
-    if case == "missing target folder":
+    if case == "target folder under a file":
         sqlite3.connect(db).close()
-    target = tmp_path / "nowhere" / "copy.sqlite3" if case == "missing target folder" \
-        else tmp_path / "copy.sqlite3"
+        (tmp_path / "afile").write_text("")
+    target = tmp_path / "afile" / "backups" / "copy.sqlite3" \
+        if case == "target folder under a file" else tmp_path / "copy.sqlite3"
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("HERDBOT_DATABASE", str(db))
     assert main(["backup", str(target)]) == 1
     expected = (f"herdbot: cannot use the database {db}: no such file.\n"
                 if case == "no database" else
-                f"herdbot: cannot write the backup {target}: its folder {target.parent} "
-                "does not exist.\n")
+                f"herdbot: cannot write the backup {target}: cannot create its folder "
+                f"{target.parent} (Not a directory).\n")
     assert capsys.readouterr() == ("", expected)
     assert db.exists() == (case != "no database")  # a backup never creates the database
     assert not target.exists()
+
+
+@pytest.mark.parametrize("given", ["backups/2026/herdbot-2026-12-01.sqlite3", "backups/new/"])
+def test_backup_creates_the_missing_folders_of_its_target(tmp_path, monkeypatch, capsys,
+                                                          given):
+    db = tmp_path / "herdbot.sqlite3"
+    sqlite3.connect(db).close()
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("HERDBOT_DATABASE", str(db))
+    assert main(["backup", given]) == 0
+    (copy,) = (tmp_path / given).parent.iterdir() if not given.endswith("/") \
+        else (tmp_path / given).iterdir()
+    if given.endswith("/"):
+        assert copy.name.startswith("herdbot-") and copy.suffix == ".sqlite3"
+    else:
+        assert copy == tmp_path / given
+    assert capsys.readouterr() == (
+        f"herdbot: backed up {db} to {copy.relative_to(tmp_path)} (0 games, schema version "
+        f"0, {copy.stat().st_size} bytes).\n", "")

@@ -3,12 +3,14 @@ games copied into a new database of each backend and back, row for row."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import subprocess
 import sys
 
 import pytest
 
+from bot.config import redacted
 from bot.runtime import GameService, ManualClock
 from bot.store import GuildSettings, Store
 from bot.store.transfer import TABLES, TargetNotEmpty, transfer
@@ -101,3 +103,63 @@ def test_herdbot_migrate_store_prints_what_it_copied(tmp_path):
     assert (proc.returncode, proc.stderr) == (
         1, "herdbot: there is no database file missing.sqlite3 to copy.\n")
     assert not (tmp_path / "c.sqlite3").exists()
+
+
+def test_migrate_store_reads_a_source_it_cannot_write(tmp_path):
+    """The README's Docker recipe mounts the old file read-only, and the container's user
+    could not write a host-owned file anyway: the source is only read."""
+    from tests.faults.test_startup import without_root_powers
+
+    folder = tmp_path / "old"
+    folder.mkdir()
+    asyncio.run(_played(folder / "herdbot.sqlite3"))
+    before = (folder / "herdbot.sqlite3").read_bytes()
+    os.chmod(folder / "herdbot.sqlite3", 0o444)
+    os.chmod(folder, 0o555)
+    env = {k: v for k, v in os.environ.items() if k != "HERDBOT_DATABASE"}
+    try:
+        proc = subprocess.run([*without_root_powers(), sys.executable, "-m", "bot",
+                               "migrate-store", str(folder / "herdbot.sqlite3"), "new.sqlite3"],
+                              capture_output=True, text=True, cwd=tmp_path, env=env, timeout=60)
+    finally:
+        os.chmod(folder, 0o755)
+    assert (proc.returncode, proc.stderr) == (0, "")
+    assert proc.stdout == (f"herdbot: copied {folder / 'herdbot.sqlite3'} to new.sqlite3 "
+                           "(2 games, 3 seats, 2 actions, 3 timers, 2 stats, 1 guild_settings, "
+                           "1 member_prefs).\n")
+    assert sorted(p.name for p in folder.iterdir()) == ["herdbot.sqlite3"]
+    assert (folder / "herdbot.sqlite3").read_bytes() == before
+    assert asyncio.run(_dump(tmp_path / "new.sqlite3")) == asyncio.run(
+        _dump(_writable_copy(folder / "herdbot.sqlite3", tmp_path)))
+
+
+def _writable_copy(path, tmp_path):
+    copy = tmp_path / "copy.sqlite3"
+    copy.write_bytes(path.read_bytes())
+    return copy
+
+
+async def test_migrate_store_refuses_a_target_live_processes_use(tmp_path, database):
+    from bot.store.lock import WriterLock
+    from bot.store.shards import ShardClaim
+    from bot.store.transfer import TargetInUse
+
+    source = tmp_path / "source.sqlite3"
+    await _played(source)
+    if isinstance(database, str):
+        holder = ShardClaim(database, 2, [0])
+        await asyncio.to_thread(holder.acquire)
+        shown = redacted(database)
+    else:
+        holder = WriterLock(database).acquire()
+        shown = str(database)
+    try:
+        with pytest.raises(TargetInUse) as info:
+            await transfer(source, database)
+    finally:
+        await asyncio.to_thread(holder.release)
+    assert str(info.value) == (f"herdbot: a herdbot process is running on the target "
+                               f"database {shown}: stop it first, and copy into a database no "
+                               "herdbot uses.")
+    report = await transfer(source, database)  # stopped: copied
+    assert report.rows["games"] == 2

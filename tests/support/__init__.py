@@ -15,17 +15,25 @@ async def close_world(world) -> None:  # type: ignore[no-untyped-def]
 
 
 def table_lines(thread) -> list[str]:  # type: ignore[no-untyped-def]
-    """Every line a thread shows: message contents, the lines of embeds and of the
-    tables' text displays (a timeout's note leads the next table's lines: it has no
-    message of its own)."""
+    """Every line a thread shows: message contents (a V2 table's headline), the lines of
+    embeds and of the tables' moves and turn (:func:`description`; a timeout's note leads
+    the next table's lines: it has no message of its own)."""
     out: list[str] = []
     for m in thread.all_messages:
-        out.append(m.content)
+        out.append(headline(m))
         for embed in m.embeds:
             out += (embed.get("description") or "").split("\n")
-        for text in texts(m):
-            out += text.split("\n")
+        if texts(m):
+            out += description(m).split("\n")
     return out
+
+
+def rows(m) -> list[dict]:  # type: ignore[no-untyped-def,type-arg]
+    """The action rows of a message (its buttons and selects), wherever they sit: at the
+    top of a classic message, inside the container of a V2 one; ``[]`` when it offers no
+    choice (a retired table keeps its words and picture, not its rows)."""
+    from bot.sandbox.model import walk_components
+    return [c for c in walk_components(m.components) if c.get("type") == 1]
 
 
 def texts(m) -> list[str]:  # type: ignore[no-untyped-def]
@@ -38,9 +46,10 @@ def parts(m) -> dict[str, str]:  # type: ignore[no-untyped-def]
     """A V2 table message (``TableLook.table_card``) read back by part: ``head`` (the
     headline or pings, above the picture), ``said`` (the moves' bullets), ``turn`` (whose
     turn and the timer), ``ai`` (the AI seats), ``footer`` (title and move, without its
-    ``-# ``) and ``alt`` (the picture's alternative text); ``""`` for a part it lacks."""
+    ``-# ``), ``heading`` (a ``### `` title, without it) and ``alt`` (the picture's
+    alternative text); ``""`` for a part it lacks."""
     from bot.sandbox.model import walk_components
-    out = dict.fromkeys(("head", "said", "turn", "ai", "footer", "alt"), "")
+    out = dict.fromkeys(("head", "said", "turn", "ai", "footer", "heading", "alt"), "")
     seen_picture = False
     for c in walk_components(m.components):
         if c.get("type") == 12:
@@ -53,8 +62,12 @@ def parts(m) -> dict[str, str]:  # type: ignore[no-untyped-def]
             out["footer"] = text[3:]
         elif text.startswith("**AI seats**"):
             out["ai"] = text
-        elif seen_picture:
-            out["turn"] = text
+        elif text.startswith("### "):
+            out["heading"] = text[4:]
+        elif out["heading"]:  # the final scores: the body under its heading
+            out["said"] = "\n\n".join(x for x in (out["said"], text) if x)
+        elif seen_picture or (out["head"] and not text.startswith(("\N{BULLET} ", "("))):
+            out["turn"] = text  # after the picture (a copy without it: after the headline)
         elif text.startswith("\N{BULLET} ") or text.startswith("("):
             out["said"] = text
         else:
@@ -68,8 +81,8 @@ def description(m) -> str:  # type: ignore[no-untyped-def]
     if m.embeds:  # a message that is not V2 (a side panel)
         return m.embeds[0].get("description") or ""
     p = parts(m)
-    if not p["alt"] and not p["said"] and not p["turn"]:  # the final scores: one text
-        return "\n\n".join(t for t in texts(m) if not t.startswith("-# "))
+    if p["heading"] or (not p["alt"] and not p["said"] and not p["turn"]):  # final scores
+        return "\n\n".join(t for t in texts(m) if not t.startswith(("-# ", "### ")))
     return "\n\n".join(x for x in (p["said"], p["turn"]) if x)
 
 
@@ -80,9 +93,12 @@ def headline(m) -> str:  # type: ignore[no-untyped-def]
 
 
 def title(m) -> str:  # type: ignore[no-untyped-def]
-    """A table's title ("Llamas & Alpacas #1"; an embed's title in a message not V2)."""
+    """A table's title ("Llamas & Alpacas #1"; the ``### `` heading of a message that has
+    one, such as the final scores; an embed's title in a message not V2)."""
     if m.embeds:
         return m.embeds[0].get("title") or ""
+    if parts(m)["heading"]:  # the final scores, a panel: its own title
+        return parts(m)["heading"]
     return parts(m)["footer"].rpartition(" \N{MIDDLE DOT} ")[0]
 
 

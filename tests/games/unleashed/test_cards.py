@@ -250,7 +250,15 @@ def test_herald_alpaca_returns_a_card_of_another_field_to_its_owner():
     assert [o.label for o in st.choice.options] == ["Trail Llama (s1)", "Golden Bell (s1)"]
     st, ev = pick_key(st, "golden_bell")
     assert keys(st.fields["s1"]) == ["trail_llama"] and keys(st.hands["s1"]) == ["golden_bell"]
-    assert "Golden Bell goes back from s1's Field." in [e.text for e in ev]
+    assert "Golden Bell goes back to s1's hand." in [e.text for e in ev]
+
+
+def test_a_returned_baby_goes_back_to_the_nursery():
+    st = build(hands={"s0": ["herald_alpaca"]}, fields={"s1": ["cria_button"]})
+    st, _ = play(st, "s0", "herald_alpaca")
+    st, ev = pick(st, "yes")  # the only card: no choice to make
+    assert st.fields["s1"] == [] and st.hands["s1"] == [] and keys(st.nursery)[-1] == "cria_button"
+    assert [e.text for e in ev if e.type == "return"] == ["Cria Button goes back to the Nursery."]
 
 
 def test_nanny_alpaca_lets_each_player_bring_a_baby_you_last():

@@ -52,7 +52,7 @@ from typing import Any
 
 from bot.games.base import Event, rng, say
 from bot.games.unleashed.effects.planning import ask_players, plan_key
-from bot.games.unleashed.effects.statics import can_enter, name
+from bot.games.unleashed.effects.statics import can_enter, card, name
 from bot.games.unleashed.effects.targets import (
     WHERE,
     candidates,
@@ -332,7 +332,8 @@ def _op_return_card(st: UnleashedState, fr: Frame, cid: int, ev: list[Event]) ->
     owner = holder(st, cid)
     st.fields[owner].remove(cid)
     to_hand(st, cid, owner)
-    say(ev, "return", f"{name(cid)} goes back from {owner}'s Field.", card=cid, seat=owner)
+    where = "the Nursery" if card(cid).type == "baby" else f"{owner}'s hand"
+    say(ev, "return", f"{name(cid)} goes back to {where}.", card=cid, seat=owner)
     return True
 
 

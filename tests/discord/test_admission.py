@@ -1,0 +1,106 @@
+"""Admission through real discord.py dispatch (sandbox): a click or command beyond the
+bound on requests in flight is refused at once in one ephemeral sentence, nothing read
+or stored, and the bound comes back free whatever the handling did."""
+
+from __future__ import annotations
+
+import asyncio
+
+from bot.runtime.admission import Admission
+
+BUSY = "\N{NO ENTRY SIGN} herdbot is very busy; your move was not made, try again in a moment."
+BUSY_COMMAND = ("\N{NO ENTRY SIGN} herdbot is very busy; your command was not run, try again "
+                "in a moment.")
+
+
+async def start_tiny(world):
+    ana, bo = world.member("Ana"), world.member("Bo")
+    await ana.slash("play", game="tiny")
+    lobby = ana.last_reply
+    await bo.click(lobby, "Join")
+    await ana.click(lobby, "Start")
+    return lobby.thread
+
+
+async def test_a_click_beyond_the_bound_is_refused_and_changes_nothing(world, sb):
+    thread = await start_tiny(world)
+    ana = world.member("Ana")
+    sb.bot.router.admission = adm = Admission(1)
+    before = await sb.bot.store.get_game(1)
+    public = len([m for m in thread.all_messages if not m.ephemeral])
+    assert adm.enter()  # one request in flight already: the bound is reached
+    it = await ana.click(thread.last_message, "Add 1")
+    assert ana.last_reply.ephemeral and ana.last_reply.content == BUSY
+    assert it.response_type == 4 and not it.failed  # answered at once, not deferred
+    after = await sb.bot.store.get_game(1)
+    assert (after.version, after.state) == (before.version, before.state)
+    assert len([m for m in thread.all_messages if not m.ephemeral]) == public
+    assert (adm.in_flight, adm.refused) == (1, 1)
+    adm.leave()
+    await ana.click(thread.last_message, "Add 1")
+    assert (await sb.bot.store.get_game(1)).version == before.version + 1
+    assert (adm.in_flight, adm.admitted, adm.refused) == (0, 2, 1)
+
+
+async def test_two_clicks_at_once_with_room_for_one_the_second_is_refused(world, sb):
+    thread = await start_tiny(world)
+    ana, bo = world.member("Ana"), world.member("Bo")
+    sb.bot.router.admission = adm = Admission(1)
+    version = (await sb.bot.store.get_game(1)).version
+    peek = sb.bot.service.peek
+
+    async def slow_peek(game_id, *args, **kwargs):
+        # Ana's click holds the one place until Bo's click has been refused.
+        for _ in range(200):
+            if adm.refused:
+                break
+            await asyncio.sleep(0)
+        return await peek(game_id, *args, **kwargs)
+
+    sb.bot.service.peek = slow_peek
+    table = thread.last_message
+    await asyncio.gather(ana.click(table, "Add 1"), bo.click(table, "My hand"))
+    assert bo.last_reply.ephemeral and bo.last_reply.content == BUSY
+    assert (await sb.bot.store.get_game(1)).version == version + 1  # Ana's move stands
+    assert (adm.in_flight, adm.admitted, adm.refused, adm.peak) == (0, 1, 1, 1)
+
+
+async def test_a_command_beyond_the_bound_is_refused_and_a_failed_click_frees_its_place(
+        world, sb):
+    thread = await start_tiny(world)
+    ana = world.member("Ana")
+    sb.bot.router.admission = adm = Admission(1)
+    assert adm.enter()
+    it = await ana.slash("rules", game="tiny")
+    assert ana.last_reply.ephemeral and ana.last_reply.content == BUSY_COMMAND
+    assert it.response_type == 4 and not it.failed
+    adm.leave()
+    await ana.slash("rules", game="tiny")
+    assert ana.last_reply.content != BUSY_COMMAND
+    assert (adm.in_flight, adm.admitted, adm.refused) == (0, 2, 1)  # (with the one above)
+
+    async def broken(game_id, *args, **kwargs):
+        raise RuntimeError("boom")
+
+    sb.bot.service.peek = broken
+    with sb.allow_errors():
+        await ana.click(thread.last_message, "Add 1")
+    assert ana.last_reply.content == ("\N{NO ENTRY SIGN} Something went wrong on our side; "
+                                      "nothing was changed. Please try again.")
+    assert (adm.in_flight, adm.admitted, adm.refused) == (0, 3, 1)
+
+
+async def test_a_busy_refusal_too_late_for_discord_is_dropped_never_posted_in_the_thread(
+        world, sb):
+    thread = await start_tiny(world)
+    ana = world.member("Ana")
+    sb.bot.router.admission = adm = Admission(1)
+    assert adm.enter()
+    public = len([m for m in thread.all_messages if not m.ephemeral])
+    dms = len(ana.dms)
+    world.faults.late_ack()
+    it = await ana.click(thread.last_message, "Add 1")
+    assert it.failed and [r.status for r in it.requests] == [404]
+    assert len([m for m in thread.all_messages if not m.ephemeral]) == public
+    assert len(ana.dms) == dms
+    assert (adm.in_flight, adm.refused) == (1, 1)
