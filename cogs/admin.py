@@ -1,12 +1,16 @@
-"""Server and member commands: ``/settings``, ``/stats``, ``/notify``."""
+"""Server and member commands: ``/settings``, ``/stats``, ``/leaderboard``, ``/notify``."""
 
 from __future__ import annotations
+
+from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.ai.levels import Level
 from bot.discord.bot import HerdBot
+from bot.discord.leaderboard import NOBODY, LeaderboardButton, leaderboard_page, rating_section
 from bot.discord.replies import answer_public, quoted, send_ephemeral
 from bot.runtime import GameError
 
@@ -34,6 +38,10 @@ class Admin(commands.Cog):
         self.bot = bot
         choices = [app_commands.Choice(name=s.name, value=s.key) for s in bot.registry]
         self.stats_show._params["game"].choices = choices  # type: ignore[attr-defined]
+        self.leaderboard._params["game"].choices = choices  # type: ignore[attr-defined]
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(LeaderboardButton)
 
     @app_commands.command(name="settings", description="Server defaults for herdbot games.")
     @app_commands.describe(
@@ -43,6 +51,7 @@ class Admin(commands.Cog):
         clear_channel="Allow games in every channel again",
         lobbies_per_member="How many open lobbies one member may host at once (1-25)",
         end_idle_games="End a game nobody moves in for 14 days (its thread is told a day before)",
+        new_season="Start a new rating season: everybody starts afresh (old tables stay readable)",
     )
     @app_commands.choices(turn_timer=TIMERS)
     @app_commands.default_permissions(manage_guild=True)
@@ -56,6 +65,7 @@ class Admin(commands.Cog):
         clear_channel: bool = False,
         lobbies_per_member: app_commands.Range[int, 1, MAX_LOBBIES] | None = None,
         end_idle_games: bool | None = None,
+        new_season: bool = False,
     ) -> None:
         perms = getattr(interaction.user, "guild_permissions", None)
         if not (perms and perms.manage_guild):
@@ -75,6 +85,11 @@ class Admin(commands.Cog):
         if end_idle_games is not None:
             current.end_idle_games = end_idle_games
         await store.save_guild_settings(current)
+        season_line = ""
+        if new_season:
+            number = await store.start_season(interaction.guild_id or 0)
+            season_line = (f"\nSeason {number} has started: everybody's rating starts afresh. "
+                           f"Last season's table: /leaderboard season:{number - 1}")
         cfg = self.bot.settings
         timer = current.turn_timer or cfg.default_turn_timer
         dms = cfg.default_dm_notifications if current.dm_notifications is None else current.dm_notifications
@@ -86,7 +101,8 @@ class Admin(commands.Cog):
             f"**herdbot settings**\nDefault turn timer: {timer}\nDM hands and turn notices: "
             f"{'on' if dms else 'off'}\nGames may start in: {channel}\n"
             f"Open lobbies per member: {lobbies}\n"
-            f"End games after 14 days without a move: {'on' if idle else 'off'}",
+            f"End games after 14 days without a move: {'on' if idle else 'off'}"
+            + season_line,
         )
 
     @stats_group.command(name="show", description="Games played and won on this server.",
@@ -116,13 +132,46 @@ class Admin(commands.Cog):
             if len(rows) > LEADERBOARD:
                 lines.append(f"\N{HORIZONTAL ELLIPSIS} and {len(rows) - LEADERBOARD} more")
             embed.description = "\n".join(lines)
+        who = member or interaction.user
+        fields, chart = await rating_section(
+            self.bot, interaction.guild_id or 0, who.id, who.display_name,
+            {lv.value: lv.label for lv in Level})
+        for title, value in fields:
+            embed.add_field(name=title, value=value, inline=False)
+        extra: dict[str, Any] = {}
+        if chart is not None:
+            embed.set_image(url="attachment://ratings.png")
+            extra["attachments"] = [chart]
         await answer_public(interaction, embed=embed,
-                            allowed_mentions=discord.AllowedMentions.none())
+                            allowed_mentions=discord.AllowedMentions.none(), **extra)
 
     @stats_group.command(name="forget", description="Delete your own statistics on this server.")
     async def stats_forget(self, interaction: discord.Interaction) -> None:
         n = await self.bot.store.forget_stats(interaction.user.id, interaction.guild_id)
-        await send_ephemeral(interaction, f"Your statistics are deleted ({n} game kinds).")
+        rated = await self.bot.store.forget_ratings(interaction.user.id, interaction.guild_id or 0)
+        more = (f" Your ratings are deleted too ({rated} game and season tables): you are on "
+                "no leaderboard here." if rated else "")
+        await send_ephemeral(interaction, f"Your statistics are deleted ({n} game kinds).{more}")
+
+    @app_commands.command(name="leaderboard", description="The server's best players of a game.",
+                          extras={"public": True})
+    @app_commands.describe(game="Which game",
+                           season="Which season (default: the current one; 0: before seasons)")
+    @app_commands.guild_only()
+    async def leaderboard(self, interaction: discord.Interaction, game: str,
+                          season: app_commands.Range[int, 0, 100_000] | None = None) -> None:
+        if game not in self.bot.registry:
+            raise GameError("unknown_game", f"There is no game called “{quoted(game)}”.")
+        guild = interaction.guild_id or 0
+        current, _ = await self.bot.store.season(guild)
+        if season is not None and season > current:
+            now = f"the current season is {current}" if current else "this server has no seasons"
+            raise GameError("no_season", f"Season {season} has not started; {now}.")
+        embed, view = await leaderboard_page(self.bot, guild, game,
+                                             current if season is None else season, 0,
+                                             interaction.user.id)
+        extra: dict[str, Any] = {"view": view} if view is not None else {}
+        await answer_public(interaction, embed=embed, allowed_mentions=NOBODY, **extra)
 
     @app_commands.command(name="notify", description="Turn herdbot's direct messages on or off.")
     @app_commands.describe(direct_messages="on: DM my hands and turn notices; off: never DM me")

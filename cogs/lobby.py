@@ -97,6 +97,8 @@ def lobby_embed(record: GameRecord, seats: list[SeatRecord], spec: GameSpec, *,
     opts = [f"Turn timer: {TIMER_LABELS.get(record.options.get('turn_timer', 'off'), 'off')}"]
     for name, label in _bool_options(spec):
         opts.append(f"{label}: {'on' if record.options.get(name) else 'off'}")
+    if record.options.get("rated") is False:
+        opts.append("Rated: no")
     embed.add_field(name="Options", value="\n".join(opts), inline=True)
     if status == "lobby":
         need = spec.min_players - len(seats)
@@ -156,7 +158,8 @@ class Lobby(commands.Cog):
 
     @app_commands.command(name="play", description="Open a lobby for a llama-and-alpaca game.",
                           extras={"public": True})
-    @app_commands.describe(game="Which game to play", turn_timer="Time each player has per turn")
+    @app_commands.describe(game="Which game to play", turn_timer="Time each player has per turn",
+                           rated="Whether the game changes the players' ratings (default: yes)")
     @app_commands.choices(turn_timer=TIMER_CHOICES)
     @app_commands.guild_only()
     async def play(
@@ -164,8 +167,9 @@ class Lobby(commands.Cog):
         interaction: discord.Interaction,
         game: str,
         turn_timer: app_commands.Choice[str] | None = None,
+        rated: bool = True,
     ) -> None:
-        """Post a lobby for ``game`` in this channel."""
+        """Post a lobby for ``game`` in this channel (``rated`` off: an unrated game)."""
         spec = self.bot.registry.get(game)
         if spec is None:
             raise GameError("unknown_game", f"There is no game called “{quoted(game)}”. Pick one from the list.")
@@ -184,7 +188,7 @@ class Lobby(commands.Cog):
             channel_id=interaction.channel_id,
             host_id=interaction.user.id,
             host_name=interaction.user.display_name,
-            options=self.default_options(spec, timer),
+            options={**self.default_options(spec, timer), **({} if rated else {"rated": False})},
             max_open=settings.max_open_lobbies or self.bot.settings.max_open_lobbies,
         )
         kwargs: dict[str, Any] = {"embed": lobby_embed(update.record, update.seats, spec)}

@@ -42,7 +42,7 @@ def test_ruff_finds_no_errors(tmp_path):
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("bot.paths", "bot.config"),
     ("bot.games",),
-    ("bot.ai", "bot.render", "bot.present", "bot.store"),
+    ("bot.ai", "bot.render", "bot.present", "bot.store", "bot.ratings"),
     ("bot.runtime",),
     ("bot.discord",),
     ("cogs",),

@@ -212,7 +212,7 @@ class Router:
             return
         data: dict[str, Any] = dict(interaction.data or {})
         custom_id = str(data.get("custom_id", ""))
-        if not custom_id.startswith(("hb:", "hs:")):
+        if not custom_id.startswith(("hb:", "hs:", "lb:")):  # lb: a leaderboard's page
             await send_error(interaction, "This button is not one herdbot understands.")
             return
         on_message = _component_ids(interaction.message)

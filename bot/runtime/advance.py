@@ -12,6 +12,7 @@ from typing import Any, cast
 from bot.ai.levels import DEFAULT_LEVEL
 from bot.games.base import Action, Result, State
 from bot.games.registry import GameSpec
+from bot.ratings import Entry, Rating, ranks, rate
 from bot.runtime.core import (
     IDLE_END_S,
     IDLE_NOTICE_S,
@@ -23,6 +24,8 @@ from bot.runtime.updates import GameError, Step, Update, UpdateKind
 from bot.store import (
     STORE_FAILURES,
     GameRecord,
+    RatedSeat,
+    RateJob,
     SeatRecord,
     StaleVersion,
     TimerRecord,
@@ -49,7 +52,7 @@ class Advance(ServiceCore):
         memory from ``base``, the stored state read as ``record``, to ``state``), then the
         AI seats' moves until a human must decide (``drive``; decided off the loop, in
         memory), then ONE transaction: the moves with the version check, the seats'
-        ``seat_flags``, the stats of a final move, and the timers the new state calls for
+        ``seat_flags``, the stats and ratings of a final move, and the timers the new state calls for
         (from ``timers``, the game's timers as read; kinds ``drop`` deleted too). Returns
         the update of ``kind`` built from what is in hand (nothing is read again);
         ``done``: steps committed before, shown first. Raises :class:`GameError`
@@ -67,6 +70,7 @@ class Advance(ServiceCore):
         put, gone = self._plan_timers(after, seats, spec, state, timers)
         gone |= set(drop)
         stats = self.stats_of(record, seats, spec, result if status else None)
+        rating = rating_of(record, seats, spec, result if status else None)
         moves = self.move_rows(steps)
         if moves or seat_flags or put or gone:
             dump = state.model_dump_json() if moves else None
@@ -74,7 +78,7 @@ class Advance(ServiceCore):
                 updated_at, _ = await self.store.commit_moves(
                     record.id, expected_version=base.version, state=dump, moves=moves,
                     status=status, result=stats, seats=seat_flags, timers=put,
-                    drop_timers=gone)
+                    drop_timers=gone, rate=rating)
             except StaleVersion as exc:
                 raise GameError("stale", "This table has moved on.") from exc
             except STORE_FAILURES:
@@ -234,3 +238,30 @@ def turn_key(pending: Any, humans: list[str]) -> str:
     """The decision a turn timer and its reminder time out: its kind, key and the members
     who must decide."""
     return f"{pending.kind}:{pending.key}:{','.join(sorted(humans))}"
+
+
+def rating_of(record: GameRecord, seats: list[SeatRecord], spec: GameSpec,
+              result: Result | None) -> RateJob | None:
+    """The rating of a game's final move (``result``: its result, ``None`` when not final),
+    or ``None`` when the game is unrated: no result, no server, the lobby's ``rated``
+    option off, fewer than 2 members seated, or every member's seat taken over by the AI.
+    A seat the AI took over plays as the Normal AI and its member is not rated (RULES.md
+    proposal "Ratings"); ranks by :func:`bot.ratings.ranks`."""
+    if result is None or record.guild_id is None or record.options.get("rated") is False:
+        return None
+    members = [s for s in seats if s.user_id is not None and not s.is_ai]
+    if len(members) < 2 or all(s.ai_takeover for s in members):
+        return None
+    place = ranks(result, [s.seat for s in seats])
+    rated = tuple(RatedSeat(
+        seat=s.seat, user_id=None if s.is_ai or s.ai_takeover else s.user_id,
+        ai_level=s.ai_level if s.is_ai else ("normal" if s.ai_takeover else None),
+        name=s.name, rank=place[s.seat], won=s.seat in result.winners) for s in seats)
+    entries = [Entry(s.seat, s.user_id, s.ai_level, s.rank) for s in rated]
+    kind = spec.key
+
+    def compute(current: dict[int, tuple[float, float]]) -> dict[str, tuple[float, float, float]]:
+        after = rate(kind, entries, {u: Rating(*ms) for u, ms in current.items()})
+        return {seat: (r.mu, r.sigma, r.ordinal) for seat, r in after.items()}
+
+    return RateJob(record.guild_id, kind, rated, compute)

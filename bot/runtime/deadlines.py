@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 
 from bot.games.base import Event, IllegalAction
-from bot.runtime.advance import Advance, turn_key
+from bot.runtime.advance import Advance, rating_of, turn_key
 from bot.runtime.core import (
     END_IDLE_GAMES_DEFAULT,
     IDLE_END_S,
@@ -110,7 +110,8 @@ class DeadlineOps(Advance):
         async def watch() -> None:
             while True:
                 self.store.watch()
-                await self.clock.wait(asyncio.Event(), self.STORE_WATCH_EVERY_S)
+                # Real seconds, whatever the game clock: the file is looked at in real time.
+                await asyncio.sleep(self.STORE_WATCH_EVERY_S)
         return self.supervisor.start(self.STORE_WATCH_JOB, watch)
 
     async def resync_timers(self, game_id: int) -> None:
@@ -337,7 +338,8 @@ class DeadlineOps(Advance):
                     state=new.model_dump_json() if moves else None, moves=moves,
                     status="finished" if result is not None else None,
                     result=self.stats_of(record, seats, spec, result),
-                    missed_turns=(late, MAX_MISSED_TURNS))
+                    missed_turns=(late, MAX_MISSED_TURNS),
+                    rate=rating_of(record, seats, spec, result))
             except StaleVersion as exc:
                 raise GameError("stale", "This table has moved on.") from exc
             self.changed(record.id)

@@ -10,6 +10,7 @@ from bot.store.errors import (
     StoreError,
     StoreUnavailable,
 )
+from bot.store.ratings import Matchup, RatedSeat, RateJob, RatingRecord
 from bot.store.records import (
     ActionRecord,
     GameBundle,
@@ -38,7 +39,11 @@ __all__ = [
     "GameRecord",
     "GuildSettings",
     "LobbyLimit",
+    "Matchup",
     "PostgresUnavailable",
+    "RateJob",
+    "RatedSeat",
+    "RatingRecord",
     "SeatRecord",
     "SchemaTooNew",
     "StaleVersion",

@@ -259,6 +259,83 @@ MIGRATIONS: list[Migration] = [
         sqlite="ALTER TABLE seats ADD COLUMN ai_level TEXT NOT NULL DEFAULT 'normal';",
         postgres="ALTER TABLE seats ADD COLUMN ai_level TEXT NOT NULL DEFAULT 'normal';",
     ),
+    Migration(
+        "ratings per server, game and season (ordinal = mu - 3 sigma, indexed for the "
+        "leaderboard), every rated seat's rating after each rated game (history and "
+        "matchups), and each server's current season (NULL: 0, no seasons) and its start",
+        sqlite="""
+        CREATE TABLE ratings (
+            guild_id INTEGER NOT NULL,
+            kind TEXT NOT NULL,
+            season INTEGER NOT NULL,
+            user_id INTEGER NOT NULL,
+            name TEXT NOT NULL,
+            mu REAL NOT NULL,
+            sigma REAL NOT NULL,
+            ordinal REAL NOT NULL,
+            games INTEGER NOT NULL,
+            wins INTEGER NOT NULL,
+            updated_at REAL NOT NULL,
+            PRIMARY KEY (guild_id, kind, season, user_id)
+        );
+        CREATE INDEX ratings_board ON ratings (guild_id, kind, season, ordinal DESC, user_id);
+        CREATE TABLE rating_history (
+            game_id INTEGER NOT NULL,
+            seat TEXT NOT NULL,
+            guild_id INTEGER NOT NULL,
+            kind TEXT NOT NULL,
+            season INTEGER NOT NULL,
+            user_id INTEGER,
+            ai_level TEXT,
+            name TEXT NOT NULL,
+            rank INTEGER NOT NULL,
+            mu REAL NOT NULL,
+            sigma REAL NOT NULL,
+            ordinal REAL NOT NULL,
+            created_at REAL NOT NULL,
+            PRIMARY KEY (game_id, seat)
+        );
+        CREATE INDEX rating_history_member ON rating_history (guild_id, user_id, kind, created_at);
+        ALTER TABLE guild_settings ADD COLUMN season INTEGER;
+        ALTER TABLE guild_settings ADD COLUMN season_started_at REAL;
+        """,
+        postgres="""
+        CREATE TABLE ratings (
+            guild_id BIGINT NOT NULL,
+            kind TEXT NOT NULL,
+            season BIGINT NOT NULL,
+            user_id BIGINT NOT NULL,
+            name TEXT NOT NULL,
+            mu DOUBLE PRECISION NOT NULL,
+            sigma DOUBLE PRECISION NOT NULL,
+            ordinal DOUBLE PRECISION NOT NULL,
+            games BIGINT NOT NULL,
+            wins BIGINT NOT NULL,
+            updated_at DOUBLE PRECISION NOT NULL,
+            PRIMARY KEY (guild_id, kind, season, user_id)
+        );
+        CREATE INDEX ratings_board ON ratings (guild_id, kind, season, ordinal DESC, user_id);
+        CREATE TABLE rating_history (
+            game_id BIGINT NOT NULL,
+            seat TEXT NOT NULL,
+            guild_id BIGINT NOT NULL,
+            kind TEXT NOT NULL,
+            season BIGINT NOT NULL,
+            user_id BIGINT,
+            ai_level TEXT,
+            name TEXT NOT NULL,
+            rank BIGINT NOT NULL,
+            mu DOUBLE PRECISION NOT NULL,
+            sigma DOUBLE PRECISION NOT NULL,
+            ordinal DOUBLE PRECISION NOT NULL,
+            created_at DOUBLE PRECISION NOT NULL,
+            PRIMARY KEY (game_id, seat)
+        );
+        CREATE INDEX rating_history_member ON rating_history (guild_id, user_id, kind, created_at);
+        ALTER TABLE guild_settings ADD COLUMN season BIGINT;
+        ALTER TABLE guild_settings ADD COLUMN season_started_at DOUBLE PRECISION;
+        """,
+    ),
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

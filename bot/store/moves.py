@@ -10,6 +10,7 @@ from typing import Any, NamedTuple
 
 from bot.store.base import StoreBase
 from bot.store.db import Conn, Op, Refused
+from bot.store.ratings import RateJob, pg_rating_parts, rate_in_tx, rating_ops
 from bot.store.records import (
     StaleVersion,
     TimerRow,
@@ -33,6 +34,8 @@ class _MoveArgs(NamedTuple):
     timers: list[TimerRow]
     drop: list[str]
     now: float
+    #: the rows of the game's ratings (:func:`~bot.store.ratings.rate_in_tx`), if rated
+    rating: tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]] | None = None
 
 
 def _flag_values(fields: dict[str, Any]) -> list[Any]:
@@ -94,6 +97,8 @@ def _pg_commit_op(a: _MoveArgs) -> Op:
             " THEN excluded.best_score ELSE stats.best_score END)")
         args += [guild_id, kind, [r[0] for r in rows], [int(r[1]) for r in rows],
                  [r[2] for r in rows]]
+    if a.rating is not None:
+        parts += pg_rating_parts(*a.rating, args)
     for i, (seat, fields) in enumerate(a.seats.items()):
         cols = ", ".join(f"{k}=?" for k in fields)
         parts.append(f"flag{i} AS (UPDATE seats SET {cols} WHERE game_id=? AND seat=?"
@@ -201,6 +206,7 @@ class MoveStore(StoreBase):
         seats: dict[str, dict[str, Any]] | None = None,
         timers: list[TimerRow] = (),  # type: ignore[assignment]
         drop_timers: Iterable[str] = (),
+        rate: RateJob | None = None,
     ) -> tuple[float, dict[str, int]]:
         """Write one turn of a game in ONE transaction: the new ``state`` and its ``moves``
         (``(version, seat, action, events)`` rows of the action log, in order; the state's
@@ -209,8 +215,12 @@ class MoveStore(StoreBase):
         missed turn for each of those seats (:meth:`_add_missed_turn`), ``seats`` (seat
         -> columns, as :meth:`set_seat` takes them) the seats' flags, ``timers`` written
         (replacing the game's timer of each kind) and the timers of kinds ``drop_timers``
-        deleted (a kind also written is replaced in place). PostgreSQL: one statement
-        (:func:`_pg_commit_op`, one round trip) unless it would change a row twice.
+        deleted (a kind also written is replaced in place), and with ``rate`` (a game's
+        final move, rated) the members' new ratings and the rated seats' history, computed
+        inside the transaction from the ratings it holds (:func:`~bot.store.ratings.
+        rate_in_tx`: rated once with the final move, never twice nor never). PostgreSQL:
+        one statement (:func:`_pg_commit_op`, one round trip; after the ratings' read when
+        rated) unless it would change a row twice.
 
         With ``moves`` the game's row is updated only if its stored version is
         ``expected_version`` and it is active (the UPDATE holds the row lock in PostgreSQL;
@@ -229,7 +239,6 @@ class MoveStore(StoreBase):
                          missed_turns, seats or {}, timers, drop, now)
         single = self.dialect == "postgres" and _one_statement(args)
         counted: list[tuple[str, int]] = []  # seat, index of its missed-turn count's read
-        ops = [_pg_commit_op(args)] if single else self._commit_ops(args, counted)
         check = None
         if single and moves:
             version, seat, action, _ = moves[-1]
@@ -238,6 +247,9 @@ class MoveStore(StoreBase):
                        (game_id, version, seat, json.dumps(action), now))
         try:
             async with self._tx(*([game_id] if play else [])) as db:
+                if rate is not None and moves:
+                    args = args._replace(rating=await rate_in_tx(db, game_id, rate, now))
+                ops = [_pg_commit_op(args)] if single else self._commit_ops(args, counted)
                 out = await db.batch(ops, last=True, check=check)
                 if (single and (moves or expected_version is not None)
                         and not out[0][0]["applied"]):
@@ -276,6 +288,8 @@ class MoveStore(StoreBase):
             ops += [Op("UPDATE games SET result_recorded=1 WHERE id=?", (a.game_id,)),
                     Op(ADD_RESULT, rows=[(guild_id, user_id, kind, int(won), score)
                                           for user_id, won, score in rows])]
+        if a.rating is not None:
+            ops += rating_ops(*a.rating)
         for seat, fields in a.seats.items():
             cols = ", ".join(f"{k}=?" for k in fields)
             ops.append(Op(f"UPDATE seats SET {cols} WHERE game_id=? AND seat=?",

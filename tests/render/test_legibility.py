@@ -16,6 +16,7 @@ import pytest
 
 from bot.app import builtin_games
 from bot.render.common import PHONE_MIN_TEXT, PHONE_WIDTH
+from bot.render.rating_chart import HEIGHT, WIDTH, rating_chart
 
 NAMES = ["Maya Longneck the Magnificent", "Bo", "Cyrus Fluff", "Dina Woolworth",
          "Ezra Carrots", "Fay Clover", "Gus Alpacino", "Hana Hay"]
@@ -169,3 +170,16 @@ def test_the_alpaca_close_up_is_centred_with_its_highlight_inside(players: int) 
     assert box is not None
     left, top, right, bottom = box
     assert (left, img.width - right) == (20, 19) and top > 0 and bottom < img.height
+
+
+@pytest.mark.parametrize("lines", [1, 3])
+def test_the_rating_history_chart_is_legible_on_a_phone(lines: int) -> None:
+    rand = random.Random(lines)
+    names = ["Llamas & Alpacas", "Alpaca Pacapaca", "Llamas Unleashed"]
+    series = [(names[i], [rand.uniform(-10, 30) for _ in range(50 - 20 * i)])
+              for i in range(lines)]
+    pic = rating_chart(series)
+    assert pic.size == (WIDTH, HEIGHT)
+    assert pic.phone_text_px >= PHONE_MIN_TEXT
+    assert HEIGHT <= 1.3 * WIDTH
+    assert len(pic.png) <= 300 * 1024

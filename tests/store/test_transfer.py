@@ -13,6 +13,7 @@ import pytest
 from bot.config import redacted
 from bot.runtime import GameService, ManualClock
 from bot.store import GuildSettings, Store
+from bot.store.ratings import INSERT_HISTORY, UPSERT_RATING
 from bot.store.transfer import TABLES, TargetNotEmpty, transfer
 from tests.support.tinygame import Add, tiny_registry
 
@@ -38,6 +39,12 @@ async def _played(path) -> None:
     # The columns of migrations 5 and 6 (a 64-bit DM channel id among them).
     await store.set_dm_channel(11, 1_400_000_000_000_000_001)
     await store.set_seat(gid, "s1", dm_hand="h1")
+    # Migration 9: a rating, a rated seat's history row, the server's season.
+    async with store._tx() as db:
+        await db.execute(UPSERT_RATING, (1, "tiny", 0, 10, "Ana", 27.5, 7.9, 3.8, 1, 1, 5.0))
+        await db.execute(INSERT_HISTORY, (9, "s0", 1, "tiny", 0, 10, None, "Ana", 0, 27.5,
+                                          7.9, 3.8, 5.0))
+    await store.start_season(1)
     await store.mark_shown(gid, 2)
     await store.close()
 
@@ -56,7 +63,8 @@ async def test_migrate_store_copies_every_row_there_and_back(tmp_path, database)
     await _played(source)
     report = await transfer(source, database)
     assert report.rows == {"games": 2, "seats": 3, "actions": 2, "timers": 3, "stats": 2,
-                           "guild_settings": 1, "member_prefs": 1}
+                           "guild_settings": 1, "member_prefs": 1, "ratings": 1,
+                           "rating_history": 1}
     back = tmp_path / "back.sqlite3"
     await transfer(database, back)
     before, there, again = await _dump(source), await _dump(database), await _dump(back)
@@ -94,7 +102,8 @@ def test_herdbot_migrate_store_prints_what_it_copied(tmp_path):
     proc = cli("a.sqlite3", "b.sqlite3")
     assert (proc.returncode, proc.stderr) == (0, "")
     assert proc.stdout == ("herdbot: copied a.sqlite3 to b.sqlite3 (2 games, 3 seats, 2 actions, "
-                           "3 timers, 2 stats, 1 guild_settings, 1 member_prefs).\n")
+                           "3 timers, 2 stats, 1 guild_settings, 1 member_prefs, 1 ratings, "
+                           "1 rating_history).\n")
     proc = cli("a.sqlite3", "b.sqlite3")
     assert (proc.returncode, proc.stdout) == (1, "")
     assert proc.stderr == ("herdbot: the target database b.sqlite3 is not empty (its table "
@@ -126,7 +135,7 @@ def test_migrate_store_reads_a_source_it_cannot_write(tmp_path):
     assert (proc.returncode, proc.stderr) == (0, "")
     assert proc.stdout == (f"herdbot: copied {folder / 'herdbot.sqlite3'} to new.sqlite3 "
                            "(2 games, 3 seats, 2 actions, 3 timers, 2 stats, 1 guild_settings, "
-                           "1 member_prefs).\n")
+                           "1 member_prefs, 1 ratings, 1 rating_history).\n")
     assert sorted(p.name for p in folder.iterdir()) == ["herdbot.sqlite3"]
     assert (folder / "herdbot.sqlite3").read_bytes() == before
     assert asyncio.run(_dump(tmp_path / "new.sqlite3")) == asyncio.run(

@@ -1,0 +1,201 @@
+"""The server's leaderboard of one game (``/leaderboard``), paged with Previous and Next,
+and the rating part of ``/stats show``. Names are members' own text (:func:`md_name`);
+nothing here pings anybody.
+
+The page buttons are persistent (:class:`LeaderboardButton`, custom id
+``lb:<game>:<season>:<page>``): a press answers the presser privately with that page and
+their own place, so the public table never changes under other readers' eyes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import re
+from typing import Any
+
+import discord
+
+from bot.discord.host import Host
+from bot.discord.replies import defer, edit_panel, send_ephemeral
+from bot.discord.text import md_name
+from bot.render.rating_chart import rating_chart
+from bot.store import Matchup, RatingRecord
+
+#: Members per page.
+PAGE = 10
+COLOUR = 0x6B8E23
+NOBODY = discord.AllowedMentions.none()
+#: The names shown at most this long (Discord's display names are at most 32).
+NAME_LIMIT = 32
+
+
+def plural(n: int, word: str) -> str:
+    """``"1 game"``, ``"2 games"``."""
+    return f"{n:,} {word}{'s' * (n != 1)}"
+
+
+def season_label(season: int, current: int) -> str:
+    """How a season is named: ``"Season 2"``; season 0 is ``"before seasons"`` once the
+    server has started one, and nothing while it has none."""
+    if season:
+        return f"Season {season}"
+    return "before seasons" if current else ""
+
+
+def record_line(rank: int, r: RatingRecord, *, bold: bool = False) -> str:
+    """One table line: place, name, rating (ordinal, one decimal), games and wins."""
+    name = md_name(r.name, NAME_LIMIT) or "(no name)"
+    if bold:
+        name = f"**{name}**"
+    return (f"{rank}. {name} \N{EM DASH} {r.ordinal:.1f} \N{MIDDLE DOT} "
+            f"{plural(r.games, 'game')}, {plural(r.wins, 'win')}")
+
+
+def page_embed(game: str, season: int, current: int, rows: list[RatingRecord], total: int,
+               page: int, viewer: int, mine: tuple[int, RatingRecord] | None) -> discord.Embed:
+    """The embed of page ``page`` (0 first) of ``game``'s table in ``season`` (``rows``:
+    that page, ``total``: members on the table), with the place of member ``viewer``
+    (``mine``: their place and rating, ``None`` when they have no rated game there)."""
+    label = season_label(season, current)
+    title = f"{game} leaderboard" + (f" \N{EM DASH} {label}" if label else "")
+    embed = discord.Embed(title=title, colour=COLOUR)
+    when = f" in {label.lower() if not season else label}" if label else ""
+    if total == 0:
+        embed.description = (f"Nobody has a rated game of {game} on this server{when} yet. "
+                             "A finished game with at least two members is rated.")
+        return embed
+    start = page * PAGE
+    embed.description = "\n".join(
+        record_line(start + i + 1, r, bold=r.user_id == viewer) for i, r in enumerate(rows))
+    if mine is None:
+        you = f"You have no rated game of {game} here{when}."
+    else:
+        place, r = mine
+        you = (f"#{place:,} of {total:,} \N{EM DASH} {r.ordinal:.1f} \N{MIDDLE DOT} "
+               f"{plural(r.games, 'game')}, {plural(r.wins, 'win')}")
+    embed.add_field(name="Your place", value=you, inline=False)
+    pages = (total + PAGE - 1) // PAGE
+    embed.set_footer(text=f"Page {page + 1} of {pages} \N{MIDDLE DOT} "
+                          f"{plural(total, 'rated member')} \N{MIDDLE DOT} "
+                          "rating = skill minus three times its uncertainty")
+    return embed
+
+
+def page_view(kind: str, season: int, page: int, total: int) -> discord.ui.View | None:
+    """Previous and Next for page ``page`` (none when everything fits on one page)."""
+    pages = (total + PAGE - 1) // PAGE
+    if pages <= 1:
+        return None
+    view = discord.ui.View(timeout=None)
+    view.add_item(LeaderboardButton(kind, season, page - 1, label="Previous",
+                                    disabled=page <= 0))
+    view.add_item(LeaderboardButton(kind, season, page + 1, label="Next",
+                                    disabled=page + 1 >= pages))
+    return view
+
+
+async def leaderboard_page(bot: Host, guild_id: int, kind: str, season: int, page: int,
+                           viewer: int) -> tuple[discord.Embed, discord.ui.View | None]:
+    """The embed and buttons of a page of the server's table (a page past the end shows
+    the last one)."""
+    store = bot.store
+    current, _ = await store.season(guild_id)
+    rows, total = await store.leaderboard(guild_id, kind, season, offset=page * PAGE,
+                                          limit=PAGE)
+    last = max((total - 1) // PAGE, 0)
+    if page > last or page < 0:
+        page = min(max(page, 0), last)
+        rows, total = await store.leaderboard(guild_id, kind, season, offset=page * PAGE,
+                                              limit=PAGE)
+    mine = await store.rank_of(guild_id, kind, season, viewer)
+    name = bot.registry[kind].name if kind in bot.registry else kind
+    return (page_embed(name, season, current, rows, total, page, viewer, mine),
+            page_view(kind, season, page, total))
+
+
+class LeaderboardButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                        template=r"lb:(?P<kind>[a-z0-9-]{1,40}):(?P<season>\d{1,6}):"
+                                 r"(?P<page>-?\d{1,6})"):
+    """Previous or Next of a leaderboard: the presser gets that page privately."""
+
+    def __init__(self, kind: str, season: int, page: int, *, label: str = "Next",
+                 disabled: bool = False) -> None:
+        super().__init__(discord.ui.Button(
+            custom_id=f"lb:{kind}:{season}:{page}", label=label, disabled=disabled,
+            style=discord.ButtonStyle.secondary))
+        self.kind, self.season, self.page = kind, season, page
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> LeaderboardButton:
+        return cls(match["kind"], int(match["season"]), int(match["page"]),
+                   label=getattr(item, "label", None) or "Next")
+
+    async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
+        bot: Host = interaction.client  # type: ignore[assignment]
+        private = interaction.message is not None and interaction.message.flags.ephemeral
+        await defer(interaction, ephemeral=True, thinking=not private)
+        embed, view = await leaderboard_page(bot, interaction.guild_id or 0, self.kind,
+                                             self.season, self.page, interaction.user.id)
+        extra: dict[str, Any] = {"view": view} if view is not None else {}
+        if private:
+            await edit_panel(interaction, embed=embed, allowed_mentions=NOBODY,
+                             **({"view": view} if view is not None else {"view": None}))
+        else:
+            await send_ephemeral(interaction, embed=embed, allowed_mentions=NOBODY, **extra)
+
+
+def matchup_text(m: Matchup, level_label: str | None = None) -> str:
+    """``"Bo (3 ahead, 1 behind in 4 games)"``; an AI level as ``"the Hard AI"``."""
+    who = f"the {level_label} AI" if m.user_id is None else (md_name(m.name, NAME_LIMIT)
+                                                             or "(no name)")
+    return f"{who} ({m.ahead} ahead, {m.behind} behind in {plural(m.games, 'game')})"
+
+
+def best_and_worst(matchups: list[Matchup]) -> tuple[Matchup, Matchup] | None:
+    """The opponent the member finished ahead of most often (share of games, then more
+    games, then first listed) and the one most often ahead of them; ``None`` without any."""
+    if not matchups:
+        return None
+
+    def share(m: Matchup) -> float:
+        return (m.ahead - m.behind) / m.games if m.games else 0.0
+
+    best = max(matchups, key=lambda m: (share(m), m.games))
+    worst = min(matchups, key=lambda m: (share(m), -m.games))
+    return best, worst
+
+
+async def rating_section(bot: Host, guild_id: int, user_id: int, name: str,
+                         levels: dict[str, str]) -> tuple[list[tuple[str, str]], discord.File | None]:
+    """The rating part of ``/stats show`` for a member: one ``(field name, value)`` per
+    game rated in the server's current season (rating, place, games and wins, best and
+    worst matchups) and the picture of their last 50 ratings per game (``None`` without
+    any rated game; then one field says so). ``levels``: AI level value -> label."""
+    store = bot.store
+    season, _ = await store.season(guild_id)
+    ratings = await store.member_ratings(guild_id, user_id, season)
+    who = md_name(name, NAME_LIMIT) or "This member"
+    if not ratings:
+        label = season_label(season, season)
+        when = f" in {label}" if label else ""
+        return [("Rating", f"{who} has no rated games on this server{when} yet.")], None
+    fields = []
+    series = []
+    for r in ratings:
+        game = bot.registry[r.kind].name if r.kind in bot.registry else r.kind
+        place = await store.rank_of(guild_id, r.kind, season, user_id)
+        lines = [f"{r.ordinal:.1f}" + (f" \N{MIDDLE DOT} #{place[0]:,}" if place else "")
+                 + f" \N{MIDDLE DOT} {plural(r.games, 'game')}, {plural(r.wins, 'win')}"]
+        pair = best_and_worst(await store.matchups(guild_id, user_id, r.kind))
+        if pair is not None:
+            best, worst = pair
+            lines.append("Best against " + matchup_text(best, levels.get(best.ai_level or "")))
+            if worst != best:
+                lines.append("Worst against "
+                             + matchup_text(worst, levels.get(worst.ai_level or "")))
+        fields.append((f"{game} rating", "\n".join(lines)))
+        series.append((game, await store.rating_history(guild_id, user_id, r.kind, season)))
+    pic = await asyncio.to_thread(rating_chart, series)
+    return fields, discord.File(io.BytesIO(pic.png), filename="ratings.png")
