@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from tests.discord.conftest import make_bot
 from tests.support import description, headline, rows, table_lines, title
+from tests.support import rows as action_rows
 from tests.support.reads import store_reads
 
 
@@ -229,7 +230,7 @@ async def test_a_seat_the_ai_took_over_earns_its_member_no_win(world, sb, clock)
     await ana.slash("game leave", in_channel=thread)
     # Bo plays 1 at a time; the AI in Ana's seat adds 2 each turn and reaches 20 first.
     while (await sb.bot.store.get_game(1)).status == "active":
-        table = [m for m in thread.all_messages if rows(m)][-1]
+        table = [m for m in thread.all_messages if action_rows(m)][-1]
         await bo.click(table, "Add 1")
     rows = {r.user_id: (r.played, r.won) for r in await sb.bot.store.stats(world.guild_id)}
     result = sb.bot.registry["tiny"].engine.result(

@@ -524,7 +524,8 @@ async def test_full_two_player_game_through_the_ui(world, sb, seed):
     # the moves that table told (the final take of the pile) and adds the last one (the
     # final pass), before the scoring; its ping and buttons gone.
     final = public[-1]
-    assert final.id == record.table_message_id and headline(final) == ""
+    assert final.id == record.table_message_id and "<@" not in final.text
+    assert final.data["mentions"] == []
     head, step1, step2, step3, heading, totals, foot = texts(final)
     assert head.split("\n") == [
         "\N{BULLET} Tomasz took the discard pile (1 card): Star charm.",
