@@ -125,7 +125,7 @@ class LlamasAlpacasPresenter(Presenter):
         elif view.phase == "setup":
             head = f"Set-up: {who} still to place a starting card."
         else:
-            head = f"{who} to play."
+            head = f"{names.get(view.active or '', who)} to play."
         players = [f"{names.get(p.seat, p.seat)}: {p.score} points, "
                    f"{plural(p.clovers, 'clover')}, {plural(p.carrots, 'carrot')}, "
                    f"{sum(c is not None for c in p.board)} of 9 spaces filled."

@@ -109,7 +109,7 @@ class UnleashedPresenter(Presenter):
             head = "Set-up: everyone picks a Baby."
         else:
             who = names.get(view.active or "", view.active or "")
-            head = f"Turn {view.turn}: {who}'s {view.phase} phase."
+            head = f"Turn {view.turn}: {who} to play, {view.phase} phase."
         pile = pile_line(view, names)
         fields = []
         for seat in view.seats:
