@@ -25,7 +25,7 @@ def is_v2(body) -> bool:  # type: ignore[no-untyped-def]
     """True for a message body (or an interaction callback's ``data``) flagged V2."""
     if not isinstance(body, dict):
         return False
-    data = body.get("data") if isinstance(body.get("data"), dict) else body
+    data: dict = body["data"] if isinstance(body.get("data"), dict) else body  # type: ignore[type-arg]
     return bool((data.get("flags") or 0) & V2_FLAG)
 
 GAMES = [(key, n) for key in ("llamas-alpacas", "pacapaca", "llamas-unleashed")

@@ -25,8 +25,7 @@ def _sizes(m) -> tuple[int, int, int]:  # type: ignore[no-untyped-def]
             len(parts(m)["alt"]))
 
 
-async def test_a_full_table_of_long_names_and_an_overfull_one_are_trimmed_and_accepted(
-        tmp_path) -> None:
+async def test_a_full_table_of_long_names_and_an_overfull_one_are_trimmed_and_accepted(tmp_path):
     from bot.runtime import ManualClock
 
     world = World()

@@ -62,9 +62,9 @@ def test_alt_text_names_every_player_and_the_active_seat_never_a_hidden_card(gam
         assert 0 < len(alt) <= 1024
         for seat in seats:
             assert names[seat] in alt, (seat, alt)
-        if game in RUNNING and view.phase in RUNNING[game]:
+        if getattr(view, "phase") in RUNNING[game]:  # noqa: B009 - views differ per game
             # The first sentence names the active seat as the one to play, and nobody else.
-            assert alt.startswith(to_play(game, view, names[view.active])), alt
+            assert alt.startswith(to_play(game, view, names[getattr(view, "active")])), alt  # noqa: B009
             assert alt.count(" to play") == 1, alt
             active_seen += 1
         for card in hidden_names(game, engine, state, seats):
