@@ -340,7 +340,12 @@ class ProcessCapacityBench(CapacityBench):
             start = k * bucket_s
             la = min(loads, key=lambda x: abs(x[0] - (b1 + start)))[1] if loads else []
             c = summary_ms(waits) if waits else None
+            busy = sum(1 for mv in mvs if mv.error == "busy")
+            late = sum(1 for mv in mvs for it in mv.its
+                       if it.failed or getattr(it, "bench_ack", None) is None
+                       or it.bench_ack - it.bench_t0 > ACK_LIMIT_S)
             buckets.append({"start_s": start, "moves": len(mvs), "errors": len(mvs) - len(ok),
+                            "busy": busy, "late": late,
                             "shown": sum(1 for mv in ok if mv.t_table is not None),
                             "p50_ms": c["p50_ms"] if c else None,
                             "p99_ms": c["p99_ms"] if c else None, "loadavg": la})
@@ -506,10 +511,11 @@ def burst_table(burst: dict[str, Any]) -> list[str]:
     out = [f"  burst: {burst['base_per_s']:g}/s, {burst['peak_per_s']:g}/s for "
            f"{burst['burst_s']:g} s, then {burst['base_per_s']:g}/s; p99 back under 1 s "
            f"{when} after the burst",
-           f"  {'from s':>6} {'moves':>6} {'errors':>6} {'shown':>6} {'p50 ms':>8} "
-           f"{'p99 ms':>8}  load avg"]
+           f"  {'from s':>6} {'moves':>6} {'errors':>6} {'busy':>5} {'late':>5} {'shown':>6} "
+           f"{'p50 ms':>8} {'p99 ms':>8}  load avg"]
     for b in burst["buckets"]:
-        out.append(f"  {b['start_s']:>6g} {b['moves']:>6} {b['errors']:>6} {b['shown']:>6} "
+        out.append(f"  {b['start_s']:>6g} {b['moves']:>6} {b['errors']:>6} "
+                   f"{b.get('busy', '-'):>5} {b.get('late', '-'):>5} {b['shown']:>6} "
                    f"{b['p50_ms'] if b['p50_ms'] is not None else '-':>8} "
                    f"{b['p99_ms'] if b['p99_ms'] is not None else '-':>8}  {b['loadavg']}")
     return out

@@ -1,19 +1,21 @@
 """``python -m bench.requests [--before CHECKOUT]``: Discord requests per seeded demo game.
 
-Plays one seeded demo game of each game through the real cogs in the sandbox
-(:func:`bot.sandbox.demo.play_game`, the same members and seeds every run) and prints, per
-game: the bot-token REST requests (``RecordedRequest.exit == "http"``: the ones Discord
+Plays one seeded demo game of each game at 2, 4 and its largest player count through the
+real cogs in the sandbox (:func:`bot.sandbox.demo.play_game`, the same members and seeds
+every run) and prints, per game: the bot-token REST requests (``RecordedRequest.exit == "http"``: the ones Discord
 counts against a bot's global limit of about 50 per second), the webhook requests
 (interaction callbacks, followups and original-response edits, which it does not), the
 new messages in the game's thread, the turns and the thread messages per turn.
 
-A *turn* is a change of who must decide: replaying the game's action log from its seed,
-every state whose pending seats differ from the previous state's starts one (the first
-decision included; simultaneous decisions such as a reaction window are one turn).
+A *turn* is one player's turn (or the set-up, all players at once): replaying the game's
+action log from its seed, a turn starts at every decision whose game turn number (the
+state's ``turn_no``, ``turn_number`` or ``turn``) or pending seats differ from the previous
+turn's. Decisions inside a turn (:data:`WITHIN`: a reaction window, an effect's choice,
+a negotiation) start none.
 
 ``--before CHECKOUT`` also runs the same games on another checkout of herdbot (e.g.
-``/work/main``, with its own ``.venv``) in a child process and prints both tables and the
-ratio of bot-token requests. ``--json`` prints the figures as JSON (what the child does).
+``/work/mid``; its own ``.venv`` when it has one, else this Python) in a child process and
+prints both tables and, per game, the figures before and after. ``--json`` prints the figures as JSON (what the child does).
 """
 
 from __future__ import annotations
@@ -34,28 +36,49 @@ from bot.runtime import GameService, ManualClock
 from bot.sandbox import World
 from bot.sandbox.demo import NAMES, play_game
 
-#: (game, players, seed) of the measured demo games.
+#: (game, players, seed) of the measured demo games: 2, 4 and the largest player count.
 GAMES: tuple[tuple[str, int, int], ...] = (
+    ("llamas-alpacas", 2, 13),
     ("llamas-alpacas", 4, 13),
+    ("pacapaca", 2, 13),
     ("pacapaca", 4, 13),
-    ("llamas-unleashed", 6, 13),
+    ("pacapaca", 6, 13),
+    ("llamas-unleashed", 2, 13),
+    ("llamas-unleashed", 4, 13),
+    ("llamas-unleashed", 8, 13),
 )
+
+#: Pending kinds of decisions taken inside a player's turn (they start no turn).
+WITHIN = frozenset({"reaction", "choice", "negotiation"})
+
+
+def turn_of(state: Any, kind: str, seats: list[str]) -> tuple[Any, ...] | None:
+    """Which turn a decision belongs to: ``("setup",)`` for the set-up, ``None`` for a
+    decision inside a turn (:data:`WITHIN`), else the state's turn number and the seats."""
+    if kind == "setup":
+        return ("setup",)
+    if kind in WITHIN:
+        return None
+    number = next((getattr(state, a) for a in ("turn_no", "turn_number", "turn")
+                   if isinstance(getattr(state, a, None), int)), None)
+    return (number, *sorted(seats))
 
 
 async def _turns(bot: Any, game_id: int) -> int:
-    """Turns of a stored game: changes of the pending seats over its replayed action log."""
+    """Turns of a stored game (the module docstring) over its replayed action log."""
     record = await bot.store.get_game(game_id)
     spec = bot.registry[record.kind]
     seats = [s.seat for s in await bot.store.seats(game_id)]
     options = GameService.engine_options(spec, record.options, len(seats))
     state = spec.engine.new_game(seats, seed=record.seed, options=options)
     turns = 0
-    last: tuple[str, ...] | None = None
+    last: tuple[Any, ...] | None = None
     for row in await bot.store.actions(game_id):
-        who = tuple(sorted(spec.engine.pending(state).seats))
-        if who != last:
+        pending = spec.engine.pending(state)
+        which = turn_of(state, pending.kind, pending.seats)
+        if which is not None and which != last:
             turns += 1
-            last = who
+            last = which
         state, _ = spec.engine.apply(state, row.seat, spec.engine.parse_action(row.action))
     return turns
 
@@ -124,9 +147,25 @@ def table(rows: list[dict[str, Any]], title: str) -> str:
     return "\n".join(lines)
 
 
+def compared(before: list[dict[str, Any]], after: list[dict[str, Any]]) -> str:
+    """Per game and player count: thread messages, messages per turn and bot-token
+    requests, before -> after."""
+    lines = [f"{'game':<18}{'players':>8}{'turns':>7}{'thread msgs':>14}{'msgs/turn':>14}"
+             f"{'bot REST':>12}"]
+    for b, a in zip(before, after, strict=True):
+        per = (f"{b['thread_messages'] / max(b['turns'], 1):.2f}->"
+               f"{a['thread_messages'] / max(a['turns'], 1):.2f}")
+        lines.append(f"{a['game']:<18}{a['players']:>8}{a['turns']:>7}"
+                     f"{str(b['thread_messages']) + '->' + str(a['thread_messages']):>14}"
+                     f"{per:>14}{str(b['http']) + '->' + str(a['http']):>12}")
+    return "\n".join(lines)
+
+
 def run_checkout(checkout: Path) -> list[dict[str, Any]]:
     """Run this measurement on another herdbot checkout (its own ``.venv``) in a child."""
     python = checkout / ".venv" / "bin" / "python"
+    if not python.exists():
+        python = Path(sys.executable)
     env = {**os.environ, "PYTHONPATH": str(checkout)}
     done = subprocess.run([str(python), str(Path(__file__).resolve()), "--json"], cwd=checkout,
                           env=env, capture_output=True, text=True, check=True)
@@ -150,11 +189,7 @@ def main(argv: list[str] | None = None) -> int:
         print()
         print(table(after, f"AFTER ({Path.cwd()})"))
         print()
-        for b, a in zip(before, after, strict=True):
-            print(f"{a['game']:<18} bot REST {b['http']} -> {a['http']} "
-                  f"({b['http'] / max(a['http'], 1):.1f}x fewer); thread messages per turn "
-                  f"{b['thread_messages'] / max(b['turns'], 1):.2f} -> "
-                  f"{a['thread_messages'] / max(a['turns'], 1):.2f}")
+        print(compared(before, after))
     else:
         print(table(after, "herdbot requests per seeded demo game"))
     return 0

@@ -114,8 +114,8 @@ def _parser() -> argparse.ArgumentParser:
                       help="seats (default 3, within the game's range)")
     demo.add_argument("--seed", type=int, default=1, help="the game's seed (default 1)")
     demo.add_argument("--out", default="demo-out",
-                      help="folder for the transcript and PNGs (default demo-out; its old "
-                           "turn-*.png files are replaced)")
+                      help="folder for the transcript, the PNGs and a folder per member "
+                           "(default demo-out; its old pictures are replaced)")
     sim = sub.add_parser("simulate", help="AI-versus-AI games through an engine")
     sim.add_argument("game", choices=keys or None, nargs="?" if not keys else None)
     sim.add_argument("--games", type=int, default=100, help="how many games (default 100)")

@@ -21,10 +21,12 @@ from bot.discord.errors import thread_is_gone, why_not_posted
 from bot.discord.game_cog import GameCog
 from bot.discord.permissions import require_game_permissions
 from bot.discord.replies import answer_public, defer, edit_panel, quoted, send_error
+from bot.discord.result_post import REMATCH
 from bot.discord.text import md_name
 from bot.games.registry import GameSpec
 from bot.runtime import GameError, Update, UpdateKind
 from bot.store import GameRecord, SeatRecord
+from cogs.lobby_rematch import open_rematch
 
 log = logging.getLogger(__name__)
 
@@ -222,6 +224,12 @@ class Lobby(commands.Cog):
         code = cid.code
         if code == "join":
             update = await service.join(gid, user.id, user.display_name)
+            if update.kind == UpdateKind.STARTED:  # a rematch's last player joined
+                await self._start(interaction, gid, update)
+                return
+        elif code == REMATCH:  # on a finished game's result card
+            await open_rematch(self.bot, interaction, gid, self._lobby_parts)
+            return
         elif code == "leave":
             update = await service.leave_lobby(gid, user.id)
         elif code == "ai":
@@ -281,11 +289,19 @@ class Lobby(commands.Cog):
         except discord.HTTPException as exc:  # closed all the same
             log.info("lobby message of game %s could not be edited: %s", record.id, exc)
 
-    async def _start(self, interaction: discord.Interaction, game_id: int) -> None:
+    @staticmethod
+    def _lobby_parts(update: Update) -> dict[str, Any]:
+        return {"embed": lobby_embed(update.record, update.seats, update.spec),
+                "view": lobby_view(update.record, update.seats, update.spec)}
+
+    async def _start(self, interaction: discord.Interaction, game_id: int,
+                     started: Update | None = None) -> None:
+        """Start the lobby (``started``: a join started it already) and open its thread."""
         service = self.bot.service
-        require_game_permissions(interaction)  # refused before anything changes
+        if started is None:
+            require_game_permissions(interaction)  # refused before anything changes
         acked = await defer(interaction)
-        update = await service.start(game_id, interaction.user.id, publish=False)
+        update = started or await service.start(game_id, interaction.user.id, publish=False)
         record = update.record
         spec = update.spec
         message = interaction.message

@@ -7,9 +7,10 @@ What the table says and offers comes from
 - reaction windows: the public Respond and Pass (``resp.<window>`` / ``pass.<window>``,
   the window's number from the pending key) look the same to every member and answer a
   member who cannot respond with the same neutral words, so nothing tells who holds an
-  Instant; nobody is pinged for a window, and a Pass that leaves it open posts nothing
-  (:meth:`UnleashedPresenter.quiet`, :meth:`~UnleashedPresenter.pings` and
-  :meth:`~UnleashedPresenter.headline`, applied by the base for any game); a Pass is
+  Instant; nobody is pinged for a window, the table's text leads with what is on the
+  pile, and a Pass that leaves it open posts nothing (:meth:`UnleashedPresenter.quiet`,
+  :meth:`~UnleashedPresenter.pings` and :meth:`~UnleashedPresenter.turn_text`, applied
+  by the base for any game); a Pass is
   decoded against the state it applies to (:func:`passing_in`), so seats passing at the
   same moment all count;
 - the My hand panel: the presenter's ``hand`` panel with the hand in words and a picture,

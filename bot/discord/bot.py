@@ -41,6 +41,7 @@ from bot.discord.router import GamesBefore, Router, refuse_busy
 from bot.games.registry import Registry
 from bot.render.pool import Job, PictureCache, RenderPool, forget_pool
 from bot.runtime import Clock, GameError, GameService, Update
+from bot.runtime.admission import Admission, LagProbe, snowflake_time
 from bot.store import STORE_FAILURES, Store, track_writes
 
 log = logging.getLogger(__name__)
@@ -55,8 +56,8 @@ discord.VoiceClient.warn_nacl = False
 discord.VoiceClient.warn_dave = False
 
 #: Name prefixes of the tasks discord.py runs handlers in (events, component callbacks,
-#: app commands): :meth:`HerdBot.close` lets them finish.
-HANDLER_TASKS = ("discord.py: ", "discord-ui-", "CommandTree-invoker")
+#: app commands, herdbot's own clicks): :meth:`HerdBot.close` lets them finish.
+HANDLER_TASKS = ("discord.py: ", "discord-ui-", "CommandTree-invoker", "herdbot-click: ")
 
 
 #: How often at most discord.py's HTTP client sweeps its rate-limit buckets (seconds):
@@ -83,6 +84,57 @@ def throttle_bucket_sweep(http: Any, every_s: float = BUCKET_SWEEP_S,
             sweep()
 
     http._try_clear_expired_ratelimits = throttled
+
+
+#: Component types herdbot's own components are: buttons and string selects.
+HERD_COMPONENT_TYPES = (2, 3)
+
+
+def take_interactions(bot: HerdBot) -> None:
+    """Patch ``bot``'s connection state so that an interaction (click, command, modal,
+    autocomplete) goes through the router's admission first: one it finds too old
+    (:meth:`bot.runtime.admission.Admission.too_old`: received over 2 s after Discord made
+    it, by its snowflake id) is dropped before discord.py builds anything for it, as its
+    answer could not reach Discord in time. A click on a herdbot button or select (custom
+    id ``hb:`` / ``hs:``) then goes straight to :meth:`HerdBot.route_component` in a task
+    of its own (named ``herdbot-click: <custom id>``), without discord.py's rebuilding of
+    the message's whole view for its dynamic items; everything else goes to discord.py."""
+    state = bot._connection
+    parse = state.parse_interaction_create
+    running: set[asyncio.Task[None]] = set()
+
+    async def route(interaction: discord.Interaction, custom_id: str,
+                    values: list[str]) -> None:
+        try:
+            await bot.route_component(interaction, custom_id, values)
+        except Exception:  # the router answers its own errors: this is a bug
+            log.exception("component %s failed", custom_id)
+
+    def parse_fresh(data: Any) -> None:
+        try:
+            made_at: float | None = snowflake_time(int(data["id"]))
+        except (KeyError, TypeError, ValueError):  # no id to tell its age: taken
+            made_at = None
+        if made_at is not None and bot.router.admission.too_old(
+                made_at, f"interaction {data['id']} (type {data.get('type')})"):
+            return
+        inner = data.get("data") if data.get("type") == 3 else None
+        if not isinstance(inner, dict):
+            inner = {}
+        custom_id = inner.get("custom_id")
+        if (isinstance(custom_id, str) and custom_id.startswith(("hb:", "hs:"))
+                and inner.get("component_type") in HERD_COMPONENT_TYPES):
+            interaction: discord.Interaction = discord.Interaction(data=data, state=state)
+            values = [str(v) for v in inner.get("values", [])]
+            task = asyncio.create_task(route(interaction, custom_id, values),
+                                       name=f"herdbot-click: {custom_id}")
+            running.add(task)
+            task.add_done_callback(running.discard)
+            return
+        parse(data)
+
+    state.parse_interaction_create = parse_fresh  # type: ignore[method-assign]
+    state.parsers["INTERACTION_CREATE"] = parse_fresh
 
 
 #: Key of :attr:`discord.Interaction.extras` holding the games a command may change, as
@@ -229,7 +281,11 @@ class HerdBot(commands.AutoShardedBot):
         self._sync = sync_commands
         self._assemble = assemble
         self._parts: Parts | None = None
-        self.router = Router(self, games=self.game_cog, lobby=self.lobby_cog)
+        #: The event loop's lag, which :class:`Admission` refuses new requests on.
+        self.lag_probe = LagProbe()
+        self.router = Router(self, games=self.game_cog, lobby=self.lobby_cog,
+                             admission=Admission(lag=lambda: self.lag_probe.lag_s))
+        take_interactions(self)
         self.store: Store
         self.service: GameService
         self.outbox: Callable[[Update], Awaitable[None]]
@@ -270,6 +326,7 @@ class HerdBot(commands.AutoShardedBot):
         self.render_executor = ThreadPoolExecutor(max_workers=1,
                                                   thread_name_prefix="herdbot-render")
         await self.assemble()
+        self.lag_probe.start()
         for ext in dict.fromkeys(self._extensions):
             await self.load_extension(ext)
         self.add_dynamic_items(HerdButton, HerdSelect)
@@ -378,6 +435,7 @@ class HerdBot(commands.AutoShardedBot):
         parsers = getattr(getattr(self, "_connection", None), "parsers", None)
         if isinstance(parsers, dict):  # the gateway's table of event handlers
             parsers["INTERACTION_CREATE"] = lambda data: None
+        self.lag_probe.stop()
         service = getattr(self, "service", None)
         if service is not None:
             await service.timers.stop()

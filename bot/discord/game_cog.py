@@ -39,6 +39,8 @@ class GameCog(TablePosts, Clicks, commands.Cog):
         self._posted: dict[int, discord.WebhookMessage] = {}
         self._recorded: dict[int, tuple[int, int | None, str | None]] = {}
         self._newest: dict[int, int] = {}
+        self._turn_pinged: dict[int, set[str]] = {}
+        self._asked: dict[int, str] = {}
         self._example: bytes | None = None
         self._picture_inputs: dict[int, dict[str, Any]] = {}
 

@@ -79,9 +79,9 @@ async def new_table(
             if not token_gone(exc):
                 raise
             # the interaction's token is gone: post as the bot below
-        file = kwargs.get("file")
-        if file is not None:
-            file.reset()
+        for file in [kwargs.get("file"), *kwargs.get("files", [])]:
+            if file is not None:
+                file.reset()
     return await channel.send(**kwargs)
 
 
@@ -152,11 +152,11 @@ async def show_end(
 ) -> None:
     """Show the end of a game in its last table message ``message_id``, edited in place
     by the routes of :func:`edit_table`: ``parts`` (a Components V2 ``view`` and a
-    ``file``: the last moves, the scoring and the final picture) replace the table; its
-    buttons and the last turn's ping go (an edit pings nobody). Raises
-    :class:`discord.HTTPException` when Discord refuses."""
+    ``file``: the last moves, the scoring and the final picture; ``cards``, more files,
+    when given) replace the table; its buttons and the last turn's ping go (an edit pings
+    nobody). Raises :class:`discord.HTTPException` when Discord refuses."""
     await edit_table(channel, interaction, message_id, posted, view=parts["view"],
-                     attachments=[parts["file"]],
+                     attachments=[parts["file"], *parts.get("cards", [])],
                      allowed_mentions=discord.AllowedMentions.none())
 
 

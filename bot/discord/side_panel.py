@@ -1,12 +1,13 @@
 """Side panels: a public message tied to a game's table for one phase of play.
 
-A phase such as a negotiation between two players (or a reaction window) is shown on a
-panel of its own: when the phase begins the table picture is posted with the moves so far
-(no buttons), then the panel, which holds the buttons from then on (it is recorded as the
-table message); while the phase lasts each step edits the panel in place, which tells the
-step's lines last (no message of its own: at most one new message per turn); when it ends
-the panel is closed (its buttons gone, a closing embed), and the base shows the next table
-as usual.
+A phase inside a turn, such as a negotiation between two players, is shown on a panel:
+when the phase begins the turn's table message is edited in place into the panel (its
+words, the table picture and the panel's buttons; posted anew only when Discord refuses
+the edit or for /game status); while the phase lasts each step edits the panel in place,
+which tells the turn's lines so far with the step's last (no message of its own: at most
+one new message per turn); when it ends the base shows the table again in the same message (same turn: no new
+message), or the panel is closed (a closing embed, no buttons) when the next table is a
+message of its own.
 
 A cog uses it by subclassing :class:`SidePanelCog` and supplying :meth:`panel_open`,
 :meth:`panel_kwargs` and :meth:`closed_panel`, with the event types that open and close
@@ -23,9 +24,10 @@ import discord
 
 from bot.discord.errors import thread_refuses
 from bot.discord.game_cog import GameCog
-from bot.discord.outbox import retire
+from bot.discord.layout import action_rows, card
+from bot.discord.outbox import edit_table, retire
 from bot.discord.replies import send_ephemeral
-from bot.discord.table import EMBED_LIMIT, MOVES, Table
+from bot.discord.table import EMBED_LIMIT, MOVES, Table, fit_lines
 from bot.discord.table_posts import posted_anew
 from bot.games.base import Event
 from bot.present.base import named
@@ -63,10 +65,8 @@ class SidePanelCog(GameCog):
     async def post_table(self, table: Table, events: list[Event] | None = None,
                          interaction: discord.Interaction | None = None, *,
                          fresh: bool = False) -> None:
-        """Show the table as the base does; in the panel's phase, post the picture with
-        the moves so far and then the panel (recorded as the table message, which then
-        holds the buttons; it pings the members who owe an answer, unless
-        :meth:`pings_members` says not to), and retire the old table's buttons."""
+        """Show the table as the base does; in the panel's phase, the turn's table message
+        edited into the panel (:meth:`_post_panel`)."""
         channel = self.channel_of(table.record)
         if channel is None:
             return
@@ -85,26 +85,87 @@ class SidePanelCog(GameCog):
             if stored is not None:
                 table.record = stored
             table.deadline = due.get("rules")
-            await self._post_panel(channel, table, events)
+            async with self.bot.render_slots:
+                await self._post_panel(channel, table, events, interaction, fresh=fresh)
+
+    async def _panel_parts(self, table: Table, latest: list[str] | None,
+                           head: str | None = None) -> dict[str, Any]:
+        """The panel as a Components V2 message's keyword arguments (``view``): ``head``
+        (the pings the turn's table was posted with), :meth:`panel_kwargs`' embed in
+        words (its title as a ``### `` heading, its description), ``latest`` (lines,
+        already named) as bullets after it (the oldest summarised when they do not fit,
+        see :func:`~bot.discord.table.fit_lines`), the table picture (``table.png``, with
+        its alternative text), the panel's choices as action rows and its footer."""
+        kwargs = await self.panel_kwargs(table)
+        embed = kwargs.pop("embed", None)
+        view = kwargs.pop("view", None)
+        words: list[str] = []
+        foot: str | None = None
+        if isinstance(embed, discord.Embed):
+            words = [f"### {embed.title}" if embed.title else "",
+                     (embed.description or "")[:EMBED_LIMIT - 300]]
+            foot = embed.footer.text
+        if latest:
+            words.append(fit_lines(latest, EMBED_LIMIT - sum(map(len, words)) - 2))
+        items = list(view.children) if view is not None else []
+        for item in items:
+            view.remove_item(item)  # type: ignore[union-attr]
+        kwargs["view"] = card(accent=self.accent, before=[head or "", *words],
+                              picture="table.png", alt=self.alt_text(table, latest or []),
+                              rows=action_rows(items), footer=foot)
+        return kwargs
 
     async def _post_panel(self, channel: discord.abc.Messageable, table: Table,
-                          events: list[Event] | None) -> None:
-        """Post the picture with ``events`` and then the panel (see :meth:`post_table`)."""
+                          events: list[Event] | None,
+                          interaction: discord.Interaction | None = None, *,
+                          fresh: bool = False) -> None:
+        """Show the panel as the turn's table message (see :meth:`post_table`): edited in
+        place, with the lines it told and ``events``' last and no ping (the turn's ping was
+        made); posted
+        anew when there is no table message, with ``fresh`` (/game status), or when
+        Discord refuses the edit (then with no ping). Raises as the base's posts."""
         old = table.record.table_message_id
+        lines = self.public_lines(table, events)
         file = await self.render_file(table)
-        await channel.send(view=self.table_card(table, events, buttons=False), file=file)
+        refused: discord.HTTPException | None = None
+        if old and not fresh:
+            told = self._lines_shown(table.record.id, old, interaction) + lines
+            # The turn's ping stays written as posted (an edit pings nobody again).
+            kept = self._pinged(table, table.record.pinged_key, old)
+            parts = await self._panel_parts(table, told, self._ping_text(table, kept))
+            try:
+                await edit_table(channel, interaction, old, self._posted.get(table.record.id),
+                                 attachments=[file], allowed_mentions=table.pings(kept), **parts)
+                self._remember(table, old, told, parts["view"])
+                return
+            except discord.HTTPException as exc:
+                refused = self._edit_refused(table.record, exc)
+            file.reset()
         humans = [s for s in table.pending.seats if table.is_human(s)
-                  and self.pings_members(table)]
-        ping = " ".join(table.mention(s) for s in humans)
-        panel = await channel.send(content=ping or None, **await self.panel_kwargs(table),
-                                   allowed_mentions=table.pings(humans))
+                  and self.pings_members(table)] if refused is None else []
+        kwargs = await self._panel_parts(table, lines, self._ping_text(table, humans))
+        panel = await channel.send(file=file, **kwargs, allowed_mentions=table.pings(humans))
+        self._posted.pop(table.record.id, None)
+        retired = self._retired.pop(table.record.id, None)
+        self._remember(table, panel.id, lines, kwargs["view"])
+        self._heads[table.record.id] = (panel.id, humans)
         await self.bot.store.update_game(table.record.id, table_message_id=panel.id)
-        await retire(channel, None, old, None, self._retired.pop(table.record.id, None))
+        table.record = table.record.model_copy(update={"table_message_id": panel.id})
+        self._note_recorded(table.record.id, table.state.version, panel.id,
+                            table.record.pinged_key)
+        await retire(channel, None, old, None, retired)
+        if refused is not None and interaction is not None:
+            await send_ephemeral(interaction, posted_anew(refused, f"the {self.panel_name}"))
+
+    @staticmethod
+    def _ping_text(table: Table, seats: list[str]) -> str:
+        """The mentions of ``seats``' members, as a panel's first line."""
+        return " ".join(table.mention(s) for s in seats)
 
     async def edit_panel(self, table: Table, latest: list[str] | None = None
                          ) -> discord.HTTPException | None:
-        """Redraw the open panel in place (no ping), ``latest`` (the step just made, in
-        words) as bullets at the end of its embed. When Discord refuses the edit (an old
+        """Redraw the open panel in place (no ping), the lines it told and ``latest`` (the
+        step just made, in words) as bullets at the end of its embed. When Discord refuses the edit (an old
         message's edits used up, a permission, the message deleted) the panel is posted
         anew (no ping), recorded as the table message, and that refusal returned (None:
         edited, or not shown at all); a refusal of the thread itself or of the new post
@@ -113,13 +174,13 @@ class SidePanelCog(GameCog):
         old = table.record.table_message_id
         if channel is None or not old:
             return None
-        kwargs = await self.panel_kwargs(table)
-        embed = kwargs.get("embed")
-        if latest and isinstance(embed, discord.Embed):
-            told = "\n".join(f"\N{BULLET} {t}" for t in latest)
-            embed.description = (f"{embed.description or ''}\n\n{told}".strip())[-EMBED_LIMIT:]
+        told = self._lines_shown(table.record.id, old, None) + (latest or [])
+        kept = self._pinged(table, table.record.pinged_key, old)
+        kwargs = await self._panel_parts(table, told, self._ping_text(table, kept))
         try:
-            await channel.get_partial_message(old).edit(**kwargs)  # type: ignore[attr-defined]
+            await channel.get_partial_message(old).edit(  # type: ignore[attr-defined]
+                allowed_mentions=table.pings(kept), **kwargs)
+            self._remember(table, old, told, kwargs["view"])
             return None
         except AttributeError:
             refused = None
@@ -130,33 +191,48 @@ class SidePanelCog(GameCog):
             return None
         async with self._post_locks.setdefault(table.record.id, asyncio.Lock()):
             try:
-                panel = await channel.send(**kwargs)
+                kwargs = await self._panel_parts(table, told)
+                panel = await channel.send(file=await self.render_file(table), **kwargs,
+                                           allowed_mentions=discord.AllowedMentions.none())
             except discord.HTTPException as exc:
                 log.info("could not edit the %s of game %s (%s) nor post it anew (%s)",
                          self.panel_name, table.record.id, refused, exc)
                 return None
+            retired = self._retired.pop(table.record.id, None)
+            self._remember(table, panel.id, told, kwargs["view"])
+            self._heads[table.record.id] = (panel.id, [])
             await self.bot.store.update_game(table.record.id, table_message_id=panel.id)
         log.info("game %s: the edit of its %s was refused (%s); posted anew",
                  table.record.id, self.panel_name, refused)
-        await retire(channel, None, old)
+        await retire(channel, None, old, None, retired)
         return refused
 
     async def close_panel(self, table: Table, event: Event) -> None:
-        """Close the panel ended by ``event``: :meth:`closed_panel`'s embed, no content,
-        no buttons; a refusal is logged, not raised."""
+        """Close the panel ended by ``event``: the turn's lines it told, then
+        :meth:`closed_panel`'s embed, with the picture it showed; no content, no buttons;
+        a refusal is logged, not raised."""
         channel = self.channel_of(table.record)
-        if channel is None or not table.record.table_message_id:
+        old = table.record.table_message_id
+        if channel is None or not old:
             return
         embed = self.closed_panel(table, event)
+        told = self._lines_shown(table.record.id, old, None)
+        kept = self._pinged(table, table.record.pinged_key, old)
+        words = [fit_lines(told, EMBED_LIMIT - len(embed.description or "") - 2) if told else "",
+                 f"### {embed.title}" if embed.title else "", embed.description or ""]
+        view = card(accent=self.accent, before=[self._ping_text(table, kept), *words],
+                    picture="table.png", alt=self.alt_text(table, told),
+                    footer=embed.footer.text)
         try:
-            await channel.get_partial_message(table.record.table_message_id).edit(  # type: ignore[attr-defined]
-                content=None, embed=embed, view=None)
+            await channel.get_partial_message(old).edit(  # type: ignore[attr-defined]
+                view=view, allowed_mentions=table.pings(kept))
         except (discord.HTTPException, AttributeError):
             log.info("could not close the %s of game %s", self.panel_name, table.record.id)
 
     async def on_update(self, update: Update, interaction: discord.Interaction | None = None) -> None:
-        """As the base, plus: a panel opened earlier is closed when its phase ends; while
-        it lasts, each step edits the panel in place (:meth:`panel_step`)."""
+        """As the base, plus: when its phase ends a panel opened earlier shows the table
+        again (the same turn: edited in place), or is closed when the next table is a new
+        message; while it lasts, each step edits the panel in place (:meth:`panel_step`)."""
         if update.kind not in MOVES or update.state is None:
             await super().on_update(update, interaction)
             return
@@ -166,7 +242,8 @@ class SidePanelCog(GameCog):
             if e.type in self.panel_opens:
                 break
             if e.type in self.panel_closes:
-                await self.close_panel(table, e)
+                if table.result is None and self.ping_key(table) != table.record.pinged_key:
+                    await self.close_panel(table, e)  # the next table is a new message
                 break
         started_now = any(e.type in self.panel_opens for e in events)
         if not self.panel_open(table) or started_now:
@@ -178,9 +255,8 @@ class SidePanelCog(GameCog):
     async def panel_step(self, table: Table, update: Update,
                          interaction: discord.Interaction | None) -> None:
         """A step inside the panel's phase: the panel edited in place, telling the step's
-        public lines (and notes) last. No message of its own and so no ping: the panel
-        pinged the members who owe an answer when it opened (at most one new message per
-        turn)."""
+        public lines (and notes) after the turn's lines so far. No message of its own and so no ping (at most one
+        new message per turn)."""
         lines = [named(e.text, table.names) for e in update.events() if e.to is None]
         lines += [named(n, table.names) for n in update.notes]
         refused = await self.edit_panel(table, lines)

@@ -381,12 +381,13 @@ class TableLook:
         return out
 
     def ping_key(self, table: Table) -> str:
-        """The decision a ping is for: the members who must act are pinged (and sent a turn
-        notice) when this changes (the presenter's :meth:`~Presenter.ping_key`; default:
-        the pending decision and who owes it)."""
+        """The turn a table message is for: a new message pinging the members who must act
+        (and a turn notice) when this changes, else the table edited in place (the
+        presenter's :meth:`~Presenter.ping_key`; default: the pending decision and who
+        owes it)."""
         pending = table.pending
         if self.presenter is not None:
-            return self.presenter.ping_key(pending)
+            return self.presenter.ping_key(pending, table.view(None))
         return f"{pending.kind}:{pending.key}:{','.join(pending.seats)}"
 
     def final_text(self, table: Table) -> str:

@@ -19,7 +19,15 @@ from bot.discord.errors import thread_is_gone, thread_refuses, why_not_edited, w
 from bot.discord.layout import card, texts_of, without_rows
 from bot.discord.outbox import dm_hands, edit_table, new_table, on_message, retire, show_end
 from bot.discord.replies import send_ephemeral
-from bot.discord.table import MOVES, SHOWS_A_VERSION, Table, TableLook, event_lines
+from bot.discord.result_post import files_of, with_card
+from bot.discord.table import (
+    MOVES,
+    SHOWS_A_VERSION,
+    Table,
+    TableLook,
+    event_lines,
+    fit_lines,
+)
 from bot.games.base import Event
 from bot.present.base import named
 from bot.runtime import Update, UpdateKind
@@ -78,6 +86,10 @@ class TablePosts(TableLook):
     _retired: dict[int, tuple[int, discord.ui.LayoutView]]
     #: game id -> (table message id, the seats its headline pinged when posted).
     _heads: dict[int, tuple[int, list[str]]]
+    #: game id -> the seats the turn's table message pinged (:meth:`ask_inside_turn`).
+    _turn_pinged: dict[int, set[str]]
+    #: game id -> the last decision whose members were pinged or asked by DM.
+    _asked: dict[int, str]
 
     def channel_of(self, record: GameRecord) -> discord.abc.Messageable | None:
         """The game's thread (or channel) object, from the cache or as a partial."""
@@ -170,6 +182,7 @@ class TablePosts(TableLook):
             lines = self._lines_shown(table.record.id, old, interaction)
             parts = await self.final_message(table, lines + self.public_lines(table, events))
             if parts is not None:
+                parts = await with_card(self.bot, table, parts)
                 try:
                     await show_end(channel, interaction, old,
                                    self._posted.get(table.record.id), parts)
@@ -197,6 +210,7 @@ class TablePosts(TableLook):
                 refused = self._edit_refused(table.record, exc)
             else:
                 self._remember(table, old, lines, layout)
+                await self.ask_inside_turn(table, interaction)
                 return
         if refused is None and table.catchup and await self.adopt_posted(channel, table, key, old):
             return
@@ -229,6 +243,8 @@ class TablePosts(TableLook):
         table.record = table.record.model_copy(update={"table_message_id": message.id,
                                                        "pinged_key": key,
                                                        "table_version": table.state.version})
+        self._turn_pinged[table.record.id] = set(humans)
+        self._asked[table.record.id] = self._decision(table)
         for seat_id in humans:
             await self.turn_notice(table, seat_id, message)
         await retire(channel, interaction, old, posted, retired)
@@ -270,10 +286,13 @@ class TablePosts(TableLook):
         old table's buttons and tell the member who clicked. Raises as :meth:`_edit_refused`,
         or :class:`TableNotShown` when the post is refused too."""
         refused = self._edit_refused(table.record, exc)
-        parts["file"].reset()
+        files = files_of(parts)
+        for file in files:
+            file.reset()
+        view = {"view": parts["view"]} if "view" in parts else {}
         try:
             await new_table(channel, interaction, table.record.thread_id or table.record.channel_id,
-                            view=parts["view"], file=parts["file"])
+                            files=files, **view)
         except discord.HTTPException as post:
             if thread_is_gone(post):
                 raise
@@ -340,6 +359,8 @@ class TablePosts(TableLook):
         self._heads.pop(game_id, None)
         self._posted.pop(game_id, None)
         self._picture_inputs.pop(game_id, None)
+        self._turn_pinged.pop(game_id, None)
+        self._asked.pop(game_id, None)
         lock = self._post_locks.get(game_id)
         if lock is not None and not lock.locked():
             del self._post_locks[game_id]
@@ -490,6 +511,33 @@ class TablePosts(TableLook):
             await retire(channel, None, record.table_message_id, None,
                          self._retired.pop(record.id, None))
 
+    @staticmethod
+    def _decision(table: Table) -> str:
+        pending = table.pending
+        return f"{pending.kind}:{pending.key}:{','.join(pending.seats)}"
+
+    async def ask_inside_turn(self, table: Table,
+                              interaction: discord.Interaction | None) -> None:
+        """A decision inside the turn, shown by editing the turn's table (which pings
+        nobody), owed by members its message did not ping (an effect asking another
+        player to choose): each is sent one DM per decision, "It is your move", unless
+        they made the click that led to it. Reaction windows name nobody."""
+        gid = table.record.id
+        if table.result is not None or not self.pings_members(table):
+            return
+        decision = self._decision(table)
+        if self._asked.get(gid) == decision:
+            return
+        self._asked[gid] = decision
+        pinged = self._turn_pinged.get(gid, set())
+        clicker = interaction.user.id if interaction is not None else None
+        for seat_id in table.pending.seats:
+            seat = table.seat(seat_id)
+            if table.is_human(seat_id) and seat_id not in pinged and seat.user_id != clicker:
+                assert seat.user_id is not None
+                await self.bot.notifier.dm(table.record, seat.user_id,
+                                           "It is your move: see the table.")
+
     async def turn_notice(self, table: Table, seat_id: str, message: discord.Message) -> None:
         """DM a turn notice to a member who opted in with ``/notify on``."""
         user_id = table.seat(seat_id).user_id
@@ -559,10 +607,18 @@ class TablePosts(TableLook):
                             lines: list[str] | None = None) -> dict[str, Any] | None:
         """The end of the game as one message's parts (``view`` and a ``file``), led by
         ``lines`` (the last moves, already named), which then replace the last table in
-        place (:func:`bot.discord.outbox.show_end`); ``None`` (the default): the last
-        table shows the last moves and the final scores follow as a message of their own
-        (:meth:`finish`)."""
-        return None
+        place (:func:`bot.discord.outbox.show_end`: no new message, UX.md "A quiet
+        thread"); ``None``: the last table shows the last moves and the final scores follow
+        as a message of their own (:meth:`finish`). Default: the last moves, the final
+        scores (:meth:`final_text`), the final table picture and the footer with the move
+        number in one Components V2 message."""
+        head = fit_lines(lines or [], 1000)
+        view = card(accent=self.accent, before=[head], picture="final.png",
+                    alt=self.alt_text(table, lines or []),
+                    after=[f"### {table.spec.name} #{table.record.id}: final scores",
+                           self.final_text(table)],
+                    footer=self.table_footer(table))
+        return {"view": view, "file": await self.render_file(table, "final.png")}
 
     async def finish(self, table: Table) -> None:
         """Post the final scores (:meth:`final_message`, else :meth:`final_text` under a
@@ -576,5 +632,8 @@ class TablePosts(TableLook):
                 accent=self.accent,
                 before=[f"### {table.spec.name} #{table.record.id}: final scores",
                         self.final_text(table)])}
+        else:
+            parts = await with_card(self.bot, table, parts)
+            parts = {"files": files_of(parts), "view": parts["view"]}
         await channel.send(**parts)
 

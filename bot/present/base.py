@@ -236,6 +236,14 @@ class Presenter:
         """The line above :meth:`final_lines`: by default why the game ended, in bold."""
         return f"**{named(result.reason, names)}**"
 
+    def turns(self, view: Any) -> int | None:
+        """How many turns the finished game in ``view`` took (``None``: not counted)."""
+        return None
+
+    def highlight(self, view: Any, result: Result, names: dict[str, str]) -> str:
+        """The result card's moment of the finished game (plain text; ``""``: none)."""
+        return ""
+
     def quiet(self, pending: Pending, steps: Sequence[tuple[str, Action]]) -> bool:
         """True when ``steps`` (``(seat, action)`` of an update whose events are all
         private, with no note and no result) show nothing in the thread, ``pending``
@@ -251,9 +259,11 @@ class Presenter:
         ``None`` for no example (the default)."""
         return None
 
-    def ping_key(self, pending: Pending) -> str:
-        """The decision a ping is for: the members who must act are pinged (and sent a turn
-        notice) when this changes. Default: the pending decision and who owes it."""
+    def ping_key(self, pending: Pending, view: Any = None) -> str:
+        """The turn a table message is for (``view``: the spectator view, when known): a new
+        table message pinging the members who must act is posted when this changes; the
+        decisions inside it edit that message in place. Default: the pending decision and
+        who owes it."""
         return f"{pending.kind}:{pending.key}:{','.join(pending.seats)}"
 
     def pings(self, pending: Pending) -> bool:

@@ -140,7 +140,7 @@ class LlamasAlpacasPresenter(Presenter):
     #: My hand / I'm back below the 3x3 grids.
     utility_row = 3
 
-    def ping_key(self, pending: Pending) -> str:
+    def ping_key(self, pending: Pending, view: Any = None) -> str:
         """Once per turn: the players who must place a starting card are pinged on the
         first table only, then the active player when a turn begins (not again for the
         keep-treats and place steps of the same turn, which share the pending key
@@ -288,6 +288,22 @@ class LlamasAlpacasPresenter(Presenter):
                        f"{plural(p.clovers + p.carrots, 'treat')} left ({p.clovers}{CLOVER} "
                        f"{p.carrots}{CARROT})")
         return out
+
+    def turns(self, view: LlamasAlpacasView) -> int:
+        """Every player's turns added up."""
+        return sum(p.turns for p in view.players)
+
+    def highlight(self, view: LlamasAlpacasView, result: Result, names: dict[str, str]) -> str:
+        """The best line: the most conditions one line met, and who scored it (the most
+        such lines first)."""
+        best = max((k for p in view.players for k in range(3) if p.lines[k]), default=None)
+        if best is None:
+            return "No line met a condition."
+        top = max(p.lines[best] for p in view.players)
+        who = [names.get(p.seat, p.seat) for p in view.players if p.lines[best] == top]
+        lines = "a line" if top == 1 else f"{top} lines"
+        return (f"Best line: {' and '.join(who)}, {lines} meeting {plural(best + 1, 'condition')}"
+                f"{'' if top == 1 else ' each'}.")
 
     def private_lines(self, view: LlamasAlpacasView, seat: str,
                       names: dict[str, str]) -> list[str]:

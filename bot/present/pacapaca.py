@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from bot.games.base import Action, Event, Pending
+from bot.games.base import Action, Event, Pending, Result
 from bot.games.pacapaca.cards import catalog
 from bot.games.pacapaca.engine import PacapacaEngine
 from bot.games.pacapaca.models import (
@@ -195,6 +195,25 @@ class PacapacaPresenter(Presenter):
                          f"Deck: {view.deck_size} cards; discard pile: {view.pile_size}."])
 
     game = "pacapaca"
+
+    def turns(self, view: PacapacaView) -> int:
+        """The turns played (the turn number counts on past the last)."""
+        return view.turn_number - 1
+
+    def highlight(self, view: PacapacaView, result: Result, names: dict[str, str]) -> str:
+        """The tallest neck once incomplete parts were removed, and whose."""
+        if view.final is None or not view.final.alpacas:
+            return ""
+        top = max(a.neck_length for a in view.final.alpacas)
+        who = [names.get(a.seat, a.seat) for a in view.final.alpacas if a.neck_length == top]
+        return f"Tallest neck: {' and '.join(who)}, {top} cards long."
+
+    def ping_key(self, pending: Pending, view: Any = None) -> str:
+        """One table message per turn: the pending key's turn number (``turn:<n>``,
+        ``neg:<n>``, ``turn:<n>:after``), so a negotiation and the turn after it edit the
+        turn's table in place."""
+        number = pending.key.split(":")[1] if ":" in pending.key else pending.key
+        return f"turn:{number}"
 
     def table(self, seen: Seen) -> TableModel:
         """The table for ``seen`` (the spectator view; choices for ``seen.seat``)."""

@@ -133,6 +133,22 @@ class UnleashedPresenter(Presenter):
     #: game and the answer told them their cards.
     dealt = frozenset({"dealt_private"})
 
+    def turns(self, view: UnleashedView) -> int:
+        """The turns played."""
+        return view.turn
+
+    def highlight(self, view: UnleashedView, result: Result, names: dict[str, str]) -> str:
+        """The herd that won: the winner's Animals by kind (most first)."""
+        if len(result.winners) != 1 or result.winners[0] not in view.fields:
+            return ""
+        seat = result.winners[0]
+        kinds = Counter(c.kinds[0] if c.kinds else "animal" for c in view.fields[seat].animals)
+        herd = ", ".join(f"{n} {kind}{'s' if n != 1 else ''}"
+                         for kind, n in sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0])))
+        count = sum(kinds.values())
+        return (f"The herd that won: {names.get(seat, seat)}'s {count} "
+                f"Animal{'s' if count != 1 else ''}" + (f": {herd}." if herd else "."))
+
     def hand_cards(self, view: UnleashedView) -> list[tuple[int, str]]:
         """The own view's hand as ``(card id, name)``, in hand order."""
         return [(c.id, c.name) for c in view.hand or []]
@@ -160,7 +176,9 @@ class UnleashedPresenter(Presenter):
 
     @staticmethod
     def turn_text(view: UnleashedView, names: dict[str, str], deadline: float | None) -> str:
-        """Whose decision it is, never naming who may answer a reaction window."""
+        """Whose decision it is, never naming who may answer a reaction window; a window
+        is led by what is on the pile (``"⚡ **Ana plays Stampede**: anyone ..."``), so the
+        table edited in place into it says what was just played."""
         if view.result is not None:
             return ""
         if view.pending_kind == "setup":
@@ -168,7 +186,9 @@ class UnleashedPresenter(Presenter):
             return (f"Everyone picks a Baby with **Choose your Baby** (waiting for {waiting}; "
                     f"a random one is picked {when(deadline)}).")
         if view.pending_kind == "reaction":
-            return ("Anyone who holds a fitting Instant may answer with **Respond**; the "
+            pile = pile_line(view, names)
+            lead = f"\N{HIGH VOLTAGE SIGN} **{pile}**: anyone" if pile else "Anyone"
+            return (f"{lead} who holds a fitting Instant may answer with **Respond**; the "
                     f"window closes {when(deadline)}.")
         if view.pending_kind == "choice" and view.pending_seats:
             why = ""
@@ -286,20 +306,19 @@ class UnleashedPresenter(Presenter):
             return head + f" **{' and '.join(names[s] for s in result.winners)}** wins!"
         return head + " Still tied on Animals and letters: everyone loses."
 
-    def ping_key(self, pending: Pending) -> str:
-        """As the base, except that set-up (everyone picks a Baby) is one decision."""
-        return "setup" if pending.kind == "setup" else super().ping_key(pending)
+    def ping_key(self, pending: Pending, view: UnleashedView | None = None) -> str:
+        """One table message per turn: set-up (everyone picks a Baby) is one, then each
+        player's turn (``view.turn``) with its reaction windows, their results and the
+        effects' choices inside it."""
+        if pending.kind == "setup":
+            return "setup"
+        if view is None:
+            return super().ping_key(pending)
+        return f"turn:{view.turn}"
 
     def pings(self, pending: Pending) -> bool:
         """Nobody is pinged for a reaction window (its seats are the Instant holders)."""
         return pending.kind != "reaction"
-
-    def headline(self, view: UnleashedView, pending: Pending,
-                 names: dict[str, str]) -> str | None:
-        """During a reaction window, what is on the pile ("Ana plays Stampede")."""
-        if pending.kind == "reaction":
-            return f"\N{HIGH VOLTAGE SIGN} {pile_line(view, names)}"
-        return None
 
     def quiet(self, pending: Pending, steps: Sequence[tuple[str, Action]]) -> bool:
         """Passes that leave a reaction window open (saying so would tell who holds

@@ -1,48 +1,159 @@
-"""Admission: a bound on the requests (clicks, commands) a process handles at once.
+"""Admission: which requests (clicks, commands) a process takes on when it is busy.
 
 Past its capacity a bot that takes every request does not get faster: each request waits
 behind all the others, so every one of them finishes late (after Discord's 3-second
 acknowledgement window, after the player gave up) and the work done for them is lost.
-:class:`Admission` keeps at most ``limit`` requests in flight; the one beyond is refused at
-once (answered in one sentence, nothing done), which costs little, so the requests taken
-finish in time whatever the load.
+:class:`Admission` bounds the work three ways, each cheap where it refuses:
+
+- **age**: a request received more than ``max_age_s`` after Discord made it (it waited
+  in the socket or the event loop) cannot be acknowledged in time; it is dropped before
+  anything is built for it (:meth:`Admission.too_old`);
+- **count**: at most ``limit`` requests in flight; the one beyond is refused at once in
+  one sentence (:meth:`Admission.enter`);
+- **event-loop lag**: while the loop runs its callbacks more than ``max_lag_s`` late
+  (:class:`LagProbe`), no new request is taken beyond ``floor`` in flight.
+
+Drops and refusals are counted; one INFO line a minute at most sums them up.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
-from collections.abc import Iterator
+import logging
+import math
+import time
+from collections.abc import Callable, Iterator
 
-#: Requests (clicks and commands) one process handles at once by default: enough to keep
-#: the event loop busy while some wait for Discord or the database, few enough that the
-#: last one admitted still finishes well within a second at a full core's pace.
-MAX_IN_FLIGHT = 24
+log = logging.getLogger(__name__)
+
+#: Requests (clicks and commands) one process handles at once by default: enough for a
+#: burst of presses on one table (a stale press costs a read), few enough that the last
+#: one admitted is still acknowledged well within Discord's 3 seconds at a full core's
+#: pace (each is acknowledged before its work); the lag bound guards a loop behind.
+MAX_IN_FLIGHT = 64
+#: A request received this many seconds after it was made is dropped unanswered: the
+#: answer could not reach Discord within its 3-second acknowledgement window.
+MAX_AGE_S = 2.0
+#: Event-loop lag (seconds) past which no request is taken beyond :data:`LAG_FLOOR`: a
+#: safety net for a loop so far behind that each await of a request takes a second. (A
+#: bound of 0.25 s refused more and achieved fewer moves on a shared machine, where much
+#: of the lag is other processes' use of the cores.)
+MAX_LAG_S = 1.0
+#: Requests in flight always allowed whatever the lag (a slow callback alone is no reason
+#: to refuse a quiet bot).
+LAG_FLOOR = 8
+#: Seconds between two INFO summaries of the drops and refusals, at least.
+SUMMARY_EVERY_S = 60.0
+#: The clock offset (Discord's request time against this host's clock, plus the network)
+#: is the smallest lateness seen over the last one to two periods of this many seconds.
+OFFSET_PERIOD_S = 120.0
+#: Discord's epoch (2015-01-01) in unix milliseconds: snowflake times count from it.
+DISCORD_EPOCH_MS = 1_420_070_400_000
+
+
+def snowflake_time(snowflake: int) -> float:
+    """The unix time (seconds) a Discord snowflake id was made at."""
+    return ((snowflake >> 22) + DISCORD_EPOCH_MS) / 1000.0
+
+
+class LagProbe:
+    """How late the event loop runs a callback: one is scheduled every ``interval_s``
+    seconds and :attr:`lag_s` is how late the last one ran, or how late the pending one
+    is already when that is more (seconds, 0 when stopped)."""
+
+    def __init__(self, interval_s: float = 0.05) -> None:
+        self.interval_s = interval_s
+        self._last = 0.0
+        self._due = math.inf
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._handle: asyncio.TimerHandle | None = None
+
+    def start(self) -> None:
+        """Start probing the running loop (again: nothing more)."""
+        if self._handle is not None:
+            return
+        self._loop = asyncio.get_running_loop()
+        self._schedule()
+
+    def stop(self) -> None:
+        """Stop probing; :attr:`lag_s` reads 0 from now."""
+        if self._handle is not None:
+            self._handle.cancel()
+        self._handle, self._loop, self._last, self._due = None, None, 0.0, math.inf
+
+    @property
+    def lag_s(self) -> float:
+        if self._loop is None:
+            return 0.0
+        return max(self._last, self._loop.time() - self._due)
+
+    def _schedule(self) -> None:
+        assert self._loop is not None
+        self._due = self._loop.time() + self.interval_s
+        self._handle = self._loop.call_at(self._due, self._tick)
+
+    def _tick(self) -> None:
+        assert self._loop is not None
+        self._last = max(0.0, self._loop.time() - self._due)
+        self._schedule()
 
 
 class Admission:
-    """At most ``limit`` requests in flight (``ValueError`` when ``limit`` < 1).
+    """Bounds the requests in flight (``ValueError`` when ``limit`` < 1).
+
+    ``lag`` reads the event loop's lag in seconds (a :class:`LagProbe`'s ``lag_s``;
+    ``None``: never lagging); ``clock`` is the unix time the age of a request is measured
+    against.
 
     Attributes:
-        limit: the bound.
+        limit / max_age_s / max_lag_s / floor: the bounds.
         in_flight: requests admitted and not yet done.
-        admitted / refused: counts since the start.
+        admitted / refused: counts since the start; ``refused_lag``: the refusals made
+            for the lag alone (counted in ``refused`` too).
+        dropped: requests dropped as too old (:meth:`too_old`).
         peak: the most requests in flight at once so far.
     """
 
-    def __init__(self, limit: int = MAX_IN_FLIGHT) -> None:
+    def __init__(self, limit: int = MAX_IN_FLIGHT, *, max_age_s: float = MAX_AGE_S,
+                 max_lag_s: float = MAX_LAG_S, floor: int = LAG_FLOOR,
+                 lag: Callable[[], float] | None = None,
+                 clock: Callable[[], float] = time.time,
+                 monotonic: Callable[[], float] = time.monotonic) -> None:
         if limit < 1:
             raise ValueError(f"admission limit must be at least 1, not {limit}")
         self.limit = limit
+        self.max_age_s = max_age_s
+        self.max_lag_s = max_lag_s
+        self.floor = floor
+        self.lag = lag
+        self.clock = clock
+        self.monotonic = monotonic
         self.in_flight = 0
         self.admitted = 0
         self.refused = 0
+        self.refused_lag = 0
+        self.dropped = 0
         self.peak = 0
+        # smallest lateness in the current and the previous offset period
+        self._offset_now = math.inf
+        self._offset_before = math.inf
+        self._period_end = -math.inf
+        # counts at the last summary line, and when it was logged
+        self._summary_at = monotonic()
+        self._summed = (0, 0)
 
     def enter(self) -> bool:
         """Admit one request (True; call :meth:`leave` when it is done), or refuse it when
-        ``limit`` are in flight (False; nothing to undo)."""
+        ``limit`` are in flight, or ``floor`` are while the loop lags more than
+        ``max_lag_s`` (False; nothing to undo)."""
         if self.in_flight >= self.limit:
-            self.refused += 1
+            self._refuse()
+            return False
+        if (self.in_flight >= self.floor and self.lag is not None
+                and self.lag() > self.max_lag_s):
+            self.refused_lag += 1
+            self._refuse()
             return False
         self.in_flight += 1
         self.admitted += 1
@@ -65,3 +176,46 @@ class Admission:
         finally:
             if admitted:
                 self.leave()
+
+    def age_s(self, made_at: float) -> float:
+        """Seconds a request made at unix time ``made_at`` (Discord's clock) has waited
+        beyond the quickest arrival seen lately: its lateness (``clock() - made_at``) less
+        the smallest lateness of the last one to two :data:`OFFSET_PERIOD_S`, which is the
+        offset between Discord's clock and this host's plus the network's delay."""
+        lateness = self.clock() - made_at
+        now = self.monotonic()
+        if now >= self._period_end:
+            self._offset_before, self._offset_now = self._offset_now, math.inf
+            self._period_end = now + OFFSET_PERIOD_S
+        self._offset_now = min(self._offset_now, lateness)
+        return lateness - min(self._offset_now, self._offset_before)
+
+    def too_old(self, made_at: float, what: str = "interaction") -> bool:
+        """True (and counted in ``dropped``) when a request made at unix time ``made_at``
+        has waited more than ``max_age_s`` (:meth:`age_s`): it is to be dropped with no
+        work. ``what`` names it in the DEBUG line."""
+        age = self.age_s(made_at)
+        if age <= self.max_age_s:
+            return False
+        self.dropped += 1
+        log.debug("%s dropped: received %.1f s after it was made", what, age)
+        self.summarise()
+        return True
+
+    def _refuse(self) -> None:
+        self.refused += 1
+        self.summarise()
+
+    def summarise(self) -> None:
+        """Log one INFO line of the drops and refusals since the last one, when there are
+        some and :data:`SUMMARY_EVERY_S` seconds passed since it."""
+        now = self.monotonic()
+        if now - self._summary_at < SUMMARY_EVERY_S:
+            return
+        dropped = self.dropped - self._summed[0]
+        refused = self.refused - self._summed[1]
+        if dropped or refused:
+            log.info("busy: %d requests dropped (received over %.0f s after they were made) "
+                     "and %d refused in the last %.0f s", dropped, self.max_age_s, refused,
+                     now - self._summary_at)
+        self._summary_at, self._summed = now, (self.dropped, self.refused)

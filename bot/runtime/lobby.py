@@ -89,11 +89,19 @@ class LobbyOps(Advance):
                 raise GameError("already_joined", "You are already in this lobby.")
             if len(seats) >= spec.max_players:
                 raise GameError("full", f"This table is full ({spec.max_players} players).")
+            kept = await self.kept_seats(record, seats, user_id)
+            if kept and len(seats) + kept >= spec.max_players:
+                raise GameError("full", "The other seats are kept for the last game's players.")
             if await self.store.add_seat(
                 game_id, user_id=user_id, name=name, is_ai=False, max_seats=spec.max_players
             ) is None:  # another process seated someone, or started or closed the lobby
                 await self._seat_refused(game_id, spec, user_id)
             return await self._lobby_update(game_id)
+
+    async def kept_seats(self, lobby: GameRecord, seats: list[SeatRecord], user_id: int) -> int:
+        """How many of the lobby's free seats are kept for others than ``user_id`` (0 here;
+        a rematch keeps them for the last game's players)."""
+        return 0
 
     async def _seat_refused(self, game_id: int, spec: GameSpec, user_id: int | None) -> None:
         """Raise why the store did not add a seat (its row-locked check saw a change made

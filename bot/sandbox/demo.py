@@ -2,8 +2,9 @@
 
 Simulated members join a lobby with ``/play``, the host starts, and every turn each member
 whose decision it is picks an action with the game's AI policy from their own view and
-performs it through the UI driver (buttons and selects). The transcript of every message a
-spectator sees, and each table PNG, are written to ``out``.
+performs it through the UI driver (buttons and selects). Everything a member sees is
+written to ``out`` (:func:`run_demo`): every version of every public, ephemeral and DM
+message with its buttons and selects, and every picture.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from bot.app import builtin_games, make_bot
 from bot.config import Settings
 from bot.runtime import ManualClock
 from bot.sandbox.drivers import DriverContext, driver_for
-from bot.sandbox.model import walk_components
+from bot.sandbox.record import Recorder, folder_name, look, text_of
 from bot.sandbox.world import World
 
 NAMES = ["Maya", "Tomasz", "Ana", "Kofi", "Jun", "Lea", "Omar", "Ines"]
@@ -132,73 +133,80 @@ async def _timed_out(bot: Any, game_id: int, pending: Any, seat_id: str) -> bool
 
 
 def transcript(world: Any, channel: Any) -> list[dict[str, Any]]:
-    """Every public message of ``channel`` as JSON-able dicts (what a spectator sees)."""
-    out = []
-    for msg in world.channel(channel).all_messages:
-        if msg.ephemeral:
-            continue
-        out.append({
-            "id": msg.id,
-            "content": msg.content,
-            "embeds": [{k: e.get(k) for k in ("title", "description", "footer") if e.get(k)}
-                       for e in msg.embeds],
-            "texts": [c["content"] for c in walk_components(msg.components)
-                      if c.get("type") == 10],
-            "alt": [i.get("description") for c in walk_components(msg.components)
-                    if c.get("type") == 12 for i in c.get("items") or []],
-            "files": msg.filenames,
-            "buttons": msg.labels,
-        })
-    return out
+    """Every public message of ``channel`` as JSON-able dicts, as it stands now (what a
+    spectator sees at the end; :class:`~bot.sandbox.record.Recorder` keeps each version)."""
+    return [{"id": msg.id, **look(msg)} for msg in world.channel(channel).all_messages
+            if not msg.ephemeral]
+
+
+def _stale_outputs(out_dir: Path, names: Sequence[str]) -> None:
+    """Remove an earlier demo's pictures (they would not match), its own files only."""
+    for stale in out_dir.glob("turn-*.png"):
+        stale.unlink()
+    for name in names:
+        folder = out_dir / folder_name(name)
+        for stale in folder.glob("[0-9][0-9][0-9]-*.png"):
+            stale.unlink()
 
 
 async def run_demo(*, game: str | None, players: int | None, seed: int, out: str) -> int:
-    """Play one demo game and write ``out/transcript.json``, ``out/transcript.txt`` and
-    ``out/turn-NNN.png``. Returns the process exit code."""
+    """Play one demo game and write what every member sees: ``out/transcript.json`` (every
+    version of every message, public, ephemeral and DM, with its buttons, selects and the
+    pictures' alternative text), ``out/transcript.txt`` (the public ones), the public
+    pictures as ``out/turn-NNN.png``, and for each member ``out/<name>/transcript.txt``
+    with their private panels and DMs and their pictures ``out/<name>/NNN-<file>.png``
+    (each member opens My hand once a turn).
+    Returns the process exit code."""
     registry = builtin_games()
     key = game or registry.keys()[0]
     spec = registry[key]
     n = players or min(max(spec.min_players, 3), spec.max_players)
     out_dir = Path(out)
     out_dir.mkdir(parents=True, exist_ok=True)
-    for stale in out_dir.glob("turn-*.png"):  # an earlier demo's pictures would not match
-        stale.unlink()
+    _stale_outputs(out_dir, NAMES[:n])
     world = World()
     for name in NAMES[:n]:
         world.add_member(name)
+    recorder = Recorder(world, out_dir)
+    members = [world.member(name) for name in NAMES[:n]]
+    opened: set[tuple[int, int]] = set()
+
+    async def look_at_hands(ctx: DriverContext) -> None:
+        # Each member opens My hand once per table message (once a turn), so the
+        # transcript holds everyone's private panel and close-up as well.
+        tables = [m for m in ctx.thread.all_messages if not m.ephemeral and m.components]
+        if not tables or "My hand" not in tables[-1].labels:
+            return
+        for member in members:
+            if (member.id, tables[-1].id) not in opened:
+                opened.add((member.id, tables[-1].id))
+                await member.click(tables[-1], "My hand")
+
     with tempfile.TemporaryDirectory() as tmp:
         settings = Settings(database_path=Path(tmp) / "demo.sqlite3", _env_file=None,  # type: ignore[call-arg]  # pydantic-settings init arguments
                             default_dm_notifications=True)
         bot = make_bot(settings, registry=registry, clock=ManualClock())
         await world.connect(bot)
         try:
-            game_id = await play_game(world, bot, game=key, players=n, seed=seed, game_seed=seed)
-            record = await bot.store.get_game(game_id)
-            assert record is not None, "the game the demo just played is stored"
-            thread = record.thread_id or record.channel_id
-            lines = transcript(world, thread)
-            (out_dir / "transcript.json").write_text(json.dumps(lines, indent=1))
-            text = []
-            png = 0
-            for msg in world.channel(thread).all_messages:
-                if msg.ephemeral:
-                    continue
-                for e in msg.embeds:
-                    text.append(" | ".join(str(e.get(k, "")) for k in ("title", "description") if e.get(k)))
-                if msg.content:
-                    text.append(msg.content)
-                for c in walk_components(msg.components):
-                    if c.get("type") == 10:
-                        text.append(c["content"])
-                    elif c.get("type") == 12:
-                        text += [f"[picture: {i.get('description')}]" for i in c.get("items") or []]
-                for name in msg.filenames:
-                    png += 1
-                    (out_dir / f"turn-{png:03d}.png").write_bytes(msg.file(name))
-                text.append("")
-            (out_dir / "transcript.txt").write_text("\n".join(text))
-            print(f"{spec.name}: game {game_id} finished with {n} players; "
-                  f"{len(lines)} messages and {png} pictures written to {out_dir}/")
+            game_id = await play_game(world, bot, game=key, players=n, seed=seed, game_seed=seed,
+                                      extra_clicks=look_at_hands)
         finally:
             await world.disconnect()
+    (out_dir / "transcript.json").write_text(json.dumps(recorder.entries, indent=1))
+    public = list(recorder.public())
+    (out_dir / "transcript.txt").write_text(
+        "\n\n".join("\n".join(text_of(e)) for e in public) + "\n")
+    private = 0
+    for name in NAMES[:n]:
+        mine = list(recorder.of_member(name))
+        private += len(mine)
+        folder = out_dir / folder_name(name)
+        folder.mkdir(exist_ok=True)
+        (folder / "transcript.txt").write_text(
+            "\n\n".join("\n".join(text_of(e)) for e in mine) + "\n")
+    shown = len({e["id"] for e in public})
+    print(f"{spec.name}: game {game_id} finished with {n} players; "
+          f"{shown} messages ({len(public)} versions) and {recorder.public_pictures} "
+          f"pictures written to {out_dir}/, and {private} private messages to a folder per "
+          "member")
     return 0

@@ -143,7 +143,8 @@ class Messaging:
     def new_message(self, channel: SimChannel, body: dict[str, Any], files: list[SimFile], *,
                     ephemeral_for: int | None = None, interaction: SimInteraction | None = None,
                     msg_type: int = 0, extra_flags: int = 0) -> SimMessage:
-        """Create and store a message authored by the bot; echoes MESSAGE_CREATE."""
+        """Create and store a message authored by the bot; echoes MESSAGE_CREATE and tells
+        the world's watchers."""
         w = self.world
         mid = w.clock.snowflake()
         body = body or {}
@@ -194,11 +195,14 @@ class Messaging:
             self.sb.echo_message("MESSAGE_CREATE", msg)
         if interaction is not None:
             interaction.last_touched = msg
+        for watch in w.watchers:
+            watch(msg)
         return msg
 
     def apply_edit(self, msg: SimMessage, body: dict[str, Any], files: list[SimFile],
                    interaction: SimInteraction | None = None) -> SimMessage:
-        """Edit ``msg`` in place (fields present in ``body`` replace), echo MESSAGE_UPDATE."""
+        """Edit ``msg`` in place (fields present in ``body`` replace), echo MESSAGE_UPDATE,
+        tell the world's watchers."""
         body = body or {}
         d = msg.data
         for key in ("content", "embeds", "components", "poll"):
@@ -221,6 +225,8 @@ class Messaging:
             self.sb.echo_message("MESSAGE_UPDATE", msg)
         if interaction is not None:
             interaction.last_touched = msg
+        for watch in self.world.watchers:
+            watch(msg)
         return msg
 
     def _mentions(self, content: str, body: dict[str, Any], *,

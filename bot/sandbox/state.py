@@ -10,6 +10,7 @@ connecting a bot in this process.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from . import payloads as P
@@ -68,6 +69,9 @@ class WorldState:
         self.interactions: dict[str, SimInteraction] = {}
         self.interactions_by_id: dict[int, SimInteraction] = {}
         self.requests: list[RecordedRequest] = []
+        #: Called with each message the bot posts or edits (public, ephemeral or DM), once
+        #: it is stored (the demo's :class:`~bot.sandbox.record.Recorder`).
+        self.watchers: list[Callable[[SimMessage], None]] = []
         self.commands: dict[tuple[int | None, str], dict[str, Any]] = {}
         self.command_ids: dict[tuple[int | None, str], int] = {}
         self.faults = Faults(self)

@@ -27,9 +27,9 @@ _GAME_COLS = (
 )
 
 
-#: Game columns added by later migrations (5, 6), read when the database has them
+#: Game columns added by later migrations (5, 6, 10), read when the database has them
 #: (``GameRecord`` defaults them when absent).
-_LATER_GAME_COLS = ("pinged_key", "table_version")
+_LATER_GAME_COLS = ("pinged_key", "table_version", "rematch_id", "rematch_of")
 
 
 class StoreBase:

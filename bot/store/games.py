@@ -262,6 +262,14 @@ class GameStore(StoreBase):
             changed.add(game_id)
         return True
 
+    async def game_span(self, game_id: int) -> float:
+        """Seconds from a game's first stored move to its last (0.0 with fewer than two)."""
+        row = await self._one("SELECT min(created_at), max(created_at) FROM actions"
+                              " WHERE game_id=?", (game_id,))
+        if row is None or row[0] is None:
+            return 0.0
+        return float(row[1]) - float(row[0])
+
     async def actions(self, game_id: int) -> list[ActionRecord]:
         """The action log of a game in order."""
         rows = await self._all(

@@ -335,6 +335,17 @@ MIGRATIONS: list[Migration] = [
         ALTER TABLE guild_settings ADD COLUMN season BIGINT;
         ALTER TABLE guild_settings ADD COLUMN season_started_at DOUBLE PRECISION;
         """,
+    ),    Migration(
+        "rematches: a game's rematch lobby (rematch_id, set once per lobby by a compare-and-"
+        "set, so two presses open one) and the game a lobby replays (rematch_of)",
+        sqlite="""
+        ALTER TABLE games ADD COLUMN rematch_id INTEGER;
+        ALTER TABLE games ADD COLUMN rematch_of INTEGER;
+        """,
+        postgres="""
+        ALTER TABLE games ADD COLUMN rematch_id BIGINT;
+        ALTER TABLE games ADD COLUMN rematch_of BIGINT;
+        """,
     ),
 ]
 

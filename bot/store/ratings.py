@@ -246,3 +246,19 @@ class RatingStore(StoreBase):
                              (user_id, guild_id))
             return await db.execute("DELETE FROM ratings WHERE user_id=? AND guild_id=?",
                                     (user_id, guild_id))
+
+    async def game_rating_changes(self, game_id: int) -> dict[str, tuple[float, float | None]]:
+        """A rated game's members' ratings: seat -> ``(ordinal after the game, ordinal
+        before it)``, the second ``None`` for a member's first rated game of the kind in
+        that season. Empty for an unrated game; AI seats are left out."""
+        rows = await self._all(
+            "SELECT h.seat, h.ordinal, (SELECT p.ordinal FROM rating_history p"
+            " WHERE p.guild_id=h.guild_id AND p.user_id=h.user_id AND p.kind=h.kind"
+            " AND p.season=h.season AND (p.created_at < h.created_at"
+            " OR (p.created_at = h.created_at AND p.game_id < h.game_id))"
+            " ORDER BY p.created_at DESC, p.game_id DESC LIMIT 1) AS before"
+            " FROM rating_history h WHERE h.game_id=? AND h.user_id IS NOT NULL ORDER BY h.seat",
+            (game_id,))
+        return {str(r["seat"]): (float(r["ordinal"]),
+                                 None if r["before"] is None else float(r["before"]))
+                for r in rows}

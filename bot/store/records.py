@@ -91,6 +91,10 @@ class GameRecord(BaseModel):
     #: The state version the game's thread shows (its table, or what the cog posts instead;
     #: ``None``: nothing posted yet). Behind ``version`` after a crash or a refused post.
     table_version: int | None = None
+    #: This game's rematch lobby (migration 10; ``None``: nobody asked for one).
+    rematch_id: int | None = None
+    #: The game this lobby replays (migration 10; ``None``: not a rematch).
+    rematch_of: int | None = None
 
 
 class SeatRecord(BaseModel):

@@ -10,7 +10,7 @@ version check. A committed change to a game's play is noted for the request that
 (``bot.store.tracking``).
 
 The store is put together from its parts over one backend (``base``): ``games``,
-``moves``, ``seats``, ``timers``, ``prefs``, ``stats`` and ``ratings``; its records are in ``records``.
+``moves``, ``seats``, ``timers``, ``prefs``, ``stats``, ``ratings`` and ``rematches``; its records are in ``records``.
 """
 
 from __future__ import annotations
@@ -19,12 +19,14 @@ from bot.store.games import GameStore
 from bot.store.moves import MoveStore
 from bot.store.prefs import PrefStore
 from bot.store.ratings import RatingStore
+from bot.store.rematches import RematchStore
 from bot.store.seats import SeatStore
 from bot.store.stats import StatStore
 from bot.store.timers import TimerStore
 
 
-class Store(GameStore, MoveStore, SeatStore, TimerStore, PrefStore, StatStore, RatingStore):
+class Store(GameStore, MoveStore, SeatStore, TimerStore, PrefStore, StatStore, RatingStore,
+            RematchStore):
     """Async repository over one database: a SQLite file or a PostgreSQL URL.
 
     Use :meth:`open` (which migrates) and :meth:`close`. A path may be ``":memory:"``.

@@ -5,6 +5,10 @@ or stored, and the bound comes back free whatever the handling did."""
 from __future__ import annotations
 
 import asyncio
+import time
+from types import SimpleNamespace
+
+import discord
 
 from bot.runtime.admission import Admission
 
@@ -104,3 +108,84 @@ async def test_a_busy_refusal_too_late_for_discord_is_dropped_never_posted_in_th
     assert len([m for m in thread.all_messages if not m.ephemeral]) == public
     assert len(ana.dms) == dms
     assert (adm.in_flight, adm.refused) == (1, 1)
+
+
+async def test_a_click_and_a_command_received_over_two_seconds_late_are_dropped_unanswered(
+        world, sb):
+    thread = await start_tiny(world)
+    ana = world.member("Ana")
+    late = [0.0]  # how long after Discord made it the bot receives the next interaction
+    sb.bot.router.admission = adm = Admission(clock=lambda: time.time() + late[0])
+    await ana.click(thread.last_message, "My hand")  # received at once: the clock offset
+    before = await sb.bot.store.get_game(1)
+    public = len([m for m in thread.all_messages if not m.ephemeral])
+    replies = len(ana.interactions)
+    late[0] = 2.5
+    it = await ana.click(thread.last_message, "Add 1")
+    assert (it.response_type, it.requests, it.failed) == (None, [], False)  # no answer at all
+    command = await ana.slash("rules", game="tiny")
+    assert (command.response_type, command.requests) == (None, [])
+    after = await sb.bot.store.get_game(1)
+    assert (after.version, after.state) == (before.version, before.state)
+    assert len([m for m in thread.all_messages if not m.ephemeral]) == public
+    assert len(ana.interactions) == replies + 2
+    assert (adm.dropped, adm.admitted, adm.refused) == (2, 1, 0)
+    late[0] = 1.5  # late, but still answerable in Discord's 3 s
+    await ana.click(thread.last_message, "Add 1")
+    assert (await sb.bot.store.get_game(1)).version == before.version + 1
+    assert (adm.dropped, adm.admitted, adm.refused) == (2, 2, 0)
+
+
+async def test_while_the_event_loop_lags_a_click_beyond_the_floor_is_refused(world, sb):
+    thread = await start_tiny(world)
+    ana = world.member("Ana")
+    lag = [1.5]  # a fake probe: the loop runs its callbacks 1.5 s late
+    sb.bot.router.admission = adm = Admission(floor=1, lag=lambda: lag[0])
+    version = (await sb.bot.store.get_game(1)).version
+    assert adm.enter()  # one request in flight: the floor
+    it = await ana.click(thread.last_message, "Add 1")
+    assert ana.last_reply.ephemeral and ana.last_reply.content == BUSY
+    assert it.response_type == 4 and not it.failed
+    assert (await sb.bot.store.get_game(1)).version == version
+    assert (adm.in_flight, adm.refused, adm.refused_lag) == (1, 1, 1)
+    lag[0] = 0.9
+    await ana.click(thread.last_message, "Add 1")
+    assert (await sb.bot.store.get_game(1)).version == version + 1
+    assert (adm.in_flight, adm.admitted, adm.refused, adm.refused_lag) == (1, 2, 1, 1)
+
+
+async def test_the_bots_admission_reads_its_running_lag_probe(world, sb):
+    adm = sb.bot.router.admission
+    assert adm.lag is not None and adm.limit == 64 and adm.max_age_s == 2.0
+    probe = sb.bot.lag_probe
+    assert probe._handle is not None  # started by setup_hook
+    sb.bot.lag_probe = SimpleNamespace(lag_s=0.7)
+    try:
+        assert adm.lag() == 0.7
+    finally:
+        sb.bot.lag_probe = probe
+
+
+async def test_a_click_goes_to_the_router_without_rebuilding_its_messages_view(
+        world, sb, monkeypatch):
+    thread = await start_tiny(world)
+    ana = world.member("Ana")
+    version = (await sb.bot.store.get_game(1)).version
+    names = []
+    route = sb.bot.route_component
+
+    async def noting(interaction, custom_id, values):
+        names.append(asyncio.current_task().get_name())
+        await route(interaction, custom_id, values)
+
+    def rebuilt(*args, **kwargs):
+        raise AssertionError("the message's view was rebuilt")
+
+    monkeypatch.setattr(sb.bot, "route_component", noting)
+    monkeypatch.setattr(discord.ui.View, "from_message", rebuilt)
+    monkeypatch.setattr(discord.ui.LayoutView, "from_message", rebuilt)
+    table = thread.last_message
+    custom_id = next(b["custom_id"] for b in table.buttons() if b.get("label") == "Add 1")
+    await ana.click(table, "Add 1")
+    assert (await sb.bot.store.get_game(1)).version == version + 1
+    assert names == [f"herdbot-click: {custom_id}"]

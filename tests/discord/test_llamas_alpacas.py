@@ -21,7 +21,7 @@ from bot.present.base import decision_key
 from bot.sandbox import World
 from bot.sandbox.demo import NAMES, play_game
 from tests.discord.conftest import make_bot
-from tests.support import description, headline, rows, title
+from tests.support import description, footer, headline, pictures, rows, title
 
 #: The game as the bot offers it: its rules wired to its AI and cog (bot.app).
 SPEC = builtin_games()["llamas-alpacas"]
@@ -123,18 +123,25 @@ async def _full_game(world, bot, players):
     thread = world.channel(record.thread_id)
     last = thread.last_message
     assert title(last) == f"Llamas & Alpacas #{game_id}: final scores"
-    desc = description(last)
+    # The last table is replaced by the end: the last moves, then the scores.
+    moves, desc = description(last).split("\n\n", 1)
+    assert moves.splitlines() and all(t.startswith("\N{BULLET} ") for t in moves.splitlines())
     winner = names[result.winners[0]]
     assert desc.splitlines()[0] == f"**{winner} wins with {result.scores[result.winners[0]]} points.**" \
         or desc.startswith("**Shared victory")
     for seat, score in result.scores.items():
         assert f"**{names[seat]}**: {score} points - " in desc
     assert desc.splitlines()[1].startswith("\N{TROPHY} ")
-    # The final picture was posted, and no message in the thread keeps any button.
-    final_table = thread.all_messages[-2]
-    assert final_table.filenames == ["table.png"]
-    assert final_table.file("table.png")[:8] == b"\x89PNG\r\n\x1a\n"
-    assert all(not rows(m) for m in thread.all_messages if not m.ephemeral)
+    assert footer(last) == f"Move {state.version}"
+    # The final picture and the result card are in it, and no message in the thread keeps
+    # any button but its Rematch.
+    assert last.filenames == ["final.png", "result.png"]
+    assert last.file("final.png")[:8] == b"\x89PNG\r\n\x1a\n"
+    assert last.file("result.png")[:8] == b"\x89PNG\r\n\x1a\n"
+    assert [p[0] for p in pictures(last)] == ["final.png", "result.png"]
+    assert all(p[1] for p in pictures(last))  # each with its alternative text
+    assert [b["custom_id"] for b in last.buttons()] == [f"hb:l:{game_id}:x:rematch"]
+    assert all(not rows(m) for m in thread.all_messages if not m.ephemeral and m != last)
     # Stats recorded for every member.
     stats = {r.user_id: r for r in await bot.store.stats(record.guild_id, kind=KEY)}
     for s in seats:

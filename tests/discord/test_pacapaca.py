@@ -23,7 +23,7 @@ from bot.sandbox.drivers import DriverContext
 from bot.sandbox.drivers.pacapaca import find, perform
 from bot.sandbox.model import SimMessage
 from tests.discord.conftest import make_bot
-from tests.support import description, headline, rows, texts, title
+from tests.support import description, headline, pictures, rows, texts, title
 from tests.support.reads import store_reads
 
 #: The game as the bot offers it: its rules wired to its AI and cog (bot.app).
@@ -280,8 +280,18 @@ async def test_negotiation_deal_both_accept_the_same_version(world, sb, clock):
     assert sorted(st.alpacas[active].neck) == sorted([c for c in a_neck if c not in give] + get)
     assert sorted(st.alpacas[partner].neck) == sorted([c for c in p_neck if c not in get] + give)
     assert panel.buttons() == [] and title(panel).endswith("(closed)")
-    assert description(panel) == (
+    # The closed panel (the turn's table message) keeps the turn's moves and its picture,
+    # then tells the deal.
+    moves, closing = description(panel).split("\n\n")
+    assert moves.split("\n")[-3:] == [
+        f"\N{BULLET} {am.name} opened a negotiation with {pm.name} (60 seconds).",
+        f"\N{BULLET} {am.name} proposed: {am.name} gives {names_of(give)[0]}; "
+        f"{pm.name} gives {names_of(get)[0]}.",
+        f"\N{BULLET} {pm.name} accepted the deal."]
+    assert closing == (
         f"\N{HANDSHAKE} Deal! {am.name} gave {names_of(give)[0]} and got {names_of(get)[0]} from {pm.name}.")
+    assert [p[0] for p in pictures(panel)] == ["table.png"]
+    assert panel.filenames == ["table.png"]
     assert await sb.bot.service.deadline(GID) is None
 
 
@@ -328,18 +338,23 @@ async def test_negotiation_timeout_then_draw_and_take_work(world, sb, clock):
     active, partner = await open_negotiation(world, sb.bot, thread)
     am = await member_of(world, sb.bot, active)
     panel = table_message(am, thread)
+    count = len(thread.all_messages)
     clock.advance(61)
     await sb.bot.service.timers.fire_due()
     await world.settle()
     _, _, st = await load(sb.bot)
     assert st.phase == "turn" and st.negotiated and st.seats[st.active] == active
-    assert panel.buttons() == []
-    assert description(panel) == (
-        f"\N{ALARM CLOCK} Time is up: no deal. {am.name} must now draw or take the pile.")
+    # The turn goes on: the panel (the turn's table message) shows the table again in
+    # place, telling the timeout last; no new message.
     table = thread.last_message
+    assert table.id == panel.id and len(thread.all_messages) == count
+    assert "Edit deal" not in table.labels and title(table) == "Alpaca Pacapaca #1"
     assert table.is_disabled("Negotiate") and not table.is_disabled("Draw 2")
-    assert "Time ran out, so the negotiation failed" in description(table)
-    assert "no second one this turn" in description(table)
+    moves, turn = description(table).split("\n\n")
+    assert moves.split("\n")[-1] == ("\N{BULLET} Time ran out, so the negotiation failed; "
+                                     "they must now draw or take the pile.")
+    assert turn.startswith(f"**{am.name}**'s turn: draw 2 or take the discard pile")
+    assert "no second one this turn" in turn
     if st.pile:
         await am.click(table, f"Take discard pile ({len(st.pile)})")
     else:
@@ -378,7 +393,13 @@ async def test_restart_during_negotiation_keeps_the_timer(world, clock, tmp_path
         await world.settle()
         _, _, st = await load(sb.bot)
         assert st.phase == "turn" and st.negotiated
-        assert title(panel).endswith("(closed)") and panel.buttons() == []
+        # The timer ended the talks: the panel shows the table again in place (the turn
+        # goes on), telling it.
+        assert thread.last_message.id == panel.id
+        assert title(panel) == "Alpaca Pacapaca #1" and "Edit deal" not in panel.labels
+        assert description(panel).split("\n\n")[0].split("\n")[-1] == (
+            "\N{BULLET} Time ran out, so the negotiation failed; they must now draw or take "
+            "the pile.")
         assert thread.last_message.is_disabled("Negotiate")
     finally:
         await world.disconnect()
@@ -438,8 +459,12 @@ async def test_refusals_in_words_change_nothing(world, sb):
     await am.click(panel, "Give up")
     _, _, st = await load(sb.bot)
     assert st.phase == "turn" and st.negotiated
-    assert description(panel) == (
-        f"\N{WHITE FLAG} {am.name} gave up: no deal. {am.name} must now draw or take the pile.")
+    # The panel shows the table again in place (the turn goes on), giving up told last.
+    assert thread.last_message.id == panel.id and title(panel) == "Alpaca Pacapaca #1"
+    moves, turn = description(panel).split("\n\n")
+    assert moves.split("\n")[-1] == (
+        f"\N{BULLET} {am.name} gave up the negotiation; they must now draw or take the pile.")
+    assert turn.startswith(f"**{am.name}**'s turn: draw 2 or take the discard pile")
     # a panel of a finished negotiation refuses
     await am.click(thread.last_message, "Draw 2")
     reply = await raw_click(world, am, open_panel, by_label(open_panel, "Give up"))
@@ -539,13 +564,19 @@ async def test_full_two_player_game_through_the_ui(world, sb, seed):
     assert steps[0].startswith("**Scoring, step 1 of 3")
     assert steps[1].startswith("**Step 2 of 3: neck lengths**")
     assert steps[2].startswith("**Step 3 of 3: bows, scarves")
-    assert final.filenames == ["final.png"] and final.file("final.png")[:8] == b"\x89PNG\r\n\x1a\n"
+    assert final.filenames == ["final.png", "result.png"]
+    assert final.file("final.png")[:8] == b"\x89PNG\r\n\x1a\n"
     assert heading == f"### Alpaca Pacapaca #{game_id}: final scores" == "### " + title(final)
     assert foot == f"-# Alpaca Pacapaca #{game_id} \N{MIDDLE DOT} Move {state.version}"
+    # then the result card, with the Rematch button
+    assert [p[0] for p in pictures(final)] == ["final.png", "result.png"]
+    assert final.file("result.png")[:8] == b"\x89PNG\r\n\x1a\n"
+    assert [b["custom_id"] for b in final.buttons()] == [f"hb:l:{game_id}:x:rematch"]
     names = {s.seat: s.name for s in seats}
     for seat, score in result.scores.items():
         assert f"**{names[seat]}**: {score}" in totals
-    assert not any(rows(m) for m in thread.all_messages)  # every button retired
+    # every button retired, but the end's Rematch
+    assert not any(rows(m) for m in thread.all_messages if m != final)
 
 
 async def test_full_four_player_game_with_negotiations_and_no_leaks(world, sb, seed):
@@ -643,7 +674,11 @@ async def test_three_player_game_deal_timeout_and_restart(world, clock, tmp_path
         record, _, st = await load(sb.bot)
         assert record.status == "finished"
         public = [m.text for m in thread.all_messages if not m.ephemeral]
-        assert sum("(closed)" in t for t in public) >= 3
+        # Each negotiation's end is told: the deal on its closed panel (the turn ended),
+        # each timeout in its turn's table (the turn went on in the same message).
+        assert sum("(closed)" in t and "\N{HANDSHAKE} Deal!" in t for t in public) >= 1
+        assert sum("\N{BULLET} Time ran out, so the negotiation failed" in t
+                   for t in public) >= 2
         # the last moves, then the scoring
         assert any(texts(m)[:1] and texts(m)[0].startswith("\N{BULLET} ")
                    and texts(m)[1].startswith("**Scoring, step 1 of 3")

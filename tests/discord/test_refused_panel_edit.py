@@ -105,9 +105,11 @@ async def test_a_refused_edit_of_the_end_posts_it_anew(pp, status, code, why):
     final = public[-1]
     assert final.id != last.id
     assert title(final) == "Alpaca Pacapaca #1: final scores"
-    assert final.filenames == ["final.png"]
+    assert final.filenames == ["final.png", "result.png"]
     assert sum(title(m).endswith("final scores") for m in public) == 1
-    assert not any(rows(m) for m in thread.all_messages)  # every button retired
+    # every button retired, but the end's Rematch
+    assert [b["custom_id"] for b in final.buttons()] == ["hb:l:1:x:rematch"]
+    assert not any(rows(m) for m in thread.all_messages if m != final)
     assert [headline(m) for m in it.followups if m.ephemeral] == [
         f"Your move was made. I could not edit the table in the game's thread ({why}), so "
         "I posted it anew."]

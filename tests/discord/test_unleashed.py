@@ -19,7 +19,7 @@ from bot.sandbox.drivers.unleashed import find, press
 from cogs.unleashed import NEUTRAL_PASS, NEUTRAL_RESPOND
 from tests.discord.conftest import make_bot
 from tests.games.unleashed.unleashed_helpers import act, build, pass_turn
-from tests.support import description, footer, headline, rows, title
+from tests.support import description, footer, headline, pictures, rows, title
 
 #: The game as the bot offers it: its rules wired to its AI and cog (bot.app).
 SPEC = builtin_games()["llamas-unleashed"]
@@ -82,6 +82,14 @@ async def install(world, bot, state: UnleashedState, gid=1) -> None:
 def public_text(thread, n):
     """The text of the last ``n`` public messages of ``thread``."""
     return "\n".join(m.text for m in [m for m in thread.all_messages if not m.ephemeral][-n:])
+
+
+def window_says(message) -> str:
+    """What a reaction window's table says is on the pile: its turn text's lead
+    (``⚡ **Ana plays Stampede**: anyone ...``), the last paragraph of its embed."""
+    turn = description(message).split("\n\n")[-1]
+    assert turn.startswith(f"{BOLT} **") and "**: anyone who holds a fitting Instant" in turn
+    return turn[len(BOLT) + 3:turn.index("**: ")]
 
 
 def table_of(member, thread):
@@ -213,8 +221,11 @@ async def test_deck_out_tie_on_animals_shows_the_letters_that_broke_it(world, sb
     await install(world, sb.bot, st)
     await ana.click(await open_panel(ana, thread), "Draw a card")
     final = [m for m in thread.all_messages if not m.ephemeral][-1]
+    # The last table shows the end: the last moves, then the scores.
     # Cria Button + Trail Llama: 10 + 10 letters; Lamb Acorn + Woolly Ram: 9 + 9.
     assert description(final) == (
+        "\N{BULLET} Ana draws a card.\n"
+        "\N{BULLET} Ana wins. The deck ran out.\n\n"
         "The deck ran out. **Ana** wins!\n"
         "\N{TROPHY} **Ana**: 2 Animals (20 letters in their names)\n"
         "**Bo**: 2 Animals (18 letters in their names)\n"
@@ -268,12 +279,17 @@ async def test_counter_instant_takes_the_card_and_the_window_names_nobody(world,
     await play_card(sb, ana, panel, llama, "s0")
     table = thread.last_message
     deadline = int(clock.now()) + 20
-    # The window is stated once: the pile in the headline, when it closes in the table.
-    assert headline(table) == f"{BOLT} Ana plays Trail Llama"
-    assert f"the window closes <t:{deadline}:R>." in description(table)
+    # The window is the turn's table edited in place (its one ping, Ana's, made when the
+    # turn began); its text leads with what is on the pile, once, and when it closes.
+    assert headline(table) == ana.mention
+    assert description(table).split("\n\n")[-1] == (
+        f"{BOLT} **Ana plays Trail Llama**: anyone who holds a fitting Instant may answer "
+        f"with **Respond**; the window closes <t:{deadline}:R>.")
+    assert table.text.count("Ana plays Trail Llama") == 2  # the move, then the window
     assert table.labels == ["Respond", "Pass", "My hand"]
     # The window does not say (or ping) who may answer.
-    assert "Bo" not in table.text and "Cy" not in table.text and "<@" not in headline(table)
+    assert "Bo" not in table.text and "Cy" not in table.text
+    assert [int(u["id"]) for u in table.data["mentions"]] == [ana.id]
     # Cy holds no Instant: neutral answers, nothing changes.
     before = await version(sb.bot)
     await cy.click(table, "Respond")
@@ -302,9 +318,15 @@ async def test_window_closes_early_when_everyone_who_could_answer_passed(world, 
                fields={"s0": ["cria_button"], "s1": ["lamb_acorn"], "s2": ["kid_clover"]},
                plays=2)
     await install(world, sb.bot, st)
+    turn = thread.last_message
+    public = len([m for m in thread.all_messages if not m.ephemeral])
     await play_card(sb, ana, await open_panel(ana, thread),
                     cid_of(st, "trail_llama", st.hands["s0"]), "s0")
     window = thread.last_message
+    # The window is the turn's table edited in place: no new message.
+    assert window.id == turn.id
+    assert len([m for m in thread.all_messages if not m.ephemeral]) == public
+    assert "Pass" in window.labels
     await bo.click(window, "Pass")
     assert headline(bo.last_reply) == NEUTRAL_PASS
     assert thread.last_message.id == window.id  # nothing public yet
@@ -312,8 +334,11 @@ async def test_window_closes_early_when_everyone_who_could_answer_passed(world, 
     after = await state_of(sb.bot)
     assert after.reaction is None and keys(after.fields["s0"]) == ["cria_button", "trail_llama"]
     assert await sb.bot.service.deadline(1) is None  # closed before its timer: disarmed
+    # The result edits the same table in place (the turn goes on): still no new message.
+    assert thread.last_message.id == turn.id
+    assert len([m for m in thread.all_messages if not m.ephemeral]) == public
     assert "Trail Llama enters Ana's Field." in description(thread.last_message)
-    assert rows(window) == []  # the window's buttons are retired
+    assert "Pass" not in window.labels  # the window's buttons are gone
 
 
 async def test_late_answers_about_hands_go_by_dm_never_to_the_thread(world, sb):
@@ -359,9 +384,11 @@ async def test_ambush_instant_and_a_choice_made_by_another_player(world, sb):
     table = thread.last_message
     await cy.click(table, "Respond")
     await press_as(sb, cy, cy.last_reply, Respond(card=cid_of(st, "coyote_ambush", st.hands["s2"])))
-    # Cy chooses which of Ana's Animals the Coyote takes: pinged, from My hand.
+    # Cy chooses which of Ana's Animals the Coyote takes, from My hand: the turn's table
+    # edited in place says so (no new message, so no second ping).
+    assert thread.last_message.id == table.id
     table = thread.last_message
-    assert headline(table) == cy.mention
+    assert headline(table) == ana.mention
     assert "Waiting for **Cy** to choose" in description(table)
     mid = await state_of(sb.bot)
     # Ana sending Cy's choice is refused; nothing changes.
@@ -396,7 +423,7 @@ async def test_restart_during_an_open_window_then_respond_pass_and_timer(world, 
     panel = await open_panel(ana, thread)
     await play_card(sb, ana, panel, cid_of(st, "stampede", st.hands["s0"]))
     window = thread.last_message
-    assert headline(window) == f"{BOLT} Ana plays Stampede"
+    assert window_says(window) == "Ana plays Stampede"
     await world.disconnect()
     sb = await world.connect(new_bot(db, clock))
     # Cy passes after the restart: acknowledged only to Cy, nothing public.
@@ -409,7 +436,8 @@ async def test_restart_during_an_open_window_then_respond_pass_and_timer(world, 
     await bo.click(window, "Respond")
     await press_as(sb, bo, bo.last_reply, Respond(card=cid_of(st, "ram_rebuff", st.hands["s1"])))
     second = thread.last_message
-    assert headline(second) == f"{BOLT} Bo answers Stampede with Ram Rebuff"
+    assert second.id == window.id  # the new window edits the turn's table in place
+    assert window_says(second) == "Bo answers Stampede with Ram Rebuff"
     assert "the window closes <t:" in description(second)
     # Ana opens Respond but waits: the window's stored timer passes for her.
     await ana.click(second, "Respond")
@@ -641,13 +669,20 @@ async def test_full_three_player_game_through_the_panels_never_leaks(clock, tmp_
     public = [m for m in thread.all_messages if not m.ephemeral]  # a Pass's reply may follow
     final = public[-1]
     assert title(final) == "Llamas Unleashed #1: final scores"
+    # The end replaced the last table: the final picture and the result card in it, every
+    # button gone but Rematch.
+    assert final.filenames == ["final.png", "result.png"]
+    assert [b["custom_id"] for b in final.buttons()] == ["hb:l:1:x:rematch"]
     assert public[-2].filenames == ["table.png"]
     assert rows(public[-2]) == []
-    # Hands by DM: at most one per member per change of turn.
+    # Hands by DM: at most one per member per change of turn; the only other DMs ask a
+    # member to choose inside another player's turn (the edited table pings nobody).
     turns = st.turn
     for m in watch["w"].members.values():
-        assert 1 <= len(m.dms) <= turns
-        assert all("Your hand (" in headline(d) for d in m.dms)
+        hands = [d for d in m.dms if "Your hand (" in headline(d)]
+        assert 1 <= len(hands) <= turns
+        assert all(headline(d).endswith("\nIt is your move: see the table.")
+                   for d in m.dms if d not in hands)
     assert watch["w"].public_msgs > 20
     await world.disconnect()
 
@@ -663,10 +698,16 @@ async def test_deck_out_ending_is_announced_with_the_final_picture(world, sb):
     record = await sb.bot.store.get_game(1)
     assert record.status == "finished"
     public = [m for m in thread.all_messages if not m.ephemeral]
-    picture, final = public[-2], public[-1]
-    assert picture.filenames == ["table.png"] and rows(picture) == []
-    assert "The deck ran out." in description(picture)
+    # The last table is replaced by the end: the final picture, the last moves (the deck
+    # running out), then the scores; then the result card and the Rematch button.
+    final = public[-1]
+    assert final.filenames == ["final.png", "result.png"]
+    assert final.labels == ["Rematch"]
+    assert pictures(final)[0][0] == "final.png"
+    assert final.file("final.png")[:8] == b"\x89PNG\r\n\x1a\n"
     assert description(final) == (
+        "\N{BULLET} Ana draws a card.\n"
+        "\N{BULLET} Ana wins. The deck ran out.\n\n"
         "The deck ran out. **Ana** wins!\n"
         "\N{TROPHY} **Ana**: 2 Animals\n"  # letters only break a tie for the most Animals
         "**Bo**: 1 Animal\n"
@@ -722,12 +763,15 @@ async def test_a_new_window_is_posted_after_a_counter_is_countered(world, sb, cl
     await press_as(sb, ana, ana.last_reply, Respond(card=cid_of(st, "goat_headbutt", st.hands["s0"])))
     window = thread.last_message
     deadline = int(clock.now()) + 20
-    assert headline(window) == f"{BOLT} Ana answers Llama Spit with Goat Headbutt"
+    assert window_says(window) == "Ana answers Llama Spit with Goat Headbutt"
     assert f"the window closes <t:{deadline}:R>." in description(window)
+    count = len([m for m in thread.all_messages if not m.ephemeral])
     await bo.click(window, "Pass")  # Goat Headbutt cancels Llama Spit
     again = thread.last_message
-    assert again.id != window.id and rows(window) == []
-    assert headline(again) == f"{BOLT} Ana plays Stampede"
+    # The new window is the turn's table edited in place: no new message.
+    assert again.id == window.id
+    assert len([m for m in thread.all_messages if not m.ephemeral]) == count
+    assert window_says(again) == "Ana plays Stampede"
     assert f"the window closes <t:{deadline}:R>." in description(again)
     assert again.labels == ["Respond", "Pass", "My hand"]
     assert "Ana's Goat Headbutt cancels Llama Spit." in description(again)
@@ -742,9 +786,9 @@ async def test_a_new_window_is_posted_after_a_counter_is_countered(world, sb, cl
 
 async def test_hidden_windows_look_the_same_whether_or_not_anybody_holds_an_instant(tmp_path):
     """No tell from reaction windows, through the panel: the lobby hides Instant holders by
-    default, and two games differing only in whether Bo holds an Instant post the same
-    public messages (text, buttons, files) through a window Bo passes and Cy lets run out
-    after 5 s."""
+    default, and two games differing only in whether Bo holds an Instant show the same
+    public messages (text, buttons, files; the turn's table as the window opens, after
+    Bo's Pass and at the end) through a window Bo passes and Cy lets run out after 5 s."""
     from bot.runtime.clock import ManualClock
 
     runs = []
@@ -759,8 +803,12 @@ async def test_hidden_windows_look_the_same_whether_or_not_anybody_holds_an_inst
         finally:  # a failed assertion must not leave the bot's database thread running
             await world.disconnect()
     assert runs[0] == runs[1]
-    assert len(runs[0]) == 2 and runs[0][-1][0].startswith(
-        "<@Ana>\n\u2022 Trail Llama enters Ana's Field.")
+    # The window, the same after Bo's Pass, then the turn's table once it ran out (the
+    # same message throughout: no new public message).
+    assert len(runs[0]) == 3 and runs[0][0] == runs[0][1]
+    assert runs[0][-1][0].startswith(
+        "<@Ana>\n\u2022 Ana plays Trail Llama into their own Field.\n"
+        "\u2022 Trail Llama enters Ana's Field.\n\n")
 
 
 async def _hidden_window_run(world, sb, clock, bo_card):
@@ -781,29 +829,38 @@ async def _hidden_window_run(world, sb, clock, bo_card):
                          "s2": ["cliff_goat"]}, plays=2)
     st.options = UnleashedOptions(open_windows=True, reaction_seconds=20.0)
     await install(world, sb.bot, st)
+    turn = thread.last_message
     start_at = len(thread.all_messages)
     await play_card(sb, ana, await open_panel(ana, thread),
                     cid_of(st, "trail_llama", st.hands["s0"]), "s0")
     window = thread.last_message
+    # The window is the turn's table edited in place: what it shows is read now, and again
+    # after Bo's Pass (edits leave no message of their own).
+    assert window.id == turn.id
+    seen = [public_look(world, window)]
     deadline = int(clock.now()) + 5
-    # The headline names the play; the embed carries the window's one deadline.
-    assert headline(window) == f"{BOLT} Ana plays Trail Llama"
-    assert f"<t:{deadline}:R>" in window.text
+    # The table's text leads with the play; it carries the window's one deadline.
+    assert window_says(window) == "Ana plays Trail Llama"
+    assert window.text.count(f"<t:{deadline}:R>") == 1
     await bo.click(window, "Pass")
     assert headline(bo.last_reply) == NEUTRAL_PASS
+    seen.append(public_look(world, window))
     clock.advance(5)
     await sb.bot.service.timers.fire_due()
     await world.settle()
     after = await state_of(sb.bot)
     assert after.reaction is None and keys(after.fields["s0"]) == ["trail_llama"]
-    public = []
-    for m in thread.all_messages[start_at:]:
-        if not m.ephemeral:
-            text = m.text
-            for n in ("Ana", "Bo", "Cy"):  # member ids differ between the two worlds
-                text = text.replace(f"<@{world.member(n).id}>", f"<@{n}>")
-            public.append((text, m.labels, m.filenames))
-    return public
+    return seen + [public_look(world, m) for m in [turn, *thread.all_messages[start_at:]]
+                   if not m.ephemeral]
+
+
+def public_look(world, message):
+    """What ``message`` shows now (text, buttons, files), member ids as names (they differ
+    between two worlds)."""
+    text = message.text
+    for n in ("Ana", "Bo", "Cy"):
+        text = text.replace(f"<@{world.member(n).id}>", f"<@{n}>")
+    return text, message.labels, message.filenames
 
 
 async def test_hand_dms_come_from_stored_state_and_survive_a_restart(world, clock, tmp_path):
@@ -837,3 +894,30 @@ async def test_hand_dms_come_from_stored_state_and_survive_a_restart(world, cloc
         2 if seat == after.active else 1 for seat in ("s0", "s1", "s2")]
     assert f"You draw {CAT[after.hands[first][-1]].name}." in mover.ephemerals[-1].text
     await world.disconnect()
+
+
+async def test_a_choice_asked_of_another_player_inside_the_turn_is_told_by_dm_once(world, sb):
+    ana, bo, cy = (world.member(n) for n in ("Ana", "Bo", "Cy"))
+    thread = await start(world)
+    st = build(3, hands={"s0": ["grand_llama"], "s1": ["trail_llama", "alpaca_huff"],
+                         "s2": ["llama_spit", "woolly_ram"]},
+               fields={"s0": ["cria_button"], "s1": ["lamb_acorn"], "s2": ["kid_nibbles"]},
+               plays=2)
+    await install(world, sb.bot, st)
+    turn = thread.last_message
+    dms = {m.name: len(m.dms) for m in (ana, bo, cy)}
+    await play_card(sb, ana, await open_panel(ana, thread),
+                    cid_of(st, "grand_llama", st.hands["s0"]), "s0")
+    await bo.click(thread.last_message, "Pass")
+    await cy.click(thread.last_message, "Pass")
+    # Grand Llama enters: each other player discards a card, Bo first. The turn's table
+    # is edited (no ping), so Bo, who did not make the click, is told by one DM.
+    assert thread.last_message.id == turn.id
+    assert "Waiting for **Bo** to choose" in description(thread.last_message)
+    assert [len(m.dms) - dms[m.name] for m in (ana, bo, cy)] == [0, 1, 0]
+    assert headline(bo.dms[-1]).endswith("\nIt is your move: see the table.")
+    await pick(bo, await open_panel(bo, thread), "s.", 0)
+    # Cy's discard next: Cy is told once; Bo, who just chose, is not told again.
+    assert "Waiting for **Cy** to choose" in description(thread.last_message)
+    assert [len(m.dms) - dms[m.name] for m in (ana, bo, cy)] == [0, 1, 1]
+    assert headline(cy.dms[-1]).endswith("\nIt is your move: see the table.")

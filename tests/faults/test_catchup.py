@@ -112,19 +112,20 @@ async def test_a_finished_game_whose_end_was_not_posted_is_posted_at_restart_sco
     sb = await world.connect(make_bot(db, clock))
     await world.settle()
     new = thread.all_messages[count:]
-    # The table is edited in place to the final one; the scores are the one new message.
-    assert [(headline(m), title(m)) for m in new] == [
-        ("", "Tiny Race #1: final scores")]
+    # The table is edited in place into the end (the last move, the scores, the final
+    # picture): no new message.
+    assert new == []
     final = world.message(table.id)
+    assert title(final) == "Tiny Race #1: final scores"
     assert footer(final) == "Move 10"
-    assert description(final) == f"{BULLET} Bo adds 2: 20."
+    assert description(final).startswith(f"{BULLET} Bo adds 2: 20.\n\n"
+                                         "Bo reached 20. **Bo** wins!")
     assert rows(final) == []
-    assert description(new[0]).startswith("Bo reached 20. **Bo** wins!")
     assert [(r.user_id, r.played, r.won)
             for r in await sb.bot.store.stats(world.guild_id)] == stats  # counted once
     assert table_version(db, 1) == (10, 10)
     await world.disconnect()
     await world.connect(make_bot(db, clock))
     await world.settle()
-    assert len(thread.all_messages) == count + 1
+    assert len(thread.all_messages) == count  # nothing shown twice
     await world.disconnect()

@@ -15,8 +15,10 @@ from typing import Any
 import pytest
 
 from bot.app import builtin_games
+from bot.present.result_card import card_inputs
 from bot.render.common import PHONE_MIN_TEXT, PHONE_WIDTH
 from bot.render.rating_chart import HEIGHT, WIDTH, rating_chart
+from bot.render.result_card import result_card
 
 NAMES = ["Maya Longneck the Magnificent", "Bo", "Cyrus Fluff", "Dina Woolworth",
          "Ezra Carrots", "Fay Clover", "Gus Alpacino", "Hana Hay"]
@@ -182,4 +184,41 @@ def test_the_rating_history_chart_is_legible_on_a_phone(lines: int) -> None:
     assert pic.size == (WIDTH, HEIGHT)
     assert pic.phone_text_px >= PHONE_MIN_TEXT
     assert HEIGHT <= 1.3 * WIDTH
+    assert len(pic.png) <= 300 * 1024
+
+
+#: Per game at its largest player count (the seeded AI game of the tests above): the
+#: result card's size, turns and highlight.
+CARDS = {
+    "llamas-alpacas": ((800, 612), "Bo wins", "48 turns \N{MIDDLE DOT} 37 min",
+                       "Best line: Dina Woolworth, 2 lines meeting 3 conditions each."),
+    "pacapaca": ((800, 732), "Maya Longneck the Magnificent wins", "47 turns \N{MIDDLE DOT} 37 min",
+                 "Tallest neck: Maya Longneck the Magnificent, 15 cards long."),
+    "llamas-unleashed": ((800, 852), "Gus Alpacino wins", "56 turns \N{MIDDLE DOT} 37 min",
+                         "The herd that won: Gus Alpacino's 6 Animals: 3 rams, 1 alpaca, 1 goat,"
+                         " 1 llama."),
+}
+
+
+@pytest.mark.parametrize("key", sorted(CARDS))
+def test_the_result_card_is_legible_on_a_phone(key: str) -> None:
+    """The card of a finished game at the game's largest player count, rated (all but the
+    last seat; the first a first rated game): text >= 14 px at 500 px wide, at most 1.3
+    times as tall as wide, under 300 KB."""
+    spec = next(s for s in builtin_games() if s.key == key)
+    players = spec.max_players
+    state = states(key, players, 40 + players)[-1]
+    result = spec.engine.result(state)
+    names = {s: NAMES[i] for i, s in enumerate(state.seats)}
+    changes = {s: (3.0 + i, None if i == 0 else 2.5) for i, s in enumerate(state.seats[:-1])}
+    inputs = card_inputs(spec.presenter, game=spec.name, game_id=1234,
+                         view=spec.engine.view(state, None), result=result, names=names,
+                         seats=state.seats, changes=changes, minutes=37)
+    size, headline, length, highlight = CARDS[key]
+    assert (inputs["headline"], inputs["length"], inputs["highlight"]) == (
+        headline, length, highlight)
+    pic = result_card(**inputs)
+    assert pic.size == size
+    assert pic.phone_text_px == 14.375 >= PHONE_MIN_TEXT
+    assert pic.size[1] <= 1.3 * pic.size[0]
     assert len(pic.png) <= 300 * 1024

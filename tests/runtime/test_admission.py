@@ -2,9 +2,22 @@
 
 from __future__ import annotations
 
+import asyncio
+import logging
+import time
+
 import pytest
 
-from bot.runtime.admission import MAX_IN_FLIGHT, Admission
+from bot.runtime.admission import (
+    LAG_FLOOR,
+    MAX_AGE_S,
+    MAX_IN_FLIGHT,
+    MAX_LAG_S,
+    OFFSET_PERIOD_S,
+    Admission,
+    LagProbe,
+    snowflake_time,
+)
 
 
 def test_admits_up_to_the_limit_then_refuses_and_counts():
@@ -43,4 +56,113 @@ def test_leave_without_a_request_and_a_limit_below_one_are_errors():
         Admission(1).leave()
     with pytest.raises(ValueError, match="at least 1, not 0"):
         Admission(0)
-    assert Admission().limit == MAX_IN_FLIGHT == 24
+    assert Admission().limit == MAX_IN_FLIGHT == 64
+
+
+class Clocks:
+    """A fake unix clock (``now``) and monotonic clock (``mono``) for :class:`Admission`."""
+
+    def __init__(self) -> None:
+        self.now = 1_800_000_000.0
+        self.mono = 1000.0
+
+    def admission(self, **kwargs) -> Admission:
+        return Admission(clock=lambda: self.now, monotonic=lambda: self.mono, **kwargs)
+
+
+def test_a_request_received_over_two_seconds_late_is_dropped_and_counted():
+    c = Clocks()
+    adm = c.admission()
+    assert MAX_AGE_S == 2.0
+    assert adm.too_old(c.now - 0.3) is False  # the quickest arrival: 0.3 s of network
+    assert adm.too_old(c.now - 2.3) is False  # waited 2.0 s beyond it: still answerable
+    assert adm.too_old(c.now - 2.31) is True
+    assert adm.too_old(c.now - 60) is True
+    assert (adm.dropped, adm.admitted, adm.refused, adm.in_flight) == (2, 0, 0, 0)
+    assert round(adm.age_s(c.now - 1.3), 3) == 1.0
+
+
+def test_the_age_allows_for_a_host_clock_off_from_discords_either_way():
+    c = Clocks()
+    ahead = c.admission()  # this host's clock 10 s ahead of Discord's
+    assert [ahead.too_old(c.now - 10.02), ahead.too_old(c.now - 11.9),
+            ahead.too_old(c.now - 12.1)] == [False, False, True]
+    behind = c.admission()  # 5 s behind: requests seem made in the future
+    assert [behind.too_old(c.now + 5.0), behind.too_old(c.now + 3.1),
+            behind.too_old(c.now + 2.9)] == [False, False, True]
+
+
+def test_the_clock_offset_follows_the_last_two_periods_only():
+    c = Clocks()
+    adm = c.admission()
+    assert OFFSET_PERIOD_S == 120.0
+    assert adm.too_old(c.now + 30) is False  # a clock once 30 s off (corrected since)
+    assert adm.too_old(c.now - 0.1) is True  # 30.1 s later than that quickest arrival
+    c.mono += 120  # the next period: the previous one's minimum still counts
+    assert adm.too_old(c.now - 0.1) is True
+    c.mono += 120  # and the one after: it is forgotten
+    assert adm.too_old(c.now - 0.1) is False
+    assert adm.too_old(c.now - 1.0) is False
+    assert adm.too_old(c.now - 2.2) is True
+    assert adm.dropped == 3
+
+
+def test_while_the_loop_lags_only_the_floor_is_admitted():
+    lag = [1.2]
+    adm = Admission(24, lag=lambda: lag[0])
+    assert (MAX_LAG_S, LAG_FLOOR) == (1.0, 8)
+    assert [adm.enter() for _ in range(10)] == [True] * 8 + [False] * 2
+    assert (adm.in_flight, adm.refused, adm.refused_lag) == (8, 2, 2)
+    lag[0] = 1.0  # at the bound: not beyond it
+    assert [adm.enter() for _ in range(17)] == [True] * 16 + [False]
+    assert (adm.in_flight, adm.admitted, adm.refused, adm.refused_lag) == (24, 24, 3, 2)
+    no_floor = Admission(24, floor=0, lag=lambda: 1.01)
+    assert no_floor.enter() is False and no_floor.refused_lag == 1
+
+
+def test_one_info_line_a_minute_at_most_sums_up_drops_and_refusals(caplog):
+    c = Clocks()
+    adm = c.admission(limit=1)
+    caplog.set_level(logging.DEBUG, logger="bot.runtime.admission")
+    assert adm.enter()
+    adm.too_old(c.now)
+    for _ in range(3):
+        adm.too_old(c.now - 5, "click 7")
+        adm.enter()
+    c.mono += 59
+    adm.enter()
+    assert [r.getMessage() for r in caplog.records if r.levelno == logging.INFO] == []
+    assert [r.getMessage() for r in caplog.records][0] == (
+        "click 7 dropped: received 5.0 s after it was made")
+    c.mono += 1
+    adm.too_old(c.now - 5)
+    c.mono += 30
+    adm.enter()
+    c.mono += 30
+    adm.enter()
+    assert [r.getMessage() for r in caplog.records if r.levelno == logging.INFO] == [
+        "busy: 4 requests dropped (received over 2 s after they were made) and 4 refused "
+        "in the last 60 s",
+        "busy: 0 requests dropped (received over 2 s after they were made) and 2 refused "
+        "in the last 60 s"]
+
+
+def test_the_probe_reads_how_late_the_loop_runs_its_callbacks():
+    async def main() -> tuple[float, float, float]:
+        probe = LagProbe(0.01)
+        idle = probe.lag_s
+        probe.start()
+        await asyncio.sleep(0.02)
+        time.sleep(0.3)  # the loop blocked: the probe's callback is overdue
+        blocked = probe.lag_s
+        probe.stop()
+        return idle, blocked, probe.lag_s
+
+    idle, blocked, stopped = asyncio.run(main())
+    assert (idle, stopped) == (0.0, 0.0)
+    assert blocked >= 0.28
+
+
+def test_snowflake_time_is_discords_epoch_plus_the_ids_milliseconds():
+    assert snowflake_time(0) == 1_420_070_400.0
+    assert snowflake_time(175928847299117063) == 1_462_015_105.796  # Discord's docs example

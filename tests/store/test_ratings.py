@@ -169,3 +169,35 @@ async def test_forget_removes_the_member_from_every_leaderboard(service):
         assert ([r.user_id for r in board], total) == ([11], 1)
     assert await store.rating_history(GUILD, 10, "tiny", 1) == []
     assert [m.user_id for m in await store.matchups(GUILD, 11, "tiny")] == []
+
+
+async def test_a_games_rating_changes_for_its_result_card(service):
+    """Each member's ordinal after the game and before it (``None``: their first), the
+    AI seats left out; an unrated game has none."""
+    store = service.store
+    first = await _play(service, [(10, "Ana"), (11, "Bo")], winner=1)
+    want = _library([(25.0, 25 / 3)] * 2, [1, 0])
+    assert await store.game_rating_changes(first) == {
+        "s0": (Rating(*want[0]).ordinal, None), "s1": (Rating(*want[1]).ordinal, None)}
+    second = await _play(service, [(10, "Ana"), (11, "Bo")], ai=1, winner=0)
+    now = [Rating(*await _mu_sigma(store, "tiny", u)).ordinal for u in (10, 11)]
+    assert await store.game_rating_changes(second) == {
+        "s0": (now[0], Rating(*want[0]).ordinal), "s1": (now[1], Rating(*want[1]).ordinal)}
+    assert Rating(*want[0]).ordinal == -1.8330937337715376
+    unrated = await _play(service, [(10, "Ana"), (11, "Bo")], options={"rated": False})
+    assert await store.game_rating_changes(unrated) == {}
+
+
+async def test_a_games_span_is_from_its_first_move_to_its_last(service):
+    up = await service.create_lobby("tiny", guild_id=GUILD, channel_id=2, host_id=10,
+                                    host_name="Ana", seed=7, options={"target": 3})
+    gid = up.record.id
+    await service.join(gid, 11, "Bo")
+    await service.start(gid, 10)
+    assert await service.store.game_span(gid) == 0.0
+    await service.act(gid, "s0", Add(n=2))
+    assert await service.store.game_span(gid) == 0.0
+    await service.act(gid, "s1", Add(n=1))
+    log = await service.store.actions(gid)
+    assert len(log) == 2
+    assert await service.store.game_span(gid) == log[1].created_at - log[0].created_at

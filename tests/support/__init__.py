@@ -1,5 +1,7 @@
 """Test-only support code (never shipped in /play)."""
 
+import re
+
 
 async def close_world(world) -> None:  # type: ignore[no-untyped-def]
     """Fixture teardown: disconnect a bot a failed test left connected, so aiosqlite's
@@ -82,7 +84,9 @@ def description(m) -> str:  # type: ignore[no-untyped-def]
         return m.embeds[0].get("description") or ""
     p = parts(m)
     if p["heading"] or (not p["alt"] and not p["said"] and not p["turn"]):  # final scores
-        return "\n\n".join(t for t in texts(m) if not t.startswith(("-# ", "### ")))
+        # (a panel's pings, its first text, were its content: see headline)
+        return "\n\n".join(t for t in texts(m) if not t.startswith(("-# ", "### "))
+                           and not re.fullmatch(r"(<@!?\d+>\s*)+", t))
     return "\n\n".join(x for x in (p["said"], p["turn"]) if x)
 
 
@@ -107,3 +111,16 @@ def footer(m) -> str:  # type: ignore[no-untyped-def]
     if m.embeds:
         return (m.embeds[0].get("footer") or {}).get("text") or ""
     return parts(m)["footer"].rpartition(" \N{MIDDLE DOT} ")[2]
+
+
+def pictures(m) -> list[tuple[str, str]]:  # type: ignore[no-untyped-def]
+    """The pictures a message shows, in order: (file name, alternative text) of each item
+    of a V2 message's media galleries; an embed's image (its ``attachment://`` name, ``""``)
+    in a message not V2."""
+    from bot.sandbox.model import walk_components
+    out = [(str(i["media"]["url"]).split("?")[0].rsplit("/", 1)[-1], i.get("description") or "")
+           for c in walk_components(m.components) if c.get("type") == 12
+           for i in c.get("items") or []]
+    out += [(str(e["image"]["url"]).removeprefix("attachment://"), "")
+            for e in m.embeds if e.get("image")]
+    return out

@@ -1,0 +1,57 @@
+"""Rematch: the Rematch button of a finished game (its custom id names that game, so it
+works after a restart) opens the rematch lobby in the game's channel and pings the other
+players once; a second press points to it."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any
+
+import discord
+
+from bot.discord.replies import send_ephemeral
+from bot.discord.text import md_name
+from bot.runtime import GameError, Update
+from bot.store import GameRecord
+
+log = logging.getLogger(__name__)
+
+
+def lobby_link(record: GameRecord) -> str:
+    """Where a lobby is: its message's link, else its channel."""
+    if record.guild_id and record.channel_id and record.lobby_message_id:
+        return (f"https://discord.com/channels/{record.guild_id}/{record.channel_id}/"
+                f"{record.lobby_message_id}")
+    return f"<#{record.channel_id}>" if record.channel_id else ""
+
+
+async def open_rematch(bot: Any, interaction: discord.Interaction, game_id: int,
+                       parts: Callable[[Update], dict[str, Any]]) -> None:
+    """Answer a Rematch press on finished game ``game_id``: open its rematch lobby (the
+    lobby message's ``parts``: embed and view), or tell the member where it is. Refusals
+    (not a player, started already) are :class:`GameError` sentences."""
+    user = interaction.user
+    rematch = await bot.service.rematch(game_id, user.id, user.display_name)
+    lobby = rematch.update.record
+    if not rematch.opened:
+        await send_ephemeral(interaction, f"{rematch.note} {lobby_link(lobby)}".strip())
+        return
+    who = " ".join(f"<@{m}>" for m in rematch.invited)
+    content = (f"\N{CLOCKWISE RIGHTWARDS AND LEFTWARDS OPEN CIRCLE ARROWS} "
+               f"**{md_name(user.display_name)}** asks for a rematch of {rematch.update.spec.name}"
+               f" #{game_id}." + (f" {who}: press Join; the game starts once you are all in, or "
+                                  "when the host starts it." if who else ""))
+    channel = bot.get_partial_messageable(lobby.channel_id, guild_id=lobby.guild_id)
+    try:
+        message = await channel.send(
+            content=content, **parts(rematch.update),
+            allowed_mentions=discord.AllowedMentions(
+                everyone=False, roles=False, users=[discord.Object(m) for m in rematch.invited]))
+    except discord.HTTPException as exc:
+        log.info("game %s: the rematch lobby could not be posted: %s", game_id, exc)
+        await bot.service.cancel(lobby.id, user.id)
+        raise GameError("not_posted", "I could not post the rematch lobby in the game's channel; "
+                        "nothing was opened.") from exc
+    await bot.store.update_game(lobby.id, lobby_message_id=message.id)
+    await send_ephemeral(interaction, f"The rematch lobby is open: {message.jump_url}")
