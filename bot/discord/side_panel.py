@@ -226,6 +226,7 @@ class SidePanelCog(GameCog):
         try:
             await channel.get_partial_message(old).edit(  # type: ignore[attr-defined]
                 view=view, allowed_mentions=table.pings(kept))
+            self._retired[table.record.id] = (old, view)  # retired as closed
         except (discord.HTTPException, AttributeError):
             log.info("could not close the %s of game %s", self.panel_name, table.record.id)
 

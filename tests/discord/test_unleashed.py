@@ -808,7 +808,7 @@ async def test_hidden_windows_look_the_same_whether_or_not_anybody_holds_an_inst
     assert len(runs[0]) == 3 and runs[0][0] == runs[0][1]
     assert runs[0][-1][0].startswith(
         "<@Ana>\n\u2022 Ana plays Trail Llama into their own Field.\n"
-        "\u2022 Trail Llama enters Ana's Field.\n\n")
+        "\u2022 Trail Llama enters Ana's Field.\n**Ana**'s turn: ")
 
 
 async def _hidden_window_run(world, sb, clock, bo_card):
