@@ -7,7 +7,7 @@ from bot.games.llamas_alpacas.models import Move
 from bot.present.base import decision_key
 from tests.adversarial.conftest import make_bot, open_negotiation, start
 from tests.faults.common import click_injected, click_raw
-from tests.support import headline, rows
+from tests.support import headline, rows, title
 
 NO = "\N{NO ENTRY SIGN} "
 
@@ -131,7 +131,7 @@ async def test_a_forged_deal_selection_cannot_replace_the_public_negotiation_pan
     card = st.alpacas["s1"].neck[0]
     await click_raw(sb, di, panel, f"hs:g:1:x:give.{st.turn_number}", values=[str(card)])
     assert world.message(panel.id).labels == labels
-    assert world.message(panel.id).embeds[0]["title"].startswith("Negotiation: Cy")
+    assert title(world.message(panel.id)).startswith("Negotiation: Cy")
 
 
 async def test_an_ephemeral_keep_panel_still_works_after_a_restart(world, clock, tmp_path):
