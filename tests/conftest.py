@@ -9,6 +9,7 @@ conformance tests checked."""
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import pytest
@@ -17,6 +18,7 @@ import pytest_asyncio
 from bot.runtime import GameService, ManualClock
 from bot.sandbox import World
 from bot.store import Store
+from bot.store.outage import OutageLines
 from tests.support import close_world
 from tests.support.databases import BACKENDS, databases
 from tests.support.schedule import heads_first
@@ -48,6 +50,18 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
             f"Discord API conformance: {total} requests of {len(per_test)} whole games "
             f"checked against the OpenAPI spec ({v2} of them Components V2 messages), "
             f"no violation")
+
+
+@pytest.fixture(autouse=True)
+def _no_outage_filter_left_behind():
+    """A test that starts the bot's logging in-process (``herdbot run``) leaves its outage
+    filter, with the kinds it has seen, on the root logger's handlers: remove it, so the
+    next test's log lines are not taken for repeats."""
+    yield
+    for handler in logging.getLogger().handlers:
+        for f in list(handler.filters):
+            if isinstance(f, OutageLines):
+                handler.removeFilter(f)
 
 
 @pytest_asyncio.fixture(params=BACKENDS)

@@ -34,6 +34,7 @@ import argparse
 import asyncio
 import json
 import logging
+import math
 import os
 import random
 import sqlite3
@@ -121,6 +122,8 @@ async def drive(out: Path, games: int, seed: int) -> None:
     world = new_world()
     clock = ManualClock()
     sb = await world.connect(make_bot(out / "bot.sqlite3", clock))
+    # The frozen world stamps every interaction at one moment: none is too old here.
+    sb.bot.router.admission.max_age_s = math.inf
     store = sb.bot.store
     members = [world.member(f"M{i}") for i in range(N_MEMBERS)]
     info: dict[str, Any] = {"guild_id": world.guild_id, "main_id": world.main.id,
@@ -241,6 +244,8 @@ async def check(out: Path, seed: int) -> dict[str, Any]:
     bad = int(info["quarantined"])
     clock = ManualClock()
     sb = await world.connect(make_bot(out / "bot.sqlite3", clock))
+    # The frozen world stamps every interaction at one moment: none is too old here.
+    sb.bot.router.admission.max_age_s = math.inf
     store = sb.bot.store
     figures: dict[str, Any] = {"journaled": len(journal), "games": len(info["games"])}
     quarantined: dict[str, Any] = {"id": bad}

@@ -3,25 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from openskill.models import PlackettLuce
 
 from bot.games.base import Result
 from bot.ratings import AI_RATINGS, DEFAULT_MU, DEFAULT_SIGMA, Entry, Rating, ai_rating, ranks, rate
-
-
-def _library(teams: list[tuple[float, float]], *orders: list[int]) -> list[tuple[float, float]]:
-    """openskill itself, from scratch: one-player teams rated by each of ``orders``
-    (distinct places; a shared place is given as the orders of its seats), mean of
-    ``mu`` and ``sigma`` over the orders."""
-    model = PlackettLuce()
-    sums = [[0.0, 0.0] for _ in teams]
-    for places in orders:
-        out = model.rate([[model.rating(mu=m, sigma=s)] for m, s in teams],
-                         ranks=[float(p) for p in places])
-        for i, t in enumerate(out):
-            sums[i][0] += t[0].mu
-            sums[i][1] += t[0].sigma
-    return [(m / len(orders), s / len(orders)) for m, s in sums]
+from tests.support.ratings import library
 
 
 def test_ranks_put_winners_first_then_scores_with_shared_places():
@@ -44,7 +29,7 @@ def test_ratings_are_exactly_the_librarys_with_a_tie(players):
     # the tied pair takes its two places in turn
     first = [0, 1] if players == 2 else [0, 1, 2, *range(3, players)]
     second = [1, 0] if players == 2 else [0, 2, 1, *range(3, players)]
-    want = _library([(current[100 + i].mu, current[100 + i].sigma) for i in range(players)],
+    want = library([(current[100 + i].mu, current[100 + i].sigma) for i in range(players)],
                     first, second)
     assert [(after[f"s{i}"].mu, after[f"s{i}"].sigma) for i in range(players)] == want
 
@@ -61,7 +46,7 @@ def test_a_shared_first_place_rates_above_the_third_and_between_first_and_second
 def test_an_unrated_member_starts_at_the_default_and_ordinal_is_mu_minus_3_sigma():
     entries = [Entry("s0", 1, None, 0), Entry("s1", 2, None, 1)]
     after = rate("pacapaca", entries, {})
-    want = _library([(DEFAULT_MU, DEFAULT_SIGMA)] * 2, [0, 1])
+    want = library([(DEFAULT_MU, DEFAULT_SIGMA)] * 2, [0, 1])
     assert [(after[s].mu, after[s].sigma) for s in ("s0", "s1")] == want
     assert after["s0"].ordinal == want[0][0] - 3 * want[0][1]
 
@@ -73,7 +58,7 @@ def test_ai_seats_play_at_their_fixed_rating_and_never_change():
     hard, easy = AI_RATINGS["llamas-alpacas"]["hard"], AI_RATINGS["llamas-alpacas"]["easy"]
     assert (after["s1"].mu, after["s1"].sigma) == hard
     assert (after["s2"].mu, after["s2"].sigma) == easy
-    assert (after["s0"].mu, after["s0"].sigma) == _library([(30.0, 4.0), hard, easy],
+    assert (after["s0"].mu, after["s0"].sigma) == library([(30.0, 4.0), hard, easy],
                                                            [1, 0, 2])[0]
     assert ai_rating("llamas-alpacas", "unknown") == Rating(*AI_RATINGS["llamas-alpacas"]["normal"])
     assert ai_rating("tiny", "hard") == Rating()

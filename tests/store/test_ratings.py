@@ -4,29 +4,14 @@ AI seats at their fixed rating, unrated games, seasons, the leaderboard, forgett
 from __future__ import annotations
 
 import pytest
-from openskill.models import PlackettLuce
 
 from bot.ratings import Rating, ai_rating
 from bot.runtime import GameService
 from bot.store import RatedSeat, RateJob, StaleVersion
+from tests.support.ratings import library
 from tests.support.tinygame import Add
 
 GUILD = 1
-
-
-def _library(teams: list[tuple[float, float]], *orders: list[int]) -> list[tuple[float, float]]:
-    """openskill itself, from scratch: one-player teams rated by each of ``orders``
-    (distinct places; a shared place is given as the orders of its seats), mean of
-    ``mu`` and ``sigma`` over the orders."""
-    model = PlackettLuce()
-    sums = [[0.0, 0.0] for _ in teams]
-    for places in orders:
-        out = model.rate([[model.rating(mu=m, sigma=s)] for m, s in teams],
-                         ranks=[float(p) for p in places])
-        for i, t in enumerate(out):
-            sums[i][0] += t[0].mu
-            sums[i][1] += t[0].sigma
-    return [(m / len(orders), s / len(orders)) for m, s in sums]
 
 
 async def _play(service: GameService, members: list[tuple[int, str]], *, ai: int = 0,
@@ -60,13 +45,13 @@ async def _mu_sigma(store, kind: str, user_id: int, season: int = 0) -> tuple[fl
 async def test_two_then_four_seats_with_a_tie_are_exactly_the_librarys(service):
     store = service.store
     await _play(service, [(10, "Ana"), (11, "Bo")], winner=1)
-    want = _library([(25.0, 25 / 3)] * 2, [1, 0])
+    want = library([(25.0, 25 / 3)] * 2, [1, 0])
     assert [await _mu_sigma(store, "tiny", u) for u in (10, 11)] == want
     before = {10: want[0], 11: want[1], 12: (25.0, 25 / 3), 13: (25.0, 25 / 3)}
     # 4 seats: s2 wins (target 3 reached on its second turn), the other three tie at 0
     gid = await _play(service, [(10, "Ana"), (11, "Bo"), (12, "Cy"), (13, "Di")], winner=2)
     # the three tied seats take places 1, 2 and 3 in turn
-    want4 = _library([before[u] for u in (10, 11, 12, 13)],
+    want4 = library([before[u] for u in (10, 11, 12, 13)],
                      [1, 2, 0, 3], [3, 1, 0, 2], [2, 3, 0, 1])
     assert [await _mu_sigma(store, "tiny", u) for u in (10, 11, 12, 13)] == want4
     board, total = await store.leaderboard(GUILD, "tiny", 0)
@@ -100,13 +85,13 @@ async def test_eight_seats_with_a_tie_through_commit_moves(service):
         teams = [current.get(s.user_id, (25.0, 25 / 3)) if s.user_id is not None
                  else (ai_rating("tiny", "hard").mu, ai_rating("tiny", "hard").sigma)
                  for s in seats]
-        out = _library(teams, *orders)
+        out = library(teams, *orders)
         return {s.seat: (m, sg, m - 3 * sg) for s, (m, sg) in zip(seats, out, strict=True)}
 
     await store.commit_moves(gid, expected_version=0, state=up.state.model_dump_json(),
                              moves=[(1, "s0", {"type": "add", "n": 1}, [])], status="finished",
                              rate=RateJob(GUILD, "tiny", seats, compute))
-    want = _library([(25.0, 25 / 3)] * 6 + [(25.0, 25 / 3)] * 2, *orders)
+    want = library([(25.0, 25 / 3)] * 6 + [(25.0, 25 / 3)] * 2, *orders)
     assert [await _mu_sigma(store, "tiny", 100 + i) for i in range(6)] == want[:6]
     board, total = await store.leaderboard(GUILD, "tiny", 0, limit=3)
     # the pair sharing second place ranks above the third
@@ -124,7 +109,7 @@ async def test_ai_seats_play_at_their_fixed_rating(service):
     store = service.store
     await _play(service, [(10, "Ana"), (11, "Bo")], ai=1, winner=1)
     normal = ai_rating("tiny", "normal")
-    want = _library([(25.0, 25 / 3), (25.0, 25 / 3), (normal.mu, normal.sigma)], [1, 0, 2],
+    want = library([(25.0, 25 / 3), (25.0, 25 / 3), (normal.mu, normal.sigma)], [1, 0, 2],
                     [2, 0, 1])
     assert [await _mu_sigma(store, "tiny", u) for u in (10, 11)] == want[:2]
     ups = await store.matchups(GUILD, 11, "tiny")
@@ -150,7 +135,7 @@ async def test_a_new_season_starts_everybody_afresh_and_keeps_the_old_table(serv
     assert (await store.season(GUILD))[0] == 1
     assert await store.leaderboard(GUILD, "tiny", 1) == ([], 0)
     await _play(service, [(10, "Ana"), (11, "Bo")], winner=1)
-    want = _library([(25.0, 25 / 3)] * 2, [1, 0])
+    want = library([(25.0, 25 / 3)] * 2, [1, 0])
     assert [await _mu_sigma(store, "tiny", u, season=1) for u in (10, 11)] == want
     assert await store.leaderboard(GUILD, "tiny", 0) == old
     assert await store.start_season(GUILD) == 2
@@ -176,7 +161,7 @@ async def test_a_games_rating_changes_for_its_result_card(service):
     AI seats left out; an unrated game has none."""
     store = service.store
     first = await _play(service, [(10, "Ana"), (11, "Bo")], winner=1)
-    want = _library([(25.0, 25 / 3)] * 2, [1, 0])
+    want = library([(25.0, 25 / 3)] * 2, [1, 0])
     assert await store.game_rating_changes(first) == {
         "s0": (Rating(*want[0]).ordinal, None), "s1": (Rating(*want[1]).ordinal, None)}
     second = await _play(service, [(10, "Ana"), (11, "Bo")], ai=1, winner=0)

@@ -3,6 +3,8 @@ server's tiny table directly."""
 
 from __future__ import annotations
 
+from openskill.models import PlackettLuce
+
 from bot.store.ratings import UPSERT_RATING
 
 #: Names with markdown and mentions, as members may type them.
@@ -31,3 +33,18 @@ async def seed_ratings(sb, guild: int, count: int, season: int = 0) -> None:
              5.0 + count - i, i + 1, i // 2, 0.0) for i in range(count)]
     async with sb.bot.store._tx() as db:
         await db.executemany(UPSERT_RATING, rows)
+
+
+def library(teams: list[tuple[float, float]], *orders: list[int]) -> list[tuple[float, float]]:
+    """openskill itself, from scratch: one-player teams rated by each of ``orders``
+    (distinct places; a shared place is given as the orders of its seats), mean of
+    ``mu`` and ``sigma`` over the orders."""
+    model = PlackettLuce()
+    sums = [[0.0, 0.0] for _ in teams]
+    for places in orders:
+        out = model.rate([[model.rating(mu=m, sigma=s)] for m, s in teams],
+                         ranks=[float(p) for p in places])
+        for i, t in enumerate(out):
+            sums[i][0] += t[0].mu
+            sums[i][1] += t[0].sigma
+    return [(m / len(orders), s / len(orders)) for m, s in sums]
