@@ -117,8 +117,9 @@ class GameCommands(commands.Cog):
                 await send_ephemeral(interaction, f"{self._title(record)}: {what}.")
                 return
             # The table is public: show it to the member who asked (without its buttons).
-            await send_ephemeral(interaction, f"{what[0].upper()}{what[1:]}. Here it is:",
-                                 embed=cog.table_embed(table), file=await cog.render_file(table))
+            await send_ephemeral(interaction, view=cog.table_card(
+                table, buttons=False, head=f"{what[0].upper()}{what[1:]}. Here it is:"),
+                file=await cog.render_file(table))
             return
         await send_ephemeral(interaction, "The table is posted in the game's thread.")
 

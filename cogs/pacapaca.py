@@ -30,6 +30,7 @@ import discord
 from bot.discord import choices, ids
 from bot.discord.choices import Option, split_selects
 from bot.discord.components import button, select, view_of
+from bot.discord.layout import card, fit_text
 from bot.discord.replies import edit_panel, send_ephemeral
 from bot.discord.side_panel import SidePanelCog
 from bot.discord.table import EMBED_LIMIT, Table
@@ -220,26 +221,25 @@ class PacapacaCog(SidePanelCog):
 
     async def final_message(self, table: Table,
                             lines: list[str] | None = None) -> dict[str, Any]:
-        """The end of the game as one message's parts, shown in the last table message
-        (no new message: UX.md "A quiet thread"): ``lines`` (the last moves, already
-        named) first, then the three scoring steps, then the totals with the final picture.
-        Discord allows 10 embeds and 6,000 characters over a message's embeds: 400 + 3 x
-        1,300 + 1,500 and the title stay under it."""
+        """The end of the game as one Components V2 message's parts (``view`` and
+        ``file``), shown in the last table message (no new message: UX.md "A quiet
+        thread"): led by ``lines`` (the last moves, already named; the newest kept when
+        long), the three scoring steps, then the totals with the final picture. Discord's 4,000 characters over a
+        message's texts: 400 + 3 x 1,000 + 500 and the title stay under it (each cut is
+        said with a count)."""
+        steps = [fit_text(step, 1000)
+                 for step in PacapacaPresenter.scoring_steps(table.view(None), table.names)]
+        data = await self.bot.render(table.spec.closeups["final"], table.view(None),
+                                     names=table.plain_names)
         head = "\n".join(f"\N{BULLET} {t}" for t in lines or [])
         if len(head) > 400:
             head = "\N{HORIZONTAL ELLIPSIS}" + head[-399:]  # the newest moves, the last kept
-        steps = [discord.Embed(description=step[:1300], colour=0xE0B000)
-                 for step in PacapacaPresenter.scoring_steps(table.view(None), table.names)]
-        if head:
-            steps[0].description = f"{head}\n\n{steps[0].description}"
-        data = await self.bot.render(table.spec.closeups["final"], table.view(None),
-                                     names=table.plain_names)
-        embed = discord.Embed(title=f"{table.spec.name} #{table.record.id}: final scores",
-                              description=self.final_text(table)[:1500], colour=0xE0B000)
-        embed.set_image(url="attachment://final.png")
-        return {"embeds": [*steps, embed],
-                "file": discord.File(io.BytesIO(data), filename="final.png")}
-
+        view = card(accent=self.accent, before=[head, *steps], picture="final.png",
+                    alt=self.alt_text(table, lines or []),
+                    after=[f"### {table.spec.name} #{table.record.id}: final scores",
+                           fit_text(self.final_text(table), 500)],
+                    footer=self.table_footer(table))
+        return {"view": view, "file": discord.File(io.BytesIO(data), filename="final.png")}
 
 
 async def setup(bot: Any) -> None:

@@ -27,6 +27,8 @@ from tests.support.tinygame import tiny_registry
 #: The ``record_property`` name under which each whole-game conformance test stores the
 #: number of requests it checked (tests/conformance/test_games.py).
 CHECKED = "requests_checked"
+#: The same tests' number of Components V2 messages among those requests.
+CHECKED_V2 = "v2_requests_checked"
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -37,14 +39,17 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:
     """After the run: how many requests the whole-game conformance tests checked."""
-    per_test = [(r.nodeid, dict(r.user_properties)[CHECKED])
+    per_test = [(r.nodeid, dict(r.user_properties)[CHECKED],
+                 dict(r.user_properties).get(CHECKED_V2, 0))
                 for r in terminalreporter.stats.get("passed", [])
                 if r.when == "call" and CHECKED in dict(r.user_properties)]
     if per_test:
-        total = sum(n for _, n in per_test)
+        total = sum(n for _, n, _ in per_test)
+        v2 = sum(n for _, _, n in per_test)
         terminalreporter.write_line(
             f"Discord API conformance: {total} requests of {len(per_test)} whole games "
-            f"checked against the OpenAPI spec, no violation")
+            f"checked against the OpenAPI spec ({v2} of them Components V2 messages), "
+            f"no violation")
 
 
 @pytest.fixture(autouse=True)

@@ -267,8 +267,9 @@ class Clicks(TableLook):
         """"This table has moved on", with the current table (ephemeral)."""
         file = await self.render_file(table)
         await send_ephemeral(
-            interaction, "This table has moved on. Here is the current one:",
-            embed=self.table_embed(table), file=file,
+            interaction, view=self.table_card(
+                table, buttons=False, head="This table has moved on. Here is the current one:"),
+            file=file,
         )
 
     async def act(

@@ -34,6 +34,8 @@ class GameCog(TablePosts, Clicks, commands.Cog):
         self.bot = bot
         self._post_locks: dict[int, asyncio.Lock] = {}
         self._shown: dict[int, tuple[int, list[str]]] = {}
+        self._retired: dict[int, tuple[int, discord.ui.LayoutView]] = {}
+        self._heads: dict[int, tuple[int, list[str]]] = {}
         self._posted: dict[int, discord.WebhookMessage] = {}
         self._recorded: dict[int, tuple[int, int | None, str | None]] = {}
         self._newest: dict[int, int] = {}

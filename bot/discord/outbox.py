@@ -33,6 +33,7 @@ import discord
 
 from bot.discord.errors import OOPS_AFTER_CHANGE, STORE_DOWN_AFTER_CHANGE, log_store_error
 from bot.discord.host import Host, LobbyUpdates, ShowsUpdates
+from bot.discord.layout import retired_copy
 from bot.discord.replies import send_error
 from bot.present.base import Presenter, hand_record, parse_hand_record
 from bot.runtime import Update, UpdateKind
@@ -121,13 +122,26 @@ async def edit_table(
 async def retire(
     channel: discord.abc.Messageable, interaction: discord.Interaction | None,
     message_id: int | None, posted: discord.WebhookMessage | None = None,
+    retired: tuple[int, discord.ui.LayoutView] | None = None,
 ) -> None:
     """Remove the buttons of the old table ``message_id`` (never raises), by the same
-    routes as :func:`edit_table`."""
+    routes as :func:`edit_table`: its layout is edited in again without its action rows
+    (``retired``: (message id, that layout) as drawn; else rebuilt from the clicked
+    message, else from the message read back: one request). A message that is not a
+    Components V2 message loses its view."""
     if not message_id:
         return
     try:
-        await edit_table(channel, interaction, message_id, posted, view=None)
+        layout: discord.ui.LayoutView | None = None
+        if retired is not None and retired[0] == message_id:
+            layout = retired[1]
+        elif on_message(interaction, message_id):
+            assert interaction is not None and interaction.message is not None
+            layout = retired_copy(interaction.message)
+        elif hasattr(channel, "fetch_message"):
+            layout = retired_copy(await channel.fetch_message(message_id))
+        kwargs: dict[str, Any] = {"view": layout}
+        await edit_table(channel, interaction, message_id, posted, **kwargs)
     except (discord.HTTPException, AttributeError):
         pass
 
@@ -137,14 +151,13 @@ async def show_end(
     message_id: int, posted: discord.WebhookMessage | None, parts: dict[str, Any],
 ) -> None:
     """Show the end of a game in its last table message ``message_id``, edited in place
-    by the routes of :func:`edit_table`: ``parts`` (``embeds`` and a ``file``: the last
-    moves, the scoring and the final picture; ``cards``, more files, and ``view``, its
-    buttons, when given) replace the table; its buttons and the last turn's ping go (an
-    edit pings nobody). Raises :class:`discord.HTTPException` when
-    Discord refuses."""
-    await edit_table(channel, interaction, message_id, posted, content=None,
-                     embeds=parts["embeds"], attachments=[parts["file"], *parts.get("cards", [])],
-                     view=parts.get("view"))
+    by the routes of :func:`edit_table`: ``parts`` (a Components V2 ``view`` and a
+    ``file``: the last moves, the scoring and the final picture; ``cards``, more files,
+    when given) replace the table; its buttons and the last turn's ping go (an edit pings
+    nobody). Raises :class:`discord.HTTPException` when Discord refuses."""
+    await edit_table(channel, interaction, message_id, posted, view=parts["view"],
+                     attachments=[parts["file"], *parts.get("cards", [])],
+                     allowed_mentions=discord.AllowedMentions.none())
 
 
 class HandTable(Protocol):

@@ -9,7 +9,8 @@ from typing import Any
 
 import discord
 
-from bot.discord.components import button, view_of
+from bot.discord.components import HerdButton, button
+from bot.discord.layout import ALT_LIMIT, action_rows
 from bot.discord.table import Table
 from bot.present.result_card import card_inputs
 from bot.ratings import Rating
@@ -22,16 +23,16 @@ REMATCH = "rematch"
 AGAIN = "\N{CLOCKWISE RIGHTWARDS AND LEFTWARDS OPEN CIRCLE ARROWS}"
 
 
-def rematch_view(game_id: int) -> discord.ui.View:
+def rematch_button(game_id: int) -> HerdButton:
     """The Rematch button of finished game ``game_id``."""
-    return view_of(button("l", game_id, REMATCH, "Rematch", emoji=AGAIN,
-                          style=discord.ButtonStyle.success))
+    return button("l", game_id, REMATCH, "Rematch", emoji=AGAIN,
+                  style=discord.ButtonStyle.success)
 
 
 async def with_card(bot: Any, table: Table, parts: dict[str, Any]) -> dict[str, Any]:
-    """The end message's ``parts`` (``embeds`` and the final picture's ``file``) with the
-    result card added: one more embed showing it, its file in ``cards`` and the Rematch
-    button as ``view``. Unchanged for a game without a presenter. Two store reads: the
+    """The end message's ``parts`` (a Components V2 ``view`` and the final picture's
+    ``file``) with the result card added: a second picture in its media gallery, its file
+    in ``cards``, and the Rematch button in its container (:func:`with_rematch`). Unchanged for a game without a presenter. Two store reads: the
     rating changes written with the final move and the span of the moves."""
     if table.result is None or table.spec.presenter is None:
         return parts
@@ -43,11 +44,32 @@ async def with_card(bot: Any, table: Table, parts: dict[str, Any]) -> dict[str, 
                          seats=[s.seat for s in table.seats], changes=changes, minutes=minutes,
                          first=Rating().ordinal)
     data = await bot.render(render_card, **inputs)
-    card = discord.File(io.BytesIO(data), filename=CARD_FILE,
-                        description=f"{inputs['headline']}. {inputs['highlight']}"[:1024])
-    embed = discord.Embed(colour=0xE0B000).set_image(url=f"attachment://{CARD_FILE}")
-    return {**parts, "embeds": [*parts["embeds"], embed], "cards": [card],
-            "view": rematch_view(table.record.id)}
+    alt = f"{inputs['headline']}. {inputs['highlight']}"[:ALT_LIMIT]
+    card = discord.File(io.BytesIO(data), filename=CARD_FILE, description=alt)
+    return {**parts, "view": with_rematch(parts["view"], table.record.id, alt), "cards": [card]}
+
+
+def with_rematch(view: discord.ui.LayoutView, game_id: int, alt: str) -> discord.ui.LayoutView:
+    """``view`` (an end message made by :func:`~bot.discord.layout.card`) with the result
+    card as the second item of its media gallery (alternative text ``alt``) and the
+    Rematch button of finished game ``game_id`` in an action row inside its container,
+    above its footer."""
+    box = next(c for c in view.children if isinstance(c, discord.ui.Container))
+    gallery = next((c for c in box.children if isinstance(c, discord.ui.MediaGallery)), None)
+    item = discord.MediaGalleryItem(f"attachment://{CARD_FILE}", description=alt or None)
+    if gallery is None:
+        box.add_item(discord.ui.MediaGallery(item))
+    else:
+        gallery.append_item(item)
+    children = list(box.children)
+    foot = children[-1] if children and isinstance(children[-1], discord.ui.TextDisplay) \
+        and children[-1].content.startswith("-# ") else None
+    if foot is not None:
+        box.remove_item(foot)
+    box.add_item(action_rows([rematch_button(game_id)])[0])
+    if foot is not None:
+        box.add_item(foot)
+    return view
 
 
 def files_of(parts: dict[str, Any]) -> list[discord.File]:

@@ -24,6 +24,7 @@ import discord
 
 from bot.discord.errors import thread_refuses
 from bot.discord.game_cog import GameCog
+from bot.discord.layout import action_rows, card
 from bot.discord.outbox import edit_table, retire
 from bot.discord.replies import send_ephemeral
 from bot.discord.table import EMBED_LIMIT, MOVES, Table, fit_lines
@@ -87,20 +88,31 @@ class SidePanelCog(GameCog):
             async with self.bot.render_slots:
                 await self._post_panel(channel, table, events, interaction, fresh=fresh)
 
-    async def _panel_parts(self, table: Table, latest: list[str] | None) -> dict[str, Any]:
-        """The panel's keyword arguments with the table picture (``attachment://table.png``,
-        when its embed shows no other) and ``latest`` (lines, already named) as bullets at
-        the end of its embed (the oldest summarised when they do not fit, see
-        :func:`~bot.discord.table.fit_lines`)."""
+    async def _panel_parts(self, table: Table, latest: list[str] | None,
+                           head: str | None = None) -> dict[str, Any]:
+        """The panel as a Components V2 message's keyword arguments (``view``): ``head``
+        (the pings the turn's table was posted with), :meth:`panel_kwargs`' embed in
+        words (its title as a ``### `` heading, its description), ``latest`` (lines,
+        already named) as bullets after it (the oldest summarised when they do not fit,
+        see :func:`~bot.discord.table.fit_lines`), the table picture (``table.png``, with
+        its alternative text), the panel's choices as action rows and its footer."""
         kwargs = await self.panel_kwargs(table)
-        embed = kwargs.get("embed")
+        embed = kwargs.pop("embed", None)
+        view = kwargs.pop("view", None)
+        words: list[str] = []
+        foot: str | None = None
         if isinstance(embed, discord.Embed):
-            if latest:
-                head = (embed.description or "")[:EMBED_LIMIT - 300]
-                told = fit_lines(latest, EMBED_LIMIT - len(head) - 2)
-                embed.description = f"{head}\n\n{told}".strip()
-            if embed.image.url is None:
-                embed.set_image(url="attachment://table.png")
+            words = [f"### {embed.title}" if embed.title else "",
+                     (embed.description or "")[:EMBED_LIMIT - 300]]
+            foot = embed.footer.text
+        if latest:
+            words.append(fit_lines(latest, EMBED_LIMIT - sum(map(len, words)) - 2))
+        items = list(view.children) if view is not None else []
+        for item in items:
+            view.remove_item(item)  # type: ignore[union-attr]
+        kwargs["view"] = card(accent=self.accent, before=[head or "", *words],
+                              picture="table.png", alt=self.alt_text(table, latest or []),
+                              rows=action_rows(items), footer=foot)
         return kwargs
 
     async def _post_panel(self, channel: discord.abc.Messageable, table: Table,
@@ -118,29 +130,37 @@ class SidePanelCog(GameCog):
         refused: discord.HTTPException | None = None
         if old and not fresh:
             told = self._lines_shown(table.record.id, old, interaction) + lines
+            # The turn's ping stays written as posted (an edit pings nobody again).
+            kept = self._pinged(table, table.record.pinged_key, old)
+            parts = await self._panel_parts(table, told, self._ping_text(table, kept))
             try:
                 await edit_table(channel, interaction, old, self._posted.get(table.record.id),
-                                 attachments=[file], **await self._panel_parts(table, told))
-                self._remember(table, old, told)
+                                 attachments=[file], allowed_mentions=table.pings(kept), **parts)
+                self._remember(table, old, told, parts["view"])
                 return
             except discord.HTTPException as exc:
                 refused = self._edit_refused(table.record, exc)
             file.reset()
-        kwargs = await self._panel_parts(table, lines)
         humans = [s for s in table.pending.seats if table.is_human(s)
                   and self.pings_members(table)] if refused is None else []
-        ping = " ".join(table.mention(s) for s in humans)
-        panel = await channel.send(content=ping or None, file=file, **kwargs,
-                                   allowed_mentions=table.pings(humans))
+        kwargs = await self._panel_parts(table, lines, self._ping_text(table, humans))
+        panel = await channel.send(file=file, **kwargs, allowed_mentions=table.pings(humans))
         self._posted.pop(table.record.id, None)
-        self._remember(table, panel.id, lines)
+        retired = self._retired.pop(table.record.id, None)
+        self._remember(table, panel.id, lines, kwargs["view"])
+        self._heads[table.record.id] = (panel.id, humans)
         await self.bot.store.update_game(table.record.id, table_message_id=panel.id)
         table.record = table.record.model_copy(update={"table_message_id": panel.id})
         self._note_recorded(table.record.id, table.state.version, panel.id,
                             table.record.pinged_key)
-        await retire(channel, None, old)
+        await retire(channel, None, old, None, retired)
         if refused is not None and interaction is not None:
             await send_ephemeral(interaction, posted_anew(refused, f"the {self.panel_name}"))
+
+    @staticmethod
+    def _ping_text(table: Table, seats: list[str]) -> str:
+        """The mentions of ``seats``' members, as a panel's first line."""
+        return " ".join(table.mention(s) for s in seats)
 
     async def edit_panel(self, table: Table, latest: list[str] | None = None
                          ) -> discord.HTTPException | None:
@@ -155,10 +175,12 @@ class SidePanelCog(GameCog):
         if channel is None or not old:
             return None
         told = self._lines_shown(table.record.id, old, None) + (latest or [])
-        kwargs = await self._panel_parts(table, told)
+        kept = self._pinged(table, table.record.pinged_key, old)
+        kwargs = await self._panel_parts(table, told, self._ping_text(table, kept))
         try:
-            await channel.get_partial_message(old).edit(**kwargs)  # type: ignore[attr-defined]
-            self._remember(table, old, told)
+            await channel.get_partial_message(old).edit(  # type: ignore[attr-defined]
+                allowed_mentions=table.pings(kept), **kwargs)
+            self._remember(table, old, told, kwargs["view"])
             return None
         except AttributeError:
             refused = None
@@ -169,16 +191,20 @@ class SidePanelCog(GameCog):
             return None
         async with self._post_locks.setdefault(table.record.id, asyncio.Lock()):
             try:
-                panel = await channel.send(file=await self.render_file(table), **kwargs)
+                kwargs = await self._panel_parts(table, told)
+                panel = await channel.send(file=await self.render_file(table), **kwargs,
+                                           allowed_mentions=discord.AllowedMentions.none())
             except discord.HTTPException as exc:
                 log.info("could not edit the %s of game %s (%s) nor post it anew (%s)",
                          self.panel_name, table.record.id, refused, exc)
                 return None
-            self._remember(table, panel.id, told)
+            retired = self._retired.pop(table.record.id, None)
+            self._remember(table, panel.id, told, kwargs["view"])
+            self._heads[table.record.id] = (panel.id, [])
             await self.bot.store.update_game(table.record.id, table_message_id=panel.id)
         log.info("game %s: the edit of its %s was refused (%s); posted anew",
                  table.record.id, self.panel_name, refused)
-        await retire(channel, None, old)
+        await retire(channel, None, old, None, retired)
         return refused
 
     async def close_panel(self, table: Table, event: Event) -> None:
@@ -191,14 +217,16 @@ class SidePanelCog(GameCog):
             return
         embed = self.closed_panel(table, event)
         told = self._lines_shown(table.record.id, old, None)
-        if told:
-            head = fit_lines(told, EMBED_LIMIT - len(embed.description or "") - 2)
-            embed.description = f"{head}\n\n{embed.description or ''}".strip()[:EMBED_LIMIT]
-        if embed.image.url is None:
-            embed.set_image(url="attachment://table.png")
+        kept = self._pinged(table, table.record.pinged_key, old)
+        words = [fit_lines(told, EMBED_LIMIT - len(embed.description or "") - 2) if told else "",
+                 f"### {embed.title}" if embed.title else "", embed.description or ""]
+        view = card(accent=self.accent, before=[self._ping_text(table, kept), *words],
+                    picture="table.png", alt=self.alt_text(table, told),
+                    footer=embed.footer.text)
         try:
             await channel.get_partial_message(old).edit(  # type: ignore[attr-defined]
-                content=None, embed=embed, view=None)
+                view=view, allowed_mentions=table.pings(kept))
+            self._retired[table.record.id] = (old, view)  # retired as closed
         except (discord.HTTPException, AttributeError):
             log.info("could not close the %s of game %s", self.panel_name, table.record.id)
 

@@ -19,8 +19,9 @@ import discord
 
 from bot.ai.levels import DEFAULT_LEVEL, level_label
 from bot.discord import choices
-from bot.discord.components import button, view_of
+from bot.discord.components import button
 from bot.discord.host import Host
+from bot.discord.layout import action_rows, card, texts_of
 from bot.discord.text import md_name, pinging, plain_name
 from bot.games.base import Action, Event, Pending, Result, State
 from bot.games.registry import GameSpec
@@ -57,15 +58,22 @@ def fit_lines(lines: list[str], limit: int) -> str:
 
 
 def event_lines(message: discord.Message | None) -> list[str]:
-    """The event lines (bullets) at the top of a table message's embed, unbulleted."""
-    if message is None or not message.embeds:
-        return []
-    out = []
-    for line in (message.embeds[0].description or "").split("\n"):
-        if not line.startswith("\N{BULLET} "):
-            break
-        out.append(line[2:])
-    return out
+    """The event lines (bullets) of a table message (its first text display of bullets,
+    :meth:`TableLook.table_card`), unbulleted."""
+    for text in texts_of(message):
+        if text.startswith("\N{BULLET} "):
+            return [line[2:] for line in text.split("\n") if line.startswith("\N{BULLET} ")]
+    return []
+
+
+def plain_line(line: str, table: Table) -> str:
+    """``line`` (markdown, names escaped by :attr:`Table.names`) as plain text for an
+    alternative text, which Discord shows as typed: bold marks dropped, each escaped name
+    back as typed (:attr:`Table.plain_names`)."""
+    line = line.replace("**", "")
+    for seat, name in sorted(table.names.items(), key=lambda kv: -len(kv[1])):
+        line = line.replace(name, table.plain_names.get(seat, name))
+    return line
 
 
 def ai_seat_lines(seats: list[SeatRecord]) -> list[str]:
@@ -417,7 +425,7 @@ class TableLook:
                 else await self.bot.draw(job))
         return discord.File(io.BytesIO(data), filename=filename)
 
-    def table_view(self, table: Table) -> discord.ui.View:
+    def table_buttons(self, table: Table) -> list[discord.ui.Item[Any]]:
         """The action buttons plus My hand (and I'm back for a taken-over seat)."""
         items = list(self.table_items(table)) if table.result is None else []
         if table.record.status == "active" and table.result is None:
@@ -426,36 +434,56 @@ class TableLook:
             if any(s.ai_takeover for s in table.seats):
                 items.append(button("g", table.record.id, "back", "I'm back",
                                     style=discord.ButtonStyle.success, row=self.utility_row))
-        return view_of(*items)
+        return items
 
     def public_lines(self, table: Table, events: list[Event] | None) -> list[str]:
         """The public events' texts with display names (private events left out)."""
         return [named(e.text, table.names) for e in (events or []) if e.to is None]
 
-    def table_embed(
+    def alt_text(self, table: Table, lines: list[str]) -> str:
+        """The picture's alternative text: the position in words from the public view
+        (the presenter's :meth:`~Presenter.alt_text`, with ``lines``, the moves just
+        shown, already named, as plain text: :func:`plain_line`), at most :data:`~bot.discord.layout.ALT_LIMIT` characters."""
+        if self.presenter is None:
+            return f"{table.spec.name} table, move {table.state.version}."
+        return self.presenter.alt_text(table.view(None), table.pending, table.plain_names,
+                                       [plain_line(line, table) for line in lines])
+
+    @property
+    def accent(self) -> int:
+        """The game's accent colour (the presenter's)."""
+        return 0xC8A165 if self.presenter is None else self.presenter.accent
+
+    def table_card(
         self, table: Table, events: list[Event] | None = None, *, deadline: float | None = None,
-        lines: list[str] | None = None,
-    ) -> discord.Embed:
-        """The table embed: events just played (or ``lines``, already named), whose turn
-        (with the turn timer's deadline as a relative timestamp), the picture."""
+        lines: list[str] | None = None, humans: list[str] | None = None, buttons: bool = True,
+        head: str | None = None,
+    ) -> discord.ui.LayoutView:
+        """The table as one Components V2 message: the :meth:`headline` (pinging
+        ``humans``; ``None``: no headline; ``head``: these words instead), the events just played (or ``lines``, already
+        named) as bullets, the picture (``table.png``) with its :meth:`alt_text`, whose
+        turn (with the turn timer's deadline, said once), the AI seats, the choices
+        (unless ``buttons`` is False) and the footer "<game> #<id> · Move <version>"."""
         if lines is None:
             lines = self.public_lines(table, events)
-        desc = fit_lines(lines, EMBED_LIMIT - 600)
+        said = fit_lines(lines, EMBED_LIMIT - 1000)
+        turn = ""
         if table.result is None and table.record.status == "active":
-            desc = (desc + "\n\n" if desc else "") + self.turn_text(table)
+            turn = self.turn_text(table)
             if deadline is not None:
-                desc += f"\n\N{ALARM CLOCK} Turn timer: the AI plays for you <t:{int(deadline)}:R>."
-        embed = discord.Embed(
-            title=self.table_title(table), description=desc[:EMBED_LIMIT],
-            colour=0xC8A165,
-        )
+                turn += f"\n\N{ALARM CLOCK} Turn timer: the AI plays for you <t:{int(deadline)}:R>."
         ai_lines = ai_seat_lines(table.seats)
-        if ai_lines:
-            embed.add_field(name="AI seats", value="\n".join(ai_lines), inline=False)
-        embed.set_image(url="attachment://table.png")
-        embed.set_footer(text=f"Move {table.state.version}")
-        return embed
+        ai = "**AI seats**\n" + "\n".join(ai_lines) if ai_lines else ""
+        if head is None and humans is not None:
+            head = self.headline(table, humans)
+        return card(accent=self.accent, before=[head or "", said], picture="table.png",
+                    alt=self.alt_text(table, lines), after=[turn, ai],
+                    rows=action_rows(self.table_buttons(table)) if buttons else [],
+                    footer=self.table_footer(table))
 
+    def table_footer(self, table: Table) -> str:
+        """The table's small last line: its title and the version it shows."""
+        return f"{self.table_title(table)} \N{MIDDLE DOT} Move {table.state.version}"
 
     def headline(self, table: Table, humans: list[str]) -> str | None:
         """The text above a new table: while the game runs, the presenter's

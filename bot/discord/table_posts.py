@@ -16,11 +16,11 @@ from typing import Any
 import discord
 
 from bot.discord.errors import thread_is_gone, thread_refuses, why_not_edited, why_not_posted
+from bot.discord.layout import card, texts_of, without_rows
 from bot.discord.outbox import dm_hands, edit_table, new_table, on_message, retire, show_end
 from bot.discord.replies import send_ephemeral
 from bot.discord.result_post import files_of, with_card
 from bot.discord.table import (
-    EMBED_LIMIT,
     MOVES,
     SHOWS_A_VERSION,
     Table,
@@ -82,6 +82,10 @@ class TablePosts(TableLook):
     _recorded: dict[int, tuple[int, int | None, str | None]]
     #: game id -> the newest state version this cog drew a table for or saw stored.
     _newest: dict[int, int]
+    #: game id -> (table message id, its layout without buttons) to retire it by.
+    _retired: dict[int, tuple[int, discord.ui.LayoutView]]
+    #: game id -> (table message id, the seats its headline pinged when posted).
+    _heads: dict[int, tuple[int, list[str]]]
     #: game id -> the seats the turn's table message pinged (:meth:`ask_inside_turn`).
     _turn_pinged: dict[int, set[str]]
     #: game id -> the last decision whose members were pinged or asked by DM.
@@ -123,9 +127,14 @@ class TablePosts(TableLook):
             return event_lines(interaction.message)
         return []
 
-    def _remember(self, table: Table, message_id: int, lines: list[str]) -> None:
+    def _remember(self, table: Table, message_id: int, lines: list[str],
+                  layout: discord.ui.LayoutView | None = None) -> None:
+        """Remember what table message ``message_id`` shows: its event ``lines`` and its
+        ``layout`` without buttons (to retire it by; see :func:`outbox.retire`)."""
         if table.result is None and table.record.status == "active":
             self._shown[table.record.id] = (message_id, lines[-60:])
+            if layout is not None:
+                self._retired[table.record.id] = (message_id, without_rows(layout))
         else:
             self.forget(table.record.id)
 
@@ -188,17 +197,19 @@ class TablePosts(TableLook):
             # in place and keeps the earlier steps' lines (see _lines_shown).
             lines = self._lines_shown(table.record.id, old, interaction) + lines
             file = await self.render_file(table)
+            # The decision's ping stays written as posted (an edit pings nobody again).
+            kept = self._pinged(table, key, old)
+            layout = self.table_card(table, lines=lines, deadline=due.get("turn"), humans=kept)
             try:
                 await edit_table(channel, interaction, old, self._posted.get(table.record.id),
-                                 embed=self.table_embed(table, lines=lines,
-                                                        deadline=due.get("turn")),
-                                 attachments=[file], view=self.table_view(table))
+                                 view=layout, attachments=[file],
+                                 allowed_mentions=table.pings(kept))
             except discord.HTTPException as exc:
                 # Refused (an old message's edits used up, a permission, the message
                 # deleted): the table is posted anew below, with no second ping.
                 refused = self._edit_refused(table.record, exc)
             else:
-                self._remember(table, old, lines)
+                self._remember(table, old, lines, layout)
                 await self.ask_inside_turn(table, interaction)
                 return
         if refused is None and table.catchup and await self.adopt_posted(channel, table, key, old):
@@ -212,16 +223,18 @@ class TablePosts(TableLook):
         try:
             message = await new_table(
                 channel, interaction, thread_id,
-                content=self.headline(table, humans),
-                embed=self.table_embed(table, lines=lines, deadline=deadline),
-                file=file, view=self.table_view(table), allowed_mentions=table.pings(humans),
+                view=(layout := self.table_card(table, lines=lines, deadline=deadline,
+                                                humans=humans)),
+                file=file, allowed_mentions=table.pings(humans),
             )
         except discord.HTTPException as exc:
             if refused is None or thread_is_gone(exc):
                 raise
             raise TableNotShown(refused, exc) from exc
         posted = self._posted.pop(table.record.id, None)
-        self._remember(table, message.id, lines)
+        retired = self._retired.pop(table.record.id, None)
+        self._remember(table, message.id, lines, layout)
+        self._heads[table.record.id] = (message.id, humans)
         if isinstance(message, discord.WebhookMessage) and table.result is None:
             self._posted[table.record.id] = message
         await self.bot.store.update_game(table.record.id, table_message_id=message.id,
@@ -234,9 +247,20 @@ class TablePosts(TableLook):
         self._asked[table.record.id] = self._decision(table)
         for seat_id in humans:
             await self.turn_notice(table, seat_id, message)
-        await retire(channel, interaction, old, posted)
+        await retire(channel, interaction, old, posted, retired)
         if refused is not None and interaction is not None:
             await send_ephemeral(interaction, posted_anew(refused))
+
+    def _pinged(self, table: Table, key: str | None, message_id: int) -> list[str]:
+        """The seats whose members table message ``message_id`` (of decision ``key``)
+        pinged when posted, to keep in its edits: as this process posted it, else (after
+        a restart) the pending human seats when the game pings for it."""
+        posted = self._heads.get(table.record.id)
+        if posted is not None and posted[0] == message_id:
+            return posted[1]
+        if key is None or not self.pings_members(table):
+            return []
+        return [s for s in table.pending.seats if table.is_human(s)]
 
     def _edit_refused(self, record: GameRecord, exc: discord.HTTPException
                       ) -> discord.HTTPException:
@@ -268,7 +292,7 @@ class TablePosts(TableLook):
         view = {"view": parts["view"]} if "view" in parts else {}
         try:
             await new_table(channel, interaction, table.record.thread_id or table.record.channel_id,
-                            embeds=parts["embeds"], files=files, **view)
+                            files=files, **view)
         except discord.HTTPException as post:
             if thread_is_gone(post):
                 raise
@@ -293,16 +317,16 @@ class TablePosts(TableLook):
         found: discord.Message | None = None
         try:
             async for message in channel.history(limit=5):  # type: ignore[attr-defined]
-                if me is None or message.author.id != me.id or not message.embeds:
+                if me is None or message.author.id != me.id:
                     continue
-                if message.embeds[0].title == self.table_title(table):
+                footer = next((t for t in texts_of(message)[::-1] if t.startswith("-# ")), "")
+                if footer.startswith(f"-# {self.table_title(table)} \N{MIDDLE DOT} Move "):
                     found = message
                     break
         except (discord.HTTPException, AttributeError) as exc:
             log.info("game %s: could not read its thread to catch up: %s", table.record.id, exc)
             return False
-        footer = found.embeds[0].footer.text if found is not None else None
-        if found is None or footer != f"Move {table.state.version}":
+        if found is None or footer != f"-# {self.table_footer(table)}":
             return False
         await self.bot.store.update_game(table.record.id, table_message_id=found.id,
                                          pinged_key=key, table_version=table.state.version)
@@ -312,7 +336,7 @@ class TablePosts(TableLook):
                                                        "table_version": table.state.version})
         self._remember(table, found.id, event_lines(found))
         if old != found.id:
-            await retire(channel, None, old)
+            await retire(channel, None, old, None, self._retired.pop(table.record.id, None))
         log.info("game %s: its table for move %d was posted but not recorded; recorded now",
                  table.record.id, table.state.version)
         return True
@@ -331,6 +355,8 @@ class TablePosts(TableLook):
         self._recorded.pop(game_id, None)
         self._newest.pop(game_id, None)
         self._shown.pop(game_id, None)
+        self._retired.pop(game_id, None)
+        self._heads.pop(game_id, None)
         self._posted.pop(game_id, None)
         self._picture_inputs.pop(game_id, None)
         self._turn_pinged.pop(game_id, None)
@@ -482,10 +508,8 @@ class TablePosts(TableLook):
             log.info("game %s: could not post the end: %s", record.id, exc)
             return
         if record.table_message_id:
-            try:
-                await channel.get_partial_message(record.table_message_id).edit(view=None)  # type: ignore[attr-defined]
-            except (discord.HTTPException, AttributeError):
-                pass
+            await retire(channel, None, record.table_message_id, None,
+                         self._retired.pop(record.id, None))
 
     @staticmethod
     def _decision(table: Table) -> str:
@@ -581,36 +605,35 @@ class TablePosts(TableLook):
 
     async def final_message(self, table: Table,
                             lines: list[str] | None = None) -> dict[str, Any] | None:
-        """The end of the game as one message's parts (``embeds`` and a ``file``), led by
+        """The end of the game as one message's parts (``view`` and a ``file``), led by
         ``lines`` (the last moves, already named), which then replace the last table in
         place (:func:`bot.discord.outbox.show_end`: no new message, UX.md "A quiet
         thread"); ``None``: the last table shows the last moves and the final scores follow
         as a message of their own (:meth:`finish`). Default: the last moves, the final
-        scores (:meth:`final_text`), the final table picture and the move number in one
-        embed."""
+        scores (:meth:`final_text`), the final table picture and the footer with the move
+        number in one Components V2 message."""
         head = fit_lines(lines or [], 1000)
-        embed = discord.Embed(title=f"{table.spec.name} #{table.record.id}: final scores",
-                              description=((f"{head}\n\n" if head else "")
-                                           + self.final_text(table))[:EMBED_LIMIT],
-                              colour=0xE0B000)
-        embed.set_image(url="attachment://final.png")
-        embed.set_footer(text=f"Move {table.state.version}")
-        return {"embeds": [embed], "file": await self.render_file(table, "final.png")}
+        view = card(accent=self.accent, before=[head], picture="final.png",
+                    alt=self.alt_text(table, lines or []),
+                    after=[f"### {table.spec.name} #{table.record.id}: final scores",
+                           self.final_text(table)],
+                    footer=self.table_footer(table))
+        return {"view": view, "file": await self.render_file(table, "final.png")}
 
     async def finish(self, table: Table) -> None:
-        """Post the final scores (:meth:`final_message`, else :meth:`final_text` in an
-        embed), unless the last table shows them already (``table.shown_end``)."""
+        """Post the final scores (:meth:`final_message`, else :meth:`final_text` under a
+        heading in a Components V2 message), unless the last table shows them already (``table.shown_end``)."""
         channel = self.channel_of(table.record)
         if table.result is None or table.shown_end or channel is None:
             return
         parts = await self.final_message(table)
         if parts is None:
-            parts = {"embed": discord.Embed(
-                title=f"{table.spec.name} #{table.record.id}: final scores",
-                description=self.final_text(table)[:EMBED_LIMIT], colour=0xE0B000)}
+            parts = {"view": card(
+                accent=self.accent,
+                before=[f"### {table.spec.name} #{table.record.id}: final scores",
+                        self.final_text(table)])}
         else:
             parts = await with_card(self.bot, table, parts)
-            parts = {"embeds": parts["embeds"], "files": files_of(parts),
-                     **({"view": parts["view"]} if "view" in parts else {})}
+            parts = {"files": files_of(parts), "view": parts["view"]}
         await channel.send(**parts)
 

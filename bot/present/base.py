@@ -208,6 +208,8 @@ class Presenter:
     game has them, :meth:`final_lines`, :meth:`private_lines`)."""
 
     game: str = ""
+    #: The game's accent colour (0xRRGGBB): the edge of its messages' container.
+    accent: ClassVar[int] = 0xC8A165
     #: The action row of the table's My hand / I'm back (``None``: after the choices).
     utility_row: ClassVar[int | None] = None
 
@@ -215,6 +217,16 @@ class Presenter:
         """The table for ``seen`` (default: who is waited for, no choices)."""
         names = ", ".join(f"**{seen.names.get(s, s)}**" for s in seen.pending.seats)
         return TableModel(seen.seat, seen.key, [f"Waiting for {names}."] if names else [])
+
+    def alt_text(self, view: Any, pending: Pending, names: dict[str, str],
+                 lines: Sequence[str] = ()) -> str:
+        """The table picture's alternative text: the position in plain words from the
+        spectator ``view`` (whose turn, each player's standing, the shared cards, what
+        just happened: ``lines``, the last moves already named), never a hidden card;
+        ``names`` as typed. Default: who is waited for. Cut to 1,024 characters by the
+        Discord layer; keep it shorter (:func:`alt_join`)."""
+        who = ", ".join(names.get(s, s) for s in pending.seats)
+        return alt_join([f"Waiting for {who}." if who else "", *lines[-1:]])
 
     def final_lines(self, view: Any, result: Result, names: dict[str, str]) -> list[str]:
         """The end-of-game breakdown in words (markdown); default: nothing special."""
@@ -350,6 +362,25 @@ class Presenter:
             return None
         words = ", ".join(name for _, name in cards) or "no cards"
         return "\n".join([*notes[-8:], f"Your hand ({len(cards)}): {words}."])[:1900]
+
+
+#: Characters of a picture's alternative text (Discord's media description limit).
+ALT_LIMIT = 1024
+
+
+def alt_join(parts: Sequence[str], limit: int = ALT_LIMIT) -> str:
+    """``parts`` (sentences) joined by spaces within ``limit`` characters: parts that do
+    not fit are left out from the end and counted (``"(3 more: see the table)"``)."""
+    out: list[str] = []
+    parts = [p.strip() for p in parts if p and p.strip()]
+    for n, part in enumerate(parts):
+        rest = len(parts) - n - 1
+        tail = f" ({rest + 1} more: see the table)"
+        if len(" ".join([*out, part])) + (len(tail) if rest else 0) > limit:
+            out.append(f"({len(parts) - n} more: see the table)")
+            break
+        out.append(part)
+    return " ".join(out)[:limit]
 
 
 def hand_record(version: int, cards: Sequence[int]) -> str:
@@ -569,7 +600,7 @@ def first_index(model: TableModel, panel: str, seen: frozenset[str] = frozenset(
 
 
 __all__ = [
-    "KEY_LENGTH", "Choice", "ForgedChoice", "Item", "Panel", "Presenter", "Seen", "Select",
+    "ALT_LIMIT", "KEY_LENGTH", "Choice", "alt_join", "ForgedChoice", "Item", "Panel", "Presenter", "Seen", "Select",
     "StaleChoice", "Style", "TableModel", "action_code", "decision_key", "decode",
     "hand_record", "named", "parse_hand_record",
     "REPICK_KINDS", "Prints", "choice_value", "fingerprint", "first_index", "index_of",

@@ -32,7 +32,7 @@ from bot.games.llamas_alpacas.models import (
     Take,
     TakeCost,
 )
-from bot.present.base import Choice, Item, Panel, Presenter, Seen, Select, TableModel
+from bot.present.base import Choice, Item, Panel, Presenter, Seen, Select, TableModel, alt_join
 
 #: Names used on the /rules example picture.
 EXAMPLE_NAMES = {"s0": "Maya", "s1": "Tomasz", "s2": "Ana"}
@@ -110,6 +110,31 @@ def _index(legal: list[Action], action: Action) -> int | None:
 
 class LlamasAlpacasPresenter(Presenter):
     """Turn text, grid, take, move and keep choices of Llamas & Alpacas (module docstring)."""
+
+    accent = 0xC8A165
+
+    def alt_text(self, view: LlamasAlpacasView, pending: Pending, names: dict[str, str],
+                 lines: Sequence[str] = ()) -> str:
+        """The table in words: whose turn (or who still places a starting card), each
+        player's score, treats and cards on the board, the row with its treats, the
+        draw pile's size and the last move (everything here is public but the pile's
+        order)."""
+        who = ", ".join(names.get(s, s) for s in pending.seats)
+        if view.finished:
+            head = "The game is over."
+        elif view.phase == "setup":
+            head = f"Set-up: {who} still to place a starting card."
+        else:
+            head = f"{names.get(view.active or '', who)} to play."
+        players = [f"{names.get(p.seat, p.seat)}: {p.score} points, "
+                   f"{plural(p.clovers, 'clover')}, {plural(p.carrots, 'carrot')}, "
+                   f"{sum(c is not None for c in p.board)} of 9 spaces filled."
+                   for p in view.players]
+        row = "; ".join(f"{r.position} {r.card.short()}"
+                        + (f" with {r.clovers + r.carrots} treats" if r.clovers + r.carrots else "")
+                        for r in view.row)
+        return alt_join([head, *lines[-1:], *players, f"Row: {row}." if row else "",
+                         f"Draw pile: {view.draw_count} cards."])
 
     game = "llamas-alpacas"
     #: My hand / I'm back below the 3x3 grids.

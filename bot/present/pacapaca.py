@@ -19,7 +19,7 @@ in the public lines or choices: only in the drawer's ``keep`` panel.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from bot.games.base import Action, Event, Pending, Result
@@ -37,7 +37,17 @@ from bot.games.pacapaca.models import (
     StartNegotiation,
     TakePile,
 )
-from bot.present.base import Choice, Item, Panel, Presenter, Seen, Select, Style, TableModel
+from bot.present.base import (
+    Choice,
+    Item,
+    Panel,
+    Presenter,
+    Seen,
+    Select,
+    Style,
+    TableModel,
+    alt_join,
+)
 
 
 def card_name(card: int) -> str:
@@ -161,6 +171,28 @@ def deal_choice(engine: PacapacaEngine, seat: str, draft: Draft) -> Callable[[An
 class PacapacaPresenter(Presenter):
     """Turn text, turn buttons, the partner picker, the Keep panel and the negotiation
     panel's answers of Alpaca Pacapaca (module docstring)."""
+
+    accent = 0xD9778F
+
+    def alt_text(self, view: PacapacaView, pending: Pending, names: dict[str, str],
+                 lines: Sequence[str] = ()) -> str:
+        """The table in words: whose turn, each alpaca's neck and babies, the deck and
+        the discard pile, and the last move; hands and drawn cards are never named."""
+        if view.phase == "finished" or view.active is None:
+            head = "The game is over."
+        else:
+            head = f"Turn {view.turn_number}: {names.get(view.active, view.active)} to play."
+            if view.negotiation is not None:
+                n = view.negotiation
+                head += (f" {names.get(n.active, n.active)} negotiates with "
+                         f"{names.get(n.partner, n.partner)}.")
+        alpacas = [f"{names.get(a.seat, a.seat)}'s alpaca: a neck of {len(a.neck)} "
+                   f"card{'s' * (len(a.neck) != 1)}"
+                   + (f", {len(a.babies)} bab{'ies' if len(a.babies) != 1 else 'y'}"
+                      if a.babies else "") + "."
+                   for a in view.alpacas]
+        return alt_join([head, *lines[-1:], *alpacas,
+                         f"Deck: {view.deck_size} cards; discard pile: {view.pile_size}."])
 
     game = "pacapaca"
 

@@ -35,7 +35,17 @@ from bot.games.unleashed.models import (
     Respond,
     UnleashedView,
 )
-from bot.present.base import Choice, Item, Panel, Presenter, Seen, Select, TableModel, named
+from bot.present.base import (
+    Choice,
+    Item,
+    Panel,
+    Presenter,
+    Seen,
+    Select,
+    TableModel,
+    alt_join,
+    named,
+)
 
 #: Card types in words (``"basic"`` -> ``"Basic Animal"``).
 TYPE_WORDS = {"baby": "Baby Animal", "basic": "Basic Animal", "magical": "Magical Animal",
@@ -84,6 +94,33 @@ def _indexed(legal: list[Action], kind: type[A]) -> list[tuple[int, A]]:
 
 class UnleashedPresenter(Presenter):
     """Turn text, the Baby opener and the private panels of Llamas Unleashed."""
+
+    accent = 0x5B8C3A
+
+    def alt_text(self, view: UnleashedView, pending: Pending, names: dict[str, str],
+                 lines: Sequence[str] = ()) -> str:
+        """The table in words: whose turn and phase, the card on the pile, each Field's
+        Animals (by name) with its hand size, the deck, discard and nursery counts and
+        the last move. A reaction window never says who may answer (UX.md), and no hand
+        card is named."""
+        if view.phase == "over":
+            head = "The game is over."
+        elif view.phase == "setup":
+            head = "Set-up: everyone picks a Baby."
+        else:
+            who = names.get(view.active or "", view.active or "")
+            head = f"Turn {view.turn}: {who} to play, {view.phase} phase."
+        pile = pile_line(view, names)
+        fields = []
+        for seat in view.seats:
+            f = view.fields[seat]
+            animals = ", ".join(a.name for a in f.animals) or "no Animals"
+            fields.append(f"{names.get(seat, seat)}: {f.animal_count} of {f.animals_to_win} "
+                          f"Animals ({animals}), {view.hand_sizes.get(seat, 0)} "
+                          f"card{'s' * (view.hand_sizes.get(seat, 0) != 1)} in hand.")
+        return alt_join([head, f"On the pile: {pile}." if pile else "", *lines[-1:], *fields,
+                         f"Deck {view.deck_count}, discard {len(view.discard)}, "
+                         f"nursery {len(view.nursery)}."])
 
     game = "llamas-unleashed"
     #: Hands are DMed once per change of turn (one DM for the chain of moves that changed

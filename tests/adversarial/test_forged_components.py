@@ -7,6 +7,7 @@ from bot.games.llamas_alpacas.models import Move
 from bot.present.base import decision_key
 from tests.adversarial.conftest import make_bot, open_negotiation, start
 from tests.faults.common import click_injected, click_raw
+from tests.support import headline, rows, title
 
 NO = "\N{NO ENTRY SIGN} "
 
@@ -34,7 +35,7 @@ async def test_a_forged_move_click_cannot_wipe_the_public_table(world, sb):
     del version
     await click_raw(sb, bo, table, f"hb:g:1:x:a.{key}.{index}")
     assert bo.last_reply.ephemeral
-    assert bo.last_reply.content == NO + "It is Ana's turn."
+    assert headline(bo.last_reply) == NO + "It is Ana's turn."
     assert world.message(table.id).labels == labels
     del ana
 
@@ -53,11 +54,11 @@ async def test_other_players_panel_ids_are_refused_and_change_nothing(world, sb)
     for cid in ids:
         await click_raw(sb, bo, thread.last_message, cid)
         assert bo.last_reply.ephemeral
-        assert bo.last_reply.content.startswith(NO), bo.last_reply.content
-        assert "Keep" not in bo.last_reply.content
+        assert headline(bo.last_reply).startswith(NO), headline(bo.last_reply)
+        assert "Keep" not in headline(bo.last_reply)
     await click_raw(sb, bo, thread.last_message, f"hs:g:1:{before.version}:partner",
                     values=["s0"])
-    assert bo.last_reply.content.startswith(NO)
+    assert headline(bo.last_reply).startswith(NO)
     after = await sb.bot.store.get_game(1)
     assert (after.version, after.state) == (before.version, before.state)
     # The drawer's own Keep still works afterwards.
@@ -70,7 +71,7 @@ async def test_unicode_digit_values_are_refused_in_words(world, sb):
     _, _, spec, state = await sb.bot.service.load(1)
     key = decision_key(spec.engine.pending(state), spec.engine.legal_actions(state, "s0"))
     await click_injected(sb, ana, thread, f"hs:g:1:x:s.{key}", values=["\u00b2"])
-    assert ana.last_reply.content == NO + "Choose one of the options shown."
+    assert headline(ana.last_reply) == NO + "Choose one of the options shown."
     del bo
 
 
@@ -96,7 +97,7 @@ async def test_unleashed_values_outside_the_options_are_refused(world, sb):
     for cid, values, answer in cases:
         await click_injected(sb, bo, thread, cid, values=values)
         assert bo.last_reply.ephemeral
-        assert bo.last_reply.content == answer, (cid, bo.last_reply.content)
+        assert headline(bo.last_reply) == answer, (cid, headline(bo.last_reply))
     after = await sb.bot.store.get_game(1)
     assert (after.version, after.state) == (before.version, before.state)
 
@@ -106,17 +107,17 @@ async def test_im_back_is_only_for_the_member_whose_seat_the_ai_plays(world, sb)
     ana, bo, thread = await la_after_setup(world)
     cy = world.member("Cy")
     await bo.slash("game leave", in_channel=thread)
-    table = [m for m in thread.all_messages if not m.ephemeral and m.components][-1]
+    table = [m for m in thread.all_messages if not m.ephemeral and rows(m)][-1]
     assert "I'm back" in table.labels
     await ana.click(table, "I'm back")
-    assert ana.last_reply.content == NO + "Your seat is already yours."
+    assert headline(ana.last_reply) == NO + "Your seat is already yours."
     await cy.click(table, "I'm back")
-    assert cy.last_reply.content == NO + "You are not in this game."
+    assert headline(cy.last_reply) == NO + "You are not in this game."
     await bo.click(table, "I'm back")
-    assert bo.last_reply.content == "Welcome back: your seat is yours again."
+    assert headline(bo.last_reply) == "Welcome back: your seat is yours again."
     seats = {s.user_id: s for s in await sb.bot.store.seats(1)}
     assert seats[bo.id].ai_takeover is False
-    table = [m for m in thread.all_messages if not m.ephemeral and m.components][-1]
+    table = [m for m in thread.all_messages if not m.ephemeral and rows(m)][-1]
     assert "I'm back" not in table.labels and "My hand" in table.labels
 
 
@@ -130,7 +131,7 @@ async def test_a_forged_deal_selection_cannot_replace_the_public_negotiation_pan
     card = st.alpacas["s1"].neck[0]
     await click_raw(sb, di, panel, f"hs:g:1:x:give.{st.turn_number}", values=[str(card)])
     assert world.message(panel.id).labels == labels
-    assert world.message(panel.id).embeds[0]["title"].startswith("Negotiation: Cy")
+    assert title(world.message(panel.id)).startswith("Negotiation: Cy")
 
 
 async def test_an_ephemeral_keep_panel_still_works_after_a_restart(world, clock, tmp_path):
@@ -145,8 +146,8 @@ async def test_an_ephemeral_keep_panel_still_works_after_a_restart(world, clock,
     await world.disconnect()
     sb = await world.connect(make_bot(db, clock))
     await ana.click(keep, keep.labels[0])
-    assert ana.last_reply.content.startswith("You kept the ")
+    assert headline(ana.last_reply).startswith("You kept the ")
     assert (await sb.bot.store.get_game(1)).version == version + 1
-    table = [m for m in lobby.thread.all_messages if not m.ephemeral and m.components][-1]
-    assert table.content == f"<@{bo.id}>"
+    table = [m for m in lobby.thread.all_messages if not m.ephemeral and rows(m)][-1]
+    assert headline(table) == f"<@{bo.id}>"
     await world.disconnect()

@@ -7,6 +7,7 @@ import random
 
 from tests.adversarial.conftest import open_negotiation, start
 from tests.faults.common import answer_text, click_raw, press_all
+from tests.support import headline, rows
 
 NO = "\N{NO ENTRY SIGN} "
 
@@ -29,7 +30,7 @@ async def test_leave_in_a_finished_games_thread_does_not_leave_another_game(worl
     await ana.slash("game leave", in_channel=old.thread)
     assert ana.last_reply.ephemeral
     assert (await seat_rows(sb, 2))[ana.id].ai_takeover is False
-    assert ana.last_reply.content == NO + "Alpaca Pacapaca #1 is over."
+    assert headline(ana.last_reply) == NO + "Alpaca Pacapaca #1 is over."
     del cy
 
 
@@ -39,10 +40,10 @@ async def test_leave_in_the_games_own_thread_picks_that_game(world, sb):
     first = await start(world, "pacapaca", ["Ana", "Bo"])
     await start(world, "pacapaca", ["Cy", "Ana"])
     await ana.slash("game leave", in_channel=first.thread)
-    assert ana.last_reply.content == "You left the game; the AI plays your seat."
+    assert headline(ana.last_reply) == "You left the game; the AI plays your seat."
     assert (await seat_rows(sb, 1))[ana.id].ai_takeover is True
     assert (await seat_rows(sb, 2))[ana.id].ai_takeover is False
-    assert first.thread.last_message.content.startswith("Ana left the game")
+    assert headline(first.thread.last_message).startswith("Ana left the game")
 
 
 async def test_game_commands_in_the_channel_name_the_game_when_in_two(world, sb):
@@ -67,7 +68,7 @@ async def test_a_game_played_in_the_channel_does_not_capture_other_players_comma
     assert record.thread_id == record.channel_id  # played in the channel
     await start(world, "pacapaca", ["Cy", "Di"])
     await cy.slash("game hand")
-    assert cy.last_reply.content != NO + "You are not in this game."
+    assert headline(cy.last_reply) != NO + "You are not in this game."
 
 
 async def test_leaving_twice_is_answered_without_a_second_announcement(world, sb):
@@ -84,12 +85,12 @@ async def test_last_human_leaving_ends_the_game_without_scores(world, sb):
     ana = world.member("Ana")
     lobby = await start(world, "llamas-alpacas", ["Ana"], ai=1)
     await ana.slash("game leave", in_channel=lobby.thread)
-    assert ana.last_reply.content == "You were the last player, so the game has ended."
+    assert headline(ana.last_reply) == "You were the last player, so the game has ended."
     record = await sb.bot.store.get_game(1)
     assert record.status == "ended"
-    assert lobby.thread.last_message.content == (
+    assert headline(lobby.thread.last_message) == (
         "\N{BLACK SQUARE FOR STOP} This game was ended early; no scores are recorded.")
-    assert all(not m.components for m in lobby.thread.all_messages if not m.ephemeral)
+    assert all(not rows(m) for m in lobby.thread.all_messages if not m.ephemeral)
     assert await sb.bot.store.stats(record.guild_id) == []
 
 
@@ -97,26 +98,26 @@ async def test_lobby_buttons_of_a_started_game_and_end_by_others_are_refused(wor
     """Raw clicks on the (retired) lobby buttons and on the end-confirmation id."""
     ana, bo, cy, mo = (world.member(n) for n in ("Ana", "Bo", "Cy", "Mo"))
     lobby = await start(world, "llamas-alpacas", ["Ana", "Bo"])
-    assert lobby.components == []
+    assert rows(lobby) == []
     closed = NO + "This lobby is closed: the game has started or ended."
     for member, code in ((cy, "join"), (bo, "leave"), (ana, "start"), (ana, "ai"),
                          (ana, "cancel")):
         await click_raw(sb, member, lobby, f"hb:l:1:x:{code}")
-        assert member.last_reply.ephemeral and member.last_reply.content == closed, code
+        assert member.last_reply.ephemeral and headline(member.last_reply) == closed, code
     await click_raw(sb, ana, lobby, "hb:l:1:x:opt.nothing")
-    assert ana.last_reply.content == NO + "That option does not exist."
+    assert headline(ana.last_reply) == NO + "That option does not exist."
     version = (await sb.bot.store.get_game(1)).version
     table = lobby.thread.last_message
     for member in (bo, cy):
         await click_raw(sb, member, table, "hb:g:1:x:endyes")
-        assert member.last_reply.content == (
+        assert headline(member.last_reply) == (
             NO + "Only the host (or a server manager) can end it.")
     record = await sb.bot.store.get_game(1)
     assert (record.status, record.version) == ("active", version)
     await click_raw(sb, mo, table, "hb:g:1:x:endyes")  # Manage Server may
     assert (await sb.bot.store.get_game(1)).status == "ended"
     await click_raw(sb, ana, table, "hb:g:1:x:endyes")
-    assert ana.last_reply.content == NO + "This game is not running."
+    assert headline(ana.last_reply) == NO + "This game is not running."
 
 
 async def test_spectators_get_words_not_hands_and_status_does_not_reping(world, sb):
@@ -124,22 +125,22 @@ async def test_spectators_get_words_not_hands_and_status_does_not_reping(world, 
     lobby = await start(world, "llamas-unleashed", ["Ana", "Bo"])
     thread = lobby.thread
     table = thread.last_message
-    assert table.content == f"<@{ana.id}> <@{world.member('Bo').id}>"
+    assert headline(table) == f"<@{ana.id}> <@{world.member('Bo').id}>"
     await cy.click(table, "My hand")
-    assert cy.last_reply.ephemeral and cy.last_reply.content == NO + "You are not in this game."
+    assert cy.last_reply.ephemeral and headline(cy.last_reply) == NO + "You are not in this game."
     await cy.slash("game hand", in_channel=thread)
-    assert cy.last_reply.content == NO + "You are not in this game."
+    assert headline(cy.last_reply) == NO + "You are not in this game."
     await cy.click(table, "Choose your Baby")
-    assert cy.last_reply.content == NO + "You are not in this game."
+    assert headline(cy.last_reply) == NO + "You are not in this game."
     for _ in range(2):
         await cy.slash("game status", in_channel=thread)
-        assert cy.last_reply.content == "The table is posted in the game's thread."
-        assert thread.last_message.content == ""  # reposted without pinging again
+        assert headline(cy.last_reply) == "The table is posted in the game's thread."
+        assert headline(thread.last_message) == ""  # reposted without pinging again
         assert thread.last_message.labels == ["Choose your Baby", "My hand"]
     await cy.slash("game leave", in_channel=thread)
-    assert cy.last_reply.content == NO + "You are not in this game."
+    assert headline(cy.last_reply) == NO + "You are not in this game."
     await cy.slash("game end", in_channel=thread)
-    assert cy.last_reply.content == NO + "Only the host (or a server manager) can end the game."
+    assert headline(cy.last_reply) == NO + "Only the host (or a server manager) can end the game."
 
 
 async def test_end_during_a_negotiation_closes_the_panel_and_its_timer(world, sb, clock):
@@ -158,7 +159,7 @@ async def test_end_during_a_negotiation_closes_the_panel_and_its_timer(world, sb
     assert thread.archived is True  # the timers did run
     assert thread.all_messages[count:] == []
     await click_raw(sb, di, panel, "hb:g:1:x:giveup." + str(st.turn_number))
-    assert di.last_reply.content == NO + "This game is over."
+    assert headline(di.last_reply) == NO + "This game is over."
 
 
 async def test_double_start_and_a_join_racing_it_open_one_thread(world, sb):
@@ -206,9 +207,9 @@ async def test_end_during_a_reaction_window_closes_it_for_good(world, sb, clock)
     assert thread.archived is True  # the timers did run
     assert thread.all_messages[count:] == []
     await click_raw(sb, bo, window, pass_id)
-    assert bo.last_reply.content == NO + "This game is over."
+    assert headline(bo.last_reply) == NO + "This game is over."
     assert (await sb.bot.store.get_game(1)).status == "ended"
 
 
 def public_table(thread):
-    return [m for m in thread.all_messages if not m.ephemeral and m.components][-1]
+    return [m for m in thread.all_messages if not m.ephemeral and rows(m)][-1]

@@ -7,6 +7,7 @@ import random
 from bot.games.unleashed.cards import catalog
 from bot.games.unleashed.models import Play
 from tests.adversarial.conftest import start
+from tests.support import description, rows
 
 
 async def ana_holds_an_unplayable_card(world, sb):
@@ -42,7 +43,7 @@ async def test_a_hand_panel_answered_late_never_falls_back_to_the_thread(world, 
     to the member's DMs, never to the thread."""
     ana = world.member("Ana")
     thread, card = await ana_holds_an_unplayable_card(world, sb)
-    table = [m for m in thread.all_messages if not m.ephemeral and m.components][-1]
+    table = [m for m in thread.all_messages if not m.ephemeral and rows(m)][-1]
     count, dms = len(thread.all_messages), len(ana.dms)
     world.faults.late_ack()
     await ana.click(table, "My hand")
@@ -58,11 +59,11 @@ async def test_an_unplayable_card_is_not_offered_and_a_forged_index_is_refused_p
     past the legal actions is refused ephemerally, nothing changes."""
     ana = world.member("Ana")
     thread, card = await ana_holds_an_unplayable_card(world, sb)
-    table = [m for m in thread.all_messages if not m.ephemeral and m.components][-1]
+    table = [m for m in thread.all_messages if not m.ephemeral and rows(m)][-1]
     await ana.click(table, "My hand")
     panel = ana.last_reply
     name = catalog()[card].name
-    assert f"**{name}**" in panel.embeds[0]["description"]
+    assert f"**{name}**" in description(panel)
     assert not any(o["label"].startswith(name) for o in panel.selects()[0]["options"])
     count = len(thread.all_messages)
     before = await sb.bot.store.get_game(1)

@@ -14,6 +14,8 @@ import pytest
 import bot.sandbox.demo as demo
 from bot.discord.text import ZERO_WIDTH_SPACE, md_name, pinging, plain_name
 from bot.games.pacapaca.models import Draw2, Keep, StartNegotiation
+from bot.sandbox.model import walk_components
+from tests.support import headline, rows, texts, title
 
 #: Mention @everyone, @here and All Roles: given to the bot so a leak would really ping.
 MENTION_EVERYONE = 1 << 17
@@ -31,9 +33,9 @@ def setup_members(world) -> tuple[Any, Any, str]:
 
 
 def rendered(m) -> list[str]:
-    """The markdown-rendered text of a message: content, embed titles, descriptions and
-    field names and values (footers render no markdown)."""
-    out = [m.content]
+    """The markdown-rendered text of a message: content, text displays, embed titles,
+    descriptions and field names and values (footers render no markdown)."""
+    out = [m.content, *texts(m)]
     for e in m.embeds:
         out += [e.get("title") or "", e.get("description") or ""]
         for f in e.get("fields") or []:
@@ -42,8 +44,10 @@ def rendered(m) -> list[str]:
 
 
 def plain_texts(m) -> list[str]:
-    """Button labels, select option labels and descriptions, and placeholders."""
-    out = list(m.labels)
+    """Button labels, select option labels and descriptions, placeholders and pictures'
+    alternative texts."""
+    out = list(m.labels) + [i.get("description") or "" for c in walk_components(m.components)
+                            if c.get("type") == 12 for i in c.get("items") or []]
     for c in m.selects():
         out.append(c.get("placeholder") or "")
         for o in c.get("options", []):
@@ -95,7 +99,7 @@ async def timed_game(world, sb, game: str, loud, others: list[str]):
     await loud.click(lobby, "Start")
     thread = lobby.thread
     if game == "llamas-unleashed":  # loud picks a Baby while the others still choose
-        table = [m for m in thread.all_messages if m.components][-1]
+        table = [m for m in thread.all_messages if rows(m)][-1]
         await loud.click(table, "Choose your Baby")
         await loud.click(loud.last_reply, "Pick one for me")
     ran_out = f"Time ran out for {md_name(loud.name)}: the AI played their turn."
@@ -106,7 +110,7 @@ async def timed_game(world, sb, game: str, loud, others: list[str]):
     else:
         pytest.fail("loud's turn never ran out")
     await loud.slash("game leave", in_channel=thread)
-    assert loud.last_reply.content == "You left the game; the AI plays your seat."
+    assert headline(loud.last_reply) == "You left the game; the AI plays your seat."
     return thread
 
 
@@ -131,7 +135,7 @@ async def test_unleashed_with_a_loud_nickname(world, sb, monkeypatch):
     assert any(t.startswith(f"\N{BULLET} {md_name(nick)} chooses ") for t in texts), texts
     assert f"\N{BULLET} Time ran out for {md_name(nick)}: the AI played their turn." in texts
     assert f"{md_name(nick)} left the game; the AI plays their seat now." in texts
-    reminders = [m for m in thread.all_messages if "half your time is gone" in m.content]
+    reminders = [m for m in thread.all_messages if "half your time is gone" in headline(m)]
     assert reminders and all(len(m.data["mentions"]) == 1 for m in reminders)
     # A whole game through the UI: options name loud's Field and cards in it.
     monkeypatch.setattr(demo, "NAMES", [nick, "Ana", "Bo"])
@@ -145,7 +149,7 @@ async def test_unleashed_with_a_loud_nickname(world, sb, monkeypatch):
     assert log.filenames == [f"game-{game_id}-log.txt"]
     attached = log.file(f"game-{game_id}-log.txt").decode()
     assert f"{nick} chooses " in attached and "\\" not in attached
-    assert md_name(nick) in log.content
+    assert md_name(nick) in headline(log)
     players = {loud.id, ana.id, world.member("Bo").id}
     counts = check_world(world, victim, loud, nick, players)
     assert counts["pinged_loud"] >= 3 and counts["escaped"] >= 10 and counts["plain"] >= 5, counts
@@ -175,7 +179,7 @@ async def test_pacapaca_with_a_loud_nickname(world, sb):
     assert partner.selects()[0]["options"][0]["label"] == nick
     await ana.select(partner, [nick])  # the option's label (values are action indexes)
     panel = thread.last_message
-    assert panel.embeds[0]["title"] == f"Negotiation: Ana \N{LEFT RIGHT ARROW} {md_name(nick)}"
+    assert title(panel) == f"Negotiation: Ana \N{LEFT RIGHT ARROW} {md_name(nick)}"
     assert {int(u["id"]) for u in panel.data["mentions"]} == {ana.id}
     await ana.click(panel, "Edit deal")
     placeholders = [c.get("placeholder") for c in ana.last_reply.selects()]
@@ -184,7 +188,7 @@ async def test_pacapaca_with_a_loud_nickname(world, sb):
     await world.settle()
     timed = await timed_game(world, sb, "pacapaca", loud, ["Bo"])
     assert f"{md_name(nick)} left the game; the AI plays their seat now." in [
-        m.content for m in timed.all_messages]
+        headline(m) for m in timed.all_messages]
     players = {loud.id, ana.id, world.member("Bo").id}
     counts = check_world(world, victim, loud, nick, players)
     assert counts["pinged_loud"] >= 2 and counts["escaped"] >= 5 and counts["plain"] >= 1, counts
@@ -194,7 +198,7 @@ async def test_llamas_alpacas_with_a_loud_nickname(world, sb, monkeypatch):
     victim, loud, nick = setup_members(world)
     thread = await timed_game(world, sb, "llamas-alpacas", loud, ["Ana", "Bo"])
     assert f"{md_name(nick)} left the game; the AI plays their seat now." in [
-        m.content for m in thread.all_messages]
+        headline(m) for m in thread.all_messages]
     monkeypatch.setattr(demo, "NAMES", [nick, "Ana", "Bo"])
     await demo.play_game(world, sb.bot, game="llamas-alpacas", players=3, seed=4, game_seed=4)
     players = {loud.id, world.member("Ana").id, world.member("Bo").id}

@@ -13,6 +13,7 @@ from bot.discord.text import md_name
 from bot.games.base import Event
 from tests.adversarial.conftest import start
 from tests.faults.common import press_all
+from tests.support import description, footer, headline, rows, texts
 
 NO = "\N{NO ENTRY SIGN} "
 
@@ -22,7 +23,7 @@ WEIRD = ["@everyone", "**Star**", "s1", "<@&42> role", "Ana ||spoiler||", "x" * 
 
 
 def public_table(thread):
-    return [m for m in thread.all_messages if not m.ephemeral and m.components][-1]
+    return [m for m in thread.all_messages if not m.ephemeral and rows(m)][-1]
 
 
 async def test_every_public_move_since_the_last_table_is_told(world, sb):
@@ -30,7 +31,7 @@ async def test_every_public_move_since_the_last_table_is_told(world, sb):
     lobby = await start(world, "llamas-unleashed", ["Ana"], ai=7)
     thread = lobby.thread
     first = public_table(thread)
-    shown_from = int(first.embeds[0]["footer"]["text"].split()[-1])
+    shown_from = int(footer(first).split()[-1])
     count = len(thread.all_messages)
     await ana.click(first, "Choose your Baby")
     await ana.click(ana.last_reply, "Pick one for me")
@@ -55,7 +56,7 @@ async def test_markdown_in_display_names_is_escaped(world, sb):
     lobby = star.last_reply
     await world.member("Bo").click(lobby, "Join")
     await star.click(lobby, "Start")
-    desc = public_table(lobby.thread).embeds[0]["description"]
+    desc = description(public_table(lobby.thread))
     assert discord.utils.escape_markdown("**Star**") in desc
 
 
@@ -63,9 +64,9 @@ async def test_unknown_names_are_quoted_in_words_not_python_reprs(world, sb):
     ana = world.member("Ana")
     typed = "it's a \\ game"
     await ana.slash("rules", game=typed)
-    assert ana.last_reply.content.startswith(NO + "There is no game called")
+    assert headline(ana.last_reply).startswith(NO + "There is no game called")
     # The typed backslash is escaped once for markdown, so Discord shows it as typed.
-    assert "“it's a \\\\ game”" in ana.last_reply.content
+    assert "“it's a \\\\ game”" in headline(ana.last_reply)
 
 
 async def test_eight_weird_names_stay_within_discord_limits_and_never_ping_everyone(
@@ -91,6 +92,7 @@ async def test_eight_weird_names_stay_within_discord_limits_and_never_ping_every
     assert len(seen) > 100
     for m in seen:
         assert len(m.content) <= 2000
+        assert sum(map(len, texts(m))) <= 4000
         total = 0
         for e in m.embeds:
             assert len(e.get("title", "")) <= 256 and len(e.get("description", "")) <= 4096
@@ -102,7 +104,7 @@ async def test_eight_weird_names_stay_within_discord_limits_and_never_ping_every
         text = m.text + json.dumps(m.components)
         for bad in ("Traceback", "object at 0x", "Exception", "NoneType", "<bot.", "KeyError"):
             assert bad not in text, (bad, m)
-    final = world.channel(record.thread_id).last_message.embeds[0]["description"]
+    final = description(world.channel(record.thread_id).last_message)
     for name in WEIRD:  # every player is listed, markdown and mentions escaped
         assert md_name(name) in final
 

@@ -16,6 +16,17 @@ from bot.app import builtin_games
 from bot.sandbox.conformance import MARKDOWN_NAMES, Spec, capture_game
 
 CHECKED = "requests_checked"  # the property tests/conftest.py sums
+CHECKED_V2 = "v2_requests_checked"  # and the Components V2 messages among them
+#: Discord's IS_COMPONENTS_V2 message flag.
+V2_FLAG = 1 << 15
+
+
+def is_v2(body) -> bool:  # type: ignore[no-untyped-def]
+    """True for a message body (or an interaction callback's ``data``) flagged V2."""
+    if not isinstance(body, dict):
+        return False
+    data: dict = body["data"] if isinstance(body.get("data"), dict) else body  # type: ignore[type-arg]
+    return bool((data.get("flags") or 0) & V2_FLAG)
 
 GAMES = [(key, n) for key in ("llamas-alpacas", "pacapaca", "llamas-unleashed")
          for n in range(builtin_games()[key].min_players, builtin_games()[key].max_players + 1)]
@@ -48,6 +59,8 @@ async def test_every_request_of_a_whole_game_conforms(spec: Spec, record_propert
     requests = await capture_game(game, players, SEED)
     report = spec.check(requests)
     record_property(CHECKED, report.checked)
+    v2 = [r for r in requests if is_v2(r.json)]
+    record_property(CHECKED_V2, len(v2))
     print(f"{game} with {players} players: {report.summary()}")  # shown with -s
     assert not report.violations, report.summary()
     assert report.checked == len(requests) >= MIN_REQUESTS
@@ -58,6 +71,12 @@ async def test_every_request_of_a_whole_game_conforms(spec: Spec, record_propert
     # Llamas & Alpacas game needs no bot-token edit at all).
     assert report.routes[EDIT] + report.routes[WEBHOOK_EDIT] > 0
     assert sum(report.routes.values()) == report.checked
+    # The tables are Components V2 messages, checked like every other request: each post
+    # of a table picture is V2.
+    tables = [r for r in requests if r.method == "POST" and r.path.endswith("/messages")
+              and any(f.filename == "table.png" for f in r.files)]
+    assert tables and all(is_v2(r.json) for r in tables)
+    assert len(v2) >= len(tables)
     # The checker sees these very bodies: one over-long content in a copy of this game's
     # first table post is the one violation found.
     post = next(r for r in requests if r.method == "POST" and r.path.endswith("/messages"))

@@ -18,6 +18,7 @@ from bot.sandbox import current_interaction
 from bot.sandbox.demo import play_game
 from tests.discord.conftest import TINY_EXTENSIONS, make_bot
 from tests.faults.common import click_injected
+from tests.support import headline
 
 ALL = ("cogs.lobby", "cogs.game", "cogs.admin", "cogs.llamas_alpacas", "cogs.pacapaca",
        "cogs.unleashed")
@@ -92,7 +93,7 @@ async def test_every_command_and_click_acknowledges_before_store_or_render(world
     await step("click Add 1", ana.click(table, "Add 1"))
     table = thread.last_message
     await step("stale click", click_injected(sb, bo, thread, old_id))  # the table moved on
-    assert bo.last_reply.content == "This table has moved on. Here is the current one:"
+    assert headline(bo.last_reply) == "This table has moved on. Here is the current one:"
     await step("forged click", click_injected(sb, bo, thread, "hb:g:1:zz"))
     await step("foreign click", click_injected(sb, bo, thread, "xx:1"))
     await step("click My hand", bo.click(table, "My hand"))
@@ -138,7 +139,7 @@ async def test_a_public_command_refused_after_its_ack_answers_privately(world, t
     assert it.original is not None and it.original.deleted
     reply = ana.last_reply
     assert reply.ephemeral
-    assert reply.content == f"\N{NO ENTRY SIGN} Games are played in <#{other.id}> on this server."
+    assert headline(reply) == f"\N{NO ENTRY SIGN} Games are played in <#{other.id}> on this server."
     assert [m for m in world.channel(None).all_messages if not m.ephemeral and not m.deleted] == []
     assert work.early == []
 

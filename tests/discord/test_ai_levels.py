@@ -16,6 +16,7 @@ from bot.games.registry import Registry
 from bot.runtime import GameError
 from cogs.lobby import lobby_view
 from tests.discord.conftest import make_bot
+from tests.support import headline, parts
 from tests.support.tinygame import TINY_SPEC, Add, tiny_policy
 
 NO = "\N{NO ENTRY SIGN} "
@@ -61,7 +62,7 @@ async def test_host_picks_levels_the_lobby_and_table_show_them_and_each_seat_pla
         await bo.click(lobby, "Join")
         await bo.select(lobby, ["easy"])
         assert bo.last_reply.ephemeral
-        assert bo.last_reply.content == NO + "Only the host can choose the AI level."
+        assert headline(bo.last_reply) == NO + "Only the host can choose the AI level."
         await ana.select(lobby, ["hard"])
         assert [o.get("default", False) for o in lobby.selects()[0]["options"]] == [
             False, False, True]
@@ -80,9 +81,8 @@ async def test_host_picks_levels_the_lobby_and_table_show_them_and_each_seat_pla
         await ana.click(lobby, "Start")
         thread = lobby.thread
         table = thread.last_message
-        assert table.embeds[0]["fields"] == [{
-            "name": "AI seats", "inline": False,
-            "value": "\N{ROBOT FACE} AI Pancho (Hard)\n\N{ROBOT FACE} AI Dolly (Easy)"}]
+        assert parts(table)["ai"] == (
+            "**AI seats**\n\N{ROBOT FACE} AI Pancho (Hard)\n\N{ROBOT FACE} AI Dolly (Easy)")
         await ana.click(table, "Add 2")
         await bo.click(thread.last_message, "Add 2")
         # Hard (s2) and Easy (s3) each played by their own level, never on the loop's thread.
@@ -95,7 +95,7 @@ async def test_host_picks_levels_the_lobby_and_table_show_them_and_each_seat_pla
         await sb.bot.store.set_seat(1, "s1", ai_level="easy")
         await ana.click(thread.last_message, "Add 1")
         await bo.slash("game leave", in_channel=thread)
-        assert bo.last_reply.content == "You left the game; the AI plays your seat."
+        assert headline(bo.last_reply) == "You left the game; the AI plays your seat."
         assert calls[2:] == [("normal", "s1", False), ("hard", "s2", False),
                              ("easy", "s3", False)]
         assert [(a.seat, a.action["n"]) for a in (await sb.bot.store.actions(1))[4:]] == [
@@ -103,11 +103,9 @@ async def test_host_picks_levels_the_lobby_and_table_show_them_and_each_seat_pla
         table = [m for m in thread.all_messages if "Add 1" in m.labels][-1]
         await ana.click(table, "Add 1")
         table = [m for m in thread.all_messages if "Add 1" in m.labels][-1]
-        shown = table.embeds[0]["fields"]
-        assert shown == [{
-            "name": "AI seats", "inline": False,
-            "value": ("\N{ROBOT FACE} Bo (Normal, until they are back)\n"
-                      "\N{ROBOT FACE} AI Pancho (Hard)\n\N{ROBOT FACE} AI Dolly (Easy)")}]
+        shown = parts(table)["ai"]
+        assert shown == ("**AI seats**\n\N{ROBOT FACE} Bo (Normal, until they are back)\n"
+                         "\N{ROBOT FACE} AI Pancho (Hard)\n\N{ROBOT FACE} AI Dolly (Easy)")
     finally:
         await world.disconnect()
 

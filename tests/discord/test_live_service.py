@@ -5,7 +5,8 @@ tokens."""
 from __future__ import annotations
 
 from tests.discord.conftest import make_bot
-from tests.support import table_lines
+from tests.support import description, headline, rows, table_lines, title
+from tests.support import rows as action_rows
 from tests.support.reads import store_reads
 
 
@@ -35,11 +36,11 @@ async def test_turn_timer_reminds_at_half_time_then_the_ai_plays(world, sb, cloc
     ana = world.member("Ana")
     table = thread.last_message
     assert (f"\N{ALARM CLOCK} Turn timer: the AI plays for you <t:{int(clock.now() + 120)}:R>."
-            in table.embeds[0]["description"])
+            in description(table))
     await expire(sb, clock, 60)
     reminder = thread.last_message
-    assert reminder.content.startswith(f"\N{ALARM CLOCK} <@{ana.id}>, half your time is gone")
-    assert f"<t:{int(clock.now() + 60)}:R>" in reminder.content
+    assert headline(reminder).startswith(f"\N{ALARM CLOCK} <@{ana.id}>, half your time is gone")
+    assert f"<t:{int(clock.now() + 60)}:R>" in headline(reminder)
     await expire(sb, clock, 60)
     assert "\N{BULLET} Time ran out for Ana: the AI played their turn." in table_lines(thread)
     state = sb.bot.registry["tiny"].engine.load_state((await sb.bot.store.get_game(1)).state)
@@ -62,7 +63,7 @@ async def test_three_expiries_hand_the_seat_over_and_im_back_takes_it_back(world
     state = sb.bot.registry["tiny"].engine.load_state((await sb.bot.store.get_game(1)).state)
     assert state.turn == 1
     await ana.click(thread.last_message, "I'm back")
-    assert ana.last_reply.content == "Welcome back: your seat is yours again."
+    assert headline(ana.last_reply) == "Welcome back: your seat is yours again."
     seat = (await sb.bot.store.seats(1))[0]
     assert (seat.ai_takeover, seat.missed_turns) == (False, 0)
 
@@ -84,8 +85,8 @@ async def test_leave_hands_the_seat_to_the_ai_and_end_needs_confirmation(world, 
     lobby, thread = await start_tiny(world)
     ana, bo, cy = world.member("Ana"), world.member("Bo"), world.member("Cy")
     await bo.slash("game leave", in_channel=thread)
-    assert bo.last_reply.content == "You left the game; the AI plays your seat."
-    assert "Bo left the game; the AI plays their seat now." in [m.content for m in thread.all_messages]
+    assert headline(bo.last_reply) == "You left the game; the AI plays your seat."
+    assert "Bo left the game; the AI plays their seat now." in [headline(m) for m in thread.all_messages]
     await cy.slash("game end", in_channel=thread)
     assert cy.last_reply.ephemeral
     await ana.slash("game end", in_channel=thread)
@@ -93,8 +94,8 @@ async def test_leave_hands_the_seat_to_the_ai_and_end_needs_confirmation(world, 
     assert confirm.ephemeral and confirm.labels == ["Yes, end the game"]
     await ana.click(confirm, "Yes, end the game")
     assert (await sb.bot.store.get_game(1)).status == "ended"
-    assert thread.last_message.content.startswith("\N{BLACK SQUARE FOR STOP} This game was ended early")
-    assert all(not m.components for m in thread.all_messages if not m.ephemeral)
+    assert headline(thread.last_message).startswith("\N{BLACK SQUARE FOR STOP} This game was ended early")
+    assert all(not rows(m) for m in thread.all_messages if not m.ephemeral)
 
 
 async def test_game_log_redacts_other_players_private_events(world, sb):
@@ -106,9 +107,9 @@ async def test_game_log_redacts_other_players_private_events(world, sb):
     await ana.slash("game log", in_channel=thread)
     log = ana.last_reply
     assert log.ephemeral
-    assert f"Your token is {state.secrets['s0']}." in log.content
-    assert str(state.secrets["s1"]) not in log.content
-    assert "1. Ana adds 1: 1." in log.content and "2. Bo adds 2: 3." in log.content
+    assert f"Your token is {state.secrets['s0']}." in headline(log)
+    assert str(state.secrets["s1"]) not in headline(log)
+    assert "1. Ana adds 1: 1." in headline(log) and "2. Bo adds 2: 3." in headline(log)
 
 
 async def test_stats_after_two_finished_games(world, sb):
@@ -121,7 +122,7 @@ async def test_stats_after_two_finished_games(world, sb):
                 (await sb.bot.store.get_game(game + 1)).state)
             who, label = (ana, "Add 2") if state.turn == 0 else (bo, "Add 1")
             await who.click(thread.last_message, label)
-    finals = [m for m in thread.all_messages if m.embeds and "final scores" in m.embeds[0].get("title", "")]
+    finals = [m for m in thread.all_messages if "final scores" in title(m)]
     assert len(finals) == 1
     rows = await sb.bot.store.stats(world.guild_id, kind="tiny")
     assert [(r.user_id, r.played, r.won, r.best_score) for r in rows] == [
@@ -138,9 +139,9 @@ async def test_stats_after_two_finished_games(world, sb):
 async def test_settings_change_the_default_turn_timer(world, sb):
     mo, bo = world.member("Mo"), world.member("Bo")
     await bo.slash("settings", turn_timer="10m")
-    assert "Manage Server" in bo.last_reply.content
+    assert "Manage Server" in headline(bo.last_reply)
     await mo.slash("settings", turn_timer="10m")
-    assert "Default turn timer: 10m" in mo.last_reply.content
+    assert "Default turn timer: 10m" in headline(mo.last_reply)
     ana = world.member("Ana")
     await ana.slash("play", game="tiny")
     lobby = ana.last_reply
@@ -155,8 +156,8 @@ async def test_closed_dms_are_tried_once_and_told_once(world, sb):
     assert await sb.bot.notifier.dm(record, bo.id, "secret") is False
     assert await sb.bot.notifier.dm(record, bo.id, "secret again") is False
     await sb.settle()
-    notices = [m for m in thread.all_messages if "cannot send you direct messages" in m.content]
-    assert len(notices) == 1 and "secret" not in notices[0].content
+    notices = [m for m in thread.all_messages if "cannot send you direct messages" in headline(m)]
+    assert len(notices) == 1 and "secret" not in headline(notices[0])
     dm_posts = [r for r in sb.requests if r.method == "POST" and "/channels/" in r.path
                 and r.path.endswith("/messages") and r.json and "secret" in str(r.json)]
     assert len(dm_posts) == 1
@@ -171,16 +172,16 @@ async def test_expired_token_falls_back_to_a_thread_message(world, sb):
     after = (await sb.bot.store.get_game(1)).version
     assert before == after
     posted = thread.last_message
-    assert posted.content == f"<@{bo.id}> \N{NO ENTRY SIGN} It is not your turn."
+    assert headline(posted) == f"<@{bo.id}> \N{NO ENTRY SIGN} It is not your turn."
 
 
 async def test_turn_notices_by_dm_only_for_members_who_opted_in(world, sb):
     ana, bo = world.member("Ana"), world.member("Bo")
     await bo.slash("notify", direct_messages="on")
-    assert bo.last_reply.content == "I will DM you your hands and a notice when it is your turn."
+    assert headline(bo.last_reply) == "I will DM you your hands and a notice when it is your turn."
     lobby, thread = await start_tiny(world)
     await ana.click(thread.last_message, "Add 1")
-    assert [m.content for m in bo.dms] == [
+    assert [headline(m) for m in bo.dms] == [
         f"**Tiny Race #1** \N{EM DASH} https://discord.com/channels/{world.guild_id}/{thread.id}"
         "\nIt is your turn."]
     assert ana.dms == []
@@ -229,7 +230,7 @@ async def test_a_seat_the_ai_took_over_earns_its_member_no_win(world, sb, clock)
     await ana.slash("game leave", in_channel=thread)
     # Bo plays 1 at a time; the AI in Ana's seat adds 2 each turn and reaches 20 first.
     while (await sb.bot.store.get_game(1)).status == "active":
-        table = [m for m in thread.all_messages if m.components][-1]
+        table = [m for m in thread.all_messages if action_rows(m)][-1]
         await bo.click(table, "Add 1")
     rows = {r.user_id: (r.played, r.won) for r in await sb.bot.store.stats(world.guild_id)}
     result = sb.bot.registry["tiny"].engine.result(
@@ -249,5 +250,5 @@ async def test_posting_a_table_reads_the_store_once(world, sb):
         await cog.post_table(table)  # the same decision: the table edited in place
     assert reads == ["_one"]
     due = int((await store.timer(1, "turn")).due_at)
-    assert thread.last_message.embeds[0]["description"].endswith(
+    assert description(thread.last_message).endswith(
         f"\N{ALARM CLOCK} Turn timer: the AI plays for you <t:{due}:R>.")

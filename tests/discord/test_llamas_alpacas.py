@@ -21,6 +21,7 @@ from bot.present.base import decision_key
 from bot.sandbox import World
 from bot.sandbox.demo import NAMES, play_game
 from tests.discord.conftest import make_bot
+from tests.support import description, footer, headline, pictures, rows, title
 
 #: The game as the bot offers it: its rules wired to its AI and cog (bot.app).
 SPEC = builtin_games()["llamas-alpacas"]
@@ -107,7 +108,7 @@ async def version(bot, game_id=1):
 
 
 def table_of(thread):
-    return [m for m in thread.all_messages if not m.ephemeral and m.components][-1]
+    return [m for m in thread.all_messages if not m.ephemeral and rows(m)][-1]
 
 
 # -- full games -------------------------------------------------------------------------
@@ -121,9 +122,9 @@ async def _full_game(world, bot, players):
     names = {s.seat: s.name for s in seats}
     thread = world.channel(record.thread_id)
     last = thread.last_message
-    assert last.embeds[0]["title"] == f"Llamas & Alpacas #{game_id}: final scores"
+    assert title(last) == f"Llamas & Alpacas #{game_id}: final scores"
     # The last table is replaced by the end: the last moves, then the scores.
-    moves, desc = last.embeds[0]["description"].split("\n\n", 1)
+    moves, desc = description(last).split("\n\n", 1)
     assert moves.splitlines() and all(t.startswith("\N{BULLET} ") for t in moves.splitlines())
     winner = names[result.winners[0]]
     assert desc.splitlines()[0] == f"**{winner} wins with {result.scores[result.winners[0]]} points.**" \
@@ -131,16 +132,16 @@ async def _full_game(world, bot, players):
     for seat, score in result.scores.items():
         assert f"**{names[seat]}**: {score} points - " in desc
     assert desc.splitlines()[1].startswith("\N{TROPHY} ")
-    assert last.embeds[0]["footer"]["text"] == f"Move {state.version}"
+    assert footer(last) == f"Move {state.version}"
     # The final picture and the result card are in it, and no message in the thread keeps
     # any button but its Rematch.
     assert last.filenames == ["final.png", "result.png"]
     assert last.file("final.png")[:8] == b"\x89PNG\r\n\x1a\n"
     assert last.file("result.png")[:8] == b"\x89PNG\r\n\x1a\n"
-    assert last.embeds[0]["image"]["url"] == "attachment://final.png"
-    assert last.embeds[1]["image"]["url"] == "attachment://result.png"
+    assert [p[0] for p in pictures(last)] == ["final.png", "result.png"]
+    assert all(p[1] for p in pictures(last))  # each with its alternative text
     assert [b["custom_id"] for b in last.buttons()] == [f"hb:l:{game_id}:x:rematch"]
-    assert all(not m.components for m in thread.all_messages if not m.ephemeral and m != last)
+    assert all(not rows(m) for m in thread.all_messages if not m.ephemeral and m != last)
     # Stats recorded for every member.
     stats = {r.user_id: r for r in await bot.store.stats(record.guild_id, kind=KEY)}
     for s in seats:
@@ -173,29 +174,29 @@ async def test_starting_card_placement_grid_any_order_and_refusal(la):
     (maya, tomasz), thread = await start(world, bot)
     table = thread.last_message
     assert table.labels == [*GRID_FREE, "My hand"]
-    assert table.content == f"<@{maya.id}> <@{tomasz.id}>"  # both pinged once
-    assert "Waiting for **Maya**, **Tomasz**." in table.embeds[0]["description"]
+    assert headline(table) == f"<@{maya.id}> <@{tomasz.id}>"  # both pinged once
+    assert "Waiting for **Maya**, **Tomasz**." in description(table)
     # Tomasz places first: any order is fine.
     posted = len(thread.all_messages)
     await tomasz.click(table, "5 · free")
     table2 = thread.last_message
     # Set-up is one decision: the table is edited in place (no new message, no second ping).
     assert table2.id == table.id and len(thread.all_messages) == posted
-    assert "Tomasz places the starting card, " in table2.embeds[0]["description"]
-    assert "on row 2, column 2." in table2.embeds[0]["description"]
-    assert "Waiting for **Maya**." in table2.embeds[0]["description"]
+    assert "Tomasz places the starting card, " in description(table2)
+    assert "on row 2, column 2." in description(table2)
+    assert "Waiting for **Maya**." in description(table2)
     v = await version(bot)
     await tomasz.click(table2, "1 · free")
     assert tomasz.last_reply.ephemeral
-    assert tomasz.last_reply.content == "\N{NO ENTRY SIGN} You have already placed your starting card."
+    assert headline(tomasz.last_reply) == "\N{NO ENTRY SIGN} You have already placed your starting card."
     assert await version(bot) == v
     await maya.click(table2, "9 · free")
     _, _, _, state = await bot.service.load(1)
     assert state.phase == "turn"
     assert state.players[0].board[8] is not None and state.players[1].board[4] is not None
     turn_table = thread.last_message
-    assert turn_table.content == f"<@{world.member(('Maya', 'Tomasz')[state.first]).id}>"
-    assert f"**{('Maya', 'Tomasz')[state.first]}**'s turn (3🍀 3🥕)" in turn_table.embeds[0]["description"]
+    assert headline(turn_table) == f"<@{world.member(('Maya', 'Tomasz')[state.first]).id}>"
+    assert f"**{('Maya', 'Tomasz')[state.first]}**'s turn (3🍀 3🥕)" in description(turn_table)
 
 
 async def test_two_players_placing_at_the_same_moment_both_count(la):
@@ -207,7 +208,7 @@ async def test_two_players_placing_at_the_same_moment_both_count(la):
     assert state.phase == "turn" and state.version == 2
     assert state.players[0].board[0] is not None and state.players[1].board[8] is not None
     # Both placements are told; only the newest table keeps buttons, and it is current.
-    live = [m for m in thread.all_messages if m.components]
+    live = [m for m in thread.all_messages if rows(m)]
     assert len(live) == 1 and live[0].labels[0] == "Take 1 (free)"
     text = "\n".join(m.text for m in thread.all_messages)
     assert "Maya places the starting card" in text and "Tomasz places the starting card" in text
@@ -222,13 +223,13 @@ async def test_an_ai_seat_places_at_once_and_only_the_human_is_pinged(la):
     await maya.click(lobby, "Start")
     thread = lobby.thread
     table = thread.last_message
-    assert table.content == f"<@{maya.id}>"
-    assert "Waiting for **Maya**." in table.embeds[0]["description"]
+    assert headline(table) == f"<@{maya.id}>"
+    assert "Waiting for **Maya**." in description(table)
     await maya.click(table, "5 · free")
     _, _, _, state = await bot.service.load(1)
     # The AI answered its turn(s) at once: it is Maya's turn again, and she is pinged.
     assert state.phase == "turn" and state.seats[state.active] == "s0"
-    assert thread.last_message.content == f"<@{maya.id}>"
+    assert headline(thread.last_message) == f"<@{maya.id}>"
 
 
 async def test_the_table_tells_every_ai_turn_played_in_between(la):
@@ -248,7 +249,7 @@ async def test_the_table_tells_every_ai_turn_played_in_between(la):
     await maya.click(thread.last_message, thread.last_message.labels[0])
     _, _, _, after = await bot.service.load(1)
     assert after.seats[after.active] == "s0"
-    desc = thread.last_message.embeds[0]["description"]
+    desc = description(thread.last_message)
     assert desc.count("\N{BULLET}") > 12  # more than the base's 12 lines
     for seat in ("s1", "s2", "s3"):
         assert f"\N{BULLET} It is {names[seat]}'s turn." in desc
@@ -274,7 +275,7 @@ async def test_take_buttons_show_costs_and_disable_what_cannot_be_paid(la):
     ]
     assert [table.is_disabled(f) for f in table.labels[:7]] == [False] * 4 + [True] * 2 + [False]
     tomasz = world.member("Tomasz")
-    assert table.content == f"<@{tomasz.id}>"
+    assert headline(table) == f"<@{tomasz.id}>"
     v = await version(bot)
     await tomasz.click(table, "Take 3 (2🍀 1🥕)")
     _, _, _, after = await bot.service.load(1)
@@ -291,7 +292,7 @@ async def test_take_buttons_show_costs_and_disable_what_cannot_be_paid(la):
         f"{i + 1} · free" if c is None else f"{i + 1} · {cards_by_id()[c].short()}"
         for i, c in enumerate(board)
     ]
-    assert "**Tomasz** is placing **" in grid.embeds[0]["description"]
+    assert "**Tomasz** is placing **" in description(grid)
 
 
 # -- keep treats --------------------------------------------------------------------------
@@ -313,12 +314,12 @@ async def test_keep_treats_select_offers_the_splits(la):
     assert [o["description"] for o in sel["options"]] == [
         "1 clover and 0 carrots go onto card 1", "0 clovers and 1 carrot go onto card 1",
     ]
-    assert "**Maya** holds 11 treats (5🍀 6🥕) but may keep only 10" in table.embeds[0]["description"]
+    assert "**Maya** holds 11 treats (5🍀 6🥕) but may keep only 10" in description(table)
     # Someone else's choice is refused; state unchanged.
     v = await version(bot)
     tomasz, maya = world.member("Tomasz"), world.member("Maya")
     await tomasz.select(table, values=["Keep 4 clovers, 6 carrots"])
-    assert tomasz.last_reply.content == "\N{NO ENTRY SIGN} It is Maya's turn."
+    assert headline(tomasz.last_reply) == "\N{NO ENTRY SIGN} It is Maya's turn."
     assert await version(bot) == v
     row1 = (state.row[0].clovers, state.row[0].carrots)
     await maya.select(table, values=["Keep 5 clovers, 5 carrots"])
@@ -327,7 +328,7 @@ async def test_keep_treats_select_offers_the_splits(la):
     assert (after.row[0].clovers, after.row[0].carrots) == (row1[0], row1[1] + 1)
     assert after.phase == "choose_space"
     assert "Maya keeps 5 clovers and 5 carrots and puts 1 carrot on card 1 of the row." in \
-        thread.last_message.embeds[0]["description"]
+        description(thread.last_message)
 
 
 # -- full board -----------------------------------------------------------------------------
@@ -349,14 +350,14 @@ async def test_full_board_grid_names_the_card_each_space_replaces(la):
     assert not any(table.is_disabled(lab) for lab in table.labels[:9])
     name = {"s0": "Maya", "s1": "Tomasz"}[seat]
     assert f"**{name}**'s board is full: **{by_id[state.held].short()}** replaces" in \
-        table.embeds[0]["description"]
+        description(table)
     member = world.member(name)
     old, held = p.board[3], state.held
     await member.click(table, table.labels[3])
     _, _, _, after = await bot.service.load(1)
     assert old in after.discard
     assert (after.players[state.active].board[3] in (held, None))  # None when it scored
-    text = thread.last_message.embeds[0]["description"]
+    text = description(thread.last_message)
     assert (f"{name}'s board is full: {by_id[held].describe()} replaces "
             f"{by_id[old].describe()} on row 2, column 1.") in text
 
@@ -381,7 +382,7 @@ async def test_move_picks_from_space_then_to_space(la):
     assert not table.is_disabled("Move a card")
     # The other player cannot open the move panel.
     await other.click(table, "Move a card")
-    assert other.last_reply.content == f"\N{NO ENTRY SIGN} It is {active.name}'s turn."
+    assert headline(other.last_reply) == f"\N{NO ENTRY SIGN} It is {active.name}'s turn."
     await active.click(table, "Move a card")
     panel = active.last_reply
     assert panel.ephemeral
@@ -390,11 +391,11 @@ async def test_move_picks_from_space_then_to_space(la):
     assert [panel.is_disabled(lab) for lab in panel.labels] == [True] * 4 + [False] + [True] * 4
     await active.click(panel, f"5 · {card}")
     panel = active.last_reply
-    assert panel.content == f"Move **{card}** from space 5 to which free space?"
+    assert headline(panel) == f"Move **{card}** from space 5 to which free space?"
     assert panel.labels == [*GRID_FREE[:4], f"5 · {card} (moving)", *GRID_FREE[5:], "Back"]
     await active.click(panel, "Back")  # the same panel shows the from-grid again
     assert active.last_reply.id == panel.id
-    assert panel.content == "Move a card: which card moves? (spaces 1-9, row by row)"
+    assert headline(panel) == "Move a card: which card moves? (spaces 1-9, row by row)"
     await active.click(panel, f"5 · {card}")
     assert panel.is_disabled(f"5 · {card} (moving)") and not panel.is_disabled("1 · free")
     v = await version(bot)
@@ -404,8 +405,8 @@ async def test_move_picks_from_space_then_to_space(la):
     board = after.players[state.active].board
     assert board[0] == state.players[state.active].board[4] and board[4] is None
     assert after.seats[after.active] != state.seats[state.active]  # the turn passed
-    assert "from row 2, column 2 to row 1, column 1." in thread.last_message.embeds[0]["description"]
-    assert panel.content.startswith("Moving ") and panel.components == []
+    assert "from row 2, column 2 to row 1, column 1." in description(thread.last_message)
+    assert headline(panel).startswith("Moving ") and rows(panel) == []
 
 
 async def test_move_is_disabled_with_a_full_board(la):
@@ -429,10 +430,10 @@ async def test_refusals_not_your_turn_stale_and_not_in_game(la):
     v = await version(bot)
     await other.click(table, "Take 1 (free)")
     assert other.last_reply.ephemeral
-    assert other.last_reply.content == f"\N{NO ENTRY SIGN} It is {active.name}'s turn."
+    assert headline(other.last_reply) == f"\N{NO ENTRY SIGN} It is {active.name}'s turn."
     omar = world.member("Omar")
     await omar.click(table, "Take 1 (free)")
-    assert omar.last_reply.content == "\N{NO ENTRY SIGN} You are not in this game."
+    assert headline(omar.last_reply) == "\N{NO ENTRY SIGN} You are not in this game."
     assert await version(bot) == v
     # A move panel opened before the table moved on is stale.
     await active.click(table, "Move a card")
@@ -441,8 +442,8 @@ async def test_refusals_not_your_turn_stale_and_not_in_game(la):
     assert await version(bot) == v + 1
     await active.click(panel, panel.labels[4])
     reply = active.last_reply
-    assert reply.ephemeral and reply.content == "This table has moved on. Here is the current one:"
-    assert reply.filenames == ["table.png"] and reply.embeds[0]["title"] == "Llamas & Alpacas #1"
+    assert reply.ephemeral and headline(reply) == "This table has moved on. Here is the current one:"
+    assert reply.filenames == ["table.png"] and title(reply) == "Llamas & Alpacas #1"
     assert await version(bot) == v + 1
 
 
@@ -461,9 +462,9 @@ async def test_an_old_table_button_is_answered_with_the_current_table(la):
     assert thread.last_message.id != table.id and table.components  # still clickable
     await active.click(table, free[1])
     reply = active.last_reply
-    assert reply.ephemeral and reply.content == "This table has moved on. Here is the current one:"
-    assert reply.embeds[0]["title"] == "Llamas & Alpacas #1" and reply.filenames == ["table.png"]
-    assert f"**{other.name}**'s turn" in reply.embeds[0]["description"]
+    assert reply.ephemeral and headline(reply) == "This table has moved on. Here is the current one:"
+    assert title(reply) == "Llamas & Alpacas #1" and reply.filenames == ["table.png"]
+    assert f"**{other.name}**'s turn" in description(reply)
     assert await version(bot) == v
 
 
@@ -491,11 +492,11 @@ async def test_forged_or_out_of_range_components_are_refused_in_words(la):
     ]
     for custom_id, values, answer in cases:
         await click_injected(world.sandbox, active, thread, custom_id, values=values)
-        assert active.last_reply.content == answer, custom_id
+        assert headline(active.last_reply) == answer, custom_id
         assert await version(bot) == v
     # A forged click of a legal index by the player not to act: the engine's refusal.
     await click_injected(world.sandbox, other, thread, f"hb:g:1:x:a.{key}.0")
-    assert other.last_reply.content == f"\N{NO ENTRY SIGN} It is {active.name}'s turn."
+    assert headline(other.last_reply) == f"\N{NO ENTRY SIGN} It is {active.name}'s turn."
     assert await version(bot) == v
 
 
@@ -503,7 +504,7 @@ async def test_my_hand_and_rules_example(la):
     world, bot = la
     state, active, other, thread = await _after_setup(world, bot)
     await other.click(thread.last_message, "My hand")
-    text = other.last_reply.content
+    text = headline(other.last_reply)
     assert other.last_reply.ephemeral and other.last_reply.filenames == ["my-board.png"]
     assert "This game has no hidden cards" in text
     assert "You have **0 points** and **3🍀 3🥕** (6 of at most 10 treats)." in text

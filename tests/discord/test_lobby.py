@@ -8,6 +8,7 @@ import pytest
 
 from bot.runtime import GameError
 from tests.discord.conftest import make_bot
+from tests.support import headline, rows
 
 
 def lobby_of(member):
@@ -45,17 +46,17 @@ async def test_join_leave_full_table_and_start_opens_a_thread(world, sb):
         await sb.bot.service.join(1, ed.id, "Ed")
     assert (refused.value.code, refused.value.message) == ("full", "This table is full (4 players).")
     await bo.click(lobby, "Start")
-    assert bo.last_reply.ephemeral and "Only the host can start" in bo.last_reply.content
+    assert bo.last_reply.ephemeral and "Only the host can start" in headline(bo.last_reply)
     await ana.click(lobby, "Start")
     thread = lobby.thread
     assert thread is not None and thread.name == "Tiny Race #1"
     assert set(thread.members) >= {ana.id, bo.id, cy.id, di.id}
     assert ed.id not in thread.members
-    assert lobby.components == [] and "Playing in" in lobby.embeds[0]["description"]
+    assert rows(lobby) == [] and "Playing in" in lobby.embeds[0]["description"]
     table = thread.last_message
     assert table.filenames == ["table.png"]
     assert table.labels == ["Add 1", "Add 2", "Wait", "My hand"]
-    assert table.content == f"<@{ana.id}>"
+    assert headline(table) == f"<@{ana.id}>"
 
 
 async def test_cancel_by_host_or_manager_only(world, sb):
@@ -63,9 +64,9 @@ async def test_cancel_by_host_or_manager_only(world, sb):
     await ana.slash("play", game="tiny")
     lobby = ana.last_reply
     await bo.click(lobby, "Cancel")
-    assert "Only the host" in bo.last_reply.content and bo.last_reply.ephemeral
+    assert "Only the host" in headline(bo.last_reply) and bo.last_reply.ephemeral
     await mo.click(lobby, "Cancel")
-    assert lobby.components == []
+    assert rows(lobby) == []
     assert "cancelled" in lobby.embeds[0]["footer"]["text"]
 
 
@@ -76,7 +77,7 @@ async def test_double_click_on_join_applies_once(world, sb):
     await asyncio.gather(bo.click(lobby, "Join"), bo.click(lobby, "Join"))
     seats = await sb.bot.store.seats(1)
     assert [s.user_id for s in seats] == [ana.id, bo.id]
-    assert "already in this lobby" in bo.last_reply.content
+    assert "already in this lobby" in headline(bo.last_reply)
 
 
 async def test_lobby_buttons_work_after_a_restart(world, clock, tmp_path):
@@ -99,14 +100,14 @@ async def test_lobby_buttons_work_after_a_restart(world, clock, tmp_path):
 async def test_bad_input_gets_clear_ephemeral_answers(world, sb):
     ana, ed = world.member("Ana"), world.member("Ed")
     await ana.slash("play", game="chess")
-    assert ana.last_reply.ephemeral and "no game called “chess”" in ana.last_reply.content
+    assert ana.last_reply.ephemeral and "no game called “chess”" in headline(ana.last_reply)
     await ana.slash("play", game="tiny")
     lobby = ana.last_reply
     await ana.click(lobby, "Add AI seat")
     await ana.click(lobby, "Start")
     table = lobby.thread.last_message
     await ed.click(table, "Add 1")
-    assert ed.last_reply.ephemeral and ed.last_reply.content.endswith("You are not in this game.")
+    assert ed.last_reply.ephemeral and headline(ed.last_reply).endswith("You are not in this game.")
     state_before = (await sb.bot.store.get_game(1)).version
     assert (await sb.bot.store.get_game(1)).version == state_before
 
@@ -114,11 +115,11 @@ async def test_bad_input_gets_clear_ephemeral_answers(world, sb):
 async def test_unknown_choices_and_broken_buttons_are_answered_in_words(world, sb):
     ana = world.member("Ana")
     await ana.slash("rules", game="chess")
-    assert ana.last_reply.ephemeral and "no game called “chess”" in ana.last_reply.content
+    assert ana.last_reply.ephemeral and "no game called “chess”" in headline(ana.last_reply)
     await ana.slash("stats show", game="chess")
-    assert ana.last_reply.ephemeral and "no game called “chess”" in ana.last_reply.content
+    assert ana.last_reply.ephemeral and "no game called “chess”" in headline(ana.last_reply)
     await ana.slash("game hand")
-    assert ana.last_reply.content.endswith("You have no running game here. Start one with /play.")
+    assert headline(ana.last_reply).endswith("You have no running game here. Start one with /play.")
     await ana.slash("rules", game="tiny")
     assert ana.last_reply.embeds[0]["title"] == "How to play Tiny Race"
 
@@ -138,6 +139,6 @@ async def test_an_unexpected_error_gives_a_short_ephemeral_and_logs_the_tracebac
     with sb.allow_errors() as errors:
         await ana.click(thread.last_message, "Boom")
     assert ana.last_reply.ephemeral
-    assert ana.last_reply.content == ("\N{NO ENTRY SIGN} Something went wrong on our side; "
+    assert headline(ana.last_reply) == ("\N{NO ENTRY SIGN} Something went wrong on our side; "
                                       "nothing was changed. Please try again.")
     assert any("a bug in a cog" in str(e) for e in errors)

@@ -4,6 +4,7 @@ sandbox's ``mentions`` (which follow the request's allowed_mentions)."""
 from __future__ import annotations
 
 from tests.discord.test_live_service import expire, start_tiny
+from tests.support import headline, rows
 
 
 def pinged(message) -> list[int]:
@@ -17,7 +18,7 @@ async def test_the_turn_ping_and_the_reminder_ping_exactly_the_player(world, sb,
     await expire(sb, clock, 60)
     assert thread.last_message.content.startswith(f"\N{ALARM CLOCK} <@{ana.id}>, half")
     assert pinged(thread.last_message) == [ana.id]
-    await ana.click([m for m in thread.all_messages if m.components][-1], "Add 1")
+    await ana.click([m for m in thread.all_messages if rows(m)][-1], "Add 1")
     assert pinged(thread.last_message) == [bo.id]
     assert pinged(lobby) == []  # the lobby lists members as mentions but pings nobody
 
@@ -27,7 +28,7 @@ async def test_the_fallback_reply_and_the_closed_dm_notice_ping_only_their_membe
     bo = world.member("Bo")
     world.faults.expire_token()
     await bo.click(thread.last_message, "Add 1")  # not Bo's turn: refused after the ack
-    assert thread.last_message.content == f"<@{bo.id}> \N{NO ENTRY SIGN} It is not your turn."
+    assert headline(thread.last_message) == f"<@{bo.id}> \N{NO ENTRY SIGN} It is not your turn."
     assert pinged(thread.last_message) == [bo.id]
     world.faults.close_dms(bo)
     record = await sb.bot.store.get_game(1)

@@ -14,6 +14,7 @@ from bot.sandbox import World
 from bot.sandbox.demo import NAMES
 from tests.discord.conftest import make_bot
 from tests.discord.test_llamas_alpacas import EXTENSIONS, _after_setup, registry
+from tests.support import description, footer, headline, title
 
 #: The edit of a table message, through an interaction's token or the bot's.
 TABLE_EDIT = r"/messages/(@original|\d+)$"
@@ -41,9 +42,9 @@ async def la(tmp_path):
 
 
 def tables(thread):
-    """The thread's table messages (public, with the game's embed), oldest first."""
+    """The thread's table messages (public, with the game's title), oldest first."""
     return [m for m in thread.all_messages
-            if not m.ephemeral and m.embeds and m.embeds[0].get("title") == "Llamas & Alpacas #1"]
+            if not m.ephemeral and title(m) == "Llamas & Alpacas #1"]
 
 
 @pytest.mark.parametrize("refusal", list(REFUSALS))
@@ -64,13 +65,13 @@ async def test_a_refused_edit_posts_the_table_anew_and_says_so(la, refusal):
     assert len(shown) == before + 1
     newest = shown[-1]
     assert newest.id != table.id
-    assert newest.embeds[0]["footer"]["text"] == f"Move {after.version}"
-    assert f"**{active.name}** is placing **" in newest.embeds[0]["description"]
+    assert footer(newest) == f"Move {after.version}"
+    assert f"**{active.name}** is placing **" in description(newest)
     assert newest.labels[:9] == thread.last_message.labels[:9]
     record = await bot.store.get_game(1)
     assert (record.table_message_id, record.table_version) == (newest.id, after.version)
     # Told once, truthfully: the edit was refused, the table posted anew.
-    told = [m.content for m in it.followups if m.ephemeral]
+    told = [headline(m) for m in it.followups if m.ephemeral]
     assert told == [f"Your move was made. I could not edit the table in the game's thread "
                     f"({why}), so I posted it anew."]
     # The new table plays on.
@@ -90,16 +91,16 @@ async def test_an_edit_and_a_new_post_both_refused_are_told_in_one_sentence(la):
     it = await active.click(table, "Take 1 (free)")
     _, _, _, after = await bot.service.load(1)
     assert (after.version, after.phase) == (state.version + 1, "choose_space")
-    assert [m.content for m in it.followups if m.ephemeral] == [
+    assert [headline(m) for m in it.followups if m.ephemeral] == [
         "Your move was made, but I could not edit the table in the game's thread (the "
         "message was deleted) or post it anew (I am missing a permission there). See "
         "/game status."]
     assert [m for m in thread.all_messages[count:] if not m.ephemeral] == []
     # /game status posts the stored table.
     await active.slash("game status")
-    assert active.last_reply.content == "The table is posted in the game's thread."
+    assert headline(active.last_reply) == "The table is posted in the game's thread."
     newest = tables(thread)[-1]
-    assert newest.embeds[0]["footer"]["text"] == f"Move {after.version}"
+    assert footer(newest) == f"Move {after.version}"
 
 
 async def test_an_edit_in_a_locked_thread_says_edit_not_post(la):
@@ -114,6 +115,6 @@ async def test_an_edit_in_a_locked_thread_says_edit_not_post(la):
                and "/callback" not in r.path]
     assert [(r.method, r.status, r.response["code"]) for r in refused] == [
         ("PATCH", 403, 50083)]
-    assert [m.content for m in it.followups if m.ephemeral] == [
+    assert [headline(m) for m in it.followups if m.ephemeral] == [
         "Your move was made, but I could not edit the table in the game's thread (it is "
         "locked). See /game status."]

@@ -26,6 +26,7 @@ from tests.discord.test_pacapaca import (
     propose,
     start,
 )
+from tests.support import description, footer, headline, rows, title
 
 
 @pytest_asyncio.fixture
@@ -66,12 +67,12 @@ async def test_a_refused_panel_edit_posts_the_panel_anew(pp, status, code, why):
     assert (st.negotiation.active_gives, st.negotiation.partner_gives) == (give, get)
     newest = thread.last_message
     assert newest.id != panel.id and newest.id == record.table_message_id
-    assert newest.embeds[0]["footer"]["text"] == f"Move {st.version}"
-    assert f"\N{BULLET} {am.name} proposed: " in newest.embeds[0]["description"]
+    assert footer(newest) == f"Move {st.version}"
+    assert f"\N{BULLET} {am.name} proposed: " in description(newest)
     assert newest.labels == ["Edit deal", "Accept deal v1", "Decline", "Give up", "My hand"]
-    assert newest.content == ""  # no second ping
+    assert headline(newest) == ""  # no second ping
     assert panel.buttons() == []  # the old panel's buttons retired
-    assert [m.content for m in it.followups if m.ephemeral and not m.components] == [
+    assert [headline(m) for m in it.followups if m.ephemeral and not rows(m)] == [
         f"Your move was made. I could not edit the negotiation panel in the game's thread "
         f"({why}), so I posted it anew."]
 
@@ -103,13 +104,12 @@ async def test_a_refused_edit_of_the_end_posts_it_anew(pp, status, code, why):
     public = [m for m in thread.all_messages if not m.ephemeral]
     final = public[-1]
     assert final.id != last.id
-    assert final.embeds[3]["title"] == "Alpaca Pacapaca #1: final scores"
+    assert title(final) == "Alpaca Pacapaca #1: final scores"
     assert final.filenames == ["final.png", "result.png"]
-    assert sum(e.get("title", "").endswith("final scores")
-               for m in public for e in m.embeds) == 1
+    assert sum(title(m).endswith("final scores") for m in public) == 1
     # every button retired, but the end's Rematch
     assert [b["custom_id"] for b in final.buttons()] == ["hb:l:1:x:rematch"]
-    assert not any(m.components for m in thread.all_messages if m != final)
-    assert [m.content for m in it.followups if m.ephemeral] == [
+    assert not any(rows(m) for m in thread.all_messages if m != final)
+    assert [headline(m) for m in it.followups if m.ephemeral] == [
         f"Your move was made. I could not edit the table in the game's thread ({why}), so "
         "I posted it anew."]

@@ -26,6 +26,7 @@ from tests.discord.test_unleashed import (
     state_of,
 )
 from tests.games.unleashed.unleashed_helpers import build
+from tests.support import headline, rows, title
 from tests.support.component_rules import assert_components_ok, component_problems
 
 LEFT, RIGHT = "\N{BLACK LEFT-POINTING TRIANGLE}", "\N{BLACK RIGHT-POINTING TRIANGLE}"
@@ -177,7 +178,7 @@ async def test_a_hand_of_30_plays_its_30th_card_from_the_second_page(world, sb):
     st.deck = [c for c in st.deck if c not in st.hands["s0"]]
     await install(world, sb.bot, st)
     panel = await open_panel(ana, thread)
-    assert panel.embeds[0]["title"] == "Your hand (30 cards)"
+    assert title(panel) == "Your hand (30 cards)"
     # One option per legal play (the Trail Llama, last in the hand, has one per Field).
     legal = (await sb.bot.game_cog("llamas-unleashed").load_table(1)).legal("s0")
     plays = [i for i, a in enumerate(legal) if isinstance(a, Play)]
@@ -213,7 +214,7 @@ async def test_a_hand_of_30_plays_its_30th_card_from_the_second_page(world, sb):
     await ana.click(fresh, "Draw a card")
     assert (await state_of(sb.bot)).choice is not None  # discarding down to the limit
     await ana.click(page2, f"{LEFT} Cards 1-25 of {n}")
-    assert ana.last_reply.content == "This table has moved on. Here is the current one:"
+    assert headline(ana.last_reply) == "This table has moved on. Here is the current one:"
     assert assert_components_ok(world) >= 5
 
 
@@ -243,7 +244,7 @@ async def test_a_lasso_at_7_and_8_players_steals_the_last_of_more_than_25_target
     panel = await open_panel(ana, thread)
     await play_card(sb, ana, panel, st.hands["s0"][0])
     chooser = ana.last_reply
-    assert chooser.content == "**Choose a card to steal (Lasso):**"
+    assert headline(chooser) == "**Choose a card to steal (Lasso):**"
     choice = (await state_of(sb.bot)).choice
     assert choice is not None and len(choice.options) == targets
     last = choice.options[-1]
@@ -305,10 +306,10 @@ async def test_pacapaca_deal_editor_offers_all_30_neck_cards_in_two_selects(worl
     cog = bot.game_cog("pacapaca")
     await cog.post_table(await cog.load_table(GID))
     await world.settle()
-    table = [m for m in am.visible(thread) if not m.ephemeral and m.components][-1]
+    table = [m for m in am.visible(thread) if not m.ephemeral and rows(m)][-1]
     await am.click(table, "Negotiate")
     await am.select(am.last_reply, [am.last_reply.selects()[0]["options"][0]["label"]])  # other
-    panel = [m for m in am.visible(thread) if not m.ephemeral and m.components][-1]
+    panel = [m for m in am.visible(thread) if not m.ephemeral and rows(m)][-1]
     await am.click(panel, "Edit deal")
     editor = am.last_reply
     t = (await bot.service.load(GID))[3].turn_number

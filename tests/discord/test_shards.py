@@ -15,7 +15,7 @@ import pytest_asyncio
 from bot.sandbox import SandboxError, World
 from bot.sandbox.model import SimChannel, SimMessage
 from tests.discord.conftest import make_bot
-from tests.support import table_lines
+from tests.support import footer, headline, table_lines
 from tests.support.databases import PG_URL, SKIP_REASON, databases
 from tests.support.dms import dm_with_buttons
 
@@ -127,11 +127,14 @@ async def test_a_dm_click_reaches_shard_0_and_plays_a_game_of_a_shard_1_guild(
     served0 = len(sb0.requests)
     click = await ana.click(dm, "Add 2")
     # Shard 0 answered the DM click and showed the move in the thread of shard 1's
-    # guild: the new table posted, the old one edited, Ana's panel as a followup.
+    # guild: the new table posted, the old one edited, Ana's panel as a followup. The old
+    # table is a V2 message shard 1 drew: shard 0 reads it once to edit it in again
+    # without its buttons (a V2 message's components are sent whole).
     table = thread.all_messages[0]
     assert [(r.method, r.path, r.status) for r in sb0.requests[served0:]] == [
         ("POST", f"/interactions/{click.id}/{click.token}/callback", 200),
         ("POST", f"/channels/{thread.id}/messages", 200),
+        ("GET", f"/channels/{thread.id}/messages/{table.id}", 200),
         ("PATCH", f"/channels/{thread.id}/messages/{table.id}", 200),
         ("POST", f"/webhooks/{world.application_id}/{click.token}", 200)]
     assert click.responded and not click.failed
@@ -145,7 +148,7 @@ async def test_a_dm_click_reaches_shard_0_and_plays_a_game_of_a_shard_1_guild(
     assert "**Bo**'s turn: add 1 or 2." in thread.last_message.text
     # The same DM button again: the table has moved on (the version check), nothing lost.
     await ana.click(dm, "Add 2")
-    assert ana.last_reply.content == "This table has moved on. Here is the current one:"
+    assert headline(ana.last_reply) == "This table has moved on. Here is the current one:"
     assert (await sb0.bot.store.get_game(1)).version == 1
     # The thread's own buttons still reach shard 1.
     served1 = len(sb1.requests)
@@ -268,7 +271,7 @@ async def test_a_dm_click_whose_table_could_not_be_shown_is_caught_up_by_shard_0
     subscribers[subscribers.index(publisher)] = away_while_showing
     count = len(thread.all_messages)
     click = await ana.click(dm, "Add 2")
-    assert [m.content for m in click.followups] == [
+    assert [headline(m) for m in click.followups] == [
         "\N{NO ENTRY SIGN} " + STORE_DOWN_AFTER_CHANGE]
     assert down["refused"] == 1
     job = sb0.bot.service.supervisor.jobs["herdbot-reconcile-timers"]
@@ -278,8 +281,8 @@ async def test_a_dm_click_whose_table_could_not_be_shown_is_caught_up_by_shard_0
     await until(caught_up, "shard 0's catch-up")
     await world.settle()
     new = posted(thread, count)
-    assert [m.content for m in new] == [bo.mention]
-    assert new[0].embeds[0]["footer"]["text"] == "Move 1"
+    assert [headline(m) for m in new] == [bo.mention]
+    assert footer(new[0]) == "Move 1"
     assert new[0].labels == ["Add 1", "Add 2", "Wait", "My hand"]
     record = await sb1.bot.store.get_game(1)
     assert (record.version, record.table_version, record.table_message_id) == (
@@ -288,7 +291,7 @@ async def test_a_dm_click_whose_table_could_not_be_shown_is_caught_up_by_shard_0
     await world.settle()
     assert posted(thread, count) == new
     await bo.click(new[0], "Add 1")  # and the game plays on from it
-    assert thread.last_message.embeds[0]["footer"]["text"] == "Move 2"
+    assert footer(thread.last_message) == "Move 2"
 
 
 async def missed_table(world: Any, west: Any) -> tuple[Any, Any, Any]:
@@ -312,7 +315,7 @@ async def test_two_processes_catching_up_one_game_at_once_post_its_table_once(
     world = sharded_world
     west, sb0, sb1 = west_shards
     ana, bo, thread = await missed_table(world, west)
-    assert ana.last_reply.content == (
+    assert headline(ana.last_reply) == (
         "Your move was made, but I could not post the table in the game's thread (I am "
         "missing a permission there). See /game status.")
     record = await sb1.bot.store.get_game(1)
@@ -340,8 +343,8 @@ async def test_two_processes_catching_up_one_game_at_once_post_its_table_once(
     await world.settle()
     assert len(behind) == 1
     new = posted(thread, count)
-    assert [m.content for m in new] == [bo.mention]
-    assert new[0].embeds[0]["footer"]["text"] == "Move 1"
+    assert [headline(m) for m in new] == [bo.mention]
+    assert footer(new[0]) == "Move 1"
     record = await sb1.bot.store.get_game(1)
     assert (record.table_version, record.table_message_id) == (1, new[0].id)
 
@@ -374,6 +377,6 @@ async def test_a_game_noted_behind_while_a_catch_up_runs_is_caught_up_by_that_ru
     await running
     await world.settle()
     new = posted(thread, count)
-    assert [m.content for m in new] == [bo.mention]
-    assert new[0].embeds[0]["footer"]["text"] == "Move 1"
+    assert [headline(m) for m in new] == [bo.mention]
+    assert footer(new[0]) == "Move 1"
     assert sb0.bot.service._behind == set()

@@ -21,11 +21,12 @@ from tests.discord.test_pacapaca import (
 from tests.discord.test_pacapaca import clock as clock  # noqa: F401 (fixtures)
 from tests.discord.test_pacapaca import seed as seed  # noqa: F401
 from tests.discord.test_pacapaca import world as world  # noqa: F401
+from tests.support import description, headline, pictures, title
 
 
 def event_lines(message) -> list[str]:
     """The bulleted move lines of ``message``'s embed, unbulleted."""
-    return [t[2:] for t in message.embeds[0]["description"].split("\n")
+    return [t[2:] for t in description(message).split("\n")
             if t.startswith("\N{BULLET} ")]
 
 
@@ -59,24 +60,24 @@ async def test_the_panel_is_the_table_message_and_pings_the_partner_once(world, 
     assert record.table_message_id == panel.id == turn
     assert len([m for m in thread.all_messages if not m.ephemeral]) == public
     assert panel.filenames == ["table.png"]
-    assert panel.embeds[0]["image"]["url"] == "attachment://table.png"
-    assert panel.embeds[0]["title"] == f"Negotiation: {am.name} \N{LEFT RIGHT ARROW} {pm.name}"
+    assert [p[0] for p in pictures(panel)] == ["table.png"]
+    assert title(panel) == f"Negotiation: {am.name} \N{LEFT RIGHT ARROW} {pm.name}"
     assert event_lines(panel) == [
         *told,
         f"{am.name} opened a negotiation with {pm.name} (60 seconds)."]
     assert panel.labels == ["Edit deal", "Accept", "Decline", "Give up", "My hand"]
-    assert (panel.content, pinged(panel)) == (am.mention, [am.id])
+    assert (headline(panel), pinged(panel)) == (am.mention, [am.id])
     await am.click(panel, "Give up")
     # Giving up: the same message shows the table again (the turn goes on), telling it.
     after = world.message(panel.id)
     assert (await sb.bot.store.get_game(GID)).table_message_id == panel.id
     assert len([m for m in thread.all_messages if not m.ephemeral]) == public
-    assert after.embeds[0]["title"] == "Alpaca Pacapaca #1"
+    assert title(after) == "Alpaca Pacapaca #1"
     assert event_lines(after)[-2:] == [
         f"{am.name} opened a negotiation with {pm.name} (60 seconds).",
         f"{am.name} gave up the negotiation; they must now draw or take the pile."]
     assert after.labels[:2] == ["Draw 2", "Take discard pile (2)"]
-    assert (after.content, pinged(after)) == (am.mention, [am.id])  # no second ping
+    assert (headline(after), pinged(after)) == (am.mention, [am.id])  # no second ping
 
 async def test_a_cog_that_pings_nobody_posts_its_panel_without_a_ping(world, sb, monkeypatch):
     cog = sb.bot.game_cog("pacapaca")
@@ -84,7 +85,7 @@ async def test_a_cog_that_pings_nobody_posts_its_panel_without_a_ping(world, sb,
     thread = await start(world, NAMES[:2])
     await open_negotiation(world, sb.bot, thread)
     panel = thread.last_message
-    assert (panel.content, pinged(panel)) == ("", [])
+    assert (headline(panel), pinged(panel)) == ("", [])
     assert panel.labels == ["Edit deal", "Accept", "Decline", "Give up", "My hand"]
     _, _, st = await load(sb.bot)
     assert st.phase == "negotiation"

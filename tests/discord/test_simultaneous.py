@@ -42,6 +42,7 @@ from tests.discord.test_unleashed import cid_of, install, keys, open_panel, play
 from tests.discord.test_unleashed import start as start_unleashed
 from tests.faults.common import answers, press_all
 from tests.games.unleashed.unleashed_helpers import build
+from tests.support import description, footer, headline, title
 
 #: The answer to a click whose action is no longer legal (GameCog.answer_stale).
 MOVED_ON = "This table has moved on. Here is the current one:"
@@ -162,7 +163,7 @@ async def in_order(sb: Any, monkeypatch, presses: list[Press],
 
 def contents(it: SimInteraction) -> list[str]:
     """The texts the clicker of ``it`` was told privately (its ephemeral answers)."""
-    return [m.content for m in answers(it) if m.ephemeral and m.content]
+    return [headline(m) for m in answers(it) if m.ephemeral and headline(m)]
 
 
 async def log_since(sb: Any, version: int, game_id: int = 1) -> list[tuple[str, dict]]:
@@ -200,7 +201,7 @@ async def _closed_by_both_passes(sb: Any, thread, before: int, st: UnleashedStat
                                                    ("s2", {"type": "pass"})]
     assert after.reaction is None
     assert keys(after.fields["s0"]) == ["cria_button", "trail_llama"]
-    assert "Trail Llama enters Ana's Field." in thread.last_message.embeds[0]["description"]
+    assert "Trail Llama enters Ana's Field." in description(thread.last_message)
 
 
 async def test_two_passes_on_one_window_at_the_same_moment_both_count(
@@ -226,7 +227,7 @@ async def test_a_pass_from_the_table_and_one_from_the_respond_panel_both_count(
     thread, window, st = await _window(world, unleashed)
     await cy.click(window, "Respond")
     menu = cy.last_reply
-    assert menu.content == "Answer **Ana plays Trail Llama** with:"
+    assert headline(menu) == "Answer **Ana plays Trail Llama** with:"
     before = await stored_version(unleashed)
     table_pass = click(bo, window, button(window, "Pass"))
     panel_pass = click(cy, menu, button(menu, "Pass"))
@@ -256,7 +257,7 @@ async def test_a_pass_after_another_seat_answered_gets_the_current_table(
     assert contents(its[1]) == [MOVED_ON, NEUTRAL_PASS]
     stale = answers(its[1])[0]
     assert stale.ephemeral and stale.filenames == ["table.png"]
-    assert stale.embeds[0]["footer"]["text"] == f"Move {before + 1}"
+    assert footer(stale) == f"Move {before + 1}"
 
 
 # -- Llamas Unleashed: set-up ----------------------------------------------------------------------
@@ -294,7 +295,7 @@ async def test_the_baby_menu_pressed_as_another_pick_lands_opens_with_the_nurser
     it = await unleashed.run_component(*click(bo, as_bo_sees_it, opener))
     menu = it.last_touched
     assert menu.ephemeral and menu.ephemeral_for == bo.id
-    assert menu.content == "Choose your Baby:"
+    assert headline(menu) == "Choose your Baby:"
     babies = [o["label"] for o in find(menu, "s.")["options"]]
     assert len(babies) == 11 and "Cria Button" not in babies
     await pick(bo, menu, "Cria Wisp")
@@ -336,7 +337,7 @@ async def test_both_negotiators_accept_at_the_same_moment_the_deal_is_made(
     its = await in_order(pacapaca, monkeypatch, [click(m, panel, accept) for m, _ in order])
     await _traded(pacapaca, before, [seat for _, seat in order], partner)
     assert all(MOVED_ON not in contents(it) for it in its)
-    assert panel.embeds[0]["title"].endswith("(closed)")
+    assert title(panel).endswith("(closed)")
 
 
 async def test_two_accepts_delivered_together_both_stand(world, pacapaca):
@@ -363,7 +364,7 @@ async def test_an_accept_after_the_deal_was_declined_gets_the_current_table(
     assert contents(its[1]) == [MOVED_ON]
     stale = answers(its[1])[0]
     assert stale.ephemeral and stale.ephemeral_for == am.id
-    assert stale.embeds[0]["footer"]["text"] == f"Move {before + 1}"
+    assert footer(stale) == f"Move {before + 1}"
     _, _, st = await load(pacapaca.bot)
     assert st.phase == "negotiation" and st.negotiation.accepted == []
 
@@ -433,4 +434,4 @@ async def test_a_placement_pressed_once_set_up_is_over_gets_the_current_table(
     assert await log_since(llamas, 0) == [("s0", {"type": "place", "space": 0}),
                                           ("s1", {"type": "place", "space": 8})]
     assert contents(its[2]) == [MOVED_ON]
-    assert answers(its[2])[0].embeds[0]["footer"]["text"] == "Move 2"
+    assert footer(answers(its[2])[0]) == "Move 2"

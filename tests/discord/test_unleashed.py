@@ -19,6 +19,7 @@ from bot.sandbox.drivers.unleashed import find, press
 from cogs.unleashed import NEUTRAL_PASS, NEUTRAL_RESPOND
 from tests.discord.conftest import make_bot
 from tests.games.unleashed.unleashed_helpers import act, build, pass_turn
+from tests.support import description, footer, headline, pictures, rows, title
 
 #: The game as the bot offers it: its rules wired to its AI and cog (bot.app).
 SPEC = builtin_games()["llamas-unleashed"]
@@ -86,13 +87,13 @@ def public_text(thread, n):
 def window_says(message) -> str:
     """What a reaction window's table says is on the pile: its turn text's lead
     (``⚡ **Ana plays Stampede**: anyone ...``), the last paragraph of its embed."""
-    turn = message.embeds[0]["description"].split("\n\n")[-1]
+    turn = description(message).split("\n\n")[-1]
     assert turn.startswith(f"{BOLT} **") and "**: anyone who holds a fitting Instant" in turn
     return turn[len(BOLT) + 3:turn.index("**: ")]
 
 
 def table_of(member, thread):
-    return [m for m in member.visible(thread) if not m.ephemeral and m.components][-1]
+    return [m for m in member.visible(thread) if not m.ephemeral and rows(m)][-1]
 
 
 async def open_panel(member, thread):
@@ -157,7 +158,7 @@ async def test_babies_picked_at_once_from_menus_opened_before_either_pick_both_s
     await select_label(ana, ana_menu, "Cria Button")
     before = await version(sb.bot)
     await select_label(bo, bo_menu, "Cria Button")  # Ana's now
-    assert bo.last_reply.content == MOVED_ON
+    assert headline(bo.last_reply) == MOVED_ON
     assert await version(sb.bot) == before
     await select_label(bo, bo_menu, "Cria Wisp")
     st = await state_of(sb.bot)
@@ -171,10 +172,10 @@ async def test_baby_choice_by_select_and_random_on_timeout(world, sb, clock):
     table = thread.last_message
     assert table.labels == ["Choose your Baby", "My hand"]
     deadline = int(clock.now()) + 60
-    assert f"a random one is picked <t:{deadline}:R>" in table.embeds[0]["description"]
+    assert f"a random one is picked <t:{deadline}:R>" in description(table)
     await ana.click(table, "Choose your Baby")
     menu = ana.last_reply
-    assert menu.ephemeral and menu.content == "Choose your Baby:"
+    assert menu.ephemeral and headline(menu) == "Choose your Baby:"
     babies = [o["label"] for o in find(menu, "s.")["options"]]
     assert len(babies) == 12 and babies[0] == "Cria Button"
     await press_as(sb, ana, menu, ChooseBaby(card=CAT.ids_of("kid_clover")[0]))
@@ -184,15 +185,15 @@ async def test_baby_choice_by_select_and_random_on_timeout(world, sb, clock):
     # button) stays for the others.
     assert thread.last_message.id == table.id
     assert ("\N{BULLET} Ana chooses Kid Clover for their Field."
-            in table.embeds[0]["description"])
+            in description(table))
     assert table_of(bo, thread).id == table.id and not table.is_disabled("Choose your Baby")
     # A second choice from the old menu is out of date (the Nursery changed), nothing
     # changes; the Baby opener now refuses Ana in the engine's words.
     before = await version(sb.bot)
     await select_label(ana, menu, "Cria Wisp")
-    assert ana.last_reply.content == MOVED_ON
+    assert headline(ana.last_reply) == MOVED_ON
     await ana.click(table, "Choose your Baby")
-    assert ana.last_reply.content == "\N{NO ENTRY SIGN} It is not your decision right now."
+    assert headline(ana.last_reply) == "\N{NO ENTRY SIGN} It is not your decision right now."
     assert await version(sb.bot) == before
     # Bo does not choose: the rules timer picks a random Baby, deals and starts.
     clock.advance(61)
@@ -204,7 +205,7 @@ async def test_baby_choice_by_select_and_random_on_timeout(world, sb, clock):
     # Each player's hand arrives by DM (the game named, the thread linked), once.
     for m, seat in ((ana, "s0"), (bo, "s1")):
         assert len(m.dms) == 1
-        dm = m.dms[0].content
+        dm = headline(m.dms[0])
         assert dm.startswith("**Llamas Unleashed #1** \N{EM DASH} https://discord.com/channels/")
         names = ", ".join(CAT[c].name for c in st.hands[seat])
         assert dm.endswith(f"Your hand ({len(st.hands[seat])}): {names}.")
@@ -222,7 +223,7 @@ async def test_deck_out_tie_on_animals_shows_the_letters_that_broke_it(world, sb
     final = [m for m in thread.all_messages if not m.ephemeral][-1]
     # The last table shows the end: the last moves, then the scores.
     # Cria Button + Trail Llama: 10 + 10 letters; Lamb Acorn + Woolly Ram: 9 + 9.
-    assert final.embeds[0]["description"] == (
+    assert description(final) == (
         "\N{BULLET} Ana draws a card.\n"
         "\N{BULLET} Ana wins. The deck ran out.\n\n"
         "The deck ran out. **Ana** wins!\n"
@@ -241,7 +242,7 @@ async def test_closed_dms_get_one_notice_without_secrets(world, sb, clock):
     await world.settle()
     notice = f"{bo.mention}, I cannot send you direct messages, so I will not try again. " \
              "Use the **My hand** button on the table to see your cards."
-    public = [m.content for m in thread.all_messages if not m.ephemeral]
+    public = [headline(m) for m in thread.all_messages if not m.ephemeral]
     assert public.count(notice) == 1 and len(ana.dms) == 1 and bo.dms == []
     # The next change of turn does not try (or tell) again.
     st = await state_of(sb.bot)
@@ -251,7 +252,7 @@ async def test_closed_dms_get_one_notice_without_secrets(world, sb, clock):
     while (await state_of(sb.bot)).choice is not None:  # discard down to the limit if needed
         await pick(who, who.last_reply, "s.", 0)
     assert (await state_of(sb.bot)).turn == st.turn + 1
-    public = [m.content for m in thread.all_messages if not m.ephemeral]
+    public = [headline(m) for m in thread.all_messages if not m.ephemeral]
     assert public.count(notice) == 1 and bo.dms == []
 
 
@@ -268,7 +269,7 @@ async def test_counter_instant_takes_the_card_and_the_window_names_nobody(world,
     await install(world, sb.bot, st)
     llama = cid_of(st, "trail_llama", st.hands["s0"])
     panel = await open_panel(ana, thread)
-    assert panel.content == "Your Action phase: play a card or draw one."
+    assert headline(panel) == "Your Action phase: play a card or draw one."
     options = find(panel, "s.")["options"]
     # One option per play: a card that may go into several Fields names the Field.
     assert [o["label"] for o in options] == [
@@ -280,8 +281,8 @@ async def test_counter_instant_takes_the_card_and_the_window_names_nobody(world,
     deadline = int(clock.now()) + 20
     # The window is the turn's table edited in place (its one ping, Ana's, made when the
     # turn began); its text leads with what is on the pile, once, and when it closes.
-    assert table.content == ana.mention
-    assert table.embeds[0]["description"].split("\n\n")[-1] == (
+    assert headline(table) == ana.mention
+    assert description(table).split("\n\n")[-1] == (
         f"{BOLT} **Ana plays Trail Llama**: anyone who holds a fitting Instant may answer "
         f"with **Respond**; the window closes <t:{deadline}:R>.")
     assert table.text.count("Ana plays Trail Llama") == 2  # the move, then the window
@@ -292,14 +293,14 @@ async def test_counter_instant_takes_the_card_and_the_window_names_nobody(world,
     # Cy holds no Instant: neutral answers, nothing changes.
     before = await version(sb.bot)
     await cy.click(table, "Respond")
-    assert cy.last_reply.ephemeral and cy.last_reply.content == NEUTRAL_RESPOND
+    assert cy.last_reply.ephemeral and headline(cy.last_reply) == NEUTRAL_RESPOND
     await cy.click(table, "Pass")
-    assert cy.last_reply.content == NEUTRAL_PASS
+    assert headline(cy.last_reply) == NEUTRAL_PASS
     assert await version(sb.bot) == before
     # Bo answers with Llama Spit: the Llama goes to Bo's hand.
     await bo.click(table, "Respond")
     menu = bo.last_reply
-    assert menu.content == "Answer **Ana plays Trail Llama** with:"
+    assert headline(menu) == "Answer **Ana plays Trail Llama** with:"
     await press_as(sb, bo, menu, Respond(card=cid_of(st, "llama_spit", st.hands["s1"])))
     after = await state_of(sb.bot)
     assert llama in after.hands["s1"] and llama not in after.fields["s0"]
@@ -327,7 +328,7 @@ async def test_window_closes_early_when_everyone_who_could_answer_passed(world, 
     assert len([m for m in thread.all_messages if not m.ephemeral]) == public
     assert "Pass" in window.labels
     await bo.click(window, "Pass")
-    assert bo.last_reply.content == NEUTRAL_PASS
+    assert headline(bo.last_reply) == NEUTRAL_PASS
     assert thread.last_message.id == window.id  # nothing public yet
     await cy.click(window, "Pass")
     after = await state_of(sb.bot)
@@ -336,7 +337,7 @@ async def test_window_closes_early_when_everyone_who_could_answer_passed(world, 
     # The result edits the same table in place (the turn goes on): still no new message.
     assert thread.last_message.id == turn.id
     assert len([m for m in thread.all_messages if not m.ephemeral]) == public
-    assert "Trail Llama enters Ana's Field." in thread.last_message.embeds[0]["description"]
+    assert "Trail Llama enters Ana's Field." in description(thread.last_message)
     assert "Pass" not in window.labels  # the window's buttons are gone
 
 
@@ -355,8 +356,8 @@ async def test_late_answers_about_hands_go_by_dm_never_to_the_thread(world, sb):
     world.faults.late_ack()
     await bo.click(window, "Respond")  # Bo's Instants: private
     assert len([m for m in thread.all_messages if not m.ephemeral]) == public_before
-    assert cy.dms[-1].content.endswith(NEUTRAL_RESPOND)
-    assert "Answer **Ana plays Trail Llama** with:" in bo.dms[-1].content
+    assert headline(cy.dms[-1]).endswith(NEUTRAL_RESPOND)
+    assert "Answer **Ana plays Trail Llama** with:" in headline(bo.dms[-1])
 
 
 async def test_a_herd_bonus_choice_is_named_on_the_table(world, sb):
@@ -368,7 +369,7 @@ async def test_a_herd_bonus_choice_is_named_on_the_table(world, sb):
     st, _ = act(st, "s0", Activate(source="herd:ram"))
     await install(world, sb.bot, st)
     assert ("Waiting for **Ana** to choose for the Ram Herd Bonus: open **My hand**."
-            in thread.last_message.embeds[0]["description"])
+            in description(thread.last_message))
 
 
 async def test_ambush_instant_and_a_choice_made_by_another_player(world, sb):
@@ -387,18 +388,18 @@ async def test_ambush_instant_and_a_choice_made_by_another_player(world, sb):
     # edited in place says so (no new message, so no second ping).
     assert thread.last_message.id == table.id
     table = thread.last_message
-    assert table.content == ana.mention
-    assert "Waiting for **Cy** to choose" in table.embeds[0]["description"]
+    assert headline(table) == ana.mention
+    assert "Waiting for **Cy** to choose" in description(table)
     mid = await state_of(sb.bot)
     # Ana sending Cy's choice is refused; nothing changes.
     cy_panel = await open_panel(cy, thread)
-    assert cy_panel.content.startswith("**Choose")
+    assert headline(cy_panel).startswith("**Choose")
     labels = [o["label"] for o in find(cy_panel, "s.")["options"]]
     assert labels == ["Cria Button (Ana)", "Trail Llama (Ana)"]
     data = {"custom_id": find(cy_panel, "s.")["custom_id"], "component_type": 3,
             "values": ["1"]}
     await sb.run_component(ana, cy_panel, data)
-    assert ana.last_reply.content == "\N{NO ENTRY SIGN} It is not your decision right now."
+    assert headline(ana.last_reply) == "\N{NO ENTRY SIGN} It is not your decision right now."
     assert await version(sb.bot) == mid.version
     await pick(cy, cy_panel, "s.", 1)
     after = await state_of(sb.bot)
@@ -428,7 +429,7 @@ async def test_restart_during_an_open_window_then_respond_pass_and_timer(world, 
     # Cy passes after the restart: acknowledged only to Cy, nothing public.
     count = len([m for m in thread.all_messages if not m.ephemeral])
     await cy.click(window, "Pass")
-    assert cy.last_reply.ephemeral and cy.last_reply.content == NEUTRAL_PASS
+    assert cy.last_reply.ephemeral and headline(cy.last_reply) == NEUTRAL_PASS
     assert (await state_of(sb.bot)).reaction.passed == ["s2"]
     assert len([m for m in thread.all_messages if not m.ephemeral]) == count
     # Bo answers with Ram Rebuff; Ana may answer back (a new window).
@@ -437,7 +438,7 @@ async def test_restart_during_an_open_window_then_respond_pass_and_timer(world, 
     second = thread.last_message
     assert second.id == window.id  # the new window edits the turn's table in place
     assert window_says(second) == "Bo answers Stampede with Ram Rebuff"
-    assert "the window closes <t:" in second.embeds[0]["description"]
+    assert "the window closes <t:" in description(second)
     # Ana opens Respond but waits: the window's stored timer passes for her.
     await ana.click(second, "Respond")
     stale_menu = ana.last_reply
@@ -447,11 +448,11 @@ async def test_restart_during_an_open_window_then_respond_pass_and_timer(world, 
     after = await state_of(sb.bot)
     assert after.reaction is None and after.active == "s1"
     assert keys(after.discard)[-2:] == ["ram_rebuff", "stampede"]
-    assert "Bo's Ram Rebuff cancels Stampede." in thread.last_message.embeds[0]["description"]
+    assert "Bo's Ram Rebuff cancels Stampede." in description(thread.last_message)
     # A response after the window closed is refused in words.
     before = after.version
     await select_label(ana, stale_menu, "Goat Headbutt")
-    assert ana.last_reply.content == MOVED_ON
+    assert headline(ana.last_reply) == MOVED_ON
     assert await version(sb.bot) == before
     await world.disconnect()
 
@@ -469,20 +470,20 @@ async def test_start_of_turn_optional_effect(world, sb):
     st.start_cards = [trough]
     await install(world, sb.bot, st)
     bo_panel = await open_panel(bo, thread)
-    assert bo_panel.content == "It is Ana's turn." and bo_panel.labels == ["Refresh"]
+    assert headline(bo_panel) == "It is Ana's turn." and bo_panel.labels == ["Refresh"]
     panel = await open_panel(ana, thread)
-    assert panel.content.startswith("Start of your turn")
+    assert headline(panel).startswith("Start of your turn")
     assert panel.labels == ["Use Feed Trough", "Go to the Draw phase", "Refresh"]
     await ana.click(panel, "Use Feed Trough")
     after = await state_of(sb.bot)
     assert len(after.hands["s0"]) == 3 and after.phase == "action"
-    text = thread.last_message.embeds[0]["description"]
+    text = description(thread.last_message)
     assert "Ana uses Feed Trough." in text and text.count("Ana draws a card.") == 2
-    private = [m.content for m in ana.ephemerals if m.content.startswith("You draw")]
+    private = [headline(m) for m in ana.ephemerals if headline(m).startswith("You draw")]
     assert private == [f"You draw {CAT[after.hands['s0'][1]].name}.\n"
                        f"You draw {CAT[after.hands['s0'][2]].name}."]
     # The follow-up panel is the Action phase panel.
-    assert ana.last_reply.content == "Your Action phase: play a card or draw one."
+    assert headline(ana.last_reply) == "Your Action phase: play a card or draw one."
 
 
 async def test_discard_down_to_the_hand_limit_one_select_at_a_time(world, sb):
@@ -496,11 +497,11 @@ async def test_discard_down_to_the_hand_limit_one_select_at_a_time(world, sb):
     panel = await open_panel(ana, thread)
     await ana.click(panel, "Draw a card")
     first = ana.last_reply
-    assert first.content == "**Choose a card to discard:**"
+    assert headline(first) == "**Choose a card to discard:**"
     assert len(find(first, "s.")["options"]) == 9
     await pick(ana, first, "s.", 0)
     second = ana.last_reply
-    assert second.content == "**Choose a card to discard:**"
+    assert headline(second) == "**Choose a card to discard:**"
     assert len(find(second, "s.")["options"]) == 8
     await pick(ana, second, "s.", 0)
     after = await state_of(sb.bot)
@@ -524,29 +525,29 @@ async def test_bad_input_is_refused_in_words_and_changes_nothing(world, sb):
     labels = [o["label"] for o in find(panel, "s.")["options"]]
     assert labels == [f"{n}: {f} Field" for n in ("Trail Llama", "Meadow Goat")
                       for f in ("your", "Bo's", "Cy's")]
-    assert "**Llama Spit** (Instant" in panel.embeds[0]["description"]
+    assert "**Llama Spit** (Instant" in description(panel)
     await play_card(sb, ana, panel, goat, "s0")
     assert goat in (await state_of(sb.bot)).fields["s0"]
     # The old panel still offers the Goat: out of date (the hand changed), nothing changes.
     v = await version(sb.bot)
     await select_label(ana, panel, "Meadow Goat: your Field")
-    assert ana.last_reply.content == MOVED_ON
+    assert headline(ana.last_reply) == MOVED_ON
     assert await version(sb.bot) == v
     # Bo sends a selection from Ana's current panel: the engine refuses it for Bo.
     panel = await open_panel(ana, thread)
     data = {"custom_id": find(panel, "s.")["custom_id"], "component_type": 3,
             "values": [find(panel, "s.")["options"][0]["value"]]}
     await sb.run_component(bo, panel, data)
-    assert bo.last_reply.content == "\N{NO ENTRY SIGN} It is not your decision right now."
+    assert headline(bo.last_reply) == "\N{NO ENTRY SIGN} It is not your decision right now."
     await sb.run_component(ed, panel, data)
-    assert ed.last_reply.content.endswith("You are not in this game.")
+    assert headline(ed.last_reply).endswith("You are not in this game.")
     assert await version(sb.bot) == v
     # After the turn moved on, Ana's old Draw button is out of date.
     await ana.click(await open_panel(ana, thread), "End your Action phase")
     v = await version(sb.bot)
     assert (await state_of(sb.bot)).active == "s1"
     await ana.click(panel, "Draw a card")
-    assert ana.last_reply.content == MOVED_ON
+    assert headline(ana.last_reply) == MOVED_ON
     assert await version(sb.bot) == v
 
 
@@ -559,11 +560,11 @@ async def test_card_command_with_autocomplete(world, sb):
     await ana.slash("card", name="Llama Spit")
     reply = ana.last_reply
     assert reply.ephemeral and reply.filenames == ["card.png"]
-    assert reply.embeds[0]["title"] == "Llama Spit"
-    assert reply.embeds[0]["footer"]["text"] == "Instant \u00b7 Llama \u00b7 3 copies"
+    assert title(reply) == "Llama Spit"
+    assert footer(reply) == "Instant \u00b7 Llama \u00b7 3 copies"
     assert reply.file("card.png")[:8] == b"\x89PNG\r\n\x1a\n"
     await ana.slash("card", name="Dragon")
-    assert ana.last_reply.content.endswith("There is no Llamas Unleashed card called “Dragon”.")
+    assert headline(ana.last_reply).endswith("There is no Llamas Unleashed card called “Dragon”.")
 
 
 # -- a whole game, and the leak check ------------------------------------------------------
@@ -667,20 +668,20 @@ async def test_full_three_player_game_through_the_panels_never_leaks(clock, tmp_
     assert {"baby", "play", "choose", "respond"} <= set(kinds)
     public = [m for m in thread.all_messages if not m.ephemeral]  # a Pass's reply may follow
     final = public[-1]
-    assert final.embeds[0]["title"] == "Llamas Unleashed #1: final scores"
+    assert title(final) == "Llamas Unleashed #1: final scores"
     # The end replaced the last table: the final picture and the result card in it, every
     # button gone but Rematch.
     assert final.filenames == ["final.png", "result.png"]
     assert [b["custom_id"] for b in final.buttons()] == ["hb:l:1:x:rematch"]
     assert public[-2].filenames == ["table.png"]
-    assert public[-2].components == []
+    assert rows(public[-2]) == []
     # Hands by DM: at most one per member per change of turn; the only other DMs ask a
     # member to choose inside another player's turn (the edited table pings nobody).
     turns = st.turn
     for m in watch["w"].members.values():
-        hands = [d for d in m.dms if "Your hand (" in d.content]
+        hands = [d for d in m.dms if "Your hand (" in headline(d)]
         assert 1 <= len(hands) <= turns
-        assert all(d.content.endswith("\nIt is your move: see the table.")
+        assert all(headline(d).endswith("\nIt is your move: see the table.")
                    for d in m.dms if d not in hands)
     assert watch["w"].public_msgs > 20
     await world.disconnect()
@@ -702,9 +703,9 @@ async def test_deck_out_ending_is_announced_with_the_final_picture(world, sb):
     final = public[-1]
     assert final.filenames == ["final.png", "result.png"]
     assert final.labels == ["Rematch"]
-    assert final.embeds[0]["image"]["url"] == "attachment://final.png"
+    assert pictures(final)[0][0] == "final.png"
     assert final.file("final.png")[:8] == b"\x89PNG\r\n\x1a\n"
-    assert final.embeds[0]["description"] == (
+    assert description(final) == (
         "\N{BULLET} Ana draws a card.\n"
         "\N{BULLET} Ana wins. The deck ran out.\n\n"
         "The deck ran out. **Ana** wins!\n"
@@ -726,13 +727,13 @@ async def test_a_links_targets_are_asked_in_one_flow_naming_what_each_is_for(wor
     await play_card(sb, ana, await open_panel(ana, thread),
                     cid_of(st, "grazing_rights", st.hands["s0"]))
     first = ana.last_reply
-    assert first.ephemeral and first.content == "**Choose a card to discard (Grazing Rights):**"
+    assert first.ephemeral and headline(first) == "**Choose a card to discard (Grazing Rights):**"
     assert [o["label"] for o in find(first, "s.")["options"]] == ["Trail Llama", "Lasso"]
     assert ("Waiting for **Ana** to choose for Grazing Rights: open **My hand**."
-            in thread.last_message.embeds[0]["description"])
+            in description(thread.last_message))
     await pick(ana, first, "s.", 0)  # Trail Llama
     second = ana.last_reply
-    assert second.content == ("**Choose a card from the discard pile to bring into your Field "
+    assert headline(second) == ("**Choose a card from the discard pile to bring into your Field "
                               "(Grazing Rights):**")
     # The card being discarded is not offered: the targets are chosen before anything resolves.
     assert [o["label"] for o in find(second, "s.")["options"]] == ["Sleepy Llama", "Suri Alpaca"]
@@ -763,7 +764,7 @@ async def test_a_new_window_is_posted_after_a_counter_is_countered(world, sb, cl
     window = thread.last_message
     deadline = int(clock.now()) + 20
     assert window_says(window) == "Ana answers Llama Spit with Goat Headbutt"
-    assert f"the window closes <t:{deadline}:R>." in window.embeds[0]["description"]
+    assert f"the window closes <t:{deadline}:R>." in description(window)
     count = len([m for m in thread.all_messages if not m.ephemeral])
     await bo.click(window, "Pass")  # Goat Headbutt cancels Llama Spit
     again = thread.last_message
@@ -771,11 +772,11 @@ async def test_a_new_window_is_posted_after_a_counter_is_countered(world, sb, cl
     assert again.id == window.id
     assert len([m for m in thread.all_messages if not m.ephemeral]) == count
     assert window_says(again) == "Ana plays Stampede"
-    assert f"the window closes <t:{deadline}:R>." in again.embeds[0]["description"]
+    assert f"the window closes <t:{deadline}:R>." in description(again)
     assert again.labels == ["Respond", "Pass", "My hand"]
-    assert "Ana's Goat Headbutt cancels Llama Spit." in again.embeds[0]["description"]
+    assert "Ana's Goat Headbutt cancels Llama Spit." in description(again)
     await bo.click(again, "Respond")
-    assert bo.last_reply.content == "Answer **Ana plays Stampede** with:"
+    assert headline(bo.last_reply) == "Answer **Ana plays Stampede** with:"
     await press_as(sb, bo, bo.last_reply, Respond(card=cid_of(st, "alpaca_huff", st.hands["s1"])))
     after = await state_of(sb.bot)
     assert after.stack == [] and after.reaction is None
@@ -806,8 +807,8 @@ async def test_hidden_windows_look_the_same_whether_or_not_anybody_holds_an_inst
     # same message throughout: no new public message).
     assert len(runs[0]) == 3 and runs[0][0] == runs[0][1]
     assert runs[0][-1][0].startswith(
-        "<@Ana>\nLlamas Unleashed #1\n\u2022 Ana plays Trail Llama into their own Field.\n"
-        "\u2022 Trail Llama enters Ana's Field.\n\n")
+        "<@Ana>\n\u2022 Ana plays Trail Llama into their own Field.\n"
+        "\u2022 Trail Llama enters Ana's Field.\n**Ana**'s turn: ")
 
 
 async def _hidden_window_run(world, sb, clock, bo_card):
@@ -842,7 +843,7 @@ async def _hidden_window_run(world, sb, clock, bo_card):
     assert window_says(window) == "Ana plays Trail Llama"
     assert window.text.count(f"<t:{deadline}:R>") == 1
     await bo.click(window, "Pass")
-    assert bo.last_reply.content == NEUTRAL_PASS
+    assert headline(bo.last_reply) == NEUTRAL_PASS
     seen.append(public_look(world, window))
     clock.advance(5)
     await sb.bot.service.timers.fire_due()
@@ -912,11 +913,11 @@ async def test_a_choice_asked_of_another_player_inside_the_turn_is_told_by_dm_on
     # Grand Llama enters: each other player discards a card, Bo first. The turn's table
     # is edited (no ping), so Bo, who did not make the click, is told by one DM.
     assert thread.last_message.id == turn.id
-    assert "Waiting for **Bo** to choose" in thread.last_message.embeds[0]["description"]
+    assert "Waiting for **Bo** to choose" in description(thread.last_message)
     assert [len(m.dms) - dms[m.name] for m in (ana, bo, cy)] == [0, 1, 0]
-    assert bo.dms[-1].content.endswith("\nIt is your move: see the table.")
+    assert headline(bo.dms[-1]).endswith("\nIt is your move: see the table.")
     await pick(bo, await open_panel(bo, thread), "s.", 0)
     # Cy's discard next: Cy is told once; Bo, who just chose, is not told again.
-    assert "Waiting for **Cy** to choose" in thread.last_message.embeds[0]["description"]
+    assert "Waiting for **Cy** to choose" in description(thread.last_message)
     assert [len(m.dms) - dms[m.name] for m in (ana, bo, cy)] == [0, 1, 1]
-    assert cy.dms[-1].content.endswith("\nIt is your move: see the table.")
+    assert headline(cy.dms[-1]).endswith("\nIt is your move: see the table.")

@@ -52,6 +52,8 @@ from bot.runtime import ManualClock  # noqa: E402
 from bot.sandbox import SimChannel, SimMessage, World  # noqa: E402
 from bot.sandbox import payloads as P  # noqa: E402
 from tests.faults.common import MOVED_ON, answer_text, click_raw, make_bot, start_tiny  # noqa: E402
+from tests.support import footer as footer_of  # noqa: E402
+from tests.support import rows as action_rows  # noqa: E402
 from tests.support.tinygame import TinyEngine  # noqa: E402
 
 #: The frozen world time (unix seconds) and the number of members.
@@ -282,11 +284,11 @@ async def check(out: Path, seed: int) -> dict[str, Any]:
     caught_up = []
     for gid, data in last_msg.items():
         record = await store.get_game(gid)
-        if (record is not None and not world.messages[int(data["id"])].components
+        if (record is not None and not action_rows(world.messages[int(data["id"])])
                 and record.table_message_id != int(data["id"])):
             caught_up.append(gid)
             data["id"] = record.table_message_id
-            footer = world.messages[record.table_message_id].embeds[0]["footer"]["text"]
+            footer = footer_of(world.messages[record.table_message_id])
             assert footer == f"Move {record.version}", (gid, footer)
     figures["caught_up"] = len(caught_up)
     # After the restart every healthy game's thread shows its stored version.

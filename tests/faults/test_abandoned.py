@@ -24,6 +24,7 @@ from bot.store import Store
 from tests.discord.conftest import TINY_EXTENSIONS
 from tests.faults.common import make_bot, start_tiny
 from tests.faults.test_isolation import texts
+from tests.support import description, footer, headline, rows
 from tests.support.tinygame import Add, tiny_registry
 
 DAY = 86400
@@ -55,7 +56,7 @@ async def test_a_lobby_nobody_starts_closes_after_an_hour_across_a_restart(world
     await ana.slash("play", game="tiny")
     lobby = ana.last_reply
     await bo.click(lobby, "Join")
-    assert lobby.embeds[0]["description"] == (
+    assert description(lobby) == (
         f"A test game: race the counter to 20.\n\nThis lobby closes <t:{int(opened) + 3600}:R> "
         "unless the host starts the game.")
     assert [(t.kind, t.due_at) for t in await sb.bot.store.timers()] == [("lobby", opened + 3600)]
@@ -72,12 +73,12 @@ async def test_a_lobby_nobody_starts_closes_after_an_hour_across_a_restart(world
     clock.advance(1)
     await fire(sb)
     message = world.message(lobby.id)
-    assert message.embeds[0]["footer"]["text"] == (
+    assert footer(message) == (
         "Nobody started this lobby within an hour, so it has closed.")
-    assert message.embeds[0]["description"] == "A test game: race the counter to 20."
+    assert description(message) == "A test game: race the counter to 20."
     assert status(db, 1) == "cancelled" and status(db, 2) == "active"
     assert [t.kind for t in await sb.bot.store.timers() if t.kind == "lobby"] == []
-    assert started.thread.last_message.embeds[0]["footer"]["text"] == "Move 0"
+    assert footer(started.thread.last_message) == "Move 0"
     await world.disconnect()
 
 
@@ -111,7 +112,7 @@ async def test_a_game_nobody_moves_in_ends_after_14_days_told_a_day_before(
     await fire(sb)
     assert status(db, 1) == "ended"
     assert texts(thread)[count:] == [f"{NOTICE} Waiting for {bo.mention}.", ENDED]
-    assert world.message(table.id).components == []
+    assert rows(world.message(table.id)) == []
     assert await sb.bot.store.stats(world.guild_id) == []
     assert [t.kind for t in await sb.bot.store.timers()] == ["archive"]
     clock.advance(599)
@@ -136,7 +137,7 @@ async def test_a_move_after_the_notice_keeps_the_game(world, sb, clock, tmp_path
     clock.advance(DAY)
     await fire(sb)
     assert status(db, 1) == "active"
-    assert thread.last_message.embeds[0]["footer"]["text"] == "Move 1"
+    assert footer(thread.last_message) == "Move 1"
     assert [(t.kind, t.due_at) for t in await sb.bot.store.timers()] == [
         ("idle", moved + 13 * DAY)]
 
@@ -145,7 +146,7 @@ async def test_a_server_that_turns_idle_ending_off_keeps_its_games(world, sb, cl
     db = tmp_path / "bot.sqlite3"
     ana, bo, mo = world.member("Ana"), world.member("Bo"), world.member("Mo")
     await mo.slash("settings", end_idle_games=False)
-    assert mo.last_reply.content.endswith("End games after 14 days without a move: off")
+    assert headline(mo.last_reply).endswith("End games after 14 days without a move: off")
     lobby = await start_tiny(world, ana, [bo])
     thread = lobby.thread
     count = len(thread.all_messages)
@@ -160,7 +161,7 @@ async def test_a_server_that_turns_idle_ending_off_keeps_its_games(world, sb, cl
 
     # Turned on again: the game is looked at again within a day, then warned and ended.
     await mo.slash("settings", end_idle_games=True)
-    assert mo.last_reply.content.endswith("End games after 14 days without a move: on")
+    assert headline(mo.last_reply).endswith("End games after 14 days without a move: on")
     clock.advance(DAY)
     await fire(sb)
     assert texts(thread)[count:] == [f"{NOTICE} Waiting for {ana.mention}."]
@@ -188,7 +189,7 @@ async def test_new_servers_get_a_24h_turn_timer_and_the_ai_plays_a_missed_turn(
     started = clock.now()
     assert "Turn timer: 24 hours per turn" in lobby.embeds[0]["fields"][1]["value"]
     thread = lobby.thread
-    assert thread.last_message.embeds[0]["description"] == (
+    assert description(thread.last_message) == (
         "**Ana**'s turn: add 1 or 2.\n\N{ALARM CLOCK} Turn timer: the AI plays for you "
         f"<t:{int(started) + DAY}:R>.")
     clock.advance(DAY)
@@ -196,12 +197,12 @@ async def test_new_servers_get_a_24h_turn_timer_and_the_ai_plays_a_missed_turn(
     # The note leads the new table's lines (no message of its own).
     assert texts(thread)[-2:] == ["\N{ALARM CLOCK} " + ana.mention + ", half your time is gone: "
                                   f"the AI plays for you <t:{int(started) + DAY}:R>.", bo.mention]
-    assert thread.last_message.embeds[0]["description"] == (
+    assert description(thread.last_message) == (
         "\N{BULLET} Time ran out for Ana: the AI played their turn.\n\N{BULLET} Ana adds 2: 2."
         "\n\n**Bo**'s turn: add 1 or 2.\n\N{ALARM CLOCK} Turn timer: the AI plays for you "
         f"<t:{int(started) + 2 * DAY}:R>.")
-    assert thread.last_message.embeds[0]["footer"]["text"] == "Move 1"
-    assert thread.last_message.content == bo.mention
+    assert footer(thread.last_message) == "Move 1"
+    assert headline(thread.last_message) == bo.mention
 
     # The server can choose no timer for its new games.
     await mo.slash("settings", turn_timer="off")

@@ -16,6 +16,7 @@ from bot.store import Store
 from tests.faults.common import make_bot, start_tiny
 from tests.faults.test_command_store_errors import commit_raises
 from tests.faults.test_isolation import FULL, full_disk, lines, shown, until
+from tests.support import description, footer, headline, rows
 
 NO = "\N{NO ENTRY SIGN} "
 UNREADABLE_LOBBY = (NO + "This lobby's saved data could not be read; the host or a member "
@@ -47,11 +48,11 @@ async def test_a_quarantined_lobby_can_be_closed_by_its_host_or_a_server_manager
         conn.execute("UPDATE games SET options='{not json' WHERE id=2")
 
     await cy.click(bad_seat, "Join")
-    assert cy.last_reply.content == UNREADABLE_LOBBY and cy.last_reply.ephemeral
+    assert headline(cy.last_reply) == UNREADABLE_LOBBY and cy.last_reply.ephemeral
     await bo.click(bad_row, "Join")
-    assert bo.last_reply.content == UNREADABLE_LOBBY
+    assert headline(bo.last_reply) == UNREADABLE_LOBBY
     await bo.click(bad_seat, "Cancel")
-    assert bo.last_reply.content == NO + "Only the host (or a server manager) can cancel."
+    assert headline(bo.last_reply) == NO + "Only the host (or a server manager) can cancel."
     assert status(db, 1) == "lobby"
 
     await ana.click(bad_seat, "Cancel")  # the host
@@ -62,7 +63,7 @@ async def test_a_quarantined_lobby_can_be_closed_by_its_host_or_a_server_manager
         embed = world.message(message.id).embeds[0]
         assert embed["footer"]["text"] == "This lobby was cancelled."
         assert (embed["fields"][0]["name"], embed["fields"][0]["value"]) == seats[gid]
-        assert world.message(message.id).components == []
+        assert rows(world.message(message.id)) == []
         assert status(db, gid) == "cancelled"
     assert [t for t in await sb.bot.store.timers()] == []  # their expiry timers went
     assert [r for r in caplog.records if r.levelno >= logging.ERROR] == []
@@ -147,7 +148,7 @@ async def test_a_full_disk_after_a_stored_move_says_it_was_saved_and_the_game_ca
             await ana.click(thread.last_message, "Add 1")
         assert raised == ["disk I/O error"]
         told = ana.last_reply
-        assert told.content == SAVED_BUT_DOWN and told.ephemeral
+        assert headline(told) == SAVED_BUT_DOWN and told.ephemeral
         store = sb.bot.store
         assert [(r.version, r.seat) for r in await store.actions(1)] == [(1, "s0"), (2, "s1")]
         job = sb.bot.service.supervisor.jobs["herdbot-reconcile-timers"]
@@ -168,10 +169,10 @@ async def test_a_full_disk_after_a_stored_move_says_it_was_saved_and_the_game_ca
     await world.settle()
     assert [(r.version, r.seat) for r in await store.actions(1)] == [(1, "s0"), (2, "s1")]
     assert thread.all_messages[count:] == [told, table]  # not posted again
-    assert table.content == ana.mention
-    assert table.embeds[0]["description"] == (
+    assert headline(table) == ana.mention
+    assert description(table) == (
         "\N{BULLET} Ana adds 1: 1.\n\N{BULLET} AI Pancho adds 2: 3.\n\n**Ana**'s turn: add 1 or 2.")
-    assert table.embeds[0]["footer"]["text"] == "Move 2"
+    assert footer(table) == "Move 2"
     assert (await store.get_game(1)).table_message_id == table.id
 
 
@@ -198,7 +199,7 @@ async def test_a_full_disk_while_the_table_is_recorded_says_the_move_was_saved(
     it = await ana.click(thread.last_message, "Add 1")
     # the new table (its id not recorded), then the answer (the catch-up, started in the
     # click's task, posts after it, so last_reply is not the answer here)
-    assert [(m.content, m.ephemeral) for m in it.followups] == [
+    assert [(headline(m), m.ephemeral) for m in it.followups] == [
         (bo.mention, False), (SAVED_BUT_DOWN, True)]
     assert not full["on"]
     store = sb.bot.store
@@ -212,9 +213,9 @@ async def test_a_full_disk_while_the_table_is_recorded_says_the_move_was_saved(
     record = await store.get_game(1)
     assert (record.version, record.table_version) == (1, 1)
     assert record.table_message_id == thread.last_message.id == it.followups[0].id
-    assert thread.last_message.embeds[0]["footer"]["text"] == "Move 1"
+    assert footer(thread.last_message) == "Move 1"
     # one table, one ping: the click's table, now recorded, with its buttons
-    assert [m.content for m in thread.all_messages[count:] if not m.ephemeral] == [bo.mention]
+    assert [headline(m) for m in thread.all_messages[count:] if not m.ephemeral] == [bo.mention]
     assert world.message(it.followups[0].id).labels == ["Add 1", "Add 2", "Wait", "My hand"]
 
 

@@ -10,6 +10,7 @@ import logging
 import sqlite3
 
 from tests.faults.common import make_bot, start_tiny
+from tests.support import description, footer, headline, rows, title
 
 BULLET = "\N{BULLET}"
 
@@ -40,7 +41,7 @@ async def test_a_move_whose_table_was_not_posted_is_posted_once_with_its_ping_at
     world.faults.fail("POST", r"^/webhooks/\d+/[^/]+$", 403, code=50013,
                       message="Missing Permissions")
     await ana.click(old_table, "Add 2")
-    assert ana.last_reply.content == ("Your move was made, but I could not post the table in "
+    assert headline(ana.last_reply) == ("Your move was made, but I could not post the table in "
                                       "the game's thread (I am missing a permission there). "
                                       "See /game status.")
     assert thread.last_message.id == old_table.id
@@ -52,19 +53,19 @@ async def test_a_move_whose_table_was_not_posted_is_posted_once_with_its_ping_at
     sb = await world.connect(make_bot(db, clock))
     await world.settle()
     new = thread.all_messages[count:]
-    assert [m.content for m in new] == [bo.mention]
+    assert [headline(m) for m in new] == [bo.mention]
     table = new[0]
-    assert table.embeds[0]["description"] == (f"{BULLET} Ana adds 2: 2.\n\n**Bo**'s turn: add "
+    assert description(table) == (f"{BULLET} Ana adds 2: 2.\n\n**Bo**'s turn: add "
                                               "1 or 2.")
-    assert table.embeds[0]["footer"]["text"] == "Move 1"
+    assert footer(table) == "Move 1"
     assert table.labels == ["Add 1", "Add 2", "Wait", "My hand"]
-    assert world.message(old_table.id).components == []  # the old table's buttons retired
+    assert rows(world.message(old_table.id)) == []  # the old table's buttons retired
     assert table_version(db, 1) == (1, 1)
     assert ("game 1: its posted table shows move 0 of 1; posting the current one"
             in [r.getMessage() for r in caplog.records])
     # Ana's private line of that move, never delivered, reaches her by DM.
     secret = (await sb.bot.service.load(1))[3].secrets["s0"]
-    assert [m.content for m in ana.dms[dms:]] == [
+    assert [headline(m) for m in ana.dms[dms:]] == [
         f"**Tiny Race #1** \N{EM DASH} https://discord.com/channels/{world.guild_id}/"
         f"{thread.id}\nYour token is {secret}."]
     await world.disconnect()
@@ -74,7 +75,7 @@ async def test_a_move_whose_table_was_not_posted_is_posted_once_with_its_ping_at
     await world.settle()
     assert len(thread.all_messages) == count + 1
     await bo.click(table, "Add 1")  # and the game plays on from the caught-up table
-    assert thread.last_message.embeds[0]["footer"]["text"] == "Move 2"
+    assert footer(thread.last_message) == "Move 2"
     assert table_version(db, 1) == (2, 2)
     await world.disconnect()
 
@@ -90,7 +91,7 @@ async def test_a_finished_game_whose_end_was_not_posted_is_posted_at_restart_sco
     thread = lobby.thread
     for who in (ana, bo) * 4 + (ana,):  # 2 a move: 18 after nine moves
         await who.click(thread.last_message, "Add 2")
-    assert thread.last_message.embeds[0]["footer"]["text"] == "Move 9"
+    assert footer(thread.last_message) == "Move 9"
     table = thread.last_message
     # The final move edits the table in place through the click: refused, and so is the
     # table posted anew as the click's followup.
@@ -99,7 +100,7 @@ async def test_a_finished_game_whose_end_was_not_posted_is_posted_at_restart_sco
     world.faults.fail("POST", r"^/webhooks/\d+/[^/]+$", 403, code=50013,
                       message="Missing Permissions")
     it = await bo.click(table, "Add 2")  # 20: Bo wins
-    assert [m.content for m in it.followups if m.ephemeral][0] == (
+    assert [headline(m) for m in it.followups if m.ephemeral][0] == (
         "Your move was made, but I could not edit the table in the game's thread or post it "
         "anew (I am missing a permission there). See /game status.")
     stats = [(r.user_id, r.played, r.won) for r in await sb.bot.store.stats(world.guild_id)]
@@ -115,11 +116,11 @@ async def test_a_finished_game_whose_end_was_not_posted_is_posted_at_restart_sco
     # picture): no new message.
     assert new == []
     final = world.message(table.id)
-    assert final.embeds[0]["title"] == "Tiny Race #1: final scores"
-    assert final.embeds[0]["footer"]["text"] == "Move 10"
-    assert final.embeds[0]["description"].startswith(f"{BULLET} Bo adds 2: 20.\n\n"
-                                                     "Bo reached 20. **Bo** wins!")
-    assert final.components == []
+    assert title(final) == "Tiny Race #1: final scores"
+    assert footer(final) == "Move 10"
+    assert description(final).startswith(f"{BULLET} Bo adds 2: 20.\n\n"
+                                         "Bo reached 20. **Bo** wins!")
+    assert rows(final) == []
     assert [(r.user_id, r.played, r.won)
             for r in await sb.bot.store.stats(world.guild_id)] == stats  # counted once
     assert table_version(db, 1) == (10, 10)

@@ -25,6 +25,7 @@ from bot.sandbox import SimChannel
 from bot.store import Store, postgres, sqlite
 from tests.faults.common import make_bot, start_tiny
 from tests.faults.test_isolation import FULL, STORE_DOWN, full_disk, texts, until
+from tests.support import footer, headline
 from tests.support.databases import PG_URL, SKIP_REASON, databases
 
 NO = "\N{NO ENTRY SIGN} "
@@ -52,7 +53,7 @@ async def test_leave_stored_then_a_full_disk_says_it_was_saved_and_the_game_catc
             it = await ana.slash("game leave", in_channel=thread)
         assert raised == ["disk I/O error"]
         assert it.original is not None and it.followups == []
-        assert it.original.content == SAVED_BUT_DOWN and it.original.ephemeral
+        assert headline(it.original) == SAVED_BUT_DOWN and it.original.ephemeral
         assert [(s.seat, s.ai_takeover) for s in await store.seats(1)] == [
             ("s0", True), ("s1", False)]
         # the AI's move (Ana's turn) went with the takeover, in the same transaction
@@ -65,8 +66,8 @@ async def test_leave_stored_then_a_full_disk_says_it_was_saved_and_the_game_catc
         # it posted the table, then could not record it
         assert thread.all_messages[count:] == [it.original, thread.last_message]
         table = thread.last_message
-        assert table.embeds[0]["footer"]["text"] == "Move 1"
-        assert table.content == bo.mention  # Bo's turn, Bo pinged
+        assert footer(table) == "Move 1"
+        assert headline(table) == bo.mention  # Bo's turn, Bo pinged
 
         disk["full"] = False
         task = sb.bot.service.start_catch_up()  # the one the error started
@@ -84,7 +85,7 @@ async def test_leave_on_a_full_disk_says_nothing_was_done(world, sb, monkeypatch
     lobby = await start_tiny(world, ana, [bo])
     with full_disk(monkeypatch):
         await ana.slash("game leave", in_channel=lobby.thread)
-    assert ana.last_reply.content == STORE_DOWN and ana.last_reply.ephemeral
+    assert headline(ana.last_reply) == STORE_DOWN and ana.last_reply.ephemeral
     assert [(s.seat, s.ai_takeover) for s in await sb.bot.store.seats(1)] == [
         ("s0", False), ("s1", False)]
 
@@ -107,7 +108,7 @@ async def test_play_stored_then_a_full_disk_says_the_lobby_was_saved(world, sb, 
         disk["full"] = False
     lobby = it.original
     assert lobby is not None and not lobby.ephemeral and "Join" in lobby.labels
-    assert [(m.content, m.ephemeral) for m in it.followups] == [(SAVED_BUT_DOWN, True)]
+    assert [(headline(m), m.ephemeral) for m in it.followups] == [(SAVED_BUT_DOWN, True)]
     assert (await sb.bot.store.get_game(1)).lobby_message_id is None  # the refused write
     await bo.click(lobby, "Join")  # the lobby works all the same
     assert [s.name for s in await sb.bot.store.seats(1)] == ["Ana", "Bo"]
@@ -126,7 +127,7 @@ async def test_leave_stored_then_a_bug_says_it_was_saved(world, sb, monkeypatch)
     with sb.allow_errors() as errors:
         it = await ana.slash("game leave", in_channel=lobby.thread)
     assert it.original is not None and it.original.ephemeral
-    assert it.original.content == NO + OOPS_AFTER_CHANGE
+    assert headline(it.original) == NO + OOPS_AFTER_CHANGE
     assert [(s.seat, s.ai_takeover) for s in await sb.bot.store.seats(1)] == [
         ("s0", True), ("s1", False)]
     assert [str(e.exc) for e in errors] == ["a bug after the write"]
@@ -145,7 +146,7 @@ async def test_a_refused_command_has_the_game_it_changed_caught_up(world, sb, mo
             disk["full"] = True
         with commit_raises(monkeypatch, "UPDATE seats SET ai_takeover", then=fill):
             it = await ana.slash("game leave", in_channel=lobby.thread)
-        assert it.original is not None and it.original.content == SAVED_BUT_DOWN
+        assert it.original is not None and headline(it.original) == SAVED_BUT_DOWN
         assert sb.bot.service._behind == {1}
         disk["full"] = False
 
@@ -174,7 +175,7 @@ async def test_a_refused_command_in_a_dm_claims_no_change_to_the_members_games(
         monkeypatch.setattr(Store, "set_member_prefs", set_member_prefs)
         it = await ana.slash("notify", in_channel=dm, direct_messages="off")
         disk["full"] = False
-    assert it.original is not None and it.original.content == STORE_DOWN
+    assert it.original is not None and headline(it.original) == STORE_DOWN
     assert (await store.get_game(1)).options["x"] == 1
     assert sb.bot.service._behind == set()
 
@@ -219,7 +220,7 @@ async def test_a_refused_command_while_another_player_moves_says_it_was_not_done
         await sb.settle()
         disk["full"] = False
     assert it.original is not None and it.followups == []
-    assert it.original.content == STORE_DOWN and it.original.ephemeral
+    assert headline(it.original) == STORE_DOWN and it.original.ephemeral
     assert [(s.seat, s.ai_takeover) for s in await store.seats(1)] == [
         ("s0", False), ("s1", False)]
     assert [(r.version, r.seat) for r in await store.actions(1)] == [(1, "s0"), (2, "s1")]
@@ -246,7 +247,7 @@ async def test_a_refused_lobby_click_while_another_member_joins_says_it_was_not_
         it = await click
         await sb.settle()
         disk["full"] = False
-    assert [(m.content, m.ephemeral) for m in it.followups] == [(STORE_DOWN, True)]
+    assert [(headline(m), m.ephemeral) for m in it.followups] == [(STORE_DOWN, True)]
     assert [(s.name, s.is_ai) for s in await sb.bot.store.seats(1)] == [
         ("Ana", False), ("Bo", False)]
     assert sb.bot.service._behind == set()
@@ -267,7 +268,7 @@ async def test_a_refused_lobby_click_that_stored_its_change_says_it_was_saved(
         raise sqlite3.OperationalError(FULL)  # the disk fills right after the seat is stored
     monkeypatch.setattr(Store, "add_seat", add_seat)
     it = await ana.click(lobby, "Add AI seat")
-    assert [(m.content, m.ephemeral) for m in it.followups] == [(SAVED_BUT_DOWN, True)]
+    assert [(headline(m), m.ephemeral) for m in it.followups] == [(SAVED_BUT_DOWN, True)]
     assert [(s.name, s.is_ai) for s in await sb.bot.store.seats(1)] == [
         ("Ana", False), ("AI Pancho", True)]
 
@@ -351,13 +352,13 @@ async def a_move_whose_commit_raised(world: Any, sb: Any, monkeypatch: Any) -> l
     count = len(thread.all_messages)
     with commit_raises(monkeypatch) as raised:
         it = await ana.click(table, "Add 1")
-    assert [(m.content, m.ephemeral) for m in it.followups] == [(SAVED_BUT_DOWN, True)]
+    assert [(headline(m), m.ephemeral) for m in it.followups] == [(SAVED_BUT_DOWN, True)]
     assert [(r.version, r.seat) for r in await store.actions(1)] == [(1, "s0")]
     # the catch-up the error started (the database works again) posted the table
     assert thread.all_messages[count:-1] == it.followups
     shown = thread.last_message
-    assert shown is not None and shown.embeds[0]["footer"]["text"] == "Move 1"
-    assert shown.content == bo.mention  # Bo's turn, Bo pinged
+    assert shown is not None and footer(shown) == "Move 1"
+    assert headline(shown) == bo.mention  # Bo's turn, Bo pinged
     assert "Add 1" in shown.labels
     assert sb.bot.service._behind == set()
     return raised
@@ -406,13 +407,13 @@ async def test_a_command_whose_commit_raised_after_it_was_applied_says_it_was_sa
         it = await ana.slash("game leave", in_channel=thread)
     assert raised == ["disk I/O error"]
     assert it.original is not None and it.followups == []
-    assert it.original.content == SAVED_BUT_DOWN and it.original.ephemeral
+    assert headline(it.original) == SAVED_BUT_DOWN and it.original.ephemeral
     store = sb.bot.store
     assert [(s.seat, s.ai_takeover) for s in await store.seats(1)] == [
         ("s0", True), ("s1", False)]
     await sb.settle()
     assert [(r.version, r.seat) for r in await store.actions(1)] == [(1, "s0")]
     shown = thread.last_message
-    assert shown is not None and shown.embeds[0]["footer"]["text"] == "Move 1"
+    assert shown is not None and footer(shown) == "Move 1"
     assert texts(thread)[-1] == bo.mention  # Bo's turn, Bo pinged
     assert sb.bot.service._behind == set()

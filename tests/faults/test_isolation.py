@@ -23,6 +23,7 @@ from bot.runtime import GameUnreadable, ManualClock
 from bot.runtime.supervisor import Supervisor
 from bot.store import sqlite
 from tests.faults.common import make_bot, start_tiny
+from tests.support import footer, headline, rows
 from tests.support import table_lines as shown
 
 NO = "\N{NO ENTRY SIGN} "
@@ -71,7 +72,7 @@ async def until(check: Callable[[], Any], what: str, seconds: float = 10.0) -> N
 
 
 def texts(thread: Any) -> list[str]:
-    return [m.content for m in thread.all_messages]
+    return [headline(m) for m in thread.all_messages]
 
 
 TOLD = ("\N{ALARM CLOCK} <@", "\N{BULLET} Time ran out")
@@ -129,12 +130,12 @@ async def test_one_unreadable_game_is_quarantined_and_every_other_timer_fires(
                 2: ["\N{BULLET} Time ran out for Ed: the AI played their turn.", f"<@{ana.id}>"]}
 
     async def fired() -> bool:
-        return all(threads[i].last_message.content == ping
+        return all(headline(threads[i].last_message) == ping
                    and note in shown(threads[i])[-8:] for i, (note, ping) in expected.items())
     await until(fired, "games 2 and 3's turn timers")
     await sb.settle()
     for i in expected:
-        assert threads[i].last_message.embeds[0]["footer"]["text"] == "Move 1"
+        assert footer(threads[i].last_message) == "Move 1"
         assert [t for t in shown(threads[i]) if t.startswith(TOLD)] == [
             f"\N{ALARM CLOCK} {(cy, ed)[i - 1].mention}, half your time is gone: the AI plays "
             f"for you <t:{int(now) + 120}:R>.", expected[i][0]]
@@ -147,12 +148,12 @@ async def test_one_unreadable_game_is_quarantined_and_every_other_timer_fires(
 
     # Its players get one clear sentence on any button or command; the log stays quiet.
     await bo.click(old_table, "Add 1")
-    assert bo.last_reply.content == UNREADABLE and bo.last_reply.ephemeral
+    assert headline(bo.last_reply) == UNREADABLE and bo.last_reply.ephemeral
     await ana.click(old_table, "My hand")
-    assert ana.last_reply.content == UNREADABLE
+    assert headline(ana.last_reply) == UNREADABLE
     for command in ("game hand", "game status", "game leave", "game log"):
         await bo.slash(command, in_channel=threads[0])
-        assert bo.last_reply.content == UNREADABLE, command
+        assert headline(bo.last_reply) == UNREADABLE, command
     with pytest.raises(GameUnreadable) as info:
         await svc.act(1, "s0", {"type": "add", "n": 1})
     assert (info.value.code, info.value.game_id) == ("game_unreadable", 1)
@@ -161,15 +162,15 @@ async def test_one_unreadable_game_is_quarantined_and_every_other_timer_fires(
 
     # Bo is not the host; Ana is, and ends it without its state ever being loaded.
     await bo.slash("game end", in_channel=threads[0])
-    assert bo.last_reply.content == NO + "Only the host (or a server manager) can end the game."
+    assert headline(bo.last_reply) == NO + "Only the host (or a server manager) can end the game."
     await ana.slash("game end", in_channel=threads[0])
-    assert ana.last_reply.content == "End Tiny Race #1 for everyone? No scores are recorded."
+    assert headline(ana.last_reply) == "End Tiny Race #1 for everyone? No scores are recorded."
     await ana.click(ana.last_reply, "Yes, end the game")
-    assert ana.last_reply.content == "The game has ended."
+    assert headline(ana.last_reply) == "The game has ended."
     assert (await store.game_header(1)).status == "ended"
     assert threads[0].last_message.content == (
         "\N{BLACK SQUARE FOR STOP} This game was ended early; no scores are recorded.")
-    assert world.message(old_table.id).components == []
+    assert rows(world.message(old_table.id)) == []
     clock.advance(601)  # the archive delay
 
     async def archived() -> bool:
@@ -192,12 +193,12 @@ async def test_a_game_with_an_unreadable_seat_can_be_ended_by_a_server_manager(
     with sqlite3.connect(db) as conn:
         conn.execute("UPDATE seats SET missed_turns='two' WHERE game_id=1 AND seat='s1'")
     await bo.click(first.thread.last_message, "Add 1")
-    assert bo.last_reply.content == UNREADABLE
+    assert headline(bo.last_reply) == UNREADABLE
     await cy.click(second.thread.last_message, "Add 2")
     assert (await sb.bot.store.get_game(2)).version == 1
     await mo.slash("game end", in_channel=first.thread)
     await mo.click(mo.last_reply, "Yes, end the game")
-    assert mo.last_reply.content == "The game has ended."
+    assert headline(mo.last_reply) == "The game has ended."
     assert (await sb.bot.store.game_header(1)).status == "ended"
     assert lines(caplog, "bot.runtime.service", logging.WARNING) == [
         "game 1 quarantined: its saved data could not be read (seat 's1': 1 validation "
@@ -225,11 +226,11 @@ async def test_a_full_disk_then_freed_the_overdue_turn_timer_fires_without_a_res
     with full_disk(monkeypatch) as disk:
         # A move is refused in words; nothing is stored, nothing is lost.
         await ana.click(table, "Add 2")
-        assert ana.last_reply.content == STORE_DOWN and ana.last_reply.ephemeral
+        assert headline(ana.last_reply) == STORE_DOWN and ana.last_reply.ephemeral
         assert [(r.version, r.seat, r.action) for r in await store.actions(1)] == stored
         assert (await store.get_game(1)).version == 2
         await bo.slash("play", game="tiny")  # a command is refused the same way
-        assert bo.last_reply.content == STORE_DOWN and bo.last_reply.ephemeral
+        assert headline(bo.last_reply) == STORE_DOWN and bo.last_reply.ephemeral
         assert await store.get_game(2) is None
         # The deadline passes: the reminder is posted (no write), then the loop fails on
         # the writes; it is retried with backoff (1 s, 2 s, 4 s ...) and logged once.
@@ -260,7 +261,7 @@ async def test_a_full_disk_then_freed_the_overdue_turn_timer_fires_without_a_res
     rows = [(r.version, r.seat) for r in await store.actions(1)]
     assert rows[:2] == [(v, s) for v, s, _ in stored] and rows[2] == (3, "s0")
     assert [s.missed_turns for s in await store.seats(1)] == [1, 0]
-    assert thread.last_message.embeds[0]["footer"]["text"] == "Move 3"
+    assert footer(thread.last_message) == "Move 3"
     assert [(r.levelname, r.getMessage()) for r in caplog.records
             if r.name == "bot.runtime.supervisor"] == [
         ("WARNING", f"background job herdbot-timers failed (OperationalError: {FULL}); "

@@ -13,6 +13,7 @@ Discord's 3 seconds of world clock (all 50 then fail as "This interaction failed
 from __future__ import annotations
 
 from tests.faults.common import MOVED_ON, answer_text, answered, answers, press_all, start_tiny
+from tests.support import footer, headline
 
 NOT_YOUR_TURN = "\N{NO ENTRY SIGN} It is not your turn."
 NOT_IN_GAME = "\N{NO ENTRY SIGN} You are not in this game."
@@ -61,16 +62,16 @@ async def test_fifty_presses_of_the_same_button_apply_exactly_once(world, sb):
     assert len(stale) == 24
     for it in stale:
         msgs = answers(it)
-        assert [m.content for m in msgs] == [MOVED_ON] and all(m.ephemeral for m in msgs)
-        assert msgs[0].embeds[0]["footer"]["text"] == "Move 1"  # the current table
+        assert [headline(m) for m in msgs] == [MOVED_ON] and all(m.ephemeral for m in msgs)
+        assert footer(msgs[0]) == "Move 1"  # the current table
     # Bo: each press is either refused by the engine (before Ana's move committed) or
     # stale (after); none applied.
-    bo_texts = [[m.content for m in answers(it)] for it in by[bo.id]]
+    bo_texts = [[headline(m) for m in answers(it)] for it in by[bo.id]]
     assert len(bo_texts) == 15
     assert all(t in ([NOT_YOUR_TURN], [MOVED_ON]) for t in bo_texts), bo_texts
     assert all(m.ephemeral for it in by[bo.id] for m in answers(it))
     # Cy has no seat.
-    assert [[m.content for m in answers(it)] for it in by[cy.id]] == [[NOT_IN_GAME]] * 10
+    assert [[headline(m) for m in answers(it)] for it in by[cy.id]] == [[NOT_IN_GAME]] * 10
     assert all(m.ephemeral for it in by[cy.id] for m in answers(it))
     # Exactly one new table message was posted, and its buttons carry version 1.
     tables = [m for m in thread.all_messages if m.filenames == ["table.png"] and not m.ephemeral]
@@ -91,6 +92,6 @@ async def test_fifty_presses_by_the_player_to_move_after_a_wait_apply_once(world
     assert after.version == 2 and [r.seat for r in rows] == ["s0", "s1"]
     state = sb.bot.registry["tiny"].engine.load_state(after.state)
     assert (state.counter, state.turn) == (3, 0)
-    texts = [[m.content for m in answers(it)] for it in its]
+    texts = [[headline(m) for m in answers(it)] for it in its]
     assert sum(t == [MOVED_ON] for t in texts) == 49
     assert sum(any("Your token is" in c for c in t) for t in texts) == 1

@@ -11,6 +11,7 @@ from typing import Any
 from bot.store import Store
 from tests.faults.common import make_bot, start_tiny
 from tests.faults.test_isolation import FULL, until
+from tests.support import description, headline, texts
 
 BULLET = "\N{BULLET}"
 
@@ -49,7 +50,7 @@ async def test_a_table_posted_but_not_recorded_is_adopted_at_restart_not_posted_
     await ana.click(old_table, "Add 1")
     await world.settle()
     posted = [m for m in thread.all_messages[count:] if not m.ephemeral]
-    assert [m.content for m in posted] == [bo.mention]
+    assert [headline(m) for m in posted] == [bo.mention]
     assert disk["times"] == 2  # the click's post, then the catch-up it started: both refused
     await world.disconnect()
 
@@ -62,7 +63,7 @@ async def test_a_table_posted_but_not_recorded_is_adopted_at_restart_not_posted_
     await until(caught_up, "the catch-up")
     await world.settle()
     # no second table, no second ping: the posted one is recorded as the table
-    assert [m.content for m in thread.all_messages[count:] if not m.ephemeral] == [bo.mention]
+    assert [headline(m) for m in thread.all_messages[count:] if not m.ephemeral] == [bo.mention]
     record = await sb.bot.store.get_game(1)
     table = posted[0]
     assert (record.version, record.table_version, record.table_message_id) == (1, 1, table.id)
@@ -71,8 +72,8 @@ async def test_a_table_posted_but_not_recorded_is_adopted_at_restart_not_posted_
     assert table.labels == ["Add 1", "Add 2", "Wait", "My hand"]
     # and play goes on from the adopted table
     await bo.click(table, "Add 2")
-    assert thread.last_message.content == ana.mention
-    assert thread.last_message.embeds[0]["description"] == (
+    assert headline(thread.last_message) == ana.mention
+    assert description(thread.last_message) == (
         f"{BULLET} Bo adds 2: 3.\n\n**Ana**'s turn: add 1 or 2.")
     assert world.message(table.id).labels == []
     await world.disconnect()
@@ -109,7 +110,7 @@ async def test_a_timer_update_hitting_a_database_failure_logs_one_warning(
             "bot.runtime.service", "WARNING",
             "game 1: showing timeout stopped: database error (OperationalError: database or "
             "disk is full); the catch-up shows it once writes work", None)]
-        tables = [m for m in thread.all_messages[count:] if m.embeds and not m.ephemeral]
+        tables = [m for m in thread.all_messages[count:] if texts(m) and not m.ephemeral]
         assert len(tables) == 1
         record = await sb.bot.store.get_game(1)
         assert (record.version, record.table_version, record.table_message_id) == (

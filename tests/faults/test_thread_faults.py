@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from bot.discord.bot import OOPS_AFTER_CHANGE
 from tests.faults.common import answer_text, make_bot, start_tiny
+from tests.support import headline, rows, title
 
 NO = "\N{NO ENTRY SIGN} "
 LOCKED = ("Your move was made, but I could not post the table in the game's thread "
@@ -51,14 +52,14 @@ async def test_a_move_in_a_locked_thread_is_stored_and_told_truthfully(world, sb
     # /game status shows the table to the member who asked, since the thread refuses it.
     await ana.slash("game status")
     reply = ana.last_reply
-    assert reply.ephemeral and reply.content == (
+    assert reply.ephemeral and headline(reply) == (
         "I could not post the table in the game's thread (it is locked). Here it is:")
-    assert reply.embeds[0]["title"] == "Tiny Race #1" and reply.filenames == ["table.png"]
-    assert reply.components == []
+    assert title(reply) == "Tiny Race #1" and reply.filenames == ["table.png"]
+    assert rows(reply) == []
     # Unlocked again, the game goes on where it was.
     world.moderate_thread(thread, locked=False)
     await ana.slash("game status")
-    assert ana.last_reply.content == "The table is posted in the game's thread."
+    assert headline(ana.last_reply) == "The table is posted in the game's thread."
     await bo.click(thread.last_message, "Add 2")
     assert (await sb.bot.store.get_game(1)).version == 2
 
@@ -87,7 +88,7 @@ async def test_play_names_the_missing_permissions_and_opens_nothing(world, sb):
     world.deny_bot(world.main, "send_messages_in_threads", "attach_files")
     await ana.slash("play", game="tiny")
     assert ana.last_reply.ephemeral
-    assert ana.last_reply.content == refusal("Send Messages in Threads and Attach Files",
+    assert headline(ana.last_reply) == refusal("Send Messages in Threads and Attach Files",
                                              plural=True)
     assert await sb.bot.store.get_game(1) is None
 
@@ -98,14 +99,14 @@ async def test_play_without_send_messages_names_it_alone(world, sb):
     ana = world.member("Ana")
     world.deny_bot(world.main, "send_messages")
     await ana.slash("play", game="tiny")
-    assert ana.last_reply.content == refusal("Send Messages")
+    assert headline(ana.last_reply) == refusal("Send Messages")
 
 
 async def test_play_without_view_channel_names_it(world, sb):
     ana = world.member("Ana")
     world.deny_bot(world.main, "view_channel")
     await ana.slash("play", game="tiny")
-    assert ana.last_reply.content == refusal("View Channel")
+    assert headline(ana.last_reply) == refusal("View Channel")
 
 
 async def test_start_without_create_public_threads_is_refused_and_stays_a_lobby(world, sb):
@@ -123,7 +124,7 @@ async def test_start_without_create_public_threads_is_refused_and_stays_a_lobby(
     world.allow_bot(world.main, "create_public_threads")
     await ana.click(lobby, "Start")
     assert (await sb.bot.store.get_game(1)).status == "active"
-    assert lobby.thread.last_message.embeds[0]["title"] == "Tiny Race #1"
+    assert title(lobby.thread.last_message) == "Tiny Race #1"
 
 
 async def test_start_whose_first_table_is_refused_returns_to_the_lobby(world, sb, clock):
@@ -150,8 +151,8 @@ async def test_start_whose_first_table_is_refused_returns_to_the_lobby(world, sb
     await ana.click(lobby, "Start")
     assert world.threads == [thread]
     assert (await sb.bot.store.get_game(1)).status == "active"
-    assert thread.last_message.embeds[0]["title"] == "Tiny Race #1"
-    assert "Playing in" in lobby.text and lobby.components == []
+    assert title(thread.last_message) == "Tiny Race #1"
+    assert "Playing in" in lobby.text and rows(lobby) == []
 
 
 # --------------------------------------------------------------------------- deleted thread
@@ -166,13 +167,13 @@ async def test_a_thread_a_moderator_deletes_ends_the_game_with_a_note_and_no_tim
     await world.delete_thread(thread)
     record = await sb.bot.store.get_game(1)
     assert record.status == "ended"
-    assert world.main.last_message.content == GONE_NOTE
+    assert headline(world.main.last_message) == GONE_NOTE
     assert await sb.bot.store.timers() == []
     before = len(world.requests)
     await expire(sb, clock, 3600)
     assert world.requests[before:] == []  # nothing fires into the deleted thread
     await ana.slash("game status")
-    assert ana.last_reply.content == NO + "You have no running game here. Start one with /play."
+    assert headline(ana.last_reply) == NO + "You have no running game here. Start one with /play."
     assert await sb.bot.store.stats(record.guild_id) == []
 
 
@@ -187,7 +188,7 @@ async def test_a_timer_posting_into_a_vanished_thread_ends_the_game_once(world, 
     await expire(sb, clock, 60)  # the half-time reminder is the first post refused
     record = await sb.bot.store.get_game(1)
     assert (record.status, record.version) == ("ended", 0)
-    assert world.main.last_message.content == GONE_NOTE
+    assert headline(world.main.last_message) == GONE_NOTE
     assert await sb.bot.store.timers() == []
     sent = world.requests_to("POST", rf"^/channels/{thread.id}/messages$")
     await expire(sb, clock, 3600)
@@ -207,7 +208,7 @@ async def test_a_move_into_a_vanished_thread_is_told_and_ends_the_game(world, sb
     assert answer_text(it) == ("Your move was made, but the game's thread was deleted, so "
                                "the game has ended (no scores recorded).")
     assert (await sb.bot.store.get_game(1)).status == "ended"
-    assert world.main.last_message.content == GONE_NOTE
+    assert headline(world.main.last_message) == GONE_NOTE
 
 
 async def test_game_status_after_the_thread_vanished_offline_answers_clearly(
@@ -219,11 +220,11 @@ async def test_game_status_after_the_thread_vanished_offline_answers_clearly(
     world.remove_channel(thread)  # deleted while the bot was offline: no THREAD_DELETE
     await world.connect(make_bot(tmp_path / "bot.sqlite3", clock))
     await ana.slash("game status")
-    assert ana.last_reply.ephemeral and ana.last_reply.content == (
+    assert ana.last_reply.ephemeral and headline(ana.last_reply) == (
         "Tiny Race #1: the game's thread was deleted, so the game has ended (no scores recorded).")
-    assert world.main.last_message.content == GONE_NOTE
+    assert headline(world.main.last_message) == GONE_NOTE
     await bo.slash("game status")
-    assert bo.last_reply.content == NO + "You have no running game here. Start one with /play."
+    assert headline(bo.last_reply) == NO + "You have no running game here. Start one with /play."
 
 
 async def test_a_join_that_broke_after_the_seat_was_taken_says_it_was_saved(world, sb):

@@ -24,6 +24,7 @@ from bot.sandbox import SandboxError
 from bot.sandbox.demo import drive_game, start_lobby
 from bot.sandbox.loopback import LocalDiscord
 from bot.sandbox.processes import ProcessView
+from tests.support import footer
 from tests.support.botproc import bot_process, log_text
 from tests.support.databases import PG_URL, SKIP_REASON, databases
 from tests.support.dms import dm_with_buttons
@@ -39,10 +40,11 @@ _MOVE = re.compile(r"^Move (\d+)$")
 
 
 def moves_on(msg: Any) -> int:
-    """The highest "Move N" in the footers of ``msg``'s embeds, 0 when none."""
+    """The highest "Move N" in the footers of ``msg`` (a V2 table's footer, an embed's),
+    0 when none."""
     best = 0
-    for embed in msg.embeds:
-        m = _MOVE.match((embed.get("footer") or {}).get("text") or "")
+    for text in [(e.get("footer") or {}).get("text") or "" for e in msg.embeds] + [footer(msg)]:
+        m = _MOVE.match(text)
         if m:
             best = max(best, int(m.group(1)))
     return best

@@ -5,6 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from bot.sandbox import SimChannel, SimMessage, World
+from bot.sandbox.model import walk_components
+
+
+def rows_of(source: SimMessage) -> list[dict[str, Any]]:
+    """The action rows of ``source``, wherever they sit (a V2 message keeps them in its
+    container)."""
+    return [c for c in walk_components(source.data["components"]) if c.get("type") == 1]
 
 
 def dm_with_buttons(world: World, member: Any, source: SimMessage) -> SimMessage:
@@ -21,7 +28,7 @@ def dm_with_buttons(world: World, member: Any, source: SimMessage) -> SimMessage
         "content": "Your turn.", "timestamp": world.clock.iso(), "edited_timestamp": None,
         "tts": False, "mention_everyone": False, "mentions": [], "mention_roles": [],
         "attachments": [], "embeds": [], "pinned": False, "type": 0, "flags": 0,
-        "components": source.data["components"],
+        "components": rows_of(source),
     }
     msg = SimMessage(world, data, [])
     world.messages[mid] = msg

@@ -1,0 +1,78 @@
+"""The table picture's alternative text (Presenter.alt_text) for every game at its largest
+player count, through seeded games of random legal moves: it names every player and the
+seat whose turn it is, stays within Discord's 1,024 characters, and never names a card
+only its holder may see."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bot.app import builtin_games
+from bot.games.base import SYSTEM_SEAT
+
+NAMES = ["Maya", "Tomasz", "Ana", "Kofi", "Jun", "Lea", "Omar", "Ines"]
+
+
+def hidden_names(game: str, engine, state, seats) -> set[str]:  # type: ignore[no-untyped-def]
+    """Names of cards in a hand (or drawn) that no public zone shows now."""
+    out: set[str] = set()
+    public = engine.view(state, None)
+    if game == "llamas-unleashed":
+        shown = {c.name for f in public.fields.values()
+                 for c in [*f.animals, *f.upgrades, *f.downgrades]}
+        shown |= {c.name for c in [*public.discard, *public.nursery]}
+        shown |= {s.card.name for s in public.stack}
+        for seat in seats:
+            out |= {c.name for c in engine.view(state, seat).hand or []} - shown
+    return out
+
+
+#: The phases in which a seat plays its turn, per game.
+RUNNING = {"llamas-alpacas": {"turn", "keep_treats", "choose_space"},
+           "pacapaca": {"turn", "drawn", "negotiation"},
+           "llamas-unleashed": {"start", "action", "end"}}
+
+
+def to_play(game: str, view, name: str) -> str:  # type: ignore[no-untyped-def]
+    """The alternative text's first sentence while ``name`` plays a turn."""
+    if game == "llamas-alpacas":
+        return f"{name} to play."
+    if game == "pacapaca":
+        return f"Turn {view.turn_number}: {name} to play."
+    return f"Turn {view.turn}: {name} to play, {view.phase} phase."
+
+
+@pytest.mark.parametrize("game", ["llamas-alpacas", "pacapaca", "llamas-unleashed"])
+def test_alt_text_names_every_player_and_the_active_seat_never_a_hidden_card(game: str) -> None:
+    spec = builtin_games()[game]
+    engine, presenter = spec.engine, spec.presenter
+    seats = [f"s{i}" for i in range(spec.max_players)]
+    names = dict(zip(seats, NAMES, strict=False))
+    rng = random.Random(7)
+    state = engine.new_game(seats, seed=7, options=spec.options_model())
+    checked = active_seen = 0
+    for _ in range(400):
+        pending = engine.pending(state)
+        if engine.result(state) is not None or not pending.seats:
+            break
+        view = engine.view(state, None)
+        alt = presenter.alt_text(view, pending, names, ["Maya draws a card."])
+        assert 0 < len(alt) <= 1024
+        for seat in seats:
+            assert names[seat] in alt, (seat, alt)
+        if getattr(view, "phase") in RUNNING[game]:  # noqa: B009 - views differ per game
+            # The first sentence names the active seat as the one to play, and nobody else.
+            assert alt.startswith(to_play(game, view, names[getattr(view, "active")])), alt  # noqa: B009
+            assert alt.count(" to play") == 1, alt
+            active_seen += 1
+        for card in hidden_names(game, engine, state, seats):
+            assert card not in alt, (card, alt)
+        checked += 1
+        seat = pending.seats[0]
+        legal = engine.legal_actions(state, seat)
+        if not legal or seat == SYSTEM_SEAT:
+            break
+        state = engine.apply(state, seat, rng.choice(legal))[0]
+    assert checked > 20 and active_seen > 10
