@@ -24,12 +24,11 @@ from bot.discord.table import (
     MOVES,
     SHOWS_A_VERSION,
     Table,
-    TableLook,
     event_lines,
     fit_lines,
 )
+from bot.discord.table_notices import TableNotices
 from bot.games.base import Event
-from bot.present.base import named
 from bot.runtime import Update, UpdateKind
 from bot.store import STORE_FAILURES, GameRecord
 
@@ -65,7 +64,7 @@ def posted_anew(refused: discord.HTTPException, what: str = "the table") -> str:
             f"({why_not_edited(refused)}), so I posted it anew.")
 
 
-class TablePosts(TableLook):
+class TablePosts(TableNotices):
     """How a game cog shows a stored change in its thread (a mixin of
     :class:`bot.discord.game_cog.GameCog`; the outbox calls :meth:`show_update`)."""
 
@@ -86,10 +85,6 @@ class TablePosts(TableLook):
     _retired: dict[int, tuple[int, discord.ui.LayoutView]]
     #: game id -> (table message id, the seats its headline pinged when posted).
     _heads: dict[int, tuple[int, list[str]]]
-    #: game id -> the seats the turn's table message pinged (:meth:`ask_inside_turn`).
-    _turn_pinged: dict[int, set[str]]
-    #: game id -> the last decision whose members were pinged or asked by DM.
-    _asked: dict[int, str]
 
     def channel_of(self, record: GameRecord) -> discord.abc.Messageable | None:
         """The game's thread (or channel) object, from the cache or as a partial."""
@@ -511,40 +506,6 @@ class TablePosts(TableLook):
             await retire(channel, None, record.table_message_id, None,
                          self._retired.pop(record.id, None))
 
-    @staticmethod
-    def _decision(table: Table) -> str:
-        pending = table.pending
-        return f"{pending.kind}:{pending.key}:{','.join(pending.seats)}"
-
-    async def ask_inside_turn(self, table: Table,
-                              interaction: discord.Interaction | None) -> None:
-        """A decision inside the turn, shown by editing the turn's table (which pings
-        nobody), owed by members its message did not ping (an effect asking another
-        player to choose): each is sent one DM per decision, "It is your move", unless
-        they made the click that led to it. Reaction windows name nobody."""
-        gid = table.record.id
-        if table.result is not None or not self.pings_members(table):
-            return
-        decision = self._decision(table)
-        if self._asked.get(gid) == decision:
-            return
-        self._asked[gid] = decision
-        pinged = self._turn_pinged.get(gid, set())
-        clicker = interaction.user.id if interaction is not None else None
-        for seat_id in table.pending.seats:
-            seat = table.seat(seat_id)
-            if table.is_human(seat_id) and seat_id not in pinged and seat.user_id != clicker:
-                assert seat.user_id is not None
-                await self.bot.notifier.dm(table.record, seat.user_id,
-                                           "It is your move: see the table.")
-
-    async def turn_notice(self, table: Table, seat_id: str, message: discord.Message) -> None:
-        """DM a turn notice to a member who opted in with ``/notify on``."""
-        user_id = table.seat(seat_id).user_id
-        if user_id is None or not await self.bot.store.turn_notices(user_id):
-            return
-        await self.bot.notifier.dm(table.record, user_id, "It is your turn.")
-
     async def archive(self, record: GameRecord) -> None:
         """Archive the finished game's thread (its buttons were already retired)."""
         if not record.thread_id or record.thread_id == record.channel_id:
@@ -557,51 +518,6 @@ class TablePosts(TableLook):
                 await self.bot.http.edit_channel(record.thread_id, archived=True)
         except discord.HTTPException:
             log.info("could not archive thread %s", record.thread_id)
-
-    async def send_private_events(
-        self, table: Table, update: Update, interaction: discord.Interaction | None
-    ) -> None:
-        """Private events reach their seat: the actor by an ephemeral followup (a panel of
-        its own where :meth:`event_panel` gives one), others by DM, or in a game that DMs
-        hands, in their next hand DM (:func:`bot.discord.outbox.dm_hands`)."""
-        actor = table.seat_of(interaction.user.id) if interaction else None
-        later = self.presenter is not None and self.presenter.hand_dm_after is not None
-        per_seat: dict[str, list[str]] = {}
-        for event in update.events():
-            for seat in event.to or []:
-                if actor is not None and seat == actor.seat and interaction is not None:
-                    panel = await self.event_panel(table, seat, event)
-                    if panel is not None:
-                        await send_ephemeral(interaction, secret=True, **panel)
-                        continue
-                elif later:
-                    continue
-                per_seat.setdefault(seat, []).append(named(event.text, table.names))
-        await self.deliver_private(table, per_seat, interaction)
-
-    async def event_panel(self, table: Table, seat: str, event: Event) -> dict[str, Any] | None:
-        """Keyword arguments of an ephemeral panel that shows private ``event`` to ``seat``,
-        the member who just acted, instead of its line (a drawn pair with its Keep
-        buttons); ``None`` (the default): the line."""
-        return None
-
-    async def deliver_private(
-        self, table: Table, per_seat: dict[str, list[str]],
-        interaction: discord.Interaction | None,
-    ) -> None:
-        """Send each human seat its private lines: the member who clicked gets an ephemeral
-        followup, everyone else a DM (through the notifier's opt-outs and closed-DM memory)."""
-        actor = table.seat_of(interaction.user.id) if interaction else None
-        for seat_id, texts in per_seat.items():
-            if not table.is_human(seat_id):
-                continue
-            body = "\n".join(texts)[:1900]
-            if actor is not None and actor.seat == seat_id and interaction is not None:
-                await send_ephemeral(interaction, body, secret=True)
-            else:
-                user_id = table.seat(seat_id).user_id
-                assert user_id is not None
-                await self.bot.notifier.dm(table.record, user_id, body)
 
     async def final_message(self, table: Table,
                             lines: list[str] | None = None) -> dict[str, Any] | None:

@@ -1,0 +1,104 @@
+"""Who is told what privately about a change shown in a game's thread: the turn notices
+(opt-in DMs), a member asked to decide inside another's turn (a DM: the edited table pings
+nobody), and the private events (ephemeral for the clicker, DMs for the others)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.discord.replies import send_ephemeral
+from bot.discord.table import Table, TableLook
+from bot.games.base import Event
+from bot.present.base import named
+from bot.runtime import Update
+
+
+class TableNotices(TableLook):
+    """The private side of showing a change (a mixin of
+    :class:`bot.discord.table_posts.TablePosts`)."""
+
+    #: game id -> the seats the turn's table message pinged (:meth:`ask_inside_turn`).
+    _turn_pinged: dict[int, set[str]]
+    #: game id -> the last decision whose members were pinged or asked by DM.
+    _asked: dict[int, str]
+
+    @staticmethod
+    def _decision(table: Table) -> str:
+        pending = table.pending
+        return f"{pending.kind}:{pending.key}:{','.join(pending.seats)}"
+
+    async def ask_inside_turn(self, table: Table,
+                              interaction: discord.Interaction | None) -> None:
+        """A decision inside the turn, shown by editing the turn's table (which pings
+        nobody), owed by members its message did not ping (an effect asking another
+        player to choose): each is sent one DM per decision, "It is your move", unless
+        they made the click that led to it. Reaction windows name nobody."""
+        gid = table.record.id
+        if table.result is not None or not self.pings_members(table):
+            return
+        decision = self._decision(table)
+        if self._asked.get(gid) == decision:
+            return
+        self._asked[gid] = decision
+        pinged = self._turn_pinged.get(gid, set())
+        clicker = interaction.user.id if interaction is not None else None
+        for seat_id in table.pending.seats:
+            seat = table.seat(seat_id)
+            if table.is_human(seat_id) and seat_id not in pinged and seat.user_id != clicker:
+                assert seat.user_id is not None
+                await self.bot.notifier.dm(table.record, seat.user_id,
+                                           "It is your move: see the table.")
+
+    async def turn_notice(self, table: Table, seat_id: str, message: discord.Message) -> None:
+        """DM a turn notice to a member who opted in with ``/notify on``."""
+        user_id = table.seat(seat_id).user_id
+        if user_id is None or not await self.bot.store.turn_notices(user_id):
+            return
+        await self.bot.notifier.dm(table.record, user_id, "It is your turn.")
+
+    async def send_private_events(
+        self, table: Table, update: Update, interaction: discord.Interaction | None
+    ) -> None:
+        """Private events reach their seat: the actor by an ephemeral followup (a panel of
+        its own where :meth:`event_panel` gives one), others by DM, or in a game that DMs
+        hands, in their next hand DM (:func:`bot.discord.outbox.dm_hands`)."""
+        actor = table.seat_of(interaction.user.id) if interaction else None
+        later = self.presenter is not None and self.presenter.hand_dm_after is not None
+        per_seat: dict[str, list[str]] = {}
+        for event in update.events():
+            for seat in event.to or []:
+                if actor is not None and seat == actor.seat and interaction is not None:
+                    panel = await self.event_panel(table, seat, event)
+                    if panel is not None:
+                        await send_ephemeral(interaction, secret=True, **panel)
+                        continue
+                elif later:
+                    continue
+                per_seat.setdefault(seat, []).append(named(event.text, table.names))
+        await self.deliver_private(table, per_seat, interaction)
+
+    async def event_panel(self, table: Table, seat: str, event: Event) -> dict[str, Any] | None:
+        """Keyword arguments of an ephemeral panel that shows private ``event`` to ``seat``,
+        the member who just acted, instead of its line (a drawn pair with its Keep
+        buttons); ``None`` (the default): the line."""
+        return None
+
+    async def deliver_private(
+        self, table: Table, per_seat: dict[str, list[str]],
+        interaction: discord.Interaction | None,
+    ) -> None:
+        """Send each human seat its private lines: the member who clicked gets an ephemeral
+        followup, everyone else a DM (through the notifier's opt-outs and closed-DM memory)."""
+        actor = table.seat_of(interaction.user.id) if interaction else None
+        for seat_id, texts in per_seat.items():
+            if not table.is_human(seat_id):
+                continue
+            body = "\n".join(texts)[:1900]
+            if actor is not None and actor.seat == seat_id and interaction is not None:
+                await send_ephemeral(interaction, body, secret=True)
+            else:
+                user_id = table.seat(seat_id).user_id
+                assert user_id is not None
+                await self.bot.notifier.dm(table.record, user_id, body)
