@@ -35,7 +35,8 @@ from bot.discord.errors import OOPS_AFTER_CHANGE, STORE_DOWN_AFTER_CHANGE, log_s
 from bot.discord.host import Host, LobbyUpdates, ShowsUpdates
 from bot.discord.layout import retired_copy
 from bot.discord.replies import send_error
-from bot.present.base import Presenter, hand_record, parse_hand_record
+from bot.present.base import Presenter
+from bot.present.hand_dm import hand_record, parse_hand_record
 from bot.runtime import Update, UpdateKind
 from bot.store import STORE_FAILURES, GameRecord, SeatRecord
 
@@ -181,7 +182,7 @@ class HandTable(Protocol):
 async def dm_hands(bot: Host, presenter: Presenter, table: HandTable, actor: str | None,
                    start: int) -> None:
     """DM each member whose hand changed since their last hand DM, from stored state (the
-    seat's ``dm_hand``, :func:`bot.present.base.hand_record`), with the private lines
+    seat's ``dm_hand``, :func:`bot.present.hand_dm.hand_record`), with the private lines
     other seats' moves sent them since (:meth:`Presenter.hand_dm`). No DM for a change the
     member made and saw themself: ``actor`` is the seat whose click made this update (its
     private events reached it ephemerally), ``start`` the version before the update's

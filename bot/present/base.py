@@ -383,19 +383,6 @@ def alt_join(parts: Sequence[str], limit: int = ALT_LIMIT) -> str:
     return " ".join(out)[:limit]
 
 
-def hand_record(version: int, cards: Sequence[int]) -> str:
-    """What a seat stores as its last hand DM (``dm_hand``): ``"<version>:<sorted ids>"``."""
-    return f"{version}:{','.join(map(str, sorted(cards)))}"
-
-
-def parse_hand_record(stored: str | None) -> tuple[int, list[int]]:
-    """``(version, sorted card ids)`` of a stored :func:`hand_record` (``(0, [])`` for
-    none; a malformed part reads as nothing)."""
-    since, _, last = (stored or "0:").partition(":")
-    cards = [int(c) for c in last.split(",") if c.strip().lstrip("-").isdecimal()]
-    return (int(since) if since.isdecimal() else 0), cards
-
-
 _SEAT_ID = re.compile(r"\bs(\d{1,2})\b")
 
 
@@ -602,7 +589,7 @@ def first_index(model: TableModel, panel: str, seen: frozenset[str] = frozenset(
 __all__ = [
     "ALT_LIMIT", "KEY_LENGTH", "Choice", "alt_join", "ForgedChoice", "Item", "Panel", "Presenter", "Seen", "Select",
     "StaleChoice", "Style", "TableModel", "action_code", "decision_key", "decode",
-    "hand_record", "named", "parse_hand_record",
+    "named",
     "REPICK_KINDS", "Prints", "choice_value", "fingerprint", "first_index", "index_of",
     "panel_code", "parse_code", "print_of", "refusal", "repick_prints", "seat_for",
     "select_code", "simultaneous", "still_deciding",

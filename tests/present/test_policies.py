@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from bot.games.base import Event, Pending, Result
 from bot.games.unleashed.models import Choose, DrawCard, Pass
-from bot.present.base import Presenter, hand_record, parse_hand_record
+from bot.present.base import Presenter
 from bot.present.llamas_alpacas import LlamasAlpacasPresenter
 from bot.present.pacapaca import PacapacaPresenter
 from bot.present.unleashed import UnleashedPresenter
@@ -30,13 +30,6 @@ def test_only_unleashed_dms_hands_and_only_after_a_turn_event():
         assert (other.hand_dm_after, other.hand_dm_due([turn]), other.hand_cards(None)) == (
             None, False, [])
 
-
-def test_the_stored_hand_record_reads_back_and_a_missing_one_reads_as_nothing():
-    assert hand_record(7, [40, 3, 12]) == "7:3,12,40"
-    assert parse_hand_record("7:3,12,40") == (7, [3, 12, 40])
-    assert parse_hand_record("9:") == (9, [])
-    assert parse_hand_record(None) == (0, [])
-    assert parse_hand_record("x:3,y") == (0, [3])
 
 
 def test_a_change_the_seat_made_and_saw_needs_no_dm():
