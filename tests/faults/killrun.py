@@ -40,7 +40,6 @@ import random
 import sqlite3
 import sys
 import time
-import traceback
 from pathlib import Path
 from typing import Any
 
@@ -54,6 +53,7 @@ from bot.sandbox import payloads as P  # noqa: E402
 from tests.faults.common import MOVED_ON, answer_text, click_raw, make_bot, start_tiny  # noqa: E402
 from tests.support import footer as footer_of  # noqa: E402
 from tests.support import rows as action_rows  # noqa: E402
+from tests.support.scripts import run_and_exit  # noqa: E402
 from tests.support.tinygame import TinyEngine  # noqa: E402
 
 #: The frozen world time (unix seconds) and the number of members.
@@ -437,18 +437,14 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
-    try:
+
+    def body() -> None:
         if args.phase == "drive":
             asyncio.run(drive(args.out, args.games, args.seed))
         else:
-            figures = asyncio.run(check(args.out, args.seed))
-            atomic_json(args.out / "check.json", figures)
-    except BaseException:
-        traceback.print_exc()
-        sys.stderr.flush()
-        os._exit(1)  # aiosqlite's worker thread would keep a failed run alive
-    sys.stdout.flush()
-    os._exit(0)
+            atomic_json(args.out / "check.json", asyncio.run(check(args.out, args.seed)))
+
+    run_and_exit(body)
 
 
 if __name__ == "__main__":

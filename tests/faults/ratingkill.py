@@ -18,7 +18,6 @@ import json
 import os
 import signal
 import sys
-import traceback
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -28,6 +27,7 @@ if str(ROOT) not in sys.path:
 import bot.runtime.advance as advance  # noqa: E402
 from bot.runtime import GameError, GameService, ManualClock  # noqa: E402
 from bot.store import Store  # noqa: E402
+from tests.support.scripts import run_and_exit  # noqa: E402
 from tests.support.tinygame import Add, tiny_registry  # noqa: E402
 
 GUILD = 1
@@ -98,17 +98,14 @@ async def check(database: str) -> dict[str, object]:
 
 def main() -> None:
     phase, database = sys.argv[1], sys.argv[2]
-    try:
+
+    def body() -> None:
         if phase == "play":
             asyncio.run(play(database, sys.argv[3]))
         else:
             print(json.dumps(asyncio.run(check(database))), flush=True)
-    except BaseException:
-        traceback.print_exc()
-        sys.stderr.flush()
-        os._exit(1)  # aiosqlite's worker thread would keep a failed run alive
-    sys.stdout.flush()
-    os._exit(0)
+
+    run_and_exit(body)
 
 
 if __name__ == "__main__":
