@@ -13,7 +13,7 @@ from bot.present.base import Presenter
 
 @dataclass(frozen=True)
 class CardRow:
-    """One seat's line of the card (see ``bot.render.result_card.CardRow``)."""
+    """One seat's line of the card (what ``bot.render.result_card`` draws)."""
 
     place: int
     name: str

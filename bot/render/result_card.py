@@ -9,8 +9,7 @@ its sign and a triangle (up or down) as well as its colour.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from PIL import Image, ImageDraw
 
@@ -31,18 +30,24 @@ DOWN = (176, 40, 30)
 MARGIN, BAND_H, ROW_H = 24, 124, 60
 
 
-@dataclass(frozen=True)
-class CardRow:
-    """One seat's line: its place (1 first; ties share), name as typed, final score, the
-    rating change as shown (``"+1.3"``, ``"-0.4"``, ``""`` when unrated), its sign (1 up,
-    -1 down, 0 none), and whether it won."""
+class CardRow(Protocol):
+    """What the card reads of one seat's line (``bot.present.result_card.CardRow``): its
+    place (1 first; ties share), name as typed, final score, the rating change as shown
+    (``"+1.3"``, ``"-0.4"``, ``""`` when unrated), its sign (1 up, -1 down, 0 none), and
+    whether it won."""
 
-    place: int
-    name: str
-    score: int
-    change: str
-    trend: int
-    won: bool
+    @property
+    def place(self) -> int: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def score(self) -> int: ...
+    @property
+    def change(self) -> str: ...
+    @property
+    def trend(self) -> int: ...
+    @property
+    def won(self) -> bool: ...
 
 
 def _fit(draw: ImageDraw.ImageDraw, text: str, fnt: object, width: float) -> str:
