@@ -12,6 +12,7 @@ from bot.ai.levels import Level
 from bot.discord.bot import HerdBot
 from bot.discord.leaderboard import NOBODY, LeaderboardButton, leaderboard_page, rating_section
 from bot.discord.replies import answer_public, quoted, send_ephemeral
+from bot.i18n import NATIVE_NAMES, SHIPPED, game_language
 from bot.runtime import GameError
 
 #: The most open lobbies a server may allow one member (as the config's upper bound).
@@ -26,6 +27,12 @@ TIMERS = [
     app_commands.Choice(name="1 hour", value="1h"),
     app_commands.Choice(name="24 hours", value="24h"),
 ]
+
+#: ``/settings language``: each language named in itself, and going back to the server's
+#: Discord locale.
+AUTO_LANGUAGE = "auto"
+LANGUAGES = [app_commands.Choice(name=NATIVE_NAMES[lang], value=lang) for lang in SHIPPED] + [
+    app_commands.Choice(name="The server's Discord language", value=AUTO_LANGUAGE)]
 
 
 class Admin(commands.Cog):
@@ -52,8 +59,9 @@ class Admin(commands.Cog):
         lobbies_per_member="How many open lobbies one member may host at once (1-25)",
         end_idle_games="End a game nobody moves in for 14 days (its thread is told a day before)",
         new_season="Start a new rating season: everybody starts afresh (old tables stay readable)",
+        language="The language of new games' tables and threads (default: the server's)",
     )
-    @app_commands.choices(turn_timer=TIMERS)
+    @app_commands.choices(turn_timer=TIMERS, language=LANGUAGES)
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.guild_only()
     async def settings(
@@ -66,6 +74,7 @@ class Admin(commands.Cog):
         lobbies_per_member: app_commands.Range[int, 1, MAX_LOBBIES] | None = None,
         end_idle_games: bool | None = None,
         new_season: bool = False,
+        language: app_commands.Choice[str] | None = None,
     ) -> None:
         perms = getattr(interaction.user, "guild_permissions", None)
         if not (perms and perms.manage_guild):
@@ -84,6 +93,8 @@ class Admin(commands.Cog):
             current.max_open_lobbies = lobbies_per_member
         if end_idle_games is not None:
             current.end_idle_games = end_idle_games
+        if language is not None:
+            current.language = None if language.value == AUTO_LANGUAGE else language.value
         await store.save_guild_settings(current)
         season_line = ""
         if new_season:
@@ -96,10 +107,15 @@ class Admin(commands.Cog):
         channel = f"<#{current.game_channel_id}>" if current.game_channel_id else "any channel"
         lobbies = current.max_open_lobbies or cfg.max_open_lobbies
         idle = await self.bot.service.ends_idle_games(interaction.guild_id or 0)
+        guild_locale = interaction.guild_locale
+        lang = game_language(current.language,
+                             str(guild_locale) if guild_locale is not None else None)
+        lang_source = "chosen" if current.language else "the server's Discord language"
         await send_ephemeral(
             interaction,
             f"**herdbot settings**\nDefault turn timer: {timer}\nDM hands and turn notices: "
             f"{'on' if dms else 'off'}\nGames may start in: {channel}\n"
+            f"Language of new games: {NATIVE_NAMES[lang]} ({lang_source})\n"
             f"Open lobbies per member: {lobbies}\n"
             f"End games after 14 days without a move: {'on' if idle else 'off'}"
             + season_line,

@@ -98,6 +98,7 @@ class GameCommands(commands.Cog):
         record = await self.find_game(interaction)
         cog = self.cog_for(record)
         table = await cog.load_table(record.id)
+        table.client_locale = str(interaction.locale)
         seat = table.seat_of(interaction.user.id)
         if seat is None:
             raise GameError("not_in_game", "You are not in this game.")

@@ -39,7 +39,8 @@ class LlamasAlpacasCog(GameCog):
         (the spec's ``board`` close-up)."""
         view = table.view(seat.seat)
         assert self.presenter is not None
-        text = self.presenter.private_lines(view, seat.seat, table.names)
+        text = self.presenter.private_lines(view, seat.seat, table.names,
+                                            lang=table.member_lang)
         pic = await self.bot.render(table.spec.closeups["board"], view, seat.seat,
                                     names=table.plain_names)
         return {"content": "\n".join(text),

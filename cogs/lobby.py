@@ -24,6 +24,18 @@ from bot.discord.replies import answer_public, defer, edit_panel, quoted, send_e
 from bot.discord.result_post import REMATCH
 from bot.discord.text import md_name
 from bot.games.registry import GameSpec
+from bot.i18n import (
+    COMMAND_TEXT,
+    ENGLISH,
+    N_,
+    NATIVE_NAMES,
+    SHIPPED,
+    game_language,
+    supported,
+    translate,
+    translate_in,
+    translate_n,
+)
 from bot.runtime import GameError, Update, UpdateKind
 from bot.store import GameRecord, SeatRecord
 from cogs.lobby_rematch import open_rematch
@@ -39,12 +51,31 @@ TIMER_CHOICES = [
 ]
 TIMER_LABELS = {c.value: c.name for c in TIMER_CHOICES}
 
+#: The languages a game can be played in, each named in itself (not translated).
+LANGUAGE_CHOICES = [app_commands.Choice(name=NATIVE_NAMES[lang], value=lang) for lang in SHIPPED]
+
 #: What each AI level means, as the lobby's level select describes it (max 100 characters).
 LEVEL_HINTS = {
-    Level.EASY: "A beginner: sensible moves, with mistakes",
-    Level.NORMAL: "A steady player (the default)",
-    Level.HARD: "Thinks ahead from what its seat can see",
+    Level.EASY: N_("A beginner: sensible moves, with mistakes"),
+    Level.NORMAL: N_("A steady player (the default)"),
+    Level.HARD: N_("Thinks ahead from what its seat can see"),
 }
+
+#: Words the lobby shows that are defined below the presentation layers (the AI levels'
+#: labels, the games' descriptions, their lobby options' labels), marked for the
+#: catalogue here and translated where shown.
+SHOWN_HERE = (
+    N_("Easy"), N_("Normal"), N_("Hard"),
+    N_("Feed the herd, line up llamas and alpacas on your 3x3 board (2-4 players)."),
+    N_("Draw, trade and haggle to dress the longest, fanciest alpaca neck (2-6 players)."),
+    N_("Build a herd of 7 Animals with magic, upgrades and instant answers (2-8)."),
+    N_("Hide who holds Instants"),
+)
+
+
+def lobby_lang(record: GameRecord) -> str:
+    """The language of a lobby and its game (chosen at ``/play``, kept in its options)."""
+    return supported(record.options.get("language")) or ENGLISH
 
 
 def next_ai_level(record: GameRecord, spec: GameSpec) -> str:
@@ -55,11 +86,12 @@ def next_ai_level(record: GameRecord, spec: GameSpec) -> str:
     return level if level in spec.offered_levels() else DEFAULT_LEVEL
 
 
-def seat_line(seat: SeatRecord) -> str:
+def seat_line(seat: SeatRecord, lang: str = ENGLISH) -> str:
     """A lobby seat: the member's mention, or an AI seat's name and level
     (``🤖 AI Pancho (Hard)``)."""
     if seat.is_ai:
-        return f"\N{ROBOT FACE} {md_name(seat.name)} ({level_label(seat.ai_level)})"
+        return (f"\N{ROBOT FACE} {md_name(seat.name)} "
+                f"({translate(lang, level_label(seat.ai_level))})")
     return f"<@{seat.user_id}>"
 
 
@@ -77,43 +109,64 @@ def lobby_embed(record: GameRecord, seats: list[SeatRecord], spec: GameSpec, *,
     """The lobby embed: game, seats (host marked), options and what happens next (an open
     lobby says when it closes unless started; ``expired``: it closed that way)."""
     status = record.status
+    lang = lobby_lang(record)
     colour = {"lobby": 0x6B8E23, "cancelled": 0x888888}.get(status, 0x3B82F6)
-    description = spec.description
+    description = translate(lang, spec.description)
     expires_at = record.options.get("expires_at")
     if status == "lobby" and isinstance(expires_at, (int, float)):
-        description += (f"\n\nThis lobby closes <t:{int(expires_at)}:R> unless the host "
-                        "starts the game.")
-    embed = discord.Embed(title=f"{spec.name}: lobby #{record.id}", colour=colour,
-                          description=description)
+        when = f"<t:{int(expires_at)}:R>"
+        description += "\n\n" + translate(
+            lang, "This lobby closes {when} unless the host starts the game.", when=when)
+    embed = discord.Embed(title=translate(lang, "{game}: lobby #{number}", game=spec.name,
+                                          number=record.id),
+                          colour=colour, description=description)
     lines = []
     for i, seat in enumerate(seats, 1):
-        who = seat_line(seat)
-        host = " \N{CROWN} host" if seat.user_id == record.host_id else ""
-        lines.append(f"{i}. {who}{host}")
+        who = seat_line(seat, lang)
+        lines.append(translate(lang, "{number}. {who} {crown} host", number=i, who=who,
+                               crown="\N{CROWN}")
+                     if seat.user_id == record.host_id else f"{i}. {who}")
     for i in range(len(seats) + 1, spec.max_players + 1):
-        lines.append(f"{i}. *open seat*" if i <= max(spec.min_players, len(seats) + 1) else "")
+        lines.append(translate(lang, "{number}. *open seat*", number=i)
+                     if i <= max(spec.min_players, len(seats) + 1) else "")
     value = "\n".join(line for line in lines if line) or "-"
     if not seats and status != "lobby":  # a quarantined lobby closed: its seats are unreadable
-        value = "(could not be read)"
-    embed.add_field(name=f"Seats ({len(seats)}/{spec.max_players})", value=value, inline=True)
-    opts = [f"Turn timer: {TIMER_LABELS.get(record.options.get('turn_timer', 'off'), 'off')}"]
+        value = translate(lang, "(could not be read)")
+    embed.add_field(name=translate(lang, "Seats ({count}/{most})", count=len(seats),
+                                   most=spec.max_players), value=value, inline=True)
+    timer = TIMER_LABELS.get(record.options.get("turn_timer", "off"))
+    opts = [translate(lang, "Turn timer: {timer}",
+                      timer=translate_in(lang, COMMAND_TEXT, timer) if timer else "off")]
     for name, label in _bool_options(spec):
-        opts.append(f"{label}: {'on' if record.options.get(name) else 'off'}")
+        opts.append(option_label(label, bool(record.options.get(name)), lang))
     if record.options.get("rated") is False:
-        opts.append("Rated: no")
-    embed.add_field(name="Options", value="\n".join(opts), inline=True)
+        opts.append(translate(lang, "Rated: no"))
+    if lang != ENGLISH:
+        opts.append(translate(lang, "Language: {language}", language=NATIVE_NAMES[lang]))
+    embed.add_field(name=translate(lang, "Options"), value="\n".join(opts), inline=True)
     if status == "lobby":
         need = spec.min_players - len(seats)
-        foot = (f"Waiting for {need} more player{'s' * (need != 1)}." if need > 0
-                else "The host can start the game.")
-        embed.set_footer(text=f"{spec.min_players}-{spec.max_players} players. {foot}")
+        foot = (translate_n(lang, "Waiting for {count} more player.",
+                            "Waiting for {count} more players.", need) if need > 0
+                else translate(lang, "The host can start the game."))
+        embed.set_footer(text=translate(lang, "{least}-{most} players. {next}",
+                                        least=spec.min_players, most=spec.max_players,
+                                        next=foot))
     elif expired:
-        embed.set_footer(text="Nobody started this lobby within an hour, so it has closed.")
+        embed.set_footer(text=translate(
+            lang, "Nobody started this lobby within an hour, so it has closed."))
     elif status == "cancelled":
-        embed.set_footer(text="This lobby was cancelled.")
+        embed.set_footer(text=translate(lang, "This lobby was cancelled."))
     else:
-        embed.set_footer(text="The game has started in its thread.")
+        embed.set_footer(text=translate(lang, "The game has started in its thread."))
     return embed
+
+
+def option_label(label: str, on: bool, lang: str = ENGLISH) -> str:
+    """A lobby option and its state, ``"Hide who holds Instants: on"`` (in ``lang``)."""
+    if on:
+        return translate(lang, "{option}: on", option=translate(lang, label))
+    return translate(lang, "{option}: off", option=translate(lang, label))
 
 
 def lobby_view(record: GameRecord, seats: list[SeatRecord], spec: GameSpec) -> discord.ui.View | None:
@@ -123,27 +176,36 @@ def lobby_view(record: GameRecord, seats: list[SeatRecord], spec: GameSpec) -> d
     if record.status != "lobby":
         return None
     gid = record.id
+    lang = lobby_lang(record)
     full = len(seats) >= spec.max_players
     items: list[discord.ui.Item[Any]] = [
-        button("l", gid, "join", "Join", style=discord.ButtonStyle.success, disabled=full),
-        button("l", gid, "leave", "Leave"),
-        button("l", gid, "ai", "Add AI seat", disabled=full or spec.policy is None),
-        button("l", gid, "unai", "Remove AI seat", disabled=not any(s.is_ai for s in seats)),
-        button("l", gid, "start", "Start", style=discord.ButtonStyle.primary,
+        button("l", gid, "join", translate(lang, "Join"), style=discord.ButtonStyle.success,
+               disabled=full),
+        button("l", gid, "leave", translate(lang, "Leave")),
+        button("l", gid, "ai", translate(lang, "Add AI seat"),
+               disabled=full or spec.policy is None),
+        button("l", gid, "unai", translate(lang, "Remove AI seat"),
+               disabled=not any(s.is_ai for s in seats)),
+        button("l", gid, "start", translate(lang, "Start"), style=discord.ButtonStyle.primary,
                disabled=len(seats) < spec.min_players),
-        button("l", gid, "cancel", "Cancel", style=discord.ButtonStyle.danger, row=1),
+        button("l", gid, "cancel", translate(lang, "Cancel"), style=discord.ButtonStyle.danger,
+               row=1),
     ]
     items[0].row = items[1].row = items[2].row = items[3].row = items[4].row = 0
     for name, label in _bool_options(spec):
         on = bool(record.options.get(name))
-        items.append(button("l", gid, f"opt.{name}", f"{label}: {'on' if on else 'off'}", row=1))
+        items.append(button("l", gid, f"opt.{name}", option_label(label, on, lang), row=1))
     levels = spec.offered_levels()
     if len(levels) > 1:
         chosen = next_ai_level(record, spec)
-        options = [discord.SelectOption(label=f"AI level: {Level(lv).label}", value=lv,
-                                        description=LEVEL_HINTS[Level(lv)], default=lv == chosen)
+        options = [discord.SelectOption(
+                       label=translate(lang, "AI level: {level}",
+                                       level=translate(lang, Level(lv).label)),
+                       value=lv, description=translate(lang, LEVEL_HINTS[Level(lv)]),
+                       default=lv == chosen)
                    for lv in levels]
-        items.append(select("l", gid, "level", options, placeholder="AI level for new AI seats",
+        items.append(select("l", gid, "level", options,
+                            placeholder=translate(lang, "AI level for new AI seats"),
                             disabled=full, row=2))
     return view_of(*items)
 
@@ -161,8 +223,10 @@ class Lobby(commands.Cog):
     @app_commands.command(name="play", description="Open a lobby for a llama-and-alpaca game.",
                           extras={"public": True})
     @app_commands.describe(game="Which game to play", turn_timer="Time each player has per turn",
-                           rated="Whether the game changes the players' ratings (default: yes)")
-    @app_commands.choices(turn_timer=TIMER_CHOICES)
+                           rated="Whether the game changes the players' ratings (default: yes)",
+                           language="The language of the game's table and thread "
+                                    "(default: the server's)")
+    @app_commands.choices(turn_timer=TIMER_CHOICES, language=LANGUAGE_CHOICES)
     @app_commands.guild_only()
     async def play(
         self,
@@ -170,8 +234,11 @@ class Lobby(commands.Cog):
         game: str,
         turn_timer: app_commands.Choice[str] | None = None,
         rated: bool = True,
+        language: app_commands.Choice[str] | None = None,
     ) -> None:
-        """Post a lobby for ``game`` in this channel (``rated`` off: an unrated game)."""
+        """Post a lobby for ``game`` in this channel (``rated`` off: an unrated game) in
+        ``language`` (default: the server's ``/settings language``, else its Discord
+        locale, else English)."""
         spec = self.bot.registry.get(game)
         if spec is None:
             raise GameError("unknown_game", f"There is no game called “{quoted(game)}”. Pick one from the list.")
@@ -184,13 +251,17 @@ class Lobby(commands.Cog):
         require_game_permissions(interaction)
         timer = (turn_timer.value if turn_timer else
                  settings.turn_timer or self.bot.settings.default_turn_timer)
+        guild_locale = interaction.guild_locale
+        lang = (supported(language.value) if language else None) or game_language(
+            settings.language, str(guild_locale) if guild_locale is not None else None)
         update = await self.bot.service.create_lobby(
             spec.key,
             guild_id=interaction.guild_id,
             channel_id=interaction.channel_id,
             host_id=interaction.user.id,
             host_name=interaction.user.display_name,
-            options={**self.default_options(spec, timer), **({} if rated else {"rated": False})},
+            options={**self.default_options(spec, timer), **({} if rated else {"rated": False}),
+                     **({} if lang == ENGLISH else {"language": lang})},
             max_open=settings.max_open_lobbies or self.bot.settings.max_open_lobbies,
         )
         kwargs: dict[str, Any] = {"embed": lobby_embed(update.record, update.seats, spec)}

@@ -76,19 +76,21 @@ class UnleashedCog(GameCog):
     kind = "llamas-unleashed"
 
     def model(self, table: Table, seat: str | None = None,
-              events: list[Event] | None = None) -> TableModel:
+              events: list[Event] | None = None, lang: str | None = None) -> TableModel:
         """As the base, plus the seat's own view for its private panels and the rules
         timer's deadline for the words."""
         if seat is None and table.result is None and table.record.status == "active":
             seat = next(iter(table.pending.seats), None)
-        if events is None and seat in table.models:
+        lang = lang or table.lang
+        if events is None and seat in table.models and lang == table.lang:
             return table.models[seat]
         seen = Seen(seat, table.view(None), table.pending, table.legal(seat) if seat else [],
-                    [e for e in events or [] if e.to is None], table.names, table.plain_names)
+                    [e for e in events or [] if e.to is None], table.names, table.plain_names,
+                    lang=lang)
         presenter: UnleashedPresenter = table.spec.presenter
         model = self.stamp(table, presenter.table(seen, table.view(seat) if seat else None,
                                                   table.deadline))
-        if events is None:
+        if events is None and lang == table.lang:
             table.models[seat] = model
         return model
 

@@ -42,6 +42,7 @@ def test_ruff_finds_no_errors(tmp_path):
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("bot.paths", "bot.config"),
     ("bot.games",),
+    ("bot.i18n",),
     ("bot.ai", "bot.render", "bot.present", "bot.store", "bot.ratings"),
     ("bot.runtime",),
     ("bot.discord",),

@@ -38,7 +38,9 @@ from bot.discord.errors import (
 from bot.discord.host import DirectMessages, GameDisplay
 from bot.discord.replies import defer_command, quoted, send_error
 from bot.discord.router import GamesBefore, Router, refuse_busy
+from bot.discord.translator import CatalogueTranslator, translatable_choices
 from bot.games.registry import Registry
+from bot.i18n import ENGLISH, supported
 from bot.render.pool import Job, PictureCache, RenderPool, forget_pool
 from bot.runtime import Clock, GameError, GameService, Update
 from bot.runtime.admission import Admission, LagProbe, snowflake_time
@@ -98,7 +100,9 @@ def take_interactions(bot: HerdBot) -> None:
     answer could not reach Discord in time. A click on a herdbot button or select (custom
     id ``hb:`` / ``hs:``) then goes straight to :meth:`HerdBot.route_component` in a task
     of its own (named ``herdbot-click: <custom id>``), without discord.py's rebuilding of
-    the message's whole view for its dynamic items; everything else goes to discord.py."""
+    the message's whole view for its dynamic items, and the member's client locale is
+    noted once it is answered (:meth:`HerdBot.note_locale`); everything else goes to
+    discord.py."""
     state = bot._connection
     parse = state.parse_interaction_create
     running: set[asyncio.Task[None]] = set()
@@ -109,6 +113,7 @@ def take_interactions(bot: HerdBot) -> None:
             await bot.route_component(interaction, custom_id, values)
         except Exception:  # the router answers its own errors: this is a bug
             log.exception("component %s failed", custom_id)
+        await bot.note_locale(interaction.user.id, str(interaction.locale))
 
     def parse_fresh(data: Any) -> None:
         try:
@@ -292,6 +297,8 @@ class HerdBot(commands.AutoShardedBot):
         self.notifier: DirectMessages
         self.render_pool: RenderPool | None = None
         self.pictures: PictureCache | None = None
+        #: member id -> the client locale last stored for them (:meth:`note_locale`).
+        self._locales: dict[int, str] = {}
 
     # -- lifecycle ---------------------------------------------------------------------
 
@@ -329,6 +336,9 @@ class HerdBot(commands.AutoShardedBot):
         self.lag_probe.start()
         for ext in dict.fromkeys(self._extensions):
             await self.load_extension(ext)
+        # Command names, descriptions and choices in each member's client language.
+        translatable_choices(self.tree)
+        await self.tree.set_translator(CatalogueTranslator())
         self.add_dynamic_items(HerdButton, HerdSelect)
         armed = await self.service.timers.start()
         # Supervised: a failure (a full disk) is logged once and the pass runs again later.
@@ -490,5 +500,30 @@ class HerdBot(commands.AutoShardedBot):
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """Answer the component clicks discord.py's dispatch will not route
-        (:meth:`Router.on_interaction`)."""
+        (:meth:`Router.on_interaction`); note the member's client locale for their DMs
+        (:meth:`note_locale`)."""
         await self.router.on_interaction(interaction)
+        await self.note_locale(interaction.user.id, str(interaction.locale))
+
+    async def note_locale(self, user_id: int, locale: str) -> None:
+        """Store ``locale`` as ``user_id``'s last seen client locale (the language of their
+        DMs) when it differs from what this process last stored or read for them. An
+        English locale is the default: it is written only over another stored one (one
+        read the first time this process sees the member), so a member who only ever
+        uses English gets no row. A store failure is logged, not raised."""
+        known = self._locales
+        if known.get(user_id) == locale:
+            return
+        if len(known) >= 50_000:
+            known.clear()
+        try:
+            if user_id not in known and supported(locale) == ENGLISH:
+                stored = await self.store.member_locale(user_id)
+                if stored is None or stored == locale:
+                    known[user_id] = locale
+                    return
+            known[user_id] = locale
+            await self.store.set_member_locale(user_id, locale)
+        except Exception as exc:  # the next interaction tries again
+            known.pop(user_id, None)
+            log.info("could not store the client locale of %s: %s", user_id, exc)

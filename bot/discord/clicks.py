@@ -67,7 +67,8 @@ class Clicks(TableLook):
             # The choice as drawn now (a fingerprinted pick may name another index today).
             legal = table.legal(seat.seat)
             shown = legal.index(action) if action in legal else index
-            said = next((c.says for c in self._choices(self.model(table, seat.seat))
+            said = next((c.says for c in self._choices(self.model(table, seat.seat,
+                                                                  lang=table.member_lang))
                          if c.index == shown and c.says and c.seat in (None, seat.seat)), None)
 
         def choose(state: State) -> Action:
@@ -107,7 +108,7 @@ class Clicks(TableLook):
         who = present.seat_for(table.spec.engine, table.state, seat.seat, key)
         if who != seat.seat:
             raise GameError("not_yours", "This choice is not yours to make.")
-        model = self.model(table, who)
+        model = self.model(table, who, lang=table.member_lang)
         items: Sequence[present.Item] = model.items
         text = "\n".join(model.lines)
         ephemeral = interaction.message is not None and interaction.message.flags.ephemeral
@@ -143,7 +144,7 @@ class Clicks(TableLook):
                     and name in self.model(table, seat.seat).panels):
                 raise
             who = seat.seat
-        model = self.model(table, who)
+        model = self.model(table, who, lang=table.member_lang if who == seat.seat else None)
         if name not in model.panels:
             raise present.ForgedChoice(name)
         if who != seat.seat:
@@ -183,9 +184,11 @@ class Clicks(TableLook):
         self, table: Table, seat: SeatRecord
     ) -> dict[str, Any]:
         """Keyword arguments for the ephemeral "My hand" message (content/embed/file/view):
-        by default the presenter's private lines from the seat's own view."""
+        by default the presenter's private lines from the seat's own view, in the member's
+        language (:attr:`Table.member_lang`)."""
         if self.presenter is not None:
-            lines = self.presenter.private_lines(table.view(seat.seat), seat.seat, table.names)
+            lines = self.presenter.private_lines(table.view(seat.seat), seat.seat, table.names,
+                                                 lang=table.member_lang)
             return {"content": "\n".join(lines)}
         return {"content": "You have no hidden cards in this game."}
 
@@ -221,6 +224,7 @@ class Clicks(TableLook):
             await send_ephemeral(interaction, "The game has ended.")
             return
         table = await self.load_table(cid.game_id, record, known)
+        table.client_locale = str(interaction.locale)
         seat = table.seat_of(interaction.user.id)
         if table.record.status != "active":
             raise GameError("not_active", "This game is over.")

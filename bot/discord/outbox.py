@@ -35,6 +35,7 @@ from bot.discord.errors import OOPS_AFTER_CHANGE, STORE_DOWN_AFTER_CHANGE, log_s
 from bot.discord.host import Host, LobbyUpdates, ShowsUpdates
 from bot.discord.layout import retired_copy
 from bot.discord.replies import send_error
+from bot.i18n import ENGLISH, member_language
 from bot.present.base import Presenter
 from bot.present.hand_dm import hand_record, parse_hand_record
 from bot.runtime import Update, UpdateKind
@@ -202,10 +203,16 @@ async def dm_hands(bot: Host, presenter: Presenter, table: HandTable, actor: str
         rows = [row for row in log_rows if row.version > since]
         await bot.store.set_seat(table.record.id, seat.seat,
                                  dm_hand=hand_record(table.state.version, ids))
-        body = presenter.hand_dm(seat.seat, cards, rows, set(last), table.names,
-                                 None if actor == seat.seat else start)
-        if body is not None:
-            await bot.notifier.dm(table.record, seat.user_id, body)
+        unseen = None if actor == seat.seat else start
+        body = presenter.hand_dm(seat.seat, cards, rows, set(last), table.names, unseen)
+        if body is None:
+            continue
+        lang = member_language(await bot.store.member_locale(seat.user_id),
+                               table.record.options.get("language"))
+        if lang != ENGLISH:
+            body = presenter.hand_dm(seat.seat, cards, rows, set(last), table.names, unseen,
+                                     lang=lang) or body
+        await bot.notifier.dm(table.record, seat.user_id, body)
 
 
 class Outbox:

@@ -25,6 +25,7 @@ from bot.discord.layout import action_rows, card, texts_of
 from bot.discord.text import md_name, pinging, plain_name
 from bot.games.base import Action, Event, Pending, Result, State
 from bot.games.registry import GameSpec
+from bot.i18n import ENGLISH, member_language, supported
 from bot.present import base as present
 from bot.present.base import Presenter, Seen, TableModel, named
 from bot.render.pool import Job
@@ -119,6 +120,21 @@ class Table:
     #: True once the end was shown in the last table message (:meth:`GameCog.final_message`,
     #: :func:`bot.discord.outbox.show_end`): :meth:`GameCog.finish` posts no more.
     shown_end: bool = False
+    #: The client locale of the member whose click is being answered (Discord's, such as
+    #: ``"de"``; ``None``: no click): their private replies' language (:attr:`member_lang`).
+    client_locale: str | None = None
+
+    @property
+    def lang(self) -> str:
+        """The game's language (chosen at ``/play``, kept in its options): its public
+        table, pictures and thread."""
+        return supported(self.record.options.get("language")) or ENGLISH
+
+    @property
+    def member_lang(self) -> str:
+        """The language of what the clicking member alone sees: their client's, else the
+        game's, else English (:func:`bot.i18n.member_language`)."""
+        return member_language(self.client_locale, self.lang)
 
     @property
     def names(self) -> dict[str, str]:
@@ -317,21 +333,23 @@ class TableLook:
     # -- presenter models ----------------------------------------------------------------
 
     def model(self, table: Table, seat: str | None = None,
-              events: list[Event] | None = None) -> TableModel:
+              events: list[Event] | None = None, lang: str | None = None) -> TableModel:
         """The presenter's model of ``table`` with choices for ``seat`` (``None``: the
-        first pending seat), from the spectator's view (drawn once per table and seat)."""
+        first pending seat), from the spectator's view (drawn once per table and seat), in
+        ``lang`` (``None``: the game's language; another language is drawn anew)."""
         assert self.presenter is not None
         if seat is None and table.result is None and table.record.status == "active":
             seat = next(iter(table.pending.seats), None)
-        if events is None and seat in table.models:
+        lang = lang or table.lang
+        if events is None and seat in table.models and lang == table.lang:
             return table.models[seat]
         pending = table.pending
         legal_of = {s: legal for s in table.state.seats if (legal := table.legal(s))}
         seen = Seen(seat, table.view(None), pending, legal_of.get(seat, []) if seat else [],
                     [e for e in events or [] if e.to is None], table.names, table.plain_names,
-                    legal_of)
+                    legal_of, lang)
         model = self.stamp(table, self.presenter.table(seen), legal_of)
-        if events is None:
+        if events is None and lang == table.lang:
             table.models[seat] = model
         return model
 
@@ -397,9 +415,10 @@ class TableLook:
             return ""
         names = table.names
         if self.presenter is not None:
-            out = self.presenter.final_lines(table.view(None), result, names)
+            out = self.presenter.final_lines(table.view(None), result, names, lang=table.lang)
             if out:
-                return "\n".join([self.presenter.final_head(result, names), *out])
+                return "\n".join([self.presenter.final_head(result, names, lang=table.lang),
+                                  *out])
         lines = []
         order = sorted(result.scores, key=lambda s: -result.scores[s])
         for seat in order:
@@ -447,7 +466,8 @@ class TableLook:
         if self.presenter is None:
             return f"{table.spec.name} table, move {table.state.version}."
         return self.presenter.alt_text(table.view(None), table.pending, table.plain_names,
-                                       [plain_line(line, table) for line in lines])
+                                       [plain_line(line, table) for line in lines],
+                                       lang=table.lang)
 
     @property
     def accent(self) -> int:
@@ -490,7 +510,8 @@ class TableLook:
         :meth:`~Presenter.headline` when it has one; else the pings of ``humans`` (the
         members who must act now, empty when already pinged for this decision)."""
         if table.result is None and self.presenter is not None:
-            said = self.presenter.headline(table.view(None), table.pending, table.names)
+            said = self.presenter.headline(table.view(None), table.pending, table.names,
+                                           lang=table.lang)
             if said is not None:
                 return said
         return " ".join(table.mention(s) for s in humans) or None

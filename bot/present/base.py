@@ -45,6 +45,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
 from bot.games.base import Action, Engine, Event, IllegalAction, Pending, Result
+from bot.i18n import ENGLISH, translate
 
 #: Button styles a choice may ask for (Discord's primary, secondary, success, danger).
 Style = Literal["primary", "secondary", "success", "danger"]
@@ -184,6 +185,8 @@ class Seen:
         plain_names: seat id -> display name as typed (for labels and pictures).
         legal_of: seat -> its ``legal_actions``, for every seat that has any (``seat``'s
             included): for choices bound to another seat's actions (``Choice.seat``).
+        lang: the language of the words (:mod:`bot.i18n`): the game's for the public
+            table, the member's for a private panel.
     """
 
     seat: str | None
@@ -194,6 +197,7 @@ class Seen:
     names: dict[str, str]
     plain_names: dict[str, str]
     legal_of: dict[str, list[Action]] = field(default_factory=dict)
+    lang: str = ENGLISH
 
     @property
     def key(self) -> str:
@@ -216,23 +220,27 @@ class Presenter:
     def table(self, seen: Seen) -> TableModel:
         """The table for ``seen`` (default: who is waited for, no choices)."""
         names = ", ".join(f"**{seen.names.get(s, s)}**" for s in seen.pending.seats)
-        return TableModel(seen.seat, seen.key, [f"Waiting for {names}."] if names else [])
+        return TableModel(seen.seat, seen.key,
+                          [translate(seen.lang, "Waiting for {names}.", names=names)]
+                          if names else [])
 
     def alt_text(self, view: Any, pending: Pending, names: dict[str, str],
-                 lines: Sequence[str] = ()) -> str:
+                 lines: Sequence[str] = (), *, lang: str = ENGLISH) -> str:
         """The table picture's alternative text: the position in plain words from the
         spectator ``view`` (whose turn, each player's standing, the shared cards, what
         just happened: ``lines``, the last moves already named), never a hidden card;
         ``names`` as typed. Default: who is waited for. Cut to 1,024 characters by the
         Discord layer; keep it shorter (:func:`alt_join`)."""
         who = ", ".join(names.get(s, s) for s in pending.seats)
-        return alt_join([f"Waiting for {who}." if who else "", *lines[-1:]])
+        return alt_join([translate(lang, "Waiting for {names}.", names=who) if who else "",
+                         *lines[-1:]])
 
-    def final_lines(self, view: Any, result: Result, names: dict[str, str]) -> list[str]:
+    def final_lines(self, view: Any, result: Result, names: dict[str, str], *,
+                    lang: str = ENGLISH) -> list[str]:
         """The end-of-game breakdown in words (markdown); default: nothing special."""
         return []
 
-    def final_head(self, result: Result, names: dict[str, str]) -> str:
+    def final_head(self, result: Result, names: dict[str, str], *, lang: str = ENGLISH) -> str:
         """The line above :meth:`final_lines`: by default why the game ended, in bold."""
         return f"**{named(result.reason, names)}**"
 
@@ -240,7 +248,8 @@ class Presenter:
         """How many turns the finished game in ``view`` took (``None``: not counted)."""
         return None
 
-    def highlight(self, view: Any, result: Result, names: dict[str, str]) -> str:
+    def highlight(self, view: Any, result: Result, names: dict[str, str], *,
+                  lang: str = ENGLISH) -> str:
         """The result card's moment of the finished game (plain text; ``""``: none)."""
         return ""
 
@@ -250,9 +259,11 @@ class Presenter:
         being who decides after them; default False (every move shows)."""
         return False
 
-    def private_lines(self, view: Any, seat: str, names: dict[str, str]) -> list[str]:
-        """The "My hand" text for ``seat`` from its own ``view`` (markdown)."""
-        return ["You have no hidden cards in this game."]
+    def private_lines(self, view: Any, seat: str, names: dict[str, str], *,
+                      lang: str = ENGLISH) -> list[str]:
+        """The "My hand" text for ``seat`` from its own ``view`` (markdown), in ``lang``
+        (the member's)."""
+        return [translate(lang, "You have no hidden cards in this game.")]
 
     def example(self) -> tuple[Any, dict[str, str]] | None:
         """A seeded mid-game spectator view for ``/rules`` and the names on it, or
@@ -271,7 +282,8 @@ class Presenter:
         decision that must not name who owes it (a reaction window) returns False."""
         return True
 
-    def headline(self, view: Any, pending: Pending, names: dict[str, str]) -> str | None:
+    def headline(self, view: Any, pending: Pending, names: dict[str, str], *,
+                 lang: str = ENGLISH) -> str | None:
         """The text above a new table while the game runs, instead of the pings of the
         members who must act (markdown, from the spectator ``view``); ``None`` (the
         default): the pings."""
@@ -349,7 +361,7 @@ class Presenter:
 
     def hand_dm(self, seat: str, cards: list[tuple[int, str]], rows: Sequence[Any],
                 had: set[int], names: dict[str, str],
-                unseen_after: int | None = None) -> str | None:
+                unseen_after: int | None = None, *, lang: str = ENGLISH) -> str | None:
         """The hand DM of ``seat``, whose hand went from ``had`` (card ids, as last DMed)
         to ``cards`` (:meth:`hand_cards`) over ``rows`` (the action log since that DM):
         the private lines other seats' moves sent it (the deal's left out: the hand says
@@ -360,8 +372,9 @@ class Presenter:
                  if seat in (e.get("to") or []) and e.get("type") not in self.dealt]
         if not notes and self.seen_by(seat, rows, had, {c for c, _ in cards}, unseen_after):
             return None
-        words = ", ".join(name for _, name in cards) or "no cards"
-        return "\n".join([*notes[-8:], f"Your hand ({len(cards)}): {words}."])[:1900]
+        words = ", ".join(name for _, name in cards) or translate(lang, "no cards")
+        hand = translate(lang, "Your hand ({count}): {cards}.", count=len(cards), cards=words)
+        return "\n".join([*notes[-8:], hand])[:1900]
 
 
 #: Characters of a picture's alternative text (Discord's media description limit).

@@ -32,6 +32,7 @@ from bot.games.llamas_alpacas.models import (
     Take,
     TakeCost,
 )
+from bot.i18n import ENGLISH, translate, translate_n
 from bot.present.base import Choice, Item, Panel, Presenter, Seen, Select, TableModel, alt_join
 
 #: Names used on the /rules example picture.
@@ -41,37 +42,56 @@ CLOVER = "\N{FOUR LEAF CLOVER}"
 CARROT = "\N{CARROT}"
 
 
-def cost_text(cost: TakeCost | None) -> str:
+def cost_text(cost: TakeCost | None, lang: str = ENGLISH) -> str:
     """A take cost for a button label: ``"free"``, ``"1🍀 1🥕"``, ``"2🥕"``; ``"can't pay"``
     for ``None`` (unaffordable)."""
     if cost is None:
-        return "can't pay"
+        return translate(lang, "can't pay")
     parts = []
     if cost.clovers:
         parts.append(f"{cost.clovers}{CLOVER}")
     if cost.carrots:
         parts.append(f"{cost.carrots}{CARROT}")
-    return " ".join(parts) if parts else "free"
+    return " ".join(parts) if parts else translate(lang, "free")
 
 
-def plural(n: int, word: str) -> str:
-    """``"1 clover"``, ``"6 clovers"``."""
-    return f"{n} {word}{'' if n == 1 else 's'}"
+def clovers(n: int, lang: str = ENGLISH) -> str:
+    """``"1 clover"``, ``"6 clovers"`` (in ``lang``, its plural forms)."""
+    return translate_n(lang, "{count} clover", "{count} clovers", n)
 
 
-def keep_label(clovers: int) -> str:
-    """The keep-treats option for keeping ``clovers`` clovers and the rest (of 10) carrots,
-    e.g. ``"Keep 6 clovers, 4 carrots"``."""
-    return f"Keep {plural(clovers, 'clover')}, {plural(TREAT_LIMIT - clovers, 'carrot')}"
+def carrots(n: int, lang: str = ENGLISH) -> str:
+    """``"1 carrot"``, ``"4 carrots"`` (in ``lang``)."""
+    return translate_n(lang, "{count} carrot", "{count} carrots", n)
 
 
-def space_label(player: PlayerView, space: int, *, replace: bool = False) -> str:
+def keep_label(clover_count: int, lang: str = ENGLISH) -> str:
+    """The keep-treats option for keeping ``clover_count`` clovers and the rest (of 10)
+    carrots, e.g. ``"Keep 6 clovers, 4 carrots"``."""
+    return translate(lang, "Keep {clovers}, {carrots}", clovers=clovers(clover_count, lang),
+                     carrots=carrots(TREAT_LIMIT - clover_count, lang))
+
+
+def free_label(space: int, lang: str = ENGLISH) -> str:
+    """A grid button for the free ``space`` (0-8): ``"4 · free"``."""
+    return translate(lang, "{space} · free", space=space + 1)
+
+
+def space_label(player: PlayerView, space: int, *, replace: bool = False,
+                lang: str = ENGLISH) -> str:
     """A grid button label for ``space`` (0-8) of a board: ``"4 · free"``,
     ``"4 · Llama red 2"`` or, when the card would be replaced, ``"4 · replace Llama red 2"``."""
     card = player.board[space]
     if card is None:
-        return f"{space + 1} · free"
-    return f"{space + 1} · {'replace ' if replace else ''}{card.short()}"
+        return free_label(space, lang)
+    if replace:
+        return translate(lang, "{space} · replace {card}", space=space + 1, card=card.short())
+    return f"{space + 1} · {card.short()}"
+
+
+def points(n: int, lang: str = ENGLISH) -> str:
+    """``"1 point"``, ``"12 points"`` (in ``lang``)."""
+    return translate_n(lang, "{count} point", "{count} points", n)
 
 
 def highlight_of(events: list[Event]) -> dict[str, list[int]]:
@@ -114,27 +134,34 @@ class LlamasAlpacasPresenter(Presenter):
     accent = 0xC8A165
 
     def alt_text(self, view: LlamasAlpacasView, pending: Pending, names: dict[str, str],
-                 lines: Sequence[str] = ()) -> str:
+                 lines: Sequence[str] = (), *, lang: str = ENGLISH) -> str:
         """The table in words: whose turn (or who still places a starting card), each
         player's score, treats and cards on the board, the row with its treats, the
         draw pile's size and the last move (everything here is public but the pile's
         order)."""
         who = ", ".join(names.get(s, s) for s in pending.seats)
         if view.finished:
-            head = "The game is over."
+            head = translate(lang, "The game is over.")
         elif view.phase == "setup":
-            head = f"Set-up: {who} still to place a starting card."
+            head = translate(lang, "Set-up: {names} still to place a starting card.", names=who)
         else:
-            head = f"{names.get(view.active or '', who)} to play."
-        players = [f"{names.get(p.seat, p.seat)}: {p.score} points, "
-                   f"{plural(p.clovers, 'clover')}, {plural(p.carrots, 'carrot')}, "
-                   f"{sum(c is not None for c in p.board)} of 9 spaces filled."
+            head = translate(lang, "{name} to play.", name=names.get(view.active or '', who))
+        players = [translate(lang, "{name}: {points}, {clovers}, {carrots}, {filled} of 9 "
+                             "spaces filled.", name=names.get(p.seat, p.seat),
+                             points=points(p.score, lang), clovers=clovers(p.clovers, lang),
+                             carrots=carrots(p.carrots, lang),
+                             filled=sum(c is not None for c in p.board))
                    for p in view.players]
-        row = "; ".join(f"{r.position} {r.card.short()}"
-                        + (f" with {r.clovers + r.carrots} treats" if r.clovers + r.carrots else "")
-                        for r in view.row)
-        return alt_join([head, *lines[-1:], *players, f"Row: {row}." if row else "",
-                         f"Draw pile: {view.draw_count} cards."])
+        row = "; ".join(
+            translate_n(lang, "{position} {card} with {count} treat",
+                        "{position} {card} with {count} treats", r.clovers + r.carrots,
+                        position=r.position, card=r.card.short())
+            if r.clovers + r.carrots else f"{r.position} {r.card.short()}"
+            for r in view.row)
+        return alt_join([head, *lines[-1:], *players,
+                         translate(lang, "Row: {row}.", row=row) if row else "",
+                         translate_n(lang, "Draw pile: {count} card.",
+                                     "Draw pile: {count} cards.", view.draw_count)])
 
     game = "llamas-alpacas"
     #: My hand / I'm back below the 3x3 grids.
@@ -155,14 +182,15 @@ class LlamasAlpacasPresenter(Presenter):
     def table(self, seen: Seen) -> TableModel:
         """The table for ``seen`` (the spectator view; choices for ``seen.seat``)."""
         view: LlamasAlpacasView = seen.view
-        model = TableModel(seen.seat, seen.key, [self.turn_text(view, seen.names)],
+        lang = seen.lang
+        model = TableModel(seen.seat, seen.key, [self.turn_text(view, seen.names, lang)],
                            picture={"highlight": highlight_of(seen.events)})
         if seen.seat is None or view.finished:
             return model
         legal = seen.legal
         if view.phase == "setup":
             model.items = [
-                Choice(f"{s + 1} · free", index=_index(legal, Place(space=s)), row=s // 3)
+                Choice(free_label(s, lang), index=_index(legal, Place(space=s)), row=s // 3)
                 for s in range(9)
             ]
             return model
@@ -173,53 +201,58 @@ class LlamasAlpacasPresenter(Presenter):
             items: list[Item] = []
             for slot in view.row:
                 idx = _index(legal, Take(position=slot.position))
-                items.append(Choice(f"Take {slot.position} ({cost_text(slot.cost)})", index=idx,
+                label = translate(lang, "Take {position} ({cost})", position=slot.position,
+                                  cost=cost_text(slot.cost, lang))
+                items.append(Choice(label, index=idx,
                                     disabled=idx is None, row=(slot.position - 1) // 3,
                                     style="primary" if idx is not None else "secondary"))
             moves = [(i, a) for i, a in enumerate(legal) if isinstance(a, Move)]
-            items.append(Choice("Move a card", opens="mv" if moves else None, style="secondary",
-                                disabled=not moves, row=2))
+            items.append(Choice(translate(lang, "Move a card"), opens="mv" if moves else None,
+                                style="secondary", disabled=not moves, row=2))
             model.items = items
             if moves:
-                model.panels = self._move_panels(me, moves)
+                model.panels = self._move_panels(me, moves, lang)
             return model
         if view.phase == "keep_treats":
             assert view.keep is not None
             k = view.keep
             options = tuple(
-                Choice(keep_label(a.clovers), index=i,
-                       description=(f"{plural(k.clovers - a.clovers, 'clover')} and "
-                                    f"{plural(k.carrots - a.carrots, 'carrot')} go onto "
-                                    f"card {k.target + 1}"))
+                Choice(keep_label(a.clovers, lang), index=i,
+                       description=translate(lang, "{clovers} and {carrots} go onto card {card}",
+                                             clovers=clovers(k.clovers - a.clovers, lang),
+                                             carrots=carrots(k.carrots - a.carrots, lang),
+                                             card=k.target + 1))
                 for i, a in enumerate(legal) if isinstance(a, Keep)
             )
-            model.items = [Select("Which 10 treats do you keep?", options, noun="Splits", row=0)]
+            model.items = [Select(translate(lang, "Which 10 treats do you keep?"), options,
+                                  noun=translate(lang, "Splits"), row=0)]
             return model
         # choose_space
         full = None not in me.board
         grid: list[Item] = []
         for s in range(9):
             idx = _index(legal, Place(space=s))
-            grid.append(Choice(space_label(me, s, replace=full), index=idx, row=s // 3,
+            grid.append(Choice(space_label(me, s, replace=full, lang=lang), index=idx, row=s // 3,
                                disabled=idx is None,
                                style="primary" if idx is not None else "secondary"))
         model.items = grid
         return model
 
     @staticmethod
-    def _move_panels(me: PlayerView, moves: list[tuple[int, Move]]) -> dict[str, Panel]:
+    def _move_panels(me: PlayerView, moves: list[tuple[int, Move]],
+                     lang: str = ENGLISH) -> dict[str, Panel]:
         """The from-space panel ``mv`` and one to-space panel ``mf<src>`` per card that
         can move (``moves``: (index, Move) pairs of the legal actions)."""
         sources = {a.src for _, a in moves}
         grid: list[Item] = []
         for s in range(9):
             card = me.board[s]
-            label = f"{s + 1} · {card.short()}" if card else f"{s + 1} · free"
+            label = f"{s + 1} · {card.short()}" if card else free_label(s, lang)
             grid.append(Choice(label, opens=f"mf{s}" if s in sources else None, row=s // 3,
                                disabled=s not in sources,
                                style="primary" if card else "secondary"))
-        panels = {"mv": Panel("Move a card: which card moves? (spaces 1-9, row by row)",
-                              tuple(grid))}
+        panels = {"mv": Panel(translate(lang, "Move a card: which card moves? (spaces 1-9, "
+                                        "row by row)"), tuple(grid))}
         for src in sorted(sources):
             card = me.board[src]
             assert card is not None
@@ -228,53 +261,70 @@ class LlamasAlpacasPresenter(Presenter):
                 other = me.board[d]
                 idx = next((i for i, a in moves if a.src == src and a.dst == d), None)
                 if d == src:
-                    label = f"{d + 1} · {card.short()} (moving)"
+                    label = translate(lang, "{space} · {card} (moving)", space=d + 1,
+                                      card=card.short())
                 elif other is None:
-                    label = f"{d + 1} · free"
+                    label = free_label(d, lang)
                 else:
                     label = f"{d + 1} · {other.short()}"
                 to.append(Choice(label, index=idx, row=d // 3, disabled=idx is None,
                                  style="success" if d == src
                                  else "primary" if other is None else "secondary",
-                                 says=f"Moving {card.short()} from space {src + 1} to space "
-                                      f"{d + 1}..."))
-            to.append(Choice("Back", opens="mv", style="secondary", row=3))
+                                 says=translate(lang, "Moving {card} from space {src} to space "
+                                                "{dst}...", card=card.short(), src=src + 1,
+                                                dst=d + 1)))
+            to.append(Choice(translate(lang, "Back"), opens="mv", style="secondary", row=3))
             panels[f"mf{src}"] = Panel(
-                f"Move **{card.short()}** from space {src + 1} to which free space?", tuple(to))
+                translate(lang, "Move **{card}** from space {space} to which free space?",
+                          card=card.short(), space=src + 1), tuple(to))
         return panels
 
     @staticmethod
-    def turn_text(view: LlamasAlpacasView, names: dict[str, str]) -> str:
+    def turn_text(view: LlamasAlpacasView, names: dict[str, str], lang: str = ENGLISH) -> str:
         """What must happen now, in words, e.g. ``"**Maya**'s turn (3🍀 3🥕): take a card
         from the row (card 1 is free) or move a card on your board."``."""
         if view.finished:
             return ""
         if view.phase == "setup":
             waiting = ", ".join(f"**{names[s]}**" for s in view.pending)
-            return (f"Set-up: place your starting card on your board with the buttons "
-                    f"1-9 (row by row). Waiting for {waiting}.")
+            return translate(lang, "Set-up: place your starting card on your board with the "
+                             "buttons 1-9 (row by row). Waiting for {names}.", names=waiting)
         assert view.active is not None
         me = player_of(view, view.active)
-        who = f"**{names[view.active]}**"
-        last = " This is the last round." if view.end_triggered else ""
+        name = names[view.active]
+        last = " " + translate(lang, "This is the last round.") if view.end_triggered else ""
         if view.phase == "turn":
-            return (f"{who}'s turn ({me.clovers}{CLOVER} {me.carrots}{CARROT}): take a card "
-                    f"from the row (card 1 is free, each card you skip costs a treat) or "
-                    f"move a card on your board.{last}")
+            return translate(lang, "**{name}**'s turn ({clovers}{clover} {carrots}{carrot}): "
+                             "take a card from the row (card 1 is free, each card you skip "
+                             "costs a treat) or move a card on your board.", name=name,
+                             clovers=me.clovers, clover=CLOVER, carrots=me.carrots,
+                             carrot=CARROT) + last
         if view.phase == "keep_treats":
             assert view.keep is not None
             total = view.keep.clovers + view.keep.carrots
-            return (f"{who} holds {total} treats ({view.keep.clovers}{CLOVER} "
-                    f"{view.keep.carrots}{CARROT}) but may keep only 10: choose which; the "
-                    f"rest go onto card {view.keep.target + 1} of the row.{last}")
-        held = view.held.short() if view.held else "the card"
+            return translate(lang, "**{name}** holds {total} treats ({clovers}{clover} "
+                             "{carrots}{carrot}) but may keep only 10: choose which; the rest "
+                             "go onto card {card} of the row.", name=name, total=total,
+                             clovers=view.keep.clovers, clover=CLOVER,
+                             carrots=view.keep.carrots, carrot=CARROT,
+                             card=view.keep.target + 1) + last
+        if view.held is None:
+            if None in me.board:
+                return translate(lang, "**{name}** is placing **the card** on a free space "
+                                 "of their board.", name=name) + last
+            return translate(lang, "**{name}**'s board is full: **the card** replaces the card "
+                             "on the space they pick (the old card is discarded).",
+                             name=name) + last
+        held = view.held.short()
         if None in me.board:
-            return f"{who} is placing **{held}** on a free space of their board.{last}"
-        return (f"{who}'s board is full: **{held}** replaces the card on the space "
-                f"they pick (the old card is discarded).{last}")
+            return translate(lang, "**{name}** is placing **{card}** on a free space of their "
+                             "board.", name=name, card=held) + last
+        return translate(lang, "**{name}**'s board is full: **{card}** replaces the card on "
+                         "the space they pick (the old card is discarded).", name=name,
+                         card=held) + last
 
     def final_lines(self, view: LlamasAlpacasView, result: Result,
-                    names: dict[str, str]) -> list[str]:
+                    names: dict[str, str], *, lang: str = ENGLISH) -> list[str]:
         """Per player (best first): points, the lines scored by conditions met, and the
         treats left (the tie-break; the breakdown's treat line is not repeated)."""
         out = []
@@ -283,47 +333,63 @@ class LlamasAlpacasPresenter(Presenter):
             lines = [f"{ln.label} ({ln.points:+d})" for ln in result.breakdown.get(seat, [])
                      if ln.points]  # the 0-point line is the tie-break count
             crown = "\N{TROPHY} " if seat in result.winners else ""
-            detail = "; ".join(lines) if lines else "no lines scored"
-            out.append(f"{crown}**{names[seat]}**: {result.scores[seat]} points - {detail}; "
-                       f"{plural(p.clovers + p.carrots, 'treat')} left ({p.clovers}{CLOVER} "
-                       f"{p.carrots}{CARROT})")
+            detail = "; ".join(lines) if lines else translate(lang, "no lines scored")
+            left = translate_n(lang, "{count} treat left", "{count} treats left",
+                               p.clovers + p.carrots)
+            out.append(crown + translate(
+                lang, "**{name}**: {points} - {detail}; {left} ({clovers}{clover} "
+                "{carrots}{carrot})", name=names[seat], points=points(result.scores[seat], lang),
+                detail=detail, left=left, clovers=p.clovers, clover=CLOVER,
+                carrots=p.carrots, carrot=CARROT))
         return out
 
     def turns(self, view: LlamasAlpacasView) -> int:
         """Every player's turns added up."""
         return sum(p.turns for p in view.players)
 
-    def highlight(self, view: LlamasAlpacasView, result: Result, names: dict[str, str]) -> str:
+    def highlight(self, view: LlamasAlpacasView, result: Result, names: dict[str, str], *,
+                  lang: str = ENGLISH) -> str:
         """The best line: the most conditions one line met, and who scored it (the most
         such lines first)."""
         best = max((k for p in view.players for k in range(3) if p.lines[k]), default=None)
         if best is None:
-            return "No line met a condition."
+            return translate(lang, "No line met a condition.")
         top = max(p.lines[best] for p in view.players)
         who = [names.get(p.seat, p.seat) for p in view.players if p.lines[best] == top]
-        lines = "a line" if top == 1 else f"{top} lines"
-        return (f"Best line: {' and '.join(who)}, {lines} meeting {plural(best + 1, 'condition')}"
-                f"{'' if top == 1 else ' each'}.")
+        together = translate(lang, "{first} and {second}", first=", ".join(who[:-1]),
+                             second=who[-1]) if len(who) > 1 else who[0]
+        conditions = translate_n(lang, "{count} condition", "{count} conditions", best + 1)
+        if top == 1:
+            return translate(lang, "Best line: {names}, a line meeting {conditions}.",
+                             names=together, conditions=conditions)
+        return translate(lang, "Best line: {names}, {lines} lines meeting {conditions} each.",
+                         names=together, lines=top, conditions=conditions)
 
     def private_lines(self, view: LlamasAlpacasView, seat: str,
-                      names: dict[str, str]) -> list[str]:
+                      names: dict[str, str], *, lang: str = ENGLISH) -> list[str]:
         """No hidden cards here: the player's own treats, score, lines and board in words."""
         me = player_of(view, seat)
-        lines = ", ".join(f"{n} with {i + 1} condition{'s' if i else ''}"
-                          for i, n in enumerate(me.lines) if n) or "none yet"
+        lines = ", ".join(translate_n(lang, "{lines} with {count} condition",
+                                      "{lines} with {count} conditions", i + 1, lines=n)
+                          for i, n in enumerate(me.lines) if n) or translate(lang, "none yet")
         board = []
+        free = translate(lang, "free")
         for r in range(3):
-            cells = [c.short() if c else "free" for c in me.board[r * 3:r * 3 + 3]]
-            board.append(f"Row {r + 1}: " + " | ".join(cells))
+            cells = [c.short() if c else free for c in me.board[r * 3:r * 3 + 3]]
+            board.append(translate(lang, "Row {row}: {cells}", row=r + 1,
+                                   cells=" | ".join(cells)))
         text = [
-            "This game has no hidden cards: everything is on the table picture.",
-            f"You have **{me.score} points** and **{me.clovers}{CLOVER} {me.carrots}{CARROT}** "
-            f"({me.clovers + me.carrots} of at most {TREAT_LIMIT} treats).",
-            f"Lines scored: {lines}.",
+            translate(lang, "This game has no hidden cards: everything is on the table picture."),
+            translate(lang, "You have **{points}** and **{clovers}{clover} {carrots}{carrot}** "
+                      "({treats} of at most {limit} treats).", points=points(me.score, lang),
+                      clovers=me.clovers, clover=CLOVER, carrots=me.carrots, carrot=CARROT,
+                      treats=me.clovers + me.carrots, limit=TREAT_LIMIT),
+            translate(lang, "Lines scored: {lines}.", lines=lines),
         ]
         if me.start_card is not None:
-            text.append(f"Your starting card, to place: **{me.start_card.short()}**.")
-        text.append("Your board:\n" + "\n".join(board))
+            text.append(translate(lang, "Your starting card, to place: **{card}**.",
+                                  card=me.start_card.short()))
+        text.append(translate(lang, "Your board:") + "\n" + "\n".join(board))
         return text
 
     def example(self) -> tuple[LlamasAlpacasView, dict[str, str]]:

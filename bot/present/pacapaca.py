@@ -175,7 +175,7 @@ class PacapacaPresenter(Presenter):
     accent = 0xD9778F
 
     def alt_text(self, view: PacapacaView, pending: Pending, names: dict[str, str],
-                 lines: Sequence[str] = ()) -> str:
+                 lines: Sequence[str] = (), *, lang: str = "en") -> str:
         """The table in words: whose turn, each alpaca's neck and babies, the deck and
         the discard pile, and the last move; hands and drawn cards are never named."""
         if view.phase == "finished" or view.active is None:
@@ -200,7 +200,8 @@ class PacapacaPresenter(Presenter):
         """The turns played (the turn number counts on past the last)."""
         return view.turn_number - 1
 
-    def highlight(self, view: PacapacaView, result: Result, names: dict[str, str]) -> str:
+    def highlight(self, view: PacapacaView, result: Result, names: dict[str, str], *,
+                  lang: str = "en") -> str:
         """The tallest neck once incomplete parts were removed, and whose."""
         if view.final is None or not view.final.alpacas:
             return ""
@@ -388,7 +389,8 @@ class PacapacaPresenter(Presenter):
             "**Step 3 of 3: bows, scarves, charms, mud and babies.**\n" + "\n".join(rest),
         ]
 
-    def private_lines(self, view: PacapacaView, seat: str, names: dict[str, str]) -> list[str]:
+    def private_lines(self, view: PacapacaView, seat: str, names: dict[str, str], *,
+                      lang: str = "en") -> list[str]:
         """The first line of My hand: the seat's own face-down discards (its own view)."""
         mine = view.my_discards
         return [f"Your cards face down in the discard pile: **{card_list(mine)}**."

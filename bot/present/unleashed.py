@@ -98,7 +98,7 @@ class UnleashedPresenter(Presenter):
     accent = 0x5B8C3A
 
     def alt_text(self, view: UnleashedView, pending: Pending, names: dict[str, str],
-                 lines: Sequence[str] = ()) -> str:
+                 lines: Sequence[str] = (), *, lang: str = "en") -> str:
         """The table in words: whose turn and phase, the card on the pile, each Field's
         Animals (by name) with its hand size, the deck, discard and nursery counts and
         the last move. A reaction window never says who may answer (UX.md), and no hand
@@ -137,7 +137,8 @@ class UnleashedPresenter(Presenter):
         """The turns played."""
         return view.turn
 
-    def highlight(self, view: UnleashedView, result: Result, names: dict[str, str]) -> str:
+    def highlight(self, view: UnleashedView, result: Result, names: dict[str, str], *,
+                  lang: str = "en") -> str:
         """The herd that won: the winner's Animals by kind (most first)."""
         if len(result.winners) != 1 or result.winners[0] not in view.fields:
             return ""
@@ -298,7 +299,7 @@ class UnleashedPresenter(Presenter):
             out.append(Choice(label, index=i, description=f"{card_line(a.card)}: {d.text}"))
         return out
 
-    def final_head(self, result: Result, names: dict[str, str]) -> str:
+    def final_head(self, result: Result, names: dict[str, str], *, lang: str = "en") -> str:
         """Why the game ended and who wins (``"... **Ana** wins!"``), or that the tie
         stands and everyone loses (RULES.md: the deck runs out)."""
         head = named(result.reason, names)
@@ -328,7 +329,7 @@ class UnleashedPresenter(Presenter):
         return pending.kind == "choice" and set(pending.seats) <= {seat for seat, _ in steps}
 
     def final_lines(self, view: UnleashedView, result: Result,
-                    names: dict[str, str]) -> list[str]:
+                    names: dict[str, str], *, lang: str = "en") -> list[str]:
         """Every player's Animals, best first; the letters in their names where they broke
         a tie on Animals (RULES.md: the deck runs out)."""
         best = max(result.scores.values(), default=0)

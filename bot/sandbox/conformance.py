@@ -508,7 +508,8 @@ MARKDOWN_NAMES = (
 
 async def capture_game(game: str, players: int, seed: int, *,
                        names: tuple[str, ...] = MARKDOWN_NAMES, turn_timer: str = "2m",
-                       timeout_every: int = 5, leave_after: int | None = 3) -> list[Any]:
+                       timeout_every: int = 5, leave_after: int | None = 3,
+                       language: str | None = None) -> list[Any]:
     """Play one whole game through the real bot in a fresh sandbox and return every
     request the bot sent (:class:`~bot.sandbox.RecordedRequest`, from login to close).
 
@@ -516,6 +517,8 @@ async def capture_game(game: str, players: int, seed: int, *,
     ``timeout_every``-th action the clock runs to the half-time reminder and then past the
     deadline, so reminders and timeout notes are posted; with 3+ players the last member
     leaves with ``/game leave`` after ``leave_after`` actions (``None``: nobody leaves).
+    ``language``: the server's ``/settings language`` too (the game's language; ``None``:
+    not set, English).
     Raises ``RuntimeError``/``AssertionError`` (from the demo loop) when the game stalls,
     :class:`~bot.sandbox.SandboxError` when the bot logs an error.
     """
@@ -544,7 +547,8 @@ async def capture_game(game: str, players: int, seed: int, *,
         bot = make_bot(settings, registry=builtin_games(), clock=ManualClock())
         await world.connect(bot)
         try:
-            await host.slash("settings", turn_timer=turn_timer)
+            await host.slash("settings", turn_timer=turn_timer,
+                             **({"language": language} if language else {}))
             await play_game(world, bot, game=game, players=players, seed=seed,
                             game_seed=seed, names=names, extra_clicks=after_action)
         finally:

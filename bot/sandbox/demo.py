@@ -57,9 +57,19 @@ async def start_lobby(members: Sequence[Any], game: str, channel: Any) -> Any:
     await host.slash("play", game=game, in_channel=channel)
     lobby = host.last_reply
     for m in members[1:]:
-        await m.click(lobby, "Join")
-    await host.click(lobby, "Start")
+        await m.click(lobby, lobby_button(lobby, "join"))
+    await host.click(lobby, lobby_button(lobby, "start"))
     return lobby
+
+
+def lobby_button(lobby: Any, code: str) -> str:
+    """The custom id of the lobby's ``code`` button (``"join"``, ``"start"``): found by its
+    code, since its label is in the lobby's language. Raises ``LookupError`` when the
+    lobby has no such button."""
+    for button in lobby.buttons():
+        if str(button.get("custom_id", "")).endswith(f":{code}"):
+            return str(button["custom_id"])
+    raise LookupError(f"the lobby has no {code!r} button; buttons: {lobby.labels}")
 
 
 async def drive_game(world: Any, bot: Any, game_id: int, members: Sequence[Any], *,

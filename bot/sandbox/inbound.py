@@ -35,7 +35,7 @@ class Inbound:
         payload: dict[str, Any] = {
             "id": str(it.id), "application_id": str(w.application_id), "type": it.type,
             "data": data, "channel_id": str(ch.id), "token": it.token, "version": 1,
-            "app_permissions": str(w.bot_permissions(ch)), "locale": "en-US",
+            "app_permissions": str(w.bot_permissions(ch)), "locale": it.member.locale,
             "entitlements": [], "entitlement_sku_ids": [],
             "attachment_size_limit": 10 * 1024 * 1024,
         }
@@ -47,8 +47,8 @@ class Inbound:
         else:
             chan["permissions"] = str(it.member.permissions)
             payload["guild_id"] = str(ch.guild_id)
-            payload["guild_locale"] = "en-US"
-            payload["guild"] = {"id": str(ch.guild_id), "locale": "en-US", "features": []}
+            payload["guild_locale"] = w.guild_locale
+            payload["guild"] = {"id": str(ch.guild_id), "locale": w.guild_locale, "features": []}
             payload["member"] = it.member.member_payload(permissions=True)
             payload["context"] = 0
             payload["authorizing_integration_owners"] = {"0": str(w.guild_id)}

@@ -486,6 +486,8 @@ class MemberRecord:
         self.roles = roles
         self.bot = bot
         self.dms_open = True
+        #: The member's Discord client language, sent as each interaction's ``locale``.
+        self.locale = "en-US"
         self.joined_at = world.clock.iso()
         self.interactions: list[SimInteraction] = []
         self.modal: dict[str, Any] | None = None

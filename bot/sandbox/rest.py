@@ -16,7 +16,7 @@ import re
 from typing import Any
 from urllib.parse import urlsplit
 
-from . import limits
+from . import limits, limits_commands
 from . import payloads as P
 from .members import Link
 from .messaging import (
@@ -416,6 +416,7 @@ class Router(Messaging):
 
     def put_commands(self, q: dict[str, str], body: Any, files: list[SimFile], app: str,
                      gid: str | None = None) -> Any:
+        limits_commands.check_commands(body)
         w = self.world
         g = int(gid) if gid else None
         old = {k: v for k, v in w.commands.items() if k[0] == g}

@@ -46,6 +46,8 @@ class WorldState:
         self.clock = P.Clock()
         self.guild_id = self.clock.snowflake()
         self.guild_name = guild_name
+        #: The server's Discord locale (its community language): ``guild_locale``.
+        self.guild_locale = "en-US"
         self.application_id = self.clock.snowflake()
         self.bot_name = bot_name
         self.owner_id = self.clock.snowflake()
@@ -360,7 +362,7 @@ class WorldState:
             "system_channel_flags": 0,
             "rules_channel_id": None, "vanity_url_code": None, "description": None,
             "banner": None, "premium_tier": 0, "premium_subscription_count": 0,
-            "preferred_locale": "en-US", "public_updates_channel_id": None,
+            "preferred_locale": self.guild_locale, "public_updates_channel_id": None,
             "nsfw_level": 0, "premium_progress_bar_enabled": False,
             "joined_at": self.created, "large": False, "unavailable": False,
             "member_count": len(members), "voice_states": [], "presences": [],

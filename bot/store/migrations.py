@@ -347,6 +347,18 @@ MIGRATIONS: list[Migration] = [
         ALTER TABLE games ADD COLUMN rematch_of BIGINT;
         """,
     ),
+    Migration(
+        "languages: a server's chosen language (guild_settings.language, /settings) and a "
+        "member's last seen client locale (member_prefs.locale, for DMs)",
+        sqlite="""
+        ALTER TABLE guild_settings ADD COLUMN language TEXT;
+        ALTER TABLE member_prefs ADD COLUMN locale TEXT;
+        """,
+        postgres="""
+        ALTER TABLE guild_settings ADD COLUMN language TEXT;
+        ALTER TABLE member_prefs ADD COLUMN locale TEXT;
+        """,
+    ),
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -29,12 +29,13 @@ class PrefStore(StoreBase):
         async with self._tx() as db:
             await db.execute(
                 "INSERT INTO guild_settings (guild_id, turn_timer, dm_notifications,"
-                " game_channel_id, max_open_lobbies, end_idle_games) VALUES (?,?,?,?,?,?)"
+                " game_channel_id, max_open_lobbies, end_idle_games, language)"
+                " VALUES (?,?,?,?,?,?,?)"
                 " ON CONFLICT (guild_id) DO UPDATE SET turn_timer=excluded.turn_timer,"
                 " dm_notifications=excluded.dm_notifications,"
                 " game_channel_id=excluded.game_channel_id,"
                 " max_open_lobbies=excluded.max_open_lobbies,"
-                " end_idle_games=excluded.end_idle_games",
+                " end_idle_games=excluded.end_idle_games, language=excluded.language",
                 (
                     settings.guild_id,
                     settings.turn_timer,
@@ -42,6 +43,7 @@ class PrefStore(StoreBase):
                     settings.game_channel_id,
                     settings.max_open_lobbies,
                     None if settings.end_idle_games is None else int(settings.end_idle_games),
+                    settings.language,
                 ),
             )
 
@@ -109,3 +111,17 @@ class PrefStore(StoreBase):
                 )
         finally:
             self._turn_notices.pop(user_id, None)
+
+    async def member_locale(self, user_id: int) -> str | None:
+        """The client locale ``user_id`` last used with herdbot (Discord's, e.g. ``"de"``;
+        ``None``: not seen yet): the language of their DMs."""
+        row = await self._one("SELECT locale FROM member_prefs WHERE user_id=?", (user_id,))
+        return str(row[0]) if row is not None and row[0] is not None else None
+
+    async def set_member_locale(self, user_id: int, locale: str) -> None:
+        """Remember ``user_id``'s client locale (their other preferences kept)."""
+        async with self._tx() as db:
+            await db.execute(
+                "INSERT INTO member_prefs (user_id, locale) VALUES (?,?)"
+                " ON CONFLICT (user_id) DO UPDATE SET locale=excluded.locale",
+                (user_id, locale))

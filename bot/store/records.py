@@ -159,6 +159,8 @@ class GuildSettings(BaseModel):
     game_channel_id: int | None = None
     max_open_lobbies: int | None = None
     end_idle_games: bool | None = None
+    #: The language of the server's new games (``None``: its Discord locale, else English).
+    language: str | None = None
 
 
 class StatRecord(BaseModel):

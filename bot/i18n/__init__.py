@@ -1,0 +1,104 @@
+"""herdbot's words in its players' languages: gettext catalogues (Babel), plural forms,
+number formats, and the pseudo-locale. Pure: no Discord, no asyncio; the catalogues are
+read from the package's own files when first needed (:mod:`bot.i18n.catalog`).
+
+Usage: ``translate(lang, "{name} joined.", name=...)`` and
+``translate_n(lang, "{count} card", "{count} cards", n, ...)``; a sentence defined away
+from where it is shown is marked ``N_("...")`` for the extraction and translated there.
+Message ids are whole English sentences with named placeholders, never pieces glued
+together, so each language orders its own words.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from babel.numbers import format_decimal
+
+from bot.i18n.catalog import COMMAND_NAME, COMMAND_TEXT, catalogue
+from bot.i18n.languages import (
+    CATALOGUED,
+    ENGLISH,
+    NATIVE_NAMES,
+    PSEUDO,
+    SHIPPED,
+    discord_locales,
+    game_language,
+    member_language,
+    supported,
+)
+from bot.i18n.pseudo import pseudo
+
+#: A language: one of :data:`SHIPPED` (a plain ``str`` so models and the store keep it).
+Lang = str
+
+
+def N_(msgid: str) -> str:  # noqa: N802 - gettext's name for a marker
+    """Mark ``msgid`` for the catalogue without translating it here (gettext_noop)."""
+    return msgid
+
+
+def _lang(lang: str | None) -> str:
+    return supported(lang) or ENGLISH
+
+
+def _fill(text: str, placeholders: dict[str, Any]) -> str:
+    return text.format(**placeholders) if placeholders else text
+
+
+def translate(lang: str | None, msgid: str, /, **placeholders: Any) -> str:
+    """``msgid`` (an English sentence with ``{named}`` placeholders) in ``lang``, filled
+    with ``placeholders``. An unknown ``lang`` is English; a message the catalogue lacks
+    is English and logged once (:mod:`bot.i18n.catalog`). Raises ``KeyError`` for a
+    placeholder the sentence names but ``placeholders`` lacks."""
+    lang = _lang(lang)
+    if lang == PSEUDO:
+        return _fill(pseudo(msgid), placeholders)
+    return _fill(catalogue(lang).gettext(msgid), placeholders)
+
+
+def translate_n(lang: str | None, singular: str, plural: str, count: int, /,
+                **placeholders: Any) -> str:
+    """The plural form of ``singular``/``plural`` (English) for ``count`` in ``lang``
+    (as many forms as the language has: Polish three), filled with ``placeholders`` and
+    ``count`` (as ``{count}``, formatted for the language: :func:`number`)."""
+    lang = _lang(lang)
+    values = {"count": number(lang, count), **placeholders}
+    if lang == PSEUDO:
+        return _fill(pseudo(singular if count == 1 else plural), values)
+    return _fill(catalogue(lang).ngettext(singular, plural, count), values)
+
+
+def translate_in(lang: str | None, context: str, msgid: str, /) -> str:
+    """``msgid`` of ``context`` (``msgctxt``: :data:`COMMAND_NAME`, :data:`COMMAND_TEXT`)
+    in ``lang``; English when missing (logged once)."""
+    lang = _lang(lang)
+    if lang == PSEUDO:
+        return pseudo(msgid)
+    return catalogue(lang).pgettext(context, msgid)
+
+
+def has_translation(lang: str, context: str | None, msgid: str) -> bool:
+    """True when the catalogue of ``lang`` has ``msgid`` (of ``context``) translated;
+    always for English and the pseudo-locale."""
+    lang = _lang(lang)
+    if lang in (ENGLISH, PSEUDO):
+        return True
+    key = msgid if context is None else f"{context}\x04{msgid}"
+    found = getattr(catalogue(lang), "_catalog", {})
+    return key in found or (key, 0) in found
+
+
+def number(lang: str | None, value: float) -> str:
+    """``value`` written the way ``lang`` writes numbers (``1,234.5`` in English,
+    ``1.234,5`` in German; the pseudo-locale as English)."""
+    lang = _lang(lang)
+    return format_decimal(value, locale=ENGLISH if lang == PSEUDO else lang)
+
+
+__all__ = [
+    "CATALOGUED", "COMMAND_NAME", "COMMAND_TEXT", "ENGLISH", "Lang", "NATIVE_NAMES", "N_",
+    "PSEUDO", "SHIPPED", "discord_locales", "game_language", "has_translation",
+    "member_language", "number", "pseudo", "supported", "translate", "translate_in",
+    "translate_n",
+]

@@ -1,0 +1,123 @@
+"""The message catalogues: gettext ``.po`` files read with Babel when first needed.
+
+Each language of :data:`~bot.i18n.languages.CATALOGUED` but English has
+``locales/<lang>/LC_MESSAGES/herdbot.po`` beside this module. The ``.po`` files are read
+at run time (Babel's ``read_po``) and turned into gettext translations in memory
+(``write_mo`` into a buffer): there is no compiled ``.mo`` file to build or to forget, so
+an editable install, a wheel (the ``.po`` files are package data) and CI need no step of
+their own, and an edited catalogue counts at the next start. Reading all five takes a
+few tens of milliseconds, once per process.
+
+Message ids are the English sentences with named placeholders (``{name}``); plural
+messages have an English plural (gettext's ``ngettext``) and as many forms per language
+as its ``Plural-Forms`` header says. Strings shown by Discord's command picker carry a
+context (``msgctxt``): :data:`COMMAND_NAME` for names, :data:`COMMAND_TEXT` for
+descriptions and choices.
+"""
+
+from __future__ import annotations
+
+import gettext
+import io
+import logging
+import threading
+from pathlib import Path
+
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.support import Translations
+
+from bot.i18n.languages import CATALOGUED, ENGLISH
+
+log = logging.getLogger(__name__)
+
+#: Where the catalogues are: ``<LOCALES>/<lang>/LC_MESSAGES/herdbot.po``.
+LOCALES = Path(__file__).resolve().parent / "locales"
+#: The gettext domain (the catalogue files' name).
+DOMAIN = "herdbot"
+#: Context of command, group and option names (lowercase, Discord's name rules).
+COMMAND_NAME = "command name"
+#: Context of command and option descriptions and of choice names.
+COMMAND_TEXT = "command"
+
+
+def po_path(lang: str, root: Path = LOCALES) -> Path:
+    """The ``.po`` file of ``lang`` under ``root``."""
+    return root / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+class _English(gettext.NullTranslations):
+    """The fallback of a catalogue: English (the message id), with each message id the
+    catalogue lacks logged once per language (WARNING, one line)."""
+
+    def __init__(self, lang: str) -> None:
+        super().__init__()
+        self.lang = lang
+        self.told: set[tuple[str | None, str]] = set()
+        self._lock = threading.Lock()
+
+    def _missing(self, context: str | None, msgid: str) -> None:
+        key = (context, msgid)
+        with self._lock:
+            if key in self.told:
+                return
+            self.told.add(key)
+        log.warning("no %s translation of %r%s: shown in English", self.lang, msgid,
+                    f" (context {context!r})" if context else "")
+
+    def gettext(self, message: str) -> str:
+        self._missing(None, message)
+        return message
+
+    def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
+        self._missing(None, msgid1)
+        return msgid1 if n == 1 else msgid2
+
+    def pgettext(self, context: str, message: str) -> str:
+        self._missing(context, message)
+        return message
+
+    def npgettext(self, context: str, msgid1: str, msgid2: str, n: int) -> str:
+        self._missing(context, msgid1)
+        return msgid1 if n == 1 else msgid2
+
+
+def load(lang: str, root: Path = LOCALES) -> gettext.NullTranslations:
+    """The translations of ``lang`` read from its ``.po`` file under ``root`` (fuzzy
+    entries left out), falling back to English per message (:class:`_English`). English
+    itself is the message ids. Raises ``FileNotFoundError`` for a language without a
+    catalogue."""
+    if lang == ENGLISH:
+        return gettext.NullTranslations()
+    with po_path(lang, root).open("rb") as fp:
+        catalog = read_po(fp, locale=lang, domain=DOMAIN)
+    buffer = io.BytesIO()
+    write_mo(buffer, catalog, use_fuzzy=False)
+    buffer.seek(0)
+    translations = Translations(buffer, domain=DOMAIN)
+    translations.add_fallback(_English(lang))
+    return translations
+
+
+_loaded: dict[str, gettext.NullTranslations] = {}
+_load_lock = threading.Lock()
+
+
+def catalogue(lang: str) -> gettext.NullTranslations:
+    """The translations of ``lang`` (one of :data:`CATALOGUED`), read once per process.
+    Raises ``KeyError`` for another language."""
+    if lang not in CATALOGUED:
+        raise KeyError(lang)
+    found = _loaded.get(lang)
+    if found is None:
+        with _load_lock:
+            found = _loaded.get(lang)
+            if found is None:
+                found = _loaded[lang] = load(lang)
+    return found
+
+
+def forget() -> None:
+    """Drop the catalogues read so far (tests; the next use reads them again)."""
+    with _load_lock:
+        _loaded.clear()

@@ -1,0 +1,43 @@
+"""Languages against Discord's spec: a whole seeded Llamas & Alpacas game in the
+pseudo-locale (every sentence about 40% longer) at every player count through the strict
+sandbox, with no request refused and every request conforming, and the localised command
+sync conforming."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.app import builtin_games
+from bot.i18n import pseudo
+from bot.sandbox.conformance import Spec, capture_game
+from tests.conformance.test_games import CHECKED
+
+PLAYERS = range(builtin_games()["llamas-alpacas"].min_players,
+                builtin_games()["llamas-alpacas"].max_players + 1)
+
+
+@pytest.mark.parametrize("players", PLAYERS, ids=[f"llamas-alpacas-{n}" for n in PLAYERS])
+async def test_a_whole_game_in_the_pseudo_locale_conforms_with_no_refusal(
+        spec: Spec, record_property, players: int):
+    requests = await capture_game("llamas-alpacas", players, 1, language="en_XA")
+    report = spec.check(requests)
+    record_property(CHECKED, report.checked)
+    assert not report.violations, report.summary()
+    refused = [(r.method, r.path, r.status) for r in requests if r.status >= 400]
+    assert refused == []
+    bodies = " ".join(str(r.json) for r in requests)
+    # The lobby, the tables and their choices were in the pseudo-locale.
+    for sentence in ("Join", "Move a card", "This is the last round."):
+        assert pseudo(sentence) in bodies, sentence
+    assert pseudo("Set-up: place your starting card on your board with the buttons 1-9 "
+                  "(row by row). Waiting for {names}.").split("{names}")[0] in bodies
+
+
+async def test_the_localised_command_sync_conforms(spec: Spec):
+    requests = await capture_game("llamas-alpacas", 2, 1, language="de")
+    syncs = [r for r in requests if r.method == "PUT" and r.path.endswith("/commands")]
+    assert syncs and all(r.status == 200 for r in syncs)
+    report = spec.check(syncs)
+    assert report.checked == len(syncs)
+    assert not report.violations, report.summary()
+    assert any("name_localizations" in c for c in syncs[-1].json)

@@ -1,0 +1,179 @@
+"""The catalogues: every message id of the code translated in every shipped language,
+placeholders, mentions and markdown kept by every translation, plural forms, number
+formats, loading from ``.po`` with no compile step, and the English fallback of a missing
+message, logged once."""
+
+from __future__ import annotations
+
+import logging
+import re
+from pathlib import Path
+
+import pytest
+from babel.messages.pofile import read_po
+
+from bot import i18n
+from bot.i18n import catalog
+from bot.i18n.extract import TEMPLATE, source_messages
+from bot.i18n.languages import CATALOGUED
+
+LANGS = [lang for lang in CATALOGUED if lang != "en"]
+
+#: What a translation must keep exactly as its message id has it: placeholders, mentions
+#: and timestamps, and the markdown marks (bold, italics, code, strike, spoiler).
+PLACEHOLDER = re.compile(r"\{[^{}]*\}")
+MENTION = re.compile(r"<[@#][!&]?\d*>|<t:[^>]*>")
+MARKS = ("**", "`", "~~", "||", "__")
+
+
+def kept(text: str) -> tuple[list[str], list[str], list[int], int]:
+    """``(placeholders, mentions, counts of each of MARKS, lone '*')`` of ``text``, sorted."""
+    return (sorted(PLACEHOLDER.findall(text)), sorted(MENTION.findall(text)),
+            [text.count(mark) for mark in MARKS], text.replace("**", "").count("*"))
+
+
+def messages(lang: str) -> list:
+    with catalog.po_path(lang).open("rb") as fp:
+        return [m for m in read_po(fp, locale=lang) if m.id]
+
+
+def test_the_shipped_languages():
+    assert i18n.SHIPPED == ("en", "de", "fr", "es", "pt_BR", "pl", "en_XA")
+    assert LANGS == ["de", "fr", "es", "pt_BR", "pl"]
+    for lang in LANGS:
+        assert catalog.po_path(lang).is_file(), lang
+
+
+def test_the_code_has_message_ids_to_translate():
+    found = source_messages()
+    assert "Move a card" in found
+    assert ("{count} clover", "{count} clovers") in found
+    assert "Join" in found and "Add AI seat" in found  # the lobby
+    assert len(found) >= 85
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_message_id_is_translated(lang):
+    """Every sentence the code passes to translate/translate_n or marks N_ has a
+    translation (not fuzzy, not empty) in the catalogue, and the catalogue loads it."""
+    entries = {m.id if isinstance(m.id, str) else tuple(m.id): m for m in messages(lang)
+               if not m.context}
+    missing = []
+    for msgid in source_messages():
+        entry = entries.get(msgid)
+        strings = [] if entry is None else (
+            [entry.string] if isinstance(entry.string, str) else list(entry.string))
+        if entry is None or entry.fuzzy or not strings or not all(strings):
+            missing.append(msgid)
+            continue
+        singular = msgid if isinstance(msgid, str) else msgid[0]
+        assert i18n.has_translation(lang, None, singular), msgid
+    assert missing == []
+
+
+def test_the_template_has_every_message_id():
+    """``locales/herdbot.pot`` (``python -m bot.i18n.extract``) is up to date."""
+    with TEMPLATE.open("rb") as fp:
+        pot = read_po(fp)
+    ids = {m.id if isinstance(m.id, str) else tuple(m.id) for m in pot if m.id and not m.context}
+    assert ids == set(source_messages())
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_translations_keep_placeholders_mentions_and_markdown(lang):
+    """A translation never drops or adds a ``{name}``, a mention or a markdown mark; each
+    plural form keeps the plural message id's."""
+    bad = []
+    for m in messages(lang):
+        source = m.id if isinstance(m.id, str) else m.id[1]
+        forms = [m.string] if isinstance(m.string, str) else list(m.string)
+        for form in forms:
+            if kept(form) != kept(source):
+                bad.append((source, form))
+    assert bad == []
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_each_catalogue_has_the_languages_plural_forms(lang):
+    with catalog.po_path(lang).open("rb") as fp:
+        cat = read_po(fp, locale=lang)
+    assert cat.num_plurals == {"de": 2, "fr": 2, "es": 2, "pt_BR": 2, "pl": 3}[lang]
+    for m in cat:
+        if m.id and not isinstance(m.id, str):
+            assert len(m.string) == cat.num_plurals, m.id
+
+
+def test_plural_forms():
+    clovers = ("{count} clover", "{count} clovers")
+    assert [i18n.translate_n("pl", *clovers, n) for n in (1, 2, 4, 5, 12, 22, 25, 112)] == [
+        "1 koniczyna", "2 koniczyny", "4 koniczyny", "5 koniczyn", "12 koniczyn",
+        "22 koniczyny", "25 koniczyn", "112 koniczyn"]
+    assert [i18n.translate_n("fr", *clovers, n) for n in (0, 1, 2)] == [
+        "0 trèfle", "1 trèfle", "2 trèfles"]
+    assert [i18n.translate_n("de", "{count} point", "{count} points", n) for n in (0, 1, 2)] == [
+        "0 Punkte", "1 Punkt", "2 Punkte"]
+    assert [i18n.translate_n("en", *clovers, n) for n in (0, 1, 2)] == [
+        "0 clovers", "1 clover", "2 clovers"]
+    assert [i18n.translate_n("pt_BR", *clovers, n) for n in (0, 1, 2)] == [
+        "0 trevo", "1 trevo", "2 trevos"]
+
+
+def test_named_placeholders_are_filled_in_each_languages_order():
+    said = {lang: i18n.translate(lang, "Moving {card} from space {src} to space {dst}...",
+                                 card="Llama red 2", src=4, dst=7)
+            for lang in ("en", "de", "pl")}
+    assert said == {
+        "en": "Moving Llama red 2 from space 4 to space 7...",
+        "de": "Llama red 2 wird von Feld 4 auf Feld 7 versetzt...",
+        "pl": "Przesuwam Llama red 2 z pola 4 na pole 7...",
+    }
+
+
+def test_numbers_are_written_the_languages_way():
+    assert i18n.number("en", 1234.5) == "1,234.5"
+    assert i18n.number("de", 1234.5) == "1.234,5"
+    assert i18n.number("fr", 1234) == "1\N{NARROW NO-BREAK SPACE}234"
+    assert i18n.number("pl", 12345) == "12\N{NO-BREAK SPACE}345"
+    assert i18n.number("en_XA", 1234) == "1,234"
+    assert i18n.translate_n("de", "{count} point", "{count} points", 1500) == "1.500 Punkte"
+
+
+def test_a_message_missing_at_run_time_is_english_and_logged_once(caplog):
+    catalog.forget()
+    with caplog.at_level(logging.WARNING, logger="bot.i18n.catalog"):
+        first = i18n.translate("de", "A sentence {who} never translated.", who="nobody")
+        again = i18n.translate("de", "A sentence {who} never translated.", who="anybody")
+        plural = i18n.translate_n("fr", "{count} thing nobody wrote", "{count} things", 2)
+        i18n.translate_n("fr", "{count} thing nobody wrote", "{count} things", 3)
+    assert first == "A sentence nobody never translated."
+    assert again == "A sentence anybody never translated."
+    assert plural == "2 things"
+    assert [r.getMessage() for r in caplog.records] == [
+        "no de translation of 'A sentence {who} never translated.': shown in English",
+        "no fr translation of '{count} thing nobody wrote': shown in English",
+    ]
+    catalog.forget()
+
+
+def test_an_unknown_language_is_english():
+    assert i18n.translate("ja", "Move a card") == "Move a card"
+    assert i18n.translate(None, "Move a card") == "Move a card"
+    assert i18n.translate("de", "Move a card") == "Karte versetzen"
+    assert i18n.translate("pt-BR", "Move a card") == "Mover uma carta"  # Discord's spelling
+
+
+def test_a_catalogue_is_read_from_its_po_file_with_no_compile_step(tmp_path: Path):
+    """An edited ``.po`` counts as it is: no ``.mo`` is built or read."""
+    po = catalog.po_path("de", tmp_path)
+    po.parent.mkdir(parents=True)
+    po.write_text('msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n'
+                  '"Plural-Forms: nplurals=2; plural=(n != 1);\\n"\n\n'
+                  'msgid "Back"\nmsgstr "Zurück!"\n\n'
+                  'msgid "{count} card"\nmsgid_plural "{count} cards"\n'
+                  'msgstr[0] "{count} Karte"\nmsgstr[1] "{count} Karten"\n\n'
+                  'msgctxt "command name"\nmsgid "play"\nmsgstr "spielen"\n', encoding="utf-8")
+    loaded = catalog.load("de", tmp_path)
+    assert loaded.gettext("Back") == "Zurück!"
+    assert loaded.ngettext("{count} card", "{count} cards", 3) == "{count} Karten"
+    assert loaded.pgettext("command name", "play") == "spielen"
+    assert not list(tmp_path.rglob("*.mo"))
