@@ -1,11 +1,13 @@
 """The catalogue's message ids, extracted from the source with Babel, and the template
 and catalogues kept up to date with them.
 
-``python -m bot.i18n.extract`` writes ``locales/herdbot.pot`` (every sentence of
-``bot/`` and ``cogs/`` passed to :func:`~bot.i18n.translate`, :func:`~bot.i18n.translate_n`
-or marked :func:`~bot.i18n.N_`, plus the command strings already in the English template)
-and merges it into each language's ``.po`` (new sentences come in untranslated, gone
-ones are marked obsolete), as ``pybabel update`` would.
+:func:`update` writes ``locales/herdbot.pot`` (every sentence of ``bot/`` and ``cogs/``
+passed to :func:`~bot.i18n.translate`, :func:`~bot.i18n.translate_n` or marked
+:func:`~bot.i18n.N_`, plus the slash commands' strings) and merges it into each
+language's ``.po`` (new sentences come in untranslated, gone ones are marked obsolete),
+as ``pybabel update`` would. ``python -m bot.sandbox.messages`` runs it with the strings
+of the bot's command tree; ``python -m bot.i18n.extract`` keeps the command strings the
+template already has.
 """
 
 from __future__ import annotations
