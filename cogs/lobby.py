@@ -24,18 +24,8 @@ from bot.discord.replies import answer_public, defer, edit_panel, quoted, send_e
 from bot.discord.result_post import REMATCH
 from bot.discord.text import md_name
 from bot.games.registry import GameSpec
-from bot.i18n import (
-    COMMAND_TEXT,
-    ENGLISH,
-    N_,
-    NATIVE_NAMES,
-    SHIPPED,
-    game_language,
-    supported,
-    translate,
-    translate_in,
-    translate_n,
-)
+from bot.i18n import ENGLISH, N_, NATIVE_NAMES, SHIPPED, game_language, supported, translate
+from bot.present.lobby import LobbySeat, lobby_words, option_label
 from bot.runtime import GameError, Update, UpdateKind
 from bot.store import GameRecord, SeatRecord
 from cogs.lobby_rematch import open_rematch
@@ -60,18 +50,6 @@ LEVEL_HINTS = {
     Level.NORMAL: N_("A steady player (the default)"),
     Level.HARD: N_("Thinks ahead from what its seat can see"),
 }
-
-#: Words the lobby shows that are defined below the presentation layers (the AI levels'
-#: labels, the games' descriptions, their lobby options' labels), marked for the
-#: catalogue here and translated where shown.
-SHOWN_HERE = (
-    N_("Easy"), N_("Normal"), N_("Hard"),
-    N_("Feed the herd, line up llamas and alpacas on your 3x3 board (2-4 players)."),
-    N_("Draw, trade and haggle to dress the longest, fanciest alpaca neck (2-6 players)."),
-    N_("Build a herd of 7 Animals with magic, upgrades and instant answers (2-8)."),
-    N_("Hide who holds Instants"),
-)
-
 
 def lobby_lang(record: GameRecord) -> str:
     """The language of a lobby and its game (chosen at ``/play``, kept in its options)."""
@@ -107,66 +85,26 @@ def _bool_options(spec: GameSpec) -> list[tuple[str, str]]:
 def lobby_embed(record: GameRecord, seats: list[SeatRecord], spec: GameSpec, *,
                 expired: bool = False) -> discord.Embed:
     """The lobby embed: game, seats (host marked), options and what happens next (an open
-    lobby says when it closes unless started; ``expired``: it closed that way)."""
-    status = record.status
+    lobby says when it closes unless started; ``expired``: it closed that way), in the
+    lobby's language (:func:`bot.present.lobby.lobby_words`)."""
     lang = lobby_lang(record)
-    colour = {"lobby": 0x6B8E23, "cancelled": 0x888888}.get(status, 0x3B82F6)
-    description = translate(lang, spec.description)
     expires_at = record.options.get("expires_at")
-    if status == "lobby" and isinstance(expires_at, (int, float)):
-        when = f"<t:{int(expires_at)}:R>"
-        description += "\n\n" + translate(
-            lang, "This lobby closes {when} unless the host starts the game.", when=when)
-    embed = discord.Embed(title=translate(lang, "{game}: lobby #{number}", game=spec.name,
-                                          number=record.id),
-                          colour=colour, description=description)
-    lines = []
-    for i, seat in enumerate(seats, 1):
-        who = seat_line(seat, lang)
-        lines.append(translate(lang, "{number}. {who} {crown} host", number=i, who=who,
-                               crown="\N{CROWN}")
-                     if seat.user_id == record.host_id else f"{i}. {who}")
-    for i in range(len(seats) + 1, spec.max_players + 1):
-        lines.append(translate(lang, "{number}. *open seat*", number=i)
-                     if i <= max(spec.min_players, len(seats) + 1) else "")
-    value = "\n".join(line for line in lines if line) or "-"
-    if not seats and status != "lobby":  # a quarantined lobby closed: its seats are unreadable
-        value = translate(lang, "(could not be read)")
-    embed.add_field(name=translate(lang, "Seats ({count}/{most})", count=len(seats),
-                                   most=spec.max_players), value=value, inline=True)
-    timer = TIMER_LABELS.get(record.options.get("turn_timer", "off"))
-    opts = [translate(lang, "Turn timer: {timer}",
-                      timer=translate_in(lang, COMMAND_TEXT, timer) if timer else "off")]
-    for name, label in _bool_options(spec):
-        opts.append(option_label(label, bool(record.options.get(name)), lang))
-    if record.options.get("rated") is False:
-        opts.append(translate(lang, "Rated: no"))
-    if lang != ENGLISH:
-        opts.append(translate(lang, "Language: {language}", language=NATIVE_NAMES[lang]))
-    embed.add_field(name=translate(lang, "Options"), value="\n".join(opts), inline=True)
-    if status == "lobby":
-        need = spec.min_players - len(seats)
-        foot = (translate_n(lang, "Waiting for {count} more player.",
-                            "Waiting for {count} more players.", need) if need > 0
-                else translate(lang, "The host can start the game."))
-        embed.set_footer(text=translate(lang, "{least}-{most} players. {next}",
-                                        least=spec.min_players, most=spec.max_players,
-                                        next=foot))
-    elif expired:
-        embed.set_footer(text=translate(
-            lang, "Nobody started this lobby within an hour, so it has closed."))
-    elif status == "cancelled":
-        embed.set_footer(text=translate(lang, "This lobby was cancelled."))
-    else:
-        embed.set_footer(text=translate(lang, "The game has started in its thread."))
+    words = lobby_words(
+        lang, game=spec.name, description=spec.description, number=record.id,
+        status=record.status,
+        seats=[LobbySeat(seat_line(s, lang), s.user_id == record.host_id) for s in seats],
+        min_players=spec.min_players, max_players=spec.max_players,
+        timer=TIMER_LABELS.get(record.options.get("turn_timer", "off")),
+        options=[(label, bool(record.options.get(name))) for name, label in _bool_options(spec)],
+        rated=record.options.get("rated") is not False,
+        expires_at=expires_at if isinstance(expires_at, (int, float)) else None,
+        expired=expired)
+    colour = {"lobby": 0x6B8E23, "cancelled": 0x888888}.get(record.status, 0x3B82F6)
+    embed = discord.Embed(title=words.title, colour=colour, description=words.description)
+    embed.add_field(name=words.seats_title, value=words.seats, inline=True)
+    embed.add_field(name=words.options_title, value=words.options, inline=True)
+    embed.set_footer(text=words.footer)
     return embed
-
-
-def option_label(label: str, on: bool, lang: str = ENGLISH) -> str:
-    """A lobby option and its state, ``"Hide who holds Instants: on"`` (in ``lang``)."""
-    if on:
-        return translate(lang, "{option}: on", option=translate(lang, label))
-    return translate(lang, "{option}: off", option=translate(lang, label))
 
 
 def lobby_view(record: GameRecord, seats: list[SeatRecord], spec: GameSpec) -> discord.ui.View | None:

@@ -1,0 +1,103 @@
+"""The lobby's words in the lobby's language (pure): its title and description, the seat
+list, the options and the footer, for the Discord layer to lay out (``cogs/lobby.py``).
+
+Flow and looks: UX.md, "Common to all games".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from bot.i18n import COMMAND_TEXT, ENGLISH, N_, NATIVE_NAMES, translate, translate_in, translate_n
+
+#: Words the lobby shows that are defined below the presentation layers (the games'
+#: descriptions, their lobby options' labels, the AI levels' labels), marked for the
+#: catalogue here and translated where shown.
+SHOWN_HERE = (
+    N_("Feed the herd, line up llamas and alpacas on your 3x3 board (2-4 players)."),
+    N_("Draw, trade and haggle to dress the longest, fanciest alpaca neck (2-6 players)."),
+    N_("Build a herd of 7 Animals with magic, upgrades and instant answers (2-8)."),
+    N_("Hide who holds Instants"),
+    N_("Easy"), N_("Normal"), N_("Hard"),
+)
+
+
+@dataclass(frozen=True)
+class LobbySeat:
+    """One taken seat: ``who`` as shown (a mention, or an AI seat's line) and whether it
+    is the host's."""
+
+    who: str
+    host: bool = False
+
+
+@dataclass(frozen=True)
+class LobbyWords:
+    """A lobby's text by part (markdown where Discord renders it)."""
+
+    title: str
+    description: str
+    seats_title: str
+    seats: str
+    options_title: str
+    options: str
+    footer: str
+
+
+def option_label(label: str, on: bool, lang: str = ENGLISH) -> str:
+    """A lobby option and its state, ``"Hide who holds Instants: on"`` (in ``lang``)."""
+    if on:
+        return translate(lang, "{option}: on", option=translate(lang, label))
+    return translate(lang, "{option}: off", option=translate(lang, label))
+
+
+def lobby_words(lang: str, *, game: str, description: str, number: int, status: str,
+                seats: Sequence[LobbySeat], min_players: int, max_players: int,
+                timer: str | None, options: Sequence[tuple[str, bool]] = (),
+                rated: bool = True, expires_at: float | None = None,
+                expired: bool = False) -> LobbyWords:
+    """The words of lobby #``number`` of ``game`` in ``lang``: ``status`` (``lobby``,
+    ``cancelled`` or started), the taken ``seats`` in order (none for a closed lobby
+    whose seats could not be read), the turn ``timer``'s choice name (``None``: off),
+    the boolean ``options`` as ``(label, on)``, ``rated``; an open lobby says when it
+    closes (``expires_at``, Unix seconds), ``expired``: it closed that way."""
+    text = translate(lang, description)
+    if status == "lobby" and expires_at is not None:
+        text += "\n\n" + translate(lang, "This lobby closes {when} unless the host starts "
+                                   "the game.", when=f"<t:{int(expires_at)}:R>")
+    lines = [translate(lang, "{number}. {who} {crown} host", number=i, who=seat.who,
+                       crown="\N{CROWN}") if seat.host else f"{i}. {seat.who}"
+             for i, seat in enumerate(seats, 1)]
+    lines += [translate(lang, "{number}. *open seat*", number=i)
+              for i in range(len(seats) + 1, max(min_players, len(seats) + 1) + 1)
+              if i <= max_players]
+    taken = "\n".join(lines) or "-"
+    if not seats and status != "lobby":  # a quarantined lobby closed: its seats are unreadable
+        taken = translate(lang, "(could not be read)")
+    opts = [translate(lang, "Turn timer: {timer}",
+                      timer=translate_in(lang, COMMAND_TEXT, timer) if timer else "off")]
+    opts += [option_label(label, on, lang) for label, on in options]
+    if not rated:
+        opts.append(translate(lang, "Rated: no"))
+    if lang != ENGLISH:
+        opts.append(translate(lang, "Language: {language}", language=NATIVE_NAMES[lang]))
+    if status == "lobby":
+        need = min_players - len(seats)
+        then = (translate_n(lang, "Waiting for {count} more player.",
+                            "Waiting for {count} more players.", need) if need > 0
+                else translate(lang, "The host can start the game."))
+        footer = translate(lang, "{least}-{most} players. {next}", least=min_players,
+                           most=max_players, next=then)
+    elif expired:
+        footer = translate(lang, "Nobody started this lobby within an hour, so it has closed.")
+    elif status == "cancelled":
+        footer = translate(lang, "This lobby was cancelled.")
+    else:
+        footer = translate(lang, "The game has started in its thread.")
+    return LobbyWords(
+        title=translate(lang, "{game}: lobby #{number}", game=game, number=number),
+        description=text, seats_title=translate(lang, "Seats ({count}/{most})",
+                                                count=len(seats), most=max_players),
+        seats=taken, options_title=translate(lang, "Options"), options="\n".join(opts),
+        footer=footer)
