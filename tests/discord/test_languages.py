@@ -232,3 +232,25 @@ def test_the_sandbox_refuses_a_sync_discord_would_refuse():
         ("0.options.0.choices.0.name_localizations.de", "BASE_TYPE_BAD_LENGTH"),
         ("0.options.0.name_localizations.pl", "APPLICATION_COMMAND_INVALID_NAME"),
     ]
+
+
+async def test_a_private_panel_in_each_members_language_in_a_french_game(herd):
+    world, bot = herd
+    maya, tomasz = world.member("Maya"), world.member("Tomasz")
+    maya.locale, tomasz.locale = "es-ES", "de"
+    _lobby, thread = await open_game(world, "fr")
+    await maya.click(table_of(thread), "1 · libre")
+    await tomasz.click(table_of(thread), "2 · libre")
+    _record, seats, spec, state = await bot.service.load(1)
+    active = next(s for s in seats if s.seat == spec.engine.pending(state).seats[0])
+    member = world.member(active.name)
+    table = table_of(thread)
+    assert "Déplacer une carte" in table.labels  # the public table: French
+    await member.click(table, "Déplacer une carte")
+    panel = member.last_reply
+    assert panel.ephemeral
+    assert panel.content == {
+        "Maya": "Mover una carta: ¿cuál se mueve? (casillas 1-9, fila a fila)",
+        "Tomasz": "Karte versetzen: welche Karte? (Felder 1-9, Zeile für Zeile)",
+    }[active.name]
+    assert panel.labels[2] == {"Maya": "3 · libre", "Tomasz": "3 · frei"}[active.name]
