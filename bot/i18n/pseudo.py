@@ -9,6 +9,7 @@ every other character: markdown marks, digits, emoji, spaces and line breaks.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 
@@ -53,3 +54,9 @@ def pseudo(text: str) -> str:
     short = math.ceil(letters * GROWTH) - grown
     pad = " " + PAD * (short - 1) if short > 1 else PAD * short
     return "".join(out) + pad
+
+
+@functools.lru_cache(maxsize=4096)
+def pseudo_of(msgid: str) -> str:
+    """:func:`pseudo` of a message id, kept once made (message ids are few)."""
+    return pseudo(msgid)

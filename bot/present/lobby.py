@@ -64,8 +64,9 @@ def lobby_words(lang: str, *, game: str, description: str, number: int, status: 
     closes (``expires_at``, Unix seconds), ``expired``: it closed that way."""
     text = translate(lang, description)
     if status == "lobby" and expires_at is not None:
+        when = f"<t:{int(expires_at)}:R>"
         text += "\n\n" + translate(lang, "This lobby closes {when} unless the host starts "
-                                   "the game.", when=f"<t:{int(expires_at)}:R>")
+                                   "the game.", when=when)
     lines = [translate(lang, "{number}. {who} {crown} host", number=i, who=seat.who,
                        crown="\N{CROWN}") if seat.host else f"{i}. {seat.who}"
              for i, seat in enumerate(seats, 1)]
