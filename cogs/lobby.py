@@ -51,6 +51,7 @@ LEVEL_HINTS = {
     Level.HARD: N_("Thinks ahead from what its seat can see"),
 }
 
+
 def lobby_lang(record: GameRecord) -> str:
     """The language of a lobby and its game (chosen at ``/play``, kept in its options)."""
     return supported(record.options.get("language")) or ENGLISH
