@@ -21,9 +21,12 @@ from tests.support.dms import dm_with_buttons
 #: Step key -> the move number of the first table showing it, per lesson, as the member
 #: plays it with the Normal AI's choices (seed 1).
 TOLD: dict[str, dict[str, int]] = {
-    "llamas-alpacas": {},
-    "pacapaca": {},
-    "llamas-unleashed": {},
+    "llamas-alpacas": {"start": 1, "take": 4, "place": 5, "picked_up": 5, "their_line": 12,
+                       "paid": 13, "line": 19, "keep": 51, "last_round": 69, "over": 69},
+    "pacapaca": {"start": 0, "drawn": 1, "pile": 7, "negotiation": 15, "rejected": 19,
+                 "final_round": 29, "over": 30},
+    "llamas-unleashed": {"baby": 1, "action": 2, "instant": 4, "chain": 5, "turn": 10,
+                         "target": 11, "herd": 28, "over": 85},
 }
 
 
@@ -64,7 +67,7 @@ async def test_each_lesson_is_played_to_its_end_with_each_explanation_at_its_ste
     assert not world.threads
     seats = await bot.store.seats(run.game_id)
     assert [(s.user_id, s.is_ai, s.ai_level) for s in seats] == [
-        (ana.id, False, None), *[(None, True, "easy")] * LESSONS[game].ai_seats]
+        (ana.id, False, "normal"), *[(None, True, "easy")] * LESSONS[game].ai_seats]
 
 
 async def test_the_first_table_explains_the_first_step_and_the_reply_links_the_dm(learn):
@@ -126,7 +129,7 @@ async def test_a_lesson_abandoned_for_a_week_ends_quietly(learn):
     assert await bot.service.lesson_of_member(ana.id) is None
     # A click on the old table hears the game is over; /learn starts a new lesson.
     await ana.click(ana.dms[-1], ana.dms[-1].buttons()[0]["custom_id"])
-    assert ana.last_reply.content == "This game is over."
+    assert ana.last_reply.content == "\N{NO ENTRY SIGN} This game is over."
     await ana.slash("learn", game="llamas-alpacas")
     assert (await bot.service.lesson_of_member(ana.id)).id != record.id
 
@@ -140,7 +143,7 @@ async def test_a_click_by_someone_else_gets_a_clear_sentence(learn):
     copy = dm_with_buttons(world, bo, ana.dms[-1])
     await bo.click(copy, copy.buttons()[0]["custom_id"])
     assert bo.last_reply.ephemeral
-    assert bo.last_reply.content == "You are not in this game."
+    assert bo.last_reply.content == "\N{NO ENTRY SIGN} You are not in this game."
     assert (await bot.store.get_game(record.id)).version == record.version
 
 

@@ -42,7 +42,7 @@ def _over(m: Moment) -> bool:
 
 LESSON = Lesson(
     game="pacapaca",
-    seed=3,
+    seed=5,
     ai_seats=1,
     steps=(
         Step("start", "Welcome! You play against one AI player. Your alpaca is the head and "
