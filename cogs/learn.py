@@ -24,8 +24,9 @@ from discord.ext import commands
 
 from bot.discord.bot import HerdBot
 from bot.discord.game_cog import GameCog
-from bot.discord.replies import send_ephemeral
-from bot.present.lessons import HEADING, lesson_of
+from bot.discord.layout import card
+from bot.discord.replies import send_ephemeral, send_error
+from bot.present.lessons import RESUMED, lesson_of, resumed_line, started_line
 from bot.runtime import GameError
 from bot.store import GameRecord
 
@@ -37,8 +38,6 @@ CANNOT_DM = 50007
 DMS_CLOSED = ("I cannot send you direct messages, and lessons are played there. Allow direct "
               "messages from this server's members (the server's Privacy Settings), then "
               "run /learn again.")
-#: The lesson's note on a table shown again by ``/learn``.
-WELCOME_BACK = f"{HEADING}\n\nWelcome back! Your lesson goes on from where you left it."
 
 
 def dm_link(channel_id: int, message_id: int | None) -> str:
@@ -84,7 +83,7 @@ class Learn(commands.Cog):
             dm = await user.create_dm()
         except discord.HTTPException as exc:
             log.info("could not open a DM with %s: %s", user.id, exc)
-            await send_ephemeral(interaction, DMS_CLOSED)
+            await send_error(interaction, DMS_CLOSED)
             return
         update = await service.start_lesson(
             game, user_id=user.id, name=user.display_name, guild_id=interaction.guild_id,
@@ -98,12 +97,17 @@ class Learn(commands.Cog):
             await service.end_without_thread(update.record.id)
             cog.forget(update.record.id)
             if exc.code == CANNOT_DM:
-                await send_ephemeral(interaction, DMS_CLOSED)
+                await send_error(interaction, DMS_CLOSED)
                 return
             raise
         record = await service.get(update.record.id)
-        await send_ephemeral(interaction, f"Your {spec.name} lesson is in your DMs: "
-                             f"{dm_link(dm.id, record.table_message_id)}")
+        await self._answer(interaction, cog, started_line(
+            spec.name, dm_link(dm.id, record.table_message_id)))
+
+    @staticmethod
+    async def _answer(interaction: discord.Interaction, cog: GameCog, text: str) -> None:
+        """Answer ``/learn`` with ``text`` (ephemeral, Components V2 in the game's colour)."""
+        await send_ephemeral(interaction, view=card(accent=cog.accent, before=[text]))
 
     def cog(self, record: GameRecord) -> GameCog:
         """The game cog of ``record``'s game. Raises :class:`GameError` when not loaded."""
@@ -117,20 +121,19 @@ class Learn(commands.Cog):
         one's buttons retired) and say where."""
         cog = self.cog(record)
         table = await cog.load_table(record.id)
-        table.lesson = WELCOME_BACK
+        table.lesson = RESUMED
         name = table.spec.name
         try:
             await cog.post_table(table, fresh=True)
         except discord.HTTPException as exc:
             if exc.code == CANNOT_DM:
-                await send_ephemeral(interaction, DMS_CLOSED)
+                await send_error(interaction, DMS_CLOSED)
                 return
             raise
         channel = record.thread_id or record.channel_id or 0
         shown = await self.bot.service.get(record.id)
-        await send_ephemeral(interaction, f"You are in a {name} lesson: it goes on in your "
-                             f"DMs, {dm_link(channel, shown.table_message_id)}. To start "
-                             "another, use /learn with restart.")
+        await self._answer(interaction, cog, resumed_line(
+            name, dm_link(channel, shown.table_message_id)))
 
 
 async def setup(bot: HerdBot) -> None:

@@ -34,6 +34,10 @@ async def test_every_request_of_a_lesson_conforms(spec: Spec, record_property, t
     requests = list(world.requests)
     report = spec.check(requests)
     record_property(CHECKED, report.checked)
+    record_property("v2_requests_checked",
+                    sum(1 for r in requests if isinstance(r.json, dict) and (
+                        (r.json.get("data") if isinstance(r.json.get("data"), dict) else r.json
+                         ).get("flags") or 0) & V2_FLAG))
     assert not report.violations, report.summary()
     assert report.checked == len(requests) >= 30
     assert report.routes["POST /users/@me/channels"] >= 1

@@ -9,12 +9,12 @@ import pytest
 import pytest_asyncio
 
 from bot.app import builtin_games
-from bot.present.lessons import HEADING, LESSONS
+from bot.present.lessons import HEADING, LESSONS, RESUMED
 from bot.runtime import ManualClock
 from bot.runtime.core import LESSON_IDLE_S
 from bot.sandbox import World
 from bot.sandbox.lessons import play_lesson, texts
-from cogs.learn import DMS_CLOSED, WELCOME_BACK
+from cogs.learn import DMS_CLOSED
 from tests.discord.conftest import make_bot
 from tests.support.dms import dm_with_buttons
 
@@ -77,8 +77,9 @@ async def test_the_first_table_explains_the_first_step_and_the_reply_links_the_d
     reply = ana.last_reply
     assert reply.ephemeral
     table = ana.dms[-1]
-    assert reply.content == ("Your Llamas & Alpacas lesson is in your DMs: "
-                             f"https://discord.com/channels/@me/{ana.dm_channel.id}/{table.id}")
+    assert texts(reply) == ["Your Llamas & Alpacas lesson is in your DMs: "
+                            f"https://discord.com/channels/@me/{ana.dm_channel.id}/{table.id}"]
+    assert reply.data["flags"] & (1 << 15)
     assert lesson_texts(table) == [
         f"{HEADING}\n\n{LESSONS['llamas-alpacas'].step('start').text}"]
     assert table.data["flags"] & (1 << 15)  # Components V2
@@ -96,11 +97,11 @@ async def test_learn_again_resumes_the_lesson_where_it_stands(learn):
     assert len(await bot.store.games_with_status("active")) == 1
     table = ana.dms[-1]
     assert len(ana.dms) == before + 1
-    assert lesson_texts(table) == [WELCOME_BACK]
-    assert ana.last_reply.content == (
+    assert lesson_texts(table) == [RESUMED]
+    assert texts(ana.last_reply) == [
         "You are in a Llamas & Alpacas lesson: it goes on in your DMs, "
         f"https://discord.com/channels/@me/{ana.dm_channel.id}/{table.id}. To start "
-        "another, use /learn with restart.")
+        "another, use /learn with restart."]
     # The old table's buttons are gone; the new one has them.
     assert not ana.dms[-2].buttons() and table.buttons()
     # restart: the lesson in progress ends (nothing recorded) and the new one starts.
@@ -152,6 +153,6 @@ async def test_closed_dms_are_said_and_no_lesson_is_left_running(learn):
     ana = world.member("Ana")
     world.faults.close_dms(ana)
     await ana.slash("learn", game="pacapaca")
-    assert ana.last_reply.content == DMS_CLOSED
+    assert ana.last_reply.content == f"\N{NO ENTRY SIGN} {DMS_CLOSED}"
     assert await bot.service.lesson_of_member(ana.id) is None
     assert [g.status for g in await bot.store.games_with_status("active", "ended")] == ["ended"]

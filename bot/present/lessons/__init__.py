@@ -5,11 +5,14 @@ from __future__ import annotations
 from bot.present.lessons import llamas_alpacas, pacapaca, unleashed
 from bot.present.lessons.base import (
     HEADING,
+    RESUMED,
     Lesson,
     Moment,
     Step,
     due,
     note,
+    resumed_line,
+    started_line,
 )
 
 #: Game key -> its lesson.
@@ -22,5 +25,5 @@ def lesson_of(game: str) -> Lesson | None:
     return LESSONS.get(game)
 
 
-__all__ = ["HEADING", "LESSONS", "Lesson", "Moment", "Step", "due",
-           "lesson_of", "note"]
+__all__ = ["HEADING", "LESSONS", "RESUMED", "Lesson", "Moment", "Step", "due", "lesson_of",
+           "note", "resumed_line", "started_line"]

@@ -22,6 +22,20 @@ from bot.games.base import Action, Event, Pending
 
 #: The heading of a lesson's explanation on the table.
 HEADING = "\N{OPEN BOOK} **Lesson**"
+#: The explanation on a lesson's table shown again by ``/learn``.
+RESUMED = f"{HEADING}\n\nWelcome back! Your lesson goes on from where you left it."
+
+
+def started_line(game_name: str, link: str) -> str:
+    """The answer to ``/learn`` once the lesson of ``game_name`` started at ``link``."""
+    return f"Your {game_name} lesson is in your DMs: {link}"
+
+
+def resumed_line(game_name: str, link: str) -> str:
+    """The answer to ``/learn`` from a member already in a lesson of ``game_name``
+    (shown again at ``link``)."""
+    return (f"You are in a {game_name} lesson: it goes on in your DMs, {link}. To start "
+            "another, use /learn with restart.")
 
 
 @dataclass(frozen=True)
@@ -94,4 +108,4 @@ def note(steps: Sequence[Step]) -> str:
     return "\n\n".join([HEADING, *(s.text for s in steps)])
 
 
-__all__ = ["HEADING", "Lesson", "Moment", "Step", "due", "note"]
+__all__ = ["HEADING", "RESUMED", "resumed_line", "started_line", "Lesson", "Moment", "Step", "due", "note"]
