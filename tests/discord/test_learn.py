@@ -62,6 +62,12 @@ async def test_each_lesson_is_played_to_its_end_with_each_explanation_at_its_ste
     # Never counted: no stats row, no rating.
     assert await bot.store.stats(world.guild_id) == []
     assert await bot.store.member_ratings(world.guild_id, ana.id, 1) == []
+    # The end is the final scores with the lesson's last words: no result card, no Rematch.
+    end = ana.dms[-1] if not ana.dms[-1].ephemeral else next(
+        m for m in reversed(ana.dms) if not m.ephemeral)
+    last = [s.text for s in LESSONS[game].steps if TOLD[game].get(s.key) == TOLD[game]["over"]]
+    assert lesson_texts(end) == ["\n\n".join([HEADING, *last])]
+    assert end.buttons() == [] and [a.filename for a in end.attachments] == ["final.png"]
     # Nothing of the lesson reached the server's channels: it is all in Ana's DMs.
     assert all(not m.components for m in world.main.all_messages if not m.ephemeral)
     assert not world.threads
