@@ -8,7 +8,9 @@ the server's moderators (Manage Threads). A member whose DMs from the server are
 (Discord's 50007) is told how to open them.
 
 The lesson is an ordinary game (seeded, unrated, no turn timer; see
-:mod:`bot.runtime.lessons`) whose thread is the DM channel; its explanations are the
+:mod:`bot.runtime.lessons`) of no server (it is not one of the server's games: ``/game``
+there does not find it, and DM clicks and its timers are shard 0's) whose thread is the DM
+channel; its explanations are the
 game's lesson (:mod:`bot.present.lessons`) shown on its table
 (:class:`bot.discord.lesson_notes.LessonNotes`). ``/learn`` while in a lesson shows that
 lesson again where it stands.
@@ -86,7 +88,7 @@ class Learn(commands.Cog):
             await send_error(interaction, DMS_CLOSED)
             return
         update = await service.start_lesson(
-            game, user_id=user.id, name=user.display_name, guild_id=interaction.guild_id,
+            game, user_id=user.id, name=user.display_name, guild_id=None,
             channel_id=dm.id, seed=lesson.seed, ai_seats=lesson.ai_seats,
             options=lesson.options)
         cog = self.cog(update.record)

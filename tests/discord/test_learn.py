@@ -58,6 +58,7 @@ async def test_each_lesson_is_played_to_its_end_with_each_explanation_at_its_ste
     assert record.status == "finished"
     assert record.thread_id == record.channel_id == ana.dm_channel.id
     assert record.options["lesson"] is True and record.options["rated"] is False
+    assert record.guild_id is None  # not one of the server's games
     assert record.options["lesson_said"] == sorted(TOLD[game])
     # Never counted: no stats row, no rating.
     assert await bot.store.stats(world.guild_id) == []
@@ -89,6 +90,10 @@ async def test_the_first_table_explains_the_first_step_and_the_reply_links_the_d
     assert lesson_texts(table) == [
         f"{HEADING}\n\n{LESSONS['llamas-alpacas'].step('start').text}"]
     assert table.data["flags"] & (1 << 15)  # Components V2
+    # The lesson is none of the server's games: /game there does not find it.
+    await ana.slash("game status")
+    assert ana.last_reply.content == ("\N{NO ENTRY SIGN} You have no running game here. "
+                                      "Start one with /play.")
 
 
 async def test_learn_again_resumes_the_lesson_where_it_stands(learn):
