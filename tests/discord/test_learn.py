@@ -59,6 +59,7 @@ async def test_each_lesson_is_played_to_its_end_with_each_explanation_at_its_ste
     assert record.thread_id == record.channel_id == ana.dm_channel.id
     assert record.options["lesson"] is True and record.options["rated"] is False
     assert record.guild_id is None  # not one of the server's games
+    assert {k: record.options[k] for k in LESSONS[game].options} == LESSONS[game].options
     assert record.options["lesson_said"] == sorted(TOLD[game])
     # Never counted: no stats row, no rating.
     assert await bot.store.stats(world.guild_id) == []

@@ -47,6 +47,8 @@ LESSON = Lesson(
     game="llamas-unleashed",
     seed=3,
     ai_seats=1,
+    # A newcomer reads the explanation first: two minutes to answer, ten to pick a Baby.
+    options={"reaction_seconds": 120.0, "setup_seconds": 600.0},
     steps=(
         Step("baby", "Welcome! You play against one AI player; the first to have 7 Animals "
              "in their Field wins. First choose your Baby: Babies are Animals that never go "
@@ -66,7 +68,8 @@ LESSON = Lesson(
         Step("instant", "The other player played a card, and you may answer it: an Instant "
              "is played from your hand at once, in someone else's turn, to answer the card "
              "just played (for example to cancel it). **Respond** opens the Instants you can "
-             "play now; **Pass** lets the card go ahead. The window is short.", _instant),
+             "play now; **Pass** lets the card go ahead. In a real game the window is short; "
+             "in this lesson it stays open for two minutes.", _instant),
         Step("chain", "An Instant answered a card: answers pile up on the card and resolve "
              "last first, and the answered player may answer back. Nobody wins until the "
              "whole chain has resolved.", _chain),
