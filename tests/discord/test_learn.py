@@ -116,6 +116,11 @@ async def test_learn_again_resumes_the_lesson_where_it_stands(learn):
         "another, use /learn with restart."]
     # The old table's buttons are gone; the new one has them.
     assert not ana.dms[-2].buttons() and table.buttons()
+    # /learn in the DM itself resumes it too.
+    await ana.slash("learn", game="llamas-alpacas", in_channel=ana.dm_channel)
+    assert len(ana.dms) == before + 3  # a new table and the answer
+    assert lesson_texts([m for m in ana.dms if not m.ephemeral][-1]) == [RESUMED]
+    assert (await bot.service.lesson_of_member(ana.id)).id == first.id
     # restart: the lesson in progress ends (nothing recorded) and the new one starts.
     await ana.slash("learn", game="pacapaca", restart=True)
     assert (await bot.store.get_game(first.id)).status == "ended"
