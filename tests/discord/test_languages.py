@@ -19,7 +19,6 @@ from tests.discord.conftest import make_bot
 from tests.discord.test_llamas_alpacas import EXTENSIONS, KEY, registry, table_of
 from tests.support import close_world, parts, title
 
-ALL_EXTENSIONS = (*EXTENSIONS, "cogs.pacapaca", "cogs.unleashed")
 #: The Discord locales each shipped language is synced for.
 LOCALISED = {"de", "fr", "es-ES", "es-419", "pt-BR", "pl"}
 
@@ -136,13 +135,16 @@ async def test_the_lobby_in_the_pseudo_locale(herd):
 
 @pytest_asyncio.fixture
 async def synced(tmp_path):
-    """(world, bot) with every game's cogs; the bot synced its commands on connecting."""
+    """(world, bot): the bot as shipped (every game, every cog), which synced its
+    commands on connecting."""
     from bot.app import builtin_games
+    from bot.app import make_bot as shipped_bot
+    from bot.config import Settings
     from bot.runtime import ManualClock
 
     world = World()
-    bot = make_bot(tmp_path / "sync.sqlite3", ManualClock(), registry=builtin_games(),
-                   extensions=ALL_EXTENSIONS)
+    settings = Settings(database_path=tmp_path / "sync.sqlite3", _env_file=None)  # type: ignore[call-arg]  # pydantic-settings init arguments
+    bot = shipped_bot(settings, registry=builtin_games(), clock=ManualClock())
     await world.connect(bot)
     yield world, bot
     await close_world(world)
@@ -171,7 +173,7 @@ def names_and_texts(node, path=()):
 async def test_every_command_string_is_translated_in_every_shipped_language(synced):
     world, bot = synced
     strings = command_strings(bot.tree)
-    assert (COMMAND_NAME, "play") in strings and len(strings) == 78
+    assert (COMMAND_NAME, "play") in strings and len(strings) == 83
     # The template has them all (python -m bot.sandbox.messages writes it).
     assert extract.command_strings_of() == strings
     missing = [(lang, s) for lang in ("de", "fr", "es", "pt_BR", "pl") for s in strings
@@ -208,7 +210,7 @@ async def test_the_sync_carries_localisations_for_every_language_within_discords
                     assert valid_name(text) and 1 <= len(text) <= 32, (where, text)
                 else:
                     assert 1 <= len(text) <= 100, (where, text)
-    assert seen == 93
+    assert seen == 102
 
 
 def test_the_sandbox_refuses_a_sync_discord_would_refuse():
