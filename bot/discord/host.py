@@ -29,8 +29,10 @@ T = TypeVar("T")
 class DirectMessages(Protocol):
     """The notifier as others use it (:class:`bot.discord.notify.Notifier`)."""
 
-    async def dm(self, record: GameRecord, user_id: int, text: str, **kwargs: Any) -> bool:
-        """DM ``text`` about ``record``'s game; True when sent."""
+    async def dm(self, record: GameRecord, user_id: int, text: str | Callable[[str], str],
+                 **kwargs: Any) -> bool:
+        """DM ``text`` about ``record``'s game (a callable: the text in the member's
+        language); True when sent."""
         ...
 
 

@@ -7,12 +7,14 @@ member is told once, in the game's thread and without any secret, to use the My 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
 import discord
 
 from bot.discord.host import Host
 from bot.discord.text import pinging
+from bot.i18n import member_language
 from bot.runtime.core import is_lesson
 from bot.store import GameRecord
 
@@ -44,11 +46,18 @@ class Notifier:
                 return settings.dm_notifications
         return self.bot.settings.default_dm_notifications
 
-    async def dm(self, record: GameRecord, user_id: int, text: str, **kwargs: Any) -> bool:
-        """DM ``text`` (prefixed with the game's name and a link to its thread). Returns
-        True when sent. On 50007 the member is marked and told once in the thread."""
+    async def dm(self, record: GameRecord, user_id: int, text: str | Callable[[str], str],
+                 **kwargs: Any) -> bool:
+        """DM ``text`` (prefixed with the game's name and a link to its thread); a callable
+        ``text`` is given the member's language (their last seen client locale, else the
+        game's: :func:`bot.i18n.member_language`; one more read, only when a DM goes).
+        Returns True when sent. On 50007 the member is marked and told once in the
+        thread."""
         if not await self.may_dm(record, user_id):
             return False
+        if callable(text):
+            text = text(member_language(await self.bot.store.member_locale(user_id),
+                                        record.options.get("language")))
         spec = self.bot.registry.get(record.kind)
         name = spec.name if spec else record.kind
         header = f"**{name} #{record.id}** \N{EM DASH} {thread_link(record)}\n"

@@ -11,9 +11,20 @@ import discord
 from bot.discord.replies import send_ephemeral
 from bot.discord.table import Table, TableLook
 from bot.games.base import Event
+from bot.i18n import translate
 from bot.present.base import named
 from bot.runtime import Update
 from bot.runtime.core import is_lesson
+
+
+def your_turn(lang: str) -> str:
+    """The turn notice DM, in ``lang``."""
+    return translate(lang, "It is your turn.")
+
+
+def your_move(lang: str) -> str:
+    """The DM asking for a decision inside another's turn, in ``lang``."""
+    return translate(lang, "It is your move: see the table.")
 
 
 class TableNotices(TableLook):
@@ -49,8 +60,7 @@ class TableNotices(TableLook):
             seat = table.seat(seat_id)
             if table.is_human(seat_id) and seat_id not in pinged and seat.user_id != clicker:
                 assert seat.user_id is not None
-                await self.bot.notifier.dm(table.record, seat.user_id,
-                                           "It is your move: see the table.")
+                await self.bot.notifier.dm(table.record, seat.user_id, your_move)
 
     async def turn_notice(self, table: Table, seat_id: str, message: discord.Message) -> None:
         """DM a turn notice to a member who opted in with ``/notify on``."""
@@ -58,7 +68,7 @@ class TableNotices(TableLook):
         if user_id is None or is_lesson(table.record) \
                 or not await self.bot.store.turn_notices(user_id):
             return
-        await self.bot.notifier.dm(table.record, user_id, "It is your turn.")
+        await self.bot.notifier.dm(table.record, user_id, your_turn)
 
     async def send_private_events(
         self, table: Table, update: Update, interaction: discord.Interaction | None

@@ -16,8 +16,9 @@ from bot.sandbox.demo import lobby_button
 from bot.sandbox.limits import Refusal, error_paths
 from bot.sandbox.limits_commands import check_commands
 from tests.discord.conftest import make_bot
+from tests.discord.test_live_service import start_tiny
 from tests.discord.test_llamas_alpacas import EXTENSIONS, KEY, registry, table_of
-from tests.support import close_world, parts, title
+from tests.support import close_world, headline, parts, title
 
 #: The Discord locales each shipped language is synced for.
 LOCALISED = {"de", "fr", "es-ES", "es-419", "pt-BR", "pl"}
@@ -256,3 +257,13 @@ async def test_a_private_panel_in_each_members_language_in_a_french_game(herd):
         "Tomasz": "Karte versetzen: welche Karte? (Felder 1-9, Zeile für Zeile)",
     }[active.name]
     assert panel.labels[2] == {"Maya": "3 · libre", "Tomasz": "3 · frei"}[active.name]
+
+
+async def test_a_turn_notice_dm_is_in_the_members_last_seen_language(world, sb):
+    ana, bo = world.member("Ana"), world.member("Bo")
+    bo.locale = "pl"
+    await bo.slash("notify", direct_messages="on")
+    _lobby, thread = await start_tiny(world)
+    await ana.click(thread.last_message, "Add 1")
+    assert [headline(m).splitlines()[-1] for m in bo.dms] == ["Twoja tura."]
+    assert await sb.bot.store.member_locale(bo.id) == "pl"
