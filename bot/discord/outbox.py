@@ -25,6 +25,7 @@ shows them through the message economy below, the same for all three games:
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Callable
 from typing import Any, Protocol
@@ -35,7 +36,6 @@ from bot.discord.errors import OOPS_AFTER_CHANGE, STORE_DOWN_AFTER_CHANGE, log_s
 from bot.discord.host import Host, LobbyUpdates, ShowsUpdates
 from bot.discord.layout import retired_copy
 from bot.discord.replies import send_error
-from bot.i18n import ENGLISH, member_language
 from bot.present.base import Presenter
 from bot.present.hand_dm import hand_record, parse_hand_record
 from bot.runtime import Update, UpdateKind
@@ -204,15 +204,16 @@ async def dm_hands(bot: Host, presenter: Presenter, table: HandTable, actor: str
         await bot.store.set_seat(table.record.id, seat.seat,
                                  dm_hand=hand_record(table.state.version, ids))
         unseen = None if actor == seat.seat else start
-        body = presenter.hand_dm(seat.seat, cards, rows, set(last), table.names, unseen)
-        if body is None:
+        if presenter.hand_dm(seat.seat, cards, rows, set(last), table.names, unseen) is None:
             continue
-        lang = member_language(await bot.store.member_locale(seat.user_id),
-                               table.record.options.get("language"))
-        if lang != ENGLISH:
-            body = presenter.hand_dm(seat.seat, cards, rows, set(last), table.names, unseen,
-                                     lang=lang) or body
-        await bot.notifier.dm(table.record, seat.user_id, body)
+        await bot.notifier.dm(table.record, seat.user_id, functools.partial(
+            _hand_dm, presenter, seat.seat, cards, rows, set(last), table.names, unseen))
+
+
+def _hand_dm(presenter: Presenter, seat: str, cards: list[tuple[int, str]], rows: list[Any],
+             had: set[int], names: dict[str, str], unseen: int | None, lang: str) -> str:
+    """The hand DM of ``seat`` in ``lang`` (the member's), for the notifier."""
+    return presenter.hand_dm(seat, cards, rows, had, names, unseen, lang=lang) or ""
 
 
 class Outbox:
