@@ -110,14 +110,16 @@ class SidePanelCog(GameCog):
         ``### `` heading, its text), ``latest`` (lines, already named) as bullets after
         it (the oldest summarised when they do not fit, see
         :func:`~bot.discord.table.fit_lines`), the table picture (``table.png``, with its
-        alternative text), the panel's choices as action rows and its footer."""
+        alternative text), a lesson's explanation (:attr:`Table.lesson`), the panel's
+        choices as action rows and its footer."""
         said = await self.panel_words(table)
         words = [f"### {said.title}" if said.title else "", said.text[:EMBED_LIMIT - 300]]
         if latest:
             words.append(fit_lines(latest, EMBED_LIMIT - sum(map(len, words)) - 2))
         return {"view": card(accent=self.accent, before=[head or "", *words],
                              picture="table.png", alt=self.alt_text(table, latest or []),
-                             rows=action_rows(said.items), footer=said.footer)}
+                             after=[table.lesson], rows=action_rows(said.items),
+                             footer=said.footer)}
 
     async def _post_panel(self, channel: discord.abc.Messageable, table: Table,
                           events: list[Event] | None,
