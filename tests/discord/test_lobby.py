@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import asyncio
 
+import discord
 import pytest
 
+from bot.discord.components import view_of
 from bot.runtime import GameError
+from cogs.lobby import lobby_items
 from tests.discord.conftest import make_bot
-from tests.support import body, fields, footer, headline, rows, title
+from tests.support import body, fields, footer, headline, rows, texts, title
 
 
 def lobby_of(member):
@@ -141,3 +144,25 @@ async def test_an_unexpected_error_gives_a_short_ephemeral_and_logs_the_tracebac
     assert headline(ana.last_reply) == ("\N{NO ENTRY SIGN} Something went wrong on our side; "
                                       "nothing was changed. Please try again.")
     assert any("a bug in a cog" in str(e) for e in errors)
+
+
+async def test_a_lobby_posted_with_an_embed_becomes_a_v2_message_when_edited(world, sb):
+    """A lobby posted before lobbies were Components V2 messages (an embed and rows of
+    buttons) is edited into one by the next press: its content and embed reset, which
+    Discord (the strict sandbox) requires of an edit that sets the flag."""
+    ana, bo = world.member("Ana"), world.member("Bo")
+    bot = sb.bot
+    update = await bot.service.create_lobby("tiny", guild_id=world.guild_id,
+                                            channel_id=world.channel().id, host_id=ana.id,
+                                            host_name="Ana")
+    channel = bot.get_channel(world.channel().id)
+    sent = await channel.send(embed=discord.Embed(title="Tiny Race: lobby #1"),
+                              view=view_of(*lobby_items(update.record, update.seats, update.spec)))
+    await bot.store.update_game(1, lobby_message_id=sent.id)
+    old = world.message(sent.id)
+    assert old.embeds and not texts(old)
+    await bo.click(old, "Join")
+    lobby = world.message(sent.id)
+    assert lobby.embeds == [] and lobby.content == ""
+    assert title(lobby) == "Tiny Race: lobby #1" and fields(lobby)[0]["name"] == "Seats (2/4)"
+    assert not lobby.is_disabled("Start")

@@ -608,6 +608,8 @@ async def test_rules_shows_an_example_picture(world, sb):
     reply = zed.last_reply
     assert reply.ephemeral and reply.filenames == ["example.png"]
     assert title(reply) == "How to play Alpaca Pacapaca"
+    assert pictures(reply) == [("example.png",
+                                "An example table of Alpaca Pacapaca part way through a game.")]
 
 
 async def finish_with_policy(world, bot, thread, clock, seed):
