@@ -16,9 +16,10 @@ from discord.ext import commands
 from bot.ai.levels import DEFAULT_LEVEL, Level, level_label
 from bot.discord import ids
 from bot.discord.bot import HerdBot
-from bot.discord.components import button, select, view_of
+from bot.discord.components import button, select
 from bot.discord.errors import thread_is_gone, why_not_posted
 from bot.discord.game_cog import GameCog
+from bot.discord.layout import accent_of, action_rows, card, texts_of
 from bot.discord.permissions import require_game_permissions
 from bot.discord.replies import answer_public, defer, edit_panel, quoted, send_error
 from bot.discord.result_post import REMATCH
@@ -83,11 +84,32 @@ def _bool_options(spec: GameSpec) -> list[tuple[str, str]]:
     return out
 
 
-def lobby_embed(record: GameRecord, seats: list[SeatRecord], spec: GameSpec, *,
-                expired: bool = False) -> discord.Embed:
-    """The lobby embed: game, seats (host marked), options and what happens next (an open
-    lobby says when it closes unless started; ``expired``: it closed that way), in the
-    lobby's language (:func:`bot.present.lobby.lobby_words`)."""
+#: What an edit of a lobby message resets: a lobby posted with an embed (before lobbies
+#: were Components V2 messages) becomes a V2 one, which may carry neither.
+RESET: dict[str, Any] = {"content": None, "embed": None}
+#: The edge of a closed (cancelled or expired) lobby's container.
+CLOSED_COLOUR = 0x888888
+
+
+def head_of(message: discord.Message | None) -> str | None:
+    """The line a lobby message shows above its title (a rematch's invitation), read back
+    from the message so that an edit keeps it; ``None`` when it has none."""
+    shown = texts_of(message)
+    return shown[0] if shown and not shown[0].startswith("### ") else None
+
+
+def lobby_card(record: GameRecord, seats: list[SeatRecord], spec: GameSpec, *,
+               expired: bool = False, head: str | None = None,
+               playing_in: int | None = None) -> discord.ui.LayoutView:
+    """The lobby as one Components V2 message (:func:`bot.discord.layout.card`, the game's
+    accent colour; grey once closed), in the lobby's language
+    (:func:`bot.present.lobby.lobby_words`): ``head`` (a line above it, such as a
+    rematch's invitation), the title ``<game>: lobby #<id>`` as a ``### `` heading, the
+    game's description (an open lobby says when it closes unless started; ``playing_in``:
+    the thread the game started in), the seats and the options each under a bold heading,
+    the buttons (:func:`lobby_items`) and a footer saying what happens next (``expired``:
+    it closed because nobody started it). Over Discord's limits, the words are cut with
+    a count."""
     lang = lobby_lang(record)
     expires_at = record.options.get("expires_at")
     words = lobby_words(
@@ -100,20 +122,26 @@ def lobby_embed(record: GameRecord, seats: list[SeatRecord], spec: GameSpec, *,
         rated=record.options.get("rated") is not False,
         expires_at=expires_at if isinstance(expires_at, (int, float)) else None,
         expired=expired)
-    colour = {"lobby": 0x6B8E23, "cancelled": 0x888888}.get(record.status, 0x3B82F6)
-    embed = discord.Embed(title=words.title, colour=colour, description=words.description)
-    embed.add_field(name=words.seats_title, value=words.seats, inline=True)
-    embed.add_field(name=words.options_title, value=words.options, inline=True)
-    embed.set_footer(text=words.footer)
-    return embed
+    description = words.description
+    if playing_in is not None:
+        thread = f"<#{playing_in}>"
+        description = (translate(lang, spec.description) + "\n\n"
+                       + translate(lang, "**Playing in {thread}.**", thread=thread))
+    items = lobby_items(record, seats, spec) if playing_in is None else []
+    return card(accent=CLOSED_COLOUR if record.status == "cancelled" else accent_of(spec),
+                before=[head or "", f"### {words.title}", description,
+                        f"**{words.seats_title}**\n{words.seats}",
+                        f"**{words.options_title}**\n{words.options}"],
+                rows=action_rows(items), footer=words.footer)
 
 
-def lobby_view(record: GameRecord, seats: list[SeatRecord], spec: GameSpec) -> discord.ui.View | None:
+def lobby_items(record: GameRecord, seats: list[SeatRecord],
+                spec: GameSpec) -> list[discord.ui.Item[Any]]:
     """Join, Leave, Add AI seat, Start, Cancel (and option toggles), with disabled states;
     for a game offering several AI levels, a select of the level Add AI seat adds at
-    (showing the current one, Normal by default)."""
+    (showing the current one, Normal by default). Empty once the lobby is closed."""
     if record.status != "lobby":
-        return None
+        return []
     gid = record.id
     lang = lobby_lang(record)
     full = len(seats) >= spec.max_players
@@ -146,7 +174,7 @@ def lobby_view(record: GameRecord, seats: list[SeatRecord], spec: GameSpec) -> d
         items.append(select("l", gid, "level", options,
                             placeholder=translate(lang, "AI level for new AI seats"),
                             disabled=full, row=2))
-    return view_of(*items)
+    return items
 
 
 class Lobby(commands.Cog):
@@ -203,11 +231,8 @@ class Lobby(commands.Cog):
                      **({} if lang == ENGLISH else {"language": lang})},
             max_open=settings.max_open_lobbies or self.bot.settings.max_open_lobbies,
         )
-        kwargs: dict[str, Any] = {"embed": lobby_embed(update.record, update.seats, spec)}
-        view = lobby_view(update.record, update.seats, spec)
-        if view is not None:
-            kwargs["view"] = view
-        message = await answer_public(interaction, **kwargs)
+        message = await answer_public(interaction,
+                                      view=lobby_card(update.record, update.seats, spec))
         await self.bot.store.update_game(update.record.id, lobby_message_id=message.id)
 
     def default_options(self, spec: GameSpec, timer: str) -> dict[str, Any]:
@@ -278,9 +303,8 @@ class Lobby(commands.Cog):
         return await service.set_options(game_id, user_id, {"ai_level": values[0]})
 
     async def _edit_lobby(self, interaction: discord.Interaction, update: Update) -> None:
-        embed = lobby_embed(update.record, update.seats, update.spec)
-        view = lobby_view(update.record, update.seats, update.spec)
-        await edit_panel(interaction, embed=embed, view=view)
+        await edit_panel(interaction, **RESET,
+                         **self._lobby_parts(update, head_of(interaction.message)))
 
     async def on_lobby_update(self, update: Update) -> None:
         """Service subscriber hook. Lobby changes come back through the click itself; an
@@ -294,15 +318,16 @@ class Lobby(commands.Cog):
         message = self.bot.get_partial_messageable(record.channel_id).get_partial_message(
             record.lobby_message_id)
         try:
-            await message.edit(embed=lobby_embed(record, update.seats, update.spec, expired=True),
-                               view=None)
+            await message.edit(**RESET, view=lobby_card(record, update.seats, update.spec,
+                                                        expired=True))
         except discord.HTTPException as exc:  # closed all the same
             log.info("lobby message of game %s could not be edited: %s", record.id, exc)
 
     @staticmethod
-    def _lobby_parts(update: Update) -> dict[str, Any]:
-        return {"embed": lobby_embed(update.record, update.seats, update.spec),
-                "view": lobby_view(update.record, update.seats, update.spec)}
+    def _lobby_parts(update: Update, head: str | None = None) -> dict[str, Any]:
+        """The lobby message of ``update`` as keyword arguments of a post: its Components V2
+        ``view`` (:func:`lobby_card`, led by ``head``)."""
+        return {"view": lobby_card(update.record, update.seats, update.spec, head=head)}
 
     async def _start(self, interaction: discord.Interaction, game_id: int,
                      started: Update | None = None) -> None:
@@ -342,11 +367,12 @@ class Lobby(commands.Cog):
                 return
         else:
             await service.publish(update)
-        embed = lobby_embed(update.record, update.seats, spec)
-        embed.description = f"{spec.description}\n\n**Playing in <#{thread_id}>.**"
         if acked:
             try:
-                await interaction.edit_original_response(embed=embed, view=None)
+                await interaction.edit_original_response(
+                    **RESET,
+                    view=lobby_card(update.record, update.seats, spec, playing_in=thread_id,
+                                    head=head_of(message)))
             except discord.HTTPException:
                 log.info("lobby message %s could not be edited", record.lobby_message_id)
 
@@ -373,8 +399,8 @@ class Lobby(commands.Cog):
             await self.bot.store.update_game(game_id, thread_id=None)
         if acked:
             try:
-                await edit_panel(interaction, embed=lobby_embed(back.record, back.seats, back.spec),
-                                 view=lobby_view(back.record, back.seats, back.spec))
+                await edit_panel(interaction, **RESET,
+                                 **self._lobby_parts(back, head_of(interaction.message)))
             except discord.HTTPException:
                 log.info("lobby message of game %s could not be edited", game_id)
         await send_error(interaction, f"The game could not start: I could not post its table "

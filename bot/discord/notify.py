@@ -13,6 +13,7 @@ from typing import Any
 import discord
 
 from bot.discord.host import Host
+from bot.discord.layout import accent_of, panel
 from bot.discord.text import pinging
 from bot.i18n import member_language
 from bot.runtime.core import is_lesson
@@ -48,11 +49,12 @@ class Notifier:
 
     async def dm(self, record: GameRecord, user_id: int, text: str | Callable[[str], str],
                  **kwargs: Any) -> bool:
-        """DM ``text`` (prefixed with the game's name and a link to its thread); a callable
-        ``text`` is given the member's language (their last seen client locale, else the
-        game's: :func:`bot.i18n.member_language`; one more read, only when a DM goes).
-        Returns True when sent. On 50007 the member is marked and told once in the
-        thread."""
+        """DM ``text`` as a Components V2 panel in the game's accent colour: one text
+        display, led by the game's name and a link to its thread (``kwargs``: more of the
+        message, such as a ``file``); a callable ``text`` is given the member's language
+        (their last seen client locale, else the game's: :func:`bot.i18n.member_language`;
+        one more read, only when a DM goes). Returns True when sent. On 50007 the member
+        is marked and told once in the thread."""
         if not await self.may_dm(record, user_id):
             return False
         if callable(text):
@@ -63,7 +65,7 @@ class Notifier:
         header = f"**{name} #{record.id}** \N{EM DASH} {thread_link(record)}\n"
         try:
             channel = await self.dm_channel(user_id)
-            await channel.send(header + text, **kwargs)
+            await channel.send(view=panel(accent=accent_of(spec), words=header + text), **kwargs)
             return True
         except discord.Forbidden as exc:
             if exc.code == 50007:

@@ -392,6 +392,25 @@ class LlamasAlpacasPresenter(Presenter):
         text.append(translate(lang, "Your board:") + "\n" + "\n".join(board))
         return text
 
+    @staticmethod
+    def closeup_alt(view: LlamasAlpacasView, seat: str, lang: str = ENGLISH) -> str:
+        """The alternative text of ``seat``'s own board close-up (My hand): its score and
+        treats, then each row of the 3x3 board left to right (free spaces said), in
+        ``lang``."""
+        me = player_of(view, seat)
+        free = translate(lang, "free")
+        rows = [translate(lang, "row {row}: {cells}", row=r + 1,
+                          cells=", ".join(c.short() if c else free
+                                          for c in me.board[r * 3:r * 3 + 3]))
+                for r in range(3)]
+        start = (translate(lang, "Your starting card, to place: {card}.",
+                           card=me.start_card.short()) if me.start_card is not None else "")
+        return alt_join([translate(lang, "Your board, close up: {points}, {clovers}, {carrots}.",
+                                   points=points(me.score, lang),
+                                   clovers=clovers(me.clovers, lang),
+                                   carrots=carrots(me.carrots, lang)),
+                         start, "; ".join(rows) + "."])
+
     def example(self) -> tuple[LlamasAlpacasView, dict[str, str]]:
         """A seeded 3-player game where everyone places on the first free space and takes
         the first affordable card (the engine's first legal action): of its first 15

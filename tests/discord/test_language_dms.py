@@ -17,6 +17,7 @@ from tests.discord.test_unleashed import (
 )
 from tests.discord.test_unleashed_dms import names, seen_as_dealt
 from tests.games.unleashed.unleashed_helpers import build
+from tests.support import texts
 
 
 @pytest_asyncio.fixture
@@ -43,6 +44,6 @@ async def test_a_hand_dm_is_in_the_members_last_seen_language(world, polish_bo):
                     cid_of(st, "pickpocket_goat", st.hands["s0"]), "s0")
     after = await state_of(sb.bot)
     pulled = next(c for c in after.hands["s0"] if c not in st.hands["s0"])
-    lines = bo.dms[0].content.splitlines()
+    lines = "\n".join(texts(bo.dms[0])).splitlines()
     assert lines[1:] == [f"Ana pulls {CAT[pulled].name} from Bo's hand.", "You draw Woolly Ram.",
                          f"Twoja ręka (2): {names(after.hands['s1'])}."]
