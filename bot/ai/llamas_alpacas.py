@@ -167,8 +167,8 @@ def _landing(view: LlamasAlpacasView, me: PlayerView, board: list[Card | None],
         return card, _best_space(board, card)[1], board
     if isinstance(action, Move):
         b = list(board)
-        card, b[action.src] = b[action.src], None
-        return card, action.dst, b
+        moved, b[action.src] = b[action.src], None
+        return moved, action.dst, b
     if isinstance(action, Place) and view.phase == "choose_space":
         return view.held, action.space, board
     return None, None, board

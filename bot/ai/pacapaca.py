@@ -360,11 +360,11 @@ def weigh(view: PacapacaView, legal: Sequence[Action], rng: random.Random) -> We
     if isinstance(action, Keep):
         mine = _all(view, me)
         base = seat_value(view, me)
-        other = next((c for c in view.drawn if c != action.card), action.card)
+        left = next((c for c in view.drawn if c != action.card), action.card)
         return Weighed(action, "keep", {
-            "card": action.card, "other": other,
+            "card": action.card, "other": left,
             "gain": seat_value(view, me, [*mine, action.card]) - base,
-            "other_gain": seat_value(view, me, [*mine, other]) - base})
+            "other_gain": seat_value(view, me, [*mine, left]) - base})
     neg = view.negotiation
     if neg is not None and not isinstance(action, (Draw2, TakePile, Pass)):
         other = neg.partner if me == neg.active else neg.active
@@ -374,10 +374,10 @@ def weigh(view: PacapacaView, legal: Sequence[Action], rng: random.Random) -> We
             return Weighed(action, "propose", {"give": list(action.give), "get": list(action.get),
                                                "gain": gain, "partner": other}, gain)
         ga, gp = deal_gains(view, neg.active, neg.partner, neg.active_gives, neg.partner_gives)
-        mine, theirs = (ga, gp) if me == neg.active else (gp, ga)
+        gain, theirs = (ga, gp) if me == neg.active else (gp, ga)
         tag = action.type if action.type in ("accept", "decline", "give_up") else "give_up"
-        return Weighed(action, tag, {"gain": mine, "partner_gain": theirs, "partner": other},
-                       mine)
+        return Weighed(action, tag, {"gain": gain, "partner_gain": theirs, "partner": other},
+                       gain)
     offered = {a.type for a in legal}
     draw = draw_value(view, me) if "draw2" in offered else None
     pile = pile_value(view, me) if "take_pile" in offered else None

@@ -125,10 +125,10 @@ def pacapaca(w: Weighed) -> str:
             tail = (f", more than taking the pile ({_points(pile)})" if pile is not None
                     else " (the pile is empty)")
             return (f"Draw two cards: the better of two cards from the ones you have not seen "
-                    f"should add about {_points(draw)} projected points{tail}.")
+                    f"should add about {_points(draw or 0.0)} projected points{tail}.")
         tail = f", more than drawing two ({_points(draw)})" if draw is not None else ""
         return (f"Take the discard pile: your own discards in it and the average of the rest "
-                f"should add about {_points(pile)} projected points{tail}.")
+                f"should add about {_points(pile or 0.0)} projected points{tail}.")
     if r == "negotiate":
         return (f"Negotiate with {f['partner']}: giving {_cards(f['give'])} for "
                 f"{_cards(f['get'])} gains you about {_points(f['gain'])} projected points "
