@@ -17,6 +17,8 @@ from bot.runtime import ManualClock
 from bot.sandbox import World
 from bot.sandbox.demo import NAMES
 from tests.discord.conftest import make_bot
+from tests.discord.test_unleashed import install
+from tests.games.unleashed.unleashed_helpers import build
 from tests.support import headline, texts
 
 SPEC = builtin_games()["llamas-alpacas"]
@@ -113,3 +115,56 @@ async def test_rated_game_has_no_hint_button(la):
     state, active, other, thread, _ = await _after_setup(world, bot, rated=True)
     await active.click(thread.last_message, "My hand")
     assert active.last_reply.labels == []
+
+
+# -- Llamas Unleashed: the hand panel's own buttons, and hidden cards ---------------------
+
+UL = builtin_games()["llamas-unleashed"]
+
+
+@pytest_asyncio.fixture
+async def ul(tmp_path):
+    world = World()
+    for name in ("Ana", "Bo"):
+        world.add_member(name)
+    bot = make_bot(tmp_path / "ul.sqlite3", ManualClock(), registry=Registry([UL]),
+                   extensions=("cogs.lobby", "cogs.game", "cogs.admin", "cogs.unleashed"))
+    await world.connect(bot)
+    yield world, bot
+    await world.disconnect()
+
+
+async def _ul_hint(world, bot, bo_hand: list[str]) -> tuple[str, list[str]]:
+    """Install a position (Ana to play, Bo holding ``bo_hand``), press My hand then Hint
+    as Ana; (the hint's text, the panel's labels)."""
+    ana = world.member("Ana")
+    state = build(hands={"s0": ["trail_llama", "lasso", "golden_bell"], "s1": bo_hand},
+                  fields={"s1": ["suri_alpaca", "sleepy_llama"]})
+    await install(world, bot, state)
+    thread = world.channel((await bot.store.get_game(1)).thread_id)
+    table = [m for m in ana.visible(thread) if not m.ephemeral and m.buttons()][-1]
+    await ana.click(table, "My hand")
+    panel = ana.last_reply
+    await ana.click(panel, "Hint")
+    reply = ana.last_reply
+    assert reply.ephemeral and reply.flags & (1 << 15)
+    return texts(reply)[1], panel.labels
+
+
+async def test_unleashed_hint_is_the_same_whatever_the_other_hand_holds(ul):
+    world, bot = ul
+    ana = world.member("Ana")
+    await ana.slash("play", game="llamas-unleashed", rated=False)
+    lobby = ana.last_reply
+    await world.member("Bo").click(lobby, "Join")
+    await ana.click(lobby, "Start")
+    first, labels = await _ul_hint(world, bot, ["stampede", "llama_spit"])
+    assert labels[-2:] == ["Refresh", "Hint"]  # after the panel's own buttons
+    second, _ = await _ul_hint(world, bot, ["hay_harvest", "alpaca_huff"])
+    record, seats, spec, state = await bot.service.load(1)
+    legal = spec.engine.legal_actions(state, "s0")
+    expected = spec.hint(spec.engine.view(state, "s0"), legal,
+                         random.Random(f"hint:1:{record.version}:s0"))
+    assert first == second == named(expected, {s.seat: md_name(s.name) for s in seats})
+    assert first == "Play **Trail Llama** into your Field: an Animal in your own Field is " \
+        "one step nearer to winning, and nothing in your hand does more."
