@@ -85,6 +85,40 @@ KEEP = {"instant": 6, "magical": 5, "magic": 4, "basic": 3, "upgrade": 2, "downg
 HURT = {"magical": 6, "basic": 5, "baby": 3, "upgrade": 2, "downgrade": -5}
 
 
+def _second_part(eff: Any) -> dict[str, Any] | None:
+    """The second part of an "if you do" effect (dict form), else ``None``."""
+    if not isinstance(eff, dict):
+        return None
+    if eff.get("op") == "may" and eff.get("if_you_do"):
+        return dict(eff["if_you_do"])
+    if eff.get("op") == "if_you_do":
+        return dict(eff["next"])
+    return None
+
+
+def _has_target(view: UnleashedView, me: str, eff: dict[str, Any]) -> bool:
+    """Whether a destroy or steal ``eff`` has a card of its types in another player's Field
+    (as the view shows it; protections aside); any other op counts as possible."""
+    if eff.get("op") not in HITS:
+        return True
+    types = set((eff.get("filter") or {}).get("types") or [])
+    return any(not types or c.type in types
+               for s, f in view.fields.items() if s != me
+               for c in [*f.animals, *f.upgrades, *f.downgrades])
+
+
+def _pointless(view: UnleashedView, me: str, eff: Any) -> bool:
+    """An "if you do" whose second part has nothing to act on: its first part (a discard
+    or a sacrifice) would only cost the player, unless a Downgrade of its own Field can go."""
+    nxt = _second_part(eff)
+    if nxt is None or _has_target(view, me, nxt):
+        return False
+    first = eff["do"] if eff.get("op") == "may" else eff["first"]
+    if first.get("op") == "sacrifice" and view.fields[me].downgrades:
+        return False
+    return True
+
+
 def random_policy(view: UnleashedView, legal: list[Action], rng: random.Random) -> Action:
     """A uniformly random legal action. Raises ``IndexError`` when ``legal`` is empty."""
     return rng.choice(legal)
@@ -229,11 +263,13 @@ def _option_tagger(view: UnleashedView, me: str) -> Callable[[int], tuple[float,
     where = _cards(view)
     hand = {c.id: c for c in view.hand or []}
     lead = _leader(view, me)
+    pointless = prompt.startswith("Do you want to use this effect (") and _pointless(
+        view, me, _effect_named(prompt[len("Do you want to use this effect ("):-2]))
 
     def score(i: int) -> tuple[float, str]:
         o = opts[i]
         if o.value == "yes":
-            return 1.0, "yes"
+            return (-1.0, "yes_pointless") if pointless else (1.0, "yes")
         if o.value == "no":
             return 0.0, "no"
         if o.value == "done":
@@ -282,14 +318,30 @@ def _option_tagger(view: UnleashedView, me: str) -> Callable[[int], tuple[float,
     return score
 
 
+def _effect_named(name: str) -> Any:
+    """The "enters your Field" effect (dict form) of the design called ``name``, else
+    ``None``."""
+    try:
+        d = catalog().by_name(name)
+    except KeyError:
+        return None
+    return d.on_enter.model_dump() if d.on_enter is not None else None
+
+
 def _worth(view: UnleashedView, me: str, a: Activate) -> bool:
     """Whether an optional start-of-turn effect helps: a hand swap only for a bigger hand,
-    the Ram Herd Bonus only with a spare card; everything else always."""
+    the Ram Herd Bonus only with a spare card; an "if you do" only when its second part
+    has something to act on; everything else always."""
     kind, _, ref = a.source.partition(":")
     if kind == "herd":
-        return ref != "ram" or len(view.hand or []) >= 2
+        bonus = catalog().card_set.herd.bonuses.get(ref)  # type: ignore[call-overload]
+        eff = bonus.eff.model_dump() if bonus is not None else None
+        return (ref != "ram" or len(view.hand or []) >= 2) and not _pointless(view, me, eff)
     key = next((c.key for c in [*view.fields[me].animals, *view.fields[me].upgrades]
                 if str(c.id) == ref), "")
+    start = catalog().designs[key].start if key in catalog().designs else None
+    if start is not None and _pointless(view, me, start.eff.model_dump()):
+        return False
     if key == "trader_llama":
         mine = len(view.hand or [])
         return any(n > mine for s, n in view.hand_sizes.items() if s != me)

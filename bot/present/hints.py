@@ -172,6 +172,7 @@ _PLAY = {
 _CHOICE = {
     "yes": "using the effect helps you",
     "no": "using the effect would not help you",
+    "yes_pointless": "its second part has nothing to act on, so the first would only cost you",
     "done": "nobody else is worth choosing",
     "branch": "it is the first choice the Normal AI takes",
     "move_downgrade": "a Downgrade is best in the Field of the player closest to winning",

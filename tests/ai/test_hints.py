@@ -56,7 +56,7 @@ SEEN = {
     ("llamas-unleashed", 3): (180, {
         "activate", "ambush", "animal", "attack", "attack_pressing", "baby", "branch", "bring",
         "counter", "counter_same", "discard_least", "downgrade_leader", "hurt_leader",
-        "let_pass", "magic", "move_good", "move_other", "move_their_upgrade", "pick",
+        "let_pass", "magic", "move_good", "move_other", "move_their_upgrade", "no", "pick",
         "sacrifice_least", "threat", "upgrade", "yes"}),
 }
 
