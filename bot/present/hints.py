@@ -100,6 +100,12 @@ def llamas_alpacas(w: Weighed) -> str:
 # -- Alpaca Pacapaca ----------------------------------------------------------------------
 
 
+def _gain(g: float) -> str:
+    """``"gains you about 2.5 projected points"`` or ``"costs you about 4.2 ..."``."""
+    verb = "gains" if g >= 0 else "costs"
+    return f"{verb} you about {_points(abs(g))} projected points"
+
+
 def _cards(cards: list[int]) -> str:
     cat = pacapaca_catalog()
     return "; ".join(f"**{cat.name_of(c)}**" for c in cards) if cards else "nothing"
@@ -138,13 +144,12 @@ def pacapaca(w: Weighed) -> str:
         return (f"Propose giving {_cards(f['give'])} for {_cards(f['get'])}: of the deals "
                 f"{f['partner']} should accept, it helps you most (about "
                 f"{_points(f['gain'])} projected points ahead of them).")
-    if r == "accept":
-        return (f"Accept: the deal gains you about {_points(f['gain'])} projected points "
-                f"against {_points(f['partner_gain'])} for {f['partner']}.")
-    if r == "decline":
-        return (f"Decline: the deal gains you about {_points(f['gain'])} projected points "
-                f"against {_points(f['partner_gain'])} for {f['partner']}: it helps them "
-                "more than you.")
+    if r in ("accept", "decline"):
+        said = (f"the deal {_gain(f['gain'])} against {_points(f['partner_gain'])} for "
+                f"{f['partner']}")
+        if r == "accept":
+            return f"Accept: {said}."
+        return f"Decline: {said}; it helps them more than you."
     return ("Give up the negotiation: no deal that helps you is one the other player "
             "should accept.")
 

@@ -20,6 +20,7 @@ from bot.ai.weighed import Weighed
 from bot.app import builtin_games
 from bot.games.llamas_alpacas.cards import cards_by_id
 from bot.games.llamas_alpacas.models import Place, Take
+from bot.games.pacapaca.models import Propose, StartNegotiation
 from bot.present import hints
 
 GAMES = builtin_games()
@@ -119,6 +120,42 @@ def test_hint_texts_for_fixed_reasons():
     assert hints.not_yours(["s1"]) == (
         "A hint shows the move for the player who has to decide, and that is s1, not you. "
         "Press Hint again when it is your move.")
+
+
+def test_pacapaca_negotiation_hints():
+    """Seeds 3 and 8, 3 players: every fourth position of a turn, a negotiation opened with
+    each partner and three of the active player's proposals on the table; the hint of
+    each negotiator."""
+    spec = GAMES["pacapaca"]
+    engine = spec.engine
+    seen: dict[str, int] = {}
+    texts: dict[str, str] = {}
+    for seed in (3, 8):
+        for state, seat in positions("pacapaca", seed, 3, 60)[4::4]:
+            if state.phase != "turn":
+                continue
+            for start in [a for a in engine.legal_actions(state, seat)
+                          if isinstance(a, StartNegotiation)]:
+                opened, _ = engine.apply(state, seat, start)
+                props = [a for a in engine.legal_actions(opened, seat) if isinstance(a, Propose)]
+                for k in (0, len(props) // 2, len(props) - 1):
+                    st, _ = engine.apply(opened, seat, props[k])
+                    for who in (start.partner, seat):
+                        legal = engine.legal_actions(st, who)
+                        view = engine.view(st, who)
+                        w = pp_ai.weigh(view, legal, random.Random(1))
+                        assert w.action in legal
+                        assert w.action == spec.policy(view, legal, random.Random(1))
+                        seen[w.reason] = seen.get(w.reason, 0) + 1
+                        texts.setdefault(w.reason, spec.hint(view, legal, random.Random(1)))
+    assert seen == {"decline": 40, "accept": 37, "give_up": 40, "propose": 3}
+    assert texts["propose"] == (
+        "Propose giving **Bell charm** for **Leaf charm**: of the deals s0 should accept, it "
+        "helps you most (about 2.5 projected points ahead of them).")
+    assert texts["decline"] == ("Decline: the deal costs you about 4.2 projected points "
+                                "against 4.2 for s2; it helps them more than you.")
+    assert texts["accept"] == ("Accept: the deal gains you about 4.2 projected points "
+                               "against -4.2 for s0.")
 
 
 # -- two worlds that differ only in hidden cards -------------------------------------------
