@@ -17,6 +17,7 @@ from bot.runtime import ManualClock
 from bot.sandbox import World
 from bot.sandbox.demo import NAMES
 from tests.discord.conftest import make_bot
+from tests.discord.test_llamas_alpacas import click_injected
 from tests.discord.test_unleashed import install
 from tests.games.unleashed.unleashed_helpers import build
 from tests.support import headline, texts
@@ -115,6 +116,10 @@ async def test_rated_game_has_no_hint_button(la):
     state, active, other, thread, _ = await _after_setup(world, bot, rated=True)
     await active.click(thread.last_message, "My hand")
     assert active.last_reply.labels == []
+    # A forged Hint in a game with hints off: a sentence, nothing else.
+    await click_injected(world.sandbox, active, thread, "hb:g:1:x:hint")
+    assert headline(active.last_reply) == (
+        "\N{NO ENTRY SIGN} Hints are off in this game (the lobby's Hints option).")
 
 
 # -- Llamas Unleashed: the hand panel's own buttons, and hidden cards ---------------------
