@@ -38,8 +38,8 @@ def hints_on(table: Table) -> bool:
 
 def with_hint_button(table: Table, kwargs: dict[str, Any]) -> dict[str, Any]:
     """A private panel's message arguments with the Hint button added (unchanged when
-    hints are off): in a V2 panel a row at the end of its container, in a classic one
-    beside its buttons."""
+    hints are off): in a V2 panel a row at the end of its container (above its
+    footer line), in a classic one beside its buttons."""
     if not hints_on(table):
         return kwargs
     item = button("g", table.record.id, HINT, "Hint", emoji="\N{ELECTRIC LIGHT BULB}")
@@ -47,7 +47,17 @@ def with_hint_button(table: Table, kwargs: dict[str, Any]) -> dict[str, Any]:
     if isinstance(view, ui.LayoutView):
         if sum(_count(c) for c in view.children) + 2 <= MAX_COMPONENTS:
             box = next((c for c in view.children if isinstance(c, ui.Container)), None)
-            (box or view).add_item(ui.ActionRow(item))
+            if box is None:
+                view.add_item(ui.ActionRow(item))
+            else:  # the last row of the container, above its small footer line
+                last = box.children[-1] if box.children else None
+                foot = (last if isinstance(last, ui.TextDisplay)
+                        and last.content.startswith("-# ") else None)
+                if foot is not None:
+                    box.remove_item(foot)
+                box.add_item(ui.ActionRow(item))
+                if foot is not None:
+                    box.add_item(foot)
     elif isinstance(view, ui.View):
         try:
             view.add_item(item)
