@@ -7,6 +7,13 @@ action") and Actions That Are Impossible ("a card on your Field ... might make y
 something impossible. If that happens, just ignore it"): the optional first part is
 offered whenever it is possible; an impossible second part is then ignored. Every card
 with that shape: Battering Ram, Rustler Ram, Sheepdog and the Ram Herd Bonus.
+
+Grazing Rights (RULES.md ruling): Order of Resolution, "you have to choose the targets for
+these effects before the chain resolves" and "you can't choose the same target twice in
+the same link", and Actions That Are Impossible, "If you have a card that's asking you to
+do something impossible, you can't play it": the card it discards is this link's target
+and not yet in the pile when the bring's target is chosen, so with no other Animal in the
+pile the card cannot be played.
 """
 
 from __future__ import annotations
