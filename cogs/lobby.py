@@ -75,12 +75,20 @@ def seat_line(seat: SeatRecord, lang: str = ENGLISH) -> str:
     return f"<@{seat.user_id}>"
 
 
+#: The lobby option that puts a Hint button on each player's My hand panel (not a rule:
+#: the engine never sees it). Off by default in rated games, on otherwise.
+HINTS = "hints"
+
+
 def _bool_options(spec: GameSpec) -> list[tuple[str, str]]:
-    """Boolean lobby options of a game as ``(field, label)``, from its options model."""
+    """Boolean lobby options of a game as ``(field, label)``, from its options model, then
+    Hints for a game that offers them."""
     out = []
     for name, field in spec.options_model.model_fields.items():
         if field.annotation is bool:
             out.append((name, field.description or name.replace("_", " ").capitalize()))
+    if spec.hint is not None:
+        out.append((HINTS, N_("Hints")))
     return out
 
 
@@ -227,7 +235,9 @@ class Lobby(commands.Cog):
             channel_id=interaction.channel_id,
             host_id=interaction.user.id,
             host_name=interaction.user.display_name,
-            options={**self.default_options(spec, timer), **({} if rated else {"rated": False}),
+            options={**self.default_options(spec, timer),
+                     **({HINTS: not rated} if spec.hint is not None else {}),
+                     **({} if rated else {"rated": False}),
                      **({} if lang == ENGLISH else {"language": lang})},
             max_open=settings.max_open_lobbies or self.bot.settings.max_open_lobbies,
         )
