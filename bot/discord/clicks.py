@@ -15,7 +15,7 @@ from typing import Any
 
 import discord
 
-from bot.discord import choices, ids
+from bot.discord import choices, ids, takeback
 from bot.discord.components import view_of
 from bot.discord.replies import defer, edit_panel, send_ephemeral, send_error
 from bot.discord.table import Table, TableLegal, TableLook
@@ -236,6 +236,9 @@ class Clicks(TableLook):
             update = await self.bot.service.set_takeover(table.record.id, interaction.user.id, False)
             await send_ephemeral(interaction, "Welcome back: your seat is yours again.")
             del update
+            return
+        if cid.code in (takeback.ALLOW, takeback.REFUSE):
+            await takeback.answer(self.bot, interaction, cid)
             return
         if cid.version is not None and cid.version != table.record.version:
             await self.answer_stale(interaction, table)
