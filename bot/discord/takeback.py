@@ -89,7 +89,10 @@ async def ask(bot: Host, interaction: discord.Interaction, game_id: int) -> None
         await send_ephemeral(interaction, "Your last move is taken back.")
         return
     record, request = outcome.record, outcome.request
-    channel = bot.get_partial_messageable(record.thread_id or record.channel_id)
+    where = record.thread_id or record.channel_id
+    if where is None:
+        raise GameError("no_thread", "This game has no thread to ask in.")
+    channel = bot.get_partial_messageable(where)
     message = await channel.send(view=request_card(record, outcome.seats, request),
                                  allowed_mentions=pinging(request.asked))
     await bot.service.note_take_back_message(record.id, request.version, message.id)
@@ -127,9 +130,10 @@ async def show_lapsed(bot: Host, update: Update) -> None:
     message is closed (never raises for Discord's refusal)."""
     request: Any = update.take_back
     record = update.record
-    if not isinstance(request, TakeBackRequest) or request.message_id is None:
+    where = record.thread_id or record.channel_id
+    if not isinstance(request, TakeBackRequest) or request.message_id is None or where is None:
         return
-    channel = bot.get_partial_messageable(record.thread_id or record.channel_id)
+    channel = bot.get_partial_messageable(where)
     try:
         await channel.get_partial_message(request.message_id).edit(
             view=closed_card(update.seats, request, ending(update)),

@@ -20,7 +20,8 @@ async def test_play_posts_a_lobby_with_buttons_and_disabled_start(world, sb):
     await ana.slash("play", game="tiny")
     lobby = ana.last_reply
     assert not lobby.ephemeral
-    assert lobby.labels == ["Join", "Leave", "Add AI seat", "Remove AI seat", "Start", "Cancel"]
+    assert lobby.labels == ["Join", "Leave", "Add AI seat", "Remove AI seat", "Start", "Cancel",
+                            "Double steps: off", "Take-backs: off", "Options"]
     assert lobby.is_disabled("Start") and not lobby.is_disabled("Join")
     embed = lobby.embeds[0]
     assert embed["title"] == "Tiny Race: lobby #1"
