@@ -12,6 +12,7 @@ asker's and the game's last.
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -128,7 +129,7 @@ class TakeBackOps(Advance):
                     or is_take_back(last.action)):
                 raise GameError("no_take_back", "You can take back only your own last move, "
                                 "before anyone else moves.")
-            before = self._state_before(spec, record, state, rows)
+            before = await asyncio.to_thread(self._state_before, spec, record, state, rows)
             if not spec.engine.take_back_point(before, seat.seat,
                                                parse_logged(spec.engine, last.action), state):
                 raise GameError("not_take_back_point", "That move cannot be taken back: only a "
@@ -179,7 +180,7 @@ class TakeBackOps(Advance):
                 await self._commit_request(record, request)
                 return TakeBackOutcome("waiting", request, record, seats, spec)
             rows = await self.store.actions(game_id)
-            before = self._state_before(spec, record, state, rows)
+            before = await asyncio.to_thread(self._state_before, spec, record, state, rows)
             update = await self._take_back(record, seats, spec, timers, state, before, request)
         await self.publish(update)
         return TakeBackOutcome("done", request, update.record, update.seats, spec, update)
@@ -214,7 +215,7 @@ class TakeBackOps(Advance):
     def _state_before(self, spec: GameSpec, record: GameRecord, state: State,
                       rows: list[ActionRecord]) -> State:
         """The state before the game's last move, replayed from its seed, options and
-        log. Raises :class:`GameError` (``no_take_back``) when the replay does not give
+        log (CPU work: the callers run it off the event loop). Raises :class:`GameError` (``no_take_back``) when the replay does not give
         the stored state exactly (a game stored by an older herdbot)."""
         options = LobbyOps.engine_options(spec, record.options, len(state.seats))
         first = spec.engine.new_game(list(state.seats), seed=record.seed, options=options)

@@ -105,3 +105,42 @@ async def test_a_request_survives_a_restart(store, clock):
     assert done.status == "done" and done.update is not None
     assert done.update.state.version == 2
     assert await store.timer(gid, "takeback") is None
+
+
+async def test_pacapaca_opening_a_negotiation_until_the_partner_speaks(store, clock):
+    service = GameService(store, REGISTRY, clock=clock)
+    gid = await _game(service, "pacapaca", humans=2)
+    record, seats, spec, state = await service.load(gid)
+    first = state.seats[state.active]
+    other = next(s for s in state.seats if s != first)
+    user = {s.seat: s.user_id for s in seats}
+    await service.act(gid, first, {"type": "draw2"})
+    record, seats, spec, state = await service.load(gid)
+    await service.act(gid, first, {"type": "keep", "card": state.drawn[0]})
+    assert (await _refused(service.ask_take_back(gid, user[first])))[0] == "not_take_back_point"
+    await service.act(gid, other, {"type": "negotiate", "partner": first})
+    asked = await service.ask_take_back(gid, user[other])
+    assert (asked.status, asked.request.asked) == ("asked", [user[first]])
+    refused = await service.answer_take_back(gid, user[first], asked.request.version, False)
+    assert refused.status == "refused"
+    record, seats, spec, state = await service.load(gid)
+    neck = state.alpacas[first].neck[-1]
+    await service.act(gid, first, {"type": "propose", "give": [neck], "get": []})
+    assert await _refused(service.ask_take_back(gid, user[other])) == (
+        "no_take_back", "You can take back only your own last move, before anyone else moves.")
+
+
+async def test_unleashed_a_named_baby_until_another_player_chooses(store, clock):
+    service = GameService(store, REGISTRY, clock=clock)
+    gid = await _game(service, "llamas-unleashed", humans=3)
+    record, seats, spec, state = await service.load(gid)
+    await service.act(gid, "s0", {"type": "baby", "card": state.nursery[0]})
+    await service.act(gid, "s1", {"type": "baby", "card": state.nursery[1]})
+    assert (await _refused(service.ask_take_back(gid, 10)))[0] == "no_take_back"
+    asked = await service.ask_take_back(gid, 11)
+    assert (asked.status, asked.request.version, asked.request.asked) == ("asked", 2, [10, 12])
+    await service.answer_take_back(gid, 10, 2, True)
+    done = await service.answer_take_back(gid, 12, 2, True)
+    assert done.update is not None and done.update.state.babies_chosen == ["s0"]
+    assert done.update.steps[0].events[0].text == (
+        "s1 took back their last move, with the table's consent.")
