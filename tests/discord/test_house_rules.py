@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import pytest
 
+from bot.app import builtin_games
+from bot.games.registry import Registry
+from bot.sandbox import World
 from bot.sandbox.model import SandboxError
 from tests.discord.conftest import make_bot
 from tests.support import headline
@@ -20,9 +23,9 @@ def options_field(lobby) -> str:
     return lobby.embeds[0]["fields"][1]["value"]
 
 
-async def lobby_of(world, *joiners: str):
+async def lobby_of(world, *joiners: str, game: str = "tiny"):
     ana = world.member("Ana")
-    await ana.slash("play", game="tiny")
+    await ana.slash("play", game=game)
     lobby = ana.last_reply
     for name in joiners:
         await world.member(name).click(lobby, "Join")
@@ -135,3 +138,45 @@ async def test_presets_are_listed_deleted_and_survive_a_restart(world, sb, clock
     await ana.slash("play", game="tiny", preset="Sunday")
     assert headline(ana.last_reply) == ("\N{NO ENTRY SIGN} This server has no Tiny Race preset "
                                         "called “Sunday”.")
+
+
+SHIPPED = builtin_games()
+
+
+@pytest.mark.parametrize("key", [s.key for s in SHIPPED])
+async def test_every_shipped_game_s_form_opens_and_keeps_its_options(key, tmp_path, clock):
+    """Each shipped game's form passes the strict sandbox, offers every option, and a
+    submit with its defaults keeps the lobby's options as they were."""
+    world = World()
+    world.add_member("Ana")
+    world.add_member("Bo")
+    extensions = ("cogs.lobby", "cogs.game", "cogs.admin", SHIPPED[key].cog)
+    sb = await world.connect(make_bot(tmp_path / "g.sqlite3", clock,
+                                      registry=Registry([SHIPPED[key]]), extensions=extensions))
+    try:
+        ana, lobby = await lobby_of(world, "Bo", game=key)
+        before = dict((await sb.bot.store.get_game(1)).options)
+        await ana.click(lobby, "Options")
+        top = ana.modal["data"]["components"]
+        labels = [c["label"] for c in top]
+        expected = {
+            "llamas-alpacas": ["Turn timer", "Rules", "Save as a server preset (optional)"],
+            "pacapaca": ["Turn timer", "Rules", "Save as a server preset (optional)"],
+            "llamas-unleashed": ["Turn timer", "Rules", "Reaction seconds", "Setup seconds",
+                                 "Save as a server preset (optional)"],
+        }[key]
+        assert labels == expected
+        rules = [o["value"] for o in top[1]["component"]["options"]]
+        assert rules == {"llamas-alpacas": ["take_backs"],
+                         "pacapaca": ["babies", "take_backs"],
+                         "llamas-unleashed": ["open_windows", "take_backs"]}[key]
+        await ana.submit_modal()
+        after = (await sb.bot.store.get_game(1)).options
+        assert after == {**before, "take_backs": False, **{
+            "llamas-alpacas": {},
+            "pacapaca": {"babies": False},
+            "llamas-unleashed": {"open_windows": True, "reaction_seconds": 20.0,
+                                 "setup_seconds": 60.0},
+        }[key]}
+    finally:
+        await world.disconnect()
