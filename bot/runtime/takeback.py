@@ -230,8 +230,14 @@ class TakeBackOps(Advance):
         return history[record.version - 1]
 
     async def _store_request(self, record: GameRecord, request: TakeBackRequest) -> None:
-        """Store a new request, only while the game is at the request's version."""
-        await self._commit_request(record, request)
+        """Store a new request in one statement, only while the game is at the request's
+        version and no request about that version is stored (another process's ask at the
+        same moment: one wins). Raises :class:`GameError` (``take_back_pending``)."""
+        row = request.row(record.id)
+        if not await self.store.claim_timer(*row, version=record.version):
+            raise GameError("take_back_pending", "A take-back request is already waiting "
+                            "for answers in this game: one at a time.")
+        self.changed(record.id)
         self.timers.armed([request.due_at])
 
     async def _commit_request(self, record: GameRecord, request: TakeBackRequest) -> None:

@@ -144,3 +144,26 @@ async def test_unleashed_a_named_baby_until_another_player_chooses(store, clock)
     assert done.update is not None and done.update.state.babies_chosen == ["s0"]
     assert done.update.steps[0].events[0].text == (
         "s1 took back their last move, with the table's consent.")
+
+
+async def test_two_processes_asking_at_once_store_one_request(store, clock):
+    """Two services on one store (two processes) each pass their own checks; the store
+    keeps one request about the version, and the other ask is refused in words."""
+    first = GameService(store, REGISTRY, clock=clock)
+    second = GameService(store, REGISTRY, clock=clock)
+    gid = await _game(first, "llamas-alpacas", humans=2)
+    await first.act(gid, "s0", Place(space=4))
+    record = await store.get_game(gid)
+    row = TakeBackRequest("s0", 10, 1, [11], due_at=clock.now() + 60).row(gid)
+    assert await store.claim_timer(*row, version=record.version) is True
+    assert await store.claim_timer(*row, version=record.version) is False
+    assert await store.claim_timer(*row, version=record.version + 1) is False  # stale
+    assert await _refused(second.ask_take_back(gid, 10)) == (
+        "take_back_pending", "A take-back request is already waiting for answers in this "
+        "game: one at a time.")
+    await store.delete_timer(gid, "takeback")
+    asked = await second.ask_take_back(gid, 10)
+    assert asked.status == "asked"
+    assert await _refused(first.ask_take_back(gid, 10)) == (
+        "take_back_pending", "A take-back request is already waiting for answers in this "
+        "game: one at a time.")
