@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+from collections.abc import Callable
 from typing import Any, cast
 
 from bot.ai.levels import DEFAULT_LEVEL
@@ -195,15 +196,23 @@ class Advance(ServiceCore):
 
     async def _drive_ai(self, seats: list[SeatRecord], spec: GameSpec, state: State
                         ) -> tuple[list[Step], State]:
-        """The AI seats' moves from ``state`` until a human must decide or the game ends,
-        applied in memory (each decided off the loop, :meth:`ai_choice`); the steps and
-        the state after them."""
+        """The AI seats' moves from ``state`` until a human must decide or the game ends;
+        see :meth:`ai_steps`."""
+        return await self.ai_steps(
+            seats, spec, state,
+            lambda pending: next((s for s in pending.seats if self.is_ai(seats, s)), None))
+
+    async def ai_steps(self, seats: list[SeatRecord], spec: GameSpec, state: State,
+                       pick: Callable[[Any], str | None]) -> tuple[list[Step], State]:
+        """The AI's moves from ``state``, applied in memory (each decided off the loop,
+        :meth:`ai_choice`), for the seat ``pick`` names among each pending decision's,
+        until it names none, the AI has no move or the game ends (at most
+        ``MAX_AI_STEPS``); the steps and the state after them."""
         steps: list[Step] = []
         for _ in range(MAX_AI_STEPS):
             if spec.engine.result(state) is not None:
                 break
-            pending = spec.engine.pending(state)
-            seat = next((s for s in pending.seats if self.is_ai(seats, s)), None)
+            seat = pick(spec.engine.pending(state))
             if seat is None:
                 break
             action = await self.ai_choice(spec, state, seats, seat)
