@@ -12,7 +12,7 @@ from bot.games.registry import Registry
 from bot.sandbox import World
 from bot.sandbox.model import SandboxError
 from tests.discord.conftest import make_bot
-from tests.support import headline
+from tests.support import headline, texts
 
 
 def pinged(message) -> list[int]:
@@ -20,7 +20,11 @@ def pinged(message) -> list[int]:
 
 
 def options_field(lobby) -> str:
-    return lobby.embeds[0]["fields"][1]["value"]
+    """The lobby's options lines, whether the lobby is an embed or a Components V2
+    message (the text that holds the turn timer)."""
+    if lobby.embeds:
+        return lobby.embeds[0]["fields"][1]["value"]
+    return next(t for t in texts(lobby) if "Turn timer:" in t)
 
 
 async def lobby_of(world, *joiners: str, game: str = "tiny"):

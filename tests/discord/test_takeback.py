@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 
 from bot.games.takeback import replay_log
+from tests.discord.test_house_rules import options_field
 from tests.discord.test_live_service import expire
 from tests.support import headline, rows, table_lines, texts
 
@@ -192,9 +193,9 @@ async def test_rated_games_have_take_backs_off_until_the_lobby_turns_them_on(wor
     await ana.slash("play", game="tiny")
     lobby = ana.last_reply
     await bo.click(lobby, "Join")
-    assert "Take-backs: off" in lobby.embeds[0]["fields"][1]["value"]
+    assert "Take-backs: off" in options_field(lobby)
     await ana.click(lobby, "Take-backs: off")
-    assert "Take-backs: on" in lobby.embeds[0]["fields"][1]["value"]
+    assert "Take-backs: on" in options_field(lobby)
     await ana.click(lobby, "Take-backs: on")
     await ana.click(lobby, "Start")
     thread = lobby.thread
