@@ -18,6 +18,7 @@ from bot.runtime.core import (
     IDLE_NOTICE_S,
     LOBBY_EXPIRES_S,
     MAX_MISSED_TURNS,
+    is_lesson,
     log,
 )
 from bot.runtime.updates import GameError, GameUnreadable, Step, Update, UpdateKind
@@ -253,6 +254,15 @@ class DeadlineOps(Advance):
             record, seats, spec, state = await self.load(timer.game_id)
             version = timer.payload.get("version")
             if record.status != "active" or record.version != version:
+                return
+            if is_lesson(record):
+                # A lesson nobody moved in for a week ends quietly: nothing is posted and
+                # its DM stays as it was (a late click hears the game has ended).
+                if await self.store.update_game(record.id, when_status="active",
+                                                status="ended"):
+                    await self.timers.cancel(record.id)
+                    self.changed(record.id)
+                    log.info("lesson %d ended: no move for a week", record.id)
                 return
             if not await self.ends_idle_games(record.guild_id):
                 await self.timers.schedule(record.id, "idle", f"off:{version}",
