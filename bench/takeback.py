@@ -35,7 +35,8 @@ def longest_log(engine: Engine[Any, Any], options: Options, players: int,
     best: tuple[Any, list[tuple[str, dict[str, Any]]]] | None = None
     for seed in range(games):
         first = engine.new_game([f"s{i}" for i in range(players)], seed=seed, options=options)
-        state, rows, rand = first, [], random.Random(seed)
+        state, rand = first, random.Random(seed)
+        rows: list[tuple[str, dict[str, Any]]] = []
         while engine.result(state) is None and len(rows) < 2000:
             pending = engine.pending(state)
             seat = rand.choice(pending.seats)
