@@ -103,7 +103,8 @@ class TakeBackOps(Advance):
         """Member ``user_id`` asks to take back their last move. With no other member
         seated it is taken back at once (``done``, published); else the request is stored
         (``asked``) for the caller to show. Raises :class:`GameError`: ``not_active``,
-        ``not_in_game``, ``take_backs_off``, ``take_back_pending`` (one at a time),
+        ``not_in_game``, ``ai_plays`` (the AI plays the seat), ``take_backs_off``,
+        ``take_back_pending`` (one at a time),
         ``no_take_back`` (not the asker's last move, or someone moved since) or
         ``not_take_back_point`` (the rules do not let that move be taken back)."""
         async with self.lock(game_id):
@@ -113,6 +114,9 @@ class TakeBackOps(Advance):
             seat = self.seat_of(seats, user_id)
             if seat is None:
                 raise GameError("not_in_game", "You are not in this game.")
+            if seat.ai_takeover:
+                raise GameError("ai_plays", "The AI is playing your seat: press I'm back "
+                                "first.")
             if not take_backs_on(record.options):
                 raise GameError("take_backs_off", "Take-backs are off in this game (a lobby "
                                 "option).")

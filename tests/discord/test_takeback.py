@@ -220,3 +220,12 @@ async def test_requests_at_once_one_wins(world, sb):
     requests = [m for m in thread.all_messages
                 if any("asks to take back" in t for t in texts(m))]
     assert len(requests) == 1
+
+
+async def test_a_seat_the_ai_plays_cannot_ask(world, sb):
+    (ana, bo), _, thread = await start(world, names=("Ana", "Bo"))
+    await ana.click(thread.last_message, "Wait")
+    await ana.slash("game leave", in_channel=thread)
+    await ana.slash("game takeback", in_channel=thread)
+    assert headline(ana.last_reply) == ("\N{NO ENTRY SIGN} The AI is playing your seat: press "
+                                        "I'm back first.")
