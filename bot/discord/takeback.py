@@ -23,6 +23,7 @@ from bot.discord.host import Host
 from bot.discord.layout import action_rows, card
 from bot.discord.replies import defer, send_ephemeral
 from bot.discord.text import md_name, pinging
+from bot.present.base import named
 from bot.runtime import GameError, Update
 from bot.runtime.takeback import TAKE_BACK_S, TakeBackOutcome, TakeBackRequest
 from bot.store import GameRecord, SeatRecord
@@ -41,8 +42,10 @@ def _name(seats: list[SeatRecord], user_id: int) -> str:
 
 
 def _head(seats: list[SeatRecord], request: TakeBackRequest) -> str:
+    """Who asks, and the move in the words the thread showed (names markdown-escaped)."""
+    move = named(request.said, {s.seat: md_name(s.name) for s in seats}) if request.said else ""
     return (f"\N{LEFTWARDS ARROW WITH HOOK} **{_name(seats, request.user_id)}** asks to take "
-            "back their last move.")
+            f"back their last move{f': {move}' if move else '.'}")
 
 
 def request_card(record: GameRecord, seats: list[SeatRecord],

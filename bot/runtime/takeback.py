@@ -64,6 +64,8 @@ class TakeBackRequest:
     due_at: float = 0.0
     message_id: int | None = None
     closed: str | None = None
+    #: the move's first public event (seat ids as events name them; ``""``: none)
+    said: str = ""
 
     @classmethod
     def of(cls, timer: TimerRecord | None) -> TakeBackRequest | None:
@@ -141,8 +143,10 @@ class TakeBackOps(Advance):
                                 "random draw) can be.")
             asked = [s.user_id for s in seats if s.user_id is not None and not s.is_ai
                      and not s.ai_takeover and s.seat != seat.seat]
+            said = next((str(e.get("text", "")) for e in last.events if e.get("to") is None),
+                        "")
             request = TakeBackRequest(seat.seat, user_id, record.version, asked,
-                                      due_at=self.clock.now() + TAKE_BACK_S)
+                                      due_at=self.clock.now() + TAKE_BACK_S, said=said)
             if asked:
                 await self._store_request(record, request)
                 return TakeBackOutcome("asked", request, record, seats, spec)

@@ -54,7 +54,8 @@ async def test_everyone_allows_and_the_move_is_taken_back(world, sb):
     request = request_of(thread)
     assert not request.ephemeral
     assert pinged(request) == [bo.id, cy.id]
-    assert texts(request)[0] == "\N{LEFTWARDS ARROW WITH HOOK} **Ana** asks to take back their last move."
+    assert texts(request)[0] == ("\N{LEFTWARDS ARROW WITH HOOK} **Ana** asks to take back their "
+                                 "last move: Ana adds 2: 2.")
     assert texts(request)[1].startswith(f"<@{bo.id}> <@{cy.id}>: allow it? One Refuse, or no "
                                         "answer <t:")
     await bo.click(request, "Allow")

@@ -99,8 +99,10 @@ async def test_a_request_survives_a_restart(store, clock):
     await service.note_take_back_message(gid, 1, 555)
     again = GameService(store, REGISTRY, clock=clock)  # a new process on the same store
     timer = await store.timer(gid, "takeback")
+    placed = (await store.actions(gid))[-1].events[0]["text"]
+    assert placed.startswith("s0 places the starting card, ")
     assert TakeBackRequest.of(timer) == TakeBackRequest(
-        "s0", 10, 1, [11], [], clock.now() + 60.0, 555)
+        "s0", 10, 1, [11], [], clock.now() + 60.0, 555, said=placed)
     done = await again.answer_take_back(gid, 11, 1, True)
     assert done.status == "done" and done.update is not None
     assert done.update.state.version == 2
