@@ -77,13 +77,20 @@ def seat_line(seat: SeatRecord) -> str:
     return f"<@{seat.user_id}>"
 
 
+#: The lobby option that puts a Hint button on each player's My hand panel (not a rule:
+#: the engine never sees it). Off by default in rated games, on otherwise.
+HINTS = "hints"
+
+
 def _bool_options(spec: GameSpec) -> list[tuple[str, str]]:
     """Boolean lobby options of a game as ``(field, label)``, from its options model, then
-    Take-backs (every game's)."""
+    Hints for a game that offers them, then Take-backs (every game's)."""
     out = []
     for name, field in spec.options_model.model_fields.items():
         if field.annotation is bool:
             out.append((name, field.description or name.replace("_", " ").capitalize()))
+    if spec.hint is not None:
+        out.append((HINTS, "Hints"))
     return [*out, (TAKE_BACKS, "Take-backs")]
 
 
@@ -255,7 +262,8 @@ class Lobby(commands.Cog):
             channel_id=interaction.channel_id,
             host_id=interaction.user.id,
             host_name=interaction.user.display_name,
-            options={**self.default_options(spec, timer), **house,
+            options={**self.default_options(spec, timer),
+                     **({HINTS: not rated} if spec.hint is not None else {}), **house,
                      **({} if rated else {"rated": False})},
             max_open=settings.max_open_lobbies or self.bot.settings.max_open_lobbies,
         )
@@ -387,13 +395,15 @@ class Lobby(commands.Cog):
         if interaction.user.id != record.host_id:
             raise GameError("not_host", "Only the host can change the options.")
         seats = await service.seats(game_id)
+        bools = _bool_options(spec)
         notes = check_options(spec, {**record.options, **chosen}, len(seats))
         update = await service.set_options(game_id, interaction.user.id, chosen)
         await self._edit_lobby(interaction, update)
         said = list(notes)
         if name and interaction.guild_id is not None:
             await self.bot.store.save_preset(interaction.guild_id, name, spec.key,
-                                             preset_options(spec, update.record.options),
+                                             preset_options(spec, update.record.options,
+                                                            [n for n, _ in bools]),
                                              interaction.user.id)
             said.insert(0, f"Saved as the server preset “{md_name(name)}”: open a lobby "
                         "with it with /play preset:.")

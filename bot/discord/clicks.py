@@ -16,6 +16,7 @@ from typing import Any
 import discord
 
 from bot.discord import choices, ids, layout, takeback
+from bot.discord.hints import HINT, answer_hint, with_hint_button
 from bot.discord.replies import defer, edit_panel, send_ephemeral, send_error
 from bot.discord.table import Table, TableLegal, TableLook
 from bot.games.base import Action, State
@@ -189,6 +190,10 @@ class Clicks(TableLook):
         return {"view": layout.panel(accent=self.accent,
                                      words="You have no hidden cards in this game.")}
 
+    async def own_panel(self, table: Table, seat: SeatRecord) -> dict[str, Any]:
+        """:meth:`private_panel` with the Hint button when the game's hints are on."""
+        return with_hint_button(table, await self.private_panel(table, seat))
+
 
     # -- loading -----------------------------------------------------------------------
 
@@ -227,7 +232,10 @@ class Clicks(TableLook):
         if seat is None:
             raise GameError("not_in_game", "You are not in this game.")
         if cid.code == "hand":
-            await send_ephemeral(interaction, secret=True, **await self.private_panel(table, seat))
+            await send_ephemeral(interaction, secret=True, **await self.own_panel(table, seat))
+            return
+        if cid.code == HINT:
+            await answer_hint(interaction, table, seat, self.accent)
             return
         if cid.code == "back":
             if not seat.ai_takeover:

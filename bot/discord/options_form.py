@@ -49,10 +49,12 @@ def number_fields(spec: GameSpec) -> list[str]:
             if name != "players" and field.annotation in (int, float)][:MAX_NUMBERS]
 
 
-def preset_options(spec: GameSpec, options: Mapping[str, Any]) -> dict[str, Any]:
-    """The part of a lobby's ``options`` a preset keeps: the turn timer, take-backs and
-    the game's own options (not the expected player count)."""
-    keep = {"turn_timer", TAKE_BACKS, *spec.options_model.model_fields} - {"players"}
+def preset_options(spec: GameSpec, options: Mapping[str, Any],
+                   switches: Sequence[str] = ()) -> dict[str, Any]:
+    """The part of a lobby's ``options`` a preset keeps: the turn timer, take-backs, the
+    lobby's other on/off ``switches`` (such as hints) and the game's own options (not the
+    expected player count)."""
+    keep = {"turn_timer", TAKE_BACKS, *switches, *spec.options_model.model_fields} - {"players"}
     return {k: v for k, v in options.items() if k in keep}
 
 
