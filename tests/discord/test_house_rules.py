@@ -171,9 +171,9 @@ async def test_every_shipped_game_s_form_opens_and_keeps_its_options(key, tmp_pa
         }[key]
         assert labels == expected
         rules = [o["value"] for o in top[1]["component"]["options"]]
-        assert rules == {"llamas-alpacas": ["take_backs"],
-                         "pacapaca": ["babies", "take_backs"],
-                         "llamas-unleashed": ["open_windows", "take_backs"]}[key]
+        assert rules == {"llamas-alpacas": ["hints", "take_backs"],
+                         "pacapaca": ["babies", "hints", "take_backs"],
+                         "llamas-unleashed": ["open_windows", "hints", "take_backs"]}[key]
         await ana.submit_modal()
         after = (await sb.bot.store.get_game(1)).options
         assert after == {**before, "take_backs": False, **{
