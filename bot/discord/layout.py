@@ -115,7 +115,7 @@ def with_head(view: ui.LayoutView, text: str) -> ui.LayoutView:
     if box is None or not text:
         return view
     kept = list(box.children)
-    out = ui.LayoutView(timeout=None)
+    out = HerdLayout(timeout=None)
     out.add_item(ui.Container(ui.TextDisplay(text), *[_detached(c, box) for c in kept],
                               accent_colour=box.accent_colour))
     return out
