@@ -103,7 +103,8 @@ class Clicks(TableLook):
         """Previous/Next of a paged presenter select: its items redrawn at ``page`` (from
         0) for the player to choose, in the clicked panel, or (from the public table) in
         a new ephemeral message."""
-        who = present.seat_for(TableLegal(table), table.state, seat.seat, key)
+        engine: Any = TableLegal(table)
+        who = present.seat_for(engine, table.state, seat.seat, key)
         if who != seat.seat:
             raise GameError("not_yours", "This choice is not yours to make.")
         model = self.model(table, who)
