@@ -104,7 +104,8 @@ class Clicks(TableLook):
         """Previous/Next of a paged presenter select: its items redrawn at ``page`` (from
         0) for the player to choose, in the clicked panel, or (from the public table) in
         a new ephemeral message."""
-        who = present.seat_for(table.spec.engine, table.state, seat.seat, key)
+        engine: Any = TableLegal(table)
+        who = present.seat_for(engine, table.state, seat.seat, key)
         if who != seat.seat:
             raise GameError("not_yours", "This choice is not yours to make.")
         model = self.model(table, who)
@@ -134,7 +135,7 @@ class Clicks(TableLook):
         clicker's panel as it is now when the clicker still decides in a decision several
         seats make at once (:func:`bot.present.base.still_deciding`), else raises
         :class:`~bot.present.base.StaleChoice`."""
-        engine = table.spec.engine
+        engine: Any = TableLegal(table)
         try:
             who = present.seat_for(engine, table.state, seat.seat, key)
         except present.StaleChoice:
