@@ -43,6 +43,7 @@ class GameCog(TablePosts, Clicks, commands.Cog):
         self._asked: dict[int, str] = {}
         self._example: bytes | None = None
         self._picture_inputs: dict[int, dict[str, Any]] = {}
+        self._watchers: dict[int, set[int]] = {}
 
     @commands.Cog.listener()
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:

@@ -32,7 +32,7 @@ from bot.games.registry import GameSpec, Registry
 
 class TinyOptions(Options):
     players: int = Field(default=2, ge=2, le=4)
-    target: int = Field(default=20, ge=3, le=50)
+    target: int = Field(default=20, ge=3, le=500)
 
 
 class Add(Action):
