@@ -14,6 +14,8 @@ import pytest
 from bot.app import builtin_games, make_bot
 from bot.config import Settings
 from bot.discord.watch import WATCHING
+from bot.games.unleashed.cards import catalog as unleashed_catalog
+from bot.present.pacapaca import card_name as pacapaca_name
 from bot.runtime import ManualClock
 from bot.sandbox.demo import NAMES, play_game
 from bot.sandbox.model import walk_components
@@ -40,12 +42,21 @@ def strings(data: Any) -> Iterator[str]:
 
 
 def hidden_now(spec: Any, state: Any) -> set[str]:
-    """The strings some seat's own view holds that the spectator's view does not (the
-    names of cards in hands), of at least 4 characters."""
+    """The strings some seat's own view holds that the spectator's view does not (names
+    and texts of cards in hands), and the names of the cards face down (Llamas Unleashed:
+    every hand; Alpaca Pacapaca: the deck, the discard pile and the drawn cards, whose
+    views hold card ids), of at least 4 characters, less those the spectator's view
+    holds."""
     public = set(strings(spec.engine.view(state, None).model_dump(mode="json")))
     own: set[str] = set()
     for seat in state.seats:
         own |= set(strings(spec.engine.view(state, seat).model_dump(mode="json")))
+    if spec.key == "pacapaca":
+        down = [*state.deck, *(p.card for p in state.pile), *state.drawn]
+        own |= {pacapaca_name(c) for c in down}
+    if spec.key == "llamas-unleashed":
+        names = unleashed_catalog()
+        own |= {names[c].name for hand in state.hands.values() for c in hand}
     return {s for s in own - public if len(s) >= 4}
 
 
@@ -73,13 +84,18 @@ async def test_a_spectator_never_sees_a_hidden_card(tmp_path, game, players):
     zed = world.add_member("Zed")
     checked = {"watch": 0, "refused": 0, "followed": 0}
     leaks: list[str] = []
+    sizes: list[int] = []
 
     async def after_action(ctx: Any) -> None:
         bot = ctx.bot
         record, _, spec, state = await bot.service.load(ctx.game_id)
         if record.status != "active":
             return
-        hidden = hidden_now(spec, state)
+        # what the thread shows everyone is no secret (a card named in a public move)
+        shown = "\n".join(everything_said(m) for m in ctx.thread.all_messages
+                           if not m.ephemeral)
+        hidden = {h for h in hidden_now(spec, state) if h not in shown}
+        sizes.append(len(hidden))
         table = next((m for m in reversed(ctx.thread.all_messages)
                       if not m.ephemeral and "Watch" in m.labels), None)
         if table is None:
@@ -122,3 +138,5 @@ async def test_a_spectator_never_sees_a_hidden_card(tmp_path, game, players):
     received = [*zed.ephemerals, *zed.dms]
     assert received and not zed.dms
     assert leaks == []
+    if game != "llamas-alpacas":  # its hidden cards are the deck's order only
+        assert max(sizes) >= 5, sizes

@@ -21,7 +21,7 @@ from bot.sandbox.world import World
 
 GAMES = [(key, n) for key in ("llamas-alpacas", "pacapaca", "llamas-unleashed")
          for n in range(builtin_games()[key].min_players, builtin_games()[key].max_players + 1)]
-MOVE = re.compile(r"^-# .* \N{MIDDLE DOT} Move (\d+)$")
+MOVE = re.compile(r"^-# (?:.* \N{MIDDLE DOT} )?Move (\d+)$")  # a table, a negotiation panel
 
 
 def footers(body: Any) -> Iterator[str]:
@@ -67,7 +67,7 @@ async def play_and_collect(game: str, players: int, seed: int, tmp: Path):
             if not pictures:
                 continue
             moves = [int(m[1]) for text in footers(request.json) if (m := MOVE.match(text))]
-            assert len(moves) == 1, moves
+            assert len(moves) == 1, request.json
             posted += [(moves[0], f.data) for f in pictures]
         record = await bot.store.get_game(game_id)
         assert record.status == "finished"
