@@ -32,6 +32,7 @@ from bot.discord.layout import action_rows, card
 from bot.discord.replies import send_ephemeral
 from bot.discord.table import Table, TableLook, fit_lines
 from bot.discord.text import plain_name
+from bot.games.base import State
 from bot.present.base import named
 from bot.render.animation import animate, thinned
 from bot.render.pool import Job
@@ -40,8 +41,7 @@ from bot.runtime.replays import Replay, ReplayRefused, open_replay
 
 #: Replays kept in memory (each keeps a state every 32 steps).
 REPLAYS_KEPT = 8
-#: Frames of an exported animation at most (one per table the thread showed, thinned
-#: evenly beyond this).
+#: Frames of an exported animation at most (one per turn, thinned evenly beyond this).
 MAX_FRAMES = 60
 #: Options of the jump select (Discord's most).
 JUMPS = 25
@@ -117,6 +117,18 @@ class ReplayViewer:
         if step == replay.last and table.result is not None:
             return look.end_picture(table, inputs)
         return look.picture(table, inputs)
+
+    def turn_of(self, replay: Replay) -> Callable[[State], str]:
+        """The turn a state is in, as the thread tells turns apart (a new table message
+        per turn: the presenter's :meth:`~bot.present.base.Presenter.ping_key`)."""
+        engine, presenter = replay.spec.engine, self.look(replay).presenter
+
+        def turn(state: State) -> str:
+            pending = engine.pending(state)
+            if presenter is None:
+                return f"{pending.kind}:{pending.key}:{','.join(pending.seats)}"
+            return presenter.ping_key(pending, engine.view(state, None))
+        return turn
 
     async def picture(self, replay: Replay, step: int, table: Table | None = None) -> bytes:
         """PNG bytes of ``step``'s picture (kept by the bot's picture cache)."""
@@ -239,14 +251,15 @@ class ReplayViewer:
             await send_ephemeral(interaction, **parts)
 
     async def export(self, interaction: discord.Interaction, game_id: int) -> None:
-        """Send game ``game_id`` as an animated GIF to the member alone: one frame per
-        table the thread showed (thinned to :data:`MAX_FRAMES`), 500 pixels wide. One
-        export is drawn at a time; another meanwhile is refused in a sentence."""
+        """Send game ``game_id`` as an animated GIF to the member alone: one frame per turn
+        (the table as each turn began, and the end; thinned evenly to
+        :data:`MAX_FRAMES`), 500 pixels wide. One export is drawn at a time; another
+        meanwhile is refused in a sentence."""
         replay = await self.replay_of(game_id, interaction.guild_id)
         if self._exporting.locked():
             raise GameError("busy", "Another replay is being exported; try again in a minute.")
         async with self._exporting:
-            steps = replay.batch_ends()
+            steps = replay.turn_starts(self.turn_of(replay))
             chosen = [steps[i] for i in thinned(len(steps), MAX_FRAMES)]
             frames = [await self.picture(replay, n) for n in chosen]
             data = await self.bot.render(animate, frames)

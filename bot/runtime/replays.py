@@ -10,11 +10,12 @@ words at the time), never made again.
 
 A step's *batch* is the stored moves written together with it (one click and the AI
 moves after it, or one timer), which the game's thread showed as one table: the actions
-of one batch share their ``created_at``.
+of one batch share their ``created_at`` (the store's clock when they were written).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -122,14 +123,24 @@ class Replay:
             first -= 1
         return [e for m in self.moves[first:step] for e in m.events if e.to is None]
 
-    def batch_ends(self) -> list[int]:
-        """Step 0 and every step that ends a batch (what the thread showed as tables), in
-        order."""
-        ends = [0]
-        for n, move in enumerate(self.moves, start=1):
-            if n == self.last or self.moves[n].written != move.written:
-                ends.append(n)
-        return ends
+    def turn_starts(self, turn: Callable[[State], str]) -> list[int]:
+        """The steps where a turn begins (``turn`` of the state differs from the step
+        before's; step 0 begins the first), then the last step, in order: one engine
+        play per move. Raises :class:`ReplayRefused` as :meth:`state_at`."""
+        engine = self.spec.engine
+        state = engine.fork(self.state_at(0))
+        starts = [0]
+        before = turn(state)
+        try:
+            for n, move in enumerate(self.moves, start=1):
+                engine.play(state, move.seat, move.action)
+                now = turn(state)
+                if now != before or n == self.last:
+                    starts.append(n)
+                before = now
+        except IllegalAction as exc:
+            raise self._no_longer_plays() from exc
+        return starts
 
 
 async def open_replay(service: GameService, game_id: int, guild_id: int | None) -> Replay:

@@ -47,8 +47,12 @@ async def test_every_step_is_the_engine_replay_up_to_it(store, clock):
         assert replay.state_at(step).model_dump() == expected.model_dump(), step
     assert sorted(replay.kept) == list(range(0, replay.last + 1, CHECKPOINT_EVERY))
     assert replay.checked
-    # one move per batch here (the clock moved between them)
-    assert replay.batch_ends() == list(range(replay.last + 1))
+    # one move per batch here (the clock moved between them); a turn is a seat's
+    turns = replay.turn_starts(lambda st: st.turn_count)
+    expected = [0] + [n for n in range(1, replay.last + 1)
+                      if replay.state_at(n).turn_count != replay.state_at(n - 1).turn_count
+                      or n == replay.last]
+    assert turns == expected and 30 < len(turns) < replay.last
     assert replay.batch_events(0) is None
     assert [e.text for e in replay.batch_events(1)] == ["s0 starts a 30 second wait."]
 
