@@ -29,6 +29,7 @@ from bot.present import base as present
 from bot.present.base import Presenter, Seen, TableModel, named
 from bot.render.pool import Job
 from bot.runtime import Known, UpdateKind
+from bot.runtime.core import is_lesson
 from bot.store import GameRecord, SeatRecord
 
 #: Discord's limit on an embed description.
@@ -119,6 +120,9 @@ class Table:
     #: The game as read for the click being handled (:meth:`GameService.peek`): the
     #: move it makes uses this read instead of reading again.
     known: Known | None = None
+    #: The lesson's explanation to show on this table (markdown; ``""``: none; see
+    #: :class:`bot.discord.lesson_notes.LessonNotes`).
+    lesson: str = ""
     #: True once the end was shown in the last table message (:meth:`GameCog.final_message`,
     #: :func:`bot.discord.outbox.show_end`): :meth:`GameCog.finish` posts no more.
     shown_end: bool = False
@@ -437,7 +441,8 @@ class TableLook:
 
     def table_buttons(self, table: Table) -> list[discord.ui.Item[Any]]:
         """The action buttons plus My hand (and I'm back for a taken-over seat) and Watch
-        (anyone not seated: the table privately, see :mod:`bot.discord.watch`)."""
+        (anyone not seated: the table privately, see :mod:`bot.discord.watch`; not on a
+        lesson's table)."""
         items = list(self.table_items(table)) if table.result is None else []
         if table.record.status == "active" and table.result is None:
             items.append(button("g", table.record.id, "hand", "My hand", emoji="\N{OPEN BOOK}",
@@ -445,8 +450,9 @@ class TableLook:
             if any(s.ai_takeover for s in table.seats):
                 items.append(button("g", table.record.id, "back", "I'm back",
                                     style=discord.ButtonStyle.success, row=self.utility_row))
-            items.append(button("g", table.record.id, WATCH, "Watch", emoji=WATCH_EMOJI,
-                                style=discord.ButtonStyle.secondary, row=self.utility_row))
+            if not is_lesson(table.record):  # a lesson's table is in the learner's DMs
+                items.append(button("g", table.record.id, WATCH, "Watch", emoji=WATCH_EMOJI,
+                                    style=discord.ButtonStyle.secondary, row=self.utility_row))
         return items
 
     def public_lines(self, table: Table, events: list[Event] | None) -> list[str]:
@@ -476,7 +482,7 @@ class TableLook:
         ``humans``; ``None``: no headline; ``head``: these words instead), the events just played (or ``lines``, already
         named) as bullets, the picture (``table.png``) with its :meth:`alt_text`, whose
         turn (with the turn timer's deadline, said once), the AI seats, the choices
-        (unless ``buttons`` is False) and the footer "<game> #<id> · Move <version>"."""
+        (unless ``buttons`` is False), a lesson's explanation (:attr:`Table.lesson`) and the footer "<game> #<id> · Move <version>"."""
         if lines is None:
             lines = self.public_lines(table, events)
         said = fit_lines(lines, EMBED_LIMIT - 1000)
@@ -490,7 +496,7 @@ class TableLook:
         if head is None and humans is not None:
             head = self.headline(table, humans)
         return card(accent=self.accent, before=[head or "", said], picture="table.png",
-                    alt=self.alt_text(table, lines), after=[turn, ai],
+                    alt=self.alt_text(table, lines), after=[turn, table.lesson, ai],
                     rows=action_rows(self.table_buttons(table)) if buttons else [],
                     footer=self.table_footer(table))
 
