@@ -70,11 +70,12 @@ async def play_and_collect(game: str, players: int, seed: int, tmp: Path):
             assert len(moves) == 1, request.json
             posted += [(moves[0], f.data) for f in pictures]
         record = await bot.store.get_game(game_id)
-        assert record.status == "finished"
+        assert record is not None and record.status == "finished"
         replay = await bot.replays.replay_of(game_id, record.guild_id)
         drawn = []
         for move, _ in posted:
             job = bot.replays.job(replay, move)
+            assert job is not None
             drawn.append((move, job.run()))
         return posted, drawn, record.version
     finally:
