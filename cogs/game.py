@@ -1,4 +1,5 @@
-"""``/game`` (hand, status, leave, end, log, replay) and ``/rules``: routed to the game's cog."""
+"""``/game`` (hand, status, leave, end, takeback, log, replay) and ``/rules``: routed to the
+game's cog."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord import takeback
 from bot.discord.bot import HerdBot
 from bot.discord.components import button
 from bot.discord.errors import thread_is_gone
@@ -164,6 +166,13 @@ class GameCommands(commands.Cog):
             words=f"End {self._title(record)} for everyone? No scores are recorded.",
             items=[button("g", record.id, "endyes", "Yes, end the game",
                           style=discord.ButtonStyle.danger)]))
+
+    @game.command(name="takeback",
+                  description="Ask to take back your last move (the other players must allow it).")
+    async def takeback(self, interaction: discord.Interaction) -> None:
+        record = await self.find_game(interaction)
+        await defer(interaction, ephemeral=True)
+        await takeback.ask(self.bot, interaction, record.id)
 
     @game.command(name="log", description="The moves so far, with others' hidden cards left out.")
     async def log(self, interaction: discord.Interaction) -> None:

@@ -20,12 +20,22 @@ from bot.discord.components import button, select
 from bot.discord.errors import thread_is_gone, why_not_posted
 from bot.discord.game_cog import GameCog
 from bot.discord.layout import accent_of, action_rows, card, texts_of
+from bot.discord.options_form import FORM_CODE, OptionsForm, check_options, preset_options
 from bot.discord.permissions import require_game_permissions
-from bot.discord.replies import answer_public, defer, edit_panel, quoted, send_error
+from bot.discord.replies import (
+    answer_public,
+    defer,
+    edit_panel,
+    quoted,
+    send_ephemeral,
+    send_error,
+)
 from bot.discord.result_post import REMATCH
-from bot.discord.text import md_name
+from bot.discord.text import md_name, plain_name
 from bot.games.registry import GameSpec
 from bot.runtime import GameError, Update, UpdateKind
+from bot.runtime.takeback import OPTION as TAKE_BACKS
+from bot.runtime.takeback import take_backs_on
 from bot.store import GameRecord, SeatRecord
 from cogs.lobby_rematch import open_rematch
 
@@ -39,6 +49,9 @@ TIMER_CHOICES = [
     app_commands.Choice(name="24 hours per turn", value="24h"),
 ]
 TIMER_LABELS = {c.value: c.name for c in TIMER_CHOICES}
+
+#: The code of the lobby's Options button.
+OPTIONS = FORM_CODE
 
 #: What each AI level means, as the lobby's level select describes it (max 100 characters).
 LEVEL_HINTS = {
@@ -71,14 +84,22 @@ HINTS = "hints"
 
 def _bool_options(spec: GameSpec) -> list[tuple[str, str]]:
     """Boolean lobby options of a game as ``(field, label)``, from its options model, then
-    Hints for a game that offers them."""
+    Hints for a game that offers them, then Take-backs (every game's)."""
     out = []
     for name, field in spec.options_model.model_fields.items():
         if field.annotation is bool:
             out.append((name, field.description or name.replace("_", " ").capitalize()))
     if spec.hint is not None:
         out.append((HINTS, "Hints"))
-    return out
+    return [*out, (TAKE_BACKS, "Take-backs")]
+
+
+def _option_on(record: GameRecord, name: str) -> bool:
+    """Whether boolean option ``name`` is on in the lobby ``record`` (Take-backs: by
+    default off in a rated game, :func:`bot.runtime.takeback.take_backs_on`)."""
+    if name == TAKE_BACKS:
+        return take_backs_on(record.options)
+    return bool(record.options.get(name))
 
 
 #: What an edit of a lobby message resets: a lobby posted with an embed (before lobbies
@@ -107,7 +128,7 @@ def options_lines(record: GameRecord, spec: GameSpec) -> str:
     """The lobby's options, one per line (turn timer, each on/off option, unrated)."""
     opts = [f"Turn timer: {TIMER_LABELS.get(record.options.get('turn_timer', 'off'), 'off')}"]
     for name, label in _bool_options(spec):
-        opts.append(f"{label}: {'on' if record.options.get(name) else 'off'}")
+        opts.append(f"{label}: {'on' if _option_on(record, name) else 'off'}")
     if record.options.get("rated") is False:
         opts.append("Rated: no")
     return "\n".join(opts)
@@ -179,8 +200,9 @@ def lobby_items(record: GameRecord, seats: list[SeatRecord],
     ]
     items[0].row = items[1].row = items[2].row = items[3].row = items[4].row = 0
     for name, label in _bool_options(spec):
-        on = bool(record.options.get(name))
+        on = _option_on(record, name)
         items.append(button("l", gid, f"opt.{name}", f"{label}: {'on' if on else 'off'}", row=1))
+    items.append(button("l", gid, OPTIONS, "Options", row=1))
     levels = spec.offered_levels()
     if len(levels) > 1:
         chosen = next_ai_level(record, spec)
@@ -205,7 +227,8 @@ class Lobby(commands.Cog):
     @app_commands.command(name="play", description="Open a lobby for a llama-and-alpaca game.",
                           extras={"public": True})
     @app_commands.describe(game="Which game to play", turn_timer="Time each player has per turn",
-                           rated="Whether the game changes the players' ratings (default: yes)")
+                           rated="Whether the game changes the players' ratings (default: yes)",
+                           preset="A set of house rules saved on this server (lobby Options)")
     @app_commands.choices(turn_timer=TIMER_CHOICES)
     @app_commands.guild_only()
     async def play(
@@ -214,8 +237,10 @@ class Lobby(commands.Cog):
         game: str,
         turn_timer: app_commands.Choice[str] | None = None,
         rated: bool = True,
+        preset: str | None = None,
     ) -> None:
-        """Post a lobby for ``game`` in this channel (``rated`` off: an unrated game)."""
+        """Post a lobby for ``game`` in this channel (``rated`` off: an unrated game;
+        ``preset``: the server's preset of house rules, the turn timer given here winning)."""
         spec = self.bot.registry.get(game)
         if spec is None:
             raise GameError("unknown_game", f"There is no game called “{quoted(game)}”. Pick one from the list.")
@@ -228,6 +253,9 @@ class Lobby(commands.Cog):
         require_game_permissions(interaction)
         timer = (turn_timer.value if turn_timer else
                  settings.turn_timer or self.bot.settings.default_turn_timer)
+        house = await self._preset(interaction, spec, preset) if preset else {}
+        if turn_timer:
+            house.pop("turn_timer", None)
         update = await self.bot.service.create_lobby(
             spec.key,
             guild_id=interaction.guild_id,
@@ -235,13 +263,37 @@ class Lobby(commands.Cog):
             host_id=interaction.user.id,
             host_name=interaction.user.display_name,
             options={**self.default_options(spec, timer),
-                     **({HINTS: not rated} if spec.hint is not None else {}),
+                     **({HINTS: not rated} if spec.hint is not None else {}), **house,
                      **({} if rated else {"rated": False})},
             max_open=settings.max_open_lobbies or self.bot.settings.max_open_lobbies,
         )
         message = await answer_public(interaction,
                                       view=lobby_card(update.record, update.seats, spec))
         await self.bot.store.update_game(update.record.id, lobby_message_id=message.id)
+
+    async def _preset(self, interaction: discord.Interaction, spec: GameSpec,
+                      name: str) -> dict[str, Any]:
+        """The options of this server's preset ``name`` for ``spec``'s game, checked
+        again. Raises :class:`GameError` for an unknown preset or one that no longer
+        works."""
+        found = await self.bot.store.preset(interaction.guild_id or 0, name)
+        if found is None or found.kind != spec.key:
+            raise GameError("no_preset", f"This server has no {spec.name} preset called "
+                            f"“{quoted(name)}”.")
+        check_options(spec, found.options, 0)
+        return dict(found.options)
+
+    @play.autocomplete("preset")
+    async def _preset_names(self, interaction: discord.Interaction,
+                            current: str) -> list[app_commands.Choice[str]]:
+        """The server's presets of the chosen game (all games' before one is chosen)
+        whose name holds what was typed."""
+        game = getattr(interaction.namespace, "game", None)
+        kind = game if isinstance(game, str) and game in self.bot.registry else None
+        found = await self.bot.store.presets(interaction.guild_id or 0, kind)
+        typed = current.strip().lower()
+        return [app_commands.Choice(name=plain_name(p.name, 100), value=p.name)
+                for p in found if typed in p.name.lower()][:25]
 
     def default_options(self, spec: GameSpec, timer: str) -> dict[str, Any]:
         """A new lobby's options: the turn timer, each option's ``lobby_default`` (its
@@ -290,9 +342,12 @@ class Lobby(commands.Cog):
             spec = service.spec_of(record)
             if name not in dict(_bool_options(spec)):
                 raise GameError("bad_option", "That option does not exist.")
-            update = await service.set_options(gid, user.id, {name: not record.options.get(name)})
+            update = await service.set_options(gid, user.id, {name: not _option_on(record, name)})
         elif code == "start":
             await self._start(interaction, gid)
+            return
+        elif code == OPTIONS:
+            await self._open_options(interaction, gid)
             return
         else:
             raise GameError("bad_button", "This button is not one herdbot understands.")
@@ -309,6 +364,52 @@ class Lobby(commands.Cog):
         if len(values) != 1 or values[0] not in spec.offered_levels():
             raise GameError("bad_level", "That AI level is not offered for this game.")
         return await service.set_options(game_id, user_id, {"ai_level": values[0]})
+
+    async def _open_options(self, interaction: discord.Interaction, game_id: int) -> None:
+        """The host's Options form (a modal: the click is not acknowledged before it)."""
+        service = self.bot.service
+        record = await service.get(game_id)
+        spec = service.spec_of(record)
+        if record.status != "lobby":
+            raise GameError("not_lobby", "This lobby is closed: the game has started or ended.")
+        if interaction.user.id != record.host_id:
+            raise GameError("not_host", "Only the host can change the options.")
+        bools = [(name, label, _option_on(record, name)) for name, label in _bool_options(spec)]
+
+        async def apply(submitted: discord.Interaction, chosen: dict[str, Any],
+                        name: str) -> None:
+            await self._apply_options(submitted, game_id, chosen, name)
+
+        await interaction.response.send_modal(OptionsForm(
+            game_id=game_id, spec=spec, options=record.options, bools=bools,
+            timers=TIMER_LABELS, apply=apply))
+
+    async def _apply_options(self, interaction: discord.Interaction, game_id: int,
+                             chosen: dict[str, Any], name: str) -> None:
+        """The Options form was submitted: checked (:func:`check_options`), stored, the
+        lobby redrawn, and with a ``name`` saved as the server's preset."""
+        await defer(interaction)
+        service = self.bot.service
+        record = await service.get(game_id)
+        spec = service.spec_of(record)
+        if interaction.user.id != record.host_id:
+            raise GameError("not_host", "Only the host can change the options.")
+        seats = await service.seats(game_id)
+        bools = _bool_options(spec)
+        notes = check_options(spec, {**record.options, **chosen}, len(seats))
+        update = await service.set_options(game_id, interaction.user.id, chosen)
+        await self._edit_lobby(interaction, update)
+        said = list(notes)
+        if name and interaction.guild_id is not None:
+            await self.bot.store.save_preset(interaction.guild_id, name, spec.key,
+                                             preset_options(spec, update.record.options,
+                                                            [n for n, _ in bools]),
+                                             interaction.user.id)
+            said.insert(0, f"Saved as the server preset “{md_name(name)}”: open a lobby "
+                        "with it with /play preset:.")
+        if said:
+            await send_ephemeral(interaction, " ".join(said),
+                                 allowed_mentions=discord.AllowedMentions.none())
 
     async def _edit_lobby(self, interaction: discord.Interaction, update: Update) -> None:
         await edit_panel(interaction, **RESET,

@@ -84,7 +84,8 @@ class UnleashedCog(GameCog):
         if events is None and seat in table.models:
             return table.models[seat]
         seen = Seen(seat, table.view(None), table.pending, table.legal(seat) if seat else [],
-                    [e for e in events or [] if e.to is None], table.names, table.plain_names)
+                    [e for e in events or [] if e.to is None], table.names, table.plain_names,
+                    known_key=table.key(seat) if seat else None)
         presenter: UnleashedPresenter = table.spec.presenter
         model = self.stamp(table, presenter.table(seen, table.view(seat) if seat else None,
                                                   table.deadline))

@@ -15,7 +15,7 @@ from typing import Any
 
 import discord
 
-from bot.discord import choices, ids, layout
+from bot.discord import choices, ids, layout, takeback
 from bot.discord.hints import HINT, answer_hint, with_hint_button
 from bot.discord.replies import defer, edit_panel, send_ephemeral, send_error
 from bot.discord.table import WATCH, Table, TableLegal
@@ -106,7 +106,8 @@ class Clicks(Watching):
         """Previous/Next of a paged presenter select: its items redrawn at ``page`` (from
         0) for the player to choose, in the clicked panel, or (from the public table) in
         a new ephemeral message."""
-        who = present.seat_for(table.spec.engine, table.state, seat.seat, key)
+        engine: Any = TableLegal(table)
+        who = present.seat_for(engine, table.state, seat.seat, key)
         if who != seat.seat:
             raise GameError("not_yours", "This choice is not yours to make.")
         model = self.model(table, who)
@@ -136,7 +137,7 @@ class Clicks(Watching):
         clicker's panel as it is now when the clicker still decides in a decision several
         seats make at once (:func:`bot.present.base.still_deciding`), else raises
         :class:`~bot.present.base.StaleChoice`."""
-        engine = table.spec.engine
+        engine: Any = TableLegal(table)
         try:
             who = present.seat_for(engine, table.state, seat.seat, key)
         except present.StaleChoice:
@@ -252,6 +253,9 @@ class Clicks(Watching):
             update = await self.bot.service.set_takeover(table.record.id, interaction.user.id, False)
             await send_ephemeral(interaction, "Welcome back: your seat is yours again.")
             del update
+            return
+        if cid.code in (takeback.ALLOW, takeback.REFUSE):
+            await takeback.answer(self.bot, interaction, cid)
             return
         if cid.version is not None and cid.version != table.record.version:
             await self.answer_stale(interaction, table)

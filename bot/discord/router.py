@@ -27,6 +27,7 @@ from bot.discord.errors import (
     log_store_error,
 )
 from bot.discord.host import GameDisplay, Host
+from bot.discord.options_form import FORM_CODE
 from bot.discord.replies import defer, send_error
 from bot.runtime import GameError, GameUnreadable, Known
 from bot.runtime.admission import Admission
@@ -93,8 +94,10 @@ class Router:
             if not admitted:
                 await refuse_busy(interaction, BUSY)
                 return
-            # Acknowledge at once: the work below reads the store, which can queue.
-            await defer(interaction)
+            # Acknowledge at once: the work below reads the store, which can queue. (Not
+            # the lobby's Options button: its answer is a modal, which must come first.)
+            if not (cid.scope == "l" and cid.code == FORM_CODE):
+                await defer(interaction)
             with tracking_writes() as written:
                 await self._route_component(interaction, cid, custom_id, values, written)
 

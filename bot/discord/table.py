@@ -111,9 +111,10 @@ class Table:
     catchup: bool = False
     #: seat (``None``: the first pending seat) -> its presenter model, drawn once.
     models: dict[str | None, TableModel] = dataclasses.field(default_factory=dict)
-    #: (``"legal"``, ``"view"``, ``"pending"`` or ``"result"``, seat or ``None``) -> what
-    #: :meth:`legal`, :meth:`view`, :attr:`pending` and :attr:`result` worked out from
-    #: :attr:`state`, which a table never replaces (a new state is a new Table).
+    #: (``"legal"``, ``"key"``, ``"view"``, ``"pending"`` or ``"result"``, seat or ``None``)
+    #: -> what :meth:`legal`, :meth:`key`, :meth:`view`, :attr:`pending` and :attr:`result`
+    #: worked out from :attr:`state`, which a table never replaces (a new state is a new
+    #: Table).
     derived: dict[tuple[str, str | None], Any] = dataclasses.field(default_factory=dict)
     #: When the game's ``rules`` and ``turn`` timers run out (kind -> Unix seconds), as
     #: the change being shown left them (``None``: not known; read before drawing).
@@ -177,6 +178,14 @@ class Table:
             self.derived[key] = self.spec.engine.legal_actions(self.state, seat_id)
         return self.derived[key]  # type: ignore[no-any-return]
 
+    def key(self, seat_id: str) -> str:
+        """The decision key of ``seat_id`` (:func:`bot.present.base.decision_key` of
+        :attr:`pending` and :meth:`legal`; worked out once per seat: see :attr:`derived`)."""
+        key = ("key", seat_id)
+        if key not in self.derived:
+            self.derived[key] = present.decision_key(self.pending, self.legal(seat_id))
+        return self.derived[key]  # type: ignore[no-any-return]
+
     def view(self, seat_id: str | None) -> Any:
         """The engine view for ``seat_id`` (``None``: spectator), made once per seat (see
         :attr:`derived`; do not change it)."""
@@ -210,6 +219,13 @@ class TableLegal:
         if state is self._table.state:
             return self._table.legal(seat)
         return self._engine.legal_actions(state, seat)
+
+    def decision_key(self, state: State, seat: str) -> str:
+        """The decision key of ``seat`` in ``state`` (the table's own, worked out once)."""
+        if state is self._table.state:
+            return self._table.key(seat)
+        return present.decision_key(self._engine.pending(state),
+                                    self._engine.legal_actions(state, seat))
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._engine, name)
@@ -344,7 +360,7 @@ class TableLook:
         legal_of = {s: legal for s in table.state.seats if (legal := table.legal(s))}
         seen = Seen(seat, table.view(None), pending, legal_of.get(seat, []) if seat else [],
                     [e for e in events or [] if e.to is None], table.names, table.plain_names,
-                    legal_of)
+                    legal_of, table.key(seat) if seat else None)
         model = self.stamp(table, self.presenter.table(seen), legal_of)
         if events is None:
             table.models[seat] = model
@@ -359,7 +375,8 @@ class TableLook:
         pending = table.pending
         if legal_of is None:
             legal_of = {s: legal for s in table.state.seats if (legal := table.legal(s))}
-        model.keys = {s: present.decision_key(pending, legal) for s, legal in legal_of.items()}
+        model.keys = {s: table.key(s) if table.derived.get(("legal", s)) is legal
+                      else present.decision_key(pending, legal) for s, legal in legal_of.items()}
         together = present.simultaneous(pending, legal_of)
         model.prints = {model.keys[s]: prints for s, legal in legal_of.items()
                         if (prints := present.repick_prints(pending, legal, together))}

@@ -15,6 +15,7 @@ from typing import Any
 
 import discord
 
+from bot.discord import takeback
 from bot.discord.errors import thread_is_gone, thread_refuses, why_not_edited, why_not_posted
 from bot.discord.layout import card, texts_of, without_rows
 from bot.discord.lesson_notes import LessonNotes
@@ -445,6 +446,9 @@ class TablePosts(LessonNotes, TableNotices):
             return
         if update.kind == UpdateKind.ENDED and update.state is None:  # a quarantined game
             await self._announce_end(update.record, update.notes)
+            return
+        if update.kind == UpdateKind.TAKE_BACK:
+            await takeback.show_lapsed(self.bot, update)
             return
         if update.kind in (UpdateKind.LOBBY, UpdateKind.CANCELLED, UpdateKind.EXPIRED) or update.state is None:
             return

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
+from . import limits_modal
 from .model import (
     MemberRecord,
     Place,
@@ -232,7 +233,9 @@ class SimMember(MemberRecord):
                            **by_label: str) -> SimInteraction:
         """Submit the modal the bot last opened for this member. ``values`` maps text input
         custom_id or label to the typed value (keywords also work for identifier-like
-        labels/ids); inputs left out are submitted with their default value or empty."""
+        labels/ids): a radio group takes a value, a checkbox group a list of values, a
+        checkbox a bool; inputs left out are submitted with their default value or empty.
+        Raises :class:`SandboxError` for a value that is not one of a group's options."""
         if self.modal is None or self._modal_from is None:
             raise SandboxError(f"{self.name} has no open modal")
         given = dict(values or {})
@@ -249,6 +252,17 @@ class SimMember(MemberRecord):
                     break
             else:
                 val = comp.get("value") or ""
+            if comp.get("type") in (3, 21, 22, 23):
+                found, picked = False, None
+                for key in (cid, label):
+                    if key is not None and key in given:
+                        used.add(key)
+                        found, picked = True, given[key]
+                        break
+                try:
+                    return limits_modal.answer(comp, picked if found else None, found)
+                except ValueError as exc:
+                    raise SandboxError(str(exc)) from exc
             if comp.get("type") == 4:
                 return {"type": 4, "custom_id": cid, "value": str(val), "id": comp.get("id", 0)}
             vals = val if isinstance(val, list) else [val]

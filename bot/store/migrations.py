@@ -347,6 +347,31 @@ MIGRATIONS: list[Migration] = [
         ALTER TABLE games ADD COLUMN rematch_of BIGINT;
         """,
     ),
+    Migration(
+        "house-rule presets: a server's named sets of lobby options for one game",
+        sqlite="""
+        CREATE TABLE presets (
+            guild_id INTEGER NOT NULL,
+            name TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            options TEXT NOT NULL,
+            created_by INTEGER NOT NULL,
+            created_at REAL NOT NULL,
+            PRIMARY KEY (guild_id, name)
+        );
+        """,
+        postgres="""
+        CREATE TABLE presets (
+            guild_id BIGINT NOT NULL,
+            name TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            options TEXT NOT NULL,
+            created_by BIGINT NOT NULL,
+            created_at DOUBLE PRECISION NOT NULL,
+            PRIMARY KEY (guild_id, name)
+        );
+        """,
+    ),
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

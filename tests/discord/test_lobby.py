@@ -23,7 +23,8 @@ async def test_play_posts_a_lobby_with_buttons_and_disabled_start(world, sb):
     await ana.slash("play", game="tiny")
     lobby = ana.last_reply
     assert not lobby.ephemeral
-    assert lobby.labels == ["Join", "Leave", "Add AI seat", "Remove AI seat", "Start", "Cancel"]
+    assert lobby.labels == ["Join", "Leave", "Add AI seat", "Remove AI seat", "Start", "Cancel",
+                            "Double steps: off", "Take-backs: off", "Options"]
     assert lobby.is_disabled("Start") and not lobby.is_disabled("Join")
     assert title(lobby) == "Tiny Race: lobby #1"
     assert fields(lobby)[0]["name"] == "Seats (1/4)"
