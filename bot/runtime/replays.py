@@ -5,7 +5,8 @@ may be replayed; :class:`Replay` then gives the state after any step by playing 
 engine again from the nearest kept state (one kept every :data:`CHECKPOINT_EVERY` steps,
 so a step of a 2,000-move game costs at most that many engine steps). Step ``n`` is the
 state of version ``n``: step 0 is the deal, step ``n`` the state after the ``n``-th
-action. The narration of a step is the events stored with its action (the engine's own
+action (a take-back, :mod:`bot.games.takeback`, restores the state before the move it
+names). The narration of a step is the events stored with its action (the engine's own
 words at the time), never made again.
 
 A step's *batch* is the stored moves written together with it (one click and the AI
@@ -21,6 +22,7 @@ from typing import Any
 
 from bot.games.base import Action, Event, IllegalAction, State
 from bot.games.registry import GameSpec
+from bot.games.takeback import TakeBack, parse_logged, taken_back
 from bot.runtime.lobby import LobbyOps
 from bot.runtime.service import GameService
 from bot.runtime.updates import GameError, GameUnreadable
@@ -84,8 +86,7 @@ class Replay:
         state = engine.fork(self.kept[base])
         try:
             for n in range(base, step):
-                move = self.moves[n]
-                engine.play(state, move.seat, move.action)
+                state = self._play(state, n)
                 if (n + 1) % CHECKPOINT_EVERY == 0 and n + 1 not in self.kept:
                     self.kept[n + 1] = engine.fork(state)
         except IllegalAction as exc:
@@ -95,6 +96,17 @@ class Replay:
             if stored is None or engine.load_state(stored).model_dump() != state.model_dump():
                 raise self._no_longer_plays()
             self.checked = True
+        return state
+
+    def _play(self, state: State, n: int) -> State:
+        """``state`` (step ``n``'s) after move ``n``: the engine's play, or for a
+        take-back the state before the move it names, at the next version."""
+        move = self.moves[n]
+        if isinstance(move.action, TakeBack):
+            if not 1 <= move.action.version <= n:
+                raise self._no_longer_plays()
+            return taken_back(self.state_at(move.action.version - 1), n + 1)
+        self.spec.engine.play(state, move.seat, move.action)
         return state
 
     def _no_longer_plays(self) -> ReplayRefused:
@@ -132,8 +144,8 @@ class Replay:
         starts = [0]
         before = turn(state)
         try:
-            for n, move in enumerate(self.moves, start=1):
-                engine.play(state, move.seat, move.action)
+            for n in range(1, self.last + 1):
+                state = self._play(state, n - 1)
                 now = turn(state)
                 if now != before or n == self.last:
                     starts.append(n)
@@ -172,7 +184,7 @@ async def open_replay(service: GameService, game_id: int, guild_id: int | None) 
     try:
         record, seats, spec, _ = await service.load(game_id)
         rows = await service.store.actions(game_id)
-        moves = [Move(r.seat, spec.engine.parse_action(r.action),
+        moves = [Move(r.seat, parse_logged(spec.engine, r.action),
                       [Event.model_validate(e) for e in r.events], r.created_at) for r in rows]
         options = LobbyOps.engine_options(spec, record.options, len(seats))
     except (GameUnreadable, UnreadableRow, IllegalAction, ValueError, TypeError,

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.games.takeback import replay_log, taken_back
 from bot.runtime import GameService
 from bot.runtime.replays import CHECKPOINT_EVERY, ReplayRefused, open_replay
 from tests.support.tinygame import tiny_registry
@@ -67,3 +68,29 @@ async def test_refusals(store, clock):
     replay.moves.pop()  # a log that does not reach the stored end
     with pytest.raises(ReplayRefused, match="moves no longer play as they were played"):
         replay.state_at(replay.last)
+
+
+async def test_a_take_back_in_the_log_restores_the_state_before_the_move(store, clock):
+    """s0 adds 1, takes it back (version 2 is the deal's state again), then the game plays
+    on to its end: each step is :func:`bot.games.takeback.replay_log`'s state."""
+    service = GameService(store, tiny_registry(), clock=clock)
+    lobby = await service.create_lobby("tiny", guild_id=1, channel_id=2, host_id=10,
+                                       host_name="Ana", seed=7, options={"turn_timer": "off",
+                                                                          "target": 3})
+    gid = lobby.record.id
+    await service.join(gid, 11, "Bo")
+    await service.start(gid, 10)
+    _, _, spec, first = await service.load(gid)
+    engine = spec.engine
+    rows = [("s0", {"type": "add", "n": 1}), ("s0", {"type": "take_back", "version": 1}),
+            ("s0", {"type": "add", "n": 2}), ("s1", {"type": "add", "n": 2})]
+    history = replay_log(engine, first, rows)
+    moves = [(v, seat, action, []) for v, (seat, action) in enumerate(rows, start=1)]
+    await store.commit_moves(gid, expected_version=0, state=history[4].model_dump_json(),
+                             moves=moves, status="finished")
+    replay = await open_replay(service, gid, 1)
+    assert replay.last == 4
+    for step in (4, 0, 1, 2, 3):
+        assert replay.state_at(step).model_dump() == history[step].model_dump(), step
+    assert replay.state_at(2).model_dump() == taken_back(first, 2).model_dump()
+    assert replay.checked
