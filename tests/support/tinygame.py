@@ -35,7 +35,7 @@ class TinyOptions(Options):
     option (a target of 10 or more) and one about the seat count (2 or 3 players)."""
 
     players: int = Field(default=2, ge=2, le=4)
-    target: int = Field(default=20, ge=3, le=500)
+    target: int = Field(default=20, ge=3, le=50)
     double: bool = Field(default=False, description="Double steps")
 
     @model_validator(mode="after")
