@@ -1,4 +1,5 @@
-"""``/game`` (hand, status, leave, end, takeback, log) and ``/rules``: routed to the game's cog."""
+"""``/game`` (hand, status, leave, end, takeback, log, replay) and ``/rules``: routed to the
+game's cog."""
 
 from __future__ import annotations
 
@@ -203,6 +204,23 @@ class GameCommands(commands.Cog):
                                   filename=f"game-{record.id}-log.txt"),
                 secret=True,
             )
+
+    @game.command(name="replay", description="Step through a finished game of this server "
+                  "(only you see it).")
+    @app_commands.describe(number="The game's number (in its tables' last line); default: "
+                           "the game of this thread")
+    async def replay(self, interaction: discord.Interaction,
+                     number: app_commands.Range[int, 1, 10**15] | None = None) -> None:
+        if number is None:
+            here = (await self.bot.store.game_id_by_thread(interaction.channel_id)
+                    if interaction.channel_id is not None else None)
+            if here is None:
+                raise GameError("which_game", "Which game? Use /game replay in the game's "
+                                "thread, or give its number (the last line of its tables "
+                                "shows it).")
+            number = here
+        await defer(interaction, ephemeral=True, thinking=True)
+        await self.bot.replays.open(interaction, number)
 
     @app_commands.command(name="rules", description="How to play one of the games.")
     @app_commands.describe(game="Which game")

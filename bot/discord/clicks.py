@@ -18,7 +18,8 @@ import discord
 from bot.discord import choices, ids, layout, takeback
 from bot.discord.hints import HINT, answer_hint, with_hint_button
 from bot.discord.replies import defer, edit_panel, send_ephemeral, send_error
-from bot.discord.table import Table, TableLegal, TableLook
+from bot.discord.table import WATCH, Table, TableLegal
+from bot.discord.watch import FOLLOW, Watching
 from bot.games.base import Action, State
 from bot.present import base as present
 from bot.present.base import TableModel, named
@@ -28,9 +29,10 @@ from bot.store import GameRecord, SeatRecord
 log = logging.getLogger(__name__)
 
 
-class Clicks(TableLook):
+class Clicks(Watching):
     """What a game cog does with a click on its table or its panels (a mixin of
-    :class:`bot.discord.game_cog.GameCog`; the hooks are :class:`TableLook`'s)."""
+    :class:`bot.discord.game_cog.GameCog`; the hooks are
+    :class:`~bot.discord.table.TableLook`'s, the spectators' :class:`Watching`'s)."""
 
     async def on_choice(
         self, interaction: discord.Interaction, table: Table, seat: SeatRecord,
@@ -230,8 +232,14 @@ class Clicks(TableLook):
         seat = table.seat_of(interaction.user.id)
         if table.record.status != "active":
             raise GameError("not_active", "This game is over.")
+        if cid.code == WATCH:
+            await self.watch(interaction, table)
+            return
+        if cid.code == FOLLOW:
+            await self.follow(interaction, table)
+            return
         if seat is None:
-            raise GameError("not_in_game", "You are not in this game.")
+            raise self.refuse_outsider(table, interaction.user.id)
         if cid.code == "hand":
             await send_ephemeral(interaction, secret=True, **await self.own_panel(table, seat))
             return

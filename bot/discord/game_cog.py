@@ -43,6 +43,7 @@ class GameCog(TablePosts, Clicks, commands.Cog):
         self._asked: dict[int, str] = {}
         self._example: bytes | None = None
         self._picture_inputs: dict[int, dict[str, Any]] = {}
+        self._watchers: dict[int, set[int]] = {}
         self._lesson_notes: dict[int, tuple[str | None, str]] = {}
         self._lesson_said: dict[int, set[str]] = {}
 

@@ -45,6 +45,15 @@ class LobbyClicks(Protocol):
         ...
 
 
+class ReplayClicks(Protocol):
+    """The replay viewer as the router uses it (:class:`bot.discord.replay_view.ReplayViewer`)."""
+
+    async def on_click(self, interaction: discord.Interaction, cid: ids.ComponentId,
+                       values: list[str]) -> None:
+        """Handle a click on a replay viewer (scope ``r``)."""
+        ...
+
+
 class GamesBefore(NamedTuple):
     """What :meth:`HerdBot.games_before` noted: ``games`` maps a game id to its stored row
     and seats; ``seated`` holds the ids of the member's lobbies and running games."""
@@ -62,11 +71,13 @@ class Router:
 
     def __init__(self, bot: Host, *, games: Callable[[str], GameDisplay | None],
                  lobby: Callable[[], LobbyClicks | None],
-                 admission: Admission | None = None) -> None:
+                 admission: Admission | None = None,
+                 replays: ReplayClicks | None = None) -> None:
         self.bot = bot
         self.games = games
         self.lobby = lobby
         self.admission = admission or Admission()
+        self.replays = replays
 
     async def route_component(
         self, interaction: discord.Interaction, custom_id: str, values: list[str]
@@ -99,6 +110,11 @@ class Router:
         before_seats: list[Any] = []
         known: Known | None = None
         try:
+            if cid.scope == "r":  # a replay viewer: reads a finished game, changes nothing
+                if self.replays is None:
+                    raise GameError("unknown_game", "Replays are not available on this bot.")
+                await self.replays.on_click(interaction, cid, values)
+                return
             try:
                 if cid.scope == "l":  # lobby clicks change seats and options, not the version
                     before = await self.bot.store.get_game(cid.game_id)

@@ -29,11 +29,15 @@ from bot.present import base as present
 from bot.present.base import Presenter, Seen, TableModel, named
 from bot.render.pool import Job
 from bot.runtime import Known, UpdateKind
+from bot.runtime.core import is_lesson
 from bot.store import GameRecord, SeatRecord
 
 #: How many characters of moves a message tells at most (an embed description's limit,
 #: within the 4,000 of a Components V2 message's texts).
 EMBED_LIMIT = 4096
+#: The Watch button's code (on every running table) and emoji.
+WATCH = "watch"
+WATCH_EMOJI = "\N{EYES}"
 
 #: The update kinds that carry moves to show: a member's, a timer's, or those a catch-up
 #: shows after a restart (the thread never saw them); the cogs treat them alike.
@@ -279,19 +283,26 @@ class TableLook:
 
     # -- hooks for subclasses ----------------------------------------------------------
 
-    def picture(self, table: Table) -> Job | None:
+    def picture(self, table: Table, inputs: dict[str, Any] | None = None) -> Job | None:
         """The public table picture as a :class:`~bot.render.pool.Job` (a renderer and its
         picklable inputs), drawn by the bot in a render process and kept by its inputs:
         by default :attr:`table_renderer` on the spectator view, the plain names and the
-        presenter's picture inputs; ``None`` (no renderer): :meth:`render` draws it in the
-        render thread instead."""
+        presenter's picture inputs (``inputs``, else those of the game's last update);
+        ``None`` (no renderer): :meth:`render` draws it in the render thread instead."""
         draw = self.table_renderer
         if draw is None:
             return None
-        inputs = self._picture_inputs.get(table.record.id)
+        if inputs is None:
+            inputs = self._picture_inputs.get(table.record.id)
         if inputs is None:
             inputs = {} if self.presenter is None else self.presenter.picture_inputs(None)
         return Job(draw, (table.view(None),), {"names": table.plain_names, **inputs})
+
+    def end_picture(self, table: Table, inputs: dict[str, Any] | None = None) -> Job | None:
+        """The picture of the end message of a finished ``table`` (``final.png``): by
+        default the table picture (:meth:`picture`); a game with a picture of its own for
+        the end overrides it."""
+        return self.picture(table, inputs)
 
     def render(self, table: Table) -> bytes:
         """PNG bytes of the public table (runs in a worker thread): the :meth:`picture`
@@ -447,7 +458,9 @@ class TableLook:
         return discord.File(io.BytesIO(data), filename=filename)
 
     def table_buttons(self, table: Table) -> list[discord.ui.Item[Any]]:
-        """The action buttons plus My hand (and I'm back for a taken-over seat)."""
+        """The action buttons plus My hand (and I'm back for a taken-over seat) and Watch
+        (anyone not seated: the table privately, see :mod:`bot.discord.watch`; not on a
+        lesson's table)."""
         items = list(self.table_items(table)) if table.result is None else []
         if table.record.status == "active" and table.result is None:
             items.append(button("g", table.record.id, "hand", "My hand", emoji="\N{OPEN BOOK}",
@@ -455,6 +468,9 @@ class TableLook:
             if any(s.ai_takeover for s in table.seats):
                 items.append(button("g", table.record.id, "back", "I'm back",
                                     style=discord.ButtonStyle.success, row=self.utility_row))
+            if not is_lesson(table.record):  # a lesson's table is in the learner's DMs
+                items.append(button("g", table.record.id, WATCH, "Watch", emoji=WATCH_EMOJI,
+                                    style=discord.ButtonStyle.secondary, row=self.utility_row))
         return items
 
     def public_lines(self, table: Table, events: list[Event] | None) -> list[str]:

@@ -87,6 +87,8 @@ class TablePosts(LessonNotes, TableNotices):
     _retired: dict[int, tuple[int, discord.ui.LayoutView]]
     #: game id -> (table message id, the seats its headline pinged when posted).
     _heads: dict[int, tuple[int, list[str]]]
+    #: game id -> the members watching it (:class:`bot.discord.watch.Watching`).
+    _watchers: dict[int, set[int]]
 
     def channel_of(self, record: GameRecord) -> discord.abc.Messageable | None:
         """The game's thread (or channel) object, from the cache or as a partial."""
@@ -347,8 +349,8 @@ class TablePosts(LessonNotes, TableNotices):
 
     def forget(self, game_id: int) -> None:
         """Drop what this cog keeps in memory about game ``game_id`` (the lines its table
-        shows, the followup that posted it, its picture inputs, its post lock): called when
-        the game ends."""
+        shows, the followup that posted it, its picture inputs, its spectators, its post
+        lock): called when the game ends."""
         self._recorded.pop(game_id, None)
         self._newest.pop(game_id, None)
         self._shown.pop(game_id, None)
@@ -356,6 +358,7 @@ class TablePosts(LessonNotes, TableNotices):
         self._heads.pop(game_id, None)
         self._posted.pop(game_id, None)
         self._picture_inputs.pop(game_id, None)
+        self._watchers.pop(game_id, None)
         self._turn_pinged.pop(game_id, None)
         self._asked.pop(game_id, None)
         self.forget_lesson(game_id)

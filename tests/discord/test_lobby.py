@@ -58,7 +58,7 @@ async def test_join_leave_full_table_and_start_opens_a_thread(world, sb):
     assert rows(lobby) == [] and "Playing in" in body(lobby)
     table = thread.last_message
     assert table.filenames == ["table.png"]
-    assert table.labels == ["Add 1", "Add 2", "Wait", "My hand"]
+    assert table.labels == ["Add 1", "Add 2", "Wait", "My hand", "Watch"]
     assert headline(table) == f"<@{ana.id}>"
 
 
