@@ -19,6 +19,13 @@ from bot.discord.bot import HerdBot
 from bot.discord.components import button, select, view_of
 from bot.discord.errors import thread_is_gone, why_not_posted
 from bot.discord.game_cog import GameCog
+from bot.discord.installs import (
+    BOTH_INSTALLS,
+    EVERYWHERE,
+    ONE_MESSAGE,
+    is_one_message,
+    one_message_place,
+)
 from bot.discord.permissions import require_game_permissions
 from bot.discord.replies import answer_public, defer, edit_panel, quoted, send_error
 from bot.discord.result_post import REMATCH
@@ -26,6 +33,15 @@ from bot.discord.text import md_name
 from bot.games.registry import GameSpec
 from bot.runtime import GameError, Update, UpdateKind
 from bot.store import GameRecord, SeatRecord
+from cogs.lobby_challenge import (
+    CHALLENGE,
+    carried,
+    challenge_items,
+    challenged,
+    check_target,
+    menu_name,
+    only_challenged,
+)
 from cogs.lobby_rematch import open_rematch
 
 log = logging.getLogger(__name__)
@@ -83,6 +99,10 @@ def lobby_embed(record: GameRecord, seats: list[SeatRecord], spec: GameSpec, *,
     if status == "lobby" and isinstance(expires_at, (int, float)):
         description += (f"\n\nThis lobby closes <t:{int(expires_at)}:R> unless the host "
                         "starts the game.")
+    target = challenged(record)
+    if target is not None and status == "lobby":
+        description += (f"\n\n**<@{record.host_id}> challenges <@{target}>**: Accept to "
+                        "start, or Decline.")
     embed = discord.Embed(title=f"{spec.name}: lobby #{record.id}", colour=colour,
                           description=description)
     lines = []
@@ -106,6 +126,8 @@ def lobby_embed(record: GameRecord, seats: list[SeatRecord], spec: GameSpec, *,
         need = spec.min_players - len(seats)
         foot = (f"Waiting for {need} more player{'s' * (need != 1)}." if need > 0
                 else "The host can start the game.")
+        if challenged(record) is not None:
+            foot = "Waiting for the challenged member to accept or decline."
         embed.set_footer(text=f"{spec.min_players}-{spec.max_players} players. {foot}")
     elif expired:
         embed.set_footer(text="Nobody started this lobby within an hour, so it has closed.")
@@ -123,6 +145,8 @@ def lobby_view(record: GameRecord, seats: list[SeatRecord], spec: GameSpec) -> d
     if record.status != "lobby":
         return None
     gid = record.id
+    if challenged(record) is not None:
+        return view_of(*challenge_items(record))
     full = len(seats) >= spec.max_players
     items: list[discord.ui.Item[Any]] = [
         button("l", gid, "join", "Join", style=discord.ButtonStyle.success, disabled=full),
@@ -157,13 +181,15 @@ class Lobby(commands.Cog):
                    for s in bot.registry]
         self.play.parameters  # noqa: B018 - make sure the command is built
         self.play._params["game"].choices = choices  # type: ignore[attr-defined]
+        self._menus = [self.challenge_menu(s) for s in bot.registry]
 
     @app_commands.command(name="play", description="Open a lobby for a llama-and-alpaca game.",
                           extras={"public": True})
     @app_commands.describe(game="Which game to play", turn_timer="Time each player has per turn",
                            rated="Whether the game changes the players' ratings (default: yes)")
     @app_commands.choices(turn_timer=TIMER_CHOICES)
-    @app_commands.guild_only()
+    @app_commands.allowed_installs(guilds=True, users=True)
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     async def play(
         self,
         interaction: discord.Interaction,
@@ -175,30 +201,68 @@ class Lobby(commands.Cog):
         spec = self.bot.registry.get(game)
         if spec is None:
             raise GameError("unknown_game", f"There is no game called “{quoted(game)}”. Pick one from the list.")
+        await self._open(interaction, spec, turn_timer.value if turn_timer else None,
+                         {} if rated else {"rated": False})
+
+    async def _open(self, interaction: discord.Interaction, spec: GameSpec, timer: str | None,
+                    options: dict[str, Any], challenge: discord.abc.User | None = None) -> None:
+        """Post a lobby for ``spec`` where ``interaction`` was made, with ``options`` over
+        the defaults (``timer``: the turn timer chosen, else the server's); with
+        ``challenge`` that member is seated too and asked to accept. Raises
+        :class:`GameError` where no game can be played."""
         settings = await self.bot.store.guild_settings(interaction.guild_id or 0)
-        if settings.game_channel_id and interaction.channel_id != settings.game_channel_id:
-            raise GameError("wrong_channel",
-                            f"Games are played in <#{settings.game_channel_id}> on this server.")
-        if isinstance(interaction.channel, discord.Thread):
-            raise GameError("in_thread", "Start games in a channel, not inside a thread.")
-        require_game_permissions(interaction)
-        timer = (turn_timer.value if turn_timer else
-                 settings.turn_timer or self.bot.settings.default_turn_timer)
+        one = one_message_place(interaction)
+        if not one:
+            if settings.game_channel_id and interaction.channel_id != settings.game_channel_id:
+                raise GameError("wrong_channel",
+                                f"Games are played in <#{settings.game_channel_id}> on this server.")
+            if isinstance(interaction.channel, discord.Thread):
+                raise GameError("in_thread", "Start games in a channel, not inside a thread.")
+            require_game_permissions(interaction)
+        timer = timer or options.pop("turn_timer", None) or (
+            settings.turn_timer or self.bot.settings.default_turn_timer)
         update = await self.bot.service.create_lobby(
             spec.key,
             guild_id=interaction.guild_id,
             channel_id=interaction.channel_id,
             host_id=interaction.user.id,
             host_name=interaction.user.display_name,
-            options={**self.default_options(spec, timer), **({} if rated else {"rated": False})},
+            options={**self.default_options(spec, timer), **options,
+                     **({ONE_MESSAGE: True} if one else {}),
+                     **({CHALLENGE: challenge.id} if challenge is not None else {})},
             max_open=settings.max_open_lobbies or self.bot.settings.max_open_lobbies,
         )
+        if challenge is not None:
+            update = await self.bot.service.join(update.record.id, challenge.id,
+                                                 challenge.display_name)
         kwargs: dict[str, Any] = {"embed": lobby_embed(update.record, update.seats, spec)}
         view = lobby_view(update.record, update.seats, spec)
         if view is not None:
             kwargs["view"] = view
         message = await answer_public(interaction, **kwargs)
         await self.bot.store.update_game(update.record.id, lobby_message_id=message.id)
+
+    def challenge_menu(self, spec: GameSpec) -> app_commands.ContextMenu:
+        """The member context menu "Challenge to <game>" (both installs, every context)."""
+
+        async def challenge(interaction: discord.Interaction,
+                            member: discord.Member | discord.User) -> None:
+            check_target(interaction, member)
+            last = await self.bot.store.last_hosted(interaction.user.id, spec.key)
+            await self._open(interaction, spec, None, carried(last), challenge=member)
+
+        return app_commands.ContextMenu(
+            name=menu_name(spec.name), callback=challenge, type=discord.AppCommandType.user,
+            allowed_installs=BOTH_INSTALLS, allowed_contexts=EVERYWHERE,
+            extras={"public": True})
+
+    async def cog_load(self) -> None:
+        for menu in self._menus:
+            self.bot.tree.add_command(menu)
+
+    async def cog_unload(self) -> None:
+        for menu in self._menus:
+            self.bot.tree.remove_command(menu.name, type=discord.AppCommandType.user)
 
     def default_options(self, spec: GameSpec, timer: str) -> dict[str, Any]:
         """A new lobby's options: the turn timer, each option's ``lobby_default`` (its
@@ -251,6 +315,21 @@ class Lobby(commands.Cog):
         elif code == "start":
             await self._start(interaction, gid)
             return
+        elif code == "accept":
+            record = await service.get(gid)
+            only_challenged(record, user.id)
+            await self._start(interaction, gid, await service.start(gid, record.host_id,
+                                                                    publish=False))
+            return
+        elif code == "decline":
+            record = await service.get(gid)
+            only_challenged(record, user.id)
+            update = await service.cancel(gid, record.host_id)
+            embed = lobby_embed(update.record, update.seats, update.spec)
+            embed.description = (f"{embed.description}\n\n**{md_name(user.display_name)} "
+                                 "declined the challenge.**")
+            await edit_panel(interaction, embed=embed, view=None)
+            return
         else:
             raise GameError("bad_button", "This button is not one herdbot understands.")
         await self._edit_lobby(interaction, update)
@@ -279,8 +358,8 @@ class Lobby(commands.Cog):
         if update.kind != UpdateKind.EXPIRED:
             return
         record = update.record
-        if not (record.channel_id and record.lobby_message_id):
-            return
+        if not (record.channel_id and record.lobby_message_id) or is_one_message(record):
+            return  # (one message: no bot-token edit there; a click on it is told)
         message = self.bot.get_partial_messageable(record.channel_id).get_partial_message(
             record.lobby_message_id)
         try:
@@ -298,12 +377,15 @@ class Lobby(commands.Cog):
                      started: Update | None = None) -> None:
         """Start the lobby (``started``: a join started it already) and open its thread."""
         service = self.bot.service
-        if started is None:
+        if started is None and not one_message_place(interaction):
             require_game_permissions(interaction)  # refused before anything changes
         acked = await defer(interaction)
         update = started or await service.start(game_id, interaction.user.id, publish=False)
         record = update.record
         spec = update.spec
+        if is_one_message(record):
+            await self._start_in_place(interaction, update, acked)
+            return
         message = interaction.message
         thread_id: int | None = None
         if record.thread_id and record.thread_id != record.channel_id:
@@ -339,6 +421,24 @@ class Lobby(commands.Cog):
                 await interaction.edit_original_response(embed=embed, view=None)
             except discord.HTTPException:
                 log.info("lobby message %s could not be edited", record.lobby_message_id)
+
+    async def _start_in_place(self, interaction: discord.Interaction, update: Update,
+                              acked: bool) -> None:
+        """Start a one-message game: the lobby message becomes its table, edited through
+        this click (:mod:`bot.discord.one_message`)."""
+        record = update.record
+        service = self.bot.service
+        await service.store.update_game(record.id, thread_id=record.channel_id,
+                                        table_message_id=record.lobby_message_id)
+        update.record = await service.get(record.id)
+        cog = self.bot.game_cog(record.kind)
+        if not isinstance(cog, GameCog):
+            await service.publish(update)
+            return
+        try:
+            await cog.on_update(update, interaction)
+        except discord.HTTPException as exc:
+            await self._start_failed(interaction, update, record.channel_id, exc, acked)
 
     async def _add_members(self, thread_id: int, seats: list[SeatRecord]) -> None:
         for seat in seats:
