@@ -237,7 +237,7 @@ class PacapacaCog(SidePanelCog):
         view = card(accent=self.accent, before=[head, *steps], picture="final.png",
                     alt=self.alt_text(table, lines or []),
                     after=[f"### {table.spec.name} #{table.record.id}: final scores",
-                           fit_text(self.final_text(table), 500)],
+                           fit_text(self.final_text(table), 500), table.lesson],
                     footer=self.table_footer(table))
         return {"view": view, "file": discord.File(io.BytesIO(data), filename="final.png")}
 

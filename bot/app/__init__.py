@@ -33,7 +33,7 @@ from bot.runtime import Clock, GameService
 from bot.store import Store
 
 #: Cogs every bot loads (as discord.py extensions), before the games' own cogs.
-CORE_EXTENSIONS: tuple[str, ...] = ("cogs.lobby", "cogs.game", "cogs.admin")
+CORE_EXTENSIONS: tuple[str, ...] = ("cogs.lobby", "cogs.game", "cogs.admin", "cogs.learn")
 
 
 def builtin_games() -> Registry:

@@ -45,6 +45,8 @@ class GameCog(TablePosts, Clicks, commands.Cog):
         self._asked: dict[int, str] = {}
         self._example: bytes | None = None
         self._picture_inputs: dict[int, dict[str, Any]] = {}
+        self._lesson_notes: dict[int, tuple[str | None, str]] = {}
+        self._lesson_said: dict[int, set[str]] = {}
 
     @commands.Cog.listener()
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:

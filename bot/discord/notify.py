@@ -14,15 +14,17 @@ import discord
 from bot.discord.host import Host
 from bot.discord.installs import is_one_message
 from bot.discord.text import pinging
+from bot.runtime.core import is_lesson
 from bot.store import GameRecord
 
 log = logging.getLogger(__name__)
 
 
 def thread_link(record: GameRecord) -> str:
-    """A link to the game's thread (or channel)."""
+    """A link to the game's thread (or channel; a lesson's is the member's DM)."""
     target = record.thread_id or record.channel_id
-    return f"https://discord.com/channels/{record.guild_id or '@me'}/{target}"
+    where = "@me" if is_lesson(record) else record.guild_id or "@me"
+    return f"https://discord.com/channels/{where}/{target}"
 
 
 class Notifier:

@@ -15,6 +15,7 @@ from bot.discord.table import Table
 from bot.present.result_card import card_inputs
 from bot.ratings import Rating
 from bot.render.result_card import render_card
+from bot.runtime.core import is_lesson
 
 #: The result card's file name in the end message.
 CARD_FILE = "result.png"
@@ -33,8 +34,9 @@ async def with_card(bot: Any, table: Table, parts: dict[str, Any]) -> dict[str, 
     """The end message's ``parts`` (a Components V2 ``view`` and the final picture's
     ``file``) with the result card added: a second picture in its media gallery, its file
     in ``cards``, and the Rematch button in its container (:func:`with_rematch`). Unchanged for a game without a presenter. Two store reads: the
-    rating changes written with the final move and the span of the moves."""
-    if table.result is None or table.spec.presenter is None:
+    rating changes written with the final move and the span of the moves. A lesson
+    (``/learn``: nothing to share, no rematch in a DM) keeps ``parts`` as they are."""
+    if table.result is None or table.spec.presenter is None or is_lesson(table.record):
         return parts
     store = bot.store
     changes = await store.game_rating_changes(table.record.id)

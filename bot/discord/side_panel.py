@@ -118,7 +118,8 @@ class SidePanelCog(GameCog):
         words (its title as a ``### `` heading, its description), ``latest`` (lines,
         already named) as bullets after it (the oldest summarised when they do not fit,
         see :func:`~bot.discord.table.fit_lines`), the table picture (``table.png``, with
-        its alternative text), the panel's choices as action rows and its footer."""
+        its alternative text), a lesson's explanation (:attr:`Table.lesson`), the panel's
+        choices as action rows and its footer."""
         kwargs = await self.panel_kwargs(table)
         embed = kwargs.pop("embed", None)
         view = kwargs.pop("view", None)
@@ -135,7 +136,7 @@ class SidePanelCog(GameCog):
             view.remove_item(item)  # type: ignore[union-attr]
         kwargs["view"] = card(accent=self.accent, before=[head or "", *words],
                               picture="table.png", alt=self.alt_text(table, latest or []),
-                              rows=action_rows(items), footer=foot)
+                              after=[table.lesson], rows=action_rows(items), footer=foot)
         return kwargs
 
     async def _post_panel(self, channel: discord.abc.Messageable, table: Table,

@@ -116,6 +116,9 @@ class Table:
     #: The game as read for the click being handled (:meth:`GameService.peek`): the
     #: move it makes uses this read instead of reading again.
     known: Known | None = None
+    #: The lesson's explanation to show on this table (markdown; ``""``: none; see
+    #: :class:`bot.discord.lesson_notes.LessonNotes`).
+    lesson: str = ""
     #: True once the end was shown in the last table message (:meth:`GameCog.final_message`,
     #: :func:`bot.discord.outbox.show_end`): :meth:`GameCog.finish` posts no more.
     shown_end: bool = False
@@ -463,7 +466,7 @@ class TableLook:
         ``humans``; ``None``: no headline; ``head``: these words instead), the events just played (or ``lines``, already
         named) as bullets, the picture (``table.png``) with its :meth:`alt_text`, whose
         turn (with the turn timer's deadline, said once), the AI seats, the choices
-        (unless ``buttons`` is False) and the footer "<game> #<id> · Move <version>"."""
+        (unless ``buttons`` is False), a lesson's explanation (:attr:`Table.lesson`) and the footer "<game> #<id> · Move <version>"."""
         if lines is None:
             lines = self.public_lines(table, events)
         said = fit_lines(lines, EMBED_LIMIT - 1000)
@@ -477,7 +480,7 @@ class TableLook:
         if head is None and humans is not None:
             head = self.headline(table, humans)
         return card(accent=self.accent, before=[head or "", said], picture="table.png",
-                    alt=self.alt_text(table, lines), after=[turn, ai],
+                    alt=self.alt_text(table, lines), after=[turn, table.lesson, ai],
                     rows=action_rows(self.table_buttons(table)) if buttons else [],
                     footer=self.table_footer(table))
 

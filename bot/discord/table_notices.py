@@ -13,6 +13,7 @@ from bot.discord.table import Table, TableLook
 from bot.games.base import Event
 from bot.present.base import named
 from bot.runtime import Update
+from bot.runtime.core import is_lesson
 
 
 class TableNotices(TableLook):
@@ -36,8 +37,8 @@ class TableNotices(TableLook):
         player to choose): each is sent one DM per decision, "It is your move", unless
         they made the click that led to it. Reaction windows name nobody."""
         gid = table.record.id
-        if table.result is not None or not self.pings_members(table):
-            return
+        if table.result is not None or not self.pings_members(table) or is_lesson(table.record):
+            return  # (a lesson's table is in the member's DM already)
         decision = self._decision(table)
         if self._asked.get(gid) == decision:
             return
@@ -54,7 +55,8 @@ class TableNotices(TableLook):
     async def turn_notice(self, table: Table, seat_id: str, message: discord.Message) -> None:
         """DM a turn notice to a member who opted in with ``/notify on``."""
         user_id = table.seat(seat_id).user_id
-        if user_id is None or not await self.bot.store.turn_notices(user_id):
+        if user_id is None or is_lesson(table.record) \
+                or not await self.bot.store.turn_notices(user_id):
             return
         await self.bot.notifier.dm(table.record, user_id, "It is your turn.")
 

@@ -18,6 +18,7 @@ import discord
 from bot.discord.errors import thread_is_gone, thread_refuses, why_not_edited, why_not_posted
 from bot.discord.installs import is_one_message
 from bot.discord.layout import card, texts_of, without_rows
+from bot.discord.lesson_notes import LessonNotes
 from bot.discord.one_message import OneMessage
 from bot.discord.outbox import dm_hands, edit_table, new_table, on_message, retire, show_end
 from bot.discord.replies import send_ephemeral
@@ -66,7 +67,7 @@ def posted_anew(refused: discord.HTTPException, what: str = "the table") -> str:
             f"({why_not_edited(refused)}), so I posted it anew.")
 
 
-class TablePosts(OneMessage, TableNotices):
+class TablePosts(OneMessage, LessonNotes, TableNotices):
     """How a game cog shows a stored change in its thread (a mixin of
     :class:`bot.discord.game_cog.GameCog`; the outbox calls :meth:`show_update`)."""
 
@@ -362,6 +363,7 @@ class TablePosts(OneMessage, TableNotices):
         self.forget_one(game_id)
         self._turn_pinged.pop(game_id, None)
         self._asked.pop(game_id, None)
+        self.forget_lesson(game_id)
         lock = self._post_locks.get(game_id)
         if lock is not None and not lock.locked():
             del self._post_locks[game_id]
@@ -377,7 +379,7 @@ class TablePosts(OneMessage, TableNotices):
         :meth:`thread_gone`). Never raises for a Discord refusal; returns True when
         everything was posted."""
         try:
-            if not self.nothing_public(update):
+            if not self.nothing_public(update) or self.lesson_due(update):
                 await self.on_update(update, interaction)
             if update.state is not None and update.kind in SHOWS_A_VERSION:
                 # The thread shows this version now (a table, a panel edit or a line; some
@@ -485,6 +487,7 @@ class TablePosts(OneMessage, TableNotices):
             return
         # Notes (a turn timer ran out) lead the table's lines: no message of their own.
         notes = [Event(type="note", text=n) for n in update.notes]
+        await self.tell_lesson(table, update.events())
         await self.post_table(table, notes + update.events(), interaction)
         await self.send_private_events(table, update, interaction)
         if update.result is not None:
@@ -494,6 +497,14 @@ class TablePosts(OneMessage, TableNotices):
             actor = table.seat_of(interaction.user.id) if interaction else None
             await dm_hands(self.bot, self.presenter, table, actor.seat if actor else None,
                                update.record.version - len(update.steps))
+
+    def lesson_due(self, update: Update) -> bool:
+        """True when a lesson has an explanation due for ``update``, which is then shown
+        even if it shows nothing else (:meth:`nothing_public`)."""
+        if update.state is None or update.kind not in MOVES:
+            return False
+        table = Table(update.record, update.seats, update.spec, update.state)
+        return bool(self.lesson_steps(table, update.events()))
 
     def nothing_public(self, update: Update) -> bool:
         """True for moves that show nothing in the thread: all their events private, no
@@ -547,7 +558,7 @@ class TablePosts(OneMessage, TableNotices):
         view = card(accent=self.accent, before=[head], picture="final.png",
                     alt=self.alt_text(table, lines or []),
                     after=[f"### {table.spec.name} #{table.record.id}: final scores",
-                           self.final_text(table)],
+                           self.final_text(table), table.lesson],
                     footer=self.table_footer(table))
         return {"view": view, "file": await self.render_file(table, "final.png")}
 

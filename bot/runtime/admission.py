@@ -11,7 +11,12 @@ acknowledgement window, after the player gave up) and the work done for them is 
 - **count**: at most ``limit`` requests in flight; the one beyond is refused at once in
   one sentence (:meth:`Admission.enter`);
 - **event-loop lag**: while the loop runs its callbacks more than ``max_lag_s`` late
-  (:class:`LagProbe`), no new request is taken beyond ``floor`` in flight.
+  (:class:`LagProbe`), no new request is taken beyond ``floor`` in flight;
+- **time in flight**: while even the quickest request done over the last
+  ``interval_s`` took more than ``max_wait_s`` from admission to its end (the bot waits on
+  something: the database, the pictures, Discord, the cores), no new request is taken
+  beyond ``floor`` either. The quickest, not the slowest: one slow request (a Hard AI's
+  search) is no sign of a queue, and every request being slow is.
 
 Drops and refusals are counted; one INFO line a minute at most sums them up.
 """
@@ -43,6 +48,11 @@ MAX_LAG_S = 1.0
 #: Requests in flight always allowed whatever the lag (a slow callback alone is no reason
 #: to refuse a quiet bot).
 LAG_FLOOR = 8
+#: Seconds from admission to the end of the quickest request of an interval past which the
+#: process counts as queueing (click to table well within a second for those admitted).
+MAX_WAIT_S = 0.5
+#: Seconds over which the quickest request's time in flight is taken.
+WAIT_INTERVAL_S = 1.0
 #: Seconds between two INFO summaries of the drops and refusals, at least.
 SUMMARY_EVERY_S = 60.0
 #: The clock offset (Discord's request time against this host's clock, plus the network)
@@ -110,13 +120,15 @@ class Admission:
         limit / max_age_s / max_lag_s / floor: the bounds.
         in_flight: requests admitted and not yet done.
         admitted / refused: counts since the start; ``refused_lag``: the refusals made
-            for the lag alone (counted in ``refused`` too).
+            for the lag alone, ``refused_wait`` for the time in flight alone (both counted
+            in ``refused`` too).
         dropped: requests dropped as too old (:meth:`too_old`).
         peak: the most requests in flight at once so far.
     """
 
     def __init__(self, limit: int = MAX_IN_FLIGHT, *, max_age_s: float = MAX_AGE_S,
                  max_lag_s: float = MAX_LAG_S, floor: int = LAG_FLOOR,
+                 max_wait_s: float = MAX_WAIT_S, interval_s: float = WAIT_INTERVAL_S,
                  lag: Callable[[], float] | None = None,
                  clock: Callable[[], float] = time.time,
                  monotonic: Callable[[], float] = time.monotonic) -> None:
@@ -126,6 +138,8 @@ class Admission:
         self.max_age_s = max_age_s
         self.max_lag_s = max_lag_s
         self.floor = floor
+        self.max_wait_s = max_wait_s
+        self.interval_s = interval_s
         self.lag = lag
         self.clock = clock
         self.monotonic = monotonic
@@ -133,6 +147,7 @@ class Admission:
         self.admitted = 0
         self.refused = 0
         self.refused_lag = 0
+        self.refused_wait = 0
         self.dropped = 0
         self.peak = 0
         # smallest lateness in the current and the previous offset period
@@ -142,40 +157,76 @@ class Admission:
         # counts at the last summary line, and when it was logged
         self._summary_at = monotonic()
         self._summed = (0, 0)
+        # the quickest time in flight of the current interval, its end, and whether the
+        # last interval's quickest was over max_wait_s
+        self._quickest = math.inf
+        self._interval_end = monotonic() + interval_s
+        self._queueing = False
 
     def enter(self) -> bool:
         """Admit one request (True; call :meth:`leave` when it is done), or refuse it when
         ``limit`` are in flight, or ``floor`` are while the loop lags more than
-        ``max_lag_s`` (False; nothing to undo)."""
+        ``max_lag_s`` or the process is queueing (:meth:`queueing`) (False; nothing to
+        undo)."""
         if self.in_flight >= self.limit:
             self._refuse()
             return False
-        if (self.in_flight >= self.floor and self.lag is not None
-                and self.lag() > self.max_lag_s):
-            self.refused_lag += 1
-            self._refuse()
-            return False
+        if self.in_flight >= self.floor:
+            if self.lag is not None and self.lag() > self.max_lag_s:
+                self.refused_lag += 1
+                self._refuse()
+                return False
+            if self.queueing():
+                self.refused_wait += 1
+                self._refuse()
+                return False
         self.in_flight += 1
         self.admitted += 1
         self.peak = max(self.peak, self.in_flight)
         return True
 
-    def leave(self) -> None:
-        """One admitted request is done (``RuntimeError`` when none is in flight)."""
+    def leave(self, started: float | None = None) -> None:
+        """One admitted request is done; ``started``: when it was admitted (``monotonic``
+        seconds), which counts its time in flight (``RuntimeError`` when none is in
+        flight)."""
         if self.in_flight <= 0:
             raise RuntimeError("Admission.leave without a request in flight")
         self.in_flight -= 1
+        if started is not None:
+            self._roll()
+            self._quickest = min(self._quickest, self.monotonic() - started)
+
+    def queueing(self) -> bool:
+        """Whether the last interval's quickest request took over ``max_wait_s`` in
+        flight, or none ended in it while some were in flight (after a whole interval
+        with neither a request ended nor one refused: not queueing)."""
+        self._roll()
+        return self._queueing
+
+    def _roll(self) -> None:
+        now = self.monotonic()
+        if now < self._interval_end:
+            return
+        if now >= self._interval_end + self.interval_s:  # a quiet interval: afresh
+            self._queueing = False
+        else:
+            self._queueing = (self._quickest > self.max_wait_s
+                              if self._quickest < math.inf else self.in_flight > 0)
+        self._quickest = math.inf
+        self._interval_end = now + self.interval_s
 
     @contextlib.contextmanager
     def slot(self) -> Iterator[bool]:
         """``with admission.slot() as admitted:``: :meth:`enter` on entry, and
-        :meth:`leave` on exit when it admitted (whatever the block raised)."""
+        :meth:`leave` on exit when it admitted (whatever the block raised), with the time
+        it was in flight."""
         admitted = self.enter()
+        started = self.monotonic()
         try:
             yield admitted
         finally:
             if admitted:
-                self.leave()
+                self.leave(started)
 
     def age_s(self, made_at: float) -> float:
         """Seconds a request made at unix time ``made_at`` (Discord's clock) has waited

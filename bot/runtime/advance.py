@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+from collections.abc import Callable
 from typing import Any, cast
 
 from bot.ai.levels import DEFAULT_LEVEL
@@ -16,9 +17,11 @@ from bot.ratings import Entry, Rating, ranks, rate
 from bot.runtime.core import (
     IDLE_END_S,
     IDLE_NOTICE_S,
+    LESSON_IDLE_S,
     MAX_AI_STEPS,
     TURN_TIMERS,
     ServiceCore,
+    is_lesson,
 )
 from bot.runtime.updates import GameError, Step, Update, UpdateKind
 from bot.store import (
@@ -117,9 +120,14 @@ class Advance(ServiceCore):
             return put, gone
         pending = spec.engine.pending(state)
         # A game nobody moves in ends after IDLE_END_S (warned IDLE_NOTICE_S before); every
-        # move (a new version) starts the count again.
+        # move (a new version) starts the count again. A lesson ends after LESSON_IDLE_S,
+        # unwarned.
         idle = timers.get("idle")
-        if idle is None or idle.payload.get("version") != state.version:
+        if is_lesson(record):
+            if idle is None or idle.payload.get("version") != state.version:
+                put.append((gid, "idle", f"end:{state.version}", now + LESSON_IDLE_S,
+                            {"stage": "end", "version": state.version}))
+        elif idle is None or idle.payload.get("version") != state.version:
             put.append((gid, "idle", f"notice:{state.version}", now + IDLE_END_S - IDLE_NOTICE_S,
                         {"stage": "notice", "version": state.version}))
         if pending.seconds is not None and pending.timeouts:
@@ -195,15 +203,23 @@ class Advance(ServiceCore):
 
     async def _drive_ai(self, seats: list[SeatRecord], spec: GameSpec, state: State
                         ) -> tuple[list[Step], State]:
-        """The AI seats' moves from ``state`` until a human must decide or the game ends,
-        applied in memory (each decided off the loop, :meth:`ai_choice`); the steps and
-        the state after them."""
+        """The AI seats' moves from ``state`` until a human must decide or the game ends;
+        see :meth:`ai_steps`."""
+        return await self.ai_steps(
+            seats, spec, state,
+            lambda pending: next((s for s in pending.seats if self.is_ai(seats, s)), None))
+
+    async def ai_steps(self, seats: list[SeatRecord], spec: GameSpec, state: State,
+                       pick: Callable[[Any], str | None]) -> tuple[list[Step], State]:
+        """The AI's moves from ``state``, applied in memory (each decided off the loop,
+        :meth:`ai_choice`), for the seat ``pick`` names among each pending decision's,
+        until it names none, the AI has no move or the game ends (at most
+        ``MAX_AI_STEPS``); the steps and the state after them."""
         steps: list[Step] = []
         for _ in range(MAX_AI_STEPS):
             if spec.engine.result(state) is not None:
                 break
-            pending = spec.engine.pending(state)
-            seat = next((s for s in pending.seats if self.is_ai(seats, s)), None)
+            seat = pick(spec.engine.pending(state))
             if seat is None:
                 break
             action = await self.ai_choice(spec, state, seats, seat)
@@ -228,7 +244,7 @@ class Advance(ServiceCore):
         """The stats to record with a game's final move (``result``: its result, ``None``
         when it is not final): ``(guild_id, kind, rows)``, or ``None`` (no result, no
         server, no member seated)."""
-        if result is None or record.guild_id is None:
+        if result is None or record.guild_id is None or is_lesson(record):
             return None
         rows = self._result_rows(seats, result)
         return (record.guild_id, spec.key, rows) if rows else None
@@ -247,7 +263,8 @@ def rating_of(record: GameRecord, seats: list[SeatRecord], spec: GameSpec,
     option off, fewer than 2 members seated, or every member's seat taken over by the AI.
     A seat the AI took over plays as the Normal AI and its member is not rated (RULES.md
     proposal "Ratings"); ranks by :func:`bot.ratings.ranks`."""
-    if result is None or record.guild_id is None or record.options.get("rated") is False:
+    if result is None or record.guild_id is None or record.options.get("rated") is False \
+            or is_lesson(record):
         return None
     members = [s for s in seats if s.user_id is not None and not s.is_ai]
     if len(members) < 2 or all(s.ai_takeover for s in members):

@@ -49,12 +49,21 @@ LOBBY_EXPIRES_S = 3600
 #: long before that its thread is told.
 IDLE_END_S = 14 * 86400
 IDLE_NOTICE_S = 86400
+#: Seconds without a move after which a lesson (``/learn``) ends quietly: one week.
+LESSON_IDLE_S = 7 * 86400
 #: Whether a server that never chose ends games nobody moves in (``/settings``).
 END_IDLE_GAMES_DEFAULT = True
 
 
 #: The note of an ``ended`` update for a game nobody moved in (shown in its thread).
 IDLE_ENDED = "Nobody has moved for 14 days, so this game has ended; no scores are recorded."
+
+
+def is_lesson(record: GameRecord) -> bool:
+    """True for a guided lesson (``/learn``): its ``lesson`` option is set. A lesson is
+    never rated nor counted in stats, and one nobody moves in ends quietly after
+    :data:`LESSON_IDLE_S`."""
+    return bool(record.options.get("lesson"))
 
 
 class ServiceCore:

@@ -5,6 +5,8 @@ what a thread missed."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
+from typing import Any
 
 from bot.games.base import Event, IllegalAction
 from bot.runtime.advance import Advance, rating_of, turn_key
@@ -15,6 +17,7 @@ from bot.runtime.core import (
     IDLE_NOTICE_S,
     LOBBY_EXPIRES_S,
     MAX_MISSED_TURNS,
+    is_lesson,
     log,
 )
 from bot.runtime.updates import GameError, GameUnreadable, Step, Update, UpdateKind
@@ -249,6 +252,15 @@ class DeadlineOps(Advance):
             version = timer.payload.get("version")
             if record.status != "active" or record.version != version:
                 return
+            if is_lesson(record):
+                # A lesson nobody moved in for a week ends quietly: nothing is posted and
+                # its DM stays as it was (a late click hears the game has ended).
+                if await self.store.update_game(record.id, when_status="active",
+                                                status="ended"):
+                    await self.timers.cancel(record.id)
+                    self.changed(record.id)
+                    log.info("lesson %d ended: no move for a week", record.id)
+                return
             if not await self.ends_idle_games(record.guild_id):
                 await self.timers.schedule(record.id, "idle", f"off:{version}",
                                            self.clock.now() + 86400,
@@ -319,14 +331,8 @@ class DeadlineOps(Advance):
             new = state
             for seat_id in late:
                 # The AI plays this seat's decisions until it no longer has to decide.
-                for _ in range(50):
-                    if seat_id not in spec.engine.pending(new).seats:
-                        break
-                    action = await self.ai_choice(spec, new, seats, seat_id)
-                    if action is None:
-                        break
-                    new, events = spec.engine.apply_legal(new, seat_id, action)
-                    steps.append(Step(seat_id, action, events, by_ai=True, version=new.version))
+                more, new = await self.ai_steps(seats, spec, new, only(seat_id))
+                steps += more
             # The moves and the missed turns in one transaction, the missed turns counted
             # from the stored counts (another process may have changed one since ``seats``
             # was read): whether the AI now plays a seat decides the moves that follow.
@@ -373,3 +379,8 @@ class DeadlineOps(Advance):
                 update = Update(UpdateKind.TIMEOUT, record, seats, spec, new, steps,
                                 spec.engine.result(new), notes)
         await self.publish(update)
+
+
+def only(seat: str) -> Callable[[Any], str | None]:
+    """The pick of :meth:`Advance.ai_steps` that names ``seat`` while it must decide."""
+    return lambda pending: seat if seat in pending.seats else None

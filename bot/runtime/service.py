@@ -3,7 +3,7 @@
 The only path by which a game changes. Lobby operations (join, leave, add an AI seat,
 start, cancel) also live here so that the cogs stay thin. The service is put together
 from its parts: ``core`` (state, reads, publishing), ``advance`` (the AI and the one
-commit of a change), ``lobby``, ``rematch``, ``play`` and ``deadlines`` (timers and catch-up); what it
+commit of a change), ``lobby``, ``lessons``, ``rematch``, ``play`` and ``deadlines`` (timers and catch-up); what it
 hands out is in ``updates``.
 
 Several processes (shards) may run a GameService each on one PostgreSQL database, so the
@@ -36,6 +36,7 @@ from bot.runtime.core import (  # noqa: F401 - re-exported: their home was this 
     TURN_TIMERS,
 )
 from bot.runtime.deadlines import DeadlineOps
+from bot.runtime.lessons import LessonOps
 from bot.runtime.lobby import AI_NAMES, LobbyOps  # noqa: F401
 from bot.runtime.play import PlayOps
 from bot.runtime.rematch import Rematch, RematchOps  # noqa: F401
@@ -55,7 +56,7 @@ from bot.runtime.updates import (  # noqa: F401 - re-exported: their home was th
 from bot.store import Store
 
 
-class GameService(RematchOps, PlayOps, DeadlineOps):
+class GameService(LessonOps, RematchOps, PlayOps, DeadlineOps):
     """Runs games: creates lobbies, seats players, applies actions, drives AI seats and
     timers, and publishes :class:`Update` objects to subscribers (the cogs).
 

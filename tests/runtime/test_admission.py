@@ -13,7 +13,9 @@ from bot.runtime.admission import (
     MAX_AGE_S,
     MAX_IN_FLIGHT,
     MAX_LAG_S,
+    MAX_WAIT_S,
     OFFSET_PERIOD_S,
+    WAIT_INTERVAL_S,
     Admission,
     LagProbe,
     snowflake_time,
@@ -118,6 +120,60 @@ def test_while_the_loop_lags_only_the_floor_is_admitted():
     assert (adm.in_flight, adm.admitted, adm.refused, adm.refused_lag) == (24, 24, 3, 2)
     no_floor = Admission(24, floor=0, lag=lambda: 1.01)
     assert no_floor.enter() is False and no_floor.refused_lag == 1
+
+
+def test_while_even_the_quickest_request_waits_only_the_floor_is_admitted():
+    """The quickest request of the last interval over 0.5 s in flight: the process is
+    queueing, and only the floor (8) is admitted until an interval's quickest is quick."""
+    assert (MAX_WAIT_S, WAIT_INTERVAL_S) == (0.5, 1.0)
+    c = Clocks()
+    adm = c.admission(limit=24)
+    started = c.mono
+    assert [adm.enter() for _ in range(12)] == [True] * 12
+    c.mono += 0.6
+    adm.leave(started)  # 0.6 s: over the bound, in the first interval
+    adm.leave(started)
+    assert adm.queueing() is False  # the interval is not over
+    c.mono += 0.5  # 1.1 s: the first interval (quickest 0.6 s) is over
+    assert adm.queueing() is True
+    assert adm.in_flight == 10
+    assert [adm.enter() for _ in range(3)] == [False] * 3
+    assert (adm.refused, adm.refused_wait, adm.refused_lag) == (3, 3, 0)
+    for _ in range(3):  # down to the floor, then one is admitted
+        adm.leave(c.mono - 0.6)
+    assert [adm.enter(), adm.enter()] == [True, False]
+    # one quick request in the next interval ends the queueing however slow the others
+    adm.leave(c.mono - 0.1)
+    adm.leave(c.mono - 3.0)
+    c.mono += 1.0
+    assert adm.queueing() is False
+    assert [adm.enter() for _ in range(3)] == [True] * 3
+
+
+def test_an_interval_with_requests_in_flight_and_none_ended_is_queueing():
+    c = Clocks()
+    adm = c.admission(limit=24)
+    assert [adm.enter() for _ in range(8)] == [True] * 8
+    c.mono += 1.0
+    assert adm.enter() is False  # the first interval: none ended, 8 in flight
+    c.mono += 0.5
+    assert adm.queueing() is True
+    c.mono += 2.0  # a whole interval with neither an end nor a refusal: afresh
+    assert adm.queueing() is False
+    assert adm.enter() is True
+
+
+def test_a_slot_counts_its_time_in_flight():
+    c = Clocks()
+    adm = c.admission(limit=24, floor=0)
+    with adm.slot() as admitted:
+        assert admitted is True
+        c.mono += 0.7
+    c.mono += 0.4
+    assert adm.queueing() is True
+    with adm.slot() as admitted:
+        assert admitted is False
+    assert adm.refused_wait == 1
 
 
 def test_one_info_line_a_minute_at_most_sums_up_drops_and_refusals(caplog):
