@@ -548,8 +548,9 @@ async def capture_game(game: str, players: int, seed: int, *,
 
     with tempfile.TemporaryDirectory() as tmp:
         settings = Settings(database_path=Path(tmp) / "conformance.sqlite3",  # type: ignore[call-arg]  # pydantic-settings init arguments
-                            _env_file=None, default_dm_notifications=True,
-                            **({"default_turn_timer": turn_timer} if group_dm else {}))
+                            _env_file=None, default_dm_notifications=True)
+        if group_dm:  # no /settings in a group DM: the bot's default turn timer
+            settings = settings.model_copy(update={"default_turn_timer": turn_timer})
         bot = make_bot(settings, registry=builtin_games(), clock=ManualClock())
         await world.connect(bot)
         try:

@@ -147,7 +147,7 @@ class Inbound:
         user ``target_id``, with its ``resolved`` user (and member, in a guild)."""
         tree = self.bot._connection._command_tree
         cmd = tree.get_command(name, type=discord.AppCommandType.user) if tree else None
-        if cmd is None:
+        if cmd is None or tree is None:
             raise SandboxError(f"the bot has no user command {name!r}")
         synced = self.world.commands.get((None, f"2:{name}")) or cmd.to_dict(tree)
         owners = installs.command_owners(self.world, member, channel, synced)

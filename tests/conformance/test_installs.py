@@ -26,6 +26,7 @@ DECLARED = {
     (1, "settings"): ([0], [0]),
     (1, "stats"): ([0], [0]),
     (1, "leaderboard"): ([0], [0]),
+    (1, "learn"): ([0], [0, 1]),
     (2, "Challenge to Llamas & Alpacas"): (BOTH, EVERYWHERE),
     (2, "Challenge to Alpaca Pacapaca"): (BOTH, EVERYWHERE),
     (2, "Challenge to Llamas Unleashed"): (BOTH, EVERYWHERE),

@@ -97,3 +97,16 @@ async def test_a_challenge_in_a_group_dm_is_played_in_one_message(world: World, 
     assert [m.id for m in bo.visible(group)] == [table.id]
     assert "Add 1" in table.labels and "Continue" in table.labels
     assert [r for r in world.requests if r.exit == "http" and str(group.id) in r.path] == []
+
+
+async def test_a_challenge_inside_a_games_thread_is_refused(world: World, sb):
+    ana, bo, cy, di = (world.member(n) for n in ("Ana", "Bo", "Cy", "Di"))
+    await ana.slash("play", game="tiny")
+    lobby = ana.last_reply
+    await bo.click(lobby, "Join")
+    await ana.click(lobby, "Start")
+    count = len(await games(sb))
+    await cy.user_command(MENU, di, in_channel=lobby.thread)
+    assert cy.last_reply.ephemeral and cy.last_reply.text == (
+        "\N{NO ENTRY SIGN} Start games in a channel, not inside a thread.")
+    assert len(await games(sb)) == count

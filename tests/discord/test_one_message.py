@@ -134,3 +134,22 @@ async def test_timers_end_a_game_abandoned_in_the_bots_dm(world, sb, clock):
     # The table shows the end at the next click on it.
     await ana.click(table, "Continue")
     assert "Continue" not in table.labels
+
+
+async def test_a_server_without_the_bot_plays_in_one_message(world, sb):
+    ana, bo = world.member("Ana"), world.member("Bo")
+    world.install_for(ana, bo)
+    elsewhere = world.add_uninstalled_guild("Elsewhere")
+    table = await start_in(world, elsewhere, ana, [bo])
+    assert [m.id for m in bo.visible(elsewhere)] == [table.id]
+    assert texts(table)[0] == "\N{BLACK RIGHT-POINTING TRIANGLE} Waiting for **Ana**."
+    await ana.click(table, "Add 1")
+    assert footer(table) == "Move 1"
+    assert bot_token_requests(world, elsewhere) == [] and world.threads == []
+
+
+async def test_a_game_command_where_there_is_no_game_says_so(world, sb, group):
+    ana = world.member("Ana")
+    await ana.slash("game hand", in_channel=group)
+    assert ana.last_reply.ephemeral and ana.last_reply.text == (
+        "\N{NO ENTRY SIGN} You have no running game here. Start one with /play.")
