@@ -59,9 +59,11 @@ class OneMessage(TableLook):
         raise NotImplementedError
 
     def whose_turn(self, table: Table) -> str:
-        """The line above a one-message table: whose turn it is, by name (no ping)."""
+        """The line above a one-message table: whose turn it is, by name (no ping); none
+        for a decision the thread would ping nobody for (a reaction window names nobody:
+        its own text says who may answer)."""
         seats = table.pending.seats
-        if table.result is not None or not seats:
+        if table.result is not None or not seats or not self.pings_members(table):
             return ""
         names = [f"**{table.names[s]}**" for s in seats]
         who = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
