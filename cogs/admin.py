@@ -11,8 +11,10 @@ from discord.ext import commands
 from bot.ai.levels import Level
 from bot.discord.bot import HerdBot
 from bot.discord.installs import SERVER_INSTALL, SERVERS
+from bot.discord.layout import DEFAULT_ACCENT, accent_of, card, panel
 from bot.discord.leaderboard import NOBODY, LeaderboardButton, leaderboard_page, rating_section
 from bot.discord.replies import answer_public, quoted, send_ephemeral
+from bot.discord.text import plain_name
 from bot.runtime import GameError
 
 #: The most open lobbies a server may allow one member (as the config's upper bound).
@@ -98,14 +100,13 @@ class Admin(commands.Cog):
         channel = f"<#{current.game_channel_id}>" if current.game_channel_id else "any channel"
         lobbies = current.max_open_lobbies or cfg.max_open_lobbies
         idle = await self.bot.service.ends_idle_games(interaction.guild_id or 0)
-        await send_ephemeral(
-            interaction,
-            f"**herdbot settings**\nDefault turn timer: {timer}\nDM hands and turn notices: "
-            f"{'on' if dms else 'off'}\nGames may start in: {channel}\n"
-            f"Open lobbies per member: {lobbies}\n"
-            f"End games after 14 days without a move: {'on' if idle else 'off'}"
-            + season_line,
-        )
+        await send_ephemeral(interaction, view=panel(
+            accent=DEFAULT_ACCENT,
+            words=f"**herdbot settings**\nDefault turn timer: {timer}\nDM hands and turn "
+                  f"notices: {'on' if dms else 'off'}\nGames may start in: {channel}\n"
+                  f"Open lobbies per member: {lobbies}\n"
+                  f"End games after 14 days without a move: {'on' if idle else 'off'}"
+                  + season_line))
 
     @stats_group.command(name="show", description="Games played and won on this server.",
                          extras={"public": True})
@@ -119,9 +120,8 @@ class Admin(commands.Cog):
         rows = await self.bot.store.stats(interaction.guild_id or 0, kind=game,
                                           user_id=member.id if member else None)
         title = (self.bot.registry[game].name if game else "All games") + " leaderboard"
-        embed = discord.Embed(title=title, colour=0x6B8E23)
         if not rows:
-            embed.description = "No finished games yet."
+            board = "No finished games yet."
         else:
             lines = []
             for i, r in enumerate(rows[:LEADERBOARD], 1):
@@ -133,18 +133,22 @@ class Admin(commands.Cog):
                 )
             if len(rows) > LEADERBOARD:
                 lines.append(f"\N{HORIZONTAL ELLIPSIS} and {len(rows) - LEADERBOARD} more")
-            embed.description = "\n".join(lines)
+            board = "\n".join(lines)
         who = member or interaction.user
         fields, chart = await rating_section(
             self.bot, interaction.guild_id or 0, who.id, who.display_name,
             {lv.value: lv.label for lv in Level})
-        for title, value in fields:
-            embed.add_field(name=title, value=value, inline=False)
         extra: dict[str, Any] = {}
+        alt = ""
         if chart is not None:
-            embed.set_image(url="attachment://ratings.png")
             extra["attachments"] = [chart]
-        await answer_public(interaction, embed=embed,
+            alt = (f"{plain_name(who.display_name)}'s rating after each of their last rated "
+                   f"games: {', '.join(name.removesuffix(' rating') for name, _ in fields)}.")
+        view = card(accent=accent_of(self.bot.registry.get(game) if game else None),
+                    before=[f"### {title}", board,
+                            *(f"**{name}**\n{value}" for name, value in fields)],
+                    picture=None if chart is None else "ratings.png", alt=alt)
+        await answer_public(interaction, view=view,
                             allowed_mentions=discord.AllowedMentions.none(), **extra)
 
     @stats_group.command(name="forget", description="Delete your own statistics on this server.")
@@ -170,11 +174,10 @@ class Admin(commands.Cog):
         if season is not None and season > current:
             now = f"the current season is {current}" if current else "this server has no seasons"
             raise GameError("no_season", f"Season {season} has not started; {now}.")
-        embed, view = await leaderboard_page(self.bot, guild, game,
-                                             current if season is None else season, 0,
-                                             interaction.user.id)
-        extra: dict[str, Any] = {"view": view} if view is not None else {}
-        await answer_public(interaction, embed=embed, allowed_mentions=NOBODY, **extra)
+        view = await leaderboard_page(self.bot, guild, game,
+                                      current if season is None else season, 0,
+                                      interaction.user.id)
+        await answer_public(interaction, view=view, allowed_mentions=NOBODY)
 
     @app_commands.command(name="notify", description="Turn herdbot's direct messages on or off.")
     @app_commands.allowed_installs(guilds=True, users=True)

@@ -10,10 +10,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord.bot import HerdBot
-from bot.discord.components import button, view_of
+from bot.discord.components import button
 from bot.discord.errors import thread_is_gone
 from bot.discord.game_cog import GameCog
 from bot.discord.installs import BOTH_INSTALLS, EVERYWHERE, is_one_message
+from bot.discord.layout import accent_of, card, panel
 from bot.discord.replies import defer, quoted, send_ephemeral
 from bot.discord.table import Table
 from bot.discord.text import listed, md_name
@@ -160,12 +161,12 @@ class GameCommands(commands.Cog):
         record = await self.find_game(interaction)
         if interaction.user.id != record.host_id and not _manage(interaction):
             raise GameError("not_host", "Only the host (or a server manager) can end the game.")
-        view = view_of(
-            button("g", record.id, "endyes", "Yes, end the game", style=discord.ButtonStyle.danger),
-        )
-        await send_ephemeral(interaction, f"End {self._title(record)} for everyone? No scores "
-                             "are recorded.",
-                             view=view)
+        spec = self.bot.registry.get(record.kind)
+        await send_ephemeral(interaction, view=panel(
+            accent=accent_of(spec),
+            words=f"End {self._title(record)} for everyone? No scores are recorded.",
+            items=[button("g", record.id, "endyes", "Yes, end the game",
+                          style=discord.ButtonStyle.danger)]))
 
     @game.command(name="log", description="The moves so far, with others' hidden cards left out.")
     async def log(self, interaction: discord.Interaction) -> None:
@@ -206,16 +207,17 @@ class GameCommands(commands.Cog):
         spec = self.bot.registry.get(game)
         if spec is None:
             raise GameError("unknown_game", f"There is no game called “{quoted(game)}”.")
-        embed = discord.Embed(title=f"How to play {spec.name}", description=spec.rules_summary[:4000],
-                              colour=0x6B8E23)
-        embed.set_footer(text=f"{spec.min_players}-{spec.max_players} players. Start with /play.")
-        kwargs: dict[str, Any] = {"embed": embed}
+        kwargs: dict[str, Any] = {}
         cog = self.bot.game_cog(spec.key)
         if isinstance(cog, GameCog):
             data = await cog.example_image()
             if data:
                 kwargs["file"] = discord.File(io.BytesIO(data), filename="example.png")
-                embed.set_image(url="attachment://example.png")
+        kwargs["view"] = card(
+            accent=accent_of(spec), before=[f"### How to play {spec.name}", spec.rules_summary],
+            picture="example.png" if "file" in kwargs else None,
+            alt=f"An example table of {spec.name} part way through a game.",
+            footer=f"{spec.min_players}-{spec.max_players} players. Start with /play.")
         await send_ephemeral(interaction, **kwargs)
 
 

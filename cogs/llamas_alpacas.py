@@ -15,7 +15,9 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.discord.game_cog import GameCog
+from bot.discord.layout import panel
 from bot.discord.table import Table
+from bot.present.llamas_alpacas import LlamasAlpacasPresenter
 from bot.render.llamas_alpacas import warm_up
 from bot.store import SeatRecord
 
@@ -35,14 +37,16 @@ class LlamasAlpacasCog(GameCog):
         await self.example_image()
 
     async def private_panel(self, table: Table, seat: SeatRecord) -> dict[str, Any]:
-        """The presenter's words (treats, score, lines, board) and the board's picture
-        (the spec's ``board`` close-up)."""
+        """A Components V2 panel: the presenter's words (treats, score, lines, board) and
+        the board's picture (the spec's ``board`` close-up, ``my-board.png``) with the
+        board in words as its alternative text."""
         view = table.view(seat.seat)
-        assert self.presenter is not None
-        text = self.presenter.private_lines(view, seat.seat, table.names)
+        presenter: LlamasAlpacasPresenter = table.spec.presenter
+        text = presenter.private_lines(view, seat.seat, table.names)
         pic = await self.bot.render(table.spec.closeups["board"], view, seat.seat,
                                     names=table.plain_names)
-        return {"content": "\n".join(text),
+        return {"view": panel(accent=self.accent, words="\n".join(text), picture="my-board.png",
+                              alt=presenter.closeup_alt(view, seat.seat)),
                 "file": discord.File(io.BytesIO(pic.png), filename="my-board.png")}
 
 

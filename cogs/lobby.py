@@ -16,7 +16,7 @@ from discord.ext import commands
 from bot.ai.levels import DEFAULT_LEVEL, Level, level_label
 from bot.discord import ids
 from bot.discord.bot import HerdBot
-from bot.discord.components import button, select, view_of
+from bot.discord.components import button, select
 from bot.discord.errors import thread_is_gone, why_not_posted
 from bot.discord.game_cog import GameCog
 from bot.discord.installs import (
@@ -26,6 +26,7 @@ from bot.discord.installs import (
     is_one_message,
     one_message_place,
 )
+from bot.discord.layout import accent_of, action_rows, card, texts_of
 from bot.discord.permissions import require_game_permissions
 from bot.discord.replies import answer_public, defer, edit_panel, quoted, send_error
 from bot.discord.result_post import REMATCH
@@ -88,12 +89,57 @@ def _bool_options(spec: GameSpec) -> list[tuple[str, str]]:
     return out
 
 
-def lobby_embed(record: GameRecord, seats: list[SeatRecord], spec: GameSpec, *,
-                expired: bool = False) -> discord.Embed:
-    """The lobby embed: game, seats (host marked), options and what happens next (an open
-    lobby says when it closes unless started; ``expired``: it closed that way)."""
+#: What an edit of a lobby message resets: a lobby posted with an embed (before lobbies
+#: were Components V2 messages) becomes a V2 one, which may carry neither.
+RESET: dict[str, Any] = {"content": None, "embed": None}
+#: The edge of a closed (cancelled or expired) lobby's container.
+CLOSED_COLOUR = 0x888888
+
+
+def seats_field(record: GameRecord, seats: list[SeatRecord], spec: GameSpec) -> tuple[str, str]:
+    """The lobby's seats as (heading, lines): ``Seats (2/4)`` and one numbered line per seat
+    (host marked), the open seats up to the minimum (and the next one)."""
+    lines = []
+    for i, seat in enumerate(seats, 1):
+        host = " \N{CROWN} host" if seat.user_id == record.host_id else ""
+        lines.append(f"{i}. {seat_line(seat)}{host}")
+    for i in range(len(seats) + 1, spec.max_players + 1):
+        lines.append(f"{i}. *open seat*" if i <= max(spec.min_players, len(seats) + 1) else "")
+    value = "\n".join(line for line in lines if line) or "-"
+    if not seats and record.status != "lobby":  # a quarantined lobby closed: unreadable seats
+        value = "(could not be read)"
+    return f"Seats ({len(seats)}/{spec.max_players})", value
+
+
+def options_lines(record: GameRecord, spec: GameSpec) -> str:
+    """The lobby's options, one per line (turn timer, each on/off option, unrated)."""
+    opts = [f"Turn timer: {TIMER_LABELS.get(record.options.get('turn_timer', 'off'), 'off')}"]
+    for name, label in _bool_options(spec):
+        opts.append(f"{label}: {'on' if record.options.get(name) else 'off'}")
+    if record.options.get("rated") is False:
+        opts.append("Rated: no")
+    return "\n".join(opts)
+
+
+def head_of(message: discord.Message | None) -> str | None:
+    """The line a lobby message shows above its title (a rematch's invitation), read back
+    from the message so that an edit keeps it; ``None`` when it has none."""
+    shown = texts_of(message)
+    return shown[0] if shown and not shown[0].startswith("### ") else None
+
+
+def lobby_card(record: GameRecord, seats: list[SeatRecord], spec: GameSpec, *,
+               expired: bool = False, head: str | None = None,
+               playing_in: int | None = None) -> discord.ui.LayoutView:
+    """The lobby as one Components V2 message (:func:`bot.discord.layout.card`, the game's
+    accent colour; grey once closed): ``head`` (a line above it, such as a rematch's
+    invitation), the title ``<game>: lobby #<id>`` as a ``### `` heading, the game's
+    description (an open lobby says when it closes unless started; ``playing_in``: the
+    thread the game started in), the seats and the options each under a bold heading,
+    the buttons (:func:`lobby_items`) and a footer saying what happens next
+    (``expired``: it closed because nobody started it). Over Discord's limits, the words
+    are cut with a count."""
     status = record.status
-    colour = {"lobby": 0x6B8E23, "cancelled": 0x888888}.get(status, 0x3B82F6)
     description = spec.description
     expires_at = record.options.get("expires_at")
     if status == "lobby" and isinstance(expires_at, (int, float)):
@@ -103,50 +149,40 @@ def lobby_embed(record: GameRecord, seats: list[SeatRecord], spec: GameSpec, *,
     if target is not None and status == "lobby":
         description += (f"\n\n**<@{record.host_id}> challenges <@{target}>**: Accept to "
                         "start, or Decline.")
-    embed = discord.Embed(title=f"{spec.name}: lobby #{record.id}", colour=colour,
-                          description=description)
-    lines = []
-    for i, seat in enumerate(seats, 1):
-        who = seat_line(seat)
-        host = " \N{CROWN} host" if seat.user_id == record.host_id else ""
-        lines.append(f"{i}. {who}{host}")
-    for i in range(len(seats) + 1, spec.max_players + 1):
-        lines.append(f"{i}. *open seat*" if i <= max(spec.min_players, len(seats) + 1) else "")
-    value = "\n".join(line for line in lines if line) or "-"
-    if not seats and status != "lobby":  # a quarantined lobby closed: its seats are unreadable
-        value = "(could not be read)"
-    embed.add_field(name=f"Seats ({len(seats)}/{spec.max_players})", value=value, inline=True)
-    opts = [f"Turn timer: {TIMER_LABELS.get(record.options.get('turn_timer', 'off'), 'off')}"]
-    for name, label in _bool_options(spec):
-        opts.append(f"{label}: {'on' if record.options.get(name) else 'off'}")
-    if record.options.get("rated") is False:
-        opts.append("Rated: no")
-    embed.add_field(name="Options", value="\n".join(opts), inline=True)
+    if playing_in is not None:
+        description = f"{spec.description}\n\n**Playing in <#{playing_in}>.**"
+    seat_head, seat_lines = seats_field(record, seats, spec)
     if status == "lobby":
         need = spec.min_players - len(seats)
         foot = (f"Waiting for {need} more player{'s' * (need != 1)}." if need > 0
                 else "The host can start the game.")
-        if challenged(record) is not None:
+        if target is not None:
             foot = "Waiting for the challenged member to accept or decline."
-        embed.set_footer(text=f"{spec.min_players}-{spec.max_players} players. {foot}")
+        foot = f"{spec.min_players}-{spec.max_players} players. {foot}"
     elif expired:
-        embed.set_footer(text="Nobody started this lobby within an hour, so it has closed.")
+        foot = "Nobody started this lobby within an hour, so it has closed."
     elif status == "cancelled":
-        embed.set_footer(text="This lobby was cancelled.")
+        foot = "This lobby was cancelled."
     else:
-        embed.set_footer(text="The game has started in its thread.")
-    return embed
+        foot = "The game has started in its thread."
+    items = lobby_items(record, seats, spec) if playing_in is None else []
+    return card(accent=CLOSED_COLOUR if status == "cancelled" else accent_of(spec),
+                before=[head or "", f"### {spec.name}: lobby #{record.id}", description,
+                        f"**{seat_head}**\n{seat_lines}",
+                        f"**Options**\n{options_lines(record, spec)}"],
+                rows=action_rows(items), footer=foot)
 
 
-def lobby_view(record: GameRecord, seats: list[SeatRecord], spec: GameSpec) -> discord.ui.View | None:
+def lobby_items(record: GameRecord, seats: list[SeatRecord],
+                spec: GameSpec) -> list[discord.ui.Item[Any]]:
     """Join, Leave, Add AI seat, Start, Cancel (and option toggles), with disabled states;
     for a game offering several AI levels, a select of the level Add AI seat adds at
-    (showing the current one, Normal by default)."""
+    (showing the current one, Normal by default). Empty once the lobby is closed."""
     if record.status != "lobby":
-        return None
-    gid = record.id
+        return []
     if challenged(record) is not None:
-        return view_of(*challenge_items(record))
+        return challenge_items(record)
+    gid = record.id
     full = len(seats) >= spec.max_players
     items: list[discord.ui.Item[Any]] = [
         button("l", gid, "join", "Join", style=discord.ButtonStyle.success, disabled=full),
@@ -169,7 +205,7 @@ def lobby_view(record: GameRecord, seats: list[SeatRecord], spec: GameSpec) -> d
                    for lv in levels]
         items.append(select("l", gid, "level", options, placeholder="AI level for new AI seats",
                             disabled=full, row=2))
-    return view_of(*items)
+    return items
 
 
 class Lobby(commands.Cog):
@@ -235,11 +271,8 @@ class Lobby(commands.Cog):
         if challenge is not None:
             update = await self.bot.service.join(update.record.id, challenge.id,
                                                  challenge.display_name)
-        kwargs: dict[str, Any] = {"embed": lobby_embed(update.record, update.seats, spec)}
-        view = lobby_view(update.record, update.seats, spec)
-        if view is not None:
-            kwargs["view"] = view
-        message = await answer_public(interaction, **kwargs)
+        message = await answer_public(interaction,
+                                      view=lobby_card(update.record, update.seats, spec))
         await self.bot.store.update_game(update.record.id, lobby_message_id=message.id)
 
     def challenge_menu(self, spec: GameSpec) -> app_commands.ContextMenu:
@@ -325,10 +358,8 @@ class Lobby(commands.Cog):
             record = await service.get(gid)
             only_challenged(record, user.id)
             update = await service.cancel(gid, record.host_id)
-            embed = lobby_embed(update.record, update.seats, update.spec)
-            embed.description = (f"{embed.description}\n\n**{md_name(user.display_name)} "
-                                 "declined the challenge.**")
-            await edit_panel(interaction, embed=embed, view=None)
+            await edit_panel(interaction, **RESET, **self._lobby_parts(
+                update, f"**{md_name(user.display_name)} declined the challenge.**"))
             return
         else:
             raise GameError("bad_button", "This button is not one herdbot understands.")
@@ -347,9 +378,8 @@ class Lobby(commands.Cog):
         return await service.set_options(game_id, user_id, {"ai_level": values[0]})
 
     async def _edit_lobby(self, interaction: discord.Interaction, update: Update) -> None:
-        embed = lobby_embed(update.record, update.seats, update.spec)
-        view = lobby_view(update.record, update.seats, update.spec)
-        await edit_panel(interaction, embed=embed, view=view)
+        await edit_panel(interaction, **RESET,
+                         **self._lobby_parts(update, head_of(interaction.message)))
 
     async def on_lobby_update(self, update: Update) -> None:
         """Service subscriber hook. Lobby changes come back through the click itself; an
@@ -363,15 +393,16 @@ class Lobby(commands.Cog):
         message = self.bot.get_partial_messageable(record.channel_id).get_partial_message(
             record.lobby_message_id)
         try:
-            await message.edit(embed=lobby_embed(record, update.seats, update.spec, expired=True),
-                               view=None)
+            await message.edit(**RESET, view=lobby_card(record, update.seats, update.spec,
+                                                        expired=True))
         except discord.HTTPException as exc:  # closed all the same
             log.info("lobby message of game %s could not be edited: %s", record.id, exc)
 
     @staticmethod
-    def _lobby_parts(update: Update) -> dict[str, Any]:
-        return {"embed": lobby_embed(update.record, update.seats, update.spec),
-                "view": lobby_view(update.record, update.seats, update.spec)}
+    def _lobby_parts(update: Update, head: str | None = None) -> dict[str, Any]:
+        """The lobby message of ``update`` as keyword arguments of a post: its Components V2
+        ``view`` (:func:`lobby_card`, led by ``head``)."""
+        return {"view": lobby_card(update.record, update.seats, update.spec, head=head)}
 
     async def _start(self, interaction: discord.Interaction, game_id: int,
                      started: Update | None = None) -> None:
@@ -414,11 +445,12 @@ class Lobby(commands.Cog):
                 return
         else:
             await service.publish(update)
-        embed = lobby_embed(update.record, update.seats, spec)
-        embed.description = f"{spec.description}\n\n**Playing in <#{thread_id}>.**"
         if acked:
             try:
-                await interaction.edit_original_response(embed=embed, view=None)
+                await interaction.edit_original_response(
+                    **RESET,
+                    view=lobby_card(update.record, update.seats, spec, playing_in=thread_id,
+                                    head=head_of(message)))
             except discord.HTTPException:
                 log.info("lobby message %s could not be edited", record.lobby_message_id)
 
@@ -463,8 +495,8 @@ class Lobby(commands.Cog):
             await self.bot.store.update_game(game_id, thread_id=None)
         if acked:
             try:
-                await edit_panel(interaction, embed=lobby_embed(back.record, back.seats, back.spec),
-                                 view=lobby_view(back.record, back.seats, back.spec))
+                await edit_panel(interaction, **RESET,
+                                 **self._lobby_parts(back, head_of(interaction.message)))
             except discord.HTTPException:
                 log.info("lobby message of game %s could not be edited", game_id)
         await send_error(interaction, f"The game could not start: I could not post its table "

@@ -27,10 +27,11 @@ def lobby_link(record: GameRecord) -> str:
 
 
 async def open_rematch(bot: Any, interaction: discord.Interaction, game_id: int,
-                       parts: Callable[[Update], dict[str, Any]]) -> None:
+                       parts: Callable[[Update, str], dict[str, Any]]) -> None:
     """Answer a Rematch press on finished game ``game_id``: open its rematch lobby (the
-    lobby message's ``parts``: embed and view), or tell the member where it is. Refusals
-    (not a player, started already) are :class:`GameError` sentences."""
+    lobby message's ``parts`` (a Components V2 view) led by the invitation, which pings the
+    other players once), or tell the member where it is. Refusals (not a player, started
+    already) are :class:`GameError` sentences."""
     user = interaction.user
     rematch = await bot.service.rematch(game_id, user.id, user.display_name)
     lobby = rematch.update.record
@@ -38,14 +39,14 @@ async def open_rematch(bot: Any, interaction: discord.Interaction, game_id: int,
         await send_ephemeral(interaction, f"{rematch.note} {lobby_link(lobby)}".strip())
         return
     who = " ".join(f"<@{m}>" for m in rematch.invited)
-    content = (f"\N{CLOCKWISE RIGHTWARDS AND LEFTWARDS OPEN CIRCLE ARROWS} "
+    head = (f"\N{CLOCKWISE RIGHTWARDS AND LEFTWARDS OPEN CIRCLE ARROWS} "
                f"**{md_name(user.display_name)}** asks for a rematch of {rematch.update.spec.name}"
                f" #{game_id}." + (f" {who}: press Join; the game starts once you are all in, or "
                                   "when the host starts it." if who else ""))
     channel = bot.get_partial_messageable(lobby.channel_id, guild_id=lobby.guild_id)
     try:
         message = await channel.send(
-            content=content, **parts(rematch.update),
+            **parts(rematch.update, head),
             allowed_mentions=discord.AllowedMentions(
                 everyone=False, roles=False, users=[discord.Object(m) for m in rematch.invited]))
     except discord.HTTPException as exc:

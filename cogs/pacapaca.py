@@ -29,10 +29,10 @@ import discord
 
 from bot.discord import choices, ids
 from bot.discord.choices import Option, split_selects
-from bot.discord.components import button, select, view_of
-from bot.discord.layout import card, fit_text
+from bot.discord.components import button, select
+from bot.discord.layout import card, fit_text, panel
 from bot.discord.replies import edit_panel, send_ephemeral
-from bot.discord.side_panel import SidePanelCog
+from bot.discord.side_panel import PanelWords, SidePanelCog
 from bot.discord.table import EMBED_LIMIT, Table
 from bot.games.base import Event
 from bot.games.pacapaca.engine import PacapacaEngine
@@ -44,8 +44,6 @@ from bot.runtime import GameError
 from bot.store import SeatRecord
 
 log = logging.getLogger(__name__)
-
-NEG_COLOUR = 0x4A90D9
 
 
 def card_options(cards: list[int], chosen: set[int]) -> list[Option]:
@@ -69,7 +67,7 @@ class PacapacaCog(SidePanelCog):
         """The negotiation panel shows while a negotiation runs."""
         return bool(table.view(None).phase == "negotiation")
 
-    async def panel_kwargs(self, table: Table) -> dict[str, Any]:
+    async def panel_words(self, table: Table) -> PanelWords:
         """The public negotiation panel: the presenter's words and answers, Edit deal (the
         deal editor) and My hand."""
         v: PacapacaView = table.view(None)
@@ -79,9 +77,6 @@ class PacapacaCog(SidePanelCog):
         if table.deadline is None:  # not read with the game (an edit of the open panel)
             table.deadline = await self.bot.service.deadline(table.record.id)
         lines = PacapacaPresenter.negotiation_lines(v, table.names, table.deadline)
-        embed = discord.Embed(title=f"Negotiation: {a} \N{LEFT RIGHT ARROW} {p}",
-                              description="\n".join(lines)[:EMBED_LIMIT], colour=NEG_COLOUR)
-        embed.set_footer(text=f"Move {table.state.version}")
         gid = table.record.id
         model = self.model(table)
         items = [
@@ -91,27 +86,32 @@ class PacapacaCog(SidePanelCog):
             button("g", gid, "hand", "My hand", emoji="\N{OPEN BOOK}",
                    style=discord.ButtonStyle.secondary),
         ]
-        return {"embed": embed, "view": view_of(*items)}
+        return PanelWords(title=f"Negotiation: {a} \N{LEFT RIGHT ARROW} {p}",
+                          text="\n".join(lines)[:EMBED_LIMIT], items=items,
+                          footer=f"Move {table.state.version}")
 
-    def closed_panel(self, table: Table, event: Event) -> discord.Embed:
-        """The closed negotiation (the presenter's words)."""
+    def closed_words(self, table: Table, event: Event) -> tuple[str, str]:
+        """The closed negotiation's title and words (the presenter's)."""
         title, head = PacapacaPresenter.closed_lines(table.view(None), event, table.names,
                                                      named(event.text, table.names))
-        return discord.Embed(title=title, description=head, colour=NEG_COLOUR)
+        return title, head
 
     # -- private -----------------------------------------------------------------------
 
     def _keep_panel(self, table: Table, seat: str, intro: str) -> dict[str, Any]:
-        """The drawer's ephemeral: the presenter's Keep panel with the two cards pictured
-        (from the drawer's own view; runs in the render thread)."""
+        """The drawer's ephemeral (a Components V2 panel): the presenter's Keep panel with
+        the two cards pictured (``drawn.png``, named in its alternative text: they are the
+        drawer's own) and a Keep button each (from the drawer's own view; runs in the
+        render thread)."""
         model = self.model(table, seat)
-        panel = model.panels["keep"]
+        keep = model.panels["keep"]
         drawn = table.view(seat).drawn
         data = table.spec.closeups["cards"](drawn, title="You drew these two: keep one")
-        return {"content": intro + panel.text,
-                "file": discord.File(io.BytesIO(data), filename="drawn.png"),
-                "view": view_of(*self.draw(table.record.id, model.key, panel.items,
-                                           keys=model.keys))}
+        return {"view": panel(accent=self.accent, words=intro + keep.text, picture="drawn.png",
+                              alt=PacapacaPresenter.cards_alt("The two cards you drew", drawn),
+                              items=self.draw(table.record.id, model.key, keep.items,
+                                              keys=model.keys)),
+                "file": discord.File(io.BytesIO(data), filename="drawn.png")}
 
     async def event_panel(self, table: Table, seat: str, event: Event) -> dict[str, Any] | None:
         """The drawer gets the two cards pictured with a Keep button each (ephemeral)."""
@@ -130,11 +130,17 @@ class PacapacaCog(SidePanelCog):
         if not v.my_discards:
             pic = await self.bot.render(table.spec.closeups["alpaca"], v, seat.seat,
                                         names=table.plain_names)
-            return {"content": pile + " Here is your alpaca, close up.",
+            return {"view": panel(accent=self.accent,
+                                  words=pile + " Here is your alpaca, close up.",
+                                  picture="my-alpaca.png",
+                                  alt=PacapacaPresenter.alpaca_alt(v, seat.seat)),
                     "file": discord.File(io.BytesIO(pic.png), filename="my-alpaca.png")}
         data = await self.bot.render(table.spec.closeups["cards"], v.my_discards,
                                      title="Your cards face down in the pile")
-        return {"content": pile + " Only you know these; whoever takes the pile gets them.",
+        return {"view": panel(accent=self.accent, words=pile + " Only you know these; whoever "
+                              "takes the pile gets them.", picture="my-discards.png",
+                              alt=PacapacaPresenter.cards_alt(
+                                  "Your cards face down in the discard pile", v.my_discards)),
                 "file": discord.File(io.BytesIO(data), filename="my-discards.png")}
 
     # -- components ----------------------------------------------------------------------
@@ -193,7 +199,8 @@ class PacapacaCog(SidePanelCog):
                                     [discord.SelectOption(label=empty[:100], value="none")],
                                     placeholder=empty[:150], disabled=True))
         items.append(button("g", gid, f"prop.{t}", "Propose", style=discord.ButtonStyle.success))
-        return {"content": present.deal_text(oname, draft), "view": view_of(*items)}
+        return {"view": panel(accent=self.accent, words=present.deal_text(oname, draft),
+                              items=items)}
 
     @staticmethod
     def _draft_of(message: discord.Message | None, t: int) -> Draft:

@@ -33,8 +33,8 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.discord import ids
-from bot.discord.components import button, view_of
+from bot.discord import ids, layout
+from bot.discord.components import button
 from bot.discord.game_cog import GameCog
 from bot.discord.replies import quoted, send_ephemeral, send_error
 from bot.discord.table import EMBED_LIMIT, Table
@@ -105,23 +105,25 @@ class UnleashedCog(GameCog):
     # -- the private panel and the reaction windows ------------------------------------------
 
     async def private_panel(self, table: Table, seat: SeatRecord) -> dict[str, Any]:
-        """Your hand in words and as a picture, what you must decide now and its choices
-        (the presenter's ``hand`` panel), and Refresh."""
+        """A Components V2 panel: what you must decide now (the presenter's ``hand``
+        panel), your hand in words, your Field and hand as a picture (``my-hand.png``,
+        described in its alternative text: the panel is yours), the panel's choices and
+        Refresh."""
         gid = table.record.id
         if table.pending.kind in ("reaction", "setup") and table.deadline is None:
             table.deadline = await self.bot.service.deadline(gid)
         own = table.view(seat.seat)
         hand = own.hand or []
         lines = [f"**{c.name}** ({card_line(c.id)}): {short(c.text, 90)}" for c in hand]
-        embed = discord.Embed(title=f"Your hand ({len(hand)} cards)",
-                              description=("\n".join(lines) or "No cards.")[:EMBED_LIMIT],
-                              colour=0xC46E20)
+        listed = ("\n".join(lines) or "No cards.")[:EMBED_LIMIT]
         model = self.model(table, seat.seat)
-        panel = model.panels["hand"]
-        items = [*self.draw(gid, model.key, panel.items, prints=model.prints),
+        hand_panel = model.panels["hand"]
+        items = [*self.draw(gid, model.key, hand_panel.items, prints=model.prints),
                  button("g", gid, "hand", "Refresh", emoji="\N{CLOCKWISE OPEN CIRCLE ARROW}")]
         pic = await self.bot.render(table.spec.closeups["hand"], own, names=table.plain_names)
-        return {"content": panel.text, "embed": embed, "view": view_of(*items),
+        return {"view": layout.panel(accent=self.accent, words=[
+                    hand_panel.text, f"### Your hand ({len(hand)} cards)", listed],
+                    picture="my-hand.png", alt=UnleashedPresenter.hand_alt(own), items=items),
                 "file": discord.File(io.BytesIO(pic.png), filename="my-hand.png")}
 
     async def on_choice(self, interaction: discord.Interaction, table: Table, seat: SeatRecord,
@@ -162,10 +164,10 @@ class UnleashedCog(GameCog):
             await send_ephemeral(interaction, NEUTRAL_RESPOND, secret=True)
             return
         model = self.model(table, seat.seat)
-        panel = model.panels["respond"]
-        await send_ephemeral(interaction, panel.text, secret=True,
-                             view=view_of(*self.draw(table.record.id, model.key, panel.items,
-                                                       prints=model.prints)))
+        respond = model.panels["respond"]
+        await send_ephemeral(interaction, secret=True, view=layout.panel(
+            accent=self.accent, words=respond.text,
+            items=self.draw(table.record.id, model.key, respond.items, prints=model.prints)))
 
     # -- /card -----------------------------------------------------------------------------
 
@@ -182,11 +184,11 @@ class UnleashedCog(GameCog):
             return
         data = await self.bot.render(render_card, catalog().ids_of(design.key)[0])
         kind = f" \u00b7 {design.kind.title()}" if design.kind else ""
-        embed = discord.Embed(title=design.name, description=design.text, colour=0xC46E20)
-        embed.set_footer(text=f"{TYPE_WORDS[design.type]}{kind} \u00b7 {design.copies} "
-                              f"{'copy' if design.copies == 1 else 'copies'}")
-        embed.set_image(url="attachment://card.png")
-        await send_ephemeral(interaction, embed=embed,
+        view = layout.card(accent=self.accent, before=[f"### {design.name}", design.text],
+                    picture="card.png", alt=f"The card {design.name}: {design.text}",
+                    footer=f"{TYPE_WORDS[design.type]}{kind} \u00b7 {design.copies} "
+                           f"{'copy' if design.copies == 1 else 'copies'}")
+        await send_ephemeral(interaction, view=view,
                              file=discord.File(io.BytesIO(data), filename="card.png"))
 
     @card.autocomplete("name")

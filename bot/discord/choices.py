@@ -30,6 +30,7 @@ from dataclasses import dataclass
 import discord
 
 from bot.discord.components import HerdButton, HerdSelect, button, select
+from bot.discord.layout import components_of
 
 #: Discord's documented maximum of options in one string select.
 MAX_OPTIONS = 25
@@ -194,12 +195,11 @@ def selects_of(message: discord.Message | None, code: str) -> list[discord.Selec
     """The herdbot selects of ``message`` whose code, page part aside, is ``code`` (the
     selects :func:`split_selects` made for it, as Discord sent them back)."""
     out = []
-    for row in message.components if message is not None else []:
-        for child in getattr(row, "children", []):
-            cid = getattr(child, "custom_id", None) or ""
-            if (isinstance(child, discord.SelectMenu) and cid.startswith("hs:")
-                    and parse_page(cid.split(":", 4)[-1])[0] == code):
-                out.append(child)
+    for child in components_of(message):  # in a V2 message's container too
+        cid = getattr(child, "custom_id", None) or ""
+        if (isinstance(child, discord.SelectMenu) and cid.startswith("hs:")
+                and parse_page(cid.split(":", 4)[-1])[0] == code):
+            out.append(child)
     return out
 
 

@@ -15,8 +15,7 @@ from typing import Any
 
 import discord
 
-from bot.discord import choices, ids
-from bot.discord.components import view_of
+from bot.discord import choices, ids, layout
 from bot.discord.installs import is_one_message
 from bot.discord.one_message import CONTINUE, OneMessage
 from bot.discord.outbox import on_message
@@ -86,8 +85,8 @@ class Clicks(OneMessage):
         if update is not None and ephemeral and said:
             # The private panel's buttons are spent: it says what was done instead.
             try:
-                await edit_panel(interaction, private=True, content=said, attachments=[],
-                                 view=None)
+                await edit_panel(interaction, private=True, content=None, attachments=[],
+                                 view=layout.panel(accent=self.accent, words=said))
             except discord.HTTPException as exc:
                 log.info("could not close a private panel: %s", exc)
         return update
@@ -120,12 +119,13 @@ class Clicks(OneMessage):
                           if any(isinstance(i, present.Select) for i in p.items)), None)
             if panel is not None:
                 items, text = panel.items, panel.text
-        view = view_of(*self.draw(table.record.id, key, items, keys=model.keys,
-                                  page={present.select_code(key): page}, prints=model.prints))
+        view = layout.panel(accent=self.accent, words=text, items=self.draw(
+            table.record.id, key, items, keys=model.keys, page={present.select_code(key): page},
+            prints=model.prints))
         if ephemeral:
-            await edit_panel(interaction, private=True, content=text, view=view)
+            await edit_panel(interaction, private=True, content=None, view=view)
         else:
-            await send_ephemeral(interaction, text, view=view)
+            await send_ephemeral(interaction, view=view)
 
     async def open_panel(
         self, interaction: discord.Interaction, table: Table, seat: SeatRecord, key: str,
@@ -157,15 +157,12 @@ class Clicks(OneMessage):
             exc = present.refusal(engine, table.state, seat.seat, table.legal(who)[first])
             raise GameError(exc.code, named(exc.message, table.names))
         panel = model.panels[name]
-        kwargs: dict[str, Any] = {"content": panel.text,
-                                  "view": view_of(*self.draw(table.record.id, model.key,
-                                                             panel.items,
-                                                             keys=model.keys,
-                                                             prints=model.prints))}
+        view = layout.panel(accent=self.accent, words=panel.text, items=self.draw(
+            table.record.id, model.key, panel.items, keys=model.keys, prints=model.prints))
         if interaction.message is not None and interaction.message.flags.ephemeral:
-            await edit_panel(interaction, private=True, **kwargs)
+            await edit_panel(interaction, private=True, content=None, view=view)
         else:
-            await send_ephemeral(interaction, **kwargs)
+            await send_ephemeral(interaction, view=view)
 
     async def on_game_component(
         self, interaction: discord.Interaction, table: Table, seat: SeatRecord,
@@ -186,12 +183,15 @@ class Clicks(OneMessage):
     async def private_panel(
         self, table: Table, seat: SeatRecord
     ) -> dict[str, Any]:
-        """Keyword arguments for the ephemeral "My hand" message (content/embed/file/view):
-        by default the presenter's private lines from the seat's own view."""
+        """Keyword arguments for the ephemeral "My hand" message: a Components V2 ``view``
+        (:func:`bot.discord.layout.panel`, the game's accent colour) and, where it shows a
+        close-up, its ``file``. By default the presenter's private lines from the seat's own
+        view."""
         if self.presenter is not None:
             lines = self.presenter.private_lines(table.view(seat.seat), seat.seat, table.names)
-            return {"content": "\n".join(lines)}
-        return {"content": "You have no hidden cards in this game."}
+            return {"view": layout.panel(accent=self.accent, words="\n".join(lines))}
+        return {"view": layout.panel(accent=self.accent,
+                                     words="You have no hidden cards in this game.")}
 
 
     # -- loading -----------------------------------------------------------------------

@@ -23,6 +23,7 @@ import discord
 from discord import ui
 
 from bot.discord.components import view_of
+from bot.games.registry import GameSpec
 
 #: Characters over all text displays of one message (Discord's documented total).
 TEXT_LIMIT = 4000
@@ -30,6 +31,15 @@ TEXT_LIMIT = 4000
 ALT_LIMIT = 1024
 #: Components of one message, nested ones included.
 MAX_COMPONENTS = 40
+#: The edge of a message of no game in particular (herdbot's sand).
+DEFAULT_ACCENT = 0xC8A165
+
+
+def accent_of(spec: GameSpec | None) -> int:
+    """The accent colour of a game's messages (its presenter's; :data:`DEFAULT_ACCENT` for
+    no game or a game without a presenter)."""
+    presenter = None if spec is None else spec.presenter
+    return DEFAULT_ACCENT if presenter is None else int(presenter.accent)
 
 
 def fit_text(text: str, limit: int) -> str:
@@ -85,6 +95,37 @@ def card(*, accent: int, before: Sequence[str] = (), picture: str | None = None,
     return view
 
 
+def panel(*, accent: int, words: str | Sequence[str], items: Sequence[ui.Item[Any]] = (),
+          picture: str | None = None, alt: str = "", footer: str | None = None
+          ) -> ui.LayoutView:
+    """A private panel (an ephemeral answer, a DM) as one container of colour ``accent``:
+    its ``words`` (one text display, or one per string), the picture (``attachment://
+    <picture>``, a close-up) with its alternative text ``alt``, the buttons and selects
+    ``items`` in action rows (:func:`action_rows`) and a small ``footer``; words over
+    Discord's limits are cut with a count (:func:`card`)."""
+    texts = [words] if isinstance(words, str) else list(words)
+    return card(accent=accent, before=texts, picture=picture, alt=alt,
+                rows=action_rows(items), footer=footer)
+
+
+def with_head(view: ui.LayoutView, text: str) -> ui.LayoutView:
+    """``view`` (made by :func:`card`) with ``text`` as a first text display inside its
+    container (a mention leading an answer posted in the channel instead)."""
+    box = next((c for c in view.children if isinstance(c, ui.Container)), None)
+    if box is None or not text:
+        return view
+    kept = list(box.children)
+    out = ui.LayoutView(timeout=None)
+    out.add_item(ui.Container(ui.TextDisplay(text), *[_detached(c, box) for c in kept],
+                              accent_colour=box.accent_colour))
+    return out
+
+
+def _detached(item: ui.Item[Any], box: ui.Container[Any]) -> ui.Item[Any]:
+    box.remove_item(item)
+    return item
+
+
 def _fit_all(texts: list[str]) -> list[str]:
     """``texts`` cut so that together they hold at most :data:`TEXT_LIMIT` characters: the
     longest is cut first (:func:`fit_text`)."""
@@ -111,7 +152,7 @@ def without_rows(view: ui.LayoutView) -> ui.LayoutView:
     return out
 
 
-def _components(message: discord.Message | None) -> Iterator[discord.components.Component]:
+def components_of(message: discord.Message | None) -> Iterator[discord.components.Component]:
     """Every component of ``message`` as discord.py parsed it, depth first."""
     stack = list(getattr(message, "components", None) or [])[::-1]
     while stack:
@@ -122,7 +163,7 @@ def _components(message: discord.Message | None) -> Iterator[discord.components.
 
 def texts_of(message: discord.Message | None) -> list[str]:
     """The text displays of a V2 ``message``, in order (``[]`` for any other message)."""
-    return [c.content for c in _components(message)
+    return [c.content for c in components_of(message)
             if isinstance(c, discord.components.TextDisplay)]
 
 
@@ -150,5 +191,6 @@ def retired_copy(message: discord.Message) -> ui.LayoutView | None:
     return view
 
 
-__all__ = ["ALT_LIMIT", "MAX_COMPONENTS", "TEXT_LIMIT", "action_rows", "card", "fit_text",
-           "retired_copy", "texts_of", "without_rows"]
+__all__ = ["ALT_LIMIT", "DEFAULT_ACCENT", "MAX_COMPONENTS", "TEXT_LIMIT", "accent_of", "action_rows",
+           "card", "components_of", "fit_text", "panel", "retired_copy", "texts_of", "with_head",
+           "without_rows"]

@@ -12,11 +12,13 @@ from __future__ import annotations
 import asyncio
 import io
 import re
+from collections.abc import Sequence
 from typing import Any
 
 import discord
 
 from bot.discord.host import Host
+from bot.discord.layout import accent_of, action_rows, card
 from bot.discord.replies import defer, edit_panel, send_ephemeral
 from bot.discord.text import md_name
 from bot.render.rating_chart import rating_chart
@@ -52,21 +54,24 @@ def record_line(rank: int, r: RatingRecord, *, bold: bool = False) -> str:
             f"{plural(r.games, 'game')}, {plural(r.wins, 'win')}")
 
 
-def page_embed(game: str, season: int, current: int, rows: list[RatingRecord], total: int,
-               page: int, viewer: int, mine: tuple[int, RatingRecord] | None) -> discord.Embed:
-    """The embed of page ``page`` (0 first) of ``game``'s table in ``season`` (``rows``:
-    that page, ``total``: members on the table), with the place of member ``viewer``
-    (``mine``: their place and rating, ``None`` when they have no rated game there)."""
+def page_card(game: str, season: int, current: int, rows: list[RatingRecord], total: int,
+              page: int, viewer: int, mine: tuple[int, RatingRecord] | None,
+              buttons: Sequence[discord.ui.Item[Any]] = (), accent: int = COLOUR
+              ) -> discord.ui.LayoutView:
+    """Page ``page`` (0 first) of ``game``'s table in ``season`` as one Components V2
+    message (``rows``: that page, ``total``: members on the table): its title as a
+    ``### `` heading, one line per member, the place of member ``viewer`` under **Your
+    place** (``mine``: their place and rating, ``None`` when they have no rated game
+    there), the page ``buttons`` and a footer (page, members, what the rating is)."""
     label = season_label(season, current)
-    title = f"{game} leaderboard" + (f" \N{EM DASH} {label}" if label else "")
-    embed = discord.Embed(title=title, colour=COLOUR)
+    title = f"### {game} leaderboard" + (f" \N{EM DASH} {label}" if label else "")
     when = f" in {label.lower() if not season else label}" if label else ""
     if total == 0:
-        embed.description = (f"Nobody has a rated game of {game} on this server{when} yet. "
-                             "A finished game with at least two members is rated.")
-        return embed
+        return card(accent=accent, before=[
+            title, f"Nobody has a rated game of {game} on this server{when} yet. "
+                   "A finished game with at least two members is rated."])
     start = page * PAGE
-    embed.description = "\n".join(
+    lines = "\n".join(
         record_line(start + i + 1, r, bold=r.user_id == viewer) for i, r in enumerate(rows))
     if mine is None:
         you = f"You have no rated game of {game} here{when}."
@@ -74,31 +79,28 @@ def page_embed(game: str, season: int, current: int, rows: list[RatingRecord], t
         place, r = mine
         you = (f"#{place:,} of {total:,} \N{EM DASH} {r.ordinal:.1f} \N{MIDDLE DOT} "
                f"{plural(r.games, 'game')}, {plural(r.wins, 'win')}")
-    embed.add_field(name="Your place", value=you, inline=False)
     pages = (total + PAGE - 1) // PAGE
-    embed.set_footer(text=f"Page {page + 1} of {pages} \N{MIDDLE DOT} "
-                          f"{plural(total, 'rated member')} \N{MIDDLE DOT} "
-                          "rating = skill minus three times its uncertainty")
-    return embed
+    return card(accent=accent, before=[title, lines, f"**Your place**\n{you}"],
+                rows=action_rows(buttons),
+                footer=f"Page {page + 1} of {pages} \N{MIDDLE DOT} "
+                       f"{plural(total, 'rated member')} \N{MIDDLE DOT} "
+                       "rating = skill minus three times its uncertainty")
 
 
-def page_view(kind: str, season: int, page: int, total: int) -> discord.ui.View | None:
+def page_buttons(kind: str, season: int, page: int, total: int) -> list[discord.ui.Item[Any]]:
     """Previous and Next for page ``page`` (none when everything fits on one page)."""
     pages = (total + PAGE - 1) // PAGE
     if pages <= 1:
-        return None
-    view = discord.ui.View(timeout=None)
-    view.add_item(LeaderboardButton(kind, season, page - 1, label="Previous",
-                                    disabled=page <= 0))
-    view.add_item(LeaderboardButton(kind, season, page + 1, label="Next",
-                                    disabled=page + 1 >= pages))
-    return view
+        return []
+    return [LeaderboardButton(kind, season, page - 1, label="Previous", disabled=page <= 0),
+            LeaderboardButton(kind, season, page + 1, label="Next",
+                              disabled=page + 1 >= pages)]
 
 
 async def leaderboard_page(bot: Host, guild_id: int, kind: str, season: int, page: int,
-                           viewer: int) -> tuple[discord.Embed, discord.ui.View | None]:
-    """The embed and buttons of a page of the server's table (a page past the end shows
-    the last one)."""
+                           viewer: int) -> discord.ui.LayoutView:
+    """A page of the server's table with its buttons, as one Components V2 message in the
+    game's accent colour (:func:`page_card`; a page past the end shows the last one)."""
     store = bot.store
     current, _ = await store.season(guild_id)
     rows, total = await store.leaderboard(guild_id, kind, season, offset=page * PAGE,
@@ -109,9 +111,9 @@ async def leaderboard_page(bot: Host, guild_id: int, kind: str, season: int, pag
         rows, total = await store.leaderboard(guild_id, kind, season, offset=page * PAGE,
                                               limit=PAGE)
     mine = await store.rank_of(guild_id, kind, season, viewer)
-    name = bot.registry[kind].name if kind in bot.registry else kind
-    return (page_embed(name, season, current, rows, total, page, viewer, mine),
-            page_view(kind, season, page, total))
+    spec = bot.registry.get(kind)
+    return page_card(spec.name if spec else kind, season, current, rows, total, page, viewer,
+                     mine, page_buttons(kind, season, page, total), accent_of(spec))
 
 
 class LeaderboardButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
@@ -136,14 +138,13 @@ class LeaderboardButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         bot: Host = interaction.client  # type: ignore[assignment]
         private = interaction.message is not None and interaction.message.flags.ephemeral
         await defer(interaction, ephemeral=True, thinking=not private)
-        embed, view = await leaderboard_page(bot, interaction.guild_id or 0, self.kind,
-                                             self.season, self.page, interaction.user.id)
-        extra: dict[str, Any] = {"view": view} if view is not None else {}
-        if private:
-            await edit_panel(interaction, embed=embed, allowed_mentions=NOBODY,
-                             **({"view": view} if view is not None else {"view": None}))
+        view = await leaderboard_page(bot, interaction.guild_id or 0, self.kind,
+                                      self.season, self.page, interaction.user.id)
+        if private:  # (a page shown before pages were V2 messages had an embed)
+            await edit_panel(interaction, content=None, embed=None, view=view,
+                             allowed_mentions=NOBODY)
         else:
-            await send_ephemeral(interaction, embed=embed, allowed_mentions=NOBODY, **extra)
+            await send_ephemeral(interaction, view=view, allowed_mentions=NOBODY)
 
 
 def matchup_text(m: Matchup, level_label: str | None = None) -> str:

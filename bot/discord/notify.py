@@ -13,6 +13,7 @@ import discord
 
 from bot.discord.host import Host
 from bot.discord.installs import is_one_message
+from bot.discord.layout import accent_of, panel
 from bot.discord.text import pinging
 from bot.runtime.core import is_lesson
 from bot.store import GameRecord
@@ -48,8 +49,10 @@ class Notifier:
         return self.bot.settings.default_dm_notifications
 
     async def dm(self, record: GameRecord, user_id: int, text: str, **kwargs: Any) -> bool:
-        """DM ``text`` (prefixed with the game's name and a link to its thread). Returns
-        True when sent. On 50007 the member is marked and told once in the thread."""
+        """DM ``text`` as a Components V2 panel in the game's accent colour: one text
+        display, led by the game's name and a link to its thread (``kwargs``: more of the
+        message, such as a ``file``). Returns True when sent. On 50007 the member is marked
+        and told once in the thread."""
         if not await self.may_dm(record, user_id):
             return False
         spec = self.bot.registry.get(record.kind)
@@ -57,7 +60,7 @@ class Notifier:
         header = f"**{name} #{record.id}** \N{EM DASH} {thread_link(record)}\n"
         try:
             channel = await self.dm_channel(user_id)
-            await channel.send(header + text, **kwargs)
+            await channel.send(view=panel(accent=accent_of(spec), words=header + text), **kwargs)
             return True
         except discord.Forbidden as exc:
             if exc.code == 50007:

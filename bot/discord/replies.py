@@ -13,6 +13,7 @@ from typing import Any
 
 import discord
 
+from bot.discord.layout import with_head, without_rows
 from bot.discord.text import md_name, pinging
 
 log = logging.getLogger(__name__)
@@ -97,7 +98,11 @@ async def _say_refused(interaction: discord.Interaction, exc: discord.HTTPExcept
 async def _fallback(
     interaction: discord.Interaction, content: str | None, *, secret: bool, **kwargs: Any
 ) -> bool:
-    kwargs.pop("view", None)  # components of an ephemeral panel make no sense elsewhere
+    """The answer the interaction could not take: by DM with ``secret``, else in the
+    channel led by the member's mention. A Components V2 panel goes as one without its
+    buttons and selects (an ephemeral panel's choices make no sense elsewhere)."""
+    view = kwargs.pop("view", None)
+    panel = without_rows(view) if isinstance(view, discord.ui.LayoutView) else None
     file = kwargs.pop("file", None)
     extra: dict[str, Any] = {}
     if file is not None:
@@ -107,15 +112,22 @@ async def _fallback(
         extra["embed"] = kwargs["embed"]
     try:
         if secret:
-            await interaction.user.send(content, **extra)
+            if panel is not None:
+                await interaction.user.send(view=panel, **extra)
+            else:
+                await interaction.user.send(content, **extra)
         else:
             channel = interaction.channel
             if channel is None or not hasattr(channel, "send"):
                 return False
             text = f"{interaction.user.mention} {content or ''}".strip()
-            await channel.send(  # type: ignore[union-attr]
-                text, allowed_mentions=pinging([interaction.user.id]), **extra
-            )
+            mentions = pinging([interaction.user.id])
+            if panel is not None:
+                await channel.send(  # type: ignore[union-attr]
+                    view=with_head(panel, text), allowed_mentions=mentions, **extra)
+            else:
+                await channel.send(  # type: ignore[union-attr]
+                    text, allowed_mentions=mentions, **extra)
         return True
     except discord.HTTPException as exc:
         log.info("fallback reply for %s failed: %s", interaction.id, exc)
@@ -173,8 +185,8 @@ async def defer_command(interaction: discord.Interaction, *, public: bool = Fals
 
 
 async def answer_public(interaction: discord.Interaction, **kwargs: Any) -> discord.Message:
-    """Fill in a public command's deferred placeholder with ``kwargs`` (content, embed,
-    view ...) and return the message. Raises :class:`discord.HTTPException` when Discord
+    """Fill in a public command's deferred placeholder with ``kwargs`` (a Components
+    V2 ``view``, files, allowed mentions ...) and return the message. Raises :class:`discord.HTTPException` when Discord
     refuses."""
     interaction.extras.pop(PUBLIC_PENDING, None)
     return await interaction.edit_original_response(**kwargs)

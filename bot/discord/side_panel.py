@@ -5,18 +5,20 @@ when the phase begins the turn's table message is edited in place into the panel
 words, the table picture and the panel's buttons; posted anew only when Discord refuses
 the edit or for /game status); while the phase lasts each step edits the panel in place,
 which tells the turn's lines so far with the step's last (no message of its own: at most
-one new message per turn); when it ends the base shows the table again in the same message (same turn: no new
-message), or the panel is closed (a closing embed, no buttons) when the next table is a
-message of its own.
+one new message per turn); when it ends the base shows the table again in the same
+message (same turn: no new message), or the panel is closed (its closing words, no
+buttons) when the next table is a message of its own. Every form of the panel is one
+Components V2 message (:func:`bot.discord.layout.card`).
 
 A cog uses it by subclassing :class:`SidePanelCog` and supplying :meth:`panel_open`,
-:meth:`panel_kwargs` and :meth:`closed_panel`, with the event types that open and close
+:meth:`panel_words` and :meth:`closed_words`, with the event types that open and close
 a panel in :attr:`panel_opens` and :attr:`panel_closes`.
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 from typing import Any, ClassVar
 
@@ -38,6 +40,18 @@ from bot.runtime import Update
 log = logging.getLogger(__name__)
 
 
+@dataclasses.dataclass
+class PanelWords:
+    """What an open side panel says and offers: its ``title`` (a ``### `` heading), its
+    ``text`` (markdown), its choices ``items`` (buttons and selects, laid out in action
+    rows) and a small ``footer`` line (``None``: none)."""
+
+    title: str
+    text: str
+    items: list[discord.ui.Item[Any]] = dataclasses.field(default_factory=list)
+    footer: str | None = None
+
+
 class SidePanelCog(GameCog):
     """A :class:`GameCog` whose table moves onto a side panel during one phase."""
 
@@ -54,12 +68,13 @@ class SidePanelCog(GameCog):
         """True while ``table`` is in the panel's phase (the game not over)."""
         return False
 
-    async def panel_kwargs(self, table: Table) -> dict[str, Any]:
-        """The panel message's keyword arguments (embed, view ...) for a post or an edit."""
+    async def panel_words(self, table: Table) -> PanelWords:
+        """What the open panel says and offers (drawn anew for each post or edit)."""
         raise NotImplementedError
 
-    def closed_panel(self, table: Table, event: Event) -> discord.Embed:
-        """The embed a panel shows once ``event`` (one of :attr:`panel_closes`) ended it."""
+    def closed_words(self, table: Table, event: Event) -> tuple[str, str]:
+        """``(title, text)`` a panel shows once ``event`` (one of :attr:`panel_closes`)
+        ended it."""
         raise NotImplementedError
 
     # -- posting -------------------------------------------------------------------------
@@ -114,30 +129,20 @@ class SidePanelCog(GameCog):
     async def _panel_parts(self, table: Table, latest: list[str] | None,
                            head: str | None = None) -> dict[str, Any]:
         """The panel as a Components V2 message's keyword arguments (``view``): ``head``
-        (the pings the turn's table was posted with), :meth:`panel_kwargs`' embed in
-        words (its title as a ``### `` heading, its description), ``latest`` (lines,
-        already named) as bullets after it (the oldest summarised when they do not fit,
-        see :func:`~bot.discord.table.fit_lines`), the table picture (``table.png``, with
-        its alternative text), a lesson's explanation (:attr:`Table.lesson`), the panel's
+        (the pings the turn's table was posted with), :meth:`panel_words` (its title as a
+        ``### `` heading, its text), ``latest`` (lines, already named) as bullets after
+        it (the oldest summarised when they do not fit, see
+        :func:`~bot.discord.table.fit_lines`), the table picture (``table.png``, with its
+        alternative text), a lesson's explanation (:attr:`Table.lesson`), the panel's
         choices as action rows and its footer."""
-        kwargs = await self.panel_kwargs(table)
-        embed = kwargs.pop("embed", None)
-        view = kwargs.pop("view", None)
-        words: list[str] = []
-        foot: str | None = None
-        if isinstance(embed, discord.Embed):
-            words = [f"### {embed.title}" if embed.title else "",
-                     (embed.description or "")[:EMBED_LIMIT - 300]]
-            foot = embed.footer.text
+        said = await self.panel_words(table)
+        words = [f"### {said.title}" if said.title else "", said.text[:EMBED_LIMIT - 300]]
         if latest:
             words.append(fit_lines(latest, EMBED_LIMIT - sum(map(len, words)) - 2))
-        items = list(view.children) if view is not None else []
-        for item in items:
-            view.remove_item(item)  # type: ignore[union-attr]
-        kwargs["view"] = card(accent=self.accent, before=[head or "", *words],
-                              picture="table.png", alt=self.alt_text(table, latest or []),
-                              after=[table.lesson], rows=action_rows(items), footer=foot)
-        return kwargs
+        return {"view": card(accent=self.accent, before=[head or "", *words],
+                             picture="table.png", alt=self.alt_text(table, latest or []),
+                             after=[table.lesson], rows=action_rows(said.items),
+                             footer=said.footer)}
 
     async def _post_panel(self, channel: discord.abc.Messageable, table: Table,
                           events: list[Event] | None,
@@ -189,7 +194,7 @@ class SidePanelCog(GameCog):
     async def edit_panel(self, table: Table, latest: list[str] | None = None
                          ) -> discord.HTTPException | None:
         """Redraw the open panel in place (no ping), the lines it told and ``latest`` (the
-        step just made, in words) as bullets at the end of its embed. When Discord refuses the edit (an old
+        step just made, in words) as bullets after its words. When Discord refuses the edit (an old
         message's edits used up, a permission, the message deleted) the panel is posted
         anew (no ping), recorded as the table message, and that refusal returned (None:
         edited, or not shown at all); a refusal of the thread itself or of the new post
@@ -233,20 +238,19 @@ class SidePanelCog(GameCog):
 
     async def close_panel(self, table: Table, event: Event) -> None:
         """Close the panel ended by ``event``: the turn's lines it told, then
-        :meth:`closed_panel`'s embed, with the picture it showed; no content, no buttons;
-        a refusal is logged, not raised."""
+        :meth:`closed_words` (a ``### `` title and its text), with the picture it showed;
+        no buttons; a refusal is logged, not raised."""
         channel = self.channel_of(table.record)
         old = table.record.table_message_id
         if channel is None or not old:
             return
-        embed = self.closed_panel(table, event)
+        title, text = self.closed_words(table, event)
         told = self._lines_shown(table.record.id, old, None)
         kept = self._pinged(table, table.record.pinged_key, old)
-        words = [fit_lines(told, EMBED_LIMIT - len(embed.description or "") - 2) if told else "",
-                 f"### {embed.title}" if embed.title else "", embed.description or ""]
+        words = [fit_lines(told, EMBED_LIMIT - len(text) - 2) if told else "",
+                 f"### {title}" if title else "", text]
         view = card(accent=self.accent, before=[self._ping_text(table, kept), *words],
-                    picture="table.png", alt=self.alt_text(table, told),
-                    footer=embed.footer.text)
+                    picture="table.png", alt=self.alt_text(table, told))
         try:
             await channel.get_partial_message(old).edit(  # type: ignore[attr-defined]
                 view=view, allowed_mentions=table.pings(kept))
@@ -289,4 +293,4 @@ class SidePanelCog(GameCog):
             await send_ephemeral(interaction, posted_anew(refused, f"the {self.panel_name}"))
 
 
-__all__ = ["SidePanelCog"]
+__all__ = ["PanelWords", "SidePanelCog"]

@@ -3,8 +3,8 @@
 :class:`Table` is the value (record, seats, state and what is worked out from them once);
 :class:`TableLook` draws it from the game's spec (:class:`~bot.games.registry.GameSpec`:
 its presenter and display hooks, its table renderer): the picture, the turn text, the
-presenter model and its Discord components, the embed, the final text. A game cog
-overrides a hook only for a flow of its own.
+presenter model and its Discord components, the Components V2 card, the final text. A
+game cog overrides a hook only for a flow of its own.
 """
 
 from __future__ import annotations
@@ -31,7 +31,8 @@ from bot.render.pool import Job
 from bot.runtime import Known, UpdateKind
 from bot.store import GameRecord, SeatRecord
 
-#: Discord's limit on an embed description.
+#: How many characters of moves a message tells at most (an embed description's limit,
+#: within the 4,000 of a Components V2 message's texts).
 EMBED_LIMIT = 4096
 
 #: The update kinds that carry moves to show: a member's, a timer's, or those a catch-up
@@ -125,8 +126,8 @@ class Table:
 
     @property
     def names(self) -> dict[str, str]:
-        """Seat id -> display name for markdown-rendered text (content, embed titles and
-        descriptions): escaped, never a mention (:func:`bot.discord.text.md_name`)."""
+        """Seat id -> display name for markdown-rendered text (content, text displays, embed
+        titles and descriptions): escaped, never a mention (:func:`bot.discord.text.md_name`)."""
         return {s.seat: md_name(s.name) for s in self.seats}
 
     @property
@@ -504,6 +505,6 @@ class TableLook:
         return self.presenter is None or self.presenter.pings(table.pending)
 
     def table_title(self, table: Table) -> str:
-        """The title of the table embed: the game's name and number."""
+        """The table's title (in its footer): the game's name and number."""
         return f"{table.spec.name} #{table.record.id}"
 

@@ -326,6 +326,20 @@ class LlamasAlpacasPresenter(Presenter):
         text.append("Your board:\n" + "\n".join(board))
         return text
 
+    @staticmethod
+    def closeup_alt(view: LlamasAlpacasView, seat: str) -> str:
+        """The alternative text of ``seat``'s own board close-up (My hand): its score and
+        treats, then each row of the 3x3 board left to right (free spaces said)."""
+        me = player_of(view, seat)
+        rows = [f"row {r + 1}: " + ", ".join(c.short() if c else "free"
+                                             for c in me.board[r * 3:r * 3 + 3])
+                for r in range(3)]
+        start = (f"Your starting card, to place: {me.start_card.short()}."
+                 if me.start_card is not None else "")
+        return alt_join([f"Your board, close up: {me.score} points, "
+                         f"{plural(me.clovers, 'clover')}, {plural(me.carrots, 'carrot')}.",
+                         start, "; ".join(rows) + "."])
+
     def example(self) -> tuple[LlamasAlpacasView, dict[str, str]]:
         """A seeded 3-player game where everyone places on the first free space and takes
         the first affordable card (the engine's first legal action): of its first 15

@@ -394,6 +394,22 @@ class PacapacaPresenter(Presenter):
         return [f"Your cards face down in the discard pile: **{card_list(mine)}**."
                 if mine else "You have no cards face down in the discard pile."]
 
+    @staticmethod
+    def alpaca_alt(view: PacapacaView, seat: str) -> str:
+        """The alternative text of ``seat``'s own alpaca close-up (My hand): its head, neck
+        cards top to bottom by name, body and babies (all on the table too)."""
+        a = next(a for a in view.alpacas if a.seat == seat)
+        babies = (f" Babies: {card_list(a.babies)}." if a.babies else "")
+        return alt_join([f"Your alpaca, close up: {card_name(a.head)} on top, a neck of "
+                         f"{len(a.neck)} card{'s' * (len(a.neck) != 1)} "
+                         f"({card_list(a.neck)}), {card_name(a.body)} below.{babies}"])
+
+    @staticmethod
+    def cards_alt(what: str, cards: list[int]) -> str:
+        """The alternative text of a picture of the viewer's own ``cards`` (the drawn pair,
+        their face-down discards): ``what`` then each card by name."""
+        return alt_join([f"{what}: {card_list(cards)}."])
+
     def example(self) -> tuple[PacapacaView, dict[str, str]]:
         """A seeded 3-player table after a few draws, each keeping its first card."""
         engine = PacapacaEngine()

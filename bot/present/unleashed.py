@@ -298,6 +298,20 @@ class UnleashedPresenter(Presenter):
             out.append(Choice(label, index=i, description=f"{card_line(a.card)}: {d.text}"))
         return out
 
+    @staticmethod
+    def hand_alt(own: UnleashedView) -> str:
+        """The alternative text of the viewer's own close-up (My hand; ``own`` is their view):
+        their Field's Animals, upgrades and downgrades, then every card of their hand by
+        name and type. Raises ``ValueError`` for a spectator's view."""
+        if own.viewer is None or own.hand is None:
+            raise ValueError("a close-up needs a seat's view")
+        f = own.fields[own.viewer]
+        field = ", ".join(c.name for c in [*f.animals, *f.upgrades, *f.downgrades]) or "empty"
+        hand = "; ".join(f"{c.name} ({card_line(c.id)})" for c in own.hand) or "no cards"
+        return alt_join([f"Your Field, close up: {f.animal_count} of {f.animals_to_win} "
+                         f"Animals ({field}).",
+                         f"Your hand, {len(own.hand)} card{'s' * (len(own.hand) != 1)}: {hand}."])
+
     def final_head(self, result: Result, names: dict[str, str]) -> str:
         """Why the game ended and who wins (``"... **Ana** wins!"``), or that the tie
         stands and everyone loses (RULES.md: the deck runs out)."""

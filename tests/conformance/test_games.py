@@ -9,6 +9,7 @@ summary (routes, integer IDs)."""
 from __future__ import annotations
 
 import copy
+import json
 
 import pytest
 
@@ -39,6 +40,10 @@ CREATE = "POST /channels/{channel_id}/messages"
 EDIT = "PATCH /channels/{channel_id}/messages/{message_id}"
 FOLLOWUP = "POST /webhooks/{webhook_id}/{webhook_token}"
 WEBHOOK_EDIT = "PATCH /webhooks/{webhook_id}/{webhook_token}/messages/{message_id}"
+#: The close-up pictures of the private panels (My hand, the drawn pair).
+CLOSEUPS = {"my-board.png", "my-alpaca.png", "my-discards.png", "drawn.png", "my-hand.png"}
+#: How a DM's first line links the game's thread.
+DM_HEAD = "\N{EM DASH} https://discord.com/channels/"
 
 
 def test_the_names_are_at_most_32_characters_and_some_exactly():
@@ -77,6 +82,14 @@ async def test_every_request_of_a_whole_game_conforms(spec: Spec, record_propert
               and any(f.filename == "table.png" for f in r.files)]
     assert tables and all(is_v2(r.json) for r in tables)
     assert len(v2) >= len(tables)
+    # The lobby, every private panel with a close-up picture and every DM are Components V2
+    # messages too (checked above with the rest).
+    lobby = [r for r in requests if ": lobby #" in json.dumps(r.json, ensure_ascii=False)]
+    panels = [r for r in requests if any(f.filename in CLOSEUPS for f in r.files)]
+    dms = [r for r in requests if DM_HEAD in json.dumps(r.json, ensure_ascii=False)]
+    assert lobby and all(is_v2(r.json) for r in [*lobby, *panels, *dms])
+    # (the demo opens My hand in the games with hidden cards)
+    assert bool(panels) == builtin_games()[game].hidden_info
     # The checker sees these very bodies: one over-long content in a copy of this game's
     # first table post is the one violation found.
     post = next(r for r in requests if r.method == "POST" and r.path.endswith("/messages"))

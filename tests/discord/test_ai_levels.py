@@ -14,9 +14,9 @@ from bot.app import builtin_games
 from bot.discord.components import HerdSelect
 from bot.games.registry import Registry
 from bot.runtime import GameError
-from cogs.lobby import lobby_view
+from cogs.lobby import lobby_items
 from tests.discord.conftest import make_bot
-from tests.support import headline, parts
+from tests.support import fields, headline, parts
 from tests.support.tinygame import TINY_SPEC, Add, tiny_policy
 
 NO = "\N{NO ENTRY SIGN} "
@@ -69,8 +69,8 @@ async def test_host_picks_levels_the_lobby_and_table_show_them_and_each_seat_pla
         await ana.click(lobby, "Add AI seat")
         await ana.select(lobby, ["easy"])
         await ana.click(lobby, "Add AI seat")
-        assert lobby.embeds[0]["fields"][0] == {
-            "name": "Seats (4/4)", "inline": True,
+        assert fields(lobby)[0] == {
+            "name": "Seats (4/4)",
             "value": (f"1. <@{ana.id}> \N{CROWN} host\n2. <@{bo.id}>\n"
                       "3. \N{ROBOT FACE} AI Pancho (Hard)\n4. \N{ROBOT FACE} AI Dolly (Easy)")}
         assert lobby.selects()[0]["disabled"] is True  # the table is full
@@ -123,7 +123,7 @@ async def test_add_ai_seat_adds_a_normal_seat_until_the_host_picks_another_level
         await ana.click(lobby, "Add AI seat")
         assert [(s.seat, s.ai_level) for s in await sb.bot.store.seats(1)] == [
             ("s0", "normal"), ("s1", "normal")]
-        assert "2. \N{ROBOT FACE} AI Pancho (Normal)" in lobby.embeds[0]["fields"][0]["value"]
+        assert "2. \N{ROBOT FACE} AI Pancho (Normal)" in fields(lobby)[0]["value"]
         # A level the game does not offer cannot be added, whatever asks for it.
         await ana.click(lobby, "Remove AI seat")
         with pytest.raises(GameError) as refused:
@@ -146,9 +146,9 @@ def test_the_shipped_games_offer_the_levels_wired_for_them():
                             created_at=0, updated_at=0)
         seats = [SeatRecord(game_id=1, seat="s0", position=0, user_id=3, name="Ana",
                             is_ai=False)]
-        view = lobby_view(record, seats, spec)
-        assert view is not None
-        selects = [c.item for c in view.children if isinstance(c, HerdSelect)]
+        items = lobby_items(record, seats, spec)
+        assert items != []
+        selects = [c.item for c in items if isinstance(c, HerdSelect)]
         assert len(selects) == 1
         labels = [o.label for o in selects[0].options]
         expected = ["AI level: Easy", "AI level: Normal"]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from bot.sandbox import World
 from tests.faults.test_abandoned import fire
-from tests.support import description, footer
+from tests.support import footer, texts
 
 MENU = "Challenge to Tiny Race"
 
@@ -25,10 +25,11 @@ async def test_a_challenge_accepted_starts_the_game_with_both_seated(world: Worl
     lobby = ana.last_reply
     assert it.response_type == 5 and not lobby.ephemeral
     assert lobby.labels == ["Accept", "Decline", "Cancel"]
-    assert description(lobby) == (
+    assert texts(lobby)[:2] == [
+        "### Tiny Race: lobby #2",
         f"A test game: race the counter to 20.\n\nThis lobby closes <t:{int(sb.bot.clock.now()) + 3600}:R> "
         f"unless the host starts the game.\n\n**<@{ana.id}> challenges <@{bo.id}>**: Accept to "
-        "start, or Decline.")
+        "start, or Decline."]
     assert footer(lobby) == "2-4 players. Waiting for the challenged member to accept or decline."
     record = (await games(sb))[-1]
     assert record.options["turn_timer"] == "10m" and record.options["rated"] is False
@@ -57,7 +58,7 @@ async def test_a_challenge_declined_closes_the_lobby(world: World, sb):
     lobby = ana.last_reply
     await bo.click(lobby, "Decline")
     assert lobby.labels == []
-    assert description(lobby).endswith("**Bo declined the challenge.**")
+    assert texts(lobby)[:2] == ["**Bo declined the challenge.**", "### Tiny Race: lobby #1"]
     assert footer(lobby) == "This lobby was cancelled."
     assert (await games(sb))[-1].status == "cancelled"
 

@@ -3,6 +3,7 @@ through the sandbox with the tiny game: exact texts, paging, and nobody pinged."
 
 from __future__ import annotations
 
+from tests.support import body, fields, headline, parts, pictures, rows, title
 from tests.support.ratings import finish_game as _finish
 from tests.support.ratings import seed_ratings as _seed
 
@@ -15,15 +16,15 @@ async def test_a_game_nobody_played_gets_a_sentence(world, sb):
     ana = world.member("Ana")
     await ana.slash("leaderboard", game="tiny")
     reply = ana.last_reply
-    assert not reply.ephemeral and reply.embeds[0]["title"] == "Tiny Race leaderboard"
-    assert reply.embeds[0]["description"] == (
+    assert not reply.ephemeral and title(reply) == "Tiny Race leaderboard"
+    assert body(reply) == (
         "Nobody has a rated game of Tiny Race on this server yet. A finished game with at "
         "least two members is rated.")
-    assert reply.components == []
+    assert rows(reply) == []
     await ana.slash("stats show", member=world.member("Bo"))
-    fields = ana.last_reply.embeds[0]["fields"]
-    assert fields == [{"name": "Rating", "value": "Bo has no rated games on this server yet.",
-                       "inline": False}]
+    assert fields(ana.last_reply) == [{"name": "Rating",
+                                       "value": "Bo has no rated games on this server yet."}]
+    assert pictures(ana.last_reply) == []
 
 
 async def test_finished_games_are_rated_and_shown(world, sb):
@@ -31,26 +32,26 @@ async def test_finished_games_are_rated_and_shown(world, sb):
     await _finish(world, sb)
     await _finish(world, sb, rated=False)
     await ana.slash("leaderboard", game="tiny")
-    embed = ana.last_reply.embeds[0]
     board = await sb.bot.store.leaderboard(world.guild_id, "tiny", 0)
     a, b = board[0]
-    assert embed["description"] == (
+    assert body(ana.last_reply) == (
         f"1. **Ana** \N{EM DASH} {a.ordinal:.1f} \N{MIDDLE DOT} 1 game, 1 win\n"
         f"2. Bo \N{EM DASH} {b.ordinal:.1f} \N{MIDDLE DOT} 1 game, 0 wins")
-    assert embed["fields"] == [{"name": "Your place", "inline": False, "value":
-                                f"#1 of 2 \N{EM DASH} {a.ordinal:.1f} \N{MIDDLE DOT} 1 game, 1 win"}]
-    assert ana.last_reply.components == [] and _pinged(ana.last_reply) == []
+    assert fields(ana.last_reply) == [{"name": "Your place", "value":
+                                       f"#1 of 2 \N{EM DASH} {a.ordinal:.1f} \N{MIDDLE DOT} 1 game, 1 win"}]
+    assert rows(ana.last_reply) == [] and _pinged(ana.last_reply) == []
     await bo.slash("stats show", game="tiny", member=ana)
     shown = bo.last_reply
-    field = shown.embeds[0]["fields"][0]
+    field = fields(shown)[0]
     assert field["name"] == "Tiny Race rating"
     assert field["value"] == (f"{a.ordinal:.1f} \N{MIDDLE DOT} #1 \N{MIDDLE DOT} 1 game, 1 win\n"
                               "Best against Bo (1 ahead, 0 behind in 1 game)")
-    assert shown.embeds[0]["image"]["url"] == "attachment://ratings.png"
-    assert [a["filename"] for a in shown.data["attachments"]] == ["ratings.png"]
+    assert pictures(shown) == [("ratings.png", "Ana's rating after each of their last rated "
+                                               "games: Tiny Race.")]
+    assert shown.filenames == ["ratings.png"]
     # the lobby of an unrated game says so
     await ana.slash("play", game="tiny", rated=False)
-    assert "Rated: no" in ana.last_reply.embeds[0]["fields"][1]["value"]
+    assert "Rated: no" in fields(ana.last_reply)[1]["value"]
 
 
 async def test_pages_markdown_names_and_the_members_own_place_off_the_page(world, sb):
@@ -59,28 +60,27 @@ async def test_pages_markdown_names_and_the_members_own_place_off_the_page(world
     await _finish(world, sb)  # Ana and Bo: about 0 and below: off the first page
     await ana.slash("leaderboard", game="tiny")
     first = ana.last_reply
-    embed = first.embeds[0]
-    lines = embed["description"].splitlines()
+    lines = body(first).splitlines()
     assert lines[0] == "1. \\*\\*Bold\\*\\* \N{EM DASH} 29.0 \N{MIDDLE DOT} 1 game, 0 wins"
     assert lines[1] == "2. @\u200beveryone \N{EM DASH} 28.0 \N{MIDDLE DOT} 2 games, 0 wins"
     assert lines[2] == "3. <@\u200b123> \N{EM DASH} 27.0 \N{MIDDLE DOT} 3 games, 1 win"
     assert len(lines) == 10
     place = await sb.bot.store.rank_of(world.guild_id, "tiny", 0, ana.id)
-    assert embed["fields"][0]["value"].startswith(f"#{place[0]} of 26 \N{EM DASH}")
+    assert fields(first)[0]["value"].startswith(f"#{place[0]} of 26 \N{EM DASH}")
     assert place[0] > 10
-    assert embed["footer"]["text"] == (
+    assert parts(first)["footer"] == (
         "Page 1 of 3 \N{MIDDLE DOT} 26 rated members \N{MIDDLE DOT} rating = skill minus "
         "three times its uncertainty")
     assert _pinged(first) == []
     await ana.click(first, "Next")
     page2 = ana.last_reply
-    assert page2.ephemeral and page2.embeds[0]["description"].splitlines()[0].startswith("11. ")
-    assert page2.embeds[0]["footer"]["text"].startswith("Page 2 of 3")
+    assert page2.ephemeral and body(page2).splitlines()[0].startswith("11. ")
+    assert parts(page2)["footer"].startswith("Page 2 of 3")
     await ana.click(page2, "Next")
     page3 = ana.last_reply
-    assert page3.embeds[0]["footer"]["text"].startswith("Page 3 of 3")
-    assert [c["disabled"] for row in page3.components for c in row["components"]] == [False, True]
-    assert first.embeds[0]["footer"]["text"].startswith("Page 1 of 3")  # public one unchanged
+    assert parts(page3)["footer"].startswith("Page 3 of 3")
+    assert [c["disabled"] for row in rows(page3) for c in row["components"]] == [False, True]
+    assert parts(first)["footer"].startswith("Page 1 of 3")  # public one unchanged
 
 
 async def test_a_new_season_starts_afresh_and_the_old_table_stays(world, sb):
@@ -89,17 +89,17 @@ async def test_a_new_season_starts_afresh_and_the_old_table_stays(world, sb):
     await ana.slash("settings", new_season=True)
     assert "Manage Server" in ana.last_reply.content
     await mo.slash("settings", new_season=True)
-    assert mo.last_reply.content.endswith(
+    assert headline(mo.last_reply).endswith(
         "\nSeason 1 has started: everybody's rating starts afresh. Last season's table: "
         "/leaderboard season:0")
     await ana.slash("leaderboard", game="tiny")
-    assert ana.last_reply.embeds[0]["title"] == "Tiny Race leaderboard \N{EM DASH} Season 1"
-    assert ana.last_reply.embeds[0]["description"].startswith("Nobody has a rated game of "
-                                                              "Tiny Race on this server in Season 1")
+    assert title(ana.last_reply) == "Tiny Race leaderboard \N{EM DASH} Season 1"
+    assert body(ana.last_reply).startswith("Nobody has a rated game of "
+                                           "Tiny Race on this server in Season 1")
     await ana.slash("leaderboard", game="tiny", season=0)
-    old = ana.last_reply.embeds[0]
-    assert old["title"] == "Tiny Race leaderboard \N{EM DASH} before seasons"
-    assert old["description"].startswith("1. **Ana**")
+    old = ana.last_reply
+    assert title(old) == "Tiny Race leaderboard \N{EM DASH} before seasons"
+    assert body(old).startswith("1. **Ana**")
     await ana.slash("leaderboard", game="tiny", season=4)
     assert ana.last_reply.content == ("\N{NO ENTRY SIGN} Season 4 has not started; the "
                                       "current season is 1.")
@@ -113,6 +113,5 @@ async def test_forget_leaves_every_leaderboard(world, sb):
         "Your statistics are deleted (1 game kinds). Your ratings are deleted too (1 game "
         "and season tables): you are on no leaderboard here.")
     await ana.slash("leaderboard", game="tiny")
-    assert ana.last_reply.embeds[0]["description"].splitlines() == [
-        ana.last_reply.embeds[0]["description"].splitlines()[0]]
-    assert "Bo" not in ana.last_reply.embeds[0]["description"]
+    assert body(ana.last_reply).splitlines() == [body(ana.last_reply).splitlines()[0]]
+    assert "Bo" not in body(ana.last_reply)

@@ -5,7 +5,7 @@ tokens."""
 from __future__ import annotations
 
 from tests.discord.conftest import make_bot
-from tests.support import description, headline, rows, table_lines, title
+from tests.support import body, description, fields, headline, rows, table_lines, title
 from tests.support import rows as action_rows
 from tests.support.reads import store_reads
 
@@ -128,10 +128,10 @@ async def test_stats_after_two_finished_games(world, sb):
     assert [(r.user_id, r.played, r.won, r.best_score) for r in rows] == [
         (ana.id, 2, 2, 1), (bo.id, 2, 0, 0)]
     await bo.slash("stats show", game="tiny")
-    board = bo.last_reply.embeds[0]
-    assert board["title"] == "Tiny Race leaderboard"
-    assert board["description"].splitlines()[0].startswith(f"1. <@{ana.id}>")
-    assert "2/2 won (100%)" in board["description"]
+    board = bo.last_reply
+    assert title(board) == "Tiny Race leaderboard"
+    assert body(board).splitlines()[0].startswith(f"1. <@{ana.id}>")
+    assert "2/2 won (100%)" in body(board)
     await bo.slash("stats forget")
     assert [r.user_id for r in await sb.bot.store.stats(world.guild_id)] == [ana.id]
 
@@ -145,7 +145,7 @@ async def test_settings_change_the_default_turn_timer(world, sb):
     ana = world.member("Ana")
     await ana.slash("play", game="tiny")
     lobby = ana.last_reply
-    assert "Turn timer: 10 minutes per turn" in lobby.embeds[0]["fields"][1]["value"]
+    assert "Turn timer: 10 minutes per turn" in fields(lobby)[1]["value"]
 
 
 async def test_closed_dms_are_tried_once_and_told_once(world, sb):

@@ -509,6 +509,9 @@ async def test_my_hand_and_rules_example(la):
     assert "This game has no hidden cards" in text
     assert "You have **0 points** and **3🍀 3🥕** (6 of at most 10 treats)." in text
     assert "Lines scored: none yet." in text
+    [(closeup, alt)] = pictures(other.last_reply)
+    assert closeup == "my-board.png"
+    assert alt.startswith("Your board, close up: 0 points, 3 clovers, 3 carrots. ")
     me = state.players[1 - state.active]
     assert f"Row 2: free | {cards_by_id()[me.board[4]].short()} | free" in text
     await other.slash("rules", game=KEY)

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import asyncio
 
+import discord
 import pytest
 
+from bot.discord.components import view_of
 from bot.runtime import GameError
+from cogs.lobby import lobby_items
 from tests.discord.conftest import make_bot
-from tests.support import headline, rows
+from tests.support import body, fields, footer, headline, rows, texts, title
 
 
 def lobby_of(member):
@@ -22,11 +25,10 @@ async def test_play_posts_a_lobby_with_buttons_and_disabled_start(world, sb):
     assert not lobby.ephemeral
     assert lobby.labels == ["Join", "Leave", "Add AI seat", "Remove AI seat", "Start", "Cancel"]
     assert lobby.is_disabled("Start") and not lobby.is_disabled("Join")
-    embed = lobby.embeds[0]
-    assert embed["title"] == "Tiny Race: lobby #1"
-    assert embed["fields"][0]["name"] == "Seats (1/4)"
-    assert f"<@{ana.id}>" in embed["fields"][0]["value"]
-    assert "Waiting for 1 more player." in embed["footer"]["text"]
+    assert title(lobby) == "Tiny Race: lobby #1"
+    assert fields(lobby)[0]["name"] == "Seats (1/4)"
+    assert f"<@{ana.id}>" in fields(lobby)[0]["value"]
+    assert "Waiting for 1 more player." in footer(lobby)
 
 
 async def test_join_leave_full_table_and_start_opens_a_thread(world, sb):
@@ -37,7 +39,7 @@ async def test_join_leave_full_table_and_start_opens_a_thread(world, sb):
     assert not lobby.is_disabled("Start")  # edited in place: same message
     await cy.click(lobby, "Join")
     await cy.click(lobby, "Leave")
-    assert "Seats (2/4)" == lobby.embeds[0]["fields"][0]["name"]
+    assert "Seats (2/4)" == fields(lobby)[0]["name"]
     await cy.click(lobby, "Join")
     await di.click(lobby, "Join")
     assert lobby.is_disabled("Join") and lobby.is_disabled("Add AI seat")
@@ -52,7 +54,7 @@ async def test_join_leave_full_table_and_start_opens_a_thread(world, sb):
     assert thread is not None and thread.name == "Tiny Race #1"
     assert set(thread.members) >= {ana.id, bo.id, cy.id, di.id}
     assert ed.id not in thread.members
-    assert rows(lobby) == [] and "Playing in" in lobby.embeds[0]["description"]
+    assert rows(lobby) == [] and "Playing in" in body(lobby)
     table = thread.last_message
     assert table.filenames == ["table.png"]
     assert table.labels == ["Add 1", "Add 2", "Wait", "My hand"]
@@ -67,7 +69,7 @@ async def test_cancel_by_host_or_manager_only(world, sb):
     assert "Only the host" in headline(bo.last_reply) and bo.last_reply.ephemeral
     await mo.click(lobby, "Cancel")
     assert rows(lobby) == []
-    assert "cancelled" in lobby.embeds[0]["footer"]["text"]
+    assert "cancelled" in footer(lobby)
 
 
 async def test_double_click_on_join_applies_once(world, sb):
@@ -89,7 +91,7 @@ async def test_lobby_buttons_work_after_a_restart(world, clock, tmp_path):
     await world.disconnect()
     sb = await world.connect(make_bot(db, clock))
     await bo.click(lobby, "Join")
-    assert "Seats (2/2)" in lobby.embeds[0]["fields"][0]["name"] or "Seats (2/4)" in lobby.embeds[0]["fields"][0]["name"]
+    assert "Seats (2/2)" in fields(lobby)[0]["name"] or "Seats (2/4)" in fields(lobby)[0]["name"]
     await ana.click(lobby, "Start")
     assert lobby.thread is not None
     assert lobby.thread.last_message.labels[:2] == ["Add 1", "Add 2"]
@@ -121,7 +123,7 @@ async def test_unknown_choices_and_broken_buttons_are_answered_in_words(world, s
     await ana.slash("game hand")
     assert headline(ana.last_reply).endswith("You have no running game here. Start one with /play.")
     await ana.slash("rules", game="tiny")
-    assert ana.last_reply.embeds[0]["title"] == "How to play Tiny Race"
+    assert title(ana.last_reply) == "How to play Tiny Race"
 
 
 async def test_an_unexpected_error_gives_a_short_ephemeral_and_logs_the_traceback(world, sb):
@@ -142,3 +144,25 @@ async def test_an_unexpected_error_gives_a_short_ephemeral_and_logs_the_tracebac
     assert headline(ana.last_reply) == ("\N{NO ENTRY SIGN} Something went wrong on our side; "
                                       "nothing was changed. Please try again.")
     assert any("a bug in a cog" in str(e) for e in errors)
+
+
+async def test_a_lobby_posted_with_an_embed_becomes_a_v2_message_when_edited(world, sb):
+    """A lobby posted before lobbies were Components V2 messages (an embed and rows of
+    buttons) is edited into one by the next press: its content and embed reset, which
+    Discord (the strict sandbox) requires of an edit that sets the flag."""
+    ana, bo = world.member("Ana"), world.member("Bo")
+    bot = sb.bot
+    update = await bot.service.create_lobby("tiny", guild_id=world.guild_id,
+                                            channel_id=world.channel().id, host_id=ana.id,
+                                            host_name="Ana")
+    channel = bot.get_channel(world.channel().id)
+    sent = await channel.send(embed=discord.Embed(title="Tiny Race: lobby #1"),
+                              view=view_of(*lobby_items(update.record, update.seats, update.spec)))
+    await bot.store.update_game(1, lobby_message_id=sent.id)
+    old = world.message(sent.id)
+    assert old.embeds and not texts(old)
+    await bo.click(old, "Join")
+    lobby = world.message(sent.id)
+    assert lobby.embeds == [] and lobby.content == ""
+    assert title(lobby) == "Tiny Race: lobby #1" and fields(lobby)[0]["name"] == "Seats (2/4)"
+    assert not lobby.is_disabled("Start")

@@ -8,6 +8,7 @@ import pytest
 from bot.config import Settings
 from bot.runtime import GameError
 from tests.discord.conftest import make_bot
+from tests.support import footer, headline, title
 
 NO = "\N{NO ENTRY SIGN} "
 FULL_3 = NO + "You already have 3 open lobbies in this server; start or cancel one first."
@@ -34,12 +35,12 @@ async def test_a_fourth_open_lobby_is_refused_and_a_cancel_frees_a_place(world, 
     assert ana.last_reply.ephemeral
     assert ana.last_reply.content == FULL_3
     assert await lobby_count(sb, ana.id) == 3
-    assert len([m for m in world.channel().all_messages if m.embeds]) == 3
+    assert len([m for m in world.channel().all_messages if "lobby #" in title(m)]) == 3
     await ana.click(lobbies[1], "Cancel")
-    assert lobbies[1].embeds[0]["footer"]["text"] == "This lobby was cancelled."
+    assert footer(lobbies[1]) == "This lobby was cancelled."
     await ana.slash("play", game="tiny")
     assert not ana.last_reply.ephemeral
-    assert ana.last_reply.embeds[0]["title"] == "Tiny Race: lobby #4"
+    assert title(ana.last_reply) == "Tiny Race: lobby #4"
     await ana.slash("play", game="tiny")
     assert ana.last_reply.content == FULL_3
 
@@ -79,13 +80,13 @@ async def test_another_member_and_another_server_are_unaffected(world, sb):
 async def test_the_server_setting_changes_the_limit(world, sb):
     ana, bo, mo = world.member("Ana"), world.member("Bo"), world.member("Mo")
     await mo.slash("settings")
-    assert mo.last_reply.content.endswith(
+    assert headline(mo.last_reply).endswith(
         "\nOpen lobbies per member: 3\nEnd games after 14 days without a move: on")
     await bo.slash("settings", lobbies_per_member=1)
     assert bo.last_reply.content == (NO + "Only members with Manage Server can change "
                                      "settings.")
     await mo.slash("settings", lobbies_per_member=1)
-    assert mo.last_reply.content.endswith(
+    assert headline(mo.last_reply).endswith(
         "\nOpen lobbies per member: 1\nEnd games after 14 days without a move: on")
     assert (await sb.bot.store.guild_settings(world.guild_id)).max_open_lobbies == 1
     await open_lobbies(ana, 1)

@@ -196,6 +196,9 @@ async def test_table_buttons_and_draw2_is_secret_to_the_drawer(world, sb, clock)
     reply = am.last_reply
     assert reply.ephemeral and reply.ephemeral_for == am.id
     assert reply.filenames == ["drawn.png"]
+    # The close-up says the drawer's own two cards in words (the panel is theirs alone).
+    assert pictures(reply) == [("drawn.png",
+                                f"The two cards you drew: {'; '.join(names_of(drawn))}.")]
     assert reply.labels == [f"Keep {n}" for n in names_of(drawn)] or (
         names_of(drawn)[0] == names_of(drawn)[1]
         and reply.labels == [f"Keep {names_of(drawn)[0]}", f"Keep {names_of(drawn)[0]} (2)"])
@@ -211,6 +214,9 @@ async def test_table_buttons_and_draw2_is_secret_to_the_drawer(world, sb, clock)
     assert headline(other.last_reply) == ("You have no cards face down in the discard pile. "
                                         "Here is your alpaca, close up.")
     assert other.last_reply.filenames == ["my-alpaca.png"]
+    [(closeup, alt)] = pictures(other.last_reply)
+    assert closeup == "my-alpaca.png" and alt.startswith("Your alpaca, close up: ")
+    assert "a neck of 0 cards (nothing)" in alt
     await am.click(reply, f"Keep {names_of(drawn)[0]}")
     _, _, st = await load(sb.bot)
     assert st.alpacas[st.seats[1 - st.active]].neck == [drawn[0]]
@@ -221,6 +227,8 @@ async def test_table_buttons_and_draw2_is_secret_to_the_drawer(world, sb, clock)
     # the drawer's own discard is in their My hand, the other player's is empty
     await am.click(thread.last_message, "My hand")
     assert am.last_reply.filenames == ["my-discards.png"]
+    assert pictures(am.last_reply) == [("my-discards.png", "Your cards face down in the "
+                                        f"discard pile: {names_of(drawn)[1]}.")]
     assert f"**{names_of(drawn)[1]}**" in headline(am.last_reply)
 
 
@@ -600,6 +608,8 @@ async def test_rules_shows_an_example_picture(world, sb):
     reply = zed.last_reply
     assert reply.ephemeral and reply.filenames == ["example.png"]
     assert title(reply) == "How to play Alpaca Pacapaca"
+    assert pictures(reply) == [("example.png",
+                                "An example table of Alpaca Pacapaca part way through a game.")]
 
 
 async def finish_with_policy(world, bot, thread, clock, seed):
@@ -700,6 +710,7 @@ async def test_draw2_with_an_expired_token_goes_by_dm_never_public(world, sb):
     dm = am.dms[-1]
     assert f"You drew **{'; '.join(drawn)}**" in headline(dm) and dm.filenames == ["drawn.png"]
     assert dm.buttons() == []  # no Keep buttons in a DM: My hand shows them
+    assert pictures(dm) == [("drawn.png", f"The two cards you drew: {'; '.join(drawn)}.")]
     await am.click(thread.last_message, "My hand")
     assert am.last_reply.ephemeral and len(am.last_reply.buttons()) == 2
 

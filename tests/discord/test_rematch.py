@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from tests.discord.conftest import make_bot
 from tests.discord.test_llamas_alpacas import click_injected
+from tests.support import body, headline, rows, title
 
 AGAIN = "\N{CLOCKWISE RIGHTWARDS AND LEFTWARDS OPEN CIRCLE ARROWS}"
 NO = "\N{NO ENTRY SIGN} "
@@ -41,11 +42,11 @@ async def test_rematch_pings_once_points_a_second_press_to_it_and_starts_when_al
     link = f"https://discord.com/channels/{world.guild_id}/{world.channel().id}/{lobby.id}"
     assert (bo.last_reply.ephemeral, bo.last_reply.content) == (
         True, f"The rematch lobby is open: {link}")
-    assert lobby.content == (f"{AGAIN} **Bo** asks for a rematch of Tiny Race #1. <@{ana.id}>: "
+    assert headline(lobby) == (f"{AGAIN} **Bo** asks for a rematch of Tiny Race #1. <@{ana.id}>: "
                              "press Join; the game starts once you are all in, or when the host "
                              "starts it.")
     assert pinged(lobby) == [ana.id]
-    assert lobby.embeds[0]["title"] == "Tiny Race: lobby #2"
+    assert title(lobby) == "Tiny Race: lobby #2"
     # pressed twice (by either player): the same lobby, no new message, nobody pinged
     for member in (bo, ana):
         await click_injected(sb, member, thread, "hb:l:1:x:rematch")
@@ -58,7 +59,8 @@ async def test_rematch_pings_once_points_a_second_press_to_it_and_starts_when_al
     # Ana's join is the last: the game starts in a thread of its own
     await ana.click(lobby, "Join")
     assert lobby.thread is not None and lobby.thread.name == "Tiny Race #2"
-    assert lobby.components == [] and "Playing in" in lobby.embeds[0]["description"]
+    assert rows(lobby) == [] and "Playing in" in body(lobby)
+    assert headline(lobby).startswith(f"{AGAIN} **Bo** asks for a rematch")  # kept as posted
     game = await sb.bot.store.get_game(2)
     assert (game.status, game.rematch_of, game.host_id) == ("active", 1, bo.id)
     assert [s.name for s in await sb.bot.store.seats(2)] == ["Bo", "AI Pancho", "Ana"]

@@ -15,7 +15,7 @@ import pytest_asyncio
 from bot.sandbox import SandboxError, World
 from bot.sandbox.model import SimChannel, SimMessage
 from tests.discord.conftest import make_bot
-from tests.support import footer, headline, table_lines
+from tests.support import footer, headline, table_lines, title
 from tests.support.databases import PG_URL, SKIP_REASON, databases
 from tests.support.dms import dm_with_buttons
 
@@ -91,7 +91,7 @@ async def test_each_guild_lands_on_its_shard_and_its_commands_reach_that_bot(
         before0, before1 = len(sb0.requests), len(sb1.requests)
         await ana.slash("play", in_channel=west, game="tiny")
         lobby = ana.last_reply
-        assert lobby.text.startswith("Tiny Race: lobby #1\n")
+        assert title(lobby) == "Tiny Race: lobby #1"
         assert len(sb0.requests) == before0 and len(sb1.requests) > before1
         record = await sb1.bot.store.get_game(1)
         assert (record.guild_id, record.channel_id) == (west.guild_id, west.id)
@@ -220,7 +220,7 @@ async def test_one_process_serving_both_shards_on_sqlite_gets_every_guild(
         assert sorted(sb.bot.shards) == [0, 1]
         ana = world.member("Ana")
         await ana.slash("play", in_channel=west, game="tiny")
-        assert ana.last_reply.text.startswith("Tiny Race: lobby #1\n")
+        assert title(ana.last_reply) == "Tiny Race: lobby #1"
         assert (await sb.bot.store.get_game(1)).guild_id == west.guild_id
     finally:
         await world.disconnect()

@@ -19,7 +19,7 @@ from bot.sandbox.drivers.unleashed import find, press
 from cogs.unleashed import NEUTRAL_PASS, NEUTRAL_RESPOND
 from tests.discord.conftest import make_bot
 from tests.games.unleashed.unleashed_helpers import act, build, pass_turn
-from tests.support import description, footer, headline, pictures, rows, title
+from tests.support import description, headline, parts, pictures, rows, title
 
 #: The game as the bot offers it: its rules wired to its AI and cog (bot.app).
 SPEC = builtin_games()["llamas-unleashed"]
@@ -100,6 +100,8 @@ async def open_panel(member, thread):
     await member.click(table_of(member, thread), "My hand")
     reply = member.last_reply
     assert reply.ephemeral and reply.filenames == ["my-hand.png"]  # the close-up
+    [(closeup, alt)] = pictures(reply)  # in words too: the member's own Field and hand
+    assert closeup == "my-hand.png" and alt.startswith("Your Field, close up: ")
     return reply
 
 
@@ -561,7 +563,7 @@ async def test_card_command_with_autocomplete(world, sb):
     reply = ana.last_reply
     assert reply.ephemeral and reply.filenames == ["card.png"]
     assert title(reply) == "Llama Spit"
-    assert footer(reply) == "Instant \u00b7 Llama \u00b7 3 copies"
+    assert parts(reply)["footer"] == "Instant \u00b7 Llama \u00b7 3 copies"
     assert reply.file("card.png")[:8] == b"\x89PNG\r\n\x1a\n"
     await ana.slash("card", name="Dragon")
     assert headline(ana.last_reply).endswith("There is no Llamas Unleashed card called “Dragon”.")

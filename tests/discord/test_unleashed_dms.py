@@ -65,12 +65,12 @@ async def test_a_pull_dms_the_victim_only_and_the_puller_saw_it_already(world, s
         line for m in ana.ephemerals for line in m.text.splitlines()]
     assert ana.dms == []
     # Bo lost a card to Ana's move and drew at the start of his turn: one DM, naming it.
-    assert [d.content for d in bo.dms] == [
-        f"{bo.dms[0].content.splitlines()[0]}\n"
+    assert [d.text for d in bo.dms] == [
+        f"{bo.dms[0].text.splitlines()[0]}\n"
         f"Ana pulls {CAT[pulled].name} from Bo's hand.\n"
         "You draw Woolly Ram.\n"
         f"Your hand (2): {names(after.hands['s1'])}."]
-    assert bo.dms[0].content.startswith(HEAD)
+    assert bo.dms[0].text.startswith(HEAD)
     assert [CAT[c].key for c in after.hands["s1"]][-1] == "woolly_ram"
     # Cy's hand did not change: nothing, and so no card of anybody's.
     assert cy.dms == []
@@ -99,7 +99,7 @@ async def test_cards_drawn_when_another_players_pass_resolves_the_card_come_by_d
     assert after.active == "s1"
     assert [CAT[c].key for c in after.hands["s0"]] == ["trail_llama", "woolly_ram"]
     # Ana's two cards were drawn in Bo's step: she had not seen them, so one DM.
-    assert [d.content.split("\n", 1)[1] for d in ana.dms] == [
+    assert [d.text.split("\n", 1)[1] for d in ana.dms] == [
         "You draw Trail Llama, Woolly Ram.\nYour hand (2): Trail Llama, Woolly Ram."]
     # Bo drew Curlhorn Ram at the start of his turn, told in answer to his own Pass.
     assert "You draw Curlhorn Ram." in [line for m in bo.ephemerals for line in m.text.splitlines()]
@@ -122,7 +122,7 @@ async def test_the_first_hand_is_dmed_to_everyone_even_the_last_to_choose_a_baby
     for member, seat in ((ana, "s0"), (bo, "s1")):
         drew = (f"You draw {CAT[st.hands[seat][-1]].name}.\n"
                 if seat == st.active == "s0" else "")
-        assert [d.content.split("\n", 1)[1] for d in member.dms] == [
+        assert [d.text.split("\n", 1)[1] for d in member.dms] == [
             f"{drew}Your hand ({len(st.hands[seat])}): {names(st.hands[seat])}."]
 
 

@@ -24,7 +24,7 @@ from bot.store import Store
 from tests.discord.conftest import TINY_EXTENSIONS
 from tests.faults.common import make_bot, start_tiny
 from tests.faults.test_isolation import texts
-from tests.support import description, footer, headline, rows
+from tests.support import body, description, fields, footer, headline, rows
 from tests.support.tinygame import Add, tiny_registry
 
 DAY = 86400
@@ -56,7 +56,7 @@ async def test_a_lobby_nobody_starts_closes_after_an_hour_across_a_restart(world
     await ana.slash("play", game="tiny")
     lobby = ana.last_reply
     await bo.click(lobby, "Join")
-    assert description(lobby) == (
+    assert body(lobby) == (
         f"A test game: race the counter to 20.\n\nThis lobby closes <t:{int(opened) + 3600}:R> "
         "unless the host starts the game.")
     assert [(t.kind, t.due_at) for t in await sb.bot.store.timers()] == [("lobby", opened + 3600)]
@@ -75,7 +75,7 @@ async def test_a_lobby_nobody_starts_closes_after_an_hour_across_a_restart(world
     message = world.message(lobby.id)
     assert footer(message) == (
         "Nobody started this lobby within an hour, so it has closed.")
-    assert description(message) == "A test game: race the counter to 20."
+    assert body(message) == "A test game: race the counter to 20."
     assert status(db, 1) == "cancelled" and status(db, 2) == "active"
     assert [t.kind for t in await sb.bot.store.timers() if t.kind == "lobby"] == []
     assert footer(started.thread.last_message) == "Move 0"
@@ -187,7 +187,7 @@ async def test_new_servers_get_a_24h_turn_timer_and_the_ai_plays_a_missed_turn(
     sb = await world.connect(bot)
     lobby = await start_tiny(world, ana, [bo])
     started = clock.now()
-    assert "Turn timer: 24 hours per turn" in lobby.embeds[0]["fields"][1]["value"]
+    assert "Turn timer: 24 hours per turn" in fields(lobby)[1]["value"]
     thread = lobby.thread
     assert description(thread.last_message) == (
         "**Ana**'s turn: add 1 or 2.\n\N{ALARM CLOCK} Turn timer: the AI plays for you "
@@ -207,7 +207,7 @@ async def test_new_servers_get_a_24h_turn_timer_and_the_ai_plays_a_missed_turn(
     # The server can choose no timer for its new games.
     await mo.slash("settings", turn_timer="off")
     await bo.slash("play", game="tiny")
-    assert "Turn timer: No turn timer" in bo.last_reply.embeds[0]["fields"][1]["value"]
+    assert "Turn timer: No turn timer" in fields(bo.last_reply)[1]["value"]
     await world.disconnect()
 
 

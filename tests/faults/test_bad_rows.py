@@ -16,7 +16,7 @@ from bot.store import Store
 from tests.faults.common import make_bot, start_tiny
 from tests.faults.test_command_store_errors import commit_raises
 from tests.faults.test_isolation import FULL, full_disk, lines, shown, until
-from tests.support import description, footer, headline, rows
+from tests.support import description, fields, footer, headline, rows
 
 NO = "\N{NO ENTRY SIGN} "
 UNREADABLE_LOBBY = (NO + "This lobby's saved data could not be read; the host or a member "
@@ -60,9 +60,9 @@ async def test_a_quarantined_lobby_can_be_closed_by_its_host_or_a_server_manager
     seats = {1: ("Seats (0/4)", "(could not be read)"),  # its seat rows do not validate
              2: ("Seats (1/4)", f"1. {cy.mention} \N{CROWN} host\n2. *open seat*")}
     for message, gid in ((bad_seat, 1), (bad_row, 2)):
-        embed = world.message(message.id).embeds[0]
-        assert embed["footer"]["text"] == "This lobby was cancelled."
-        assert (embed["fields"][0]["name"], embed["fields"][0]["value"]) == seats[gid]
+        shown = world.message(message.id)
+        assert footer(shown) == "This lobby was cancelled."
+        assert (fields(shown)[0]["name"], fields(shown)[0]["value"]) == seats[gid]
         assert rows(world.message(message.id)) == []
         assert status(db, gid) == "cancelled"
     assert [t for t in await sb.bot.store.timers()] == []  # their expiry timers went

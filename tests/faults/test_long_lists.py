@@ -7,6 +7,7 @@ over-long content as Discord does (400 50035)."""
 from __future__ import annotations
 
 from tests.faults.common import answered, start_tiny
+from tests.support import body, headline, title
 
 NO = "\N{NO ENTRY SIGN} "
 
@@ -33,7 +34,7 @@ async def test_a_member_in_100_games_gets_the_newest_ten_and_a_count(world, sb):
         assert len(reply.content) < 2000
     # In a game's thread the command means that game.
     await ana.slash("game hand", in_channel=threads[0])
-    assert ana.last_reply.content.startswith("Your secret token is ")
+    assert headline(ana.last_reply).startswith("Your secret token is ")
 
 
 async def test_a_reply_discord_refuses_is_told_in_a_short_sentence(world, sb):
@@ -56,9 +57,8 @@ async def test_a_leaderboard_of_100_members_shows_15_and_counts_the_rest(world, 
                                      [(1000 + i, i < 50, i) for i in range(100)])
     it = await ana.slash("stats show")
     assert answered(it)
-    embed = ana.last_reply.embeds[0]
-    assert embed["title"] == "All games leaderboard"
+    assert title(ana.last_reply) == "All games leaderboard"
     # Best first: the 50 winners (by user id), then the others.
-    assert embed["description"] == "\n".join(
+    assert body(ana.last_reply) == "\n".join(
         [f"{i + 1}. <@{1000 + i}> Tiny Race \N{EM DASH} 1/1 won (100%), best {i}"
          for i in range(15)] + ["\N{HORIZONTAL ELLIPSIS} and 85 more"])

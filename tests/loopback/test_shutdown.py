@@ -20,6 +20,7 @@ import pytest
 from bot.sandbox import SandboxError
 from bot.sandbox.loopback import LocalDiscord
 from bot.sandbox.processes import BOT_ENV, clean_environ
+from tests.support import title
 
 
 def children(pid: int) -> list[int]:
@@ -130,7 +131,7 @@ async def test_herdbot_run_with_commands_synced_to_a_second_server_only_answers_
         assert {g for g, _ in hub.world.commands} == {second.guild_id}
         await ana.slash("play", in_channel=second, game="llamas-alpacas")
         assert ana.last_reply is not None
-        assert ana.last_reply.text.startswith("Llamas & Alpacas: lobby #1\n")
+        assert title(ana.last_reply) == "Llamas & Alpacas: lobby #1"
         assert ana.last_reply.channel is second
     finally:
         if proc.returncode is None:

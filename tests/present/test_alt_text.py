@@ -76,3 +76,66 @@ def test_alt_text_names_every_player_and_the_active_seat_never_a_hidden_card(gam
             break
         state = engine.apply(state, seat, rng.choice(legal))[0]
     assert checked > 20 and active_seen > 10
+
+
+def closeup_alts(game: str, presenter, engine, state, seat: str) -> list[str]:  # type: ignore[no-untyped-def]
+    """The alternative texts of ``seat``'s own close-ups (My hand) in ``state``."""
+    own = engine.view(state, seat)
+    if game == "llamas-alpacas":
+        return [presenter.closeup_alt(own, seat)]
+    if game == "pacapaca":
+        out = [presenter.alpaca_alt(own, seat)]
+        if own.my_discards:
+            out.append(presenter.cards_alt("Your cards face down in the discard pile",
+                                           own.my_discards))
+        if own.drawn:
+            out.append(presenter.cards_alt("The two cards you drew", own.drawn))
+        return out
+    return [presenter.hand_alt(own)]
+
+
+@pytest.mark.parametrize("game", ["llamas-alpacas", "pacapaca", "llamas-unleashed"])
+def test_a_closeups_alt_text_says_the_own_cards_and_never_another_players_hidden_card(
+        game: str) -> None:
+    spec = builtin_games()[game]
+    engine, presenter = spec.engine, spec.presenter
+    seats = [f"s{i}" for i in range(spec.max_players)]
+    rng = random.Random(11)
+    state = engine.new_game(seats, seed=11, options=spec.options_model())
+    checked = 0
+    for _ in range(300):
+        pending = engine.pending(state)
+        if engine.result(state) is not None or not pending.seats:
+            break
+        hidden = hidden_names(game, engine, state, seats)
+        for seat in seats:
+            own = engine.view(state, seat)
+            for alt in closeup_alts(game, presenter, engine, state, seat):
+                assert 0 < len(alt) <= 1024
+                if game == "llamas-unleashed":
+                    mine = {c.name for c in own.hand or []}
+                    assert all(name in alt for name in mine), (mine, alt)
+                    for card in hidden - mine:
+                        assert card not in alt, (card, alt)
+            checked += 1
+        seat = pending.seats[0]
+        legal = engine.legal_actions(state, seat)
+        if not legal or seat == SYSTEM_SEAT:
+            break
+        state = engine.apply(state, seat, rng.choice(legal))[0]
+    assert checked > 100
+
+
+def test_the_closeup_alt_texts_in_words() -> None:
+    la = builtin_games()["llamas-alpacas"]
+    state = la.engine.new_game(["s0", "s1"], seed=3, options=la.options_model())
+    view = la.engine.view(state, "s0")
+    start = view.players[0].start_card
+    assert start is not None
+    assert la.presenter.closeup_alt(view, "s0") == (
+        "Your board, close up: 0 points, 3 clovers, 3 carrots. Your starting card, to "
+        f"place: {start.short()}. row 1: free, free, free; row 2: free, free, free; row 3: "
+        "free, free, free.")
+    pc = builtin_games()["pacapaca"]
+    presenter = pc.presenter
+    assert presenter.cards_alt("The two cards you drew", []) == "The two cards you drew: nothing."

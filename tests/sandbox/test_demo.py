@@ -28,9 +28,15 @@ async def test_the_demo_writes_every_members_panels_pictures_and_buttons(tmp_pat
                  and {"button": "Draw 2", "style": 1} in e["components"])
     assert {"button": "My hand", "emoji": "\N{OPEN BOOK}", "style": 2} in table["components"]
     first = next(e for e in entries if e["where"] == "Maya")
-    assert first["content"].startswith("You drew **Leaf charm; Heart charm**.")
-    assert first["components"] == [{"button": "Keep Leaf charm", "style": 3},
-                                   {"button": "Keep Heart charm", "style": 3}]
+    # A private panel is a Components V2 message: its words, the close-up with its
+    # alternative text (the member's own cards), its buttons.
+    assert first["content"] == "" and first["components"][0]["text"].startswith(
+        "You drew **Leaf charm; Heart charm**.")
+    media = first["components"][1]
+    assert (media["media"].rsplit("/", 1)[-1], media["alt"]) == (
+        "drawn.png", "The two cards you drew: Leaf charm; Heart charm.")
+    assert first["components"][2:] == [{"button": "Keep Leaf charm", "style": 3},
+                                       {"button": "Keep Heart charm", "style": 3}]
     assert first["files"] == [{"name": "drawn.png", "saved": "Maya/001-drawn.png"}]
     # Each member's pictures in their folder (an earlier demo's are gone).
     for name in ("Maya", "Tomasz"):

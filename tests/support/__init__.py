@@ -124,3 +124,31 @@ def pictures(m) -> list[tuple[str, str]]:  # type: ignore[no-untyped-def]
     out += [(str(e["image"]["url"]).removeprefix("attachment://"), "")
             for e in m.embeds if e.get("image")]
     return out
+
+
+def fields(m) -> list[dict[str, str]]:  # type: ignore[no-untyped-def]
+    """The titled blocks of a V2 message, in order: each text display whose first line is
+    all bold (``**Seats (2/4)**``) as ``{"name": "Seats (2/4)", "value": <the lines under
+    it>}`` (what an embed's fields said before such messages were V2)."""
+    out = []
+    for text in texts(m):
+        first, _, rest = text.partition("\n")
+        if re.fullmatch(r"\*\*[^*]+\*\*", first):
+            out.append({"name": first[2:-2], "value": rest})
+    return out
+
+
+def body(m) -> str:  # type: ignore[no-untyped-def]
+    """The words under a V2 message's ``### `` heading (what an embed's description said
+    before such messages were V2): the first text display after it that is neither a titled
+    block (:func:`fields`) nor the footer; an embed's description in a message not V2."""
+    if m.embeds:
+        return m.embeds[0].get("description") or ""
+    seen = False
+    for text in texts(m):
+        if text.startswith("### "):
+            seen = True
+        elif seen and not text.startswith("-# ") and not re.fullmatch(
+                r"\*\*[^*]+\*\*", text.partition("\n")[0]):
+            return text
+    return ""

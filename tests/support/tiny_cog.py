@@ -11,6 +11,7 @@ from PIL import Image, ImageDraw
 from bot.discord import ids
 from bot.discord.components import button
 from bot.discord.game_cog import GameCog, Table
+from bot.discord.layout import panel
 from bot.runtime import GameError
 from bot.store import SeatRecord
 from tests.support.tinygame import TinyState
@@ -53,7 +54,8 @@ class TinyCog(GameCog):
             raise GameError("bad_button", "This button is not one herdbot understands.")
 
     async def private_panel(self, table: Table, seat: SeatRecord) -> dict[str, Any]:
-        return {"content": f"Your secret token is {cast(TinyState, table.state).secrets[seat.seat]}."}
+        return {"view": panel(accent=self.accent, words=f"Your secret token is "
+                              f"{cast(TinyState, table.state).secrets[seat.seat]}.")}
 
 
 async def setup(bot: Any) -> None:

@@ -44,10 +44,12 @@ class DriverContext:
     _thread_id: int = 0
 
     def table_message(self) -> Any:
-        """The current table message: the last message in the thread with components."""
-        msgs = [m for m in self.member.visible(self.thread) if not m.ephemeral and m.components]
+        """The current table message: the last message in the thread with buttons or
+        selects (a DM in a lesson's channel is a V2 message without any)."""
+        msgs = [m for m in self.member.visible(self.thread)
+                if not m.ephemeral and (m.buttons() or m.selects())]
         if not msgs:
-            raise AssertionError("no table message with components in the thread")
+            raise AssertionError("no table message with buttons or selects in the thread")
         return msgs[-1]
 
 
