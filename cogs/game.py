@@ -104,7 +104,7 @@ class GameCommands(commands.Cog):
         seat = table.seat_of(interaction.user.id)
         if seat is None:
             raise GameError("not_in_game", "You are not in this game.")
-        await send_ephemeral(interaction, secret=True, **await cog.private_panel(table, seat))
+        await send_ephemeral(interaction, secret=True, **await cog.own_panel(table, seat))
 
     @game.command(name="status", description="Post the current table again.")
     async def status(self, interaction: discord.Interaction) -> None:

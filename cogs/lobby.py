@@ -80,12 +80,20 @@ def seat_line(seat: SeatRecord) -> str:
     return f"<@{seat.user_id}>"
 
 
+#: The lobby option that puts a Hint button on each player's My hand panel (not a rule:
+#: the engine never sees it). Off by default in rated games, on otherwise.
+HINTS = "hints"
+
+
 def _bool_options(spec: GameSpec) -> list[tuple[str, str]]:
-    """Boolean lobby options of a game as ``(field, label)``, from its options model."""
+    """Boolean lobby options of a game as ``(field, label)``, from its options model, then
+    Hints for a game that offers them."""
     out = []
     for name, field in spec.options_model.model_fields.items():
         if field.annotation is bool:
             out.append((name, field.description or name.replace("_", " ").capitalize()))
+    if spec.hint is not None:
+        out.append((HINTS, "Hints"))
     return out
 
 
@@ -263,7 +271,10 @@ class Lobby(commands.Cog):
             channel_id=interaction.channel_id,
             host_id=interaction.user.id,
             host_name=interaction.user.display_name,
-            options={**self.default_options(spec, timer), **options,
+            options={**self.default_options(spec, timer),
+                     **({HINTS: options.get("rated") is False} if spec.hint is not None
+                        else {}),
+                     **options,
                      **({ONE_MESSAGE: True} if one else {}),
                      **({CHALLENGE: challenge.id} if challenge is not None else {})},
             max_open=settings.max_open_lobbies or self.bot.settings.max_open_lobbies,

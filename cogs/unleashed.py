@@ -141,7 +141,7 @@ class UnleashedCog(GameCog):
                 and after.record.status == "active" and seat.seat in after.pending.seats
                 and after.pending.kind in ("choice", "turn")):
             await send_ephemeral(interaction, secret=True,
-                                 **await self.private_panel(after, after.seat(seat.seat)))
+                                 **await self.own_panel(after, after.seat(seat.seat)))
         return update
 
     async def on_game_component(self, interaction: discord.Interaction, table: Table,

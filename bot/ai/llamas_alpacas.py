@@ -12,6 +12,7 @@ import random
 from collections.abc import Sequence
 from functools import cache
 
+from bot.ai.weighed import Weighed
 from bot.games.base import Action
 from bot.games.llamas_alpacas.cards import Card, cards_by_id
 from bot.games.llamas_alpacas.models import (
@@ -110,6 +111,39 @@ def _me(view: LlamasAlpacasView) -> PlayerView:
     return next(p for p in view.players if p.seat == seat)
 
 
+def _value(view: LlamasAlpacasView, me: PlayerView, board: list[Card | None],
+           action: Action) -> float:
+    """The heuristic's score of ``action`` (see :func:`heuristic_policy`)."""
+    if isinstance(action, Take):
+        slot = view.row[action.position - 1]
+        value, _ = _best_space(board, slot.card)
+        cost = slot.cost
+        paid = 0 if cost is None else cost.clovers + cost.carrots
+        held = me.clovers + me.carrots - paid + slot.clovers + slot.carrots
+        return value + TREAT_VALUE * (min(held, TREAT_LIMIT) - (me.clovers + me.carrots))
+    if isinstance(action, Move):
+        b = list(board)
+        b[action.dst], b[action.src] = b[action.src], None
+        return _outcome(b, action.dst)
+    if isinstance(action, Place):
+        card = view.held if view.phase == "choose_space" else me.start_card
+        if card is None:
+            return 0.0
+        if view.phase == "setup":
+            return 1.0 if action.space == 4 else 0.0
+        return _best_space(board, card, [action.space])[0]
+    if isinstance(action, Keep):
+        return -abs(action.clovers - _wanted_clovers(view))
+    return 0.0  # pragma: no cover - no other actions exist
+
+
+def _wanted_clovers(view: LlamasAlpacasView) -> int:
+    """Keep the treat the next cards in the row ask for: clovers by the llamas among the
+    first three row cards."""
+    llamas = sum(1 for r in view.row[:3] if r.card.animal == "llama")
+    return round(TREAT_LIMIT * (llamas + 0.5) / 4)
+
+
 def heuristic_policy(
     view: LlamasAlpacasView, legal: Sequence[Action], rng: random.Random
 ) -> Action:
@@ -121,33 +155,66 @@ def heuristic_policy(
         raise ValueError("no legal action")
     me = _me(view)
     board = list(me.board)
-    scored: list[tuple[float, float, Action]] = []
-    for action in legal:
-        if isinstance(action, Take):
-            slot = view.row[action.position - 1]
-            value, _ = _best_space(board, slot.card)
-            cost = slot.cost
-            paid = 0 if cost is None else cost.clovers + cost.carrots
-            held = me.clovers + me.carrots - paid + slot.clovers + slot.carrots
-            value += TREAT_VALUE * (min(held, TREAT_LIMIT) - (me.clovers + me.carrots))
-        elif isinstance(action, Move):
-            b = list(board)
-            b[action.dst], b[action.src] = b[action.src], None
-            value = _outcome(b, action.dst)
-        elif isinstance(action, Place):
-            card = view.held if view.phase == "choose_space" else me.start_card
-            if card is None:
-                value = 0.0
-            elif view.phase == "setup":
-                value = 1.0 if action.space == 4 else 0.0
-            else:
-                value, _ = _best_space(board, card, [action.space])
-        elif isinstance(action, Keep):
-            # Keep the treat the next cards in the row ask for.
-            llamas = sum(1 for r in view.row[:3] if r.card.animal == "llama")
-            want_clovers = round(TREAT_LIMIT * (llamas + 0.5) / 4)
-            value = -abs(action.clovers - want_clovers)
-        else:  # pragma: no cover - no other actions exist
-            value = 0.0
-        scored.append((value, rng.random(), action))
+    scored = [(_value(view, me, board, action), rng.random(), action) for action in legal]
     return max(scored, key=lambda t: (t[0], t[1]))[2]
+
+
+def _landing(view: LlamasAlpacasView, me: PlayerView, board: list[Card | None],
+             action: Action) -> tuple[Card | None, int | None, list[Card | None]]:
+    """Where ``action`` puts a card: (card, space, the board before it lands)."""
+    if isinstance(action, Take):
+        card = view.row[action.position - 1].card
+        return card, _best_space(board, card)[1], board
+    if isinstance(action, Move):
+        b = list(board)
+        moved, b[action.src] = b[action.src], None
+        return moved, action.dst, b
+    if isinstance(action, Place) and view.phase == "choose_space":
+        return view.held, action.space, board
+    return None, None, board
+
+
+def _scores(view: LlamasAlpacasView, me: PlayerView, board: list[Card | None],
+            action: Action) -> tuple[int, list[str]]:
+    """(points ``action`` scores now, the met conditions of each scoring line in words)."""
+    card, space, before = _landing(view, me, board, action)
+    if card is None or space is None:
+        return 0, []
+    b = list(before)
+    b[space] = card
+    res = score_placement(b, space)
+    return res.points, [line.check.words() for line in res.lines]
+
+
+def weigh(view: LlamasAlpacasView, legal: Sequence[Action], rng: random.Random) -> Weighed:
+    """:func:`heuristic_policy`'s move for ``(view, legal, rng)`` and why (tags:
+    ``"start"``, ``"keep"``, ``"take"``, ``"place"``, ``"move"``; facts: ``card`` (a
+    :class:`Card`), ``space`` (0-8 where it lands), ``src`` (a move's), ``position`` (a
+    take's), ``points`` it scores now, ``lines`` (met conditions in words), ``treats``
+    gained on the card, ``others_points`` (the most any other move scores now),
+    ``clovers``/``carrots`` kept and ``llamas`` among the first three row cards).
+    Raises ``ValueError`` when ``legal`` is empty."""
+    action = heuristic_policy(view, legal, rng)
+    me = _me(view)
+    board = list(me.board)
+    rest = [a for a in legal if a != action]
+    runner = max((_value(view, me, board, a) for a in rest), default=None)
+    value = _value(view, me, board, action)
+    if isinstance(action, Keep):
+        llamas = sum(1 for r in view.row[:3] if r.card.animal == "llama")
+        return Weighed(action, "keep", {"clovers": action.clovers, "carrots": action.carrots,
+                                        "llamas": llamas}, value, runner)
+    if isinstance(action, Place) and view.phase == "setup":
+        return Weighed(action, "start", {"space": action.space, "card": me.start_card},
+                       value, runner)
+    card, space, _ = _landing(view, me, board, action)
+    points, lines = _scores(view, me, board, action)
+    facts = {"card": card, "space": space, "points": points, "lines": lines,
+             "others_points": max((_scores(view, me, board, a)[0] for a in rest), default=0)}
+    if isinstance(action, Take):
+        slot = view.row[action.position - 1]
+        facts |= {"position": action.position, "treats": slot.clovers + slot.carrots}
+        return Weighed(action, "take", facts, value, runner)
+    if isinstance(action, Move):
+        return Weighed(action, "move", {**facts, "src": action.src}, value, runner)
+    return Weighed(action, "place", facts, value, runner)

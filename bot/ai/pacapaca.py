@@ -18,6 +18,7 @@ import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
+from bot.ai.weighed import Weighed
 from bot.games.base import Action
 from bot.games.pacapaca.cards import catalog, kind_table
 from bot.games.pacapaca.models import (
@@ -343,7 +344,59 @@ def _negotiate(view: PacapacaView, me: str, legal: Sequence[Action], rng: random
     return rng.choice(list(legal))
 
 
+def weigh(view: PacapacaView, legal: Sequence[Action], rng: random.Random) -> Weighed:
+    """:func:`heuristic_policy`'s move for ``(view, legal, rng)`` and why. Tags and facts
+    (gains in projected points, from the seat's own view): ``"only"`` (one choice);
+    ``"keep"`` (``card``, ``other``, ``gain``, ``other_gain``); ``"draw"``, ``"pile"``,
+    ``"pass"`` (``draw``, ``pile``: the expected gains of drawing two and of taking the
+    pile, ``None`` when not offered); ``"negotiate"`` (``partner``, ``give``, ``get``,
+    ``gain``, ``base``: the best of drawing or the pile); ``"propose"`` (``give``,
+    ``get``, ``gain``); ``"accept"`` / ``"decline"`` (``gain``, ``partner_gain``);
+    ``"give_up"``. Raises ``ValueError`` when ``legal`` is empty."""
+    action = heuristic_policy(view, legal, rng)
+    me = view.viewer
+    if me is None or len(legal) == 1:
+        return Weighed(action, "only")
+    if isinstance(action, Keep):
+        mine = _all(view, me)
+        base = seat_value(view, me)
+        left = next((c for c in view.drawn if c != action.card), action.card)
+        return Weighed(action, "keep", {
+            "card": action.card, "other": left,
+            "gain": seat_value(view, me, [*mine, action.card]) - base,
+            "other_gain": seat_value(view, me, [*mine, left]) - base})
+    neg = view.negotiation
+    if neg is not None and not isinstance(action, (Draw2, TakePile, Pass)):
+        other = neg.partner if me == neg.active else neg.active
+        if isinstance(action, Propose):
+            deal = best_deal(view, me, other, active=me == neg.active)
+            gain = deal[0] if deal is not None else 0.0
+            return Weighed(action, "propose", {"give": list(action.give), "get": list(action.get),
+                                               "gain": gain, "partner": other}, gain)
+        ga, gp = deal_gains(view, neg.active, neg.partner, neg.active_gives, neg.partner_gives)
+        gain, theirs = (ga, gp) if me == neg.active else (gp, ga)
+        tag = action.type if action.type in ("accept", "decline", "give_up") else "give_up"
+        return Weighed(action, tag, {"gain": gain, "partner_gain": theirs, "partner": other},
+                       gain)
+    offered = {a.type for a in legal}
+    draw = draw_value(view, me) if "draw2" in offered else None
+    pile = pile_value(view, me) if "take_pile" in offered else None
+    facts: dict[str, object] = {"draw": draw, "pile": pile}
+    if isinstance(action, StartNegotiation):
+        deal = best_deal(view, me, action.partner, active=True, min_gain=3.0)
+        gain, give, get = deal if deal is not None else (0.0, [], [])
+        base = max((v for v in (draw, pile) if v is not None), default=0.0)
+        return Weighed(action, "negotiate", {**facts, "partner": action.partner, "give": give,
+                                             "get": get, "gain": gain, "base": base},
+                       gain, base)
+    tag = {"draw2": "draw", "take_pile": "pile"}.get(action.type, "pass")
+    value = draw if tag == "draw" else pile if tag == "pile" else 0.0
+    runner = pile if tag == "draw" else draw if tag == "pile" else None
+    return Weighed(action, tag, facts, value or 0.0, runner)
+
+
 __all__ = [
+    "weigh",
     "heuristic_policy",
     "random_policy",
     "evaluate",

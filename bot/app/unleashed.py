@@ -4,17 +4,28 @@ levels, presenter, renderers, cog and demo driver."""
 from __future__ import annotations
 
 import dataclasses
+import random
+from collections.abc import Sequence
+from typing import Any
 
 from bot.ai.easy import unleashed_easy
-from bot.ai.unleashed import heuristic_policy
+from bot.ai.unleashed import heuristic_policy, weigh
 from bot.ai.unleashed_hard import hard_policy
 from bot.games.unleashed.spec import SPEC as RULES
+from bot.present import hints
 from bot.present.unleashed import UnleashedPresenter
 from bot.render.unleashed import hand_picture, render_table
+
+
+def hint(view: Any, legal: Sequence[Any], rng: random.Random) -> str:
+    """The Normal AI's move for the seat of ``view`` and why, in words (seat ids)."""
+    return hints.unleashed(weigh(view, list(legal), rng))
+
 
 SPEC = dataclasses.replace(
     RULES,
     policy=heuristic_policy,
+    hint=hint,
     levels={"easy": unleashed_easy, "normal": heuristic_policy, "hard": hard_policy},
     presenter=UnleashedPresenter(),
     table_renderer=render_table,

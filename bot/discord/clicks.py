@@ -16,6 +16,7 @@ from typing import Any
 import discord
 
 from bot.discord import choices, ids, layout
+from bot.discord.hints import HINT, answer_hint, with_hint_button
 from bot.discord.installs import is_one_message
 from bot.discord.one_message import CONTINUE, OneMessage
 from bot.discord.outbox import on_message
@@ -193,6 +194,10 @@ class Clicks(OneMessage):
         return {"view": layout.panel(accent=self.accent,
                                      words="You have no hidden cards in this game.")}
 
+    async def own_panel(self, table: Table, seat: SeatRecord) -> dict[str, Any]:
+        """:meth:`private_panel` with the Hint button when the game's hints are on."""
+        return with_hint_button(table, await self.private_panel(table, seat))
+
 
     # -- loading -----------------------------------------------------------------------
 
@@ -244,7 +249,10 @@ class Clicks(OneMessage):
         if seat is None:
             raise GameError("not_in_game", "You are not in this game.")
         if cid.code == "hand":
-            await send_ephemeral(interaction, secret=True, **await self.private_panel(table, seat))
+            await send_ephemeral(interaction, secret=True, **await self.own_panel(table, seat))
+            return
+        if cid.code == HINT:
+            await answer_hint(interaction, table, seat, self.accent)
             return
         if cid.code == "back":
             if not seat.ai_takeover:

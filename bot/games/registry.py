@@ -52,6 +52,9 @@ class GameSpec:
             card) that the game's cog shows.
         hidden_info: True when the game has hidden cards: refusals (which may name them)
             then never fall back to the channel when Discord refuses the ephemeral answer.
+        hint: ``hint(view, legal_actions, rng) -> str``: the move the Normal AI would
+            choose for the seat of ``view`` and why, in one or two sentences naming
+            players by seat id (``None``: the game offers no hints).
         driver: dotted path of the sandbox UI driver module (``perform(ctx, action)``:
             plays an action through a simulated member's clicks; the demo and the
             full-game tests use it); empty: none.
@@ -73,6 +76,7 @@ class GameSpec:
     table_renderer: Callable[..., bytes] | None = None
     closeups: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
     hidden_info: bool = True
+    hint: Callable[..., str] | None = None
     driver: str = ""
 
     def level_policy(self, level: str) -> Callable[..., Any] | None:

@@ -6,9 +6,9 @@ import random
 
 from bot.ai.unleashed import heuristic_policy, random_policy
 from bot.app import builtin_games
-from bot.games.unleashed.models import Pass, Play, Respond
+from bot.games.unleashed.models import Activate, Choose, Pass, Play, Proceed, Respond
 from bot.games.unleashed.spec import SPEC as RULES_SPEC
-from tests.games.unleashed.unleashed_helpers import E, build, find, play
+from tests.games.unleashed.unleashed_helpers import E, build, find, pass_turn, play
 
 #: The game as the bot offers it: its rules wired to its AI and cog (bot.app).
 SPEC = builtin_games()["llamas-unleashed"]
@@ -109,3 +109,31 @@ def test_heuristic_with_two_players_answers_an_opponent_level_with_it_not_one_be
     st2, _ = play(st, "s0", "hay_harvest")  # one behind: let it draw
     a = heuristic_policy(E.view(st2, "s1"), E.legal_actions(st2, "s1"), random.Random(1))
     assert a == Pass()
+
+
+def _normal(st, seat="s0"):
+    return heuristic_policy(E.view(st, seat), E.legal_actions(st, seat), random.Random(0))
+
+
+def test_normal_skips_an_if_you_do_whose_second_part_has_nothing_to_act_on():
+    # Battering Ram: nothing to destroy and no Downgrade to shed: No; with one: Yes.
+    st, _ = play(build(hands={"s0": ["battering_ram"]}, fields={"s0": ["trail_llama"]}),
+                 "s0", "battering_ram")
+    assert [o.value for o in st.choice.options] == ["yes", "no"]
+    assert _normal(st) == Choose(option=1)
+    st, _ = play(build(hands={"s0": ["battering_ram"]}, fields={"s0": ["leaky_roof"]}),
+                 "s0", "battering_ram")
+    assert _normal(st) == Choose(option=0)
+    # The Ram Herd Bonus and Sheepdog with no Animal to destroy: not used.
+    st = pass_turn(build(active="s1", plays=1,
+                         fields={"s0": ["woolly_ram", "curlhorn_ram", "lamb_acorn"],
+                                 "s1": ["golden_bell"]}, hands={"s0": ["lasso", "stampede"]}))
+    assert _normal(st) == Proceed()
+    st = pass_turn(build(active="s1", plays=1,
+                         fields={"s0": ["woolly_ram", "curlhorn_ram", "lamb_acorn"],
+                                 "s1": ["trail_llama"]}, hands={"s0": ["lasso", "stampede"]}))
+    assert _normal(st) == Activate(source="herd:ram")
+    st = pass_turn(build(active="s1", plays=1, fields={"s0": ["sheepdog"],
+                                                       "s1": ["spitfire_llama"]},
+                         hands={"s0": ["hay_harvest"]}))
+    assert _normal(st) == Proceed()

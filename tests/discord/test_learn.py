@@ -25,8 +25,8 @@ TOLD: dict[str, dict[str, int]] = {
                        "paid": 13, "line": 19, "keep": 51, "last_round": 69, "over": 69},
     "pacapaca": {"start": 0, "drawn": 1, "pile": 7, "negotiation": 15, "rejected": 19,
                  "final_round": 29, "over": 30},
-    "llamas-unleashed": {"baby": 1, "action": 2, "instant": 4, "chain": 5, "turn": 10,
-                         "target": 11, "herd": 28, "over": 85},
+    "llamas-unleashed": {"baby": 1, "action": 2, "instant": 4, "chain": 5, "turn": 8,
+                         "target": 10, "herd": 43, "over": 69},
 }
 
 

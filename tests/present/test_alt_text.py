@@ -6,6 +6,7 @@ only its holder may see."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -109,7 +110,7 @@ def test_a_closeups_alt_text_says_the_own_cards_and_never_another_players_hidden
             break
         hidden = hidden_names(game, engine, state, seats)
         for seat in seats:
-            own = engine.view(state, seat)
+            own: Any = engine.view(state, seat)
             for alt in closeup_alts(game, presenter, engine, state, seat):
                 assert 0 < len(alt) <= 1024
                 if game == "llamas-unleashed":
@@ -129,7 +130,7 @@ def test_a_closeups_alt_text_says_the_own_cards_and_never_another_players_hidden
 def test_the_closeup_alt_texts_in_words() -> None:
     la = builtin_games()["llamas-alpacas"]
     state = la.engine.new_game(["s0", "s1"], seed=3, options=la.options_model())
-    view = la.engine.view(state, "s0")
+    view: Any = la.engine.view(state, "s0")
     start = view.players[0].start_card
     assert start is not None
     assert la.presenter.closeup_alt(view, "s0") == (

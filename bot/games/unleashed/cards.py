@@ -32,7 +32,7 @@ OpName = Literal[
     "bring", "search", "take_discard", "move", "swap_hands", "skip_turn", "extra_play",
     "reshuffle", "shield",
     # combinators
-    "seq", "then", "may", "choice", "for_each", "any_number",
+    "seq", "then", "if_you_do", "may", "choice", "for_each", "any_number",
 ]
 
 
@@ -60,8 +60,8 @@ class Effect(_Strict):
     Fields used per op: ``n`` (draw, discard), ``filter`` (discard, sacrifice, destroy,
     steal, return_card, bring, search, take_discard, move), ``whose`` ("other" or "any")
     for field targets, ``src`` for bring (hand, deck, discard, nursery), ``kind`` for
-    shield, ``steps`` for seq, ``first``/``next`` for then, ``do``/``if_you_do`` for may,
-    ``options`` for choice, ``who`` + ``eff`` for for_each (``each_player`` starts with
+    shield, ``steps`` for seq, ``first``/``next`` for then and if_you_do,
+    ``do``/``if_you_do`` for may, ``options`` for choice, ``who`` + ``eff`` for for_each (``each_player`` starts with
     you, ``each_player_you_last`` with the player after you, ``each_other`` leaves you out), ``eff`` for any_number,
     ``top`` for take_discard (only the top card of the pile).
     """
@@ -85,7 +85,8 @@ class Effect(_Strict):
     @model_validator(mode="after")
     def _shape(self) -> Effect:
         need = {
-            "seq": self.steps, "then": self.first and self.next, "may": self.do,
+            "seq": self.steps, "then": self.first and self.next,
+            "if_you_do": self.first and self.next, "may": self.do,
             "choice": self.options, "for_each": self.eff, "any_number": self.eff,
             "bring": self.src, "shield": self.kind,
         }

@@ -429,7 +429,9 @@ class UnleashedEngine(Engine[UnleashedState, UnleashedOptions]):
 
     def plays_for(self, st: UnleashedState, player: str, cid: int) -> list[Play]:
         """The ways ``player`` may play ``cid`` from hand in the Action phase: Magic only
-        when its requirement can be met; Animals into any Field they may enter; Upgrades
+        when its requirement can be met with targets chosen before its link resolves
+        (rulebook, Actions That Are Impossible and Order of Resolution; RULES.md, Grazing
+        Rights: the card it discards is no target for its bring); Animals into any Field they may enter; Upgrades
         and Downgrades into any Field; Instants never (they answer plays)."""
         d = card(cid)
         if d.type == "magic":

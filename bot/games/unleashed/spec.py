@@ -21,8 +21,10 @@ and Downgrades (stay in the Field they are played into and affect that player), 
 pile up and resolve last first; the answered player may answer back. Cards brought \
 straight into a Field cannot be answered.
 **Herds:** Llama - may draw 1. Alpaca - your Alpacas cannot be destroyed until your next \
-turn. Goat - may take the top discard. Ram - may discard 1 to destroy another player's \
-Animal.
+turn. Goat - may take the top discard. Ram - may discard 1; if you do, destroy another \
+player's Animal.
+**"If you do":** you may do the first part whenever it is possible; if the second part is \
+then impossible, it is skipped.
 **End:** nobody wins until the whole chain has resolved. If the deck runs out: most \
 Animals wins, then most letters in their names; still tied, everyone loses."""
 

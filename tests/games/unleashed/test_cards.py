@@ -365,7 +365,9 @@ def test_rustler_ram_sacrifices_to_steal_a_basic_animal():
     assert keys(st.fields["s0"]) == ["rustler_ram", "trail_llama"]
     assert keys(st.fields["s1"]) == ["spitfire_llama"] and keys(st.discard) == ["leaky_roof"]
     st = build(hands={"s0": ["rustler_ram"]}, fields={"s1": ["spitfire_llama"]})
-    st, _ = play(st, "s0", "rustler_ram")  # no Basic Animal to steal: nothing is offered
+    st, _ = play(st, "s0", "rustler_ram")  # no Basic Animal to steal: the sacrifice is
+    assert st.choice.prompt == "Do you want to use this effect (Rustler Ram)?"  # still offered
+    st, _ = pick(st, "no")
     assert keys(st.fields["s0"]) == ["rustler_ram"] and st.choice is None
 
 

@@ -241,12 +241,17 @@ def test_coyote_ambush_is_not_playable_when_nothing_can_be_destroyed():
     assert E.legal_actions(st, "s1") == [Respond(card=st.hands["s1"][0]), Pass()]
 
 
-def test_ram_herd_bonus_is_not_offered_when_no_animal_can_then_be_destroyed():
+def test_ram_herd_bonus_is_offered_when_no_animal_can_then_be_destroyed():
+    # "If you do": the discard is offered whenever it is possible; the destroy, impossible
+    # (Fluffcloud Alpaca cannot be destroyed), is then ignored.
     st = build(active="s1", plays=1, fields={"s0": ["woolly_ram", "curlhorn_ram", "lamb_acorn"],
                                             "s1": ["fluffcloud_alpaca", "golden_bell"]},
                hands={"s0": ["lasso"]})
     st = pass_turn(st)
-    assert st.phase == "action" and keys(st.hands["s0"])[0] == "lasso"
+    assert E.legal_actions(st, "s0") == [Activate(source="herd:ram"), Proceed()]
+    st, _ = act(st, "s0", Activate(source="herd:ram"))
+    assert keys(st.discard) == ["lasso"]
+    assert keys(st.fields["s1"]) == ["fluffcloud_alpaca", "golden_bell"]
     st = build(active="s1", plays=1, fields={"s0": ["woolly_ram", "curlhorn_ram", "lamb_acorn"],
                                             "s1": ["fluffcloud_alpaca", "trail_llama"]},
                hands={"s0": ["lasso"]})
@@ -254,12 +259,17 @@ def test_ram_herd_bonus_is_not_offered_when_no_animal_can_then_be_destroyed():
     assert E.legal_actions(st, "s0") == [Activate(source="herd:ram"), Proceed()]
 
 
-def test_battering_ram_does_not_ask_for_a_sacrifice_when_nothing_can_then_be_destroyed():
+def test_battering_ram_asks_for_a_sacrifice_even_when_nothing_can_then_be_destroyed():
     st = build(hands={"s0": ["battering_ram"]}, fields={"s0": ["trail_llama"],
                                                        "s1": ["fluffcloud_alpaca"]})
     st, ev = play(st, "s0", "battering_ram")
-    assert st.choice is None and keys(st.fields["s0"]) == ["trail_llama", "battering_ram"]
-    assert "declined" not in [e.type for e in ev]
+    assert st.choice.prompt == "Do you want to use this effect (Battering Ram)?"
+    st, _ = pick(st, "yes")
+    assert _labels(st) == ["Trail Llama (s0)", "Battering Ram (s0)"]
+    st, ev = pick_key(st, "trail_llama")
+    assert [e.text for e in ev] == ["s0 sacrifices Trail Llama."]
+    assert keys(st.fields["s0"]) == ["battering_ram"]
+    assert keys(st.fields["s1"]) == ["fluffcloud_alpaca"]
     st = build(hands={"s0": ["battering_ram"]}, fields={"s1": ["golden_bell"]})
     st, _ = play(st, "s0", "battering_ram")
     assert st.choice.prompt == "Do you want to use this effect (Battering Ram)?"

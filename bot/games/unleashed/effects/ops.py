@@ -31,14 +31,18 @@ Atomic operations (``"you"`` is the frame's actor, the owner of the Field the ca
 - ``reshuffle``: the discard pile is shuffled into the deck.  ``shield kind``: until your
   next turn your Animals of that kind cannot be destroyed.
 
-Combinators: ``seq`` (and), ``then`` (second part only if the first happened), ``may``
-(ask; ``if_you_do`` only when you chose to), ``choice`` (choose one branch), ``for_each``
+Combinators: ``seq`` (and), ``then`` (second part only if the first happened),
+``if_you_do`` (an optional trigger's "you may X. If you do, Y": the player chose X by
+using the trigger, so Y follows whatever X did), ``may`` (ask; ``if_you_do`` only when you
+chose to), ``choice`` (choose one branch), ``for_each``
 (each player / each other player, in turn order from you, acts; ``each_player_you_last``:
 each player in turn order starting after you, you last: Nanny Alpaca) and ``any_number`` (you
 choose any number of other players; each of them acts).
 
-"and", "then", "if you do" follow the rulebook; an impossible part forced on you is
-ignored (``last_ok`` false); "pull" is random, "choose"/"look" lets you pick.
+"and", "then", "if you do" follow the rulebook (Dealing with Card Effects that Have
+Multiple Actions); an impossible part forced on you is ignored (``last_ok`` false; Actions
+That Are Impossible), so the second part of an "if you do" with nothing to target is
+ignored; "pull" is random, "choose"/"look" lets you pick.
 
 Each operation returns its outcome: ``True`` when it happened, ``False`` when it was
 impossible (ignored), ``None`` when it has none (waiting for an answer, or a combinator
@@ -118,6 +122,12 @@ def _op_then(st: UnleashedState, fr: Frame, ev: list[Event]) -> bool | None:
 def _op__then(st: UnleashedState, fr: Frame, ev: list[Event]) -> bool | None:
     if st.last_ok:
         _push(st, fr, fr.eff["next"], "/n")
+    return None
+
+
+def _op_if_you_do(st: UnleashedState, fr: Frame, ev: list[Event]) -> bool | None:
+    _push(st, fr, fr.eff["next"], "/n")
+    _push(st, fr, fr.eff["first"], "/f")
     return None
 
 
@@ -498,7 +508,8 @@ def _op__finish(st: UnleashedState, fr: Frame, ev: list[Event]) -> bool | None:
 
 
 OPS: dict[str, Op] = {
-    "seq": _op_seq, "then": _op_then, "_then": _op__then, "may": _op_may,
+    "seq": _op_seq, "then": _op_then, "_then": _op__then, "if_you_do": _op_if_you_do,
+    "may": _op_may,
     "choice": _op_choice, "for_each": _op_for_each, "any_number": _op_any_number,
     "draw": _op_draw, "discard": _op_discard, "sacrifice": _op_sacrifice,
     "destroy": _op_destroy, "steal": _op_steal, "return_card": _op_return_card,

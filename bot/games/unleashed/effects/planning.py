@@ -55,7 +55,7 @@ def _scan(eff: dict[str, Any], key: str, filled: list[bool], deferred: list[str]
     if op == "seq":
         for i, s in enumerate(eff["steps"]):
             _scan(s, f"{key}/s{i}", filled, deferred)
-    elif op == "then":
+    elif op in ("then", "if_you_do"):
         _scan(eff["first"], key + "/f", filled, deferred)
         _scan(eff["next"], key + "/n", filled, deferred)
     elif op == "may":
@@ -128,7 +128,7 @@ def _plan(st: UnleashedState, link: Link, fr: Frame, ev: list[Event]) -> None:
     if op == "seq":
         link.tasks[0:0] = [_child(fr, s, f"/s{i}") for i, s in enumerate(e["steps"])]
         return
-    if op == "then":
+    if op in ("then", "if_you_do"):
         link.tasks[0:0] = [_child(fr, e["first"], "/f"), _child(fr, e["next"], "/n")]
         return
     if op == "may":

@@ -101,8 +101,11 @@ def feasible(st: UnleashedState, eff: dict[str, Any], actor: str, source: int | 
     """Whether every required part of ``eff`` can be done for ``actor`` now, no card
     chosen twice (rulebook, Actions That Are Impossible; RULES.md: a card whose
     requirement you cannot meet cannot be played): every "and" part, both parts of a
-    "then", at least one branch of a choice; an optional part never blocks (an optional
-    effect is offered only when its own parts, "if you do" included, can be done).
+    "then", at least one branch of a choice; an optional part never blocks. An "if you
+    do" needs only its first part: its second part follows the player's choice and is
+    ignored when impossible (rulebook, Dealing with Card Effects that Have Multiple
+    Actions: "you should only perform the second action if you choose to perform the
+    first action"; Actions That Are Impossible: "just ignore it").
     ``taken``: cards already chosen in the link. Targets are picked greedily (first
     candidate), which is exact for every card in the set (each asks at most one card per
     zone)."""
@@ -112,12 +115,9 @@ def feasible(st: UnleashedState, eff: dict[str, Any], actor: str, source: int | 
 def may_feasible(st: UnleashedState, eff: dict[str, Any], actor: str,
                  source: int | None = None, taken: Collection[int] = ()) -> bool:
     """Whether the optional effect ``eff`` (a ``may`` node) may be offered: its ``do``
-    part and its "if you do" part can both be done."""
-    got = set(taken)
-    if not _feasible(st, eff["do"], actor, source, None, got):
-        return False
-    nxt = eff.get("if_you_do")
-    return nxt is None or _feasible(st, nxt, actor, source, None, got)
+    part can be done (its "if you do" part, when impossible, is then ignored; see
+    :func:`feasible`)."""
+    return _feasible(st, eff["do"], actor, source, None, set(taken))
 
 
 def _feasible(st: UnleashedState, eff: dict[str, Any], actor: str, source: int | None,
@@ -128,6 +128,8 @@ def _feasible(st: UnleashedState, eff: dict[str, Any], actor: str, source: int |
     if op == "then":
         return (_feasible(st, eff["first"], actor, source, exclude, taken)
                 and _feasible(st, eff["next"], actor, source, exclude, taken))
+    if op == "if_you_do":
+        return _feasible(st, eff["first"], actor, source, exclude, taken)
     if op == "choice":
         return any(_feasible(st, o["eff"], actor, source, exclude, set(taken))
                    for o in eff["options"])
