@@ -10,6 +10,7 @@ from discord.ext import commands
 
 from bot.ai.levels import Level
 from bot.discord.bot import HerdBot
+from bot.discord.installs import SERVER_INSTALL, SERVERS
 from bot.discord.layout import DEFAULT_ACCENT, accent_of, card, panel
 from bot.discord.leaderboard import NOBODY, LeaderboardButton, leaderboard_page, rating_section
 from bot.discord.replies import answer_public, quoted, send_ephemeral
@@ -34,7 +35,7 @@ class Admin(commands.Cog):
     """Per-server settings, statistics and DM preferences."""
 
     stats_group = app_commands.Group(name="stats", description="Game statistics on this server",
-                                     guild_only=True)
+                                     allowed_installs=SERVER_INSTALL, allowed_contexts=SERVERS)
 
     def __init__(self, bot: HerdBot) -> None:
         self.bot = bot
@@ -59,7 +60,8 @@ class Admin(commands.Cog):
     )
     @app_commands.choices(turn_timer=TIMERS)
     @app_commands.default_permissions(manage_guild=True)
-    @app_commands.guild_only()
+    @app_commands.allowed_installs(guilds=True, users=False)
+    @app_commands.allowed_contexts(guilds=True, dms=False, private_channels=False)
     async def settings(
         self,
         interaction: discord.Interaction,
@@ -197,7 +199,8 @@ class Admin(commands.Cog):
                           extras={"public": True})
     @app_commands.describe(game="Which game",
                            season="Which season (default: the current one; 0: before seasons)")
-    @app_commands.guild_only()
+    @app_commands.allowed_installs(guilds=True, users=False)
+    @app_commands.allowed_contexts(guilds=True, dms=False, private_channels=False)
     async def leaderboard(self, interaction: discord.Interaction, game: str,
                           season: app_commands.Range[int, 0, 100_000] | None = None) -> None:
         if game not in self.bot.registry:
@@ -213,6 +216,8 @@ class Admin(commands.Cog):
         await answer_public(interaction, view=view, allowed_mentions=NOBODY)
 
     @app_commands.command(name="notify", description="Turn herdbot's direct messages on or off.")
+    @app_commands.allowed_installs(guilds=True, users=True)
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     @app_commands.describe(direct_messages="on: DM my hands and turn notices; off: never DM me")
     @app_commands.choices(direct_messages=[app_commands.Choice(name="on", value="on"),
                                            app_commands.Choice(name="off", value="off")])

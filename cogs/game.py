@@ -15,6 +15,7 @@ from bot.discord.bot import HerdBot
 from bot.discord.components import button
 from bot.discord.errors import thread_is_gone
 from bot.discord.game_cog import GameCog
+from bot.discord.installs import BOTH_INSTALLS, EVERYWHERE, is_one_message
 from bot.discord.layout import accent_of, card, panel
 from bot.discord.replies import defer, quoted, send_ephemeral
 from bot.discord.table import Table
@@ -33,7 +34,8 @@ def _manage(interaction: discord.Interaction) -> bool:
 class GameCommands(commands.Cog):
     """Commands that act on the game of the current thread (or the member's latest game)."""
 
-    game = app_commands.Group(name="game", description="Your current game", guild_only=True)
+    game = app_commands.Group(name="game", description="Your current game",
+                              allowed_installs=BOTH_INSTALLS, allowed_contexts=EVERYWHERE)
 
     def __init__(self, bot: HerdBot) -> None:
         self.bot = bot
@@ -144,7 +146,8 @@ class GameCommands(commands.Cog):
             await send_ephemeral(interaction, "You were the last player, so the game has ended.")
             return
         await self.bot.service.set_takeover(record.id, interaction.user.id, True)
-        channel = cog.channel_of(record)
+        # (a one-message table shows the AI seat at its next edit: no message of its own)
+        channel = None if is_one_message(record) else cog.channel_of(record)
         if channel is not None:
             try:
                 await channel.send(f"{md_name(seat.name)} left the game; the AI plays their seat now.")
@@ -223,6 +226,8 @@ class GameCommands(commands.Cog):
         await self.bot.replays.open(interaction, number)
 
     @app_commands.command(name="rules", description="How to play one of the games.")
+    @app_commands.allowed_installs(guilds=True, users=True)
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     @app_commands.describe(game="Which game")
     async def rules(self, interaction: discord.Interaction, game: str) -> None:
         spec = self.bot.registry.get(game)

@@ -19,6 +19,13 @@ from bot.discord.bot import HerdBot
 from bot.discord.components import button, select
 from bot.discord.errors import thread_is_gone, why_not_posted
 from bot.discord.game_cog import GameCog
+from bot.discord.installs import (
+    BOTH_INSTALLS,
+    EVERYWHERE,
+    ONE_MESSAGE,
+    is_one_message,
+    one_message_place,
+)
 from bot.discord.layout import accent_of, action_rows, card, texts_of
 from bot.discord.options_form import FORM_CODE, OptionsForm, check_options, preset_options
 from bot.discord.permissions import require_game_permissions
@@ -37,6 +44,15 @@ from bot.runtime import GameError, Update, UpdateKind
 from bot.runtime.takeback import OPTION as TAKE_BACKS
 from bot.runtime.takeback import take_backs_on
 from bot.store import GameRecord, SeatRecord
+from cogs.lobby_challenge import (
+    CHALLENGE,
+    carried,
+    challenge_items,
+    challenged,
+    check_target,
+    menu_name,
+    only_challenged,
+)
 from cogs.lobby_rematch import open_rematch
 
 log = logging.getLogger(__name__)
@@ -158,6 +174,10 @@ def lobby_card(record: GameRecord, seats: list[SeatRecord], spec: GameSpec, *,
     if status == "lobby" and isinstance(expires_at, (int, float)):
         description += (f"\n\nThis lobby closes <t:{int(expires_at)}:R> unless the host "
                         "starts the game.")
+    target = challenged(record)
+    if target is not None and status == "lobby":
+        description += (f"\n\n**<@{record.host_id}> challenges <@{target}>**: Accept to "
+                        "start, or Decline.")
     if playing_in is not None:
         description = f"{spec.description}\n\n**Playing in <#{playing_in}>.**"
     seat_head, seat_lines = seats_field(record, seats, spec)
@@ -165,6 +185,8 @@ def lobby_card(record: GameRecord, seats: list[SeatRecord], spec: GameSpec, *,
         need = spec.min_players - len(seats)
         foot = (f"Waiting for {need} more player{'s' * (need != 1)}." if need > 0
                 else "The host can start the game.")
+        if target is not None:
+            foot = "Waiting for the challenged member to accept or decline."
         foot = f"{spec.min_players}-{spec.max_players} players. {foot}"
     elif expired:
         foot = "Nobody started this lobby within an hour, so it has closed."
@@ -187,6 +209,8 @@ def lobby_items(record: GameRecord, seats: list[SeatRecord],
     (showing the current one, Normal by default). Empty once the lobby is closed."""
     if record.status != "lobby":
         return []
+    if challenged(record) is not None:
+        return challenge_items(record)
     gid = record.id
     full = len(seats) >= spec.max_players
     items: list[discord.ui.Item[Any]] = [
@@ -223,6 +247,7 @@ class Lobby(commands.Cog):
                    for s in bot.registry]
         self.play.parameters  # noqa: B018 - make sure the command is built
         self.play._params["game"].choices = choices  # type: ignore[attr-defined]
+        self._menus = [self.challenge_menu(s) for s in bot.registry]
 
     @app_commands.command(name="play", description="Open a lobby for a llama-and-alpaca game.",
                           extras={"public": True})
@@ -230,7 +255,8 @@ class Lobby(commands.Cog):
                            rated="Whether the game changes the players' ratings (default: yes)",
                            preset="A set of house rules saved on this server (lobby Options)")
     @app_commands.choices(turn_timer=TIMER_CHOICES)
-    @app_commands.guild_only()
+    @app_commands.allowed_installs(guilds=True, users=True)
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     async def play(
         self,
         interaction: discord.Interaction,
@@ -244,18 +270,27 @@ class Lobby(commands.Cog):
         spec = self.bot.registry.get(game)
         if spec is None:
             raise GameError("unknown_game", f"There is no game called “{quoted(game)}”. Pick one from the list.")
-        settings = await self.bot.store.guild_settings(interaction.guild_id or 0)
-        if settings.game_channel_id and interaction.channel_id != settings.game_channel_id:
-            raise GameError("wrong_channel",
-                            f"Games are played in <#{settings.game_channel_id}> on this server.")
-        if isinstance(interaction.channel, discord.Thread):
-            raise GameError("in_thread", "Start games in a channel, not inside a thread.")
-        require_game_permissions(interaction)
-        timer = (turn_timer.value if turn_timer else
-                 settings.turn_timer or self.bot.settings.default_turn_timer)
         house = await self._preset(interaction, spec, preset) if preset else {}
-        if turn_timer:
-            house.pop("turn_timer", None)
+        await self._open(interaction, spec, turn_timer.value if turn_timer else None,
+                         {**house, **({} if rated else {"rated": False})})
+
+    async def _open(self, interaction: discord.Interaction, spec: GameSpec, timer: str | None,
+                    options: dict[str, Any], challenge: discord.abc.User | None = None) -> None:
+        """Post a lobby for ``spec`` where ``interaction`` was made, with ``options`` over
+        the defaults (``timer``: the turn timer chosen, else the server's); with
+        ``challenge`` that member is seated too and asked to accept. Raises
+        :class:`GameError` where no game can be played."""
+        settings = await self.bot.store.guild_settings(interaction.guild_id or 0)
+        one = one_message_place(interaction)
+        if not one:
+            if settings.game_channel_id and interaction.channel_id != settings.game_channel_id:
+                raise GameError("wrong_channel",
+                                f"Games are played in <#{settings.game_channel_id}> on this server.")
+            if isinstance(interaction.channel, discord.Thread):
+                raise GameError("in_thread", "Start games in a channel, not inside a thread.")
+            require_game_permissions(interaction)
+        timer = timer or options.pop("turn_timer", None) or (
+            settings.turn_timer or self.bot.settings.default_turn_timer)
         update = await self.bot.service.create_lobby(
             spec.key,
             guild_id=interaction.guild_id,
@@ -263,10 +298,16 @@ class Lobby(commands.Cog):
             host_id=interaction.user.id,
             host_name=interaction.user.display_name,
             options={**self.default_options(spec, timer),
-                     **({HINTS: not rated} if spec.hint is not None else {}), **house,
-                     **({} if rated else {"rated": False})},
+                     **({HINTS: options.get("rated") is False} if spec.hint is not None
+                        else {}),
+                     **options,
+                     **({ONE_MESSAGE: True} if one else {}),
+                     **({CHALLENGE: challenge.id} if challenge is not None else {})},
             max_open=settings.max_open_lobbies or self.bot.settings.max_open_lobbies,
         )
+        if challenge is not None:
+            update = await self.bot.service.join(update.record.id, challenge.id,
+                                                 challenge.display_name)
         message = await answer_public(interaction,
                                       view=lobby_card(update.record, update.seats, spec))
         await self.bot.store.update_game(update.record.id, lobby_message_id=message.id)
@@ -294,6 +335,28 @@ class Lobby(commands.Cog):
         typed = current.strip().lower()
         return [app_commands.Choice(name=plain_name(p.name, 100), value=p.name)
                 for p in found if typed in p.name.lower()][:25]
+
+    def challenge_menu(self, spec: GameSpec) -> app_commands.ContextMenu:
+        """The member context menu "Challenge to <game>" (both installs, every context)."""
+
+        async def challenge(interaction: discord.Interaction,
+                            member: discord.Member | discord.User) -> None:
+            check_target(interaction, member)
+            last = await self.bot.store.last_hosted(interaction.user.id, spec.key)
+            await self._open(interaction, spec, None, carried(last), challenge=member)
+
+        return app_commands.ContextMenu(
+            name=menu_name(spec.name), callback=challenge, type=discord.AppCommandType.user,
+            allowed_installs=BOTH_INSTALLS, allowed_contexts=EVERYWHERE,
+            extras={"public": True})
+
+    async def cog_load(self) -> None:
+        for menu in self._menus:
+            self.bot.tree.add_command(menu)
+
+    async def cog_unload(self) -> None:
+        for menu in self._menus:
+            self.bot.tree.remove_command(menu.name, type=discord.AppCommandType.user)
 
     def default_options(self, spec: GameSpec, timer: str) -> dict[str, Any]:
         """A new lobby's options: the turn timer, each option's ``lobby_default`` (its
@@ -348,6 +411,19 @@ class Lobby(commands.Cog):
             return
         elif code == OPTIONS:
             await self._open_options(interaction, gid)
+            return
+        elif code == "accept":
+            record = await service.get(gid)
+            only_challenged(record, user.id)
+            await self._start(interaction, gid, await service.start(gid, record.host_id,
+                                                                    publish=False))
+            return
+        elif code == "decline":
+            record = await service.get(gid)
+            only_challenged(record, user.id)
+            update = await service.cancel(gid, record.host_id)
+            await edit_panel(interaction, **RESET, **self._lobby_parts(
+                update, f"**{md_name(user.display_name)} declined the challenge.**"))
             return
         else:
             raise GameError("bad_button", "This button is not one herdbot understands.")
@@ -422,8 +498,8 @@ class Lobby(commands.Cog):
         if update.kind != UpdateKind.EXPIRED:
             return
         record = update.record
-        if not (record.channel_id and record.lobby_message_id):
-            return
+        if not (record.channel_id and record.lobby_message_id) or is_one_message(record):
+            return  # (one message: no bot-token edit there; a click on it is told)
         message = self.bot.get_partial_messageable(record.channel_id).get_partial_message(
             record.lobby_message_id)
         try:
@@ -442,12 +518,15 @@ class Lobby(commands.Cog):
                      started: Update | None = None) -> None:
         """Start the lobby (``started``: a join started it already) and open its thread."""
         service = self.bot.service
-        if started is None:
+        if started is None and not one_message_place(interaction):
             require_game_permissions(interaction)  # refused before anything changes
         acked = await defer(interaction)
         update = started or await service.start(game_id, interaction.user.id, publish=False)
         record = update.record
         spec = update.spec
+        if is_one_message(record):
+            await self._start_in_place(interaction, update, acked)
+            return
         message = interaction.message
         thread_id: int | None = None
         if record.thread_id and record.thread_id != record.channel_id:
@@ -484,6 +563,24 @@ class Lobby(commands.Cog):
                                     head=head_of(message)))
             except discord.HTTPException:
                 log.info("lobby message %s could not be edited", record.lobby_message_id)
+
+    async def _start_in_place(self, interaction: discord.Interaction, update: Update,
+                              acked: bool) -> None:
+        """Start a one-message game: the lobby message becomes its table, edited through
+        this click (:mod:`bot.discord.one_message`)."""
+        record = update.record
+        service = self.bot.service
+        await service.store.update_game(record.id, thread_id=record.channel_id,
+                                        table_message_id=record.lobby_message_id)
+        update.record = await service.get(record.id)
+        cog = self.bot.game_cog(record.kind)
+        if not isinstance(cog, GameCog):
+            await service.publish(update)
+            return
+        try:
+            await cog.on_update(update, interaction)
+        except discord.HTTPException as exc:
+            await self._start_failed(interaction, update, record.channel_id, exc, acked)
 
     async def _add_members(self, thread_id: int, seats: list[SeatRecord]) -> None:
         for seat in seats:

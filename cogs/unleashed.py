@@ -173,6 +173,8 @@ class UnleashedCog(GameCog):
     # -- /card -----------------------------------------------------------------------------
 
     @app_commands.command(name="card", description="Show a Llamas Unleashed card and its text.")
+    @app_commands.allowed_installs(guilds=True, users=True)
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     @app_commands.describe(name="The card's name")
     async def card(self, interaction: discord.Interaction, name: str) -> None:
         """Ephemeral picture and rules text of the card called ``name``."""

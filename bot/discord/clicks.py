@@ -17,6 +17,9 @@ import discord
 
 from bot.discord import choices, ids, layout, takeback
 from bot.discord.hints import HINT, answer_hint, with_hint_button
+from bot.discord.installs import is_one_message
+from bot.discord.one_message import CONTINUE, OneMessage
+from bot.discord.outbox import on_message
 from bot.discord.replies import defer, edit_panel, send_ephemeral, send_error
 from bot.discord.table import WATCH, Table, TableLegal
 from bot.discord.watch import FOLLOW, Watching
@@ -29,10 +32,11 @@ from bot.store import GameRecord, SeatRecord
 log = logging.getLogger(__name__)
 
 
-class Clicks(Watching):
+class Clicks(Watching, OneMessage):
     """What a game cog does with a click on its table or its panels (a mixin of
     :class:`bot.discord.game_cog.GameCog`; the hooks are
-    :class:`~bot.discord.table.TableLook`'s, the spectators' :class:`Watching`'s)."""
+    :class:`~bot.discord.table.TableLook`'s, the spectators' :class:`Watching`'s and the
+    one-message outbox's :class:`OneMessage`'s)."""
 
     async def on_choice(
         self, interaction: discord.Interaction, table: Table, seat: SeatRecord,
@@ -230,6 +234,19 @@ class Clicks(Watching):
             return
         table = await self.load_table(cid.game_id, record, known)
         seat = table.seat_of(interaction.user.id)
+        on_table = is_one_message(table.record) and on_message(
+            interaction, table.record.table_message_id)
+        if seat is not None and on_table and (
+                (cid.code == CONTINUE and table.record.status == "active")
+                or table.result is not None):
+            # The one message brought up to date through this click (the end, when over).
+            over = None if cid.code == CONTINUE else "This game is over."
+            await self.refresh_one_message(interaction, table, over)
+            return
+        if seat is not None and on_table and table.record.status != "active":
+            # Ended early while no token could show it: shown through this click.
+            await self.end_one_message(table, "This game has ended; no scores are recorded.",
+                                       interaction)
         if table.record.status != "active":
             raise GameError("not_active", "This game is over.")
         if cid.code == WATCH:
@@ -284,7 +301,13 @@ class Clicks(Watching):
         await self.on_game_component(interaction, table, seat, cid, values)
 
     async def answer_stale(self, interaction: discord.Interaction, table: Table) -> None:
-        """"This table has moved on", with the current table (ephemeral)."""
+        """"This table has moved on", with the current table (ephemeral); a one-message
+        table clicked is brought up to date in place instead."""
+        if is_one_message(table.record) and on_message(interaction,
+                                                       table.record.table_message_id):
+            await self.refresh_one_message(
+                interaction, table, "This table has moved on: it shows the current position now.")
+            return
         file = await self.render_file(table)
         await send_ephemeral(
             interaction, view=self.table_card(

@@ -37,6 +37,8 @@ class GameCog(TablePosts, Clicks, commands.Cog):
         self._retired: dict[int, tuple[int, discord.ui.LayoutView]] = {}
         self._heads: dict[int, tuple[int, list[str]]] = {}
         self._posted: dict[int, discord.WebhookMessage] = {}
+        self._tokens: dict[int, discord.Interaction] = {}
+        self._said: dict[int, list[str]] = {}
         self._recorded: dict[int, tuple[int, int | None, str | None]] = {}
         self._newest: dict[int, int] = {}
         self._turn_pinged: dict[int, set[str]] = {}

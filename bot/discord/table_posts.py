@@ -17,8 +17,10 @@ import discord
 
 from bot.discord import takeback
 from bot.discord.errors import thread_is_gone, thread_refuses, why_not_edited, why_not_posted
+from bot.discord.installs import is_one_message
 from bot.discord.layout import card, texts_of, without_rows
 from bot.discord.lesson_notes import LessonNotes
+from bot.discord.one_message import OneMessage
 from bot.discord.outbox import dm_hands, edit_table, new_table, on_message, retire, show_end
 from bot.discord.replies import send_ephemeral
 from bot.discord.result_post import files_of, with_card
@@ -66,7 +68,7 @@ def posted_anew(refused: discord.HTTPException, what: str = "the table") -> str:
             f"({why_not_edited(refused)}), so I posted it anew.")
 
 
-class TablePosts(LessonNotes, TableNotices):
+class TablePosts(OneMessage, LessonNotes, TableNotices):
     """How a game cog shows a stored change in its thread (a mixin of
     :class:`bot.discord.game_cog.GameCog`; the outbox calls :meth:`show_update`)."""
 
@@ -111,6 +113,9 @@ class TablePosts(LessonNotes, TableNotices):
             return
         lock = self._post_locks.setdefault(table.record.id, asyncio.Lock())
         async with lock, self.bot.render_slots:
+            if is_one_message(table.record):
+                await self.post_one_message(table, events, interaction)
+                return
             await self._post_table(channel, table, events, interaction, fresh=fresh)
 
     def _lines_shown(self, game_id: int, message_id: int,
@@ -359,6 +364,7 @@ class TablePosts(LessonNotes, TableNotices):
         self._posted.pop(game_id, None)
         self._picture_inputs.pop(game_id, None)
         self._watchers.pop(game_id, None)
+        self.forget_one(game_id)
         self._turn_pinged.pop(game_id, None)
         self._asked.pop(game_id, None)
         self.forget_lesson(game_id)
@@ -439,8 +445,9 @@ class TablePosts(LessonNotes, TableNotices):
         if update.state is not None and update.steps and self.presenter is not None:
             self._picture_inputs[update.record.id] = self.presenter.picture_inputs(
                 [e for e in update.events() if e.to is None])  # the picture is public
-        if update.kind in (UpdateKind.ARCHIVE, UpdateKind.ENDED):
-            self.forget(update.record.id)
+        if update.kind in (UpdateKind.ARCHIVE, UpdateKind.ENDED) and not (
+                update.kind == UpdateKind.ENDED and is_one_message(update.record)):
+            self.forget(update.record.id)  # (a one-message end still needs its token)
         if update.kind == UpdateKind.ARCHIVE:
             await self.archive(update.record)
             return
@@ -455,6 +462,9 @@ class TablePosts(LessonNotes, TableNotices):
         table = Table(update.record, update.seats, update.spec, update.state,
                       catchup=update.kind == UpdateKind.CATCHUP, deadlines=update.deadlines)
         channel = self.channel_of(table.record)
+        if is_one_message(table.record) and update.kind in (UpdateKind.REMINDER,
+                                                            UpdateKind.IDLE_NOTICE):
+            return  # the one message shows the turn timer; nothing else can be posted
         if update.kind == UpdateKind.REMINDER:
             humans = [s for s in table.pending.seats if table.is_human(s)]
             if channel is not None and humans:
@@ -466,6 +476,11 @@ class TablePosts(LessonNotes, TableNotices):
                 )
             return
         if update.kind == UpdateKind.ENDED:
+            if is_one_message(table.record):
+                await self.end_one_message(table, " ".join(update.notes) or (
+                    "This game was ended early; no scores are recorded."))
+                self.forget(table.record.id)
+                return
             await self._announce_end(table.record, update.notes)
             return
         if update.kind == UpdateKind.IDLE_NOTICE:

@@ -68,6 +68,10 @@ class Link(Protocol):
                           ) -> SimInteraction:
         """Send an APPLICATION_COMMAND (or AUTOCOMPLETE) interaction; return once settled."""
 
+    async def run_user_command(self, member: SimMember, name: str, channel: SimChannel,
+                               target_id: int) -> SimInteraction:
+        """Send a USER context menu command aimed at ``target_id``; return once settled."""
+
     async def run_component(self, member: SimMember, message: SimMessage,
                             data: dict[str, Any]) -> SimInteraction:
         """Send a MESSAGE_COMPONENT interaction; return once settled."""
@@ -99,6 +103,8 @@ class SimMember(MemberRecord):
         public messages plus their own ephemerals, oldest first."""
         ch = self.world.channel(channel)
         if ch.kind == "dm" and ch.recipient_id != self.id:
+            return []
+        if ch.kind == "private" and self.id not in ch.recipients:
             return []
         if ch.is_thread and ch.private and self.id not in ch.members:
             return []
@@ -171,6 +177,16 @@ class SimMember(MemberRecord):
         an unknown command/option or a missing required option."""
         ch = self.world.channel(in_channel)
         return await self._sb(ch).run_command(self, command, ch, options)
+
+    async def user_command(self, name: str, target: MemberRecord | int, /, *,
+                           in_channel: SimChannel | int | str | None = None) -> SimInteraction:
+        """Run the member context menu command ``name`` (Apps -> ``name`` on ``target``'s
+        profile; ``target`` a member or a user id, such as the bot's) in ``in_channel``.
+        Raises :class:`SandboxError` when the bot has no such command or Discord would not
+        offer it here."""
+        ch = self.world.channel(in_channel)
+        tid = target if isinstance(target, int) else target.id
+        return await self._sb(ch).run_user_command(self, name, ch, tid)
 
     async def autocomplete(self, command: str, /, *, focus: str | None = None,
                            in_channel: SimChannel | int | str | None = None,
