@@ -21,6 +21,7 @@ from bot.ai.levels import DEFAULT_LEVEL, level_label
 from bot.discord import choices
 from bot.discord.components import button
 from bot.discord.host import Host
+from bot.discord.installs import is_one_message
 from bot.discord.layout import action_rows, card, texts_of
 from bot.discord.text import md_name, pinging, plain_name
 from bot.games.base import Action, Event, Pending, Result, State
@@ -460,7 +461,7 @@ class TableLook:
     def table_buttons(self, table: Table) -> list[discord.ui.Item[Any]]:
         """The action buttons plus My hand (and I'm back for a taken-over seat) and Watch
         (anyone not seated: the table privately, see :mod:`bot.discord.watch`; not on a
-        lesson's table)."""
+        lesson's table nor on a game in one message)."""
         items = list(self.table_items(table)) if table.result is None else []
         if table.record.status == "active" and table.result is None:
             items.append(button("g", table.record.id, "hand", "My hand", emoji="\N{OPEN BOOK}",
@@ -468,7 +469,9 @@ class TableLook:
             if any(s.ai_takeover for s in table.seats):
                 items.append(button("g", table.record.id, "back", "I'm back",
                                     style=discord.ButtonStyle.success, row=self.utility_row))
-            if not is_lesson(table.record):  # a lesson's table is in the learner's DMs
+            if not is_lesson(table.record) and not is_one_message(table.record):
+                # (a lesson's table is in the learner's DMs; a game in one message is seen
+                # by everyone where it is played)
                 items.append(button("g", table.record.id, WATCH, "Watch", emoji=WATCH_EMOJI,
                                     style=discord.ButtonStyle.secondary, row=self.utility_row))
         return items

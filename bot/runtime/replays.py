@@ -116,7 +116,7 @@ class Replay:
 
     @property
     def title(self) -> str:
-        """``Llamas & Alpacas #12``."""
+        """The game's name and number (``<name> #<id>``)."""
         return f"{self.spec.name} #{self.record.id}"
 
     def events(self, step: int) -> list[Event]:
