@@ -9,14 +9,27 @@ runs ``python -m bot run`` in this process; SIGUSR1 starts sampling the main thr
 call tree), ``OUT.json`` (:func:`bench.profiling.top_costs`-shaped rows: self time by
 function and by part of the program) and ``OUT.pyisession``. Run as a file, not a module,
 so that it works whatever checkout the bot is imported from (``PYTHONPATH``).
+
+With ``BENCH_PROFILE_CLOCK=cpu`` in the environment it profiles CPU instead of wall time
+(on a loaded machine wall-time samples land wherever the process was descheduled):
+:mod:`cProfile` on the main thread's CPU clock (``time.thread_time``), written to
+``OUT.txt`` (functions by own CPU, then by cumulative CPU) and ``OUT.prof``; and in both
+modes ``OUT.threads.json``: each thread's CPU seconds over the window (``/proc``), by
+thread name, so the main thread's share of the process's CPU is known.
 """
 
 from __future__ import annotations
 
+import cProfile
+import io
 import json
+import os
+import pstats
 import runpy
 import signal
 import sys
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +46,32 @@ def _top(session: Any) -> list[dict[str, Any]]:
     return top_costs(session, n=40)
 
 
+def thread_cpu_s() -> dict[str, float]:
+    """CPU seconds (user + system) of each live thread of this process, by
+    ``name/tid`` (``/proc/self/task``; the name Python gave the thread when it has one)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    names = {t.native_id: t.name for t in threading.enumerate()}
+    out: dict[str, float] = {}
+    for tid in os.listdir("/proc/self/task"):
+        try:
+            with open(f"/proc/self/task/{tid}/stat") as fh:
+                raw = fh.read()
+        except OSError:
+            continue
+        name = names.get(int(tid)) or raw[raw.index("(") + 1:raw.rindex(")")]
+        fields = raw.rsplit(")", 1)[1].split()
+        out[f"{name}/{tid}"] = (int(fields[11]) + int(fields[12])) / tick
+    return out
+
+
+def _cpu_text(prof: cProfile.Profile) -> str:
+    buf = io.StringIO()
+    stats = pstats.Stats(prof, stream=buf)
+    stats.sort_stats("tottime").print_stats(80)
+    stats.sort_stats("cumulative").print_stats(120)
+    return buf.getvalue()
+
+
 def main() -> None:
     if not sys.argv[2:] or sys.argv[2] != "-m":
         raise SystemExit("usage: python bench/botprofile.py OUT -m MODULE [ARGS...]")
@@ -41,18 +80,34 @@ def main() -> None:
     sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(HERE)]
     from pyinstrument import Profiler
 
+    cpu = os.environ.get("BENCH_PROFILE_CLOCK") == "cpu"
     profiler = Profiler(interval=0.001, async_mode="disabled")
-    state = {"on": False}
+    prof = cProfile.Profile(time.thread_time)
+    state: dict[str, Any] = {"on": False, "threads": {}}
 
     def start(signum: int, frame: Any) -> None:
         if not state["on"]:
             state["on"] = True
-            profiler.start()
+            state["threads"] = thread_cpu_s()
+            if cpu:
+                prof.enable()
+            else:
+                profiler.start()
 
     def stop(signum: int, frame: Any) -> None:
         if not state["on"]:
             return
         state["on"] = False
+        if cpu:
+            prof.disable()
+        after = thread_cpu_s()
+        Path(f"{out}.threads.json").write_text(json.dumps(
+            {k: round(v - state["threads"].get(k, 0.0), 3) for k, v in after.items()},
+            indent=1))
+        if cpu:
+            prof.dump_stats(f"{out}.prof")
+            Path(f"{out}.txt").write_text(_cpu_text(prof))
+            return
         session = profiler.stop()
         Path(f"{out}.txt").write_text(profiler.output_text(unicode=False, color=False))
         session.save(f"{out}.pyisession")

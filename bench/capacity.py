@@ -58,6 +58,7 @@ from bot.app import builtin_games, make_bot
 from bot.config import Settings
 from bot.discord.bot import PICTURES_KEPT
 from bot.render.pool import PictureCache, shared_pool
+from bot.runtime.admission import LAG_FLOOR
 from bot.sandbox.drivers import DriverContext, driver_for
 from bot.sandbox.rest import current_interaction
 from bot.sandbox.world import World
@@ -353,8 +354,10 @@ class CapacityBench(Figures, GameReader):
         return task
 
     # -- one phase -------------------------------------------------------------------
-    async def grow(self, n: int, concurrency: int = 16) -> float:
-        """Set up games until there are ``n``; return the seconds it took."""
+    async def grow(self, n: int, concurrency: int = LAG_FLOOR) -> float:
+        """Set up games until there are ``n``, ``concurrency`` at once (no more than the
+        bot admits whatever its load: setting up is not measured); return the seconds it
+        took."""
         t0 = time.perf_counter()
         fresh = self.add_games(max(0, n - len(self.games)))
         sem = asyncio.Semaphore(concurrency)

@@ -13,6 +13,11 @@ state's ``turn_no``, ``turn_number`` or ``turn``) or pending seats differ from t
 turn's. Decisions inside a turn (:data:`WITHIN`: a reaction window, an effect's choice,
 a negotiation) start none.
 
+``--one-message`` plays the same games in a group DM of members who installed herdbot to
+their accounts instead (the bot user is no member there: the game is one message edited
+through the players' interactions, :mod:`bot.discord.one_message`) and also prints the
+edits of that message and the most followups one interaction sent (Discord's cap: 5).
+
 ``--before CHECKOUT`` also runs the same games on another checkout of herdbot (e.g.
 ``/work/mid``; its own ``.venv`` when it has one, else this Python) in a child process and
 prints both tables and, per game, the figures before and after. ``--json`` prints the figures as JSON (what the child does).
@@ -94,11 +99,18 @@ def _wiring() -> tuple[Any, Any]:
     return builtin_games, make_bot
 
 
-async def measure_one(game: str, players: int, seed: int) -> dict[str, Any]:
-    """Play one demo game in a fresh sandbox and count its requests and messages."""
+async def measure_one(game: str, players: int, seed: int,
+                      one_message: bool = False) -> dict[str, Any]:
+    """Play one demo game in a fresh sandbox and count its requests and messages; with
+    ``one_message`` in a group DM of the players (user installs)."""
     world = World()
     for name in NAMES[:players]:
         world.add_member(name)
+    channel = None
+    if one_message:
+        members = [world.member(n) for n in NAMES[:players]]
+        world.install_for(*members)
+        channel = world.add_group_dm(*members, name="herd")
     with tempfile.TemporaryDirectory() as tmp:
         settings = Settings(database_path=Path(tmp) / "requests.sqlite3",  # type: ignore[call-arg]
                             _env_file=None, default_dm_notifications=True)
@@ -108,15 +120,18 @@ async def measure_one(game: str, players: int, seed: int) -> dict[str, Any]:
         try:
             before = len(world.requests)
             game_id = await play_game(world, bot, game=game, players=players, seed=seed,
-                                      game_seed=seed)
+                                      game_seed=seed, channel=channel)
             await world.settle()
             record = await bot.store.get_game(game_id)
             thread = world.channel(record.thread_id or record.channel_id)
             messages = [m for m in thread.all_messages if not m.ephemeral]
             played = world.requests[before:]
             turns = await _turns(bot, game_id)
+            mine = [it for it in world.interactions.values() if it.channel is thread]
             return {
                 "game": game, "players": players, "seed": seed,
+                "table_edits": sum(m.edits for m in messages),
+                "max_followups": max((it.followup_posts for it in mine), default=0),
                 "http": sum(1 for r in played if r.exit == "http"),
                 "webhook": sum(1 for r in played if r.exit == "webhook"),
                 "user_gets": sum(1 for r in played
@@ -130,9 +145,24 @@ async def measure_one(game: str, players: int, seed: int) -> dict[str, Any]:
             await world.disconnect()
 
 
-async def measure() -> list[dict[str, Any]]:
+async def measure(one_message: bool = False) -> list[dict[str, Any]]:
     """:func:`measure_one` for every game of :data:`GAMES`."""
-    return [await measure_one(*g) for g in GAMES]
+    return [await measure_one(*g, one_message=one_message) for g in GAMES]
+
+
+def one_message_table(rows: list[dict[str, Any]]) -> str:
+    """The one-message figures: requests, messages, edits of the one message and the most
+    followups of one interaction."""
+    lines = [f"herdbot requests per seeded demo game, one message in a group DM\n"
+             f"{'game':<18}{'players':>8}{'moves':>7}{'turns':>7}{'bot REST':>10}"
+             f"{'webhook':>9}{'messages':>10}{'edits':>7}{'edits/turn':>12}"
+             f"{'max followups':>15}"]
+    for r in rows:
+        lines.append(f"{r['game']:<18}{r['players']:>8}{r['moves']:>7}{r['turns']:>7}"
+                     f"{r['http']:>10}{r['webhook']:>9}{r['thread_messages']:>10}"
+                     f"{r['table_edits']:>7}{r['table_edits'] / max(r['turns'], 1):>12.2f}"
+                     f"{r['max_followups']:>15}")
+    return "\n".join(lines)
 
 
 def table(rows: list[dict[str, Any]], title: str) -> str:
@@ -177,8 +207,14 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.requests")
     parser.add_argument("--before", type=Path, help="another checkout to measure first")
     parser.add_argument("--json", action="store_true", help="print JSON only")
+    parser.add_argument("--one-message", action="store_true",
+                        help="play in a group DM (user installs): one message per game")
     args = parser.parse_args(argv)
     logging.disable(logging.WARNING)
+    if args.one_message:
+        rows = asyncio.run(measure(one_message=True))
+        print(json.dumps(rows) if args.json else one_message_table(rows))
+        return 0
     after = asyncio.run(measure())
     if args.json:
         print(json.dumps(after))

@@ -10,10 +10,11 @@ from discord.ext import commands
 
 from bot.ai.levels import Level
 from bot.discord.bot import HerdBot
+from bot.discord.installs import SERVER_INSTALL, SERVERS
 from bot.discord.layout import DEFAULT_ACCENT, accent_of, card, panel
 from bot.discord.leaderboard import NOBODY, LeaderboardButton, leaderboard_page, rating_section
 from bot.discord.replies import answer_public, quoted, send_ephemeral
-from bot.discord.text import plain_name
+from bot.discord.text import md_name, plain_name
 from bot.i18n import NATIVE_NAMES, SHIPPED, game_language
 from bot.runtime import GameError
 
@@ -41,7 +42,7 @@ class Admin(commands.Cog):
     """Per-server settings, statistics and DM preferences."""
 
     stats_group = app_commands.Group(name="stats", description="Game statistics on this server",
-                                     guild_only=True)
+                                     allowed_installs=SERVER_INSTALL, allowed_contexts=SERVERS)
 
     def __init__(self, bot: HerdBot) -> None:
         self.bot = bot
@@ -62,10 +63,13 @@ class Admin(commands.Cog):
         end_idle_games="End a game nobody moves in for 14 days (its thread is told a day before)",
         new_season="Start a new rating season: everybody starts afresh (old tables stay readable)",
         language="The language of new games' tables and threads (default: the server's)",
+        presets="List the server's house-rule presets (saved from a lobby's Options)",
+        delete_preset="Delete one of the server's house-rule presets",
     )
     @app_commands.choices(turn_timer=TIMERS, language=LANGUAGES)
     @app_commands.default_permissions(manage_guild=True)
-    @app_commands.guild_only()
+    @app_commands.allowed_installs(guilds=True, users=False)
+    @app_commands.allowed_contexts(guilds=True, dms=False, private_channels=False)
     async def settings(
         self,
         interaction: discord.Interaction,
@@ -77,6 +81,8 @@ class Admin(commands.Cog):
         end_idle_games: bool | None = None,
         new_season: bool = False,
         language: app_commands.Choice[str] | None = None,
+        presets: bool = False,
+        delete_preset: str | None = None,
     ) -> None:
         perms = getattr(interaction.user, "guild_permissions", None)
         if not (perms and perms.manage_guild):
@@ -103,6 +109,13 @@ class Admin(commands.Cog):
             number = await store.start_season(interaction.guild_id or 0)
             season_line = (f"\nSeason {number} has started: everybody's rating starts afresh. "
                            f"Last season's table: /leaderboard season:{number - 1}")
+        if delete_preset is not None:
+            if not await store.delete_preset(interaction.guild_id or 0, delete_preset):
+                raise GameError("no_preset", "This server has no preset called "
+                                f"“{quoted(delete_preset)}”.")
+            season_line += f"\nPreset “{md_name(delete_preset)}” deleted."
+        if presets or delete_preset is not None:
+            season_line += "\n" + await self._presets_text(interaction.guild_id or 0)
         cfg = self.bot.settings
         timer = current.turn_timer or cfg.default_turn_timer
         dms = cfg.default_dm_notifications if current.dm_notifications is None else current.dm_notifications
@@ -120,7 +133,32 @@ class Admin(commands.Cog):
                   f"Language of new games: {NATIVE_NAMES[lang]} ({lang_source})\n"
                   f"Open lobbies per member: {lobbies}\n"
                   f"End games after 14 days without a move: {'on' if idle else 'off'}"
-                  + season_line))
+                  + season_line),
+            allowed_mentions=discord.AllowedMentions.none())
+
+    async def _presets_text(self, guild_id: int) -> str:
+        """The server's presets, one line each: name (markdown and pings inert), game and
+        options."""
+        found = await self.bot.store.presets(guild_id)
+        if not found:
+            return "House-rule presets: none yet (save one from a lobby's Options)."
+        lines = ["House-rule presets:"]
+        for p in found:
+            spec = self.bot.registry.get(p.kind)
+            rules = ", ".join(f"{k.replace('_', ' ')}: {v}" for k, v in sorted(p.options.items()))
+            lines.append(f"\N{BULLET} “{md_name(p.name)}” ({spec.name if spec else p.kind}): "
+                         f"{md_name(rules, 120)}")
+        if len(lines) > 9:  # the reply stays inside Discord's 2,000 characters
+            lines = [*lines[:9], f"\N{HORIZONTAL ELLIPSIS} and {len(lines) - 9} more"]
+        return "\n".join(lines)
+
+    @settings.autocomplete("delete_preset")
+    async def _preset_names(self, interaction: discord.Interaction,
+                            current: str) -> list[app_commands.Choice[str]]:
+        typed = current.strip().lower()
+        found = await self.bot.store.presets(interaction.guild_id or 0)
+        return [app_commands.Choice(name=plain_name(p.name, 100), value=p.name)
+                for p in found if typed in p.name.lower()][:25]
 
     @stats_group.command(name="show", description="Games played and won on this server.",
                          extras={"public": True})
@@ -177,7 +215,8 @@ class Admin(commands.Cog):
                           extras={"public": True})
     @app_commands.describe(game="Which game",
                            season="Which season (default: the current one; 0: before seasons)")
-    @app_commands.guild_only()
+    @app_commands.allowed_installs(guilds=True, users=False)
+    @app_commands.allowed_contexts(guilds=True, dms=False, private_channels=False)
     async def leaderboard(self, interaction: discord.Interaction, game: str,
                           season: app_commands.Range[int, 0, 100_000] | None = None) -> None:
         if game not in self.bot.registry:
@@ -193,6 +232,8 @@ class Admin(commands.Cog):
         await answer_public(interaction, view=view, allowed_mentions=NOBODY)
 
     @app_commands.command(name="notify", description="Turn herdbot's direct messages on or off.")
+    @app_commands.allowed_installs(guilds=True, users=True)
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     @app_commands.describe(direct_messages="on: DM my hands and turn notices; off: never DM me")
     @app_commands.choices(direct_messages=[app_commands.Choice(name="on", value="on"),
                                            app_commands.Choice(name="off", value="off")])

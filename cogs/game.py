@@ -1,4 +1,5 @@
-"""``/game`` (hand, status, leave, end, log) and ``/rules``: routed to the game's cog."""
+"""``/game`` (hand, status, leave, end, takeback, log, replay) and ``/rules``: routed to the
+game's cog."""
 
 from __future__ import annotations
 
@@ -9,10 +10,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord import takeback
 from bot.discord.bot import HerdBot
 from bot.discord.components import button
 from bot.discord.errors import thread_is_gone
 from bot.discord.game_cog import GameCog
+from bot.discord.installs import BOTH_INSTALLS, EVERYWHERE, is_one_message
 from bot.discord.layout import accent_of, card, panel
 from bot.discord.replies import defer, quoted, send_ephemeral
 from bot.discord.table import Table
@@ -31,7 +34,8 @@ def _manage(interaction: discord.Interaction) -> bool:
 class GameCommands(commands.Cog):
     """Commands that act on the game of the current thread (or the member's latest game)."""
 
-    game = app_commands.Group(name="game", description="Your current game", guild_only=True)
+    game = app_commands.Group(name="game", description="Your current game",
+                              allowed_installs=BOTH_INSTALLS, allowed_contexts=EVERYWHERE)
 
     def __init__(self, bot: HerdBot) -> None:
         self.bot = bot
@@ -143,7 +147,8 @@ class GameCommands(commands.Cog):
             await send_ephemeral(interaction, "You were the last player, so the game has ended.")
             return
         await self.bot.service.set_takeover(record.id, interaction.user.id, True)
-        channel = cog.channel_of(record)
+        # (a one-message table shows the AI seat at its next edit: no message of its own)
+        channel = None if is_one_message(record) else cog.channel_of(record)
         if channel is not None:
             try:
                 await channel.send(f"{md_name(seat.name)} left the game; the AI plays their seat now.")
@@ -165,6 +170,13 @@ class GameCommands(commands.Cog):
             words=f"End {self._title(record)} for everyone? No scores are recorded.",
             items=[button("g", record.id, "endyes", "Yes, end the game",
                           style=discord.ButtonStyle.danger)]))
+
+    @game.command(name="takeback",
+                  description="Ask to take back your last move (the other players must allow it).")
+    async def takeback(self, interaction: discord.Interaction) -> None:
+        record = await self.find_game(interaction)
+        await defer(interaction, ephemeral=True)
+        await takeback.ask(self.bot, interaction, record.id)
 
     @game.command(name="log", description="The moves so far, with others' hidden cards left out.")
     async def log(self, interaction: discord.Interaction) -> None:
@@ -197,7 +209,26 @@ class GameCommands(commands.Cog):
                 secret=True,
             )
 
+    @game.command(name="replay", description="Step through a finished game of this server "
+                  "(only you see it).")
+    @app_commands.describe(number="The game's number (in its tables' last line); default: "
+                           "the game of this thread")
+    async def replay(self, interaction: discord.Interaction,
+                     number: app_commands.Range[int, 1, 10**15] | None = None) -> None:
+        if number is None:
+            here = (await self.bot.store.game_id_by_thread(interaction.channel_id)
+                    if interaction.channel_id is not None else None)
+            if here is None:
+                raise GameError("which_game", "Which game? Use /game replay in the game's "
+                                "thread, or give its number (the last line of its tables "
+                                "shows it).")
+            number = here
+        await defer(interaction, ephemeral=True, thinking=True)
+        await self.bot.replays.open(interaction, number)
+
     @app_commands.command(name="rules", description="How to play one of the games.")
+    @app_commands.allowed_installs(guilds=True, users=True)
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     @app_commands.describe(game="Which game")
     async def rules(self, interaction: discord.Interaction, game: str) -> None:
         spec = self.bot.registry.get(game)

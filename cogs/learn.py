@@ -62,6 +62,9 @@ class Learn(commands.Cog):
                           description="Learn a game by playing it against the AI, in your DMs.")
     @app_commands.describe(game="Which game to learn",
                            restart="End the lesson you are in and start this one afresh")
+    # (played in the bot's DM, by the bot user: a server install, not in private channels)
+    @app_commands.allowed_installs(guilds=True, users=False)
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
     async def learn(self, interaction: discord.Interaction, game: str,
                     restart: bool = False) -> None:
         """Start the lesson of ``game`` in the member's DMs, or show the lesson they are in

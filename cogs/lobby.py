@@ -19,16 +19,42 @@ from bot.discord.bot import HerdBot
 from bot.discord.components import button, select
 from bot.discord.errors import thread_is_gone, why_not_posted
 from bot.discord.game_cog import GameCog
+from bot.discord.installs import (
+    BOTH_INSTALLS,
+    EVERYWHERE,
+    ONE_MESSAGE,
+    is_one_message,
+    one_message_place,
+)
 from bot.discord.layout import accent_of, action_rows, card, texts_of
+from bot.discord.options_form import FORM_CODE, OptionsForm, check_options, preset_options
 from bot.discord.permissions import require_game_permissions
-from bot.discord.replies import answer_public, defer, edit_panel, quoted, send_error
+from bot.discord.replies import (
+    answer_public,
+    defer,
+    edit_panel,
+    quoted,
+    send_ephemeral,
+    send_error,
+)
 from bot.discord.result_post import REMATCH
-from bot.discord.text import md_name
+from bot.discord.text import md_name, plain_name
 from bot.games.registry import GameSpec
 from bot.i18n import ENGLISH, N_, NATIVE_NAMES, SHIPPED, game_language, supported, translate
 from bot.present.lobby import LobbySeat, lobby_words, option_label
 from bot.runtime import GameError, Update, UpdateKind
+from bot.runtime.takeback import OPTION as TAKE_BACKS
+from bot.runtime.takeback import take_backs_on
 from bot.store import GameRecord, SeatRecord
+from cogs.lobby_challenge import (
+    CHALLENGE,
+    carried,
+    challenge_items,
+    challenged,
+    check_target,
+    menu_name,
+    only_challenged,
+)
 from cogs.lobby_rematch import open_rematch
 
 log = logging.getLogger(__name__)
@@ -44,6 +70,8 @@ TIMER_LABELS = {c.value: c.name for c in TIMER_CHOICES}
 
 #: The languages a game can be played in, each named in itself (not translated).
 LANGUAGE_CHOICES = [app_commands.Choice(name=NATIVE_NAMES[lang], value=lang) for lang in SHIPPED]
+#: The code of the lobby's Options button.
+OPTIONS = FORM_CODE
 
 #: What each AI level means, as the lobby's level select describes it (max 100 characters).
 LEVEL_HINTS = {
@@ -82,14 +110,22 @@ HINTS = "hints"
 
 def _bool_options(spec: GameSpec) -> list[tuple[str, str]]:
     """Boolean lobby options of a game as ``(field, label)``, from its options model, then
-    Hints for a game that offers them."""
+    Hints for a game that offers them, then Take-backs (every game's)."""
     out = []
     for name, field in spec.options_model.model_fields.items():
         if field.annotation is bool:
             out.append((name, field.description or name.replace("_", " ").capitalize()))
     if spec.hint is not None:
         out.append((HINTS, N_("Hints")))
-    return out
+    return [*out, (TAKE_BACKS, N_("Take-backs"))]
+
+
+def _option_on(record: GameRecord, name: str) -> bool:
+    """Whether boolean option ``name`` is on in the lobby ``record`` (Take-backs: by
+    default off in a rated game, :func:`bot.runtime.takeback.take_backs_on`)."""
+    if name == TAKE_BACKS:
+        return take_backs_on(record.options)
+    return bool(record.options.get(name))
 
 
 #: What an edit of a lobby message resets: a lobby posted with an embed (before lobbies
@@ -120,16 +156,18 @@ def lobby_card(record: GameRecord, seats: list[SeatRecord], spec: GameSpec, *,
     a count."""
     lang = lobby_lang(record)
     expires_at = record.options.get("expires_at")
+    target = challenged(record)
     words = lobby_words(
         lang, game=spec.name, description=spec.description, number=record.id,
         status=record.status,
         seats=[LobbySeat(seat_line(s, lang), s.user_id == record.host_id) for s in seats],
         min_players=spec.min_players, max_players=spec.max_players,
         timer=TIMER_LABELS.get(record.options.get("turn_timer", "off")),
-        options=[(label, bool(record.options.get(name))) for name, label in _bool_options(spec)],
+        options=[(label, _option_on(record, name)) for name, label in _bool_options(spec)],
         rated=record.options.get("rated") is not False,
         expires_at=expires_at if isinstance(expires_at, (int, float)) else None,
-        expired=expired)
+        expired=expired,
+        challenge=(record.host_id, target) if target is not None else None)
     description = words.description
     if playing_in is not None:
         thread = f"<#{playing_in}>"
@@ -150,6 +188,8 @@ def lobby_items(record: GameRecord, seats: list[SeatRecord],
     (showing the current one, Normal by default). Empty once the lobby is closed."""
     if record.status != "lobby":
         return []
+    if challenged(record) is not None:
+        return challenge_items(record, lobby_lang(record))
     gid = record.id
     lang = lobby_lang(record)
     full = len(seats) >= spec.max_players
@@ -168,8 +208,9 @@ def lobby_items(record: GameRecord, seats: list[SeatRecord],
     ]
     items[0].row = items[1].row = items[2].row = items[3].row = items[4].row = 0
     for name, label in _bool_options(spec):
-        on = bool(record.options.get(name))
+        on = _option_on(record, name)
         items.append(button("l", gid, f"opt.{name}", option_label(label, on, lang), row=1))
+    items.append(button("l", gid, OPTIONS, translate(lang, "Options"), row=1))
     levels = spec.offered_levels()
     if len(levels) > 1:
         chosen = next_ai_level(record, spec)
@@ -194,15 +235,18 @@ class Lobby(commands.Cog):
                    for s in bot.registry]
         self.play.parameters  # noqa: B018 - make sure the command is built
         self.play._params["game"].choices = choices  # type: ignore[attr-defined]
+        self._menus = [self.challenge_menu(s) for s in bot.registry]
 
     @app_commands.command(name="play", description="Open a lobby for a llama-and-alpaca game.",
                           extras={"public": True})
     @app_commands.describe(game="Which game to play", turn_timer="Time each player has per turn",
                            rated="Whether the game changes the players' ratings (default: yes)",
                            language="The language of the game's table and thread "
-                                    "(default: the server's)")
+                                    "(default: the server's)",
+                           preset="A set of house rules saved on this server (lobby Options)")
     @app_commands.choices(turn_timer=TIMER_CHOICES, language=LANGUAGE_CHOICES)
-    @app_commands.guild_only()
+    @app_commands.allowed_installs(guilds=True, users=True)
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     async def play(
         self,
         interaction: discord.Interaction,
@@ -210,24 +254,42 @@ class Lobby(commands.Cog):
         turn_timer: app_commands.Choice[str] | None = None,
         rated: bool = True,
         language: app_commands.Choice[str] | None = None,
+        preset: str | None = None,
     ) -> None:
-        """Post a lobby for ``game`` in this channel (``rated`` off: an unrated game) in
-        ``language`` (default: the server's ``/settings language``, else its Discord
+        """Post a lobby for ``game`` in this channel (``rated`` off: an unrated game;
+        ``preset``: the server's preset of house rules, the turn timer given here winning)
+        in ``language`` (default: the server's ``/settings language``, else its Discord
         locale, else English)."""
         spec = self.bot.registry.get(game)
         if spec is None:
             raise GameError("unknown_game", f"There is no game called “{quoted(game)}”. Pick one from the list.")
+        house = await self._preset(interaction, spec, preset) if preset else {}
+        await self._open(interaction, spec, turn_timer.value if turn_timer else None,
+                         {**house, **({} if rated else {"rated": False})},
+                         language=language.value if language else None)
+
+    async def _open(self, interaction: discord.Interaction, spec: GameSpec, timer: str | None,
+                    options: dict[str, Any], challenge: discord.abc.User | None = None,
+                    language: str | None = None) -> None:
+        """Post a lobby for ``spec`` where ``interaction`` was made, with ``options`` over
+        the defaults (``timer``: the turn timer chosen, else the server's) in ``language``
+        (else the options', else the server's); with
+        ``challenge`` that member is seated too and asked to accept. Raises
+        :class:`GameError` where no game can be played."""
         settings = await self.bot.store.guild_settings(interaction.guild_id or 0)
-        if settings.game_channel_id and interaction.channel_id != settings.game_channel_id:
-            raise GameError("wrong_channel",
-                            f"Games are played in <#{settings.game_channel_id}> on this server.")
-        if isinstance(interaction.channel, discord.Thread):
-            raise GameError("in_thread", "Start games in a channel, not inside a thread.")
-        require_game_permissions(interaction)
-        timer = (turn_timer.value if turn_timer else
-                 settings.turn_timer or self.bot.settings.default_turn_timer)
+        one = one_message_place(interaction)
+        if not one:
+            if settings.game_channel_id and interaction.channel_id != settings.game_channel_id:
+                raise GameError("wrong_channel",
+                                f"Games are played in <#{settings.game_channel_id}> on this server.")
+            if isinstance(interaction.channel, discord.Thread):
+                raise GameError("in_thread", "Start games in a channel, not inside a thread.")
+            require_game_permissions(interaction)
+        timer = timer or options.pop("turn_timer", None) or (
+            settings.turn_timer or self.bot.settings.default_turn_timer)
+        language = language or options.pop("language", None)
         guild_locale = interaction.guild_locale
-        lang = (supported(language.value) if language else None) or game_language(
+        lang = (supported(language) if language else None) or game_language(
             settings.language, str(guild_locale) if guild_locale is not None else None)
         update = await self.bot.service.create_lobby(
             spec.key,
@@ -236,14 +298,66 @@ class Lobby(commands.Cog):
             host_id=interaction.user.id,
             host_name=interaction.user.display_name,
             options={**self.default_options(spec, timer),
-                     **({HINTS: not rated} if spec.hint is not None else {}),
-                     **({} if rated else {"rated": False}),
-                     **({} if lang == ENGLISH else {"language": lang})},
+                     **({HINTS: options.get("rated") is False} if spec.hint is not None
+                        else {}),
+                     **options,
+                     **({} if lang == ENGLISH else {"language": lang}),
+                     **({ONE_MESSAGE: True} if one else {}),
+                     **({CHALLENGE: challenge.id} if challenge is not None else {})},
             max_open=settings.max_open_lobbies or self.bot.settings.max_open_lobbies,
         )
+        if challenge is not None:
+            update = await self.bot.service.join(update.record.id, challenge.id,
+                                                 challenge.display_name)
         message = await answer_public(interaction,
                                       view=lobby_card(update.record, update.seats, spec))
         await self.bot.store.update_game(update.record.id, lobby_message_id=message.id)
+
+    async def _preset(self, interaction: discord.Interaction, spec: GameSpec,
+                      name: str) -> dict[str, Any]:
+        """The options of this server's preset ``name`` for ``spec``'s game, checked
+        again. Raises :class:`GameError` for an unknown preset or one that no longer
+        works."""
+        found = await self.bot.store.preset(interaction.guild_id or 0, name)
+        if found is None or found.kind != spec.key:
+            raise GameError("no_preset", f"This server has no {spec.name} preset called "
+                            f"“{quoted(name)}”.")
+        check_options(spec, found.options, 0)
+        return dict(found.options)
+
+    @play.autocomplete("preset")
+    async def _preset_names(self, interaction: discord.Interaction,
+                            current: str) -> list[app_commands.Choice[str]]:
+        """The server's presets of the chosen game (all games' before one is chosen)
+        whose name holds what was typed."""
+        game = getattr(interaction.namespace, "game", None)
+        kind = game if isinstance(game, str) and game in self.bot.registry else None
+        found = await self.bot.store.presets(interaction.guild_id or 0, kind)
+        typed = current.strip().lower()
+        return [app_commands.Choice(name=plain_name(p.name, 100), value=p.name)
+                for p in found if typed in p.name.lower()][:25]
+
+    def challenge_menu(self, spec: GameSpec) -> app_commands.ContextMenu:
+        """The member context menu "Challenge to <game>" (both installs, every context)."""
+
+        async def challenge(interaction: discord.Interaction,
+                            member: discord.Member | discord.User) -> None:
+            check_target(interaction, member)
+            last = await self.bot.store.last_hosted(interaction.user.id, spec.key)
+            await self._open(interaction, spec, None, carried(last), challenge=member)
+
+        return app_commands.ContextMenu(
+            name=menu_name(spec.name), callback=challenge, type=discord.AppCommandType.user,
+            allowed_installs=BOTH_INSTALLS, allowed_contexts=EVERYWHERE,
+            extras={"public": True})
+
+    async def cog_load(self) -> None:
+        for menu in self._menus:
+            self.bot.tree.add_command(menu)
+
+    async def cog_unload(self) -> None:
+        for menu in self._menus:
+            self.bot.tree.remove_command(menu.name, type=discord.AppCommandType.user)
 
     def default_options(self, spec: GameSpec, timer: str) -> dict[str, Any]:
         """A new lobby's options: the turn timer, each option's ``lobby_default`` (its
@@ -292,9 +406,25 @@ class Lobby(commands.Cog):
             spec = service.spec_of(record)
             if name not in dict(_bool_options(spec)):
                 raise GameError("bad_option", "That option does not exist.")
-            update = await service.set_options(gid, user.id, {name: not record.options.get(name)})
+            update = await service.set_options(gid, user.id, {name: not _option_on(record, name)})
         elif code == "start":
             await self._start(interaction, gid)
+            return
+        elif code == OPTIONS:
+            await self._open_options(interaction, gid)
+            return
+        elif code == "accept":
+            record = await service.get(gid)
+            only_challenged(record, user.id)
+            await self._start(interaction, gid, await service.start(gid, record.host_id,
+                                                                    publish=False))
+            return
+        elif code == "decline":
+            record = await service.get(gid)
+            only_challenged(record, user.id)
+            update = await service.cancel(gid, record.host_id)
+            await edit_panel(interaction, **RESET, **self._lobby_parts(
+                update, f"**{md_name(user.display_name)} declined the challenge.**"))
             return
         else:
             raise GameError("bad_button", "This button is not one herdbot understands.")
@@ -312,6 +442,52 @@ class Lobby(commands.Cog):
             raise GameError("bad_level", "That AI level is not offered for this game.")
         return await service.set_options(game_id, user_id, {"ai_level": values[0]})
 
+    async def _open_options(self, interaction: discord.Interaction, game_id: int) -> None:
+        """The host's Options form (a modal: the click is not acknowledged before it)."""
+        service = self.bot.service
+        record = await service.get(game_id)
+        spec = service.spec_of(record)
+        if record.status != "lobby":
+            raise GameError("not_lobby", "This lobby is closed: the game has started or ended.")
+        if interaction.user.id != record.host_id:
+            raise GameError("not_host", "Only the host can change the options.")
+        bools = [(name, label, _option_on(record, name)) for name, label in _bool_options(spec)]
+
+        async def apply(submitted: discord.Interaction, chosen: dict[str, Any],
+                        name: str) -> None:
+            await self._apply_options(submitted, game_id, chosen, name)
+
+        await interaction.response.send_modal(OptionsForm(
+            game_id=game_id, spec=spec, options=record.options, bools=bools,
+            timers=TIMER_LABELS, apply=apply))
+
+    async def _apply_options(self, interaction: discord.Interaction, game_id: int,
+                             chosen: dict[str, Any], name: str) -> None:
+        """The Options form was submitted: checked (:func:`check_options`), stored, the
+        lobby redrawn, and with a ``name`` saved as the server's preset."""
+        await defer(interaction)
+        service = self.bot.service
+        record = await service.get(game_id)
+        spec = service.spec_of(record)
+        if interaction.user.id != record.host_id:
+            raise GameError("not_host", "Only the host can change the options.")
+        seats = await service.seats(game_id)
+        bools = _bool_options(spec)
+        notes = check_options(spec, {**record.options, **chosen}, len(seats))
+        update = await service.set_options(game_id, interaction.user.id, chosen)
+        await self._edit_lobby(interaction, update)
+        said = list(notes)
+        if name and interaction.guild_id is not None:
+            await self.bot.store.save_preset(interaction.guild_id, name, spec.key,
+                                             preset_options(spec, update.record.options,
+                                                            [n for n, _ in bools]),
+                                             interaction.user.id)
+            said.insert(0, f"Saved as the server preset “{md_name(name)}”: open a lobby "
+                        "with it with /play preset:.")
+        if said:
+            await send_ephemeral(interaction, " ".join(said),
+                                 allowed_mentions=discord.AllowedMentions.none())
+
     async def _edit_lobby(self, interaction: discord.Interaction, update: Update) -> None:
         await edit_panel(interaction, **RESET,
                          **self._lobby_parts(update, head_of(interaction.message)))
@@ -323,8 +499,8 @@ class Lobby(commands.Cog):
         if update.kind != UpdateKind.EXPIRED:
             return
         record = update.record
-        if not (record.channel_id and record.lobby_message_id):
-            return
+        if not (record.channel_id and record.lobby_message_id) or is_one_message(record):
+            return  # (one message: no bot-token edit there; a click on it is told)
         message = self.bot.get_partial_messageable(record.channel_id).get_partial_message(
             record.lobby_message_id)
         try:
@@ -343,12 +519,15 @@ class Lobby(commands.Cog):
                      started: Update | None = None) -> None:
         """Start the lobby (``started``: a join started it already) and open its thread."""
         service = self.bot.service
-        if started is None:
+        if started is None and not one_message_place(interaction):
             require_game_permissions(interaction)  # refused before anything changes
         acked = await defer(interaction)
         update = started or await service.start(game_id, interaction.user.id, publish=False)
         record = update.record
         spec = update.spec
+        if is_one_message(record):
+            await self._start_in_place(interaction, update, acked)
+            return
         message = interaction.message
         thread_id: int | None = None
         if record.thread_id and record.thread_id != record.channel_id:
@@ -385,6 +564,24 @@ class Lobby(commands.Cog):
                                     head=head_of(message)))
             except discord.HTTPException:
                 log.info("lobby message %s could not be edited", record.lobby_message_id)
+
+    async def _start_in_place(self, interaction: discord.Interaction, update: Update,
+                              acked: bool) -> None:
+        """Start a one-message game: the lobby message becomes its table, edited through
+        this click (:mod:`bot.discord.one_message`)."""
+        record = update.record
+        service = self.bot.service
+        await service.store.update_game(record.id, thread_id=record.channel_id,
+                                        table_message_id=record.lobby_message_id)
+        update.record = await service.get(record.id)
+        cog = self.bot.game_cog(record.kind)
+        if not isinstance(cog, GameCog):
+            await service.publish(update)
+            return
+        try:
+            await cog.on_update(update, interaction)
+        except discord.HTTPException as exc:
+            await self._start_failed(interaction, update, record.channel_id, exc, acked)
 
     async def _add_members(self, thread_id: int, seats: list[SeatRecord]) -> None:
         for seat in seats:

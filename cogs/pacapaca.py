@@ -40,6 +40,7 @@ from bot.games.pacapaca.models import PacapacaView
 from bot.present import pacapaca as present
 from bot.present.base import named
 from bot.present.pacapaca import Draft, PacapacaPresenter
+from bot.render.pool import Job
 from bot.runtime import GameError
 from bot.store import SeatRecord
 
@@ -226,6 +227,12 @@ class PacapacaCog(SidePanelCog):
 
     # -- the end ---------------------------------------------------------------------------
 
+    def end_picture(self, table: Table, inputs: dict[str, Any] | None = None) -> Job | None:
+        """The end's own picture: every alpaca with its final scoring (the ``final``
+        close-up of the spectator view)."""
+        return Job(table.spec.closeups["final"], (table.view(None),),
+                   {"names": table.plain_names})
+
     async def final_message(self, table: Table,
                             lines: list[str] | None = None) -> dict[str, Any]:
         """The end of the game as one Components V2 message's parts (``view`` and
@@ -236,8 +243,9 @@ class PacapacaCog(SidePanelCog):
         said with a count)."""
         steps = [fit_text(step, 1000)
                  for step in PacapacaPresenter.scoring_steps(table.view(None), table.names)]
-        data = await self.bot.render(table.spec.closeups["final"], table.view(None),
-                                     names=table.plain_names)
+        job = self.end_picture(table)
+        assert job is not None
+        data = await self.bot.draw(job)
         head = "\n".join(f"\N{BULLET} {t}" for t in lines or [])
         if len(head) > 400:
             head = "\N{HORIZONTAL ELLIPSIS}" + head[-399:]  # the newest moves, the last kept

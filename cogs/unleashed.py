@@ -86,7 +86,7 @@ class UnleashedCog(GameCog):
             return table.models[seat]
         seen = Seen(seat, table.view(None), table.pending, table.legal(seat) if seat else [],
                     [e for e in events or [] if e.to is None], table.names, table.plain_names,
-                    lang=lang)
+                    lang=lang, known_key=table.key(seat) if seat else None)
         presenter: UnleashedPresenter = table.spec.presenter
         model = self.stamp(table, presenter.table(seen, table.view(seat) if seat else None,
                                                   table.deadline))
@@ -174,6 +174,8 @@ class UnleashedCog(GameCog):
     # -- /card -----------------------------------------------------------------------------
 
     @app_commands.command(name="card", description="Show a Llamas Unleashed card and its text.")
+    @app_commands.allowed_installs(guilds=True, users=True)
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     @app_commands.describe(name="The card's name")
     async def card(self, interaction: discord.Interaction, name: str) -> None:
         """Ephemeral picture and rules text of the card called ``name``."""

@@ -36,6 +36,7 @@ from bot.discord.errors import (
     log_store_error,
 )
 from bot.discord.host import DirectMessages, GameDisplay
+from bot.discord.replay_view import ReplayViewer
 from bot.discord.replies import defer_command, quoted, send_error
 from bot.discord.router import GamesBefore, Router, refuse_busy
 from bot.discord.translator import CatalogueTranslator, translatable_choices
@@ -288,8 +289,11 @@ class HerdBot(commands.AutoShardedBot):
         self._parts: Parts | None = None
         #: The event loop's lag, which :class:`Admission` refuses new requests on.
         self.lag_probe = LagProbe()
+        #: Replays of finished games, privately (``/game replay``, the end's Replay button).
+        self.replays = ReplayViewer(self, games=self.game_cog)
         self.router = Router(self, games=self.game_cog, lobby=self.lobby_cog,
-                             admission=Admission(lag=lambda: self.lag_probe.lag_s))
+                             admission=Admission(lag=lambda: self.lag_probe.lag_s),
+                             replays=self.replays)
         take_interactions(self)
         self.store: Store
         self.service: GameService

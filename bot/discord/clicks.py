@@ -15,10 +15,14 @@ from typing import Any
 
 import discord
 
-from bot.discord import choices, ids, layout
+from bot.discord import choices, ids, layout, takeback
 from bot.discord.hints import HINT, answer_hint, with_hint_button
+from bot.discord.installs import is_one_message
+from bot.discord.one_message import CONTINUE, OneMessage
+from bot.discord.outbox import on_message
 from bot.discord.replies import defer, edit_panel, send_ephemeral, send_error
-from bot.discord.table import Table, TableLegal, TableLook
+from bot.discord.table import WATCH, Table, TableLegal
+from bot.discord.watch import FOLLOW, Watching
 from bot.games.base import Action, State
 from bot.present import base as present
 from bot.present.base import TableModel, named
@@ -28,9 +32,11 @@ from bot.store import GameRecord, SeatRecord
 log = logging.getLogger(__name__)
 
 
-class Clicks(TableLook):
+class Clicks(Watching, OneMessage):
     """What a game cog does with a click on its table or its panels (a mixin of
-    :class:`bot.discord.game_cog.GameCog`; the hooks are :class:`TableLook`'s)."""
+    :class:`bot.discord.game_cog.GameCog`; the hooks are
+    :class:`~bot.discord.table.TableLook`'s, the spectators' :class:`Watching`'s and the
+    one-message outbox's :class:`OneMessage`'s)."""
 
     async def on_choice(
         self, interaction: discord.Interaction, table: Table, seat: SeatRecord,
@@ -105,7 +111,8 @@ class Clicks(TableLook):
         """Previous/Next of a paged presenter select: its items redrawn at ``page`` (from
         0) for the player to choose, in the clicked panel, or (from the public table) in
         a new ephemeral message."""
-        who = present.seat_for(table.spec.engine, table.state, seat.seat, key)
+        engine: Any = TableLegal(table)
+        who = present.seat_for(engine, table.state, seat.seat, key)
         if who != seat.seat:
             raise GameError("not_yours", "This choice is not yours to make.")
         model = self.model(table, who, lang=table.member_lang)
@@ -135,7 +142,7 @@ class Clicks(TableLook):
         clicker's panel as it is now when the clicker still decides in a decision several
         seats make at once (:func:`bot.present.base.still_deciding`), else raises
         :class:`~bot.present.base.StaleChoice`."""
-        engine = table.spec.engine
+        engine: Any = TableLegal(table)
         try:
             who = present.seat_for(engine, table.state, seat.seat, key)
         except present.StaleChoice:
@@ -230,10 +237,29 @@ class Clicks(TableLook):
         table = await self.load_table(cid.game_id, record, known)
         table.client_locale = str(interaction.locale)
         seat = table.seat_of(interaction.user.id)
+        on_table = is_one_message(table.record) and on_message(
+            interaction, table.record.table_message_id)
+        if seat is not None and on_table and (
+                (cid.code == CONTINUE and table.record.status == "active")
+                or table.result is not None):
+            # The one message brought up to date through this click (the end, when over).
+            over = None if cid.code == CONTINUE else "This game is over."
+            await self.refresh_one_message(interaction, table, over)
+            return
+        if seat is not None and on_table and table.record.status != "active":
+            # Ended early while no token could show it: shown through this click.
+            await self.end_one_message(table, "This game has ended; no scores are recorded.",
+                                       interaction)
         if table.record.status != "active":
             raise GameError("not_active", "This game is over.")
+        if cid.code == WATCH:
+            await self.watch(interaction, table)
+            return
+        if cid.code == FOLLOW:
+            await self.follow(interaction, table)
+            return
         if seat is None:
-            raise GameError("not_in_game", "You are not in this game.")
+            raise self.refuse_outsider(table, interaction.user.id)
         if cid.code == "hand":
             await send_ephemeral(interaction, secret=True, **await self.own_panel(table, seat))
             return
@@ -247,6 +273,9 @@ class Clicks(TableLook):
             update = await self.bot.service.set_takeover(table.record.id, interaction.user.id, False)
             await send_ephemeral(interaction, "Welcome back: your seat is yours again.")
             del update
+            return
+        if cid.code in (takeback.ALLOW, takeback.REFUSE):
+            await takeback.answer(self.bot, interaction, cid)
             return
         if cid.version is not None and cid.version != table.record.version:
             await self.answer_stale(interaction, table)
@@ -275,7 +304,13 @@ class Clicks(TableLook):
         await self.on_game_component(interaction, table, seat, cid, values)
 
     async def answer_stale(self, interaction: discord.Interaction, table: Table) -> None:
-        """"This table has moved on", with the current table (ephemeral)."""
+        """"This table has moved on", with the current table (ephemeral); a one-message
+        table clicked is brought up to date in place instead."""
+        if is_one_message(table.record) and on_message(interaction,
+                                                       table.record.table_message_id):
+            await self.refresh_one_message(
+                interaction, table, "This table has moved on: it shows the current position now.")
+            return
         file = await self.render_file(table)
         await send_ephemeral(
             interaction, view=self.table_card(

@@ -116,9 +116,29 @@ def select(
     return item
 
 
+class HerdView(discord.ui.View):
+    """A classic view of herdbot's own items, which discord.py does not keep.
+
+    Every herdbot item is a :class:`~discord.ui.DynamicItem` (routed by its custom id,
+    before discord.py looks at views at all), so discord.py's view store would only hold
+    a copy of each view sent, for ever: with :meth:`is_dispatchable` False, sending one
+    skips that bookkeeping (the payload is the same)."""
+
+    def is_dispatchable(self) -> bool:
+        return False
+
+
+class HerdLayout(discord.ui.LayoutView):
+    """A Components V2 layout of herdbot's own items, which discord.py does not keep
+    (see :class:`HerdView`)."""
+
+    def is_dispatchable(self) -> bool:
+        return False
+
+
 def view_of(*items: discord.ui.Item[Any]) -> discord.ui.View:
     """A timeout-free view holding ``items`` (their custom ids keep them alive)."""
-    view = discord.ui.View(timeout=None)
+    view = HerdView(timeout=None)
     for item in items:
         view.add_item(item)
     return view

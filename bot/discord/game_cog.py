@@ -37,12 +37,15 @@ class GameCog(TablePosts, Clicks, commands.Cog):
         self._retired: dict[int, tuple[int, discord.ui.LayoutView]] = {}
         self._heads: dict[int, tuple[int, list[str]]] = {}
         self._posted: dict[int, discord.WebhookMessage] = {}
+        self._tokens: dict[int, discord.Interaction] = {}
+        self._said: dict[int, list[str]] = {}
         self._recorded: dict[int, tuple[int, int | None, str | None]] = {}
         self._newest: dict[int, int] = {}
         self._turn_pinged: dict[int, set[str]] = {}
         self._asked: dict[int, str] = {}
         self._example: bytes | None = None
         self._picture_inputs: dict[int, dict[str, Any]] = {}
+        self._watchers: dict[int, set[int]] = {}
         self._lesson_notes: dict[int, tuple[str | None, str]] = {}
         self._lesson_said: dict[int, set[str]] = {}
 

@@ -1,7 +1,7 @@
 """Custom ids of herdbot components: ``<kind>:<scope>:<game_id>:<version>:<code>``.
 
 - ``kind``: ``hb`` for a button, ``hs`` for a select (DynamicItem templates differ per type).
-- ``scope``: ``l`` lobby, ``g`` game table.
+- ``scope``: ``l`` lobby, ``g`` game table, ``r`` a finished game's replay viewer.
 - ``version``: the state version the component was drawn for, or ``x`` for components that
   work at any version (My hand, Join ...).
 - ``code``: what the component does, interpreted by the lobby or the game's cog; at most
@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-_ID = re.compile(r"(?P<kind>hb|hs):(?P<scope>[lg]):(?P<game>\d{1,18}):(?P<ver>\d{1,9}|x):(?P<code>[\w.,=\-]{0,80})")
+_ID = re.compile(r"(?P<kind>hb|hs):(?P<scope>[lgr]):(?P<game>\d{1,18}):(?P<ver>\d{1,9}|x):(?P<code>[\w.,=\-]{0,80})")
 
 
 class BadCustomId(ValueError):

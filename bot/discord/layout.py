@@ -22,7 +22,7 @@ from urllib.parse import urlsplit
 import discord
 from discord import ui
 
-from bot.discord.components import view_of
+from bot.discord.components import HerdLayout, view_of
 from bot.games.registry import GameSpec
 
 #: Characters over all text displays of one message (Discord's documented total).
@@ -90,7 +90,7 @@ def card(*, accent: int, before: Sequence[str] = (), picture: str | None = None,
     children += [ui.TextDisplay(t) for t in tail]
     children += list(rows)
     children += [ui.TextDisplay(t) for t in foot]
-    view = ui.LayoutView(timeout=None)
+    view = HerdLayout(timeout=None)
     view.add_item(ui.Container(*children, accent_colour=accent))
     return view
 
@@ -115,7 +115,7 @@ def with_head(view: ui.LayoutView, text: str) -> ui.LayoutView:
     if box is None or not text:
         return view
     kept = list(box.children)
-    out = ui.LayoutView(timeout=None)
+    out = HerdLayout(timeout=None)
     out.add_item(ui.Container(ui.TextDisplay(text), *[_detached(c, box) for c in kept],
                               accent_colour=box.accent_colour))
     return out
@@ -142,7 +142,7 @@ def _fit_all(texts: list[str]) -> list[str]:
 def without_rows(view: ui.LayoutView) -> ui.LayoutView:
     """A copy of ``view`` (made by :func:`card`) without its action rows: the same words
     and picture with no buttons (a retired table)."""
-    out = ui.LayoutView(timeout=None)
+    out = HerdLayout(timeout=None)
     for top in view.children:
         if isinstance(top, ui.Container):
             kept = [c for c in top.children if not isinstance(c, ui.ActionRow)]
@@ -186,7 +186,7 @@ def retired_copy(message: discord.Message) -> ui.LayoutView | None:
             children.append(ui.MediaGallery(*items))
         elif isinstance(c, discord.components.SeparatorComponent):
             children.append(ui.Separator())
-    view = ui.LayoutView(timeout=None)
+    view = HerdLayout(timeout=None)
     view.add_item(ui.Container(*children, accent_colour=box.accent_colour))
     return view
 

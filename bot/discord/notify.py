@@ -13,6 +13,7 @@ from typing import Any
 import discord
 
 from bot.discord.host import Host
+from bot.discord.installs import is_one_message
 from bot.discord.layout import accent_of, panel
 from bot.discord.text import pinging
 from bot.i18n import member_language
@@ -38,6 +39,8 @@ class Notifier:
     async def may_dm(self, record: GameRecord, user_id: int) -> bool:
         """True unless the member opted out, their DMs are known closed, or the server
         turned DM notifications off."""
+        if is_one_message(record):
+            return False  # played where the bot is no member: it tells nobody privately
         prefs = await self.bot.store.member_prefs(user_id)
         if prefs["dm_opt_out"] or prefs["dm_closed"]:
             return False

@@ -1,6 +1,7 @@
 """The end of a game's share: its result card (``bot.render.result_card``) in the end
 message beside the final picture, with a Rematch button that works after a restart (its
-custom id names the finished game; the lobby cog answers it)."""
+custom id names the finished game; the lobby cog answers it) and a Replay button (the
+replay viewer, :mod:`bot.discord.replay_view`)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import discord
 
 from bot.discord.components import HerdButton, button
 from bot.discord.layout import ALT_LIMIT, action_rows
+from bot.discord.replay_view import replay_button
 from bot.discord.table import Table
 from bot.present.result_card import card_inputs
 from bot.ratings import Rating
@@ -54,8 +56,8 @@ async def with_card(bot: Any, table: Table, parts: dict[str, Any]) -> dict[str, 
 def with_rematch(view: discord.ui.LayoutView, game_id: int, alt: str) -> discord.ui.LayoutView:
     """``view`` (an end message made by :func:`~bot.discord.layout.card`) with the result
     card as the second item of its media gallery (alternative text ``alt``) and the
-    Rematch button of finished game ``game_id`` in an action row inside its container,
-    above its footer."""
+    Rematch and Replay buttons of finished game ``game_id`` in an action row inside its
+    container, above its footer."""
     box = next(c for c in view.children if isinstance(c, discord.ui.Container))
     gallery = next((c for c in box.children if isinstance(c, discord.ui.MediaGallery)), None)
     item = discord.MediaGalleryItem(f"attachment://{CARD_FILE}", description=alt or None)
@@ -68,7 +70,7 @@ def with_rematch(view: discord.ui.LayoutView, game_id: int, alt: str) -> discord
         and children[-1].content.startswith("-# ") else None
     if foot is not None:
         box.remove_item(foot)
-    box.add_item(action_rows([rematch_button(game_id)])[0])
+    box.add_item(action_rows([rematch_button(game_id), replay_button(game_id)])[0])
     if foot is not None:
         box.add_item(foot)
     return view

@@ -27,6 +27,7 @@ from bot.discord.errors import (
     log_store_error,
 )
 from bot.discord.host import GameDisplay, Host
+from bot.discord.options_form import FORM_CODE
 from bot.discord.replies import defer, send_error
 from bot.runtime import GameError, GameUnreadable, Known
 from bot.runtime.admission import Admission
@@ -41,6 +42,15 @@ class LobbyClicks(Protocol):
     async def on_component(self, interaction: discord.Interaction, cid: ids.ComponentId,
                            values: list[str]) -> None:
         """Handle a click on a lobby (scope ``l``)."""
+        ...
+
+
+class ReplayClicks(Protocol):
+    """The replay viewer as the router uses it (:class:`bot.discord.replay_view.ReplayViewer`)."""
+
+    async def on_click(self, interaction: discord.Interaction, cid: ids.ComponentId,
+                       values: list[str]) -> None:
+        """Handle a click on a replay viewer (scope ``r``)."""
         ...
 
 
@@ -61,11 +71,13 @@ class Router:
 
     def __init__(self, bot: Host, *, games: Callable[[str], GameDisplay | None],
                  lobby: Callable[[], LobbyClicks | None],
-                 admission: Admission | None = None) -> None:
+                 admission: Admission | None = None,
+                 replays: ReplayClicks | None = None) -> None:
         self.bot = bot
         self.games = games
         self.lobby = lobby
         self.admission = admission or Admission()
+        self.replays = replays
 
     async def route_component(
         self, interaction: discord.Interaction, custom_id: str, values: list[str]
@@ -82,8 +94,10 @@ class Router:
             if not admitted:
                 await refuse_busy(interaction, BUSY)
                 return
-            # Acknowledge at once: the work below reads the store, which can queue.
-            await defer(interaction)
+            # Acknowledge at once: the work below reads the store, which can queue. (Not
+            # the lobby's Options button: its answer is a modal, which must come first.)
+            if not (cid.scope == "l" and cid.code == FORM_CODE):
+                await defer(interaction)
             with tracking_writes() as written:
                 await self._route_component(interaction, cid, custom_id, values, written)
 
@@ -96,6 +110,11 @@ class Router:
         before_seats: list[Any] = []
         known: Known | None = None
         try:
+            if cid.scope == "r":  # a replay viewer: reads a finished game, changes nothing
+                if self.replays is None:
+                    raise GameError("unknown_game", "Replays are not available on this bot.")
+                await self.replays.on_click(interaction, cid, values)
+                return
             try:
                 if cid.scope == "l":  # lobby clicks change seats and options, not the version
                     before = await self.bot.store.get_game(cid.game_id)

@@ -26,7 +26,9 @@ import discord
 
 from bot.discord.errors import thread_refuses
 from bot.discord.game_cog import GameCog
+from bot.discord.installs import is_one_message
 from bot.discord.layout import action_rows, card
+from bot.discord.one_message import KEPT_LINES
 from bot.discord.outbox import edit_table, retire
 from bot.discord.replies import send_ephemeral
 from bot.discord.table import EMBED_LIMIT, MOVES, Table, fit_lines
@@ -88,6 +90,9 @@ class SidePanelCog(GameCog):
         if table.result is not None or not self.panel_open(table):
             await super().post_table(table, events, interaction, fresh=fresh)
             return
+        if is_one_message(table.record):
+            await self._panel_in_place(table, events, interaction)
+            return
         # Posts of one game are serialised, and a panel older than the stored state (an
         # update published late) only tells its events, as the base does for tables.
         lock = self._post_locks.setdefault(table.record.id, asyncio.Lock())
@@ -102,6 +107,24 @@ class SidePanelCog(GameCog):
             table.deadline = due.get("rules")
             async with self.bot.render_slots:
                 await self._post_panel(channel, table, events, interaction, fresh=fresh)
+
+    async def _panel_in_place(self, table: Table, events: list[Event] | None,
+                              interaction: discord.Interaction | None) -> None:
+        """The panel of a one-message game: its one message edited into the panel, saying
+        whose turn it is (no ping; :mod:`bot.discord.one_message`)."""
+        gid = table.record.id
+        async with self._post_locks.setdefault(gid, asyncio.Lock()), self.bot.render_slots:
+            stored, due = await self.bot.store.game_and_deadlines(gid)
+            if stored is not None and stored.version > table.state.version:
+                return
+            if stored is not None:
+                table.record = stored
+            table.deadline = due.get("rules")
+            lines = (self._said.get(gid, []) + self.public_lines(table, events))[-KEPT_LINES:]
+            self._said[gid] = lines
+            parts = await self._panel_parts(table, lines, self.whose_turn(table) or None)
+            await self.edit_one(table, interaction, attachments=[await self.render_file(table)],
+                                allowed_mentions=discord.AllowedMentions.none(), **parts)
 
     async def _panel_parts(self, table: Table, latest: list[str] | None,
                            head: str | None = None) -> dict[str, Any]:
@@ -239,8 +262,8 @@ class SidePanelCog(GameCog):
         """As the base, plus: when its phase ends a panel opened earlier shows the table
         again (the same turn: edited in place), or is closed when the next table is a new
         message; while it lasts, each step edits the panel in place (:meth:`panel_step`)."""
-        if update.kind not in MOVES or update.state is None:
-            await super().on_update(update, interaction)
+        if update.kind not in MOVES or update.state is None or is_one_message(update.record):
+            await super().on_update(update, interaction)  # one message: panel or table
             return
         table = Table(update.record, update.seats, update.spec, update.state)
         events = update.events()

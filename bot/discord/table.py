@@ -21,6 +21,7 @@ from bot.ai.levels import DEFAULT_LEVEL, level_label
 from bot.discord import choices
 from bot.discord.components import button
 from bot.discord.host import Host
+from bot.discord.installs import is_one_message
 from bot.discord.layout import action_rows, card, texts_of
 from bot.discord.text import md_name, pinging, plain_name
 from bot.games.base import Action, Event, Pending, Result, State
@@ -30,11 +31,15 @@ from bot.present import base as present
 from bot.present.base import Presenter, Seen, TableModel, named
 from bot.render.pool import Job
 from bot.runtime import Known, UpdateKind
+from bot.runtime.core import is_lesson
 from bot.store import GameRecord, SeatRecord
 
 #: How many characters of moves a message tells at most (an embed description's limit,
 #: within the 4,000 of a Components V2 message's texts).
 EMBED_LIMIT = 4096
+#: The Watch button's code (on every running table) and emoji.
+WATCH = "watch"
+WATCH_EMOJI = "\N{EYES}"
 
 #: The update kinds that carry moves to show: a member's, a timer's, or those a catch-up
 #: shows after a restart (the thread never saw them); the cogs treat them alike.
@@ -108,9 +113,10 @@ class Table:
     catchup: bool = False
     #: seat (``None``: the first pending seat) -> its presenter model, drawn once.
     models: dict[str | None, TableModel] = dataclasses.field(default_factory=dict)
-    #: (``"legal"``, ``"view"``, ``"pending"`` or ``"result"``, seat or ``None``) -> what
-    #: :meth:`legal`, :meth:`view`, :attr:`pending` and :attr:`result` worked out from
-    #: :attr:`state`, which a table never replaces (a new state is a new Table).
+    #: (``"legal"``, ``"key"``, ``"view"``, ``"pending"`` or ``"result"``, seat or ``None``)
+    #: -> what :meth:`legal`, :meth:`key`, :meth:`view`, :attr:`pending` and :attr:`result`
+    #: worked out from :attr:`state`, which a table never replaces (a new state is a new
+    #: Table).
     derived: dict[tuple[str, str | None], Any] = dataclasses.field(default_factory=dict)
     #: When the game's ``rules`` and ``turn`` timers run out (kind -> Unix seconds), as
     #: the change being shown left them (``None``: not known; read before drawing).
@@ -189,6 +195,14 @@ class Table:
             self.derived[key] = self.spec.engine.legal_actions(self.state, seat_id)
         return self.derived[key]  # type: ignore[no-any-return]
 
+    def key(self, seat_id: str) -> str:
+        """The decision key of ``seat_id`` (:func:`bot.present.base.decision_key` of
+        :attr:`pending` and :meth:`legal`; worked out once per seat: see :attr:`derived`)."""
+        key = ("key", seat_id)
+        if key not in self.derived:
+            self.derived[key] = present.decision_key(self.pending, self.legal(seat_id))
+        return self.derived[key]  # type: ignore[no-any-return]
+
     def view(self, seat_id: str | None) -> Any:
         """The engine view for ``seat_id`` (``None``: spectator), made once per seat (see
         :attr:`derived`; do not change it)."""
@@ -222,6 +236,13 @@ class TableLegal:
         if state is self._table.state:
             return self._table.legal(seat)
         return self._engine.legal_actions(state, seat)
+
+    def decision_key(self, state: State, seat: str) -> str:
+        """The decision key of ``seat`` in ``state`` (the table's own, worked out once)."""
+        if state is self._table.state:
+            return self._table.key(seat)
+        return present.decision_key(self._engine.pending(state),
+                                    self._engine.legal_actions(state, seat))
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._engine, name)
@@ -279,19 +300,26 @@ class TableLook:
 
     # -- hooks for subclasses ----------------------------------------------------------
 
-    def picture(self, table: Table) -> Job | None:
+    def picture(self, table: Table, inputs: dict[str, Any] | None = None) -> Job | None:
         """The public table picture as a :class:`~bot.render.pool.Job` (a renderer and its
         picklable inputs), drawn by the bot in a render process and kept by its inputs:
         by default :attr:`table_renderer` on the spectator view, the plain names and the
-        presenter's picture inputs; ``None`` (no renderer): :meth:`render` draws it in the
-        render thread instead."""
+        presenter's picture inputs (``inputs``, else those of the game's last update);
+        ``None`` (no renderer): :meth:`render` draws it in the render thread instead."""
         draw = self.table_renderer
         if draw is None:
             return None
-        inputs = self._picture_inputs.get(table.record.id)
+        if inputs is None:
+            inputs = self._picture_inputs.get(table.record.id)
         if inputs is None:
             inputs = {} if self.presenter is None else self.presenter.picture_inputs(None)
         return Job(draw, (table.view(None),), {"names": table.plain_names, **inputs})
+
+    def end_picture(self, table: Table, inputs: dict[str, Any] | None = None) -> Job | None:
+        """The picture of the end message of a finished ``table`` (``final.png``): by
+        default the table picture (:meth:`picture`); a game with a picture of its own for
+        the end overrides it."""
+        return self.picture(table, inputs)
 
     def render(self, table: Table) -> bytes:
         """PNG bytes of the public table (runs in a worker thread): the :meth:`picture`
@@ -351,7 +379,7 @@ class TableLook:
         legal_of = {s: legal for s in table.state.seats if (legal := table.legal(s))}
         seen = Seen(seat, table.view(None), pending, legal_of.get(seat, []) if seat else [],
                     [e for e in events or [] if e.to is None], table.names, table.plain_names,
-                    legal_of, lang)
+                    legal_of, lang, table.key(seat) if seat else None)
         model = self.stamp(table, self.presenter.table(seen), legal_of)
         if events is None and lang == table.lang:
             table.models[seat] = model
@@ -366,7 +394,8 @@ class TableLook:
         pending = table.pending
         if legal_of is None:
             legal_of = {s: legal for s in table.state.seats if (legal := table.legal(s))}
-        model.keys = {s: present.decision_key(pending, legal) for s, legal in legal_of.items()}
+        model.keys = {s: table.key(s) if table.derived.get(("legal", s)) is legal
+                      else present.decision_key(pending, legal) for s, legal in legal_of.items()}
         together = present.simultaneous(pending, legal_of)
         model.prints = {model.keys[s]: prints for s, legal in legal_of.items()
                         if (prints := present.repick_prints(pending, legal, together))}
@@ -449,7 +478,9 @@ class TableLook:
         return discord.File(io.BytesIO(data), filename=filename)
 
     def table_buttons(self, table: Table) -> list[discord.ui.Item[Any]]:
-        """The action buttons plus My hand (and I'm back for a taken-over seat)."""
+        """The action buttons plus My hand (and I'm back for a taken-over seat) and Watch
+        (anyone not seated: the table privately, see :mod:`bot.discord.watch`; not on a
+        lesson's table nor on a game in one message)."""
         items = list(self.table_items(table)) if table.result is None else []
         if table.record.status == "active" and table.result is None:
             items.append(button("g", table.record.id, "hand", "My hand", emoji="\N{OPEN BOOK}",
@@ -457,6 +488,11 @@ class TableLook:
             if any(s.ai_takeover for s in table.seats):
                 items.append(button("g", table.record.id, "back", "I'm back",
                                     style=discord.ButtonStyle.success, row=self.utility_row))
+            if not is_lesson(table.record) and not is_one_message(table.record):
+                # (a lesson's table is in the learner's DMs; a game in one message is seen
+                # by everyone where it is played)
+                items.append(button("g", table.record.id, WATCH, "Watch", emoji=WATCH_EMOJI,
+                                    style=discord.ButtonStyle.secondary, row=self.utility_row))
         return items
 
     def public_lines(self, table: Table, events: list[Event] | None) -> list[str]:

@@ -15,9 +15,12 @@ from typing import Any
 
 import discord
 
+from bot.discord import takeback
 from bot.discord.errors import thread_is_gone, thread_refuses, why_not_edited, why_not_posted
+from bot.discord.installs import is_one_message
 from bot.discord.layout import card, texts_of, without_rows
 from bot.discord.lesson_notes import LessonNotes
+from bot.discord.one_message import OneMessage
 from bot.discord.outbox import dm_hands, edit_table, new_table, on_message, retire, show_end
 from bot.discord.replies import send_ephemeral
 from bot.discord.result_post import files_of, with_card
@@ -65,7 +68,7 @@ def posted_anew(refused: discord.HTTPException, what: str = "the table") -> str:
             f"({why_not_edited(refused)}), so I posted it anew.")
 
 
-class TablePosts(LessonNotes, TableNotices):
+class TablePosts(OneMessage, LessonNotes, TableNotices):
     """How a game cog shows a stored change in its thread (a mixin of
     :class:`bot.discord.game_cog.GameCog`; the outbox calls :meth:`show_update`)."""
 
@@ -86,6 +89,8 @@ class TablePosts(LessonNotes, TableNotices):
     _retired: dict[int, tuple[int, discord.ui.LayoutView]]
     #: game id -> (table message id, the seats its headline pinged when posted).
     _heads: dict[int, tuple[int, list[str]]]
+    #: game id -> the members watching it (:class:`bot.discord.watch.Watching`).
+    _watchers: dict[int, set[int]]
 
     def channel_of(self, record: GameRecord) -> discord.abc.Messageable | None:
         """The game's thread (or channel) object, from the cache or as a partial."""
@@ -108,6 +113,9 @@ class TablePosts(LessonNotes, TableNotices):
             return
         lock = self._post_locks.setdefault(table.record.id, asyncio.Lock())
         async with lock, self.bot.render_slots:
+            if is_one_message(table.record):
+                await self.post_one_message(table, events, interaction)
+                return
             await self._post_table(channel, table, events, interaction, fresh=fresh)
 
     def _lines_shown(self, game_id: int, message_id: int,
@@ -346,8 +354,8 @@ class TablePosts(LessonNotes, TableNotices):
 
     def forget(self, game_id: int) -> None:
         """Drop what this cog keeps in memory about game ``game_id`` (the lines its table
-        shows, the followup that posted it, its picture inputs, its post lock): called when
-        the game ends."""
+        shows, the followup that posted it, its picture inputs, its spectators, its post
+        lock): called when the game ends."""
         self._recorded.pop(game_id, None)
         self._newest.pop(game_id, None)
         self._shown.pop(game_id, None)
@@ -355,6 +363,8 @@ class TablePosts(LessonNotes, TableNotices):
         self._heads.pop(game_id, None)
         self._posted.pop(game_id, None)
         self._picture_inputs.pop(game_id, None)
+        self._watchers.pop(game_id, None)
+        self.forget_one(game_id)
         self._turn_pinged.pop(game_id, None)
         self._asked.pop(game_id, None)
         self.forget_lesson(game_id)
@@ -435,19 +445,26 @@ class TablePosts(LessonNotes, TableNotices):
         if update.state is not None and update.steps and self.presenter is not None:
             self._picture_inputs[update.record.id] = self.presenter.picture_inputs(
                 [e for e in update.events() if e.to is None])  # the picture is public
-        if update.kind in (UpdateKind.ARCHIVE, UpdateKind.ENDED):
-            self.forget(update.record.id)
+        if update.kind in (UpdateKind.ARCHIVE, UpdateKind.ENDED) and not (
+                update.kind == UpdateKind.ENDED and is_one_message(update.record)):
+            self.forget(update.record.id)  # (a one-message end still needs its token)
         if update.kind == UpdateKind.ARCHIVE:
             await self.archive(update.record)
             return
         if update.kind == UpdateKind.ENDED and update.state is None:  # a quarantined game
             await self._announce_end(update.record, update.notes)
             return
+        if update.kind == UpdateKind.TAKE_BACK:
+            await takeback.show_lapsed(self.bot, update)
+            return
         if update.kind in (UpdateKind.LOBBY, UpdateKind.CANCELLED, UpdateKind.EXPIRED) or update.state is None:
             return
         table = Table(update.record, update.seats, update.spec, update.state,
                       catchup=update.kind == UpdateKind.CATCHUP, deadlines=update.deadlines)
         channel = self.channel_of(table.record)
+        if is_one_message(table.record) and update.kind in (UpdateKind.REMINDER,
+                                                            UpdateKind.IDLE_NOTICE):
+            return  # the one message shows the turn timer; nothing else can be posted
         if update.kind == UpdateKind.REMINDER:
             humans = [s for s in table.pending.seats if table.is_human(s)]
             if channel is not None and humans:
@@ -459,6 +476,11 @@ class TablePosts(LessonNotes, TableNotices):
                 )
             return
         if update.kind == UpdateKind.ENDED:
+            if is_one_message(table.record):
+                await self.end_one_message(table, " ".join(update.notes) or (
+                    "This game was ended early; no scores are recorded."))
+                self.forget(table.record.id)
+                return
             await self._announce_end(table.record, update.notes)
             return
         if update.kind == UpdateKind.IDLE_NOTICE:

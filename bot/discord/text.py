@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 
 import discord
 
@@ -55,6 +56,12 @@ def listed(items: Sequence[str], *, most: int = 10, budget: int = 1200) -> str:
     return ", ".join(shown) + (f", {ELLIPSIS} and {rest} more" if rest else "")
 
 
+#: Display names whose markdown-safe text :func:`md_name` keeps (every table names each
+#: seat again on every change).
+MD_NAMES_KEPT = 4096
+
+
+@lru_cache(maxsize=MD_NAMES_KEPT)
 def md_name(name: str, limit: int | None = None) -> str:
     """A member's text for markdown-rendered places (content, embed title/description/
     fields): trimmed, cut to ``limit`` characters of the text as typed, then markdown

@@ -4,7 +4,8 @@ catalogues (:mod:`bot.i18n`), so the command sync carries ``name_localizations``
 language, and Discord shows each member the words of their client.
 
 Names (commands, groups, options) are looked up in the catalogue's ``command name``
-context, descriptions and choices in ``command``. A string without a translation is left
+context, context menus' names (Apps menu) in ``menu name``, descriptions and choices in
+``command``. A string without a translation is left
 to Discord's default (the English; the catalogue tests name every one); a translated
 name Discord would refuse (:func:`valid_name`) is left out too and logged, so a
 catalogue's slip never breaks the sync.
@@ -24,6 +25,7 @@ from bot.i18n import (
     COMMAND_NAME,
     COMMAND_TEXT,
     ENGLISH,
+    MENU_NAME,
     NATIVE_NAMES,
     has_translation,
     supported,
@@ -48,8 +50,16 @@ def valid_name(name: str) -> bool:
     return bool(NAME.fullmatch(name)) and name == name.lower()
 
 
-def context_of(location: Where) -> str:
-    """The catalogue context of a string asked for at ``location``."""
+def valid_menu_name(name: str) -> bool:
+    """True when Discord takes ``name`` as a context menu's name (1-32 characters)."""
+    return 1 <= len(name) <= 32
+
+
+def context_of(location: Where, data: object = None) -> str:
+    """The catalogue context of a string asked for at ``location`` (``data``: what it
+    names, a context menu's name having its own)."""
+    if location == Where.command_name and isinstance(data, app_commands.ContextMenu):
+        return MENU_NAME
     return COMMAND_NAME if location in NAME_PLACES else COMMAND_TEXT
 
 
@@ -61,11 +71,12 @@ class CatalogueTranslator(app_commands.Translator):
         lang = supported(locale.value)
         if lang is None or lang == ENGLISH or string.message in UNTRANSLATED:
             return None
-        where = context_of(context.location)
+        where = context_of(context.location, context.data)
         if not has_translation(lang, where, string.message):
             return None  # Discord shows the English (tests/discord/test_languages.py lists it)
         text = translate_in(lang, where, string.message)
-        if where == COMMAND_NAME and not valid_name(text):
+        if (where == COMMAND_NAME and not valid_name(text)
+                or where == MENU_NAME and not valid_menu_name(text)):
             log.warning("the %s command name %r is not one Discord takes: left out", lang, text)
             return None
         return text
@@ -87,7 +98,8 @@ def translatable_choices(tree: app_commands.CommandTree[Any]) -> None:
 
 def command_strings(tree: app_commands.CommandTree[Any]) -> list[tuple[str, str]]:
     """``(context, English string)`` of every translatable string of ``tree``'s global
-    commands: names, descriptions and choice names (for the catalogue and its tests)."""
+    commands: names, descriptions and choice names, then the context menus' names (for
+    the catalogue and its tests)."""
     out: dict[tuple[str, str], None] = {}
     for command in tree.walk_commands():
         texts = [(COMMAND_NAME, command.name), (COMMAND_TEXT, command.description)]
@@ -96,4 +108,6 @@ def command_strings(tree: app_commands.CommandTree[Any]) -> list[tuple[str, str]
                 texts += [(COMMAND_NAME, param.name), (COMMAND_TEXT, param.description)]
                 texts += [(COMMAND_TEXT, choice.name) for choice in param.choices]
         out.update((t, None) for t in texts if t[1] not in UNTRANSLATED)
+    for kind in (discord.AppCommandType.user, discord.AppCommandType.message):
+        out.update(((MENU_NAME, menu.name), None) for menu in tree.get_commands(type=kind))
     return list(out)

@@ -64,6 +64,11 @@ class Options(Model):
     """Base of every game's lobby options: a pydantic model with strict fields (an unknown
     option is refused with ``pydantic.ValidationError``); validators enforce the ranges."""
 
+    def notes(self, players: int) -> list[str]:
+        """Sentences about options that ``players`` seated players override (told to the
+        host who sets them); none by default."""
+        return []
+
 
 class Action(Model):
     """Base for a game's actions. Each game defines subclasses with a ``type`` literal and
@@ -335,6 +340,13 @@ class Engine(ABC, Generic[S, OptT]):
         the legal actions again skip it, so a wrong action is then not refused but
         undefined. This default checks, as :meth:`apply` does."""
         return self.apply(state, player, action)
+
+    def take_back_point(self, before: S, seat: str, action: Action, after: S) -> bool:
+        """Whether ``seat``'s ``action``, which took ``before`` to ``after``, may be taken
+        back: it revealed nothing hidden to anyone (no card drawn, no face-down card seen,
+        no random draw made) and did not end the game. Whether another player acted
+        since is the runtime's check. This default: no action may be taken back."""
+        return False
 
     # -- playouts ------------------------------------------------------------------------
 

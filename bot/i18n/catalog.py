@@ -40,6 +40,8 @@ DOMAIN = "herdbot"
 COMMAND_NAME = "command name"
 #: Context of command and option descriptions and of choice names.
 COMMAND_TEXT = "command"
+#: Context of context menu names (Apps menu; 1-32 characters, any case, spaces allowed).
+MENU_NAME = "menu name"
 
 
 def po_path(lang: str, root: Path = LOCALES) -> Path:

@@ -187,6 +187,7 @@ class Seen:
             included): for choices bound to another seat's actions (``Choice.seat``).
         lang: the language of the words (:mod:`bot.i18n`): the game's for the public
             table, the member's for a private panel.
+        known_key: :attr:`key` when the caller has it (``None``: worked out here).
     """
 
     seat: str | None
@@ -198,11 +199,13 @@ class Seen:
     plain_names: dict[str, str]
     legal_of: dict[str, list[Action]] = field(default_factory=dict)
     lang: str = ENGLISH
+    known_key: str | None = None
 
     @property
     def key(self) -> str:
         """The decision key of :attr:`seat` (``""`` with no seat)."""
-        return decision_key(self.pending, self.legal) if self.seat is not None else ""
+        return ("" if self.seat is None
+                else self.known_key or decision_key(self.pending, self.legal))
 
 
 class Presenter:
@@ -525,11 +528,14 @@ def print_of(text: str) -> str:
 def seat_for(engine: Engine[Any, Any], state: Any, seat: str, key: str) -> str:
     """The seat whose decision ``key`` names now: ``seat`` itself when it is its decision
     key, else the pending seat, then any other seat, whose key it is (someone pressed a
-    choice meant for another player). Raises :class:`StaleChoice` when it is nobody's."""
+    choice meant for another player). Raises :class:`StaleChoice` when it is nobody's.
+    An ``engine`` with a ``decision_key(state, seat)`` method gives the keys itself."""
     pending = engine.pending(state)
     order = [seat, *pending.seats, *getattr(state, "seats", [])]
+    known = getattr(engine, "decision_key", None)
     for who in dict.fromkeys(order):
-        if decision_key(pending, engine.legal_actions(state, who)) == key:
+        if (known(state, who) if known is not None
+                else decision_key(pending, engine.legal_actions(state, who))) == key:
             return who
     raise StaleChoice(key)
 

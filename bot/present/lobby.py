@@ -56,17 +56,23 @@ def lobby_words(lang: str, *, game: str, description: str, number: int, status: 
                 seats: Sequence[LobbySeat], min_players: int, max_players: int,
                 timer: str | None, options: Sequence[tuple[str, bool]] = (),
                 rated: bool = True, expires_at: float | None = None,
-                expired: bool = False) -> LobbyWords:
+                expired: bool = False,
+                challenge: tuple[int, int] | None = None) -> LobbyWords:
     """The words of lobby #``number`` of ``game`` in ``lang``: ``status`` (``lobby``,
     ``cancelled`` or started), the taken ``seats`` in order (none for a closed lobby
     whose seats could not be read), the turn ``timer``'s choice name (``None``: off),
     the boolean ``options`` as ``(label, on)``, ``rated``; an open lobby says when it
-    closes (``expires_at``, Unix seconds), ``expired``: it closed that way."""
+    closes (``expires_at``, Unix seconds), ``expired``: it closed that way; ``challenge``:
+    the challenger's and the challenged member's ids of an open challenge lobby."""
     text = translate(lang, description)
     if status == "lobby" and expires_at is not None:
         when = f"<t:{int(expires_at)}:R>"
         text += "\n\n" + translate(lang, "This lobby closes {when} unless the host starts "
                                    "the game.", when=when)
+    if status == "lobby" and challenge is not None:
+        host, target = (f"<@{who}>" for who in challenge)
+        text += "\n\n" + translate(lang, "**{host} challenges {target}**: Accept to start, "
+                                   "or Decline.", host=host, target=target)
     lines = [translate(lang, "{number}. {who} {crown} host", number=i, who=seat.who,
                        crown="\N{CROWN}") if seat.host else f"{i}. {seat.who}"
              for i, seat in enumerate(seats, 1)]
@@ -88,6 +94,8 @@ def lobby_words(lang: str, *, game: str, description: str, number: int, status: 
         then = (translate_n(lang, "Waiting for {count} more player.",
                             "Waiting for {count} more players.", need) if need > 0
                 else translate(lang, "The host can start the game."))
+        if challenge is not None:
+            then = translate(lang, "Waiting for the challenged member to accept or decline.")
         footer = translate(lang, "{least}-{most} players. {next}", least=min_players,
                            most=max_players, next=then)
     elif expired:

@@ -92,6 +92,8 @@ class ServiceCore:
 
         async def resync_timers(self, game_id: int) -> None: ...
 
+        async def _fire_take_back_timer(self, timer: TimerRecord) -> None: ...
+
 
     def subscribe(self, handler: Subscriber) -> None:
         """Call ``handler(update)`` after every change (errors are logged, not raised)."""

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.games.base import Event, IllegalAction
+from bot.games.takeback import parse_logged
 from bot.runtime.advance import Advance, rating_of, turn_key
 from bot.runtime.core import (
     END_IDLE_GAMES_DEFAULT,
@@ -161,7 +162,7 @@ class DeadlineOps(Advance):
         for row in await self.store.actions(game_id):
             if row.version > shown:
                 try:
-                    action = spec.engine.parse_action(row.action)
+                    action = parse_logged(spec.engine, row.action)
                     events = [Event.model_validate(e) for e in row.events]
                 except (ValueError, TypeError, IllegalAction):
                     continue  # a log row this engine cannot read: its events are not retold
@@ -209,6 +210,8 @@ class DeadlineOps(Advance):
             await self.expire_lobby(timer.game_id)
         elif timer.kind == "idle":
             await self._fire_idle_timer(timer)
+        elif timer.kind == "takeback":
+            await self._fire_take_back_timer(timer)
         elif timer.kind == "remind":
             record = await self.get(timer.game_id)
             spec = self.spec_of(record)

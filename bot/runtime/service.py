@@ -41,6 +41,7 @@ from bot.runtime.lobby import AI_NAMES, LobbyOps  # noqa: F401
 from bot.runtime.play import PlayOps
 from bot.runtime.rematch import Rematch, RematchOps  # noqa: F401
 from bot.runtime.supervisor import Supervisor
+from bot.runtime.takeback import TakeBackOps
 from bot.runtime.timers import TimerService
 from bot.runtime.updates import (  # noqa: F401 - re-exported: their home was this module
     UNREADABLE,
@@ -56,7 +57,7 @@ from bot.runtime.updates import (  # noqa: F401 - re-exported: their home was th
 from bot.store import Store
 
 
-class GameService(LessonOps, RematchOps, PlayOps, DeadlineOps):
+class GameService(LessonOps, RematchOps, PlayOps, DeadlineOps, TakeBackOps):
     """Runs games: creates lobbies, seats players, applies actions, drives AI seats and
     timers, and publishes :class:`Update` objects to subscribers (the cogs).
 

@@ -96,6 +96,9 @@ class UpdateKind(StrEnum):
     EXPIRED = "expired"
     #: Nobody moved for a long time: the game ends in 24 hours unless someone moves.
     IDLE_NOTICE = "idle_notice"
+    #: A take-back request ended with nothing changed (``notes``: ``"expired"`` or
+    #: ``"moved_on"``); ``Update.take_back`` is the request.
+    TAKE_BACK = "take_back"
 
 
 @dataclass
@@ -133,6 +136,8 @@ class Update:
     deadline: float | None = None
     origin: Any = None
     deadlines: dict[str, float] | None = None
+    #: the take-back request a ``TAKE_BACK`` update ends (``bot.runtime.takeback``)
+    take_back: Any = None
 
     def events(self) -> list[Event]:
         """Every event of every step in order."""

@@ -509,7 +509,7 @@ MARKDOWN_NAMES = (
 async def capture_game(game: str, players: int, seed: int, *,
                        names: tuple[str, ...] = MARKDOWN_NAMES, turn_timer: str = "2m",
                        timeout_every: int = 5, leave_after: int | None = 3,
-                       language: str | None = None) -> list[Any]:
+                       language: str | None = None, group_dm: bool = False) -> list[Any]:
     """Play one whole game through the real bot in a fresh sandbox and return every
     request the bot sent (:class:`~bot.sandbox.RecordedRequest`, from login to close).
 
@@ -519,6 +519,8 @@ async def capture_game(game: str, players: int, seed: int, *,
     leaves with ``/game leave`` after ``leave_after`` actions (``None``: nobody leaves).
     ``language``: the server's ``/settings language`` too (the game's language; ``None``:
     not set, English).
+    With ``group_dm`` the players installed herdbot to their accounts and play in their
+    group DM (one message; the turn timer is the bot's default there, no /settings).
     Raises ``RuntimeError``/``AssertionError`` (from the demo loop) when the game stalls,
     :class:`~bot.sandbox.SandboxError` when the bot logs an error.
     """
@@ -528,6 +530,11 @@ async def capture_game(game: str, players: int, seed: int, *,
         world.add_member(name)
     seconds = TURN_TIMER_SECONDS[turn_timer] or 0
     actions = 0
+    group = None
+    if group_dm:
+        players_ = [world.member(n) for n in names[:players]]
+        world.install_for(*players_)
+        group = world.add_group_dm(*players_)
 
     async def after_action(ctx: Any) -> None:
         nonlocal actions
@@ -544,13 +551,17 @@ async def capture_game(game: str, players: int, seed: int, *,
     with tempfile.TemporaryDirectory() as tmp:
         settings = Settings(database_path=Path(tmp) / "conformance.sqlite3",  # type: ignore[call-arg]  # pydantic-settings init arguments
                             _env_file=None, default_dm_notifications=True)
+        if group_dm:  # no /settings in a group DM: the bot's default turn timer
+            settings = settings.model_copy(update={"default_turn_timer": turn_timer})
         bot = make_bot(settings, registry=builtin_games(), clock=ManualClock())
         await world.connect(bot)
         try:
-            await host.slash("settings", turn_timer=turn_timer,
-                             **({"language": language} if language else {}))
+            if group is None:
+                await host.slash("settings", turn_timer=turn_timer,
+                                 **({"language": language} if language else {}))
             await play_game(world, bot, game=game, players=players, seed=seed,
-                            game_seed=seed, names=names, extra_clicks=after_action)
+                            game_seed=seed, names=names, extra_clicks=after_action,
+                            channel=group)
         finally:
             await world.disconnect()
     return list(world.requests)

@@ -8,6 +8,7 @@ from typing import Any
 
 import discord
 
+from . import installs
 from . import payloads as P
 from .members import SimMember
 from .model import SandboxError, SimChannel, SimInteraction, SimMessage
@@ -30,28 +31,28 @@ class Inbound:
         raise NotImplementedError
 
     def _base_payload(self, it: SimInteraction, data: dict[str, Any]) -> dict[str, Any]:
+        """The INTERACTION_CREATE of ``it``; its ``owners`` are set already (see
+        :mod:`bot.sandbox.installs`)."""
         w = self.world
         ch = it.channel
+        it.context = installs.context_of(ch)
         payload: dict[str, Any] = {
             "id": str(it.id), "application_id": str(w.application_id), "type": it.type,
             "data": data, "channel_id": str(ch.id), "token": it.token, "version": 1,
-            "app_permissions": str(w.bot_permissions(ch)), "locale": it.member.locale,
+            "app_permissions": str(installs.app_permissions(w, ch)), "locale": it.member.locale,
             "entitlements": [], "entitlement_sku_ids": [],
             "attachment_size_limit": 10 * 1024 * 1024,
+            "context": it.context, "authorizing_integration_owners": dict(it.owners),
         }
         chan = ch.payload()
-        if ch.kind == "dm":
+        if ch.kind in ("dm", "private"):
             payload["user"] = it.member.user_payload()
-            payload["context"] = 1
-            payload["authorizing_integration_owners"] = {"0": str(w.guild_id)}
         else:
             chan["permissions"] = str(it.member.permissions)
             payload["guild_id"] = str(ch.guild_id)
             payload["guild_locale"] = w.guild_locale
             payload["guild"] = {"id": str(ch.guild_id), "locale": w.guild_locale, "features": []}
             payload["member"] = it.member.member_payload(permissions=True)
-            payload["context"] = 0
-            payload["authorizing_integration_owners"] = {"0": str(w.guild_id)}
         payload["channel"] = chan
         return payload
 
@@ -134,7 +135,31 @@ class Inbound:
         if d["_guild_id"] is not None:
             data["guild_id"] = str(d["_guild_id"])
         kind, itype = ("autocomplete", 4) if focused else ("command", 2)
+        synced = self.world.commands.get((d["_guild_id"], f"1:{parts[0]}")) or d
+        owners = installs.command_owners(self.world, member, channel, synced)
         it = self._new_interaction(member, kind, itype, channel)
+        it.owners = owners
+        return await self._dispatch(it, self._base_payload(it, data))
+
+    async def run_user_command(self, member: SimMember, name: str, channel: SimChannel,
+                               target_id: int) -> SimInteraction:
+        """Send a USER context menu command ``name`` (Apps on a member's profile) aimed at
+        user ``target_id``, with its ``resolved`` user (and member, in a guild)."""
+        tree = self.bot._connection._command_tree
+        cmd = tree.get_command(name, type=discord.AppCommandType.user) if tree else None
+        if cmd is None or tree is None:
+            raise SandboxError(f"the bot has no user command {name!r}")
+        synced = self.world.commands.get((None, f"2:{name}")) or cmd.to_dict(tree)
+        owners = installs.command_owners(self.world, member, channel, synced)
+        resolved = self.world.resolved_for([str(target_id)])
+        if channel.guild_id is None:
+            resolved.pop("members", None)
+        cid = synced.get("id") or str(self.world.command_ids.setdefault(
+            (None, f"2:{name}"), self.world.clock.snowflake()))
+        data = {"id": str(cid), "name": name, "type": 2, "target_id": str(target_id),
+                "resolved": resolved}
+        it = self._new_interaction(member, "command", 2, channel)
+        it.owners = owners
         return await self._dispatch(it, self._base_payload(it, data))
 
     def _option_value(self, od: dict[str, Any], value: Any,
@@ -180,7 +205,9 @@ class Inbound:
     async def run_component(self, member: SimMember, message: SimMessage,
                             data: dict[str, Any]) -> SimInteraction:
         """Send a MESSAGE_COMPONENT interaction for ``message`` (button click or select)."""
+        owners = installs.component_owners(self.world, member, message)
         it = self._new_interaction(member, "component", 3, message.channel, message)
+        it.owners = owners
         payload = self._base_payload(it, data)
         payload["message"] = message.data
         return await self._dispatch(it, payload)
@@ -189,6 +216,7 @@ class Inbound:
                         data: dict[str, Any]) -> SimInteraction:
         """Send a MODAL_SUBMIT interaction answering the modal ``origin`` opened."""
         it = self._new_interaction(member, "modal", 5, origin.channel, origin.message)
+        it.owners = dict(origin.owners)
         payload = self._base_payload(it, data)
         if origin.message is not None:
             payload["message"] = origin.message.data

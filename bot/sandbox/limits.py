@@ -61,7 +61,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from . import limits_v2
+from . import limits_modal, limits_v2
 
 MAX_CONTENT = 2000
 MAX_EMBEDS = 10
@@ -273,6 +273,8 @@ class _Components:
         self.modal = modal
         self.seen: set[str] = set()
         self.count = 0
+        #: walking the component of a modal's label (where 19, 21-23 may stand)
+        self.in_label = False
 
     def custom_id(self, path: Path, c: Mapping[str, Any], *, required: bool = True) -> None:
         cid = c.get("custom_id")
@@ -312,6 +314,14 @@ class _Components:
                 self.any((*path, "components", i), sub)
         elif t == 18:
             self.label(path, c)
+        elif t in limits_modal.LABEL_ONLY:
+            if not (self.modal and self.in_label):
+                limits_modal.not_allowed(self.err, path, (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 17))
+            else:
+                self.custom_id(path, c)
+                check = limits_modal.CHECKS.get(t)
+                if check is not None:
+                    check(self.err, path, c)
 
     def row(self, path: Path, row: Mapping[str, Any]) -> None:
         items = row.get("components") or []
@@ -424,8 +434,12 @@ class _Components:
         elif inner.get("type") == 4:
             self.count += 1
             self.text_input((*path, "component"), inner, labelled=True)
+        elif inner.get("type") not in limits_modal.IN_LABEL:
+            limits_modal.not_allowed(self.err, (*path, "component"), limits_modal.IN_LABEL)
         else:
+            self.in_label = True
             self.any((*path, "component"), inner)
+            self.in_label = False
 
 
 def _check_message_components(err: _Errors, path: Path, components: Sequence[Any],
@@ -468,6 +482,9 @@ def check_modal(data: Mapping[str, Any] | None, prefix: Path = ("data",)) -> Non
     else:
         err.length(cp, components, 1, MAX_MODAL_COMPONENTS)
         for i, c in enumerate(components):
+            if c.get("type") not in limits_modal.MODAL_TOP:
+                limits_modal.not_allowed(err, (*cp, i), limits_modal.MODAL_TOP)
+                continue
             if c.get("type") == 1:
                 for j, item in enumerate(c.get("components") or []):
                     if item.get("type") != 4:  # a modal row carries text inputs only

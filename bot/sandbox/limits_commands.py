@@ -130,7 +130,10 @@ def check_commands(body: Any) -> None:
     commands = list(body or [])
     err.length((), [c for c in commands if c.get("type", 1) == 1], 0, 100)
     for i, cmd in enumerate(commands):
-        if cmd.get("type", 1) != 1:
+        if cmd.get("type", 1) != 1:  # a context menu: a name of 1-32 characters, any case
+            err.length((i, "name"), cmd.get("name"), 1, 32)
+            _localised(err, (i, "name_localizations"), cmd.get("name_localizations"),
+                       lambda p, t: err.length(p, t, 1, 32))
             continue
         path: Path = (i,)
         _name(err, (*path, "name"), cmd.get("name"))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
+from . import limits_modal
 from .model import (
     MemberRecord,
     Place,
@@ -67,6 +68,10 @@ class Link(Protocol):
                           ) -> SimInteraction:
         """Send an APPLICATION_COMMAND (or AUTOCOMPLETE) interaction; return once settled."""
 
+    async def run_user_command(self, member: SimMember, name: str, channel: SimChannel,
+                               target_id: int) -> SimInteraction:
+        """Send a USER context menu command aimed at ``target_id``; return once settled."""
+
     async def run_component(self, member: SimMember, message: SimMessage,
                             data: dict[str, Any]) -> SimInteraction:
         """Send a MESSAGE_COMPONENT interaction; return once settled."""
@@ -98,6 +103,8 @@ class SimMember(MemberRecord):
         public messages plus their own ephemerals, oldest first."""
         ch = self.world.channel(channel)
         if ch.kind == "dm" and ch.recipient_id != self.id:
+            return []
+        if ch.kind == "private" and self.id not in ch.recipients:
             return []
         if ch.is_thread and ch.private and self.id not in ch.members:
             return []
@@ -171,6 +178,16 @@ class SimMember(MemberRecord):
         ch = self.world.channel(in_channel)
         return await self._sb(ch).run_command(self, command, ch, options)
 
+    async def user_command(self, name: str, target: MemberRecord | int, /, *,
+                           in_channel: SimChannel | int | str | None = None) -> SimInteraction:
+        """Run the member context menu command ``name`` (Apps -> ``name`` on ``target``'s
+        profile; ``target`` a member or a user id, such as the bot's) in ``in_channel``.
+        Raises :class:`SandboxError` when the bot has no such command or Discord would not
+        offer it here."""
+        ch = self.world.channel(in_channel)
+        tid = target if isinstance(target, int) else target.id
+        return await self._sb(ch).run_user_command(self, name, ch, tid)
+
     async def autocomplete(self, command: str, /, *, focus: str | None = None,
                            in_channel: SimChannel | int | str | None = None,
                            **options: Any) -> list[dict[str, Any]]:
@@ -232,7 +249,9 @@ class SimMember(MemberRecord):
                            **by_label: str) -> SimInteraction:
         """Submit the modal the bot last opened for this member. ``values`` maps text input
         custom_id or label to the typed value (keywords also work for identifier-like
-        labels/ids); inputs left out are submitted with their default value or empty."""
+        labels/ids): a radio group takes a value, a checkbox group a list of values, a
+        checkbox a bool; inputs left out are submitted with their default value or empty.
+        Raises :class:`SandboxError` for a value that is not one of a group's options."""
         if self.modal is None or self._modal_from is None:
             raise SandboxError(f"{self.name} has no open modal")
         given = dict(values or {})
@@ -249,6 +268,17 @@ class SimMember(MemberRecord):
                     break
             else:
                 val = comp.get("value") or ""
+            if comp.get("type") in (3, 21, 22, 23):
+                found, picked = False, None
+                for key in (cid, label):
+                    if key is not None and key in given:
+                        used.add(key)
+                        found, picked = True, given[key]
+                        break
+                try:
+                    return limits_modal.answer(comp, picked if found else None, found)
+                except ValueError as exc:
+                    raise SandboxError(str(exc)) from exc
             if comp.get("type") == 4:
                 return {"type": 4, "custom_id": cid, "value": str(val), "id": comp.get("id", 0)}
             vals = val if isinstance(val, list) else [val]

@@ -120,7 +120,7 @@ class Messaging:
         followup into a thread locked meanwhile fails with 50083; Discord declined to
         change it). An ephemeral message is only shown to the member under their
         interaction, so it goes through."""
-        if ephemeral or ch.kind == "dm":
+        if ephemeral or ch.kind in ("dm", "private"):
             return
         if ch.deleted:
             raise unknown("Channel", 10003)
@@ -176,7 +176,8 @@ class Messaging:
             data["interaction_metadata"] = {
                 "id": str(interaction.id), "type": interaction.type,
                 "user": interaction.member.user_payload(),
-                "authorizing_integration_owners": {"0": str(w.guild_id)},
+                "authorizing_integration_owners": dict(interaction.owners) or {
+                    "0": str(w.guild_id)},
             }
             if interaction.message is not None:
                 data["interaction_metadata"]["interacted_message_id"] = str(interaction.message.id)
@@ -282,7 +283,7 @@ class Messaging:
                                                **self._guild_key(ch)})
 
     def _guild_key(self, ch: SimChannel) -> dict[str, str]:
-        return {} if ch.kind == "dm" else {"guild_id": str(ch.guild_id)}
+        return {} if ch.guild_id is None else {"guild_id": str(ch.guild_id)}
 
 
 def _said(message: dict[str, Any], flags: Any) -> str:

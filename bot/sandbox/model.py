@@ -308,7 +308,9 @@ class SimMessage:
 
 
 class SimChannel:
-    """A guild text channel (``kind="text"``), thread (``"thread"``) or DM (``"dm"``).
+    """A guild text channel (``kind="text"``), thread (``"thread"``), the bot's DM with a
+    member (``"dm"``) or a private channel between members (``"private"``: a group DM, or
+    with ``group=False`` a DM between two members), where the bot is no member.
 
     ``messages`` holds the ids of the channel's messages in order (deleted ones removed).
     Threads keep ``members`` (user ids), ``archived``, ``locked``, ``parent_id``,
@@ -322,7 +324,8 @@ class SimChannel:
     def __init__(self, world: Place, cid: int, kind: str, name: str = "", *,
                  parent_id: int | None = None, owner_id: int | None = None,
                  recipient_id: int | None = None, private: bool = False,
-                 guild_id: int | None = None):
+                 guild_id: int | None = None, recipients: list[int] | None = None,
+                 group: bool = True):
         self.world = world
         self._guild_id = guild_id
         self.id = cid
@@ -332,6 +335,8 @@ class SimChannel:
         self.owner_id = owner_id
         self.recipient_id = recipient_id
         self.private = private
+        self.recipients: list[int] = list(recipients or [])
+        self.group = group
         self.messages: list[int] = []
         self.members: set[int] = set()
         self.archived = False
@@ -350,8 +355,8 @@ class SimChannel:
     @property
     def guild_id(self) -> int | None:
         """The guild of a text channel or thread (a thread's is its parent's); ``None`` for
-        a DM."""
-        if self.kind == "dm":
+        a DM or a private channel."""
+        if self.kind in ("dm", "private"):
             return None
         if self.kind == "thread":
             w = self.world
@@ -388,6 +393,14 @@ class SimChannel:
                 "id": str(self.id), "type": 1, "last_message_id": last, "flags": 0,
                 "recipients": [recipient.user_payload()] if recipient is not None else [],
             }
+        if self.kind == "private":
+            users = [w.members[u].user_payload() for u in self.recipients if u in w.members]
+            if not self.group:
+                return {"id": str(self.id), "type": 1, "last_message_id": last, "flags": 0,
+                        "recipients": users}
+            return {"id": str(self.id), "type": 3, "name": self.name or None, "icon": None,
+                    "owner_id": str(self.owner_id or self.recipients[0]),
+                    "last_message_id": last, "flags": 0, "recipients": users}
         if self.kind == "thread":
             return {
                 "id": str(self.id), "type": 12 if self.private else 11,
@@ -431,6 +444,10 @@ class SimInteraction:
     to it. ``failed`` is True when the acknowledgement was refused (late ack fault, or
     more than 3 s of world clock passed). As on Discord the token is valid for 15 minutes
     of world clock (:meth:`Sandbox.advance`); later webhook calls get 401 code 50027.
+    ``context`` (0 a guild channel, 1 the bot's DM, 2 a private channel) and ``owners``
+    (``authorizing_integration_owners``: "0" -> the guild id, or "0" in the bot's DM, for a
+    guild install; "1" -> the user id for a user install) are what the payload said;
+    ``followup_posts`` counts followup requests (see :mod:`bot.sandbox.installs`).
     """
 
     def __init__(self, world: Place, member: MemberRecord, kind: str, itype: int,
@@ -454,6 +471,9 @@ class SimInteraction:
         self.deferred_ephemeral = False
         self.last_touched: SimMessage | None = None
         self.created = world.clock.time()
+        self.context = 0
+        self.owners: dict[str, str] = {}
+        self.followup_posts = 0
 
     @property
     def responded(self) -> bool:

@@ -11,12 +11,11 @@ discord.py's own status handling, 429 retry loop and exception types apply.
 from __future__ import annotations
 
 import contextvars
-import json
 import re
 from typing import Any
 from urllib.parse import urlsplit
 
-from . import limits, limits_commands
+from . import installs, limits, limits_commands
 from . import payloads as P
 from .members import Link
 from .messaging import (
@@ -27,110 +26,15 @@ from .messaging import (
     missing_permissions,
     unknown,
 )
-from .model import (
-    RecordedRequest,
-    SandboxError,
-    SimChannel,
-    SimFile,
-    SimInteraction,
-    SimMessage,
-)
+from .model import RecordedRequest, SimChannel, SimFile, SimInteraction, SimMessage
+from .session import FakeResponse, FakeSession, decode
 from .state import WorldState
 
 #: The simulated interaction whose dispatch is running (inherited by every task that
 #: discord.py or the bot creates while handling it); used to attribute bot-token requests.
 current_interaction: contextvars.ContextVar[SimInteraction | None] = contextvars.ContextVar(
     "sandbox_interaction", default=None)
-
-
-class FakeResponse:
-    """Just enough of ``aiohttp.ClientResponse`` for discord.py's request loops."""
-
-    def __init__(self, method: str, url: str, status: int, body: Any,
-                 headers: dict[str, str] | None = None):
-        self.method = method
-        self.url = url
-        self.status = status
-        self.reason = _REASONS.get(status, "OK")
-        self._body = body
-        self.headers = {"content-type": "application/json"} if body is not None else {}
-        if headers:
-            self.headers.update(headers)
-
-    async def text(self, encoding: str = "utf-8") -> str:
-        if isinstance(self._body, bytes):
-            return self._body.decode(encoding, "replace")
-        return "" if self._body is None else json.dumps(self._body)
-
-    async def read(self) -> bytes:
-        if isinstance(self._body, bytes):
-            return self._body
-        return (await self.text()).encode()
-
-    async def json(self) -> Any:
-        return self._body
-
-    async def __aenter__(self) -> FakeResponse:
-        return self
-
-    async def __aexit__(self, *exc: Any) -> None:
-        return None
-
-    def release(self) -> None:
-        return None
-
-
-_REASONS = {200: "OK", 204: "No Content", 400: "Bad Request", 401: "Unauthorized",
-            403: "Forbidden", 404: "Not Found", 429: "Too Many Requests"}
-
-
-class FakeSession:
-    """Replaces discord.py's ``aiohttp.ClientSession`` for one connected bot."""
-
-    def __init__(self, sandbox: Any):  # a bot.sandbox.Sandbox (its router answers)
-        self.sandbox = sandbox
-        self.closed = False
-
-    def request(self, method: str, url: str, *, data: Any = None, params: Any = None,
-                headers: dict[str, str] | None = None, **_: Any) -> FakeResponse:
-        return self.sandbox.router.handle(method, url, data, params, headers or {})
-
-    def get(self, url: str, **kw: Any) -> FakeResponse:
-        host = urlsplit(url).netloc
-        if host in ("cdn.discordapp.com", "media.discordapp.net"):
-            return self.sandbox.router.cdn(url)
-        return self.request("GET", url, **kw)
-
-    async def ws_connect(self, *a: Any, **kw: Any) -> Any:
-        raise SandboxError("the sandbox has no gateway websocket")
-
-    async def close(self) -> None:
-        self.closed = True
-
-
-def _decode(data: Any) -> tuple[Any, list[SimFile]]:
-    """Decode a request body: JSON text, or an aiohttp FormData with payload_json + files."""
-    if data is None:
-        return None, []
-    if isinstance(data, (str, bytes)):
-        return (json.loads(data) if data else None), []
-    fields = getattr(data, "_fields", None)
-    if fields is None:
-        raise SandboxError(f"cannot decode request body {type(data)!r}")
-    payload: Any = None
-    files: list[SimFile] = []
-    for opts, hdrs, value in fields:
-        name = opts["name"]
-        if name == "payload_json":
-            payload = json.loads(value)
-            continue
-        raw = value.read() if hasattr(value, "read") else value
-        if isinstance(raw, str):
-            raw = raw.encode()
-        files.append(SimFile(name, opts.get("filename") or name, bytes(raw),
-                             hdrs.get("Content-Type")))
-    return payload, files
-
+__all__ = ["FakeResponse", "FakeSession", "Router", "current_interaction"]
 
 class Router(Messaging):
     """Answers the REST routes a bot uses, mutating the :class:`World`."""
@@ -191,7 +95,7 @@ class Router(Messaging):
             for kv in parts.query.split("&"):
                 k, _, v = kv.partition("=")
                 query[k] = v
-        body, files = _decode(data)
+        body, files = decode(data)
         exit_ = "webhook" if path.startswith(("/interactions/", "/webhooks/")) else "http"
         rec = RecordedRequest(method, path, query, body, files, exit_)
         world = self.world
@@ -216,6 +120,7 @@ class Router(Messaging):
             if match is None:
                 continue
             try:
+                self._check_access(exit_, path)
                 result = fn(query, body, files, *match.groups())
             except (HTTPError, limits.Refusal) as e:
                 rec.status, rec.response = e.status, e.body
@@ -242,6 +147,13 @@ class Router(Messaging):
         return FakeResponse("GET", url, 404, {"message": "404: Not Found", "code": 0})
 
     # ------------------------------------------------------------------ helpers
+    def _check_access(self, exit_: str, path: str) -> None:
+        """A bot-token request to a channel the bot user is no member of: 403 50001."""
+        if exit_ == "http" and path.startswith("/channels/"):
+            ch = self.world.channels.get(int(path.split("/")[2]))
+            if ch is not None:
+                installs.check_bot_access(self.world, ch)
+
     # ------------------------------------------------------------------ interactions
     def _interaction(self, token: str, *, after_callback: bool = True) -> SimInteraction:
         it = self.world.interactions.get(token)
@@ -323,6 +235,7 @@ class Router(Messaging):
                  token: str) -> Any:
         it = self._interaction(token)
         limits.check_message(body, file_names(files), create=True)
+        installs.count_followup(it)
         body = body or {}
         orig = it.original
         # (once the placeholder is deleted, a followup is a new message, as on Discord)

@@ -19,6 +19,7 @@ from discord.http import Route
 
 from bot.runtime.clock import waits_on_manual_time
 
+from . import installs
 from . import payloads as P
 from .inbound import Inbound
 from .model import CapturedError, RecordedRequest, SandboxError, SimInteraction, SimMessage
@@ -239,8 +240,8 @@ class Sandbox(Inbound):
         """READY for ``shard_id`` (its guilds only), or for a bot that is not sharded (every
         guild)."""
         w = self.world
-        guilds = [w.guild_payload(g) for g in w.guilds
-                  if shard_id is None or w.shard_of(g) == shard_id]
+        guilds = [w.guild_payload(g) for g in w.guilds if g not in w.uninstalled_guilds
+                  and (shard_id is None or w.shard_of(g) == shard_id)]
         shard = [0, 1] if shard_id is None else [shard_id, w.shard_count]
         return {
             "v": 10, "user": w.bot_user(), "guilds": guilds,
@@ -561,8 +562,8 @@ class Sandbox(Inbound):
 
     def echo_message(self, event: str, msg: SimMessage) -> None:
         ch = self.world.channels.get(msg.channel_id)
-        if ch is None or self.closed:
-            return
+        if ch is None or self.closed or not installs.guild_installed(self.world, ch):
+            return  # (the bot user is no member there: no gateway events)
         intents = self.bot.intents
         if ch.kind == "dm":
             if not intents.dm_messages:

@@ -83,6 +83,10 @@ class WorldState:
         #: Guild id -> name of every guild (the main one first).
         self.guilds: dict[int, str] = {self.guild_id: guild_name}
         self.presence: dict[str, Any] | None = None
+        #: Members who installed the app to their account (a user install).
+        self.user_installs: set[int] = set()
+        #: Guilds that did not install the app: its bot user is no member there.
+        self.uninstalled_guilds: set[int] = set()
         self.main = self.add_channel(channel_name)
 
     # --- shards
@@ -118,6 +122,32 @@ class WorldState:
         self.guilds[gid] = name
         ch = SimChannel(self, self.clock.snowflake(), "text", channel_name, guild_id=gid)
         self.channels[ch.id] = ch
+        return ch
+
+    # --- installs and private channels (see bot.sandbox.installs)
+    def install_for(self, *members: SimMember) -> None:
+        """``members`` install the app to their account: its commands that declare the
+        user install follow them into DMs, group DMs and guilds without the bot."""
+        self.user_installs.update(m.id for m in members)
+
+    def add_group_dm(self, *members: SimMember, name: str = "", group: bool = True
+                     ) -> SimChannel:
+        """A private channel of ``members`` (a group DM; with ``group=False`` and two
+        members a DM between them): the bot user is no member (bot-token requests to it
+        answer 403 50001), only its recipients see it; interactions there have context 2."""
+        ch = SimChannel(self, self.clock.snowflake(), "private", name,
+                        recipients=[m.id for m in members], group=group,
+                        owner_id=members[0].id if members else None)
+        self.channels[ch.id] = ch
+        return ch
+
+    def add_uninstalled_guild(self, name: str, channel_name: str = "general") -> SimChannel:
+        """A guild whose members may use the app only through their user install: its bot
+        user is no member (no GUILD_CREATE; bot-token requests to its channels answer 403
+        50001). Returns its text channel."""
+        ch = self.add_guild(name, channel_name)
+        assert ch.guild_id is not None
+        self.uninstalled_guilds.add(ch.guild_id)
         return ch
 
     # --- setup
@@ -260,6 +290,8 @@ class WorldState:
         ch = self.channel(channel)
         if ch.kind == "dm":
             return P.BOT_PERMISSIONS
+        if ch.kind == "private" or ch.guild_id in self.uninstalled_guilds:
+            return 0  # no member there
         base = int(self.roles[self.guild_id]["permissions"])
         base |= int(self.roles[self.bot_role_id]["permissions"])
         return perms.effective(base, self._perm_channel(ch).overwrites,

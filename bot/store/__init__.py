@@ -10,6 +10,7 @@ from bot.store.errors import (
     StoreError,
     StoreUnavailable,
 )
+from bot.store.presets import MAX_PRESET_NAME, PresetRecord
 from bot.store.ratings import Matchup, RatedSeat, RateJob, RatingRecord
 from bot.store.records import (
     ActionRecord,
@@ -39,8 +40,10 @@ __all__ = [
     "GameRecord",
     "GuildSettings",
     "LobbyLimit",
+    "MAX_PRESET_NAME",
     "Matchup",
     "PostgresUnavailable",
+    "PresetRecord",
     "RateJob",
     "RatedSeat",
     "RatingRecord",

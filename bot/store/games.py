@@ -151,6 +151,14 @@ class GameStore(StoreBase):
             "SELECT id FROM games WHERE thread_id=? ORDER BY id DESC LIMIT 1", (thread_id,))
         return int(row[0]) if row else None
 
+    async def last_hosted(self, host_id: int, kind: str) -> GameRecord | None:
+        """The latest game of ``kind`` that ``host_id`` opened (any status), or None; an
+        unreadable row counts as none."""
+        rows = await self._all(f"SELECT {self._game_cols} FROM games WHERE host_id=? AND "
+                               "kind=? ORDER BY id DESC LIMIT 1", (host_id, kind))
+        games = readable_games(rows, {})
+        return games[0] if games else None
+
     async def games_with_status(self, *statuses: str) -> list[GameRecord]:
         """Every game whose status is one of ``statuses``; rows that do not validate are
         left out and noted in :attr:`unreadable`."""

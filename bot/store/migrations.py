@@ -348,6 +348,31 @@ MIGRATIONS: list[Migration] = [
         """,
     ),
     Migration(
+        "house-rule presets: a server's named sets of lobby options for one game",
+        sqlite="""
+        CREATE TABLE presets (
+            guild_id INTEGER NOT NULL,
+            name TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            options TEXT NOT NULL,
+            created_by INTEGER NOT NULL,
+            created_at REAL NOT NULL,
+            PRIMARY KEY (guild_id, name)
+        );
+        """,
+        postgres="""
+        CREATE TABLE presets (
+            guild_id BIGINT NOT NULL,
+            name TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            options TEXT NOT NULL,
+            created_by BIGINT NOT NULL,
+            created_at DOUBLE PRECISION NOT NULL,
+            PRIMARY KEY (guild_id, name)
+        );
+        """,
+    ),
+    Migration(
         "languages: a server's chosen language (guild_settings.language, /settings) and a "
         "member's last seen client locale (member_prefs.locale, for DMs)",
         sqlite="""

@@ -18,6 +18,7 @@ from __future__ import annotations
 from bot.store.games import GameStore
 from bot.store.moves import MoveStore
 from bot.store.prefs import PrefStore
+from bot.store.presets import PresetStore
 from bot.store.ratings import RatingStore
 from bot.store.rematches import RematchStore
 from bot.store.seats import SeatStore
@@ -26,7 +27,7 @@ from bot.store.timers import TimerStore
 
 
 class Store(GameStore, MoveStore, SeatStore, TimerStore, PrefStore, StatStore, RatingStore,
-            RematchStore):
+            RematchStore, PresetStore):
     """Async repository over one database: a SQLite file or a PostgreSQL URL.
 
     Use :meth:`open` (which migrates) and :meth:`close`. A path may be ``":memory:"``.

@@ -47,6 +47,20 @@ class TimerStore(StoreBase):
                 await db.execute(UPSERT_TIMER,
                                  (game_id, kind, key, float(due_at), json.dumps(payload)))
 
+    async def claim_timer(self, game_id: int, kind: str, key: str, due_at: float,
+                          payload: dict[str, Any], *, version: int) -> bool:
+        """Store the game's ``kind`` timer under ``key`` in one statement, only while the
+        game is active at ``version``, replacing a timer of that kind with another key but
+        never one with the same key (another process's claim). True when stored."""
+        return bool(await self._backend.write(
+            "INSERT INTO timers (game_id, kind, key, due_at, payload)"
+            " SELECT ?,?,?,?,? WHERE EXISTS (SELECT 1 FROM games WHERE id=? AND version=?"
+            " AND status='active')"
+            " ON CONFLICT (game_id, kind) DO UPDATE SET key=excluded.key,"
+            " due_at=excluded.due_at, payload=excluded.payload, claimed_by=NULL,"
+            " lease_until=NULL WHERE timers.key <> excluded.key",
+            (game_id, kind, key, float(due_at), json.dumps(payload), game_id, version)))
+
     async def delete_timer(self, game_id: int, kind: str | None = None) -> int:
         """Delete the game's timer of ``kind`` (every timer of the game when ``None``);
         return how many rows went. One statement, so no explicit transaction is needed."""

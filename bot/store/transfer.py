@@ -31,7 +31,7 @@ from bot.store.url import is_postgres_url
 
 #: Every table, parents before children (foreign keys).
 TABLES = ("games", "seats", "actions", "timers", "stats", "guild_settings", "member_prefs",
-          "ratings", "rating_history")
+          "ratings", "rating_history", "presets")
 #: Tables whose ``id`` comes from a sequence in PostgreSQL.
 ID_TABLES = ("games", "actions", "timers")
 

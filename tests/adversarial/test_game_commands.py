@@ -136,7 +136,7 @@ async def test_spectators_get_words_not_hands_and_status_does_not_reping(world, 
         await cy.slash("game status", in_channel=thread)
         assert headline(cy.last_reply) == "The table is posted in the game's thread."
         assert headline(thread.last_message) == ""  # reposted without pinging again
-        assert thread.last_message.labels == ["Choose your Baby", "My hand"]
+        assert thread.last_message.labels == ["Choose your Baby", "My hand", "Watch"]
     await cy.slash("game leave", in_channel=thread)
     assert headline(cy.last_reply) == NO + "You are not in this game."
     await cy.slash("game end", in_channel=thread)

@@ -32,7 +32,9 @@ def positions(key: str, seed: int, players: int, steps: int):
     ``(state, seat)`` for each seat that must decide."""
     spec = GAMES[key]
     engine = spec.engine
-    state = engine.new_game([f"s{i}" for i in range(players)], seed=seed)
+    assert spec.policy is not None
+    state = engine.new_game([f"s{i}" for i in range(players)], seed=seed,
+                            options=spec.options_model.model_validate({}))
     rng = random.Random(seed)
     out = []
     for _ in range(steps):
@@ -164,6 +166,7 @@ def test_pacapaca_negotiation_hints():
 def _same_hint(key: str, state, other, seat: str) -> str:
     spec = GAMES[key]
     engine = spec.engine
+    assert spec.hint is not None
     view, view2 = engine.view(state, seat), engine.view(other, seat)
     assert view == view2
     legal = engine.legal_actions(state, seat)

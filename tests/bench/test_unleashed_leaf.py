@@ -10,7 +10,7 @@ from bench.unleashed_leaf import fit, log_likelihood, samples
 
 def test_samples_give_every_seat_features_and_the_win_shares() -> None:
     data = samples(4, 2, seed=1)
-    assert len(data) == 66
+    assert len(data) == 41
     for xs, ys in data:
         assert len(xs) == 4 and all(len(x) == 14 for x in xs)
         assert sum(ys) == 1.0 and sorted(ys) == [0.0, 0.0, 0.0, 1.0]

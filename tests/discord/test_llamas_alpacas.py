@@ -140,7 +140,8 @@ async def _full_game(world, bot, players):
     assert last.file("result.png")[:8] == b"\x89PNG\r\n\x1a\n"
     assert [p[0] for p in pictures(last)] == ["final.png", "result.png"]
     assert all(p[1] for p in pictures(last))  # each with its alternative text
-    assert [b["custom_id"] for b in last.buttons()] == [f"hb:l:{game_id}:x:rematch"]
+    assert [b["custom_id"] for b in last.buttons()] == [f"hb:l:{game_id}:x:rematch",
+                                                     f"hb:r:{game_id}:x:open"]
     assert all(not rows(m) for m in thread.all_messages if not m.ephemeral and m != last)
     # Stats recorded for every member.
     stats = {r.user_id: r for r in await bot.store.stats(record.guild_id, kind=KEY)}
@@ -173,7 +174,7 @@ async def test_starting_card_placement_grid_any_order_and_refusal(la):
     world, bot = la
     (maya, tomasz), thread = await start(world, bot)
     table = thread.last_message
-    assert table.labels == [*GRID_FREE, "My hand"]
+    assert table.labels == [*GRID_FREE, "My hand", "Watch"]
     assert headline(table) == f"<@{maya.id}> <@{tomasz.id}>"  # both pinged once
     assert "Waiting for **Maya**, **Tomasz**." in description(table)
     # Tomasz places first: any order is fine.
@@ -271,7 +272,7 @@ async def test_take_buttons_show_costs_and_disable_what_cannot_be_paid(la):
     table = thread.last_message
     assert table.labels == [
         "Take 1 (free)", "Take 2 (1🥕)", "Take 3 (2🍀 1🥕)", "Take 4 (3🍀 1🥕)",
-        "Take 5 (can't pay)", "Take 6 (can't pay)", "Move a card", "My hand",
+        "Take 5 (can't pay)", "Take 6 (can't pay)", "Move a card", "My hand", "Watch",
     ]
     assert [table.is_disabled(f) for f in table.labels[:7]] == [False] * 4 + [True] * 2 + [False]
     tomasz = world.member("Tomasz")

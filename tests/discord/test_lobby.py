@@ -23,7 +23,8 @@ async def test_play_posts_a_lobby_with_buttons_and_disabled_start(world, sb):
     await ana.slash("play", game="tiny")
     lobby = ana.last_reply
     assert not lobby.ephemeral
-    assert lobby.labels == ["Join", "Leave", "Add AI seat", "Remove AI seat", "Start", "Cancel"]
+    assert lobby.labels == ["Join", "Leave", "Add AI seat", "Remove AI seat", "Start", "Cancel",
+                            "Double steps: off", "Take-backs: off", "Options"]
     assert lobby.is_disabled("Start") and not lobby.is_disabled("Join")
     assert title(lobby) == "Tiny Race: lobby #1"
     assert fields(lobby)[0]["name"] == "Seats (1/4)"
@@ -57,7 +58,7 @@ async def test_join_leave_full_table_and_start_opens_a_thread(world, sb):
     assert rows(lobby) == [] and "Playing in" in body(lobby)
     table = thread.last_message
     assert table.filenames == ["table.png"]
-    assert table.labels == ["Add 1", "Add 2", "Wait", "My hand"]
+    assert table.labels == ["Add 1", "Add 2", "Wait", "My hand", "Watch"]
     assert headline(table) == f"<@{ana.id}>"
 
 

@@ -186,7 +186,7 @@ async def test_table_buttons_and_draw2_is_secret_to_the_drawer(world, sb, clock)
     am = await active_member(world, sb.bot)
     other = next(world.member(s.user_id) for s in seats.values() if s.user_id != am.id)
     table = thread.last_message
-    assert table.labels == ["Draw 2", "Take discard pile (0)", "Negotiate", "My hand"]
+    assert table.labels == ["Draw 2", "Take discard pile (0)", "Negotiate", "My hand", "Watch"]
     assert table.is_disabled("Take discard pile (0)") and table.is_disabled("Negotiate")
     assert headline(table) == am.mention and table.filenames == ["table.png"]
     assert f"**{am.name}**'s turn: draw 2.\nDeck 20 \N{MIDDLE DOT} discard pile 0" in description(table)
@@ -206,7 +206,7 @@ async def test_table_buttons_and_draw2_is_secret_to_the_drawer(world, sb, clock)
     assert reply not in other.visible(thread) and reply not in other.ephemerals
     public = thread.last_message
     assert f"{am.name} drew two cards and is choosing one." in description(public)
-    assert public.labels == ["My hand"]
+    assert public.labels == ["My hand", "Watch"]
     # My hand shows the same two cards with Keep buttons, only to the drawer.
     await am.click(public, "My hand")
     assert am.last_reply.filenames == ["drawn.png"] and len(am.last_reply.buttons()) == 2
@@ -579,7 +579,8 @@ async def test_full_two_player_game_through_the_ui(world, sb, seed):
     # then the result card, with the Rematch button
     assert [p[0] for p in pictures(final)] == ["final.png", "result.png"]
     assert final.file("result.png")[:8] == b"\x89PNG\r\n\x1a\n"
-    assert [b["custom_id"] for b in final.buttons()] == [f"hb:l:{game_id}:x:rematch"]
+    assert [b["custom_id"] for b in final.buttons()] == [f"hb:l:{game_id}:x:rematch",
+                                                      f"hb:r:{game_id}:x:open"]
     names = {s.seat: s.name for s in seats}
     for seat, score in result.scores.items():
         assert f"**{names[seat]}**: {score}" in totals

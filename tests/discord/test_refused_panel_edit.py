@@ -107,8 +107,8 @@ async def test_a_refused_edit_of_the_end_posts_it_anew(pp, status, code, why):
     assert title(final) == "Alpaca Pacapaca #1: final scores"
     assert final.filenames == ["final.png", "result.png"]
     assert sum(title(m).endswith("final scores") for m in public) == 1
-    # every button retired, but the end's Rematch
-    assert [b["custom_id"] for b in final.buttons()] == ["hb:l:1:x:rematch"]
+    # every button retired, but the end's Rematch and Replay
+    assert [b["custom_id"] for b in final.buttons()] == ["hb:l:1:x:rematch", "hb:r:1:x:open"]
     assert not any(rows(m) for m in thread.all_messages if m != final)
     assert [headline(m) for m in it.followups if m.ephemeral] == [
         f"Your move was made. I could not edit the table in the game's thread ({why}), so "

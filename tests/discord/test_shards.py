@@ -283,7 +283,7 @@ async def test_a_dm_click_whose_table_could_not_be_shown_is_caught_up_by_shard_0
     new = posted(thread, count)
     assert [headline(m) for m in new] == [bo.mention]
     assert footer(new[0]) == "Move 1"
-    assert new[0].labels == ["Add 1", "Add 2", "Wait", "My hand"]
+    assert new[0].labels == ["Add 1", "Add 2", "Wait", "My hand", "Watch"]
     record = await sb1.bot.store.get_game(1)
     assert (record.version, record.table_version, record.table_message_id) == (
         1, 1, new[0].id)

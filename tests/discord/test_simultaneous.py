@@ -191,7 +191,7 @@ async def _window(world, sb: Any) -> tuple[Any, SimMessage, UnleashedState]:
     await play_card(sb, world.member("Ana"), await open_panel(world.member("Ana"), thread),
                     cid_of(st, "trail_llama", st.hands["s0"]), "s0")
     window = thread.last_message
-    assert window.labels == ["Respond", "Pass", "My hand"]
+    assert window.labels == ["Respond", "Pass", "My hand", "Watch"]
     return thread, window, st
 
 

@@ -47,7 +47,7 @@ async def test_on_sqlite_a_clicks_table_is_posted_without_reading_the_game_again
     await ana.click(lobby.thread.last_message, "Add 1")
     await world.settle()
     assert asked == []
-    assert lobby.thread.last_message.labels == ["Add 1", "Add 2", "Wait", "My hand"]
+    assert lobby.thread.last_message.labels == ["Add 1", "Add 2", "Wait", "My hand", "Watch"]
 
 
 async def test_on_postgresql_a_table_older_than_another_processs_move_only_tells_its_events(

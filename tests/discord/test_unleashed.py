@@ -172,7 +172,7 @@ async def test_baby_choice_by_select_and_random_on_timeout(world, sb, clock):
     ana, bo = world.member("Ana"), world.member("Bo")
     thread = await start(world, ("Ana", "Bo"))
     table = thread.last_message
-    assert table.labels == ["Choose your Baby", "My hand"]
+    assert table.labels == ["Choose your Baby", "My hand", "Watch"]
     deadline = int(clock.now()) + 60
     assert f"a random one is picked <t:{deadline}:R>" in description(table)
     await ana.click(table, "Choose your Baby")
@@ -288,7 +288,7 @@ async def test_counter_instant_takes_the_card_and_the_window_names_nobody(world,
         f"{BOLT} **Ana plays Trail Llama**: anyone who holds a fitting Instant may answer "
         f"with **Respond**; the window closes <t:{deadline}:R>.")
     assert table.text.count("Ana plays Trail Llama") == 2  # the move, then the window
-    assert table.labels == ["Respond", "Pass", "My hand"]
+    assert table.labels == ["Respond", "Pass", "My hand", "Watch"]
     # The window does not say (or ping) who may answer.
     assert "Bo" not in table.text and "Cy" not in table.text
     assert [int(u["id"]) for u in table.data["mentions"]] == [ana.id]
@@ -630,7 +630,7 @@ class LeakWatch:
                 leaked = card_names(s) - self.public
                 assert not leaked, f"public message {msg!r} names hidden {leaked}"
             for comp in [*msg.buttons(), *msg.selects()]:
-                assert re.fullmatch(r"h[bs]:g:\d+:x:(o\.[0-9a-f]{10}\.baby|hand|back|(resp|pass)\.\d+)",
+                assert re.fullmatch(r"h[bs]:g:\d+:x:(o\.[0-9a-f]{10}\.baby|hand|back|watch|(resp|pass)\.\d+)",
                                     comp["custom_id"]), comp["custom_id"]
         for seat, m in self.members.items():
             for msg in [*m.dms, *m.ephemerals]:
@@ -674,7 +674,7 @@ async def test_full_three_player_game_through_the_panels_never_leaks(clock, tmp_
     # The end replaced the last table: the final picture and the result card in it, every
     # button gone but Rematch.
     assert final.filenames == ["final.png", "result.png"]
-    assert [b["custom_id"] for b in final.buttons()] == ["hb:l:1:x:rematch"]
+    assert [b["custom_id"] for b in final.buttons()] == ["hb:l:1:x:rematch", "hb:r:1:x:open"]
     assert public[-2].filenames == ["table.png"]
     assert rows(public[-2]) == []
     # Hands by DM: at most one per member per change of turn; the only other DMs ask a
@@ -704,7 +704,7 @@ async def test_deck_out_ending_is_announced_with_the_final_picture(world, sb):
     # running out), then the scores; then the result card and the Rematch button.
     final = public[-1]
     assert final.filenames == ["final.png", "result.png"]
-    assert final.labels == ["Rematch"]
+    assert final.labels == ["Rematch", "Replay"]
     assert pictures(final)[0][0] == "final.png"
     assert final.file("final.png")[:8] == b"\x89PNG\r\n\x1a\n"
     assert description(final) == (
@@ -775,7 +775,7 @@ async def test_a_new_window_is_posted_after_a_counter_is_countered(world, sb, cl
     assert len([m for m in thread.all_messages if not m.ephemeral]) == count
     assert window_says(again) == "Ana plays Stampede"
     assert f"the window closes <t:{deadline}:R>." in description(again)
-    assert again.labels == ["Respond", "Pass", "My hand"]
+    assert again.labels == ["Respond", "Pass", "My hand", "Watch"]
     assert "Ana's Goat Headbutt cancels Llama Spit." in description(again)
     await bo.click(again, "Respond")
     assert headline(bo.last_reply) == "Answer **Ana plays Stampede** with:"

@@ -216,7 +216,8 @@ async def test_a_full_disk_while_the_table_is_recorded_says_the_move_was_saved(
     assert footer(thread.last_message) == "Move 1"
     # one table, one ping: the click's table, now recorded, with its buttons
     assert [headline(m) for m in thread.all_messages[count:] if not m.ephemeral] == [bo.mention]
-    assert world.message(it.followups[0].id).labels == ["Add 1", "Add 2", "Wait", "My hand"]
+    assert world.message(it.followups[0].id).labels == ["Add 1", "Add 2", "Wait", "My hand",
+                                                        "Watch"]
 
 
 @pytest.fixture

@@ -58,7 +58,7 @@ async def test_a_move_whose_table_was_not_posted_is_posted_once_with_its_ping_at
     assert description(table) == (f"{BULLET} Ana adds 2: 2.\n\n**Bo**'s turn: add "
                                               "1 or 2.")
     assert footer(table) == "Move 1"
-    assert table.labels == ["Add 1", "Add 2", "Wait", "My hand"]
+    assert table.labels == ["Add 1", "Add 2", "Wait", "My hand", "Watch"]
     assert rows(world.message(old_table.id)) == []  # the old table's buttons retired
     assert table_version(db, 1) == (1, 1)
     assert ("game 1: its posted table shows move 0 of 1; posting the current one"

@@ -30,6 +30,7 @@ import string
 from pathlib import Path
 from typing import Any
 
+import discord
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -231,9 +232,10 @@ def test_known_bad_custom_ids_get_the_exact_sentence(tmp_path):
 
 
 def command_paths(h: Harness) -> list[tuple[str, list[dict[str, Any]]]]:
-    """Every slash command path (``"game hand"``) with its option definitions."""
+    """Every slash command path (``"game hand"``) with its option definitions (the
+    members' context menus are not slash commands)."""
     out = []
-    for cmd in h.sb.bot.tree.get_commands():
+    for cmd in h.sb.bot.tree.get_commands(type=discord.AppCommandType.chat_input):
         d = cmd.to_dict(h.sb.bot.tree)
         subs = [o for o in d.get("options") or [] if o["type"] in (1, 2)]
         if not subs:

@@ -69,7 +69,7 @@ async def test_a_table_posted_but_not_recorded_is_adopted_at_restart_not_posted_
     assert (record.version, record.table_version, record.table_message_id) == (1, 1, table.id)
     assert record.pinged_key == "turn:turn:1:s1"
     assert world.message(old_table.id).labels == []  # the older table is retired
-    assert table.labels == ["Add 1", "Add 2", "Wait", "My hand"]
+    assert table.labels == ["Add 1", "Add 2", "Wait", "My hand", "Watch"]
     # and play goes on from the adopted table
     await bo.click(table, "Add 2")
     assert headline(thread.last_message) == ana.mention

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Annotated, Literal
 
-from pydantic import Field, TypeAdapter
+from pydantic import Field, TypeAdapter, model_validator
 
 from bot.games.base import (
     Action,
@@ -31,8 +31,18 @@ from bot.games.registry import GameSpec, Registry
 
 
 class TinyOptions(Options):
+    """``double``: a test option that changes nothing in play, with a rule about another
+    option (a target of 10 or more) and one about the seat count (2 or 3 players)."""
+
     players: int = Field(default=2, ge=2, le=4)
     target: int = Field(default=20, ge=3, le=50)
+    double: bool = Field(default=False, description="Double steps")
+
+    @model_validator(mode="after")
+    def _double_needs_a_long_race(self) -> TinyOptions:
+        if self.double and self.target < 10:
+            raise ValueError("double steps need a target of 10 or more")
+        return self
 
 
 class Add(Action):
@@ -75,6 +85,8 @@ class TinyEngine(Engine[TinyState, TinyOptions]):
     action_adapter = TypeAdapter(TinyAction)
 
     def new_game(self, players, *, seed, options):  # type: ignore[no-untyped-def]
+        if options.double and len(players) > 3:
+            raise ValueError("double steps are for 2 or 3 players")
         state = TinyState(seats=list(players), seed=seed, target=options.target)
         r = rng(state)
         state.secrets = {p: r.randint(100, 999) for p in players}
@@ -118,6 +130,11 @@ class TinyEngine(Engine[TinyState, TinyOptions]):
         s.turn = (s.turn + 1) % len(s.seats)
         s.turn_count += 1
         return s, events
+
+    def take_back_point(self, before, seat, action, after):  # type: ignore[no-untyped-def]
+        """Add (unless it won) and Wait show nothing hidden (the token told is the
+        actor's own)."""
+        return isinstance(action, (Add, Wait)) and after.winner is None
 
     def view(self, state, viewer):  # type: ignore[no-untyped-def]
         return TinyView(

@@ -234,6 +234,14 @@ class LlamasAlpacasEngine(Engine[LlamasAlpacasState, LlamasAlpacasOptions]):
         self._step(s, s.players[index], action, events)
         return s, events
 
+    def take_back_point(self, before: LlamasAlpacasState, seat: str, action: Action,
+                        after: LlamasAlpacasState) -> bool:
+        """Place, Move and Keep show nothing hidden (boards, row and treats are open; only
+        the draw pile is hidden): they may be taken back unless they ended the game. Take
+        refills the row from the draw pile, so it may not."""
+        return (type(action) in (Place, Move, Keep) and after.phase != "finished"
+                and after.rng_calls == before.rng_calls and len(after.draw) == len(before.draw))
+
     def play(self, state: LlamasAlpacasState, player: str, action: Action) -> None:
         """:meth:`apply` in place and without events, for playouts (bench, AI search).
 

@@ -276,6 +276,13 @@ class PacapacaEngine(Engine[PacapacaState, PacapacaOptions]):
         self._step(s, player, action, ev)
         return s, ev
 
+    def take_back_point(self, before: PacapacaState, seat: str, action: Action,
+                        after: PacapacaState) -> bool:
+        """Only opening a negotiation may be taken back: it shows nothing hidden and the
+        turn is still the opener's. Drawing and taking the pile show hidden cards, keeping
+        shows the kept card, and the talk (proposals, answers) was read by the partner."""
+        return type(action) is StartNegotiation and after.rng_calls == before.rng_calls
+
     def play(self, state: PacapacaState, player: str, action: Action) -> None:
         """:meth:`apply` in place and without events, for playouts (bench, AI search).
 

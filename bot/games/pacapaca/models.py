@@ -33,6 +33,12 @@ class PacapacaOptions(Options):
     players: int | None = Field(default=None, ge=2, le=6)
     babies: bool = False
 
+    def notes(self, players: int) -> list[str]:
+        """With 6 players the babies are always in (RULES.md: Alpaca Pacapaca, babies)."""
+        if players == 6 and not self.babies:
+            return ["With 6 players the baby alpacas are always in the game."]
+        return []
+
 
 @dataclass(slots=True, kw_only=True)
 class Alpaca(PlainState):

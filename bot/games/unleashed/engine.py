@@ -444,8 +444,7 @@ class UnleashedEngine(Engine[UnleashedState, UnleashedOptions]):
         return []
 
     def fork(self, state: UnleashedState) -> UnleashedState:
-        """An independent copy of ``state`` that :meth:`play` may change
-        (:func:`copy_state`)."""
+        """An independent copy of ``state`` that :meth:`play` may change (``copy_state``)."""
         return copy_state(state)
 
     def apply(self, state: UnleashedState, player: str,
@@ -457,6 +456,13 @@ class UnleashedEngine(Engine[UnleashedState, UnleashedOptions]):
         ev: list[Event] = []
         self._step(st, player, action, ev)
         return st, ev
+
+    def take_back_point(self, before: UnleashedState, seat: str, action: Action,
+                        after: UnleashedState) -> bool:
+        """Only a Baby chosen by name while others still choose (hands are dealt after
+        the last); every other action draws, shows a card or starts effects."""
+        return (isinstance(action, ChooseBaby) and action.card is not None
+                and after.phase == "setup" and after.rng_calls == before.rng_calls)
 
     def apply_legal(self, state: UnleashedState, player: str,
                     action: Action) -> tuple[UnleashedState, list[Event]]:

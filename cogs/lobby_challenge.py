@@ -1,0 +1,70 @@
+"""Challenge from a profile: a member's context menu (Apps -> "Challenge to <game>") opens
+a lobby with both members seated and the challenger's last options for that game; the
+challenged member accepts (the game starts) or declines (the lobby closes). Nobody
+answering: the lobby closes after an hour like any other.
+
+Refusals, each a sentence with nothing changed: a challenge to a bot or to oneself, and
+Accept or Decline pressed by anyone but the challenged member."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.discord.components import button
+from bot.discord.installs import ONE_MESSAGE
+from bot.i18n import ENGLISH, translate
+from bot.runtime import GameError
+from bot.store import GameRecord
+
+#: The lobby option naming the challenged member (their user id).
+CHALLENGE = "challenge"
+#: Options of the challenger's last game that a challenge does not take over.
+NOT_CARRIED = ("expires_at", ONE_MESSAGE, CHALLENGE)
+
+
+def menu_name(game_name: str) -> str:
+    """The context menu's name (at most 32 characters, Discord's limit)."""
+    return f"Challenge to {game_name}"[:32]
+
+
+def check_target(interaction: discord.Interaction, member: discord.abc.User) -> None:
+    """Refuse a challenge to a bot or to oneself (:class:`GameError`)."""
+    if member.bot:
+        raise GameError("challenge_bot", "Bots cannot be challenged: open a lobby with /play "
+                        "and press Add AI seat to play the AI.")
+    if member.id == interaction.user.id:
+        raise GameError("challenge_self", "You cannot challenge yourself: pick another member.")
+
+
+def carried(last: GameRecord | None) -> dict[str, Any]:
+    """The options of the challenger's last game of the kind to reuse (turn timer, game
+    options, AI level, rated)."""
+    if last is None:
+        return {}
+    return {k: v for k, v in last.options.items() if k not in NOT_CARRIED}
+
+
+def challenged(record: GameRecord) -> int | None:
+    """The challenged member of a challenge lobby, else None."""
+    value = record.options.get(CHALLENGE)
+    return int(value) if value is not None else None
+
+
+def challenge_items(record: GameRecord, lang: str = ENGLISH) -> list[discord.ui.Item[Any]]:
+    """A challenge lobby's buttons in ``lang``: Accept, Decline (the challenged member)
+    and Cancel (the challenger)."""
+    gid = record.id
+    return [button("l", gid, "accept", translate(lang, "Accept"),
+                   style=discord.ButtonStyle.success, row=0),
+            button("l", gid, "decline", translate(lang, "Decline"),
+                   style=discord.ButtonStyle.danger, row=0),
+            button("l", gid, "cancel", translate(lang, "Cancel"), row=0)]
+
+
+def only_challenged(record: GameRecord, user_id: int) -> None:
+    """Refuse Accept or Decline from anyone but the challenged member."""
+    if challenged(record) != user_id:
+        raise GameError("not_challenged", "Only the challenged member can accept or decline "
+                        "this challenge.")
