@@ -224,6 +224,16 @@ async def test_the_sync_carries_localisations_for_every_language_within_discords
         "Herausfordern: Llamas & Alpacas")
 
 
+def test_the_sandbox_takes_a_context_menu_name_of_32_characters_and_refuses_33():
+    menu = {"name": "Challenge to Llamas & Alpacas", "type": 2,
+            "name_localizations": {"de": "Herausfordern: Llamas & Alpacas"}}
+    check_commands([menu])
+    check_commands([{**menu, "name_localizations": {"de": "x" * 32}}])
+    with pytest.raises(Refusal) as refused:
+        check_commands([{**menu, "name_localizations": {"de": "x" * 33}}])
+    assert refused.value.code == 50035
+
+
 def test_the_sandbox_refuses_a_sync_discord_would_refuse():
     good = {"name": "play", "description": "Open a lobby.", "type": 1,
             "name_localizations": {"de": "spielen"}, "options": [
