@@ -112,19 +112,31 @@ class OneMessage(TableLook):
                                 row=self.utility_row))
         return items
 
+    async def brought_up_to_date(self, table: Table, events: list[Event] | None
+                                 ) -> tuple[list[str], dict[str, float]] | None:
+        """``table`` given the stored game and its rules deadline, and the lines its one
+        message shows with the public ``events`` (the last :data:`KEPT_LINES`) with the
+        game's deadlines; ``None`` when ``table`` is older than the stored game (the
+        newer one follows). One read."""
+        stored, due = await self.bot.store.game_and_deadlines(table.record.id)
+        if stored is not None and stored.version > table.state.version:
+            return None
+        if stored is not None:
+            table.record = stored
+        table.deadline = due.get("rules")
+        said = self._said.get(table.record.id, []) + self.public_lines(table, events)
+        return said[-KEPT_LINES:], due
+
     async def post_one_message(self, table: Table, events: list[Event] | None,
                                interaction: discord.Interaction | None) -> None:
         """Show ``table`` (with the public ``events``) in its one message; a table older
         than the stored game shows nothing (the newer one follows). The end replaces it
         with the final scores and the result card. One read: the game and its deadlines."""
         gid = table.record.id
-        stored, due = await self.bot.store.game_and_deadlines(gid)
-        if stored is not None and stored.version > table.state.version:
+        fresh = await self.brought_up_to_date(table, events)
+        if fresh is None:
             return
-        if stored is not None:
-            table.record = stored
-        table.deadline = due.get("rules")
-        lines = (self._said.get(gid, []) + self.public_lines(table, events))[-KEPT_LINES:]
+        lines, due = fresh
         if table.result is not None:
             parts = await self.final_message(table, lines)
             if parts is not None:

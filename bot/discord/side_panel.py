@@ -28,7 +28,6 @@ from bot.discord.errors import thread_refuses
 from bot.discord.game_cog import GameCog
 from bot.discord.installs import is_one_message
 from bot.discord.layout import action_rows, card
-from bot.discord.one_message import KEPT_LINES
 from bot.discord.outbox import edit_table, retire
 from bot.discord.replies import send_ephemeral
 from bot.discord.table import EMBED_LIMIT, MOVES, Table, fit_lines
@@ -114,13 +113,10 @@ class SidePanelCog(GameCog):
         whose turn it is (no ping; :mod:`bot.discord.one_message`)."""
         gid = table.record.id
         async with self._post_locks.setdefault(gid, asyncio.Lock()), self.bot.render_slots:
-            stored, due = await self.bot.store.game_and_deadlines(gid)
-            if stored is not None and stored.version > table.state.version:
+            fresh = await self.brought_up_to_date(table, events)
+            if fresh is None:
                 return
-            if stored is not None:
-                table.record = stored
-            table.deadline = due.get("rules")
-            lines = (self._said.get(gid, []) + self.public_lines(table, events))[-KEPT_LINES:]
+            lines, _ = fresh
             self._said[gid] = lines
             parts = await self._panel_parts(table, lines, self.whose_turn(table) or None)
             await self.edit_one(table, interaction, attachments=[await self.render_file(table)],
