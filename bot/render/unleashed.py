@@ -474,7 +474,8 @@ def _art(ctype: str, kind: str | None, size: int) -> Image.Image:
 @sprite
 def _mini(name: str, ctype: str, kind: str | None, width: int = MINI_W) -> Image.Image:
     """A card as the close-up shows it (RGBA ``width`` x ``MINI_H``): the type band with
-    its icon and word, the portrait or type icon, the name in up to two lines."""
+    its icon and word (the word alone when both do not fit), the portrait or type icon,
+    the name in up to two lines."""
     frame, icon_name, words = TYPE_FRAME.get(ctype, TYPE_FRAME["basic"])
     img = Image.new("RGBA", (width, MINI_H), (0, 0, 0, 0))
     d = Draw(img)
@@ -482,10 +483,13 @@ def _mini(name: str, ctype: str, kind: str | None, width: int = MINI_W) -> Image
     d.rounded_rectangle((0, 0, width - 1, MINI_H - 1), radius=18, fill=tint(colour, 0.86),
                         outline=frame, width=6 if ctype == "magical" else 4)
     d.rounded_rectangle((6, 6, width - 7, 48), radius=12, fill=frame)
-    paste(img, icon(icon_name, 36, fill=(255, 255, 255)), (12, 9))
     word = words.split()[0] if ctype in ("baby", "basic", "magical") else words
-    d.text((54, 27), _fit(d, word, font(TEXT, True), width - 64), font=font(TEXT, True),
-           fill=(255, 255, 255), anchor="lm")
+    if d.textlength(word, font=font(TEXT, True)) <= width - 64:
+        paste(img, icon(icon_name, 36, fill=(255, 255, 255)), (12, 9))
+        d.text((54, 27), word, font=font(TEXT, True), fill=(255, 255, 255), anchor="lm")
+    else:  # a long word ("Downgrade") takes the whole band: the portrait shows the type
+        d.text((width // 2, 27), _fit(d, word, font(TEXT, True), width - 24),
+               font=font(TEXT, True), fill=(255, 255, 255), anchor="mm")
     paste(img, _art(ctype, kind, 120), ((width - 120) // 2, 56))
     lines = wrap(d, name, font(TEXT, True), width - 20)[:2]
     for i, line in enumerate(lines):
