@@ -14,7 +14,7 @@ from bot.app import builtin_games
 from bot.discord.components import HerdSelect
 from bot.games.registry import Registry
 from bot.runtime import GameError
-from cogs.lobby import lobby_items
+from cogs.lobby_card import lobby_items
 from tests.discord.conftest import make_bot
 from tests.support import fields, headline, parts
 from tests.support.tinygame import TINY_SPEC, Add, tiny_policy

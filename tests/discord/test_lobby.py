@@ -9,7 +9,7 @@ import pytest
 
 from bot.discord.components import view_of
 from bot.runtime import GameError
-from cogs.lobby import lobby_items
+from cogs.lobby_card import lobby_items
 from tests.discord.conftest import make_bot
 from tests.support import body, fields, footer, headline, rows, texts, title
 

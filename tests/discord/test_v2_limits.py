@@ -14,7 +14,7 @@ from bot.games.registry import Registry
 from bot.present.unleashed import UnleashedPresenter
 from bot.sandbox import World
 from bot.sandbox.model import walk_components
-from cogs.lobby import lobby_card
+from cogs.lobby_card import lobby_card
 from tests.discord.conftest import make_bot
 from tests.support import fields, footer, parts, pictures, texts, title
 
