@@ -43,7 +43,7 @@ from bot.games.unleashed.cards import catalog
 from bot.games.unleashed.models import Pass, Respond
 from bot.present.base import Seen, TableModel
 from bot.present.unleashed import TYPE_WORDS, UnleashedPresenter, card_line, short
-from bot.render.unleashed import render_card
+from bot.render.unleashed_card import render_card
 from bot.runtime import GameError, Update
 from bot.store import SeatRecord
 

@@ -15,7 +15,7 @@ smaller and rounder) and a frame colour plus icon per card type.
   may answer a reaction window. Fixed size per player count: 1000 px wide.
 - :func:`render_hand` / :func:`hand_picture`: the close-up for "My hand": the viewer's
   Field and hand as larger cards.
-- :func:`render_card` / :func:`card_picture`: one card as a real card for ``/card``.
+- the ``/card`` picture: :mod:`bot.render.unleashed_card`.
 """
 
 from __future__ import annotations
@@ -37,7 +37,6 @@ from bot.render.common import (
     measuring,
     min_font,
     paste,
-    picture,
     sprite,
 )
 from bot.render.herd_art import (
@@ -89,7 +88,7 @@ PHASE_WORDS = {
 }
 
 
-def _fit(d: ImageDraw.ImageDraw, text: str, fnt: object, width: float) -> str:
+def fit(d: ImageDraw.ImageDraw, text: str, fnt: object, width: float) -> str:
     """``text`` cut with an ellipsis to fit ``width`` px."""
     if d.textlength(text, font=fnt) <= width:  # type: ignore[arg-type]
         return text
@@ -316,7 +315,7 @@ def _header(d: ImageDraw.ImageDraw, view: UnleashedView, nm: dict[str, str]) -> 
     else:
         who = nm.get(view.active or "", "?")
         turn = f"Turn {view.turn}: {who} \u2013 {PHASE_WORDS[view.phase]}"
-    d.text((MARGIN, 66), _fit(d, turn, font(32, True), WIDTH - 2 * MARGIN),
+    d.text((MARGIN, 66), fit(d, turn, font(32, True), WIDTH - 2 * MARGIN),
            font=font(32, True), fill=INK)
     y = 110
     if view.stack:
@@ -329,14 +328,14 @@ def _header(d: ImageDraw.ImageDraw, view: UnleashedView, nm: dict[str, str]) -> 
         text = "On the pile: " + "  \u2190  ".join(reversed(parts))
         d.rounded_rectangle((MARGIN, y, WIDTH - MARGIN, y + 40), radius=10,
                             fill=(255, 226, 214), outline=(214, 120, 90), width=2)
-        d.text((MARGIN + 12, y + 20), _fit(d, text, font(TEXT, True), WIDTH - 2 * MARGIN - 24),
+        d.text((MARGIN + 12, y + 20), fit(d, text, font(TEXT, True), WIDTH - 2 * MARGIN - 24),
                font=font(TEXT, True), fill=INK, anchor="lm")
     else:
         top = view.discard[-1].name if view.discard else "empty"
         text = f"Top of the discard pile: {top}"
         if _no_instants(view):
             text = f"No one may play Instants \u00b7 {text[0].lower()}{text[1:]}"
-        d.text((MARGIN, y + 20), _fit(d, text, font(TEXT), WIDTH - 2 * MARGIN), font=font(TEXT),
+        d.text((MARGIN, y + 20), fit(d, text, font(TEXT), WIDTH - 2 * MARGIN), font=font(TEXT),
                fill=MUTED, anchor="lm")
 
 
@@ -356,15 +355,15 @@ def _panel(img: Image.Image, d: ImageDraw.ImageDraw, view: UnleashedView, seat: 
     marker = "\u25b6 " if active else ("\u2605 " if seat in winners else "")
     fnt, bold = font(TEXT), font(TEXT, True)
     tx, ty, width = x + PANEL_PAD + 4, y + PANEL_PAD + 16, NAME_W - PANEL_PAD - 8
-    d.text((tx, ty), _fit(d, marker + name, bold, width), font=bold, fill=INK, anchor="lm")
+    d.text((tx, ty), fit(d, marker + name, bold, width), font=bold, fill=INK, anchor="lm")
     near = f.animal_count >= f.animals_to_win - 1
-    d.text((tx, ty + 32), _fit(d, f"{f.animal_count} of {f.animals_to_win} Animals", fnt,
+    d.text((tx, ty + 32), fit(d, f"{f.animal_count} of {f.animals_to_win} Animals", fnt,
                                width), font=fnt, fill=ALERT if near else INK, anchor="lm")
     held = view.hand_sizes.get(seat, 0)
     hand = f"{held} card{'s' if held != 1 else ''} in hand"
     if f.hand_limit != 7:
         hand = f"{held} in hand, limit {f.hand_limit}"
-    d.text((tx, ty + 64), _fit(d, hand, fnt, width), font=fnt, fill=MUTED, anchor="lm")
+    d.text((tx, ty + 64), fit(d, hand, fnt, width), font=fnt, fill=MUTED, anchor="lm")
     cx, cy = x + NAME_W, y + PANEL_PAD
     if not pieces:
         d.text((cx, cy + CHIP_H // 2), "empty Field", font=fnt, fill=MUTED, anchor="lm")
@@ -458,13 +457,13 @@ def warm_up() -> None:
 MINI_W, MINI_H = 232, 262
 
 
-def _style_colour(ctype: str, kind: str | None) -> RGB:
+def style_colour(ctype: str, kind: str | None) -> RGB:
     if ctype in ("baby", "basic", "magical") and kind in KIND_STYLE:
         return KIND_STYLE[kind][0]
     return TYPE_FRAME.get(ctype, TYPE_FRAME["basic"])[0]
 
 
-def _art(ctype: str, kind: str | None, size: int) -> Image.Image:
+def type_art(ctype: str, kind: str | None, size: int) -> Image.Image:
     if ctype in ("baby", "basic", "magical") and kind in KIND_STYLE:
         return portrait(kind, ctype == "baby", size)
     frame, icon_name, _ = TYPE_FRAME.get(ctype, TYPE_FRAME["basic"])
@@ -479,7 +478,7 @@ def _mini(name: str, ctype: str, kind: str | None, width: int = MINI_W) -> Image
     frame, icon_name, words = TYPE_FRAME.get(ctype, TYPE_FRAME["basic"])
     img = Image.new("RGBA", (width, MINI_H), (0, 0, 0, 0))
     d = Draw(img)
-    colour = _style_colour(ctype, kind)
+    colour = style_colour(ctype, kind)
     d.rounded_rectangle((0, 0, width - 1, MINI_H - 1), radius=18, fill=tint(colour, 0.86),
                         outline=frame, width=6 if ctype == "magical" else 4)
     d.rounded_rectangle((6, 6, width - 7, 48), radius=12, fill=frame)
@@ -488,13 +487,13 @@ def _mini(name: str, ctype: str, kind: str | None, width: int = MINI_W) -> Image
         paste(img, icon(icon_name, 36, fill=(255, 255, 255)), (12, 9))
         d.text((54, 27), word, font=font(TEXT, True), fill=(255, 255, 255), anchor="lm")
     else:  # a long word ("Downgrade") takes the whole band: the portrait shows the type
-        d.text((width // 2, 27), _fit(d, word, font(TEXT, True), width - 24),
+        d.text((width // 2, 27), fit(d, word, font(TEXT, True), width - 24),
                font=font(TEXT, True), fill=(255, 255, 255), anchor="mm")
-    paste(img, _art(ctype, kind, 120), ((width - 120) // 2, 56))
+    paste(img, type_art(ctype, kind, 120), ((width - 120) // 2, 56))
     lines = wrap(d, name, font(TEXT, True), width - 20)[:2]
     for i, line in enumerate(lines):
         d.text((width // 2, 200 + i * 32 - (16 if len(lines) == 1 else 0)),
-               _fit(d, line, font(TEXT, True), width - 16), font=font(TEXT, True), fill=INK,
+               fit(d, line, font(TEXT, True), width - 16), font=font(TEXT, True), fill=INK,
                anchor="mm")
     return img
 
@@ -525,7 +524,7 @@ def hand_picture(view: UnleashedView, *, names: Mapping[str, str] | None = None)
             (f"{nm[view.viewer]}'s Field: {f.animal_count}/{f.animals_to_win} Animals", field),
             (f"Your hand: {len(hand)} card{'s' if len(hand) != 1 else ''}", hand),
         ):
-            d.text((MARGIN, y + 26), _fit(d, title, font(32, True), WIDTH - 2 * MARGIN),
+            d.text((MARGIN, y + 26), fit(d, title, font(32, True), WIDTH - 2 * MARGIN),
                    font=font(32, True), fill=INK, anchor="lm")
             y += 60
             if not cards:
@@ -541,62 +540,3 @@ def render_hand(view: UnleashedView, *, names: Mapping[str, str] | None = None) 
     """PNG bytes of :func:`hand_picture`."""
     return hand_picture(view, names=names).png
 
-
-CARD_W, CARD_H = 600, 840
-#: The smallest text on a card (14 px when shown 500 px wide).
-CARD_TEXT = max(min_font(CARD_W), 26)
-
-
-@cache
-def card_picture(card_id: int) -> Picture:
-    """One card as a real card (``CARD_W`` x ``CARD_H``): frame and band in the type's
-    colour with its icon, the name, the type line, the portrait (Animals) or type icon,
-    and the rules text from the seed file. Raises ``IndexError`` for an id outside the
-    catalog. Cached per card."""
-    design = catalog()[card_id]
-    kind, ctype = design.kind, design.type
-    frame, icon_name, words = TYPE_FRAME[ctype]
-    colour = _style_colour(ctype, kind)
-    with measuring() as meter:
-        img = Image.new("RGB", (CARD_W, CARD_H), (255, 255, 255))
-        d = Draw(img)
-        d.rounded_rectangle((4, 4, CARD_W - 5, CARD_H - 5), radius=34, fill=frame,
-                            outline=dark(frame, 0.7), width=4)
-        d.rounded_rectangle((22, 22, CARD_W - 23, CARD_H - 23), radius=22,
-                            fill=tint(colour, 0.85))
-        # name band
-        d.rounded_rectangle((22, 22, CARD_W - 23, 112), radius=22, fill=dark(frame, 0.85))
-        paste(img, icon(icon_name, 64, fill=(255, 255, 255)), (34, 35))
-        title = font(42, True)
-        d.text((112, 67), _fit(d, design.name, title, CARD_W - 150), font=title,
-               fill=(255, 255, 255), anchor="lm")
-        line = words + (f" \u00b7 {kind.title()}" if kind else "")
-        d.text((CARD_W // 2, 142), line, font=font(30, True), fill=dark(colour, 0.55),
-               anchor="mm")
-        # art
-        art_size = 290 if ctype in ("baby", "basic", "magical") else 240
-        paste(img, _art(ctype, kind, art_size), ((CARD_W - art_size) // 2, 170 + (290 - art_size) // 2))
-        if ctype == "magical":
-            for sx, sy in ((110, 200), (490, 200), (480, 430)):
-                draw_icon(d, "star", sx, sy, 26, GOLD, dark(GOLD, 0.6))
-        # rules text
-        box = (40, 480, CARD_W - 40, CARD_H - 40)
-        d.rounded_rectangle(box, radius=16, fill=(255, 255, 255), outline=dark(colour, 0.8),
-                            width=3)
-        size = 34
-        while True:
-            lines = wrap(d, design.text, font(size), box[2] - box[0] - 36)
-            if len(lines) * (size + 8) <= box[3] - box[1] - 30 or size <= CARD_TEXT:
-                break
-            size -= 2
-        ty = box[1] + 18
-        for text_line in lines:
-            d.text((box[0] + 18, ty), text_line, font=font(size), fill=INK)
-            ty += size + 8
-    return picture(img, meter, palette=True)
-
-
-def render_card(card_id: int) -> bytes:
-    """PNG bytes of :func:`card_picture` for the catalog card ``card_id``. Raises
-    ``IndexError`` for an id outside the catalog."""
-    return card_picture(card_id).png

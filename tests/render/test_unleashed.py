@@ -17,21 +17,18 @@ from bot.games.unleashed.engine import UnleashedEngine
 from bot.games.unleashed.models import Play, UnleashedState
 from bot.render.common import font
 from bot.render.unleashed import (
-    CARD_H,
-    CARD_W,
     KIND_STYLE,
     TYPE_FRAME,
     WIDTH,
     _chip,
     _groups,
-    card_picture,
     hand_picture,
     layout,
-    render_card,
     render_table,
     table_picture,
     wrap,
 )
+from bot.render.unleashed_card import CARD_H, CARD_W, card_picture, render_card
 from tests.games.unleashed.unleashed_helpers import build
 
 E = UnleashedEngine()

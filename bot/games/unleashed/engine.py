@@ -45,6 +45,7 @@ from bot.games.unleashed.effects.zones import (
     shuffle_deck,
     to_discard,
 )
+from bot.games.unleashed.labels import action_label
 from bot.games.unleashed.models import (
     Activate,
     Choose,
@@ -566,33 +567,8 @@ class UnleashedEngine(Engine[UnleashedState, UnleashedOptions]):
         self._run(st, ev)
 
     def action_label(self, state: UnleashedState, action: Action) -> str:
-        """Short words for a button or select entry (seat ids stand for players; the cog
-        may replace them with names). Never names a card the acting seat cannot see."""
-        st = state
-        if isinstance(action, ChooseBaby):
-            return "Pick one for me" if action.card is None else f"Take {name(action.card)}"
-        if isinstance(action, Play):
-            d = card(action.card)
-            if action.field is None:
-                return f"Play {d.name}"
-            if action.field == st.active:
-                return f"Play {d.name} into your Field"
-            return f"Play {d.name} into {action.field}'s Field"
-        if isinstance(action, DrawCard):
-            return "Draw a card"
-        if isinstance(action, Activate):
-            return f"Use {source_words(action.source)}"
-        if isinstance(action, Proceed):
-            return "Go to the Draw phase" if st.phase == "start" else "End your Action phase"
-        if isinstance(action, Choose):
-            if st.choice is not None and 0 <= action.option < len(st.choice.options):
-                return st.choice.options[action.option].label
-            return f"Option {action.option}"
-        if isinstance(action, Respond):
-            return f"Respond with {name(action.card)}"
-        if isinstance(action, Pass):
-            return "Pass"
-        return action.type
+        """See :func:`bot.games.unleashed.labels.action_label`."""
+        return action_label(state, action)
 
     def result(self, state: UnleashedState) -> Result | None:
         """The result once the game is over."""
