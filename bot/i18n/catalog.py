@@ -1,7 +1,9 @@
 """The message catalogues: gettext ``.po`` files read with Babel when first needed.
 
-Each language of :data:`~bot.i18n.languages.CATALOGUED` but English has
-``locales/<lang>/LC_MESSAGES/herdbot.po`` beside this module. The ``.po`` files are read
+Each language of :data:`~bot.i18n.languages.CATALOGUED` but English has one ``.po`` file
+per part of the code (:data:`PARTS`: ``locales/<lang>/LC_MESSAGES/<part>.po`` beside this
+module), so that translators and contributors working on different games do not edit one
+file; the parts of a language are read as one catalogue. The ``.po`` files are read
 at run time (Babel's ``read_po``) and turned into gettext translations in memory
 (``write_mo`` into a buffer): there is no compiled ``.mo`` file to build or to forget, so
 an editable install, a wheel (the ``.po`` files are package data) and CI need no step of
@@ -24,6 +26,7 @@ import logging
 import threading
 from pathlib import Path
 
+from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import Translations
@@ -32,10 +35,24 @@ from bot.i18n.languages import CATALOGUED, ENGLISH
 
 log = logging.getLogger(__name__)
 
-#: Where the catalogues are: ``<LOCALES>/<lang>/LC_MESSAGES/herdbot.po``.
+#: Where the catalogues are: ``<LOCALES>/<lang>/LC_MESSAGES/<part>.po``.
 LOCALES = Path(__file__).resolve().parent / "locales"
 #: The gettext domain (the catalogue files' name).
 DOMAIN = "herdbot"
+#: The parts of a catalogue -> the source paths (from the source tree's root) whose
+#: sentences it holds. A message is in the first part one of its places matches; the
+#: rest, and the slash commands' strings, are in :data:`DOMAIN`'s part.
+PARTS: dict[str, tuple[str, ...]] = {
+    "llamas_alpacas": ("bot/games/llamas_alpacas", "bot/present/llamas_alpacas",
+                       "bot/render/llamas_alpacas", "bot/present/lessons/llamas_alpacas"),
+    "pacapaca": ("bot/games/pacapaca", "bot/present/pacapaca", "bot/render/pacapaca",
+                 "bot/present/lessons/pacapaca"),
+    "unleashed": ("bot/games/unleashed", "bot/present/unleashed", "bot/render/unleashed",
+                  "bot/present/lessons/unleashed"),
+    "unleashed_cards": ("seeds/unleashed",),
+    "discord": ("bot/discord", "cogs", "bot/runtime"),
+    DOMAIN: (),
+}
 #: Context of command, group and option names (lowercase, Discord's name rules).
 COMMAND_NAME = "command name"
 #: Context of command and option descriptions and of choice names.
@@ -44,9 +61,43 @@ COMMAND_TEXT = "command"
 MENU_NAME = "menu name"
 
 
-def po_path(lang: str, root: Path = LOCALES) -> Path:
-    """The ``.po`` file of ``lang`` under ``root``."""
-    return root / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+def po_path(lang: str, root: Path = LOCALES, part: str = DOMAIN) -> Path:
+    """The ``.po`` file of ``part`` of ``lang``'s catalogue under ``root``."""
+    return root / lang / "LC_MESSAGES" / f"{part}.po"
+
+
+def po_paths(lang: str, root: Path = LOCALES) -> list[Path]:
+    """The ``.po`` files of ``lang`` under ``root`` that exist, in :data:`PARTS` order."""
+    return [path for part in PARTS if (path := po_path(lang, root, part)).is_file()]
+
+
+def part_of(places: list[str]) -> str:
+    """The part of :data:`PARTS` of a message used at ``places`` (``path`` or
+    ``path:line`` from the source tree's root)."""
+    for part, prefixes in PARTS.items():
+        if any(place.startswith(prefix) for place in places for prefix in prefixes):
+            return part
+    return DOMAIN
+
+
+def read_catalogue(lang: str, root: Path = LOCALES) -> Catalog:
+    """Every part of ``lang``'s catalogue under ``root`` as one Babel catalogue (the
+    header of the first part). Raises ``FileNotFoundError`` when ``lang`` has none."""
+    paths = po_paths(lang, root)
+    if not paths:
+        raise FileNotFoundError(po_path(lang, root))
+    merged: Catalog | None = None
+    for path in paths:
+        with path.open("rb") as fp:
+            part = read_po(fp, locale=lang, domain=DOMAIN)
+        if merged is None:
+            merged = part
+            continue
+        for message in part:
+            if message.id:
+                merged[message.id] = message
+    assert merged is not None
+    return merged
 
 
 class _English(gettext.NullTranslations):
@@ -86,14 +137,13 @@ class _English(gettext.NullTranslations):
 
 
 def load(lang: str, root: Path = LOCALES) -> gettext.NullTranslations:
-    """The translations of ``lang`` read from its ``.po`` file under ``root`` (fuzzy
+    """The translations of ``lang`` read from its ``.po`` files under ``root`` (fuzzy
     entries left out), falling back to English per message (:class:`_English`). English
     itself is the message ids. Raises ``FileNotFoundError`` for a language without a
     catalogue."""
     if lang == ENGLISH:
         return gettext.NullTranslations()
-    with po_path(lang, root).open("rb") as fp:
-        catalog = read_po(fp, locale=lang, domain=DOMAIN)
+    catalog = read_catalogue(lang, root)
     buffer = io.BytesIO()
     write_mo(buffer, catalog, use_fuzzy=False)
     buffer.seek(0)

@@ -1,11 +1,14 @@
 """The catalogue's message ids, extracted from the source with Babel, and the template
 and catalogues kept up to date with them.
 
-:func:`update` writes ``locales/herdbot.pot`` (every sentence of ``bot/`` and ``cogs/``
-passed to :func:`~bot.i18n.translate`, :func:`~bot.i18n.translate_n` or marked
-:func:`~bot.i18n.N_`, plus the slash commands' strings) and merges it into each
-language's ``.po`` (new sentences come in untranslated, gone ones are marked obsolete),
-as ``pybabel update`` would. ``python -m bot.sandbox.messages`` runs it with the strings
+:func:`update` writes one template per part of the catalogue
+(``locales/<part>.pot``, :data:`~bot.i18n.catalog.PARTS`: every sentence of ``bot/`` and
+``cogs/`` passed to :func:`~bot.i18n.translate`, :func:`~bot.i18n.translate_n` or marked
+:func:`~bot.i18n.N_`, plus the slash commands' strings) and merges each into each
+language's ``<part>.po`` as ``pybabel update`` would: new sentences come in untranslated,
+a sentence that moved to another part keeps its translation, and gone ones are dropped.
+Places are written without line numbers, so a catalogue changes only when its sentences
+do. ``python -m bot.sandbox.messages`` runs it with the strings
 of the bot's command tree; ``python -m bot.i18n.extract`` keeps the command strings the
 template already has.
 """
@@ -20,7 +23,7 @@ from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po, write_po
 
-from bot.i18n.catalog import DOMAIN, LOCALES, po_path
+from bot.i18n.catalog import DOMAIN, LOCALES, PARTS, part_of, po_path, read_catalogue
 from bot.i18n.languages import CATALOGUED, ENGLISH
 
 #: The functions whose arguments are message ids (Babel's keyword specs: argument
@@ -30,8 +33,13 @@ KEYWORDS = {"translate": (2,), "translate_n": (2, 3), "N_": None}
 SOURCES = ("bot", "cogs")
 #: The source tree's root.
 ROOT = Path(__file__).resolve().parents[2]
-#: The template: every message id, untranslated.
+#: The template of the main part (the slash commands' strings are kept there).
 TEMPLATE = LOCALES / f"{DOMAIN}.pot"
+
+
+def template_path(part: str) -> Path:
+    """The template of ``part`` (every message id of that part, untranslated)."""
+    return LOCALES / f"{part}.pot"
 
 Message = str | tuple[str, str]
 
@@ -54,21 +62,33 @@ def source_messages(root: Path = ROOT) -> dict[Message, list[str]]:
     return found
 
 
-def template(extra: Sequence[tuple[str, str]] = (), root: Path = ROOT) -> Catalog:
-    """The template catalogue: :func:`source_messages` of ``root`` and ``extra``
-    (``(context, English string)``: the command strings)."""
-    catalog = Catalog(locale=ENGLISH, domain=DOMAIN, project="herdbot")
+def templates(extra: Sequence[tuple[str, str]] = (), root: Path = ROOT) -> dict[str, Catalog]:
+    """The template of each part of :data:`~bot.i18n.catalog.PARTS`:
+    :func:`source_messages` of ``root``, each in its part, and ``extra`` (``(context,
+    English string)``: the command strings) in the main part."""
+    out = {part: Catalog(locale=ENGLISH, domain=DOMAIN, project="herdbot") for part in PARTS}
     for message, places in source_messages(root).items():
-        catalog.add(message, locations=[(p.rsplit(":", 1)[0], int(p.rsplit(":", 1)[1]))
-                                        for p in places],
-                    flags=("python-brace-format",) if "{" in str(message) else ())
+        out[part_of(places)].add(
+            message, locations=[(p.rsplit(":", 1)[0], int(p.rsplit(":", 1)[1]))
+                                for p in places],
+            flags=("python-brace-format",) if "{" in str(message) else ())
     for context, text in extra:
-        catalog.add(text, context=context)
+        out[DOMAIN].add(text, context=context)
+    return out
+
+
+def template(extra: Sequence[tuple[str, str]] = (), root: Path = ROOT) -> Catalog:
+    """Every part's template as one catalogue."""
+    catalog = Catalog(locale=ENGLISH, domain=DOMAIN, project="herdbot")
+    for part in templates(extra, root).values():
+        for message in part:
+            if message.id:
+                catalog[message.id] = message
     return catalog
 
 
 def command_strings_of(path: Path = TEMPLATE) -> list[tuple[str, str]]:
-    """The command strings (messages with a context) of the template at ``path``."""
+    """The command strings (messages with a context) of the main part's template."""
     if not path.exists():
         return []
     with path.open("rb") as fp:
@@ -80,21 +100,31 @@ def update(root: Path = ROOT, extra: list[tuple[str, str]] | None = None) -> lis
     """Write the template and merge it into each catalogue (module docstring); returns
     the files written. ``extra``: the command strings (default: those the template
     already has)."""
-    pot = template(command_strings_of() if extra is None else extra, root)
+    pots = templates(command_strings_of() if extra is None else extra, root)
     LOCALES.mkdir(parents=True, exist_ok=True)
-    with TEMPLATE.open("wb") as fp:
-        write_po(fp, pot, width=100, sort_output=False)
-    written = [str(TEMPLATE)]
+    written = []
+    for part, pot in pots.items():
+        path = template_path(part)
+        if not len(pot) and part != DOMAIN:
+            path.unlink(missing_ok=True)
+            continue
+        with path.open("wb") as fp:
+            write_po(fp, pot, width=100, sort_output=False, include_lineno=False)
+        written.append(str(path))
     for lang in CATALOGUED:
         if lang == ENGLISH:
             continue
-        path = po_path(lang)
-        with path.open("rb") as fp:
-            catalog = read_po(fp, locale=lang, domain=DOMAIN)
-        catalog.update(pot, no_fuzzy_matching=True)
-        with path.open("wb") as fp:
-            write_po(fp, catalog, width=100, omit_header=False, ignore_obsolete=False)
-        written.append(str(path))
+        for part, pot in pots.items():
+            path = po_path(lang, part=part)
+            if not len(pot) and part != DOMAIN:
+                path.unlink(missing_ok=True)
+                continue
+            catalog = read_catalogue(lang)
+            catalog.update(pot, no_fuzzy_matching=True)
+            with path.open("wb") as fp:
+                write_po(fp, catalog, width=100, omit_header=False, ignore_obsolete=True,
+                         include_lineno=False)
+            written.append(str(path))
     return written
 
 

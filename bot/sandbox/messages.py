@@ -5,7 +5,7 @@ The sentences of the code are found by Babel's extraction (:mod:`bot.i18n.extrac
 slash commands' names, descriptions and choices exist only once the bot has built its
 command tree, so the real bot is connected to a sandbox world here and its tree read
 (:func:`bot.discord.translator.command_strings`). Both go into
-``bot/i18n/locales/herdbot.pot``, which is merged into every language's ``herdbot.po``:
+the templates ``bot/i18n/locales/<part>.pot``, each merged into every language's ``<part>.po``:
 new entries arrive untranslated, and the catalogue tests list them until they are.
 """
 

@@ -14,7 +14,8 @@ from babel.messages.pofile import read_po
 
 from bot import i18n
 from bot.i18n import catalog
-from bot.i18n.extract import TEMPLATE, source_messages
+from bot.i18n.catalog import PARTS, part_of
+from bot.i18n.extract import source_messages, template_path
 from bot.i18n.languages import CATALOGUED
 
 LANGS = [lang for lang in CATALOGUED if lang != "en"]
@@ -33,8 +34,7 @@ def kept(text: str) -> tuple[list[str], list[str], list[int], int]:
 
 
 def messages(lang: str) -> list:
-    with catalog.po_path(lang).open("rb") as fp:
-        return [m for m in read_po(fp, locale=lang) if m.id]
+    return [m for m in catalog.read_catalogue(lang) if m.id]
 
 
 def test_the_shipped_languages():
@@ -42,6 +42,8 @@ def test_the_shipped_languages():
     assert LANGS == ["de", "fr", "es", "pt_BR", "pl"]
     for lang in LANGS:
         assert catalog.po_path(lang).is_file(), lang
+        assert [p.name for p in catalog.po_paths(lang)] == [
+            p.name for p in catalog.po_paths("de")], lang
 
 
 def test_the_code_has_message_ids_to_translate():
@@ -71,12 +73,24 @@ def test_every_message_id_is_translated(lang):
     assert missing == []
 
 
-def test_the_template_has_every_message_id():
-    """``locales/herdbot.pot`` (``python -m bot.i18n.extract``) is up to date."""
-    with TEMPLATE.open("rb") as fp:
-        pot = read_po(fp)
-    ids = {m.id if isinstance(m.id, str) else tuple(m.id) for m in pot if m.id and not m.context}
-    assert ids == set(source_messages())
+def test_the_templates_have_every_message_id_each_in_its_part():
+    """``locales/<part>.pot`` (``python -m bot.i18n.extract``) are up to date, and each
+    language's ``<part>.po`` holds the same message ids as its template."""
+    found = source_messages()
+    ids: dict[object, str] = {}
+    for part in PARTS:
+        if not template_path(part).is_file():
+            continue
+        with template_path(part).open("rb") as fp:
+            for m in read_po(fp):
+                if m.id and not m.context:
+                    ids[m.id if isinstance(m.id, str) else tuple(m.id)] = part
+        for lang in LANGS:
+            with catalog.po_path(lang, part=part).open("rb") as fp:
+                assert {m.id for m in read_po(fp, locale=lang) if m.id} == {
+                    m.id for m in read_po(template_path(part).open("rb")) if m.id}, (lang, part)
+    assert set(ids) == set(found)
+    assert {msgid: part_of(found[msgid]) for msgid in found} == ids
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -95,9 +109,10 @@ def test_translations_keep_placeholders_mentions_and_markdown(lang):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_each_catalogue_has_the_languages_plural_forms(lang):
-    with catalog.po_path(lang).open("rb") as fp:
-        cat = read_po(fp, locale=lang)
-    assert cat.num_plurals == {"de": 2, "fr": 2, "es": 2, "pt_BR": 2, "pl": 3}[lang]
+    for path in catalog.po_paths(lang):
+        with path.open("rb") as fp:
+            cat = read_po(fp, locale=lang)
+        assert cat.num_plurals == {"de": 2, "fr": 2, "es": 2, "pt_BR": 2, "pl": 3}[lang], path
     for m in cat:
         if m.id and not isinstance(m.id, str):
             assert len(m.string) == cat.num_plurals, m.id
@@ -177,3 +192,23 @@ def test_a_catalogue_is_read_from_its_po_file_with_no_compile_step(tmp_path: Pat
     assert loaded.ngettext("{count} card", "{count} cards", 3) == "{count} Karten"
     assert loaded.pgettext("command name", "play") == "spielen"
     assert not list(tmp_path.rglob("*.mo"))
+
+
+def test_the_parts_of_a_catalogue_are_read_as_one(tmp_path: Path):
+    head = ('msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n'
+            '"Plural-Forms: nplurals=2; plural=(n != 1);\\n"\n\n')
+    main = catalog.po_path("de", tmp_path)
+    main.parent.mkdir(parents=True)
+    main.write_text(head + 'msgid "Back"\nmsgstr "Zurück"\n', encoding="utf-8")
+    catalog.po_path("de", tmp_path, "pacapaca").write_text(
+        head + 'msgid "Draw"\nmsgstr "Ziehen"\n', encoding="utf-8")
+    loaded = catalog.load("de", tmp_path)
+    assert (loaded.gettext("Back"), loaded.gettext("Draw")) == ("Zurück", "Ziehen")
+    assert [p.name for p in catalog.po_paths("de", tmp_path)] == ["pacapaca.po", "herdbot.po"]
+
+
+def test_a_message_is_in_the_first_part_its_places_match():
+    assert part_of(["bot/present/pacapaca.py:10"]) == "pacapaca"
+    assert part_of(["bot/discord/game_cog.py:3", "bot/present/unleashed.py:9"]) == "unleashed"
+    assert part_of(["cogs/lobby.py:4"]) == "discord"
+    assert part_of(["bot/present/base.py:4"]) == "herdbot"
