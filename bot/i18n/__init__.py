@@ -16,7 +16,7 @@ from typing import Any
 
 from babel.numbers import format_decimal
 
-from bot.i18n.catalog import COMMAND_NAME, COMMAND_TEXT, MENU_NAME, catalogue
+from bot.i18n.catalog import CARD_NAME, CARD_TEXT, COMMAND_NAME, COMMAND_TEXT, MENU_NAME, catalogue
 from bot.i18n.languages import (
     CATALOGUED,
     ENGLISH,
@@ -106,7 +106,7 @@ def _whole(lang: str, value: int) -> str:
 
 
 __all__ = [
-    "CATALOGUED", "COMMAND_NAME", "COMMAND_TEXT", "ENGLISH", "Lang", "MENU_NAME",
+    "CARD_NAME", "CARD_TEXT", "CATALOGUED", "COMMAND_NAME", "COMMAND_TEXT", "ENGLISH", "Lang", "MENU_NAME",
     "NATIVE_NAMES", "N_",
     "PSEUDO", "SHIPPED", "discord_locales", "game_language", "has_translation",
     "member_language", "number", "pseudo", "supported", "translate", "translate_in",

@@ -59,6 +59,10 @@ COMMAND_NAME = "command name"
 COMMAND_TEXT = "command"
 #: Context of context menu names (Apps menu; 1-32 characters, any case, spaces allowed).
 MENU_NAME = "menu name"
+#: Context of a card's name from the seeds (an Unleashed design's ``name``).
+CARD_NAME = "card name"
+#: Context of a card's rules text from the seeds (a design's or Herd Bonus's ``text``).
+CARD_TEXT = "card text"
 
 
 def po_path(lang: str, root: Path = LOCALES, part: str = DOMAIN) -> Path:
