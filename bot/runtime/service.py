@@ -27,7 +27,6 @@ from bot.games.registry import Registry
 from bot.runtime.advance import turn_key as _turn_key  # noqa: F401 - bench.store's name
 from bot.runtime.clock import Clock
 from bot.runtime.core import (  # noqa: F401 - re-exported: their home was this module
-    Latest,
     END_IDLE_GAMES_DEFAULT,
     IDLE_END_S,
     IDLE_ENDED,
@@ -36,6 +35,7 @@ from bot.runtime.core import (  # noqa: F401 - re-exported: their home was this 
     MAX_AI_STEPS,
     MAX_MISSED_TURNS,
     TURN_TIMERS,
+    Latest,
 )
 from bot.runtime.deadlines import DeadlineOps
 from bot.runtime.lessons import LessonOps
