@@ -213,7 +213,12 @@ class ServiceCore:
     def remember(self, game_id: int, dump: str, state: State, derived: Derived) -> None:
         """Keep ``state`` (stored as ``dump``) as game ``game_id``'s last committed state
         (see :meth:`parsed`); the least recently used game's is dropped past
-        :data:`LATEST_STATES`."""
+        :data:`LATEST_STATES`. Only the newest entry keeps its views (``("view", seat)``
+        entries, the largest part): the entry remembered before loses them."""
+        if self._latest:
+            newest = self._latest[next(reversed(self._latest))].derived
+            for key in [k for k in newest if k[0] == "view"]:
+                del newest[key]
         self._latest[game_id] = Latest(state.version, dump, state, derived)
         self._latest.move_to_end(game_id)
         while len(self._latest) > LATEST_STATES:
