@@ -9,7 +9,8 @@ from functools import cache
 from PIL import Image, ImageDraw
 
 from bot.games.unleashed.cards import KIND_NAMES, TYPE_NAMES, CardDesign, catalog
-from bot.i18n import CARD_NAME, CARD_TEXT, ENGLISH, translate_in
+from bot.i18n import CARD_NAME, ENGLISH, translate_in
+from bot.i18n import CARD_TEXT as RULES_TEXT
 from bot.render.common import Draw, Picture, font, measuring, min_font, paste, picture
 from bot.render.herd_art import TYPE_FRAME, dark, draw_icon, icon, tint
 from bot.render.unleashed import GOLD, INK, fit, style_colour, type_art, wrap
@@ -93,7 +94,7 @@ def card_picture(card_id: int, lang: str = ENGLISH) -> Picture:
     colour = style_colour(ctype, kind)
     name = translate_in(lang, CARD_NAME, design.name)
     line = _type_line(lang, design)
-    area, size, lines, _fits = rules_layout(translate_in(lang, CARD_TEXT, design.text))
+    area, size, lines, _fits = rules_layout(translate_in(lang, RULES_TEXT, design.text))
     with measuring() as meter:
         img = Image.new("RGB", (CARD_W, CARD_H), (255, 255, 255))
         d = Draw(img)
