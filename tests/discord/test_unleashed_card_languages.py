@@ -11,7 +11,7 @@ from tests.discord.test_unleashed import new_bot
 from tests.support import headline, parts, texts, title
 
 #: Llama Spit's rules text in German.
-SPIT_DE = ("Spiele sie, wenn ein Mitspieler eine Karte spielt: Hebe diese Karte auf. Ist sie "
+SPIT_DE = ("Spiele sie, wenn ein Mitspieler eine Karte spielt: Annulliere diese Karte. Ist sie "
            "von der Art Lama (ein Lama-Tier oder eine Lama-Sofortkarte), nimm sie auf die "
            "Hand; sonst kommt sie auf den Ablagestapel.")
 
