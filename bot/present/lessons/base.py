@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.games.base import Action, Event, Pending
+from bot.i18n import ENGLISH, translate
 
 #: The heading of a lesson's explanation on the table.
 HEADING = "\N{OPEN BOOK} **Lesson**"
@@ -100,12 +101,12 @@ def due(lesson: Lesson, moment: Moment, said: Iterable[str] = ()) -> list[Step]:
     return [s for s in lesson.steps if s.key not in done and s.when(moment)]
 
 
-def note(steps: Sequence[Step]) -> str:
+def note(steps: Sequence[Step], lang: str = ENGLISH) -> str:
     """The lesson's text display for ``steps`` (``""``: none): the heading, then each
-    step's text as a paragraph."""
+    step's text as a paragraph, in ``lang`` (a step's text is its message id)."""
     if not steps:
         return ""
-    return "\n\n".join([HEADING, *(s.text for s in steps)])
+    return "\n\n".join([HEADING, *(translate(lang, s.text) for s in steps)])
 
 
 __all__ = ["HEADING", "RESUMED", "resumed_line", "started_line", "Lesson", "Moment", "Step", "due", "note"]
