@@ -327,7 +327,14 @@ def final_picture(view: PacapacaView, *, names: Mapping[str, str] | None = None,
         raise ValueError("the game is not finished")
     width, height, per_row = layout(len(view.alpacas))
     rows = len(view.final.alpacas)
-    table_h = 16 + ROW_H * (rows + 1) + 12
+    cols = [*SCORE_COLUMNS, (N_("Total"), ())]
+    unit = (width - 2 * MARGIN - 190) / len(cols)
+    titles = [translate(lang, title) for title, _ in cols]
+    probe = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    # column titles too wide for their column are staggered over two lines, each then
+    # as wide as two columns
+    heads = 1 if all(probe.textlength(t, font=font(TEXT)) <= unit - 6 for t in titles) else 2
+    table_h = 16 + ROW_H * (rows + heads) + 12
     label = _names(view, names)
     with measuring() as meter:
         img = Image.new("RGB", (width, height), BG)
@@ -338,8 +345,6 @@ def final_picture(view: PacapacaView, *, names: Mapping[str, str] | None = None,
         y = height - table_h + 10
         x0 = MARGIN
         name_w = 190
-        cols = [*SCORE_COLUMNS, (N_("Total"), ())]
-        unit = (width - 2 * MARGIN - name_w) / len(cols)
         centres = [int(x0 + name_w + (j + 0.5) * unit) for j in range(len(cols))]
         head_f, cell_f, bold = font(TEXT), font(TEXT), font(TEXT, True)
         d.rounded_rectangle(
@@ -349,12 +354,13 @@ def final_picture(view: PacapacaView, *, names: Mapping[str, str] | None = None,
             outline=GROUND_DARK,
             width=2,
         )
-        for j, (title, _) in enumerate(cols):
-            d.text((centres[j], y + ROW_H // 2), fit(d, translate(lang, title), head_f,
-                                                     int(unit) - 6),
+        for j, title in enumerate(titles):
+            line = j % heads
+            d.text((centres[j], y + ROW_H * line + ROW_H // 2),
+                   fit(d, title, head_f, int(unit * heads) - 6),
                    font=head_f, fill=SOFT_INK, anchor="mm")
         for r, fa in enumerate(view.final.alpacas):
-            yy = y + ROW_H * (r + 1)
+            yy = y + ROW_H * (r + heads)
             if r % 2 == 0:
                 d.rectangle((MARGIN, yy, width - MARGIN, yy + ROW_H), fill=(244, 236, 216))
             star = "★ " if fa.seat in view.final.winners else ""
@@ -420,7 +426,13 @@ def cards_picture(cards: Sequence[int], *, title: str | None = None,
                 outline=SOFT_INK,
                 width=3,
             )
-            cx, nw, h = x0 + CARD_W // 2, 48, 72
+            small = font(text)
+            lines = _wrap(translate(lang, kind.blurb), small, CARD_W - 28)
+            # a reminder of 4 lines (a longer language) gets room from a shorter drawing
+            lift = 30 if len(lines) > 3 else 0
+            if len(lines) > 4:  # too long even so: its fourth line cut
+                lines = [*lines[:3], fit(d, " ".join(lines[3:]), small, CARD_W - 28)]
+            cx, nw, h = x0 + CARD_W // 2, 48, 72 - lift // 3
             art_top = y0 + 30
             if kind.group == "baby":
                 p.baby(cx, art_top + 180, kind.kind == "baby_male", True, fur)
@@ -444,26 +456,15 @@ def cards_picture(cards: Sequence[int], *, title: str | None = None,
             )
             d.text((x0 + 36, y0 + 28), kind.letter, font=mark, fill=INK, anchor="mm")
             d.text(
-                (cx, y0 + 276),
+                (cx, y0 + 276 - lift - lift // 5),
                 fit(d, translate(lang, kind.name), font(max(28, text), True), CARD_W - 20),
                 font=font(max(28, text), True),
                 fill=INK,
                 anchor="mm",
             )
-            words, line, lines = translate(lang, kind.blurb).split(), "", []
-            small = font(text)
-            for w in words:
-                trial = f"{line} {w}".strip()
-                if d.textlength(trial, font=small) > CARD_W - 28 and line:
-                    lines.append(line)
-                    line = w
-                else:
-                    line = trial
-            lines.append(line)
-            if len(lines) > 3:  # a reminder too long for the card: its third line cut
-                lines = [*lines[:2], fit(d, " ".join(lines[2:]), small, CARD_W - 28)]
             for j, ln in enumerate(lines):
-                d.text((cx, y0 + 310 + j * (text + 4)), ln, font=small, fill=SOFT_INK, anchor="mm")
+                d.text((cx, y0 + 310 - lift - lift // 5 * 2 + j * (text + 4)), ln, font=small,
+                       fill=SOFT_INK, anchor="mm")
     return Picture(to_palette_png(img), img.size, meter.smallest, meter.smallest_mark)
 
 
