@@ -283,7 +283,7 @@ class SidePanelCog(GameCog):
         """A step inside the panel's phase: the panel edited in place, telling the step's
         public lines (and notes) after the turn's lines so far. No message of its own and so no ping (at most one
         new message per turn)."""
-        lines = [named(e.text, table.names) for e in update.events() if e.to is None]
+        lines = [self.event_line(table, e) for e in update.events() if e.to is None]
         lines += [named(n, table.names) for n in update.notes]
         refused = await self.edit_panel(table, lines)
         if refused is not None and interaction is not None:

@@ -501,8 +501,19 @@ class TableLook:
         return items
 
     def public_lines(self, table: Table, events: list[Event] | None) -> list[str]:
-        """The public events' texts with display names (private events left out)."""
-        return [named(e.text, table.names) for e in (events or []) if e.to is None]
+        """The public events' lines with display names, in the game's language (private
+        events left out)."""
+        return [self.event_line(table, e) for e in (events or []) if e.to is None]
+
+    def event_line(self, table: Table, event: Event, names: dict[str, str] | None = None,
+                   lang: str | None = None) -> str:
+        """``event``'s line with ``names`` (default: the display names) in ``lang``
+        (default: the game's language): the presenter's
+        :meth:`~bot.present.base.Presenter.event_line`, else the engine's text."""
+        names = table.names if names is None else names
+        if self.presenter is None:
+            return named(event.text, names)
+        return self.presenter.event_line(event, names, lang=lang or table.lang)
 
     def alt_text(self, table: Table, lines: list[str]) -> str:
         """The picture's alternative text: the position in words from the public view

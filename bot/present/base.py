@@ -248,6 +248,15 @@ class Presenter:
         (the member's)."""
         return [translate(lang, "You have no hidden cards in this game.")]
 
+    def rules(self, summary: str, *, lang: str = ENGLISH) -> str:
+        """The ``/rules`` summary in ``lang``; default: the game's ``summary`` as it is."""
+        return summary
+
+    def event_line(self, event: Event, names: dict[str, str], *, lang: str = ENGLISH) -> str:
+        """The thread's line for ``event`` (one the viewer may see) in ``lang``, ``names``
+        seat -> name; default: the engine's text with the names put in (:func:`named`)."""
+        return named(event.text, names)
+
     def example(self) -> tuple[Any, dict[str, str]] | None:
         """A seeded mid-game spectator view for ``/rules`` and the names on it, or
         ``None`` for no example (the default)."""
