@@ -138,7 +138,7 @@ class UnleashedCog(GameCog):
         if kind == "o" or update is None or update.state is None:
             return update
         after = Table(update.record, update.seats, update.spec, update.state,
-                      deadlines=update.deadlines)
+                      deadlines=update.deadlines, derived=update.derived)
         if update.deadlines is not None:
             after.deadline = update.deadlines.get("rules")
         if (after.record.version != table.record.version and after.result is None
