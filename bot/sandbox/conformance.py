@@ -333,7 +333,7 @@ class Spec:
             key = (type(validator), ref, json.dumps(instance, default=repr))
             found = spec._refs.get(key)
             if found is None:
-                if len(spec._refs) > 100_000:
+                if len(spec._refs) > 5_000:
                     spec._refs.clear()
                 outer, spec._ints, steps = spec._ints, [], []
                 try:
