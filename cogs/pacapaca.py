@@ -37,8 +37,8 @@ from bot.discord.table import EMBED_LIMIT, Table
 from bot.games.base import Event
 from bot.games.pacapaca.engine import PacapacaEngine
 from bot.games.pacapaca.models import PacapacaView
-from bot.present import pacapaca as present
 from bot.i18n import ENGLISH
+from bot.present import pacapaca as present
 from bot.present.pacapaca import Draft, PacapacaPresenter
 from bot.render.pool import Job
 from bot.runtime import GameError

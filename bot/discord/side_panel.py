@@ -261,7 +261,8 @@ class SidePanelCog(GameCog):
         if update.kind not in MOVES or update.state is None or is_one_message(update.record):
             await super().on_update(update, interaction)  # one message: panel or table
             return
-        table = Table(update.record, update.seats, update.spec, update.state)
+        table = Table(update.record, update.seats, update.spec, update.state,
+                      derived=update.derived)
         events = update.events()
         for e in events:
             if e.type in self.panel_opens:
