@@ -76,6 +76,8 @@ class TableNotices(TableLook):
         its own where :meth:`event_panel` gives one), others by DM, or in a game that DMs
         hands, in their next hand DM (:func:`bot.discord.outbox.dm_hands`)."""
         actor = table.seat_of(interaction.user.id) if interaction else None
+        if interaction is not None and table.client_locale is None:
+            table.client_locale = str(interaction.locale)  # the actor's panels: their language
         later = self.presenter is not None and self.presenter.hand_dm_after is not None
         per_seat: dict[str, list[str]] = {}
         for event in update.events():
@@ -87,7 +89,9 @@ class TableNotices(TableLook):
                         continue
                 elif later:
                     continue
-                per_seat.setdefault(seat, []).append(self.event_line(table, event))
+                mine = actor is not None and seat == actor.seat
+                per_seat.setdefault(seat, []).append(
+                    self.event_line(table, event, lang=table.member_lang if mine else None))
         await self.deliver_private(table, per_seat, interaction)
 
     async def event_panel(self, table: Table, seat: str, event: Event) -> dict[str, Any] | None:
