@@ -434,7 +434,7 @@ class UnleashedPresenter(Presenter):
                  if seat in (e.get("to") or []) and e.get("type") not in self.dealt]
         if not notes and self.seen_by(seat, rows, had, {c for c, _ in cards}, unseen_after):
             return None
-        words = ", ".join(card_name(lang, c) for c, _ in cards) or translate(lang, "no cards")
+        words = ", ".join(name_of(lang, n) for _, n in cards) or translate(lang, "no cards")
         hand = translate(lang, "Your hand ({count}): {cards}.", count=len(cards), cards=words)
         return "\n".join([*notes[-8:], hand])[:1900]
 

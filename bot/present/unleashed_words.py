@@ -57,16 +57,16 @@ def kind_word(lang: str, kind: str) -> str:
 
 
 def kinds_count(lang: str, kind: str, n: int) -> str:
-    """``n`` animals of ``kind``: ``"2 Llamas"``, ``"1 Ram"``."""
+    """``n`` animals of ``kind`` (the highlight's herd): ``"2 llamas"``, ``"1 ram"``."""
     if kind == "llama":
-        return translate_n(lang, "{count} Llama", "{count} Llamas", n)
+        return translate_n(lang, "{count} llama", "{count} llamas", n)
     if kind == "alpaca":
-        return translate_n(lang, "{count} Alpaca", "{count} Alpacas", n)
+        return translate_n(lang, "{count} alpaca", "{count} alpacas", n)
     if kind == "goat":
-        return translate_n(lang, "{count} Goat", "{count} Goats", n)
+        return translate_n(lang, "{count} goat", "{count} goats", n)
     if kind == "ram":
-        return translate_n(lang, "{count} Ram", "{count} Rams", n)
-    return translate_n(lang, "{count} Animal", "{count} Animals", n)
+        return translate_n(lang, "{count} ram", "{count} rams", n)
+    return translate_n(lang, "{count} animal", "{count} animals", n)
 
 
 def herd_word(lang: str, kind: str) -> str:
