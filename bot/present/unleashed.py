@@ -235,8 +235,8 @@ class UnleashedPresenter(Presenter):
                                  "**My hand**.", name=who,
                                  source=name_of(lang, view.choice_source))
             if view.choice_herd is not None:
-                return translate(lang, "Waiting for **{name}** to choose for the {source}: "
-                                 "open **My hand**.", name=who,
+                return translate(lang, "Waiting for **{name}** to choose for {source}: open "
+                                 "**My hand**.", name=who,
                                  source=herd_word(lang, view.choice_herd))
             if view.phase == "end":
                 return translate(lang, "Waiting for **{name}** to choose what to discard down "

@@ -27,8 +27,8 @@ TYPE_WORDS = {"baby": N_("Baby Animal"), "basic": N_("Basic Animal"),
 KIND_WORDS = {"llama": N_("Llama"), "alpaca": N_("Alpaca"), "goat": N_("Goat"),
               "ram": N_("Ram")}
 #: A kind's Herd Bonus as a noun, English.
-HERD_WORDS = {"llama": N_("Llama Herd Bonus"), "alpaca": N_("Alpaca Herd Bonus"),
-              "goat": N_("Goat Herd Bonus"), "ram": N_("Ram Herd Bonus")}
+HERD_WORDS = {"llama": N_("the Llama Herd Bonus"), "alpaca": N_("the Alpaca Herd Bonus"),
+              "goat": N_("the Goat Herd Bonus"), "ram": N_("the Ram Herd Bonus")}
 
 
 def name_of(lang: str, english: str) -> str:
@@ -70,10 +70,10 @@ def kinds_count(lang: str, kind: str, n: int) -> str:
 
 
 def herd_word(lang: str, kind: str) -> str:
-    """A kind's Herd Bonus: ``"Ram Herd Bonus"``."""
+    """A kind's Herd Bonus: ``"the Ram Herd Bonus"``."""
     if kind in HERD_WORDS:
         return translate(lang, HERD_WORDS[kind])
-    return translate(lang, "{kind} Herd Bonus", kind=kind.title())
+    return translate(lang, "the {kind} Herd Bonus", kind=kind.title())
 
 
 def card_line(cid: int, lang: str = ENGLISH) -> str:
@@ -104,30 +104,52 @@ def cards(lang: str, n: int) -> str:
 
 # -- the effect chain's questions -------------------------------------------------------
 
-#: What each question asks (``Choice.ask``), English; ``{card}``: the card it names,
+#: What each question asks (``Choice.ask``), English, without and with what it is for
+#: (``{source}``: a card's name or a Herd Bonus); ``{card}``: the card it names,
 #: ``{name}``: the player.
-ASK = {
-    "optional": N_("Do you want to use this effect?"),
-    "choose_one": N_("Choose one:"),
-    "players": N_("Choose a player (or Done):"),
-    "move_into": N_("Move {card} into whose Field?"),
-    "take_from": N_("{name}'s hand: choose a card to take."),
-    "discard": N_("Choose a card to discard:"),
-    "sacrifice": N_("Choose a card in your Field to sacrifice:"),
-    "destroy": N_("Choose a card to destroy:"),
-    "steal": N_("Choose a card to steal:"),
-    "return_card": N_("Choose a card to return to its player's hand:"),
-    "move": N_("Choose a card to move:"),
-    "pull": N_("Pull a random card from whose hand?"),
-    "look_take": N_("Look at whose hand?"),
-    "swap_hands": N_("Swap hands with whom?"),
-    "skip_turn": N_("Who skips their next turn?"),
-    "take_discard": N_("Choose a card from the discard pile:"),
-    "search": N_("Choose a card from the deck:"),
-    "bring:hand": N_("Choose a card from your hand to bring into your Field:"),
-    "bring:deck": N_("Choose a card from the deck to bring into your Field:"),
-    "bring:discard": N_("Choose a card from the discard pile to bring into your Field:"),
-    "bring:nursery": N_("Choose a card from the Nursery to bring into your Field:"),
+ASK: dict[str, tuple[str, str]] = {
+    "optional": (N_("Do you want to use this effect?"),
+                 N_("Do you want to use this effect ({source})?")),
+    "choose_one": (N_("Choose one:"),
+                   N_("Choose one ({source}):")),
+    "players": (N_("Choose a player (or Done):"),
+                N_("Choose a player (or Done) ({source}):")),
+    "move_into": (N_("Move {card} into whose Field?"),
+                  N_("Move {card} into whose Field ({source})?")),
+    "take_from": (N_("{name}'s hand: choose a card to take."),
+                  N_("{name}'s hand: choose a card to take ({source}).")),
+    "discard": (N_("Choose a card to discard:"),
+                N_("Choose a card to discard ({source}):")),
+    "sacrifice": (N_("Choose a card in your Field to sacrifice:"),
+                  N_("Choose a card in your Field to sacrifice ({source}):")),
+    "destroy": (N_("Choose a card to destroy:"),
+                N_("Choose a card to destroy ({source}):")),
+    "steal": (N_("Choose a card to steal:"),
+              N_("Choose a card to steal ({source}):")),
+    "return_card": (N_("Choose a card to return to its player's hand:"),
+                    N_("Choose a card to return to its player's hand ({source}):")),
+    "move": (N_("Choose a card to move:"),
+             N_("Choose a card to move ({source}):")),
+    "pull": (N_("Pull a random card from whose hand?"),
+             N_("Pull a random card from whose hand ({source})?")),
+    "look_take": (N_("Look at whose hand?"),
+                  N_("Look at whose hand ({source})?")),
+    "swap_hands": (N_("Swap hands with whom?"),
+                   N_("Swap hands with whom ({source})?")),
+    "skip_turn": (N_("Who skips their next turn?"),
+                  N_("Who skips their next turn ({source})?")),
+    "take_discard": (N_("Choose a card from the discard pile:"),
+                     N_("Choose a card from the discard pile ({source}):")),
+    "search": (N_("Choose a card from the deck:"),
+               N_("Choose a card from the deck ({source}):")),
+    "bring:hand": (N_("Choose a card from your hand to bring into your Field:"),
+                   N_("Choose a card from your hand to bring into your Field ({source}):")),
+    "bring:deck": (N_("Choose a card from the deck to bring into your Field:"),
+                   N_("Choose a card from the deck to bring into your Field ({source}):")),
+    "bring:discard": (N_("Choose a card from the discard pile to bring into your Field:"),
+                      N_("Choose a card from the discard pile to bring into your Field ({source}):")),
+    "bring:nursery": (N_("Choose a card from the Nursery to bring into your Field:"),
+                      N_("Choose a card from the Nursery to bring into your Field ({source}):")),
 }
 
 
@@ -141,17 +163,16 @@ def choice_source(lang: str, choice: ChoiceView) -> str:
 
 
 def prompt_words(lang: str, choice: ChoiceView, names: Mapping[str, str]) -> str:
-    """The question of ``choice`` in ``lang`` (``names``: seat -> name), led by what it is
-    for (``"Lasso: Choose a card to steal:"``); the engine's English words when it left
+    """The question of ``choice`` in ``lang`` (``names``: seat -> name), with what it is
+    for (``"Choose a card to steal (Lasso):"``); the engine's English words when it left
     no key."""
     if choice.ask not in ASK:
         return named(choice.prompt, dict(names))
     about = card_name(lang, choice.about) if choice.about is not None else ""
     who = names.get(choice.whose or "", choice.whose or "")
-    question = translate(lang, ASK[choice.ask], card=about, name=who)
     source = choice_source(lang, choice)
-    return translate(lang, "{source}: {question}", source=source,
-                     question=question) if source else question
+    plain, sourced = ASK[choice.ask]
+    return translate(lang, sourced if source else plain, card=about, name=who, source=source)
 
 
 def option_words(lang: str, option: ChoiceOption, names: Mapping[str, str],
