@@ -47,6 +47,7 @@ from bot.present.unleashed import (
     NEUTRAL_PASS,
     NEUTRAL_RESPOND,
     PASS,
+    REFRESH,
     RESPOND,
     TYPE_WORDS,
     UnleashedPresenter,
@@ -143,7 +144,7 @@ class UnleashedCog(GameCog):
         model = self.model(table, seat.seat, lang=lang)
         hand_panel = model.panels["hand"]
         items = [*self.draw(gid, model.key, hand_panel.items, prints=model.prints),
-                 button("g", gid, "hand", translate(lang, "Refresh"),
+                 button("g", gid, "hand", translate(lang, REFRESH),
                         emoji="\N{CLOCKWISE OPEN CIRCLE ARROW}")]
         pic = await self.bot.render(table.spec.closeups["hand"], own, names=table.plain_names,
                                     lang=lang)

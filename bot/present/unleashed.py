@@ -72,6 +72,8 @@ NEUTRAL_RESPOND = N_("You have no Instant you can play on this card right now.")
 #: The words of the reaction window's public buttons.
 RESPOND = N_("Respond")
 PASS = N_("Pass")
+#: The private panel's button that draws it anew.
+REFRESH = N_("Refresh")
 #: The engine's reason when the deck ran out (``Result.reason``).
 DECK_OUT = "The deck ran out."
 
@@ -502,6 +504,6 @@ def in_hand(lang: str, n: int) -> str:
     return translate_n(lang, "{count} card in hand", "{count} cards in hand", n)
 
 
-__all__ = ["BABY_BOTTLE", "DECK_OUT", "NEUTRAL_PASS", "NEUTRAL_RESPOND", "PASS", "PHASES",
+__all__ = ["BABY_BOTTLE", "DECK_OUT", "NEUTRAL_PASS", "NEUTRAL_RESPOND", "PASS", "PHASES", "REFRESH",
            "RESPOND", "TYPE_WORDS", "UnleashedPresenter", "card_line", "choice_source",
            "in_hand", "phase_words", "pile_line", "short", "when"]
