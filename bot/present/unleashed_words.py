@@ -99,7 +99,9 @@ def animals(lang: str, n: int) -> str:
 
 def cards(lang: str, n: int) -> str:
     """``"a card"`` / ``"3 cards"`` (a draw)."""
-    return translate_n(lang, "a card", "{count} cards", n)
+    if n == 1:
+        return translate(lang, "a card")
+    return translate_n(lang, "{count} card", "{count} cards", n)
 
 
 # -- the effect chain's questions -------------------------------------------------------
