@@ -61,6 +61,7 @@ from bot.present.unleashed_words import (
     name_of,
     option_words,
     prompt_words,
+    rules_summary,
     source_words,
 )
 
@@ -422,7 +423,12 @@ class UnleashedPresenter(Presenter):
         return translate(lang, "{reason} Still tied on Animals and letters: everyone loses.",
                          reason=head)
 
-    def event_line(self, event: Event, names: dict[str, str], lang: str = ENGLISH) -> str:
+    def rules(self, summary: str, *, lang: str = ENGLISH) -> str:
+        """The ``/rules`` summary in ``lang`` (:data:`~bot.present.unleashed_words.RULES`;
+        ``summary``, the spec's English, is the same words)."""
+        return rules_summary(lang)
+
+    def event_line(self, event: Event, names: dict[str, str], *, lang: str = ENGLISH) -> str:
         """An engine event as a line of the thread in ``lang``
         (:func:`bot.present.unleashed_words.event_line`)."""
         return event_line(lang, event, names)

@@ -13,19 +13,17 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from bot.games.base import Event
-from bot.games.unleashed.cards import catalog
+from bot.games.unleashed.cards import KIND_NAMES, TYPE_NAMES, catalog
 from bot.games.unleashed.engine import HAND_SIZE
 from bot.games.unleashed.models import ChoiceOption, ChoiceView
 from bot.i18n import CARD_NAME, CARD_TEXT, ENGLISH, N_, translate, translate_in, translate_n
 from bot.present.base import named
 
-#: Card types in words (``"basic"`` -> ``"Basic Animal"``), English (translate them).
-TYPE_WORDS = {"baby": N_("Baby Animal"), "basic": N_("Basic Animal"),
-              "magical": N_("Magical Animal"), "upgrade": N_("Upgrade"),
-              "downgrade": N_("Downgrade"), "magic": N_("Magic"), "instant": N_("Instant")}
-#: Animal kinds in words (one animal), English.
-KIND_WORDS = {"llama": N_("Llama"), "alpaca": N_("Alpaca"), "goat": N_("Goat"),
-              "ram": N_("Ram")}
+#: Card types in words (``"basic"`` -> ``"Basic Animal"``), English: the card faces'
+#: words (context :data:`~bot.i18n.CARD_NAME`).
+TYPE_WORDS = TYPE_NAMES
+#: Animal kinds in words (one animal), English, as :data:`TYPE_WORDS`.
+KIND_WORDS = KIND_NAMES
 #: A kind's Herd Bonus as a noun, English.
 HERD_WORDS = {"llama": N_("the Llama Herd Bonus"), "alpaca": N_("the Alpaca Herd Bonus"),
               "goat": N_("the Goat Herd Bonus"), "ram": N_("the Ram Herd Bonus")}
@@ -48,12 +46,13 @@ def card_text(lang: str, english: str) -> str:
 
 def type_word(lang: str, ctype: str) -> str:
     """A card type in words: ``"Basic Animal"``."""
-    return translate(lang, TYPE_WORDS[ctype])
+    return translate_in(lang, CARD_NAME, TYPE_WORDS[ctype])
 
 
 def kind_word(lang: str, kind: str) -> str:
     """An animal kind in words (``"Llama"``; an unknown kind as written, capitalised)."""
-    return translate(lang, KIND_WORDS[kind]) if kind in KIND_WORDS else kind.title()
+    return translate_in(lang, CARD_NAME, KIND_WORDS[kind]) if kind in KIND_WORDS \
+        else kind.title()
 
 
 def kinds_count(lang: str, kind: str, n: int) -> str:
@@ -102,6 +101,40 @@ def cards(lang: str, n: int) -> str:
     if n == 1:
         return translate(lang, "a card")
     return translate_n(lang, "{count} card", "{count} cards", n)
+
+
+#: The ``/rules`` summary of Llamas Unleashed, line by line (the spec's
+#: ``RULES_SUMMARY``: the rulebook's Set-up, Playing the Game, Instants and Herd Bonuses,
+#: and RULES.md's rulings).
+RULES = (
+    N_("**Llamas Unleashed** - 2 to 8 players. Be the first with **7 Animals** in your "
+        "Field (**6** with 6-8 players)."),
+    N_("**Set-up:** everyone picks a Baby from the Nursery for their Field, gets 5 "
+        "cards, and a random player starts."),
+    N_("**Your turn:** 1) start of turn: Herd Bonuses (3+ Animals of one kind) and "
+        "your cards' start-of-turn effects; optional ones are lost once you move on. 2) "
+        "Draw a card. 3) Play one card or draw one more. 4) Discard down to your hand "
+        "limit (7)."),
+    N_("**Cards:** Animals (Llama, Alpaca, Goat, Ram), Magic (one-shot, then "
+        "discarded), Upgrades and Downgrades (stay in the Field they are played into "
+        "and affect that player), Instants (played when another player plays a card)."),
+    N_("**Answering:** after every play, players holding an Instant get a short "
+        "window. Answers pile up and resolve last first; the answered player may answer "
+        "back. Cards brought straight into a Field cannot be answered."),
+    N_("**Herds:** Llama - may draw 1. Alpaca - your Alpacas cannot be destroyed until "
+        "your next turn. Goat - may take the top discard. Ram - may discard 1; if you "
+        "do, destroy another player's Animal."),
+    N_("**\"If you do\":** you may do the first part whenever it is possible; if the "
+        "second part is then impossible, it is skipped."),
+    N_("**End:** nobody wins until the whole chain has resolved. If the deck runs out: "
+        "most Animals wins, then most letters in their names; still tied, everyone "
+        "loses."),
+)
+
+
+def rules_summary(lang: str = ENGLISH) -> str:
+    """The ``/rules`` summary of Llamas Unleashed in ``lang`` (markdown)."""
+    return "\n".join(translate(lang, line) for line in RULES)
 
 
 # -- the effect chain's questions -------------------------------------------------------
@@ -397,5 +430,5 @@ __all__ = [
     "ASK", "EVENT_WORDS", "HERD_WORDS", "KIND_WORDS", "TYPE_WORDS", "animals", "card_line",
     "card_name", "card_owner", "card_text", "cards", "choice_source", "event_line",
     "herd_word", "kind_word", "kinds_count", "kinds_plural", "name_of", "option_words",
-    "prompt_words", "source_words", "type_word",
+    "prompt_words", "rules_summary", "source_words", "type_word", "RULES",
 ]

@@ -26,7 +26,7 @@ from functools import cache
 
 from PIL import Image, ImageDraw
 
-from bot.games.unleashed.cards import catalog
+from bot.games.unleashed.cards import KIND_NAMES, TYPE_NAMES, catalog
 from bot.games.unleashed.models import CardView, FieldView, UnleashedView
 from bot.i18n import CARD_NAME, ENGLISH, N_, translate, translate_in, translate_n
 from bot.render.common import (
@@ -82,18 +82,12 @@ TYPE_STYLE: dict[str, tuple[RGB, str]] = {
     "downgrade": (TYPE_FRAME["downgrade"][0], "\u25bc"),
     "instant": (TYPE_FRAME["instant"][0], "!"),
 }
-#: Card types in words (English; :func:`type_word` translates).
-TYPE_WORDS = {"baby": N_("Baby Animal"), "basic": N_("Basic Animal"),
-              "magical": N_("Magical Animal"), "upgrade": N_("Upgrade"),
-              "downgrade": N_("Downgrade"), "magic": N_("Magic"), "instant": N_("Instant")}
 #: The close-up's type band for an Animal: one word.
 BAND_WORDS = {"baby": N_("Baby"), "basic": N_("Basic"), "magical": N_("Magical")}
 PHASE_WORDS = {
     "setup": N_("choosing Babies"), "start": N_("start of turn"), "draw": N_("Draw phase"),
     "action": N_("Action phase"), "end": N_("end of turn"), "over": N_("game over"),
 }
-KIND_WORDS = {"llama": N_("Llama"), "alpaca": N_("Alpaca"), "goat": N_("Goat"),
-              "ram": N_("Ram")}
 
 
 def card_name(lang: str, english: str) -> str:
@@ -103,7 +97,7 @@ def card_name(lang: str, english: str) -> str:
 
 def type_word(lang: str, ctype: str) -> str:
     """A card type in words in ``lang`` (``"Basic Animal"``)."""
-    return translate(lang, TYPE_WORDS.get(ctype, TYPE_WORDS["basic"]))
+    return translate_in(lang, CARD_NAME, TYPE_NAMES.get(ctype, TYPE_NAMES["basic"]))
 
 
 def fit(d: ImageDraw.ImageDraw, text: str, fnt: object, width: float) -> str:
@@ -221,7 +215,7 @@ def _field_pieces(f: FieldView, instants_tag: bool = True,
         pieces.append(_tag(translate(lang, "skips next turn")))
     if f.shielded_kinds:
         pieces.append(_tag(translate(lang, "shield: {kinds}", kinds=", ".join(
-            translate(lang, KIND_WORDS[k]) if k in KIND_WORDS else k.title()
+            translate_in(lang, CARD_NAME, KIND_NAMES[k]) if k in KIND_NAMES else k.title()
             for k in f.shielded_kinds))))
     if not f.may_play_instants and instants_tag:
         pieces.append(_tag(translate(lang, "no Instants")))
