@@ -109,6 +109,15 @@ def fit(d: ImageDraw.ImageDraw, text: str, fnt: object, width: float) -> str:
     return text.rstrip() + "\u2026"
 
 
+def first_fit(d: ImageDraw.ImageDraw, fnt: object, width: float, *texts: str) -> str:
+    """The first of ``texts`` (a label, then its shorter forms) that fits ``width`` px, else
+    the last cut with an ellipsis (:func:`fit`)."""
+    for text in texts:
+        if d.textlength(text, font=fnt) <= width:  # type: ignore[arg-type]
+            return text
+    return fit(d, texts[-1], fnt, width)
+
+
 def wrap(d: ImageDraw.ImageDraw, text: str, fnt: object, width: int) -> list[str]:
     """Greedy word wrap of ``text`` into lines no wider than ``width`` px (a single word
     wider than ``width`` keeps its own line)."""
@@ -290,10 +299,16 @@ def _legend(img: Image.Image, d: ImageDraw.ImageDraw, x: int, y: int, lang: str)
     fnt = font(TEXT)
     items = [(icon(TYPE_FRAME[t][1], 38, disc=TYPE_FRAME[t][0]), type_word(lang, t))
              for t in ("magical", "baby", "upgrade", "downgrade")]
+    room = WIDTH - 2 * MARGIN
+    words = sum(int(d.textlength(w, font=fnt)) for _, w in items)
+    gap = 26 if words + len(items) * (46 + 26) <= room else 12
+    share = room // len(items) - 46 - gap  # each word's room when they do not all fit
+    if words + len(items) * (46 + gap) > room:
+        items = [(art, fit(d, w, fnt, share)) for art, w in items]
     for art, word in items:
         paste(img, art, (x, y))
         d.text((x + 46, y + 19), word, font=fnt, fill=INK, anchor="lm")
-        x += 38 + 8 + int(d.textlength(word, font=fnt)) + 26
+        x += 38 + 8 + int(d.textlength(word, font=fnt)) + gap
 
 
 @sprite
@@ -310,6 +325,28 @@ def _base(n: int, lang: str = ENGLISH) -> Image.Image:
 def _names(view: UnleashedView, names: Mapping[str, str] | None) -> dict[str, str]:
     names = names or {}
     return {s: names.get(s, s) for s in view.seats}
+
+
+def _discard_line(view: UnleashedView, lang: str, no_instants: bool | None = None) -> str:
+    """The header's line under the turn with an empty pile: the top of the discard pile,
+    led by "No one may play Instants" when that is so and the whole line fits (else each
+    Field says it: :func:`_header_says_no_instants`)."""
+    top = card_name(lang, view.discard[-1].name) if view.discard else translate(lang, "empty")
+    if no_instants is None:
+        no_instants = _header_says_no_instants(view, lang)
+    if no_instants:
+        return translate(lang, "No one may play Instants \u00b7 top of the discard pile: {card}",
+                         card=top)
+    return translate(lang, "Top of the discard pile: {card}", card=top)
+
+
+def _header_says_no_instants(view: UnleashedView, lang: str) -> bool:
+    """True when the header says once that no one may play Instants: nobody may, the pile
+    is empty and the line fits whole."""
+    if view.stack or not _no_instants(view):
+        return False
+    line = _discard_line(view, lang, True)
+    return _PROBE.textlength(line, font=font(TEXT)) <= WIDTH - 2 * MARGIN
 
 
 def _no_instants(view: UnleashedView) -> bool:
@@ -364,12 +401,7 @@ def _header(d: ImageDraw.ImageDraw, view: UnleashedView, nm: dict[str, str],
         d.text((MARGIN + 12, y + 20), fit(d, text, font(TEXT, True), WIDTH - 2 * MARGIN - 24),
                font=font(TEXT, True), fill=INK, anchor="lm")
     else:
-        top = card_name(lang, view.discard[-1].name) if view.discard \
-            else translate(lang, "empty")
-        text = translate(lang, "Top of the discard pile: {card}", card=top)
-        if _no_instants(view):
-            text = translate(lang, "No one may play Instants \u00b7 top of the discard pile: "
-                             "{card}", card=top)
+        text = _discard_line(view, lang)
         d.text((MARGIN, y + 20), fit(d, text, font(TEXT), WIDTH - 2 * MARGIN), font=font(TEXT),
                fill=MUTED, anchor="lm")
 
@@ -392,16 +424,22 @@ def _panel(img: Image.Image, d: ImageDraw.ImageDraw, view: UnleashedView, seat: 
     tx, ty, width = x + PANEL_PAD + 4, y + PANEL_PAD + 16, NAME_W - PANEL_PAD - 8
     d.text((tx, ty), fit(d, marker + name, bold, width), font=bold, fill=INK, anchor="lm")
     near = f.animal_count >= f.animals_to_win - 1
-    toward = translate_n(lang, "{animals} of {count} Animal", "{animals} of {count} Animals",
-                         f.animals_to_win, animals=f.animal_count)
-    d.text((tx, ty + 32), fit(d, toward, fnt, width), font=fnt, fill=ALERT if near else INK,
-           anchor="lm")
+    toward = first_fit(d, fnt, width, translate_n(
+        lang, "{animals} of {count} Animal", "{animals} of {count} Animals", f.animals_to_win,
+        animals=f.animal_count), translate(lang, "{animals}/{count} Animals",
+                                           animals=f.animal_count, count=f.animals_to_win),
+        f"{f.animal_count}/{f.animals_to_win}")
+    d.text((tx, ty + 32), toward, font=fnt, fill=ALERT if near else INK, anchor="lm")
     held = view.hand_sizes.get(seat, 0)
-    hand = translate_n(lang, "{count} card in hand", "{count} cards in hand", held)
+    hand = first_fit(d, fnt, width, translate_n(lang, "{count} card in hand",
+                                                "{count} cards in hand", held),
+                     translate(lang, "Hand: {count}", count=held))
     if f.hand_limit != 7:
-        hand = translate(lang, "{count} in hand, limit {limit}", count=held,
-                         limit=f.hand_limit)
-    d.text((tx, ty + 64), fit(d, hand, fnt, width), font=fnt, fill=MUTED, anchor="lm")
+        hand = first_fit(d, fnt, width, translate(lang, "{count} in hand, limit {limit}",
+                                                  count=held, limit=f.hand_limit),
+                         translate(lang, "Hand: {count}/{limit}", count=held,
+                                   limit=f.hand_limit))
+    d.text((tx, ty + 64), hand, font=fnt, fill=MUTED, anchor="lm")
     cx, cy = x + NAME_W, y + PANEL_PAD
     if not pieces:
         d.text((cx, cy + CHIP_H // 2), translate(lang, "empty Field"), font=fnt, fill=MUTED,
@@ -463,7 +501,7 @@ def table_picture(view: UnleashedView, *, names: Mapping[str, str] | None = None
     nm = _names(view, names)
     n = len(view.seats)
     height = layout(n)
-    tags = bool(view.stack) or not _no_instants(view)
+    tags = not _header_says_no_instants(view, lang)
     pieces = {s: _field_pieces(view.fields[s], tags, lang) for s in view.seats}
     winners = set(view.result.winners) if view.result else set()
     keep = [s == view.active or s in winners for s in view.seats]
@@ -565,8 +603,11 @@ def hand_picture(view: UnleashedView, *, names: Mapping[str, str] | None = None,
         d = Draw(img)
         y = 20
         for title, cards in (
-            (translate(lang, "{name}'s Field: {count}/{target} Animals", name=nm[view.viewer],
-                       count=f.animal_count, target=f.animals_to_win), field),
+            (first_fit(d, font(32, True), WIDTH - 2 * MARGIN, translate(
+                lang, "{name}'s Field: {count}/{target} Animals", name=nm[view.viewer],
+                count=f.animal_count, target=f.animals_to_win), translate(
+                lang, "Your Field: {count}/{target} Animals", count=f.animal_count,
+                target=f.animals_to_win)), field),
             (translate_n(lang, "Your hand: {count} card", "Your hand: {count} cards",
                          len(hand)), hand),
         ):
