@@ -8,8 +8,9 @@ is no member there):
 - a click on the table edits it through the click's own response;
 - a change made elsewhere (a private panel's click, a turn timer, an AI seat) edits it
   through the token of the last interaction made on the table, while Discord keeps it
-  (15 minutes); once it is gone the table shows the change at the next click on it (a
-  turn after the token expired is shown through the next player's interaction);
+  (15 minutes; :class:`bot.discord.tokens.LiveTokens` forgets it a minute before, so no
+  request is made with a dead token); then the table shows the change at the next click
+  on it (a turn after the token expired is shown through the next player's interaction);
 - the table says whose turn it is instead of pinging; nothing is sent by DM; private
   events reach the clicker ephemerally (at most a few followups per click, well under
   Discord's 5 for a user install); hands are seen with My hand, ephemerally;
@@ -34,6 +35,7 @@ from bot.discord.outbox import on_message, token_gone
 from bot.discord.replies import send_ephemeral
 from bot.discord.result_post import with_card
 from bot.discord.table import Table, TableLook, fit_lines
+from bot.discord.tokens import LiveTokens
 from bot.games.base import Event
 
 log = logging.getLogger(__name__)
@@ -48,8 +50,9 @@ class OneMessage(TableLook):
     """How a game cog shows a one-message game (a mixin of
     :class:`bot.discord.table_posts.TablePosts` and :class:`bot.discord.clicks.Clicks`)."""
 
-    #: game id -> the last interaction made on its table (its token edits the table).
-    _tokens: dict[int, discord.Interaction]
+    #: game id -> the last interaction made on its table while its token lives (it edits
+    #: the table; never used past its 15 minutes).
+    _tokens: LiveTokens
     #: game id -> the event lines its table shows (a display cache only).
     _said: dict[int, list[str]]
 
@@ -71,7 +74,7 @@ class OneMessage(TableLook):
 
     def _remember_token(self, game_id: int, interaction: discord.Interaction | None) -> None:
         if interaction is not None:
-            self._tokens[game_id] = interaction
+            self._tokens.keep(game_id, interaction)
 
     async def edit_one(self, table: Table, interaction: discord.Interaction | None,
                        **kwargs: Any) -> bool:
@@ -98,7 +101,7 @@ class OneMessage(TableLook):
         except discord.HTTPException as exc:
             if not token_gone(exc):
                 raise
-            self._tokens.pop(gid, None)
+            self._tokens.drop(gid)
             log.info("game %s: its table waits for the next click (token gone)", gid)
             return False
 
@@ -179,5 +182,5 @@ class OneMessage(TableLook):
 
     def forget_one(self, game_id: int) -> None:
         """Drop the token and lines kept for game ``game_id``."""
-        self._tokens.pop(game_id, None)
+        self._tokens.drop(game_id)
         self._said.pop(game_id, None)
