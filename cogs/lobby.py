@@ -55,6 +55,7 @@ from cogs.lobby_card import (
 )
 from cogs.lobby_challenge import (
     CHALLENGE,
+    announcement,
     carried,
     check_target,
     menu_name,
@@ -149,8 +150,10 @@ class Lobby(commands.Cog):
         if challenge is not None:
             update = await self.bot.service.join(update.record.id, challenge.id,
                                                  challenge.display_name)
-        message = await answer_public(interaction,
-                                      view=lobby_card(update.record, update.seats, spec))
+        head, mentions = announcement(update.record, update.seats, lang)
+        message = await answer_public(interaction, allowed_mentions=mentions,
+                                      view=lobby_card(update.record, update.seats, spec,
+                                                      head=head))
         await self.bot.store.update_game(update.record.id, lobby_message_id=message.id)
 
     async def _preset(self, interaction: discord.Interaction, spec: GameSpec,
