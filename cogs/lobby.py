@@ -36,6 +36,7 @@ from bot.discord.replies import (
 )
 from bot.discord.result_post import REMATCH
 from bot.discord.text import md_name, plain_name
+from bot.discord.tokens import LiveTokens
 from bot.games.registry import GameSpec
 from bot.i18n import ENGLISH, game_language, supported
 from bot.runtime import GameError, Update, UpdateKind
@@ -61,6 +62,7 @@ from cogs.lobby_challenge import (
     menu_name,
     only_challenged,
 )
+from cogs.lobby_in_place import closed_in_place
 from cogs.lobby_rematch import open_rematch
 
 log = logging.getLogger(__name__)
@@ -77,6 +79,9 @@ class Lobby(commands.Cog):
         self.play.parameters  # noqa: B018 - make sure the command is built
         self.play._params["game"].choices = choices  # type: ignore[attr-defined]
         self._menus = [self.challenge_menu(s) for s in bot.registry]
+        #: lobby id -> the last interaction on a one-message lobby while its token lives
+        #: (it shows the lobby closing; never the bot's token there).
+        self._in_place = LiveTokens()
 
     @app_commands.command(name="play", description="Open a lobby for a llama-and-alpaca game.",
                           extras={"public": True})
@@ -155,6 +160,8 @@ class Lobby(commands.Cog):
                                       view=lobby_card(update.record, update.seats, spec,
                                                       head=head))
         await self.bot.store.update_game(update.record.id, lobby_message_id=message.id)
+        if one:
+            self._in_place.keep(update.record.id, interaction)
 
     async def _preset(self, interaction: discord.Interaction, spec: GameSpec,
                       name: str) -> dict[str, Any]:
@@ -218,7 +225,21 @@ class Lobby(commands.Cog):
     async def on_component(
         self, interaction: discord.Interaction, cid: ids.ComponentId, values: list[str]
     ) -> None:
-        """Lobby buttons. Every refusal is ephemeral and changes nothing."""
+        """Lobby buttons. Every refusal is ephemeral and changes nothing; a click on a
+        one-message lobby that closed unseen shows it closed (:func:`closed_in_place`)."""
+        try:
+            await self._on_component(interaction, cid, values)
+        except GameError as exc:
+            if exc.code == "not_lobby" and cid.code != REMATCH:
+                await closed_in_place(self.bot, interaction, cid.game_id)
+            raise
+        if cid.code != REMATCH and one_message_place(interaction) \
+                and interaction.message is not None:
+            self._in_place.keep(cid.game_id, interaction)
+
+    async def _on_component(
+        self, interaction: discord.Interaction, cid: ids.ComponentId, values: list[str]
+    ) -> None:
         service = self.bot.service
         user = interaction.user
         manage = bool(getattr(getattr(user, "guild_permissions", None), "manage_guild", False))
@@ -230,7 +251,7 @@ class Lobby(commands.Cog):
                 await self._start(interaction, gid, update)
                 return
         elif code == REMATCH:  # on a finished game's result card
-            await open_rematch(self.bot, interaction, gid, self._lobby_parts)
+            await open_rematch(self.bot, interaction, gid, self._lobby_parts, self._in_place)
             return
         elif code == "leave":
             update = await service.leave_lobby(gid, user.id)
@@ -342,8 +363,16 @@ class Lobby(commands.Cog):
         if update.kind != UpdateKind.EXPIRED:
             return
         record = update.record
-        if not (record.channel_id and record.lobby_message_id) or is_one_message(record):
-            return  # (one message: no bot-token edit there; a click on it is told)
+        if is_one_message(record):  # the last live token shows it, else the next click
+            try:
+                await self._in_place.edit(record.id, **RESET, view=lobby_card(
+                    record, update.seats, update.spec, expired=True))
+            except discord.HTTPException as exc:
+                log.info("lobby message of game %s could not be edited: %s", record.id, exc)
+            self._in_place.drop(record.id)
+            return
+        if not (record.channel_id and record.lobby_message_id):
+            return
         message = self.bot.get_partial_messageable(record.channel_id).get_partial_message(
             record.lobby_message_id)
         try:

@@ -31,7 +31,7 @@ import discord
 from bot.discord.components import button
 from bot.discord.installs import is_one_message
 from bot.discord.layout import card
-from bot.discord.outbox import on_message, token_gone
+from bot.discord.outbox import on_message
 from bot.discord.replies import send_ephemeral
 from bot.discord.result_post import with_card
 from bot.discord.table import Table, TableLook, fit_lines
@@ -92,18 +92,7 @@ class OneMessage(TableLook):
                 await interaction.response.edit_message(**kwargs)
             self._remember_token(gid, interaction)
             return True
-        last = self._tokens.get(gid)
-        if last is None:
-            return False
-        try:
-            await last.edit_original_response(**kwargs)
-            return True
-        except discord.HTTPException as exc:
-            if not token_gone(exc):
-                raise
-            self._tokens.drop(gid)
-            log.info("game %s: its table waits for the next click (token gone)", gid)
-            return False
+        return await self._tokens.edit(gid, **kwargs)
 
     def table_buttons(self, table: Table) -> list[discord.ui.Item[Any]]:
         """The table's buttons, and Continue on a running one-message table."""
