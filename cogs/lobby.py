@@ -25,7 +25,7 @@ from bot.discord.installs import (
     one_message_place,
 )
 from bot.discord.options_form import OptionsForm, check_options, preset_options
-from bot.discord.permissions import require_game_permissions
+from bot.discord.permissions import missing_game_permissions, require_game_permissions
 from bot.discord.replies import (
     answer_public,
     defer,
@@ -130,7 +130,11 @@ class Lobby(commands.Cog):
                                 f"Games are played in <#{settings.game_channel_id}> on this server.")
             if isinstance(interaction.channel, discord.Thread):
                 raise GameError("in_thread", "Start games in a channel, not inside a thread.")
-            require_game_permissions(interaction)
+            # The server may prefer a game in one message where no thread can be run.
+            one = bool(settings.one_message) and bool(
+                missing_game_permissions(interaction.app_permissions))
+            if not one:
+                require_game_permissions(interaction)
         timer = timer or options.pop("turn_timer", None) or (
             settings.turn_timer or self.bot.settings.default_turn_timer)
         language = language or options.pop("language", None)
@@ -391,7 +395,8 @@ class Lobby(commands.Cog):
                      started: Update | None = None) -> None:
         """Start the lobby (``started``: a join started it already) and open its thread."""
         service = self.bot.service
-        if started is None and not one_message_place(interaction):
+        if started is None and not one_message_place(interaction) \
+                and not is_one_message(await service.get(game_id)):
             require_game_permissions(interaction)  # refused before anything changes
         acked = await defer(interaction)
         update = started or await service.start(game_id, interaction.user.id, publish=False)
