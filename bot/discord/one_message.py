@@ -36,6 +36,7 @@ from bot.discord.replies import send_ephemeral
 from bot.discord.result_post import with_card
 from bot.discord.table import Table, TableLook, fit_lines
 from bot.discord.tokens import LiveTokens
+from bot.discord.unseen import Unseen, led_by
 from bot.games.base import Event
 
 log = logging.getLogger(__name__)
@@ -55,6 +56,8 @@ class OneMessage(TableLook):
     _tokens: LiveTokens
     #: game id -> the event lines its table shows (a display cache only).
     _said: dict[int, list[str]]
+    #: Private lines not shown to their seat yet (:mod:`bot.discord.unseen`).
+    unseen: Unseen
 
     async def final_message(self, table: Table,
                             lines: list[str] | None = None) -> dict[str, Any] | None:
@@ -155,6 +158,14 @@ class OneMessage(TableLook):
         if note is not None:
             await send_ephemeral(interaction, note)
 
+    def own_answer(self, table: Table, seat: str, kwargs: dict[str, Any]
+                         ) -> dict[str, Any]:
+        """A private answer to ``seat`` (My hand) led, in a one-message game, by the
+        private lines kept for that seat since its last look."""
+        if not is_one_message(table.record):
+            return kwargs
+        return led_by(kwargs, self.unseen.take(table.record.id, seat))
+
     async def end_one_message(self, table: Table, why: str,
                               interaction: discord.Interaction | None = None) -> None:
         """A one-message game ended early: its table says so, without buttons (through
@@ -173,3 +184,4 @@ class OneMessage(TableLook):
         """Drop the token and lines kept for game ``game_id``."""
         self._tokens.drop(game_id)
         self._said.pop(game_id, None)
+        self.unseen.forget(game_id)
