@@ -65,8 +65,7 @@ class Admin(commands.Cog):
         language="The language of new games' tables and threads (default: the server's)",
         presets="List the server's house-rule presets (saved from a lobby's Options)",
         delete_preset="Delete one of the server's house-rule presets",
-        one_message="Where I may not open a game's thread, play the game in one message "
-                    "instead of refusing",
+        one_message="Play in one message where I may not open a game's thread",
     )
     @app_commands.choices(turn_timer=TIMERS, language=LANGUAGES)
     @app_commands.default_permissions(manage_guild=True)
