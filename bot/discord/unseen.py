@@ -45,7 +45,7 @@ def led_by(kwargs: dict[str, Any], lines: list[str]) -> dict[str, Any]:
     if not lines:
         return kwargs
     view = kwargs.get("view")
-    text = discord.ui.TextDisplay("\n".join([HEADING, *lines])[:1900])
+    text: discord.ui.TextDisplay[Any] = discord.ui.TextDisplay("\n".join([HEADING, *lines])[:1900])
     if not isinstance(view, discord.ui.LayoutView):
         return kwargs
     box = next((c for c in view.children if isinstance(c, discord.ui.Container)), None)
