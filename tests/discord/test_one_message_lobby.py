@@ -31,6 +31,7 @@ async def finished_in(world: World, sb, group):  # type: ignore[no-untyped-def]
     ana, bo = world.member("Ana"), world.member("Bo")
     await ana.slash("play", game="tiny", in_channel=group)
     lobby = ana.last_reply
+    assert lobby is not None
     await bo.click(lobby, "Join")
     record = await sb.bot.store.get_game(1)
     await sb.bot.store.update_game(1, options={**record.options, "target": 3})
