@@ -237,9 +237,6 @@ class Lobby(commands.Cog):
             if exc.code == "not_lobby" and cid.code != REMATCH:
                 await closed_in_place(self.bot, interaction, cid.game_id)
             raise
-        if cid.code != REMATCH and one_message_place(interaction) \
-                and interaction.message is not None:
-            self._in_place.keep(cid.game_id, interaction)
 
     async def _on_component(
         self, interaction: discord.Interaction, cid: ids.ComponentId, values: list[str]
@@ -359,6 +356,8 @@ class Lobby(commands.Cog):
     async def _edit_lobby(self, interaction: discord.Interaction, update: Update) -> None:
         await edit_panel(interaction, **RESET,
                          **self._lobby_parts(update, head_of(interaction.message)))
+        if is_one_message(update.record):  # its token shows the lobby closing, if it does
+            self._in_place.keep(update.record.id, interaction)
 
     async def on_lobby_update(self, update: Update) -> None:
         """Service subscriber hook. Lobby changes come back through the click itself; an
@@ -396,6 +395,7 @@ class Lobby(commands.Cog):
         """Start the lobby (``started``: a join started it already) and open its thread."""
         service = self.bot.service
         if started is None and not one_message_place(interaction) \
+                and missing_game_permissions(interaction.app_permissions) \
                 and not is_one_message(await service.get(game_id)):
             require_game_permissions(interaction)  # refused before anything changes
         acked = await defer(interaction)
