@@ -6,6 +6,7 @@ without the choice the permission is named as before."""
 from __future__ import annotations
 
 from bot.sandbox import World
+from tests.faults.test_abandoned import fire
 from tests.support import footer, headline, texts
 
 NO = "\N{NO ENTRY SIGN} "
@@ -58,3 +59,20 @@ async def test_a_channel_with_thread_permissions_keeps_threads(world, sb):
     await bo.click(lobby, "Join")
     await ana.click(lobby, "Start")
     assert lobby.thread is not None and "Add 1" in lobby.thread.last_message.labels
+
+
+async def test_such_a_lobby_nobody_starts_closes_through_the_last_click(world, sb, clock):
+    ana, bo, mo = world.member("Ana"), world.member("Bo"), world.member("Mo")
+    world.deny_bot(world.main, "create_public_threads", "send_messages")
+    await mo.slash("settings", one_message=True)
+    await ana.slash("play", game="tiny")
+    lobby = ana.last_reply
+    await bo.click(lobby, "Join")
+    clock.advance(3600)
+    await fire(sb)
+    assert (await sb.bot.store.get_game(1)).status == "cancelled"
+    assert lobby.labels == []
+    assert footer(world.message(lobby.id)) == (
+        "Nobody started this lobby within an hour, so it has closed.")
+    assert bot_token_requests(world) == []
+    assert [r for r in world.requests if r.status >= 400] == []
