@@ -21,7 +21,7 @@ from bot.discord.replies import defer, quoted, send_ephemeral
 from bot.discord.table import Table
 from bot.discord.text import listed, md_name
 from bot.games.base import Event
-from bot.present.base import named
+from bot.i18n import member_language
 from bot.runtime import GameError, GameUnreadable
 from bot.store import GameRecord
 
@@ -187,13 +187,15 @@ class GameCommands(commands.Cog):
         viewer = seat.seat if seat else None
         lines: list[str] = []
         plain: list[str] = []  # the attached .txt shows no markdown: names as typed
+        table.client_locale = str(interaction.locale)
+        lang = table.member_lang
         for row in await self.bot.store.actions(record.id):
             for raw in row.events:
                 event = Event.model_validate(raw)
                 if event.visible_to(viewer):
                     head = f"{row.version}. {'(private) ' if event.to else ''}"
-                    lines.append(head + named(event.text, table.names))
-                    plain.append(head + named(event.text, table.plain_names))
+                    lines.append(head + cog.event_line(table, event, table.names, lang))
+                    plain.append(head + cog.event_line(table, event, table.plain_names, lang))
         if not lines:
             lines = ["No moves yet."]
         text = "\n".join(lines)
@@ -240,8 +242,12 @@ class GameCommands(commands.Cog):
             data = await cog.example_image()
             if data:
                 kwargs["file"] = discord.File(io.BytesIO(data), filename="example.png")
+        summary = spec.rules_summary
+        if isinstance(cog, GameCog) and cog.presenter is not None:
+            summary = cog.presenter.rules(summary, lang=member_language(str(interaction.locale),
+                                                                       None))
         kwargs["view"] = card(
-            accent=accent_of(spec), before=[f"### How to play {spec.name}", spec.rules_summary],
+            accent=accent_of(spec), before=[f"### How to play {spec.name}", summary],
             picture="example.png" if "file" in kwargs else None,
             alt=f"An example table of {spec.name} part way through a game.",
             footer=f"{spec.min_players}-{spec.max_players} players. Start with /play.")

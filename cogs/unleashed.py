@@ -41,8 +41,10 @@ from bot.discord.table import EMBED_LIMIT, Table
 from bot.games.base import Action, Event, Pending
 from bot.games.unleashed.cards import catalog
 from bot.games.unleashed.models import Pass, Respond
+from bot.i18n import member_language
 from bot.present.base import Seen, TableModel
-from bot.present.unleashed import TYPE_WORDS, UnleashedPresenter, card_line, short
+from bot.present.unleashed import UnleashedPresenter, card_line, short
+from bot.present.unleashed_card import card_reply, find_card, names_matching, no_such_card
 from bot.render.unleashed_card import render_card
 from bot.runtime import GameError, Update
 from bot.store import SeatRecord
@@ -136,7 +138,7 @@ class UnleashedCog(GameCog):
         if kind == "o" or update is None or update.state is None:
             return update
         after = Table(update.record, update.seats, update.spec, update.state,
-                      deadlines=update.deadlines)
+                      deadlines=update.deadlines, derived=update.derived)
         if update.deadlines is not None:
             after.deadline = update.deadlines.get("rules")
         if (after.record.version != table.record.version and after.result is None
@@ -178,30 +180,28 @@ class UnleashedCog(GameCog):
     @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     @app_commands.describe(name="The card's name")
     async def card(self, interaction: discord.Interaction, name: str) -> None:
-        """Ephemeral picture and rules text of the card called ``name``."""
+        """Ephemeral picture and rules text of the card called ``name`` (in the member's
+        client language, or in English), in the member's client language."""
+        lang = member_language(str(interaction.locale), None)
         try:
-            design = catalog().by_name(name.strip())
+            design = find_card(lang, name)
         except KeyError:
-            await send_error(interaction, f"There is no Llamas Unleashed card called “{quoted(name)}”.")
+            await send_error(interaction, no_such_card(lang, quoted(name)))
             return
-        data = await self.bot.render(render_card, catalog().ids_of(design.key)[0])
-        kind = f" \u00b7 {design.kind.title()}" if design.kind else ""
-        view = layout.card(accent=self.accent, before=[f"### {design.name}", design.text],
-                    picture="card.png", alt=f"The card {design.name}: {design.text}",
-                    footer=f"{TYPE_WORDS[design.type]}{kind} \u00b7 {design.copies} "
-                           f"{'copy' if design.copies == 1 else 'copies'}")
+        data = await self.bot.render(render_card, catalog().ids_of(design.key)[0], lang)
+        reply = card_reply(lang, design)
+        view = layout.card(accent=self.accent, before=[f"### {reply.title}", reply.text],
+                           picture="card.png", alt=reply.alt, footer=reply.footer)
         await send_ephemeral(interaction, view=view,
                              file=discord.File(io.BytesIO(data), filename="card.png"))
 
     @card.autocomplete("name")
     async def card_autocomplete(self, interaction: discord.Interaction,
                                 current: str) -> list[app_commands.Choice[str]]:
-        """Card names containing what was typed (names starting with it first), 25 at most."""
-        typed = current.strip().lower()
-        names = [d.name for d in catalog().designs.values() if typed in d.name.lower()]
-        names.sort(key=lambda n: (not n.lower().startswith(typed), n))
-        return [app_commands.Choice(name=n, value=n) for n in names[:25]]
-
+        """Card names in the member's client language containing what was typed (names
+        starting with it first), 25 at most."""
+        lang = member_language(str(interaction.locale), None)
+        return [app_commands.Choice(name=n, value=n) for n in names_matching(lang, current)]
 
 async def setup(bot: Any) -> None:
     """Load the cog."""

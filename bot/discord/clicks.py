@@ -213,9 +213,11 @@ class Clicks(Watching, OneMessage):
         :class:`GameError` if it does not exist."""
         if known is not None and known.bundle is not None:
             record, seats, spec, state, _ = await self.bot.service.read(game_id, known)
-            return Table(record, seats, spec, state, known=known)
+            return Table(record, seats, spec, state, known=known,
+                         derived=known.derived if state is known.state else {})
         record, seats, spec, state = await self.bot.service.load(game_id, record)
-        return Table(record, seats, spec, state)
+        return Table(record, seats, spec, state,
+                     derived=self.bot.service.derived_of(game_id, state))
 
 
     # -- interactions ------------------------------------------------------------------

@@ -15,7 +15,6 @@ from bot.discord.table import Table, TableLook
 from bot.discord.unseen import HEADING, Unseen
 from bot.games.base import Event
 from bot.i18n import translate
-from bot.present.base import named
 from bot.runtime import Update
 from bot.runtime.core import is_lesson
 
@@ -100,7 +99,7 @@ class TableNotices(TableLook):
                         continue
                 elif later:
                     continue
-                per_seat.setdefault(seat, []).append(named(event.text, table.names))
+                per_seat.setdefault(seat, []).append(self.event_line(table, event))
         await self.deliver_private(table, per_seat, interaction)
 
     async def event_panel(self, table: Table, seat: str, event: Event) -> dict[str, Any] | None:

@@ -80,6 +80,7 @@ class UnleashedEngine(Engine[UnleashedState, UnleashedOptions]):
     state_model: ClassVar[type[UnleashedState]] = UnleashedState
     options_model: ClassVar[type[UnleashedOptions]] = UnleashedOptions
     action_adapter: ClassVar[TypeAdapter[Any]] = action_adapter
+    only_pending_act: ClassVar[bool] = True
 
     # -- set-up ---------------------------------------------------------------------------
 
