@@ -12,11 +12,15 @@ import discord
 from bot.discord.installs import is_one_message
 from bot.discord.replies import send_ephemeral
 from bot.discord.table import Table, TableLook
-from bot.discord.unseen import HEADING, Unseen
+from bot.discord.unseen import since
 from bot.games.base import Event
 from bot.i18n import translate
 from bot.runtime import Update
 from bot.runtime.core import is_lesson
+
+
+#: Characters the kept lines may take in the actor's answer (its whole text: 1,900).
+KEPT_CHARS = 1400
 
 
 def your_turn(lang: str) -> str:
@@ -37,8 +41,6 @@ class TableNotices(TableLook):
     _turn_pinged: dict[int, set[str]]
     #: game id -> the last decision whose members were pinged or asked by DM.
     _asked: dict[int, str]
-    #: A one-message game's private lines not shown to their seat yet.
-    unseen: Unseen
 
     @staticmethod
     def _decision(table: Table) -> str:
@@ -89,9 +91,9 @@ class TableNotices(TableLook):
         later = not one and self.presenter is not None and self.presenter.hand_dm_after is not None
         per_seat: dict[str, list[str]] = {}
         if one and actor is not None:
-            kept = self.unseen.take(table.record.id, actor.seat)
+            kept = await self.bot.store.take_unseen(table.record.id, actor.seat)
             if kept:
-                per_seat[actor.seat] = [HEADING, *kept]
+                per_seat[actor.seat] = [since(table.member_lang, kept, KEPT_CHARS)]
         for event in update.events():
             for seat in event.to or []:
                 if actor is not None and seat == actor.seat and interaction is not None:
@@ -126,7 +128,8 @@ class TableNotices(TableLook):
             if actor is not None and actor.seat == seat_id and interaction is not None:
                 await send_ephemeral(interaction, body, secret=True)
             elif is_one_message(table.record):  # no DM there: shown at their next look
-                self.unseen.add(table.record.id, seat_id, texts)
+                if table.result is None:  # (over: nobody looks again)
+                    await self.bot.store.keep_unseen(table.record.id, seat_id, texts)
             else:
                 user_id = table.seat(seat_id).user_id
                 assert user_id is not None
