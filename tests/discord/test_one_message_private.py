@@ -15,6 +15,7 @@ from tests.discord.test_unleashed import (
     open_panel,
     play_card,
     state_of,
+    table_of,
 )
 from tests.discord.test_unleashed_dms import seen_as_dealt
 from tests.games.unleashed.unleashed_helpers import build
@@ -74,3 +75,57 @@ async def test_a_pulled_card_is_told_to_its_owner_only_at_their_next_look(world,
     seen = [m.text for m in cy.visible(group)]
     assert seen and all(secret not in text for text in seen)
     assert [r for r in world.requests if r.status >= 400] == []
+
+
+async def _bo_is_told(world, sb, group) -> str:  # type: ignore[no-untyped-def]
+    """Ana's Pickpocket Goat pulls a card from Bo's hand (Bo then draws Woolly Ram); the
+    name of the card pulled."""
+    ana, bot = world.member("Ana"), sb.bot
+    st = build(3, hands={"s0": ["pickpocket_goat", "hay_harvest"],
+                         "s1": ["meadow_goat", "trail_llama"], "s2": []},
+               fields={"s0": ["cria_button"], "s1": ["lamb_acorn"], "s2": ["kid_clover"]},
+               deck=["woolly_ram"], plays=1)
+    await install(world, bot, st)
+    st = await state_of(bot)
+    await seen_as_dealt(bot, st)
+    await play_card(sb, ana, await open_panel(ana, group),
+                    cid_of(st, "pickpocket_goat", st.hands["s0"]), "s0")
+    after = await state_of(bot)
+    pulled = next(c for c in after.hands["s0"] if c not in st.hands["s0"])
+    return CAT[pulled].name
+
+
+async def test_the_lines_kept_for_a_player_outlive_a_restart_and_are_told_once(
+        world, clock, tmp_path):
+    db = tmp_path / "restart.sqlite3"
+    sb = await world.connect(new_bot(db, clock))
+    bo, cy = world.member("Bo"), world.member("Cy")
+    group = await start_in_group(world)
+    secret = await _bo_is_told(world, sb, group)
+    assert [tuple(r) for r in await sb.bot.store._all(
+        "SELECT seat, line FROM unseen_lines ORDER BY id")] == [
+        ("s1", f"Ana pulls {secret} from Bo's hand."), ("s1", "You draw Woolly Ram.")]
+    await world.disconnect()
+    sb = await world.connect(new_bot(db, clock))  # a new bot, the same database
+    try:
+        await open_panel(bo, group)
+        assert bo.last_reply.text.splitlines()[:3] == [
+            SINCE, f"Ana pulls {secret} from Bo's hand.", "You draw Woolly Ram."]
+        await open_panel(bo, group)
+        assert SINCE not in bo.last_reply.text
+        await open_panel(cy, group)
+        assert SINCE not in cy.last_reply.text
+        assert await sb.bot.store._all("SELECT * FROM unseen_lines") == []
+        assert [r for r in world.requests if r.status >= 400] == []
+    finally:
+        await world.disconnect()
+
+
+async def test_the_heading_is_in_the_members_language(world, sb):
+    bo = world.member("Bo")
+    group = await start_in_group(world)
+    secret = await _bo_is_told(world, sb, group)
+    bo.locale = "de"
+    await bo.click(table_of(bo, group), "My hand")
+    assert bo.last_reply.text.splitlines()[:2] == [
+        "**Seit du zuletzt nachgesehen hast:**", f"Ana pulls {secret} from Bo's hand."]
