@@ -18,7 +18,6 @@ from bot.i18n import translate
 from bot.runtime import Update
 from bot.runtime.core import is_lesson
 
-
 #: Characters the kept lines may take in the actor's answer (its whole text: 1,900).
 KEPT_CHARS = 1400
 
