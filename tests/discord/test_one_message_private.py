@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest_asyncio
 
+from bot.i18n import CARD_NAME, translate_in
 from tests.discord.test_unleashed import (
     CAT,
     cid_of,
@@ -121,11 +122,22 @@ async def test_the_lines_kept_for_a_player_outlive_a_restart_and_are_told_once(
         await world.disconnect()
 
 
-async def test_the_heading_is_in_the_members_language(world, sb):
+async def test_the_kept_lines_are_in_the_members_language(world, sb):
+    """Bo's client is German (the game English): the lines kept for him and their heading
+    are German, in his next look."""
     bo = world.member("Bo")
-    group = await start_in_group(world)
-    secret = await _bo_is_told(world, sb, group)
     bo.locale = "de"
+    group = await start_in_group(world)
+    assert await sb.bot.store.member_locale(bo.id) == "de"
+    secret = await _bo_is_told(world, sb, group)
     await bo.click(table_of(bo, group), "My hand")
-    assert bo.last_reply.text.splitlines()[:2] == [
-        "**Seit du zuletzt nachgesehen hast:**", f"Ana pulls {secret} from Bo's hand."]
+    german = translate_in("de", CARD_NAME, secret)
+    assert (secret, german) in {("Trail Llama", "Wanderlama"), ("Meadow Goat", "Wiesenziege")}
+    assert bo.last_reply.text.splitlines()[:3] == [
+        "**Seit du zuletzt nachgesehen hast:**", f"Ana zieht {german} aus der Hand von Bo.",
+        "Du ziehst Wollwidder."]
+    # Told once; Ana, whose client is English, read her own line in English.
+    await bo.click(table_of(bo, group), "My hand")
+    assert "**Seit du zuletzt nachgesehen hast:**" not in bo.last_reply.text
+    assert f"Ana pulls {secret} from Bo's hand." in [
+        line for m in world.member("Ana").ephemerals for line in m.text.splitlines()]
