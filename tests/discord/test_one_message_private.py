@@ -141,3 +141,15 @@ async def test_the_kept_lines_are_in_the_members_language(world, sb):
     assert "**Seit du zuletzt nachgesehen hast:**" not in bo.last_reply.text
     assert f"Ana pulls {secret} from Bo's hand." in [
         line for m in world.member("Ana").ephemerals for line in m.text.splitlines()]
+
+
+async def test_the_lines_kept_go_when_the_game_is_ended(world, sb):
+    ana = world.member("Ana")
+    group = await start_in_group(world)
+    await _bo_is_told(world, sb, group)
+    assert len(await sb.bot.store._all("SELECT * FROM unseen_lines")) == 2
+    await ana.slash("game end", in_channel=group)
+    await ana.click(ana.last_reply, "Yes, end the game")
+    assert (await sb.bot.store.get_game(1)).status == "ended"
+    assert await sb.bot.store._all("SELECT * FROM unseen_lines") == []
+    assert [r for r in world.requests if r.status >= 400] == []
