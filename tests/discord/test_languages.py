@@ -179,7 +179,7 @@ def names_and_texts(node, path=()):
 async def test_every_command_string_is_translated_in_every_shipped_language(synced):
     world, bot = synced
     strings = command_strings(bot.tree)
-    assert (COMMAND_NAME, "play") in strings and len(strings) == 98
+    assert (COMMAND_NAME, "play") in strings and len(strings) == 100
     # The template has them all (python -m bot.sandbox.messages writes it).
     assert extract.command_strings_of() == strings
     missing = [(lang, s) for lang in ("de", "fr", "es", "pt_BR", "pl") for s in strings
@@ -218,7 +218,7 @@ async def test_the_sync_carries_localisations_for_every_language_within_discords
                     assert valid_name(text) and 1 <= len(text) <= 32, (where, text)
                 else:
                     assert 1 <= len(text) <= 100, (where, text)
-    assert seen == 117
+    assert seen == 119
     menu = next(c for c in body if c["name"] == "Challenge to Llamas & Alpacas")
     assert menu["type"] == 2 and menu["name_localizations"]["de"] == (
         "Herausfordern: Llamas & Alpacas")
