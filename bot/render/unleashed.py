@@ -301,6 +301,11 @@ def _legend(img: Image.Image, d: ImageDraw.ImageDraw, x: int, y: int, lang: str)
              for t in ("magical", "baby", "upgrade", "downgrade")]
     room = WIDTH - 2 * MARGIN
     words = sum(int(d.textlength(w, font=fnt)) for _, w in items)
+    if words + len(items) * (46 + 12) > room:  # the short words of Magical and Baby
+        items = [(art, translate(lang, BAND_WORDS[t]) if t in BAND_WORDS else w)
+                 for (art, w), t in zip(items, ("magical", "baby", "upgrade", "downgrade"),
+                                        strict=True)]
+        words = sum(int(d.textlength(w, font=fnt)) for _, w in items)
     gap = 26 if words + len(items) * (46 + 26) <= room else 12
     share = room // len(items) - 46 - gap  # each word's room when they do not all fit
     if words + len(items) * (46 + gap) > room:
@@ -317,9 +322,31 @@ def _base(n: int, lang: str = ENGLISH) -> Image.Image:
     height = layout(n)
     img = Image.new("RGB", (WIDTH, height), BG)
     d = Draw(img)
-    d.text((MARGIN, 16), translate(lang, "Llamas Unleashed"), font=font(36, True), fill=INK)
+    size = _title_size(lang)
+    d.text((MARGIN, 16 + (36 - size) // 2), translate(lang, "Llamas Unleashed"),
+           font=font(size, True), fill=INK)
     _legend(img, d, MARGIN, height - LEGEND_H + 6, lang)
     return img
+
+
+def _counts(lang: str, deck: int, discard: int, nursery: int) -> tuple[str, str]:
+    """The shared counts in words, then in their short form."""
+    return (translate(lang, "Deck {deck} \u00b7 Discard {discard} \u00b7 Nursery {nursery}",
+                      deck=deck, discard=discard, nursery=nursery),
+            translate(lang, "Deck {deck} \u00b7 Disc. {discard} \u00b7 Nurs. {nursery}",
+                      deck=deck, discard=discard, nursery=nursery))
+
+
+@cache
+def _title_size(lang: str) -> int:
+    """The title's size in ``lang``: 36 px, smaller (down to the smallest text) when the
+    widest counts would not fit beside it in words."""
+    widest = _PROBE.textlength(_counts(lang, 188, 188, 18)[0], font=font(TEXT))
+    title = translate(lang, "Llamas Unleashed")
+    for size in (36, 32, TEXT):
+        if _PROBE.textlength(title, font=font(size, True)) + widest + 24 <= WIDTH - 2 * MARGIN:
+            return size
+    return TEXT
 
 
 def _names(view: UnleashedView, names: Mapping[str, str] | None) -> dict[str, str]:
@@ -363,12 +390,11 @@ def _winners(lang: str, names: list[str]) -> str:
 
 def _header(d: ImageDraw.ImageDraw, view: UnleashedView, nm: dict[str, str],
             lang: str = ENGLISH) -> None:
-    counts = translate(lang, "Deck {deck} \u00b7 Discard {discard} \u00b7 Nursery {nursery}",
-                       deck=view.deck_count, discard=len(view.discard),
-                       nursery=len(view.nursery))
-    # the counts keep to the right of the title (the longest title, in bold at 36 px)
-    title_w = d.textlength(translate(lang, "Llamas Unleashed"), font=font(36, True))
-    d.text((WIDTH - MARGIN, 22), fit(d, counts, font(TEXT), WIDTH - 2 * MARGIN - title_w - 24),
+    # the counts keep to the right of the title
+    title_w = d.textlength(translate(lang, "Llamas Unleashed"), font=font(_title_size(lang), True))
+    d.text((WIDTH - MARGIN, 22), first_fit(d, font(TEXT), WIDTH - 2 * MARGIN - title_w - 24,
+                                           *_counts(lang, view.deck_count, len(view.discard),
+                                                    len(view.nursery))),
            font=font(TEXT), fill=INK, anchor="ra")
     if view.phase == "over":
         res = view.result
