@@ -10,7 +10,8 @@ import pytest
 from bot.app import builtin_games
 from bot.i18n import SHIPPED
 from bot.render.common import PHONE_MIN_TEXT
-from bot.render.unleashed import _base, hand_picture, table_picture
+from bot.render.unleashed import _base, table_picture
+from bot.render.unleashed_hand import _mini, hand_picture
 from tests.render.test_legibility import NAMES, SHORT_NAMES, drawn_texts, states, uncovered
 
 SPEC = builtin_games()["llamas-unleashed"]
@@ -23,6 +24,7 @@ def test_the_unleashed_table_and_close_up_are_legible_in_every_language(players:
     sizes = set()
     for names, check_cut in ((NAMES, False), (SHORT_NAMES, True)):
         _base.cache_clear()  # type: ignore[attr-defined]
+        _mini.cache_clear()  # type: ignore[attr-defined]
         with drawn_texts() as texts:
             for state in states("llamas-unleashed", players, 40 + players):
                 seats = {s: names[i] for i, s in enumerate(state.seats)}
