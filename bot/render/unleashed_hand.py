@@ -45,14 +45,14 @@ def _name_lines(d: ImageDraw.ImageDraw, name: str, fnt: object, width: int) -> l
     pieces: list[tuple[str, bool]] = []  # (piece, glued to the one before)
     for word in name.split():
         glued = False
-        while w(word) > width and len(word) > 2:
+        while w(word) > width and len(word) > 5:
             cut = word.rfind("-", 0, len(word) - 1)
             while cut > 0 and w(word[:cut + 1]) > width:
                 cut = word.rfind("-", 0, cut)
             if cut > 0:
                 head, word = word[:cut + 1], word[cut + 1:]
             else:
-                n = len(word) - 1
+                n = len(word) - 3  # at least three letters go on
                 while n > 1 and w(word[:n] + "-") > width:
                     n -= 1
                 head, word = word[:n] + "-", word[n:]
@@ -91,7 +91,7 @@ def _mini(name: str, ctype: str, kind: str | None, width: int = MINI_W,
                anchor="mm")
     else:  # a word too long even for that ("Natychmiastowa"): the type's icon alone
         paste(img, icon(icon_name, 36, fill=(255, 255, 255)), ((width - 36) // 2, 9))
-    lines = _name_lines(d, name, font(TEXT, True), width - 20)
+    lines = _name_lines(d, name, font(TEXT, True), width - 16)
     if len(lines) > 2:  # a smaller portrait leaves room for a third line
         lines = lines[:2] + [" ".join(lines[2:])]
         paste(img, type_art(ctype, kind, 92), ((width - 92) // 2, 56))
