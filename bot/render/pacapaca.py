@@ -333,7 +333,7 @@ def final_picture(view: PacapacaView, *, names: Mapping[str, str] | None = None,
     probe = ImageDraw.Draw(Image.new("RGB", (1, 1)))
     # column titles too wide for their column are staggered over two lines, each then
     # as wide as two columns
-    heads = 1 if all(probe.textlength(t, font=font(TEXT)) <= unit - 6 for t in titles) else 2
+    heads = 1 if all(probe.textlength(t, font=font(TEXT)) <= unit - 2 for t in titles) else 2
     table_h = 16 + ROW_H * (rows + heads) + 12
     label = _names(view, names)
     with measuring() as meter:
@@ -357,7 +357,7 @@ def final_picture(view: PacapacaView, *, names: Mapping[str, str] | None = None,
         for j, title in enumerate(titles):
             line = j % heads
             d.text((centres[j], y + ROW_H * line + ROW_H // 2),
-                   fit(d, title, head_f, int(unit * heads) - 6),
+                   fit(d, title, head_f, int(unit * heads) - 2),
                    font=head_f, fill=SOFT_INK, anchor="mm")
         for r, fa in enumerate(view.final.alpacas):
             yy = y + ROW_H * (r + heads)

@@ -4,6 +4,7 @@ file in a language (the catalogue's cards part)."""
 
 from __future__ import annotations
 
+import re
 from functools import cache
 
 from PIL import Image, ImageDraw
@@ -13,7 +14,7 @@ from bot.i18n import CARD_NAME, ENGLISH, translate_in
 from bot.i18n import CARD_TEXT as RULES_TEXT
 from bot.render.common import Draw, Picture, font, measuring, min_font, paste, picture
 from bot.render.herd_art import TYPE_FRAME, dark, draw_icon, icon, tint
-from bot.render.unleashed import GOLD, INK, fit, style_colour, type_art, wrap
+from bot.render.unleashed import GOLD, INK, fit, style_colour, type_art
 
 CARD_W, CARD_H = 600, 840
 #: The smallest text on a card (26 px: about 22 px when shown 500 px wide).
@@ -38,6 +39,40 @@ BOX_MARGIN, PAD_X, PAD_Y = 40, 18, 30
 LEADING = 8
 
 _PROBE = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+#: A space a line must not break at: before French high punctuation (``tour ;``), and in
+#: Polish after a one-letter word or a number (``z Pastwiska``, ``w fazie``, ``2 karty``),
+#: which Polish typesetting keeps off a line's end.
+_NO_BREAK = {"fr": (re.compile(r" (?=[:;!?\u00bb])|(?<=\u00ab) "), ""),
+             "pl": (re.compile(r"\b([AaIiOoUuWwZz]|\d+) "), r"\1")}
+NBSP = "\u00a0"
+
+
+def glued(text: str, lang: str) -> str:
+    """``text`` with the spaces a line must not break at in ``lang`` made no-break."""
+    if lang not in _NO_BREAK:
+        return text
+    rule, keep = _NO_BREAK[lang]
+    return rule.sub(keep + NBSP, text)
+
+
+def wrap_words(text: str, fnt: object, width: int) -> list[str]:
+    """Greedy word wrap of ``text`` at its plain spaces (a no-break space holds its words
+    together) into lines no wider than ``width`` px; a word wider than ``width`` keeps its
+    own line."""
+    lines: list[str] = []
+    line = ""
+    for word in text.split(" "):
+        if not word:
+            continue
+        trial = f"{line} {word}" if line else word
+        if not line or _PROBE.textlength(trial, font=fnt) <= width:  # type: ignore[arg-type]
+            line = trial
+        else:
+            lines.append(line)
+            line = word
+    if line:
+        lines.append(line)
+    return lines
 
 
 def _type_line(lang: str, design: CardDesign) -> str:
@@ -54,17 +89,19 @@ def _largest(text: str, sizes: tuple[int, ...], width: int, bold: bool) -> int:
                 sizes[-1])
 
 
-def rules_layout(text: str) -> tuple[int, int, list[str], bool]:
-    """How the rules ``text`` is laid out: ``(art area height, font size, lines, fits)``.
-    The art keeps the tallest of :data:`ART_AREAS` at which the text fits its box at one
-    of :data:`TEXT_SIZES` (the largest such size); ``fits`` is false when it fits at none
-    (then the smallest art and size)."""
+def rules_layout(text: str, lang: str = ENGLISH) -> tuple[int, int, list[str], bool]:
+    """How the rules ``text`` (in ``lang``) is laid out: ``(art area height, font size,
+    lines, fits)``. The art keeps the tallest of :data:`ART_AREAS` at which the text fits
+    its box at one of :data:`TEXT_SIZES` (the largest such size); ``fits`` is false when
+    it fits at none (then the smallest art and size). Lines break at spaces, never at
+    those :func:`glued` holds."""
     width = CARD_W - 2 * BOX_MARGIN - 2 * PAD_X
+    text = glued(text, lang)
     lines: list[str] = []
     for area in ART_AREAS:
         height = CARD_H - BOX_MARGIN - (ART_TOP + area + 20) - PAD_Y
         for size in TEXT_SIZES:
-            lines = wrap(_PROBE, text, font(size), width)
+            lines = wrap_words(text, font(size), width)
             if len(lines) * (size + LEADING) <= height:
                 return area, size, lines, True
     return ART_AREAS[-1], TEXT_SIZES[-1], lines, False
@@ -94,7 +131,7 @@ def card_picture(card_id: int, lang: str = ENGLISH) -> Picture:
     colour = style_colour(ctype, kind)
     name = translate_in(lang, CARD_NAME, design.name)
     line = _type_line(lang, design)
-    area, size, lines, _fits = rules_layout(translate_in(lang, RULES_TEXT, design.text))
+    area, size, lines, _fits = rules_layout(translate_in(lang, RULES_TEXT, design.text), lang)
     with measuring() as meter:
         img = Image.new("RGB", (CARD_W, CARD_H), (255, 255, 255))
         d = Draw(img)

@@ -6,6 +6,7 @@ over the box)."""
 from __future__ import annotations
 
 import io
+import re
 
 import pytest
 from PIL import Image
@@ -19,6 +20,7 @@ from bot.render.unleashed_card import (
     CARD_W,
     _type_line,
     card_picture,
+    glued,
     name_fits,
     rules_layout,
     type_line_fits,
@@ -42,7 +44,7 @@ def test_every_card_face_is_legible_and_fits_in_every_language(lang):
         smallest.append(pic.phone_text_px)
         assert name_fits(translate_in(lang, CARD_NAME, design.name)), key
         assert type_line_fits(_type_line(lang, design)), key
-        area, _size, _lines, fits = rules_layout(translate_in(lang, CARD_TEXT, design.text))
+        area, _size, _lines, fits = rules_layout(translate_in(lang, CARD_TEXT, design.text), lang)
         assert fits and area == ART_AREAS[0], key  # the art keeps its full height
     assert round(min(smallest), 2) == SMALLEST[lang]
 
@@ -64,3 +66,19 @@ def test_a_long_rules_text_takes_room_from_the_art():
             for n in (6, 7, 8, 9)] == [
         (290, 26, 8, True), (240, 26, 10, True), (190, 26, 11, True), (190, 26, 12, False)]
     assert rules_layout("Draw 2 cards.") == (290, 34, ["Draw 2 cards."], True)
+
+
+def test_lines_break_where_each_language_allows():
+    """No Polish line ends with a one-letter word ("z", "w", "i") or a number, no French line starts
+    with high punctuation (":", ";"), on any card; English lines break at every space."""
+    for design in CAT.designs.values():
+        polish = rules_layout(translate_in("pl", CARD_TEXT, design.text), "pl")[2]
+        assert not [line for line in polish if re.search(r"(^|\s)\w$", line)], design.key
+        french = rules_layout(translate_in("fr", CARD_TEXT, design.text), "fr")[2]
+        assert not [line for line in french if line[0] in ":;!?"], design.key
+    assert glued("tour ; tu passes : oui", "fr") == "tour\u00a0; tu passes\u00a0: oui"
+    assert glued("z Pastwiska i w fazie", "pl") == "z\u00a0Pastwiska i\u00a0w\u00a0fazie"
+    assert glued("a card in a Field", "en") == "a card in a Field"
+    shepherd = translate_in("pl", CARD_TEXT, CAT.designs["shepherd_ram"].text)
+    assert rules_layout(shepherd, "pl")[2][3:5] == [
+        "Ulepszenie lub Pogorszenie", "z\u00a0Pastwiska dowolnego"]
