@@ -15,7 +15,7 @@ from bot.discord.layout import DEFAULT_ACCENT, accent_of, card, panel
 from bot.discord.leaderboard import NOBODY, LeaderboardButton, leaderboard_page, rating_section
 from bot.discord.replies import answer_public, quoted, send_ephemeral
 from bot.discord.text import md_name, plain_name
-from bot.i18n import NATIVE_NAMES, SHIPPED, game_language
+from bot.i18n import N_, NATIVE_NAMES, SHIPPED, game_language
 from bot.runtime import GameError
 
 #: The most open lobbies a server may allow one member (as the config's upper bound).
@@ -86,7 +86,7 @@ class Admin(commands.Cog):
     ) -> None:
         perms = getattr(interaction.user, "guild_permissions", None)
         if not (perms and perms.manage_guild):
-            raise GameError("no_permission", "Only members with Manage Server can change settings.")
+            raise GameError("no_permission", N_("Only members with Manage Server can change settings."))
         store = self.bot.store
         current = await store.guild_settings(interaction.guild_id or 0)
         if turn_timer is not None:

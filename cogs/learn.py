@@ -28,6 +28,7 @@ from bot.discord.bot import HerdBot
 from bot.discord.game_cog import GameCog
 from bot.discord.layout import card
 from bot.discord.replies import send_ephemeral, send_error
+from bot.i18n import N_
 from bot.present.lessons import RESUMED, lesson_of, resumed_line, started_line
 from bot.runtime import GameError
 from bot.store import GameRecord
@@ -73,7 +74,7 @@ class Learn(commands.Cog):
         lesson = lesson_of(game)
         if spec is None or lesson is None:
             raise GameError("unknown_game",
-                            "There is no lesson for that game. Pick one from the list.")
+                            N_("There is no lesson for that game. Pick one from the list."))
         user = interaction.user
         service = self.bot.service
         current = await service.lesson_of_member(user.id)
@@ -118,7 +119,7 @@ class Learn(commands.Cog):
         """The game cog of ``record``'s game. Raises :class:`GameError` when not loaded."""
         cog = self.bot.game_cog(record.kind)
         if not isinstance(cog, GameCog):
-            raise GameError("unknown_game", "This game is not available on this bot.")
+            raise GameError("unknown_game", N_("This game is not available on this bot."))
         return cog
 
     async def _resume(self, interaction: discord.Interaction, record: GameRecord) -> None:

@@ -37,7 +37,7 @@ from bot.discord.replies import (
 from bot.discord.result_post import REMATCH
 from bot.discord.text import md_name, plain_name
 from bot.games.registry import GameSpec
-from bot.i18n import ENGLISH, game_language, supported
+from bot.i18n import ENGLISH, N_, game_language, supported
 from bot.runtime import GameError, Update, UpdateKind
 from bot.store import SeatRecord
 from cogs.lobby_card import (
@@ -123,7 +123,7 @@ class Lobby(commands.Cog):
                 raise GameError("wrong_channel",
                                 f"Games are played in <#{settings.game_channel_id}> on this server.")
             if isinstance(interaction.channel, discord.Thread):
-                raise GameError("in_thread", "Start games in a channel, not inside a thread.")
+                raise GameError("in_thread", N_("Start games in a channel, not inside a thread."))
             require_game_permissions(interaction)
         timer = timer or options.pop("turn_timer", None) or (
             settings.turn_timer or self.bot.settings.default_turn_timer)
@@ -245,7 +245,7 @@ class Lobby(commands.Cog):
             record = await service.get(gid)
             spec = service.spec_of(record)
             if name not in dict(bool_options(spec)):
-                raise GameError("bad_option", "That option does not exist.")
+                raise GameError("bad_option", N_("That option does not exist."))
             update = await service.set_options(gid, user.id, {name: not option_on(record, name)})
         elif code == "start":
             await self._start(interaction, gid)
@@ -267,7 +267,7 @@ class Lobby(commands.Cog):
                 update, f"**{md_name(user.display_name)} declined the challenge.**"))
             return
         else:
-            raise GameError("bad_button", "This button is not one herdbot understands.")
+            raise GameError("bad_button", N_("This button is not one herdbot understands."))
         await self._edit_lobby(interaction, update)
 
     async def _choose_level(self, game_id: int, user_id: int, values: list[str]) -> Update:
@@ -277,9 +277,9 @@ class Lobby(commands.Cog):
         record = await service.get(game_id)
         spec = service.spec_of(record)
         if user_id != record.host_id:
-            raise GameError("not_host", "Only the host can choose the AI level.")
+            raise GameError("not_host", N_("Only the host can choose the AI level."))
         if len(values) != 1 or values[0] not in spec.offered_levels():
-            raise GameError("bad_level", "That AI level is not offered for this game.")
+            raise GameError("bad_level", N_("That AI level is not offered for this game."))
         return await service.set_options(game_id, user_id, {"ai_level": values[0]})
 
     async def _open_options(self, interaction: discord.Interaction, game_id: int) -> None:
@@ -288,9 +288,9 @@ class Lobby(commands.Cog):
         record = await service.get(game_id)
         spec = service.spec_of(record)
         if record.status != "lobby":
-            raise GameError("not_lobby", "This lobby is closed: the game has started or ended.")
+            raise GameError("not_lobby", N_("This lobby is closed: the game has started or ended."))
         if interaction.user.id != record.host_id:
-            raise GameError("not_host", "Only the host can change the options.")
+            raise GameError("not_host", N_("Only the host can change the options."))
         bools = [(name, label, option_on(record, name)) for name, label in bool_options(spec)]
 
         async def apply(submitted: discord.Interaction, chosen: dict[str, Any],
@@ -310,7 +310,7 @@ class Lobby(commands.Cog):
         record = await service.get(game_id)
         spec = service.spec_of(record)
         if interaction.user.id != record.host_id:
-            raise GameError("not_host", "Only the host can change the options.")
+            raise GameError("not_host", N_("Only the host can change the options."))
         seats = await service.seats(game_id)
         bools = bool_options(spec)
         notes = check_options(spec, {**record.options, **chosen}, len(seats))

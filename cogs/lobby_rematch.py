@@ -12,6 +12,7 @@ import discord
 
 from bot.discord.replies import send_ephemeral
 from bot.discord.text import md_name
+from bot.i18n import N_
 from bot.runtime import GameError, Update
 from bot.store import GameRecord
 
@@ -52,7 +53,7 @@ async def open_rematch(bot: Any, interaction: discord.Interaction, game_id: int,
     except discord.HTTPException as exc:
         log.info("game %s: the rematch lobby could not be posted: %s", game_id, exc)
         await bot.service.cancel(lobby.id, user.id)
-        raise GameError("not_posted", "I could not post the rematch lobby in the game's channel; "
-                        "nothing was opened.") from exc
+        raise GameError("not_posted", N_("I could not post the rematch lobby in the game's channel; "
+                        "nothing was opened.")) from exc
     await bot.store.update_game(lobby.id, lobby_message_id=message.id)
     await send_ephemeral(interaction, f"The rematch lobby is open: {message.jump_url}")

@@ -37,6 +37,7 @@ from bot.discord.table import EMBED_LIMIT, Table
 from bot.games.base import Event
 from bot.games.pacapaca.engine import PacapacaEngine
 from bot.games.pacapaca.models import PacapacaView
+from bot.i18n import N_
 from bot.present import pacapaca as present
 from bot.present.base import named
 from bot.present.pacapaca import Draft, PacapacaPresenter
@@ -58,6 +59,7 @@ class PacapacaCog(SidePanelCog):
 
     kind = "pacapaca"
     panel_name = "negotiation panel"
+    panel_called = N_("the negotiation panel")
     panel_opens = ("negotiation_started",)
     #: Events that close a negotiation opened earlier.
     panel_closes = ("traded", "negotiation_failed")
@@ -156,7 +158,7 @@ class PacapacaCog(SidePanelCog):
         head = parts[0]
         if head not in ("edit", "give", "get", "prop") or len(parts) != 2 \
                 or not parts[1].isdecimal():
-            raise GameError("bad_button", "This button is not one herdbot understands.")
+            raise GameError("bad_button", N_("This button is not one herdbot understands."))
         v: PacapacaView = table.view(None)
         refused = present.editor_refusal(v, seat.seat, int(parts[1]))
         if refused is not None:

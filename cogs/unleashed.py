@@ -41,6 +41,7 @@ from bot.discord.table import EMBED_LIMIT, Table
 from bot.games.base import Action, Event, Pending
 from bot.games.unleashed.cards import catalog
 from bot.games.unleashed.models import Pass, Respond
+from bot.i18n import N_
 from bot.present.base import Seen, TableModel
 from bot.present.unleashed import TYPE_WORDS, UnleashedPresenter, card_line, short
 from bot.render.unleashed_card import render_card
@@ -65,7 +66,7 @@ def passing_in(engine: Any, window: str, seat: str) -> Callable[[Any], Action]:
     def passing(state: Any) -> Action:
         if window_of(engine.pending(state)) != window \
                 or Pass() not in engine.legal_actions(state, seat):
-            raise GameError("stale", "This table has moved on.")
+            raise GameError("stale", N_("This table has moved on."))
         return Pass()
     return passing
 
@@ -152,9 +153,9 @@ class UnleashedCog(GameCog):
         """Respond and Pass of a reaction window (see the module docstring)."""
         code, _, window = cid.code.partition(".")
         if code not in ("resp", "pass"):
-            raise GameError("bad_button", "This button is not one herdbot understands.")
+            raise GameError("bad_button", N_("This button is not one herdbot understands."))
         if window_of(table.pending) != window or not window:
-            raise GameError("window_closed", "This reaction window has closed.")
+            raise GameError("window_closed", N_("This reaction window has closed."))
         legal = table.legal(seat.seat)
         if code == "pass":
             if Pass() in legal:

@@ -41,7 +41,7 @@ from bot.discord.replies import defer_command, quoted, send_error
 from bot.discord.router import GamesBefore, Router, refuse_busy
 from bot.discord.translator import CatalogueTranslator, translatable_choices
 from bot.games.registry import Registry
-from bot.i18n import ENGLISH, supported
+from bot.i18n import ENGLISH, N_, supported
 from bot.render.pool import Job, PictureCache, RenderPool, forget_pool
 from bot.runtime import Clock, GameError, GameService, Update
 from bot.runtime.admission import Admission, LagProbe, snowflake_time
@@ -206,13 +206,16 @@ class HerdTree(app_commands.CommandTree["HerdBot"]):
     ) -> None:
         original = getattr(error, "original", error)
         if isinstance(original, GameError):
-            await send_error(interaction, original.message)
+            await send_error(interaction, original)
             return
         if isinstance(error, app_commands.CheckFailure):
-            await send_error(interaction, str(error) or "You cannot use this command here.")
+            # (discord.py's own checks say why in English)
+            await send_error(interaction, GameError("check", str(error), catalogued=False)
+                             if str(error) else N_("You cannot use this command here."))
             return
         if isinstance(error, app_commands.TransformerError):
-            await send_error(interaction, f"That value does not fit: “{quoted(error.value)}”.")
+            await send_error(interaction, N_("That value does not fit: “{value}”."),
+                             value=quoted(error.value))
             return
         changed = await self.client.changed_games(interaction.extras.get(BEFORE), interaction,
                                                   interaction.extras.get(WRITTEN, set()))

@@ -22,6 +22,7 @@ from bot.discord.errors import OOPS
 from bot.discord.replies import send_error
 from bot.discord.text import plain_name
 from bot.games.registry import GameSpec
+from bot.i18n import N_
 from bot.runtime import GameError
 from bot.runtime.core import TURN_TIMERS
 from bot.runtime.lobby import LobbyOps
@@ -85,9 +86,9 @@ def check_options(spec: GameSpec, options: Mapping[str, Any], seated: int) -> li
     options the seated count overrides (:meth:`~bot.games.base.Options.notes`). Raises
     :class:`GameError` (``bad_options``) with a sentence naming what does not work."""
     if options.get("turn_timer", "off") not in TURN_TIMERS:
-        raise GameError("bad_options", "That turn timer is not one herdbot offers.")
+        raise GameError("bad_options", N_("That turn timer is not one herdbot offers."))
     if not isinstance(options.get(TAKE_BACKS, False), bool):
-        raise GameError("bad_options", "Take-backs are on or off.")
+        raise GameError("bad_options", N_("Take-backs are on or off."))
     playable = spec.min_players <= seated <= spec.max_players
     fields = spec.options_model.model_fields
     try:

@@ -33,6 +33,7 @@ from bot.discord.replies import send_ephemeral
 from bot.discord.table import Table, TableLook, fit_lines
 from bot.discord.text import plain_name
 from bot.games.base import State
+from bot.i18n import N_
 from bot.present.base import named
 from bot.render.animation import animate, thinned
 from bot.render.pool import Job
@@ -98,7 +99,7 @@ class ReplayViewer:
         """The table look (game cog) that draws ``replay``'s game."""
         cog = self.games(replay.record.kind)
         if not isinstance(cog, TableLook):
-            raise GameError("unknown_game", "This game is not available on this bot.")
+            raise GameError("unknown_game", N_("This game is not available on this bot."))
         return cog
 
     def table_at(self, replay: Replay, step: int) -> Table:
@@ -231,12 +232,12 @@ class ReplayViewer:
             return
         if code == "j":
             if len(values) != 1 or not values[0].isdigit():
-                raise GameError("bad_choice", "Choose one of the moves shown.")
+                raise GameError("bad_choice", N_("Choose one of the moves shown."))
             step = int(values[0])
         else:
             match = _STEP.fullmatch(code)
             if match is None:
-                raise GameError("bad_button", "This button is not one herdbot understands.")
+                raise GameError("bad_button", N_("This button is not one herdbot understands."))
             step = int(match["step"])
         replay = await self.replay_of(cid.game_id, interaction.guild_id)
         if step > replay.last:
@@ -257,7 +258,7 @@ class ReplayViewer:
         meanwhile is refused in a sentence."""
         replay = await self.replay_of(game_id, interaction.guild_id)
         if self._exporting.locked():
-            raise GameError("busy", "Another replay is being exported; try again in a minute.")
+            raise GameError("busy", N_("Another replay is being exported; try again in a minute."))
         async with self._exporting:
             steps = replay.turn_starts(self.turn_of(replay))
             chosen = [steps[i] for i in thinned(len(steps), MAX_FRAMES)]

@@ -23,15 +23,16 @@ from bot.discord.components import button
 from bot.discord.host import Host
 from bot.discord.installs import is_one_message
 from bot.discord.layout import action_rows, card, texts_of
-from bot.discord.text import md_name, pinging, plain_name
+from bot.discord.text import and_list, md_name, pinging, plain_name
 from bot.games.base import Action, Event, Pending, Result, State
 from bot.games.registry import GameSpec
-from bot.i18n import ENGLISH, member_language, supported
+from bot.i18n import ENGLISH, member_language, supported, translate, translate_n
 from bot.present import base as present
 from bot.present.base import Presenter, Seen, TableModel, named
 from bot.render.pool import Job
 from bot.runtime import Known, UpdateKind
 from bot.runtime.core import is_lesson
+from bot.runtime.updates import game_title
 from bot.store import GameRecord, SeatRecord
 
 #: How many characters of moves a message tells at most (an embed description's limit,
@@ -48,16 +49,18 @@ MOVES = (UpdateKind.ACTION, UpdateKind.TIMEOUT, UpdateKind.CATCHUP)
 SHOWS_A_VERSION = (UpdateKind.STARTED, *MOVES)
 
 
-def fit_lines(lines: list[str], limit: int) -> str:
+def fit_lines(lines: list[str], limit: int, lang: str | None = None) -> str:
     """Bullet ``lines`` into at most ``limit`` characters; when they do not fit, the oldest
-    are summarised as "(N earlier moves: /game log)" so no move goes untold."""
+    are summarised as "(N earlier moves: see /game log)" (in ``lang``) so no move goes
+    untold."""
     out: list[str] = []
     size = 0
     for line in reversed(lines):
         text = f"\N{BULLET} {line}"
         if size + len(text) + 1 > limit - 60:
             hidden = len(lines) - len(out)
-            out.append(f"({hidden} earlier move{'s' * (hidden != 1)}: see /game log)")
+            out.append(translate_n(lang, "({count} earlier move: see /game log)",
+                                   "({count} earlier moves: see /game log)", hidden))
             break
         out.append(text)
         size += len(text) + 1
@@ -83,17 +86,21 @@ def plain_line(line: str, table: Table) -> str:
     return line
 
 
-def ai_seat_lines(seats: list[SeatRecord]) -> list[str]:
-    """The table's "AI seats" lines, in seat order: each AI seat with its level
+def ai_seat_lines(seats: list[SeatRecord], lang: str | None = None) -> list[str]:
+    """The table's "AI seats" lines in ``lang``, in seat order: each AI seat with its level
     (``🤖 AI Pancho (Hard)``), and each member's seat the AI plays for now, at Normal
     (``🤖 Ana (Normal, until they are back)``). Empty when no seat is the AI's."""
     out = []
     for s in seats:
         if s.is_ai:
-            out.append(f"\N{ROBOT FACE} {md_name(s.name)} ({level_label(s.ai_level)})")
+            level = translate(lang, level_label(s.ai_level))
+            out.append("\N{ROBOT FACE} " + translate(lang, "{name} ({level})",
+                                                      name=md_name(s.name), level=level))
         elif s.ai_takeover:
-            out.append(f"\N{ROBOT FACE} {md_name(s.name)} ({level_label(DEFAULT_LEVEL)}, "
-                       "until they are back)")
+            level = translate(lang, level_label(DEFAULT_LEVEL))
+            out.append("\N{ROBOT FACE} " + translate(
+                lang, "{name} ({level}, until they are back)", name=md_name(s.name),
+                level=level))
     return out
 
 
@@ -351,7 +358,7 @@ class TableLook:
         if self.presenter is not None:
             return "\n".join(self.model(table).lines)
         names = ", ".join(table.names[s] for s in table.pending.seats)
-        return f"Waiting for **{names}**."
+        return translate(table.lang, "Waiting for **{names}**.", names=names)
 
     def table_items(self, table: Table) -> list[discord.ui.Item[Any]]:
         """The public action buttons for the current state (excluding My hand): the
@@ -459,11 +466,13 @@ class TableLook:
             crown = "\N{TROPHY} " if seat in result.winners else ""
             lines.append(f"{crown}**{names[seat]}**: {result.scores[seat]}" +
                          (f" ({parts})" if parts else ""))
+        lang = table.lang
         if result.winners:
-            win = " and ".join(names[s] for s in result.winners)
-            head = f"**{win}** win{'s' if len(result.winners) == 1 else ''}!"
+            win = and_list(lang, [names[s] for s in result.winners])
+            head = translate_n(lang, "**{names}** wins!", "**{names}** win!",
+                               len(result.winners), names=win)
         else:
-            head = "Nobody wins this time."
+            head = translate(lang, "Nobody wins this time.")
         if result.reason:
             head = f"{named(result.reason, names)} {head}"
         return head + "\n" + "\n".join(lines)
@@ -482,16 +491,19 @@ class TableLook:
         (anyone not seated: the table privately, see :mod:`bot.discord.watch`; not on a
         lesson's table nor on a game in one message)."""
         items = list(self.table_items(table)) if table.result is None else []
+        lang = table.lang
         if table.record.status == "active" and table.result is None:
-            items.append(button("g", table.record.id, "hand", "My hand", emoji="\N{OPEN BOOK}",
-                                style=discord.ButtonStyle.secondary, row=self.utility_row))
+            items.append(button("g", table.record.id, "hand", translate(lang, "My hand"),
+                                emoji="\N{OPEN BOOK}", style=discord.ButtonStyle.secondary,
+                                row=self.utility_row))
             if any(s.ai_takeover for s in table.seats):
-                items.append(button("g", table.record.id, "back", "I'm back",
+                items.append(button("g", table.record.id, "back", translate(lang, "I'm back"),
                                     style=discord.ButtonStyle.success, row=self.utility_row))
             if not is_lesson(table.record) and not is_one_message(table.record):
                 # (a lesson's table is in the learner's DMs; a game in one message is seen
                 # by everyone where it is played)
-                items.append(button("g", table.record.id, WATCH, "Watch", emoji=WATCH_EMOJI,
+                items.append(button("g", table.record.id, WATCH, translate(lang, "Watch"),
+                                    emoji=WATCH_EMOJI,
                                     style=discord.ButtonStyle.secondary, row=self.utility_row))
         return items
 
@@ -504,7 +516,8 @@ class TableLook:
         (the presenter's :meth:`~Presenter.alt_text`, with ``lines``, the moves just
         shown, already named, as plain text: :func:`plain_line`), at most :data:`~bot.discord.layout.ALT_LIMIT` characters."""
         if self.presenter is None:
-            return f"{table.spec.name} table, move {table.state.version}."
+            return translate(table.lang, "{game} table, move {move}.", game=table.spec.name,
+                             move=table.state.version)
         return self.presenter.alt_text(table.view(None), table.pending, table.plain_names,
                                        [plain_line(line, table) for line in lines],
                                        lang=table.lang)
@@ -526,14 +539,17 @@ class TableLook:
         (unless ``buttons`` is False), a lesson's explanation (:attr:`Table.lesson`) and the footer "<game> #<id> · Move <version>"."""
         if lines is None:
             lines = self.public_lines(table, events)
-        said = fit_lines(lines, EMBED_LIMIT - 1000)
+        lang = table.lang
+        said = fit_lines(lines, EMBED_LIMIT - 1000, lang)
         turn = ""
         if table.result is None and table.record.status == "active":
             turn = self.turn_text(table)
             if deadline is not None:
-                turn += f"\n\N{ALARM CLOCK} Turn timer: the AI plays for you <t:{int(deadline)}:R>."
-        ai_lines = ai_seat_lines(table.seats)
-        ai = "**AI seats**\n" + "\n".join(ai_lines) if ai_lines else ""
+                turn += "\n\N{ALARM CLOCK} " + translate(
+                    lang, "Turn timer: the AI plays for you {when}.",
+                    when=f"<t:{int(deadline)}:R>")
+        ai_lines = ai_seat_lines(table.seats, lang)
+        ai = (translate(lang, "**AI seats**") + "\n" + "\n".join(ai_lines)) if ai_lines else ""
         if head is None and humans is not None:
             head = self.headline(table, humans)
         return card(accent=self.accent, before=[head or "", said], picture="table.png",
@@ -541,9 +557,12 @@ class TableLook:
                     rows=action_rows(self.table_buttons(table)) if buttons else [],
                     footer=self.table_footer(table))
 
-    def table_footer(self, table: Table) -> str:
-        """The table's small last line: its title and the version it shows."""
-        return f"{self.table_title(table)} \N{MIDDLE DOT} Move {table.state.version}"
+    def table_footer(self, table: Table, lang: str | None = None) -> str:
+        """The table's small last line in ``lang`` (default: the game's): its title and
+        the version it shows (``Llamas & Alpacas #12 · Move 7``)."""
+        lang = lang or table.lang
+        return translate(lang, "{title} · Move {move}", title=self.table_title(table, lang),
+                         move=table.state.version)
 
     def headline(self, table: Table, humans: list[str]) -> str | None:
         """The text above a new table: while the game runs, the presenter's
@@ -561,7 +580,8 @@ class TableLook:
         :meth:`~Presenter.pings`; default True)."""
         return self.presenter is None or self.presenter.pings(table.pending)
 
-    def table_title(self, table: Table) -> str:
-        """The table's title (in its footer): the game's name and number."""
-        return f"{table.spec.name} #{table.record.id}"
+    def table_title(self, table: Table, lang: str | None = None) -> str:
+        """The table's title (in its footer) in ``lang`` (default: the game's): the game's
+        name and number."""
+        return game_title(lang or table.lang, table.spec.name, table.record.id)
 
