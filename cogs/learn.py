@@ -38,9 +38,9 @@ log = logging.getLogger(__name__)
 #: Discord's code for a DM the member's privacy settings refuse.
 CANNOT_DM = 50007
 #: What a member whose DMs are closed is told.
-DMS_CLOSED = ("I cannot send you direct messages, and lessons are played there. Allow direct "
-              "messages from this server's members (the server's Privacy Settings), then "
-              "run /learn again.")
+DMS_CLOSED = N_("I cannot send you direct messages, and lessons are played there. Allow "
+                "direct messages from this server's members (the server's Privacy Settings), "
+                "then run /learn again.")
 
 
 def dm_link(channel_id: int, message_id: int | None) -> str:

@@ -37,7 +37,7 @@ from bot.discord.table import EMBED_LIMIT, Table
 from bot.games.base import Event
 from bot.games.pacapaca.engine import PacapacaEngine
 from bot.games.pacapaca.models import PacapacaView
-from bot.i18n import N_
+from bot.i18n import N_, translate
 from bot.present import pacapaca as present
 from bot.present.base import named
 from bot.present.pacapaca import Draft, PacapacaPresenter
@@ -81,17 +81,20 @@ class PacapacaCog(SidePanelCog):
             table.deadline = await self.bot.service.deadline(table.record.id)
         lines = PacapacaPresenter.negotiation_lines(v, table.names, table.deadline)
         gid = table.record.id
+        lang = table.lang
         model = self.model(table)
         items = [
-            button("g", gid, f"edit.{v.turn_number}", "Edit deal",
+            button("g", gid, f"edit.{v.turn_number}", translate(lang, "Edit deal"),
                    style=discord.ButtonStyle.primary, disabled=neg.proposals_left <= 0),
-            *self.draw(gid, model.key, model.items, keys=model.keys, prints=model.prints),
-            button("g", gid, "hand", "My hand", emoji="\N{OPEN BOOK}",
+            *self.draw(gid, model.key, model.items, keys=model.keys, prints=model.prints,
+                       lang=lang),
+            button("g", gid, "hand", translate(lang, "My hand"), emoji="\N{OPEN BOOK}",
                    style=discord.ButtonStyle.secondary),
         ]
-        return PanelWords(title=f"Negotiation: {a} \N{LEFT RIGHT ARROW} {p}",
+        return PanelWords(title=translate(lang, "Negotiation: {active} ↔ {partner}", active=a,
+                                          partner=p),
                           text="\n".join(lines)[:EMBED_LIMIT], items=items,
-                          footer=f"Move {table.state.version}")
+                          footer=translate(lang, "Move {move}", move=table.state.version))
 
     def closed_words(self, table: Table, event: Event) -> tuple[str, str]:
         """The closed negotiation's title and words (the presenter's)."""
@@ -106,14 +109,17 @@ class PacapacaCog(SidePanelCog):
         the two cards pictured (``drawn.png``, named in its alternative text: they are the
         drawer's own) and a Keep button each (from the drawer's own view; runs in the
         render thread)."""
-        model = self.model(table, seat)
+        lang = table.member_lang
+        model = self.model(table, seat, lang=lang)
         keep = model.panels["keep"]
         drawn = table.view(seat).drawn
-        data = table.spec.closeups["cards"](drawn, title="You drew these two: keep one")
+        data = table.spec.closeups["cards"](drawn, title=translate(
+            lang, "You drew these two: keep one"))
         return {"view": panel(accent=self.accent, words=intro + keep.text, picture="drawn.png",
-                              alt=PacapacaPresenter.cards_alt("The two cards you drew", drawn),
+                              alt=PacapacaPresenter.cards_alt(
+                                  translate(lang, "The two cards you drew"), drawn),
                               items=self.draw(table.record.id, model.key, keep.items,
-                                              keys=model.keys)),
+                                              keys=model.keys, lang=lang)),
                 "file": discord.File(io.BytesIO(data), filename="drawn.png")}
 
     async def event_panel(self, table: Table, seat: str, event: Event) -> dict[str, Any] | None:
@@ -134,16 +140,20 @@ class PacapacaCog(SidePanelCog):
             pic = await self.bot.render(table.spec.closeups["alpaca"], v, seat.seat,
                                         names=table.plain_names)
             return {"view": panel(accent=self.accent,
-                                  words=pile + " Here is your alpaca, close up.",
+                                  words=pile + " " + translate(
+                                      table.member_lang, "Here is your alpaca, close up."),
                                   picture="my-alpaca.png",
                                   alt=PacapacaPresenter.alpaca_alt(v, seat.seat)),
                     "file": discord.File(io.BytesIO(pic.png), filename="my-alpaca.png")}
+        lang = table.member_lang
         data = await self.bot.render(table.spec.closeups["cards"], v.my_discards,
-                                     title="Your cards face down in the pile")
-        return {"view": panel(accent=self.accent, words=pile + " Only you know these; whoever "
-                              "takes the pile gets them.", picture="my-discards.png",
-                              alt=PacapacaPresenter.cards_alt(
-                                  "Your cards face down in the discard pile", v.my_discards)),
+                                     title=translate(lang, "Your cards face down in the pile"))
+        return {"view": panel(accent=self.accent, words=pile + " " + translate(
+                                  lang, "Only you know these; whoever takes the pile gets "
+                                  "them."), picture="my-discards.png",
+                              alt=PacapacaPresenter.cards_alt(translate(
+                                  lang, "Your cards face down in the discard pile"),
+                                  v.my_discards)),
                 "file": discord.File(io.BytesIO(data), filename="my-discards.png")}
 
     # -- components ----------------------------------------------------------------------
@@ -185,23 +195,28 @@ class PacapacaCog(SidePanelCog):
         gid, t = table.record.id, v.turn_number
         oname = table.names[other]
         plain = table.plain_names[other]  # placeholders and option labels render no markdown
+        lang = table.member_lang
         items: list[discord.ui.Item[Any]] = []
         # 4 rows for the selects (one per 25 cards), the 5th for Propose; 60 tradeable
         # cards in all never need more than 4 (tests/discord/test_selects.py).
         for code, cards, chosen, ph, empty in (
-            ("give", mine, give, "Cards I give", "Your alpaca has no neck cards to give"),
-            ("get", theirs, get, f"Cards I get from {plain}", f"{plain} has no neck cards"),
+            ("give", mine, give, translate(lang, "Cards I give"),
+             translate(lang, "Your alpaca has no neck cards to give")),
+            ("get", theirs, get, translate(lang, "Cards I get from {name}", name=plain),
+             translate(lang, "{name} has no neck cards", name=plain)),
         ):
             if cards:
                 room = choices.MAX_ROWS - 1 - len(items) - (
                     choices.selects_needed(len(theirs)) if code == "give" else 0)
                 items += split_selects("g", gid, f"{code}.{t}", card_options(cards, set(chosen)),
-                                       placeholder=ph, noun="Cards", max_selects=room)
+                                       placeholder=ph, noun=translate(lang, "Cards"),
+                                       max_selects=room, lang=lang)
             else:
                 items.append(select("g", gid, f"{code}.{t}",
                                     [discord.SelectOption(label=empty[:100], value="none")],
                                     placeholder=empty[:150], disabled=True))
-        items.append(button("g", gid, f"prop.{t}", "Propose", style=discord.ButtonStyle.success))
+        items.append(button("g", gid, f"prop.{t}", translate(lang, "Propose"),
+                            style=discord.ButtonStyle.success))
         return {"view": panel(accent=self.accent, words=present.deal_text(oname, draft),
                               items=items)}
 
@@ -253,7 +268,7 @@ class PacapacaCog(SidePanelCog):
             head = "\N{HORIZONTAL ELLIPSIS}" + head[-399:]  # the newest moves, the last kept
         view = card(accent=self.accent, before=[head, *steps], picture="final.png",
                     alt=self.alt_text(table, lines or []),
-                    after=[f"### {table.spec.name} #{table.record.id}: final scores",
+                    after=["### " + self.final_heading(table),
                            fit_text(self.final_text(table), 500), table.lesson],
                     footer=self.table_footer(table))
         return {"view": view, "file": discord.File(io.BytesIO(data), filename="final.png")}

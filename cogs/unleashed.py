@@ -41,7 +41,7 @@ from bot.discord.table import EMBED_LIMIT, Table
 from bot.games.base import Action, Event, Pending
 from bot.games.unleashed.cards import catalog
 from bot.games.unleashed.models import Pass, Respond
-from bot.i18n import N_
+from bot.i18n import N_, translate, translate_n
 from bot.present.base import Seen, TableModel
 from bot.present.unleashed import TYPE_WORDS, UnleashedPresenter, card_line, short
 from bot.render.unleashed_card import render_card
@@ -49,8 +49,8 @@ from bot.runtime import GameError, Update
 from bot.store import SeatRecord
 
 #: The neutral answer to Respond/Pass from a player who cannot (or no longer can) respond.
-NEUTRAL_PASS = "You pass: you will not answer this card."
-NEUTRAL_RESPOND = "You have no Instant you can play on this card right now."
+NEUTRAL_PASS = N_("You pass: you will not answer this card.")
+NEUTRAL_RESPOND = N_("You have no Instant you can play on this card right now.")
 
 
 def window_of(pending: Pending) -> str:
@@ -99,10 +99,11 @@ class UnleashedCog(GameCog):
         """Respond and Pass during a reaction window; else the presenter's (set-up)."""
         window = window_of(table.pending)
         if window and table.result is None:
-            gid = table.record.id
-            return [button("g", gid, f"resp.{window}", "Respond", emoji="\N{HIGH VOLTAGE SIGN}",
-                           style=discord.ButtonStyle.danger),
-                    button("g", gid, f"pass.{window}", "Pass", style=discord.ButtonStyle.secondary)]
+            gid, lang = table.record.id, table.lang
+            return [button("g", gid, f"resp.{window}", translate(lang, "Respond"),
+                           emoji="\N{HIGH VOLTAGE SIGN}", style=discord.ButtonStyle.danger),
+                    button("g", gid, f"pass.{window}", translate(lang, "Pass"),
+                           style=discord.ButtonStyle.secondary)]
         return super().table_items(table)
 
     # -- the private panel and the reaction windows ------------------------------------------
@@ -118,14 +119,18 @@ class UnleashedCog(GameCog):
         own = table.view(seat.seat)
         hand = own.hand or []
         lines = [f"**{c.name}** ({card_line(c.id)}): {short(c.text, 90)}" for c in hand]
-        listed = ("\n".join(lines) or "No cards.")[:EMBED_LIMIT]
-        model = self.model(table, seat.seat)
+        lang = table.member_lang
+        listed = ("\n".join(lines) or translate(lang, "No cards."))[:EMBED_LIMIT]
+        model = self.model(table, seat.seat, lang=lang)
         hand_panel = model.panels["hand"]
-        items = [*self.draw(gid, model.key, hand_panel.items, prints=model.prints),
-                 button("g", gid, "hand", "Refresh", emoji="\N{CLOCKWISE OPEN CIRCLE ARROW}")]
+        items = [*self.draw(gid, model.key, hand_panel.items, prints=model.prints, lang=lang),
+                 button("g", gid, "hand", translate(lang, "Refresh"),
+                        emoji="\N{CLOCKWISE OPEN CIRCLE ARROW}")]
         pic = await self.bot.render(table.spec.closeups["hand"], own, names=table.plain_names)
         return {"view": layout.panel(accent=self.accent, words=[
-                    hand_panel.text, f"### Your hand ({len(hand)} cards)", listed],
+                    hand_panel.text, "### " + translate_n(
+                        lang, "Your hand ({count} card)", "Your hand ({count} cards)",
+                        len(hand)), listed],
                     picture="my-hand.png", alt=UnleashedPresenter.hand_alt(own), items=items),
                 "file": discord.File(io.BytesIO(pic.png), filename="my-hand.png")}
 
@@ -161,16 +166,19 @@ class UnleashedCog(GameCog):
             if Pass() in legal:
                 await self.act(interaction, table, seat,
                                passing_in(table.spec.engine, window, seat.seat), version=-1)
-            await send_ephemeral(interaction, NEUTRAL_PASS, secret=True)
+            await send_ephemeral(interaction, translate(table.member_lang, NEUTRAL_PASS),
+                                 secret=True)
             return
         if not any(isinstance(a, Respond) for a in legal):
-            await send_ephemeral(interaction, NEUTRAL_RESPOND, secret=True)
+            await send_ephemeral(interaction, translate(table.member_lang, NEUTRAL_RESPOND),
+                                 secret=True)
             return
-        model = self.model(table, seat.seat)
+        model = self.model(table, seat.seat, lang=table.member_lang)
         respond = model.panels["respond"]
         await send_ephemeral(interaction, secret=True, view=layout.panel(
             accent=self.accent, words=respond.text,
-            items=self.draw(table.record.id, model.key, respond.items, prints=model.prints)))
+            items=self.draw(table.record.id, model.key, respond.items, prints=model.prints,
+                            lang=table.member_lang)))
 
     # -- /card -----------------------------------------------------------------------------
 
@@ -183,7 +191,8 @@ class UnleashedCog(GameCog):
         try:
             design = catalog().by_name(name.strip())
         except KeyError:
-            await send_error(interaction, f"There is no Llamas Unleashed card called “{quoted(name)}”.")
+            await send_error(interaction, N_("There is no Llamas Unleashed card called “{name}”."),
+                             name=quoted(name))
             return
         data = await self.bot.render(render_card, catalog().ids_of(design.key)[0])
         kind = f" \u00b7 {design.kind.title()}" if design.kind else ""

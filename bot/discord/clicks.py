@@ -128,7 +128,7 @@ class Clicks(Watching, OneMessage):
                 items, text = panel.items, panel.text
         view = layout.panel(accent=self.accent, words=text, items=self.draw(
             table.record.id, key, items, keys=model.keys, page={present.select_code(key): page},
-            prints=model.prints))
+            prints=model.prints, lang=table.member_lang))
         if ephemeral:
             await edit_panel(interaction, private=True, content=None, view=view)
         else:
@@ -165,7 +165,8 @@ class Clicks(Watching, OneMessage):
             raise GameError(exc.code, named(exc.message, table.names), catalogued=False)
         panel = model.panels[name]
         view = layout.panel(accent=self.accent, words=panel.text, items=self.draw(
-            table.record.id, model.key, panel.items, keys=model.keys, prints=model.prints))
+            table.record.id, model.key, panel.items, keys=model.keys, prints=model.prints,
+            lang=table.member_lang))
         if interaction.message is not None and interaction.message.flags.ephemeral:
             await edit_panel(interaction, private=True, content=None, view=view)
         else:
@@ -246,7 +247,8 @@ class Clicks(Watching, OneMessage):
                 (cid.code == CONTINUE and table.record.status == "active")
                 or table.result is not None):
             # The one message brought up to date through this click (the end, when over).
-            over = None if cid.code == CONTINUE else translate(table.lang, "This game is over.")
+            over = None if cid.code == CONTINUE else translate(table.member_lang,
+                                                                "This game is over.")
             await self.refresh_one_message(interaction, table, over)
             return
         if seat is not None and on_table and table.record.status != "active":

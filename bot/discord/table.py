@@ -367,7 +367,7 @@ class TableLook:
             return []
         model = self.model(table)
         return self.draw(table.record.id, model.key, model.items, keys=model.keys,
-                         prints=model.prints)
+                         prints=model.prints, lang=table.lang)
 
     # -- presenter models ----------------------------------------------------------------
 
@@ -410,12 +410,14 @@ class TableLook:
 
     def draw(self, game_id: int, key: str, items: Any, page: dict[str, int] | None = None,
              keys: dict[str, str] | None = None,
-             prints: dict[str, Sequence[str]] | None = None) -> list[discord.ui.Item[Any]]:
+             prints: dict[str, Sequence[str]] | None = None,
+             lang: str | None = None) -> list[discord.ui.Item[Any]]:
         """Discord components of presenter ``items`` decided under ``key``: buttons coded
         ``a.<key>.<index>`` / ``o.<key>.<panel>``, selects ``s.<key>`` whose values are
         action indexes (paged past 25; ``page`` maps a select's code to its page). A
         choice with a ``seat`` is coded with ``keys[seat]`` (the model's ``keys``); in a
-        decision with fingerprints (the model's ``prints``) indexes carry them."""
+        decision with fingerprints (the model's ``prints``) indexes carry them. A paged
+        select's page words are in ``lang``."""
         out: list[discord.ui.Item[Any]] = []
         prints = prints or {}
         for n, item in enumerate(items):
@@ -426,7 +428,7 @@ class TableLook:
                 code = present.select_code(key)
                 out += choices.paged_select("g", game_id, code, opts, placeholder=item.placeholder,
                                             noun=item.noun, row=item.row,
-                                            page=(page or {}).get(code, 0))
+                                            page=(page or {}).get(code, 0), lang=lang)
                 continue
             if item.index is not None:
                 item_key = (keys or {}).get(item.seat or "", key)

@@ -24,7 +24,8 @@ class Rematch:
         opened: whether this press opened it (``False``: it was open already).
         invited: the members of the last game to ping once (all but the host; only when
             ``opened``, else empty).
-        note: for a press that opened nothing, the sentence for the member.
+        note: for a press that opened nothing, the sentence for the member (a message
+            id: translate it).
     """
 
     update: Update
@@ -61,8 +62,8 @@ class RematchOps(LobbyOps):
             for _ in range(2):  # a press elsewhere may link a lobby between read and write
                 existing = await self._rematch_lobby(record)
                 if existing is not None:
-                    return Rematch(existing, False, [], "The rematch lobby is already open: join "
-                                   "it there.")
+                    return Rematch(existing, False, [], N_("The rematch lobby is already open: "
+                                                           "join it there."))
                 try:
                     lobby = await self._open_rematch(record, seats, user_id, name)
                 except StaleVersion:
