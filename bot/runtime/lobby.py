@@ -81,7 +81,7 @@ class LobbyOps(Advance):
             count = exc.open
             raise GameError("too_many_lobbies", lambda lang: translate_n(
                 lang, "You already have {count} open lobby in this server; start or cancel "
-                "it first.", "You already have {count} open lobbies in this server; start or "
+                "one first.", "You already have {count} open lobbies in this server; start or "
                 "cancel one first.", count)) from None
         await self.timers.schedule(record.id, "lobby", "expire", expires_at)
         update = Update(UpdateKind.LOBBY, record, await self.seats(record.id), spec)

@@ -189,7 +189,7 @@ async def open_replay(service: GameService, game_id: int, guild_id: int | None) 
             lang, "{title} is still being played: its replay opens once it is over.",
             title=title(lang)))
     unreadable = ReplayRefused("game_unreadable", lambda lang: translate(
-        lang, "The saved data of {title} cannot be read, so it cannot be replayed.",
+        lang, "{title}'s saved data cannot be read, so it cannot be replayed.",
         title=title(lang)))
     try:
         record, seats, spec, _ = await service.load(game_id)
