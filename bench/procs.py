@@ -74,12 +74,14 @@ class ProcessCapacityBench(CapacityBench):
     ATTRIBUTION = "token"
 
     def __init__(self, tmp: Path, database: str | Path, processes: int, seed: int = 15, *,
-                 checkout: Path | None = None, profile_to: str | None = None):
+                 checkout: Path | None = None, profile_to: str | None = None,
+                 bot_nice: int = 0):
         super().__init__(tmp, seed)
         #: Another checkout to run the bot from (its ``.venv`` if it has one).
         self.checkout = checkout
         #: Path prefix of the bot processes' profiles (``--profile-bot``), else ``None``.
         self.profile_to = profile_to
+        self.bot_nice = bot_nice
         self.tmp = tmp
         self.database = database
         self.processes = processes
@@ -394,6 +396,8 @@ class ProcessCapacityBench(CapacityBench):
                         argv = (*(python or (sys.executable,)),
                                 str(Path(__file__).with_name("botprofile.py")),
                                 f"{self.profile_to}-bot{shard}")
+                    if self.bot_nice:
+                        argv = ("nice", "-n", str(self.bot_nice), *(argv or (sys.executable,)))
                     proc = await stack.enter_async_context(bot_process(
                         self.hub, self.database, self.tmp, name=f"bot{shard}",
                         env={**env, **extra}, python=argv))
@@ -495,12 +499,14 @@ async def bench_processes(configs: list[str], rates: tuple[float, ...], warmup: 
                           window: float, *, checkout: Path | None = None,
                           profile_rate: float | None = None, profile_dir: Path | None = None,
                           burst: tuple[float, float, float] | None = None,
-                          ) -> dict[str, Any]:
+                          bot_nice: int = 0) -> dict[str, Any]:
     """Each configuration at each offered rate; ``{config: {"rates": [row...]}}``, the
     goodput table of each printed. ``checkout``: run the bot from that checkout;
     ``profile_rate`` and ``profile_dir``: profile the bot processes over that rate's window
     into ``<profile_dir>/<config>-bot<shard>.*``; ``burst``: see
-    :meth:`ProcessCapacityBench.run`."""
+    :meth:`ProcessCapacityBench.run`; ``bot_nice``: the bot processes' niceness (``nice -n``),
+    so that the simulated Discord and players, which live on other machines in life, are
+    served first and offer the load as scheduled."""
     out: dict[str, Any] = {}
     pg = os.environ.get("HERDBOT_BENCH_DATABASE_URL", "").strip()
     for name in configs:
@@ -518,7 +524,7 @@ async def bench_processes(configs: list[str], rates: tuple[float, ...], warmup: 
             profile_to = (str(profile_dir / name) if profile_dir is not None
                           and profile_rate is not None else None)
             bench = ProcessCapacityBench(Path(tmp), database, procs, checkout=checkout,
-                                         profile_to=profile_to)
+                                         profile_to=profile_to, bot_nice=bot_nice)
             out[name] = await bench.run(rates, warmup, window, profile_rate=profile_rate,
                                         burst=burst)
             print(f"{name}: goodput against offered load")
@@ -543,6 +549,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--profile-bot", type=Path, default=None, metavar="DIR",
                     help="pyinstrument the bot processes over --profile-rate's window")
     ap.add_argument("--profile-rate", type=float, default=None)
+    ap.add_argument("--bot-nice", type=int, default=0, metavar="N",
+                    help="run the bot processes with nice -n N: the harness (Discord and the "
+                         "players) gets the cores first and offers the load as scheduled")
     args = ap.parse_args(argv)
     rates = tuple(sorted(float(r) for r in args.rates.split(","))) if args.rates else ()
     burst = None
@@ -553,7 +562,8 @@ def main(argv: list[str] | None = None) -> int:
         args.profile_bot.mkdir(parents=True, exist_ok=True)
     result = asyncio.run(bench_processes(
         args.configs.split(","), rates, args.warmup, args.window, checkout=args.checkout,
-        profile_rate=args.profile_rate, profile_dir=args.profile_bot, burst=burst))
+        profile_rate=args.profile_rate, profile_dir=args.profile_bot, burst=burst,
+        bot_nice=args.bot_nice))
     Path(args.out).write_text(json.dumps(result, indent=1))
     return 0
 

@@ -89,6 +89,7 @@ class Admin(commands.Cog):
         language="The language of new games' tables and threads (default: the server's)",
         presets="List the server's house-rule presets (saved from a lobby's Options)",
         delete_preset="Delete one of the server's house-rule presets",
+        one_message="Play in one message where I may not open a game's thread",
     )
     @app_commands.choices(turn_timer=TIMERS, language=LANGUAGES)
     @app_commands.default_permissions(manage_guild=True)
@@ -107,6 +108,7 @@ class Admin(commands.Cog):
         language: app_commands.Choice[str] | None = None,
         presets: bool = False,
         delete_preset: str | None = None,
+        one_message: bool | None = None,
     ) -> None:
         perms = getattr(interaction.user, "guild_permissions", None)
         if not (perms and perms.manage_guild):
@@ -127,6 +129,8 @@ class Admin(commands.Cog):
             current.end_idle_games = end_idle_games
         if language is not None:
             current.language = None if language.value == AUTO_LANGUAGE else language.value
+        if one_message is not None:
+            current.one_message = one_message
         await store.save_guild_settings(current)
         said = member_lang(interaction)
         season_line = ""
@@ -163,6 +167,9 @@ class Admin(commands.Cog):
             translate(said, "Games may start in: {channel}",
                       channel=f"<#{current.game_channel_id}>") if current.game_channel_id else
             translate(said, "Games may start in: any channel"),
+            translate(said, "Where I may not open a game's thread: a game in one message")
+            if current.one_message else
+            translate(said, "Where I may not open a game's thread: no game"),
             translate(said, "Language of new games: {language} (chosen)",
                       language=NATIVE_NAMES[lang]) if current.language else
             translate(said, "Language of new games: {language} (the server's Discord "

@@ -22,7 +22,6 @@ from bot.discord.table import Table
 from bot.discord.text import listed, md_name
 from bot.games.base import Event
 from bot.i18n import N_, translate, translate_n
-from bot.present.base import named
 from bot.runtime import GameError, GameUnreadable
 from bot.runtime.updates import game_title
 from bot.store import GameRecord
@@ -208,17 +207,18 @@ class GameCommands(commands.Cog):
         table = await cog.load_table(record.id)
         seat = table.seat_of(interaction.user.id)
         viewer = seat.seat if seat else None
-        lang = lang_of(interaction, table.lang)
         lines: list[str] = []
         plain: list[str] = []  # the attached .txt shows no markdown: names as typed
+        table.client_locale = str(interaction.locale)
+        lang = table.member_lang
         for row in await self.bot.store.actions(record.id):
             for raw in row.events:
                 event = Event.model_validate(raw)
                 if event.visible_to(viewer):
                     head = (translate(lang, "{move}. (private)", move=row.version) + " "
                             if event.to else f"{row.version}. ")
-                    lines.append(head + named(event.text, table.names))
-                    plain.append(head + named(event.text, table.plain_names))
+                    lines.append(head + cog.event_line(table, event, table.names, lang))
+                    plain.append(head + cog.event_line(table, event, table.plain_names, lang))
         if not lines:
             lines = [translate(lang, "No moves yet.")]
         text = "\n".join(lines)
@@ -269,10 +269,12 @@ class GameCommands(commands.Cog):
             data = await cog.example_image()
             if data:
                 kwargs["file"] = discord.File(io.BytesIO(data), filename="example.png")
+        summary = spec.rules_summary
+        if isinstance(cog, GameCog) and cog.presenter is not None:
+            summary = cog.presenter.rules(summary, lang=lang)
         kwargs["view"] = card(
             accent=accent_of(spec),
-            before=["### " + translate(lang, "How to play {game}", game=spec.name),
-                    spec.rules_summary],
+            before=["### " + translate(lang, "How to play {game}", game=spec.name), summary],
             picture="example.png" if "file" in kwargs else None,
             alt=translate(lang, "An example table of {game} part way through a game.",
                           game=spec.name),

@@ -27,8 +27,8 @@ from discord.ext import commands
 from bot.discord.bot import HerdBot
 from bot.discord.game_cog import GameCog
 from bot.discord.layout import card
-from bot.discord.replies import send_ephemeral, send_error
-from bot.i18n import N_
+from bot.discord.replies import lang_of, send_ephemeral, send_error
+from bot.i18n import N_, translate
 from bot.present.lessons import RESUMED, lesson_of, resumed_line, started_line
 from bot.runtime import GameError
 from bot.store import GameRecord
@@ -89,7 +89,7 @@ class Learn(commands.Cog):
             dm = await user.create_dm()
         except discord.HTTPException as exc:
             log.info("could not open a DM with %s: %s", user.id, exc)
-            await send_error(interaction, DMS_CLOSED)
+            await send_error(interaction, translate(lang_of(interaction), DMS_CLOSED))
             return
         update = await service.start_lesson(
             game, user_id=user.id, name=user.display_name, guild_id=None,
@@ -103,7 +103,7 @@ class Learn(commands.Cog):
             await service.end_without_thread(update.record.id)
             cog.forget(update.record.id)
             if exc.code == CANNOT_DM:
-                await send_error(interaction, DMS_CLOSED)
+                await send_error(interaction, translate(lang_of(interaction), DMS_CLOSED))
                 return
             raise
         record = await service.get(update.record.id)
@@ -133,7 +133,7 @@ class Learn(commands.Cog):
             await cog.post_table(table, fresh=True)
         except discord.HTTPException as exc:
             if exc.code == CANNOT_DM:
-                await send_error(interaction, DMS_CLOSED)
+                await send_error(interaction, translate(lang_of(interaction), DMS_CLOSED))
                 return
             raise
         channel = record.thread_id or record.channel_id or 0

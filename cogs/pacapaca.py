@@ -37,9 +37,8 @@ from bot.discord.table import EMBED_LIMIT, Table
 from bot.games.base import Event
 from bot.games.pacapaca.engine import PacapacaEngine
 from bot.games.pacapaca.models import PacapacaView
-from bot.i18n import N_, translate
+from bot.i18n import ENGLISH, N_
 from bot.present import pacapaca as present
-from bot.present.base import named
 from bot.present.pacapaca import Draft, PacapacaPresenter
 from bot.render.pool import Job
 from bot.runtime import GameError
@@ -48,10 +47,11 @@ from bot.store import SeatRecord
 log = logging.getLogger(__name__)
 
 
-def card_options(cards: list[int], chosen: set[int]) -> list[Option]:
-    """Deal editor options for ``cards`` (value = card id; ``chosen`` marked default)."""
+def card_options(cards: list[int], chosen: set[int], lang: str = ENGLISH) -> list[Option]:
+    """Deal editor options for ``cards`` (value = card id; ``chosen`` marked default), in
+    ``lang``."""
     return [Option(label=label, value=str(c), description=blurb, default=c in chosen)
-            for c, label, blurb in present.card_choices(cards)]
+            for c, label, blurb in present.card_choices(cards, lang)]
 
 
 class PacapacaCog(SidePanelCog):
@@ -79,28 +79,25 @@ class PacapacaCog(SidePanelCog):
         a, p = table.names[neg.active], table.names[neg.partner]
         if table.deadline is None:  # not read with the game (an edit of the open panel)
             table.deadline = await self.bot.service.deadline(table.record.id)
-        lines = PacapacaPresenter.negotiation_lines(v, table.names, table.deadline)
-        gid = table.record.id
         lang = table.lang
+        lines = PacapacaPresenter.negotiation_lines(v, table.names, table.deadline, lang)
+        gid = table.record.id
         model = self.model(table)
         items = [
-            button("g", gid, f"edit.{v.turn_number}", translate(lang, "Edit deal"),
+            button("g", gid, f"edit.{v.turn_number}", present.editor_words(p, lang)["edit"],
                    style=discord.ButtonStyle.primary, disabled=neg.proposals_left <= 0),
-            *self.draw(gid, model.key, model.items, keys=model.keys, prints=model.prints,
-                       lang=lang),
-            button("g", gid, "hand", translate(lang, "My hand"), emoji="\N{OPEN BOOK}",
+            *self.draw(gid, model.key, model.items, keys=model.keys, prints=model.prints),
+            button("g", gid, "hand", "My hand", emoji="\N{OPEN BOOK}",
                    style=discord.ButtonStyle.secondary),
         ]
-        return PanelWords(title=translate(lang, "Negotiation: {active} ↔ {partner}", active=a,
-                                          partner=p),
+        return PanelWords(title=present.panel_title(a, p, lang),
                           text="\n".join(lines)[:EMBED_LIMIT], items=items,
-                          footer=translate(lang, "Move {move}", move=table.state.version))
+                          footer=f"Move {table.state.version}")
 
     def closed_words(self, table: Table, event: Event) -> tuple[str, str]:
         """The closed negotiation's title and words (the presenter's)."""
-        title, head = PacapacaPresenter.closed_lines(table.view(None), event, table.names,
-                                                     named(event.text, table.names))
-        return title, head
+        return PacapacaPresenter.closed_lines(table.view(None), event, table.names,
+                                              lang=table.lang)
 
     # -- private -----------------------------------------------------------------------
 
@@ -110,16 +107,15 @@ class PacapacaCog(SidePanelCog):
         drawer's own) and a Keep button each (from the drawer's own view; runs in the
         render thread)."""
         lang = table.member_lang
+        words = present.hand_words(lang)
         model = self.model(table, seat, lang=lang)
         keep = model.panels["keep"]
         drawn = table.view(seat).drawn
-        data = table.spec.closeups["cards"](drawn, title=translate(
-            lang, "You drew these two: keep one"))
+        data = table.spec.closeups["cards"](drawn, title=words["drawn_title"], lang=lang)
         return {"view": panel(accent=self.accent, words=intro + keep.text, picture="drawn.png",
-                              alt=PacapacaPresenter.cards_alt(
-                                  translate(lang, "The two cards you drew"), drawn),
+                              alt=PacapacaPresenter.cards_alt(words["drawn_alt"], drawn, lang),
                               items=self.draw(table.record.id, model.key, keep.items,
-                                              keys=model.keys, lang=lang)),
+                                              keys=model.keys)),
                 "file": discord.File(io.BytesIO(data), filename="drawn.png")}
 
     async def event_panel(self, table: Table, seat: str, event: Event) -> dict[str, Any] | None:
@@ -133,27 +129,25 @@ class PacapacaCog(SidePanelCog):
         player's own cards face down in the discard pile."""
         v: PacapacaView = table.view(seat.seat)
         assert self.presenter is not None
-        pile = self.presenter.private_lines(v, seat.seat, table.names)[0]
+        lang = table.member_lang
+        words = present.hand_words(lang)
+        pile = self.presenter.private_lines(v, seat.seat, table.names, lang=lang)[0]
         if "keep" in self.model(table, seat.seat).panels:
             return await self.bot.render(self._keep_panel, table, seat.seat, pile + "\n")
         if not v.my_discards:
             pic = await self.bot.render(table.spec.closeups["alpaca"], v, seat.seat,
-                                        names=table.plain_names)
+                                        names=table.plain_names, lang=lang)
             return {"view": panel(accent=self.accent,
-                                  words=pile + " " + translate(
-                                      table.member_lang, "Here is your alpaca, close up."),
+                                  words=pile + " " + words["alpaca"],
                                   picture="my-alpaca.png",
-                                  alt=PacapacaPresenter.alpaca_alt(v, seat.seat)),
+                                  alt=PacapacaPresenter.alpaca_alt(v, seat.seat, lang)),
                     "file": discord.File(io.BytesIO(pic.png), filename="my-alpaca.png")}
-        lang = table.member_lang
         data = await self.bot.render(table.spec.closeups["cards"], v.my_discards,
-                                     title=translate(lang, "Your cards face down in the pile"))
-        return {"view": panel(accent=self.accent, words=pile + " " + translate(
-                                  lang, "Only you know these; whoever takes the pile gets "
-                                  "them."), picture="my-discards.png",
-                              alt=PacapacaPresenter.cards_alt(translate(
-                                  lang, "Your cards face down in the discard pile"),
-                                  v.my_discards)),
+                                     title=words["discards_title"], lang=lang)
+        return {"view": panel(accent=self.accent, words=pile + " " + words["discards"],
+                              picture="my-discards.png",
+                              alt=PacapacaPresenter.cards_alt(
+                                  words["discards_alt"], v.my_discards, lang)),
                 "file": discord.File(io.BytesIO(data), filename="my-discards.png")}
 
     # -- components ----------------------------------------------------------------------
@@ -168,9 +162,9 @@ class PacapacaCog(SidePanelCog):
         head = parts[0]
         if head not in ("edit", "give", "get", "prop") or len(parts) != 2 \
                 or not parts[1].isdecimal():
-            raise GameError("bad_button", N_("This button is not one herdbot understands."))
+            raise GameError("bad_button", "This button is not one herdbot understands.")
         v: PacapacaView = table.view(None)
-        refused = present.editor_refusal(v, seat.seat, int(parts[1]))
+        refused = present.editor_refusal(v, seat.seat, int(parts[1]), table.member_lang)
         if refused is not None:
             raise GameError(*refused)
         if head == "edit":
@@ -196,28 +190,28 @@ class PacapacaCog(SidePanelCog):
         oname = table.names[other]
         plain = table.plain_names[other]  # placeholders and option labels render no markdown
         lang = table.member_lang
+        words = present.editor_words(plain, lang)
         items: list[discord.ui.Item[Any]] = []
         # 4 rows for the selects (one per 25 cards), the 5th for Propose; 60 tradeable
         # cards in all never need more than 4 (tests/discord/test_selects.py).
         for code, cards, chosen, ph, empty in (
-            ("give", mine, give, translate(lang, "Cards I give"),
-             translate(lang, "Your alpaca has no neck cards to give")),
-            ("get", theirs, get, translate(lang, "Cards I get from {name}", name=plain),
-             translate(lang, "{name} has no neck cards", name=plain)),
+            ("give", mine, give, words["give"], words["give_none"]),
+            ("get", theirs, get, words["get"], words["get_none"]),
         ):
             if cards:
                 room = choices.MAX_ROWS - 1 - len(items) - (
                     choices.selects_needed(len(theirs)) if code == "give" else 0)
-                items += split_selects("g", gid, f"{code}.{t}", card_options(cards, set(chosen)),
-                                       placeholder=ph, noun=translate(lang, "Cards"),
-                                       max_selects=room, lang=lang)
+                items += split_selects("g", gid, f"{code}.{t}",
+                                       card_options(cards, set(chosen), lang),
+                                       placeholder=ph[:150], noun=words["cards"],
+                                       max_selects=room)
             else:
                 items.append(select("g", gid, f"{code}.{t}",
                                     [discord.SelectOption(label=empty[:100], value="none")],
                                     placeholder=empty[:150], disabled=True))
-        items.append(button("g", gid, f"prop.{t}", translate(lang, "Propose"),
+        items.append(button("g", gid, f"prop.{t}", words["propose"],
                             style=discord.ButtonStyle.success))
-        return {"view": panel(accent=self.accent, words=present.deal_text(oname, draft),
+        return {"view": panel(accent=self.accent, words=present.deal_text(oname, draft, lang),
                               items=items)}
 
     @staticmethod
@@ -248,7 +242,14 @@ class PacapacaCog(SidePanelCog):
         """The end's own picture: every alpaca with its final scoring (the ``final``
         close-up of the spectator view)."""
         return Job(table.spec.closeups["final"], (table.view(None),),
-                   {"names": table.plain_names})
+                   {"names": table.plain_names, "lang": table.lang})
+
+    def picture(self, table: Table, inputs: dict[str, Any] | None = None) -> Job | None:
+        """The table picture (the base's job) drawn in the game's language."""
+        job = super().picture(table, inputs)
+        if job is not None:
+            job.kwargs["lang"] = table.lang
+        return job
 
     async def final_message(self, table: Table,
                             lines: list[str] | None = None) -> dict[str, Any]:
@@ -259,7 +260,8 @@ class PacapacaCog(SidePanelCog):
         message's texts: 400 + 3 x 1,000 + 500 and the title stay under it (each cut is
         said with a count)."""
         steps = [fit_text(step, 1000)
-                 for step in PacapacaPresenter.scoring_steps(table.view(None), table.names)]
+                 for step in PacapacaPresenter.scoring_steps(table.view(None), table.names,
+                                                             table.lang)]
         job = self.end_picture(table)
         assert job is not None
         data = await self.bot.draw(job)
@@ -268,7 +270,8 @@ class PacapacaCog(SidePanelCog):
             head = "\N{HORIZONTAL ELLIPSIS}" + head[-399:]  # the newest moves, the last kept
         view = card(accent=self.accent, before=[head, *steps], picture="final.png",
                     alt=self.alt_text(table, lines or []),
-                    after=["### " + self.final_heading(table),
+                    after=["### " + present.final_heading(table.spec.name, table.record.id,
+                                                          table.lang),
                            fit_text(self.final_text(table), 500), table.lesson],
                     footer=self.table_footer(table))
         return {"view": view, "file": discord.File(io.BytesIO(data), filename="final.png")}

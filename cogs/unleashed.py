@@ -41,16 +41,23 @@ from bot.discord.table import EMBED_LIMIT, Table
 from bot.games.base import Action, Event, Pending
 from bot.games.unleashed.cards import catalog
 from bot.games.unleashed.models import Pass, Respond
-from bot.i18n import N_, translate, translate_n
+from bot.i18n import member_language, translate
 from bot.present.base import Seen, TableModel
-from bot.present.unleashed import TYPE_WORDS, UnleashedPresenter, card_line, short
+from bot.present.unleashed import (
+    NEUTRAL_PASS,
+    NEUTRAL_RESPOND,
+    PASS,
+    REFRESH,
+    RESPOND,
+    UnleashedPresenter,
+)
+from bot.present.unleashed_card import card_reply, find_card, names_matching, no_such_card
+from bot.render.pool import Job
 from bot.render.unleashed_card import render_card
 from bot.runtime import GameError, Update
 from bot.store import SeatRecord
 
-#: The neutral answer to Respond/Pass from a player who cannot (or no longer can) respond.
-NEUTRAL_PASS = N_("You pass: you will not answer this card.")
-NEUTRAL_RESPOND = N_("You have no Instant you can play on this card right now.")
+__all__ = ["NEUTRAL_PASS", "NEUTRAL_RESPOND", "UnleashedCog", "passing_in", "window_of"]
 
 
 def window_of(pending: Pending) -> str:
@@ -66,7 +73,7 @@ def passing_in(engine: Any, window: str, seat: str) -> Callable[[Any], Action]:
     def passing(state: Any) -> Action:
         if window_of(engine.pending(state)) != window \
                 or Pass() not in engine.legal_actions(state, seat):
-            raise GameError("stale", N_("This table has moved on."))
+            raise GameError("stale", "This table has moved on.")
         return Pass()
     return passing
 
@@ -99,12 +106,20 @@ class UnleashedCog(GameCog):
         """Respond and Pass during a reaction window; else the presenter's (set-up)."""
         window = window_of(table.pending)
         if window and table.result is None:
-            gid, lang = table.record.id, table.lang
-            return [button("g", gid, f"resp.{window}", translate(lang, "Respond"),
+            gid = table.record.id
+            lang = table.lang
+            return [button("g", gid, f"resp.{window}", translate(lang, RESPOND),
                            emoji="\N{HIGH VOLTAGE SIGN}", style=discord.ButtonStyle.danger),
-                    button("g", gid, f"pass.{window}", translate(lang, "Pass"),
+                    button("g", gid, f"pass.{window}", translate(lang, PASS),
                            style=discord.ButtonStyle.secondary)]
         return super().table_items(table)
+
+    def picture(self, table: Table, inputs: dict[str, Any] | None = None) -> Job | None:
+        """As the base, drawn in the game's language."""
+        job = super().picture(table, inputs)
+        if job is None:
+            return None
+        return Job(job.func, job.args, {**job.kwargs, "lang": table.lang})
 
     # -- the private panel and the reaction windows ------------------------------------------
 
@@ -117,21 +132,19 @@ class UnleashedCog(GameCog):
         if table.pending.kind in ("reaction", "setup") and table.deadline is None:
             table.deadline = await self.bot.service.deadline(gid)
         own = table.view(seat.seat)
-        hand = own.hand or []
-        lines = [f"**{c.name}** ({card_line(c.id)}): {short(c.text, 90)}" for c in hand]
         lang = table.member_lang
-        listed = ("\n".join(lines) or translate(lang, "No cards."))[:EMBED_LIMIT]
+        heading, listed = UnleashedPresenter.hand_words(own, lang)
         model = self.model(table, seat.seat, lang=lang)
         hand_panel = model.panels["hand"]
-        items = [*self.draw(gid, model.key, hand_panel.items, prints=model.prints, lang=lang),
-                 button("g", gid, "hand", translate(lang, "Refresh"),
+        items = [*self.draw(gid, model.key, hand_panel.items, prints=model.prints),
+                 button("g", gid, "hand", translate(lang, REFRESH),
                         emoji="\N{CLOCKWISE OPEN CIRCLE ARROW}")]
-        pic = await self.bot.render(table.spec.closeups["hand"], own, names=table.plain_names)
+        pic = await self.bot.render(table.spec.closeups["hand"], own, names=table.plain_names,
+                                    lang=lang)
         return {"view": layout.panel(accent=self.accent, words=[
-                    hand_panel.text, "### " + translate_n(
-                        lang, "Your hand ({count} card)", "Your hand ({count} cards)",
-                        len(hand)), listed],
-                    picture="my-hand.png", alt=UnleashedPresenter.hand_alt(own), items=items),
+                    hand_panel.text, heading, listed[:EMBED_LIMIT]],
+                    picture="my-hand.png", alt=UnleashedPresenter.hand_alt(own, lang),
+                    items=items),
                 "file": discord.File(io.BytesIO(pic.png), filename="my-hand.png")}
 
     async def on_choice(self, interaction: discord.Interaction, table: Table, seat: SeatRecord,
@@ -142,7 +155,7 @@ class UnleashedCog(GameCog):
         if kind == "o" or update is None or update.state is None:
             return update
         after = Table(update.record, update.seats, update.spec, update.state,
-                      deadlines=update.deadlines)
+                      deadlines=update.deadlines, derived=update.derived)
         if update.deadlines is not None:
             after.deadline = update.deadlines.get("rules")
         if (after.record.version != table.record.version and after.result is None
@@ -158,9 +171,9 @@ class UnleashedCog(GameCog):
         """Respond and Pass of a reaction window (see the module docstring)."""
         code, _, window = cid.code.partition(".")
         if code not in ("resp", "pass"):
-            raise GameError("bad_button", N_("This button is not one herdbot understands."))
+            raise GameError("bad_button", "This button is not one herdbot understands.")
         if window_of(table.pending) != window or not window:
-            raise GameError("window_closed", N_("This reaction window has closed."))
+            raise GameError("window_closed", "This reaction window has closed.")
         legal = table.legal(seat.seat)
         if code == "pass":
             if Pass() in legal:
@@ -177,8 +190,7 @@ class UnleashedCog(GameCog):
         respond = model.panels["respond"]
         await send_ephemeral(interaction, secret=True, view=layout.panel(
             accent=self.accent, words=respond.text,
-            items=self.draw(table.record.id, model.key, respond.items, prints=model.prints,
-                            lang=table.member_lang)))
+            items=self.draw(table.record.id, model.key, respond.items, prints=model.prints)))
 
     # -- /card -----------------------------------------------------------------------------
 
@@ -187,31 +199,28 @@ class UnleashedCog(GameCog):
     @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     @app_commands.describe(name="The card's name")
     async def card(self, interaction: discord.Interaction, name: str) -> None:
-        """Ephemeral picture and rules text of the card called ``name``."""
+        """Ephemeral picture and rules text of the card called ``name`` (in the member's
+        client language, or in English), in the member's client language."""
+        lang = member_language(str(interaction.locale), None)
         try:
-            design = catalog().by_name(name.strip())
+            design = find_card(lang, name)
         except KeyError:
-            await send_error(interaction, N_("There is no Llamas Unleashed card called “{name}”."),
-                             name=quoted(name))
+            await send_error(interaction, no_such_card(lang, quoted(name)))
             return
-        data = await self.bot.render(render_card, catalog().ids_of(design.key)[0])
-        kind = f" \u00b7 {design.kind.title()}" if design.kind else ""
-        view = layout.card(accent=self.accent, before=[f"### {design.name}", design.text],
-                    picture="card.png", alt=f"The card {design.name}: {design.text}",
-                    footer=f"{TYPE_WORDS[design.type]}{kind} \u00b7 {design.copies} "
-                           f"{'copy' if design.copies == 1 else 'copies'}")
+        data = await self.bot.render(render_card, catalog().ids_of(design.key)[0], lang)
+        reply = card_reply(lang, design)
+        view = layout.card(accent=self.accent, before=[f"### {reply.title}", reply.text],
+                           picture="card.png", alt=reply.alt, footer=reply.footer)
         await send_ephemeral(interaction, view=view,
                              file=discord.File(io.BytesIO(data), filename="card.png"))
 
     @card.autocomplete("name")
     async def card_autocomplete(self, interaction: discord.Interaction,
                                 current: str) -> list[app_commands.Choice[str]]:
-        """Card names containing what was typed (names starting with it first), 25 at most."""
-        typed = current.strip().lower()
-        names = [d.name for d in catalog().designs.values() if typed in d.name.lower()]
-        names.sort(key=lambda n: (not n.lower().startswith(typed), n))
-        return [app_commands.Choice(name=n, value=n) for n in names[:25]]
-
+        """Card names in the member's client language containing what was typed (names
+        starting with it first), 25 at most."""
+        lang = member_language(str(interaction.locale), None)
+        return [app_commands.Choice(name=n, value=n) for n in names_matching(lang, current)]
 
 async def setup(bot: Any) -> None:
     """Load the cog."""

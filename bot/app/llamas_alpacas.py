@@ -12,14 +12,16 @@ from bot.ai.easy import llamas_alpacas_easy
 from bot.ai.llamas_alpacas import heuristic_policy, weigh
 from bot.ai.llamas_alpacas_hard import hard_policy
 from bot.games.llamas_alpacas.spec import SPEC as RULES
+from bot.i18n import ENGLISH
 from bot.present import hints
 from bot.present.llamas_alpacas import LlamasAlpacasPresenter
 from bot.render.llamas_alpacas import board_picture, render_table
 
 
-def hint(view: Any, legal: Sequence[Any], rng: random.Random) -> str:
-    """The Normal AI's move for the seat of ``view`` and why, in words (seat ids)."""
-    return hints.llamas_alpacas(weigh(view, list(legal), rng))
+def hint(view: Any, legal: Sequence[Any], rng: random.Random, lang: str = ENGLISH) -> str:
+    """The Normal AI's move for the seat of ``view`` and why, in words (seat ids) in
+    ``lang``."""
+    return hints.llamas_alpacas(weigh(view, list(legal), rng), lang)
 
 
 SPEC = dataclasses.replace(

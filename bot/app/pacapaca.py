@@ -12,14 +12,16 @@ from bot.ai.easy import pacapaca_easy
 from bot.ai.pacapaca import heuristic_policy, weigh
 from bot.ai.pacapaca_hard import hard_policy
 from bot.games.pacapaca.spec import SPEC as RULES
+from bot.i18n import ENGLISH
 from bot.present import hints
 from bot.present.pacapaca import PacapacaPresenter
 from bot.render.pacapaca import alpaca_picture, render_cards, render_final, render_table
 
 
-def hint(view: Any, legal: Sequence[Any], rng: random.Random) -> str:
-    """The Normal AI's move for the seat of ``view`` and why, in words (seat ids)."""
-    return hints.pacapaca(weigh(view, list(legal), rng))
+def hint(view: Any, legal: Sequence[Any], rng: random.Random, lang: str = ENGLISH) -> str:
+    """The Normal AI's move for the seat of ``view`` and why, in words (seat ids) in
+    ``lang``."""
+    return hints.pacapaca(weigh(view, list(legal), rng), lang)
 
 
 SPEC = dataclasses.replace(

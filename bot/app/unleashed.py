@@ -12,14 +12,16 @@ from bot.ai.easy import unleashed_easy
 from bot.ai.unleashed import heuristic_policy, weigh
 from bot.ai.unleashed_hard import hard_policy
 from bot.games.unleashed.spec import SPEC as RULES
+from bot.i18n import ENGLISH
 from bot.present import hints
 from bot.present.unleashed import UnleashedPresenter
 from bot.render.unleashed import hand_picture, render_table
 
 
-def hint(view: Any, legal: Sequence[Any], rng: random.Random) -> str:
-    """The Normal AI's move for the seat of ``view`` and why, in words (seat ids)."""
-    return hints.unleashed(weigh(view, list(legal), rng))
+def hint(view: Any, legal: Sequence[Any], rng: random.Random, lang: str = ENGLISH) -> str:
+    """The Normal AI's move for the seat of ``view`` and why, in words (seat ids) in
+    ``lang``."""
+    return hints.unleashed(weigh(view, list(legal), rng), lang)
 
 
 SPEC = dataclasses.replace(

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import gc
 import logging
 import math
 import time
@@ -37,11 +38,11 @@ from bot.discord.errors import (
 )
 from bot.discord.host import DirectMessages, GameDisplay
 from bot.discord.replay_view import ReplayViewer
-from bot.discord.replies import defer_command, quoted, send_error
+from bot.discord.replies import defer_command, lang_of, quoted, send_error
 from bot.discord.router import GamesBefore, Router, refuse_busy
 from bot.discord.translator import CatalogueTranslator, translatable_choices
 from bot.games.registry import Registry
-from bot.i18n import ENGLISH, N_, supported
+from bot.i18n import ENGLISH, supported, translate
 from bot.render.pool import Job, PictureCache, RenderPool, forget_pool
 from bot.runtime import Clock, GameError, GameService, Update
 from bot.runtime.admission import Admission, LagProbe, snowflake_time
@@ -211,11 +212,13 @@ class HerdTree(app_commands.CommandTree["HerdBot"]):
         if isinstance(error, app_commands.CheckFailure):
             # (discord.py's own checks say why in English)
             await send_error(interaction, GameError("check", str(error), catalogued=False)
-                             if str(error) else N_("You cannot use this command here."))
+                             if str(error) else translate(lang_of(interaction),
+                                                          "You cannot use this command here."))
             return
         if isinstance(error, app_commands.TransformerError):
-            await send_error(interaction, N_("That value does not fit: “{value}”."),
-                             value=quoted(error.value))
+            await send_error(interaction, translate(
+                lang_of(interaction), "That value does not fit: “{value}”.",
+                value=quoted(error.value)))
             return
         changed = await self.client.changed_games(interaction.extras.get(BEFORE), interaction,
                                                   interaction.extras.get(WRITTEN, set()))
@@ -227,13 +230,15 @@ class HerdTree(app_commands.CommandTree["HerdBot"]):
                 # writes work.
                 for game_id in changed:
                     self.client.service.start_catch_up(game_id)
-                await send_error(interaction, STORE_DOWN_AFTER_CHANGE)
+                await send_error(interaction, translate(lang_of(interaction),
+                                                        STORE_DOWN_AFTER_CHANGE))
             else:
-                await send_error(interaction, STORE_DOWN)
+                await send_error(interaction, translate(lang_of(interaction), STORE_DOWN))
             return
         log.error("command %s failed", getattr(interaction.command, "qualified_name", "?"),
                   exc_info=original)
-        await send_error(interaction, OOPS_AFTER_CHANGE if changed else OOPS)
+        await send_error(interaction, translate(lang_of(interaction),
+                                                OOPS_AFTER_CHANGE if changed else OOPS))
 
 
 class HerdBot(commands.AutoShardedBot):
@@ -290,6 +295,11 @@ class HerdBot(commands.AutoShardedBot):
         self._sync = sync_commands
         self._assemble = assemble
         self._parts: Parts | None = None
+        #: Whether the first shard ready freezes the garbage collector's view of what
+        #: start-up made (``herdbot run`` sets it; see :meth:`on_shard_ready`).
+        self.freeze_gc_when_ready = False
+        #: kind -> the game cog found for it last (:meth:`game_cog`; checked still loaded).
+        self._game_cogs: dict[str, GameDisplay] = {}
         #: The event loop's lag, which :class:`Admission` refuses new requests on.
         self.lag_probe = LagProbe()
         #: Replays of finished games, privately (``/game replay``, the end's Replay button).
@@ -369,6 +379,13 @@ class HerdBot(commands.AutoShardedBot):
         """Log :meth:`ready_line` at INFO (discord.py's own logger is at WARNING, so without
         it the operator sees no sign that the bot is up)."""
         log.info("%s", self.ready_line(shard_id))
+        if self.freeze_gc_when_ready:
+            # What start-up made (cogs, commands, catalogues, fonts, caches) lives as long
+            # as the process: kept out of every later collection, which then reads only
+            # what the games make.
+            self.freeze_gc_when_ready = False
+            gc.collect()
+            gc.freeze()
 
     async def on_shard_resumed(self, shard_id: int) -> None:
         """One INFO line when shard ``shard_id`` is back after a lost connection (RESUME)."""
@@ -483,10 +500,15 @@ class HerdBot(commands.AutoShardedBot):
         return self.get_cog("Lobby")
 
     def game_cog(self, kind: str) -> GameDisplay | None:
-        """The loaded cog that plays game ``kind``."""
+        """The loaded cog that plays game ``kind`` (the one found last while it stays
+        loaded: a runtime protocol check reads every member of the protocol)."""
+        found = self._game_cogs.get(kind)
+        if found is not None and self.get_cog(getattr(found, "qualified_name", "")) is found:
+            return found
         for cog in self.cogs.values():
-            # (the kind first: a runtime protocol check reads every member of the protocol)
+            # (the kind first: it is cheaper than the protocol check)
             if getattr(cog, "kind", None) == kind and isinstance(cog, GameDisplay):
+                self._game_cogs[kind] = cog
                 return cog
         return None
 

@@ -66,8 +66,8 @@ class Clicks(Watching, OneMessage):
                 raise GameError("bad_choice", N_("Choose one of the options shown.")) from None
             raise bad from None
         if seat.ai_takeover:
-            await send_error(interaction, N_("The AI is playing your seat: press I'm back first."),
-                             lang=table.member_lang)
+            await send_error(interaction, translate(
+                table.member_lang, "The AI is playing your seat: press I'm back first."))
             return None
         ephemeral = interaction.message is not None and interaction.message.flags.ephemeral
         said: str | None = None
@@ -217,9 +217,11 @@ class Clicks(Watching, OneMessage):
         :class:`GameError` if it does not exist."""
         if known is not None and known.bundle is not None:
             record, seats, spec, state, _ = await self.bot.service.read(game_id, known)
-            return Table(record, seats, spec, state, known=known)
+            return Table(record, seats, spec, state, known=known,
+                         derived=known.derived if state is known.state else {})
         record, seats, spec, state = await self.bot.service.load(game_id, record)
-        return Table(record, seats, spec, state)
+        return Table(record, seats, spec, state,
+                     derived=self.bot.service.derived_of(game_id, state))
 
 
     # -- interactions ------------------------------------------------------------------
@@ -267,7 +269,8 @@ class Clicks(Watching, OneMessage):
         if seat is None:
             raise self.refuse_outsider(table, interaction.user.id)
         if cid.code == "hand":
-            await send_ephemeral(interaction, secret=True, **await self.own_panel(table, seat))
+            await send_ephemeral(interaction, secret=True, **self.own_answer(
+                table, seat.seat, await self.own_panel(table, seat)))
             return
         if cid.code == HINT:
             await answer_hint(interaction, table, seat, self.accent)
@@ -340,8 +343,8 @@ class Clicks(Watching, OneMessage):
         ``version``: the state version the click was drawn for (``None``: the loaded
         table's; ``-1``: none, for a callable that decodes the click itself)."""
         if seat.ai_takeover:
-            await send_error(interaction, N_("The AI is playing your seat: press I'm back first."),
-                             lang=table.member_lang)
+            await send_error(interaction, translate(
+                table.member_lang, "The AI is playing your seat: press I'm back first."))
             return None
         await defer(interaction)
         try:

@@ -63,7 +63,7 @@ class LessonNotes(TableLook):
         if steps:
             keys = [s.key for s in steps]
             self._lesson_said.setdefault(gid, set()).update(keys)
-            table.lesson = note(steps)
+            table.lesson = note(steps, table.lang)
             self._lesson_notes[gid] = (key, table.lesson)
             try:
                 await self.bot.service.lesson_said(gid, keys)

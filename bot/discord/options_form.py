@@ -183,7 +183,7 @@ class OptionsForm(ui.Modal):
             await send_error(interaction, error, lang=self.lang)
             return
         log.error("the options form failed", exc_info=error)
-        await send_error(interaction, OOPS)
+        await send_error(interaction, translate(self.lang, OOPS))
 
 
 __all__ = ["FORM_CODE", "OptionsForm", "check_options", "number_choices", "number_fields",

@@ -167,18 +167,18 @@ async def edit_panel(interaction: discord.Interaction, *, private: bool = False,
 
 async def send_error(interaction: discord.Interaction, message: str | GameError, *,
                      secret: bool = False, lang: str | None = None,
-                     names: dict[str, str] | None = None, **values: object) -> None:
-    """Tell the user why their click or command was refused (ephemeral, one sentence), in
-    ``lang`` (default: the member's, :func:`lang_of`): ``message`` is a catalogue message
-    id (marked ``N_``, filled with ``values``) or a :class:`~bot.runtime.GameError` (its
-    :meth:`~bot.runtime.GameError.text`); seat ids in it are named with ``names``.
+                     names: dict[str, str] | None = None) -> None:
+    """Tell the user why their click or command was refused (ephemeral, one sentence):
+    ``message`` is the sentence already in the member's language, or a
+    :class:`~bot.runtime.GameError` told in ``lang`` (default: the member's,
+    :func:`lang_of`; its :meth:`~bot.runtime.GameError.text`); seat ids in it are named
+    with ``names``.
 
     When the interaction is gone the refusal is posted in the channel with a mention, or,
     with ``secret`` (games with hidden hands, whose refusals may name the member's own
     cards), sent by DM and never to the channel."""
-    lang = lang or lang_of(interaction)
-    said = (message.text(lang) if isinstance(message, GameError)
-            else translate(lang, message, **values))
+    said = (message.text(lang or lang_of(interaction)) if isinstance(message, GameError)
+            else message)
     if names:
         said = named(said, names)
     await send_ephemeral(interaction, f"\N{NO ENTRY SIGN} {said}", secret=secret)

@@ -89,7 +89,8 @@ class Router:
         try:
             cid = ids.parse(custom_id)
         except ids.BadCustomId:
-            await send_error(interaction, N_("This button is not one herdbot understands."))
+            await send_error(interaction, translate(lang_of(interaction),
+                                                "This button is not one herdbot understands."))
             return
         with self.admission.slot() as admitted:
             if not admitted:
@@ -148,14 +149,16 @@ class Router:
             if cid.game_id in written and await self._changed(before, cid.game_id, before_seats):
                 # The rest (AI moves, timers, the table) is caught up once writes work.
                 self.bot.service.start_catch_up(cid.game_id)
-                await send_error(interaction, STORE_DOWN_AFTER_CHANGE)
+                await send_error(interaction, translate(lang_of(interaction),
+                                                        STORE_DOWN_AFTER_CHANGE))
             else:
-                await send_error(interaction, STORE_DOWN)
+                await send_error(interaction, translate(lang_of(interaction), STORE_DOWN))
         except Exception:
             log.exception("component %s failed", custom_id)
             changed = (cid.game_id in written
                        and await self._changed(before, cid.game_id, before_seats))
-            await send_error(interaction, OOPS_AFTER_CHANGE if changed else OOPS)
+            await send_error(interaction, translate(lang_of(interaction),
+                                                    OOPS_AFTER_CHANGE if changed else OOPS))
 
     async def games_before(self, interaction: discord.Interaction) -> GamesBefore | None:
         """The stored games a slash command by ``interaction.user`` may change, read before
@@ -235,7 +238,8 @@ class Router:
         data: dict[str, Any] = dict(interaction.data or {})
         custom_id = str(data.get("custom_id", ""))
         if not custom_id.startswith(("hb:", "hs:", "lb:")):  # lb: a leaderboard's page
-            await send_error(interaction, N_("This button is not one herdbot understands."))
+            await send_error(interaction, translate(lang_of(interaction),
+                                                "This button is not one herdbot understands."))
             return
         on_message = _component_ids(interaction.message)
         if "\n" in custom_id or "\r" in custom_id or custom_id not in on_message:

@@ -267,7 +267,8 @@ class SidePanelCog(GameCog):
         if update.kind not in MOVES or update.state is None or is_one_message(update.record):
             await super().on_update(update, interaction)  # one message: panel or table
             return
-        table = Table(update.record, update.seats, update.spec, update.state)
+        table = Table(update.record, update.seats, update.spec, update.state,
+                      derived=update.derived)
         events = update.events()
         for e in events:
             if e.type in self.panel_opens:
@@ -288,7 +289,7 @@ class SidePanelCog(GameCog):
         """A step inside the panel's phase: the panel edited in place, telling the step's
         public lines (and notes) after the turn's lines so far. No message of its own and so no ping (at most one
         new message per turn)."""
-        lines = [named(e.text, table.names) for e in update.events() if e.to is None]
+        lines = [self.event_line(table, e) for e in update.events() if e.to is None]
         lines += [named(in_language(n, table.lang), table.names) for n in update.notes]
         refused = await self.edit_panel(table, lines)
         if refused is not None and interaction is not None:

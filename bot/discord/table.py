@@ -123,7 +123,8 @@ class Table:
     #: (``"legal"``, ``"key"``, ``"view"``, ``"pending"`` or ``"result"``, seat or ``None``)
     #: -> what :meth:`legal`, :meth:`key`, :meth:`view`, :attr:`pending` and :attr:`result`
     #: worked out from :attr:`state`, which a table never replaces (a new state is a new
-    #: Table).
+    #: Table); shared with every table of the same state object (:attr:`Update.derived`,
+    #: :attr:`Known.derived`).
     derived: dict[tuple[str, str | None], Any] = dataclasses.field(default_factory=dict)
     #: When the game's ``rules`` and ``turn`` timers run out (kind -> Unix seconds), as
     #: the change being shown left them (``None``: not known; read before drawing).
@@ -196,10 +197,14 @@ class Table:
 
     def legal(self, seat_id: str) -> list[Action]:
         """Legal actions of ``seat_id`` (worked out once per seat: see :attr:`derived`;
-        do not change the list)."""
+        do not change the list): none, without asking the engine, for a seat that is not
+        deciding now in a game where only those act (``Engine.only_pending_act``)."""
         key = ("legal", seat_id)
         if key not in self.derived:
-            self.derived[key] = self.spec.engine.legal_actions(self.state, seat_id)
+            engine = self.spec.engine
+            self.derived[key] = (
+                [] if engine.only_pending_act and seat_id not in self.pending.seats
+                else engine.legal_actions(self.state, seat_id))
         return self.derived[key]  # type: ignore[no-any-return]
 
     def key(self, seat_id: str) -> str:
@@ -510,8 +515,19 @@ class TableLook:
         return items
 
     def public_lines(self, table: Table, events: list[Event] | None) -> list[str]:
-        """The public events' texts with display names (private events left out)."""
-        return [named(e.text, table.names) for e in (events or []) if e.to is None]
+        """The public events' lines with display names, in the game's language (private
+        events left out)."""
+        return [self.event_line(table, e) for e in (events or []) if e.to is None]
+
+    def event_line(self, table: Table, event: Event, names: dict[str, str] | None = None,
+                   lang: str | None = None) -> str:
+        """``event``'s line with ``names`` (default: the display names) in ``lang``
+        (default: the game's language): the presenter's
+        :meth:`~bot.present.base.Presenter.event_line`, else the engine's text."""
+        names = table.names if names is None else names
+        if self.presenter is None:
+            return named(event.text, names)
+        return self.presenter.event_line(event, names, lang=lang or table.lang)
 
     def alt_text(self, table: Table, lines: list[str]) -> str:
         """The picture's alternative text: the position in words from the public view

@@ -479,7 +479,8 @@ class TablePosts(OneMessage, LessonNotes, TableNotices):
         if update.kind in (UpdateKind.LOBBY, UpdateKind.CANCELLED, UpdateKind.EXPIRED) or update.state is None:
             return
         table = Table(update.record, update.seats, update.spec, update.state,
-                      catchup=update.kind == UpdateKind.CATCHUP, deadlines=update.deadlines)
+                      catchup=update.kind == UpdateKind.CATCHUP, deadlines=update.deadlines,
+                      derived=update.derived)
         channel = self.channel_of(table.record)
         if is_one_message(table.record) and update.kind in (UpdateKind.REMINDER,
                                                             UpdateKind.IDLE_NOTICE):
@@ -534,7 +535,8 @@ class TablePosts(OneMessage, LessonNotes, TableNotices):
         even if it shows nothing else (:meth:`nothing_public`)."""
         if update.state is None or update.kind not in MOVES:
             return False
-        table = Table(update.record, update.seats, update.spec, update.state)
+        table = Table(update.record, update.seats, update.spec, update.state,
+                      derived=update.derived)
         return bool(self.lesson_steps(table, update.events()))
 
     def nothing_public(self, update: Update) -> bool:

@@ -307,6 +307,10 @@ class Engine(ABC, Generic[S, OptT]):
     state_model: ClassVar[type[PlainGameState]]
     options_model: ClassVar[type[Options]]
     action_adapter: ClassVar[TypeAdapter[Any]]
+    #: True when ``legal_actions`` is empty for every seat not in ``pending(state).seats``
+    #: (callers may then skip asking for those seats); False when a seat may act while
+    #: another decides (Pacapaca: either negotiator may propose).
+    only_pending_act: ClassVar[bool] = False
 
     @abstractmethod
     def new_game(self, players: Sequence[str], *, seed: int, options: OptT) -> S:

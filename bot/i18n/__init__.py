@@ -100,6 +100,14 @@ def number(lang: str | None, value: float) -> str:
     return format_decimal(value, locale=ENGLISH if lang == PSEUDO else lang)
 
 
+def decimal(lang: str | None, value: float, places: int = 1) -> str:
+    """``value`` with exactly ``places`` decimals the way ``lang`` writes them
+    (``12.5`` in English, ``12,5`` in German; the pseudo-locale as English)."""
+    lang = _lang(lang)
+    pattern = "0." + "0" * places if places > 0 else "0"
+    return str(format_decimal(value, format=pattern, locale=ENGLISH if lang == PSEUDO else lang))
+
+
 @functools.lru_cache(maxsize=4096)
 def _whole(lang: str, value: int) -> str:
     return str(format_decimal(value, locale=ENGLISH if lang == PSEUDO else lang))
@@ -107,7 +115,7 @@ def _whole(lang: str, value: int) -> str:
 
 __all__ = [
     "CARD_NAME", "CARD_TEXT", "CATALOGUED", "COMMAND_NAME", "COMMAND_TEXT", "ENGLISH", "Lang", "MENU_NAME",
-    "NATIVE_NAMES", "N_",
+    "NATIVE_NAMES", "N_", "decimal",
     "PSEUDO", "SHIPPED", "discord_locales", "game_language", "has_translation",
     "member_language", "number", "pseudo", "supported", "translate", "translate_in",
     "translate_n",

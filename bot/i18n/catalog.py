@@ -41,15 +41,18 @@ LOCALES = Path(__file__).resolve().parent / "locales"
 DOMAIN = "herdbot"
 #: The parts of a catalogue -> the source paths (from the source tree's root) whose
 #: sentences it holds. A message is in the first part one of its places matches; the
-#: rest, and the slash commands' strings, are in :data:`DOMAIN`'s part.
+#: rest, and the slash commands' strings, are in :data:`DOMAIN`'s part. The Unleashed
+#: cards' part (the seeds' names and texts, the type line's words, the ``/card`` picture
+#: and reply) comes before the game's, whose prefixes would match its modules too.
 PARTS: dict[str, tuple[str, ...]] = {
     "llamas_alpacas": ("bot/games/llamas_alpacas", "bot/present/llamas_alpacas",
                        "bot/render/llamas_alpacas", "bot/present/lessons/llamas_alpacas"),
     "pacapaca": ("bot/games/pacapaca", "bot/present/pacapaca", "bot/render/pacapaca",
                  "bot/present/lessons/pacapaca"),
+    "unleashed_cards": ("seeds/unleashed", "bot/games/unleashed/cards.py",
+                        "bot/render/unleashed_card", "bot/present/unleashed_card"),
     "unleashed": ("bot/games/unleashed", "bot/present/unleashed", "bot/render/unleashed",
                   "bot/present/lessons/unleashed"),
-    "unleashed_cards": ("seeds/unleashed",),
     "discord": ("bot/discord", "cogs", "bot/runtime"),
     DOMAIN: (),
 }

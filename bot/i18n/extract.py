@@ -4,7 +4,8 @@ and catalogues kept up to date with them.
 :func:`update` writes one template per part of the catalogue
 (``locales/<part>.pot``, :data:`~bot.i18n.catalog.PARTS`: every sentence of ``bot/`` and
 ``cogs/`` passed to :func:`~bot.i18n.translate`, :func:`~bot.i18n.translate_n` or marked
-:func:`~bot.i18n.N_`, plus the slash commands' strings) and merges each into each
+:func:`~bot.i18n.N_`, the slash commands' strings, and the Llamas Unleashed cards' words
+from the seeds: :func:`card_messages`) and merges each into each
 language's ``<part>.po`` as ``pybabel update`` would: new sentences come in untranslated,
 a sentence that moved to another part keeps its translation, and gone ones are dropped.
 Places are written without line numbers, so a catalogue changes only when its sentences
@@ -23,7 +24,17 @@ from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po, write_po
 
-from bot.i18n.catalog import DOMAIN, LOCALES, PARTS, part_of, po_path, read_catalogue
+from bot.games.unleashed.cards import KIND_NAMES, TYPE_NAMES, Effect, load_card_set
+from bot.i18n.catalog import (
+    CARD_NAME,
+    CARD_TEXT,
+    DOMAIN,
+    LOCALES,
+    PARTS,
+    part_of,
+    po_path,
+    read_catalogue,
+)
 from bot.i18n.languages import CATALOGUED, ENGLISH
 
 #: The functions whose arguments are message ids (Babel's keyword specs: argument
@@ -35,6 +46,10 @@ SOURCES = ("bot", "cogs")
 ROOT = Path(__file__).resolve().parents[2]
 #: The template of the main part (the slash commands' strings are kept there).
 TEMPLATE = LOCALES / f"{DOMAIN}.pot"
+#: The Llamas Unleashed seed file, from the source tree's root.
+UNLEASHED_SEED = "seeds/unleashed.json"
+#: Where the words of a card's type line are defined, from the source tree's root.
+TYPE_LINE_SOURCE = "bot/games/unleashed/cards.py"
 
 
 def template_path(part: str) -> Path:
@@ -62,16 +77,54 @@ def source_messages(root: Path = ROOT) -> dict[Message, list[str]]:
     return found
 
 
+def _labels(effect: Effect | None) -> list[str]:
+    """The labels of every ``choice`` option in the effect tree ``effect``, in order."""
+    if effect is None:
+        return []
+    out = [option.label for option in effect.options]
+    for child in (*effect.steps, effect.first, effect.next, effect.do, effect.if_you_do,
+                  effect.eff, *(option.eff for option in effect.options)):
+        out += _labels(child)
+    return out
+
+
+def card_messages(root: Path = ROOT) -> dict[tuple[str, str], list[str]]:
+    """Every word of a Llamas Unleashed card a player reads, as ``(context, English)`` ->
+    its places: each design's ``name`` (:data:`~bot.i18n.catalog.CARD_NAME`), each
+    design's and Herd Bonus's ``text`` and each choice option's ``label``
+    (:data:`~bot.i18n.catalog.CARD_TEXT`) from :data:`UNLEASHED_SEED` under ``root``, in
+    file order; and the type line's words (``TYPE_NAMES``, ``KIND_NAMES``: ``CARD_NAME``,
+    placed at :data:`TYPE_LINE_SOURCE`). Raises ``pydantic.ValidationError`` for a bad
+    seed file."""
+    cards = load_card_set(root / UNLEASHED_SEED)
+    found: dict[tuple[str, str], list[str]] = {}
+    for bonus in cards.herd.bonuses.values():
+        found[(CARD_TEXT, bonus.text)] = [UNLEASHED_SEED]
+        for label in _labels(bonus.eff):
+            found[(CARD_TEXT, label)] = [UNLEASHED_SEED]
+    for design in (*cards.nursery, *cards.deck):
+        found[(CARD_NAME, design.name)] = [UNLEASHED_SEED]
+        found[(CARD_TEXT, design.text)] = [UNLEASHED_SEED]
+        effects = (design.play, design.on_enter, design.start.eff if design.start else None)
+        for label in (label for effect in effects for label in _labels(effect)):
+            found[(CARD_TEXT, label)] = [UNLEASHED_SEED]
+    for word in (*TYPE_NAMES.values(), *KIND_NAMES.values()):
+        found.setdefault((CARD_NAME, word), [TYPE_LINE_SOURCE])
+    return found
+
+
 def templates(extra: Sequence[tuple[str, str]] = (), root: Path = ROOT) -> dict[str, Catalog]:
     """The template of each part of :data:`~bot.i18n.catalog.PARTS`:
-    :func:`source_messages` of ``root``, each in its part, and ``extra`` (``(context,
-    English string)``: the command strings) in the main part."""
+    :func:`source_messages` and :func:`card_messages` of ``root``, each in its part, and
+    ``extra`` (``(context, English string)``: the command strings) in the main part."""
     out = {part: Catalog(locale=ENGLISH, domain=DOMAIN, project="herdbot") for part in PARTS}
     for message, places in source_messages(root).items():
         out[part_of(places)].add(
             message, locations=[(p.rsplit(":", 1)[0], int(p.rsplit(":", 1)[1]))
                                 for p in places],
             flags=("python-brace-format",) if "{" in str(message) else ())
+    for (context, text), places in card_messages(root).items():
+        out[part_of(places)].add(text, context=context, locations=[(p, 0) for p in places])
     for context, text in extra:
         out[DOMAIN].add(text, context=context)
     return out

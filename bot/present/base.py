@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
 from bot.games.base import Action, Event, Pending, Result
-from bot.i18n import ENGLISH, translate
+from bot.i18n import ENGLISH, N_, translate, translate_n
 from bot.present.codes import (
     KEY_LENGTH,
     REPICK_KINDS,
@@ -74,11 +74,12 @@ class Choice:
 class Select:
     """A pick of one option among ``options`` (each a :class:`Choice` with an ``index``);
     more than 25 are paged by the Discord layer (``noun`` names them: "Splits 1-25 of
-    40"). Takes one row (two when paged) from ``row``."""
+    40"; an English message id, translated where it is shown). Takes one row (two when
+    paged) from ``row``."""
 
     placeholder: str
     options: tuple[Choice, ...]
-    noun: str = "Options"
+    noun: str = N_("Options")
     row: int | None = None
 
 
@@ -215,7 +216,7 @@ class Presenter:
         Discord layer; keep it shorter (:func:`alt_join`)."""
         who = ", ".join(names.get(s, s) for s in pending.seats)
         return alt_join([translate(lang, "Waiting for {names}.", names=who) if who else "",
-                         *lines[-1:]])
+                         *lines[-1:]], lang=lang)
 
     def final_lines(self, view: Any, result: Result, names: dict[str, str], *,
                     lang: str = ENGLISH) -> list[str]:
@@ -246,6 +247,15 @@ class Presenter:
         """The "My hand" text for ``seat`` from its own ``view`` (markdown), in ``lang``
         (the member's)."""
         return [translate(lang, "You have no hidden cards in this game.")]
+
+    def rules(self, summary: str, *, lang: str = ENGLISH) -> str:
+        """The ``/rules`` summary in ``lang``; default: the game's ``summary`` as it is."""
+        return summary
+
+    def event_line(self, event: Event, names: dict[str, str], *, lang: str = ENGLISH) -> str:
+        """The thread's line for ``event`` (one the viewer may see) in ``lang``, ``names``
+        seat -> name; default: the engine's text with the names put in (:func:`named`)."""
+        return named(event.text, names)
 
     def example(self) -> tuple[Any, dict[str, str]] | None:
         """A seeded mid-game spectator view for ``/rules`` and the names on it, or
@@ -363,16 +373,21 @@ class Presenter:
 ALT_LIMIT = 1024
 
 
-def alt_join(parts: Sequence[str], limit: int = ALT_LIMIT) -> str:
+def alt_join(parts: Sequence[str], limit: int = ALT_LIMIT, *, lang: str = ENGLISH) -> str:
     """``parts`` (sentences) joined by spaces within ``limit`` characters: parts that do
-    not fit are left out from the end and counted (``"(3 more: see the table)"``)."""
+    not fit are left out from the end and counted (``"(3 more: see the table)"``, in
+    ``lang``)."""
+    def more(count: int) -> str:
+        return translate_n(lang, "({count} more: see the table)",
+                           "({count} more: see the table)", count)
+
     out: list[str] = []
     parts = [p.strip() for p in parts if p and p.strip()]
     for n, part in enumerate(parts):
         rest = len(parts) - n - 1
-        tail = f" ({rest + 1} more: see the table)"
+        tail = " " + more(rest + 1)
         if len(" ".join([*out, part])) + (len(tail) if rest else 0) > limit:
-            out.append(f"({len(parts) - n} more: see the table)")
+            out.append(more(len(parts) - n))
             break
         out.append(part)
     return " ".join(out)[:limit]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import io
 import math
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache, lru_cache, wraps
@@ -125,6 +125,32 @@ def draw_text(
     draw.text(
         xy, text, font=fnt, fill=fill, anchor=anchor, stroke_width=stroke, stroke_fill=stroke_fill
     )
+
+
+def fit(draw: ImageDraw.ImageDraw, texts: Sequence[str],
+        fnt: ImageFont.ImageFont | ImageFont.FreeTypeFont, width: float) -> str:
+    """The first of ``texts`` (a label, then its shorter forms) whose width with ``fnt``
+    is at most ``width`` px; else the last one cut with an ellipsis to fit."""
+    for text in texts:
+        if draw.textlength(text, font=fnt) <= width:
+            return text
+    text = texts[-1]
+    while text and draw.textlength(text + "\N{HORIZONTAL ELLIPSIS}", font=fnt) > width:
+        text = text[:-1]
+    return text.rstrip() + "\N{HORIZONTAL ELLIPSIS}"
+
+
+def wrap(draw: ImageDraw.ImageDraw, text: str,
+         fnt: ImageFont.ImageFont | ImageFont.FreeTypeFont, width: float) -> list[str]:
+    """``text`` in lines that fit ``width`` px, broken at spaces (a word wider than
+    ``width`` stays whole on its line)."""
+    lines: list[str] = []
+    for word in text.split():
+        if lines and draw.textlength(f"{lines[-1]} {word}", font=fnt) <= width:
+            lines[-1] = f"{lines[-1]} {word}"
+        else:
+            lines.append(word)
+    return lines
 
 
 def rounded_box(

@@ -15,11 +15,13 @@ from PIL import Image, ImageDraw
 
 from bot.games.llamas_alpacas.cards import Card
 from bot.games.llamas_alpacas.models import LlamasAlpacasView, PlayerView
+from bot.i18n import ENGLISH, N_, translate, translate_n
 from bot.render.common import (
     Draw,
     Picture,
     cached_copy,
     draw_text,
+    fit,
     font,
     measuring,
     min_font,
@@ -28,6 +30,7 @@ from bot.render.common import (
     rounded_box,
     sprite,
     text_size,
+    wrap,
 )
 from bot.render.llamas_alpacas_art import (
     GOLD,
@@ -58,8 +61,13 @@ PANEL = (255, 252, 245)
 MUTED = (120, 110, 100)
 FREE_GREEN = (46, 139, 87)
 #: The row's positions as they are labelled above it (ordinals, so they do not read as
-#: prices); the first is free.
-ORDINALS = ("1st", "2nd", "3rd", "4th", "5th", "6th")
+#: prices); the first is free (its label, then a shorter form for when it does not fit).
+ORDINALS = (N_("1st free"), N_("2nd"), N_("3rd"), N_("4th"), N_("5th"), N_("6th"))
+FIRST_SHORT = N_("gratis")
+#: The key of the cards drawn in a 3-player game's free panel: colour, pattern.
+COLOUR_WORDS = (("red", N_("red: stripes")), ("blue", N_("blue: dots")),
+                ("green", N_("green: checks")), ("yellow", N_("yellow: lines")),
+                ("white", N_("white: any colour")))
 #: The number of an empty board space.
 SLOT_TEXT = 36
 
@@ -96,22 +104,34 @@ def _face_down(d: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int, label: st
     )
 
 
-def _status(view: LlamasAlpacasView, names: Mapping[str, str]) -> str:
+def _status(view: LlamasAlpacasView, names: Mapping[str, str], lang: str = ENGLISH,
+            cut: int | None = None) -> str:
+    """The header's sentence in ``lang``; each name cut to ``cut`` characters (and an
+    ellipsis) when given, so the sentence fits by shortening names, not words."""
     def n(seat: str) -> str:
-        return names.get(seat, seat)
+        name = names.get(seat, seat)
+        return name if cut is None or len(name) <= cut else name[:cut].rstrip() + "…"
 
     if view.finished:
         if len(view.winners) == 1:
-            return f"Game over - {n(view.winners[0])} wins!"
-        return "Game over - shared victory: " + ", ".join(n(s) for s in view.winners)
+            return translate(lang, "Game over - {name} wins!", name=n(view.winners[0]))
+        return translate(lang, "Game over - shared victory: {names}",
+                         names=", ".join(n(s) for s in view.winners))
     if view.phase == "setup":
-        return "Set-up: place your starting card"
+        return translate(lang, "Set-up: place your starting card")
     assert view.active is not None
-    step = {"turn": "to play", "choose_space": "places a card", "keep_treats": "keeps 10 treats"}[
-        view.phase
-    ]
-    last = "  ·  last round!" if view.end_triggered else ""
-    return f"{n(view.active)} {step}{last}"
+    name = n(view.active)
+    if view.end_triggered:
+        if view.phase == "choose_space":
+            return translate(lang, "{name} places a card  ·  last round!", name=name)
+        if view.phase == "keep_treats":
+            return translate(lang, "{name} keeps 10 treats  ·  last round!", name=name)
+        return translate(lang, "{name} to play  ·  last round!", name=name)
+    if view.phase == "choose_space":
+        return translate(lang, "{name} places a card", name=name)
+    if view.phase == "keep_treats":
+        return translate(lang, "{name} keeps 10 treats", name=name)
+    return translate(lang, "{name} to play", name=name)
 
 
 def _layout(n_players: int) -> tuple[int, int, int, int, int, int]:
@@ -140,10 +160,20 @@ def _row_x(i: int) -> int:
     return MARGIN + 6 + i * (ROW_CARD[0] + GAP)
 
 
+def _first_label(d: ImageDraw.ImageDraw, lang: str) -> str:
+    """The first position's label in ``lang``: "1st free", or its short form when that
+    is wider than the room the first card and the next label leave it."""
+    room = ROW_CARD[0] + GAP + ROW_CARD[0] / 2 - 10 - 2 * 5 - (
+        d.textlength(translate(lang, ORDINALS[1]), font=font(TEXT)) / 2 + 12)
+    return fit(d, [translate(lang, ORDINALS[0]), translate(lang, FIRST_SHORT)], font(TEXT),
+               min(room, 2 * ROW_CARD[0]))
+
+
 @sprite
-def _base(n_players: int) -> Image.Image:
+def _base(n_players: int, lang: str = ENGLISH) -> Image.Image:
     """Everything that never changes for ``n_players``: background, header bar, the row
-    frame with its position labels, and each panel with empty spaces and treat icons."""
+    frame with its position labels, and each panel with empty spaces and treat icons,
+    in ``lang``."""
     height, header_h, row_top, row_h, boards_top, panel_h = _layout(n_players)
     img = Image.new("RGB", (WIDTH, height), TABLE)
     d = Draw(img)
@@ -156,10 +186,13 @@ def _base(n_players: int) -> Image.Image:
     for i in range(6):
         cx = _row_x(i)
         if i == 0:
-            pill(d, (cx + cw / 2, row_top + 21), "1st free", font(TEXT), fill=FREE_GREEN,
+            label = _first_label(d, lang)
+            # centred on the card, or left-aligned with it when wider than the card
+            centre = max(cx + cw / 2, cx - 6 + d.textlength(label, font=font(TEXT)) / 2 + 5)
+            pill(d, (centre, row_top + 21), label, font(TEXT), fill=FREE_GREEN,
                  text_fill=(255, 255, 255), pad=(5, 2))
         else:
-            pill(d, (cx + cw / 2, row_top + 21), ORDINALS[i], font(TEXT),
+            pill(d, (cx + cw / 2, row_top + 21), translate(lang, ORDINALS[i]), font(TEXT),
                  fill=(214, 204, 188), text_fill=INK, pad=(12, 2))
     bw, bh = BOARD_CARD
     for k in range(n_players):
@@ -177,24 +210,33 @@ def _base(n_players: int) -> Image.Image:
         clover(d, tx + 16, ty + 22, 12)
         carrot(d, tx + 16, ty + 72, 12)
     if n_players == 3:
-        _legend(img, d, *_panel_xy(3, boards_top, panel_h), PANEL_W, panel_h)
+        _legend(img, d, *_panel_xy(3, boards_top, panel_h), PANEL_W, panel_h, lang)
     return img
 
 
-def _legend(img: Image.Image, d: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int) -> None:
-    """A key to the cards and the row, drawn in the free fourth panel (3 players)."""
+#: px: the legend's line height, and its colour rows' step at most and at least.
+LEGEND_LINE, LEGEND_STEP, LEGEND_STEP_MIN = 38, 46, 40
+
+
+def _legend(img: Image.Image, d: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int,
+            lang: str = ENGLISH) -> None:
+    """A key to the cards and the row, drawn in the free fourth panel (3 players), in
+    ``lang``: the colour rows close up (down to :data:`LEGEND_STEP_MIN`) when the closing
+    sentence takes more lines."""
     rounded_box(d, (x, y, x + w, y + h), radius=16, fill=PAPER, outline=(200, 190, 175), width=2)
-    draw_text(d, (x + 16, y + 30), "How to read the table", font(30, True), INK, anchor="lm")
+    draw_text(d, (x + 16, y + 30), fit(d, [translate(lang, "How to read the table"),
+                                           translate(lang, "Key")], font(30, True), w - 32),
+              font(30, True), INK, anchor="lm")
     body = font(TEXT)
-    ly = y + 84
+    notes = wrap(d, translate(lang, "Card 1 is free; skipping a card costs a treat. Lines of "
+                                    "3 that match score."), body, w - 36)
+    # from the first colour row (84 px down, or 70 when tight) to the last note's
+    # centre (24 px above the bottom): 5 colour rows, the star's row, the notes
+    room = h - 24 - 84 - 6 - (len(notes) - 1) * LEGEND_LINE
+    step = max(LEGEND_STEP_MIN, min(LEGEND_STEP, room // 6))
+    ly = y + 84 - (14 if 6 * step > room else 0)
     r = 19
-    for colour, words in (
-        ("red", "red: stripes"),
-        ("blue", "blue: dots"),
-        ("green", "green: checks"),
-        ("yellow", "yellow: lines"),
-        ("white", "white: any colour"),
-    ):
+    for colour, words in COLOUR_WORDS:
         cx, cy = x + 36, ly
         mask = Image.new("L", img.size, 0)
         ImageDraw.Draw(mask).ellipse((cx - r, cy - r, cx + r, cy + r), fill=255)
@@ -202,14 +244,16 @@ def _legend(img: Image.Image, d: ImageDraw.ImageDraw, x: int, y: int, w: int, h:
         d.ellipse((cx - r, cy - r, cx + r, cy + r), outline=INK, width=2)
         draw_text(d, (cx, cy), LETTER[colour], font(TEXT, True), (255, 255, 255), anchor="mm",
                   stroke=2, stroke_fill=INK)
-        draw_text(d, (x + 68, cy), words, body, INK, anchor="lm")
-        ly += 46
+        draw_text(d, (x + 68, cy), fit(d, [translate(lang, words)], body, w - 84), body, INK,
+                  anchor="lm")
+        ly += step
     draw_text(d, (x + 20, ly), "★", font(34, True), GOLD, anchor="lm", stroke=2, stroke_fill=INK)
-    draw_text(d, (x + 68, ly), "a star is any digit", body, INK, anchor="lm")
-    ly += 52
-    for text in ("Card 1 is free; skipping a", "card costs a treat. Lines", "of 3 that match score."):
+    draw_text(d, (x + 68, ly), fit(d, [translate(lang, "a star is any digit")], body, w - 84),
+              body, INK, anchor="lm")
+    ly += 52 - (LEGEND_STEP - step)
+    for text in notes:
         draw_text(d, (x + 20, ly), text, body, INK, anchor="lm")
-        ly += 38
+        ly += LEGEND_LINE
 
 
 def _panel(
@@ -223,13 +267,15 @@ def _panel(
     w: int,
     h: int,
     spaces_hl: Sequence[int],
+    lang: str = ENGLISH,
 ) -> None:
-    """The per-state parts of one player's panel, drawn over the cached base."""
+    """The per-state parts of one player's panel, drawn over the cached base, in
+    ``lang``."""
     active = view.active == p.seat or (view.phase == "setup" and not p.placed_start)
     winner = p.seat in view.winners
     if (active and not view.finished) or winner:
         rounded_box(d, (x, y, x + w, y + h), radius=16, outline=GOLD, width=6)
-    score = f"{p.score} pts"
+    score = translate_n(lang, "{count} pt", "{count} pts", p.score)
     sf = font(30, True)
     sw = text_size(d, score, sf)[0]
     draw_text(d, (x + w - 14, y + 28), score, sf, INK, anchor="rm")
@@ -253,18 +299,22 @@ def _panel(
     draw_text(d, (sx + 36, by + 22), f"×{p.clovers}", tf, INK, anchor="lm")
     draw_text(d, (sx + 36, by + 72), f"×{p.carrots}", tf, INK, anchor="lm")
     held: Card | None = None
-    label = ""
+    labels: list[str] = []
+    room = x + w - 6 - sx
     if p.start_card is not None:
-        held, label = p.start_card, "Place"
+        held, labels = p.start_card, [translate(lang, "Place"), translate(lang, "Put")]
     elif view.held is not None and view.active == p.seat:
-        held, label = view.held, "Taken"
+        held, labels = view.held, [translate(lang, "Taken"), translate(lang, "Got")]
     if held is not None:
-        draw_text(d, (sx, by + 128), label, font(TEXT, True), MUTED, anchor="lm")
+        draw_text(d, (sx, by + 128), fit(d, labels, font(TEXT, True), room), font(TEXT, True),
+                  MUTED, anchor="lm")
         _paste_card(img, held, sx, by + 152, BOARD_CARD)
         rounded_box(d, (sx - 4, by + 148, sx + bw + 4, by + 156 + bh), radius=12, outline=GOLD,
                     width=4)
     elif view.keep is not None and view.active == p.seat:
-        draw_text(d, (sx, by + 128), "Keeps", font(TEXT, True), MUTED, anchor="lm")
+        keeps = fit(d, [translate(lang, "Keeps"), translate(lang, "Kept")], font(TEXT, True),
+                    room)
+        draw_text(d, (sx, by + 128), keeps, font(TEXT, True), MUTED, anchor="lm")
         draw_text(d, (sx, by + 164), "10", font(TEXT, True), MUTED, anchor="lm")
 
 
@@ -301,6 +351,7 @@ def table_picture(
     *,
     highlight: Highlight | None = None,
     names: Mapping[str, str] | None = None,
+    lang: str = ENGLISH,
 ) -> Picture:
     """The table as a :class:`~bot.render.common.Picture`: 1000 px wide, 788 px high for
     2 players and 1260 px for 3-4 (fixed per player count); no text under 28 px.
@@ -309,6 +360,7 @@ def table_picture(
         view: any seat's or the spectator's view (all show the same table).
         highlight: optional gold outlines: ``{"row": [positions 1-6], seat: [spaces 0-8]}``.
         names: display names per seat id (default: the seat ids).
+        lang: the language of its words (:mod:`bot.i18n`; the game's).
 
     The first call in a process also builds the cached palette and card tiles (call
     :func:`warm_up` at start-up to pay it early). Pure: safe in a worker thread.
@@ -318,13 +370,18 @@ def table_picture(
     height, header_h, row_top, row_h, boards_top, panel_h = _layout(len(view.players))
     pal = _palette()
     with measuring() as meter:
-        img = cached_copy(_base(len(view.players)))
+        img = cached_copy(_base(len(view.players), lang))
         d = Draw(img)
         st = font(30, True)
         title_w = text_size(d, "Llamas & Alpacas", font(32, True))[0]
-        status = _status(view, names)
-        while text_size(d, status, st)[0] > WIDTH - 3 * MARGIN - title_w and len(status) > 4:
-            status = status[:-2] + "…"
+        room = WIDTH - 3 * MARGIN - title_w
+        status = _status(view, names, lang)
+        cut = max((len(n) for n in names.values()), default=0)
+        while text_size(d, status, st)[0] > room and cut > 3:  # names shortened first
+            cut -= 1
+            status = _status(view, names, lang, cut)
+        short = [translate(lang, "Place your starting card")] if view.phase == "setup" else []
+        status = fit(d, [status, *short], st, room)
         draw_text(d, (WIDTH - MARGIN, header_h / 2), status, st, (255, 255, 255), anchor="rm")
 
         # the row
@@ -349,16 +406,20 @@ def table_picture(
         px = _row_x(6) + 4
         pw = WIDTH - MARGIN - px
         _face_down(d, px, cy - 30, pw, ch - 20, str(view.draw_count))
-        draw_text(d, (px + pw / 2, cy + ch + 2), "draw pile", font(TEXT, True), MUTED,
-                  anchor="mm")
-        draw_text(d, (px + pw / 2, cy + ch + 34), f"discard {view.discard_count}",
+        pile_room = pw + MARGIN - 4
+        draw_text(d, (px + pw / 2, cy + ch + 2),
+                  fit(d, [translate(lang, "draw pile"), translate(lang, "pile")],
+                      font(TEXT, True), pile_room), font(TEXT, True), MUTED, anchor="mm")
+        discard = [translate(lang, "discard {count}", count=view.discard_count),
+                   translate(lang, "disc. {count}", count=view.discard_count)]
+        draw_text(d, (px + pw / 2, cy + ch + 34), fit(d, discard, font(TEXT, True), pile_room),
                   font(TEXT, True), MUTED, anchor="mm")
 
         # the players
         for k, p in enumerate(view.players):
             x, y = _panel_xy(k, boards_top, panel_h)
             _panel(img, d, p, view, names.get(p.seat, p.seat), x, y, PANEL_W, panel_h,
-                   hl.get(p.seat, []))
+                   hl.get(p.seat, []), lang)
     return Picture(_encode(img, pal), img.size, meter.smallest)
 
 
@@ -373,19 +434,20 @@ def render_table(
     *,
     highlight: Highlight | None = None,
     names: Mapping[str, str] | None = None,
+    lang: str = ENGLISH,
 ) -> bytes:
     """PNG bytes of :func:`table_picture` (well under 8 MiB)."""
-    return table_picture(view, highlight=highlight, names=names).png
+    return table_picture(view, highlight=highlight, names=names, lang=lang).png
 
 
 BIG_CARD = (220, 272)
 
 
-def board_picture(view: LlamasAlpacasView, seat: str, *, names: Mapping[str, str] | None = None
-                  ) -> Picture:
+def board_picture(view: LlamasAlpacasView, seat: str, *, names: Mapping[str, str] | None = None,
+                  lang: str = ENGLISH) -> Picture:
     """The close-up of ``seat``'s board for "My hand": 736 px wide, the nine spaces with
-    large cards, the score and treats, and a card still to place. Raises ``KeyError`` for
-    a seat not in the game."""
+    large cards, the score and treats, and a card still to place, in ``lang`` (the
+    member's). Raises ``KeyError`` for a seat not in the game."""
     p = next((q for q in view.players if q.seat == seat), None)
     if p is None:
         raise KeyError(seat)
@@ -400,14 +462,20 @@ def board_picture(view: LlamasAlpacasView, seat: str, *, names: Mapping[str, str
     with measuring() as meter:
         img = Image.new("RGB", (width, height), TABLE)
         d = Draw(img)
-        score = f": {p.score} pts"  # the name is cut to fit, never the score
         tf = font(34, True)
-        room = width - 48 - text_size(d, score, tf)[0]
-        while text_size(d, name, tf)[0] > room and len(name) > 2:
-            name = name[:-2].rstrip() + "…"
-        draw_text(d, (24, 40), name + score, tf, INK, anchor="lm")
+
+        def head(who: str) -> str:
+            return translate_n(lang, "{name}: {count} pt", "{name}: {count} pts", p.score,
+                               name=who)
+
+        while text_size(d, head(name), tf)[0] > width - 48 and len(name) > 2:
+            name = name[:-2].rstrip() + "…"  # the name is cut to fit, never the score
+        draw_text(d, (24, 40), head(name), tf, INK, anchor="lm")
         x = treats(d, 24, 92, p.clovers, p.carrots, size=max(text, 30), show_zero=True)
-        draw_text(d, (x + 10, 92), f"treats (at most {10})", font(text), MUTED, anchor="lm")
+        draw_text(d, (x + 10, 92), fit(d, [translate(lang, "treats (at most {limit})", limit=10),
+                                           translate(lang, "(at most {limit})", limit=10)],
+                                       font(text), width - 24 - x - 10),
+                  font(text), MUTED, anchor="lm")
         for i, c in enumerate(p.board):
             sx, sy = 24 + (i % 3) * (bw + 14), top + (i // 3) * (bh + 14)
             if c is None:
@@ -419,8 +487,8 @@ def board_picture(view: LlamasAlpacasView, seat: str, *, names: Mapping[str, str
                 paste(img, card_tile(c.id, bw, bh, text), (sx, sy))
         if held is not None:
             y = top + 3 * bh + 28 + 10
-            draw_text(d, (24, y + 20), "To place" if p.start_card is not None else "Taken",
-                      font(text, True), MUTED, anchor="lm")
+            draw_text(d, (24, y + 20), translate(lang, "To place") if p.start_card is not None
+                      else translate(lang, "Taken"), font(text, True), MUTED, anchor="lm")
             paste(img, card_tile(held.id, bw, bh, text), (24, y + 50))
     return Picture(_encode(img, _palette()), img.size, meter.smallest)
 

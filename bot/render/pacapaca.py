@@ -17,6 +17,7 @@ from PIL import Image, ImageDraw
 from bot.games.pacapaca.cards import catalog, kind_table
 from bot.games.pacapaca.models import AlpacaView, PacapacaView
 from bot.games.pacapaca.scoring import analyse
+from bot.i18n import ENGLISH, N_, translate, translate_n
 from bot.render.common import Draw, Picture, font, measuring, min_font, note_mark
 from bot.render.pacapaca_art import (
     ACTIVE_BG,
@@ -82,14 +83,19 @@ def _names(view: PacapacaView, names: Mapping[str, str] | None) -> dict[str, str
     return {s: (names or {}).get(s, s) for s in view.seats}
 
 
-def _header(d: ImageDraw.ImageDraw, view: PacapacaView, width: int) -> None:
+def _header(d: ImageDraw.ImageDraw, view: PacapacaView, width: int,
+            lang: str = ENGLISH) -> None:
     big, mid = font(34, True), font(TEXT)
     d.text((MARGIN, HEADER_H // 2), "Alpaca Pacapaca", font=big, fill=INK, anchor="lm")
-    info = f"Deck {view.deck_size}   Pile {view.pile_size}"
+    info = translate(lang, "Deck {deck}   Pile {pile}", deck=view.deck_size,
+                     pile=view.pile_size)
     if view.final is not None:
-        info = "Final scores"
+        info = translate(lang, "Final scores")
     elif view.final_round:
-        info = f"Deck {view.deck_size} · last turns: {view.final_turns_left}"
+        info = translate(lang, "Deck {deck} · last turns: {turns}", deck=view.deck_size,
+                         turns=view.final_turns_left)
+    title_w = d.textlength("Alpaca Pacapaca", font=big)
+    info = fit(d, info, mid, int(width - 2 * MARGIN - title_w - 60))
     tw = d.textlength(info, font=mid)
     x = width - MARGIN - tw
     d.text((x, HEADER_H // 2), info, font=mid, fill=INK, anchor="lm")
@@ -108,6 +114,7 @@ def _header(d: ImageDraw.ImageDraw, view: PacapacaView, width: int) -> None:
 def _draw_alpacas(
     img: Image.Image, view: PacapacaView, alpacas: Sequence[AlpacaView],
     label: Mapping[str, str], *, final: bool, top: int, area_h: int, per_row: int,
+    lang: str = ENGLISH,
 ) -> None:
     """Draw ``alpacas`` in rows of ``per_row`` between ``top`` and ``top + area_h``."""
     cat = catalog()
@@ -163,12 +170,12 @@ def _draw_alpacas(
             mark = "⇄ "
         nm = fit(d, mark + label.get(a.seat, a.seat), name_font, col - 16)
         d.text((x0 + col // 2, ground + 26), nm, font=name_font, fill=INK, anchor="mm")
-        sub = f"neck {len(a.neck)}"
+        sub = translate(lang, "neck {count}", count=len(a.neck))
         if a.babies:
-            sub += f" · {len(a.babies)} bab" + ("y" if len(a.babies) == 1 else "ies")
+            sub += " · " + translate_n(lang, "{count} baby", "{count} babies", len(a.babies))
         if view.final is not None:
             fa = next(f for f in view.final.alpacas if f.seat == a.seat)
-            sub = f"{fa.total} points"
+            sub = translate_n(lang, "{count} point", "{count} points", fa.total)
         d.text(
             (x0 + col // 2, ground + 60),
             fit(d, sub, small, col - 16),
@@ -194,18 +201,23 @@ def _babies(
         p.baby(bx, ground, male, happy, fade(colour, 0.25, (255, 255, 255)))
 
 
-def _legend(d: ImageDraw.ImageDraw, p: Painter, y: int, width: int) -> None:
+#: The legend's keys and their words (translated when drawn).
+LEGEND = (
+    ("scarf", N_("scarf")),
+    ("bow", N_("bow")),
+    ("pendant_bell", N_("bell")),
+    ("pendant_heart", N_("heart")),
+    ("pendant_star", N_("star")),
+    ("pendant_leaf", N_("leaf")),
+    ("mud", N_("mud")),
+    ("loose", N_("unfinished")),
+)
+
+
+def _legend(d: ImageDraw.ImageDraw, p: Painter, y: int, width: int,
+            lang: str = ENGLISH) -> None:
     fnt = font(TEXT)
-    items = [
-        ("scarf", "scarf"),
-        ("bow", "bow"),
-        ("pendant_bell", "bell"),
-        ("pendant_heart", "heart"),
-        ("pendant_star", "star"),
-        ("pendant_leaf", "leaf"),
-        ("mud", "mud"),
-        ("loose", "unfinished"),
-    ]
+    items = [(role, translate(lang, text)) for role, text in LEGEND]
     x = MARGIN
     saved = p.k
     p.k = 0.7
@@ -235,33 +247,35 @@ def _legend(d: ImageDraw.ImageDraw, p: Painter, y: int, width: int) -> None:
     p.k = saved
 
 
-def table_picture(view: PacapacaView, *, names: Mapping[str, str] | None = None) -> Picture:
+def table_picture(view: PacapacaView, *, names: Mapping[str, str] | None = None,
+                  lang: str = ENGLISH) -> Picture:
     """The table as a :class:`~bot.render.common.Picture`: every alpaca with its name,
     whose turn it is (yellow, ▶), a negotiation partner (blue, ⇄), deck and pile
     counts and a legend. 1000 px wide, height fixed per player count (:func:`layout`),
     no text under 28 px. ``names``: seat -> display name (default: the seat id). A
-    finished view is drawn as :func:`final_picture`."""
+    finished view is drawn as :func:`final_picture`. Words in ``lang``."""
     if view.final is not None:
-        return final_picture(view, names=names)
+        return final_picture(view, names=names, lang=lang)
     width, height, per_row = layout(len(view.alpacas))
     with measuring() as meter:
         img = Image.new("RGB", (width, height), BG)
         d = Draw(img)
-        _header(d, view, width)
+        _header(d, view, width, lang)
         _draw_alpacas(img, view, view.alpacas, _names(view, names), final=False, top=HEADER_H,
-                      area_h=height - HEADER_H - LEGEND_H, per_row=per_row)
+                      area_h=height - HEADER_H - LEGEND_H, per_row=per_row, lang=lang)
         p = Painter(img, 1.0, 20)
-        _legend(d, p, height - LEGEND_H, width)
+        _legend(d, p, height - LEGEND_H, width, lang)
     return Picture(to_palette_png(img), img.size, meter.smallest, meter.smallest_mark)
 
 
-def render_table(view: PacapacaView, *, names: Mapping[str, str] | None = None) -> bytes:
+def render_table(view: PacapacaView, *, names: Mapping[str, str] | None = None,
+                 lang: str = ENGLISH) -> bytes:
     """PNG bytes of :func:`table_picture`."""
-    return table_picture(view, names=names).png
+    return table_picture(view, names=names, lang=lang).png
 
 
-def alpaca_picture(view: PacapacaView, seat: str, *, names: Mapping[str, str] | None = None
-                   ) -> Picture:
+def alpaca_picture(view: PacapacaView, seat: str, *, names: Mapping[str, str] | None = None,
+                   lang: str = ENGLISH) -> Picture:
     """The close-up of ``seat``'s alpaca for "My hand": the one alpaca, larger than on
     the table, 700 x 860 px, with its name and neck length. Raises ``KeyError`` for a seat
     not in the game."""
@@ -272,20 +286,23 @@ def alpaca_picture(view: PacapacaView, seat: str, *, names: Mapping[str, str] | 
     with measuring() as meter:
         img = Image.new("RGB", (width, height), BG)
         d = Draw(img)
-        d.text((MARGIN, 36), "Your alpaca", font=font(34, True), fill=INK, anchor="lm")
+        title = fit(d, translate(lang, "Your alpaca"), font(34, True), width - 2 * MARGIN)
+        d.text((MARGIN, 36), title, font=font(34, True), fill=INK, anchor="lm")
         _draw_alpacas(img, view, mine, _names(view, names), final=view.final is not None,
-                      top=70, area_h=height - 70, per_row=1)
+                      top=70, area_h=height - 70, per_row=1, lang=lang)
     return Picture(to_palette_png(img), img.size, meter.smallest, meter.smallest_mark)
 
 
+#: The score table's columns: the title (translated when drawn) and the prefixes of the
+#: engine's score line labels summed in it.
 SCORE_COLUMNS = [
-    ("Neck", ("Neck",)),
-    ("Bow", ("Bows",)),
-    ("Scarf", ("Scarves",)),
-    ("Charm", ("Charms",)),
-    ("All 4", ("All four",)),
-    ("Mud", ("Mud",)),
-    ("Baby", ("Baby",)),
+    (N_("Neck"), ("Neck",)),
+    (N_("Bow"), ("Bows",)),
+    (N_("Scarf"), ("Scarves",)),
+    (N_("Charm"), ("Charms",)),
+    (N_("All 4"), ("All four",)),
+    (N_("Mud"), ("Mud",)),
+    (N_("Baby"), ("Baby",)),
 ]
 
 
@@ -298,7 +315,8 @@ def score_cells(lines) -> list[int | None]:
     return out
 
 
-def final_picture(view: PacapacaView, *, names: Mapping[str, str] | None = None) -> Picture:
+def final_picture(view: PacapacaView, *, names: Mapping[str, str] | None = None,
+                  lang: str = ENGLISH) -> Picture:
     """The end of the game as a :class:`~bot.render.common.Picture`, the same size as the
     table: the alpacas with removed (incomplete) parts crossed out in red, winners
     starred, and a score table (neck, bows, scarves, charms, the all-four bonus, mud,
@@ -309,19 +327,24 @@ def final_picture(view: PacapacaView, *, names: Mapping[str, str] | None = None)
         raise ValueError("the game is not finished")
     width, height, per_row = layout(len(view.alpacas))
     rows = len(view.final.alpacas)
-    table_h = 16 + ROW_H * (rows + 1) + 12
+    cols = [*SCORE_COLUMNS, (N_("Total"), ())]
+    unit = (width - 2 * MARGIN - 190) / len(cols)
+    titles = [translate(lang, title) for title, _ in cols]
+    probe = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    # column titles too wide for their column are staggered over two lines, each then
+    # as wide as two columns
+    heads = 1 if all(probe.textlength(t, font=font(TEXT)) <= unit - 2 for t in titles) else 2
+    table_h = 16 + ROW_H * (rows + heads) + 12
     label = _names(view, names)
     with measuring() as meter:
         img = Image.new("RGB", (width, height), BG)
         d = Draw(img)
-        _header(d, view, width)
+        _header(d, view, width, lang)
         _draw_alpacas(img, view, view.alpacas, label, final=True, top=HEADER_H,
-                      area_h=height - HEADER_H - table_h, per_row=per_row)
+                      area_h=height - HEADER_H - table_h, per_row=per_row, lang=lang)
         y = height - table_h + 10
         x0 = MARGIN
         name_w = 190
-        cols = [*SCORE_COLUMNS, ("Total", ())]
-        unit = (width - 2 * MARGIN - name_w) / len(cols)
         centres = [int(x0 + name_w + (j + 0.5) * unit) for j in range(len(cols))]
         head_f, cell_f, bold = font(TEXT), font(TEXT), font(TEXT, True)
         d.rounded_rectangle(
@@ -331,10 +354,13 @@ def final_picture(view: PacapacaView, *, names: Mapping[str, str] | None = None)
             outline=GROUND_DARK,
             width=2,
         )
-        for j, (title, _) in enumerate(cols):
-            d.text((centres[j], y + ROW_H // 2), title, font=head_f, fill=SOFT_INK, anchor="mm")
+        for j, title in enumerate(titles):
+            line = j % heads
+            d.text((centres[j], y + ROW_H * line + ROW_H // 2),
+                   fit(d, title, head_f, int(unit * heads) - 2),
+                   font=head_f, fill=SOFT_INK, anchor="mm")
         for r, fa in enumerate(view.final.alpacas):
-            yy = y + ROW_H * (r + 1)
+            yy = y + ROW_H * (r + heads)
             if r % 2 == 0:
                 d.rectangle((MARGIN, yy, width - MARGIN, yy + ROW_H), fill=(244, 236, 216))
             star = "★ " if fa.seat in view.final.winners else ""
@@ -349,24 +375,28 @@ def final_picture(view: PacapacaView, *, names: Mapping[str, str] | None = None)
     return Picture(to_palette_png(img), img.size, meter.smallest, meter.smallest_mark)
 
 
-def render_final(view: PacapacaView, *, names: Mapping[str, str] | None = None) -> bytes:
+def render_final(view: PacapacaView, *, names: Mapping[str, str] | None = None,
+                 lang: str = ENGLISH) -> bytes:
     """PNG bytes of :func:`final_picture`. Raises ``ValueError`` for a running game."""
-    return final_picture(view, names=names).png
+    return final_picture(view, names=names, lang=lang).png
 
 
 CARD_W, CARD_H = 300, 390
 
 
-def render_cards(cards: Sequence[int], *, title: str | None = None) -> bytes:
+def render_cards(cards: Sequence[int], *, title: str | None = None,
+                 lang: str = ENGLISH) -> bytes:
     """PNG bytes of :func:`cards_picture`."""
-    return cards_picture(cards, title=title).png
+    return cards_picture(cards, title=title, lang=lang).png
 
 
-def cards_picture(cards: Sequence[int], *, title: str | None = None) -> Picture:
+def cards_picture(cards: Sequence[int], *, title: str | None = None,
+                  lang: str = ENGLISH) -> Picture:
     """``cards`` (neck-card or baby ids) as cards side by side, up to 3 a row, under
     ``title`` (wrapped whole over as many lines as it needs): the piece drawn on a bit of
     neck, its letter mark, name and a one-line reminder. For the ephemeral "you drew" /
-    "my discards" answers. Raises ``KeyError`` for an unknown id."""
+    "my discards" answers, names and reminders in ``lang`` (``title`` comes translated).
+    Raises ``KeyError`` for an unknown id."""
     cat = catalog()
     n = max(1, len(cards))
     per_row = min(n, 3)
@@ -396,7 +426,13 @@ def cards_picture(cards: Sequence[int], *, title: str | None = None) -> Picture:
                 outline=SOFT_INK,
                 width=3,
             )
-            cx, nw, h = x0 + CARD_W // 2, 48, 72
+            small = font(text)
+            lines = _wrap(translate(lang, kind.blurb), small, CARD_W - 28)
+            # a reminder of 4 lines (a longer language) gets room from a shorter drawing
+            lift = 30 if len(lines) > 3 else 0
+            if len(lines) > 4:  # too long even so: its fourth line cut
+                lines = [*lines[:3], fit(d, " ".join(lines[3:]), small, CARD_W - 28)]
+            cx, nw, h = x0 + CARD_W // 2, 48, 72 - lift // 3
             art_top = y0 + 30
             if kind.group == "baby":
                 p.baby(cx, art_top + 180, kind.kind == "baby_male", True, fur)
@@ -420,24 +456,15 @@ def cards_picture(cards: Sequence[int], *, title: str | None = None) -> Picture:
             )
             d.text((x0 + 36, y0 + 28), kind.letter, font=mark, fill=INK, anchor="mm")
             d.text(
-                (cx, y0 + 276),
-                fit(d, kind.name, font(max(28, text), True), CARD_W - 20),
+                (cx, y0 + 276 - lift - lift // 5),
+                fit(d, translate(lang, kind.name), font(max(28, text), True), CARD_W - 20),
                 font=font(max(28, text), True),
                 fill=INK,
                 anchor="mm",
             )
-            words, line, lines = kind.blurb.split(), "", []
-            small = font(text)
-            for w in words:
-                trial = f"{line} {w}".strip()
-                if d.textlength(trial, font=small) > CARD_W - 28 and line:
-                    lines.append(line)
-                    line = w
-                else:
-                    line = trial
-            lines.append(line)
-            for j, ln in enumerate(lines[:3]):
-                d.text((cx, y0 + 310 + j * (text + 4)), ln, font=small, fill=SOFT_INK, anchor="mm")
+            for j, ln in enumerate(lines):
+                d.text((cx, y0 + 310 - lift - lift // 5 * 2 + j * (text + 4)), ln, font=small,
+                       fill=SOFT_INK, anchor="mm")
     return Picture(to_palette_png(img), img.size, meter.smallest, meter.smallest_mark)
 
 

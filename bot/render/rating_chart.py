@@ -8,7 +8,8 @@ from collections.abc import Sequence
 
 from PIL import Image
 
-from bot.render.common import Draw, Picture, draw_text, font, measuring, min_font, picture
+from bot.i18n import ENGLISH, decimal
+from bot.render.common import Draw, Picture, draw_text, fit, font, measuring, min_font, picture
 
 WIDTH, HEIGHT = 600, 300
 BG = (250, 248, 240)
@@ -20,11 +21,13 @@ COLOURS = [(46, 125, 50), (21, 101, 192), (191, 54, 12)]
 LEGEND_ROW = 30
 
 
-def rating_chart(series: Sequence[tuple[str, Sequence[float]]]) -> Picture:
+def rating_chart(series: Sequence[tuple[str, Sequence[float]]], lang: str = ENGLISH
+                 ) -> Picture:
     """The chart of ``series`` (``(game name, ratings oldest first)``; at most 3 lines,
     empty series left out), :data:`WIDTH` x :data:`HEIGHT` px, a legend at the top (each
     game's name and last rating, in rows as they fit) and the
-    lowest and highest rating on the left axis. Raises ``ValueError`` when every series is
+    lowest and highest rating on the left axis; numbers written the way ``lang`` writes
+    them (the names come in ``lang`` already). Raises ``ValueError`` when every series is
     empty."""
     lines = [(name, list(values)) for name, values in series[:len(COLOURS)] if values]
     if not lines:
@@ -37,7 +40,8 @@ def rating_chart(series: Sequence[tuple[str, Sequence[float]]]) -> Picture:
         # legend: a swatch and the game's name per line, left to right
         x, y = 12, 22
         for i, (name, values) in enumerate(lines):
-            label = f"{name} {values[-1]:.1f}"
+            last = f" {decimal(lang, values[-1])}"  # the name is cut to fit, never the number
+            label = fit(draw, [name], bold, WIDTH - 54 - draw.textlength(last, font=bold)) + last
             wide = 30 + int(draw.textlength(label, font=bold))
             if x > 12 and x + wide > WIDTH - 12:  # the next legend row
                 x, y = 12, y + LEGEND_ROW
@@ -51,7 +55,7 @@ def rating_chart(series: Sequence[tuple[str, Sequence[float]]]) -> Picture:
         left, top, right, bottom = 78, y + 28, WIDTH - 14, HEIGHT - 18
         for value, y in ((high, top), (low, bottom)):
             draw.line((left, y, right, y), fill=GRID, width=2)
-            draw_text(draw, (left - 8, y), f"{value:.1f}", small, INK, anchor="rm")
+            draw_text(draw, (left - 8, y), decimal(lang, value), small, INK, anchor="rm")
         most = max(len(v) for _, v in lines)
         for i, (_, values) in enumerate(lines):
             step = (right - left) / max(most - 1, 1)

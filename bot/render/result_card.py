@@ -13,7 +13,18 @@ from typing import Any, Protocol
 
 from PIL import Image, ImageDraw
 
-from bot.render.common import Draw, Picture, draw_text, font, measuring, min_font, picture
+from bot.i18n import ENGLISH, translate
+from bot.render.common import (
+    Draw,
+    Picture,
+    draw_text,
+    fit,
+    font,
+    measuring,
+    min_font,
+    picture,
+    wrap,
+)
 
 WIDTH = 800
 BG = (250, 246, 236)
@@ -52,11 +63,7 @@ class CardRow(Protocol):
 
 def _fit(draw: ImageDraw.ImageDraw, text: str, fnt: object, width: float) -> str:
     """``text`` cut with an ellipsis to fit ``width`` px."""
-    if draw.textlength(text, font=fnt) <= width:  # type: ignore[arg-type]
-        return text
-    while text and draw.textlength(text + "\N{HORIZONTAL ELLIPSIS}", font=fnt) > width:  # type: ignore[arg-type]
-        text = text[:-1]
-    return text.rstrip() + "\N{HORIZONTAL ELLIPSIS}"
+    return fit(draw, [text], fnt, width)  # type: ignore[arg-type]
 
 
 def _crown(draw: ImageDraw.ImageDraw, cx: float, cy: float, size: float) -> None:
@@ -79,21 +86,16 @@ def _triangle(draw: ImageDraw.ImageDraw, x: float, cy: float, up: bool, colour: 
 
 def _wrap(draw: ImageDraw.ImageDraw, text: str, fnt: object, width: float) -> list[str]:
     """``text`` in lines that fit ``width`` px, broken at spaces."""
-    lines: list[str] = []
-    for word in text.split():
-        if lines and draw.textlength(f"{lines[-1]} {word}", font=fnt) <= width:  # type: ignore[arg-type]
-            lines[-1] = f"{lines[-1]} {word}"
-        else:
-            lines.append(word)
-    return lines
+    return wrap(draw, text, fnt, width)  # type: ignore[arg-type]
 
 
 def result_card(*, title: str, headline: str, rows: Sequence[CardRow], length: str,
-                highlight: str, rated: bool) -> Picture:
+                highlight: str, rated: bool, lang: str = ENGLISH) -> Picture:
     """The card of one game: ``title`` (the game's name and number) and ``headline`` (who
     won) in the band, then one line per row in order (place, name, score, rating change
     when ``rated``), then ``length`` (turns and minutes) and ``highlight`` (the game's
-    moment, wrapped on up to 2 lines). Raises ``ValueError`` for no rows or more than 8."""
+    moment, wrapped on up to 2 lines); the column heads in ``lang`` (the words passed in
+    are already in it). Raises ``ValueError`` for no rows or more than 8."""
     if not 1 <= len(rows) <= 8:
         raise ValueError(f"a result card has 1 to 8 rows, not {len(rows)}")
     small = min_font(WIDTH)
@@ -119,10 +121,15 @@ def result_card(*, title: str, headline: str, rows: Sequence[CardRow], length: s
         # column heads
         score_x, change_x = WIDTH - MARGIN - 170 if rated else WIDTH - MARGIN - 16, WIDTH - MARGIN - 16
         y = BAND_H + MARGIN
-        draw_text(draw, (MARGIN + 70, y), "Player", label, SOFT)
-        draw_text(draw, (score_x, y), "Score", label, SOFT, anchor="ra")
+        # the rating column's head may reach left to the score column's number
+        score_head = fit(draw, [translate(lang, "Score")], label,
+                         score_x - (MARGIN + 70) - 180)
+        draw_text(draw, (MARGIN + 70, y), fit(draw, [translate(lang, "Player")], label, 170),
+                  label, SOFT)
+        draw_text(draw, (score_x, y), score_head, label, SOFT, anchor="ra")
         if rated:
-            draw_text(draw, (change_x, y), "Rating", label, SOFT, anchor="ra")
+            draw_text(draw, (change_x, y), fit(draw, [translate(lang, "Rating")], label,
+                                               change_x - score_x - 10), label, SOFT, anchor="ra")
         for i, row in enumerate(rows):
             top = table_top + i * ROW_H
             cy = top + ROW_H / 2 - 3

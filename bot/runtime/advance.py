@@ -76,8 +76,8 @@ class Advance(ServiceCore):
         stats = self.stats_of(record, seats, spec, result if status else None)
         rating = rating_of(record, seats, spec, result if status else None)
         moves = self.move_rows(steps)
+        dump = state.model_dump_json() if moves else None
         if moves or seat_flags or put or gone:
-            dump = state.model_dump_json() if moves else None
             try:
                 updated_at, _ = await self.store.commit_moves(
                     record.id, expected_version=base.version, state=dump, moves=moves,
@@ -96,11 +96,16 @@ class Advance(ServiceCore):
             if moves:
                 after = after.model_copy(update={"state": dump, "version": state.version,
                                                  "updated_at": updated_at})
+        derived = self.derived_of(record.id, state)
+        if moves and dump is not None:
+            derived = {}
+            self.remember(record.id, dump, state, derived)
         due = {k: t.due_at for k, t in timers.items() if k not in gone}
         due.update({t[1]: float(t[3]) for t in put})
         return Update(kind, after, seats, spec, state, [*(done or []), *steps], result,
                       list(notes or []), origin=origin,
-                      deadlines={k: v for k, v in due.items() if k in ("rules", "turn")})
+                      deadlines={k: v for k, v in due.items() if k in ("rules", "turn")},
+                      derived=derived)
 
     def _plan_timers(self, record: GameRecord, seats: list[SeatRecord], spec: GameSpec,
                      state: State, timers: dict[str, TimerRecord]

@@ -8,8 +8,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import weakref
+from collections import OrderedDict
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from bot.games.base import State
 from bot.games.registry import GameSpec, Registry
@@ -18,6 +19,7 @@ from bot.runtime.clock import Clock
 from bot.runtime.supervisor import Supervisor
 from bot.runtime.timers import TimerService
 from bot.runtime.updates import (
+    Derived,
     GameError,
     GameUnreadable,
     Known,
@@ -55,6 +57,8 @@ IDLE_NOTICE_S = 86400
 LESSON_IDLE_S = 7 * 86400
 #: Whether a server that never chose ends games nobody moves in (``/settings``).
 END_IDLE_GAMES_DEFAULT = True
+#: How many games' last committed states a process keeps (:meth:`ServiceCore.parsed`).
+LATEST_STATES = 1024
 
 
 #: The note of an ``ended`` update for a game nobody moved in (shown in its thread).
@@ -67,6 +71,16 @@ def is_lesson(record: GameRecord) -> bool:
     never rated nor counted in stats, and one nobody moves in ends quietly after
     :data:`LESSON_IDLE_S`."""
     return bool(record.options.get("lesson"))
+
+
+class Latest(NamedTuple):
+    """The last state this process committed for a game: its version, its stored JSON,
+    the state object and what was worked out from it (:data:`Derived`)."""
+
+    version: int
+    dump: str
+    state: State
+    derived: Derived
 
 
 class ServiceCore:
@@ -85,6 +99,7 @@ class ServiceCore:
     _subscribers: list[Subscriber]
     _behind: set[int]
     _stamps: dict[int, int]
+    _latest: OrderedDict[int, Latest]
 
     if TYPE_CHECKING:  # parts of the service defined by its other modules
         def start_catch_up(self, game_id: int | None = None) -> asyncio.Task[None]: ...
@@ -187,6 +202,37 @@ class ServiceCore:
         except (ValueError, TypeError, KeyError) as exc:  # pydantic's ValidationError too
             raise self.quarantine(record.id, "state: " + describe_error(exc)) from exc
 
+    def parsed(self, record: GameRecord, spec: GameSpec) -> tuple[State, Derived]:
+        """:meth:`parse_state`, and what is worked out from the state: the state this
+        process last committed for the game (and its derived values) when ``record``
+        stores exactly it, else a new parse with nothing derived yet."""
+        latest = self._latest.get(record.id)
+        if (latest is not None and latest.version == record.version
+                and latest.dump == record.state):
+            self._latest.move_to_end(record.id)
+            return latest.state, latest.derived
+        return self.parse_state(record, spec), {}
+
+    def remember(self, game_id: int, dump: str, state: State, derived: Derived) -> None:
+        """Keep ``state`` (stored as ``dump``) as game ``game_id``'s last committed state
+        (see :meth:`parsed`); the least recently used game's is dropped past
+        :data:`LATEST_STATES`. Only the newest entry keeps its views (``("view", seat)``
+        entries, the largest part): the entry remembered before loses them."""
+        if self._latest:
+            newest = self._latest[next(reversed(self._latest))].derived
+            for key in [k for k in newest if k[0] == "view"]:
+                del newest[key]
+        self._latest[game_id] = Latest(state.version, dump, state, derived)
+        self._latest.move_to_end(game_id)
+        while len(self._latest) > LATEST_STATES:
+            self._latest.popitem(last=False)
+
+    def derived_of(self, game_id: int, state: State) -> Derived:
+        """What is worked out from ``state`` so far when it is game ``game_id``'s last
+        committed state object (see :meth:`parsed`), else a new empty record."""
+        latest = self._latest.get(game_id)
+        return latest.derived if latest is not None and latest.state is state else {}
+
     async def load(self, game_id: int, record: GameRecord | None = None
                    ) -> tuple[GameRecord, list[SeatRecord], GameSpec, State]:
         """Record, seats, spec and parsed state of a started game (``record``: the game's
@@ -197,7 +243,7 @@ class ServiceCore:
         if record is None:
             record = await self.get(game_id)
         spec = self.spec_of(record)
-        state = self.parse_state(record, spec)
+        state, _ = self.parsed(record, spec)
         return record, await self.seats(game_id), spec, state
 
     async def peek(self, game_id: int) -> Known:
@@ -226,7 +272,7 @@ class ServiceCore:
             raise GameError("no_game", N_("That game no longer exists."))
         spec = self.spec_of(bundle.record)
         if known.state is None:
-            known.state = self.parse_state(bundle.record, spec)
+            known.state, known.derived = self.parsed(bundle.record, spec)
         return bundle.record, bundle.seats, spec, known.state, bundle.timers
 
     def changed(self, game_id: int) -> None:

@@ -76,7 +76,14 @@ class PlayOps(Advance):
             if callable(action):
                 action = action(state)
             parsed = engine.parse_action(action) if isinstance(action, dict) else action
-            new_state, events = engine.apply(state, seat, parsed)
+            # Listed among this very state's legal actions already (the click decoded
+            # against them): applied without listing them again.
+            listed = (known.derived.get(("legal", seat))
+                      if known is not None and state is known.state else None)
+            if isinstance(listed, list) and parsed in listed:
+                new_state, events = engine.apply_legal(state, seat, parsed)
+            else:
+                new_state, events = engine.apply(state, seat, parsed)
         except IllegalAction as exc:
             raise GameError(exc.code, exc.message, catalogued=False) from exc
         reset = any(s.seat == seat and s.missed_turns for s in seats)

@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 import weakref
+from collections import OrderedDict
 from collections.abc import Callable
 
 from bot.games.registry import Registry
@@ -34,6 +35,7 @@ from bot.runtime.core import (  # noqa: F401 - re-exported: their home was this 
     MAX_AI_STEPS,
     MAX_MISSED_TURNS,
     TURN_TIMERS,
+    Latest,
 )
 from bot.runtime.deadlines import DeadlineOps
 from bot.runtime.lessons import LessonOps
@@ -94,3 +96,6 @@ class GameService(LessonOps, RematchOps, PlayOps, DeadlineOps, TakeBackOps):
         #: game id -> how many changes this process wrote to it: a read made before
         #: (:meth:`peek`) serves :meth:`act` only if the count did not move since.
         self._stamps: dict[int, int] = {}
+        #: game id -> the last state this process committed (see :meth:`parsed`), the
+        #: most recently used last, at most :data:`~bot.runtime.core.LATEST_STATES`.
+        self._latest: OrderedDict[int, Latest] = OrderedDict()

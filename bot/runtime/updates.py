@@ -17,6 +17,12 @@ from bot.store import GameBundle, GameRecord, SeatRecord
 #: A sentence in any language: the language (:data:`bot.i18n.Lang`) -> the words.
 Sentence = Callable[[str], str]
 
+#: What is worked out from one state object, shared by everything that holds it:
+#: (``"legal"``, ``"key"``, ``"view"``, ``"pending"`` or ``"result"``, seat or ``None``)
+#: -> the value (see :class:`bot.discord.table.Table`). A state is never changed in place
+#: by the runtime, so its derived values hold as long as the state object lives.
+Derived = dict[tuple[str, str | None], Any]
+
 
 @dataclass
 class Known:
@@ -28,6 +34,9 @@ class Known:
     stamp: int
     #: the bundle's state, once parsed (``None``: not yet)
     state: State | None = None
+    #: what is worked out from :attr:`state` (legal actions by seat, ...), shared with
+    #: the tables drawn from it
+    derived: Derived = field(default_factory=dict)
 
 
 class _StaleRead(Exception):
@@ -185,6 +194,9 @@ class Update:
     deadlines: dict[str, float] | None = None
     #: the take-back request a ``TAKE_BACK`` update ends (``bot.runtime.takeback``)
     take_back: Any = None
+    #: what is worked out from :attr:`state` (see :data:`Derived`), shared with the
+    #: tables drawn from it and with the next click's read of the same stored state
+    derived: Derived = field(default_factory=dict)
 
     def events(self) -> list[Event]:
         """Every event of every step in order."""

@@ -53,6 +53,10 @@ class _Service:
         """The stored record of game ``game_id``."""
         return await self._service.get(game_id)
 
+    def derived_of(self, game_id: int, state: Any) -> Any:
+        """What is worked out from ``state`` so far (:meth:`GameService.derived_of`)."""
+        return self._service.derived_of(game_id, state)
+
 
 class _RealClock:
     """``clock`` of :class:`ProcessView`: the bot's clock is real time; advancing is a

@@ -224,3 +224,41 @@ def test_llamas_alpacas_hint_ignores_the_draw_order():
         _same_hint(key, state, other, seat)
         done += 1
     assert done >= 4
+
+
+def test_hints_in_the_members_language():
+    card = next(c for c in cards_by_id().values()
+                if (c.animal, c.colour, c.digit) == ("llama", "yellow", 2))
+    w = Weighed(Take(position=3), "take", {"card": card, "space": 4, "points": 6,
+                                           "lines": ["all yellow"], "others_points": 2,
+                                           "position": 3, "treats": 2})
+    assert hints.llamas_alpacas(w, "de") == (
+        "Nimm Karte 3 (**Llama yellow 2**) und lege sie auf Feld 5: Das vervollständigt eine "
+        "Linie (all yellow) für 6 Punkte, mehr als jeder andere Zug. Du nimmst auch die 2 "
+        "Leckerlis mit, die darauf liegen.")
+    assert hints.llamas_alpacas(dataclasses.replace(w, facts={**w.facts, "points": 5}), "pl"
+                                ).startswith("Weź kartę 3 (**Llama yellow 2**) i połóż ją na polu "
+                                             "5: to zamyka linię (all yellow) za 5 punktów, ")
+    assert hints.not_yours(["s1", "s2", "s3"], "fr") == (
+        "Un conseil montre le coup des joueurs qui doivent décider, et ce sont s1, s2 et s3, "
+        "pas toi. Appuie de nouveau sur Conseil quand ce sera ton tour.")
+    assert hints.hints_off("es") == (
+        "Las pistas están desactivadas en esta partida (la opción Pistas de la sala).")
+    accept = Weighed(None, "accept", {"gain": 4.25, "partner_gain": -4.2, "partner": "s0"})
+    assert hints.pacapaca(accept, "de") == (
+        "Annehmen: Das Angebot bringt dir etwa 4,2 erwartete Punkte, gegenüber -4,2 für s0.")
+    assert hints.pacapaca(accept) == (
+        "Accept: the deal gains you about 4.2 projected points against -4.2 for s0.")
+    pressing = Weighed(None, "attack_pressing", {"card": "Spit", "field": "s1", "me": "s0",
+                                                 "lead": "s1", "left": 2})
+    assert hints.unleashed(pressing, "pl") == (
+        "Zagraj **Spit** na Pastwisko gracza s1: s1 potrzebuje do wygranej jeszcze tylko 2 "
+        "Zwierząt, więc odebranie mu jednego jest ważniejsze niż budowa własnego stada.")
+    assert hints.unleashed(pressing) == (
+        "Play **Spit** into s1's Field: s1 needs only 2 more Animals to win, so taking one away "
+        "comes before building your own herd.")
+    spec = GAMES["llamas-alpacas"]
+    state, seat = positions("llamas-alpacas", 3, 2, 1)[0]
+    view, legal = spec.engine.view(state, seat), spec.engine.legal_actions(state, seat)
+    assert spec.hint(view, legal, random.Random(0), lang="en_XA") != spec.hint(
+        view, legal, random.Random(0))

@@ -84,17 +84,18 @@ async def test_settings_stats_and_leaderboard_in_polish_for_a_polish_client(herd
         "Domyślny czas na turę: Bez limitu czasu",
         "Ręka i powiadomienia o turze w DM: włączone",
         "Gry mogą się zaczynać na: dowolnym kanale",
+        "Gdzie nie mogę otworzyć wątku gry: brak gry",
         "Język nowych gier: English (język Discorda serwera)",
         "Otwarte lobby na członka: 3",
         "Kończ gry po 14 dniach bez ruchu: włączone"])]
     await maya.slash("stats show")
     assert not maya.last_reply.ephemeral  # public, in the words of the member who asked
     assert texts(maya.last_reply) == [
-        "### Ranking wszystkich gier", "Jeszcze nie ma zakończonych gier.",
-        "**Ocena**\nMaya nie ma jeszcze rankingowych gier na tym serwerze."]
+        "### Tabela wszystkich gier", "Jeszcze nie ma zakończonych gier.",
+        "**Ranking**\nMaya nie ma jeszcze rankingowych gier na tym serwerze."]
     await maya.slash("leaderboard", game=KEY)
     assert texts(maya.last_reply) == [
-        "### Ranking Llamas & Alpacas",
+        "### Tabela Llamas & Alpacas",
         "Nikt nie ma jeszcze rankingowej gry Llamas & Alpacas na tym serwerze. Rankingowa "
         "jest zakończona gra z co najmniej dwoma członkami."]
     # An unknown season is refused in Polish too.

@@ -77,6 +77,34 @@ def test_play_in_place_matches_apply_step_by_step(key, players, seed):
     assert replayed.model_dump() == by_play.model_dump()
 
 
+def test_which_engines_let_only_the_deciding_seats_act():
+    assert {key: spec.engine.only_pending_act for key, spec in SPECS.items()} == {
+        "llamas-alpacas": True, "pacapaca": False, "llamas-unleashed": True}
+
+
+@pytest.mark.parametrize(("key", "players", "seed"),
+                         [c for c in CASES if SPECS[c[0]].engine.only_pending_act])
+def test_a_seat_not_deciding_has_no_legal_action(key, players, seed):
+    """With ``only_pending_act``, ``legal_actions`` is empty for every seat not in
+    ``pending(state).seats``, at every step of a random game (the Discord tables skip
+    asking for those seats)."""
+    spec = SPECS[key]
+    engine = spec.engine
+    state = new_state(spec, players, seed)
+    rand = random.Random(seed)
+    checked = 0
+    while engine.result(state) is None and checked < 3000:
+        deciding = set(engine.pending(state).seats)
+        for seat in state.seats:
+            if seat not in deciding:
+                assert engine.legal_actions(state, seat) == []
+        seat, action = _choose(engine, state, rand)
+        state, _ = engine.apply(state, seat, action)
+        checked += 1
+    assert engine.result(state) is not None
+    assert all(engine.legal_actions(state, s) == [] for s in state.seats)
+
+
 def by_apply_options(spec, players):
     fields = spec.options_model.model_fields
     return spec.options_model.model_validate({"players": players} if "players" in fields else {})

@@ -14,8 +14,8 @@ from babel.messages.pofile import read_po
 
 from bot import i18n
 from bot.i18n import catalog
-from bot.i18n.catalog import PARTS, part_of
-from bot.i18n.extract import source_messages, template_path
+from bot.i18n.catalog import CARD_NAME, CARD_TEXT, PARTS, part_of
+from bot.i18n.extract import card_messages, source_messages, template_path
 from bot.i18n.languages import CATALOGUED
 
 LANGS = [lang for lang in CATALOGUED if lang != "en"]
@@ -52,6 +52,37 @@ def test_the_code_has_message_ids_to_translate():
     assert ("{count} clover", "{count} clovers") in found
     assert "Join" in found and "Add AI seat" in found  # the lobby
     assert len(found) >= 85
+
+
+def test_the_seeds_have_card_words_to_translate():
+    """Every Llamas Unleashed design's name (74) and rules text (58 different ones), the
+    four Herd Bonuses, the two choice labels, and the type line's 7 types and 4 kinds."""
+    found = card_messages()
+    names = [msgid for context, msgid in found if context == CARD_NAME]
+    texts = [msgid for context, msgid in found if context == CARD_TEXT]
+    assert (len(names), len(texts)) == (74 + 7 + 4, 58 + 4 + 2)
+    assert {"Llama Spit", "Cria Button", "Baby Animal", "Downgrade", "Ram"} <= set(names)
+    assert {"Llama herd: you may draw a card.", "Draw 2 cards", "Draw 2 cards."} <= set(texts)
+    assert {tuple(places) for places in found.values()} == {
+        ("seeds/unleashed.json",), ("bot/games/unleashed/cards.py",)}
+    assert {part_of(places) for places in found.values()} == {"unleashed_cards"}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_card_word_is_translated(lang):
+    """Every card name, rules text, choice label and type line word of the seeds has a
+    translation (not fuzzy, not empty) in the catalogue's cards part, and it loads."""
+    with catalog.po_path(lang, part="unleashed_cards").open("rb") as fp:
+        entries = {(m.context, m.id): m for m in read_po(fp, locale=lang) if m.id}
+    missing = []
+    for context, msgid in card_messages():
+        entry = entries.get((context, msgid))
+        if entry is None or entry.fuzzy or not entry.string:
+            missing.append((context, msgid))
+            continue
+        assert i18n.has_translation(lang, context, msgid), msgid
+        assert i18n.translate_in(lang, context, msgid) == entry.string
+    assert missing == []
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -91,6 +122,14 @@ def test_the_templates_have_every_message_id_each_in_its_part():
                     m.id for m in read_po(template_path(part).open("rb")) if m.id}, (lang, part)
     assert set(ids) == set(found)
     assert {msgid: part_of(found[msgid]) for msgid in found} == ids
+    # The cards' words (with their contexts) are exactly the cards part's, in every language.
+    with template_path("unleashed_cards").open("rb") as fp:
+        cards = {(m.context, m.id) for m in read_po(fp) if m.id and m.context}
+    assert cards == set(card_messages())
+    for lang in LANGS:
+        with catalog.po_path(lang, part="unleashed_cards").open("rb") as fp:
+            assert {(m.context, m.id) for m in read_po(fp, locale=lang)
+                    if m.id and m.context} == cards, lang
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -212,3 +251,8 @@ def test_a_message_is_in_the_first_part_its_places_match():
     assert part_of(["bot/discord/game_cog.py:3", "bot/present/unleashed.py:9"]) == "unleashed"
     assert part_of(["cogs/lobby.py:4"]) == "discord"
     assert part_of(["bot/present/base.py:4"]) == "herdbot"
+    assert part_of(["seeds/unleashed.json"]) == "unleashed_cards"
+    assert part_of(["bot/render/unleashed_card.py:7"]) == "unleashed_cards"
+    assert part_of(["bot/present/unleashed_card.py:7"]) == "unleashed_cards"
+    assert part_of(["bot/render/unleashed.py:7"]) == "unleashed"
+    assert part_of(["bot/games/unleashed/engine.py:7"]) == "unleashed"

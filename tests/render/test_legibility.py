@@ -6,17 +6,22 @@ show their text at >= 14 px too, and Pacapaca's charms are >= 14 px tall."""
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import importlib
 import io
 import math
 import random
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from bot.app import builtin_games
+from bot.i18n import SHIPPED, pseudo
 from bot.present.result_card import card_inputs
-from bot.render.common import PHONE_MIN_TEXT, PHONE_WIDTH
+from bot.render.common import FONT_DIR, PHONE_MIN_TEXT, PHONE_WIDTH
 from bot.render.rating_chart import HEIGHT, WIDTH, rating_chart
 from bot.render.result_card import result_card
 
@@ -222,3 +227,142 @@ def test_the_result_card_is_legible_on_a_phone(key: str) -> None:
     assert pic.phone_text_px == 14.375 >= PHONE_MIN_TEXT
     assert pic.size[1] <= 1.3 * pic.size[0]
     assert len(pic.png) <= 300 * 1024
+
+
+# -- every shipped language ------------------------------------------------------------
+#
+# The pictures drawn in the game's language (the table, the result card) or the member's
+# (the board close-up, the rating chart): the same canvas as in English, text >= 14 px at
+# 500 px wide, and with short names every label fits whole or in its translated short form
+# (nothing drawn is cut with an ellipsis).
+
+SHORT_NAMES = ["Ana", "Bo", "Cy", "Di", "Ed", "Fay", "Gus", "Hana"]
+
+
+@contextlib.contextmanager
+def drawn_texts() -> Iterator[list[str]]:
+    """Every text drawn through :class:`bot.render.common.Draw` inside the block (cached
+    table bases dropped first so that their words are drawn again)."""
+    from bot.render import common
+    from bot.render.llamas_alpacas import _base
+
+    _base.cache_clear()  # type: ignore[attr-defined]
+    texts: list[str] = []
+    original = common.Draw.text
+
+    def text(self: Any, xy: Any, text: Any, *args: Any, **kwargs: Any) -> None:
+        texts.append(str(text))
+        original(self, xy, text, *args, **kwargs)
+
+    common.Draw.text = text  # type: ignore[method-assign]
+    try:
+        yield texts
+    finally:
+        common.Draw.text = original  # type: ignore[method-assign]
+        _base.cache_clear()  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("lang", SHIPPED)
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_llamas_alpacas_table_and_board_are_legible_in_every_language(players: int,
+                                                                           lang: str) -> None:
+    from bot.render.llamas_alpacas import board_picture, table_picture
+
+    spec = next(s for s in builtin_games() if s.key == "llamas-alpacas")
+    sizes = set()
+    for names, check_cut in ((NAMES, False), (SHORT_NAMES, True)):
+        with drawn_texts() as texts:
+            for state in states("llamas-alpacas", players, 40 + players):
+                seats = {s: names[i] for i, s in enumerate(state.seats)}
+                pic = table_picture(spec.engine.view(state, None), names=seats, lang=lang)
+                assert pic.phone_text_px >= PHONE_MIN_TEXT, (lang, pic.smallest_text_px)
+                assert pic.size[1] <= 1.3 * pic.size[0]
+                sizes.add(pic.size)
+                for seat in state.seats:
+                    close = board_picture(spec.engine.view(state, seat), seat, names=seats,
+                                          lang=lang)
+                    assert close.phone_text_px >= PHONE_MIN_TEXT, (lang, seat)
+        if check_cut:
+            assert [t for t in texts if "\N{HORIZONTAL ELLIPSIS}" in t] == [], lang
+        assert uncovered("".join(texts)) == set(), lang
+    assert sizes == {(1000, 814 if players == 2 else 1294)}
+
+
+@pytest.mark.parametrize("lang", SHIPPED)
+def test_the_result_card_and_rating_chart_are_legible_in_every_language(lang: str) -> None:
+    spec = next(s for s in builtin_games() if s.key == "llamas-alpacas")
+    state = states("llamas-alpacas", 4, 44)[-1]
+    result = spec.engine.result(state)
+    for names, check_cut in ((NAMES, False), (SHORT_NAMES, True)):
+        seats = {s: names[i] for i, s in enumerate(state.seats)}
+        changes = {s: (3.0 + i, None if i == 0 else 2.5) for i, s in enumerate(state.seats[:-1])}
+        with drawn_texts() as texts:
+            inputs = card_inputs(spec.presenter, game=spec.name, game_id=1234,
+                                 view=spec.engine.view(state, None), result=result,
+                                 names=seats, seats=state.seats, changes=changes, minutes=37,
+                                 lang=lang)
+            pic = result_card(**inputs)
+            rand = random.Random(3)
+            games = ["Llamas & Alpacas", "Alpaca Pacapaca", "Llamas Unleashed"]
+            chart = rating_chart([(games[i], [rand.uniform(-10, 30) for _ in range(50 - 20 * i)])
+                                  for i in range(3)], lang)
+        # as tall as its rows and its highlight's lines need: 2 lines at most
+        assert pic.size[0] == 800 and pic.size[1] <= CARDS["llamas-alpacas"][0][1], lang
+        assert pic.phone_text_px == 14.375, lang
+        assert (chart.size, round(chart.phone_text_px, 2)) == ((WIDTH, HEIGHT), 14.17), lang
+        assert len(pic.png) <= 300 * 1024 and len(chart.png) <= 300 * 1024
+        if check_cut:
+            assert [t for t in texts if "\N{HORIZONTAL ELLIPSIS}" in t] == [], lang
+        assert uncovered("".join(texts)) == set(), lang
+
+
+# -- the fonts cover every shipped language ----------------------------------------------
+
+FONTS = (FONT_DIR / "DejaVuSans.ttf", FONT_DIR / "DejaVuSans-Bold.ttf")
+#: A code point no font maps (plane 15, private use): what a missing glyph looks like.
+UNMAPPED = "\U000F0000"
+
+
+@functools.cache
+def _glyph(path: Path, ch: str) -> tuple[float, bytes]:
+    """The advance and the pixels of ``ch`` drawn alone with the font at ``path``."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    fnt = ImageFont.truetype(str(path), 40)
+    img = Image.new("L", (80, 80))
+    ImageDraw.Draw(img).text((10, 10), ch, font=fnt, fill=255)
+    return fnt.getlength(ch), img.tobytes()
+
+
+def uncovered(text: str) -> set[str]:
+    """The characters of ``text`` (spaces and line breaks aside) that a bundled font has
+    no glyph for. FreeType draws a character its font's cmap lacks as glyph 0
+    (``.notdef``, DejaVu's box), so a character is missing exactly when it draws as an
+    unmapped code point does, same advance and same pixels (Pillow does not expose the
+    cmap itself, and fontTools is not a dependency)."""
+    return {ch for ch in set(text) - {" ", "\n"} for path in FONTS
+            if _glyph(path, ch) == _glyph(path, UNMAPPED)}
+
+
+def test_the_coverage_check_sees_a_missing_glyph() -> None:
+    assert uncovered("a\N{CJK UNIFIED IDEOGRAPH-6F22}\U0001F340") == {
+        "\N{CJK UNIFIED IDEOGRAPH-6F22}", "\U0001F340"}
+    assert uncovered("ąćęłńóśźż ĄĆĘŁŃÓŚŹŻ ãõç œŒ ß äöüÄÖÜ éèêàâîôûùëïÿ ñáíú ¿¡ « » · … ★ ▶ × − ±"
+                     ) == set()
+
+
+def test_the_fonts_cover_every_letter_of_every_shipped_language() -> None:
+    """Every letter of every translation in every catalogue (each part), and every
+    letter the pseudo-locale makes, has a glyph in both DejaVu Sans fonts."""
+    from bot.i18n import catalog
+    from bot.i18n.pseudo import _ACCENTED
+
+    letters = set(_ACCENTED) | set(pseudo("abcdefghijklmnopqrstuvwxyz"))
+    for lang in SHIPPED:
+        if lang in ("en", "en_XA"):
+            continue
+        for m in catalog.read_catalogue(lang):
+            forms = [m.string] if isinstance(m.string, str) else list(m.string or ())
+            letters |= {ch for form in forms for ch in form or "" if ch.isalpha()}
+    assert len(letters) > 100
+    assert uncovered("".join(letters)) == set()

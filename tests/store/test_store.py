@@ -1,130 +1,24 @@
-"""Store: migrations, one-transaction commits, seats, timers, settings, stats - on both
-backends (``[sqlite]`` and ``[postgres]``; see tests/support/databases.py), plus what only
-PostgreSQL has: several processes on one database (row locks, timer leases), a lost
-connection, an unreachable server at start."""
+"""Store: one-transaction commits, seats, timers, settings, stats - on both backends
+(``[sqlite]`` and ``[postgres]``; see tests/support/databases.py)."""
 
 from __future__ import annotations
 
-import asyncio
-import os
-import socket
 import sqlite3
-import subprocess
-import sys
-from collections.abc import Awaitable, Iterator
-from contextlib import contextmanager
-from typing import Any
 
-import asyncpg
 import pytest
 import pytest_asyncio
 
 from bot.store import (
-    STORE_FAILURES,
     GuildSettings,
-    PostgresUnavailable,
     StaleVersion,
     Store,
     StoreDown,
-    postgres,
-    sqlite,
-    stop_tracking,
-    tracking_writes,
 )
-from bot.store.migrations import MIGRATIONS, SCHEMA_VERSION
-from bot.store.url import postgres_address
-from tests.support.databases import PG_URL, SKIP_REASON, CuttableProxy, databases
+from tests.support.databases import PG_URL, SKIP_REASON
+from tests.support.store_faults import active_game
 
 needs_pg = pytest.mark.skipif(not PG_URL, reason=SKIP_REASON)
 
-
-async def test_migrate_from_empty_reaches_latest(store):
-    assert await store.user_version() == SCHEMA_VERSION == len(MIGRATIONS) == 12
-
-
-async def test_sqlite_file_is_wal_with_foreign_keys(tmp_path):
-    store = await Store.open(tmp_path / "a.db")
-    assert store.dialect == "sqlite"
-    assert (await store._one("PRAGMA journal_mode"))[0] == "wal"
-    assert (await store._one("PRAGMA foreign_keys"))[0] == 1
-    await store.close()
-
-
-@pytest.mark.parametrize("start", range(0, SCHEMA_VERSION + 1))
-async def test_migrate_from_each_earlier_version(database, start):
-    store = await Store.open(database, migrate=False)
-    assert await store.migrate(target=start) == start
-    await store.close()
-    if start >= 1:  # rows as that schema holds them: a lobby, a game with its table posted,
-        # a finished game (written with the columns of migration 1 only)
-        store = await Store.open(database, migrate=False)
-        async with store._tx() as db:
-            for table_message_id, status, state, version in [
-                    (None, "lobby", None, 0), (99, "active", "{}", 4), (98, "finished", "{}", 9)]:
-                await db.execute(
-                    "INSERT INTO games (kind, guild_id, channel_id, table_message_id, host_id,"
-                    " status, seed, state, version, created_at, updated_at) VALUES"
-                    " ('tiny', 1, 2, ?, 3, ?, 7, ?, ?, 0, 0)",
-                    (table_message_id, status, state, version))
-            await db.execute("INSERT INTO seats (game_id, seat, position, user_id, name)"
-                             " VALUES (1, 's0', 0, 3, 'Ana')")
-        await store.close()
-    store = await Store.open(database)
-    assert await store.user_version() == SCHEMA_VERSION
-    if start >= 1:
-        seats = await store.seats(1)
-        assert [(s.seat, s.name, s.missed_turns, s.ai_takeover) for s in seats] == [
-            ("s0", "Ana", 0, False)
-        ]
-    if 1 <= start < 6:
-        # A table posted before migration 6 counts as showing the stored version, and a
-        # game finished before it as scored.
-        assert [(g.id, g.table_version) for g in await store.games_with_status(
-            "lobby", "active", "finished")] == [(1, None), (2, 4), (3, 9)]
-        rows = await store._all("SELECT id, result_recorded FROM games ORDER BY id")
-        assert [tuple(r) for r in rows] == [(1, 0), (2, 0), (3, 1)]
-    await store.close()
-
-
-def _family(declared: str) -> str:
-    """The kind of value a column holds, as both dialects name it."""
-    declared = declared.lower()
-    if "int" in declared:
-        return "integer"
-    if declared in ("real", "double precision"):
-        return "float"
-    if declared == "text":
-        return "text"
-    raise AssertionError(f"unexpected column type {declared}")
-
-
-@needs_pg
-@pytest.mark.parametrize("number", range(1, SCHEMA_VERSION + 1))
-async def test_each_migration_gives_the_same_tables_and_columns_in_both_dialects(
-        tmp_path, number):
-    """Migration ``number`` in SQLite and in PostgreSQL: the same tables, the same columns
-    in the same order, each holding the same kind of value and the same NOT NULL."""
-    sqlite_store = await Store.open(tmp_path / "s.db", migrate=False)
-    await sqlite_store.migrate(target=number)
-    tables = [r[0] for r in await sqlite_store._all(
-        "SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%'"
-        " ORDER BY name")]
-    lite = {t: [(r["name"], _family(r["type"]), bool(r["notnull"] or r["pk"]))
-                for r in await sqlite_store._all(f"PRAGMA table_info({t})")] for t in tables}
-    await sqlite_store.close()
-    async with databases("postgres", tmp_path) as new:
-        pg_store = await Store.open(await new(), migrate=False)
-        await pg_store.migrate(target=number)
-        rows = await pg_store._all(
-            "SELECT table_name, column_name, data_type, is_nullable FROM"
-            " information_schema.columns WHERE table_schema=current_schema()"
-            " AND table_name <> 'herdbot_schema' ORDER BY table_name, ordinal_position")
-        await pg_store.close()
-    pg: dict[str, list[tuple[str, str, bool]]] = {}
-    for r in rows:
-        pg.setdefault(r["table_name"], []).append(
-            (r["column_name"], _family(r["data_type"]), r["is_nullable"] == "NO"))
-    assert pg == lite
 
 
 @pytest_asyncio.fixture
@@ -143,16 +37,9 @@ async def opened(new_database):
         await store.close()
 
 
-async def _active_game(store: Store) -> int:
-    rec = await store.create_game(kind="tiny", guild_id=1, channel_id=2, host_id=3,
-                                  host_name="Ana", options={}, seed=7)
-    await store.start_game(rec.id, state='{"v": 0}', version=0)
-    return rec.id
-
-
 async def test_commit_action_writes_state_and_action_together(opened):
     store = await opened()
-    gid = await _active_game(store)
+    gid = await active_game(store)
     await store.commit_action(gid, expected_version=0, state='{"v": 1}', version=1, seat="s0",
                               action={"type": "add", "n": 1}, events=[{"type": "add"}])
     rec = await store.get_game(gid)
@@ -163,7 +50,7 @@ async def test_commit_action_writes_state_and_action_together(opened):
 
 async def test_stale_version_writes_nothing(opened):
     store = await opened()
-    gid = await _active_game(store)
+    gid = await active_game(store)
     with pytest.raises(StaleVersion) as info:
         await store.commit_action(gid, expected_version=5, state="{}", version=6, seat="s0",
                                   action={}, events=[])
@@ -180,7 +67,7 @@ async def test_a_commit_with_no_move_from_an_older_version_writes_nothing(opened
     stay. ``together``: a seat both flagged and counted, which PostgreSQL writes as
     statements in turn rather than as one. Before, it overwrote them."""
     store = await opened()
-    gid = await _active_game(store)
+    gid = await active_game(store)
     await store.commit_moves(gid, expected_version=0, state='{"v": 1}',
                              moves=[(1, "s0", {}, [])],
                              timers=[(gid, "turn", "v1", 200.0, {"seats": ["s1"]})])
@@ -209,7 +96,7 @@ async def test_a_missed_turn_is_counted_from_the_stored_count_in_the_moves_trans
     seat over at the limit) and returns it; ``miss_turn`` does the same with no move; a
     seat that does not exist counts 0 and nothing changes."""
     store = await opened()
-    gid = await _active_game(store)
+    gid = await active_game(store)
     seats = await store.seats(gid)
     assert [(s.seat, s.missed_turns, s.ai_takeover) for s in seats] == [("s0", 0, False)]
     await store.set_seat(gid, "s0", missed_turns=1)
@@ -232,7 +119,7 @@ async def test_failed_action_insert_rolls_back_the_state(opened):
     """A crash between the state write and the action write cannot leave half a move:
     a duplicate action row makes the INSERT fail, and the state UPDATE is rolled back."""
     store = await opened()
-    gid = await _active_game(store)
+    gid = await active_game(store)
     await store._backend.write(
         "INSERT INTO actions (game_id, version, seat, action, events, created_at)"
         " VALUES (?, 1, 's9', '{}', '[]', 0)", (gid,))
@@ -267,7 +154,7 @@ async def test_sqlite_transactions_take_one_trip_per_statement_plus_the_commit(t
     done) is rolled back and the next transaction works."""
     store = await Store.open(tmp_path / "a.db")
     try:
-        gid = await _active_game(store)
+        gid = await active_game(store)
         conn = store._backend._db
         trips = count_trips(conn)
         assert await store.commit_action(gid, expected_version=0, state='{"v": 1}', version=1,
@@ -297,7 +184,7 @@ async def test_sqlite_reads_run_at_once_on_a_query_only_connection(tmp_path):
     in-memory database (a second connection would be another database) reads as before."""
     store = await Store.open(tmp_path / "a.db")
     try:
-        gid = await _active_game(store)
+        gid = await active_game(store)
         conn = store._backend._db
         trips = count_trips(conn)
         assert (await store.get_game(gid)).version == 0
@@ -316,7 +203,7 @@ async def test_sqlite_reads_run_at_once_on_a_query_only_connection(tmp_path):
     memory = await Store.open(":memory:")
     try:
         assert memory._backend.reader.direct is None
-        assert (await memory.get_game(await _active_game(memory))).version == 0
+        assert (await memory.get_game(await active_game(memory))).version == 0
     finally:
         await memory.close()
 
@@ -362,7 +249,7 @@ async def test_lobby_limit_counts_open_lobbies(opened):
 
 async def test_timers_upsert_and_order(opened):
     store = await opened()
-    gid = await _active_game(store)
+    gid = await active_game(store)
     await store.upsert_timer(gid, "rules", "k1", 50.0, {"a": 1})
     await store.upsert_timer(gid, "rules", "k2", 40.0, {"a": 2})
     await store.upsert_timer(gid, "turn", "t", 45.0, {})
@@ -379,7 +266,7 @@ async def test_timers_upsert_and_order(opened):
 
 async def test_game_and_deadlines_reads_the_game_and_its_table_timers_in_one_query(opened):
     store = await opened()
-    gid = await _active_game(store)
+    gid = await active_game(store)
     assert await store.game_and_deadlines(gid) == (await store.get_game(gid), {})
     await store.upsert_timer(gid, "rules", "k1", 50.5, {"a": 1})
     await store.upsert_timer(gid, "archive", "a", 90.0, {})
@@ -387,7 +274,7 @@ async def test_game_and_deadlines_reads_the_game_and_its_table_timers_in_one_que
     assert (record, due) == (await store.get_game(gid), {"rules": 50.5})
     await store.upsert_timer(gid, "turn", "t", 45.0, {})
     assert (await store.game_and_deadlines(gid))[1] == {"rules": 50.5, "turn": 45.0}
-    other = await _active_game(store)
+    other = await active_game(store)
     assert await store.game_and_deadlines(other) == (await store.get_game(other), {})
     assert await store.game_and_deadlines(999) == (None, {})
 
@@ -463,7 +350,7 @@ async def test_shown_version_result_once_and_idle_setting_on_each_backend(store)
     """The catch-up columns (migrations 5-6): ``table_version`` only grows and a finished
     game behind it is listed; a result given with ``game_id`` is recorded once; a reset
     lobby forgets its table and ping; ``end_idle_games`` and 64-bit ids round-trip."""
-    gid = await _active_game(store)
+    gid = await active_game(store)
     await store.update_game(gid, pinged_key="turn:s0", table_message_id=1_400_000_000_000_000_002)
     await store.mark_shown(gid, 3)
     await store.mark_shown(gid, 2)  # an older post never lowers it
@@ -477,7 +364,7 @@ async def test_shown_version_result_once_and_idle_setting_on_each_backend(store)
     assert await store.record_result(9, "tiny", rows, game_id=gid) is True
     assert await store.record_result(9, "tiny", rows, game_id=gid) is False
     assert [(r.user_id, r.played, r.won) for r in await store.stats(9)] == [(4, 1, 1)]
-    other = await _active_game(store)
+    other = await active_game(store)
     await store.update_game(other, pinged_key="turn:s0", table_version=0)
     assert await store.reset_to_lobby(other) is True
     row = await store._one("SELECT status, pinged_key, table_version FROM games WHERE id=?",
@@ -490,6 +377,10 @@ async def test_shown_version_result_once_and_idle_setting_on_each_backend(store)
                                                   end_idle_games=True, turn_timer="24h"))
     got = await store.guild_settings(1_300_000_000_000_000_000)
     assert (got.end_idle_games, got.turn_timer) == (True, "24h")
+    assert got.one_message is None
+    await store.save_guild_settings(got.model_copy(update={"one_message": True}))
+    got = await store.guild_settings(1_300_000_000_000_000_000)
+    assert (got.one_message, got.end_idle_games, got.turn_timer) == (True, True, "24h")
 
 
 async def test_dm_channel_kept_beside_the_member_preferences(store):
@@ -523,382 +414,3 @@ async def test_an_unreadable_timer_row_is_skipped_noted_and_dropped_only_while_u
         assert await store.due_timers(1e12) == [] and await store.next_due() == 30.0
     assert await store.delete_timer_row(tid) is True
     assert await store.timers() == []
-
-
-# -- PostgreSQL: several processes on one database ------------------------------------
-
-
-@pytest_asyncio.fixture
-async def pg_database(tmp_path):
-    """A fresh PostgreSQL schema's URL (skipped without a server)."""
-    if not PG_URL:
-        pytest.skip(SKIP_REASON)
-    async with databases("postgres", tmp_path) as new:
-        yield await new()
-
-
-async def test_a_due_timer_is_claimed_by_exactly_one_process_until_its_lease_ends(pg_database):
-    """Two stores stand for two processes: both ask for the due timers at once; one gets
-    the timer, the other nothing, and the other waits for the lease's end. After the lease
-    (the claimer died while firing) the other takes it over."""
-    a, b = await Store.open(pg_database), await Store.open(pg_database)
-    try:
-        gid = await _active_game(a)
-        await a.upsert_timer(gid, "rules", "k", 100.0, {})
-        got_a, got_b = await asyncio.gather(a.due_timers(150.0), b.due_timers(150.0))
-        assert sorted([len(got_a), len(got_b)]) == [0, 1]
-        winner, other = (a, b) if got_a else (b, a)
-        row = await a._one("SELECT claimed_by, lease_until FROM timers")
-        assert (row["claimed_by"], row["lease_until"]) == (winner.claimant, 150.0 + 60.0)
-        assert await other.due_timers(209.0) == []
-        assert await other.next_due() == 210.0
-        assert await winner.next_due() == 100.0  # its own claim: retry after a failure
-        assert [t.key for t in await winner.due_timers(160.0)] == ["k"]  # renews its lease
-        taken = await other.due_timers(220.0)  # lease of 160 + 60 is over
-        assert [t.key for t in taken] == ["k"]
-        # Rescheduling the timer drops the claim: anyone may fire the new deadline.
-        await winner.upsert_timer(gid, "rules", "k2", 300.0, {})
-        row = await a._one("SELECT claimed_by, lease_until FROM timers")
-        assert (row["claimed_by"], row["lease_until"]) == (None, None)
-    finally:
-        await a.close()
-        await b.close()
-
-
-async def test_concurrent_moves_from_two_processes_apply_once(pg_database):
-    """The row lock on the game plus the version check: 20 commits of version 1 from two
-    stores at once, exactly one is applied and 19 are StaleVersion; the log has one row."""
-    a, b = await Store.open(pg_database), await Store.open(pg_database)
-    try:
-        gid = await _active_game(a)
-
-        async def move(store: Store, n: int) -> None:
-            await store.commit_action(gid, expected_version=0, state=f'{{"n": {n}}}', version=1,
-                                      seat="s0", action={"n": n}, events=[])
-
-        results = await asyncio.gather(*(move(a if n % 2 else b, n) for n in range(20)),
-                                       return_exceptions=True)
-        assert sum(r is None for r in results) == 1
-        assert sum(isinstance(r, StaleVersion) and r.actual == 1 for r in results) == 19
-        log = await a.actions(gid)
-        assert len(log) == 1 and (await b.get_game(gid)).state == f'{{"n": {log[0].action["n"]}}}'
-    finally:
-        await a.close()
-        await b.close()
-
-
-async def test_a_lost_connection_refuses_and_the_store_recovers_by_itself(pg_database):
-    """The connection to PostgreSQL is cut (a proxy drops it and refuses new ones): a move
-    fails with StoreDown(lost=True) and writes nothing; once the server is reachable again
-    the same store commits the move without being reopened."""
-    proxy = await CuttableProxy(*postgres_address(PG_URL)).start()
-    store = await Store.open(proxy.url(pg_database))
-    try:
-        gid = await _active_game(store)
-        await proxy.cut()
-        with pytest.raises(StoreDown) as info:
-            await store.commit_action(gid, expected_version=0, state='{"v": 1}', version=1,
-                                      seat="s0", action={}, events=[])
-        assert info.value.lost is True
-        assert str(info.value).startswith("herdbot: PostgreSQL connection lost (")
-        with pytest.raises(StoreDown):  # still down: refused again, quickly
-            await store.get_game(gid)
-        await proxy.restore()
-        await store.commit_action(gid, expected_version=0, state='{"v": 1}', version=1,
-                                  seat="s0", action={}, events=[])
-        assert [(a.version, a.seat) for a in await store.actions(gid)] == [(1, "s0")]
-    finally:
-        await store.close()
-        await proxy.cut()
-
-
-@pytest.mark.parametrize("applied", [True, False], ids=["applied", "not-applied"])
-async def test_a_move_sent_alone_whose_connection_is_lost_is_asked_about_once_released(
-        pg_database, monkeypatch, applied):
-    """A pool of one connection (every connection of the pool lost at once, as in a disk
-    stall): a move sent as one statement alone loses its connection; the server is asked
-    what became of it once that connection is back in the pool. Applied: the game is
-    noted; not applied (the connection ended before the statement arrived): nothing is.
-    Before, the question waited for a free connection while holding the only one: for
-    ever."""
-    monkeypatch.setattr(postgres.PgBackend, "POOL_SIZE", 1)
-    store = await Store.open(pg_database)
-    try:
-        gid = await _active_game(store)
-        with commits_fail(store, monkeypatch, applied=applied):
-            noted = await asyncio.wait_for(noted_by(store.commit_moves(
-                gid, expected_version=0, state='{"v": 1}', moves=[(1, "s0", {}, [])]),
-                COMMIT_ERROR["postgres"] if applied else None), 10)
-        assert noted == ({gid} if applied else set())
-        game = await store.get_game(gid)
-        assert (game.version, [a.version for a in await store.actions(gid)]) == (
-            (1, [1]) if applied else (0, []))
-    finally:
-        await store.close()
-
-
-def _closed_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-async def test_an_unreachable_postgresql_at_open_names_host_and_port():
-    port = _closed_port()
-    with pytest.raises(PostgresUnavailable) as info:
-        await Store.open(f"postgresql://herdbot:secret@127.0.0.1:{port}/herdbot")
-    assert str(info.value) == (
-        f"herdbot: cannot use PostgreSQL at 127.0.0.1:{port} (HERDBOT_DATABASE): connection "
-        "refused (no server listening there).")
-
-
-def test_herdbot_run_on_an_unreachable_postgresql_prints_one_line_and_exits_1(tmp_path):
-    port = _closed_port()
-    env = {**os.environ, "DISCORD_TOKEN": "x" * 60,
-           "HERDBOT_DATABASE": f"postgresql://herdbot:secret@127.0.0.1:{port}/herdbot"}
-    proc = subprocess.run([sys.executable, "-m", "bot", "run"], capture_output=True, text=True,
-                          cwd=tmp_path, env=env, timeout=60)
-    assert (proc.returncode, proc.stdout) == (1, "")
-    assert proc.stderr == (
-        f"herdbot: cannot use PostgreSQL at 127.0.0.1:{port} (HERDBOT_DATABASE): connection "
-        "refused (no server listening there).\n")
-
-
-# -- HERDBOT_DATABASE: a file or a URL ------------------------------------------------
-
-
-def test_herdbot_database_is_a_file_path_or_a_postgresql_url():
-    from pathlib import Path
-
-    from bot.config import Settings
-
-    pg = Settings(_env_file=None, HERDBOT_DATABASE="postgresql://hb:pw@db:5433/herdbot")
-    assert (pg.database_url, pg.sqlite_path) == ("postgresql://hb:pw@db:5433/herdbot", None)
-    assert postgres_address(pg.database_url) == ("db", 5433)
-    assert postgres_address("postgresql:///herdbot") == ("localhost", 5432)
-    lite = Settings(_env_file=None, HERDBOT_DATABASE="data/bot.sqlite3")
-    assert (lite.database_url, lite.sqlite_path) == (None, Path("data/bot.sqlite3"))
-
-
-def test_another_url_scheme_is_refused_without_showing_the_password():
-    from pydantic import ValidationError
-
-    from bot.config import Settings, describe_errors
-
-    with pytest.raises(ValidationError) as info:
-        Settings(_env_file=None, HERDBOT_DATABASE="mysql://hb:pw@db/herdbot")
-    assert describe_errors(info.value) == [
-        "herdbot: HERDBOT_DATABASE='mysql://hb:***@db/herdbot' is not allowed; use a file "
-        "path, or a PostgreSQL URL postgresql://user:password@host:port/db (set in the "
-        "environment or .env)."]
-
-
-def test_herdbot_backup_of_a_postgresql_database_points_to_pg_dump(tmp_path):
-    env = {**os.environ, "HERDBOT_DATABASE": "postgresql://hb:pw@127.0.0.1:5/herdbot"}
-    proc = subprocess.run([sys.executable, "-m", "bot", "backup", str(tmp_path / "b")],
-                          capture_output=True, text=True, cwd=tmp_path, env=env, timeout=60)
-    assert (proc.returncode, proc.stdout) == (1, "")
-    assert proc.stderr == ("herdbot: `herdbot backup` copies a SQLite file, and "
-                           "HERDBOT_DATABASE is a PostgreSQL database: back it up with "
-                           "pg_dump.\n")
-
-
-async def test_a_request_notes_the_games_its_committed_writes_changed_and_no_others(store):
-    """bot.store.tracking: a committed change of a game's play (lobby, seats, start, move,
-    options, status) notes the game for the request tracking its writes; bookkeeping of
-    what is shown, timers, refused and rolled-back writes note nothing; tasks the request
-    creates count for it, background jobs (``stop_tracking``) and untracked code do not."""
-    untracked = await store.create_game(kind="tiny", guild_id=1, channel_id=2, host_id=3,
-                                        host_name="Ana", options={}, seed=7)
-    with tracking_writes() as lobby:
-        rec = await store.create_game(kind="tiny", guild_id=1, channel_id=2, host_id=4,
-                                      host_name="Bo", options={}, seed=7)
-    assert lobby == {rec.id} and untracked.id != rec.id
-    with tracking_writes() as seated:
-        await store.add_seat(untracked.id, user_id=None, name="AI", is_ai=True, max_seats=4)
-    assert seated == {untracked.id}
-    with tracking_writes() as shown:
-        assert await store.update_game(rec.id, lobby_message_id=9, pinged_key="k")
-        await store.mark_shown(rec.id, 0)
-        await store.set_seat(rec.id, "s0", dm_hand="hand")
-        await store.upsert_timer(rec.id, "lobby", "k", 100.0, {})
-    assert shown == set()
-    gid = await _active_game(store)
-    with tracking_writes() as refused:
-        with pytest.raises(StaleVersion):  # rolled back
-            await store.commit_action(gid, expected_version=5, state="{}", version=6,
-                                      seat="s0", action={}, events=[])
-        assert not await store.remove_seat(gid, "s0")  # not a lobby: nothing removed
-        assert not await store.update_game(gid, when_status="lobby", status="cancelled")
-        assert await store.add_seat(gid, user_id=None, name="AI", is_ai=True,
-                                    max_seats=4) is None
-    assert refused == set()
-    with tracking_writes() as played:
-        await store.commit_action(gid, expected_version=0, state="{}", version=1, seat="s0",
-                                  action={}, events=[])
-        await asyncio.create_task(store.update_game(rec.id, options={"x": 1}))
-
-        async def background() -> None:
-            stop_tracking()
-            await store.set_seat(untracked.id, "s0", ai_takeover=True)
-        await asyncio.create_task(background())
-    assert played == {gid, rec.id}
-    with tracking_writes() as outer:
-        with tracking_writes() as inner:
-            await store.set_seat(gid, "s0", missed_turns=1)
-        await store.update_game(gid, status="finished")
-    assert (outer, inner) == ({gid}, {gid})
-
-
-#: The error each backend's COMMIT raises in :func:`commits_fail` (PostgreSQL: as
-#: ``StoreDown``, the connection lost after the server committed).
-COMMIT_ERROR = {
-    "sqlite": "disk I/O error",
-    "postgres": "herdbot: PostgreSQL connection lost (ConnectionDoesNotExistError: connection "
-                "was closed in the middle of operation)",
-}
-
-
-@contextmanager
-def commits_fail(store: Store, monkeypatch: pytest.MonkeyPatch, *,
-                 applied: bool) -> Iterator[dict[str, bool]]:
-    """While ``flag["on"]``, every COMMIT of ``store``'s backend raises: after the database
-    applied it (``applied``: SQLite's automatic checkpoint failing on the disk right after
-    the commit; PostgreSQL's connection lost right after the server committed) or before
-    (SQLite refusing it, ``database is locked``, the transaction still open; PostgreSQL's
-    connection ended by the server before the COMMIT arrives: pg_terminate_backend)."""
-    flag = {"on": True}
-    if store.dialect == "sqlite":
-        statement = sqlite.sqlite_statement
-
-        def on_thread(conn: sqlite3.Connection, sql: str, args: tuple[Any, ...] = ()) -> Any:
-            if not (flag["on"] and sql == "COMMIT"):
-                return statement(conn, sql, args)
-            if not applied:
-                raise sqlite3.OperationalError("database is locked")
-            statement(conn, sql, args).close()
-            raise sqlite3.OperationalError("disk I/O error")
-        monkeypatch.setattr(sqlite, "sqlite_statement", on_thread)
-    else:
-        commit = postgres.pg_commit
-
-        async def pg_commit(con: Any, transaction: Any) -> None:
-            if flag["on"] and not applied:
-                killer = await asyncpg.connect(PG_URL)
-                try:
-                    assert await killer.fetchval("SELECT pg_terminate_backend($1, 5000)",
-                                                 con.get_server_pid()) is True
-                finally:
-                    await killer.close()
-            await commit(con, transaction)
-            if flag["on"]:
-                raise asyncpg.ConnectionDoesNotExistError(
-                    "connection was closed in the middle of operation")
-        alone = postgres.pg_alone
-
-        async def pg_alone(con: Any, op: Any) -> Any:  # a statement committed on its own
-            if not flag["on"]:
-                return await alone(con, op)
-            if not applied:
-                con.terminate()
-            await alone(con, op)
-            raise asyncpg.ConnectionDoesNotExistError(
-                "connection was closed in the middle of operation")
-        monkeypatch.setattr(postgres, "pg_commit", pg_commit)
-        monkeypatch.setattr(postgres, "pg_alone", pg_alone)
-    yield flag
-
-
-async def noted_by(call: Awaitable[Any], error: str | None = None) -> set[int]:
-    """The games ``call`` (a store write whose COMMIT raises) noted for the request; its
-    error's text is ``error`` when given."""
-    with tracking_writes() as games:
-        with pytest.raises(STORE_FAILURES) as info:
-            await call
-    if error is not None:
-        assert str(info.value) == error
-    return games
-
-
-async def test_a_commit_that_raises_after_it_was_applied_notes_the_game(store, monkeypatch):
-    """Every write of a game's play whose COMMIT the database applied, though the COMMIT
-    raised, notes the game for the request (PostgreSQL asks the server, which answers
-    "committed"; SQLite cannot tell, so it notes: the request's before/after comparison
-    decides). Before: nothing was noted, so a member whose move was saved was told "this
-    was not done". Bookkeeping of what is shown notes nothing, as when it commits."""
-    error = COMMIT_ERROR[store.dialect]
-    with commits_fail(store, monkeypatch, applied=True) as fail:
-        assert await noted_by(store.create_game(
-            kind="tiny", guild_id=1, channel_id=2, host_id=3, host_name="Ana", options={},
-            seed=7), error) == {1}
-        assert await noted_by(store.add_seat(1, user_id=None, name="AI", is_ai=True,
-                                             max_seats=4), error) == {1}
-        assert await noted_by(store.add_seat(1, user_id=4, name="Bo", is_ai=False,
-                                             max_seats=4), error) == {1}
-        assert await noted_by(store.remove_seat(1, "s1"), error) == {1}
-        assert await noted_by(store.update_game(1, options={"x": 1}), error) == {1}
-        assert await noted_by(store.renumber_seats(1), error) == {1}
-        assert await noted_by(store.start_game(1, state='{"v": 0}', version=0), error) == {1}
-        assert await noted_by(store.commit_action(
-            1, expected_version=0, state='{"v": 1}', version=1, seat="s0", action={},
-            events=[]), error) == {1}
-        assert await noted_by(store.set_seat(1, "s0", ai_takeover=True), error) == {1}
-        assert await noted_by(store.record_result(1, "tiny", [(3, True, 1)], game_id=1),
-                              error) == {1}
-        assert await noted_by(store.mark_shown(1, 1), error) == set()
-        assert await noted_by(store.update_game(1, table_message_id=5), error) == set()
-        assert await noted_by(store.set_seat(1, "s0", dm_hand="h"), error) == set()
-        assert await noted_by(store.reset_to_lobby(1), error) == {1}
-        fail["on"] = False
-    game = await store.get_game(1)  # every write above was applied
-    assert (game.status, game.version, game.options, game.table_message_id) == (
-        "lobby", 0, {"x": 1}, None)
-    assert [(s.seat, s.name, s.ai_takeover, s.dm_hand) for s in await store.seats(1)] == [
-        ("s0", "Ana", True, "h"), ("s1", "Bo", False, None)]
-    assert [(r.user_id, r.played, r.won, r.best_score)
-            for r in await store.stats(1, kind="tiny")] == [(3, 1, 1, 1)]
-
-
-async def test_a_statement_or_commit_that_fails_before_it_is_applied_notes_nothing(
-        store, monkeypatch):
-    """A transaction that did not get through notes nothing: a statement that raises
-    before the COMMIT (rolled back), and a COMMIT the database did not apply (SQLite
-    refused it: the backend rolls the still open transaction back - before, it stayed
-    open and the next write failed, "cannot start a transaction within a transaction";
-    PostgreSQL lost the connection before the COMMIT arrived: the server, asked, answers
-    "aborted", so a concurrent move cannot be taken for this one)."""
-    gid = await _active_game(store)
-    move = {"seat": "s0", "action": {}, "events": []}
-    with commits_fail(store, monkeypatch, applied=False) as fail:
-        assert await noted_by(store.commit_action(
-            gid, expected_version=0, state='{"v": 1}', version=1, **move)) == set()
-        fail["on"] = False
-        assert await store.update_game(gid, options={"x": 1})  # the next write works
-        fail["on"] = True
-        assert await noted_by(store.update_game(gid, options={"x": 2})) == set()
-        fail["on"] = False
-    if store.dialect == "sqlite":
-        statement = sqlite.sqlite_statement
-
-        def on_thread(conn: sqlite3.Connection, sql: str, args: tuple[Any, ...] = ()) -> Any:
-            if sql.startswith("INSERT INTO actions"):
-                raise sqlite3.OperationalError("database or disk is full")
-            return statement(conn, sql, args)
-        monkeypatch.setattr(sqlite, "sqlite_statement", on_thread)
-    else:
-        execute = postgres.PgConn.execute
-
-        async def lost(self: postgres.PgConn, sql: str, args: Any = ()) -> int:
-            if sql.startswith("INSERT INTO actions"):
-                self._target.terminate()  # the connection drops before the statement
-            return await execute(self, sql, args)
-        monkeypatch.setattr(postgres.PgConn, "execute", lost)
-    assert await noted_by(store.commit_action(
-        gid, expected_version=0, state='{"v": 1}', version=1, **move)) == set()
-    monkeypatch.undo()
-    game = await store.get_game(gid)  # nothing refused was applied
-    assert (game.version, game.options, await store.actions(gid)) == (0, {"x": 1}, [])
-    with tracking_writes() as games:  # and the next write goes through
-        await store.commit_action(gid, expected_version=0, state='{"v": 1}', version=1, **move)
-    assert games == {gid}
-    assert [a.version for a in await store.actions(gid)] == [1]

@@ -114,6 +114,7 @@ class LlamasAlpacasEngine(Engine[LlamasAlpacasState, LlamasAlpacasOptions]):
     state_model = LlamasAlpacasState
     options_model = LlamasAlpacasOptions
     action_adapter = TypeAdapter(LlamasAlpacasAction)
+    only_pending_act = True
 
     # ---- set-up ---------------------------------------------------------------------
 

@@ -322,7 +322,8 @@ class PacapacaEngine(Engine[PacapacaState, PacapacaOptions]):
                 say(ev, "proposed",
                     f"{player} proposed: {active} gives {_names(neg.active_gives)}; "
                     f"{neg.partner} gives {_names(neg.partner_gives)}.",
-                    seat=player, active_gives=neg.active_gives, partner_gives=neg.partner_gives,
+                    seat=player, active=active, partner=neg.partner,
+                    active_gives=neg.active_gives, partner_gives=neg.partner_gives,
                     deal_version=neg.deal_version)
         elif type(action) is Draw2:
             self._draw(s, active, ev)
@@ -463,7 +464,8 @@ class PacapacaEngine(Engine[PacapacaState, PacapacaOptions]):
         if ev is not None:
             say(ev, "negotiation_failed",
                 f"{why}; {then}.",
-                seat=active, partner=neg.partner, reason=code)
+                seat=active, partner=neg.partner, reason=code,
+                can_draw=bool(s.deck or s.pile))
 
     def _end_turn(self, s: PacapacaState, ev: list[Event] | None) -> None:
         s.phase = "turn"

@@ -25,6 +25,13 @@ CardType = Literal["baby", "basic", "magical", "magic", "upgrade", "downgrade", 
 KINDS: tuple[str, ...] = ("llama", "alpaca", "goat", "ram")
 ANIMAL_TYPES: tuple[str, ...] = ("baby", "basic", "magical")
 FIELD_TYPES: tuple[str, ...] = ("baby", "basic", "magical", "upgrade", "downgrade")
+#: A card type's name on a card's type line (English: the catalogue's cards part
+#: translates it, context ``card name``).
+TYPE_NAMES: dict[str, str] = {
+    "baby": "Baby Animal", "basic": "Basic Animal", "magical": "Magical Animal",
+    "upgrade": "Upgrade", "downgrade": "Downgrade", "magic": "Magic", "instant": "Instant"}
+#: A kind's name on a card's type line (as :data:`TYPE_NAMES`).
+KIND_NAMES: dict[str, str] = {"llama": "Llama", "alpaca": "Alpaca", "goat": "Goat", "ram": "Ram"}
 
 OpName = Literal[
     # atomic operations

@@ -5,12 +5,15 @@ from __future__ import annotations
 from bot.present.lessons import llamas_alpacas, pacapaca, unleashed
 from bot.present.lessons.base import (
     HEADING,
+    MARK,
     RESUMED,
     Lesson,
     Moment,
     Step,
     due,
+    heading,
     note,
+    resumed,
     resumed_line,
     started_line,
 )
@@ -25,5 +28,5 @@ def lesson_of(game: str) -> Lesson | None:
     return LESSONS.get(game)
 
 
-__all__ = ["HEADING", "LESSONS", "RESUMED", "Lesson", "Moment", "Step", "due", "lesson_of",
-           "note", "resumed_line", "started_line"]
+__all__ = ["HEADING", "LESSONS", "MARK", "RESUMED", "Lesson", "Moment", "Step", "due",
+           "heading", "lesson_of", "note", "resumed", "resumed_line", "started_line"]

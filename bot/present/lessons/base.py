@@ -19,23 +19,40 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.games.base import Action, Event, Pending
+from bot.i18n import ENGLISH, translate
 
-#: The heading of a lesson's explanation on the table.
-HEADING = "\N{OPEN BOOK} **Lesson**"
-#: The explanation on a lesson's table shown again by ``/learn``.
+#: The mark that opens a lesson's explanation on the table, in every language.
+MARK = "\N{OPEN BOOK}"
+#: The heading of a lesson's explanation on the table (English: :func:`heading`).
+HEADING = f"{MARK} **Lesson**"
+#: The explanation on a lesson's table shown again by ``/learn`` (English:
+#: :func:`resumed`).
 RESUMED = f"{HEADING}\n\nWelcome back! Your lesson goes on from where you left it."
 
 
-def started_line(game_name: str, link: str) -> str:
+def heading(lang: str = ENGLISH) -> str:
+    """:data:`HEADING` in ``lang`` (it starts with :data:`MARK`)."""
+    word = translate(lang, "Lesson")
+    return f"{MARK} **{word}**"
+
+
+def resumed(lang: str = ENGLISH) -> str:
+    """:data:`RESUMED` in ``lang``."""
+    return (f"{heading(lang)}\n\n"
+            + translate(lang, "Welcome back! Your lesson goes on from where you left it."))
+
+
+def started_line(game_name: str, link: str, lang: str = ENGLISH) -> str:
     """The answer to ``/learn`` once the lesson of ``game_name`` started at ``link``."""
-    return f"Your {game_name} lesson is in your DMs: {link}"
+    return translate(lang, "Your {game} lesson is in your DMs: {link}", game=game_name,
+                     link=link)
 
 
-def resumed_line(game_name: str, link: str) -> str:
+def resumed_line(game_name: str, link: str, lang: str = ENGLISH) -> str:
     """The answer to ``/learn`` from a member already in a lesson of ``game_name``
     (shown again at ``link``)."""
-    return (f"You are in a {game_name} lesson: it goes on in your DMs, {link}. To start "
-            "another, use /learn with restart.")
+    return translate(lang, "You are in a {game} lesson: it goes on in your DMs, {link}. To "
+                           "start another, use /learn with restart.", game=game_name, link=link)
 
 
 @dataclass(frozen=True)
@@ -100,12 +117,15 @@ def due(lesson: Lesson, moment: Moment, said: Iterable[str] = ()) -> list[Step]:
     return [s for s in lesson.steps if s.key not in done and s.when(moment)]
 
 
-def note(steps: Sequence[Step]) -> str:
-    """The lesson's text display for ``steps`` (``""``: none): the heading, then each
-    step's text as a paragraph."""
+def note(steps: Sequence[Step], lang: str = ENGLISH) -> str:
+    """The lesson's text display for ``steps`` (``""``: none) in ``lang``: the heading,
+    then each step's text (an English message id, translated here) as a paragraph."""
     if not steps:
         return ""
-    return "\n\n".join([HEADING, *(s.text for s in steps)])
+    if lang == ENGLISH:
+        return "\n\n".join([HEADING, *(s.text for s in steps)])
+    return "\n\n".join([heading(lang), *(translate(lang, s.text) for s in steps)])
 
 
-__all__ = ["HEADING", "RESUMED", "resumed_line", "started_line", "Lesson", "Moment", "Step", "due", "note"]
+__all__ = ["HEADING", "MARK", "RESUMED", "heading", "resumed", "resumed_line", "started_line",
+           "Lesson", "Moment", "Step", "due", "note"]

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from bot.i18n import N_
 from bot.present.lessons.base import Lesson, Moment, Step
 
 
@@ -45,32 +46,32 @@ LESSON = Lesson(
     seed=5,
     ai_seats=1,
     steps=(
-        Step("start", "Welcome! You play against one AI player. Your alpaca is the head and "
+        Step("start", N_("Welcome! You play against one AI player. Your alpaca is the head and "
              "body in the picture: every card you add makes its neck longer, and a finished "
              "scarf, bow or charms on it score. On your turn do one of three things: **Draw "
              "2** (look at two cards, keep one), **Take discard pile** (add every card of the "
              "pile to your neck) or **Negotiate** (a one-minute swap of neck cards with "
-             "another player).", _first_turn),
-        Step("drawn", "You drew two cards that only you can see: press **Keep** on the one "
+             "another player)."), _first_turn),
+        Step("drawn", N_("You drew two cards that only you can see: press **Keep** on the one "
              "you want on your neck. The other goes face down onto the discard pile, so the "
-             "next player who takes the pile gets it without knowing.", _drawn),
-        Step("pile", "You took the whole discard pile: every card of it joined your neck, "
-             "the good and the bad (mud costs a point each at the end).", _pile),
-        Step("negotiation", "A negotiation is open for one minute. Both players shape one "
+             "next player who takes the pile gets it without knowing."), _drawn),
+        Step("pile", N_("You took the whole discard pile: every card of it joined your neck, "
+             "the good and the bad (mud costs a point each at the end)."), _pile),
+        Step("negotiation", N_("A negotiation is open for one minute. Both players shape one "
              "deal: **Edit deal** picks the cards you give and the cards you get (any number, "
              "even none for two). The swap happens only when both of you accept the same "
              "deal; a new proposal clears the acceptances. Talk it over in the chat "
-             "meanwhile.", _negotiation),
-        Step("rejected", "No deal this time: a proposal was declined or the minute ran out. "
+             "meanwhile."), _negotiation),
+        Step("rejected", N_("No deal this time: a proposal was declined or the minute ran out. "
              "The one who opened the negotiation now draws or takes the pile instead, and "
-             "cannot negotiate again this turn.", _rejected),
-        Step("traded", "Deal! Both accepted the same proposal, so the cards changed necks.",
+             "cannot negotiate again this turn."), _rejected),
+        Step("traded", N_("Deal! Both accepted the same proposal, so the cards changed necks."),
              _traded),
-        Step("final_round", "The deck is empty: everyone takes one last turn, then the "
-             "scoring. Half-finished scarves and bows fall off first.", _final_round),
-        Step("over", "That was the whole game: the longest neck scores 4, the second 2, a "
+        Step("final_round", N_("The deck is empty: everyone takes one last turn, then the "
+             "scoring. Half-finished scarves and bows fall off first."), _final_round),
+        Step("over", N_("That was the whole game: the longest neck scores 4, the second 2, a "
              "finished bow 6, a scarf 2 per card, charms 1 each. Play with friends with "
-             "`/play game:Alpaca Pacapaca`; this lesson counted in no stats or ratings.",
+             "`/play game:Alpaca Pacapaca`; this lesson counted in no stats or ratings."),
              _over),
     ),
 )
