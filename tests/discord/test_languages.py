@@ -307,7 +307,7 @@ async def test_the_table_picture_in_the_games_language_and_my_board_in_the_membe
     shown = table.file("table.png")
     assert shown == table_picture(view, names=names, lang="fr").png
     assert shown != table_picture(view, names=names, lang="en").png
-    await tomasz.click(table, "My hand")
+    await tomasz.click(table, "Ma main")  # the game is French
     seat = next(s.seat for s in seats if s.name == "Tomasz")
     mine = spec.engine.view(state, seat)
     assert tomasz.last_reply.file("my-board.png") == board_picture(
