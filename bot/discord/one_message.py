@@ -166,7 +166,7 @@ class OneMessage(TableLook):
         private lines kept for that seat since its last look."""
         if not is_one_message(table.record):
             return kwargs
-        return led_by(kwargs, self.unseen.take(table.record.id, seat))
+        return led_by(kwargs, self.unseen.take(table.record.id, seat), table.member_lang)
 
     async def end_one_message(self, table: Table, why: str,
                               interaction: discord.Interaction | None = None) -> None:

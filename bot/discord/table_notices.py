@@ -91,7 +91,7 @@ class TableNotices(TableLook):
         if one and actor is not None:
             kept = self.unseen.take(table.record.id, actor.seat)
             if kept:
-                per_seat[actor.seat] = [HEADING, *kept]
+                per_seat[actor.seat] = [translate(table.member_lang, HEADING), *kept]
         for event in update.events():
             for seat in event.to or []:
                 if actor is not None and seat == actor.seat and interaction is not None:

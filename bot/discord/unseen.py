@@ -10,10 +10,12 @@ from typing import Any
 
 import discord
 
+from bot.i18n import N_, translate
+
 #: Lines kept per seat (the oldest go; /game log has every public move).
 KEPT = 20
-#: The heading above them.
-HEADING = "**Since you last looked:**"
+#: The heading above them (a message id: translated where shown).
+HEADING = N_("**Since you last looked:**")
 
 
 class Unseen:
@@ -38,14 +40,15 @@ class Unseen:
             del self._lines[key]
 
 
-def led_by(kwargs: dict[str, Any], lines: list[str]) -> dict[str, Any]:
+def led_by(kwargs: dict[str, Any], lines: list[str], lang: str | None = None) -> dict[str, Any]:
     """A private answer's message arguments (a Components V2 ``view``) led by ``lines``
-    under :data:`HEADING`, as a text display at the top of its container; unchanged
-    without lines."""
+    under :data:`HEADING` (in ``lang``), as a text display at the top of its container;
+    unchanged without lines."""
     if not lines:
         return kwargs
     view = kwargs.get("view")
-    text: discord.ui.TextDisplay[Any] = discord.ui.TextDisplay("\n".join([HEADING, *lines])[:1900])
+    text: discord.ui.TextDisplay[Any] = discord.ui.TextDisplay(
+        "\n".join([translate(lang, HEADING), *lines])[:1900])
     if not isinstance(view, discord.ui.LayoutView):
         return kwargs
     box = next((c for c in view.children if isinstance(c, discord.ui.Container)), None)
