@@ -321,11 +321,12 @@ class Clicks(Watching, OneMessage):
             await self.refresh_one_message(interaction, table, translate(
                 table.member_lang, "This table has moved on: it shows the current position now."))
             return
-        file = await self.render_file(table)
+        shown = table.told_in(table.member_lang)  # the member's own copy: their language
+        file = await self.render_file(shown)
         await send_ephemeral(
             interaction, view=self.table_card(
-                table, buttons=False, head=translate(
-                    table.member_lang, "This table has moved on. Here is the current one:")),
+                shown, buttons=False, head=translate(
+                    shown.lang, "This table has moved on. Here is the current one:")),
             file=file,
         )
 
@@ -357,7 +358,9 @@ class Clicks(Watching, OneMessage):
             )
         except GameError as exc:
             if exc.code == "stale":
-                await self.answer_stale(interaction, await self.load_table(table.record.id))
+                fresh = await self.load_table(table.record.id)
+                fresh.client_locale = table.client_locale
+                await self.answer_stale(interaction, fresh)
             else:
                 await send_error(interaction, exc, names=table.names, lang=table.member_lang,
                                  secret=self.hidden_info)

@@ -166,6 +166,15 @@ class Table:
         without markdown (labels, placeholders: :func:`bot.discord.text.plain_name`)."""
         return {s.seat: plain_name(s.name) for s in self.seats}
 
+    def told_in(self, lang: str) -> Table:
+        """This table told in ``lang`` (a spectator's or a member's own copy of the public
+        table): the same state and worked-out values, its words and picture in ``lang``."""
+        if lang == self.lang:
+            return self
+        record = self.record.model_copy(update={"options": {**self.record.options,
+                                                            "language": lang}})
+        return dataclasses.replace(self, record=record, models={})
+
     def seat_of(self, user_id: int) -> SeatRecord | None:
         """The seat held by ``user_id``."""
         return next((s for s in self.seats if s.user_id == user_id), None)

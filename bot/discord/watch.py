@@ -79,13 +79,14 @@ class Watching(TableLook):
             lang, "You are watching {title}. Here is its table now; only its players see "
             "their hands. Press Watch again for a newer one.",
             title=self.table_title(table, lang))
-        view = self.table_card(table, buttons=False, head=head)
+        shown = table.told_in(lang)  # the spectator's own copy: in their language
+        view = self.table_card(shown, buttons=False, head=head)
         record = table.record
         if record.thread_id is not None and record.thread_id != record.channel_id:
             view = with_row(view, [button("g", record.id, FOLLOW,
                                           translate(lang, "Follow in the thread"),
                                           emoji="\N{SPEECH BALLOON}")])
-        await send_ephemeral(interaction, view=view, file=await self.render_file(table))
+        await send_ephemeral(interaction, view=view, file=await self.render_file(shown))
 
     async def follow(self, interaction: discord.Interaction, table: Table) -> None:
         """Follow in the thread: add the presser to the game's thread, without a seat."""
