@@ -102,3 +102,19 @@ async def test_settings_stats_and_leaderboard_in_polish_for_a_polish_client(herd
     await maya.slash("leaderboard", game=KEY, season=3)
     assert maya.last_reply.content == (
         NO + "Sezon 3 się nie zaczął; ten serwer nie ma sezonów.")
+
+
+async def test_a_spectator_watches_an_english_game_in_german(herd):
+    world, bot = herd
+    kasia = world.member("Kasia")
+    kasia.locale = "de"
+    thread = await open_game(world)
+    await kasia.click(table_of(thread), "Watch")
+    seen = kasia.last_reply
+    assert seen.ephemeral
+    said = parts(seen)
+    assert said["head"] == (
+        "\N{EYES} Du schaust Llamas & Alpacas #1 zu. Hier ist der Tisch im Moment; nur die "
+        "Spieler sehen ihre Hand. Drück noch einmal „Zuschauen“ für einen neueren Stand.")
+    assert said["footer"] == "Llamas & Alpacas #1 \N{MIDDLE DOT} Zug 0"
+    assert seen.labels == ["Im Thread folgen"]
