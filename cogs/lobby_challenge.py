@@ -87,6 +87,6 @@ def announcement(record: GameRecord, seats: list[SeatRecord], lang: str = ENGLIS
         return None, discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
                                              users=[discord.Object(target)])
     name = next((s.name for s in seats if s.user_id == target), "")
+    bold = f"**{md_name(name)}**"
     return ("\N{BLACK RIGHT-POINTING TRIANGLE} " + translate(
-        lang, "Waiting for {name} to accept the challenge.", name=f"**{md_name(name)}**"),
-        none)
+        lang, "Waiting for {name} to accept the challenge.", name=bold), none)

@@ -59,7 +59,7 @@ async def test_a_german_client_in_a_french_game_sees_its_own_replies_in_german(h
     tomasz = world.member("Tomasz")
     tomasz.locale = "de"
     lobby, thread = await open_game(world, "fr")
-    assert title(lobby) == "Llamas & Alpacas : salon n°1"
+    assert title(lobby) == "Llamas & Alpacas : salle n° 1"
     assert (await bot.service.get(1)).options["language"] == "fr"
     table = table_of(thread)
     # The thread is French: the set-up sentence and the grid.
