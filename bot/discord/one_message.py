@@ -34,7 +34,8 @@ from bot.discord.layout import card
 from bot.discord.outbox import on_message
 from bot.discord.replies import send_ephemeral
 from bot.discord.result_post import with_card
-from bot.discord.table import Table, TableLook, fit_lines
+from bot.discord.table import Table, TableLook
+from bot.discord.table_lines import fit_lines
 from bot.discord.text import and_list
 from bot.discord.tokens import LiveTokens
 from bot.discord.unseen import led_by

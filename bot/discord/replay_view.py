@@ -30,7 +30,8 @@ from bot.discord.components import HerdButton, button, select
 from bot.discord.host import Host
 from bot.discord.layout import action_rows, card
 from bot.discord.replies import lang_of, send_ephemeral
-from bot.discord.table import Table, TableLook, fit_lines
+from bot.discord.table import Table, TableLook
+from bot.discord.table_lines import fit_lines
 from bot.discord.text import plain_name
 from bot.games.base import State
 from bot.i18n import N_, number, translate, translate_n

@@ -29,9 +29,10 @@ from bot.discord.game_cog import GameCog
 from bot.discord.installs import is_one_message
 from bot.discord.layout import action_rows, card
 from bot.discord.outbox import edit_table, retire
+from bot.discord.posting import posted_anew
 from bot.discord.replies import lang_of, send_ephemeral
-from bot.discord.table import EMBED_LIMIT, MOVES, Table, fit_lines
-from bot.discord.table_posts import posted_anew
+from bot.discord.table import EMBED_LIMIT, MOVES, Table
+from bot.discord.table_lines import fit_lines
 from bot.games.base import Event
 from bot.i18n import N_, translate
 from bot.present.base import named

@@ -17,12 +17,12 @@ from typing import Any, ClassVar
 
 import discord
 
-from bot.ai.levels import DEFAULT_LEVEL, level_label
 from bot.discord import choices
 from bot.discord.components import button
 from bot.discord.host import Host
 from bot.discord.installs import is_one_message
-from bot.discord.layout import action_rows, card, texts_of
+from bot.discord.layout import action_rows, card
+from bot.discord.table_lines import ai_seat_lines, fit_lines
 from bot.discord.text import and_list, md_name, pinging, plain_name
 from bot.games.base import Action, Event, Pending, Result, State
 from bot.games.registry import GameSpec
@@ -49,33 +49,6 @@ MOVES = (UpdateKind.ACTION, UpdateKind.TIMEOUT, UpdateKind.CATCHUP)
 SHOWS_A_VERSION = (UpdateKind.STARTED, *MOVES)
 
 
-def fit_lines(lines: list[str], limit: int, lang: str | None = None) -> str:
-    """Bullet ``lines`` into at most ``limit`` characters; when they do not fit, the oldest
-    are summarised as "(N earlier moves: see /game log)" (in ``lang``) so no move goes
-    untold."""
-    out: list[str] = []
-    size = 0
-    for line in reversed(lines):
-        text = f"\N{BULLET} {line}"
-        if size + len(text) + 1 > limit - 60:
-            hidden = len(lines) - len(out)
-            out.append(translate_n(lang, "({count} earlier move: see /game log)",
-                                   "({count} earlier moves: see /game log)", hidden))
-            break
-        out.append(text)
-        size += len(text) + 1
-    return "\n".join(reversed(out))
-
-
-def event_lines(message: discord.Message | None) -> list[str]:
-    """The event lines (bullets) of a table message (its first text display of bullets,
-    :meth:`TableLook.table_card`), unbulleted."""
-    for text in texts_of(message):
-        if text.startswith("\N{BULLET} "):
-            return [line[2:] for line in text.split("\n") if line.startswith("\N{BULLET} ")]
-    return []
-
-
 def plain_line(line: str, table: Table) -> str:
     """``line`` (markdown, names escaped by :attr:`Table.names`) as plain text for an
     alternative text, which Discord shows as typed: bold marks dropped, each escaped name
@@ -84,24 +57,6 @@ def plain_line(line: str, table: Table) -> str:
     for seat, name in sorted(table.names.items(), key=lambda kv: -len(kv[1])):
         line = line.replace(name, table.plain_names.get(seat, name))
     return line
-
-
-def ai_seat_lines(seats: list[SeatRecord], lang: str | None = None) -> list[str]:
-    """The table's "AI seats" lines in ``lang``, in seat order: each AI seat with its level
-    (``🤖 AI Pancho (Hard)``), and each member's seat the AI plays for now, at Normal
-    (``🤖 Ana (Normal, until they are back)``). Empty when no seat is the AI's."""
-    out = []
-    for s in seats:
-        if s.is_ai:
-            level = translate(lang, level_label(s.ai_level))
-            out.append("\N{ROBOT FACE} " + translate(lang, "{name} ({level})",
-                                                      name=md_name(s.name), level=level))
-        elif s.ai_takeover:
-            level = translate(lang, level_label(DEFAULT_LEVEL))
-            out.append("\N{ROBOT FACE} " + translate(
-                lang, "{name} ({level}, until they are back)", name=md_name(s.name),
-                level=level))
-    return out
 
 
 @dataclass

@@ -16,21 +16,17 @@ from typing import Any
 import discord
 
 from bot.discord import takeback
-from bot.discord.errors import thread_is_gone, thread_refuses, why_not_edited, why_not_posted
+from bot.discord.errors import thread_is_gone, thread_refuses, why_not_posted
 from bot.discord.installs import is_one_message
 from bot.discord.layout import card, texts_of, without_rows
 from bot.discord.lesson_notes import LessonNotes
 from bot.discord.one_message import OneMessage
 from bot.discord.outbox import dm_hands, edit_table, new_table, on_message, retire, show_end
+from bot.discord.posting import TableNotShown, posted_anew
 from bot.discord.replies import lang_of, send_ephemeral
 from bot.discord.result_post import files_of, with_card
-from bot.discord.table import (
-    MOVES,
-    SHOWS_A_VERSION,
-    Table,
-    event_lines,
-    fit_lines,
-)
+from bot.discord.table import MOVES, SHOWS_A_VERSION, Table
+from bot.discord.table_lines import event_lines, fit_lines
 from bot.discord.table_notices import TableNotices
 from bot.games.base import Event
 from bot.i18n import translate
@@ -39,44 +35,6 @@ from bot.runtime.updates import Sentence, game_title, in_language
 from bot.store import STORE_FAILURES, GameRecord
 
 log = logging.getLogger(__name__)
-
-
-class TableNotShown(Exception):
-    """Discord refused the in-place edit of a game's table (``edit``) and then the table
-    posted as a new message (``post``; ``None`` when no post was tried: the thread itself
-    refused the edit)."""
-
-    def __init__(self, edit: discord.HTTPException, post: discord.HTTPException | None):
-        super().__init__(f"edit refused: {edit}; post: {post}")
-        self.edit = edit
-        self.post = post
-
-    def clause(self, lang: str | None = None) -> str:
-        """What was not done, for the member, in ``lang``: "I could not edit the table in
-        the game's thread (the message was deleted) or post it anew (it is locked)"."""
-        edit = why_not_edited(self.edit, lang)
-        if self.post is None:
-            return translate(lang, "I could not edit the table in the game's thread ({why})",
-                             why=edit)
-        post = why_not_posted(self.post, lang)
-        if post == edit:
-            return translate(lang, "I could not edit the table in the game's thread or post "
-                             "it anew ({why})", why=edit)
-        return translate(lang, "I could not edit the table in the game's thread ({why}) or "
-                         "post it anew ({why_post})", why=edit, why_post=post)
-
-
-def posted_anew(refused: discord.HTTPException, lang: str | None = None,
-                panel: str | None = None) -> str:
-    """The sentence in ``lang`` for the member whose click changed a table (or the panel
-    named ``panel``, already in ``lang``) Discord would not edit (``refused``), posted as a
-    new message instead."""
-    why = why_not_edited(refused, lang)
-    if panel is None:
-        return translate(lang, "Your move was made. I could not edit the table in the game's "
-                         "thread ({why}), so I posted it anew.", why=why)
-    return translate(lang, "Your move was made. I could not edit {panel} in the game's "
-                     "thread ({why}), so I posted it anew.", panel=panel, why=why)
 
 
 class TablePosts(OneMessage, LessonNotes, TableNotices):
