@@ -13,9 +13,18 @@ from bot.discord.bot import HerdBot
 from bot.discord.installs import SERVER_INSTALL, SERVERS
 from bot.discord.layout import DEFAULT_ACCENT, accent_of, card, panel
 from bot.discord.leaderboard import NOBODY, LeaderboardButton, leaderboard_page, rating_section
-from bot.discord.replies import answer_public, quoted, send_ephemeral
+from bot.discord.replies import answer_public, lang_of, quoted, send_ephemeral
 from bot.discord.text import md_name, plain_name
-from bot.i18n import NATIVE_NAMES, SHIPPED, game_language
+from bot.i18n import (
+    COMMAND_TEXT,
+    N_,
+    NATIVE_NAMES,
+    SHIPPED,
+    game_language,
+    translate,
+    translate_in,
+    translate_n,
+)
 from bot.runtime import GameError
 
 #: The most open lobbies a server may allow one member (as the config's upper bound).
@@ -36,6 +45,21 @@ TIMERS = [
 AUTO_LANGUAGE = "auto"
 LANGUAGES = [app_commands.Choice(name=NATIVE_NAMES[lang], value=lang) for lang in SHIPPED] + [
     app_commands.Choice(name="The server's Discord language", value=AUTO_LANGUAGE)]
+#: A turn timer's value -> its words in the settings panel.
+TIMER_WORDS = {c.value: c.name for c in TIMERS}
+
+
+def member_lang(interaction: discord.Interaction) -> str:
+    """The language of a member's panel outside a game: their client's, else the
+    server's Discord language, else English."""
+    guild = interaction.guild_locale
+    return lang_of(interaction, str(guild) if guild is not None else None)
+
+
+def unknown_game(game: str) -> GameError:
+    """The refusal of a game name the bot does not know."""
+    return GameError("unknown_game", lambda lang: translate(
+        lang, "There is no game called “{name}”.", name=quoted(game)))
 
 
 class Admin(commands.Cog):
@@ -88,7 +112,7 @@ class Admin(commands.Cog):
     ) -> None:
         perms = getattr(interaction.user, "guild_permissions", None)
         if not (perms and perms.manage_guild):
-            raise GameError("no_permission", "Only members with Manage Server can change settings.")
+            raise GameError("no_permission", N_("Only members with Manage Server can change settings."))
         store = self.bot.store
         current = await store.guild_settings(interaction.guild_id or 0)
         if turn_timer is not None:
@@ -108,54 +132,72 @@ class Admin(commands.Cog):
         if one_message is not None:
             current.one_message = one_message
         await store.save_guild_settings(current)
+        said = member_lang(interaction)
         season_line = ""
         if new_season:
             number = await store.start_season(interaction.guild_id or 0)
-            season_line = (f"\nSeason {number} has started: everybody's rating starts afresh. "
-                           f"Last season's table: /leaderboard season:{number - 1}")
+            season_line = "\n" + translate(
+                said, "Season {number} has started: everybody's rating starts afresh. Last "
+                "season's table: /leaderboard season:{previous}", number=number,
+                previous=number - 1)
         if delete_preset is not None:
             if not await store.delete_preset(interaction.guild_id or 0, delete_preset):
-                raise GameError("no_preset", "This server has no preset called "
-                                f"“{quoted(delete_preset)}”.")
-            season_line += f"\nPreset “{md_name(delete_preset)}” deleted."
+                raise GameError("no_preset", lambda lang: translate(
+                    lang, "This server has no preset called “{name}”.",
+                    name=quoted(delete_preset)))
+            season_line += "\n" + translate(said, "Preset “{name}” deleted.",
+                                            name=md_name(delete_preset))
         if presets or delete_preset is not None:
-            season_line += "\n" + await self._presets_text(interaction.guild_id or 0)
+            season_line += "\n" + await self._presets_text(interaction.guild_id or 0, said)
         cfg = self.bot.settings
         timer = current.turn_timer or cfg.default_turn_timer
         dms = cfg.default_dm_notifications if current.dm_notifications is None else current.dm_notifications
-        channel = f"<#{current.game_channel_id}>" if current.game_channel_id else "any channel"
         lobbies = current.max_open_lobbies or cfg.max_open_lobbies
         idle = await self.bot.service.ends_idle_games(interaction.guild_id or 0)
         guild_locale = interaction.guild_locale
         lang = game_language(current.language,
                              str(guild_locale) if guild_locale is not None else None)
-        lang_source = "chosen" if current.language else "the server's Discord language"
+        words = [
+            translate(said, "**herdbot settings**"),
+            translate(said, "Default turn timer: {timer}",
+                      timer=translate_in(said, COMMAND_TEXT, TIMER_WORDS[timer]) if timer in TIMER_WORDS
+                      else timer),
+            translate(said, "DM hands and turn notices: on") if dms else
+            translate(said, "DM hands and turn notices: off"),
+            translate(said, "Games may start in: {channel}",
+                      channel=f"<#{current.game_channel_id}>") if current.game_channel_id else
+            translate(said, "Games may start in: any channel"),
+            translate(said, "Where I may not open a game's thread: a game in one message")
+            if current.one_message else
+            translate(said, "Where I may not open a game's thread: no game"),
+            translate(said, "Language of new games: {language} (chosen)",
+                      language=NATIVE_NAMES[lang]) if current.language else
+            translate(said, "Language of new games: {language} (the server's Discord "
+                      "language)", language=NATIVE_NAMES[lang]),
+            translate(said, "Open lobbies per member: {count}", count=lobbies),
+            translate(said, "End games after 14 days without a move: on") if idle else
+            translate(said, "End games after 14 days without a move: off"),
+        ]
         await send_ephemeral(interaction, view=panel(
-            accent=DEFAULT_ACCENT,
-            words=f"**herdbot settings**\nDefault turn timer: {timer}\nDM hands and turn "
-                  f"notices: {'on' if dms else 'off'}\nGames may start in: {channel}\n"
-                  "Where I may not open a game's thread: "
-                  f"{'a game in one message' if current.one_message else 'no game'}\n"
-                  f"Language of new games: {NATIVE_NAMES[lang]} ({lang_source})\n"
-                  f"Open lobbies per member: {lobbies}\n"
-                  f"End games after 14 days without a move: {'on' if idle else 'off'}"
-                  + season_line),
+            accent=DEFAULT_ACCENT, words="\n".join(words) + season_line),
             allowed_mentions=discord.AllowedMentions.none())
 
-    async def _presets_text(self, guild_id: int) -> str:
-        """The server's presets, one line each: name (markdown and pings inert), game and
-        options."""
+    async def _presets_text(self, guild_id: int, lang: str | None = None) -> str:
+        """The server's presets in ``lang``, one line each: name (markdown and pings
+        inert), game and options."""
         found = await self.bot.store.presets(guild_id)
         if not found:
-            return "House-rule presets: none yet (save one from a lobby's Options)."
-        lines = ["House-rule presets:"]
+            return translate(lang, "House-rule presets: none yet (save one from a lobby's "
+                             "Options).")
+        lines = [translate(lang, "House-rule presets:")]
         for p in found:
             spec = self.bot.registry.get(p.kind)
             rules = ", ".join(f"{k.replace('_', ' ')}: {v}" for k, v in sorted(p.options.items()))
             lines.append(f"\N{BULLET} “{md_name(p.name)}” ({spec.name if spec else p.kind}): "
                          f"{md_name(rules, 120)}")
         if len(lines) > 9:  # the reply stays inside Discord's 2,000 characters
-            lines = [*lines[:9], f"\N{HORIZONTAL ELLIPSIS} and {len(lines) - 9} more"]
+            lines = [*lines[:9], translate_n(lang, "… and {count} more", "… and {count} more",
+                                             len(lines) - 9)]
         return "\n".join(lines)
 
     @settings.autocomplete("delete_preset")
@@ -174,34 +216,42 @@ class Admin(commands.Cog):
         member: discord.Member | None = None,
     ) -> None:
         if game is not None and game not in self.bot.registry:
-            raise GameError("unknown_game", f"There is no game called “{quoted(game)}”.")
+            raise unknown_game(game)
+        lang = member_lang(interaction)
         rows = await self.bot.store.stats(interaction.guild_id or 0, kind=game,
                                           user_id=member.id if member else None)
-        title = (self.bot.registry[game].name if game else "All games") + " leaderboard"
+        title = (translate(lang, "{game} leaderboard", game=self.bot.registry[game].name)
+                 if game else translate(lang, "All games leaderboard"))
         if not rows:
-            board = "No finished games yet."
+            board = translate(lang, "No finished games yet.")
         else:
             lines = []
             for i, r in enumerate(rows[:LEADERBOARD], 1):
                 rate = 100 * r.won / r.played if r.played else 0
                 name = self.bot.registry.get(r.kind)
-                lines.append(
-                    f"{i}. <@{r.user_id}> {name.name if name and not game else ''} \N{EM DASH} "
-                    f"{r.won}/{r.played} won ({rate:.0f}%), best {r.best_score}"
-                )
+                lines.append(f"{i}. <@{r.user_id}> {name.name if name and not game else ''} "
+                             "\N{EM DASH} " + translate(
+                                 lang, "{won}/{played} won ({rate}%), best {best}",
+                                 won=r.won, played=r.played, rate=f"{rate:.0f}",
+                                 best=r.best_score))
             if len(rows) > LEADERBOARD:
-                lines.append(f"\N{HORIZONTAL ELLIPSIS} and {len(rows) - LEADERBOARD} more")
+                lines.append(translate_n(lang, "… and {count} more", "… and {count} more",
+                                         len(rows) - LEADERBOARD))
             board = "\n".join(lines)
         who = member or interaction.user
         fields, chart = await rating_section(
             self.bot, interaction.guild_id or 0, who.id, who.display_name,
-            {lv.value: lv.label for lv in Level})
+            {lv.value: lv.label for lv in Level}, lang)
         extra: dict[str, Any] = {}
         alt = ""
         if chart is not None:
             extra["attachments"] = [chart]
-            alt = (f"{plain_name(who.display_name)}'s rating after each of their last rated "
-                   f"games: {', '.join(name.removesuffix(' rating') for name, _ in fields)}.")
+            games = [spec.name for spec in self.bot.registry
+                     if any(name == translate(lang, "{game} rating", game=spec.name)
+                            for name, _ in fields)]
+            alt = translate(lang, "{name}'s rating after each of their last rated games: "
+                            "{games}.", name=plain_name(who.display_name),
+                            games=", ".join(games))
         view = card(accent=accent_of(self.bot.registry.get(game) if game else None),
                     before=[f"### {title}", board,
                             *(f"**{name}**\n{value}" for name, value in fields)],
@@ -213,9 +263,15 @@ class Admin(commands.Cog):
     async def stats_forget(self, interaction: discord.Interaction) -> None:
         n = await self.bot.store.forget_stats(interaction.user.id, interaction.guild_id)
         rated = await self.bot.store.forget_ratings(interaction.user.id, interaction.guild_id or 0)
-        more = (f" Your ratings are deleted too ({rated} game and season tables): you are on "
-                "no leaderboard here." if rated else "")
-        await send_ephemeral(interaction, f"Your statistics are deleted ({n} game kinds).{more}")
+        lang = member_lang(interaction)
+        said = translate_n(lang, "Your statistics are deleted ({count} game kind).",
+                           "Your statistics are deleted ({count} game kinds).", n)
+        if rated:
+            said += " " + translate_n(
+                lang, "Your ratings are deleted too ({count} game and season table): you are "
+                "on no leaderboard here.", "Your ratings are deleted too ({count} game and "
+                "season tables): you are on no leaderboard here.", rated)
+        await send_ephemeral(interaction, said)
 
     @app_commands.command(name="leaderboard", description="The server's best players of a game.",
                           extras={"public": True})
@@ -226,15 +282,19 @@ class Admin(commands.Cog):
     async def leaderboard(self, interaction: discord.Interaction, game: str,
                           season: app_commands.Range[int, 0, 100_000] | None = None) -> None:
         if game not in self.bot.registry:
-            raise GameError("unknown_game", f"There is no game called “{quoted(game)}”.")
+            raise unknown_game(game)
         guild = interaction.guild_id or 0
         current, _ = await self.bot.store.season(guild)
         if season is not None and season > current:
-            now = f"the current season is {current}" if current else "this server has no seasons"
-            raise GameError("no_season", f"Season {season} has not started; {now}.")
+            asked = season
+            raise GameError("no_season", lambda lang: translate(
+                lang, "Season {number} has not started; the current season is {current}.",
+                number=asked, current=current) if current else translate(
+                lang, "Season {number} has not started; this server has no seasons.",
+                number=asked))
         view = await leaderboard_page(self.bot, guild, game,
                                       current if season is None else season, 0,
-                                      interaction.user.id)
+                                      interaction.user.id, member_lang(interaction))
         await answer_public(interaction, view=view, allowed_mentions=NOBODY)
 
     @app_commands.command(name="notify", description="Turn herdbot's direct messages on or off.")
@@ -249,8 +309,10 @@ class Admin(commands.Cog):
         await self.bot.store.set_member_prefs(interaction.user.id, dm_opt_out=not on,
                                               turn_notices=on, dm_closed=False,
                                               dm_closed_told=False)
-        await send_ephemeral(interaction, "I will DM you your hands and a notice when it is your "
-                             "turn." if on else "I will not DM you; use the My hand button in games.")
+        lang = lang_of(interaction)
+        await send_ephemeral(interaction, translate(
+            lang, "I will DM you your hands and a notice when it is your turn.") if on else
+            translate(lang, "I will not DM you; use the My hand button in games."))
 
 
 async def setup(bot: HerdBot) -> None:

@@ -17,12 +17,13 @@ from bot.discord.errors import thread_is_gone
 from bot.discord.game_cog import GameCog
 from bot.discord.installs import BOTH_INSTALLS, EVERYWHERE, is_one_message
 from bot.discord.layout import accent_of, card, panel
-from bot.discord.replies import defer, quoted, send_ephemeral
+from bot.discord.replies import defer, lang_of, quoted, send_ephemeral
 from bot.discord.table import Table
 from bot.discord.text import listed, md_name
 from bot.games.base import Event
-from bot.i18n import member_language
+from bot.i18n import N_, translate, translate_n
 from bot.runtime import GameError, GameUnreadable
+from bot.runtime.updates import game_title
 from bot.store import GameRecord
 
 
@@ -67,19 +68,26 @@ class GameCommands(commands.Cog):
                     seated = False
             if record is not None and (in_thread or seated):
                 if active and record.status != "active":
-                    raise GameError("game_over", f"{self._title(record)} is over.")
+                    over = record
+                    raise GameError("game_over", lambda lang: translate(
+                        lang, "{title} is over.", title=self._title(over, lang)))
                 return record
         mine = [g for g in await store.active_games_of(interaction.user.id, interaction.guild_id)
                 if g.status == "active"]
         if len(mine) == 1:
             return mine[0]
         if mine:
-            where = listed([f"{self._title(g)} in <#{g.thread_id or g.channel_id}>"
-                            for g in mine])
-            raise GameError("which_game",
-                            f"You are in {len(mine)} games ({where}): use the command in the "
-                            "game's thread.")
-        raise GameError("no_game_here", "You have no running game here. Start one with /play.")
+            def which(lang: str) -> str:
+                where = listed([translate(lang, "{title} in {channel}",
+                                          title=self._title(g, lang),
+                                          channel=f"<#{g.thread_id or g.channel_id}>")
+                                for g in mine], lang=lang)
+                return translate_n(lang, "You are in {count} game ({games}): use the command "
+                                   "in the game's thread.", "You are in {count} games "
+                                   "({games}): use the command in the game's thread.",
+                                   len(mine), games=where)
+            raise GameError("which_game", which)
+        raise GameError("no_game_here", N_("You have no running game here. Start one with /play."))
 
     async def _game_in(self, channel_id: int) -> GameRecord | None:
         """The latest game played in ``channel_id`` (a stand-in for an unreadable row)."""
@@ -88,14 +96,14 @@ class GameCommands(commands.Cog):
             return None
         return await self.bot.service.record_or_stub(game_id)
 
-    def _title(self, record: GameRecord) -> str:
+    def _title(self, record: GameRecord, lang: str | None = None) -> str:
         spec = self.bot.registry.get(record.kind)
-        return f"{spec.name if spec else record.kind} #{record.id}"
+        return game_title(lang, spec.name if spec else record.kind, record.id)
 
     def cog_for(self, record: GameRecord) -> GameCog:
         cog = self.bot.game_cog(record.kind)
         if not isinstance(cog, GameCog):
-            raise GameError("unknown_game", "This game is not available on this bot.")
+            raise GameError("unknown_game", N_("This game is not available on this bot."))
         return cog
 
     @game.command(name="hand", description="See your private cards (only you can see them).")
@@ -106,7 +114,7 @@ class GameCommands(commands.Cog):
         table.client_locale = str(interaction.locale)
         seat = table.seat_of(interaction.user.id)
         if seat is None:
-            raise GameError("not_in_game", "You are not in this game.")
+            raise GameError("not_in_game", N_("You are not in this game."))
         await send_ephemeral(interaction, secret=True, **await cog.own_panel(table, seat))
 
     @game.command(name="status", description="Post the current table again.")
@@ -119,15 +127,20 @@ class GameCommands(commands.Cog):
             await cog.post_table(table, fresh=True)
         except discord.HTTPException as exc:
             what = await cog.posting_failed(record, exc)
+            lang = lang_of(interaction, table.lang)
             if thread_is_gone(exc):
-                await send_ephemeral(interaction, f"{self._title(record)}: {what}.")
+                await send_ephemeral(interaction, translate(
+                    lang, "{title}: {what}.", title=self._title(record, lang), what=what(lang)))
                 return
             # The table is public: show it to the member who asked (without its buttons).
+            said = what(lang)
             await send_ephemeral(interaction, view=cog.table_card(
-                table, buttons=False, head=f"{what[0].upper()}{what[1:]}. Here it is:"),
+                table, buttons=False, head=translate(
+                    lang, "{what}. Here it is:", what=f"{said[:1].upper()}{said[1:]}")),
                 file=await cog.render_file(table))
             return
-        await send_ephemeral(interaction, "The table is posted in the game's thread.")
+        await send_ephemeral(interaction, translate(lang_of(interaction, table.lang),
+                                                    "The table is posted in the game's thread."))
 
     @game.command(name="leave", description="Leave your game; an AI takes your seat.")
     async def leave(self, interaction: discord.Interaction) -> None:
@@ -135,40 +148,49 @@ class GameCommands(commands.Cog):
         cog = self.cog_for(record)
         table = await cog.load_table(record.id)
         seat = table.seat_of(interaction.user.id)
+        lang = lang_of(interaction, table.lang)
         if seat is None:
-            raise GameError("not_in_game", "You are not in this game.")
+            raise GameError("not_in_game", N_("You are not in this game."))
         if seat.ai_takeover:
-            raise GameError("already_left", "The AI already plays your seat; press I'm back on "
-                            "the table to return.")
+            raise GameError("already_left", N_("The AI already plays your seat; press I'm back on "
+                            "the table to return."))
         await defer(interaction, ephemeral=True)
         humans = [s for s in table.seats if table.is_human(s.seat) and s.seat != seat.seat]
         if not humans:
             await self.bot.service.end(record.id, record.host_id, manage_guild=True)
-            await send_ephemeral(interaction, "You were the last player, so the game has ended.")
+            await send_ephemeral(interaction, translate(
+                lang, "You were the last player, so the game has ended."))
             return
         await self.bot.service.set_takeover(record.id, interaction.user.id, True)
         # (a one-message table shows the AI seat at its next edit: no message of its own)
         channel = None if is_one_message(record) else cog.channel_of(record)
         if channel is not None:
             try:
-                await channel.send(f"{md_name(seat.name)} left the game; the AI plays their seat now.")
+                await channel.send(translate(
+                    record.options.get("language"), "{name} left the game; the AI plays their "
+                    "seat now.", name=md_name(seat.name)))
             except discord.HTTPException as exc:  # the seat is the AI's all the same
                 what = await cog.posting_failed(record, exc)
                 if thread_is_gone(exc):
-                    await send_ephemeral(interaction, f"You left {self._title(record)}: {what}.")
+                    await send_ephemeral(interaction, translate(
+                        lang, "You left {title}: {what}.", title=self._title(record, lang),
+                        what=what(lang)))
                     return
-        await send_ephemeral(interaction, "You left the game; the AI plays your seat.")
+        await send_ephemeral(interaction, translate(
+            lang, "You left the game; the AI plays your seat."))
 
     @game.command(name="end", description="End the game early (host or server managers).")
     async def end(self, interaction: discord.Interaction) -> None:
         record = await self.find_game(interaction)
         if interaction.user.id != record.host_id and not _manage(interaction):
-            raise GameError("not_host", "Only the host (or a server manager) can end the game.")
+            raise GameError("not_host", N_("Only the host (or a server manager) can end the game."))
         spec = self.bot.registry.get(record.kind)
+        lang = lang_of(interaction, record.options.get("language"))
         await send_ephemeral(interaction, view=panel(
             accent=accent_of(spec),
-            words=f"End {self._title(record)} for everyone? No scores are recorded.",
-            items=[button("g", record.id, "endyes", "Yes, end the game",
+            words=translate(lang, "End {title} for everyone? No scores are recorded.",
+                            title=self._title(record, lang)),
+            items=[button("g", record.id, "endyes", translate(lang, "Yes, end the game"),
                           style=discord.ButtonStyle.danger)]))
 
     @game.command(name="takeback",
@@ -193,18 +215,21 @@ class GameCommands(commands.Cog):
             for raw in row.events:
                 event = Event.model_validate(raw)
                 if event.visible_to(viewer):
-                    head = f"{row.version}. {'(private) ' if event.to else ''}"
+                    head = (translate(lang, "{move}. (private)", move=row.version) + " "
+                            if event.to else f"{row.version}. ")
                     lines.append(head + cog.event_line(table, event, table.names, lang))
                     plain.append(head + cog.event_line(table, event, table.plain_names, lang))
         if not lines:
-            lines = ["No moves yet."]
+            lines = [translate(lang, "No moves yet.")]
         text = "\n".join(lines)
+        title = self._title(record, lang)
         if len(text) <= 1900:
-            await send_ephemeral(interaction, f"**{table.spec.name} #{record.id}: log**\n{text}",
-                                 secret=True)
+            await send_ephemeral(interaction, translate(lang, "**{title}: log**", title=title)
+                                 + f"\n{text}", secret=True)
         else:
             await send_ephemeral(
-                interaction, f"**{table.spec.name} #{record.id}: log** (last moves below, full log attached)\n"
+                interaction, translate(lang, "**{title}: log** (last moves below, full log "
+                                       "attached)", title=title) + "\n"
                 + "\n".join(lines[-15:])[-1500:],
                 file=discord.File(io.BytesIO("\n".join(plain).encode()),
                                   filename=f"game-{record.id}-log.txt"),
@@ -221,9 +246,9 @@ class GameCommands(commands.Cog):
             here = (await self.bot.store.game_id_by_thread(interaction.channel_id)
                     if interaction.channel_id is not None else None)
             if here is None:
-                raise GameError("which_game", "Which game? Use /game replay in the game's "
+                raise GameError("which_game", N_("Which game? Use /game replay in the game's "
                                 "thread, or give its number (the last line of its tables "
-                                "shows it).")
+                                "shows it)."))
             number = here
         await defer(interaction, ephemeral=True, thinking=True)
         await self.bot.replays.open(interaction, number)
@@ -235,7 +260,9 @@ class GameCommands(commands.Cog):
     async def rules(self, interaction: discord.Interaction, game: str) -> None:
         spec = self.bot.registry.get(game)
         if spec is None:
-            raise GameError("unknown_game", f"There is no game called “{quoted(game)}”.")
+            raise GameError("unknown_game", lambda lang: translate(
+                lang, "There is no game called “{name}”.", name=quoted(game)))
+        lang = lang_of(interaction)
         kwargs: dict[str, Any] = {}
         cog = self.bot.game_cog(spec.key)
         if isinstance(cog, GameCog):
@@ -244,13 +271,15 @@ class GameCommands(commands.Cog):
                 kwargs["file"] = discord.File(io.BytesIO(data), filename="example.png")
         summary = spec.rules_summary
         if isinstance(cog, GameCog) and cog.presenter is not None:
-            summary = cog.presenter.rules(summary, lang=member_language(str(interaction.locale),
-                                                                       None))
+            summary = cog.presenter.rules(summary, lang=lang)
         kwargs["view"] = card(
-            accent=accent_of(spec), before=[f"### How to play {spec.name}", summary],
+            accent=accent_of(spec),
+            before=["### " + translate(lang, "How to play {game}", game=spec.name), summary],
             picture="example.png" if "file" in kwargs else None,
-            alt=f"An example table of {spec.name} part way through a game.",
-            footer=f"{spec.min_players}-{spec.max_players} players. Start with /play.")
+            alt=translate(lang, "An example table of {game} part way through a game.",
+                          game=spec.name),
+            footer=translate(lang, "{least}-{most} players. Start with /play.",
+                             least=spec.min_players, most=spec.max_players))
         await send_ephemeral(interaction, **kwargs)
 
 

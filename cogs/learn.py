@@ -27,7 +27,8 @@ from discord.ext import commands
 from bot.discord.bot import HerdBot
 from bot.discord.game_cog import GameCog
 from bot.discord.layout import card
-from bot.discord.replies import send_ephemeral, send_error
+from bot.discord.replies import lang_of, send_ephemeral, send_error
+from bot.i18n import N_, translate
 from bot.present.lessons import RESUMED, lesson_of, resumed_line, started_line
 from bot.runtime import GameError
 from bot.store import GameRecord
@@ -37,9 +38,9 @@ log = logging.getLogger(__name__)
 #: Discord's code for a DM the member's privacy settings refuse.
 CANNOT_DM = 50007
 #: What a member whose DMs are closed is told.
-DMS_CLOSED = ("I cannot send you direct messages, and lessons are played there. Allow direct "
-              "messages from this server's members (the server's Privacy Settings), then "
-              "run /learn again.")
+DMS_CLOSED = N_("I cannot send you direct messages, and lessons are played there. Allow "
+                "direct messages from this server's members (the server's Privacy Settings), "
+                "then run /learn again.")
 
 
 def dm_link(channel_id: int, message_id: int | None) -> str:
@@ -73,7 +74,7 @@ class Learn(commands.Cog):
         lesson = lesson_of(game)
         if spec is None or lesson is None:
             raise GameError("unknown_game",
-                            "There is no lesson for that game. Pick one from the list.")
+                            N_("There is no lesson for that game. Pick one from the list."))
         user = interaction.user
         service = self.bot.service
         current = await service.lesson_of_member(user.id)
@@ -88,7 +89,7 @@ class Learn(commands.Cog):
             dm = await user.create_dm()
         except discord.HTTPException as exc:
             log.info("could not open a DM with %s: %s", user.id, exc)
-            await send_error(interaction, DMS_CLOSED)
+            await send_error(interaction, translate(lang_of(interaction), DMS_CLOSED))
             return
         update = await service.start_lesson(
             game, user_id=user.id, name=user.display_name, guild_id=None,
@@ -102,7 +103,7 @@ class Learn(commands.Cog):
             await service.end_without_thread(update.record.id)
             cog.forget(update.record.id)
             if exc.code == CANNOT_DM:
-                await send_error(interaction, DMS_CLOSED)
+                await send_error(interaction, translate(lang_of(interaction), DMS_CLOSED))
                 return
             raise
         record = await service.get(update.record.id)
@@ -118,7 +119,7 @@ class Learn(commands.Cog):
         """The game cog of ``record``'s game. Raises :class:`GameError` when not loaded."""
         cog = self.bot.game_cog(record.kind)
         if not isinstance(cog, GameCog):
-            raise GameError("unknown_game", "This game is not available on this bot.")
+            raise GameError("unknown_game", N_("This game is not available on this bot."))
         return cog
 
     async def _resume(self, interaction: discord.Interaction, record: GameRecord) -> None:
@@ -132,7 +133,7 @@ class Learn(commands.Cog):
             await cog.post_table(table, fresh=True)
         except discord.HTTPException as exc:
             if exc.code == CANNOT_DM:
-                await send_error(interaction, DMS_CLOSED)
+                await send_error(interaction, translate(lang_of(interaction), DMS_CLOSED))
                 return
             raise
         channel = record.thread_id or record.channel_id or 0

@@ -30,6 +30,7 @@ from bot.discord.replies import (
     answer_public,
     defer,
     edit_panel,
+    lang_of,
     quoted,
     send_ephemeral,
     send_error,
@@ -38,7 +39,7 @@ from bot.discord.result_post import REMATCH
 from bot.discord.text import md_name, plain_name
 from bot.discord.tokens import LiveTokens
 from bot.games.registry import GameSpec
-from bot.i18n import ENGLISH, game_language, supported
+from bot.i18n import COMMAND_TEXT, ENGLISH, N_, game_language, supported, translate, translate_in
 from bot.runtime import GameError, Update, UpdateKind
 from bot.store import SeatRecord
 from cogs.lobby_card import (
@@ -108,7 +109,9 @@ class Lobby(commands.Cog):
         locale, else English)."""
         spec = self.bot.registry.get(game)
         if spec is None:
-            raise GameError("unknown_game", f"There is no game called “{quoted(game)}”. Pick one from the list.")
+            raise GameError("unknown_game", lambda lang: translate(
+                lang, "There is no game called “{name}”. Pick one from the list.",
+                name=quoted(game)))
         house = await self._preset(interaction, spec, preset) if preset else {}
         await self._open(interaction, spec, turn_timer.value if turn_timer else None,
                          {**house, **({} if rated else {"rated": False})},
@@ -126,10 +129,11 @@ class Lobby(commands.Cog):
         one = one_message_place(interaction)
         if not one:
             if settings.game_channel_id and interaction.channel_id != settings.game_channel_id:
-                raise GameError("wrong_channel",
-                                f"Games are played in <#{settings.game_channel_id}> on this server.")
+                channel = f"<#{settings.game_channel_id}>"
+                raise GameError("wrong_channel", lambda lang: translate(
+                    lang, "Games are played in {channel} on this server.", channel=channel))
             if isinstance(interaction.channel, discord.Thread):
-                raise GameError("in_thread", "Start games in a channel, not inside a thread.")
+                raise GameError("in_thread", N_("Start games in a channel, not inside a thread."))
             # The server may prefer a game in one message where no thread can be run.
             one = bool(settings.one_message) and bool(
                 missing_game_permissions(interaction.app_permissions))
@@ -174,8 +178,9 @@ class Lobby(commands.Cog):
         works."""
         found = await self.bot.store.preset(interaction.guild_id or 0, name)
         if found is None or found.kind != spec.key:
-            raise GameError("no_preset", f"This server has no {spec.name} preset called "
-                            f"“{quoted(name)}”.")
+            raise GameError("no_preset", lambda lang: translate(
+                lang, "This server has no {game} preset called “{name}”.", game=spec.name,
+                name=quoted(name)))
         check_options(spec, found.options, 0)
         return dict(found.options)
 
@@ -270,7 +275,7 @@ class Lobby(commands.Cog):
             record = await service.get(gid)
             spec = service.spec_of(record)
             if name not in dict(bool_options(spec)):
-                raise GameError("bad_option", "That option does not exist.")
+                raise GameError("bad_option", N_("That option does not exist."))
             update = await service.set_options(gid, user.id, {name: not option_on(record, name)})
         elif code == "start":
             await self._start(interaction, gid)
@@ -289,10 +294,12 @@ class Lobby(commands.Cog):
             only_challenged(record, user.id)
             update = await service.cancel(gid, record.host_id)
             await edit_panel(interaction, **RESET, **self._lobby_parts(
-                update, f"**{md_name(user.display_name)} declined the challenge.**"))
+                update, translate(update.record.options.get("language"),
+                                  "**{name} declined the challenge.**",
+                                  name=md_name(user.display_name))))
             return
         else:
-            raise GameError("bad_button", "This button is not one herdbot understands.")
+            raise GameError("bad_button", N_("This button is not one herdbot understands."))
         await self._edit_lobby(interaction, update)
 
     async def _choose_level(self, game_id: int, user_id: int, values: list[str]) -> Update:
@@ -302,9 +309,9 @@ class Lobby(commands.Cog):
         record = await service.get(game_id)
         spec = service.spec_of(record)
         if user_id != record.host_id:
-            raise GameError("not_host", "Only the host can choose the AI level.")
+            raise GameError("not_host", N_("Only the host can choose the AI level."))
         if len(values) != 1 or values[0] not in spec.offered_levels():
-            raise GameError("bad_level", "That AI level is not offered for this game.")
+            raise GameError("bad_level", N_("That AI level is not offered for this game."))
         return await service.set_options(game_id, user_id, {"ai_level": values[0]})
 
     async def _open_options(self, interaction: discord.Interaction, game_id: int) -> None:
@@ -313,10 +320,12 @@ class Lobby(commands.Cog):
         record = await service.get(game_id)
         spec = service.spec_of(record)
         if record.status != "lobby":
-            raise GameError("not_lobby", "This lobby is closed: the game has started or ended.")
+            raise GameError("not_lobby", N_("This lobby is closed: the game has started or ended."))
         if interaction.user.id != record.host_id:
-            raise GameError("not_host", "Only the host can change the options.")
-        bools = [(name, label, option_on(record, name)) for name, label in bool_options(spec)]
+            raise GameError("not_host", N_("Only the host can change the options."))
+        lang = lang_of(interaction, record.options.get("language"))
+        bools = [(name, translate(lang, label), option_on(record, name))
+                 for name, label in bool_options(spec)]
 
         async def apply(submitted: discord.Interaction, chosen: dict[str, Any],
                         name: str) -> None:
@@ -324,7 +333,9 @@ class Lobby(commands.Cog):
 
         await interaction.response.send_modal(OptionsForm(
             game_id=game_id, spec=spec, options=record.options, bools=bools,
-            timers=TIMER_LABELS, apply=apply))
+            timers={value: translate_in(lang, COMMAND_TEXT, label)
+                    for value, label in TIMER_LABELS.items()},
+            apply=apply, lang=lang))
 
     async def _apply_options(self, interaction: discord.Interaction, game_id: int,
                              chosen: dict[str, Any], name: str) -> None:
@@ -335,20 +346,21 @@ class Lobby(commands.Cog):
         record = await service.get(game_id)
         spec = service.spec_of(record)
         if interaction.user.id != record.host_id:
-            raise GameError("not_host", "Only the host can change the options.")
+            raise GameError("not_host", N_("Only the host can change the options."))
         seats = await service.seats(game_id)
         bools = bool_options(spec)
         notes = check_options(spec, {**record.options, **chosen}, len(seats))
         update = await service.set_options(game_id, interaction.user.id, chosen)
         await self._edit_lobby(interaction, update)
-        said = list(notes)
+        said = list(notes)  # (the options model's English)
+        lang = lang_of(interaction, record.options.get("language"))
         if name and interaction.guild_id is not None:
             await self.bot.store.save_preset(interaction.guild_id, name, spec.key,
                                              preset_options(spec, update.record.options,
                                                             [n for n, _ in bools]),
                                              interaction.user.id)
-            said.insert(0, f"Saved as the server preset “{md_name(name)}”: open a lobby "
-                        "with it with /play preset:.")
+            said.insert(0, translate(lang, "Saved as the server preset “{name}”: open a lobby "
+                                     "with it with /play preset:.", name=md_name(name)))
         if said:
             await send_ephemeral(interaction, " ".join(said),
                                  allowed_mentions=discord.AllowedMentions.none())
@@ -487,9 +499,11 @@ class Lobby(commands.Cog):
                                  **self._lobby_parts(back, head_of(interaction.message)))
             except discord.HTTPException:
                 log.info("lobby message of game %s could not be edited", game_id)
-        await send_error(interaction, f"The game could not start: I could not post its table "
-                         f"in <#{where}> ({why_not_posted(exc)}). It is back in the lobby: "
-                         "once that is fixed, press Start again.")
+        lang = lang_of(interaction, back.record.options.get("language"))
+        await send_error(interaction, translate(
+            lang, "The game could not start: I could not post its table in {channel} ({why}). "
+            "It is back in the lobby: once that is fixed, press Start again.",
+            channel=f"<#{where}>", why=why_not_posted(exc, lang)))
 
 
 async def setup(bot: HerdBot) -> None:

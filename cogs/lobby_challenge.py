@@ -15,7 +15,7 @@ import discord
 from bot.discord.components import button
 from bot.discord.installs import ONE_MESSAGE, is_one_message
 from bot.discord.text import md_name
-from bot.i18n import ENGLISH, translate
+from bot.i18n import ENGLISH, N_, translate
 from bot.runtime import GameError
 from bot.store import GameRecord, SeatRecord
 
@@ -33,10 +33,10 @@ def menu_name(game_name: str) -> str:
 def check_target(interaction: discord.Interaction, member: discord.abc.User) -> None:
     """Refuse a challenge to a bot or to oneself (:class:`GameError`)."""
     if member.bot:
-        raise GameError("challenge_bot", "Bots cannot be challenged: open a lobby with /play "
-                        "and press Add AI seat to play the AI.")
+        raise GameError("challenge_bot", N_("Bots cannot be challenged: open a lobby with /play "
+                        "and press Add AI seat to play the AI."))
     if member.id == interaction.user.id:
-        raise GameError("challenge_self", "You cannot challenge yourself: pick another member.")
+        raise GameError("challenge_self", N_("You cannot challenge yourself: pick another member."))
 
 
 def carried(last: GameRecord | None) -> dict[str, Any]:
@@ -67,8 +67,8 @@ def challenge_items(record: GameRecord, lang: str = ENGLISH) -> list[discord.ui.
 def only_challenged(record: GameRecord, user_id: int) -> None:
     """Refuse Accept or Decline from anyone but the challenged member."""
     if challenged(record) != user_id:
-        raise GameError("not_challenged", "Only the challenged member can accept or decline "
-                        "this challenge.")
+        raise GameError("not_challenged", N_("Only the challenged member can accept or decline "
+                        "this challenge."))
 
 
 def announcement(record: GameRecord, seats: list[SeatRecord], lang: str = ENGLISH

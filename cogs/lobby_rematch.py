@@ -13,10 +13,12 @@ from typing import Any
 import discord
 
 from bot.discord.installs import is_one_message
-from bot.discord.replies import send_ephemeral
+from bot.discord.replies import lang_of, send_ephemeral
 from bot.discord.text import md_name
 from bot.discord.tokens import LiveTokens
+from bot.i18n import N_, translate
 from bot.runtime import GameError, Update
+from bot.runtime.updates import game_title
 from bot.store import GameRecord
 
 log = logging.getLogger(__name__)
@@ -44,13 +46,18 @@ async def open_rematch(bot: Any, interaction: discord.Interaction, game_id: int,
     rematch = await bot.service.rematch(game_id, user.id, user.display_name)
     lobby = rematch.update.record
     if not rematch.opened:
-        await send_ephemeral(interaction, f"{rematch.note} {lobby_link(lobby)}".strip())
+        note = translate(lang_of(interaction, lobby.options.get("language")), rematch.note)
+        await send_ephemeral(interaction, f"{note} {lobby_link(lobby)}".strip())
         return
+    lang = lobby.options.get("language")
     who = " ".join(f"<@{m}>" for m in rematch.invited)
-    head = (f"\N{CLOCKWISE RIGHTWARDS AND LEFTWARDS OPEN CIRCLE ARROWS} "
-               f"**{md_name(user.display_name)}** asks for a rematch of {rematch.update.spec.name}"
-               f" #{game_id}." + (f" {who}: press Join; the game starts once you are all in, or "
-                                  "when the host starts it." if who else ""))
+    title = game_title(lang, rematch.update.spec.name, game_id)
+    name = md_name(user.display_name)
+    head = "\N{CLOCKWISE RIGHTWARDS AND LEFTWARDS OPEN CIRCLE ARROWS} " + (
+        translate(lang, "**{name}** asks for a rematch of {title}. {who}: press Join; the game "
+                  "starts once you are all in, or when the host starts it.", name=name,
+                  title=title, who=who) if who else
+        translate(lang, "**{name}** asks for a rematch of {title}.", name=name, title=title))
     mentions = discord.AllowedMentions(everyone=False, roles=False,
                                        users=[discord.Object(m) for m in rematch.invited])
     one = is_one_message(lobby)
@@ -65,9 +72,10 @@ async def open_rematch(bot: Any, interaction: discord.Interaction, game_id: int,
     except discord.HTTPException as exc:
         log.info("game %s: the rematch lobby could not be posted: %s", game_id, exc)
         await bot.service.cancel(lobby.id, user.id)
-        raise GameError("not_posted", "I could not post the rematch lobby in the game's channel; "
-                        "nothing was opened.") from exc
+        raise GameError("not_posted", N_("I could not post the rematch lobby in the game's channel; "
+                        "nothing was opened.")) from exc
     await bot.store.update_game(lobby.id, lobby_message_id=message.id)
     if one:
         in_place.keep(lobby.id, interaction, message.id)
-    await send_ephemeral(interaction, f"The rematch lobby is open: {message.jump_url}")
+    await send_ephemeral(interaction, translate(
+        lang_of(interaction, lang), "The rematch lobby is open: {link}", link=message.jump_url))

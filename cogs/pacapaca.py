@@ -37,7 +37,7 @@ from bot.discord.table import EMBED_LIMIT, Table
 from bot.games.base import Event
 from bot.games.pacapaca.engine import PacapacaEngine
 from bot.games.pacapaca.models import PacapacaView
-from bot.i18n import ENGLISH
+from bot.i18n import ENGLISH, N_, translate
 from bot.present import pacapaca as present
 from bot.present.pacapaca import Draft, PacapacaPresenter
 from bot.render.pool import Job
@@ -59,6 +59,7 @@ class PacapacaCog(SidePanelCog):
 
     kind = "pacapaca"
     panel_name = "negotiation panel"
+    panel_called = N_("the negotiation panel")
     panel_opens = ("negotiation_started",)
     #: Events that close a negotiation opened earlier.
     panel_closes = ("traded", "negotiation_failed")
@@ -85,13 +86,14 @@ class PacapacaCog(SidePanelCog):
         items = [
             button("g", gid, f"edit.{v.turn_number}", present.editor_words(p, lang)["edit"],
                    style=discord.ButtonStyle.primary, disabled=neg.proposals_left <= 0),
-            *self.draw(gid, model.key, model.items, keys=model.keys, prints=model.prints),
-            button("g", gid, "hand", "My hand", emoji="\N{OPEN BOOK}",
+            *self.draw(gid, model.key, model.items, keys=model.keys, prints=model.prints,
+                       lang=lang),
+            button("g", gid, "hand", translate(lang, "My hand"), emoji="\N{OPEN BOOK}",
                    style=discord.ButtonStyle.secondary),
         ]
         return PanelWords(title=present.panel_title(a, p, lang),
                           text="\n".join(lines)[:EMBED_LIMIT], items=items,
-                          footer=f"Move {table.state.version}")
+                          footer=translate(lang, "Move {move}", move=table.state.version))
 
     def closed_words(self, table: Table, event: Event) -> tuple[str, str]:
         """The closed negotiation's title and words (the presenter's)."""

@@ -38,11 +38,11 @@ from bot.discord.errors import (
 )
 from bot.discord.host import DirectMessages, GameDisplay
 from bot.discord.replay_view import ReplayViewer
-from bot.discord.replies import defer_command, quoted, send_error
+from bot.discord.replies import defer_command, lang_of, quoted, send_error
 from bot.discord.router import GamesBefore, Router, refuse_busy
 from bot.discord.translator import CatalogueTranslator, translatable_choices
 from bot.games.registry import Registry
-from bot.i18n import ENGLISH, supported
+from bot.i18n import ENGLISH, supported, translate
 from bot.render.pool import Job, PictureCache, RenderPool, forget_pool
 from bot.runtime import Clock, GameError, GameService, Update
 from bot.runtime.admission import Admission, LagProbe, snowflake_time
@@ -207,13 +207,18 @@ class HerdTree(app_commands.CommandTree["HerdBot"]):
     ) -> None:
         original = getattr(error, "original", error)
         if isinstance(original, GameError):
-            await send_error(interaction, original.message)
+            await send_error(interaction, original)
             return
         if isinstance(error, app_commands.CheckFailure):
-            await send_error(interaction, str(error) or "You cannot use this command here.")
+            # (discord.py's own checks say why in English)
+            await send_error(interaction, GameError("check", str(error), catalogued=False)
+                             if str(error) else translate(lang_of(interaction),
+                                                          "You cannot use this command here."))
             return
         if isinstance(error, app_commands.TransformerError):
-            await send_error(interaction, f"That value does not fit: “{quoted(error.value)}”.")
+            await send_error(interaction, translate(
+                lang_of(interaction), "That value does not fit: “{value}”.",
+                value=quoted(error.value)))
             return
         changed = await self.client.changed_games(interaction.extras.get(BEFORE), interaction,
                                                   interaction.extras.get(WRITTEN, set()))
@@ -225,13 +230,15 @@ class HerdTree(app_commands.CommandTree["HerdBot"]):
                 # writes work.
                 for game_id in changed:
                     self.client.service.start_catch_up(game_id)
-                await send_error(interaction, STORE_DOWN_AFTER_CHANGE)
+                await send_error(interaction, translate(lang_of(interaction),
+                                                        STORE_DOWN_AFTER_CHANGE))
             else:
-                await send_error(interaction, STORE_DOWN)
+                await send_error(interaction, translate(lang_of(interaction), STORE_DOWN))
             return
         log.error("command %s failed", getattr(interaction.command, "qualified_name", "?"),
                   exc_info=original)
-        await send_error(interaction, OOPS_AFTER_CHANGE if changed else OOPS)
+        await send_error(interaction, translate(lang_of(interaction),
+                                                OOPS_AFTER_CHANGE if changed else OOPS))
 
 
 class HerdBot(commands.AutoShardedBot):

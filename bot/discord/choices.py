@@ -31,6 +31,7 @@ import discord
 
 from bot.discord.components import HerdButton, HerdSelect, button, select
 from bot.discord.layout import components_of
+from bot.i18n import translate
 
 #: Discord's documented maximum of options in one string select.
 MAX_OPTIONS = 25
@@ -89,17 +90,20 @@ def page_of(options: list[Option], value: str) -> int:
     raise ValueError(f"no option {value!r}")
 
 
-def span(page: int, n: int, noun: str) -> str:
-    """``"Cards 26-50 of 60"``: which of ``n`` options page ``page`` (from 0) shows."""
+def span(page: int, n: int, noun: str, lang: str | None = None) -> str:
+    """``"Cards 26-50 of 60"`` (in ``lang``; ``noun`` already in it): which of ``n``
+    options page ``page`` (from 0) shows."""
     first = page * MAX_OPTIONS + 1
     last = min(n, first + MAX_OPTIONS - 1)
-    return f"{noun} {first}-{last} of {n}"
+    return translate(lang, "{noun} {first}-{last} of {count}", noun=noun, first=first,
+                     last=last, count=n)
 
 
-def _placeholder(text: str, page: int, n: int, noun: str, pages: int) -> str:
+def _placeholder(text: str, page: int, n: int, noun: str, pages: int,
+                 lang: str | None = None) -> str:
     if pages == 1:
         return _cut(text, PLACEHOLDER_LIMIT)
-    head = span(page, n, noun)
+    head = span(page, n, noun, lang)
     return _cut(f"{head}: {text}", PLACEHOLDER_LIMIT)
 
 
@@ -124,6 +128,7 @@ def paged_select(
     page: int = 0,
     version: int | None = None,
     row: int | None = None,
+    lang: str | None = None,
 ) -> list[HerdSelect | HerdButton]:
     """One choice among ``options``: a select of all of them when they are 25 or fewer,
     else the select of page ``page`` (clamped to the pages there are) and Previous/Next
@@ -138,14 +143,14 @@ def paged_select(
     page = min(max(page, 0), pages - 1)
     chunk = options[page * MAX_OPTIONS:(page + 1) * MAX_OPTIONS]
     shown = [o.select_option() for o in chunk]
-    text = _placeholder(placeholder, page, n, noun, pages)
+    text = _placeholder(placeholder, page, n, noun, pages, lang)
     if pages == 1:
         return [select(scope, game_id, code, shown, version=version, placeholder=text, row=row)]
     nav_row = None if row is None else row + 1
-    prev_label = (f"\N{BLACK LEFT-POINTING TRIANGLE} {span(page - 1, n, noun)}" if page
-                  else "\N{BLACK LEFT-POINTING TRIANGLE} Previous")
-    next_label = (f"{span(page + 1, n, noun)} \N{BLACK RIGHT-POINTING TRIANGLE}"
-                  if page < pages - 1 else "Next \N{BLACK RIGHT-POINTING TRIANGLE}")
+    prev_label = ("\N{BLACK LEFT-POINTING TRIANGLE} "
+                  + (span(page - 1, n, noun, lang) if page else translate(lang, "Previous")))
+    next_label = ((span(page + 1, n, noun, lang) if page < pages - 1
+                   else translate(lang, "Next")) + " \N{BLACK RIGHT-POINTING TRIANGLE}")
     return [
         select(scope, game_id, f"{code},p{page}", shown, version=version, placeholder=text,
                row=row),
@@ -167,6 +172,7 @@ def split_selects(
     max_selects: int = 4,
     min_values: int = 0,
     version: int | None = None,
+    lang: str | None = None,
 ) -> list[HerdSelect]:
     """Several values from ``options``, all shown at once: one select per 25 options, each
     letting any number of its options be chosen (at least ``min_values``, capped to its
@@ -185,7 +191,7 @@ def split_selects(
         chunk = [o.select_option() for o in options[page * MAX_OPTIONS:(page + 1) * MAX_OPTIONS]]
         out.append(select(
             scope, game_id, code if pages == 1 else f"{code},p{page}", chunk, version=version,
-            placeholder=_placeholder(placeholder, page, n, noun, pages),
+            placeholder=_placeholder(placeholder, page, n, noun, pages, lang),
             min_values=min(min_values, len(chunk)), max_values=len(chunk),
         ))
     return out

@@ -20,10 +20,11 @@ from bot.discord.hints import HINT, answer_hint, with_hint_button
 from bot.discord.installs import is_one_message
 from bot.discord.one_message import CONTINUE, OneMessage
 from bot.discord.outbox import on_message
-from bot.discord.replies import defer, edit_panel, send_ephemeral, send_error
+from bot.discord.replies import defer, edit_panel, lang_of, send_ephemeral, send_error
 from bot.discord.table import WATCH, Table, TableLegal
 from bot.discord.watch import FOLLOW, Watching
 from bot.games.base import Action, State
+from bot.i18n import N_, translate
 from bot.present import base as present
 from bot.present.base import TableModel, named
 from bot.runtime import GameError, Known, Update
@@ -46,14 +47,14 @@ class Clicks(Watching, OneMessage):
         or a select ``s``) or open a panel (``o``). Stale keys answer "This table has
         moved on", forged indexes and panels are refused in a sentence; nothing changes.
         Returns the move's update (``None``: no move was made)."""
-        bad = GameError("bad_button", "This button is not one herdbot understands.")
+        bad = GameError("bad_button", N_("This button is not one herdbot understands."))
         engine: Any = TableLegal(table)
         try:
             if kind == "o":
                 await self.open_panel(interaction, table, seat, key, arg)
                 return None
             if kind == "s" and len(values) != 1:
-                raise GameError("bad_choice", "Choose one option.")
+                raise GameError("bad_choice", N_("Choose one option."))
             value = arg if kind == "a" else values[0]
             index, fingerprint = present.index_of(value), present.print_of(value)
             action = present.decode(engine, table.state, seat.seat, key, index, fingerprint)
@@ -62,10 +63,11 @@ class Clicks(Watching, OneMessage):
             return None
         except present.ForgedChoice:
             if kind == "s":
-                raise GameError("bad_choice", "Choose one of the options shown.") from None
+                raise GameError("bad_choice", N_("Choose one of the options shown.")) from None
             raise bad from None
         if seat.ai_takeover:
-            await send_error(interaction, "The AI is playing your seat: press I'm back first.")
+            await send_error(interaction, translate(
+                table.member_lang, "The AI is playing your seat: press I'm back first."))
             return None
         ephemeral = interaction.message is not None and interaction.message.flags.ephemeral
         said: str | None = None
@@ -81,7 +83,7 @@ class Clicks(Watching, OneMessage):
             try:
                 return present.decode(engine, state, seat.seat, key, index, fingerprint)
             except present.StaleChoice:
-                raise GameError("stale", "This table has moved on.") from None
+                raise GameError("stale", N_("This table has moved on.")) from None
             except present.ForgedChoice:
                 raise bad from None
 
@@ -114,7 +116,7 @@ class Clicks(Watching, OneMessage):
         engine: Any = TableLegal(table)
         who = present.seat_for(engine, table.state, seat.seat, key)
         if who != seat.seat:
-            raise GameError("not_yours", "This choice is not yours to make.")
+            raise GameError("not_yours", N_("This choice is not yours to make."))
         model = self.model(table, who, lang=table.member_lang)
         items: Sequence[present.Item] = model.items
         text = "\n".join(model.lines)
@@ -126,7 +128,7 @@ class Clicks(Watching, OneMessage):
                 items, text = panel.items, panel.text
         view = layout.panel(accent=self.accent, words=text, items=self.draw(
             table.record.id, key, items, keys=model.keys, page={present.select_code(key): page},
-            prints=model.prints))
+            prints=model.prints, lang=table.member_lang))
         if ephemeral:
             await edit_panel(interaction, private=True, content=None, view=view)
         else:
@@ -160,10 +162,11 @@ class Clicks(Watching, OneMessage):
             if first is None:
                 raise present.ForgedChoice(name)
             exc = present.refusal(engine, table.state, seat.seat, table.legal(who)[first])
-            raise GameError(exc.code, named(exc.message, table.names))
+            raise GameError(exc.code, named(exc.message, table.names), catalogued=False)
         panel = model.panels[name]
         view = layout.panel(accent=self.accent, words=panel.text, items=self.draw(
-            table.record.id, model.key, panel.items, keys=model.keys, prints=model.prints))
+            table.record.id, model.key, panel.items, keys=model.keys, prints=model.prints,
+            lang=table.member_lang))
         if interaction.message is not None and interaction.message.flags.ephemeral:
             await edit_panel(interaction, private=True, content=None, view=view)
         else:
@@ -174,7 +177,7 @@ class Clicks(Watching, OneMessage):
         cid: ids.ComponentId, values: list[str],
     ) -> None:
         """Handle a game button or select (the base already checked game, seat and version)."""
-        raise GameError("bad_button", "This button is not one herdbot understands.")
+        raise GameError("bad_button", N_("This button is not one herdbot understands."))
 
     async def turn_page(
         self, interaction: discord.Interaction, table: Table, seat: SeatRecord, code: str,
@@ -183,7 +186,7 @@ class Clicks(Watching, OneMessage):
         """Previous/Next of the paged select ``code`` (see :mod:`bot.discord.choices`):
         edit the clicked message to show page ``page`` (from 0), or raise
         :class:`GameError` when the select is out of date. Default: no paged selects."""
-        raise GameError("bad_button", "This button is not one herdbot understands.")
+        raise GameError("bad_button", N_("This button is not one herdbot understands."))
 
     async def private_panel(
         self, table: Table, seat: SeatRecord
@@ -196,6 +199,7 @@ class Clicks(Watching, OneMessage):
             lines = self.presenter.private_lines(table.view(seat.seat), seat.seat, table.names,
                                                  lang=table.member_lang)
             return {"view": layout.panel(accent=self.accent, words="\n".join(lines))}
+        # (only a game without a presenter, such as the tests' own, comes here)
         return {"view": layout.panel(accent=self.accent,
                                      words="You have no hidden cards in this game.")}
 
@@ -234,7 +238,7 @@ class Clicks(Watching, OneMessage):
             await defer(interaction, ephemeral=True)
             await self.bot.service.end(cid.game_id, interaction.user.id,
                                        manage_guild=bool(perms and perms.manage_guild))
-            await send_ephemeral(interaction, "The game has ended.")
+            await send_ephemeral(interaction, translate(lang_of(interaction), "The game has ended."))
             return
         table = await self.load_table(cid.game_id, record, known)
         table.client_locale = str(interaction.locale)
@@ -245,15 +249,17 @@ class Clicks(Watching, OneMessage):
                 (cid.code == CONTINUE and table.record.status == "active")
                 or table.result is not None):
             # The one message brought up to date through this click (the end, when over).
-            over = None if cid.code == CONTINUE else "This game is over."
+            over = None if cid.code == CONTINUE else translate(table.member_lang,
+                                                                "This game is over.")
             await self.refresh_one_message(interaction, table, over)
             return
         if seat is not None and on_table and table.record.status != "active":
             # Ended early while no token could show it: shown through this click.
-            await self.end_one_message(table, "This game has ended; no scores are recorded.",
-                                       interaction)
+            await self.end_one_message(
+                table, translate(table.lang, "This game has ended; no scores are recorded."),
+                interaction)
         if table.record.status != "active":
-            raise GameError("not_active", "This game is over.")
+            raise GameError("not_active", N_("This game is over."))
         if cid.code == WATCH:
             await self.watch(interaction, table)
             return
@@ -271,10 +277,11 @@ class Clicks(Watching, OneMessage):
             return
         if cid.code == "back":
             if not seat.ai_takeover:
-                raise GameError("not_away", "Your seat is already yours.")
+                raise GameError("not_away", N_("Your seat is already yours."))
             await defer(interaction)
             update = await self.bot.service.set_takeover(table.record.id, interaction.user.id, False)
-            await send_ephemeral(interaction, "Welcome back: your seat is yours again.")
+            await send_ephemeral(interaction, translate(table.member_lang,
+                                                        "Welcome back: your seat is yours again."))
             del update
             return
         if cid.code in (takeback.ALLOW, takeback.REFUSE):
@@ -295,7 +302,7 @@ class Clicks(Watching, OneMessage):
             except present.StaleChoice:
                 await self.answer_stale(interaction, table)
             except present.ForgedChoice:
-                raise GameError("bad_button", "This button is not one herdbot understands.") from None
+                raise GameError("bad_button", N_("This button is not one herdbot understands.")) from None
             return
         if paged is not None:
             # A page of a paged select: the cog sees its own code; Previous/Next redraw.
@@ -311,13 +318,15 @@ class Clicks(Watching, OneMessage):
         table clicked is brought up to date in place instead."""
         if is_one_message(table.record) and on_message(interaction,
                                                        table.record.table_message_id):
-            await self.refresh_one_message(
-                interaction, table, "This table has moved on: it shows the current position now.")
+            await self.refresh_one_message(interaction, table, translate(
+                table.member_lang, "This table has moved on: it shows the current position now."))
             return
-        file = await self.render_file(table)
+        shown = table.told_in(table.member_lang)  # the member's own copy: their language
+        file = await self.render_file(shown)
         await send_ephemeral(
             interaction, view=self.table_card(
-                table, buttons=False, head="This table has moved on. Here is the current one:"),
+                shown, buttons=False, head=translate(
+                    shown.lang, "This table has moved on. Here is the current one:")),
             file=file,
         )
 
@@ -335,7 +344,8 @@ class Clicks(Watching, OneMessage):
         ``version``: the state version the click was drawn for (``None``: the loaded
         table's; ``-1``: none, for a callable that decodes the click itself)."""
         if seat.ai_takeover:
-            await send_error(interaction, "The AI is playing your seat: press I'm back first.")
+            await send_error(interaction, translate(
+                table.member_lang, "The AI is playing your seat: press I'm back first."))
             return None
         await defer(interaction)
         try:
@@ -348,8 +358,10 @@ class Clicks(Watching, OneMessage):
             )
         except GameError as exc:
             if exc.code == "stale":
-                await self.answer_stale(interaction, await self.load_table(table.record.id))
+                fresh = await self.load_table(table.record.id)
+                fresh.client_locale = table.client_locale
+                await self.answer_stale(interaction, fresh)
             else:
-                await send_error(interaction, named(exc.message, table.names),
+                await send_error(interaction, exc, names=table.names, lang=table.member_lang,
                                  secret=self.hidden_info)
             return None

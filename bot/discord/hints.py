@@ -19,6 +19,7 @@ from bot.discord.components import button, view_of
 from bot.discord.layout import MAX_COMPONENTS, card
 from bot.discord.replies import send_ephemeral
 from bot.discord.table import Table
+from bot.i18n import translate
 from bot.present import hints
 from bot.present.base import named
 from bot.runtime import GameError
@@ -42,7 +43,8 @@ def with_hint_button(table: Table, kwargs: dict[str, Any]) -> dict[str, Any]:
     footer line), in a classic one beside its buttons."""
     if not hints_on(table):
         return kwargs
-    item = button("g", table.record.id, HINT, "Hint", emoji="\N{ELECTRIC LIGHT BULB}")
+    item = button("g", table.record.id, HINT, translate(table.member_lang, "Hint"),
+                  emoji="\N{ELECTRIC LIGHT BULB}")
     view = kwargs.get("view")
     if isinstance(view, ui.LayoutView):
         if sum(_count(c) for c in view.children) + 2 <= MAX_COMPONENTS:
@@ -77,26 +79,30 @@ def hint_text(table: Table, seat: SeatRecord) -> str:
     """The hint for ``seat`` in words with display names. Raises :class:`GameError` when
     hints are off or ``seat`` has nothing to decide now."""
     if not hints_on(table) or table.spec.hint is None:
-        raise GameError("hints_off", hints.hints_off())
+        raise GameError("hints_off", hints.hints_off(), catalogued=False)
     legal = table.legal(seat.seat) if seat.seat in table.pending.seats else []
     if not legal:
         waiting = [s for s in table.pending.seats if s != seat.seat]
-        raise GameError("not_your_move", named(hints.not_yours(waiting), table.names))
+        raise GameError("not_your_move", named(hints.not_yours(waiting), table.names),
+                        catalogued=False)
     # Seeded by the game, its version and the seat: the same hint every time it is asked.
     rng = random.Random(f"hint:{table.record.id}:{table.record.version}:{seat.seat}")
     return named(table.spec.hint(table.view(seat.seat), legal, rng), table.names)
 
 
-def hint_card(text: str, accent: int) -> ui.LayoutView:
-    """The ephemeral hint message: a heading, the hint and a footer."""
-    return card(accent=accent, before=["### \N{ELECTRIC LIGHT BULB} Hint", text],
-                footer="What the Normal AI would do now, from what you can see.")
+def hint_card(text: str, accent: int, lang: str | None = None) -> ui.LayoutView:
+    """The ephemeral hint message in ``lang``: a heading, the hint and a footer."""
+    return card(accent=accent,
+                before=["### \N{ELECTRIC LIGHT BULB} " + translate(lang, "Hint"), text],
+                footer=translate(lang, "What the Normal AI would do now, from what you can "
+                                 "see."))
 
 
 async def answer_hint(interaction: discord.Interaction, table: Table, seat: SeatRecord,
                       accent: int) -> None:
     """Answer a Hint click privately (see :func:`hint_text` for the refusals)."""
-    await send_ephemeral(interaction, secret=True, view=hint_card(hint_text(table, seat), accent))
+    await send_ephemeral(interaction, secret=True, view=hint_card(
+        hint_text(table, seat), accent, table.member_lang))
 
 
 __all__ = ["HINT", "OPTION", "answer_hint", "hint_card", "hint_text", "hints_on",

@@ -16,8 +16,9 @@ from bot.discord.host import Host
 from bot.discord.installs import is_one_message
 from bot.discord.layout import accent_of, panel
 from bot.discord.text import pinging
-from bot.i18n import member_language
+from bot.i18n import member_language, translate
 from bot.runtime.core import is_lesson
+from bot.runtime.updates import game_title
 from bot.store import GameRecord
 
 log = logging.getLogger(__name__)
@@ -60,12 +61,12 @@ class Notifier:
         is marked and told once in the thread."""
         if not await self.may_dm(record, user_id):
             return False
-        if callable(text):
-            text = text(member_language(await self.bot.store.member_locale(user_id),
-                                        record.options.get("language")))
         spec = self.bot.registry.get(record.kind)
         name = spec.name if spec else record.kind
-        header = f"**{name} #{record.id}** \N{EM DASH} {thread_link(record)}\n"
+        lang = await self.member_lang(record, user_id)
+        if callable(text):
+            text = text(lang)
+        header = f"**{game_title(lang, name, record.id)}** \N{EM DASH} {thread_link(record)}\n"
         try:
             channel = await self.dm_channel(user_id)
             await channel.send(view=panel(accent=accent_of(spec), words=header + text), **kwargs)
@@ -77,6 +78,12 @@ class Notifier:
         except discord.HTTPException as exc:
             log.info("DM to %s failed: %s", user_id, exc)
             return False
+
+    async def member_lang(self, record: GameRecord, user_id: int) -> str:
+        """The language of ``user_id``'s DMs about ``record``'s game: their last seen client
+        locale, else the game's (:func:`bot.i18n.member_language`; one read)."""
+        return member_language(await self.bot.store.member_locale(user_id),
+                               record.options.get("language"))
 
     async def dm_channel(self, user_id: int) -> discord.PartialMessageable:
         """The member's DM channel: opened once (one bot-token request) and its id kept in
@@ -99,10 +106,9 @@ class Notifier:
             return
         channel = self.bot.get_partial_messageable(target)
         try:
-            await channel.send(
-                f"<@{user_id}>, I cannot send you direct messages, so I will not try again. "
-                "Use the **My hand** button on the table to see your cards.",
-                allowed_mentions=pinging([user_id]),
-            )
+            await channel.send(translate(
+                record.options.get("language"), "{who}, I cannot send you direct messages, so "
+                "I will not try again. Use the **My hand** button on the table to see your "
+                "cards.", who=f"<@{user_id}>"), allowed_mentions=pinging([user_id]))
         except discord.HTTPException:
             log.info("could not tell %s about closed DMs", user_id)

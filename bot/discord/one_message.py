@@ -34,10 +34,13 @@ from bot.discord.layout import card
 from bot.discord.outbox import on_message
 from bot.discord.replies import send_ephemeral
 from bot.discord.result_post import with_card
-from bot.discord.table import Table, TableLook, fit_lines
+from bot.discord.table import Table, TableLook
+from bot.discord.table_lines import fit_lines
+from bot.discord.text import and_list
 from bot.discord.tokens import LiveTokens
 from bot.discord.unseen import led_by
 from bot.games.base import Event
+from bot.i18n import translate
 from bot.store import STORE_FAILURES
 
 log = logging.getLogger(__name__)
@@ -71,8 +74,8 @@ class OneMessage(TableLook):
         if table.result is not None or not seats or not self.pings_members(table):
             return ""
         names = [f"**{table.names[s]}**" for s in seats]
-        who = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-        return f"\N{BLACK RIGHT-POINTING TRIANGLE} Waiting for {who}."
+        return "\N{BLACK RIGHT-POINTING TRIANGLE} " + translate(
+            table.lang, "Waiting for {who}.", who=and_list(table.lang, names))
 
     def _remember_token(self, game_id: int, interaction: discord.Interaction | None) -> None:
         if interaction is not None:
@@ -101,7 +104,7 @@ class OneMessage(TableLook):
         items = super().table_buttons(table)
         if is_one_message(table.record) and table.record.status == "active" \
                 and table.result is None:
-            items.append(button("g", table.record.id, CONTINUE, "Continue",
+            items.append(button("g", table.record.id, CONTINUE, translate(table.lang, "Continue"),
                                 emoji="\N{CLOCKWISE RIGHTWARDS AND LEFTWARDS OPEN CIRCLE ARROWS}",
                                 row=self.utility_row))
         return items
@@ -174,7 +177,7 @@ class OneMessage(TableLook):
         ``interaction`` when it was made on the table, else the last token)."""
         view = card(accent=self.accent, before=[f"\N{BLACK SQUARE FOR STOP} {why}",
                                                 fit_lines(self._said.get(table.record.id, []),
-                                                          1500)],
+                                                          1500, table.lang)],
                     footer=self.table_footer(table))
         try:
             await self.edit_one(table, interaction, view=view, attachments=[])

@@ -22,6 +22,7 @@ from bot.discord.errors import OOPS
 from bot.discord.replies import send_error
 from bot.discord.text import plain_name
 from bot.games.registry import GameSpec
+from bot.i18n import N_, number, translate, translate_n
 from bot.runtime import GameError
 from bot.runtime.core import TURN_TIMERS
 from bot.runtime.lobby import LobbyOps
@@ -58,9 +59,10 @@ def preset_options(spec: GameSpec, options: Mapping[str, Any],
     return {k: v for k, v in options.items() if k in keep}
 
 
-def _seconds(value: float) -> str:
-    value = int(value) if float(value).is_integer() else value
-    return f"{value} seconds"
+def _seconds(value: float, lang: str | None = None) -> str:
+    if float(value).is_integer():
+        return translate_n(lang, "{count} second", "{count} seconds", int(value))
+    return translate(lang, "{value} seconds", value=number(lang, value))
 
 
 def number_choices(spec: GameSpec, name: str, current: Any) -> list[float | int]:
@@ -85,9 +87,9 @@ def check_options(spec: GameSpec, options: Mapping[str, Any], seated: int) -> li
     options the seated count overrides (:meth:`~bot.games.base.Options.notes`). Raises
     :class:`GameError` (``bad_options``) with a sentence naming what does not work."""
     if options.get("turn_timer", "off") not in TURN_TIMERS:
-        raise GameError("bad_options", "That turn timer is not one herdbot offers.")
+        raise GameError("bad_options", N_("That turn timer is not one herdbot offers."))
     if not isinstance(options.get(TAKE_BACKS, False), bool):
-        raise GameError("bad_options", "Take-backs are on or off.")
+        raise GameError("bad_options", N_("Take-backs are on or off."))
     playable = spec.min_players <= seated <= spec.max_players
     fields = spec.options_model.model_fields
     try:
@@ -100,47 +102,55 @@ def check_options(spec: GameSpec, options: Mapping[str, Any], seated: int) -> li
         first = exc.errors()[0]
         why = str(first.get("msg", "not allowed")).removeprefix("Value error, ")
         where = ".".join(str(p) for p in first.get("loc", ()))
-        raise GameError("bad_options", "These options do not work: "
-                        f"{f'{where}: ' if where else ''}{why}.") from exc
+        reason = f"{f'{where}: ' if where else ''}{why}."  # (the options model's English)
+        raise GameError("bad_options", lambda lang: translate(
+            lang, "These options do not work: {reason}", reason=reason)) from exc
     if playable:
         try:
             spec.engine.new_game([f"s{i}" for i in range(seated)], seed=0, options=model)
         except ValueError as exc:
-            raise GameError("bad_options", f"With {seated} players these options do not "
-                            f"work: {exc}.") from exc
+            why = f"{exc}."  # (the engine's English)
+            raise GameError("bad_options", lambda lang: translate_n(
+                lang, "With {count} player these options do not work: {reason}",
+                "With {count} players these options do not work: {reason}", seated,
+                reason=why)) from exc
     return list(model.notes(seated)) if playable else []
 
 
 class OptionsForm(ui.Modal):
     """The Options modal of lobby ``game_id`` (see the module docstring). ``options``:
     the lobby's options now; ``bools``: ``(name, label, on)`` of every on/off option;
-    ``timers``: turn timer value -> label; ``apply`` is called with what was chosen."""
+    ``timers``: turn timer value -> label; ``apply`` is called with what was chosen;
+    ``lang``: the language of the host who opened it."""
 
     def __init__(self, *, game_id: int, spec: GameSpec, options: Mapping[str, Any],
                  bools: Sequence[tuple[str, str, bool]], timers: Mapping[str, str],
-                 apply: Apply) -> None:
-        super().__init__(title=f"{spec.name}: options"[:45], custom_id=f"hf:l:{game_id}:options",
-                         timeout=900)
+                 apply: Apply, lang: str | None = None) -> None:
+        super().__init__(title=translate(lang, "{game}: options", game=spec.name)[:45],
+                         custom_id=f"hf:l:{game_id}:options", timeout=900)
+        self.lang = lang
         self.apply = apply
         self.bools = [name for name, _, _ in bools]
         current = str(options.get("turn_timer", "off"))
         self.timer: ui.RadioGroup[Any] = ui.RadioGroup(custom_id="turn_timer", options=[
             discord.RadioGroupOption(label=label, value=value, default=value == current)
             for value, label in timers.items()])
-        self.add_item(ui.Label(text="Turn timer", component=self.timer,
-                               description="When it runs out, the AI plays the turn."))
+        self.add_item(ui.Label(text=translate(lang, "Turn timer")[:45], component=self.timer,
+                               description=translate(
+                                   lang, "When it runs out, the AI plays the turn.")[:100]))
         self.rules: ui.CheckboxGroup[Any] = ui.CheckboxGroup(
             custom_id="rules", required=False, min_values=0, max_values=len(bools),
             options=[discord.CheckboxGroupOption(label=label[:100], value=name, default=on)
                      for name, label, on in bools])
-        self.add_item(ui.Label(text="Rules", component=self.rules,
-                               description="Ticked: on."))
+        self.add_item(ui.Label(text=translate(lang, "Rules")[:45], component=self.rules,
+                               description=translate(lang, "Ticked: on.")[:100]))
         self.numbers: dict[str, ui.Select[Any]] = {}
         for name in number_fields(spec):
             field = spec.options_model.model_fields[name]
             now = options.get(name, field.default)
             select: ui.Select[Any] = ui.Select(custom_id=f"n.{name}", options=[
-                discord.SelectOption(label=_seconds(v) if name.endswith("seconds") else str(v),
+                discord.SelectOption(label=_seconds(v, lang) if name.endswith("seconds")
+                                     else number(lang, v),
                                      value=str(v), default=v == now)
                 for v in number_choices(spec, name, now)])
             self.numbers[name] = select
@@ -148,8 +158,8 @@ class OptionsForm(ui.Modal):
             self.add_item(ui.Label(text=label[:45], component=select))
         self.preset: ui.TextInput[Any] = ui.TextInput(
             custom_id="preset", required=False, max_length=MAX_PRESET_NAME,
-            placeholder="A name, to start lobbies with /play preset:")
-        self.add_item(ui.Label(text="Save as a server preset (optional)",
+            placeholder=translate(lang, "A name, to start lobbies with /play preset:")[:100])
+        self.add_item(ui.Label(text=translate(lang, "Save as a server preset (optional)")[:45],
                                component=self.preset))
         self._kinds = {name: int if spec.options_model.model_fields[name].annotation is int
                        else float for name in self.numbers}
@@ -170,10 +180,10 @@ class OptionsForm(ui.Modal):
     async def on_error(self, interaction: discord.Interaction,  # type: ignore[override]
                        error: Exception) -> None:
         if isinstance(error, GameError):
-            await send_error(interaction, error.message)
+            await send_error(interaction, error, lang=self.lang)
             return
         log.error("the options form failed", exc_info=error)
-        await send_error(interaction, OOPS)
+        await send_error(interaction, translate(self.lang, OOPS))
 
 
 __all__ = ["FORM_CODE", "OptionsForm", "check_options", "number_choices", "number_fields",

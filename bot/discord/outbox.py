@@ -35,7 +35,8 @@ import discord
 from bot.discord.errors import OOPS_AFTER_CHANGE, STORE_DOWN_AFTER_CHANGE, log_store_error
 from bot.discord.host import Host, LobbyUpdates, ShowsUpdates
 from bot.discord.layout import retired_copy
-from bot.discord.replies import send_error
+from bot.discord.replies import lang_of, send_error
+from bot.i18n import translate
 from bot.present.base import Presenter
 from bot.present.hand_dm import hand_record, parse_hand_record
 from bot.runtime import Update, UpdateKind
@@ -254,7 +255,8 @@ class Outbox:
         except STORE_FAILURES as exc:
             log_store_error(f"showing {update.kind} of game {update.record.id}", exc)
             self.bot.service.start_catch_up(update.record.id)
-            await send_error(interaction, STORE_DOWN_AFTER_CHANGE)
+            await send_error(interaction, translate(lang_of(interaction),
+                                                    STORE_DOWN_AFTER_CHANGE))
         except Exception:
             log.exception("showing %s of game %s failed", update.kind, update.record.id)
-            await send_error(interaction, OOPS_AFTER_CHANGE)
+            await send_error(interaction, translate(lang_of(interaction), OOPS_AFTER_CHANGE))

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import discord
 
+from bot.discord.text import and_list
+from bot.i18n import N_, translate, translate_n
 from bot.runtime import GameError
 
 #: What a game needs in its channel: ``(discord.Permissions attribute, name in Discord's
@@ -17,12 +19,12 @@ from bot.runtime import GameError
 #: thread can be opened); the thread needs Create Public Threads and Send Messages in
 #: Threads; the table is an embed (Embed Links) with a picture (Attach Files).
 GAME_PERMISSIONS: tuple[tuple[str, str], ...] = (
-    ("view_channel", "View Channel"),
-    ("send_messages", "Send Messages"),
-    ("create_public_threads", "Create Public Threads"),
-    ("send_messages_in_threads", "Send Messages in Threads"),
-    ("embed_links", "Embed Links"),
-    ("attach_files", "Attach Files"),
+    ("view_channel", N_("View Channel")),
+    ("send_messages", N_("Send Messages")),
+    ("create_public_threads", N_("Create Public Threads")),
+    ("send_messages_in_threads", N_("Send Messages in Threads")),
+    ("embed_links", N_("Embed Links")),
+    ("attach_files", N_("Attach Files")),
 )
 
 #: Permissions Discord denies implicitly along with Send Messages (granting it back
@@ -42,23 +44,20 @@ def missing_game_permissions(perms: discord.Permissions) -> list[str]:
     return [label for _, label in missing]
 
 
-def _listed(names: list[str]) -> str:
-    if len(names) == 1:
-        return names[0]
-    return ", ".join(names[:-1]) + " and " + names[-1]
-
-
 def require_game_permissions(interaction: discord.Interaction) -> None:
     """Refuse (``GameError`` ``bot_permissions``) when the bot lacks any of
     :data:`GAME_PERMISSIONS` in the interaction's channel, naming the missing ones."""
     missing = missing_game_permissions(interaction.app_permissions)
     if not missing:
         return
-    plural = len(missing) > 1
-    raise GameError(
-        "bot_permissions",
-        f"I cannot run a game in this channel: I am missing the permission"
-        f"{'s' if plural else ''} {_listed(missing)}. A server admin can grant "
-        f"{'them' if plural else 'it'} to herdbot in this channel's settings "
-        "(Edit Channel > Permissions).",
-    )
+
+    def say(lang: str) -> str:
+        names = and_list(lang, [translate(lang, name) for name in missing])
+        return translate_n(
+            lang, "I cannot run a game in this channel: I am missing the permission {names}. "
+            "A server admin can grant it to herdbot in this channel's settings (Edit Channel > "
+            "Permissions).", "I cannot run a game in this channel: I am missing the "
+            "permissions {names}. A server admin can grant them to herdbot in this channel's "
+            "settings (Edit Channel > Permissions).", len(missing), names=names)
+
+    raise GameError("bot_permissions", say)

@@ -29,15 +29,18 @@ from bot.discord import ids
 from bot.discord.components import HerdButton, button, select
 from bot.discord.host import Host
 from bot.discord.layout import action_rows, card
-from bot.discord.replies import send_ephemeral
-from bot.discord.table import Table, TableLook, fit_lines
+from bot.discord.replies import lang_of, send_ephemeral
+from bot.discord.table import Table, TableLook
+from bot.discord.table_lines import fit_lines
 from bot.discord.text import plain_name
 from bot.games.base import State
+from bot.i18n import N_, number, translate, translate_n
 from bot.present.base import named
 from bot.render.animation import animate, thinned
 from bot.render.pool import Job
 from bot.runtime import GameError
 from bot.runtime.replays import Replay, ReplayRefused, open_replay
+from bot.runtime.updates import game_title
 
 #: Replays kept in memory (each keeps a state every 32 steps).
 REPLAYS_KEPT = 8
@@ -55,9 +58,14 @@ REPLAY_EMOJI = "\N{FILM FRAMES}"
 _STEP = re.compile(r"(?P<tag>[fpnl])(?P<step>\d{1,6})")
 
 
-def replay_button(game_id: int) -> HerdButton:
-    """The Replay button of finished game ``game_id`` (the end message's)."""
-    return button(SCOPE, game_id, OPEN, "Replay", emoji=REPLAY_EMOJI)
+def replay_button(game_id: int, lang: str | None = None) -> HerdButton:
+    """The Replay button (in ``lang``) of finished game ``game_id`` (the end message's)."""
+    return button(SCOPE, game_id, OPEN, translate(lang, "Replay"), emoji=REPLAY_EMOJI)
+
+
+def title_of(replay: Replay, lang: str | None) -> str:
+    """The replayed game's name and number in ``lang``."""
+    return game_title(lang, replay.spec.name, replay.record.id)
 
 
 def jump_steps(last: int, count: int = JUMPS) -> list[int]:
@@ -85,7 +93,8 @@ class ReplayViewer:
         kept = self._kept.get(game_id)
         if kept is not None:
             if guild_id is None or kept.record.guild_id != guild_id:
-                raise ReplayRefused("no_game", f"There is no game #{game_id} in this server.")
+                raise ReplayRefused("no_game", lambda lang: translate(
+                    lang, "There is no game #{number} in this server.", number=game_id))
             self._kept.move_to_end(game_id)
             return kept
         replay = await open_replay(self.bot.service, game_id, guild_id)
@@ -98,12 +107,16 @@ class ReplayViewer:
         """The table look (game cog) that draws ``replay``'s game."""
         cog = self.games(replay.record.kind)
         if not isinstance(cog, TableLook):
-            raise GameError("unknown_game", "This game is not available on this bot.")
+            raise GameError("unknown_game", N_("This game is not available on this bot."))
         return cog
 
-    def table_at(self, replay: Replay, step: int) -> Table:
-        """``replay``'s table after ``step``."""
-        return Table(replay.record, replay.seats, replay.spec, replay.state_at(step))
+    def table_at(self, replay: Replay, step: int, lang: str | None = None) -> Table:
+        """``replay``'s table after ``step``, told in ``lang`` (default: the game's; the
+        viewer's language for a member's own replay)."""
+        record = replay.record
+        if lang is not None:
+            record = record.model_copy(update={"options": {**record.options, "language": lang}})
+        return Table(record, replay.seats, replay.spec, replay.state_at(step))
 
     def job(self, replay: Replay, step: int, table: Table | None = None) -> Job | None:
         """The picture of ``step`` as the thread showed it when ``step`` ended a batch:
@@ -142,21 +155,29 @@ class ReplayViewer:
 
     def narration(self, replay: Replay, step: int, table: Table) -> list[str]:
         """``step``'s public events in words (names escaped), or a sentence saying the
-        move showed nothing in public."""
+        move showed nothing in public (in the table's language)."""
+        lang = table.lang
         if step == 0:
-            return ["The game begins: the cards are dealt."]
+            return [translate(lang, "The game begins: the cards are dealt.")]
         lines = [named(e.text, table.names) for e in replay.events(step) if e.to is None]
         if lines:
             return lines
-        who = table.names.get(replay.moves[step - 1].seat, "A player")
-        return [f"**{who}** made a move with nothing to show in public."]
+        seat = replay.moves[step - 1].seat
+        if seat in table.names:
+            return [translate(lang, "**{name}** made a move with nothing to show in public.",
+                              name=table.names[seat])]
+        return [translate(lang, "A player made a move with nothing to show in public.")]
 
     def end_lines(self, replay: Replay, table: Table) -> list[str]:
-        """At the last step of a finished game: the final scores and every hand left."""
+        """At the last step of a finished game: the final scores and every hand left (in
+        the table's language)."""
         look = self.look(replay)
+        lang = table.lang
         if table.result is None:
-            return ["-# This game was ended early; no scores were recorded."]
-        out = [f"### {replay.title}: final scores", look.final_text(table)]
+            return ["-# " + translate(lang, "This game was ended early; no scores were "
+                                      "recorded.")]
+        out = ["### " + translate(lang, "{title}: final scores", title=title_of(replay, lang)),
+               look.final_text(table)]
         presenter = look.presenter
         hands = []
         for seat in table.seats:
@@ -165,48 +186,58 @@ class ReplayViewer:
                 hands.append(f"**{table.names[seat.seat]}**: "
                              + ", ".join(name for _, name in cards))
         if hands:
-            out.append("**Hands at the end**\n" + "\n".join(hands))
+            out.append(translate(lang, "**Hands at the end**") + "\n" + "\n".join(hands))
         return out
 
-    def components(self, replay: Replay, step: int) -> list[discord.ui.Item[Any]]:
-        """First, Previous, Next, Last and Export, then the jump select."""
+    def components(self, replay: Replay, step: int,
+                   lang: str | None = None) -> list[discord.ui.Item[Any]]:
+        """First, Previous, Next, Last and Export, then the jump select (in ``lang``)."""
         gid, last = replay.record.id, replay.last
-        nav = [button(SCOPE, gid, f"f{0}", "First", emoji="\N{BLACK LEFT-POINTING DOUBLE TRIANGLE}",
-                      disabled=step == 0, row=0),
-               button(SCOPE, gid, f"p{max(step - 1, 0)}", "Previous",
+        nav = [button(SCOPE, gid, f"f{0}", translate(lang, "First"),
+                      emoji="\N{BLACK LEFT-POINTING DOUBLE TRIANGLE}", disabled=step == 0, row=0),
+               button(SCOPE, gid, f"p{max(step - 1, 0)}", translate(lang, "Previous"),
                       emoji="\N{BLACK LEFT-POINTING TRIANGLE}", disabled=step == 0, row=0),
-               button(SCOPE, gid, f"n{min(step + 1, last)}", "Next",
+               button(SCOPE, gid, f"n{min(step + 1, last)}", translate(lang, "Next"),
                       emoji="\N{BLACK RIGHT-POINTING TRIANGLE}", disabled=step >= last,
                       style=discord.ButtonStyle.primary, row=0),
-               button(SCOPE, gid, f"l{last}", "Last",
+               button(SCOPE, gid, f"l{last}", translate(lang, "Last"),
                       emoji="\N{BLACK RIGHT-POINTING DOUBLE TRIANGLE}", disabled=step >= last,
                       row=0),
-               button(SCOPE, gid, "gif", "Export", emoji="\N{FRAME WITH PICTURE}", row=0)]
+               button(SCOPE, gid, "gif", translate(lang, "Export"),
+                      emoji="\N{FRAME WITH PICTURE}", row=0)]
         options = []
         plain = {s.seat: plain_name(s.name) for s in replay.seats}
         for n in jump_steps(last):
             said = [e.text for e in replay.events(n) if e.to is None]
-            about = "The deal" if n == 0 else (said[0] if said else "A move")
+            about = (translate(lang, "The deal") if n == 0 else
+                     said[0] if said else translate(lang, "A move"))
             options.append(discord.SelectOption(
-                label=f"Move {n}" + (" (end)" if n == last else ""), value=str(n),
+                label=(translate(lang, "Move {move} (end)", move=n) if n == last else
+                       translate(lang, "Move {move}", move=n)), value=str(n),
                 description=named(about, plain)[:100], default=n == step))
-        return [*nav, select(SCOPE, gid, "j", options, placeholder="Jump to a move", row=1)]
+        return [*nav, select(SCOPE, gid, "j", options,
+                             placeholder=translate(lang, "Jump to a move"), row=1)]
 
-    async def page(self, replay: Replay, step: int) -> dict[str, Any]:
-        """The viewer at ``step`` (clamped to the game): ``view`` and ``file``."""
+    async def page(self, replay: Replay, step: int, lang: str | None = None) -> dict[str, Any]:
+        """The viewer at ``step`` (clamped to the game) in ``lang`` (default: the game's):
+        ``view`` and ``file``."""
         step = max(0, min(step, replay.last))
-        table = self.table_at(replay, step)
+        table = self.table_at(replay, step, lang)
+        lang = table.lang
+        title = title_of(replay, lang)
         look = self.look(replay)
         lines = self.narration(replay, step, table)
         data = await self.picture(replay, step, table)
         after = self.end_lines(replay, table) if step == replay.last else []
-        alt = look.alt_text(table, lines) if step else f"{replay.title}: the table at the deal."
+        alt = look.alt_text(table, lines) if step else translate(
+            lang, "{title}: the table at the deal.", title=title)
         view = card(accent=look.accent,
-                    before=[f"### Replay: {replay.title}", fit_lines(lines, 1500)],
+                    before=["### " + translate(lang, "Replay: {title}", title=title),
+                            fit_lines(lines, 1500, lang)],
                     picture=PICTURE, alt=alt, after=after,
-                    rows=action_rows(self.components(replay, step)),
-                    footer=f"{replay.title} \N{MIDDLE DOT} Move {step} of {replay.last} "
-                           "\N{MIDDLE DOT} only you see this replay")
+                    rows=action_rows(self.components(replay, step, lang)),
+                    footer=translate(lang, "{title} · Move {move} of {last} · only you see this "
+                                     "replay", title=title, move=step, last=replay.last))
         return {"view": view, "file": discord.File(io.BytesIO(data), filename=PICTURE)}
 
     # -- answering -----------------------------------------------------------------------
@@ -215,7 +246,8 @@ class ReplayViewer:
         """Send the viewer of game ``game_id`` at ``step`` to the member alone (a new
         ephemeral message). Raises :class:`ReplayRefused` with the member's sentence."""
         replay = await self.replay_of(game_id, interaction.guild_id)
-        await send_ephemeral(interaction, **await self.page(replay, step))
+        lang = lang_of(interaction, replay.record.options.get("language"))
+        await send_ephemeral(interaction, **await self.page(replay, step, lang))
 
     async def on_click(self, interaction: discord.Interaction, cid: ids.ComponentId,
                        values: list[str]) -> None:
@@ -231,18 +263,21 @@ class ReplayViewer:
             return
         if code == "j":
             if len(values) != 1 or not values[0].isdigit():
-                raise GameError("bad_choice", "Choose one of the moves shown.")
+                raise GameError("bad_choice", N_("Choose one of the moves shown."))
             step = int(values[0])
         else:
             match = _STEP.fullmatch(code)
             if match is None:
-                raise GameError("bad_button", "This button is not one herdbot understands.")
+                raise GameError("bad_button", N_("This button is not one herdbot understands."))
             step = int(match["step"])
         replay = await self.replay_of(cid.game_id, interaction.guild_id)
         if step > replay.last:
-            raise GameError("bad_choice", f"{replay.title} has {replay.last} moves; there "
-                            f"is no move {step}.")
-        parts = await self.page(replay, step)
+            raise GameError("bad_choice", lambda lang: translate_n(
+                lang, "{title} has {count} move; there is no move {move}.",
+                "{title} has {count} moves; there is no move {move}.", replay.last,
+                title=title_of(replay, lang), move=step))
+        parts = await self.page(replay, step,
+                                lang_of(interaction, replay.record.options.get("language")))
         message = interaction.message
         if message is not None and message.flags.ephemeral:
             await interaction.edit_original_response(view=parts["view"],
@@ -257,18 +292,24 @@ class ReplayViewer:
         meanwhile is refused in a sentence."""
         replay = await self.replay_of(game_id, interaction.guild_id)
         if self._exporting.locked():
-            raise GameError("busy", "Another replay is being exported; try again in a minute.")
+            raise GameError("busy", N_("Another replay is being exported; try again in a minute."))
         async with self._exporting:
             steps = replay.turn_starts(self.turn_of(replay))
             chosen = [steps[i] for i in thinned(len(steps), MAX_FRAMES)]
             frames = [await self.picture(replay, n) for n in chosen]
             data = await self.bot.render(animate, frames)
         name = f"{replay.spec.key}-{replay.record.id}.gif"
+        lang = lang_of(interaction, replay.record.options.get("language"))
+        title = title_of(replay, lang)
         await send_ephemeral(interaction, view=card(
             accent=self.look(replay).accent,
-            before=[f"### {replay.title}, move by move",
-                    f"{len(frames)} pictures, {len(data) // 1024} KB: save it or share it."],
-            picture=name, alt=f"{replay.title} replayed, {len(frames)} pictures."),
+            before=["### " + translate(lang, "{title}, move by move", title=title),
+                    translate_n(lang, "{count} picture, {size} KB: save it or share it.",
+                                "{count} pictures, {size} KB: save it or share it.",
+                                len(frames), size=number(lang, len(data) // 1024))],
+            picture=name, alt=translate_n(lang, "{title} replayed, {count} picture.",
+                                          "{title} replayed, {count} pictures.", len(frames),
+                                          title=title)),
             file=discord.File(io.BytesIO(data), filename=name))
 
 

@@ -15,6 +15,9 @@ import discord
 
 from bot.discord.layout import with_head, without_rows
 from bot.discord.text import md_name, pinging
+from bot.i18n import member_language, translate
+from bot.present.base import named
+from bot.runtime import GameError
 
 log = logging.getLogger(__name__)
 
@@ -29,6 +32,14 @@ _GONE = (UNKNOWN_INTERACTION, INVALID_WEBHOOK_TOKEN)
 #: Key of :attr:`discord.Interaction.extras`: True while a public command's deferred
 #: placeholder ("herdbot is thinking...") still waits for its answer (:func:`defer_command`).
 PUBLIC_PENDING = "herdbot.public_pending"
+
+
+def lang_of(interaction: discord.Interaction, game_lang: str | None = None) -> str:
+    """The language of what the member of ``interaction`` alone sees (an ephemeral reply,
+    a private panel): their client's when herdbot speaks it, else ``game_lang``, else
+    English (:func:`bot.i18n.member_language`)."""
+    locale = getattr(interaction, "locale", None)
+    return member_language(str(locale) if locale is not None else None, game_lang)
 
 
 def quoted(value: object, limit: int = 60) -> str:
@@ -69,25 +80,30 @@ async def send_ephemeral(
         return await _fallback(interaction, content, secret=secret, **kwargs)
 
 
-def refused_answer(exc: discord.HTTPException) -> str:
-    """The sentence a member gets instead of an answer Discord refused with ``exc``."""
+def refused_answer(exc: discord.HTTPException, lang: str | None = None) -> str:
+    """The sentence a member gets (in ``lang``) instead of an answer Discord refused with
+    ``exc``."""
     if exc.code == INVALID_FORM_BODY:
-        why = "it did not fit Discord's message limits"
+        said = translate(lang, "I could not show my answer: Discord refused it (it did not "
+                         "fit Discord's message limits).")
     elif exc.status >= 500:
-        why = "a Discord server error"
+        said = translate(lang, "I could not show my answer: Discord refused it (a Discord "
+                         "server error).")
     else:
-        why = f"error {exc.code or exc.status}"
-    return f"\N{NO ENTRY SIGN} I could not show my answer: Discord refused it ({why})."
+        said = translate(lang, "I could not show my answer: Discord refused it (error "
+                         "{code}).", code=exc.code or exc.status)
+    return f"\N{NO ENTRY SIGN} {said}"
 
 
 async def _say_refused(interaction: discord.Interaction, exc: discord.HTTPException) -> bool:
     """Tell the member in a short sentence that Discord refused their answer (``exc``);
     False when that is refused too (logged)."""
+    said = refused_answer(exc, lang_of(interaction))
     try:
         if interaction.response.is_done():
-            await interaction.followup.send(refused_answer(exc), ephemeral=True)
+            await interaction.followup.send(said, ephemeral=True)
         else:
-            await interaction.response.send_message(refused_answer(exc), ephemeral=True)
+            await interaction.response.send_message(said, ephemeral=True)
         return True
     except discord.HTTPException as again:
         log.warning("could not tell interaction %s that its answer was refused: %s",
@@ -149,13 +165,23 @@ async def edit_panel(interaction: discord.Interaction, *, private: bool = False,
         await interaction.response.edit_message(**kwargs)
 
 
-async def send_error(interaction: discord.Interaction, message: str, *, secret: bool = False) -> None:
-    """Tell the user why their click or command was refused (ephemeral, one sentence).
+async def send_error(interaction: discord.Interaction, message: str | GameError, *,
+                     secret: bool = False, lang: str | None = None,
+                     names: dict[str, str] | None = None) -> None:
+    """Tell the user why their click or command was refused (ephemeral, one sentence):
+    ``message`` is the sentence already in the member's language, or a
+    :class:`~bot.runtime.GameError` told in ``lang`` (default: the member's,
+    :func:`lang_of`; its :meth:`~bot.runtime.GameError.text`); seat ids in it are named
+    with ``names``.
 
     When the interaction is gone the refusal is posted in the channel with a mention, or,
     with ``secret`` (games with hidden hands, whose refusals may name the member's own
     cards), sent by DM and never to the channel."""
-    await send_ephemeral(interaction, f"\N{NO ENTRY SIGN} {message}", secret=secret)
+    said = (message.text(lang or lang_of(interaction)) if isinstance(message, GameError)
+            else message)
+    if names:
+        said = named(said, names)
+    await send_ephemeral(interaction, f"\N{NO ENTRY SIGN} {said}", secret=secret)
 
 
 async def defer(interaction: discord.Interaction, *, ephemeral: bool = False, thinking: bool = False) -> bool:

@@ -14,6 +14,7 @@ from bot.discord.components import HerdButton, button
 from bot.discord.layout import ALT_LIMIT, action_rows
 from bot.discord.replay_view import replay_button
 from bot.discord.table import Table
+from bot.i18n import translate
 from bot.present.result_card import card_inputs
 from bot.ratings import Rating
 from bot.render.result_card import render_card
@@ -26,9 +27,9 @@ REMATCH = "rematch"
 AGAIN = "\N{CLOCKWISE RIGHTWARDS AND LEFTWARDS OPEN CIRCLE ARROWS}"
 
 
-def rematch_button(game_id: int) -> HerdButton:
-    """The Rematch button of finished game ``game_id``."""
-    return button("l", game_id, REMATCH, "Rematch", emoji=AGAIN,
+def rematch_button(game_id: int, lang: str | None = None) -> HerdButton:
+    """The Rematch button (in ``lang``) of finished game ``game_id``."""
+    return button("l", game_id, REMATCH, translate(lang, "Rematch"), emoji=AGAIN,
                   style=discord.ButtonStyle.success)
 
 
@@ -50,14 +51,16 @@ async def with_card(bot: Any, table: Table, parts: dict[str, Any]) -> dict[str, 
     data = await bot.render(render_card, **inputs)
     alt = f"{inputs['headline']}. {inputs['highlight']}"[:ALT_LIMIT]
     card = discord.File(io.BytesIO(data), filename=CARD_FILE, description=alt)
-    return {**parts, "view": with_rematch(parts["view"], table.record.id, alt), "cards": [card]}
+    return {**parts, "view": with_rematch(parts["view"], table.record.id, alt, table.lang),
+            "cards": [card]}
 
 
-def with_rematch(view: discord.ui.LayoutView, game_id: int, alt: str) -> discord.ui.LayoutView:
+def with_rematch(view: discord.ui.LayoutView, game_id: int, alt: str,
+                 lang: str | None = None) -> discord.ui.LayoutView:
     """``view`` (an end message made by :func:`~bot.discord.layout.card`) with the result
     card as the second item of its media gallery (alternative text ``alt``) and the
     Rematch and Replay buttons of finished game ``game_id`` in an action row inside its
-    container, above its footer."""
+    container, above its footer (the buttons in ``lang``)."""
     box = next(c for c in view.children if isinstance(c, discord.ui.Container))
     gallery = next((c for c in box.children if isinstance(c, discord.ui.MediaGallery)), None)
     item = discord.MediaGalleryItem(f"attachment://{CARD_FILE}", description=alt or None)
@@ -70,7 +73,7 @@ def with_rematch(view: discord.ui.LayoutView, game_id: int, alt: str) -> discord
         and children[-1].content.startswith("-# ") else None
     if foot is not None:
         box.remove_item(foot)
-    box.add_item(action_rows([rematch_button(game_id), replay_button(game_id)])[0])
+    box.add_item(action_rows([rematch_button(game_id, lang), replay_button(game_id, lang)])[0])
     if foot is not None:
         box.add_item(foot)
     return view

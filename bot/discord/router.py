@@ -28,7 +28,8 @@ from bot.discord.errors import (
 )
 from bot.discord.host import GameDisplay, Host
 from bot.discord.options_form import FORM_CODE
-from bot.discord.replies import defer, send_error
+from bot.discord.replies import defer, lang_of, send_error
+from bot.i18n import N_, translate
 from bot.runtime import GameError, GameUnreadable, Known
 from bot.runtime.admission import Admission
 from bot.store import STORE_FAILURES, GameRecord, SeatRecord, UnreadableRow, tracking_writes
@@ -88,7 +89,8 @@ class Router:
         try:
             cid = ids.parse(custom_id)
         except ids.BadCustomId:
-            await send_error(interaction, "This button is not one herdbot understands.")
+            await send_error(interaction, translate(lang_of(interaction),
+                                                "This button is not one herdbot understands."))
             return
         with self.admission.slot() as admitted:
             if not admitted:
@@ -112,7 +114,7 @@ class Router:
         try:
             if cid.scope == "r":  # a replay viewer: reads a finished game, changes nothing
                 if self.replays is None:
-                    raise GameError("unknown_game", "Replays are not available on this bot.")
+                    raise GameError("unknown_game", N_("Replays are not available on this bot."))
                 await self.replays.on_click(interaction, cid, values)
                 return
             try:
@@ -136,23 +138,27 @@ class Router:
             record = before or await self.bot.service.record_or_stub(cid.game_id)
             cog = self.games(record.kind)
             if cog is None:
-                raise GameError("unknown_game", "This game is not available on this bot.")
+                raise GameError("unknown_game", N_("This game is not available on this bot."))
             await cog.handle_component(interaction, cid, values, before, known)
         except GameError as exc:
-            await send_error(interaction, exc.message, secret=bool(cog and cog.hidden_info))
+            game_lang = before.options.get("language") if before is not None else None
+            await send_error(interaction, exc, secret=bool(cog and cog.hidden_info),
+                             lang=lang_of(interaction, game_lang))
         except STORE_FAILURES as exc:
             log_store_error(f"component {custom_id}", exc)
             if cid.game_id in written and await self._changed(before, cid.game_id, before_seats):
                 # The rest (AI moves, timers, the table) is caught up once writes work.
                 self.bot.service.start_catch_up(cid.game_id)
-                await send_error(interaction, STORE_DOWN_AFTER_CHANGE)
+                await send_error(interaction, translate(lang_of(interaction),
+                                                        STORE_DOWN_AFTER_CHANGE))
             else:
-                await send_error(interaction, STORE_DOWN)
+                await send_error(interaction, translate(lang_of(interaction), STORE_DOWN))
         except Exception:
             log.exception("component %s failed", custom_id)
             changed = (cid.game_id in written
                        and await self._changed(before, cid.game_id, before_seats))
-            await send_error(interaction, OOPS_AFTER_CHANGE if changed else OOPS)
+            await send_error(interaction, translate(lang_of(interaction),
+                                                    OOPS_AFTER_CHANGE if changed else OOPS))
 
     async def games_before(self, interaction: discord.Interaction) -> GamesBefore | None:
         """The stored games a slash command by ``interaction.user`` may change, read before
@@ -232,7 +238,8 @@ class Router:
         data: dict[str, Any] = dict(interaction.data or {})
         custom_id = str(data.get("custom_id", ""))
         if not custom_id.startswith(("hb:", "hs:", "lb:")):  # lb: a leaderboard's page
-            await send_error(interaction, "This button is not one herdbot understands.")
+            await send_error(interaction, translate(lang_of(interaction),
+                                                "This button is not one herdbot understands."))
             return
         on_message = _component_ids(interaction.message)
         if "\n" in custom_id or "\r" in custom_id or custom_id not in on_message:
@@ -241,12 +248,14 @@ class Router:
 
 
 async def refuse_busy(interaction: discord.Interaction, sentence: str) -> None:
-    """Answer ``interaction`` with ``sentence`` (ephemeral, as an error) as its one
+    """Answer ``interaction`` with ``sentence`` (a message id, in the member's language;
+    ephemeral, as an error) as its one
     response, or not at all: when Discord refuses it (the interaction is already gone, the
     bot too late even for that) nothing falls back to the channel or DMs, which would be
     more work for a bot that is refusing work."""
     try:
-        await interaction.response.send_message(f"\N{NO ENTRY SIGN} {sentence}", ephemeral=True)
+        await interaction.response.send_message(
+            f"\N{NO ENTRY SIGN} {translate(lang_of(interaction), sentence)}", ephemeral=True)
     except discord.HTTPException as exc:
         log.debug("busy refusal of %s not delivered: %s", interaction.id, exc)
 

@@ -29,12 +29,15 @@ from bot.discord.game_cog import GameCog
 from bot.discord.installs import is_one_message
 from bot.discord.layout import action_rows, card
 from bot.discord.outbox import edit_table, retire
-from bot.discord.replies import send_ephemeral
-from bot.discord.table import EMBED_LIMIT, MOVES, Table, fit_lines
-from bot.discord.table_posts import posted_anew
+from bot.discord.posting import posted_anew
+from bot.discord.replies import lang_of, send_ephemeral
+from bot.discord.table import EMBED_LIMIT, MOVES, Table
+from bot.discord.table_lines import fit_lines
 from bot.games.base import Event
+from bot.i18n import N_, translate
 from bot.present.base import named
 from bot.runtime import Update
+from bot.runtime.updates import in_language
 
 log = logging.getLogger(__name__)
 
@@ -56,6 +59,8 @@ class SidePanelCog(GameCog):
 
     #: What the panel is called in log lines ("negotiation panel").
     panel_name: ClassVar[str] = "side panel"
+    #: The panel named for its players (a message id: "the negotiation panel").
+    panel_called: ClassVar[str] = N_("the side panel")
     #: Event types that begin a new panel (its phase starts).
     panel_opens: ClassVar[tuple[str, ...]] = ()
     #: Event types that end the panel opened earlier.
@@ -134,7 +139,7 @@ class SidePanelCog(GameCog):
         said = await self.panel_words(table)
         words = [f"### {said.title}" if said.title else "", said.text[:EMBED_LIMIT - 300]]
         if latest:
-            words.append(fit_lines(latest, EMBED_LIMIT - sum(map(len, words)) - 2))
+            words.append(fit_lines(latest, EMBED_LIMIT - sum(map(len, words)) - 2, table.lang))
         return {"view": card(accent=self.accent, before=[head or "", *words],
                              picture="table.png", alt=self.alt_text(table, latest or []),
                              after=[table.lesson], rows=action_rows(said.items),
@@ -180,7 +185,9 @@ class SidePanelCog(GameCog):
                             table.record.pinged_key)
         await retire(channel, None, old, None, retired)
         if refused is not None and interaction is not None:
-            await send_ephemeral(interaction, posted_anew(refused, f"the {self.panel_name}"))
+            lang = lang_of(interaction, table.lang)
+            await send_ephemeral(interaction, posted_anew(
+                refused, lang, translate(lang, self.panel_called)))
 
     @staticmethod
     def _ping_text(table: Table, seats: list[str]) -> str:
@@ -243,7 +250,7 @@ class SidePanelCog(GameCog):
         title, text = self.closed_words(table, event)
         told = self._lines_shown(table.record.id, old, None)
         kept = self._pinged(table, table.record.pinged_key, old)
-        words = [fit_lines(told, EMBED_LIMIT - len(text) - 2) if told else "",
+        words = [fit_lines(told, EMBED_LIMIT - len(text) - 2, table.lang) if told else "",
                  f"### {title}" if title else "", text]
         view = card(accent=self.accent, before=[self._ping_text(table, kept), *words],
                     picture="table.png", alt=self.alt_text(table, told))
@@ -284,10 +291,12 @@ class SidePanelCog(GameCog):
         public lines (and notes) after the turn's lines so far. No message of its own and so no ping (at most one
         new message per turn)."""
         lines = [self.event_line(table, e) for e in update.events() if e.to is None]
-        lines += [named(n, table.names) for n in update.notes]
+        lines += [named(in_language(n, table.lang), table.names) for n in update.notes]
         refused = await self.edit_panel(table, lines)
         if refused is not None and interaction is not None:
-            await send_ephemeral(interaction, posted_anew(refused, f"the {self.panel_name}"))
+            lang = lang_of(interaction, table.lang)
+            await send_ephemeral(interaction, posted_anew(
+                refused, lang, translate(lang, self.panel_called)))
 
 
 __all__ = ["PanelWords", "SidePanelCog"]

@@ -17,21 +17,22 @@ from typing import Any, ClassVar
 
 import discord
 
-from bot.ai.levels import DEFAULT_LEVEL, level_label
 from bot.discord import choices
 from bot.discord.components import button
 from bot.discord.host import Host
 from bot.discord.installs import is_one_message
-from bot.discord.layout import action_rows, card, texts_of
-from bot.discord.text import md_name, pinging, plain_name
+from bot.discord.layout import action_rows, card
+from bot.discord.table_lines import ai_seat_lines, fit_lines
+from bot.discord.text import and_list, md_name, pinging, plain_name
 from bot.games.base import Action, Event, Pending, Result, State
 from bot.games.registry import GameSpec
-from bot.i18n import ENGLISH, member_language, supported
+from bot.i18n import ENGLISH, member_language, supported, translate, translate_n
 from bot.present import base as present
 from bot.present.base import Presenter, Seen, TableModel, named
 from bot.render.pool import Job
 from bot.runtime import Known, UpdateKind
 from bot.runtime.core import is_lesson
+from bot.runtime.updates import game_title
 from bot.store import GameRecord, SeatRecord
 
 #: How many characters of moves a message tells at most (an embed description's limit,
@@ -48,31 +49,6 @@ MOVES = (UpdateKind.ACTION, UpdateKind.TIMEOUT, UpdateKind.CATCHUP)
 SHOWS_A_VERSION = (UpdateKind.STARTED, *MOVES)
 
 
-def fit_lines(lines: list[str], limit: int) -> str:
-    """Bullet ``lines`` into at most ``limit`` characters; when they do not fit, the oldest
-    are summarised as "(N earlier moves: /game log)" so no move goes untold."""
-    out: list[str] = []
-    size = 0
-    for line in reversed(lines):
-        text = f"\N{BULLET} {line}"
-        if size + len(text) + 1 > limit - 60:
-            hidden = len(lines) - len(out)
-            out.append(f"({hidden} earlier move{'s' * (hidden != 1)}: see /game log)")
-            break
-        out.append(text)
-        size += len(text) + 1
-    return "\n".join(reversed(out))
-
-
-def event_lines(message: discord.Message | None) -> list[str]:
-    """The event lines (bullets) of a table message (its first text display of bullets,
-    :meth:`TableLook.table_card`), unbulleted."""
-    for text in texts_of(message):
-        if text.startswith("\N{BULLET} "):
-            return [line[2:] for line in text.split("\n") if line.startswith("\N{BULLET} ")]
-    return []
-
-
 def plain_line(line: str, table: Table) -> str:
     """``line`` (markdown, names escaped by :attr:`Table.names`) as plain text for an
     alternative text, which Discord shows as typed: bold marks dropped, each escaped name
@@ -81,20 +57,6 @@ def plain_line(line: str, table: Table) -> str:
     for seat, name in sorted(table.names.items(), key=lambda kv: -len(kv[1])):
         line = line.replace(name, table.plain_names.get(seat, name))
     return line
-
-
-def ai_seat_lines(seats: list[SeatRecord]) -> list[str]:
-    """The table's "AI seats" lines, in seat order: each AI seat with its level
-    (``🤖 AI Pancho (Hard)``), and each member's seat the AI plays for now, at Normal
-    (``🤖 Ana (Normal, until they are back)``). Empty when no seat is the AI's."""
-    out = []
-    for s in seats:
-        if s.is_ai:
-            out.append(f"\N{ROBOT FACE} {md_name(s.name)} ({level_label(s.ai_level)})")
-        elif s.ai_takeover:
-            out.append(f"\N{ROBOT FACE} {md_name(s.name)} ({level_label(DEFAULT_LEVEL)}, "
-                       "until they are back)")
-    return out
 
 
 @dataclass
@@ -158,6 +120,15 @@ class Table:
         """Seat id -> display name as typed, for pictures and the places Discord shows
         without markdown (labels, placeholders: :func:`bot.discord.text.plain_name`)."""
         return {s.seat: plain_name(s.name) for s in self.seats}
+
+    def told_in(self, lang: str) -> Table:
+        """This table told in ``lang`` (a spectator's or a member's own copy of the public
+        table): the same state and worked-out values, its words and picture in ``lang``."""
+        if lang == self.lang:
+            return self
+        record = self.record.model_copy(update={"options": {**self.record.options,
+                                                            "language": lang}})
+        return dataclasses.replace(self, record=record, models={})
 
     def seat_of(self, user_id: int) -> SeatRecord | None:
         """The seat held by ``user_id``."""
@@ -356,7 +327,7 @@ class TableLook:
         if self.presenter is not None:
             return "\n".join(self.model(table).lines)
         names = ", ".join(table.names[s] for s in table.pending.seats)
-        return f"Waiting for **{names}**."
+        return translate(table.lang, "Waiting for **{names}**.", names=names)
 
     def table_items(self, table: Table) -> list[discord.ui.Item[Any]]:
         """The public action buttons for the current state (excluding My hand): the
@@ -365,7 +336,7 @@ class TableLook:
             return []
         model = self.model(table)
         return self.draw(table.record.id, model.key, model.items, keys=model.keys,
-                         prints=model.prints)
+                         prints=model.prints, lang=table.lang)
 
     # -- presenter models ----------------------------------------------------------------
 
@@ -408,12 +379,14 @@ class TableLook:
 
     def draw(self, game_id: int, key: str, items: Any, page: dict[str, int] | None = None,
              keys: dict[str, str] | None = None,
-             prints: dict[str, Sequence[str]] | None = None) -> list[discord.ui.Item[Any]]:
+             prints: dict[str, Sequence[str]] | None = None,
+             lang: str | None = None) -> list[discord.ui.Item[Any]]:
         """Discord components of presenter ``items`` decided under ``key``: buttons coded
         ``a.<key>.<index>`` / ``o.<key>.<panel>``, selects ``s.<key>`` whose values are
         action indexes (paged past 25; ``page`` maps a select's code to its page). A
         choice with a ``seat`` is coded with ``keys[seat]`` (the model's ``keys``); in a
-        decision with fingerprints (the model's ``prints``) indexes carry them."""
+        decision with fingerprints (the model's ``prints``) indexes carry them. A paged
+        select's page words are in ``lang``."""
         out: list[discord.ui.Item[Any]] = []
         prints = prints or {}
         for n, item in enumerate(items):
@@ -424,7 +397,7 @@ class TableLook:
                 code = present.select_code(key)
                 out += choices.paged_select("g", game_id, code, opts, placeholder=item.placeholder,
                                             noun=item.noun, row=item.row,
-                                            page=(page or {}).get(code, 0))
+                                            page=(page or {}).get(code, 0), lang=lang)
                 continue
             if item.index is not None:
                 item_key = (keys or {}).get(item.seat or "", key)
@@ -464,11 +437,13 @@ class TableLook:
             crown = "\N{TROPHY} " if seat in result.winners else ""
             lines.append(f"{crown}**{names[seat]}**: {result.scores[seat]}" +
                          (f" ({parts})" if parts else ""))
+        lang = table.lang
         if result.winners:
-            win = " and ".join(names[s] for s in result.winners)
-            head = f"**{win}** win{'s' if len(result.winners) == 1 else ''}!"
+            win = and_list(lang, [names[s] for s in result.winners])
+            head = translate_n(lang, "**{names}** wins!", "**{names}** win!",
+                               len(result.winners), names=win)
         else:
-            head = "Nobody wins this time."
+            head = translate(lang, "Nobody wins this time.")
         if result.reason:
             head = f"{named(result.reason, names)} {head}"
         return head + "\n" + "\n".join(lines)
@@ -487,16 +462,19 @@ class TableLook:
         (anyone not seated: the table privately, see :mod:`bot.discord.watch`; not on a
         lesson's table nor on a game in one message)."""
         items = list(self.table_items(table)) if table.result is None else []
+        lang = table.lang
         if table.record.status == "active" and table.result is None:
-            items.append(button("g", table.record.id, "hand", "My hand", emoji="\N{OPEN BOOK}",
-                                style=discord.ButtonStyle.secondary, row=self.utility_row))
+            items.append(button("g", table.record.id, "hand", translate(lang, "My hand"),
+                                emoji="\N{OPEN BOOK}", style=discord.ButtonStyle.secondary,
+                                row=self.utility_row))
             if any(s.ai_takeover for s in table.seats):
-                items.append(button("g", table.record.id, "back", "I'm back",
+                items.append(button("g", table.record.id, "back", translate(lang, "I'm back"),
                                     style=discord.ButtonStyle.success, row=self.utility_row))
             if not is_lesson(table.record) and not is_one_message(table.record):
                 # (a lesson's table is in the learner's DMs; a game in one message is seen
                 # by everyone where it is played)
-                items.append(button("g", table.record.id, WATCH, "Watch", emoji=WATCH_EMOJI,
+                items.append(button("g", table.record.id, WATCH, translate(lang, "Watch"),
+                                    emoji=WATCH_EMOJI,
                                     style=discord.ButtonStyle.secondary, row=self.utility_row))
         return items
 
@@ -520,7 +498,8 @@ class TableLook:
         (the presenter's :meth:`~Presenter.alt_text`, with ``lines``, the moves just
         shown, already named, as plain text: :func:`plain_line`), at most :data:`~bot.discord.layout.ALT_LIMIT` characters."""
         if self.presenter is None:
-            return f"{table.spec.name} table, move {table.state.version}."
+            return translate(table.lang, "{game} table, move {move}.", game=table.spec.name,
+                             move=table.state.version)
         return self.presenter.alt_text(table.view(None), table.pending, table.plain_names,
                                        [plain_line(line, table) for line in lines],
                                        lang=table.lang)
@@ -542,14 +521,17 @@ class TableLook:
         (unless ``buttons`` is False), a lesson's explanation (:attr:`Table.lesson`) and the footer "<game> #<id> · Move <version>"."""
         if lines is None:
             lines = self.public_lines(table, events)
-        said = fit_lines(lines, EMBED_LIMIT - 1000)
+        lang = table.lang
+        said = fit_lines(lines, EMBED_LIMIT - 1000, lang)
         turn = ""
         if table.result is None and table.record.status == "active":
             turn = self.turn_text(table)
             if deadline is not None:
-                turn += f"\n\N{ALARM CLOCK} Turn timer: the AI plays for you <t:{int(deadline)}:R>."
-        ai_lines = ai_seat_lines(table.seats)
-        ai = "**AI seats**\n" + "\n".join(ai_lines) if ai_lines else ""
+                turn += "\n\N{ALARM CLOCK} " + translate(
+                    lang, "Turn timer: the AI plays for you {when}.",
+                    when=f"<t:{int(deadline)}:R>")
+        ai_lines = ai_seat_lines(table.seats, lang)
+        ai = (translate(lang, "**AI seats**") + "\n" + "\n".join(ai_lines)) if ai_lines else ""
         if head is None and humans is not None:
             head = self.headline(table, humans)
         return card(accent=self.accent, before=[head or "", said], picture="table.png",
@@ -557,9 +539,12 @@ class TableLook:
                     rows=action_rows(self.table_buttons(table)) if buttons else [],
                     footer=self.table_footer(table))
 
-    def table_footer(self, table: Table) -> str:
-        """The table's small last line: its title and the version it shows."""
-        return f"{self.table_title(table)} \N{MIDDLE DOT} Move {table.state.version}"
+    def table_footer(self, table: Table, lang: str | None = None) -> str:
+        """The table's small last line in ``lang`` (default: the game's): its title and
+        the version it shows (``Llamas & Alpacas #12 · Move 7``)."""
+        lang = lang or table.lang
+        return translate(lang, "{title} · Move {move}", title=self.table_title(table, lang),
+                         move=table.state.version)
 
     def headline(self, table: Table, humans: list[str]) -> str | None:
         """The text above a new table: while the game runs, the presenter's
@@ -577,7 +562,8 @@ class TableLook:
         :meth:`~Presenter.pings`; default True)."""
         return self.presenter is None or self.presenter.pings(table.pending)
 
-    def table_title(self, table: Table) -> str:
-        """The table's title (in its footer): the game's name and number."""
-        return f"{table.spec.name} #{table.record.id}"
+    def table_title(self, table: Table, lang: str | None = None) -> str:
+        """The table's title (in its footer) in ``lang`` (default: the game's): the game's
+        name and number."""
+        return game_title(lang or table.lang, table.spec.name, table.record.id)
 

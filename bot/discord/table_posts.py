@@ -16,56 +16,25 @@ from typing import Any
 import discord
 
 from bot.discord import takeback
-from bot.discord.errors import thread_is_gone, thread_refuses, why_not_edited, why_not_posted
+from bot.discord.errors import thread_is_gone, thread_refuses, why_not_posted
 from bot.discord.installs import is_one_message
 from bot.discord.layout import card, texts_of, without_rows
 from bot.discord.lesson_notes import LessonNotes
 from bot.discord.one_message import OneMessage
 from bot.discord.outbox import dm_hands, edit_table, new_table, on_message, retire, show_end
-from bot.discord.replies import send_ephemeral
+from bot.discord.posting import TableNotShown, posted_anew
+from bot.discord.replies import lang_of, send_ephemeral
 from bot.discord.result_post import files_of, with_card
-from bot.discord.table import (
-    MOVES,
-    SHOWS_A_VERSION,
-    Table,
-    event_lines,
-    fit_lines,
-)
+from bot.discord.table import MOVES, SHOWS_A_VERSION, Table
+from bot.discord.table_lines import event_lines, fit_lines
 from bot.discord.table_notices import TableNotices
 from bot.games.base import Event
+from bot.i18n import translate
 from bot.runtime import Update, UpdateKind
+from bot.runtime.updates import Sentence, game_title, in_language
 from bot.store import STORE_FAILURES, GameRecord
 
 log = logging.getLogger(__name__)
-
-
-class TableNotShown(Exception):
-    """Discord refused the in-place edit of a game's table (``edit``) and then the table
-    posted as a new message (``post``; ``None`` when no post was tried: the thread itself
-    refused the edit)."""
-
-    def __init__(self, edit: discord.HTTPException, post: discord.HTTPException | None):
-        super().__init__(f"edit refused: {edit}; post: {post}")
-        self.edit = edit
-        self.post = post
-
-    def clause(self) -> str:
-        """What was not done, for the member: "I could not edit the table in the game's
-        thread (the message was deleted) or post it anew (it is locked)"."""
-        edit = why_not_edited(self.edit)
-        if self.post is None:
-            return f"I could not edit the table in the game's thread ({edit})"
-        post = why_not_posted(self.post)
-        if post == edit:
-            return f"I could not edit the table in the game's thread or post it anew ({edit})"
-        return f"I could not edit the table in the game's thread ({edit}) or post it anew ({post})"
-
-
-def posted_anew(refused: discord.HTTPException, what: str = "the table") -> str:
-    """The sentence for the member whose click changed a table (or ``what``) Discord would
-    not edit (``refused``), posted as a new message instead."""
-    return (f"Your move was made. I could not edit {what} in the game's thread "
-            f"({why_not_edited(refused)}), so I posted it anew.")
 
 
 class TablePosts(OneMessage, LessonNotes, TableNotices):
@@ -253,7 +222,7 @@ class TablePosts(OneMessage, LessonNotes, TableNotices):
             await self.turn_notice(table, seat_id, message)
         await retire(channel, interaction, old, posted, retired)
         if refused is not None and interaction is not None:
-            await send_ephemeral(interaction, posted_anew(refused))
+            await send_ephemeral(interaction, posted_anew(refused, lang_of(interaction, table.lang)))
 
     def _pinged(self, table: Table, key: str | None, message_id: int) -> list[str]:
         """The seats whose members table message ``message_id`` (of decision ``key``)
@@ -303,7 +272,7 @@ class TablePosts(OneMessage, LessonNotes, TableNotices):
             raise TableNotShown(refused, post) from post
         await retire(channel, interaction, old, self._posted.get(table.record.id))
         if interaction is not None:
-            await send_ephemeral(interaction, posted_anew(refused))
+            await send_ephemeral(interaction, posted_anew(refused, lang_of(interaction, table.lang)))
 
 
     async def adopt_posted(
@@ -324,7 +293,7 @@ class TablePosts(OneMessage, LessonNotes, TableNotices):
                 if me is None or message.author.id != me.id:
                     continue
                 footer = next((t for t in texts_of(message)[::-1] if t.startswith("-# ")), "")
-                if footer.startswith(f"-# {self.table_title(table)} \N{MIDDLE DOT} Move "):
+                if footer.startswith(f"-# {self.table_title(table)} "):
                     found = message
                     break
         except (discord.HTTPException, AttributeError) as exc:
@@ -399,27 +368,34 @@ class TablePosts(OneMessage, LessonNotes, TableNotices):
             what = await self.posting_failed(update.record, exc)
             if interaction is not None:
                 gone = isinstance(exc, discord.HTTPException) and thread_is_gone(exc)
-                more = "" if gone else " See /game status."
-                await send_ephemeral(interaction, f"Your move was made, but {what}.{more}")
+                lang = lang_of(interaction, update.record.options.get("language"))
+                said = (translate(lang, "Your move was made, but {what}.", what=what(lang))
+                        if gone else translate(lang, "Your move was made, but {what}. See "
+                                               "/game status.", what=what(lang)))
+                await send_ephemeral(interaction, said)
             return False
 
     async def posting_failed(self, record: GameRecord,
-                             exc: discord.HTTPException | TableNotShown) -> str:
+                             exc: discord.HTTPException | TableNotShown) -> Sentence:
         """Deal with Discord refusing a post (or a table's edit, :class:`TableNotShown`) in
         ``record``'s thread after a stored change and return a true clause for the member
-        ("I could not post the table in the game's thread (it is locked)"). A deleted
+        in any language ("I could not post the table in the game's thread (it is
+        locked)"). A deleted
         thread ends the game; other refusals are logged (warning, not error: a locked
         thread is a moderator's choice)."""
         where = record.thread_id or record.channel_id
         if isinstance(exc, TableNotShown):
             log.warning("game %s: could not edit its table in %s: %s%s", record.id, where,
                         exc.edit, f"; nor post it anew: {exc.post}" if exc.post else "")
-            return exc.clause()
+            return exc.clause
         if thread_is_gone(exc):
             await self.thread_gone(record)
-            return "the game's thread was deleted, so the game has ended (no scores recorded)"
+            return lambda lang: translate(lang, "the game's thread was deleted, so the game "
+                                          "has ended (no scores recorded)")
         log.warning("game %s: could not post in %s: %s", record.id, where, exc)
-        return f"I could not post the table in the game's thread ({why_not_posted(exc)})"
+        refused = exc
+        return lambda lang: translate(lang, "I could not post the table in the game's thread "
+                                      "({why})", why=why_not_posted(refused, lang))
 
     async def thread_gone(self, record: GameRecord) -> bool:
         """The game's thread was deleted on Discord: end the game (timers stop, nothing
@@ -431,10 +407,11 @@ class TablePosts(OneMessage, LessonNotes, TableNotices):
             return False
         if record.channel_id and record.channel_id != record.thread_id:
             try:
+                lang = record.options.get("language")
                 await self.bot.get_partial_messageable(record.channel_id).send(
-                    f"\N{BLACK SQUARE FOR STOP} {update.spec.name} #{record.id} has ended: its "
-                    "thread was deleted. No scores are recorded."
-                )
+                    "\N{BLACK SQUARE FOR STOP} " + translate(
+                        lang, "{title} has ended: its thread was deleted. No scores are "
+                        "recorded.", title=game_title(lang, update.spec.name, record.id)))
             except discord.HTTPException as exc:
                 log.info("game %s: could not post the end note: %s", record.id, exc)
         return True
@@ -471,15 +448,18 @@ class TablePosts(OneMessage, LessonNotes, TableNotices):
             if channel is not None and humans:
                 deadline = int(update.deadline or 0)
                 await channel.send(
-                    f"\N{ALARM CLOCK} {' '.join(table.mention(s) for s in humans)}, half your "
-                    f"time is gone: the AI plays for you <t:{deadline}:R>.",
+                    "\N{ALARM CLOCK} " + translate(
+                        table.lang, "{who}, half your time is gone: the AI plays for you "
+                        "{when}.", who=" ".join(table.mention(s) for s in humans),
+                        when=f"<t:{deadline}:R>"),
                     allowed_mentions=table.pings(humans),
                 )
             return
         if update.kind == UpdateKind.ENDED:
             if is_one_message(table.record):
-                await self.end_one_message(table, " ".join(update.notes) or (
-                    "This game was ended early; no scores are recorded."))
+                await self.end_one_message(table, " ".join(
+                    in_language(n, table.lang) for n in update.notes) or translate(
+                        table.lang, "This game was ended early; no scores are recorded."))
                 self.forget(table.record.id)
                 return
             await self._announce_end(table.record, update.notes)
@@ -488,13 +468,15 @@ class TablePosts(OneMessage, LessonNotes, TableNotices):
             if channel is not None:
                 humans = [s for s in table.pending.seats if table.is_human(s)]
                 who = " ".join(table.mention(s) for s in humans)
-                await channel.send(
-                    f"\N{HOURGLASS WITH FLOWING SAND} This game will end in 24 hours unless "
-                    f"someone moves.{f' Waiting for {who}.' if who else ''}",
-                    allowed_mentions=table.pings(humans))
+                said = (translate(table.lang, "This game will end in 24 hours unless someone "
+                                  "moves. Waiting for {who}.", who=who) if who else
+                        translate(table.lang, "This game will end in 24 hours unless someone "
+                                  "moves."))
+                await channel.send(f"\N{HOURGLASS WITH FLOWING SAND} {said}",
+                                   allowed_mentions=table.pings(humans))
             return
         # Notes (a turn timer ran out) lead the table's lines: no message of their own.
-        notes = [Event(type="note", text=n) for n in update.notes]
+        notes = [Event(type="note", text=in_language(n, table.lang)) for n in update.notes]
         await self.tell_lesson(table, update.events())
         await self.post_table(table, notes + update.events(), interaction)
         await self.send_private_events(table, update, interaction)
@@ -531,7 +513,9 @@ class TablePosts(OneMessage, LessonNotes, TableNotices):
         channel = self.channel_of(record)
         if channel is None:
             return
-        why = " ".join(notes or []) or "This game was ended early; no scores are recorded."
+        lang = record.options.get("language")
+        why = " ".join(in_language(n, lang) for n in notes or []) or translate(
+            lang, "This game was ended early; no scores are recorded.")
         try:
             await channel.send(f"\N{BLACK SQUARE FOR STOP} {why}"[:2000])
         except discord.HTTPException as exc:  # the game is ended all the same
@@ -563,13 +547,18 @@ class TablePosts(OneMessage, LessonNotes, TableNotices):
         as a message of their own (:meth:`finish`). Default: the last moves, the final
         scores (:meth:`final_text`), the final table picture and the footer with the move
         number in one Components V2 message."""
-        head = fit_lines(lines or [], 1000)
+        head = fit_lines(lines or [], 1000, table.lang)
         view = card(accent=self.accent, before=[head], picture="final.png",
                     alt=self.alt_text(table, lines or []),
-                    after=[f"### {table.spec.name} #{table.record.id}: final scores",
+                    after=["### " + self.final_heading(table),
                            self.final_text(table), table.lesson],
                     footer=self.table_footer(table))
         return {"view": view, "file": await self.render_file(table, "final.png")}
+
+    def final_heading(self, table: Table) -> str:
+        """The heading of the final scores in the game's language ("Llamas & Alpacas #12:
+        final scores")."""
+        return translate(table.lang, "{title}: final scores", title=self.table_title(table))
 
     async def finish(self, table: Table) -> None:
         """Post the final scores (:meth:`final_message`, else :meth:`final_text` under a
@@ -581,8 +570,7 @@ class TablePosts(OneMessage, LessonNotes, TableNotices):
         if parts is None:
             parts = {"view": card(
                 accent=self.accent,
-                before=[f"### {table.spec.name} #{table.record.id}: final scores",
-                        self.final_text(table)])}
+                before=["### " + self.final_heading(table), self.final_text(table)])}
         else:
             parts = await with_card(self.bot, table, parts)
             parts = {"files": files_of(parts), "view": parts["view"]}

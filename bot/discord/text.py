@@ -19,6 +19,9 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
 import discord
+from babel.lists import format_list
+
+from bot.i18n import ENGLISH, PSEUDO, supported, translate_n
 
 ELLIPSIS = "\N{HORIZONTAL ELLIPSIS}"
 #: Breaks a mention: Discord does not parse ``@everyone``/``<@id>`` with this after the @.
@@ -41,10 +44,21 @@ def cut(text: str, limit: int | None) -> str:
     return text[: max(limit - 1, 0)] + ELLIPSIS
 
 
-def listed(items: Sequence[str], *, most: int = 10, budget: int = 1200) -> str:
+def and_list(lang: str | None, items: Sequence[str]) -> str:
+    """``items`` joined the way ``lang`` lists things ("A, B and C"; Babel's list
+    patterns; the pseudo-locale as English)."""
+    if not items:
+        return ""
+    return str(format_list(list(items), locale=supported(lang) if lang not in (None, PSEUDO)
+                           else ENGLISH))
+
+
+def listed(items: Sequence[str], *, most: int = 10, budget: int = 1200,
+           lang: str | None = None) -> str:
     """``items`` joined with ", ", the first ``most`` of them at most and no more than
-    ``budget`` characters (the first item always), the rest counted: "A, B, … and 62 more".
-    Keeps a list of unbounded length within Discord's 2,000-character messages."""
+    ``budget`` characters (the first item always), the rest counted in ``lang``: "A, B, …
+    and 62 more". Keeps a list of unbounded length within Discord's 2,000-character
+    messages."""
     shown: list[str] = []
     size = 0
     for item in items[:most]:
@@ -53,7 +67,10 @@ def listed(items: Sequence[str], *, most: int = 10, budget: int = 1200) -> str:
         size += (2 if shown else 0) + len(item)
         shown.append(item)
     rest = len(items) - len(shown)
-    return ", ".join(shown) + (f", {ELLIPSIS} and {rest} more" if rest else "")
+    if not rest:
+        return ", ".join(shown)
+    return translate_n(lang, "{items}, … and {count} more", "{items}, … and {count} more",
+                       rest, items=", ".join(shown))
 
 
 #: Display names whose markdown-safe text :func:`md_name` keeps (every table names each

@@ -22,6 +22,7 @@ from bot.discord.components import button
 from bot.discord.layout import action_rows
 from bot.discord.replies import send_ephemeral
 from bot.discord.table import WATCH_EMOJI, Table, TableLook
+from bot.i18n import N_, translate
 from bot.runtime import GameError
 
 log = logging.getLogger(__name__)
@@ -29,7 +30,7 @@ log = logging.getLogger(__name__)
 #: The code of "Follow in the thread" (a spectator's panel).
 FOLLOW = "follow"
 #: What a spectator's click on a player's button gets.
-WATCHING = "You are watching this game: only its players can use its buttons."
+WATCHING = N_("You are watching this game: only its players can use its buttons.")
 
 
 def with_row(view: ui.LayoutView, items: Sequence[ui.Item[Any]]) -> ui.LayoutView:
@@ -63,32 +64,36 @@ class Watching(TableLook):
         :data:`WATCHING` for a spectator, else "You are not in this game."."""
         if self.is_watching(table.record.id, user_id):
             return GameError("watching", WATCHING)
-        return GameError("not_in_game", "You are not in this game.")
+        return GameError("not_in_game", N_("You are not in this game."))
 
     async def watch(self, interaction: discord.Interaction, table: Table) -> None:
         """Watch: the table now, to the presser alone (the spectator's view, no player's
         button), with Follow in the thread; a player is pointed to My hand instead."""
         if table.seat_of(interaction.user.id) is not None:
-            await send_ephemeral(interaction, "You play in this game: My hand shows your "
-                                 "cards.")
+            await send_ephemeral(interaction, translate(
+                table.member_lang, "You play in this game: My hand shows your cards."))
             return
         self._watchers.setdefault(table.record.id, set()).add(interaction.user.id)
-        head = (f"{WATCH_EMOJI} You are watching {self.table_title(table)}. Here is its "
-                "table now; only its players see their hands. Press Watch again for a "
-                "newer one.")
-        view = self.table_card(table, buttons=False, head=head)
+        lang = table.member_lang
+        head = WATCH_EMOJI + " " + translate(
+            lang, "You are watching {title}. Here is its table now; only its players see "
+            "their hands. Press Watch again for a newer one.",
+            title=self.table_title(table, lang))
+        shown = table.told_in(lang)  # the spectator's own copy: in their language
+        view = self.table_card(shown, buttons=False, head=head)
         record = table.record
         if record.thread_id is not None and record.thread_id != record.channel_id:
-            view = with_row(view, [button("g", record.id, FOLLOW, "Follow in the thread",
+            view = with_row(view, [button("g", record.id, FOLLOW,
+                                          translate(lang, "Follow in the thread"),
                                           emoji="\N{SPEECH BALLOON}")])
-        await send_ephemeral(interaction, view=view, file=await self.render_file(table))
+        await send_ephemeral(interaction, view=view, file=await self.render_file(shown))
 
     async def follow(self, interaction: discord.Interaction, table: Table) -> None:
         """Follow in the thread: add the presser to the game's thread, without a seat."""
         thread_id = table.record.thread_id
         if thread_id is None or thread_id == table.record.channel_id:
-            raise GameError("no_thread", "This game is played in the channel itself: "
-                            "everything it shows is there already.")
+            raise GameError("no_thread", N_("This game is played in the channel itself: "
+                            "everything it shows is there already."))
         try:
             thread = self.bot.get_channel(thread_id)
             if isinstance(thread, discord.Thread):
@@ -98,12 +103,15 @@ class Watching(TableLook):
         except discord.HTTPException as exc:
             log.info("game %s: could not add %s to its thread: %s", table.record.id,
                      interaction.user.id, exc)
-            raise GameError("no_follow", "I could not add you to the game's thread (Discord "
-                            f"refused: error {exc.code or exc.status}).") from exc
+            code = exc.code or exc.status
+            raise GameError("no_follow", lambda lang: translate(
+                lang, "I could not add you to the game's thread (Discord refused: error "
+                "{code}).", code=code)) from exc
         self._watchers.setdefault(table.record.id, set()).add(interaction.user.id)
-        await send_ephemeral(interaction, f"You follow {self.table_title(table)} in "
-                             f"<#{thread_id}> now, without a seat: its tables and moves "
-                             "show there.")
+        lang = table.member_lang
+        await send_ephemeral(interaction, translate(
+            lang, "You follow {title} in {thread} now, without a seat: its tables and moves "
+            "show there.", title=self.table_title(table, lang), thread=f"<#{thread_id}>"))
 
 
 __all__ = ["FOLLOW", "WATCHING", "Watching", "with_row"]

@@ -13,6 +13,7 @@ from typing import Any, cast
 from bot.ai.levels import DEFAULT_LEVEL
 from bot.games.base import Action, Result, State
 from bot.games.registry import GameSpec
+from bot.i18n import N_
 from bot.ratings import Entry, Rating, ranks, rate
 from bot.runtime.core import (
     IDLE_END_S,
@@ -83,7 +84,7 @@ class Advance(ServiceCore):
                     status=status, result=stats, seats=seat_flags, timers=put,
                     drop_timers=gone, rate=rating)
             except StaleVersion as exc:
-                raise GameError("stale", "This table has moved on.") from exc
+                raise GameError("stale", N_("This table has moved on.")) from exc
             except STORE_FAILURES:
                 # The commit may have been applied all the same: the game is read again
                 # next time and the timer loop wakes for the timers it may have stored.

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from bot.games.base import State
 from bot.games.registry import GameSpec, Registry
+from bot.i18n import N_, translate
 from bot.runtime.clock import Clock
 from bot.runtime.supervisor import Supervisor
 from bot.runtime.timers import TimerService
@@ -22,6 +23,7 @@ from bot.runtime.updates import (
     GameError,
     GameUnreadable,
     Known,
+    Note,
     Subscriber,
     Update,
     UpdateKind,
@@ -60,7 +62,8 @@ LATEST_STATES = 1024
 
 
 #: The note of an ``ended`` update for a game nobody moved in (shown in its thread).
-IDLE_ENDED = "Nobody has moved for 14 days, so this game has ended; no scores are recorded."
+IDLE_ENDED = Note(lambda lang: translate(
+    lang, "Nobody has moved for 14 days, so this game has ended; no scores are recorded."))
 
 
 def is_lesson(record: GameRecord) -> bool:
@@ -152,7 +155,7 @@ class ServiceCore:
         """The registry entry of a game. Raises :class:`GameError` for an unknown kind."""
         spec = self.registry.get(record.kind)
         if spec is None:
-            raise GameError("unknown_game", "This game is not available on this bot.")
+            raise GameError("unknown_game", N_("This game is not available on this bot."))
         return spec
 
     def quarantine(self, game_id: int, reason: str) -> GameUnreadable:
@@ -178,7 +181,7 @@ class ServiceCore:
         except UnreadableRow as exc:
             raise self.quarantine(game_id, exc.reason) from exc
         if record is None:
-            raise GameError("no_game", "That game no longer exists.")
+            raise GameError("no_game", N_("That game no longer exists."))
         return record
 
     async def seats(self, game_id: int) -> list[SeatRecord]:
@@ -193,7 +196,7 @@ class ServiceCore:
         """The engine state of a started game. Raises :class:`GameUnreadable` when the
         stored JSON does not validate (and ``not_started`` for a lobby)."""
         if record.state is None:
-            raise GameError("not_started", "This game has not started yet.")
+            raise GameError("not_started", N_("This game has not started yet."))
         try:
             return spec.engine.load_state(record.state)
         except (ValueError, TypeError, KeyError) as exc:  # pydantic's ValidationError too
@@ -266,7 +269,7 @@ class ServiceCore:
             known = await self.peek(game_id)
         bundle = known.bundle
         if bundle is None:
-            raise GameError("no_game", "That game no longer exists.")
+            raise GameError("no_game", N_("That game no longer exists."))
         spec = self.spec_of(bundle.record)
         if known.state is None:
             known.state, known.derived = self.parsed(bundle.record, spec)
@@ -284,7 +287,7 @@ class ServiceCore:
         except GameUnreadable:
             header = await self.store.game_header(game_id)
             if header is None:
-                raise GameError("no_game", "That game no longer exists.") from None
+                raise GameError("no_game", N_("That game no longer exists.")) from None
             now = self.clock.now()
             return GameRecord(
                 id=game_id, kind=header.kind or "", guild_id=header.guild_id,

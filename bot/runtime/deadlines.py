@@ -10,6 +10,7 @@ from typing import Any
 
 from bot.games.base import Event, IllegalAction
 from bot.games.takeback import parse_logged
+from bot.i18n import N_, translate, translate_n
 from bot.runtime.advance import Advance, rating_of, turn_key
 from bot.runtime.core import (
     END_IDLE_GAMES_DEFAULT,
@@ -21,7 +22,7 @@ from bot.runtime.core import (
     is_lesson,
     log,
 )
-from bot.runtime.updates import GameError, GameUnreadable, Step, Update, UpdateKind
+from bot.runtime.updates import GameError, GameUnreadable, Note, Step, Update, UpdateKind
 from bot.store import StaleVersion, TimerRecord
 
 
@@ -142,7 +143,7 @@ class DeadlineOps(Advance):
         to publish, or ``None`` when its posted table is current."""
         bundle = (await self.peek(game_id)).bundle
         if bundle is None:
-            raise GameError("no_game", "That game no longer exists.")
+            raise GameError("no_game", N_("That game no longer exists."))
         record, seats, timers = bundle
         if record.status not in ("active", "finished") or record.state is None:
             return None
@@ -350,7 +351,7 @@ class DeadlineOps(Advance):
                     missed_turns=(late, MAX_MISSED_TURNS),
                     rate=rating_of(record, seats, spec, result))
             except StaleVersion as exc:
-                raise GameError("stale", "This table has moved on.") from exc
+                raise GameError("stale", N_("This table has moved on.")) from exc
             self.changed(record.id)
             if moves:
                 record = record.model_copy(update={
@@ -361,12 +362,9 @@ class DeadlineOps(Advance):
             for seat_id in late:
                 count = missed.get(seat_id, 0)
                 if count >= MAX_MISSED_TURNS:
-                    notes.append(
-                        f"{seat_id} missed {count} turns in a row: the AI plays their "
-                        "seat until they press I'm back."
-                    )
+                    notes.append(taken_over(seat_id, count))
                 else:
-                    notes.append(f"Time ran out for {seat_id}: the AI played their turn.")
+                    notes.append(timed_out(seat_id))
             seats = [s.model_copy(update={
                 "missed_turns": missed[s.seat],
                 "ai_takeover": s.ai_takeover or missed[s.seat] >= MAX_MISSED_TURNS})
@@ -382,6 +380,20 @@ class DeadlineOps(Advance):
                 update = Update(UpdateKind.TIMEOUT, record, seats, spec, new, steps,
                                 spec.engine.result(new), notes)
         await self.publish(update)
+
+
+def taken_over(seat: str, count: int) -> Note:
+    """The note of ``seat`` missing ``count`` turns in a row (the AI keeps the seat)."""
+    return Note(lambda lang: translate_n(
+        lang, "{seat} missed {count} turn in a row: the AI plays their seat until they "
+        "press I'm back.", "{seat} missed {count} turns in a row: the AI plays their seat "
+        "until they press I'm back.", count, seat=seat))
+
+
+def timed_out(seat: str) -> Note:
+    """The note of ``seat``'s turn timer running out (the AI played the turn)."""
+    return Note(lambda lang: translate(
+        lang, "Time ran out for {seat}: the AI played their turn.", seat=seat))
 
 
 def only(seat: str) -> Callable[[Any], str | None]:

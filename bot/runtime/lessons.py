@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from bot.ai.levels import Level
+from bot.i18n import N_
 from bot.runtime.core import is_lesson
 from bot.runtime.lobby import LobbyOps
 from bot.runtime.updates import GameError, Update
@@ -56,4 +57,4 @@ class LessonOps(LobbyOps):
         if said != record.options.get(SAID):
             if not await self.store.update_game(game_id,
                                                 options={**record.options, SAID: said}):
-                raise GameError("no_game", "That game no longer exists.")
+                raise GameError("no_game", N_("That game no longer exists."))

@@ -8,6 +8,7 @@ from typing import Any
 from bot.ai.levels import DEFAULT_LEVEL, Level
 from bot.games.base import IllegalAction
 from bot.games.registry import GameSpec
+from bot.i18n import N_, translate, translate_n
 from bot.runtime.advance import Advance
 from bot.runtime.core import LOBBY_EXPIRES_S
 from bot.runtime.updates import (
@@ -22,6 +23,24 @@ from bot.store import GameRecord, LobbyLimit, SeatRecord, StaleVersion
 #: Friendly names for AI seats.
 AI_NAMES = ["Pancho", "Dolly", "Cusco", "Nube", "Luna", "Tito", "Perla", "Quinoa"]
 
+
+
+def full(most: int) -> GameError:
+    """The refusal of a seat at a full table of ``most`` players."""
+    return GameError("full", lambda lang: translate_n(
+        lang, "This table is full ({count} player).", "This table is full ({count} players).",
+        most))
+
+
+def no_level(game: str, level: str) -> GameError:
+    """The refusal of an AI seat at ``level``, which ``game`` does not offer."""
+    known = level in {lv.value for lv in Level}
+    if not known:
+        return GameError("no_level", lambda lang: translate(
+            lang, "{game} has no AI players of that level yet.", game=game))
+    return GameError("no_level", lambda lang: translate(
+        lang, "{game} has no {level} AI players yet.", game=game,
+        level=translate(lang, Level(level).label)))
 
 class LobbyOps(Advance):
     """The lobby operations of :class:`bot.runtime.GameService`."""
@@ -44,7 +63,8 @@ class LobbyOps(Advance):
         lobbies in the server ``guild_id``."""
         spec = self.registry.get(kind)
         if spec is None:
-            raise GameError("unknown_game", f"There is no game called “{kind}”.")
+            raise GameError("unknown_game", lambda lang: translate(
+                lang, "There is no game called “{name}”.", name=kind))
         expires_at = self.clock.now() + LOBBY_EXPIRES_S
         try:
             record = await self.store.create_game(
@@ -58,12 +78,11 @@ class LobbyOps(Advance):
                 max_open=max_open,
             )
         except LobbyLimit as exc:
-            lobbies = "lobby" if exc.open == 1 else "lobbies"
-            raise GameError(
-                "too_many_lobbies",
-                f"You already have {exc.open} open {lobbies} in this server; start or cancel "
-                "one first.",
-            ) from None
+            count = exc.open
+            raise GameError("too_many_lobbies", lambda lang: translate_n(
+                lang, "You already have {count} open lobby in this server; start or cancel "
+                "one first.", "You already have {count} open lobbies in this server; start or "
+                "cancel one first.", count)) from None
         await self.timers.schedule(record.id, "lobby", "expire", expires_at)
         update = Update(UpdateKind.LOBBY, record, await self.seats(record.id), spec)
         return update
@@ -73,7 +92,7 @@ class LobbyOps(Advance):
             record = await self.get(game_id)
             if record.status != "lobby":
                 raise GameError("not_lobby",
-                                "This lobby is closed: the game has started or ended.")
+                                N_("This lobby is closed: the game has started or ended."))
             return record, self.spec_of(record), await self.seats(game_id)
         except GameUnreadable as exc:
             header = await self.store.game_header(game_id)
@@ -86,12 +105,12 @@ class LobbyOps(Advance):
         async with self.lock(game_id):
             record, spec, seats = await self._lobby(game_id)
             if self.seat_of(seats, user_id):
-                raise GameError("already_joined", "You are already in this lobby.")
+                raise GameError("already_joined", N_("You are already in this lobby."))
             if len(seats) >= spec.max_players:
-                raise GameError("full", f"This table is full ({spec.max_players} players).")
+                raise full(spec.max_players)
             kept = await self.kept_seats(record, seats, user_id)
             if kept and len(seats) + kept >= spec.max_players:
-                raise GameError("full", "The other seats are kept for the last game's players.")
+                raise GameError("full", N_("The other seats are kept for the last game's players."))
             if await self.store.add_seat(
                 game_id, user_id=user_id, name=name, is_ai=False, max_seats=spec.max_players
             ) is None:  # another process seated someone, or started or closed the lobby
@@ -108,8 +127,8 @@ class LobbyOps(Advance):
         meanwhile, e.g. by another process): lobby closed, already seated, or full."""
         record, _, seats = await self._lobby(game_id)  # raises not_lobby
         if user_id is not None and self.seat_of(seats, user_id):
-            raise GameError("already_joined", "You are already in this lobby.")
-        raise GameError("full", f"This table is full ({spec.max_players} players).")
+            raise GameError("already_joined", N_("You are already in this lobby."))
+        raise full(spec.max_players)
 
     async def leave_lobby(self, game_id: int, user_id: int) -> Update:
         """Remove ``user_id`` from the lobby. The host cannot leave (they cancel instead)."""
@@ -117,9 +136,9 @@ class LobbyOps(Advance):
             record, spec, seats = await self._lobby(game_id)
             seat = self.seat_of(seats, user_id)
             if seat is None:
-                raise GameError("not_in_lobby", "You are not in this lobby.")
+                raise GameError("not_in_lobby", N_("You are not in this lobby."))
             if user_id == record.host_id:
-                raise GameError("host_leave", "You are the host: use Cancel to close the lobby.")
+                raise GameError("host_leave", N_("You are the host: use Cancel to close the lobby."))
             await self.store.remove_seat(game_id, seat.seat)
             return await self._lobby_update(game_id)
 
@@ -129,14 +148,13 @@ class LobbyOps(Advance):
         async with self.lock(game_id):
             record, spec, seats = await self._lobby(game_id)
             if user_id != record.host_id:
-                raise GameError("not_host", "Only the host can add AI seats.")
+                raise GameError("not_host", N_("Only the host can add AI seats."))
             if len(seats) >= spec.max_players:
-                raise GameError("full", f"This table is full ({spec.max_players} players).")
+                raise full(spec.max_players)
             if spec.policy is None:
-                raise GameError("no_ai", "This game has no AI players yet.")
+                raise GameError("no_ai", N_("This game has no AI players yet."))
             if level not in spec.offered_levels():
-                label = Level(level).label if level in {lv.value for lv in Level} else "that"
-                raise GameError("no_level", f"{spec.name} has no {label} AI players yet.")
+                raise no_level(spec.name, level)
             n = sum(1 for s in seats if s.is_ai) + 1
             if await self.store.add_seat(
                 game_id, user_id=None, name=f"AI {AI_NAMES[(n - 1) % len(AI_NAMES)]}",
@@ -150,10 +168,10 @@ class LobbyOps(Advance):
         async with self.lock(game_id):
             record, spec, seats = await self._lobby(game_id)
             if user_id != record.host_id:
-                raise GameError("not_host", "Only the host can remove AI seats.")
+                raise GameError("not_host", N_("Only the host can remove AI seats."))
             ai = [s for s in seats if s.is_ai]
             if not ai:
-                raise GameError("no_ai_seat", "There is no AI seat to remove.")
+                raise GameError("no_ai_seat", N_("There is no AI seat to remove."))
             await self.store.remove_seat(game_id, ai[-1].seat)
             return await self._lobby_update(game_id)
 
@@ -162,11 +180,11 @@ class LobbyOps(Advance):
         async with self.lock(game_id):
             record, spec, seats = await self._lobby(game_id)
             if user_id != record.host_id:
-                raise GameError("not_host", "Only the host can change the options.")
+                raise GameError("not_host", N_("Only the host can change the options."))
             if not await self.store.update_game(game_id, when_status="lobby",
                                                 options={**record.options, **options}):
                 raise GameError("not_lobby",  # another process started or closed it
-                                "This lobby is closed: the game has started or ended.")
+                                N_("This lobby is closed: the game has started or ended."))
             return await self._lobby_update(game_id)
 
     async def cancel(self, game_id: int, user_id: int, *, manage_guild: bool = False) -> Update:
@@ -177,9 +195,9 @@ class LobbyOps(Advance):
             record = await self.record_or_stub(game_id)
             if record.status != "lobby":
                 raise GameError("not_lobby",
-                                "This lobby is closed: the game has started or ended.")
+                                N_("This lobby is closed: the game has started or ended."))
             if user_id != record.host_id and not manage_guild:
-                raise GameError("not_host", "Only the host (or a server manager) can cancel.")
+                raise GameError("not_host", N_("Only the host (or a server manager) can cancel."))
             try:
                 seats = await self.seats(game_id)
             except GameUnreadable:
@@ -188,7 +206,7 @@ class LobbyOps(Advance):
             if not await self.store.update_game(game_id, when_status="lobby",
                                                 status="cancelled"):
                 raise GameError("not_lobby",  # another process started or closed it
-                                "This lobby is closed: the game has started or ended.")
+                                N_("This lobby is closed: the game has started or ended."))
             await self.timers.cancel(game_id, "lobby")
             record = await self.record_or_stub(game_id)
             update = Update(UpdateKind.CANCELLED, record, seats, spec)
@@ -229,23 +247,26 @@ class LobbyOps(Advance):
         async with self.lock(game_id):
             record, spec, seats = await self._lobby(game_id)
             if user_id != record.host_id:
-                raise GameError("not_host", "Only the host can start the game.")
+                raise GameError("not_host", N_("Only the host can start the game."))
             if len(seats) < spec.min_players:
-                raise GameError(
-                    "too_few", f"{spec.name} needs at least {spec.min_players} players."
-                )
+                least = spec.min_players
+                raise GameError("too_few", lambda lang: translate_n(
+                    lang, "{game} needs at least {count} player.",
+                    "{game} needs at least {count} players.", least, game=spec.name))
             seats = await self.store.renumber_seats(game_id)
             try:
                 options = self.engine_options(spec, record.options, len(seats))
                 state = spec.engine.new_game([s.seat for s in seats], seed=record.seed, options=options)
             except (ValueError, IllegalAction) as exc:
-                raise GameError("bad_options", f"These options do not work: {exc}") from exc
+                reason = str(exc)
+                raise GameError("bad_options", lambda lang: translate(
+                    lang, "These options do not work: {reason}", reason=reason)) from exc
             try:
                 await self.store.start_game(game_id, state=state.model_dump_json(),
                                             version=state.version)
             except StaleVersion as exc:  # another process started or closed it first
-                raise GameError("not_lobby", "This lobby is closed: the game has started or "
-                                "ended.") from exc
+                raise GameError("not_lobby", N_("This lobby is closed: the game has started or "
+                                "ended.")) from exc
             self.changed(game_id)
             record = await self.get(game_id)
             # the first AI moves, the timers, the lobby's expiry gone: one transaction

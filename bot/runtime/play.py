@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.games.base import SYSTEM_SEAT, Action, IllegalAction, State
+from bot.i18n import N_
 from bot.runtime.advance import Advance
 from bot.runtime.core import LOBBY_EXPIRES_S, log
 from bot.runtime.updates import GameError, Known, Step, Update, UpdateKind, _StaleRead
@@ -67,9 +68,9 @@ class PlayOps(Advance):
         used = known is not None and known.bundle is not None and record is known.bundle.record
         decoded = callable(action)
         if record.status != "active":
-            raise GameError("not_active", "This game is over.")
+            raise GameError("not_active", N_("This game is over."))
         if expected_version is not None and expected_version != record.version:
-            raise GameError("stale", "This table has moved on.")
+            raise GameError("stale", N_("This table has moved on."))
         engine = spec.engine
         try:
             if callable(action):
@@ -84,7 +85,7 @@ class PlayOps(Advance):
             else:
                 new_state, events = engine.apply(state, seat, parsed)
         except IllegalAction as exc:
-            raise GameError(exc.code, exc.message) from exc
+            raise GameError(exc.code, exc.message, catalogued=False) from exc
         reset = any(s.seat == seat and s.missed_turns for s in seats)
         try:
             return await self._advance(
@@ -103,9 +104,9 @@ class PlayOps(Advance):
                 record, seats, spec, state, timers = await self.read(game_id)
                 seat = self.seat_of(seats, user_id)
                 if seat is None:
-                    raise GameError("not_in_game", "You are not in this game.")
+                    raise GameError("not_in_game", N_("You are not in this game."))
                 if record.status != "active":
-                    raise GameError("not_active", "This game is over.")
+                    raise GameError("not_active", N_("This game is over."))
                 try:
                     update = await self._advance(
                         UpdateKind.ACTION, record, seats, spec, timers, state, state, [],
@@ -130,11 +131,11 @@ class PlayOps(Advance):
             record = await self.record_or_stub(game_id)
             unreadable = game_id in self.quarantined
             if record.status != "active":
-                raise GameError("not_active", "This game is not running.")
+                raise GameError("not_active", N_("This game is not running."))
             if user_id != record.host_id and not manage_guild:
-                raise GameError("not_host", "Only the host (or a server manager) can end it.")
+                raise GameError("not_host", N_("Only the host (or a server manager) can end it."))
             if not await self.store.update_game(game_id, when_status="active", status="ended"):
-                raise GameError("not_active", "This game is not running.")
+                raise GameError("not_active", N_("This game is not running."))
             await self.timers.cancel(game_id)
             self.changed(game_id)
             await self.timers.schedule(game_id, "archive", "archive",
@@ -163,7 +164,7 @@ class PlayOps(Advance):
             await self.timers.cancel(game_id)
             self.changed(game_id)
             if not await self.store.reset_to_lobby(game_id):
-                raise GameError("not_active", "This game is not running.")
+                raise GameError("not_active", N_("This game is not running."))
             record = await self.get(game_id)
             expires_at = self.clock.now() + LOBBY_EXPIRES_S
             await self.store.update_game(game_id, options={**record.options,

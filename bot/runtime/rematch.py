@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.i18n import N_
 from bot.runtime.core import LOBBY_EXPIRES_S
 from bot.runtime.lobby import LobbyOps
 from bot.runtime.updates import GameError, Update, UpdateKind
@@ -24,7 +25,8 @@ class Rematch:
         opened: whether this press opened it (``False``: it was open already).
         invited: the members of the last game to ping once (all but the host; only when
             ``opened``, else empty).
-        note: for a press that opened nothing, the sentence for the member.
+        note: for a press that opened nothing, the sentence for the member (a message
+            id: translate it).
     """
 
     update: Update
@@ -53,23 +55,23 @@ class RematchOps(LobbyOps):
         async with self.lock(game_id):
             record = await self.get(game_id)
             if record.status not in ("finished", "ended"):
-                raise GameError("not_finished", "A rematch can be asked for once this game is over.")
+                raise GameError("not_finished", N_("A rematch can be asked for once this game is over."))
             seats = await self.seats(game_id)
             members = members_of(seats)
             if user_id not in members:
-                raise GameError("not_player", "Only the players of this game can ask for a rematch.")
+                raise GameError("not_player", N_("Only the players of this game can ask for a rematch."))
             for _ in range(2):  # a press elsewhere may link a lobby between read and write
                 existing = await self._rematch_lobby(record)
                 if existing is not None:
-                    return Rematch(existing, False, [], "The rematch lobby is already open: join "
-                                   "it there.")
+                    return Rematch(existing, False, [], N_("The rematch lobby is already open: "
+                                                           "join it there."))
                 try:
                     lobby = await self._open_rematch(record, seats, user_id, name)
                 except StaleVersion:
                     record = await self.get(game_id)
                     continue
                 return Rematch(lobby, True, [m for m in members if m != user_id])
-            raise GameError("busy", "Someone else is opening the rematch: try again.")
+            raise GameError("busy", N_("Someone else is opening the rematch: try again."))
 
     async def _rematch_lobby(self, record: GameRecord) -> Update | None:
         """The rematch lobby linked from ``record`` when it is still open; ``None`` when
@@ -80,8 +82,8 @@ class RematchOps(LobbyOps):
         if lobby.status == "cancelled":
             return None
         if lobby.status != "lobby":
-            raise GameError("rematch_started", "The rematch has already started: look for its "
-                            "thread in the channel.")
+            raise GameError("rematch_started", N_("The rematch has already started: look for its "
+                            "thread in the channel."))
         return Update(UpdateKind.LOBBY, lobby, await self.seats(lobby.id), self.spec_of(lobby))
 
     async def _open_rematch(self, record: GameRecord, seats: list[SeatRecord], user_id: int,

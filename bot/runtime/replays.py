@@ -23,9 +23,10 @@ from typing import Any
 from bot.games.base import Action, Event, IllegalAction, State
 from bot.games.registry import GameSpec
 from bot.games.takeback import TakeBack, parse_logged, taken_back
+from bot.i18n import translate
 from bot.runtime.lobby import LobbyOps
 from bot.runtime.service import GameService
-from bot.runtime.updates import GameError, GameUnreadable
+from bot.runtime.updates import GameError, GameUnreadable, game_title
 from bot.store import GameRecord, SeatRecord, UnreadableRow
 
 #: A state is kept every this many steps (the cost of a step, in engine steps, at most).
@@ -110,9 +111,11 @@ class Replay:
         return state
 
     def _no_longer_plays(self) -> ReplayRefused:
-        return ReplayRefused("replay_mismatch", f"{self.title}'s moves no longer play as "
-                             "they were played (the rules changed since), so it cannot be "
-                             "replayed.")
+        name, number = self.spec.name, self.record.id
+        return ReplayRefused("replay_mismatch", lambda lang: translate(
+            lang, "{title}: its moves no longer play as they were played (the rules "
+            "changed since), so it cannot be replayed.",
+            title=game_title(lang, name, number)))
 
     @property
     def title(self) -> str:
@@ -161,7 +164,6 @@ async def open_replay(service: GameService, game_id: int, guild_id: int | None) 
     :class:`GameError`) with a sentence for the member: no such game in this server (a
     game of another server is answered the same, so nothing about it is told), a game not
     over yet, a quarantined game, a log that does not read back."""
-    title = f"game #{game_id}"
     try:
         record = await service.record_or_stub(game_id)
     except GameError as exc:
@@ -169,18 +171,26 @@ async def open_replay(service: GameService, game_id: int, guild_id: int | None) 
             raise
         record = None
     if record is None or guild_id is None or record.guild_id != guild_id:
-        raise ReplayRefused("no_game", f"There is no {title} in this server.")
+        raise ReplayRefused("no_game", lambda lang: translate(
+            lang, "There is no game #{number} in this server.", number=game_id))
     spec = service.registry.get(record.kind)
-    if spec is not None:
-        title = f"{spec.name} #{game_id}"
+
+    def title(lang: str) -> str:
+        if spec is None:
+            return translate(lang, "game #{number}", number=game_id)
+        return game_title(lang, spec.name, game_id)
+
     if record.status in ("lobby", "cancelled", "expired"):
-        raise ReplayRefused("not_played", f"{title} was never played, so there is nothing "
-                            "to replay.")
+        raise ReplayRefused("not_played", lambda lang: translate(
+            lang, "{title} was never played, so there is nothing to replay.",
+            title=title(lang)))
     if record.status not in REPLAYABLE:
-        raise ReplayRefused("not_over", f"{title} is still being played: its replay opens "
-                            "once it is over.")
-    unreadable = ReplayRefused("game_unreadable", f"{title}'s saved data cannot be read, "
-                               "so it cannot be replayed.")
+        raise ReplayRefused("not_over", lambda lang: translate(
+            lang, "{title} is still being played: its replay opens once it is over.",
+            title=title(lang)))
+    unreadable = ReplayRefused("game_unreadable", lambda lang: translate(
+        lang, "{title}'s saved data cannot be read, so it cannot be replayed.",
+        title=title(lang)))
     try:
         record, seats, spec, _ = await service.load(game_id)
         rows = await service.store.actions(game_id)

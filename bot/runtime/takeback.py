@@ -26,6 +26,7 @@ from bot.games.takeback import (
     take_back_event,
     taken_back,
 )
+from bot.i18n import N_, translate
 from bot.runtime.advance import Advance
 from bot.runtime.lobby import LobbyOps
 from bot.runtime.updates import GameError, Step, Update, UpdateKind
@@ -112,35 +113,37 @@ class TakeBackOps(Advance):
         async with self.lock(game_id):
             record, seats, spec, state, timers = await self.read(game_id)
             if record.status != "active":
-                raise GameError("not_active", "This game is over.")
+                raise GameError("not_active", N_("This game is over."))
             seat = self.seat_of(seats, user_id)
             if seat is None:
-                raise GameError("not_in_game", "You are not in this game.")
+                raise GameError("not_in_game", N_("You are not in this game."))
             if seat.ai_takeover:
-                raise GameError("ai_plays", "The AI is playing your seat: press I'm back "
-                                "first.")
+                raise GameError("ai_plays", N_("The AI is playing your seat: press I'm back "
+                                "first."))
             if not take_backs_on(record.options):
-                raise GameError("take_backs_off", "Take-backs are off in this game (a lobby "
-                                "option).")
+                raise GameError("take_backs_off", N_("Take-backs are off in this game (a lobby "
+                                "option)."))
             open_ = TakeBackRequest.of(timers.get(TIMER))
             if open_ is not None and open_.version == record.version:
                 if open_.closed:
-                    raise GameError("take_back_refused", "The table refused to take back "
-                                    f"this move; you may ask again <t:{int(open_.due_at)}:R>.")
-                raise GameError("take_back_pending", "A take-back request is already waiting "
-                                "for answers in this game: one at a time.")
+                    when = f"<t:{int(open_.due_at)}:R>"
+                    raise GameError("take_back_refused", lambda lang: translate(
+                        lang, "The table refused to take back this move; you may ask "
+                        "again {when}.", when=when))
+                raise GameError("take_back_pending", N_("A take-back request is already waiting "
+                                "for answers in this game: one at a time."))
             rows = await self.store.actions(game_id)
             last = rows[-1] if rows else None
             if (last is None or last.version != record.version or last.seat != seat.seat
                     or is_take_back(last.action)):
-                raise GameError("no_take_back", "You can take back only your own last move, "
-                                "before anyone else moves.")
+                raise GameError("no_take_back", N_("You can take back only your own last move, "
+                                "before anyone else moves."))
             before = await asyncio.to_thread(self._state_before, spec, record, state, rows)
             if not spec.engine.take_back_point(before, seat.seat,
                                                parse_logged(spec.engine, last.action), state):
-                raise GameError("not_take_back_point", "That move cannot be taken back: only a "
+                raise GameError("not_take_back_point", N_("That move cannot be taken back: only a "
                                 "move that shows nothing hidden (no card drawn or seen, no "
-                                "random draw) can be.")
+                                "random draw) can be."))
             asked = [s.user_id for s in seats if s.user_id is not None and not s.is_ai
                      and not s.ai_takeover and s.seat != seat.seat]
             said = next((str(e.get("text", "")) for e in last.events if e.get("to") is None),
@@ -165,20 +168,20 @@ class TakeBackOps(Advance):
             record, seats, spec, state, timers = await self.read(game_id)
             request = TakeBackRequest.of(timers.get(TIMER))
             if request is None or request.version != version or request.closed:
-                raise GameError("take_back_over", "That take-back request is over.")
+                raise GameError("take_back_over", N_("That take-back request is over."))
             if record.status != "active" or record.version != version:
                 await self.timers.cancel(game_id, TIMER)
-                raise GameError("take_back_over", "That take-back request is over: the game "
-                                "moved on.")
+                raise GameError("take_back_over", N_("That take-back request is over: the game "
+                                "moved on."))
             if user_id == request.user_id:
-                raise GameError("own_request", "You asked for this take-back: the other "
-                                "players answer it.")
+                raise GameError("own_request", N_("You asked for this take-back: the other "
+                                "players answer it."))
             if user_id not in request.asked:
-                raise GameError("not_asked", "Only the players asked can answer this "
-                                "take-back.")
+                raise GameError("not_asked", N_("Only the players asked can answer this "
+                                "take-back."))
             if user_id in request.allowed:
-                raise GameError("already_answered", "You already allowed it; waiting for the "
-                                "others.")
+                raise GameError("already_answered", N_("You already allowed it; waiting for the "
+                                "others."))
             if not allow:
                 request.closed = "refused"
                 await self._commit_request(record, request)
@@ -243,8 +246,8 @@ class TakeBackOps(Advance):
         same moment: one wins). Raises :class:`GameError` (``take_back_pending``)."""
         row = request.row(record.id)
         if not await self.store.claim_timer(*row, version=record.version):
-            raise GameError("take_back_pending", "A take-back request is already waiting "
-                            "for answers in this game: one at a time.")
+            raise GameError("take_back_pending", N_("A take-back request is already waiting "
+                            "for answers in this game: one at a time."))
         self.changed(record.id)
         self.timers.armed([request.due_at])
 
@@ -255,8 +258,8 @@ class TakeBackOps(Advance):
             await self.store.commit_moves(record.id, expected_version=record.version,
                                           timers=[request.row(record.id)])
         except StaleVersion as exc:
-            raise GameError("take_back_over", "That take-back request is over: the game "
-                            "moved on.") from exc
+            raise GameError("take_back_over", N_("That take-back request is over: the game "
+                            "moved on.")) from exc
         self.changed(record.id)
 
     async def _take_back(self, record: GameRecord, seats: list[SeatRecord], spec: GameSpec,
@@ -272,8 +275,8 @@ class TakeBackOps(Advance):
 
 
 def _no_replay() -> GameError:
-    return GameError("no_take_back", "This game's moves cannot be taken back: its log does "
-                     "not replay exactly.")
+    return GameError("no_take_back", N_("This game's moves cannot be taken back: its log does "
+                     "not replay exactly."))
 
 
 __all__ = ["OPTION", "TAKE_BACK_S", "TIMER", "TakeBackOps", "TakeBackOutcome", "TakeBackRequest",

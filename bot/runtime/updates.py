@@ -11,7 +11,11 @@ from typing import Any
 
 from bot.games.base import Action, Event, Result, State
 from bot.games.registry import GameSpec
+from bot.i18n import ENGLISH, N_, PSEUDO, has_translation, translate
 from bot.store import GameBundle, GameRecord, SeatRecord
+
+#: A sentence in any language: the language (:data:`bot.i18n.Lang`) -> the words.
+Sentence = Callable[[str], str]
 
 #: What is worked out from one state object, shared by everything that holds it:
 #: (``"legal"``, ``"key"``, ``"view"``, ``"pending"`` or ``"result"``, seat or ``None``)
@@ -40,20 +44,63 @@ class _StaleRead(Exception):
 
 
 class GameError(Exception):
-    """A refused request, with a ``code`` and a sentence for the player (no secrets)."""
+    """A refused request, with a ``code`` and a sentence for the player (no secrets).
 
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(f"{code}: {message}")
+    ``message`` is the sentence: a catalogue message id without placeholders (marked
+    ``N_``), or a function of the language for a sentence with placeholders or plural
+    forms (``lambda lang: translate(lang, "...{n}...", n=...)``); with ``catalogued``
+    False, text the catalogue may lack (an engine's refusal: English unless translated).
+    :attr:`message` is it in English (logs, tests); :meth:`text` in the member's
+    language."""
+
+    def __init__(self, code: str, message: str | Sentence, *, catalogued: bool = True) -> None:
+        self._say = message if callable(message) else None
+        self.catalogued = catalogued
+        text = message(ENGLISH) if callable(message) else message
+        super().__init__(f"{code}: {text}")
         self.code = code
-        self.message = message
+        self.message = text
+
+    def text(self, lang: str | None) -> str:
+        """The sentence in ``lang`` (English when the catalogue has it not)."""
+        if self._say is not None:
+            return self._say(lang or ENGLISH)
+        if self.catalogued or (lang not in (None, ENGLISH, PSEUDO)
+                               and has_translation(lang, None, self.message)):
+            return translate(lang, self.message)
+        return self.message
+
+
+class Note(str):
+    """A line for the thread from the runtime (an update's ``notes``): the English words,
+    naming seats by id as events do, with :meth:`say` for any language."""
+
+    say: Sentence
+
+    def __new__(cls, say: Sentence) -> Note:
+        note = super().__new__(cls, say(ENGLISH))
+        note.say = say
+        return note
+
+
+def in_language(note: str, lang: str | None) -> str:
+    """``note`` (an update's note) in ``lang``: a :class:`Note` said in it, any other
+    text as it is."""
+    return note.say(lang or ENGLISH) if isinstance(note, Note) else note
+
+
+def game_title(lang: str | None, game: str, number: int) -> str:
+    """A game's name and number in ``lang`` (``Llamas & Alpacas #12``), as its tables'
+    footer and its refusals name it."""
+    return translate(lang, "{game} #{number}", game=game, number=number)
 
 
 #: What a player of a quarantined game sees on any button or command.
-UNREADABLE = ("This game's saved data could not be read; the host or a member with Manage "
-              "Server can end it with /game end.")
+UNREADABLE = N_("This game's saved data could not be read; the host or a member with Manage "
+                "Server can end it with /game end.")
 #: The same for a lobby (not started yet): it is closed with its own Cancel button.
-UNREADABLE_LOBBY = ("This lobby's saved data could not be read; the host or a member with "
-                    "Manage Server can close it with its Cancel button.")
+UNREADABLE_LOBBY = N_("This lobby's saved data could not be read; the host or a member with "
+                      "Manage Server can close it with its Cancel button.")
 
 
 class GameUnreadable(GameError):

@@ -31,6 +31,14 @@ async def test_a_whole_game_in_the_pseudo_locale_conforms_with_no_refusal(
         assert pseudo(sentence) in bodies, sentence
     assert pseudo("Set-up: place your starting card on your board with the buttons 1-9 "
                   "(row by row). Waiting for {names}.").split("{names}")[0] in bodies
+    # The Discord layer's own words too: the table's buttons, its footer, and the end's
+    # heading and buttons.
+    for sentence in ("My hand", "Watch", "Rematch", "Replay"):
+        assert pseudo(sentence) in bodies, sentence
+    for sentence, placeholder in (("{title} · Move {move}", "{move}"),
+                                  ("{title}: final scores", "{title}")):
+        words = pseudo(sentence).replace("{title}", "").split(placeholder)
+        assert all(w in bodies for w in words), sentence
 
 
 async def test_the_localised_command_sync_conforms(spec: Spec):

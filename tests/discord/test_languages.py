@@ -67,8 +67,10 @@ async def test_a_german_client_in_a_french_game_sees_its_own_replies_in_german(h
         "Mise en place : pose ta carte de départ sur ton plateau avec les boutons 1-9 (ligne "
         "par ligne). En attente de **Maya**, **Tomasz**.")
     assert table.labels[:3] == ["1 · libre", "2 · libre", "3 · libre"]
+    # The table's own buttons are French too.
+    assert table.labels[-2:] == ["Ma main", "Regarder"]
     # Tomasz's own reply (My hand) is German, though the game is French.
-    await tomasz.click(table, "My hand")
+    await tomasz.click(table, "Ma main")
     reply = tomasz.last_reply
     assert reply.ephemeral
     assert said(reply).splitlines()[0] == (
@@ -76,7 +78,7 @@ async def test_a_german_client_in_a_french_game_sees_its_own_replies_in_german(h
     assert "Deine Startkarte, noch zu legen: **" in said(reply)
     # Maya's client is English-US: her reply is English.
     maya = world.member("Maya")
-    await maya.click(table, "My hand")
+    await maya.click(table, "Ma main")
     assert said(maya.last_reply).splitlines()[0] == (
         "This game has no hidden cards: everything is on the table picture.")
     # Each member's last seen locale is kept for their DMs (English, the default, is
@@ -84,7 +86,7 @@ async def test_a_german_client_in_a_french_game_sees_its_own_replies_in_german(h
     assert await bot.store.member_locale(tomasz.id) == "de"
     assert await bot.store.member_locale(maya.id) is None
     tomasz.locale = "en-GB"
-    await tomasz.click(table, "My hand")
+    await tomasz.click(table, "Ma main")
     assert said(tomasz.last_reply).splitlines()[0] == (
         "This game has no hidden cards: everything is on the table picture.")
     assert await bot.store.member_locale(tomasz.id) == "en-GB"
@@ -95,7 +97,7 @@ async def test_an_unsupported_client_locale_gets_the_games_language(herd):
     tomasz = world.member("Tomasz")
     tomasz.locale = "ja"
     _lobby, thread = await open_game(world, "pl")
-    await tomasz.click(table_of(thread), "My hand")
+    await tomasz.click(table_of(thread), "Moja ręka")
     assert said(tomasz.last_reply).splitlines()[0] == (
         "Ta gra nie ma ukrytych kart: wszystko widać na obrazku stołu.")
 
@@ -305,7 +307,7 @@ async def test_the_table_picture_in_the_games_language_and_my_board_in_the_membe
     shown = table.file("table.png")
     assert shown == table_picture(view, names=names, lang="fr").png
     assert shown != table_picture(view, names=names, lang="en").png
-    await tomasz.click(table, "My hand")
+    await tomasz.click(table, "Ma main")  # the game is French
     seat = next(s.seat for s in seats if s.name == "Tomasz")
     mine = spec.engine.view(state, seat)
     assert tomasz.last_reply.file("my-board.png") == board_picture(

@@ -110,8 +110,8 @@ async def test_forget_leaves_every_leaderboard(world, sb):
     await _finish(world, sb)
     await bo.slash("stats forget")
     assert bo.last_reply.content == (
-        "Your statistics are deleted (1 game kinds). Your ratings are deleted too (1 game "
-        "and season tables): you are on no leaderboard here.")
+        "Your statistics are deleted (1 game kind). Your ratings are deleted too (1 game "
+        "and season table): you are on no leaderboard here.")
     await ana.slash("leaderboard", game="tiny")
     assert body(ana.last_reply).splitlines() == [body(ana.last_reply).splitlines()[0]]
     assert "Bo" not in body(ana.last_reply)

@@ -141,7 +141,7 @@ async def test_settings_change_the_default_turn_timer(world, sb):
     await bo.slash("settings", turn_timer="10m")
     assert "Manage Server" in headline(bo.last_reply)
     await mo.slash("settings", turn_timer="10m")
-    assert "Default turn timer: 10m" in headline(mo.last_reply)
+    assert "Default turn timer: 10 minutes" in headline(mo.last_reply)
     ana = world.member("Ana")
     await ana.slash("play", game="tiny")
     lobby = ana.last_reply

@@ -50,13 +50,13 @@ async def test_a_german_client_in_a_french_pacapaca_game(world, sb):
     assert (f"Au tour de **{am.name}** : piocher 2.\nPioche 20 \N{MIDDLE DOT} défausse 0"
             in description(table))
     # The German member's My hand is German, the English member's English.
-    await am.click(table, "My hand")
+    await am.click(table, "Ma main")  # the game is French
     assert headline(am.last_reply) == ("Du hast keine verdeckten Karten im Ablagestapel. "
                                        "Hier ist dein Alpaka aus der Nähe.")
     [(_, alt)] = pictures(am.last_reply)
     assert alt.startswith("Dein Alpaka aus der Nähe: oben ")
     assert "ein Hals aus 0 Karten (nichts)" in alt
-    await om.click(table, "My hand")
+    await om.click(table, "Ma main")
     assert headline(om.last_reply) == ("You have no cards face down in the discard pile. "
                                        "Here is your alpaca, close up.")
     # The German member draws: the Keep panel is German, the thread's line French.
