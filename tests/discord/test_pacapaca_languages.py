@@ -49,6 +49,11 @@ async def test_a_german_client_in_a_french_pacapaca_game(world, sb):
     assert table.labels[:3] == ["Piocher 2", "Prendre la défausse (0)", "Négocier"]
     assert (f"Au tour de **{am.name}** : piocher 2.\nPioche 20 \N{MIDDLE DOT} défausse 0"
             in description(table))
+    # The table picture and the end's picture are drawn in the game's language.
+    cog = sb.bot.game_cog("pacapaca")
+    loaded = await cog.load_table(GID)
+    assert cog.picture(loaded).kwargs["lang"] == "fr"
+    assert cog.end_picture(loaded).kwargs["lang"] == "fr"
     # The German member's My hand is German, the English member's English.
     await am.click(table, "My hand")
     assert headline(am.last_reply) == ("Du hast keine verdeckten Karten im Ablagestapel. "
