@@ -25,7 +25,7 @@ from bot.discord.table import WATCH, Table, TableLegal
 from bot.discord.watch import FOLLOW, Watching
 from bot.games.base import Action, State
 from bot.present import base as present
-from bot.present.base import TableModel, named
+from bot.present.base import TableModel
 from bot.runtime import GameError, Known, Update
 from bot.store import GameRecord, SeatRecord
 
@@ -160,7 +160,7 @@ class Clicks(Watching, OneMessage):
             if first is None:
                 raise present.ForgedChoice(name)
             exc = present.refusal(engine, table.state, seat.seat, table.legal(who)[first])
-            raise GameError(exc.code, named(exc.message, table.names))
+            raise GameError(exc.code, self.refusal_line(table, exc.message))
         panel = model.panels[name]
         view = layout.panel(accent=self.accent, words=panel.text, items=self.draw(
             table.record.id, model.key, panel.items, keys=model.keys, prints=model.prints))
@@ -349,6 +349,6 @@ class Clicks(Watching, OneMessage):
             if exc.code == "stale":
                 await self.answer_stale(interaction, await self.load_table(table.record.id))
             else:
-                await send_error(interaction, named(exc.message, table.names),
+                await send_error(interaction, self.refusal_line(table, exc.message),
                                  secret=self.hidden_info)
             return None

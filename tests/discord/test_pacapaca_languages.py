@@ -26,7 +26,7 @@ from tests.discord.test_pacapaca import (  # noqa: F401 - fixtures
 from tests.support import description, headline, pictures, texts
 
 
-async def start_in(world, names, language):
+async def start_in(world, names, language):  # noqa: F811
     host = world.member(names[0])
     await host.slash("play", game="pacapaca", language=language)
     lobby = host.last_reply
@@ -36,7 +36,7 @@ async def start_in(world, names, language):
     return lobby.thread
 
 
-async def test_a_german_client_in_a_french_pacapaca_game(world, sb):
+async def test_a_german_client_in_a_french_pacapaca_game(world, sb):  # noqa: F811
     thread = await start_in(world, NAMES[:2], "fr")
     assert (await sb.bot.service.get(GID)).options["language"] == "fr"
     _, seats, st = await load(sb.bot)
@@ -85,7 +85,7 @@ async def test_a_german_client_in_a_french_pacapaca_game(world, sb):
             "cachée sur la défausse." in description(thread.last_message))
 
 
-async def test_the_negotiation_panel_is_french_and_the_german_deal_editor_german(world, sb):
+async def test_the_negotiation_panel_is_french_and_the_german_deal_editor_german(world, sb):  # noqa: F811
     thread = await start_in(world, NAMES[:2], "fr")
     st = await until_both_have_necks(world, sb.bot, thread)
     active, partner = st.seats[st.active], st.seats[1 - st.active]
