@@ -23,7 +23,11 @@ worker threads):
   included);
 - ``calls``: calls of the public ``Store`` methods, by name (``--json`` lists them);
 - ``parses``, ``legal``, ``view``: the engine's ``load_state``, ``legal_actions`` and
-  ``view`` calls.
+  ``view`` calls;
+- ``cpu_ms``: this process's CPU time (``time.process_time``: every thread, the render
+  thread's pictures included) from the first click to the end, the simulated Discord's
+  and the driving included: timed, not counted, so it moves with the machine's load
+  (compare two checkouts back to back).
 
 It prints, per game, the clicks (every button press and select choice, paging and panels
 included), the member's moves, and each count per click. The counts are deterministic for
@@ -44,6 +48,7 @@ import secrets
 import sys
 import tempfile
 import threading
+import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -333,6 +338,7 @@ async def _drive(world: Any, bot: Any, game_id: int, member: Any, seed: int, cou
     counts.calls.clear()
     counts.driver = asyncio.current_task()
     counts.on = True
+    cpu = time.process_time()
     moves = 0
     timer_rounds = 0
     for _ in range(MAX_ACTIONS):
@@ -358,6 +364,7 @@ async def _drive(world: Any, bot: Any, game_id: int, member: Any, seed: int, cou
     else:
         raise RuntimeError(f"game {game_id} did not finish")
     counts.on = False
+    cpu = time.process_time() - cpu
     record = await bot.store.get_game(game_id)
     c = counts.c
     dialect = bot.store.dialect
@@ -366,11 +373,11 @@ async def _drive(world: Any, bot: Any, game_id: int, member: Any, seed: int, cou
             "clicks": c["clicks"], "moves": moves, "timer_rounds": timer_rounds,
             "trips": trips, "stmts": c["stmts"], "tx": c["tx"],
             "calls": sum(counts.calls.values()), "parses": c["parses"],
-            "legal": c["legal"], "view": c["view"],
+            "legal": c["legal"], "view": c["view"], "cpu_ms": round(cpu * 1000, 1),
             "by_call": dict(sorted(counts.calls.items(), key=lambda kv: -kv[1]))}
 
 
-COLUMNS = ("trips", "stmts", "tx", "calls", "parses", "legal", "view")
+COLUMNS = ("trips", "stmts", "tx", "calls", "parses", "legal", "view", "cpu_ms")
 
 
 def table(rows: list[dict[str, Any]]) -> str:

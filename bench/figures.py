@@ -139,16 +139,23 @@ def rates_table(rows: list[dict[str, Any]]) -> list[str]:
         return []
     peak = max(r["achieved_per_s"] for r in rows) or 1.0
     cpu0 = rows[0]["bot_cpu_ms_per_move"] or 1.0
+
+    def num(value: float | None, width: int) -> str:
+        return f"{'-':>{width}}" if value is None else f"{value:>{width}g}"
+
     out = [f"{'offered':>8} {'achieved':>8} {'of peak':>7} {'p50 ms':>8} {'p99 ms':>8} "
            f"{'late':>5} {'busy':>5} {'errors':>6} {'CPU/move':>8} {'x':>5}  "
            "load avg start -> end"]
     for r in rows:
         c = r["click_to_table"]
+        cpu = r["bot_cpu_ms_per_move"]
+        ratio = f"{'-':>5}" if cpu is None else f"{cpu / cpu0:>5.2f}"
         out.append(f"{r['offered_per_s']:>8g} {r['achieved_per_s']:>8g} "
-                   f"{r['achieved_per_s'] / peak:>7.0%} {c['p50_ms']:>8g} {c['p99_ms']:>8g} "
+                   f"{r['achieved_per_s'] / peak:>7.0%} {num(c['p50_ms'], 8)} "
+                   f"{num(c['p99_ms'], 8)} "
                    f"{r['late_acks']:>5} {r.get('moves_busy', 0):>5} "
                    f"{r['moves_errors'] - r.get('moves_busy', 0):>6} "
-                   f"{r['bot_cpu_ms_per_move']:>8g} {r['bot_cpu_ms_per_move'] / cpu0:>5.2f}  "
+                   f"{num(cpu, 8)} {ratio}  "
                    f"{r['loadavg_start']} -> {r['loadavg_end']}")
     return out
 

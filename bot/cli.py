@@ -249,6 +249,7 @@ def _run_bot(settings: Settings) -> int:
     # SIGTERM (docker stop, systemd) stops the bot as Ctrl-C does: it closes cleanly.
     signal.signal(signal.SIGTERM, _stop_as_ctrl_c)
     bot = make_bot(settings)
+    bot.freeze_gc_when_ready = True
     try:
         bot.run(settings.discord_token.get_secret_value(), log_handler=None)
     except discord.LoginFailure:

@@ -65,6 +65,7 @@ class Admin(commands.Cog):
         language="The language of new games' tables and threads (default: the server's)",
         presets="List the server's house-rule presets (saved from a lobby's Options)",
         delete_preset="Delete one of the server's house-rule presets",
+        one_message="Play in one message where I may not open a game's thread",
     )
     @app_commands.choices(turn_timer=TIMERS, language=LANGUAGES)
     @app_commands.default_permissions(manage_guild=True)
@@ -83,6 +84,7 @@ class Admin(commands.Cog):
         language: app_commands.Choice[str] | None = None,
         presets: bool = False,
         delete_preset: str | None = None,
+        one_message: bool | None = None,
     ) -> None:
         perms = getattr(interaction.user, "guild_permissions", None)
         if not (perms and perms.manage_guild):
@@ -103,6 +105,8 @@ class Admin(commands.Cog):
             current.end_idle_games = end_idle_games
         if language is not None:
             current.language = None if language.value == AUTO_LANGUAGE else language.value
+        if one_message is not None:
+            current.one_message = one_message
         await store.save_guild_settings(current)
         season_line = ""
         if new_season:
@@ -130,6 +134,8 @@ class Admin(commands.Cog):
             accent=DEFAULT_ACCENT,
             words=f"**herdbot settings**\nDefault turn timer: {timer}\nDM hands and turn "
                   f"notices: {'on' if dms else 'off'}\nGames may start in: {channel}\n"
+                  "Where I may not open a game's thread: "
+                  f"{'a game in one message' if current.one_message else 'no game'}\n"
                   f"Language of new games: {NATIVE_NAMES[lang]} ({lang_source})\n"
                   f"Open lobbies per member: {lobbies}\n"
                   f"End games after 14 days without a move: {'on' if idle else 'off'}"

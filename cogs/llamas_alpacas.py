@@ -4,7 +4,8 @@ What the table says, offers and pictures comes from the game's spec (``bot.app.
 llamas_alpacas``): :class:`bot.present.llamas_alpacas.LlamasAlpacasPresenter` (grids,
 takes, the move panel, the keep select, the gold outlines of the last update's cards) and
 the table renderer; clicks are decoded by :class:`GameCog` into the engine's legal
-actions. This cog adds the player's own board under My hand and the renderer's warm-up.
+actions. This cog adds the player's own board under My hand and the renderer's warm-up,
+and draws the pictures in the game's language (My hand's board in the member's).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from bot.discord.layout import panel
 from bot.discord.table import Table
 from bot.present.llamas_alpacas import LlamasAlpacasPresenter
 from bot.render.llamas_alpacas import warm_up
+from bot.render.pool import Job
 from bot.store import SeatRecord
 
 if TYPE_CHECKING:
@@ -36,6 +38,13 @@ class LlamasAlpacasCog(GameCog):
         await self.bot.render(warm_up)
         await self.example_image()
 
+    def picture(self, table: Table, inputs: dict[str, Any] | None = None) -> Job | None:
+        """The table picture (the base's job) drawn in the game's language."""
+        job = super().picture(table, inputs)
+        if job is not None:
+            job.kwargs["lang"] = table.lang
+        return job
+
     async def private_panel(self, table: Table, seat: SeatRecord) -> dict[str, Any]:
         """A Components V2 panel: the presenter's words (treats, score, lines, board) and
         the board's picture (the spec's ``board`` close-up, ``my-board.png``) with the
@@ -44,7 +53,7 @@ class LlamasAlpacasCog(GameCog):
         presenter: LlamasAlpacasPresenter = table.spec.presenter
         text = presenter.private_lines(view, seat.seat, table.names, lang=table.member_lang)
         pic = await self.bot.render(table.spec.closeups["board"], view, seat.seat,
-                                    names=table.plain_names)
+                                    names=table.plain_names, lang=table.member_lang)
         return {"view": panel(accent=self.accent, words="\n".join(text), picture="my-board.png",
                               alt=presenter.closeup_alt(view, seat.seat, table.member_lang)),
                 "file": discord.File(io.BytesIO(pic.png), filename="my-board.png")}

@@ -25,7 +25,7 @@ from bot.discord.installs import (
     one_message_place,
 )
 from bot.discord.options_form import OptionsForm, check_options, preset_options
-from bot.discord.permissions import require_game_permissions
+from bot.discord.permissions import missing_game_permissions, require_game_permissions
 from bot.discord.replies import (
     answer_public,
     defer,
@@ -36,6 +36,7 @@ from bot.discord.replies import (
 )
 from bot.discord.result_post import REMATCH
 from bot.discord.text import md_name, plain_name
+from bot.discord.tokens import LiveTokens
 from bot.games.registry import GameSpec
 from bot.i18n import ENGLISH, game_language, supported
 from bot.runtime import GameError, Update, UpdateKind
@@ -55,11 +56,13 @@ from cogs.lobby_card import (
 )
 from cogs.lobby_challenge import (
     CHALLENGE,
+    announcement,
     carried,
     check_target,
     menu_name,
     only_challenged,
 )
+from cogs.lobby_in_place import closed_in_place
 from cogs.lobby_rematch import open_rematch
 
 log = logging.getLogger(__name__)
@@ -76,6 +79,9 @@ class Lobby(commands.Cog):
         self.play.parameters  # noqa: B018 - make sure the command is built
         self.play._params["game"].choices = choices  # type: ignore[attr-defined]
         self._menus = [self.challenge_menu(s) for s in bot.registry]
+        #: lobby id -> the last interaction on a one-message lobby while its token lives
+        #: (it shows the lobby closing; never the bot's token there).
+        self._in_place = LiveTokens()
 
     @app_commands.command(name="play", description="Open a lobby for a llama-and-alpaca game.",
                           extras={"public": True})
@@ -124,7 +130,11 @@ class Lobby(commands.Cog):
                                 f"Games are played in <#{settings.game_channel_id}> on this server.")
             if isinstance(interaction.channel, discord.Thread):
                 raise GameError("in_thread", "Start games in a channel, not inside a thread.")
-            require_game_permissions(interaction)
+            # The server may prefer a game in one message where no thread can be run.
+            one = bool(settings.one_message) and bool(
+                missing_game_permissions(interaction.app_permissions))
+            if not one:
+                require_game_permissions(interaction)
         timer = timer or options.pop("turn_timer", None) or (
             settings.turn_timer or self.bot.settings.default_turn_timer)
         language = language or options.pop("language", None)
@@ -149,9 +159,13 @@ class Lobby(commands.Cog):
         if challenge is not None:
             update = await self.bot.service.join(update.record.id, challenge.id,
                                                  challenge.display_name)
-        message = await answer_public(interaction,
-                                      view=lobby_card(update.record, update.seats, spec))
+        head, mentions = announcement(update.record, update.seats, lang)
+        message = await answer_public(interaction, allowed_mentions=mentions,
+                                      view=lobby_card(update.record, update.seats, spec,
+                                                      head=head))
         await self.bot.store.update_game(update.record.id, lobby_message_id=message.id)
+        if one:
+            self._in_place.keep(update.record.id, interaction)
 
     async def _preset(self, interaction: discord.Interaction, spec: GameSpec,
                       name: str) -> dict[str, Any]:
@@ -215,7 +229,18 @@ class Lobby(commands.Cog):
     async def on_component(
         self, interaction: discord.Interaction, cid: ids.ComponentId, values: list[str]
     ) -> None:
-        """Lobby buttons. Every refusal is ephemeral and changes nothing."""
+        """Lobby buttons. Every refusal is ephemeral and changes nothing; a click on a
+        one-message lobby that closed unseen shows it closed (:func:`closed_in_place`)."""
+        try:
+            await self._on_component(interaction, cid, values)
+        except GameError as exc:
+            if exc.code == "not_lobby" and cid.code != REMATCH:
+                await closed_in_place(self.bot, interaction, cid.game_id)
+            raise
+
+    async def _on_component(
+        self, interaction: discord.Interaction, cid: ids.ComponentId, values: list[str]
+    ) -> None:
         service = self.bot.service
         user = interaction.user
         manage = bool(getattr(getattr(user, "guild_permissions", None), "manage_guild", False))
@@ -227,7 +252,7 @@ class Lobby(commands.Cog):
                 await self._start(interaction, gid, update)
                 return
         elif code == REMATCH:  # on a finished game's result card
-            await open_rematch(self.bot, interaction, gid, self._lobby_parts)
+            await open_rematch(self.bot, interaction, gid, self._lobby_parts, self._in_place)
             return
         elif code == "leave":
             update = await service.leave_lobby(gid, user.id)
@@ -331,6 +356,8 @@ class Lobby(commands.Cog):
     async def _edit_lobby(self, interaction: discord.Interaction, update: Update) -> None:
         await edit_panel(interaction, **RESET,
                          **self._lobby_parts(update, head_of(interaction.message)))
+        if is_one_message(update.record):  # its token shows the lobby closing, if it does
+            self._in_place.keep(update.record.id, interaction)
 
     async def on_lobby_update(self, update: Update) -> None:
         """Service subscriber hook. Lobby changes come back through the click itself; an
@@ -339,8 +366,16 @@ class Lobby(commands.Cog):
         if update.kind != UpdateKind.EXPIRED:
             return
         record = update.record
-        if not (record.channel_id and record.lobby_message_id) or is_one_message(record):
-            return  # (one message: no bot-token edit there; a click on it is told)
+        if is_one_message(record):  # the last live token shows it, else the next click
+            try:
+                await self._in_place.edit(record.id, **RESET, view=lobby_card(
+                    record, update.seats, update.spec, expired=True))
+            except discord.HTTPException as exc:
+                log.info("lobby message of game %s could not be edited: %s", record.id, exc)
+            self._in_place.drop(record.id)
+            return
+        if not (record.channel_id and record.lobby_message_id):
+            return
         message = self.bot.get_partial_messageable(record.channel_id).get_partial_message(
             record.lobby_message_id)
         try:
@@ -359,7 +394,9 @@ class Lobby(commands.Cog):
                      started: Update | None = None) -> None:
         """Start the lobby (``started``: a join started it already) and open its thread."""
         service = self.bot.service
-        if started is None and not one_message_place(interaction):
+        if started is None and not one_message_place(interaction) \
+                and missing_game_permissions(interaction.app_permissions) \
+                and not is_one_message(await service.get(game_id)):
             require_game_permissions(interaction)  # refused before anything changes
         acked = await defer(interaction)
         update = started or await service.start(game_id, interaction.user.id, publish=False)

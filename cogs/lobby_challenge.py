@@ -13,10 +13,11 @@ from typing import Any
 import discord
 
 from bot.discord.components import button
-from bot.discord.installs import ONE_MESSAGE
+from bot.discord.installs import ONE_MESSAGE, is_one_message
+from bot.discord.text import md_name
 from bot.i18n import ENGLISH, translate
 from bot.runtime import GameError
-from bot.store import GameRecord
+from bot.store import GameRecord, SeatRecord
 
 #: The lobby option naming the challenged member (their user id).
 CHALLENGE = "challenge"
@@ -68,3 +69,24 @@ def only_challenged(record: GameRecord, user_id: int) -> None:
     if challenged(record) != user_id:
         raise GameError("not_challenged", "Only the challenged member can accept or decline "
                         "this challenge.")
+
+
+def announcement(record: GameRecord, seats: list[SeatRecord], lang: str = ENGLISH
+                 ) -> tuple[str | None, discord.AllowedMentions]:
+    """How a new challenge lobby reaches the challenged member: ``(head, allowed
+    mentions)``. Where herdbot's bot user is (a server channel), the lobby's mention of
+    them pings them and nobody else (a challenge is an invitation they expect); where it is
+    played in one message (a DM, a group DM, a server without the bot), the lobby says
+    plainly above its title that it waits for them. A lobby that is no challenge: no head,
+    nobody pinged."""
+    target = challenged(record)
+    none = discord.AllowedMentions.none()
+    if target is None:
+        return None, none
+    if not is_one_message(record):
+        return None, discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
+                                             users=[discord.Object(target)])
+    name = next((s.name for s in seats if s.user_id == target), "")
+    bold = f"**{md_name(name)}**"
+    return ("\N{BLACK RIGHT-POINTING TRIANGLE} " + translate(
+        lang, "Waiting for {name} to accept the challenge.", name=bold), none)

@@ -41,17 +41,23 @@ from bot.discord.table import EMBED_LIMIT, Table
 from bot.games.base import Action, Event, Pending
 from bot.games.unleashed.cards import catalog
 from bot.games.unleashed.models import Pass, Respond
-from bot.i18n import member_language
+from bot.i18n import member_language, translate
 from bot.present.base import Seen, TableModel
-from bot.present.unleashed import UnleashedPresenter, card_line, short
+from bot.present.unleashed import (
+    NEUTRAL_PASS,
+    NEUTRAL_RESPOND,
+    PASS,
+    REFRESH,
+    RESPOND,
+    UnleashedPresenter,
+)
 from bot.present.unleashed_card import card_reply, find_card, names_matching, no_such_card
+from bot.render.pool import Job
 from bot.render.unleashed_card import render_card
 from bot.runtime import GameError, Update
 from bot.store import SeatRecord
 
-#: The neutral answer to Respond/Pass from a player who cannot (or no longer can) respond.
-NEUTRAL_PASS = "You pass: you will not answer this card."
-NEUTRAL_RESPOND = "You have no Instant you can play on this card right now."
+__all__ = ["NEUTRAL_PASS", "NEUTRAL_RESPOND", "UnleashedCog", "passing_in", "window_of"]
 
 
 def window_of(pending: Pending) -> str:
@@ -101,10 +107,19 @@ class UnleashedCog(GameCog):
         window = window_of(table.pending)
         if window and table.result is None:
             gid = table.record.id
-            return [button("g", gid, f"resp.{window}", "Respond", emoji="\N{HIGH VOLTAGE SIGN}",
-                           style=discord.ButtonStyle.danger),
-                    button("g", gid, f"pass.{window}", "Pass", style=discord.ButtonStyle.secondary)]
+            lang = table.lang
+            return [button("g", gid, f"resp.{window}", translate(lang, RESPOND),
+                           emoji="\N{HIGH VOLTAGE SIGN}", style=discord.ButtonStyle.danger),
+                    button("g", gid, f"pass.{window}", translate(lang, PASS),
+                           style=discord.ButtonStyle.secondary)]
         return super().table_items(table)
+
+    def picture(self, table: Table, inputs: dict[str, Any] | None = None) -> Job | None:
+        """As the base, drawn in the game's language."""
+        job = super().picture(table, inputs)
+        if job is None:
+            return None
+        return Job(job.func, job.args, {**job.kwargs, "lang": table.lang})
 
     # -- the private panel and the reaction windows ------------------------------------------
 
@@ -117,17 +132,19 @@ class UnleashedCog(GameCog):
         if table.pending.kind in ("reaction", "setup") and table.deadline is None:
             table.deadline = await self.bot.service.deadline(gid)
         own = table.view(seat.seat)
-        hand = own.hand or []
-        lines = [f"**{c.name}** ({card_line(c.id)}): {short(c.text, 90)}" for c in hand]
-        listed = ("\n".join(lines) or "No cards.")[:EMBED_LIMIT]
-        model = self.model(table, seat.seat)
+        lang = table.member_lang
+        heading, listed = UnleashedPresenter.hand_words(own, lang)
+        model = self.model(table, seat.seat, lang=lang)
         hand_panel = model.panels["hand"]
         items = [*self.draw(gid, model.key, hand_panel.items, prints=model.prints),
-                 button("g", gid, "hand", "Refresh", emoji="\N{CLOCKWISE OPEN CIRCLE ARROW}")]
-        pic = await self.bot.render(table.spec.closeups["hand"], own, names=table.plain_names)
+                 button("g", gid, "hand", translate(lang, REFRESH),
+                        emoji="\N{CLOCKWISE OPEN CIRCLE ARROW}")]
+        pic = await self.bot.render(table.spec.closeups["hand"], own, names=table.plain_names,
+                                    lang=lang)
         return {"view": layout.panel(accent=self.accent, words=[
-                    hand_panel.text, f"### Your hand ({len(hand)} cards)", listed],
-                    picture="my-hand.png", alt=UnleashedPresenter.hand_alt(own), items=items),
+                    hand_panel.text, heading, listed[:EMBED_LIMIT]],
+                    picture="my-hand.png", alt=UnleashedPresenter.hand_alt(own, lang),
+                    items=items),
                 "file": discord.File(io.BytesIO(pic.png), filename="my-hand.png")}
 
     async def on_choice(self, interaction: discord.Interaction, table: Table, seat: SeatRecord,
@@ -162,12 +179,14 @@ class UnleashedCog(GameCog):
             if Pass() in legal:
                 await self.act(interaction, table, seat,
                                passing_in(table.spec.engine, window, seat.seat), version=-1)
-            await send_ephemeral(interaction, NEUTRAL_PASS, secret=True)
+            await send_ephemeral(interaction, translate(table.member_lang, NEUTRAL_PASS),
+                                 secret=True)
             return
         if not any(isinstance(a, Respond) for a in legal):
-            await send_ephemeral(interaction, NEUTRAL_RESPOND, secret=True)
+            await send_ephemeral(interaction, translate(table.member_lang, NEUTRAL_RESPOND),
+                                 secret=True)
             return
-        model = self.model(table, seat.seat)
+        model = self.model(table, seat.seat, lang=table.member_lang)
         respond = model.panels["respond"]
         await send_ephemeral(interaction, secret=True, view=layout.panel(
             accent=self.accent, words=respond.text,

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import gc
 import logging
 import math
 import time
@@ -287,6 +288,11 @@ class HerdBot(commands.AutoShardedBot):
         self._sync = sync_commands
         self._assemble = assemble
         self._parts: Parts | None = None
+        #: Whether the first shard ready freezes the garbage collector's view of what
+        #: start-up made (``herdbot run`` sets it; see :meth:`on_shard_ready`).
+        self.freeze_gc_when_ready = False
+        #: kind -> the game cog found for it last (:meth:`game_cog`; checked still loaded).
+        self._game_cogs: dict[str, GameDisplay] = {}
         #: The event loop's lag, which :class:`Admission` refuses new requests on.
         self.lag_probe = LagProbe()
         #: Replays of finished games, privately (``/game replay``, the end's Replay button).
@@ -366,6 +372,13 @@ class HerdBot(commands.AutoShardedBot):
         """Log :meth:`ready_line` at INFO (discord.py's own logger is at WARNING, so without
         it the operator sees no sign that the bot is up)."""
         log.info("%s", self.ready_line(shard_id))
+        if self.freeze_gc_when_ready:
+            # What start-up made (cogs, commands, catalogues, fonts, caches) lives as long
+            # as the process: kept out of every later collection, which then reads only
+            # what the games make.
+            self.freeze_gc_when_ready = False
+            gc.collect()
+            gc.freeze()
 
     async def on_shard_resumed(self, shard_id: int) -> None:
         """One INFO line when shard ``shard_id`` is back after a lost connection (RESUME)."""
@@ -480,10 +493,15 @@ class HerdBot(commands.AutoShardedBot):
         return self.get_cog("Lobby")
 
     def game_cog(self, kind: str) -> GameDisplay | None:
-        """The loaded cog that plays game ``kind``."""
+        """The loaded cog that plays game ``kind`` (the one found last while it stays
+        loaded: a runtime protocol check reads every member of the protocol)."""
+        found = self._game_cogs.get(kind)
+        if found is not None and self.get_cog(getattr(found, "qualified_name", "")) is found:
+            return found
         for cog in self.cogs.values():
-            # (the kind first: a runtime protocol check reads every member of the protocol)
+            # (the kind first: it is cheaper than the protocol check)
             if getattr(cog, "kind", None) == kind and isinstance(cog, GameDisplay):
+                self._game_cogs[kind] = cog
                 return cog
         return None
 

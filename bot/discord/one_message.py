@@ -8,8 +8,9 @@ is no member there):
 - a click on the table edits it through the click's own response;
 - a change made elsewhere (a private panel's click, a turn timer, an AI seat) edits it
   through the token of the last interaction made on the table, while Discord keeps it
-  (15 minutes); once it is gone the table shows the change at the next click on it (a
-  turn after the token expired is shown through the next player's interaction);
+  (15 minutes; :class:`bot.discord.tokens.LiveTokens` forgets it a minute before, so no
+  request is made with a dead token); then the table shows the change at the next click
+  on it (a turn after the token expired is shown through the next player's interaction);
 - the table says whose turn it is instead of pinging; nothing is sent by DM; private
   events reach the clicker ephemerally (at most a few followups per click, well under
   Discord's 5 for a user install); hands are seen with My hand, ephemerally;
@@ -30,10 +31,12 @@ import discord
 from bot.discord.components import button
 from bot.discord.installs import is_one_message
 from bot.discord.layout import card
-from bot.discord.outbox import on_message, token_gone
+from bot.discord.outbox import on_message
 from bot.discord.replies import send_ephemeral
 from bot.discord.result_post import with_card
 from bot.discord.table import Table, TableLook, fit_lines
+from bot.discord.tokens import LiveTokens
+from bot.discord.unseen import Unseen, led_by
 from bot.games.base import Event
 
 log = logging.getLogger(__name__)
@@ -48,10 +51,13 @@ class OneMessage(TableLook):
     """How a game cog shows a one-message game (a mixin of
     :class:`bot.discord.table_posts.TablePosts` and :class:`bot.discord.clicks.Clicks`)."""
 
-    #: game id -> the last interaction made on its table (its token edits the table).
-    _tokens: dict[int, discord.Interaction]
+    #: game id -> the last interaction made on its table while its token lives (it edits
+    #: the table; never used past its 15 minutes).
+    _tokens: LiveTokens
     #: game id -> the event lines its table shows (a display cache only).
     _said: dict[int, list[str]]
+    #: Private lines not shown to their seat yet (:mod:`bot.discord.unseen`).
+    unseen: Unseen
 
     async def final_message(self, table: Table,
                             lines: list[str] | None = None) -> dict[str, Any] | None:
@@ -71,7 +77,7 @@ class OneMessage(TableLook):
 
     def _remember_token(self, game_id: int, interaction: discord.Interaction | None) -> None:
         if interaction is not None:
-            self._tokens[game_id] = interaction
+            self._tokens.keep(game_id, interaction)
 
     async def edit_one(self, table: Table, interaction: discord.Interaction | None,
                        **kwargs: Any) -> bool:
@@ -89,18 +95,7 @@ class OneMessage(TableLook):
                 await interaction.response.edit_message(**kwargs)
             self._remember_token(gid, interaction)
             return True
-        last = self._tokens.get(gid)
-        if last is None:
-            return False
-        try:
-            await last.edit_original_response(**kwargs)
-            return True
-        except discord.HTTPException as exc:
-            if not token_gone(exc):
-                raise
-            self._tokens.pop(gid, None)
-            log.info("game %s: its table waits for the next click (token gone)", gid)
-            return False
+        return await self._tokens.edit(gid, **kwargs)
 
     def table_buttons(self, table: Table) -> list[discord.ui.Item[Any]]:
         """The table's buttons, and Continue on a running one-message table."""
@@ -163,6 +158,14 @@ class OneMessage(TableLook):
         if note is not None:
             await send_ephemeral(interaction, note)
 
+    def own_answer(self, table: Table, seat: str, kwargs: dict[str, Any]
+                         ) -> dict[str, Any]:
+        """A private answer to ``seat`` (My hand) led, in a one-message game, by the
+        private lines kept for that seat since its last look."""
+        if not is_one_message(table.record):
+            return kwargs
+        return led_by(kwargs, self.unseen.take(table.record.id, seat))
+
     async def end_one_message(self, table: Table, why: str,
                               interaction: discord.Interaction | None = None) -> None:
         """A one-message game ended early: its table says so, without buttons (through
@@ -179,5 +182,6 @@ class OneMessage(TableLook):
 
     def forget_one(self, game_id: int) -> None:
         """Drop the token and lines kept for game ``game_id``."""
-        self._tokens.pop(game_id, None)
+        self._tokens.drop(game_id)
         self._said.pop(game_id, None)
+        self.unseen.forget(game_id)

@@ -1,6 +1,7 @@
 """Who is told what privately about a change shown in a game's thread: the turn notices
 (opt-in DMs), a member asked to decide inside another's turn (a DM: the edited table pings
-nobody), and the private events (ephemeral for the clicker, DMs for the others)."""
+nobody), and the private events (ephemeral for the clicker, DMs for the others; in a game
+played in one message, kept for the others' next private answer, :mod:`bot.discord.unseen`)."""
 
 from __future__ import annotations
 
@@ -8,8 +9,10 @@ from typing import Any
 
 import discord
 
+from bot.discord.installs import is_one_message
 from bot.discord.replies import send_ephemeral
 from bot.discord.table import Table, TableLook
+from bot.discord.unseen import HEADING, Unseen
 from bot.games.base import Event
 from bot.i18n import translate
 from bot.runtime import Update
@@ -34,6 +37,8 @@ class TableNotices(TableLook):
     _turn_pinged: dict[int, set[str]]
     #: game id -> the last decision whose members were pinged or asked by DM.
     _asked: dict[int, str]
+    #: A one-message game's private lines not shown to their seat yet.
+    unseen: Unseen
 
     @staticmethod
     def _decision(table: Table) -> str:
@@ -74,12 +79,19 @@ class TableNotices(TableLook):
     ) -> None:
         """Private events reach their seat: the actor by an ephemeral followup (a panel of
         its own where :meth:`event_panel` gives one), others by DM, or in a game that DMs
-        hands, in their next hand DM (:func:`bot.discord.outbox.dm_hands`)."""
+        hands, in their next hand DM (:func:`bot.discord.outbox.dm_hands`). In a game
+        played in one message the others' lines wait for their next private answer, and
+        the actor's answer starts with the lines kept for them."""
         actor = table.seat_of(interaction.user.id) if interaction else None
         if interaction is not None and table.client_locale is None:
             table.client_locale = str(interaction.locale)  # the actor's panels: their language
-        later = self.presenter is not None and self.presenter.hand_dm_after is not None
+        one = is_one_message(table.record)
+        later = not one and self.presenter is not None and self.presenter.hand_dm_after is not None
         per_seat: dict[str, list[str]] = {}
+        if one and actor is not None:
+            kept = self.unseen.take(table.record.id, actor.seat)
+            if kept:
+                per_seat[actor.seat] = [HEADING, *kept]
         for event in update.events():
             for seat in event.to or []:
                 if actor is not None and seat == actor.seat and interaction is not None:
@@ -113,6 +125,8 @@ class TableNotices(TableLook):
             body = "\n".join(texts)[:1900]
             if actor is not None and actor.seat == seat_id and interaction is not None:
                 await send_ephemeral(interaction, body, secret=True)
+            elif is_one_message(table.record):  # no DM there: shown at their next look
+                self.unseen.add(table.record.id, seat_id, texts)
             else:
                 user_id = table.seat(seat_id).user_id
                 assert user_id is not None

@@ -16,6 +16,8 @@ template already has.
 
 from __future__ import annotations
 
+import io
+import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -151,7 +153,7 @@ def command_strings_of(path: Path = TEMPLATE) -> list[tuple[str, str]]:
 
 def update(root: Path = ROOT, extra: list[tuple[str, str]] | None = None) -> list[str]:
     """Write the template and merge it into each catalogue (module docstring); returns
-    the files written. ``extra``: the command strings (default: those the template
+    the files written (a file whose only change would be its date is left alone). ``extra``: the command strings (default: those the template
     already has)."""
     pots = templates(command_strings_of() if extra is None else extra, root)
     LOCALES.mkdir(parents=True, exist_ok=True)
@@ -161,9 +163,10 @@ def update(root: Path = ROOT, extra: list[tuple[str, str]] | None = None) -> lis
         if not len(pot) and part != DOMAIN:
             path.unlink(missing_ok=True)
             continue
-        with path.open("wb") as fp:
-            write_po(fp, pot, width=100, sort_output=False, include_lineno=False)
-        written.append(str(path))
+        buffer = io.BytesIO()
+        write_po(buffer, pot, width=100, sort_output=False, include_lineno=False)
+        if _write(path, buffer.getvalue()):
+            written.append(str(path))
     for lang in CATALOGUED:
         if lang == ENGLISH:
             continue
@@ -174,11 +177,25 @@ def update(root: Path = ROOT, extra: list[tuple[str, str]] | None = None) -> lis
                 continue
             catalog = read_catalogue(lang)
             catalog.update(pot, no_fuzzy_matching=True)
-            with path.open("wb") as fp:
-                write_po(fp, catalog, width=100, omit_header=False, ignore_obsolete=True,
-                         include_lineno=False)
-            written.append(str(path))
+            buffer = io.BytesIO()
+            write_po(buffer, catalog, width=100, omit_header=False, ignore_obsolete=True,
+                     include_lineno=False)
+            if _write(path, buffer.getvalue()):
+                written.append(str(path))
     return written
+
+
+#: Header lines that change at every run (left out when deciding whether a file changed).
+_DATED = re.compile(rb'^"(POT-Creation-Date|PO-Revision-Date): .*\\n"$', re.M)
+
+
+def _write(path: Path, text: bytes) -> bool:
+    """Write ``text`` to ``path`` unless the file differs only in its dated header lines;
+    True when written."""
+    if path.exists() and _DATED.sub(b"", path.read_bytes()) == _DATED.sub(b"", text):
+        return False
+    path.write_bytes(text)
+    return True
 
 
 if __name__ == "__main__":  # pragma: no cover - a contributor's tool

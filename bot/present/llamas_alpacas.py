@@ -161,7 +161,8 @@ class LlamasAlpacasPresenter(Presenter):
         return alt_join([head, *lines[-1:], *players,
                          translate(lang, "Row: {row}.", row=row) if row else "",
                          translate_n(lang, "Draw pile: {count} card.",
-                                     "Draw pile: {count} cards.", view.draw_count)])
+                                     "Draw pile: {count} cards.", view.draw_count)],
+                        lang=lang)
 
     game = "llamas-alpacas"
     #: My hand / I'm back below the 3x3 grids.
@@ -409,7 +410,7 @@ class LlamasAlpacasPresenter(Presenter):
                                    points=points(me.score, lang),
                                    clovers=clovers(me.clovers, lang),
                                    carrots=carrots(me.carrots, lang)),
-                         start, "; ".join(rows) + "."])
+                         start, "; ".join(rows) + "."], lang=lang)
 
     def example(self) -> tuple[LlamasAlpacasView, dict[str, str]]:
         """A seeded 3-player game where everyone places on the first free space and takes

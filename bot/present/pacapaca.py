@@ -430,8 +430,8 @@ class PacapacaPresenter(Presenter):
         lines = [translate(lang, "**{active}** is negotiating with **{partner}**.",
                            active=a, partner=p)]
         if deadline:
-            lines.append("\N{STOPWATCH} " + translate(lang, "The talks end {when}.",
-                                                      when=f"<t:{int(deadline)}:R>"))
+            when = f"<t:{int(deadline)}:R>"
+            lines.append("\N{STOPWATCH} " + translate(lang, "The talks end {when}.", when=when))
         if neg.active_gives or neg.partner_gives:
             by = names.get(neg.proposed_by or "", "?")
             lines.append("\n" + translate(lang, "**Deal v{version}** (proposed by {name}):",

@@ -26,8 +26,9 @@ from functools import cache
 
 from PIL import Image, ImageDraw
 
-from bot.games.unleashed.cards import catalog
+from bot.games.unleashed.cards import KIND_NAMES, TYPE_NAMES, catalog
 from bot.games.unleashed.models import CardView, FieldView, UnleashedView
+from bot.i18n import CARD_NAME, ENGLISH, N_, translate, translate_in, translate_n
 from bot.render.common import (
     RGB,
     Draw,
@@ -81,11 +82,22 @@ TYPE_STYLE: dict[str, tuple[RGB, str]] = {
     "downgrade": (TYPE_FRAME["downgrade"][0], "\u25bc"),
     "instant": (TYPE_FRAME["instant"][0], "!"),
 }
-TYPE_WORDS = {t: words for t, (_, _, words) in TYPE_FRAME.items()}
+#: The close-up's type band for an Animal: one word.
+BAND_WORDS = {"baby": N_("Baby"), "basic": N_("Basic"), "magical": N_("Magical")}
 PHASE_WORDS = {
-    "setup": "choosing Babies", "start": "start of turn", "action": "Action phase",
-    "end": "end of turn", "over": "game over",
+    "setup": N_("choosing Babies"), "start": N_("start of turn"), "draw": N_("Draw phase"),
+    "action": N_("Action phase"), "end": N_("end of turn"), "over": N_("game over"),
 }
+
+
+def card_name(lang: str, english: str) -> str:
+    """A card's name (as the seeds spell it) in ``lang``."""
+    return english if lang == ENGLISH else translate_in(lang, CARD_NAME, english)
+
+
+def type_word(lang: str, ctype: str) -> str:
+    """A card type in words in ``lang`` (``"Basic Animal"``)."""
+    return translate_in(lang, CARD_NAME, TYPE_NAMES.get(ctype, TYPE_NAMES["basic"]))
 
 
 def fit(d: ImageDraw.ImageDraw, text: str, fnt: object, width: float) -> str:
@@ -95,6 +107,15 @@ def fit(d: ImageDraw.ImageDraw, text: str, fnt: object, width: float) -> str:
     while text and d.textlength(text + "\u2026", font=fnt) > width:  # type: ignore[arg-type]
         text = text[:-1]
     return text.rstrip() + "\u2026"
+
+
+def first_fit(d: ImageDraw.ImageDraw, fnt: object, width: float, *texts: str) -> str:
+    """The first of ``texts`` (a label, then its shorter forms) that fits ``width`` px, else
+    the last cut with an ellipsis (:func:`fit`)."""
+    for text in texts:
+        if d.textlength(text, font=fnt) <= width:  # type: ignore[arg-type]
+            return text
+    return fit(d, texts[-1], fnt, width)
 
 
 def wrap(d: ImageDraw.ImageDraw, text: str, fnt: object, width: int) -> list[str]:
@@ -169,8 +190,8 @@ def _tag(text: str) -> Image.Image:
     return img
 
 
-def _more(k: int) -> Image.Image:
-    return _tag(f"+{k} more card{'s' if k != 1 else ''}")
+def _more(k: int, lang: str = ENGLISH) -> Image.Image:
+    return _tag(translate_n(lang, "+{count} more card", "+{count} more cards", k))
 
 
 def _groups(f: FieldView) -> list[tuple[str, list[CardView]]]:
@@ -190,25 +211,28 @@ def _groups(f: FieldView) -> list[tuple[str, list[CardView]]]:
     return out
 
 
-def _field_pieces(f: FieldView, instants_tag: bool = True) -> list[Image.Image]:
+def _field_pieces(f: FieldView, instants_tag: bool = True,
+                  lang: str = ENGLISH) -> list[Image.Image]:
     """The chips of a Field's cards, then its notes (``"no Instants"`` only with
     ``instants_tag``: the header says it once when no one may play them)."""
     pieces = []
     for group, cards in _groups(f):
         for c in cards:
             kind = group if group in KIND_STYLE else None
-            pieces.append(_chip(c.name, c.type, kind))
+            pieces.append(_chip(card_name(lang, c.name), c.type, kind))
     if f.skips_next_turn:
-        pieces.append(_tag("skips next turn"))
+        pieces.append(_tag(translate(lang, "skips next turn")))
     if f.shielded_kinds:
-        pieces.append(_tag("shield: " + ", ".join(k.title() for k in f.shielded_kinds)))
+        pieces.append(_tag(translate(lang, "shield: {kinds}", kinds=", ".join(
+            translate_in(lang, CARD_NAME, KIND_NAMES[k]) if k in KIND_NAMES else k.title()
+            for k in f.shielded_kinds))))
     if not f.may_play_instants and instants_tag:
-        pieces.append(_tag("no Instants"))
+        pieces.append(_tag(translate(lang, "no Instants")))
     return pieces
 
 
-def _flow(pieces: list[Image.Image], width: int, rows: int | None = None
-          ) -> list[tuple[Image.Image, int, int]]:
+def _flow(pieces: list[Image.Image], width: int, rows: int | None = None,
+          lang: str = ENGLISH) -> list[tuple[Image.Image, int, int]]:
     """(piece, x, row) for ``pieces`` laid left to right in lines ``width`` px wide; with
     ``rows``, in at most that many lines, the last piece that fits followed by a
     ``+N more cards`` tag for the rest."""
@@ -223,7 +247,7 @@ def _flow(pieces: list[Image.Image], width: int, rows: int | None = None
         return placed
     placed = [q for q in placed if q[2] < rows]
     while True:  # drop pieces from the end until the tag for the rest fits
-        tag = _more(len(pieces) - len(placed))
+        tag = _more(len(pieces) - len(placed), lang)
         last = placed[-1] if placed else None
         end = last[1] + last[0].width + CHIP_GAP if last and last[2] == rows - 1 else 0
         if last is None or end + tag.width <= width:
@@ -270,25 +294,31 @@ def layout(n: int) -> int:
     return min(height, int(1.3 * WIDTH))
 
 
-def _legend(img: Image.Image, d: ImageDraw.ImageDraw, x: int, y: int) -> None:
+def _legend(img: Image.Image, d: ImageDraw.ImageDraw, x: int, y: int, lang: str) -> None:
     """The key to the chip frames (the portraits show the kinds, and the names say them)."""
     fnt = font(TEXT)
-    items = [(icon(TYPE_FRAME[t][1], 38, disc=TYPE_FRAME[t][0]), TYPE_FRAME[t][2])
+    items = [(icon(TYPE_FRAME[t][1], 38, disc=TYPE_FRAME[t][0]), type_word(lang, t))
              for t in ("magical", "baby", "upgrade", "downgrade")]
+    room = WIDTH - 2 * MARGIN
+    words = sum(int(d.textlength(w, font=fnt)) for _, w in items)
+    gap = 26 if words + len(items) * (46 + 26) <= room else 12
+    share = room // len(items) - 46 - gap  # each word's room when they do not all fit
+    if words + len(items) * (46 + gap) > room:
+        items = [(art, fit(d, w, fnt, share)) for art, w in items]
     for art, word in items:
         paste(img, art, (x, y))
         d.text((x + 46, y + 19), word, font=fnt, fill=INK, anchor="lm")
-        x += 38 + 8 + int(d.textlength(word, font=fnt)) + 26
+        x += 38 + 8 + int(d.textlength(word, font=fnt)) + gap
 
 
 @sprite
-def _base(n: int) -> Image.Image:
-    """Background, title and key of the table for ``n`` players (cached)."""
+def _base(n: int, lang: str = ENGLISH) -> Image.Image:
+    """Background, title and key of the table for ``n`` players in ``lang`` (cached)."""
     height = layout(n)
     img = Image.new("RGB", (WIDTH, height), BG)
     d = Draw(img)
-    d.text((MARGIN, 16), "Llamas Unleashed", font=font(36, True), fill=INK)
-    _legend(img, d, MARGIN, height - LEGEND_H + 6)
+    d.text((MARGIN, 16), translate(lang, "Llamas Unleashed"), font=font(36, True), fill=INK)
+    _legend(img, d, MARGIN, height - LEGEND_H + 6, lang)
     return img
 
 
@@ -297,51 +327,88 @@ def _names(view: UnleashedView, names: Mapping[str, str] | None) -> dict[str, st
     return {s: names.get(s, s) for s in view.seats}
 
 
+def _discard_line(view: UnleashedView, lang: str, no_instants: bool | None = None) -> str:
+    """The header's line under the turn with an empty pile: the top of the discard pile,
+    led by "No one may play Instants" when that is so and the whole line fits (else each
+    Field says it: :func:`_header_says_no_instants`)."""
+    top = card_name(lang, view.discard[-1].name) if view.discard else translate(lang, "empty")
+    if no_instants is None:
+        no_instants = _header_says_no_instants(view, lang)
+    if no_instants:
+        return translate(lang, "No one may play Instants \u00b7 top of the discard pile: {card}",
+                         card=top)
+    return translate(lang, "Top of the discard pile: {card}", card=top)
+
+
+def _header_says_no_instants(view: UnleashedView, lang: str) -> bool:
+    """True when the header says once that no one may play Instants: nobody may, the pile
+    is empty and the line fits whole."""
+    if view.stack or not _no_instants(view):
+        return False
+    line = _discard_line(view, lang, True)
+    return _PROBE.textlength(line, font=font(TEXT)) <= WIDTH - 2 * MARGIN
+
+
 def _no_instants(view: UnleashedView) -> bool:
     """True when no one may play Instants (said once in the header, not per Field)."""
     return not any(f.may_play_instants for f in view.fields.values())
 
 
-def _header(d: ImageDraw.ImageDraw, view: UnleashedView, nm: dict[str, str]) -> None:
-    counts = (f"Deck {view.deck_count} \u00b7 Discard {len(view.discard)} \u00b7 "
-              f"Nursery {len(view.nursery)}")
-    d.text((WIDTH - MARGIN, 22), counts, font=font(TEXT), fill=INK, anchor="ra")
+def _winners(lang: str, names: list[str]) -> str:
+    if len(names) == 1:
+        return translate(lang, "{name} wins!", name=names[0])
+    return translate(lang, "{names} win!", names=translate(
+        lang, "{first} and {second}", first=", ".join(names[:-1]), second=names[-1]))
+
+
+def _header(d: ImageDraw.ImageDraw, view: UnleashedView, nm: dict[str, str],
+            lang: str = ENGLISH) -> None:
+    counts = translate(lang, "Deck {deck} \u00b7 Discard {discard} \u00b7 Nursery {nursery}",
+                       deck=view.deck_count, discard=len(view.discard),
+                       nursery=len(view.nursery))
+    # the counts keep to the right of the title (the longest title, in bold at 36 px)
+    title_w = d.textlength(translate(lang, "Llamas Unleashed"), font=font(36, True))
+    d.text((WIDTH - MARGIN, 22), fit(d, counts, font(TEXT), WIDTH - 2 * MARGIN - title_w - 24),
+           font=font(TEXT), fill=INK, anchor="ra")
     if view.phase == "over":
         res = view.result
-        turn = (" and ".join(nm[s] for s in res.winners) + " wins!") if res and res.winners \
-            else "Game over: everyone loses."
+        turn = _winners(lang, [nm[s] for s in res.winners]) if res and res.winners \
+            else translate(lang, "Game over: everyone loses.")
     elif view.phase == "setup":
-        turn = "Everyone is choosing a Baby"
+        turn = translate(lang, "Everyone is choosing a Baby")
     else:
         who = nm.get(view.active or "", "?")
-        turn = f"Turn {view.turn}: {who} \u2013 {PHASE_WORDS[view.phase]}"
+        phase = translate(lang, PHASE_WORDS[view.phase]) if view.phase in PHASE_WORDS \
+            else view.phase
+        turn = translate(lang, "Turn {turn}: {name} \u2013 {phase}", turn=view.turn, name=who,
+                         phase=phase)
     d.text((MARGIN, 66), fit(d, turn, font(32, True), WIDTH - 2 * MARGIN),
            font=font(32, True), fill=INK)
     y = 110
     if view.stack:
         parts = []
         for item in view.stack:
-            where = ""
+            who, card = nm.get(item.seat, item.seat), card_name(lang, item.card.name)
             if item.field and item.field != item.seat:
-                where = f" into {nm.get(item.field, item.field)}'s Field"
-            parts.append(f"{nm.get(item.seat, item.seat)}: {item.card.name}{where}")
-        text = "On the pile: " + "  \u2190  ".join(reversed(parts))
+                parts.append(translate(lang, "{name}: {card} into {other}'s Field", name=who,
+                                       card=card, other=nm.get(item.field, item.field)))
+            else:
+                parts.append(translate(lang, "{name}: {card}", name=who, card=card))
+        text = translate(lang, "On the pile: {cards}",
+                         cards="  \u2190  ".join(reversed(parts)))
         d.rounded_rectangle((MARGIN, y, WIDTH - MARGIN, y + 40), radius=10,
                             fill=(255, 226, 214), outline=(214, 120, 90), width=2)
         d.text((MARGIN + 12, y + 20), fit(d, text, font(TEXT, True), WIDTH - 2 * MARGIN - 24),
                font=font(TEXT, True), fill=INK, anchor="lm")
     else:
-        top = view.discard[-1].name if view.discard else "empty"
-        text = f"Top of the discard pile: {top}"
-        if _no_instants(view):
-            text = f"No one may play Instants \u00b7 {text[0].lower()}{text[1:]}"
+        text = _discard_line(view, lang)
         d.text((MARGIN, y + 20), fit(d, text, font(TEXT), WIDTH - 2 * MARGIN), font=font(TEXT),
                fill=MUTED, anchor="lm")
 
 
 def _panel(img: Image.Image, d: ImageDraw.ImageDraw, view: UnleashedView, seat: str,
-           name: str, y: int, lines: int, pieces: list[Image.Image], winners: set[str]
-           ) -> None:
+           name: str, y: int, lines: int, pieces: list[Image.Image], winners: set[str],
+           lang: str = ENGLISH) -> None:
     """One Field, full width at ``y``: the name block (name, Animals towards the win,
     cards in hand) on the left, its cards in ``lines`` chip lines on the right."""
     f = view.fields[seat]
@@ -357,18 +424,28 @@ def _panel(img: Image.Image, d: ImageDraw.ImageDraw, view: UnleashedView, seat: 
     tx, ty, width = x + PANEL_PAD + 4, y + PANEL_PAD + 16, NAME_W - PANEL_PAD - 8
     d.text((tx, ty), fit(d, marker + name, bold, width), font=bold, fill=INK, anchor="lm")
     near = f.animal_count >= f.animals_to_win - 1
-    d.text((tx, ty + 32), fit(d, f"{f.animal_count} of {f.animals_to_win} Animals", fnt,
-                               width), font=fnt, fill=ALERT if near else INK, anchor="lm")
+    toward = first_fit(d, fnt, width, translate_n(
+        lang, "{animals} of {count} Animal", "{animals} of {count} Animals", f.animals_to_win,
+        animals=f.animal_count), translate(lang, "{animals}/{count} Animals",
+                                           animals=f.animal_count, count=f.animals_to_win),
+        f"{f.animal_count}/{f.animals_to_win}")
+    d.text((tx, ty + 32), toward, font=fnt, fill=ALERT if near else INK, anchor="lm")
     held = view.hand_sizes.get(seat, 0)
-    hand = f"{held} card{'s' if held != 1 else ''} in hand"
+    hand = first_fit(d, fnt, width, translate_n(lang, "{count} card in hand",
+                                                "{count} cards in hand", held),
+                     translate(lang, "Hand: {count}", count=held))
     if f.hand_limit != 7:
-        hand = f"{held} in hand, limit {f.hand_limit}"
-    d.text((tx, ty + 64), fit(d, hand, fnt, width), font=fnt, fill=MUTED, anchor="lm")
+        hand = first_fit(d, fnt, width, translate(lang, "{count} in hand, limit {limit}",
+                                                  count=held, limit=f.hand_limit),
+                         translate(lang, "Hand: {count}/{limit}", count=held,
+                                   limit=f.hand_limit))
+    d.text((tx, ty + 64), hand, font=fnt, fill=MUTED, anchor="lm")
     cx, cy = x + NAME_W, y + PANEL_PAD
     if not pieces:
-        d.text((cx, cy + CHIP_H // 2), "empty Field", font=fnt, fill=MUTED, anchor="lm")
+        d.text((cx, cy + CHIP_H // 2), translate(lang, "empty Field"), font=fnt, fill=MUTED,
+               anchor="lm")
         return
-    for piece, px, row in _flow(pieces, CHIPS_W, lines):
+    for piece, px, row in _flow(pieces, CHIPS_W, lines, lang):
         paste(img, piece, (cx + px, cy + row * (CHIP_H + CHIP_GAP)))
 
 
@@ -415,34 +492,37 @@ def _encode(img: Image.Image, meter: object) -> Picture:
     return Picture(buf.getvalue(), img.size, meter.smallest)  # type: ignore[attr-defined]
 
 
-def table_picture(view: UnleashedView, *, names: Mapping[str, str] | None = None) -> Picture:
+def table_picture(view: UnleashedView, *, names: Mapping[str, str] | None = None,
+                  lang: str = ENGLISH) -> Picture:
     """The public table as a :class:`~bot.render.common.Picture` (see the module doc;
-    ``names`` maps seat ids to display names, seat ids are shown otherwise). Uses only the
-    public parts of ``view``: Fields, hand sizes, piles, turn and phase."""
+    ``names`` maps seat ids to display names, seat ids are shown otherwise), its words in
+    ``lang``. Uses only the public parts of ``view``: Fields, hand sizes, piles, turn and
+    phase."""
     nm = _names(view, names)
     n = len(view.seats)
     height = layout(n)
-    tags = bool(view.stack) or not _no_instants(view)
-    pieces = {s: _field_pieces(view.fields[s], tags) for s in view.seats}
+    tags = not _header_says_no_instants(view, lang)
+    pieces = {s: _field_pieces(view.fields[s], tags, lang) for s in view.seats}
     winners = set(view.result.winners) if view.result else set()
     keep = [s == view.active or s in winners for s in view.seats]
     lines = _share([_lines(pieces[s]) for s in view.seats],
                    height - HEADER_H - LEGEND_H - MARGIN, keep)
     with measuring() as meter:
-        img = cached_copy(_base(n))
+        img = cached_copy(_base(n, lang))
         d = Draw(img)
-        _header(d, view, nm)
+        _header(d, view, nm, lang)
         y = HEADER_H
         for k, seat in enumerate(view.seats):
-            _panel(img, d, view, seat, nm[seat], y, lines[k], pieces[seat], winners)
+            _panel(img, d, view, seat, nm[seat], y, lines[k], pieces[seat], winners, lang)
             y += _strip_h(lines[k]) + GAP
     return _encode(img, meter)
 
 
-def render_table(view: UnleashedView, *, names: Mapping[str, str] | None = None) -> bytes:
+def render_table(view: UnleashedView, *, names: Mapping[str, str] | None = None,
+                 lang: str = ENGLISH) -> bytes:
     """PNG bytes of :func:`table_picture` (``WIDTH`` px wide, height fixed per player
     count: :func:`layout`)."""
-    return table_picture(view, names=names).png
+    return table_picture(view, names=names, lang=lang).png
 
 
 def warm_up() -> None:
@@ -471,18 +551,19 @@ def type_art(ctype: str, kind: str | None, size: int) -> Image.Image:
 
 
 @sprite
-def _mini(name: str, ctype: str, kind: str | None, width: int = MINI_W) -> Image.Image:
+def _mini(name: str, ctype: str, kind: str | None, width: int = MINI_W,
+          lang: str = ENGLISH) -> Image.Image:
     """A card as the close-up shows it (RGBA ``width`` x ``MINI_H``): the type band with
     its icon and word (the word alone when both do not fit), the portrait or type icon,
     the name in up to two lines."""
-    frame, icon_name, words = TYPE_FRAME.get(ctype, TYPE_FRAME["basic"])
+    frame, icon_name, _ = TYPE_FRAME.get(ctype, TYPE_FRAME["basic"])
     img = Image.new("RGBA", (width, MINI_H), (0, 0, 0, 0))
     d = Draw(img)
     colour = style_colour(ctype, kind)
     d.rounded_rectangle((0, 0, width - 1, MINI_H - 1), radius=18, fill=tint(colour, 0.86),
                         outline=frame, width=6 if ctype == "magical" else 4)
     d.rounded_rectangle((6, 6, width - 7, 48), radius=12, fill=frame)
-    word = words.split()[0] if ctype in ("baby", "basic", "magical") else words
+    word = translate(lang, BAND_WORDS[ctype]) if ctype in BAND_WORDS else type_word(lang, ctype)
     if d.textlength(word, font=font(TEXT, True)) <= width - 64:
         paste(img, icon(icon_name, 36, fill=(255, 255, 255)), (12, 9))
         d.text((54, 27), word, font=font(TEXT, True), fill=(255, 255, 255), anchor="lm")
@@ -498,7 +579,8 @@ def _mini(name: str, ctype: str, kind: str | None, width: int = MINI_W) -> Image
     return img
 
 
-def hand_picture(view: UnleashedView, *, names: Mapping[str, str] | None = None) -> Picture:
+def hand_picture(view: UnleashedView, *, names: Mapping[str, str] | None = None,
+                 lang: str = ENGLISH) -> Picture:
     """The close-up for the viewer of ``view`` (a seat's view, not the spectator's): their
     Field and their hand as cards with art, 1000 px wide (its height follows the number
     of cards). Raises ``ValueError`` for a spectator view."""
@@ -521,22 +603,29 @@ def hand_picture(view: UnleashedView, *, names: Mapping[str, str] | None = None)
         d = Draw(img)
         y = 20
         for title, cards in (
-            (f"{nm[view.viewer]}'s Field: {f.animal_count}/{f.animals_to_win} Animals", field),
-            (f"Your hand: {len(hand)} card{'s' if len(hand) != 1 else ''}", hand),
+            (first_fit(d, font(32, True), WIDTH - 2 * MARGIN, translate(
+                lang, "{name}'s Field: {count}/{target} Animals", name=nm[view.viewer],
+                count=f.animal_count, target=f.animals_to_win), translate(
+                lang, "Your Field: {count}/{target} Animals", count=f.animal_count,
+                target=f.animals_to_win)), field),
+            (translate_n(lang, "Your hand: {count} card", "Your hand: {count} cards",
+                         len(hand)), hand),
         ):
             d.text((MARGIN, y + 26), fit(d, title, font(32, True), WIDTH - 2 * MARGIN),
                    font=font(32, True), fill=INK, anchor="lm")
             y += 60
             if not cards:
-                d.text((MARGIN, y + 30), "none", font=font(TEXT), fill=MUTED, anchor="lm")
+                d.text((MARGIN, y + 30), translate(lang, "none"), font=font(TEXT), fill=MUTED,
+                       anchor="lm")
             for i, (c, kind) in enumerate(cards):
-                paste(img, _mini(c.name, c.type, kind),
+                paste(img, _mini(card_name(lang, c.name), c.type, kind, MINI_W, lang),
                       (x0 + (i % per) * step, y + (i // per) * (MINI_H + 12)))
             y += rows(len(cards)) * (MINI_H + 12)
     return _encode(img, meter)
 
 
-def render_hand(view: UnleashedView, *, names: Mapping[str, str] | None = None) -> bytes:
+def render_hand(view: UnleashedView, *, names: Mapping[str, str] | None = None,
+                lang: str = ENGLISH) -> bytes:
     """PNG bytes of :func:`hand_picture`."""
-    return hand_picture(view, names=names).png
+    return hand_picture(view, names=names, lang=lang).png
 

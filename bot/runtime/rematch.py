@@ -10,8 +10,9 @@ from bot.runtime.lobby import LobbyOps
 from bot.runtime.updates import GameError, Update, UpdateKind
 from bot.store import GameRecord, SeatRecord, StaleVersion
 
-#: Lobby option keys a rematch does not copy (each lobby sets its own).
-_FRESH_OPTIONS = ("expires_at",)
+#: Lobby option keys a rematch does not copy (each lobby sets its own; a challenge's
+#: rematch is an ordinary lobby).
+_FRESH_OPTIONS = ("expires_at", "challenge")
 
 
 @dataclass

@@ -47,7 +47,7 @@ import json
 import os
 import re
 import tempfile
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -75,6 +75,7 @@ SPEC_URI = "urn:discord-openapi"
 FILE_PART = re.compile(r"^files\[[0-9]\]$")
 _MARK = "an integer where a snowflake string is expected"
 _TYPE = Draft202012Validator.VALIDATORS["type"]
+_REF = Draft202012Validator.VALIDATORS["$ref"]
 _INDEX = re.compile(r"\[[0-9]+\]")
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 _REPO = Path(__file__).resolve().parents[2]
@@ -230,6 +231,20 @@ def _narrow(error: ValidationError) -> ValidationError:
     return error
 
 
+def _clone(error: ValidationError) -> ValidationError:
+    """A copy of ``error`` whose paths and ``context`` a caller may change (jsonschema
+    prepends the outer path to every error it passes up)."""
+    new = error.__class__.__new__(error.__class__)
+    new.__dict__.update(error.__dict__)
+    new.__cause__ = error.__cause__
+    new.path = new.relative_path = deque(error.path)
+    new.schema_path = new.relative_schema_path = deque(error.schema_path)
+    new.context = [_clone(e) for e in error.context]
+    for e in new.context:
+        e.parent = new
+    return new
+
+
 def _errors(validator: Draft202012Validator, instance: Any) -> Iterator[ValidationError]:
     """Each top-level error, narrowed to the branch of an anyOf/oneOf the value was for."""
     for error in validator.iter_errors(instance):
@@ -308,9 +323,36 @@ class Spec:
                 return iter([ValidationError(_MARK)])
             return _TYPE(validator, types, instance, schema)
 
-        self._cls = validators.extend(Draft202012Validator, {"type": type_})
+        # (validator class, $ref, the value as JSON) -> [(integers read as snowflakes
+        # before the error, the error)] and the integers after the last: a value met again
+        # (a button, a union branch tried on it) is not validated again; its errors come
+        # back as fresh copies, its integers as they came, in the same order.
+        self._refs: dict[tuple[Any, str, str], tuple[list[tuple[list[int], Any]], list[int]]] = {}
+
+        def ref(validator: Any, ref: str, instance: Any, schema: Any) -> Any:
+            key = (type(validator), ref, json.dumps(instance, default=repr))
+            found = spec._refs.get(key)
+            if found is None:
+                if len(spec._refs) > 5_000:
+                    spec._refs.clear()
+                outer, spec._ints, steps = spec._ints, [], []
+                try:
+                    for error in _REF(validator, ref, instance, schema):
+                        steps.append((spec._ints, _clone(error)))
+                        spec._ints = []
+                    found = spec._refs[key] = (steps, spec._ints)
+                finally:
+                    spec._ints = outer
+            for ints, error in found[0]:
+                if spec._ints is not None:
+                    spec._ints += ints
+                yield _clone(error)
+            if spec._ints is not None:
+                spec._ints += found[1]
+
+        self._cls = validators.extend(Draft202012Validator, {"type": type_, "$ref": ref})
         # Same, but an integer snowflake is reported, so its JSON path is known.
-        self._marking = validators.extend(Draft202012Validator, {"type": marked})
+        self._marking = validators.extend(Draft202012Validator, {"type": marked, "$ref": ref})
         #: The spec's snowflake schema (``components/schemas/SnowflakeType``), if any.
         self.snowflake: Any = document.get("components", {}).get("schemas", {}).get(
             "SnowflakeType")

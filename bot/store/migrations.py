@@ -384,6 +384,12 @@ MIGRATIONS: list[Migration] = [
         ALTER TABLE member_prefs ADD COLUMN locale TEXT;
         """,
     ),
+    Migration(
+        "one-message tables: a server's choice to play in one message in a channel where "
+        "herdbot may not open threads (guild_settings.one_message, /settings)",
+        sqlite="ALTER TABLE guild_settings ADD COLUMN one_message INTEGER;",
+        postgres="ALTER TABLE guild_settings ADD COLUMN one_message BIGINT;",
+    ),
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -19,7 +19,7 @@ class PrefStore(StoreBase):
         if row is None:
             return GuildSettings(guild_id=guild_id)
         data = dict(row)
-        for flag in ("dm_notifications", "end_idle_games"):
+        for flag in ("dm_notifications", "end_idle_games", "one_message"):
             if data[flag] is not None:
                 data[flag] = bool(data[flag])
         return GuildSettings.model_validate(data)
@@ -29,13 +29,14 @@ class PrefStore(StoreBase):
         async with self._tx() as db:
             await db.execute(
                 "INSERT INTO guild_settings (guild_id, turn_timer, dm_notifications,"
-                " game_channel_id, max_open_lobbies, end_idle_games, language)"
-                " VALUES (?,?,?,?,?,?,?)"
+                " game_channel_id, max_open_lobbies, end_idle_games, language, one_message)"
+                " VALUES (?,?,?,?,?,?,?,?)"
                 " ON CONFLICT (guild_id) DO UPDATE SET turn_timer=excluded.turn_timer,"
                 " dm_notifications=excluded.dm_notifications,"
                 " game_channel_id=excluded.game_channel_id,"
                 " max_open_lobbies=excluded.max_open_lobbies,"
-                " end_idle_games=excluded.end_idle_games, language=excluded.language",
+                " end_idle_games=excluded.end_idle_games, language=excluded.language,"
+                " one_message=excluded.one_message",
                 (
                     settings.guild_id,
                     settings.turn_timer,
@@ -44,6 +45,7 @@ class PrefStore(StoreBase):
                     settings.max_open_lobbies,
                     None if settings.end_idle_games is None else int(settings.end_idle_games),
                     settings.language,
+                    None if settings.one_message is None else int(settings.one_message),
                 ),
             )
 

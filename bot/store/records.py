@@ -161,6 +161,9 @@ class GuildSettings(BaseModel):
     end_idle_games: bool | None = None
     #: The language of the server's new games (``None``: its Discord locale, else English).
     language: str | None = None
+    #: Play in one message in a channel where herdbot may not run a game's thread
+    #: (``None``: off, the missing permissions are named instead).
+    one_message: bool | None = None
 
 
 class StatRecord(BaseModel):

@@ -30,6 +30,9 @@ async def test_a_challenge_accepted_starts_the_game_with_both_seated(world, sb):
         f"unless the host starts the game.\n\n**<@{ana.id}> challenges <@{bo.id}>**: Accept to "
         "start, or Decline."]
     assert footer(lobby) == "2-4 players. Waiting for the challenged member to accept or decline."
+    # In a server with the bot, the lobby pings the challenged member and nobody else.
+    assert [int(u["id"]) for u in lobby.data["mentions"]] == [bo.id]
+    assert lobby.data["mention_everyone"] is False and lobby.data["mention_roles"] == []
     record = (await games(sb))[-1]
     assert record.options["turn_timer"] == "10m" and record.options["rated"] is False
     assert [s.user_id for s in await sb.bot.store.seats(record.id)] == [ana.id, bo.id]
@@ -92,6 +95,11 @@ async def test_a_challenge_in_a_group_dm_is_played_in_one_message(world, sb):
     group = world.add_group_dm(ana, bo)
     await ana.user_command(MENU, bo, in_channel=group)
     lobby = ana.last_reply
+    # No ping reaches a group DM through a user install: the lobby says whom it waits for.
+    assert texts(lobby)[0] == ("\N{BLACK RIGHT-POINTING TRIANGLE} Waiting for **Bo** to accept "
+                               "the challenge.")
+    assert texts(lobby)[1] == "### Tiny Race: lobby #1"
+    assert lobby.data["mentions"] == []
     await bo.click(lobby, "Accept")
     table = world.message(lobby.id)
     assert [m.id for m in bo.visible(group)] == [table.id]
@@ -110,3 +118,14 @@ async def test_a_challenge_inside_a_games_thread_is_refused(world, sb):
     assert cy.last_reply.ephemeral and cy.last_reply.text == (
         "\N{NO ENTRY SIGN} Start games in a channel, not inside a thread.")
     assert len(await games(sb)) == count
+
+
+async def test_a_challenged_members_typed_name_pings_nobody(world, sb):
+    ana, bo = world.member("Ana"), world.add_member("@everyone <@1>")
+    world.install_for(ana, bo)
+    group = world.add_group_dm(ana, bo)
+    await ana.user_command(MENU, bo, in_channel=group)
+    lobby = ana.last_reply
+    assert texts(lobby)[0] == ("\N{BLACK RIGHT-POINTING TRIANGLE} Waiting for **@\u200beveryone "
+                               "<@\u200b1>** to accept the challenge.")
+    assert lobby.data["mentions"] == [] and lobby.data["mention_everyone"] is False

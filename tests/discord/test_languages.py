@@ -59,7 +59,7 @@ async def test_a_german_client_in_a_french_game_sees_its_own_replies_in_german(h
     tomasz = world.member("Tomasz")
     tomasz.locale = "de"
     lobby, thread = await open_game(world, "fr")
-    assert title(lobby) == "Llamas & Alpacas : salon n°1"
+    assert title(lobby) == "Llamas & Alpacas : salle n° 1"
     assert (await bot.service.get(1)).options["language"] == "fr"
     table = table_of(thread)
     # The thread is French: the set-up sentence and the grid.
@@ -179,7 +179,7 @@ def names_and_texts(node, path=()):
 async def test_every_command_string_is_translated_in_every_shipped_language(synced):
     world, bot = synced
     strings = command_strings(bot.tree)
-    assert (COMMAND_NAME, "play") in strings and len(strings) == 98
+    assert (COMMAND_NAME, "play") in strings and len(strings) == 100
     # The template has them all (python -m bot.sandbox.messages writes it).
     assert extract.command_strings_of() == strings
     missing = [(lang, s) for lang in ("de", "fr", "es", "pt_BR", "pl") for s in strings
@@ -218,7 +218,7 @@ async def test_the_sync_carries_localisations_for_every_language_within_discords
                     assert valid_name(text) and 1 <= len(text) <= 32, (where, text)
                 else:
                     assert 1 <= len(text) <= 100, (where, text)
-    assert seen == 117
+    assert seen == 119
     menu = next(c for c in body if c["name"] == "Challenge to Llamas & Alpacas")
     assert menu["type"] == 2 and menu["name_localizations"]["de"] == (
         "Herausfordern: Llamas & Alpacas")
@@ -287,3 +287,28 @@ async def test_a_turn_notice_dm_is_in_the_members_last_seen_language(world, sb):
     await ana.click(thread.last_message, "Add 1")
     assert [headline(m).splitlines()[-1] for m in bo.dms] == ["Twoja tura."]
     assert await sb.bot.store.member_locale(bo.id) == "pl"
+
+
+async def test_the_table_picture_in_the_games_language_and_my_board_in_the_members(herd):
+    """A French game with a German member: the thread's table picture is drawn in
+    French, the member's own board close-up (My hand) in German."""
+    from bot.render.llamas_alpacas import board_picture, table_picture
+
+    world, bot = herd
+    tomasz = world.member("Tomasz")
+    tomasz.locale = "de"
+    _lobby, thread = await open_game(world, "fr")
+    table = table_of(thread)
+    _record, seats, spec, state = await bot.service.load(1)
+    names = {s.seat: s.name for s in seats}
+    view = spec.engine.view(state, None)
+    shown = table.file("table.png")
+    assert shown == table_picture(view, names=names, lang="fr").png
+    assert shown != table_picture(view, names=names, lang="en").png
+    await tomasz.click(table, "My hand")
+    seat = next(s.seat for s in seats if s.name == "Tomasz")
+    mine = spec.engine.view(state, seat)
+    assert tomasz.last_reply.file("my-board.png") == board_picture(
+        mine, seat, names=names, lang="de").png
+    assert tomasz.last_reply.file("my-board.png") != board_picture(
+        mine, seat, names=names, lang="fr").png

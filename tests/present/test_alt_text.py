@@ -140,3 +140,12 @@ def test_the_closeup_alt_texts_in_words() -> None:
     pc = builtin_games()["pacapaca"]
     presenter = pc.presenter
     assert presenter.cards_alt("The two cards you drew", []) == "The two cards you drew: nothing."
+
+
+def test_the_parts_left_out_are_counted_in_the_language():
+    from bot.present.base import alt_join
+
+    parts = ["a" * 600, "b" * 600, "c"]
+    assert alt_join(parts) == "a" * 600 + " (2 more: see the table)"
+    assert alt_join(parts, lang="de") == "a" * 600 + " (noch 2: siehe Tisch)"
+    assert alt_join(parts, lang="pl") == "a" * 600 + " (jeszcze 2: zobacz stół)"

@@ -43,7 +43,7 @@ def test_closed_lobbies_and_the_pseudo_locale():
     cancelled = lobby_words("de", **{**LOBBY, "status": "cancelled", "seats": []})
     assert (cancelled.seats, cancelled.footer) == ("(nicht lesbar)", "Diese Lobby wurde abgesagt.")
     expired = lobby_words("fr", **{**LOBBY, "status": "cancelled", "expired": True})
-    assert expired.footer == "Personne n'a lancé ce salon en une heure : il est fermé."
+    assert expired.footer == "Personne n'a lancé cette salle en une heure : elle est fermée."
     fake = lobby_words("en_XA", **LOBBY)
     assert fake.title == pseudo("{game}: lobby #{number}").format(game="Llamas & Alpacas",
                                                                   number=7)

@@ -377,6 +377,10 @@ async def test_shown_version_result_once_and_idle_setting_on_each_backend(store)
                                                   end_idle_games=True, turn_timer="24h"))
     got = await store.guild_settings(1_300_000_000_000_000_000)
     assert (got.end_idle_games, got.turn_timer) == (True, "24h")
+    assert got.one_message is None
+    await store.save_guild_settings(got.model_copy(update={"one_message": True}))
+    got = await store.guild_settings(1_300_000_000_000_000_000)
+    assert (got.one_message, got.end_idle_games, got.turn_timer) == (True, True, "24h")
 
 
 async def test_dm_channel_kept_beside_the_member_preferences(store):

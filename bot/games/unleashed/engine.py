@@ -296,14 +296,14 @@ class UnleashedEngine(Engine[UnleashedState, UnleashedOptions]):
                     st.hands[item.seat].append(target.card)
                     say(ev, "countered", f"{item.seat}'s {d.name} cancels {name(target.card)} and "
                         f"{item.seat} takes it into their hand.", card=target.card, seat=item.seat,
-                        taken=True)
+                        taken=True, by=item.card)
                 else:
                     to_discard(st, target.card)
                     say(ev, "countered", f"{item.seat}'s {d.name} cancels {name(target.card)}.",
-                        card=target.card, seat=item.seat, taken=False)
+                        card=target.card, seat=item.seat, taken=False, by=item.card)
             else:  # ambush
                 say(ev, "ambush", f"{item.seat}'s {d.name} strikes {target.seat}'s Field.",
-                    seat=item.seat, victim=target.seat)
+                    seat=item.seat, victim=target.seat, by=item.card)
                 planning.new_link(st, [Frame(eff=self._ambush(target.seat), actor=item.seat,
                                              source=item.card)])
             return
@@ -328,7 +328,8 @@ class UnleashedEngine(Engine[UnleashedState, UnleashedOptions]):
         order = [st.active, *others(st, st.active)] if st.active else list(st.seats)
         for s in order:
             if animal_count(st, s) >= animals_to_win(st, s):
-                self._finish(st, [s], f"{s} has {animal_count(st, s)} Animals.", ev)
+                self._finish(st, [s], f"{s} has {animal_count(st, s)} Animals.", ev,
+                             count=animal_count(st, s))
                 return True
         if not st.deck:
             self._finish(st, deck_out_winners(st), "The deck ran out.", ev)
@@ -336,13 +337,14 @@ class UnleashedEngine(Engine[UnleashedState, UnleashedOptions]):
         return False
 
     def _finish(self, st: UnleashedState, winners: list[str], reason: str,
-                ev: list[Event]) -> None:
+                ev: list[Event], count: int | None = None) -> None:
         st.phase = "over"
         st.reaction = None
         st.choice = None
         st.result = final_result(st, winners, reason)
         text = f"{', '.join(winners)} wins. {reason}" if winners else f"Everyone loses. {reason}"
-        say(ev, "game_over", text, winners=winners)
+        # (``count``: the winner's Animals when they won on Animals; None: the deck ran out)
+        say(ev, "game_over", text, winners=winners, count=count)
 
     # -- contract ----------------------------------------------------------------------------
 

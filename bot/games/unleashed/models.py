@@ -187,7 +187,11 @@ class ChoiceOption(PlainState):
 class Choice(PlainState):
     """A decision the effect chain waits for: ``seat`` picks one of ``options``
     (``Choose(option=index)``). ``prompt`` is shown only to ``seat``; ``source`` (a card)
-    or ``herd`` (a Herd Bonus's kind) says publicly what the choice is for."""
+    or ``herd`` (a Herd Bonus's kind) says publicly what the choice is for. ``ask``: what
+    is asked, for the presenter's words (a targeting op such as ``"destroy"``,
+    ``"bring:deck"``, or ``"optional"``, ``"choose_one"``, ``"players"``, ``"move_into"``,
+    ``"take_from"``; ``""``: only ``prompt``); ``about``: the card it names, ``whose``: the
+    player it names."""
 
     id: int
     seat: str
@@ -195,6 +199,9 @@ class Choice(PlainState):
     options: list[ChoiceOption]
     source: int | None = None
     herd: str | None = None
+    ask: str = ""
+    about: int | None = None
+    whose: str | None = None
 
 
 @dataclass(slots=True, kw_only=True)
@@ -299,10 +306,16 @@ class StackView(Model):
 
 
 class ChoiceView(Model):
-    """The viewer's own pending choice."""
+    """The viewer's own pending choice (``ask``, ``about``, ``whose``, ``source``, ``herd``
+    as :class:`Choice`)."""
 
     prompt: str
     options: list[ChoiceOption]
+    ask: str = ""
+    about: int | None = None
+    whose: str | None = None
+    source: int | None = None
+    herd: str | None = None
 
 
 class TriggerView(Model):

@@ -64,7 +64,9 @@ def table_view(state: UnleashedState, viewer: str | None, pend: Pending,
     own = viewer is not None and viewer in st.seats
     choice = None
     if st.choice is not None and own and st.choice.seat == viewer:
-        choice = ChoiceView(prompt=st.choice.prompt, options=list(st.choice.options))
+        c = st.choice
+        choice = ChoiceView(prompt=c.prompt, options=list(c.options), ask=c.ask,
+                            about=c.about, whose=c.whose, source=c.source, herd=c.herd)
     offered = [TriggerView(source=src, text=text, words=source_words(src))
                for src, _, text in triggers]
     return UnleashedView(

@@ -67,6 +67,7 @@ from bot.games.unleashed.effects.targets import (
     may_feasible,
     seat_opts,
     source_note,
+    target_ask,
     target_prompt,
     targeted,
     yes_no,
@@ -137,7 +138,7 @@ def _op_may(st: UnleashedState, fr: Frame, ev: list[Event]) -> bool | None:
         use = None
         if may_feasible(st, fr.eff, fr.actor, fr.source, targeted(st, fr)):
             pick = choose(st, fr, fr.actor, f"Do you want to use this effect{source_note(fr)}?",
-                          yes_no(), True)
+                          yes_no(), True, ask="optional")
             if pick is None:
                 return None
             use = pick == "yes"
@@ -159,7 +160,8 @@ def _op_choice(st: UnleashedState, fr: Frame, ev: list[Event]) -> bool | None:
                 if feasible(st, o["eff"], fr.actor, fr.source, taken=targeted(st, fr))]
         if not opts:
             return False
-        pick = choose(st, fr, fr.actor, f"Choose one{source_note(fr)}:", opts, True)
+        pick = choose(st, fr, fr.actor, f"Choose one{source_note(fr)}:", opts, True,
+                      ask="choose_one")
         if pick is None:
             return None
         branch = int(pick[1:])
@@ -200,7 +202,8 @@ def _op_any_number(st: UnleashedState, fr: Frame, ev: list[Event]) -> bool | Non
 def _ask_card(st: UnleashedState, fr: Frame, opts: list[int]) -> int | None:
     """The card the actor picks among ``opts`` (marked as this link's target), or ``None``
     while the pick is still asked."""
-    pick = choose(st, fr, fr.actor, target_prompt(fr), card_opts(st, opts))
+    pick = choose(st, fr, fr.actor, target_prompt(fr), card_opts(st, opts),
+                  ask=target_ask(fr))
     if pick is None:
         return None
     cid = int(pick[1:])
@@ -243,7 +246,8 @@ def _pick_seat(st: UnleashedState, fr: Frame) -> str | None:
     opts = candidates(st, fr)
     if not opts:
         return ""
-    pick = choose(st, fr, fr.actor, target_prompt(fr), seat_opts(opts))
+    pick = choose(st, fr, fr.actor, target_prompt(fr), seat_opts(opts),
+                  ask=target_ask(fr))
     if pick is None:
         return None
     fr.data["seat"] = pick[1:]
@@ -354,7 +358,8 @@ def _op_move(st: UnleashedState, fr: Frame, cid: int, ev: list[Event]) -> bool |
     known, dest = _planned(st, fr, "@to")
     if not known:
         pick = choose(st, fr, fr.actor,
-                      f"Move {name(cid)} into whose Field{source_note(fr)}?", seat_opts(dests))
+                      f"Move {name(cid)} into whose Field{source_note(fr)}?", seat_opts(dests),
+                      ask="move_into", about=cid)
         if pick is None:
             return None
         dest = pick[1:]
@@ -362,7 +367,7 @@ def _op_move(st: UnleashedState, fr: Frame, cid: int, ev: list[Event]) -> bool |
         return False
     st.fields[owner].remove(cid)
     say(ev, "move", f"{fr.actor} moves {name(cid)} from {owner}'s Field to {dest}'s.",
-        card=cid, source_seat=owner, dest=dest)
+        card=cid, source_seat=owner, dest=dest, seat=fr.actor)
     enter_field(st, cid, dest, ev)
     return True
 
@@ -374,7 +379,7 @@ def _op_pull(st: UnleashedState, fr: Frame, victim: str, ev: list[Event]) -> boo
     st.hands[fr.actor].append(cid)
     say(ev, "pull", f"{fr.actor} pulls a card from {victim}'s hand.", seat=fr.actor, victim=victim)
     say(ev, "pull_private", f"{fr.actor} pulls {name(cid)} from {victim}'s hand.",
-        to=[fr.actor, victim], card=cid)
+        to=[fr.actor, victim], card=cid, seat=fr.actor, victim=victim)
     return True
 
 
@@ -384,7 +389,7 @@ def _op_look_take(st: UnleashedState, fr: Frame, victim: str, ev: list[Event]) -
     if not hand:
         return False
     pick = choose(st, fr, fr.actor, f"{victim}'s hand: choose a card to take{source_note(fr)}.",
-                  card_opts(st, hand))
+                  card_opts(st, hand), ask="take_from", whose=victim)
     if pick is None:
         return None
     cid = int(pick[1:])
@@ -394,7 +399,7 @@ def _op_look_take(st: UnleashedState, fr: Frame, victim: str, ev: list[Event]) -
     say(ev, "take", f"{fr.actor} looks at {victim}'s hand and takes a card.", seat=fr.actor,
         victim=victim)
     say(ev, "take_private", f"{fr.actor} takes {name(cid)} from {victim}'s hand.",
-        to=[fr.actor, victim], card=cid)
+        to=[fr.actor, victim], card=cid, seat=fr.actor, victim=victim)
     return True
 
 

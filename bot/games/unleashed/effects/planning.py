@@ -30,6 +30,7 @@ from bot.games.unleashed.effects.targets import (
     may_feasible,
     seat_opts,
     source_note,
+    target_ask,
     target_prompt,
     targeted,
     yes_no,
@@ -139,7 +140,7 @@ def _plan(st: UnleashedState, link: Link, fr: Frame, ev: list[Event]) -> None:
             st.plan[key] = None  # impossible: not offered
             return
         pick = choose(st, fr, fr.actor, f"Do you want to use this effect{source_note(fr)}?",
-                       yes_no(), True)
+                       yes_no(), True, ask="optional")
         if pick is None:
             return
         st.plan[key] = pick == "yes"
@@ -157,7 +158,8 @@ def _plan(st: UnleashedState, link: Link, fr: Frame, ev: list[Event]) -> None:
         if not opts:
             st.plan[key] = None
             return
-        pick = choose(st, fr, fr.actor, f"Choose one{source_note(fr)}:", opts, True)
+        pick = choose(st, fr, fr.actor, f"Choose one{source_note(fr)}:", opts, True,
+                      ask="choose_one")
         if pick is None:
             return
         branch = int(pick[1:])
@@ -179,7 +181,8 @@ def _plan(st: UnleashedState, link: Link, fr: Frame, ev: list[Event]) -> None:
             found = candidates(st, fr)
             if not found:
                 break
-            pick = choose(st, fr, fr.actor, target_prompt(fr), card_opts(st, found))
+            pick = choose(st, fr, fr.actor, target_prompt(fr), card_opts(st, found),
+                          ask=target_ask(fr))
             if pick is None:
                 return
             picked.append(int(pick[1:]))
@@ -191,7 +194,8 @@ def _plan(st: UnleashedState, link: Link, fr: Frame, ev: list[Event]) -> None:
         if not found:
             st.plan[key] = None
             return
-        pick = choose(st, fr, fr.actor, target_prompt(fr), seat_opts(found))
+        pick = choose(st, fr, fr.actor, target_prompt(fr), seat_opts(found),
+                          ask=target_ask(fr))
         if pick is not None:
             st.plan[key] = pick[1:]
         return
@@ -201,7 +205,8 @@ def _plan(st: UnleashedState, link: Link, fr: Frame, ev: list[Event]) -> None:
         if not found:
             st.plan[key] = None
             return
-        pick = choose(st, fr, fr.actor, target_prompt(fr), card_opts(st, found))
+        pick = choose(st, fr, fr.actor, target_prompt(fr), card_opts(st, found),
+                          ask=target_ask(fr))
         if pick is None:
             return
         fr.data["card"] = int(pick[1:])
@@ -211,7 +216,7 @@ def _plan(st: UnleashedState, link: Link, fr: Frame, ev: list[Event]) -> None:
         owner = field_owner(st, cid) or fr.actor
         dests = [s for s in others(st, owner) if can_enter(st, cid, s)]
         pick = choose(st, fr, fr.actor, f"Move {name(cid)} into whose Field{source_note(fr)}?",
-                       seat_opts(dests))
+                       seat_opts(dests), ask="move_into", about=cid)
         if pick is None:
             return
         st.plan[key + "@to"] = pick[1:]
@@ -227,7 +232,8 @@ def ask_players(st: UnleashedState, fr: Frame) -> list[str] | None:
         if not rest:
             break
         opts = [*seat_opts(rest), ChoiceOption(value="done", label="Done choosing")]
-        pick = choose(st, fr, fr.actor, f"Choose a player (or Done){source_note(fr)}:", opts, True)
+        pick = choose(st, fr, fr.actor, f"Choose a player (or Done){source_note(fr)}:", opts, True,
+                      ask="players")
         if pick is None:
             return None
         if pick == "done":

@@ -156,16 +156,18 @@ def source_note(fr: Frame) -> str:
 
 
 def choose(st: UnleashedState, fr: Frame, seat: str, prompt: str,
-            options: list[ChoiceOption], ask_single: bool = False) -> str | None:
+            options: list[ChoiceOption], ask_single: bool = False, *, ask: str = "",
+            about: int | None = None, whose: str | None = None) -> str | None:
     """Return the picked option value, or ``None`` after posting a choice (whoever runs
     the frame keeps it to run again with the answer in ``data["pick"]``). A single option
-    is taken without asking unless ``ask_single``."""
+    is taken without asking unless ``ask_single``. ``ask``, ``about``, ``whose``: what is
+    asked, for the presenter's words (:class:`~bot.games.unleashed.models.Choice`)."""
     if "pick" in fr.data:
         return str(fr.data.pop("pick"))
     if len(options) == 1 and not ask_single:
         return options[0].value
     st.choice = Choice(id=new_id(st), seat=seat, prompt=prompt, options=options,
-                       source=fr.source, herd=fr.herd)
+                       source=fr.source, herd=fr.herd, ask=ask, about=about, whose=whose)
     return None
 
 
@@ -201,6 +203,12 @@ _ASK = {
 }
 WHERE = {"hand": "your hand", "deck": "the deck", "discard": "the discard pile",
           "nursery": "the Nursery"}
+
+
+def target_ask(fr: Frame) -> str:
+    """The key of :func:`target_prompt`'s question: the op, ``"bring:<src>"`` for bring."""
+    op = fr.eff["op"]
+    return f"bring:{fr.eff['src']}" if op == "bring" else str(op)
 
 
 def target_prompt(fr: Frame) -> str:
