@@ -15,7 +15,8 @@ from bot.games.unleashed.spec import SPEC as RULES
 from bot.i18n import ENGLISH
 from bot.present import hints
 from bot.present.unleashed import UnleashedPresenter
-from bot.render.unleashed import hand_picture, render_table
+from bot.render.unleashed import render_table
+from bot.render.unleashed_hand import hand_picture
 
 
 def hint(view: Any, legal: Sequence[Any], rng: random.Random, lang: str = ENGLISH) -> str:

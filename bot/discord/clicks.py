@@ -263,7 +263,7 @@ class Clicks(Watching, OneMessage):
         if seat is None:
             raise self.refuse_outsider(table, interaction.user.id)
         if cid.code == "hand":
-            await send_ephemeral(interaction, secret=True, **self.own_answer(
+            await send_ephemeral(interaction, secret=True, **await self.own_answer(
                 table, seat.seat, await self.own_panel(table, seat)))
             return
         if cid.code == HINT:

@@ -25,7 +25,6 @@ from bot.discord.host import Host
 from bot.discord.table import Table
 from bot.discord.table_posts import TablePosts
 from bot.discord.tokens import LiveTokens
-from bot.discord.unseen import Unseen
 
 
 class GameCog(TablePosts, Clicks, commands.Cog):
@@ -40,7 +39,6 @@ class GameCog(TablePosts, Clicks, commands.Cog):
         self._heads: dict[int, tuple[int, list[str]]] = {}
         self._posted: dict[int, discord.WebhookMessage] = {}
         self._tokens = LiveTokens()
-        self.unseen = Unseen()
         self._said: dict[int, list[str]] = {}
         self._recorded: dict[int, tuple[int, int | None, str | None]] = {}
         self._newest: dict[int, int] = {}

@@ -36,8 +36,9 @@ from bot.discord.replies import send_ephemeral
 from bot.discord.result_post import with_card
 from bot.discord.table import Table, TableLook, fit_lines
 from bot.discord.tokens import LiveTokens
-from bot.discord.unseen import Unseen, led_by
+from bot.discord.unseen import led_by
 from bot.games.base import Event
+from bot.store import STORE_FAILURES
 
 log = logging.getLogger(__name__)
 
@@ -56,8 +57,6 @@ class OneMessage(TableLook):
     _tokens: LiveTokens
     #: game id -> the event lines its table shows (a display cache only).
     _said: dict[int, list[str]]
-    #: Private lines not shown to their seat yet (:mod:`bot.discord.unseen`).
-    unseen: Unseen
 
     async def final_message(self, table: Table,
                             lines: list[str] | None = None) -> dict[str, Any] | None:
@@ -137,6 +136,7 @@ class OneMessage(TableLook):
             if parts is not None:
                 parts = await with_card(self.bot, table, parts)
                 table.shown_end = True  # (shown at the next click when no token can)
+                await self.drop_unseen(gid)
                 await self.edit_one(table, interaction, view=parts["view"],
                                     attachments=[parts["file"], *parts.get("cards", [])],
                                     allowed_mentions=discord.AllowedMentions.none())
@@ -158,13 +158,15 @@ class OneMessage(TableLook):
         if note is not None:
             await send_ephemeral(interaction, note)
 
-    def own_answer(self, table: Table, seat: str, kwargs: dict[str, Any]
+    async def own_answer(self, table: Table, seat: str, kwargs: dict[str, Any]
                          ) -> dict[str, Any]:
         """A private answer to ``seat`` (My hand) led, in a one-message game, by the
-        private lines kept for that seat since its last look."""
+        private lines kept for that seat since its last look (taken from the store), in
+        the member's language."""
         if not is_one_message(table.record):
             return kwargs
-        return led_by(kwargs, self.unseen.take(table.record.id, seat))
+        kept = await self.bot.store.take_unseen(table.record.id, seat)
+        return led_by(kwargs, kept, table.member_lang)
 
     async def end_one_message(self, table: Table, why: str,
                               interaction: discord.Interaction | None = None) -> None:
@@ -178,10 +180,18 @@ class OneMessage(TableLook):
             await self.edit_one(table, interaction, view=view, attachments=[])
         except discord.HTTPException as exc:
             log.info("game %s: could not show its end: %s", table.record.id, exc)
+        await self.drop_unseen(table.record.id)
         self.forget_one(table.record.id)
 
     def forget_one(self, game_id: int) -> None:
-        """Drop the token and lines kept for game ``game_id``."""
+        """Drop the token and lines kept in memory for game ``game_id``."""
         self._tokens.drop(game_id)
         self._said.pop(game_id, None)
-        self.unseen.forget(game_id)
+
+    async def drop_unseen(self, game_id: int) -> None:
+        """Delete the private lines kept for ended game ``game_id`` (nobody looks now); a
+        store that cannot is logged (the lines go with the game's row)."""
+        try:
+            await self.bot.store.drop_unseen(game_id)
+        except STORE_FAILURES as exc:
+            log.info("game %s: could not drop its unseen lines: %s", game_id, exc)

@@ -12,11 +12,14 @@ import discord
 from bot.discord.installs import is_one_message
 from bot.discord.replies import send_ephemeral
 from bot.discord.table import Table, TableLook
-from bot.discord.unseen import HEADING, Unseen
+from bot.discord.unseen import since
 from bot.games.base import Event
-from bot.i18n import translate
+from bot.i18n import member_language, translate
 from bot.runtime import Update
 from bot.runtime.core import is_lesson
+
+#: Characters the kept lines may take in the actor's answer (its whole text: 1,900).
+KEPT_CHARS = 1400
 
 
 def your_turn(lang: str) -> str:
@@ -37,8 +40,6 @@ class TableNotices(TableLook):
     _turn_pinged: dict[int, set[str]]
     #: game id -> the last decision whose members were pinged or asked by DM.
     _asked: dict[int, str]
-    #: A one-message game's private lines not shown to their seat yet.
-    unseen: Unseen
 
     @staticmethod
     def _decision(table: Table) -> str:
@@ -81,17 +82,19 @@ class TableNotices(TableLook):
         its own where :meth:`event_panel` gives one), others by DM, or in a game that DMs
         hands, in their next hand DM (:func:`bot.discord.outbox.dm_hands`). In a game
         played in one message the others' lines wait for their next private answer, and
-        the actor's answer starts with the lines kept for them."""
+        the actor's answer starts with the lines kept for them; the lines kept for a member are
+        in their last seen language."""
         actor = table.seat_of(interaction.user.id) if interaction else None
         if interaction is not None and table.client_locale is None:
             table.client_locale = str(interaction.locale)  # the actor's panels: their language
         one = is_one_message(table.record)
         later = not one and self.presenter is not None and self.presenter.hand_dm_after is not None
         per_seat: dict[str, list[str]] = {}
+        langs: dict[str, str | None] = {}
         if one and actor is not None:
-            kept = self.unseen.take(table.record.id, actor.seat)
+            kept = await self.bot.store.take_unseen(table.record.id, actor.seat)
             if kept:
-                per_seat[actor.seat] = [HEADING, *kept]
+                per_seat[actor.seat] = [since(table.member_lang, kept, KEPT_CHARS)]
         for event in update.events():
             for seat in event.to or []:
                 if actor is not None and seat == actor.seat and interaction is not None:
@@ -102,9 +105,21 @@ class TableNotices(TableLook):
                 elif later:
                     continue
                 mine = actor is not None and seat == actor.seat
-                per_seat.setdefault(seat, []).append(
-                    self.event_line(table, event, lang=table.member_lang if mine else None))
+                lang = table.member_lang if mine else (
+                    await self._kept_lang(table, seat, langs) if one else None)
+                per_seat.setdefault(seat, []).append(self.event_line(table, event, lang=lang))
         await self.deliver_private(table, per_seat, interaction)
+
+    async def _kept_lang(self, table: Table, seat: str, langs: dict[str, str | None]
+                         ) -> str | None:
+        """The language of the lines kept for ``seat`` of a one-message game: its member's
+        last seen client locale, else the game's (read once per call: ``langs``); ``None``
+        (the game's) for an AI seat."""
+        if seat not in langs:
+            user_id = table.seat(seat).user_id
+            langs[seat] = None if user_id is None or not table.is_human(seat) else \
+                member_language(await self.bot.store.member_locale(user_id), table.lang)
+        return langs[seat]
 
     async def event_panel(self, table: Table, seat: str, event: Event) -> dict[str, Any] | None:
         """Keyword arguments of an ephemeral panel that shows private ``event`` to ``seat``,
@@ -126,7 +141,8 @@ class TableNotices(TableLook):
             if actor is not None and actor.seat == seat_id and interaction is not None:
                 await send_ephemeral(interaction, body, secret=True)
             elif is_one_message(table.record):  # no DM there: shown at their next look
-                self.unseen.add(table.record.id, seat_id, texts)
+                if table.result is None:  # (over: nobody looks again)
+                    await self.bot.store.keep_unseen(table.record.id, seat_id, texts)
             else:
                 user_id = table.seat(seat_id).user_id
                 assert user_id is not None

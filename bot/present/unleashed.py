@@ -145,7 +145,7 @@ class UnleashedPresenter(Presenter):
                          *lines[-1:], *fields,
                          translate(lang, "Deck {deck}, discard {discard}, nursery {nursery}.",
                                    deck=view.deck_count, discard=len(view.discard),
-                                   nursery=len(view.nursery))])
+                                   nursery=len(view.nursery))], lang=lang)
 
     game = "llamas-unleashed"
     #: Hands are DMed once per change of turn (one DM for the chain of moves that changed
@@ -388,7 +388,7 @@ class UnleashedPresenter(Presenter):
                                    cards=field),
                          translate_n(lang, "Your hand, {count} card: {cards}.",
                                      "Your hand, {count} cards: {cards}.", len(own.hand),
-                                     cards=hand)])
+                                     cards=hand)], lang=lang)
 
     @staticmethod
     def hand_words(own: UnleashedView, lang: str = ENGLISH) -> list[str]:

@@ -301,6 +301,11 @@ def _legend(img: Image.Image, d: ImageDraw.ImageDraw, x: int, y: int, lang: str)
              for t in ("magical", "baby", "upgrade", "downgrade")]
     room = WIDTH - 2 * MARGIN
     words = sum(int(d.textlength(w, font=fnt)) for _, w in items)
+    if words + len(items) * (46 + 12) > room:  # the short words of Magical and Baby
+        items = [(art, translate(lang, BAND_WORDS[t]) if t in BAND_WORDS else w)
+                 for (art, w), t in zip(items, ("magical", "baby", "upgrade", "downgrade"),
+                                        strict=True)]
+        words = sum(int(d.textlength(w, font=fnt)) for _, w in items)
     gap = 26 if words + len(items) * (46 + 26) <= room else 12
     share = room // len(items) - 46 - gap  # each word's room when they do not all fit
     if words + len(items) * (46 + gap) > room:
@@ -317,9 +322,31 @@ def _base(n: int, lang: str = ENGLISH) -> Image.Image:
     height = layout(n)
     img = Image.new("RGB", (WIDTH, height), BG)
     d = Draw(img)
-    d.text((MARGIN, 16), translate(lang, "Llamas Unleashed"), font=font(36, True), fill=INK)
+    size = _title_size(lang)
+    d.text((MARGIN, 16 + (36 - size) // 2), translate(lang, "Llamas Unleashed"),
+           font=font(size, True), fill=INK)
     _legend(img, d, MARGIN, height - LEGEND_H + 6, lang)
     return img
+
+
+def _counts(lang: str, deck: int, discard: int, nursery: int) -> tuple[str, str]:
+    """The shared counts in words, then in their short form."""
+    return (translate(lang, "Deck {deck} \u00b7 Discard {discard} \u00b7 Nursery {nursery}",
+                      deck=deck, discard=discard, nursery=nursery),
+            translate(lang, "Deck {deck} \u00b7 Disc. {discard} \u00b7 Nurs. {nursery}",
+                      deck=deck, discard=discard, nursery=nursery))
+
+
+@cache
+def _title_size(lang: str) -> int:
+    """The title's size in ``lang``: 36 px, smaller (down to the smallest text) when the
+    widest counts would not fit beside it in words."""
+    widest = _PROBE.textlength(_counts(lang, 188, 188, 18)[0], font=font(TEXT))
+    title = translate(lang, "Llamas Unleashed")
+    for size in (36, 32, TEXT):
+        if _PROBE.textlength(title, font=font(size, True)) + widest + 24 <= WIDTH - 2 * MARGIN:
+            return size
+    return TEXT
 
 
 def _names(view: UnleashedView, names: Mapping[str, str] | None) -> dict[str, str]:
@@ -363,12 +390,11 @@ def _winners(lang: str, names: list[str]) -> str:
 
 def _header(d: ImageDraw.ImageDraw, view: UnleashedView, nm: dict[str, str],
             lang: str = ENGLISH) -> None:
-    counts = translate(lang, "Deck {deck} \u00b7 Discard {discard} \u00b7 Nursery {nursery}",
-                       deck=view.deck_count, discard=len(view.discard),
-                       nursery=len(view.nursery))
-    # the counts keep to the right of the title (the longest title, in bold at 36 px)
-    title_w = d.textlength(translate(lang, "Llamas Unleashed"), font=font(36, True))
-    d.text((WIDTH - MARGIN, 22), fit(d, counts, font(TEXT), WIDTH - 2 * MARGIN - title_w - 24),
+    # the counts keep to the right of the title
+    title_w = d.textlength(translate(lang, "Llamas Unleashed"), font=font(_title_size(lang), True))
+    d.text((WIDTH - MARGIN, 22), first_fit(d, font(TEXT), WIDTH - 2 * MARGIN - title_w - 24,
+                                           *_counts(lang, view.deck_count, len(view.discard),
+                                                    len(view.nursery))),
            font=font(TEXT), fill=INK, anchor="ra")
     if view.phase == "over":
         res = view.result
@@ -534,9 +560,6 @@ def warm_up() -> None:
 
 # -- larger cards: the close-up and /card ----------------------------------------------
 
-MINI_W, MINI_H = 232, 262
-
-
 def style_colour(ctype: str, kind: str | None) -> RGB:
     if ctype in ("baby", "basic", "magical") and kind in KIND_STYLE:
         return KIND_STYLE[kind][0]
@@ -548,84 +571,3 @@ def type_art(ctype: str, kind: str | None, size: int) -> Image.Image:
         return portrait(kind, ctype == "baby", size)
     frame, icon_name, _ = TYPE_FRAME.get(ctype, TYPE_FRAME["basic"])
     return icon(icon_name, size, disc=frame)
-
-
-@sprite
-def _mini(name: str, ctype: str, kind: str | None, width: int = MINI_W,
-          lang: str = ENGLISH) -> Image.Image:
-    """A card as the close-up shows it (RGBA ``width`` x ``MINI_H``): the type band with
-    its icon and word (the word alone when both do not fit), the portrait or type icon,
-    the name in up to two lines."""
-    frame, icon_name, _ = TYPE_FRAME.get(ctype, TYPE_FRAME["basic"])
-    img = Image.new("RGBA", (width, MINI_H), (0, 0, 0, 0))
-    d = Draw(img)
-    colour = style_colour(ctype, kind)
-    d.rounded_rectangle((0, 0, width - 1, MINI_H - 1), radius=18, fill=tint(colour, 0.86),
-                        outline=frame, width=6 if ctype == "magical" else 4)
-    d.rounded_rectangle((6, 6, width - 7, 48), radius=12, fill=frame)
-    word = translate(lang, BAND_WORDS[ctype]) if ctype in BAND_WORDS else type_word(lang, ctype)
-    if d.textlength(word, font=font(TEXT, True)) <= width - 64:
-        paste(img, icon(icon_name, 36, fill=(255, 255, 255)), (12, 9))
-        d.text((54, 27), word, font=font(TEXT, True), fill=(255, 255, 255), anchor="lm")
-    else:  # a long word ("Downgrade") takes the whole band: the portrait shows the type
-        d.text((width // 2, 27), fit(d, word, font(TEXT, True), width - 24),
-               font=font(TEXT, True), fill=(255, 255, 255), anchor="mm")
-    paste(img, type_art(ctype, kind, 120), ((width - 120) // 2, 56))
-    lines = wrap(d, name, font(TEXT, True), width - 20)[:2]
-    for i, line in enumerate(lines):
-        d.text((width // 2, 200 + i * 32 - (16 if len(lines) == 1 else 0)),
-               fit(d, line, font(TEXT, True), width - 16), font=font(TEXT, True), fill=INK,
-               anchor="mm")
-    return img
-
-
-def hand_picture(view: UnleashedView, *, names: Mapping[str, str] | None = None,
-                 lang: str = ENGLISH) -> Picture:
-    """The close-up for the viewer of ``view`` (a seat's view, not the spectator's): their
-    Field and their hand as cards with art, 1000 px wide (its height follows the number
-    of cards). Raises ``ValueError`` for a spectator view."""
-    if view.viewer is None or view.hand is None:
-        raise ValueError("a close-up needs a seat's view")
-    nm = _names(view, names)
-    f = view.fields[view.viewer]
-    field = [(c, g if g in KIND_STYLE else None) for g, cs in _groups(f) for c in cs]
-    hand = [(c, _kind_of(c)) for c in view.hand]
-    per = 4
-    step = MINI_W + 12
-    x0 = (WIDTH - per * step + 12) // 2
-
-    def rows(k: int) -> int:
-        return max(1, -(-k // per))
-
-    height = 24 + 2 * 60 + (rows(len(field)) + rows(len(hand))) * (MINI_H + 12) + 24
-    with measuring() as meter:
-        img = Image.new("RGB", (WIDTH, height), BG)
-        d = Draw(img)
-        y = 20
-        for title, cards in (
-            (first_fit(d, font(32, True), WIDTH - 2 * MARGIN, translate(
-                lang, "{name}'s Field: {count}/{target} Animals", name=nm[view.viewer],
-                count=f.animal_count, target=f.animals_to_win), translate(
-                lang, "Your Field: {count}/{target} Animals", count=f.animal_count,
-                target=f.animals_to_win)), field),
-            (translate_n(lang, "Your hand: {count} card", "Your hand: {count} cards",
-                         len(hand)), hand),
-        ):
-            d.text((MARGIN, y + 26), fit(d, title, font(32, True), WIDTH - 2 * MARGIN),
-                   font=font(32, True), fill=INK, anchor="lm")
-            y += 60
-            if not cards:
-                d.text((MARGIN, y + 30), translate(lang, "none"), font=font(TEXT), fill=MUTED,
-                       anchor="lm")
-            for i, (c, kind) in enumerate(cards):
-                paste(img, _mini(card_name(lang, c.name), c.type, kind, MINI_W, lang),
-                      (x0 + (i % per) * step, y + (i // per) * (MINI_H + 12)))
-            y += rows(len(cards)) * (MINI_H + 12)
-    return _encode(img, meter)
-
-
-def render_hand(view: UnleashedView, *, names: Mapping[str, str] | None = None,
-                lang: str = ENGLISH) -> bytes:
-    """PNG bytes of :func:`hand_picture`."""
-    return hand_picture(view, names=names, lang=lang).png
-

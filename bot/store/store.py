@@ -10,7 +10,7 @@ version check. A committed change to a game's play is noted for the request that
 (``bot.store.tracking``).
 
 The store is put together from its parts over one backend (``base``): ``games``,
-``moves``, ``seats``, ``timers``, ``prefs``, ``stats``, ``ratings`` and ``rematches``; its records are in ``records``.
+``moves``, ``seats``, ``timers``, ``prefs``, ``stats``, ``ratings``, ``rematches``, ``presets`` and ``unseen``; its records are in ``records``.
 """
 
 from __future__ import annotations
@@ -24,10 +24,11 @@ from bot.store.rematches import RematchStore
 from bot.store.seats import SeatStore
 from bot.store.stats import StatStore
 from bot.store.timers import TimerStore
+from bot.store.unseen import UnseenStore
 
 
 class Store(GameStore, MoveStore, SeatStore, TimerStore, PrefStore, StatStore, RatingStore,
-            RematchStore, PresetStore):
+            RematchStore, PresetStore, UnseenStore):
     """Async repository over one database: a SQLite file or a PostgreSQL URL.
 
     Use :meth:`open` (which migrates) and :meth:`close`. A path may be ``":memory:"``.

@@ -31,9 +31,9 @@ from bot.store.url import is_postgres_url
 
 #: Every table, parents before children (foreign keys).
 TABLES = ("games", "seats", "actions", "timers", "stats", "guild_settings", "member_prefs",
-          "ratings", "rating_history", "presets")
+          "ratings", "rating_history", "presets", "unseen_lines")
 #: Tables whose ``id`` comes from a sequence in PostgreSQL.
-ID_TABLES = ("games", "actions", "timers")
+ID_TABLES = ("games", "actions", "timers", "unseen_lines")
 
 
 class TargetNotEmpty(StoreError):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest_asyncio
 
+from bot.i18n import CARD_NAME, translate_in
 from tests.discord.test_unleashed import (
     CAT,
     cid_of,
@@ -15,9 +16,14 @@ from tests.discord.test_unleashed import (
     start,
     state_of,
 )
-from tests.discord.test_unleashed_dms import names, seen_as_dealt
+from tests.discord.test_unleashed_dms import seen_as_dealt
 from tests.games.unleashed.unleashed_helpers import build
 from tests.support import texts
+
+
+def polish(card: int) -> str:
+    """A card's name in Polish."""
+    return translate_in("pl", CARD_NAME, CAT[card].name)
 
 
 @pytest_asyncio.fixture
@@ -45,5 +51,6 @@ async def test_a_hand_dm_is_in_the_members_last_seen_language(world, polish_bo):
     after = await state_of(sb.bot)
     pulled = next(c for c in after.hands["s0"] if c not in st.hands["s0"])
     lines = "\n".join(texts(bo.dms[0])).splitlines()
-    assert lines[1:] == [f"Ana pulls {CAT[pulled].name} from Bo's hand.", "You draw Woolly Ram.",
-                         f"Twoja ręka (2): {names(after.hands['s1'])}."]
+    assert lines[1:] == [f"Ana wyciąga {polish(pulled)} z ręki gracza Bo.",
+                         "Dobierasz: Wełniasty baran.",
+                         f"Twoja ręka (2): {', '.join(map(polish, after.hands['s1']))}."]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest_asyncio
 
+from bot.i18n import CARD_NAME, translate_in
 from tests.discord.test_unleashed import (
     CAT,
     cid_of,
@@ -15,6 +16,7 @@ from tests.discord.test_unleashed import (
     open_panel,
     play_card,
     state_of,
+    table_of,
 )
 from tests.discord.test_unleashed_dms import seen_as_dealt
 from tests.games.unleashed.unleashed_helpers import build
@@ -73,4 +75,81 @@ async def test_a_pulled_card_is_told_to_its_owner_only_at_their_next_look(world,
     assert SINCE not in cy.last_reply.text
     seen = [m.text for m in cy.visible(group)]
     assert seen and all(secret not in text for text in seen)
+    assert [r for r in world.requests if r.status >= 400] == []
+
+
+async def _bo_is_told(world, sb, group) -> str:  # type: ignore[no-untyped-def]
+    """Ana's Pickpocket Goat pulls a card from Bo's hand (Bo then draws Woolly Ram); the
+    name of the card pulled."""
+    ana, bot = world.member("Ana"), sb.bot
+    st = build(3, hands={"s0": ["pickpocket_goat", "hay_harvest"],
+                         "s1": ["meadow_goat", "trail_llama"], "s2": []},
+               fields={"s0": ["cria_button"], "s1": ["lamb_acorn"], "s2": ["kid_clover"]},
+               deck=["woolly_ram"], plays=1)
+    await install(world, bot, st)
+    st = await state_of(bot)
+    await seen_as_dealt(bot, st)
+    await play_card(sb, ana, await open_panel(ana, group),
+                    cid_of(st, "pickpocket_goat", st.hands["s0"]), "s0")
+    after = await state_of(bot)
+    pulled = next(c for c in after.hands["s0"] if c not in st.hands["s0"])
+    return CAT[pulled].name
+
+
+async def test_the_lines_kept_for_a_player_outlive_a_restart_and_are_told_once(
+        world, clock, tmp_path):
+    db = tmp_path / "restart.sqlite3"
+    sb = await world.connect(new_bot(db, clock))
+    bo, cy = world.member("Bo"), world.member("Cy")
+    group = await start_in_group(world)
+    secret = await _bo_is_told(world, sb, group)
+    assert [tuple(r) for r in await sb.bot.store._all(
+        "SELECT seat, line FROM unseen_lines ORDER BY id")] == [
+        ("s1", f"Ana pulls {secret} from Bo's hand."), ("s1", "You draw Woolly Ram.")]
+    await world.disconnect()
+    sb = await world.connect(new_bot(db, clock))  # a new bot, the same database
+    try:
+        await open_panel(bo, group)
+        assert bo.last_reply.text.splitlines()[:3] == [
+            SINCE, f"Ana pulls {secret} from Bo's hand.", "You draw Woolly Ram."]
+        await open_panel(bo, group)
+        assert SINCE not in bo.last_reply.text
+        await open_panel(cy, group)
+        assert SINCE not in cy.last_reply.text
+        assert await sb.bot.store._all("SELECT * FROM unseen_lines") == []
+        assert [r for r in world.requests if r.status >= 400] == []
+    finally:
+        await world.disconnect()
+
+
+async def test_the_kept_lines_are_in_the_members_language(world, sb):
+    """Bo's client is German (the game English): the lines kept for him and their heading
+    are German, in his next look."""
+    bo = world.member("Bo")
+    bo.locale = "de"
+    group = await start_in_group(world)
+    assert await sb.bot.store.member_locale(bo.id) == "de"
+    secret = await _bo_is_told(world, sb, group)
+    await bo.click(table_of(bo, group), "My hand")
+    german = translate_in("de", CARD_NAME, secret)
+    assert (secret, german) in {("Trail Llama", "Wanderlama"), ("Meadow Goat", "Wiesenziege")}
+    assert bo.last_reply.text.splitlines()[:3] == [
+        "**Seit du zuletzt nachgesehen hast:**", f"Ana zieht {german} aus der Hand von Bo.",
+        "Du ziehst Wollwidder."]
+    # Told once; Ana, whose client is English, read her own line in English.
+    await bo.click(table_of(bo, group), "My hand")
+    assert "**Seit du zuletzt nachgesehen hast:**" not in bo.last_reply.text
+    assert f"Ana pulls {secret} from Bo's hand." in [
+        line for m in world.member("Ana").ephemerals for line in m.text.splitlines()]
+
+
+async def test_the_lines_kept_go_when_the_game_is_ended(world, sb):
+    ana = world.member("Ana")
+    group = await start_in_group(world)
+    await _bo_is_told(world, sb, group)
+    assert len(await sb.bot.store._all("SELECT * FROM unseen_lines")) == 2
+    await ana.slash("game end", in_channel=group)
+    await ana.click(ana.last_reply, "Yes, end the game")
+    assert (await sb.bot.store.get_game(1)).status == "ended"
+    assert await sb.bot.store._all("SELECT * FROM unseen_lines") == []
     assert [r for r in world.requests if r.status >= 400] == []

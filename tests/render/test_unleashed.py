@@ -22,13 +22,13 @@ from bot.render.unleashed import (
     WIDTH,
     _chip,
     _groups,
-    hand_picture,
     layout,
     render_table,
     table_picture,
     wrap,
 )
 from bot.render.unleashed_card import CARD_H, CARD_W, card_picture, render_card
+from bot.render.unleashed_hand import hand_picture
 from tests.games.unleashed.unleashed_helpers import build
 
 E = UnleashedEngine()

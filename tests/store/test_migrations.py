@@ -16,7 +16,7 @@ needs_pg = pytest.mark.skipif(not PG_URL, reason=SKIP_REASON)
 
 
 async def test_migrate_from_empty_reaches_latest(store):
-    assert await store.user_version() == SCHEMA_VERSION == len(MIGRATIONS) == 13
+    assert await store.user_version() == SCHEMA_VERSION == len(MIGRATIONS) == 14
 
 
 async def test_sqlite_file_is_wal_with_foreign_keys(tmp_path):

@@ -46,6 +46,8 @@ async def _played(path) -> None:
                                           7.9, 3.8, 5.0))
     await store.start_season(1)
     await store.mark_shown(gid, 2)
+    # Migration 14: a private line kept for a seat's next look.
+    await store.keep_unseen(gid, "s1", ["You draw **Woolly Ram**."])
     await store.close()
 
 
@@ -64,7 +66,7 @@ async def test_migrate_store_copies_every_row_there_and_back(tmp_path, database)
     report = await transfer(source, database)
     assert report.rows == {"games": 2, "seats": 3, "actions": 2, "timers": 3, "stats": 2,
                            "guild_settings": 1, "member_prefs": 1, "ratings": 1,
-                           "rating_history": 1, "presets": 0}
+                           "rating_history": 1, "presets": 0, "unseen_lines": 1}
     back = tmp_path / "back.sqlite3"
     await transfer(database, back)
     before, there, again = await _dump(source), await _dump(database), await _dump(back)
@@ -103,7 +105,7 @@ def test_herdbot_migrate_store_prints_what_it_copied(tmp_path):
     assert (proc.returncode, proc.stderr) == (0, "")
     assert proc.stdout == ("herdbot: copied a.sqlite3 to b.sqlite3 (2 games, 3 seats, 2 actions, "
                            "3 timers, 2 stats, 1 guild_settings, 1 member_prefs, 1 ratings, "
-                           "1 rating_history, 0 presets).\n")
+                           "1 rating_history, 0 presets, 1 unseen_lines).\n")
     proc = cli("a.sqlite3", "b.sqlite3")
     assert (proc.returncode, proc.stdout) == (1, "")
     assert proc.stderr == ("herdbot: the target database b.sqlite3 is not empty (its table "
@@ -135,7 +137,7 @@ def test_migrate_store_reads_a_source_it_cannot_write(tmp_path):
     assert (proc.returncode, proc.stderr) == (0, "")
     assert proc.stdout == (f"herdbot: copied {folder / 'herdbot.sqlite3'} to new.sqlite3 "
                            "(2 games, 3 seats, 2 actions, 3 timers, 2 stats, 1 guild_settings, "
-                           "1 member_prefs, 1 ratings, 1 rating_history, 0 presets).\n")
+                           "1 member_prefs, 1 ratings, 1 rating_history, 0 presets, 1 unseen_lines).\n")
     assert sorted(p.name for p in folder.iterdir()) == ["herdbot.sqlite3"]
     assert (folder / "herdbot.sqlite3").read_bytes() == before
     assert asyncio.run(_dump(tmp_path / "new.sqlite3")) == asyncio.run(

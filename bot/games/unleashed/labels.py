@@ -1,4 +1,6 @@
-"""Llamas Unleashed: the short words of an action on a button or a select entry (pure)."""
+"""Llamas Unleashed: an action in short English words (pure), the engine's
+``action_label`` for logs, tests and tools; the buttons and select entries players see
+are worded in their language by :mod:`bot.present.unleashed`."""
 
 from __future__ import annotations
 
@@ -19,8 +21,8 @@ from bot.games.unleashed.views import source_words
 
 
 def action_label(st: UnleashedState, action: Action) -> str:
-    """Short words for a button or select entry (seat ids stand for players; the cog
-    may replace them with names). Never names a card the acting seat cannot see."""
+    """Short English words for ``action`` (seat ids stand for players). Never names a
+    card the acting seat cannot see."""
     if isinstance(action, ChooseBaby):
         return "Pick one for me" if action.card is None else f"Take {name(action.card)}"
     if isinstance(action, Play):
