@@ -275,3 +275,19 @@ def test_every_refusal_of_the_engine_is_worded_in_every_language():
     # A refusal the engine does not word (the runtime's) keeps its words, names put in.
     assert P.refusal("s2 left.", NAMES, lang="de") == "Ana left."
     assert P.refusal("It is s1's turn.", NAMES) == "It is Tomasz's turn."
+
+
+def test_the_final_scores_in_french_and_english():
+    state, _ = finished()
+    result = E.result(state)
+    view = E.view(state, None)
+    assert P.final_head(result, TWO, lang="fr") == (
+        "La pioche s'est vidée et chacun a joué un dernier tour. **Tomasz** gagne !")
+    assert P.final_lines(view, result, TWO, lang="fr") == [
+        "\N{TROPHY} **Tomasz** : 27 (Cou de 14, le plus long +4, Nœuds x1 +6, Écharpes x1 "
+        "(3 cartes) +6, Breloques x7 +7, Bonus des quatre breloques +5, Boue x1 -1)",
+        "**Maya** : 5 (Cou de 5, le deuxième plus long +2, Breloques x4 +4, Boue x1 -1)"]
+    assert P.final_head(result, TWO) == (
+        "The deck ran out and everyone took one last turn. **Tomasz** wins!")
+    assert P.final_lines(view, result, TWO)[1] == (
+        "**Maya**: 5 (Neck 5 long, second longest +2, Charms x4 +4, Mud x1 -1)")
