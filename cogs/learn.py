@@ -28,8 +28,8 @@ from bot.discord.bot import HerdBot
 from bot.discord.game_cog import GameCog
 from bot.discord.layout import card
 from bot.discord.replies import lang_of, send_ephemeral, send_error
-from bot.i18n import N_, translate
-from bot.present.lessons import RESUMED, lesson_of, resumed_line, started_line
+from bot.i18n import ENGLISH, N_, translate
+from bot.present.lessons import lesson_of, resumed, resumed_line, started_line
 from bot.runtime import GameError
 from bot.store import GameRecord
 
@@ -108,7 +108,7 @@ class Learn(commands.Cog):
             raise
         record = await service.get(update.record.id)
         await self._answer(interaction, cog, started_line(
-            spec.name, dm_link(dm.id, record.table_message_id)))
+            spec.name, dm_link(dm.id, record.table_message_id), lang_of(interaction)))
 
     @staticmethod
     async def _answer(interaction: discord.Interaction, cog: GameCog, text: str) -> None:
@@ -127,7 +127,7 @@ class Learn(commands.Cog):
         one's buttons retired) and say where."""
         cog = self.cog(record)
         table = await cog.load_table(record.id)
-        table.lesson = RESUMED
+        table.lesson = resumed(table.lang or ENGLISH)
         name = table.spec.name
         try:
             await cog.post_table(table, fresh=True)
@@ -139,7 +139,7 @@ class Learn(commands.Cog):
         channel = record.thread_id or record.channel_id or 0
         shown = await self.bot.service.get(record.id)
         await self._answer(interaction, cog, resumed_line(
-            name, dm_link(channel, shown.table_message_id)))
+            name, dm_link(channel, shown.table_message_id), lang_of(interaction)))
 
 
 async def setup(bot: HerdBot) -> None:

@@ -26,7 +26,7 @@ from bot.discord.watch import FOLLOW, Watching
 from bot.games.base import Action, State
 from bot.i18n import N_, translate
 from bot.present import base as present
-from bot.present.base import TableModel, named
+from bot.present.base import TableModel
 from bot.runtime import GameError, Known, Update
 from bot.store import GameRecord, SeatRecord
 
@@ -162,7 +162,7 @@ class Clicks(Watching, OneMessage):
             if first is None:
                 raise present.ForgedChoice(name)
             exc = present.refusal(engine, table.state, seat.seat, table.legal(who)[first])
-            raise GameError(exc.code, named(exc.message, table.names), catalogued=False)
+            raise GameError(exc.code, self.refusal_line(table, exc.message), catalogued=False)
         panel = model.panels[name]
         view = layout.panel(accent=self.accent, words=panel.text, items=self.draw(
             table.record.id, model.key, panel.items, keys=model.keys, prints=model.prints,
@@ -362,6 +362,8 @@ class Clicks(Watching, OneMessage):
                 fresh.client_locale = table.client_locale
                 await self.answer_stale(interaction, fresh)
             else:
-                await send_error(interaction, exc, names=table.names, lang=table.member_lang,
+                said = (exc if exc.catalogued
+                        else self.refusal_line(table, exc.message))  # an engine's refusal
+                await send_error(interaction, said, names=table.names, lang=table.member_lang,
                                  secret=self.hidden_info)
             return None

@@ -19,7 +19,7 @@ from bot.discord.components import button, view_of
 from bot.discord.layout import MAX_COMPONENTS, card
 from bot.discord.replies import send_ephemeral
 from bot.discord.table import Table
-from bot.i18n import translate
+from bot.i18n import ENGLISH, translate
 from bot.present import hints
 from bot.present.base import named
 from bot.runtime import GameError
@@ -75,19 +75,21 @@ def _count(item: Any) -> int:
     return 1 + sum(_count(c) for c in getattr(item, "children", None) or [])
 
 
-def hint_text(table: Table, seat: SeatRecord) -> str:
-    """The hint for ``seat`` in words with display names. Raises :class:`GameError` when
-    hints are off or ``seat`` has nothing to decide now."""
+def hint_text(table: Table, seat: SeatRecord, lang: str | None = None) -> str:
+    """The hint for ``seat`` in words with display names, in ``lang`` (English when
+    ``None``). Raises :class:`GameError` when hints are off or ``seat`` has nothing to
+    decide now."""
+    lang = lang or ENGLISH
     if not hints_on(table) or table.spec.hint is None:
-        raise GameError("hints_off", hints.hints_off(), catalogued=False)
+        raise GameError("hints_off", hints.hints_off(lang), catalogued=False)
     legal = table.legal(seat.seat) if seat.seat in table.pending.seats else []
     if not legal:
         waiting = [s for s in table.pending.seats if s != seat.seat]
-        raise GameError("not_your_move", named(hints.not_yours(waiting), table.names),
+        raise GameError("not_your_move", named(hints.not_yours(waiting, lang), table.names),
                         catalogued=False)
     # Seeded by the game, its version and the seat: the same hint every time it is asked.
     rng = random.Random(f"hint:{table.record.id}:{table.record.version}:{seat.seat}")
-    return named(table.spec.hint(table.view(seat.seat), legal, rng), table.names)
+    return named(table.spec.hint(table.view(seat.seat), legal, rng, lang=lang), table.names)
 
 
 def hint_card(text: str, accent: int, lang: str | None = None) -> ui.LayoutView:
@@ -102,7 +104,7 @@ async def answer_hint(interaction: discord.Interaction, table: Table, seat: Seat
                       accent: int) -> None:
     """Answer a Hint click privately (see :func:`hint_text` for the refusals)."""
     await send_ephemeral(interaction, secret=True, view=hint_card(
-        hint_text(table, seat), accent, table.member_lang))
+        hint_text(table, seat, table.member_lang), accent, table.member_lang))
 
 
 __all__ = ["HINT", "OPTION", "answer_hint", "hint_card", "hint_text", "hints_on",

@@ -182,7 +182,8 @@ def matchup_text(m: Matchup, level_label: str | None = None, lang: str | None = 
     """``"Bo (3 ahead, 1 behind in 4 games)"`` in ``lang``; an AI level as ``"the Hard
     AI"`` (``level_label``: the level's English label)."""
     if m.user_id is None:
-        who = translate(lang, "the {level} AI", level=translate(lang, level_label or ""))
+        level = translate(lang, level_label) if level_label else ""
+        who = translate(lang, "the {level} AI", level=level)
     else:
         who = md_name(m.name, NAME_LIMIT) or translate(lang, "(no name)")
     return translate_n(lang, "{who} ({ahead} ahead, {behind} behind in {count} game)",
@@ -239,5 +240,5 @@ async def rating_section(bot: Host, guild_id: int, user_id: int, name: str,
                     worst, levels.get(worst.ai_level or ""), lang)))
         fields.append((translate(lang, "{game} rating", game=game), "\n".join(lines)))
         series.append((game, await store.rating_history(guild_id, user_id, r.kind, season)))
-    pic = await asyncio.to_thread(rating_chart, series)
+    pic = await asyncio.to_thread(rating_chart, series, lang or ENGLISH)
     return fields, discord.File(io.BytesIO(pic.png), filename="ratings.png")

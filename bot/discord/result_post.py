@@ -14,7 +14,7 @@ from bot.discord.components import HerdButton, button
 from bot.discord.layout import ALT_LIMIT, action_rows
 from bot.discord.replay_view import replay_button
 from bot.discord.table import Table
-from bot.i18n import translate
+from bot.i18n import ENGLISH, translate
 from bot.present.result_card import card_inputs
 from bot.ratings import Rating
 from bot.render.result_card import render_card
@@ -47,7 +47,7 @@ async def with_card(bot: Any, table: Table, parts: dict[str, Any]) -> dict[str, 
     inputs = card_inputs(table.spec.presenter, game=table.spec.name, game_id=table.record.id,
                          view=table.view(None), result=table.result, names=table.plain_names,
                          seats=[s.seat for s in table.seats], changes=changes, minutes=minutes,
-                         first=Rating().ordinal)
+                         first=Rating().ordinal, lang=table.lang or ENGLISH)
     data = await bot.render(render_card, **inputs)
     alt = f"{inputs['headline']}. {inputs['highlight']}"[:ALT_LIMIT]
     card = discord.File(io.BytesIO(data), filename=CARD_FILE, description=alt)

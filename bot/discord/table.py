@@ -483,6 +483,14 @@ class TableLook:
         events left out)."""
         return [self.event_line(table, e) for e in (events or []) if e.to is None]
 
+    def refusal_line(self, table: Table, message: str) -> str:
+        """A refusal's ``message`` (the engine's or the runtime's, seat ids in it) for the
+        clicking member: the presenter's :meth:`~bot.present.base.Presenter.refusal` in
+        their language, with the display names."""
+        if self.presenter is None:
+            return named(message, table.names)
+        return self.presenter.refusal(message, table.names, lang=table.member_lang)
+
     def event_line(self, table: Table, event: Event, names: dict[str, str] | None = None,
                    lang: str | None = None) -> str:
         """``event``'s line with ``names`` (default: the display names) in ``lang``

@@ -248,6 +248,11 @@ class Presenter:
         (the member's)."""
         return [translate(lang, "You have no hidden cards in this game.")]
 
+    def refusal(self, message: str, names: dict[str, str], *, lang: str = ENGLISH) -> str:
+        """The engine's refusal ``message`` (an ``IllegalAction``'s, seat ids in it) in
+        ``lang`` with ``names`` put in; default: the names only (:func:`named`)."""
+        return named(message, names)
+
     def rules(self, summary: str, *, lang: str = ENGLISH) -> str:
         """The ``/rules`` summary in ``lang``; default: the game's ``summary`` as it is."""
         return summary

@@ -55,6 +55,7 @@ from bot.present.pacapaca_words import (
     card_name,
     event_line,
     names_and,
+    refusal_line,
     rules_summary,
     score_label,
 )
@@ -275,6 +276,32 @@ class PacapacaPresenter(Presenter):
                            "Tallest neck: {names}, {count} cards long.", top,
                            names=names_and(who, lang))
 
+    def final_head(self, result: Result, names: dict[str, str], *, lang: str = ENGLISH) -> str:
+        """Why the game ended and who won, in ``lang`` (the engine's reason is the deck
+        running out)."""
+        win = [names.get(s, s) for s in result.winners]
+        head = translate(lang, "The deck ran out and everyone took one last turn.")
+        if not win:
+            return head
+        together = f"**{names_and(win, lang)}**"
+        return head + " " + (translate(lang, "{names} wins!", names=together) if len(win) == 1
+                             else translate(lang, "{names} share the win!", names=together))
+
+    def final_lines(self, view: PacapacaView, result: Result, names: dict[str, str], *,
+                    lang: str = ENGLISH) -> list[str]:
+        """Per player (best first): the score and its lines, in ``lang``."""
+        out = []
+        for seat in sorted(result.scores, key=lambda s: -result.scores[s]):
+            crown = "\N{TROPHY} " if seat in result.winners else ""
+            lines = ", ".join(f"{score_label(ln.label, lang)} {ln.points:+d}"
+                              for ln in result.breakdown.get(seat, []))
+            who = f"**{names[seat]}**"
+            out.append(crown + (translate(lang, "{name}: {score} ({lines})", name=who,
+                                          score=result.scores[seat], lines=lines) if lines
+                                else translate(lang, "{name}: {score}", name=who,
+                                               score=result.scores[seat])))
+        return out
+
     def ping_key(self, pending: Pending, view: Any = None) -> str:
         """One table message per turn: the pending key's turn number (``turn:<n>``,
         ``neg:<n>``, ``turn:<n>:after``), so a negotiation and the turn after it edit the
@@ -285,6 +312,11 @@ class PacapacaPresenter(Presenter):
     def event_line(self, event: Event, names: dict[str, str], *, lang: str = ENGLISH) -> str:
         """The thread's line for ``event`` in ``lang`` (:func:`~bot.present.pacapaca_words.event_line`)."""
         return event_line(event, names, lang)
+
+    def refusal(self, message: str, names: dict[str, str], *, lang: str = ENGLISH) -> str:
+        """The engine's refusal ``message`` in ``lang``
+        (:func:`~bot.present.pacapaca_words.refusal_line`)."""
+        return refusal_line(message, names, lang)
 
     def rules(self, summary: str, *, lang: str = ENGLISH) -> str:
         """The ``/rules`` summary in ``lang`` (:data:`~bot.present.pacapaca_words.RULES`;

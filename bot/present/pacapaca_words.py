@@ -14,6 +14,9 @@ from bot.games.base import Event
 from bot.games.pacapaca.cards import catalog
 from bot.i18n import ENGLISH, N_, translate, translate_n
 
+#: An engine's seat id in its words (``s0``, ``s1`` ...).
+_SEAT = re.compile(r"\bs\d+\b")
+
 #: The names and blurbs of ``seeds/pacapaca.json`` (heads, bodies, then each kind's name
 #: and blurb), marked for the catalogue; shown through :func:`card_name` /
 #: :func:`card_blurb` (a test checks this list against the seeds).
@@ -138,7 +141,42 @@ def event_line(event: Event, names: dict[str, str], lang: str = ENGLISH) -> str:
             return translate(lang, "The game is over: {names} wins.", names=winners[0])
         return translate(lang, "The game is over: {names} share the win.",
                          names=names_and(winners, lang))
-    return re.sub(r"\bs\d+\b", lambda m: names.get(m.group(0), m.group(0)), event.text)
+    return _SEAT.sub(lambda m: names.get(m.group(0), m.group(0)), event.text)
+
+
+#: The engine's refusals (``IllegalAction`` messages of :mod:`bot.games.pacapaca.legal`),
+#: a seat id written ``{name}``; shown through :func:`refusal_line`.
+REFUSALS = frozenset({
+    N_("A card is named twice in that deal."), N_("A deal must move at least one card."),
+    N_("Finish the negotiation first: accept, propose or give up."),
+    N_("Heads and bodies cannot be traded."), N_("It is {name}'s turn."),
+    N_("Keep one of the two cards you drew first."),
+    N_("Neither of you has a card to trade yet."),
+    N_("No more proposals this time: accept, decline or give up."),
+    N_("No negotiation is running."), N_("Only the clock can end a negotiation."),
+    N_("Only the invited player declines; you can give up."),
+    N_("Only the player whose turn it is can give up."),
+    N_("Only the two negotiating players can act now."),
+    N_("That card is not one of the two you drew."), N_("That move is not possible now."),
+    N_("That player is not in this game."),
+    N_("The deal changed since you saw it; look again."), N_("The deck is empty."),
+    N_("The discard pile is empty."), N_("The game is over."),
+    N_("There is no deal to accept yet."), N_("There is no deal to decline."),
+    N_("You already accepted this deal."),
+    N_("You already negotiated this turn: draw or take the pile."),
+    N_("You are not in this game."), N_("You can only ask for cards {name}'s alpaca has."),
+    N_("You can only offer cards your alpaca has."), N_("You can still draw or take the pile."),
+    N_("You cannot negotiate with yourself."), N_("You have no drawn cards to keep."),
+})
+def refusal_line(message: str, names: dict[str, str], lang: str = ENGLISH) -> str:
+    """The engine's refusal ``message`` (English, seat ids in it) in ``lang`` with the
+    names put in; a message not of :data:`REFUSALS` with the names only."""
+    seats = _SEAT.findall(message)
+    template = _SEAT.sub("{name}", message)
+    if template in REFUSALS and len(seats) <= 1:
+        return translate(lang, template, **({"name": names.get(seats[0], seats[0])}
+                                             if seats else {}))
+    return _SEAT.sub(lambda m: names.get(m.group(0), m.group(0)), message)
 
 
 _SCORE_LABELS: tuple[tuple[re.Pattern[str], str], ...] = (
@@ -203,5 +241,5 @@ def rules_summary(lang: str = ENGLISH) -> str:
     return "\n\n".join(translate(lang, paragraph) for paragraph in RULES)
 
 
-__all__ = ["RULES", "SEED_WORDS", "card_blurb", "card_list", "card_name", "event_line",
+__all__ = ["REFUSALS", "RULES", "SEED_WORDS", "refusal_line", "card_blurb", "card_list", "card_name", "event_line",
            "names_and", "rules_summary", "score_label"]

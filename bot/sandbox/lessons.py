@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.present.lessons import HEADING, lesson_of
+from bot.present.lessons import MARK, lesson_of
 from bot.sandbox.demo import drive_game
 from bot.sandbox.model import SimMessage, walk_components
 
@@ -47,7 +47,7 @@ def watch_lesson(world: Any, member: Any, game: str, run: LessonRun) -> Any:
         shown = texts(message)
         moves = [int(m.group(1)) for t in shown if (m := _MOVE.search(t))]
         for text in shown:
-            if not text.startswith(HEADING):
+            if not text.startswith(MARK):
                 continue
             for part in text.split("\n\n")[1:]:
                 key = by_text.get(part)

@@ -26,7 +26,7 @@ from tests.discord.test_pacapaca import (  # noqa: F401 - fixtures
 from tests.support import description, headline, pictures, texts
 
 
-async def start_in(world, names, language):
+async def start_in(world, names, language):  # noqa: F811
     host = world.member(names[0])
     await host.slash("play", game="pacapaca", language=language)
     lobby = host.last_reply
@@ -36,7 +36,7 @@ async def start_in(world, names, language):
     return lobby.thread
 
 
-async def test_a_german_client_in_a_french_pacapaca_game(world, sb):
+async def test_a_german_client_in_a_french_pacapaca_game(world, sb):  # noqa: F811
     thread = await start_in(world, NAMES[:2], "fr")
     assert (await sb.bot.service.get(GID)).options["language"] == "fr"
     _, seats, st = await load(sb.bot)
@@ -49,6 +49,11 @@ async def test_a_german_client_in_a_french_pacapaca_game(world, sb):
     assert table.labels[:3] == ["Piocher 2", "Prendre la défausse (0)", "Négocier"]
     assert (f"Au tour de **{am.name}** : piocher 2.\nPioche 20 \N{MIDDLE DOT} défausse 0"
             in description(table))
+    # The table picture and the end's picture are drawn in the game's language.
+    cog = sb.bot.game_cog("pacapaca")
+    loaded = await cog.load_table(GID)
+    assert cog.picture(loaded).kwargs["lang"] == "fr"
+    assert cog.end_picture(loaded).kwargs["lang"] == "fr"
     # The German member's My hand is German, the English member's English.
     await am.click(table, "Ma main")  # the game is French
     assert headline(am.last_reply) == ("Du hast keine verdeckten Karten im Ablagestapel. "
@@ -80,7 +85,7 @@ async def test_a_german_client_in_a_french_pacapaca_game(world, sb):
             "cachée sur la défausse." in description(thread.last_message))
 
 
-async def test_the_negotiation_panel_is_french_and_the_german_deal_editor_german(world, sb):
+async def test_the_negotiation_panel_is_french_and_the_german_deal_editor_german(world, sb):  # noqa: F811
     thread = await start_in(world, NAMES[:2], "fr")
     st = await until_both_have_necks(world, sb.bot, thread)
     active, partner = st.seats[st.active], st.seats[1 - st.active]

@@ -7,8 +7,11 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
+from pathlib import Path
 
 from bot.games.base import SYSTEM_SEAT
+from bot.games.pacapaca import engine, legal
 from bot.games.pacapaca.models import (
     Accept,
     Draw2,
@@ -23,7 +26,7 @@ from bot.paths import SEEDS_DIR
 from bot.present import pacapaca as pp
 from bot.present import pacapaca_words as words
 from bot.present.pacapaca import PacapacaPresenter
-from tests.present.test_pacapaca import E, LEAF, MUD, NAMES, RIGHT_LOOP, talks  # noqa: F401
+from tests.present.test_pacapaca import LEAF, MUD, NAMES, RIGHT_LOOP, E, talks  # noqa: F401
 from tests.present.test_present import seen
 
 P = PacapacaPresenter()
@@ -76,7 +79,7 @@ def test_the_partner_picker_in_french():
         f"Tu as ouvert une négociation avec {NAMES[other]}."]
 
 
-def test_the_negotiation_table_and_panel_in_german_spanish_and_polish(talks):
+def test_the_negotiation_table_and_panel_in_german_spanish_and_polish(talks):  # noqa: F811
     after = E.apply(talks, "s2", Propose(give=[MUD], get=[LEAF, RIGHT_LOOP]))[0]
     view = E.view(after, None)
     assert PacapacaPresenter.negotiation_lines(view, NAMES, 1700000000.5, "de") == [
@@ -121,7 +124,7 @@ def test_the_deal_editor_in_german_and_polish():
     ]
 
 
-def test_the_closed_panel_in_german(talks):
+def test_the_closed_panel_in_german(talks):  # noqa: F811
     proposed = E.apply(talks, "s2", Propose(give=[MUD], get=[LEAF]))[0]
     traded, _ = E.apply(proposed, "s0", Accept(version=1))
     traded, events = E.apply(traded, "s2", Accept(version=1))
@@ -138,7 +141,7 @@ def test_the_closed_panel_in_german(talks):
         "Ablagestapel nehmen.")
 
 
-def test_my_hand_and_the_alternative_texts_in_french_german_and_polish(talks):
+def test_my_hand_and_the_alternative_texts_in_french_german_and_polish(talks):  # noqa: F811
     after = E.apply(talks, "s2", Propose(give=[MUD], get=[LEAF, RIGHT_LOOP]))[0]
     assert PacapacaPresenter.alpaca_alt(E.view(after, "s0"), "s0", "fr") == (
         "Ton alpaga de près : Paupières lourdes en haut, un cou de 2 cartes (Breloque "
@@ -160,7 +163,7 @@ def test_my_hand_and_the_alternative_texts_in_french_german_and_polish(talks):
         "Alpaca Pacapaca n°7 : scores finaux")
 
 
-def test_the_threads_lines_for_the_events_in_polish_german_and_french(talks):
+def test_the_threads_lines_for_the_events_in_polish_german_and_french(talks):  # noqa: F811
     proposed = E.apply(talks, "s2", Propose(give=[MUD], get=[LEAF]))[0]
     state, first = E.apply(proposed, "s0", Accept(version=1))
     state, then = E.apply(state, "s2", Accept(version=1))
@@ -257,3 +260,34 @@ def test_the_rules_summary_in_english_is_the_specs_and_is_translated():
     for lang in SHIPPED:
         assert P.rules(RULES_SUMMARY, lang=lang).count("\n\n") == 3, lang
         assert translate(lang, words.RULES[0]) != "" and "**" in P.rules(RULES_SUMMARY, lang=lang)
+
+
+def test_every_refusal_of_the_engine_is_worded_in_every_language():
+    source = "\n".join(Path(module.__file__).read_text() for module in (legal, engine))
+    found = set()
+    for call in re.findall(r"IllegalAction\(\s*\"\w+\",\s*(f?\"[^\"]*\")", source):
+        found.add(re.sub(r"\{\w+\}", "{name}", call.lstrip("f").strip('"')))
+    assert found == set(words.REFUSALS)
+    assert words.refusal_line("It is s1's turn.", NAMES, "de") == "Tomasz ist am Zug."
+    assert words.refusal_line("You can only ask for cards s0's alpaca has.", NAMES, "pl") == (
+        "Możesz prosić tylko o karty, które ma alpaka gracza Maya.")
+    assert P.refusal("The discard pile is empty.", NAMES, lang="fr") == "La défausse est vide."
+    # A refusal the engine does not word (the runtime's) keeps its words, names put in.
+    assert P.refusal("s2 left.", NAMES, lang="de") == "Ana left."
+    assert P.refusal("It is s1's turn.", NAMES) == "It is Tomasz's turn."
+
+
+def test_the_final_scores_in_french_and_english():
+    state, _ = finished()
+    result = E.result(state)
+    view = E.view(state, None)
+    assert P.final_head(result, TWO, lang="fr") == (
+        "La pioche s'est vidée et chacun a joué un dernier tour. **Tomasz** gagne !")
+    assert P.final_lines(view, result, TWO, lang="fr") == [
+        "\N{TROPHY} **Tomasz** : 27 (Cou de 14, le plus long +4, Nœuds x1 +6, Écharpes x1 "
+        "(3 cartes) +6, Breloques x7 +7, Bonus des quatre breloques +5, Boue x1 -1)",
+        "**Maya** : 5 (Cou de 5, le deuxième plus long +2, Breloques x4 +4, Boue x1 -1)"]
+    assert P.final_head(result, TWO) == (
+        "The deck ran out and everyone took one last turn. **Tomasz** wins!")
+    assert P.final_lines(view, result, TWO)[1] == (
+        "**Maya**: 5 (Neck 5 long, second longest +2, Charms x4 +4, Mud x1 -1)")

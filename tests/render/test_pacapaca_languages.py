@@ -14,12 +14,14 @@ from PIL import Image, ImageDraw
 
 from bot.app import builtin_games
 from bot.games.pacapaca.cards import catalog
+from bot.games.pacapaca.engine import PacapacaEngine
 from bot.i18n import SHIPPED, translate
 from bot.render import pacapaca as render
 from bot.render.common import PHONE_MIN_TEXT, PHONE_WIDTH, font
 from tests.render.test_legibility import NAMES, states
 
 SPEC = builtin_games()["pacapaca"]
+ENGINE = PacapacaEngine()
 PLAYERS = range(SPEC.min_players, SPEC.max_players + 1)
 
 
@@ -38,12 +40,12 @@ def test_every_pacapaca_picture_is_legible_in_every_language(lang: str, players:
     names = {f"s{i}": NAMES[i] for i in range(players)}
     sizes = set()
     for state in game(players):
-        view = SPEC.engine.view(state, None)
+        view = ENGINE.view(state, None)
         table = render.table_picture(view, names=names, lang=lang)
         assert phone_px(table) >= PHONE_MIN_TEXT, (lang, table.smallest_text_px)
         sizes.add(table.size)
         seat = state.seats[0]
-        closeup = render.alpaca_picture(SPEC.engine.view(state, seat), seat, names=names,
+        closeup = render.alpaca_picture(ENGINE.view(state, seat), seat, names=names,
                                         lang=lang)
         assert phone_px(closeup) >= PHONE_MIN_TEXT
     assert len(sizes) == 1, sizes
