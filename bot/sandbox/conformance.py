@@ -76,6 +76,7 @@ FILE_PART = re.compile(r"^files\[[0-9]\]$")
 _MARK = "an integer where a snowflake string is expected"
 _TYPE = Draft202012Validator.VALIDATORS["type"]
 _REF = Draft202012Validator.VALIDATORS["$ref"]
+_AS_JSON = json.JSONEncoder(default=repr).encode  # json.dumps(value, default=repr)
 _INDEX = re.compile(r"\[[0-9]+\]")
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 _REPO = Path(__file__).resolve().parents[2]
@@ -330,7 +331,7 @@ class Spec:
         self._refs: dict[tuple[Any, str, str], tuple[list[tuple[list[int], Any]], list[int]]] = {}
 
         def ref(validator: Any, ref: str, instance: Any, schema: Any) -> Any:
-            key = (type(validator), ref, json.dumps(instance, default=repr))
+            key = (type(validator), ref, _AS_JSON(instance))
             found = spec._refs.get(key)
             if found is None:
                 if len(spec._refs) > 5_000:
