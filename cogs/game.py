@@ -266,7 +266,7 @@ class GameCommands(commands.Cog):
         kwargs: dict[str, Any] = {}
         cog = self.bot.game_cog(spec.key)
         if isinstance(cog, GameCog):
-            data = await cog.example_image()
+            data = await cog.example_image(lang)
             if data:
                 kwargs["file"] = discord.File(io.BytesIO(data), filename="example.png")
         summary = spec.rules_summary

@@ -44,7 +44,7 @@ class GameCog(TablePosts, Clicks, commands.Cog):
         self._newest: dict[int, int] = {}
         self._turn_pinged: dict[int, set[str]] = {}
         self._asked: dict[int, str] = {}
-        self._example: bytes | None = None
+        self._examples: dict[str, bytes] = {}
         self._picture_inputs: dict[int, dict[str, Any]] = {}
         self._watchers: dict[int, set[int]] = {}
         self._lesson_notes: dict[int, tuple[str | None, str]] = {}

@@ -33,9 +33,9 @@ from bot.discord.replies import lang_of, send_ephemeral
 from bot.discord.table import Table, TableLook
 from bot.discord.table_lines import fit_lines
 from bot.discord.text import plain_name
-from bot.games.base import State
-from bot.i18n import N_, number, translate, translate_n
-from bot.present.base import named
+from bot.games.base import Event, State
+from bot.i18n import ENGLISH, N_, number, translate, translate_n
+from bot.present.base import Presenter, named
 from bot.render.animation import animate, thinned
 from bot.render.pool import Job
 from bot.runtime import GameError
@@ -73,6 +73,15 @@ def jump_steps(last: int, count: int = JUMPS) -> list[int]:
     (0 to ``last``), else ``count`` steps evenly spread, the first and the last among
     them."""
     return thinned(last + 1, count)
+
+
+def line(presenter: Presenter | None, event: Event, names: dict[str, str],
+         lang: str | None) -> str:
+    """``event``'s line in ``lang`` with ``names`` (seat -> name): the presenter's words,
+    else the engine's text."""
+    if presenter is None:
+        return named(event.text, names)
+    return presenter.event_line(event, names, lang=lang or ENGLISH)
 
 
 class ReplayViewer:
@@ -159,7 +168,8 @@ class ReplayViewer:
         lang = table.lang
         if step == 0:
             return [translate(lang, "The game begins: the cards are dealt.")]
-        lines = [named(e.text, table.names) for e in replay.events(step) if e.to is None]
+        lines = [line(table.spec.presenter, e, table.names, lang)
+                 for e in replay.events(step) if e.to is None]
         if lines:
             return lines
         seat = replay.moves[step - 1].seat
@@ -207,14 +217,15 @@ class ReplayViewer:
                       emoji="\N{FRAME WITH PICTURE}", row=0)]
         options = []
         plain = {s.seat: plain_name(s.name) for s in replay.seats}
+        presenter = self.look(replay).presenter
         for n in jump_steps(last):
-            said = [e.text for e in replay.events(n) if e.to is None]
+            said = [line(presenter, e, plain, lang) for e in replay.events(n) if e.to is None]
             about = (translate(lang, "The deal") if n == 0 else
                      said[0] if said else translate(lang, "A move"))
             options.append(discord.SelectOption(
                 label=(translate(lang, "Move {move} (end)", move=n) if n == last else
                        translate(lang, "Move {move}", move=n)), value=str(n),
-                description=named(about, plain)[:100], default=n == step))
+                description=about[:100], default=n == step))
         return [*nav, select(SCOPE, gid, "j", options,
                              placeholder=translate(lang, "Jump to a move"), row=1)]
 

@@ -234,8 +234,8 @@ class TableLook:
     kind: ClassVar[str] = ""
 
     bot: Host
-    #: the /rules example picture, once built.
-    _example: bytes | None
+    #: the /rules example picture per language, once built.
+    _examples: dict[str, bytes]
     #: game id -> the presenter's picture inputs from the last update that made moves
     #: (:meth:`bot.present.base.Presenter.picture_inputs`), until the game is forgotten.
     _picture_inputs: dict[int, dict[str, Any]]
@@ -305,22 +305,27 @@ class TableLook:
             raise NotImplementedError
         return job.run()
 
-    def build_example(self) -> bytes | None:
-        """PNG bytes of an example table for ``/rules`` (seeded; runs in a worker thread):
-        the presenter's example drawn by :attr:`table_renderer`, or ``None`` for no
-        picture (no example or no renderer)."""
+    def build_example(self, lang: str = ENGLISH) -> bytes | None:
+        """PNG bytes of an example table for ``/rules`` in ``lang`` (seeded; runs in a
+        worker thread): the presenter's example drawn by :attr:`table_renderer`, or
+        ``None`` for no picture (no example or no renderer)."""
         draw = self.table_renderer
         example = self.presenter.example() if self.presenter is not None else None
         if draw is None or example is None:
             return None
         view, names = example
-        return draw(view, names=names)
+        return draw(view, names=names, **({} if lang == ENGLISH else {"lang": lang}))
 
-    async def example_image(self) -> bytes | None:
-        """The :meth:`build_example` picture, built once, off the event loop."""
-        if self._example is None:
-            self._example = await self.bot.render(self.build_example)
-        return self._example
+    async def example_image(self, lang: str | None = None) -> bytes | None:
+        """The :meth:`build_example` picture in ``lang`` (English when ``None``), built
+        once per language, off the event loop."""
+        lang = lang or ENGLISH
+        found = self._examples.get(lang)
+        if found is None:
+            found = await self.bot.render(self.build_example, lang)
+            if found is not None:
+                self._examples[lang] = found
+        return found
 
     def turn_text(self, table: Table) -> str:
         """One or two lines: whose turn and what they can do (the presenter's lines)."""

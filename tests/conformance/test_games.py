@@ -14,7 +14,8 @@ import json
 import pytest
 
 from bot.app import builtin_games
-from bot.sandbox.conformance import MARKDOWN_NAMES, Spec, capture_game
+from bot.sandbox.capture import MARKDOWN_NAMES, capture_game
+from bot.sandbox.conformance import Spec
 
 CHECKED = "requests_checked"  # the property tests/conftest.py sums
 CHECKED_V2 = "v2_requests_checked"  # and the Components V2 messages among them

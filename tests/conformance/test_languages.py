@@ -9,7 +9,8 @@ import pytest
 
 from bot.app import builtin_games
 from bot.i18n import pseudo
-from bot.sandbox.conformance import Spec, capture_game
+from bot.sandbox.capture import capture_game
+from bot.sandbox.conformance import Spec
 from tests.conformance.test_games import CHECKED
 
 PLAYERS = range(builtin_games()["llamas-alpacas"].min_players,

@@ -8,7 +8,8 @@ from __future__ import annotations
 import pytest
 
 from bot.app import builtin_games
-from bot.sandbox.conformance import Spec, capture_game
+from bot.sandbox.capture import capture_game
+from bot.sandbox.conformance import Spec
 
 GAMES = [(key, n) for key in ("llamas-alpacas", "pacapaca", "llamas-unleashed")
          for n in (2, builtin_games()[key].max_players)]

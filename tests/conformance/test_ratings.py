@@ -5,7 +5,8 @@ Previous/Next pages (public, then private), ``/stats show`` with its chart,
 
 from __future__ import annotations
 
-from bot.sandbox.conformance import MARKDOWN_NAMES, Spec
+from bot.sandbox.capture import MARKDOWN_NAMES
+from bot.sandbox.conformance import Spec
 from tests.support.ratings import finish_game, seed_ratings
 
 CHECKED = "requests_checked"

@@ -314,3 +314,17 @@ async def test_the_table_picture_in_the_games_language_and_my_board_in_the_membe
         mine, seat, names=names, lang="de").png
     assert tomasz.last_reply.file("my-board.png") != board_picture(
         mine, seat, names=names, lang="fr").png
+
+
+async def test_the_rules_example_picture_is_in_the_members_language(herd):
+    """/rules: the example table is drawn in the member's client language, each language
+    once."""
+    world, bot = herd
+    tomasz = world.member("Tomasz")
+    tomasz.locale = "pl"
+    await tomasz.slash("rules", game=KEY)
+    cog = bot.game_cog(KEY)
+    polish = tomasz.last_reply.file("example.png")
+    assert polish == cog.build_example("pl")
+    assert polish != cog.build_example("en")
+    assert await cog.example_image("pl") is polish
