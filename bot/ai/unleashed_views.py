@@ -179,8 +179,10 @@ def fast_view(state: UnleashedState, seat: str) -> UnleashedView:
     pend = ENGINE.pending(st)
     choice = None
     if st.choice is not None and st.choice.seat == seat:
-        choice = ChoiceView.model_construct(prompt=st.choice.prompt,
-                                            options=list(st.choice.options))
+        c = st.choice
+        choice = ChoiceView.model_construct(prompt=c.prompt, options=list(c.options),
+                                            ask=c.ask, about=c.about, whose=c.whose,
+                                            source=c.source, herd=c.herd)
     triggers = ([TriggerView(source=src, text=text, words=source_words(src))
                  for src, _, text in ENGINE.optional_triggers(st)]
                 if st.phase == "start" else [])

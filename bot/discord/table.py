@@ -554,7 +554,7 @@ class TableLook:
 
     def table_footer(self, table: Table, lang: str | None = None) -> str:
         """The table's small last line in ``lang`` (default: the game's): its title and
-        the version it shows (``Llamas & Alpacas #12 · Move 7``)."""
+        the version it shows (``Some Game #12 · Move 7``)."""
         lang = lang or table.lang
         return translate(lang, "{title} · Move {move}", title=self.table_title(table, lang),
                          move=table.state.version)

@@ -556,7 +556,7 @@ class TablePosts(OneMessage, LessonNotes, TableNotices):
         return {"view": view, "file": await self.render_file(table, "final.png")}
 
     def final_heading(self, table: Table) -> str:
-        """The heading of the final scores in the game's language ("Llamas & Alpacas #12:
+        """The heading of the final scores in the game's language ("Some Game #12:
         final scores")."""
         return translate(table.lang, "{title}: final scores", title=self.table_title(table))
 

@@ -90,7 +90,7 @@ def in_language(note: str, lang: str | None) -> str:
 
 
 def game_title(lang: str | None, game: str, number: int) -> str:
-    """A game's name and number in ``lang`` (``Llamas & Alpacas #12``), as its tables'
+    """A game's name and number in ``lang`` (``Some Game #12``), as its tables'
     footer and its refusals name it."""
     return translate(lang, "{game} #{number}", game=game, number=number)
 

@@ -29,13 +29,20 @@ GAMES = [("llamas-alpacas", 3), ("pacapaca", 3), ("pacapaca", 2), ("llamas-unlea
 UTILITY = {"My hand", "Watch", "I'm back"}
 
 
+#: Keys whose values are code words, not words of a card (an Unleashed choice's ``ask``,
+#: such as ``"players"``, says what kind of question the presenter words).
+CODE_KEYS = frozenset({"ask"})
+
+
 def strings(data: Any) -> Iterator[str]:
-    """Every string value in a view's JSON (names of cards among them)."""
+    """Every string value in a view's JSON (names of cards among them), less the code
+    words of :data:`CODE_KEYS`."""
     if isinstance(data, str):
         yield data
     elif isinstance(data, dict):
-        for value in data.values():
-            yield from strings(value)
+        for key, value in data.items():
+            if key not in CODE_KEYS:
+                yield from strings(value)
     elif isinstance(data, list):
         for value in data:
             yield from strings(value)

@@ -148,7 +148,7 @@ async def test_migration_8_gives_seats_stored_before_it_the_normal_level(databas
     await store.close()
     store = await Store.open(database)
     try:
-        assert await store.user_version() == SCHEMA_VERSION == 12
+        assert await store.user_version() == SCHEMA_VERSION == 14
         assert [(s.seat, s.is_ai, s.ai_level) for s in await store.seats(1)] == [
             ("s0", False, "normal"), ("s1", True, "normal")]
     finally:

@@ -30,6 +30,9 @@ def test_a_state_stored_by_the_pydantic_engines_loads_and_plays_on(key):
         assert len(expected["pile"]) == 2
         for card in expected["pile"]:
             card.update(kept=None, deck=0, alpacas=[])
+    if key == "llamas-unleashed":  # a choice stored before it said what it asks
+        assert expected["choice"]["prompt"].startswith("Choose a card from the discard pile")
+        expected["choice"].update(ask="", about=None, whose=None)
     assert json.loads(state.model_dump_json()) == expected
     assert engine.load_state(state.model_dump_json()) == state
     pending = engine.pending(state)
