@@ -179,10 +179,10 @@ def fast_view(state: UnleashedState, seat: str) -> UnleashedView:
     pend = ENGINE.pending(st)
     choice = None
     if st.choice is not None and st.choice.seat == seat:
-        c = st.choice
-        choice = ChoiceView.model_construct(prompt=c.prompt, options=list(c.options),
-                                            ask=c.ask, about=c.about, whose=c.whose,
-                                            source=c.source, herd=c.herd)
+        ch = st.choice
+        choice = ChoiceView.model_construct(prompt=ch.prompt, options=list(ch.options),
+                                            ask=ch.ask, about=ch.about, whose=ch.whose,
+                                            source=ch.source, herd=ch.herd)
     triggers = ([TriggerView(source=src, text=text, words=source_words(src))
                  for src, _, text in ENGINE.optional_triggers(st)]
                 if st.phase == "start" else [])
