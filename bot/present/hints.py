@@ -17,6 +17,7 @@ from typing import Any, Protocol
 from bot.games.base import Action
 from bot.games.pacapaca.cards import catalog as pacapaca_catalog
 from bot.i18n import ENGLISH, N_, number, translate, translate_n
+from bot.present.llamas_alpacas_words import card_short
 
 
 class Weighed(Protocol):
@@ -89,7 +90,7 @@ def llamas_alpacas(w: Weighed, lang: str = ENGLISH) -> str:
             "Keep {clovers} and {carrots}: {count} of the first three cards in the row are "
             "llamas (llamas are paid with clovers, alpacas with carrots), so this split fits "
             "the cards you can take next.", int(f["llamas"]), clovers=clovers, carrots=carrots)
-    card = f["card"].short()
+    card = card_short(f["card"], lang)
     space = int(f["space"]) + 1
     if w.reason == "take":
         move = translate(lang, "Take card {position} (**{card}**) and place it on space {space}",

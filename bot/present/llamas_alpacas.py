@@ -34,6 +34,7 @@ from bot.games.llamas_alpacas.models import (
 )
 from bot.i18n import ENGLISH, translate, translate_n
 from bot.present.base import Choice, Item, Panel, Presenter, Seen, Select, TableModel, alt_join
+from bot.present.llamas_alpacas_words import card_short, event_line
 
 #: Names used on the /rules example picture.
 EXAMPLE_NAMES = {"s0": "Maya", "s1": "Tomasz", "s2": "Ana"}
@@ -85,8 +86,8 @@ def space_label(player: PlayerView, space: int, *, replace: bool = False,
     if card is None:
         return free_label(space, lang)
     if replace:
-        return translate(lang, "{space} · replace {card}", space=space + 1, card=card.short())
-    return f"{space + 1} · {card.short()}"
+        return translate(lang, "{space} · replace {card}", space=space + 1, card=card_short(card, lang))
+    return f"{space + 1} · {card_short(card, lang)}"
 
 
 def points(n: int, lang: str = ENGLISH) -> str:
@@ -113,6 +114,14 @@ def highlight_of(events: list[Event]) -> dict[str, list[int]]:
             if sp not in out.setdefault(seat, []):
                 out[seat].append(sp)
     return out
+
+
+def _treats_held(result: Result, seat: str) -> int:
+    """The treats ``seat`` held at the end (the tie-break line of the breakdown)."""
+    for line in result.breakdown.get(seat, []):
+        if not line.points and line.label.rpartition(": ")[2].isdigit():
+            return int(line.label.rpartition(": ")[2])
+    return 0
 
 
 def player_of(view: LlamasAlpacasView, seat: str) -> PlayerView:
@@ -155,10 +164,12 @@ class LlamasAlpacasPresenter(Presenter):
         row = "; ".join(
             translate_n(lang, "{position} {card} with {count} treat",
                         "{position} {card} with {count} treats", r.clovers + r.carrots,
-                        position=r.position, card=r.card.short())
-            if r.clovers + r.carrots else f"{r.position} {r.card.short()}"
+                        position=r.position, card=card_short(r.card, lang))
+            if r.clovers + r.carrots else f"{r.position} {card_short(r.card, lang)}"
             for r in view.row)
-        return alt_join([head, *lines[-1:], *players,
+        turn = translate(lang, "It is {name}'s turn.", name=names.get(view.active or '', who))
+        last = [x for x in lines[-1:] if x != turn]  # the head says it already
+        return alt_join([head, *last, *players,
                          translate(lang, "Row: {row}.", row=row) if row else "",
                          translate_n(lang, "Draw pile: {count} card.",
                                      "Draw pile: {count} cards.", view.draw_count)],
@@ -248,7 +259,7 @@ class LlamasAlpacasPresenter(Presenter):
         grid: list[Item] = []
         for s in range(9):
             card = me.board[s]
-            label = f"{s + 1} · {card.short()}" if card else free_label(s, lang)
+            label = f"{s + 1} · {card_short(card, lang)}" if card else free_label(s, lang)
             grid.append(Choice(label, opens=f"mf{s}" if s in sources else None, row=s // 3,
                                disabled=s not in sources,
                                style="primary" if card else "secondary"))
@@ -263,21 +274,21 @@ class LlamasAlpacasPresenter(Presenter):
                 idx = next((i for i, a in moves if a.src == src and a.dst == d), None)
                 if d == src:
                     label = translate(lang, "{space} · {card} (moving)", space=d + 1,
-                                      card=card.short())
+                                      card=card_short(card, lang))
                 elif other is None:
                     label = free_label(d, lang)
                 else:
-                    label = f"{d + 1} · {other.short()}"
+                    label = f"{d + 1} · {card_short(other, lang)}"
                 to.append(Choice(label, index=idx, row=d // 3, disabled=idx is None,
                                  style="success" if d == src
                                  else "primary" if other is None else "secondary",
                                  says=translate(lang, "Moving {card} from space {src} to space "
-                                                "{dst}...", card=card.short(), src=src + 1,
+                                                "{dst}...", card=card_short(card, lang), src=src + 1,
                                                 dst=d + 1)))
             to.append(Choice(translate(lang, "Back"), opens="mv", style="secondary", row=3))
             panels[f"mf{src}"] = Panel(
                 translate(lang, "Move **{card}** from space {space} to which free space?",
-                          card=card.short(), space=src + 1), tuple(to))
+                          card=card_short(card, lang), space=src + 1), tuple(to))
         return panels
 
     @staticmethod
@@ -316,7 +327,7 @@ class LlamasAlpacasPresenter(Presenter):
             return translate(lang, "**{name}**'s board is full: **the card** replaces the card "
                              "on the space they pick (the old card is discarded).",
                              name=name) + last
-        held = view.held.short()
+        held = card_short(view.held, lang)
         if None in me.board:
             return translate(lang, "**{name}** is placing **{card}** on a free space of their "
                              "board.", name=name, card=held) + last
@@ -331,8 +342,12 @@ class LlamasAlpacasPresenter(Presenter):
         out = []
         for seat in sorted(result.scores, key=lambda s: -result.scores[s]):
             p = player_of(view, seat)
-            lines = [f"{ln.label} ({ln.points:+d})" for ln in result.breakdown.get(seat, [])
-                     if ln.points]  # the 0-point line is the tie-break count
+            lines = [translate_n(lang, "{count} line with {conditions} ({points})",
+                                 "{count} lines with {conditions} ({points})", n,
+                                 conditions=translate_n(lang, "{count} condition",
+                                                        "{count} conditions", i + 1),
+                                 points=f"{n * 2 * (i + 1):+d}")
+                     for i, n in enumerate(p.lines) if n]
             crown = "\N{TROPHY} " if seat in result.winners else ""
             detail = "; ".join(lines) if lines else translate(lang, "no lines scored")
             left = translate_n(lang, "{count} treat left", "{count} treats left",
@@ -343,6 +358,32 @@ class LlamasAlpacasPresenter(Presenter):
                 detail=detail, left=left, clovers=p.clovers, clover=CLOVER,
                 carrots=p.carrots, carrot=CARROT))
         return out
+
+    def final_head(self, result: Result, names: dict[str, str], *, lang: str = ENGLISH) -> str:
+        """Who wins with how many points, in bold (the tie-break said when it decided;
+        rulebook "Game End")."""
+        best = max(result.scores.values(), default=0)
+        if len(result.winners) == 1:
+            seat = result.winners[0]
+            tied = [s for s, v in result.scores.items() if v == best]
+            if len(tied) > 1:
+                return "**" + translate(lang, "{name} wins with {points} (tie on points, "
+                                        "most treats: {treats}).", name=names[seat],
+                                        points=points(best, lang),
+                                        treats=_treats_held(result, seat)) + "**"
+            return "**" + translate(lang, "{name} wins with {points}.", name=names[seat],
+                                    points=points(best, lang)) + "**"
+        who = [names[s] for s in result.winners]
+        together = translate(lang, "{first} and {second}", first=", ".join(who[:-1]),
+                             second=who[-1]) if len(who) > 1 else "".join(who)
+        return "**" + translate(lang, "Shared victory for {names} with {points} and {treats} "
+                                "treats each.", names=together, points=points(best, lang),
+                                treats=_treats_held(result, result.winners[0])) + "**"
+
+    def event_line(self, event: Event, names: dict[str, str], *, lang: str = ENGLISH) -> str:
+        """The thread's line for ``event`` in ``lang``
+        (:func:`~bot.present.llamas_alpacas_words.event_line`)."""
+        return event_line(event, names, lang)
 
     def turns(self, view: LlamasAlpacasView) -> int:
         """Every player's turns added up."""
@@ -376,7 +417,7 @@ class LlamasAlpacasPresenter(Presenter):
         board = []
         free = translate(lang, "free")
         for r in range(3):
-            cells = [c.short() if c else free for c in me.board[r * 3:r * 3 + 3]]
+            cells = [card_short(c, lang) if c else free for c in me.board[r * 3:r * 3 + 3]]
             board.append(translate(lang, "Row {row}: {cells}", row=r + 1,
                                    cells=" | ".join(cells)))
         text = [
@@ -389,7 +430,7 @@ class LlamasAlpacasPresenter(Presenter):
         ]
         if me.start_card is not None:
             text.append(translate(lang, "Your starting card, to place: **{card}**.",
-                                  card=me.start_card.short()))
+                                  card=card_short(me.start_card, lang)))
         text.append(translate(lang, "Your board:") + "\n" + "\n".join(board))
         return text
 
@@ -401,11 +442,11 @@ class LlamasAlpacasPresenter(Presenter):
         me = player_of(view, seat)
         free = translate(lang, "free")
         rows = [translate(lang, "row {row}: {cells}", row=r + 1,
-                          cells=", ".join(c.short() if c else free
+                          cells=", ".join(card_short(c, lang) if c else free
                                           for c in me.board[r * 3:r * 3 + 3]))
                 for r in range(3)]
         start = (translate(lang, "Your starting card, to place: {card}.",
-                           card=me.start_card.short()) if me.start_card is not None else "")
+                           card=card_short(me.start_card, lang)) if me.start_card is not None else "")
         return alt_join([translate(lang, "Your board, close up: {points}, {clovers}, {carrots}.",
                                    points=points(me.score, lang),
                                    clovers=clovers(me.clovers, lang),

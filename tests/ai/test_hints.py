@@ -233,11 +233,11 @@ def test_hints_in_the_members_language():
                                            "lines": ["all yellow"], "others_points": 2,
                                            "position": 3, "treats": 2})
     assert hints.llamas_alpacas(w, "de") == (
-        "Nimm Karte 3 (**Llama yellow 2**) und lege sie auf Feld 5: Das vervollständigt eine "
+        "Nimm Karte 3 (**Lama gelb 2**) und lege sie auf Feld 5: Das vervollständigt eine "
         "Linie (all yellow) für 6 Punkte, mehr als jeder andere Zug. Du nimmst auch die 2 "
         "Leckerlis mit, die darauf liegen.")
     assert hints.llamas_alpacas(dataclasses.replace(w, facts={**w.facts, "points": 5}), "pl"
-                                ).startswith("Weź kartę 3 (**Llama yellow 2**) i połóż ją na polu "
+                                ).startswith("Weź kartę 3 (**Lama żółta 2**) i połóż ją na polu "
                                              "5: to zamyka linię (all yellow) za 5 punktów, ")
     assert hints.not_yours(["s1", "s2", "s3"], "fr") == (
         "Un conseil montre le coup des joueurs qui doivent décider, et ce sont s1, s2 et s3, "

@@ -1,0 +1,168 @@
+"""Llamas & Alpacas in the game's language: the cards' names (:func:`card_short`,
+:func:`card_words`), the board's spaces and lines, and the thread's line for each engine
+event (:func:`event_line`), worded from the event's ``data`` (the engine's ``text`` is
+English)."""
+
+from __future__ import annotations
+
+from bot.games.base import Event
+from bot.games.llamas_alpacas.cards import Card, card
+from bot.i18n import ENGLISH, N_, translate, translate_n
+from bot.present.base import named
+
+#: A card's compact label by (animal, colour); ``{mark}`` is its digit or ★.
+SHORT: dict[tuple[str, str], str] = {
+    ("llama", "red"): N_("Llama red {mark}"), ("llama", "blue"): N_("Llama blue {mark}"),
+    ("llama", "green"): N_("Llama green {mark}"), ("llama", "yellow"): N_("Llama yellow {mark}"),
+    ("llama", "white"): N_("Llama white {mark}"),
+    ("alpaca", "red"): N_("Alpaca red {mark}"), ("alpaca", "blue"): N_("Alpaca blue {mark}"),
+    ("alpaca", "green"): N_("Alpaca green {mark}"),
+    ("alpaca", "yellow"): N_("Alpaca yellow {mark}"),
+    ("alpaca", "white"): N_("Alpaca white {mark}"),
+}
+
+#: A card in words by (animal, colour), with a digit (``{digit}``).
+WITH_DIGIT: dict[tuple[str, str], str] = {
+    ("llama", "red"): N_("a llama with a red cap and a {digit}"),
+    ("llama", "blue"): N_("a llama with a blue cap and a {digit}"),
+    ("llama", "green"): N_("a llama with a green cap and a {digit}"),
+    ("llama", "yellow"): N_("a llama with a yellow cap and a {digit}"),
+    ("llama", "white"): N_("a llama with a white cap and a {digit}"),
+    ("alpaca", "red"): N_("an alpaca with a red bandana and a {digit}"),
+    ("alpaca", "blue"): N_("an alpaca with a blue bandana and a {digit}"),
+    ("alpaca", "green"): N_("an alpaca with a green bandana and a {digit}"),
+    ("alpaca", "yellow"): N_("an alpaca with a yellow bandana and a {digit}"),
+    ("alpaca", "white"): N_("an alpaca with a white bandana and a {digit}"),
+}
+
+#: A star card in words by (animal, colour).
+WITH_STAR: dict[tuple[str, str], str] = {
+    ("llama", "red"): N_("a llama with a red cap and a star"),
+    ("llama", "blue"): N_("a llama with a blue cap and a star"),
+    ("llama", "green"): N_("a llama with a green cap and a star"),
+    ("llama", "yellow"): N_("a llama with a yellow cap and a star"),
+    ("llama", "white"): N_("a llama with a white cap and a star"),
+    ("alpaca", "red"): N_("an alpaca with a red bandana and a star"),
+    ("alpaca", "blue"): N_("an alpaca with a blue bandana and a star"),
+    ("alpaca", "green"): N_("an alpaca with a green bandana and a star"),
+    ("alpaca", "yellow"): N_("an alpaca with a yellow bandana and a star"),
+    ("alpaca", "white"): N_("an alpaca with a white bandana and a star"),
+}
+
+
+def card_short(c: Card, lang: str = ENGLISH) -> str:
+    """``c``'s compact label in ``lang`` (English: ``"Llama red 2"``, ``"Alpaca white ★"``)."""
+    mark = "★" if c.digit is None else str(c.digit)
+    return translate(lang, SHORT[(c.animal, c.colour)], mark=mark)
+
+
+def card_words(c: Card, lang: str = ENGLISH) -> str:
+    """``c`` in words in ``lang`` (English: ``"a llama with a red cap and a 2"``)."""
+    if c.digit is None:
+        return translate(lang, WITH_STAR[(c.animal, c.colour)])
+    return translate(lang, WITH_DIGIT[(c.animal, c.colour)], digit=c.digit)
+
+
+def space_words(space: int, lang: str = ENGLISH) -> str:
+    """Board space 0-8 in words (English: ``"row 2, column 3"``)."""
+    return translate(lang, "row {row}, column {column}", row=space // 3 + 1,
+                     column=space % 3 + 1)
+
+
+def line_name(name: str, lang: str = ENGLISH) -> str:
+    """An engine line name (``"Row 2"``, ``"Column 1"``) in ``lang``."""
+    kind, _, number = name.partition(" ")
+    if kind == "Row":
+        return translate(lang, "Row {number}", number=number)
+    return translate(lang, "Column {number}", number=number)
+
+
+def treats(clovers: int, carrots: int, lang: str = ENGLISH) -> str:
+    """``"2 clovers and 1 carrot"`` in ``lang`` (one kind alone when the other is 0)."""
+    cl = translate_n(lang, "{count} clover", "{count} clovers", clovers)
+    ca = translate_n(lang, "{count} carrot", "{count} carrots", carrots)
+    if clovers and carrots:
+        return translate(lang, "{first} and {second}", first=cl, second=ca)
+    return ca if carrots else cl
+
+
+def _both(first: str, second: str, lang: str) -> str:
+    return translate(lang, "{first} and {second}", first=first, second=second)
+
+
+def event_line(event: Event, names: dict[str, str], lang: str = ENGLISH) -> str:
+    """The thread's line for a Llamas & Alpacas ``event`` (its ``type`` and ``data``) in
+    ``lang``, seats named from ``names``; ``game_over`` and a type not worded here: the
+    engine's text with the names put in."""
+    d, t = event.data, event.type
+    seat = str(d.get("seat", ""))
+    who = names.get(seat, seat)
+    if t == "placed_start":
+        return translate(lang, "{name} places the starting card, {card}, on {space}.",
+                         name=who, card=card_words(card(d["card"]), lang),
+                         space=space_words(d["space"], lang))
+    if t == "turn":
+        if event.text.endswith("goes first."):
+            return translate(lang, "{name} goes first.", name=who)
+        return translate(lang, "It is {name}'s turn.", name=who)
+    if t == "reshuffle":
+        return translate_n(lang, "The discard pile is shuffled into a new draw pile of "
+                           "{count} card.", "The discard pile is shuffled into a new draw "
+                           "pile of {count} cards.", int(d["count"]))
+    if t == "took":
+        words = card_words(card(d["card"]), lang)
+        paid = d.get("paid") or []
+        pay = treats(sum(a for a, _ in paid), sum(b for _, b in paid), lang)
+        up_cl, up_ca = d.get("picked_up") or (0, 0)
+        up = treats(up_cl, up_ca, lang)
+        if paid and (up_cl or up_ca):
+            return translate(lang, "{name} takes card {position}, {card}, paying {paid}, "
+                             "picking up {treats}.", name=who, position=d["position"],
+                             card=words, paid=pay, treats=up)
+        if paid:
+            return translate(lang, "{name} takes card {position}, {card}, paying {paid}.",
+                             name=who, position=d["position"], card=words, paid=pay)
+        if up_cl or up_ca:
+            return translate(lang, "{name} takes card {position}, {card}, picking up "
+                             "{treats}.", name=who, position=d["position"], card=words,
+                             treats=up)
+        return translate(lang, "{name} takes card {position}, {card}.", name=who,
+                         position=d["position"], card=words)
+    if t == "kept":
+        return translate(lang, "{name} keeps {kept} and puts {excess} on card {position} "
+                         "of the row.", name=who, kept=treats(d["kept"][0], d["kept"][1], lang),
+                         excess=treats(d["excess"][0], d["excess"][1], lang), position=d["position"])
+    if t == "placed":
+        return translate(lang, "{name} places {card} on {space}.", name=who,
+                         card=card_words(card(d["card"]), lang),
+                         space=space_words(d["space"], lang))
+    if t == "replaced":
+        return translate(lang, "{name}'s board is full: {card} replaces {old} on {space}.",
+                         name=who, card=card_words(card(d["card"]), lang),
+                         old=card_words(card(d["replaced"]), lang),
+                         space=space_words(d["space"], lang))
+    if t == "moved":
+        return translate(lang, "{name} moves {card} from {src} to {dst}.", name=who,
+                         card=card_words(card(d["card"]), lang),
+                         src=space_words(d["src"], lang), dst=space_words(d["dst"], lang))
+    if t == "no_score":
+        full = [line_name(x, lang) for x in d.get("lines", [])]
+        lines = _both(", ".join(full[:-1]), full[-1], lang) if len(full) > 1 else "".join(full)
+        return translate_n(lang, "{lines} of {name}'s board is full but scores nothing.",
+                           "{lines} of {name}'s board are full but score nothing.",
+                           len(full), lines=lines, name=who)
+    if t == "scored":
+        scored = "; ".join(translate_n(lang, "{line}: {count} point", "{line}: {count} points",
+                                       int(x["points"]), line=line_name(x["name"], lang))
+                           for x in d.get("lines", []))
+        return translate_n(lang, "{name} scores {count} point ({lines}); the cards of the "
+                           "scored lines go to the discard pile.", "{name} scores {count} "
+                           "points ({lines}); the cards of the scored lines go to the discard "
+                           "pile.", int(d["points"]), name=who, lines=scored)
+    if t == "end_triggered":
+        return translate(lang, "{name} has 18 points or more: this round is the last.",
+                         name=who)
+    return named(event.text, names)
+
+
+__all__ = ["card_short", "card_words", "event_line", "line_name", "space_words", "treats"]

@@ -1,0 +1,47 @@
+"""Llamas & Alpacas thread lines and card names in the game's language."""
+
+from bot.games.base import Event, Result
+from bot.games.llamas_alpacas.cards import cards_by_id
+from bot.present.llamas_alpacas import LlamasAlpacasPresenter
+from bot.present.llamas_alpacas_words import card_short, event_line
+
+NAMES = {"s0": "Maya", "s1": "Tomasz"}
+
+
+def _card(animal: str, colour: str, digit: int | None) -> int:
+    return next(c.id for c in cards_by_id().values()
+                if (c.animal, c.colour, c.digit) == (animal, colour, digit))
+
+
+def test_thread_lines_in_the_games_language():
+    took = Event(type="took", text="s0 takes card 2, ...", data={
+        "seat": "s0", "card": _card("alpaca", "blue", 3), "position": 2, "paid": [[0, 1]],
+        "picked_up": [2, 0]})
+    assert event_line(took, NAMES, "en") == (
+        "Maya takes card 2, an alpaca with a blue bandana and a 3, paying 1 carrot, picking "
+        "up 2 clovers.")
+    assert event_line(took, NAMES, "de") == (
+        "Maya nimmt Karte 2, ein Alpaka mit blauem Halstuch und einer 3, zahlt 1 Karotte und "
+        "bekommt 2 Klee.")
+    placed = Event(type="placed", text="s1 places ...", data={
+        "seat": "s1", "card": _card("llama", "red", 2), "space": 5})
+    assert event_line(placed, NAMES, "fr") == (
+        "Tomasz pose un lama à casquette rouge et un 2 en ligne 2, colonne 3.")
+    scored = Event(type="scored", text="s0 scores 6 points. ...", data={
+        "seat": "s0", "points": 6, "lines": [{"name": "Row 1", "points": 4},
+                                             {"name": "Column 3", "points": 2}]})
+    assert event_line(scored, NAMES, "pl") == (
+        "Maya zdobywa 6 punktów (Wiersz 1: 4 punkty; Kolumna 3: 2 punkty); karty z "
+        "punktujących linii trafiają na stos odrzuconych.")
+    turn = Event(type="turn", text="It is s1's turn.", data={"seat": "s1"})
+    assert event_line(turn, NAMES, "de") == "Tomasz ist am Zug."
+
+
+def test_card_labels_and_winner_in_the_games_language():
+    star = cards_by_id()[_card("alpaca", "white", None)]
+    assert card_short(star, "en") == "Alpaca white ★"
+    assert card_short(star, "es") == "Alpaca blanca ★"
+    result = Result(scores={"s0": 20, "s1": 12}, winners=["s0"], reason="s0 wins with 20 points.")
+    assert LlamasAlpacasPresenter().final_head(result, NAMES, lang="de") == (
+        "**Maya gewinnt: 20 Punkte.**")
+    assert LlamasAlpacasPresenter().final_head(result, NAMES) == "**Maya wins with 20 points.**"
