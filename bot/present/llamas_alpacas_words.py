@@ -92,8 +92,8 @@ def _both(first: str, second: str, lang: str) -> str:
 
 def event_line(event: Event, names: dict[str, str], lang: str = ENGLISH) -> str:
     """The thread's line for a Llamas & Alpacas ``event`` (its ``type`` and ``data``) in
-    ``lang``, seats named from ``names``; ``game_over`` and a type not worded here: the
-    engine's text with the names put in."""
+    ``lang``, seats named from ``names``; a type not worded here: the engine's text with
+    the names put in."""
     d, t = event.data, event.type
     seat = str(d.get("seat", ""))
     who = names.get(seat, seat)
@@ -162,6 +162,17 @@ def event_line(event: Event, names: dict[str, str], lang: str = ENGLISH) -> str:
     if t == "end_triggered":
         return translate(lang, "{name} has 18 points or more: this round is the last.",
                          name=who)
+    if t == "game_over" and d.get("winners"):
+        winners = [str(w) for w in d["winners"]]
+        best = translate_n(lang, "{count} point", "{count} points",
+                           int(d.get("scores", {}).get(winners[0], 0)))
+        if len(winners) == 1:
+            return translate(lang, "{name} wins with {points}.", name=names.get(winners[0],
+                                                                                 winners[0]),
+                             points=best)
+        who = [names.get(w, w) for w in winners]
+        return translate(lang, "Shared victory for {names} with {points} each.",
+                         names=_both(", ".join(who[:-1]), who[-1], lang), points=best)
     return named(event.text, names)
 
 

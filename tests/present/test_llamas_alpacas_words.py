@@ -45,3 +45,12 @@ def test_card_labels_and_winner_in_the_games_language():
     assert LlamasAlpacasPresenter().final_head(result, NAMES, lang="de") == (
         "**Maya gewinnt: 20 Punkte.**")
     assert LlamasAlpacasPresenter().final_head(result, NAMES) == "**Maya wins with 20 points.**"
+
+
+def test_the_last_line_names_the_winner_in_the_games_language():
+    over = Event(type="game_over", text="s0 wins with 20 points.",
+                 data={"winners": ["s0"], "scores": {"s0": 20, "s1": 12}})
+    assert event_line(over, NAMES, "fr") == "Maya gagne avec 20 points."
+    shared = Event(type="game_over", text="Shared victory ...",
+                   data={"winners": ["s0", "s1"], "scores": {"s0": 19, "s1": 19}})
+    assert event_line(shared, NAMES, "en") == "Shared victory for Maya and Tomasz with 19 points each."
