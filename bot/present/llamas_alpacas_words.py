@@ -167,12 +167,11 @@ def event_line(event: Event, names: dict[str, str], lang: str = ENGLISH) -> str:
         best = translate_n(lang, "{count} point", "{count} points",
                            int(d.get("scores", {}).get(winners[0], 0)))
         if len(winners) == 1:
-            return translate(lang, "{name} wins with {points}.", name=names.get(winners[0],
-                                                                                 winners[0]),
-                             points=best)
-        who = [names.get(w, w) for w in winners]
+            return translate(lang, "{name} wins with {points}.",
+                             name=names.get(winners[0], winners[0]), points=best)
+        named_ = [names.get(w, w) for w in winners]
         return translate(lang, "Shared victory for {names} with {points} each.",
-                         names=_both(", ".join(who[:-1]), who[-1], lang), points=best)
+                         names=_both(", ".join(named_[:-1]), named_[-1], lang), points=best)
     return named(event.text, names)
 
 
