@@ -34,7 +34,7 @@ from bot.games.llamas_alpacas.models import (
 )
 from bot.i18n import ENGLISH, translate, translate_n
 from bot.present.base import Choice, Item, Panel, Presenter, Seen, Select, TableModel, alt_join
-from bot.present.llamas_alpacas_words import card_short, event_line
+from bot.present.llamas_alpacas_words import card_short, event_line, rules_summary
 
 #: Names used on the /rules example picture.
 EXAMPLE_NAMES = {"s0": "Maya", "s1": "Tomasz", "s2": "Ana"}
@@ -379,6 +379,11 @@ class LlamasAlpacasPresenter(Presenter):
         return "**" + translate(lang, "Shared victory for {names} with {points} and {treats} "
                                 "treats each.", names=together, points=points(best, lang),
                                 treats=_treats_held(result, result.winners[0])) + "**"
+
+    def rules(self, summary: str, *, lang: str = ENGLISH) -> str:
+        """The ``/rules`` summary in ``lang`` (:data:`~bot.present.llamas_alpacas_words.RULES`;
+        ``summary``, the spec's English, is the same words)."""
+        return rules_summary(lang)
 
     def event_line(self, event: Event, names: dict[str, str], *, lang: str = ENGLISH) -> str:
         """The thread's line for ``event`` in ``lang``

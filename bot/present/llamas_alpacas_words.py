@@ -175,4 +175,30 @@ def event_line(event: Event, names: dict[str, str], lang: str = ENGLISH) -> str:
     return named(event.text, names)
 
 
-__all__ = ["card_short", "card_words", "event_line", "line_name", "space_words", "treats"]
+#: The ``/rules`` summary, paragraph by paragraph (the spec's ``RULES_SUMMARY`` in the same
+#: words; rulebook "Setup", "Your turn", "Scoring", "Game End").
+RULES: tuple[str, ...] = (
+    N_("**Llamas & Alpacas** - build lines of three matching animals on your 3x3 board."),
+    N_("**Start:** everyone has 3 clovers, 3 carrots and one starting card to place anywhere. "
+       "Six cards lie face up in a row."),
+    N_("**Your turn - do one:**\n"
+       "- **Take** a card from the row and put it on an empty space. Card 1 is free. For a "
+       "later card, feed every card you skip: a clover for a llama, a carrot for an alpaca "
+       "(or two of the other treat if you have none of the right one). Treats lying on your "
+       "card are yours. You may hold 10 treats at most; the rest go onto the next card.\n"
+       "- **Move** one of your cards to an empty space."),
+    N_("**Scoring:** when a row or column of three is complete, check: same animal, same "
+       "accessory colour (white fits any colour), same digit or a run like 1-2-3 or 4-3-2 in "
+       "order (a star fits any digit). 1 / 2 / 3 of these give 2 / 4 / 6 points and the "
+       "scored cards leave your board. A full board means your new card replaces one."),
+    N_("**End:** once someone has 18 points, finish the round. Most points wins; ties go to "
+       "most treats, then a shared victory."),
+)
+
+
+def rules_summary(lang: str = ENGLISH) -> str:
+    """The ``/rules`` summary of Llamas & Alpacas in ``lang`` (markdown)."""
+    return "\n\n".join(translate(lang, paragraph) for paragraph in RULES) + "\n"
+
+
+__all__ = ["RULES", "rules_summary", "card_short", "card_words", "event_line", "line_name", "space_words", "treats"]

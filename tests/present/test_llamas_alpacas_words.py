@@ -2,6 +2,7 @@
 
 from bot.games.base import Event, Result
 from bot.games.llamas_alpacas.cards import cards_by_id
+from bot.games.llamas_alpacas.spec import RULES_SUMMARY
 from bot.present.llamas_alpacas import LlamasAlpacasPresenter
 from bot.present.llamas_alpacas_words import card_short, event_line
 
@@ -54,3 +55,11 @@ def test_the_last_line_names_the_winner_in_the_games_language():
     shared = Event(type="game_over", text="Shared victory ...",
                    data={"winners": ["s0", "s1"], "scores": {"s0": 19, "s1": 19}})
     assert event_line(shared, NAMES, "en") == "Shared victory for Maya and Tomasz with 19 points each."
+
+
+def test_rules_in_the_members_language():
+    presenter = LlamasAlpacasPresenter()
+    assert presenter.rules(RULES_SUMMARY) == RULES_SUMMARY
+    assert presenter.rules(RULES_SUMMARY, lang="de").startswith(
+        "**Llamas & Alpacas** – bilde auf deinem 3x3-Brett Linien aus drei passenden Tieren.\n\n"
+        "**Start:** Alle haben 3 Klee, 3 Karotten und eine Startkarte")
