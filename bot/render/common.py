@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import math
+import re
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -140,12 +141,19 @@ def fit(draw: ImageDraw.ImageDraw, texts: Sequence[str],
     return text.rstrip() + "\N{HORIZONTAL ELLIPSIS}"
 
 
+#: A drawing surface for measuring text where no picture is drawn yet.
+PROBE = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+#: Where a line may break: plain spaces, tabs and newlines (a no-break space holds its
+#: words together).
+_BREAKS = re.compile(r"[ \t\r\n]+")
+
+
 def wrap(draw: ImageDraw.ImageDraw, text: str,
          fnt: ImageFont.ImageFont | ImageFont.FreeTypeFont, width: float) -> list[str]:
-    """``text`` in lines that fit ``width`` px, broken at spaces (a word wider than
+    """``text`` in lines that fit ``width`` px, broken at plain spaces (a word wider than
     ``width`` stays whole on its line)."""
     lines: list[str] = []
-    for word in text.split():
+    for word in (w for w in _BREAKS.split(text) if w):
         if lines and draw.textlength(f"{lines[-1]} {word}", font=fnt) <= width:
             lines[-1] = f"{lines[-1]} {word}"
         else:

@@ -18,7 +18,7 @@ from bot.games.pacapaca.cards import catalog, kind_table
 from bot.games.pacapaca.models import AlpacaView, PacapacaView
 from bot.games.pacapaca.scoring import analyse
 from bot.i18n import ENGLISH, N_, translate, translate_n
-from bot.render.common import Draw, Picture, font, measuring, min_font, note_mark
+from bot.render.common import PROBE, Draw, Picture, font, measuring, min_font, note_mark, wrap
 from bot.render.pacapaca_art import (
     ACTIVE_BG,
     BG,
@@ -405,7 +405,7 @@ def cards_picture(cards: Sequence[int], *, title: str | None = None,
     text = max(20, min_font(width))
     title_px = max(28, text)
     title_f = font(title_px, True)
-    title_lines = _wrap(title or "", title_f, width - 32)
+    title_lines = wrap(PROBE, title or "", title_f, width - 32)
     top = 16 + len(title_lines) * (title_px + 10) + (8 if title_lines else 0)
     height = top + rows * (CARD_H + 16)
     with measuring() as meter:
@@ -427,7 +427,7 @@ def cards_picture(cards: Sequence[int], *, title: str | None = None,
                 width=3,
             )
             small = font(text)
-            lines = _wrap(translate(lang, kind.blurb), small, CARD_W - 28)
+            lines = wrap(PROBE, translate(lang, kind.blurb), small, CARD_W - 28)
             # a reminder of 4 lines (a longer language) gets room from a shorter drawing
             lift = 30 if len(lines) > 3 else 0
             if len(lines) > 4:  # too long even so: its fourth line cut
@@ -466,20 +466,3 @@ def cards_picture(cards: Sequence[int], *, title: str | None = None,
                 d.text((cx, y0 + 310 - lift - lift // 5 * 2 + j * (text + 4)), ln, font=small,
                        fill=SOFT_INK, anchor="mm")
     return Picture(to_palette_png(img), img.size, meter.smallest, meter.smallest_mark)
-
-
-def _wrap(text: str, fnt, width: int) -> list[str]:
-    """Greedy word wrap of ``text`` into lines no wider than ``width`` px."""
-    probe = ImageDraw.Draw(Image.new("RGB", (1, 1)))
-    lines: list[str] = []
-    line = ""
-    for word in text.split():
-        trial = f"{line} {word}".strip()
-        if probe.textlength(trial, font=fnt) <= width or not line:
-            line = trial
-        else:
-            lines.append(line)
-            line = word
-    if line:
-        lines.append(line)
-    return lines

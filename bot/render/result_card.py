@@ -84,11 +84,6 @@ def _triangle(draw: ImageDraw.ImageDraw, x: float, cy: float, up: bool, colour: 
         draw.polygon([(x, cy - 7), (x + 16, cy - 7), (x + 8, cy + 8)], fill=colour)
 
 
-def _wrap(draw: ImageDraw.ImageDraw, text: str, fnt: object, width: float) -> list[str]:
-    """``text`` in lines that fit ``width`` px, broken at spaces."""
-    return wrap(draw, text, fnt, width)  # type: ignore[arg-type]
-
-
 def result_card(*, title: str, headline: str, rows: Sequence[CardRow], length: str,
                 highlight: str, rated: bool, lang: str = ENGLISH) -> Picture:
     """The card of one game: ``title`` (the game's name and number) and ``headline`` (who
@@ -102,7 +97,7 @@ def result_card(*, title: str, headline: str, rows: Sequence[CardRow], length: s
     body, bold = font(small + 3), font(small + 3, bold=True)
     label, big = font(small), font(small + 15, bold=True)
     probe = Draw(Image.new("RGB", (1, 1)))
-    notes = _wrap(probe, highlight, body, WIDTH - 2 * MARGIN - 28)[:2] if highlight else []
+    notes = wrap(probe, highlight, body, WIDTH - 2 * MARGIN - 28)[:2] if highlight else []
     table_top = BAND_H + MARGIN + 34
     foot_top = table_top + len(rows) * ROW_H + 18
     height = foot_top + 44 + len(notes) * 38 + (28 if notes else 0) + MARGIN

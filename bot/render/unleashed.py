@@ -118,23 +118,6 @@ def first_fit(d: ImageDraw.ImageDraw, fnt: object, width: float, *texts: str) ->
     return fit(d, texts[-1], fnt, width)
 
 
-def wrap(d: ImageDraw.ImageDraw, text: str, fnt: object, width: int) -> list[str]:
-    """Greedy word wrap of ``text`` into lines no wider than ``width`` px (a single word
-    wider than ``width`` keeps its own line)."""
-    lines: list[str] = []
-    line = ""
-    for word in text.split():
-        trial = f"{line} {word}".strip()
-        if d.textlength(trial, font=fnt) <= width or not line:  # type: ignore[arg-type]
-            line = trial
-        else:
-            lines.append(line)
-            line = word
-    if line:
-        lines.append(line)
-    return lines
-
-
 def _kind_of(c: CardView) -> str | None:
     return c.kinds[0] if c.kinds else None
 

@@ -7,12 +7,12 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from bot.games.unleashed.cards import KIND_NAMES, TYPE_NAMES, CardDesign, catalog
 from bot.i18n import CARD_NAME, ENGLISH, translate_in
 from bot.i18n import CARD_TEXT as RULES_TEXT
-from bot.render.common import Draw, Picture, font, measuring, min_font, paste, picture
+from bot.render.common import PROBE, Draw, Picture, font, measuring, min_font, paste, picture, wrap
 from bot.render.herd_art import TYPE_FRAME, dark, draw_icon, icon, tint
 from bot.render.unleashed import GOLD, INK, fit, style_colour, type_art
 
@@ -38,7 +38,6 @@ BOX_MARGIN, PAD_X, PAD_Y = 40, 18, 30
 #: The space between two lines of rules text (px).
 LEADING = 8
 
-_PROBE = ImageDraw.Draw(Image.new("RGB", (1, 1)))
 #: A space a line must not break at: before French high punctuation (``tour ;``), and in
 #: Polish after a one-letter word or a number (``z Pastwiska``, ``w fazie``, ``2 karty``),
 #: which Polish typesetting keeps off a line's end.
@@ -55,26 +54,6 @@ def glued(text: str, lang: str) -> str:
     return rule.sub(keep + NBSP, text)
 
 
-def wrap_words(text: str, fnt: object, width: int) -> list[str]:
-    """Greedy word wrap of ``text`` at its plain spaces (a no-break space holds its words
-    together) into lines no wider than ``width`` px; a word wider than ``width`` keeps its
-    own line."""
-    lines: list[str] = []
-    line = ""
-    for word in text.split(" "):
-        if not word:
-            continue
-        trial = f"{line} {word}" if line else word
-        if not line or _PROBE.textlength(trial, font=fnt) <= width:  # type: ignore[arg-type]
-            line = trial
-        else:
-            lines.append(line)
-            line = word
-    if line:
-        lines.append(line)
-    return lines
-
-
 def _type_line(lang: str, design: CardDesign) -> str:
     words = translate_in(lang, CARD_NAME, TYPE_NAMES[design.type])
     if design.kind:
@@ -85,7 +64,7 @@ def _type_line(lang: str, design: CardDesign) -> str:
 def _largest(text: str, sizes: tuple[int, ...], width: int, bold: bool) -> int:
     """The largest of ``sizes`` at which ``text`` is at most ``width`` px wide (the
     smallest when none is)."""
-    return next((s for s in sizes if _PROBE.textlength(text, font=font(s, bold)) <= width),
+    return next((s for s in sizes if PROBE.textlength(text, font=font(s, bold)) <= width),
                 sizes[-1])
 
 
@@ -101,7 +80,7 @@ def rules_layout(text: str, lang: str = ENGLISH) -> tuple[int, int, list[str], b
     for area in ART_AREAS:
         height = CARD_H - BOX_MARGIN - (ART_TOP + area + 20) - PAD_Y
         for size in TEXT_SIZES:
-            lines = wrap_words(text, font(size), width)
+            lines = wrap(PROBE, text, font(size), width)  # type: ignore[arg-type]
             if len(lines) * (size + LEADING) <= height:
                 return area, size, lines, True
     return ART_AREAS[-1], TEXT_SIZES[-1], lines, False
@@ -110,13 +89,13 @@ def rules_layout(text: str, lang: str = ENGLISH) -> tuple[int, int, list[str], b
 def name_fits(name: str) -> bool:
     """True when the card name ``name`` fits the band whole at the smallest of
     :data:`NAME_SIZES` (else it is cut with an ellipsis)."""
-    return _PROBE.textlength(name, font=font(NAME_SIZES[-1], True)) <= NAME_W
+    return PROBE.textlength(name, font=font(NAME_SIZES[-1], True)) <= NAME_W
 
 
 def type_line_fits(line: str) -> bool:
     """True when the type line ``line`` fits the card's width at the smallest of
     :data:`LINE_SIZES`."""
-    return _PROBE.textlength(line, font=font(LINE_SIZES[-1], True)) <= CARD_W - 60
+    return PROBE.textlength(line, font=font(LINE_SIZES[-1], True)) <= CARD_W - 60
 
 
 @cache

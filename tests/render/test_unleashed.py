@@ -15,7 +15,7 @@ from bot.ai.unleashed import heuristic_policy
 from bot.games.unleashed.cards import catalog
 from bot.games.unleashed.engine import UnleashedEngine
 from bot.games.unleashed.models import Play, UnleashedState
-from bot.render.common import font
+from bot.render.common import font, wrap
 from bot.render.unleashed import (
     KIND_STYLE,
     TYPE_FRAME,
@@ -25,7 +25,6 @@ from bot.render.unleashed import (
     layout,
     render_table,
     table_picture,
-    wrap,
 )
 from bot.render.unleashed_card import CARD_H, CARD_W, card_picture, render_card
 from bot.render.unleashed_hand import hand_picture
