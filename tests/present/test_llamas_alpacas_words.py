@@ -3,6 +3,7 @@
 from bot.games.base import Event, Result
 from bot.games.llamas_alpacas.cards import cards_by_id
 from bot.games.llamas_alpacas.spec import RULES_SUMMARY
+from bot.i18n import translate
 from bot.present.llamas_alpacas import LlamasAlpacasPresenter
 from bot.present.llamas_alpacas_words import card_short, event_line
 
@@ -63,3 +64,10 @@ def test_rules_in_the_members_language():
     assert presenter.rules(RULES_SUMMARY, lang="de").startswith(
         "**Llamas & Alpacas** – bilde auf deinem 3x3-Brett Linien aus drei passenden Tieren.\n\n"
         "**Start:** Alle haben 3 Klee, 3 Karotten und eine Startkarte")
+
+
+def test_turn_and_timeout_lines_fit_any_name():
+    """No French elision before a name (\"de Ana\"), no Polish gender for the seat."""
+    assert translate("fr", "It is {name}'s turn.", name="Ana") == "C'est à Ana de jouer."
+    assert translate("pl", "Time ran out for {seat}: the AI played their turn.", seat="Ana") == (
+        "Skończył się czas gracza Ana: SI wykonała ruch za tego gracza.")
