@@ -183,7 +183,7 @@ def test_the_threads_lines_for_the_events_in_polish_german_and_french(talks):  #
     kept, events = E.apply(drawn, "s1", Keep(card=drawn.drawn[0]))
     assert [words.event_line(e, TWO, "fr") for e in events] == [
         "Tomasz ajoute Breloque étoile et pose l'autre carte face cachée sur la défausse.",
-        "Tu as posé Tache de boue face cachée sur la défausse.", "C'est au tour de Maya."]
+        "Tu as posé Tache de boue face cachée sur la défausse.", "C'est à Maya de jouer."]
     _, events = E.apply(kept, "s0", TakePile())
     assert [words.event_line(e, TWO, "pl") for e in events] == [
         "Maya bierze stos odrzuconych (1 karta): Plama błota.", "Tura: Tomasz."]
