@@ -87,11 +87,16 @@ class PrefStore(StoreBase):
 
     async def set_dm_channel(self, user_id: int, channel_id: int) -> None:
         """Remember the DM channel opened with ``user_id`` (its other preferences kept)."""
+        await self._set_member_column(user_id, "dm_channel_id", channel_id)
+
+    async def _set_member_column(self, user_id: int, column: str, value: int | str) -> None:
+        """Store ``value`` in ``column`` of ``user_id``'s row of ``member_prefs`` (one
+        upsert; the other columns kept). ``column`` is one of this module's names."""
         async with self._tx() as db:
             await db.execute(
-                "INSERT INTO member_prefs (user_id, dm_channel_id) VALUES (?,?)"
-                " ON CONFLICT (user_id) DO UPDATE SET dm_channel_id=excluded.dm_channel_id",
-                (user_id, channel_id))
+                f"INSERT INTO member_prefs (user_id, {column}) VALUES (?,?)"
+                f" ON CONFLICT (user_id) DO UPDATE SET {column}=excluded.{column}",
+                (user_id, value))
 
     async def set_member_prefs(self, user_id: int, **flags: bool) -> None:
         """Set some of the member's DM flags (see :meth:`member_prefs`); the others keep
@@ -122,8 +127,4 @@ class PrefStore(StoreBase):
 
     async def set_member_locale(self, user_id: int, locale: str) -> None:
         """Remember ``user_id``'s client locale (their other preferences kept)."""
-        async with self._tx() as db:
-            await db.execute(
-                "INSERT INTO member_prefs (user_id, locale) VALUES (?,?)"
-                " ON CONFLICT (user_id) DO UPDATE SET locale=excluded.locale",
-                (user_id, locale))
+        await self._set_member_column(user_id, "locale", locale)
