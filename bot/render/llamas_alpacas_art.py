@@ -69,10 +69,11 @@ def _inset(poly: list[Point], d: float) -> list[Point]:
     return out
 
 
-def _shape(d: ImageDraw.ImageDraw, shape: str, cx: float, cy: float, r: float, inset: float,
-           fill: tuple[int, int, int]) -> None:
-    """Draw ``shape`` filled, centred at (cx, cy) in a box of half-side ``r`` px, its
-    sides moved ``inset`` px inwards."""
+def _shape(d: ImageDraw.ImageDraw, shape: str, cx: float, cy: float, r: float,
+           inset: float) -> None:
+    """Draw ``shape`` on the L-mode ``d`` (255), centred at (cx, cy) in a box of half-side
+    ``r`` px, its sides moved ``inset`` px inwards."""
+    fill = 255
     if shape == "circle":  # a little smaller than its box: a disc looks the heaviest
         q = 0.92 * r - inset
         d.ellipse((cx - q, cy - q, cx + q, cy + q), fill=fill)
@@ -104,7 +105,7 @@ def symbol(colour: str, size: int) -> Image.Image:
     outer = Image.new("L", (big, big), 0)
     core = Image.new("L", (big, big), 0)
     for mask, inset in ((outer, 0.0), (core, float(edge))):
-        _shape(ImageDraw.Draw(mask), shape, big / 2, big / 2, big / 2, inset, 255)
+        _shape(ImageDraw.Draw(mask), shape, big / 2, big / 2, big / 2, inset)
     outer, core = (m.resize((size, size), Image.Resampling.LANCZOS) for m in (outer, core))
     img = Image.new("RGBA", (size, size), (255, 255, 255, 0))
     img.putalpha(outer)
