@@ -13,7 +13,11 @@ import discord
 from bot.discord import errors
 from bot.i18n import translate
 from bot.runtime.admission import Admission
-from tests.discord.test_llamas_alpacas import la, start, version  # noqa: F401 (la: a fixture)
+from tests.discord import test_llamas_alpacas as la_tests
+from tests.discord.test_llamas_alpacas import start, version
+
+#: (world, bot) of a Llamas & Alpacas game, as in its own tests.
+la = la_tests.la
 
 BUSY = "\N{NO ENTRY SIGN} herdbot is very busy; your move was not made, try again in a moment."
 BUSY_COMMAND = ("\N{NO ENTRY SIGN} herdbot is very busy; your command was not run, try again "
