@@ -94,6 +94,16 @@ def has_translation(lang: str, context: str | None, msgid: str) -> bool:
     return key in found or (key, 0) in found
 
 
+def sentence(msgid: str, /, **placeholders: Any) -> Sentence:
+    """The catalogue sentence ``msgid`` (marked ``N_`` where it is written) as a
+    :data:`Sentence`, filled with ``placeholders``; a placeholder that is itself a
+    :data:`Sentence` is put in the same language."""
+    def say(lang: str) -> str:
+        return translate(lang, msgid, **{key: value(lang) if callable(value) else value
+                                         for key, value in placeholders.items()})
+    return say
+
+
 class LocalisedError(Exception):
     """An error whose message is a catalogue sentence: ``message`` is the English text
     or a :data:`Sentence`. ``str()`` is English (logs, tests); :meth:`text` is the
@@ -135,6 +145,6 @@ __all__ = [
     "CARD_NAME", "CARD_TEXT", "CATALOGUED", "COMMAND_NAME", "COMMAND_TEXT", "ENGLISH", "Lang", "MENU_NAME",
     "LocalisedError", "NATIVE_NAMES", "N_", "Sentence", "decimal",
     "PSEUDO", "SHIPPED", "discord_locales", "game_language", "has_translation",
-    "member_language", "number", "operator_language", "pseudo", "supported", "translate", "translate_in",
+    "member_language", "number", "operator_language", "sentence", "pseudo", "supported", "translate", "translate_in",
     "translate_n",
 ]

@@ -13,7 +13,7 @@ import os
 import sqlite3
 from pathlib import Path
 
-from bot.i18n import ENGLISH, N_, LocalisedError, Sentence, translate
+from bot.i18n import ENGLISH, N_, LocalisedError, Sentence, sentence
 
 #: A phrase inside a sentence: English text (the OS's or a library's words) or a
 #: :data:`~bot.i18n.Sentence`.
@@ -23,16 +23,12 @@ Phrase = str | Sentence
 def said(msgid: str, /, **values: object) -> Sentence:
     """``herdbot: `` and the catalogue sentence ``msgid`` in a language, filled with
     ``values`` (a callable value is a :data:`Phrase` put in the same language)."""
-    def say(lang: str) -> str:
-        filled = {k: v(lang) if callable(v) else v for k, v in values.items()}
-        return "herdbot: " + translate(lang, msgid, **filled)
-    return say
+    say = sentence(msgid, **values)
+    return lambda lang: "herdbot: " + say(lang)
 
 
-def phrase(msgid: str, /, **values: object) -> Sentence:
-    """The catalogue phrase ``msgid`` (a part of a sentence, such as a cause) in a
-    language, filled with ``values``."""
-    return lambda lang: translate(lang, msgid, **values)
+#: A catalogue phrase (a part of a sentence, such as a cause) as a :data:`Phrase`.
+phrase = sentence
 
 
 def english(text: Phrase) -> str:
