@@ -20,7 +20,7 @@ import signal
 import sys
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from pydantic import ValidationError
 
@@ -94,27 +94,59 @@ def _version() -> str:
         return "unknown"
 
 
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose own words (usage, the sections' titles, ``--help``, a usage
+    error's frame) are in ``lang``; ``raw``: its description keeps its line breaks.
+    (argparse's own refusals inside the frame, "invalid choice" and the like, stay
+    English: the standard library ships no catalogue.)"""
+
+    def __init__(self, *args: Any, lang: str, raw: bool = False, **kwargs: Any) -> None:
+        base = argparse.RawDescriptionHelpFormatter if raw else argparse.HelpFormatter
+
+        class Formatter(base):  # type: ignore[valid-type,misc]  # (a base chosen at run time)
+            def add_usage(self, usage: str | None, actions: Any, groups: Any,
+                          prefix: str | None = None) -> None:
+                if prefix is None:
+                    prefix = translate(lang, "usage:") + " "
+                super().add_usage(usage, actions, groups, prefix)
+
+        super().__init__(*args, formatter_class=Formatter, add_help=False, **kwargs)
+        self.lang = lang
+        self._positionals.title = translate(lang, "positional arguments")
+        self._optionals.title = translate(lang, "options")
+        self.add_argument("-h", "--help", action="help", default=argparse.SUPPRESS,
+                          help=translate(lang, "show this help message and exit"))
+
+    def error(self, message: str) -> NoReturn:
+        """Print the usage and ``message`` (argparse's words, or ours in ``lang``) on stderr
+        and exit with status 2."""
+        self.print_usage(sys.stderr)
+        self.exit(2, translate(self.lang, "{prog}: error: {message}", prog=self.prog,
+                               message=message) + "\n")
+
+
 def _parser(lang: str) -> argparse.ArgumentParser:
     """The command line's parser, its descriptions and help texts in ``lang``."""
     from bot.app import builtin_games
 
-    raw = argparse.RawDescriptionHelpFormatter
+    raw = True
     keys = builtin_games().keys()
-    parser = argparse.ArgumentParser(
-        prog="herdbot",
+    parser = _Parser(
+        prog="herdbot", lang=lang,
         description=translate(lang, "A Discord bot hosting llama-and-alpaca card games."),
     )
-    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}",
+                        help=translate(lang, "show program's version number and exit"))
     sub = parser.add_subparsers(dest="command",
                                 metavar="{run,demo,simulate,backup,migrate-store,local-discord}")
     run = sub.add_parser(
-        "run", help=translate(lang, "run the bot on Discord (needs DISCORD_TOKEN)"),
-        description=translate(lang, RUN_HELP), formatter_class=raw)
+        "run", lang=lang, help=translate(lang, "run the bot on Discord (needs DISCORD_TOKEN)"),
+        description=translate(lang, RUN_HELP), raw=raw)
     run.add_argument("--new-database", action="store_true", help=translate(
         lang, "create a new, empty SQLite database even where herdbot ran before (its "
         "<database>.lock is there but the file is gone)"))
     demo = sub.add_parser(
-        "demo", help=translate(lang, "play a full game offline in the Discord sandbox"))
+        "demo", lang=lang, help=translate(lang, "play a full game offline in the Discord sandbox"))
     first = next(iter(keys), None)
     demo.add_argument("--game", choices=keys or None, default=first,
                       help=translate(lang, "which game (default {game})", game=first))
@@ -125,7 +157,7 @@ def _parser(lang: str) -> argparse.ArgumentParser:
     demo.add_argument("--out", default="demo-out", help=translate(
         lang, "folder for the transcript, the PNGs and a folder per member (default "
         "demo-out; its old pictures are replaced)"))
-    sim = sub.add_parser("simulate",
+    sim = sub.add_parser("simulate", lang=lang,
                          help=translate(lang, "AI-versus-AI games through an engine"))
     sim.add_argument("game", choices=keys or None, nargs="?" if not keys else None)
     sim.add_argument("--games", type=int, default=100,
@@ -148,23 +180,23 @@ def _parser(lang: str) -> argparse.ArgumentParser:
     sim.add_argument("--jobs", type=int, choices=(1, 2), default=1,
                      help=translate(lang, "processes for --stats (1 or 2)"))
     backup = sub.add_parser(
-        "backup", help=translate(lang, "copy the live database to PATH (safe while the bot "
+        "backup", lang=lang, help=translate(lang, "copy the live database to PATH (safe while the bot "
                                        "runs)"),
-        description=translate(lang, BACKUP_HELP), formatter_class=raw)
+        description=translate(lang, BACKUP_HELP), raw=raw)
     backup.add_argument("path", metavar="PATH",
                         help=translate(lang, "the copy's file, or a folder for it"))
     move = sub.add_parser(
-        "migrate-store", help=translate(lang, "copy a database into a new one (e.g. SQLite "
+        "migrate-store", lang=lang, help=translate(lang, "copy a database into a new one (e.g. SQLite "
                                               "to PostgreSQL)"),
-        description=translate(lang, MIGRATE_HELP), formatter_class=raw)
+        description=translate(lang, MIGRATE_HELP), raw=raw)
     move.add_argument("source", metavar="FROM",
                       help=translate(lang, "the database to copy: a file or a URL"))
     move.add_argument("target", metavar="TO",
                       help=translate(lang, "the empty database to fill: a file or a URL"))
     local = sub.add_parser(
-        "local-discord", help=translate(lang, "development only: a simulated Discord on "
+        "local-discord", lang=lang, help=translate(lang, "development only: a simulated Discord on "
                                               "127.0.0.1 that `herdbot run` can connect to"),
-        description=translate(lang, LOCAL_HELP), formatter_class=raw)
+        description=translate(lang, LOCAL_HELP), raw=raw)
     local.add_argument("--port", type=int, default=8555,
                        help=translate(lang, "TCP port (default 8555)"))
     local.add_argument("--guilds", type=int, default=1,
