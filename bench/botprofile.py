@@ -10,7 +10,10 @@ call tree), ``OUT.json`` (:func:`bench.profiling.top_costs`-shaped rows: self ti
 function and by part of the program) and ``OUT.pyisession``. Run as a file, not a module,
 so that it works whatever checkout the bot is imported from (``PYTHONPATH``).
 
-With ``BENCH_PROFILE_CLOCK=cpu`` in the environment it profiles CPU instead of wall time
+Every garbage collection over the window is written to ``OUT.gc.json`` (rows of unix
+start time, wall seconds, generation, objects collected); with ``BENCH_PROFILE_CLOCK=none``
+that and the threads' CPU are all it records (no profiler). With
+``BENCH_PROFILE_CLOCK=cpu`` in the environment it profiles CPU instead of wall time
 (on a loaded machine wall-time samples land wherever the process was descheduled):
 :mod:`cProfile` on the main thread's CPU clock (``time.thread_time``), written to
 ``OUT.txt`` (functions by own CPU, then by cumulative CPU) and ``OUT.prof``; and in both
@@ -21,6 +24,7 @@ thread name, so the main thread's share of the process's CPU is known.
 from __future__ import annotations
 
 import cProfile
+import gc
 import io
 import json
 import os
@@ -64,6 +68,26 @@ def thread_cpu_s() -> dict[str, float]:
     return out
 
 
+class GcPauses:
+    """``gc.callbacks`` entry noting each garbage collection while :attr:`on`: rows of
+    ``[unix start time, wall seconds, generation, objects collected]``."""
+
+    def __init__(self) -> None:
+        self.on = False
+        self.rows: list[list[float]] = []
+        self._start = (0.0, 0.0)
+
+    def __call__(self, phase: str, info: dict[str, Any]) -> None:
+        if not self.on:
+            return
+        if phase == "start":
+            self._start = (time.time(), time.perf_counter())
+        else:
+            self.rows.append([round(self._start[0], 4),
+                              round(time.perf_counter() - self._start[1], 5),
+                              info["generation"], info["collected"]])
+
+
 def _cpu_text(prof: cProfile.Profile) -> str:
     buf = io.StringIO()
     stats = pstats.Stats(prof, stream=buf)
@@ -80,30 +104,37 @@ def main() -> None:
     sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(HERE)]
     from pyinstrument import Profiler
 
-    cpu = os.environ.get("BENCH_PROFILE_CLOCK") == "cpu"
+    clock = os.environ.get("BENCH_PROFILE_CLOCK", "wall")
+    cpu = clock == "cpu"
     profiler = Profiler(interval=0.001, async_mode="disabled")
     prof = cProfile.Profile(time.thread_time)
     state: dict[str, Any] = {"on": False, "threads": {}}
+    pauses = GcPauses()
+    gc.callbacks.append(pauses)
 
     def start(signum: int, frame: Any) -> None:
         if not state["on"]:
-            state["on"] = True
+            state["on"] = pauses.on = True
             state["threads"] = thread_cpu_s()
             if cpu:
                 prof.enable()
-            else:
+            elif clock == "wall":
                 profiler.start()
 
     def stop(signum: int, frame: Any) -> None:
         if not state["on"]:
             return
-        state["on"] = False
+        state["on"] = pauses.on = False
         if cpu:
             prof.disable()
         after = thread_cpu_s()
         Path(f"{out}.threads.json").write_text(json.dumps(
             {k: round(v - state["threads"].get(k, 0.0), 3) for k, v in after.items()},
             indent=1))
+        Path(f"{out}.gc.json").write_text(json.dumps(pauses.rows))
+        pauses.rows = []
+        if clock == "none":
+            return
         if cpu:
             prof.dump_stats(f"{out}.prof")
             Path(f"{out}.txt").write_text(_cpu_text(prof))
