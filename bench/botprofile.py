@@ -68,26 +68,6 @@ def thread_cpu_s() -> dict[str, float]:
     return out
 
 
-class GcPauses:
-    """``gc.callbacks`` entry noting each garbage collection while :attr:`on`: rows of
-    ``[unix start time, wall seconds, generation, objects collected]``."""
-
-    def __init__(self) -> None:
-        self.on = False
-        self.rows: list[list[float]] = []
-        self._start = (0.0, 0.0)
-
-    def __call__(self, phase: str, info: dict[str, Any]) -> None:
-        if not self.on:
-            return
-        if phase == "start":
-            self._start = (time.time(), time.perf_counter())
-        else:
-            self.rows.append([round(self._start[0], 4),
-                              round(time.perf_counter() - self._start[1], 5),
-                              info["generation"], info["collected"]])
-
-
 def _cpu_text(prof: cProfile.Profile) -> str:
     buf = io.StringIO()
     stats = pstats.Stats(prof, stream=buf)
@@ -109,6 +89,11 @@ def main() -> None:
     profiler = Profiler(interval=0.001, async_mode="disabled")
     prof = cProfile.Profile(time.thread_time)
     state: dict[str, Any] = {"on": False, "threads": {}}
+    sys.path.insert(0, str(Path(HERE).parent))
+    try:
+        from bench.common import GcPauses  # the bench's own helper, found by path
+    finally:
+        sys.path.pop(0)
     pauses = GcPauses()
     gc.callbacks.append(pauses)
 
