@@ -93,6 +93,25 @@ def _both(first: str, second: str, lang: str) -> str:
     return translate(lang, "{first} and {second}", first=first, second=second)
 
 
+#: The engine's refusals (``IllegalAction`` messages of :mod:`bot.games.llamas_alpacas.legal`)
+#: for the catalogue, a seat id written ``{name}``; worded by the presenter's ``refusal``
+#: (:func:`bot.present.base.refusal_words`). "The game is over.", "You are not in this
+#: game." and "It is {name}'s turn." are Alpaca Pacapaca's words too (catalogued there).
+REFUSALS = (
+    N_("You have already placed your starting card."),
+    N_("First place your starting card on an empty space of your board."),
+    N_("There is no card at that position of the row."),
+    N_("You cannot pay for every skipped card: each needs its own treat (clover for a llama, "
+       "carrot for an alpaca) or two of the other kind."),
+    N_("There is no card on that space to move."),
+    N_("A card can only move to an empty space."),
+    N_("Take a card from the row or move a card on your board."),
+    N_("Keep exactly 10 treats out of those you hold."),
+    N_("First choose which 10 treats to keep."),
+    N_("Place the card on an empty space of your board."),
+    N_("First place the card you took on your board."),
+)
+
 #: A scoring line's shared animal (a met condition, ``bot.games.llamas_alpacas.scoring``).
 SAME_ANIMAL: dict[str, str] = {"llama": N_("three llamas"), "alpaca": N_("three alpacas")}
 #: A scoring line's shared colour, by colour.
@@ -243,4 +262,4 @@ def rules_summary(lang: str = ENGLISH) -> str:
     return "\n\n".join(translate(lang, paragraph) for paragraph in RULES) + "\n"
 
 
-__all__ = ["RULES", "rules_summary", "card_short", "card_words", "event_line", "line_conditions", "line_name", "lines_conditions", "space_words", "treats"]
+__all__ = ["REFUSALS", "RULES", "rules_summary", "card_short", "card_words", "event_line", "line_conditions", "line_name", "lines_conditions", "space_words", "treats"]
