@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
 from bot.games.base import Action, Event, Pending, Result
-from bot.i18n import ENGLISH, N_, translate, translate_n
+from bot.i18n import ENGLISH, translate, translate_n
 from bot.present.codes import (
     KEY_LENGTH,
     REPICK_KINDS,
@@ -73,13 +73,13 @@ class Choice:
 @dataclass(frozen=True)
 class Select:
     """A pick of one option among ``options`` (each a :class:`Choice` with an ``index``);
-    more than 25 are paged by the Discord layer (``noun`` names them: "Splits 1-25 of
-    40"; an English message id, translated where it is shown). Takes one row (two when
-    paged) from ``row``."""
+    more than 25 are paged by the Discord layer (``noun`` names them in the presenter's
+    language: "Splits 1-25 of 40"; ``None``: the Discord layer's "Options" in the
+    language it shows them in). Takes one row (two when paged) from ``row``."""
 
     placeholder: str
     options: tuple[Choice, ...]
-    noun: str = N_("Options")
+    noun: str | None = None
     row: int | None = None
 
 
