@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import json
 import logging
 import os
@@ -94,23 +95,30 @@ def _version() -> str:
         return "unknown"
 
 
+class _Formatter(argparse.RawDescriptionHelpFormatter):
+    """argparse's help layout (descriptions keep their line breaks) with ``usage:`` in
+    ``lang``."""
+
+    def __init__(self, prog: str, *, lang: str) -> None:
+        super().__init__(prog)
+        self.lang = lang
+
+    def add_usage(self, usage: str | None, actions: Any, groups: Any,
+                  prefix: str | None = None) -> None:
+        if prefix is None:
+            prefix = translate(self.lang, "usage:") + " "
+        super().add_usage(usage, actions, groups, prefix)
+
+
 class _Parser(argparse.ArgumentParser):
     """An argument parser whose own words (usage, the sections' titles, ``--help``, a usage
-    error's frame) are in ``lang``; ``raw``: its description keeps its line breaks.
-    (argparse's own refusals inside the frame, "invalid choice" and the like, stay
-    English: the standard library ships no catalogue.)"""
+    error's frame) are in ``lang``; descriptions keep their line breaks. (argparse's own
+    refusals inside the frame, "invalid choice" and the like, stay English: the standard
+    library ships no catalogue.)"""
 
-    def __init__(self, *args: Any, lang: str, raw: bool = False, **kwargs: Any) -> None:
-        base = argparse.RawDescriptionHelpFormatter if raw else argparse.HelpFormatter
-
-        class Formatter(base):  # type: ignore[valid-type,misc]  # (a base chosen at run time)
-            def add_usage(self, usage: str | None, actions: Any, groups: Any,
-                          prefix: str | None = None) -> None:
-                if prefix is None:
-                    prefix = translate(lang, "usage:") + " "
-                super().add_usage(usage, actions, groups, prefix)
-
-        super().__init__(*args, formatter_class=Formatter, add_help=False, **kwargs)
+    def __init__(self, *args: Any, lang: str, **kwargs: Any) -> None:
+        kwargs.update(formatter_class=functools.partial(_Formatter, lang=lang), add_help=False)
+        super().__init__(*args, **kwargs)
         self.lang = lang
         self._positionals.title = translate(lang, "positional arguments")
         self._optionals.title = translate(lang, "options")
@@ -129,7 +137,6 @@ def _parser(lang: str) -> argparse.ArgumentParser:
     """The command line's parser, its descriptions and help texts in ``lang``."""
     from bot.app import builtin_games
 
-    raw = True
     keys = builtin_games().keys()
     parser = _Parser(
         prog="herdbot", lang=lang,
@@ -141,7 +148,7 @@ def _parser(lang: str) -> argparse.ArgumentParser:
                                 metavar="{run,demo,simulate,backup,migrate-store,local-discord}")
     run = sub.add_parser(
         "run", lang=lang, help=translate(lang, "run the bot on Discord (needs DISCORD_TOKEN)"),
-        description=translate(lang, RUN_HELP), raw=raw)
+        description=translate(lang, RUN_HELP))
     run.add_argument("--new-database", action="store_true", help=translate(
         lang, "create a new, empty SQLite database even where herdbot ran before (its "
         "<database>.lock is there but the file is gone)"))
@@ -182,13 +189,13 @@ def _parser(lang: str) -> argparse.ArgumentParser:
     backup = sub.add_parser(
         "backup", lang=lang, help=translate(lang, "copy the live database to PATH (safe while the bot "
                                        "runs)"),
-        description=translate(lang, BACKUP_HELP), raw=raw)
+        description=translate(lang, BACKUP_HELP))
     backup.add_argument("path", metavar="PATH",
                         help=translate(lang, "the copy's file, or a folder for it"))
     move = sub.add_parser(
         "migrate-store", lang=lang, help=translate(lang, "copy a database into a new one (e.g. SQLite "
                                               "to PostgreSQL)"),
-        description=translate(lang, MIGRATE_HELP), raw=raw)
+        description=translate(lang, MIGRATE_HELP))
     move.add_argument("source", metavar="FROM",
                       help=translate(lang, "the database to copy: a file or a URL"))
     move.add_argument("target", metavar="TO",
@@ -196,7 +203,7 @@ def _parser(lang: str) -> argparse.ArgumentParser:
     local = sub.add_parser(
         "local-discord", lang=lang, help=translate(lang, "development only: a simulated Discord on "
                                               "127.0.0.1 that `herdbot run` can connect to"),
-        description=translate(lang, LOCAL_HELP), raw=raw)
+        description=translate(lang, LOCAL_HELP))
     local.add_argument("--port", type=int, default=8555,
                        help=translate(lang, "TCP port (default 8555)"))
     local.add_argument("--guilds", type=int, default=1,
