@@ -4,6 +4,7 @@ English for ``C``/``POSIX``, unset or a language herdbot does not speak."""
 
 from __future__ import annotations
 
+import argparse
 import os
 import sqlite3
 import subprocess
@@ -168,3 +169,18 @@ def test_a_store_refusal_is_english_in_str_and_translated_in_text(tmp_path):
 
 def test_the_shard_counts_refusal_names_the_limit():
     assert f"from 1 to {MAX_SHARDS}," in _ALLOWED["shard_count"][1]
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "fr", "es", "pt_BR", "pl", "en_XA"])
+def test_every_help_renders_in_every_language(lang):
+    """argparse fills help texts with ``%`` formatting: a translation with a lone ``%``
+    would break ``--help``; each screen renders, and in a language other than English its
+    usage line is translated."""
+    from bot.cli import _parser
+
+    parser = _parser(lang)
+    (sub,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    screens = [parser.format_help(), *(p.format_help() for p in sub.choices.values())]
+    assert len(screens) == 7
+    for screen in screens:
+        assert screen.startswith("usage: herdbot") == (lang == "en")
