@@ -56,6 +56,29 @@ def test_event_lines_in_german_and_polish():
                                 "sacrificed", "draw", "game_over", "baby", "turn"}
 
 
+def test_event_lines_in_french_whatever_the_names_and_cards():
+    """A name that starts with a vowel (Ana) and a feminine card (Chèvre fouineuse) need
+    no elision ("d'Ana") nor agreement ("détruite") the catalogue could not choose."""
+    goat = catalog().ids_of("scavenger_goat")[0]
+    lines = [event_line("fr", Event(type=t, text="", data=d), NAMES) for t, d in (
+        ("play", {"seat": "s1", "card": LASSO, "field": "s0"}),
+        ("enter", {"seat": "s0", "card": goat}),
+        ("fizzle", {"seat": "s0", "card": goat}),
+        ("destroyed", {"seat": "s0", "card": goat}),
+        ("move", {"seat": "s1", "card": goat, "source_seat": "s0", "dest": "s2"}),
+        ("pull", {"seat": "s1", "victim": "s0"}),
+        ("countered", {"seat": "s0", "by": LASSO, "card": goat, "taken": True}))]
+    assert lines == [
+        "Bo joue Lasso chez Ana, dans son Pré.",
+        "Chèvre fouineuse arrive chez Ana, dans son Pré.",
+        "La carte Chèvre fouineuse ne peut pas arriver chez Ana, dans son Pré : elle va à la "
+        "défausse.",
+        "Ana perd Chèvre fouineuse : la carte est détruite et quitte son Pré.",
+        "Bo déplace Chèvre fouineuse de chez Ana vers chez Cy, d'un Pré à l'autre.",
+        "Bo prend une carte au hasard dans la main que tient Ana.",
+        "Ana annule Chèvre fouineuse avec Lasso, puis Ana prend la carte en main."]
+
+
 def test_questions_and_options_in_german():
     lasso = LASSO
     steal = ChoiceView(prompt="Choose a card to steal (Lasso):", options=[], ask="steal",
