@@ -33,7 +33,7 @@ def test_event_lines_in_german_and_polish():
     play = Event(type="play", text="s0 plays Lasso into s1's Field.",
                  data={"seat": "s0", "card": lasso, "field": "s1"})
     assert event_line("de", play, NAMES) == "Ana spielt Lasso auf die Weide von Bo."
-    assert event_line("pl", play, NAMES) == "Ana zagrywa Lasso na Pastwisko gracza Bo."
+    assert event_line("pl", play, NAMES) == "Ana zagrywa kartę Lasso na Pastwisko gracza Bo."
     assert event_line("en", play, NAMES) == "Ana plays Lasso into Bo's Field."
     draw = Event(type="draw", text="s1 draws 3 cards.", data={"seat": "s1", "n": 3})
     assert event_line("pl", draw, NAMES) == "Bo dobiera 3 karty."
