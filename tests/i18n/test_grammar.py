@@ -17,7 +17,7 @@ from bot.i18n.catalog import CARD_NAME
 #: be elided or gendered freely ("Cou de {count}", "la saison actuelle est la {current}").
 NUMBERS = frozenset({"count", "number", "current", "move", "digit", "position", "turn",
                      "total", "page", "pages", "points", "place", "space", "version",
-                     "won", "played", "rate", "size", "code"})
+                     "won", "played", "rate", "size", "code", "limit"})
 
 #: Placeholders that hold a card's name or a card's effect words ("pile" is a count in
 #: Alpaca Pacapaca, cards on the pile in Llamas Unleashed: not among them).
