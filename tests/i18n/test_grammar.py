@@ -38,7 +38,7 @@ def translations(lang: str) -> list[tuple[str, str]]:
         if not m.id:
             continue
         msgid = m.id if isinstance(m.id, str) else m.id[0]
-        strings = [m.string] if isinstance(m.string, str) else list(m.string)
+        strings = [m.string] if isinstance(m.string, str) else list(m.string or ())
         found += [(msgid, s) for s in strings if s]
     return found
 
@@ -112,13 +112,6 @@ PL_AGREES = re.compile(
     r"\w+(?:na|ny|ne|ta|ty|te)\b")
 
 
-def only(names: frozenset[str], found: list[tuple[str, str]], pattern: re.Pattern[str],
-         lang: str) -> list[tuple[str, str]]:
-    """``hits(lang, pattern)`` about a placeholder in ``names``."""
-    return [(msgid, text) for msgid, text in found
-            if any(placeholder(m) in names for m in pattern.finditer(text))]
-
-
 def test_french_elides_no_word_before_a_name_card_or_title():
     """"de {name}" would read "de Ana" (French writes "d'Ana"); "le {card}" picks a
     gender: no translation puts such a word right before a placeholder that is not a
@@ -132,8 +125,8 @@ def test_french_agrees_no_participle_with_a_name_card_or_title():
 
 def test_no_pronoun_stands_for_a_card_or_a_player():
     for lang, pattern in PRONOUN.items():
-        assert [(msgid, text) for msgid, text in hits(lang, pattern)
-                if placeholder(pattern.search(text)) in CARDS | NAMES] == [], lang
+        assert [(msgid, m.group(0)) for msgid, text in translations(lang)
+                for m in pattern.finditer(text) if placeholder(m) in CARDS | NAMES] == [], lang
 
 
 def test_german_puts_no_article_before_a_name_or_card():
