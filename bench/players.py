@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -100,7 +101,8 @@ class Players:
             try:
                 outcome = await perform(ctx, action)
             except Exception as exc:  # noqa: BLE001 - a failed move is counted, not fatal
-                key = f"{g.key}: {type(exc).__name__}: {str(exc)[:80]}"
+                # Digits out (member names, card indexes), so that one fault is one key.
+                key = re.sub(r"\d+", "#", f"{g.key}: {type(exc).__name__}: {str(exc)[:80]}")
                 self.errors[key] = self.errors.get(key, 0) + 1
                 move.error = key
             finally:
@@ -117,8 +119,13 @@ class Players:
                 move.abandoned = True
                 break
             await asyncio.sleep(self.rand.uniform(*RETRY_PAUSE))
-            if self.stop or not await self.still_legal(g, seat, action):
+            if self.stop:
                 move.abandoned = True
+                break
+            if not await self.still_legal(g, seat, action):
+                # The decision went meanwhile: to a timer or another seat after a refusal
+                # (not made), or to this very try when its answer only came late.
+                move.abandoned = outcome == "busy"
                 break
             move.tries += 1
             t_try = time.perf_counter()

@@ -85,9 +85,17 @@ async def test_no_retry_once_the_decision_went():
         1, 1, True, 1, ["done"])
 
 
-async def test_a_driver_failure_is_counted_and_not_retried():
-    bench = _Bench([AssertionError("no component plays Draw2")])
+async def test_an_unanswered_try_whose_decision_went_was_made_late():
+    # No retry: the decision went, to this very try (its answer only came late).
+    bench = _Bench(["done", "unanswered"], legal=False)
+    mv = await make(bench)
+    assert (mv.tries, mv.unanswered, mv.abandoned, mv.made, len(mv.its)) == (
+        1, 1, False, True, 1)
+
+
+async def test_a_driver_failure_is_counted_once_per_fault_and_not_retried():
+    bench = _Bench([AssertionError("P00012: no component plays Draw2")])
     mv = await make(bench)
     assert (mv.tries, mv.error, mv.made) == (
-        1, "pacapaca: AssertionError: no component plays Draw2", False)
-    assert bench.errors == {"pacapaca: AssertionError: no component plays Draw2": 1}
+        1, "pacapaca: AssertionError: P#: no component plays Draw#", False)
+    assert bench.errors == {"pacapaca: AssertionError: P#: no component plays Draw#": 1}

@@ -11,12 +11,22 @@ action did not change the game.
 
 from __future__ import annotations
 
+import asyncio
+import time
 from typing import Any
 
 from bot.games.base import Action
 from bot.games.unleashed.models import ChooseBaby, Pass, Respond
 from bot.present import base as present
-from bot.sandbox.drivers import DriverContext, base_code, choose, click, opened, performs
+from bot.sandbox.drivers import (
+    DriverContext,
+    NotMade,
+    base_code,
+    choose,
+    click,
+    opened,
+    performs,
+)
 
 
 def _code(comp: dict[str, Any]) -> str:
@@ -90,8 +100,16 @@ async def perform(ctx: DriverContext, action: Action) -> None:
             opener = find(table, "hand")
         await press(ctx, await opened(ctx, await click(m, table, opener["custom_id"])), action)
     await ctx.world.settle()
-    after = (await ctx.bot.store.get_game(ctx.game_id)).version
-    if after == before:
+    # A bot in another process may store the move after the click returned: wait for
+    # it as a player waits for the table (up to ctx.patience).
+    end = time.perf_counter() + ctx.patience
+    while (await ctx.bot.store.get_game(ctx.game_id)).version == before:
+        last_it = m.last_interaction
+        if time.perf_counter() < end:
+            await asyncio.sleep(0.05)
+            continue
+        if last_it is not None and not last_it.responded:
+            raise NotMade("unanswered", f"{action!r}")
         last = m.last_reply
         raise AssertionError(f"{m.name}: {action!r} changed nothing; the bot said "
                              f"{last.text if last is not None else None!r}")
