@@ -3,6 +3,8 @@ given up, with the click-to-table times from the committing click and the first 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from bench.figures import Figures, rates_table
 from bench.schedule import Move
 
@@ -34,7 +36,7 @@ class _Click:
 
     failed = False
 
-    def __init__(self, t0: float, writes: list[tuple] = ()):
+    def __init__(self, t0: float, writes: Sequence[tuple] = ()):
         self.bench_t0, self.bench_ack = t0, t0 + 0.02
         self.bench_writes = list(writes)
 

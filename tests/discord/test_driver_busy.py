@@ -32,12 +32,19 @@ class RefuseNth(Admission):
         super().__init__()
         self.n = n
 
-    def enter(self) -> bool:
+    def enter(self, *, resumes: bool = False) -> bool:
         self.n -= 1
         if self.n == 0:
             self._refuse()
             return False
-        return super().enter()
+        return super().enter(resumes=resumes)
+
+
+async def version(bot: Any) -> int:
+    """The stored version of game 1."""
+    record = await bot.store.get_game(1)
+    assert record is not None
+    return int(record.version)
 
 
 async def clicks_refused(tmp_path, game: str, want: int, seed: int = 3, players: int = 2,
@@ -50,7 +57,8 @@ async def clicks_refused(tmp_path, game: str, want: int, seed: int = 3, players:
     for name in NAMES[:players]:
         world.add_member(name)
     registry = builtin_games()
-    bot = make_bot(tmp_path / "busy.sqlite3", ManualClock(), registry=registry,
+    clock = ManualClock()
+    bot = make_bot(tmp_path / "busy.sqlite3", clock, registry=registry,
                    extensions=EXTENSIONS)
     await world.connect(bot)
     out: list[tuple[str, int]] = []
@@ -67,13 +75,14 @@ async def clicks_refused(tmp_path, game: str, want: int, seed: int = 3, players:
             choices = [(s, legal) for s in engine.pending(state).seats
                        if (legal := engine.legal_actions(state, s))]
             if not choices:  # only a timer moves the game: let it run
-                bot.clock.advance(120)
+                clock.advance(120)
                 await bot.service.timers.fire_due()
                 await world.settle()
                 continue
             seat, legal = choices[0]
             action = rand.choice(legal)
             user = next(r.user_id for r in seats if r.seat == seat)
+            assert user is not None
             ctx = DriverContext(world, bot, by_user[user], 1, seat)
             ctx._thread_id = record.thread_id or record.channel_id or 0
             n = 1
@@ -85,10 +94,10 @@ async def clicks_refused(tmp_path, game: str, want: int, seed: int = 3, players:
                     break
                 assert outcome == "busy"
                 assert refused_busy(ctx.member.last_interaction)
-                assert (await bot.store.get_game(1)).version == record.version
+                assert await version(bot) == record.version
                 n += 1
             bot.router.admission = Admission()
-            assert (await bot.store.get_game(1)).version > record.version
+            assert await version(bot) > record.version
             out.append((type(action).__name__, n - 1))
             if n - 1 >= want:
                 break
