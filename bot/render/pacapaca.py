@@ -18,7 +18,18 @@ from bot.games.pacapaca.cards import catalog, kind_table
 from bot.games.pacapaca.models import AlpacaView, PacapacaView
 from bot.games.pacapaca.scoring import analyse
 from bot.i18n import ENGLISH, N_, translate, translate_n
-from bot.render.common import PROBE, Draw, Picture, font, measuring, min_font, note_mark, wrap
+from bot.render.common import (
+    PROBE,
+    Draw,
+    Picture,
+    font,
+    inputs_key,
+    kept_by,
+    measuring,
+    min_font,
+    note_mark,
+    wrap,
+)
 from bot.render.pacapaca_art import (
     ACTIVE_BG,
     BG,
@@ -390,13 +401,21 @@ def render_cards(cards: Sequence[int], *, title: str | None = None,
     return cards_picture(cards, title=title, lang=lang).png
 
 
+def _cards_key(cards: Sequence[int], *, title: str | None = None,
+               lang: str = ENGLISH) -> bytes:
+    """What :func:`cards_picture` shows: every input."""
+    return inputs_key(tuple(cards), title, lang)
+
+
+@kept_by(_cards_key)
 def cards_picture(cards: Sequence[int], *, title: str | None = None,
                   lang: str = ENGLISH) -> Picture:
     """``cards`` (neck-card or baby ids) as cards side by side, up to 3 a row, under
     ``title`` (wrapped whole over as many lines as it needs): the piece drawn on a bit of
     neck, its letter mark, name and a one-line reminder. For the ephemeral "you drew" /
     "my discards" answers, names and reminders in ``lang`` (``title`` comes translated).
-    Raises ``KeyError`` for an unknown id."""
+    Raises ``KeyError`` for an unknown id. Kept by its inputs
+    (:func:`~bot.render.common.kept_by`)."""
     cat = catalog()
     n = max(1, len(cards))
     per_row = min(n, 3)
