@@ -7,7 +7,8 @@ hand and keep panels, close-ups) is counted by the function drawn, with the rend
 thread's CPU time (``time.thread_time``) it took; table pictures found in the bot's
 :class:`~bot.render.pool.PictureCache` are counted as ``kept``. Per game it prints the
 clicks, the versions (moves of every seat), then per drawing function: calls, calls per
-click, and CPU ms per call (median over ``--repeat`` runs of the same seeded game).
+click, and CPU ms per call (median over ``--repeat`` runs of the same seeded game, each
+with warm sprites but no pictures kept from the run before).
 Counts are deterministic for a seed; CPU times move with the machine's load.
 """
 
@@ -49,6 +50,18 @@ def _name(func: Any) -> str:
     target = target or inner
     module = getattr(target, "__module__", "") or ""
     return f"{module.rsplit('.', 1)[-1]}.{getattr(target, '__qualname__', repr(target))}"
+
+
+def forget_kept() -> None:
+    """Clear every picture function's kept pictures (``bot.render.common.kept_by``), so
+    that a repeated game finds only its own pictures (its sprites stay warm)."""
+    for name, module in list(sys.modules.items()):
+        if not name.startswith("bot.render."):
+            continue
+        for value in list(vars(module).values()):
+            kept = getattr(value, "kept", None)
+            if callable(getattr(kept, "clear", None)):
+                kept.clear()
 
 
 def instrument(drawn: Drawn) -> None:
@@ -105,6 +118,7 @@ async def run(games: list[str], seed: int, repeat: int) -> list[dict[str, Any]]:
         per_call: dict[str, list[float]] = defaultdict(list)
         for _ in range(repeat):
             drawn.clear()
+            forget_kept()
             row = await clickpath.play(game, seed=seed, database=None, counts=counts)
             calls = {k: len(v) for k, v in drawn.cpu.items()}
             for k, v in drawn.cpu.items():
