@@ -264,10 +264,10 @@ def _legend(d: ImageDraw.ImageDraw, p: Painter, y: int, width: int,
 
 
 @sprite
-def _base(n: int, lang: str = ENGLISH) -> Image.Image:
-    """What every table of ``n`` players shows in ``lang`` (cached): the background, the
-    game's name and the legend; nothing else is drawn over them."""
-    width, height, _ = layout(n)
+def _base(width: int, height: int, lang: str = ENGLISH) -> Image.Image:
+    """What every table ``width`` x ``height`` px shows in ``lang`` (cached per size,
+    shared by the player counts of that size): the background, the game's name and the
+    legend; nothing else is drawn over them."""
     img = Image.new("RGB", (width, height), BG)
     d = Draw(img)
     d.text((MARGIN, HEADER_H // 2), "Alpaca Pacapaca", font=font(34, True), fill=INK,
@@ -287,7 +287,7 @@ def table_picture(view: PacapacaView, *, names: Mapping[str, str] | None = None,
         return final_picture(view, names=names, lang=lang)
     width, height, per_row = layout(len(view.alpacas))
     with measuring() as meter:
-        img = cached_copy(_base(len(view.alpacas), lang))
+        img = cached_copy(_base(width, height, lang))
         d = Draw(img)
         _header(d, view, width, lang, title=False)
         _draw_alpacas(img, view, view.alpacas, _names(view, names), final=False, top=HEADER_H,
