@@ -5,7 +5,9 @@ pictures one click draws, counted and timed over the seeded games of
 Every call the bot runs in its render thread (``HerdBot.render``: table pictures,
 hand and keep panels, close-ups) is counted by the function drawn, with the render
 thread's CPU time (``time.thread_time``) it took; table pictures found in the bot's
-:class:`~bot.render.pool.PictureCache` are counted as ``kept``. Per game it prints the
+:class:`~bot.render.pool.PictureCache` are counted as ``kept``, close-ups found kept by
+their drawing function (``bot.render.common.kept_by``) as ``closeups_kept`` (they are
+counted among the calls, at the cost of finding them). Per game it prints the
 clicks, the versions (moves of every seat), then per drawing function: calls, calls per
 click, and CPU ms per call (median over ``--repeat`` runs of the same seeded game, each
 with warm sprites but no pictures kept from the run before).
@@ -52,16 +54,29 @@ def _name(func: Any) -> str:
     return f"{module.rsplit('.', 1)[-1]}.{getattr(target, '__qualname__', repr(target))}"
 
 
-def forget_kept() -> None:
-    """Clear every picture function's kept pictures (``bot.render.common.kept_by``), so
-    that a repeated game finds only its own pictures (its sprites stay warm)."""
+def _kept_caches() -> list[Any]:
+    """Every picture function's kept pictures (``bot.render.common.kept_by``)."""
+    found: dict[int, Any] = {}
     for name, module in list(sys.modules.items()):
         if not name.startswith("bot.render."):
             continue
         for value in list(vars(module).values()):
             kept = getattr(value, "kept", None)
             if callable(getattr(kept, "clear", None)):
-                kept.clear()
+                found[id(kept)] = kept
+    return list(found.values())
+
+
+def forget_kept() -> None:
+    """Clear every picture function's kept pictures, so that a repeated game finds only
+    its own pictures (its sprites stay warm)."""
+    for kept in _kept_caches():
+        kept.clear()
+
+
+def kept_hits() -> int:
+    """Close-ups found kept (not drawn again) since :func:`forget_kept`."""
+    return sum(kept.hits for kept in _kept_caches())
 
 
 def instrument(drawn: Drawn) -> None:
@@ -124,10 +139,11 @@ async def run(games: list[str], seed: int, repeat: int) -> list[dict[str, Any]]:
             for k, v in drawn.cpu.items():
                 per_call[k].append(sum(v) / len(v))
             kept = drawn.kept
+            closeups = kept_hits()
         total_ms = sum(calls[k] * statistics.median(per_call[k]) * 1000 for k in calls)
         rows.append({
             "game": game, "clicks": row["clicks"], "moves": row["moves"],
-            "version": row["version"], "kept": kept,
+            "version": row["version"], "kept": kept, "closeups_kept": closeups,
             "pictures": sum(calls.values()),
             "cpu_ms_per_click": round(total_ms / max(1, row["clicks"]), 2),
             "cpu_ms_per_version": round(total_ms / max(1, row["version"]), 2),
@@ -142,7 +158,8 @@ def table(rows: list[dict[str, Any]]) -> str:
     out = []
     for r in rows:
         out.append(f"{r['game']}: {r['clicks']} clicks, {r['moves']} member moves, version "
-                   f"{r['version']}; {r['pictures']} drawn ({r['kept']} kept tables); "
+                   f"{r['version']}; {r['pictures']} drawn ({r['kept']} kept tables, "
+                   f"{r['closeups_kept']} kept close-ups); "
                    f"render CPU {r['cpu_ms_per_click']} ms/click, "
                    f"{r['cpu_ms_per_version']} ms/version")
         for name, f in r["by_func"].items():
