@@ -113,20 +113,31 @@ def instrument(drawn: Drawn) -> None:
     PictureCache.get = kept  # type: ignore[method-assign]
 
 
+class _Counts(clickpath.Counts):
+    """clickpath's counts, whose switch (``on``, thrown by clickpath's driver) also
+    switches the recording of the pictures."""
+
+    def __init__(self, drawn: Drawn) -> None:
+        self._drawn = drawn
+        super().__init__()
+
+    @property  # type: ignore[override]
+    def on(self) -> bool:
+        return self._drawn.on
+
+    @on.setter
+    def on(self, value: bool) -> None:
+        self._drawn.on = value
+
+
 async def run(games: list[str], seed: int, repeat: int) -> list[dict[str, Any]]:
     from bot.app import builtin_games
 
-    counts = clickpath.Counts()
+    drawn = Drawn()
+    counts = _Counts(drawn)
     clickpath.instrument(counts, builtin_games())
     clickpath.count_clicks(counts)
-    drawn = Drawn()
     instrument(drawn)
-    # Counts.on is switched by clickpath's driver; follow it for the pictures
-    on = property(lambda self: self._on,
-                  lambda self, value: (setattr(self, "_on", value),
-                                       setattr(drawn, "on", value)))
-    type(counts).on = on  # type: ignore[assignment]
-    counts.on = False
     rows = []
     for game in games:
         calls: dict[str, int] = {}
