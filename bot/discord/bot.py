@@ -38,6 +38,7 @@ from bot.discord.errors import (
     log_store_error,
 )
 from bot.discord.host import DirectMessages, GameDisplay
+from bot.discord.permissions import check_refusal
 from bot.discord.replay_view import ReplayViewer
 from bot.discord.replies import defer_command, lang_of, quoted, send_error
 from bot.discord.router import GamesBefore, Router, refuse_busy, refuse_unbuilt
@@ -246,10 +247,7 @@ class HerdTree(app_commands.CommandTree["HerdBot"]):
             await send_error(interaction, original)
             return
         if isinstance(error, app_commands.CheckFailure):
-            # (discord.py's own checks say why in English)
-            await send_error(interaction, GameError("check", str(error), catalogued=False)
-                             if str(error) else translate(lang_of(interaction),
-                                                          "You cannot use this command here."))
+            await send_error(interaction, check_refusal(error))  # (not discord.py's English)
             return
         if isinstance(error, app_commands.TransformerError):
             await send_error(interaction, translate(
