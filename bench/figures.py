@@ -198,3 +198,20 @@ def burst_table(burst: dict[str, Any]) -> list[str]:
                    f"{b['p50_ms'] if b['p50_ms'] is not None else '-':>8} "
                    f"{b['p99_ms'] if b['p99_ms'] is not None else '-':>8}  {b['loadavg']}")
     return out
+
+
+def slowest_move(wait_s: float, mv: Any) -> dict[str, Any]:
+    """Where the slowest move of a burst bucket spent its ``wait_s`` (milliseconds from its
+    commit click): its game, clicks, and for its last click the acknowledgement and the
+    end of the click's handling as the harness saw them (``None``: not seen)."""
+    last = mv.its[-1] if mv.its else None
+
+    def since(t: float | None) -> float | None:
+        if t is None or last is None:
+            return None
+        return round((t - last.bench_t0) * 1000, 1)
+
+    return {"game": mv.game, "wait_ms": round(wait_s * 1000, 1), "clicks": len(mv.its),
+            "tries": mv.tries, "opens_wait": mv.opens_wait,
+            "ack_ms": since(getattr(last, "bench_ack", None)),
+            "answered_ms": since(getattr(last, "bench_done", None))}

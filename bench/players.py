@@ -4,7 +4,7 @@ open-loop schedule, act through the game's UI driver, and press again after a re
 A player told "herdbot is very busy; your move was not made, try again in a moment"
 (the driver's outcome ``"busy"``), or whose panel never opened (``"unanswered"``: on
 Discord, "This interaction failed"), waits :data:`RETRY_PAUSE` seconds and tries the same
-decision again, up to :data:`TRIES` tries in all, unless the decision went meanwhile (to a
+decision again, up to :data:`TRIES` tries in all (``Players.tries``), unless the decision went meanwhile (to a
 timer or another seat). A retry is extra load on top of the schedule: it takes no arrival
 of the schedule (see bench/README.md, "Retries").
 """
@@ -34,6 +34,8 @@ class Players:
 
     #: Seconds a driver waits for a panel a click opens (see ``DriverContext.patience``).
     PATIENCE = 0.0
+    #: Tries of one decision before the player gives up (1: no retry).
+    tries = TRIES
 
     rand: random.Random
     registry: Any
@@ -115,7 +117,7 @@ class Players:
                 move.busy += 1
             else:
                 move.unanswered += 1
-            if move.tries >= TRIES or self.stop:
+            if move.tries >= self.tries or self.stop:
                 move.abandoned = True
                 break
             await asyncio.sleep(self.rand.uniform(*RETRY_PAUSE))

@@ -52,7 +52,8 @@ import asyncpg
 from bench.capacity import DRAIN_S, GAMES_PER_RATE, CapacityBench
 from bench.common import GcPauses, loadavg, summary_ms
 from bench.cpu import stat_cpu_s
-from bench.figures import ACK_LIMIT_S, brief, burst_table, rates_table
+from bench.figures import ACK_LIMIT_S, brief, burst_table, rates_table, slowest_move
+from bench.players import TRIES
 from bench.schedule import Game, hook_writes
 from bot.sandbox.drivers import refused_busy
 from bot.sandbox.loopback import LocalDiscord
@@ -512,23 +513,6 @@ def bot_python(checkout: Path | None) -> tuple[tuple[str, ...], str | None]:
     return (str(venv) if venv.exists() else sys.executable,), str(checkout.resolve())
 
 
-def slowest_move(wait_s: float, mv: Any) -> dict[str, Any]:
-    """Where the slowest move of a burst bucket spent its ``wait_s`` (milliseconds from its
-    commit click): its game, clicks, and for its last click the acknowledgement and the
-    end of the click's handling as the harness saw them (``None``: not seen)."""
-    last = mv.its[-1] if mv.its else None
-
-    def since(t: float | None) -> float | None:
-        if t is None or last is None:
-            return None
-        return round((t - last.bench_t0) * 1000, 1)
-
-    return {"game": mv.game, "wait_ms": round(wait_s * 1000, 1), "clicks": len(mv.its),
-            "tries": mv.tries, "opens_wait": mv.opens_wait,
-            "ack_ms": since(getattr(last, "bench_ack", None)),
-            "answered_ms": since(getattr(last, "bench_done", None))}
-
-
 def _stamp(it: Any, msg: Any) -> None:
     writes = getattr(it, "bench_writes", None)
     if writes is None:
@@ -551,14 +535,15 @@ async def bench_processes(configs: list[str], rates: tuple[float, ...], warmup: 
                           window: float, *, checkout: Path | None = None,
                           profile_rate: float | None = None, profile_dir: Path | None = None,
                           burst: tuple[float, float, float] | None = None,
-                          bot_nice: int = 0) -> dict[str, Any]:
+                          bot_nice: int = 0, tries: int = TRIES) -> dict[str, Any]:
     """Each configuration at each offered rate; ``{config: {"rates": [row...]}}``, the
     goodput table of each printed. ``checkout``: run the bot from that checkout;
     ``profile_rate`` and ``profile_dir``: profile the bot processes over that rate's window
     into ``<profile_dir>/<config>-bot<shard>.*``; ``burst``: see
     :meth:`ProcessCapacityBench.run`; ``bot_nice``: the bot processes' niceness (``nice -n``),
     so that the simulated Discord and players, which live on other machines in life, are
-    served first and offer the load as scheduled."""
+    served first and offer the load as scheduled; ``tries``: a refused player's tries of
+    one decision (1: no retry; see :mod:`bench.players`)."""
     out: dict[str, Any] = {}
     pg = os.environ.get("HERDBOT_BENCH_DATABASE_URL", "").strip()
     for name in configs:
@@ -577,6 +562,7 @@ async def bench_processes(configs: list[str], rates: tuple[float, ...], warmup: 
                           and profile_rate is not None else None)
             bench = ProcessCapacityBench(Path(tmp), database, procs, checkout=checkout,
                                          profile_to=profile_to, bot_nice=bot_nice)
+            bench.tries = tries
             out[name] = await bench.run(rates, warmup, window, profile_rate=profile_rate,
                                         burst=burst)
             print(f"{name}: goodput against offered load")
@@ -604,6 +590,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--bot-nice", type=int, default=0, metavar="N",
                     help="run the bot processes with nice -n N: the harness (Discord and the "
                          "players) gets the cores first and offers the load as scheduled")
+    ap.add_argument("--tries", type=int, default=TRIES, metavar="N",
+                    help=f"a player refused as busy tries one decision N times in all "
+                         f"(default {TRIES}; 1: no retry)")
     args = ap.parse_args(argv)
     rates = tuple(sorted(float(r) for r in args.rates.split(","))) if args.rates else ()
     burst = None
@@ -615,7 +604,7 @@ def main(argv: list[str] | None = None) -> int:
     result = asyncio.run(bench_processes(
         args.configs.split(","), rates, args.warmup, args.window, checkout=args.checkout,
         profile_rate=args.profile_rate, profile_dir=args.profile_bot, burst=burst,
-        bot_nice=args.bot_nice))
+        bot_nice=args.bot_nice, tries=args.tries))
     Path(args.out).write_text(json.dumps(result, indent=1))
     return 0
 
