@@ -116,7 +116,7 @@ class PacapacaCog(SidePanelCog):
         return {"view": panel(accent=self.accent, words=intro + keep.text, picture="drawn.png",
                               alt=PacapacaPresenter.cards_alt(words["drawn_alt"], drawn, lang),
                               items=self.draw(table.record.id, model.key, keep.items,
-                                              keys=model.keys), lang=lang),
+                                              keys=model.keys, lang=lang), lang=lang),
                 "file": discord.File(io.BytesIO(data), filename="drawn.png")}
 
     async def event_panel(self, table: Table, seat: str, event: Event) -> dict[str, Any] | None:

@@ -136,7 +136,7 @@ class UnleashedCog(GameCog):
         heading, listed = UnleashedPresenter.hand_words(own, lang)
         model = self.model(table, seat.seat, lang=lang)
         hand_panel = model.panels["hand"]
-        items = [*self.draw(gid, model.key, hand_panel.items, prints=model.prints),
+        items = [*self.draw(gid, model.key, hand_panel.items, prints=model.prints, lang=lang),
                  button("g", gid, "hand", translate(lang, REFRESH),
                         emoji="\N{CLOCKWISE OPEN CIRCLE ARROW}")]
         pic = await self.bot.render(table.spec.closeups["hand"], own, names=table.plain_names,

@@ -76,6 +76,7 @@ class SimulateRefused(LocalisedError, ValueError):
     """A refused simulation (a player count, seats or level the game does not take): one
     sentence, English as ``str()``, :meth:`text` in a language."""
 
+
 def seat_levels(levels: Sequence[str], game: int) -> list[str]:
     """The level of each seat (``s0`` first) in game number ``game`` (0-based) of a run:
     ``levels`` rotated left by ``game``, so seat ``s{j}`` plays

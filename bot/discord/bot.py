@@ -149,6 +149,8 @@ def take_interactions(bot: HerdBot) -> None:
         custom_id = inner.get("custom_id")
         if (isinstance(custom_id, str) and custom_id.startswith(("hb:", "hs:"))
                 and inner.get("component_type") in HERD_COMPONENT_TYPES):
+            raw_values = inner.get("values")
+            values = [str(v) for v in raw_values] if isinstance(raw_values, list) else []
             if not admission.enter():
                 spawn(refuse_unbuilt(state.http, data, BUSY), "herdbot-busy")
                 return
@@ -158,7 +160,6 @@ def take_interactions(bot: HerdBot) -> None:
             except BaseException:
                 admission.leave(started)
                 raise
-            values = [str(v) for v in inner.get("values", [])]
             spawn(route(interaction, custom_id, values, admission, started),
                   f"herdbot-click: {custom_id}")
             return

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
 from bot.games.base import Action, Event, Pending, Result
-from bot.i18n import ENGLISH, translate, translate_n
+from bot.i18n import ENGLISH, N_, translate, translate_n
 from bot.present.codes import (
     KEY_LENGTH,
     REPICK_KINDS,
@@ -407,6 +407,11 @@ def named(text: str, names: dict[str, str]) -> str:
     return _SEAT_ID.sub(lambda m: names.get(m.group(0), m.group(0)), text)
 
 
+#: The refusals every engine may raise (``IllegalAction`` messages of
+#: :mod:`bot.games.base`), for the catalogue; worded by :func:`refusal_words`.
+REFUSALS = (N_("That action is not part of this game."),)
+
+
 def refusal_words(message: str, names: dict[str, str], lang: str = ENGLISH) -> str:
     """An engine's refusal ``message`` (English, at most one seat id in it, which the
     catalogue's message writes ``{name}``) in ``lang`` with ``names`` put in. A message
@@ -440,7 +445,7 @@ __all__ = [
     "ALT_LIMIT", "KEY_LENGTH", "Choice", "alt_join", "ForgedChoice", "Item", "Panel", "Presenter", "Seen", "Select",
     "StaleChoice", "Style", "TableModel", "action_code", "decision_key", "decode",
     "named",
-    "REPICK_KINDS", "Prints", "choice_value", "fingerprint", "first_index", "index_of",
+    "REFUSALS", "REPICK_KINDS", "Prints", "choice_value", "fingerprint", "first_index", "index_of",
     "panel_code", "parse_code", "print_of", "refusal", "refusal_words", "repick_prints", "seat_for",
     "select_code", "simultaneous", "still_deciding",
 ]

@@ -55,7 +55,6 @@ from bot.present.pacapaca_words import (
     card_name,
     event_line,
     names_and,
-    refusal_line,
     rules_summary,
     score_label,
 )
@@ -312,11 +311,6 @@ class PacapacaPresenter(Presenter):
     def event_line(self, event: Event, names: dict[str, str], *, lang: str = ENGLISH) -> str:
         """The thread's line for ``event`` in ``lang`` (:func:`~bot.present.pacapaca_words.event_line`)."""
         return event_line(event, names, lang)
-
-    def refusal(self, message: str, names: dict[str, str], *, lang: str = ENGLISH) -> str:
-        """The engine's refusal ``message`` in ``lang``
-        (:func:`~bot.present.pacapaca_words.refusal_line`)."""
-        return refusal_line(message, names, lang)
 
     def rules(self, summary: str, *, lang: str = ENGLISH) -> str:
         """The ``/rules`` summary in ``lang`` (:data:`~bot.present.pacapaca_words.RULES`;

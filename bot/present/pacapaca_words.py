@@ -13,9 +13,9 @@ from collections.abc import Sequence
 from bot.games.base import Event
 from bot.games.pacapaca.cards import catalog
 from bot.i18n import ENGLISH, N_, translate, translate_n
+from bot.present.base import named
 
 #: An engine's seat id in its words (``s0``, ``s1`` ...).
-_SEAT = re.compile(r"\bs\d+\b")
 
 #: The names and blurbs of ``seeds/pacapaca.json`` (heads, bodies, then each kind's name
 #: and blurb), marked for the catalogue; shown through :func:`card_name` /
@@ -141,11 +141,12 @@ def event_line(event: Event, names: dict[str, str], lang: str = ENGLISH) -> str:
             return translate(lang, "The game is over: {names} wins.", names=winners[0])
         return translate(lang, "The game is over: {names} share the win.",
                          names=names_and(winners, lang))
-    return _SEAT.sub(lambda m: names.get(m.group(0), m.group(0)), event.text)
+    return named(event.text, names)
 
 
 #: The engine's refusals (``IllegalAction`` messages of :mod:`bot.games.pacapaca.legal`),
-#: a seat id written ``{name}``; shown through :func:`refusal_line`.
+#: a seat id written ``{name}``; worded by the presenter's ``refusal``
+#: (:func:`bot.present.base.refusal_words`).
 REFUSALS = frozenset({
     N_("A card is named twice in that deal."), N_("A deal must move at least one card."),
     N_("Finish the negotiation first: accept, propose or give up."),
@@ -168,17 +169,6 @@ REFUSALS = frozenset({
     N_("You can only offer cards your alpaca has."), N_("You can still draw or take the pile."),
     N_("You cannot negotiate with yourself."), N_("You have no drawn cards to keep."),
 })
-def refusal_line(message: str, names: dict[str, str], lang: str = ENGLISH) -> str:
-    """The engine's refusal ``message`` (English, seat ids in it) in ``lang`` with the
-    names put in; a message not of :data:`REFUSALS` with the names only."""
-    seats = _SEAT.findall(message)
-    template = _SEAT.sub("{name}", message)
-    if template in REFUSALS and len(seats) <= 1:
-        return translate(lang, template, **({"name": names.get(seats[0], seats[0])}
-                                             if seats else {}))
-    return _SEAT.sub(lambda m: names.get(m.group(0), m.group(0)), message)
-
-
 _SCORE_LABELS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"Neck (\d+) long, longest$"), N_("Neck {count} long, longest")),
     (re.compile(r"Neck (\d+) long, second longest$"), N_("Neck {count} long, second longest")),
@@ -241,5 +231,5 @@ def rules_summary(lang: str = ENGLISH) -> str:
     return "\n\n".join(translate(lang, paragraph) for paragraph in RULES)
 
 
-__all__ = ["REFUSALS", "RULES", "SEED_WORDS", "refusal_line", "card_blurb", "card_list", "card_name", "event_line",
+__all__ = ["REFUSALS", "RULES", "SEED_WORDS", "card_blurb", "card_list", "card_name", "event_line",
            "names_and", "rules_summary", "score_label"]

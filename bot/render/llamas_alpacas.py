@@ -23,7 +23,6 @@ from bot.render.common import (
     draw_text,
     fit,
     font,
-    inputs_key,
     kept_by,
     measuring,
     min_font,
@@ -34,6 +33,7 @@ from bot.render.common import (
     text_size,
     wrap,
 )
+from bot.render.kept import inputs_key
 from bot.render.llamas_alpacas_art import (
     GOLD,
     INK,

@@ -24,7 +24,6 @@ from bot.render.common import (
     Picture,
     cached_copy,
     font,
-    inputs_key,
     kept_by,
     measuring,
     min_font,
@@ -32,6 +31,7 @@ from bot.render.common import (
     sprite,
     wrap,
 )
+from bot.render.kept import inputs_key
 from bot.render.pacapaca_art import (
     ACTIVE_BG,
     BG,

@@ -11,18 +11,18 @@ sharing its GIL). Nothing here knows a game or Discord.
 from __future__ import annotations
 
 import importlib
-import io
 import multiprocessing
 import os
 import pickle
 import signal
 import threading
 import time
-from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
+
+from bot.render.kept import Kept, inputs_key
 
 
 @dataclass(frozen=True)
@@ -39,18 +39,11 @@ class Job:
         return self.func(*self.args, **self.kwargs)
 
     def key(self) -> bytes:
-        """The job as bytes (the renderer's name and its pickled inputs): equal keys mean
-        equal inputs, so the same picture. Raises ``pickle.PicklingError`` (or
-        ``TypeError``/``AttributeError``) for inputs that cannot be pickled.
-
-        Pickled without the memo (``fast``): with it, an object met twice is written the
-        second time as a back-reference, so equal inputs made of shared or of separate
-        objects (an interned string, a name dict reused) would give different bytes."""
-        buf = io.BytesIO()
-        pickler = pickle.Pickler(buf, protocol=pickle.HIGHEST_PROTOCOL)
-        pickler.fast = True  # no memo: the bytes depend on the values only
-        pickler.dump((self.func, self.args, self.kwargs))
-        return buf.getvalue()
+        """The job as bytes (the renderer's name and its pickled inputs,
+        :func:`~bot.render.kept.inputs_key`): equal keys mean equal inputs, so the same
+        picture. Raises ``pickle.PicklingError`` (or ``TypeError``/``AttributeError``)
+        for inputs that cannot be pickled."""
+        return inputs_key(self.func, self.args, self.kwargs)
 
 
 def draw_pickled(key: bytes) -> bytes:
@@ -81,35 +74,8 @@ def _orphan_watch(parent: int) -> None:
     os._exit(0)
 
 
-class PictureCache:
-    """The last ``size`` pictures drawn, by :meth:`Job.key` (least recently used first
-    out). ``hits`` and ``misses`` count lookups."""
-
-    def __init__(self, size: int = 64) -> None:
-        self.size = size
-        self._png: OrderedDict[bytes, bytes] = OrderedDict()
-        self.hits = 0
-        self.misses = 0
-
-    def get(self, key: bytes) -> bytes | None:
-        """The PNG bytes drawn for ``key``, or ``None`` (counted as a miss)."""
-        png = self._png.get(key)
-        if png is None:
-            self.misses += 1
-            return None
-        self.hits += 1
-        self._png.move_to_end(key)
-        return png
-
-    def put(self, key: bytes, png: bytes) -> None:
-        """Remember ``png`` for ``key``, forgetting the oldest picture past ``size``."""
-        self._png[key] = png
-        self._png.move_to_end(key)
-        while len(self._png) > self.size:
-            self._png.popitem(last=False)
-
-    def __len__(self) -> int:
-        return len(self._png)
+class PictureCache(Kept[bytes]):
+    """The last ``size`` pictures drawn (PNG bytes), by :meth:`Job.key`."""
 
 
 class RenderPool:

@@ -10,8 +10,9 @@ from PIL import Image, ImageDraw
 
 from bot.games.unleashed.models import UnleashedView
 from bot.i18n import ENGLISH, translate, translate_n
-from bot.render.common import Draw, Picture, font, inputs_key, kept_by, measuring, paste, sprite
+from bot.render.common import Draw, Picture, font, kept_by, measuring, paste, sprite
 from bot.render.herd_art import KIND_STYLE, TYPE_FRAME, icon, tint
+from bot.render.kept import inputs_key
 from bot.render.unleashed import (
     BAND_WORDS,
     BG,

@@ -17,6 +17,7 @@ from bot.games.unleashed.cards import catalog
 from bot.games.unleashed.models import ChooseBaby
 from bot.i18n import CATALOGUED, ENGLISH, has_translation
 from bot.i18n.catalog import forget
+from bot.present.base import REFUSALS as BASE_REFUSALS
 from bot.present.llamas_alpacas_words import REFUSALS as LA_REFUSALS
 from bot.present.unleashed_words import REFUSALS as UL_REFUSALS
 from tests.discord.test_llamas_alpacas import la  # noqa: F401 - fixture
@@ -44,6 +45,7 @@ def _engine_refusals(*paths: str) -> set[str]:
 @pytest.mark.parametrize("paths,known,count", [
     (("bot/games/llamas_alpacas/legal.py",), LA_REFUSALS, 14),
     (("bot/games/unleashed/engine.py",), UL_REFUSALS, 3),
+    (("bot/games/base.py",), BASE_REFUSALS, 1),
 ])
 def test_every_engine_refusal_is_catalogued_in_every_language(paths, known, count):
     raised = _engine_refusals(*paths)

@@ -268,8 +268,8 @@ def test_every_refusal_of_the_engine_is_worded_in_every_language():
     for call in re.findall(r"IllegalAction\(\s*\"\w+\",\s*(f?\"[^\"]*\")", source):
         found.add(re.sub(r"\{\w+\}", "{name}", call.lstrip("f").strip('"')))
     assert found == set(words.REFUSALS)
-    assert words.refusal_line("It is s1's turn.", NAMES, "de") == "Tomasz ist am Zug."
-    assert words.refusal_line("You can only ask for cards s0's alpaca has.", NAMES, "pl") == (
+    assert P.refusal("It is s1's turn.", NAMES, lang="de") == "Tomasz ist am Zug."
+    assert P.refusal("You can only ask for cards s0's alpaca has.", NAMES, lang="pl") == (
         "Możesz prosić tylko o karty, które ma alpaka gracza Maya.")
     assert P.refusal("The discard pile is empty.", NAMES, lang="fr") == "La défausse est vide."
     # A refusal the engine does not word (the runtime's) keeps its words, names put in.

@@ -1,4 +1,4 @@
-"""Pictures kept by what they show (``bot.render.common.kept_by``)."""
+"""Pictures kept by what they show (``bot.render.common.kept_by``, ``bot.render.kept``)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,8 @@ import math
 
 from PIL import Image
 
-from bot.render.common import Draw, KeptPictures, Picture, font, inputs_key, kept_by, measuring
+from bot.render.common import Draw, Picture, font, kept_by, measuring
+from bot.render.kept import Kept, inputs_key
 
 drawn: list[tuple[str, str]] = []
 
@@ -60,7 +61,7 @@ def test_keys_are_equal_for_equal_values():
 
 
 def test_kept_pictures_by_key():
-    kept = KeptPictures(1)
+    kept = Kept(1)
     pic = Picture(b"png", (1, 1), 14.0)
     assert kept.get(b"a") is None
     kept.put(b"a", pic)
@@ -68,3 +69,20 @@ def test_kept_pictures_by_key():
     kept.put(b"b", pic)
     assert kept.get(b"a") is None
     assert (kept.hits, kept.misses, len(kept)) == (1, 2, 1)
+
+
+def _unkeyable(word: str) -> bytes:
+    return inputs_key(lambda: word)  # a lambda cannot be pickled
+
+
+@kept_by(_unkeyable)
+def _plain(word: str) -> Picture:
+    drawn.append((word, "plain"))
+    return Picture(word.encode(), (1, 1), 14.0)
+
+
+def test_inputs_that_cannot_be_keyed_are_drawn_every_time_and_not_kept():
+    drawn.clear()
+    assert [_plain("hay").png, _plain("hay").png] == [b"hay", b"hay"]
+    assert drawn == [("hay", "plain"), ("hay", "plain")]
+    assert (len(_plain.kept), _plain.kept.hits, _plain.kept.misses) == (0, 0, 0)
