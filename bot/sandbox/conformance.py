@@ -325,6 +325,12 @@ class Spec:
         def ref(validator: Any, ref: str, instance: Any, schema: Any) -> Any:
             key = (type(validator), ref, _AS_JSON(instance))
             found = spec._refs.get(key)
+            if found is None and key[0] is spec._marking:
+                # The marking class differs from the plain one only where an integer is
+                # read as a snowflake: a value the plain one met none in has its errors.
+                plain = spec._refs.get((spec._cls, ref, key[2]))
+                if plain is not None and not plain[1] and not any(i for i, _ in plain[0]):
+                    found = plain
             if found is None:
                 if len(spec._refs) > 5_000:
                     spec._refs.clear()
