@@ -10,7 +10,10 @@ call tree), ``OUT.json`` (:func:`bench.profiling.top_costs`-shaped rows: self ti
 function and by part of the program) and ``OUT.pyisession``. Run as a file, not a module,
 so that it works whatever checkout the bot is imported from (``PYTHONPATH``).
 
-With ``BENCH_PROFILE_CLOCK=cpu`` in the environment it profiles CPU instead of wall time
+Every garbage collection over the window is written to ``OUT.gc.json`` (rows of unix
+start time, wall seconds, generation, objects collected); with ``BENCH_PROFILE_CLOCK=none``
+that and the threads' CPU are all it records (no profiler). With
+``BENCH_PROFILE_CLOCK=cpu`` in the environment it profiles CPU instead of wall time
 (on a loaded machine wall-time samples land wherever the process was descheduled):
 :mod:`cProfile` on the main thread's CPU clock (``time.thread_time``), written to
 ``OUT.txt`` (functions by own CPU, then by cumulative CPU) and ``OUT.prof``; and in both
@@ -21,6 +24,7 @@ thread name, so the main thread's share of the process's CPU is known.
 from __future__ import annotations
 
 import cProfile
+import gc
 import io
 import json
 import os
@@ -80,30 +84,42 @@ def main() -> None:
     sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(HERE)]
     from pyinstrument import Profiler
 
-    cpu = os.environ.get("BENCH_PROFILE_CLOCK") == "cpu"
+    clock = os.environ.get("BENCH_PROFILE_CLOCK", "wall")
+    cpu = clock == "cpu"
     profiler = Profiler(interval=0.001, async_mode="disabled")
     prof = cProfile.Profile(time.thread_time)
     state: dict[str, Any] = {"on": False, "threads": {}}
+    sys.path.insert(0, str(Path(HERE).parent))
+    try:
+        from bench.common import GcPauses  # the bench's own helper, found by path
+    finally:
+        sys.path.pop(0)
+    pauses = GcPauses()
+    gc.callbacks.append(pauses)
 
     def start(signum: int, frame: Any) -> None:
         if not state["on"]:
-            state["on"] = True
+            state["on"] = pauses.on = True
             state["threads"] = thread_cpu_s()
             if cpu:
                 prof.enable()
-            else:
+            elif clock == "wall":
                 profiler.start()
 
     def stop(signum: int, frame: Any) -> None:
         if not state["on"]:
             return
-        state["on"] = False
+        state["on"] = pauses.on = False
         if cpu:
             prof.disable()
         after = thread_cpu_s()
         Path(f"{out}.threads.json").write_text(json.dumps(
             {k: round(v - state["threads"].get(k, 0.0), 3) for k, v in after.items()},
             indent=1))
+        Path(f"{out}.gc.json").write_text(json.dumps(pauses.rows))
+        pauses.rows = []
+        if clock == "none":
+            return
         if cpu:
             prof.dump_stats(f"{out}.prof")
             Path(f"{out}.txt").write_text(_cpu_text(prof))

@@ -109,3 +109,32 @@ class Stopwatch:
 
     def __exit__(self, *exc: object) -> None:
         self.seconds = time.perf_counter() - self.start
+
+
+class GcPauses:
+    """``gc.callbacks`` entry noting each garbage collection while :attr:`on`: rows of
+    ``[unix start time, wall seconds, generation, objects collected]``."""
+
+    def __init__(self) -> None:
+        self.on = False
+        self.rows: list[list[float]] = []
+        self._start = (0.0, 0.0)
+
+    def __call__(self, phase: str, info: dict[str, Any]) -> None:
+        if not self.on:
+            return
+        if phase == "start":
+            self._start = (time.time(), time.perf_counter())
+        else:
+            self.rows.append([round(self._start[0], 4),
+                              round(time.perf_counter() - self._start[1], 5),
+                              info["generation"], info["collected"]])
+
+    def summary(self) -> dict[str, Any]:
+        """Counts and wall seconds of the collections noted: all of them and the full
+        (generation 2) ones, with the longest full one."""
+        full = [r[1] for r in self.rows if r[2] == 2]
+        return {"collections": len(self.rows),
+                "seconds": round(sum(r[1] for r in self.rows), 3),
+                "full": len(full), "full_seconds": round(sum(full), 3),
+                "full_max_s": round(max(full, default=0.0), 3)}

@@ -179,7 +179,7 @@ class Admin(commands.Cog):
             translate(said, "End games after 14 days without a move: off"),
         ]
         await send_ephemeral(interaction, view=panel(
-            accent=DEFAULT_ACCENT, words="\n".join(words) + season_line),
+            accent=DEFAULT_ACCENT, words="\n".join(words) + season_line, lang=said),
             allowed_mentions=discord.AllowedMentions.none())
 
     async def _presets_text(self, guild_id: int, lang: str | None = None) -> str:
@@ -255,7 +255,7 @@ class Admin(commands.Cog):
         view = card(accent=accent_of(self.bot.registry.get(game) if game else None),
                     before=[f"### {title}", board,
                             *(f"**{name}**\n{value}" for name, value in fields)],
-                    picture=None if chart is None else "ratings.png", alt=alt)
+                    picture=None if chart is None else "ratings.png", alt=alt, lang=lang)
         await answer_public(interaction, view=view,
                             allowed_mentions=discord.AllowedMentions.none(), **extra)
 

@@ -273,7 +273,7 @@ class GameCommands(commands.Cog):
         if isinstance(cog, GameCog) and cog.presenter is not None:
             summary = cog.presenter.rules(summary, lang=lang)
         kwargs["view"] = card(
-            accent=accent_of(spec),
+            accent=accent_of(spec), lang=lang,
             before=["### " + translate(lang, "How to play {game}", game=spec.name), summary],
             picture="example.png" if "file" in kwargs else None,
             alt=translate(lang, "An example table of {game} part way through a game.",

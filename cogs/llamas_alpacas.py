@@ -55,7 +55,8 @@ class LlamasAlpacasCog(GameCog):
         pic = await self.bot.render(table.spec.closeups["board"], view, seat.seat,
                                     names=table.plain_names, lang=table.member_lang)
         return {"view": panel(accent=self.accent, words="\n".join(text), picture="my-board.png",
-                              alt=presenter.closeup_alt(view, seat.seat, table.member_lang)),
+                              alt=presenter.closeup_alt(view, seat.seat, table.member_lang),
+                              lang=table.member_lang),
                 "file": discord.File(io.BytesIO(pic.png), filename="my-board.png")}
 
 

@@ -143,7 +143,7 @@ def lobby_card(record: GameRecord, seats: list[SeatRecord], spec: GameSpec, *,
                 before=[head or "", f"### {words.title}", description,
                         f"**{words.seats_title}**\n{words.seats}",
                         f"**{words.options_title}**\n{words.options}"],
-                rows=action_rows(items), footer=words.footer)
+                rows=action_rows(items), footer=words.footer, lang=lang)
 
 
 def lobby_items(record: GameRecord, seats: list[SeatRecord],

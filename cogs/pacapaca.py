@@ -116,7 +116,7 @@ class PacapacaCog(SidePanelCog):
         return {"view": panel(accent=self.accent, words=intro + keep.text, picture="drawn.png",
                               alt=PacapacaPresenter.cards_alt(words["drawn_alt"], drawn, lang),
                               items=self.draw(table.record.id, model.key, keep.items,
-                                              keys=model.keys)),
+                                              keys=model.keys), lang=lang),
                 "file": discord.File(io.BytesIO(data), filename="drawn.png")}
 
     async def event_panel(self, table: Table, seat: str, event: Event) -> dict[str, Any] | None:
@@ -260,7 +260,7 @@ class PacapacaCog(SidePanelCog):
         long), the three scoring steps, then the totals with the final picture. Discord's 4,000 characters over a
         message's texts: 400 + 3 x 1,000 + 500 and the title stay under it (each cut is
         said with a count)."""
-        steps = [fit_text(step, 1000)
+        steps = [fit_text(step, 1000, table.lang)
                  for step in PacapacaPresenter.scoring_steps(table.view(None), table.names,
                                                              table.lang)]
         job = self.end_picture(table)
@@ -273,8 +273,8 @@ class PacapacaCog(SidePanelCog):
                     alt=self.alt_text(table, lines or []),
                     after=["### " + present.final_heading(table.spec.name, table.record.id,
                                                           table.lang),
-                           fit_text(self.final_text(table), 500), table.lesson],
-                    footer=self.table_footer(table))
+                           fit_text(self.final_text(table), 500, table.lang), table.lesson],
+                    footer=self.table_footer(table), lang=table.lang)
         return {"view": view, "file": discord.File(io.BytesIO(data), filename="final.png")}
 
 

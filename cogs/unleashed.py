@@ -144,7 +144,7 @@ class UnleashedCog(GameCog):
         return {"view": layout.panel(accent=self.accent, words=[
                     hand_panel.text, heading, listed[:EMBED_LIMIT]],
                     picture="my-hand.png", alt=UnleashedPresenter.hand_alt(own, lang),
-                    items=items),
+                    items=items, lang=lang),
                 "file": discord.File(io.BytesIO(pic.png), filename="my-hand.png")}
 
     async def on_choice(self, interaction: discord.Interaction, table: Table, seat: SeatRecord,
@@ -189,8 +189,9 @@ class UnleashedCog(GameCog):
         model = self.model(table, seat.seat, lang=table.member_lang)
         respond = model.panels["respond"]
         await send_ephemeral(interaction, secret=True, view=layout.panel(
-            accent=self.accent, words=respond.text,
-            items=self.draw(table.record.id, model.key, respond.items, prints=model.prints)))
+            accent=self.accent, words=respond.text, lang=table.member_lang,
+            items=self.draw(table.record.id, model.key, respond.items, prints=model.prints,
+                            lang=table.member_lang)))
 
     # -- /card -----------------------------------------------------------------------------
 
@@ -210,7 +211,7 @@ class UnleashedCog(GameCog):
         data = await self.bot.render(render_card, catalog().ids_of(design.key)[0], lang)
         reply = card_reply(lang, design)
         view = layout.card(accent=self.accent, before=[f"### {reply.title}", reply.text],
-                           picture="card.png", alt=reply.alt, footer=reply.footer)
+                           picture="card.png", alt=reply.alt, footer=reply.footer, lang=lang)
         await send_ephemeral(interaction, view=view,
                              file=discord.File(io.BytesIO(data), filename="card.png"))
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from functools import cache
+from typing import Any
 
 from bot.ai.weighed import Weighed
 from bot.games.base import Action
@@ -24,7 +25,14 @@ from bot.games.llamas_alpacas.models import (
     PlayerView,
     Take,
 )
-from bot.games.llamas_alpacas.scoring import LINES, Key, card_key, check_line, score_placement
+from bot.games.llamas_alpacas.scoring import (
+    LINES,
+    Key,
+    LineCheck,
+    card_key,
+    check_line,
+    score_placement,
+)
 
 #: Weights of the heuristic (a board's promise is measured in points).
 POINT_WEIGHT = 1.5  # points scored now are certain: worth more than promise
@@ -174,23 +182,33 @@ def _landing(view: LlamasAlpacasView, me: PlayerView, board: list[Card | None],
     return None, None, board
 
 
+def _conditions(check: LineCheck) -> dict[str, Any]:
+    """A scoring line's met conditions as data, each ``None`` when not met: ``animal``
+    (``"llama"``/``"alpaca"``), ``colour`` (``white_as``: a white card counts as it) and
+    ``digits`` (three digits, equal or a run); the presenter words them."""
+    return {"animal": check.animal, "colour": check.colour, "white_as": check.white_as,
+            "digits": list(check.digits) if check.digits else None}
+
+
 def _scores(view: LlamasAlpacasView, me: PlayerView, board: list[Card | None],
-            action: Action) -> tuple[int, list[str]]:
-    """(points ``action`` scores now, the met conditions of each scoring line in words)."""
+            action: Action) -> tuple[int, list[dict[str, Any]]]:
+    """(points ``action`` scores now, the met conditions of each scoring line as data:
+    :func:`_conditions`)."""
     card, space, before = _landing(view, me, board, action)
     if card is None or space is None:
         return 0, []
     b = list(before)
     b[space] = card
     res = score_placement(b, space)
-    return res.points, [line.check.words() for line in res.lines]
+    return res.points, [_conditions(line.check) for line in res.lines]
 
 
 def weigh(view: LlamasAlpacasView, legal: Sequence[Action], rng: random.Random) -> Weighed:
     """:func:`heuristic_policy`'s move for ``(view, legal, rng)`` and why (tags:
     ``"start"``, ``"keep"``, ``"take"``, ``"place"``, ``"move"``; facts: ``card`` (a
     :class:`Card`), ``space`` (0-8 where it lands), ``src`` (a move's), ``position`` (a
-    take's), ``points`` it scores now, ``lines`` (met conditions in words), ``treats``
+    take's), ``points`` it scores now, ``lines`` (each scoring line's met conditions as data:
+    :func:`_conditions`), ``treats``
     gained on the card, ``others_points`` (the most any other move scores now),
     ``clovers``/``carrots`` kept and ``llamas`` among the first three row cards).
     Raises ``ValueError`` when ``legal`` is empty."""

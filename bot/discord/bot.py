@@ -29,6 +29,7 @@ from discord.ext import commands
 from bot.config import Settings
 from bot.discord.components import HerdButton, HerdSelect
 from bot.discord.errors import (
+    BUSY,
     BUSY_COMMAND,
     OOPS,
     OOPS_AFTER_CHANGE,
@@ -37,9 +38,10 @@ from bot.discord.errors import (
     log_store_error,
 )
 from bot.discord.host import DirectMessages, GameDisplay
+from bot.discord.permissions import check_refusal
 from bot.discord.replay_view import ReplayViewer
 from bot.discord.replies import defer_command, lang_of, quoted, send_error
-from bot.discord.router import GamesBefore, Router, refuse_busy
+from bot.discord.router import GamesBefore, Router, refuse_busy, refuse_unbuilt
 from bot.discord.translator import CatalogueTranslator, translatable_choices
 from bot.games.registry import Registry
 from bot.i18n import ENGLISH, supported, translate
@@ -94,49 +96,84 @@ def throttle_bucket_sweep(http: Any, every_s: float = BUCKET_SWEEP_S,
 HERD_COMPONENT_TYPES = (2, 3)
 
 
+def on_private_panel(data: dict[str, Any]) -> bool:
+    """Whether the click in gateway form ``data`` was made on an ephemeral message (a
+    private panel a click of the member's opened: it resumes a move begun)."""
+    message = data.get("message")
+    try:
+        flags = int(message.get("flags") or 0) if isinstance(message, dict) else 0
+    except (TypeError, ValueError):
+        return False
+    return bool(flags & discord.MessageFlags(ephemeral=True).value)
+
+
 def take_interactions(bot: HerdBot) -> None:
     """Patch ``bot``'s connection state so that an interaction (click, command, modal,
     autocomplete) goes through the router's admission first: one it finds too old
     (:meth:`bot.runtime.admission.Admission.too_old`: received over 2 s after Discord made
     it, by its snowflake id) is dropped before discord.py builds anything for it, as its
-    answer could not reach Discord in time. A click on a herdbot button or select (custom
-    id ``hb:`` / ``hs:``) then goes straight to :meth:`HerdBot.route_component` in a task
-    of its own (named ``herdbot-click: <custom id>``), without discord.py's rebuilding of
-    the message's whole view for its dynamic items, and the member's client locale is
-    noted once it is answered (:meth:`HerdBot.note_locale`); everything else goes to
-    discord.py."""
+    answer could not reach Discord in time; a click on a herdbot button or select (custom
+    id ``hb:`` / ``hs:``) or a slash command that the admission refuses is answered
+    :data:`~bot.discord.errors.BUSY` (:data:`~bot.discord.errors.BUSY_COMMAND`) from its
+    gateway form (:func:`bot.discord.router.refuse_unbuilt`), with nothing built for it
+    (a click on a private panel only at the admission's hard limit:
+    :func:`on_private_panel`).
+    An admitted click then goes straight to :meth:`HerdBot.route_component`, holding its
+    place, in a task of its own (named ``herdbot-click: <custom id>``), without
+    discord.py's rebuilding of the message's whole view for its dynamic items, and the
+    member's client locale is noted once it is answered (:meth:`HerdBot.note_locale`);
+    everything else goes to discord.py."""
     state = bot._connection
     parse = state.parse_interaction_create
     running: set[asyncio.Task[None]] = set()
 
-    async def route(interaction: discord.Interaction, custom_id: str,
-                    values: list[str]) -> None:
+    def spawn(coro: Awaitable[None], name: str) -> None:
+        task = asyncio.ensure_future(coro)
+        task.set_name(name)
+        running.add(task)
+        task.add_done_callback(running.discard)
+
+    async def route(interaction: discord.Interaction, custom_id: str, values: list[str],
+                    admission: Admission, started: float) -> None:
         try:
-            await bot.route_component(interaction, custom_id, values)
+            await bot.route_component(interaction, custom_id, values, admitted=True)
         except Exception:  # the router answers its own errors: this is a bug
             log.exception("component %s failed", custom_id)
+        finally:
+            admission.leave(started)
         await bot.note_locale(interaction.user.id, str(interaction.locale))
 
     def parse_fresh(data: Any) -> None:
+        admission = bot.router.admission
         try:
             made_at: float | None = snowflake_time(int(data["id"]))
         except (KeyError, TypeError, ValueError):  # no id to tell its age: taken
             made_at = None
-        if made_at is not None and bot.router.admission.too_old(
+        if made_at is not None and admission.too_old(
                 made_at, f"interaction {data['id']} (type {data.get('type')})"):
             return
-        inner = data.get("data") if data.get("type") == 3 else None
+        kind = data.get("type")
+        if kind == 2 and admission.refuses():
+            spawn(refuse_unbuilt(state.http, data, BUSY_COMMAND), "herdbot-busy")
+            return
+        inner = data.get("data") if kind == 3 else None
         if not isinstance(inner, dict):
             inner = {}
         custom_id = inner.get("custom_id")
         if (isinstance(custom_id, str) and custom_id.startswith(("hb:", "hs:"))
                 and inner.get("component_type") in HERD_COMPONENT_TYPES):
-            interaction: discord.Interaction = discord.Interaction(data=data, state=state)
+            if not admission.enter(resumes=on_private_panel(data)):
+                spawn(refuse_unbuilt(state.http, data, BUSY), "herdbot-busy")
+                return
+            started = admission.monotonic()
+            try:
+                interaction: discord.Interaction = discord.Interaction(data=data, state=state)
+            except BaseException:
+                admission.leave(started)
+                raise
             values = [str(v) for v in inner.get("values", [])]
-            task = asyncio.create_task(route(interaction, custom_id, values),
-                                       name=f"herdbot-click: {custom_id}")
-            running.add(task)
-            task.add_done_callback(running.discard)
+            spawn(route(interaction, custom_id, values, admission, started),
+                  f"herdbot-click: {custom_id}")
             return
         parse(data)
 
@@ -210,10 +247,7 @@ class HerdTree(app_commands.CommandTree["HerdBot"]):
             await send_error(interaction, original)
             return
         if isinstance(error, app_commands.CheckFailure):
-            # (discord.py's own checks say why in English)
-            await send_error(interaction, GameError("check", str(error), catalogued=False)
-                             if str(error) else translate(lang_of(interaction),
-                                                          "You cannot use this command here."))
+            await send_error(interaction, check_refusal(error))  # (not discord.py's English)
             return
         if isinstance(error, app_commands.TransformerError):
             await send_error(interaction, translate(
@@ -513,10 +547,11 @@ class HerdBot(commands.AutoShardedBot):
         return None
 
     async def route_component(
-        self, interaction: discord.Interaction, custom_id: str, values: list[str]
+        self, interaction: discord.Interaction, custom_id: str, values: list[str], *,
+        admitted: bool = False,
     ) -> None:
         """Dispatch a herdbot button or select (:meth:`Router.route_component`)."""
-        await self.router.route_component(interaction, custom_id, values)
+        await self.router.route_component(interaction, custom_id, values, admitted=admitted)
 
     async def games_before(self, interaction: discord.Interaction) -> GamesBefore | None:
         """The stored games a slash command may change (:meth:`Router.games_before`)."""

@@ -31,7 +31,7 @@ import discord
 
 from bot.discord.components import HerdButton, HerdSelect, button, select
 from bot.discord.layout import components_of
-from bot.i18n import translate
+from bot.i18n import N_, translate
 
 #: Discord's documented maximum of options in one string select.
 MAX_OPTIONS = 25
@@ -82,6 +82,10 @@ def page_count(n: int) -> int:
     return max(1, math.ceil(n / MAX_OPTIONS))
 
 
+#: What a paged choice's options are called when its maker names them not (``noun``).
+DEFAULT_NOUN = N_("Options")
+
+
 def page_of(options: list[Option], value: str) -> int:
     """The page (from 0) on which the option ``value`` appears; ``ValueError`` if none."""
     for i, o in enumerate(options):
@@ -124,7 +128,7 @@ def paged_select(
     options: list[Option],
     *,
     placeholder: str,
-    noun: str = "Options",
+    noun: str | None = None,
     page: int = 0,
     version: int | None = None,
     row: int | None = None,
@@ -133,11 +137,13 @@ def paged_select(
     """One choice among ``options``: a select of all of them when they are 25 or fewer,
     else the select of page ``page`` (clamped to the pages there are) and Previous/Next
     buttons (disabled at the ends; labels name the options they lead to). The select's
-    placeholder then starts with which options it holds (``"Cards 26-50 of 60: ..."``).
+    placeholder then starts with which options it holds (``"Cards 26-50 of 60: ..."``;
+    ``noun`` in ``lang``, by default :data:`DEFAULT_NOUN` translated).
 
     Takes 1 row, or 2 when paged (``row`` and ``row + 1`` when ``row`` is given). Raises
     ``ValueError`` for no options, duplicate values or a value outside 1-100 characters."""
     _check(options)
+    noun = translate(lang, DEFAULT_NOUN) if noun is None else noun
     n = len(options)
     pages = page_count(n)
     page = min(max(page, 0), pages - 1)
@@ -168,7 +174,7 @@ def split_selects(
     options: list[Option],
     *,
     placeholder: str,
-    noun: str = "Options",
+    noun: str | None = None,
     max_selects: int = 4,
     min_values: int = 0,
     version: int | None = None,
@@ -182,6 +188,7 @@ def split_selects(
     Raises ``ValueError`` when more than ``max_selects`` selects (rows) would be needed,
     or as :func:`paged_select` for bad options."""
     _check(options)
+    noun = translate(lang, DEFAULT_NOUN) if noun is None else noun
     n = len(options)
     pages = page_count(n)
     if pages > max_selects:
@@ -229,7 +236,7 @@ def selects_needed(n: int) -> int:
 
 
 __all__ = [
-    "MAX_OPTIONS", "MAX_ROWS", "OPTION_TEXT_LIMIT", "PLACEHOLDER_LIMIT", "Option",
+    "DEFAULT_NOUN", "MAX_OPTIONS", "MAX_ROWS", "OPTION_TEXT_LIMIT", "PLACEHOLDER_LIMIT", "Option",
     "chosen_values", "offered_values", "page_count", "page_of", "paged_select", "parse_page", "selects_needed",
     "selects_of", "span", "split_selects",
 ]

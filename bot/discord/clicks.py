@@ -92,7 +92,8 @@ class Clicks(Watching, OneMessage):
             # The private panel's buttons are spent: it says what was done instead.
             try:
                 await edit_panel(interaction, private=True, content=None, attachments=[],
-                                 view=layout.panel(accent=self.accent, words=said))
+                                 view=layout.panel(accent=self.accent, words=said,
+                                                   lang=table.member_lang))
             except discord.HTTPException as exc:
                 log.info("could not close a private panel: %s", exc)
         return update
@@ -128,7 +129,7 @@ class Clicks(Watching, OneMessage):
                 items, text = panel.items, panel.text
         view = layout.panel(accent=self.accent, words=text, items=self.draw(
             table.record.id, key, items, keys=model.keys, page={present.select_code(key): page},
-            prints=model.prints, lang=table.member_lang))
+            prints=model.prints, lang=table.member_lang), lang=table.member_lang)
         if ephemeral:
             await edit_panel(interaction, private=True, content=None, view=view)
         else:
@@ -166,7 +167,7 @@ class Clicks(Watching, OneMessage):
         panel = model.panels[name]
         view = layout.panel(accent=self.accent, words=panel.text, items=self.draw(
             table.record.id, model.key, panel.items, keys=model.keys, prints=model.prints,
-            lang=table.member_lang))
+            lang=table.member_lang), lang=table.member_lang)
         if interaction.message is not None and interaction.message.flags.ephemeral:
             await edit_panel(interaction, private=True, content=None, view=view)
         else:
@@ -198,7 +199,8 @@ class Clicks(Watching, OneMessage):
         if self.presenter is not None:
             lines = self.presenter.private_lines(table.view(seat.seat), seat.seat, table.names,
                                                  lang=table.member_lang)
-            return {"view": layout.panel(accent=self.accent, words="\n".join(lines))}
+            return {"view": layout.panel(accent=self.accent, words="\n".join(lines),
+                                         lang=table.member_lang)}
         # (only a game without a presenter, such as the tests' own, comes here)
         return {"view": layout.panel(accent=self.accent,
                                      words="You have no hidden cards in this game.")}

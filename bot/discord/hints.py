@@ -97,7 +97,7 @@ def hint_card(text: str, accent: int, lang: str | None = None) -> ui.LayoutView:
     return card(accent=accent,
                 before=["### \N{ELECTRIC LIGHT BULB} " + translate(lang, "Hint"), text],
                 footer=translate(lang, "What the Normal AI would do now, from what you can "
-                                 "see."))
+                                 "see."), lang=lang)
 
 
 async def answer_hint(interaction: discord.Interaction, table: Table, seat: SeatRecord,

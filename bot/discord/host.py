@@ -127,6 +127,7 @@ class Host(Protocol):
         ...
 
     async def route_component(self, interaction: discord.Interaction, custom_id: str,
-                              values: list[str]) -> None:
-        """Dispatch a herdbot button or select."""
+                              values: list[str], *, admitted: bool = False) -> None:
+        """Dispatch a herdbot button or select (``admitted``: its place in the admission
+        is held by the caller)."""
         ...

@@ -24,6 +24,7 @@ from discord import ui
 
 from bot.discord.components import HerdLayout, view_of
 from bot.games.registry import GameSpec
+from bot.i18n import translate_n
 
 #: Characters over all text displays of one message (Discord's documented total).
 TEXT_LIMIT = 4000
@@ -42,13 +43,23 @@ def accent_of(spec: GameSpec | None) -> int:
     return DEFAULT_ACCENT if presenter is None else int(presenter.accent)
 
 
-def fit_text(text: str, limit: int) -> str:
-    """``text`` cut to ``limit`` characters, the cut said with a count
-    (``"… (120 more characters)"``); unchanged when it fits."""
+def fit_text(text: str, limit: int, lang: str | None = None) -> str:
+    """``text`` cut to ``limit`` characters, the cut said with a count in ``lang``, the
+    language of the message it is cut in (``"… (120 more characters)"``); unchanged when
+    it fits."""
     if len(text) <= limit:
         return text
     keep = max(limit - 30, 0)
-    return f"{text[:keep]}\N{HORIZONTAL ELLIPSIS} ({len(text) - keep} more characters)"[:limit]
+    mark = _more(len(text) - keep, lang)
+    if keep + len(mark) > limit:  # a language whose words are longer
+        keep = max(limit - len(mark), 0)
+        mark = _more(len(text) - keep, lang)
+    return f"{text[:keep]}{mark}"[:limit]
+
+
+def _more(count: int, lang: str | None) -> str:
+    return translate_n(lang, "… ({count} more character)",
+                       "… ({count} more characters)", count)
 
 
 def action_rows(items: Sequence[ui.Item[Any]]) -> list[ui.ActionRow[Any]]:
@@ -70,22 +81,23 @@ def action_rows(items: Sequence[ui.Item[Any]]) -> list[ui.ActionRow[Any]]:
 
 def card(*, accent: int, before: Sequence[str] = (), picture: str | None = None,
          alt: str = "", after: Sequence[str] = (), rows: Sequence[ui.ActionRow[Any]] = (),
-         footer: str | None = None) -> ui.LayoutView:
+         footer: str | None = None, lang: str | None = None) -> ui.LayoutView:
     """One container of colour ``accent``: the texts ``before`` (markdown, one text display
     each, empty ones left out), the picture (``attachment://<picture>``) with its
     alternative text ``alt``, the texts ``after``, the action ``rows`` and a small
     ``footer`` line. Texts longer than Discord's total are cut from the longest first,
-    each cut said with a count (:func:`fit_text`); ``alt`` is cut to :data:`ALT_LIMIT`."""
+    each cut said with a count in ``lang``, the message's language (:func:`fit_text`);
+    ``alt`` is cut to :data:`ALT_LIMIT`."""
     head = [t for t in before if t]
     tail = [t for t in after if t]
     foot = [f"-# {footer}"] if footer else []
-    texts = _fit_all([*head, *tail, *foot])
+    texts = _fit_all([*head, *tail, *foot], lang)
     head, tail, foot = texts[:len(head)], texts[len(head):len(head) + len(tail)], \
         texts[len(head) + len(tail):]
     children: list[ui.Item[Any]] = [ui.TextDisplay(t) for t in head]
     if picture is not None:
         item = discord.MediaGalleryItem(f"attachment://{picture}",
-                                        description=fit_text(alt, ALT_LIMIT) or None)
+                                        description=fit_text(alt, ALT_LIMIT, lang) or None)
         children.append(ui.MediaGallery(item))
     children += [ui.TextDisplay(t) for t in tail]
     children += list(rows)
@@ -96,16 +108,16 @@ def card(*, accent: int, before: Sequence[str] = (), picture: str | None = None,
 
 
 def panel(*, accent: int, words: str | Sequence[str], items: Sequence[ui.Item[Any]] = (),
-          picture: str | None = None, alt: str = "", footer: str | None = None
-          ) -> ui.LayoutView:
+          picture: str | None = None, alt: str = "", footer: str | None = None,
+          lang: str | None = None) -> ui.LayoutView:
     """A private panel (an ephemeral answer, a DM) as one container of colour ``accent``:
     its ``words`` (one text display, or one per string), the picture (``attachment://
     <picture>``, a close-up) with its alternative text ``alt``, the buttons and selects
     ``items`` in action rows (:func:`action_rows`) and a small ``footer``; words over
-    Discord's limits are cut with a count (:func:`card`)."""
+    Discord's limits are cut with a count in ``lang`` (:func:`card`)."""
     texts = [words] if isinstance(words, str) else list(words)
     return card(accent=accent, before=texts, picture=picture, alt=alt,
-                rows=action_rows(items), footer=footer)
+                rows=action_rows(items), footer=footer, lang=lang)
 
 
 def with_head(view: ui.LayoutView, text: str) -> ui.LayoutView:
@@ -126,14 +138,14 @@ def _detached(item: ui.Item[Any], box: ui.Container[Any]) -> ui.Item[Any]:
     return item
 
 
-def _fit_all(texts: list[str]) -> list[str]:
+def _fit_all(texts: list[str], lang: str | None = None) -> list[str]:
     """``texts`` cut so that together they hold at most :data:`TEXT_LIMIT` characters: the
-    longest is cut first (:func:`fit_text`)."""
+    longest is cut first (:func:`fit_text`, in ``lang``)."""
     texts = list(texts)
     while sum(map(len, texts)) > TEXT_LIMIT and texts:
         n = max(range(len(texts)), key=lambda i: len(texts[i]))
         over = sum(map(len, texts)) - TEXT_LIMIT
-        texts[n] = fit_text(texts[n], max(len(texts[n]) - over, 40))
+        texts[n] = fit_text(texts[n], max(len(texts[n]) - over, 40), lang)
         if len(texts[n]) <= 40:
             break
     return texts

@@ -88,7 +88,7 @@ def page_card(game: str, season: int, current: int, rows: list[RatingRecord], to
                   translate(lang, "Nobody has a rated game of {game} on this server yet.",
                             game=game))
         return card(accent=accent, before=[title, nobody + " " + translate(
-            lang, "A finished game with at least two members is rated.")])
+            lang, "A finished game with at least two members is rated.")], lang=lang)
     start = page * PAGE
     lines = "\n".join(record_line(start + i + 1, r, bold=r.user_id == viewer, lang=lang)
                       for i, r in enumerate(rows))
@@ -110,7 +110,7 @@ def page_card(game: str, season: int, current: int, rows: list[RatingRecord], to
                 rows=action_rows(buttons),
                 footer=translate(lang, "Page {page} of {pages} · {members} · rating = skill "
                                  "minus three times its uncertainty", page=page + 1,
-                                 pages=pages, members=members))
+                                 pages=pages, members=members), lang=lang)
 
 
 def page_buttons(kind: str, season: int, page: int, total: int,

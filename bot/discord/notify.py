@@ -69,7 +69,8 @@ class Notifier:
         header = f"**{game_title(lang, name, record.id)}** \N{EM DASH} {thread_link(record)}\n"
         try:
             channel = await self.dm_channel(user_id)
-            await channel.send(view=panel(accent=accent_of(spec), words=header + text), **kwargs)
+            await channel.send(view=panel(accent=accent_of(spec), words=header + text, lang=lang),
+                               **kwargs)
             return True
         except discord.Forbidden as exc:
             if exc.code == 50007:

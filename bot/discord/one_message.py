@@ -178,7 +178,7 @@ class OneMessage(TableLook):
         view = card(accent=self.accent, before=[f"\N{BLACK SQUARE FOR STOP} {why}",
                                                 fit_lines(self._said.get(table.record.id, []),
                                                           1500, table.lang)],
-                    footer=self.table_footer(table))
+                    footer=self.table_footer(table), lang=table.lang)
         try:
             await self.edit_one(table, interaction, view=view, attachments=[])
         except discord.HTTPException as exc:

@@ -23,6 +23,7 @@ from bot.discord.replies import send_error
 from bot.discord.text import plain_name
 from bot.games.registry import GameSpec
 from bot.i18n import N_, number, translate, translate_n
+from bot.present.lobby import option_labels, options_reason
 from bot.runtime import GameError
 from bot.runtime.core import TURN_TIMERS
 from bot.runtime.lobby import LobbyOps
@@ -99,12 +100,11 @@ def check_options(spec: GameSpec, options: Mapping[str, Any], seated: int) -> li
             model = spec.options_model.model_validate(
                 {k: v for k, v in options.items() if k in fields and k != "players"})
     except ValidationError as exc:
-        first = exc.errors()[0]
-        why = str(first.get("msg", "not allowed")).removeprefix("Value error, ")
-        where = ".".join(str(p) for p in first.get("loc", ()))
-        reason = f"{f'{where}: ' if where else ''}{why}."  # (the options model's English)
+        first = dict(exc.errors()[0])
+        labels = option_labels(spec.options_model)
         raise GameError("bad_options", lambda lang: translate(
-            lang, "These options do not work: {reason}", reason=reason)) from exc
+            lang, "These options do not work: {reason}",
+            reason=options_reason(first, labels, lang))) from exc
     if playable:
         try:
             spec.engine.new_game([f"s{i}" for i in range(seated)], seed=0, options=model)
@@ -154,7 +154,7 @@ class OptionsForm(ui.Modal):
                                      value=str(v), default=v == now)
                 for v in number_choices(spec, name, now)])
             self.numbers[name] = select
-            label = name.replace("_", " ").capitalize()
+            label = translate(lang, option_labels(spec.options_model)[name])
             self.add_item(ui.Label(text=label[:45], component=select))
         self.preset: ui.TextInput[Any] = ui.TextInput(
             custom_id="preset", required=False, max_length=MAX_PRESET_NAME,

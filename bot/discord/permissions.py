@@ -1,5 +1,6 @@
 """The bot's own permissions in a channel: what a game needs, and a refusal naming what is
-missing so a server admin knows what to grant.
+missing so a server admin knows what to grant; and a command's failed check (discord.py's
+``CheckFailure`` kinds) as our own sentence (:func:`check_refusal`).
 
 Discord sends the bot's effective permissions in the interaction's channel with every
 interaction (``interaction.app_permissions``); a game's lobby, thread and table need the
@@ -8,7 +9,10 @@ ones in :data:`GAME_PERMISSIONS` (the same as the README's invite link).
 
 from __future__ import annotations
 
+import math
+
 import discord
+from discord import app_commands
 
 from bot.discord.text import and_list
 from bot.i18n import N_, translate, translate_n
@@ -61,3 +65,56 @@ def require_game_permissions(interaction: discord.Interaction) -> None:
             "settings (Edit Channel > Permissions).", len(missing), names=names)
 
     raise GameError("bot_permissions", say)
+
+
+#: Discord's names (its settings' words) of the permissions a command's checks may name,
+#: by ``discord.Permissions`` attribute; another is said in its attribute's words.
+PERMISSION_NAMES: dict[str, str] = {
+    "administrator": N_("Administrator"), "manage_guild": N_("Manage Server"),
+    "manage_channels": N_("Manage Channels"), "manage_roles": N_("Manage Roles"),
+    "manage_messages": N_("Manage Messages"), "manage_threads": N_("Manage Threads"),
+    "read_message_history": N_("Read Message History"),
+    "create_private_threads": N_("Create Private Threads"),
+    "add_reactions": N_("Add Reactions"), "use_external_emojis": N_("Use External Emojis"),
+    "use_application_commands": N_("Use Application Commands"),
+    "read_messages": N_("View Channel"),
+    **dict(GAME_PERMISSIONS),
+}
+
+
+def permission_names(lang: str | None, attributes: list[str]) -> str:
+    """``attributes`` (``discord.Permissions`` names) as Discord names them, in ``lang``,
+    listed the way ``lang`` lists things."""
+    return and_list(lang, [translate(lang, PERMISSION_NAMES[a]) if a in PERMISSION_NAMES
+                           else a.replace("_", " ").title() for a in attributes])
+
+
+def check_refusal(error: app_commands.CheckFailure) -> GameError:
+    """A command's failed check (discord.py's :class:`~discord.app_commands.CheckFailure`
+    and its kinds) as our own sentence in the member's language (``GameError``
+    ``check``), never discord.py's English."""
+    if isinstance(error, app_commands.MissingPermissions):
+        missing = list(error.missing_permissions)
+        return GameError("check", lambda lang: translate_n(
+            lang, "You need the permission {names} to use this command.",
+            "You need the permissions {names} to use this command.", len(missing),
+            names=permission_names(lang, missing)))
+    if isinstance(error, app_commands.BotMissingPermissions):
+        lacking = list(error.missing_permissions)
+        return GameError("check", lambda lang: translate_n(
+            lang, "I am missing the permission {names} here. A server admin can grant it to "
+            "herdbot in this channel's settings (Edit Channel > Permissions).",
+            "I am missing the permissions {names} here. A server admin can grant them to "
+            "herdbot in this channel's settings (Edit Channel > Permissions).", len(lacking),
+            names=permission_names(lang, lacking)))
+    if isinstance(error, app_commands.NoPrivateMessage):
+        return GameError("check", N_("This command works only in a server, not in direct "
+                                     "messages."))
+    if isinstance(error, app_commands.CommandOnCooldown):
+        wait = max(1, math.ceil(error.retry_after))
+        return GameError("check", lambda lang: translate_n(
+            lang, "Slow down: you can use this command again in {count} second.",
+            "Slow down: you can use this command again in {count} seconds.", wait))
+    if isinstance(error, (app_commands.MissingRole, app_commands.MissingAnyRole)):
+        return GameError("check", N_("This command is only for members with a certain role."))
+    return GameError("check", N_("You cannot use this command here."))

@@ -248,7 +248,8 @@ class ReplayViewer:
                     picture=PICTURE, alt=alt, after=after,
                     rows=action_rows(self.components(replay, step, lang)),
                     footer=translate(lang, "{title} · Move {move} of {last} · only you see this "
-                                     "replay", title=title, move=step, last=replay.last))
+                                     "replay", title=title, move=step, last=replay.last),
+                    lang=lang)
         return {"view": view, "file": discord.File(io.BytesIO(data), filename=PICTURE)}
 
     # -- answering -----------------------------------------------------------------------
@@ -320,7 +321,7 @@ class ReplayViewer:
                                 len(frames), size=number(lang, len(data) // 1024))],
             picture=name, alt=translate_n(lang, "{title} replayed, {count} picture.",
                                           "{title} replayed, {count} pictures.", len(frames),
-                                          title=title)),
+                                          title=title), lang=lang),
             file=discord.File(io.BytesIO(data), filename=name))
 
 

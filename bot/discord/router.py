@@ -15,7 +15,10 @@ import logging
 from collections.abc import Callable
 from typing import Any, NamedTuple, Protocol
 
+import aiohttp
 import discord
+from discord.http import HTTPClient
+from discord.webhook.async_ import async_context, interaction_response_params
 
 from bot.discord import ids
 from bot.discord.errors import (
@@ -29,7 +32,7 @@ from bot.discord.errors import (
 from bot.discord.host import GameDisplay, Host
 from bot.discord.options_form import FORM_CODE
 from bot.discord.replies import defer, lang_of, send_error
-from bot.i18n import N_, translate
+from bot.i18n import N_, member_language, translate
 from bot.runtime import GameError, GameUnreadable, Known
 from bot.runtime.admission import Admission
 from bot.store import STORE_FAILURES, GameRecord, SeatRecord, UnreadableRow, tracking_writes
@@ -81,27 +84,38 @@ class Router:
         self.replays = replays
 
     async def route_component(
-        self, interaction: discord.Interaction, custom_id: str, values: list[str]
+        self, interaction: discord.Interaction, custom_id: str, values: list[str], *,
+        admitted: bool = False,
     ) -> None:
         """Dispatch a herdbot button or select to the lobby or the game's cog. Unparseable
         ids, unknown games and unexpected errors get an ephemeral sentence; a click beyond
-        :attr:`admission` gets :data:`~bot.discord.errors.BUSY` and changes nothing."""
+        :attr:`admission` gets :data:`~bot.discord.errors.BUSY` and changes nothing.
+        ``admitted``: the caller already holds the click's place in :attr:`admission`."""
         try:
             cid = ids.parse(custom_id)
         except ids.BadCustomId:
             await send_error(interaction, translate(lang_of(interaction),
                                                 "This button is not one herdbot understands."))
             return
-        with self.admission.slot() as admitted:
-            if not admitted:
+        if admitted:
+            await self._take(interaction, cid, custom_id, values)
+            return
+        message = interaction.message
+        with self.admission.slot(resumes=bool(message and message.flags.ephemeral)) as entered:
+            if not entered:
                 await refuse_busy(interaction, BUSY)
                 return
-            # Acknowledge at once: the work below reads the store, which can queue. (Not
-            # the lobby's Options button: its answer is a modal, which must come first.)
-            if not (cid.scope == "l" and cid.code == FORM_CODE):
-                await defer(interaction)
-            with tracking_writes() as written:
-                await self._route_component(interaction, cid, custom_id, values, written)
+            await self._take(interaction, cid, custom_id, values)
+
+    async def _take(self, interaction: discord.Interaction, cid: ids.ComponentId,
+                    custom_id: str, values: list[str]) -> None:
+        """An admitted click: acknowledged at once (the work below reads the store, which
+        can queue), except the lobby's Options button, whose answer is a modal, which
+        must come first; then :meth:`_route_component`."""
+        if not (cid.scope == "l" and cid.code == FORM_CODE):
+            await defer(interaction)
+        with tracking_writes() as written:
+            await self._route_component(interaction, cid, custom_id, values, written)
 
     async def _route_component(self, interaction: discord.Interaction, cid: ids.ComponentId,
                                custom_id: str, values: list[str], written: set[int]) -> None:
@@ -258,6 +272,28 @@ async def refuse_busy(interaction: discord.Interaction, sentence: str) -> None:
             f"\N{NO ENTRY SIGN} {translate(lang_of(interaction), sentence)}", ephemeral=True)
     except discord.HTTPException as exc:
         log.debug("busy refusal of %s not delivered: %s", interaction.id, exc)
+
+
+async def refuse_unbuilt(http: HTTPClient, data: dict[str, Any], sentence: str) -> None:
+    """:func:`refuse_busy` for an interaction still in its gateway form ``data`` (an
+    INTERACTION_CREATE payload), sent on ``http``'s session as discord.py sends a
+    response, with no :class:`discord.Interaction` built: the cheapest answer a busy bot
+    can give. Not delivered (Discord refused it, the network failed, ``data`` has no id
+    or token): logged at DEBUG, nothing else."""
+    lang = member_language(data.get("locale"), None)
+    body = {"content": f"\N{NO ENTRY SIGN} {translate(lang, sentence)}",
+            "flags": discord.MessageFlags(ephemeral=True).value,
+            "allowed_mentions": {"parse": []}}
+    try:
+        await async_context.get().create_interaction_response(
+            int(data["id"]), str(data["token"]),
+            session=http._HTTPClient__session,  # type: ignore[attr-defined]
+            proxy=http.proxy, proxy_auth=http.proxy_auth,
+            params=interaction_response_params(
+                discord.InteractionResponseType.channel_message.value, body))
+    except (discord.HTTPException, aiohttp.ClientError, TimeoutError, KeyError,
+            TypeError, ValueError) as exc:
+        log.debug("busy refusal of %s not delivered: %s", data.get("id"), exc)
 
 
 def _component_ids(message: discord.Message | None) -> set[str]:

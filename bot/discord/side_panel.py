@@ -143,7 +143,7 @@ class SidePanelCog(GameCog):
         return {"view": card(accent=self.accent, before=[head or "", *words],
                              picture="table.png", alt=self.alt_text(table, latest or []),
                              after=[table.lesson], rows=action_rows(said.items),
-                             footer=said.footer)}
+                             footer=said.footer, lang=table.lang)}
 
     async def _post_panel(self, channel: discord.abc.Messageable, table: Table,
                           events: list[Event] | None,
@@ -253,7 +253,7 @@ class SidePanelCog(GameCog):
         words = [fit_lines(told, EMBED_LIMIT - len(text) - 2, table.lang) if told else "",
                  f"### {title}" if title else "", text]
         view = card(accent=self.accent, before=[self._ping_text(table, kept), *words],
-                    picture="table.png", alt=self.alt_text(table, told))
+                    picture="table.png", alt=self.alt_text(table, told), lang=table.lang)
         try:
             await channel.get_partial_message(old).edit(  # type: ignore[attr-defined]
                 view=view, allowed_mentions=table.pings(kept))

@@ -550,7 +550,7 @@ class TableLook:
         return card(accent=self.accent, before=[head or "", said], picture="table.png",
                     alt=self.alt_text(table, lines), after=[turn, table.lesson, ai],
                     rows=action_rows(self.table_buttons(table)) if buttons else [],
-                    footer=self.table_footer(table))
+                    footer=self.table_footer(table), lang=lang)
 
     def table_footer(self, table: Table, lang: str | None = None) -> str:
         """The table's small last line in ``lang`` (default: the game's): its title and

@@ -552,7 +552,7 @@ class TablePosts(OneMessage, LessonNotes, TableNotices):
                     alt=self.alt_text(table, lines or []),
                     after=["### " + self.final_heading(table),
                            self.final_text(table), table.lesson],
-                    footer=self.table_footer(table))
+                    footer=self.table_footer(table), lang=table.lang)
         return {"view": view, "file": await self.render_file(table, "final.png")}
 
     def final_heading(self, table: Table) -> str:
@@ -570,7 +570,8 @@ class TablePosts(OneMessage, LessonNotes, TableNotices):
         if parts is None:
             parts = {"view": card(
                 accent=self.accent,
-                before=["### " + self.final_heading(table), self.final_text(table)])}
+                before=["### " + self.final_heading(table), self.final_text(table)],
+                lang=table.lang)}
         else:
             parts = await with_card(self.bot, table, parts)
             parts = {"files": files_of(parts), "view": parts["view"]}

@@ -75,13 +75,14 @@ def request_card(record: GameRecord, seats: list[SeatRecord],
         button("g", record.id, REFUSE, translate(lang, "Refuse"), version=request.version,
                style=discord.ButtonStyle.danger),
     ])
-    return card(accent=ASKING, before=[_head(seats, request, lang), *lines], rows=rows)
+    return card(accent=ASKING, before=[_head(seats, request, lang), *lines], rows=rows,
+                lang=lang)
 
 
 def closed_card(seats: list[SeatRecord], request: TakeBackRequest, why: str,
                 lang: str | None = None) -> ui.LayoutView:
     """The request once over (in ``lang``), without buttons; ``why`` says how it ended."""
-    return card(accent=CLOSED, before=[_head(seats, request, lang), why])
+    return card(accent=CLOSED, before=[_head(seats, request, lang), why], lang=lang)
 
 
 def ending(outcome: TakeBackOutcome | Update, lang: str | None = None) -> str:

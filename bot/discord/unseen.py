@@ -38,7 +38,7 @@ def since(lang: str, lines: list[str], budget: int) -> str:
         text = "\n".join([head, *lines[:keep], *more])
         if len(text) <= budget:
             return text
-    return fit_text(text, max(budget, 0))
+    return fit_text(text, max(budget, 0), lang)
 
 
 def _texts(view: discord.ui.LayoutView) -> list[discord.ui.TextDisplay[Any]]:
@@ -71,7 +71,7 @@ def led_by(kwargs: dict[str, Any], lines: list[str], lang: str) -> dict[str, Any
         longest = max(others, key=lambda t: len(t.content))
         if len(longest.content) <= 40:
             break
-        cut = fit_text(longest.content, max(len(longest.content) - (FLOOR - room), 40))
+        cut = fit_text(longest.content, max(len(longest.content) - (FLOOR - room), 40), lang)
         room += len(longest.content) - len(cut)
         longest.content = cut
     text = since(lang, lines, room)

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
 from bot.games.base import Action, Event, Pending, Result
-from bot.i18n import ENGLISH, N_, translate, translate_n
+from bot.i18n import ENGLISH, translate, translate_n
 from bot.present.codes import (
     KEY_LENGTH,
     REPICK_KINDS,
@@ -73,13 +73,13 @@ class Choice:
 @dataclass(frozen=True)
 class Select:
     """A pick of one option among ``options`` (each a :class:`Choice` with an ``index``);
-    more than 25 are paged by the Discord layer (``noun`` names them: "Splits 1-25 of
-    40"; an English message id, translated where it is shown). Takes one row (two when
-    paged) from ``row``."""
+    more than 25 are paged by the Discord layer (``noun`` names them in the presenter's
+    language: "Splits 1-25 of 40"; ``None``: the Discord layer's "Options" in the
+    language it shows them in). Takes one row (two when paged) from ``row``."""
 
     placeholder: str
     options: tuple[Choice, ...]
-    noun: str = N_("Options")
+    noun: str | None = None
     row: int | None = None
 
 
@@ -250,8 +250,9 @@ class Presenter:
 
     def refusal(self, message: str, names: dict[str, str], *, lang: str = ENGLISH) -> str:
         """The engine's refusal ``message`` (an ``IllegalAction``'s, seat ids in it) in
-        ``lang`` with ``names`` put in; default: the names only (:func:`named`)."""
-        return named(message, names)
+        ``lang`` with ``names`` put in; default: :func:`refusal_words` (the game's words
+        module marks its engine's refusals for the catalogue)."""
+        return refusal_words(message, names, lang)
 
     def rules(self, summary: str, *, lang: str = ENGLISH) -> str:
         """The ``/rules`` summary in ``lang``; default: the game's ``summary`` as it is."""
@@ -406,6 +407,19 @@ def named(text: str, names: dict[str, str]) -> str:
     return _SEAT_ID.sub(lambda m: names.get(m.group(0), m.group(0)), text)
 
 
+def refusal_words(message: str, names: dict[str, str], lang: str = ENGLISH) -> str:
+    """An engine's refusal ``message`` (English, at most one seat id in it, which the
+    catalogue's message writes ``{name}``) in ``lang`` with ``names`` put in. A message
+    the catalogue lacks stays English with the names (logged once per language, as every
+    missing translation is: :mod:`bot.i18n.catalog`)."""
+    seats = [m.group(0) for m in _SEAT_ID.finditer(message)]
+    if len(seats) > 1 or "{" in message or "}" in message:
+        return named(message, names)
+    template = _SEAT_ID.sub("{name}", message)
+    return translate(lang, template, **({"name": names.get(seats[0], seats[0])}
+                                        if seats else {}))
+
+
 def first_index(model: TableModel, panel: str, seen: frozenset[str] = frozenset()) -> int | None:
     """The first action index reachable from ``panel`` of ``model`` (through nested
     panels), ``None`` when there is none or no such panel."""
@@ -427,6 +441,6 @@ __all__ = [
     "StaleChoice", "Style", "TableModel", "action_code", "decision_key", "decode",
     "named",
     "REPICK_KINDS", "Prints", "choice_value", "fingerprint", "first_index", "index_of",
-    "panel_code", "parse_code", "print_of", "refusal", "repick_prints", "seat_for",
+    "panel_code", "parse_code", "print_of", "refusal", "refusal_words", "repick_prints", "seat_for",
     "select_code", "simultaneous", "still_deciding",
 ]

@@ -17,7 +17,7 @@ from typing import Any, Protocol
 from bot.games.base import Action
 from bot.games.pacapaca.cards import catalog as pacapaca_catalog
 from bot.i18n import ENGLISH, N_, number, translate, translate_n
-from bot.present.llamas_alpacas_words import card_short
+from bot.present.llamas_alpacas_words import card_short, lines_conditions
 
 
 class Weighed(Protocol):
@@ -111,7 +111,7 @@ def llamas_alpacas(w: Weighed, lang: str = ENGLISH) -> str:
         return translate_n(lang, "{move}: it completes a line ({lines}) for {count} point, "
                                  "{than}.", "{move}: it completes a line ({lines}) for {count} "
                                             "points, {than}.", points, move=move,
-                           lines=" and ".join(f["lines"]), than=translate(lang, than)) + extra
+                           lines=lines_conditions(f["lines"], lang), than=translate(lang, than)) + extra
     return translate(lang, "{move}: it scores nothing yet, but it leaves your board the most "
                            "promising (lines one card from scoring count most, full lines that "
                            "score nothing count against it).", move=move) + extra

@@ -5,6 +5,9 @@ English)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from typing import Any
+
 from bot.games.base import Event
 from bot.games.llamas_alpacas.cards import Card, card
 from bot.i18n import ENGLISH, N_, translate, translate_n
@@ -88,6 +91,64 @@ def treats(clovers: int, carrots: int, lang: str = ENGLISH) -> str:
 
 def _both(first: str, second: str, lang: str) -> str:
     return translate(lang, "{first} and {second}", first=first, second=second)
+
+
+#: The engine's refusals (``IllegalAction`` messages of :mod:`bot.games.llamas_alpacas.legal`)
+#: for the catalogue, a seat id written ``{name}``; worded by the presenter's ``refusal``
+#: (:func:`bot.present.base.refusal_words`). "The game is over.", "You are not in this
+#: game." and "It is {name}'s turn." are Alpaca Pacapaca's words too (catalogued there).
+REFUSALS = (
+    N_("You have already placed your starting card."),
+    N_("First place your starting card on an empty space of your board."),
+    N_("There is no card at that position of the row."),
+    N_("You cannot pay for every skipped card: each needs its own treat (clover for a llama, "
+       "carrot for an alpaca) or two of the other kind."),
+    N_("There is no card on that space to move."),
+    N_("A card can only move to an empty space."),
+    N_("Take a card from the row or move a card on your board."),
+    N_("Keep exactly 10 treats out of those you hold."),
+    N_("First choose which 10 treats to keep."),
+    N_("Place the card on an empty space of your board."),
+    N_("First place the card you took on your board."),
+)
+
+#: A scoring line's shared animal (a met condition, ``bot.games.llamas_alpacas.scoring``).
+SAME_ANIMAL: dict[str, str] = {"llama": N_("three llamas"), "alpaca": N_("three alpacas")}
+#: A scoring line's shared colour, by colour.
+SAME_COLOUR: dict[str, str] = {
+    "red": N_("all red"), "blue": N_("all blue"), "green": N_("all green"),
+    "yellow": N_("all yellow"), "white": N_("all white"),
+}
+#: A scoring line's shared colour with a white card counted as it, by colour.
+WHITE_AS: dict[str, str] = {
+    "red": N_("all red (white counts as red)"), "blue": N_("all blue (white counts as blue)"),
+    "green": N_("all green (white counts as green)"),
+    "yellow": N_("all yellow (white counts as yellow)"),
+}
+
+
+def line_conditions(check: Mapping[str, Any], lang: str = ENGLISH) -> str:
+    """The conditions one full line meets in ``lang`` (English: ``"three llamas, all red
+    and 1-2-3"``), from their data: ``animal`` (``"llama"``/``"alpaca"``), ``colour`` (with
+    ``white_as``: a white card counted as it) and ``digits`` (three digits, equal or a
+    run), each ``None`` when not met."""
+    parts = []
+    if check.get("animal"):
+        parts.append(translate(lang, SAME_ANIMAL[str(check["animal"])]))
+    colour = check.get("colour")
+    if colour:
+        table = WHITE_AS if check.get("white_as") and colour in WHITE_AS else SAME_COLOUR
+        parts.append(translate(lang, table[str(colour)]))
+    if check.get("digits"):
+        parts.append("-".join(str(int(d)) for d in check["digits"]))
+    if not parts:
+        return translate(lang, "nothing matches")
+    return _both(", ".join(parts[:-1]), parts[-1], lang) if len(parts) > 1 else parts[0]
+
+
+def lines_conditions(checks: Sequence[Mapping[str, Any]], lang: str = ENGLISH) -> str:
+    """:func:`line_conditions` of several lines, one after the other (``"; "``)."""
+    return "; ".join(line_conditions(c, lang) for c in checks)
 
 
 def event_line(event: Event, names: dict[str, str], lang: str = ENGLISH) -> str:
@@ -201,4 +262,4 @@ def rules_summary(lang: str = ENGLISH) -> str:
     return "\n\n".join(translate(lang, paragraph) for paragraph in RULES) + "\n"
 
 
-__all__ = ["RULES", "rules_summary", "card_short", "card_words", "event_line", "line_name", "space_words", "treats"]
+__all__ = ["REFUSALS", "RULES", "rules_summary", "card_short", "card_words", "event_line", "line_conditions", "line_name", "lines_conditions", "space_words", "treats"]

@@ -6,10 +6,22 @@ Flow and looks: UX.md, "Common to all games".
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from bot.i18n import COMMAND_TEXT, ENGLISH, N_, NATIVE_NAMES, translate, translate_in, translate_n
+from pydantic import BaseModel
+
+from bot.i18n import (
+    COMMAND_TEXT,
+    ENGLISH,
+    N_,
+    NATIVE_NAMES,
+    number,
+    translate,
+    translate_in,
+    translate_n,
+)
 
 #: Words the lobby shows that are defined below the presentation layers (the games'
 #: descriptions, their lobby options' labels, the AI levels' labels), marked for the
@@ -18,7 +30,7 @@ SHOWN_HERE = (
     N_("Feed the herd, line up llamas and alpacas on your 3x3 board (2-4 players)."),
     N_("Draw, trade and haggle to dress the longest, fanciest alpaca neck (2-6 players)."),
     N_("Build a herd of 7 Animals with magic, upgrades and instant answers (2-8)."),
-    N_("Hide who holds Instants"),
+    N_("Hide who holds Instants"), N_("Reaction window"), N_("Time to choose a Baby"),
     N_("Easy"), N_("Normal"), N_("Hard"),
 )
 
@@ -110,3 +122,63 @@ def lobby_words(lang: str, *, game: str, description: str, number: int, status: 
                                                 count=len(seats), most=max_players),
         seats=taken, options_title=translate(lang, "Options"), options="\n".join(opts),
         footer=footer)
+
+
+#: A number option's bound by pydantic's error type (``Field(gt=, ge=, lt=, le=)``), its
+#: bound ``{limit}`` (a number, or "600 seconds" for an option counted in seconds).
+_BOUNDS: dict[str, tuple[str, str]] = {
+    "greater_than": ("gt", N_("{option} must be more than {limit}.")),
+    "greater_than_equal": ("ge", N_("{option} must be at least {limit}.")),
+    "less_than": ("lt", N_("{option} must be less than {limit}.")),
+    "less_than_equal": ("le", N_("{option} must be at most {limit}.")),
+}
+#: What kind of value an option takes, by pydantic's error type.
+_KINDS: dict[str, str] = {
+    "int_type": N_("{option} must be a whole number."),
+    "int_parsing": N_("{option} must be a whole number."),
+    "int_from_float": N_("{option} must be a whole number."),
+    "float_type": N_("{option} must be a number."),
+    "float_parsing": N_("{option} must be a number."),
+    "bool_type": N_("{option} is on or off."),
+    "bool_parsing": N_("{option} is on or off."),
+}
+
+
+def option_labels(model: type[BaseModel]) -> dict[str, str]:
+    """The English label of each option of a game's options ``model``: its field's
+    ``description`` (marked for the catalogue in :data:`SHOWN_HERE`), else its name in
+    words."""
+    return {name: field.description or name.replace("_", " ").capitalize()
+            for name, field in model.model_fields.items()}
+
+
+def options_reason(error: Mapping[str, Any], labels: Mapping[str, str],
+                   lang: str = ENGLISH) -> str:
+    """Why a game's options model refused a value, as a short sentence in ``lang`` from one
+    of pydantic's errors (``ValidationError.errors()``: its ``type``, ``loc`` and ``ctx``);
+    ``labels``: option name -> its English label (translated here; the name itself when
+    it has none). A model's own check (``value_error``) keeps the game's words; any other
+    refusal says the value is not one the game takes."""
+    loc = [str(p) for p in error.get("loc", ())]
+    name = loc[0] if loc else ""
+    option = translate(lang, labels[name]) if name in labels else name
+    kind = str(error.get("type", ""))
+    ctx = error.get("ctx") or {}
+    if kind in _BOUNDS and _BOUNDS[kind][0] in ctx:
+        limit = ctx[_BOUNDS[kind][0]]
+        if name.endswith("_seconds") and isinstance(limit, (int, float)):
+            seconds = translate_n(lang, "{count} second", "{count} seconds", int(limit)) \
+                if float(limit).is_integer() else translate(lang, "{value} seconds",
+                                                             value=number(lang, limit))
+            return translate(lang, _BOUNDS[kind][1], option=option, limit=seconds)
+        return translate(lang, _BOUNDS[kind][1], option=option,
+                         limit=number(lang, limit) if isinstance(limit, (int, float)) else limit)
+    if kind in _KINDS:
+        return translate(lang, _KINDS[kind], option=option)
+    if kind == "extra_forbidden":
+        return translate(lang, "This game has no option “{option}”.", option=option)
+    if kind == "value_error":  # the model's own check, in the game's words
+        return str(error.get("msg", "")).removeprefix("Value error, ") + "."
+    if not option:
+        return translate(lang, "These options are not ones this game takes.")
+    return translate(lang, "{option}: that value is not one this game takes.", option=option)

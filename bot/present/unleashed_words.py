@@ -19,6 +19,13 @@ from bot.games.unleashed.models import ChoiceOption, ChoiceView
 from bot.i18n import CARD_NAME, CARD_TEXT, ENGLISH, N_, translate, translate_in, translate_n
 from bot.present.base import named
 
+#: The engine's refusals (``IllegalAction`` messages of :mod:`bot.games.unleashed.engine`)
+#: for the catalogue; worded by the presenter's ``refusal``
+#: (:func:`bot.present.base.refusal_words`). "The game is over." is Alpaca Pacapaca's too.
+REFUSALS = (
+    N_("It is not your decision right now."),
+    N_("You cannot do that right now."),
+)
 #: Card types in words (``"basic"`` -> ``"Basic Animal"``), English: the card faces'
 #: words (context :data:`~bot.i18n.CARD_NAME`).
 TYPE_WORDS = TYPE_NAMES
@@ -427,7 +434,7 @@ def event_line(lang: str, event: Event, names: Mapping[str, str]) -> str:
 
 
 __all__ = [
-    "ASK", "EVENT_WORDS", "HERD_WORDS", "KIND_WORDS", "TYPE_WORDS", "animals", "card_line",
+    "ASK", "REFUSALS", "EVENT_WORDS", "HERD_WORDS", "KIND_WORDS", "TYPE_WORDS", "animals", "card_line",
     "card_name", "card_owner", "card_text", "cards", "choice_source", "event_line",
     "herd_word", "kind_word", "kinds_count", "kinds_plural", "name_of", "option_words",
     "prompt_words", "rules_summary", "source_words", "type_word", "RULES",

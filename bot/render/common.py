@@ -304,13 +304,15 @@ class Draw(ImageDraw.ImageDraw):
 
 def sprite(func: Callable[P, Image.Image]) -> Callable[P, Image.Image]:
     """Decorator for a cached builder of a picture piece: builds it once per arguments,
-    measuring its text into ``image.info["text_px"]`` (see :func:`paste`)."""
+    measuring its text into ``image.info["text_px"]`` and its marks into
+    ``image.info["mark_px"]`` (see :func:`paste`)."""
 
     @wraps(func)
     def build(*args: P.args, **kwargs: P.kwargs) -> Image.Image:
         with measuring(propagate=False) as m:
             img = func(*args, **kwargs)
         img.info["text_px"] = m.smallest
+        img.info["mark_px"] = m.smallest_mark
         return img
 
     return cache(build)  # type: ignore[return-value]
@@ -319,8 +321,9 @@ def sprite(func: Callable[P, Image.Image]) -> Callable[P, Image.Image]:
 def paste(dst: Image.Image, piece: Image.Image, xy: tuple[int, int], *,
           mask: bool = True) -> None:
     """Paste a cached ``piece`` (RGBA pieces through their own alpha if ``mask``) at
-    ``xy`` and note the smallest text drawn in it."""
+    ``xy`` and note the smallest text and mark drawn in it."""
     note_text(piece.info.get("text_px", math.inf))
+    note_mark(piece.info.get("mark_px", math.inf))
     if mask and piece.mode == "RGBA":
         dst.paste(piece, xy, piece)
     else:
@@ -328,8 +331,10 @@ def paste(dst: Image.Image, piece: Image.Image, xy: tuple[int, int], *,
 
 
 def cached_copy(piece: Image.Image) -> Image.Image:
-    """A copy of a cached ``piece`` (e.g. a background) to draw on; notes its text."""
+    """A copy of a cached ``piece`` (e.g. a background) to draw on; notes its text and
+    marks."""
     note_text(piece.info.get("text_px", math.inf))
+    note_mark(piece.info.get("mark_px", math.inf))
     return piece.copy()
 
 

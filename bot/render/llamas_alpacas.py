@@ -35,10 +35,10 @@ from bot.render.common import (
 from bot.render.llamas_alpacas_art import (
     GOLD,
     INK,
-    LETTER,
     card_tile,
     carrot,
     clover,
+    draw_symbol,
     pattern,
     treats,
     treats_width,
@@ -216,6 +216,8 @@ def _base(n_players: int, lang: str = ENGLISH) -> Image.Image:
 
 #: px: the legend's line height, and its colour rows' step at most and at least.
 LEGEND_LINE, LEGEND_STEP, LEGEND_STEP_MIN = 38, 46, 40
+#: px: the colour symbols in the legend (as tall as the smallest text).
+LEGEND_SYMBOL = TEXT
 
 
 def _legend(img: Image.Image, d: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int,
@@ -235,15 +237,15 @@ def _legend(img: Image.Image, d: ImageDraw.ImageDraw, x: int, y: int, w: int, h:
     room = h - 24 - 84 - 6 - (len(notes) - 1) * LEGEND_LINE
     step = max(LEGEND_STEP_MIN, min(LEGEND_STEP, room // 6))
     ly = y + 84 - (14 if 6 * step > room else 0)
-    r = 19
     for colour, words in COLOUR_WORDS:
-        cx, cy = x + 36, ly
+        # a swatch like a card's strip: the colour, its pattern and its symbol
+        cx, cy = x + 37, ly
+        box = (cx - 22, cy - 19, cx + 22, cy + 19)
         mask = Image.new("L", img.size, 0)
-        ImageDraw.Draw(mask).ellipse((cx - r, cy - r, cx + r, cy + r), fill=255)
+        ImageDraw.Draw(mask).rounded_rectangle(box, radius=8, fill=255)
         img.paste(pattern(colour, img.width, img.height), (0, 0), mask)
-        d.ellipse((cx - r, cy - r, cx + r, cy + r), outline=INK, width=2)
-        draw_text(d, (cx, cy), LETTER[colour], font(TEXT, True), (255, 255, 255), anchor="mm",
-                  stroke=2, stroke_fill=INK)
+        d.rounded_rectangle(box, radius=8, outline=INK, width=2)
+        draw_symbol(img, colour, cx, cy, LEGEND_SYMBOL)
         draw_text(d, (x + 68, cy), fit(d, [translate(lang, words)], body, w - 84), body, INK,
                   anchor="lm")
         ly += step
@@ -420,7 +422,7 @@ def table_picture(
             x, y = _panel_xy(k, boards_top, panel_h)
             _panel(img, d, p, view, names.get(p.seat, p.seat), x, y, PANEL_W, panel_h,
                    hl.get(p.seat, []), lang)
-    return Picture(_encode(img, pal), img.size, meter.smallest)
+    return Picture(_encode(img, pal), img.size, meter.smallest, meter.smallest_mark)
 
 
 def _encode(img: Image.Image, pal: Image.Image) -> bytes:
@@ -490,7 +492,7 @@ def board_picture(view: LlamasAlpacasView, seat: str, *, names: Mapping[str, str
             draw_text(d, (24, y + 20), translate(lang, "To place") if p.start_card is not None
                       else translate(lang, "Taken"), font(text, True), MUTED, anchor="lm")
             paste(img, card_tile(held.id, bw, bh, text), (24, y + 50))
-    return Picture(_encode(img, _palette()), img.size, meter.smallest)
+    return Picture(_encode(img, _palette()), img.size, meter.smallest, meter.smallest_mark)
 
 
 def warm_up() -> None:

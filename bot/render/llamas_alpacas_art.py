@@ -2,8 +2,9 @@
 tile and the treat icons.
 
 A card shows the animal (drawn, on a colour-coded background), the digit or a star, and
-the accessory colour three ways: the colour, a pattern and a letter (R/B/G/Y, W = white,
-any colour), so the picture works for colour-blind players.
+the accessory colour three ways: the colour, a pattern and a symbol drawn as shapes, the
+same in every language (red circle, blue square, green triangle, yellow diamond, white
+asterisk = any colour), so the picture works for colour-blind players.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from functools import cache
 from PIL import Image, ImageDraw, ImageFilter
 
 from bot.games.llamas_alpacas.cards import card as card_by_id
-from bot.render.common import Draw, draw_text, font, rounded_box, sprite, text_size
+from bot.render.common import Draw, draw_text, font, note_mark, rounded_box, sprite, text_size
 
 INK = (58, 44, 34)
 GOLD = (232, 170, 20)
@@ -26,10 +27,98 @@ ACCESSORY = {
     "yellow": (240, 196, 40),
     "white": (246, 246, 246),
 }
-LETTER = {"red": "R", "blue": "B", "green": "G", "yellow": "Y", "white": "W"}
 CARD_BG = {"llama": (255, 241, 214), "alpaca": (232, 226, 252)}
 FUR = {"llama": (196, 146, 98), "alpaca": (250, 246, 238)}
 FUR_LINE = {"llama": (120, 80, 48), "alpaca": (140, 118, 100)}
+
+
+# -- colour symbols -------------------------------------------------------------------------
+#
+# Each accessory colour has a shape, drawn as polygons (never a font's letter, so it is the
+# same in every language): INK with a white rim, legible on any pattern and in greyscale.
+
+#: The shape of each colour's symbol.
+SYMBOL = {"red": "circle", "blue": "square", "green": "triangle", "yellow": "diamond",
+          "white": "asterisk"}
+#: Supersampling of a symbol (drawn this many times larger, then scaled down smoothly).
+_SS = 4
+#: A symbol's white rim, as a share of its size (at least 2 px).
+RIM = 0.11
+Point = tuple[float, float]
+
+
+def _inset(poly: list[Point], d: float) -> list[Point]:
+    """The convex polygon ``poly`` with every side moved ``d`` inwards (sharp corners)."""
+    n = len(poly)
+    cx, cy = sum(x for x, _ in poly) / n, sum(y for _, y in poly) / n
+    sides = []
+    for i in range(n):
+        (x1, y1), (x2, y2) = poly[i], poly[(i + 1) % n]
+        nx, ny = y2 - y1, x1 - x2
+        length = math.hypot(nx, ny)
+        nx, ny = nx / length, ny / length
+        if (cx - x1) * nx + (cy - y1) * ny < 0:
+            nx, ny = -nx, -ny
+        sides.append((nx, ny, nx * x1 + ny * y1 + d))
+    out = []
+    for i in range(n):
+        a1, b1, c1 = sides[i - 1]
+        a2, b2, c2 = sides[i]
+        det = a1 * b2 - a2 * b1
+        out.append(((c1 * b2 - c2 * b1) / det, (a1 * c2 - a2 * c1) / det))
+    return out
+
+
+def _shape(d: ImageDraw.ImageDraw, shape: str, cx: float, cy: float, r: float,
+           inset: float) -> None:
+    """Draw ``shape`` on the L-mode ``d`` (255), centred at (cx, cy) in a box of half-side
+    ``r`` px, its sides moved ``inset`` px inwards."""
+    fill = 255
+    if shape == "circle":  # a little smaller than its box: a disc looks the heaviest
+        q = 0.92 * r - inset
+        d.ellipse((cx - q, cy - q, cx + q, cy + q), fill=fill)
+        return
+    if shape == "asterisk":  # three bars crossing: vertical and 60 degrees either side
+        half_len, half_w = 0.97 * r - inset, 0.42 * r - inset
+        for deg in (90, 30, -30):
+            a = math.radians(deg)
+            ux, uy, vx, vy = math.cos(a), -math.sin(a), math.sin(a), math.cos(a)
+            d.polygon([(cx + ux * s * half_len + vx * t * half_w,
+                        cy + uy * s * half_len + vy * t * half_w)
+                       for s, t in ((1, 1), (1, -1), (-1, -1), (-1, 1))], fill=fill)
+        return
+    unit = {"square": [(-0.84, -0.84), (0.84, -0.84), (0.84, 0.84), (-0.84, 0.84)],
+            "triangle": [(0.0, -0.92), (1.0, 0.92), (-1.0, 0.92)],
+            "diamond": [(0.0, -1.0), (0.9, 0.0), (0.0, 1.0), (-0.9, 0.0)]}[shape]
+    poly = _inset([(cx + x * r, cy + y * r) for x, y in unit], inset)
+    d.polygon(poly, fill=fill)
+
+
+@cache
+def symbol(colour: str, size: int) -> Image.Image:
+    """The RGBA symbol of accessory ``colour`` (:data:`SYMBOL`), ``size`` x ``size`` px:
+    INK inside a white rim (:data:`RIM` of ``size``, at least 2 px). Raises ``KeyError``
+    for an unknown colour."""
+    shape = SYMBOL[colour]
+    big = size * _SS
+    edge = max(2, round(size * RIM)) * _SS
+    outer = Image.new("L", (big, big), 0)
+    core = Image.new("L", (big, big), 0)
+    for mask, inset in ((outer, 0.0), (core, float(edge))):
+        _shape(ImageDraw.Draw(mask), shape, big / 2, big / 2, big / 2, inset)
+    outer, core = (m.resize((size, size), Image.Resampling.LANCZOS) for m in (outer, core))
+    img = Image.new("RGBA", (size, size), (255, 255, 255, 0))
+    img.putalpha(outer)
+    img.paste((*INK, 255), (0, 0), core)
+    return img
+
+
+def draw_symbol(img: Image.Image, colour: str, cx: float, cy: float, size: int) -> None:
+    """Paste ``colour``'s :func:`symbol` ``size`` px tall centred at (cx, cy) on ``img``,
+    and note it as a mark (:func:`~bot.render.common.note_mark`)."""
+    piece = symbol(colour, size)
+    img.paste(piece, (round(cx - size / 2), round(cy - size / 2)), piece)
+    note_mark(size)
 
 
 # -- patterns and card tiles ----------------------------------------------------------------
@@ -162,6 +251,17 @@ def _alpaca(
     mask.rectangle((*P(0.56, 0.34), *P(0.82, 0.42)), fill=255)
 
 
+def _strip_height(h: int, text: int) -> int:
+    """The height (px) of the colour strip of a card ``h`` px tall, smallest text ``text``."""
+    return max(int(h * 0.15), int(text * 1.25))
+
+
+def symbol_size(h: int, text: int = 0) -> int:
+    """The height (px) of the colour symbol on a card ``h`` px tall whose smallest text is
+    ``text`` px: most of its strip's height, never below ``text``."""
+    return max(text, _strip_height(h, text) - 7)
+
+
 #: Outlines the accessory so white shows on any background.
 _EDGE = ImageFilter.Kernel((3, 3), [-1, -1, -1, -1, 8, -1, -1, -1, -1], 1, 0)
 
@@ -170,8 +270,8 @@ _EDGE = ImageFilter.Kernel((3, 3), [-1, -1, -1, -1, 8, -1, -1, -1, -1], 1, 0)
 def card_tile(card_id: int, w: int, h: int, text: int = 0) -> Image.Image:
     """The RGBA picture of one card at ``w`` x ``h`` px (cached: cards never change): the
     animal drawn with its accessory, the digit or a star (top left), the colour as a
-    patterned strip along the bottom with the colour's letter on it. ``text`` is the
-    smallest font size to use (px; the digit and letter never go below it)."""
+    patterned strip along the bottom with the colour's symbol on it. ``text`` is the
+    smallest font size to use (px; the digit and the symbol never go below it)."""
     c = card_by_id(card_id)
     img = Image.new("RGBA", (w, h), (0, 0, 0, 0))
     d = Draw(img)
@@ -187,7 +287,7 @@ def card_tile(card_id: int, w: int, h: int, text: int = 0) -> Image.Image:
     ad = ImageDraw.Draw(art)
     acc_mask = Image.new("L", (w, h), 0)
     md = ImageDraw.Draw(acc_mask)
-    strip_h = max(int(h * 0.12), int(text * 1.2))
+    strip_h = _strip_height(h, text)
     top = h * 0.1
     size = min(w * 0.98, h - strip_h - 10 - top)
     ax, ay = (w - size) / 2 + w * 0.04, top
@@ -223,10 +323,8 @@ def card_tile(card_id: int, w: int, h: int, text: int = 0) -> Image.Image:
         )
     else:
         draw_text(d, (w * 0.08, h * 0.02), str(c.digit), font(ds, True), INK, anchor="la")
-    # the colour's letter on its patterned strip
-    draw_text(d, (w / 2, (strip[1] + strip[3]) / 2 + 1), LETTER[c.colour],
-              font(max(text, int(strip_h * 0.8)), True), (255, 255, 255), anchor="mm",
-              stroke=3, stroke_fill=INK)
+    # the colour's symbol on its patterned strip
+    draw_symbol(img, c.colour, w / 2, (strip[1] + strip[3]) / 2, symbol_size(h, text))
     # the border again, on top of everything
     rounded_box(d, (0, 0, w - 1, h - 1), radius=max(8, w // 10), outline=INK, width=3)
     return img

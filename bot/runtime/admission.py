@@ -163,27 +163,36 @@ class Admission:
         self._interval_end = monotonic() + interval_s
         self._queueing = False
 
-    def enter(self) -> bool:
-        """Admit one request (True; call :meth:`leave` when it is done), or refuse it when
-        ``limit`` are in flight, or ``floor`` are while the loop lags more than
-        ``max_lag_s`` or the process is queueing (:meth:`queueing`) (False; nothing to
-        undo)."""
-        if self.in_flight >= self.limit:
-            self._refuse()
+    def enter(self, *, resumes: bool = False) -> bool:
+        """Admit one request (True; call :meth:`leave` when it is done), or refuse it as
+        :meth:`refuses` does (False; nothing to undo)."""
+        if self.refuses(resumes=resumes):
             return False
-        if self.in_flight >= self.floor:
-            if self.lag is not None and self.lag() > self.max_lag_s:
-                self.refused_lag += 1
-                self._refuse()
-                return False
-            if self.queueing():
-                self.refused_wait += 1
-                self._refuse()
-                return False
         self.in_flight += 1
         self.admitted += 1
         self.peak = max(self.peak, self.in_flight)
         return True
+
+    def refuses(self, *, resumes: bool = False) -> bool:
+        """Whether a request arriving now is refused (True, and counted in ``refused``):
+        when ``limit`` are in flight, or ``floor`` are while the loop lags more than
+        ``max_lag_s`` or the process is queueing (:meth:`queueing`). A request that
+        ``resumes`` work already admitted (a click on a private panel a click opened) is
+        refused at ``limit`` only, so that a busy process finishes what it began before
+        it begins more. Admits nothing."""
+        if self.in_flight >= self.limit:
+            self._refuse()
+            return True
+        if self.in_flight >= self.floor and not resumes:
+            if self.lag is not None and self.lag() > self.max_lag_s:
+                self.refused_lag += 1
+                self._refuse()
+                return True
+            if self.queueing():
+                self.refused_wait += 1
+                self._refuse()
+                return True
+        return False
 
     def leave(self, started: float | None = None) -> None:
         """One admitted request is done; ``started``: when it was admitted (``monotonic``
@@ -216,11 +225,11 @@ class Admission:
         self._interval_end = now + self.interval_s
 
     @contextlib.contextmanager
-    def slot(self) -> Iterator[bool]:
+    def slot(self, *, resumes: bool = False) -> Iterator[bool]:
         """``with admission.slot() as admitted:``: :meth:`enter` on entry, and
         :meth:`leave` on exit when it admitted (whatever the block raised), with the time
         it was in flight."""
-        admitted = self.enter()
+        admitted = self.enter(resumes=resumes)
         started = self.monotonic()
         try:
             yield admitted

@@ -5,10 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from pydantic import ValidationError
+
 from bot.ai.levels import DEFAULT_LEVEL, Level
 from bot.games.base import IllegalAction
 from bot.games.registry import GameSpec
 from bot.i18n import N_, translate, translate_n
+from bot.present.lobby import option_labels, options_reason
 from bot.runtime.advance import Advance
 from bot.runtime.core import LOBBY_EXPIRES_S
 from bot.runtime.updates import (
@@ -257,6 +260,11 @@ class LobbyOps(Advance):
             try:
                 options = self.engine_options(spec, record.options, len(seats))
                 state = spec.engine.new_game([s.seat for s in seats], seed=record.seed, options=options)
+            except ValidationError as exc:  # (a ValueError: before the engine's own)
+                first, labels = dict(exc.errors()[0]), option_labels(spec.options_model)
+                raise GameError("bad_options", lambda lang: translate(
+                    lang, "These options do not work: {reason}",
+                    reason=options_reason(first, labels, lang))) from exc
             except (ValueError, IllegalAction) as exc:
                 reason = str(exc)
                 raise GameError("bad_options", lambda lang: translate(

@@ -22,6 +22,7 @@ from bot.games.llamas_alpacas.cards import cards_by_id
 from bot.games.llamas_alpacas.models import Place, Take
 from bot.games.pacapaca.models import Propose, StartNegotiation
 from bot.present import hints
+from bot.present.llamas_alpacas_words import line_conditions, lines_conditions
 
 GAMES = builtin_games()
 AI = {"llamas-alpacas": la_ai, "pacapaca": pp_ai, "llamas-unleashed": ul_ai}
@@ -98,17 +99,22 @@ def test_llamas_alpacas_hint_names_the_line_it_completes():
     else:
         raise AssertionError("no scoring take")
     card = w.facts["card"].short()
-    lines = " and ".join(w.facts["lines"])
+    lines = lines_conditions(w.facts["lines"])
+    assert all(set(line) == {"animal", "colour", "white_as", "digits"} for line in w.facts["lines"])
     assert spec.hint(view, legal, random.Random(0)).startswith(
         f"Take card {w.action.position} (**{card}**) and place it on space "
         f"{w.facts['space'] + 1}: it completes a line ({lines}) for {w.facts['points']} points")
+
+
+#: The data of a line whose only met condition is yellow (a fact of ``la_ai.weigh``).
+YELLOW = {"animal": None, "colour": "yellow", "white_as": False, "digits": None}
 
 
 def test_hint_texts_for_fixed_reasons():
     card = next(c for c in cards_by_id().values()
                 if (c.animal, c.colour, c.digit) == ("llama", "yellow", 2))
     w = Weighed(Take(position=3), "take", {"card": card, "space": 4, "points": 6,
-                                           "lines": ["all yellow"], "others_points": 2,
+                                           "lines": [YELLOW], "others_points": 2,
                                            "position": 3, "treats": 0})
     assert hints.llamas_alpacas(w) == (
         "Take card 3 (**Llama yellow 2**) and place it on space 5: it completes a line "
@@ -230,15 +236,15 @@ def test_hints_in_the_members_language():
     card = next(c for c in cards_by_id().values()
                 if (c.animal, c.colour, c.digit) == ("llama", "yellow", 2))
     w = Weighed(Take(position=3), "take", {"card": card, "space": 4, "points": 6,
-                                           "lines": ["all yellow"], "others_points": 2,
+                                           "lines": [YELLOW], "others_points": 2,
                                            "position": 3, "treats": 2})
     assert hints.llamas_alpacas(w, "de") == (
         "Nimm Karte 3 (**Lama gelb 2**) und lege sie auf Feld 5: Das vervollständigt eine "
-        "Linie (all yellow) für 6 Punkte, mehr als jeder andere Zug. Du nimmst auch die 2 "
+        "Linie (alle gelb) für 6 Punkte, mehr als jeder andere Zug. Du nimmst auch die 2 "
         "Leckerlis mit, die darauf liegen.")
     assert hints.llamas_alpacas(dataclasses.replace(w, facts={**w.facts, "points": 5}), "pl"
                                 ).startswith("Weź kartę 3 (**Lama żółta 2**) i połóż ją na polu "
-                                             "5: to zamyka linię (all yellow) za 5 punktów, ")
+                                             "5: to zamyka linię (wszystkie żółte) za 5 punktów, ")
     assert hints.not_yours(["s1", "s2", "s3"], "fr") == (
         "Un conseil montre le coup des joueurs qui doivent décider, et ce sont s1, s2 et s3, "
         "pas toi. Appuie de nouveau sur Conseil quand ce sera ton tour.")
@@ -262,3 +268,19 @@ def test_hints_in_the_members_language():
     view, legal = spec.engine.view(state, seat), spec.engine.legal_actions(state, seat)
     assert spec.hint(view, legal, random.Random(0), lang="en_XA") != spec.hint(
         view, legal, random.Random(0))
+
+
+def test_line_conditions_are_worded_by_the_presenter_from_the_ai_s_data():
+    three = {"animal": "alpaca", "colour": "red", "white_as": False, "digits": [2, 2, 2]}
+    white = {"animal": None, "colour": "red", "white_as": True, "digits": None}
+    run = {"animal": "llama", "colour": None, "white_as": False, "digits": [1, 2, 3]}
+    assert line_conditions(three) == "three alpacas, all red and 2-2-2"
+    assert line_conditions(white) == "all red (white counts as red)"
+    assert line_conditions(run, "de") == "drei Lamas und 1-2-3"
+    assert line_conditions(three, "de") == "drei Alpakas, alle rot und 2-2-2"
+    assert line_conditions(white, "fr") == "toutes rouges (le blanc compte comme rouge)"
+    assert line_conditions({"animal": None, "colour": "white", "white_as": False,
+                            "digits": None}, "es") == "todas blancas"
+    assert lines_conditions([run, YELLOW], "pt_BR") == "três lhamas e 1-2-3; todas amarelas"
+    assert line_conditions({"animal": None, "colour": None, "white_as": False,
+                            "digits": None}, "pl") == "nic nie pasuje"

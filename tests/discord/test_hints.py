@@ -9,10 +9,13 @@ import random
 
 import pytest_asyncio
 
+from bot.ai import llamas_alpacas as la_ai
 from bot.app import builtin_games
 from bot.discord.text import md_name
 from bot.games.registry import Registry
+from bot.present import hints
 from bot.present.base import named
+from bot.present.llamas_alpacas_words import lines_conditions
 from bot.runtime import ManualClock
 from bot.sandbox import World
 from bot.sandbox.demo import NAMES
@@ -173,3 +176,39 @@ async def test_unleashed_hint_is_the_same_whatever_the_other_hand_holds(ul):
     assert first == second == named(expected, {s.seat: md_name(s.name) for s in seats})
     assert first == "Play **Trail Llama** into your Field: an Animal in your own Field is " \
         "one step nearer to winning, and nothing in your hand does more."
+
+
+async def test_a_scoring_hint_words_its_line_in_the_members_language(la):
+    """A French game, the player to move with a German client: the hint (theirs) names
+    the line's conditions in German, from the AI's data (``la_ai.weigh``'s ``lines``)."""
+    world, bot = la
+    members = [world.member(name) for name in NAMES[:2]]
+    await members[0].slash("play", game=KEY, rated=False, language="fr")
+    lobby = members[0].last_reply
+    await members[1].click(lobby, "Rejoindre")
+    await members[0].click(lobby, "Lancer")
+    rand = random.Random(4)
+    for _ in range(300):
+        record, seats, spec, state = await bot.service.load(1)
+        seat = spec.engine.pending(state).seats[0]
+        legal = spec.engine.legal_actions(state, seat)
+        rng = random.Random(f"hint:1:{record.version}:{seat}")
+        w = la_ai.weigh(spec.engine.view(state, seat), legal, rng)
+        if w.reason == "take" and w.facts["points"]:
+            break
+        await bot.service.act(1, seat, rand.choice(legal), expected_version=state.version)
+        await world.settle()
+    else:
+        raise AssertionError("no scoring hint reached")
+    member = next(m for m in members if m.name == next(s.name for s in seats if s.seat == seat))
+    member.locale = "de"
+    table = [m for m in member.visible(lobby.thread) if not m.ephemeral and m.buttons()][-1]
+    await member.click(table, "Ma main")
+    await member.click(member.last_reply, "Tipp")
+    said = texts(member.last_reply)[1]
+    names = {s.seat: md_name(s.name) for s in seats}
+    assert said == named(hints.llamas_alpacas(w, "de"), names)
+    assert f"Linie ({lines_conditions(w.facts['lines'], 'de')}) für" in said
+    assert said.startswith(f"Nimm Karte {w.action.position} (**")
+    words = lines_conditions(w.facts["lines"], "de")
+    assert not any(english in words for english in ("all ", "three ", " and ")), words

@@ -166,8 +166,8 @@ async def test_every_shipped_game_s_form_opens_and_keeps_its_options(key, tmp_pa
         expected = {
             "llamas-alpacas": ["Turn timer", "Rules", "Save as a server preset (optional)"],
             "pacapaca": ["Turn timer", "Rules", "Save as a server preset (optional)"],
-            "llamas-unleashed": ["Turn timer", "Rules", "Reaction seconds", "Setup seconds",
-                                 "Save as a server preset (optional)"],
+            "llamas-unleashed": ["Turn timer", "Rules", "Reaction window",
+                                 "Time to choose a Baby", "Save as a server preset (optional)"],
         }[key]
         assert labels == expected
         rules = [o["value"] for o in top[1]["component"]["options"]]

@@ -34,8 +34,7 @@ def test_refusals_name_what_does_not_work():
     assert _refused(TINY_SPEC, {"take_backs": "yes"}, 2) == (
         "bad_options", "Take-backs are on or off.")
     assert _refused(TINY_SPEC, {"target": 99}, 2) == (
-        "bad_options", "These options do not work: target: Input should be less than or "
-        "equal to 50.")
+        "bad_options", "These options do not work: Target must be at most 50.")
     assert _refused(TINY_SPEC, {"double": True, "target": 5}, 1) == (
         "bad_options", "These options do not work: double steps need a target of 10 or more.")
     assert _refused(TINY_SPEC, {"double": True, "target": 30}, 4) == (

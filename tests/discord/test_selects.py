@@ -106,6 +106,18 @@ def test_page_labels_placeholders_and_clamping():
     assert choices.span(2, 60, "Cards") == "Cards 51-60 of 60"
 
 
+def test_options_a_maker_names_not_are_options_in_the_messages_language():
+    items = paged_select("g", 1, "play.3", opts(60), placeholder="Wähle", page=1, lang="de")
+    sel, prev, nxt = (i.item for i in items)
+    assert sel.placeholder == "Optionen 26-50 von 60: Wähle"
+    assert prev.label == f"{LEFT} Optionen 1-25 von 60"
+    assert nxt.label == f"Optionen 51-60 von 60 {RIGHT}"
+    [first, _] = split_selects("g", 1, "give.4", opts(40), placeholder="Choisis", lang="fr")
+    assert first.item.placeholder == "Options 1 à 25 sur 40: Choisis"
+    english = paged_select("g", 1, "play.3", opts(30), placeholder="Pick")
+    assert english[0].item.placeholder == "Options 1-25 of 30: Pick"
+
+
 def test_texts_are_cut_to_discords_limits_and_bad_options_refused():
     long = Option(label="L" * 130, value="v", description="D" * 130)
     sel = paged_select("g", 1, "c", [long], placeholder="P" * 200)[0].item

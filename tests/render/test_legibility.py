@@ -2,7 +2,8 @@
 final states of a seeded AI game: the smallest text drawn shows at >= 14 px when the picture
 is scaled to 500 px wide, the picture is at most 1.3 times as tall as it is wide, and its
 size does not change during the game. The close-ups and private panels of the same states
-show their text at >= 14 px too, and Pacapaca's charms are >= 14 px tall."""
+show their text at >= 14 px too, and Pacapaca's charms and the Llamas & Alpacas colour
+symbols are >= 14 px tall."""
 
 from __future__ import annotations
 
@@ -134,6 +135,10 @@ CLOSEUP_TEXT = {"llamas-alpacas": 14.27, "pacapaca": 15.43, "llamas-unleashed": 
 #: on the necks are at least as tall) and in its close-ups per player count.
 CHARM_TABLE = 14.0
 CHARM_CLOSEUP = {2: 17.14, 4: 17.14, 6: 14.29}
+#: The Llamas & Alpacas colour symbols (px tall at 500 px wide) on the table's cards and
+#: on the board close-up's.
+LA_SYMBOL_TABLE = 14.0
+LA_SYMBOL_CLOSEUP = 22.42
 
 
 @pytest.mark.parametrize("key,players", [c for c in CASES if c[1] in (2, 4, 6, 8)])
@@ -154,6 +159,8 @@ def test_closeups_and_panels_are_legible_on_a_phone(key: str, players: int) -> N
     assert round(smallest, 2) == CLOSEUP_TEXT[key]
     if key == "pacapaca":
         assert round(marks, 2) == CHARM_CLOSEUP[players]
+    if key == "llamas-alpacas":
+        assert round(marks, 2) == LA_SYMBOL_CLOSEUP
 
 
 @pytest.mark.parametrize("players", [2, 6])
@@ -276,12 +283,15 @@ def test_the_llamas_alpacas_table_and_board_are_legible_in_every_language(player
                 seats = {s: names[i] for i, s in enumerate(state.seats)}
                 pic = table_picture(spec.engine.view(state, None), names=seats, lang=lang)
                 assert pic.phone_text_px >= PHONE_MIN_TEXT, (lang, pic.smallest_text_px)
+                assert pic.phone_mark_px == LA_SYMBOL_TABLE, lang  # the colour symbols
                 assert pic.size[1] <= 1.3 * pic.size[0]
                 sizes.add(pic.size)
                 for seat in state.seats:
                     close = board_picture(spec.engine.view(state, seat), seat, names=seats,
                                           lang=lang)
                     assert close.phone_text_px >= PHONE_MIN_TEXT, (lang, seat)
+                    # no card on the board, no symbol (inf)
+                    assert close.phone_mark_px >= PHONE_MIN_TEXT, (lang, seat)
         if check_cut:
             assert [t for t in texts if "\N{HORIZONTAL ELLIPSIS}" in t] == [], lang
         assert uncovered("".join(texts)) == set(), lang

@@ -2,15 +2,25 @@
 set-up, a turn with treats on the row, the treat choice and a finished game."""
 
 import io
+import itertools
 import random
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageChops
 
 from bot.ai.llamas_alpacas import heuristic_policy, random_policy
 from bot.games.llamas_alpacas.engine import LlamasAlpacasEngine
-from bot.render.llamas_alpacas import WIDTH, board_picture, render_table
-from bot.render.llamas_alpacas_art import card_tile
+from bot.render import common
+from bot.render.llamas_alpacas import (
+    BOARD_CARD,
+    ROW_CARD,
+    TEXT,
+    WIDTH,
+    board_picture,
+    render_table,
+    table_picture,
+)
+from bot.render.llamas_alpacas_art import SYMBOL, card_tile, symbol, symbol_size
 
 ENGINE = LlamasAlpacasEngine()
 NAMES = {"s0": "Maya", "s1": "Tomasz", "s2": "Ana Lucia with a very long name", "s3": "Bob"}
@@ -83,7 +93,7 @@ def test_render_is_deterministic():
 def test_card_tile_size():
     assert card_tile(1, 150, 200).size == (150, 200)
     assert card_tile(82, 112, 144).mode == "RGBA"
-    # the digit and the colour letter never go below the size asked for
+    # the digit and the colour symbol never go below the size asked for
     assert card_tile(5, 104, 128, 28).info["text_px"] == 28
 
 
@@ -95,3 +105,66 @@ def test_board_close_up():
     assert pic.phone_text_px >= 14
     with pytest.raises(KeyError):
         board_picture(ENGINE.view(s, "s0"), "s9")
+
+
+def _core(colour: str, size: int) -> Image.Image:
+    """The dark shape of ``colour``'s symbol (opaque and darker than mid-grey): 255 there,
+    else 0. Shape only, so what a colour-blind player (or a greyscale copy) sees."""
+    img = symbol(colour, size)
+    opaque = img.getchannel("A").point(lambda v: 255 if v > 127 else 0)
+    dark = img.convert("L").point(lambda v: 255 if v < 128 else 0)
+    return ImageChops.multiply(opaque, dark)
+
+
+def test_each_colour_has_its_own_shape():
+    """The five symbols at 28 px (14 px on a phone): their dark shapes, where they lie in
+    the 28 x 28 box and how many pixels they cover; each pair differs in at least 18% of
+    the pixels either covers (circle and square, the closest pair, differ in the corners)."""
+    assert SYMBOL == {"red": "circle", "blue": "square", "green": "triangle",
+                      "yellow": "diamond", "white": "asterisk"}
+    cores = {c: _core(c, 28) for c in SYMBOL}
+    assert {c: (m.getbbox(), m.histogram()[255]) for c, m in cores.items()} == {
+        "red": ((4, 4, 24, 24), 308), "blue": ((5, 5, 23, 23), 324),
+        "green": ((5, 8, 23, 24), 151), "yellow": ((6, 5, 22, 23), 164),
+        "white": ((4, 3, 24, 25), 284)}
+    for a, b in itertools.combinations(SYMBOL, 2):
+        differ = ImageChops.difference(cores[a], cores[b]).histogram()[255]
+        either = ImageChops.lighter(cores[a], cores[b]).histogram()[255]
+        assert differ / either >= 0.18, (a, b, differ, either)
+    # the whole symbol (white rim included, at least half opaque) fills its box
+    assert {c: symbol(c, 28).getchannel("A").point(lambda v: 255 if v > 127 else 0).getbbox()
+            for c in SYMBOL} == {
+        "red": (1, 1, 27, 27), "blue": (2, 2, 26, 26), "green": (0, 2, 28, 27),
+        "yellow": (2, 0, 26, 28), "white": (0, 0, 28, 28)}
+
+
+def test_the_symbol_is_at_least_14_px_tall_on_a_phone():
+    """On the table's cards (1000 px wide, shown 500 px wide) the symbol is 28 px tall,
+    on the board close-up (736 px wide) 33 px."""
+    assert symbol_size(BOARD_CARD[1], TEXT) == symbol_size(ROW_CARD[1], TEXT) == 28
+    assert card_tile(5, *BOARD_CARD, TEXT).info["mark_px"] == 28
+    assert symbol_size(272, 21) == 33
+    s = _play(3, 11, 40)
+    assert table_picture(ENGINE.view(s, None), names=NAMES).phone_mark_px == 14.0
+    assert round(board_picture(ENGINE.view(s, "s0"), "s0").phone_mark_px, 2) == 22.42
+
+
+def test_no_letter_is_drawn_for_a_cards_colour(monkeypatch):
+    """A card's only text is its digit or star: its colour is a drawn shape, the same in
+    every language, never a letter."""
+    texts: list[str] = []
+    original = common.Draw.text
+
+    def text(self, xy, text, *args, **kwargs):
+        texts.append(str(text))
+        original(self, xy, text, *args, **kwargs)
+
+    monkeypatch.setattr(common.Draw, "text", text)
+    card_tile.cache_clear()
+    try:
+        for card_id in range(1, 83):
+            card_tile(card_id, *BOARD_CARD, TEXT)
+    finally:
+        card_tile.cache_clear()
+    assert sorted(set(texts)) == ["1", "2", "3", "4", "\N{BLACK STAR}"]
+    assert len(texts) == 82

@@ -37,8 +37,9 @@ class UnleashedOptions(Options):
             states stored before the option keep their rules.
     """
 
-    reaction_seconds: float = Field(default=20.0, gt=0, le=600)
-    setup_seconds: float = Field(default=60.0, gt=0, le=3600)
+    reaction_seconds: float = Field(default=20.0, gt=0, le=600, description="Reaction window")
+    setup_seconds: float = Field(default=60.0, gt=0, le=3600,
+                                 description="Time to choose a Baby")
     open_windows: bool = Field(default=False, description="Hide who holds Instants",
                                json_schema_extra={"lobby_default": True})
 
