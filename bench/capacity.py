@@ -12,7 +12,9 @@ that finds no ready player is counted as ``missed`` (the pool of games is sized 
 this does not happen unless the bot is so slow that turns come back late). The player then
 performs one engine action, chosen at random among the ``legal_actions`` of their seat (what
 the bot's table offers), through the game's UI driver (``bot.sandbox.drivers``): the real
-buttons, selects and panels; a move is one action, one or more interactions.
+buttons, selects and panels; a move is one action, one or more interactions. A player
+the bot refused as busy presses again after a pause, up to a few tries
+(:mod:`bench.players`); those retries are extra load on top of the schedule.
 
 Measured per rate (steady window after a warm-up):
 
@@ -21,7 +23,10 @@ Measured per rate (steady window after a warm-up):
   out; for a one-click move its *scheduled* arrival time, so queueing in the loop counts)
   to the last public message write (new message or edit) in the game's thread that the
   bot made while handling that interaction (or, when it wrote nothing public, its last
-  write of any kind); ``move`` is the same from the scheduled arrival of the first click;
+  write of any kind); ``move`` is the same from the scheduled arrival of the first click
+  of the move's last try, ``first_try_to_table`` from that of its first try;
+- refusals: moves refused as busy at least once, retries, moves given up after their
+  last try (not made: no table, not in the latencies);
 - late acknowledgements: interactions whose callback came more than 3 s after dispatch,
   or that the simulated Discord refused as late (10062), or never acknowledged;
 - CPU per move, split by thread CPU accounting (see :class:`~bench.cpu.CpuSplit`): the bot (its
@@ -53,20 +58,18 @@ from bench.common import loadavg, rss_mb
 from bench.cpu import CpuSplit, cpu_between, procs_rss_mib
 from bench.figures import Figures, brief
 from bench.load import prune
+from bench.players import Players
 from bench.schedule import Arrivals, Game, GameReader, Move, hook_writes
 from bot.app import builtin_games, make_bot
 from bot.config import Settings
 from bot.discord.bot import PICTURES_KEPT
 from bot.render.pool import PictureCache, shared_pool
 from bot.runtime.admission import LAG_FLOOR
-from bot.sandbox.drivers import DriverContext, driver_for
 from bot.sandbox.rest import current_interaction
 from bot.sandbox.world import World
 
 #: Offered rates (moves per second) of a full run, ascending.
 RATES = (10, 20, 40, 60, 80, 120)
-#: Think time of a player after their turn came, seconds (uniform).
-THINK = (5.0, 15.0)
 #: Games per offered move per second: mean think (10 s) plus the move itself, with room
 #: so that a ready player is always waiting for the next arrival.
 GAMES_PER_RATE = 13.0
@@ -86,7 +89,7 @@ VARIANTS: dict[str, tuple[int, bool]] = {"thread": (0, False), "process": (1, Tr
 # --------------------------------------------------------------------------- the bench
 
 
-class CapacityBench(Figures, GameReader):
+class CapacityBench(Figures, GameReader, Players):
     """The bot in the sandbox, the games, the hooks and the per-rate phases."""
 
     #: Which writes make a move's table: ``"own"``, those made by the committing click's
@@ -290,62 +293,6 @@ class CapacityBench(Figures, GameReader):
             self.games.append(g)
             fresh.append(g)
         return fresh
-
-    async def play(self, g: Game) -> None:
-        """The game's players: think after their turn came, wait for an arrival, act."""
-        perform = driver_for(self.registry[g.key])
-        # A fresh game's first player is somewhere in their think time already, as in a
-        # steady state (otherwise every new game would become ready 5-15 s from now).
-        first = True
-        while not self.stop:
-            if g.game_id is None:
-                if not await self.start_game(g):
-                    g.game_id = None
-                    await asyncio.sleep(1.0)
-                continue
-            await asyncio.sleep(self.rand.uniform(0.0 if first else THINK[0], THINK[1]))
-            first = False
-            if self.stop:
-                return
-            t_sched = await self.arrivals.ticket()
-            dec = await self.decision(g)
-            if dec == "over":
-                self.arrivals.hand(t_sched) or self._missed()
-                g.game_id, g.last = None, None
-                g.members = self.new_members(len(g.members))
-                continue
-            if dec == "wait":
-                self.arrivals.hand(t_sched) or self._missed()
-                continue
-            assert not isinstance(dec, str)
-            seat, action, member = dec
-            move = Move(g.key, t_sched)
-            its: list[Any] = []
-            self.member_its[member.id] = its
-            # Listed at once, so a phase's figures see a move still in flight (its wait so
-            # far counts) and the phase waits for it (see phase).
-            self.moves.append(move)
-            ctx = DriverContext(self.world, self.bot, member, g.game_id, seat)
-            ctx._thread_id = g.thread_id
-            try:
-                await perform(ctx, action)
-            except Exception as exc:  # noqa: BLE001 - a refused click is counted, not fatal
-                key = f"{g.key}: {type(exc).__name__}: {str(exc)[:80]}"
-                self.errors[key] = self.errors.get(key, 0) + 1
-                move.error = key
-            finally:
-                self.member_its.pop(member.id, None)
-            if move.error is None:
-                move.opens_wait = await self.rule_wait(g)
-            move.its = its
-            if move.its:
-                c = move.its[-1]
-                move.t_commit = move.t_sched if len(move.its) == 1 else c.bench_t0
-            move.finished = True
-
-    def _missed(self) -> bool:
-        self.arrivals.missed += 1
-        return False
 
     def spawn(self, coro: Any) -> asyncio.Task[Any]:
         task = asyncio.ensure_future(coro)

@@ -50,23 +50,29 @@ class Figures:
         for mv in moves:
             if mv.finished:
                 self.table_time(mv)
+        # A move belongs to the window of its first try; only a move made (no driver
+        # error, not given up after refusals) has a table.
         in_window = [mv for mv in moves if w0 <= mv.t_sched < w1]
-        done = [mv for mv in in_window if mv.t_table is not None and mv.error is None]
+        done = [mv for mv in in_window if mv.t_table is not None and mv.made]
         shown = [mv for mv in moves if mv.t_table is not None and w0 <= mv.t_table < w1
-                 and mv.error is None]
+                 and mv.made]
         # A move still without its table when the phase ended counts with the time it
         # had waited so far (a lower bound), so a backlog raises the percentiles.
         now = time.perf_counter()
-        unfinished = [mv for mv in in_window if mv.t_table is None and mv.error is None]
+        unfinished = [mv for mv in in_window if mv.t_table is None and mv.made]
         click = [mv.t_table - mv.t_commit for mv in done if mv.t_table is not None] + [
             now - (mv.t_commit or mv.t_sched) for mv in unfinished]
-        whole = [mv.t_table - mv.t_sched for mv in done if mv.t_table is not None] + [
+        whole = [mv.t_table - (mv.t_try or mv.t_sched) for mv in done
+                 if mv.t_table is not None] + [
+            now - (mv.t_try or mv.t_sched) for mv in unfinished]
+        # From the first try: a player refused waits through the refusal and the pause.
+        first = [mv.t_table - mv.t_sched for mv in done if mv.t_table is not None] + [
             now - mv.t_sched for mv in unfinished]
         no_wait = [mv.t_table - mv.t_commit for mv in done
                    if mv.t_table is not None and mv.opens_wait is None] + [
             now - (mv.t_commit or mv.t_sched) for mv in unfinished if mv.opens_wait is None]
         by_token = [mv.t_table_token - mv.t_commit for mv in in_window
-                    if mv.t_table_token is not None and mv.error is None]
+                    if mv.t_table_token is not None and mv.made]
         waits: dict[str, int] = {}
         for mv in in_window:
             if mv.opens_wait is not None:
@@ -89,6 +95,11 @@ class Figures:
             "arrivals": offered, "arrivals_missed": missed,
             "achieved_per_s": round(len(shown) / span, 1),
             "moves": len(in_window), "moves_shown": len(shown),
+            "moves_made": len(done),
+            "moves_busy": sum(1 for mv in in_window if mv.busy),
+            "moves_unanswered": sum(1 for mv in in_window if mv.unanswered),
+            "retries": sum(mv.tries - 1 for mv in in_window),
+            "moves_abandoned": sum(1 for mv in in_window if mv.abandoned),
             "moves_errors": sum(1 for mv in in_window if mv.error),
             "moves_no_public_write": sum(1 for mv in done if not mv.public),
             "moves_unfinished": len(unfinished),
@@ -99,6 +110,7 @@ class Figures:
             "moves_leaving_rule_wait": dict(sorted(waits.items())),
             "click_to_table_by_token": summary_ms(by_token),
             "move_to_table": summary_ms(whole),
+            "first_try_to_table": summary_ms(first),
             "per_game_click_p99_ms": {k: round(pct(v, 99) * 1000, 1)
                                       for k, v in sorted(per_game.items())},
             "schedule_lag_p99_ms": round(pct(lag, 99) * 1000, 1) if lag else None,
@@ -122,8 +134,12 @@ def brief(row: dict[str, Any]) -> str:
     cpu = row["cpu_ms_per_move"]
     jobs = row.get("render_pool_jobs")
     pool = f", pool jobs/move {jobs['per_move']}" if jobs is not None else ""
+    first = row.get("first_try_to_table") or {}
     return (f"{row['games']} games, achieved {row['achieved_per_s']}/s, click->table p50 "
-            f"{c['p50_ms']} p99 {c['p99_ms']} ms, late {row['late_acks']}, missed "
+            f"{c['p50_ms']} p99 {c['p99_ms']} ms (from the first try p99 "
+            f"{first.get('p99_ms')} ms), late {row['late_acks']}, busy "
+            f"{row.get('moves_busy', 0)}, retries {row.get('retries', 0)}, gave up "
+            f"{row.get('moves_abandoned', 0)}, missed "
             f"{row['arrivals_missed']}, CPU/move bot {cpu['bot']} (render thread "
             f"{cpu['render_thread']}, procs {cpu['render_procs']}{pool}) sandbox {cpu['sandbox']} "
             f"bench {cpu['bench']} loop {cpu['loop']} ms, RSS {row['rss_mib']} MiB, "
@@ -131,10 +147,13 @@ def brief(row: dict[str, Any]) -> str:
 
 
 def rates_table(rows: list[dict[str, Any]]) -> list[str]:
-    """Goodput against offered load, one line per rate: achieved moves/s and its share of
-    the best row's, click-to-table p50/p99, late acknowledgements, moves refused as busy,
-    other moves that failed (a player's driver gave up), bot CPU per move (and its ratio to the first row's) and the load average at
-    the start and end of the row."""
+    """Goodput against offered load, one line per rate: achieved moves/s (the goodput:
+    moves whose table showed in the window) and its share of the best row's; the moves
+    whose first try was in the window and those of them made; click-to-table p50/p99, first
+    try to table p99 (a retried move from its first try), late acknowledgements, moves
+    refused as busy at least once (``busy``), retries, moves given up after their last try
+    (``gave up``), moves whose driver failed otherwise (``errors``), bot CPU per move (and
+    its ratio to the first row's) and the load average at the start and end of the row."""
     if not rows:
         return []
     peak = max(r["achieved_per_s"] for r in rows) or 1.0
@@ -143,19 +162,22 @@ def rates_table(rows: list[dict[str, Any]]) -> list[str]:
     def num(value: float | None, width: int) -> str:
         return f"{'-':>{width}}" if value is None else f"{value:>{width}g}"
 
-    out = [f"{'offered':>8} {'achieved':>8} {'of peak':>7} {'p50 ms':>8} {'p99 ms':>8} "
-           f"{'late':>5} {'busy':>5} {'errors':>6} {'CPU/move':>8} {'x':>5}  "
-           "load avg start -> end"]
+    out = [f"{'offered':>8} {'achieved':>8} {'of peak':>7} {'moves':>6} {'made':>6} "
+           f"{'p50 ms':>8} {'p99 ms':>8} "
+           f"{'1st p99':>8} {'late':>5} {'busy':>5} {'retries':>7} {'gave up':>7} "
+           f"{'errors':>6} {'CPU/move':>8} {'x':>5}  load avg start -> end"]
     for r in rows:
         c = r["click_to_table"]
+        first = r.get("first_try_to_table") or {}
         cpu = r["bot_cpu_ms_per_move"]
         ratio = f"{'-':>5}" if cpu is None else f"{cpu / cpu0:>5.2f}"
         out.append(f"{r['offered_per_s']:>8g} {r['achieved_per_s']:>8g} "
-                   f"{r['achieved_per_s'] / peak:>7.0%} {num(c['p50_ms'], 8)} "
-                   f"{num(c['p99_ms'], 8)} "
+                   f"{r['achieved_per_s'] / peak:>7.0%} {r['moves']:>6} "
+                   f"{r.get('moves_made', '-'):>6} {num(c['p50_ms'], 8)} "
+                   f"{num(c['p99_ms'], 8)} {num(first.get('p99_ms'), 8)} "
                    f"{r['late_acks']:>5} {r.get('moves_busy', 0):>5} "
-                   f"{r['moves_errors'] - r.get('moves_busy', 0):>6} "
-                   f"{num(cpu, 8)} {ratio}  "
+                   f"{r.get('retries', 0):>7} {r.get('moves_abandoned', 0):>7} "
+                   f"{r['moves_errors']:>6} {num(cpu, 8)} {ratio}  "
                    f"{r['loadavg_start']} -> {r['loadavg_end']}")
     return out
 
@@ -167,11 +189,12 @@ def burst_table(burst: dict[str, Any]) -> list[str]:
     out = [f"  burst: {burst['base_per_s']:g}/s, {burst['peak_per_s']:g}/s for "
            f"{burst['burst_s']:g} s, then {burst['base_per_s']:g}/s; p99 back under 1 s "
            f"{when} after the burst",
-           f"  {'from s':>6} {'moves':>6} {'errors':>6} {'busy':>5} {'late':>5} {'shown':>6} "
-           f"{'p50 ms':>8} {'p99 ms':>8}  load avg"]
+           f"  {'from s':>6} {'moves':>6} {'errors':>6} {'busy':>5} {'retries':>7} "
+           f"{'late':>5} {'shown':>6} {'p50 ms':>8} {'p99 ms':>8}  load avg"]
     for b in burst["buckets"]:
         out.append(f"  {b['start_s']:>6g} {b['moves']:>6} {b['errors']:>6} "
-                   f"{b.get('busy', '-'):>5} {b.get('late', '-'):>5} {b['shown']:>6} "
+                   f"{b.get('busy', '-'):>5} {b.get('retries', '-'):>7} "
+                   f"{b.get('late', '-'):>5} {b['shown']:>6} "
                    f"{b['p50_ms'] if b['p50_ms'] is not None else '-':>8} "
                    f"{b['p99_ms'] if b['p99_ms'] is not None else '-':>8}  {b['loadavg']}")
     return out

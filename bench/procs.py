@@ -53,6 +53,7 @@ from bench.common import loadavg, summary_ms
 from bench.cpu import stat_cpu_s
 from bench.figures import ACK_LIMIT_S, brief, burst_table, rates_table
 from bench.schedule import Game, hook_writes
+from bot.sandbox.drivers import refused_busy
 from bot.sandbox.loopback import LocalDiscord
 from bot.sandbox.processes import ProcessView, bot_process
 
@@ -72,6 +73,9 @@ class ProcessCapacityBench(CapacityBench):
     #: The bot's requests come over HTTP from other processes, so the bench cannot see
     #: which click's handling made a write: writes count by token or click in flight.
     ATTRIBUTION = "token"
+    #: A panel a click opens may come after the click's dispatch returned (the bot defers,
+    #: then sends it): a driver waits this long for it before its try counts unanswered.
+    PATIENCE = 5.0
 
     def __init__(self, tmp: Path, database: str | Path, processes: int, seed: int = 15, *,
                  checkout: Path | None = None, profile_to: str | None = None,
@@ -153,6 +157,7 @@ class ProcessCapacityBench(CapacityBench):
             if mine is not None:
                 mine.append(it)
             it.bench_t0 = time.perf_counter()
+            before = self.by_channel.get(it.channel.id)
             self.by_channel[it.channel.id] = it
             hub.send_interaction(it, payload)
             end = it.bench_t0 + ACK_LIMIT_S + 2.0
@@ -168,10 +173,27 @@ class ProcessCapacityBench(CapacityBench):
                 if len(it.requests) != seen:
                     seen, still = len(it.requests), time.perf_counter()
             it.bench_done = time.perf_counter()
-            answer = it.original.content if it.original is not None else None
-            if answer and BUSY_MARK in answer:
-                it.bench_busy = True
+            if not it.responded or refused_busy(it):
+                give_back(it, before)
             return it
+
+        def give_back(it: Any, before: Any) -> None:
+            # A click refused (or never answered) did nothing in its thread: the click in
+            # flight there is again the one before it, which gets back the public writes
+            # charged to this one meanwhile (its table being posted).
+            channel = it.channel.id
+            if self.by_channel.get(channel) is it:
+                if before is None:
+                    self.by_channel.pop(channel, None)
+                else:
+                    self.by_channel[channel] = before
+            writes = getattr(it, "bench_writes", None) or []
+            public = [w for w in writes if w[1]]
+            if public:
+                it.bench_writes = [w for w in writes if not w[1]]
+                if before is not None:
+                    mine = getattr(before, "bench_writes", None)
+                    before.bench_writes = sorted([*(mine or []), *public])
 
         self.sb._dispatch = dispatch  # type: ignore[method-assign]
 
@@ -189,6 +211,11 @@ class ProcessCapacityBench(CapacityBench):
         engine = self.registry[g.key].engine
         pending = engine.pending(engine.load_state(record.state))
         return pending.kind if pending.seconds is not None else None
+
+    async def still_legal(self, g: Game, seat: str, action: Any) -> bool:
+        record = None if g.game_id is None else await self.bot.store.get_game(g.game_id)
+        return (record is not None and record.status == "active" and record.state is not None
+                and self.legal_in(g, record.state, seat, action))
 
     async def start_game(self, g: Game) -> bool:
         """/play in the next guild (in turn, so both shards get games), Join, Start."""
@@ -272,11 +299,9 @@ class ProcessCapacityBench(CapacityBench):
                 lobby: list[Any], window: tuple[float, float], cpu: dict[str, float],
                 rss: float, offered: int, missed: int, lag: list[float],
                 la_start: list[float]) -> dict[str, Any]:
-        busy = mark_busy(moves)
         row = super().figures(rate, n, setup_s, moves, lobby, window, cpu, rss, offered,
                               missed, lag, la_start)
         w0, w1 = window
-        row["moves_busy"] = sum(1 for mv in busy if w0 <= mv.t_sched < w1)
         bot_s = self._cpu_at(w1) - self._cpu_at(w0)
         shown = max(1.0, row["achieved_per_s"] * (w1 - w0))
         row["bot_processes"] = self.processes
@@ -293,8 +318,9 @@ class ProcessCapacityBench(CapacityBench):
         """Arrivals at ``base`` moves/s for ``before_s``, at ``peak`` for ``seconds`` (the
         overload burst), then at ``base`` for ``after_s``, over games enough for ``peak``.
         Returns ``{"buckets": [...], "recovered_s": ...}``: per ``bucket_s`` of committing
-        clicks (``start_s`` from the burst's end), the moves, those refused or failed
-        (``errors``), click-to-table p50/p99 (a move without its table counts with its wait
+        clicks (``start_s`` from the burst's end), the moves, those not made (``errors``:
+        given up after refusals, or failed), those refused as busy at least once
+        (``busy``), the retries, click-to-table p50/p99 (a move without its table counts with its wait
         until the end, as in :meth:`figures`) and the load average; ``recovered_s``, from
         the end of the burst, the start of the first bucket from which every bucket's p99
         is at most 1 s (``None``: not within ``after_s``)."""
@@ -325,7 +351,6 @@ class ProcessCapacityBench(CapacityBench):
         while time.perf_counter() < drained + DRAIN_S and any(
                 not mv.finished for mv in self.moves[m0:]):
             await asyncio.sleep(0.2)
-        mark_busy(self.moves[m0:])
         now = time.perf_counter()
         by_bucket: dict[int, list[Any]] = {}
         for mv in self.moves[m0:]:
@@ -336,18 +361,19 @@ class ProcessCapacityBench(CapacityBench):
         buckets: list[dict[str, Any]] = []
         for k in sorted(by_bucket):
             mvs = by_bucket[k]
-            ok = [mv for mv in mvs if mv.error is None]
+            ok = [mv for mv in mvs if mv.made]
             waits = [(mv.t_table if mv.t_table is not None else now)
                      - (mv.t_commit or mv.t_sched) for mv in ok]
             start = k * bucket_s
             la = min(loads, key=lambda x: abs(x[0] - (b1 + start)))[1] if loads else []
             c = summary_ms(waits) if waits else None
-            busy = sum(1 for mv in mvs if mv.error == "busy")
+            busy = sum(1 for mv in mvs if mv.busy)
             late = sum(1 for mv in mvs for it in mv.its
                        if it.failed or getattr(it, "bench_ack", None) is None
                        or it.bench_ack - it.bench_t0 > ACK_LIMIT_S)
             buckets.append({"start_s": start, "moves": len(mvs), "errors": len(mvs) - len(ok),
-                            "busy": busy, "late": late,
+                            "busy": busy, "retries": sum(mv.tries - 1 for mv in mvs),
+                            "late": late,
                             "shown": sum(1 for mv in ok if mv.t_table is not None),
                             "p50_ms": c["p50_ms"] if c else None,
                             "p99_ms": c["p99_ms"] if c else None, "loadavg": la})
@@ -433,19 +459,6 @@ class ProcessCapacityBench(CapacityBench):
             await self.hub.stop()
         return {"rates": rows, **result, "driver_errors": dict(sorted(
             self.errors.items(), key=lambda kv: -kv[1])[:10])}
-
-
-#: Words of the bot's refusal of a click when it is as busy as it lets itself be.
-BUSY_MARK = "herdbot is very busy"
-
-
-def mark_busy(moves: list[Any]) -> list[Any]:
-    """Give every move one of whose clicks the bot refused as busy the error ``busy`` (it
-    was not made: not a move shown, whatever its answer); returns those moves."""
-    busy = [mv for mv in moves if any(getattr(it, "bench_busy", False) for it in mv.its)]
-    for mv in busy:
-        mv.error = "busy"
-    return busy
 
 
 class _Signals:

@@ -35,13 +35,25 @@ def hook_writes(router: Any, on_write: Any) -> None:
 
 @dataclass
 class Move:
-    """One engine action performed by a player: scheduled arrival, the interactions (the
-    last one commits the action), and when the new table showed."""
+    """One engine action performed by a player: scheduled arrival of its first try, the
+    interactions of every try (the last one commits the action), and when the new table
+    showed. A try the bot refused as busy, or whose panel never opened, is tried again
+    (see :mod:`bench.players`): ``tries`` counts them all, ``busy`` and ``unanswered``
+    the tries ended that way, ``abandoned`` is True when the player gave up (the move
+    was not made)."""
 
     game: str
     t_sched: float
     its: list[Any] = field(default_factory=list)
     t_commit: float = 0.0
+    #: When the last try started (``perf_counter`` s): ``t_sched`` for the first try.
+    t_try: float | None = None
+    #: Interactions of the last try (the end of ``its``).
+    try_its: int = 0
+    tries: int = 1
+    busy: int = 0
+    unanswered: int = 0
+    abandoned: bool = False
     t_table: float | None = None
     public: bool = True
     error: str | None = None
@@ -57,6 +69,11 @@ class Move:
     @property
     def commit(self) -> Any | None:
         return self.its[-1] if self.its else None
+
+    @property
+    def made(self) -> bool:
+        """Whether the player's driver carried the move out: no error, not given up."""
+        return self.error is None and not self.abandoned
 
 
 @dataclass
@@ -163,6 +180,19 @@ class GameReader:
         """:meth:`decide`, awaitable (the bench with the bot in its own process reads the
         game through the store)."""
         return self.decide(g)
+
+    def legal_in(self, g: Game, stored_state: Any, seat: str, action: Any) -> bool:
+        """Whether ``action`` is legal for ``seat`` in the stored state of game ``g``."""
+        engine = self.registry[g.key].engine
+        return bool(action in engine.legal_actions(engine.load_state(stored_state), seat))
+
+    async def still_legal(self, g: Game, seat: str, action: Any) -> bool:
+        """Whether the active game ``g`` still offers ``action`` to ``seat`` (a player's
+        retry: the decision may have gone meanwhile, to a timer or another seat)."""
+        row = self.db().execute("SELECT status, state FROM games WHERE id = ?",
+                                (g.game_id,)).fetchone()
+        return (row is not None and row[0] == "active" and row[1] is not None
+                and self.legal_in(g, row[1], seat, action))
 
     async def rule_wait(self, g: Game) -> str | None:
         """The kind of the game's pending decision when the rules time it (a reaction

@@ -116,8 +116,8 @@ def take_interactions(bot: HerdBot) -> None:
     id ``hb:`` / ``hs:``) or a slash command that the admission refuses is answered
     :data:`~bot.discord.errors.BUSY` (:data:`~bot.discord.errors.BUSY_COMMAND`) from its
     gateway form (:func:`bot.discord.router.refuse_unbuilt`), with nothing built for it
-    (a click on a private panel only at the admission's hard limit:
-    :func:`on_private_panel`).
+    (a click on a private panel, :func:`on_private_panel`, has the admission's larger
+    floor for work resumed).
     An admitted click then goes straight to :meth:`HerdBot.route_component`, holding its
     place, in a task of its own (named ``herdbot-click: <custom id>``), without
     discord.py's rebuilding of the message's whole view for its dynamic items, and the

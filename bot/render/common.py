@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import io
 import math
+import pickle
 import re
 import threading
+from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -377,3 +379,94 @@ def min_font(width: int) -> int:
 def picture(img: Image.Image, meter: TextMeter, **png: Any) -> Picture:
     """Encode ``img`` (see :func:`to_png` for ``png`` options) into a :class:`Picture`."""
     return Picture(to_png(img, **png), img.size, meter.smallest, meter.smallest_mark)
+
+
+# -- pictures kept by what they show ---------------------------------------------------------
+
+
+def inputs_key(*inputs: Any) -> bytes:
+    """``inputs`` as bytes: equal values give equal bytes (pickled without the memo, so
+    shared and separate equal objects give the same bytes). Raises ``pickle.PicklingError``
+    (or ``TypeError``) for inputs that cannot be pickled."""
+    buf = io.BytesIO()
+    pickler = pickle.Pickler(buf, protocol=pickle.HIGHEST_PROTOCOL)
+    pickler.fast = True
+    pickler.dump(inputs)
+    return buf.getvalue()
+
+
+class KeptPictures:
+    """The last ``size`` pictures of one drawing function, by a key of the inputs the
+    picture shows (least recently used first out). ``hits`` and ``misses`` count
+    lookups. Safe to share between threads."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._pictures: OrderedDict[bytes, Picture] = OrderedDict()
+        self._lock = threading.Lock()
+        self.hits = 0
+        self.misses = 0
+
+    def get(self, key: bytes) -> Picture | None:
+        """The picture kept for ``key``, or ``None`` (counted as a miss)."""
+        with self._lock:
+            pic = self._pictures.get(key)
+            if pic is None:
+                self.misses += 1
+                return None
+            self.hits += 1
+            self._pictures.move_to_end(key)
+            return pic
+
+    def put(self, key: bytes, pic: Picture) -> None:
+        """Keep ``pic`` for ``key``, forgetting the oldest past ``size``."""
+        with self._lock:
+            self._pictures[key] = pic
+            self._pictures.move_to_end(key)
+            while len(self._pictures) > self.size:
+                self._pictures.popitem(last=False)
+
+    def clear(self) -> None:
+        """Forget every picture and zero the counts."""
+        with self._lock:
+            self._pictures.clear()
+            self.hits = self.misses = 0
+
+    def __len__(self) -> int:
+        return len(self._pictures)
+
+
+#: Pictures kept per drawing function (:func:`kept_by`): a close-up is about 10-40 KiB.
+CLOSEUPS_KEPT = 64
+
+
+def kept_by(key: Callable[P, bytes | None], size: int = CLOSEUPS_KEPT
+            ) -> Callable[[Callable[P, Picture]], Callable[P, Picture]]:
+    """Decorator for a pure picture function: a call whose ``key(*args, **kwargs)`` (the
+    inputs the picture shows, as :func:`inputs_key` bytes) equals a recent call's returns
+    that call's :class:`Picture` (the same pixels) instead of drawing it again, and notes
+    its smallest text and mark in the current meter. ``key`` must cover everything the
+    picture shows; it returns ``None`` for inputs the function refuses (drawn, so that it
+    raises its own error). The cache is the wrapper's ``kept`` (:class:`KeptPictures`)."""
+
+    def decorate(func: Callable[P, Picture]) -> Callable[P, Picture]:
+        kept = KeptPictures(size)
+
+        @wraps(func)
+        def draw(*args: P.args, **kwargs: P.kwargs) -> Picture:
+            k = key(*args, **kwargs)
+            if k is None:
+                return func(*args, **kwargs)
+            pic = kept.get(k)
+            if pic is None:
+                pic = func(*args, **kwargs)
+                kept.put(k, pic)
+            else:
+                note_text(pic.smallest_text_px)
+                note_mark(pic.smallest_mark_px)
+            return pic
+
+        draw.kept = kept  # type: ignore[attr-defined]
+        return draw
+
+    return decorate

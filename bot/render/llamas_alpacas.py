@@ -23,6 +23,8 @@ from bot.render.common import (
     draw_text,
     fit,
     font,
+    inputs_key,
+    kept_by,
     measuring,
     min_font,
     paste,
@@ -445,11 +447,34 @@ def render_table(
 BIG_CARD = (220, 272)
 
 
+def _held(view: LlamasAlpacasView, seat: str) -> Card | None:
+    """The card ``seat`` still has to place (its start card, or the one it took), or
+    ``None``; raises ``KeyError`` for a seat not in the game."""
+    p = next((q for q in view.players if q.seat == seat), None)
+    if p is None:
+        raise KeyError(seat)
+    return p.start_card if p.start_card is not None else (
+        view.held if view.held is not None and view.active == seat else None)
+
+
+def _board_key(view: LlamasAlpacasView, seat: str, *, names: Mapping[str, str] | None = None,
+               lang: str = ENGLISH) -> bytes | None:
+    """What :func:`board_picture` shows: the seat's board, score and treats, its name,
+    the card to place and whether it is the starting card, the language (``None`` for a seat not in the game)."""
+    p = next((q for q in view.players if q.seat == seat), None)
+    if p is None:
+        return None
+    return inputs_key(p.board, p.score, p.clovers, p.carrots, _held(view, seat),
+                      p.start_card is not None, (names or {}).get(seat, seat), lang)
+
+
+@kept_by(_board_key)
 def board_picture(view: LlamasAlpacasView, seat: str, *, names: Mapping[str, str] | None = None,
                   lang: str = ENGLISH) -> Picture:
     """The close-up of ``seat``'s board for "My hand": 736 px wide, the nine spaces with
     large cards, the score and treats, and a card still to place, in ``lang`` (the
-    member's). Raises ``KeyError`` for a seat not in the game."""
+    member's). Raises ``KeyError`` for a seat not in the game. Kept by what it shows
+    (:func:`~bot.render.common.kept_by`)."""
     p = next((q for q in view.players if q.seat == seat), None)
     if p is None:
         raise KeyError(seat)
@@ -457,8 +482,7 @@ def board_picture(view: LlamasAlpacasView, seat: str, *, names: Mapping[str, str
     bw, bh = BIG_CARD
     width = 3 * bw + 2 * 14 + 2 * 24
     text = min_font(width)
-    held = p.start_card if p.start_card is not None else (
-        view.held if view.held is not None and view.active == seat else None)
+    held = _held(view, seat)
     top = 120
     height = top + 3 * bh + 2 * 14 + 24 + (bh + 70 if held is not None else 0)
     with measuring() as meter:

@@ -18,7 +18,20 @@ from bot.games.pacapaca.cards import catalog, kind_table
 from bot.games.pacapaca.models import AlpacaView, PacapacaView
 from bot.games.pacapaca.scoring import analyse
 from bot.i18n import ENGLISH, N_, translate, translate_n
-from bot.render.common import PROBE, Draw, Picture, font, measuring, min_font, note_mark, wrap
+from bot.render.common import (
+    PROBE,
+    Draw,
+    Picture,
+    cached_copy,
+    font,
+    inputs_key,
+    kept_by,
+    measuring,
+    min_font,
+    note_mark,
+    sprite,
+    wrap,
+)
 from bot.render.pacapaca_art import (
     ACTIVE_BG,
     BG,
@@ -84,9 +97,12 @@ def _names(view: PacapacaView, names: Mapping[str, str] | None) -> dict[str, str
 
 
 def _header(d: ImageDraw.ImageDraw, view: PacapacaView, width: int,
-            lang: str = ENGLISH) -> None:
+            lang: str = ENGLISH, *, title: bool = True) -> None:
+    """The header: the game's name (unless ``title`` is false: already on the base), the
+    deck and pile counts or the final round's turns, the little card backs."""
     big, mid = font(34, True), font(TEXT)
-    d.text((MARGIN, HEADER_H // 2), "Alpaca Pacapaca", font=big, fill=INK, anchor="lm")
+    if title:
+        d.text((MARGIN, HEADER_H // 2), "Alpaca Pacapaca", font=big, fill=INK, anchor="lm")
     info = translate(lang, "Deck {deck}   Pile {pile}", deck=view.deck_size,
                      pile=view.pile_size)
     if view.final is not None:
@@ -247,6 +263,19 @@ def _legend(d: ImageDraw.ImageDraw, p: Painter, y: int, width: int,
     p.k = saved
 
 
+@sprite
+def _base(width: int, height: int, lang: str = ENGLISH) -> Image.Image:
+    """What every table ``width`` x ``height`` px shows in ``lang`` (cached per size,
+    shared by the player counts of that size): the background, the game's name and the
+    legend; nothing else is drawn over them."""
+    img = Image.new("RGB", (width, height), BG)
+    d = Draw(img)
+    d.text((MARGIN, HEADER_H // 2), "Alpaca Pacapaca", font=font(34, True), fill=INK,
+           anchor="lm")
+    _legend(d, Painter(img, 1.0, 20), height - LEGEND_H, width, lang)
+    return img
+
+
 def table_picture(view: PacapacaView, *, names: Mapping[str, str] | None = None,
                   lang: str = ENGLISH) -> Picture:
     """The table as a :class:`~bot.render.common.Picture`: every alpaca with its name,
@@ -258,13 +287,11 @@ def table_picture(view: PacapacaView, *, names: Mapping[str, str] | None = None,
         return final_picture(view, names=names, lang=lang)
     width, height, per_row = layout(len(view.alpacas))
     with measuring() as meter:
-        img = Image.new("RGB", (width, height), BG)
+        img = cached_copy(_base(width, height, lang))
         d = Draw(img)
-        _header(d, view, width, lang)
+        _header(d, view, width, lang, title=False)
         _draw_alpacas(img, view, view.alpacas, _names(view, names), final=False, top=HEADER_H,
                       area_h=height - HEADER_H - LEGEND_H, per_row=per_row, lang=lang)
-        p = Painter(img, 1.0, 20)
-        _legend(d, p, height - LEGEND_H, width, lang)
     return Picture(to_palette_png(img), img.size, meter.smallest, meter.smallest_mark)
 
 
@@ -390,13 +417,21 @@ def render_cards(cards: Sequence[int], *, title: str | None = None,
     return cards_picture(cards, title=title, lang=lang).png
 
 
+def _cards_key(cards: Sequence[int], *, title: str | None = None,
+               lang: str = ENGLISH) -> bytes:
+    """What :func:`cards_picture` shows: every input."""
+    return inputs_key(tuple(cards), title, lang)
+
+
+@kept_by(_cards_key)
 def cards_picture(cards: Sequence[int], *, title: str | None = None,
                   lang: str = ENGLISH) -> Picture:
     """``cards`` (neck-card or baby ids) as cards side by side, up to 3 a row, under
     ``title`` (wrapped whole over as many lines as it needs): the piece drawn on a bit of
     neck, its letter mark, name and a one-line reminder. For the ephemeral "you drew" /
     "my discards" answers, names and reminders in ``lang`` (``title`` comes translated).
-    Raises ``KeyError`` for an unknown id."""
+    Raises ``KeyError`` for an unknown id. Kept by its inputs
+    (:func:`~bot.render.common.kept_by`)."""
     cat = catalog()
     n = max(1, len(cards))
     per_row = min(n, 3)

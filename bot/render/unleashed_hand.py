@@ -10,7 +10,7 @@ from PIL import Image, ImageDraw
 
 from bot.games.unleashed.models import UnleashedView
 from bot.i18n import ENGLISH, translate, translate_n
-from bot.render.common import Draw, Picture, font, measuring, paste, sprite
+from bot.render.common import Draw, Picture, font, inputs_key, kept_by, measuring, paste, sprite
 from bot.render.herd_art import KIND_STYLE, TYPE_FRAME, icon, tint
 from bot.render.unleashed import (
     BAND_WORDS,
@@ -105,11 +105,23 @@ def _mini(name: str, ctype: str, kind: str | None, width: int = MINI_W,
     return img
 
 
+def _hand_key(view: UnleashedView, *, names: Mapping[str, str] | None = None,
+              lang: str = ENGLISH) -> bytes | None:
+    """What :func:`hand_picture` shows: the viewer, their name, Field and hand, the
+    language (``None`` for a spectator's view)."""
+    if view.viewer is None or view.hand is None:
+        return None
+    return inputs_key(view.viewer, _names(view, names)[view.viewer],
+                      view.fields[view.viewer], view.hand, lang)
+
+
+@kept_by(_hand_key)
 def hand_picture(view: UnleashedView, *, names: Mapping[str, str] | None = None,
                  lang: str = ENGLISH) -> Picture:
     """The close-up for the viewer of ``view`` (a seat's view, not the spectator's): their
     Field and their hand as cards with art, 1000 px wide (its height follows the number
-    of cards). Raises ``ValueError`` for a spectator view."""
+    of cards). Raises ``ValueError`` for a spectator view. Kept by what it shows
+    (:func:`~bot.render.common.kept_by`): an unchanged Field and hand is not drawn again."""
     if view.viewer is None or view.hand is None:
         raise ValueError("a close-up needs a seat's view")
     nm = _names(view, names)

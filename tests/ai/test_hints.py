@@ -258,8 +258,9 @@ def test_hints_in_the_members_language():
     pressing = Weighed(None, "attack_pressing", {"card": "Spit", "field": "s1", "me": "s0",
                                                  "lead": "s1", "left": 2})
     assert hints.unleashed(pressing, "pl") == (
-        "Zagraj **Spit** na Pastwisko gracza s1: s1 potrzebuje do wygranej jeszcze tylko 2 "
-        "Zwierząt, więc odebranie mu jednego jest ważniejsze niż budowa własnego stada.")
+        "Zagraj kartę **Spit** na Pastwisko gracza s1: s1 potrzebuje do wygranej jeszcze "
+        "tylko 2 Zwierząt, więc odebranie temu graczowi jednego jest ważniejsze niż budowa "
+        "własnego stada.")
     assert hints.unleashed(pressing) == (
         "Play **Spit** into s1's Field: s1 needs only 2 more Animals to win, so taking one away "
         "comes before building your own herd.")

@@ -1,20 +1,82 @@
-"""bench.figures: the goodput table prints a row that achieved nothing."""
+"""bench.figures: the goodput table, and a row's counts of refusals, retries and moves
+given up, with the click-to-table times from the committing click and the first try."""
 
 from __future__ import annotations
 
-from bench.figures import rates_table
+from collections.abc import Sequence
+
+from bench.figures import Figures, rates_table
+from bench.schedule import Move
 
 
 def row(offered: float, achieved: float, p50: float | None, cpu: float | None) -> dict:
-    return {"offered_per_s": offered, "achieved_per_s": achieved,
-            "click_to_table": {"p50_ms": p50, "p99_ms": p50},
-            "late_acks": 0, "moves_busy": 2, "moves_errors": 5,
-            "bot_cpu_ms_per_move": cpu, "loadavg_start": [1.0], "loadavg_end": [2.0]}
+    return {"offered_per_s": offered, "achieved_per_s": achieved, "moves": 12,
+            "moves_made": 7, "click_to_table": {"p50_ms": p50, "p99_ms": p50},
+            "first_try_to_table": {"p50_ms": p50, "p99_ms": None if p50 is None else 4500.0},
+            "late_acks": 0, "moves_busy": 2, "retries": 4, "moves_abandoned": 1,
+            "moves_errors": 3, "bot_cpu_ms_per_move": cpu, "loadavg_start": [1.0],
+            "loadavg_end": [2.0]}
 
 
 def test_a_row_with_no_move_shown_prints_dashes():
     lines = rates_table([row(10, 9.5, 20.0, 16.0), row(40, 0.0, None, None)])
-    assert lines[1].split() == ["10", "9.5", "100%", "20", "20", "0", "2", "3", "16",
-                                "1.00", "[1.0]", "->", "[2.0]"]
-    assert lines[2].split() == ["40", "0", "0%", "-", "-", "0", "2", "3", "-", "-",
-                                "[1.0]", "->", "[2.0]"]
+    assert lines[0].split() == ["offered", "achieved", "of", "peak", "moves", "made", "p50",
+                                "ms", "p99", "ms", "1st", "p99", "late", "busy", "retries",
+                                "gave", "up", "errors", "CPU/move", "x", "load", "avg",
+                                "start", "->", "end"]
+    assert lines[1].split() == ["10", "9.5", "100%", "12", "7", "20", "20", "4500", "0",
+                                "2", "4", "1", "3", "16", "1.00", "[1.0]", "->", "[2.0]"]
+    assert lines[2].split() == ["40", "0", "0%", "12", "7", "-", "-", "-", "0", "2", "4",
+                                "1", "3", "-", "-", "[1.0]", "->", "[2.0]"]
+
+
+class _Click:
+    """An interaction as the bench's hooks leave it: dispatched at ``t0``, acknowledged
+    20 ms later, its writes (time, public, channel, own, by_token)."""
+
+    failed = False
+
+    def __init__(self, t0: float, writes: Sequence[tuple] = ()):
+        self.bench_t0, self.bench_ack = t0, t0 + 0.02
+        self.bench_writes = list(writes)
+
+
+class _Bench(Figures):
+    ATTRIBUTION = "own"
+    games: list = []
+
+
+def moves() -> list[Move]:
+    """Window 0-10 s: a move made at once; one refused as busy, made 4 s later on its second
+    try; one given up after three busy refusals (a public write charged to its last click
+    does not make it a table); one whose driver failed; one whose first try is after the
+    window."""
+    made = Move("pacapaca", 1.0, [_Click(1.0, [(1.25, True, 7, True, True)])],
+                t_commit=1.0, t_try=1.0, try_its=1, finished=True)
+    retried = Move("llamas-alpacas", 2.0, [_Click(2.0), _Click(6.0, [(6.5, True, 8, True, True)])],
+                   t_commit=6.0, t_try=6.0, try_its=1, tries=2, busy=1, finished=True)
+    given_up = Move("llamas-unleashed", 3.0,
+                    [_Click(3.0), _Click(6.0), _Click(9.0, [(9.1, True, 9, True, True)])],
+                    t_commit=9.0, t_try=9.0, try_its=1, tries=3, busy=3, abandoned=True,
+                    finished=True)
+    failed = Move("pacapaca", 4.0, [_Click(4.0)], t_commit=4.0, t_try=4.0, try_its=1,
+                  error="pacapaca: AssertionError: no component", finished=True)
+    later = Move("pacapaca", 12.0, [_Click(12.0, [(12.5, True, 7, True, True)])],
+                 t_commit=12.0, t_try=12.0, try_its=1, finished=True)
+    return [made, retried, given_up, failed, later]
+
+
+def test_a_row_counts_refusals_retries_and_moves_given_up():
+    cpu = {"bot": 1.0, "handles": 10.0}
+    r = _Bench().figures(5.0, 65, 1.0, moves(), [], (0.0, 10.0), cpu, 100.0, 50, 0, [],
+                         [0.5])
+    assert (r["moves"], r["moves_made"], r["moves_shown"], r["achieved_per_s"]) == (4, 2, 2, 0.2)
+    assert (r["moves_busy"], r["retries"], r["moves_abandoned"], r["moves_errors"],
+            r["moves_unanswered"], r["moves_unfinished"]) == (2, 3, 1, 1, 0, 0)
+    # From the committing click: 250 and 500 ms; from the first try: 250 ms and 4.5 s.
+    assert r["click_to_table"] == {"n": 2, "p50_ms": 250.0, "p99_ms": 500.0,
+                                   "mean_ms": 375.0, "max_ms": 500.0}
+    assert r["first_try_to_table"] == {"n": 2, "p50_ms": 250.0, "p99_ms": 4500.0,
+                                       "mean_ms": 2375.0, "max_ms": 4500.0}
+    # Every try's clicks count: 1 + 2 + 3 + 1 interactions, none late.
+    assert (r["interactions"], r["late_acks"], r["interactions_per_move"]) == (7, 0, 1.75)

@@ -51,6 +51,6 @@ async def test_a_hand_dm_is_in_the_members_last_seen_language(world, polish_bo):
     after = await state_of(sb.bot)
     pulled = next(c for c in after.hands["s0"] if c not in st.hands["s0"])
     lines = "\n".join(texts(bo.dms[0])).splitlines()
-    assert lines[1:] == [f"Ana wyciąga {polish(pulled)} z ręki gracza Bo.",
+    assert lines[1:] == [f"Ana wyciąga kartę {polish(pulled)} z ręki gracza Bo.",
                          "Dobierasz: Wełniasty baran.",
                          f"Twoja ręka (2): {', '.join(map(polish, after.hands['s1']))}."]

@@ -65,7 +65,7 @@ async def test_a_german_client_in_a_french_game_sees_its_own_replies_in_german(h
     # The thread is French: the set-up sentence and the grid.
     assert parts(table)["turn"] == (
         "Mise en place : pose ta carte de départ sur ton plateau avec les boutons 1-9 (ligne "
-        "par ligne). En attente de **Maya**, **Tomasz**.")
+        "par ligne). On attend **Maya**, **Tomasz**.")
     assert table.labels[:3] == ["1 · libre", "2 · libre", "3 · libre"]
     # The table's own buttons are French too.
     assert table.labels[-2:] == ["Ma main", "Regarder"]

@@ -47,7 +47,7 @@ async def test_a_german_client_in_a_french_pacapaca_game(world, sb):  # noqa: F8
     table = thread.last_message
     # The table is French.
     assert table.labels[:3] == ["Piocher 2", "Prendre la défausse (0)", "Négocier"]
-    assert (f"Au tour de **{am.name}** : piocher 2.\nPioche 20 \N{MIDDLE DOT} défausse 0"
+    assert (f"À **{am.name}** de jouer : piocher 2.\nPioche 20 \N{MIDDLE DOT} défausse 0"
             in description(table))
     # The table picture and the end's picture are drawn in the game's language.
     cog = sb.bot.game_cog("pacapaca")

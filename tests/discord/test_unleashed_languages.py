@@ -47,7 +47,7 @@ async def test_a_german_client_in_a_french_unleashed_game(world, sb):  # noqa: F
     assert st.phase == "action"
     who = {"s0": "Ana", "s1": "Bo"}[st.active]
     table = table_of(ana, thread)
-    assert f"**{who}** : jouer une carte ou piocher" in description(table)
+    assert f"À **{who}** de jouer : jouer une carte ou piocher" in description(table)
     # My hand for Ana: German words around her cards (in German).
     hand_button = next(b for b in table.buttons() if b["custom_id"].endswith(":hand"))
     await ana.click(table, hand_button["custom_id"])

@@ -179,7 +179,7 @@ def test_named_placeholders_are_filled_in_each_languages_order():
     assert said == {
         "en": "Moving Llama red 2 from space 4 to space 7...",
         "de": "Llama red 2 wird von Feld 4 auf Feld 7 versetzt...",
-        "pl": "Przesuwam Llama red 2 z pola 4 na pole 7...",
+        "pl": "Przesuwam kartę Llama red 2 z pola 4 na pole 7...",
     }
 
 

@@ -69,7 +69,9 @@ def test_the_turn_text_alt_text_and_private_lines_in_french():
     state = turn_state()
     view = LA.view(state, None)
     text = P.turn_text(view, NAMES, "fr")
-    assert text.startswith("Au tour de **")
+    assert text == ("À **Maya** de jouer (3🍀 3🥕) : prends une carte de la rangée (la carte 1 "
+                    "est gratuite, chaque carte sautée coûte une friandise) ou déplace une carte "
+                    "de ton plateau.")
     assert "prends une carte de la rangée" in text
     alt = P.alt_text(view, LA.pending(state), NAMES, lang="fr")
     assert alt.startswith("À ") and "Pioche : " in alt

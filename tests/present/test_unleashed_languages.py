@@ -33,7 +33,7 @@ def test_event_lines_in_german_and_polish():
     play = Event(type="play", text="s0 plays Lasso into s1's Field.",
                  data={"seat": "s0", "card": lasso, "field": "s1"})
     assert event_line("de", play, NAMES) == "Ana spielt Lasso auf die Weide von Bo."
-    assert event_line("pl", play, NAMES) == "Ana zagrywa Lasso na Pastwisko gracza Bo."
+    assert event_line("pl", play, NAMES) == "Ana zagrywa kartę Lasso na Pastwisko gracza Bo."
     assert event_line("en", play, NAMES) == "Ana plays Lasso into Bo's Field."
     draw = Event(type="draw", text="s1 draws 3 cards.", data={"seat": "s1", "n": 3})
     assert event_line("pl", draw, NAMES) == "Bo dobiera 3 karty."
@@ -54,6 +54,29 @@ def test_event_lines_in_german_and_polish():
     assert event_line("de", old, NAMES) == "Bo's Llama Spit cancels Lasso."
     assert set(EVENT_WORDS) >= {"play", "respond", "countered", "ambush", "destroyed",
                                 "sacrificed", "draw", "game_over", "baby", "turn"}
+
+
+def test_event_lines_in_french_whatever_the_names_and_cards():
+    """A name that starts with a vowel (Ana) and a feminine card (Chèvre fouineuse) need
+    no elision ("d'Ana") nor agreement ("détruite") the catalogue could not choose."""
+    goat = catalog().ids_of("scavenger_goat")[0]
+    lines = [event_line("fr", Event(type=t, text="", data=d), NAMES) for t, d in (
+        ("play", {"seat": "s1", "card": LASSO, "field": "s0"}),
+        ("enter", {"seat": "s0", "card": goat}),
+        ("fizzle", {"seat": "s0", "card": goat}),
+        ("destroyed", {"seat": "s0", "card": goat}),
+        ("move", {"seat": "s1", "card": goat, "source_seat": "s0", "dest": "s2"}),
+        ("pull", {"seat": "s1", "victim": "s0"}),
+        ("countered", {"seat": "s0", "by": LASSO, "card": goat, "taken": True}))]
+    assert lines == [
+        "Bo joue Lasso chez Ana, dans son Pré.",
+        "Chèvre fouineuse arrive chez Ana, dans son Pré.",
+        "La carte Chèvre fouineuse ne peut pas arriver chez Ana, dans son Pré : elle va à la "
+        "défausse.",
+        "Ana perd Chèvre fouineuse : la carte est détruite et quitte son Pré.",
+        "Bo déplace Chèvre fouineuse de chez Ana vers chez Cy, d'un Pré à l'autre.",
+        "Bo prend une carte au hasard dans la main que tient Ana.",
+        "Ana annule Chèvre fouineuse avec Lasso, puis Ana prend la carte en main."]
 
 
 def test_questions_and_options_in_german():

@@ -107,6 +107,30 @@ def test_board_close_up():
         board_picture(ENGINE.view(s, "s0"), "s9")
 
 
+def test_board_close_up_unchanged_is_not_drawn_again(monkeypatch):
+    import bot.render.llamas_alpacas as render
+
+    encoded = []
+    encode = render._encode
+    monkeypatch.setattr(render, "_encode", lambda img, pal: encoded.append(img.size) or encode(img, pal))
+    board_picture.kept.clear()
+    s = _play(2, 11, 40)
+    pic = board_picture(ENGINE.view(s, "s0"), "s0", names=NAMES)
+    assert board_picture(ENGINE.view(s, "s0"), "s0", names=NAMES) is pic
+    assert board_picture(ENGINE.view(s, None), "s0", names=NAMES) is pic
+    # the other seat moved (41): s0's board, score, treats and held card are the same
+    assert board_picture(ENGINE.view(_play(2, 11, 41), "s0"), "s0", names=NAMES) is pic
+    assert len(encoded) == 1
+    assert (board_picture.kept.hits, board_picture.kept.misses) == (3, 1)
+    # s0 took a card and spent its treats (48); another seat; another name
+    held = _play(2, 11, 48)
+    assert board_picture(ENGINE.view(held, "s0"), "s0", names=NAMES).size == (736, 988 + 272 + 70)
+    assert board_picture(ENGINE.view(s, "s0"), "s1", names=NAMES).png != pic.png
+    assert board_picture(ENGINE.view(s, "s0"), "s0", names={"s0": "Bo"}).png != pic.png
+    assert len(encoded) == 4
+    assert (board_picture.kept.hits, board_picture.kept.misses) == (3, 4)
+
+
 def _core(colour: str, size: int) -> Image.Image:
     """The dark shape of ``colour``'s symbol (opaque and darker than mid-grey): 255 there,
     else 0. Shape only, so what a colour-blind player (or a greyscale copy) sees."""

@@ -147,3 +147,20 @@ def test_alpaca_close_up():
     assert pic.smallest_text_px == 28
     with pytest.raises(KeyError):
         alpaca_picture(E.view(s, "s1"), "s7")
+
+
+def test_cards_picture_unchanged_is_not_drawn_again(monkeypatch):
+    import bot.render.pacapaca as render
+
+    encoded = []
+    encode = render.to_palette_png
+    monkeypatch.setattr(render, "to_palette_png", lambda img: encoded.append(img.size) or encode(img))
+    render.cards_picture.kept.clear()
+    pic = render.cards_picture([3, 17], title="Drawn")
+    assert render.cards_picture((3, 17), title="Drawn") is pic
+    assert len(encoded) == 1
+    assert render.cards_picture([17, 3], title="Drawn").png != pic.png
+    assert render.cards_picture([3, 17], title="Kept").png != pic.png
+    assert render.cards_picture([3, 17], title="Drawn", lang="de").png != pic.png
+    assert len(encoded) == 4
+    assert (render.cards_picture.kept.hits, render.cards_picture.kept.misses) == (1, 4)

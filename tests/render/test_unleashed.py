@@ -182,3 +182,41 @@ def test_fields_are_sized_to_their_cards_and_never_cut_a_winner():
     assert pic.size == (1000, 1300) and pic.phone_text_px == 14
     small = build(8, fields={"s0": ["trail_llama"]})
     assert table_picture(E.view(small, None), names=NAMES).size == pic.size
+
+
+def test_close_up_unchanged_field_and_hand_are_not_drawn_again(monkeypatch):
+    import bot.render.unleashed_hand as close_up
+
+    encoded: list[tuple[int, int]] = []
+    encode = close_up._encode
+
+    def counting(img, meter):
+        encoded.append(img.size)
+        return encode(img, meter)
+
+    monkeypatch.setattr(close_up, "_encode", counting)
+    hand_picture.kept.clear()
+    st = build(3, hands={"s0": ["stampede", "golden_bell"]}, fields={"s0": ["cria_button"]})
+    pic = hand_picture(E.view(st, "s0"), names=NAMES)
+    assert hand_picture(E.view(st, "s0"), names=NAMES) is pic
+    # another seat's Field and hand are not in the close-up
+    other = build(3, hands={"s0": ["stampede", "golden_bell"], "s1": ["trail_llama"]},
+                  fields={"s0": ["cria_button"], "s1": ["spitfire_llama"]})
+    assert hand_picture(E.view(other, "s0"), names=NAMES) is pic
+    assert len(encoded) == 1
+    assert (hand_picture.kept.hits, hand_picture.kept.misses) == (2, 1)
+    # what the close-up shows drawn anew: the hand, the Field, the name, the language
+    changed = [
+        build(3, hands={"s0": ["stampede"]}, fields={"s0": ["cria_button"]}),
+        build(3, hands={"s0": ["stampede", "golden_bell"]},
+              fields={"s0": ["cria_button", "spitfire_llama"]}),
+    ]
+    for state in changed:
+        assert hand_picture(E.view(state, "s0"), names=NAMES).png != pic.png
+    assert hand_picture(E.view(st, "s0"), names={**NAMES, "s0": "Bo"}).png != pic.png
+    assert hand_picture(E.view(st, "s0"), names=NAMES, lang="de").png != pic.png
+    assert len(encoded) == 5
+    assert (hand_picture.kept.hits, hand_picture.kept.misses) == (2, 5)
+    # the spectator's view is still refused, whatever is kept
+    with pytest.raises(ValueError):
+        hand_picture(E.view(st, None))

@@ -15,6 +15,7 @@ from bot.runtime.admission import (
     MAX_LAG_S,
     MAX_WAIT_S,
     OFFSET_PERIOD_S,
+    RESUME_FLOOR,
     WAIT_INTERVAL_S,
     Admission,
     LagProbe,
@@ -152,13 +153,21 @@ def test_while_even_the_quickest_request_waits_only_the_floor_is_admitted():
 
 def test_a_request_resuming_admitted_work_is_refused_only_at_the_limit():
     """While lagging or queueing, new work stops at the floor (8) but a request resuming
-    work already admitted (a click on a private panel) is taken up to the limit."""
+    work already admitted (a click on a private panel) is taken up to the resume floor
+    (16), and never beyond the limit."""
+    assert RESUME_FLOOR == 16
     lag = [1.2]
-    adm = Admission(12, lag=lambda: lag[0])
+    adm = Admission(40, lag=lambda: lag[0])
     assert [adm.enter() for _ in range(9)] == [True] * 8 + [False]
-    assert [adm.enter(resumes=True) for _ in range(5)] == [True] * 4 + [False]
+    assert [adm.enter(resumes=True) for _ in range(9)] == [True] * 8 + [False]
     assert adm.refuses() is True and adm.refuses(resumes=True) is True
-    assert (adm.in_flight, adm.admitted, adm.refused, adm.refused_lag) == (12, 12, 4, 1)
+    assert (adm.in_flight, adm.admitted, adm.refused, adm.refused_lag) == (16, 16, 4, 4)
+    lag[0] = 0.0
+    assert [adm.enter(resumes=True) for _ in range(25)] == [True] * 24 + [False]
+    small = Admission(12, lag=lambda: 1.2)
+    assert [small.enter() for _ in range(9)] == [True] * 8 + [False]
+    assert [small.enter(resumes=True) for _ in range(5)] == [True] * 4 + [False]
+    assert (small.in_flight, small.refused, small.refused_lag) == (12, 2, 1)
     c = Clocks()
     queueing = c.admission(limit=10)
     started = c.mono

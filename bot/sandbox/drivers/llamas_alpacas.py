@@ -6,10 +6,12 @@ from-space button, then the to-space button."""
 from __future__ import annotations
 
 from bot.games.base import Action
-from bot.sandbox.drivers import DriverContext, perform_choice
+from bot.sandbox.drivers import DriverContext, perform_choice, performs
 
 
+@performs
 async def perform(ctx: DriverContext, action: Action) -> None:
-    """Carry out ``action`` for ``ctx.seat`` through clicks and selects only. Raises
-    ``AssertionError`` when no visible component plays it."""
+    """Carry out ``action`` for ``ctx.seat`` through clicks and selects only; returns its
+    :data:`~bot.sandbox.drivers.Outcome`. Raises ``AssertionError`` when no visible
+    component plays it."""
     await perform_choice(ctx, action)

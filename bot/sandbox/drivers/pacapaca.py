@@ -15,7 +15,7 @@ from typing import Any
 
 from bot.games.base import Action
 from bot.games.pacapaca.models import NegotiationTimeout, Propose
-from bot.sandbox.drivers import DriverContext, perform_choice
+from bot.sandbox.drivers import DriverContext, click, opened, perform_choice, performs, select
 
 
 def _code(component: dict[str, Any]) -> str:
@@ -32,23 +32,24 @@ def find(message: Any, code: str, *, prefix: bool = False) -> dict[str, Any] | N
     return None
 
 
-async def _click(ctx: DriverContext, message: Any, code: str, *, prefix: bool = False) -> None:
+async def _click(ctx: DriverContext, message: Any, code: str, *, prefix: bool = False) -> Any:
     comp = find(message, code, prefix=prefix)
     if comp is None:
         raise AssertionError(f"no component {code!r} on {message!r}")
-    await ctx.member.click(message, comp["custom_id"])
+    return await click(ctx.member, message, comp["custom_id"])
 
 
+@performs
 async def perform(ctx: DriverContext, action: Action) -> None:
-    """Carry out ``action`` for ``ctx.seat`` by clicking (see the module doc)."""
+    """Carry out ``action`` for ``ctx.seat`` by clicking (see the module doc); returns its
+    :data:`~bot.sandbox.drivers.Outcome` (a click refused as busy: ``"busy"``)."""
     member = ctx.member
     if isinstance(action, NegotiationTimeout):
         raise ValueError(f"{action.type} is not performed by a member")
     if not isinstance(action, Propose):
         await perform_choice(ctx, action)
         return
-    await _click(ctx, ctx.table_message(), "edit.", prefix=True)
-    editor = member.last_reply
+    editor = await opened(ctx, await _click(ctx, ctx.table_message(), "edit.", prefix=True))
     for code, cards in (("give.", action.give), ("get.", action.get)):
         # Past 25 cards a list is spread over several selects (``give.<t>,p<k>``):
         # each gets the chosen cards among its own options.
@@ -60,10 +61,10 @@ async def perform(ctx: DriverContext, action: Action) -> None:
         left = [str(c) for c in cards]
         for comp in sels:
             here = {o["value"] for o in comp.get("options", [])}
-            await member.select(editor, [v for v in left if v in here],
-                                custom_id=comp["custom_id"])
+            it = await select(member, editor, [v for v in left if v in here],
+                              comp["custom_id"])
             left = [v for v in left if v not in here]
-            editor = member.last_reply
+            editor = await opened(ctx, it)
         if left:
             raise AssertionError(f"cards {left} are in no select of {editor!r}")
     await _click(ctx, editor, "prop.", prefix=True)

@@ -11,12 +11,22 @@ action did not change the game.
 
 from __future__ import annotations
 
+import asyncio
+import time
 from typing import Any
 
 from bot.games.base import Action
 from bot.games.unleashed.models import ChooseBaby, Pass, Respond
 from bot.present import base as present
-from bot.sandbox.drivers import DriverContext, base_code, choose
+from bot.sandbox.drivers import (
+    DriverContext,
+    NotMade,
+    base_code,
+    choose,
+    click,
+    opened,
+    performs,
+)
 
 
 def _code(comp: dict[str, Any]) -> str:
@@ -35,7 +45,8 @@ def find(message: Any, prefix: str) -> dict[str, Any]:
 
 async def press(ctx: DriverContext, message: Any, action: Action) -> None:
     """Press the button, or choose the select option (turning its pages), of ``message``
-    that plays ``action`` for ``ctx.seat`` now. Raises ``AssertionError`` when none does."""
+    that plays ``action`` for ``ctx.seat`` now. Raises ``AssertionError`` when none does,
+    :class:`~bot.sandbox.drivers.NotMade` when the bot refused the click as busy."""
     cog = ctx.bot.game_cog("llamas-unleashed")
     table = await cog.load_table(ctx.game_id)
     engine = table.spec.engine
@@ -58,7 +69,7 @@ async def press(ctx: DriverContext, message: Any, action: Action) -> None:
 
     for b in message.buttons():
         if not b.get("disabled") and plays(_code(b)):
-            await ctx.member.click(message, b["custom_id"])
+            await click(ctx.member, message, b["custom_id"])
             return
     for sel in message.selects():
         if plays(base_code(sel), str(index)):
@@ -67,26 +78,38 @@ async def press(ctx: DriverContext, message: Any, action: Action) -> None:
     raise AssertionError(f"nothing on {message!r} plays {action!r}")
 
 
+@performs
 async def perform(ctx: DriverContext, action: Action) -> None:
-    """Carry out ``action`` for ``ctx.seat`` through the member's visible components."""
+    """Carry out ``action`` for ``ctx.seat`` through the member's visible components;
+    returns its :data:`~bot.sandbox.drivers.Outcome` (a click refused as busy at any
+    step: ``"busy"``)."""
     m = ctx.member
     before = (await ctx.bot.store.get_game(ctx.game_id)).version
     table = ctx.table_message()
     if isinstance(action, Pass):
-        await m.click(table, find(table, "pass.")["custom_id"])
+        await click(m, table, find(table, "pass.")["custom_id"])
     else:
         if isinstance(action, ChooseBaby):
-            opener = next(b for b in table.buttons()
-                          if _code(b).startswith("o.") and _code(b).endswith(".baby"))
+            opener = next((b for b in table.buttons()
+                           if _code(b).startswith("o.") and _code(b).endswith(".baby")), None)
+            if opener is None:
+                raise AssertionError(f"no Baby button on {table!r}")
         elif isinstance(action, Respond):
             opener = find(table, "resp.")
         else:
             opener = find(table, "hand")
-        await m.click(table, opener["custom_id"])
-        await press(ctx, m.last_reply, action)
+        await press(ctx, await opened(ctx, await click(m, table, opener["custom_id"])), action)
     await ctx.world.settle()
-    after = (await ctx.bot.store.get_game(ctx.game_id)).version
-    if after == before:
+    # A bot in another process may store the move after the click returned: wait for
+    # it as a player waits for the table (up to ctx.patience).
+    end = time.perf_counter() + ctx.patience
+    while (await ctx.bot.store.get_game(ctx.game_id)).version == before:
+        last_it = m.last_interaction
+        if time.perf_counter() < end:
+            await asyncio.sleep(0.05)
+            continue
+        if last_it is not None and not last_it.responded:
+            raise NotMade("unanswered", f"{action!r}")
         last = m.last_reply
         raise AssertionError(f"{m.name}: {action!r} changed nothing; the bot said "
                              f"{last.text if last is not None else None!r}")
