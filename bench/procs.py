@@ -33,6 +33,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import json
 import math
 import os
@@ -49,7 +50,7 @@ from urllib.parse import urlsplit
 import asyncpg
 
 from bench.capacity import DRAIN_S, GAMES_PER_RATE, CapacityBench
-from bench.common import loadavg, summary_ms
+from bench.common import GcPauses, loadavg, summary_ms
 from bench.cpu import stat_cpu_s
 from bench.figures import ACK_LIMIT_S, brief, burst_table, rates_table
 from bench.schedule import Game, hook_writes
@@ -96,6 +97,10 @@ class ProcessCapacityBench(CapacityBench):
         self.commit_samples: list[tuple[float, float]] = []
         self.by_channel: dict[int, Any] = {}
         self._opened = 0
+        #: The harness's own garbage collections (it holds the simulated Discord, whose
+        #: pauses delay every answer and every stamp), and unix time minus perf_counter.
+        self.gc = GcPauses()
+        self.clock_offset = time.time() - time.perf_counter()
 
     # -- hooks ---------------------------------------------------------------------
     def install(self) -> None:
@@ -309,7 +314,16 @@ class ProcessCapacityBench(CapacityBench):
         row["bot_cpu_share"] = round(bot_s / (w1 - w0), 2)
         commits = [d for t, d in self.commit_samples if w0 <= t < w1]
         row["pg_commit"] = summary_ms(commits) if commits else None
+        row["harness_gc"] = self.gc_between(w0, w1)
         return row
+
+    def gc_between(self, t0: float, t1: float) -> dict[str, Any]:
+        """:meth:`GcPauses.summary` of the harness's collections that started between
+        perf_counter times ``t0`` and ``t1``."""
+        part = GcPauses()
+        a, b = t0 + self.clock_offset, t1 + self.clock_offset
+        part.rows = [r for r in self.gc.rows if a <= r[0] < b]
+        return part.summary()
 
     # -- the overload burst --------------------------------------------------------------
     async def burst(self, base: float, peak: float, seconds: float, *, before_s: float = 20.0,
@@ -371,12 +385,16 @@ class ProcessCapacityBench(CapacityBench):
             late = sum(1 for mv in mvs for it in mv.its
                        if it.failed or getattr(it, "bench_ack", None) is None
                        or it.bench_ack - it.bench_t0 > ACK_LIMIT_S)
+            slowest = max(zip(waits, ok, strict=True), key=lambda x: x[0], default=None)
             buckets.append({"start_s": start, "moves": len(mvs), "errors": len(mvs) - len(ok),
                             "busy": busy, "retries": sum(mv.tries - 1 for mv in mvs),
                             "late": late,
                             "shown": sum(1 for mv in ok if mv.t_table is not None),
                             "p50_ms": c["p50_ms"] if c else None,
-                            "p99_ms": c["p99_ms"] if c else None, "loadavg": la})
+                            "p99_ms": c["p99_ms"] if c else None, "loadavg": la,
+                            "slowest": None if slowest is None else slowest_move(*slowest),
+                            "harness_gc": self.gc_between(b1 + start,
+                                                          b1 + start + bucket_s)})
         recovered: float | None = None
         for b in buckets:
             p99: float | None = b["p99_ms"]
@@ -405,6 +423,8 @@ class ProcessCapacityBench(CapacityBench):
         if variants:
             raise ValueError("variants are for the in-process capacity bench")
         await self.hub.start()
+        gc.callbacks.append(self.gc)
+        self.gc.on = True
         rows: list[dict[str, Any]] = []
         result: dict[str, Any] = {}
         try:
@@ -455,6 +475,8 @@ class ProcessCapacityBench(CapacityBench):
                     t.cancel()
                 await asyncio.gather(*self.tasks, return_exceptions=True)
         finally:
+            self.gc.on = False
+            gc.callbacks.remove(self.gc)
             self.split.uninstall()
             await self.hub.stop()
         return {"rates": rows, **result, "driver_errors": dict(sorted(
@@ -488,6 +510,23 @@ def bot_python(checkout: Path | None) -> tuple[tuple[str, ...], str | None]:
         return (), None
     venv = checkout / ".venv" / "bin" / "python"
     return (str(venv) if venv.exists() else sys.executable,), str(checkout.resolve())
+
+
+def slowest_move(wait_s: float, mv: Any) -> dict[str, Any]:
+    """Where the slowest move of a burst bucket spent its ``wait_s`` (milliseconds from its
+    commit click): its game, clicks, and for its last click the acknowledgement and the
+    end of the click's handling as the harness saw them (``None``: not seen)."""
+    last = mv.its[-1] if mv.its else None
+
+    def since(t: float | None) -> float | None:
+        if t is None or last is None:
+            return None
+        return round((t - last.bench_t0) * 1000, 1)
+
+    return {"game": mv.game, "wait_ms": round(wait_s * 1000, 1), "clicks": len(mv.its),
+            "tries": mv.tries, "opens_wait": mv.opens_wait,
+            "ack_ms": since(getattr(last, "bench_ack", None)),
+            "answered_ms": since(getattr(last, "bench_done", None))}
 
 
 def _stamp(it: Any, msg: Any) -> None:

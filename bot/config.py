@@ -6,12 +6,39 @@ logged or printed.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
 
 from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+
+def N_(msgid: str) -> str:  # noqa: N802 - gettext's name for a marker
+    """Mark ``msgid`` for the catalogue (``bot.i18n.N_``; this leaf sits below
+    ``bot.i18n``): :func:`describe_errors` has it translated by its caller."""
+    return msgid
+
+
+#: A translator: ``(msgid, **placeholders) -> the sentence`` (English by default).
+Say = Callable[..., str]
+
+
+def english(msgid: str, /, **placeholders: Any) -> str:
+    """``msgid`` filled with ``placeholders``, untranslated."""
+    return msgid.format(**placeholders)
+
+
+class SettingRefused(ValueError):
+    """A refusal of two settings together: the catalogue sentence ``msgid`` and its
+    placeholders (``str()``: English)."""
+
+    def __init__(self, msgid: str, /, **placeholders: Any) -> None:
+        super().__init__("herdbot: " + english(msgid, **placeholders))
+        self.msgid = msgid
+        self.placeholders = placeholders
+
 
 #: How a ``HERDBOT_DATABASE`` that names a PostgreSQL database starts.
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
@@ -146,12 +173,11 @@ class Settings(BaseSettings):
         if ids is not None:
             shown = ",".join(map(str, ids))
             if count is None:
-                raise ValueError(SHARD_IDS_NEED_COUNT.format(ids=shown))
+                raise SettingRefused(SHARD_IDS_NEED_COUNT, ids=shown)
             if max(ids) >= count:
-                raise ValueError(SHARD_ID_TOO_BIG.format(ids=shown, count=count,
-                                                         last=count - 1))
+                raise SettingRefused(SHARD_ID_TOO_BIG, ids=shown, count=count, last=count - 1)
             if self.sqlite_path is not None and len(ids) < count:
-                raise ValueError(SQLITE_SHARDS.format(ids=shown, count=count))
+                raise SettingRefused(SQLITE_SHARDS, ids=shown, count=count)
         return self
 
     @field_validator("database_path", mode="before")
@@ -191,63 +217,72 @@ LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 
 #: The configuration errors about shards that involve two settings (one line each).
-SHARD_IDS_NEED_COUNT = (
-    "herdbot: HERDBOT_SHARD_IDS={ids} needs HERDBOT_SHARD_COUNT, the number of shards over "
-    "all processes (set in the environment or .env).")
-SHARD_ID_TOO_BIG = (
-    "herdbot: HERDBOT_SHARD_IDS={ids} is not allowed with HERDBOT_SHARD_COUNT={count}; use "
-    "shard ids from 0 to {last} (set in the environment or .env).")
-SQLITE_SHARDS = (
-    "herdbot: HERDBOT_SHARD_IDS={ids} serves only some of the {count} shards, so other "
-    "processes must serve the rest, and a SQLite file serves one process; use a PostgreSQL "
+SHARD_IDS_NEED_COUNT = N_(
+    "HERDBOT_SHARD_IDS={ids} needs HERDBOT_SHARD_COUNT, the number of shards over all "
+    "processes (set in the environment or .env).")
+SHARD_ID_TOO_BIG = N_(
+    "HERDBOT_SHARD_IDS={ids} is not allowed with HERDBOT_SHARD_COUNT={count}; use shard ids "
+    "from 0 to {last} (set in the environment or .env).")
+SQLITE_SHARDS = N_(
+    "HERDBOT_SHARD_IDS={ids} serves only some of the {count} shards, so other processes "
+    "must serve the rest, and a SQLite file serves one process; use a PostgreSQL "
     "HERDBOT_DATABASE (README: Running at scale) or leave HERDBOT_SHARD_IDS empty.")
+#: The refusal of one setting (``{allowed}``: what it allows, from :data:`_ALLOWED`).
+NOT_ALLOWED = N_("{var}={value} is not allowed; use {allowed} (set in the environment or "
+                 ".env).")
+#: The value of a refused token as a refusal shows it.
+HIDDEN = N_("(hidden)")
 
 #: Per setting: its variable and what it allows, as a configuration error states it.
 _ALLOWED: dict[str, tuple[str, str]] = {
-    "discord_token": ("DISCORD_TOKEN", "the bot token from the Discord developer portal"),
+    "discord_token": ("DISCORD_TOKEN", N_("the bot token from the Discord developer portal")),
     "database_path": ("HERDBOT_DATABASE",
-                      "a file path, or a PostgreSQL URL postgresql://user:password@host:port/db"),
+                      N_("a file path, or a PostgreSQL URL postgresql://user:password@host:port/db")),
     "dev_guild_ids": ("HERDBOT_DEV_GUILDS",
-                      "server ids (positive whole numbers) separated by commas, or empty"),
-    "log_level": ("HERDBOT_LOG_LEVEL", "DEBUG, INFO, WARNING or ERROR"),
-    "default_turn_timer": ("HERDBOT_DEFAULT_TURN_TIMER", "off, 2m, 10m, 1h or 24h"),
-    "default_dm_notifications": ("HERDBOT_DEFAULT_DM_NOTIFICATIONS", "true or false"),
-    "reaction_window_s": ("HERDBOT_REACTION_WINDOW_S", "a whole number of seconds from 5 to 120"),
-    "archive_after_s": ("HERDBOT_ARCHIVE_AFTER_S", "a whole number of seconds, 0 or more"),
+                      N_("server ids (positive whole numbers) separated by commas, or empty")),
+    "log_level": ("HERDBOT_LOG_LEVEL", N_("DEBUG, INFO, WARNING or ERROR")),
+    "default_turn_timer": ("HERDBOT_DEFAULT_TURN_TIMER", N_("off, 2m, 10m, 1h or 24h")),
+    "default_dm_notifications": ("HERDBOT_DEFAULT_DM_NOTIFICATIONS", N_("true or false")),
+    "reaction_window_s": ("HERDBOT_REACTION_WINDOW_S", N_("a whole number of seconds from 5 to 120")),
+    "archive_after_s": ("HERDBOT_ARCHIVE_AFTER_S", N_("a whole number of seconds, 0 or more")),
     "discord_api_url": ("HERDBOT_DISCORD_API_URL",
-                        "a local Discord's URL http://127.0.0.1:PORT/api/v10 "
-                        "(development only), or nothing"),
-    "max_open_lobbies": ("HERDBOT_MAX_OPEN_LOBBIES", "a whole number from 1 to 25"),
+                        N_("a local Discord's URL http://127.0.0.1:PORT/api/v10 "
+                           "(development only), or nothing")),
+    "max_open_lobbies": ("HERDBOT_MAX_OPEN_LOBBIES", N_("a whole number from 1 to 25")),
     "shard_count": ("HERDBOT_SHARD_COUNT",
-                    f"a whole number of shards from 1 to {MAX_SHARDS}, or empty"),
+                    N_("a whole number of shards from 1 to 1024, or empty")),
     "shard_ids": ("HERDBOT_SHARD_IDS",
-                  "shard ids (different whole numbers from 0) separated by commas, or empty "
-                  "for all"),
-    "render_processes": ("HERDBOT_RENDER_PROCESSES", "a whole number of processes from 0 to 8"),
+                  N_("shard ids (different whole numbers from 0) separated by commas, or "
+                     "empty for all")),
+    "render_processes": ("HERDBOT_RENDER_PROCESSES", N_("a whole number of processes from 0 to 8")),
 }
 
 
-def describe_errors(exc: ValidationError) -> list[str]:
+def describe_errors(exc: ValidationError, say: Say = english) -> list[str]:
     """One line per bad setting in ``exc`` (from :class:`Settings`), naming the variable, the
     value as given and what is allowed, e.g. ``herdbot: HERDBOT_DEFAULT_TURN_TIMER='5m' is
-    not allowed; use off, 2m, 10m, 1h or 24h (set in the environment or .env).``
-    The token's value is never shown."""
+    not allowed; use off, 2m, 10m, 1h or 24h (set in the environment or .env).``, each
+    sentence put in a language by ``say`` (``bot.i18n.translate`` with the language bound;
+    default English). The token's value is never shown."""
     by_var = {var: (var, allowed) for var, allowed in _ALLOWED.values()}
     lines: dict[str, str] = {}
     for error in exc.errors():
         if not error["loc"] and error["type"] == "value_error":  # a cross-field rule
-            line = str(error.get("ctx", {}).get("error", error["msg"]))
+            cause = error.get("ctx", {}).get("error", error["msg"])
+            line = ("herdbot: " + say(cause.msgid, **cause.placeholders)
+                    if isinstance(cause, SettingRefused) else str(cause))
             lines.setdefault(line, line)
             continue
         key = str(error["loc"][0]) if error["loc"] else ""
-        var, allowed = _ALLOWED.get(key) or by_var.get(key) or (key, error["msg"])
+        known = _ALLOWED.get(key) or by_var.get(key)
+        var, allowed = known or (key, error["msg"])
         if var in lines:
             continue
-        value = "(hidden)" if var == "DISCORD_TOKEN" else repr(error.get("input"))
+        value = say(HIDDEN) if var == "DISCORD_TOKEN" else repr(error.get("input"))
         if var == "HERDBOT_DATABASE" and isinstance(error.get("input"), str):
             value = repr(redacted(error["input"]))
         if len(value) > 60:
             value = value[:57] + "..."
-        lines[var] = (f"herdbot: {var}={value} is not allowed; use {allowed} "
-                      "(set in the environment or .env).")
+        lines[var] = "herdbot: " + say(NOT_ALLOWED, var=var, value=value,
+                                       allowed=say(allowed) if known else allowed)
     return list(lines.values())

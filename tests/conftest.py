@@ -58,6 +58,16 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
 
 
 @pytest.fixture(autouse=True)
+def _english_terminal(monkeypatch):
+    """What ``herdbot`` prints is in the operator's language (``LC_ALL``, ``LC_MESSAGES``,
+    ``LANG``, ``LANGUAGE``): every test, and every process it starts, runs in the C locale
+    (English) whatever the developer's or the CI's locale, unless it sets another."""
+    for var in ("LC_ALL", "LC_MESSAGES", "LANGUAGE"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("LANG", "C.UTF-8")
+
+
+@pytest.fixture(autouse=True)
 def _no_outage_filter_left_behind():
     """A test that starts the bot's logging in-process (``herdbot run``) leaves its outage
     filter, with the kinds it has seen, on the root logger's handlers: remove it, so the

@@ -17,6 +17,7 @@ from bot.games.base import Action, State
 from bot.games.registry import GameSpec
 from bot.games.unleashed.spec import SPEC
 from bot.games.unleashed.stats import GameLog
+from bot.i18n import N_, LocalisedError, sentence, translate_n
 
 #: A game that takes more steps than this is counted as unfinished.
 MAX_STEPS = 20_000
@@ -71,6 +72,10 @@ class SimulationReport:
         }
 
 
+class SimulateRefused(LocalisedError, ValueError):
+    """A refused simulation (a player count, seats or level the game does not take): one
+    sentence, English as ``str()``, :meth:`text` in a language."""
+
 def seat_levels(levels: Sequence[str], game: int) -> list[str]:
     """The level of each seat (``s0`` first) in game number ``game`` (0-based) of a run:
     ``levels`` rotated left by ``game``, so seat ``s{j}`` plays
@@ -91,7 +96,9 @@ def level_policies(spec: GameSpec, levels: Sequence[str]) -> list[Callable[..., 
         policy = spec.level_policy(level)
         if policy is None:
             offered = ", ".join([*spec.offered_levels(), RANDOM])
-            raise ValueError(f"{spec.name} has no {level!r} AI level (it has: {offered})")
+            raise SimulateRefused(sentence(
+                N_("{game} has no {level} AI level (it has: {offered})"),
+                game=spec.name, level=repr(level), offered=offered))
         out.append(policy)
     return out
 
@@ -153,9 +160,14 @@ def simulate(spec: GameSpec, *, games: int, seed: int, players: int | None = Non
     whose length is not ``players``, or a level the game does not offer."""
     n_players = players or (len(seats) if seats else spec.min_players)
     if not spec.min_players <= n_players <= spec.max_players:
-        raise ValueError(f"{spec.name} takes {spec.min_players}-{spec.max_players} players")
+        raise SimulateRefused(sentence(N_("{game} takes {low}-{high} players"), game=spec.name,
+                                       low=spec.min_players, high=spec.max_players))
     if seats is not None and len(seats) != n_players:
-        raise ValueError(f"--seats names {len(seats)} seats for a {n_players}-player game")
+        named = len(seats)
+        raise SimulateRefused(lambda lang: translate_n(
+            lang, "--seats names {count} seat for a {players}-player game",
+            "--seats names {count} seats for a {players}-player game", named,
+            players=n_players))
     levels = list(seats) if seats else ["normal"] * n_players
     policy_of = dict(zip(levels, level_policies(spec, levels), strict=True))
     start = time.perf_counter()

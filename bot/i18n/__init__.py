@@ -12,6 +12,7 @@ together, so each language orders its own words.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from typing import Any
 
 from babel.numbers import format_decimal
@@ -26,12 +27,15 @@ from bot.i18n.languages import (
     discord_locales,
     game_language,
     member_language,
+    operator_language,
     supported,
 )
 from bot.i18n.pseudo import pseudo, pseudo_of
 
 #: A language: one of :data:`SHIPPED` (a plain ``str`` so models and the store keep it).
 Lang = str
+#: A sentence not yet in a language: the language -> the sentence in it.
+Sentence = Callable[[str], str]
 
 
 def N_(msgid: str) -> str:  # noqa: N802 - gettext's name for a marker
@@ -90,6 +94,30 @@ def has_translation(lang: str, context: str | None, msgid: str) -> bool:
     return key in found or (key, 0) in found
 
 
+def sentence(msgid: str, /, **placeholders: Any) -> Sentence:
+    """The catalogue sentence ``msgid`` (marked ``N_`` where it is written) as a
+    :data:`Sentence`, filled with ``placeholders``; a placeholder that is itself a
+    :data:`Sentence` is put in the same language."""
+    def say(lang: str) -> str:
+        return translate(lang, msgid, **{key: value(lang) if callable(value) else value
+                                         for key, value in placeholders.items()})
+    return say
+
+
+class LocalisedError(Exception):
+    """An error whose message is a catalogue sentence: ``message`` is the English text
+    or a :data:`Sentence`. ``str()`` is English (logs, tests); :meth:`text` is the
+    sentence in a language (the operator's terminal)."""
+
+    def __init__(self, message: str | Sentence) -> None:
+        self._say = message if callable(message) else None
+        super().__init__(message(ENGLISH) if callable(message) else message)
+
+    def text(self, lang: str | None) -> str:
+        """The message in ``lang`` (English for text given as English)."""
+        return self._say(_lang(lang)) if self._say is not None else str(self)
+
+
 def number(lang: str | None, value: float) -> str:
     """``value`` written the way ``lang`` writes numbers (``1,234.5`` in English,
     ``1.234,5`` in German; the pseudo-locale as English). Whole numbers are kept once
@@ -115,8 +143,8 @@ def _whole(lang: str, value: int) -> str:
 
 __all__ = [
     "CARD_NAME", "CARD_TEXT", "CATALOGUED", "COMMAND_NAME", "COMMAND_TEXT", "ENGLISH", "Lang", "MENU_NAME",
-    "NATIVE_NAMES", "N_", "decimal",
+    "LocalisedError", "NATIVE_NAMES", "N_", "Sentence", "decimal",
     "PSEUDO", "SHIPPED", "discord_locales", "game_language", "has_translation",
-    "member_language", "number", "pseudo", "supported", "translate", "translate_in",
+    "member_language", "number", "operator_language", "sentence", "pseudo", "supported", "translate", "translate_in",
     "translate_n",
 ]

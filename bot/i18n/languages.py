@@ -8,6 +8,11 @@ its own way (``en-US``, ``es-419``, ``pt-BR``); :func:`supported` maps them to o
 
 from __future__ import annotations
 
+import os
+from collections.abc import Mapping
+
+from babel.core import parse_locale
+
 #: English: the source language of every message id, and the last fallback.
 ENGLISH = "en"
 #: The pseudo-locale: accented, about 40% longer, markup and placeholders kept.
@@ -72,3 +77,38 @@ def discord_locales(lang: str) -> list[str]:
     if lang == ENGLISH:
         return []
     return [loc for loc, ours in DISCORD_LOCALES.items() if ours == lang]
+
+
+#: The environment variables naming the locale of messages, strongest first (POSIX).
+LOCALE_VARIABLES = ("LC_ALL", "LC_MESSAGES", "LANG")
+
+
+def _from_locale_name(name: str) -> str | None:
+    """Our language for a POSIX locale name (``"de_DE.UTF-8"`` -> ``"de"``,
+    ``"pt_BR.utf8"`` -> ``"pt_BR"``), parsed by Babel; ``None`` when we do not speak it
+    or the name is no locale name."""
+    try:
+        parts = parse_locale(name.strip())
+    except ValueError:
+        return None
+    language, territory = parts[0], parts[1]
+    for code in (f"{language}_{territory}" if territory else None, language):
+        if code in SHIPPED:
+            return code
+    return None
+
+
+def operator_language(environ: Mapping[str, str] | None = None) -> str:
+    """The language of what herdbot prints to its operator's terminal, read from
+    ``environ`` (default ``os.environ``) as gettext programs read it: the locale is the
+    first non-empty of :data:`LOCALE_VARIABLES` (``"de_DE.UTF-8"`` -> ``"de"``); unless
+    that locale is ``C`` or ``POSIX`` (or unset), GNU's ``LANGUAGE`` list (``"fr:de"``,
+    the first one herdbot speaks) stands in its place. English when none names a
+    language herdbot speaks."""
+    env = os.environ if environ is None else environ
+    locale = next((value for var in LOCALE_VARIABLES if (value := env.get(var, ""))), "")
+    if locale.split(".")[0].split("@")[0] in ("", "C", "POSIX"):
+        return ENGLISH
+    names = env.get("LANGUAGE", "").split(":") if env.get("LANGUAGE") else [locale]
+    return next((found for name in names if name
+                 and (found := _from_locale_name(name)) is not None), ENGLISH)

@@ -18,6 +18,7 @@ from typing import Any
 
 from bot.app import builtin_games, make_bot
 from bot.config import Settings
+from bot.i18n import ENGLISH, translate_n
 from bot.runtime import ManualClock
 from bot.sandbox.drivers import DriverContext, driver_for
 from bot.sandbox.record import Recorder, folder_name, look, text_of
@@ -159,14 +160,15 @@ def _stale_outputs(out_dir: Path, names: Sequence[str]) -> None:
             stale.unlink()
 
 
-async def run_demo(*, game: str | None, players: int | None, seed: int, out: str) -> int:
+async def run_demo(*, game: str | None, players: int | None, seed: int, out: str,
+                   lang: str = ENGLISH) -> int:
     """Play one demo game and write what every member sees: ``out/transcript.json`` (every
     version of every message, public, ephemeral and DM, with its buttons, selects and the
     pictures' alternative text), ``out/transcript.txt`` (the public ones), the public
     pictures as ``out/turn-NNN.png``, and for each member ``out/<name>/transcript.txt``
     with their private panels and DMs and their pictures ``out/<name>/NNN-<file>.png``
-    (each member opens My hand once a turn).
-    Returns the process exit code."""
+    (each member opens My hand once a turn); the closing line printed in ``lang`` (the
+    operator's). Returns the process exit code."""
     registry = builtin_games()
     key = game or registry.keys()[0]
     spec = registry[key]
@@ -215,8 +217,13 @@ async def run_demo(*, game: str | None, players: int | None, seed: int, out: str
         (folder / "transcript.txt").write_text(
             "\n\n".join("\n".join(text_of(e)) for e in mine) + "\n")
     shown = len({e["id"] for e in public})
-    print(f"{spec.name}: game {game_id} finished with {n} players; "
-          f"{shown} messages ({len(public)} versions) and {recorder.public_pictures} "
-          f"pictures written to {out_dir}/, and {private} private messages to a folder per "
-          "member")
+    print(translate_n(
+        lang, "{game}: game {id} finished with {count} player; {shown} messages ({versions} "
+        "versions) and {pictures} pictures written to {folder}/, and {private} private "
+        "messages to a folder per member",
+        "{game}: game {id} finished with {count} players; {shown} messages ({versions} "
+        "versions) and {pictures} pictures written to {folder}/, and {private} private "
+        "messages to a folder per member", n, game=spec.name, id=game_id, shown=shown,
+        versions=len(public), pictures=recorder.public_pictures, folder=out_dir,
+        private=private))
     return 0

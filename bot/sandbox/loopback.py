@@ -51,6 +51,8 @@ from typing import Any
 import discord
 from aiohttp import BodyPartReader, WSMsgType, web
 
+from bot.i18n import ENGLISH, translate, translate_n
+
 from .demo import NAMES
 from .model import SandboxError, SimChannel, SimInteraction
 from .runner import Sandbox
@@ -575,16 +577,20 @@ class LocalDiscord:
         return _json(body)
 
 
-async def serve(*, port: int, guilds: int, members: int, token: str = "local-token") -> None:
+async def serve(*, port: int, guilds: int, members: int, token: str = "local-token",
+                lang: str = ENGLISH) -> None:
     """Run a local Discord until cancelled (``herdbot local-discord``): ``guilds`` guilds
-    with ``members`` members each (named as in ``herdbot demo``)."""
+    with ``members`` members each (named as in ``herdbot demo``); what it prints is in
+    ``lang`` (the operator's)."""
     hub = LocalDiscord(guilds, token=token, port=port)
     for i in range(members):
         name = NAMES[i % len(NAMES)]
         hub.world.add_member(name if members <= len(NAMES) else f"{name} {i + 1}")
     await hub.start()
-    print(f"Local Discord (development only) on {hub.api_url} with {guilds} server(s).")
-    print("Start a bot against it with:")
+    print(translate_n(lang, "Local Discord (development only) on {url} with {count} server.",
+                      "Local Discord (development only) on {url} with {count} servers.",
+                      guilds, url=hub.api_url))
+    print(translate(lang, "Start a bot against it with:"))
     print(f"  DISCORD_TOKEN={hub.token} HERDBOT_DISCORD_API_URL={hub.api_url} herdbot run",
           flush=True)
     try:

@@ -17,11 +17,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
 
-from bot.store.errors import StoreError, StoreUnavailable, unavailable_cause
+from bot.i18n import N_
+from bot.store.errors import Phrase, StoreError, StoreUnavailable, phrase, said, unavailable_cause
 
 
-def _target_error(target: Path, cause: str) -> StoreError:
-    return StoreError(f"herdbot: cannot write the backup {target}: {cause}.")
+def _target_error(target: Path, cause: Phrase) -> StoreError:
+    return StoreError(said(N_("cannot write the backup {target}: {cause}."), target=target,
+                           cause=cause))
 
 
 def _make_folder(folder: Path, target: Path) -> None:
@@ -32,8 +34,8 @@ def _make_folder(folder: Path, target: Path) -> None:
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise _target_error(target, f"cannot create its folder {folder} "
-                                    f"({exc.strerror or exc})") from exc
+        raise _target_error(target, phrase(N_("cannot create its folder {folder} ({error})"),
+                                           folder=folder, error=exc.strerror or exc)) from exc
 
 
 @dataclass(frozen=True)
@@ -66,7 +68,7 @@ def backup(database: Path, target: Path, *, folder: bool = False) -> BackupRepor
     naming the target and the cause (one line each).
     """
     if not database.is_file():
-        cause = "no such file" if not database.exists() else unavailable_cause(
+        cause = phrase(N_("no such file")) if not database.exists() else unavailable_cause(
             database, OSError("not a regular file"))
         raise StoreUnavailable(database, cause)
     if folder:
@@ -74,7 +76,8 @@ def backup(database: Path, target: Path, *, folder: bool = False) -> BackupRepor
     target = backup_target(target)
     _make_folder(target.parent, target)
     if not os.access(target.parent, os.W_OK | os.X_OK):
-        raise _target_error(target, f"its folder {target.parent} is read-only")
+        raise _target_error(target, phrase(N_("its folder {folder} is read-only"),
+                                           folder=target.parent))
     temp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
     # mode=rw: never create the database when it is missing.
     uri = f"file:{quote(str(database.resolve()))}?mode=rw"
@@ -95,8 +98,8 @@ def backup(database: Path, target: Path, *, folder: bool = False) -> BackupRepor
             copy.execute("PRAGMA journal_mode=DELETE")
             check = copy.execute("PRAGMA integrity_check").fetchone()[0]
             if check != "ok":
-                raise StoreUnavailable(database, f"the copy fails SQLite's integrity check "
-                                                 f"({check})")
+                raise StoreUnavailable(database, phrase(
+                    N_("the copy fails SQLite's integrity check ({check})"), check=check))
             schema = int(copy.execute("PRAGMA user_version").fetchone()[0])
             has_games = copy.execute(
                 "SELECT 1 FROM sqlite_master WHERE type='table' AND name='games'").fetchone()

@@ -21,7 +21,8 @@ import os
 from pathlib import Path
 from types import TracebackType
 
-from bot.store.errors import StoreError, StoreUnavailable, unavailable_cause
+from bot.i18n import N_
+from bot.store.errors import IS_A_FOLDER, StoreError, StoreUnavailable, said, unavailable_cause
 
 
 class DatabaseInUse(StoreError):
@@ -29,13 +30,26 @@ class DatabaseInUse(StoreError):
     the lock file names one."""
 
     def __init__(self, database: str | Path, pid: int | None) -> None:
-        who = f"another herdbot (process {pid})" if pid else "another herdbot"
         real = Path(database).resolve()
-        same = "" if Path(database).absolute() == real else f" (the file {real})"
-        super().__init__(
-            f"herdbot: {who} is already running on the database {database}{same}: stop it "
-            "first, or set HERDBOT_DATABASE to another file."
-        )
+        linked = Path(database).absolute() != real
+        if pid and linked:
+            say = said(N_("another herdbot (process {pid}) is already running on the database "
+                          "{database} (the file {real}): stop it first, or set "
+                          "HERDBOT_DATABASE to another file."),
+                       pid=pid, database=database, real=real)
+        elif pid:
+            say = said(N_("another herdbot (process {pid}) is already running on the database "
+                          "{database}: stop it first, or set HERDBOT_DATABASE to another "
+                          "file."), pid=pid, database=database)
+        elif linked:
+            say = said(N_("another herdbot is already running on the database {database} (the "
+                          "file {real}): stop it first, or set HERDBOT_DATABASE to another "
+                          "file."), database=database, real=real)
+        else:
+            say = said(N_("another herdbot is already running on the database {database}: "
+                          "stop it first, or set HERDBOT_DATABASE to another file."),
+                       database=database)
+        super().__init__(say)
         self.database = database
         self.pid = pid
 
@@ -45,12 +59,11 @@ class DatabaseMissing(StoreError):
     is there): it was deleted or moved, and starting would create a new, empty one."""
 
     def __init__(self, database: str | Path) -> None:
-        super().__init__(
-            f"herdbot: the database {database} is missing, but herdbot has run on it before "
-            f"({lock_path(database).name} is beside it): put the file back or restore a "
-            "backup (README: The database), or start a new, empty database with "
-            "`herdbot run --new-database`."
-        )
+        super().__init__(said(N_(
+            "the database {database} is missing, but herdbot has run on it before ({lock} is "
+            "beside it): put the file back or restore a backup (README: The database), or "
+            "start a new, empty database with `herdbot run --new-database`."),
+            database=database, lock=lock_path(database).name))
         self.database = database
 
 
@@ -85,7 +98,7 @@ class WriterLock:
         if self._fd is not None:
             return self
         if Path(self.database).is_dir():
-            raise StoreUnavailable(self.database, "that is a folder, not a file")
+            raise StoreUnavailable(self.database, IS_A_FOLDER)
         self.existed = self.path.exists()
         try:
             fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)

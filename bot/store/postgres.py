@@ -16,8 +16,9 @@ from typing import Any
 import asyncpg
 
 from bot.config import redacted
+from bot.i18n import N_
 from bot.store.db import APPLIED, ROLLED_BACK, UNKNOWN, Backend, Conn, Op, Row
-from bot.store.errors import PostgresUnavailable, StoreDown
+from bot.store.errors import Phrase, PostgresUnavailable, StoreDown, phrase
 from bot.store.url import postgres_address
 
 #: asyncpg's errors that mean the connection (not the statement) failed.
@@ -388,18 +389,20 @@ class PgBackend(Backend):
         return exc
 
 
-def describe_pg_error(exc: BaseException) -> str:
+def describe_pg_error(exc: BaseException) -> Phrase:
     """Why PostgreSQL cannot be used, in one phrase (never the password): a refused or
     timed-out connection, an unknown host, a refused login, else the server's message."""
     if isinstance(exc, ConnectionRefusedError):
-        return "connection refused (no server listening there)"
+        return phrase(N_("connection refused (no server listening there)"))
     if isinstance(exc, socket.gaierror):
-        return "the host name is unknown"
+        return phrase(N_("the host name is unknown"))
     if isinstance(exc, TimeoutError):
-        return f"no answer within {PgBackend.CONNECT_TIMEOUT_S:g} seconds"
+        return phrase(N_("no answer within {seconds} seconds"),
+                      seconds=f"{PgBackend.CONNECT_TIMEOUT_S:g}")
     if isinstance(exc, (asyncpg.InvalidAuthorizationSpecificationError,
                         asyncpg.InvalidPasswordError)):
-        return "the server refused the login (" + " ".join(str(exc).split())[:150] + ")"
+        return phrase(N_("the server refused the login ({detail})"),
+                      detail=" ".join(str(exc).split())[:150])
     if isinstance(exc, OSError) and exc.strerror:
         return exc.strerror
     text = " ".join(str(exc).split())[:200]

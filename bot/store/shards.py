@@ -27,7 +27,8 @@ from typing import Any
 import asyncpg
 
 from bot.config import redacted
-from bot.store.errors import PostgresUnavailable, StoreError
+from bot.i18n import N_, Sentence
+from bot.store.errors import PostgresUnavailable, StoreError, said
 from bot.store.postgres import _OPEN_FAILURES, PgBackend, describe_pg_error
 from bot.store.url import postgres_address
 
@@ -132,28 +133,32 @@ class ShardClaim:
             raise ShardsInUse(refusal)
         self._con = con
 
-    async def _take(self, con: asyncpg.Connection) -> str | None:
+    async def _take(self, con: asyncpg.Connection) -> Sentence | None:
         """Take the locks on ``con``; the refusal's sentence when one is held elsewhere."""
         schema = await con.fetchval("SELECT current_schema()")
         shards, counts = lock_class(schema, "shards"), lock_class(schema, "count")
-        where = f"on the database {self.name}"
+        database = self.name
         if self.everything:
             if not await con.fetchval("SELECT pg_try_advisory_lock($1, $2)", shards, PRESENT):
-                return (f"herdbot: other herdbot processes already serve shards {where}, and "
-                        "this one would serve all of them (HERDBOT_SHARD_IDS is empty or names "
-                        "every shard): give each process its own HERDBOT_SHARD_IDS, or stop "
-                        "the others first.")
+                return said(N_(
+                    "other herdbot processes already serve shards on the database {database}, "
+                    "and this one would serve all of them (HERDBOT_SHARD_IDS is empty or "
+                    "names every shard): give each process its own HERDBOT_SHARD_IDS, or "
+                    "stop the others first."), database=database)
             return None
         if not await con.fetchval("SELECT pg_try_advisory_lock_shared($1, $2)",
                                   shards, PRESENT):
-            return (f"herdbot: another herdbot process already serves every shard {where} "
-                    "(its HERDBOT_SHARD_IDS is empty): give it its own HERDBOT_SHARD_IDS, "
-                    "or stop it first.")
+            return said(N_(
+                "another herdbot process already serves every shard on the database "
+                "{database} (its HERDBOT_SHARD_IDS is empty): give it its own "
+                "HERDBOT_SHARD_IDS, or stop it first."), database=database)
         for shard in self.ids:
             if not await con.fetchval("SELECT pg_try_advisory_lock($1, $2)", shards, shard):
-                return (f"herdbot: shard {shard} is already served by another herdbot process "
-                        f"{where}: each shard must be served by one process only; give this "
-                        "one other HERDBOT_SHARD_IDS, or stop the other first.")
+                return said(N_(
+                    "shard {shard} is already served by another herdbot process on the "
+                    "database {database}: each shard must be served by one process only; give "
+                    "this one other HERDBOT_SHARD_IDS, or stop the other first."),
+                    shard=shard, database=database)
         await con.fetchval("SELECT pg_try_advisory_lock_shared($1, $2)", counts, self.count)
         other = await con.fetchval(
             "SELECT objid::bigint FROM pg_locks WHERE locktype = 'advisory' AND objsubid = 2"
@@ -163,9 +168,10 @@ class ShardClaim:
             " AND objid <> CAST(CAST($2 AS BIGINT) AS OID) LIMIT 1",
             counts & 0xFFFFFFFF, self.count)
         if other is not None:
-            return (f"herdbot: another herdbot process {where} runs with "
-                    f"HERDBOT_SHARD_COUNT={other}, this one with {self.count}: every process "
-                    "needs the same count.")
+            return said(N_(
+                "another herdbot process on the database {database} runs with "
+                "HERDBOT_SHARD_COUNT={other}, this one with {count}: every process needs the "
+                "same count."), database=database, other=other, count=self.count)
         return None
 
     async def _keep(self) -> None:

@@ -23,7 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
 
-from bot.store.errors import StoreError, StoreUnavailable
+from bot.i18n import N_, translate_n
+from bot.store.errors import StoreError, StoreUnavailable, phrase, said
 from bot.store.lock import DatabaseInUse, WriterLock
 from bot.store.shards import PRESENCE_SQL, presence_args
 from bot.store.store import Store
@@ -40,8 +41,9 @@ class TargetNotEmpty(StoreError):
     """The target database already holds rows (``table`` is the first such table)."""
 
     def __init__(self, target: str, table: str) -> None:
-        super().__init__(f"herdbot: the target database {target} is not empty (its table "
-                         f"{table} has rows): copy into a new, empty database.")
+        super().__init__(said(N_("the target database {target} is not empty (its table "
+                                 "{table} has rows): copy into a new, empty database."),
+                              target=target, table=table))
         self.table = table
 
 
@@ -49,10 +51,13 @@ class TargetInUse(StoreError):
     """Live herdbot processes (``count``) use the target database."""
 
     def __init__(self, target: str, count: int) -> None:
-        who = ("a herdbot process is", "it") if count == 1 else (
-            f"{count} herdbot processes are", "them")
-        super().__init__(f"herdbot: {who[0]} running on the target database {target}: stop "
-                         f"{who[1]} first, and copy into a database no herdbot uses.")
+        def say(lang: str) -> str:
+            return "herdbot: " + translate_n(
+                lang, "a herdbot process is running on the target database {target}: stop it "
+                "first, and copy into a database no herdbot uses.",
+                "{count} herdbot processes are running on the target database {target}: stop "
+                "them first, and copy into a database no herdbot uses.", count, target=target)
+        super().__init__(say)
         self.count = count
 
 
@@ -128,10 +133,10 @@ def _read_only(path: Path) -> sqlite3.Connection:
             if extra or isinstance(exc, sqlite3.DatabaseError) and "not a database" in str(exc):
                 raise StoreUnavailable(path, str(exc)) from exc
             if wal.exists() and wal.stat().st_size > 0:
-                raise StoreUnavailable(path, (
+                raise StoreUnavailable(path, phrase(N_(
                     "it cannot be read without writing beside it while its -wal file holds "
                     "changes (herdbot did not stop cleanly): start and stop herdbot on it "
-                    "once where it can be written, then copy it")) from exc
+                    "once where it can be written, then copy it"))) from exc
     raise AssertionError("unreachable")  # pragma: no cover
 
 

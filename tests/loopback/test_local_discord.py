@@ -143,7 +143,7 @@ async def test_herdbot_local_discord_serves_the_gateway_url(tmp_path):
     try:
         line = (await asyncio.wait_for(proc.stdout.readline(), 60)).decode()
         assert line.startswith("Local Discord (development only) on http://127.0.0.1:")
-        assert line.endswith("/api/v10 with 2 server(s).\n")
+        assert line.endswith("/api/v10 with 2 servers.\n")
         api = line.split(" on ", 1)[1].split(" with ", 1)[0]
         body = await asyncio.to_thread(
             lambda: json.loads(urllib.request.urlopen(f"{api}/gateway", timeout=10).read()))

@@ -70,7 +70,7 @@ def test_a_database_missing_where_herdbot_ran_before_is_refused_unless_asked_for
 def test_the_first_run_and_a_new_database_on_request_start_the_bot(tmp_path, monkeypatch,
                                                                    capsys):
     started: list[str] = []
-    monkeypatch.setattr(cli, "_run_bot", lambda settings: started.append("bot") or 0)
+    monkeypatch.setattr(cli, "_run_bot", lambda settings, lang: started.append("bot") or 0)
     for key, value in _env(tmp_path / "herdbot.sqlite3").items():
         monkeypatch.setenv(key, value)
     monkeypatch.chdir(tmp_path)
