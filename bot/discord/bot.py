@@ -96,17 +96,6 @@ def throttle_bucket_sweep(http: Any, every_s: float = BUCKET_SWEEP_S,
 HERD_COMPONENT_TYPES = (2, 3)
 
 
-def on_private_panel(data: dict[str, Any]) -> bool:
-    """Whether the click in gateway form ``data`` was made on an ephemeral message (a
-    private panel a click of the member's opened: it resumes a move begun)."""
-    message = data.get("message")
-    try:
-        flags = int(message.get("flags") or 0) if isinstance(message, dict) else 0
-    except (TypeError, ValueError):
-        return False
-    return bool(flags & discord.MessageFlags(ephemeral=True).value)
-
-
 def take_interactions(bot: HerdBot) -> None:
     """Patch ``bot``'s connection state so that an interaction (click, command, modal,
     autocomplete) goes through the router's admission first: one it finds too old
@@ -115,9 +104,7 @@ def take_interactions(bot: HerdBot) -> None:
     answer could not reach Discord in time; a click on a herdbot button or select (custom
     id ``hb:`` / ``hs:``) or a slash command that the admission refuses is answered
     :data:`~bot.discord.errors.BUSY` (:data:`~bot.discord.errors.BUSY_COMMAND`) from its
-    gateway form (:func:`bot.discord.router.refuse_unbuilt`), with nothing built for it
-    (a click on a private panel, :func:`on_private_panel`, has the admission's larger
-    floor for work resumed).
+    gateway form (:func:`bot.discord.router.refuse_unbuilt`), with nothing built for it.
     An admitted click then goes straight to :meth:`HerdBot.route_component`, holding its
     place, in a task of its own (named ``herdbot-click: <custom id>``), without
     discord.py's rebuilding of the message's whole view for its dynamic items, and the
@@ -162,7 +149,7 @@ def take_interactions(bot: HerdBot) -> None:
         custom_id = inner.get("custom_id")
         if (isinstance(custom_id, str) and custom_id.startswith(("hb:", "hs:"))
                 and inner.get("component_type") in HERD_COMPONENT_TYPES):
-            if not admission.enter(resumes=on_private_panel(data)):
+            if not admission.enter():
                 spawn(refuse_unbuilt(state.http, data, BUSY), "herdbot-busy")
                 return
             started = admission.monotonic()

@@ -100,8 +100,7 @@ class Router:
         if admitted:
             await self._take(interaction, cid, custom_id, values)
             return
-        message = interaction.message
-        with self.admission.slot(resumes=bool(message and message.flags.ephemeral)) as entered:
+        with self.admission.slot() as entered:
             if not entered:
                 await refuse_busy(interaction, BUSY)
                 return

@@ -18,10 +18,6 @@ acknowledgement window, after the player gave up) and the work done for them is 
   beyond ``floor`` either. The quickest, not the slowest: one slow request (a Hard AI's
   search) is no sign of a queue, and every request being slow is.
 
-A request that resumes work already admitted (a click on the private panel an admitted
-click opened) has a larger floor, ``resume_floor``, under the last two bounds: a busy
-process finishes the moves it began before it begins more.
-
 Drops and refusals are counted; one INFO line a minute at most sums them up.
 """
 
@@ -52,9 +48,6 @@ MAX_LAG_S = 1.0
 #: Requests in flight always allowed whatever the lag (a slow callback alone is no reason
 #: to refuse a quiet bot).
 LAG_FLOOR = 8
-#: Requests in flight always allowed whatever the lag or the queueing when the request
-#: resumes work already admitted: room to finish the moves begun.
-RESUME_FLOOR = 2 * LAG_FLOOR
 #: Seconds from admission to the end of the quickest request of an interval past which the
 #: process counts as queueing (click to table well within a second for those admitted).
 MAX_WAIT_S = 0.5
@@ -124,7 +117,7 @@ class Admission:
     against.
 
     Attributes:
-        limit / max_age_s / max_lag_s / floor / resume_floor: the bounds.
+        limit / max_age_s / max_lag_s / floor: the bounds.
         in_flight: requests admitted and not yet done.
         admitted / refused: counts since the start; ``refused_lag``: the refusals made
             for the lag alone, ``refused_wait`` for the time in flight alone (both counted
@@ -135,7 +128,6 @@ class Admission:
 
     def __init__(self, limit: int = MAX_IN_FLIGHT, *, max_age_s: float = MAX_AGE_S,
                  max_lag_s: float = MAX_LAG_S, floor: int = LAG_FLOOR,
-                 resume_floor: int = RESUME_FLOOR,
                  max_wait_s: float = MAX_WAIT_S, interval_s: float = WAIT_INTERVAL_S,
                  lag: Callable[[], float] | None = None,
                  clock: Callable[[], float] = time.time,
@@ -146,7 +138,6 @@ class Admission:
         self.max_age_s = max_age_s
         self.max_lag_s = max_lag_s
         self.floor = floor
-        self.resume_floor = resume_floor
         self.max_wait_s = max_wait_s
         self.interval_s = interval_s
         self.lag = lag
@@ -172,27 +163,24 @@ class Admission:
         self._interval_end = monotonic() + interval_s
         self._queueing = False
 
-    def enter(self, *, resumes: bool = False) -> bool:
+    def enter(self) -> bool:
         """Admit one request (True; call :meth:`leave` when it is done), or refuse it as
         :meth:`refuses` does (False; nothing to undo)."""
-        if self.refuses(resumes=resumes):
+        if self.refuses():
             return False
         self.in_flight += 1
         self.admitted += 1
         self.peak = max(self.peak, self.in_flight)
         return True
 
-    def refuses(self, *, resumes: bool = False) -> bool:
+    def refuses(self) -> bool:
         """Whether a request arriving now is refused (True, and counted in ``refused``):
         when ``limit`` are in flight, or ``floor`` are while the loop lags more than
-        ``max_lag_s`` or the process is queueing (:meth:`queueing`); a request that
-        ``resumes`` work already admitted (a click on a private panel a click opened)
-        has ``resume_floor`` in place of ``floor``, so that a busy process finishes what
-        it began before it begins more. Admits nothing."""
+        ``max_lag_s`` or the process is queueing (:meth:`queueing`). Admits nothing."""
         if self.in_flight >= self.limit:
             self._refuse()
             return True
-        if self.in_flight >= (self.resume_floor if resumes else self.floor):
+        if self.in_flight >= self.floor:
             if self.lag is not None and self.lag() > self.max_lag_s:
                 self.refused_lag += 1
                 self._refuse()
@@ -234,11 +222,11 @@ class Admission:
         self._interval_end = now + self.interval_s
 
     @contextlib.contextmanager
-    def slot(self, *, resumes: bool = False) -> Iterator[bool]:
+    def slot(self) -> Iterator[bool]:
         """``with admission.slot() as admitted:``: :meth:`enter` on entry, and
         :meth:`leave` on exit when it admitted (whatever the block raised), with the time
         it was in flight."""
-        admitted = self.enter(resumes=resumes)
+        admitted = self.enter()
         started = self.monotonic()
         try:
             yield admitted

@@ -13,11 +13,6 @@ import discord
 from bot.discord import errors
 from bot.i18n import translate
 from bot.runtime.admission import Admission
-from tests.discord import test_llamas_alpacas as la_tests
-from tests.discord.test_llamas_alpacas import start, version
-
-#: (world, bot) of a Llamas & Alpacas game, as in its own tests.
-la = la_tests.la
 
 BUSY = "\N{NO ENTRY SIGN} herdbot is very busy; your move was not made, try again in a moment."
 BUSY_COMMAND = ("\N{NO ENTRY SIGN} herdbot is very busy; your command was not run, try again "
@@ -226,31 +221,3 @@ async def test_a_click_goes_to_the_router_without_rebuilding_its_messages_view(
     await ana.click(table, "Add 1")
     assert (await sb.bot.store.get_game(1)).version == version + 1
     assert names == [f"herdbot-click: {custom_id}"]
-
-
-async def test_while_busy_a_click_on_a_private_panel_finishes_the_move_it_began(la):
-    """Lagging beyond the floor: a new move (a click on the table) is refused, but a click
-    on the private panel an admitted click opened is taken, up to the limit."""
-    world, bot = la
-    (maya, tomasz), thread = await start(world, bot)
-    await tomasz.click(thread.last_message, "5 · free")
-    await maya.click(thread.last_message, "9 · free")
-    await tomasz.click(thread.last_message, "Move a card")
-    panel = tomasz.last_reply
-    assert panel.ephemeral and panel.labels[4] == "5 · Alpaca green 2"
-    lag = [2.0]
-    bot.router.admission = adm = Admission(2, floor=0, lag=lambda: lag[0])
-    v = await version(bot)
-    await tomasz.click(thread.last_message, "Take 1 (free)")
-    assert tomasz.last_reply.content == BUSY
-    await tomasz.click(panel, "5 · Alpaca green 2")
-    assert tomasz.last_reply.ephemeral and tomasz.last_reply.content != BUSY
-    assert tomasz.last_reply.text.startswith(
-        "Move **Alpaca green 2** from space 5 to which free space?")
-    assert await version(bot) == v  # (a card was picked; the move is not made yet)
-    assert (adm.admitted, adm.refused, adm.refused_lag) == (1, 1, 1)
-    assert adm.enter(resumes=True) and adm.enter(resumes=True)  # the limit reached: there a
-    # panel click is refused too
-    await tomasz.click(tomasz.last_reply, "1 · free")
-    assert tomasz.last_reply.content == BUSY
-    assert (adm.admitted, adm.refused, adm.refused_lag) == (3, 2, 1)

@@ -32,12 +32,12 @@ class RefuseNth(Admission):
         super().__init__()
         self.n = n
 
-    def enter(self, *, resumes: bool = False) -> bool:
+    def enter(self) -> bool:
         self.n -= 1
         if self.n == 0:
             self._refuse()
             return False
-        return super().enter(resumes=resumes)
+        return super().enter()
 
 
 async def version(bot: Any) -> int:

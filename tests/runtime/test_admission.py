@@ -15,7 +15,6 @@ from bot.runtime.admission import (
     MAX_LAG_S,
     MAX_WAIT_S,
     OFFSET_PERIOD_S,
-    RESUME_FLOOR,
     WAIT_INTERVAL_S,
     Admission,
     LagProbe,
@@ -149,36 +148,6 @@ def test_while_even_the_quickest_request_waits_only_the_floor_is_admitted():
     c.mono += 1.0
     assert adm.queueing() is False
     assert [adm.enter() for _ in range(3)] == [True] * 3
-
-
-def test_a_request_resuming_admitted_work_is_refused_only_at_the_limit():
-    """While lagging or queueing, new work stops at the floor (8) but a request resuming
-    work already admitted (a click on a private panel) is taken up to the resume floor
-    (16), and never beyond the limit."""
-    assert RESUME_FLOOR == 16
-    lag = [1.2]
-    adm = Admission(40, lag=lambda: lag[0])
-    assert [adm.enter() for _ in range(9)] == [True] * 8 + [False]
-    assert [adm.enter(resumes=True) for _ in range(9)] == [True] * 8 + [False]
-    assert adm.refuses() is True and adm.refuses(resumes=True) is True
-    assert (adm.in_flight, adm.admitted, adm.refused, adm.refused_lag) == (16, 16, 4, 4)
-    lag[0] = 0.0
-    assert [adm.enter(resumes=True) for _ in range(25)] == [True] * 24 + [False]
-    small = Admission(12, lag=lambda: 1.2)
-    assert [small.enter() for _ in range(9)] == [True] * 8 + [False]
-    assert [small.enter(resumes=True) for _ in range(5)] == [True] * 4 + [False]
-    assert (small.in_flight, small.refused, small.refused_lag) == (12, 2, 1)
-    c = Clocks()
-    queueing = c.admission(limit=10)
-    started = c.mono
-    assert [queueing.enter() for _ in range(9)] == [True] * 9
-    c.mono += 0.6
-    queueing.leave(started)
-    c.mono += 0.5
-    assert queueing.queueing() is True
-    with queueing.slot() as new, queueing.slot(resumes=True) as resumed:
-        assert (new, resumed) == (False, True)
-    assert (queueing.in_flight, queueing.refused, queueing.refused_wait) == (8, 1, 1)
 
 
 def test_an_interval_with_requests_in_flight_and_none_ended_is_queueing():
