@@ -1,6 +1,7 @@
 """Shared fixtures: a migrated store (on each backend: a SQLite file, and PostgreSQL when
 ``HERDBOT_TEST_DATABASE_URL`` is set), a GameService with the tiny game, and
-the sandbox (``world`` with ``members``, ``sb``: the real HerdBot built by ``bot_factory``).
+the sandbox (``world`` with ``members``, ``sb``: the real HerdBot built by ``bot_factory``),
+and Discord's OpenAPI spec (``spec``: skipped, naming where it was looked for, when absent).
 A test folder overrides ``members`` or ``bot_factory`` in its own conftest.
 
 Also the run's hooks: under pytest-xdist the slow tests start first, one per worker
@@ -10,6 +11,7 @@ conformance tests checked."""
 from __future__ import annotations
 
 import logging
+import os
 from typing import Any
 
 import pytest
@@ -17,6 +19,7 @@ import pytest_asyncio
 
 from bot.runtime import GameService, ManualClock
 from bot.sandbox import World
+from bot.sandbox.conformance import SPEC_ENV, Spec, find_spec, spec_candidates
 from bot.store import Store
 from bot.store.outage import OutageLines
 from tests.support import close_world
@@ -29,6 +32,8 @@ from tests.support.tinygame import tiny_registry
 CHECKED = "requests_checked"
 #: The same tests' number of Components V2 messages among those requests.
 CHECKED_V2 = "v2_requests_checked"
+#: Set (as ``.ci/run`` does) to make a missing spec a failure instead of a skip.
+REQUIRE_ENV = "HERDBOT_REQUIRE_SPEC"
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -72,6 +77,20 @@ def _no_outage_filter_left_behind():
         for f in list(handler.filters):
             if isinstance(f, OutageLines):
                 handler.removeFilter(f)
+
+
+@pytest.fixture(scope="session")
+def spec() -> Spec:
+    """Discord's OpenAPI document, loaded once per session (per xdist worker)."""
+    path = find_spec()
+    if path is None:
+        looked = ", ".join(str(p) for p in spec_candidates())
+        why = (f"Discord's OpenAPI spec (discord/discord-api-spec openapi.json) is not "
+               f"here; looked at: {looked}. Set {SPEC_ENV} to its path.")
+        if os.environ.get(REQUIRE_ENV):  # CI: the conformance test must never be skipped
+            pytest.fail(why)
+        pytest.skip(why)
+    return Spec.load(path)
 
 
 @pytest_asyncio.fixture(params=BACKENDS)

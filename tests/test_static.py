@@ -18,10 +18,15 @@ def _run(*args: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
+#: mypy's incremental cache for this test, kept between runs (git ignores ``.mypy_cache``):
+#: a run after the first checks only the modules that changed (about 9 CPU seconds less).
+MYPY_CACHE = ROOT / ".mypy_cache" / "test_static"
+
+
 def test_mypy_finds_no_errors(tmp_path):
     # Only the folders named here report errors (--follow-imports=silent), so ``bench/`` is
     # named too: its errors count like the product code's.
-    done = _run("mypy", "--cache-dir", str(tmp_path / "mypy"), "--follow-imports=silent",
+    done = _run("mypy", "--cache-dir", str(MYPY_CACHE), "--follow-imports=silent",
                 "bot", "cogs", "tests", "bench", tmp_path=tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "Success: no issues found" in done.stdout

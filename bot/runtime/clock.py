@@ -26,7 +26,8 @@ class Clock:
             await event.wait()
             return
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(event.wait(), max(0.0, timeout))
+            async with asyncio.timeout(max(0.0, timeout)):  # in this task: no task of its own
+                await event.wait()
 
     def on_advance(self, callback: Callable[[], None]) -> None:
         """Register a callback for manual time jumps (the real clock never jumps)."""

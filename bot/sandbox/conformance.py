@@ -215,6 +215,7 @@ def _narrow(error: ValidationError) -> ValidationError:
     while error.context:
         branches: dict[Any, list[ValidationError]] = {}
         for e in error.context:
+            e.parent = error  # a shared context (see _clone) hangs under this error now
             branches.setdefault(e.relative_schema_path[0], []).append(e)
         meant = [b for b in branches.values() if not _discriminated(b)]
         if not meant:
@@ -225,16 +226,16 @@ def _narrow(error: ValidationError) -> ValidationError:
 
 
 def _clone(error: ValidationError) -> ValidationError:
-    """A copy of ``error`` whose paths and ``context`` a caller may change (jsonschema
-    prepends the outer path to every error it passes up)."""
+    """A copy of ``error`` whose paths a caller may change (jsonschema prepends the outer
+    path to every error it passes up, and to those only). Its ``context`` is shared with
+    ``error``: nothing changes a context's errors, but their ``parent`` (which their
+    absolute paths follow) is set again by whoever walks down to them (:func:`_narrow`,
+    :meth:`Spec._int_paths`)."""
     new = error.__class__.__new__(error.__class__)
     new.__dict__.update(error.__dict__)
     new.__cause__ = error.__cause__
     new.path = new.relative_path = deque(error.path)
     new.schema_path = new.relative_schema_path = deque(error.schema_path)
-    new.context = [_clone(e) for e in error.context]
-    for e in new.context:
-        e.parent = new
     return new
 
 
@@ -325,6 +326,12 @@ class Spec:
         def ref(validator: Any, ref: str, instance: Any, schema: Any) -> Any:
             key = (type(validator), ref, _AS_JSON(instance))
             found = spec._refs.get(key)
+            if found is None and key[0] is spec._marking:
+                # The marking class differs from the plain one only where an integer is
+                # read as a snowflake: a value the plain one met none in has its errors.
+                plain = spec._refs.get((spec._cls, ref, key[2]))
+                if plain is not None and not plain[1] and not any(i for i, _ in plain[0]):
+                    found = plain
             if found is None:
                 if len(spec._refs) > 5_000:
                     spec._refs.clear()
@@ -424,7 +431,9 @@ class Spec:
         stack = list(validator.iter_errors(instance))
         while stack:
             e = stack.pop()
-            stack.extend(e.context or ())
+            for child in e.context or ():
+                child.parent = e  # a shared context (see _clone) hangs under ``e`` now
+                stack.append(child)
             if e.message == _MARK:
                 paths.add(e.json_path)
         return tuple(sorted(paths))

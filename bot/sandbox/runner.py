@@ -170,6 +170,7 @@ class Sandbox(Inbound):
         self._finished: list[asyncio.Task[Any]] = []
         self._settling: set[asyncio.Task[Any]] = set()
         self._ignored: set[asyncio.Task[Any]] = set()
+        self._inputs: list[asyncio.Event] = []
         self._parked_on: weakref.WeakKeyDictionary[asyncio.Task[Any], Any] = (
             weakref.WeakKeyDictionary())
         self._loggers = loggers
@@ -312,13 +313,21 @@ class Sandbox(Inbound):
         """Never wait for ``task`` in :meth:`settle` (a permanent background consumer)."""
         self._ignored.add(task)
 
+    def input_event(self, event: asyncio.Event) -> asyncio.Event:
+        """Count a task waiting on ``event`` as waiting for input in :meth:`settle` (parked
+        at once, like ``View.wait()``, instead of after ``idle_grace``): for a test that
+        holds the bot's work until it sets ``event``. Returns ``event``."""
+        self._inputs.append(event)
+        return event
+
     def _timers(self) -> tuple[dict[int, float], set[asyncio.Task[Any]]]:
         """Futures that only time or a member can complete (id -> deadline; ``inf`` for
         input waits) and tasks under ``asyncio.timeout``.
 
         Time: futures woken by scheduled loop timers (``asyncio.sleep``, ``wait_for``
         timeouts, ``discord.ext.tasks``). Input: ``View.wait()``/``Modal.wait()`` futures of
-        views in discord.py's ViewStore and ``Client.wait_for`` futures."""
+        views in discord.py's ViewStore, ``Client.wait_for`` futures and waits on the
+        events of :meth:`input_event`."""
         futs: dict[int, float] = {}
         tasks: set[asyncio.Task[Any]] = set()
         for h in getattr(self._loop, "_scheduled", ()):
@@ -342,6 +351,9 @@ class Sandbox(Inbound):
                 futs[id(fut)] = inf
         for listeners in self.bot._listeners.values():
             for fut, _ in listeners:
+                futs.setdefault(id(fut), inf)
+        for event in self._inputs:
+            for fut in event._waiters:  # type: ignore[attr-defined]
                 futs.setdefault(id(fut), inf)
         return futs, tasks
 

@@ -5,7 +5,7 @@ count; every player count of every game is played in the pseudo-locale (the long
 words) by test_languages*.py, with the same checks (:func:`check_whole_game`).
 
 The count of requests per game is recorded (``record_property("requests_checked")``) and
-summed at the end of the run by this folder's conftest; ``pytest -s`` prints each game's
+summed at the end of the run by tests/conftest.py; ``pytest -s`` prints each game's
 summary (routes, integer IDs)."""
 
 from __future__ import annotations

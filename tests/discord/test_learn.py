@@ -1,7 +1,9 @@
 """``/learn`` through the real bot in the strict sandbox (cogs/learn.py): each lesson
 played from start to end in the member's DMs, its explanations on the tables of their
-steps; a second /learn resumes; a lesson abandoned for a week ends quietly; a click by
-someone else, and closed DMs, get a clear sentence."""
+steps, and every request of it (the command, the DM channel opened, each table and its
+clicks, to the final scores) checked against Discord's OpenAPI spec; a second /learn
+resumes; a lesson abandoned for a week ends quietly; a click by someone else, and closed
+DMs, get a clear sentence."""
 
 from __future__ import annotations
 
@@ -13,8 +15,10 @@ from bot.present.lessons import HEADING, LESSONS, RESUMED
 from bot.runtime import ManualClock
 from bot.runtime.core import LESSON_IDLE_S
 from bot.sandbox import World
+from bot.sandbox.conformance import Spec
 from bot.sandbox.lessons import play_lesson, texts
 from cogs.learn import DMS_CLOSED
+from tests.conformance.test_games import CHECKED, CHECKED_V2, is_v2
 from tests.discord.conftest import make_bot
 from tests.support.dms import dm_with_buttons
 
@@ -49,7 +53,8 @@ def lesson_texts(message) -> list[str]:
 
 
 @pytest.mark.parametrize("game", list(TOLD))
-async def test_each_lesson_is_played_to_its_end_with_each_explanation_at_its_step(learn, game):
+async def test_each_lesson_is_played_to_its_end_with_each_explanation_at_its_step(
+        learn, spec: Spec, record_property, game):
     world, bot = learn
     ana = world.member("Ana")
     run = await play_lesson(world, bot, ana, game, seed=1)
@@ -76,6 +81,22 @@ async def test_each_lesson_is_played_to_its_end_with_each_explanation_at_its_ste
     seats = await bot.store.seats(run.game_id)
     assert [(s.user_id, s.is_ai, s.ai_level) for s in seats] == [
         (ana.id, False, "normal"), *[(None, True, "easy")] * LESSONS[game].ai_seats]
+    # Every request of the lesson, from the command to the bot's close, conforms to
+    # Discord's spec: the DM channel opened, each table (Components V2) in Ana's DM.
+    await world.disconnect()
+    requests = list(world.requests)
+    report = spec.check(requests)
+    record_property(CHECKED, report.checked)
+    record_property(CHECKED_V2, sum(1 for r in requests if is_v2(r.json)))
+    assert not report.violations, report.summary()
+    assert report.checked == len(requests) >= 30
+    assert report.routes["POST /users/@me/channels"] >= 1
+    assert ana.dm_channel is not None
+    dm = ana.dm_channel.id
+    tables = [r for r in requests if r.method == "POST" and r.path.endswith("/messages")
+              and any(f.filename == "table.png" for f in r.files)]
+    assert tables and all(is_v2(r.json) for r in tables)
+    assert {r.path for r in tables} == {f"/channels/{dm}/messages"}
 
 
 async def test_the_first_table_explains_the_first_step_and_the_reply_links_the_dm(learn):

@@ -1,181 +1,37 @@
 """Alpaca Pacapaca through real discord.py dispatch in the sandbox: the turn buttons, the
-secret Draw 2, the pile, negotiations (deal, re-proposal, timeout, restart), refusals, full
-games to the scoring, and the leak check."""
+secret Draw 2, the pile, negotiations (deal, re-proposal, timeout, restart), refusals and
+stale selections, and the /rules picture. Whole games and the leak check are in
+tests/discord/test_pacapaca_games.py."""
 
 from __future__ import annotations
 
-import copy
-import random
-import types
-
-import pytest
-import pytest_asyncio
-
-import bot.runtime.service as service_mod
-from bot.app import builtin_games
-from bot.games.pacapaca.cards import catalog
-from bot.games.pacapaca.models import Draw2, Keep
-from bot.games.registry import Registry
-from bot.runtime import ManualClock
-from bot.sandbox import World
-from bot.sandbox.demo import NAMES, play_game
-from bot.sandbox.drivers import DriverContext
+from bot.games.pacapaca.models import Keep
+from bot.sandbox.demo import NAMES
 from bot.sandbox.drivers.pacapaca import find, perform
-from bot.sandbox.model import SimMessage
-from tests.discord.conftest import make_bot
-from tests.support import description, headline, pictures, rows, texts, title
+from tests.support import description, headline, pictures, title
+from tests.support.pacapaca_ui import (
+    GID,
+    active_member,
+    by_label,
+    ctx_for,
+    draw_and_keep_first,
+    load,
+    member_of,
+    names_of,
+    open_negotiation,
+    pacapaca_bot,
+    propose,
+    raw_click,
+    snapshot,
+    start,
+    table_message,
+    until_both_have_necks,
+)
+from tests.support.pacapaca_ui import clock as clock  # noqa: F401 (fixtures)
+from tests.support.pacapaca_ui import sb as sb  # noqa: F401
+from tests.support.pacapaca_ui import seed as seed  # noqa: F401
+from tests.support.pacapaca_ui import world as world  # noqa: F401
 from tests.support.reads import store_reads
-
-#: The game as the bot offers it: its rules wired to its AI and cog (bot.app).
-SPEC = builtin_games()["pacapaca"]
-
-EXTENSIONS = ("cogs.lobby", "cogs.game", "cogs.admin", "cogs.pacapaca")
-GID = 1
-
-
-def pacapaca_bot(db, clock):
-    return make_bot(db, clock, registry=Registry([SPEC]), extensions=EXTENSIONS)
-
-
-@pytest.fixture
-def seed(monkeypatch):
-    """Fix the game seed the service draws for a new lobby (default 5)."""
-    box = {"seed": 5}
-    monkeypatch.setattr(service_mod, "secrets",
-                        types.SimpleNamespace(randbits=lambda n: box["seed"]))
-    return box
-
-
-@pytest_asyncio.fixture
-async def world():
-    w = World()
-    for name in [*NAMES[:4], "Zed"]:
-        w.add_member(name)
-    return w
-
-
-@pytest_asyncio.fixture
-async def clock():
-    return ManualClock()
-
-
-@pytest_asyncio.fixture
-async def sb(world, clock, tmp_path, seed):
-    sandbox = await world.connect(pacapaca_bot(tmp_path / "bot.sqlite3", clock))
-    yield sandbox
-    await world.disconnect()
-
-
-# -- helpers ------------------------------------------------------------------------------
-
-
-async def start(world, names):
-    host = world.member(names[0])
-    await host.slash("play", game="pacapaca")
-    lobby = host.last_reply
-    for n in names[1:]:
-        await world.member(n).click(lobby, "Join")
-    await host.click(lobby, "Start")
-    return lobby.thread
-
-
-async def load(bot):
-    record, seats, spec, state = await bot.service.load(GID)
-    return record, {s.seat: s for s in seats}, state
-
-
-async def member_of(world, bot, seat):
-    _, seats, _ = await load(bot)
-    return world.member(seats[seat].user_id)
-
-
-async def active_member(world, bot):
-    _, _, st = await load(bot)
-    return await member_of(world, bot, st.seats[st.active])
-
-
-def table_message(member, thread):
-    msgs = [m for m in member.visible(thread) if not m.ephemeral and rows(m)]
-    return msgs[-1]
-
-
-def names_of(cards):
-    return [catalog().name_of(c) for c in cards]
-
-
-async def ctx_for(world, bot, thread, seat):
-    ctx = DriverContext(world, bot, await member_of(world, bot, seat), GID, seat)
-    ctx._thread_id = thread.id
-    return ctx
-
-
-async def draw_and_keep_first(world, bot, thread):
-    """The active player draws 2 and keeps the first drawn card (through the UI)."""
-    _, _, st = await load(bot)
-    seat = st.seats[st.active]
-    ctx = await ctx_for(world, bot, thread, seat)
-    await perform(ctx, Draw2())
-    _, _, st = await load(bot)
-    await perform(ctx, Keep(card=st.drawn[0]))
-
-
-async def until_both_have_necks(world, bot, thread):
-    for _ in range(12):
-        _, _, st = await load(bot)
-        if all(st.alpacas[s].neck for s in st.seats):
-            return st
-        await draw_and_keep_first(world, bot, thread)
-    raise AssertionError("necks stayed empty")
-
-
-async def open_negotiation(world, bot, thread, partner=None):
-    """Play until everyone has neck cards, then the active player negotiates with
-    ``partner`` (default: the next seat)."""
-    st = await until_both_have_necks(world, bot, thread)
-    active = st.seats[st.active]
-    partner = partner or st.seats[(st.active + 1) % len(st.seats)]
-    am = await member_of(world, bot, active)
-    await am.click(table_message(am, thread), "Negotiate")
-    picker = am.last_reply
-    assert picker.ephemeral and picker.selects()[0]["placeholder"] == "Negotiate with..."
-    _, seats, _ = await load(bot)
-    assert [o["label"] for o in picker.selects()[0]["options"]] == [
-        seats[s].name for s in st.seats if s != active]
-    await am.select(picker, [seats[partner].name])  # the option's label (values are indexes)
-    assert headline(am.last_reply) == f"You opened a negotiation with {seats[partner].name}."
-    return active, partner
-
-
-def by_label(message, label):
-    """The custom id of the button labelled ``label`` on ``message``."""
-    return next(b["custom_id"] for b in message.buttons() if b.get("label") == label)
-
-
-async def propose(member, thread, give, get):
-    panel = table_message(member, thread)
-    await member.click(panel, "Edit deal")
-    editor = member.last_reply
-    assert editor.ephemeral
-    await member.select(editor, [str(c) for c in give], custom_id=find(editor, "give.", prefix=True)["custom_id"])
-    editor = member.last_reply
-    await member.select(editor, [str(c) for c in get], custom_id=find(editor, "get.", prefix=True)["custom_id"])
-    editor = member.last_reply
-    await member.click(editor, "Propose")
-    return editor
-
-
-def snapshot(world, message):
-    """The message as a client that has not refreshed still shows it."""
-    return SimMessage(world, copy.deepcopy(message.data), [])
-
-
-async def raw_click(world, member, message, custom_id):
-    """Click ``custom_id`` on ``message`` (a :func:`snapshot` for an old client's view);
-    returns the bot's answer."""
-    it = await world.sandbox.run_component(member, message, {"custom_id": custom_id,
-                                                             "component_type": 2})
-    return it.last_touched
-
 
 # -- the turn --------------------------------------------------------------------------------
 
@@ -479,130 +335,6 @@ async def test_refusals_in_words_change_nothing(world, sb):
     assert headline(reply) == "This table has moved on. Here is the current one:"
 
 
-# -- full games and the leak check --------------------------------------------------------
-
-
-def hidden_names(state, seat):
-    """Names of cards ``seat`` must not see named, minus names it sees anyway."""
-    hidden = list(state.deck)
-    mine_drawn = state.phase == "drawn" and state.seats[state.active] == seat
-    if not mine_drawn:
-        hidden += list(state.drawn)
-    hidden += [p.card for p in state.pile if p.by != seat]
-    seen = [c for a in state.alpacas.values() for c in (*a.neck, *a.babies)]
-    seen += [p.card for p in state.pile if p.by == seat]
-    if mine_drawn:
-        seen += list(state.drawn)
-    return set(names_of(hidden)) - set(names_of(seen))
-
-
-def message_words(msg):
-    parts = [msg.text, *msg.labels, *msg.filenames]
-    for s in msg.selects():
-        for o in s.get("options") or []:
-            parts += [o.get("label", ""), o.get("description", "") or ""]
-    return "\n".join(parts)
-
-
-class LeakWatch:
-    """After every driven action: each new (or edited) message a member can see names no
-    card hidden from that member."""
-
-    def __init__(self, world, bot, thread_id):
-        self.world, self.bot, self.thread_id = world, bot, thread_id
-        self.seen: dict[int, int] = {}
-        self.checked = 0
-        self.calls = 0
-        self.hands = 0
-
-    async def __call__(self, ctx) -> None:
-        self.calls += 1
-        record, seats, spec, state = await self.bot.service.load(ctx.game_id)
-        if self.calls % 3 == 0 and record.status == "active":
-            # everyone (and an outsider) opens My hand now and then
-            table = ctx.table_message()
-            for name in [*NAMES[:len(seats)], "Zed"]:
-                await self.world.member(name).click(table, "My hand")
-                self.hands += 1
-        thread = self.world.channel(record.thread_id)
-        by_user = {s.user_id: s.seat for s in seats}
-        for member in [self.world.member(n) for n in [*NAMES[:4], "Zed"]]:
-            seat = by_user.get(member.id)
-            bad = hidden_names(state, seat) if seat else set(names_of([
-                *state.deck, *state.drawn, *[p.card for p in state.pile]])) - set(names_of(
-                    [c for a in state.alpacas.values() for c in (*a.neck, *a.babies)]))
-            msgs = [*member.visible(thread), *member.dms,
-                    *[m for m in member.ephemerals if m.channel_id == thread.id]]
-            for m in msgs:
-                key = m.id * 10 + member.id % 7
-                if self.seen.get(key) == m.edits:
-                    continue
-                self.seen[key] = m.edits
-                words = message_words(m)
-                leaked = sorted(n for n in bad if n in words)
-                assert not leaked, f"{member.name} sees {leaked} in {words!r}"
-                self.checked += 1
-
-
-async def test_full_two_player_game_through_the_ui(world, sb, seed):
-    seed["seed"] = 3
-    game_id = await play_game(world, sb.bot, game="pacapaca", players=2, seed=1)
-    record, seats, spec, state = await sb.bot.service.load(game_id)
-    assert record.status == "finished" and state.phase == "finished"
-    result = spec.engine.result(state)
-    thread = world.channel(record.thread_id)
-    public = [m for m in thread.all_messages if not m.ephemeral]
-    # One message: the last moves, the three scoring steps, then the totals with the final
-    # picture. It is the last table, edited in place (no new message for the end): it keeps
-    # the moves that table told (the final take of the pile) and adds the last one (the
-    # final pass), before the scoring; its ping and buttons gone.
-    final = public[-1]
-    assert final.id == record.table_message_id and "<@" not in final.text
-    assert final.data["mentions"] == []
-    head, step1, step2, step3, heading, totals, foot = texts(final)
-    assert head.split("\n") == [
-        "\N{BULLET} Tomasz took the discard pile (1 card): Star charm.",
-        "\N{BULLET} It is Maya's turn.",
-        "\N{BULLET} Maya cannot draw or take the pile, so they pass.",
-        "\N{BULLET} The game is over: Tomasz wins.",
-    ]
-    assert totals.startswith(
-        "The deck ran out and everyone took one last turn. **Tomasz** wins!")
-    steps = [step1, step2, step3]
-    assert steps[0].startswith("**Scoring, step 1 of 3")
-    assert steps[1].startswith("**Step 2 of 3: neck lengths**")
-    assert steps[2].startswith("**Step 3 of 3: bows, scarves")
-    assert final.filenames == ["final.png", "result.png"]
-    assert final.file("final.png")[:8] == b"\x89PNG\r\n\x1a\n"
-    assert heading == f"### Alpaca Pacapaca #{game_id}: final scores" == "### " + title(final)
-    assert foot == f"-# Alpaca Pacapaca #{game_id} \N{MIDDLE DOT} Move {state.version}"
-    # then the result card, with the Rematch button
-    assert [p[0] for p in pictures(final)] == ["final.png", "result.png"]
-    assert final.file("result.png")[:8] == b"\x89PNG\r\n\x1a\n"
-    assert [b["custom_id"] for b in final.buttons()] == [f"hb:l:{game_id}:x:rematch",
-                                                      f"hb:r:{game_id}:x:open"]
-    names = {s.seat: s.name for s in seats}
-    for seat, score in result.scores.items():
-        assert f"**{names[seat]}**: {score}" in totals
-    # every button retired, but the end's Rematch
-    assert not any(rows(m) for m in thread.all_messages if m != final)
-
-
-async def test_full_four_player_game_with_negotiations_and_no_leaks(world, sb, seed):
-    seed["seed"] = 1  # with policy seed 5: two negotiations, both ending in a deal
-    watch = LeakWatch(world, sb.bot, 0)
-    game_id = await play_game(world, sb.bot, game="pacapaca", players=4, seed=5,
-                              extra_clicks=watch)
-    record, seats, spec, state = await sb.bot.service.load(game_id)
-    assert record.status == "finished"
-    thread = world.channel(record.thread_id)
-    texts = "\n".join(m.text for m in thread.all_messages if not m.ephemeral)
-    assert texts.count("opened a negotiation with") == 2
-    assert texts.count("\N{HANDSHAKE} Deal!") == 2  # both panels closed with the deal
-    assert watch.checked > 200 and watch.hands > 50
-    assert "Scoring, step 1 of 3" in texts
-
-
 async def test_rules_shows_an_example_picture(world, sb):
     zed = world.member("Zed")
     await zed.slash("rules", game="pacapaca")
@@ -611,91 +343,6 @@ async def test_rules_shows_an_example_picture(world, sb):
     assert title(reply) == "How to play Alpaca Pacapaca"
     assert pictures(reply) == [("example.png",
                                 "An example table of Alpaca Pacapaca part way through a game.")]
-
-
-async def finish_with_policy(world, bot, thread, clock, seed):
-    """Play the rest of the game with the AI policy choosing and the driver clicking."""
-    rand = random.Random(seed)
-    engine = SPEC.engine
-    for _ in range(1000):
-        record, seats, state = await load(bot)
-        if record.status != "active":
-            return
-        for seat in engine.pending(state).seats:
-            legal = engine.legal_actions(state, seat)
-            if legal:
-                action = SPEC.policy(engine.view(state, seat), legal, rand)
-                await perform(await ctx_for(world, bot, thread, seat), action)
-                await world.settle()
-                break
-        else:
-            clock.advance(61)
-            await bot.service.timers.fire_due()
-            await world.settle()
-    raise AssertionError("the game did not finish")
-
-
-async def test_three_player_game_deal_timeout_and_restart(world, clock, tmp_path, seed):
-    """A 3-player game through buttons with an accepted negotiation, a negotiation that
-    times out, and a restart during a negotiation whose timer is honoured afterwards; then
-    played to the scoring."""
-    db = tmp_path / "three.sqlite3"
-    sb = await world.connect(pacapaca_bot(db, clock))
-    thread = await start(world, NAMES[:3])
-    # 1. an accepted deal
-    active, partner = await open_negotiation(world, sb.bot, thread)
-    am, pm = await member_of(world, sb.bot, active), await member_of(world, sb.bot, partner)
-    _, _, st = await load(sb.bot)
-    give, get = st.alpacas[active].neck[:1], st.alpacas[partner].neck[:1]
-    await propose(pm, thread, get, give)  # the partner proposes the same swap from its side
-    panel = table_message(am, thread)
-    await am.click(panel, "Accept deal v1")
-    await pm.click(panel, "Accept deal v1")
-    _, _, st = await load(sb.bot)
-    assert give[0] in st.alpacas[partner].neck and get[0] in st.alpacas[active].neck
-    assert st.seats[st.active] == partner
-    # 2. a negotiation that times out; the player then draws
-    active, partner = await open_negotiation(world, sb.bot, thread)
-    clock.advance(61)
-    await sb.bot.service.timers.fire_due()
-    await world.settle()
-    _, _, st = await load(sb.bot)
-    assert st.phase == "turn" and st.negotiated and st.seats[st.active] == active
-    assert thread.last_message.is_disabled("Negotiate")
-    await draw_and_keep_first(world, sb.bot, thread)
-    # 3. a restart in the middle of a negotiation: the stored timer still ends it
-    active, partner = await open_negotiation(world, sb.bot, thread)
-    _, _, st = await load(sb.bot)
-    am = await member_of(world, sb.bot, active)
-    await propose(am, thread, st.alpacas[active].neck[:1], [])
-    clock.advance(40)
-    await world.disconnect()
-    sb = await world.connect(pacapaca_bot(db, clock))
-    try:
-        pm = await member_of(world, sb.bot, partner)
-        await pm.click(table_message(pm, thread), "Accept deal v1")
-        _, _, st = await load(sb.bot)
-        assert st.negotiation.accepted == [partner]
-        clock.advance(21)
-        await sb.bot.service.timers.fire_due()
-        await world.settle()
-        _, _, st = await load(sb.bot)
-        assert st.phase == "turn" and st.negotiated and st.seats[st.active] == active
-        await finish_with_policy(world, sb.bot, thread, clock, seed=3)
-        record, _, st = await load(sb.bot)
-        assert record.status == "finished"
-        public = [m.text for m in thread.all_messages if not m.ephemeral]
-        # Each negotiation's end is told: the deal on its closed panel (the turn ended),
-        # each timeout in its turn's table (the turn went on in the same message).
-        assert sum("(closed)" in t and "\N{HANDSHAKE} Deal!" in t for t in public) >= 1
-        assert sum("\N{BULLET} Time ran out, so the negotiation failed" in t
-                   for t in public) >= 2
-        # the last moves, then the scoring
-        assert any(texts(m)[:1] and texts(m)[0].startswith("\N{BULLET} ")
-                   and texts(m)[1].startswith("**Scoring, step 1 of 3")
-                   for m in thread.all_messages if not m.ephemeral)
-    finally:
-        await world.disconnect()
 
 
 async def test_draw2_with_an_expired_token_goes_by_dm_never_public(world, sb):

@@ -11,7 +11,8 @@ from bot.i18n import translate
 from bot.present.pacapaca_words import card_list
 from bot.sandbox.demo import NAMES, lobby_button
 from bot.sandbox.drivers.pacapaca import find, perform
-from tests.discord.test_pacapaca import (  # noqa: F401 - fixtures
+from tests.support import description, headline, pictures, texts
+from tests.support.pacapaca_ui import (  # noqa: F401 - fixtures
     GID,
     clock,
     ctx_for,
@@ -23,7 +24,6 @@ from tests.discord.test_pacapaca import (  # noqa: F401 - fixtures
     until_both_have_necks,
     world,
 )
-from tests.support import description, headline, pictures, texts
 
 
 async def start_in(world, names, language):  # noqa: F811

@@ -16,7 +16,8 @@ from bot.runtime import ManualClock
 from bot.sandbox import World
 from bot.sandbox.demo import NAMES
 from bot.sandbox.drivers.pacapaca import perform
-from tests.discord.test_pacapaca import (
+from tests.support import description, footer, headline, rows, title
+from tests.support.pacapaca_ui import (
     SPEC,
     ctx_for,
     load,
@@ -26,7 +27,6 @@ from tests.discord.test_pacapaca import (
     propose,
     start,
 )
-from tests.support import description, footer, headline, rows, title
 
 
 @pytest_asyncio.fixture

@@ -289,7 +289,7 @@ async def test_pacapaca_deal_editor_offers_all_30_neck_cards_in_two_selects(worl
     from bot.app import builtin_games
 
     PSPEC = builtin_games()["pacapaca"]
-    from tests.discord.test_pacapaca import EXTENSIONS, GID
+    from tests.support.pacapaca_ui import EXTENSIONS, GID
 
     bot = make_bot(tmp_path / "p.sqlite3", clock, registry=Registry([PSPEC]),
                    extensions=EXTENSIONS)

@@ -8,7 +8,8 @@ from __future__ import annotations
 import pytest_asyncio
 
 from bot.discord.side_panel import SidePanelCog
-from tests.discord.test_pacapaca import (
+from tests.support import description, headline, pictures, title
+from tests.support.pacapaca_ui import (
     GID,
     NAMES,
     load,
@@ -18,10 +19,9 @@ from tests.discord.test_pacapaca import (
     start,
     until_both_have_necks,
 )
-from tests.discord.test_pacapaca import clock as clock  # noqa: F401 (fixtures)
-from tests.discord.test_pacapaca import seed as seed  # noqa: F401
-from tests.discord.test_pacapaca import world as world  # noqa: F401
-from tests.support import description, headline, pictures, title
+from tests.support.pacapaca_ui import clock as clock  # noqa: F401 (fixtures)
+from tests.support.pacapaca_ui import seed as seed  # noqa: F401
+from tests.support.pacapaca_ui import world as world  # noqa: F401
 
 
 def event_lines(message) -> list[str]:

@@ -29,7 +29,12 @@ from bot.sandbox import SimInteraction, SimMember, SimMessage
 from bot.sandbox.drivers.unleashed import find
 from cogs.unleashed import NEUTRAL_PASS
 from tests.discord.conftest import make_bot
-from tests.discord.test_pacapaca import (
+from tests.discord.test_unleashed import cid_of, install, keys, open_panel, play_card
+from tests.discord.test_unleashed import start as start_unleashed
+from tests.faults.common import answers, press_all
+from tests.games.unleashed.unleashed_helpers import build
+from tests.support import description, footer, headline, title
+from tests.support.pacapaca_ui import (
     load,
     member_of,
     open_negotiation,
@@ -37,12 +42,7 @@ from tests.discord.test_pacapaca import (
     snapshot,
     table_message,
 )
-from tests.discord.test_pacapaca import start as start_pacapaca
-from tests.discord.test_unleashed import cid_of, install, keys, open_panel, play_card
-from tests.discord.test_unleashed import start as start_unleashed
-from tests.faults.common import answers, press_all
-from tests.games.unleashed.unleashed_helpers import build
-from tests.support import description, footer, headline, title
+from tests.support.pacapaca_ui import start as start_pacapaca
 
 #: The answer to a click whose action is no longer legal (GameCog.answer_stale).
 MOVED_ON = "This table has moved on. Here is the current one:"

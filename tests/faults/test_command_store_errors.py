@@ -180,13 +180,14 @@ async def test_a_refused_command_in_a_dm_claims_no_change_to_the_members_games(
     assert sb.bot.service._behind == set()
 
 
-def hold(monkeypatch: Any, name: str, disk: dict[str, bool]) -> tuple[asyncio.Event,
-                                                                       asyncio.Event]:
+def hold(monkeypatch: Any, name: str, disk: dict[str, bool],
+         sb: Any) -> tuple[asyncio.Event, asyncio.Event]:
     """Patch ``GameService.<name>`` so that, once the member's request reaches it, it waits
     for the test (``reached`` set; the test sets ``go``), then the disk fills and the real
     method runs (its write refused). What the test does meanwhile runs in the test's own
-    task: another member's interaction, as Discord would deliver it."""
-    reached, go = asyncio.Event(), asyncio.Event()
+    task: another member's interaction, as Discord would deliver it. The sandbox ``sb``
+    counts the held request as waiting for input."""
+    reached, go = asyncio.Event(), sb.input_event(asyncio.Event())
     original = getattr(GameService, name)
 
     async def held(self: GameService, *args: Any, **kwargs: Any) -> Any:
@@ -210,7 +211,7 @@ async def test_a_refused_command_while_another_player_moves_says_it_was_not_done
     await ana.click(thread.last_message, "Add 1")  # Bo's turn now
     with full_disk(monkeypatch) as disk:
         disk["full"] = False
-        reached, go = hold(monkeypatch, "set_takeover", disk)
+        reached, go = hold(monkeypatch, "set_takeover", disk, sb)
         slash = asyncio.create_task(ana.slash("game leave", in_channel=thread))
         await asyncio.wait_for(reached.wait(), 10)
         await bo.click(thread.last_message, "Add 2")  # stored while Ana's command waits
@@ -239,7 +240,7 @@ async def test_a_refused_lobby_click_while_another_member_joins_says_it_was_not_
     assert lobby is not None
     with full_disk(monkeypatch) as disk:
         disk["full"] = False
-        reached, go = hold(monkeypatch, "add_ai", disk)
+        reached, go = hold(monkeypatch, "add_ai", disk, sb)
         click = asyncio.create_task(ana.click(lobby, "Add AI seat"))
         await asyncio.wait_for(reached.wait(), 10)
         await bo.click(lobby, "Join")  # stored while Ana's click waits

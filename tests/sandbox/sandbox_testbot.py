@@ -281,7 +281,8 @@ class GameCog(commands.Cog):
     @app_commands.command(description="Wait for an event that never comes")
     async def hang(self, interaction: discord.Interaction) -> None:
         await interaction.response.send_message("Hanging.", ephemeral=True)
-        await asyncio.Event().wait()
+        await self.bot.store.get("event", asyncio.Event()).wait()  # a test's, or none's
+        self.bot.store["hung"] = True
 
     @app_commands.command(description="Show a components v2 card")
     async def v2(self, interaction: discord.Interaction) -> None:

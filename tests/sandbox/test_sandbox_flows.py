@@ -241,6 +241,18 @@ async def test_unknown_forever_wait_is_parked_after_idle_grace(world, sb, alice)
     assert alice.last_reply.content == "Hanging."
 
 
+async def test_a_wait_on_an_input_event_is_parked_at_once(world, sb, alice, store):
+    sb.idle_grace = 30.0
+    go = store["event"] = sb.input_event(asyncio.Event())
+    started = time.monotonic()
+    await alice.slash("hang")
+    assert time.monotonic() - started < 2.0  # not idle_grace: the test holds the event
+    assert alice.last_reply.content == "Hanging." and "hung" not in store
+    go.set()
+    await sb.settle()
+    assert store["hung"] is True
+
+
 async def test_advance_fires_a_view_timeout(world, sb, alice):
     await alice.slash("pick")
     msg = alice.last_reply

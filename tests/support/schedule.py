@@ -24,37 +24,66 @@ SLOW: dict[str, float] = {
     "tests/loopback/test_local_discord.py::"
     "test_herdbot_run_plays_a_full_game_of_each_game_over_loopback": 65,
     "tests/bench/test_capacity.py::"
-    "test_variants_alternate_per_rate_and_switch_how_tables_are_drawn": 23,
-    "tests/faults/test_kill_restart.py::test_sigkill_mid_play_then_restart_loses_nothing": 13,
+    "test_variants_alternate_per_rate_and_switch_how_tables_are_drawn": 19,
+    "tests/faults/test_kill_restart.py::test_sigkill_mid_play_then_restart_loses_nothing": 15,
     "tests/test_static.py::test_mypy_finds_no_errors": 12,
-    "tests/bench/test_capacity.py::test_a_short_run_drives_the_three_real_games_without_errors":
-        10,
-    "tests/conformance/test_games.py::test_every_request_of_a_whole_game_conforms"
-    "[llamas-unleashed-7]": 9,
+    "tests/conformance/test_languages_unleashed.py::"
+    "test_a_whole_unleashed_game_in_the_pseudo_locale_conforms_with_no_refusal"
+    "[llamas-unleashed-7]": 10.5,
+    "tests/discord/test_ack_first.py::test_real_games_acknowledge_every_click_first": 9,
     "tests/adversarial/test_texts.py::"
     "test_eight_weird_names_stay_within_discord_limits_and_never_ping_everyone": 9,
+    "tests/conformance/test_languages_unleashed.py::"
+    "test_a_whole_unleashed_game_in_the_pseudo_locale_conforms_with_no_refusal"
+    "[llamas-unleashed-8]": 8,
+    "tests/adversarial/test_spectators.py::test_a_spectator_never_sees_a_hidden_card"
+    "[llamas-unleashed-5]": 8,
+    "tests/conformance/test_one_message.py::test_a_whole_game_in_a_group_dm_is_one_message"
+    "[llamas-unleashed-8]": 6.5,
     "tests/loopback/test_shutdown.py::"
     "test_herdbot_run_with_a_render_pool_stops_with_nothing_on_stderr": 6,
-    "tests/conformance/test_games.py::test_every_request_of_a_whole_game_conforms"
-    "[llamas-unleashed-8]": 6.5,
     "tests/faults/test_table_recording.py::"
     "test_a_table_posted_but_not_recorded_is_adopted_at_restart_not_posted_again": 6,
-    "tests/discord/test_unleashed.py::test_full_three_player_game_through_the_panels_never_leaks":
-        6,
-    "tests/discord/test_ack_first.py::test_real_games_acknowledge_every_click_first": 6,
+    "tests/discord/test_unleashed_play.py::"
+    "test_full_three_player_game_through_the_panels_never_leaks": 6,
+    "tests/conformance/test_languages_unleashed.py::"
+    "test_a_whole_unleashed_game_in_the_pseudo_locale_conforms_with_no_refusal"
+    "[llamas-unleashed-6]": 6,
+    "tests/conformance/test_languages_unleashed.py::"
+    "test_a_whole_unleashed_game_in_the_pseudo_locale_conforms_with_no_refusal"
+    "[llamas-unleashed-4]": 6,
+    "tests/discord/test_replay_pictures.py::test_replayed_pictures_are_the_posted_pictures"
+    "[llamas-unleashed-8]": 5.5,
+    "tests/conformance/test_languages_unleashed.py::"
+    "test_a_whole_unleashed_game_in_the_pseudo_locale_conforms_with_no_refusal"
+    "[llamas-unleashed-5]": 5.5,
+    "tests/discord/test_replay_pictures.py::test_replayed_pictures_are_the_posted_pictures"
+    "[llamas-unleashed-7]": 5,
     "tests/adversarial/test_names.py::test_unleashed_with_a_loud_nickname": 5,
+    "tests/bench/test_capacity.py::test_a_short_run_drives_the_three_real_games_without_errors":
+        6,
+    "tests/faults/test_startup.py::"
+    "test_a_second_bot_on_the_same_file_is_refused_and_a_killed_ones_lock_does_not_block": 5,
+    "tests/discord/test_replay_pictures.py::test_replayed_pictures_are_the_posted_pictures"
+    "[llamas-unleashed-4]": 4.5,
+    "tests/adversarial/test_spectators.py::test_a_spectator_never_sees_a_hidden_card"
+    "[llamas-unleashed-3]": 4.5,
     "tests/conformance/test_games.py::test_every_request_of_a_whole_game_conforms"
-    "[llamas-unleashed-6]": 5,
-    "tests/conformance/test_games.py::test_every_request_of_a_whole_game_conforms"
-    "[llamas-unleashed-4]": 4,
-    "tests/conformance/test_games.py::test_every_request_of_a_whole_game_conforms"
-    "[llamas-unleashed-5]": 4,
+    "[llamas-alpacas-2]": 4.5,
     "tests/loopback/test_reconnect_log.py::": 4,
+    "tests/conformance/test_languages_pacapaca.py::"
+    "test_a_whole_pacapaca_game_in_the_pseudo_locale_conforms_with_no_refusal[pacapaca-6]": 4,
+    "tests/conformance/test_languages.py::"
+    "test_a_whole_game_in_the_pseudo_locale_conforms_with_no_refusal[llamas-alpacas-4]": 4,
+    "tests/discord/test_replay_pictures.py::test_replayed_pictures_are_the_posted_pictures"
+    "[llamas-unleashed-5]": 3.5,
+    "tests/conformance/test_one_message.py::test_a_whole_game_in_a_group_dm_is_one_message"
+    "[llamas-alpacas-4]": 3.2,
     "tests/conformance/test_games.py::test_every_request_of_a_whole_game_conforms"
-    "[llamas-alpacas-4]": 3,
+    "[llamas-unleashed-2]": 3,
+    "tests/discord/test_replay_pictures.py::test_replayed_pictures_are_the_posted_pictures"
+    "[llamas-unleashed-6]": 3,
     "tests/store/test_transfer.py::test_herdbot_migrate_store_prints_what_it_copied": 2.6,
-    "tests/conformance/test_games.py::test_every_request_of_a_whole_game_conforms[pacapaca-6]":
-        2.6,
 }
 
 

@@ -3,6 +3,9 @@ the blocks xdist's worksteal scheduler hands out first, the others in collected 
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 from tests.support import schedule
 from tests.support.schedule import block_sizes, heads_first
 
@@ -30,3 +33,16 @@ def test_a_parametrized_entry_covers_every_parameter_and_the_longest_entry_wins(
     monkeypatch.setattr(schedule, "SLOW", {"t::a": 5, "t::a[big]": 50})
     assert (schedule.seconds("t::a[small]"), schedule.seconds("t::a[big]"),
             schedule.seconds("t::b")) == (5, 50, 0)
+
+
+def test_every_slow_entry_names_a_test_that_exists():
+    """An entry left behind by a moved or renamed test would let the slow test start last."""
+    root = Path(__file__).resolve().parents[2]
+    missing = []
+    for key in schedule.SLOW:
+        path, _, name = key.partition("::")
+        name = name.split("[")[0]
+        source = (root / path).read_text(encoding="utf-8") if (root / path).is_file() else ""
+        if not source or (name and not re.search(rf"^(async )?def {name}\(", source, re.M)):
+            missing.append(key)
+    assert missing == []
