@@ -105,7 +105,7 @@ def instrument(drawn: Drawn) -> None:
     HerdBot.render = timed  # type: ignore[method-assign]
     get = PictureCache.get
 
-    def kept(self: PictureCache, key: bytes) -> bytes | None:
+    def kept(self: Any, key: bytes) -> bytes | None:
         png = get(self, key)
         if png is not None and drawn.on:
             drawn.kept += 1
