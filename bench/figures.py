@@ -182,21 +182,70 @@ def rates_table(rows: list[dict[str, Any]]) -> list[str]:
     return out
 
 
+def burst_bucket(mvs: list[Move], now: float, start: float,
+                 loadavg: list[float]) -> dict[str, Any]:
+    """The figures of one bucket of a burst, the moves ``mvs`` committing in it from
+    ``start`` seconds after the burst's end: moves, those not made (``errors``: given up
+    after refusals, or failed), those refused busy at least once, retries, late
+    acknowledgements, tables shown, click-to-table p50/p99 of the moves made (a move
+    without its table counts with its wait until ``now``, as in :func:`figures`), and
+    ``p99_no_wait_ms`` over the moves that opened no wait of the rules (a Llamas
+    Unleashed reaction window or Baby choice, a Pacapaca negotiation: their table may
+    come only when the wait ends, by design), with ``slowest``: where the slowest of
+    those waited (:func:`slowest_move`)."""
+    ok = [mv for mv in mvs if mv.made]
+    waits = [((mv.t_table if mv.t_table is not None else now) - (mv.t_commit or mv.t_sched), mv)
+             for mv in ok]
+    plain = [(w, mv) for w, mv in waits if mv.opens_wait is None]
+    c = summary_ms([w for w, _ in waits]) if waits else None
+    p = summary_ms([w for w, _ in plain]) if plain else None
+    late = sum(1 for mv in mvs for it in mv.its
+               if it.failed or getattr(it, "bench_ack", None) is None
+               or it.bench_ack - it.bench_t0 > ACK_LIMIT_S)
+    slowest = max(plain, key=lambda x: x[0], default=None)
+    return {"start_s": start, "moves": len(mvs), "errors": len(mvs) - len(ok),
+            "busy": sum(1 for mv in mvs if mv.busy), "retries": sum(mv.tries - 1 for mv in mvs),
+            "late": late, "shown": sum(1 for mv in ok if mv.t_table is not None),
+            "p50_ms": c["p50_ms"] if c else None, "p99_ms": c["p99_ms"] if c else None,
+            "opened_wait": len(waits) - len(plain),
+            "p99_no_wait_ms": p["p99_ms"] if p else None, "loadavg": loadavg,
+            "slowest": None if slowest is None else slowest_move(*slowest)}
+
+
+def recovered_after(buckets: list[dict[str, Any]], limit_ms: float = 1000.0) -> float | None:
+    """Seconds from a burst's end to the start of the first bucket from which every
+    bucket's ``p99_no_wait_ms`` is at most ``limit_ms`` (``None``: never)."""
+    recovered: float | None = None
+    for b in buckets:
+        if b["start_s"] < 0:
+            continue
+        p99: float | None = b.get("p99_no_wait_ms", b["p99_ms"])
+        if p99 is not None and p99 > limit_ms:
+            recovered = None
+        elif recovered is None:
+            recovered = b["start_s"]
+    return recovered
+
+
 def burst_table(burst: dict[str, Any]) -> list[str]:
     """The lines of an overload burst (:meth:`ProcessCapacityBench.burst`)."""
     back = burst["recovered_s"]
     when = "never" if back is None else f"{back:g} s"
     out = [f"  burst: {burst['base_per_s']:g}/s, {burst['peak_per_s']:g}/s for "
-           f"{burst['burst_s']:g} s, then {burst['base_per_s']:g}/s; p99 back under 1 s "
-           f"{when} after the burst",
+           f"{burst['burst_s']:g} s, then {burst['base_per_s']:g}/s; p99 (moves opening no "
+           f"wait of the rules) back under 1 s {when} after the burst",
            f"  {'from s':>6} {'moves':>6} {'errors':>6} {'busy':>5} {'retries':>7} "
-           f"{'late':>5} {'shown':>6} {'p50 ms':>8} {'p99 ms':>8}  load avg"]
+           f"{'late':>5} {'shown':>6} {'p50 ms':>8} {'p99 ms':>8} {'waits':>5} "
+           f"{'p99 no wait':>11}  load avg"]
     for b in burst["buckets"]:
         out.append(f"  {b['start_s']:>6g} {b['moves']:>6} {b['errors']:>6} "
                    f"{b.get('busy', '-'):>5} {b.get('retries', '-'):>7} "
                    f"{b.get('late', '-'):>5} {b['shown']:>6} "
                    f"{b['p50_ms'] if b['p50_ms'] is not None else '-':>8} "
-                   f"{b['p99_ms'] if b['p99_ms'] is not None else '-':>8}  {b['loadavg']}")
+                   f"{b['p99_ms'] if b['p99_ms'] is not None else '-':>8} "
+                   f"{b.get('opened_wait', '-'):>5} "
+                   f"{b.get('p99_no_wait_ms') if b.get('p99_no_wait_ms') is not None else '-':>11}"
+                   f"  {b['loadavg']}")
     return out
 
 

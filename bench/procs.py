@@ -52,7 +52,14 @@ import asyncpg
 from bench.capacity import DRAIN_S, GAMES_PER_RATE, CapacityBench
 from bench.common import GcPauses, loadavg, summary_ms
 from bench.cpu import stat_cpu_s
-from bench.figures import ACK_LIMIT_S, brief, burst_table, rates_table, slowest_move
+from bench.figures import (
+    ACK_LIMIT_S,
+    brief,
+    burst_bucket,
+    burst_table,
+    rates_table,
+    recovered_after,
+)
 from bench.players import TRIES
 from bench.schedule import Game, hook_writes
 from bot.sandbox.drivers import refused_busy
@@ -333,12 +340,9 @@ class ProcessCapacityBench(CapacityBench):
         """Arrivals at ``base`` moves/s for ``before_s``, at ``peak`` for ``seconds`` (the
         overload burst), then at ``base`` for ``after_s``, over games enough for ``peak``.
         Returns ``{"buckets": [...], "recovered_s": ...}``: per ``bucket_s`` of committing
-        clicks (``start_s`` from the burst's end), the moves, those not made (``errors``:
-        given up after refusals, or failed), those refused as busy at least once
-        (``busy``), the retries, click-to-table p50/p99 (a move without its table counts with its wait
-        until the end, as in :meth:`figures`) and the load average; ``recovered_s``, from
-        the end of the burst, the start of the first bucket from which every bucket's p99
-        is at most 1 s (``None``: not within ``after_s``)."""
+        clicks (``start_s`` from the burst's end), :func:`bench.figures.burst_bucket` with
+        the load average and the harness's garbage collections; ``recovered_s``:
+        :func:`bench.figures.recovered_after`."""
         await self.grow(math.ceil(peak * GAMES_PER_RATE))
         self.prune()
         m0 = len(self.moves)
@@ -375,36 +379,12 @@ class ProcessCapacityBench(CapacityBench):
             by_bucket.setdefault(k, []).append(mv)
         buckets: list[dict[str, Any]] = []
         for k in sorted(by_bucket):
-            mvs = by_bucket[k]
-            ok = [mv for mv in mvs if mv.made]
-            waits = [(mv.t_table if mv.t_table is not None else now)
-                     - (mv.t_commit or mv.t_sched) for mv in ok]
             start = k * bucket_s
             la = min(loads, key=lambda x: abs(x[0] - (b1 + start)))[1] if loads else []
-            c = summary_ms(waits) if waits else None
-            busy = sum(1 for mv in mvs if mv.busy)
-            late = sum(1 for mv in mvs for it in mv.its
-                       if it.failed or getattr(it, "bench_ack", None) is None
-                       or it.bench_ack - it.bench_t0 > ACK_LIMIT_S)
-            slowest = max(zip(waits, ok, strict=True), key=lambda x: x[0], default=None)
-            buckets.append({"start_s": start, "moves": len(mvs), "errors": len(mvs) - len(ok),
-                            "busy": busy, "retries": sum(mv.tries - 1 for mv in mvs),
-                            "late": late,
-                            "shown": sum(1 for mv in ok if mv.t_table is not None),
-                            "p50_ms": c["p50_ms"] if c else None,
-                            "p99_ms": c["p99_ms"] if c else None, "loadavg": la,
-                            "slowest": None if slowest is None else slowest_move(*slowest),
-                            "harness_gc": self.gc_between(b1 + start,
-                                                          b1 + start + bucket_s)})
-        recovered: float | None = None
-        for b in buckets:
-            p99: float | None = b["p99_ms"]
-            if b["start_s"] < 0:
-                continue
-            if p99 is not None and p99 > 1000:
-                recovered = None
-            elif recovered is None:
-                recovered = b["start_s"]
+            bucket = burst_bucket(by_bucket[k], now, start, la)
+            bucket["harness_gc"] = self.gc_between(b1 + start, b1 + start + bucket_s)
+            buckets.append(bucket)
+        recovered = recovered_after(buckets)
         out = {"base_per_s": base, "peak_per_s": peak, "burst_s": seconds,
                "bucket_s": bucket_s, "buckets": buckets, "recovered_s": recovered}
         for line in burst_table(out):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bench.figures import Figures, rates_table
+from bench.figures import Figures, burst_bucket, rates_table, recovered_after
 from bench.schedule import Move
 
 
@@ -80,3 +80,26 @@ def test_a_row_counts_refusals_retries_and_moves_given_up():
                                        "mean_ms": 2375.0, "max_ms": 4500.0}
     # Every try's clicks count: 1 + 2 + 3 + 1 interactions, none late.
     assert (r["interactions"], r["late_acks"], r["interactions_per_move"]) == (7, 0, 1.75)
+
+
+def test_a_burst_bucket_leaves_the_moves_opening_a_rules_wait_out_of_its_p99():
+    """Three moves made (one quick, one 0.8 s, one Unleashed pass that left its reaction
+    window open and so has no table of its own until the window closes), one given up."""
+    quick = Move("pacapaca", 1.0, [_Click(1.0)], t_commit=1.0, t_table=1.2, finished=True)
+    slow = Move("llamas-alpacas", 2.0, [_Click(2.0)], t_commit=2.0, t_table=2.8, finished=True)
+    passed = Move("llamas-unleashed", 3.0, [_Click(3.0)], t_commit=3.0,
+                  opens_wait="reaction", finished=True)
+    gave_up = Move("pacapaca", 4.0, [_Click(4.0)], t_commit=4.0, busy=1, abandoned=True,
+                   finished=True)
+    b = burst_bucket([quick, slow, passed, gave_up], now=13.0, start=5.0, loadavg=[1.5])
+    assert {k: b[k] for k in ("start_s", "moves", "errors", "busy", "retries", "late", "shown",
+                              "opened_wait", "p99_ms", "p99_no_wait_ms", "loadavg")} == {
+        "start_s": 5.0, "moves": 4, "errors": 1, "busy": 1, "retries": 0, "late": 0,
+        "shown": 2, "opened_wait": 1, "p99_ms": 10000.0, "p99_no_wait_ms": 800.0,
+        "loadavg": [1.5]}
+    assert (b["slowest"]["game"], b["slowest"]["wait_ms"]) == ("llamas-alpacas", 800.0)
+    assert recovered_after([{"start_s": -5.0, "p99_ms": 9000.0, "p99_no_wait_ms": 9000.0},
+                            {"start_s": 0.0, "p99_ms": 9000.0, "p99_no_wait_ms": 1500.0},
+                            b,
+                            {"start_s": 10.0, "p99_ms": 900.0, "p99_no_wait_ms": 900.0}]) == 5.0
+    assert recovered_after([b, {"start_s": 10.0, "p99_ms": 0.0, "p99_no_wait_ms": 1001.0}]) is None
