@@ -21,6 +21,7 @@ from bot.runtime.clock import waits_on_manual_time
 
 from . import installs
 from . import payloads as P
+from .fake_gateway import FakeGateway, FakeShard
 from .inbound import Inbound
 from .model import CapturedError, RecordedRequest, SandboxError, SimInteraction, SimMessage
 from .rest import FakeSession, Router, current_interaction
@@ -73,51 +74,6 @@ class _LogCapture(logging.Handler):
     def emit(self, record: logging.LogRecord) -> None:
         exc = record.exc_info[1] if record.exc_info else None
         self.sandbox.errors.append(CapturedError(record.name, record.getMessage(), exc))
-
-
-class _FakeGateway:
-    """Stands in for ``bot.ws``: presence changes are recorded, chunk requests answered."""
-
-    open = False
-    latency = 0.0
-
-    def __init__(self, sandbox: Sandbox, shard_id: int | None = None):
-        self.sandbox = sandbox
-        self.shard_id = shard_id
-
-    async def change_presence(self, *, activity: Any = None, status: Any = None,
-                              since: float = 0.0) -> None:
-        self.sandbox.world.presence = {"activity": activity, "status": status}
-
-    async def request_chunks(self, guild_id: int, query: str | None = None, *, limit: int,
-                             user_ids: list[int] | None = None, presences: bool = False,
-                             nonce: str | None = None) -> None:
-        w = self.sandbox.world
-        members = [w.bot_member()] + [m.member_payload() for m in w.members.values()]
-        self.sandbox.gateway("GUILD_MEMBERS_CHUNK", {
-            "guild_id": str(guild_id), "members": members, "chunk_index": 0,
-            "chunk_count": 1, "nonce": nonce, "not_found": []})
-
-    def is_ratelimited(self) -> bool:
-        return False
-
-    async def close(self, code: int = 1000) -> None:
-        return None
-
-
-class _FakeShard:
-    """Stands in for one of an ``AutoShardedClient``'s shards (its ``ws`` and ``close``)."""
-
-    def __init__(self, sandbox: Sandbox, shard_id: int):
-        self.id = shard_id
-        self.ws = _FakeGateway(sandbox, shard_id)
-
-    async def close(self) -> None:
-        return None
-
-    async def disconnect(self) -> None:
-        return None
-
 
 
 def idle_grace(base: float = 2.0, cap: float = 10.0) -> float:
@@ -206,7 +162,7 @@ class Sandbox(Inbound):
         owner = _OWNER.set(self)
         try:
             await bot.login(token)
-            bot.ws = _FakeGateway(self)  # type: ignore[assignment]
+            bot.ws = FakeGateway(self)  # type: ignore[assignment]
             state = bot._connection
             saved = state.guild_ready_timeout
             state.guild_ready_timeout = 0
@@ -216,7 +172,7 @@ class Sandbox(Inbound):
                     bot.shard_count = state.shard_count = count
                     state.shard_ids = list(self.shard_ids)  # type: ignore[attr-defined]
                     bot._AutoShardedClient__shards = {  # type: ignore[attr-defined]
-                        i: _FakeShard(self, i) for i in self.shard_ids}
+                        i: FakeShard(self, i) for i in self.shard_ids}
                     for shard_id in self.shard_ids:
                         state.parse_ready(self._ready_payload(shard_id))  # type: ignore[arg-type]
                 else:
@@ -289,7 +245,7 @@ class Sandbox(Inbound):
             self._loop.set_task_factory(self._prev_factory)
         for name in self._loggers:
             logging.getLogger(name).removeHandler(self._handler)
-        if self.bot.ws is not None and isinstance(self.bot.ws, _FakeGateway):
+        if self.bot.ws is not None and isinstance(self.bot.ws, FakeGateway):
             self.bot.ws = None  # type: ignore[assignment]
         for shard_id in self.shard_ids:
             if self.world.shards.get(shard_id) is self:
