@@ -49,7 +49,7 @@ from urllib.parse import urlsplit
 
 import asyncpg
 
-from bench.capacity import DRAIN_S, GAMES_PER_RATE, CapacityBench
+from bench.capacity import DRAIN_S, GAMES_PER_RATE, CapacityBench, freeze_setup
 from bench.common import GcPauses, loadavg, summary_ms
 from bench.cpu import stat_cpu_s
 from bench.figures import (
@@ -345,6 +345,7 @@ class ProcessCapacityBench(CapacityBench):
         :func:`bench.figures.recovered_after`."""
         await self.grow(math.ceil(peak * GAMES_PER_RATE))
         self.prune()
+        freeze_setup()
         m0 = len(self.moves)
         t0 = time.perf_counter()
         b0 = t0 + before_s
@@ -456,6 +457,7 @@ class ProcessCapacityBench(CapacityBench):
                     t.cancel()
                 await asyncio.gather(*self.tasks, return_exceptions=True)
         finally:
+            gc.unfreeze()
             self.gc.on = False
             gc.callbacks.remove(self.gc)
             self.split.uninstall()
