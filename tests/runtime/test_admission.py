@@ -31,6 +31,15 @@ def test_admits_up_to_the_limit_then_refuses_and_counts():
     assert (adm.in_flight, adm.admitted, adm.refused, adm.peak) == (2, 3, 2, 2)
 
 
+def test_refuses_tells_and_counts_a_refusal_but_admits_nothing():
+    adm = Admission(1)
+    assert adm.refuses() is False
+    assert (adm.in_flight, adm.admitted, adm.refused) == (0, 0, 0)
+    assert adm.enter() is True
+    assert [adm.refuses(), adm.refuses()] == [True, True]
+    assert (adm.in_flight, adm.admitted, adm.refused) == (1, 1, 2)
+
+
 def test_nothing_grows_with_the_refused_requests():
     adm = Admission(3)
     for _ in range(3):
