@@ -6,6 +6,8 @@ language within Discord's rules."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 import pytest_asyncio
 
@@ -27,17 +29,25 @@ LOCALISED = {"de", "fr", "es-ES", "es-419", "pt-BR", "pl"}
 @pytest_asyncio.fixture
 async def herd(tmp_path):
     """(world, bot): Llamas & Alpacas; members Maya (Manage Server) and Tomasz."""
+    world, bot = await herd_world(tmp_path, "Tomasz")
+    yield world, bot
+    await close_world(world)
+
+
+async def herd_world(tmp_path, *others: str) -> tuple[World, Any]:
+    """A connected world and a Llamas & Alpacas bot (seed 1) with Maya, who may manage
+    the server, and ``others`` as members."""
     from bot.runtime import ManualClock
 
     world = World()
     world.add_member("Maya", manage_guild=True)
-    world.add_member("Tomasz")
+    for name in others:
+        world.add_member(name)
     bot = make_bot(tmp_path / "lang.sqlite3", ManualClock(), registry=registry(),
                    extensions=EXTENSIONS)
     await world.connect(bot)
     bot.service.seed_factory = lambda: 1
-    yield world, bot
-    await close_world(world)
+    return world, bot
 
 
 def said(m):

@@ -7,10 +7,9 @@ from __future__ import annotations
 
 import pytest_asyncio
 
-from bot.sandbox import World
 from bot.sandbox.demo import lobby_button
-from tests.discord.conftest import make_bot
-from tests.discord.test_llamas_alpacas import EXTENSIONS, KEY, registry, table_of
+from tests.discord.test_languages import herd_world
+from tests.discord.test_llamas_alpacas import KEY, table_of
 from tests.support import close_world, parts, texts
 
 NO = "\N{NO ENTRY SIGN} "
@@ -19,16 +18,7 @@ NO = "\N{NO ENTRY SIGN} "
 @pytest_asyncio.fixture
 async def herd(tmp_path):
     """(world, bot): Llamas & Alpacas; members Maya (Manage Server), Tomasz and Kasia."""
-    from bot.runtime import ManualClock
-
-    world = World()
-    world.add_member("Maya", manage_guild=True)
-    world.add_member("Tomasz")
-    world.add_member("Kasia")
-    bot = make_bot(tmp_path / "lang.sqlite3", ManualClock(), registry=registry(),
-                   extensions=EXTENSIONS)
-    await world.connect(bot)
-    bot.service.seed_factory = lambda: 1
+    world, bot = await herd_world(tmp_path, "Tomasz", "Kasia")
     yield world, bot
     await close_world(world)
 

@@ -17,6 +17,7 @@ from PIL import Image
 
 from bot.sandbox import World
 from bot.sandbox.model import walk_components
+from tests.support import text_channel
 
 V2 = 1 << 15
 ALT = "Turn 1: Ana to play. Ana 3 Animals, Bob 2. Row: 4 cards."
@@ -154,11 +155,6 @@ async def sb(world: World, alice):
     await world.disconnect()
 
 
-def _channel(sb: Any, world: World) -> discord.TextChannel:
-    ch = sb.bot.get_channel(world.main.id)
-    assert isinstance(ch, discord.TextChannel)
-    return ch
-
 
 def _legacy(field: str) -> dict[str, Any]:
     return {field: {"_errors": [{
@@ -174,7 +170,7 @@ TABLE_READ_BACK = [("Container", 0x2E8B57, [
 
 
 async def test_a_layout_view_table_with_its_picture_is_accepted_and_read_back(world, sb, alice):
-    msg = await _channel(sb, world).send(view=TableView(ping=alice.id), file=table_file())
+    msg = await text_channel(sb, world).send(view=TableView(ping=alice.id), file=table_file())
     assert msg.flags.components_v2 and msg.attachments == []
     read = describe(msg.components)
     assert read[0][2][1] == ("TextDisplay", f"**Turn 1** - Ana to play <@{alice.id}>")
@@ -208,7 +204,7 @@ async def test_a_layout_view_table_with_its_picture_is_accepted_and_read_back(wo
     assert Image.open(io.BytesIO(stored.file("table.png"))).size == (500, 320)
     assert "**Turn 2** - Ana to play" in stored.text
     assert stored.data["mentions"] == []
-    fetched = await _channel(sb, world).fetch_message(msg.id)
+    fetched = await text_channel(sb, world).fetch_message(msg.id)
     assert describe(fetched.components) == [("Container", 0x2E8B57, [
         ("MediaGallery", [(ALT.replace("Turn 1", "Turn 2"), "table.png", 500, 320, True)]),
         ("TextDisplay", "**Turn 2** - Ana to play"), ("Separator", 1),
@@ -219,7 +215,7 @@ async def test_the_table_as_an_interaction_reply_and_as_a_followup(world, sb, al
     it = await alice.slash("table")
     assert it.response_type == 4 and it.original is not None
     assert it.original.flags == V2 and it.original.shown_filenames == ["table.png"]
-    assert describe((await _channel(sb, world).fetch_message(it.original.id)).components) == \
+    assert describe((await text_channel(sb, world).fetch_message(it.original.id)).components) == \
         TABLE_READ_BACK
     it = await alice.slash("slow")
     assert it.response_type == 5 and it.original is not None
@@ -238,7 +234,7 @@ async def test_an_ephemeral_v2_panel(world, sb, alice):
 
 
 async def test_content_or_an_embed_in_a_v2_message_is_refused(world, sb, alice):
-    ch = _channel(sb, world)
+    ch = text_channel(sb, world)
     with pytest.raises(discord.HTTPException) as caught:
         await ch.send("Ana's turn", view=TableView(), file=table_file())
     e = caught.value
@@ -263,7 +259,7 @@ async def test_content_or_an_embed_in_a_v2_message_is_refused(world, sb, alice):
 
 async def test_a_picture_that_was_not_uploaded_is_refused(world, sb):
     with pytest.raises(discord.HTTPException) as caught:
-        await _channel(sb, world).send(view=TableView())
+        await text_channel(sb, world).send(view=TableView())
     assert caught.value._errors == {"components": {"0": {"components": {"0": {"items": {"0": {
         "media": {"url": {"_errors": [{
             "code": "UNFURLED_MEDIA_ITEM_REFERENCED_ATTACHMENT_NOT_FOUND",
@@ -274,14 +270,14 @@ async def test_a_picture_that_was_not_uploaded_is_refused(world, sb):
 async def test_an_uploaded_file_no_component_shows_is_kept_but_not_shown(world, sb):
     view = ui.LayoutView()
     view.add_item(ui.TextDisplay("Scores"))
-    msg = await _channel(sb, world).send(view=view, file=table_file(name="extra.png"))
+    msg = await text_channel(sb, world).send(view=view, file=table_file(name="extra.png"))
     assert [a.filename for a in msg.attachments] == ["extra.png"]
     stored = world.message(msg.id)
     assert stored.filenames == ["extra.png"] and stored.shown_filenames == []
 
 
 async def test_a_legacy_message_becomes_v2_only_when_its_content_is_cleared(world, sb):
-    msg = await _channel(sb, world).send("Table")
+    msg = await text_channel(sb, world).send("Table")
     with pytest.raises(discord.HTTPException) as caught:
         await msg.edit(view=TableView(), attachments=[table_file()])
     assert caught.value._errors == _legacy("content")

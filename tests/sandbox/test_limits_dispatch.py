@@ -16,6 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.sandbox import World
+from tests.support import text_channel
 
 # ---------------------------------------------------------------------------- payloads
 
@@ -171,18 +172,13 @@ async def sb(world: World, alice):
     await world.disconnect()
 
 
-def _channel(sb: Any, world: World) -> discord.TextChannel:
-    ch = sb.bot.get_channel(world.main.id)
-    assert isinstance(ch, discord.TextChannel)
-    return ch
-
 
 # ---------------------------------------------------------------------------- through discord.py
 
 
 async def test_two_selects_sharing_a_custom_id_are_refused_400_50035(world, sb):
     with pytest.raises(discord.HTTPException) as caught:
-        await _channel(sb, world).send(**PAYLOADS["dup"]())
+        await text_channel(sb, world).send(**PAYLOADS["dup"]())
     e = caught.value
     assert (e.status, e.code) == (400, 50035)
     assert e._errors == ERRORS["dup"]
@@ -195,7 +191,7 @@ async def test_two_selects_sharing_a_custom_id_are_refused_400_50035(world, sb):
 
 
 async def test_a_refused_message_stores_nothing(world, sb):
-    ch = _channel(sb, world)
+    ch = text_channel(sb, world)
     await ch.send("Before")
     messages, ids = dict(world.messages), list(world.main.messages)
     echoes = len(sb.bot.cached_messages)
@@ -260,7 +256,7 @@ async def test_edit_of_the_original_response_is_refused(world, sb, alice, kind):
 
 
 async def test_channel_message_edit_is_refused_and_unchanged(world, sb):
-    msg = await _channel(sb, world).send("Hello")
+    msg = await text_channel(sb, world).send("Hello")
     with pytest.raises(discord.HTTPException) as caught:
         await msg.edit(content="y" * 2001)
     assert (caught.value.status, caught.value.code) == (400, 50035)
@@ -270,7 +266,7 @@ async def test_channel_message_edit_is_refused_and_unchanged(world, sb):
 
 
 async def test_embed_image_needs_its_file_and_an_edit_may_keep_it(world, sb):
-    ch = _channel(sb, world)
+    ch = text_channel(sb, world)
     with pytest.raises(discord.HTTPException) as caught:
         await ch.send(**PAYLOADS["image"]())
     assert caught.value._errors == ERRORS["image"]
@@ -291,14 +287,14 @@ async def test_embed_image_needs_its_file_and_an_edit_may_keep_it(world, sb):
 
 async def test_empty_message_is_refused_with_50006(world, sb, alice):
     with pytest.raises(discord.HTTPException) as caught:
-        await _channel(sb, world).send(content="")
+        await text_channel(sb, world).send(content="")
     e = caught.value
     assert (e.status, e.code, e.text) == (400, 50006, "Cannot send an empty message")
     assert world.main.all_messages == []
 
 
 async def test_thread_names_are_1_to_100_characters(world, sb):
-    ch = _channel(sb, world)
+    ch = text_channel(sb, world)
     msg = await ch.send("Table")
     bad = {"name": {"_errors": [{"code": "BASE_TYPE_BAD_LENGTH",
                                  "message": "Must be between 1 and 100 in length."}]}}

@@ -1,6 +1,9 @@
 """Test-only support code (never shipped in /play)."""
 
 import re
+from typing import Any
+
+import discord
 
 
 async def close_world(world) -> None:  # type: ignore[no-untyped-def]
@@ -152,3 +155,11 @@ def body(m) -> str:  # type: ignore[no-untyped-def]
                 r"\*\*[^*]+\*\*", text.partition("\n")[0]):
             return text
     return ""
+
+
+def text_channel(sb: Any, world: Any) -> discord.TextChannel:
+    """The bot's ``discord.TextChannel`` for the world's main channel (AssertionError
+    when it is not one)."""
+    ch = sb.bot.get_channel(world.main.id)
+    assert isinstance(ch, discord.TextChannel)
+    return ch
