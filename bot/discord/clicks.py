@@ -15,7 +15,7 @@ from typing import Any
 
 import discord
 
-from bot.discord import choices, ids, layout, takeback
+from bot.discord import ack, choices, ids, layout, takeback
 from bot.discord.hints import HINT, answer_hint, with_hint_button
 from bot.discord.installs import is_one_message
 from bot.discord.one_message import CONTINUE, OneMessage
@@ -349,7 +349,8 @@ class Clicks(Watching, OneMessage):
             await send_error(interaction, translate(
                 table.member_lang, "The AI is playing your seat: press I'm back first."))
             return None
-        await defer(interaction)
+        if not ack.pending(interaction):  # (held: the table's first write answers it)
+            await defer(interaction)
         try:
             # The service publishes the change; the outbox shows it through this click.
             return await self.bot.service.act(

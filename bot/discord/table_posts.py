@@ -15,7 +15,7 @@ from typing import Any
 
 import discord
 
-from bot.discord import takeback
+from bot.discord import ack, takeback
 from bot.discord.errors import thread_is_gone, thread_refuses, why_not_posted
 from bot.discord.installs import is_one_message
 from bot.discord.layout import card, texts_of, without_rows
@@ -193,6 +193,12 @@ class TablePosts(OneMessage, LessonNotes, TableNotices):
             humans = [s for s in table.pending.seats if table.is_human(s)]
         file = await self.render_file(table)
         deadline = due.get("turn")
+        # A click on the old table held for its first write: that write is the old
+        # table's retirement, as the click's one response; the new table follows.
+        early = ack.pending(interaction) and on_message(interaction, old)
+        if early:
+            await retire(channel, interaction, old, self._posted.get(table.record.id),
+                         self._retired.get(table.record.id))
         try:
             message = await new_table(
                 channel, interaction, thread_id,
@@ -220,7 +226,8 @@ class TablePosts(OneMessage, LessonNotes, TableNotices):
         self._asked[table.record.id] = self._decision(table)
         for seat_id in humans:
             await self.turn_notice(table, seat_id, message)
-        await retire(channel, interaction, old, posted, retired)
+        if not early:
+            await retire(channel, interaction, old, posted, retired)
         if refused is not None and interaction is not None:
             await send_ephemeral(interaction, posted_anew(refused, lang_of(interaction, table.lang)))
 
