@@ -21,7 +21,15 @@ from bot.discord.installs import is_one_message
 from bot.discord.layout import card, texts_of, without_rows
 from bot.discord.lesson_notes import LessonNotes
 from bot.discord.one_message import OneMessage
-from bot.discord.outbox import dm_hands, edit_table, new_table, on_message, retire, show_end
+from bot.discord.outbox import (
+    dm_hands,
+    edit_table,
+    new_table,
+    on_message,
+    post_only,
+    retire,
+    show_end,
+)
 from bot.discord.posting import TableNotShown, posted_anew
 from bot.discord.replies import lang_of, send_ephemeral
 from bot.discord.result_post import files_of, with_card
@@ -140,7 +148,7 @@ class TablePosts(OneMessage, LessonNotes, TableNotices):
         if stored is not None and stored.version > table.state.version:
             lines = self.public_lines(table, events)
             if lines:
-                await new_table(channel, interaction, thread_id,
+                await post_only(channel, interaction, thread_id,
                                     content="\n".join(f"\N{BULLET} {t}" for t in lines)[:2000])
             return
         if stored is not None:
@@ -271,7 +279,7 @@ class TablePosts(OneMessage, LessonNotes, TableNotices):
             file.reset()
         view = {"view": parts["view"]} if "view" in parts else {}
         try:
-            await new_table(channel, interaction, table.record.thread_id or table.record.channel_id,
+            await post_only(channel, interaction, table.record.thread_id or table.record.channel_id,
                             files=files, **view)
         except discord.HTTPException as post:
             if thread_is_gone(post):
