@@ -95,6 +95,11 @@ class Ack:
             await self.acknowledge()
             return False
         claim: asyncio.Future[bool | None] = asyncio.get_running_loop().create_future()
+        if self.interaction.response.is_done():  # answered without this guard
+            self._timer.cancel()
+            claim.set_result(True)
+            self._sent = claim
+            return False
         self._sent = claim
         self._timer.cancel()
         try:

@@ -100,6 +100,7 @@ async def test_a_move_past_its_deadline_is_deferred_first_and_still_shows_the_ta
 
     async def slow_render(*args: Any, **kwargs: Any) -> Any:
         time.sleep(0.2)  # the picture takes longer than the deadline (a busy core)
+        await asyncio.sleep(0.01)  # (the loop runs the deadline's callback now)
         return await draw(*args, **kwargs)
 
     cog.render_file = slow_render
@@ -248,3 +249,13 @@ async def test_a_click_nothing_answered_is_deferred_when_its_handling_ends():
     guard = Ack(it, 10.0)
     await guard.close()
     assert (response.sent, response.refused, ack_of(it)) == (["defer"], [], None)
+
+
+async def test_an_update_of_a_click_answered_elsewhere_sends_nothing():
+    response = Response()
+    response._done = True  # answered without the guard
+    it = interaction(response)
+    guard = Ack(it, 10.0)
+    assert await guard.update(view=None) is False
+    await guard.close()
+    assert (response.sent, response.refused) == ([], [])
