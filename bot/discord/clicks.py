@@ -341,8 +341,10 @@ class Clicks(Watching, OneMessage):
         *,
         version: int | None = None,
     ) -> Update | None:
-        """Acknowledge, apply ``action`` through the service and show the result. A refusal
-        is answered ephemerally in words and changes nothing; returns ``None`` then.
+        """Acknowledge (unless the click's answer is held for the table's first write,
+        :mod:`bot.discord.ack`), apply ``action`` through the service and show the result.
+        A refusal is answered ephemerally in words and changes nothing; returns ``None``
+        then.
         ``version``: the state version the click was drawn for (``None``: the loaded
         table's; ``-1``: none, for a callable that decodes the click itself)."""
         if seat.ai_takeover:
