@@ -76,31 +76,17 @@ async def new_table(
     """Post a new message in the game's thread: the interaction's followup when the click
     was made there (no bot-token request), else through the channel. Raises
     :class:`discord.HTTPException` when Discord refuses."""
-    message = await _post(channel, interaction, channel_id, True, kwargs)
-    assert message is not None  # (waited for)
-    return message
-
-
-async def post_only(
-    channel: discord.abc.Messageable, interaction: discord.Interaction | None,
-    channel_id: int | None, **kwargs: Any,
-) -> None:
-    """:func:`new_table` for a message nothing reads or edits later: a followup does not
-    wait for the message Discord made (``wait=False``: nothing to read back)."""
-    await _post(channel, interaction, channel_id, False, kwargs)
+    return await _post(channel, interaction, channel_id, kwargs)
 
 
 async def _post(
     channel: discord.abc.Messageable, interaction: discord.Interaction | None,
-    channel_id: int | None, wait: bool, kwargs: dict[str, Any],
-) -> discord.Message | None:
+    channel_id: int | None, kwargs: dict[str, Any],
+) -> discord.Message:
     if interaction is not None and in_channel(interaction, channel_id) and not interaction.is_expired():
         await ack.acknowledge(interaction)  # a followup needs the click answered first
         try:
-            if wait:
-                return await interaction.followup.send(wait=True, **kwargs)
-            await interaction.followup.send(**kwargs)
-            return None
+            return await interaction.followup.send(wait=True, **kwargs)
         except discord.HTTPException as exc:
             if not token_gone(exc):
                 raise

@@ -26,7 +26,6 @@ from bot.discord.outbox import (
     edit_table,
     new_table,
     on_message,
-    post_only,
     retire,
     show_end,
 )
@@ -148,8 +147,8 @@ class TablePosts(OneMessage, LessonNotes, TableNotices):
         if stored is not None and stored.version > table.state.version:
             lines = self.public_lines(table, events)
             if lines:
-                await post_only(channel, interaction, thread_id,
-                                    content="\n".join(f"\N{BULLET} {t}" for t in lines)[:2000])
+                await new_table(channel, interaction, thread_id,
+                                content="\n".join(f"\N{BULLET} {t}" for t in lines)[:2000])
             return
         if stored is not None:
             table.record = stored
@@ -279,7 +278,7 @@ class TablePosts(OneMessage, LessonNotes, TableNotices):
             file.reset()
         view = {"view": parts["view"]} if "view" in parts else {}
         try:
-            await post_only(channel, interaction, table.record.thread_id or table.record.channel_id,
+            await new_table(channel, interaction, table.record.thread_id or table.record.channel_id,
                             files=files, **view)
         except discord.HTTPException as post:
             if thread_is_gone(post):

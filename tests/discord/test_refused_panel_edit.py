@@ -114,3 +114,34 @@ async def test_a_refused_edit_of_the_end_posts_it_anew(pp, status, code, why):
     assert [headline(m) for m in it.followups if m.ephemeral] == [
         f"Your move was made. I could not edit the table in the game's thread ({why}), so "
         "I posted it anew."]
+
+
+async def test_an_end_whose_new_post_is_refused_too_is_not_told_as_posted(pp):
+    """The end's edit refused, its new post (the click's followup) refused too: nothing
+    is posted and the member is told both, not that it was posted anew."""
+    world, sb = pp
+    thread = await start(world, NAMES[:2])
+    engine, rand = SPEC.engine, random.Random(1)
+    for _ in range(1000):
+        _, _, state = await load(sb.bot)
+        seat = engine.pending(state).seats[0]
+        action = SPEC.policy(engine.view(state, seat), engine.legal_actions(state, seat), rand)
+        if engine.result(engine.apply(state, seat, action)[0]) is not None:
+            break
+        await sb.bot.service.act(1, seat, action, expected_version=state.version)
+        await world.settle()
+    else:
+        raise AssertionError("no last move")
+    member = await member_of(world, sb.bot, seat)
+    count = len(thread.all_messages)
+    world.faults.fail(None, TABLE_EDIT, 404, code=10008, message="Unknown Message")
+    world.faults.fail("POST", r"^/webhooks/\d+/[^/]+$", 403, code=50013,
+                      message="Missing Permissions")
+    await perform(await ctx_for(world, sb.bot, thread, seat), action)
+    it = member.interactions[-1]
+    assert (await load(sb.bot))[0].status == "finished"
+    assert [m for m in thread.all_messages[count:] if not m.ephemeral] == []
+    assert [headline(m) for m in it.followups if m.ephemeral] == [
+        "Your move was made, but I could not edit the table in the game's thread (the "
+        "message was deleted) or post it anew (I am missing a permission there). See "
+        "/game status."]
