@@ -24,13 +24,35 @@ log = logging.getLogger(__name__)
 
 #: Key of :attr:`discord.Interaction.extras` holding the click's :class:`Ack`.
 KEY = "herdbot.ack"
+#: Key of :attr:`discord.Interaction.extras`: True once Discord said the interaction was
+#: acknowledged (400 40060) although discord.py does not know it (a response Discord
+#: refused yet took as the answer).
+ANSWERED = "herdbot.answered"
+#: Discord's 400 "Interaction has already been acknowledged."
+ALREADY_ACKNOWLEDGED = 40060
+
+
+def answered(interaction: discord.Interaction) -> bool:
+    """True when ``interaction`` was acknowledged: by discord.py's count, or as Discord
+    said (:data:`ANSWERED`). Its answers then go by followup or ``@original``."""
+    return interaction.response.is_done() or bool(interaction.extras.get(ANSWERED))
+
+
+def _note_answered(interaction: discord.Interaction, exc: BaseException) -> bool:
+    """True (and remembered, :data:`ANSWERED`) when ``exc`` is Discord saying that
+    ``interaction`` was acknowledged already."""
+    if isinstance(exc, discord.HTTPException) and exc.code == ALREADY_ACKNOWLEDGED:
+        interaction.extras[ANSWERED] = True
+        return True
+    return False
 
 
 async def defer_now(interaction: discord.Interaction, *, ephemeral: bool = False,
                     thinking: bool = False) -> bool:
-    """Defer ``interaction`` unless it was answered. False when the interaction is gone
-    (10062: answered too late) or Discord refused the deferral (logged)."""
-    if interaction.response.is_done():
+    """Defer ``interaction`` unless it was answered (True also when Discord says it was:
+    400 40060). False when the interaction is gone (10062: answered too late) or Discord
+    refused the deferral (logged)."""
+    if answered(interaction):
         return True
     try:
         await interaction.response.defer(ephemeral=ephemeral, thinking=thinking)
@@ -38,6 +60,8 @@ async def defer_now(interaction: discord.Interaction, *, ephemeral: bool = False
     except discord.NotFound:
         return False
     except discord.HTTPException as exc:
+        if _note_answered(interaction, exc):
+            return True
         log.info("defer failed for %s: %s", interaction.id, exc)
         return False
 
@@ -95,7 +119,7 @@ class Ack:
             await self.acknowledge()
             return False
         claim: asyncio.Future[bool | None] = asyncio.get_running_loop().create_future()
-        if self.interaction.response.is_done():  # answered without this guard
+        if answered(self.interaction):  # answered without this guard
             self._timer.cancel()
             claim.set_result(True)
             self._sent = claim
@@ -103,7 +127,7 @@ class Ack:
         self._sent = claim
         self._timer.cancel()
         try:
-            answered = await self.interaction.response.edit_message(**kwargs)
+            made = await self.interaction.response.edit_message(**kwargs)
         except BaseException as exc:
             if isinstance(exc, discord.NotFound) and exc.code == 10062:
                 claim.set_result(False)  # gone: no answer can reach it any more
@@ -113,7 +137,7 @@ class Ack:
                 if not isinstance(exc, asyncio.CancelledError):
                     await self.acknowledge()
             raise
-        if answered is None and not self.interaction.response.is_done():
+        if made is None and not self.interaction.response.is_done():
             # (not a click on a message: discord.py sends no update for it)
             self._sent = None
             claim.set_result(None)

@@ -94,7 +94,7 @@ class OneMessage(TableLook):
         if interaction is not None and on_message(interaction, message_id):
             if ack.ack_of(interaction) is not None:
                 await edit_clicked(interaction, **kwargs)
-            elif interaction.response.is_done():
+            elif ack.answered(interaction):
                 await interaction.edit_original_response(**kwargs)
             else:
                 await interaction.response.edit_message(**kwargs)

@@ -70,7 +70,7 @@ async def send_ephemeral(
             # A public command's "thinking..." placeholder would turn into this private
             # answer for everyone to see: remove it, then answer privately.
             await _drop_placeholder(interaction)
-        if interaction.response.is_done():
+        if ack.answered(interaction):
             await interaction.followup.send(content, ephemeral=True, **kwargs)  # type: ignore[arg-type]  # None sends no text; discord.py accepts it
         else:
             await interaction.response.send_message(content, ephemeral=True, **kwargs)
@@ -103,7 +103,7 @@ async def _say_refused(interaction: discord.Interaction, exc: discord.HTTPExcept
     said = refused_answer(exc, lang_of(interaction))
     try:
         await ack.acknowledge(interaction)
-        if interaction.response.is_done():
+        if ack.answered(interaction):
             await interaction.followup.send(said, ephemeral=True)
         else:
             await interaction.response.send_message(said, ephemeral=True)
@@ -163,7 +163,7 @@ async def edit_panel(interaction: discord.Interaction, *, private: bool = False,
         await send_ephemeral(interaction, secret=True, **kwargs)
         return
     await ack.acknowledge(interaction)
-    if interaction.response.is_done():
+    if ack.answered(interaction):
         await interaction.edit_original_response(**kwargs)
     else:
         await interaction.response.edit_message(**kwargs)

@@ -18,6 +18,10 @@ class _Rule:
     body: dict[str, Any]
     times: int
     headers: dict[str, str]
+    #: "refuse": nothing done; "answered": the interaction callback counts as the
+    #: interaction's answer (``applied``: and is carried out) all the same.
+    mode: str = "refuse"
+    applied: bool = False
 
     def matches(self, method: str, path: str) -> bool:
         if self.method and self.method != method:
@@ -76,6 +80,17 @@ class Faults:
         self.rules.append(_Rule(method.upper() if method else None, pattern, status,
                                 body or {"message": message, "code": code}, times,
                                 headers or {}))
+
+    def answered_anyway(self, status: int, *, code: int = 0, message: str = "",
+                        applied: bool = False, times: int = 1) -> None:
+        """The next ``times`` interaction callbacks answer ``status`` although Discord
+        took them as the interaction's answer (a later callback gets 400 40060): with
+        ``applied`` the response was carried out too (a server error after the work: an
+        update edited the message), else nothing changed (counted as a deferral)."""
+        self.fail("POST", r"^/interactions/\d+/[^/]+/callback$", status, code=code,
+                  message=message, times=times)
+        self.rules[-1].mode = "answered"
+        self.rules[-1].applied = applied
 
     def _take(self, method: str, path: str) -> _Rule | None:
         for rule in self.rules:

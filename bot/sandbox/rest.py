@@ -110,9 +110,24 @@ class Router(Messaging):
             it.requests.append(rec)
 
         rule = world.faults._take(method, path)
-        if rule is not None:
+        if rule is not None and rule.mode == "answered" and it is not None \
+                and not it.responded and not it.failed:
+            if rule.applied:
+                done = self.handle_routes(method, path, query, body, files, url, rec)
+                if done.status >= 300:  # refused as such: that refusal is the answer
+                    return done
+            it.response_type = it.response_type or 6
             rec.status, rec.response = rule.status, rule.body
             return FakeResponse(method, url, rule.status, rule.body, rule.headers)
+        if rule is not None and rule.mode != "answered":
+            rec.status, rec.response = rule.status, rule.body
+            return FakeResponse(method, url, rule.status, rule.body, rule.headers)
+        return self.handle_routes(method, path, query, body, files, url, rec)
+
+    def handle_routes(self, method: str, path: str, query: dict[str, str], body: Any,
+                      files: list[SimFile], url: str, rec: RecordedRequest) -> FakeResponse:
+        """Answer a request by its route (its status and answer recorded in ``rec``)."""
+        exit_ = rec.exit
         for m, pat, fn in self.routes:
             if m != method:
                 continue

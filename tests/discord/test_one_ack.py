@@ -24,7 +24,7 @@ from bot.sandbox import World
 from bot.sandbox.demo import NAMES, play_game
 from tests.discord.conftest import make_bot
 from tests.discord.test_llamas_alpacas import EXTENSIONS, KEY, _after_setup, registry
-from tests.support import description, footer, title
+from tests.support import description, footer, headline, title
 
 
 @pytest_asyncio.fixture
@@ -135,6 +135,32 @@ async def test_a_whole_game_deferred_at_every_deadline_acknowledges_each_click_o
         assert {r.json["type"] for r in callbacks if r.interaction in clicks} == {6}
     finally:
         await world.disconnect()
+
+
+async def test_a_refused_update_discord_took_as_the_answer_still_tells_the_member(la):
+    """Discord refuses the update yet takes it as the click's answer: the deferral after it
+    gets 400 40060, so the click counts as acknowledged; the table is posted anew by
+    followup, the old table retired by ``@original`` and the member's notice goes by
+    followup too (never a second response)."""
+    world, bot = la
+    state, active, other, thread = await _after_setup(world, bot)
+    table = thread.last_message
+    world.faults.answered_anyway(400, code=30046, message="Maximum number of edits to "
+                                 "messages older than 1 hour reached. Try again later")
+    it = await active.click(table, "Take 1 (free)")
+    webhook = f"/webhooks/{world.application_id}/T"
+    assert routes(it) == [("POST", "/interactions/I/T/callback", 7, ["table.png"]),
+                          ("POST", "/interactions/I/T/callback", 6, []),
+                          ("POST", webhook, None, ["table.png"]),
+                          ("PATCH", f"{webhook}/messages/@original", None, []),
+                          ("POST", webhook, None, [])]
+    assert [r.status for r in it.requests] == [400, 400, 200, 200, 200]
+    assert [headline(m) for m in it.followups if m.ephemeral] == [
+        "Your move was made. I could not edit the table in the game's thread (Discord "
+        "allows no more edits of it for now), so I posted it anew."]
+    newest = tables(thread)[-1]
+    assert newest.id != table.id and footer(newest) == f"Move {state.version + 1}"
+    assert table.labels == []
 
 
 # -- the guard alone -----------------------------------------------------------------
