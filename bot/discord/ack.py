@@ -112,7 +112,8 @@ class Ack:
     async def update(self, **kwargs: Any) -> bool:
         """Edit the clicked message with ``kwargs`` (those of
         :meth:`discord.InteractionResponse.edit_message`) as the click's response: True.
-        False when the click was acknowledged otherwise already (deferred at its deadline):
+        False when the click was acknowledged otherwise already (deferred at its deadline,
+        or Discord answers 400 40060: a retry after a server error found the update made):
         the caller edits ``@original`` instead. When Discord refuses the update, the click
         is deferred (unless it is gone) and the :class:`discord.HTTPException` raised."""
         if self._sent is not None:
@@ -129,6 +130,11 @@ class Ack:
         try:
             made = await self.interaction.response.edit_message(**kwargs)
         except BaseException as exc:
+            if _note_answered(self.interaction, exc):
+                # Answered after all (a server error's retry found the first attempt
+                # made): the caller edits @original, which is safe to repeat.
+                claim.set_result(True)
+                return False
             if isinstance(exc, discord.NotFound) and exc.code == 10062:
                 claim.set_result(False)  # gone: no answer can reach it any more
             else:

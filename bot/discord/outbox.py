@@ -119,6 +119,9 @@ async def edit_clicked(interaction: discord.Interaction, **kwargs: Any) -> None:
     else through ``@original``. Raises :class:`discord.HTTPException` when Discord
     refuses."""
     if not await ack.update(interaction, **kwargs):
+        for file in kwargs.get("attachments") or []:
+            if isinstance(file, discord.File):
+                file.reset()  # (an update that was tried read it)
         await interaction.edit_original_response(**kwargs)
 
 

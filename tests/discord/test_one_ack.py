@@ -163,6 +163,30 @@ async def test_a_refused_update_discord_took_as_the_answer_still_tells_the_membe
     assert table.labels == []
 
 
+async def test_an_update_made_despite_a_server_error_is_not_taken_for_a_refusal(la):
+    """Discord makes the update but answers 500; discord.py's retry gets 400 40060: the
+    click is answered, so the table is edited by ``@original`` (safe to repeat), not
+    posted anew, and nobody is told of a refusal."""
+    world, bot = la
+    state, active, other, thread = await _after_setup(world, bot)
+    table = thread.last_message
+    edits, count = table.edits, len(thread.all_messages)
+    world.faults.answered_anyway(500, message="Internal Server Error", applied=True)
+    it = await active.click(table, "Take 1 (free)")
+    await asyncio.sleep(1.2)  # discord.py retries a server error after 1 s
+    await world.settle()
+    assert routes(it) == [
+        ("POST", "/interactions/I/T/callback", 7, ["table.png"]),
+        ("POST", "/interactions/I/T/callback", 7, ["table.png"]),
+        ("PATCH", f"/webhooks/{world.application_id}/T/messages/@original", None,
+         ["table.png"])]
+    assert [r.status for r in it.requests] == [500, 400, 200]
+    assert it.followups == [] and len(thread.all_messages) == count
+    assert thread.last_message.id == table.id and table.edits == edits + 2
+    assert footer(table) == f"Move {state.version + 1}"
+    assert table.file("table.png")[:8] == b"\x89PNG\r\n\x1a\n"
+
+
 # -- the guard alone -----------------------------------------------------------------
 
 
