@@ -18,6 +18,7 @@ import asyncio
 import logging
 from typing import Any
 
+import aiohttp
 import discord
 
 log = logging.getLogger(__name__)
@@ -30,6 +31,8 @@ KEY = "herdbot.ack"
 ANSWERED = "herdbot.answered"
 #: Discord's 400 "Interaction has already been acknowledged."
 ALREADY_ACKNOWLEDGED = 40060
+#: A request that got no answer from Discord (the connection failed or timed out).
+NO_ANSWER = (OSError, aiohttp.ClientError, asyncio.TimeoutError)
 
 
 def answered(interaction: discord.Interaction) -> bool:
@@ -51,7 +54,7 @@ async def defer_now(interaction: discord.Interaction, *, ephemeral: bool = False
                     thinking: bool = False) -> bool:
     """Defer ``interaction`` unless it was answered (True also when Discord says it was:
     400 40060). False when the interaction is gone (10062: answered too late) or Discord
-    refused the deferral (logged)."""
+    refused the deferral or did not answer it (a failed connection; logged, one line)."""
     if answered(interaction):
         return True
     try:
@@ -64,6 +67,16 @@ async def defer_now(interaction: discord.Interaction, *, ephemeral: bool = False
             return True
         log.info("defer failed for %s: %s", interaction.id, exc)
         return False
+    except NO_ANSWER as exc:
+        log.warning("defer of %s got no answer: %s", interaction.id, repr(exc))
+        return False
+
+
+def _retrieved(task: asyncio.Future[bool | None]) -> None:
+    """Done-callback of a deferral task: its exception (if any) is retrieved and logged
+    here, so none is left unretrieved when nobody awaits the task."""
+    if not task.cancelled() and task.exception() is not None:
+        log.warning("deferral failed: %r", task.exception())
 
 
 class Ack:
@@ -95,6 +108,7 @@ class Ack:
     def _claim_defer(self) -> asyncio.Future[bool | None]:
         self._timer.cancel()
         task: asyncio.Future[bool | None] = asyncio.ensure_future(defer_now(self.interaction))
+        task.add_done_callback(_retrieved)
         self._sent = task
         return task
 

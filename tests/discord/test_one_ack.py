@@ -14,6 +14,7 @@ from collections import Counter
 from types import SimpleNamespace
 from typing import Any
 
+import aiohttp
 import discord
 import pytest
 import pytest_asyncio
@@ -200,12 +201,14 @@ class Response:
     taken after ``gate`` opens, a second is refused 40060; ``refuse`` refuses the update
     (nothing answered)."""
 
-    def __init__(self, refuse: discord.HTTPException | None = None) -> None:
+    def __init__(self, refuse: discord.HTTPException | None = None,
+                 fail: BaseException | None = None) -> None:
         self.sent: list[str] = []
         self.refused: list[int] = []
         self.gate = asyncio.Event()
         self.gate.set()
         self.refuse = refuse
+        self.fail = fail  # raised by a deferral: no answer from Discord
         self._done = False
 
     def is_done(self) -> bool:
@@ -227,6 +230,8 @@ class Response:
         return await self._callback("update")
 
     async def defer(self, **kwargs: Any) -> Any:
+        if self.fail is not None:
+            raise self.fail
         return await self._callback("defer")
 
 
@@ -309,3 +314,19 @@ async def test_an_update_of_a_click_answered_elsewhere_sends_nothing():
     assert await guard.update(view=None) is False
     await guard.close()
     assert (response.sent, response.refused) == ([], [])
+
+
+@pytest.mark.parametrize("failure", [ConnectionResetError(104, "reset"),
+                                     aiohttp.ClientOSError(), asyncio.TimeoutError()])
+async def test_a_deadline_deferral_without_answer_is_logged_in_a_line_and_close_returns(
+        failure, caplog):
+    response = Response(fail=failure)
+    it = interaction(response)
+    guard = Ack(it, 0.0)
+    await asyncio.sleep(0.01)  # the deadline's deferral runs and fails
+    await guard.close()  # (does not raise: the handler's outcome stands)
+    assert await guard.acknowledge() is False
+    lines = [r for r in caplog.records if r.name == "bot.discord.ack"]
+    assert [(r.levelname, r.getMessage(), r.exc_info) for r in lines] == [
+        ("WARNING", f"defer of 1 got no answer: {failure!r}", None)]
+    assert (response.sent, ack_of(it)) == ([], None)
