@@ -188,6 +188,11 @@ async def test_an_update_made_despite_a_server_error_is_not_taken_for_a_refusal(
     assert table.file("table.png")[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+async def test_in_process_bots_defer_a_held_click_inside_the_sandbox_s_3_seconds(la):
+    world, bot = la
+    assert bot.router.ack_by_s == 2.5
+
+
 # -- the guard alone -----------------------------------------------------------------
 
 
