@@ -283,12 +283,13 @@ class Router:
 
 def is_move(interaction: discord.Interaction, cid: ids.ComponentId) -> bool:
     """True for a click that plays a move chosen on a public table: a presenter's button
-    or select (kind ``a`` or ``s``, not a page turn) on a message that is not ephemeral,
+    or select (kind ``a`` or ``s``; a pick from a paged select too, not a page turn) on a
+    message that is not ephemeral,
     whose first write is to the clicked table (its response can carry it)."""
     if cid.scope != "g" or interaction.message is None or interaction.message.flags.ephemeral:
         return False
     code, paged, _ = choices.parse_page(cid.code)
-    parsed = parse_code(code) if paged is None else None
+    parsed = parse_code(code) if paged in (None, "p") else None  # (a pick, not a turn)
     return parsed is not None and parsed[0] in ("a", "s")
 
 

@@ -19,7 +19,9 @@ import discord
 import pytest
 import pytest_asyncio
 
+from bot.discord import ids
 from bot.discord.ack import Ack, ack_of, pending
+from bot.discord.router import is_move
 from bot.runtime import ManualClock
 from bot.sandbox import World
 from bot.sandbox.demo import NAMES, play_game
@@ -191,6 +193,16 @@ async def test_an_update_made_despite_a_server_error_is_not_taken_for_a_refusal(
 async def test_in_process_bots_defer_a_held_click_inside_the_sandbox_s_3_seconds(la):
     world, bot = la
     assert bot.router.ack_by_s == 2.5
+
+
+@pytest.mark.parametrize(("code", "held"), [
+    ("a.0a1b2c3d4e.3", True), ("s.0a1b2c3d4e", True), ("s.0a1b2c3d4e,p0", True), ("s.0a1b2c3d4e,p1", True),
+    ("s.0a1b2c3d4e,b1", False), ("s.0a1b2c3d4e,f0", False), ("hand", False)])
+def test_a_pick_from_a_paged_select_is_held_and_a_page_turn_is_not(code, held):
+    on_table = SimpleNamespace(message=SimpleNamespace(flags=SimpleNamespace(ephemeral=False)))
+    on_panel = SimpleNamespace(message=SimpleNamespace(flags=SimpleNamespace(ephemeral=True)))
+    cid = ids.parse(ids.select_id("g", 1, code, 7))
+    assert (is_move(on_table, cid), is_move(on_panel, cid)) == (held, False)  # type: ignore[arg-type]
 
 
 # -- the guard alone -----------------------------------------------------------------
