@@ -12,7 +12,6 @@ from bot.games.unleashed.effects.statics import (
     card,
     hand_limit,
     instant_stops_table,
-    kinds,
     name,
 )
 from bot.games.unleashed.engine import UnleashedEngine
@@ -28,10 +27,6 @@ from bot.games.unleashed.models import (
 from bot.games.unleashed.views import card_view, source_words
 
 ENGINE = UnleashedEngine()
-
-
-_CARD_VIEWS: dict[tuple[int, tuple[str, ...]], CardView] = {}
-_PLAIN_VIEWS: dict[int, CardView] = {}
 
 
 class Recent:
@@ -76,16 +71,6 @@ _FIELD_VIEWS_SIZE = 8_192
 _FIELD_VIEWS = Recent(_FIELD_VIEWS_SIZE)
 
 
-def _card_key(st: UnleashedState, cid: int, seat: str) -> tuple[int, tuple[str, ...]]:
-    """The :data:`_CARD_VIEWS` key ``(cid, kinds)`` of card ``cid`` in ``seat``'s Field,
-    its ``ENGINE.card_view`` cached there (a card's view depends only on its id and
-    kinds)."""
-    key = (cid, tuple(kinds(st, cid, seat)))
-    if key not in _CARD_VIEWS:
-        _CARD_VIEWS[key] = card_view(st, cid, seat)
-    return key
-
-
 #: Lists of card views (and of shielded kinds) by what they hold, shared by the cached
 #: Field views: a Field view then adds two objects the garbage collector tracks (itself
 #: and its ``__dict__``) instead of seven, which keeps full collections short.
@@ -94,12 +79,13 @@ _LISTS = Recent(_FIELD_VIEWS_SIZE)
 _FIELD_SET = set(FieldView.model_fields)
 
 
-def _shared_list(keys: list[tuple[int, tuple[str, ...]]]) -> list[CardView]:
-    """The shared list of the card views under ``keys`` (:data:`_CARD_VIEWS` keys)."""
-    key = tuple(keys)
+def _shared_list(views: list[CardView]) -> list[CardView]:
+    """The shared list of the card views ``views`` (one frozen object per card and kinds,
+    :func:`~bot.games.unleashed.views.card_view`)."""
+    key = tuple((v.id, v.kinds) for v in views)
     got: list[CardView] | None = _LISTS.get(key)
     if got is None:
-        got = [_CARD_VIEWS[k] for k in keys]
+        got = views
         _LISTS.put(key, got)
     return got
 
@@ -114,14 +100,6 @@ def _shared_kinds(kinds: tuple[str, ...]) -> list[str]:
     return got
 
 
-def _plain_view(st: UnleashedState, cid: int) -> CardView:
-    """``card_view(st, cid)`` of a card outside any Field (printed kinds), cached."""
-    cv = _PLAIN_VIEWS.get(cid)
-    if cv is None:
-        cv = _PLAIN_VIEWS[cid] = card_view(st, cid)
-    return cv
-
-
 def _field_view(st: UnleashedState, s: str, may_instants: bool) -> FieldView:
     """Seat ``s``'s ``FieldView`` as ``ENGINE.view`` builds it, cached by the Field's cards,
     shields, skipped turn, table size and whether ``s`` may play Instants (everything it
@@ -133,17 +111,17 @@ def _field_view(st: UnleashedState, s: str, may_instants: bool) -> FieldView:
     fv: FieldView | None = _FIELD_VIEWS.get(key)
     if fv is not None:
         return fv
-    animals: list[tuple[int, tuple[str, ...]]] = []
-    ups: list[tuple[int, tuple[str, ...]]] = []
-    downs: list[tuple[int, tuple[str, ...]]] = []
+    animals: list[CardView] = []
+    ups: list[CardView] = []
+    downs: list[CardView] = []
     for c in cards:
         d = card(c)
         if d.is_animal:
-            animals.append(_card_key(st, c, s))
+            animals.append(card_view(st, c, s))
         elif d.type == "upgrade":
-            ups.append(_card_key(st, c, s))
+            ups.append(card_view(st, c, s))
         elif d.type == "downgrade":
-            downs.append(_card_key(st, c, s))
+            downs.append(card_view(st, c, s))
     fv = FieldView.model_construct(
         _fields_set=_FIELD_SET,
         seat=s, animals=_shared_list(animals), upgrades=_shared_list(ups),
@@ -175,7 +153,7 @@ def fast_view(state: UnleashedState, seat: str) -> UnleashedView:
     for s in st.seats:
         may = not own_stop[s] and not any(other_stop[o] for o in st.seats if o != s)
         fields[s] = _field_view(st, s, may)
-    pv = _plain_view
+    pv = card_view
     pend = ENGINE.pending(st)
     choice = None
     if st.choice is not None and st.choice.seat == seat:

@@ -14,7 +14,7 @@ import copy
 from dataclasses import dataclass, field, replace
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, Field, TypeAdapter
+from pydantic import AfterValidator, ConfigDict, Field, TypeAdapter
 
 from bot.games.base import Action, Model, Options, PlainGameState, PlainState, Result
 
@@ -273,13 +273,16 @@ class UnleashedState(PlainGameState):
 
 
 class CardView(Model):
-    """A visible card: id, design key, name, type, kinds (as they count now), rules text."""
+    """A visible card: id, design key, name, type, kinds (as they count now), rules text.
+    Frozen: views share one object per card and kinds."""
+
+    model_config = ConfigDict(extra="forbid", validate_assignment=False, frozen=True)
 
     id: int
     key: str
     name: str
     type: str
-    kinds: list[str] = Field(default_factory=list)
+    kinds: tuple[str, ...] = ()
     text: str
 
 

@@ -34,16 +34,16 @@ def source_words(source: str) -> str:
     return name(int(ref))
 
 
-#: (card id, its kinds as they count) -> its :class:`CardView`, made once: a view's
-#: parts are never changed once made, so views share them.
+#: (card id, its kinds as they count) -> its :class:`CardView` (frozen), made once, shared
+#: by every view.
 _CARD_VIEWS: dict[tuple[int, tuple[str, ...]], CardView] = {}
 
 
 def card_view(st: UnleashedState, cid: int, seat: str | None = None) -> CardView:
-    """A card as seen, with its kinds as they count in ``seat``'s Field (one object per
-    card id and kinds: do not change it)."""
-    now = kinds(st, cid, seat)
-    key = (cid, tuple(now))
+    """A card as seen, with its kinds as they count in ``seat``'s Field (one frozen object
+    per card id and kinds)."""
+    now = tuple(kinds(st, cid, seat))
+    key = (cid, now)
     found = _CARD_VIEWS.get(key)
     if found is None:
         d = card(cid)

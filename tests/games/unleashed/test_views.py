@@ -4,6 +4,11 @@ JSON, the open-windows option hiding who holds an Instant, and the actions' labe
 
 from __future__ import annotations
 
+import json
+
+import pydantic
+import pytest
+
 from bot.games.unleashed.models import Activate, Pass, UnleashedOptions
 from tests.games.unleashed.unleashed_helpers import E, act, build, keys, pick_key, play
 
@@ -94,3 +99,15 @@ def test_open_windows_show_the_same_whether_or_not_anybody_holds_an_instant():
     assert first[2:] == (["s1", "s2"], 5.0, ["s1", "s2"])  # s3 has no cards: no window
     assert runs[0][2][0] == ["Trail Llama enters s0's Field."]
 
+
+
+def test_a_card_view_views_share_cannot_be_changed_and_serialises_as_before():
+    st = build(fields={"s1": ["trail_llama"]})
+    cv = E.view(st, "s0").fields["s1"].animals[0]
+    assert E.view(st, "s1").fields["s1"].animals[0] is cv  # one object, shared
+    with pytest.raises(pydantic.ValidationError):
+        cv.kinds = ("goat",)
+    assert json.loads(cv.model_dump_json()) == {
+        "id": cv.id, "key": "trail_llama", "name": "Trail Llama", "type": "basic",
+        "kinds": ["llama"], "text": cv.text}
+    assert type(cv).model_validate_json(cv.model_dump_json()) == cv
