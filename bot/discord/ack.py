@@ -32,7 +32,7 @@ ANSWERED = "herdbot.answered"
 #: Discord's 400 "Interaction has already been acknowledged."
 ALREADY_ACKNOWLEDGED = 40060
 #: A request that got no answer from Discord (the connection failed or timed out).
-NO_ANSWER = (OSError, aiohttp.ClientError, asyncio.TimeoutError)
+NO_ANSWER = (OSError, aiohttp.ClientError, TimeoutError)
 
 
 def answered(interaction: discord.Interaction) -> bool:

@@ -334,7 +334,7 @@ async def test_an_update_of_a_click_answered_elsewhere_sends_nothing():
 
 
 @pytest.mark.parametrize("failure", [ConnectionResetError(104, "reset"),
-                                     aiohttp.ClientOSError(), asyncio.TimeoutError()])
+                                     aiohttp.ClientOSError(), TimeoutError()])
 async def test_a_deadline_deferral_without_answer_is_logged_in_a_line_and_close_returns(
         failure, caplog):
     response = Response(fail=failure)
