@@ -23,7 +23,7 @@ from bot.discord.replies import send_error
 from bot.discord.text import plain_name
 from bot.games.registry import GameSpec
 from bot.i18n import N_, number, translate, translate_n
-from bot.present.lobby import option_labels, options_reason
+from bot.present.lobby import across_options, option_labels, options_reason
 from bot.runtime import GameError
 from bot.runtime.core import TURN_TIMERS
 from bot.runtime.lobby import LobbyOps
@@ -102,7 +102,8 @@ def check_options(spec: GameSpec, options: Mapping[str, Any], seated: int) -> li
     except ValidationError as exc:
         first = dict(exc.errors()[0])
         labels = option_labels(spec.options_model)
-        raise GameError("bad_options", lambda lang: translate(
+        raise GameError("bad_options", lambda lang: options_reason(
+            first, labels, lang) if across_options(first) else translate(
             lang, "These options do not work: {reason}",
             reason=options_reason(first, labels, lang))) from exc
     if playable:

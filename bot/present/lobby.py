@@ -152,6 +152,13 @@ def option_labels(model: type[BaseModel]) -> dict[str, str]:
             for name, field in model.model_fields.items()}
 
 
+def across_options(error: Mapping[str, Any]) -> bool:
+    """True when pydantic's ``error`` is an options model's own check across its options
+    (``value_error`` with no option named): :func:`options_reason` then says they do not
+    go together, a sentence that stands alone."""
+    return error.get("type") == "value_error" and not error.get("loc")
+
+
 def options_reason(error: Mapping[str, Any], labels: Mapping[str, str],
                    lang: str = ENGLISH) -> str:
     """Why a game's options model refused a value, as a short sentence in ``lang`` from one

@@ -11,7 +11,7 @@ from bot.ai.levels import DEFAULT_LEVEL, Level
 from bot.games.base import IllegalAction
 from bot.games.registry import GameSpec
 from bot.i18n import N_, translate, translate_n
-from bot.present.lobby import option_labels, options_reason
+from bot.present.lobby import across_options, option_labels, options_reason
 from bot.runtime.advance import Advance
 from bot.runtime.core import LOBBY_EXPIRES_S
 from bot.runtime.updates import (
@@ -262,7 +262,8 @@ class LobbyOps(Advance):
                 state = spec.engine.new_game([s.seat for s in seats], seed=record.seed, options=options)
             except ValidationError as exc:  # (a ValueError: before the engine's own)
                 first, labels = dict(exc.errors()[0]), option_labels(spec.options_model)
-                raise GameError("bad_options", lambda lang: translate(
+                raise GameError("bad_options", lambda lang: options_reason(
+                    first, labels, lang) if across_options(first) else translate(
                     lang, "These options do not work: {reason}",
                     reason=options_reason(first, labels, lang))) from exc
             except (ValueError, IllegalAction) as exc:
