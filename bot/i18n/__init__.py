@@ -25,6 +25,7 @@ from bot.i18n.catalog import (
     MENU_NAME,
     SAID_MAX,
     catalogue,
+    kept_until_forget,
 )
 from bot.i18n.catalog import said as _said
 from bot.i18n.languages import (
@@ -177,7 +178,7 @@ def _whole(lang: str, value: int) -> str:
 __all__ = [
     "CARD_NAME", "CARD_TEXT", "CATALOGUED", "COMMAND_NAME", "COMMAND_TEXT", "ENGLISH", "Lang", "MENU_NAME",
     "LocalisedError", "NATIVE_NAMES", "N_", "Sentence", "decimal",
-    "PSEUDO", "SHIPPED", "discord_locales", "game_language", "has_translation",
+    "PSEUDO", "SHIPPED", "discord_locales", "game_language", "has_translation", "kept_until_forget",
     "member_language", "number", "operator_language", "sentence", "pseudo", "supported", "translate", "translate_in",
     "translate_n",
 ]

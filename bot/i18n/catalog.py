@@ -25,7 +25,7 @@ import io
 import logging
 import threading
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
@@ -184,8 +184,27 @@ def catalogue(lang: str) -> gettext.NullTranslations:
     return found
 
 
+class _Clearable(Protocol):
+    def cache_clear(self) -> None: ...
+
+
+_Cache = TypeVar("_Cache", bound=_Clearable)
+#: Caches of words in languages kept elsewhere (a presenter's), emptied by :func:`forget`.
+_kept: list[_Clearable] = []
+
+
+def kept_until_forget(cache: _Cache) -> _Cache:
+    """Register ``cache`` (a :func:`functools.lru_cache` of translated words) to be
+    emptied by :func:`forget`; returns it (a decorator)."""
+    _kept.append(cache)
+    return cache
+
+
 def forget() -> None:
-    """Drop the catalogues read so far (tests; the next use reads them again)."""
+    """Drop the catalogues read so far and the caches of translated words
+    (:func:`kept_until_forget`): tests; the next use reads them again."""
     with _load_lock:
         _loaded.clear()
         said.clear()
+        for cache in _kept:
+            cache.cache_clear()

@@ -36,7 +36,7 @@ from bot.games.unleashed.models import (
     Respond,
     UnleashedView,
 )
-from bot.i18n import ENGLISH, N_, translate, translate_n
+from bot.i18n import ENGLISH, N_, kept_until_forget, translate, translate_n
 from bot.present.base import (
     Choice,
     Item,
@@ -112,6 +112,7 @@ def _indexed(legal: list[Action], kind: type[A]) -> list[tuple[int, A]]:
     return [(i, a) for i, a in enumerate(legal) if isinstance(a, kind)]
 
 
+@kept_until_forget
 @functools.lru_cache(maxsize=512)
 def _baby_items(babies: tuple[tuple[int, int | None], ...], lang: str) -> tuple[Item, ...]:
     """The Baby select and "Pick one for me" of ``babies`` (``(index, card id)`` of each

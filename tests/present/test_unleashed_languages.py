@@ -9,7 +9,8 @@ from bot.games.unleashed.cards import catalog
 from bot.games.unleashed.engine import UnleashedEngine
 from bot.games.unleashed.models import ChoiceOption, ChoiceView
 from bot.games.unleashed.spec import RULES_SUMMARY
-from bot.present.unleashed import UnleashedPresenter
+from bot.i18n import catalog as i18n_catalog
+from bot.present.unleashed import UnleashedPresenter, _baby_items
 from bot.present.unleashed_words import (
     ASK,
     EVENT_WORDS,
@@ -126,3 +127,13 @@ def test_rules_in_english_are_the_specs_and_translated_line_by_line():
     assert len(german) == len(RULES) == 8
     assert german[0] == ("**Llamas Unleashed** – 2 bis 8 Spieler. Sei als Erstes mit "
                          "**7 Tieren** auf deiner Weide (**6** bei 6–8 Spielern).")
+
+
+def test_the_baby_choices_kept_in_a_language_are_forgotten_with_the_catalogues():
+    babies = ((0, 0), (1, 1), (2, None))  # (ids 0 and 1 are Babies)
+    first = _baby_items(babies, "de")
+    assert _baby_items(babies, "de") is first
+    i18n_catalog.forget()
+    assert _baby_items.cache_info().currsize == 0
+    again = _baby_items(babies, "de")
+    assert again is not first and again == first
