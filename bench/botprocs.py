@@ -146,11 +146,11 @@ def tree(pid: int) -> list[int]:
     return out
 
 
-def pin_tree(pid: int, cpus: Iterable[int]) -> int:
-    """Set the affinity of every thread of ``pid`` and of its descendants to ``cpus``;
-    the number of threads set (a thread that ended meanwhile is skipped)."""
+def pin_tree(pid: int, cpus: Iterable[int], *, children: bool = True) -> int:
+    """Set the affinity of every thread of ``pid`` and (``children``) of its descendants
+    to ``cpus``; the number of threads set (a thread that ended meanwhile is skipped)."""
     mask, n = frozenset(cpus), 0
-    for p in tree(pid):
+    for p in tree(pid) if children else [pid]:
         for tid in threads(p):
             try:
                 os.sched_setaffinity(tid, mask)
@@ -160,10 +160,11 @@ def pin_tree(pid: int, cpus: Iterable[int]) -> int:
     return n
 
 
-def off_mask(pid: int, cpus: Iterable[int]) -> int:
-    """Threads of ``pid`` and its descendants whose affinity is not exactly ``cpus``."""
+def off_mask(pid: int, cpus: Iterable[int], *, children: bool = True) -> int:
+    """Threads of ``pid`` and (``children``) its descendants whose affinity is not
+    exactly ``cpus``."""
     mask, n = frozenset(cpus), 0
-    for p in tree(pid):
+    for p in tree(pid) if children else [pid]:
         for tid in threads(p):
             try:
                 if frozenset(os.sched_getaffinity(tid)) != mask:
@@ -186,8 +187,9 @@ class Pinning:
         self.postgres_before: frozenset[int] | None = None
 
     def pin_harness(self) -> None:
-        """Every thread of this process on the harness CPUs."""
-        pin_tree(os.getpid(), self.harness)
+        """Every thread of this process (not its children, the bots) on the harness
+        CPUs."""
+        pin_tree(os.getpid(), self.harness, children=False)
 
     def pin_bot(self, pid: int) -> int:
         """A bot process, its threads and its children on the bot CPUs."""
@@ -204,7 +206,7 @@ class Pinning:
 
     def release(self) -> None:
         """The harness and the PostgreSQL server back on the CPUs they had."""
-        pin_tree(os.getpid(), self.before)
+        pin_tree(os.getpid(), self.before, children=False)
         if self.postgres is not None and self.postgres_before is not None:
             pin_tree(self.postgres, self.postgres_before)
 
@@ -212,7 +214,7 @@ class Pinning:
         """Threads not on their CPUs: of the bot processes (and their children), of the
         PostgreSQL server's tree, of this process."""
         out = {"bot_threads_off": sum(off_mask(p, self.bot) for p in bots),
-               "harness_threads_off": off_mask(os.getpid(), self.harness)}
+               "harness_threads_off": off_mask(os.getpid(), self.harness, children=False)}
         if self.postgres is not None:
             out["postgres_threads_off"] = off_mask(self.postgres, self.bot)
         return out

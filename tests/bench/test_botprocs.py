@@ -67,6 +67,9 @@ def test_pinning_reaches_a_processes_threads_and_children():
         pids = tree(parent.pid)
         assert len(pids) == 2
         assert off_mask(parent.pid, {cpu}) == 3  # two threads and the child's one
+        assert off_mask(parent.pid, {cpu}, children=False) == 2
+        assert pin_tree(parent.pid, {cpu}, children=False) == 2
+        assert off_mask(parent.pid, {cpu}) == 1
         assert pin_tree(parent.pid, {cpu}) == 3
         assert off_mask(parent.pid, {cpu}) == 0
         assert [os.sched_getaffinity(p) for p in pids] == [{cpu}, {cpu}]
