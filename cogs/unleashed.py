@@ -86,20 +86,27 @@ class UnleashedCog(GameCog):
     def model(self, table: Table, seat: str | None = None,
               events: list[Event] | None = None, lang: str | None = None) -> TableModel:
         """As the base, plus the seat's own view for its private panels and the rules
-        timer's deadline for the words."""
-        if seat is None and table.result is None and table.record.status == "active":
+        timer's deadline for the words. The public table's model (``seat`` ``None``: the
+        first pending seat's) has no ``hand`` panel: that seat's own view is not drawn
+        for it (kept under ``None``; a model asked for that seat by name has it)."""
+        public = seat is None
+        if public and table.result is None and table.record.status == "active":
             seat = next(iter(table.pending.seats), None)
         lang = lang or table.lang
-        if events is None and seat in table.models and lang == table.lang:
-            return table.models[seat]
+        kept = None if public else seat
+        if events is None and lang == table.lang:
+            if kept in table.models:
+                return table.models[kept]
+            if public and seat in table.models:  # (the seat's full model serves as well)
+                return table.models[seat]
         seen = Seen(seat, table.view(None), table.pending, table.legal(seat) if seat else [],
                     [e for e in events or [] if e.to is None], table.names, table.plain_names,
                     lang=lang, known_key=table.key(seat) if seat else None)
         presenter: UnleashedPresenter = table.spec.presenter
-        model = self.stamp(table, presenter.table(seen, table.view(seat) if seat else None,
-                                                  table.deadline))
+        own = table.view(seat) if seat and not public else None
+        model = self.stamp(table, presenter.table(seen, own, table.deadline))
         if events is None and lang == table.lang:
-            table.models[seat] = model
+            table.models[kept] = model
         return model
 
     def table_items(self, table: Table) -> list[discord.ui.Item[Any]]:

@@ -94,21 +94,29 @@ def page_of(options: list[Option], value: str) -> int:
     raise ValueError(f"no option {value!r}")
 
 
+def _bounds(page: int, n: int) -> tuple[int, int]:
+    """The first and last option (from 1) of ``n`` that page ``page`` (from 0) shows."""
+    first = page * MAX_OPTIONS + 1
+    return first, min(n, first + MAX_OPTIONS - 1)
+
+
 def span(page: int, n: int, noun: str, lang: str | None = None) -> str:
     """``"Cards 26-50 of 60"`` (in ``lang``; ``noun`` already in it): which of ``n``
     options page ``page`` (from 0) shows."""
-    first = page * MAX_OPTIONS + 1
-    last = min(n, first + MAX_OPTIONS - 1)
+    first, last = _bounds(page, n)
     return translate(lang, "{noun} {first}-{last} of {count}", noun=noun, first=first,
                      last=last, count=n)
 
 
 def _placeholder(text: str, page: int, n: int, noun: str, pages: int,
                  lang: str | None = None) -> str:
+    """A select's placeholder: ``text``, after which options the page holds when paged
+    (``"Cards 26-50 of 60: ..."``, one sentence in ``lang``), cut to Discord's 150."""
     if pages == 1:
         return _cut(text, PLACEHOLDER_LIMIT)
-    head = span(page, n, noun, lang)
-    return _cut(f"{head}: {text}", PLACEHOLDER_LIMIT)
+    first, last = _bounds(page, n)
+    return _cut(translate(lang, "{noun} {first}-{last} of {count}: {prompt}", noun=noun,
+                          first=first, last=last, count=n, prompt=text), PLACEHOLDER_LIMIT)
 
 
 def parse_page(code: str) -> tuple[str, str | None, int]:

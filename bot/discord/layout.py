@@ -22,7 +22,7 @@ from urllib.parse import urlsplit
 import discord
 from discord import ui
 
-from bot.discord.components import HerdLayout, view_of
+from bot.discord.components import HerdLayout
 from bot.games.registry import GameSpec
 from bot.i18n import translate_n
 
@@ -64,12 +64,27 @@ def _more(count: int, lang: str | None) -> str:
 
 def action_rows(items: Sequence[ui.Item[Any]]) -> list[ui.ActionRow[Any]]:
     """``items`` (buttons and selects, each with an optional ``row``) in action rows laid
-    out as a classic view lays them out (a select fills a row; ``row`` pins an item)."""
-    view = view_of(*items)
+    out as a classic view lays them out (a select fills a row; ``row`` pins an item; in
+    order, each in the first row with room). Raises ``ValueError`` as a classic view's
+    ``add_item`` does: more than 25 items, or an item that does not fit."""
+    weights = [0] * 5
     rows: dict[int, list[ui.Item[Any]]] = {}
-    for item in list(view.children):
-        rows.setdefault(item._rendered_row or 0, []).append(item)  # noqa: SLF001
-        view.remove_item(item)
+    for n, item in enumerate(items):
+        if n >= 25:
+            raise ValueError("maximum number of children exceeded")
+        if item._is_v2():  # noqa: SLF001
+            raise ValueError("v2 items cannot be added to this view")
+        width = item.width
+        if item.row is not None:
+            at = item.row
+            if weights[at] + width > 5:
+                raise ValueError(f"item would not fit at row {at} ({weights[at] + width} > 5 width)")
+        else:
+            at = next((i for i, weight in enumerate(weights) if weight + width <= 5), -1)
+            if at < 0:
+                raise ValueError("could not find open space for item")
+        weights[at] += width
+        rows.setdefault(at, []).append(item)
     out: list[ui.ActionRow[Any]] = []
     for n in sorted(rows):
         row: ui.ActionRow[Any] = ui.ActionRow()

@@ -53,9 +53,20 @@ def plain_line(line: str, table: Table) -> str:
     """``line`` (markdown, names escaped by :attr:`Table.names`) as plain text for an
     alternative text, which Discord shows as typed: bold marks dropped, each escaped name
     back as typed (:attr:`Table.plain_names`)."""
+    return _plain(line, _name_pairs(table))
+
+
+def _name_pairs(table: Table) -> list[tuple[str, str]]:
+    """(escaped name, name as typed) of each seat, the longest escaped name first."""
+    plain = table.plain_names
+    return [(name, plain.get(seat, name))
+            for seat, name in sorted(table.names.items(), key=lambda kv: -len(kv[1]))]
+
+
+def _plain(line: str, pairs: list[tuple[str, str]]) -> str:
     line = line.replace("**", "")
-    for seat, name in sorted(table.names.items(), key=lambda kv: -len(kv[1])):
-        line = line.replace(name, table.plain_names.get(seat, name))
+    for name, typed in pairs:
+        line = line.replace(name, typed)
     return line
 
 
@@ -513,8 +524,9 @@ class TableLook:
         if self.presenter is None:
             return translate(table.lang, "{game} table, move {move}.", game=table.spec.name,
                              move=table.state.version)
+        pairs = _name_pairs(table) if lines else []
         return self.presenter.alt_text(table.view(None), table.pending, table.plain_names,
-                                       [plain_line(line, table) for line in lines],
+                                       [_plain(line, pairs) for line in lines],
                                        lang=table.lang)
 
     @property

@@ -17,7 +17,16 @@ from typing import Any
 
 from babel.numbers import format_decimal
 
-from bot.i18n.catalog import CARD_NAME, CARD_TEXT, COMMAND_NAME, COMMAND_TEXT, MENU_NAME, catalogue
+from bot.i18n.catalog import (
+    CARD_NAME,
+    CARD_TEXT,
+    COMMAND_NAME,
+    COMMAND_TEXT,
+    MENU_NAME,
+    SAID_MAX,
+    catalogue,
+)
+from bot.i18n.catalog import said as _said
 from bot.i18n.languages import (
     CATALOGUED,
     ENGLISH,
@@ -56,10 +65,22 @@ def translate(lang: str | None, msgid: str, /, **placeholders: Any) -> str:
     with ``placeholders``. An unknown ``lang`` is English; a message the catalogue lacks
     is English and logged once (:mod:`bot.i18n.catalog`). Raises ``KeyError`` for a
     placeholder the sentence names but ``placeholders`` lacks."""
-    lang = _lang(lang)
-    if lang == PSEUDO:
-        return _fill(pseudo_of(msgid), placeholders)
-    return _fill(catalogue(lang).gettext(msgid), placeholders)
+    text = _said.get((lang, msgid))
+    if text is None:
+        text = _keep((lang, msgid), _gettext(_lang(lang), msgid))
+    return text.format(**placeholders) if placeholders else text  # type: ignore[no-any-return]
+
+
+def _gettext(lang: str, msgid: str) -> str:
+    return pseudo_of(msgid) if lang == PSEUDO else catalogue(lang).gettext(msgid)
+
+
+def _keep(key: tuple[Any, ...], words: Any) -> Any:
+    """``words`` kept in :data:`bot.i18n.catalog.said` under ``key``; returned."""
+    if len(_said) >= SAID_MAX:
+        _said.clear()
+    _said[key] = words
+    return words
 
 
 def translate_n(lang: str | None, singular: str, plural: str, count: int, /,
@@ -67,20 +88,32 @@ def translate_n(lang: str | None, singular: str, plural: str, count: int, /,
     """The plural form of ``singular``/``plural`` (English) for ``count`` in ``lang``
     (as many forms as the language has: Polish three), filled with ``placeholders`` and
     ``count`` (as ``{count}``, formatted for the language: :func:`number`)."""
-    lang = _lang(lang)
-    values = {"count": number(lang, count), **placeholders}
+    key = (lang, singular, plural, count)
+    found = _said.get(key)
+    if found is None:
+        found = _keep(key, _ngettext(_lang(lang), singular, plural, count))
+    text, written = found
+    return _fill(text, {"count": written, **placeholders})
+
+
+def _ngettext(lang: str, singular: str, plural: str, count: int) -> tuple[str, str]:
+    """The plural form of ``singular``/``plural`` for ``count`` in ``lang`` (unfilled)
+    and ``count`` written in ``lang``."""
     if lang == PSEUDO:
-        return _fill(pseudo_of(singular if count == 1 else plural), values)
-    return _fill(catalogue(lang).ngettext(singular, plural, count), values)
+        return pseudo_of(singular if count == 1 else plural), number(lang, count)
+    return catalogue(lang).ngettext(singular, plural, count), number(lang, count)
 
 
 def translate_in(lang: str | None, context: str, msgid: str, /) -> str:
     """``msgid`` of ``context`` (``msgctxt``: :data:`COMMAND_NAME`, :data:`COMMAND_TEXT`)
     in ``lang``; English when missing (logged once)."""
-    lang = _lang(lang)
-    if lang == PSEUDO:
-        return pseudo_of(msgid)
-    return catalogue(lang).pgettext(context, msgid)
+    key = (lang, context, msgid, None)
+    text = _said.get(key)
+    if text is None:
+        lang = _lang(lang)
+        text = _keep(key, pseudo_of(msgid) if lang == PSEUDO
+                     else catalogue(lang).pgettext(context, msgid))
+    return text  # type: ignore[no-any-return]
 
 
 def has_translation(lang: str, context: str | None, msgid: str) -> bool:

@@ -25,6 +25,7 @@ import io
 import logging
 import threading
 from pathlib import Path
+from typing import Any
 
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
@@ -161,6 +162,12 @@ def load(lang: str, root: Path = LOCALES) -> gettext.NullTranslations:
 
 _loaded: dict[str, gettext.NullTranslations] = {}
 _load_lock = threading.Lock()
+#: Words already looked up, kept until :func:`forget`: the lookup's arguments (as
+#: :func:`bot.i18n.translate`, :func:`~bot.i18n.translate_in` and
+#: :func:`~bot.i18n.translate_n` are given them) -> the catalogue's words, unfilled.
+said: dict[tuple[Any, ...], Any] = {}
+#: Lookups :data:`said` keeps at most (emptied when full).
+SAID_MAX = 50_000
 
 
 def catalogue(lang: str) -> gettext.NullTranslations:
@@ -181,3 +188,4 @@ def forget() -> None:
     """Drop the catalogues read so far (tests; the next use reads them again)."""
     with _load_lock:
         _loaded.clear()
+        said.clear()

@@ -60,10 +60,14 @@ def decision_key(pending: Pending, legal: Sequence[Action]) -> str:
     mean index ``i`` names the same action."""
     h = hashlib.blake2b(digest_size=KEY_LENGTH // 2)
     h.update(f"{pending.kind}\x1f{pending.key}".encode())
-    for action in legal:
-        h.update(b"\x1e")
-        h.update(action.model_dump_json().encode())
+    h.update(b"".join([b"\x1e" + _json(action) for action in legal]))
     return h.hexdigest()
+
+
+def _json(action: Action) -> bytes:
+    """``action.model_dump_json()`` as UTF-8 bytes (pydantic's serializer, called as
+    ``model_dump_json`` calls it)."""
+    return action.__pydantic_serializer__.to_json(action)  # type: ignore[no-any-return]
 
 
 def action_code(key: str, index: int, prints: Sequence[str] = ()) -> str:
@@ -111,7 +115,7 @@ def fingerprint(pending: Pending, action: Action) -> str:
     a BLAKE2b hash, so a forged fingerprint names no action."""
     h = hashlib.blake2b(digest_size=3)
     h.update(f"{pending.kind}\x1f{pending.key}\x1e".encode())
-    h.update(action.model_dump_json().encode())
+    h.update(_json(action))
     return h.hexdigest()
 
 

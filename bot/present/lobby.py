@@ -157,8 +157,10 @@ def options_reason(error: Mapping[str, Any], labels: Mapping[str, str],
     """Why a game's options model refused a value, as a short sentence in ``lang`` from one
     of pydantic's errors (``ValidationError.errors()``: its ``type``, ``loc`` and ``ctx``);
     ``labels``: option name -> its English label (translated here; the name itself when
-    it has none). A model's own check (``value_error``) keeps the game's words; any other
-    refusal says the value is not one the game takes."""
+    it has none). Every refusal is one of our sentences, never pydantic's or the game's
+    English: a bound or a kind of value is named; a model's own check across options
+    (``value_error`` with no option named) says they do not go together; anything else
+    says the value, or with no option named the options, are not ones the game takes."""
     loc = [str(p) for p in error.get("loc", ())]
     name = loc[0] if loc else ""
     option = translate(lang, labels[name]) if name in labels else name
@@ -177,8 +179,8 @@ def options_reason(error: Mapping[str, Any], labels: Mapping[str, str],
         return translate(lang, _KINDS[kind], option=option)
     if kind == "extra_forbidden":
         return translate(lang, "This game has no option “{option}”.", option=option)
-    if kind == "value_error":  # the model's own check, in the game's words
-        return str(error.get("msg", "")).removeprefix("Value error, ") + "."
+    if kind == "value_error" and not option:  # the model's own check across its options
+        return translate(lang, "Some of these options do not go together.")
     if not option:
         return translate(lang, "These options are not ones this game takes.")
     return translate(lang, "{option}: that value is not one this game takes.", option=option)

@@ -18,6 +18,7 @@ Public words come from the spectator view only; the own view feeds the private p
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any, TypeVar
@@ -109,6 +110,22 @@ def pile_line(view: UnleashedView, names: dict[str, str], lang: str = ENGLISH) -
 def _indexed(legal: list[Action], kind: type[A]) -> list[tuple[int, A]]:
     """``(index, action)`` of the actions of class ``kind`` in ``legal``."""
     return [(i, a) for i, a in enumerate(legal) if isinstance(a, kind)]
+
+
+@functools.lru_cache(maxsize=512)
+def _baby_items(babies: tuple[tuple[int, int | None], ...], lang: str) -> tuple[Item, ...]:
+    """The Baby select and "Pick one for me" of ``babies`` (``(index, card id)`` of each
+    Baby choice, ``None``: a random one) in ``lang``; the same for every seat of a set-up
+    and kept (the items are frozen)."""
+    options = tuple(Choice(short(card_name(lang, card)), index=i,
+                           description=short(card_line(card, lang)))
+                    for i, card in babies if card is not None)
+    items: list[Item] = [Select(translate(lang, "Choose your Baby"), options,
+                                noun=translate(lang, "Babies"))]
+    items += [Choice(short(translate(lang, "Pick one for me"), 80), index=i,
+                     style="secondary")
+              for i, card in babies if card is None]
+    return tuple(items)
 
 
 class UnleashedPresenter(Presenter):
@@ -308,16 +325,8 @@ class UnleashedPresenter(Presenter):
     @staticmethod
     def _babies(legal: list[Action], lang: str = ENGLISH) -> list[Item]:
         """The Baby select and "Pick one for me"."""
-        babies = _indexed(legal, ChooseBaby)
-        options = tuple(Choice(short(card_name(lang, a.card)), index=i,
-                               description=short(card_line(a.card, lang)))
-                        for i, a in babies if a.card is not None)
-        items: list[Item] = [Select(translate(lang, "Choose your Baby"), options,
-                                    noun=translate(lang, "Babies"))]
-        items += [Choice(short(translate(lang, "Pick one for me"), 80), index=i,
-                         style="secondary")
-                  for i, a in babies if a.card is None]
-        return items
+        return list(_baby_items(tuple((i, a.card) for i, a in _indexed(legal, ChooseBaby)),
+                                lang))
 
     @staticmethod
     def _responses(legal: list[Action], lang: str = ENGLISH) -> list[Item]:

@@ -96,8 +96,8 @@ async def test_invalid_combinations_and_seat_counts_are_refused_with_a_sentence(
     ana, lobby = await lobby_of(world, "Bo", "Cy", "Di")
     await ana.click(lobby, "Options")
     await ana.submit_modal({"rules": ["double"], "n.target": "5"})
-    assert headline(ana.last_reply) == ("\N{NO ENTRY SIGN} These options do not work: double "
-                                        "steps need a target of 10 or more.")
+    assert headline(ana.last_reply) == ("\N{NO ENTRY SIGN} These options do not work: Some "
+                                        "of these options do not go together.")
     await ana.click(lobby, "Options")
     await ana.submit_modal({"rules": ["double"], "n.target": "30"})
     assert headline(ana.last_reply) == ("\N{NO ENTRY SIGN} With 4 players these options do not "

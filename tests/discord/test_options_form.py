@@ -36,7 +36,7 @@ def test_refusals_name_what_does_not_work():
     assert _refused(TINY_SPEC, {"target": 99}, 2) == (
         "bad_options", "These options do not work: Target must be at most 50.")
     assert _refused(TINY_SPEC, {"double": True, "target": 5}, 1) == (
-        "bad_options", "These options do not work: double steps need a target of 10 or more.")
+        "bad_options", "These options do not work: Some of these options do not go together.")
     assert _refused(TINY_SPEC, {"double": True, "target": 30}, 4) == (
         "bad_options", "With 4 players these options do not work: double steps are for 2 or "
         "3 players.")

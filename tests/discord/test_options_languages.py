@@ -6,8 +6,10 @@ meet them."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
-from pydantic import ValidationError
+from pydantic import BaseModel, Field, ValidationError, field_validator
 
 from bot.app import builtin_games
 from bot.discord.options_form import check_options
@@ -50,9 +52,31 @@ def test_every_refusal_of_an_options_model_is_our_own_sentence():
     assert _why(PP, {"players": 1.5}, "de") == "Spieler: muss eine ganze Zahl sein."
     assert _why(UL, {"speed": 3}, "de") == "Dieses Spiel hat keine Option „speed“."
     assert _why(UL, {"reaction_seconds": 700.0}, "pl") == "Okno reakcji: najwyżej 600 sekund."
-    # A model's own check keeps the game's words (the tiny test game's).
+    # A model's own check is refused in our words too, never the game's English.
     assert _why(TINY_SPEC, {"double": True, "target": 5}, "de") == (
-        "double steps need a target of 10 or more.")
+        "Einige dieser Optionen passen nicht zusammen.")
+    assert _why(TINY_SPEC, {"double": True, "target": 5}, "fr") == (
+        "Certaines de ces options sont incompatibles entre elles.")
+    assert _why(TINY_SPEC, {"double": True, "target": 5}, "en") == (
+        "Some of these options do not go together.")
+    checked = SimpleNamespace(options_model=_Checked)
+    assert _why(checked, {"window": 4}, "pl") == (
+        "Okno reakcji: ta gra nie przyjmuje takiej wartości.")
+    assert _why(checked, {"window": 4}, "en") == (
+        "Reaction window: that value is not one this game takes.")
+
+
+class _Checked(BaseModel):
+    """An options model with a check of its own on one option, in English words."""
+
+    window: int = Field(default=5, description="Reaction window")
+
+    @field_validator("window")
+    @classmethod
+    def _odd(cls, value: int) -> int:
+        if value % 2:
+            return value
+        raise ValueError("the window must be an odd number of seconds")
 
 
 def test_the_form_check_refuses_in_the_members_language():

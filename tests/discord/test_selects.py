@@ -113,9 +113,22 @@ def test_options_a_maker_names_not_are_options_in_the_messages_language():
     assert prev.label == f"{LEFT} Optionen 1-25 von 60"
     assert nxt.label == f"Optionen 51-60 von 60 {RIGHT}"
     [first, _] = split_selects("g", 1, "give.4", opts(40), placeholder="Choisis", lang="fr")
-    assert first.item.placeholder == "Options 1 à 25 sur 40: Choisis"
+    assert first.item.placeholder == "Options 1 à 25 sur 40 : Choisis"
     english = paged_select("g", 1, "play.3", opts(30), placeholder="Pick")
     assert english[0].item.placeholder == "Options 1-25 of 30: Pick"
+
+
+def test_a_paged_placeholder_is_one_sentence_each_language_words():
+    """French puts a space before the colon; each language words the whole label."""
+    fr = paged_select("g", 1, "play.3", opts(60), placeholder="Joue une carte", noun="Cartes",
+                      page=1, lang="fr")
+    assert fr[0].item.placeholder == "Cartes 26 à 50 sur 60 : Joue une carte"
+    en = paged_select("g", 1, "play.3", opts(60), placeholder="Play a card", noun="Cards",
+                      page=2, lang="en")
+    assert en[0].item.placeholder == "Cards 51-60 of 60: Play a card"
+    pl = split_selects("g", 1, "give.4", opts(30), placeholder="Wybierz", lang="pl")
+    assert [s.item.placeholder for s in pl] == ["Opcje 1-25 z 30: Wybierz",
+                                               "Opcje 26-30 z 30: Wybierz"]
 
 
 def test_texts_are_cut_to_discords_limits_and_bad_options_refused():

@@ -34,11 +34,22 @@ def source_words(source: str) -> str:
     return name(int(ref))
 
 
+#: (card id, its kinds as they count) -> its :class:`CardView`, made once: a view's
+#: parts are never changed once made, so views share them.
+_CARD_VIEWS: dict[tuple[int, tuple[str, ...]], CardView] = {}
+
+
 def card_view(st: UnleashedState, cid: int, seat: str | None = None) -> CardView:
-    """A card as seen, with its kinds as they count in ``seat``'s Field."""
-    d = card(cid)
-    return CardView(id=cid, key=d.key, name=d.name, type=d.type,
-                    kinds=kinds(st, cid, seat), text=d.text)
+    """A card as seen, with its kinds as they count in ``seat``'s Field (one object per
+    card id and kinds: do not change it)."""
+    now = kinds(st, cid, seat)
+    key = (cid, tuple(now))
+    found = _CARD_VIEWS.get(key)
+    if found is None:
+        d = card(cid)
+        found = _CARD_VIEWS[key] = CardView(id=cid, key=d.key, name=d.name, type=d.type,
+                                            kinds=now, text=d.text)
+    return found
 
 
 def table_view(state: UnleashedState, viewer: str | None, pend: Pending,
