@@ -24,6 +24,9 @@ worker threads):
 - ``calls``: calls of the public ``Store`` methods, by name (``--json`` lists them);
 - ``parses``, ``legal``, ``view``: the engine's ``load_state``, ``legal_actions`` and
   ``view`` calls;
+- ``requests``: requests the bot made to the simulated Discord, and by route (method,
+  path with ids as ``N`` and tokens as ``T``, the callback type for an interaction
+  response, ``+file`` when it uploads files);
 - ``cpu_ms``: this process's CPU time (``time.process_time``: every thread, the render
   thread's pictures included) from the first click to the end, the simulated Discord's
   and the driving included: timed, not counted, so it moves with the machine's load
@@ -44,6 +47,7 @@ import functools
 import inspect
 import json
 import random
+import re
 import secrets
 import sys
 import tempfile
@@ -338,6 +342,7 @@ async def _drive(world: Any, bot: Any, game_id: int, member: Any, seed: int, cou
     counts.calls.clear()
     counts.driver = asyncio.current_task()
     counts.on = True
+    first_request = len(world.requests)
     cpu = time.process_time()
     moves = 0
     timer_rounds = 0
@@ -365,6 +370,8 @@ async def _drive(world: Any, bot: Any, game_id: int, member: Any, seed: int, cou
         raise RuntimeError(f"game {game_id} did not finish")
     counts.on = False
     cpu = time.process_time() - cpu
+    requests = world.requests[first_request:]
+    routes = Counter(route_of(q) for q in requests)
     record = await bot.store.get_game(game_id)
     c = counts.c
     dialect = bot.store.dialect
@@ -373,11 +380,24 @@ async def _drive(world: Any, bot: Any, game_id: int, member: Any, seed: int, cou
             "clicks": c["clicks"], "moves": moves, "timer_rounds": timer_rounds,
             "trips": trips, "stmts": c["stmts"], "tx": c["tx"],
             "calls": sum(counts.calls.values()), "parses": c["parses"],
-            "legal": c["legal"], "view": c["view"], "cpu_ms": round(cpu * 1000, 1),
-            "by_call": dict(sorted(counts.calls.items(), key=lambda kv: -kv[1]))}
+            "legal": c["legal"], "view": c["view"], "requests": len(requests),
+            "cpu_ms": round(cpu * 1000, 1),
+            "by_call": dict(sorted(counts.calls.items(), key=lambda kv: -kv[1])),
+            "by_route": dict(sorted(routes.items(), key=lambda kv: (-kv[1], kv[0])))}
 
 
-COLUMNS = ("trips", "stmts", "tx", "calls", "parses", "legal", "view", "cpu_ms")
+def route_of(request: Any) -> str:
+    """A request to the simulated Discord (``bot.sandbox`` ``RecordedRequest``) by route:
+    method and path with snowflakes as ``N`` and tokens as ``T``, an interaction
+    response's callback type, and ``+file`` when it uploads files."""
+    path = re.sub(r"/\d{5,}", "/N", request.path)
+    path = re.sub(r"/(interactions|webhooks)/N/[^/?]+", r"/\1/N/T", path)
+    body = request.json if isinstance(request.json, dict) else {}
+    kind = f" type {body.get('type')}" if path.endswith("/callback") else ""
+    return f"{request.method} {path}{kind}{' +file' if request.files else ''}"
+
+
+COLUMNS = ("trips", "stmts", "tx", "calls", "parses", "legal", "view", "requests", "cpu_ms")
 
 
 def table(rows: list[dict[str, Any]]) -> str:
@@ -393,6 +413,11 @@ def table(rows: list[dict[str, Any]]) -> str:
         n = max(1, r["clicks"])
         calls = ", ".join(f"{k} {v / n:.2f}" for k, v in r["by_call"].items())
         out.append(f"{r['game']}: store calls per click: {calls}")
+    out.append("requests per click by route:")
+    for r in rows:
+        n = max(1, r["clicks"])
+        out.append(f"  {r['game']}:")
+        out += [f"    {v / n:6.2f}  {k}" for k, v in r["by_route"].items()]
     return "\n".join(out)
 
 

@@ -68,6 +68,15 @@ def _english_terminal(monkeypatch):
 
 
 @pytest.fixture(autouse=True)
+def _clicks_answered_by_their_update(monkeypatch):
+    """A move clicked on a table is answered by its update unless 1.5 s pass first
+    (``bot.runtime.admission.ACK_BY_S``); a test machine stalled that long would turn the
+    request sequences the tests expect into a deferral and an edit. In-process bots get a
+    30 s deadline; the deadline's own tests set ``bot.router.ack_by_s``."""
+    monkeypatch.setattr("bot.discord.router.ACK_BY_S", 30.0)
+
+
+@pytest.fixture(autouse=True)
 def _no_outage_filter_left_behind():
     """A test that starts the bot's logging in-process (``herdbot run``) leaves its outage
     filter, with the kinds it has seen, on the root logger's handlers: remove it, so the

@@ -15,7 +15,7 @@ from typing import Any
 
 import discord
 
-from bot.discord import choices, ids, layout, takeback
+from bot.discord import ack, choices, ids, layout, takeback
 from bot.discord.hints import HINT, answer_hint, with_hint_button
 from bot.discord.installs import is_one_message
 from bot.discord.one_message import CONTINUE, OneMessage
@@ -341,15 +341,18 @@ class Clicks(Watching, OneMessage):
         *,
         version: int | None = None,
     ) -> Update | None:
-        """Acknowledge, apply ``action`` through the service and show the result. A refusal
-        is answered ephemerally in words and changes nothing; returns ``None`` then.
+        """Acknowledge (unless the click's answer is held for the table's first write,
+        :mod:`bot.discord.ack`), apply ``action`` through the service and show the result.
+        A refusal is answered ephemerally in words and changes nothing; returns ``None``
+        then.
         ``version``: the state version the click was drawn for (``None``: the loaded
         table's; ``-1``: none, for a callable that decodes the click itself)."""
         if seat.ai_takeover:
             await send_error(interaction, translate(
                 table.member_lang, "The AI is playing your seat: press I'm back first."))
             return None
-        await defer(interaction)
+        if not ack.pending(interaction):  # (held: the table's first write answers it)
+            await defer(interaction)
         try:
             # The service publishes the change; the outbox shows it through this click.
             return await self.bot.service.act(

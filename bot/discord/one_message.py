@@ -28,10 +28,11 @@ from typing import Any
 
 import discord
 
+from bot.discord import ack
 from bot.discord.components import button
 from bot.discord.installs import is_one_message
 from bot.discord.layout import card
-from bot.discord.outbox import on_message
+from bot.discord.outbox import edit_clicked, on_message
 from bot.discord.replies import send_ephemeral
 from bot.discord.result_post import with_card
 from bot.discord.table import Table, TableLook
@@ -91,7 +92,9 @@ class OneMessage(TableLook):
         message_id = table.record.table_message_id
         kwargs.setdefault("embeds", [])  # the lobby's embed goes when it becomes the table
         if interaction is not None and on_message(interaction, message_id):
-            if interaction.response.is_done():
+            if ack.ack_of(interaction) is not None:
+                await edit_clicked(interaction, **kwargs)
+            elif interaction.response.is_done():
                 await interaction.edit_original_response(**kwargs)
             else:
                 await interaction.response.edit_message(**kwargs)

@@ -32,6 +32,7 @@ from typing import Any, Protocol
 
 import discord
 
+from bot.discord import ack
 from bot.discord.errors import OOPS_AFTER_CHANGE, STORE_DOWN_AFTER_CHANGE, log_store_error
 from bot.discord.host import Host, LobbyUpdates, ShowsUpdates
 from bot.discord.layout import retired_copy
@@ -75,9 +76,31 @@ async def new_table(
     """Post a new message in the game's thread: the interaction's followup when the click
     was made there (no bot-token request), else through the channel. Raises
     :class:`discord.HTTPException` when Discord refuses."""
+    message = await _post(channel, interaction, channel_id, True, kwargs)
+    assert message is not None  # (waited for)
+    return message
+
+
+async def post_only(
+    channel: discord.abc.Messageable, interaction: discord.Interaction | None,
+    channel_id: int | None, **kwargs: Any,
+) -> None:
+    """:func:`new_table` for a message nothing reads or edits later: a followup does not
+    wait for the message Discord made (``wait=False``: nothing to read back)."""
+    await _post(channel, interaction, channel_id, False, kwargs)
+
+
+async def _post(
+    channel: discord.abc.Messageable, interaction: discord.Interaction | None,
+    channel_id: int | None, wait: bool, kwargs: dict[str, Any],
+) -> discord.Message | None:
     if interaction is not None and in_channel(interaction, channel_id) and not interaction.is_expired():
+        await ack.acknowledge(interaction)  # a followup needs the click answered first
         try:
-            return await interaction.followup.send(wait=True, **kwargs)
+            if wait:
+                return await interaction.followup.send(wait=True, **kwargs)
+            await interaction.followup.send(**kwargs)
+            return None
         except discord.HTTPException as exc:
             if not token_gone(exc):
                 raise
@@ -104,6 +127,15 @@ async def _through_token(call: Any, kwargs: dict[str, Any]) -> bool:
     return False
 
 
+async def edit_clicked(interaction: discord.Interaction, **kwargs: Any) -> None:
+    """Edit the message ``interaction`` was made on with ``kwargs``: as the click's
+    response (UPDATE_MESSAGE) while it is held for this write (:mod:`bot.discord.ack`),
+    else through ``@original``. Raises :class:`discord.HTTPException` when Discord
+    refuses."""
+    if not await ack.update(interaction, **kwargs):
+        await interaction.edit_original_response(**kwargs)
+
+
 async def edit_table(
     channel: discord.abc.Messageable, interaction: discord.Interaction | None,
     message_id: int, posted: discord.WebhookMessage | None = None, **kwargs: Any,
@@ -114,7 +146,7 @@ async def edit_table(
     interaction's token for 15 minutes), else with the bot's token. Raises
     :class:`discord.HTTPException` when Discord refuses."""
     if interaction is not None and on_message(interaction, message_id):
-        if await _through_token(interaction.edit_original_response, kwargs):
+        if await _through_token(functools.partial(edit_clicked, interaction), kwargs):
             return
     elif posted is not None and posted.id == message_id:
         if await _through_token(posted.edit, kwargs):

@@ -13,6 +13,7 @@ from typing import Any
 
 import discord
 
+from bot.discord import ack
 from bot.discord.layout import with_head, without_rows
 from bot.discord.text import md_name, pinging
 from bot.i18n import member_language, translate
@@ -64,6 +65,7 @@ async def send_ephemeral(
     instead, never an endless "thinking...".
     """
     try:
+        await ack.acknowledge(interaction)
         if interaction.extras.pop(PUBLIC_PENDING, False):
             # A public command's "thinking..." placeholder would turn into this private
             # answer for everyone to see: remove it, then answer privately.
@@ -100,6 +102,7 @@ async def _say_refused(interaction: discord.Interaction, exc: discord.HTTPExcept
     False when that is refused too (logged)."""
     said = refused_answer(exc, lang_of(interaction))
     try:
+        await ack.acknowledge(interaction)
         if interaction.response.is_done():
             await interaction.followup.send(said, ephemeral=True)
         else:
@@ -159,6 +162,7 @@ async def edit_panel(interaction: discord.Interaction, *, private: bool = False,
     if private and (message is None or not message.flags.ephemeral):
         await send_ephemeral(interaction, secret=True, **kwargs)
         return
+    await ack.acknowledge(interaction)
     if interaction.response.is_done():
         await interaction.edit_original_response(**kwargs)
     else:
@@ -186,17 +190,12 @@ async def send_error(interaction: discord.Interaction, message: str | GameError,
 
 async def defer(interaction: discord.Interaction, *, ephemeral: bool = False, thinking: bool = False) -> bool:
     """Acknowledge within Discord's 3 seconds. Returns False when the interaction is gone
-    (10062: answered too late); later replies then fall back to the channel or DMs."""
-    if interaction.response.is_done():
-        return True
-    try:
-        await interaction.response.defer(ephemeral=ephemeral, thinking=thinking)
-        return True
-    except discord.NotFound:
-        return False
-    except discord.HTTPException as exc:
-        log.info("defer failed for %s: %s", interaction.id, exc)
-        return False
+    (10062: answered too late); later replies then fall back to the channel or DMs. A
+    click whose response is held for its first write (:mod:`bot.discord.ack`) is
+    deferred through its guard."""
+    if not thinking and ack.ack_of(interaction) is not None:
+        return await ack.acknowledge(interaction)
+    return await ack.defer_now(interaction, ephemeral=ephemeral, thinking=thinking)
 
 
 async def defer_command(interaction: discord.Interaction, *, public: bool = False) -> bool:

@@ -1,7 +1,9 @@
 """The router: an interaction to the lobby or the game's cog, acknowledged first.
 
 A click on a herdbot component (custom id ``hb:`` / ``hs:``, :mod:`bot.discord.ids`) is
-acknowledged at once, the game it names read once (state, seats, timers), and handed to
+acknowledged at once (a move chosen on a table: by its first write to the table, or
+deferred at its deadline; :mod:`bot.discord.ack`), the game it names read once (state,
+seats, timers), and handed to
 the lobby or to the cog playing the game (found through the lookup the router is built
 with). When the click fails, the member is told truthfully whether something it did was
 saved: the games its own writes changed (``bot.store.tracking``) are compared with what
@@ -19,7 +21,8 @@ import discord
 from discord.http import HTTPClient
 from discord.webhook.async_ import async_context, interaction_response_params
 
-from bot.discord import ids
+from bot.discord import choices, ids
+from bot.discord.ack import Ack
 from bot.discord.errors import (
     BUSY,
     OOPS,
@@ -32,8 +35,9 @@ from bot.discord.host import GameDisplay, Host
 from bot.discord.options_form import FORM_CODE
 from bot.discord.replies import defer, lang_of, send_error
 from bot.i18n import N_, member_language, translate
+from bot.present.codes import parse_code
 from bot.runtime import GameError, GameUnreadable, Known
-from bot.runtime.admission import Admission
+from bot.runtime.admission import ACK_BY_S, Admission, snowflake_time
 from bot.store import STORE_FAILURES, GameRecord, SeatRecord, UnreadableRow, tracking_writes
 
 log = logging.getLogger(__name__)
@@ -81,6 +85,8 @@ class Router:
         self.lobby = lobby
         self.admission = admission or Admission()
         self.replays = replays
+        #: Seconds after a click was made by which a held move is deferred.
+        self.ack_by_s = ACK_BY_S
 
     async def route_component(
         self, interaction: discord.Interaction, custom_id: str, values: list[str], *,
@@ -109,11 +115,27 @@ class Router:
                     custom_id: str, values: list[str]) -> None:
         """An admitted click: acknowledged at once (the work below reads the store, which
         can queue), except the lobby's Options button, whose answer is a modal, which
-        must come first; then :meth:`_route_component`."""
-        if not (cid.scope == "l" and cid.code == FORM_CODE):
+        must come first, and a move chosen on a table (:func:`is_move`), whose response
+        is held for its first write to the table (:class:`~bot.discord.ack.Ack`, deferred
+        at :data:`~bot.runtime.admission.ACK_BY_S` after the click was made); then
+        :meth:`_route_component`."""
+        guard: Ack | None = None
+        if is_move(interaction, cid):
+            guard = Ack(interaction, self.ack_delay(interaction))
+        elif not (cid.scope == "l" and cid.code == FORM_CODE):
             await defer(interaction)
-        with tracking_writes() as written:
-            await self._route_component(interaction, cid, custom_id, values, written)
+        try:
+            with tracking_writes() as written:
+                await self._route_component(interaction, cid, custom_id, values, written)
+        finally:
+            if guard is not None:
+                await guard.close()
+
+    def ack_delay(self, interaction: discord.Interaction) -> float:
+        """Seconds from now until a held click is deferred: :attr:`ack_by_s` after Discord
+        made it (its age as :meth:`~bot.runtime.admission.Admission.age_s` tells)."""
+        age = self.admission.age_s(snowflake_time(interaction.id))
+        return max(0.0, self.ack_by_s - age)
 
     async def _route_component(self, interaction: discord.Interaction, cid: ids.ComponentId,
                                custom_id: str, values: list[str], written: set[int]) -> None:
@@ -257,6 +279,17 @@ class Router:
         if "\n" in custom_id or "\r" in custom_id or custom_id not in on_message:
             values = [str(v) for v in data.get("values", [])]  # type: ignore[union-attr]
             await self.route_component(interaction, custom_id, values)
+
+
+def is_move(interaction: discord.Interaction, cid: ids.ComponentId) -> bool:
+    """True for a click that plays a move chosen on a public table: a presenter's button
+    or select (kind ``a`` or ``s``, not a page turn) on a message that is not ephemeral,
+    whose first write is to the clicked table (its response can carry it)."""
+    if cid.scope != "g" or interaction.message is None or interaction.message.flags.ephemeral:
+        return False
+    code, paged, _ = choices.parse_page(cid.code)
+    parsed = parse_code(code) if paged is None else None
+    return parsed is not None and parsed[0] in ("a", "s")
 
 
 async def refuse_busy(interaction: discord.Interaction, sentence: str) -> None:

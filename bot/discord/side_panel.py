@@ -28,7 +28,7 @@ from bot.discord.errors import thread_refuses
 from bot.discord.game_cog import GameCog
 from bot.discord.installs import is_one_message
 from bot.discord.layout import action_rows, card
-from bot.discord.outbox import edit_table, retire
+from bot.discord.outbox import edit_table, on_message, retire
 from bot.discord.posting import posted_anew
 from bot.discord.replies import lang_of, send_ephemeral
 from bot.discord.table import EMBED_LIMIT, MOVES, Table
@@ -194,10 +194,13 @@ class SidePanelCog(GameCog):
         """The mentions of ``seats``' members, as a panel's first line."""
         return " ".join(table.mention(s) for s in seats)
 
-    async def edit_panel(self, table: Table, latest: list[str] | None = None
+    async def edit_panel(self, table: Table, latest: list[str] | None = None,
+                         interaction: discord.Interaction | None = None,
                          ) -> discord.HTTPException | None:
         """Redraw the open panel in place (no ping), the lines it told and ``latest`` (the
-        step just made, in words) as bullets after its words. When Discord refuses the edit (an old
+        step just made, in words) as bullets after its words; through ``interaction``
+        (the click) when it was made on the panel (:func:`~bot.discord.outbox.edit_table`).
+        When Discord refuses the edit (an old
         message's edits used up, a permission, the message deleted) the panel is posted
         anew (no ping), recorded as the table message, and that refusal returned (None:
         edited, or not shown at all); a refusal of the thread itself or of the new post
@@ -210,8 +213,8 @@ class SidePanelCog(GameCog):
         kept = self._pinged(table, table.record.pinged_key, old)
         kwargs = await self._panel_parts(table, told, self._ping_text(table, kept))
         try:
-            await channel.get_partial_message(old).edit(  # type: ignore[attr-defined]
-                allowed_mentions=table.pings(kept), **kwargs)
+            await edit_table(channel, interaction if on_message(interaction, old) else None,
+                             old, allowed_mentions=table.pings(kept), **kwargs)
             self._remember(table, old, told, kwargs["view"])
             return None
         except AttributeError:
@@ -292,7 +295,7 @@ class SidePanelCog(GameCog):
         new message per turn)."""
         lines = [self.event_line(table, e) for e in update.events() if e.to is None]
         lines += [named(in_language(n, table.lang), table.names) for n in update.notes]
-        refused = await self.edit_panel(table, lines)
+        refused = await self.edit_panel(table, lines, interaction)
         if refused is not None and interaction is not None:
             lang = lang_of(interaction, table.lang)
             await send_ephemeral(interaction, posted_anew(

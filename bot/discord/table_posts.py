@@ -15,13 +15,21 @@ from typing import Any
 
 import discord
 
-from bot.discord import takeback
+from bot.discord import ack, takeback
 from bot.discord.errors import thread_is_gone, thread_refuses, why_not_posted
 from bot.discord.installs import is_one_message
 from bot.discord.layout import card, texts_of, without_rows
 from bot.discord.lesson_notes import LessonNotes
 from bot.discord.one_message import OneMessage
-from bot.discord.outbox import dm_hands, edit_table, new_table, on_message, retire, show_end
+from bot.discord.outbox import (
+    dm_hands,
+    edit_table,
+    new_table,
+    on_message,
+    post_only,
+    retire,
+    show_end,
+)
 from bot.discord.posting import TableNotShown, posted_anew
 from bot.discord.replies import lang_of, send_ephemeral
 from bot.discord.result_post import files_of, with_card
@@ -140,7 +148,7 @@ class TablePosts(OneMessage, LessonNotes, TableNotices):
         if stored is not None and stored.version > table.state.version:
             lines = self.public_lines(table, events)
             if lines:
-                await new_table(channel, interaction, thread_id,
+                await post_only(channel, interaction, thread_id,
                                     content="\n".join(f"\N{BULLET} {t}" for t in lines)[:2000])
             return
         if stored is not None:
@@ -193,6 +201,12 @@ class TablePosts(OneMessage, LessonNotes, TableNotices):
             humans = [s for s in table.pending.seats if table.is_human(s)]
         file = await self.render_file(table)
         deadline = due.get("turn")
+        # A click on the old table held for its first write: that write is the old
+        # table's retirement, as the click's one response; the new table follows.
+        early = ack.pending(interaction) and on_message(interaction, old)
+        if early:
+            await retire(channel, interaction, old, self._posted.get(table.record.id),
+                         self._retired.get(table.record.id))
         try:
             message = await new_table(
                 channel, interaction, thread_id,
@@ -220,7 +234,8 @@ class TablePosts(OneMessage, LessonNotes, TableNotices):
         self._asked[table.record.id] = self._decision(table)
         for seat_id in humans:
             await self.turn_notice(table, seat_id, message)
-        await retire(channel, interaction, old, posted, retired)
+        if not early:
+            await retire(channel, interaction, old, posted, retired)
         if refused is not None and interaction is not None:
             await send_ephemeral(interaction, posted_anew(refused, lang_of(interaction, table.lang)))
 
@@ -264,7 +279,7 @@ class TablePosts(OneMessage, LessonNotes, TableNotices):
             file.reset()
         view = {"view": parts["view"]} if "view" in parts else {}
         try:
-            await new_table(channel, interaction, table.record.thread_id or table.record.channel_id,
+            await post_only(channel, interaction, table.record.thread_id or table.record.channel_id,
                             files=files, **view)
         except discord.HTTPException as post:
             if thread_is_gone(post):

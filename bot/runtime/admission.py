@@ -40,6 +40,9 @@ MAX_IN_FLIGHT = 64
 #: A request received this many seconds after it was made is dropped unanswered: the
 #: answer could not reach Discord within its 3-second acknowledgement window.
 MAX_AGE_S = 2.0
+#: Seconds after Discord made a click by which it is acknowledged whatever its work: a
+#: move whose first write is not ready by then is deferred, and that write follows.
+ACK_BY_S = 1.5
 #: Event-loop lag (seconds) past which no request is taken beyond :data:`LAG_FLOOR`: a
 #: safety net for a loop so far behind that each await of a request takes a second. (A
 #: bound of 0.25 s refused more and achieved fewer moves on a shared machine, where much

@@ -184,6 +184,8 @@ class Router(Messaging):
         limits.check_callback(body, file_names(files), current=it.message.data if it.message else None)
         rtype = int(body["type"])
         data = body.get("data") or {}
+        if rtype in (6, 7) and it.message is None:  # refused: nothing acknowledged
+            raise HTTPError(400, 50035, "Invalid Form Body: this interaction has no message")
         if rtype == 4:
             self._check_interaction_post(it.channel, bool(int(data.get("flags") or 0) & 64))
         elif rtype == 7 and it.message is not None:
@@ -204,8 +206,7 @@ class Router(Messaging):
             it.deferred_ephemeral = eph is not None
             it.last_touched = None
         elif rtype in (6, 7):
-            if it.message is None:
-                raise HTTPError(400, 50035, "Invalid Form Body: this interaction has no message")
+            assert it.message is not None
             msg = it.message
             if rtype == 7:
                 self.apply_edit(msg, data, files, it)

@@ -1,9 +1,12 @@
-"""Acknowledge first, always: every slash command and every click is acknowledged (deferred
-or answered) before herdbot reads its store or draws a picture.
+"""Acknowledge first: every slash command and every click is acknowledged (deferred or
+answered) before herdbot reads its store or draws a picture, except a move chosen on a
+table, whose one answer is its first write to that table (UPDATE_MESSAGE, within the
+deadline of :mod:`bot.discord.ack`; tests/discord/test_one_ack.py).
 
 Through real discord.py dispatch in the sandbox. :class:`EarlyWork` wraps every coroutine
 method of the bot's store and the bot's render call; a call made inside the handling of an
-interaction that Discord has not yet seen answered is recorded as early work."""
+interaction that Discord has not yet seen answered is recorded as early work, unless that
+interaction was answered by an update of the clicked message (``held``)."""
 
 from __future__ import annotations
 
@@ -30,7 +33,7 @@ class EarlyWork:
     show the instrumentation saw the handlers work at all)."""
 
     def __init__(self, bot: Any) -> None:
-        self.early: list[str] = []
+        self._early: list[tuple[str, Any]] = []
         self.after = 0
         self.step = "start"
         store = bot.store
@@ -43,12 +46,25 @@ class EarlyWork:
         bot.render = self._wrap("render", bot.render)
         bot.draw = self._wrap("draw", bot.draw)  # table pictures (render process)
 
+    @property
+    def early(self) -> list[str]:
+        """Work done before an acknowledgement, for interactions not answered by an
+        update of the clicked message."""
+        return [what for what, it in self._early if it.response_type != 7]
+
+    @property
+    def held(self) -> list[str]:
+        """The steps whose work came before their one answer, an update of the clicked
+        message (type 7), once each."""
+        return list(dict.fromkeys(what.split(": ")[0] for what, it in self._early
+                                  if it.response_type == 7))
+
     def _wrap(self, what: str, call: Any) -> Any:
         async def wrapped(*args: Any, **kwargs: Any) -> Any:
             it = current_interaction.get()
             if it is not None and it.kind in ("command", "component"):
                 if not it.responded and not it.failed:
-                    self.early.append(f"{self.step}: {what}")
+                    self._early.append((f"{self.step}: {what}", it))
                 else:
                     self.after += 1
             return await call(*args, **kwargs)
@@ -107,6 +123,7 @@ async def test_every_command_and_click_acknowledges_before_store_or_render(world
     await step("click Yes, end the game", ana.click(ana.last_reply, "Yes, end the game"))
 
     assert work.early == []
+    assert work.held == []  # the tiny game's buttons are its cog's own, not moves held
     assert work.after >= 40
 
 
@@ -159,6 +176,9 @@ async def test_real_games_acknowledge_every_click_first(world, clock, tmp_path):
             await play_game(world, sandbox.bot, game=game, players=players, seed=7,
                             game_seed=11, names=("Ana", "Bo", "Cy", "Di"))
             assert work.early == []
+            # Moves on the public table were answered by their table's update; Unleashed's
+            # are chosen on private panels, acknowledged first.
+            assert work.held == ([] if game == "llamas-unleashed" else [game])
             assert work.after > 50
         finally:
             await world.disconnect()

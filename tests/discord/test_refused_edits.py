@@ -16,8 +16,9 @@ from tests.discord.conftest import make_bot
 from tests.discord.test_llamas_alpacas import EXTENSIONS, _after_setup, registry
 from tests.support import description, footer, headline, title
 
-#: The edit of a table message, through an interaction's token or the bot's.
-TABLE_EDIT = r"/messages/(@original|\d+)$"
+#: The edit of a table message: the click's own response (an update of the clicked
+#: message), or through an interaction's token or the bot's.
+TABLE_EDIT = r"/messages/(@original|\d+)$|^/interactions/\d+/[^/]+/callback$"
 
 REFUSALS = {
     "old message": (400, 30046, "Maximum number of edits to messages older than 1 hour "
@@ -54,11 +55,11 @@ async def test_a_refused_edit_posts_the_table_anew_and_says_so(la, refusal):
     state, active, other, thread = await _after_setup(world, bot)
     table = thread.last_message
     before = len(tables(thread))
-    world.faults.fail("PATCH", TABLE_EDIT, status, code=code, message=message)
+    world.faults.fail(None, TABLE_EDIT, status, code=code, message=message)
     it = await active.click(table, "Take 1 (free)")
     _, _, _, after = await bot.service.load(1)
     assert (after.version, after.phase) == (state.version + 1, "choose_space")
-    refused = [r for r in world.requests_to("PATCH", TABLE_EDIT) if r.status != 200]
+    refused = [r for r in world.requests_to(None, TABLE_EDIT) if r.status != 200]
     assert [(r.status, r.response["code"]) for r in refused] == [(status, code)]
     # The thread's newest table is a new message showing the stored state.
     shown = tables(thread)
@@ -84,7 +85,7 @@ async def test_an_edit_and_a_new_post_both_refused_are_told_in_one_sentence(la):
     state, active, other, thread = await _after_setup(world, bot)
     table = thread.last_message
     count = len(thread.all_messages)
-    world.faults.fail("PATCH", TABLE_EDIT, 404, code=10008, message="Unknown Message")
+    world.faults.fail(None, TABLE_EDIT, 404, code=10008, message="Unknown Message")
     # The new table goes out as the click's followup; its bot-token retry is not made.
     world.faults.fail("POST", r"^/webhooks/\d+/[^/]+$", 403, code=50013,
                       message="Missing Permissions")
@@ -111,10 +112,10 @@ async def test_an_edit_in_a_locked_thread_says_edit_not_post(la):
     it = await active.click(table, "Take 1 (free)")
     assert (await bot.service.load(1))[3].version == state.version + 1
     # The click's own edit is refused (403 50083); a new post would be refused alike.
-    refused = [r for r in world.requests if r.status != 200 and r.method in ("PATCH", "POST")
-               and "/callback" not in r.path]
-    assert [(r.method, r.status, r.response["code"]) for r in refused] == [
-        ("PATCH", 403, 50083)]
+    # (the click's own edit is its response: an update of the clicked message)
+    refused = [r for r in world.requests if r.status != 200 and r.method in ("PATCH", "POST")]
+    assert [(r.method, r.path, r.status, r.response["code"]) for r in refused] == [
+        ("POST", f"/interactions/{it.id}/{it.token}/callback", 403, 50083)]
     assert [headline(m) for m in it.followups if m.ephemeral] == [
         "Your move was made, but I could not edit the table in the game's thread (it is "
         "locked). See /game status."]

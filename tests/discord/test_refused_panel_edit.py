@@ -42,8 +42,9 @@ async def pp(tmp_path, monkeypatch):
 
 
 PANEL_EDIT = r"^/channels/\d+/messages/\d+$"
-#: The edit of a table message, through an interaction's token or the bot's.
-TABLE_EDIT = r"/messages/(@original|\d+)$"
+#: The edit of a table message: the click's own response (an update of the clicked
+#: message), or through an interaction's token or the bot's.
+TABLE_EDIT = r"/messages/(@original|\d+)$|^/interactions/\d+/[^/]+/callback$"
 REFUSALS = [
     (400, 30046, "Discord allows no more edits of it for now"),
     (403, 50013, "I am missing a permission there"),
@@ -96,7 +97,7 @@ async def test_a_refused_edit_of_the_end_posts_it_anew(pp, status, code, why):
         raise AssertionError("no last move")
     last = thread.last_message
     member = await member_of(world, sb.bot, seat)
-    world.faults.fail("PATCH", TABLE_EDIT, status, code=code, message="refused")
+    world.faults.fail(None, TABLE_EDIT, status, code=code, message="refused")
     await perform(await ctx_for(world, sb.bot, thread, seat), action)
     it = member.interactions[-1]
     record, _, state = await load(sb.bot)

@@ -14,6 +14,7 @@ import discord
 import pytest
 from discord import app_commands
 from discord.ext import commands
+from discord.webhook.async_ import async_context, interaction_message_response_params
 
 from bot.sandbox import World
 from tests.support import text_channel
@@ -139,6 +140,18 @@ class Probe(commands.Cog):
             await interaction.edit_original_response(**PAYLOADS[kind]())
         except discord.HTTPException as e:
             self.bot.refused.append(_refusal(e))
+
+    @app_commands.command(description="Answer a command with an update of a message")
+    async def update(self, interaction: discord.Interaction) -> None:
+        # (discord.py sends no UPDATE_MESSAGE for a command: sent as its adapter would)
+        params = interaction_message_response_params(type=7, content="Updated")
+        try:
+            await async_context.get().create_interaction_response(
+                interaction.id, interaction.token, session=interaction._session,
+                params=params)
+        except discord.HTTPException as e:
+            self.bot.refused.append(_refusal(e))
+        await interaction.response.send_message("refused", ephemeral=True)
 
     @app_commands.command(description="Answer twice")
     async def twice(self, interaction: discord.Interaction) -> None:
@@ -313,6 +326,14 @@ async def test_thread_names_are_1_to_100_characters(world, sb):
         await ch.edit(name="c" * 101)
     assert caught.value._errors == bad
     assert world.channel(thread.id).name == "n" * 100 and world.main.name == "general"
+
+
+async def test_an_update_of_a_message_answering_a_command_is_refused(world, sb, alice):
+    """UPDATE_MESSAGE (callback type 7) answers a click on a message, never a command."""
+    it = await alice.slash("update")
+    assert [r[:2] for r in sb.bot.refused] == [(400, 50035)]
+    assert [(r.json["type"], r.status) for r in it.requests] == [(7, 400), (4, 200)]
+    assert it.response_type == 4 and [m.content for m in world.main.all_messages] == ["refused"]
 
 
 async def test_one_initial_callback_per_interaction_40060(world, sb, alice):
