@@ -153,7 +153,9 @@ def rates_table(rows: list[dict[str, Any]]) -> list[str]:
     try to table p99 (a retried move from its first try), late acknowledgements, moves
     refused as busy at least once (``busy``), retries, moves given up after their last try
     (``gave up``), moves whose driver failed otherwise (``errors``), bot CPU per move (and
-    its ratio to the first row's) and the load average at the start and end of the row."""
+    its ratio to the first row's), the cores the bot processes and the harness used over
+    the window (``bot``, ``harness``; ``-`` where the row has none) and the load average
+    at the start and end of the row."""
     if not rows:
         return []
     peak = max(r["achieved_per_s"] for r in rows) or 1.0
@@ -165,7 +167,8 @@ def rates_table(rows: list[dict[str, Any]]) -> list[str]:
     out = [f"{'offered':>8} {'achieved':>8} {'of peak':>7} {'moves':>6} {'made':>6} "
            f"{'p50 ms':>8} {'p99 ms':>8} "
            f"{'1st p99':>8} {'late':>5} {'busy':>5} {'retries':>7} {'gave up':>7} "
-           f"{'errors':>6} {'CPU/move':>8} {'x':>5}  load avg start -> end"]
+           f"{'errors':>6} {'CPU/move':>8} {'x':>5} {'bot':>5} {'harness':>7}  "
+           f"load avg start -> end"]
     for r in rows:
         c = r["click_to_table"]
         first = r.get("first_try_to_table") or {}
@@ -177,7 +180,8 @@ def rates_table(rows: list[dict[str, Any]]) -> list[str]:
                    f"{num(c['p99_ms'], 8)} {num(first.get('p99_ms'), 8)} "
                    f"{r['late_acks']:>5} {r.get('moves_busy', 0):>5} "
                    f"{r.get('retries', 0):>7} {r.get('moves_abandoned', 0):>7} "
-                   f"{r['moves_errors']:>6} {num(cpu, 8)} {ratio}  "
+                   f"{r['moves_errors']:>6} {num(cpu, 8)} {ratio} "
+                   f"{num(r.get('bot_cpu_share'), 5)} {num(r.get('harness_cpu_share'), 7)}  "
                    f"{r['loadavg_start']} -> {r['loadavg_end']}")
     return out
 

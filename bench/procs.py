@@ -9,7 +9,9 @@ charged to it. Configurations (``CONFIGS``): 1 process on SQLite, 1 on PostgreSQ
 0 and 1 of 2) on PostgreSQL.
 
 Per rate, in addition to the capacity row: ``bot_cpu_ms_per_move`` (bot processes' CPU in
-the window / moves whose table showed in it), ``bot_cpu_share`` (of one core), and on
+the window / moves whose table showed in it), ``bot_cpu_share`` and ``harness_cpu_share``
+(cores used over the window), with ``--bot-cpus`` (:mod:`bench.botprocs`) ``pinning_check``
+and with ``--pin-postgres`` ``pg_cpu_share`` (the server's processes, every database), and on
 PostgreSQL ``pg_commit`` p50/p99: a probe in the bench process runs, every 50 ms of the
 window, a transaction shaped like a move's commit (row lock, update, insert, COMMIT) on the
 bot's database and times it: what a commit waits for in the server under that load (the
@@ -37,8 +39,6 @@ import gc
 import json
 import math
 import os
-import secrets
-import signal
 import sys
 import tempfile
 import time
@@ -47,11 +47,18 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-import asyncpg
-
+from bench.botprocs import (
+    Pinning,
+    ProfileSignals,
+    bot_python,
+    new_schema,
+    pinning_from_options,
+    probe_commits,
+    tree,
+)
 from bench.capacity import DRAIN_S, GAMES_PER_RATE, CapacityBench, freeze_setup
 from bench.common import GcPauses, loadavg, summary_ms
-from bench.cpu import stat_cpu_s
+from bench.cpu import procs_cpu, stat_cpu_s
 from bench.figures import (
     ACK_LIMIT_S,
     brief,
@@ -88,8 +95,10 @@ class ProcessCapacityBench(CapacityBench):
 
     def __init__(self, tmp: Path, database: str | Path, processes: int, seed: int = 15, *,
                  checkout: Path | None = None, profile_to: str | None = None,
-                 bot_nice: int = 0):
+                 bot_nice: int = 0, pinning: Pinning | None = None):
         super().__init__(tmp, seed)
+        #: The bot processes' and the harness's CPUs (``--bot-cpus``), else ``None``.
+        self.pinning = pinning
         #: Another checkout to run the bot from (its ``.venv`` if it has one).
         self.checkout = checkout
         #: Path prefix of the bot processes' profiles (``--profile-bot``), else ``None``.
@@ -102,6 +111,8 @@ class ProcessCapacityBench(CapacityBench):
         self.world = self.hub.world
         self.procs: list[Any] = []
         self.cpu_samples: list[tuple[float, float]] = []
+        #: (perf_counter, CPU seconds of the PostgreSQL server's processes) when pinned.
+        self.pg_samples: list[tuple[float, float]] = []
         self.commit_samples: list[tuple[float, float]] = []
         self.by_channel: dict[int, Any] = {}
         self._opened = 0
@@ -283,29 +294,14 @@ class ProcessCapacityBench(CapacityBench):
         while not self.stop:
             total = sum(stat_cpu_s(p.pid) or 0.0 for p in self.procs)
             self.cpu_samples.append((time.perf_counter(), total))
+            if self.pinning is not None and self.pinning.postgres is not None:
+                self.pg_samples.append((time.perf_counter(),
+                                        procs_cpu(tree(self.pinning.postgres))))
             await asyncio.sleep(0.25)
 
-    async def _probe_commits(self, url: str) -> None:
-        conn = await asyncpg.connect(url)
-        try:
-            await conn.execute("CREATE TABLE IF NOT EXISTS bench_probe (id int PRIMARY KEY, "
-                               "n bigint NOT NULL); CREATE TABLE IF NOT EXISTS bench_probe_log "
-                               "(n bigint NOT NULL, at double precision NOT NULL)")
-            await conn.execute("INSERT INTO bench_probe VALUES (1, 0) ON CONFLICT DO NOTHING")
-            while not self.stop:
-                t0 = time.perf_counter()
-                async with conn.transaction():
-                    n = await conn.fetchval("SELECT n FROM bench_probe WHERE id=1 FOR UPDATE")
-                    await conn.execute("UPDATE bench_probe SET n=$1 WHERE id=1", n + 1)
-                    await conn.execute("INSERT INTO bench_probe_log VALUES ($1, $2)", n + 1,
-                                       time.time())
-                self.commit_samples.append((t0, time.perf_counter() - t0))
-                await asyncio.sleep(0.05)
-        finally:
-            await conn.close()
-
-    def _cpu_at(self, t: float) -> float:
-        best = min(self.cpu_samples, key=lambda s: abs(s[0] - t))
+    def _cpu_at(self, t: float, samples: list[tuple[float, float]] | None = None) -> float:
+        best = min(self.cpu_samples if samples is None else samples,
+                   key=lambda s: abs(s[0] - t))
         return best[1]
 
     def figures(self, rate: float, n: int, setup_s: float, moves: list[Any],
@@ -320,6 +316,16 @@ class ProcessCapacityBench(CapacityBench):
         row["bot_processes"] = self.processes
         row["bot_cpu_ms_per_move"] = round(bot_s * 1000 / shown, 2)
         row["bot_cpu_share"] = round(bot_s / (w1 - w0), 2)
+        row["harness_cpu_share"] = row["cpu_share_of_window"]["process"]
+        if self.pg_samples:
+            pg_s = self._cpu_at(w1, self.pg_samples) - self._cpu_at(w0, self.pg_samples)
+            row["pg_cpu_share"] = round(pg_s / (w1 - w0), 2)
+        if self.pinning is not None:
+            # Threads off their CPUs by the window's end (0 expected), then pinned again.
+            row["pinning_check"] = self.pinning.check(p.pid for p in self.procs)
+            for p in self.procs:
+                self.pinning.pin_bot(p.pid)
+            self.pinning.pin_postgres()
         commits = [d for t, d in self.commit_samples if w0 <= t < w1]
         row["pg_commit"] = summary_ms(commits) if commits else None
         row["harness_gc"] = self.gc_between(w0, w1)
@@ -405,6 +411,8 @@ class ProcessCapacityBench(CapacityBench):
         if variants:
             raise ValueError("variants are for the in-process capacity bench")
         await self.hub.start()
+        if self.pinning is not None:
+            self.pinning.pin_harness()  # the threads started since
         gc.callbacks.append(self.gc)
         self.gc.on = True
         rows: list[dict[str, Any]] = []
@@ -430,6 +438,8 @@ class ProcessCapacityBench(CapacityBench):
                         self.hub, self.database, self.tmp, name=f"bot{shard}",
                         env={**env, **extra}, python=argv))
                     self.procs.append(proc)
+                    if self.pinning is not None:
+                        self.pinning.pin_bot(proc.pid)
                     await self.hub.wait_for_shards(shard + 1, 120)
                 await self.hub.wait_for_commands(120)
                 for proc in self.procs:  # the bench measures; it does not wait for quiet
@@ -440,8 +450,9 @@ class ProcessCapacityBench(CapacityBench):
                 self.install()
                 bg = [self.spawn(self._sample_cpu())]
                 if isinstance(self.database, str):
-                    bg.append(self.spawn(self._probe_commits(self.database)))
-                signals = _Signals(self.procs)
+                    bg.append(self.spawn(probe_commits(self.database, self.commit_samples,
+                                                      lambda: self.stop)))
+                signals = ProfileSignals(self.procs)
                 for rate in rates:
                     row = await self.phase(rate, warmup, window,
                                            signals if rate == profile_rate else None)
@@ -466,35 +477,6 @@ class ProcessCapacityBench(CapacityBench):
             self.errors.items(), key=lambda kv: -kv[1])[:10])}
 
 
-class _Signals:
-    """The ``profile`` of a phase when the bot runs under ``bench/botprofile.py``:
-    ``start`` and ``stop`` signal every bot process (SIGUSR1, SIGUSR2)."""
-
-    def __init__(self, procs: list[Any]):
-        self.procs = procs
-
-    def _send(self, sig: int) -> None:
-        for p in self.procs:
-            if p.returncode is None:
-                os.kill(p.pid, sig)
-
-    def start(self) -> None:
-        self._send(signal.SIGUSR1)
-
-    def stop(self) -> None:
-        self._send(signal.SIGUSR2)
-
-
-def bot_python(checkout: Path | None) -> tuple[tuple[str, ...], str | None]:
-    """The interpreter to start the bot processes with and their ``PYTHONPATH``: this
-    one and the caller's path, or for another ``checkout`` its ``.venv``'s interpreter
-    (this one when it has none) and the checkout itself, so the bot is imported from it."""
-    if checkout is None:
-        return (), None
-    venv = checkout / ".venv" / "bin" / "python"
-    return (str(venv) if venv.exists() else sys.executable,), str(checkout.resolve())
-
-
 def _stamp(it: Any, msg: Any) -> None:
     writes = getattr(it, "bench_writes", None)
     if writes is None:
@@ -503,21 +485,12 @@ def _stamp(it: Any, msg: Any) -> None:
     writes.append((time.perf_counter(), msg.ephemeral_for is None, msg.channel_id, False, True))
 
 
-async def _new_schema(url: str) -> str:
-    schema = f"herdbot_b_{secrets.token_hex(5)}"
-    conn = await asyncpg.connect(url)
-    try:
-        await conn.execute(f"CREATE SCHEMA {schema}")
-    finally:
-        await conn.close()
-    return f"{url}{'&' if '?' in url else '?'}search_path={schema}"
-
-
 async def bench_processes(configs: list[str], rates: tuple[float, ...], warmup: float,
                           window: float, *, checkout: Path | None = None,
                           profile_rate: float | None = None, profile_dir: Path | None = None,
                           burst: tuple[float, float, float] | None = None,
-                          bot_nice: int = 0, tries: int = TRIES) -> dict[str, Any]:
+                          bot_nice: int = 0, tries: int = TRIES,
+                          pinning: Pinning | None = None) -> dict[str, Any]:
     """Each configuration at each offered rate; ``{config: {"rates": [row...]}}``, the
     goodput table of each printed. ``checkout``: run the bot from that checkout;
     ``profile_rate`` and ``profile_dir``: profile the bot processes over that rate's window
@@ -525,32 +498,58 @@ async def bench_processes(configs: list[str], rates: tuple[float, ...], warmup: 
     :meth:`ProcessCapacityBench.run`; ``bot_nice``: the bot processes' niceness (``nice -n``),
     so that the simulated Discord and players, which live on other machines in life, are
     served first and offer the load as scheduled; ``tries``: a refused player's tries of
-    one decision (1: no retry; see :mod:`bench.players`)."""
+    one decision (1: no retry; see :mod:`bench.players`); ``pinning``: the CPUs of the bot
+    processes (and PostgreSQL) and of this process, put back at the end (each config's
+    result has it under ``"pinning"``)."""
     out: dict[str, Any] = {}
     pg = os.environ.get("HERDBOT_BENCH_DATABASE_URL", "").strip()
-    for name in configs:
-        backend, procs = CONFIGS[name]
-        with tempfile.TemporaryDirectory(prefix="herdprocs-") as tmp:
-            if backend == "sqlite":
-                database: str | Path = Path(tmp) / "bench.sqlite3"
-            elif pg:
-                database = await _new_schema(pg)
-            else:
-                print(f"{name}: skipped (HERDBOT_BENCH_DATABASE_URL is not set)")
-                continue
-            print(f"{name}: {procs} bot process(es) on {backend}"
-                  f"{f', bot from {checkout}' if checkout else ''}")
-            profile_to = (str(profile_dir / name) if profile_dir is not None
-                          and profile_rate is not None else None)
-            bench = ProcessCapacityBench(Path(tmp), database, procs, checkout=checkout,
-                                         profile_to=profile_to, bot_nice=bot_nice)
-            bench.tries = tries
-            out[name] = await bench.run(rates, warmup, window, profile_rate=profile_rate,
-                                        burst=burst)
-            print(f"{name}: goodput against offered load")
-            for line in rates_table(out[name]["rates"]):
-                print("  " + line)
-    return out
+    if pinning is not None:
+        print(pinning.header())
+        pinning.pin_harness()
+        pinning.pin_postgres()
+    try:
+        for name in configs:
+            out[name] = await _config(name, pg, rates, warmup, window, checkout=checkout,
+                                      profile_rate=profile_rate, profile_dir=profile_dir,
+                                      burst=burst, bot_nice=bot_nice, tries=tries,
+                                      pinning=pinning)
+    finally:
+        if pinning is not None:
+            pinning.release()
+    return {k: v for k, v in out.items() if v is not None}
+
+
+async def _config(name: str, pg: str, rates: tuple[float, ...], warmup: float,
+                  window: float, *, checkout: Path | None, profile_rate: float | None,
+                  profile_dir: Path | None, burst: tuple[float, float, float] | None,
+                  bot_nice: int, tries: int, pinning: Pinning | None) -> dict[str, Any] | None:
+    """One configuration of :func:`bench_processes`; None when skipped."""
+    backend, procs = CONFIGS[name]
+    with tempfile.TemporaryDirectory(prefix="herdprocs-") as tmp:
+        if backend == "sqlite":
+            database: str | Path = Path(tmp) / "bench.sqlite3"
+        elif pg:
+            database = await new_schema(pg)
+        else:
+            print(f"{name}: skipped (HERDBOT_BENCH_DATABASE_URL is not set)")
+            return None
+        print(f"{name}: {procs} bot process(es) on {backend}"
+              f"{f', bot from {checkout}' if checkout else ''}")
+        profile_to = (str(profile_dir / name) if profile_dir is not None
+                      and profile_rate is not None else None)
+        bench = ProcessCapacityBench(Path(tmp), database, procs, checkout=checkout,
+                                     profile_to=profile_to, bot_nice=bot_nice,
+                                     pinning=pinning)
+        bench.tries = tries
+        result = await bench.run(rates, warmup, window, profile_rate=profile_rate,
+                                 burst=burst)
+        result["bot_nice"] = bot_nice
+        result["pinning"] = None if pinning is None else pinning.describe()
+        print(f"{name}: goodput against offered load"
+              f"{'' if pinning is None else ' (' + pinning.header() + ')'}")
+        for line in rates_table(result["rates"]):
+            print("  " + line)
+    return result
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -575,7 +574,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--tries", type=int, default=TRIES, metavar="N",
                     help=f"a player refused as busy tries one decision N times in all "
                          f"(default {TRIES}; 1: no retry)")
+    ap.add_argument("--bot-cpus", default=None, metavar="CPUS",
+                    help="pin the bot processes (threads, children) to this CPU list "
+                         "(e.g. 1 or 2-3) and this process to the other CPUs")
+    ap.add_argument("--pin-postgres", default=None, metavar="DATADIR|PID",
+                    help="with --bot-cpus: pin the PostgreSQL server (postmaster.pid in "
+                         "DATADIR, or its PID) and its backends with the bots, until the end")
     args = ap.parse_args(argv)
+    try:
+        pinning = pinning_from_options(args.bot_cpus, args.pin_postgres)
+    except (OSError, ValueError) as e:
+        ap.error(str(e))
     rates = tuple(sorted(float(r) for r in args.rates.split(","))) if args.rates else ()
     burst = None
     if args.burst:
@@ -586,7 +595,7 @@ def main(argv: list[str] | None = None) -> int:
     result = asyncio.run(bench_processes(
         args.configs.split(","), rates, args.warmup, args.window, checkout=args.checkout,
         profile_rate=args.profile_rate, profile_dir=args.profile_bot, burst=burst,
-        bot_nice=args.bot_nice, tries=args.tries))
+        bot_nice=args.bot_nice, tries=args.tries, pinning=pinning))
     Path(args.out).write_text(json.dumps(result, indent=1))
     return 0
 

@@ -9,8 +9,9 @@ from bench.figures import Figures, burst_bucket, rates_table, recovered_after
 from bench.schedule import Move
 
 
-def row(offered: float, achieved: float, p50: float | None, cpu: float | None) -> dict:
-    return {"offered_per_s": offered, "achieved_per_s": achieved, "moves": 12,
+def row(offered: float, achieved: float, p50: float | None, cpu: float | None,
+        **more: float) -> dict:
+    return {**more, "offered_per_s": offered, "achieved_per_s": achieved, "moves": 12,
             "moves_made": 7, "click_to_table": {"p50_ms": p50, "p99_ms": p50},
             "first_try_to_table": {"p50_ms": p50, "p99_ms": None if p50 is None else 4500.0},
             "late_acks": 0, "moves_busy": 2, "retries": 4, "moves_abandoned": 1,
@@ -22,12 +23,21 @@ def test_a_row_with_no_move_shown_prints_dashes():
     lines = rates_table([row(10, 9.5, 20.0, 16.0), row(40, 0.0, None, None)])
     assert lines[0].split() == ["offered", "achieved", "of", "peak", "moves", "made", "p50",
                                 "ms", "p99", "ms", "1st", "p99", "late", "busy", "retries",
-                                "gave", "up", "errors", "CPU/move", "x", "load", "avg",
+                                "gave", "up", "errors", "CPU/move", "x", "bot", "harness",
+                                "load", "avg",
                                 "start", "->", "end"]
     assert lines[1].split() == ["10", "9.5", "100%", "12", "7", "20", "20", "4500", "0",
-                                "2", "4", "1", "3", "16", "1.00", "[1.0]", "->", "[2.0]"]
+                                "2", "4", "1", "3", "16", "1.00", "-", "-", "[1.0]", "->",
+                                "[2.0]"]
     assert lines[2].split() == ["40", "0", "0%", "12", "7", "-", "-", "-", "0", "2", "4",
-                                "1", "3", "-", "-", "[1.0]", "->", "[2.0]"]
+                                "1", "3", "-", "-", "-", "-", "[1.0]", "->", "[2.0]"]
+
+
+def test_a_row_of_the_process_bench_prints_the_cores_bot_and_harness_used():
+    lines = rates_table([row(20, 19.0, 30.0, 14.0, bot_cpu_share=0.27, harness_cpu_share=0.6),
+                         row(40, 36.0, 40.0, 16.8, bot_cpu_share=0.6, harness_cpu_share=1.1)])
+    assert [line.split()[13:17] for line in lines[1:]] == [["14", "1.00", "0.27", "0.6"],
+                                                           ["16.8", "1.20", "0.6", "1.1"]]
 
 
 class _Click:

@@ -1,0 +1,249 @@
+"""How :mod:`bench.procs` starts and places the bot processes: the interpreter (another
+checkout's), the profiler's start and stop signals, a PostgreSQL schema per run and the
+commit probe, and CPU pinning: the bot processes (and optionally the PostgreSQL server)
+on some CPUs, the harness (the simulated Discord and players) on the others, so the bot's
+share of the machine does not change with the load the harness offers.
+
+Affinity is set per thread (``os.sched_setaffinity`` on every ``/proc/<pid>/task/<tid>``)
+and inherited by the threads and processes a pinned thread starts later (a bot's render
+workers, a PostgreSQL backend forked by the pinned postmaster). Linux only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import secrets
+import signal
+import sys
+import time
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+import asyncpg
+
+
+class ProfileSignals:
+    """The ``profile`` of a phase when the bot runs under ``bench/botprofile.py``:
+    ``start`` and ``stop`` signal every bot process (SIGUSR1, SIGUSR2)."""
+
+    def __init__(self, procs: list[Any]):
+        self.procs = procs
+
+    def _send(self, sig: int) -> None:
+        for p in self.procs:
+            if p.returncode is None:
+                os.kill(p.pid, sig)
+
+    def start(self) -> None:
+        self._send(signal.SIGUSR1)
+
+    def stop(self) -> None:
+        self._send(signal.SIGUSR2)
+
+
+def bot_python(checkout: Path | None) -> tuple[tuple[str, ...], str | None]:
+    """The interpreter to start the bot processes with and their ``PYTHONPATH``: this
+    one and the caller's path, or for another ``checkout`` its ``.venv``'s interpreter
+    (this one when it has none) and the checkout itself, so the bot is imported from it."""
+    if checkout is None:
+        return (), None
+    venv = checkout / ".venv" / "bin" / "python"
+    return (str(venv) if venv.exists() else sys.executable,), str(checkout.resolve())
+
+
+async def new_schema(url: str) -> str:
+    """A new schema in the database at ``url``; ``url`` with it as the search path."""
+    schema = f"herdbot_b_{secrets.token_hex(5)}"
+    conn = await asyncpg.connect(url)
+    try:
+        await conn.execute(f"CREATE SCHEMA {schema}")
+    finally:
+        await conn.close()
+    return f"{url}{'&' if '?' in url else '?'}search_path={schema}"
+
+
+async def probe_commits(url: str, samples: list[tuple[float, float]],
+                        stopped: Callable[[], bool]) -> None:
+    """Until ``stopped()``, every 50 ms a transaction shaped like a move's commit (row
+    lock, update, insert, COMMIT) on the database at ``url``; appends ``(perf_counter at
+    the start, seconds)`` of each to ``samples``."""
+    conn = await asyncpg.connect(url)
+    try:
+        await conn.execute("CREATE TABLE IF NOT EXISTS bench_probe (id int PRIMARY KEY, "
+                           "n bigint NOT NULL); CREATE TABLE IF NOT EXISTS bench_probe_log "
+                           "(n bigint NOT NULL, at double precision NOT NULL)")
+        await conn.execute("INSERT INTO bench_probe VALUES (1, 0) ON CONFLICT DO NOTHING")
+        while not stopped():
+            t0 = time.perf_counter()
+            async with conn.transaction():
+                n = await conn.fetchval("SELECT n FROM bench_probe WHERE id=1 FOR UPDATE")
+                await conn.execute("UPDATE bench_probe SET n=$1 WHERE id=1", n + 1)
+                await conn.execute("INSERT INTO bench_probe_log VALUES ($1, $2)", n + 1,
+                                   time.time())
+            samples.append((t0, time.perf_counter() - t0))
+            await asyncio.sleep(0.05)
+    finally:
+        await conn.close()
+
+
+def parse_cpus(text: str, allowed: Iterable[int] | None = None) -> frozenset[int]:
+    """CPU numbers of a CPU list as ``taskset -c`` takes it (``"1"``, ``"0,2"``,
+    ``"2-3,5"``). ValueError when it is malformed or empty, names a CPU outside
+    ``allowed`` (default: the CPUs this process may run on) or names all of them (the
+    harness needs the others)."""
+    usable = frozenset(os.sched_getaffinity(0) if allowed is None else allowed)
+    cpus: set[int] = set()
+    for part in text.replace(" ", "").split(","):
+        lo, dash, hi = part.partition("-")
+        if not lo.isdigit() or (dash and not hi.isdigit()):
+            raise ValueError(f"not a CPU list: {text!r} (e.g. 1 or 0,2 or 2-3)")
+        first, last = int(lo), int(hi) if dash else int(lo)
+        if last < first:
+            raise ValueError(f"not a CPU list: {text!r} ({part} runs backwards)")
+        cpus.update(range(first, last + 1))
+    if not cpus <= usable:
+        raise ValueError(f"CPU(s) {sorted(cpus - usable)} not available; this process may "
+                         f"use {sorted(usable)}")
+    if cpus == usable:
+        raise ValueError(f"{text!r} is every available CPU: leave one for the harness")
+    return frozenset(cpus)
+
+
+def postmaster_pid(where: str) -> int:
+    """The PostgreSQL server's process id: ``where`` itself when it is a number, else the
+    first line of ``<where>/postmaster.pid`` (``where`` a data directory). OSError when the
+    file cannot be read; ValueError when it holds no process id."""
+    if where.isdigit():
+        return int(where)
+    first = (Path(where) / "postmaster.pid").read_text().split("\n", 1)[0].strip()
+    if not first.isdigit():
+        raise ValueError(f"{where}/postmaster.pid does not start with a process id")
+    return int(first)
+
+
+def threads(pid: int) -> list[int]:
+    """Thread ids of process ``pid`` (empty when it is gone)."""
+    try:
+        return [int(t) for t in os.listdir(f"/proc/{pid}/task")]
+    except OSError:
+        return []
+
+
+def tree(pid: int) -> list[int]:
+    """``pid`` and all its descendant processes (``/proc/<pid>/task/<tid>/children``)."""
+    out, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        out.append(p)
+        for tid in threads(p):
+            try:
+                with open(f"/proc/{p}/task/{tid}/children") as fh:
+                    todo.extend(int(c) for c in fh.read().split())
+            except OSError:
+                continue
+    return out
+
+
+def pin_tree(pid: int, cpus: Iterable[int], *, children: bool = True) -> int:
+    """Set the affinity of every thread of ``pid`` and (``children``) of its descendants
+    to ``cpus``; the number of threads set (a thread that ended meanwhile is skipped)."""
+    mask, n = frozenset(cpus), 0
+    for p in tree(pid) if children else [pid]:
+        for tid in threads(p):
+            try:
+                os.sched_setaffinity(tid, mask)
+                n += 1
+            except (ProcessLookupError, PermissionError):
+                continue
+    return n
+
+
+def off_mask(pid: int, cpus: Iterable[int], *, children: bool = True) -> int:
+    """Threads of ``pid`` and (``children``) its descendants whose affinity is not
+    exactly ``cpus``."""
+    mask, n = frozenset(cpus), 0
+    for p in tree(pid) if children else [pid]:
+        for tid in threads(p):
+            try:
+                if frozenset(os.sched_getaffinity(tid)) != mask:
+                    n += 1
+            except ProcessLookupError:
+                continue
+    return n
+
+
+class Pinning:
+    """Bot CPUs ``bot``; the harness gets the other CPUs it may use; ``postgres``: the
+    postmaster's process id, pinned with the bots (its mask is put back by
+    :meth:`release`, the harness's too)."""
+
+    def __init__(self, bot: frozenset[int], postgres: int | None = None):
+        self.bot = bot
+        self.before = frozenset(os.sched_getaffinity(0))
+        self.harness = self.before - bot
+        self.postgres = postgres
+        self.postgres_before: frozenset[int] | None = None
+
+    def pin_harness(self) -> None:
+        """Every thread of this process (not its children, the bots) on the harness
+        CPUs."""
+        pin_tree(os.getpid(), self.harness, children=False)
+
+    def pin_bot(self, pid: int) -> int:
+        """A bot process, its threads and its children on the bot CPUs."""
+        return pin_tree(pid, self.bot)
+
+    def pin_postgres(self) -> int:
+        """The postmaster and its current children (backends, workers) on the bot CPUs;
+        backends it forks later inherit the mask. 0 when no server was named."""
+        if self.postgres is None:
+            return 0
+        if self.postgres_before is None:
+            self.postgres_before = frozenset(os.sched_getaffinity(self.postgres))
+        return pin_tree(self.postgres, self.bot)
+
+    def release(self) -> None:
+        """The harness and the PostgreSQL server back on the CPUs they had."""
+        pin_tree(os.getpid(), self.before, children=False)
+        if self.postgres is not None and self.postgres_before is not None:
+            pin_tree(self.postgres, self.postgres_before)
+
+    def check(self, bots: Iterable[int]) -> dict[str, int]:
+        """Threads not on their CPUs: of the bot processes (and their children), of the
+        PostgreSQL server's tree, of this process."""
+        out = {"bot_threads_off": sum(off_mask(p, self.bot) for p in bots),
+               "harness_threads_off": off_mask(os.getpid(), self.harness, children=False)}
+        if self.postgres is not None:
+            out["postgres_threads_off"] = off_mask(self.postgres, self.bot)
+        return out
+
+    def describe(self) -> dict[str, Any]:
+        """The pinning as the JSON records it."""
+        return {"bot_cpus": sorted(self.bot), "harness_cpus": sorted(self.harness),
+                "postgres_pid": self.postgres}
+
+    def header(self) -> str:
+        """One line for the run's header."""
+        pg = (f", PostgreSQL (postmaster {self.postgres}) with the bots"
+              if self.postgres is not None else "")
+        return (f"pinned: bot processes on CPU {_cpus(self.bot)}{pg}, harness on CPU "
+                f"{_cpus(self.harness)}")
+
+
+def pinning_from_options(bot_cpus: str | None, postgres: str | None) -> Pinning | None:
+    """The :class:`Pinning` of ``--bot-cpus`` (a CPU list, see :func:`parse_cpus`) and
+    ``--pin-postgres`` (see :func:`postmaster_pid`); None when no CPUs are given.
+    ValueError for a bad CPU list or a server without CPUs; OSError when the server's
+    ``postmaster.pid`` cannot be read."""
+    if bot_cpus is None:
+        if postgres is not None:
+            raise ValueError("--pin-postgres needs --bot-cpus (the CPUs to pin it to)")
+        return None
+    cpus = parse_cpus(bot_cpus)
+    return Pinning(cpus, None if postgres is None else postmaster_pid(postgres))
+
+
+def _cpus(cpus: Iterable[int]) -> str:
+    return ",".join(str(c) for c in sorted(cpus))

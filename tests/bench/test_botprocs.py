@@ -1,0 +1,79 @@
+"""bench.botprocs: the CPU list of ``--bot-cpus``, the server of ``--pin-postgres``, and
+pinning a process with its threads and children."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import time
+
+import pytest
+
+from bench.botprocs import (
+    off_mask,
+    parse_cpus,
+    pin_tree,
+    pinning_from_options,
+    postmaster_pid,
+    tree,
+)
+
+
+def test_a_cpu_list_takes_single_cpus_and_ranges():
+    assert parse_cpus("1", allowed={0, 1}) == frozenset({1})
+    assert parse_cpus("2-3,0", allowed=range(4)) == frozenset({0, 2, 3})
+    assert parse_cpus(" 1, 2 ", allowed=range(4)) == frozenset({1, 2})
+
+
+@pytest.mark.parametrize(("text", "says"), [
+    ("", "not a CPU list"), ("a", "not a CPU list"), ("1-", "not a CPU list"),
+    ("3-1", "runs backwards"), ("2", "CPU(s) [2] not available"),
+    ("0-1", "every available CPU"), ("1,0", "every available CPU")])
+def test_a_cpu_list_that_leaves_the_harness_nothing_or_is_not_one_is_refused(text, says):
+    with pytest.raises(ValueError, match=re.escape(says)):
+        parse_cpus(text, allowed={0, 1})
+
+
+def test_the_server_is_read_from_its_data_directory_or_given_as_a_pid(tmp_path):
+    (tmp_path / "postmaster.pid").write_text("15727\n/tmp/pg/data\n1796471222\n")
+    assert postmaster_pid(str(tmp_path)) == 15727
+    assert postmaster_pid("4242") == 4242
+    (tmp_path / "postmaster.pid").write_text("\n")
+    with pytest.raises(ValueError, match="does not start with a process id"):
+        postmaster_pid(str(tmp_path))
+    with pytest.raises(OSError):
+        postmaster_pid(str(tmp_path / "missing"))
+
+
+def test_no_cpus_no_pinning_and_a_server_needs_cpus():
+    assert pinning_from_options(None, None) is None
+    with pytest.raises(ValueError, match="--pin-postgres needs --bot-cpus"):
+        pinning_from_options(None, "4242")
+
+
+@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="needs two CPUs to pin to one")
+def test_pinning_reaches_a_processes_threads_and_children():
+    cpu = min(os.sched_getaffinity(0))
+    code = ("import subprocess, sys, threading, time\n"
+            "threading.Thread(target=time.sleep, args=(60,), daemon=True).start()\n"
+            "subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)'])\n"
+            "print('up', flush=True)\ntime.sleep(60)\n")
+    parent = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    try:
+        assert parent.stdout is not None and parent.stdout.readline() == "up\n"
+        time.sleep(0.1)
+        pids = tree(parent.pid)
+        assert len(pids) == 2
+        assert off_mask(parent.pid, {cpu}) == 3  # two threads and the child's one
+        assert off_mask(parent.pid, {cpu}, children=False) == 2
+        assert pin_tree(parent.pid, {cpu}, children=False) == 2
+        assert off_mask(parent.pid, {cpu}) == 1
+        assert pin_tree(parent.pid, {cpu}) == 3
+        assert off_mask(parent.pid, {cpu}) == 0
+        assert [os.sched_getaffinity(p) for p in pids] == [{cpu}, {cpu}]
+    finally:
+        for p in reversed(tree(parent.pid)):
+            os.kill(p, 9)
+        parent.wait()
