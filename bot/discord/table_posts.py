@@ -214,6 +214,10 @@ class TablePosts(OneMessage, LessonNotes, TableNotices):
                 file=file, allowed_mentions=table.pings(humans),
             )
         except discord.HTTPException as exc:
+            if early and not thread_is_gone(exc):
+                # The old table lost its buttons already: the catch-up posts the table
+                # again (by the bot's token) once it can.
+                self.bot.service.start_catch_up(table.record.id)
             if refused is None or thread_is_gone(exc):
                 raise
             raise TableNotShown(refused, exc) from exc

@@ -101,6 +101,35 @@ async def test_a_turn_s_end_retires_the_table_as_the_answer_and_posts_the_next(l
     assert (await bot.store.get_game(1)).table_message_id == shown[-1].id
 
 
+async def test_a_next_table_refused_after_the_old_one_was_retired_comes_back(la):
+    """The turn's end retired the old table as the click's answer, then Discord refused
+    the next table's post: the member is told, and the catch-up posts the table with its
+    buttons (no /game status needed)."""
+    world, bot = la
+    state, active, other, thread = await _after_setup(world, bot)
+    await active.click(thread.last_message, "Take 1 (free)")
+    table = thread.last_message
+    world.faults.fail("POST", r"^/webhooks/\d+/[^/]+$", 403, code=50013,
+                      message="Missing Permissions")
+    it = await active.click(table, table.labels[0])
+    await world.settle()
+    version = (await bot.store.get_game(1)).version
+    assert [headline(m) for m in it.followups if m.ephemeral] == [
+        "Your move was made, but I could not post the table in the game's thread (I am "
+        "missing a permission there). See /game status."]
+    assert table.labels == []
+    newest = tables(thread)[-1]
+    assert newest.id != table.id and footer(newest) == f"Move {version}"
+    assert newest.labels == ["Take 1 (free)", "Take 2 (1\N{CARROT})",
+                             "Take 3 (1\N{FOUR LEAF CLOVER} 1\N{CARROT})",
+                             "Take 4 (2\N{FOUR LEAF CLOVER} 1\N{CARROT})",
+                             "Take 5 (3\N{FOUR LEAF CLOVER} 1\N{CARROT})",
+                             "Take 6 (3\N{FOUR LEAF CLOVER} 2\N{CARROT})", "Move a card",
+                             "My hand", "Watch"]
+    assert headline(newest) == other.mention  # the next player, pinged once
+    assert (await bot.store.get_game(1)).table_message_id == newest.id
+
+
 async def test_a_move_past_its_deadline_is_deferred_first_and_still_shows_the_table(la):
     world, bot = la
     state, active, other, thread = await _after_setup(world, bot)
