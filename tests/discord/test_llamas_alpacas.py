@@ -8,8 +8,12 @@ legal actions through the service, then the buttons are checked and pressed.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 from collections import Counter
+from collections.abc import AsyncIterator, Sequence
+from pathlib import Path
+from typing import Any
 
 import pytest_asyncio
 
@@ -35,18 +39,27 @@ def registry() -> Registry:
     return Registry([SPEC])
 
 
+@contextlib.asynccontextmanager
+async def la_world(path: Path, names: Sequence[str]) -> AsyncIterator[tuple[World, Any]]:
+    """(world, bot) of Llamas & Alpacas alone on a SQLite file at ``path``, with members
+    ``names``, every game seeded 1; disconnected at the end."""
+    world = World()
+    for name in names:
+        world.add_member(name)
+    bot = make_bot(path, _clock(), registry=registry(), extensions=EXTENSIONS)
+    await world.connect(bot)
+    bot.service.seed_factory = lambda: 1
+    try:
+        yield world, bot
+    finally:
+        await world.disconnect()
+
+
 @pytest_asyncio.fixture
 async def la(tmp_path):
     """(world, bot): members Maya, Tomasz, Ana, Kofi (the demo's names) and Omar."""
-    world = World()
-    for name in [*NAMES[:4], "Omar"]:
-        world.add_member(name)
-    bot = make_bot(tmp_path / "la.sqlite3", _clock(), registry=registry(),
-                   extensions=EXTENSIONS)
-    await world.connect(bot)
-    bot.service.seed_factory = lambda: 1
-    yield world, bot
-    await world.disconnect()
+    async with la_world(tmp_path / "la.sqlite3", [*NAMES[:4], "Omar"]) as pair:
+        yield pair
 
 
 def _clock():

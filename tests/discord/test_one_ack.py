@@ -22,25 +22,17 @@ import pytest_asyncio
 from bot.discord import ids
 from bot.discord.ack import Ack, ack_of, pending
 from bot.discord.router import is_move
-from bot.runtime import ManualClock
-from bot.sandbox import World
 from bot.sandbox.demo import NAMES, play_game
 from tests.discord.conftest import make_bot
-from tests.discord.test_llamas_alpacas import EXTENSIONS, KEY, _after_setup, registry
+from tests.discord.test_llamas_alpacas import EXTENSIONS, KEY, _after_setup, la_world, registry
 from tests.support import description, footer, headline, title
 
 
 @pytest_asyncio.fixture
 async def la(tmp_path):
-    world = World()
-    for name in NAMES[:2]:
-        world.add_member(name)
-    bot = make_bot(tmp_path / "la.sqlite3", ManualClock(), registry=registry(),
-                   extensions=EXTENSIONS)
-    await world.connect(bot)
-    bot.service.seed_factory = lambda: 1
-    yield world, bot
-    await world.disconnect()
+    """(world, bot): members Maya and Tomasz."""
+    async with la_world(tmp_path / "la.sqlite3", NAMES[:2]) as pair:
+        yield pair
 
 
 #: The table after the first player takes card 1 (game seed 1).

@@ -9,11 +9,8 @@ from __future__ import annotations
 import pytest
 import pytest_asyncio
 
-from bot.runtime import ManualClock
-from bot.sandbox import World
 from bot.sandbox.demo import NAMES
-from tests.discord.conftest import make_bot
-from tests.discord.test_llamas_alpacas import EXTENSIONS, _after_setup, registry
+from tests.discord.test_llamas_alpacas import _after_setup, la_world
 from tests.support import description, footer, headline, title
 
 #: The edit of a table message: the click's own response (an update of the clicked
@@ -31,15 +28,9 @@ REFUSALS = {
 
 @pytest_asyncio.fixture
 async def la(tmp_path):
-    world = World()
-    for name in NAMES[:2]:
-        world.add_member(name)
-    bot = make_bot(tmp_path / "la.sqlite3", ManualClock(), registry=registry(),
-                   extensions=EXTENSIONS)
-    await world.connect(bot)
-    bot.service.seed_factory = lambda: 1
-    yield world, bot
-    await world.disconnect()
+    """(world, bot): members Maya and Tomasz."""
+    async with la_world(tmp_path / "la.sqlite3", NAMES[:2]) as pair:
+        yield pair
 
 
 def tables(thread):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 import types
+from typing import Any
 
 import pytest
 import pytest_asyncio
@@ -78,23 +79,28 @@ async def test_a_refused_panel_edit_posts_the_panel_anew(pp, status, code, why):
         f"({why}), so I posted it anew."]
 
 
+async def to_the_last_move(world: Any, bot: Any) -> tuple[str, Any]:
+    """Play game 1 through the service with the AI policy (seeded 1) up to its last move:
+    (the seat to make it, that move), not made."""
+    engine, rand = SPEC.engine, random.Random(1)
+    for _ in range(1000):
+        _, _, state = await load(bot)
+        seat = engine.pending(state).seats[0]
+        action = SPEC.policy(engine.view(state, seat), engine.legal_actions(state, seat), rand)
+        if engine.result(engine.apply(state, seat, action)[0]) is not None:
+            return seat, action
+        await bot.service.act(1, seat, action, expected_version=state.version)
+        await world.settle()
+    raise AssertionError("no last move")
+
+
 @pytest.mark.parametrize(("status", "code", "why"), REFUSALS)
 async def test_a_refused_edit_of_the_end_posts_it_anew(pp, status, code, why):
     """The end replaces the last table in place (the scoring, the final picture); refused,
     it is posted as a new message and the last table's buttons retired."""
     world, sb = pp
     thread = await start(world, NAMES[:2])
-    engine, rand = SPEC.engine, random.Random(1)
-    for _ in range(1000):  # the AI policy plays through the service to the last move
-        _, _, state = await load(sb.bot)
-        seat = engine.pending(state).seats[0]
-        action = SPEC.policy(engine.view(state, seat), engine.legal_actions(state, seat), rand)
-        if engine.result(engine.apply(state, seat, action)[0]) is not None:
-            break
-        await sb.bot.service.act(1, seat, action, expected_version=state.version)
-        await world.settle()
-    else:
-        raise AssertionError("no last move")
+    seat, action = await to_the_last_move(world, sb.bot)
     last = thread.last_message
     member = await member_of(world, sb.bot, seat)
     world.faults.fail(None, TABLE_EDIT, status, code=code, message="refused")
@@ -121,17 +127,7 @@ async def test_an_end_whose_new_post_is_refused_too_is_not_told_as_posted(pp):
     is posted and the member is told both, not that it was posted anew."""
     world, sb = pp
     thread = await start(world, NAMES[:2])
-    engine, rand = SPEC.engine, random.Random(1)
-    for _ in range(1000):
-        _, _, state = await load(sb.bot)
-        seat = engine.pending(state).seats[0]
-        action = SPEC.policy(engine.view(state, seat), engine.legal_actions(state, seat), rand)
-        if engine.result(engine.apply(state, seat, action)[0]) is not None:
-            break
-        await sb.bot.service.act(1, seat, action, expected_version=state.version)
-        await world.settle()
-    else:
-        raise AssertionError("no last move")
+    seat, action = await to_the_last_move(world, sb.bot)
     member = await member_of(world, sb.bot, seat)
     count = len(thread.all_messages)
     world.faults.fail(None, TABLE_EDIT, 404, code=10008, message="Unknown Message")
