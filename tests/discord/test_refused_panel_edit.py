@@ -82,11 +82,12 @@ async def test_a_refused_panel_edit_posts_the_panel_anew(pp, status, code, why):
 async def to_the_last_move(world: Any, bot: Any) -> tuple[str, Any]:
     """Play game 1 through the service with the AI policy (seeded 1) up to its last move:
     (the seat to make it, that move), not made."""
-    engine, rand = SPEC.engine, random.Random(1)
+    engine, policy, rand = SPEC.engine, SPEC.policy, random.Random(1)
+    assert policy is not None
     for _ in range(1000):
         _, _, state = await load(bot)
         seat = engine.pending(state).seats[0]
-        action = SPEC.policy(engine.view(state, seat), engine.legal_actions(state, seat), rand)
+        action = policy(engine.view(state, seat), engine.legal_actions(state, seat), rand)
         if engine.result(engine.apply(state, seat, action)[0]) is not None:
             return seat, action
         await bot.service.act(1, seat, action, expected_version=state.version)
