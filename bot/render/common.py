@@ -9,7 +9,9 @@ from __future__ import annotations
 import io
 import math
 import re
+import struct
 import threading
+import zlib
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -17,6 +19,7 @@ from functools import cache, lru_cache, wraps
 from typing import Any, ParamSpec
 
 from PIL import Image, ImageDraw, ImageFont
+from zlib_ng import zlib_ng
 
 from bot.paths import ASSETS_DIR
 from bot.render.kept import Kept
@@ -205,7 +208,8 @@ def to_png(
     """Encode ``image`` as PNG bytes. ``level`` is the zlib level (1: fast, fine for
     flat-coloured pictures); ``optimize`` trades much more time for a smaller file;
     ``palette`` first reduces an RGB picture to 256 colours (no dithering), which is
-    faster to encode and smaller, and looks the same for flat drawings."""
+    faster to encode (:func:`palette_png`, ``level`` unused) and smaller, and looks the
+    same for flat drawings."""
     buf = io.BytesIO()
     if palette and image.mode == "RGB":
         # The palette is chosen on a quarter-size copy (4x fewer pixels to cluster; every
@@ -215,8 +219,34 @@ def to_png(
         pal = small.quantize(colors=256, method=Image.Quantize.FASTOCTREE,
                              dither=Image.Dither.NONE)
         image = image.quantize(palette=pal, dither=Image.Dither.NONE)
+        if not optimize:
+            return palette_png(image)
     image.save(buf, format="PNG", optimize=optimize, compress_level=9 if optimize else level)
     return buf.getvalue()
+
+
+#: zlib-ng's level for :func:`palette_png`: faster than zlib's level 1 and smaller.
+PNG_LEVEL = 2
+
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+
+def palette_png(image: Image.Image) -> bytes:
+    """PNG bytes of a palette (``P``) picture without transparency: 8 bits per pixel, no
+    row filter, the data deflated by zlib-ng (several times faster than Pillow's encoder
+    at the same pixels). Raises ValueError for another mode."""
+    if image.mode != "P" or "transparency" in image.info:
+        got = "P with transparency" if image.mode == "P" else image.mode
+        raise ValueError(f"palette_png takes a P picture without transparency, not {got}")
+    width, height = image.size
+    raw = image.tobytes()
+    rows = b"".join(b"\x00" + raw[y * width:(y + 1) * width] for y in range(height))
+    header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)
+    return b"".join((b"\x89PNG\r\n\x1a\n", _chunk(b"IHDR", header),
+                     _chunk(b"PLTE", bytes(image.getpalette("RGB") or ())),
+                     _chunk(b"IDAT", zlib_ng.compress(rows, PNG_LEVEL)), _chunk(b"IEND", b"")))
 
 
 # -- the smallest text drawn -------------------------------------------------------------

@@ -7,7 +7,6 @@ Pure (no asyncio, no I/O besides the cached fonts); call it in a worker thread. 
 
 from __future__ import annotations
 
-import io
 from collections.abc import Mapping, Sequence
 from functools import cache
 
@@ -26,6 +25,7 @@ from bot.render.common import (
     kept_by,
     measuring,
     min_font,
+    palette_png,
     paste,
     pill,
     rounded_box,
@@ -428,9 +428,7 @@ def table_picture(
 
 
 def _encode(img: Image.Image, pal: Image.Image) -> bytes:
-    buf = io.BytesIO()
-    img.quantize(palette=pal, dither=Image.Dither.NONE).save(buf, format="PNG", compress_level=1)
-    return buf.getvalue()
+    return palette_png(img.quantize(palette=pal, dither=Image.Dither.NONE))
 
 
 def render_table(

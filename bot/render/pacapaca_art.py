@@ -11,7 +11,6 @@ four charms, blotches = mud.
 
 from __future__ import annotations
 
-import io
 import math
 from functools import cache
 
@@ -19,7 +18,7 @@ from PIL import Image, ImageDraw
 
 from bot.games.pacapaca.cards import catalog, kind_table
 from bot.games.pacapaca.scoring import analyse
-from bot.render.common import Draw, font, min_font, note_mark
+from bot.render.common import Draw, font, min_font, note_mark, palette_png
 
 RGB = tuple[int, int, int]
 
@@ -141,10 +140,7 @@ def to_palette_png(img: Image.Image) -> bytes:
     """PNG bytes of ``img`` mapped onto the fixed palette: it encodes several times faster
     than RGB (no per-row filter search) and is half the size; the drawing uses flat
     colours."""
-    pal = img.quantize(palette=_palette(), dither=Image.Dither.NONE)
-    buf = io.BytesIO()
-    pal.save(buf, format="PNG", compress_level=1)
-    return buf.getvalue()
+    return palette_png(img.quantize(palette=_palette(), dither=Image.Dither.NONE))
 
 
 # -- neck layout ------------------------------------------------------------------------

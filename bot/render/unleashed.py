@@ -20,7 +20,6 @@ smaller and rounder) and a frame colour plus icon per card type.
 
 from __future__ import annotations
 
-import io
 from collections.abc import Mapping, Sequence
 from functools import cache
 
@@ -37,6 +36,7 @@ from bot.render.common import (
     font,
     measuring,
     min_font,
+    palette_png,
     paste,
     sprite,
 )
@@ -495,10 +495,8 @@ def _palette() -> Image.Image:
 
 
 def _encode(img: Image.Image, meter: object) -> Picture:
-    buf = io.BytesIO()
-    img.quantize(palette=_palette(), dither=Image.Dither.NONE).save(buf, format="PNG",
-                                                                     compress_level=1)
-    return Picture(buf.getvalue(), img.size, meter.smallest)  # type: ignore[attr-defined]
+    png = palette_png(img.quantize(palette=_palette(), dither=Image.Dither.NONE))
+    return Picture(png, img.size, meter.smallest)  # type: ignore[attr-defined]
 
 
 def table_picture(view: UnleashedView, *, names: Mapping[str, str] | None = None,

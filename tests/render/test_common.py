@@ -1,12 +1,15 @@
-"""Pictures kept by what they show (``bot.render.common.kept_by``, ``bot.render.kept``)."""
+"""Pictures kept by what they show (``bot.render.common.kept_by``, ``bot.render.kept``), and
+the paletted PNG encoding (``palette_png``)."""
 
 from __future__ import annotations
 
+import io
 import math
 
-from PIL import Image
+import pytest
+from PIL import Image, ImageDraw
 
-from bot.render.common import Draw, Picture, font, kept_by, measuring
+from bot.render.common import Draw, Picture, font, kept_by, measuring, palette_png
 from bot.render.kept import Kept, inputs_key
 
 drawn: list[tuple[str, str]] = []
@@ -86,3 +89,27 @@ def test_inputs_that_cannot_be_keyed_are_drawn_every_time_and_not_kept():
     assert [_plain("hay").png, _plain("hay").png] == [b"hay", b"hay"]
     assert drawn == [("hay", "plain"), ("hay", "plain")]
     assert (len(_plain.kept), _plain.kept.hits, _plain.kept.misses) == (0, 0, 0)
+
+
+def test_palette_png_decodes_to_the_same_pixels_and_palette():
+    """Every pixel index and palette entry survive; the file is a plain 8-bit paletted PNG."""
+    img = Image.new("RGB", (37, 11), (251, 246, 234))
+    ImageDraw.Draw(img).rectangle((3, 2, 20, 8), fill=(200, 40, 40))
+    ImageDraw.Draw(img).line((0, 10, 36, 0), fill=(20, 90, 200), width=2)
+    pal = img.quantize(colors=8, dither=Image.Dither.NONE)
+    png = palette_png(pal)
+    back = Image.open(io.BytesIO(png))
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    assert (back.format, back.mode, back.size) == ("PNG", "P", (37, 11))
+    assert back.tobytes() == pal.tobytes()
+    assert back.getpalette() == pal.getpalette()
+    assert back.convert("RGB").tobytes() == pal.convert("RGB").tobytes()
+
+
+def test_palette_png_refuses_a_picture_that_is_not_paletted():
+    with pytest.raises(ValueError, match="not RGB$"):
+        palette_png(Image.new("RGB", (4, 4)))
+    clear = Image.new("P", (4, 4), 0)
+    clear.info["transparency"] = 0
+    with pytest.raises(ValueError, match="not P with transparency$"):
+        palette_png(clear)
