@@ -133,6 +133,16 @@ class _Parser(argparse.ArgumentParser):
                                message=message) + "\n")
 
 
+def _command(sub: Any, name: str, lang: str, summary: str,
+             description: str | None = None) -> argparse.ArgumentParser:
+    """Subcommand ``name`` of ``sub`` (``add_subparsers``), its one-line help ``summary``
+    and its ``description`` (message ids) in ``lang``."""
+    parser: argparse.ArgumentParser = sub.add_parser(
+        name, lang=lang, help=translate(lang, summary),
+        description=translate(lang, description) if description is not None else None)
+    return parser
+
+
 def _parser(lang: str) -> argparse.ArgumentParser:
     """The command line's parser, its descriptions and help texts in ``lang``."""
     from bot.app import builtin_games
@@ -146,14 +156,11 @@ def _parser(lang: str) -> argparse.ArgumentParser:
                         help=translate(lang, "show program's version number and exit"))
     sub = parser.add_subparsers(dest="command",
                                 metavar="{run,demo,simulate,backup,migrate-store,local-discord}")
-    run = sub.add_parser(
-        "run", lang=lang, help=translate(lang, "run the bot on Discord (needs DISCORD_TOKEN)"),
-        description=translate(lang, RUN_HELP))
+    run = _command(sub, "run", lang, N_("run the bot on Discord (needs DISCORD_TOKEN)"), RUN_HELP)
     run.add_argument("--new-database", action="store_true", help=translate(
         lang, "create a new, empty SQLite database even where herdbot ran before (its "
         "<database>.lock is there but the file is gone)"))
-    demo = sub.add_parser(
-        "demo", lang=lang, help=translate(lang, "play a full game offline in the Discord sandbox"))
+    demo = _command(sub, "demo", lang, N_("play a full game offline in the Discord sandbox"))
     first = next(iter(keys), None)
     demo.add_argument("--game", choices=keys or None, default=first,
                       help=translate(lang, "which game (default {game})", game=first))
@@ -164,8 +171,7 @@ def _parser(lang: str) -> argparse.ArgumentParser:
     demo.add_argument("--out", default="demo-out", help=translate(
         lang, "folder for the transcript, the PNGs and a folder per member (default "
         "demo-out; its old pictures are replaced)"))
-    sim = sub.add_parser("simulate", lang=lang,
-                         help=translate(lang, "AI-versus-AI games through an engine"))
+    sim = _command(sub, "simulate", lang, N_("AI-versus-AI games through an engine"))
     sim.add_argument("game", choices=keys or None, nargs="?" if not keys else None)
     sim.add_argument("--games", type=int, default=100,
                      help=translate(lang, "how many games (default 100)"))
@@ -186,24 +192,19 @@ def _parser(lang: str) -> argparse.ArgumentParser:
         lang, "with --stats: the AI in seat 1 against random players; prints its win rate"))
     sim.add_argument("--jobs", type=int, choices=(1, 2), default=1,
                      help=translate(lang, "processes for --stats (1 or 2)"))
-    backup = sub.add_parser(
-        "backup", lang=lang, help=translate(lang, "copy the live database to PATH (safe while the bot "
-                                       "runs)"),
-        description=translate(lang, BACKUP_HELP))
+    backup = _command(sub, "backup", lang,
+                      N_("copy the live database to PATH (safe while the bot runs)"), BACKUP_HELP)
     backup.add_argument("path", metavar="PATH",
                         help=translate(lang, "the copy's file, or a folder for it"))
-    move = sub.add_parser(
-        "migrate-store", lang=lang, help=translate(lang, "copy a database into a new one (e.g. SQLite "
-                                              "to PostgreSQL)"),
-        description=translate(lang, MIGRATE_HELP))
+    move = _command(sub, "migrate-store", lang,
+                    N_("copy a database into a new one (e.g. SQLite to PostgreSQL)"), MIGRATE_HELP)
     move.add_argument("source", metavar="FROM",
                       help=translate(lang, "the database to copy: a file or a URL"))
     move.add_argument("target", metavar="TO",
                       help=translate(lang, "the empty database to fill: a file or a URL"))
-    local = sub.add_parser(
-        "local-discord", lang=lang, help=translate(lang, "development only: a simulated Discord on "
-                                              "127.0.0.1 that `herdbot run` can connect to"),
-        description=translate(lang, LOCAL_HELP))
+    local = _command(sub, "local-discord", lang,
+                     N_("development only: a simulated Discord on 127.0.0.1 that `herdbot run` "
+                        "can connect to"), LOCAL_HELP)
     local.add_argument("--port", type=int, default=8555,
                        help=translate(lang, "TCP port (default 8555)"))
     local.add_argument("--guilds", type=int, default=1,
