@@ -11,6 +11,7 @@ workers, a PostgreSQL backend forked by the pinned postmaster). Linux only.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import os
 import secrets
@@ -230,6 +231,16 @@ class Pinning:
               if self.postgres is not None else "")
         return (f"pinned: bot processes on CPU {_cpus(self.bot)}{pg}, harness on CPU "
                 f"{_cpus(self.harness)}")
+
+
+def add_pinning_options(ap: argparse.ArgumentParser) -> None:
+    """``--bot-cpus`` and ``--pin-postgres`` on ``ap``; read by :func:`pinning_from_options`."""
+    ap.add_argument("--bot-cpus", default=None, metavar="CPUS",
+                    help="pin the bot processes (threads, children) to this CPU list "
+                         "(e.g. 1 or 2-3) and this process to the other CPUs")
+    ap.add_argument("--pin-postgres", default=None, metavar="DATADIR|PID",
+                    help="with --bot-cpus: pin the PostgreSQL server (postmaster.pid in "
+                         "DATADIR, or its PID) and its backends with the bots, until the end")
 
 
 def pinning_from_options(bot_cpus: str | None, postgres: str | None) -> Pinning | None:

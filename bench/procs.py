@@ -50,6 +50,7 @@ from urllib.parse import urlsplit
 from bench.botprocs import (
     Pinning,
     ProfileSignals,
+    add_pinning_options,
     bot_python,
     new_schema,
     pinning_from_options,
@@ -574,12 +575,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--tries", type=int, default=TRIES, metavar="N",
                     help=f"a player refused as busy tries one decision N times in all "
                          f"(default {TRIES}; 1: no retry)")
-    ap.add_argument("--bot-cpus", default=None, metavar="CPUS",
-                    help="pin the bot processes (threads, children) to this CPU list "
-                         "(e.g. 1 or 2-3) and this process to the other CPUs")
-    ap.add_argument("--pin-postgres", default=None, metavar="DATADIR|PID",
-                    help="with --bot-cpus: pin the PostgreSQL server (postmaster.pid in "
-                         "DATADIR, or its PID) and its backends with the bots, until the end")
+    add_pinning_options(ap)
     args = ap.parse_args(argv)
     try:
         pinning = pinning_from_options(args.bot_cpus, args.pin_postgres)
