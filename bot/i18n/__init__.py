@@ -69,7 +69,7 @@ def translate(lang: str | None, msgid: str, /, **placeholders: Any) -> str:
     text = _said.get((lang, msgid))
     if text is None:
         text = _keep((lang, msgid), _gettext(_lang(lang), msgid))
-    return text.format(**placeholders) if placeholders else text  # type: ignore[no-any-return]
+    return _fill(text, placeholders)
 
 
 def _gettext(lang: str, msgid: str) -> str:
