@@ -38,6 +38,7 @@ from bot.discord.errors import (
     log_store_error,
 )
 from bot.discord.host import DirectMessages, GameDisplay
+from bot.discord.lean import Click
 from bot.discord.permissions import check_refusal
 from bot.discord.replay_view import ReplayViewer
 from bot.discord.replies import defer_command, lang_of, quoted, send_error
@@ -105,7 +106,8 @@ def take_interactions(bot: HerdBot) -> None:
     id ``hb:`` / ``hs:``) or a slash command that the admission refuses is answered
     :data:`~bot.discord.errors.BUSY` (:data:`~bot.discord.errors.BUSY_COMMAND`) from its
     gateway form (:func:`bot.discord.router.refuse_unbuilt`), with nothing built for it.
-    An admitted click then goes straight to :meth:`HerdBot.route_component`, holding its
+    An admitted click is built as a :class:`bot.discord.lean.Click` (Discord's answers to
+    its writes read for ids only) and goes straight to :meth:`HerdBot.route_component`, holding its
     place, in a task of its own (named ``herdbot-click: <custom id>``), without
     discord.py's rebuilding of the message's whole view for its dynamic items, and the
     member's client locale is noted once it is answered (:meth:`HerdBot.note_locale`);
@@ -156,7 +158,7 @@ def take_interactions(bot: HerdBot) -> None:
                 return
             started = admission.monotonic()
             try:
-                interaction: discord.Interaction = discord.Interaction(data=data, state=state)
+                interaction: discord.Interaction = Click(data=data, state=state)
             except BaseException:
                 admission.leave(started)
                 raise

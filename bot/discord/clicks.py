@@ -15,7 +15,7 @@ from typing import Any
 
 import discord
 
-from bot.discord import ack, choices, ids, layout, takeback
+from bot.discord import ack, choices, ids, layout, lean, takeback
 from bot.discord.hints import HINT, answer_hint, with_hint_button
 from bot.discord.installs import is_one_message
 from bot.discord.one_message import CONTINUE, OneMessage
@@ -69,7 +69,7 @@ class Clicks(Watching, OneMessage):
             await send_error(interaction, translate(
                 table.member_lang, "The AI is playing your seat: press I'm back first."))
             return None
-        ephemeral = interaction.message is not None and interaction.message.flags.ephemeral
+        ephemeral = lean.on_ephemeral(interaction)
         said: str | None = None
         if ephemeral:
             # The choice as drawn now (a fingerprinted pick may name another index today).
@@ -121,7 +121,7 @@ class Clicks(Watching, OneMessage):
         model = self.model(table, who, lang=table.member_lang)
         items: Sequence[present.Item] = model.items
         text = "\n".join(model.lines)
-        ephemeral = interaction.message is not None and interaction.message.flags.ephemeral
+        ephemeral = lean.on_ephemeral(interaction)
         if ephemeral:
             panel = next((p for p in model.panels.values()
                           if any(isinstance(i, present.Select) for i in p.items)), None)
@@ -168,7 +168,7 @@ class Clicks(Watching, OneMessage):
         view = layout.panel(accent=self.accent, words=panel.text, items=self.draw(
             table.record.id, model.key, panel.items, keys=model.keys, prints=model.prints,
             lang=table.member_lang), lang=table.member_lang)
-        if interaction.message is not None and interaction.message.flags.ephemeral:
+        if lean.on_ephemeral(interaction):
             await edit_panel(interaction, private=True, content=None, view=view)
         else:
             await send_ephemeral(interaction, view=view)

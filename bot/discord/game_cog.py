@@ -22,6 +22,7 @@ from discord.ext import commands
 
 from bot.discord.clicks import Clicks
 from bot.discord.host import Host
+from bot.discord.lean import Posted
 from bot.discord.table import Table
 from bot.discord.table_posts import TablePosts
 from bot.discord.tokens import LiveTokens
@@ -37,7 +38,7 @@ class GameCog(TablePosts, Clicks, commands.Cog):
         self._shown: dict[int, tuple[int, list[str]]] = {}
         self._retired: dict[int, tuple[int, discord.ui.LayoutView]] = {}
         self._heads: dict[int, tuple[int, list[str]]] = {}
-        self._posted: dict[int, discord.WebhookMessage] = {}
+        self._posted: dict[int, Posted | discord.WebhookMessage] = {}
         self._tokens = LiveTokens()
         self._said: dict[int, list[str]] = {}
         self._recorded: dict[int, tuple[int, int | None, str | None]] = {}

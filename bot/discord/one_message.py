@@ -28,7 +28,7 @@ from typing import Any
 
 import discord
 
-from bot.discord import ack
+from bot.discord import ack, lean
 from bot.discord.components import button
 from bot.discord.installs import is_one_message
 from bot.discord.layout import card
@@ -95,7 +95,7 @@ class OneMessage(TableLook):
             if ack.ack_of(interaction) is not None:
                 await edit_clicked(interaction, **kwargs)
             elif ack.answered(interaction):
-                await interaction.edit_original_response(**kwargs)
+                await lean.edit_original(interaction, **kwargs)
             else:
                 await interaction.response.edit_message(**kwargs)
             self._remember_token(gid, interaction)

@@ -32,7 +32,7 @@ from typing import Any, Protocol
 
 import discord
 
-from bot.discord import ack
+from bot.discord import ack, lean
 from bot.discord.errors import OOPS_AFTER_CHANGE, STORE_DOWN_AFTER_CHANGE, log_store_error
 from bot.discord.host import Host, LobbyUpdates, ShowsUpdates
 from bot.discord.layout import retired_copy
@@ -56,8 +56,7 @@ def in_channel(interaction: discord.Interaction | None, channel_id: int | None) 
 def on_message(interaction: discord.Interaction | None, message_id: int | None) -> bool:
     """True when ``interaction`` is a click on message ``message_id`` (its response can
     edit that message)."""
-    message = interaction.message if interaction is not None else None
-    return message is not None and message_id is not None and message.id == message_id
+    return message_id is not None and lean.message_id(interaction) == message_id
 
 
 def token_gone(exc: discord.HTTPException) -> bool:
@@ -72,7 +71,7 @@ def token_gone(exc: discord.HTTPException) -> bool:
 async def new_table(
     channel: discord.abc.Messageable, interaction: discord.Interaction | None,
     channel_id: int | None, **kwargs: Any,
-) -> discord.Message:
+) -> discord.Message | lean.Posted:
     """Post a new message in the game's thread: the interaction's followup when the click
     was made there (no bot-token request), else through the channel. Raises
     :class:`discord.HTTPException` when Discord refuses."""
@@ -82,7 +81,7 @@ async def new_table(
 async def _post(
     channel: discord.abc.Messageable, interaction: discord.Interaction | None,
     channel_id: int | None, kwargs: dict[str, Any],
-) -> discord.Message:
+) -> discord.Message | lean.Posted:
     if interaction is not None and in_channel(interaction, channel_id) and not interaction.is_expired():
         await ack.acknowledge(interaction)  # a followup needs the click answered first
         try:
@@ -122,12 +121,12 @@ async def edit_clicked(interaction: discord.Interaction, **kwargs: Any) -> None:
         for file in kwargs.get("attachments") or []:
             if isinstance(file, discord.File):
                 file.reset()  # (an update that was tried read it)
-        await interaction.edit_original_response(**kwargs)
+        await lean.edit_original(interaction, **kwargs)
 
 
 async def edit_table(
     channel: discord.abc.Messageable, interaction: discord.Interaction | None,
-    message_id: int, posted: discord.WebhookMessage | None = None, **kwargs: Any,
+    message_id: int, posted: lean.Posted | discord.WebhookMessage | None = None, **kwargs: Any,
 ) -> None:
     """Edit the table message ``message_id`` in place without the bot's token where
     possible: through the click's interaction when the click was made on it, else through
@@ -140,12 +139,12 @@ async def edit_table(
     elif posted is not None and posted.id == message_id:
         if await _through_token(posted.edit, kwargs):
             return
-    await channel.get_partial_message(message_id).edit(**kwargs)  # type: ignore[attr-defined]
+    await lean.edit(channel, message_id, **kwargs)
 
 
 async def retire(
     channel: discord.abc.Messageable, interaction: discord.Interaction | None,
-    message_id: int | None, posted: discord.WebhookMessage | None = None,
+    message_id: int | None, posted: lean.Posted | discord.WebhookMessage | None = None,
     retired: tuple[int, discord.ui.LayoutView] | None = None,
 ) -> None:
     """Remove the buttons of the old table ``message_id`` (never raises), by the same
@@ -172,7 +171,7 @@ async def retire(
 
 async def show_end(
     channel: discord.abc.Messageable, interaction: discord.Interaction | None,
-    message_id: int, posted: discord.WebhookMessage | None, parts: dict[str, Any],
+    message_id: int, posted: lean.Posted | discord.WebhookMessage | None, parts: dict[str, Any],
 ) -> None:
     """Show the end of a game in its last table message ``message_id``, edited in place
     by the routes of :func:`edit_table`: ``parts`` (a Components V2 ``view`` and a

@@ -13,7 +13,7 @@ from typing import Any
 
 import discord
 
-from bot.discord import ack
+from bot.discord import ack, lean
 from bot.discord.layout import with_head, without_rows
 from bot.discord.text import md_name, pinging
 from bot.i18n import member_language, translate
@@ -164,7 +164,7 @@ async def edit_panel(interaction: discord.Interaction, *, private: bool = False,
         return
     await ack.acknowledge(interaction)
     if ack.answered(interaction):
-        await interaction.edit_original_response(**kwargs)
+        await lean.edit_original(interaction, **kwargs)
     else:
         await interaction.response.edit_message(**kwargs)
 

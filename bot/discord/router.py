@@ -21,7 +21,7 @@ import discord
 from discord.http import HTTPClient
 from discord.webhook.async_ import async_context, interaction_response_params
 
-from bot.discord import choices, ids
+from bot.discord import choices, ids, lean
 from bot.discord.ack import Ack
 from bot.discord.errors import (
     BUSY,
@@ -286,7 +286,7 @@ def is_move(interaction: discord.Interaction, cid: ids.ComponentId) -> bool:
     or select (kind ``a`` or ``s``; a pick from a paged select too, not a page turn) on a
     message that is not ephemeral,
     whose first write is to the clicked table (its response can carry it)."""
-    if cid.scope != "g" or interaction.message is None or interaction.message.flags.ephemeral:
+    if cid.scope != "g" or not lean.has_message(interaction) or lean.on_ephemeral(interaction):
         return False
     code, paged, _ = choices.parse_page(cid.code)
     parsed = parse_code(code) if paged in (None, "p") else None  # (a pick, not a turn)

@@ -10,6 +10,7 @@ from typing import Any
 import discord
 
 from bot.discord.installs import is_one_message
+from bot.discord.lean import Posted
 from bot.discord.replies import send_ephemeral
 from bot.discord.table import Table, TableLook
 from bot.discord.unseen import since
@@ -67,7 +68,8 @@ class TableNotices(TableLook):
                 assert seat.user_id is not None
                 await self.bot.notifier.dm(table.record, seat.user_id, your_move)
 
-    async def turn_notice(self, table: Table, seat_id: str, message: discord.Message) -> None:
+    async def turn_notice(self, table: Table, seat_id: str,
+                          message: discord.Message | Posted) -> None:
         """DM a turn notice to a member who opted in with ``/notify on``."""
         user_id = table.seat(seat_id).user_id
         if user_id is None or is_lesson(table.record) \

@@ -19,6 +19,7 @@ from bot.discord import ack, takeback
 from bot.discord.errors import thread_is_gone, thread_refuses, why_not_posted
 from bot.discord.installs import is_one_message
 from bot.discord.layout import card, texts_of, without_rows
+from bot.discord.lean import Posted
 from bot.discord.lesson_notes import LessonNotes
 from bot.discord.one_message import OneMessage
 from bot.discord.outbox import (
@@ -55,7 +56,7 @@ class TablePosts(OneMessage, LessonNotes, TableNotices):
     _shown: dict[int, tuple[int, list[str]]]
     #: game id -> its table as posted by a click's followup: edits go through that
     #: interaction's token while Discord keeps it (15 minutes), not the bot's.
-    _posted: dict[int, discord.WebhookMessage]
+    _posted: dict[int, Posted | discord.WebhookMessage]
     #: game id -> (version, table message id, pinged key) this cog last stored as the
     #: game's table (:meth:`_note_recorded`).
     _recorded: dict[int, tuple[int, int | None, str | None]]
@@ -225,7 +226,7 @@ class TablePosts(OneMessage, LessonNotes, TableNotices):
         retired = self._retired.pop(table.record.id, None)
         self._remember(table, message.id, lines, layout)
         self._heads[table.record.id] = (message.id, humans)
-        if isinstance(message, discord.WebhookMessage) and table.result is None:
+        if isinstance(message, (Posted, discord.WebhookMessage)) and table.result is None:
             self._posted[table.record.id] = message
         await self.bot.store.update_game(table.record.id, table_message_id=message.id,
                                          pinged_key=key, table_version=table.state.version)

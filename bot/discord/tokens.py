@@ -15,6 +15,7 @@ from typing import Any
 
 import discord
 
+from bot.discord import lean
 from bot.discord.outbox import token_gone
 
 log = logging.getLogger(__name__)
@@ -60,7 +61,7 @@ class LiveTokens:
         interaction, message_id, _ = kept
         try:
             if message_id is None:
-                await interaction.edit_original_response(**kwargs)
+                await lean.edit_original(interaction, **kwargs)
             else:
                 await interaction.followup.edit_message(message_id, **kwargs)
             return True

@@ -1,0 +1,230 @@
+"""Writes to Discord whose answers are not parsed into discord.py messages.
+
+discord.py builds a whole :class:`discord.Message` (every Components V2 component parsed
+again) from Discord's answer to each message it sends or edits, and from the clicked
+message of each interaction. The bot reads the id of a message it posted and nothing
+else of these answers, so its clicks and edits go through here instead: the same
+requests, built by discord.py's own :func:`discord.http.handle_message_parameters` and
+sent by its own HTTP client and webhook adapter (its rate limits, retries and
+:class:`discord.HTTPException` with Discord's status and code), whose answers are read
+for ids only:
+
+- :class:`Click`: an interaction (built from its gateway form) whose clicked message is
+  parsed only when read, whose UPDATE_MESSAGE response (``response.edit_message``) reads
+  nothing of the message in Discord's answer, and whose followups
+  (``followup.send``) return a :class:`Posted`, not a :class:`discord.WebhookMessage`;
+- :func:`edit_original`: an interaction's ``@original`` edited
+  (``Interaction.edit_original_response`` without the message it returns);
+- :func:`edit`: a message edited with the bot's token (``PartialMessage.edit`` without the
+  message it returns).
+
+Views are tracked by discord.py's view store as its own calls track them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+from discord.interactions import InteractionCallbackResponse
+from discord.utils import MISSING, cached_slot_property
+from discord.webhook.async_ import async_context, interaction_message_response_params
+
+
+class Posted:
+    """A message posted by an interaction's followup: its ``id``, its ``channel_id``, and
+    :meth:`edit` through the same interaction token (Discord keeps it for 15 minutes)."""
+
+    __slots__ = ("id", "channel_id", "_webhook")
+
+    def __init__(self, message_id: int, channel_id: int, webhook: discord.Webhook) -> None:
+        self.id = message_id
+        self.channel_id = channel_id
+        self._webhook = webhook
+
+    def __repr__(self) -> str:
+        return f"<Posted id={self.id} channel_id={self.channel_id}>"
+
+    async def edit(self, **kwargs: Any) -> None:
+        """:meth:`discord.WebhookMessage.edit` of this message (same keywords). Raises
+        :class:`discord.HTTPException` when Discord refuses."""
+        await self._webhook.edit_message(self.id, **kwargs)
+
+
+class _Followups(discord.Webhook):
+    """An interaction's followup webhook whose posted and edited messages come back as
+    :class:`Posted` (ids only)."""
+
+    def _create_message(self, data: Any, *, thread: Any) -> Posted:  # type: ignore[override]
+        return Posted(int(data["id"]), int(data["channel_id"]), self)
+
+
+class _Response(discord.InteractionResponse["discord.Client"]):
+    """A click's response whose UPDATE_MESSAGE does not parse the updated message that
+    Discord sends back."""
+
+    async def edit_message(  # type: ignore[override]
+        self, *, content: Any = MISSING, embed: discord.Embed | None = MISSING,
+        embeds: Sequence[discord.Embed] = MISSING,
+        attachments: Sequence[discord.Attachment | discord.File] = MISSING,
+        view: discord.ui.View | discord.ui.LayoutView | None = MISSING,
+        allowed_mentions: discord.AllowedMentions | None = MISSING,
+    ) -> InteractionCallbackResponse[discord.Client] | None:
+        """:meth:`discord.InteractionResponse.edit_message` (no ``delete_after``,
+        ``suppress_embeds``), its answer's ``resource`` left unread: None when the
+        interaction is not on a message (nothing sent). Raises
+        :class:`discord.InteractionResponded` when it was answered already,
+        :class:`discord.HTTPException` when Discord refuses."""
+        if self._response_type:
+            raise discord.InteractionResponded(self._parent)
+        parent = self._parent
+        message_id = parent.message_id  # type: ignore[attr-defined]
+        state = parent._state
+        if parent.type not in (discord.InteractionType.component,
+                               discord.InteractionType.modal_submit):
+            return None
+        if view is not MISSING and message_id is not None:
+            state.prevent_view_updates_for(message_id)
+        params = interaction_message_response_params(
+            type=discord.InteractionResponseType.message_update.value,
+            content=content, embed=embed, embeds=embeds, view=view, attachments=attachments,
+            previous_allowed_mentions=state.allowed_mentions,
+            allowed_mentions=allowed_mentions, flags=MISSING)
+        http = state.http
+        data = await async_context.get().create_interaction_response(
+            parent.id, parent.token, session=parent._session, proxy=http.proxy,
+            proxy_auth=http.proxy_auth, params=params)
+        self._response_type = discord.InteractionResponseType.message_update
+        response = InteractionCallbackResponse(
+            data={"interaction": data["interaction"]}, parent=parent, state=state,
+            type=self._response_type)
+        if view and not view.is_finished() and view.is_dispatchable():
+            state.store_view(view, message_id)
+        return response
+
+
+class Click(discord.Interaction["discord.Client"]):
+    """A :class:`discord.Interaction` built from its gateway form (same arguments) whose
+    writes read ids only of Discord's answers (see the module docstring); its
+    ``message`` (the clicked message) is parsed the first time it is read."""
+
+    __slots__ = ("_message_data", "_message_parsed", "message_id")
+
+    def _from_data(self, data: Any) -> None:
+        raw = data.get("message")
+        self._message_data = raw
+        self._message_parsed = True  # (discord.py reads it back: None until parsed)
+        self.message_id: int | None = int(raw["id"]) if raw is not None else None
+        unparsed: Any = ({k: v for k, v in data.items() if k != "message"}
+                         if raw is not None else data)
+        super()._from_data(unparsed)
+        self._message_parsed = raw is None
+
+    @property  # type: ignore[override]
+    def message(self) -> discord.Message | None:
+        """The clicked message, parsed from the interaction's data when first read."""
+        if not self._message_parsed:
+            self._message_parsed = True
+            message = discord.Message(state=self._state, channel=self.channel,  # type: ignore[arg-type]
+                                      data=self._message_data)
+            if message.guild is None and self.guild_id:
+                message.guild = self.guild
+            _MESSAGE.__set__(self, message)
+        return _MESSAGE.__get__(self)  # type: ignore[no-any-return]
+
+    @message.setter
+    def message(self, value: discord.Message | None) -> None:
+        _MESSAGE.__set__(self, value)
+
+    @cached_slot_property("_cs_response")
+    def response(self) -> _Response:  # type: ignore[override]
+        """The click's response (:class:`_Response`)."""
+        return _Response(self)
+
+    @property
+    def followup(self) -> discord.Webhook:
+        """The followup webhook, whose messages come back as :class:`Posted`."""
+        return _Followups.from_state(
+            data={"id": self.application_id, "type": 3, "token": self.token},
+            state=self._state)
+
+
+#: discord.py's slot of :attr:`discord.Interaction.message`, where :class:`Click` keeps it.
+_MESSAGE: Any = discord.Interaction.__dict__["message"]
+
+
+def message_id(interaction: discord.Interaction | None) -> int | None:
+    """The id of the message ``interaction`` was made on (None: none), without parsing
+    the message when the interaction is a :class:`Click`."""
+    if interaction is None:
+        return None
+    if isinstance(interaction, Click):
+        return interaction.message_id
+    message = interaction.message
+    return message.id if message is not None else None
+
+
+async def edit_original(
+    interaction: discord.Interaction, *, content: Any = MISSING,
+    embed: discord.Embed | None = MISSING, embeds: Sequence[discord.Embed] = MISSING,
+    attachments: Sequence[discord.Attachment | discord.File] = MISSING,
+    view: discord.ui.View | discord.ui.LayoutView | None = MISSING,
+    allowed_mentions: discord.AllowedMentions | None = MISSING,
+) -> None:
+    """:meth:`discord.Interaction.edit_original_response` (PATCH ``@original``) without
+    the message it returns. Raises :class:`discord.HTTPException` when Discord
+    refuses."""
+    state = interaction._state
+    http = state.http
+    with discord.http.handle_message_parameters(
+        content=content, attachments=attachments, embed=embed, embeds=embeds, view=view,
+        allowed_mentions=allowed_mentions, previous_allowed_mentions=state.allowed_mentions,
+    ) as params:
+        data = await async_context.get().edit_original_interaction_response(
+            interaction.application_id, interaction.token, session=interaction._session,
+            proxy=http.proxy, proxy_auth=http.proxy_auth, payload=params.payload,
+            multipart=params.multipart, files=params.files)
+    if view and not view.is_finished() and view.is_dispatchable():
+        state.store_view(view, int(data["id"]))
+
+
+def has_message(interaction: discord.Interaction) -> bool:
+    """True when ``interaction`` was made on a message, without parsing the message when
+    the interaction is a :class:`Click`."""
+    if isinstance(interaction, Click):
+        return interaction.message_id is not None
+    return interaction.message is not None
+
+
+def on_ephemeral(interaction: discord.Interaction) -> bool:
+    """True when ``interaction`` was made on an ephemeral message, without parsing the
+    message when the interaction is a :class:`Click`."""
+    if isinstance(interaction, Click) and not interaction._message_parsed:
+        raw = interaction._message_data
+        return bool(int(raw.get("flags") or 0) & discord.MessageFlags.ephemeral.flag)
+    message = interaction.message
+    return message is not None and message.flags.ephemeral
+
+
+async def edit(channel: discord.abc.Messageable, message_id: int, *, content: Any = MISSING,
+               embed: discord.Embed | None = MISSING,
+               embeds: Sequence[discord.Embed] = MISSING,
+               attachments: Sequence[discord.Attachment | discord.File] = MISSING,
+               view: discord.ui.View | discord.ui.LayoutView | None = MISSING,
+               allowed_mentions: discord.AllowedMentions | None = MISSING) -> None:
+    """:meth:`discord.PartialMessage.edit` of message ``message_id`` in ``channel`` (a
+    channel or thread with an ``id``) with the bot's token, the message Discord sends
+    back left unparsed. Raises :class:`discord.HTTPException` when Discord refuses."""
+    state = channel._state  # type: ignore[attr-defined]
+    previous = state.allowed_mentions if content is not MISSING else None
+    if view is not MISSING:
+        state.prevent_view_updates_for(message_id)
+    with discord.http.handle_message_parameters(
+        content=content, embed=embed, embeds=embeds, attachments=attachments, view=view,
+        allowed_mentions=allowed_mentions, previous_allowed_mentions=previous,
+    ) as params:
+        await state.http.edit_message(channel.id, message_id,  # type: ignore[attr-defined]
+                                      params=params)
+    if view and not view.is_finished() and view.is_dispatchable():
+        state.store_view(view, message_id)
