@@ -10,9 +10,12 @@ sent by its own HTTP client and webhook adapter (its rate limits, retries and
 for ids only:
 
 - :class:`Click`: an interaction (built from its gateway form) whose clicked message is
-  parsed only when read, whose UPDATE_MESSAGE response (``response.edit_message``) reads
-  nothing of the message in Discord's answer, and whose followups
+  parsed only when read, whose UPDATE_MESSAGE response and deferral
+  (``response.edit_message``, ``response.defer``) read nothing of the message in
+  Discord's answer, and whose followups
   (``followup.send``) return a :class:`Posted`, not a :class:`discord.WebhookMessage`;
+- :func:`send`: a message sent with the bot's token (``Messageable.send``), its id
+  returned;
 - :func:`edit_original`: an interaction's ``@original`` edited
   (``Interaction.edit_original_response`` without the message it returns);
 - :func:`edit`: a message edited with the bot's token (``PartialMessage.edit`` without the
@@ -23,13 +26,18 @@ Views are tracked by discord.py's view store as its own calls track them.
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Sequence
 from typing import Any
 
 import discord
 from discord.interactions import InteractionCallbackResponse
 from discord.utils import MISSING, cached_slot_property
-from discord.webhook.async_ import async_context, interaction_message_response_params
+from discord.webhook.async_ import (
+    async_context,
+    interaction_message_response_params,
+    interaction_response_params,
+)
 
 
 class Posted:
@@ -91,17 +99,46 @@ class _Response(discord.InteractionResponse["discord.Client"]):
             content=content, embed=embed, embeds=embeds, view=view, attachments=attachments,
             previous_allowed_mentions=state.allowed_mentions,
             allowed_mentions=allowed_mentions, flags=MISSING)
-        http = state.http
-        data = await async_context.get().create_interaction_response(
-            parent.id, parent.token, session=parent._session, proxy=http.proxy,
-            proxy_auth=http.proxy_auth, params=params)
-        self._response_type = discord.InteractionResponseType.message_update
-        response = InteractionCallbackResponse(
-            data={"interaction": data["interaction"]}, parent=parent, state=state,
-            type=self._response_type)
+        response = await self._answer(discord.InteractionResponseType.message_update, params)
         if view and not view.is_finished() and view.is_dispatchable():
             state.store_view(view, message_id)
         return response
+
+    async def defer(self, *, ephemeral: bool = False, thinking: bool = False,
+                    ) -> InteractionCallbackResponse[discord.Client] | None:
+        """:meth:`discord.InteractionResponse.defer`, its answer's ``resource`` left
+        unread. Raises as that does."""
+        if self._response_type:
+            raise discord.InteractionResponded(self._parent)
+        kind = self._parent.type
+        data: dict[str, Any] | None = None
+        if kind in (discord.InteractionType.component, discord.InteractionType.modal_submit):
+            answer = (discord.InteractionResponseType.deferred_channel_message if thinking
+                      else discord.InteractionResponseType.deferred_message_update)
+            if thinking and ephemeral:
+                data = {"flags": 64}
+        elif kind is discord.InteractionType.application_command:
+            answer = discord.InteractionResponseType.deferred_channel_message
+            if ephemeral:
+                data = {"flags": 64}
+        else:
+            return None
+        return await self._answer(answer, interaction_response_params(
+            type=answer.value, data=data))
+
+    async def _answer(self, answer: discord.InteractionResponseType, params: Any,
+                      ) -> InteractionCallbackResponse[discord.Client]:
+        """Send the interaction response ``params`` (of type ``answer``) as discord.py
+        does; its answer read for the interaction's part only."""
+        parent = self._parent
+        http = parent._state.http
+        data = await async_context.get().create_interaction_response(
+            parent.id, parent.token, session=parent._session, proxy=http.proxy,
+            proxy_auth=http.proxy_auth, params=params)
+        self._response_type = answer
+        return InteractionCallbackResponse(
+            data={"interaction": data["interaction"]},  # type: ignore[typeddict-item]
+            parent=parent, state=parent._state, type=answer)
 
 
 class Click(discord.Interaction["discord.Client"]):
@@ -205,6 +242,30 @@ def on_ephemeral(interaction: discord.Interaction) -> bool:
         return bool(int(raw.get("flags") or 0) & discord.MessageFlags.ephemeral.flag)
     message = interaction.message
     return message is not None and message.flags.ephemeral
+
+
+async def send(channel: discord.abc.Messageable, content: str | None = None, *,
+               file: discord.File | None = None, files: Sequence[discord.File] | None = None,
+               view: discord.ui.View | discord.ui.LayoutView | None = None,
+               allowed_mentions: discord.AllowedMentions | None = None) -> int:
+    """:meth:`discord.abc.Messageable.send` with the bot's token (its nonce too), the
+    message Discord sends back read for its id only: returns that id. Raises
+    :class:`discord.HTTPException` when Discord refuses."""
+    channel = await channel._get_channel()
+    state = channel._state
+    with discord.http.handle_message_parameters(
+        content=str(content) if content is not None else None, tts=False,
+        file=file if file is not None else MISSING,
+        files=files if files is not None else MISSING, embed=MISSING, embeds=MISSING,
+        nonce=secrets.randbits(64), allowed_mentions=allowed_mentions,
+        message_reference=MISSING, previous_allowed_mentions=state.allowed_mentions,
+        mention_author=None, stickers=MISSING, view=view, flags=MISSING, poll=None,  # type: ignore[arg-type]
+    ) as params:
+        data = await state.http.send_message(channel.id, params=params)
+    sent = int(data["id"])
+    if view and not view.is_finished() and view.is_dispatchable():
+        state.store_view(view, sent)
+    return sent
 
 
 async def edit(channel: discord.abc.Messageable, message_id: int, *, content: Any = MISSING,

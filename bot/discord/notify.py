@@ -12,6 +12,7 @@ from typing import Any
 
 import discord
 
+from bot.discord import lean
 from bot.discord.host import Host
 from bot.discord.installs import is_one_message
 from bot.discord.layout import accent_of, panel
@@ -69,8 +70,8 @@ class Notifier:
         header = f"**{game_title(lang, name, record.id)}** \N{EM DASH} {thread_link(record)}\n"
         try:
             channel = await self.dm_channel(user_id)
-            await channel.send(view=panel(accent=accent_of(spec), words=header + text, lang=lang),
-                               **kwargs)
+            await lean.send(channel, view=panel(accent=accent_of(spec), words=header + text,
+                                                lang=lang), **kwargs)
             return True
         except discord.Forbidden as exc:
             if exc.code == 50007:
