@@ -12,8 +12,8 @@ for ids only:
 - :class:`Click`: an interaction (built from its gateway form) whose clicked message is
   parsed only when read, whose UPDATE_MESSAGE response and deferral
   (``response.edit_message``, ``response.defer``) read nothing of the message in
-  Discord's answer, and whose followups
-  (``followup.send``) return a :class:`Posted`, not a :class:`discord.WebhookMessage`;
+  Discord's answer, and whose followups (``followup.send``, ``followup.edit_message``)
+  return a :class:`Posted`, not a :class:`discord.WebhookMessage`;
 - :func:`send`: a message sent with the bot's token (``Messageable.send``), its id
   returned;
 - :func:`edit_original`: an interaction's ``@original`` edited
@@ -38,6 +38,11 @@ from discord.webhook.async_ import (
     interaction_message_response_params,
     interaction_response_params,
 )
+
+#: No message flags (discord.py's ``MISSING``).
+_NO_FLAGS: Any = MISSING
+#: discord.py's slot of :attr:`discord.Interaction.message`, where :class:`Click` keeps it.
+_MESSAGE: Any = discord.Interaction.__dict__["message"]
 
 
 class Posted:
@@ -72,18 +77,24 @@ class _Response(discord.InteractionResponse["discord.Client"]):
     """A click's response whose UPDATE_MESSAGE does not parse the updated message that
     Discord sends back."""
 
-    async def edit_message(  # type: ignore[override]
+    async def edit_message(
         self, *, content: Any = MISSING, embed: discord.Embed | None = MISSING,
         embeds: Sequence[discord.Embed] = MISSING,
         attachments: Sequence[discord.Attachment | discord.File] = MISSING,
         view: discord.ui.View | discord.ui.LayoutView | None = MISSING,
         allowed_mentions: discord.AllowedMentions | None = MISSING,
+        delete_after: float | None = None, suppress_embeds: bool = MISSING,
     ) -> InteractionCallbackResponse[discord.Client] | None:
-        """:meth:`discord.InteractionResponse.edit_message` (no ``delete_after``,
-        ``suppress_embeds``), its answer's ``resource`` left unread: None when the
-        interaction is not on a message (nothing sent). Raises
+        """:meth:`discord.InteractionResponse.edit_message`, its answer's ``resource``
+        left unread (discord.py's own when ``delete_after`` or ``suppress_embeds`` is
+        given): None when the interaction is not on a message (nothing sent). Raises
         :class:`discord.InteractionResponded` when it was answered already,
         :class:`discord.HTTPException` when Discord refuses."""
+        if delete_after is not None or suppress_embeds is not MISSING:
+            return await super().edit_message(
+                content=content, embed=embed, embeds=embeds, attachments=attachments,
+                view=view, allowed_mentions=allowed_mentions, delete_after=delete_after,
+                suppress_embeds=suppress_embeds)
         if self._response_type:
             raise discord.InteractionResponded(self._parent)
         parent = self._parent
@@ -98,7 +109,7 @@ class _Response(discord.InteractionResponse["discord.Client"]):
             type=discord.InteractionResponseType.message_update.value,
             content=content, embed=embed, embeds=embeds, view=view, attachments=attachments,
             previous_allowed_mentions=state.allowed_mentions,
-            allowed_mentions=allowed_mentions, flags=MISSING)
+            allowed_mentions=allowed_mentions, flags=_NO_FLAGS)
         response = await self._answer(discord.InteractionResponseType.message_update, params)
         if view and not view.is_finished() and view.is_dispatchable():
             state.store_view(view, message_id)
@@ -186,9 +197,6 @@ class Click(discord.Interaction["discord.Client"]):
             data={"id": self.application_id, "type": 3, "token": self.token},
             state=self._state)
 
-
-#: discord.py's slot of :attr:`discord.Interaction.message`, where :class:`Click` keeps it.
-_MESSAGE: Any = discord.Interaction.__dict__["message"]
 
 
 def message_id(interaction: discord.Interaction | None) -> int | None:
