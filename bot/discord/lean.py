@@ -10,10 +10,11 @@ sent by its own HTTP client and webhook adapter (its rate limits, retries and
 for ids only:
 
 - :class:`Click`: an interaction (built from its gateway form) whose clicked message is
-  parsed only when read, whose UPDATE_MESSAGE response and deferral
+  parsed only when read, and whose UPDATE_MESSAGE response and deferral
   (``response.edit_message``, ``response.defer``) read nothing of the message in
-  Discord's answer, and whose followups (``followup.send``, ``followup.edit_message``)
-  return a :class:`Posted`, not a :class:`discord.WebhookMessage`;
+  Discord's answer;
+- :func:`followup`, :func:`edit_followup`: an interaction's followup sent (a
+  :class:`Posted`, not a :class:`discord.WebhookMessage`, comes back) or edited;
 - :func:`send`: a message sent with the bot's token (``Messageable.send``), its id
   returned;
 - :func:`edit_original`: an interaction's ``@original`` edited
@@ -190,13 +191,29 @@ class Click(discord.Interaction["discord.Client"]):
         """The click's response (:class:`_Response`)."""
         return _Response(self)
 
-    @property
-    def followup(self) -> discord.Webhook:
-        """The followup webhook, whose messages come back as :class:`Posted`."""
-        return _Followups.from_state(
-            data={"id": self.application_id, "type": 3, "token": self.token},
-            state=self._state)
 
+
+def _followups(interaction: discord.Interaction) -> _Followups:
+    """``interaction.followup``, whose messages come back as :class:`Posted`."""
+    return _Followups.from_state(
+        data={"id": interaction.application_id, "type": 3, "token": interaction.token},
+        state=interaction._state)
+
+
+async def followup(interaction: discord.Interaction, **kwargs: Any) -> Posted:
+    """``interaction.followup.send(**kwargs)`` (``wait`` as an interaction's followup
+    always waits), Discord's answer read for the message's ids only. Raises
+    :class:`discord.HTTPException` when Discord refuses."""
+    posted = await _followups(interaction).send(**kwargs)
+    assert isinstance(posted, Posted)  # (what _Followups makes of Discord's answer)
+    return posted
+
+
+async def edit_followup(interaction: discord.Interaction, message_id: int,
+                        **kwargs: Any) -> None:
+    """``interaction.followup.edit_message(message_id, **kwargs)``, Discord's answer left
+    unread. Raises :class:`discord.HTTPException` when Discord refuses."""
+    await _followups(interaction).edit_message(message_id, **kwargs)
 
 
 def message_id(interaction: discord.Interaction | None) -> int | None:

@@ -85,7 +85,7 @@ async def _post(
     if interaction is not None and in_channel(interaction, channel_id) and not interaction.is_expired():
         await ack.acknowledge(interaction)  # a followup needs the click answered first
         try:
-            return await interaction.followup.send(wait=True, **kwargs)
+            return await lean.followup(interaction, **kwargs)
         except discord.HTTPException as exc:
             if not token_gone(exc):
                 raise

@@ -71,7 +71,7 @@ async def send_ephemeral(
             # answer for everyone to see: remove it, then answer privately.
             await _drop_placeholder(interaction)
         if ack.answered(interaction):
-            await interaction.followup.send(content, ephemeral=True, **kwargs)  # type: ignore[arg-type]  # None sends no text; discord.py accepts it
+            await lean.followup(interaction, content=content, ephemeral=True, **kwargs)
         else:
             await interaction.response.send_message(content, ephemeral=True, **kwargs)
         return True
@@ -104,7 +104,7 @@ async def _say_refused(interaction: discord.Interaction, exc: discord.HTTPExcept
     try:
         await ack.acknowledge(interaction)
         if ack.answered(interaction):
-            await interaction.followup.send(said, ephemeral=True)
+            await lean.followup(interaction, content=said, ephemeral=True)
         else:
             await interaction.response.send_message(said, ephemeral=True)
         return True

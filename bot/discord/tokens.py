@@ -63,7 +63,7 @@ class LiveTokens:
             if message_id is None:
                 await lean.edit_original(interaction, **kwargs)
             else:
-                await interaction.followup.edit_message(message_id, **kwargs)
+                await lean.edit_followup(interaction, message_id, **kwargs)
             return True
         except discord.HTTPException as exc:
             if not token_gone(exc):
