@@ -158,8 +158,7 @@ async def edit_panel(interaction: discord.Interaction, *, private: bool = False,
     click was already acknowledged (deferred) or not. With ``private``, a click arriving
     from a public message (a forged custom id) gets a new ephemeral instead, so a private
     panel never replaces a message everyone sees."""
-    message = interaction.message
-    if private and (message is None or not message.flags.ephemeral):
+    if private and not lean.on_ephemeral(interaction):
         await send_ephemeral(interaction, secret=True, **kwargs)
         return
     await ack.acknowledge(interaction)
