@@ -24,6 +24,7 @@ from typing import Any, ClassVar
 
 import discord
 
+from bot.discord import lean
 from bot.discord.errors import thread_refuses
 from bot.discord.game_cog import GameCog
 from bot.discord.installs import is_one_message
@@ -174,14 +175,15 @@ class SidePanelCog(GameCog):
         humans = [s for s in table.pending.seats if table.is_human(s)
                   and self.pings_members(table)] if refused is None else []
         kwargs = await self._panel_parts(table, lines, self._ping_text(table, humans))
-        panel = await channel.send(file=file, **kwargs, allowed_mentions=table.pings(humans))
+        panel = await lean.send(channel, file=file, **kwargs,
+                                allowed_mentions=table.pings(humans))
         self._posted.pop(table.record.id, None)
         retired = self._retired.pop(table.record.id, None)
-        self._remember(table, panel.id, lines, kwargs["view"])
-        self._heads[table.record.id] = (panel.id, humans)
-        await self.bot.store.update_game(table.record.id, table_message_id=panel.id)
-        table.record = table.record.model_copy(update={"table_message_id": panel.id})
-        self._note_recorded(table.record.id, table.state.version, panel.id,
+        self._remember(table, panel, lines, kwargs["view"])
+        self._heads[table.record.id] = (panel, humans)
+        await self.bot.store.update_game(table.record.id, table_message_id=panel)
+        table.record = table.record.model_copy(update={"table_message_id": panel})
+        self._note_recorded(table.record.id, table.state.version, panel,
                             table.record.pinged_key)
         await retire(channel, None, old, None, retired)
         if refused is not None and interaction is not None:
@@ -227,16 +229,16 @@ class SidePanelCog(GameCog):
         async with self._post_locks.setdefault(table.record.id, asyncio.Lock()):
             try:
                 kwargs = await self._panel_parts(table, told)
-                panel = await channel.send(file=await self.render_file(table), **kwargs,
-                                           allowed_mentions=discord.AllowedMentions.none())
+                panel = await lean.send(channel, file=await self.render_file(table), **kwargs,
+                                        allowed_mentions=discord.AllowedMentions.none())
             except discord.HTTPException as exc:
                 log.info("could not edit the %s of game %s (%s) nor post it anew (%s)",
                          self.panel_name, table.record.id, refused, exc)
                 return None
             retired = self._retired.pop(table.record.id, None)
-            self._remember(table, panel.id, told, kwargs["view"])
-            self._heads[table.record.id] = (panel.id, [])
-            await self.bot.store.update_game(table.record.id, table_message_id=panel.id)
+            self._remember(table, panel, told, kwargs["view"])
+            self._heads[table.record.id] = (panel, [])
+            await self.bot.store.update_game(table.record.id, table_message_id=panel)
         log.info("game %s: the edit of its %s was refused (%s); posted anew",
                  table.record.id, self.panel_name, refused)
         await retire(channel, None, old, None, retired)
@@ -258,8 +260,7 @@ class SidePanelCog(GameCog):
         view = card(accent=self.accent, before=[self._ping_text(table, kept), *words],
                     picture="table.png", alt=self.alt_text(table, told), lang=table.lang)
         try:
-            await channel.get_partial_message(old).edit(  # type: ignore[attr-defined]
-                view=view, allowed_mentions=table.pings(kept))
+            await lean.edit(channel, old, view=view, allowed_mentions=table.pings(kept))
             self._retired[table.record.id] = (old, view)  # retired as closed
         except (discord.HTTPException, AttributeError):
             log.info("could not close the %s of game %s", self.panel_name, table.record.id)

@@ -17,7 +17,7 @@ from typing import Any
 import discord
 from discord import ui
 
-from bot.discord import ids
+from bot.discord import ids, lean
 from bot.discord.components import button
 from bot.discord.host import Host
 from bot.discord.layout import action_rows, card
@@ -115,9 +115,9 @@ async def ask(bot: Host, interaction: discord.Interaction, game_id: int) -> None
     if where is None:
         raise GameError("no_thread", N_("This game has no thread to ask in."))
     channel = bot.get_partial_messageable(where)
-    message = await channel.send(view=request_card(record, outcome.seats, request),
-                                 allowed_mentions=pinging(request.asked))
-    await bot.service.note_take_back_message(record.id, request.version, message.id)
+    message = await lean.send(channel, view=request_card(record, outcome.seats, request),
+                              allowed_mentions=pinging(request.asked))
+    await bot.service.note_take_back_message(record.id, request.version, message)
     await send_ephemeral(interaction, translate_n(
         lang_of(interaction, _lang(record)), "The other players are asked; they have "
         "{count} second to allow it.", "The other players are asked; they have {count} "
@@ -160,10 +160,10 @@ async def show_lapsed(bot: Host, update: Update) -> None:
         return
     channel = bot.get_partial_messageable(where)
     try:
-        await channel.get_partial_message(request.message_id).edit(
-            view=closed_card(update.seats, request, ending(update, _lang(record)),
-                             _lang(record)),
-            allowed_mentions=pinging([]))
+        await lean.edit(channel, request.message_id,
+                        view=closed_card(update.seats, request, ending(update, _lang(record)),
+                                         _lang(record)),
+                        allowed_mentions=pinging([]))
     except discord.HTTPException as exc:
         log.info("game %s: could not close the take-back request: %s", record.id, exc)
 
