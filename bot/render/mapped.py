@@ -1,16 +1,18 @@
 """RGB pictures mapped onto a fixed 256-colour palette while they are drawn.
 
 Pillow maps an RGB pixel onto a given palette (``quantize(palette=...)``, no dithering)
-by its colour alone, so a picture can be mapped piece by piece and give the same palette
-indices as mapping it whole. A :class:`Mapping` rides along an RGB picture: its palette
-copy starts as the mapped background (mapped once per cached background), cached pieces
-pasted on the picture are pasted mapped (their see-through edges marked), and everything
-drawn is marked in a grid of :data:`CELL` px cells (:class:`MarkingDraw`); at the end
-only the marked cells are mapped from the RGB picture (:func:`mapped`).
+by its colour alone, so a picture can be mapped in parts and give the same palette
+indices as mapping it whole. A :class:`Mapping` rides along an RGB picture with its
+palette copy, which starts as the mapped background (mapped once per cached background):
+cached pieces pasted on the picture are pasted mapped, shapes (Pillow draws them without
+anti-aliasing) are drawn on the palette copy too with their ink's index
+(:class:`MarkingDraw`), and what blends with what lies beneath (text, a piece's
+see-through pixels) is marked in a grid of :data:`CELL` px cells; at the end only the
+marked cells are mapped from the RGB picture (:func:`mapped`).
 
 Only drawing through :class:`~bot.render.common.Draw` and pasting through
-:func:`~bot.render.common.paste` is seen: a picture with a mapping must not be changed
-any other way (``Image.paste`` or a plain ``ImageDraw``).
+:func:`~bot.render.common.paste` is followed: a picture with a mapping must not be
+changed any other way (``Image.paste``, a plain ``ImageDraw``, colour-font text).
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 RGB = tuple[int, int, int]
+#: A box (x0, y0, x1, y1), end excluded.
+Box = tuple[int, int, int, int]
 
 #: px: drawn boxes are marked in cells of CELL x CELL px.
 CELL = 16
@@ -38,8 +42,8 @@ GAP = 4
 _RUN = re.compile(b"[^\x00]+")
 _lock = threading.Lock()
 #: Mapped copies of cached pieces and backgrounds: (id(piece), id(palette), mask) ->
-#: (piece, palette, mapped piece, boxes of opaque pixels, boxes of see-through pixels). The entry
-#: holds the piece and palette, so their ids stay theirs.
+#: (piece, palette, mapped copy, boxes of opaque pixels, boxes of see-through pixels).
+#: An entry holds its piece and palette, so their ids stay theirs.
 _pieces: dict[tuple[int, int, bool], tuple[Any, ...]] = {}
 #: The :class:`Shape` of cached RGBA pieces: id(piece) -> (piece, shape).
 _shapes: dict[int, tuple[Image.Image, Shape]] = {}
@@ -82,32 +86,13 @@ class Mapping:
         """The palette index of an RGB picture's ink (Pillow's packed ``r, g, b, a``)."""
         index = self._inks.get(ink)
         if index is None:
-            rgb = (ink & 255, (ink >> 8) & 255, (ink >> 16) & 255)
-            dot = _map(Image.new("RGB", (1, 1), rgb), self.palette)
-            index = self._inks[ink] = dot.getpixel((0, 0))  # type: ignore[assignment]
+            index = self._inks[ink] = colour_index(
+                (ink & 255, (ink >> 8) & 255, (ink >> 16) & 255), self.palette)
         return index
 
     def mark(self, x0: float, y0: float, x1: float, y1: float) -> None:
         """Mark the box from (``x0``, ``y0``) to (``x1``, ``y1``) (end excluded) as drawn."""
         self.boxes.append((x0, y0, x1, y1, 255))
-
-    def mark_points(self, xy: Any, pad: float) -> None:
-        """Mark the bounding box of the points ``xy`` (pairs or flat) grown by ``pad``."""
-        if len(xy) == 4 and not isinstance(xy[0], (tuple, list)):
-            x0, y0, x1, y1 = xy
-            xs, ys = (x0, x1), (y0, y1)
-        else:
-            flat: list[float] = []
-            for v in xy:
-                if isinstance(v, (int, float)):
-                    flat.append(v)
-                else:
-                    flat.extend(v)
-            if not flat:
-                return
-            xs, ys = flat[0::2], flat[1::2]
-        self.boxes.append((min(xs) - pad, min(ys) - pad, max(xs) + pad + 1, max(ys) + pad + 1,
-                           255))
 
     def mark_all(self) -> None:
         """Mark the whole picture as drawn."""
@@ -156,7 +141,7 @@ class Mapping:
         stride = cells.width
         w, h = self.size
         pal, pcore, core = self.palette.im, self.p.im, rgb.im
-        done: list[tuple[int, int, int, int]] = []
+        done: list[Box] = []
         open_: dict[tuple[int, int], list[int]] = {}  # (x0, x1) -> [first row, next row]
 
         def add(row: int, x0: int, x1: int) -> None:
@@ -196,8 +181,8 @@ class Shape:
 
     def __init__(self, piece: Image.Image) -> None:
         self.opaque: Image.Image | None = None
-        self.solid: list[tuple[int, ...]] = [(0, 0, *piece.size)]
-        self.holes: list[tuple[int, ...]] = []
+        self.solid: list[Box] = [(0, 0, *piece.size)]
+        self.holes: list[Box] = []
         alpha = piece.getchannel("A")
         if alpha.getextrema() != (255, 255):
             self.opaque = alpha.point(lambda a: 255 if a == 255 else 0, "1")
@@ -250,8 +235,8 @@ def _mapped_piece(piece: Image.Image, palette: Image.Image, mask: bool
     if piece.mode not in ("RGB", "RGBA"):
         return None
     p = _map(piece.convert("RGB") if piece.mode == "RGBA" else piece, palette)
-    solid: list[tuple[int, ...]] = [(0, 0, *piece.size)]
-    holes: list[tuple[int, ...]] = []
+    solid: list[Box] = [(0, 0, *piece.size)]
+    holes: list[Box] = []
     shape = shape_of(piece) if use_alpha else None
     if shape is not None:
         solid, holes = shape.solid, shape.holes
@@ -261,7 +246,7 @@ def _mapped_piece(piece: Image.Image, palette: Image.Image, mask: bool
     return entry
 
 
-def _cross(see: Image.Image) -> tuple[list[tuple[int, ...]], list[tuple[int, ...]]] | None:
+def _cross(see: Image.Image) -> tuple[list[Box], list[Box]] | None:
     """For a piece opaque but in its corners (a rounded card): its opaque cross (the rows
     and the columns with every pixel clear in ``see``) and its four corners (trimmed to
     the set pixels of ``see``); ``None`` for another shape."""
@@ -274,7 +259,7 @@ def _cross(see: Image.Image) -> tuple[list[tuple[int, ...]], list[tuple[int, ...
     x0, x1 = cols.index(True), w - cols[::-1].index(True)
     if not all(rows[y0:y1]) or not all(cols[x0:x1]):
         return None
-    holes = []
+    holes: list[Box] = []
     for box in ((0, 0, x0, y0), (x1, 0, w, y0), (0, y1, x0, h), (x1, y1, w, h)):
         bbox = see.crop(box).getbbox() if box[0] < box[2] and box[1] < box[3] else None
         if bbox is not None:
@@ -283,7 +268,7 @@ def _cross(see: Image.Image) -> tuple[list[tuple[int, ...]], list[tuple[int, ...
     return [(0, y0, w, y1), (x0, 0, x1, h)], holes
 
 
-def _solid(see: Image.Image, box: tuple[int, int, int, int]) -> Iterable[tuple[int, ...]]:
+def _solid(see: Image.Image, box: Box) -> Iterable[Box]:
     """Boxes of pixels all clear in ``see`` inside ``box`` (none smaller than two cells
     each way: smaller ones may hold no whole cell), split in halves until clear."""
     x0, y0, x1, y1 = box
@@ -301,7 +286,7 @@ def _solid(see: Image.Image, box: tuple[int, int, int, int]) -> Iterable[tuple[i
         yield from _solid(see, (x0, mid, x1, y1))
 
 
-def _boxes(mask: Image.Image, box: tuple[int, int, int, int]) -> Iterable[tuple[int, ...]]:
+def _boxes(mask: Image.Image, box: Box) -> Iterable[Box]:
     """Boxes covering the set pixels of ``mask`` inside ``box``, split in halves until each
     is small or at least half set."""
     bbox = mask.crop(box).getbbox()
@@ -343,10 +328,21 @@ def blank(size: tuple[int, int], colour: RGB, palette: Image.Image) -> Image.Ima
     """A new RGB picture of ``size`` filled with ``colour``, followed by a
     :class:`Mapping` onto ``palette``."""
     img = Image.new("RGB", size, colour)
-    index = _map(Image.new("RGB", (1, 1), colour), palette)
-    p = index.resize(size, Image.Resampling.NEAREST)
+    p = Image.new("P", size, colour_index(colour, palette))
+    p.putpalette(palette.getpalette() or [])
     img.info[KEY] = Mapping(img, p, palette)
     return img
+
+
+def colour_index(colour: RGB, palette: Image.Image) -> int:
+    """The index of ``colour`` mapped onto ``palette`` (kept per palette)."""
+    inks = _inks(palette)
+    key = colour[0] | colour[1] << 8 | colour[2] << 16  # no ink has alpha 0
+    index = inks.get(key)
+    if index is None:
+        dot = _map(Image.new("RGB", (1, 1), colour), palette)
+        index = inks[key] = dot.getpixel((0, 0))  # type: ignore[assignment]
+    return index  # type: ignore[return-value]
 
 
 def mapped(img: Image.Image, palette: Image.Image) -> Image.Image:
