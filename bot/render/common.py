@@ -362,13 +362,13 @@ def paste(dst: Image.Image, piece: Image.Image, xy: tuple[int, int], *,
     ``xy`` and note the smallest text and mark drawn in it."""
     note_text(piece.info.get("text_px", math.inf))
     note_mark(piece.info.get("mark_px", math.inf))
+    mapping = mapping_of(dst)
+    if mapping is not None:  # first: it looks at what lies beneath
+        mapping.paste(piece, xy, mask)
     if mask and piece.mode == "RGBA":
         paste_rgba(dst, piece, xy)
     else:
         dst.paste(piece, xy)
-    mapping = mapping_of(dst)
-    if mapping is not None:
-        mapping.paste(piece, xy, mask)
 
 
 def cached_copy(piece: Image.Image, palette: Image.Image | None = None) -> Image.Image:

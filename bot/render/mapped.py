@@ -45,6 +45,9 @@ _lock = threading.Lock()
 #: (piece, palette, mapped copy, boxes of opaque pixels, boxes of see-through pixels).
 #: An entry holds its piece and palette, so their ids stay theirs.
 _pieces: dict[tuple[int, int, bool], tuple[Any, ...]] = {}
+#: See-through parts of cached pieces over one colour, mapped (:func:`_over`):
+#: (id(piece), part, colour, id(palette)) -> (piece, palette, mapped part).
+_overs: dict[tuple[int, int, RGB, int], tuple[Image.Image, Image.Image, Image.Image]] = {}
 #: The :class:`Shape` of cached RGBA pieces: id(piece) -> (piece, shape).
 _shapes: dict[int, tuple[Image.Image, Shape]] = {}
 
@@ -108,10 +111,20 @@ class Mapping:
             self.mark(x, y, x + piece.width, y + piece.height)
             return
         p, solid, holes = entry[2], entry[3], entry[4]
-        # pasted whole: its see-through edges are marked, to be mapped from the picture
-        self.p.im.paste(p.im, (x, y, x + p.width, y + p.height))
+        pcore = self.p.im
+        pcore.paste(p.im, (x, y, x + p.width, y + p.height))
         self.boxes.extend((x + a, y + b, x + c, y + d, 0) for a, b, c, d in solid)
-        self.boxes.extend((x + a, y + b, x + c, y + d, 255) for a, b, c, d in holes)
+        # a see-through part over one colour is pasted mapped as it shows over that
+        # colour; over anything else it is marked, to be mapped from the picture
+        w, h = self.size
+        for i, (a, b, c, d) in enumerate(holes):
+            box = (x + a, y + b, x + c, y + d)
+            if box[0] >= 0 and box[1] >= 0 and box[2] <= w and box[3] <= h:
+                beneath = self.core.crop(box).getcolors(1)
+                if beneath:
+                    pcore.paste(_over(piece, i, beneath[0][1], self.palette).im, box)
+                    continue
+            self.boxes.append((*box, 255))
 
     def cells(self) -> Image.Image:
         """The grid of :data:`CELL` px cells, 255 where a box drawn reaches and no opaque
@@ -244,6 +257,22 @@ def _mapped_piece(piece: Image.Image, palette: Image.Image, mask: bool
     with _lock:
         _pieces[key] = entry
     return entry
+
+
+def _over(piece: Image.Image, i: int, colour: RGB, palette: Image.Image) -> Image.Image:
+    """The ``i``-th see-through part of a cached ``piece`` pasted over ``colour``, mapped
+    onto ``palette`` (kept: see :data:`_overs`)."""
+    key = (id(piece), i, colour, id(palette))
+    entry = _overs.get(key)
+    if entry is None or entry[0] is not piece or entry[1] is not palette:
+        shape = shape_of(piece)
+        assert shape is not None
+        part = shape.hole_pieces[i]
+        img = Image.new("RGB", part.size, colour)
+        img.paste(part, (0, 0), part)
+        with _lock:
+            entry = _overs[key] = (piece, palette, _map(img, palette))
+    return entry[2]
 
 
 def _cross(see: Image.Image) -> tuple[list[Box], list[Box]] | None:

@@ -289,7 +289,9 @@ def table_picture(view: PacapacaView, *, names: Mapping[str, str] | None = None,
         return final_picture(view, names=names, lang=lang)
     width, height, per_row = layout(len(view.alpacas))
     with measuring() as meter:
-        img = cached_copy(_base(width, height, lang), _palette())
+        # many small shapes: drawing them on a palette copy too costs more than mapping
+        # the whole picture once, so this picture is not followed (bot.render.mapped)
+        img = cached_copy(_base(width, height, lang))
         d = Draw(img)
         _header(d, view, width, lang, title=False)
         _draw_alpacas(img, view, view.alpacas, _names(view, names), final=False, top=HEADER_H,
@@ -366,7 +368,7 @@ def final_picture(view: PacapacaView, *, names: Mapping[str, str] | None = None,
     table_h = 16 + ROW_H * (rows + heads) + 12
     label = _names(view, names)
     with measuring() as meter:
-        img = blank((width, height), BG, _palette())
+        img = Image.new("RGB", (width, height), BG)  # not followed, as the table
         d = Draw(img)
         _header(d, view, width, lang)
         _draw_alpacas(img, view, view.alpacas, label, final=True, top=HEADER_H,
