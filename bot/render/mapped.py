@@ -36,6 +36,8 @@ KEY = "herdbot.mapping"
 #: ``id`` (a copy of it, which carries its ``info``, is not the cached piece).
 CACHED = "herdbot.cached"
 
+#: See-through parts over one colour kept at most (:func:`_over`).
+OVERS_KEPT = 4096
 #: cells: marked runs in a row this close are mapped as one (a box mapped costs about as
 #: much as mapping a few thousand px more).
 GAP = 4
@@ -271,6 +273,8 @@ def _over(piece: Image.Image, i: int, colour: RGB, palette: Image.Image) -> Imag
         img = Image.new("RGB", part.size, colour)
         img.paste(part, (0, 0), part)
         with _lock:
+            if len(_overs) >= OVERS_KEPT:  # colours beneath are few; this bounds them
+                _overs.clear()
             entry = _overs[key] = (piece, palette, _map(img, palette))
     return entry[2]
 
