@@ -324,7 +324,8 @@ def note_mark(px: float) -> None:
 
 
 class Draw(ImageDraw.ImageDraw):
-    """``ImageDraw.Draw`` that notes the size of every (non-blank) text it draws."""
+    """``ImageDraw.Draw`` that notes the size of every (non-blank) text it draws, and on
+    a picture mapped as it is drawn (:mod:`bot.render.mapped`) follows what it draws."""
 
     def __init__(self, im: Image.Image) -> None:
         super().__init__(im)
@@ -359,7 +360,8 @@ def sprite(func: Callable[P, Image.Image]) -> Callable[P, Image.Image]:
 def paste(dst: Image.Image, piece: Image.Image, xy: tuple[int, int], *,
           mask: bool = True) -> None:
     """Paste a cached ``piece`` (RGBA pieces through their own alpha if ``mask``) at
-    ``xy`` and note the smallest text and mark drawn in it."""
+    ``xy`` and note the smallest text and mark drawn in it; on a picture mapped as it is
+    drawn (:mod:`bot.render.mapped`), the piece is pasted on its palette copy too."""
     note_text(piece.info.get("text_px", math.inf))
     note_mark(piece.info.get("mark_px", math.inf))
     mapping = mapping_of(dst)

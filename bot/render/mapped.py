@@ -349,10 +349,13 @@ def mapping_of(img: Image.Image) -> Mapping | None:
 
 def copy_of(piece: Image.Image, palette: Image.Image) -> Image.Image:
     """A copy of the cached RGB ``piece`` (a background) to draw on, followed by a
-    :class:`Mapping` onto ``palette`` (its mapped copy is made once per piece)."""
+    :class:`Mapping` onto ``palette`` (its mapped copy is made once per piece). Raises
+    ValueError for another mode."""
+    if piece.mode != "RGB":
+        raise ValueError(f"copy_of takes an RGB background, not {piece.mode}")
     img = piece.copy()
     entry = _mapped_piece(piece, palette, False)
-    assert entry is not None, piece.mode
+    assert entry is not None
     img.info[KEY] = Mapping(img, entry[2].copy(), palette)
     return img
 

@@ -256,3 +256,8 @@ def test_the_games_pictures_are_the_straightforward_pixels(key, players, seed):
     for state in _states(SPECS[key], players, seed):
         for draw in _draws(key, state, players, seed):
             _same_as_straightforward(draw)
+
+
+def test_only_an_rgb_background_is_followed():
+    with pytest.raises(ValueError, match="not RGBA$"):
+        mapped_module.copy_of(Image.new("RGBA", (4, 4)), llamas_alpacas._palette())
