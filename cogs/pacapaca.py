@@ -40,6 +40,7 @@ from bot.games.pacapaca.models import PacapacaView
 from bot.i18n import ENGLISH, N_, translate
 from bot.present import pacapaca as present
 from bot.present.pacapaca import Draft, PacapacaPresenter
+from bot.render.kept import picture_png
 from bot.render.pool import Job
 from bot.runtime import GameError
 from bot.store import SeatRecord
@@ -102,17 +103,17 @@ class PacapacaCog(SidePanelCog):
 
     # -- private -----------------------------------------------------------------------
 
-    def _keep_panel(self, table: Table, seat: str, intro: str) -> dict[str, Any]:
+    async def _keep_panel(self, table: Table, seat: str, intro: str) -> dict[str, Any]:
         """The drawer's ephemeral (a Components V2 panel): the presenter's Keep panel with
         the two cards pictured (``drawn.png``, named in its alternative text: they are the
-        drawer's own) and a Keep button each (from the drawer's own view; runs in the
-        render thread)."""
+        drawer's own) and a Keep button each (from the drawer's own view)."""
         lang = table.member_lang
         words = present.hand_words(lang)
         model = self.model(table, seat, lang=lang)
         keep = model.panels["keep"]
         drawn = table.view(seat).drawn
-        data = table.spec.closeups["cards"](drawn, title=words["drawn_title"], lang=lang)
+        data = await self.bot.draw(Job(table.spec.closeups["cards"], (drawn,),
+                                       {"title": words["drawn_title"], "lang": lang}))
         return {"view": panel(accent=self.accent, words=intro + keep.text, picture="drawn.png",
                               alt=PacapacaPresenter.cards_alt(words["drawn_alt"], drawn, lang),
                               items=self.draw(table.record.id, model.key, keep.items,
@@ -122,7 +123,7 @@ class PacapacaCog(SidePanelCog):
     async def event_panel(self, table: Table, seat: str, event: Event) -> dict[str, Any] | None:
         """The drawer gets the two cards pictured with a Keep button each (ephemeral)."""
         if event.type == "drew_private" and "keep" in self.model(table, seat).panels:
-            return await self.bot.render(self._keep_panel, table, seat, "")
+            return await self._keep_panel(table, seat, "")
         return None
 
     async def private_panel(self, table: Table, seat: SeatRecord) -> dict[str, Any]:
@@ -134,17 +135,18 @@ class PacapacaCog(SidePanelCog):
         words = present.hand_words(lang)
         pile = self.presenter.private_lines(v, seat.seat, table.names, lang=lang)[0]
         if "keep" in self.model(table, seat.seat).panels:
-            return await self.bot.render(self._keep_panel, table, seat.seat, pile + "\n")
+            return await self._keep_panel(table, seat.seat, pile + "\n")
         if not v.my_discards:
-            pic = await self.bot.render(table.spec.closeups["alpaca"], v, seat.seat,
-                                        names=table.plain_names, lang=lang)
+            png = await self.bot.draw(Job(picture_png, (table.spec.closeups["alpaca"], v,
+                                                        seat.seat),
+                                          {"names": table.plain_names, "lang": lang}))
             return {"view": panel(accent=self.accent,
                                   words=pile + " " + words["alpaca"],
                                   picture="my-alpaca.png",
                                   alt=PacapacaPresenter.alpaca_alt(v, seat.seat, lang)),
-                    "file": discord.File(io.BytesIO(pic.png), filename="my-alpaca.png")}
-        data = await self.bot.render(table.spec.closeups["cards"], v.my_discards,
-                                     title=words["discards_title"], lang=lang)
+                    "file": discord.File(io.BytesIO(png), filename="my-alpaca.png")}
+        data = await self.bot.draw(Job(table.spec.closeups["cards"], (v.my_discards,),
+                                       {"title": words["discards_title"], "lang": lang}))
         return {"view": panel(accent=self.accent, words=pile + " " + words["discards"],
                               picture="my-discards.png",
                               alt=PacapacaPresenter.cards_alt(

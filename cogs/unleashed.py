@@ -52,6 +52,7 @@ from bot.present.unleashed import (
     UnleashedPresenter,
 )
 from bot.present.unleashed_card import card_reply, find_card, names_matching, no_such_card
+from bot.render.kept import picture_png
 from bot.render.pool import Job
 from bot.render.unleashed_card import render_card
 from bot.runtime import GameError, Update
@@ -146,13 +147,13 @@ class UnleashedCog(GameCog):
         items = [*self.draw(gid, model.key, hand_panel.items, prints=model.prints, lang=lang),
                  button("g", gid, "hand", translate(lang, REFRESH),
                         emoji="\N{CLOCKWISE OPEN CIRCLE ARROW}")]
-        pic = await self.bot.render(table.spec.closeups["hand"], own, names=table.plain_names,
-                                    lang=lang)
+        png = await self.bot.draw(Job(picture_png, (table.spec.closeups["hand"], own),
+                                      {"names": table.plain_names, "lang": lang}))
         return {"view": layout.panel(accent=self.accent, words=[
                     hand_panel.text, heading, listed[:EMBED_LIMIT]],
                     picture="my-hand.png", alt=UnleashedPresenter.hand_alt(own, lang),
                     items=items, lang=lang),
-                "file": discord.File(io.BytesIO(pic.png), filename="my-hand.png")}
+                "file": discord.File(io.BytesIO(png), filename="my-hand.png")}
 
     async def on_choice(self, interaction: discord.Interaction, table: Table, seat: SeatRecord,
                         kind: str, key: str, arg: str, values: list[str]) -> Update | None:

@@ -97,6 +97,14 @@ def throttle_bucket_sweep(http: Any, every_s: float = BUCKET_SWEEP_S,
 HERD_COMPONENT_TYPES = (2, 3)
 
 
+def _on_private_panel(data: dict[str, Any]) -> bool:
+    """Whether an INTERACTION_CREATE payload ``data`` is a click on an ephemeral message
+    (a private panel the bot opened: the click carries on a move already begun)."""
+    message = data.get("message")
+    flags = message.get("flags") if isinstance(message, dict) else None
+    return isinstance(flags, int) and bool(flags & discord.MessageFlags(ephemeral=True).value)
+
+
 def take_interactions(bot: HerdBot) -> None:
     """Patch ``bot``'s connection state so that an interaction (click, command, modal,
     autocomplete) goes through the router's admission first: one it finds too old
@@ -105,10 +113,12 @@ def take_interactions(bot: HerdBot) -> None:
     answer could not reach Discord in time; a click on a herdbot button or select (custom
     id ``hb:`` / ``hs:``) or a slash command that the admission refuses is answered
     :data:`~bot.discord.errors.BUSY` (:data:`~bot.discord.errors.BUSY_COMMAND`) from its
-    gateway form (:func:`bot.discord.router.refuse_unbuilt`), with nothing built for it.
+    gateway form (:func:`bot.discord.router.refuse_unbuilt`), with nothing built for it;
+    a click on a private panel carries on a move already begun and is refused only at the
+    admission's limit (:meth:`~bot.runtime.admission.Admission.enter`'s ``continuing``).
     An admitted click is built as a :class:`bot.discord.lean.Click` (Discord's answers to
-    its writes read for ids only) and goes straight to :meth:`HerdBot.route_component`, holding its
-    place, in a task of its own (named ``herdbot-click: <custom id>``), without
+    its writes read for ids only) and goes straight to :meth:`HerdBot.route_component`,
+    holding its place, in a task of its own (named ``herdbot-click: <custom id>``), without
     discord.py's rebuilding of the message's whole view for its dynamic items, and the
     member's client locale is noted once it is answered (:meth:`HerdBot.note_locale`);
     everything else goes to discord.py."""
@@ -153,7 +163,7 @@ def take_interactions(bot: HerdBot) -> None:
                 and inner.get("component_type") in HERD_COMPONENT_TYPES):
             raw_values = inner.get("values")
             values = [str(v) for v in raw_values] if isinstance(raw_values, list) else []
-            if not admission.enter():
+            if not admission.enter(continuing=_on_private_panel(data)):
                 spawn(refuse_unbuilt(state.http, data, BUSY), "herdbot-busy")
                 return
             started = admission.monotonic()

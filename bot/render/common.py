@@ -23,6 +23,7 @@ from zlib_ng import zlib_ng
 
 from bot.paths import ASSETS_DIR
 from bot.render.kept import Kept
+from bot.render.mapped import CACHED, MarkingDraw, copy_of, mapping_of, paste_rgba
 
 FONT_DIR = ASSETS_DIR / "fonts"
 _FONT_FILES = {False: "DejaVuSans.ttf", True: "DejaVuSans-Bold.ttf"}
@@ -241,8 +242,10 @@ def palette_png(image: Image.Image) -> bytes:
         got = "P with transparency" if image.mode == "P" else image.mode
         raise ValueError(f"palette_png takes a P picture without transparency, not {got}")
     width, height = image.size
-    raw = image.tobytes()
-    rows = b"".join(b"\x00" + raw[y * width:(y + 1) * width] for y in range(height))
+    # each row after its filter byte 0: the picture pasted one px in on a zero-filled one
+    padded = Image.new("P", (width + 1, height), 0)
+    padded.paste(image, (1, 0))
+    rows = padded.tobytes()
     header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)
     return b"".join((b"\x89PNG\r\n\x1a\n", _chunk(b"IHDR", header),
                      _chunk(b"PLTE", bytes(image.getpalette("RGB") or ())),
@@ -321,10 +324,14 @@ def note_mark(px: float) -> None:
 
 
 class Draw(ImageDraw.ImageDraw):
-    """``ImageDraw.Draw`` that notes the size of every (non-blank) text it draws."""
+    """``ImageDraw.Draw`` that notes the size of every (non-blank) text it draws, and on
+    a picture mapped as it is drawn (:mod:`bot.render.mapped`) follows what it draws."""
 
     def __init__(self, im: Image.Image) -> None:
         super().__init__(im)
+        mapping = mapping_of(im)
+        if mapping is not None:  # what is drawn is marked to be mapped again
+            self.draw = MarkingDraw(self.draw, mapping)
 
     def text(self, xy: Any, text: Any, fill: Any = None, font: Any = None,  # type: ignore[override]
              *args: Any, **kwargs: Any) -> None:
@@ -344,6 +351,7 @@ def sprite(func: Callable[P, Image.Image]) -> Callable[P, Image.Image]:
             img = func(*args, **kwargs)
         img.info["text_px"] = m.smallest
         img.info["mark_px"] = m.smallest_mark
+        img.info[CACHED] = id(img)
         return img
 
     return cache(build)  # type: ignore[return-value]
@@ -352,21 +360,28 @@ def sprite(func: Callable[P, Image.Image]) -> Callable[P, Image.Image]:
 def paste(dst: Image.Image, piece: Image.Image, xy: tuple[int, int], *,
           mask: bool = True) -> None:
     """Paste a cached ``piece`` (RGBA pieces through their own alpha if ``mask``) at
-    ``xy`` and note the smallest text and mark drawn in it."""
+    ``xy`` and note the smallest text and mark drawn in it; on a picture mapped as it is
+    drawn (:mod:`bot.render.mapped`), the piece is pasted on its palette copy too."""
     note_text(piece.info.get("text_px", math.inf))
     note_mark(piece.info.get("mark_px", math.inf))
+    mapping = mapping_of(dst)
+    if mapping is not None:  # first: it looks at what lies beneath
+        mapping.paste(piece, xy, mask)
     if mask and piece.mode == "RGBA":
-        dst.paste(piece, xy, piece)
+        paste_rgba(dst, piece, xy)
     else:
         dst.paste(piece, xy)
 
 
-def cached_copy(piece: Image.Image) -> Image.Image:
+def cached_copy(piece: Image.Image, palette: Image.Image | None = None) -> Image.Image:
     """A copy of a cached ``piece`` (e.g. a background) to draw on; notes its text and
-    marks."""
+    marks. With a ``palette``, the copy is mapped onto it as it is drawn
+    (:func:`~bot.render.mapped.copy_of`; encode it with :func:`~bot.render.mapped.mapped`)."""
     note_text(piece.info.get("text_px", math.inf))
     note_mark(piece.info.get("mark_px", math.inf))
-    return piece.copy()
+    img = piece.copy() if palette is None else copy_of(piece, palette)
+    img.info.pop(CACHED, None)
+    return img
 
 
 @dataclass(frozen=True)

@@ -45,6 +45,7 @@ from bot.render.llamas_alpacas_art import (
     treats,
     treats_width,
 )
+from bot.render.mapped import blank, mapped
 
 WIDTH = 1000
 #: The smallest text size (14 px when the picture is shown 500 px wide on a phone).
@@ -374,7 +375,7 @@ def table_picture(
     height, header_h, row_top, row_h, boards_top, panel_h = _layout(len(view.players))
     pal = _palette()
     with measuring() as meter:
-        img = cached_copy(_base(len(view.players), lang))
+        img = cached_copy(_base(len(view.players), lang), pal)
         d = Draw(img)
         st = font(30, True)
         title_w = text_size(d, "Llamas & Alpacas", font(32, True))[0]
@@ -428,7 +429,7 @@ def table_picture(
 
 
 def _encode(img: Image.Image, pal: Image.Image) -> bytes:
-    return palette_png(img.quantize(palette=pal, dither=Image.Dither.NONE))
+    return palette_png(mapped(img, pal))
 
 
 def render_table(
@@ -484,7 +485,7 @@ def board_picture(view: LlamasAlpacasView, seat: str, *, names: Mapping[str, str
     top = 120
     height = top + 3 * bh + 2 * 14 + 24 + (bh + 70 if held is not None else 0)
     with measuring() as meter:
-        img = Image.new("RGB", (width, height), TABLE)
+        img = blank((width, height), TABLE, _palette())
         d = Draw(img)
         tf = font(34, True)
 

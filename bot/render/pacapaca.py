@@ -32,6 +32,7 @@ from bot.render.common import (
     wrap,
 )
 from bot.render.kept import inputs_key
+from bot.render.mapped import blank
 from bot.render.pacapaca_art import (
     ACTIVE_BG,
     BG,
@@ -51,6 +52,7 @@ from bot.render.pacapaca_art import (
     WIDTH,
     Painter,
     Segment,
+    _palette,
     dark,
     dashed_rect,
     draw_charm,
@@ -287,6 +289,8 @@ def table_picture(view: PacapacaView, *, names: Mapping[str, str] | None = None,
         return final_picture(view, names=names, lang=lang)
     width, height, per_row = layout(len(view.alpacas))
     with measuring() as meter:
+        # many small shapes: drawing them on a palette copy too costs more than mapping
+        # the whole picture once, so this picture is not followed (bot.render.mapped)
         img = cached_copy(_base(width, height, lang))
         d = Draw(img)
         _header(d, view, width, lang, title=False)
@@ -311,7 +315,7 @@ def alpaca_picture(view: PacapacaView, seat: str, *, names: Mapping[str, str] | 
         raise KeyError(seat)
     width, height = 700, 860
     with measuring() as meter:
-        img = Image.new("RGB", (width, height), BG)
+        img = blank((width, height), BG, _palette())
         d = Draw(img)
         title = fit(d, translate(lang, "Your alpaca"), font(34, True), width - 2 * MARGIN)
         d.text((MARGIN, 36), title, font=font(34, True), fill=INK, anchor="lm")
@@ -364,7 +368,7 @@ def final_picture(view: PacapacaView, *, names: Mapping[str, str] | None = None,
     table_h = 16 + ROW_H * (rows + heads) + 12
     label = _names(view, names)
     with measuring() as meter:
-        img = Image.new("RGB", (width, height), BG)
+        img = Image.new("RGB", (width, height), BG)  # not followed, as the table
         d = Draw(img)
         _header(d, view, width, lang)
         _draw_alpacas(img, view, view.alpacas, label, final=True, top=HEADER_H,
@@ -444,7 +448,7 @@ def cards_picture(cards: Sequence[int], *, title: str | None = None,
     top = 16 + len(title_lines) * (title_px + 10) + (8 if title_lines else 0)
     height = top + rows * (CARD_H + 16)
     with measuring() as meter:
-        img = Image.new("RGB", (width, height), BG)
+        img = blank((width, height), BG, _palette())
         p = Painter(img, 2.0, 72)
         d = p.d
         for j, line in enumerate(title_lines):

@@ -19,6 +19,7 @@ from PIL import Image, ImageDraw
 from bot.games.pacapaca.cards import catalog, kind_table
 from bot.games.pacapaca.scoring import analyse
 from bot.render.common import Draw, font, min_font, note_mark, palette_png
+from bot.render.mapped import mapped
 
 RGB = tuple[int, int, int]
 
@@ -140,7 +141,7 @@ def to_palette_png(img: Image.Image) -> bytes:
     """PNG bytes of ``img`` mapped onto the fixed palette: it encodes several times faster
     than RGB (no per-row filter search) and is half the size; the drawing uses flat
     colours."""
-    return palette_png(img.quantize(palette=_palette(), dither=Image.Dither.NONE))
+    return palette_png(mapped(img, _palette()))
 
 
 # -- neck layout ------------------------------------------------------------------------

@@ -49,6 +49,7 @@ from bot.render.herd_art import (
     portrait,
     tint,
 )
+from bot.render.mapped import mapped
 
 WIDTH = 1000
 #: The smallest text size on the table (14 px when shown 500 px wide).
@@ -495,7 +496,7 @@ def _palette() -> Image.Image:
 
 
 def _encode(img: Image.Image, meter: object) -> Picture:
-    png = palette_png(img.quantize(palette=_palette(), dither=Image.Dither.NONE))
+    png = palette_png(mapped(img, _palette()))
     return Picture(png, img.size, meter.smallest)  # type: ignore[attr-defined]
 
 
@@ -515,7 +516,7 @@ def table_picture(view: UnleashedView, *, names: Mapping[str, str] | None = None
     lines = _share([_lines(pieces[s]) for s in view.seats],
                    height - HEADER_H - LEGEND_H - MARGIN, keep)
     with measuring() as meter:
-        img = cached_copy(_base(n, lang))
+        img = cached_copy(_base(n, lang), _palette())
         d = Draw(img)
         _header(d, view, nm, lang)
         y = HEADER_H

@@ -13,6 +13,7 @@ from bot.i18n import ENGLISH, translate, translate_n
 from bot.render.common import Draw, Picture, font, kept_by, measuring, paste, sprite
 from bot.render.herd_art import KIND_STYLE, TYPE_FRAME, icon, tint
 from bot.render.kept import inputs_key
+from bot.render.mapped import blank
 from bot.render.unleashed import (
     BAND_WORDS,
     BG,
@@ -25,6 +26,7 @@ from bot.render.unleashed import (
     _groups,
     _kind_of,
     _names,
+    _palette,
     card_name,
     first_fit,
     fit,
@@ -138,7 +140,7 @@ def hand_picture(view: UnleashedView, *, names: Mapping[str, str] | None = None,
 
     height = 24 + 2 * 60 + (rows(len(field)) + rows(len(hand))) * (MINI_H + 12) + 24
     with measuring() as meter:
-        img = Image.new("RGB", (WIDTH, height), BG)
+        img = blank((WIDTH, height), BG, _palette())
         d = Draw(img)
         y = 20
         for title, cards in (

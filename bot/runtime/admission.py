@@ -18,6 +18,11 @@ acknowledgement window, after the player gave up) and the work done for them is 
   beyond ``floor`` either. The quickest, not the slowest: one slow request (a Hard AI's
   search) is no sign of a queue, and every request being slow is.
 
+The lag and time-in-flight bounds refuse new work only: a request that carries on work
+already admitted (a click on a private panel the bot opened for a move) is refused at
+``limit`` alone, so that a busy bot finishes the moves it began before it begins others,
+and the work spent opening a panel is not lost to a refusal of its next click.
+
 Drops and refusals are counted; one INFO line a minute at most sums them up.
 """
 
@@ -166,24 +171,25 @@ class Admission:
         self._interval_end = monotonic() + interval_s
         self._queueing = False
 
-    def enter(self) -> bool:
+    def enter(self, *, continuing: bool = False) -> bool:
         """Admit one request (True; call :meth:`leave` when it is done), or refuse it as
         :meth:`refuses` does (False; nothing to undo)."""
-        if self.refuses():
+        if self.refuses(continuing=continuing):
             return False
         self.in_flight += 1
         self.admitted += 1
         self.peak = max(self.peak, self.in_flight)
         return True
 
-    def refuses(self) -> bool:
+    def refuses(self, *, continuing: bool = False) -> bool:
         """Whether a request arriving now is refused (True, and counted in ``refused``):
-        when ``limit`` are in flight, or ``floor`` are while the loop lags more than
-        ``max_lag_s`` or the process is queueing (:meth:`queueing`). Admits nothing."""
+        when ``limit`` are in flight, or, unless it is ``continuing`` work already admitted,
+        ``floor`` are while the loop lags more than ``max_lag_s`` or the process is
+        queueing (:meth:`queueing`). Admits nothing."""
         if self.in_flight >= self.limit:
             self._refuse()
             return True
-        if self.in_flight >= self.floor:
+        if self.in_flight >= self.floor and not continuing:
             if self.lag is not None and self.lag() > self.max_lag_s:
                 self.refused_lag += 1
                 self._refuse()

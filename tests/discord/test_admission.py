@@ -11,8 +11,11 @@ from types import SimpleNamespace
 import discord
 
 from bot.discord import errors
+from bot.games.llamas_alpacas.cards import cards_by_id
 from bot.i18n import translate
 from bot.runtime.admission import Admission
+from bot.sandbox.demo import NAMES
+from tests.discord.test_llamas_alpacas import _after_setup, la_world
 
 BUSY = "\N{NO ENTRY SIGN} herdbot is very busy; your move was not made, try again in a moment."
 BUSY_COMMAND = ("\N{NO ENTRY SIGN} herdbot is very busy; your command was not run, try again "
@@ -221,3 +224,24 @@ async def test_a_click_goes_to_the_router_without_rebuilding_its_messages_view(
     await ana.click(table, "Add 1")
     assert (await sb.bot.store.get_game(1)).version == version + 1
     assert names == [f"herdbot-click: {custom_id}"]
+
+
+async def test_while_the_loop_lags_a_click_on_a_private_panel_carries_on_the_move(tmp_path):
+    """Past the floor with the loop lagging, a click on the table (new work) is refused,
+    and a click on the member's private panel (a move begun) is taken and finishes it."""
+    async with la_world(tmp_path / "la.sqlite3", NAMES[:2]) as (world, bot):
+        state, active, _other, thread = await _after_setup(world, bot)
+        table = thread.last_message
+        await active.click(table, "Move a card")
+        panel = active.last_reply
+        assert panel.ephemeral
+        card = cards_by_id()[state.players[state.active].board[4]].short()
+        bot.router.admission = adm = Admission(floor=1, lag=lambda: 1.5)
+        assert adm.enter()  # one request in flight: the floor
+        version = (await bot.store.get_game(1)).version
+        await active.click(table, "Move a card")
+        assert active.last_reply.content == BUSY
+        await active.click(panel, f"5 \N{MIDDLE DOT} {card}")
+        await active.click(panel, "1 \N{MIDDLE DOT} free")
+        assert (await bot.store.get_game(1)).version == version + 1
+        assert (adm.refused, adm.refused_lag, adm.admitted) == (1, 1, 3)

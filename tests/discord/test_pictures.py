@@ -70,6 +70,23 @@ async def test_a_table_is_drawn_once_and_reposted_from_the_kept_picture(la):
     assert (bot.pictures.hits, bot.pictures.misses) == (hits + 1, misses)
 
 
+async def test_a_close_up_is_drawn_once_for_the_same_board_and_anew_for_another(la):
+    """The board close-up of "My hand" goes through the kept pictures: the same board
+    again is not drawn again; the other player's board is drawn."""
+    world, bot, thread, _ = la
+    maya, tomasz = world.member(NAMES[0]), world.member(NAMES[1])
+    await maya.click(thread.last_message, "My hand")
+    first = maya.last_reply
+    assert first.ephemeral and first.filenames == ["my-board.png"]
+    hits, misses = bot.pictures.hits, bot.pictures.misses
+    await maya.click(thread.last_message, "My hand")
+    assert maya.last_reply.file("my-board.png") == first.file("my-board.png")
+    assert (bot.pictures.hits, bot.pictures.misses) == (hits + 1, misses)
+    await tomasz.click(thread.last_message, "My hand")
+    assert tomasz.last_reply.filenames == ["my-board.png"]
+    assert (bot.pictures.hits, bot.pictures.misses) == (hits + 1, misses + 1)
+
+
 async def test_a_broken_render_pool_is_one_log_line_and_the_table_still_posts(la, caplog):
     world, bot, thread, sandbox = la
     pool = bot.render_pool

@@ -159,6 +159,23 @@ def test_while_even_the_quickest_request_waits_only_the_floor_is_admitted():
     assert [adm.enter() for _ in range(3)] == [True] * 3
 
 
+def test_work_already_begun_is_refused_at_the_limit_only():
+    """Lagging or queueing, a request that carries on admitted work (a click on a private
+    panel) is admitted up to ``limit``; a new one is refused past the floor."""
+    c = Clocks()
+    lagging = c.admission(limit=10, floor=2, lag=lambda: MAX_LAG_S + 0.01)
+    assert [lagging.enter(), lagging.enter(), lagging.enter()] == [True, True, False]
+    assert [lagging.enter(continuing=True) for _ in range(9)] == [True] * 8 + [False]
+    assert (lagging.in_flight, lagging.refused, lagging.refused_lag) == (10, 2, 1)
+    assert lagging.refuses(continuing=True) is True
+    queueing = c.admission(limit=24, floor=2)
+    assert [queueing.enter() for _ in range(3)] == [True] * 3
+    c.mono += 1.5  # an interval with three in flight and none ended
+    assert queueing.queueing() is True
+    assert (queueing.enter(), queueing.enter(continuing=True)) == (False, True)
+    assert (queueing.in_flight, queueing.refused_wait) == (4, 1)
+
+
 def test_an_interval_with_requests_in_flight_and_none_ended_is_queueing():
     c = Clocks()
     adm = c.admission(limit=24)
