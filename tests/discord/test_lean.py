@@ -56,6 +56,11 @@ async def test_a_click_is_a_click_whose_message_is_parsed_when_first_read(world,
     sb.bot.route_component = keep
     await world.member("Ana").click(thread.last_message, "Add 1")
     assert len(routed) == len(seen) == 1
+    cog = sb.bot.game_cog("tiny")
+    assert cog is not None
+    posted = cog._posted[1]  # the click's new table, posted as its followup
+    assert isinstance(posted, lean.Posted)
+    assert (posted.id, posted.channel_id) == (thread.last_message.id, thread.id)
     state = sb.bot._connection
     plain = discord.Interaction(data=copy.deepcopy(seen[0]), state=state)
     click = lean.Click(data=copy.deepcopy(seen[0]), state=state)
