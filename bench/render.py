@@ -30,13 +30,14 @@ def package_of(spec: GameSpec) -> str:
     return parts[2] if len(parts) > 2 and parts[:2] == ["bot", "games"] else spec.key
 
 
-def mid_game_state(spec: GameSpec, players: int, seed: int) -> Any:
-    """The state halfway through a seeded AI-vs-AI game (the spec's policy in every seat)."""
+def playout(spec: GameSpec, players: int, seed: int, limit: int = 20_000) -> list[Any]:
+    """Every state of a seeded AI-vs-AI game (the spec's policy in every seat), from the
+    start to the end or to the last state reached within ``limit`` moves."""
     engine = spec.engine
     state = new_state(spec, players, seed)
     rand = random.Random(seed)
     states = [state]
-    for _ in range(20_000):
+    for _ in range(limit):
         if engine.result(state) is not None:
             break
         pending = engine.pending(state)
@@ -47,7 +48,13 @@ def mid_game_state(spec: GameSpec, players: int, seed: int) -> Any:
         action = spec.policy(engine.view(state, seat), legal, rand) if spec.policy else legal[0]
         state, _ = engine.apply(state, seat, action)
         states.append(state)
-    # the middle of the game, but never the final state
+    return states
+
+
+def mid_game_state(spec: GameSpec, players: int, seed: int) -> Any:
+    """The state halfway through a seeded AI-vs-AI game (:func:`playout`), never the final
+    state."""
+    states = playout(spec, players, seed)
     return states[min(len(states) // 2, len(states) - 2)] if len(states) > 1 else states[0]
 
 

@@ -32,12 +32,12 @@ class RefuseNth(Admission):
         super().__init__()
         self.n = n
 
-    def enter(self) -> bool:
+    def enter(self, *, continuing: bool = False) -> bool:
         self.n -= 1
         if self.n == 0:
             self._refuse()
             return False
-        return super().enter()
+        return super().enter(continuing=continuing)
 
 
 async def version(bot: Any) -> int:

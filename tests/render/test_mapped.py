@@ -15,8 +15,7 @@ from PIL import Image
 
 import bot.render.common as common
 import bot.render.mapped as mapped_module
-from bench.engine import new_state
-from bench.render import NAMES
+from bench.render import NAMES, playout
 from bot.app import builtin_games
 from bot.render import llamas_alpacas, pacapaca, unleashed, unleashed_hand
 from bot.render.common import Draw, cached_copy, font, palette_png, paste, sprite
@@ -195,21 +194,7 @@ def test_a_cached_piece_pastes_as_pillow_does_even_partly_outside():
 def _states(spec: Any, players: int, seed: int) -> list[Any]:
     """States of a seeded AI-vs-AI game: the start, a quarter, half, three quarters in,
     and the end (or the last state reached)."""
-    engine = spec.engine
-    state = new_state(spec, players, seed)
-    rand = random.Random(seed)
-    states = [state]
-    for _ in range(5_000):
-        if engine.result(state) is not None:
-            break
-        pending = engine.pending(state)
-        seat = next((s for s in pending.seats if engine.legal_actions(state, s)), None)
-        if seat is None:
-            break
-        legal = engine.legal_actions(state, seat)
-        action = spec.policy(engine.view(state, seat), legal, rand) if spec.policy else legal[0]
-        state, _ = engine.apply(state, seat, action)
-        states.append(state)
+    states = playout(spec, players, seed, limit=5_000)
     n = len(states) - 1
     return [states[i] for i in sorted({0, n // 4, n // 2, 3 * n // 4, n})]
 
