@@ -19,7 +19,6 @@ from bot.discord.game_cog import GameCog
 from bot.discord.layout import panel
 from bot.discord.table import Table
 from bot.present.llamas_alpacas import LlamasAlpacasPresenter
-from bot.render.kept import picture_png
 from bot.render.llamas_alpacas import warm_up
 from bot.render.pool import Job
 from bot.store import SeatRecord
@@ -53,8 +52,8 @@ class LlamasAlpacasCog(GameCog):
         view = table.view(seat.seat)
         presenter: LlamasAlpacasPresenter = table.spec.presenter
         text = presenter.private_lines(view, seat.seat, table.names, lang=table.member_lang)
-        png = await self.bot.draw(Job(picture_png, (table.spec.closeups["board"], view, seat.seat),
-                                      {"names": table.plain_names, "lang": table.member_lang}))
+        png = await self.closeup(table, "board", view, seat.seat, names=table.plain_names,
+                                 lang=table.member_lang)
         return {"view": panel(accent=self.accent, words="\n".join(text), picture="my-board.png",
                               alt=presenter.closeup_alt(view, seat.seat, table.member_lang),
                               lang=table.member_lang),

@@ -40,7 +40,6 @@ from bot.games.pacapaca.models import PacapacaView
 from bot.i18n import ENGLISH, N_, translate
 from bot.present import pacapaca as present
 from bot.present.pacapaca import Draft, PacapacaPresenter
-from bot.render.kept import picture_png
 from bot.render.pool import Job
 from bot.runtime import GameError
 from bot.store import SeatRecord
@@ -112,8 +111,7 @@ class PacapacaCog(SidePanelCog):
         model = self.model(table, seat, lang=lang)
         keep = model.panels["keep"]
         drawn = table.view(seat).drawn
-        data = await self.bot.draw(Job(table.spec.closeups["cards"], (drawn,),
-                                       {"title": words["drawn_title"], "lang": lang}))
+        data = await self.closeup(table, "cards", drawn, title=words["drawn_title"], lang=lang)
         return {"view": panel(accent=self.accent, words=intro + keep.text, picture="drawn.png",
                               alt=PacapacaPresenter.cards_alt(words["drawn_alt"], drawn, lang),
                               items=self.draw(table.record.id, model.key, keep.items,
@@ -137,16 +135,15 @@ class PacapacaCog(SidePanelCog):
         if "keep" in self.model(table, seat.seat).panels:
             return await self._keep_panel(table, seat.seat, pile + "\n")
         if not v.my_discards:
-            png = await self.bot.draw(Job(picture_png, (table.spec.closeups["alpaca"], v,
-                                                        seat.seat),
-                                          {"names": table.plain_names, "lang": lang}))
+            png = await self.closeup(table, "alpaca", v, seat.seat, names=table.plain_names,
+                                     lang=lang)
             return {"view": panel(accent=self.accent,
                                   words=pile + " " + words["alpaca"],
                                   picture="my-alpaca.png",
                                   alt=PacapacaPresenter.alpaca_alt(v, seat.seat, lang)),
                     "file": discord.File(io.BytesIO(png), filename="my-alpaca.png")}
-        data = await self.bot.draw(Job(table.spec.closeups["cards"], (v.my_discards,),
-                                       {"title": words["discards_title"], "lang": lang}))
+        data = await self.closeup(table, "cards", v.my_discards, title=words["discards_title"],
+                                  lang=lang)
         return {"view": panel(accent=self.accent, words=pile + " " + words["discards"],
                               picture="my-discards.png",
                               alt=PacapacaPresenter.cards_alt(

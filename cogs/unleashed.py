@@ -52,7 +52,6 @@ from bot.present.unleashed import (
     UnleashedPresenter,
 )
 from bot.present.unleashed_card import card_reply, find_card, names_matching, no_such_card
-from bot.render.kept import picture_png
 from bot.render.pool import Job
 from bot.render.unleashed_card import render_card
 from bot.runtime import GameError, Update
@@ -147,8 +146,7 @@ class UnleashedCog(GameCog):
         items = [*self.draw(gid, model.key, hand_panel.items, prints=model.prints, lang=lang),
                  button("g", gid, "hand", translate(lang, REFRESH),
                         emoji="\N{CLOCKWISE OPEN CIRCLE ARROW}")]
-        png = await self.bot.draw(Job(picture_png, (table.spec.closeups["hand"], own),
-                                      {"names": table.plain_names, "lang": lang}))
+        png = await self.closeup(table, "hand", own, names=table.plain_names, lang=lang)
         return {"view": layout.panel(accent=self.accent, words=[
                     hand_panel.text, heading, listed[:EMBED_LIMIT]],
                     picture="my-hand.png", alt=UnleashedPresenter.hand_alt(own, lang),

@@ -42,7 +42,7 @@ from bot.discord.lean import Click
 from bot.discord.permissions import check_refusal
 from bot.discord.replay_view import ReplayViewer
 from bot.discord.replies import defer_command, lang_of, quoted, send_error
-from bot.discord.router import GamesBefore, Router, refuse_busy, refuse_unbuilt
+from bot.discord.router import GamesBefore, Router, carries_on, refuse_busy, refuse_unbuilt
 from bot.discord.translator import CatalogueTranslator, translatable_choices
 from bot.games.registry import Registry
 from bot.i18n import ENGLISH, supported, translate
@@ -53,8 +53,9 @@ from bot.store import STORE_FAILURES, Store, track_writes
 
 log = logging.getLogger(__name__)
 
-#: Table pictures kept by their inputs (:meth:`HerdBot.draw`; about 50 KB each).
-PICTURES_KEPT = 64
+#: Pictures (tables and close-ups) kept by their inputs (:meth:`HerdBot.draw`; 20-60 KB
+#: each).
+PICTURES_KEPT = 128
 
 T = TypeVar("T")
 
@@ -97,14 +98,6 @@ def throttle_bucket_sweep(http: Any, every_s: float = BUCKET_SWEEP_S,
 HERD_COMPONENT_TYPES = (2, 3)
 
 
-def _on_private_panel(data: dict[str, Any]) -> bool:
-    """Whether an INTERACTION_CREATE payload ``data`` is a click on an ephemeral message
-    (a private panel the bot opened: the click carries on a move already begun)."""
-    message = data.get("message")
-    flags = message.get("flags") if isinstance(message, dict) else None
-    return isinstance(flags, int) and bool(flags & discord.MessageFlags(ephemeral=True).value)
-
-
 def take_interactions(bot: HerdBot) -> None:
     """Patch ``bot``'s connection state so that an interaction (click, command, modal,
     autocomplete) goes through the router's admission first: one it finds too old
@@ -114,8 +107,9 @@ def take_interactions(bot: HerdBot) -> None:
     id ``hb:`` / ``hs:``) or a slash command that the admission refuses is answered
     :data:`~bot.discord.errors.BUSY` (:data:`~bot.discord.errors.BUSY_COMMAND`) from its
     gateway form (:func:`bot.discord.router.refuse_unbuilt`), with nothing built for it;
-    a click on a private panel carries on a move already begun and is refused only at the
-    admission's limit (:meth:`~bot.runtime.admission.Admission.enter`'s ``continuing``).
+    a step of a move already begun (:func:`~bot.discord.router.carries_on`: a choice on a
+    fresh private panel) is refused only at the admission's limit
+    (:meth:`~bot.runtime.admission.Admission.enter`'s ``continuing``).
     An admitted click is built as a :class:`bot.discord.lean.Click` (Discord's answers to
     its writes read for ids only) and goes straight to :meth:`HerdBot.route_component`,
     holding its place, in a task of its own (named ``herdbot-click: <custom id>``), without
@@ -163,7 +157,7 @@ def take_interactions(bot: HerdBot) -> None:
                 and inner.get("component_type") in HERD_COMPONENT_TYPES):
             raw_values = inner.get("values")
             values = [str(v) for v in raw_values] if isinstance(raw_values, list) else []
-            if not admission.enter(continuing=_on_private_panel(data)):
+            if not admission.enter(continuing=carries_on(data, admission.clock())):
                 spawn(refuse_unbuilt(state.http, data, BUSY), "herdbot-busy")
                 return
             started = admission.monotonic()
@@ -457,7 +451,7 @@ class HerdBot(commands.AutoShardedBot):
                                           functools.partial(func, *args, **kwargs))
 
     async def draw(self, job: Job) -> bytes:
-        """PNG bytes of ``job`` (a table picture): the kept picture if one with the same
+        """PNG bytes of ``job`` (a table picture or a close-up): the kept picture if one with the same
         inputs was drawn lately, else drawn in a render worker process, else (no pool, the
         pool failed, or inputs that cannot be pickled) in the render thread. A failure of the
         pool is one log line and the picture is drawn in the thread: no table is lost. Errors
@@ -467,7 +461,7 @@ class HerdBot(commands.AutoShardedBot):
             key: bytes | None = job.key()
         except Exception as exc:  # inputs a worker cannot receive: drawn here, not kept
             log.warning("a %s picture cannot be sent to a render process (%s: %s); drawing "
-                        "it in the render thread", job.func.__module__, type(exc).__name__, exc)
+                        "it in the render thread", job.what, type(exc).__name__, exc)
             key = None
         if key is not None and cache is not None:
             png = cache.get(key)
@@ -484,7 +478,7 @@ class HerdBot(commands.AutoShardedBot):
                 self.render_pool = None
             except Exception as exc:
                 log.warning("drawing a %s picture in a render process failed (%s: %s); "
-                            "drawing it in the render thread", job.func.__module__,
+                            "drawing it in the render thread", job.what,
                             type(exc).__name__, exc)
         if data is None:
             data = await self.render(job.run)

@@ -27,6 +27,7 @@ from bot.games.base import Action, State
 from bot.i18n import N_, translate
 from bot.present import base as present
 from bot.present.base import TableModel
+from bot.render.pool import Job, picture_png
 from bot.runtime import GameError, Known, Update
 from bot.store import GameRecord, SeatRecord
 
@@ -204,6 +205,11 @@ class Clicks(Watching, OneMessage):
         # (only a game without a presenter, such as the tests' own, comes here)
         return {"view": layout.panel(accent=self.accent,
                                      words="You have no hidden cards in this game.")}
+
+    async def closeup(self, table: Table, name: str, *args: Any, **kwargs: Any) -> bytes:
+        """PNG bytes of the game's close-up ``name`` (``table.spec.closeups``) drawn from
+        ``args`` and ``kwargs``, through the kept pictures (:meth:`HerdBot.draw`)."""
+        return await self.bot.draw(Job(picture_png, (table.spec.closeups[name], *args), kwargs))
 
     async def own_panel(self, table: Table, seat: SeatRecord) -> dict[str, Any]:
         """:meth:`private_panel` with the Hint button when the game's hints are on."""

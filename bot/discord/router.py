@@ -42,6 +42,13 @@ from bot.store import STORE_FAILURES, GameRecord, SeatRecord, UnreadableRow, tra
 
 log = logging.getLogger(__name__)
 
+#: The ephemeral bit of a message's flags.
+EPHEMERAL = discord.MessageFlags(ephemeral=True).value
+#: Seconds a private panel counts as a move under way (:func:`carries_on`): longer than
+#: any decision's clock, short enough that a panel left open since long before the bot got
+#: busy is new work.
+PANEL_FRESH_S = 300.0
+
 
 class LobbyClicks(Protocol):
     """The lobby cog as the router uses it (``cogs.lobby.Lobby``)."""
@@ -281,16 +288,43 @@ class Router:
             await self.route_component(interaction, custom_id, values)
 
 
-def is_move(interaction: discord.Interaction, cid: ids.ComponentId) -> bool:
-    """True for a click that plays a move chosen on a public table: a presenter's button
-    or select (kind ``a`` or ``s``; a pick from a paged select too, not a page turn) on a
-    message that is not ephemeral,
-    whose first write is to the clicked table (its response can carry it)."""
-    if cid.scope != "g" or not lean.has_message(interaction) or lean.on_ephemeral(interaction):
-        return False
+def presenter_kind(cid: ids.ComponentId) -> str | None:
+    """The kind (``a``, ``s`` or ``o``: :func:`~bot.present.codes.parse_code`) of a game's
+    presenter button or select, a pick from a paged select included; ``None`` for any
+    other component (a page turn, Refresh, My hand, a replay's or a lobby's)."""
+    if cid.scope != "g":
+        return None
     code, paged, _ = choices.parse_page(cid.code)
     parsed = parse_code(code) if paged in (None, "p") else None  # (a pick, not a turn)
-    return parsed is not None and parsed[0] in ("a", "s")
+    return parsed[0] if parsed is not None else None
+
+
+def is_move(interaction: discord.Interaction, cid: ids.ComponentId) -> bool:
+    """True for a click that plays a move chosen on a public table: a presenter's button
+    or select of kind ``a`` or ``s`` (:func:`presenter_kind`) on a message that is not
+    ephemeral, whose first write is to the clicked table (its response can carry it)."""
+    if not lean.has_message(interaction) or lean.on_ephemeral(interaction):
+        return False
+    return presenter_kind(cid) in ("a", "s")
+
+
+def carries_on(data: dict[str, Any], now: float) -> bool:
+    """Whether the INTERACTION_CREATE payload ``data`` is a step of a move already begun:
+    a presenter's choice (:func:`presenter_kind`) on an ephemeral message (a private
+    panel) made less than :data:`PANEL_FRESH_S` seconds before unix time ``now``. False
+    for anything else, a custom id that does not parse included."""
+    message = data.get("message")
+    if not isinstance(message, dict):
+        return False
+    flags = message.get("flags")
+    if not isinstance(flags, int) or not flags & EPHEMERAL:
+        return False
+    try:
+        made_at = snowflake_time(int(message["id"]))
+        cid = ids.parse(str(data["data"]["custom_id"]))
+    except (KeyError, TypeError, ValueError):
+        return False
+    return now - made_at < PANEL_FRESH_S and presenter_kind(cid) is not None
 
 
 async def refuse_busy(interaction: discord.Interaction, sentence: str) -> None:
@@ -314,7 +348,7 @@ async def refuse_unbuilt(http: HTTPClient, data: dict[str, Any], sentence: str) 
     closed, ``data`` has no id or token): logged at DEBUG, nothing else."""
     lang = member_language(data.get("locale"), None)
     body = {"content": f"\N{NO ENTRY SIGN} {translate(lang, sentence)}",
-            "flags": discord.MessageFlags(ephemeral=True).value,
+            "flags": EPHEMERAL,
             "allowed_mentions": {"parse": []}}
     try:
         await async_context.get().create_interaction_response(

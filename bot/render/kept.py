@@ -7,7 +7,6 @@ import io
 import pickle
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
 V = TypeVar("V")
@@ -65,9 +64,3 @@ class Kept(Generic[V]):
     def __len__(self) -> int:
         return len(self._kept)
 
-
-def picture_png(draw: Callable[..., Any], /, *args: Any, **kwargs: Any) -> bytes:
-    """The ``png`` bytes of the picture ``draw(*args, **kwargs)`` returns (a close-up's
-    :class:`~bot.render.common.Picture`): a close-up as a module-level function of bytes,
-    which a render job can carry and the kept pictures can hold."""
-    return draw(*args, **kwargs).png  # type: ignore[no-any-return]

@@ -214,8 +214,9 @@ def shape_of(piece: Image.Image) -> Shape | None:
         return None
     entry = _shapes.get(id(piece))
     if entry is None or entry[0] is not piece:
+        entry = (piece, Shape(piece))
         with _lock:
-            entry = _shapes[id(piece)] = (piece, Shape(piece))
+            _shapes[id(piece)] = entry
     return entry[1]
 
 
@@ -349,10 +350,13 @@ def mapping_of(img: Image.Image) -> Mapping | None:
 
 def copy_of(piece: Image.Image, palette: Image.Image) -> Image.Image:
     """A copy of the cached RGB ``piece`` (a background) to draw on, followed by a
-    :class:`Mapping` onto ``palette`` (its mapped copy is made once per piece). Raises
-    ValueError for another mode."""
+    :class:`Mapping` onto ``palette`` (its mapped copy is made once per piece and kept as
+    long as the piece). Raises ValueError for another mode or a piece not cached (one
+    made by ``@sprite``): its mapped copy would be kept for nothing."""
     if piece.mode != "RGB":
         raise ValueError(f"copy_of takes an RGB background, not {piece.mode}")
+    if piece.info.get(CACHED) != id(piece):
+        raise ValueError("copy_of takes a cached background (made by @sprite)")
     img = piece.copy()
     entry = _mapped_piece(piece, palette, False)
     assert entry is not None

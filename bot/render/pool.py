@@ -38,12 +38,27 @@ class Job:
         """Draw it here, in the calling thread; returns PNG bytes."""
         return self.func(*self.args, **self.kwargs)
 
+    @property
+    def what(self) -> str:
+        """The module of the function that draws it, for log lines (for a
+        :func:`picture_png` job, that of the close-up it draws)."""
+        func = self.args[0] if self.func is picture_png and self.args else self.func
+        return str(getattr(func, "__module__", "?"))
+
     def key(self) -> bytes:
         """The job as bytes (the renderer's name and its pickled inputs,
         :func:`~bot.render.kept.inputs_key`): equal keys mean equal inputs, so the same
         picture. Raises ``pickle.PicklingError`` (or ``TypeError``/``AttributeError``)
         for inputs that cannot be pickled."""
         return inputs_key(self.func, self.args, self.kwargs)
+
+
+def picture_png(draw: Callable[..., Any], /, *args: Any, **kwargs: Any) -> bytes:
+    """The PNG bytes ``draw(*args, **kwargs)`` makes: its result when bytes, else its
+    ``png`` (a close-up's :class:`~bot.render.common.Picture`). A close-up as a function
+    of bytes, which a :class:`Job` can carry."""
+    made = draw(*args, **kwargs)
+    return made if isinstance(made, bytes) else made.png  # type: ignore[no-any-return]
 
 
 def draw_pickled(key: bytes) -> bytes:

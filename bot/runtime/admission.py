@@ -19,9 +19,10 @@ acknowledgement window, after the player gave up) and the work done for them is 
   search) is no sign of a queue, and every request being slow is.
 
 The lag and time-in-flight bounds refuse new work only: a request that carries on work
-already admitted (a click on a private panel the bot opened for a move) is refused at
-``limit`` alone, so that a busy bot finishes the moves it began before it begins others,
-and the work spent opening a panel is not lost to a refusal of its next click.
+already admitted (the caller tells: a choice on a private panel opened lately for a move)
+is refused at ``limit`` alone, so that a busy bot finishes the moves it began before it
+begins others, and the work spent opening a panel is not lost to a refusal of its next
+click.
 
 Drops and refusals are counted; one INFO line a minute at most sums them up.
 """

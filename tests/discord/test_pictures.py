@@ -84,6 +84,7 @@ async def test_a_close_up_is_drawn_once_for_the_same_board_and_anew_for_another(
     assert (bot.pictures.hits, bot.pictures.misses) == (hits + 1, misses)
     await tomasz.click(thread.last_message, "My hand")
     assert tomasz.last_reply.filenames == ["my-board.png"]
+    assert tomasz.last_reply.file("my-board.png") != first.file("my-board.png")
     assert (bot.pictures.hits, bot.pictures.misses) == (hits + 1, misses + 1)
 
 

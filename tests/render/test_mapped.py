@@ -149,6 +149,24 @@ def test_every_way_of_drawing_gives_the_straightforward_pixels(seed):
         lambda: _every_way(lambda: blank((157, 121), (250, 244, 232), pal), seed))
 
 
+def test_with_room_for_one_kept_part_the_pixels_are_the_same(monkeypatch):
+    """The see-through parts kept over one colour are forgotten past OVERS_KEPT: with
+    room for one, drawings that paste over several colours still give the
+    straightforward pixels."""
+    pal = llamas_alpacas._palette()
+    seeds = range(3, 9)
+    mapped_module._overs.clear()
+    for seed in seeds:
+        _every_way(lambda: cached_copy(_backdrop(), pal), seed)
+    assert len(mapped_module._overs) > 1  # parts over several colours
+    monkeypatch.setattr(mapped_module, "OVERS_KEPT", 1)
+    mapped_module._overs.clear()
+    for seed in seeds:
+        _same_as_straightforward(
+            lambda seed=seed: _every_way(lambda: cached_copy(_backdrop(), pal), seed))
+        assert len(mapped_module._overs) <= 1
+
+
 def test_a_picture_with_a_mapping_is_mapped_in_parts_and_a_copy_is_not_followed():
     pal = llamas_alpacas._palette()
     img = cached_copy(_backdrop(), pal)
@@ -212,23 +230,23 @@ def _draws(key: str, state: Any, players: int, seed: int) -> list[Callable[[], b
     names = {s: NAMES[i % len(NAMES)] for i, s in enumerate(state.seats)}
     view = spec.engine.view(state, None)
     seat = state.seats[seed % len(state.seats)]
+    mine = spec.engine.view(state, seat)  # a close-up shows the seat's own view
     if key == "llamas-alpacas":
         hl = {"row": [1, 3], seat: [0, 4, 8]}
         return [
             lambda: llamas_alpacas.render_table(view, names=names, lang=lang),
             lambda: llamas_alpacas.render_table(view, highlight=hl, names=names),
             lambda: llamas_alpacas.board_picture.__wrapped__(  # type: ignore[attr-defined]
-                view, seat, names=names, lang=lang).png,
+                mine, seat, names=names, lang=lang).png,
         ]
     if key == "pacapaca":
         return [
             lambda: pacapaca.render_table(view, names=names, lang=lang),
-            lambda: pacapaca.alpaca_picture(view, seat, names=names, lang=lang).png,
+            lambda: pacapaca.alpaca_picture(mine, seat, names=names, lang=lang).png,
             lambda: pacapaca.cards_picture.__wrapped__(  # type: ignore[attr-defined]
                 [1, 7, 12, 30, 44][: 1 + seed + players % 3], title="You drew",
                 lang=lang).png,
         ]
-    mine = spec.engine.view(state, seat)
     return [
         lambda: unleashed.render_table(view, names=names, lang=lang),
         lambda: unleashed_hand.hand_picture.__wrapped__(  # type: ignore[attr-defined]
@@ -243,6 +261,8 @@ def test_the_games_pictures_are_the_straightforward_pixels(key, players, seed):
             _same_as_straightforward(draw)
 
 
-def test_only_an_rgb_background_is_followed():
+def test_only_a_cached_rgb_background_is_followed():
     with pytest.raises(ValueError, match="not RGBA$"):
         mapped_module.copy_of(Image.new("RGBA", (4, 4)), llamas_alpacas._palette())
+    with pytest.raises(ValueError, match="cached background"):
+        mapped_module.copy_of(Image.new("RGB", (4, 4)), llamas_alpacas._palette())
