@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import secrets
 import signal
 import sys
 import time
@@ -52,17 +51,6 @@ def bot_python(checkout: Path | None) -> tuple[tuple[str, ...], str | None]:
         return (), None
     venv = checkout / ".venv" / "bin" / "python"
     return (str(venv) if venv.exists() else sys.executable,), str(checkout.resolve())
-
-
-async def new_schema(url: str) -> str:
-    """A new schema in the database at ``url``; ``url`` with it as the search path."""
-    schema = f"herdbot_b_{secrets.token_hex(5)}"
-    conn = await asyncpg.connect(url)
-    try:
-        await conn.execute(f"CREATE SCHEMA {schema}")
-    finally:
-        await conn.close()
-    return f"{url}{'&' if '?' in url else '?'}search_path={schema}"
 
 
 async def probe_commits(url: str, samples: list[tuple[float, float]],

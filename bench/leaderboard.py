@@ -27,6 +27,7 @@ from typing import Any
 
 from bench.common import loadavg, summary_ms
 from bot.store import Store
+from bot.store.postgres import drop_schemas, new_schema
 from bot.store.ratings import INSERT_HISTORY, UPSERT_RATING
 
 GUILD = 1
@@ -129,19 +130,12 @@ async def run(database: str, games: int, members: int, queries: int) -> dict[str
 
 async def fresh_postgres(url: str) -> tuple[str, Any]:
     """A new schema on ``url`` and a coroutine function dropping it."""
-    import asyncpg
-
-    schema = f"herdbench_{random.randrange(1 << 30):x}"
-    conn = await asyncpg.connect(url)
-    await conn.execute(f"CREATE SCHEMA {schema}")
-    await conn.close()
+    schema, reached = await new_schema(url, "herdbench_")
 
     async def drop() -> None:
-        c = await asyncpg.connect(url)
-        await c.execute(f"DROP SCHEMA {schema} CASCADE")
-        await c.close()
+        await drop_schemas(url, [schema])
 
-    return f"{url}{'&' if '?' in url else '?'}search_path={schema}", drop
+    return reached, drop
 
 
 async def main_async(a: argparse.Namespace) -> None:

@@ -52,7 +52,6 @@ from bench.botprocs import (
     ProfileSignals,
     add_pinning_options,
     bot_python,
-    new_schema,
     pinning_from_options,
     probe_commits,
     tree,
@@ -73,6 +72,7 @@ from bench.schedule import Game, hook_writes
 from bot.sandbox.drivers import refused_busy
 from bot.sandbox.loopback import LocalDiscord
 from bot.sandbox.processes import ProcessView, bot_process
+from bot.store.postgres import new_schema
 
 #: name -> (backend, shard processes).
 CONFIGS: dict[str, tuple[str, int]] = {"sqlite": ("sqlite", 1), "pg1": ("postgres", 1),
@@ -530,7 +530,7 @@ async def _config(name: str, pg: str, rates: tuple[float, ...], warmup: float,
         if backend == "sqlite":
             database: str | Path = Path(tmp) / "bench.sqlite3"
         elif pg:
-            database = await new_schema(pg)
+            _, database = await new_schema(pg, "herdbot_b_")
         else:
             print(f"{name}: skipped (HERDBOT_BENCH_DATABASE_URL is not set)")
             return None

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import secrets
 import socket
 from collections.abc import AsyncIterator, Iterable, Iterator
 from contextlib import asynccontextmanager, contextmanager
@@ -387,6 +388,36 @@ class PgBackend(Backend):
         if isinstance(cause, _FAILURES):
             return PostgresUnavailable(*self.address, describe_pg_error(cause))
         return exc
+
+
+def with_search_path(url: str, schema: str) -> str:
+    """``url`` whose connections use ``schema`` (asyncpg passes unknown URL parameters on
+    as server settings)."""
+    return f"{url}{'&' if '?' in url else '?'}search_path={schema}"
+
+
+async def new_schema(url: str, prefix: str) -> tuple[str, str]:
+    """A new, empty schema named ``prefix`` and 12 random hex digits in the database at
+    ``url`` (for a bench or a test): its name and ``url`` with it as the search path
+    (:func:`with_search_path`). Raises asyncpg's errors."""
+    schema = f"{prefix}{secrets.token_hex(6)}"
+    conn = await asyncpg.connect(url)
+    try:
+        await conn.execute(f"CREATE SCHEMA {schema}")
+    finally:
+        await conn.close()
+    return schema, with_search_path(url, schema)
+
+
+async def drop_schemas(url: str, schemas: Iterable[str]) -> None:
+    """Drop ``schemas`` (made by :func:`new_schema`) and everything in them from the
+    database at ``url``; one already gone is no error. Raises asyncpg's errors."""
+    conn = await asyncpg.connect(url)
+    try:
+        for schema in schemas:
+            await conn.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
+    finally:
+        await conn.close()
 
 
 def describe_pg_error(exc: BaseException) -> Phrase:

@@ -17,6 +17,8 @@ from typing import Any
 
 import pytest
 
+from bot.store.postgres import drop_schemas, new_schema
+
 PG_URL = os.environ.get("HERDBOT_TEST_DATABASE_URL", "").strip()
 SKIP_REASON = ("PostgreSQL backend: HERDBOT_TEST_DATABASE_URL is not set (a postgresql:// URL "
                "of a server these tests may create schemas in; .ci/run starts one and sets it)")
@@ -31,12 +33,6 @@ BACKENDS = [
 NewDatabase = Callable[[], Awaitable["str | Path"]]
 
 
-def with_search_path(url: str, schema: str) -> str:
-    """``url`` whose connections use ``schema`` (asyncpg passes unknown URL parameters on
-    as server settings)."""
-    return f"{url}{'&' if '?' in url else '?'}search_path={schema}"
-
-
 @asynccontextmanager
 async def databases(backend: str, folder: Path) -> AsyncIterator[NewDatabase]:
     """``new = ...; target = await new()``: a fresh, empty database on ``backend`` per call
@@ -46,29 +42,15 @@ async def databases(backend: str, folder: Path) -> AsyncIterator[NewDatabase]:
     async def new() -> str | Path:
         if backend == "sqlite":
             return folder / f"db{len(made)}-{secrets.token_hex(3)}.sqlite3"
-        import asyncpg
-
-        schema = f"herdbot_t_{secrets.token_hex(6)}"
-        conn = await asyncpg.connect(PG_URL)
-        try:
-            await conn.execute(f"CREATE SCHEMA {schema}")
-        finally:
-            await conn.close()
+        schema, url = await new_schema(PG_URL, "herdbot_t_")
         made.append(schema)
-        return with_search_path(PG_URL, schema)
+        return url
 
     try:
         yield new
     finally:
         if made:
-            import asyncpg
-
-            conn = await asyncpg.connect(PG_URL)
-            try:
-                for schema in made:
-                    await conn.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
-            finally:
-                await conn.close()
+            await drop_schemas(PG_URL, made)
 
 
 class CuttableProxy:
