@@ -105,6 +105,8 @@ class ProcessCapacityBench(CapacityBench):
         #: Path prefix of the bot processes' profiles (``--profile-bot``), else ``None``.
         self.profile_to = profile_to
         self.bot_nice = bot_nice
+        #: Settings given to every bot process (``--bot-env``), e.g. ``HERDBOT_EVENT_LOOP``.
+        self.bot_env: dict[str, str] = {}
         self.tmp = tmp
         self.database = database
         self.processes = processes
@@ -420,7 +422,8 @@ class ProcessCapacityBench(CapacityBench):
         result: dict[str, Any] = {}
         try:
             async with contextlib.AsyncExitStack() as stack:
-                env = {"HERDBOT_MAX_OPEN_LOBBIES": "25", "HERDBOT_LOG_LEVEL": "WARNING"}
+                env = {"HERDBOT_MAX_OPEN_LOBBIES": "25", "HERDBOT_LOG_LEVEL": "WARNING",
+                       **self.bot_env}
                 if self.processes > 1:
                     env["HERDBOT_SHARD_COUNT"] = str(self.processes)
                 python, path = bot_python(self.checkout)
@@ -491,7 +494,8 @@ async def bench_processes(configs: list[str], rates: tuple[float, ...], warmup: 
                           profile_rate: float | None = None, profile_dir: Path | None = None,
                           burst: tuple[float, float, float] | None = None,
                           bot_nice: int = 0, tries: int = TRIES,
-                          pinning: Pinning | None = None) -> dict[str, Any]:
+                          pinning: Pinning | None = None,
+                          bot_env: dict[str, str] | None = None) -> dict[str, Any]:
     """Each configuration at each offered rate; ``{config: {"rates": [row...]}}``, the
     goodput table of each printed. ``checkout``: run the bot from that checkout;
     ``profile_rate`` and ``profile_dir``: profile the bot processes over that rate's window
@@ -501,7 +505,7 @@ async def bench_processes(configs: list[str], rates: tuple[float, ...], warmup: 
     served first and offer the load as scheduled; ``tries``: a refused player's tries of
     one decision (1: no retry; see :mod:`bench.players`); ``pinning``: the CPUs of the bot
     processes (and PostgreSQL) and of this process, put back at the end (each config's
-    result has it under ``"pinning"``)."""
+    result has it under ``"pinning"``); ``bot_env``: settings for every bot process."""
     out: dict[str, Any] = {}
     pg = os.environ.get("HERDBOT_BENCH_DATABASE_URL", "").strip()
     if pinning is not None:
@@ -513,7 +517,7 @@ async def bench_processes(configs: list[str], rates: tuple[float, ...], warmup: 
             out[name] = await _config(name, pg, rates, warmup, window, checkout=checkout,
                                       profile_rate=profile_rate, profile_dir=profile_dir,
                                       burst=burst, bot_nice=bot_nice, tries=tries,
-                                      pinning=pinning)
+                                      pinning=pinning, bot_env=bot_env or {})
     finally:
         if pinning is not None:
             pinning.release()
@@ -523,7 +527,8 @@ async def bench_processes(configs: list[str], rates: tuple[float, ...], warmup: 
 async def _config(name: str, pg: str, rates: tuple[float, ...], warmup: float,
                   window: float, *, checkout: Path | None, profile_rate: float | None,
                   profile_dir: Path | None, burst: tuple[float, float, float] | None,
-                  bot_nice: int, tries: int, pinning: Pinning | None) -> dict[str, Any] | None:
+                  bot_nice: int, tries: int, pinning: Pinning | None,
+                  bot_env: dict[str, str]) -> dict[str, Any] | None:
     """One configuration of :func:`bench_processes`; None when skipped."""
     backend, procs = CONFIGS[name]
     with tempfile.TemporaryDirectory(prefix="herdprocs-") as tmp:
@@ -542,9 +547,11 @@ async def _config(name: str, pg: str, rates: tuple[float, ...], warmup: float,
                                      profile_to=profile_to, bot_nice=bot_nice,
                                      pinning=pinning)
         bench.tries = tries
+        bench.bot_env = bot_env
         result = await bench.run(rates, warmup, window, profile_rate=profile_rate,
                                  burst=burst)
         result["bot_nice"] = bot_nice
+        result["bot_env"] = bot_env
         result["pinning"] = None if pinning is None else pinning.describe()
         print(f"{name}: goodput against offered load"
               f"{'' if pinning is None else ' (' + pinning.header() + ')'}")
@@ -575,8 +582,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--tries", type=int, default=TRIES, metavar="N",
                     help=f"a player refused as busy tries one decision N times in all "
                          f"(default {TRIES}; 1: no retry)")
+    ap.add_argument("--bot-env", action="append", default=[], metavar="NAME=VALUE",
+                    help="a setting for every bot process, e.g. HERDBOT_EVENT_LOOP=asyncio "
+                         "(repeatable)")
     add_pinning_options(ap)
     args = ap.parse_args(argv)
+    bot_env = dict(item.partition("=")[::2] for item in args.bot_env)
     try:
         pinning = pinning_from_options(args.bot_cpus, args.pin_postgres)
     except (OSError, ValueError) as e:
@@ -591,7 +602,7 @@ def main(argv: list[str] | None = None) -> int:
     result = asyncio.run(bench_processes(
         args.configs.split(","), rates, args.warmup, args.window, checkout=args.checkout,
         profile_rate=args.profile_rate, profile_dir=args.profile_bot, burst=burst,
-        bot_nice=args.bot_nice, tries=args.tries, pinning=pinning))
+        bot_nice=args.bot_nice, tries=args.tries, pinning=pinning, bot_env=bot_env))
     Path(args.out).write_text(json.dumps(result, indent=1))
     return 0
 
