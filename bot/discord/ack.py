@@ -8,8 +8,11 @@ seconds of the click, at any load: an :class:`Ack` defers the click (as every ot
 is) when its deadline passes first, and the write then goes by ``@original``.
 
 Exactly one of the two is sent: whoever comes first claims the response; the other waits
-for it and knows what went. Every other answer (an ephemeral reply, a panel, a refusal)
-acknowledges through :func:`acknowledge` first, so it behaves as after a deferral.
+for it and knows what went. A click whose first answer is a private reply (a panel, a
+hand, a refusal) or an edit of the clicked private panel is held the same way: the reply
+goes as the response (CHANNEL_MESSAGE_WITH_SOURCE, type 4: :meth:`Ack.send`), the edit as
+UPDATE_MESSAGE (:meth:`Ack.update`). Every other answer acknowledges through
+:func:`acknowledge` first, so it behaves as after a deferral.
 """
 
 from __future__ import annotations
@@ -130,6 +133,23 @@ class Ack:
         or Discord answers 400 40060: a retry after a server error found the update made):
         the caller edits ``@original`` instead. When Discord refuses the update, the click
         is deferred (unless it is gone) and the :class:`discord.HTTPException` raised."""
+        return await self._respond(self.interaction.response.edit_message, kwargs)
+
+    async def send(self, **kwargs: Any) -> bool:
+        """Answer the click with a new message of ``kwargs`` (those of
+        :meth:`discord.InteractionResponse.send_message`, such as an ephemeral panel) as
+        its response (CHANNEL_MESSAGE_WITH_SOURCE): True. False when the click was
+        acknowledged otherwise already: the caller sends a followup instead. True also
+        when Discord answers 400 40060 to it (a retry after a server error found the
+        message made: a followup would show it twice). Refusals as :meth:`update`."""
+        return await self._respond(self.interaction.response.send_message, kwargs,
+                                   repeatable=False)
+
+    async def _respond(self, call: Any, kwargs: dict[str, Any], repeatable: bool = True,
+                       ) -> bool:
+        """``call(**kwargs)`` (a response of the interaction) as the click's one response
+        (see :meth:`update`); ``repeatable``: the caller may make the same write again
+        when Discord says the click was answered (400 40060)."""
         if self._sent is not None:
             await self.acknowledge()
             return False
@@ -142,13 +162,13 @@ class Ack:
         self._sent = claim
         self._timer.cancel()
         try:
-            made = await self.interaction.response.edit_message(**kwargs)
+            made = await call(**kwargs)
         except BaseException as exc:
             if _note_answered(self.interaction, exc):
                 # Answered after all (a server error's retry found the first attempt
                 # made): the caller edits @original, which is safe to repeat.
                 claim.set_result(True)
-                return False
+                return not repeatable
             if isinstance(exc, discord.NotFound) and exc.code == 10062:
                 claim.set_result(False)  # gone: no answer can reach it any more
             else:
@@ -201,3 +221,9 @@ async def update(interaction: discord.Interaction, **kwargs: Any) -> bool:
     """:meth:`Ack.update` of ``interaction``'s :class:`Ack`; False when it has none."""
     guard = ack_of(interaction)
     return await guard.update(**kwargs) if guard is not None else False
+
+
+async def send(interaction: discord.Interaction, **kwargs: Any) -> bool:
+    """:meth:`Ack.send` of ``interaction``'s :class:`Ack`; False when it has none."""
+    guard = ack_of(interaction)
+    return await guard.send(**kwargs) if guard is not None else False

@@ -12,6 +12,7 @@ import logging
 from typing import Any
 
 import discord
+from discord.utils import MISSING
 
 from bot.discord import ack, lean
 from bot.discord.layout import with_head, without_rows
@@ -65,6 +66,10 @@ async def send_ephemeral(
     instead, never an endless "thinking...".
     """
     try:
+        if ack.pending(interaction) and await ack.send(
+                interaction, content=MISSING if content is None else content, ephemeral=True,
+                **kwargs):
+            return True  # the click's one response (held for its first answer)
         await ack.acknowledge(interaction)
         if interaction.extras.pop(PUBLIC_PENDING, False):
             # A public command's "thinking..." placeholder would turn into this private
@@ -161,11 +166,21 @@ async def edit_panel(interaction: discord.Interaction, *, private: bool = False,
     if private and not lean.on_ephemeral(interaction):
         await send_ephemeral(interaction, secret=True, **kwargs)
         return
+    if ack.pending(interaction) and await ack.update(interaction, **kwargs):
+        return  # the click's one response (held for its first write)
     await ack.acknowledge(interaction)
     if ack.answered(interaction):
+        _rewind(kwargs)
         await lean.edit_original(interaction, **kwargs)
     else:
         await interaction.response.edit_message(**kwargs)
+
+
+def _rewind(kwargs: dict[str, Any]) -> None:
+    """Rewind the files among ``kwargs`` (an update that was tried may have read them)."""
+    for file in [kwargs.get("file"), *(kwargs.get("attachments") or [])]:
+        if isinstance(file, discord.File):
+            file.reset()
 
 
 async def send_error(interaction: discord.Interaction, message: str | GameError, *,

@@ -122,12 +122,12 @@ class Router:
                     custom_id: str, values: list[str]) -> None:
         """An admitted click: acknowledged at once (the work below reads the store, which
         can queue), except the lobby's Options button, whose answer is a modal, which
-        must come first, and a move chosen on a table (:func:`is_move`), whose response
-        is held for its first write to the table (:class:`~bot.discord.ack.Ack`, deferred
-        at :data:`~bot.runtime.admission.ACK_BY_S` after the click was made); then
+        must come first, and a click whose response is held for its first answer
+        (:func:`holds_answer`: :class:`~bot.discord.ack.Ack`, deferred at
+        :data:`~bot.runtime.admission.ACK_BY_S` after the click was made); then
         :meth:`_route_component`."""
         guard: Ack | None = None
-        if is_move(interaction, cid):
+        if holds_answer(interaction, cid):
             guard = Ack(interaction, self.ack_delay(interaction))
         elif not (cid.scope == "l" and cid.code == FORM_CODE):
             await defer(interaction)
@@ -306,6 +306,24 @@ def is_move(interaction: discord.Interaction, cid: ids.ComponentId) -> bool:
     if not lean.has_message(interaction) or lean.on_ephemeral(interaction):
         return False
     return presenter_kind(cid) in ("a", "s")
+
+
+def holds_answer(interaction: discord.Interaction, cid: ids.ComponentId) -> bool:
+    """True for a click whose response is held for its first answer
+    (:class:`~bot.discord.ack.Ack`): a move chosen on a table (:func:`is_move`), and on a
+    message, a presenter's panel or page turn, or My hand, whose first answer is the
+    clicked message edited or a private reply, either of which can be the response. (A
+    move chosen on a private panel first writes the table, through a followup that needs
+    the click acknowledged: it is deferred first.)"""
+    if is_move(interaction, cid):
+        return True
+    if cid.scope != "g" or not lean.has_message(interaction):
+        return False
+    if cid.code == "hand":
+        return True
+    code, paged, _ = choices.parse_page(cid.code)
+    parsed = parse_code(code)
+    return parsed is not None and (paged in ("b", "f") or parsed[0] == "o")
 
 
 def carries_on(data: dict[str, Any], now: float) -> bool:

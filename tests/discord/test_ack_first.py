@@ -1,12 +1,15 @@
 """Acknowledge first: every slash command and every click is acknowledged (deferred or
-answered) before herdbot reads its store or draws a picture, except a move chosen on a
-table, whose one answer is its first write to that table (UPDATE_MESSAGE, within the
-deadline of :mod:`bot.discord.ack`; tests/discord/test_one_ack.py).
+answered) before herdbot reads its store or draws a picture, except a click held for its
+first answer (:func:`bot.discord.router.holds_answer`: a move chosen on a table, a panel,
+a page turn, My hand), whose one answer is that write (UPDATE_MESSAGE of the clicked
+message or a private reply, within the deadline of :mod:`bot.discord.ack`;
+tests/discord/test_one_ack.py).
 
 Through real discord.py dispatch in the sandbox. :class:`EarlyWork` wraps every coroutine
 method of the bot's store and the bot's render call; a call made inside the handling of an
 interaction that Discord has not yet seen answered is recorded as early work, unless that
-interaction was answered by an update of the clicked message (``held``)."""
+interaction was answered by its one response carrying its first write, an update of the
+clicked message or a new private message (``held``)."""
 
 from __future__ import annotations
 
@@ -22,6 +25,14 @@ from bot.sandbox.demo import play_game
 from tests.discord.conftest import TINY_EXTENSIONS, make_bot
 from tests.faults.common import click_injected
 from tests.support import headline
+
+
+def carried(it: Any) -> bool:
+    """True when interaction ``it`` was answered by a response carrying a held click's
+    first write: an update of the clicked message (type 7), or a click's new message
+    (type 4; a command's is never held)."""
+    return it.response_type == 7 or (it.response_type == 4 and it.kind == "component")
+
 
 ALL = ("cogs.lobby", "cogs.game", "cogs.admin", "cogs.llamas_alpacas", "cogs.pacapaca",
        "cogs.unleashed")
@@ -48,16 +59,17 @@ class EarlyWork:
 
     @property
     def early(self) -> list[str]:
-        """Work done before an acknowledgement, for interactions not answered by an
-        update of the clicked message."""
-        return [what for what, it in self._early if it.response_type != 7]
+        """Work done before an acknowledgement, for interactions not answered by their
+        first write (:func:`carried`)."""
+        return [what for what, it in self._early if not carried(it)]
 
     @property
     def held(self) -> list[str]:
-        """The steps whose work came before their one answer, an update of the clicked
-        message (type 7), once each."""
-        return list(dict.fromkeys(what.split(": ")[0] for what, it in self._early
-                                  if it.response_type == 7))
+        """The steps whose work came before their one answer, their first write
+        (:func:`carried`), once each, with the response's type."""
+        return list(dict.fromkeys((what.split(": ")[0], it.response_type)
+                                  for what, it in self._early
+                                  if carried(it)))
 
     def _wrap(self, what: str, call: Any) -> Any:
         async def wrapped(*args: Any, **kwargs: Any) -> Any:
@@ -123,7 +135,9 @@ async def test_every_command_and_click_acknowledges_before_store_or_render(world
     await step("click Yes, end the game", ana.click(ana.last_reply, "Yes, end the game"))
 
     assert work.early == []
-    assert work.held == []  # the tiny game's buttons are its cog's own, not moves held
+    # the tiny game's buttons are its cog's own, not moves held; My hand's private reply
+    # is its one answer
+    assert work.held == [("click My hand", 4)]
     assert work.after >= 40
 
 
@@ -177,8 +191,11 @@ async def test_real_games_acknowledge_every_click_first(world, clock, tmp_path):
                             game_seed=11, names=("Ana", "Bo", "Cy", "Di"))
             assert work.early == []
             # Moves on the public table were answered by their table's update; Unleashed's
-            # are chosen on private panels, acknowledged first.
-            assert work.held == ([] if game == "llamas-unleashed" else [game])
+            # are chosen on private panels, acknowledged first. Panels and hands opened
+            # from a table were answered by their private reply (type 4).
+            assert work.held == {"llamas-alpacas": [(game, 7)],
+                                 "pacapaca": [(game, 7), (game, 4)],
+                                 "llamas-unleashed": [(game, 4)]}[game]
             assert work.after > 50
         finally:
             await world.disconnect()
