@@ -1,0 +1,144 @@
+"""A click whose first answer is a private reply or an edit of the clicked panel sends it as
+its one response (bot/discord/ack.py, :func:`bot.discord.router.holds_answer`): a panel or
+My hand opened from a table is CHANNEL_MESSAGE_WITH_SOURCE (type 4), a panel turned on a
+private panel is UPDATE_MESSAGE (type 7), with no deferral before either. A move chosen on
+a private panel is still deferred first.
+
+The real HerdBot playing Llamas & Alpacas through discord.py's own dispatch against the
+sandbox, and :class:`~bot.discord.ack.Ack` alone against a scripted response."""
+
+from __future__ import annotations
+
+import asyncio
+from types import SimpleNamespace
+from typing import Any
+
+import discord
+import pytest
+
+from bot.discord import ids
+from bot.discord.ack import Ack, ack_of
+from bot.discord.router import holds_answer
+from tests.discord.test_llamas_alpacas import _after_setup, cards_by_id
+from tests.discord.test_one_ack import Response, _refusal, interaction, la, routes
+from tests.support import headline
+
+__all__ = ["la"]  # (the fixture, used by name)
+
+
+async def test_a_panel_opened_from_the_table_is_one_request_the_private_reply(la):
+    world, bot = la
+    state, active, other, thread = await _after_setup(world, bot)
+    it = await active.click(thread.last_message, "Move a card")
+    assert routes(it) == [("POST", "/interactions/I/T/callback", 4, [])]
+    panel = active.last_reply
+    assert panel.ephemeral and it.original is panel
+    assert headline(panel) == "Move a card: which card moves? (spaces 1-9, row by row)"
+
+
+async def test_a_panel_turned_on_a_private_panel_is_one_request_its_update(la):
+    world, bot = la
+    state, active, other, thread = await _after_setup(world, bot)
+    await active.click(thread.last_message, "Move a card")
+    panel = active.last_reply
+    card = cards_by_id()[state.players[state.active].board[4]].short()
+    it = await active.click(panel, f"5 · {card}")
+    assert routes(it) == [("POST", "/interactions/I/T/callback", 7, [])]
+    assert active.last_reply.id == panel.id
+    assert headline(panel) == f"Move **{card}** from space 5 to which free space?"
+
+
+async def test_my_hand_is_one_request_the_private_reply(la):
+    world, bot = la
+    state, active, other, thread = await _after_setup(world, bot)
+    it = await other.click(thread.last_message, "My hand")
+    assert [r[2] for r in routes(it)] == [4]
+    assert other.last_reply.ephemeral and it.original is other.last_reply
+
+
+async def test_a_move_chosen_on_a_private_panel_is_deferred_first(la):
+    world, bot = la
+    state, active, other, thread = await _after_setup(world, bot)
+    await active.click(thread.last_message, "Move a card")
+    panel = active.last_reply
+    card = cards_by_id()[state.players[state.active].board[4]].short()
+    await active.click(panel, f"5 · {card}")
+    it = await active.click(panel, "1 · free")
+    assert routes(it)[0] == ("POST", "/interactions/I/T/callback", 6, [])
+    assert headline(panel).startswith("Moving ")
+
+
+@pytest.mark.parametrize(("code", "on_table", "on_panel"), [
+    ("a.0a1b2c3d4e.3", True, False), ("s.0a1b2c3d4e", True, False),
+    ("o.0a1b2c3d4e.mf8", True, True), ("s.0a1b2c3d4e,b1", True, True),
+    ("s.0a1b2c3d4e,f0", True, True), ("s.0a1b2c3d4e,p1", True, False),
+    ("hand", True, True), ("back", False, False), ("watch", False, False)])
+def test_which_clicks_are_held_for_their_first_answer(code, on_table, on_panel):
+    table = SimpleNamespace(message=SimpleNamespace(flags=SimpleNamespace(ephemeral=False)))
+    panel = SimpleNamespace(message=SimpleNamespace(flags=SimpleNamespace(ephemeral=True)))
+    cid = ids.parse(ids.select_id("g", 1, code, 7))
+    assert (holds_answer(table, cid), holds_answer(panel, cid)) == (  # type: ignore[arg-type]
+        on_table, on_panel)
+    lobby = ids.parse(ids.select_id("l", 1, "o.0a1b2c3d4e.mf8", 7))
+    assert holds_answer(table, lobby) is False  # type: ignore[arg-type]
+
+
+# -- the guard alone -----------------------------------------------------------------
+
+
+class Sending(Response):
+    """:class:`Response` that also takes a new message (``send_message``); ``retried``:
+    Discord made the first attempt and answers 40060 (a retry after a server error)."""
+
+    def __init__(self, retried: bool = False, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.retried = retried
+
+    async def send_message(self, **kwargs: Any) -> Any:
+        if self.retried:
+            self.sent.append("send")
+            self.refused.append(40060)
+            raise _refusal(400, 40060, "Interaction has already been acknowledged.")
+        if self.refuse is not None and not self.sent:
+            self.refused.append(self.refuse.code)
+            raise self.refuse
+        return await self._callback("send")
+
+
+async def test_a_private_reply_is_the_click_s_one_response():
+    response = Sending()
+    it = interaction(response)
+    guard = Ack(it, 10.0)
+    assert await guard.send(content="hi", ephemeral=True) is True
+    await guard.close()
+    assert (response.sent, response.refused, ack_of(it)) == (["send"], [], None)
+
+
+async def test_a_private_reply_discord_made_despite_a_server_error_is_not_sent_again():
+    response = Sending(retried=True)
+    it = interaction(response)
+    guard = Ack(it, 10.0)
+    assert await guard.send(content="hi", ephemeral=True) is True  # no followup after it
+    await guard.close()
+    assert (response.sent, response.refused) == (["send"], [40060])
+
+
+async def test_a_refused_private_reply_is_deferred_then_raised():
+    response = Sending(refuse=_refusal(400, 50035, "Invalid Form Body"))
+    it = interaction(response)
+    guard = Ack(it, 10.0)
+    with pytest.raises(discord.HTTPException) as refused:
+        await guard.send(content="hi", ephemeral=True)
+    assert refused.value.code == 50035
+    await guard.close()
+    assert (response.sent, response.refused) == (["defer"], [50035])
+
+
+async def test_a_private_reply_after_the_deadline_is_a_followup():
+    response = Sending()
+    it = interaction(response)
+    guard = Ack(it, 0.0)
+    await asyncio.sleep(0.01)  # deferred at its deadline
+    assert await guard.send(content="hi", ephemeral=True) is False
+    await guard.close()
+    assert (response.sent, response.refused) == (["defer"], [])
