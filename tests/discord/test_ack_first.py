@@ -64,7 +64,7 @@ class EarlyWork:
         return [what for what, it in self._early if not carried(it)]
 
     @property
-    def held(self) -> list[str]:
+    def held(self) -> list[tuple[str, int]]:
         """The steps whose work came before their one answer, their first write
         (:func:`carried`), once each, with the response's type."""
         return list(dict.fromkeys((what.split(": ")[0], it.response_type)
