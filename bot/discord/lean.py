@@ -10,9 +10,9 @@ sent by its own HTTP client and webhook adapter (its rate limits, retries and
 for ids only:
 
 - :class:`Click`: an interaction (built from its gateway form) whose clicked message is
-  parsed only when read, and whose UPDATE_MESSAGE response and deferral
-  (``response.edit_message``, ``response.defer``) read nothing of the message in
-  Discord's answer;
+  parsed only when read, and whose UPDATE_MESSAGE response, new message and deferral
+  (``response.edit_message``, ``response.send_message``, ``response.defer``) read
+  nothing of the message in Discord's answer;
 - :func:`followup`, :func:`edit_followup`: an interaction's followup sent (a
   :class:`Posted`, not a :class:`discord.WebhookMessage`, comes back) or edited;
 - :func:`send`: a message sent with the bot's token (``Messageable.send``), its id
@@ -116,6 +116,39 @@ class _Response(discord.InteractionResponse["discord.Client"]):
             state.store_view(view, message_id)
         return response
 
+    async def send_message(  # type: ignore[override]
+        self, content: Any = None, *, embed: discord.Embed = MISSING,
+        embeds: Sequence[discord.Embed] = MISSING, file: discord.File = MISSING,
+        files: Sequence[discord.File] = MISSING,
+        view: Any = MISSING, ephemeral: bool = False,
+        allowed_mentions: discord.AllowedMentions = MISSING, **kwargs: Any,
+    ) -> InteractionCallbackResponse[discord.Client]:
+        """:meth:`discord.InteractionResponse.send_message` (CHANNEL_MESSAGE_WITH_SOURCE),
+        the message in its answer left unparsed (discord.py's own for any other keyword,
+        such as ``delete_after``); its view kept as a followup's is (when it has
+        callbacks). Raises as that does."""
+        if kwargs:
+            return await super().send_message(
+                content, embed=embed, embeds=embeds, file=file, files=files, view=view,
+                ephemeral=ephemeral, allowed_mentions=allowed_mentions, **kwargs)
+        if self._response_type:
+            raise discord.InteractionResponded(self._parent)
+        state = self._parent._state
+        params = interaction_message_response_params(
+            type=discord.InteractionResponseType.channel_message.value, content=content,
+            embed=embed, embeds=embeds, file=file, files=files, view=view,
+            previous_allowed_mentions=state.allowed_mentions,
+            allowed_mentions=allowed_mentions,
+            flags=discord.MessageFlags(ephemeral=True) if ephemeral else _NO_FLAGS)
+        response, data = await self._send(discord.InteractionResponseType.channel_message,
+                                          params)
+        if view and not view.is_finished() and view.is_dispatchable():
+            if ephemeral and view.timeout is None:
+                view.timeout = 15 * 60.0  # (as discord.py: an ephemeral message's token)
+            message = (data.get("resource") or {}).get("message") or {}
+            state.store_view(view, int(message["id"]) if "id" in message else None)
+        return response
+
     async def defer(self, *, ephemeral: bool = False, thinking: bool = False,
                     ) -> InteractionCallbackResponse[discord.Client] | None:
         """:meth:`discord.InteractionResponse.defer`, its answer's ``resource`` left
@@ -142,6 +175,11 @@ class _Response(discord.InteractionResponse["discord.Client"]):
                       ) -> InteractionCallbackResponse[discord.Client]:
         """Send the interaction response ``params`` (of type ``answer``) as discord.py
         does; its answer read for the interaction's part only."""
+        return (await self._send(answer, params))[0]
+
+    async def _send(self, answer: discord.InteractionResponseType, params: Any,
+                    ) -> tuple[InteractionCallbackResponse[discord.Client], dict[str, Any]]:
+        """:meth:`_answer`, and Discord's answer as it came."""
         parent = self._parent
         http = parent._state.http
         data = await async_context.get().create_interaction_response(
@@ -150,7 +188,7 @@ class _Response(discord.InteractionResponse["discord.Client"]):
         self._response_type = answer
         return InteractionCallbackResponse(
             data={"interaction": data["interaction"]},  # type: ignore[typeddict-item]
-            parent=parent, state=parent._state, type=answer)
+            parent=parent, state=parent._state, type=answer), data  # type: ignore[return-value]
 
 
 class Click(discord.Interaction["discord.Client"]):

@@ -16,7 +16,7 @@ from typing import Any
 import discord
 import pytest
 
-from bot.discord import ids
+from bot.discord import ids, lean
 from bot.discord.ack import Ack, ack_of
 from bot.discord.router import holds_answer
 from tests.discord.test_llamas_alpacas import _after_setup, cards_by_id
@@ -142,3 +142,25 @@ async def test_a_private_reply_after_the_deadline_is_a_followup():
     assert await guard.send(content="hi", ephemeral=True) is False
     await guard.close()
     assert (response.sent, response.refused) == (["defer"], [])
+
+
+async def test_a_private_reply_sends_what_discord_py_sends_and_parses_no_message(
+        la, monkeypatch):
+    world, bot = la
+    state, active, other, thread = await _after_setup(world, bot)
+    parsed: list[int] = []
+    build = discord.Message.__init__
+
+    def counting(self: Any, *args: Any, **kwargs: Any) -> None:
+        parsed.append(1)
+        build(self, *args, **kwargs)
+    monkeypatch.setattr(discord.Message, "__init__", counting)
+    lean_it = await active.click(thread.last_message, "Move a card")
+    assert parsed == []  # (discord.py's own would parse the new message in the answer)
+    monkeypatch.setattr(lean._Response, "send_message",
+                        discord.InteractionResponse.send_message)
+    own_it = await active.click(thread.last_message, "Move a card")
+    assert parsed == [1]
+    assert [(r.method, r.json) for r in lean_it.requests] == [
+        (r.method, r.json) for r in own_it.requests]
+    assert [r[2] for r in routes(lean_it)] == [4]
