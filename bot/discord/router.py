@@ -310,20 +310,14 @@ def is_move(interaction: discord.Interaction, cid: ids.ComponentId) -> bool:
 
 def holds_answer(interaction: discord.Interaction, cid: ids.ComponentId) -> bool:
     """True for a click whose response is held for its first answer
-    (:class:`~bot.discord.ack.Ack`): a move chosen on a table (:func:`is_move`), and on a
-    message, a presenter's panel or page turn, or My hand, whose first answer is the
-    clicked message edited or a private reply, either of which can be the response. (A
-    move chosen on a private panel first writes the table, through a followup that needs
-    the click acknowledged: it is deferred first.)"""
-    if is_move(interaction, cid):
-        return True
+    (:class:`~bot.discord.ack.Ack`): on a message, a presenter's choice, panel or page
+    turn (:func:`is_move` on a table, or on a private panel), or My hand. Its first answer
+    may be the clicked message edited or a private reply, either of which can be the
+    response; a first write that needs the click acknowledged (a new table posted as its
+    followup) defers it first, as its deadline does."""
     if cid.scope != "g" or not lean.has_message(interaction):
         return False
-    if cid.code == "hand":
-        return True
-    code, paged, _ = choices.parse_page(cid.code)
-    parsed = parse_code(code)
-    return parsed is not None and (paged in ("b", "f") or parsed[0] == "o")
+    return cid.code == "hand" or parse_code(choices.parse_page(cid.code)[0]) is not None
 
 
 def carries_on(data: dict[str, Any], now: float) -> bool:

@@ -1,15 +1,14 @@
 """Acknowledge first: every slash command and every click is acknowledged (deferred or
 answered) before herdbot reads its store or draws a picture, except a click held for its
-first answer (:func:`bot.discord.router.holds_answer`: a move chosen on a table, a panel,
-a page turn, My hand), whose one answer is that write (UPDATE_MESSAGE of the clicked
-message or a private reply, within the deadline of :mod:`bot.discord.ack`;
-tests/discord/test_one_ack.py).
+first answer (:func:`bot.discord.router.holds_answer`: a presenter's choice, panel or page
+turn, My hand), whose one response is that write when it can carry it (UPDATE_MESSAGE of
+the clicked message, a private reply) or else a deferral, within the deadline of
+:mod:`bot.discord.ack` (tests/discord/test_one_ack.py, test_held_answers.py).
 
 Through real discord.py dispatch in the sandbox. :class:`EarlyWork` wraps every coroutine
 method of the bot's store and the bot's render call; a call made inside the handling of an
 interaction that Discord has not yet seen answered is recorded as early work, unless that
-interaction was answered by its one response carrying its first write, an update of the
-clicked message or a new private message (``held``)."""
+interaction was held (an :class:`~bot.discord.ack.Ack` was made for it: ``held``)."""
 
 from __future__ import annotations
 
@@ -19,20 +18,13 @@ from typing import Any
 import pytest_asyncio
 
 from bot.app import builtin_games
+from bot.discord.ack import Ack
 from bot.games.registry import Registry
 from bot.sandbox import current_interaction
 from bot.sandbox.demo import play_game
 from tests.discord.conftest import TINY_EXTENSIONS, make_bot
 from tests.faults.common import click_injected
 from tests.support import headline
-
-
-def carried(it: Any) -> bool:
-    """True when interaction ``it`` was answered by a response carrying a held click's
-    first write: an update of the clicked message (type 7), or a click's new message
-    (type 4; a command's is never held)."""
-    return it.response_type == 7 or (it.response_type == 4 and it.kind == "component")
-
 
 ALL = ("cogs.lobby", "cogs.game", "cogs.admin", "cogs.llamas_alpacas", "cogs.pacapaca",
        "cogs.unleashed")
@@ -43,8 +35,16 @@ class EarlyWork:
     acknowledged (``early``), and counts those made after (``after``, so a test can
     show the instrumentation saw the handlers work at all)."""
 
-    def __init__(self, bot: Any) -> None:
+    def __init__(self, bot: Any, monkeypatch: Any) -> None:
         self._early: list[tuple[str, Any]] = []
+        #: The ids of the interactions held for their first answer (an Ack made).
+        self.held_ids: set[int] = set()
+        made = Ack.__init__
+
+        def holding(guard: Ack, interaction: Any, delay_s: float) -> None:
+            self.held_ids.add(interaction.id)
+            made(guard, interaction, delay_s)
+        monkeypatch.setattr(Ack, "__init__", holding)
         self.after = 0
         self.step = "start"
         store = bot.store
@@ -59,17 +59,22 @@ class EarlyWork:
 
     @property
     def early(self) -> list[str]:
-        """Work done before an acknowledgement, for interactions not answered by their
-        first write (:func:`carried`)."""
-        return [what for what, it in self._early if not carried(it)]
+        """Work done before an acknowledgement, for interactions not held."""
+        return [what for what, it in self._early if it.id not in self.held_ids]
+
+    @property
+    def unanswered(self) -> list[str]:
+        """The held steps that did work whose interaction got no response, or failed."""
+        return [what for what, it in self._early if it.id in self.held_ids
+                and (it.response_type is None or it.failed)]
 
     @property
     def held(self) -> list[tuple[str, int]]:
-        """The steps whose work came before their one answer, their first write
-        (:func:`carried`), once each, with the response's type."""
+        """The held steps whose work came before their one response, once each with the
+        response's type (4: a private reply, 6: a deferral, 7: an update)."""
         return list(dict.fromkeys((what.split(": ")[0], it.response_type)
                                   for what, it in self._early
-                                  if carried(it)))
+                                  if it.id in self.held_ids))
 
     def _wrap(self, what: str, call: Any) -> Any:
         async def wrapped(*args: Any, **kwargs: Any) -> Any:
@@ -85,11 +90,11 @@ class EarlyWork:
 
 
 @pytest_asyncio.fixture
-async def tiny(world, clock, tmp_path):
+async def tiny(world, clock, tmp_path, monkeypatch):
     sandbox = await world.connect(make_bot(tmp_path / "t.sqlite3", clock,
                                            extensions=(*TINY_EXTENSIONS, "cogs.unleashed")))
     try:
-        yield sandbox, EarlyWork(sandbox.bot)
+        yield sandbox, EarlyWork(sandbox.bot, monkeypatch)
     finally:
         await world.disconnect()
 
@@ -175,7 +180,7 @@ async def test_a_public_command_refused_after_its_ack_answers_privately(world, t
     assert work.early == []
 
 
-async def test_real_games_acknowledge_every_click_first(world, clock, tmp_path):
+async def test_real_games_acknowledge_every_click_first(world, clock, tmp_path, monkeypatch):
     """A whole seeded demo game of each real game: every click (the game's own buttons,
     selects, pages, reaction windows, deal editor) acknowledges before any store read."""
     spec = builtin_games()
@@ -185,17 +190,19 @@ async def test_real_games_acknowledge_every_click_first(world, clock, tmp_path):
                        extensions=ALL)
         sandbox = await world.connect(bot)
         try:
-            work = EarlyWork(sandbox.bot)
+            work = EarlyWork(sandbox.bot, monkeypatch)
             work.step = game
             await play_game(world, sandbox.bot, game=game, players=players, seed=7,
                             game_seed=11, names=("Ana", "Bo", "Cy", "Di"))
             assert work.early == []
-            # Moves on the public table were answered by their table's update; Unleashed's
-            # are chosen on private panels, acknowledged first. Panels and hands opened
-            # from a table were answered by their private reply (type 4).
+            # Moves on the public table were answered by their table's update (7); panels
+            # and hands by their private reply (4); a move chosen on a private panel that
+            # posts a new table as its followup was deferred (6) for it. Each held click
+            # was answered once.
             assert work.held == {"llamas-alpacas": [(game, 7)],
-                                 "pacapaca": [(game, 7), (game, 4)],
-                                 "llamas-unleashed": [(game, 4)]}[game]
+                                 "pacapaca": [(game, 7), (game, 6), (game, 4)],
+                                 "llamas-unleashed": [(game, 4), (game, 6)]}[game]
+            assert work.unanswered == []
             assert work.after > 50
         finally:
             await world.disconnect()

@@ -2,7 +2,9 @@
 its one response (bot/discord/ack.py, :func:`bot.discord.router.holds_answer`): a panel or
 My hand opened from a table is CHANNEL_MESSAGE_WITH_SOURCE (type 4), a panel turned on a
 private panel is UPDATE_MESSAGE (type 7), with no deferral before either. A move chosen on
-a private panel is still deferred first.
+a private panel whose first write is a new table, posted as the click's followup, is
+deferred for it; one whose table is edited through an earlier click's token is answered by
+its next private reply.
 
 The real HerdBot playing Llamas & Alpacas through discord.py's own dispatch against the
 sandbox, and :class:`~bot.discord.ack.Ack` alone against a scripted response."""
@@ -21,9 +23,17 @@ from bot.discord.ack import Ack, ack_of
 from bot.discord.router import holds_answer
 from tests.discord.test_llamas_alpacas import _after_setup, cards_by_id
 from tests.discord.test_one_ack import Response, _refusal, interaction, la, routes
+from tests.discord.test_unleashed import install, new_bot, open_panel, start
+from tests.games.unleashed.unleashed_helpers import build
 from tests.support import headline
 
 __all__ = ["la"]  # (the fixture, used by name)
+
+
+@pytest.fixture
+def bot_factory():
+    """The bot with Llamas Unleashed (for the suite's ``sb`` fixture)."""
+    return new_bot
 
 
 async def test_a_panel_opened_from_the_table_is_one_request_the_private_reply(la):
@@ -56,7 +66,7 @@ async def test_my_hand_is_one_request_the_private_reply(la):
     assert other.last_reply.ephemeral and it.original is other.last_reply
 
 
-async def test_a_move_chosen_on_a_private_panel_is_deferred_first(la):
+async def test_a_move_on_a_private_panel_posting_a_new_table_is_deferred_for_it(la):
     world, bot = la
     state, active, other, thread = await _after_setup(world, bot)
     await active.click(thread.last_message, "Move a card")
@@ -68,10 +78,29 @@ async def test_a_move_chosen_on_a_private_panel_is_deferred_first(la):
     assert headline(panel).startswith("Moving ")
 
 
+async def test_a_move_on_a_private_panel_is_answered_by_its_first_private_reply(world, sb):
+    """Llamas Unleashed: Draw a card chosen on the private panel edits the table with the
+    bot's token (no earlier click's token here); the private "You draw" is the click's
+    response, and the fresh panel its followup."""
+    ana = world.member("Ana")
+    thread = await start(world)
+    hand = ["trail_llama", "highland_llama", "sleepy_llama", "suri_alpaca", "shy_alpaca",
+            "meadow_goat", "cliff_goat", "woolly_ram"]
+    await install(world, sb.bot, build(3, hands={"s0": hand}, plays=1, fields={
+        "s0": ["cria_button"], "s1": ["lamb_acorn"], "s2": ["kid_clover"]}))
+    panel = await open_panel(ana, thread)
+    it = await ana.click(panel, "Draw a card")
+    assert [(method, kind, files) for method, _, kind, files in routes(it)] == [
+        ("PATCH", None, ["table.png"]), ("POST", 4, []), ("POST", None, ["my-hand.png"])]
+    assert it.original is not None and it.original.ephemeral
+    assert headline(it.original).startswith("You draw ")
+    assert headline(ana.last_reply) == "**Choose a card to discard:**"
+
+
 @pytest.mark.parametrize(("code", "on_table", "on_panel"), [
-    ("a.0a1b2c3d4e.3", True, False), ("s.0a1b2c3d4e", True, False),
+    ("a.0a1b2c3d4e.3", True, True), ("s.0a1b2c3d4e", True, True),
     ("o.0a1b2c3d4e.mf8", True, True), ("s.0a1b2c3d4e,b1", True, True),
-    ("s.0a1b2c3d4e,f0", True, True), ("s.0a1b2c3d4e,p1", True, False),
+    ("s.0a1b2c3d4e,f0", True, True), ("s.0a1b2c3d4e,p1", True, True),
     ("hand", True, True), ("back", False, False), ("watch", False, False)])
 def test_which_clicks_are_held_for_their_first_answer(code, on_table, on_panel):
     table = SimpleNamespace(message=SimpleNamespace(flags=SimpleNamespace(ephemeral=False)))
