@@ -4,15 +4,18 @@
 Each part is drawn by the painter on a see-through RGBA canvas with the part's anchor at
 the same parity as on the picture (so a shape with half-pixel coordinates rounds the same
 way), cropped to its pixels and kept by its inputs (:func:`~bot.render.kept.inputs_key`
-bytes: the part's own inputs, the scale and the anchor's parity; a neck also by the
-segment height and the picture's width). Pillow draws shapes without anti-aliasing and
-these parts hold no text, so each pixel of a part is its ink (opaque) or untouched
-(clear): pasted through its opaque pixels, it gives the pixels drawing it there gives. A
-part that reaches its canvas's edge or draws text is drawn in place instead.
+bytes: the part's own inputs and the scale; a neck, whose charms have half-pixel
+coordinates, also by the segment height, the picture's width and the anchor's parity;
+bodies and heads have whole-pixel coordinates only). Pillow draws shapes without
+anti-aliasing and these parts hold no text, so each pixel of a part is its ink (opaque) or
+untouched (clear): pasted through its opaque pixels, it gives the pixels drawing it there
+gives. A part that reaches its canvas's edge or draws text is drawn in place instead.
 
-Bodies and heads are cached pieces (:func:`~bot.render.common.paste` pastes them mapped on
-a picture mapped as it is drawn): a few per design and scale, :data:`FIGURES_KEPT` at most.
-Necks differ from game to game: :data:`NECKS_KEPT` at most, pasted as drawn boxes.
+A part is pasted through a ``1`` mask of its opaque pixels; on a picture mapped onto the
+tables' palette as it is drawn (:mod:`bot.render.mapped`), its pixels mapped onto that
+palette (made once) are pasted on the palette copy the same way, as a pixel is mapped by
+its colour alone. Bodies and heads (a few per design and scale) are kept up to
+:data:`FIGURES_KEPT`, necks (they differ from game to game) up to :data:`NECKS_KEPT`.
 """
 
 from __future__ import annotations
@@ -27,10 +30,12 @@ from bot.render.kept import Kept, inputs_key
 from bot.render.mapped import mapping_of
 from bot.render.pacapaca_art import RGB, Painter, Segment, _palette
 
-#: Bodies and heads kept: 6 designs each, a handful of scales, 4 parities (about 250).
-FIGURES_KEPT = 512
-#: Necks kept (the necks of the tables drawn lately): each at most about 200 x 500 px.
-NECKS_KEPT = 256
+#: Bodies and heads kept: 6 designs each at a handful of scales (about 70), each at most
+#: about 240 x 180 px, five bytes a pixel (its pixels and its palette indices).
+FIGURES_KEPT = 256
+#: Necks kept (the necks of the tables drawn lately): 25,000 px on average, five bytes a
+#: pixel (about 125 KiB; 64 MiB in all).
+NECKS_KEPT = 512
 
 #: A part drawn: (its pixels, opaque where drawn; a ``1`` mask of them; the pixels mapped
 #: onto the tables' palette; x and y of its top-left corner from the anchor; the painter's
@@ -74,7 +79,7 @@ def _part(kept: Kept[tuple[Part]], p: Painter, key: bytes, anchor: tuple[int, in
 def body(p: Painter, cx: int, ground: int, colour: RGB) -> None:
     """:meth:`Painter.body` at (``cx``, ``ground``)."""
     k = p.k
-    part = _part(_figures, p, inputs_key("body", colour, k, cx % 2, ground % 2), (cx, ground),
+    part = _part(_figures, p, inputs_key("body", colour, k), (cx, ground),
                  (int(140 * k) + 8, int(130 * k) + 8, int(40 * k) + 8, 8),
                  lambda q, x, y: q.body(x, y, colour))
     if part is None:
@@ -86,7 +91,7 @@ def body(p: Painter, cx: int, ground: int, colour: RGB) -> None:
 def head(p: Painter, cx: int, neck_top: int, design: int, colour: RGB) -> None:
     """:meth:`Painter.head` on a neck at (``cx``, ``neck_top``)."""
     k = p.k
-    part = _part(_figures, p, inputs_key("head", design, colour, k, cx % 2, neck_top % 2),
+    part = _part(_figures, p, inputs_key("head", design, colour, k),
                  (cx, neck_top), (int(60 * k) + 8, int(140 * k) + 8, int(80 * k) + 8,
                                   int(50 * k) + 8),
                  lambda q, x, y: q.head(x, y, design, colour))
