@@ -7,6 +7,11 @@ share of the machine does not change with the load the harness offers.
 Affinity is set per thread (``os.sched_setaffinity`` on every ``/proc/<pid>/task/<tid>``)
 and inherited by the threads and processes a pinned thread starts later (a bot's render
 workers, a PostgreSQL backend forked by the pinned postmaster). Linux only.
+
+A CPU quota (``--bot-share``, :class:`CpuQuota`) caps the bot processes together at a
+fraction of one CPU, through a cgroup of their own (v1 ``cpu`` or v2 ``cpu.max``; needs
+root): a smaller bot, whose saturation point and twice it are loads the harness can offer
+on this machine.
 """
 
 from __future__ import annotations
@@ -163,13 +168,78 @@ def off_mask(pid: int, cpus: Iterable[int], *, children: bool = True) -> int:
     return n
 
 
+class CpuQuota:
+    """A cgroup ``herdbench-<pid>`` whose processes together get at most ``share`` of one
+    CPU (``share`` of every 100 ms). OSError when no cgroup can be made (no cgroup
+    ``cpu`` controller mounted, or not root); ValueError unless ``0 < share <= 8``."""
+
+    PERIOD_US = 100_000
+    V1 = Path("/sys/fs/cgroup/cpu")
+    V2 = Path("/sys/fs/cgroup")
+
+    def __init__(self, share: float):
+        if not 0 < share <= 8:
+            raise ValueError(f"--bot-share {share}: use a fraction of a CPU from 0.01 to 8")
+        self.share = share
+        quota = str(round(share * self.PERIOD_US))
+        name = f"herdbench-{os.getpid()}"
+        if (self.V1 / "cpu.cfs_quota_us").exists():
+            self.path, self.root = self.V1 / name, self.V1
+            self.path.mkdir(exist_ok=True)
+            (self.path / "cpu.cfs_period_us").write_text(str(self.PERIOD_US))
+            (self.path / "cpu.cfs_quota_us").write_text(quota)
+        elif "cpu" in (self.V2 / "cgroup.controllers").read_text().split():
+            self.path, self.root = self.V2 / name, self.V2
+            self.path.mkdir(exist_ok=True)
+            (self.path / "cpu.max").write_text(f"{quota} {self.PERIOD_US}")
+        else:
+            raise OSError("no cgroup cpu controller to cap the bot processes' CPU")
+
+    def add(self, pid: int) -> None:
+        """Process ``pid`` (all its threads; the processes it starts later inherit it)
+        and its current children into the cgroup."""
+        for p in tree(pid):
+            try:
+                (self.path / "cgroup.procs").write_text(str(p))
+            except ProcessLookupError:
+                continue
+
+    def throttled_s(self) -> float:
+        """Seconds the cgroup's processes were held back by the quota so far."""
+        for line in (self.path / "cpu.stat").read_text().splitlines():
+            key, _, value = line.partition(" ")
+            if key == "throttled_time":  # v1, ns
+                return int(value) / 1e9
+            if key == "throttled_usec":  # v2
+                return int(value) / 1e6
+        return 0.0
+
+    def release(self) -> None:
+        """Every process left in the cgroup back to the root one; the cgroup removed."""
+        try:
+            pids = (self.path / "cgroup.procs").read_text().split()
+        except FileNotFoundError:
+            return
+        for p in pids:
+            try:
+                (self.root / "cgroup.procs").write_text(p)
+            except (ProcessLookupError, OSError):
+                continue
+        try:
+            self.path.rmdir()
+        except OSError:
+            pass
+
+
 class Pinning:
     """Bot CPUs ``bot``; the harness gets the other CPUs it may use; ``postgres``: the
     postmaster's process id, pinned with the bots (its mask is put back by
-    :meth:`release`, the harness's too)."""
+    :meth:`release`, the harness's too); ``quota``: the bots' CPU cap, if any."""
 
-    def __init__(self, bot: frozenset[int], postgres: int | None = None):
+    def __init__(self, bot: frozenset[int], postgres: int | None = None,
+                 quota: CpuQuota | None = None):
         self.bot = bot
+        self.quota = quota
         self.before = frozenset(os.sched_getaffinity(0))
         self.harness = self.before - bot
         self.postgres = postgres
@@ -181,7 +251,10 @@ class Pinning:
         pin_tree(os.getpid(), self.harness, children=False)
 
     def pin_bot(self, pid: int) -> int:
-        """A bot process, its threads and its children on the bot CPUs."""
+        """A bot process, its threads and its children on the bot CPUs (and in the
+        quota's cgroup)."""
+        if self.quota is not None:
+            self.quota.add(pid)
         return pin_tree(pid, self.bot)
 
     def pin_postgres(self) -> int:
@@ -196,6 +269,8 @@ class Pinning:
     def release(self) -> None:
         """The harness and the PostgreSQL server back on the CPUs they had."""
         pin_tree(os.getpid(), self.before, children=False)
+        if self.quota is not None:
+            self.quota.release()
         if self.postgres is not None and self.postgres_before is not None:
             pin_tree(self.postgres, self.postgres_before)
 
@@ -211,14 +286,17 @@ class Pinning:
     def describe(self) -> dict[str, Any]:
         """The pinning as the JSON records it."""
         return {"bot_cpus": sorted(self.bot), "harness_cpus": sorted(self.harness),
-                "postgres_pid": self.postgres}
+                "postgres_pid": self.postgres,
+                "bot_share": None if self.quota is None else self.quota.share}
 
     def header(self) -> str:
         """One line for the run's header."""
         pg = (f", PostgreSQL (postmaster {self.postgres}) with the bots"
               if self.postgres is not None else "")
+        share = ("" if self.quota is None
+                 else f", the bot processes capped at {self.quota.share:g} CPU")
         return (f"pinned: bot processes on CPU {_cpus(self.bot)}{pg}, harness on CPU "
-                f"{_cpus(self.harness)}")
+                f"{_cpus(self.harness)}{share}")
 
 
 def add_pinning_options(ap: argparse.ArgumentParser) -> None:
@@ -229,19 +307,25 @@ def add_pinning_options(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--pin-postgres", default=None, metavar="DATADIR|PID",
                     help="with --bot-cpus: pin the PostgreSQL server (postmaster.pid in "
                          "DATADIR, or its PID) and its backends with the bots, until the end")
+    ap.add_argument("--bot-share", type=float, default=None, metavar="F",
+                    help="with --bot-cpus: cap the bot processes together at F of one CPU "
+                         "(a cgroup CPU quota; needs root), e.g. 0.5")
 
 
-def pinning_from_options(bot_cpus: str | None, postgres: str | None) -> Pinning | None:
-    """The :class:`Pinning` of ``--bot-cpus`` (a CPU list, see :func:`parse_cpus`) and
-    ``--pin-postgres`` (see :func:`postmaster_pid`); None when no CPUs are given.
-    ValueError for a bad CPU list or a server without CPUs; OSError when the server's
-    ``postmaster.pid`` cannot be read."""
+def pinning_from_options(bot_cpus: str | None, postgres: str | None,
+                         share: float | None = None) -> Pinning | None:
+    """The :class:`Pinning` of ``--bot-cpus`` (a CPU list, see :func:`parse_cpus`),
+    ``--pin-postgres`` (see :func:`postmaster_pid`) and ``--bot-share`` (a
+    :class:`CpuQuota`); None when no CPUs are given. ValueError for a bad CPU list, a bad
+    share, or a server or share without CPUs; OSError when the server's ``postmaster.pid``
+    cannot be read or no cgroup can be made."""
     if bot_cpus is None:
-        if postgres is not None:
-            raise ValueError("--pin-postgres needs --bot-cpus (the CPUs to pin it to)")
+        if postgres is not None or share is not None:
+            raise ValueError("--pin-postgres and --bot-share need --bot-cpus")
         return None
     cpus = parse_cpus(bot_cpus)
-    return Pinning(cpus, None if postgres is None else postmaster_pid(postgres))
+    pid = None if postgres is None else postmaster_pid(postgres)
+    return Pinning(cpus, pid, None if share is None else CpuQuota(share))
 
 
 def _cpus(cpus: Iterable[int]) -> str:

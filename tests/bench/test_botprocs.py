@@ -12,6 +12,7 @@ import time
 import pytest
 
 from bench.botprocs import (
+    CpuQuota,
     off_mask,
     parse_cpus,
     pin_tree,
@@ -49,8 +50,42 @@ def test_the_server_is_read_from_its_data_directory_or_given_as_a_pid(tmp_path):
 
 def test_no_cpus_no_pinning_and_a_server_needs_cpus():
     assert pinning_from_options(None, None) is None
-    with pytest.raises(ValueError, match="--pin-postgres needs --bot-cpus"):
+    with pytest.raises(ValueError, match="--pin-postgres and --bot-share need --bot-cpus"):
         pinning_from_options(None, "4242")
+    with pytest.raises(ValueError, match="--pin-postgres and --bot-share need --bot-cpus"):
+        pinning_from_options(None, None, 0.5)
+
+
+@pytest.mark.parametrize("share", [0.0, -1.0, 9.0])
+def test_a_share_outside_a_cpu_fraction_is_refused(share):
+    with pytest.raises(ValueError, match="use a fraction of a CPU from 0.01 to 8"):
+        CpuQuota(share)
+
+
+def _cgroup_or_skip(share: float) -> CpuQuota:
+    try:
+        return CpuQuota(share)
+    except OSError as exc:
+        pytest.skip(f"no cgroup to cap CPU here: {exc}")
+
+
+def test_a_quota_holds_a_spinning_process_to_its_share():
+    quota = _cgroup_or_skip(0.2)
+    spin = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    try:
+        quota.add(spin.pid)
+        assert (quota.path / "cgroup.procs").read_text().split() == [str(spin.pid)]
+        time.sleep(1.5)
+        ticks = os.sysconf("SC_CLK_TCK")
+        fields = open(f"/proc/{spin.pid}/stat").read().rsplit(")", 1)[1].split()
+        used = (int(fields[11]) + int(fields[12])) / ticks  # utime + stime, seconds
+        assert used <= 0.5  # at most 0.2 CPU over about 1.5 s (and its start-up)
+        assert quota.throttled_s() > 0
+    finally:
+        spin.kill()
+        spin.wait()
+        quota.release()
+    assert not quota.path.exists()
 
 
 @pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="needs two CPUs to pin to one")
