@@ -37,6 +37,8 @@ def steady(games: list[str] | None, seeds: tuple[int, ...], limit: int | None,
         if games and spec.key not in games:
             continue
         render = renderer(spec)
+        if render is None:
+            continue
         for players in range(spec.min_players, spec.max_players + 1):
             for seed in WARM_SEEDS:
                 for state in playout(spec, players, seed):
