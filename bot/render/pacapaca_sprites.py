@@ -33,9 +33,9 @@ from bot.render.pacapaca_art import RGB, Painter, Segment, _palette
 #: Bodies and heads kept: 6 designs each at a handful of scales (about 70), each at most
 #: about 240 x 180 px, five bytes a pixel (its pixels and its palette indices).
 FIGURES_KEPT = 256
-#: Necks kept (the necks of the tables drawn lately): 25,000 px on average, five bytes a
-#: pixel (about 125 KiB; 64 MiB in all).
-NECKS_KEPT = 512
+#: Necks kept (the necks of the tables drawn lately; a game shows one per player): about
+#: 21,000 px on average, five bytes a pixel (about 105 KiB; some 80 MiB in all).
+NECKS_KEPT = 768
 
 #: A part drawn: (its pixels, opaque where drawn; a ``1`` mask of them; the pixels mapped
 #: onto the tables' palette; x and y of its top-left corner from the anchor; the painter's
