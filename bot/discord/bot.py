@@ -42,7 +42,14 @@ from bot.discord.lean import Click
 from bot.discord.permissions import check_refusal
 from bot.discord.replay_view import ReplayViewer
 from bot.discord.replies import defer_command, lang_of, quoted, send_error
-from bot.discord.router import GamesBefore, Router, carries_on, refuse_busy, refuse_unbuilt
+from bot.discord.router import (
+    GamesBefore,
+    Router,
+    carries_on,
+    click_key,
+    refuse_busy,
+    refuse_unbuilt,
+)
 from bot.discord.translator import CatalogueTranslator, translatable_choices
 from bot.games.registry import Registry
 from bot.i18n import ENGLISH, supported, translate
@@ -108,8 +115,10 @@ def take_interactions(bot: HerdBot) -> None:
     :data:`~bot.discord.errors.BUSY` (:data:`~bot.discord.errors.BUSY_COMMAND`) from its
     gateway form (:func:`bot.discord.router.refuse_unbuilt`), with nothing built for it;
     a step of a move already begun (:func:`~bot.discord.router.carries_on`: a choice on a
-    fresh private panel) is refused only at the admission's limit
-    (:meth:`~bot.runtime.admission.Admission.enter`'s ``continuing``).
+    fresh private panel) and a click its member was refused lately and makes again
+    (:func:`~bot.discord.router.click_key`, ``Admission.refused_clicks``) are refused only
+    at the admission's limit (:meth:`~bot.runtime.admission.Admission.enter`'s
+    ``continuing``).
     An admitted click is built as a :class:`bot.discord.lean.Click` (Discord's answers to
     its writes read for ids only) and goes straight to :meth:`HerdBot.route_component`,
     holding its place, in a task of its own (named ``herdbot-click: <custom id>``), without
@@ -157,7 +166,11 @@ def take_interactions(bot: HerdBot) -> None:
                 and inner.get("component_type") in HERD_COMPONENT_TYPES):
             raw_values = inner.get("values")
             values = [str(v) for v in raw_values] if isinstance(raw_values, list) else []
-            if not admission.enter(continuing=carries_on(data, admission.clock())):
+            key = click_key(data)
+            if not admission.enter(continuing=carries_on(data, admission.clock()) or (
+                    key is not None and admission.refused_clicks.retried(key))):
+                if key is not None:
+                    admission.refused_clicks.note(key)
                 spawn(refuse_unbuilt(state.http, data, BUSY), "herdbot-busy")
                 return
             started = admission.monotonic()

@@ -352,6 +352,19 @@ async def refuse_busy(interaction: discord.Interaction, sentence: str) -> None:
         log.debug("busy refusal of %s not delivered: %s", interaction.id, exc)
 
 
+def click_key(data: dict[str, Any]) -> tuple[int, int, str] | None:
+    """``(member id, message id, custom id)`` of the click in the INTERACTION_CREATE
+    payload ``data``: the same button or select pressed again by the same member; None
+    when one of them is missing."""
+    try:
+        member = data.get("member")
+        user = member["user"] if isinstance(member, dict) else data["user"]
+        return (int(user["id"]), int(data["message"]["id"]),
+                str(data["data"]["custom_id"]))
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
 async def refuse_unbuilt(http: HTTPClient, data: dict[str, Any], sentence: str) -> None:
     """:func:`refuse_busy` for an interaction still in its gateway form ``data`` (an
     INTERACTION_CREATE payload), sent on ``http``'s session as discord.py sends a

@@ -18,6 +18,7 @@ from bot.games.pacapaca.cards import catalog, kind_table
 from bot.games.pacapaca.models import AlpacaView, PacapacaView
 from bot.games.pacapaca.scoring import analyse
 from bot.i18n import ENGLISH, N_, translate, translate_n
+from bot.render import pacapaca_sprites as sprites
 from bot.render.common import (
     PROBE,
     Draw,
@@ -174,9 +175,9 @@ def _draw_alpacas(
             colours.get(a.head, (230, 210, 180)),
         )
         body_top = ground - int(92 * k)
-        p.body(cx, ground, body_col)
-        neck_top = p.neck(cx, body_top, segs[a.seat], body_col)
-        p.head(cx, neck_top, a.head, head_col)
+        sprites.body(p, cx, ground, body_col)
+        neck_top = sprites.neck(p, cx, body_top, segs[a.seat], body_col)
+        sprites.head(p, cx, neck_top, a.head, head_col)
         _babies(p, a, x0, cx, ground, body_col, k)
         # name plate
         mark = ""
@@ -289,9 +290,8 @@ def table_picture(view: PacapacaView, *, names: Mapping[str, str] | None = None,
         return final_picture(view, names=names, lang=lang)
     width, height, per_row = layout(len(view.alpacas))
     with measuring() as meter:
-        # many small shapes: drawing them on a palette copy too costs more than mapping
-        # the whole picture once, so this picture is not followed (bot.render.mapped)
-        img = cached_copy(_base(width, height, lang))
+        # followed (bot.render.mapped): the alpacas' bodies and heads are pasted mapped
+        img = cached_copy(_base(width, height, lang), _palette())
         d = Draw(img)
         _header(d, view, width, lang, title=False)
         _draw_alpacas(img, view, view.alpacas, _names(view, names), final=False, top=HEADER_H,

@@ -229,6 +229,8 @@ class Painter:
 
     def __init__(self, img: Image.Image, k: float, seg: int) -> None:
         self.img = img
+        #: px: the width of the picture drawn (a sprite's canvas draws for a picture)
+        self.width = img.width
         self.d = Draw(img)
         self.k = k
         self.seg = seg
@@ -389,7 +391,7 @@ class Painter:
         """The height (px) of a charm on a segment ``h`` px tall: at least
         :func:`~bot.render.common.min_font` of the picture's width, so the four shapes
         show at 14 px or more when the picture is shown 500 px wide."""
-        return max(min_font(self.img.width), int(min(h * 0.8, 24 * self.k)))
+        return max(min_font(self.width), int(min(h * 0.8, 24 * self.k)))
 
     def charm(self, cx, nw, y0, h, role, j: int = 0) -> None:
         """The ``j``-th charm in a run of charms, on its cord: a bell, heart, star or leaf

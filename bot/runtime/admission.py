@@ -22,7 +22,9 @@ The lag and time-in-flight bounds refuse new work only: a request that carries o
 already admitted (the caller tells: a choice on a private panel opened lately for a move)
 is refused at ``limit`` alone, so that a busy bot finishes the moves it began before it
 begins others, and the work spent opening a panel is not lost to a refusal of its next
-click.
+click. So is a click its member was refused lately and makes again (:class:`Refused`):
+told "try again in a moment", the member who does gets in, first come first served, and
+each move costs at most one refusal instead of one per try.
 
 Drops and refusals are counted; one INFO line a minute at most sums them up.
 """
@@ -34,7 +36,8 @@ import contextlib
 import logging
 import math
 import time
-from collections.abc import Callable, Iterator
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Iterator
 
 log = logging.getLogger(__name__)
 
@@ -67,6 +70,10 @@ SUMMARY_EVERY_S = 60.0
 #: The clock offset (Discord's request time against this host's clock, plus the network)
 #: is the smallest lateness seen over the last one to two periods of this many seconds.
 OFFSET_PERIOD_S = 120.0
+#: Seconds a click refused as busy is remembered: made again within them, it is a retry.
+RETRY_WITHIN_S = 60.0
+#: Refused clicks remembered at most (the oldest forgotten first).
+REFUSED_KEPT = 4096
 #: Discord's epoch (2015-01-01) in unix milliseconds: snowflake times count from it.
 DISCORD_EPOCH_MS = 1_420_070_400_000
 
@@ -118,6 +125,35 @@ class LagProbe:
         self._schedule()
 
 
+class Refused:
+    """Clicks refused as busy lately, by key (the caller's: member, message and custom
+    id), each for ``within_s`` seconds of ``monotonic``, at most ``kept`` of them (the
+    oldest forgotten first)."""
+
+    def __init__(self, within_s: float = RETRY_WITHIN_S, kept: int = REFUSED_KEPT,
+                 monotonic: Callable[[], float] = time.monotonic) -> None:
+        self.within_s = within_s
+        self.kept = kept
+        self.monotonic = monotonic
+        self._at: OrderedDict[Hashable, float] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._at)
+
+    def note(self, key: Hashable) -> None:
+        """``key`` was refused now."""
+        self._at[key] = self.monotonic()
+        self._at.move_to_end(key)
+        while len(self._at) > self.kept:
+            self._at.popitem(last=False)
+
+    def retried(self, key: Hashable) -> bool:
+        """Whether ``key`` was refused within ``within_s`` seconds (then forgotten: a
+        retry counts once)."""
+        at = self._at.pop(key, None)
+        return at is not None and self.monotonic() - at <= self.within_s
+
+
 class Admission:
     """Bounds the requests in flight (``ValueError`` when ``limit`` < 1).
 
@@ -133,6 +169,8 @@ class Admission:
             in ``refused`` too).
         dropped: requests dropped as too old (:meth:`too_old`).
         peak: the most requests in flight at once so far.
+        refused_clicks: the clicks refused lately (:class:`Refused`), whose retries carry
+            on (``continuing``).
     """
 
     def __init__(self, limit: int = MAX_IN_FLIGHT, *, max_age_s: float = MAX_AGE_S,
@@ -159,6 +197,7 @@ class Admission:
         self.refused_wait = 0
         self.dropped = 0
         self.peak = 0
+        self.refused_clicks = Refused(monotonic=monotonic)
         # smallest lateness in the current and the previous offset period
         self._offset_now = math.inf
         self._offset_before = math.inf

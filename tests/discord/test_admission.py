@@ -189,6 +189,33 @@ async def test_while_the_event_loop_lags_a_click_beyond_the_floor_is_refused(wor
     assert (adm.in_flight, adm.admitted, adm.refused, adm.refused_lag) == (1, 2, 1, 1)
 
 
+async def test_a_click_refused_as_busy_and_pressed_again_gets_in_past_the_floor(world, sb):
+    """Told "try again in a moment", the member who presses the same button again is
+    taken while the loop still lags (refused at the limit alone); a click nobody was
+    refused is still refused, and a retry counts once."""
+    thread = await start_tiny(world)
+    ana, bo = world.member("Ana"), world.member("Bo")
+    sb.bot.router.admission = adm = Admission(floor=1, lag=lambda: 1.5)
+    version = (await sb.bot.store.get_game(1)).version
+    assert adm.enter()  # one request in flight: the floor
+    table = thread.last_message
+    await ana.click(table, "Add 1")
+    assert ana.last_reply.content == BUSY
+    await bo.click(table, "Add 1")  # not Bo's turn, and never refused: refused as new work
+    assert bo.last_reply.content == BUSY
+    assert (adm.refused, adm.refused_lag, len(adm.refused_clicks)) == (2, 2, 2)
+    await ana.click(table, "Add 1")  # the same button again: a retry
+    assert (await sb.bot.store.get_game(1)).version == version + 1
+    assert (adm.in_flight, adm.admitted, adm.refused) == (1, 2, 2)
+    await ana.click(thread.last_message, "Add 1")  # a new click: refused again
+    assert ana.last_reply.content == BUSY
+    assert (adm.admitted, adm.refused, adm.refused_lag) == (2, 3, 3)
+    adm.limit = 1  # at the limit even a retry is refused
+    await ana.click(thread.last_message, "Add 1")
+    assert ana.last_reply.content == BUSY
+    assert (adm.admitted, adm.refused, adm.refused_lag) == (2, 4, 3)
+
+
 async def test_the_bots_admission_reads_its_running_lag_probe(world, sb):
     adm = sb.bot.router.admission
     assert adm.lag is not None and adm.limit == 64 and adm.max_age_s == 2.0

@@ -1,5 +1,6 @@
 """The router's pure checks on a click's gateway payload: which clicks carry on a move
-already begun (:func:`bot.discord.router.carries_on`)."""
+already begun (:func:`bot.discord.router.carries_on`), and the key of a click pressed
+again (:func:`bot.discord.router.click_key`)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any
 import pytest
 
 from bot.discord import ids
-from bot.discord.router import EPHEMERAL, PANEL_FRESH_S, carries_on, presenter_kind
+from bot.discord.router import EPHEMERAL, PANEL_FRESH_S, carries_on, click_key, presenter_kind
 from bot.runtime.admission import DISCORD_EPOCH_MS
 
 #: A unix time, and a snowflake made at it.
@@ -52,3 +53,20 @@ def test_a_presenter_choice_on_a_fresh_private_panel_carries_on_a_move():
 ])
 def test_anything_else_is_new_work(payload):
     assert carries_on(payload, NOW) is False
+
+
+def test_a_clicks_key_is_its_member_message_and_custom_id_in_a_server_or_a_dm():
+    data = click("hb:g:1:x:a.7fa504937a.0", flags=0)
+    message = int(data["message"]["id"])
+    guild = {**data, "member": {"user": {"id": "42"}}}
+    dm = {**data, "user": {"id": "43"}}
+    assert click_key(guild) == (42, message, "hb:g:1:x:a.7fa504937a.0")
+    assert click_key(dm) == (43, message, "hb:g:1:x:a.7fa504937a.0")
+
+
+@pytest.mark.parametrize("drop", ["member", "message", "data"])
+def test_a_click_without_a_member_message_or_custom_id_has_no_key(drop):
+    data = {**click("hb:g:1:x:a.7fa504937a.0"), "member": {"user": {"id": "42"}}}
+    del data[drop]
+    assert click_key(data) is None
+    assert click_key({**data, "member": {"user": {"id": "x"}}}) is None

@@ -15,9 +15,12 @@ from bot.runtime.admission import (
     MAX_LAG_S,
     MAX_WAIT_S,
     OFFSET_PERIOD_S,
+    REFUSED_KEPT,
+    RETRY_WITHIN_S,
     WAIT_INTERVAL_S,
     Admission,
     LagProbe,
+    Refused,
     snowflake_time,
 )
 
@@ -248,3 +251,42 @@ def test_the_probe_reads_how_late_the_loop_runs_its_callbacks():
 def test_snowflake_time_is_discords_epoch_plus_the_ids_milliseconds():
     assert snowflake_time(0) == 1_420_070_400.0
     assert snowflake_time(175928847299117063) == 1_462_015_105.796  # Discord's docs example
+
+
+def test_a_click_refused_lately_is_a_retry_once_within_its_time():
+    now = [100.0]
+    refused = Refused(monotonic=lambda: now[0])
+    assert (RETRY_WITHIN_S, REFUSED_KEPT) == (60.0, 4096)
+    assert refused.retried(("ana", 1, "a")) is False  # never refused: new work
+    refused.note(("ana", 1, "a"))
+    now[0] += 60.0
+    assert refused.retried(("bo", 1, "a")) is False  # another member's click
+    assert refused.retried(("ana", 1, "b")) is False  # another button
+    assert refused.retried(("ana", 1, "a")) is True
+    assert refused.retried(("ana", 1, "a")) is False  # a retry counts once
+    refused.note(("ana", 1, "a"))
+    now[0] += 60.5
+    assert refused.retried(("ana", 1, "a")) is False  # refused too long ago
+    assert len(refused) == 0
+
+
+def test_refused_clicks_kept_are_bounded_the_oldest_forgotten_first():
+    refused = Refused(kept=3, monotonic=lambda: 0.0)
+    for n in range(5):
+        refused.note(n)
+    assert len(refused) == 3
+    assert [refused.retried(n) for n in range(5)] == [False, False, True, True, True]
+    refused.note("a")
+    refused.note("b")
+    refused.note("a")  # noted again: the newest
+    refused.note("c")
+    refused.note("d")  # "b" goes first
+    assert [refused.retried(k) for k in ("a", "b", "c", "d")] == [True, False, True, True]
+
+
+def test_an_admission_keeps_its_refused_clicks_on_its_own_clock():
+    now = [5.0]
+    adm = Admission(monotonic=lambda: now[0])
+    adm.refused_clicks.note("k")
+    now[0] += RETRY_WITHIN_S + 1
+    assert adm.refused_clicks.retried("k") is False
