@@ -156,7 +156,7 @@ def test_a_move_with_only_private_own_writes_takes_its_last_one():
 
 
 def test_the_bench_across_processes_counts_writes_by_token():
-    from bench.procs import ProcessCapacityBench
+    from bench.procs_bench import ProcessCapacityBench
 
     mv = schedule.Move("llamas-unleashed", t_sched=0.0, t_commit=0.0)
     mv.its = [_Click([(0.2, True, 7, False, True), (0.4, True, 7, False, True)])]
