@@ -59,6 +59,7 @@ from bench.cpu import CpuSplit, cpu_between, procs_rss_mib
 from bench.figures import Figures, brief
 from bench.load import prune
 from bench.players import Players
+from bench.routes import count_routes, per_move
 from bench.schedule import Arrivals, Game, GameReader, Move, hook_writes
 from bot.app import builtin_games, make_bot
 from bot.config import Settings
@@ -409,9 +410,13 @@ class CapacityBench(Figures, GameReader, Players):
         offered0, missed0 = self.arrivals.offered, self.arrivals.missed
         if profile is not None:
             profile.start()
+        routes = count_routes(self.world)
+        routes.routes.clear()
+        routes.on = True
         cpu0 = self.split.snapshot()
         await asyncio.sleep(max(0.0, w1 - time.perf_counter()))
         cpu1 = self.split.snapshot()
+        routes.on = False
         if profile is not None:
             profile.stop()
         rss = rss_mb()
@@ -434,6 +439,7 @@ class CapacityBench(Figures, GameReader, Players):
                            (w0, w1), cpu_between(cpu0, cpu1), rss, offered, missed, lag,
                            la_start)
         row["variant"] = variant
+        row["requests_per_move"] = per_move(routes.routes, row["moves_shown"])
         row["drain_s"] = round(drained, 1)
         row["render_pool_wait_s"] = round(pool_wait, 2)
         jobs = self.pool_jobs[jobs0:]

@@ -37,6 +37,7 @@ import argparse
 import asyncio
 import json
 import os
+import shutil
 import sys
 import tempfile
 from dataclasses import dataclass, field
@@ -76,6 +77,8 @@ class Options:
         pinning: the CPUs of the bot processes (and PostgreSQL) and of this process, put
             back at the end (each config's result has it under ``"pinning"``).
         bot_env: settings for every bot process.
+        bot_logs: copy the bot processes' logs there at the end, as
+            ``<config>-bot<shard>.log``.
     """
 
     checkout: Path | None = None
@@ -86,6 +89,7 @@ class Options:
     tries: int = TRIES
     pinning: Pinning | None = None
     bot_env: dict[str, str] = field(default_factory=dict)
+    bot_logs: Path | None = None
 
 
 async def bench_processes(configs: list[str], rates: tuple[float, ...], warmup: float,
@@ -129,8 +133,13 @@ async def _config(name: str, pg: str, rates: tuple[float, ...], warmup: float,
                                      pinning=o.pinning)
         bench.tries = o.tries
         bench.bot_env = o.bot_env
-        result = await bench.run(rates, warmup, window, profile_rate=o.profile_rate,
-                                 burst=o.burst)
+        try:
+            result = await bench.run(rates, warmup, window, profile_rate=o.profile_rate,
+                                     burst=o.burst)
+        finally:
+            if o.bot_logs is not None:
+                for log in Path(tmp).glob("bot*.log"):
+                    shutil.copyfile(log, o.bot_logs / f"{name}-{log.name}")
         result["bot_nice"] = o.bot_nice
         result["bot_env"] = o.bot_env
         result["pinning"] = None if o.pinning is None else o.pinning.describe()
@@ -166,6 +175,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--bot-env", action="append", default=[], metavar="NAME=VALUE",
                     help="a setting for every bot process, e.g. HERDBOT_EVENT_LOOP=asyncio "
                          "(repeatable)")
+    ap.add_argument("--bot-logs", type=Path, default=None, metavar="DIR",
+                    help="keep the bot processes' logs in DIR (<config>-bot<shard>.log)")
     add_pinning_options(ap)
     args = ap.parse_args(argv)
     bot_env = dict(item.partition("=")[::2] for item in args.bot_env)
@@ -178,11 +189,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.burst:
         base, peak, secs = (float(x) for x in args.burst.split(","))
         burst = (base, peak, secs)
-    if args.profile_bot is not None:
-        args.profile_bot.mkdir(parents=True, exist_ok=True)
+    for folder in (args.profile_bot, args.bot_logs):
+        if folder is not None:
+            folder.mkdir(parents=True, exist_ok=True)
     options = Options(checkout=args.checkout, profile_rate=args.profile_rate,
                       profile_dir=args.profile_bot, burst=burst, bot_nice=args.bot_nice,
-                      tries=args.tries, pinning=pinning, bot_env=bot_env)
+                      tries=args.tries, pinning=pinning, bot_env=bot_env,
+                      bot_logs=args.bot_logs)
     result = asyncio.run(bench_processes(args.configs.split(","), rates, args.warmup,
                                          args.window, options))
     Path(args.out).write_text(json.dumps(result, indent=1))

@@ -13,13 +13,14 @@ for slash commands (``bot.discord.bot.HerdTree``).
 
 from __future__ import annotations
 
+import json
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any, NamedTuple, Protocol
+from urllib.parse import quote
 
 import discord
-from discord.http import HTTPClient
-from discord.webhook.async_ import async_context, interaction_response_params
+from discord.http import HTTPClient, Route
 
 from bot.discord import choices, ids, lean
 from bot.discord.ack import Ack
@@ -86,9 +87,12 @@ class Router:
     def __init__(self, bot: Host, *, games: Callable[[str], GameDisplay | None],
                  lobby: Callable[[], LobbyClicks | None],
                  admission: Admission | None = None,
-                 replays: ReplayClicks | None = None) -> None:
+                 replays: ReplayClicks | None = None,
+                 held: Callable[[], Collection[str]] = frozenset) -> None:
         self.bot = bot
         self.games = games
+        #: The loaded game cogs' own codes whose clicks are held (:func:`holds_answer`).
+        self.held = held
         self.lobby = lobby
         self.admission = admission or Admission()
         self.replays = replays
@@ -127,7 +131,7 @@ class Router:
         :data:`~bot.runtime.admission.ACK_BY_S` after the click was made); then
         :meth:`_route_component`."""
         guard: Ack | None = None
-        if holds_answer(interaction, cid):
+        if holds_answer(interaction, cid, self.held()):
             guard = Ack(interaction, self.ack_delay(interaction))
         elif not (cid.scope == "l" and cid.code == FORM_CODE):
             await defer(interaction)
@@ -308,16 +312,19 @@ def is_move(interaction: discord.Interaction, cid: ids.ComponentId) -> bool:
     return presenter_kind(cid) in ("a", "s")
 
 
-def holds_answer(interaction: discord.Interaction, cid: ids.ComponentId) -> bool:
+def holds_answer(interaction: discord.Interaction, cid: ids.ComponentId,
+                 held: Collection[str] = ()) -> bool:
     """True for a click whose response is held for its first answer
     (:class:`~bot.discord.ack.Ack`): on a message, a presenter's choice, panel or page
-    turn (:func:`is_move` on a table, or on a private panel), or My hand. Its first answer
+    turn (:func:`is_move` on a table, or on a private panel), My hand, or a game cog's own
+    button whose code (before a ``.``) is in ``held``. Its first answer
     may be the clicked message edited or a private reply, either of which can be the
     response; a first write that needs the click acknowledged (a new table posted as its
     followup) defers it first, as its deadline does."""
     if cid.scope != "g" or not lean.has_message(interaction):
         return False
-    return cid.code == "hand" or parse_code(choices.parse_page(cid.code)[0]) is not None
+    return (cid.code == "hand" or cid.code.partition(".")[0] in held
+            or parse_code(choices.parse_page(cid.code)[0]) is not None)
 
 
 def carries_on(data: dict[str, Any], now: float) -> bool:
@@ -365,23 +372,41 @@ def click_key(data: dict[str, Any]) -> tuple[int, int, str] | None:
         return None
 
 
+#: JSON bodies of busy answers sent from the gateway form, by (sentence, language).
+_BUSY_BODIES: dict[tuple[str, str], bytes] = {}
+_JSON_HEADERS = {"Content-Type": "application/json"}
+
+
+def busy_body(sentence: str, lang: str) -> bytes:
+    """The interaction response (CHANNEL_MESSAGE_WITH_SOURCE, ephemeral, pinging nobody)
+    that says ``sentence`` in ``lang``, JSON-encoded (made once per pair)."""
+    body = _BUSY_BODIES.get((sentence, lang))
+    if body is None:
+        body = _BUSY_BODIES[(sentence, lang)] = json.dumps({
+            "type": discord.InteractionResponseType.channel_message.value,
+            "data": {"content": f"\N{NO ENTRY SIGN} {translate(lang, sentence)}",
+                     "flags": EPHEMERAL, "allowed_mentions": {"parse": []}},
+        }, separators=(",", ":"), ensure_ascii=False).encode()
+    return body
+
+
 async def refuse_unbuilt(http: HTTPClient, data: dict[str, Any], sentence: str) -> None:
     """:func:`refuse_busy` for an interaction still in its gateway form ``data`` (an
-    INTERACTION_CREATE payload), sent on ``http``'s session as discord.py sends a
-    response, with no :class:`discord.Interaction` built: the cheapest answer a busy bot
-    can give. Not delivered (Discord refused it, the network failed, the session is
-    closed, ``data`` has no id or token): logged at DEBUG, nothing else."""
-    lang = member_language(data.get("locale"), None)
-    body = {"content": f"\N{NO ENTRY SIGN} {translate(lang, sentence)}",
-            "flags": EPHEMERAL,
-            "allowed_mentions": {"parse": []}}
+    INTERACTION_CREATE payload): one POST of a body made once per language
+    (:func:`busy_body`) on ``http``'s session, with no :class:`discord.Interaction` built
+    and no answer asked for (Discord answers 204): the cheapest answer a busy bot can
+    give. Not delivered (Discord refused it, the network failed, the session is closed,
+    ``data`` has no id or token): logged at DEBUG, nothing else."""
     try:
-        await async_context.get().create_interaction_response(
-            int(data["id"]), str(data["token"]),
-            session=http._HTTPClient__session,  # type: ignore[attr-defined]
-            proxy=http.proxy, proxy_auth=http.proxy_auth,
-            params=interaction_response_params(
-                discord.InteractionResponseType.channel_message.value, body))
+        url = (f"{Route.BASE}/interactions/{int(data['id'])}/"
+               f"{quote(str(data['token']), safe='')}/callback")
+        body = busy_body(sentence, member_language(data.get("locale"), None))
+        session = http._HTTPClient__session  # type: ignore[attr-defined]
+        async with session.post(url, data=body, headers=_JSON_HEADERS, proxy=http.proxy,
+                                proxy_auth=http.proxy_auth) as response:
+            if response.status >= 300:
+                log.debug("busy refusal of %s not delivered: HTTP %s %s", data.get("id"),
+                          response.status, await response.text())
     except Exception as exc:  # noqa: BLE001 - not delivered is this answer's one failure
         log.debug("busy refusal of %s not delivered: %r", data.get("id"), exc)
 

@@ -63,6 +63,9 @@ class FakeSession:
                 headers: dict[str, str] | None = None, **_: Any) -> FakeResponse:
         return self.sandbox.router.handle(method, url, data, params, headers or {})
 
+    def post(self, url: str, **kw: Any) -> FakeResponse:
+        return self.request("POST", url, **kw)
+
     def get(self, url: str, **kw: Any) -> FakeResponse:
         host = urlsplit(url).netloc
         if host in ("cdn.discordapp.com", "media.discordapp.net"):

@@ -4,12 +4,22 @@ again (:func:`bot.discord.router.click_key`)."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
 
 from bot.discord import ids
-from bot.discord.router import EPHEMERAL, PANEL_FRESH_S, carries_on, click_key, presenter_kind
+from bot.discord.errors import BUSY
+from bot.discord.router import (
+    EPHEMERAL,
+    PANEL_FRESH_S,
+    busy_body,
+    carries_on,
+    click_key,
+    presenter_kind,
+)
+from bot.i18n import translate
 from bot.runtime.admission import DISCORD_EPOCH_MS
 
 #: A unix time, and a snowflake made at it.
@@ -70,3 +80,12 @@ def test_a_click_without_a_member_message_or_custom_id_has_no_key(drop):
     del data[drop]
     assert click_key(data) is None
     assert click_key({**data, "member": {"user": {"id": "x"}}}) is None
+
+
+def test_the_busy_answer_from_the_gateway_form_is_made_once_per_language():
+    body = busy_body(BUSY, "de")
+    assert json.loads(body) == {"type": 4, "data": {
+        "content": "\N{NO ENTRY SIGN} " + translate("de", BUSY), "flags": 64,
+        "allowed_mentions": {"parse": []}}}
+    assert busy_body(BUSY, "de") is body
+    assert json.loads(busy_body(BUSY, "en"))["data"]["content"] == f"\N{NO ENTRY SIGN} {BUSY}"
