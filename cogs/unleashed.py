@@ -82,6 +82,7 @@ class UnleashedCog(GameCog):
     """Llamas Unleashed in Discord on top of :class:`GameCog`."""
 
     kind = "llamas-unleashed"
+    held_codes = frozenset({"resp", "pass"})
 
     def model(self, table: Table, seat: str | None = None,
               events: list[Event] | None = None, lang: str | None = None) -> TableModel:

@@ -347,7 +347,7 @@ class HerdBot(commands.AutoShardedBot):
         self.replays = ReplayViewer(self, games=self.game_cog)
         self.router = Router(self, games=self.game_cog, lobby=self.lobby_cog,
                              admission=Admission(lag=lambda: self.lag_probe.lag_s),
-                             replays=self.replays)
+                             replays=self.replays, held=self.held_codes)
         take_interactions(self)
         self.store: Store
         self.service: GameService
@@ -539,6 +539,11 @@ class HerdBot(commands.AutoShardedBot):
     def lobby_cog(self) -> Any:
         """The loaded lobby cog (``cogs.lobby.Lobby``), ``None`` when not loaded."""
         return self.get_cog("Lobby")
+
+    def held_codes(self) -> frozenset[str]:
+        """The codes of the loaded cogs' own buttons whose clicks are held for their first
+        answer (each cog's ``held_codes``; :func:`bot.discord.router.holds_answer`)."""
+        return frozenset().union(*(getattr(cog, "held_codes", ()) for cog in self.cogs.values()))
 
     def game_cog(self, kind: str) -> GameDisplay | None:
         """The loaded cog that plays game ``kind`` (the one found last while it stays

@@ -15,7 +15,7 @@ per-game part of the outbox).
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import Any, ClassVar
 
 import discord
 from discord.ext import commands
@@ -31,6 +31,11 @@ from bot.discord.tokens import LiveTokens
 class GameCog(TablePosts, Clicks, commands.Cog):
     """Base class of the game cogs. Subclasses set ``kind`` (the game's registry key) and
     override the hooks of their own flows."""
+
+    #: Codes (before a ``.``) of this cog's own buttons whose clicks are held for their
+    #: first answer (:func:`bot.discord.router.holds_answer`): their handlers answer
+    #: through the writes that know a held click (``send_ephemeral``, the table's edit).
+    held_codes: ClassVar[frozenset[str]] = frozenset()
 
     def __init__(self, bot: Host) -> None:
         self.bot = bot

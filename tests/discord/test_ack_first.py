@@ -195,13 +195,13 @@ async def test_real_games_acknowledge_every_click_first(world, clock, tmp_path, 
             await play_game(world, sandbox.bot, game=game, players=players, seed=7,
                             game_seed=11, names=("Ana", "Bo", "Cy", "Di"))
             assert work.early == []
-            # Moves on the public table were answered by their table's update (7); panels
-            # and hands by their private reply (4); a move chosen on a private panel that
-            # posts a new table as its followup was deferred (6) for it. Each held click
-            # was answered once.
+            # Moves on the public table were answered by their table's update (7); panels,
+            # hands and Respond by their private reply (4); Pass by its table's update
+            # (7); a move chosen on a private panel that posts a new table as its
+            # followup was deferred (6) for it. Each held click was answered once.
             assert work.held == {"llamas-alpacas": [(game, 7)],
                                  "pacapaca": [(game, 7), (game, 6), (game, 4)],
-                                 "llamas-unleashed": [(game, 4), (game, 6)]}[game]
+                                 "llamas-unleashed": [(game, 4), (game, 6), (game, 7)]}[game]
             assert work.unanswered == []
             assert work.after > 50
         finally:

@@ -21,11 +21,12 @@ import pytest
 from bot.discord import ids, lean
 from bot.discord.ack import Ack, ack_of
 from bot.discord.router import holds_answer
+from cogs.unleashed import NEUTRAL_PASS
 from tests.discord.test_llamas_alpacas import _after_setup, cards_by_id
 from tests.discord.test_one_ack import Response, _refusal, interaction, la, routes
-from tests.discord.test_unleashed import install, new_bot, open_panel, start
+from tests.discord.test_unleashed import cid_of, install, new_bot, open_panel, play_card, start
 from tests.games.unleashed.unleashed_helpers import build
-from tests.support import headline
+from tests.support import description, headline
 
 __all__ = ["la"]  # (the fixture, used by name)
 
@@ -193,3 +194,42 @@ async def test_a_private_reply_sends_what_discord_py_sends_and_parses_no_message
     assert [(r.method, r.json) for r in lean_it.requests] == [
         (r.method, r.json) for r in own_it.requests]
     assert [r[2] for r in routes(lean_it)] == [4]
+
+
+async def test_respond_and_pass_are_answered_by_their_first_write(world, sb):
+    """Llamas Unleashed's reaction window: Respond is answered by its private panel (4);
+    Pass by its private note (4) while the window stays open, and by the window's table
+    edited in place (7) when it closes the window, the note following; no deferral."""
+    ana, bo, cy = (world.member(n) for n in ("Ana", "Bo", "Cy"))
+    thread = await start(world)
+    st = build(3, hands={"s0": ["trail_llama"], "s1": ["llama_spit"], "s2": ["alpaca_huff"]},
+               fields={"s0": ["cria_button"], "s1": ["lamb_acorn"], "s2": ["kid_clover"]},
+               plays=2)
+    await install(world, sb.bot, st)
+    await play_card(sb, ana, await open_panel(ana, thread),
+                    cid_of(st, "trail_llama", st.hands["s0"]), "s0")
+    window = thread.last_message
+    it = await bo.click(window, "Respond")
+    assert [(method, kind, files) for method, _, kind, files in routes(it)] == [
+        ("POST", 4, [])]
+    assert headline(it.original) == "Answer **Ana plays Trail Llama** with:"
+    it = await bo.click(window, "Pass")
+    assert [(method, kind, files) for method, _, kind, files in routes(it)] == [
+        ("POST", 4, [])]
+    assert headline(it.original) == NEUTRAL_PASS
+    it = await cy.click(window, "Pass")
+    assert [(method, kind, files) for method, _, kind, files in routes(it)] == [
+        ("POST", 7, ["table.png"]), ("POST", None, [])]
+    assert "Trail Llama enters Ana's Field." in description(window)
+    assert headline(cy.last_reply) == NEUTRAL_PASS
+
+
+def test_a_game_cog_s_own_codes_are_held_when_it_names_them():
+    table = SimpleNamespace(message=SimpleNamespace(flags=SimpleNamespace(ephemeral=False)))
+    held = frozenset({"resp", "pass"})
+    for code, expected in (("resp.3", True), ("pass.12", True), ("pass", True),
+                           ("respx.3", False), ("watch", False)):
+        cid = ids.parse(ids.button_id("g", 1, code))
+        assert holds_answer(table, cid, held) is expected  # type: ignore[arg-type]
+        if code.startswith(("resp", "pass")):
+            assert holds_answer(table, cid) is False  # type: ignore[arg-type]
