@@ -2,8 +2,8 @@
 
 :class:`RouteCount` stands in for a sandbox world's ``requests`` list (which the benches
 clear as they prune): every request appended while :attr:`RouteCount.on` is counted by
-:func:`bench.clickpath.route_of` (method, path with ids as ``N``, a callback's type,
-``+file``)."""
+:func:`kind_of` (method, path with ids as ``N``, a callback's type, ``+file``, and
+which refusal a private reply is)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,24 @@ from collections import Counter
 from typing import Any
 
 from bench.clickpath import route_of
+from bot.discord.errors import BUSY
+
+#: How a private reply (a response or followup) that begins with the no-entry sign is
+#: told apart: the busy refusal, or another refusal (stale click, error).
+REFUSAL = "\N{NO ENTRY SIGN}"
+
+
+def kind_of(request: Any) -> str:
+    """:func:`bench.clickpath.route_of`, with `` busy`` for a busy refusal and ``
+    refused`` for another refusal sentence (the reply's content starts with the
+    no-entry sign)."""
+    route = route_of(request)
+    body = request.json if isinstance(request.json, dict) else {}
+    data = body.get("data") if isinstance(body.get("data"), dict) else body
+    content = data.get("content") if isinstance(data, dict) else None
+    if isinstance(content, str) and content.startswith(REFUSAL):
+        return route + (" busy" if BUSY in content else " refused")
+    return route
 
 
 class RouteCount(list[Any]):
@@ -24,7 +42,7 @@ class RouteCount(list[Any]):
     def append(self, request: Any) -> None:
         super().append(request)
         if self.on:
-            self.routes[route_of(request)] += 1
+            self.routes[kind_of(request)] += 1
 
 
 def count_routes(world: Any) -> RouteCount:
@@ -34,7 +52,7 @@ def count_routes(world: Any) -> RouteCount:
     return world.requests
 
 
-def per_move(routes: Counter[str], moves: int, top: int = 12) -> dict[str, Any]:
+def per_move(routes: Counter[str], moves: int, top: int = 16) -> dict[str, Any]:
     """``{"all": requests per move, "by_route": {route: per move}}`` (the ``top`` most)."""
     n = max(1, moves)
     return {"all": round(sum(routes.values()) / n, 2),

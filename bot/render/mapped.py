@@ -50,6 +50,11 @@ _pieces: dict[tuple[int, int, bool], tuple[Any, ...]] = {}
 #: See-through parts of cached pieces over one colour, mapped (:func:`_over`):
 #: (id(piece), part, colour, id(palette)) -> (piece, palette, mapped part).
 _overs: dict[tuple[int, int, RGB, int], tuple[Image.Image, Image.Image, Image.Image]] = {}
+#: Texts drawn over one colour, as drawn and mapped (:func:`_text_over`): (id(bitmap), ink,
+#: colour, id(palette)) -> (bitmap, palette, RGB core, mapped core).
+_texts: dict[tuple[int, int, RGB, int], tuple[Any, Image.Image, Any, Any]] = {}
+#: Texts over one colour kept at most (about 10 KB each).
+TEXTS_KEPT = 2048
 #: The :class:`Shape` of cached RGBA pieces: id(piece) -> (piece, shape).
 _shapes: dict[int, tuple[Image.Image, Shape]] = {}
 
@@ -280,6 +285,22 @@ def _over(piece: Image.Image, i: int, colour: RGB, palette: Image.Image) -> Imag
     return entry[2]
 
 
+def _text_over(bitmap: Any, ink: int, colour: RGB, palette: Image.Image) -> tuple[Any, Any]:
+    """(RGB, mapped) cores of the text ``bitmap`` (a Pillow ``L`` mask, kept by the fonts:
+    :class:`~bot.render.common.KeptFont`) drawn with ``ink`` over ``colour``: the same
+    pixels as drawing it there, kept (:data:`_texts`)."""
+    key = (id(bitmap), ink, colour, id(palette))
+    entry = _texts.get(key)
+    if entry is None or entry[0] is not bitmap or entry[1] is not palette:
+        img = Image.new("RGB", bitmap.size, colour)
+        ImageDraw.Draw(img).draw.draw_bitmap((0, 0), bitmap, ink)
+        with _lock:
+            if len(_texts) >= TEXTS_KEPT:
+                _texts.clear()
+            entry = _texts[key] = (bitmap, palette, img.im, _map(img, palette).im)
+    return entry[2], entry[3]
+
+
 def _cross(see: Image.Image) -> tuple[list[Box], list[Box]] | None:
     """For a piece opaque but in its corners (a rounded card): its opaque cross (the rows
     and the columns with every pixel clear in ``see``) and its four corners (trimmed to
@@ -415,7 +436,16 @@ class MarkingDraw:
     def draw_bitmap(self, xy: Any, bitmap: Any, ink: Any) -> Any:
         x, y = xy
         w, h = bitmap.size
-        self._m.boxes.append((x, y, x + w, y + h, 255))
+        m = self._m
+        if 0 <= x and 0 <= y and x + w <= m.size[0] and y + h <= m.size[1] and w and h:
+            box = (x, y, x + w, y + h)
+            beneath = m.core.crop(box).getcolors(1)
+            if beneath:  # over one colour: the text as drawn there, pasted on both copies
+                rgb, p = _text_over(bitmap, ink, beneath[0][1], m.palette)
+                m.core.paste(rgb, box)
+                m.p.im.paste(p, box)
+                return None
+        m.boxes.append((x, y, x + w, y + h, 255))
         return self._draw.draw_bitmap(xy, bitmap, ink)
 
     # (xy, ink, fill[, width[, mask]]) and (xy, ink[, width])

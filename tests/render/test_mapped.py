@@ -174,15 +174,21 @@ def test_a_picture_with_a_mapping_is_mapped_in_parts_and_a_copy_is_not_followed(
     assert mapping is not None
     assert mapping_of(_backdrop()) is None
     assert mapping_of(img.copy()) is None
+    # over one colour: pasted as drawn there, on both copies; over two: marked
     Draw(img).text((50, 60), "Hay", font=font(28), fill=(0, 0, 0))
+    assert mapping.boxes == []
+    Draw(img).text((120, 18), "Oat", font=font(28), fill=(0, 0, 0))
     Draw(img).rectangle((0, 0, 40, 40), fill=(46, 139, 87))  # drawn on the palette copy
     assert [b[-1] for b in mapping.boxes] == [255]
     cells = mapping.cells()
     assert cells.size == (-(-203 // CELL) + 1, -(-150 // CELL))
     assert cells.getpixel((0, 0)) == 0
-    assert cells.getpixel((60 // CELL, 70 // CELL)) == 255
+    assert cells.getpixel((60 // CELL, 70 // CELL)) == 0
+    assert cells.getpixel((130 // CELL, 30 // CELL)) == 255
+    expected = img.quantize(palette=pal, dither=Image.Dither.NONE).tobytes()
     out = mapped(img, pal)
     assert out is mapping.p
+    assert out.tobytes() == expected
     assert mapping_of(img) is None  # encoded once: the mapping is left
 
 
@@ -266,3 +272,19 @@ def test_only_a_cached_rgb_background_is_followed():
         mapped_module.copy_of(Image.new("RGBA", (4, 4)), llamas_alpacas._palette())
     with pytest.raises(ValueError, match="cached background"):
         mapped_module.copy_of(Image.new("RGB", (4, 4)), llamas_alpacas._palette())
+
+
+def test_text_over_one_colour_is_the_same_pixels_and_its_keeping_is_bounded(monkeypatch):
+    pal = llamas_alpacas._palette()
+    monkeypatch.setattr(mapped_module, "TEXTS_KEPT", 3)
+    mapped_module._texts.clear()
+    img = cached_copy(_backdrop(), pal)
+    plain = _backdrop()
+    for n, word in enumerate(("Hay", "Oats", "Clover", "Hay", "Straw")):
+        for picture in (img, plain):
+            Draw(picture).text((40 + 10 * n, 50 + 15 * n), word, font=font(18),
+                               fill=(30, 30, 120))
+    assert img.tobytes() == plain.tobytes()
+    assert len(mapped_module._texts) <= 3
+    assert mapped(img, pal).tobytes() == plain.quantize(
+        palette=pal, dither=Image.Dither.NONE).tobytes()
