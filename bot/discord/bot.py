@@ -14,8 +14,6 @@ import asyncio
 import functools
 import gc
 import logging
-import math
-import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -38,6 +36,7 @@ from bot.discord.errors import (
     log_store_error,
 )
 from bot.discord.host import DirectMessages, GameDisplay
+from bot.discord.http_buckets import throttle_bucket_sweep
 from bot.discord.lean import Click
 from bot.discord.permissions import check_refusal
 from bot.discord.replay_view import ReplayViewer
@@ -73,32 +72,6 @@ discord.VoiceClient.warn_dave = False
 #: Name prefixes of the tasks discord.py runs handlers in (events, component callbacks,
 #: app commands, herdbot's own clicks): :meth:`HerdBot.close` lets them finish.
 HANDLER_TASKS = ("discord.py: ", "discord-ui-", "CommandTree-invoker", "herdbot-click: ")
-
-
-#: How often at most discord.py's HTTP client sweeps its rate-limit buckets (seconds):
-#: see :func:`throttle_bucket_sweep`.
-BUCKET_SWEEP_S = 60.0
-
-
-def throttle_bucket_sweep(http: Any, every_s: float = BUCKET_SWEEP_S,
-                          clock: Callable[[], float] = time.monotonic) -> None:
-    """Make ``http`` (discord.py's ``HTTPClient``) sweep its rate-limit buckets at most
-    once every ``every_s`` seconds of ``clock``. discord.py keeps a bucket per route and
-    channel (every game thread, every DM channel) and, once it holds 256, scans all of
-    them for ones inactive 300 s each time it makes a new one: with thousands of channels
-    that scan ran on most requests to a new channel. The buckets dropped are the same,
-    at most ``every_s`` s later. Patches the instance only."""
-    sweep = http._try_clear_expired_ratelimits
-    last = -math.inf
-
-    def throttled() -> None:
-        nonlocal last
-        now = clock()
-        if now - last >= every_s:
-            last = now
-            sweep()
-
-    http._try_clear_expired_ratelimits = throttled
 
 
 #: Component types herdbot's own components are: buttons and string selects.

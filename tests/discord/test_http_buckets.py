@@ -6,7 +6,7 @@ import asyncio
 
 from discord.http import HTTPClient
 
-from bot.discord.bot import throttle_bucket_sweep
+from bot.discord.http_buckets import throttle_bucket_sweep
 
 
 def stale(http: HTTPClient, n: int, prefix: str) -> None:
