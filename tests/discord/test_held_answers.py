@@ -24,7 +24,15 @@ from bot.discord.router import holds_answer
 from cogs.unleashed import NEUTRAL_PASS
 from tests.discord.test_llamas_alpacas import _after_setup, cards_by_id
 from tests.discord.test_one_ack import Response, _refusal, interaction, la, routes
-from tests.discord.test_unleashed import cid_of, install, new_bot, open_panel, play_card, start
+from tests.discord.test_unleashed import (
+    cid_of,
+    install,
+    new_bot,
+    open_panel,
+    play_card,
+    start,
+    trail_llama_ready,
+)
 from tests.games.unleashed.unleashed_helpers import build
 from tests.support import description, headline
 
@@ -200,12 +208,7 @@ async def test_respond_and_pass_are_answered_by_their_first_write(world, sb):
     """Llamas Unleashed's reaction window: Respond is answered by its private panel (4);
     Pass by its private note (4) while the window stays open, and by the window's table
     edited in place (7) when it closes the window, the note following; no deferral."""
-    ana, bo, cy = (world.member(n) for n in ("Ana", "Bo", "Cy"))
-    thread = await start(world)
-    st = build(3, hands={"s0": ["trail_llama"], "s1": ["llama_spit"], "s2": ["alpaca_huff"]},
-               fields={"s0": ["cria_button"], "s1": ["lamb_acorn"], "s2": ["kid_clover"]},
-               plays=2)
-    await install(world, sb.bot, st)
+    ana, bo, cy, thread, st = await trail_llama_ready(world, sb)
     await play_card(sb, ana, await open_panel(ana, thread),
                     cid_of(st, "trail_llama", st.hands["s0"]), "s0")
     window = thread.last_message

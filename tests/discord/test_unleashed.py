@@ -309,13 +309,20 @@ async def test_counter_instant_takes_the_card_and_the_window_names_nobody(world,
     assert after.active == "s1"
 
 
-async def test_window_closes_early_when_everyone_who_could_answer_passed(world, sb, clock):
+async def trail_llama_ready(world, sb):
+    """Ana, Bo, Cy, the thread and the state installed: Ana holds Trail Llama with two
+    plays left, Bo Llama Spit and Cy Alpaca Huff (both Instants)."""
     ana, bo, cy = (world.member(n) for n in ("Ana", "Bo", "Cy"))
     thread = await start(world)
     st = build(3, hands={"s0": ["trail_llama"], "s1": ["llama_spit"], "s2": ["alpaca_huff"]},
                fields={"s0": ["cria_button"], "s1": ["lamb_acorn"], "s2": ["kid_clover"]},
                plays=2)
     await install(world, sb.bot, st)
+    return ana, bo, cy, thread, st
+
+
+async def test_window_closes_early_when_everyone_who_could_answer_passed(world, sb, clock):
+    ana, bo, cy, thread, st = await trail_llama_ready(world, sb)
     turn = thread.last_message
     public = len([m for m in thread.all_messages if not m.ephemeral])
     await play_card(sb, ana, await open_panel(ana, thread),
