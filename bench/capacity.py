@@ -269,18 +269,8 @@ class CapacityBench(Figures, GameReader, Players):
     async def start_game(self, g: Game) -> bool:
         """/play, Join, Start for the game's members; True when the game started."""
         host = g.members[0]
-        it = await host.slash("play", game=g.key)
-        self.lobby_its.append(it)
-        lobby = it.original
-        if lobby is None:
+        if await self.join_and_start(g, await host.slash("play", game=g.key)) is None:
             return False
-        for m in g.members[1:]:
-            live = self.world.messages.get(lobby.id, lobby)
-            self.lobby_its.append(await m.click(live, "Join"))
-        live = self.world.messages.get(lobby.id, lobby)
-        if not live.components or live.is_disabled("Start"):
-            return False
-        self.lobby_its.append(await host.click(live, "Start"))
         with self.split.charged("bench"):
             row = self.db().execute(
                 "SELECT id, thread_id, channel_id FROM games WHERE host_id = ? AND status = "
@@ -294,6 +284,24 @@ class CapacityBench(Figures, GameReader, Players):
                 if uid in by_user}
         g.started += 1
         return True
+
+    async def join_and_start(self, g: Game, it: Any) -> Any:
+        """After the host's /play (``it``): Join for the other members, then Start. The
+        lobby message, or None when the lobby is not shown (yet) with those buttons."""
+        self.lobby_its.append(it)
+        lobby = it.original
+        if lobby is None:
+            return None
+        for m in g.members[1:]:
+            live = self.world.messages.get(lobby.id, lobby)
+            if "Join" not in live.labels:  # the lobby not shown yet (a bot behind): retry
+                return None
+            self.lobby_its.append(await m.click(live, "Join"))
+        live = self.world.messages.get(lobby.id, lobby)
+        if "Start" not in live.labels or live.is_disabled("Start"):
+            return None
+        self.lobby_its.append(await g.members[0].click(live, "Start"))
+        return lobby
 
     def add_games(self, n: int) -> list[Game]:
         """``n`` more games (not started), the three games in turn, 2-4 players."""

@@ -212,20 +212,10 @@ class ProcessCapacityBench(CapacityBench):
         host = g.members[0]
         channel = self.hub.channels[self._opened % len(self.hub.channels)]
         self._opened += 1
-        it = await host.slash("play", game=g.key, in_channel=channel)
-        self.lobby_its.append(it)
-        lobby = it.original
+        lobby = await self.join_and_start(
+            g, await host.slash("play", game=g.key, in_channel=channel))
         if lobby is None:
             return False
-        for m in g.members[1:]:
-            live = self.world.messages.get(lobby.id, lobby)
-            if "Join" not in live.labels:  # the lobby not shown yet (a bot behind): retry
-                return False
-            self.lobby_its.append(await m.click(live, "Join"))
-        live = self.world.messages.get(lobby.id, lobby)
-        if "Start" not in live.labels or live.is_disabled("Start"):
-            return False
-        self.lobby_its.append(await host.click(live, "Start"))
         row = None
         for _ in range(100):
             # One row by its lobby message (a bench-only read; reading every active game,

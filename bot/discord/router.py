@@ -354,7 +354,7 @@ async def refuse_busy(interaction: discord.Interaction, sentence: str) -> None:
     more work for a bot that is refusing work."""
     try:
         await interaction.response.send_message(
-            f"\N{NO ENTRY SIGN} {translate(lang_of(interaction), sentence)}", ephemeral=True)
+            refusal_text(sentence, lang_of(interaction)), ephemeral=True)
     except discord.HTTPException as exc:
         log.debug("busy refusal of %s not delivered: %s", interaction.id, exc)
 
@@ -372,6 +372,11 @@ def click_key(data: dict[str, Any]) -> tuple[int, int, str] | None:
         return None
 
 
+def refusal_text(sentence: str, lang: str) -> str:
+    """What a busy refusal says: ``sentence`` in ``lang`` after the no-entry sign."""
+    return f"\N{NO ENTRY SIGN} {translate(lang, sentence)}"
+
+
 #: JSON bodies of busy answers sent from the gateway form, by (sentence, language).
 _BUSY_BODIES: dict[tuple[str, str], bytes] = {}
 _JSON_HEADERS = {"Content-Type": "application/json"}
@@ -384,7 +389,7 @@ def busy_body(sentence: str, lang: str) -> bytes:
     if body is None:
         body = _BUSY_BODIES[(sentence, lang)] = json.dumps({
             "type": discord.InteractionResponseType.channel_message.value,
-            "data": {"content": f"\N{NO ENTRY SIGN} {translate(lang, sentence)}",
+            "data": {"content": refusal_text(sentence, lang),
                      "flags": EPHEMERAL, "allowed_mentions": {"parse": []}},
         }, separators=(",", ":"), ensure_ascii=False).encode()
     return body
