@@ -19,6 +19,7 @@ import logging
 import os
 import signal
 import sys
+from collections.abc import Callable
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any, NoReturn
@@ -27,6 +28,8 @@ from pydantic import ValidationError
 
 from bot.config import Settings, describe_errors
 from bot.i18n import N_, LocalisedError, decimal, operator_language, translate, translate_n
+
+log = logging.getLogger(__name__)
 
 NO_TOKEN = N_("""\
 herdbot: no Discord token.
@@ -294,6 +297,20 @@ def _interrupt() -> None:
     raise KeyboardInterrupt
 
 
+def event_loop_factory(name: str) -> Callable[[], asyncio.AbstractEventLoop]:
+    """What makes the event loop ``herdbot run`` runs in (``HERDBOT_EVENT_LOOP``): uvloop's
+    for ``uvloop`` where it is installed (else asyncio's, said in one log line), asyncio's
+    for ``asyncio``."""
+    if name == "uvloop":
+        try:
+            import uvloop
+        except ImportError:
+            log.info("uvloop is not installed; herdbot runs in asyncio's event loop")
+        else:
+            return uvloop.new_event_loop
+    return asyncio.new_event_loop
+
+
 def _run_bot(settings: Settings, lang: str) -> int:
     import discord
 
@@ -314,8 +331,17 @@ def _run_bot(settings: Settings, lang: str) -> int:
     signal.signal(signal.SIGTERM, _stop_as_ctrl_c)
     bot = make_bot(settings)
     bot.freeze_gc_when_ready = True
+    token = settings.discord_token.get_secret_value()
+
+    async def serve() -> None:  # discord.py's Client.run, in the chosen event loop
+        async with bot:
+            await bot.start(token)
+
     try:
-        bot.run(settings.discord_token.get_secret_value(), log_handler=None)
+        with asyncio.Runner(loop_factory=event_loop_factory(settings.event_loop)) as runner:
+            runner.run(serve())
+    except KeyboardInterrupt:  # Ctrl-C or SIGTERM: the runner has closed the bot
+        pass
     except discord.LoginFailure:
         _fail(translate(lang, "Discord refused the token. Copy it again from the Bot page of "
                               "your application (Reset Token) into DISCORD_TOKEN."))

@@ -103,6 +103,8 @@ class Settings(BaseSettings):
         render_processes: ``HERDBOT_RENDER_PROCESSES``: worker processes that draw the
             table pictures (0-8; default 1, so a second core draws while the bot answers;
             0 draws them in the bot's render thread).
+        event_loop: ``HERDBOT_EVENT_LOOP``: ``uvloop`` (default; asyncio's own loop where
+            uvloop is not installed) or ``asyncio``.
     """
 
     discord_token: SecretStr | None = Field(default=None, validation_alias="DISCORD_TOKEN")
@@ -120,6 +122,7 @@ class Settings(BaseSettings):
     shard_count: int | None = Field(default=None, ge=1, le=MAX_SHARDS)
     shard_ids: Annotated[list[int] | None, NoDecode] = None
     render_processes: int = Field(default=1, ge=0, le=8)
+    event_loop: Literal["uvloop", "asyncio"] = "uvloop"
 
     model_config = SettingsConfigDict(
         env_file=".env",
@@ -203,6 +206,11 @@ class Settings(BaseSettings):
         """The SQLite file of ``HERDBOT_DATABASE``, or ``None`` for a PostgreSQL URL."""
         return self.database_path if isinstance(self.database_path, Path) else None
 
+    @field_validator("event_loop", mode="before")
+    @classmethod
+    def _lower(cls, value: object) -> object:
+        return value.lower() if isinstance(value, str) else value
+
     @field_validator("log_level", mode="before")
     @classmethod
     def _upper(cls, value: object) -> object:
@@ -255,6 +263,7 @@ _ALLOWED: dict[str, tuple[str, str]] = {
                   N_("shard ids (different whole numbers from 0) separated by commas, or "
                      "empty for all")),
     "render_processes": ("HERDBOT_RENDER_PROCESSES", N_("a whole number of processes from 0 to 8")),
+    "event_loop": ("HERDBOT_EVENT_LOOP", N_("uvloop or asyncio")),
 }
 
 

@@ -99,10 +99,10 @@ def test_run_explains_an_unreachable_discord_or_a_refused_token(monkeypatch, cap
     from bot.discord.bot import HerdBot
     from bot.store.lock import WriterLock
 
-    def fail(self, token, **kwargs):
+    async def fail(self, token, **kwargs):
         raise discord.LoginFailure("Improper token has been passed.") if error == "login" else error
 
-    monkeypatch.setattr(HerdBot, "run", fail)
+    monkeypatch.setattr(HerdBot, "start", fail)
     settings = Settings(_env_file=None, DISCORD_TOKEN="abc.def.ghi",  # type: ignore[call-arg]
                         HERDBOT_DATABASE=tmp_path / "herdbot.sqlite3")
     assert cmd_run(settings) == code
@@ -112,16 +112,18 @@ def test_run_explains_an_unreachable_discord_or_a_refused_token(monkeypatch, cap
     assert err.startswith(f"herdbot: {words}") and "Traceback" not in err
 
 
-def test_sigterm_with_sigint_ignored_stops_the_loop_and_no_task_gets_the_interrupt():
+@pytest.mark.parametrize("loop", ["uvloop", "asyncio"])
+def test_sigterm_with_sigint_ignored_stops_the_loop_and_no_task_gets_the_interrupt(loop):
     """``herdbot run &`` from a script (SIGINT ignored), then SIGTERM while one of the
     bot's tasks runs: the loop stops with KeyboardInterrupt (as Ctrl-C would) and that
-    task is cancelled with the rest. Before, the KeyboardInterrupt was raised in the task
-    itself, which ended holding it: "Task exception was never retrieved" and a traceback
-    on stderr (seen in tests/loopback/test_shutdown.py under load)."""
+    task is cancelled with the rest, in either event loop. Before, the KeyboardInterrupt
+    was raised in the task itself, which ended holding it: "Task exception was never
+    retrieved" and a traceback on stderr (seen in tests/loopback/test_shutdown.py under
+    load)."""
     import asyncio
     import signal
 
-    from bot.cli import _stop_as_ctrl_c
+    from bot.cli import _stop_as_ctrl_c, event_loop_factory
 
     tasks: list[asyncio.Task[None]] = []
 
@@ -135,8 +137,35 @@ def test_sigterm_with_sigint_ignored_stops_the_loop_and_no_task_gets_the_interru
 
     old = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
-        with pytest.raises(KeyboardInterrupt):
-            asyncio.run(bot())
+        with pytest.raises(KeyboardInterrupt), asyncio.Runner(
+                loop_factory=event_loop_factory(loop)) as runner:
+            runner.run(bot())
     finally:
         signal.signal(signal.SIGINT, old)
     assert tasks[0].cancelled()
+
+
+def test_the_event_loop_is_uvloops_unless_asyncio_is_asked_or_uvloop_is_missing(monkeypatch,
+                                                                                 caplog):
+    import asyncio
+    import builtins
+    import logging
+
+    import uvloop
+
+    from bot.cli import event_loop_factory
+
+    assert event_loop_factory("uvloop") is uvloop.new_event_loop
+    assert event_loop_factory("asyncio") is asyncio.new_event_loop
+    real_import = builtins.__import__
+
+    def no_uvloop(name, *args, **kwargs):
+        if name == "uvloop":
+            raise ImportError("No module named 'uvloop'")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_uvloop)
+    with caplog.at_level(logging.INFO, logger="bot.cli"):
+        assert event_loop_factory("uvloop") is asyncio.new_event_loop
+    assert [r.getMessage() for r in caplog.records] == [
+        "uvloop is not installed; herdbot runs in asyncio's event loop"]

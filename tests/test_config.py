@@ -22,6 +22,7 @@ REFUSED = {
     "shard_count": "0",
     "shard_ids": "1,1",
     "render_processes": "9",
+    "event_loop": "trio",
 }
 
 
@@ -48,3 +49,12 @@ def test_every_setting_has_its_own_sentence(monkeypatch):
         assert _refusal(monkeypatch, var, value) == [
             f"herdbot: {var}={value!r} is not allowed; use {allowed} "
             "(set in the environment or .env)."], field
+
+
+@pytest.mark.parametrize(("given", "loop"), [(None, "uvloop"), ("asyncio", "asyncio"),
+                                             ("UVLoop", "uvloop")])
+def test_the_event_loop_setting(monkeypatch, given, loop):
+    monkeypatch.delenv("HERDBOT_EVENT_LOOP", raising=False)
+    if given is not None:
+        monkeypatch.setenv("HERDBOT_EVENT_LOOP", given)
+    assert Settings(_env_file=None).event_loop == loop  # type: ignore[call-arg]

@@ -25,14 +25,14 @@ ENV = {k: v for k, v in os.environ.items()
        if k != "DISCORD_TOKEN" and (not k.startswith("HERDBOT_") or k == "HERDBOT_ROOT")}
 
 #: A real ``herdbot run`` whose connection to Discord is replaced by a long sleep: the
-#: lock, the database check and everything before ``HerdBot.run`` are the real code.
+#: lock, the database check and everything before ``HerdBot.start`` are the real code.
 HOLDER = """
-import time
+import asyncio
 from bot.discord.bot import HerdBot
-def run(self, token, **kwargs):
+async def start(self, token, **kwargs):
     print("running", flush=True)
-    time.sleep(600)
-HerdBot.run = run
+    await asyncio.sleep(600)
+HerdBot.start = start
 from bot.cli import main
 raise SystemExit(main(["run"]))
 """
