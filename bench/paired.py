@@ -1,0 +1,127 @@
+"""``python -m bench.paired --checkout DIR [--configs sqlite,pg1] [--rates 20] [--rounds 3]
+[bench.procs options ...]``: bot CPU per move of two versions, measured side by side.
+
+Each round runs two :mod:`bench.procs` at once with the same configurations, rates and
+options: one with the bot processes from ``--checkout`` (``before``), one from this tree
+(``after``). Whatever else loads this shared machine during a round loads both alike, so
+their ratio holds from round to round where figures of runs made one after the other do
+not. Both run on the same cores: keep the sum of the two loads well under the machine
+(on 2 cores, 20 moves/s each). PostgreSQL configurations need
+``HERDBOT_BENCH_DATABASE_URL``; each run makes its own schema there.
+
+Printed per round, configuration and rate: each version's achieved moves/s and bot CPU per
+move (ms), and after / before; then the median ratio. A row where either run did not
+keep up (:func:`keeps_up`) is marked ``!`` and left out of the median: its ratio compares
+saturated runs. Exit status 1 when a run failed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+
+def procs_argv(configs: str, rates: str, out: Path, extra: Sequence[str],
+               checkout: str | None = None) -> list[str]:
+    """The command line of one :mod:`bench.procs` run (``checkout``: its bot's tree)."""
+    argv = [sys.executable, "-m", "bench.procs", "--configs", configs, "--rates", rates,
+            "--out", str(out), *extra]
+    return [*argv, "--checkout", checkout] if checkout else argv
+
+
+def rows_of(result: dict[str, Any]) -> dict[tuple[str, float], dict[str, Any]]:
+    """(configuration, offered moves/s) -> its rate row, from a ``bench.procs`` JSON."""
+    return {(config, row["offered_per_s"]): row
+            for config, runs in result.items() for row in runs.get("rates", [])}
+
+
+def keeps_up(row: dict[str, Any]) -> bool:
+    """True when the run kept up: every arrival offered, no move refused as busy, and
+    click-to-table p99 under 1 s (``p99_ok``)."""
+    return (not row.get("arrivals_missed") and not row.get("moves_busy")
+            and bool(row.get("p99_ok", True)))
+
+
+def compare(before: dict[str, Any], after: dict[str, Any]) -> list[dict[str, Any]]:
+    """One line per configuration and rate both runs have: their achieved rate and bot
+    CPU per move, ``ratio`` (after / before; ``None`` when before's is 0) and ``ok``
+    (both kept up)."""
+    mine = rows_of(after)
+    out = []
+    for key, b in rows_of(before).items():
+        a = mine.get(key)
+        if a is None:
+            continue
+        cpu_b, cpu_a = b["bot_cpu_ms_per_move"], a["bot_cpu_ms_per_move"]
+        out.append({"config": key[0], "offered": key[1],
+                    "before": (b["achieved_per_s"], cpu_b),
+                    "after": (a["achieved_per_s"], cpu_a),
+                    "ratio": round(cpu_a / cpu_b, 3) if cpu_b else None,
+                    "ok": keeps_up(b) and keeps_up(a)})
+    return out
+
+
+def line(round_no: int, c: dict[str, Any]) -> str:
+    """A printed row of :func:`compare`."""
+    ratio = "-" if c["ratio"] is None else f"{c['ratio']:.3f}"
+    return (f"{round_no:>5} {c['config']:<7} {c['offered']:>7g} {c['before'][0]:>8g} "
+            f"{c['before'][1]:>9.2f} {c['after'][0]:>8g} {c['after'][1]:>9.2f} "
+            f"{ratio:>6}{'' if c['ok'] else ' !'}")
+
+
+def medians(lines: list[dict[str, Any]]) -> dict[tuple[str, float], float]:
+    """(configuration, offered) -> the median ratio over the rounds' lines that kept up."""
+    by: dict[tuple[str, float], list[float]] = {}
+    for c in lines:
+        if c["ok"] and c["ratio"] is not None:
+            by.setdefault((c["config"], c["offered"]), []).append(c["ratio"])
+    return {k: round(statistics.median(v), 3) for k, v in by.items()}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.paired",
+                                     description=(__doc__ or "").split("\n\n")[0])
+    parser.add_argument("--checkout", required=True, help="the tree of the 'before' bot")
+    parser.add_argument("--configs", default="sqlite")
+    parser.add_argument("--rates", default="20")
+    parser.add_argument("--rounds", type=int, default=3)
+    args, extra = parser.parse_known_args(argv)
+    print(f"{'':>5} {'':<7} {'offered':>7} {'before':>8} {'':>9} {'after':>8}")
+    print(f"{'round':>5} {'config':<7} {'moves/s':>7} {'moves/s':>8} {'ms/move':>9} "
+          f"{'moves/s':>8} {'ms/move':>9} {'ratio':>6}")
+    lines: list[dict[str, Any]] = []
+    with tempfile.TemporaryDirectory(prefix="herdbot-paired-") as tmp:
+        for n in range(1, args.rounds + 1):
+            outs = {v: Path(tmp, f"{v}-{n}.json") for v in ("before", "after")}
+            runs = {v: subprocess.Popen(
+                procs_argv(args.configs, args.rates, outs[v], extra,
+                           args.checkout if v == "before" else None),
+                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                for v in ("before", "after")}
+            failed = False
+            for v, proc in runs.items():
+                _, err = proc.communicate()
+                if proc.returncode != 0 or not outs[v].exists():
+                    print(f"round {n}: the {v} run failed (exit {proc.returncode}): "
+                          f"{err.strip()[-500:]}", file=sys.stderr)
+                    failed = True
+            if failed:
+                return 1
+            got = compare(*(json.loads(outs[v].read_text()) for v in ("before", "after")))
+            for c in got:
+                print(line(n, c), flush=True)
+            lines += got
+    for (config, offered), ratio in medians(lines).items():
+        print(f"median ratio {config} {offered:g}/s: {ratio:.3f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
