@@ -1,9 +1,9 @@
 """``python -m bench.paired --checkout DIR [--configs sqlite,pg1] [--rates 20] [--rounds 3]
 [bench.procs options ...]``: bot CPU per move of two versions, measured side by side.
 
-Each round runs two :mod:`bench.procs` at once with the same configurations, rates and
+Each round runs, per configuration and rate, two :mod:`bench.procs` at once with the same
 options: one with the bot processes from ``--checkout`` (``before``), one from this tree
-(``after``). Whatever else loads this shared machine during a round loads both alike, so
+(``after``). Whatever else loads this shared machine during a pair loads both alike, so
 their ratio holds from round to round where figures of runs made one after the other do
 not. Both run on the same cores: keep the sum of the two loads well under the machine
 (on 2 cores, 20 moves/s each). PostgreSQL configurations need
@@ -12,7 +12,9 @@ not. Both run on the same cores: keep the sum of the two loads well under the ma
 Printed per round, configuration and rate: each version's achieved moves/s and bot CPU per
 move (ms), and after / before; then the median ratio. A row where either run did not
 keep up (:func:`keeps_up`) is marked ``!`` and left out of the median: its ratio compares
-saturated runs. Exit status 1 when a run failed.
+saturated runs. Moves whose driver failed are not counted. Exit status 1 when a run
+failed (the other pairs still run); 2 for ``--out``, ``--bot-logs`` or ``--profile-bot``,
+which each run of a pair needs for its own.
 """
 
 from __future__ import annotations
@@ -85,6 +87,31 @@ def medians(lines: list[dict[str, Any]]) -> dict[tuple[str, float], float]:
     return {k: round(statistics.median(v), 3) for k, v in by.items()}
 
 
+#: bench.procs options a pair cannot share: each run gets its own.
+OWN_OPTIONS = ("--out", "--bot-logs", "--profile-bot")
+
+
+def run_pair(config: str, rate: str, extra: Sequence[str], checkout: str, tmp: Path,
+             tag: str) -> tuple[dict[str, Any], dict[str, Any]] | str:
+    """Both versions' ``bench.procs`` runs of one configuration and rate, started together
+    (their stderr kept in files in ``tmp``): their results (before, after), or why one
+    failed."""
+    outs = {v: tmp / f"{v}-{tag}.json" for v in ("before", "after")}
+    errs = {v: tmp / f"{v}-{tag}.err" for v in ("before", "after")}
+    runs = {}
+    for v in ("before", "after"):
+        with errs[v].open("w") as err:
+            runs[v] = subprocess.Popen(
+                procs_argv(config, rate, outs[v], extra, checkout if v == "before" else None),
+                stdout=subprocess.DEVNULL, stderr=err)
+    for v, proc in runs.items():
+        if proc.wait() != 0 or not outs[v].exists():
+            said = errs[v].read_text().strip()[-500:]
+            return f"the {v} run failed (exit {proc.returncode}): {said}"
+    before, after = (json.loads(outs[v].read_text()) for v in ("before", "after"))
+    return before, after
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.paired",
                                      description=(__doc__ or "").split("\n\n")[0])
@@ -93,34 +120,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--rates", default="20")
     parser.add_argument("--rounds", type=int, default=3)
     args, extra = parser.parse_known_args(argv)
+    shared = [o for o in extra if o.split("=")[0] in OWN_OPTIONS]
+    if shared:
+        parser.error(f"{', '.join(shared)}: each run of a pair has its own")
     print(f"{'':>5} {'':<7} {'offered':>7} {'before':>8} {'':>9} {'after':>8}")
     print(f"{'round':>5} {'config':<7} {'moves/s':>7} {'moves/s':>8} {'ms/move':>9} "
           f"{'moves/s':>8} {'ms/move':>9} {'ratio':>6}")
     lines: list[dict[str, Any]] = []
+    failed = False
     with tempfile.TemporaryDirectory(prefix="herdbot-paired-") as tmp:
         for n in range(1, args.rounds + 1):
-            outs = {v: Path(tmp, f"{v}-{n}.json") for v in ("before", "after")}
-            runs = {v: subprocess.Popen(
-                procs_argv(args.configs, args.rates, outs[v], extra,
-                           args.checkout if v == "before" else None),
-                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-                for v in ("before", "after")}
-            failed = False
-            for v, proc in runs.items():
-                _, err = proc.communicate()
-                if proc.returncode != 0 or not outs[v].exists():
-                    print(f"round {n}: the {v} run failed (exit {proc.returncode}): "
-                          f"{err.strip()[-500:]}", file=sys.stderr)
-                    failed = True
-            if failed:
-                return 1
-            got = compare(*(json.loads(outs[v].read_text()) for v in ("before", "after")))
-            for c in got:
-                print(line(n, c), flush=True)
-            lines += got
+            for config in args.configs.split(","):
+                for rate in args.rates.split(","):
+                    got = run_pair(config, rate, extra, args.checkout, Path(tmp),
+                                   f"{n}-{config}-{rate}")
+                    if isinstance(got, str):
+                        print(f"round {n}, {config} at {rate}/s: {got}", file=sys.stderr)
+                        failed = True
+                        continue
+                    for c in compare(*got):
+                        print(line(n, c), flush=True)
+                        lines.append(c)
     for (config, offered), ratio in medians(lines).items():
         print(f"median ratio {config} {offered:g}/s: {ratio:.3f}")
-    return 0
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

@@ -209,7 +209,10 @@ class Settings(BaseSettings):
     @field_validator("event_loop", mode="before")
     @classmethod
     def _lower(cls, value: object) -> object:
-        return value.lower() if isinstance(value, str) else value
+        # Only a known loop is lower-cased, so that an error shows the value as written.
+        if isinstance(value, str) and value.lower() in ("uvloop", "asyncio"):
+            return value.lower()
+        return value
 
     @field_validator("log_level", mode="before")
     @classmethod

@@ -132,9 +132,12 @@ def test_sigterm_with_sigint_ignored_stops_the_loop_and_no_task_gets_the_interru
         await asyncio.sleep(30)
 
     async def bot() -> None:
+        assert type(asyncio.get_running_loop()).__module__.startswith(loop)
         tasks.append(asyncio.create_task(write()))
         await asyncio.sleep(30)
 
+    if loop == "uvloop":
+        pytest.importorskip("uvloop")
     old = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         with pytest.raises(KeyboardInterrupt), asyncio.Runner(
@@ -151,9 +154,9 @@ def test_the_event_loop_is_uvloops_unless_asyncio_is_asked_or_uvloop_is_missing(
     import builtins
     import logging
 
-    import uvloop
-
     from bot.cli import event_loop_factory
+
+    uvloop = pytest.importorskip("uvloop")
 
     assert event_loop_factory("uvloop") is uvloop.new_event_loop
     assert event_loop_factory("asyncio") is asyncio.new_event_loop
@@ -169,3 +172,25 @@ def test_the_event_loop_is_uvloops_unless_asyncio_is_asked_or_uvloop_is_missing(
         assert event_loop_factory("uvloop") is asyncio.new_event_loop
     assert [r.getMessage() for r in caplog.records] == [
         "uvloop is not installed; herdbot runs in asyncio's event loop"]
+
+
+@pytest.mark.parametrize("loop", ["uvloop", "asyncio"])
+def test_herdbot_run_runs_in_the_event_loop_of_its_setting(monkeypatch, tmp_path, loop):
+    import asyncio
+
+    from bot.cli import cmd_run
+    from bot.config import Settings
+    from bot.discord.bot import HerdBot
+
+    if loop == "uvloop":
+        pytest.importorskip("uvloop")
+    ran_in: list[str] = []
+
+    async def start(self, token, **kwargs):
+        ran_in.append(type(asyncio.get_running_loop()).__module__.split(".")[0])
+
+    monkeypatch.setattr(HerdBot, "start", start)
+    settings = Settings(_env_file=None, DISCORD_TOKEN="abc.def.ghi",  # type: ignore[call-arg]
+                        HERDBOT_DATABASE=tmp_path / "herdbot.sqlite3", event_loop=loop)
+    assert cmd_run(settings) == 0
+    assert ran_in == [loop]

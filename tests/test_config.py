@@ -22,7 +22,7 @@ REFUSED = {
     "shard_count": "0",
     "shard_ids": "1,1",
     "render_processes": "9",
-    "event_loop": "trio",
+    "event_loop": "Trio",
 }
 
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from bench.paired import compare, line, medians, procs_argv
+import pytest
+
+from bench.paired import compare, line, main, medians, procs_argv
 
 
 def _result(**rows: tuple[float, float, float, int, int, bool]) -> dict:
@@ -31,20 +33,30 @@ def test_the_before_run_takes_the_checkout_and_both_take_the_same_options():
 
 
 def test_ratio_is_after_over_before_and_a_run_that_did_not_keep_up_is_marked():
-    before = _result(sqlite=(20.0, 18.4, 20.0, 0, 0, True), pg1=(20.0, 18.0, 25.0, 0, 0, True),
-                     pg2=(20.0, 18.3, 30.0, 0, 2, True))
+    kept = (20.0, 18.4, 20.0, 0, 0, True)
+    before = _result(sqlite=kept, pg1=kept, pg2=(20.0, 18.3, 30.0, 0, 2, True), x=kept)
     after = _result(sqlite=(20.0, 18.5, 12.5, 0, 0, True), pg1=(20.0, 18.2, 15.0, 3, 0, True),
-                    pg2=(20.0, 18.1, 20.0, 0, 0, False))
+                    pg2=(20.0, 18.1, 20.0, 0, 0, True), x=(20.0, 18.1, 10.0, 0, 0, False))
     got = compare(before, after)
     assert got == [
         {"config": "sqlite", "offered": 20.0, "before": (18.4, 20.0), "after": (18.5, 12.5),
          "ratio": 0.625, "ok": True},
-        {"config": "pg1", "offered": 20.0, "before": (18.0, 25.0), "after": (18.2, 15.0),
-         "ratio": 0.6, "ok": False},  # after missed 3 arrivals
+        {"config": "pg1", "offered": 20.0, "before": (18.4, 20.0), "after": (18.2, 15.0),
+         "ratio": 0.75, "ok": False},  # after missed 3 arrivals
         {"config": "pg2", "offered": 20.0, "before": (18.3, 30.0), "after": (18.1, 20.0),
-         "ratio": 0.667, "ok": False}]  # before refused 2 moves as busy; after's p99 over 1 s
+         "ratio": 0.667, "ok": False},  # before refused 2 moves as busy
+        {"config": "x", "offered": 20.0, "before": (18.4, 20.0), "after": (18.1, 10.0),
+         "ratio": 0.5, "ok": False}]  # after's click-to-table p99 over 1 s
     assert line(2, got[0]) == "    2 sqlite       20     18.4     20.00     18.5     12.50  0.625"
-    assert line(2, got[1]).endswith("  0.600 !")
+    assert line(2, got[1]).endswith("  0.750 !")
+
+
+def test_options_each_run_needs_for_its_own_are_refused(capsys):
+    for option in ("--out=/tmp/x.json", "--bot-logs", "--profile-bot"):
+        with pytest.raises(SystemExit) as exit_:
+            main(["--checkout", "/work/before", option, "/tmp/x"])
+        assert exit_.value.code == 2
+        assert f"{option}: each run of a pair has its own" in capsys.readouterr().err
 
 
 def test_the_median_counts_only_rounds_where_both_kept_up():
