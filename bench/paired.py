@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -113,16 +114,26 @@ def run_pair(config: str, rate: str, extra: Sequence[str], checkout: str, tmp: P
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench.paired",
-                                     description=(__doc__ or "").split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.paired",
+        description="Bot CPU per move of two versions, measured side by side: per round, "
+                    "configuration and rate, two bench.procs runs at once.",
+        epilog="Other options go to each bench.procs run (python -m bench.procs --help), "
+               "except --out, --bot-logs and --profile-bot.")
     parser.add_argument("--checkout", required=True, help="the tree of the 'before' bot")
-    parser.add_argument("--configs", default="sqlite")
-    parser.add_argument("--rates", default="20")
-    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--configs", default="sqlite",
+                        help="sqlite, pg1, pg2, comma-separated (default sqlite)")
+    parser.add_argument("--rates", default="20",
+                        help="offered moves/s, comma-separated (default 20)")
+    parser.add_argument("--rounds", type=int, default=3, help="default 3")
     args, extra = parser.parse_known_args(argv)
     shared = [o for o in extra if o.split("=")[0] in OWN_OPTIONS]
     if shared:
         parser.error(f"{', '.join(shared)}: each run of a pair has its own")
+    if (any(c.startswith("pg") for c in args.configs.split(","))
+            and not os.environ.get("HERDBOT_BENCH_DATABASE_URL", "").strip()):
+        parser.error(f"{args.configs} needs HERDBOT_BENCH_DATABASE_URL (a PostgreSQL "
+                     "database the bench may make schemas in)")
     print(f"{'':>5} {'':<7} {'offered':>7} {'before':>8} {'':>9} {'after':>8}")
     print(f"{'round':>5} {'config':<7} {'moves/s':>7} {'moves/s':>8} {'ms/move':>9} "
           f"{'moves/s':>8} {'ms/move':>9} {'ratio':>6}")

@@ -64,3 +64,12 @@ def test_the_median_counts_only_rounds_where_both_kept_up():
               for r, ok in ((0.64, True), (0.62, True), (0.50, False), (0.66, True))]
     assert medians(rounds) == {("sqlite", 20.0): 0.64}
     assert medians([{"config": "pg1", "offered": 20.0, "ratio": None, "ok": True}]) == {}
+
+
+def test_postgresql_without_a_bench_database_is_refused(monkeypatch, capsys):
+    monkeypatch.delenv("HERDBOT_BENCH_DATABASE_URL", raising=False)
+    with pytest.raises(SystemExit) as exit_:
+        main(["--checkout", "/work/before", "--configs", "sqlite,pg1"])
+    assert exit_.value.code == 2
+    assert ("sqlite,pg1 needs HERDBOT_BENCH_DATABASE_URL (a PostgreSQL database the bench "
+            "may make schemas in)") in capsys.readouterr().err
