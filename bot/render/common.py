@@ -19,9 +19,9 @@ from functools import cache, lru_cache, wraps
 from typing import Any, ParamSpec
 
 from PIL import Image, ImageDraw, ImageFont
-from zlib_ng import zlib_ng
 
 from bot.paths import ASSETS_DIR
+from bot.render.bands import BANDS
 from bot.render.kept import Kept
 from bot.render.mapped import CACHED, MarkingDraw, copy_of, mapping_of, paste_rgba
 
@@ -237,7 +237,8 @@ def _chunk(kind: bytes, data: bytes) -> bytes:
 def palette_png(image: Image.Image) -> bytes:
     """PNG bytes of a palette (``P``) picture without transparency: 8 bits per pixel, no
     row filter, the data deflated by zlib-ng (several times faster than Pillow's encoder
-    at the same pixels). Raises ValueError for another mode."""
+    at the same pixels) in bands, a band of rows drawn before reusing its deflated bytes
+    (:mod:`bot.render.bands`). Raises ValueError for another mode."""
     if image.mode != "P" or "transparency" in image.info:
         got = "P with transparency" if image.mode == "P" else image.mode
         raise ValueError(f"palette_png takes a P picture without transparency, not {got}")
@@ -249,7 +250,7 @@ def palette_png(image: Image.Image) -> bytes:
     header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)
     return b"".join((b"\x89PNG\r\n\x1a\n", _chunk(b"IHDR", header),
                      _chunk(b"PLTE", bytes(image.getpalette("RGB") or ())),
-                     _chunk(b"IDAT", zlib_ng.compress(rows, PNG_LEVEL)), _chunk(b"IEND", b"")))
+                     _chunk(b"IDAT", BANDS.deflate(rows, width + 1, PNG_LEVEL)), _chunk(b"IEND", b"")))
 
 
 # -- the smallest text drawn -------------------------------------------------------------
