@@ -24,7 +24,13 @@ is refused at ``limit`` alone, so that a busy bot finishes the moves it began be
 begins others, and the work spent opening a panel is not lost to a refusal of its next
 click. So is a click its member was refused lately and makes again (:class:`Refused`):
 told "try again in a moment", the member who does gets in, first come first served, and
-each move costs at most one refusal instead of one per try.
+each move costs at most one refusal instead of one per try. Except past the **backlog**:
+at most ``max_backlog_s`` seconds of work are in flight at the pace requests ended over
+the last interval (Little's law: in flight = pace x time in flight), and never fewer than
+``burst`` (a quiet process takes a burst of presses); past that, any request is refused.
+Without this bound,
+carried-on work and retries alone filled ``limit`` on a process short of CPU, each
+request waited behind all the others, and the process did less and less.
 
 Drops and refusals are counted; one INFO line a minute at most sums them up.
 """
@@ -63,6 +69,11 @@ LAG_FLOOR = 8
 #: Seconds from admission to the end of the quickest request of an interval past which the
 #: process counts as queueing (click to table well within a second for those admitted).
 MAX_WAIT_S = 0.5
+#: Seconds of work (at the pace requests ended over the last interval) that may be in
+#: flight while the process is queueing; past them work carried on is refused too.
+MAX_BACKLOG_S = ACK_BY_S
+#: Requests in flight the backlog always allows, whatever the pace.
+BACKLOG_FLOOR = 16
 #: Seconds over which the quickest request's time in flight is taken.
 WAIT_INTERVAL_S = 1.0
 #: Seconds between two INFO summaries of the drops and refusals, at least.
@@ -162,11 +173,13 @@ class Admission:
     against.
 
     Attributes:
-        limit / max_age_s / max_lag_s / floor: the bounds.
+        limit / max_age_s / max_lag_s / floor / max_wait_s / max_backlog_s / burst: the
+            bounds.
         in_flight: requests admitted and not yet done.
         admitted / refused: counts since the start; ``refused_lag``: the refusals made
-            for the lag alone, ``refused_wait`` for the time in flight alone (both counted
-            in ``refused`` too).
+            for the lag alone, ``refused_wait`` for the time in flight alone,
+            ``refused_backlog`` those refused past the backlog (all counted in
+            ``refused`` too).
         dropped: requests dropped as too old (:meth:`too_old`).
         peak: the most requests in flight at once so far.
         refused_clicks: the clicks refused lately (:class:`Refused`), whose retries carry
@@ -175,7 +188,9 @@ class Admission:
 
     def __init__(self, limit: int = MAX_IN_FLIGHT, *, max_age_s: float = MAX_AGE_S,
                  max_lag_s: float = MAX_LAG_S, floor: int = LAG_FLOOR,
-                 max_wait_s: float = MAX_WAIT_S, interval_s: float = WAIT_INTERVAL_S,
+                 max_wait_s: float = MAX_WAIT_S, max_backlog_s: float = MAX_BACKLOG_S,
+                 burst: int = BACKLOG_FLOOR,
+                 interval_s: float = WAIT_INTERVAL_S,
                  lag: Callable[[], float] | None = None,
                  clock: Callable[[], float] = time.time,
                  monotonic: Callable[[], float] = time.monotonic) -> None:
@@ -186,6 +201,8 @@ class Admission:
         self.max_lag_s = max_lag_s
         self.floor = floor
         self.max_wait_s = max_wait_s
+        self.max_backlog_s = max_backlog_s
+        self.burst = burst
         self.interval_s = interval_s
         self.lag = lag
         self.clock = clock
@@ -195,6 +212,7 @@ class Admission:
         self.refused = 0
         self.refused_lag = 0
         self.refused_wait = 0
+        self.refused_backlog = 0
         self.dropped = 0
         self.peak = 0
         self.refused_clicks = Refused(monotonic=monotonic)
@@ -206,10 +224,14 @@ class Admission:
         self._summary_at = monotonic()
         self._summed = (0, 0)
         # the quickest time in flight of the current interval, its end, and whether the
-        # last interval's quickest was over max_wait_s
+        # last interval's quickest was over max_wait_s; the requests ended in the current
+        # interval, when it began, and the pace (ended per second) of the last one
         self._quickest = math.inf
         self._interval_end = monotonic() + interval_s
         self._queueing = False
+        self._ended = 0
+        self._interval_start = monotonic()
+        self._pace = math.inf
 
     def enter(self, *, continuing: bool = False) -> bool:
         """Admit one request (True; call :meth:`leave` when it is done), or refuse it as
@@ -223,9 +245,9 @@ class Admission:
 
     def refuses(self, *, continuing: bool = False) -> bool:
         """Whether a request arriving now is refused (True, and counted in ``refused``):
-        when ``limit`` are in flight, or, unless it is ``continuing`` work already admitted,
-        ``floor`` are while the loop lags more than ``max_lag_s`` or the process is
-        queueing (:meth:`queueing`). Admits nothing."""
+        when ``limit`` or the :meth:`backlog` are in flight, or, unless it is
+        ``continuing`` work already admitted, ``floor`` are while the loop lags more than
+        ``max_lag_s`` or the process is queueing (:meth:`queueing`). Admits nothing."""
         if self.in_flight >= self.limit:
             self._refuse()
             return True
@@ -238,6 +260,10 @@ class Admission:
                 self.refused_wait += 1
                 self._refuse()
                 return True
+        if self.in_flight >= self.backlog():
+            self.refused_backlog += 1
+            self._refuse()
+            return True
         return False
 
     def leave(self, started: float | None = None) -> None:
@@ -249,6 +275,7 @@ class Admission:
         self.in_flight -= 1
         if started is not None:
             self._roll()
+            self._ended += 1
             self._quickest = min(self._quickest, self.monotonic() - started)
 
     def queueing(self) -> bool:
@@ -258,15 +285,26 @@ class Admission:
         self._roll()
         return self._queueing
 
+    def backlog(self) -> float:
+        """The requests that may be in flight: ``max_backlog_s`` seconds of work at the
+        pace requests ended over the last interval (per second), at least ``burst``;
+        ``inf`` before any interval with requests and after a quiet one."""
+        self._roll()
+        return max(float(self.burst), self._pace * self.max_backlog_s)
+
     def _roll(self) -> None:
         now = self.monotonic()
         if now < self._interval_end:
             return
         if now >= self._interval_end + self.interval_s:  # a quiet interval: afresh
             self._queueing = False
+            self._pace = math.inf
         else:
             self._queueing = (self._quickest > self.max_wait_s
                               if self._quickest < math.inf else self.in_flight > 0)
+            self._pace = self._ended / max(now - self._interval_start, 1e-9)
+        self._ended = 0
+        self._interval_start = now
         self._quickest = math.inf
         self._interval_end = now + self.interval_s
 

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import time
 
 import pytest
 
 from bot.runtime.admission import (
+    BACKLOG_FLOOR,
     LAG_FLOOR,
     MAX_AGE_S,
+    MAX_BACKLOG_S,
     MAX_IN_FLIGHT,
     MAX_LAG_S,
     MAX_WAIT_S,
@@ -162,9 +165,10 @@ def test_while_even_the_quickest_request_waits_only_the_floor_is_admitted():
     assert [adm.enter() for _ in range(3)] == [True] * 3
 
 
-def test_work_already_begun_is_refused_at_the_limit_only():
+def test_work_already_begun_is_refused_at_the_limit_or_the_backlog_only():
     """Lagging or queueing, a request that carries on admitted work (a click on a private
-    panel) is admitted up to ``limit``; a new one is refused past the floor."""
+    panel) is admitted up to ``limit`` or the backlog; a new one is refused past the
+    floor."""
     c = Clocks()
     lagging = c.admission(limit=10, floor=2, lag=lambda: MAX_LAG_S + 0.01)
     assert [lagging.enter(), lagging.enter(), lagging.enter()] == [True, True, False]
@@ -175,8 +179,46 @@ def test_work_already_begun_is_refused_at_the_limit_only():
     assert [queueing.enter() for _ in range(3)] == [True] * 3
     c.mono += 1.5  # an interval with three in flight and none ended
     assert queueing.queueing() is True
+    assert queueing.backlog() == BACKLOG_FLOOR  # none ended: the burst alone
     assert (queueing.enter(), queueing.enter(continuing=True)) == (False, True)
     assert (queueing.in_flight, queueing.refused_wait) == (4, 1)
+
+
+def test_past_the_backlog_every_request_is_refused():
+    """At most 1.5 s of work at the last interval's pace is in flight, and never fewer
+    than ``burst``: with 12 requests ended in a 1 s interval, 18; past them work carried
+    on and retries are refused too, until a quiet interval lifts the bound."""
+    assert (MAX_BACKLOG_S, BACKLOG_FLOOR) == (1.5, 16)
+    c = Clocks()
+    adm = c.admission(limit=64, floor=2, burst=4)
+    assert adm.backlog() == math.inf  # no interval yet: no bound but the limit
+    assert [adm.enter(continuing=True) for _ in range(30)] == [True] * 30
+    c.mono += 0.9
+    for _ in range(12):
+        adm.leave(c.mono - 0.1)  # twelve ended, each 0.1 s in flight: not queueing
+    c.mono += 0.1  # the interval is over: twelve a second
+    assert (adm.queueing(), adm.backlog()) == (False, 18.0)
+    assert adm.in_flight == 18
+    assert [adm.enter(continuing=True), adm.enter()] == [False, False]
+    assert (adm.refused, adm.refused_backlog, adm.refused_wait) == (2, 2, 0)
+    adm.leave(c.mono - 0.1)
+    assert [adm.enter(continuing=True), adm.enter(continuing=True)] == [True, False]
+    c.mono += 2.5  # a whole interval with neither an end nor a refusal: afresh
+    assert adm.backlog() == math.inf
+    assert adm.enter(continuing=True) is True
+
+
+def test_the_backlog_is_never_below_the_burst():
+    c = Clocks()
+    adm = c.admission(limit=64, floor=2, burst=5)
+    assert [adm.enter() for _ in range(6)] == [True] * 6
+    c.mono += 0.6
+    adm.leave(c.mono - 0.1)  # one ended in the interval: a pace of one a second
+    c.mono += 0.4
+    assert adm.backlog() == 5.0
+    assert adm.enter(continuing=True) is False
+    adm.leave(c.mono - 0.1)
+    assert [adm.enter(continuing=True), adm.enter(continuing=True)] == [True, False]
 
 
 def test_an_interval_with_requests_in_flight_and_none_ended_is_queueing():
