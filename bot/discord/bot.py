@@ -90,7 +90,7 @@ def take_interactions(bot: HerdBot) -> None:
     a step of a move already begun (:func:`~bot.discord.router.carries_on`: a choice on a
     fresh private panel) and a click its member was refused lately and makes again
     (:func:`~bot.discord.router.click_key`, ``Admission.refused_clicks``) are refused only
-    at the admission's limit (:meth:`~bot.runtime.admission.Admission.enter`'s
+    at the admission's limit or backlog (:meth:`~bot.runtime.admission.Admission.enter`'s
     ``continuing``).
     An admitted click is built as a :class:`bot.discord.lean.Click` (Discord's answers to
     its writes read for ids only) and goes straight to :meth:`HerdBot.route_component`,

@@ -17,9 +17,11 @@ from zlib_ng import zlib_ng
 
 #: Rows per band.
 BAND_ROWS = 32
-#: Deflated bands kept, in bytes of deflated data (about 20 bytes of a picture's 1,000 px
-#: rows deflate to one byte: a few hundred active tables' bands).
+#: Bytes the kept bands may take in each process that draws (their deflated bytes and
+#: :data:`ENTRY_BYTES` each): a few hundred active tables' bands.
 KEPT_BYTES = 24 * 2**20
+#: Bytes a kept band takes beside its deflated bytes (its key and the entry).
+ENTRY_BYTES = 256
 #: A zlib stream's header: deflate with a 32 KiB window, the "fastest" level flag.
 _HEADER = b"\x78\x01"
 #: A last, empty block (fixed codes, end of block at once): ends the deflate stream.
@@ -30,7 +32,8 @@ Key = tuple[int, int, int]
 
 class Bands:
     """Deflated bands kept by content, the least recently used dropped first past
-    ``budget`` bytes of deflated data. Safe to share between threads."""
+    ``budget`` bytes (deflated bytes plus :data:`ENTRY_BYTES` a band). Safe to share
+    between threads."""
 
     def __init__(self, budget: int = KEPT_BYTES) -> None:
         self.budget = budget
@@ -73,9 +76,9 @@ class Bands:
             for key, part in made:
                 if key not in self._kept:
                     self._kept[key] = part
-                    self.kept_bytes += len(part)
+                    self.kept_bytes += len(part) + ENTRY_BYTES
             while self.kept_bytes > self.budget and self._kept:
-                self.kept_bytes -= len(self._kept.popitem(last=False)[1])
+                self.kept_bytes -= len(self._kept.popitem(last=False)[1]) + ENTRY_BYTES
         return b"".join((_HEADER, *parts, _LAST, struct.pack(">I", zlib_ng.adler32(data))))
 
     def clear(self) -> None:

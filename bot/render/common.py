@@ -250,7 +250,8 @@ def palette_png(image: Image.Image) -> bytes:
     header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)
     return b"".join((b"\x89PNG\r\n\x1a\n", _chunk(b"IHDR", header),
                      _chunk(b"PLTE", bytes(image.getpalette("RGB") or ())),
-                     _chunk(b"IDAT", BANDS.deflate(rows, width + 1, PNG_LEVEL)), _chunk(b"IEND", b"")))
+                     _chunk(b"IDAT", BANDS.deflate(rows, width + 1, PNG_LEVEL)),
+                     _chunk(b"IEND", b"")))
 
 
 # -- the smallest text drawn -------------------------------------------------------------

@@ -3,7 +3,7 @@
 Past its capacity a bot that takes every request does not get faster: each request waits
 behind all the others, so every one of them finishes late (after Discord's 3-second
 acknowledgement window, after the player gave up) and the work done for them is lost.
-:class:`Admission` bounds the work three ways, each cheap where it refuses:
+:class:`Admission` bounds the work four ways, each cheap where it refuses:
 
 - **age**: a request received more than ``max_age_s`` after Discord made it (it waited
   in the socket or the event loop) cannot be acknowledged in time; it is dropped before
@@ -16,7 +16,12 @@ acknowledgement window, after the player gave up) and the work done for them is 
   ``interval_s`` took more than ``max_wait_s`` from admission to its end (the bot waits on
   something: the database, the pictures, Discord, the cores), no new request is taken
   beyond ``floor`` either. The quickest, not the slowest: one slow request (a Hard AI's
-  search) is no sign of a queue, and every request being slow is.
+  search) is no sign of a queue, and every request being slow is;
+- **backlog**: while the process is queueing or was crowded over the last interval (at
+  least ``burst`` requests in flight at once), at most ``max_backlog_s`` seconds of work
+  at the pace requests ended over that interval (Little's law: in flight = pace x time in
+  flight), and never fewer than ``burst``, are in flight; past that, any request is
+  refused, work carried on and retries too. A quiet process takes a burst of presses.
 
 The lag and time-in-flight bounds refuse new work only: a request that carries on work
 already admitted (the caller tells: a choice on a private panel opened lately for a move)
@@ -24,13 +29,9 @@ is refused at ``limit`` alone, so that a busy bot finishes the moves it began be
 begins others, and the work spent opening a panel is not lost to a refusal of its next
 click. So is a click its member was refused lately and makes again (:class:`Refused`):
 told "try again in a moment", the member who does gets in, first come first served, and
-each move costs at most one refusal instead of one per try. Except past the **backlog**:
-at most ``max_backlog_s`` seconds of work are in flight at the pace requests ended over
-the last interval (Little's law: in flight = pace x time in flight), and never fewer than
-``burst`` (a quiet process takes a burst of presses); past that, any request is refused.
-Without this bound,
-carried-on work and retries alone filled ``limit`` on a process short of CPU, each
-request waited behind all the others, and the process did less and less.
+each move costs at most one refusal instead of one per try. Both are still refused past
+the backlog: without it, on a process short of CPU they alone filled ``limit``, and every
+request waited behind all the others.
 
 Drops and refusals are counted; one INFO line a minute at most sums them up.
 """
@@ -70,9 +71,10 @@ LAG_FLOOR = 8
 #: process counts as queueing (click to table well within a second for those admitted).
 MAX_WAIT_S = 0.5
 #: Seconds of work (at the pace requests ended over the last interval) that may be in
-#: flight while the process is queueing; past them work carried on is refused too.
+#: flight while the process is queueing or crowded; past them any request is refused.
 MAX_BACKLOG_S = ACK_BY_S
-#: Requests in flight the backlog always allows, whatever the pace.
+#: Requests in flight the backlog always allows, whatever the pace; as many at once over
+#: an interval make the process crowded.
 BACKLOG_FLOOR = 16
 #: Seconds over which the quickest request's time in flight is taken.
 WAIT_INTERVAL_S = 1.0
@@ -232,6 +234,10 @@ class Admission:
         self._ended = 0
         self._interval_start = monotonic()
         self._pace = math.inf
+        # the most requests in flight at once over the current interval; whether the
+        # last interval had ``burst`` at once
+        self._crowd = 0
+        self._crowded = False
 
     def enter(self, *, continuing: bool = False) -> bool:
         """Admit one request (True; call :meth:`leave` when it is done), or refuse it as
@@ -240,12 +246,14 @@ class Admission:
             return False
         self.in_flight += 1
         self.admitted += 1
+        self._crowd = max(self._crowd, self.in_flight)
         self.peak = max(self.peak, self.in_flight)
         return True
 
     def refuses(self, *, continuing: bool = False) -> bool:
         """Whether a request arriving now is refused (True, and counted in ``refused``):
-        when ``limit`` or the :meth:`backlog` are in flight, or, unless it is
+        when ``limit`` are in flight, or the :meth:`backlog` while the process is
+        crowded or queueing, or, unless it is
         ``continuing`` work already admitted, ``floor`` are while the loop lags more than
         ``max_lag_s`` or the process is queueing (:meth:`queueing`). Admits nothing."""
         if self.in_flight >= self.limit:
@@ -260,7 +268,7 @@ class Admission:
                 self.refused_wait += 1
                 self._refuse()
                 return True
-        if self.in_flight >= self.backlog():
+        if self.in_flight >= self.backlog() and (self._crowded or self.queueing()):
             self.refused_backlog += 1
             self._refuse()
             return True
@@ -280,8 +288,8 @@ class Admission:
 
     def queueing(self) -> bool:
         """Whether the last interval's quickest request took over ``max_wait_s`` in
-        flight, or none ended in it while some were in flight (after a whole interval
-        with neither a request ended nor one refused: not queueing)."""
+        flight, or none ended in it while some were in flight (after a whole interval in
+        which no request arrived or ended: not queueing)."""
         self._roll()
         return self._queueing
 
@@ -297,13 +305,15 @@ class Admission:
         if now < self._interval_end:
             return
         if now >= self._interval_end + self.interval_s:  # a quiet interval: afresh
-            self._queueing = False
+            self._queueing = self._crowded = False
             self._pace = math.inf
         else:
+            self._crowded = self._crowd >= self.burst
             self._queueing = (self._quickest > self.max_wait_s
                               if self._quickest < math.inf else self.in_flight > 0)
             self._pace = self._ended / max(now - self._interval_start, 1e-9)
         self._ended = 0
+        self._crowd = self.in_flight
         self._interval_start = now
         self._quickest = math.inf
         self._interval_end = now + self.interval_s

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import io
 import random
 import zlib
 
 import pytest
+from PIL import Image
 
-from bot.render.bands import BAND_ROWS, Bands
+from bot.render.bands import BAND_ROWS, BANDS, ENTRY_BYTES, Bands
+from bot.render.common import palette_png
 
 
 def _rows(stride: int, height: int, seed: int) -> bytearray:
@@ -79,3 +82,27 @@ def test_clear_forgets_bands_and_counts():
     bands.deflate(bytes(_rows(32, BAND_ROWS, 7)), 32, 2)
     bands.clear()
     assert (len(bands), bands.kept_bytes, bands.hits, bands.misses) == (0, 0, 0, 0)
+
+
+def test_a_kept_band_counts_its_entry_beside_its_bytes():
+    bands = Bands()
+    data = bytes(_rows(64, BAND_ROWS, 8))
+    stream = bands.deflate(data, 64, 2)
+    # the stream: 2 bytes of header, the band, 2 of the last block, 4 of Adler-32
+    assert bands.kept_bytes == len(stream) - 8 + ENTRY_BYTES
+
+
+def test_a_table_picture_of_many_bands_decodes_the_same_drawn_again():
+    """``palette_png`` over many bands: the second encoding of the same picture takes every
+    band kept and decodes to the same pixels."""
+    rng = random.Random(9)
+    picture = Image.new("P", (97, 5 * BAND_ROWS + 3), 0)
+    picture.putdata([rng.randrange(4) for _ in range(picture.width * picture.height)])
+    picture.putpalette([0, 0, 0, 255, 0, 0, 0, 255, 0, 0, 0, 255] + [0] * 756)
+    first = palette_png(picture)
+    hits = BANDS.hits
+    second = palette_png(picture)
+    assert BANDS.hits - hits == 6
+    for png in (first, second):
+        decoded = Image.open(io.BytesIO(png))
+        assert decoded.mode == "P" and decoded.tobytes() == picture.tobytes()

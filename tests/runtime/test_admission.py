@@ -221,6 +221,20 @@ def test_the_backlog_is_never_below_the_burst():
     assert [adm.enter(continuing=True), adm.enter(continuing=True)] == [True, False]
 
 
+def test_a_process_neither_crowded_nor_queueing_takes_a_burst_up_to_the_limit():
+    """A light interval (one request, 0.1 s in flight) gives a slow pace, but the process
+    was not crowded: a burst of 20 presses is admitted whole."""
+    c = Clocks()
+    adm = c.admission(limit=64, floor=2)
+    assert adm.enter() is True
+    c.mono += 0.1
+    adm.leave(c.mono - 0.1)
+    c.mono += 1.4
+    assert (adm.queueing(), adm.backlog()) == (False, float(BACKLOG_FLOOR))
+    assert [adm.enter(continuing=True) for _ in range(20)] == [True] * 20
+    assert adm.refused_backlog == 0
+
+
 def test_an_interval_with_requests_in_flight_and_none_ended_is_queueing():
     c = Clocks()
     adm = c.admission(limit=24)
