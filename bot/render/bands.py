@@ -53,11 +53,13 @@ class Bands:
         step = stride * BAND_ROWS
         keys = [(len(band), zlib_ng.crc32(band), zlib_ng.adler32(band))
                 for band in (view[i:i + step] for i in range(0, len(data), step))]
+        found: list[bytes | None] = []
         with self._lock:
-            found = [self._kept.get(key) for key in keys]
-            for key, part in zip(keys, found, strict=True):
+            for key in keys:
+                part = self._kept.get(key)
                 if part is not None:
                     self._kept.move_to_end(key)
+                found.append(part)
         compressor = None
         parts: list[bytes] = []
         made: list[tuple[Key, bytes]] = []

@@ -25,13 +25,13 @@ acknowledgement window, after the player gave up) and the work done for them is 
 
 The lag and time-in-flight bounds refuse new work only: a request that carries on work
 already admitted (the caller tells: a choice on a private panel opened lately for a move)
-is refused at ``limit`` alone, so that a busy bot finishes the moves it began before it
-begins others, and the work spent opening a panel is not lost to a refusal of its next
-click. So is a click its member was refused lately and makes again (:class:`Refused`):
-told "try again in a moment", the member who does gets in, first come first served, and
-each move costs at most one refusal instead of one per try. Both are still refused past
-the backlog: without it, on a process short of CPU they alone filled ``limit``, and every
-request waited behind all the others.
+is refused only at ``limit`` or past the backlog, so that a busy bot finishes the moves
+it began before it begins others, and the work spent opening a panel is not lost to a
+refusal of its next click. So is a click its member was refused lately and makes again
+(:class:`Refused`): told "try again in a moment", the member who does gets in, first come
+first served, and each move costs at most one refusal instead of one per try. (Without
+the backlog, on a process short of CPU these alone filled ``limit``, and every request
+waited behind all the others.)
 
 Drops and refusals are counted; one INFO line a minute at most sums them up.
 """
@@ -252,10 +252,10 @@ class Admission:
 
     def refuses(self, *, continuing: bool = False) -> bool:
         """Whether a request arriving now is refused (True, and counted in ``refused``):
-        when ``limit`` are in flight, or the :meth:`backlog` while the process is
-        crowded or queueing, or, unless it is
-        ``continuing`` work already admitted, ``floor`` are while the loop lags more than
-        ``max_lag_s`` or the process is queueing (:meth:`queueing`). Admits nothing."""
+        when ``limit`` are in flight; unless it is ``continuing`` work already admitted,
+        when ``floor`` are while the loop lags more than ``max_lag_s`` or the process is
+        queueing (:meth:`queueing`); and when the :meth:`backlog` is while the process is
+        crowded or queueing. Admits nothing."""
         if self.in_flight >= self.limit:
             self._refuse()
             return True
