@@ -306,8 +306,9 @@ def _cross(see: Image.Image) -> tuple[list[Box], list[Box]] | None:
     and the columns with every pixel clear in ``see``) and its four corners (trimmed to
     the set pixels of ``see``); ``None`` for another shape."""
     w, h = see.size
-    rows = [see.crop((0, y, w, y + 1)).getbbox() is None for y in range(h)]
-    cols = [see.crop((x, 0, x + 1, h)).getbbox() is None for x in range(w)]
+    across, down = see.getprojection()  # per column, per row: 1 where any pixel is set
+    rows = [not v for v in down]
+    cols = [not v for v in across]
     if True not in rows or True not in cols:
         return None
     y0, y1 = rows.index(True), h - rows[::-1].index(True)

@@ -212,6 +212,19 @@ def test_a_cached_piece_pastes_as_pillow_does_even_partly_outside():
             assert fast.tobytes() == slow.tobytes()
 
 
+def test_a_card_clear_in_its_corners_is_an_opaque_cross_and_four_corners():
+    card = Image.new("RGBA", (40, 30), (200, 40, 40, 255))
+    for x0, y0 in [(0, 0), (37, 0), (0, 28), (37, 28)]:
+        card.paste((0, 0, 0, 0), (x0, y0, x0 + 3, y0 + 2))
+    card.putpixel((1, 1), (200, 40, 40, 255))  # opaque inside a corner: still a corner
+    card.info[mapped_module.CACHED] = id(card)
+    shape = mapped_module.shape_of(card)
+    assert shape is not None
+    assert shape.solid == [(0, 2, 40, 28), (3, 0, 37, 30)]
+    assert shape.holes == [(0, 0, 3, 2), (37, 0, 40, 2), (0, 28, 3, 30), (37, 28, 40, 30)]
+    assert [p.size for p in shape.hole_pieces] == [(3, 2)] * 4
+
+
 # -- the games' pictures ---------------------------------------------------------------------
 
 
