@@ -10,6 +10,7 @@ import io
 import math
 import re
 import struct
+import sys
 import threading
 import zlib
 from collections.abc import Callable, Iterator, Sequence
@@ -32,11 +33,14 @@ RGB = tuple[int, int, int]
 P = ParamSpec("P")
 
 
-#: Text bitmaps kept per process (:class:`KeptFont`): a table picture redraws mostly the
-#: same labels, names and numbers as the last one.
-MASKS_KEPT = 1024
+#: Bytes of text bitmaps kept per process (:class:`KeptFont`; one byte a pixel, a name
+#: about 8 KB): a table picture redraws mostly the same labels, names and numbers as the
+#: game's last one, and every active game has names of its own.
+MASK_BYTES = 24 * 2**20
+#: Bytes a kept bitmap takes beside its pixels (its key and the entry).
+MASK_ENTRY_BYTES = 256
 #: Text measures (bounding boxes, lengths) kept per process.
-MEASURES_KEPT = 4096
+MEASURES_KEPT = 16384
 
 
 class KeptFont(ImageFont.FreeTypeFont):
@@ -49,7 +53,11 @@ class KeptFont(ImageFont.FreeTypeFont):
         key = _key(text, args, kwargs)
         if key is None:
             return super().getmask2(text, *args, **kwargs)
-        return _kept_mask(self, key)
+        kept = _masks.get((self, key))
+        if kept is None:
+            kept = super().getmask2(text, *args, **kwargs)
+            _masks.put((self, key), kept)
+        return kept
 
     def getbbox(self, text: Any, *args: Any, **kwargs: Any) -> Any:
         key = _key(text, args, kwargs)
@@ -81,10 +89,14 @@ def _key(text: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> FontCall |
     return key
 
 
-@lru_cache(maxsize=MASKS_KEPT)
-def _kept_mask(fnt: KeptFont, key: FontCall) -> Any:
-    text, args, kwargs = key
-    return ImageFont.FreeTypeFont.getmask2(fnt, text, *args, **dict(kwargs))
+def _mask_bytes(kept: Any) -> int:
+    """The bytes of a kept ``getmask2`` answer: its bitmap's pixels (and the entry)."""
+    bitmap = kept[0]
+    return int(bitmap.size[0] * bitmap.size[1] * max(1, len(bitmap.mode))) + MASK_ENTRY_BYTES
+
+
+#: Text bitmaps kept (:class:`KeptFont`): (font, call) -> ``getmask2``'s answer.
+_masks: Kept[Any] = Kept(sys.maxsize, budget=MASK_BYTES, weigh=_mask_bytes)
 
 
 @lru_cache(maxsize=MEASURES_KEPT)

@@ -1,5 +1,6 @@
 """Pictures kept by their inputs: :func:`inputs_key` turns a drawing's inputs into bytes
-(equal values, equal bytes) and :class:`Kept` holds the last values drawn for such keys."""
+(equal values, equal bytes) and :class:`Kept` holds the last values drawn for such keys
+(or any hashable keys), bounded by their count and, when weighed, by their bytes."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import io
 import pickle
 import threading
 from collections import OrderedDict
+from collections.abc import Callable, Hashable
 from typing import Any, Generic, TypeVar
 
 V = TypeVar("V")
@@ -26,41 +28,53 @@ def inputs_key(*inputs: Any) -> bytes:
 
 
 class Kept(Generic[V]):
-    """The last ``size`` values by key (least recently used first out); ``hits`` and
-    ``misses`` count lookups. Safe to share between threads."""
+    """The last ``size`` values by key (least recently used first out) and, with
+    ``weigh`` (a value's bytes), at most ``budget`` bytes of them; ``hits`` and ``misses``
+    count lookups. Safe to share between threads."""
 
-    def __init__(self, size: int = 64) -> None:
+    def __init__(self, size: int = 64, *, budget: int | None = None,
+                 weigh: Callable[[V], int] | None = None) -> None:
         self.size = size
-        self._kept: OrderedDict[bytes, V] = OrderedDict()
+        self.budget = budget
+        self._weigh = weigh
+        #: Bytes of the values kept (0 unless weighed).
+        self.kept_bytes = 0
+        self._kept: OrderedDict[Hashable, tuple[V, int]] = OrderedDict()
         self._lock = threading.Lock()
         self.hits = 0
         self.misses = 0
 
-    def get(self, key: bytes) -> V | None:
+    def get(self, key: Hashable) -> V | None:
         """The value kept for ``key``, or ``None`` (counted as a miss)."""
         with self._lock:
-            value = self._kept.get(key)
-            if value is None:
+            entry = self._kept.get(key)
+            if entry is None:
                 self.misses += 1
                 return None
             self.hits += 1
             self._kept.move_to_end(key)
-            return value
+            return entry[0]
 
-    def put(self, key: bytes, value: V) -> None:
-        """Keep ``value`` for ``key``, forgetting the oldest past ``size``."""
+    def put(self, key: Hashable, value: V) -> None:
+        """Keep ``value`` for ``key``, forgetting the oldest past ``size`` values or
+        ``budget`` bytes."""
+        weight = self._weigh(value) if self._weigh is not None else 0
         with self._lock:
-            self._kept[key] = value
-            self._kept.move_to_end(key)
-            while len(self._kept) > self.size:
-                self._kept.popitem(last=False)
+            old = self._kept.pop(key, None)
+            if old is not None:
+                self.kept_bytes -= old[1]
+            self._kept[key] = (value, weight)
+            self.kept_bytes += weight
+            budget = self.budget
+            while len(self._kept) > self.size or (
+                    budget is not None and self.kept_bytes > budget and len(self._kept) > 1):
+                self.kept_bytes -= self._kept.popitem(last=False)[1][1]
 
     def clear(self) -> None:
         """Forget every value and zero the counts."""
         with self._lock:
             self._kept.clear()
-            self.hits = self.misses = 0
+            self.kept_bytes = self.hits = self.misses = 0
 
     def __len__(self) -> int:
         return len(self._kept)
-

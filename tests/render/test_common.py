@@ -9,6 +9,7 @@ import math
 import pytest
 from PIL import Image, ImageDraw
 
+import bot.render.common as common
 from bot.render.common import Draw, Picture, font, kept_by, measuring, palette_png
 from bot.render.kept import Kept, inputs_key
 
@@ -113,3 +114,21 @@ def test_palette_png_refuses_a_picture_that_is_not_paletted():
     clear.info["transparency"] = 0
     with pytest.raises(ValueError, match="not P with transparency$"):
         palette_png(clear)
+
+
+def test_a_font_keeps_its_text_bitmaps_within_their_byte_budget(monkeypatch):
+    fnt = font(30, bold=True)
+    weigh = common._mask_bytes
+    left, centre = (fnt.getmask2("Hay bale", anchor=a) for a in ("lm", "mm"))
+    monkeypatch.setattr(common, "_masks", Kept(10**9, budget=weigh(left) + weigh(centre),
+                                                weigh=weigh))
+    first = fnt.getmask2("Hay bale", anchor="lm")
+    assert fnt.getmask2("Hay bale", anchor="lm") is first
+    width, height = first[0].size
+    assert common._masks.kept_bytes == width * height + common.MASK_ENTRY_BYTES
+    assert fnt.getmask2("Hay bale", anchor="mm") is not first  # another call, another bitmap
+    assert len(common._masks) == 2
+    fnt.getmask2("A much longer line of oats and clover", anchor="lm")
+    assert len(common._masks) == 1  # both older ones dropped: over the budget together
+    again = fnt.getmask2("Hay bale", anchor="lm")
+    assert again is not first and bytes(again[0]) == bytes(first[0])
