@@ -24,6 +24,7 @@ import statistics
 import sys
 import time
 from collections import defaultdict
+from collections.abc import Hashable
 from typing import Any
 
 from bench import clickpath
@@ -105,7 +106,7 @@ def instrument(drawn: Drawn) -> None:
     HerdBot.render = timed  # type: ignore[method-assign]
     get = PictureCache.get
 
-    def kept(self: Any, key: bytes) -> bytes | None:
+    def kept(self: Any, key: Hashable) -> bytes | None:
         png = get(self, key)
         if png is not None and drawn.on:
             drawn.kept += 1
