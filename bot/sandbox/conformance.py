@@ -33,6 +33,10 @@ is a snowflake, written as a number); each such place is counted in
 other formats (``uri``, ``date-time``, ``snowflake``, ``nonce``) stay annotations, as 2020-12
 makes them by default (snowflakes carry a ``pattern`` anyway).
 
+``jsonschema-rs`` looks first (:mod:`bot.sandbox.fastcheck`): a value it finds valid
+under a ``$ref``, or under a schema holding an ``anyOf``/``oneOf``, as the validator reads
+it, is not validated again, since it has no errors; anything else is validated as above.
+
 Usage::
 
     spec = Spec.load(find_spec())          # raises FileNotFoundError when absent
@@ -57,6 +61,8 @@ from jsonschema.exceptions import ValidationError
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
+from .fastcheck import FastCheck, plain_json
+
 #: Environment variable naming the spec file; it overrides the search in :func:`find_spec`.
 SPEC_ENV = "HERDBOT_DISCORD_SPEC"
 #: Where the spec lives relative to a directory holding it (``<dir>/shared/...``).
@@ -70,6 +76,8 @@ _TYPE = Draft202012Validator.VALIDATORS["type"]
 _REF = Draft202012Validator.VALIDATORS["$ref"]
 _AS_JSON = json.JSONEncoder(default=repr).encode  # json.dumps(value, default=repr)
 _INDEX = re.compile(r"\[[0-9]+\]")
+#: Stands for integers read as snowflakes in a value validated by :class:`FastCheck`.
+_FOUND = -1
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 _REPO = Path(__file__).resolve().parents[2]
 
@@ -239,9 +247,9 @@ def _clone(error: ValidationError) -> ValidationError:
     return new
 
 
-def _errors(validator: Draft202012Validator, instance: Any) -> Iterator[ValidationError]:
+def _narrowed(errors: Iterable[ValidationError]) -> Iterator[ValidationError]:
     """Each top-level error, narrowed to the branch of an anyOf/oneOf the value was for."""
-    for error in validator.iter_errors(instance):
+    for error in errors:
         yield _narrow(error)
 
 
@@ -299,6 +307,7 @@ class Spec:
         self._bodies: dict[tuple[str, str], tuple[tuple[tuple[str, str], ...],
                                                   tuple[str, ...]]] = {}
         self._ints: list[int] | None = None  # integers read as snowflakes, while validating
+        self._plain = False  # whether the value validated now is plain JSON (fastcheck)
         spec = self
 
         def is_int_snowflake(types: Any, instance: Any, schema: Any) -> bool:
@@ -322,6 +331,39 @@ class Spec:
         # (a button, a union branch tried on it) is not validated again; its errors come
         # back as fresh copies, its integers as they came, in the same order.
         self._refs: dict[tuple[Any, str, str], tuple[list[tuple[list[int], Any]], list[int]]] = {}
+        #: The spec's snowflake schema (``components/schemas/SnowflakeType``), if any.
+        self.snowflake: Any = document.get("components", {}).get("schemas", {}).get(
+            "SnowflakeType")
+        #: ``jsonschema-rs``'s first look: a value it finds valid is not validated again.
+        self._fast = FastCheck(document, SPEC_URI, self.snowflake)
+
+        def known_valid(validator: Any, ref: str, instance: Any) -> list[int] | None:
+            # None unless jsonschema-rs finds ``instance`` valid under ``ref`` as
+            # ``validator`` reads it (so it has no errors); then the integers to count:
+            # where the plain validator read one as a snowflake (the strict copy refuses
+            # the value), _FOUND, so that their paths are looked up as when counted.
+            if not spec._plain:
+                return None
+            if type(validator) is spec._marking:
+                return [] if spec._fast.valid(ref, instance, lenient=False) else None
+            if not spec._fast.valid(ref, instance, lenient=True):
+                return None
+            return [] if spec._fast.valid(ref, instance, lenient=False) else [_FOUND]
+
+        def union(keyword: str) -> Any:
+            check = Draft202012Validator.VALIDATORS[keyword]
+
+            def fast_union(validator: Any, branches: Any, instance: Any, schema: Any) -> Any:
+                # A value valid under the whole schema holding the union passes the union:
+                # its branches are not tried one by one.
+                pointer = spec._fast.pointer(schema)
+                ints = None if pointer is None else known_valid(validator, pointer, instance)
+                if ints is None:
+                    yield from check(validator, branches, instance, schema)
+                elif spec._ints is not None:
+                    spec._ints += ints
+
+            return fast_union
 
         def ref(validator: Any, ref: str, instance: Any, schema: Any) -> Any:
             key = (type(validator), ref, _AS_JSON(instance))
@@ -332,9 +374,13 @@ class Spec:
                 plain = spec._refs.get((spec._cls, ref, key[2]))
                 if plain is not None and not plain[1] and not any(i for i, _ in plain[0]):
                     found = plain
+            if found is None and len(spec._refs) > 5_000:
+                spec._refs.clear()
             if found is None:
-                if len(spec._refs) > 5_000:
-                    spec._refs.clear()
+                ints = known_valid(validator, ref, instance)
+                if ints is not None:
+                    found = spec._refs[key] = ([], ints)
+            if found is None:
                 outer, spec._ints, steps = spec._ints, [], []
                 try:
                     for error in _REF(validator, ref, instance, schema):
@@ -350,12 +396,12 @@ class Spec:
             if spec._ints is not None:
                 spec._ints += found[1]
 
-        self._cls = validators.extend(Draft202012Validator, {"type": type_, "$ref": ref})
+        unions = {keyword: union(keyword) for keyword in ("anyOf", "oneOf")}
+        self._cls = validators.extend(Draft202012Validator,
+                                      {"type": type_, "$ref": ref, **unions})
         # Same, but an integer snowflake is reported, so its JSON path is known.
-        self._marking = validators.extend(Draft202012Validator, {"type": marked, "$ref": ref})
-        #: The spec's snowflake schema (``components/schemas/SnowflakeType``), if any.
-        self.snowflake: Any = document.get("components", {}).get("schemas", {}).get(
-            "SnowflakeType")
+        self._marking = validators.extend(Draft202012Validator,
+                                          {"type": marked, "$ref": ref, **unions})
 
     @classmethod
     def load(cls, path: Path | str) -> Spec:
@@ -423,12 +469,22 @@ class Spec:
                 stack.extend(node.get(key, []))
         return names
 
+    def _errors(self, validator: Any, instance: Any) -> Iterator[ValidationError]:
+        """``validator``'s top-level errors of ``instance``, one at a time (a cached error's
+        shared context hangs under the latest one narrowed); ``jsonschema-rs`` looks first
+        when ``instance`` is plain JSON."""
+        self._plain = plain_json(instance)
+        try:
+            yield from validator.iter_errors(instance)
+        finally:
+            self._plain = False
+
     def _int_paths(self, pointer: str, instance: Any) -> tuple[str, ...]:
         """JSON paths of the integers standing for snowflakes in ``instance``."""
         validator = self._marking({"$ref": f"{SPEC_URI}#{pointer}"}, registry=self.registry,
                                   format_checker=self.format_checker)
         paths: set[str] = set()
-        stack = list(validator.iter_errors(instance))
+        stack = list(self._errors(validator, instance))
         while stack:
             e = stack.pop()
             for child in e.context or ():
@@ -461,7 +517,7 @@ class Spec:
             if pointer is None:
                 bad("path", name, f"not declared in {op.template}")
                 continue
-            for e in _errors(self.validator(pointer), value):
+            for e in _narrowed(self._errors(self.validator(pointer), value)):
                 bad("path", name, _describe(e))
         for key, value in query.items():
             pointer = op.params.get(("query", key))
@@ -471,7 +527,7 @@ class Spec:
                                   f"(declared: {declared})")
                 continue
             instance = _from_query(self.resolve_schema(pointer), value)
-            for e in _errors(self.validator(pointer), instance):
+            for e in _narrowed(self._errors(self.validator(pointer), instance)):
                 bad("query", key, _describe(e))
         parts = list(files)
         if body is None and not parts:
@@ -494,8 +550,8 @@ class Spec:
                 self._bodies.clear()
             self._ints = []
             try:
-                errors = tuple((e.json_path, _describe(e))
-                               for e in _errors(self.validator(pointer), instance))
+                errors = tuple((e.json_path, _describe(e)) for e in _narrowed(
+                    self._errors(self.validator(pointer), instance)))
                 found = (errors, self._int_paths(pointer, instance) if self._ints else ())
             finally:
                 self._ints = None
