@@ -30,10 +30,13 @@ def inputs_key(*inputs: Any) -> bytes:
 class Kept(Generic[V]):
     """The last ``size`` values by key (least recently used first out) and, with
     ``weigh`` (a value's bytes), at most ``budget`` bytes of them; ``hits`` and ``misses``
-    count lookups. Safe to share between threads."""
+    count lookups. Safe to share between threads. Raises ValueError for a ``budget``
+    without ``weigh``."""
 
     def __init__(self, size: int = 64, *, budget: int | None = None,
                  weigh: Callable[[V], int] | None = None) -> None:
+        if budget is not None and weigh is None:
+            raise ValueError("a byte budget needs a weigh function")
         self.size = size
         self.budget = budget
         self._weigh = weigh

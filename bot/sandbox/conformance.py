@@ -61,7 +61,7 @@ from jsonschema.exceptions import ValidationError
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
-from .fastcheck import FastCheck, plain_json
+from .fastcheck import FastCheck, escape, plain_json
 
 #: Environment variable naming the spec file; it overrides the search in :func:`find_spec`.
 SPEC_ENV = "HERDBOT_DISCORD_SPEC"
@@ -162,10 +162,6 @@ class Operation:
     params: dict[tuple[str, str], str]  # (in, name) -> JSON pointer of its schema
     body: dict[str, str]  # content type -> JSON pointer of its schema
     body_required: bool
-
-
-def _escape(token: str) -> str:
-    return token.replace("~", "~0").replace("/", "~1")
 
 
 def _format_checker() -> FormatChecker:
@@ -289,14 +285,14 @@ class Spec:
                 op = item.get(method)
                 if op is None:
                     continue
-                base = f"/paths/{_escape(template)}"
+                base = f"/paths/{escape(template)}"
                 params: dict[tuple[str, str], str] = {}
                 for where, plist in ((f"{base}/parameters", shared),
                                      (f"{base}/{method}/parameters", op.get("parameters", []))):
                     for i, p in enumerate(plist):
                         params[(p["in"], p["name"])] = f"{where}/{i}/schema"
                 rb = op.get("requestBody") or {}
-                body = {ctype: f"{base}/{method}/requestBody/content/{_escape(ctype)}/schema"
+                body = {ctype: f"{base}/{method}/requestBody/content/{escape(ctype)}/schema"
                         for ctype in rb.get("content", {})}
                 self.operations.append(Operation(
                     method.upper(), template, regex, specificity, f"{base}/{method}",
@@ -470,9 +466,8 @@ class Spec:
         return names
 
     def _errors(self, validator: Any, instance: Any) -> Iterator[ValidationError]:
-        """``validator``'s top-level errors of ``instance``, one at a time (a cached error's
-        shared context hangs under the latest one narrowed); ``jsonschema-rs`` looks first
-        when ``instance`` is plain JSON."""
+        """``validator``'s top-level errors of ``instance``, one at a time;
+        ``jsonschema-rs`` looks first when ``instance`` is plain JSON."""
         self._plain = plain_json(instance)
         try:
             yield from validator.iter_errors(instance)

@@ -10,9 +10,10 @@ It validates with two copies of the document, compiled by ``jsonschema-rs``:
 
 Only plain JSON values may be asked about (:func:`plain_json`: dicts with string keys,
 lists, strings, integers, booleans, ``None``): ``jsonschema-rs`` reads a tuple as an
-array, and compares numbers where ``jsonschema`` may not. When ``jsonschema-rs`` cannot
-read the value the answer is ``False`` ("not known valid"): the caller validates with
-``jsonschema`` as before, so a ``False`` never changes a result, only its cost.
+array, and floats are left out (the two libraries may compare them differently). When
+``jsonschema-rs`` cannot compile a schema or read the value the answer is ``False`` ("not
+known valid"): the caller validates with ``jsonschema`` as before, so a ``False`` never
+changes a result, only its cost.
 """
 
 from __future__ import annotations
@@ -28,10 +29,27 @@ INT_RANGES = {"int32": (-(2 ** 31), 2 ** 31 - 1), "int64": (-(2 ** 63), 2 ** 63 
 SNOWFLAKE_INT = {"type": "integer", "minimum": 0, "maximum": 2 ** 64 - 1}
 #: Keywords whose values are data, not schemas: left as they are.
 _DATA = frozenset({"const", "enum", "default", "example", "examples"})
+#: Keywords (and the spec's ``schemas``) whose values map names to schemas: a name there is
+#: not a keyword, even one spelt as a member of :data:`_DATA`.
+_NAMED = frozenset({"properties", "patternProperties", "$defs", "definitions",
+                    "dependentSchemas", "schemas"})
 
 
-def _escape(token: str) -> str:
+def escape(token: str) -> str:
+    """``token`` as one step of a JSON pointer (RFC 6901: ``~`` and ``/`` escaped)."""
     return token.replace("~", "~0").replace("/", "~1")
+
+
+def _parts(node: dict[str, Any]) -> list[tuple[str, Any]]:
+    """The members of ``node`` that may hold schemas: each (key, value), the values of a
+    :data:`_NAMED` map one by one (key ``"<keyword>/<name>"``, already escaped)."""
+    out: list[tuple[str, Any]] = []
+    for key, value in node.items():
+        if key in _NAMED and isinstance(value, dict):
+            out += ((f"{escape(key)}/{escape(name)}", sub) for name, sub in value.items())
+        elif key not in _DATA:
+            out.append((escape(key), value))
+    return out
 
 
 def plain_json(value: Any) -> bool:
@@ -54,7 +72,11 @@ def rewrite(node: Any, snowflake: Any, lenient: bool) -> Any:
         return [rewrite(v, snowflake, lenient) for v in node]
     if not isinstance(node, dict):
         return node
-    out = {k: v if k in _DATA else rewrite(v, snowflake, lenient) for k, v in node.items()}
+    out = {k: v if k in _DATA else rewrite(v, snowflake, lenient) for k, v in node.items()
+           if k not in _NAMED or not isinstance(v, dict)}
+    for k, v in node.items():
+        if k in _NAMED and isinstance(v, dict):
+            out[k] = {name: rewrite(sub, snowflake, lenient) for name, sub in v.items()}
     fmt = node.get("format")
     if isinstance(fmt, str) and fmt in INT_RANGES:
         low, high = INT_RANGES[fmt]
@@ -82,8 +104,7 @@ class FastCheck:
             node, where = stack.pop()
             if isinstance(node, dict):
                 self._pointers[id(node)] = where
-                stack += ((v, f"{where}/{_escape(k)}") for k, v in node.items()
-                          if k not in _DATA)
+                stack += ((v, f"{where}/{step}") for step, v in _parts(node))
             elif isinstance(node, list):
                 stack += ((v, f"{where}/{i}") for i, v in enumerate(node))
 
@@ -109,10 +130,14 @@ class FastCheck:
 
     def _compile(self, ref: str, lenient: bool) -> Any:
         """The validator of ``ref`` (its pointer percent-encoded, as a URI's fragment
-        is), or ``None`` for a reference outside the document."""
+        is), or ``None`` for a reference outside the document or one ``jsonschema-rs``
+        cannot compile."""
         where, _, pointer = (self.uri + ref if ref.startswith("#") else ref).partition("#")
         if where != self.uri:
             return None
         target = f"{self.uri}#{urllib.parse.quote(urllib.parse.unquote(pointer), safe='/~')}"
-        return jsonschema_rs.Draft202012Validator(
-            {"$ref": target}, registry=self._registries[lenient], validate_formats=False)
+        try:
+            return jsonschema_rs.Draft202012Validator(
+                {"$ref": target}, registry=self._registries[lenient], validate_formats=False)
+        except Exception:  # noqa: BLE001 - a schema it cannot read (a pattern): not known
+            return None

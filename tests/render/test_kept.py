@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from bot.render.kept import Kept
 
 
@@ -24,7 +26,12 @@ def test_weighed_values_are_kept_within_their_budget_oldest_out_first():
 
 
 def test_without_weights_the_count_bounds_alone():
-    kept: Kept[int] = Kept(2, budget=1)
+    kept: Kept[int] = Kept(2)
     for key in "abc":
         kept.put(key, 7)
     assert (len(kept), kept.kept_bytes, kept.get("a"), kept.get("c")) == (2, 0, None, 7)
+
+
+def test_a_budget_needs_a_weight():
+    with pytest.raises(ValueError, match="needs a weigh function"):
+        Kept(2, budget=1)
