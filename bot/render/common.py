@@ -90,9 +90,10 @@ def _key(text: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> FontCall |
 
 
 def _mask_bytes(kept: Any) -> int:
-    """The bytes of a kept ``getmask2`` answer: its bitmap's pixels (and the entry)."""
-    bitmap = kept[0]
-    return int(bitmap.size[0] * bitmap.size[1] * max(1, len(bitmap.mode))) + MASK_ENTRY_BYTES
+    """The bytes of a kept ``getmask2`` answer: its bitmap's pixels, one byte each (only
+    ``L`` and ``1`` bitmaps are kept), and the entry."""
+    width, height = kept[0].size
+    return int(width * height) + MASK_ENTRY_BYTES
 
 
 #: Text bitmaps kept (:class:`KeptFont`): (font, call) -> ``getmask2``'s answer.
