@@ -396,8 +396,8 @@ class LlamasAlpacasPresenter(Presenter):
 
     def highlight(self, view: LlamasAlpacasView, result: Result, names: dict[str, str], *,
                   lang: str = ENGLISH) -> str:
-        """The best line: the most conditions one line met, and who scored it (the most
-        such lines first)."""
+        """The best line: the most conditions one line met, and who had the most such lines
+        (each of them, when several had as many)."""
         best = max((k for p in view.players for k in range(3) if p.lines[k]), default=None)
         if best is None:
             return translate(lang, "No line met a condition.")
@@ -406,11 +406,14 @@ class LlamasAlpacasPresenter(Presenter):
         together = translate(lang, "{first} and {second}", first=", ".join(who[:-1]),
                              second=who[-1]) if len(who) > 1 else who[0]
         conditions = translate_n(lang, "{count} condition", "{count} conditions", best + 1)
-        if top == 1:
-            return translate(lang, "Best line: {names}, a line meeting {conditions}.",
-                             names=together, conditions=conditions)
-        return translate(lang, "Best line: {names}, {lines} lines meeting {conditions} each.",
-                         names=together, lines=top, conditions=conditions)
+        if len(who) > 1:
+            return translate_n(
+                lang, "Best line: {names} each had {count} line meeting {conditions}.",
+                "Best lines: {names} each had {count} lines meeting {conditions}.", top,
+                names=together, conditions=conditions)
+        return translate_n(lang, "Best line: {names} had {count} line meeting {conditions}.",
+                           "Best lines: {names} had {count} lines meeting {conditions}.", top,
+                           names=together, conditions=conditions)
 
     def private_lines(self, view: LlamasAlpacasView, seat: str,
                       names: dict[str, str], *, lang: str = ENGLISH) -> list[str]:

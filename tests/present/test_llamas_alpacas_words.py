@@ -1,6 +1,7 @@
 """Llamas & Alpacas thread lines and card names in the game's language."""
 
 from bot.games.base import Event, Result
+from bot.games.llamas_alpacas.engine import LlamasAlpacasEngine
 from bot.games.llamas_alpacas.cards import cards_by_id
 from bot.games.llamas_alpacas.spec import RULES_SUMMARY
 from bot.i18n import translate
@@ -71,3 +72,41 @@ def test_turn_and_timeout_lines_fit_any_name():
     assert translate("fr", "It is {name}'s turn.", name="Ana") == "C'est à Ana de jouer."
     assert translate("pl", "Time ran out for {seat}: the AI played their turn.", seat="Ana") == (
         "Skończył się czas gracza Ana: SI wykonała ruch za tego gracza.")
+
+
+def _lines_view(*lines: list[int]):
+    """A view of a new game of ``len(lines)`` seats whose players met these lines
+    (scored lines per number of conditions met: 1, 2, 3)."""
+    engine = LlamasAlpacasEngine()
+    view = engine.view(engine.new_game([f"s{i}" for i in range(len(lines))], seed=1), None)
+    players = [p.model_copy(update={"lines": list(met)}) for p, met in zip(view.players, lines)]
+    return view.model_copy(update={"players": players})
+
+
+def test_the_best_line_says_who_had_it_and_how_many():
+    names = {"s0": "Maya", "s1": "Tomasz", "s2": "Ana"}
+    result = Result(scores={"s0": 1, "s1": 1, "s2": 1}, winners=["s0"], reason="")
+    hl = LlamasAlpacasPresenter().highlight
+    assert hl(_lines_view([0, 0, 0], [0, 0, 0], [0, 0, 0]), result, names) == (
+        "No line met a condition.")
+    one = _lines_view([2, 1, 0], [0, 0, 0], [1, 0, 0])
+    assert hl(one, result, names) == "Best line: Maya had 1 line meeting 2 conditions."
+    assert hl(one, result, names, lang="de") == (
+        "Beste Linie: Maya hatte 1 Linie mit 2 Bedingungen.")
+    several = _lines_view([0, 0, 1], [0, 0, 1], [0, 0, 1])
+    assert hl(several, result, names) == (
+        "Best line: Maya, Tomasz and Ana each had 1 line meeting 3 conditions.")
+    assert hl(several, result, names, lang="pl") == (
+        "Najlepsza linia: Maya, Tomasz i Ana – każdy ma 1 linię spełniającą warunki: 3 warunki.")
+    most = _lines_view([0, 0, 2], [0, 0, 1], [0, 0, 0])
+    assert hl(most, result, names) == "Best lines: Maya had 2 lines meeting 3 conditions."
+    assert hl(most, result, names, lang="fr") == (
+        "Meilleures lignes : Maya a eu 2 lignes remplissant 3 conditions.")
+    tied = _lines_view([0, 0, 2], [0, 0, 2], [0, 0, 1])
+    assert hl(tied, result, names) == (
+        "Best lines: Maya and Tomasz each had 2 lines meeting 3 conditions.")
+    assert hl(tied, result, names, lang="es") == (
+        "Mejores líneas: Maya y Tomasz tuvieron cada uno 2 líneas que cumplen 3 condiciones.")
+    five = _lines_view([0, 5, 0], [0, 0, 0], [0, 0, 0])
+    assert hl(five, result, names, lang="pl") == (
+        "Najlepsze linie: Maya ma 5 linii spełniających warunki: 2 warunki.")

@@ -203,7 +203,7 @@ def test_the_rating_history_chart_is_legible_on_a_phone(lines: int) -> None:
 #: result card's size, turns and highlight.
 CARDS = {
     "llamas-alpacas": ((800, 612), "Bo wins", "48 turns \N{MIDDLE DOT} 37 min",
-                       "Best line: Dina Woolworth, 2 lines meeting 3 conditions each."),
+                       "Best lines: Dina Woolworth had 2 lines meeting 3 conditions."),
     "pacapaca": ((800, 732), "Maya Longneck the Magnificent wins", "47 turns \N{MIDDLE DOT} 37 min",
                  "Tallest neck: Maya Longneck the Magnificent, 15 cards long."),
     "llamas-unleashed": ((800, 852), "Gus Alpacino wins", "56 turns \N{MIDDLE DOT} 37 min",
