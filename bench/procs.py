@@ -79,6 +79,12 @@ class Options:
         bot_env: settings for every bot process.
         bot_logs: copy the bot processes' logs there at the end, as
             ``<config>-bot<shard>.log``.
+        fresh: each rate (and the burst) with bot processes, a database and games of its
+            own, so that every row starts from new games: a game's pace (moves per game
+            per second) is the same at every rate, so the rows meet the same mix of game
+            phases (set-up, negotiations, reactions) and their CPU per move compares.
+            Without it the rates follow one another on the same bot and games, and a
+            later row meets older games.
     """
 
     checkout: Path | None = None
@@ -90,6 +96,7 @@ class Options:
     pinning: Pinning | None = None
     bot_env: dict[str, str] = field(default_factory=dict)
     bot_logs: Path | None = None
+    fresh: bool = False
 
 
 async def bench_processes(configs: list[str], rates: tuple[float, ...], warmup: float,
@@ -116,38 +123,62 @@ async def _config(name: str, pg: str, rates: tuple[float, ...], warmup: float,
                   window: float, o: Options) -> dict[str, Any] | None:
     """One configuration of :func:`bench_processes`; None when skipped."""
     backend, procs = CONFIGS[name]
+    if backend == "postgres" and not pg:
+        print(f"{name}: skipped (HERDBOT_BENCH_DATABASE_URL is not set)")
+        return None
+    print(f"{name}: {procs} bot process(es) on {backend}"
+          f"{f', bot from {o.checkout}' if o.checkout else ''}"
+          f"{', each rate from new bot processes and games' if o.fresh else ''}")
+    if not o.fresh:
+        result = await _run(name, pg, rates, warmup, window, o, o.burst)
+    else:
+        result = {"rates": [], "driver_errors": {}}
+        parts: list[tuple[tuple[float, ...], tuple[float, float, float] | None]] = [
+            ((rate,), None) for rate in rates]
+        if o.burst is not None:
+            parts.append(((), o.burst))
+        for part_rates, burst in parts:
+            part = await _run(name, pg, part_rates, warmup, window, o, burst)
+            result["rates"].extend(part["rates"])
+            if "burst" in part:
+                result["burst"] = part["burst"]
+            for error, count in part["driver_errors"].items():
+                result["driver_errors"][error] = result["driver_errors"].get(error, 0) + count
+    result["fresh"] = o.fresh
+    result["bot_nice"] = o.bot_nice
+    result["bot_env"] = o.bot_env
+    result["pinning"] = None if o.pinning is None else o.pinning.describe()
+    print(f"{name}: goodput against offered load"
+          f"{'' if o.pinning is None else ' (' + o.pinning.header() + ')'}")
+    for line in rates_table(result["rates"]):
+        print("  " + line)
+    return result
+
+
+async def _run(name: str, pg: str, rates: tuple[float, ...], warmup: float, window: float,
+               o: Options, burst: tuple[float, float, float] | None) -> dict[str, Any]:
+    """``rates`` (then ``burst``) on new bot processes of configuration ``name``, over a
+    new database (a file, or a schema of ``pg``): :meth:`ProcessCapacityBench.run`'s
+    result."""
+    backend, procs = CONFIGS[name]
     with tempfile.TemporaryDirectory(prefix="herdprocs-") as tmp:
-        if backend == "sqlite":
-            database: str | Path = Path(tmp) / "bench.sqlite3"
-        elif pg:
+        database: str | Path = Path(tmp) / "bench.sqlite3"
+        if backend == "postgres":
             _, database = await new_schema(pg, "herdbot_b_")
-        else:
-            print(f"{name}: skipped (HERDBOT_BENCH_DATABASE_URL is not set)")
-            return None
-        print(f"{name}: {procs} bot process(es) on {backend}"
-              f"{f', bot from {o.checkout}' if o.checkout else ''}")
         profile_to = (str(o.profile_dir / name) if o.profile_dir is not None
-                      and o.profile_rate is not None else None)
+                      and o.profile_rate in rates else None)
         bench = ProcessCapacityBench(Path(tmp), database, procs, checkout=o.checkout,
                                      profile_to=profile_to, bot_nice=o.bot_nice,
                                      pinning=o.pinning)
         bench.tries = o.tries
         bench.bot_env = o.bot_env
         try:
-            result = await bench.run(rates, warmup, window, profile_rate=o.profile_rate,
-                                     burst=o.burst)
+            return await bench.run(rates, warmup, window, profile_rate=o.profile_rate,
+                                   burst=burst)
         finally:
             if o.bot_logs is not None:
                 for log in Path(tmp).glob("bot*.log"):
                     shutil.copyfile(log, o.bot_logs / f"{name}-{log.name}")
-        result["bot_nice"] = o.bot_nice
-        result["bot_env"] = o.bot_env
-        result["pinning"] = None if o.pinning is None else o.pinning.describe()
-        print(f"{name}: goodput against offered load"
-              f"{'' if o.pinning is None else ' (' + o.pinning.header() + ')'}")
-        for line in rates_table(result["rates"]):
-            print("  " + line)
-    return result
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -177,6 +208,9 @@ def main(argv: list[str] | None = None) -> int:
                          "(repeatable)")
     ap.add_argument("--bot-logs", type=Path, default=None, metavar="DIR",
                     help="keep the bot processes' logs in DIR (<config>-bot<shard>.log)")
+    ap.add_argument("--fresh", action="store_true",
+                    help="each rate (and the burst) from new bot processes, database and "
+                         "games, so that the rows meet the same mix of game phases")
     add_pinning_options(ap)
     args = ap.parse_args(argv)
     bot_env = dict(item.partition("=")[::2] for item in args.bot_env)
@@ -195,7 +229,7 @@ def main(argv: list[str] | None = None) -> int:
     options = Options(checkout=args.checkout, profile_rate=args.profile_rate,
                       profile_dir=args.profile_bot, burst=burst, bot_nice=args.bot_nice,
                       tries=args.tries, pinning=pinning, bot_env=bot_env,
-                      bot_logs=args.bot_logs)
+                      bot_logs=args.bot_logs, fresh=args.fresh)
     result = asyncio.run(bench_processes(args.configs.split(","), rates, args.warmup,
                                          args.window, options))
     Path(args.out).write_text(json.dumps(result, indent=1))

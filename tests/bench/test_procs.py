@@ -1,0 +1,62 @@
+"""bench.procs: each rate on new bot processes with ``--fresh``, the rows and burst merged."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from bench import procs
+
+
+def test_fresh_runs_each_rate_and_the_burst_on_new_bot_processes(monkeypatch, capsys):
+    runs: list[tuple[str, tuple[float, ...], Any]] = []
+
+    async def fake_run(name, pg, rates, warmup, window, o, burst):
+        runs.append((name, rates, burst))
+        out: dict[str, Any] = {"rates": [_row(r) for r in rates],
+                               "driver_errors": {"refused": len(rates) + 1}}
+        if burst is not None:
+            out["burst"] = {"recovered_s": 10.0}
+        return out
+
+    monkeypatch.setattr(procs, "_run", fake_run)
+    o = procs.Options(fresh=True, burst=(10.0, 40.0, 60.0))
+    result = asyncio.run(procs._config("sqlite", "", (10.0, 20.0), 15.0, 30.0, o))
+    assert runs == [("sqlite", (10.0,), None), ("sqlite", (20.0,), None),
+                    ("sqlite", (), (10.0, 40.0, 60.0))]
+    assert [r["offered_per_s"] for r in result["rates"]] == [10.0, 20.0]
+    assert result["burst"] == {"recovered_s": 10.0}
+    assert result["driver_errors"] == {"refused": 5}
+    assert result["fresh"] is True
+    assert "each rate from new bot processes and games" in capsys.readouterr().out
+
+
+def test_without_fresh_the_rates_and_burst_share_one_run(monkeypatch):
+    runs: list[tuple[tuple[float, ...], Any]] = []
+
+    async def fake_run(name, pg, rates, warmup, window, o, burst):
+        runs.append((rates, burst))
+        return {"rates": [_row(r) for r in rates], "burst": {"recovered_s": 5.0},
+                "driver_errors": {}}
+
+    monkeypatch.setattr(procs, "_run", fake_run)
+    o = procs.Options(burst=(10.0, 40.0, 60.0))
+    result = asyncio.run(procs._config("sqlite", "", (10.0, 20.0), 15.0, 30.0, o))
+    assert runs == [((10.0, 20.0), (10.0, 40.0, 60.0))]
+    assert result["fresh"] is False
+    assert len(result["rates"]) == 2
+
+
+def test_postgres_configs_are_skipped_without_a_database_url(capsys):
+    assert asyncio.run(procs._config("pg1", "", (10.0,), 1.0, 1.0, procs.Options())) is None
+    assert "skipped" in capsys.readouterr().out
+
+
+def _row(rate: float) -> dict[str, Any]:
+    """A goodput row as :func:`bench.figures.rates_table` reads it."""
+    return {"offered_per_s": rate, "achieved_per_s": rate * 0.9, "moves": 10, "moves_made": 10,
+            "click_to_table": {"p50_ms": 10.0, "p99_ms": 20.0},
+            "first_try_to_table": {"p99_ms": 30.0}, "late_acks": 0, "moves_busy": 0,
+            "retries": 0, "moves_abandoned": 0, "moves_errors": 0,
+            "bot_cpu_ms_per_move": 12.0, "bot_cpu_share": 0.1, "harness_cpu_share": 0.1,
+            "loadavg_start": [0.1, 0.1, 0.1], "loadavg_end": [0.1, 0.1, 0.1]}
