@@ -54,7 +54,7 @@ from bench.figures import (
 )
 from bench.players import TRIES
 from bench.procs_bench import ProcessCapacityBench
-from bot.store.postgres import new_schema
+from bot.store.postgres import drop_schemas, new_schema
 
 #: name -> (backend, shard processes).
 CONFIGS: dict[str, tuple[str, int]] = {"sqlite": ("sqlite", 1), "pg1": ("postgres", 1),
@@ -79,12 +79,9 @@ class Options:
         bot_env: settings for every bot process.
         bot_logs: copy the bot processes' logs there at the end, as
             ``<config>-bot<shard>.log``.
-        fresh: each rate (and the burst) with bot processes, a database and games of its
-            own, so that every row starts from new games: a game's pace (moves per game
-            per second) is the same at every rate, so the rows meet the same mix of game
-            phases (set-up, negotiations, reactions) and their CPU per move compares.
-            Without it the rates follow one another on the same bot and games, and a
-            later row meets older games.
+        fresh: each rate (and the burst) on bot processes, a database and games of its
+            own (bench/README.md, "Rows that compare"); their logs are kept as
+            ``<config>-<rate or burst>-bot<shard>.log``.
     """
 
     checkout: Path | None = None
@@ -132,18 +129,21 @@ async def _config(name: str, pg: str, rates: tuple[float, ...], warmup: float,
     if not o.fresh:
         result = await _run(name, pg, rates, warmup, window, o, o.burst)
     else:
-        result = {"rates": [], "driver_errors": {}}
+        result = {"rates": []}
         parts: list[tuple[tuple[float, ...], tuple[float, float, float] | None]] = [
             ((rate,), None) for rate in rates]
         if o.burst is not None:
             parts.append(((), o.burst))
+        errors: dict[str, int] = {}
         for part_rates, burst in parts:
-            part = await _run(name, pg, part_rates, warmup, window, o, burst)
+            label = f"{part_rates[0]:g}" if part_rates else "burst"
+            part = await _run(name, pg, part_rates, warmup, window, o, burst, label)
             result["rates"].extend(part["rates"])
             if "burst" in part:
                 result["burst"] = part["burst"]
             for error, count in part["driver_errors"].items():
-                result["driver_errors"][error] = result["driver_errors"].get(error, 0) + count
+                errors[error] = errors.get(error, 0) + count
+        result["driver_errors"] = dict(sorted(errors.items(), key=lambda kv: -kv[1])[:10])
     result["fresh"] = o.fresh
     result["bot_nice"] = o.bot_nice
     result["bot_env"] = o.bot_env
@@ -156,15 +156,18 @@ async def _config(name: str, pg: str, rates: tuple[float, ...], warmup: float,
 
 
 async def _run(name: str, pg: str, rates: tuple[float, ...], warmup: float, window: float,
-               o: Options, burst: tuple[float, float, float] | None) -> dict[str, Any]:
+               o: Options, burst: tuple[float, float, float] | None,
+               label: str | None = None) -> dict[str, Any]:
     """``rates`` (then ``burst``) on new bot processes of configuration ``name``, over a
-    new database (a file, or a schema of ``pg``): :meth:`ProcessCapacityBench.run`'s
-    result."""
+    new database (a file, or a schema of ``pg`` dropped at the end):
+    :meth:`ProcessCapacityBench.run`'s result. The bot logs go to ``o.bot_logs`` as
+    ``<name>[-<label>]-bot<shard>.log``."""
     backend, procs = CONFIGS[name]
+    schema: str | None = None
     with tempfile.TemporaryDirectory(prefix="herdprocs-") as tmp:
         database: str | Path = Path(tmp) / "bench.sqlite3"
         if backend == "postgres":
-            _, database = await new_schema(pg, "herdbot_b_")
+            schema, database = await new_schema(pg, "herdbot_b_")
         profile_to = (str(o.profile_dir / name) if o.profile_dir is not None
                       and o.profile_rate in rates else None)
         bench = ProcessCapacityBench(Path(tmp), database, procs, checkout=o.checkout,
@@ -177,8 +180,11 @@ async def _run(name: str, pg: str, rates: tuple[float, ...], warmup: float, wind
                                    burst=burst)
         finally:
             if o.bot_logs is not None:
+                part = name if label is None else f"{name}-{label}"
                 for log in Path(tmp).glob("bot*.log"):
-                    shutil.copyfile(log, o.bot_logs / f"{name}-{log.name}")
+                    shutil.copyfile(log, o.bot_logs / f"{part}-{log.name}")
+            if schema is not None:
+                await drop_schemas(pg, [schema])
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -207,7 +213,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="a setting for every bot process, e.g. HERDBOT_EVENT_LOOP=asyncio "
                          "(repeatable)")
     ap.add_argument("--bot-logs", type=Path, default=None, metavar="DIR",
-                    help="keep the bot processes' logs in DIR (<config>-bot<shard>.log)")
+                    help="keep the bot processes' logs in DIR (<config>-bot<shard>.log; with "
+                         "--fresh <config>-<rate or burst>-bot<shard>.log)")
     ap.add_argument("--fresh", action="store_true",
                     help="each rate (and the burst) from new bot processes, database and "
                          "games, so that the rows meet the same mix of game phases")

@@ -9,12 +9,13 @@ from bench import procs
 
 
 def test_fresh_runs_each_rate_and_the_burst_on_new_bot_processes(monkeypatch, capsys):
-    runs: list[tuple[str, tuple[float, ...], Any]] = []
+    runs: list[tuple[str, tuple[float, ...], Any, Any]] = []
 
-    async def fake_run(name, pg, rates, warmup, window, o, burst):
-        runs.append((name, rates, burst))
+    async def fake_run(name, pg, rates, warmup, window, o, burst, label=None):
+        runs.append((name, rates, burst, label))
         out: dict[str, Any] = {"rates": [_row(r) for r in rates],
-                               "driver_errors": {"refused": len(rates) + 1}}
+                               "driver_errors": {"refused": len(rates) + 1,
+                                                 f"timeout {label}": 1}}
         if burst is not None:
             out["burst"] = {"recovered_s": 10.0}
         return out
@@ -22,11 +23,12 @@ def test_fresh_runs_each_rate_and_the_burst_on_new_bot_processes(monkeypatch, ca
     monkeypatch.setattr(procs, "_run", fake_run)
     o = procs.Options(fresh=True, burst=(10.0, 40.0, 60.0))
     result = asyncio.run(procs._config("sqlite", "", (10.0, 20.0), 15.0, 30.0, o))
-    assert runs == [("sqlite", (10.0,), None), ("sqlite", (20.0,), None),
-                    ("sqlite", (), (10.0, 40.0, 60.0))]
+    assert runs == [("sqlite", (10.0,), None, "10"), ("sqlite", (20.0,), None, "20"),
+                    ("sqlite", (), (10.0, 40.0, 60.0), "burst")]
     assert [r["offered_per_s"] for r in result["rates"]] == [10.0, 20.0]
     assert result["burst"] == {"recovered_s": 10.0}
-    assert result["driver_errors"] == {"refused": 5}
+    assert list(result["driver_errors"].items()) == [
+        ("refused", 5), ("timeout 10", 1), ("timeout 20", 1), ("timeout burst", 1)]
     assert result["fresh"] is True
     assert "each rate from new bot processes and games" in capsys.readouterr().out
 
@@ -34,7 +36,7 @@ def test_fresh_runs_each_rate_and_the_burst_on_new_bot_processes(monkeypatch, ca
 def test_without_fresh_the_rates_and_burst_share_one_run(monkeypatch):
     runs: list[tuple[tuple[float, ...], Any]] = []
 
-    async def fake_run(name, pg, rates, warmup, window, o, burst):
+    async def fake_run(name, pg, rates, warmup, window, o, burst, label=None):
         runs.append((rates, burst))
         return {"rates": [_row(r) for r in rates], "burst": {"recovered_s": 5.0},
                 "driver_errors": {}}

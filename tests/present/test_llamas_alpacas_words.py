@@ -1,8 +1,8 @@
 """Llamas & Alpacas thread lines and card names in the game's language."""
 
 from bot.games.base import Event, Result
-from bot.games.llamas_alpacas.engine import LlamasAlpacasEngine
 from bot.games.llamas_alpacas.cards import cards_by_id
+from bot.games.llamas_alpacas.engine import LlamasAlpacasEngine
 from bot.games.llamas_alpacas.spec import RULES_SUMMARY
 from bot.i18n import translate
 from bot.present.llamas_alpacas import LlamasAlpacasPresenter
@@ -79,7 +79,7 @@ def _lines_view(*lines: list[int]):
     (scored lines per number of conditions met: 1, 2, 3)."""
     engine = LlamasAlpacasEngine()
     view = engine.view(engine.new_game([f"s{i}" for i in range(len(lines))], seed=1), None)
-    players = [p.model_copy(update={"lines": list(met)}) for p, met in zip(view.players, lines)]
+    players = [p.model_copy(update={"lines": list(met)}) for p, met in zip(view.players, lines, strict=True)]
     return view.model_copy(update={"players": players})
 
 
@@ -97,7 +97,7 @@ def test_the_best_line_says_who_had_it_and_how_many():
     assert hl(several, result, names) == (
         "Best line: Maya, Tomasz and Ana each had 1 line meeting 3 conditions.")
     assert hl(several, result, names, lang="pl") == (
-        "Najlepsza linia: Maya, Tomasz i Ana – każdy ma 1 linię spełniającą warunki: 3 warunki.")
+        "Najlepsza linia: Maya, Tomasz i Ana – każdy z nich ma 1 linię spełniającą 3 warunki.")
     most = _lines_view([0, 0, 2], [0, 0, 1], [0, 0, 0])
     assert hl(most, result, names) == "Best lines: Maya had 2 lines meeting 3 conditions."
     assert hl(most, result, names, lang="fr") == (
@@ -105,8 +105,12 @@ def test_the_best_line_says_who_had_it_and_how_many():
     tied = _lines_view([0, 0, 2], [0, 0, 2], [0, 0, 1])
     assert hl(tied, result, names) == (
         "Best lines: Maya and Tomasz each had 2 lines meeting 3 conditions.")
+    assert hl(tied, result, names, lang="pl") == (
+        "Najlepsze linie: Maya i Tomasz – każdy z nich ma 2 linie spełniające 3 warunki.")
+    assert hl(tied, result, names, lang="de") == (
+        "Beste Linien: Maya und Tomasz hatten je 2 Linien mit 3 Bedingungen.")
     assert hl(tied, result, names, lang="es") == (
         "Mejores líneas: Maya y Tomasz tuvieron cada uno 2 líneas que cumplen 3 condiciones.")
     five = _lines_view([0, 5, 0], [0, 0, 0], [0, 0, 0])
     assert hl(five, result, names, lang="pl") == (
-        "Najlepsze linie: Maya ma 5 linii spełniających warunki: 2 warunki.")
+        "Najlepsze linie: Maya ma 5 linii spełniających 2 warunki.")
