@@ -100,17 +100,28 @@ class Players:
                                 patience=self.PATIENCE)
             ctx._thread_id = g.thread_id
             outcome: str | None = "done"
+            gone = False
             try:
                 outcome = await perform(ctx, action)
             except Exception as exc:  # noqa: BLE001 - a failed move is counted, not fatal
-                # Digits out (member names, card indexes), so that one fault is one key.
-                key = re.sub(r"\d+", "#", f"{g.key}: {type(exc).__name__}: {str(exc)[:80]}")
-                self.errors[key] = self.errors.get(key, 0) + 1
-                move.error = key
+                if isinstance(exc, AssertionError) and not await self.still_legal(
+                        g, seat, action):
+                    gone = True  # the decision went before the driver pressed: no fault
+                else:
+                    # Digits out (member names, card indexes): one fault is one key.
+                    key = re.sub(r"\d+", "#",
+                                 f"{g.key}: {type(exc).__name__}: {str(exc)[:80]}")
+                    self.errors[key] = self.errors.get(key, 0) + 1
+                    move.error = key
             finally:
                 self.member_its.pop(member.id, None)
             move.its.extend(its)
             move.t_try, move.try_its = t_try, len(its)
+            if gone:
+                # To a timer or another seat (not made), or to an earlier try of this
+                # move whose answer only came late (made).
+                move.abandoned = move.unanswered == 0
+                break
             if move.error is not None or outcome in (None, "done"):
                 break
             if outcome == "busy":

@@ -99,3 +99,31 @@ async def test_a_driver_failure_is_counted_once_per_fault_and_not_retried():
     assert (mv.tries, mv.error, mv.made) == (
         1, "pacapaca: AssertionError: P#: no component plays Draw#", False)
     assert bench.errors == {"pacapaca: AssertionError: P#: no component plays Draw#": 1}
+
+
+class _GoneBench(_Bench):
+    """The decision is still open when the retry is checked, and gone (to a timer, or to
+    the earlier try) by the time the driver presses."""
+
+    def __init__(self, outcomes: list):
+        super().__init__(outcomes)
+        self.answers = [False, True]  # popped from the end
+
+    async def still_legal(self, g, seat, action):
+        self.asked += 1
+        return self.answers.pop()
+
+
+async def test_a_decision_gone_before_the_press_is_no_fault():
+    bench = _GoneBench([AssertionError("Draw2 is not legal for s0"), "busy"])
+    mv = await make(bench)
+    assert (mv.tries, mv.busy, mv.error, mv.abandoned, mv.made, bench.asked) == (
+        2, 1, None, True, False, 2)
+    assert bench.errors == {}
+
+
+async def test_a_decision_gone_to_a_late_answered_try_was_made():
+    bench = _GoneBench([AssertionError("Draw2 is not legal for s0"), "unanswered"])
+    mv = await make(bench)
+    assert (mv.tries, mv.unanswered, mv.error, mv.abandoned, mv.made) == (
+        2, 1, None, False, True)
