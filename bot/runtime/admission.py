@@ -72,9 +72,7 @@ LAG_FLOOR = 8
 MAX_WAIT_S = 0.5
 #: Seconds of work (at the pace requests ended over the last interval) that may be in
 #: flight while the process is queueing or crowded; past them any request is refused.
-#: Under :data:`ACK_BY_S`, so that a click admitted behind a full backlog is still
-#: answered before its deferral, which would cost one more request.
-MAX_BACKLOG_S = 1.0
+MAX_BACKLOG_S = ACK_BY_S
 #: Requests in flight the backlog always allows, whatever the pace; as many at once over
 #: an interval make the process crowded. It holds per process: processes sharing the
 #: same cores each have this many.
