@@ -7,6 +7,10 @@ Discord, "This interaction failed"), waits :data:`RETRY_PAUSE` seconds and tries
 decision again, up to :data:`TRIES` tries in all (``Players.tries``), unless the decision went meanwhile (to a
 timer or another seat). A retry is extra load on top of the schedule: it takes no arrival
 of the schedule (see bench/README.md, "Retries").
+
+A decision found gone when the driver reads the game, before it presses (its
+:class:`~bot.sandbox.drivers.NotLegal`), ends the move as not made, with those given up
+and not as a fault; made when the try before went unanswered (its answer came late).
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bench.schedule import Arrivals, Game, Move
-from bot.sandbox.drivers import DriverContext, Perform, driver_for
+from bot.sandbox.drivers import DriverContext, NotLegal, Perform, driver_for
 
 #: Think time of a player after their turn came, seconds (uniform).
 THINK = (5.0, 15.0)
@@ -93,6 +97,7 @@ class Players:
         """Carry ``move`` out: try ``action`` for ``seat`` through ``perform``, again after a
         refusal (see the module doc); fill the move's interactions, tries and outcome."""
         t_try = move.t_sched
+        last: str | None = None  # the previous try's outcome
         while True:
             its: list[Any] = []
             self.member_its[member.id] = its
@@ -103,27 +108,28 @@ class Players:
             gone = False
             try:
                 outcome = await perform(ctx, action)
+            except NotLegal:
+                gone = True  # the decision went before the driver pressed: no fault
             except Exception as exc:  # noqa: BLE001 - a failed move is counted, not fatal
-                if isinstance(exc, AssertionError) and not await self.still_legal(
-                        g, seat, action):
-                    gone = True  # the decision went before the driver pressed: no fault
-                else:
-                    # Digits out (member names, card indexes): one fault is one key.
-                    key = re.sub(r"\d+", "#",
-                                 f"{g.key}: {type(exc).__name__}: {str(exc)[:80]}")
-                    self.errors[key] = self.errors.get(key, 0) + 1
-                    move.error = key
+                # Digits out (member names, card indexes), so that one fault is one key.
+                key = re.sub(r"\d+", "#", f"{g.key}: {type(exc).__name__}: {str(exc)[:80]}")
+                self.errors[key] = self.errors.get(key, 0) + 1
+                move.error = key
             finally:
                 self.member_its.pop(member.id, None)
+            if gone and last == "unanswered":
+                # The previous try made the move, answered late: its clicks stay last.
+                cut = len(move.its) - move.try_its
+                move.its[cut:cut] = its
+                break
             move.its.extend(its)
             move.t_try, move.try_its = t_try, len(its)
-            if gone:
-                # To a timer or another seat (not made), or to an earlier try of this
-                # move whose answer only came late (made).
-                move.abandoned = move.unanswered == 0
+            if gone:  # to a timer or another seat: not made
+                move.abandoned = True
                 break
             if move.error is not None or outcome in (None, "done"):
                 break
+            last = outcome
             if outcome == "busy":
                 move.busy += 1
             else:
@@ -146,7 +152,8 @@ class Players:
             move.opens_wait = await self.rule_wait(g)
         if move.its:
             c = move.its[-1]
-            move.t_commit = t_try if move.try_its == 1 else c.bench_t0
+            started = move.t_sched if move.t_try is None else move.t_try
+            move.t_commit = started if move.try_its == 1 else c.bench_t0
         move.finished = True
 
     def _missed(self) -> bool:

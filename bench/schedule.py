@@ -39,8 +39,8 @@ class Move:
     interactions of every try (the last one commits the action), and when the new table
     showed. A try the bot refused as busy, or whose panel never opened, is tried again
     (see :mod:`bench.players`): ``tries`` counts them all, ``busy`` and ``unanswered``
-    the tries ended that way, ``abandoned`` is True when the player gave up (the move
-    was not made)."""
+    the tries ended that way, ``abandoned`` is True when the player gave up or found
+    the decision gone (the move was not made)."""
 
     game: str
     t_sched: float

@@ -10,6 +10,7 @@ import pytest
 from bench import players
 from bench.players import Players
 from bench.schedule import Game, Move
+from bot.sandbox.drivers import NotLegal
 
 
 class _Click:
@@ -101,29 +102,27 @@ async def test_a_driver_failure_is_counted_once_per_fault_and_not_retried():
     assert bench.errors == {"pacapaca: AssertionError: P#: no component plays Draw#": 1}
 
 
-class _GoneBench(_Bench):
-    """The decision is still open when the retry is checked, and gone (to a timer, or to
-    the earlier try) by the time the driver presses."""
 
-    def __init__(self, outcomes: list):
-        super().__init__(outcomes)
-        self.answers = [False, True]  # popped from the end
-
-    async def still_legal(self, g, seat, action):
-        self.asked += 1
-        return self.answers.pop()
+async def test_a_decision_gone_before_the_first_press_is_not_made_and_no_fault():
+    bench = _Bench([NotLegal("Draw2 is not legal for s0")])
+    mv = await make(bench)
+    assert (mv.tries, mv.error, mv.abandoned, mv.made, len(mv.its)) == (1, None, True, False, 1)
+    assert (bench.errors, bench.asked) == ({}, 0)
 
 
-async def test_a_decision_gone_before_the_press_is_no_fault():
-    bench = _GoneBench([AssertionError("Draw2 is not legal for s0"), "busy"])
+async def test_a_decision_gone_after_a_refusal_is_not_made():
+    bench = _Bench([NotLegal("Draw2 is not legal for s0"), "busy"])
     mv = await make(bench)
     assert (mv.tries, mv.busy, mv.error, mv.abandoned, mv.made, bench.asked) == (
-        2, 1, None, True, False, 2)
+        2, 1, None, True, False, 1)
     assert bench.errors == {}
 
 
-async def test_a_decision_gone_to_a_late_answered_try_was_made():
-    bench = _GoneBench([AssertionError("Draw2 is not legal for s0"), "unanswered"])
+async def test_a_decision_gone_to_a_late_answered_try_was_made_by_that_try():
+    bench = _Bench([NotLegal("Draw2 is not legal for s0"), "unanswered"])
     mv = await make(bench)
     assert (mv.tries, mv.unanswered, mv.error, mv.abandoned, mv.made) == (
         2, 1, None, False, True)
+    # the first try (its click dispatched at 30.0) commits; the gone try's click counts
+    assert [it.bench_t0 for it in mv.its] == [20.0, 30.0]
+    assert (mv.commit.bench_t0, mv.try_its, mv.t_try, mv.t_commit) == (30.0, 1, 1.0, 1.0)

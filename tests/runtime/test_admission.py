@@ -209,6 +209,23 @@ def test_past_the_backlog_every_request_is_refused():
     assert adm.enter(continuing=True) is True
 
 
+
+def test_eight_at_once_make_a_process_crowded_and_seven_do_not():
+    """With the default burst (8): an interval that had 8 requests in flight at once
+    makes the process crowded, so the next takes 1.5 s of work at its pace (8 ended in
+    1 s: 12); after 7 at once it is not crowded and takes a burst up to the limit."""
+    for at_once, admitted in ((8, 12), (7, 20)):
+        c = Clocks()
+        adm = c.admission(limit=64, floor=2)
+        assert [adm.enter(continuing=True) for _ in range(at_once)] == [True] * at_once
+        c.mono += 0.5
+        for _ in range(at_once):
+            adm.leave(c.mono - 0.1)
+        c.mono += 0.5  # the interval is over; its quickest took 0.1 s: not queueing
+        assert adm.queueing() is False
+        got = [adm.enter(continuing=True) for _ in range(20)]
+        assert (got.count(True), adm.refused_backlog) == (admitted, 20 - admitted)
+
 def test_the_backlog_is_never_below_the_burst():
     c = Clocks()
     adm = c.admission(limit=64, floor=2, burst=5)

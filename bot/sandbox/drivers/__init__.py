@@ -76,6 +76,11 @@ class DriverContext:
 Perform = Callable[[DriverContext, Action], Awaitable[Outcome]]
 
 
+class NotLegal(AssertionError):
+    """The action a driver was given is not legal for its seat when the driver reads the
+    game, before it presses anything (the decision went meanwhile, or never was)."""
+
+
 class NotMade(Exception):
     """A click of the move was refused or never answered (``outcome``: ``"busy"`` or
     ``"unanswered"``); :func:`performs` turns it into ``perform``'s return value."""
@@ -201,14 +206,16 @@ async def perform_choice(ctx: DriverContext, action: Action) -> None:
     press the button (or choose the select option) whose decoded action,
     ``legal_actions[index]`` at its decision key, equals ``action``: on the member's
     latest private panels or the table, else behind the panels that lead to it (opened
-    in turn), else in My hand. Raises ``AssertionError`` when no component plays it,
-    :class:`NotMade` when a click was refused as busy or a panel did not open."""
+    in turn), else in My hand. Raises :class:`NotLegal` when ``action`` is not legal for
+    the seat, ``AssertionError`` when no component plays it, :class:`NotMade` when a
+    click was refused as busy or a panel did not open."""
     cog = ctx.bot.game_cog((await ctx.bot.service.get(ctx.game_id)).kind)
     table = await cog.load_table(ctx.game_id)
     engine = table.spec.engine
     legal = table.legal(ctx.seat)
-    assert action in legal, (f"{action!r} is not legal for {ctx.seat} at move "
-                             f"{table.state.version}: {engine.pending(table.state)!r}")
+    if action not in legal:
+        raise NotLegal(f"{action!r} is not legal for {ctx.seat} at move "
+                       f"{table.state.version}: {engine.pending(table.state)!r}")
 
     def plays(code: str, value: str | None = None) -> bool:
         parsed = present.parse_code(base_code({"custom_id": code}))

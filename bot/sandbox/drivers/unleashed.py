@@ -20,6 +20,7 @@ from bot.games.unleashed.models import ChooseBaby, Pass, Respond
 from bot.present import base as present
 from bot.sandbox.drivers import (
     DriverContext,
+    NotLegal,
     NotMade,
     base_code,
     choose,
@@ -45,14 +46,16 @@ def find(message: Any, prefix: str) -> dict[str, Any]:
 
 async def press(ctx: DriverContext, message: Any, action: Action) -> None:
     """Press the button, or choose the select option (turning its pages), of ``message``
-    that plays ``action`` for ``ctx.seat`` now. Raises ``AssertionError`` when none does,
+    that plays ``action`` for ``ctx.seat`` now. Raises :class:`~bot.sandbox.drivers.NotLegal`
+    when ``action`` is not legal for the seat, ``AssertionError`` when nothing plays it,
     :class:`~bot.sandbox.drivers.NotMade` when the bot refused the click as busy."""
     cog = ctx.bot.game_cog("llamas-unleashed")
     table = await cog.load_table(ctx.game_id)
     engine = table.spec.engine
     legal = table.legal(ctx.seat)
-    assert action in legal, (f"{action!r} is not legal for {ctx.seat} at move "
-                             f"{table.state.version}: {engine.pending(table.state)!r}")
+    if action not in legal:
+        raise NotLegal(f"{action!r} is not legal for {ctx.seat} at move "
+                       f"{table.state.version}: {engine.pending(table.state)!r}")
     index = legal.index(action)
 
     def plays(code: str, value: str | None = None) -> bool:
