@@ -87,6 +87,12 @@ class Figures:
         for mv in done:
             if mv.t_table is not None:
                 per_game.setdefault(mv.game, []).append(mv.t_table - mv.t_commit)
+        by_game: dict[str, dict[str, int]] = {}
+        for mv in in_window:
+            counts = by_game.setdefault(mv.game, {"moves": 0, "made": 0, "interactions": 0})
+            counts["moves"] += 1
+            counts["made"] += mv.made
+            counts["interactions"] += len(mv.its)
         moves_n = max(1, len(shown))
         active = sum(1 for g in self.games if g.game_id is not None)
         row: dict[str, Any] = {
@@ -113,6 +119,7 @@ class Figures:
             "first_try_to_table": summary_ms(first),
             "per_game_click_p99_ms": {k: round(pct(v, 99) * 1000, 1)
                                       for k, v in sorted(per_game.items())},
+            "moves_by_game": dict(sorted(by_game.items())),
             "schedule_lag_p99_ms": round(pct(lag, 99) * 1000, 1) if lag else None,
             "ack": summary_ms(acks),
             "interactions": len(its), "late_acks": late,

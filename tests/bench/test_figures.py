@@ -90,6 +90,10 @@ def test_a_row_counts_refusals_retries_and_moves_given_up():
                                        "mean_ms": 2375.0, "max_ms": 4500.0}
     # Every try's clicks count: 1 + 2 + 3 + 1 interactions, none late.
     assert (r["interactions"], r["late_acks"], r["interactions_per_move"]) == (7, 0, 1.75)
+    assert r["moves_by_game"] == {
+        "llamas-alpacas": {"moves": 1, "made": 1, "interactions": 2},
+        "llamas-unleashed": {"moves": 1, "made": 0, "interactions": 3},
+        "pacapaca": {"moves": 2, "made": 1, "interactions": 2}}
 
 
 def test_a_burst_bucket_leaves_the_moves_opening_a_rules_wait_out_of_its_p99():
