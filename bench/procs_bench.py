@@ -35,6 +35,7 @@ from bench.figures import (
     recovered_after,
 )
 from bench.schedule import Game, hook_writes
+from bench.speed import SpeedProbe
 from bot.sandbox.drivers import refused_busy
 from bot.sandbox.loopback import LocalDiscord
 from bot.sandbox.processes import ProcessView, bot_process
@@ -80,6 +81,8 @@ class ProcessCapacityBench(CapacityBench):
         #: (perf_counter, CPU seconds of the PostgreSQL server's processes) when pinned.
         self.pg_samples: list[tuple[float, float]] = []
         self.commit_samples: list[tuple[float, float]] = []
+        #: The speed of the bots' CPUs (all CPUs when unpinned), sampled from the start.
+        self.speed = SpeedProbe(sorted(pinning.bot) if pinning is not None else ())
         self.by_channel: dict[int, Any] = {}
         self._opened = 0
         #: The harness's own garbage collections (it holds the simulated Discord, whose
@@ -284,6 +287,7 @@ class ProcessCapacityBench(CapacityBench):
             self.pinning.pin_postgres()
         commits = [d for t, d in self.commit_samples if w0 <= t < w1]
         row["pg_commit"] = summary_ms(commits) if commits else None
+        row["cpu_probe"] = self.speed.between(w0, w1)
         row["harness_gc"] = self.gc_between(w0, w1)
         return row
 
@@ -405,6 +409,8 @@ class ProcessCapacityBench(CapacityBench):
                 self.bot = await ProcessView.open(self.database, self.hub)  # type: ignore[assignment]
                 stack.push_async_callback(self.bot.close)
                 self.install()
+                await self.speed.start()
+                stack.push_async_callback(self.speed.stop)
                 bg = [self.spawn(self._sample_cpu())]
                 if isinstance(self.database, str):
                     bg.append(self.spawn(probe_commits(self.database, self.commit_samples,
@@ -416,7 +422,7 @@ class ProcessCapacityBench(CapacityBench):
                     rows.append(row)
                     log(f"  {self.processes} process(es) {row['games']} games at {rate}/s: "
                         f"{brief(row)}; bot CPU/move {row['bot_cpu_ms_per_move']} ms, "
-                        f"PG commit {row['pg_commit']}")
+                        f"PG commit {row['pg_commit']}, CPU probe {row['cpu_probe']}")
                 if burst is not None:
                     result["burst"] = await self.burst(*burst, log=log)
                 self.stop = True
