@@ -50,6 +50,7 @@ import random
 import sqlite3
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, cast
@@ -522,7 +523,7 @@ class CapacityBench(Figures, GameReader, Players):
 
         return {"rates": rows, "rss_before_mib": round(rss_before, 1),
                 "rss_connected_mib": round(rss_connected, 1), "bot_errors": kinds,
-                "driver_errors": dict(sorted(self.errors.items(), key=lambda kv: -kv[1])[:20]),
+                "driver_errors": dict(Counter(self.errors).most_common(20)),
                 "variants": list(variants),
                 "max_rate_p99_ok": best(rows),
                 "max_rate_p99_ok_by_variant": {v: best([r for r in rows if r["variant"] == v])

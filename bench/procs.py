@@ -40,6 +40,7 @@ import os
 import shutil
 import sys
 import tempfile
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -143,7 +144,7 @@ async def _config(name: str, pg: str, rates: tuple[float, ...], warmup: float,
                 result["burst"] = part["burst"]
             for error, count in part["driver_errors"].items():
                 errors[error] = errors.get(error, 0) + count
-        result["driver_errors"] = dict(sorted(errors.items(), key=lambda kv: -kv[1])[:10])
+        result["driver_errors"] = dict(Counter(errors).most_common(10))
     result["fresh"] = o.fresh
     result["bot_nice"] = o.bot_nice
     result["bot_env"] = o.bot_env

@@ -12,6 +12,7 @@ import gc
 import math
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -436,8 +437,8 @@ class ProcessCapacityBench(CapacityBench):
             gc.callbacks.remove(self.gc)
             self.split.uninstall()
             await self.hub.stop()
-        return {"rates": rows, **result, "driver_errors": dict(sorted(
-            self.errors.items(), key=lambda kv: -kv[1])[:10])}
+        return {"rates": rows, **result,
+                "driver_errors": dict(Counter(self.errors).most_common(10))}
 
 
 def _stamp(it: Any, msg: Any) -> None:

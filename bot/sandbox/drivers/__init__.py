@@ -81,6 +81,16 @@ class NotLegal(AssertionError):
     game, before it presses anything (the decision went meanwhile, or never was)."""
 
 
+def legal_now(table: Any, seat: str, action: Action) -> list[Action]:
+    """``seat``'s legal actions in ``table`` (a :class:`bot.discord.table.Table`) as read
+    now; raises :class:`NotLegal` when ``action`` is not among them."""
+    legal = table.legal(seat)
+    if action not in legal:
+        raise NotLegal(f"{action!r} is not legal for {seat} at move {table.state.version}: "
+                       f"{table.spec.engine.pending(table.state)!r}")
+    return list(legal)
+
+
 class NotMade(Exception):
     """A click of the move was refused or never answered (``outcome``: ``"busy"`` or
     ``"unanswered"``); :func:`performs` turns it into ``perform``'s return value."""
@@ -212,10 +222,7 @@ async def perform_choice(ctx: DriverContext, action: Action) -> None:
     cog = ctx.bot.game_cog((await ctx.bot.service.get(ctx.game_id)).kind)
     table = await cog.load_table(ctx.game_id)
     engine = table.spec.engine
-    legal = table.legal(ctx.seat)
-    if action not in legal:
-        raise NotLegal(f"{action!r} is not legal for {ctx.seat} at move "
-                       f"{table.state.version}: {engine.pending(table.state)!r}")
+    legal = legal_now(table, ctx.seat, action)
 
     def plays(code: str, value: str | None = None) -> bool:
         parsed = present.parse_code(base_code({"custom_id": code}))

@@ -20,11 +20,11 @@ from bot.games.unleashed.models import ChooseBaby, Pass, Respond
 from bot.present import base as present
 from bot.sandbox.drivers import (
     DriverContext,
-    NotLegal,
     NotMade,
     base_code,
     choose,
     click,
+    legal_now,
     opened,
     performs,
 )
@@ -52,10 +52,7 @@ async def press(ctx: DriverContext, message: Any, action: Action) -> None:
     cog = ctx.bot.game_cog("llamas-unleashed")
     table = await cog.load_table(ctx.game_id)
     engine = table.spec.engine
-    legal = table.legal(ctx.seat)
-    if action not in legal:
-        raise NotLegal(f"{action!r} is not legal for {ctx.seat} at move "
-                       f"{table.state.version}: {engine.pending(table.state)!r}")
+    legal = legal_now(table, ctx.seat, action)
     index = legal.index(action)
 
     def plays(code: str, value: str | None = None) -> bool:
