@@ -19,6 +19,10 @@ that and the threads' CPU are all it records (no profiler). With
 ``OUT.txt`` (functions by own CPU, then by cumulative CPU) and ``OUT.prof``; and in both
 modes ``OUT.threads.json``: each thread's CPU seconds over the window (``/proc``), by
 thread name, so the main thread's share of the process's CPU is known.
+
+With ``BENCH_PROFILE_CLOCK=refuse`` nothing is profiled either: over the window the bot
+refuses every click and command as busy (:meth:`bot.runtime.admission.Admission.refuses`
+answers True), so the window's bot CPU over its busy answers is what one refusal costs.
 """
 
 from __future__ import annotations
@@ -76,6 +80,34 @@ def _cpu_text(prof: cProfile.Profile) -> str:
     return buf.getvalue()
 
 
+class Refusing:
+    """Switches :meth:`bot.runtime.admission.Admission.refuses` to "refuse everything"
+    (each refusal counted as the admission counts its own) and back."""
+
+    def __init__(self) -> None:
+        self._saved: Any = None
+
+    def on(self) -> None:
+        from bot.runtime.admission import Admission
+
+        if self._saved is not None:
+            return
+        self._saved = Admission.refuses
+
+        def refuses(admission: Admission, *, continuing: bool = False) -> bool:
+            admission._refuse()
+            return True
+
+        Admission.refuses = refuses  # type: ignore[assignment]
+
+    def off(self) -> None:
+        from bot.runtime.admission import Admission
+
+        if self._saved is not None:
+            Admission.refuses = self._saved  # type: ignore[method-assign]
+            self._saved = None
+
+
 def main() -> None:
     if not sys.argv[2:] or sys.argv[2] != "-m":
         raise SystemExit("usage: python bench/botprofile.py OUT -m MODULE [ARGS...]")
@@ -86,6 +118,7 @@ def main() -> None:
 
     clock = os.environ.get("BENCH_PROFILE_CLOCK", "wall")
     cpu = clock == "cpu"
+    refusing = Refusing() if clock == "refuse" else None
     profiler = Profiler(interval=0.001, async_mode="disabled")
     prof = cProfile.Profile(time.thread_time)
     state: dict[str, Any] = {"on": False, "threads": {}}
@@ -101,7 +134,9 @@ def main() -> None:
         if not state["on"]:
             state["on"] = pauses.on = True
             state["threads"] = thread_cpu_s()
-            if cpu:
+            if refusing is not None:
+                refusing.on()
+            elif cpu:
                 prof.enable()
             elif clock == "wall":
                 profiler.start()
@@ -110,7 +145,9 @@ def main() -> None:
         if not state["on"]:
             return
         state["on"] = pauses.on = False
-        if cpu:
+        if refusing is not None:
+            refusing.off()
+        elif cpu:
             prof.disable()
         after = thread_cpu_s()
         Path(f"{out}.threads.json").write_text(json.dumps(
@@ -118,7 +155,7 @@ def main() -> None:
             indent=1))
         Path(f"{out}.gc.json").write_text(json.dumps(pauses.rows))
         pauses.rows = []
-        if clock == "none":
+        if clock in ("none", "refuse"):
             return
         if cpu:
             prof.dump_stats(f"{out}.prof")

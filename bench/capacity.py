@@ -60,7 +60,7 @@ from bench.cpu import CpuSplit, cpu_between, procs_rss_mib
 from bench.figures import Figures, brief
 from bench.load import prune
 from bench.players import Players
-from bench.routes import count_routes, per_move
+from bench.routes import busy_answers, count_routes, per_move
 from bench.schedule import Arrivals, Game, GameReader, Move, hook_writes
 from bot.app import builtin_games, make_bot
 from bot.config import Settings
@@ -449,6 +449,7 @@ class CapacityBench(Figures, GameReader, Players):
                            la_start)
         row["variant"] = variant
         row["requests_per_move"] = per_move(routes.routes, row["moves_shown"])
+        row["busy_answers"] = busy_answers(routes.routes)
         row["drain_s"] = round(drained, 1)
         row["render_pool_wait_s"] = round(pool_wait, 2)
         jobs = self.pool_jobs[jobs0:]

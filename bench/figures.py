@@ -135,6 +135,16 @@ class Figures:
         return row
 
 
+def per_busy_answer(row: dict[str, Any]) -> float | None:
+    """Bot CPU milliseconds per busy answer of a window with busy answers and no move
+    shown (``BENCH_PROFILE_CLOCK=refuse``: the bot refused everything), else ``None``.
+    The window's other bot work (timers, reminders) counts in it: an upper bound."""
+    answers = row.get("busy_answers") or 0
+    if row.get("moves_shown") or not answers or row.get("bot_cpu_s") is None:
+        return None
+    return round(row["bot_cpu_s"] * 1000 / answers, 3)
+
+
 def brief(row: dict[str, Any]) -> str:
     """One line of a row."""
     c = row["click_to_table"]

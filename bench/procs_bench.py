@@ -33,6 +33,7 @@ from bench.figures import (
     brief,
     burst_bucket,
     burst_table,
+    per_busy_answer,
     recovered_after,
 )
 from bench.schedule import Game, hook_writes
@@ -276,6 +277,7 @@ class ProcessCapacityBench(CapacityBench):
         row["bot_processes"] = self.processes
         row["bot_cpu_ms_per_move"] = round(bot_s * 1000 / shown, 2)
         row["bot_cpu_share"] = round(bot_s / (w1 - w0), 2)
+        row["bot_cpu_s"] = round(bot_s, 3)
         row["harness_cpu_share"] = row["cpu_share_of_window"]["process"]
         if self.pg_samples:
             pg_s = self._cpu_at(w1, self.pg_samples) - self._cpu_at(w0, self.pg_samples)
@@ -421,9 +423,11 @@ class ProcessCapacityBench(CapacityBench):
                     row = await self.phase(rate, warmup, window,
                                            signals if rate == profile_rate else None)
                     rows.append(row)
+                    refusal = row["bot_cpu_ms_per_busy_answer"] = per_busy_answer(row)
                     log(f"  {self.processes} process(es) {row['games']} games at {rate}/s: "
                         f"{brief(row)}; bot CPU/move {row['bot_cpu_ms_per_move']} ms, "
-                        f"PG commit {row['pg_commit']}, CPU probe {row['cpu_probe']}")
+                        f"PG commit {row['pg_commit']}, CPU probe {row['cpu_probe']}"
+                        + ("" if refusal is None else f", bot CPU per busy answer {refusal} ms"))
                 if burst is not None:
                     result["burst"] = await self.burst(*burst, log=log)
                 self.stop = True

@@ -57,3 +57,8 @@ def per_move(routes: Counter[str], moves: int, top: int = 16) -> dict[str, Any]:
     n = max(1, moves)
     return {"all": round(sum(routes.values()) / n, 2),
             "by_route": {k: round(v / n, 2) for k, v in routes.most_common(top)}}
+
+
+def busy_answers(routes: Counter[str]) -> int:
+    """How many of the counted requests were busy refusals (:func:`kind_of`'s `` busy``)."""
+    return sum(n for route, n in routes.items() if route.endswith(" busy"))

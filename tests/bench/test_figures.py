@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bench.figures import Figures, burst_bucket, rates_table, recovered_after
+from bench.figures import Figures, burst_bucket, per_busy_answer, rates_table, recovered_after
 from bench.schedule import Move
 
 
@@ -117,3 +117,10 @@ def test_a_burst_bucket_leaves_the_moves_opening_a_rules_wait_out_of_its_p99():
                             b,
                             {"start_s": 10.0, "p99_ms": 900.0, "p99_no_wait_ms": 900.0}]) == 5.0
     assert recovered_after([b, {"start_s": 10.0, "p99_ms": 0.0, "p99_no_wait_ms": 1001.0}]) is None
+
+
+def test_a_window_of_busy_answers_alone_gives_the_bot_cpu_per_busy_answer():
+    assert per_busy_answer({"moves_shown": 0, "busy_answers": 2500, "bot_cpu_s": 2.32}) == 0.928
+    assert per_busy_answer({"moves_shown": 3, "busy_answers": 2500, "bot_cpu_s": 2.32}) is None
+    assert per_busy_answer({"moves_shown": 0, "busy_answers": 0, "bot_cpu_s": 2.32}) is None
+    assert per_busy_answer({"moves_shown": 0, "busy_answers": 10}) is None
