@@ -22,7 +22,9 @@ thread name, so the main thread's share of the process's CPU is known.
 
 With ``BENCH_PROFILE_CLOCK=refuse`` nothing is profiled either: over the window the bot
 refuses every click and command as busy (:meth:`bot.runtime.admission.Admission.refuses`
-answers True), so the window's bot CPU over its busy answers is what one refusal costs.
+answers True), so the window's bot CPU over its busy answers is what one refusal costs;
+``OUT.refusals.json`` has the thread CPU of the gateway's messages and of the busy answers
+themselves over the window (:meth:`Refusing.figures`).
 """
 
 from __future__ import annotations
@@ -38,6 +40,8 @@ import signal
 import sys
 import threading
 import time
+import types
+from collections.abc import Awaitable, Callable, Generator
 from pathlib import Path
 from typing import Any
 
@@ -80,32 +84,96 @@ def _cpu_text(prof: cProfile.Profile) -> str:
     return buf.getvalue()
 
 
-class Refusing:
-    """Switches :meth:`bot.runtime.admission.Admission.refuses` to "refuse everything"
-    (each refusal counted as the admission counts its own) and back."""
+class Steps:
+    """Thread CPU seconds spent in the steps of some coroutines (:meth:`timed`) and how
+    many ran: what runs in the event loop's own callbacks between their steps (reading
+    a socket, a response's data) is not in it."""
 
     def __init__(self) -> None:
-        self._saved: Any = None
+        self.cpu_s = 0.0
+        self.count = 0
+
+    def wrap(self, fn: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
+        """``fn`` (a coroutine function, or a method of a class) whose calls are timed."""
+
+        async def timed(*args: Any, **kwargs: Any) -> Any:
+            self.count += 1
+            return await self.timed(fn(*args, **kwargs))
+
+        return timed
+
+    @types.coroutine
+    def timed(self, awaitable: Awaitable[Any]) -> Generator[Any, Any, Any]:
+        it = awaitable.__await__()
+        value: Any = None
+        error: BaseException | None = None
+        while True:
+            t = time.thread_time()
+            try:
+                yielded = it.send(value) if error is None else it.throw(error)
+            except BaseException as stop:
+                self.cpu_s += time.thread_time() - t
+                if isinstance(stop, StopIteration):
+                    return stop.value
+                raise
+            self.cpu_s += time.thread_time() - t
+            value, error = None, None
+            try:
+                value = yield yielded
+            except BaseException as exc:  # thrown in (a cancellation): passed on
+                error = exc
+
+
+class Refusing:
+    """Switches :meth:`bot.runtime.admission.Admission.refuses` to "refuse everything"
+    (each refusal counted as the admission counts its own) and back. While on, the
+    thread CPU of the gateway's messages (``received_message``: decompressing, decoding,
+    the handler) and of the busy answers (``refuse_unbuilt``) is summed
+    (:meth:`figures`)."""
+
+    def __init__(self) -> None:
+        self._saved: tuple[Any, Any, Any] | None = None
+        self.messages = Steps()
+        self.answers = Steps()
 
     def on(self) -> None:
+        from discord.gateway import DiscordWebSocket
+
+        import bot.discord.bot as herd
         from bot.runtime.admission import Admission
 
         if self._saved is not None:
             return
-        self._saved = Admission.refuses
+        self._saved = (Admission.refuses, DiscordWebSocket.received_message,
+                       herd.refuse_unbuilt)
 
         def refuses(admission: Admission, *, continuing: bool = False) -> bool:
             admission._refuse()
             return True
 
         Admission.refuses = refuses  # type: ignore[assignment]
+        timed = self.messages.wrap(DiscordWebSocket.received_message)
+        DiscordWebSocket.received_message = timed  # type: ignore[method-assign,assignment]
+        herd.refuse_unbuilt = self.answers.wrap(herd.refuse_unbuilt)  # type: ignore[assignment]
 
     def off(self) -> None:
+        from discord.gateway import DiscordWebSocket
+
+        import bot.discord.bot as herd
         from bot.runtime.admission import Admission
 
         if self._saved is not None:
-            Admission.refuses = self._saved  # type: ignore[method-assign]
+            (Admission.refuses, DiscordWebSocket.received_message,  # type: ignore[method-assign]
+             herd.refuse_unbuilt) = self._saved
             self._saved = None
+
+    def figures(self) -> dict[str, Any]:
+        """The gateway's messages and the busy answers while on: how many, and their
+        thread CPU seconds."""
+        return {"gateway_messages": self.messages.count,
+                "gateway_messages_cpu_s": round(self.messages.cpu_s, 4),
+                "busy_answers": self.answers.count,
+                "busy_answers_cpu_s": round(self.answers.cpu_s, 4)}
 
 
 def main() -> None:
@@ -147,6 +215,7 @@ def main() -> None:
         state["on"] = pauses.on = False
         if refusing is not None:
             refusing.off()
+            Path(f"{out}.refusals.json").write_text(json.dumps(refusing.figures(), indent=1))
         elif cpu:
             prof.disable()
         after = thread_cpu_s()

@@ -169,10 +169,11 @@ def rates_table(rows: list[dict[str, Any]]) -> list[str]:
     whose first try was in the window and those of them made; click-to-table p50/p99, first
     try to table p99 (a retried move from its first try), late acknowledgements, moves
     refused as busy at least once (``busy``), retries, moves given up after their last try
-    (``gave up``), moves whose driver failed otherwise (``errors``), bot CPU per move (and
-    its ratio to the first row's), the cores the bot processes and the harness used over
-    the window (``bot``, ``harness``; ``-`` where the row has none) and the load average
-    at the start and end of the row."""
+    (``gave up``), moves whose driver failed otherwise (``errors``), busy answers per move
+    shown (``busy/mv``), bot CPU per move (and its ratio to the first row's), the cores the
+    bot processes and the harness used over the window (``bot``, ``harness``), the CPU
+    probe's p50 in ms (``probe``; ``-`` where the row has none of these) and the load
+    average at the start and end of the row."""
     if not rows:
         return []
     peak = max(r["achieved_per_s"] for r in rows) or 1.0
@@ -184,21 +185,26 @@ def rates_table(rows: list[dict[str, Any]]) -> list[str]:
     out = [f"{'offered':>8} {'achieved':>8} {'of peak':>7} {'moves':>6} {'made':>6} "
            f"{'p50 ms':>8} {'p99 ms':>8} "
            f"{'1st p99':>8} {'late':>5} {'busy':>5} {'retries':>7} {'gave up':>7} "
-           f"{'errors':>6} {'CPU/move':>8} {'x':>5} {'bot':>5} {'harness':>7}  "
+           f"{'errors':>6} {'busy/mv':>7} {'CPU/move':>8} {'x':>5} {'bot':>5} {'harness':>7} "
+           f"{'probe':>5}  "
            f"load avg start -> end"]
     for r in rows:
         c = r["click_to_table"]
         first = r.get("first_try_to_table") or {}
         cpu = r["bot_cpu_ms_per_move"]
         ratio = f"{'-':>5}" if cpu is None else f"{cpu / cpu0:>5.2f}"
+        answers = r.get("busy_answers")
+        per_move = (None if answers is None
+                    else round(answers / max(1, r.get("moves_shown") or 0), 2))
         out.append(f"{r['offered_per_s']:>8g} {r['achieved_per_s']:>8g} "
                    f"{r['achieved_per_s'] / peak:>7.0%} {r['moves']:>6} "
                    f"{r.get('moves_made', '-'):>6} {num(c['p50_ms'], 8)} "
                    f"{num(c['p99_ms'], 8)} {num(first.get('p99_ms'), 8)} "
                    f"{r['late_acks']:>5} {r.get('moves_busy', 0):>5} "
                    f"{r.get('retries', 0):>7} {r.get('moves_abandoned', 0):>7} "
-                   f"{r['moves_errors']:>6} {num(cpu, 8)} {ratio} "
-                   f"{num(r.get('bot_cpu_share'), 5)} {num(r.get('harness_cpu_share'), 7)}  "
+                   f"{r['moves_errors']:>6} {num(per_move, 7)} {num(cpu, 8)} {ratio} "
+                   f"{num(r.get('bot_cpu_share'), 5)} {num(r.get('harness_cpu_share'), 7)} "
+                   f"{num((r.get('cpu_probe') or {}).get('p50_ms'), 5)}  "
                    f"{r['loadavg_start']} -> {r['loadavg_end']}")
     return out
 
