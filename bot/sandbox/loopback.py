@@ -9,12 +9,11 @@ the strict request checks of :mod:`bot.sandbox.limits`) answers the bots' HTTP r
 and the same member API (``member.slash``, ``click``, ``select``, ``submit_modal``) sends
 real INTERACTION_CREATE dispatches down the gateway websocket of the guild's shard.
 
-Gateway: HELLO, IDENTIFY (``shard`` [id, count], intents), READY then GUILD_CREATE for
-each guild of the shard, heartbeat / ACK, RESUME (missed dispatches replayed, then
-RESUMED; an unknown session gets INVALID_SESSION), REQUEST_GUILD_MEMBERS (one chunk),
-``compress=zlib-stream`` transport compression when asked. A guild's events go to shard
-``(guild_id >> 22) % shard_count`` (Discord's formula); events without a guild (DM
-interactions and messages) to shard 0.
+Gateway: HELLO, IDENTIFY (``shard`` [id, count], intents: the events they bring), READY
+then GUILD_CREATE for each guild of the shard, heartbeat / ACK, RESUME (missed dispatches
+replayed, then RESUMED; an unknown session gets INVALID_SESSION), REQUEST_GUILD_MEMBERS
+(one chunk), ``compress=zlib-stream`` when asked. A guild's events go to shard ``(guild_id
+>> 22) % shard_count`` (Discord's formula); those without a guild (DMs) to shard 0.
 
 Usage (in a test, on the test's event loop)::
 
@@ -88,12 +87,12 @@ def _cpu_state(pid: int) -> tuple[int | None, bool]:
     return ticks, running
 
 
+@dataclass
 class _RemoteBot:
     """Stands in for ``link.bot``: what the world reads of the connected bot (its intents,
     from IDENTIFY)."""
 
-    def __init__(self) -> None:
-        self.intents = discord.Intents.none()
+    intents: discord.Intents = field(default_factory=discord.Intents.none)
 
 
 class RemoteLink(Sandbox):
@@ -109,7 +108,7 @@ class RemoteLink(Sandbox):
         super().__init__(world, self.remote)  # type: ignore[arg-type]  # no discord.Client here
         self.hub = hub
 
-    def gateway(self, event: str, data: dict[str, Any]) -> None:
+    def deliver(self, event: str, data: dict[str, Any]) -> None:
         """Send dispatch ``event`` to the shard of its guild (DM events: shard 0)."""
         self.hub.dispatch(event, data)
 

@@ -23,6 +23,7 @@ from . import installs
 from . import payloads as P
 from .fake_gateway import FakeGateway, FakeShard
 from .inbound import Inbound
+from .intents import receives
 from .model import CapturedError, RecordedRequest, SandboxError, SimInteraction, SimMessage
 from .rest import FakeSession, Router, current_interaction
 from .state import WorldState
@@ -508,7 +509,13 @@ class Sandbox(Inbound):
     def gateway(self, event: str, data: dict[str, Any]) -> None:
         """Deliver gateway ``event`` on the next loop iteration to the bot serving its
         shard, as Discord does: a guild's events (``data["guild_id"]``) to the shard of that
-        guild, others (DMs) to shard 0; dropped when no connected bot serves it."""
+        guild, others (DMs) to shard 0; dropped when no connected bot serves it, or when
+        the bot's intents do not bring it (:func:`~bot.sandbox.intents.receives`)."""
+        if receives(self.bot.intents, event, data, self.world.application_id):
+            self.deliver(event, data)
+
+    def deliver(self, event: str, data: dict[str, Any]) -> None:
+        """Deliver dispatch ``event`` (see :meth:`gateway`), whatever the intents."""
         gid = data.get("guild_id")
         target = self.world.shards.get(self.world.shard_of(int(gid) if gid else None))
         if not isinstance(target, Sandbox) or target.closed or target._loop is None:
