@@ -17,7 +17,7 @@ that and the threads' CPU are all it records (no profiler). With
 (on a loaded machine wall-time samples land wherever the process was descheduled):
 :mod:`cProfile` on the main thread's CPU clock (``time.thread_time``), written to
 ``OUT.txt`` (functions by own CPU, then by cumulative CPU) and ``OUT.prof``; and in both
-modes ``OUT.threads.json``: each thread's CPU seconds over the window (``/proc``), by
+every mode ``OUT.threads.json``: each thread's CPU seconds over the window (``/proc``), by
 thread name, so the main thread's share of the process's CPU is known.
 
 With ``BENCH_PROFILE_CLOCK=refuse`` nothing is profiled either: over the window the bot
@@ -96,14 +96,15 @@ class Steps:
     def wrap(self, fn: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
         """``fn`` (a coroutine function, or a method of a class) whose calls are timed."""
 
-        async def timed(*args: Any, **kwargs: Any) -> Any:
+        async def counted(*args: Any, **kwargs: Any) -> Any:
             self.count += 1
             return await self.timed(fn(*args, **kwargs))
 
-        return timed
+        return counted
 
     @types.coroutine
     def timed(self, awaitable: Awaitable[Any]) -> Generator[Any, Any, Any]:
+        """Await ``awaitable``, adding the thread CPU of each of its steps to ``cpu_s``."""
         it = awaitable.__await__()
         value: Any = None
         error: BaseException | None = None
@@ -126,10 +127,11 @@ class Steps:
 
 class Refusing:
     """Switches :meth:`bot.runtime.admission.Admission.refuses` to "refuse everything"
-    (each refusal counted as the admission counts its own) and back. While on, the
-    thread CPU of the gateway's messages (``received_message``: decompressing, decoding,
-    the handler) and of the busy answers (``refuse_unbuilt``) is summed
-    (:meth:`figures`)."""
+    (each refusal counted as the admission counts its own) and back. From each switch on,
+    the thread CPU of the gateway's messages (``received_message``: decompressing,
+    decoding, the handler) and of the busy answers (``refuse_unbuilt``) is summed
+    (:meth:`figures`); an answer still running at the switch off keeps its count and
+    the steps it ran by then."""
 
     def __init__(self) -> None:
         self._saved: tuple[Any, Any, Any] | None = None
@@ -144,6 +146,7 @@ class Refusing:
 
         if self._saved is not None:
             return
+        self.messages, self.answers = Steps(), Steps()
         self._saved = (Admission.refuses, DiscordWebSocket.received_message,
                        herd.refuse_unbuilt)
 

@@ -136,11 +136,12 @@ class Figures:
 
 
 def per_busy_answer(row: dict[str, Any]) -> float | None:
-    """Bot CPU milliseconds per busy answer of a window with busy answers and no move
-    shown (``BENCH_PROFILE_CLOCK=refuse``: the bot refused everything), else ``None``.
-    The window's other bot work (timers, reminders) counts in it: an upper bound."""
+    """Bot CPU milliseconds per busy answer of a window in which the bot refused
+    everything (``BENCH_PROFILE_CLOCK=refuse``; the caller knows), ``None`` without busy
+    answers. The window's other bot work (timers, reminders, moves admitted before it)
+    counts in it: an upper bound."""
     answers = row.get("busy_answers") or 0
-    if row.get("moves_shown") or not answers or row.get("bot_cpu_s") is None:
+    if not answers or row.get("bot_cpu_s") is None:
         return None
     return round(row["bot_cpu_s"] * 1000 / answers, 3)
 
@@ -193,9 +194,8 @@ def rates_table(rows: list[dict[str, Any]]) -> list[str]:
         first = r.get("first_try_to_table") or {}
         cpu = r["bot_cpu_ms_per_move"]
         ratio = f"{'-':>5}" if cpu is None else f"{cpu / cpu0:>5.2f}"
-        answers = r.get("busy_answers")
-        per_move = (None if answers is None
-                    else round(answers / max(1, r.get("moves_shown") or 0), 2))
+        answers, shown = r.get("busy_answers"), r.get("moves_shown")
+        per_move = None if answers is None or not shown else round(answers / shown, 2)
         out.append(f"{r['offered_per_s']:>8g} {r['achieved_per_s']:>8g} "
                    f"{r['achieved_per_s'] / peak:>7.0%} {r['moves']:>6} "
                    f"{r.get('moves_made', '-'):>6} {num(c['p50_ms'], 8)} "

@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import gc
 import math
+import os
 import sys
 import time
 from collections import Counter
@@ -423,7 +424,10 @@ class ProcessCapacityBench(CapacityBench):
                     row = await self.phase(rate, warmup, window,
                                            signals if rate == profile_rate else None)
                     rows.append(row)
-                    refusal = row["bot_cpu_ms_per_busy_answer"] = per_busy_answer(row)
+                    refusal = None
+                    if (rate == profile_rate and self.profile_to is not None
+                            and os.environ.get("BENCH_PROFILE_CLOCK") == "refuse"):
+                        refusal = row["bot_cpu_ms_per_busy_answer"] = per_busy_answer(row)
                     log(f"  {self.processes} process(es) {row['games']} games at {rate}/s: "
                         f"{brief(row)}; bot CPU/move {row['bot_cpu_ms_per_move']} ms, "
                         f"PG commit {row['pg_commit']}, CPU probe {row['cpu_probe']}"

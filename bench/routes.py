@@ -11,7 +11,7 @@ from collections import Counter
 from typing import Any
 
 from bench.clickpath import route_of
-from bot.discord.errors import BUSY
+from bot.discord.errors import BUSY, BUSY_COMMAND
 
 #: How a private reply (a response or followup) that begins with the no-entry sign is
 #: told apart: the busy refusal, or another refusal (stale click, error).
@@ -19,15 +19,15 @@ REFUSAL = "\N{NO ENTRY SIGN}"
 
 
 def kind_of(request: Any) -> str:
-    """:func:`bench.clickpath.route_of`, with `` busy`` for a busy refusal and ``
-    refused`` for another refusal sentence (the reply's content starts with the
+    """:func:`bench.clickpath.route_of`, with `` busy`` for a busy refusal (of a click or
+    a command) and `` refused`` for another refusal sentence (the reply's content starts with the
     no-entry sign)."""
     route = route_of(request)
     body = request.json if isinstance(request.json, dict) else {}
     data = body.get("data") if isinstance(body.get("data"), dict) else body
     content = data.get("content") if isinstance(data, dict) else None
     if isinstance(content, str) and content.startswith(REFUSAL):
-        return route + (" busy" if BUSY in content else " refused")
+        return route + (" busy" if BUSY in content or BUSY_COMMAND in content else " refused")
     return route
 
 

@@ -11,7 +11,7 @@ import discord
 GUILDS = frozenset({
     "GUILD_CREATE", "GUILD_UPDATE", "GUILD_DELETE", "GUILD_ROLE_CREATE",
     "GUILD_ROLE_UPDATE", "GUILD_ROLE_DELETE", "CHANNEL_CREATE", "CHANNEL_UPDATE",
-    "CHANNEL_DELETE", "CHANNEL_PINS_UPDATE", "THREAD_CREATE", "THREAD_UPDATE",
+    "CHANNEL_DELETE", "THREAD_CREATE", "THREAD_UPDATE",
     "THREAD_DELETE", "THREAD_LIST_SYNC", "THREAD_MEMBER_UPDATE",
 })
 #: Events that the GUILD_MEMBERS intent (privileged) brings.
@@ -21,18 +21,23 @@ MESSAGES = frozenset({"MESSAGE_CREATE", "MESSAGE_UPDATE", "MESSAGE_DELETE",
                       "MESSAGE_DELETE_BULK"})
 
 
-def receives(intents: discord.Intents, event: str, data: dict[str, Any],
+def receives(intents: discord.Intents | int, event: str, data: dict[str, Any],
              self_id: int) -> bool:
-    """Whether a bot identified with ``intents`` (its user id ``self_id``) is sent
-    dispatch ``event`` with ``data``. THREAD_MEMBERS_UPDATE comes with GUILD_MEMBERS, and
+    """Whether a bot identified with ``intents`` (or their IDENTIFY bits), its user id
+    ``self_id``, is sent dispatch ``event`` with ``data``. THREAD_MEMBERS_UPDATE comes with GUILD_MEMBERS, and
     with GUILDS alone only when the bot itself was added to or removed from the thread.
-    Events no intent gates (INTERACTION_CREATE, READY ...) always come."""
+    CHANNEL_PINS_UPDATE comes with GUILDS in a guild, DIRECT_MESSAGES in a DM. Events no
+    intent gates (INTERACTION_CREATE, READY ...) always come."""
+    if isinstance(intents, int):
+        intents = discord.Intents._from_value(intents)
     if event in GUILDS:
         return intents.guilds
     if event in MEMBERS:
         return intents.members
     if event in MESSAGES:
         return intents.guild_messages if data.get("guild_id") else intents.dm_messages
+    if event == "CHANNEL_PINS_UPDATE":
+        return intents.guilds if data.get("guild_id") else intents.dm_messages
     if event == "THREAD_MEMBERS_UPDATE":
         if intents.members:
             return True

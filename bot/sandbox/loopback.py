@@ -53,6 +53,7 @@ from aiohttp import BodyPartReader, WSMsgType, web
 from bot.i18n import ENGLISH, translate, translate_n
 
 from .demo import NAMES
+from .intents import receives
 from .model import SandboxError, SimChannel, SimInteraction
 from .runner import Sandbox
 from .world import World
@@ -89,8 +90,7 @@ def _cpu_state(pid: int) -> tuple[int | None, bool]:
 
 @dataclass
 class _RemoteBot:
-    """Stands in for ``link.bot``: what the world reads of the connected bot (its intents,
-    from IDENTIFY)."""
+    """Stands in for ``link.bot``: the connected bot's intents, from its last IDENTIFY."""
 
     intents: discord.Intents = field(default_factory=discord.Intents.none)
 
@@ -398,15 +398,16 @@ class LocalDiscord:
 
     def dispatch(self, event: str, data: dict[str, Any]) -> None:
         """Send dispatch ``event`` to the sessions of the shard that owns ``data``'s guild
-        (``guild_id`` in ``data``; without one, a DM event: shard 0). A session without a
-        websocket keeps it for RESUME."""
+        (``guild_id`` in ``data``; without one, a DM event: shard 0) whose intents bring it
+        (:func:`~bot.sandbox.intents.receives`). One without a websocket keeps it for RESUME."""
         gid = data.get("guild_id")
         if gid is None and event.startswith("GUILD_") and "id" in data:
             gid = data["id"]  # GUILD_CREATE / GUILD_UPDATE carry the guild as "id"
         self._touch()
         for s in self._shard_sessions(
                 lambda count: self.shard_of(int(gid), count) if gid is not None else 0):
-            self._send_dispatch(s, event, data)
+            if receives(s.intents, event, data, self.world.application_id):
+                self._send_dispatch(s, event, data)
 
     def _send_dispatch(self, s: _Session, event: str, data: dict[str, Any]) -> None:
         s.seq += 1

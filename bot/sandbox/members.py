@@ -323,15 +323,14 @@ class SimMember(MemberRecord):
         self.world.messages[mid] = msg
         ch.messages.append(mid)
         ch.last_activity = self.world.clock.time()
-        if ch.kind == "dm" or sb.bot.intents.guild_messages:
-            gw = dict(data)
-            mentioned = f"<@{self.world.application_id}>" in content
-            if ch.kind != "dm" and not sb.bot.intents.message_content and not mentioned:
-                gw["content"] = ""  # Discord blanks content without the privileged intent
-            if ch.kind != "dm":
-                gw["guild_id"] = str(ch.guild_id)
-                gw["member"] = self.member_payload(with_user=False)
-            sb.gateway("MESSAGE_CREATE", gw)
+        gw = dict(data)  # (sent if the bot's intents bring it: bot.sandbox.intents)
+        mentioned = f"<@{self.world.application_id}>" in content
+        if ch.kind != "dm" and not sb.bot.intents.message_content and not mentioned:
+            gw["content"] = ""  # Discord blanks content without the privileged intent
+        if ch.kind != "dm":
+            gw["guild_id"] = str(ch.guild_id)
+            gw["member"] = self.member_payload(with_user=False)
+        sb.gateway("MESSAGE_CREATE", gw)
         await sb.settle()
         return msg
 

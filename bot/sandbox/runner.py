@@ -511,14 +511,15 @@ class Sandbox(Inbound):
         shard, as Discord does: a guild's events (``data["guild_id"]``) to the shard of that
         guild, others (DMs) to shard 0; dropped when no connected bot serves it, or when
         the bot's intents do not bring it (:func:`~bot.sandbox.intents.receives`)."""
-        if receives(self.bot.intents, event, data, self.world.application_id):
-            self.deliver(event, data)
+        self.deliver(event, data)
 
     def deliver(self, event: str, data: dict[str, Any]) -> None:
-        """Deliver dispatch ``event`` (see :meth:`gateway`), whatever the intents."""
+        """Deliver dispatch ``event`` (see :meth:`gateway`)."""
         gid = data.get("guild_id")
         target = self.world.shards.get(self.world.shard_of(int(gid) if gid else None))
         if not isinstance(target, Sandbox) or target.closed or target._loop is None:
+            return
+        if not receives(target.bot.intents, event, data, self.world.application_id):
             return
         context = contextvars.copy_context()  # the caller's, owned by the receiving bot
         context.run(_OWNER.set, target)
@@ -539,14 +540,9 @@ class Sandbox(Inbound):
         ch = self.world.channels.get(msg.channel_id)
         if ch is None or self.closed or not installs.guild_installed(self.world, ch):
             return  # (the bot user is no member there: no gateway events)
-        intents = self.bot.intents
         if ch.kind == "dm":
-            if not intents.dm_messages:
-                return
             data = dict(msg.data)
         else:
-            if not intents.guild_messages:
-                return
             data = dict(msg.data, guild_id=str(ch.guild_id),
                         member=P.member(self.world.bot_user(), [self.world.bot_role_id],
                                         self.world.created, with_user=False))

@@ -12,6 +12,7 @@ from discord.gateway import DiscordWebSocket
 import bot.discord.bot as herd
 from bench.botprofile import Refusing, Steps
 from bot.runtime.admission import Admission
+from tests.discord.test_admission import BUSY, start_tiny
 
 
 def test_while_on_every_request_is_refused_and_counted_and_off_restores_what_it_changed():
@@ -60,6 +61,27 @@ async def test_steps_sum_the_cpu_of_a_coroutines_steps_and_not_of_its_waits():
     assert 0.08 <= steps.cpu_s < 0.12
 
 
+async def test_while_on_the_bot_answers_a_click_busy_and_the_answer_is_counted(world, sb):
+    thread = await start_tiny(world)
+    ana = world.member("Ana")
+    before = await sb.bot.store.get_game(1)
+    refusing = Refusing()
+    refusing.on()
+    try:
+        await ana.click(thread.last_message, "Add 1")
+    finally:
+        refusing.off()
+    assert ana.last_reply.ephemeral and ana.last_reply.content == BUSY
+    after = await sb.bot.store.get_game(1)
+    assert (after.version, after.state) == (before.version, before.state)
+    figures = refusing.figures()
+    assert (figures["busy_answers"], figures["gateway_messages"]) == (1, 0)  # (no websocket)
+    assert figures["busy_answers_cpu_s"] > 0
+    refusing.on()  # (each switch on counts afresh)
+    refusing.off()
+    assert refusing.figures()["busy_answers"] == 0
+
+
 async def test_steps_pass_on_an_exception_and_a_cancellation():
     steps = Steps()
 
@@ -75,3 +97,20 @@ async def test_steps_pass_on_an_exception_and_a_cancellation():
     with pytest.raises(asyncio.CancelledError):
         await waiting
     assert steps.count == 2
+
+
+async def test_steps_let_a_coroutine_that_catches_a_cancellation_go_on_and_return():
+    steps = Steps()
+
+    async def stubborn() -> str:
+        try:
+            await asyncio.sleep(10)
+        except asyncio.CancelledError:
+            await asyncio.sleep(0)
+            return "finished anyway"
+        return "slept"
+
+    task = asyncio.ensure_future(steps.wrap(stubborn)())
+    await asyncio.sleep(0.01)
+    task.cancel()
+    assert await task == "finished anyway"

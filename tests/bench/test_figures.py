@@ -46,7 +46,7 @@ def test_a_row_with_busy_answers_and_a_cpu_probe_prints_busy_answers_per_move_an
                          row(60, 22.6, 40.0, 13.3, moves_shown=678, busy_answers=2840,
                              cpu_probe={"n": 57, "p50_ms": 23.1, "p90_ms": 35.1}),
                          row(40, 0.0, None, None, moves_shown=0, busy_answers=2500)])
-    assert [line.split()[13] for line in lines[1:]] == ["0", "4.19", "2500"]
+    assert [line.split()[13] for line in lines[1:]] == ["0", "4.19", "-"]
     assert [line.split()[18] for line in lines[1:]] == ["22.6", "23.1", "-"]
 
 
@@ -129,8 +129,8 @@ def test_a_burst_bucket_leaves_the_moves_opening_a_rules_wait_out_of_its_p99():
     assert recovered_after([b, {"start_s": 10.0, "p99_ms": 0.0, "p99_no_wait_ms": 1001.0}]) is None
 
 
-def test_a_window_of_busy_answers_alone_gives_the_bot_cpu_per_busy_answer():
+def test_a_refusing_window_gives_the_bot_cpu_per_busy_answer():
     assert per_busy_answer({"moves_shown": 0, "busy_answers": 2500, "bot_cpu_s": 2.32}) == 0.928
-    assert per_busy_answer({"moves_shown": 3, "busy_answers": 2500, "bot_cpu_s": 2.32}) is None
+    assert per_busy_answer({"moves_shown": 3, "busy_answers": 2500, "bot_cpu_s": 2.32}) == 0.928
     assert per_busy_answer({"moves_shown": 0, "busy_answers": 0, "bot_cpu_s": 2.32}) is None
     assert per_busy_answer({"moves_shown": 0, "busy_answers": 10}) is None

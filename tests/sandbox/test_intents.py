@@ -29,8 +29,13 @@ def test_each_event_comes_with_its_intent_only():
             for i in (guilds, guild_messages, dms)] == [False, True, False]
     assert [receives(i, "MESSAGE_DELETE", in_dm, ME)
             for i in (guilds, guild_messages, dms)] == [False, False, True]
+    assert [receives(i, "CHANNEL_PINS_UPDATE", d, ME)
+            for i, d in ((guilds, in_guild), (dms, in_guild), (guilds, in_dm), (dms, in_dm))
+            ] == [True, False, False, True]
     assert [receives(i, "INTERACTION_CREATE", in_guild, ME)
             for i in (guilds, none)] == [True, True]
+    assert [receives(bits, "GUILD_MEMBER_ADD", in_guild, ME)
+            for bits in (guilds.value, members.value)] == [False, True]  # (IDENTIFY's bits)
 
 
 def test_thread_members_update_comes_with_guilds_alone_only_when_the_bot_itself_changed():
