@@ -202,7 +202,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="after the rates: BASE moves/s, PEAK for SECONDS, BASE again; "
                          "click-to-table p99 by 5 s from the burst's end")
     ap.add_argument("--profile-bot", type=Path, default=None, metavar="DIR",
-                    help="pyinstrument the bot processes over --profile-rate's window")
+                    help="profile the bot processes over --profile-rate's window (pyinstrument; "
+                         "BENCH_PROFILE_CLOCK=cpu, none or refuse: see bench/botprofile.py)")
     ap.add_argument("--profile-rate", type=float, default=None)
     ap.add_argument("--bot-nice", type=int, default=0, metavar="N",
                     help="run the bot processes with nice -n N: the harness (Discord and the "

@@ -430,7 +430,8 @@ def cmd_simulate(args: argparse.Namespace, lang: str = "en") -> int:
 
 
 def cmd_demo(args: argparse.Namespace, lang: str = "en") -> int:
-    """A full game offline through the real cogs in the sandbox."""
+    """A full game offline through the real cogs in the sandbox; stopped by Ctrl-C, one
+    line and exit 130."""
     from bot.app import builtin_games
 
     if not len(builtin_games()):
@@ -438,8 +439,13 @@ def cmd_demo(args: argparse.Namespace, lang: str = "en") -> int:
         return 1
     from bot.sandbox.demo import run_demo
 
-    return asyncio.run(run_demo(game=args.game, players=args.players, seed=args.seed, out=args.out,
-                                lang=lang))
+    try:
+        return asyncio.run(run_demo(game=args.game, players=args.players, seed=args.seed,
+                                    out=args.out, lang=lang))
+    except KeyboardInterrupt:
+        _fail(translate(lang, "demo stopped; what it wrote to {folder}/ is incomplete.",
+                        folder=str(args.out).rstrip("/")))
+        return 130
 
 
 def cmd_backup(settings: Settings, path: str, lang: str = "en") -> int:

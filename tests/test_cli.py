@@ -83,6 +83,27 @@ async def test_demo_replaces_an_earlier_demos_pictures(tmp_path, capsys):
     assert (tmp_path / "notes.txt").read_text() == "mine"  # only its own files go
 
 
+def test_a_demo_stopped_by_ctrl_c_says_so_in_one_line_and_exits_130(monkeypatch, capsys,
+                                                                     tmp_path):
+    import bot.sandbox.demo
+
+    async def interrupted(**kwargs: object) -> int:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(bot.sandbox.demo, "run_demo", interrupted)
+    out = tmp_path / "demo-out"
+    monkeypatch.setenv("LC_ALL", "C")
+    assert main(["demo", "--game", "pacapaca", "--out", f"{out}/"]) == 130
+    captured = capsys.readouterr()
+    assert captured.err == f"herdbot: demo stopped; what it wrote to {out}/ is incomplete.\n"
+    assert captured.out == ""
+    monkeypatch.setenv("LC_ALL", "de_DE.UTF-8")
+    assert main(["demo", "--game", "pacapaca", "--out", str(out)]) == 130
+    assert capsys.readouterr().err == (
+        f"herdbot: die Demo wurde angehalten; was sie nach {out}/ geschrieben hat, "
+        "ist unvollständig.\n")
+
+
 @pytest.mark.parametrize(
     ("error", "code", "words"),
     [
