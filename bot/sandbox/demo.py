@@ -151,13 +151,17 @@ def transcript(world: Any, channel: Any) -> list[dict[str, Any]]:
 
 
 def _stale_outputs(out_dir: Path, names: Sequence[str]) -> None:
-    """Remove an earlier demo's pictures (they would not match), its own files only."""
+    """Remove an earlier demo's pictures and its members' transcripts (they would not
+    match), its own files only: a member folder ``names`` could have written is removed
+    when nothing else is left in it."""
     for stale in out_dir.glob("turn-*.png"):
         stale.unlink()
     for name in names:
         folder = out_dir / folder_name(name)
-        for stale in folder.glob("[0-9][0-9][0-9]-*.png"):
-            stale.unlink()
+        for stale in [*folder.glob("[0-9][0-9][0-9]-*.png"), folder / "transcript.txt"]:
+            stale.unlink(missing_ok=True)
+        if folder.is_dir() and not any(folder.iterdir()):
+            folder.rmdir()
 
 
 async def run_demo(*, game: str | None, players: int | None, seed: int, out: str,
@@ -175,7 +179,7 @@ async def run_demo(*, game: str | None, players: int | None, seed: int, out: str
     n = players or min(max(spec.min_players, 3), spec.max_players)
     out_dir = Path(out)
     out_dir.mkdir(parents=True, exist_ok=True)
-    _stale_outputs(out_dir, NAMES[:n])
+    _stale_outputs(out_dir, NAMES)
     world = World()
     for name in NAMES[:n]:
         world.add_member(name)

@@ -54,6 +54,19 @@ async def test_the_demo_writes_every_members_panels_pictures_and_buttons(tmp_pat
     assert "You drew" not in public and "[Maya]" not in public  # private stays private
 
 
+async def test_a_demo_with_fewer_players_leaves_no_folder_of_an_earlier_demos_member(
+        tmp_path, capsys):
+    (tmp_path / "Ana").mkdir()
+    (tmp_path / "Ana" / "001-drawn.png").write_bytes(b"old")
+    (tmp_path / "Ana" / "transcript.txt").write_text("old")
+    (tmp_path / "Kofi").mkdir()
+    (tmp_path / "Kofi" / "notes.txt").write_text("mine")
+    assert await run_demo(game="pacapaca", players=2, seed=1, out=str(tmp_path)) == 0
+    capsys.readouterr()
+    assert sorted(p.name for p in tmp_path.iterdir() if p.is_dir()) == ["Kofi", "Maya", "Tomasz"]
+    assert [p.name for p in (tmp_path / "Kofi").iterdir()] == ["notes.txt"]  # not the demo's
+
+
 def test_component_lines_read_buttons_selects_and_v2_pictures_with_their_alt_text():
     components = [
         {"type": 1, "components": [
