@@ -24,10 +24,11 @@ MESSAGES = frozenset({"MESSAGE_CREATE", "MESSAGE_UPDATE", "MESSAGE_DELETE",
 def receives(intents: discord.Intents | int, event: str, data: dict[str, Any],
              self_id: int) -> bool:
     """Whether a bot identified with ``intents`` (or their IDENTIFY bits), its user id
-    ``self_id``, is sent dispatch ``event`` with ``data``. THREAD_MEMBERS_UPDATE comes with GUILD_MEMBERS, and
-    with GUILDS alone only when the bot itself was added to or removed from the thread.
-    CHANNEL_PINS_UPDATE comes with GUILDS in a guild, DIRECT_MESSAGES in a DM. Events no
-    intent gates (INTERACTION_CREATE, READY ...) always come."""
+    ``self_id``, is sent dispatch ``event`` with ``data``. THREAD_MEMBERS_UPDATE comes
+    with GUILD_MEMBERS, and with GUILDS alone only when the bot itself was added to or
+    removed from the thread. CHANNEL_PINS_UPDATE comes with GUILDS in a guild,
+    DIRECT_MESSAGES in a DM. Events no intent gates (INTERACTION_CREATE, READY ...)
+    always come."""
     if isinstance(intents, int):
         intents = discord.Intents._from_value(intents)
     if event in GUILDS:

@@ -108,7 +108,7 @@ class RemoteLink(Sandbox):
         super().__init__(world, self.remote)  # type: ignore[arg-type]  # no discord.Client here
         self.hub = hub
 
-    def deliver(self, event: str, data: dict[str, Any]) -> None:
+    def gateway(self, event: str, data: dict[str, Any]) -> None:
         """Send dispatch ``event`` to the shard of its guild (DM events: shard 0)."""
         self.hub.dispatch(event, data)
 

@@ -511,10 +511,6 @@ class Sandbox(Inbound):
         shard, as Discord does: a guild's events (``data["guild_id"]``) to the shard of that
         guild, others (DMs) to shard 0; dropped when no connected bot serves it, or when
         the bot's intents do not bring it (:func:`~bot.sandbox.intents.receives`)."""
-        self.deliver(event, data)
-
-    def deliver(self, event: str, data: dict[str, Any]) -> None:
-        """Deliver dispatch ``event`` (see :meth:`gateway`)."""
         gid = data.get("guild_id")
         target = self.world.shards.get(self.world.shard_of(int(gid) if gid else None))
         if not isinstance(target, Sandbox) or target.closed or target._loop is None:
