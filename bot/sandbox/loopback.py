@@ -581,7 +581,8 @@ async def serve(*, port: int, guilds: int, members: int, token: str = "local-tok
                 lang: str = ENGLISH) -> None:
     """Run a local Discord until cancelled (``herdbot local-discord``): ``guilds`` guilds
     with ``members`` members each (named as in ``herdbot demo``); what it prints is in
-    ``lang`` (the operator's)."""
+    ``lang`` (the operator's), with the command that starts a bot against it on a database
+    of its own (a real bot's lock would refuse its ``herdbot.sqlite3``)."""
     hub = LocalDiscord(guilds, token=token, port=port)
     for i in range(members):
         name = NAMES[i % len(NAMES)]
@@ -591,8 +592,8 @@ async def serve(*, port: int, guilds: int, members: int, token: str = "local-tok
                       "Local Discord (development only) on {url} with {count} servers.",
                       guilds, url=hub.api_url))
     print(translate(lang, "Start a bot against it with:"))
-    print(f"  DISCORD_TOKEN={hub.token} HERDBOT_DISCORD_API_URL={hub.api_url} herdbot run",
-          flush=True)
+    print(f"  DISCORD_TOKEN={hub.token} HERDBOT_DISCORD_API_URL={hub.api_url} \\\n"
+          "    HERDBOT_DATABASE=local.sqlite3 herdbot run", flush=True)
     try:
         await asyncio.Event().wait()
     finally:

@@ -5,11 +5,12 @@ heartbeats, RESUME) end to end, on loopback addresses only."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 
 import pytest
 
 from bot.sandbox.demo import NAMES, play_game
-from bot.sandbox.loopback import LocalDiscord
+from bot.sandbox.loopback import LocalDiscord, serve
 from bot.sandbox.processes import ProcessView
 from tests.support.botproc import bot_process, log_text
 
@@ -154,3 +155,28 @@ async def test_herdbot_local_discord_serves_the_gateway_url(tmp_path):
         if proc.returncode is None:
             proc.kill()
             await proc.wait()
+
+
+
+async def test_local_discord_prints_a_bot_command_on_a_database_of_its_own(capsys):
+    """``herdbot local-discord`` prints the command that starts a bot against it, with
+    ``HERDBOT_DATABASE`` set so that the bot keeps out of a real bot's database."""
+    task = asyncio.ensure_future(serve(port=0, guilds=2, members=2))
+    out = ""
+    try:
+        for _ in range(500):
+            out += capsys.readouterr().out
+            if "herdbot run" in out:
+                break
+            await asyncio.sleep(0.01)
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+    url = out.split(" on ", 1)[1].split(" with ", 1)[0]
+    assert out == (
+        f"Local Discord (development only) on {url} with 2 servers.\n"
+        "Start a bot against it with:\n"
+        f"  DISCORD_TOKEN=local-token HERDBOT_DISCORD_API_URL={url} \\\n"
+        "    HERDBOT_DATABASE=local.sqlite3 herdbot run\n")
+    assert url.startswith("http://127.0.0.1:") and url.endswith("/api/v10")
