@@ -170,28 +170,33 @@ def off_mask(pid: int, cpus: Iterable[int], *, children: bool = True) -> int:
 
 class CpuQuota:
     """A cgroup ``herdbench-<pid>`` whose processes together get at most ``share`` of one
-    CPU (``share`` of every 100 ms). OSError when no cgroup can be made (no cgroup
-    ``cpu`` controller mounted, or not root); ValueError unless ``0 < share <= 8``."""
+    CPU: ``share`` of every ``period_ms`` (the kernel holds them back for the rest of a
+    period once they have used it). OSError when no cgroup can be made (no cgroup ``cpu``
+    controller mounted, or not root); ValueError unless ``0 < share <= 8`` and
+    ``1 <= period_ms <= 1000``."""
 
-    PERIOD_US = 100_000
+    PERIOD_MS = 100
     V1 = Path("/sys/fs/cgroup/cpu")
     V2 = Path("/sys/fs/cgroup")
 
-    def __init__(self, share: float):
+    def __init__(self, share: float, period_ms: float = PERIOD_MS):
         if not 0 < share <= 8:
             raise ValueError(f"--bot-share {share}: use a fraction of a CPU from 0.01 to 8")
-        self.share = share
-        quota = str(round(share * self.PERIOD_US))
+        if not 1 <= period_ms <= 1000:
+            raise ValueError(f"--bot-share-period {period_ms:g}: use 1 to 1000 ms")
+        self.share, self.period_ms = share, period_ms
+        period_us = round(period_ms * 1000)
+        quota = str(max(1000, round(share * period_us)))
         name = f"herdbench-{os.getpid()}"
         if (self.V1 / "cpu.cfs_quota_us").exists():
             self.path, self.root = self.V1 / name, self.V1
             self.path.mkdir(exist_ok=True)
-            (self.path / "cpu.cfs_period_us").write_text(str(self.PERIOD_US))
+            (self.path / "cpu.cfs_period_us").write_text(str(period_us))
             (self.path / "cpu.cfs_quota_us").write_text(quota)
         elif "cpu" in (self.V2 / "cgroup.controllers").read_text().split():
             self.path, self.root = self.V2 / name, self.V2
             self.path.mkdir(exist_ok=True)
-            (self.path / "cpu.max").write_text(f"{quota} {self.PERIOD_US}")
+            (self.path / "cpu.max").write_text(f"{quota} {period_us}")
         else:
             raise OSError("no cgroup cpu controller to cap the bot processes' CPU")
 
@@ -287,14 +292,16 @@ class Pinning:
         """The pinning as the JSON records it."""
         return {"bot_cpus": sorted(self.bot), "harness_cpus": sorted(self.harness),
                 "postgres_pid": self.postgres,
-                "bot_share": None if self.quota is None else self.quota.share}
+                "bot_share": None if self.quota is None else self.quota.share,
+                "bot_share_period_ms": None if self.quota is None else self.quota.period_ms}
 
     def header(self) -> str:
         """One line for the run's header."""
         pg = (f", PostgreSQL (postmaster {self.postgres}) with the bots"
               if self.postgres is not None else "")
         share = ("" if self.quota is None
-                 else f", the bot processes capped at {self.quota.share:g} CPU")
+                 else f", the bot processes capped at {self.quota.share:g} CPU (per "
+                      f"{self.quota.period_ms:g} ms)")
         return (f"pinned: bot processes on CPU {_cpus(self.bot)}{pg}, harness on CPU "
                 f"{_cpus(self.harness)}{share}")
 
@@ -310,13 +317,18 @@ def add_pinning_options(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--bot-share", type=float, default=None, metavar="F",
                     help="with --bot-cpus: cap the bot processes together at F of one CPU "
                          "(a cgroup CPU quota; needs root), e.g. 0.5")
+    ap.add_argument("--bot-share-period", type=float, default=CpuQuota.PERIOD_MS,
+                    metavar="MS",
+                    help="the quota's period: the bots get --bot-share of every MS ms and "
+                         "wait out the rest of it once they have used that (default 100)")
 
 
 def pinning_from_options(bot_cpus: str | None, postgres: str | None,
-                         share: float | None = None) -> Pinning | None:
+                         share: float | None = None,
+                         period_ms: float = CpuQuota.PERIOD_MS) -> Pinning | None:
     """The :class:`Pinning` of ``--bot-cpus`` (a CPU list, see :func:`parse_cpus`),
-    ``--pin-postgres`` (see :func:`postmaster_pid`) and ``--bot-share`` (a
-    :class:`CpuQuota`); None when no CPUs are given. ValueError for a bad CPU list, a bad
+    ``--pin-postgres`` (see :func:`postmaster_pid`) and ``--bot-share`` with
+    ``--bot-share-period`` (a :class:`CpuQuota`); None when no CPUs are given. ValueError for a bad CPU list, a bad
     share, or a server or share without CPUs; OSError when the server's ``postmaster.pid``
     cannot be read or no cgroup can be made."""
     if bot_cpus is None:
@@ -325,7 +337,7 @@ def pinning_from_options(bot_cpus: str | None, postgres: str | None,
         return None
     cpus = parse_cpus(bot_cpus)
     pid = None if postgres is None else postmaster_pid(postgres)
-    return Pinning(cpus, pid, None if share is None else CpuQuota(share))
+    return Pinning(cpus, pid, None if share is None else CpuQuota(share, period_ms))
 
 
 def _cpus(cpus: Iterable[int]) -> str:

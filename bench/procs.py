@@ -224,7 +224,8 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     bot_env = dict(item.partition("=")[::2] for item in args.bot_env)
     try:
-        pinning = pinning_from_options(args.bot_cpus, args.pin_postgres, args.bot_share)
+        pinning = pinning_from_options(args.bot_cpus, args.pin_postgres, args.bot_share,
+                                       args.bot_share_period)
     except (OSError, ValueError) as e:
         ap.error(str(e))
     rates = tuple(sorted(float(r) for r in args.rates.split(","))) if args.rates else ()

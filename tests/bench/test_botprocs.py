@@ -13,6 +13,7 @@ import pytest
 
 from bench.botprocs import (
     CpuQuota,
+    Pinning,
     off_mask,
     parse_cpus,
     pin_tree,
@@ -62,9 +63,30 @@ def test_a_share_outside_a_cpu_fraction_is_refused(share):
         CpuQuota(share)
 
 
-def _cgroup_or_skip(share: float) -> CpuQuota:
+@pytest.mark.parametrize("period_ms", [0.5, 1001.0])
+def test_a_period_outside_one_ms_to_one_s_is_refused(period_ms):
+    with pytest.raises(ValueError, match="use 1 to 1000 ms"):
+        CpuQuota(0.3, period_ms)
+
+
+def test_the_quota_is_its_share_of_each_period():
+    quota = _cgroup_or_skip(0.3, 10)
     try:
-        return CpuQuota(share)
+        if (quota.path / "cpu.max").exists():
+            assert (quota.path / "cpu.max").read_text().split() == ["3000", "10000"]
+        else:
+            assert (quota.path / "cpu.cfs_quota_us").read_text().strip() == "3000"
+            assert (quota.path / "cpu.cfs_period_us").read_text().strip() == "10000"
+        pinning = Pinning(frozenset({0}), None, quota)
+        assert pinning.describe()["bot_share_period_ms"] == 10
+        assert pinning.header().endswith("the bot processes capped at 0.3 CPU (per 10 ms)")
+    finally:
+        quota.release()
+
+
+def _cgroup_or_skip(share: float, period_ms: float = CpuQuota.PERIOD_MS) -> CpuQuota:
+    try:
+        return CpuQuota(share, period_ms)
     except OSError as exc:
         pytest.skip(f"no cgroup to cap CPU here: {exc}")
 
