@@ -172,10 +172,11 @@ class CpuQuota:
     """A cgroup ``herdbench-<pid>`` whose processes together get at most ``share`` of one
     CPU: ``share`` of every ``period_ms`` (the kernel holds them back for the rest of a
     period once they have used it). OSError when no cgroup can be made (no cgroup ``cpu``
-    controller mounted, or not root); ValueError unless ``0 < share <= 8`` and
-    ``1 <= period_ms <= 1000``."""
+    controller mounted, or not root); ValueError unless ``0 < share <= 8``,
+    ``1 <= period_ms <= 1000`` and the share of a period is at least the kernel's least
+    quota, 1 ms."""
 
-    PERIOD_MS = 100
+    PERIOD_MS = 100.0
     V1 = Path("/sys/fs/cgroup/cpu")
     V2 = Path("/sys/fs/cgroup")
 
@@ -184,9 +185,12 @@ class CpuQuota:
             raise ValueError(f"--bot-share {share}: use a fraction of a CPU from 0.01 to 8")
         if not 1 <= period_ms <= 1000:
             raise ValueError(f"--bot-share-period {period_ms:g}: use 1 to 1000 ms")
-        self.share, self.period_ms = share, period_ms
         period_us = round(period_ms * 1000)
-        quota = str(max(1000, round(share * period_us)))
+        if share * period_us < 1000:
+            raise ValueError(f"--bot-share {share:g} of {period_ms:g} ms is under the "
+                             "kernel's least quota, 1 ms: use a longer --bot-share-period")
+        self.share, self.period_ms = share, float(period_ms)
+        quota = str(round(share * period_us))
         name = f"herdbench-{os.getpid()}"
         if (self.V1 / "cpu.cfs_quota_us").exists():
             self.path, self.root = self.V1 / name, self.V1
@@ -317,27 +321,33 @@ def add_pinning_options(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--bot-share", type=float, default=None, metavar="F",
                     help="with --bot-cpus: cap the bot processes together at F of one CPU "
                          "(a cgroup CPU quota; needs root), e.g. 0.5")
-    ap.add_argument("--bot-share-period", type=float, default=CpuQuota.PERIOD_MS,
-                    metavar="MS",
-                    help="the quota's period: the bots get --bot-share of every MS ms and "
-                         "wait out the rest of it once they have used that (default 100)")
+    ap.add_argument("--bot-share-period", type=float, default=None, metavar="MS",
+                    help="with --bot-share: the quota's period, 1 to 1000 ms; the bots get "
+                         "their share of every MS ms and wait out the rest of it once they "
+                         "have used that (default 100)")
 
 
 def pinning_from_options(bot_cpus: str | None, postgres: str | None,
                          share: float | None = None,
-                         period_ms: float = CpuQuota.PERIOD_MS) -> Pinning | None:
+                         period_ms: float | None = None) -> Pinning | None:
     """The :class:`Pinning` of ``--bot-cpus`` (a CPU list, see :func:`parse_cpus`),
     ``--pin-postgres`` (see :func:`postmaster_pid`) and ``--bot-share`` with
-    ``--bot-share-period`` (a :class:`CpuQuota`); None when no CPUs are given. ValueError for a bad CPU list, a bad
-    share, or a server or share without CPUs; OSError when the server's ``postmaster.pid``
-    cannot be read or no cgroup can be made."""
+    ``--bot-share-period`` (a :class:`CpuQuota`; its period 100 ms when None); None when
+    no CPUs are given. ValueError for a bad CPU list, share or period, a server or share
+    without CPUs, or a period without a share; OSError when the server's
+    ``postmaster.pid`` cannot be read or no cgroup can be made."""
+    if period_ms is not None and share is None:
+        raise ValueError("--bot-share-period needs --bot-share")
     if bot_cpus is None:
         if postgres is not None or share is not None:
             raise ValueError("--pin-postgres and --bot-share need --bot-cpus")
         return None
     cpus = parse_cpus(bot_cpus)
     pid = None if postgres is None else postmaster_pid(postgres)
-    return Pinning(cpus, pid, None if share is None else CpuQuota(share, period_ms))
+    if share is None:
+        return Pinning(cpus, pid)
+    return Pinning(cpus, pid, CpuQuota(share, CpuQuota.PERIOD_MS if period_ms is None
+                                       else period_ms))
 
 
 def _cpus(cpus: Iterable[int]) -> str:

@@ -581,8 +581,7 @@ async def serve(*, port: int, guilds: int, members: int, token: str = "local-tok
                 lang: str = ENGLISH) -> None:
     """Run a local Discord until cancelled (``herdbot local-discord``): ``guilds`` guilds
     with ``members`` members each (named as in ``herdbot demo``); what it prints is in
-    ``lang`` (the operator's), with the command that starts a bot against it on a database
-    of its own (a real bot's lock would refuse its ``herdbot.sqlite3``)."""
+    ``lang`` (the operator's), and the command that starts a bot against it."""
     hub = LocalDiscord(guilds, token=token, port=port)
     for i in range(members):
         name = NAMES[i % len(NAMES)]

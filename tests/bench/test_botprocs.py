@@ -69,24 +69,52 @@ def test_a_period_outside_one_ms_to_one_s_is_refused(period_ms):
         CpuQuota(0.3, period_ms)
 
 
-def test_the_quota_is_its_share_of_each_period():
-    quota = _cgroup_or_skip(0.3, 10)
+def test_a_share_of_a_period_under_one_ms_is_refused_not_rounded_up():
+    with pytest.raises(ValueError, match="--bot-share 0.3 of 2 ms is under the kernel's "
+                                         "least quota, 1 ms: use a longer"):
+        CpuQuota(0.3, 2)
+
+
+def test_a_period_needs_a_share():
+    with pytest.raises(ValueError, match="--bot-share-period needs --bot-share"):
+        pinning_from_options("1", None, None, 10)
+
+
+class _Quota:
+    share, period_ms = 0.3, 10.0
+
+
+def test_the_pinning_names_the_quotas_period():
+    pinning = Pinning(frozenset({0}), None, _Quota())  # type: ignore[arg-type]
+    assert pinning.describe()["bot_share"] == 0.3
+    assert pinning.describe()["bot_share_period_ms"] == 10.0
+    assert pinning.header().endswith(", the bot processes capped at 0.3 CPU (per 10 ms)")
+
+
+@pytest.mark.parametrize(("period_ms", "quota_us", "period_us"),
+                         [(None, "30000", "100000"), (10, "3000", "10000"),
+                          (1000, "300000", "1000000"), (3.5, "1050", "3500")])
+def test_the_quota_is_its_share_of_each_period(period_ms, quota_us, period_us):
+    try:
+        pinning = pinning_from_options("0", None, 0.3, period_ms)
+    except OSError as exc:
+        pytest.skip(f"no cgroup to cap CPU here: {exc}")
+    assert pinning is not None and pinning.quota is not None
+    quota = pinning.quota
     try:
         if (quota.path / "cpu.max").exists():
-            assert (quota.path / "cpu.max").read_text().split() == ["3000", "10000"]
+            assert (quota.path / "cpu.max").read_text().split() == [quota_us, period_us]
         else:
-            assert (quota.path / "cpu.cfs_quota_us").read_text().strip() == "3000"
-            assert (quota.path / "cpu.cfs_period_us").read_text().strip() == "10000"
-        pinning = Pinning(frozenset({0}), None, quota)
-        assert pinning.describe()["bot_share_period_ms"] == 10
-        assert pinning.header().endswith("the bot processes capped at 0.3 CPU (per 10 ms)")
+            assert (quota.path / "cpu.cfs_quota_us").read_text().strip() == quota_us
+            assert (quota.path / "cpu.cfs_period_us").read_text().strip() == period_us
+        assert quota.period_ms == int(period_us) / 1000
     finally:
         quota.release()
 
 
-def _cgroup_or_skip(share: float, period_ms: float = CpuQuota.PERIOD_MS) -> CpuQuota:
+def _cgroup_or_skip(share: float) -> CpuQuota:
     try:
-        return CpuQuota(share, period_ms)
+        return CpuQuota(share)
     except OSError as exc:
         pytest.skip(f"no cgroup to cap CPU here: {exc}")
 
