@@ -173,8 +173,9 @@ def rates_table(rows: list[dict[str, Any]]) -> list[str]:
     (``gave up``), moves whose driver failed otherwise (``errors``), busy answers per move
     shown (``busy/mv``), bot CPU per move (and its ratio to the first row's), the cores the
     bot processes and the harness used over the window (``bot``, ``harness``), the CPU
-    probe's p50 in ms (``probe``; ``-`` where the row has none of these) and the load
-    average at the start and end of the row."""
+    probe's p50 and p90 in ms (``probe``, ``p90``; ``-`` where the row has none of these)
+    and the load average at the start and end of the row; ``noisy`` ends a row whose
+    every run met a slower CPU (``--quiet-probe``)."""
     if not rows:
         return []
     peak = max(r["achieved_per_s"] for r in rows) or 1.0
@@ -187,7 +188,7 @@ def rates_table(rows: list[dict[str, Any]]) -> list[str]:
            f"{'p50 ms':>8} {'p99 ms':>8} "
            f"{'1st p99':>8} {'late':>5} {'busy':>5} {'retries':>7} {'gave up':>7} "
            f"{'errors':>6} {'busy/mv':>7} {'CPU/move':>8} {'x':>5} {'bot':>5} {'harness':>7} "
-           f"{'probe':>5}  "
+           f"{'probe':>5} {'p90':>5}  "
            f"load avg start -> end"]
     for r in rows:
         c = r["click_to_table"]
@@ -196,6 +197,7 @@ def rates_table(rows: list[dict[str, Any]]) -> list[str]:
         ratio = f"{'-':>5}" if cpu is None else f"{cpu / cpu0:>5.2f}"
         answers, shown = r.get("busy_answers"), r.get("moves_shown")
         per_move = None if answers is None or not shown else round(answers / shown, 2)
+        probe = r.get("cpu_probe") or {}
         out.append(f"{r['offered_per_s']:>8g} {r['achieved_per_s']:>8g} "
                    f"{r['achieved_per_s'] / peak:>7.0%} {r['moves']:>6} "
                    f"{r.get('moves_made', '-'):>6} {num(c['p50_ms'], 8)} "
@@ -204,8 +206,9 @@ def rates_table(rows: list[dict[str, Any]]) -> list[str]:
                    f"{r.get('retries', 0):>7} {r.get('moves_abandoned', 0):>7} "
                    f"{r['moves_errors']:>6} {num(per_move, 7)} {num(cpu, 8)} {ratio} "
                    f"{num(r.get('bot_cpu_share'), 5)} {num(r.get('harness_cpu_share'), 7)} "
-                   f"{num((r.get('cpu_probe') or {}).get('p50_ms'), 5)}  "
-                   f"{r['loadavg_start']} -> {r['loadavg_end']}")
+                   f"{num(probe.get('p50_ms'), 5)} {num(probe.get('p90_ms'), 5)}  "
+                   f"{r['loadavg_start']} -> {r['loadavg_end']}"
+                   f"{'  noisy' if r.get('noisy') else ''}")
     return out
 
 

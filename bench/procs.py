@@ -83,6 +83,10 @@ class Options:
         fresh: each rate (and the burst) on bot processes, a database and games of its
             own (bench/README.md, "Rows that compare"); their logs are kept as
             ``<config>-<rate or burst>-bot<shard>.log``.
+        quiet_probe_ms: with ``fresh``, a rate whose CPU probe p90 (ms) is over this is
+            run again, up to ``quiet_tries`` runs in all: its window met a slower CPU. The
+            rows set aside are kept under ``"noisy_rows"``; the row kept has
+            ``probe_runs`` and, when every run was over the bound, ``noisy``.
     """
 
     checkout: Path | None = None
@@ -95,6 +99,8 @@ class Options:
     bot_env: dict[str, str] = field(default_factory=dict)
     bot_logs: Path | None = None
     fresh: bool = False
+    quiet_probe_ms: float | None = None
+    quiet_tries: int = 3
 
 
 async def bench_processes(configs: list[str], rates: tuple[float, ...], warmup: float,
@@ -138,7 +144,20 @@ async def _config(name: str, pg: str, rates: tuple[float, ...], warmup: float,
         errors: dict[str, int] = {}
         for part_rates, burst in parts:
             label = f"{part_rates[0]:g}" if part_rates else "burst"
-            part = await _run(name, pg, part_rates, warmup, window, o, burst, label)
+            for run in range(1, o.quiet_tries + 1):
+                part = await _run(name, pg, part_rates, warmup, window, o, burst, label)
+                p90 = _probe_p90(part["rates"])
+                if o.quiet_probe_ms is None or p90 is None or p90 <= o.quiet_probe_ms:
+                    break
+                if run == o.quiet_tries:
+                    part["rates"][0]["noisy"] = True
+                    break
+                print(f"  {label}/s: CPU probe p90 {p90:g} ms, over {o.quiet_probe_ms:g}: "
+                      f"run again ({run + 1} of {o.quiet_tries})")
+                result.setdefault("noisy_rows", []).extend(part["rates"])
+            if o.quiet_probe_ms is not None:
+                for row in part["rates"]:
+                    row["probe_runs"] = run
             result["rates"].extend(part["rates"])
             if "burst" in part:
                 result["burst"] = part["burst"]
@@ -154,6 +173,12 @@ async def _config(name: str, pg: str, rates: tuple[float, ...], warmup: float,
     for line in rates_table(result["rates"]):
         print("  " + line)
     return result
+
+
+def _probe_p90(rows: list[dict[str, Any]]) -> float | None:
+    """The CPU probe's p90 (ms) of a one-rate run's row; None without one."""
+    probe = rows[0].get("cpu_probe") if len(rows) == 1 else None
+    return None if not probe else probe.get("p90_ms")
 
 
 async def _run(name: str, pg: str, rates: tuple[float, ...], warmup: float, window: float,
@@ -220,8 +245,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--fresh", action="store_true",
                     help="each rate (and the burst) from new bot processes, database and "
                          "games, so that the rows meet the same mix of game phases")
+    ap.add_argument("--quiet-probe", type=float, default=None, metavar="MS",
+                    help="with --fresh: run a rate again when its CPU probe p90 is over MS "
+                         "(its window met a slower CPU), up to --quiet-tries runs")
+    ap.add_argument("--quiet-tries", type=int, default=3, metavar="N",
+                    help="runs of one rate at most with --quiet-probe (default 3)")
     add_pinning_options(ap)
     args = ap.parse_args(argv)
+    if args.quiet_probe is not None and not args.fresh:
+        ap.error("--quiet-probe needs --fresh")
+    if args.quiet_tries < 1:
+        ap.error(f"--quiet-tries {args.quiet_tries}: use 1 or more")
     bot_env = dict(item.partition("=")[::2] for item in args.bot_env)
     try:
         pinning = pinning_from_options(args.bot_cpus, args.pin_postgres, args.bot_share,
@@ -239,7 +273,8 @@ def main(argv: list[str] | None = None) -> int:
     options = Options(checkout=args.checkout, profile_rate=args.profile_rate,
                       profile_dir=args.profile_bot, burst=burst, bot_nice=args.bot_nice,
                       tries=args.tries, pinning=pinning, bot_env=bot_env,
-                      bot_logs=args.bot_logs, fresh=args.fresh)
+                      bot_logs=args.bot_logs, fresh=args.fresh,
+                      quiet_probe_ms=args.quiet_probe, quiet_tries=args.quiet_tries)
     result = asyncio.run(bench_processes(args.configs.split(","), rates, args.warmup,
                                          args.window, options))
     Path(args.out).write_text(json.dumps(result, indent=1))

@@ -24,13 +24,14 @@ def test_a_row_with_no_move_shown_prints_dashes():
     assert lines[0].split() == ["offered", "achieved", "of", "peak", "moves", "made", "p50",
                                 "ms", "p99", "ms", "1st", "p99", "late", "busy", "retries",
                                 "gave", "up", "errors", "busy/mv", "CPU/move", "x", "bot",
-                                "harness", "probe", "load", "avg",
+                                "harness", "probe", "p90", "load", "avg",
                                 "start", "->", "end"]
     assert lines[1].split() == ["10", "9.5", "100%", "12", "7", "20", "20", "4500", "0",
-                                "2", "4", "1", "3", "-", "16", "1.00", "-", "-", "-", "[1.0]",
-                                "->", "[2.0]"]
+                                "2", "4", "1", "3", "-", "16", "1.00", "-", "-", "-", "-",
+                                "[1.0]", "->", "[2.0]"]
     assert lines[2].split() == ["40", "0", "0%", "12", "7", "-", "-", "-", "0", "2", "4",
-                                "1", "3", "-", "-", "-", "-", "-", "-", "[1.0]", "->", "[2.0]"]
+                                "1", "3", "-", "-", "-", "-", "-", "-", "-", "[1.0]", "->",
+                                "[2.0]"]
 
 
 def test_a_row_of_the_process_bench_prints_the_cores_bot_and_harness_used():
@@ -45,9 +46,12 @@ def test_a_row_with_busy_answers_and_a_cpu_probe_prints_busy_answers_per_move_an
                              cpu_probe={"n": 56, "p50_ms": 22.6, "p90_ms": 34.9}),
                          row(60, 22.6, 40.0, 13.3, moves_shown=678, busy_answers=2840,
                              cpu_probe={"n": 57, "p50_ms": 23.1, "p90_ms": 35.1}),
-                         row(40, 0.0, None, None, moves_shown=0, busy_answers=2500)])
+                         row(40, 0.0, None, None, moves_shown=0, busy_answers=2500,
+                             noisy=True)])
     assert [line.split()[13] for line in lines[1:]] == ["0", "4.19", "-"]
-    assert [line.split()[18] for line in lines[1:]] == ["22.6", "23.1", "-"]
+    assert [line.split()[18:20] for line in lines[1:]] == [
+        ["22.6", "34.9"], ["23.1", "35.1"], ["-", "-"]]
+    assert [line.endswith("  noisy") for line in lines[1:]] == [False, False, True]
 
 
 class _Click:

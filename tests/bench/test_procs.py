@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import pytest
+
 from bench import procs
 
 
@@ -62,3 +64,36 @@ def _row(rate: float) -> dict[str, Any]:
             "retries": 0, "moves_abandoned": 0, "moves_errors": 0,
             "bot_cpu_ms_per_move": 12.0, "bot_cpu_share": 0.1, "harness_cpu_share": 0.1,
             "loadavg_start": [0.1, 0.1, 0.1], "loadavg_end": [0.1, 0.1, 0.1]}
+
+
+def test_a_rate_whose_probe_met_a_slower_cpu_is_run_again(monkeypatch, capsys):
+    """``--quiet-probe 26``: 20/s runs until its probe p90 is at most 26 ms; 10/s, over it
+    each time, is kept from its last run and marked noisy."""
+    p90s = {"10": [30.0, 31.0], "20": [34.1, 20.7]}
+    runs: list[str] = []
+
+    async def fake_run(name, pg, rates, warmup, window, o, burst, label=None):
+        runs.append(label)
+        if burst is not None:
+            return {"rates": [], "burst": {"recovered_s": 5.0}, "driver_errors": {}}
+        row = _row(rates[0]) | {"cpu_probe": {"p50_ms": 20.0, "p90_ms": p90s[label].pop(0)}}
+        return {"rates": [row], "driver_errors": {}}
+
+    monkeypatch.setattr(procs, "_run", fake_run)
+    o = procs.Options(fresh=True, burst=(10.0, 40.0, 60.0), quiet_probe_ms=26.0, quiet_tries=2)
+    result = asyncio.run(procs._config("sqlite", "", (10.0, 20.0), 15.0, 30.0, o))
+    assert runs == ["10", "10", "20", "20", "burst"]
+    assert [(r["offered_per_s"], r["cpu_probe"]["p90_ms"], r["probe_runs"], r.get("noisy"))
+            for r in result["rates"]] == [(10.0, 31.0, 2, True), (20.0, 20.7, 2, None)]
+    assert [(r["offered_per_s"], r["cpu_probe"]["p90_ms"]) for r in result["noisy_rows"]] == [
+        (10.0, 30.0), (20.0, 34.1)]
+    out = capsys.readouterr().out
+    assert "  10/s: CPU probe p90 30 ms, over 26: run again (2 of 2)\n" in out
+    assert "  20/s: CPU probe p90 34.1 ms, over 26: run again (2 of 2)\n" in out
+    assert result["burst"] == {"recovered_s": 5.0}
+
+
+def test_quiet_probe_needs_fresh(capsys):
+    with pytest.raises(SystemExit):
+        procs.main(["--quiet-probe", "26", "--rates", "10"])
+    assert "--quiet-probe needs --fresh" in capsys.readouterr().err
