@@ -17,6 +17,7 @@ import functools
 import json
 import logging
 import os
+import shlex
 import signal
 import sys
 from collections.abc import Callable
@@ -85,9 +86,8 @@ to PostgreSQL:
 LOCAL_HELP = N_("""\
 Development only. Serve a simulated Discord (the sandbox's servers, channels, threads and
 members, with Discord's request limits) on 127.0.0.1: its REST API under /api/v10 and its
-gateway websocket. Start a bot against it with
-  DISCORD_TOKEN=local-token HERDBOT_DISCORD_API_URL=http://127.0.0.1:PORT/api/v10 herdbot run
-Its members act through Python (bot.sandbox.loopback.LocalDiscord); stop it with Ctrl-C.
+gateway websocket, and prints the command that starts a bot against it. Its members act
+through Python (bot.sandbox.loopback.LocalDiscord); stop it with Ctrl-C.
 """)
 
 
@@ -493,6 +493,15 @@ def cmd_migrate_store(source: str, target: str, lang: str = "en") -> int:
     return 0
 
 
+def invoked_as() -> str:
+    """This command as the operator started it, for a command line printed to repeat: the
+    ``herdbot`` script by the path it was run from (``.venv/bin/herdbot``), else
+    ``<python> -m bot``; quoted for a POSIX shell."""
+    if os.path.basename(sys.argv[0]) == "herdbot":
+        return shlex.quote(sys.argv[0])
+    return f"{shlex.quote(sys.executable)} -m bot"
+
+
 def cmd_local_discord(args: argparse.Namespace, lang: str = "en") -> int:
     """``local-discord``: serve a simulated Discord on 127.0.0.1 until Ctrl-C (exit 0);
     exit 1 with one line when the port cannot be bound, 2 for bad numbers."""
@@ -502,7 +511,8 @@ def cmd_local_discord(args: argparse.Namespace, lang: str = "en") -> int:
         _fail(translate(lang, "--port is 0-65535, --guilds 1 or more, --members 0 or more."))
         return 2
     try:
-        asyncio.run(serve(port=args.port, guilds=args.guilds, members=args.members, lang=lang))
+        asyncio.run(serve(port=args.port, guilds=args.guilds, members=args.members, lang=lang,
+                          command=invoked_as()))
     except KeyboardInterrupt:
         return 0
     except OSError as exc:

@@ -215,3 +215,16 @@ def test_herdbot_run_runs_in_the_event_loop_of_its_setting(monkeypatch, tmp_path
                         HERDBOT_DATABASE=tmp_path / "herdbot.sqlite3", event_loop=loop)
     assert cmd_run(settings) == 0
     assert ran_in == [loop]
+
+
+@pytest.mark.parametrize(("argv0", "expected"), [
+    (".venv/bin/herdbot", ".venv/bin/herdbot"),
+    ("/home/ana/my bots/.venv/bin/herdbot", "'/home/ana/my bots/.venv/bin/herdbot'"),
+    ("/srv/herdbot/bot/__main__.py", "/opt/py/bin/python3 -m bot"),
+])
+def test_a_printed_command_starts_herdbot_as_the_operator_did(monkeypatch, argv0, expected):
+    from bot.cli import invoked_as
+
+    monkeypatch.setattr(sys, "argv", [argv0, "local-discord"])
+    monkeypatch.setattr(sys, "executable", "/opt/py/bin/python3")
+    assert invoked_as() == expected

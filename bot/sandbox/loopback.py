@@ -578,10 +578,10 @@ class LocalDiscord:
 
 
 async def serve(*, port: int, guilds: int, members: int, token: str = "local-token",
-                lang: str = ENGLISH) -> None:
+                lang: str = ENGLISH, command: str = "herdbot") -> None:
     """Run a local Discord until cancelled (``herdbot local-discord``): ``guilds`` guilds
-    with ``members`` members each (named as in ``herdbot demo``); what it prints is in
-    ``lang`` (the operator's), and the command that starts a bot against it."""
+    with ``members`` members each (named as in ``herdbot demo``); it prints, in ``lang``
+    (the operator's), the line that starts a bot against it with ``command``."""
     hub = LocalDiscord(guilds, token=token, port=port)
     for i in range(members):
         name = NAMES[i % len(NAMES)]
@@ -592,7 +592,7 @@ async def serve(*, port: int, guilds: int, members: int, token: str = "local-tok
                       guilds, url=hub.api_url))
     print(translate(lang, "Start a bot against it with:"))
     print(f"  DISCORD_TOKEN={hub.token} HERDBOT_DISCORD_API_URL={hub.api_url} \\\n"
-          "    HERDBOT_DATABASE=local.sqlite3 herdbot run", flush=True)
+          f"    HERDBOT_DATABASE=local.sqlite3 {command} run", flush=True)
     try:
         await asyncio.Event().wait()
     finally:

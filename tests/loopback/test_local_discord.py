@@ -133,6 +133,7 @@ async def test_herdbot_local_discord_serves_the_gateway_url(tmp_path):
     ``herdbot.sqlite3``); GET /gateway there names the websocket; Ctrl-C (SIGINT) stops it
     with status 0."""
     import json
+    import shlex
     import signal
     import sys
     import urllib.request
@@ -151,7 +152,8 @@ async def test_herdbot_local_discord_serves_the_gateway_url(tmp_path):
                 for _ in range(3)]
         assert rest == ["Start a bot against it with:\n",
                         f"  DISCORD_TOKEN=local-token HERDBOT_DISCORD_API_URL={api} \\\n",
-                        "    HERDBOT_DATABASE=local.sqlite3 herdbot run\n"]
+                        f"    HERDBOT_DATABASE=local.sqlite3 {shlex.quote(sys.executable)}"
+                        " -m bot run\n"]
         body = await asyncio.to_thread(
             lambda: json.loads(urllib.request.urlopen(f"{api}/gateway", timeout=10).read()))
         assert body == {"url": api.replace("http://", "ws://").replace("/api/v10", "/gateway")}
