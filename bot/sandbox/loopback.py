@@ -211,9 +211,9 @@ class LocalDiscord:
 
     ``token`` is the only bot token accepted (others: 401, gateway close 4004). ``quiet``
     is the idle time (seconds) after which :meth:`settle` considers the bots done.
-    Attributes: ``world``, ``channels`` (each guild's text channel, in order), ``sessions`` (gateway sessions by
-    id), ``identifies`` (count of IDENTIFYs), ``resumes`` (count of accepted RESUMEs),
-    ``compressed`` (websockets that asked for zlib-stream compression)."""
+    Attributes: ``world``, ``channels`` (each guild's text channel, in order),
+    ``sessions`` (gateway sessions by id), ``identifies`` (count of IDENTIFYs), ``resumes``
+    (count of accepted RESUMEs), ``compressed`` (websockets that asked for zlib-stream)."""
 
     def __init__(self, guilds: int = 1, *, token: str = "local-token", host: str = "127.0.0.1",
                  port: int = 0, quiet: float = 0.3, guild_name: str = "Herd Hall"):

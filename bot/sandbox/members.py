@@ -43,8 +43,9 @@ class Link(Protocol):
     """The connected bot as the world, its members and the REST router see it. Two kinds
     implement it: :class:`~bot.sandbox.Sandbox` (the bot in this process, no network) and
     :class:`~bot.sandbox.loopback.RemoteLink` (bot processes over HTTP and a websocket on
-    127.0.0.1). ``world`` is the world it serves; ``bot`` has ``intents`` (:class:`discord.Intents`); ``requests`` records
-    the bot's requests; ``closed`` is True once the bot is gone."""
+    127.0.0.1). ``world`` is the world it serves; ``bot`` has ``intents``
+    (:class:`discord.Intents`); ``requests`` records the bot's requests; ``closed`` is True
+    once the bot is gone."""
 
     bot: Any
     requests: list[RecordedRequest]
