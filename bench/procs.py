@@ -41,7 +41,7 @@ import shutil
 import sys
 import tempfile
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -87,6 +87,9 @@ class Options:
             run again, up to ``quiet_tries`` runs in all: its window met a slower CPU. The
             rows set aside are kept under ``"noisy_rows"``; the row kept has
             ``probe_runs`` and, when every run was over the bound, ``noisy``.
+        before: with ``fresh``, each rate (and the burst) also runs with the bot from that
+            checkout, just before this one's, so that the two meet the same machine; its
+            rows are the config's ``"before"`` (``rates``, ``burst``, ``noisy_rows``).
     """
 
     checkout: Path | None = None
@@ -101,6 +104,7 @@ class Options:
     fresh: bool = False
     quiet_probe_ms: float | None = None
     quiet_tries: int = 3
+    before: Path | None = None
 
 
 async def bench_processes(configs: list[str], rates: tuple[float, ...], warmup: float,
@@ -132,38 +136,34 @@ async def _config(name: str, pg: str, rates: tuple[float, ...], warmup: float,
         return None
     print(f"{name}: {procs} bot process(es) on {backend}"
           f"{f', bot from {o.checkout}' if o.checkout else ''}"
-          f"{', each rate from new bot processes and games' if o.fresh else ''}")
+          f"{', each rate from new bot processes and games' if o.fresh else ''}"
+          f"{f', each just after the bot from {o.before}' if o.before else ''}")
     if not o.fresh:
         result = await _run(name, pg, rates, warmup, window, o, o.burst)
     else:
-        result = {"rates": []}
         parts: list[tuple[tuple[float, ...], tuple[float, float, float] | None]] = [
             ((rate,), None) for rate in rates]
         if o.burst is not None:
             parts.append(((), o.burst))
-        errors: dict[str, int] = {}
+        sides = [("", o)]
+        if o.before is not None:
+            sides.insert(0, ("before-", replace(o, checkout=o.before, profile_rate=None)))
+        results: dict[str, dict[str, Any]] = {side: {"rates": []} for side, _ in sides}
+        errors: dict[str, Counter[str]] = {side: Counter() for side, _ in sides}
         for part_rates, burst in parts:
             label = f"{part_rates[0]:g}" if part_rates else "burst"
-            for run in range(1, o.quiet_tries + 1):
-                part = await _run(name, pg, part_rates, warmup, window, o, burst, label)
-                p90 = _probe_p90(part["rates"])
-                if o.quiet_probe_ms is None or p90 is None or p90 <= o.quiet_probe_ms:
-                    break
-                if run == o.quiet_tries:
-                    part["rates"][0]["noisy"] = True
-                    break
-                print(f"  {label}/s: CPU probe p90 {p90:g} ms, over {o.quiet_probe_ms:g}: "
-                      f"run again ({run + 1} of {o.quiet_tries})")
-                result.setdefault("noisy_rows", []).extend(part["rates"])
-            if o.quiet_probe_ms is not None:
-                for row in part["rates"]:
-                    row["probe_runs"] = run
-            result["rates"].extend(part["rates"])
-            if "burst" in part:
-                result["burst"] = part["burst"]
-            for error, count in part["driver_errors"].items():
-                errors[error] = errors.get(error, 0) + count
-        result["driver_errors"] = dict(Counter(errors).most_common(10))
+            for side, so in sides:
+                part = await _quiet_part(name, pg, part_rates, warmup, window, so, burst,
+                                         side + label, results[side])
+                errors[side].update(part["driver_errors"])
+        for side, _ in sides:
+            results[side]["driver_errors"] = dict(errors[side].most_common(10))
+        result = results[""]
+        if o.before is not None:
+            result["before"] = results["before-"]
+            print(f"{name}: goodput against offered load, bot from {o.before}")
+            for line in rates_table(result["before"]["rates"]):
+                print("  " + line)
     result["fresh"] = o.fresh
     result["bot_nice"] = o.bot_nice
     result["bot_env"] = o.bot_env
@@ -173,6 +173,32 @@ async def _config(name: str, pg: str, rates: tuple[float, ...], warmup: float,
     for line in rates_table(result["rates"]):
         print("  " + line)
     return result
+
+
+async def _quiet_part(name: str, pg: str, rates: tuple[float, ...], warmup: float,
+                      window: float, o: Options, burst: tuple[float, float, float] | None,
+                      label: str, into: dict[str, Any]) -> dict[str, Any]:
+    """One rate (or the burst) of a ``fresh`` run, run again while its CPU probe is over
+    ``o.quiet_probe_ms`` (see :class:`Options`); its rows, burst and rows set aside go
+    ``into`` a config's result. Returns the last run's :func:`_run` result."""
+    for run in range(1, o.quiet_tries + 1):
+        part = await _run(name, pg, rates, warmup, window, o, burst, label)
+        p90 = _probe_p90(part["rates"])
+        if o.quiet_probe_ms is None or p90 is None or p90 <= o.quiet_probe_ms:
+            break
+        if run == o.quiet_tries:
+            part["rates"][0]["noisy"] = True
+            break
+        print(f"  {label}/s: CPU probe p90 {p90:g} ms, over {o.quiet_probe_ms:g}: "
+              f"run again ({run + 1} of {o.quiet_tries})")
+        into.setdefault("noisy_rows", []).extend(part["rates"])
+    if o.quiet_probe_ms is not None:
+        for row in part["rates"]:
+            row["probe_runs"] = run
+    into["rates"].extend(part["rates"])
+    if "burst" in part:
+        into["burst"] = part["burst"]
+    return part
 
 
 def _probe_p90(rows: list[dict[str, Any]]) -> float | None:
@@ -248,12 +274,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--quiet-probe", type=float, default=None, metavar="MS",
                     help="with --fresh: run a rate again when its CPU probe p90 is over MS "
                          "(its window met a slower CPU), up to --quiet-tries runs")
+    ap.add_argument("--before", type=Path, default=None, metavar="CHECKOUT",
+                    help="with --fresh: run each rate (and the burst) with the bot from this "
+                         "checkout too, just before this one's, and print its table as well")
     ap.add_argument("--quiet-tries", type=int, default=3, metavar="N",
                     help="runs of one rate at most with --quiet-probe (default 3)")
     add_pinning_options(ap)
     args = ap.parse_args(argv)
     if args.quiet_probe is not None and not args.fresh:
         ap.error("--quiet-probe needs --fresh")
+    if args.before is not None and not args.fresh:
+        ap.error("--before needs --fresh")
     if args.quiet_tries < 1:
         ap.error(f"--quiet-tries {args.quiet_tries}: use 1 or more")
     bot_env = dict(item.partition("=")[::2] for item in args.bot_env)
@@ -274,7 +305,8 @@ def main(argv: list[str] | None = None) -> int:
                       profile_dir=args.profile_bot, burst=burst, bot_nice=args.bot_nice,
                       tries=args.tries, pinning=pinning, bot_env=bot_env,
                       bot_logs=args.bot_logs, fresh=args.fresh,
-                      quiet_probe_ms=args.quiet_probe, quiet_tries=args.quiet_tries)
+                      quiet_probe_ms=args.quiet_probe, quiet_tries=args.quiet_tries,
+                      before=args.before)
     result = asyncio.run(bench_processes(args.configs.split(","), rates, args.warmup,
                                          args.window, options))
     Path(args.out).write_text(json.dumps(result, indent=1))

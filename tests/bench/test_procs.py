@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -97,3 +98,48 @@ def test_quiet_probe_needs_fresh(capsys):
     with pytest.raises(SystemExit):
         procs.main(["--quiet-probe", "26", "--rates", "10"])
     assert "--quiet-probe needs --fresh" in capsys.readouterr().err
+
+
+def test_before_runs_each_rate_and_the_burst_just_before_this_checkout(monkeypatch, capsys):
+    """``--before /b``: each rate, then the burst, on the bot from ``/b`` and then on this
+    one's; a side reruns its own noisy rate; each side keeps its rows, burst and errors."""
+    runs: list[tuple[str, Any, Any]] = []
+    p90s = {"before-10": [20.0], "10": [30.0, 21.0], "before-20": [22.0], "20": [23.0]}
+
+    async def fake_run(name, pg, rates, warmup, window, o, burst, label=None):
+        runs.append((label, o.checkout, o.profile_rate))
+        if burst is not None:
+            return {"rates": [], "burst": {"recovered_s": 5.0 if o.checkout else 10.0},
+                    "driver_errors": {label: 1}}
+        row = _row(rates[0]) | {"cpu_probe": {"p50_ms": 20.0, "p90_ms": p90s[label].pop(0)}}
+        return {"rates": [row], "driver_errors": {label: 1}}
+
+    monkeypatch.setattr(procs, "_run", fake_run)
+    o = procs.Options(fresh=True, burst=(10.0, 40.0, 60.0), quiet_probe_ms=26.0,
+                      before=Path("/b"), profile_rate=20.0)
+    result = asyncio.run(procs._config("sqlite", "", (10.0, 20.0), 15.0, 30.0, o))
+    b = Path("/b")
+    assert runs == [("before-10", b, None), ("10", None, 20.0), ("10", None, 20.0),
+                    ("before-20", b, None), ("20", None, 20.0),
+                    ("before-burst", b, None), ("burst", None, 20.0)]
+    assert [(r["offered_per_s"], r["cpu_probe"]["p90_ms"], r["probe_runs"])
+            for r in result["rates"]] == [(10.0, 21.0, 2), (20.0, 23.0, 1)]
+    assert [r["cpu_probe"]["p90_ms"] for r in result["noisy_rows"]] == [30.0]
+    assert [(r["offered_per_s"], r["cpu_probe"]["p90_ms"], r["probe_runs"])
+            for r in result["before"]["rates"]] == [(10.0, 20.0, 1), (20.0, 22.0, 1)]
+    assert "noisy_rows" not in result["before"]
+    assert result["burst"] == {"recovered_s": 10.0}
+    assert result["before"]["burst"] == {"recovered_s": 5.0}
+    assert result["driver_errors"] == {"10": 1, "20": 1, "burst": 1}
+    assert result["before"]["driver_errors"] == {"before-10": 1, "before-20": 1,
+                                                 "before-burst": 1}
+    out = capsys.readouterr().out
+    assert ", each just after the bot from /b" in out
+    assert out.index("sqlite: goodput against offered load, bot from /b\n") < out.index(
+        "sqlite: goodput against offered load\n")
+
+
+def test_before_needs_fresh(capsys):
+    with pytest.raises(SystemExit):
+        procs.main(["--before", "/b", "--rates", "10"])
+    assert "--before needs --fresh" in capsys.readouterr().err
