@@ -174,13 +174,21 @@ class CpuQuota:
     period once they have used it). OSError when no cgroup can be made (no cgroup ``cpu``
     controller mounted, or not root); ValueError unless ``0 < share <= 8``,
     ``1 <= period_ms <= 1000`` and the share of a period is at least the kernel's least
-    quota, 1 ms."""
+    quota, 1 ms.
+
+    ``steady_ms``: the time of :mod:`bench.speed`'s loop on a quiet host. With it,
+    :meth:`follow` scales the quota by each probe time over it (within ``SCALES``), so
+    that the processes get the same work per second when the host's CPU runs slower: a
+    CPU of steady speed. ValueError unless it is over 0."""
 
     PERIOD_MS = 100.0
+    #: The least and most a steady quota is scaled by.
+    SCALES = (0.5, 3.0)
     V1 = Path("/sys/fs/cgroup/cpu")
     V2 = Path("/sys/fs/cgroup")
 
-    def __init__(self, share: float, period_ms: float = PERIOD_MS):
+    def __init__(self, share: float, period_ms: float = PERIOD_MS,
+                 steady_ms: float | None = None):
         if not 0 < share <= 8:
             raise ValueError(f"--bot-share {share}: use a fraction of a CPU from 0.01 to 8")
         if not 1 <= period_ms <= 1000:
@@ -189,7 +197,11 @@ class CpuQuota:
         if share * period_us < 1000:
             raise ValueError(f"--bot-share {share:g} of {period_ms:g} ms is under the "
                              "kernel's least quota, 1 ms: use a longer --bot-share-period")
-        self.share, self.period_ms = share, float(period_ms)
+        if steady_ms is not None and not steady_ms > 0:
+            raise ValueError(f"--bot-share-steady {steady_ms:g}: use a loop time over 0 ms")
+        self.share, self.period_ms, self.steady_ms = share, float(period_ms), steady_ms
+        #: The quota's scale now (1 without ``steady_ms``).
+        self.scale = 1.0
         quota = str(round(share * period_us))
         name = f"herdbench-{os.getpid()}"
         if (self.V1 / "cpu.cfs_quota_us").exists():
@@ -203,6 +215,22 @@ class CpuQuota:
             (self.path / "cpu.max").write_text(f"{quota} {period_us}")
         else:
             raise OSError("no cgroup cpu controller to cap the bot processes' CPU")
+
+    def follow(self, loop_ms: float) -> float:
+        """With ``steady_ms``: the quota scaled by ``loop_ms / steady_ms`` (within
+        ``SCALES``); the scale now (1 without ``steady_ms``)."""
+        if self.steady_ms is None:
+            return self.scale
+        low, high = self.SCALES
+        scale = min(high, max(low, loop_ms / self.steady_ms))
+        period_us = round(self.period_ms * 1000)
+        quota = round(self.share * scale * period_us)
+        if self.root is self.V1:
+            (self.path / "cpu.cfs_quota_us").write_text(str(quota))
+        else:
+            (self.path / "cpu.max").write_text(f"{quota} {period_us}")
+        self.scale = scale
+        return scale
 
     def add(self, pid: int) -> None:
         """Process ``pid`` (all its threads; the processes it starts later inherit it)
@@ -297,7 +325,8 @@ class Pinning:
         return {"bot_cpus": sorted(self.bot), "harness_cpus": sorted(self.harness),
                 "postgres_pid": self.postgres,
                 "bot_share": None if self.quota is None else self.quota.share,
-                "bot_share_period_ms": None if self.quota is None else self.quota.period_ms}
+                "bot_share_period_ms": None if self.quota is None else self.quota.period_ms,
+                "bot_share_steady_ms": None if self.quota is None else self.quota.steady_ms}
 
     def header(self) -> str:
         """One line for the run's header."""
@@ -306,6 +335,9 @@ class Pinning:
         share = ("" if self.quota is None
                  else f", the bot processes capped at {self.quota.share:g} CPU (per "
                       f"{self.quota.period_ms:g} ms)")
+        if self.quota is not None and self.quota.steady_ms is not None:
+            share += (f" of steady speed (the quota scaled by the CPU probe's time over "
+                      f"{self.quota.steady_ms:g} ms)")
         return (f"pinned: bot processes on CPU {_cpus(self.bot)}{pg}, harness on CPU "
                 f"{_cpus(self.harness)}{share}")
 
@@ -325,19 +357,26 @@ def add_pinning_options(ap: argparse.ArgumentParser) -> None:
                     help="with --bot-share: the quota's period, 1 to 1000 ms; the bots get "
                          "their share of every MS ms and wait out the rest of it once they "
                          "have used that (default 100)")
+    ap.add_argument("--bot-share-steady", type=float, default=None, metavar="MS",
+                    help="with --bot-share: scale the quota by the CPU probe's time over MS "
+                         "(its time on a quiet host), so that the bots get the same work per "
+                         "second when the host's CPU runs slower")
 
 
 def pinning_from_options(bot_cpus: str | None, postgres: str | None,
-                         share: float | None = None,
-                         period_ms: float | None = None) -> Pinning | None:
+                         share: float | None = None, period_ms: float | None = None,
+                         steady_ms: float | None = None) -> Pinning | None:
     """The :class:`Pinning` of ``--bot-cpus`` (a CPU list, see :func:`parse_cpus`),
     ``--pin-postgres`` (see :func:`postmaster_pid`) and ``--bot-share`` with
-    ``--bot-share-period`` (a :class:`CpuQuota`; its period 100 ms when None); None when
-    no CPUs are given. ValueError for a bad CPU list, share or period, a server or share
-    without CPUs, or a period without a share; OSError when the server's
-    ``postmaster.pid`` cannot be read or no cgroup can be made."""
+    ``--bot-share-period`` and ``--bot-share-steady`` (a :class:`CpuQuota`; its period
+    100 ms when None); None when no CPUs are given. ValueError for a bad CPU list, share,
+    period or steady time, a server or share without CPUs, or a period or steady time
+    without a share; OSError when the server's ``postmaster.pid`` cannot be read or no
+    cgroup can be made."""
     if period_ms is not None and share is None:
         raise ValueError("--bot-share-period needs --bot-share")
+    if steady_ms is not None and share is None:
+        raise ValueError("--bot-share-steady needs --bot-share")
     if bot_cpus is None:
         if postgres is not None or share is not None:
             raise ValueError("--pin-postgres and --bot-share need --bot-cpus")
@@ -347,7 +386,7 @@ def pinning_from_options(bot_cpus: str | None, postgres: str | None,
     if share is None:
         return Pinning(cpus, pid)
     return Pinning(cpus, pid, CpuQuota(share, CpuQuota.PERIOD_MS if period_ms is None
-                                       else period_ms))
+                                       else period_ms, steady_ms))
 
 
 def _cpus(cpus: Iterable[int]) -> str:

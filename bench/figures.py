@@ -171,15 +171,22 @@ def rates_table(rows: list[dict[str, Any]]) -> list[str]:
     try to table p99 (a retried move from its first try), late acknowledgements, moves
     refused as busy at least once (``busy``), retries, moves given up after their last try
     (``gave up``), moves whose driver failed otherwise (``errors``), busy answers per move
-    shown (``busy/mv``), bot CPU per move (and its ratio to the first row's), the cores the
-    bot processes and the harness used over the window (``bot``, ``harness``), the CPU
-    probe's p50 and p90 in ms (``probe``, ``p90``; ``-`` where the row has none of these)
-    and the load average at the start and end of the row; ``noisy`` ends a row whose
-    every run met a slower CPU (``--quiet-probe``)."""
+    shown (``busy/mv``), bot CPU per move (and its ratio to the first row's; at steady
+    speed where the row has it, ``--bot-share-steady``), the cores the bot processes and
+    the harness used over the window (``bot``, ``harness``), the CPU probe's p50 and p90
+    in ms (``probe``, ``p90``; ``-`` where the row has none of these) and the load average
+    at the start and end of the row; ``noisy`` ends a row whose every run met a slower
+    CPU (``--quiet-probe``), ``scale`` and the quota's mean scale one with a steady
+    quota."""
     if not rows:
         return []
+
+    def cpu_of(r: dict[str, Any]) -> float | None:
+        steady: float | None = r.get("bot_cpu_ms_per_move_steady")
+        return r["bot_cpu_ms_per_move"] if steady is None else steady
+
     peak = max(r["achieved_per_s"] for r in rows) or 1.0
-    cpu0 = rows[0]["bot_cpu_ms_per_move"] or 1.0
+    cpu0 = cpu_of(rows[0]) or 1.0
 
     def num(value: float | None, width: int) -> str:
         return f"{'-':>{width}}" if value is None else f"{value:>{width}g}"
@@ -193,11 +200,12 @@ def rates_table(rows: list[dict[str, Any]]) -> list[str]:
     for r in rows:
         c = r["click_to_table"]
         first = r.get("first_try_to_table") or {}
-        cpu = r["bot_cpu_ms_per_move"]
+        cpu = cpu_of(r)
         ratio = f"{'-':>5}" if cpu is None else f"{cpu / cpu0:>5.2f}"
         answers, shown = r.get("busy_answers"), r.get("moves_shown")
         per_move = None if answers is None or not shown else round(answers / shown, 2)
         probe = r.get("cpu_probe") or {}
+        scale = r.get("quota_scale")
         out.append(f"{r['offered_per_s']:>8g} {r['achieved_per_s']:>8g} "
                    f"{r['achieved_per_s'] / peak:>7.0%} {r['moves']:>6} "
                    f"{r.get('moves_made', '-'):>6} {num(c['p50_ms'], 8)} "
@@ -208,7 +216,8 @@ def rates_table(rows: list[dict[str, Any]]) -> list[str]:
                    f"{num(r.get('bot_cpu_share'), 5)} {num(r.get('harness_cpu_share'), 7)} "
                    f"{num(probe.get('p50_ms'), 5)} {num(probe.get('p90_ms'), 5)}  "
                    f"{r['loadavg_start']} -> {r['loadavg_end']}"
-                   f"{'  noisy' if r.get('noisy') else ''}")
+                   f"{'  noisy' if r.get('noisy') else ''}"
+                   f"{'' if scale is None else f'  scale {scale:g}'}")
     return out
 
 

@@ -290,7 +290,7 @@ def main(argv: list[str] | None = None) -> int:
     bot_env = dict(item.partition("=")[::2] for item in args.bot_env)
     try:
         pinning = pinning_from_options(args.bot_cpus, args.pin_postgres, args.bot_share,
-                                       args.bot_share_period)
+                                       args.bot_share_period, args.bot_share_steady)
     except (OSError, ValueError) as e:
         ap.error(str(e))
     rates = tuple(sorted(float(r) for r in args.rates.split(","))) if args.rates else ()

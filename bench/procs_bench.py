@@ -84,8 +84,13 @@ class ProcessCapacityBench(CapacityBench):
         #: (perf_counter, CPU seconds of the PostgreSQL server's processes) when pinned.
         self.pg_samples: list[tuple[float, float]] = []
         self.commit_samples: list[tuple[float, float]] = []
-        #: The speed of the bots' CPUs (all CPUs when unpinned), sampled from the start.
-        self.speed = SpeedProbe(sorted(pinning.bot) if pinning is not None else ())
+        #: The speed of the bots' CPUs (all CPUs when unpinned), sampled from the start;
+        #: a steady quota follows it (``--bot-share-steady``).
+        self.quota = pinning.quota if pinning is not None else None
+        self.speed = SpeedProbe(sorted(pinning.bot) if pinning is not None else (),
+                                on_sample=None if self.quota is None else self.quota.follow)
+        #: (perf_counter, the quota's scale then) at each CPU sample.
+        self.scale_samples: list[tuple[float, float]] = []
         self.by_channel: dict[int, Any] = {}
         self._opened = 0
         #: The harness's own garbage collections (it holds the simulated Discord, whose
@@ -255,7 +260,10 @@ class ProcessCapacityBench(CapacityBench):
     async def _sample_cpu(self) -> None:
         while not self.stop:
             total = sum(stat_cpu_s(p.pid) or 0.0 for p in self.procs)
-            self.cpu_samples.append((time.perf_counter(), total))
+            now = time.perf_counter()
+            self.cpu_samples.append((now, total))
+            if self.quota is not None:
+                self.scale_samples.append((now, self.quota.scale))
             if self.pinning is not None and self.pinning.postgres is not None:
                 self.pg_samples.append((time.perf_counter(),
                                         procs_cpu(tree(self.pinning.postgres))))
@@ -292,6 +300,10 @@ class ProcessCapacityBench(CapacityBench):
         commits = [d for t, d in self.commit_samples if w0 <= t < w1]
         row["pg_commit"] = summary_ms(commits) if commits else None
         row["cpu_probe"] = self.speed.between(w0, w1)
+        if self.quota is not None and self.quota.steady_ms is not None:
+            steady_s, scale = steady_cpu(self.cpu_samples, self.scale_samples, w0, w1)
+            row["quota_scale"] = scale
+            row["bot_cpu_ms_per_move_steady"] = round(steady_s * 1000 / shown, 2)
         row["harness_gc"] = self.gc_between(w0, w1)
         return row
 
@@ -447,6 +459,24 @@ class ProcessCapacityBench(CapacityBench):
             await self.hub.stop()
         return {"rates": rows, **result,
                 "driver_errors": dict(Counter(self.errors).most_common(10))}
+
+
+def steady_cpu(cpu: list[tuple[float, float]], scales: list[tuple[float, float]],
+               t0: float, t1: float) -> tuple[float, float]:
+    """CPU seconds at steady speed between perf_counter times ``t0`` and ``t1``, and the
+    quota's mean scale over them: each interval between two CPU samples ``(t, CPU s)``
+    (both in ``[t0, t1]``) counts its CPU divided by the scale at its start, taken from
+    ``scales`` (``(t, scale)``, sampled with the CPU; 1 where none). ``(0.0, 1.0)`` when
+    no interval is in the window."""
+    at = dict(scales)
+    inside = [(t, c) for t, c in cpu if t0 <= t <= t1]
+    steady, weighted, span = 0.0, 0.0, 0.0
+    for (ta, ca), (tb, cb) in zip(inside, inside[1:], strict=False):
+        scale = at.get(ta, 1.0)
+        steady += (cb - ca) / scale
+        weighted += scale * (tb - ta)
+        span += tb - ta
+    return steady, (round(weighted / span, 2) if span else 1.0)
 
 
 def _stamp(it: Any, msg: Any) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from bench.common import pct
@@ -54,11 +54,14 @@ def summary(values: list[float]) -> dict[str, Any]:
 
 class SpeedProbe:
     """The child process and its samples: ``(perf_counter s when measured, loop ms)``
-    (``perf_counter`` is one clock for every process on Linux)."""
+    (``perf_counter`` is one clock for every process on Linux); ``on_sample`` is called
+    with each loop time as it comes."""
 
-    def __init__(self, cpus: Iterable[int] = (), every_s: float = 0.5) -> None:
+    def __init__(self, cpus: Iterable[int] = (), every_s: float = 0.5,
+                 on_sample: Callable[[float], object] | None = None) -> None:
         self.cpus = sorted(cpus)
         self.every_s = every_s
+        self.on_sample = on_sample
         self.samples: list[tuple[float, float]] = []
         self.pid: int | None = None
         self._proc: asyncio.subprocess.Process | None = None
@@ -78,6 +81,8 @@ class SpeedProbe:
             with contextlib.suppress(ValueError):
                 at, ms = line.split()
                 self.samples.append((float(at), float(ms)))
+                if self.on_sample is not None:
+                    self.on_sample(float(ms))
 
     async def stop(self) -> None:
         """Stop the child (nothing when it never started or was stopped)."""

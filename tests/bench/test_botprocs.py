@@ -81,14 +81,63 @@ def test_a_period_needs_a_share():
 
 
 class _Quota:
-    share, period_ms = 0.3, 10.0
+    share, period_ms, steady_ms = 0.3, 10.0, None
 
 
 def test_the_pinning_names_the_quotas_period():
     pinning = Pinning(frozenset({0}), None, _Quota())  # type: ignore[arg-type]
     assert pinning.describe()["bot_share"] == 0.3
     assert pinning.describe()["bot_share_period_ms"] == 10.0
+    assert pinning.describe()["bot_share_steady_ms"] is None
     assert pinning.header().endswith(", the bot processes capped at 0.3 CPU (per 10 ms)")
+
+
+def test_the_pinning_names_a_steady_quotas_loop_time():
+    quota = _Quota()
+    quota.steady_ms = 21.0  # type: ignore[assignment]
+    pinning = Pinning(frozenset({0}), None, quota)  # type: ignore[arg-type]
+    assert pinning.describe()["bot_share_steady_ms"] == 21.0
+    assert pinning.header().endswith(
+        ", the bot processes capped at 0.3 CPU (per 10 ms) of steady speed (the quota "
+        "scaled by the CPU probe's time over 21 ms)")
+
+
+def test_a_steady_time_needs_a_share_and_is_over_zero():
+    with pytest.raises(ValueError, match="--bot-share-steady needs --bot-share"):
+        pinning_from_options("1", None, None, None, 21.0)
+    with pytest.raises(ValueError, match="--bot-share-steady 0: use a loop time over 0 ms"):
+        CpuQuota(0.3, steady_ms=0.0)
+
+
+@pytest.mark.parametrize(("loop_ms", "scale", "quota_us"),
+                         [(21.0, 1.0, "30000"), (31.5, 1.5, "45000"), (84.0, 3.0, "90000"),
+                          (7.0, 0.5, "15000")])
+def test_a_steady_quota_follows_the_probes_time_within_its_scales(loop_ms, scale, quota_us):
+    try:
+        quota = CpuQuota(0.3, steady_ms=21.0)
+    except OSError as exc:
+        pytest.skip(f"no cgroup to cap CPU here: {exc}")
+    try:
+        assert quota.scale == 1.0
+        assert quota.follow(loop_ms) == scale
+        assert quota.scale == scale
+        if (quota.path / "cpu.max").exists():
+            assert (quota.path / "cpu.max").read_text().split() == [quota_us, "100000"]
+        else:
+            assert (quota.path / "cpu.cfs_quota_us").read_text().strip() == quota_us
+    finally:
+        quota.release()
+
+
+def test_a_quota_without_a_steady_time_does_not_follow_the_probe():
+    quota = _cgroup_or_skip(0.3)
+    try:
+        assert quota.follow(42.0) == 1.0
+        path = quota.path / ("cpu.max" if (quota.path / "cpu.max").exists()
+                             else "cpu.cfs_quota_us")
+        assert path.read_text().split()[0] == "30000"
+    finally:
+        quota.release()
 
 
 @pytest.mark.parametrize(("period_ms", "quota_us", "period_us"),

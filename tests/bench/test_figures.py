@@ -54,6 +54,16 @@ def test_a_row_with_busy_answers_and_a_cpu_probe_prints_busy_answers_per_move_an
     assert [line.endswith("  noisy") for line in lines[1:]] == [False, False, True]
 
 
+def test_a_row_with_a_steady_quota_prints_its_steady_cpu_per_move_and_scale():
+    lines = rates_table([row(10, 9.0, 30.0, 15.0, bot_cpu_ms_per_move_steady=12.0,
+                             quota_scale=1.25),
+                         row(60, 27.0, 40.0, 20.4, bot_cpu_ms_per_move_steady=13.2,
+                             quota_scale=1.54)])
+    assert [line.split()[14:16] for line in lines[1:]] == [["12", "1.00"], ["13.2", "1.10"]]
+    assert [line.endswith(end) for line, end in zip(lines[1:], ("  scale 1.25", "  scale 1.54"),
+                                                    strict=True)] == [True, True]
+
+
 class _Click:
     """An interaction as the bench's hooks leave it: dispatched at ``t0``, acknowledged
     20 ms later, its writes (time, public, channel, own, by_token)."""

@@ -22,7 +22,8 @@ def test_a_summary_is_the_median_and_ninetieth_percentile():
 
 async def test_the_probe_samples_until_stopped_on_the_cpus_it_was_given():
     cpu = min(os.sched_getaffinity(0))
-    probe = SpeedProbe([cpu], every_s=0.05)
+    heard: list[float] = []
+    probe = SpeedProbe([cpu], every_s=0.05, on_sample=heard.append)
     t0 = time.perf_counter()
     await probe.start()
     for _ in range(200):
@@ -34,6 +35,7 @@ async def test_the_probe_samples_until_stopped_on_the_cpus_it_was_given():
     n = len(probe.samples)
     assert n >= 3 and all(ms > 0 and t0 < at < time.perf_counter() for at, ms in probe.samples)
     assert probe.between(t0, time.perf_counter())["n"] == n
+    assert heard == [ms for _, ms in probe.samples]
     assert probe.between(t0 - 10, t0)["n"] == 0
     await asyncio.sleep(0.2)
     assert len(probe.samples) == n  # stopped: no more samples
