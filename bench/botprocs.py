@@ -179,7 +179,8 @@ class CpuQuota:
     ``steady_ms``: the time of :mod:`bench.speed`'s loop on a quiet host. With it,
     :meth:`follow` scales the quota by each probe time over it (within ``SCALES``), so
     that the processes get the same work per second when the host's CPU runs slower: a
-    CPU of steady speed. ValueError unless it is over 0."""
+    CPU of steady speed. ValueError unless it is over 0 and the least scaled quota is at
+    least 1 ms."""
 
     PERIOD_MS = 100.0
     #: The least and most a steady quota is scaled by.
@@ -199,6 +200,10 @@ class CpuQuota:
                              "kernel's least quota, 1 ms: use a longer --bot-share-period")
         if steady_ms is not None and not steady_ms > 0:
             raise ValueError(f"--bot-share-steady {steady_ms:g}: use a loop time over 0 ms")
+        if steady_ms is not None and share * self.SCALES[0] * period_us < 1000:
+            raise ValueError(f"--bot-share {share:g} of {period_ms:g} ms, scaled down to "
+                             f"{self.SCALES[0]:g}x, is under the kernel's least quota, 1 ms: "
+                             "use a longer --bot-share-period")
         self.share, self.period_ms, self.steady_ms = share, float(period_ms), steady_ms
         #: The quota's scale now (1 without ``steady_ms``).
         self.scale = 1.0
@@ -231,6 +236,11 @@ class CpuQuota:
             (self.path / "cpu.max").write_text(f"{quota} {period_us}")
         self.scale = scale
         return scale
+
+    def reset(self) -> None:
+        """With ``steady_ms``: the quota back to its share (scale 1)."""
+        if self.steady_ms is not None:
+            self.follow(self.steady_ms)
 
     def add(self, pid: int) -> None:
         """Process ``pid`` (all its threads; the processes it starts later inherit it)

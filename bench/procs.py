@@ -147,7 +147,7 @@ async def _config(name: str, pg: str, rates: tuple[float, ...], warmup: float,
             parts.append(((), o.burst))
         sides = [("", o)]
         if o.before is not None:
-            sides.insert(0, ("before-", replace(o, checkout=o.before, profile_rate=None)))
+            sides.insert(0, ("before-", replace(o, checkout=o.before)))
         results: dict[str, dict[str, Any]] = {side: {"rates": []} for side, _ in sides}
         errors: dict[str, Counter[str]] = {side: Counter() for side, _ in sides}
         for part_rates, burst in parts:
@@ -285,6 +285,11 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("--quiet-probe needs --fresh")
     if args.before is not None and not args.fresh:
         ap.error("--before needs --fresh")
+    if args.before is not None and args.profile_bot is not None:
+        ap.error("--before and --profile-bot: profile one checkout at a time")
+    for option, checkout in (("--before", args.before), ("--checkout", args.checkout)):
+        if checkout is not None and not (checkout / "bot" / "__main__.py").is_file():
+            ap.error(f"{option} {checkout}: not a herdbot checkout (no bot/__main__.py)")
     if args.quiet_tries < 1:
         ap.error(f"--quiet-tries {args.quiet_tries}: use 1 or more")
     bot_env = dict(item.partition("=")[::2] for item in args.bot_env)

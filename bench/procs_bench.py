@@ -387,6 +387,8 @@ class ProcessCapacityBench(CapacityBench):
         if variants:
             raise ValueError("variants are for the in-process capacity bench")
         await self.hub.start()
+        if self.quota is not None:
+            self.quota.reset()  # the bots start at the share, whatever a run before left
         if self.pinning is not None:
             self.pinning.pin_harness()  # the threads started since
         gc.callbacks.append(self.gc)
@@ -464,12 +466,16 @@ class ProcessCapacityBench(CapacityBench):
 def steady_cpu(cpu: list[tuple[float, float]], scales: list[tuple[float, float]],
                t0: float, t1: float) -> tuple[float, float]:
     """CPU seconds at steady speed between perf_counter times ``t0`` and ``t1``, and the
-    quota's mean scale over them: each interval between two CPU samples ``(t, CPU s)``
-    (both in ``[t0, t1]``) counts its CPU divided by the scale at its start, taken from
-    ``scales`` (``(t, scale)``, sampled with the CPU; 1 where none). ``(0.0, 1.0)`` when
-    no interval is in the window."""
+    quota's mean scale over them: from the CPU sample ``(t, CPU s)`` nearest ``t0`` to the
+    one nearest ``t1`` (as the raw CPU of a row), each interval between two samples counts
+    its CPU divided by the scale at its start, taken from ``scales`` (``(t, scale)``,
+    sampled with the CPU; 1 where none). ``(0.0, 1.0)`` when both are the same sample."""
+    if not cpu:
+        return 0.0, 1.0
     at = dict(scales)
-    inside = [(t, c) for t, c in cpu if t0 <= t <= t1]
+    first = min(range(len(cpu)), key=lambda i: abs(cpu[i][0] - t0))
+    last = min(range(len(cpu)), key=lambda i: abs(cpu[i][0] - t1))
+    inside = cpu[first:last + 1]
     steady, weighted, span = 0.0, 0.0, 0.0
     for (ta, ca), (tb, cb) in zip(inside, inside[1:], strict=False):
         scale = at.get(ta, 1.0)

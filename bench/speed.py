@@ -17,7 +17,8 @@ from typing import Any
 
 from bench.common import pct
 
-#: Iterations of the timed loop (about 10 ms of CPU on a fast core here).
+#: Iterations of the timed loop (about 21 ms of CPU on this machine's cores when
+#: quiet, 33-44 ms in a slow stretch).
 WORK = 200_000
 
 #: The child (arguments: the loop's iterations, the period in s, the CPUs; no CPU:

@@ -109,6 +109,12 @@ def test_a_steady_time_needs_a_share_and_is_over_zero():
         CpuQuota(0.3, steady_ms=0.0)
 
 
+def test_a_steady_quota_whose_least_scale_is_under_one_ms_is_refused():
+    with pytest.raises(ValueError, match="--bot-share 0.1 of 10 ms, scaled down to 0.5x, is "
+                                         "under the kernel's least quota, 1 ms"):
+        CpuQuota(0.1, 10, steady_ms=21.0)
+
+
 @pytest.mark.parametrize(("loop_ms", "scale", "quota_us"),
                          [(21.0, 1.0, "30000"), (31.5, 1.5, "45000"), (84.0, 3.0, "90000"),
                           (7.0, 0.5, "15000")])
@@ -121,6 +127,9 @@ def test_a_steady_quota_follows_the_probes_time_within_its_scales(loop_ms, scale
         assert quota.scale == 1.0
         assert quota.follow(loop_ms) == scale
         assert quota.scale == scale
+        quota.reset()
+        assert quota.scale == 1.0
+        quota.follow(loop_ms)
         if (quota.path / "cpu.max").exists():
             assert (quota.path / "cpu.max").read_text().split() == [quota_us, "100000"]
         else:

@@ -103,11 +103,11 @@ def test_quiet_probe_needs_fresh(capsys):
 def test_before_runs_each_rate_and_the_burst_just_before_this_checkout(monkeypatch, capsys):
     """``--before /b``: each rate, then the burst, on the bot from ``/b`` and then on this
     one's; a side reruns its own noisy rate; each side keeps its rows, burst and errors."""
-    runs: list[tuple[str, Any, Any]] = []
+    runs: list[tuple[str, Any]] = []
     p90s = {"before-10": [20.0], "10": [30.0, 21.0], "before-20": [22.0], "20": [23.0]}
 
     async def fake_run(name, pg, rates, warmup, window, o, burst, label=None):
-        runs.append((label, o.checkout, o.profile_rate))
+        runs.append((label, o.checkout))
         if burst is not None:
             return {"rates": [], "burst": {"recovered_s": 5.0 if o.checkout else 10.0},
                     "driver_errors": {label: 1}}
@@ -116,12 +116,11 @@ def test_before_runs_each_rate_and_the_burst_just_before_this_checkout(monkeypat
 
     monkeypatch.setattr(procs, "_run", fake_run)
     o = procs.Options(fresh=True, burst=(10.0, 40.0, 60.0), quiet_probe_ms=26.0,
-                      before=Path("/b"), profile_rate=20.0)
+                      before=Path("/b"))
     result = asyncio.run(procs._config("sqlite", "", (10.0, 20.0), 15.0, 30.0, o))
     b = Path("/b")
-    assert runs == [("before-10", b, None), ("10", None, 20.0), ("10", None, 20.0),
-                    ("before-20", b, None), ("20", None, 20.0),
-                    ("before-burst", b, None), ("burst", None, 20.0)]
+    assert runs == [("before-10", b), ("10", None), ("10", None), ("before-20", b),
+                    ("20", None), ("before-burst", b), ("burst", None)]
     assert [(r["offered_per_s"], r["cpu_probe"]["p90_ms"], r["probe_runs"])
             for r in result["rates"]] == [(10.0, 21.0, 2), (20.0, 23.0, 1)]
     assert [r["cpu_probe"]["p90_ms"] for r in result["noisy_rows"]] == [30.0]
@@ -143,3 +142,18 @@ def test_before_needs_fresh(capsys):
     with pytest.raises(SystemExit):
         procs.main(["--before", "/b", "--rates", "10"])
     assert "--before needs --fresh" in capsys.readouterr().err
+
+
+def test_before_is_refused_with_a_profile(capsys):
+    with pytest.raises(SystemExit):
+        procs.main(["--before", "/b", "--fresh", "--profile-bot", "/p", "--rates", "10"])
+    assert "--before and --profile-bot: profile one checkout at a time" in (
+        capsys.readouterr().err)
+
+
+@pytest.mark.parametrize("option", ["--before", "--checkout"])
+def test_a_folder_that_is_not_a_checkout_is_refused(option, tmp_path, capsys):
+    with pytest.raises(SystemExit):
+        procs.main([option, str(tmp_path), "--fresh", "--rates", "10"])
+    assert f"{option} {tmp_path}: not a herdbot checkout (no bot/__main__.py)" in (
+        capsys.readouterr().err)
