@@ -207,27 +207,20 @@ class CpuQuota:
         self.share, self.period_ms, self.steady_ms = share, float(period_ms), steady_ms
         #: The quota's scale now (1 without ``steady_ms``).
         self.scale = 1.0
-        quota = str(round(share * period_us))
         name = f"herdbench-{os.getpid()}"
         if (self.V1 / "cpu.cfs_quota_us").exists():
             self.path, self.root = self.V1 / name, self.V1
             self.path.mkdir(exist_ok=True)
             (self.path / "cpu.cfs_period_us").write_text(str(period_us))
-            (self.path / "cpu.cfs_quota_us").write_text(quota)
         elif "cpu" in (self.V2 / "cgroup.controllers").read_text().split():
             self.path, self.root = self.V2 / name, self.V2
             self.path.mkdir(exist_ok=True)
-            (self.path / "cpu.max").write_text(f"{quota} {period_us}")
         else:
             raise OSError("no cgroup cpu controller to cap the bot processes' CPU")
+        self._write(1.0)
 
-    def follow(self, loop_ms: float) -> float:
-        """With ``steady_ms``: the quota scaled by ``loop_ms / steady_ms`` (within
-        ``SCALES``); the scale now (1 without ``steady_ms``)."""
-        if self.steady_ms is None:
-            return self.scale
-        low, high = self.SCALES
-        scale = min(high, max(low, loop_ms / self.steady_ms))
+    def _write(self, scale: float) -> None:
+        """The quota, ``scale`` times the share of a period, into the cgroup."""
         period_us = round(self.period_ms * 1000)
         quota = round(self.share * scale * period_us)
         if self.root is self.V1:
@@ -235,12 +228,20 @@ class CpuQuota:
         else:
             (self.path / "cpu.max").write_text(f"{quota} {period_us}")
         self.scale = scale
-        return scale
+
+    def follow(self, loop_ms: float) -> float:
+        """With ``steady_ms``: the quota scaled by ``loop_ms / steady_ms`` (within
+        ``SCALES``); the scale now (1 without ``steady_ms``)."""
+        if self.steady_ms is None:
+            return self.scale
+        low, high = self.SCALES
+        self._write(min(high, max(low, loop_ms / self.steady_ms)))
+        return self.scale
 
     def reset(self) -> None:
         """With ``steady_ms``: the quota back to its share (scale 1)."""
         if self.steady_ms is not None:
-            self.follow(self.steady_ms)
+            self._write(1.0)
 
     def add(self, pid: int) -> None:
         """Process ``pid`` (all its threads; the processes it starts later inherit it)
