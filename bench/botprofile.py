@@ -150,7 +150,8 @@ class Refusing:
         self._saved = (Admission.refuses, DiscordWebSocket.received_message,
                        herd.refuse_unbuilt)
 
-        def refuses(admission: Admission, *, continuing: bool = False) -> bool:
+        def refuses(admission: Admission, *, continuing: bool = False,
+                    step: bool = False) -> bool:
             admission._refuse()
             return True
 

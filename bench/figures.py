@@ -8,6 +8,7 @@ from typing import Any
 
 from bench.common import loadavg, pct, summary_ms
 from bench.schedule import Game, Move
+from bot.sandbox.drivers import refused_busy
 
 #: A click-to-new-table time counts as "fast" under this.
 P99_LIMIT_S = 1.0
@@ -108,6 +109,7 @@ class Figures:
             "moves_abandoned": sum(1 for mv in in_window if mv.abandoned),
             "moves_errors": sum(1 for mv in in_window if mv.error),
             "moves_no_public_write": sum(1 for mv in done if not mv.public),
+            "busy_clicks": busy_clicks(in_window),
             "moves_unfinished": len(unfinished),
             "interactions_per_move": round(sum(len(mv.its) for mv in in_window)
                                            / max(1, len(in_window)), 2),
@@ -303,3 +305,22 @@ def slowest_move(wait_s: float, mv: Any) -> dict[str, Any]:
             "tries": mv.tries, "opens_wait": mv.opens_wait,
             "ack_ms": since(getattr(last, "bench_ack", None)),
             "answered_ms": since(getattr(last, "bench_done", None))}
+
+
+def busy_clicks(moves: list[Move]) -> dict[str, int]:
+    """Clicks refused as busy among ``moves``' interactions: the first click of a try
+    (``first``) or a later one (``later``: a step of a move begun), on a private panel
+    (``on_panel``), in moves made (``in_made``) and in moves given up (``in_given_up``)."""
+    out = {"first": 0, "later": 0, "on_panel": 0, "in_made": 0, "in_given_up": 0}
+    for mv in moves:
+        step = 0
+        for it in mv.its:
+            if refused_busy(it):
+                out["first" if step == 0 else "later"] += 1
+                message = getattr(it, "message", None)
+                out["on_panel"] += bool(message is not None and message.ephemeral)
+                out["in_made" if mv.made else "in_given_up"] += 1
+                step = 0
+            else:
+                step += 1
+    return out

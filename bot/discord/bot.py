@@ -88,10 +88,10 @@ def take_interactions(bot: HerdBot) -> None:
     :data:`~bot.discord.errors.BUSY` (:data:`~bot.discord.errors.BUSY_COMMAND`) from its
     gateway form (:func:`bot.discord.router.refuse_unbuilt`), with nothing built for it;
     a step of a move already begun (:func:`~bot.discord.router.carries_on`: a choice on a
-    fresh private panel) and a click its member was refused lately and makes again
-    (:func:`~bot.discord.router.click_key`, ``Admission.refused_clicks``) are refused only
-    at the admission's limit or backlog (:meth:`~bot.runtime.admission.Admission.enter`'s
-    ``continuing``).
+    fresh private panel) is refused only at the admission's limit, and a click its member
+    was refused lately and makes again (:func:`~bot.discord.router.click_key`,
+    ``Admission.refused_clicks``) at its limit or backlog
+    (:meth:`~bot.runtime.admission.Admission.enter`'s ``step`` and ``continuing``).
     An admitted click is built as a :class:`bot.discord.lean.Click` (Discord's answers to
     its writes read for ids only) and goes straight to :meth:`HerdBot.route_component`,
     holding its place, in a task of its own (named ``herdbot-click: <custom id>``), without
@@ -140,8 +140,9 @@ def take_interactions(bot: HerdBot) -> None:
             raw_values = inner.get("values")
             values = [str(v) for v in raw_values] if isinstance(raw_values, list) else []
             key = click_key(data)
-            if not admission.enter(continuing=carries_on(data, admission.clock()) or (
-                    key is not None and admission.refused_clicks.retried(key))):
+            step = carries_on(data, admission.clock())
+            if not admission.enter(step=step, continuing=not step and key is not None
+                                   and admission.refused_clicks.retried(key)):
                 if key is not None:
                     admission.refused_clicks.note(key)
                 spawn(refuse_unbuilt(state.http, data, BUSY), "herdbot-busy")

@@ -23,14 +23,15 @@ acknowledgement window, after the player gave up) and the work done for them is 
   flight), and never fewer than ``burst``, are in flight; past that, any request is
   refused, work carried on and retries too. A quiet process takes a burst of presses.
 
-The lag and time-in-flight bounds refuse new work only: a request that carries on work
-already admitted (the caller tells: a choice on a private panel opened lately for a move)
-is refused only at ``limit`` or past the backlog, so that a busy bot finishes the moves
-it began before it begins others, and the work spent opening a panel is not lost to a
-refusal of its next click. So is a click its member was refused lately and makes again
-(:class:`Refused`): told "try again in a moment", the member who does gets in, first come
-first served, and each move costs at most one refusal instead of one per try. (Without
-the backlog, on a process short of CPU these alone filled ``limit``, and every request
+The lag and time-in-flight bounds refuse new work only. A step of a move already begun
+(the caller tells: a choice on a private panel opened lately for a move) is refused only
+at ``limit``: a busy bot finishes the moves it began before it begins others, and the
+work spent opening a panel is not lost to a refusal of its next click (it has one
+opener admitted before it, so steps never outrun the backlog the openers keep). A click
+its member was refused lately and makes again (:class:`Refused`) is refused only at
+``limit`` or past the backlog: told "try again in a moment", the member who does gets in,
+first come first served. (Retries are the load a refusal adds, so the backlog bounds
+them: exempt from it, on a process short of CPU they filled ``limit``, and every request
 waited behind all the others.)
 
 Drops and refusals are counted; one INFO line a minute at most sums them up.
@@ -240,10 +241,10 @@ class Admission:
         self._crowd = 0
         self._crowded = False
 
-    def enter(self, *, continuing: bool = False) -> bool:
+    def enter(self, *, continuing: bool = False, step: bool = False) -> bool:
         """Admit one request (True; call :meth:`leave` when it is done), or refuse it as
         :meth:`refuses` does (False; nothing to undo)."""
-        if self.refuses(continuing=continuing):
+        if self.refuses(continuing=continuing, step=step):
             return False
         self.in_flight += 1
         self.admitted += 1
@@ -251,15 +252,18 @@ class Admission:
         self.peak = max(self.peak, self.in_flight)
         return True
 
-    def refuses(self, *, continuing: bool = False) -> bool:
+    def refuses(self, *, continuing: bool = False, step: bool = False) -> bool:
         """Whether a request arriving now is refused (True, and counted in ``refused``):
-        when ``limit`` are in flight; unless it is ``continuing`` work already admitted,
-        when ``floor`` are while the loop lags more than ``max_lag_s`` or the process is
-        queueing (:meth:`queueing`); and when the :meth:`backlog` is while the process is
-        crowded or queueing. Admits nothing."""
+        when ``limit`` are in flight; unless it is a ``step`` of a move begun, also when
+        the :meth:`backlog` is while the process is crowded or queueing; and unless it
+        is ``continuing`` (a retry) or a step, also when ``floor`` are while the loop lags
+        more than ``max_lag_s`` or the process is queueing (:meth:`queueing`). Admits
+        nothing."""
         if self.in_flight >= self.limit:
             self._refuse()
             return True
+        if step:
+            return False
         if self.in_flight >= self.floor and not continuing:
             if self.lag is not None and self.lag() > self.max_lag_s:
                 self.refused_lag += 1

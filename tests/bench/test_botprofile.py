@@ -26,14 +26,15 @@ def test_while_on_every_request_is_refused_and_counted_and_off_restores_what_it_
         assert herd.refuse_unbuilt is not original[2]
         assert admission.enter() is False
         assert admission.enter(continuing=True) is False
+        assert admission.enter(step=True) is False
         assert admission.refuses() is True
-        assert (admission.refused, admission.in_flight, admission.admitted) == (3, 0, 0)
+        assert (admission.refused, admission.in_flight, admission.admitted) == (4, 0, 0)
     finally:
         refusing.off()
     assert (Admission.refuses, DiscordWebSocket.received_message,
             herd.refuse_unbuilt) == original
     assert admission.enter() is True
-    assert (admission.refused, admission.in_flight, admission.admitted) == (3, 1, 1)
+    assert (admission.refused, admission.in_flight, admission.admitted) == (4, 1, 1)
     refusing.off()  # (off when off changes nothing)
     assert Admission.refuses is original[0]
     assert refusing.figures() == {"gateway_messages": 0, "gateway_messages_cpu_s": 0.0,

@@ -4,9 +4,18 @@ given up, with the click-to-table times from the committing click and the first 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from types import SimpleNamespace
 
-from bench.figures import Figures, burst_bucket, per_busy_answer, rates_table, recovered_after
+from bench.figures import (
+    Figures,
+    burst_bucket,
+    busy_clicks,
+    per_busy_answer,
+    rates_table,
+    recovered_after,
+)
 from bench.schedule import Move
+from bot.discord.errors import BUSY
 
 
 def row(offered: float, achieved: float, p50: float | None, cpu: float | None,
@@ -70,9 +79,13 @@ class _Click:
 
     failed = False
 
-    def __init__(self, t0: float, writes: Sequence[tuple] = ()):
+    def __init__(self, t0: float, writes: Sequence[tuple] = (), busy: bool = False,
+                 panel: bool = False):
         self.bench_t0, self.bench_ack = t0, t0 + 0.02
         self.bench_writes = list(writes)
+        self.original, self.followups = None, list[object]()
+        self.last_touched = SimpleNamespace(text=BUSY if busy else "Your move.")
+        self.message = SimpleNamespace(ephemeral=panel)
 
 
 class _Bench(Figures):
@@ -118,6 +131,18 @@ def test_a_row_counts_refusals_retries_and_moves_given_up():
         "llamas-alpacas": {"moves": 1, "made": 1, "interactions": 2},
         "llamas-unleashed": {"moves": 1, "made": 0, "interactions": 3},
         "pacapaca": {"moves": 2, "made": 1, "interactions": 2}}
+
+
+def test_busy_clicks_are_told_apart_by_their_step_their_message_and_their_move():
+    """A move made on its second try, its first refused at the panel's step; a move given
+    up after three refused openers; a move made at once."""
+    retried = Move("llamas-unleashed", 1.0, [
+        _Click(1.0), _Click(1.2, busy=True, panel=True), _Click(4.0), _Click(4.2, panel=True)])
+    given_up = Move("pacapaca", 2.0, [_Click(t, busy=True) for t in (2.0, 5.0, 8.0)],
+                    abandoned=True)
+    made = Move("pacapaca", 3.0, [_Click(3.0)])
+    assert busy_clicks([retried, given_up, made]) == {
+        "first": 3, "later": 1, "on_panel": 1, "in_made": 1, "in_given_up": 3}
 
 
 def test_a_burst_bucket_leaves_the_moves_opening_a_rules_wait_out_of_its_p99():

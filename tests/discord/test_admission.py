@@ -253,6 +253,39 @@ async def test_a_click_goes_to_the_router_without_rebuilding_its_messages_view(
     assert names == [f"herdbot-click: {custom_id}"]
 
 
+class Backlogged(Admission):
+    """Queueing, with a backlog of one request."""
+
+    def backlog(self) -> float:
+        return 1.0
+
+    def queueing(self) -> bool:
+        return True
+
+
+async def test_past_the_backlog_a_click_on_a_private_panel_carries_on_the_move(tmp_path):
+    """Past the backlog, a click on the table (new work) and the same click again (a
+    retry) are refused, and the clicks on the member's private panel (a move begun) are
+    taken and finish it."""
+    async with la_world(tmp_path / "la.sqlite3", NAMES[:2]) as (world, bot):
+        state, active, _other, thread = await _after_setup(world, bot)
+        table = thread.last_message
+        await active.click(table, "Move a card")
+        panel = active.last_reply
+        card = cards_by_id()[state.players[state.active].board[4]].short()
+        bot.router.admission = adm = Backlogged(floor=64)
+        assert adm.enter()  # one request in flight: the backlog
+        version = (await bot.store.get_game(1)).version
+        await active.click(table, "Move a card")
+        assert active.last_reply.content == BUSY
+        await active.click(table, "Move a card")
+        assert active.last_reply.content == BUSY
+        await active.click(panel, f"5 \N{MIDDLE DOT} {card}")
+        await active.click(panel, "1 \N{MIDDLE DOT} free")
+        assert (await bot.store.get_game(1)).version == version + 1
+        assert (adm.refused, adm.refused_backlog, adm.admitted) == (2, 2, 3)
+
+
 async def test_while_the_loop_lags_a_click_on_a_private_panel_carries_on_the_move(tmp_path):
     """Past the floor with the loop lagging, a click on the table (new work) is refused,
     and a click on the member's private panel (a move begun) is taken and finishes it."""

@@ -32,12 +32,12 @@ class RefuseNth(Admission):
         super().__init__()
         self.n = n
 
-    def enter(self, *, continuing: bool = False) -> bool:
+    def enter(self, *, continuing: bool = False, step: bool = False) -> bool:
         self.n -= 1
         if self.n == 0:
             self._refuse()
             return False
-        return super().enter(continuing=continuing)
+        return super().enter(continuing=continuing, step=step)
 
 
 async def version(bot: Any) -> int:

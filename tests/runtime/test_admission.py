@@ -210,6 +210,24 @@ def test_past_the_backlog_every_request_is_refused():
 
 
 
+def test_a_step_of_a_move_begun_is_refused_at_the_limit_only():
+    """Past the backlog (18 in flight at twelve a second), lagging and queueing, a new
+    request and a retry are refused and a step of a move begun is admitted, up to the
+    limit of 20."""
+    c = Clocks()
+    adm = c.admission(limit=20, floor=2, burst=4, lag=lambda: MAX_LAG_S + 0.01)
+    assert [adm.enter(step=True) for _ in range(30)] == [True] * 20 + [False] * 10
+    c.mono += 0.9
+    for _ in range(12):
+        adm.leave(c.mono - 0.6)  # twelve ended, each 0.6 s in flight: queueing
+    c.mono += 0.1
+    assert (adm.queueing(), adm.backlog(), adm.in_flight) == (True, 18.0, 8)
+    assert [adm.enter(), adm.enter(continuing=True)] == [False, True]
+    assert [adm.enter(step=True) for _ in range(12)] == [True] * 11 + [False]
+    assert adm.enter(continuing=True) is False
+    assert (adm.in_flight, adm.refused, adm.refused_lag, adm.refused_backlog) == (20, 13, 1, 0)
+
+
 def test_eight_at_once_make_a_process_crowded_and_seven_do_not():
     """With the default burst (8): an interval that had 8 requests in flight at once
     makes the process crowded, so the next takes 1.5 s of work at its pace (8 ended in
