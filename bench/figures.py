@@ -308,9 +308,10 @@ def slowest_move(wait_s: float, mv: Any) -> dict[str, Any]:
 
 
 def busy_clicks(moves: list[Move]) -> dict[str, int]:
-    """Clicks refused as busy among ``moves``' interactions: the first click of a try
-    (``first``) or a later one (``later``: a step of a move begun), on a private panel
-    (``on_panel``), in moves made (``in_made``) and in moves given up (``in_given_up``)."""
+    """Clicks refused as busy among ``moves``' interactions: the move's first click or
+    the first after a refusal (``first``), or another (``later``); on a private panel
+    (``on_panel``: a step of a move begun, or a retry of one); in moves made
+    (``in_made``) and in moves given up (``in_given_up``)."""
     out = {"first": 0, "later": 0, "on_panel": 0, "in_made": 0, "in_given_up": 0}
     for mv in moves:
         step = 0

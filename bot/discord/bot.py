@@ -88,10 +88,12 @@ def take_interactions(bot: HerdBot) -> None:
     :data:`~bot.discord.errors.BUSY` (:data:`~bot.discord.errors.BUSY_COMMAND`) from its
     gateway form (:func:`bot.discord.router.refuse_unbuilt`), with nothing built for it;
     a step of a move already begun (:func:`~bot.discord.router.carries_on`: a choice on a
-    fresh private panel) is refused only at the admission's limit, and a click its member
-    was refused lately and makes again (:func:`~bot.discord.router.click_key`,
-    ``Admission.refused_clicks``) at its limit or backlog
-    (:meth:`~bot.runtime.admission.Admission.enter`'s ``step`` and ``continuing``).
+    fresh private panel; one per member at a time, a second one while it is in flight is
+    new work) is refused only at the admission's limit or its longer backlog for steps,
+    and a click its member was refused lately and makes again
+    (:func:`~bot.discord.router.click_key`, ``Admission.refused_clicks``) at its limit or
+    backlog (:meth:`~bot.runtime.admission.Admission.enter`'s ``step`` and
+    ``continuing``).
     An admitted click is built as a :class:`bot.discord.lean.Click` (Discord's answers to
     its writes read for ids only) and goes straight to :meth:`HerdBot.route_component`,
     holding its place, in a task of its own (named ``herdbot-click: <custom id>``), without
@@ -109,13 +111,13 @@ def take_interactions(bot: HerdBot) -> None:
         task.add_done_callback(running.discard)
 
     async def route(interaction: discord.Interaction, custom_id: str, values: list[str],
-                    admission: Admission, started: float) -> None:
+                    admission: Admission, started: float, stepper: int | None) -> None:
         try:
             await bot.route_component(interaction, custom_id, values, admitted=True)
         except Exception:  # the router answers its own errors: this is a bug
             log.exception("component %s failed", custom_id)
         finally:
-            admission.leave(started)
+            admission.leave(started, stepper)
         await bot.note_locale(interaction.user.id, str(interaction.locale))
 
     def parse_fresh(data: Any) -> None:
@@ -140,9 +142,11 @@ def take_interactions(bot: HerdBot) -> None:
             raw_values = inner.get("values")
             values = [str(v) for v in raw_values] if isinstance(raw_values, list) else []
             key = click_key(data)
-            step = carries_on(data, admission.clock())
-            if not admission.enter(step=step, continuing=not step and key is not None
-                                   and admission.refused_clicks.retried(key)):
+            # a member's step while another of theirs is in flight is new work
+            stepper = (key[0] if key is not None and key[0] not in admission.stepping
+                       and carries_on(data, admission.clock()) else None)
+            if not admission.enter(step=stepper, continuing=(
+                    key is not None and admission.refused_clicks.retried(key))):
                 if key is not None:
                     admission.refused_clicks.note(key)
                 spawn(refuse_unbuilt(state.http, data, BUSY), "herdbot-busy")
@@ -151,9 +155,9 @@ def take_interactions(bot: HerdBot) -> None:
             try:
                 interaction: discord.Interaction = Click(data=data, state=state)
             except BaseException:
-                admission.leave(started)
+                admission.leave(started, stepper)
                 raise
-            spawn(route(interaction, custom_id, values, admission, started),
+            spawn(route(interaction, custom_id, values, admission, started, stepper),
                   f"herdbot-click: {custom_id}")
             return
         parse(data)

@@ -3,7 +3,7 @@
 Past its capacity a bot that takes every request does not get faster: each request waits
 behind all the others, so every one of them finishes late (after Discord's 3-second
 acknowledgement window, after the player gave up) and the work done for them is lost.
-:class:`Admission` bounds the work four ways, each cheap where it refuses:
+:class:`Admission` bounds the work five ways, each cheap where it refuses:
 
 - **age**: a request received more than ``max_age_s`` after Discord made it (it waited
   in the socket or the event loop) cannot be acknowledged in time; it is dropped before
@@ -21,18 +21,16 @@ acknowledgement window, after the player gave up) and the work done for them is 
   least ``burst`` requests in flight at once), at most ``max_backlog_s`` seconds of work
   at the pace requests ended over that interval (Little's law: in flight = pace x time in
   flight), and never fewer than ``burst``, are in flight; past that, any request is
-  refused, work carried on and retries too. A quiet process takes a burst of presses.
+  refused, retries too, but a step of a move begun, which is refused past
+  ``max_step_backlog_s`` seconds of work. A quiet process takes a burst of presses.
 
 The lag and time-in-flight bounds refuse new work only. A step of a move already begun
-(the caller tells: a choice on a private panel opened lately for a move) is refused only
-at ``limit``: a busy bot finishes the moves it began before it begins others, and the
-work spent opening a panel is not lost to a refusal of its next click (it has one
-opener admitted before it, so steps never outrun the backlog the openers keep). A click
-its member was refused lately and makes again (:class:`Refused`) is refused only at
-``limit`` or past the backlog: told "try again in a moment", the member who does gets in,
-first come first served. (Retries are the load a refusal adds, so the backlog bounds
-them: exempt from it, on a process short of CPU they filled ``limit``, and every request
-waited behind all the others.)
+(the caller tells: a choice on a private panel opened lately for a move; one per member
+at a time, :attr:`Admission.stepping`) has the longer backlog: a busy bot finishes the moves it began before it begins others, and the work
+spent opening a panel is not lost to a refusal of its next click. A click its member was
+refused lately and makes again (:class:`Refused`) is refused at ``limit`` or past the
+backlog only: told "try again in a moment", the member who does gets in, first come
+first served.
 
 Drops and refusals are counted; one INFO line a minute at most sums them up.
 """
@@ -74,6 +72,9 @@ MAX_WAIT_S = 0.5
 #: Seconds of work (at the pace requests ended over the last interval) that may be in
 #: flight while the process is queueing or crowded; past them any request is refused.
 MAX_BACKLOG_S = ACK_BY_S
+#: Seconds of work a step of a move begun may find in flight while the process is
+#: queueing or crowded; past them it is refused too.
+MAX_STEP_BACKLOG_S = 2 * MAX_BACKLOG_S
 #: Requests in flight the backlog always allows, whatever the pace; as many at once over
 #: an interval make the process crowded. It holds per process: processes sharing the
 #: same cores each have this many.
@@ -177,8 +178,8 @@ class Admission:
     against.
 
     Attributes:
-        limit / max_age_s / max_lag_s / floor / max_wait_s / max_backlog_s / burst: the
-            bounds.
+        limit / max_age_s / max_lag_s / floor / max_wait_s / max_backlog_s /
+            max_step_backlog_s / burst: the bounds.
         in_flight: requests admitted and not yet done.
         admitted / refused: counts since the start; ``refused_lag``: the refusals made
             for the lag alone, ``refused_wait`` for the time in flight alone,
@@ -186,13 +187,15 @@ class Admission:
             ``refused`` too).
         dropped: requests dropped as too old (:meth:`too_old`).
         peak: the most requests in flight at once so far.
-        refused_clicks: the clicks refused lately (:class:`Refused`), whose retries carry
-            on (``continuing``).
+        refused_clicks: the clicks refused lately (:class:`Refused`), whose retries are
+            admitted as ``continuing``.
+        stepping: the members with a step of a move begun in flight.
     """
 
     def __init__(self, limit: int = MAX_IN_FLIGHT, *, max_age_s: float = MAX_AGE_S,
                  max_lag_s: float = MAX_LAG_S, floor: int = LAG_FLOOR,
                  max_wait_s: float = MAX_WAIT_S, max_backlog_s: float = MAX_BACKLOG_S,
+                 max_step_backlog_s: float = MAX_STEP_BACKLOG_S,
                  burst: int = BACKLOG_FLOOR,
                  interval_s: float = WAIT_INTERVAL_S,
                  lag: Callable[[], float] | None = None,
@@ -206,6 +209,7 @@ class Admission:
         self.floor = floor
         self.max_wait_s = max_wait_s
         self.max_backlog_s = max_backlog_s
+        self.max_step_backlog_s = max_step_backlog_s
         self.burst = burst
         self.interval_s = interval_s
         self.lag = lag
@@ -220,6 +224,7 @@ class Admission:
         self.dropped = 0
         self.peak = 0
         self.refused_clicks = Refused(monotonic=monotonic)
+        self.stepping: set[Hashable] = set()
         # smallest lateness in the current and the previous offset period
         self._offset_now = math.inf
         self._offset_before = math.inf
@@ -241,11 +246,17 @@ class Admission:
         self._crowd = 0
         self._crowded = False
 
-    def enter(self, *, continuing: bool = False, step: bool = False) -> bool:
+    def enter(self, *, continuing: bool = False, step: Hashable | None = None) -> bool:
         """Admit one request (True; call :meth:`leave` when it is done), or refuse it as
-        :meth:`refuses` does (False; nothing to undo)."""
-        if self.refuses(continuing=continuing, step=step):
+        :meth:`refuses` does (False; nothing to undo). ``step``: the request is a step of
+        a move begun, by this member (any key), who is then in :attr:`stepping` until
+        :meth:`leave` (``ValueError`` when they are already)."""
+        if step is not None and step in self.stepping:
+            raise ValueError(f"a step of {step!r} is in flight already")
+        if self.refuses(continuing=continuing, step=step is not None):
             return False
+        if step is not None:
+            self.stepping.add(step)
         self.in_flight += 1
         self.admitted += 1
         self._crowd = max(self._crowd, self.in_flight)
@@ -254,17 +265,15 @@ class Admission:
 
     def refuses(self, *, continuing: bool = False, step: bool = False) -> bool:
         """Whether a request arriving now is refused (True, and counted in ``refused``):
-        when ``limit`` are in flight; unless it is a ``step`` of a move begun, also when
-        the :meth:`backlog` is while the process is crowded or queueing; and unless it
-        is ``continuing`` (a retry) or a step, also when ``floor`` are while the loop lags
-        more than ``max_lag_s`` or the process is queueing (:meth:`queueing`). Admits
+        when ``limit`` are in flight; when the :meth:`backlog` (for a ``step`` of a move
+        begun, its longer one) is while the process is crowded or queueing; and unless it
+        is ``continuing`` (a retry) or a step, when ``floor`` are while the loop lags more
+        than ``max_lag_s`` or the process is queueing (:meth:`queueing`). Admits
         nothing."""
         if self.in_flight >= self.limit:
             self._refuse()
             return True
-        if step:
-            return False
-        if self.in_flight >= self.floor and not continuing:
+        if self.in_flight >= self.floor and not (continuing or step):
             if self.lag is not None and self.lag() > self.max_lag_s:
                 self.refused_lag += 1
                 self._refuse()
@@ -273,19 +282,21 @@ class Admission:
                 self.refused_wait += 1
                 self._refuse()
                 return True
-        if self.in_flight >= self.backlog() and (self._crowded or self.queueing()):
+        if (self.in_flight >= self.backlog(step=step)
+                and (self._crowded or self.queueing())):
             self.refused_backlog += 1
             self._refuse()
             return True
         return False
 
-    def leave(self, started: float | None = None) -> None:
+    def leave(self, started: float | None = None, step: Hashable | None = None) -> None:
         """One admitted request is done; ``started``: when it was admitted (``monotonic``
-        seconds), which counts its time in flight (``RuntimeError`` when none is in
-        flight)."""
+        seconds), which counts its time in flight; ``step``: the member :meth:`enter` was
+        given (``RuntimeError`` when none is in flight)."""
         if self.in_flight <= 0:
             raise RuntimeError("Admission.leave without a request in flight")
         self.in_flight -= 1
+        self.stepping.discard(step)
         if started is not None:
             self._roll()
             self._ended += 1
@@ -298,12 +309,14 @@ class Admission:
         self._roll()
         return self._queueing
 
-    def backlog(self) -> float:
-        """The requests that may be in flight: ``max_backlog_s`` seconds of work at the
-        pace requests ended over the last interval (per second), at least ``burst``;
-        ``inf`` before any interval with requests and after a quiet one."""
+    def backlog(self, *, step: bool = False) -> float:
+        """The requests that may be in flight: ``max_backlog_s`` seconds of work
+        (``max_step_backlog_s`` for a ``step``) at the pace requests ended over the last
+        interval (per second), at least ``burst``; ``inf`` before any interval with
+        requests and after a quiet one."""
         self._roll()
-        return max(float(self.burst), self._pace * self.max_backlog_s)
+        seconds = self.max_step_backlog_s if step else self.max_backlog_s
+        return max(float(self.burst), self._pace * seconds)
 
     def _roll(self) -> None:
         now = self.monotonic()

@@ -26,7 +26,7 @@ def test_while_on_every_request_is_refused_and_counted_and_off_restores_what_it_
         assert herd.refuse_unbuilt is not original[2]
         assert admission.enter() is False
         assert admission.enter(continuing=True) is False
-        assert admission.enter(step=True) is False
+        assert admission.enter(step=1) is False
         assert admission.refuses() is True
         assert (admission.refused, admission.in_flight, admission.admitted) == (4, 0, 0)
     finally:

@@ -254,10 +254,10 @@ async def test_a_click_goes_to_the_router_without_rebuilding_its_messages_view(
 
 
 class Backlogged(Admission):
-    """Queueing, with a backlog of one request."""
+    """Queueing, with a backlog of one request, and of two for a step of a move begun."""
 
-    def backlog(self) -> float:
-        return 1.0
+    def backlog(self, *, step: bool = False) -> float:
+        return 2.0 if step else 1.0
 
     def queueing(self) -> bool:
         return True
@@ -265,8 +265,9 @@ class Backlogged(Admission):
 
 async def test_past_the_backlog_a_click_on_a_private_panel_carries_on_the_move(tmp_path):
     """Past the backlog, a click on the table (new work) and the same click again (a
-    retry) are refused, and the clicks on the member's private panel (a move begun) are
-    taken and finish it."""
+    retry) are refused, and so is a click on the member's private panel while another
+    step of theirs is in flight; then the clicks on the panel (a move begun) are taken
+    and finish it."""
     async with la_world(tmp_path / "la.sqlite3", NAMES[:2]) as (world, bot):
         state, active, _other, thread = await _after_setup(world, bot)
         table = thread.last_message
@@ -280,10 +281,15 @@ async def test_past_the_backlog_a_click_on_a_private_panel_carries_on_the_move(t
         assert active.last_reply.content == BUSY
         await active.click(table, "Move a card")
         assert active.last_reply.content == BUSY
+        adm.stepping.add(active.id)  # as if a step of theirs were in flight
+        await active.click(panel, f"5 \N{MIDDLE DOT} {card}")
+        assert active.last_reply.content == BUSY
+        adm.stepping.discard(active.id)
         await active.click(panel, f"5 \N{MIDDLE DOT} {card}")
         await active.click(panel, "1 \N{MIDDLE DOT} free")
         assert (await bot.store.get_game(1)).version == version + 1
-        assert (adm.refused, adm.refused_backlog, adm.admitted) == (2, 2, 3)
+        assert (adm.refused, adm.refused_backlog, adm.admitted, adm.in_flight) == (3, 3, 3, 1)
+        assert adm.stepping == set()
 
 
 async def test_while_the_loop_lags_a_click_on_a_private_panel_carries_on_the_move(tmp_path):

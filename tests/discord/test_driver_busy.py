@@ -32,7 +32,7 @@ class RefuseNth(Admission):
         super().__init__()
         self.n = n
 
-    def enter(self, *, continuing: bool = False, step: bool = False) -> bool:
+    def enter(self, *, continuing: bool = False, step: Any = None) -> bool:
         self.n -= 1
         if self.n == 0:
             self._refuse()

@@ -16,6 +16,7 @@ from bot.runtime.admission import (
     MAX_BACKLOG_S,
     MAX_IN_FLIGHT,
     MAX_LAG_S,
+    MAX_STEP_BACKLOG_S,
     MAX_WAIT_S,
     OFFSET_PERIOD_S,
     REFUSED_KEPT,
@@ -210,22 +211,41 @@ def test_past_the_backlog_every_request_is_refused():
 
 
 
-def test_a_step_of_a_move_begun_is_refused_at_the_limit_only():
-    """Past the backlog (18 in flight at twelve a second), lagging and queueing, a new
-    request and a retry are refused and a step of a move begun is admitted, up to the
-    limit of 20."""
+def test_a_step_of_a_move_begun_has_twice_the_backlog_and_no_lag_or_wait_bound():
+    """Lagging and queueing at twelve a second: past the floor a new request is refused
+    for the lag, and past the backlog (18 in flight) a retry is refused; a step of a
+    move begun is admitted up to its own backlog (3 s of work: 36 in flight)."""
+    assert MAX_STEP_BACKLOG_S == 3.0
     c = Clocks()
-    adm = c.admission(limit=20, floor=2, burst=4, lag=lambda: MAX_LAG_S + 0.01)
-    assert [adm.enter(step=True) for _ in range(30)] == [True] * 20 + [False] * 10
+    adm = c.admission(limit=64, floor=2, burst=4, lag=lambda: MAX_LAG_S + 0.01)
+    assert [adm.enter(step=n) for n in range(30)] == [True] * 30  # no interval yet
     c.mono += 0.9
-    for _ in range(12):
-        adm.leave(c.mono - 0.6)  # twelve ended, each 0.6 s in flight: queueing
+    for n in range(12):
+        adm.leave(c.mono - 0.6, n)  # twelve ended, each 0.6 s in flight: queueing
     c.mono += 0.1
-    assert (adm.queueing(), adm.backlog(), adm.in_flight) == (True, 18.0, 8)
-    assert [adm.enter(), adm.enter(continuing=True)] == [False, True]
-    assert [adm.enter(step=True) for _ in range(12)] == [True] * 11 + [False]
-    assert adm.enter(continuing=True) is False
-    assert (adm.in_flight, adm.refused, adm.refused_lag, adm.refused_backlog) == (20, 13, 1, 0)
+    assert (adm.queueing(), adm.backlog(), adm.backlog(step=True)) == (True, 18.0, 36.0)
+    assert adm.in_flight == 18
+    assert [adm.enter(), adm.enter(continuing=True)] == [False, False]
+    assert [adm.enter(step=n) for n in range(100, 119)] == [True] * 18 + [False]
+    assert (adm.in_flight, adm.refused, adm.refused_lag, adm.refused_backlog) == (36, 3, 1, 2)
+
+
+def test_one_step_per_member_is_in_flight_at_a_time():
+    """A member is stepping from the admission of their step to its end; a second step
+    of theirs meanwhile is a caller's mistake; a refused step leaves them out."""
+    c = Clocks()
+    adm = c.admission(limit=2)
+    assert adm.enter(step="ana") is True
+    assert adm.stepping == {"ana"}
+    with pytest.raises(ValueError, match="a step of 'ana' is in flight already"):
+        adm.enter(step="ana")
+    assert adm.enter(step="bo") is True
+    assert adm.enter(step="cy") is False  # the limit
+    assert (adm.stepping, adm.in_flight) == ({"ana", "bo"}, 2)
+    adm.leave(c.mono, "ana")
+    adm.leave(c.mono)
+    assert (adm.stepping, adm.in_flight) == ({"bo"}, 0)
+    assert adm.enter(step="ana") is True
 
 
 def test_eight_at_once_make_a_process_crowded_and_seven_do_not():
