@@ -314,14 +314,14 @@ def busy_clicks(moves: list[Move]) -> dict[str, int]:
     (``in_made``) and in moves given up (``in_given_up``)."""
     out = {"first": 0, "later": 0, "on_panel": 0, "in_made": 0, "in_given_up": 0}
     for mv in moves:
-        step = 0
+        since_refused = 0
         for it in mv.its:
             if refused_busy(it):
-                out["first" if step == 0 else "later"] += 1
+                out["first" if since_refused == 0 else "later"] += 1
                 message = getattr(it, "message", None)
                 out["on_panel"] += bool(message is not None and message.ephemeral)
                 out["in_made" if mv.made else "in_given_up"] += 1
-                step = 0
+                since_refused = 0
             else:
-                step += 1
+                since_refused += 1
     return out

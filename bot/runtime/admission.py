@@ -20,14 +20,15 @@ acknowledgement window, after the player gave up) and the work done for them is 
 - **backlog**: while the process is queueing or was crowded over the last interval (at
   least ``burst`` requests in flight at once), at most ``max_backlog_s`` seconds of work
   at the pace requests ended over that interval (Little's law: in flight = pace x time in
-  flight), and never fewer than ``burst``, are in flight; past that, any request is
-  refused, retries too, but a step of a move begun, which is refused past
-  ``max_step_backlog_s`` seconds of work. A quiet process takes a burst of presses.
+  flight), and never fewer than ``burst``, are in flight; past that any request is
+  refused, retries too; a step of a move begun is refused past ``max_step_backlog_s``
+  seconds of work. A quiet process takes a burst of presses.
 
 The lag and time-in-flight bounds refuse new work only. A step of a move already begun
 (the caller tells: a choice on a private panel opened lately for a move; one per member
-at a time, :attr:`Admission.stepping`) has the longer backlog: a busy bot finishes the moves it began before it begins others, and the work
-spent opening a panel is not lost to a refusal of its next click. A click its member was
+at a time, :attr:`Admission.stepping`) has the longer backlog: a busy bot finishes the
+moves it began before it begins others, and the work spent opening a panel is not lost
+to a refusal of its next click. A click its member was
 refused lately and makes again (:class:`Refused`) is refused at ``limit`` or past the
 backlog only: told "try again in a moment", the member who does gets in, first come
 first served.
@@ -265,10 +266,10 @@ class Admission:
 
     def refuses(self, *, continuing: bool = False, step: bool = False) -> bool:
         """Whether a request arriving now is refused (True, and counted in ``refused``):
-        when ``limit`` are in flight; when the :meth:`backlog` (for a ``step`` of a move
-        begun, its longer one) is while the process is crowded or queueing; and unless it
-        is ``continuing`` (a retry) or a step, when ``floor`` are while the loop lags more
-        than ``max_lag_s`` or the process is queueing (:meth:`queueing`). Admits
+        when ``limit`` are in flight; unless it is ``continuing`` (a retry) or a ``step``
+        of a move begun, when ``floor`` are while the loop lags more than ``max_lag_s``
+        or the process is queueing (:meth:`queueing`); and when the :meth:`backlog` (for
+        a step, its longer one) is while the process is crowded or queueing. Admits
         nothing."""
         if self.in_flight >= self.limit:
             self._refuse()
@@ -290,9 +291,10 @@ class Admission:
         return False
 
     def leave(self, started: float | None = None, step: Hashable | None = None) -> None:
-        """One admitted request is done; ``started``: when it was admitted (``monotonic``
-        seconds), which counts its time in flight; ``step``: the member :meth:`enter` was
-        given (``RuntimeError`` when none is in flight)."""
+        """One admitted request is done (``RuntimeError`` when none is in flight);
+        ``started``: when it was admitted (``monotonic`` seconds), which counts its time
+        in flight; ``step``: the member given to :meth:`enter`, taken out of
+        :attr:`stepping` (without it, they stay)."""
         if self.in_flight <= 0:
             raise RuntimeError("Admission.leave without a request in flight")
         self.in_flight -= 1

@@ -168,9 +168,8 @@ def test_while_even_the_quickest_request_waits_only_the_floor_is_admitted():
 
 
 def test_work_already_begun_is_refused_at_the_limit_or_the_backlog_only():
-    """Lagging or queueing, a request that carries on admitted work (a click on a private
-    panel) is admitted up to ``limit`` or the backlog; a new one is refused past the
-    floor."""
+    """Lagging or queueing, a retry (``continuing``) is admitted up to ``limit`` or the
+    backlog; a new request is refused past the floor."""
     c = Clocks()
     lagging = c.admission(limit=10, floor=2, lag=lambda: MAX_LAG_S + 0.01)
     assert [lagging.enter(), lagging.enter(), lagging.enter()] == [True, True, False]
@@ -186,10 +185,11 @@ def test_work_already_begun_is_refused_at_the_limit_or_the_backlog_only():
     assert (queueing.in_flight, queueing.refused_wait) == (4, 1)
 
 
-def test_past_the_backlog_every_request_is_refused():
+def test_past_the_backlog_every_request_but_a_step_is_refused():
     """At most 1.5 s of work at the last interval's pace is in flight, and never fewer
-    than ``burst``: with 12 requests ended in a 1 s interval, 18; past them work carried
-    on and retries are refused too, until a quiet interval lifts the bound."""
+    than ``burst``: with 12 requests ended in a 1 s interval, 18; past them retries are
+    refused too (a step of a move begun has its own backlog), until a quiet interval
+    lifts the bound."""
     assert (MAX_BACKLOG_S, BACKLOG_FLOOR) == (1.5, 8)
     c = Clocks()
     adm = c.admission(limit=64, floor=2, burst=4)
@@ -234,17 +234,19 @@ def test_one_step_per_member_is_in_flight_at_a_time():
     """A member is stepping from the admission of their step to its end; a second step
     of theirs meanwhile is a caller's mistake; a refused step leaves them out."""
     c = Clocks()
-    adm = c.admission(limit=2)
+    adm = c.admission(limit=3)
     assert adm.enter(step="ana") is True
     assert adm.stepping == {"ana"}
     with pytest.raises(ValueError, match="a step of 'ana' is in flight already"):
         adm.enter(step="ana")
-    assert adm.enter(step="bo") is True
+    assert [adm.enter(step="bo"), adm.enter()] == [True, True]
     assert adm.enter(step="cy") is False  # the limit
-    assert (adm.stepping, adm.in_flight) == ({"ana", "bo"}, 2)
+    assert (adm.stepping, adm.in_flight) == ({"ana", "bo"}, 3)
     adm.leave(c.mono, "ana")
-    adm.leave(c.mono)
-    assert (adm.stepping, adm.in_flight) == ({"bo"}, 0)
+    adm.leave(c.mono)  # the request that was no step
+    assert (adm.stepping, adm.in_flight) == ({"bo"}, 1)
+    adm.leave(c.mono, "bo")
+    assert (adm.stepping, adm.in_flight) == (set(), 0)
     assert adm.enter(step="ana") is True
 
 
