@@ -28,10 +28,9 @@ The lag and time-in-flight bounds refuse new work only. A step of a move already
 (the caller tells: a choice on a private panel opened lately for a move; one per member
 at a time, :attr:`Admission.stepping`) has the longer backlog: a busy bot finishes the
 moves it began before it begins others, and the work spent opening a panel is not lost
-to a refusal of its next click. A click its member was
-refused lately and makes again (:class:`Refused`) is refused at ``limit`` or past the
-backlog only: told "try again in a moment", the member who does gets in, first come
-first served.
+to a refusal of its next click. A click its member was refused lately and makes again
+(:class:`Refused`) is refused at ``limit`` or past the backlog only: told "try again in
+a moment", the member who does gets in, first come first served.
 
 Drops and refusals are counted; one INFO line a minute at most sums them up.
 """
