@@ -73,16 +73,23 @@ def app() -> web.Application:
     return local
 
 
+async def serving(local: web.Application) -> tuple[web.AppRunner, int]:
+    """``local`` served on a free port of 127.0.0.1: its runner (``cleanup()`` stops it)
+    and the port."""
+    runner = web.AppRunner(local, access_log=None)
+    await runner.setup()
+    await web.TCPSite(runner, "127.0.0.1", 0).start()
+    return runner, runner.addresses[0][1]
+
+
 def serve(port_out: Connection, cpu: int) -> None:
     """The child: :func:`app` on ``cpu``; sends its port through ``port_out`` and serves
     until killed."""
     os.sched_setaffinity(0, {cpu})
 
     async def run() -> None:
-        runner = web.AppRunner(app(), access_log=None)
-        await runner.setup()
-        await web.TCPSite(runner, "127.0.0.1", 0).start()
-        port_out.send(runner.addresses[0][1])
+        _, port = await serving(app())
+        port_out.send(port)
         await asyncio.Event().wait()
 
     asyncio.run(run())

@@ -5,20 +5,12 @@ error, not a figure."""
 from __future__ import annotations
 
 import pytest
-from aiohttp import web
 from discord.http import Route
 
 import bot.discord.router as router
-from bench.busy_post import CALLBACKS, IN_FLIGHT, WARM, app, click, measure
+from bench.busy_post import CALLBACKS, IN_FLIGHT, WARM, app, click, measure, serving
 from bot.discord.errors import BUSY
 from bot.discord.router import busy_body
-
-
-async def serving(local: web.Application) -> tuple[web.AppRunner, int]:
-    runner = web.AppRunner(local, access_log=None)
-    await runner.setup()
-    await web.TCPSite(runner, "127.0.0.1", 0).start()
-    return runner, runner.addresses[0][1]
 
 
 async def test_each_way_posts_the_busy_body_once_per_click() -> None:
